@@ -1,0 +1,3 @@
+from k10s_forensics.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""Click commands, one module per area; ``k10s_forensics.cli`` registers them."""

@@ -1,0 +1,86 @@
+"""``k10s rebuild``, ``k10s sql``, ``k10s shell``: working with a bundle's tables."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import click
+
+from k10s_forensics import output
+from k10s_forensics.bundle import Bundle
+from k10s_forensics.engine import connect, run_sql
+from k10s_forensics.errors import BundleError
+from k10s_forensics.rebuild import rebuild
+
+
+@click.command("rebuild")
+@click.argument("bundle_path", metavar="BUNDLE")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+def rebuild_cmd(bundle_path: str, quiet: bool) -> None:
+    """Re-derive tables/ from raw/ with the current parsers (idempotent)."""
+    bundle = Bundle.open(bundle_path)
+    issues = rebuild(bundle)
+    if quiet:
+        return
+    names = bundle.table_names()
+    click.echo(f"rebuilt {len(names)} tables in {bundle.path / 'tables'}")
+    if issues.total():
+        click.echo(f"{issues.total()} raw rows or lines could not be parsed (see table parse_errors):")
+        for b in issues.buckets():
+            click.echo(f"  {b.source}: {b.count} x {b.reason}")
+
+
+@click.command("sql")
+@click.argument("bundle_path", metavar="BUNDLE")
+@click.argument("query")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+def sql_cmd(bundle_path: str, query: str, fmt: str) -> None:
+    """Run SQL on the bundle: every derived table is a view by its name (raw ones as raw_<name>)."""
+    bundle = Bundle.open(bundle_path)
+    con = connect(bundle)
+    result = run_sql(con, query, origin="query")
+    if result is None:
+        return
+    text = {"table": output.to_text, "csv": output.to_csv, "json": output.to_json}[fmt](result)
+    click.echo(text.rstrip("\n"))
+
+
+@click.command("shell")
+@click.argument("bundle_path", metavar="BUNDLE")
+def shell_cmd(bundle_path: str) -> None:
+    """Interactive SQL on the bundle (the duckdb CLI when installed, else a simple prompt)."""
+    bundle = Bundle.open(bundle_path)
+    con = connect(bundle)
+    views = [r[0] for r in con.sql("SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall()]
+    duckdb_cli = shutil.which("duckdb")
+    if duckdb_cli and sys.stdin.isatty():
+        init = "".join(f"CREATE VIEW {v} AS {con.sql(f'SELECT sql FROM duckdb_views() WHERE view_name = $n', params={'n': v}).fetchone()[0].split(' AS ', 1)[1]}\n" for v in views)
+        subprocess.run([duckdb_cli, "-cmd", init.replace("\n", " ")], check=False)
+        return
+    click.echo(f"k10s shell on {bundle.path}: tables {', '.join(views)}. End statements with ';', quit with .quit or EOF.")
+    buffer = ""
+    while True:
+        try:
+            line = input("k10s> " if not buffer else "  ...> ")
+        except EOFError:
+            break
+        if line.strip() in (".quit", ".exit", "\\q"):
+            break
+        buffer += line + "\n"
+        if not buffer.strip().endswith(";"):
+            continue
+        statement, buffer = buffer, ""
+        try:
+            result = run_sql(con, statement, origin="shell")
+        except BundleError:
+            raise
+        except Exception as exc:  # keep the session alive
+            click.echo(f"error: {exc}")
+            continue
+        if result is not None:
+            click.echo(output.to_text(result))
+
+
+COMMANDS = (rebuild_cmd, sql_cmd, shell_cmd)

@@ -1,0 +1,239 @@
+"""``k10s rebuild``: re-derive ``tables/`` from ``raw/`` with the current parsers.
+
+Idempotent: tables are written to ``tables.tmp/`` and swapped in whole, then the manifest
+gets the parser version, parse-error summary and fresh checksums. A raw file that is
+absent, damaged or unreadable costs only the tables it feeds.
+"""
+
+from __future__ import annotations
+
+import shutil
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from k10s_forensics.bundle import COMPRESSION, RAW_SCHEMAS, Bundle, iso, parse_iso, utcnow
+from k10s_forensics.parsers import DERIVERS, PARSER_VERSION, ParseIssues, load_deriver
+from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME, conform
+
+#: Tables too large to keep in memory: written as they are emitted.
+STREAMED = frozenset({"gpu_samples", "tcp_samples", "log_events"})
+
+
+class DeriveContext:
+    """What a parser sees: the raw layer, the tables derived so far, and an issue log."""
+
+    def __init__(self, bundle: Bundle, out_dir: Path, issues: ParseIssues):
+        self.bundle = bundle
+        self.manifest = bundle.manifest
+        self.out_dir = out_dir
+        self.issues = issues
+        self._memory: dict[str, list[pa.Table]] = {}
+        self._writers: dict[str, pq.ParquetWriter] = {}
+        self._closed: set[str] = set()
+        self._raw_cache: dict[str, pa.Table | None] = {}
+        self.window_start = parse_iso((bundle.manifest.get("window") or {}).get("start"))
+        self.window_end = parse_iso((bundle.manifest.get("window") or {}).get("end"))
+
+    # ---- raw layer -------------------------------------------------------------------
+    def raw(self, name: str, source: str | None = None, kind: str | None = None) -> pa.Table:
+        """The raw table (empty with its schema when absent or unreadable), optionally filtered.
+
+        ``source`` filters exec/scrapes rows by their ``source`` column; ``kind`` filters
+        objects by ``kind``. Row order is the file's order; an ``_row`` column holds the
+        row index in the file so issues can point back to it.
+        """
+        table = self._raw_table(name)
+        if table is None:
+            table = RAW_SCHEMAS[name].empty_table()
+        table = table.append_column("_row", pa.array(range(table.num_rows), pa.int64()))
+        import pyarrow.compute as pc
+
+        if source is not None and "source" in table.column_names:
+            table = table.filter(pc.equal(table["source"], source))
+        if kind is not None and "kind" in table.column_names:
+            table = table.filter(pc.equal(table["kind"], kind))
+        return table
+
+    def raw_batches(self, name: str, columns: list[str] | None = None, batch_rows: int = 64) -> Iterator[pa.RecordBatch]:
+        """Stream a raw file in small batches (large scrape bodies)."""
+        path = self.bundle.raw_path(name)
+        if not path.is_file():
+            return
+        try:
+            pf = pq.ParquetFile(path)
+            yield from pf.iter_batches(batch_size=batch_rows, columns=columns)
+        except Exception as exc:  # damaged file: count it, keep what was read
+            self.issues.add(f"raw:{name}", f"unreadable parquet ({exc.__class__.__name__})", str(exc), f"raw/{name}.parquet")
+
+    def _raw_table(self, name: str) -> pa.Table | None:
+        if name not in self._raw_cache:
+            path = self.bundle.raw_path(name)
+            table = None
+            if path.is_file():
+                try:
+                    table = pq.read_table(path)
+                except Exception as exc:
+                    self.issues.add(f"raw:{name}", f"unreadable parquet ({exc.__class__.__name__})", str(exc), f"raw/{name}.parquet")
+                    table = self._salvage(path, name)
+                if table is not None:
+                    missing = [f.name for f in RAW_SCHEMAS[name] if f.name not in table.column_names]
+                    if missing:
+                        self.issues.add(f"raw:{name}", "missing required columns", ", ".join(missing), f"raw/{name}.parquet")
+                        for col in missing:
+                            table = table.append_column(col, pa.nulls(table.num_rows, RAW_SCHEMAS[name].field(col).type))
+            self._raw_cache[name] = table
+        return self._raw_cache[name]
+
+    def _salvage(self, path: Path, name: str) -> pa.Table | None:
+        """Read the row groups that are still readable from a damaged file."""
+        try:
+            pf = pq.ParquetFile(path)
+        except Exception:
+            return None
+        parts = []
+        for i in range(pf.num_row_groups):
+            try:
+                parts.append(pf.read_row_group(i))
+            except Exception:
+                self.issues.add(f"raw:{name}", "unreadable row group", f"row group {i}", f"raw/{name}.parquet")
+        return pa.concat_tables(parts) if parts else None
+
+    # ---- derived tables --------------------------------------------------------------
+    def emit(self, name: str, table: pa.Table | list[dict[str, Any]]) -> None:
+        """Add rows to derived table ``name`` (columns missing from ``table`` become null)."""
+        if name not in TABLES_BY_NAME:
+            raise KeyError(f"unknown derived table {name!r}")
+        if isinstance(table, list):
+            table = pa.Table.from_pylist(table, schema=TABLES_BY_NAME[name].schema) if table else TABLES_BY_NAME[name].empty()
+        table = conform(name, table)
+        if table.num_rows == 0:
+            return
+        if name in STREAMED:
+            if name in self._closed:
+                raise RuntimeError(f"{name} was already finalised")
+            writer = self._writers.get(name)
+            if writer is None:
+                writer = self._writers[name] = pq.ParquetWriter(self.out_dir / f"{name}.parquet", table.schema, compression=COMPRESSION)
+            writer.write_table(table)
+        else:
+            self._memory.setdefault(name, []).append(table)
+
+    def table(self, name: str) -> pa.Table:
+        """Everything emitted so far for ``name`` (streamed tables are closed and read back)."""
+        if name in STREAMED:
+            self._close_stream(name)
+            path = self.out_dir / f"{name}.parquet"
+            return pq.read_table(path) if path.is_file() else TABLES_BY_NAME[name].empty()
+        parts = self._memory.get(name)
+        if not parts:
+            return TABLES_BY_NAME[name].empty()
+        if len(parts) > 1:
+            self._memory[name] = [pa.concat_tables(parts)]
+        return self._memory[name][0]
+
+    def replace(self, name: str, table: pa.Table) -> None:
+        """Replace an in-memory table wholesale (finalising steps such as ``gpus``)."""
+        if name in STREAMED:
+            raise RuntimeError(f"{name} is streamed and cannot be replaced")
+        self._memory[name] = [conform(name, table)]
+
+    def table_path(self, name: str) -> Path:
+        """Parquet path of a streamed table after it is closed (for DuckDB scans)."""
+        self._close_stream(name)
+        return self.out_dir / f"{name}.parquet"
+
+    def _close_stream(self, name: str) -> None:
+        writer = self._writers.pop(name, None)
+        if writer is not None:
+            writer.close()
+        self._closed.add(name)
+
+    def issue(self, source: str, reason: str, example: str | None = None, raw_file: str | None = None, raw_row: int | None = None, count: int = 1) -> None:
+        self.issues.add(source, reason, example, raw_file, raw_row, count)
+
+    def finish(self) -> None:
+        """Write every table: streamed ones are closed, the rest written whole, absent ones empty."""
+        for name in list(self._writers):
+            self._close_stream(name)
+        for name in TABLE_NAMES:
+            path = self.out_dir / f"{name}.parquet"
+            if name in STREAMED and path.is_file():
+                continue
+            if name == "parse_errors":
+                continue
+            pq.write_table(self.table(name), path, compression=COMPRESSION)
+
+
+def _collector_rows(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for c in manifest.get("collectors") or []:
+        if not isinstance(c, dict):
+            continue
+        rows.append(
+            {
+                "collector": str(c.get("name")),
+                "status": c.get("status"),
+                "rows": int(c.get("rows") or 0),
+                "errors": [str(e) for e in (c.get("errors") or [])],
+                "started_at": parse_iso(c.get("started_at")),
+                "finished_at": parse_iso(c.get("finished_at")),
+            }
+        )
+    return rows
+
+
+def rebuild(bundle: Bundle, *, update_manifest: bool = True) -> ParseIssues:
+    """Re-derive every table of ``bundle``; returns what could not be parsed."""
+    issues = ParseIssues()
+    tmp = bundle.path / "tables.tmp"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir()
+    ctx = DeriveContext(bundle, tmp, issues)
+    ctx.emit("collector_runs", _collector_rows(bundle.manifest))
+    for name in DERIVERS:
+        try:
+            derive = load_deriver(name)
+            derive(ctx)
+        except Exception as exc:  # a parser bug costs its tables, never the rebuild
+            last = traceback.extract_tb(exc.__traceback__)[-1]
+            where = f"{Path(last.filename).name}:{last.lineno}"
+            issues.add(f"parser:{name}", f"parser crashed ({exc.__class__.__name__} at {where})", str(exc)[:200])
+    ctx.finish()
+    pq.write_table(
+        pa.Table.from_pylist(issues.rows(), schema=TABLES_BY_NAME["parse_errors"].schema),
+        tmp / "parse_errors.parquet",
+        compression=COMPRESSION,
+    )
+    final = bundle.path / "tables"
+    if final.exists():
+        shutil.rmtree(final)
+    tmp.rename(final)
+    if update_manifest:
+        bundle.manifest["parser_version"] = PARSER_VERSION
+        bundle.manifest["tables_built_at"] = iso(utcnow())
+        bundle.manifest["parse_errors"] = issues.summary()
+        bundle.refresh_checksums()
+        bundle.save_manifest()
+    return issues
+
+
+def needs_rebuild(bundle: Bundle) -> bool:
+    """True when tables/ is missing, incomplete, or built by other parsers."""
+    if bundle.manifest.get("parser_version") != PARSER_VERSION:
+        return True
+    existing = set(bundle.table_names())
+    return not set(TABLE_NAMES) <= existing
+
+
+def ensure_tables(bundle: Bundle) -> None:
+    if needs_rebuild(bundle):
+        rebuild(bundle)
+
+
+__all__ = ["DeriveContext", "rebuild", "needs_rebuild", "ensure_tables", "STREAMED"]
