@@ -284,9 +284,13 @@ class RawWriter:
         self._buffer = []
         self._buffer_bytes = 0
 
-    def close(self) -> None:
+    def close(self, write_empty: bool = True) -> None:
+        """Flush and close; with ``write_empty`` a table that got no rows is still written."""
         with self._lock:
             self._flush_locked()
+            if self._writer is None and write_empty:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                pq.write_table(self.schema.empty_table(), self.path, compression=COMPRESSION)
             if self._writer is not None:
                 self._writer.close()
                 self._writer = None

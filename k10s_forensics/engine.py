@@ -25,14 +25,21 @@ def connect(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int | No
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     for name in TABLE_NAMES:
-        path = bundle.table_path(name)
-        if path.is_file():
-            con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet({_quote_path(str(path))})")
+        _create_view(con, name, bundle.table_path(name))
     for name in RAW_NAMES:
-        path = bundle.raw_path(name)
-        if path.is_file():
-            con.execute(f"CREATE VIEW raw_{name} AS SELECT * FROM read_parquet({_quote_path(str(path))})")
+        _create_view(con, f"raw_{name}", bundle.raw_path(name))
     return con
+
+
+def _create_view(con: duckdb.DuckDBPyConnection, view: str, path) -> bool:
+    """A view over one Parquet file; a missing or damaged file leaves the view out."""
+    if not path.is_file():
+        return False
+    try:
+        con.execute(f"CREATE VIEW {view} AS SELECT * FROM read_parquet({_quote_path(str(path))})")
+    except duckdb.Error:
+        return False
+    return True
 
 
 def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None, *, origin: str | None = None):

@@ -62,13 +62,24 @@ class DeriveContext:
     def raw_batches(self, name: str, columns: list[str] | None = None, batch_rows: int = 64) -> Iterator[pa.RecordBatch]:
         """Stream a raw file in small batches (large scrape bodies)."""
         path = self.bundle.raw_path(name)
-        if not path.is_file():
+        if not path.is_file() or (name in self._raw_cache and self._raw_cache[name] is None):
             return
         try:
             pf = pq.ParquetFile(path)
             yield from pf.iter_batches(batch_size=batch_rows, columns=columns)
         except Exception as exc:  # damaged file: count it, keep what was read
             self.issues.add(f"raw:{name}", f"unreadable parquet ({exc.__class__.__name__})", str(exc), f"raw/{name}.parquet")
+
+    def check_raw(self, name: str) -> None:
+        """Open a raw file up front so damage is recorded once, before any parser runs."""
+        path = self.bundle.raw_path(name)
+        if not path.is_file():
+            return
+        try:
+            pq.ParquetFile(path).metadata
+        except Exception as exc:
+            self.issues.add(f"raw:{name}", f"unreadable parquet ({exc.__class__.__name__})", str(exc)[:200], f"raw/{name}.parquet")
+            self._raw_cache[name] = None
 
     def _raw_table(self, name: str) -> pa.Table | None:
         if name not in self._raw_cache:
@@ -196,6 +207,8 @@ def rebuild(bundle: Bundle, *, update_manifest: bool = True) -> ParseIssues:
     tmp.mkdir()
     ctx = DeriveContext(bundle, tmp, issues)
     ctx.emit("collector_runs", _collector_rows(bundle.manifest))
+    for raw_name in RAW_SCHEMAS:
+        ctx.check_raw(raw_name)
     for name in DERIVERS:
         try:
             derive = load_deriver(name)

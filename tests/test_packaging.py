@@ -1,0 +1,61 @@
+"""The built wheel works on its own: installed into a fresh virtualenv, run on a sample bundle."""
+
+from __future__ import annotations
+
+import importlib.resources
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_subpackages_resolve_to_the_top_level_folders():
+    import k10s_forensics.collectors as collectors
+    import k10s_forensics.queries as queries
+    import k10s_forensics.reports as reports
+
+    assert Path(collectors.__file__).resolve().parent == REPO / "collectors"
+    assert Path(queries.__file__).resolve().parent == REPO / "queries"
+    assert Path(reports.__file__).resolve().parent == REPO / "reports"
+    assert "collectors" not in sys.modules and "queries" not in sys.modules
+
+
+def test_sql_files_are_package_data():
+    shipped = {p.name for p in importlib.resources.files("k10s_forensics.queries").iterdir() if p.name.endswith(".sql")}
+    on_disk = {p.name for p in (REPO / "queries").glob("*.sql")}
+    assert shipped == on_disk
+
+
+@pytest.mark.slow
+def test_wheel_installs_into_fresh_venv_and_runs(tmp_path):
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(REPO)], check=True, timeout=300)
+    wheels = list(dist.glob("k10s_forensics-*.whl"))
+    assert len(wheels) == 1
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    py = env_dir / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheels[0])], check=True, timeout=900)
+    k10s = env_dir / "bin" / "k10s"
+    # Run outside the source tree so nothing is imported from the checkout.
+    bundle_src = next(p for p in sorted((REPO / "sample-bundles").iterdir()) if (p / "manifest.json").is_file())
+    bundle = tmp_path / "bundle"
+    shutil.copytree(bundle_src, bundle)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
+    version = subprocess.run([str(k10s), "--version"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    assert version.returncode == 0 and "k10s" in version.stdout
+    out = subprocess.run([str(k10s), "sql", str(bundle), "SELECT count(*) AS n FROM pods", "--format", "csv"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout.splitlines()[1]) > 0
+    where = subprocess.run([str(py), "-c", "import k10s_forensics.queries as q, k10s_forensics.collectors as c; print(q.__file__); print(c.__file__)"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    assert str(env_dir) in where.stdout and str(REPO) not in where.stdout
+    if (REPO / "queries").glob("*.sql"):
+        analyze = subprocess.run([str(k10s), "analyze", str(bundle), "--format", "json"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+        if "No such command" not in analyze.stderr:
+            assert analyze.returncode == 0, analyze.stderr
