@@ -8,6 +8,7 @@ absent, damaged or unreadable costs only the tables it feeds.
 from __future__ import annotations
 
 import shutil
+import time
 import traceback
 from collections.abc import Iterator
 from pathlib import Path
@@ -198,8 +199,11 @@ def _collector_rows(manifest: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def rebuild(bundle: Bundle, *, update_manifest: bool = True) -> ParseIssues:
-    """Re-derive every table of ``bundle``; returns what could not be parsed."""
+def rebuild(bundle: Bundle, *, update_manifest: bool = True, timings: dict[str, float] | None = None) -> ParseIssues:
+    """Re-derive every table of ``bundle``; returns what could not be parsed.
+
+    ``timings``, when given, receives the seconds each parser took (for benchmarks).
+    """
     issues = ParseIssues()
     tmp = bundle.path / "tables.tmp"
     if tmp.exists():
@@ -210,6 +214,7 @@ def rebuild(bundle: Bundle, *, update_manifest: bool = True) -> ParseIssues:
     for raw_name in RAW_SCHEMAS:
         ctx.check_raw(raw_name)
     for name in DERIVERS:
+        started = time.perf_counter()
         try:
             derive = load_deriver(name)
             derive(ctx)
@@ -217,6 +222,8 @@ def rebuild(bundle: Bundle, *, update_manifest: bool = True) -> ParseIssues:
             last = traceback.extract_tb(exc.__traceback__)[-1]
             where = f"{Path(last.filename).name}:{last.lineno}"
             issues.add(f"parser:{name}", f"parser crashed ({exc.__class__.__name__} at {where})", str(exc)[:200])
+        if timings is not None:
+            timings[name] = time.perf_counter() - started
     ctx.finish()
     pq.write_table(
         pa.Table.from_pylist(issues.rows(), schema=TABLES_BY_NAME["parse_errors"].schema),

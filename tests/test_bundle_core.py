@@ -202,3 +202,9 @@ def test_bundle_format_doc_is_generated_from_tables():
     text = docgen.DOC.read_text()
     for name in TABLE_NAMES:
         assert f"### `{name}`" in text
+
+
+def test_cli_doc_is_generated_from_help():
+    from k10s_forensics import clidoc
+
+    assert clidoc.main(["--check"]) == 0, "docs/cli.md is out of date: python -m k10s_forensics.clidoc"

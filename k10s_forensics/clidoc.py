@@ -1,0 +1,50 @@
+"""Generate docs/cli.md from the commands' own help (``python -m k10s_forensics.clidoc [--check]``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
+
+INTRO = """# k10s command line
+
+Generated from the commands' `--help` by `python -m k10s_forensics.clidoc`; a test fails when it
+is out of date.
+
+Exit codes: `0` the command ran (whatever `analyze` found), `1` a finding at or above
+`--fail-on`, a failed `verify`, or a query error, `2` unusable input (not a bundle, unknown
+format version, bad arguments), `130` interrupted. Errors are one line on stderr, prefixed
+`k10s: error:`; `--debug` (or `K10S_DEBUG=1`) shows the traceback instead.
+"""
+
+
+def render() -> str:
+    from k10s_forensics.cli import cli
+
+    parts = [INTRO]
+    with click.Context(cli, info_name="k10s", terminal_width=100, max_content_width=100) as ctx:
+        parts.append("## k10s\n\n```\n" + cli.get_help(ctx).rstrip() + "\n```\n")
+        for name in sorted(cli.commands):
+            command = cli.commands[name]
+            with click.Context(command, info_name=f"k10s {name}", parent=None, terminal_width=100, max_content_width=100) as sub:
+                parts.append(f"## k10s {name}\n\n```\n" + command.get_help(sub).rstrip() + "\n```\n")
+    return "\n".join(parts)
+
+
+def main(argv: list[str]) -> int:
+    text = render()
+    if "--check" in argv:
+        current = DOC.read_text(encoding="utf-8") if DOC.is_file() else ""
+        if current != text:
+            print(f"{DOC} is out of date: run python -m k10s_forensics.clidoc", file=sys.stderr)
+            return 1
+        return 0
+    DOC.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
