@@ -73,6 +73,7 @@ TABLES: tuple[TableDef, ...] = (
         ("addresses", pa.list_(STR), "every address of the node"),
         ("labels_json", STR, "metadata.labels as JSON text"),
         ("conditions_json", STR, "status.conditions as JSON text"),
+        ("gpu_resources_json", STR, "per GPU resource (nvidia.com/gpu, nvidia.com/mig-<profile>, ...): capacity and allocatable, JSON"),
     ),
     _t(
         "gpus", "physical GPU or MIG device", "raw/exec source=nvidia-smi-xml|nvidia-smi-csv; raw/scrapes dcgm-exporter labels",
@@ -137,6 +138,15 @@ TABLES: tuple[TableDef, ...] = (
         ("labels_json", STR, "metadata.labels as JSON text"),
         ("first_seen_at", TS, "first listing that showed this uid"),
         ("last_seen_at", TS, "last listing that showed this uid"),
+        ("replica_type", STR, "training.kubeflow.org/replica-type (else job-role), lower case: master/worker/launcher/..."),
+        ("replica_index", I64, "training.kubeflow.org/replica-index label"),
+        ("completion_index", I64, "batch.kubernetes.io/job-completion-index label or annotation (Indexed Job, JobSet)"),
+        ("batch_job", STR, "batch/v1 Job the pod belongs to (batch.kubernetes.io/job-name or job-name label)"),
+        ("replicated_job", STR, "jobset.sigs.k8s.io/replicatedjob-name label"),
+        ("jobset_job_index", I64, "jobset.sigs.k8s.io/job-index label (Job index within its replicated job)"),
+        ("jobset_job_global_index", I64, "jobset.sigs.k8s.io/job-global-index label (Job index across the JobSet)"),
+        ("rank_env_json", STR, "rank env vars only (RANK, LOCAL_RANK, WORLD_SIZE, PET_NODE_RANK, PET_NPROC_PER_NODE, ...), fieldRefs resolved, JSON"),
+        ("raw_row", I64, "row of the pod's last listing in raw/objects.parquet"),
     ),
     _t(
         "containers", "container of a pod incarnation", "raw/objects kind=Pod (status.containerStatuses)",
@@ -160,6 +170,7 @@ TABLES: tuple[TableDef, ...] = (
         ("gpu_request", I64, "GPUs this container requests"),
         ("memory_limit_bytes", I64, "memory limit"),
         ("message", STR, "message of the current state"),
+        ("last_message", STR, "message of lastState.terminated"),
     ),
     _t(
         "jobs", "training job", "raw/objects kinds PyTorchJob, MPIJob, TrainJob, JobSet, Job, RayJob, ...",
@@ -183,6 +194,11 @@ TABLES: tuple[TableDef, ...] = (
         ("started_at", TS, "status.startTime"),
         ("finished_at", TS, "status.completionTime"),
         ("message", STR, "message of the last condition"),
+        ("master_replicas", I64, "Master/Chief replicas (training-operator jobs; 0 when the spec has none)"),
+        ("restarts_count_towards_max", I64, "JobSet status.restartsCountTowardsMax"),
+        ("completion_mode", STR, "batch Job spec.completionMode (Indexed/NonIndexed)"),
+        ("replica_specs_json", STR, "per replica type / replicated job: replicas, parallelism, gpus_per_pod (JSON)"),
+        ("raw_row", I64, "row of the job's last listing in raw/objects.parquet"),
     ),
     _t(
         "ranks", "training process (global rank) of a pod incarnation", "pods + jobs + raw/exec visible-devices + dcgm pod labels",
@@ -240,6 +256,7 @@ TABLES: tuple[TableDef, ...] = (
         ("mig_profile", STR, "GPU_I_PROFILE"),
         ("gpu_instance_id", I32, "GPU_I_ID"),
         ("pod_uid", STR, "pod_uid label where the exporter sets it"),
+        ("mem_copy_util_pct", F64, "memory copy utilisation 0-100 (DCGM_FI_DEV_MEM_COPY_UTIL, utilization.memory)"),
     ),
     _t(
         "tcp_samples", "TCP connection per sample time", "raw/exec source=ss",
@@ -272,6 +289,8 @@ TABLES: tuple[TableDef, ...] = (
         ("busy_ms", I64, ""),
         ("rwnd_limited_ms", I64, ""),
         ("cong_alg", STR, "cubic, bbr, ..."),
+        ("raw_row", I64, "row of the ss output in raw/exec.parquet"),
+        ("pid", I64, "owning process id (ss -p users:(...,pid=N,...)), null without -p"),
     ),
     _t(
         "log_events", "recognised log line", "raw/logs; raw/exec source=dmesg (kind xid)",
@@ -312,6 +331,10 @@ TABLES: tuple[TableDef, ...] = (
         ("step", I64, "training step/iteration number"),
         ("xid", I64, "Xid code"),
         ("severity", STR, "E/W/I/F from glog prefixes, else null"),
+        ("subkind", STR, "which wording/variant of the kind matched (docs/parsers-logs.md)"),
+        ("pg_rank", I64, "rank within the process group or communicator named by the message ([PG .. Rank N], comm rank)"),
+        ("reporter_rank", I64, "rank that logged a report naming other ranks (desync, mismatch, flight recorder, comm lines)"),
+        ("raw_row", I64, "row of the log body in raw/logs.parquet (dmesg: raw/exec.parquet)"),
     ),
     _t(
         "events", "Kubernetes event", "raw/objects kind=Event (core/v1 and events.k8s.io/v1)",
@@ -329,6 +352,9 @@ TABLES: tuple[TableDef, ...] = (
         ("source_host", STR, "source.host / reportingInstance"),
         ("event_uid", STR, "metadata.uid"),
         ("api_version", STR, "v1 or events.k8s.io/v1"),
+        ("object_namespace", STR, "namespace of the involved/regarding object"),
+        ("action", STR, "action (events.k8s.io), e.g. Scheduling"),
+        ("raw_row", I64, "row of the kept copy in raw/objects.parquet"),
     ),
     _t(
         "kueue_workloads", "Kueue Workload", "raw/objects kind=Workload",
