@@ -1,0 +1,280 @@
+"""raw/exec source=nvidia-smi-xml (``nvidia-smi -q -x``) -> gpus + gpu_samples.
+
+Reads every schema seen in the wild: no DOCTYPE (R418), DTD v10/v11 (``power_readings``,
+``clocks_throttle_reasons``), v12 (``gpu_power_readings``, ``clocks_event_reasons``) and v13
+(``average_power_draw``/``instant_power_draw``, deprecated fields). Values carry units or read
+``N/A``/``[N/A]``/``Requested functionality has been deprecated`` (-> null).
+
+One gpus row and one gpu_samples row (ts = the exec's ``captured_at``) per ``<gpu>``, plus one of
+each per MIG device (key ``MIG-<parent uuid>/<gpu_instance_id>``, see ``gpu_common``).
+``gpu_index`` is the position of the ``<gpu>`` element: nvidia-smi lists GPUs in NVML index order.
+
+Safety: documents declaring entities (``<!ENTITY``) are rejected before parsing (no entity
+expansion bombs); expat never fetches external DTDs. Garbage or truncated XML is a counted issue.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from k10s_forensics.parsers.common import normalize_pci_bus_id, number
+from k10s_forensics.parsers.gpu_common import THROTTLE_BITS, capture_failure, mig_key
+
+SOURCE = "nvidia-smi-xml"
+ISSUE_SOURCE = "exec:nvidia-smi-xml"
+RAW_FILE = "raw/exec.parquet"
+MAX_XML_CHARS = 64 << 20
+_ENTITY_RE = re.compile(r"<!ENTITY", re.IGNORECASE)
+_NA_TEXT = {"n/a", "not supported", "unknown error", "requested functionality has been deprecated", "insufficient permissions", "gpu requires reset", "unknown"}
+
+
+def _text(el: ET.Element | None, path: str) -> str | None:
+    if el is None:
+        return None
+    found = el.find(path)
+    if found is None or found.text is None:
+        return None
+    text = found.text.strip()
+    return text or None
+
+
+def _str(el: ET.Element | None, path: str) -> str | None:
+    """Text of ``path`` with the N/A / deprecated forms as None."""
+    text = _text(el, path)
+    return None if text is None or text.strip("[]").lower() in _NA_TEXT else text
+
+
+def _num(el: ET.Element | None, *paths: str) -> float | None:
+    """First path whose value is a number (units stripped, N/A forms -> None)."""
+    for path in paths:
+        value = number(_text(el, path))
+        if value is not None:
+            return value
+    return None
+
+
+def _int(el: ET.Element | None, *paths: str) -> int | None:
+    value = _num(el, *paths)
+    return None if value is None else int(value)
+
+
+def _yes(el: ET.Element | None, path: str) -> bool | None:
+    text = (_text(el, path) or "").lower()
+    return True if text in ("yes", "true", "1") else False if text in ("no", "false", "0") else None
+
+
+def throttle_mask(gpu: ET.Element) -> int | None:
+    """NVML clock-event bitmask from ``clocks_event_reasons`` / ``clocks_throttle_reasons``."""
+    for block in ("clocks_event_reasons", "clocks_throttle_reasons"):
+        el = gpu.find(block)
+        if el is None:
+            continue
+        mask, known = 0, False
+        for child in el:
+            suffix = re.sub(r"^clocks_(?:event|throttle)_reason_", "", child.tag)
+            bit = THROTTLE_BITS.get(suffix)
+            state = (child.text or "").strip().lower()
+            if bit is None or state not in ("active", "not active"):
+                continue
+            known = True
+            if state == "active":
+                mask |= bit
+        return mask if known else None
+    return None
+
+
+def _sum(*values: float | None) -> int | None:
+    present = [v for v in values if v is not None]
+    return int(sum(present)) if present else None
+
+
+def _ecc(gpu: ET.Element, kind: str) -> tuple[int | None, int | None]:
+    """(correctable, uncorrectable) ECC counts of ``volatile``/``aggregate`` in any schema."""
+    el = gpu.find(f"ecc_errors/{kind}")
+    if el is None:
+        return None, None
+    if el.find("single_bit") is not None or el.find("double_bit") is not None:  # before R450
+        return _int(el, "single_bit/total"), _int(el, "double_bit/total")
+    sbe = _sum(_num(el, "sram_correctable"), _num(el, "dram_correctable"))
+    dbe = _sum(
+        _num(el, "sram_uncorrectable"),
+        _num(el, "sram_uncorrectable_parity"),
+        _num(el, "sram_uncorrectable_secded"),
+        _num(el, "dram_uncorrectable"),
+    )
+    return sbe, dbe
+
+
+def _gpu(gpu: ET.Element, position: int, root: ET.Element) -> tuple[list[dict], list[dict]]:
+    uuid = _text(gpu, "uuid")
+    pci = normalize_pci_bus_id(_text(gpu, "pci/pci_bus_id") or gpu.get("id"))
+    product = _text(gpu, "product_name")
+    driver = _text(root, "driver_version")
+    power = _num(
+        gpu,
+        "gpu_power_readings/instant_power_draw",
+        "gpu_power_readings/average_power_draw",
+        "gpu_power_readings/power_draw",
+        "power_readings/instant_power_draw",
+        "power_readings/average_power_draw",
+        "power_readings/power_draw",
+    )
+    power_limit = _num(gpu, "gpu_power_readings/current_power_limit", "power_readings/enforced_power_limit", "power_readings/power_limit")
+    sbe_vol, dbe_vol = _ecc(gpu, "volatile")
+    sbe_agg, dbe_agg = _ecc(gpu, "aggregate")
+    fb_total = _num(gpu, "fb_memory_usage/total")
+    sample = {
+        "gpu_uuid": uuid,
+        "util_pct": _num(gpu, "utilization/gpu_util"),
+        "mem_copy_util_pct": _num(gpu, "utilization/memory_util"),
+        "power_w": power,
+        "power_limit_w": power_limit,
+        "fb_used_mib": _num(gpu, "fb_memory_usage/used"),
+        "fb_total_mib": fb_total,
+        "temp_c": _num(gpu, "temperature/gpu_temp"),
+        "mem_temp_c": _num(gpu, "temperature/memory_temp"),
+        "sm_clock_mhz": _num(gpu, "clocks/sm_clock"),
+        "mem_clock_mhz": _num(gpu, "clocks/mem_clock"),
+        "throttle_reasons": throttle_mask(gpu),
+        "ecc_sbe_total": sbe_vol,
+        "ecc_dbe_total": dbe_vol,
+        "pcie_replay_total": _num(gpu, "pci/replay_counter"),
+        "gpu_index": position,
+        "pci_bus_id": pci,
+        "model_name": product,
+    }
+    row = {
+        "gpu_uuid": uuid,
+        "gpu_index": position,
+        "pci_bus_id": pci,
+        "product": product if product else None,
+        "memory_total_mib": None if fb_total is None else int(fb_total),
+        "driver_version": driver,
+        "cuda_version": _text(root, "cuda_version"),
+        "is_mig": False,
+        "mig_mode": _str(gpu, "mig_mode/current_mig") or "N/A",
+        "serial": _str(gpu, "serial"),
+        "power_limit_w": power_limit,
+        "max_sm_clock_mhz": _num(gpu, "max_clocks/sm_clock"),
+        "ecc_sbe_volatile": sbe_vol,
+        "ecc_dbe_volatile": dbe_vol,
+        "ecc_sbe_aggregate": sbe_agg,
+        "ecc_dbe_aggregate": dbe_agg,
+        "retired_pages": _sum(
+            _num(gpu, "retired_pages/multiple_single_bit_retirement/retired_count"),
+            _num(gpu, "retired_pages/double_bit_retirement/retired_count"),
+        ),
+        "remapped_rows_uncorrectable": _int(gpu, "remapped_rows/remapped_row_unc"),
+        "remapped_rows_pending": _yes(gpu, "remapped_rows/remapped_row_pending"),
+        "remapped_rows_failure": _yes(gpu, "remapped_rows/remapped_row_failure"),
+    }
+    gpus, samples = [row], [sample]
+    for mig in gpu.findall("mig_devices/mig_device"):
+        gi = _int(mig, "gpu_instance_id")
+        own = _text(mig, "uuid")
+        key = own if own and own.upper().startswith("MIG-") else mig_key(uuid, gi)
+        if key is None:
+            continue
+        mig_total = _num(mig, "fb_memory_usage/total")
+        gpus.append(
+            {
+                "gpu_uuid": key,
+                "gpu_index": position,
+                "pci_bus_id": pci,
+                "product": product,
+                "memory_total_mib": None if mig_total is None else int(mig_total),
+                "driver_version": driver,
+                "cuda_version": row["cuda_version"],
+                "is_mig": True,
+                "parent_gpu_uuid": uuid,
+                "mig_profile": _text(mig, "profile") or _text(mig, "gpu_instance_profile"),
+                "gpu_instance_id": gi,
+                "ecc_dbe_volatile": _int(mig, "ecc_error_count/volatile_count/sram_uncorrectable"),
+            }
+        )
+        samples.append(
+            {
+                "gpu_uuid": key,
+                "fb_used_mib": _num(mig, "fb_memory_usage/used"),
+                "fb_total_mib": mig_total,
+                "gpu_index": position,
+                "pci_bus_id": pci,
+                "model_name": product,
+                "gpu_instance_id": gi,
+            }
+        )
+    return gpus, samples
+
+
+def parse_nvidia_smi_xml(text: str | None) -> tuple[list[dict], list[dict], list[tuple[str, str | None]]]:
+    """Parse one ``nvidia-smi -q -x`` document.
+
+    Returns:
+        (gpus rows, gpu_samples rows, issues as (reason, example)); rows lack node/ts/source.
+    """
+    if text is None or not text.strip():
+        return [], [], [("empty output", None)]
+    if len(text) > MAX_XML_CHARS:
+        return [], [], [("output too large to be nvidia-smi XML", f"{len(text)} characters")]
+    if _ENTITY_RE.search(text):
+        return [], [], [("XML with entity declarations rejected", text[:200])]
+    start = text.find("<")
+    if start < 0:
+        return [], [], [("not XML", text[:200])]
+    try:
+        root = ET.fromstring(text[start:])
+    except ET.ParseError as exc:
+        return [], [], [("malformed XML", f"{exc}: {text[start:start + 120]!r}")]
+    except (ValueError, RecursionError) as exc:  # e.g. NUL characters
+        return [], [], [("malformed XML", f"{exc.__class__.__name__}: {exc}")]
+    if root.tag != "nvidia_smi_log":
+        return [], [], [("not an nvidia-smi XML document", f"root element <{root.tag}>")]
+    gpus: list[dict] = []
+    samples: list[dict] = []
+    issues: list[tuple[str, str | None]] = []
+    for position, gpu in enumerate(root.findall("gpu")):
+        g, s = _gpu(gpu, position, root)
+        if not g[0]["gpu_uuid"]:
+            issues.append(("GPU without uuid", f"gpu id={gpu.get('id')}"))
+            continue
+        gpus += g
+        samples += s
+    if not gpus and not issues:
+        issues.append(("no GPU in nvidia-smi XML", text[start:start + 200]))
+    return gpus, samples, issues
+
+
+def derive(ctx) -> None:
+    """Emit gpus and gpu_samples rows from every nvidia-smi-xml exec row."""
+    table = ctx.raw("exec", source=SOURCE)
+    if table.num_rows == 0:
+        return
+    all_gpus: list[dict] = []
+    all_samples: list[dict] = []
+    for row in table.select(["captured_at", "node", "exit_code", "stdout", "error", "_row"]).to_pylist():
+        failure = capture_failure(row)
+        if failure:
+            ctx.issue(ISSUE_SOURCE, failure, row.get("error") or (row.get("stdout") or "")[:200], RAW_FILE, row["_row"])
+            if row.get("error") or not (row.get("stdout") or "").strip():
+                continue
+        try:
+            gpus, samples, issues = parse_nvidia_smi_xml(row.get("stdout"))
+        except Exception as exc:  # a parser bug costs this row only
+            gpus, samples, issues = [], [], [(f"parser error ({exc.__class__.__name__})", str(exc)[:200])]
+        for reason, example in issues:
+            ctx.issue(ISSUE_SOURCE, reason, example, RAW_FILE, row["_row"])
+        when, node = row["captured_at"], row["node"]
+        for g in gpus:
+            g.update(node=node, source=SOURCE, first_seen_at=when, last_seen_at=when)
+        for s in samples:
+            s.update(node=node, ts=when, source=SOURCE)
+        all_gpus += gpus
+        all_samples += samples
+    if all_gpus:
+        ctx.emit("gpus", all_gpus)
+    if all_samples:
+        ctx.emit("gpu_samples", all_samples)
+
+
+__all__ = ["derive", "parse_nvidia_smi_xml", "throttle_mask", "SOURCE"]

@@ -1,0 +1,143 @@
+"""raw/scrapes source=prometheus-query (Prometheus HTTP API JSON) -> gpu_samples.
+
+Bodies are ``/api/v1/query_range`` (``matrix``) or ``/api/v1/query`` (``vector``) answers.
+The metric is the ``__name__`` label, else the bare metric name of the url's ``query=``
+parameter; it is mapped to columns with the same DCGM table as ``dcgm``. Samples of one
+device, pod and timestamp across metrics become one row (``source`` = prometheus-query).
+
+Node, in this order: ``node``, ``kubernetes_node``, ``nodename``, ``instance`` (only when it
+is a host name, not ``ip:port``), then ``Hostname``/``hostname`` (may be the exporter pod's
+name); null when none is set.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import ipaddress
+import json
+import math
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from k10s_forensics.parsers.gpu_common import INT_COLUMNS, capture_failure, dcgm_identity, metric_column
+
+SOURCE = "prometheus-query"
+ISSUE_SOURCE = "scrapes:prometheus-query"
+RAW_FILE = "raw/scrapes.parquet"
+_IDENT_KEYS = ("gpu_uuid", "namespace", "pod", "container", "pod_uid")
+
+
+def node_of(labels: dict[str, str]) -> str | None:
+    """The node a Prometheus series belongs to (see the module doc for the order)."""
+    for key in ("node", "kubernetes_node", "nodename"):
+        if labels.get(key):
+            return labels[key]
+    instance = labels.get("instance")
+    if instance:
+        host = re.sub(r":\d+$", "", instance).strip("[]")
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            return host
+    return labels.get("Hostname") or labels.get("hostname") or None
+
+
+def _query_metric(url: str | None) -> str | None:
+    """Bare metric name of the url's ``query=`` (``DCGM_FI_DEV_GPU_UTIL{...}`` -> the name)."""
+    if not url:
+        return None
+    query = parse_qs(urlsplit(url).query).get("query")
+    if not query:
+        return None
+    m = re.match(r"\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(?:\{[^}]*\})?\s*$", query[0])
+    return m.group(1) if m else None
+
+
+def parse_prometheus_query(body: str | None, url: str | None = None) -> tuple[list[dict], list[tuple[str, str | None]]]:
+    """Parse one Prometheus API answer into gpu_samples rows (dicts) and issues (reason, example)."""
+    if not body or not body.strip():
+        return [], [("empty body", url)]
+    try:
+        doc = json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        return [], [("malformed JSON", f"{exc}: {body[:120]!r}")]
+    if not isinstance(doc, dict):
+        return [], [("not a Prometheus API answer", body[:200])]
+    if doc.get("status") != "success":
+        return [], [(f"query error: {doc.get('errorType') or doc.get('status')}", str(doc.get("error"))[:200])]
+    data = doc.get("data") or {}
+    kind = data.get("resultType")
+    if kind not in ("matrix", "vector"):
+        return [], [(f"unsupported resultType {kind!r}", None)]
+    rows: dict[tuple, dict[str, Any]] = {}
+    issues: list[tuple[str, str | None]] = []
+    fallback_name = _query_metric(url)
+    for series in data.get("result") or []:
+        if not isinstance(series, dict):
+            issues.append(("malformed series", str(series)[:200]))
+            continue
+        labels = {str(k): str(v) for k, v in (series.get("metric") or {}).items()}
+        name = labels.get("__name__") or fallback_name
+        target = metric_column(name) if name else None
+        if target is None:
+            if name is None:
+                issues.append(("series without metric name", json.dumps(labels)[:200]))
+            continue
+        ident = dcgm_identity(labels)
+        if ident is None:
+            issues.append(("series without UUID label", json.dumps(labels)[:200]))
+            continue
+        column, rank = target
+        node = node_of(labels)
+        points = series.get("values") if kind == "matrix" else [series.get("value")]
+        for point in points or []:
+            try:
+                when = dt.datetime.fromtimestamp(float(point[0]), tz=dt.timezone.utc)
+                value = float(point[1])
+            except (TypeError, ValueError, IndexError, OverflowError, OSError):
+                issues.append(("malformed sample", str(point)[:200]))
+                continue
+            if not math.isfinite(value):
+                continue
+            key = (node, when) + tuple(ident[k] for k in _IDENT_KEYS)
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = {k: ident[k] for k in ("gpu_uuid", "gpu_index", "pci_bus_id", "model_name", "mig_profile", "gpu_instance_id", "namespace", "pod", "container", "pod_uid")}
+                row.update(ts=when, node=node, source=SOURCE, _ranks={})
+            if rank < row["_ranks"].get(column, 1 << 30):
+                row["_ranks"][column] = rank
+                row[column] = int(value) if column in INT_COLUMNS else value
+    out = []
+    for row in rows.values():
+        row.pop("_ranks")
+        free, used = row.pop("_fb_free", None), row.get("fb_used_mib")
+        reserved = row.pop("_fb_reserved", None)
+        if row.get("fb_total_mib") is None and used is not None and free is not None:
+            row["fb_total_mib"] = used + free + (reserved or 0.0)
+        out.append(row)
+    return out, issues
+
+
+def derive(ctx) -> None:
+    """Emit gpu_samples rows from every prometheus-query scrape."""
+    table = ctx.raw("scrapes", source=SOURCE)
+    if table.num_rows == 0:
+        return
+    for row in table.select(["url", "status", "body", "error", "_row"]).to_pylist():
+        failure = capture_failure(row)
+        if failure:
+            ctx.issue(ISSUE_SOURCE, failure, row.get("error") or (row.get("body") or "")[:200], RAW_FILE, row["_row"])
+            if row.get("status") not in (None, 200) or not row.get("body"):
+                continue
+        try:
+            samples, issues = parse_prometheus_query(row.get("body"), row.get("url"))
+        except Exception as exc:  # a parser bug costs this row only
+            samples, issues = [], [(f"parser error ({exc.__class__.__name__})", str(exc)[:200])]
+        for reason, example in issues:
+            ctx.issue(ISSUE_SOURCE, reason, example, RAW_FILE, row["_row"])
+        if samples:
+            ctx.emit("gpu_samples", samples)
+
+
+__all__ = ["derive", "parse_prometheus_query", "node_of", "SOURCE"]
