@@ -56,8 +56,9 @@ def shell_cmd(bundle_path: str) -> None:
     views = [r[0] for r in con.sql("SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall()]
     duckdb_cli = shutil.which("duckdb")
     if duckdb_cli and sys.stdin.isatty():
-        init = "".join(f"CREATE VIEW {v} AS {con.sql(f'SELECT sql FROM duckdb_views() WHERE view_name = $n', params={'n': v}).fetchone()[0].split(' AS ', 1)[1]}\n" for v in views)
-        subprocess.run([duckdb_cli, "-cmd", init.replace("\n", " ")], check=False)
+        rows = con.sql("SELECT view_name, sql FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall()
+        init = " ".join(sql.rstrip(";") + ";" for _, sql in rows)
+        subprocess.run([duckdb_cli, "-cmd", init], check=False)
         return
     click.echo(f"k10s shell on {bundle.path}: tables {', '.join(views)}. End statements with ';', quit with .quit or EOF.")
     buffer = ""

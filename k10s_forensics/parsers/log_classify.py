@@ -1,0 +1,309 @@
+"""Single-line classification of candidate log lines (the per-kind regexes).
+
+``classify(text)`` takes one log line (API timestamp already stripped) and returns the
+events it holds: usually zero or one, several for report lines that name many ranks
+(flight recorder ``missing ranks``, collective fingerprints, NET/Socket interfaces).
+Each event is a dict of ``log_events`` columns plus ``kind``; the caller adds the row's
+identity (namespace, pod, ...), the timestamp and the multi-line merges (logs.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.common import normalize_pci_bus_id, size_to_mib
+
+Event = dict[str, Any]
+
+
+def _int(value: str | None) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        return None
+
+
+def line_context(text: str) -> Event:
+    """Fields every event of the line shares: rank, pg rank, severity, NCCL prefix."""
+    ctx: Event = {}
+    m = P.RANK_PREFIX.search(text)
+    prefix_rank = _int(m.group(1)) if m else None
+    m = P.MESSAGE_RANK.search(text)
+    message_rank = _int(m.group(1)) if m else None
+    ctx["rank"] = prefix_rank if prefix_rank is not None else message_rank
+    ctx["pg_rank"] = message_rank
+    ctx["_prefix_rank"] = prefix_rank
+    ctx["severity"] = _severity(text)
+    m = P.NCCL_PREFIX.search(text)
+    if m and P.NCCL_LEVEL.search(text, m.end()):
+        ctx["nccl_host"] = m.group(1)
+        ctx["pid"] = _int(m.group(2))
+        ctx["cuda_dev"] = _int(m.group(4))
+    return ctx
+
+
+def _severity(text: str) -> str | None:
+    m = P.GLOG_TS.search(text)
+    if m:
+        return m.group(1)
+    m = P.GLOG_OLD.search(text)
+    if m:
+        return m.group(1)
+    m = P.NCCL_LEVEL.search(text)
+    if m:
+        return {"INFO": "I", "WARN": "W", "ERROR": "E", "TRACE": "I"}[m.group(1)]
+    m = P.PY_LEVEL.search(text)
+    if m:
+        return {"ERROR": "E", "WARNING": "W", "CRITICAL": "F", "FATAL": "F"}[m.group(1)]
+    return None
+
+
+def _pg(text: str) -> str | None:
+    m = P.PG_GUID.search(text)
+    if m:
+        return m.group(2)
+    m = P.PG_PLAIN.search(text)
+    if m:
+        return m.group(1) + (f"({m.group(2)})" if m.group(2) else "")
+    return None
+
+
+def _watchdog(text: str) -> Event | None:
+    caught = P.WATCHDOG_CAUGHT.search(text)
+    if caught or (P.BLOCKING_WAIT.search(text) and "WorkNCCL(" in text):
+        # field by field: a line cut short still yields what it holds
+        seq, op, tmo = P.WORK_SEQ.search(text), P.WORK_OP.search(text), P.WORK_TIMEOUT.search(text)
+        ran = P.RAN_FOR.search(text)
+        if P.THREAD_TERMINATED.search(text):
+            subkind = "thread_terminated"
+        else:
+            subkind = "watchdog_caught" if caught else "blocking_wait"
+        return {
+            "kind": "nccl_watchdog_timeout",
+            "subkind": subkind,
+            "seq_num": _int(seq.group(1)) if seq else None,
+            "op_type": op.group(1) if op else None,
+            "timeout_ms": _int(tmo.group(1)) if tmo else None,
+            "ran_for_ms": _int(ran.group(1)) if ran else None,
+        }
+    for regex, subkind in ((P.FAILURE_DETECTED, "failure_detected"), (P.TIMEOUT_AT_WORK, "timeout_at_work")):
+        m = regex.search(text)
+        if m:
+            return {
+                "kind": "nccl_watchdog_timeout",
+                "subkind": subkind,
+                "seq_num": _int(m.group(1)),
+                "last_enqueued_seq": _int(m.group(2)),
+                "last_completed_seq": _int(m.group(3)),
+            }
+    if P.WATCHDOG_HANG.search(text):
+        return {"kind": "nccl_watchdog_timeout", "subkind": "watchdog_hang"}
+    m = P.EXCEPTION_SUMMARY.search(text)
+    if m:
+        return {
+            "kind": "watchdog_exception_summary",
+            "subkind": "exception_detected",
+            "seq_num": _int(m.group(1)),
+            "last_enqueued_seq": _int(m.group(2)),
+            "last_completed_seq": _int(m.group(3)),
+        }
+    m = P.LAST_WORK.search(text)
+    if m:
+        return {
+            "kind": "watchdog_exception_summary",
+            "subkind": "dump_signal" if "dump signal" in text else "pg_status",
+            "last_enqueued_seq": _int(m.group(1)),
+            "last_completed_seq": _int(m.group(2)),
+        }
+    return None
+
+
+def _oom(text: str) -> Event | None:
+    if P.OOM_PYTORCH.search(text):
+        ev: Event = {"kind": "cuda_oom", "subkind": "pytorch"}
+        m = P.OOM_REQUESTED.search(text)
+        ev["oom_requested_mib"] = size_to_mib(m.group(1)) if m else None
+        m = P.OOM_NEW.search(text)
+        legacy = P.OOM_LEGACY.search(text)
+        if m:
+            ev["cuda_dev"] = _int(m.group(1))
+            ev["oom_total_mib"] = size_to_mib(m.group(2))
+            ev["oom_free_mib"] = size_to_mib(m.group(3))
+        elif legacy:
+            ev["subkind"] = "pytorch_legacy"
+            ev["cuda_dev"] = _int(legacy.group(1))
+            ev["oom_total_mib"] = size_to_mib(legacy.group(2))
+            ev["oom_free_mib"] = size_to_mib(legacy.group(4))
+            ev["oom_in_use_mib"] = size_to_mib(legacy.group(5)) if legacy.group(5) else None
+        this = P.OOM_THIS_PROCESS.search(text)
+        if this:
+            ev["oom_in_use_mib"] = size_to_mib(this.group(1))
+        elif m:
+            others = P.OOM_ANY_PROCESS.findall(text)
+            if len(others) == 1:  # in a container NVML shows our own process under its host PID
+                ev["oom_in_use_mib"] = size_to_mib(others[0])
+        return ev
+    if P.OOM_CUDA_ERROR.search(text):
+        return {"kind": "cuda_oom", "subkind": "cuda_error"}
+    if P.OOM_NCCL.search(text):
+        m = P.CALLOC_BYTES.search(text)
+        return {"kind": "cuda_oom", "subkind": "nccl", "oom_requested_mib": size_to_mib(f"{m.group(1)} bytes") if m else None}
+    return None
+
+
+def _remote(text: str) -> Event | None:
+    for subkind, regex in P.PEER_PATTERNS:
+        m = regex.search(text)
+        if m:
+            return {"kind": "nccl_remote_error", "subkind": subkind, "peer_ip": m.group(1), "peer_port": _int(m.group(2))}
+    if P.REMOTE_ERROR.search(text):
+        return {"kind": "nccl_remote_error", "subkind": "remote_error"}
+    m = P.LOCAL_PEER_CLOSED.search(text)
+    if m:
+        return {"kind": "nccl_peer_closed", "subkind": "local_rank", "local_rank": _int(m.group(1))}
+    return None
+
+
+def _reports(text: str) -> list[Event]:
+    prints = P.FINGERPRINT.findall(text)
+    if prints:
+        return [
+            {"kind": "collective_mismatch", "rank": _int(r), "seq_num": _int(s), "op_type": op, "subkind": "fingerprint"}
+            for r, s, op in prints
+        ]
+    if P.MISMATCH.search(text):
+        return [{"kind": "collective_mismatch", "subkind": "mismatch"}]
+    m = P.DESYNC_RANKS.search(text)
+    if m:
+        return [
+            {"kind": "nccl_desync", "rank": _int(r), "last_completed_seq": _int(m.group(2)), "seq_num": _int(m.group(3)), "subkind": "not_joined"}
+            for r in m.group(1).split(",")
+        ]
+    m = P.FR_MISSING.search(text)
+    if m:
+        ranks = [r for r in m.group(1).replace(" ", "").split(",") if r]
+        return [{"kind": "flight_recorder_missing_ranks", "rank": _int(r)} for r in ranks]
+    return []
+
+
+def _torchrun(text: str) -> Event | None:
+    m = P.AGENT_FAILED.search(text)
+    if m:
+        return {"kind": "torchrun_failure", "subkind": "agent", "exit_code": _int(m.group(1)), "local_rank": _int(m.group(2)), "pid": _int(m.group(3))}
+    m = P.CLOSING_SIGNAL.search(text)
+    if m:
+        return {"kind": "torchrun_sigterm", "subkind": m.group(2), "pid": _int(m.group(1))}
+    m = P.WORKER_GROUP.search(text)
+    if m:
+        return {"kind": "worker_group_restart", "attempts_left": _int(m.group(1)), "attempts_max": _int(m.group(2))}
+    m = P.SIGNAL_RECEIVED.search(text)
+    if m:
+        return {"kind": "process_exit", "subkind": m.group(2), "exit_code": -int(m.group(1)), "pid": _int(m.group(3))}
+    m = P.EXIT_CODE.search(text)
+    if m:
+        return {"kind": "process_exit", "subkind": "exit_code", "exit_code": _int(m.group(1))}
+    return None
+
+
+def _identity(text: str) -> list[Event]:
+    m = P.BOOTSTRAP.search(text)
+    if m:
+        return [{"kind": "nccl_bootstrap", "subkind": "bootstrap", "ip": m.group(2)}]
+    m = P.NET_IB_OOB.search(text)
+    if m:
+        return [{"kind": "nccl_bootstrap", "subkind": "net_ib_oob", "ip": m.group(2)}]
+    m = P.NET_SOCKET.search(text)
+    if m:
+        return [
+            {"kind": "nccl_bootstrap", "subkind": "net_socket", "ip": ip}
+            for _iface, ip in P.NET_SOCKET_ITEM.findall(m.group(1))
+        ]
+    m = P.COMM_LINE.search(text)
+    if m:
+        state = P.COMM_STATE.search(text)
+        state_text = state.group(1) if state else None
+        if state_text == "Destroy COMPLETE":
+            return []
+        dev = P.COMM_CUDADEV.search(text)
+        bus = P.COMM_BUSID.search(text)
+        return [
+            {
+                "kind": "nccl_comm_abort" if state_text == "Abort COMPLETE" else "nccl_comm_init",
+                "subkind": state_text.lower().replace(" ", "_") if state_text else None,
+                "rank": _int(m.group(2)),
+                "pg_rank": _int(m.group(2)),
+                "nranks": _int(m.group(3)),
+                "cuda_dev": _int(dev.group(1)) if dev else None,
+                "bus_id": normalize_pci_bus_id(bus.group(1)) if bus else None,
+            }
+        ]
+    return []
+
+
+def _xid(text: str) -> Event | None:
+    m = P.XID.search(text)
+    if not m:
+        return None
+    pid = P.XID_PID.search(m.group(3))
+    return {"kind": "xid", "xid": _int(m.group(2)), "bus_id": normalize_pci_bus_id(m.group(1)), "pid": _int(pid.group(1)) if pid else None}
+
+
+def _nccl_other(text: str) -> Event | None:
+    if P.ASYNC_TEARDOWN.search(text):
+        return {"kind": "nccl_error_other", "subkind": "async_error_teardown"}
+    if P.OTHER_NCCL_ERROR.search(text):
+        m = P.NCCL_ERROR_NAME.search(text)
+        return {"kind": "nccl_error_other", "subkind": m.group(1) if m else ("nccl_warn" if "NCCL WARN" in text else "nccl_error")}
+    return None
+
+
+def classify(text: str) -> list[Event]:
+    """Events held by one candidate line, highest-priority kind first; [] when none."""
+    events: list[Event] = []
+    if " NCCL INFO " in text and "out of memory" not in text:  # fast path: identity lines
+        events = _identity(text)
+        if not events:
+            ev = _remote(text)
+            events = [ev] if ev else []
+        return _finish(text, events)
+    for single in (_xid, _watchdog, _oom, _remote):
+        ev = single(text)
+        if ev:
+            events = [ev]
+            break
+    if not events:
+        events = _reports(text)
+    if not events:
+        ev = _torchrun(text)
+        events = [ev] if ev else _identity(text)
+    if not events:
+        ev = _nccl_other(text)
+        events = [ev] if ev else []
+    return _finish(text, events)
+
+
+def _finish(text: str, events: list[Event]) -> list[Event]:
+    """Add the line's shared context (rank, severity, NCCL prefix, pg) to its events."""
+    if not events:
+        return []
+    ctx = line_context(text)
+    out = []
+    for ev in events:
+        merged = dict(ctx)
+        if ev["kind"] in ("nccl_comm_init", "nccl_comm_abort", "collective_mismatch", "nccl_desync", "flight_recorder_missing_ranks"):
+            merged["reporter_rank"] = ctx["_prefix_rank"] if ctx["_prefix_rank"] is not None else ctx["rank"]
+            merged["rank"] = None
+            merged["pg_rank"] = None
+        if ev["kind"] in ("nccl_watchdog_timeout", "watchdog_exception_summary", "nccl_error_other"):
+            merged["pg"] = _pg(text)
+        merged.update({k: v for k, v in ev.items()})
+        if ev["kind"] == "collective_mismatch" and ev.get("rank") is None:
+            merged["rank"] = merged.get("reporter_rank")
+        out.append(merged)
+    return out
+
+
+__all__ = ["classify", "line_context"]

@@ -1,0 +1,259 @@
+"""Per-log-body assembly of candidate lines: timestamps and multi-line constructs.
+
+The SQL pass (logs.py) hands the candidate lines of one log body, in line order, to a
+``BodyAssembler``. Most candidates are complete events on their own (``classify``); a
+few constructs span lines and are assembled here:
+
+* torchrun ``ChildFailedError`` table: ``[N]:`` header, then ``time``/``rank``/
+  ``exitcode``/``traceback`` field lines, grouped per entry (a gap of more than
+  ``TABLE_GAP`` lines closes an entry); ``Failures:`` / ``Root Cause`` set the section.
+  One ``torchrun_failure`` event per entry (subkind ``failures``/``root_cause``/``table``).
+* ``Last error:`` payloads: an error that names no peer (``ncclRemoteError``,
+  ``ncclInternalError``, ``ncclUnhandledCudaError``, ...) absorbs a peer line
+  (``Call to recv from ip<port>``, ``Connection closed by remote peer ...``) or a NCCL
+  ``Cuda failure 'out of memory'`` that follows within ``MERGE_GAP`` lines: the peer
+  fills ``peer_ip``/``peer_port`` (an internal error with a remote peer becomes
+  ``nccl_remote_error``), a CUDA OOM payload makes the event ``cuda_oom``.
+* Flight recorder analyzer output: ``Not all ranks joining collective`` / ``group info:``
+  / ``collective:`` lines give seq_num / pg / op_type to the ``missing ranks:`` line.
+* PyTorch desync report: the indented ``[7] finished collective #182, but didn't join``
+  line gets ``reporter_rank`` from the nearest ``[rankN]:`` candidate above it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_classify import Event, classify
+
+LINE_CHARS = 4096
+TABLE_GAP = 3
+MERGE_GAP = 3
+FR_GAP = 15
+DESYNC_GAP = 40
+UTC = dt.timezone.utc
+
+
+def _frac_us(frac: str | None) -> int:
+    return int((frac or "0")[:6].ljust(6, "0"))
+
+
+def _with_year(month: int, day: int, hh: int, mm: int, ss: int, us: int, captured_at: dt.datetime | None) -> dt.datetime | None:
+    """A yearless date placed in the year of the capture (or the year before, across New Year)."""
+    ref = captured_at or dt.datetime.now(UTC)
+    for year in (ref.year, ref.year - 1):
+        try:
+            value = dt.datetime(year, month, day, hh, mm, ss, us, tzinfo=UTC)
+        except ValueError:
+            return None
+        if value <= ref + dt.timedelta(days=2):
+            return value
+    return value
+
+
+def fallback_ts(text: str, captured_at: dt.datetime | None) -> dt.datetime | None:
+    """Timestamp of a line without the API prefix: glog, ISO-like, ``LEVEL MM-DD``; else None."""
+    m = P.GLOG_TS.search(text)
+    if m:
+        mmdd = m.group(2)
+        return _with_year(int(mmdd[:-2]), int(mmdd[-2:]), int(m.group(3)), int(m.group(4)), int(m.group(5)), _frac_us(m.group(6)), captured_at)
+    m = P.ISO_TS.search(text)
+    if m:
+        try:
+            return dt.datetime(
+                int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)),
+                int(m.group(6) or 0), _frac_us(m.group(7)), tzinfo=UTC,
+            )
+        except ValueError:
+            return None
+    m = P.LEVEL_MMDD_TS.search(text)
+    if m:
+        return _with_year(int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)), 0, captured_at)
+    return None
+
+
+class BodyAssembler:
+    """Turns the candidate lines of one log body into events (see the module doc)."""
+
+    def __init__(self, captured_at: dt.datetime | None):
+        self.captured_at = captured_at
+        self.events: list[Event] = []
+        self.truncated_entries = 0
+        self._section: str | None = None
+        self._entry: dict[str, Any] | None = None
+        self._pending: Event | None = None
+        self._fr: dict[str, Any] | None = None
+        self._prefix_rank: tuple[int, int, dt.datetime | None] | None = None  # (line_no, rank, ts)
+
+    # ---- public ----------------------------------------------------------------------
+    def feed(self, line_no: int, text: str, api_ts: dt.datetime | None) -> None:
+        text = text.rstrip("\r")
+        if self._entry is not None and line_no - self._entry["last"] > TABLE_GAP:
+            self._close_entry()
+        if self._table_line(line_no, text, api_ts) or self._fr_context(line_no, text):
+            return
+        events = classify(text)
+        if not events:
+            return
+        ts = api_ts or fallback_ts(text, self.captured_at)
+        for ev in events:
+            ev["line_no"] = line_no
+            ev["ts"] = ts
+            ev["line"] = text[:LINE_CHARS]
+        head = events[0]
+        if head.get("_prefix_rank") is not None:
+            self._prefix_rank = (line_no, head["_prefix_rank"], head["ts"])
+        if self._absorb(line_no, head):
+            return
+        self._annotate_reports(line_no, events)
+        self.events.extend(events)
+        self._pending = head if self._is_merge_target(head) else None
+
+    def finish(self) -> list[Event]:
+        self._close_entry()
+        for ev in self.events:
+            for key in [k for k in ev if k.startswith("_")]:
+                del ev[key]
+        return self.events
+
+    # ---- ChildFailedError table ------------------------------------------------------
+    def _table_line(self, line_no: int, text: str, api_ts: dt.datetime | None) -> bool:
+        if P.TABLE_ROOT.search(text):
+            self._close_entry()
+            self._section = "root_cause"
+            return True
+        if P.TABLE_FAILURES.match(text) or "<NO_OTHER_FAILURES>" in text:
+            self._close_entry()
+            self._section = "failures"
+            return True
+        m = P.TABLE_HEADER.match(text)
+        if m:
+            self._close_entry()
+            self._entry = {"index": int(m.group(1)), "first": line_no, "last": line_no, "lines": [text], "api_ts": api_ts, "section": self._section}
+            return True
+        m = P.TABLE_FIELD.match(text)
+        if not m:
+            return False
+        if self._entry is None and m.group(1) in ("traceback", "error_file", "host"):
+            return False  # a lone trailer field is an ordinary line (e.g. "Signal 6 ... received by PID")
+        if self._entry is None:  # the excerpt starts mid-entry
+            self._entry = {"index": None, "first": line_no, "last": line_no, "lines": [], "api_ts": api_ts, "section": self._section}
+        entry = self._entry
+        entry["last"] = line_no
+        entry["lines"].append(text)
+        name, value = m.group(1), m.group(2).strip()
+        if name == "time":
+            t = P.TABLE_TIME.match(text)
+            if t:
+                try:
+                    entry["time"] = dt.datetime(*(int(g) for g in t.groups()), tzinfo=UTC)
+                except ValueError:
+                    pass
+        elif name == "rank":
+            r = P.TABLE_RANK.match(value)
+            if r:
+                entry["rank"], entry["local_rank"] = int(r.group(1)), int(r.group(2))
+        elif name == "exitcode":
+            e = P.TABLE_EXIT.match(value)
+            if e:
+                entry["exit_code"], entry["pid"] = int(e.group(1)), int(e.group(2))
+        return True
+
+    def _close_entry(self) -> None:
+        entry, self._entry = self._entry, None
+        if entry is None:
+            return
+        if "rank" not in entry and "exit_code" not in entry:
+            if entry["index"] is not None:
+                self.truncated_entries += 1
+            return
+        self.events.append(
+            {
+                "kind": "torchrun_failure",
+                "subkind": entry["section"] or "table",
+                "rank": entry.get("rank"),
+                "local_rank": entry.get("local_rank"),
+                "exit_code": entry.get("exit_code"),
+                "pid": entry.get("pid"),
+                "severity": "E",
+                "line_no": entry["first"],
+                "ts": entry.get("time") or entry["api_ts"],
+                "line": "\n".join(entry["lines"])[:LINE_CHARS],
+            }
+        )
+
+    # ---- flight recorder context / desync reporter ----------------------------------
+    def _fr_context(self, line_no: int, text: str) -> bool:
+        m = P.FR_HEADER.search(text)
+        if m:
+            self._fr = {"line_no": line_no, "seq_num": int(m.group(1) or m.group(2))}
+            return True
+        fresh = self._fr is not None and line_no - self._fr["line_no"] <= FR_GAP
+        m = P.FR_GROUP.match(text)
+        if m:
+            if fresh:
+                self._fr["pg"] = m.group(1)
+            return True
+        m = P.FR_COLLECTIVE.match(text)
+        if m:
+            if fresh:
+                self._fr["op_type"] = m.group(1)
+            return True
+        return False
+
+    def _annotate_reports(self, line_no: int, events: list[Event]) -> None:
+        kind = events[0]["kind"]
+        if kind == "flight_recorder_missing_ranks" and self._fr and line_no - self._fr["line_no"] <= FR_GAP:
+            for ev in events:
+                ev["seq_num"] = self._fr.get("seq_num")
+                ev["op_type"] = self._fr.get("op_type")
+                ev["pg"] = self._fr.get("pg")
+        if kind == "nccl_desync" and events[0].get("reporter_rank") is None and self._prefix_rank:
+            if line_no - self._prefix_rank[0] <= DESYNC_GAP:
+                for ev in events:
+                    ev["reporter_rank"] = self._prefix_rank[1]
+                    ev["ts"] = ev["ts"] or self._prefix_rank[2]
+
+    # ---- "Last error:" payloads -----------------------------------------------------
+    @staticmethod
+    def _is_merge_target(ev: Event) -> bool:
+        kind, sub = ev["kind"], ev.get("subkind")
+        if kind == "nccl_remote_error":
+            return ev.get("peer_ip") is None
+        if kind == "nccl_error_other":
+            return sub not in ("nccl_warn", "async_error_teardown")
+        return kind == "cuda_oom" and sub == "nccl" and ev.get("oom_requested_mib") is None
+
+    def _absorb(self, line_no: int, ev: Event) -> bool:
+        target = self._pending
+        if target is None or line_no - target["line_no"] > MERGE_GAP:
+            return False
+        if ev.get("_prefix_rank") is not None and target.get("_prefix_rank") not in (None, ev["_prefix_rank"]):
+            return False
+        kind, sub = ev["kind"], ev.get("subkind")
+        if self._is_merge_target(ev) and kind in ("nccl_remote_error", "nccl_error_other") and target["kind"] in ("nccl_remote_error", "nccl_error_other"):
+            # one exception printed over several lines (DistBackendError + ncclXxxError + ...)
+            if kind == "nccl_remote_error":
+                target["kind"] = "nccl_remote_error"
+            if target.get("subkind") in ("nccl_error", "remote_error") and sub not in ("nccl_error", None):
+                target["subkind"] = sub
+        elif kind == "nccl_remote_error" and ev.get("peer_ip") and target["kind"] in ("nccl_remote_error", "nccl_error_other"):
+            target["kind"] = "nccl_remote_error"
+            target["peer_ip"], target["peer_port"] = ev["peer_ip"], ev.get("peer_port")
+        elif kind == "cuda_oom" and sub == "nccl" and target["kind"] == "nccl_error_other":
+            target.update(kind="cuda_oom", oom_requested_mib=ev.get("oom_requested_mib"))
+            target.setdefault("cuda_dev", ev.get("cuda_dev"))
+        elif kind == "cuda_oom" and target["kind"] == "cuda_oom" and ev.get("oom_requested_mib") is not None:
+            if (ev.get("nccl_host"), ev.get("pid")) != (target.get("nccl_host"), target.get("pid")):
+                return False
+            target["oom_requested_mib"] = ev["oom_requested_mib"]
+        else:
+            return False
+        target["line"] = (target["line"] + "\n" + ev["line"])[:LINE_CHARS]
+        self._pending = target if self._is_merge_target(target) else None
+        return True
+
+
+__all__ = ["BodyAssembler", "fallback_ts", "LINE_CHARS"]

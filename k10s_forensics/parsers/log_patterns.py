@@ -1,0 +1,221 @@
+"""The regex catalogue of the container-log parser (see docs/parsers-logs.md).
+
+Two layers:
+
+* ``PREFILTER_EVENT`` / ``PREFILTER_STEP`` are RE2 expressions (DuckDB ``regexp_matches``)
+  run over *every* log line. They are deliberately cheap (literals, few classes) and
+  generous: a line they pass is only a candidate. Keep them RE2-compatible (no
+  look-arounds, no backreferences).
+* The compiled Python expressions below are applied to candidate lines only, to decide
+  the kind and pull out the fields. Every pattern is bounded (no nested unbounded
+  repetition) so a 64 KiB candidate cannot backtrack catastrophically.
+
+Sources of every wording: /work/shared/research/gpu-training.md section 1 and the real
+samples under shared/real-samples/logs and incidents/.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ---------------------------------------------------------------------------------------
+# Prefilters (RE2, run in DuckDB over every line).
+# ---------------------------------------------------------------------------------------
+_EVENT_LITERALS = (
+    # ProcessGroupNCCL watchdog (all PyTorch versions)
+    r"Watchdog caught collective",
+    r"timed out in blocking wait",
+    r"detected by watchdog at work",
+    r"Timeout at NCCL work",
+    r"watchdog hang",
+    r"Heartbeat monitor timed out",
+    r"Some NCCL operations have failed",
+    r"[Ll]ast enqueued (?:NCCL )?work",
+    # NCCL errors (WARN lines, PyTorch exceptions, "Last error:" payloads)
+    r"NCCL WARN",
+    r"ncclRemoteError",
+    r"ncclInternalError",
+    r"ncclSystemError",
+    r"ncclUnhandledCudaError",
+    r"ncclInvalidUsage",
+    r"NCCL error",
+    r"remote process exited",
+    r"Connection closed by remote peer",
+    r"Connection reset by peer",
+    r"Call to (?:recv|send|connect)",
+    r"Got completion from peer",
+    r"socketProgress",
+    r"Connection closed by localRank",
+    # CUDA OOM
+    r"out of memory",
+    r"OutOfMemoryError",
+    # torchrun / elastic agent and its ChildFailedError table
+    r"\(exitcode: ",
+    r"\(local_rank: ",
+    r"\(pid: \d",
+    r"closing signal SIG",
+    r"Worker group FAILED",
+    r"attempts left",
+    r"Root Cause \(first observed",
+    r"Failures:",
+    r"NO_OTHER_FAILURES",
+    r"time\s+: \d{4}-\d\d-\d\d_",
+    r"(?:^|\s)\[\d+\]:\s*$",
+    r"received by PID",
+    r"(?i:exit(?:ed)?(?: with)? (?:exit )?code)",
+    # NCCL identity lines
+    r"NCCL INFO Bootstrap ?:",
+    r"NET/Socket ?: Using",
+    r"NET/IB ?: Using",
+    r"comm 0x[0-9a-fA-F]+ rank \d",
+    # Xid, desync reports, flight recorder
+    r"NVRM: Xid",
+    r"Detected mismatch between collectives",
+    r"is running collective",
+    r"didn't join collective",
+    r"missing ranks:",
+    r"Not all ranks joining collective",
+    r"group info: ",
+    r"collective: nccl:",
+)
+PREFILTER_EVENT = "(?:" + "|".join(_EVENT_LITERALS) + ")"
+
+#: Training progress. Case-insensitive words followed by a number, tqdm counters, HF dicts.
+_STEP_ALTERNATIVES = (
+    r"(?i:\b(?:global[_ ])?step\s*[:=#]?\s*\d)",
+    r"(?i:\biter(?:ation)?\s*[:=#]?\s*\d)",
+    r"\|\s*\d+/\d+\s*\[\d",
+    r"\{'loss': ",
+)
+PREFILTER_STEP = "(?:" + "|".join(_STEP_ALTERNATIVES) + ")"
+
+#: After the number: not part of a float (``global_step=3.2e+4`` is no step number).
+_NOT_FLOAT = r"(?:$|[^.\deE]|\.(?:$|[^\d]))"
+#: Step value extraction in DuckDB (RE2), tried in this order; group 1 is the step.
+STEP_EXTRACT = (
+    ("step", r"(?i)\b(?:global[_ ])?step\s*[:=#]?\s*(\d+)" + _NOT_FLOAT),
+    ("iteration", r"(?i)\biter(?:ation)?\s*[:=#]?\s*(\d+)" + _NOT_FLOAT),
+    ("tqdm", r"\|\s*(\d+)/\d+\s*\[\d"),
+    ("hf_log", r"'step': (\d+)"),
+)
+STEP_HF = r"\{'loss': "
+
+# ---------------------------------------------------------------------------------------
+# Line prefixes and timestamps (Python, candidates only).
+# ---------------------------------------------------------------------------------------
+API_TS = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d) "
+RANK_PREFIX = re.compile(r"\[rank(\d+)\]:")
+MESSAGE_RANK = re.compile(r"\[(?:PG [^\]]{0,200}?)?\bRank (\d+)\]", re.IGNORECASE)
+GLOG_TS = re.compile(r"(?:^|[\s\[\]:])([EWIF])(\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?\b")
+GLOG_OLD = re.compile(r"\[([EWIF]) [\w./-]+\.(?:cpp|cc|h|hpp|py):\d+\]")
+ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d{1,9}))?)?")
+LEVEL_MMDD_TS = re.compile(r"\b(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) (\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\b")
+TABLE_TIME = re.compile(r"^\s*time\s*: (\d{4})-(\d\d)-(\d\d)_(\d\d):(\d\d):(\d\d)")
+PY_LEVEL = re.compile(r"(?:^|\[|\s)(ERROR|WARNING|CRITICAL|FATAL)[\]:]")
+
+# NCCL debug line prefix: <host>:<pid>:<tid> [<cudaDev>] ...
+NCCL_PREFIX = re.compile(r"([^\s:\[\]]{1,253}):(\d+):(\d+) \[(\d+)\] ")
+NCCL_LEVEL = re.compile(r"\bNCCL (INFO|WARN|ERROR|TRACE)\b")
+
+# ---------------------------------------------------------------------------------------
+# ProcessGroupNCCL watchdog.
+# ---------------------------------------------------------------------------------------
+WORK_SEQ = re.compile(r"SeqNum=(\d+)")
+WORK_OP = re.compile(r"OpType=(\w+)")
+WORK_TIMEOUT = re.compile(r"Timeout\(ms\)=(\d+)")
+RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
+WATCHDOG_CAUGHT = re.compile(r"Watchdog caught collective operation timeout")
+THREAD_TERMINATED = re.compile(r"watchdog thread terminated with exception")
+BLOCKING_WAIT = re.compile(r"timed out in blocking wait")
+FAILURE_DETECTED = re.compile(
+    r"failure detected by watchdog at work sequence id: (\d+)(?: PG status: last enqueued work: (-?\d+), last completed work: (-?\d+))?"
+)
+TIMEOUT_AT_WORK = re.compile(
+    r"Timeout at NCCL work: (\d+)(?:, last enqueued NCCL work: (-?\d+), last completed NCCL work: (-?\d+))?"
+)
+EXCEPTION_SUMMARY = re.compile(
+    r"Exception \(either an error or timeout\) detected by watchdog at work: (\d+)(?:, last enqueued NCCL work: (-?\d+), last completed NCCL work: (-?\d+))?"
+)
+LAST_WORK = re.compile(r"[Ll]ast enqueued (?:NCCL )?work: (-?\d+), last completed (?:NCCL )?work: (-?\d+)")
+WATCHDOG_HANG = re.compile(r"ProcessGroupNCCL watchdog hang|Heartbeat monitor timed out|watchdog hang")
+ASYNC_TEARDOWN = re.compile(r"Some NCCL operations have failed or timed out|taking the entire process down")
+PG_GUID = re.compile(r"\[PG ID (\d+) PG GUID ([^\s\]]{1,200}?) Rank \d+\]")
+PG_PLAIN = re.compile(r"\[PG (\d+)(?: \(([^)\]]{1,100})\))? Rank \d+\]")
+TIMEOUT_OPTION = re.compile(r"TIMEOUT\(ms\): (\d+)")
+
+# ---------------------------------------------------------------------------------------
+# NCCL network / remote errors.
+# ---------------------------------------------------------------------------------------
+_PEER = r"([^\s<>]{1,253})<(\d{1,5})>"
+PEER_PATTERNS = (
+    ("connection_closed", re.compile(r"Connection closed by remote peer " + _PEER)),
+    ("recv_failed", re.compile(r"Call to recv from " + _PEER + r" failed")),
+    ("send_failed", re.compile(r"Call to send to " + _PEER + r" failed")),
+    ("connect_failed", re.compile(r"Call to connect (?:to|returned [^,]{0,60}, ?)?\s*" + _PEER)),
+    ("ib_completion_error", re.compile(r"Got completion from peer " + _PEER + r" with (?:error|status)")),
+)
+LOCAL_PEER_CLOSED = re.compile(r"Connection closed by localRank (\d+)")
+REMOTE_ERROR = re.compile(r"ncclRemoteError|remote process exited or there was a network error")
+OTHER_NCCL_ERROR = re.compile(
+    r"ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument|NCCL error|NCCL WARN|DistBackendError"
+)
+NCCL_ERROR_NAME = re.compile(r"\b(nccl[A-Z]\w+Error|ncclInvalidUsage|ncclInvalidArgument)\b")
+LAST_ERROR = re.compile(r"Last error:\s*(.*)$")
+CALLOC_BYTES = re.compile(r"Failed to CUDA calloc (\d+) bytes")
+
+# ---------------------------------------------------------------------------------------
+# CUDA out of memory.
+# ---------------------------------------------------------------------------------------
+_SIZE = r"(\d+(?:\.\d+)? ?(?:[KMGT]i?B|bytes?|B))"
+OOM_PYTORCH = re.compile(r"CUDA out of memory\.? ?")
+OOM_NCCL = re.compile(r"Cuda failure '?out of memory'?|Failed to CUDA calloc")
+OOM_CUDA_ERROR = re.compile(r"CUDA error: out of memory")
+OOM_REQUESTED = re.compile(r"Tried to allocate " + _SIZE)
+OOM_NEW = re.compile(r"GPU (\d*) ?has a total capac(?:i)?ty of " + _SIZE + r" of which " + _SIZE + r" is free")
+OOM_THIS_PROCESS = re.compile(r"this process has " + _SIZE + r" memory in use")
+OOM_ANY_PROCESS = re.compile(r"Process \d+ has " + _SIZE + r" memory in use")
+OOM_LEGACY = re.compile(
+    r"\(GPU (\d+); " + _SIZE + r" total capacity; " + _SIZE + r" already allocated; " + _SIZE + r" free;(?: " + _SIZE + r" reserved in total by PyTorch)?"
+)
+
+# ---------------------------------------------------------------------------------------
+# torchrun / elastic agent.
+# ---------------------------------------------------------------------------------------
+AGENT_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
+CLOSING_SIGNAL = re.compile(r"Sending process (\d+) closing signal (SIG\w+)")
+WORKER_GROUP = re.compile(r"Worker group FAILED\. (\d+)/(\d+) attempts left")
+TABLE_HEADER = re.compile(r"^\s*\[(\d+)\]:\s*$")
+TABLE_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
+TABLE_RANK = re.compile(r"^(-?\d+) \(local_rank: (-?\d+)\)")
+TABLE_EXIT = re.compile(r"^(-?\d+) \(pid: (\d+)\)")
+TABLE_ROOT = re.compile(r"Root Cause \(first observed failure\)")
+TABLE_FAILURES = re.compile(r"^\s*Failures:\s*$")
+SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \((SIG\w+)\) received by PID (\d+)")
+EXIT_CODE = re.compile(r"(?i)\bexit(?:ed)?(?: with)? (?:exit )?code[ :=]*(-?\d+)")
+
+# ---------------------------------------------------------------------------------------
+# NCCL identity lines.
+# ---------------------------------------------------------------------------------------
+BOOTSTRAP = re.compile(r"Bootstrap ?: Using ([^\s:]+):([^\s<]+)<\d+>")
+NET_SOCKET = re.compile(r"NET/Socket ?: Using ((?:\[\d+\][^\s:]+:[^\s<]+<\d+> ?){1,64})")
+NET_SOCKET_ITEM = re.compile(r"\[\d+\]([^\s:]+):([^\s<]+)<\d+>")
+NET_IB_OOB = re.compile(r"NET/IB ?: Using .{0,2000}?; OOB ([^\s:]+):([^\s<]+)<\d+>")
+COMM_LINE = re.compile(r"comm (0x[0-9a-fA-F]+) rank (\d+) n[Rr]anks (\d+)")
+COMM_CUDADEV = re.compile(r"cudaDev (\d+)")
+COMM_BUSID = re.compile(r"busId ([0-9a-fA-F]+)")
+COMM_STATE = re.compile(r"- (Init START|Init COMPLETE|Abort COMPLETE|Destroy COMPLETE)")
+
+# ---------------------------------------------------------------------------------------
+# Xid, desync, flight recorder.
+# ---------------------------------------------------------------------------------------
+XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]+)\): (\d+),? ?(.{0,300})")
+XID_PID = re.compile(r"\bpid=(\d+)")
+MISMATCH = re.compile(r"Detected mismatch between collectives")
+FINGERPRINT = re.compile(r"Rank (\d+) is running collective: CollectiveFingerPrint\(SequenceNumber=(\d+),?\s*OpType=(\w+)")
+DESYNC_RANKS = re.compile(r"^\s*\[(\d+(?:, ?\d+){0,1000})\] finished collective #(\d+), but didn't join collective #(\d+)")
+FR_MISSING = re.compile(r"missing ranks: \{([\d, ]{0,20000})\}")
+FR_HEADER = re.compile(r"Not all ranks joining collective(?::? sequence number:? (\d+)| (\d+) at entry \d+)")
+FR_GROUP = re.compile(r"^\s*group info: (\S+)")
+FR_COLLECTIVE = re.compile(r"^\s*collective: (nccl:\w+)")
+
+__all__ = [name for name in dir() if name.isupper()]

@@ -1,0 +1,230 @@
+"""raw/logs -> ``log_events``: recognised lines of container logs (docs/parsers-logs.md).
+
+Vectorised in DuckDB, one Parquet row group at a time (memory stays bounded by a row
+group, not the file):
+
+1. split every body into lines (``string_split`` + ``unnest``, with line numbers);
+2. keep only lines matching one cheap RE2 prefilter (events or training progress): the
+   vast majority of a training log matches nothing and never leaves DuckDB;
+3. strip the API timestamp prefix (``timestamps=true``) and cast it;
+4. training-progress lines are finished in SQL (step number, ``[rankN]:`` rank);
+5. the few event candidates go to Python (``BodyAssembler``/``classify``), which applies
+   the per-kind regexes and assembles multi-line constructs.
+
+Rows whose fetch failed (``error`` set) are counted issues; whatever body they hold is
+still parsed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any, Iterator
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from k10s_forensics.bundle import RAW_SCHEMAS
+from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_lines import LINE_CHARS, BodyAssembler, fallback_ts
+
+SOURCE = "logs"
+RAW_FILE = "raw/logs.parquet"
+META_COLUMNS = ("captured_at", "node", "namespace", "pod", "pod_uid", "container", "previous", "error")
+LONG_LINE = 65536
+NO_TS = "recognised line without any timestamp (ts null)"
+WINDOW = 1000
+
+
+def _lit(pattern: str) -> str:
+    return "'" + pattern.replace("'", "''") + "'"
+
+
+def _step_sql() -> str:
+    parts = [f"nullif(regexp_extract(text, {_lit(rx)}, 1), '')" for name, rx in P.STEP_EXTRACT if name not in ("tqdm",)]
+    # the last tqdm counter on the line: tqdm redraws with \r, so one line holds many
+    tqdm = dict(P.STEP_EXTRACT)["tqdm"]
+    names = [name for name, _ in P.STEP_EXTRACT if name != "tqdm"]
+    cols = {n: p for n, p in zip(names, parts)}
+    cols["tqdm"] = f"nullif(list_extract(regexp_extract_all(text, {_lit(tqdm)}, 1), -1), '')"
+    order = [name for name, _ in P.STEP_EXTRACT]
+    value = "coalesce(" + ", ".join(cols[n] for n in order) + ")"
+    kind = "CASE " + " ".join(f"WHEN {cols[n]} IS NOT NULL THEN '{n}'" for n in order)
+    kind += f" WHEN regexp_matches(text, {_lit(P.STEP_HF)}) THEN 'hf_log' END"
+    return f"try_cast({value} AS BIGINT) AS step, {kind} AS step_kind"
+
+
+CANDIDATES_SQL = f"""
+WITH lines AS (
+    SELECT _row, unnest(parts) AS raw_line, unnest(range(1, len(parts) + 1)) AS line_no
+    FROM (SELECT _row, string_split(body, chr(10)) AS parts FROM batch WHERE body IS NOT NULL AND body <> '')
+), hits AS (
+    SELECT _row, line_no, raw_line, regexp_extract(raw_line, {_lit('(' + P.API_TS[:-1] + ') ')}, 1) AS api_text
+    FROM lines
+    WHERE regexp_matches(raw_line, {_lit(P.PREFILTER_EVENT + '|' + P.PREFILTER_STEP)})
+), texts AS (
+    SELECT _row, line_no, api_text,
+           rtrim(CASE WHEN api_text = '' THEN raw_line ELSE substr(raw_line, length(api_text) + 2) END, chr(13)) AS text
+    FROM hits
+)
+SELECT _row, line_no,
+       try_cast(nullif(api_text, '') AS TIMESTAMPTZ) AS api_ts,
+       length(text) > {LONG_LINE} AS long_line,
+       regexp_matches(text, {_lit(P.PREFILTER_EVENT)}) AS is_event,
+       text
+FROM texts
+"""
+
+EVENTS_SQL = "SELECT _row, line_no, api_ts, long_line, text FROM cand WHERE is_event ORDER BY _row, line_no"
+#: Finds where the event wording sits in an over-long line (Python re; RE2 counted
+#: repetitions around a match are far too slow on megabyte lines).
+_EVENT_RE = re.compile(P.PREFILTER_EVENT)
+
+
+def _window(text: str) -> str:
+    """The part of an over-long line around its first event wording."""
+    m = _EVENT_RE.search(text)
+    start = m.start() if m else 0
+    return text[max(0, start - WINDOW): start + LINE_CHARS]
+
+
+STEPS_SQL = f"""
+SELECT * FROM (
+    SELECT _row, line_no, api_ts, long_line, left(text, {LINE_CHARS}) AS line,
+           coalesce(try_cast(nullif(regexp_extract(text, '\\[rank(\\d+)\\]:', 1), '') AS BIGINT),
+                    try_cast(nullif(regexp_extract(text, '(?i)\\[rank (\\d+)\\]', 1), '') AS BIGINT)) AS rank,
+           {_step_sql()}
+    FROM cand WHERE NOT is_event
+) WHERE step_kind IS NOT NULL
+"""
+
+
+def _row_groups(ctx, path) -> Iterator[pa.Table]:
+    """Row groups of raw/logs with an ``_row`` column; damaged groups are counted and skipped."""
+    try:
+        pf = pq.ParquetFile(path)
+    except Exception as exc:
+        ctx.issue(f"raw:{SOURCE}", f"unreadable parquet ({exc.__class__.__name__})", str(exc), RAW_FILE)
+        return
+    names = set(pf.schema_arrow.names)
+    missing = [c for c in (*META_COLUMNS, "body") if c not in names]
+    if missing:
+        ctx.issue(SOURCE, "missing required columns", ", ".join(missing), RAW_FILE)
+    offset = 0
+    for i in range(pf.num_row_groups):
+        n = pf.metadata.row_group(i).num_rows
+        try:
+            table = pf.read_row_group(i, columns=[c for c in (*META_COLUMNS, "body") if c in names])
+        except Exception as exc:
+            ctx.issue(SOURCE, "unreadable row group", f"row group {i}: {exc}", RAW_FILE, offset, count=n)
+            offset += n
+            continue
+        for col in missing:
+            table = table.append_column(col, pa.nulls(table.num_rows, RAW_SCHEMAS["logs"].field(col).type))
+        yield table.append_column("_row", pa.array(range(offset, offset + table.num_rows), pa.int64()))
+        offset += n
+
+
+def _fetch_errors(ctx, table: pa.Table) -> None:
+    bad = table.filter(pc.invert(pc.is_null(table["error"])))
+    for row in bad.select(["_row", "namespace", "pod", "container", "error"]).to_pylist():
+        reason = (row["error"] or "").strip().splitlines()[0][:120] if (row["error"] or "").strip() else "unknown error"
+        where = f"{row['namespace']}/{row['pod']}/{row['container']}"
+        ctx.issue(SOURCE, f"log fetch failed: {reason}", where, RAW_FILE, row["_row"])
+
+
+def _events(ctx, con, meta: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = con.sql(EVENTS_SQL).to_arrow_table().to_pylist()
+    by_row: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        by_row[r["_row"]].append(r)
+    out: list[dict[str, Any]] = []
+    long_lines = truncated = no_ts = 0
+    for raw_row, cands in by_row.items():
+        info = meta[raw_row]
+        asm = BodyAssembler(info["captured_at"])
+        for c in cands:
+            long_lines += bool(c["long_line"])
+            text = c["text"] or ""
+            asm.feed(c["line_no"], _window(text) if c["long_line"] else text, c["api_ts"])
+        finished = asm.finish()
+        truncated += asm.truncated_entries
+        for ev in finished:
+            ev.update(info)
+            ev["raw_row"] = raw_row
+            no_ts += ev.get("ts") is None
+            out.append(ev)
+    if long_lines:
+        ctx.issue(SOURCE, f"line longer than {LONG_LINE} chars: parsed a window around the first match", None, RAW_FILE, count=long_lines)
+    if truncated:
+        ctx.issue(SOURCE, "torchrun failure table entry without fields (log cut short)", None, RAW_FILE, count=truncated)
+    if no_ts:
+        ctx.issue(SOURCE, NO_TS, None, RAW_FILE, count=no_ts)
+    return out
+
+
+def _steps(con, meta_table: pa.Table) -> pa.Table:
+    steps = con.sql(STEPS_SQL).to_arrow_table()
+    if steps.num_rows == 0:
+        return steps
+    ts = steps["api_ts"].cast(pa.timestamp("us", tz="UTC"))
+    if ts.null_count:  # no API prefix (pasted log): parse the line's own timestamp
+        caps = dict(zip(meta_table["_row"].to_pylist(), meta_table["captured_at"].to_pylist()))
+        values = ts.to_pylist()
+        for i, (v, line, row) in enumerate(zip(values, steps["line"].to_pylist(), steps["_row"].to_pylist())):
+            if v is None:
+                values[i] = fallback_ts(line, caps.get(row))
+        ts = pa.array(values, pa.timestamp("us", tz="UTC"))
+    index = pc.index_in(steps["_row"], value_set=meta_table["_row"])
+    cols = {
+        "ts": ts,
+        "kind": pa.array(["training_step"] * steps.num_rows, pa.string()),
+        "subkind": steps["step_kind"],
+        "step": steps["step"],
+        "rank": steps["rank"],
+        "line": steps["line"],
+        "line_no": steps["line_no"],
+        "raw_row": steps["_row"],
+    }
+    for name in ("namespace", "pod", "pod_uid", "container", "node", "previous"):
+        cols[name] = pc.take(meta_table[name], index)
+    return pa.table(cols)
+
+
+def derive(ctx) -> None:
+    """Emit ``log_events`` from raw/logs."""
+    path = ctx.bundle.raw_path("logs")
+    if not path.is_file():
+        return
+    con = duckdb.connect(database=":memory:")
+    con.execute("SET TimeZone = 'UTC'")
+    try:
+        for table in _row_groups(ctx, path):
+            _fetch_errors(ctx, table)
+            meta_table = table.select(["_row", *META_COLUMNS[:-1]])
+            meta = {
+                r["_row"]: {k: r[k] for k in ("namespace", "pod", "pod_uid", "container", "node", "previous", "captured_at")}
+                for r in meta_table.to_pylist()
+            }
+            # several small Arrow batches let DuckDB split the work across threads
+            bodies = table.select(["_row", "body"])
+            con.register("batch", pa.Table.from_batches(bodies.to_batches(max_chunksize=4), schema=bodies.schema))
+            con.execute(f"CREATE OR REPLACE TEMP TABLE cand AS {CANDIDATES_SQL}")
+            events = _events(ctx, con, meta)
+            for ev in events:
+                ev.pop("captured_at", None)
+            if events:
+                ctx.emit("log_events", events)
+            steps = _steps(con, meta_table)
+            if steps.num_rows:
+                if steps["ts"].null_count:
+                    ctx.issue(SOURCE, NO_TS, None, RAW_FILE, count=steps["ts"].null_count)
+                ctx.emit("log_events", steps)
+            con.unregister("batch")
+    finally:
+        con.close()
+
+
+__all__ = ["derive"]
