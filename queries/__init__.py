@@ -1,1 +1,48 @@
-"""(placeholder)"""
+"""The analysis rules: one ``.sql`` file per rule, with a ``--`` comment header.
+
+``RULES`` is the registry of built-in rule ids, in the order they run and are listed; a
+test fails when a ``.sql`` file here is left out of it (or listed but missing).
+``_views.sql`` holds the shared building blocks (rank/GPU/pod/IP resolution, time-valid
+pod IPs, Xid meanings) that are created before any rule runs.
+
+A rule file may have a Python module of the same stem beside it (``straggler.py``) that
+turns each returned row into narrative (``narrate(finding, row) -> finding``); joins,
+windows and statistics stay in the SQL.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+#: Built-in rule ids, in run/list order.
+RULES: tuple[str, ...] = (
+    "oom-cascade",
+    "nccl-hang",
+    "crashloop",
+    "straggler",
+    "network",
+    "gpu-health",
+    "idle-gpu",
+    "pending",
+)
+
+#: Shared views loaded before every rule.
+VIEWS_FILE = "_views.sql"
+
+
+def rule_file_name(rule_id: str) -> str:
+    """File name of a built-in rule (``nccl-hang`` -> ``nccl_hang.sql``)."""
+    return rule_id.replace("-", "_") + ".sql"
+
+
+def read_text(name: str) -> str:
+    """Text of a packaged query file, loaded with importlib.resources."""
+    return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
+
+
+def packaged_sql_files() -> list[str]:
+    """Every ``.sql`` file shipped in this package (views included)."""
+    return sorted(p.name for p in resources.files(__name__).iterdir() if p.name.endswith(".sql"))
+
+
+__all__ = ["RULES", "VIEWS_FILE", "rule_file_name", "read_text", "packaged_sql_files"]

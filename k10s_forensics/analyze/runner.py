@@ -1,0 +1,229 @@
+"""Run rules over a bundle and build findings in the ``analyze --format json`` shape.
+
+Flow: open DuckDB over the bundle (rebuilding tables when needed), register the price
+table, create the shared views, then per rule: check its inputs (absent or empty ->
+``skipped`` with the reason), run its SQL, turn each row into a finding (narrative step
+when the rule has one), and sort everything most severe first. Nothing here contacts a
+cluster.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from k10s_forensics.analyze.prices import PriceTable
+from k10s_forensics.analyze.rules import SEVERITIES, Rule, load_rules
+from k10s_forensics.bundle import Bundle, parse_iso
+from k10s_forensics.engine import connect, run_sql
+from k10s_forensics.errors import QueryError
+from k10s_forensics.output import jsonable
+from k10s_forensics.queries import VIEWS_FILE, read_text
+from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME
+
+#: Finding keys a rule's query may return as columns; everything else becomes evidence.
+FINDING_KEYS = (
+    "rule", "severity", "title", "summary", "job", "ranks", "pods", "nodes", "gpus", "cause",
+    "started_at", "ended_at", "gpu_hours_lost", "evidence", "recommendation",
+)
+LIST_KEYS = ("ranks", "pods", "nodes", "gpus")
+MAX_EVIDENCE = 50
+
+#: Why a table can be empty, in words a user understands.
+EMPTY_REASONS: dict[str, str] = {
+    "gpu_samples": "no GPU samples in this bundle (DCGM and nvidia-smi absent)",
+    "tcp_samples": "no TCP socket samples in this bundle (ss was not captured)",
+    "log_events": "no recognised log lines in this bundle (container logs absent)",
+    "ranks": "no training ranks in this bundle (no pods of a training job)",
+    "pods": "no pods in this bundle",
+    "containers": "no container statuses in this bundle",
+    "nodes": "no nodes in this bundle",
+    "gpus": "no GPU inventory in this bundle (nvidia-smi and DCGM absent)",
+    "events": "no Kubernetes events in this bundle",
+    "jobs": "no training jobs in this bundle",
+    "kueue_workloads": "no Kueue workloads in this bundle",
+    "kueue_cluster_queues": "no Kueue ClusterQueues in this bundle",
+}
+
+
+def _ensure_views(con: duckdb.DuckDBPyConnection) -> None:
+    """Every derived table exists as a view, empty with its schema when its file is absent."""
+    existing = {r[0] for r in con.sql("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+    for name in TABLE_NAMES:
+        if name not in existing:
+            empty = TABLES_BY_NAME[name].empty()
+            con.register(f"_k10s_empty_{name}", empty)
+            con.execute(f"CREATE VIEW {name} AS SELECT * FROM _k10s_empty_{name}")
+
+
+def _row_counts(con: duckdb.DuckDBPyConnection, names: set[str]) -> dict[str, int]:
+    counts = {}
+    for name in sorted(names):
+        try:
+            counts[name] = int(con.sql(f'SELECT count(*) FROM "{name}"').fetchall()[0][0])
+        except duckdb.Error:
+            counts[name] = -1
+    return counts
+
+
+def _skip_reason(rule: Rule, counts: dict[str, int], collectors: dict[str, str]) -> str | None:
+    for group in rule.requires:
+        if any(counts.get(t, 0) > 0 for t in group):
+            continue
+        table = group[0]
+        if any(counts.get(t, 0) < 0 for t in group):
+            return f"table {' or '.join(group)} is not a table of this bundle"
+        reason = EMPTY_REASONS.get(table, f"table {table} is empty in this bundle")
+        if len(group) > 1:
+            reason = f"{reason}; also none of {', '.join(group[1:])}"
+        note = collectors.get(table)
+        return f"{reason}{' — ' + note if note else ''}"
+    return None
+
+
+def _collector_notes(bundle: Bundle) -> dict[str, str]:
+    """Per table, why its collector did not deliver (from the manifest), when it says so."""
+    feeds = {
+        "gpu_samples": ("dcgm", "nvidia-smi", "prometheus"),
+        "tcp_samples": ("ss",),
+        "log_events": ("logs",),
+        "events": ("events",),
+        "kueue_workloads": ("kueue",),
+    }
+    notes: dict[str, str] = {}
+    for c in bundle.manifest.get("collectors") or []:
+        if not isinstance(c, dict) or c.get("status") == "ok":
+            continue
+        name = str(c.get("name", ""))
+        for table, prefixes in feeds.items():
+            if any(name.startswith(p) for p in prefixes) and table not in notes:
+                errors = "; ".join(str(e) for e in (c.get("errors") or [])[:1])
+                notes[table] = f"collector {name} {c.get('status')}{': ' + errors if errors else ''}"
+    return notes
+
+
+def _params(rule: Rule, window: dict[str, Any]) -> dict[str, Any]:
+    start = parse_iso(window.get("start")) or dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+    end = parse_iso(window.get("end")) or dt.datetime(2999, 1, 1, tzinfo=dt.timezone.utc)
+    values = {"window_start": start, "window_end": end, "window_s": max((end - start).total_seconds(), 0.0)}
+    return {p: values[p] for p in rule.params}
+
+
+def _as_list(value: Any) -> list:
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [v for v in value if v is not None]
+    return [value]
+
+
+def build_finding(rule: Rule, row: dict[str, Any]) -> dict[str, Any]:
+    """One finding from one result row: known columns map to keys, the rest is evidence."""
+    details = {k: v for k, v in row.items() if k not in FINDING_KEYS and v is not None}
+    evidence = _as_list(row.get("evidence"))
+    if evidence and isinstance(evidence[0], str):
+        try:
+            evidence = [json.loads(e) for e in evidence]
+        except json.JSONDecodeError:
+            pass
+    finding: dict[str, Any] = {
+        "rule": rule.id,
+        "severity": row.get("severity") if row.get("severity") in SEVERITIES else rule.severity,
+        "title": row.get("title") or rule.title,
+        "summary": row.get("summary") or "",
+        "job": row.get("job"),
+        "ranks": sorted({int(r) for r in _as_list(row.get("ranks"))}),
+        "pods": sorted({str(p) for p in _as_list(row.get("pods"))}),
+        "nodes": sorted({str(n) for n in _as_list(row.get("nodes"))}),
+        "gpus": sorted({str(g) for g in _as_list(row.get("gpus"))}),
+        "cause": row.get("cause"),
+        "started_at": row.get("started_at"),
+        "ended_at": row.get("ended_at"),
+        "gpu_hours_lost": None if row.get("gpu_hours_lost") is None else round(float(row["gpu_hours_lost"]), 3),
+        "evidence": ([details] if details else []) + evidence,
+        "recommendation": row.get("recommendation") or "",
+    }
+    if rule.narrate is not None:
+        finding = rule.narrate(finding, row) or finding
+    finding["evidence"] = finding["evidence"][:MAX_EVIDENCE]
+    return jsonable(finding)
+
+
+def _sort_key(order: dict[str, int]):
+    def key(f: dict[str, Any]):
+        return (SEVERITIES.index(f["severity"]), order.get(f["rule"], 99), -(f.get("gpu_hours_lost") or 0.0), f.get("title") or "")
+
+    return key
+
+
+def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule], only: set[str] | None = None) -> dict[str, Any]:
+    """Run ``rules`` on an open connection whose views and price table are in place."""
+    window = bundle.manifest.get("window") or {}
+    counts = _row_counts(con, {t for r in rules for t in r.tables})
+    notes = _collector_notes(bundle)
+    findings: list[dict[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
+    for rule in rules:
+        if only and rule.id not in only:
+            continue
+        reason = _skip_reason(rule, counts, notes)
+        if reason:
+            skipped.append({"rule": rule.id, "reason": reason})
+            continue
+        try:
+            table = run_sql(con, rule.sql, _params(rule, window), origin=rule.origin)
+        except QueryError as exc:
+            skipped.append({"rule": rule.id, "reason": f"rule failed: {exc}", "error": True})
+            continue
+        for row in (table.to_pylist() if isinstance(table, pa.Table) else []):
+            findings.append(build_finding(rule, row))
+    findings.sort(key=_sort_key({r.id: i for i, r in enumerate(rules)}))
+    return {
+        "bundle": {"path": str(bundle.path), "window": {"start": window.get("start"), "end": window.get("end")}, "complete": bool(bundle.manifest.get("complete", True))},
+        "findings": findings,
+        "skipped": skipped,
+    }
+
+
+def prepare(bundle: Bundle, prices: PriceTable | None = None, threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """A connection with the bundle's tables, the price table and the shared views."""
+    con = connect(bundle, threads=threads)
+    _ensure_views(con)
+    (prices or PriceTable.default()).register(con)
+    try:
+        con.sql(read_text(VIEWS_FILE))
+    except duckdb.Error as exc:
+        raise QueryError(str(exc).splitlines()[0], f"queries/{VIEWS_FILE}") from None
+    return con
+
+
+def analyze(
+    bundle: Bundle,
+    *,
+    rules_dirs: tuple[str, ...] | list[str] = (),
+    prices: PriceTable | None = None,
+    only: set[str] | None = None,
+    threads: int | None = None,
+) -> dict[str, Any]:
+    """Analyze a bundle: the JSON-ready result (bundle, findings, skipped).
+
+    Args:
+        bundle: an opened bundle (tables are rebuilt first when missing or stale).
+        rules_dirs: extra directories of user rules (``--rules DIR``).
+        prices: GPU-hour price table (default: the packaged one).
+        only: run only these rule ids.
+        threads: DuckDB threads (default: DuckDB's choice).
+    """
+    rules = load_rules(tuple(rules_dirs))
+    con = prepare(bundle, prices, threads)
+    try:
+        return run_rules(con, bundle, rules, only)
+    finally:
+        con.close()
+
+
+__all__ = ["analyze", "prepare", "run_rules", "build_finding", "FINDING_KEYS", "EMPTY_REASONS"]

@@ -1,0 +1,38 @@
+"""Small text helpers shared by the rules' narrative steps."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+
+def ranks_text(ranks: Iterable[int], limit: int = 6) -> str:
+    """``Rank 9`` / ``Ranks 1, 2, 3`` / ``Ranks 0, 1, ... (+12 more)``; ``A rank`` when empty."""
+    items = list(ranks)
+    if not items:
+        return "A rank"
+    if len(items) == 1:
+        return f"Rank {items[0]}"
+    shown = ", ".join(str(r) for r in items[:limit])
+    more = f" (+{len(items) - limit} more)" if len(items) > limit else ""
+    return f"Ranks {shown}{more}"
+
+
+def mib_text(mib: float | None) -> str:
+    """MiB as ``15.2GB`` (GiB, one decimal) or ``---``."""
+    if mib is None:
+        return "---"
+    return f"{mib / 1024:.1f}GB"
+
+
+def duration_text(ms: float | None) -> str:
+    """Milliseconds as ``10m`` / ``45s`` / ``1h30m``."""
+    if ms is None:
+        return "---"
+    s = int(round(ms / 1000))
+    if s >= 3600:
+        return f"{s // 3600}h{(s % 3600) // 60:02d}m"
+    if s >= 60 and s % 60 == 0:
+        return f"{s // 60}m"
+    if s >= 60:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s}s"

@@ -1,0 +1,119 @@
+-- id: gpu-health
+-- title: GPU or GPU node hardware problem
+-- severity: warning
+-- requires: gpus | gpu_samples | nodes | log_events
+-- description: Xid errors (kernel log or the DCGM last-Xid gauge) with their meaning and
+--   recommended action, uncorrectable ECC errors and failed/pending row remaps, hardware
+--   thermal or power-brake slowdown in >= 30% of a GPU's samples, GPUs missing from a
+--   node's allocatable (unhealthy in the device plugin) and GPU nodes that are NotReady.
+--   Culprit is the GPU (and the rank, pod and job that used it at the time).
+-- columns:
+--   cause VARCHAR              -- xid-<code>, ecc-uncorrectable, row-remap-failure, row-remap-pending, thermal-throttle, power-brake, gpu-unallocatable, node-not-ready
+--   severity VARCHAR           -- critical for fatal Xids, ECC DBE, remap failure, NotReady; else warning
+--   title VARCHAR              -- one line
+--   job VARCHAR                -- job using the GPU then, if any
+--   ranks BIGINT[]             -- rank using the GPU then
+--   pods VARCHAR[]             -- its pod
+--   nodes VARCHAR[]            -- node
+--   gpus VARCHAR[]             -- GPU UUID
+--   started_at TIMESTAMP WITH TIME ZONE -- first seen
+--   ended_at TIMESTAMP WITH TIME ZONE   -- last seen
+--   detail VARCHAR             -- meaning / numbers
+--   recommendation VARCHAR     -- what to do
+--   evidence STRUCT[]          -- the events or counters
+WITH xid AS (
+    SELECT
+        'xid-' || x.xid AS cause,
+        CASE WHEN x.fatal THEN 'critical' WHEN x.xid IN (43, 45) THEN 'info' ELSE 'warning' END AS severity,
+        'Xid ' || x.xid || ' on ' || coalesce(x.gpu_uuid, x.pci_bus_id, 'a GPU') || ' (' || coalesce(x.node, '?') || ')' AS title,
+        any_value(x.job_key) AS job,
+        list(DISTINCT x.rank) FILTER (WHERE x.rank IS NOT NULL) AS ranks,
+        list(DISTINCT x.pod_key) FILTER (WHERE x.pod_key IS NOT NULL) AS pods,
+        [x.node] AS nodes,
+        CASE WHEN x.gpu_uuid IS NULL THEN []::VARCHAR[] ELSE [x.gpu_uuid] END AS gpus,
+        min(x.ts) AS started_at, max(x.ts) AS ended_at,
+        coalesce(any_value(x.meaning), 'Xid ' || x.xid || ' (not in the k10s table; see the NVIDIA Xid catalog)') AS detail,
+        CASE any_value(x.action)
+            WHEN 'reboot-node' THEN 'Drain and reboot the node; if the GPU falls off the bus again, RMA it. Restart the job from its last checkpoint elsewhere.'
+            WHEN 'reset-gpu' THEN 'Drain the node and reset the GPU (nvidia-smi -r) before reuse; repeated errors after reset mean RMA.'
+            WHEN 'restart-app' THEN 'Restart the application; if it repeats on the same GPU, run dcgmi diag on it.'
+            ELSE 'Correlate with other Xids on this GPU; no action on its own.'
+        END AS recommendation,
+        list({'what': 'xid', 'at': x.ts, 'value': x.xid::DOUBLE, 'source': x.source, 'line': left(x.line, 300)} ORDER BY x.ts) AS evidence
+    FROM k10s_xid_event x
+    GROUP BY x.xid, x.node, x.gpu_uuid, x.pci_bus_id, x.fatal
+),
+gpu_rank AS (  -- latest rank on each GPU
+    SELECT gpu_uuid, arg_max(job_key, valid_from) AS job_key, arg_max(rank, valid_from) AS rank, arg_max(pod_key, valid_from) AS pod_key
+    FROM k10s_rank WHERE gpu_uuid IS NOT NULL GROUP BY gpu_uuid
+),
+ecc AS (
+    SELECT
+        CASE WHEN coalesce(g.remapped_rows_failure, false) THEN 'row-remap-failure'
+             WHEN coalesce(g.ecc_dbe_volatile, 0) > 0 OR coalesce(s.dbe_delta, 0) > 0 THEN 'ecc-uncorrectable'
+             ELSE 'row-remap-pending' END AS cause,
+        CASE WHEN coalesce(g.remapped_rows_failure, false) OR coalesce(g.ecc_dbe_volatile, 0) > 0 OR coalesce(s.dbe_delta, 0) > 0 THEN 'critical' ELSE 'warning' END AS severity,
+        'Memory errors on ' || g.gpu_uuid || ' (' || g.node || ')' AS title,
+        gr.job_key AS job,
+        CASE WHEN gr.rank IS NULL THEN []::BIGINT[] ELSE [gr.rank] END AS ranks,
+        CASE WHEN gr.pod_key IS NULL THEN []::VARCHAR[] ELSE [gr.pod_key] END AS pods,
+        [g.node] AS nodes, [g.gpu_uuid] AS gpus,
+        g.first_seen_at AS started_at, g.last_seen_at AS ended_at,
+        'volatile DBE ' || coalesce(g.ecc_dbe_volatile, 0) || ', aggregate DBE ' || coalesce(g.ecc_dbe_aggregate, 0)
+            || ', DBE counter +' || coalesce(s.dbe_delta, 0) || ' in window, remap pending ' || coalesce(g.remapped_rows_pending, false)
+            || ', remap failure ' || coalesce(g.remapped_rows_failure, false) AS detail,
+        'Drain the node and reset the GPU to apply row remapping; a remap failure or repeated DBEs mean RMA.' AS recommendation,
+        [{'what': 'ecc', 'at': g.last_seen_at, 'value': coalesce(g.ecc_dbe_volatile, s.dbe_delta)::DOUBLE, 'source': g.source, 'line': NULL::VARCHAR}] AS evidence
+    FROM gpus g
+    LEFT JOIN (SELECT gpu_uuid, max(ecc_dbe_total) - min(ecc_dbe_total) AS dbe_delta FROM gpu_samples GROUP BY gpu_uuid) s USING (gpu_uuid)
+    LEFT JOIN gpu_rank gr USING (gpu_uuid)
+    WHERE coalesce(g.ecc_dbe_volatile, 0) > 0 OR coalesce(g.remapped_rows_failure, false)
+       OR coalesce(g.remapped_rows_pending, false) OR coalesce(s.dbe_delta, 0) > 0
+),
+throttle AS (
+    SELECT
+        s.gpu_uuid, any_value(s.node) AS node, count(*) AS n,
+        count(*) FILTER (WHERE coalesce(s.throttle_reasons, 0) & 104 > 0) AS thermal_n,  -- HwSlowdown|SwThermal|HwThermal
+        count(*) FILTER (WHERE coalesce(s.throttle_reasons, 0) & 128 > 0) AS brake_n,    -- HwPowerBrake
+        min(s.ts) FILTER (WHERE coalesce(s.throttle_reasons, 0) & 232 > 0) AS first_ts,
+        max(s.ts) FILTER (WHERE coalesce(s.throttle_reasons, 0) & 232 > 0) AS last_ts,
+        max(s.temp_c) AS max_temp_c, median(s.sm_clock_mhz) AS sm_clock_mhz, bit_or(coalesce(s.throttle_reasons, 0)) AS reasons
+    FROM gpu_samples s GROUP BY s.gpu_uuid
+),
+throttled AS (
+    SELECT
+        CASE WHEN t.brake_n > t.thermal_n THEN 'power-brake' ELSE 'thermal-throttle' END AS cause,
+        'warning' AS severity,
+        'Hardware slowdown on ' || t.gpu_uuid || ' (' || t.node || ')' AS title,
+        gr.job_key AS job,
+        CASE WHEN gr.rank IS NULL THEN []::BIGINT[] ELSE [gr.rank] END AS ranks,
+        CASE WHEN gr.pod_key IS NULL THEN []::VARCHAR[] ELSE [gr.pod_key] END AS pods,
+        [t.node] AS nodes, [t.gpu_uuid] AS gpus, t.first_ts AS started_at, t.last_ts AS ended_at,
+        'clock-event reasons 0x' || lower(printf('%x', t.reasons)) || ' in ' || greatest(t.thermal_n, t.brake_n) || ' of ' || t.n
+            || ' samples; max ' || round(t.max_temp_c) || ' C; median SM clock ' || round(t.sm_clock_mhz) || ' MHz' AS detail,
+        'Check cooling (fans, inlet air, heatsink seating) or the power supply/brake signal of this node; cordon it if slowdown persists.' AS recommendation,
+        [{'what': 'throttle', 'at': t.last_ts, 'value': greatest(t.thermal_n, t.brake_n)::DOUBLE / t.n, 'source': 'gpu_samples', 'line': NULL::VARCHAR}] AS evidence
+    FROM throttle t LEFT JOIN gpu_rank gr USING (gpu_uuid)
+    WHERE t.n >= 3 AND greatest(t.thermal_n, t.brake_n) >= 0.3 * t.n
+),
+node_health AS (
+    SELECT
+        CASE WHEN NOT coalesce(n.ready, true) THEN 'node-not-ready' ELSE 'gpu-unallocatable' END AS cause,
+        CASE WHEN NOT coalesce(n.ready, true) THEN 'critical' ELSE 'warning' END AS severity,
+        CASE WHEN NOT coalesce(n.ready, true) THEN 'GPU node ' || n.node || ' is NotReady'
+             ELSE n.node || ' has ' || (n.gpu_capacity - n.gpu_allocatable) || ' GPU(s) missing from allocatable' END AS title,
+        NULL::VARCHAR AS job, []::BIGINT[] AS ranks, []::VARCHAR[] AS pods, [n.node] AS nodes, []::VARCHAR[] AS gpus,
+        n.ready_changed_at AS started_at, n.captured_at AS ended_at,
+        'capacity ' || n.gpu_capacity || ', allocatable ' || coalesce(n.gpu_allocatable, 0) || ', Ready ' || coalesce(n.ready::VARCHAR, '?')
+            || coalesce(' (' || n.ready_reason || ')', '') AS detail,
+        CASE WHEN NOT coalesce(n.ready, true) THEN 'Check the kubelet and node conditions (kubectl describe node); drain and repair the node.'
+             ELSE 'The device plugin marked GPUs unhealthy: check dmesg for Xids and nvidia-smi on the node; reset or replace the GPU.' END AS recommendation,
+        [{'what': 'node', 'at': n.captured_at, 'value': (n.gpu_capacity - coalesce(n.gpu_allocatable, 0))::DOUBLE, 'source': 'nodes', 'line': n.ready_reason}] AS evidence
+    FROM nodes n
+    WHERE coalesce(n.gpu_capacity, 0) > 0 AND (NOT coalesce(n.ready, true) OR coalesce(n.gpu_allocatable, 0) < n.gpu_capacity)
+)
+SELECT * FROM xid
+UNION ALL SELECT * FROM ecc
+UNION ALL SELECT * FROM throttled
+UNION ALL SELECT * FROM node_health
+ORDER BY severity, cause, nodes

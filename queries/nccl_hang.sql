@@ -1,0 +1,153 @@
+-- id: nccl-hang
+-- title: A rank stopped answering and the others timed out waiting for it
+-- severity: critical
+-- requires: log_events, ranks
+-- description: Ranks that timed out in the PyTorch NCCL watchdog on the same SeqNum and
+--   OpType are victims. The culprit is, in this order: a rank that failed before the
+--   collective timed out (CUDA OOM, Xid, non-signal exit), a rank named as the closed
+--   remote peer by the others, a rank that timed out on a different SeqNum/OpType
+--   (desync), or a rank that never reported. Every IP in NCCL WARN, remote-error and
+--   watchdog lines is resolved to pod, ranks and node using the addresses valid then.
+-- columns:
+--   job VARCHAR                -- namespace/name of the job
+--   cause VARCHAR              -- rank-failed, peer-closed, desync, rank-hung
+--   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it)
+--   ranks BIGINT[]             -- culprit ranks
+--   pods VARCHAR[]             -- their pods
+--   nodes VARCHAR[]            -- their nodes
+--   gpus VARCHAR[]             -- their GPUs
+--   started_at TIMESTAMP WITH TIME ZONE -- when the stuck collective began (first timeout - Timeout(ms))
+--   ended_at TIMESTAMP WITH TIME ZONE   -- last watchdog timeout
+--   seq_num BIGINT             -- SeqNum the victims waited on
+--   op_type VARCHAR            -- OpType the victims waited on
+--   timeout_ms BIGINT          -- watchdog Timeout(ms)
+--   victims BIGINT             -- ranks that timed out on that collective
+--   victim_ranks BIGINT[]      -- which
+--   job_ranks BIGINT           -- ranks of the job
+--   failure_kind VARCHAR       -- for rank-failed: cuda_oom, xid-<code>, exit-<code>
+--   gpu_hours_lost DOUBLE      -- job GPUs x how long the victims waited
+--   evidence STRUCT[]          -- resolved peer addresses and culprit events
+WITH l AS (
+    SELECT * FROM k10s_log WHERE job_key IS NOT NULL
+),
+timeouts AS (
+    SELECT job_key, rank_resolved AS rank, seq_num, op_type, timeout_ms, ran_for_ms, ts, pod_key
+    FROM l WHERE kind = 'nccl_watchdog_timeout' AND rank_resolved IS NOT NULL
+),
+incident AS (  -- per job: the collective most ranks timed out on
+    SELECT
+        job_key, seq_num, op_type, count(DISTINCT rank) AS victims, list(DISTINCT rank ORDER BY rank) AS victim_ranks,
+        min(ts) AS t_first, max(ts) AS t_last, max(timeout_ms) AS timeout_ms, max(ran_for_ms) AS ran_for_ms
+    FROM timeouts GROUP BY job_key, seq_num, op_type
+    QUALIFY row_number() OVER (PARTITION BY job_key ORDER BY count(DISTINCT rank) DESC, min(ts)) = 1
+),
+job_ranks AS (  -- the incarnation of every rank alive when the collective started
+    SELECT i.job_key, r.rank, r.pod_key, r.pod_uid, r.node, r.gpu_uuid
+    FROM incident i JOIN k10s_rank r ON r.job_key = i.job_key
+     AND i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) - INTERVAL 10 MINUTE <= r.valid_to
+     AND r.valid_from <= i.t_last
+    QUALIFY row_number() OVER (PARTITION BY i.job_key, r.rank ORDER BY r.valid_from DESC) = 1
+),
+pods_with_logs AS (
+    SELECT DISTINCT incarnation_uid FROM l
+),
+failed AS (  -- errors before the collective timed out
+    SELECT l.job_key, l.rank_resolved AS rank, min(l.ts) AS ts,
+           arg_min(CASE WHEN l.kind = 'cuda_oom' THEN 'cuda_oom'
+                        WHEN l.kind = 'xid' THEN 'xid-' || l.xid
+                        ELSE 'exit-' || l.exit_code END, l.ts) AS failure_kind,
+           arg_min(l.line, l.ts) AS line
+    FROM l JOIN incident i USING (job_key)
+    WHERE l.rank_resolved IS NOT NULL
+      AND (l.kind IN ('cuda_oom', 'xid') OR (l.kind = 'torchrun_failure' AND l.exit_code > 0))
+      AND l.ts <= i.t_first AND l.ts >= i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) - INTERVAL 15 MINUTE
+    GROUP BY l.job_key, l.rank_resolved
+    UNION ALL
+    SELECT x.job_key, x.rank, min(x.ts), arg_min('xid-' || x.xid, x.ts), arg_min(coalesce(x.line, 'Xid ' || x.xid || ' (' || x.source || ')'), x.ts)
+    FROM k10s_xid_event x JOIN incident i USING (job_key)
+    WHERE x.rank IS NOT NULL AND x.fatal
+      AND x.ts <= i.t_first AND x.ts >= i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) - INTERVAL 15 MINUTE
+    GROUP BY x.job_key, x.rank
+),
+peer_refs AS (  -- every address named in NCCL WARN / remote-error / watchdog lines, resolved
+    SELECT
+        l.job_key, l.rank_resolved AS reporter, l.kind, l.ts, l.peer_ip,
+        ip.pod_key AS peer_pod, ip.node AS peer_node, ip.ranks AS peer_ranks, ip.ip_kind
+    FROM l
+    LEFT JOIN LATERAL (
+        SELECT * FROM k10s_ip ip
+        WHERE ip.ip = l.peer_ip AND l.ts BETWEEN ip.valid_from - INTERVAL 5 MINUTE AND ip.valid_to + INTERVAL 5 MINUTE
+        ORDER BY ip.ip_kind = 'pod' DESC, ip.valid_from DESC LIMIT 1
+    ) ip ON true
+    WHERE l.peer_ip IS NOT NULL
+),
+named AS (  -- ranks of peer pods that others say closed the connection (not themselves victims)
+    SELECT job_key, rank, count(*) AS mentions
+    FROM (SELECT p.job_key, unnest(p.peer_ranks) AS rank FROM peer_refs p WHERE p.kind = 'nccl_remote_error' AND p.peer_ranks IS NOT NULL)
+    GROUP BY job_key, rank
+),
+status AS (
+    SELECT
+        jr.*, i.seq_num, i.op_type, i.victim_ranks,
+        f.ts AS failed_at, f.failure_kind, f.line AS failure_line,
+        n.mentions,
+        t.seq_num AS own_seq, t.op_type AS own_op,
+        jr.pod_uid IN (SELECT incarnation_uid FROM pods_with_logs) AS has_logs
+    FROM job_ranks jr
+    JOIN incident i USING (job_key)
+    LEFT JOIN failed f ON f.job_key = jr.job_key AND f.rank = jr.rank
+    LEFT JOIN named n ON n.job_key = jr.job_key AND n.rank = jr.rank AND NOT list_contains(i.victim_ranks, jr.rank)
+    LEFT JOIN (SELECT job_key, rank, arg_max(seq_num, ts) AS seq_num, arg_max(op_type, ts) AS op_type FROM timeouts GROUP BY ALL) t
+      ON t.job_key = jr.job_key AND t.rank = jr.rank
+),
+candidates AS (
+    SELECT *,
+        CASE
+            WHEN failed_at IS NOT NULL THEN 1
+            WHEN mentions IS NOT NULL THEN 2
+            WHEN own_seq IS NOT NULL AND (own_seq <> seq_num OR own_op <> op_type) THEN 3
+            WHEN own_seq IS NULL AND NOT list_contains(victim_ranks, rank) THEN 4
+        END AS tier
+    FROM status
+),
+best AS (
+    SELECT job_key, min(tier) AS tier FROM candidates WHERE tier IS NOT NULL GROUP BY job_key
+),
+culprits AS (
+    SELECT c.* FROM candidates c JOIN best b ON b.job_key = c.job_key AND b.tier = c.tier
+    WHERE c.tier <> 1 OR c.failed_at <= (SELECT min(failed_at) FROM candidates c2 WHERE c2.job_key = c.job_key) + INTERVAL 60 SECOND
+)
+SELECT
+    i.job_key AS job,
+    CASE any_value(c.tier) WHEN 1 THEN 'rank-failed' WHEN 2 THEN 'peer-closed' WHEN 3 THEN 'desync' ELSE 'rank-hung' END AS cause,
+    CASE WHEN any_value(c.tier) = 1 AND min(c.failure_kind) = 'cuda_oom' THEN 'info' ELSE 'critical' END AS severity,
+    list(DISTINCT c.rank ORDER BY c.rank) AS ranks,
+    list(DISTINCT c.pod_key) AS pods,
+    list(DISTINCT c.node) FILTER (WHERE c.node IS NOT NULL) AS nodes,
+    list(DISTINCT c.gpu_uuid) FILTER (WHERE c.gpu_uuid IS NOT NULL) AS gpus,
+    i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) AS started_at,
+    i.t_last AS ended_at,
+    i.seq_num, i.op_type, i.timeout_ms,
+    i.victims, i.victim_ranks,
+    (SELECT count(*) FROM job_ranks jr WHERE jr.job_key = i.job_key) AS job_ranks,
+    min(c.failure_kind) AS failure_kind,
+    round(coalesce(js.gpus, i.victims) * coalesce(i.ran_for_ms, i.timeout_ms, 600000) / 3600000.0, 3) AS gpu_hours_lost,
+    list_concat(
+        list({'what': 'culprit', 'rank': c.rank, 'pod': c.pod_key, 'node': c.node, 'gpu': c.gpu_uuid,
+              'own_seq_num': c.own_seq, 'own_op_type': c.own_op, 'failure': c.failure_line,
+              'named_by_peers': c.mentions, 'has_logs': c.has_logs,
+              'peer_ip': NULL::VARCHAR, 'resolved_pod': NULL::VARCHAR, 'resolved_node': NULL::VARCHAR, 'resolved_ranks': NULL::BIGINT[], 'reports': NULL::BIGINT}
+             ORDER BY c.rank),
+        coalesce((SELECT list({'what': 'peer-address', 'rank': NULL::BIGINT, 'pod': NULL::VARCHAR, 'node': NULL::VARCHAR, 'gpu': NULL::VARCHAR,
+                               'own_seq_num': NULL::BIGINT, 'own_op_type': NULL::VARCHAR, 'failure': NULL::VARCHAR,
+                               'named_by_peers': NULL::BIGINT, 'has_logs': NULL::BOOLEAN,
+                               'peer_ip': peer_ip, 'resolved_pod': peer_pod, 'resolved_node': peer_node, 'resolved_ranks': peer_ranks, 'reports': n}
+                              ORDER BY n DESC)
+                  FROM (SELECT peer_ip, any_value(peer_pod) AS peer_pod, any_value(peer_node) AS peer_node, any_value(peer_ranks) AS peer_ranks, count(*) AS n
+                        FROM peer_refs p WHERE p.job_key = i.job_key GROUP BY peer_ip)), [])
+    ) AS evidence
+FROM incident i
+JOIN culprits c ON c.job_key = i.job_key
+LEFT JOIN k10s_job_size js ON js.job_key = i.job_key
+GROUP BY i.job_key, i.seq_num, i.op_type, i.timeout_ms, i.victims, i.victim_ranks, i.t_first, i.t_last, i.ran_for_ms, js.gpus
+ORDER BY job

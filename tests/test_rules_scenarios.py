@@ -1,0 +1,117 @@
+"""Every rule on the simulator's scenarios: the planted culprit and cause, no false alarm.
+
+Each case simulates a raw bundle (small sizes), rebuilds it with the real parsers, runs
+``analyze`` and compares with the truth file: every expected finding must be present with
+the same rule, cause, ranks, pods, nodes and GPUs; forbidden rules must report nothing at
+critical/warning. The sweep over more seeds and sizes is marked slow; the accuracy table
+in benchmarks/results/analyze.md comes from ``python tests/test_rules_scenarios.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+simulate_mod = pytest.importorskip("k10s_forensics.simulate")
+if not hasattr(simulate_mod, "simulate"):
+    pytest.skip("k10s simulate is not available", allow_module_level=True)
+
+from k10s_forensics.analyze.runner import analyze  # noqa: E402
+from k10s_forensics.bundle import Bundle  # noqa: E402
+
+SCENARIOS = ("healthy", "straggler-compute", "straggler-input", "straggler-network", "oom-crashloop", "nccl-hang",
+             "idle-gpus", "pending-taint", "pending-capacity", "pending-quota", "xid-79")
+CULPRIT_KEYS = ("ranks", "pods", "nodes", "gpus")
+
+
+def simulate_and_analyze(root: Path, scenario: str, seed: int, nodes: int, gpus: int, minutes: float, nproc: int | None = None) -> tuple[dict, dict]:
+    out = root / f"{scenario}-{seed}-{nodes}x{gpus}-{nproc}"
+    truth = simulate_mod.simulate(scenario, out, seed=seed, nodes=nodes, gpus_per_node=gpus, minutes=minutes, interval_s=10, nproc_per_node=nproc)
+    return truth, analyze(Bundle.open(out))
+
+
+def compare(truth: dict[str, Any], result: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """(misses, false alarms) as readable strings; both empty = correct."""
+    misses = []
+    for exp in truth["expected"]:
+        cands = [f for f in result["findings"] if f["rule"] == exp["rule"]]
+        ok = [f for f in cands if (not exp.get("cause") or f["cause"] == exp["cause"])
+              and all(sorted(f[k]) == sorted(exp.get(k) or []) for k in CULPRIT_KEYS if exp.get(k))]
+        if not ok:
+            got = [(f["cause"], f["ranks"][:8], f["pods"][:3], f["nodes"][:3]) for f in cands]
+            misses.append(f"{exp['rule']}/{exp.get('cause')} ranks={exp.get('ranks')} pods={exp.get('pods')} nodes={exp.get('nodes')} -> got {got}")
+    forbidden = set(truth.get("forbidden_rules") or [])
+    alarms = [f"{f['rule']}/{f['cause']} {f['severity']} ranks={f['ranks'][:8]} pods={f['pods'][:3]}: {f['title']}"
+              for f in result["findings"] if f["rule"] in forbidden and f["severity"] in ("critical", "warning")]
+    errors = [f"{s['rule']} errored: {s['reason']}" for s in result["skipped"] if s.get("error")]
+    return misses + errors, alarms
+
+
+_CACHE: dict[tuple, tuple[dict, dict]] = {}
+
+
+@pytest.fixture(scope="module")
+def sim_root(tmp_path_factory):
+    return tmp_path_factory.mktemp("scenarios")
+
+
+def _case(sim_root, *key):
+    if key not in _CACHE:
+        _CACHE[key] = simulate_and_analyze(sim_root, *key)
+    return _CACHE[key]
+
+
+# one small case per scenario, seeds and shapes varied across scenarios
+FAST = [(s, i, 3 + i % 2, 2 + 2 * (i % 2), 6) for i, s in enumerate(SCENARIOS)]
+
+
+@pytest.mark.parametrize(("scenario", "seed", "nodes", "gpus", "minutes"), FAST, ids=[c[0] for c in FAST])
+def test_scenario_culprit_and_no_false_alarm(sim_root, scenario, seed, nodes, gpus, minutes):
+    truth, result = _case(sim_root, scenario, seed, nodes, gpus, minutes)
+    misses, alarms = compare(truth, result)
+    assert not misses, misses
+    assert not alarms, alarms
+    if scenario != "healthy":
+        assert truth["expected"], "a fault scenario plants at least one expected finding"
+
+
+SWEEP = [(s, seed, nodes, gpus, 8) for s in SCENARIOS for seed, (nodes, gpus) in zip(range(20, 23), ((4, 8), (6, 1), (3, 4)))]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("scenario", "seed", "nodes", "gpus", "minutes"), SWEEP, ids=[f"{c[0]}-{c[1]}-{c[2]}x{c[3]}" for c in SWEEP])
+def test_scenario_sweep(sim_root, scenario, seed, nodes, gpus, minutes):
+    truth, result = _case(sim_root, scenario, seed, nodes, gpus, minutes)
+    misses, alarms = compare(truth, result)
+    assert not misses and not alarms, (misses, alarms)
+
+
+def _accuracy(seeds: range, shapes: list[tuple[int, int, int | None]], root: Path) -> None:
+    """Print a scenario x (hits, misses, false alarms) table in Markdown."""
+    print("| scenario | runs | hits | misses | false alarms |\n|---|---|---|---|---|")
+    for s in SCENARIOS:
+        hits = misses = alarms = runs = 0
+        notes = []
+        for seed in seeds:
+            nodes, gpus, nproc = shapes[seed % len(shapes)]
+            truth, result = simulate_and_analyze(root, s, seed, nodes, gpus, 8, nproc)
+            m, a = compare(truth, result)
+            runs += 1
+            misses += len(m)
+            hits += len(truth["expected"]) - len([x for x in m if "errored" not in x])
+            alarms += len(a)
+            notes += [f"seed {seed} {nodes}x{gpus}: {x}" for x in m + a]
+        print(f"| {s} | {runs} | {hits} | {misses} | {alarms} |", flush=True)
+        for n in notes[:6]:
+            print(f"    {n}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    with tempfile.TemporaryDirectory() as d:
+        _accuracy(range(100, 100 + n), [(4, 8, None), (6, 1, None), (3, 4, 1), (5, 2, None), (2, 8, 8)], Path(d))

@@ -1,0 +1,308 @@
+"""Each rule on small hand-built derived tables: right culprit and cause, nothing on healthy data."""
+
+from __future__ import annotations
+
+import pytest
+
+from _analyze_kit import at, gang, samples, table_bundle
+from k10s_forensics.analyze.runner import analyze
+
+
+def run(tmp_path, tables, only=None, name="b", **kw):
+    bundle = table_bundle(tmp_path / name, tables, **kw)
+    return analyze(bundle, only=set(only) if only else None)
+
+
+def by_rule(result, rule):
+    return [f for f in result["findings"] if f["rule"] == rule]
+
+
+# ---- straggler -------------------------------------------------------------------------
+
+def _throttled(rank):
+    def edit(r, t, row):
+        if r == rank:
+            row.update(sm_clock_mhz=1350 + t % 7, temp_c=89.0, throttle_reasons=0x40, tensor_active=0.78, power_w=610.0)
+    return edit
+
+
+def _input_bound(rank):
+    def edit(r, t, row):
+        if r == rank:
+            row.update(util_pct=38.0, tensor_active=0.2, sm_active=0.25, power_w=240.0)
+    return edit
+
+
+def _degraded(rank):
+    def edit(r, t, row):
+        if r == rank:
+            row.update(tensor_active=0.8, sm_active=0.9, power_w=690.0)
+    return edit
+
+
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize(("pods", "per_pod", "culprit"), [(4, 2, 5), (6, 1, 2), (2, 8, 11)])
+@pytest.mark.parametrize(("edit", "cause"), [(_throttled, "gpu-throttle"), (_input_bound, "host-input"), (_degraded, "gpu-degraded")])
+def test_straggler_names_rank_and_cause(tmp_path, seed, pods, per_pod, culprit, edit, cause):
+    g = gang(pods=pods, per_pod=per_pod)
+    g["gpu_samples"] = samples(g, seed=seed, override=edit(culprit))
+    result = run(tmp_path, g, ["straggler"])
+    found = by_rule(result, "straggler")
+    assert len(found) == 1, found
+    f = found[0]
+    assert f["ranks"] == [culprit]
+    assert f["cause"] == cause
+    gpu = next(r["gpu_uuid"] for r in g["ranks"] if r["rank"] == culprit)
+    node = next(r["node"] for r in g["ranks"] if r["rank"] == culprit)
+    assert f["gpus"] == [gpu] and f["nodes"] == [node]
+    assert f["severity"] in ("warning", "critical")
+    assert f["gpu_hours_lost"] is not None and f["gpu_hours_lost"] > 0
+    assert f["summary"] and f["recommendation"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(("pods", "per_pod"), [(3, 1), (4, 8), (16, 1)])
+def test_straggler_silent_on_healthy_gang(tmp_path, seed, pods, per_pod):
+    g = gang(pods=pods, per_pod=per_pod)
+    g["gpu_samples"] = samples(g, seed=seed)
+    assert by_rule(run(tmp_path, g, ["straggler"]), "straggler") == []
+
+
+def test_straggler_needs_a_gang(tmp_path):
+    g = gang(pods=1, per_pod=1)
+    g["gpu_samples"] = samples(g, override=_throttled(0))
+    assert by_rule(run(tmp_path, g, ["straggler"]), "straggler") == []
+
+
+def test_straggler_nvidia_smi_only(tmp_path):
+    """No DCGM profiling metrics: power and clocks still find a throttled rank."""
+    g = gang(pods=4, per_pod=2)
+
+    def edit(r, t, row):
+        row.update(tensor_active=None, sm_active=None, source="nvidia-smi-xml", namespace=None, pod=None)
+        _throttled(6)(r, t, row)
+        if r == 6:
+            row["tensor_active"] = None
+
+    g["gpu_samples"] = samples(g, override=edit)
+    f = by_rule(run(tmp_path, g, ["straggler"]), "straggler")
+    assert [x["ranks"] for x in f] == [[6]] and f[0]["cause"] == "gpu-throttle"
+
+
+# ---- nccl-hang -------------------------------------------------------------------------
+
+def _log(g, who, kind, t, **kw):
+    r = next(x for x in g["ranks"] if x["rank"] == who)
+    row = {"ts": at(t), "namespace": r["namespace"], "pod": r["pod"], "pod_uid": r["pod_uid"], "container": "pytorch",
+           "rank": who, "kind": kind, "line": f"{kind} line", "node": r["node"], "previous": False}
+    row.update(kw)
+    return row
+
+
+def test_nccl_hang_missing_rank_and_ip_resolution(tmp_path):
+    g = gang(pods=4, per_pod=1)
+    logs = [_log(g, r, "nccl_comm_init", 5) for r in range(4)]
+    logs += [_log(g, r, "nccl_watchdog_timeout", 700 + r, seq_num=1580, op_type="ALLREDUCE", timeout_ms=600000, ran_for_ms=600050) for r in (0, 1, 3)]
+    logs.append(_log(g, 0, "nccl_remote_error", 650, peer_ip="10.1.2.5", peer_port=43211, rank=None, local_rank=0))
+    g["log_events"] = logs
+    f = by_rule(run(tmp_path, g, ["nccl-hang"]), "nccl-hang")
+    assert len(f) == 1
+    f = f[0]
+    assert f["ranks"] == [2] and f["pods"] == ["team-a/llama-worker-2"] and f["nodes"] == ["gpu-node-2"]
+    assert f["gpus"] == ["GPU-0200-0000"]
+    assert f["severity"] == "critical"
+    addresses = [e for e in f["evidence"] if e.get("what") == "peer-address"]
+    assert addresses and addresses[0]["peer_ip"] == "10.1.2.5" and addresses[0]["resolved_pod"] == "team-a/llama-worker-2"
+    assert addresses[0]["resolved_ranks"] == [2]
+    assert "3 ranks" in f["summary"] and "10m" in f["summary"]
+
+
+def test_nccl_hang_desync_and_earlier_failure(tmp_path):
+    g = gang(pods=4, per_pod=2)
+    logs = [_log(g, r, "nccl_watchdog_timeout", 700, seq_num=90, op_type="ALLREDUCE", timeout_ms=600000) for r in range(8) if r != 6]
+    logs.append(_log(g, 6, "nccl_watchdog_timeout", 700, seq_num=88, op_type="BROADCAST", timeout_ms=600000))
+    g["log_events"] = logs
+    f = by_rule(run(tmp_path, g, ["nccl-hang"], name="desync"), "nccl-hang")[0]
+    assert f["ranks"] == [6] and f["cause"] == "desync"
+    logs.append(_log(g, 3, "xid", 90, xid=79, line="NVRM: Xid (PCI:0000:11:00): 79, GPU has fallen off the bus."))
+    g["log_events"] = logs
+    f = by_rule(run(tmp_path, g, ["nccl-hang"], name="failed"), "nccl-hang")[0]
+    assert f["ranks"] == [3] and f["cause"] == "rank-failed"
+
+
+# ---- oom-cascade and crashloop ---------------------------------------------------------
+
+def _oom_logs(g, culprit, t0, victims):
+    logs = [_log(g, culprit, "cuda_oom", t0, oom_total_mib=15.4 * 1024, oom_in_use_mib=15.2 * 1024, oom_requested_mib=512.0, step=247)]
+    logs += [_log(g, r, "nccl_watchdog_timeout", t0 + 600 + r, seq_num=1000, op_type="ALLREDUCE", timeout_ms=600000, ran_for_ms=600100) for r in victims]
+    return logs
+
+
+def test_oom_cascade_names_first_oom(tmp_path):
+    g = gang(pods=4, per_pod=1)
+    g["log_events"] = _oom_logs(g, 1, 60, [0, 2, 3])
+    f = by_rule(run(tmp_path, g, ["oom-cascade"], minutes=20), "oom-cascade")
+    assert len(f) == 1
+    f = f[0]
+    assert (f["ranks"], f["cause"], f["nodes"], f["gpus"]) == ([1], "cuda-oom", ["gpu-node-1"], ["GPU-0100-0000"])
+    assert f["summary"].startswith("Rank 1 OOM at step 247 (15.2GB / 15.4GB). 3 ranks hit NCCL watchdog timeout (10m).")
+    assert f["gpu_hours_lost"] == pytest.approx(4 * 603 / 3600, rel=0.01)
+
+
+def test_oom_from_container_status_without_logs(tmp_path):
+    g = gang(pods=3, per_pod=1)
+    g["containers"] = [{"namespace": "team-a", "pod": "llama-worker-2", "pod_uid": "uid-llama-worker-2", "container": "pytorch",
+                        "restart_count": 1, "state": "running", "last_reason": "OOMKilled", "last_exit_code": 137, "last_finished_at": at(120)}]
+    f = by_rule(run(tmp_path, g, ["oom-cascade"]), "oom-cascade")[0]
+    assert f["cause"] == "host-oom" and f["ranks"] == [2] and f["pods"] == ["team-a/llama-worker-2"]
+
+
+def test_crashloop_counts_loops_of_the_same_rank(tmp_path):
+    g = gang(pods=4, per_pod=1)
+    g["log_events"] = _oom_logs(g, 1, 60, [0, 2, 3]) + _oom_logs(g, 1, 1500, [0, 2, 3])
+    g["log_events"].append(_log(g, 1, "worker_group_restart", 700, attempts_left=2, attempts_max=3))
+    g["containers"] = [{"namespace": "team-a", "pod": f"llama-worker-{p}", "pod_uid": f"uid-llama-worker-{p}", "container": "pytorch",
+                        "restart_count": 2, "state": "running", "last_exit_code": 1, "last_finished_at": at(1520)} for p in range(4)]
+    result = run(tmp_path, g, ["crashloop", "oom-cascade"], minutes=40)
+    f = by_rule(result, "crashloop")[0]
+    assert (f["ranks"], f["cause"], f["severity"]) == ([1], "cuda-oom", "critical")
+    assert "2 times" in f["summary"] or "twice" in f["summary"]
+    oom = by_rule(result, "oom-cascade")[0]
+    assert oom["ranks"] == [1] and any(e.get("incident") == 2 for e in oom["evidence"])
+
+
+def test_no_crashloop_without_restarts(tmp_path):
+    g = gang(pods=4, per_pod=1)
+    g["containers"] = [{"namespace": "team-a", "pod": f"llama-worker-{p}", "pod_uid": f"uid-llama-worker-{p}", "container": "pytorch",
+                        "restart_count": 0, "state": "running"} for p in range(4)]
+    assert by_rule(run(tmp_path, g, ["crashloop"]), "crashloop") == []
+
+
+# ---- idle-gpu ----------------------------------------------------------------------------
+
+def test_idle_gpu_allocated_and_priced(tmp_path):
+    g = gang(pods=2, per_pod=2, start=-3600)
+
+    def idle(r, t, row):
+        if r in (2, 3):
+            row.update(util_pct=0.0, tensor_active=0.0, sm_active=0.0, power_w=68.0, fb_used_mib=2.0)
+
+    g["gpu_samples"] = samples(g, override=idle)
+    f = by_rule(run(tmp_path, g, ["idle-gpu"]), "idle-gpu")
+    assert len(f) == 1
+    f = f[0]
+    assert f["pods"] == ["team-a/llama-worker-1"] and f["gpus"] == ["GPU-0100-0000", "GPU-0101-0000"] and f["ranks"] == [2, 3]
+    # idle throughout: counted from pod start (1 h before the window) to the last sample
+    hours = (3600 + 590) / 3600
+    assert f["gpu_hours_lost"] == pytest.approx(2 * hours, rel=0.01)
+    assert f["evidence"][0]["cost_usd"] == pytest.approx(2 * hours * 4.0, rel=0.01)
+
+
+def test_idle_gpu_price_override(tmp_path):
+    from k10s_forensics.analyze.prices import PriceTable
+
+    g = gang(pods=1, per_pod=1)
+    g["gpu_samples"] = samples(g, override=lambda r, t, row: row.update(util_pct=0.0, tensor_active=0.0, sm_active=0.0, power_w=60.0))
+    bundle = table_bundle(tmp_path / "p", g)
+    f = by_rule(analyze(bundle, only={"idle-gpu"}, prices=PriceTable.flat(10.0)), "idle-gpu")[0]
+    assert f["evidence"][0]["usd_per_gpu_hour"] == 10.0
+
+
+# ---- pending -----------------------------------------------------------------------------
+
+def _pending_pod(name, request, tolerations=(), job="big", ns="team-b"):
+    return {"namespace": ns, "pod": name, "pod_uid": f"uid-{name}", "phase": "Pending", "created_at": at(-300),
+            "gpu_request": request, "job": job, "job_kind": "PyTorchJob", "scheduled": False, "tolerations": list(tolerations)}
+
+
+def test_pending_taint(tmp_path):
+    g = gang(pods=2, per_pod=8)
+    for n in g["nodes"]:
+        n["taints"] = [{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}]
+    for p in g["pods"]:
+        p["tolerations"] = [{"key": "nvidia.com/gpu", "operator": "Exists", "value": None, "effect": "NoSchedule"}]
+    g["nodes"].append({"node": "gpu-node-9", "ready": True, "unschedulable": False, "gpu_capacity": 8, "gpu_allocatable": 8,
+                       "taints": [{"key": "dedicated", "value": "infer", "effect": "NoSchedule"}]})
+    g["pods"].append(_pending_pod("big-worker-0", 8, tolerations=[{"key": "nvidia.com/gpu", "operator": "Exists", "value": None, "effect": "NoSchedule"}]))
+    g["events"] = [{"ts": at(-10), "namespace": "team-b", "object_kind": "Pod", "object_name": "big-worker-0", "reason": "FailedScheduling", "type": "Warning",
+                    "message": "0/3 nodes are available: 2 Insufficient nvidia.com/gpu, 1 node(s) had untolerated taint {dedicated: infer}. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.."}]
+    f = by_rule(run(tmp_path, g, ["pending"]), "pending")[0]
+    assert f["cause"] == "untolerated-taint" and f["pods"] == ["team-b/big-worker-0"] and f["nodes"] == ["gpu-node-9"]
+    reasons = {e["reason"]: e["nodes"] for e in f["evidence"][0]["scheduler_reasons"]}
+    assert reasons == {"Insufficient nvidia.com/gpu": 2, "node(s) had untolerated taint {dedicated: infer}": 1}
+    assert f["evidence"][0]["untolerated_taints"] == ["dedicated=infer:NoSchedule"]
+
+
+def test_pending_fragmentation_and_partial_gang(tmp_path):
+    g = gang(pods=2, per_pod=4)  # 2 nodes of 8 GPUs, 4 used on each -> 8 free in total, 4 per node
+    g["pods"].append(_pending_pod("llama-worker-2", 8, job="llama", ns="team-a"))
+    f = by_rule(run(tmp_path, g, ["pending"]), "pending")[0]
+    assert f["cause"] == "fragmentation" and f["job"] == "team-a/llama"
+    assert f["severity"] == "critical" and f["evidence"][0]["held_gpus"] == 8 and f["evidence"][0]["running_pods"] == 2
+
+
+def test_pending_quota_without_pods(tmp_path):
+    tables = {
+        "kueue_workloads": [{"namespace": "team-c", "workload": "pytorchjob-big-1a2b3", "queue_name": "lq", "owner_kind": "PyTorchJob", "owner_name": "big",
+                             "quota_reserved": False, "admitted": False, "gpu_request": 64,
+                             "message": "couldn't assign flavors to pod set worker: insufficient unused quota for nvidia.com/gpu in flavor h100, 32 more needed"}],
+        "kueue_local_queues": [{"namespace": "team-c", "local_queue": "lq", "cluster_queue": "cq"}],
+        "kueue_cluster_queues": [{"cluster_queue": "cq", "flavor": "h100", "resource": "nvidia.com/gpu", "nominal_quota": 32.0, "used": 32.0}],
+    }
+    f = by_rule(run(tmp_path, tables, ["pending"]), "pending")[0]
+    assert f["cause"] == "quota" and f["job"] == "team-c/big"
+    assert f["evidence"][0]["quota_nominal_gpus"] == 32.0 and "32 more needed" in f["summary"]
+
+
+# ---- gpu-health / network ----------------------------------------------------------------
+
+def test_gpu_health_xid_resolved_to_gpu_and_rank(tmp_path):
+    g = gang(pods=2, per_pod=2)
+    g["log_events"] = [{"ts": at(200), "node": "gpu-node-1", "kind": "xid", "xid": 79, "bus_id": "0000:11:00.0",
+                        "line": "NVRM: Xid (PCI:0000:11:00): 79, pid=1234, GPU has fallen off the bus."}]
+    g["nodes"][1]["gpu_allocatable"] = 7
+    f = by_rule(run(tmp_path, g, ["gpu-health"]), "gpu-health")
+    xid = [x for x in f if x["cause"] == "xid-79"][0]
+    assert xid["severity"] == "critical" and xid["gpus"] == ["GPU-0101-0000"] and xid["ranks"] == [3] and xid["nodes"] == ["gpu-node-1"]
+    assert "fallen off the bus" in xid["summary"]
+    assert any(x["cause"] == "gpu-unallocatable" and x["nodes"] == ["gpu-node-1"] for x in f)
+
+
+def _tcp(g, bad_pod=None, seed=0):
+    import random
+
+    rnd = random.Random(seed)
+    rows = []
+    pods = g["pods"]
+    for a in pods:
+        for b in pods:
+            if a is b:
+                continue
+            bad = bad_pod in (a["pod"], b["pod"])
+            for i in range(5):
+                rows.append({"ts": at(i * 120), "namespace": a["namespace"], "pod": a["pod"], "node": a["node"], "state": "ESTAB",
+                             "local_addr": a["pod_ip"], "local_port": 40000 + i, "peer_addr": b["pod_ip"], "peer_port": 50000,
+                             "rtt_ms": (4.0 if bad else 0.3) + rnd.random() * 0.05, "minrtt_ms": 0.2,
+                             "retrans_total": i * (400 if bad else 1), "bytes_sent": i * 10_000_000,
+                             "bytes_retrans": i * (300_000 if bad else 20)})
+    return rows
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_network_names_bad_pod_and_straggler_cause(tmp_path, seed):
+    g = gang(pods=5, per_pod=1)
+    g["tcp_samples"] = _tcp(g, "llama-worker-3", seed)
+    g["gpu_samples"] = samples(g, seed=seed)
+    result = run(tmp_path, g, ["network", "straggler"])
+    net = by_rule(result, "network")
+    assert [(f["pods"], f["cause"]) for f in net] == [(["team-a/llama-worker-3"], "pod-path")]
+    assert net[0]["nodes"] == ["gpu-node-3"] and net[0]["ranks"] == [3]
+    s = by_rule(result, "straggler")
+    assert [(f["ranks"], f["cause"]) for f in s] == [([3], "network")]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_network_silent_on_healthy(tmp_path, seed):
+    g = gang(pods=5, per_pod=1)
+    g["tcp_samples"] = _tcp(g, None, seed)
+    assert by_rule(run(tmp_path, g, ["network"]), "network") == []
