@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "k10s_forensics.commands.report_cmd",
     "k10s_forensics.commands.capture_cmds",
     "k10s_forensics.commands.sharing_cmds",
+    "k10s_forensics.commands.serve_cmd",
 )
 
 
