@@ -1,0 +1,157 @@
+"""``k10s pack``: one reproducible ``.tar.gz`` of a bundle, streamed.
+
+Members: ``<name>/manifest.json`` first, then every file the manifest lists in sorted
+order. Owner, group, permissions and times are fixed (mtime = the manifest's
+``created_at``) and the gzip header carries no name or time, so packing the same bundle
+twice gives the same bytes. Each file is hashed while it streams and compared with the
+manifest: a bundle edited after its manifest was written is refused, not shipped.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import os
+import re
+import tarfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from k10s_forensics.bundle import MANIFEST, Bundle, parse_iso
+from k10s_forensics.errors import BundleError
+
+CHUNK = 1 << 20
+DEFAULT_LEVEL = 6
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+@dataclass
+class PackResult:
+    """What ``pack`` wrote."""
+
+    path: Path
+    sha256: str
+    members: list[str] = field(default_factory=list)
+    bytes_in: int = 0
+    bytes_out: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+class _HashingWriter(io.RawIOBase):
+    """A write-only file that hashes and counts what passes through it."""
+
+    def __init__(self, fh: IO[bytes]):
+        self.fh = fh
+        self.digest = hashlib.sha256()
+        self.count = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:  # type: ignore[override]
+        view = memoryview(data)
+        self.digest.update(view)
+        self.count += len(view)
+        self.fh.write(view)
+        return len(view)
+
+
+class _CheckedReader(io.RawIOBase):
+    """A read-only file that hashes what is read from it."""
+
+    def __init__(self, fh: IO[bytes]):
+        self.fh = fh
+        self.digest = hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:  # type: ignore[override]
+        block = self.fh.read(size)
+        self.digest.update(block)
+        return block
+
+
+def default_output(bundle_dir: Path) -> Path:
+    return bundle_dir.parent / f"{bundle_dir.name}.tar.gz"
+
+
+def unlisted_files(bundle: Bundle) -> list[str]:
+    """Files in the bundle folder that the manifest does not list (never packed)."""
+    listed = set((bundle.manifest.get("files") or {}).keys())
+    out = []
+    for p in sorted(bundle.path.rglob("*")):
+        if p.is_file() or p.is_symlink():
+            rel = p.relative_to(bundle.path).as_posix()
+            if rel != MANIFEST and rel not in listed:
+                out.append(rel)
+    return out
+
+
+def pack(bundle_path: str | os.PathLike[str], out: str | os.PathLike[str] | None = None, *, level: int = DEFAULT_LEVEL) -> PackResult:
+    """Write ``bundle_path`` as one ``.tar.gz`` and return what was written."""
+    src = Path(bundle_path)
+    if src.is_file():
+        raise BundleError(f"{src}: already a file (pack takes a bundle folder; verify an archive with k10s verify)")
+    bundle = Bundle.open(src)
+    files = bundle.manifest.get("files")
+    if not isinstance(files, dict):
+        raise BundleError(f"{src}: manifest has no 'files' table (run k10s rebuild to refresh it)")
+    target = Path(out) if out else default_output(bundle.path.resolve())
+    if target.resolve().is_relative_to(bundle.path.resolve()):
+        raise BundleError(f"{target}: the archive cannot be written inside the bundle it packs")
+    prefix = _SAFE_NAME.sub("-", bundle.path.resolve().name).strip(".-") or "bundle"
+    created = parse_iso(bundle.manifest.get("created_at"))
+    mtime = int(created.timestamp()) if created else 0
+    result = PackResult(target, "", skipped=unlisted_files(bundle))
+    partial = target.with_name(target.name + ".partial")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with open(partial, "wb") as raw_out:
+            hashing = _HashingWriter(raw_out)
+            with gzip.GzipFile(filename="", mode="wb", fileobj=hashing, compresslevel=level, mtime=0) as gz:
+                with tarfile.open(fileobj=gz, mode="w|", format=tarfile.PAX_FORMAT) as tf:
+                    manifest_path = bundle.path / MANIFEST
+                    _add(tf, f"{prefix}/{MANIFEST}", manifest_path, mtime, None)
+                    result.members.append(f"{prefix}/{MANIFEST}")
+                    for rel in sorted(files):
+                        entry = files[rel]
+                        path = bundle.path / rel
+                        if not path.is_file() or path.is_symlink():
+                            raise BundleError(f"{src}: {rel} is listed in the manifest but missing (run k10s verify {src})")
+                        expected = entry.get("sha256") if isinstance(entry, dict) else None
+                        result.bytes_in += _add(tf, f"{prefix}/{rel}", path, mtime, str(expected or ""), src)
+                        result.members.append(f"{prefix}/{rel}")
+        os.replace(partial, target)
+    finally:
+        if partial.exists():
+            partial.unlink()
+    result.sha256 = hashing.digest.hexdigest()
+    result.bytes_out = hashing.count
+    return result
+
+
+def _add(tf: tarfile.TarFile, name: str, path: Path, mtime: int, expected: str | None, src: Path | None = None) -> int:
+    size = path.stat().st_size
+    info = tarfile.TarInfo(name)
+    info.size = size
+    info.mtime = mtime
+    info.mode = 0o644
+    info.uid = info.gid = 0
+    info.uname = info.gname = ""
+    info.type = tarfile.REGTYPE
+    with open(path, "rb") as fh:
+        reader = _CheckedReader(fh)
+        tf.addfile(info, reader)
+    if expected is not None and reader.digest.hexdigest() != expected:
+        rel = name.split("/", 1)[1]
+        raise BundleError(
+            f"{src}: {rel} changed since the manifest was written (checksum mismatch); "
+            f"run k10s verify {src}, or k10s rebuild {src} to refresh the manifest"
+        )
+    return size
+
+
+__all__ = ["PackResult", "pack", "default_output", "unlisted_files"]
