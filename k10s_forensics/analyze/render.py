@@ -15,7 +15,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from k10s_forensics.output import ABSENT, cell as _cell
+from k10s_forensics.output import ABSENT, cell as _cell, jsonable
 
 STYLE = {"critical": "bold red", "warning": "bold yellow", "info": "cyan"}
 EVIDENCE_ROWS = 5
@@ -51,7 +51,7 @@ def _kv(row: dict[str, Any], limit: int = 12) -> str:
 
 def to_json(analysis: dict[str, Any]) -> str:
     """The ``--format json`` document (spec: bundle, findings, skipped)."""
-    return json.dumps(analysis, indent=2, ensure_ascii=False)
+    return json.dumps(jsonable(analysis), indent=2, ensure_ascii=False)
 
 
 def _culprits(f: dict[str, Any]) -> list[tuple[str, str]]:
