@@ -1,0 +1,155 @@
+"""Regenerate (or ``--check``) the committed sample bundles in ``sample-bundles/``.
+
+``python -m k10s_forensics.simulate.samples [--out DIR] [--check]`` writes one small bundle
+per scenario to ``DIR/<scenario>/`` and its truth to ``DIR/<scenario>.truth.json``. With
+``--check`` it simulates into a temporary folder and compares manifest essentials and raw
+rows with what is committed (``tables/`` added by ``k10s rebuild`` are ignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from k10s_forensics.bundle import RAW_NAMES
+from k10s_forensics.simulate import simulate
+from k10s_forensics.simulate.constants import SCENARIOS
+
+#: Arguments of each sample: small clusters, short windows (a few MB in all).
+SAMPLES: dict[str, dict[str, Any]] = {
+    "healthy": dict(seed=101, nodes=2, gpus_per_node=8, minutes=10, interval_s=30),
+    "straggler-compute": dict(seed=102, nodes=3, gpus_per_node=4, minutes=12, interval_s=30),
+    "straggler-input": dict(seed=103, nodes=2, gpus_per_node=8, minutes=12, interval_s=30),
+    "straggler-network": dict(seed=104, nodes=3, gpus_per_node=4, minutes=12, interval_s=30),
+    "oom-crashloop": dict(seed=105, nodes=2, gpus_per_node=4, minutes=15, interval_s=30),
+    "nccl-hang": dict(seed=106, nodes=3, gpus_per_node=4, minutes=15, interval_s=30),
+    "idle-gpus": dict(seed=107, nodes=3, gpus_per_node=4, minutes=10, interval_s=30),
+    "pending-taint": dict(seed=108, nodes=2, gpus_per_node=8, minutes=10, interval_s=30),
+    "pending-capacity": dict(seed=109, nodes=4, gpus_per_node=4, minutes=10, interval_s=30),
+    "pending-quota": dict(seed=110, nodes=2, gpus_per_node=8, minutes=10, interval_s=30),
+    "xid-79": dict(seed=111, nodes=2, gpus_per_node=8, minutes=15, interval_s=30),
+}
+DESCRIPTIONS = {
+    "healthy": "A DDP job training normally: every rank computes ~90% of each step; GPU util, power and tensor activity alike across ranks. No finding should fire.",
+    "straggler-compute": "One GPU thermally throttles (HW+SW thermal slowdown bits 0x60, SM clock down, temperature +20 C). Its power and tensor activity stay high while its peers wait in NCCL at ~100% util and low power; every rank's step time grows.",
+    "straggler-input": "One rank is starved by its data loader: its GPU idles (low util, power, tensor) while peers spin in NCCL at ~100% util and low power. The culprit's log may carry the DataLoader worker warning.",
+    "straggler-network": "One pod's NCCL TCP flows (to and from it) show rtt/minrtt >> 1, retransmits and bytes_retrans in `ss -tin`; everyone slows.",
+    "oom-crashloop": "One rank's FB_USED climbs to the total and it raises torch.OutOfMemoryError at the same step again and again; same-pod siblings are SIGTERM'd, other ranks get ncclRemoteError naming the culprit pod's IP or watchdog timeouts on one SeqNum; torchrun restarts the worker group once (`Worker group FAILED. 1/1 attempts left`), then the container restarts (restartCount, lastState exit 1, previous logs).",
+    "nccl-hang": "One rank stops making progress (no step lines, GPU idle); every other rank times out on the same SeqNum/OpType after Timeout(ms); the culprit is silent or (desync) waits on a different collective.",
+    "idle-gpus": "A job that finished training hours ago still holds its GPUs (container sleeps): ~0 activity, idle power, near-zero FB. A GPU or two per node are unallocated and idle (fragmentation).",
+    "pending-taint": "All gang pods Pending: every GPU node carries nvidia.com/gpu=present:NoSchedule and the pod template lacks the toleration (FailedScheduling events in the scheduler's grammar).",
+    "pending-capacity": "Part of the gang runs and holds GPUs; the rest is Pending with `Insufficient nvidia.com/gpu` although enough GPUs are free in total, spread over nodes held partly by another tenant's inference pods (fragmentation).",
+    "pending-quota": "Kueue keeps the job suspended: Workload QuotaReserved=False (`insufficient unused quota for nvidia.com/gpu in flavor ..., N more needed`), no pods; ClusterQueue usage vs nominalQuota shows why.",
+    "xid-79": "A GPU falls off the bus (dmesg `NVRM: Xid (PCI:...): 79`), its samples stop, the node's allocatable nvidia.com/gpu drops by one, the rank on it dies with a CUDA error and its peers time out or get remote errors.",
+}
+README_HEAD = """# Sample bundles
+
+One small simulated bundle per `k10s simulate` scenario (raw layer + manifest; `k10s rebuild` adds `tables/`),
+each with its ground truth beside it in `<scenario>.truth.json` (never inside the bundle). They are made
+by the simulator, not captured from a cluster: see docs/simulator.md. This file is written by the generator.
+
+Regenerate all of them: `python -m k10s_forensics.simulate.samples`; check they match the simulator:
+`python -m k10s_forensics.simulate.samples --check` (a test does the same; it compares raw rows and
+manifest essentials, so `tables/` written by `k10s rebuild` do not matter).
+
+Try one: `k10s analyze sample-bundles/oom-crashloop`, `k10s report sample-bundles/straggler-compute -o r.html`,
+`k10s sql sample-bundles/xid-79 "select * from nodes"`.
+"""
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "sample-bundles"
+MANIFEST_KEYS = ("format", "format_version", "cluster", "scope", "window", "complete", "simulated")
+
+
+def command_for(scenario: str) -> str:
+    a = SAMPLES[scenario]
+    return (f"k10s simulate {scenario} -o sample-bundles/{scenario} --seed {a['seed']} --nodes {a['nodes']} "
+            f"--gpus-per-node {a['gpus_per_node']} --minutes {a['minutes']} --interval {a['interval_s']}")
+
+
+def generate(out: Path, scenarios: tuple[str, ...] = SCENARIOS) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for name in scenarios:
+        target = out / name
+        if target.exists():
+            shutil.rmtree(target)
+        simulate(name, target, **SAMPLES[name])
+    write_readme(out)
+
+
+def write_readme(out: Path) -> None:
+    """sample-bundles/README.md: what each sample shows and the command that reproduces it."""
+    lines = [README_HEAD]
+    for name in SAMPLES:
+        tfile = out / f"{name}.truth.json"
+        if not tfile.is_file():
+            continue
+        truth = json.loads(tfile.read_text(encoding="utf-8"))
+        a = SAMPLES[name]
+        exp = "; ".join(f"{e['rule']} ({e['cause']}) ranks {e['ranks'] or '-'} pods {', '.join(e['pods']) or '-'}"
+                        for e in truth["expected"]) or "nothing"
+        lines += [f"## {name}", "", DESCRIPTIONS[name], "",
+                  f"- cluster: {a['nodes']} nodes x {a['gpus_per_node']} {truth['cluster']['gpu_product']}, job {truth.get('job')} "
+                  f"({truth.get('job_kind')}, world size {truth.get('world_size')})",
+                  f"- expected findings: {exp}", f"- reproduce: `{command_for(name)}`", ""]
+    (out / "README.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+def essentials(bundle: Path) -> dict[str, Any]:
+    """Manifest keys that must match (no checksums, no parser version, no collector timing)."""
+    manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
+    out = {k: manifest.get(k) for k in MANIFEST_KEYS}
+    out["collectors"] = [{k: c.get(k) for k in ("name", "status", "rows", "errors")} for c in manifest.get("collectors", [])]
+    return out
+
+
+def raw_rows(bundle: Path, name: str) -> list[dict]:
+    path = bundle / "raw" / f"{name}.parquet"
+    return pq.read_table(path).to_pylist() if path.is_file() else []
+
+
+def differences(expected: Path, actual: Path, scenarios: tuple[str, ...] = SCENARIOS) -> list[str]:
+    """What differs between two sample folders (empty when equal)."""
+    problems = []
+    for name in scenarios:
+        a, b = expected / name, actual / name
+        if not (a / "manifest.json").is_file():
+            problems.append(f"{name}: missing in {expected}")
+            continue
+        if essentials(a) != essentials(b):
+            problems.append(f"{name}: manifest differs")
+        for raw in RAW_NAMES:
+            ra, rb = raw_rows(a, raw), raw_rows(b, raw)
+            if ra != rb:
+                problems.append(f"{name}: raw/{raw} differs ({len(ra)} vs {len(rb)} rows)")
+        ta, tb = expected / f"{name}.truth.json", actual / f"{name}.truth.json"
+        if not ta.is_file() or json.loads(ta.read_text()) != json.loads(tb.read_text()):
+            problems.append(f"{name}: truth differs")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=DEFAULT_DIR)
+    ap.add_argument("--check", action="store_true", help="compare with the simulator's current output instead of writing")
+    args = ap.parse_args(argv)
+    if not args.check:
+        generate(args.out)
+        print(f"wrote {len(SAMPLES)} sample bundles to {args.out}")
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        generate(Path(tmp))
+        problems = differences(args.out, Path(tmp))
+    for p in problems:
+        print(p, file=sys.stderr)
+    print("sample bundles are up to date" if not problems else f"{len(problems)} differences; rerun without --check")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

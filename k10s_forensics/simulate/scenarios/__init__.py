@@ -1,0 +1,27 @@
+"""Scenario registry: name -> function(sim) that plans the job, GPU activity, logs and truth.
+
+To add a scenario: write ``def my_scenario(sim) -> None`` in a module here, register it in
+``SCENARIOS`` and in ``constants.SCENARIOS`` (a test fails when the two differ).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from k10s_forensics.simulate.scenarios.crashes import nccl_hang, oom_crashloop, xid_79
+from k10s_forensics.simulate.scenarios.scheduling import idle_gpus, pending_capacity, pending_quota, pending_taint
+from k10s_forensics.simulate.scenarios.stragglers import healthy, straggler_compute, straggler_input, straggler_network
+
+SCENARIOS: dict[str, Callable] = {
+    "healthy": healthy,
+    "straggler-compute": straggler_compute,
+    "straggler-input": straggler_input,
+    "straggler-network": straggler_network,
+    "oom-crashloop": oom_crashloop,
+    "nccl-hang": nccl_hang,
+    "idle-gpus": idle_gpus,
+    "pending-taint": pending_taint,
+    "pending-capacity": pending_capacity,
+    "pending-quota": pending_quota,
+    "xid-79": xid_79,
+}
