@@ -8,9 +8,11 @@ cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
 
 setup_system() {
-  # chromium (report browser tests) and kubectl (serve tests) come from Debian packages.
+  # chromium (report browser tests), poppler-utils (PDF page check) and kubectl (serve
+  # tests) come from Debian packages.
   local need=()
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
   command -v kubectl >/dev/null 2>&1 || need+=(kubectl)
   [ ${#need[@]} -eq 0 ] && return 0
   if [ "$(id -u)" != 0 ]; then

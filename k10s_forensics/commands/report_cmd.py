@@ -1,0 +1,46 @@
+"""``k10s report``: write the self-contained HTML postmortem of a bundle."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from k10s_forensics.bundle import Bundle
+
+
+def _load_analysis(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise click.BadParameter(f"{path}: not a readable analysis JSON ({exc.__class__.__name__}: {exc})", param_hint="--analysis") from None
+    if not isinstance(data, dict) or not isinstance(data.get("findings"), list):
+        raise click.BadParameter(f"{path}: not the output of `k10s analyze --format json` (no findings list)", param_hint="--analysis")
+    return data
+
+
+@click.command("report")
+@click.argument("bundle_path", metavar="BUNDLE")
+@click.option("--output", "-o", "out_path", type=click.Path(dir_okay=False), default="report.html", show_default=True,
+              help="HTML file to write.")
+@click.option("--analysis", "analysis_file", type=click.Path(dir_okay=False), default=None,
+              help="Use this saved `k10s analyze --format json` output instead of running the analysis.")
+def report_cmd(bundle_path: str, out_path: str, analysis_file: str | None) -> None:
+    """Write a self-contained HTML postmortem of BUNDLE: findings, fleet, per-rank plots,
+    timeline, queues and appendix in one file.
+
+    The file embeds plotly.js and everything it shows: it opens from disk on an
+    air-gapped laptop and makes no network request. Tables are rebuilt first when
+    missing or stale; the analysis runs unless --analysis gives a saved one.
+    """
+    from k10s_forensics.reports import render_report
+
+    analysis = _load_analysis(analysis_file) if analysis_file else None
+    bundle = Bundle.open(bundle_path)
+    out = render_report(bundle, analysis, out_path)
+    size_mb = out.stat().st_size / 1e6
+    click.echo(f"wrote {out} ({size_mb:.1f} MB)")
+
+
+COMMANDS = (report_cmd,)

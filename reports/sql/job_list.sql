@@ -1,0 +1,50 @@
+-- name: job_list
+-- description: Training jobs that have ranks, biggest first, with state and restarts.
+-- inputs: ranks, jobs
+-- params: (none)
+-- columns:
+--   job_key VARCHAR      -- namespace/job
+--   kind VARCHAR         -- PyTorchJob, JobSet, ...
+--   world_size BIGINT    -- from the spec (null when unknown)
+--   ranks_n BIGINT       -- distinct ranks seen
+--   nodes_n BIGINT       -- distinct nodes the ranks ran on
+--   incarnations BIGINT  -- pod incarnations (restarts make more)
+--   state VARCHAR        -- job state (last condition)
+--   restart_attempts BIGINT
+--   message VARCHAR      -- message of the last condition
+-- grain: job_key
+WITH rk AS (
+    SELECT
+        namespace || '/' || job AS job_key,
+        any_value(job_kind) AS kind,
+        max(world_size) AS world_size,
+        count(DISTINCT rank) AS ranks_n,
+        count(DISTINCT node) AS nodes_n,
+        count(DISTINCT pod_uid) AS incarnations
+    FROM ranks
+    WHERE job IS NOT NULL AND rank IS NOT NULL
+    GROUP BY 1
+),
+j AS (
+    SELECT
+        namespace || '/' || job AS job_key,
+        arg_max(kind, created_at) AS kind,
+        arg_max(state, created_at) AS state,
+        arg_max(world_size, created_at) AS world_size,
+        arg_max(restart_attempts, created_at) AS restart_attempts,
+        arg_max(message, created_at) AS message
+    FROM jobs
+    GROUP BY 1
+)
+SELECT
+    rk.job_key::VARCHAR AS job_key,
+    coalesce(j.kind, rk.kind)::VARCHAR AS kind,
+    coalesce(j.world_size, rk.world_size)::BIGINT AS world_size,
+    rk.ranks_n::BIGINT AS ranks_n,
+    rk.nodes_n::BIGINT AS nodes_n,
+    rk.incarnations::BIGINT AS incarnations,
+    j.state::VARCHAR AS state,
+    j.restart_attempts::BIGINT AS restart_attempts,
+    j.message::VARCHAR AS message
+FROM rk LEFT JOIN j USING (job_key)
+ORDER BY rk.ranks_n DESC, rk.job_key
