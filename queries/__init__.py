@@ -2,7 +2,7 @@
 
 ``RULES`` is the registry of built-in rule ids, in the order they run and are listed; a
 test fails when a ``.sql`` file here is left out of it (or listed but missing).
-``_views.sql`` holds the shared building blocks (rank/GPU/pod/IP resolution, time-valid
+``_views.sql`` and ``_views_net_xid.sql`` hold the shared building blocks (rank/GPU/pod/IP resolution, time-valid
 pod IPs, Xid meanings) that are created before any rule runs.
 
 A rule file may have a Python module of the same stem beside it (``straggler.py``) that
@@ -26,8 +26,9 @@ RULES: tuple[str, ...] = (
     "pending",
 )
 
-#: Shared views loaded before every rule.
-VIEWS_FILE = "_views.sql"
+#: Shared views loaded before every rule, in this order.
+VIEWS_FILES: tuple[str, ...] = ("_views.sql", "_views_net_xid.sql")
+VIEWS_FILE = VIEWS_FILES[0]
 
 
 def rule_file_name(rule_id: str) -> str:
@@ -45,4 +46,4 @@ def packaged_sql_files() -> list[str]:
     return sorted(p.name for p in resources.files(__name__).iterdir() if p.name.endswith(".sql"))
 
 
-__all__ = ["RULES", "VIEWS_FILE", "rule_file_name", "read_text", "packaged_sql_files"]
+__all__ = ["RULES", "VIEWS_FILE", "VIEWS_FILES", "rule_file_name", "read_text", "packaged_sql_files"]

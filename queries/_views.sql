@@ -70,11 +70,47 @@ UNION ALL
 SELECT node, 'node-name', NULL, NULL, NULL, NULL, node, NULL, NULL, TIMESTAMPTZ '1970-01-01 00:00:00+00', TIMESTAMPTZ '2999-01-01 00:00:00+00'
 FROM nodes;
 
+-- k10s_node_clock: how far each node's clock runs ahead of its job's consensus (seconds).
+-- Container log and dmesg timestamps come from the node's clock; GPU samples and
+-- captured_at from the capture machine's. Synchronous training is a clock of its own: every
+-- rank finishes step N at the same all-reduce, so a pod whose step lines sit minutes away
+-- from the other pods' (the median of >= 3 pods, last time each step was logged) is on a
+-- skewed node. A node gets an offset only when >= 5 of its step lines agree (MAD <= 1 s or
+-- 10% of the offset) and the offset is >= 2 s; otherwise 0 (nothing is corrected).
+CREATE OR REPLACE TEMP TABLE k10s_node_clock AS
+WITH steps AS (
+    SELECT pj.job_key, le.pod_uid, coalesce(le.node, pj.node) AS node, le.step, max(le.ts) AS ts
+    FROM log_events le JOIN k10s_pod_job pj ON pj.pod_uid = le.pod_uid
+    WHERE le.kind = 'training_step' AND le.step IS NOT NULL AND le.ts IS NOT NULL AND pj.job_key IS NOT NULL
+    GROUP BY ALL
+),
+consensus AS (
+    SELECT job_key, step, median(epoch(ts)) AS t_median FROM steps
+    GROUP BY job_key, step HAVING count(DISTINCT pod_uid) >= 3
+),
+dev AS (
+    SELECT s.node, epoch(s.ts) - c.t_median AS dev_s FROM steps s JOIN consensus c USING (job_key, step)
+    WHERE s.node IS NOT NULL
+),
+per_node AS (
+    SELECT node, count(*) AS step_lines, median(dev_s) AS median_dev_s FROM dev GROUP BY node
+)
+SELECT p.node, p.step_lines, round(p.median_dev_s, 3) AS median_dev_s, m.mad_s,
+       CASE WHEN p.step_lines >= 5 AND abs(p.median_dev_s) >= 2 AND m.mad_s <= greatest(1.0, 0.1 * abs(p.median_dev_s))
+            THEN round(p.median_dev_s, 3) ELSE 0 END AS offset_s
+FROM per_node p
+JOIN (SELECT d.node, median(abs(d.dev_s - p.median_dev_s)) AS mad_s FROM dev d JOIN per_node p USING (node) GROUP BY d.node) m USING (node);
+
 -- k10s_log: log_events with a stable id and the rank, job, node and GPU resolved from the
 -- pod incarnation (pod_uid when the log carries it, else the one alive at that time).
+-- ts is on the job's consensus clock (minus the node's k10s_node_clock offset); ts_node
+-- keeps the timestamp as logged.
 CREATE OR REPLACE TEMP TABLE k10s_log AS
 WITH le AS (
-    SELECT row_number() OVER () AS event_id, * FROM log_events
+    SELECT row_number() OVER () AS event_id,
+           l.* REPLACE (l.ts - to_microseconds(CAST(round(coalesce(c.offset_s, 0) * 1e6) AS BIGINT)) AS ts),
+           l.ts AS ts_node, coalesce(c.offset_s, 0) AS clock_offset_s
+    FROM log_events l LEFT JOIN k10s_node_clock c ON c.node = l.node
 ),
 pod_match AS (
     SELECT
@@ -123,6 +159,41 @@ LEFT JOIN k10s_rank r ON r.pod_uid = e.m_pod_uid AND (
     OR (e.eff_rank IS NULL AND e.eff_local IS NULL AND e.nranks = 1)
 );
 
+-- k10s_job_log: container log lines of training-job pods (no dmesg): what the log rules
+-- need; a rule requiring it is skipped, not silently passed, when container logs are absent.
+CREATE OR REPLACE TEMP VIEW k10s_job_log AS
+SELECT * FROM k10s_log WHERE job_key IS NOT NULL AND container IS NOT NULL;
+
+-- k10s_death: container terminations with a failure exit (current or last state) of pod
+-- incarnations, with their job, on the consensus clock (finishedAt comes from the node).
+CREATE OR REPLACE TEMP TABLE k10s_death AS
+WITH d AS (
+    SELECT pod_uid, container, finished_at AS ts, reason, exit_code, 'current' AS which
+    FROM containers WHERE state = 'terminated' AND coalesce(exit_code, 0) <> 0 AND finished_at IS NOT NULL
+    UNION ALL
+    SELECT pod_uid, container, last_finished_at, last_reason, last_exit_code, 'last'
+    FROM containers WHERE coalesce(last_exit_code, 0) <> 0 AND last_finished_at IS NOT NULL
+)
+SELECT
+    pj.namespace, pj.pod, pj.pod_key, d.pod_uid, pj.node, pj.job_key, pj.nranks, pj.ranks, d.container, d.which,
+    d.ts - to_microseconds(CAST(round(coalesce(nc.offset_s, 0) * 1e6) AS BIGINT)) AS ts, d.ts AS ts_node, d.reason, d.exit_code
+FROM d
+JOIN k10s_pod_job pj ON pj.pod_uid = d.pod_uid
+LEFT JOIN k10s_node_clock nc ON nc.node = pj.node;
+
+-- k10s_fb_oom: a rank whose GPU framebuffer reached >= 97% of its total in the 2 minutes
+-- before its container died with a failure exit that is neither a signal nor OOMKilled:
+-- a CUDA OOM even when the logs are absent or silent.
+CREATE OR REPLACE TEMP TABLE k10s_fb_oom AS
+SELECT r.job_key, r.rank, r.pod_key, d.pod_uid, r.node, r.gpu_uuid, d.ts, d.exit_code,
+       max(s.fb_total_mib) AS total_mib, max(s.fb_used_mib) AS used_mib
+FROM k10s_death d
+JOIN k10s_rank r ON r.pod_uid = d.pod_uid
+JOIN gpu_samples s ON s.gpu_uuid = r.gpu_uuid AND s.ts BETWEEN d.ts - INTERVAL 2 MINUTE AND d.ts
+WHERE d.exit_code NOT IN (137, 143, -15, 130) AND coalesce(d.reason, '') <> 'OOMKilled'
+GROUP BY r.job_key, r.rank, r.pod_key, d.pod_uid, r.node, r.gpu_uuid, d.ts, d.exit_code
+HAVING max(s.fb_used_mib / nullif(s.fb_total_mib, 0)) >= 0.97;
+
 -- k10s_rank_sample: GPU samples of a rank's GPU while that rank's pod incarnation ran.
 CREATE OR REPLACE TEMP VIEW k10s_rank_sample AS
 SELECT
@@ -134,157 +205,3 @@ JOIN k10s_rank r
   ON s.gpu_uuid = r.gpu_uuid
  AND s.ts BETWEEN r.valid_from AND r.valid_to
  AND (s.pod IS NULL OR s.pod = r.pod);
-
--- k10s_tcp_path: one row per TCP connection between two pods of the same job (NCCL
--- sockets; the TCPStore ports 23456/29500 excluded), with rtt/minrtt and retransmit rates.
-CREATE OR REPLACE TEMP TABLE k10s_tcp_path AS
-WITH t AS (
-    SELECT * FROM tcp_samples
-    WHERE coalesce(state, 'ESTAB') = 'ESTAB'
-      AND coalesce(local_port, 0) NOT IN (23456, 29500)
-      AND coalesce(peer_port, 0) NOT IN (23456, 29500)
-),
-c AS (
-    SELECT
-        namespace, pod, any_value(node) AS node, local_addr, local_port, peer_addr, peer_port,
-        count(*) AS samples, min(ts) AS t0, max(ts) AS t1,
-        median(rtt_ms) AS rtt_ms, min(minrtt_ms) AS minrtt_ms,
-        max(retrans_total) - min(retrans_total) AS d_retrans,
-        max(bytes_retrans) - min(bytes_retrans) AS d_bytes_retrans,
-        max(bytes_sent) - min(bytes_sent) AS d_bytes_sent,
-        max(bytes_retrans) AS bytes_retrans, max(bytes_sent) AS bytes_sent, max(retrans_total) AS retrans_total
-    FROM t GROUP BY namespace, pod, local_addr, local_port, peer_addr, peer_port
-),
-resolved AS (
-    SELECT
-        c.*,
-        lp.job_key, lp.pod_key AS local_pod, lp.node AS local_node,
-        ip.pod_key AS peer_pod, ip.node AS peer_node, ip.job_key AS peer_job,
-        row_number() OVER (
-            PARTITION BY c.namespace, c.pod, c.local_addr, c.local_port, c.peer_addr, c.peer_port
-            ORDER BY coalesce(c.t1 BETWEEN ip.valid_from AND ip.valid_to, false) DESC, ip.valid_from DESC, lp.valid_from DESC
-        ) AS pick
-    FROM c
-    JOIN k10s_pod_job lp ON lp.namespace = c.namespace AND lp.pod = c.pod AND c.t1 BETWEEN lp.valid_from - INTERVAL 5 MINUTE AND lp.valid_to + INTERVAL 5 MINUTE
-    JOIN k10s_ip ip ON ip.ip = c.peer_addr AND ip.ip_kind = 'pod'
-     AND c.t1 BETWEEN ip.valid_from - INTERVAL 5 MINUTE AND ip.valid_to + INTERVAL 5 MINUTE
-)
-SELECT
-    * EXCLUDE (pick),
-    rtt_ms / nullif(minrtt_ms, 0) AS rtt_ratio,
-    CASE WHEN d_bytes_sent > 0 THEN d_bytes_retrans / d_bytes_sent
-         ELSE bytes_retrans / nullif(bytes_sent, 0) END AS retrans_rate
-FROM resolved
-WHERE pick = 1 AND job_key IS NOT NULL AND job_key = peer_job AND local_pod <> peer_pod;
-
--- k10s_pod_pair: both directions of a pod pair merged. A pair is degraded when its
--- retransmit rate is >= 0.1% (healthy datacenter TCP stays far below 0.01%) and >= 10x the
--- job's baseline pair, or its rtt/minrtt is >= 3 and >= 2x the baseline with rtt exceeding
--- minrtt by >= 1 ms. The baseline is the job's lower-quartile pair (quantile_disc 0.25):
--- robust even when one bad pod spoils most pairs of a small job.
-CREATE OR REPLACE TEMP TABLE k10s_pod_pair AS
-WITH p AS (
-    SELECT
-        job_key, least(local_pod, peer_pod) AS pod_a, greatest(local_pod, peer_pod) AS pod_b,
-        count(*) AS connections,
-        median(rtt_ms) AS rtt_ms, median(minrtt_ms) AS minrtt_ms, median(rtt_ratio) AS rtt_ratio,
-        coalesce(sum(CASE WHEN d_bytes_sent > 0 THEN d_bytes_retrans ELSE bytes_retrans END)
-                 / nullif(sum(CASE WHEN d_bytes_sent > 0 THEN d_bytes_sent ELSE bytes_sent END), 0), 0) AS retrans_rate,
-        sum(coalesce(d_retrans, 0)) AS retrans_segments
-    FROM k10s_tcp_path GROUP BY ALL
-),
-j AS (
-    SELECT job_key, quantile_disc(rtt_ratio, 0.25) AS job_rtt_ratio, quantile_disc(retrans_rate, 0.25) AS job_retrans_rate,
-           count(*) AS job_pairs
-    FROM p GROUP BY job_key
-)
-SELECT
-    p.*, j.job_rtt_ratio, j.job_retrans_rate, j.job_pairs,
-    coalesce(p.retrans_rate >= 0.001 AND p.retrans_rate >= 10 * coalesce(j.job_retrans_rate, 0), false) AS retrans_degraded,
-    coalesce(p.rtt_ratio >= 3 AND p.rtt_ratio >= 2 * coalesce(j.job_rtt_ratio, 1) AND p.rtt_ms - p.minrtt_ms >= 1.0, false) AS rtt_degraded
-FROM p JOIN j USING (job_key);
-
--- k10s_pod_net: per pod of a job, how many of its peer paths are degraded. A pod whose
--- paths to most peers are degraded has the sick NIC/host; a lone bad pair is a link.
-CREATE OR REPLACE TEMP TABLE k10s_pod_net AS
-WITH ends AS (
-    SELECT job_key, pod_a AS pod_key, pod_b AS peer, * EXCLUDE (job_key, pod_a, pod_b) FROM k10s_pod_pair
-    UNION ALL
-    SELECT job_key, pod_b AS pod_key, pod_a AS peer, * EXCLUDE (job_key, pod_a, pod_b) FROM k10s_pod_pair
-)
-SELECT
-    job_key, pod_key,
-    count(*) AS peers,
-    count(*) FILTER (WHERE retrans_degraded OR rtt_degraded) AS degraded_peers,
-    max(retrans_rate) AS max_retrans_rate, median(retrans_rate) AS median_retrans_rate,
-    max(rtt_ratio) AS max_rtt_ratio, median(rtt_ratio) AS median_rtt_ratio,
-    median(rtt_ms) AS median_rtt_ms, median(minrtt_ms) AS median_minrtt_ms,
-    any_value(job_retrans_rate) AS job_retrans_rate, any_value(job_rtt_ratio) AS job_rtt_ratio,
-    list(peer ORDER BY peer) FILTER (WHERE retrans_degraded OR rtt_degraded) AS degraded_peer_pods,
-    count(*) FILTER (WHERE retrans_degraded OR rtt_degraded) > 0
-        AND count(*) FILTER (WHERE retrans_degraded OR rtt_degraded) * 2 > count(*)
-        AND count(*) >= 2 AS culprit
-FROM ends GROUP BY job_key, pod_key;
-
--- k10s_xid_code: meaning and recommended action per Xid (NVIDIA Xid catalog / NVSentinel).
-CREATE OR REPLACE TEMP TABLE k10s_xid_code AS
-SELECT * FROM (VALUES
-    (13, 'Graphics engine exception (usually an application fault, e.g. out-of-bounds access)', 'restart-app', false),
-    (31, 'GPU memory page fault (MMU fault), usually an illegal access by the application', 'restart-app', false),
-    (43, 'GPU stopped processing: channel reset after an application fault or kill', 'none', false),
-    (45, 'Preemptive cleanup after a previous error or a killed process', 'none', false),
-    (46, 'GPU timeout error', 'reset-gpu', true),
-    (48, 'Uncorrectable double-bit ECC error', 'reset-gpu', true),
-    (62, 'PMU halt error', 'reset-gpu', true),
-    (63, 'ECC page retirement / row remap recorded; reset the GPU to activate', 'reset-gpu', false),
-    (64, 'Page retirement or row remapping failed', 'reset-gpu', true),
-    (74, 'NVLink error', 'reset-gpu', true),
-    (79, 'GPU has fallen off the bus (PCIe link lost)', 'reboot-node', true),
-    (92, 'High single-bit ECC error rate', 'watch', false),
-    (94, 'Contained ECC error: only the affected application must restart', 'restart-app', false),
-    (95, 'Uncontained ECC error: GPU reset required', 'reset-gpu', true),
-    (119, 'GSP firmware RPC timeout', 'reset-gpu', true),
-    (120, 'GSP firmware error', 'reset-gpu', true),
-    (140, 'Unrecoverable ECC error escape', 'reset-gpu', true),
-    (154, 'GPU recovery action changed', 'see-recovery-action', false)
-) AS t(xid, meaning, action, fatal);
-
--- k10s_xid_event: Xid events from kernel logs (dmesg, resolved by node + PCI bus id) and
--- from the DCGM last-Xid gauge (first sample showing each code), with the rank that was
--- using the GPU then (a fatal Xid kills its pod, so up to 10 minutes after the pod ended).
-CREATE OR REPLACE TEMP TABLE k10s_xid_event AS
-WITH from_logs AS (
-    SELECT l.ts, l.node_resolved AS node, coalesce(g.gpu_uuid, l.gpu_uuid) AS gpu_uuid, l.bus_id AS pci_bus_id,
-           l.xid, 'log' AS source, l.line
-    FROM k10s_log l
-    LEFT JOIN gpus g ON g.node = l.node_resolved AND left(g.pci_bus_id, 10) = left(l.bus_id, 10) AND NOT coalesce(g.is_mig, false)
-    WHERE l.kind = 'xid' AND coalesce(l.xid, 0) > 0
-),
-from_samples AS (
-    SELECT min(ts) AS ts, any_value(node) AS node, gpu_uuid, any_value(pci_bus_id) AS pci_bus_id, xid,
-           'gpu_samples' AS source, NULL::VARCHAR AS line
-    FROM gpu_samples WHERE coalesce(xid, 0) > 0 GROUP BY gpu_uuid, xid
-),
-ev AS (
-    SELECT * FROM from_logs
-    UNION ALL BY NAME
-    SELECT s.* FROM from_samples s
-    WHERE NOT EXISTS (SELECT 1 FROM from_logs f WHERE f.gpu_uuid = s.gpu_uuid AND f.xid = s.xid)
-)
-SELECT
-    ev.*, r.job_key, r.rank, r.pod_key, r.pod_uid,
-    x.meaning, x.action, coalesce(x.fatal, false) AS fatal
-FROM ev
-LEFT JOIN k10s_xid_code x ON x.xid = ev.xid
-LEFT JOIN LATERAL (
-    SELECT job_key, rank, pod_key, pod_uid FROM k10s_rank r
-    WHERE r.gpu_uuid = ev.gpu_uuid AND ev.ts BETWEEN r.valid_from AND r.valid_to + INTERVAL 10 MINUTE
-    ORDER BY r.valid_from DESC LIMIT 1
-) r ON true;
-
--- k10s_price(model): USD per GPU-hour, longest matching pattern of k10s_gpu_prices.
-CREATE OR REPLACE TEMP MACRO k10s_price(model) AS (
-    SELECT usd_per_gpu_hour FROM k10s_gpu_prices
-    WHERE pattern = '' OR contains(upper(coalesce(model, '')), upper(pattern))
-    ORDER BY length(pattern) DESC LIMIT 1
-);

@@ -4,10 +4,12 @@
 -- requires: pods, containers | log_events | jobs
 -- description: A job whose pods or worker group restarted (container restartCount, new
 --   pod incarnations under the same name, JobSet restart attempts, torchrun "Worker group
---   FAILED. k/N attempts left") and failed again. Each failure is keyed by its first
---   failing rank and kind (CUDA OOM, fatal Xid, non-signal exit; container deaths when
---   the logs are silent); the signature that repeats names the culprit and counts the
---   loops. Critical when the same rank fails the same way at least twice.
+--   FAILED. k/N attempts left") and failed again. Each failure is keyed by its root cause
+--   (CUDA OOM, fatal Xid before any plain exit; exits of ranks whose NCCL collective failed
+--   first are victims) and first failing rank; container deaths (a full framebuffer names
+--   the rank and a CUDA OOM) when the logs are silent. A failure ends after 2 minutes of
+--   quiet or when a rank in it fails again. The signature that repeats names the culprit and
+--   counts the loops. Critical when the same rank fails the same way at least twice.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
 --   cause VARCHAR              -- repeating failure: cuda-oom, host-oom, xid-<code>, exit-<code>
@@ -28,49 +30,56 @@
 --   attempts_left BIGINT       -- fewest torchrun attempts left
 --   attempts_max BIGINT        -- torchrun max restarts
 --   evidence STRUCT[]          -- one entry per failure
-WITH l AS (
+WITH RECURSIVE l AS (
     SELECT * FROM k10s_log WHERE job_key IS NOT NULL
 ),
-log_failures AS (
-    SELECT job_key, rank_resolved AS rank, pod_key, node_resolved AS node, gpu_uuid, ts,
-           CASE WHEN kind = 'cuda_oom' THEN 'cuda-oom' ELSE 'exit-' || exit_code END AS sig, left(line, 300) AS line, previous
-    FROM l WHERE kind = 'cuda_oom' OR (kind = 'torchrun_failure' AND exit_code > 0 AND rank_resolved IS NOT NULL)
+log_failures AS (  -- failures in the logs; a rank whose NCCL collective failed in the minute before it exited is a victim, not a failure
+    SELECT f.job_key, f.rank_resolved AS rank, f.pod_key, f.node_resolved AS node, f.gpu_uuid, f.ts,
+           CASE WHEN f.kind = 'cuda_oom' THEN 'cuda-oom' ELSE 'exit-' || f.exit_code END AS sig, left(f.line, 300) AS line, f.previous
+    FROM l f
+    WHERE f.kind = 'cuda_oom'
+       OR (f.kind = 'torchrun_failure' AND f.exit_code > 0 AND f.rank_resolved IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM l e WHERE e.incarnation_uid = f.incarnation_uid
+                             AND coalesce(e.rank_resolved = f.rank_resolved, true)
+                             AND e.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'nccl_error_other')
+                             AND e.ts BETWEEN f.ts - INTERVAL 60 SECOND AND f.ts))
     UNION ALL
     SELECT job_key, rank, pod_key, node, gpu_uuid, ts, 'xid-' || xid, coalesce(left(line, 300), 'Xid ' || xid), NULL
     FROM k10s_xid_event WHERE fatal AND job_key IS NOT NULL
 ),
-sessions AS (
-    SELECT *, sum(new_failure) OVER (PARTITION BY job_key ORDER BY ts ROWS UNBOUNDED PRECEDING) AS failure_no
-    FROM (SELECT *, CASE WHEN ts - lag(ts) OVER (PARTITION BY job_key ORDER BY ts) <= INTERVAL 2 MINUTE THEN 0 ELSE 1 END AS new_failure FROM log_failures)
+death_failures AS (  -- used only when the logs show no failure: container deaths, named by rank when its framebuffer was full
+    SELECT d.job_key, coalesce(fb.rank, CASE WHEN d.nranks = 1 THEN d.ranks[1] END) AS rank, d.pod_key, d.node,
+           coalesce(fb.gpu_uuid, (SELECT any_value(gpu_uuid) FROM k10s_rank r WHERE r.pod_uid = d.pod_uid AND d.nranks = 1)) AS gpu_uuid,
+           d.ts, CASE WHEN fb.rank IS NOT NULL THEN 'cuda-oom' WHEN d.reason = 'OOMKilled' THEN 'host-oom' ELSE 'exit-' || d.exit_code END AS sig,
+           'container of ' || d.pod_key || ' died: ' || coalesce(d.reason, '') || ' exit ' || d.exit_code
+               || coalesce(' (framebuffer ' || round(fb.used_mib) || ' of ' || round(fb.total_mib) || ' MiB)', '') AS line,
+           NULL::BOOLEAN AS previous
+    FROM k10s_death d
+    LEFT JOIN k10s_fb_oom fb ON fb.pod_uid = d.pod_uid AND fb.ts = d.ts
+    WHERE d.job_key IS NOT NULL AND d.job_key NOT IN (SELECT job_key FROM log_failures)
 ),
-log_firsts AS (  -- first failing rank of each failure (a CUDA OOM beats the torchrun line about it)
-    SELECT * FROM sessions
-    QUALIFY row_number() OVER (PARTITION BY job_key, failure_no ORDER BY ts, sig <> 'cuda-oom', rank) = 1
+ordered AS (
+    SELECT *, coalesce(rank::VARCHAR, pod_key, '?') AS who,
+           row_number() OVER (PARTITION BY job_key ORDER BY ts, sig LIKE 'exit-%', rank) AS n
+    FROM (SELECT * FROM log_failures UNION ALL SELECT * FROM death_failures)
 ),
-deaths AS (  -- container terminations with a failure exit, when the logs say nothing
-    SELECT pj.job_key, pj.pod_key, pj.node, pj.nranks, pj.ranks, d.pod_uid, d.ts, d.sig
-    FROM (
-        SELECT pod_uid, finished_at AS ts, CASE WHEN reason = 'OOMKilled' THEN 'host-oom' ELSE 'exit-' || exit_code END AS sig
-        FROM containers WHERE state = 'terminated' AND coalesce(exit_code, 0) <> 0 AND finished_at IS NOT NULL
-        UNION ALL
-        SELECT pod_uid, last_finished_at, CASE WHEN last_reason = 'OOMKilled' THEN 'host-oom' ELSE 'exit-' || last_exit_code END
-        FROM containers WHERE coalesce(last_exit_code, 0) <> 0 AND last_finished_at IS NOT NULL
-    ) d JOIN k10s_pod_job pj ON pj.pod_uid = d.pod_uid
-    WHERE pj.job_key IS NOT NULL
-),
-death_firsts AS (  -- earliest death per job and its signature (used only without log failures)
-    SELECT d.job_key, CASE WHEN d.nranks = 1 THEN d.ranks[1] END AS rank, d.pod_key, d.node,
-           (SELECT any_value(gpu_uuid) FROM k10s_rank r WHERE r.pod_uid = d.pod_uid AND d.nranks = 1) AS gpu_uuid,
-           d.ts, d.sig, 'container of ' || d.pod_key || ' died: ' || d.sig AS line, NULL::BOOLEAN AS previous,
-           row_number() OVER (PARTITION BY d.job_key, d.pod_key ORDER BY d.ts) AS failure_no
-    FROM deaths d
-    WHERE d.job_key NOT IN (SELECT job_key FROM log_failures)
-    QUALIFY d.pod_key = first_value(d.pod_key) OVER (PARTITION BY d.job_key ORDER BY d.ts)
-),
-firsts AS (
-    SELECT job_key, rank, pod_key, node, gpu_uuid, ts, sig, line, previous, failure_no FROM log_firsts
+walk AS (  -- failures, in time order: a new one after a 2-minute gap, or when a rank (pod) that
+           -- already failed in this one fails again > 10 s later (a restarted process)
+    SELECT job_key, n, 1::BIGINT AS failure_no, ts AS last_ts, [{'who': who, 'ts': ts}] AS seen
+    FROM ordered WHERE n = 1
     UNION ALL
-    SELECT job_key, rank, pod_key, node, gpu_uuid, ts, sig, line, previous, failure_no FROM death_firsts
+    SELECT o.job_key, o.n, w.failure_no + b.brk, o.ts,
+           CASE WHEN b.brk = 1 THEN [{'who': o.who, 'ts': o.ts}] ELSE list_append(w.seen, {'who': o.who, 'ts': o.ts}) END
+    FROM walk w
+    JOIN ordered o ON o.job_key = w.job_key AND o.n = w.n + 1
+    CROSS JOIN LATERAL (SELECT CASE WHEN o.ts - w.last_ts > INTERVAL 2 MINUTE
+                                      OR len(list_filter(w.seen, lambda x: x.who = o.who AND o.ts - x.ts > INTERVAL 10 SECOND)) > 0
+                                    THEN 1 ELSE 0 END AS brk) b
+),
+firsts AS (  -- the root cause of each failure: a CUDA OOM, host OOM or Xid beats any plain exit, then the earliest
+    SELECT o.job_key, o.rank, o.pod_key, o.node, o.gpu_uuid, o.ts, o.sig, o.line, o.previous, w.failure_no
+    FROM ordered o JOIN walk w USING (job_key, n)
+    QUALIFY row_number() OVER (PARTITION BY o.job_key, w.failure_no ORDER BY o.sig LIKE 'exit-%', o.n) = 1
 ),
 restarts AS (
     SELECT pj.job_key,

@@ -58,8 +58,11 @@ idle_gpus AS (
     FROM per_gpu p
     LEFT JOIN (SELECT pod_key, arg_max(valid_from, valid_from) AS valid_from, arg_max(phase, valid_from) AS phase FROM k10s_pod_span GROUP BY pod_key) ps
       ON ps.pod_key = p.alloc_pod
-    LEFT JOIN (SELECT gpu_uuid, any_value(product) AS product FROM gpus GROUP BY gpu_uuid) gi ON gi.gpu_uuid = p.gpu_uuid
+    LEFT JOIN (SELECT gpu_uuid, any_value(product) AS product, bool_or(coalesce(mig_mode, '') = 'Enabled') AS mig_enabled FROM gpus GROUP BY gpu_uuid) gi ON gi.gpu_uuid = p.gpu_uuid
     WHERE p.n >= 3 AND p.idle_n >= 0.95 * p.n
+      -- a GPU split into MIG devices is judged per MIG device, not by its whole-GPU rows
+      AND NOT coalesce(gi.mig_enabled, false)
+      AND p.gpu_uuid NOT IN (SELECT parent_gpu_uuid FROM gpus WHERE coalesce(is_mig, false) AND parent_gpu_uuid IS NOT NULL)
       AND epoch(p.last_ts - p.first_ts) >= least(0.5 * $window_s, 1800) - 1
 ),
 allocated AS (

@@ -1,7 +1,7 @@
 -- id: nccl-hang
 -- title: A rank stopped answering and the others timed out waiting for it
 -- severity: critical
--- requires: log_events, ranks
+-- requires: k10s_job_log, ranks
 -- description: Ranks that timed out in the PyTorch NCCL watchdog on the same SeqNum and
 --   OpType are victims. The culprit is, in this order: a rank that failed before the
 --   collective timed out (CUDA OOM, Xid, non-signal exit), a rank named as the closed

@@ -4,7 +4,8 @@
 -- requires: log_events | containers | gpu_samples, ranks | pods
 -- description: The first out-of-memory of each failure: a CUDA OOM in the logs, an
 --   OOMKilled / exit 137 container (host OOM), or a framebuffer at >= 97% of its total in
---   the two minutes before a rank's container died. Then the cascade it caused: ranks that
+--   the two minutes before a rank's container died. OOMs belong to one incident unless 2
+--   minutes pass or a rank already in it runs out of memory again (a restarted process). Then the cascade it caused: ranks that
 --   hit the NCCL watchdog (and their Timeout(ms)), siblings SIGTERM'd by torchrun, remote
 --   errors naming the dead peer; the memory headroom at death and the GPU-hours wasted.
 -- columns:
@@ -29,7 +30,7 @@
 --   remote_error_ranks BIGINT  -- ranks that saw the remote peer close
 --   gpu_hours_lost DOUBLE      -- job GPUs x (cascade end - OOM), summed over incidents
 --   evidence STRUCT[]          -- one entry per incident
-WITH l AS (
+WITH RECURSIVE l AS (
     SELECT * FROM k10s_log WHERE job_key IS NOT NULL
 ),
 log_oom AS (
@@ -38,31 +39,19 @@ log_oom AS (
            oom_requested_mib AS requested_mib, step, line
     FROM l WHERE kind = 'cuda_oom'
 ),
-deaths AS (  -- container terminations (current or last state) of pods that run ranks
-    SELECT c.namespace, c.pod, c.pod_uid, c.finished_at AS ts, c.reason, c.exit_code
-    FROM containers c WHERE c.state = 'terminated' AND coalesce(c.exit_code, 0) <> 0 AND c.finished_at IS NOT NULL
-    UNION ALL
-    SELECT c.namespace, c.pod, c.pod_uid, c.last_finished_at, c.last_reason, c.last_exit_code
-    FROM containers c WHERE coalesce(c.last_exit_code, 0) <> 0 AND c.last_finished_at IS NOT NULL
-),
 host_oom AS (
-    SELECT pj.job_key, CASE WHEN pj.nranks = 1 THEN pj.ranks[1] END AS rank, pj.pod_key, pj.node,
-           CASE WHEN pj.nranks = 1 THEN (SELECT any_value(gpu_uuid) FROM k10s_rank r WHERE r.pod_uid = d.pod_uid) END AS gpu_uuid,
+    SELECT d.job_key, CASE WHEN d.nranks = 1 THEN d.ranks[1] END AS rank, d.pod_key, d.node,
+           CASE WHEN d.nranks = 1 THEN (SELECT any_value(gpu_uuid) FROM k10s_rank r WHERE r.pod_uid = d.pod_uid) END AS gpu_uuid,
            d.ts, 'host-oom' AS cause, NULL::DOUBLE AS total_mib, NULL::DOUBLE AS in_use_mib, NULL::DOUBLE AS requested_mib,
            NULL::BIGINT AS step, 'container ' || coalesce(d.reason, '') || ' exit ' || d.exit_code AS line
-    FROM deaths d JOIN k10s_pod_job pj ON pj.pod_uid = d.pod_uid
-    WHERE pj.job_key IS NOT NULL AND (d.reason = 'OOMKilled' OR d.exit_code = 137)
+    FROM k10s_death d
+    WHERE d.job_key IS NOT NULL AND (d.reason = 'OOMKilled' OR d.exit_code = 137)
 ),
 fb_oom AS (  -- framebuffer at its limit just before a rank's container died (logs absent or silent)
-    SELECT r.job_key, r.rank, r.pod_key, r.node, r.gpu_uuid, d.ts, 'cuda-oom' AS cause,
-           max(s.fb_total_mib) AS total_mib, max(s.fb_used_mib) AS in_use_mib, NULL::DOUBLE AS requested_mib,
-           NULL::BIGINT AS step, 'framebuffer ' || round(max(s.fb_used_mib)) || ' of ' || round(max(s.fb_total_mib)) || ' MiB before exit ' || any_value(d.exit_code) AS line
-    FROM deaths d
-    JOIN k10s_rank r ON r.pod_uid = d.pod_uid
-    JOIN gpu_samples s ON s.gpu_uuid = r.gpu_uuid AND s.ts BETWEEN d.ts - INTERVAL 2 MINUTE AND d.ts
-    WHERE d.exit_code NOT IN (137, 143, -15, 130) AND coalesce(d.reason, '') <> 'OOMKilled'
-    GROUP BY r.job_key, r.rank, r.pod_key, r.node, r.gpu_uuid, d.ts
-    HAVING max(s.fb_used_mib / nullif(s.fb_total_mib, 0)) >= 0.97
+    SELECT job_key, rank, pod_key, node, gpu_uuid, ts, 'cuda-oom' AS cause, total_mib, used_mib AS in_use_mib,
+           NULL::DOUBLE AS requested_mib, NULL::BIGINT AS step,
+           'framebuffer ' || round(used_mib) || ' of ' || round(total_mib) || ' MiB before exit ' || exit_code AS line
+    FROM k10s_fb_oom
 ),
 ooms AS (
     SELECT * FROM log_oom
@@ -70,13 +59,30 @@ ooms AS (
     UNION ALL SELECT f.* FROM fb_oom f
     WHERE NOT EXISTS (SELECT 1 FROM log_oom o WHERE o.job_key = f.job_key AND o.rank = f.rank AND abs(epoch(o.ts) - epoch(f.ts)) <= 300)
 ),
-sessions AS (  -- OOMs more than 2 minutes apart are separate incidents
-    SELECT *, sum(new_incident) OVER (PARTITION BY job_key ORDER BY ts ROWS UNBOUNDED PRECEDING) AS incident
-    FROM (SELECT *, CASE WHEN ts - lag(ts) OVER (PARTITION BY job_key ORDER BY ts) <= INTERVAL 2 MINUTE THEN 0 ELSE 1 END AS new_incident FROM ooms)
+ordered AS (
+    SELECT *, coalesce(rank::VARCHAR, pod_key, '?') AS who,
+           row_number() OVER (PARTITION BY job_key ORDER BY ts, cause = 'host-oom', rank NULLS LAST) AS n
+    FROM ooms
+),
+walk AS (  -- incidents, in time order: a new one after a 2-minute gap, or when a rank that
+           -- already ran out of memory in this incident does so again > 10 s later (a new process)
+    SELECT job_key, n, 1::BIGINT AS incident, ts AS last_ts, [{'who': who, 'ts': ts}] AS seen
+    FROM ordered WHERE n = 1
+    UNION ALL
+    SELECT o.job_key, o.n, w.incident + b.brk, o.ts,
+           CASE WHEN b.brk = 1 THEN [{'who': o.who, 'ts': o.ts}] ELSE list_append(w.seen, {'who': o.who, 'ts': o.ts}) END
+    FROM walk w
+    JOIN ordered o ON o.job_key = w.job_key AND o.n = w.n + 1
+    CROSS JOIN LATERAL (SELECT CASE WHEN o.ts - w.last_ts > INTERVAL 2 MINUTE
+                                      OR len(list_filter(w.seen, lambda x: x.who = o.who AND o.ts - x.ts > INTERVAL 10 SECOND)) > 0
+                                    THEN 1 ELSE 0 END AS brk) b
+),
+sessions AS (
+    SELECT o.*, w.incident FROM ordered o JOIN walk w USING (job_key, n)
 ),
 firsts AS (  -- the first OOM of each incident (a log line wins over a container status at the same time)
     SELECT * FROM sessions
-    QUALIFY row_number() OVER (PARTITION BY job_key, incident ORDER BY ts, cause = 'host-oom', rank NULLS LAST) = 1
+    QUALIFY row_number() OVER (PARTITION BY job_key, incident ORDER BY n) = 1
 ),
 bounded AS (
     SELECT f.*, lead(f.ts) OVER (PARTITION BY f.job_key ORDER BY f.ts) AS next_ts FROM firsts f
@@ -86,13 +92,14 @@ cascade AS (
         b.job_key, b.incident,
         count(DISTINCT l.rank_resolved) FILTER (WHERE l.kind = 'nccl_watchdog_timeout') AS watchdog_ranks,
         max(l.timeout_ms) FILTER (WHERE l.kind = 'nccl_watchdog_timeout') AS timeout_ms,
-        count(DISTINCT coalesce(l.rank_resolved, l.local_rank)) FILTER (WHERE l.kind = 'torchrun_failure' AND l.exit_code = -15) AS sigterm_ranks,
+        greatest(count(DISTINCT coalesce(l.rank_resolved, l.local_rank)) FILTER (WHERE l.kind = 'torchrun_failure' AND l.exit_code = -15),
+                 count(DISTINCT (l.incarnation_uid, l.pid)) FILTER (WHERE l.kind = 'torchrun_sigterm')) AS sigterm_ranks,
         count(DISTINCT l.rank_resolved) FILTER (WHERE l.kind = 'nccl_remote_error') AS remote_error_ranks,
         max(l.ts) AS last_ts
     FROM bounded b
     JOIN l ON l.job_key = b.job_key AND l.ts > b.ts AND l.ts < coalesce(b.next_ts, TIMESTAMPTZ '2999-01-01 00:00:00+00')
      AND l.ts <= b.ts + INTERVAL 45 MINUTE
-     AND l.kind IN ('nccl_watchdog_timeout', 'torchrun_failure', 'nccl_remote_error')
+     AND l.kind IN ('nccl_watchdog_timeout', 'torchrun_failure', 'torchrun_sigterm', 'nccl_remote_error')
     GROUP BY b.job_key, b.incident
 ),
 fb_at_death AS (  -- framebuffer of the culprit GPU in the minute before its OOM

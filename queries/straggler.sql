@@ -11,7 +11,9 @@
 --   bits, a low SM clock or a hot GPU show it, else gpu-degraded. Idle while peers spin =
 --   host-input. A pod whose NCCL sockets are degraded towards most peers = network. The
 --   classic "util more than 2 std dev below the job mean" count is kept as evidence.
---   Windows in which the job hung in a collective (watchdog timeouts) are left out.
+--   Windows in which the job hung in a collective (watchdog timeouts) are left out, and so
+--   are a rank's windows with no GPU activity at all (util < 5%, tensor/SM < 2%): a stalled
+--   GPU (hung, dead, finished) is not a straggler, and an idle GPU's low clock is no throttle.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
 --   cause VARCHAR              -- gpu-throttle, gpu-degraded, host-input, network
@@ -72,15 +74,18 @@ z AS (
         (w.util_pct - g.mean_util) / nullif(g.sd_util, 0) AS util_sd
     FROM w JOIN g USING (job_key, win) JOIN d USING (job_key, win)
 ),
+s0 AS (  -- a GPU with no activity at all in a window is stalled (hung, dead or done), not slow
+    SELECT *, coalesce(util_pct < 5, false) AND coalesce(coalesce(tensor_active, sm_active) < 0.02, true) AS stalled FROM z
+),
 f AS (
     SELECT
         *,
-        coalesce(z_power > 3.5, false) OR coalesce(z_tensor > 3.5, false) OR coalesce(z_sm > 3.5, false) AS busy,
-        (coalesce(z_util < -3.5, false) AND NOT coalesce(z_power > 3.5, false))
-            OR (coalesce(z_tensor < -3.5, false) AND coalesce(z_power < -3.5, false)) AS idle,
-        coalesce(z_clock < -3.5, false) AS slow_clock,
+        NOT stalled AND (coalesce(z_power > 3.5, false) OR coalesce(z_tensor > 3.5, false) OR coalesce(z_sm > 3.5, false)) AS busy,
+        NOT stalled AND ((coalesce(z_util < -3.5, false) AND NOT coalesce(z_power > 3.5, false))
+            OR (coalesce(z_tensor < -3.5, false) AND coalesce(z_power < -3.5, false))) AS idle,
+        NOT stalled AND coalesce(z_clock < -3.5, false) AS slow_clock,
         throttle_bits > 0 AS throttled
-    FROM z
+    FROM s0
 ),
 job_windows AS (
     SELECT job_key, count(*) AS n_windows, max(n_ranks) AS n_ranks FROM g GROUP BY job_key

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import subprocess
 import sys
 from importlib import resources
@@ -14,26 +15,30 @@ from _analyze_kit import gang, samples, table_bundle
 from k10s_forensics.analyze.prices import PriceError, PriceTable
 from k10s_forensics.analyze.render import to_markdown, to_text
 from k10s_forensics.analyze.rules import SEVERITIES, builtin_rules, parse_rule, user_rules
-from k10s_forensics.analyze.runner import analyze, prepare
+from k10s_forensics.analyze.runner import EMPTY_REASONS, analyze, prepare
 from k10s_forensics.errors import QueryError
-from k10s_forensics.queries import RULES, VIEWS_FILE, packaged_sql_files, rule_file_name
+from k10s_forensics.queries import RULES, VIEWS_FILES, packaged_sql_files, rule_file_name
 from k10s_forensics.tables import TABLE_NAMES
 
 SPEC_RULES = {"straggler", "nccl-hang", "oom-cascade", "crashloop", "idle-gpu", "pending", "gpu-health", "network"}
 
 
 def test_registry_lists_every_rule_file():
-    files = set(packaged_sql_files()) - {VIEWS_FILE}
+    files = set(packaged_sql_files()) - set(VIEWS_FILES)
     assert files == {rule_file_name(r) for r in RULES}, "a rule .sql file is missing from queries.RULES (or listed but absent)"
     assert set(RULES) == SPEC_RULES
     assert len(RULES) == len(set(RULES))
+
+
+SHARED_VIEWS = {name for f in VIEWS_FILES for name in re.findall(r"CREATE OR REPLACE TEMP (?:TABLE|VIEW) (k10s_\w+)", resources.files("k10s_forensics.queries").joinpath(f).read_text())}
 
 
 @pytest.mark.parametrize("rule", builtin_rules(), ids=lambda r: r.id)
 def test_rule_header_is_complete(rule):
     assert rule.severity in SEVERITIES
     assert rule.title and len(rule.description) > 80
-    assert all(t in TABLE_NAMES for t in rule.tables), rule.tables
+    assert all(t in TABLE_NAMES or t in SHARED_VIEWS for t in rule.tables), rule.tables
+    assert all(t in EMPTY_REASONS for group in rule.requires for t in group if t in SHARED_VIEWS), "a required shared view needs a skip reason"
     assert rule.narrate is not None, "every built-in rule has a narrative step"
     names = [c.name for c in rule.columns]
     assert len(names) == len(set(names))
@@ -163,30 +168,42 @@ def test_prices():
 
 
 def _k10s(*args):
+    """The real CLI in a child process (exit code, stdout, stderr as a user sees them)."""
     return subprocess.run([sys.executable, "-m", "k10s_forensics", *args], capture_output=True, text=True, timeout=120)
 
 
-def test_cli_exit_codes_and_formats(tmp_path):
+def _k10s_here(capsys, *args) -> tuple[int, str, str]:
+    """The same entry point (``cli.main``) in this process: cheaper than a child per call."""
+    from k10s_forensics.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+def test_cli_exit_codes_and_formats(tmp_path, capsys):
     g = gang(pods=4, per_pod=2)
     g["gpu_samples"] = samples(g, override=lambda r, t, row: row.update(sm_clock_mhz=1300.0, temp_c=90.0, throttle_reasons=0x40, tensor_active=0.8, power_w=640.0) if r == 5 else None)
     path = table_bundle(tmp_path / "b", g).path
     ok = _k10s("analyze", str(path), "--format", "json")
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["findings"][0]["ranks"] == [5]
-    assert _k10s("analyze", str(path), "--fail-on", "warning").returncode == 1
-    assert _k10s("analyze", str(path), "--fail-on", "critical", "--rule", "pending").returncode == 0
     bad = _k10s("analyze", str(tmp_path / "nope"))
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
+    assert _k10s_here(capsys, "analyze", str(path), "--fail-on", "warning")[0] == 1
+    assert _k10s_here(capsys, "analyze", str(path), "--fail-on", "critical", "--rule", "pending")[0] == 0
     prices = tmp_path / "prices.json"
     prices.write_text("{not json")
-    assert _k10s("analyze", str(path), "--prices", str(prices)).returncode == 2
-    md = _k10s("analyze", str(path), "--format", "markdown")
-    assert md.returncode == 0 and md.stdout.startswith("# k10s analysis")
-    listing = _k10s("rules")
-    assert listing.returncode == 0 and all(r in listing.stdout for r in SPEC_RULES)
+    code, _, err = _k10s_here(capsys, "analyze", str(path), "--prices", str(prices))
+    assert code == 2 and "prices.json" in err
+    code, out, _ = _k10s_here(capsys, "analyze", str(path), "--format", "markdown")
+    assert code == 0 and out.startswith("# k10s analysis")
+    code, out, _ = _k10s_here(capsys, "rules")
+    assert code == 0 and all(r in out for r in SPEC_RULES)
 
 
-def test_cli_html_without_report_package_is_a_clear_error(tmp_path):
+def test_cli_html_without_report_package_is_a_clear_error(tmp_path, capsys):
     import importlib
 
     path = table_bundle(tmp_path / "b", gang(pods=2)).path
@@ -195,5 +212,5 @@ def test_cli_html_without_report_package_is_a_clear_error(tmp_path):
         pytest.skip("the report package exists; its own tests cover --html")
     except AttributeError:
         pass
-    out = _k10s("analyze", str(path), "--html", str(tmp_path / "r.html"))
-    assert out.returncode != 0 and "report not available" in out.stderr
+    code, _, err = _k10s_here(capsys, "analyze", str(path), "--html", str(tmp_path / "r.html"))
+    assert code != 0 and "report not available" in err

@@ -81,11 +81,33 @@ def test_scenario_culprit_and_no_false_alarm(sim_root, scenario, seed, nodes, gp
 SWEEP = [(s, seed, nodes, gpus, 8) for s in SCENARIOS for seed, (nodes, gpus) in zip(range(20, 23), ((4, 8), (6, 1), (3, 4)))]
 
 
+_SWEEP_TALLY: dict[str, list[int]] = {}
+
+
+@pytest.fixture(scope="module")
+def sweep_table():
+    """Prints the scenario x (runs, hits, misses, false alarms) table after the sweep (``-s``); ``K10S_SWEEP_TABLE=path`` also writes it."""
+    yield _SWEEP_TALLY
+    if _SWEEP_TALLY:
+        import os
+
+        lines = ["| scenario | runs | hits | misses | false alarms |", "|---|---|---|---|---|"]
+        lines += [f"| {s} | {r} | {h} | {m} | {a} |" for s, (r, h, m, a) in _SWEEP_TALLY.items()]
+        print("\n" + "\n".join(lines))
+        if os.environ.get("K10S_SWEEP_TABLE"):
+            Path(os.environ["K10S_SWEEP_TABLE"]).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("scenario", "seed", "nodes", "gpus", "minutes"), SWEEP, ids=[f"{c[0]}-{c[1]}-{c[2]}x{c[3]}" for c in SWEEP])
-def test_scenario_sweep(sim_root, scenario, seed, nodes, gpus, minutes):
+def test_scenario_sweep(sim_root, sweep_table, scenario, seed, nodes, gpus, minutes):
     truth, result = _case(sim_root, scenario, seed, nodes, gpus, minutes)
     misses, alarms = compare(truth, result)
+    tally = sweep_table.setdefault(scenario, [0, 0, 0, 0])
+    tally[0] += 1
+    tally[1] += len(truth["expected"]) - len([m for m in misses if "errored" not in m])
+    tally[2] += len(misses)
+    tally[3] += len(alarms)
     assert not misses and not alarms, (misses, alarms)
 
 

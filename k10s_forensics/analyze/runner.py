@@ -22,7 +22,7 @@ from k10s_forensics.bundle import Bundle, parse_iso
 from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.errors import QueryError
 from k10s_forensics.output import jsonable
-from k10s_forensics.queries import VIEWS_FILE, read_text
+from k10s_forensics.queries import VIEWS_FILES, read_text
 from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME
 
 #: Finding keys a rule's query may return as columns; everything else becomes evidence.
@@ -47,6 +47,7 @@ EMPTY_REASONS: dict[str, str] = {
     "jobs": "no training jobs in this bundle",
     "kueue_workloads": "no Kueue workloads in this bundle",
     "kueue_cluster_queues": "no Kueue ClusterQueues in this bundle",
+    "k10s_job_log": "no container log lines of training-job pods in this bundle (container logs absent)",
 }
 
 
@@ -91,6 +92,7 @@ def _collector_notes(bundle: Bundle) -> dict[str, str]:
         "gpu_samples": ("dcgm", "nvidia-smi", "prometheus"),
         "tcp_samples": ("ss",),
         "log_events": ("logs",),
+        "k10s_job_log": ("logs",),
         "events": ("events",),
         "kueue_workloads": ("kueue",),
     }
@@ -194,10 +196,11 @@ def prepare(bundle: Bundle, prices: PriceTable | None = None, threads: int | Non
     con = connect(bundle, threads=threads)
     _ensure_views(con)
     (prices or PriceTable.default()).register(con)
-    try:
-        con.sql(read_text(VIEWS_FILE))
-    except duckdb.Error as exc:
-        raise QueryError(str(exc).splitlines()[0], f"queries/{VIEWS_FILE}") from None
+    for name in VIEWS_FILES:
+        try:
+            con.sql(read_text(name))
+        except duckdb.Error as exc:
+            raise QueryError(str(exc).splitlines()[0], f"queries/{name}") from None
     return con
 
 
