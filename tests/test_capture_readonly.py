@@ -1,0 +1,55 @@
+"""Capture only reads: KubeSource has no mutating method and exec is limited to read-only commands.
+
+The end-to-end half of this guarantee (every request serve saw was a GET) is in
+tests/test_capture_e2e.py::test_capture_sent_only_reads.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import pytest
+from kubernetes import client
+
+from k10s_forensics.capture.retry import Deadline
+from k10s_forensics.capture.source import ALLOWED_COMMANDS, ClusterConnection, KubeSource
+
+READ_METHODS = {"get", "list", "version", "discovery", "resources", "logs", "proxy_get", "exec", "close"}
+MUTATING = re.compile(r"create|update|patch|delete|replace|post|put|apply|evict|scale|drain|cordon|write", re.I)
+
+
+def test_kubesource_exposes_only_read_verbs():
+    public = {name for name, _ in inspect.getmembers(KubeSource, predicate=inspect.isfunction) if not name.startswith("_")}
+    assert public == READ_METHODS, f"KubeSource public methods changed: {sorted(public ^ READ_METHODS)}"
+    assert not [m for m in public if MUTATING.search(m)]
+
+
+def test_every_http_call_in_kubesource_is_a_get():
+    source = inspect.getsource(KubeSource)
+    methods = set(re.findall(r'request\(\s*"([A-Z]+)"', source))
+    assert methods == {"GET"}, methods
+
+
+def test_the_exec_websocket_opens_with_a_get():
+    from k10s_forensics.capture import fastws
+
+    text = inspect.getsource(fastws)
+    request_lines = re.findall(r'f"([A-Z]+) \{target\} HTTP/1.1"', text)
+    assert request_lines == ["GET"]
+
+
+def test_allowed_commands_are_the_read_only_set():
+    assert ALLOWED_COMMANDS == {("nvidia-smi", "-q", "-x"), ("ss", "-tin"), ("printenv", "NVIDIA_VISIBLE_DEVICES"),
+                                ("dmesg", "--time-format", "iso")}
+
+
+@pytest.mark.parametrize("argv", [("sh", "-c", "ls"), ("rm", "-rf", "/"), ("nvidia-smi", "-r"), ("dmesg", "-C"),
+                                  ("nvidia-smi", "-q", "-x", "; reboot")])
+def test_exec_refuses_commands_outside_the_allow_list_before_any_network(argv):
+    # Port 9 on localhost: nothing listens; a network attempt would fail differently.
+    conn = ClusterConnection(client.Configuration(host="http://127.0.0.1:9"), "t", "http://127.0.0.1:9", "default")
+    source = KubeSource(conn, Deadline(5), timeout_s=1)
+    with pytest.raises(PermissionError, match="not allowed"):
+        source.exec("ns", "pod", "c", argv)
+    assert source.stats.calls == 0
