@@ -37,13 +37,8 @@ def simulate(out: Path, nodes: int, gpus: int) -> float:
     return time.monotonic() - started
 
 
-NODELAY_WRAPPER = ("import sys; import k10s_forensics.serve.app as app; app.Handler.disable_nagle_algorithm = True; "
-                   "from k10s_forensics.cli import main; sys.argv[0] = 'k10s'; main()")
-
-
-def start_serve(bundle: Path, kubeconfig: Path, latency_ms: float, nodelay: bool = False) -> subprocess.Popen:
-    head = [sys.executable, "-c", NODELAY_WRAPPER] if nodelay else ["k10s"]
-    proc = subprocess.Popen(head + ["serve", str(bundle), "--kubeconfig", str(kubeconfig), "--latency-ms", str(latency_ms)],
+def start_serve(bundle: Path, kubeconfig: Path, latency_ms: float) -> subprocess.Popen:
+    proc = subprocess.Popen(["k10s", "serve", str(bundle), "--kubeconfig", str(kubeconfig), "--latency-ms", str(latency_ms)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(600):
         if kubeconfig.exists():
@@ -85,9 +80,6 @@ def main() -> None:
     ap.add_argument("--concurrency", type=int, default=64)
     ap.add_argument("--skip-serial", action="store_true", help="do not run the concurrency-1 capture")
     ap.add_argument("--bundle", type=Path, help="reuse this simulated bundle (its <name>.truth.json beside it); else simulate")
-    ap.add_argument("--serve-nodelay", action="store_true",
-                    help="start serve with TCP_NODELAY on its sockets (workaround: serve writes headers and body "
-                         "separately, so Nagle + delayed ACK add ~40 ms to every non-exec answer)")
     ap.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results" / "capture.md")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="k10s-bench-capture-") as tmp:
@@ -100,7 +92,7 @@ def main() -> None:
         truth = json.loads((bundle.parent / f"{bundle.name}.truth.json").read_text())
         job = truth["job"]
         kubeconfig = tmp_path / "kc.yaml"
-        serve = start_serve(bundle, kubeconfig, args.latency_ms, args.serve_nodelay)
+        serve = start_serve(bundle, kubeconfig, args.latency_ms)
         try:
             fast = run_capture(kubeconfig, tmp_path / "cap-fast", args.concurrency, job)
             serial = None if args.skip_serial else run_capture(kubeconfig, tmp_path / "cap-serial", 1, job)
@@ -108,7 +100,7 @@ def main() -> None:
             serve.terminate()
             serve.wait(10)
     ideal = fast["calls"] * args.latency_ms / 1000 / args.concurrency
-    report = {"serve_nodelay": args.serve_nodelay, "nodes": args.nodes, "gpus": args.nodes * args.gpus_per_node, "latency_ms": args.latency_ms,
+    report = {"nodes": args.nodes, "gpus": args.nodes * args.gpus_per_node, "latency_ms": args.latency_ms,
               "simulate_s": sim_s, "fast": fast, "serial": serial, "ideal_s": ideal,
               "ratio": fast["capture_s"] / ideal,
               "speedup": (serial["capture_s"] / fast["capture_s"]) if serial else None}
@@ -126,7 +118,7 @@ def write_results(args, r: dict) -> None:
         "",
         f"Cluster: simulated `healthy`, {r['nodes']} nodes x {args.gpus_per_node} GPUs = {r['gpus']} GPUs, "
         f"one training job over all nodes (one pod per node, 8 GPUs each). `k10s serve --latency-ms {r['latency_ms']:g}` (every call)"
-        + (", serve's sockets with TCP_NODELAY (`--serve-nodelay`)." if r["serve_nodelay"] else "."),
+        + ".",
         f"Capture: `k10s capture --job {'<job>'} --skip logs --skip dmesg --skip prometheus` (one round: objects at start "
         "and end, nvidia-smi + DCGM scrape per node, ss + visible-devices per training pod).",
         "",

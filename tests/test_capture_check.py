@@ -38,13 +38,28 @@ def _k10s(*args, timeout=60):
 
 def test_check_reports_each_collector_or_says_why_it_cannot(kubeconfig):
     proc = _k10s("capture", "--kubeconfig", str(kubeconfig), "-A", "--check")
-    if proc.returncode == 0:
-        for name in ("pods", "nodes", "ss", "logs"):
-            assert any(line.startswith(name) for line in proc.stdout.splitlines()), proc.stdout
-    else:
-        # A server without SelfSubjectAccessReview: one clear line, no traceback, exit 1.
-        assert proc.returncode == 1 and "Traceback" not in proc.stderr
-        assert proc.stderr.startswith("k10s: error: cannot check access: ") and len(proc.stderr.strip().splitlines()) == 1
+    assert proc.returncode == 0, proc.stderr
+    verdicts = {line.split()[0]: line.split(None, 1)[1] for line in proc.stdout.splitlines() if line and not line.startswith(" ")}
+    from k10s_forensics.collectors import COLLECTORS
+
+    assert set(verdicts) == {c.name for c in COLLECTORS}
+    assert all(v == "would run" for v in verdicts.values()), proc.stdout
+
+
+def test_check_names_what_rbac_denies(tmp_path_factory):
+    from k10s_forensics.serve.faults import Faults
+
+    root = tmp_path_factory.mktemp("sim-check-forbid")
+    simulate("healthy", root / "b", seed=4, nodes=2, gpus_per_node=1, minutes=1, interval_s=30)
+    with start_server(root / "b", faults=Faults(forbid=("events", "pods/exec"))) as srv:
+        kc = srv.write_kubeconfig(root / "kc.yaml")
+        proc = _k10s("capture", "--kubeconfig", str(kc), "-A", "--check")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    skipped = {line.split()[0] for line in lines if line.endswith("would be skipped")}
+    assert skipped == {"events", "visible-devices", "nvidia-smi", "ss", "dmesg"}
+    assert any("denied: list events" in line for line in lines)
+    assert any("denied: create pods/exec" in line for line in lines)
 
 
 def test_bad_job_and_missing_kubeconfig_are_one_line_errors(tmp_path, kubeconfig):

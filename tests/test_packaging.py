@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.resources
+import json
 import os
 import shutil
 import subprocess
@@ -35,7 +36,7 @@ def test_sql_files_are_package_data():
 @pytest.mark.slow
 def test_wheel_installs_into_fresh_venv_and_runs(tmp_path):
     dist = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(REPO)], check=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(REPO)], check=True, timeout=300)
     wheels = list(dist.glob("k10s_forensics-*.whl"))
     assert len(wheels) == 1
     env_dir = tmp_path / "venv"
@@ -55,7 +56,25 @@ def test_wheel_installs_into_fresh_venv_and_runs(tmp_path):
     assert int(out.stdout.splitlines()[1]) > 0
     where = subprocess.run([str(py), "-c", "import k10s_forensics.queries as q, k10s_forensics.collectors as c; print(q.__file__); print(c.__file__)"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
     assert str(env_dir) in where.stdout and str(REPO) not in where.stdout
-    if (REPO / "queries").glob("*.sql"):
-        analyze = subprocess.run([str(k10s), "analyze", str(bundle), "--format", "json"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
-        if "No such command" not in analyze.stderr:
-            assert analyze.returncode == 0, analyze.stderr
+    analyze = subprocess.run([str(k10s), "analyze", str(bundle), "--format", "json"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert analyze.returncode == 0, analyze.stderr
+    assert set(json.loads(analyze.stdout)) >= {"bundle", "findings", "skipped"}
+    report = subprocess.run([str(k10s), "report", str(bundle), "-o", str(tmp_path / "r.html")], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert report.returncode == 0, report.stderr
+    assert (tmp_path / "r.html").stat().st_size > 100_000, "report with embedded plotly.js and templates from the wheel"
+
+
+def test_every_package_folder_is_listed_in_pyproject():
+    import tomllib
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    mapping = config["package-dir"]
+    found = set()
+    for top, folder in mapping.items():
+        root = REPO / folder
+        for init in root.rglob("__init__.py"):
+            rel = init.parent.relative_to(root).parts
+            found.add(".".join((top, *rel)))
+    assert found - listed == set(), f"package folders missing from pyproject [tool.setuptools] packages: {sorted(found - listed)}"
+    assert listed - found == set(), f"listed packages without a folder: {sorted(listed - found)}"
