@@ -37,11 +37,11 @@ def line_context(text: str) -> Event:
     ctx["pg_rank"] = message_rank
     ctx["_prefix_rank"] = prefix_rank
     ctx["severity"] = _severity(text)
-    m = P.NCCL_PREFIX.search(text)
-    if m and P.NCCL_LEVEL.search(text, m.end()):
-        ctx["nccl_host"] = m.group(1)
-        ctx["pid"] = _int(m.group(2))
-        ctx["cuda_dev"] = _int(m.group(4))
+    prefix = P.nccl_prefix(text) if "NCCL " in text else None  # NCCL_LEVEL needs "NCCL "
+    if prefix and P.NCCL_LEVEL.search(text, prefix[4]):
+        ctx["nccl_host"] = prefix[0]
+        ctx["pid"] = _int(prefix[1])
+        ctx["cuda_dev"] = _int(prefix[3])
     return ctx
 
 
@@ -52,10 +52,10 @@ def _severity(text: str) -> str | None:
     m = P.GLOG_OLD.search(text)
     if m:
         return m.group(1)
-    m = P.NCCL_LEVEL.search(text)
+    m = P.NCCL_LEVEL.search(text) if "NCCL " in text else None
     if m:
         return {"INFO": "I", "WARN": "W", "ERROR": "E", "TRACE": "I"}[m.group(1)]
-    m = P.PY_LEVEL.search(text)
+    m = P.PY_LEVEL.search(text) if any(word in text for word in P.PY_LEVEL_WORDS) else None
     if m:
         return {"ERROR": "E", "WARNING": "W", "CRITICAL": "F", "FATAL": "F"}[m.group(1)]
     return None

@@ -115,6 +115,11 @@ PY_LEVEL = re.compile(r"(?:^|\[|\s)(ERROR|WARNING|CRITICAL|FATAL)[\]:]")
 
 # NCCL debug line prefix: <host>:<pid>:<tid> [<cudaDev>] ...
 NCCL_PREFIX = re.compile(r"([^\s:\[\]]{1,253}):(\d+):(\d+) \[(\d+)\] ")
+#: The part of NCCL_PREFIX after the host: found first, the host is then read backwards
+#: (``log_classify.nccl_prefix``), which is what NCCL_PREFIX.search finds without trying
+#: every start position.
+NCCL_PREFIX_TAIL = re.compile(r":(\d+):(\d+) \[(\d+)\] ")
+PY_LEVEL_WORDS = ("ERROR", "WARNING", "CRITICAL", "FATAL")
 NCCL_LEVEL = re.compile(r"\bNCCL (INFO|WARN|ERROR|TRACE)\b")
 
 # ---------------------------------------------------------------------------------------
@@ -218,4 +223,32 @@ FR_HEADER = re.compile(r"Not all ranks joining collective(?::? sequence number:?
 FR_GROUP = re.compile(r"^\s*group info: (\S+)")
 FR_COLLECTIVE = re.compile(r"^\s*collective: (nccl:\w+)")
 
-__all__ = [name for name in dir() if name.isupper()]
+# ---------------------------------------------------------------------------------------
+# Helpers.
+# ---------------------------------------------------------------------------------------
+_NOT_HOST = frozenset(":[]")
+
+
+def nccl_prefix(text: str) -> tuple[str, str, str, str, int] | None:
+    """``NCCL_PREFIX.search(text)`` as (host, pid, tid, cuda_dev, end), in linear time.
+
+    The host class ``[^\\s:\\[\\]]`` excludes ``:``, so a match ends its host at the colon that
+    starts ``NCCL_PREFIX_TAIL``: the leftmost tail preceded by at least one host character
+    gives the leftmost match, whose host is the (at most 253) host characters before it.
+    """
+    if " [" not in text:
+        return None
+    pos = 0
+    while True:
+        m = NCCL_PREFIX_TAIL.search(text, pos)
+        if m is None:
+            return None
+        colon = start = m.start()
+        while start > 0 and colon - start < 253 and text[start - 1] not in _NOT_HOST and not text[start - 1].isspace():
+            start -= 1
+        if start < colon:
+            return text[start:colon], m.group(1), m.group(2), m.group(3), m.end()
+        pos = colon + 1
+
+
+__all__ = [name for name in dir() if name.isupper()] + ["nccl_prefix"]

@@ -1,14 +1,15 @@
 """raw/logs -> ``log_events``: recognised lines of container logs (docs/parsers-logs.md).
 
-Vectorised in DuckDB, one Parquet row group at a time (memory stays bounded by a row
-group, not the file):
+Vectorised, one Parquet row group at a time (memory stays bounded by a row group, not the file):
 
-1. split every body into lines (``string_split`` + ``unnest``, with line numbers);
-2. keep only lines matching one cheap RE2 prefilter (events or training progress): the
-   vast majority of a training log matches nothing and never leaves DuckDB;
-3. strip the API timestamp prefix (``timestamps=true``) and cast it;
-4. training-progress lines are finished in SQL (step number, ``[rankN]:`` rank);
-5. the few event candidates go to Python (``BodyAssembler``/``classify``), which applies
+1. pyarrow splits every body into lines (``split_pattern``, line numbers from the list
+   offsets) and runs one RE2 prefilter over them (``match_substring_regex``): the vast
+   majority of a training log matches nothing and is dropped without a Python loop;
+2. the few candidate lines go to DuckDB, which strips and casts the API timestamp prefix
+   (``timestamps=true``);
+3. training-progress lines are finished in SQL (step number, ``[rankN]:`` rank) and
+   thinned (``STEP_STRIDE_S``: first and last line of every run, one per 10 s, resets);
+4. the event candidates go to Python (``BodyAssembler``/``classify``), which applies
    the per-kind regexes and assembles multi-line constructs.
 
 Rows whose fetch failed (``error`` set) are counted issues; whatever body they hold is
@@ -22,6 +23,7 @@ from collections import defaultdict
 from typing import Any, Iterator
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -36,34 +38,41 @@ META_COLUMNS = ("captured_at", "node", "namespace", "pod", "pod_uid", "container
 LONG_LINE = 65536
 NO_TS = "recognised line without any timestamp (ts null)"
 WINDOW = 1000
+#: training_step thinning: per (log body, rank, subkind) series keep the first line of every
+#: STEP_STRIDE_S-second interval, plus the first and last line of the series and both lines
+#: around a step that goes back (restart, new epoch bar); lines without a timestamp are all kept.
+STEP_STRIDE_S = 10
+PREFILTER = P.PREFILTER_EVENT + "|" + P.PREFILTER_STEP
 
 
 def _lit(pattern: str) -> str:
     return "'" + pattern.replace("'", "''") + "'"
 
 
+def _step_columns() -> str:
+    """One column per STEP_EXTRACT wording (each regex run once), named ``x_<wording>``."""
+    cols = []
+    for name, rx in P.STEP_EXTRACT:
+        if name == "tqdm":  # the last tqdm counter on the line: tqdm redraws with \r, so one line holds many
+            cols.append(f"nullif(list_extract(regexp_extract_all(text, {_lit(rx)}, 1), -1), '') AS x_{name}")
+        else:
+            cols.append(f"nullif(regexp_extract(text, {_lit(rx)}, 1), '') AS x_{name}")
+    return ", ".join(cols)
+
+
 def _step_sql() -> str:
-    parts = [f"nullif(regexp_extract(text, {_lit(rx)}, 1), '')" for name, rx in P.STEP_EXTRACT if name not in ("tqdm",)]
-    # the last tqdm counter on the line: tqdm redraws with \r, so one line holds many
-    tqdm = dict(P.STEP_EXTRACT)["tqdm"]
-    names = [name for name, _ in P.STEP_EXTRACT if name != "tqdm"]
-    cols = {n: p for n, p in zip(names, parts)}
-    cols["tqdm"] = f"nullif(list_extract(regexp_extract_all(text, {_lit(tqdm)}, 1), -1), '')"
+    """``step`` and ``step_kind`` from the ``x_<wording>`` columns, first wording that matched."""
     order = [name for name, _ in P.STEP_EXTRACT]
-    value = "coalesce(" + ", ".join(cols[n] for n in order) + ")"
-    kind = "CASE " + " ".join(f"WHEN {cols[n]} IS NOT NULL THEN '{n}'" for n in order)
+    value = "coalesce(" + ", ".join(f"x_{n}" for n in order) + ")"
+    kind = "CASE " + " ".join(f"WHEN x_{n} IS NOT NULL THEN '{n}'" for n in order)
     kind += f" WHEN regexp_matches(text, {_lit(P.STEP_HF)}) THEN 'hf_log' END"
     return f"try_cast({value} AS BIGINT) AS step, {kind} AS step_kind"
 
 
 CANDIDATES_SQL = f"""
-WITH lines AS (
-    SELECT _row, unnest(parts) AS raw_line, unnest(range(1, len(parts) + 1)) AS line_no
-    FROM (SELECT _row, string_split(body, chr(10)) AS parts FROM batch WHERE body IS NOT NULL AND body <> '')
-), hits AS (
+WITH hits AS (
     SELECT _row, line_no, raw_line, regexp_extract(raw_line, {_lit('(' + P.API_TS[:-1] + ') ')}, 1) AS api_text
-    FROM lines
-    WHERE regexp_matches(raw_line, {_lit(P.PREFILTER_EVENT + '|' + P.PREFILTER_STEP)})
+    FROM hits_arrow
 ), texts AS (
     SELECT _row, line_no, api_text,
            rtrim(CASE WHEN api_text = '' THEN raw_line ELSE substr(raw_line, length(api_text) + 2) END, chr(13)) AS text
@@ -91,14 +100,51 @@ def _window(text: str) -> str:
 
 
 STEPS_SQL = f"""
-SELECT * FROM (
+WITH x AS (
+    SELECT _row, line_no, api_ts, long_line, text, {_step_columns()} FROM cand WHERE NOT is_event
+), s AS (
     SELECT _row, line_no, api_ts, long_line, left(text, {LINE_CHARS}) AS line,
            coalesce(try_cast(nullif(regexp_extract(text, '\\[rank(\\d+)\\]:', 1), '') AS BIGINT),
                     try_cast(nullif(regexp_extract(text, '(?i)\\[rank (\\d+)\\]', 1), '') AS BIGINT)) AS rank,
            {_step_sql()}
-    FROM cand WHERE NOT is_event
-) WHERE step_kind IS NOT NULL
+    FROM x
+), series AS (
+    SELECT *, lag(line_no) OVER w AS prev_line, lead(line_no) OVER w AS next_line,
+           lag(step) OVER w AS prev_step, lead(step) OVER w AS next_step,
+           lag(bucket) OVER w AS prev_bucket
+    FROM (SELECT *, epoch_us(api_ts) // {STEP_STRIDE_S * 1_000_000} AS bucket FROM s WHERE step_kind IS NOT NULL)
+    WINDOW w AS (PARTITION BY _row, rank, step_kind ORDER BY line_no)
+)
+SELECT _row, line_no, api_ts, long_line, line, rank, step, step_kind FROM series
+WHERE api_ts IS NULL OR prev_line IS NULL OR next_line IS NULL OR prev_bucket IS DISTINCT FROM bucket
+   OR step < prev_step OR next_step < step
+ORDER BY _row, line_no
 """
+
+
+def _hits(table: pa.Table) -> pa.Table:
+    """Lines of every body that pass the prefilter: ``_row``, 1-based ``line_no``, ``raw_line``."""
+    rows, line_nos, texts = [], [], []
+    row_ids = table["_row"].combine_chunks()
+    start = 0
+    for chunk in table["body"].chunks:
+        lists = pc.split_pattern(chunk, "\n")
+        lines = pc.list_flatten(lists)
+        hit = np.flatnonzero(np.asarray(pc.match_substring_regex(lines, PREFILTER)))
+        if len(hit):
+            offsets = np.asarray(lists.offsets)
+            owner = np.asarray(pc.list_parent_indices(lists))[hit]
+            line_nos.append(hit + offsets[0] - offsets[owner] + 1)
+            rows.append(np.asarray(row_ids)[owner + start])
+            texts.append(lines.take(pa.array(hit, pa.int64())))
+        start += len(chunk)
+    if not texts:
+        return pa.table({"_row": pa.array([], pa.int64()), "line_no": pa.array([], pa.int64()), "raw_line": pa.array([], pa.string())})
+    return pa.table({
+        "_row": pa.array(np.concatenate(rows), pa.int64()),
+        "line_no": pa.array(np.concatenate(line_nos), pa.int64()),
+        "raw_line": pa.concat_arrays(texts),
+    })
 
 
 def _row_groups(ctx, path) -> Iterator[pa.Table]:
@@ -208,9 +254,7 @@ def derive(ctx) -> None:
                 r["_row"]: {k: r[k] for k in ("namespace", "pod", "pod_uid", "container", "node", "previous", "captured_at")}
                 for r in meta_table.to_pylist()
             }
-            # several small Arrow batches let DuckDB split the work across threads
-            bodies = table.select(["_row", "body"])
-            con.register("batch", pa.Table.from_batches(bodies.to_batches(max_chunksize=4), schema=bodies.schema))
+            con.register("hits_arrow", _hits(table.select(["_row", "body"])))
             con.execute(f"CREATE OR REPLACE TEMP TABLE cand AS {CANDIDATES_SQL}")
             events = _events(ctx, con, meta)
             for ev in events:
@@ -222,7 +266,7 @@ def derive(ctx) -> None:
                 if steps["ts"].null_count:
                     ctx.issue(SOURCE, NO_TS, None, RAW_FILE, count=steps["ts"].null_count)
                 ctx.emit("log_events", steps)
-            con.unregister("batch")
+            con.unregister("hits_arrow")
     finally:
         con.close()
 

@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from k10s_forensics.parsers.common import normalize_pci_bus_id, number
+from k10s_forensics.parsers.common import normalize_pci_bus_id
 from k10s_forensics.parsers.gpu_common import THROTTLE_BITS, capture_failure, mig_key
+from k10s_forensics.parsers.xml_paths import GPU_BLOCKS, Paths, num as _num, text as _text, to_int as _int
 
 SOURCE = "nvidia-smi-xml"
 ISSUE_SOURCE = "exec:nvidia-smi-xml"
@@ -29,34 +30,10 @@ _ENTITY_RE = re.compile(r"<!ENTITY", re.IGNORECASE)
 _NA_TEXT = {"n/a", "not supported", "unknown error", "requested functionality has been deprecated", "insufficient permissions", "gpu requires reset", "unknown"}
 
 
-def _text(el: ET.Element | None, path: str) -> str | None:
-    if el is None:
-        return None
-    found = el.find(path)
-    if found is None or found.text is None:
-        return None
-    text = found.text.strip()
-    return text or None
-
-
-def _str(el: ET.Element | None, path: str) -> str | None:
+def _str(el, path: str) -> str | None:
     """Text of ``path`` with the N/A / deprecated forms as None."""
     text = _text(el, path)
     return None if text is None or text.strip("[]").lower() in _NA_TEXT else text
-
-
-def _num(el: ET.Element | None, *paths: str) -> float | None:
-    """First path whose value is a number (units stripped, N/A forms -> None)."""
-    for path in paths:
-        value = number(_text(el, path))
-        if value is not None:
-            return value
-    return None
-
-
-def _int(el: ET.Element | None, *paths: str) -> int | None:
-    value = _num(el, *paths)
-    return None if value is None else int(value)
 
 
 def _yes(el: ET.Element | None, path: str) -> bool | None:
@@ -64,7 +41,17 @@ def _yes(el: ET.Element | None, path: str) -> bool | None:
     return True if text in ("yes", "true", "1") else False if text in ("no", "false", "0") else None
 
 
-def throttle_mask(gpu: ET.Element) -> int | None:
+def _throttle_bit(tag) -> int | None:
+    bit = _BITS.get(tag, -1)
+    if bit == -1:
+        bit = _BITS[tag] = THROTTLE_BITS.get(re.sub(r"^clocks_(?:event|throttle)_reason_", "", tag)) if isinstance(tag, str) else None
+    return bit
+
+
+_BITS: dict[str, int | None] = {}
+
+
+def throttle_mask(gpu) -> int | None:
     """NVML clock-event bitmask from ``clocks_event_reasons`` / ``clocks_throttle_reasons``."""
     for block in ("clocks_event_reasons", "clocks_throttle_reasons"):
         el = gpu.find(block)
@@ -72,8 +59,7 @@ def throttle_mask(gpu: ET.Element) -> int | None:
             continue
         mask, known = 0, False
         for child in el:
-            suffix = re.sub(r"^clocks_(?:event|throttle)_reason_", "", child.tag)
-            bit = THROTTLE_BITS.get(suffix)
+            bit = _throttle_bit(child.tag)
             state = (child.text or "").strip().lower()
             if bit is None or state not in ("active", "not active"):
                 continue
@@ -106,11 +92,11 @@ def _ecc(gpu: ET.Element, kind: str) -> tuple[int | None, int | None]:
     return sbe, dbe
 
 
-def _gpu(gpu: ET.Element, position: int, root: ET.Element) -> tuple[list[dict], list[dict]]:
+def _gpu(element: ET.Element, position: int, driver: str | None, cuda: str | None) -> tuple[list[dict], list[dict]]:
+    gpu = Paths(element, GPU_BLOCKS)
     uuid = _text(gpu, "uuid")
-    pci = normalize_pci_bus_id(_text(gpu, "pci/pci_bus_id") or gpu.get("id"))
+    pci = normalize_pci_bus_id(_text(gpu, "pci/pci_bus_id") or element.get("id"))
     product = _text(gpu, "product_name")
-    driver = _text(root, "driver_version")
     power = _num(
         gpu,
         "gpu_power_readings/instant_power_draw",
@@ -151,7 +137,7 @@ def _gpu(gpu: ET.Element, position: int, root: ET.Element) -> tuple[list[dict], 
         "product": product if product else None,
         "memory_total_mib": None if fb_total is None else int(fb_total),
         "driver_version": driver,
-        "cuda_version": _text(root, "cuda_version"),
+        "cuda_version": cuda,
         "is_mig": False,
         "mig_mode": _str(gpu, "mig_mode/current_mig") or "N/A",
         "serial": _str(gpu, "serial"),
@@ -170,7 +156,7 @@ def _gpu(gpu: ET.Element, position: int, root: ET.Element) -> tuple[list[dict], 
         "remapped_rows_failure": _yes(gpu, "remapped_rows/remapped_row_failure"),
     }
     gpus, samples = [row], [sample]
-    for mig in gpu.findall("mig_devices/mig_device"):
+    for mig in element.findall("mig_devices/mig_device"):
         gi = _int(mig, "gpu_instance_id")
         own = _text(mig, "uuid")
         key = own if own and own.upper().startswith("MIG-") else mig_key(uuid, gi)
@@ -233,8 +219,9 @@ def parse_nvidia_smi_xml(text: str | None) -> tuple[list[dict], list[dict], list
     gpus: list[dict] = []
     samples: list[dict] = []
     issues: list[tuple[str, str | None]] = []
+    driver, cuda = _text(root, "driver_version"), _text(root, "cuda_version")
     for position, gpu in enumerate(root.findall("gpu")):
-        g, s = _gpu(gpu, position, root)
+        g, s = _gpu(gpu, position, driver, cuda)
         if not g[0]["gpu_uuid"]:
             issues.append(("GPU without uuid", f"gpu id={gpu.get('id')}"))
             continue
