@@ -208,3 +208,13 @@ def test_cli_doc_is_generated_from_help():
     from k10s_forensics import clidoc
 
     assert clidoc.main(["--check"]) == 0, "docs/cli.md is out of date: python -m k10s_forensics.clidoc"
+
+
+def test_sample_bundles_hold_tables_from_the_current_parsers():
+    """Committed samples are rebuilt whenever the parsers change (else the demo rewrites them)."""
+    from conftest import SAMPLE_BUNDLES
+
+    bundles = [p for p in sorted(SAMPLE_BUNDLES.iterdir()) if (p / "manifest.json").is_file()]
+    assert bundles
+    stale = [b.name for b in bundles if needs_rebuild(Bundle.open(b))]
+    assert not stale, f"run `k10s rebuild` on sample-bundles/{{{','.join(stale)}}}"
