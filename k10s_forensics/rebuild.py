@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from k10s_forensics.bundle import COMPRESSION, RAW_SCHEMAS, Bundle, iso, parse_iso, utcnow
@@ -36,34 +37,75 @@ class DeriveContext:
         self._memory: dict[str, list[pa.Table]] = {}
         self._writers: dict[str, pq.ParquetWriter] = {}
         self._closed: set[str] = set()
-        self._raw_cache: dict[str, pa.Table | None] = {}
+        self._damaged: dict[str, bool] = {}
+        self._missing_reported: set[str] = set()
         self.window_start = parse_iso((bundle.manifest.get("window") or {}).get("start"))
         self.window_end = parse_iso((bundle.manifest.get("window") or {}).get("end"))
 
     # ---- raw layer -------------------------------------------------------------------
     def raw(self, name: str, source: str | None = None, kind: str | None = None) -> pa.Table:
-        """The raw table (empty with its schema when absent or unreadable), optionally filtered.
+        """The raw rows (empty with the raw schema when absent or unreadable), optionally filtered.
 
         ``source`` filters exec/scrapes rows by their ``source`` column; ``kind`` filters
         objects by ``kind``. Row order is the file's order; an ``_row`` column holds the
-        row index in the file so issues can point back to it.
+        row index in the file so issues can point back to it. Row groups are read one at a
+        time and only when their key column matches, so asking for the few ``visible-devices``
+        rows never loads gigabytes of scrape bodies.
         """
-        table = self._raw_table(name)
-        if table is None:
-            table = RAW_SCHEMAS[name].empty_table()
-        table = table.append_column("_row", pa.array(range(table.num_rows), pa.int64()))
-        import pyarrow.compute as pc
+        schema = RAW_SCHEMAS[name]
+        empty = schema.empty_table().append_column("_row", pa.array([], pa.int64()))
+        path = self.bundle.raw_path(name)
+        if not path.is_file() or self._damaged.get(name):
+            return empty
+        key_col, wanted = ("source", source) if source is not None else ("kind", kind) if kind is not None else (None, None)
+        try:
+            pf = pq.ParquetFile(path)
+        except Exception as exc:
+            self._record_damage(name, exc)
+            return empty
+        parts, offset = [], 0
+        for i in range(pf.num_row_groups):
+            rows = pf.metadata.row_group(i).num_rows
+            try:
+                part = self._read_group(pf, i, key_col, wanted, offset)
+            except Exception as exc:  # a damaged row group costs only its rows
+                self.issues.add(f"raw:{name}", f"unreadable row group ({exc.__class__.__name__})", f"row group {i}", f"raw/{name}.parquet")
+                part = None
+            offset += rows
+            if part is not None and part.num_rows:
+                parts.append(self._conform_raw(name, part))
+        return pa.concat_tables(parts) if parts else empty
 
-        if source is not None and "source" in table.column_names:
-            table = table.filter(pc.equal(table["source"], source))
-        if kind is not None and "kind" in table.column_names:
-            table = table.filter(pc.equal(table["kind"], kind))
+    def _read_group(self, pf: pq.ParquetFile, index: int, key_col: str | None, wanted: str | None, offset: int) -> pa.Table | None:
+        rows = pf.metadata.row_group(index).num_rows
+        mask = None
+        if key_col is not None and key_col in pf.schema_arrow.names:
+            keys = pf.read_row_group(index, columns=[key_col])[key_col]
+            mask = pc.equal(keys, wanted)
+            if not pc.any(mask).as_py():
+                return None
+        table = pf.read_row_group(index)
+        table = table.append_column("_row", pa.array(range(offset, offset + rows), pa.int64()))
+        return table.filter(mask) if mask is not None else table
+
+    def _conform_raw(self, name: str, table: pa.Table) -> pa.Table:
+        missing = [f for f in RAW_SCHEMAS[name] if f.name not in table.column_names]
+        if missing and name not in self._missing_reported:
+            self._missing_reported.add(name)
+            self.issues.add(f"raw:{name}", "missing required columns", ", ".join(f.name for f in missing), f"raw/{name}.parquet")
+        for field in missing:
+            table = table.append_column(field.name, pa.nulls(table.num_rows, field.type))
         return table
+
+    def _record_damage(self, name: str, exc: Exception) -> None:
+        if not self._damaged.get(name):
+            self._damaged[name] = True
+            self.issues.add(f"raw:{name}", f"unreadable parquet ({exc.__class__.__name__})", str(exc)[:200], f"raw/{name}.parquet")
 
     def raw_batches(self, name: str, columns: list[str] | None = None, batch_rows: int = 64) -> Iterator[pa.RecordBatch]:
         """Stream a raw file in small batches (large scrape bodies)."""
         path = self.bundle.raw_path(name)
-        if not path.is_file() or (name in self._raw_cache and self._raw_cache[name] is None):
+        if not path.is_file() or self._damaged.get(name):
             return
         try:
             pf = pq.ParquetFile(path)
@@ -79,41 +121,7 @@ class DeriveContext:
         try:
             pq.ParquetFile(path).metadata
         except Exception as exc:
-            self.issues.add(f"raw:{name}", f"unreadable parquet ({exc.__class__.__name__})", str(exc)[:200], f"raw/{name}.parquet")
-            self._raw_cache[name] = None
-
-    def _raw_table(self, name: str) -> pa.Table | None:
-        if name not in self._raw_cache:
-            path = self.bundle.raw_path(name)
-            table = None
-            if path.is_file():
-                try:
-                    table = pq.read_table(path)
-                except Exception as exc:
-                    self.issues.add(f"raw:{name}", f"unreadable parquet ({exc.__class__.__name__})", str(exc), f"raw/{name}.parquet")
-                    table = self._salvage(path, name)
-                if table is not None:
-                    missing = [f.name for f in RAW_SCHEMAS[name] if f.name not in table.column_names]
-                    if missing:
-                        self.issues.add(f"raw:{name}", "missing required columns", ", ".join(missing), f"raw/{name}.parquet")
-                        for col in missing:
-                            table = table.append_column(col, pa.nulls(table.num_rows, RAW_SCHEMAS[name].field(col).type))
-            self._raw_cache[name] = table
-        return self._raw_cache[name]
-
-    def _salvage(self, path: Path, name: str) -> pa.Table | None:
-        """Read the row groups that are still readable from a damaged file."""
-        try:
-            pf = pq.ParquetFile(path)
-        except Exception:
-            return None
-        parts = []
-        for i in range(pf.num_row_groups):
-            try:
-                parts.append(pf.read_row_group(i))
-            except Exception:
-                self.issues.add(f"raw:{name}", "unreadable row group", f"row group {i}", f"raw/{name}.parquet")
-        return pa.concat_tables(parts) if parts else None
+            self._record_damage(name, exc)
 
     # ---- derived tables --------------------------------------------------------------
     def emit(self, name: str, table: pa.Table | list[dict[str, Any]]) -> None:
