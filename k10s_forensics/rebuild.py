@@ -52,18 +52,23 @@ class DeriveContext:
         time and only when their key column matches, so asking for the few ``visible-devices``
         rows never loads gigabytes of scrape bodies.
         """
-        schema = RAW_SCHEMAS[name]
-        empty = schema.empty_table().append_column("_row", pa.array([], pa.int64()))
+        parts = list(self.raw_groups(name, source=source, kind=kind))
+        if not parts:
+            return RAW_SCHEMAS[name].empty_table().append_column("_row", pa.array([], pa.int64()))
+        return pa.concat_tables(parts)
+
+    def raw_groups(self, name: str, source: str | None = None, kind: str | None = None) -> Iterator[pa.Table]:
+        """Like :meth:`raw`, one Parquet row group at a time (flat memory for large sources)."""
         path = self.bundle.raw_path(name)
         if not path.is_file() or self._damaged.get(name):
-            return empty
+            return
         key_col, wanted = ("source", source) if source is not None else ("kind", kind) if kind is not None else (None, None)
         try:
             pf = pq.ParquetFile(path)
         except Exception as exc:
             self._record_damage(name, exc)
-            return empty
-        parts, offset = [], 0
+            return
+        offset = 0
         for i in range(pf.num_row_groups):
             rows = pf.metadata.row_group(i).num_rows
             try:
@@ -73,8 +78,7 @@ class DeriveContext:
                 part = None
             offset += rows
             if part is not None and part.num_rows:
-                parts.append(self._conform_raw(name, part))
-        return pa.concat_tables(parts) if parts else empty
+                yield self._conform_raw(name, part)
 
     def _read_group(self, pf: pq.ParquetFile, index: int, key_col: str | None, wanted: str | None, offset: int) -> pa.Table | None:
         rows = pf.metadata.row_group(index).num_rows

@@ -234,12 +234,14 @@ def parse_nvidia_smi_xml(text: str | None) -> tuple[list[dict], list[dict], list
 
 def derive(ctx) -> None:
     """Emit gpus and gpu_samples rows from every nvidia-smi-xml exec row."""
-    table = ctx.raw("exec", source=SOURCE)
-    if table.num_rows == 0:
-        return
+    for table in ctx.raw_groups("exec", source=SOURCE):  # one row group at a time: flat memory
+        _derive_rows(ctx, table.select(["captured_at", "node", "exit_code", "stdout", "error", "_row"]).to_pylist())
+
+
+def _derive_rows(ctx, rows: list[dict]) -> None:
     all_gpus: list[dict] = []
     all_samples: list[dict] = []
-    for row in table.select(["captured_at", "node", "exit_code", "stdout", "error", "_row"]).to_pylist():
+    for row in rows:
         failure = capture_failure(row)
         if failure:
             ctx.issue(ISSUE_SOURCE, failure, row.get("error") or (row.get("stdout") or "")[:200], RAW_FILE, row["_row"])

@@ -158,18 +158,17 @@ def _parse_batch(batch: pa.Table) -> tuple[pa.Table | None, list[tuple[str, int,
 
 def derive(ctx) -> None:
     """Emit ``tcp_samples`` from raw/exec rows with source ``ss``."""
-    exec_rows = ctx.raw("exec", source="ss")
-    if exec_rows.num_rows == 0:
-        return
-    _row_issues(ctx, exec_rows)
-    batches = [exec_rows.slice(start, BATCH_ROWS) for start in range(0, exec_rows.num_rows, BATCH_ROWS)]
-    # pyarrow and numpy release the GIL: two batches parse at once on two cores; results in order
+    # pyarrow and numpy release the GIL: two batches parse at once on two cores; results in order.
+    # Raw rows come one Parquet row group at a time, so memory stays flat however many rounds.
     with ThreadPoolExecutor(max_workers=THREADS) as pool:
-        for table, issues in pool.map(_parse_batch, batches):
-            for example, raw_row, count in issues:
-                ctx.issue(SOURCE, "unrecognised ss line", example, RAW_FILE, raw_row, count=count)
-            if table is not None:
-                ctx.emit("tcp_samples", table)
+        for exec_rows in ctx.raw_groups("exec", source="ss"):
+            _row_issues(ctx, exec_rows)
+            batches = [exec_rows.slice(start, BATCH_ROWS) for start in range(0, exec_rows.num_rows, BATCH_ROWS)]
+            for table, issues in pool.map(_parse_batch, batches):
+                for example, raw_row, count in issues:
+                    ctx.issue(SOURCE, "unrecognised ss line", example, RAW_FILE, raw_row, count=count)
+                if table is not None:
+                    ctx.emit("tcp_samples", table)
 
 
 __all__ = ["derive", "SOCKET_RE", "HEADER_RE"]
