@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--minutes", type=int, default=60)
     ap.add_argument("--interval", type=int, default=10)
     ap.add_argument("--generate", type=Path, help=argparse.SUPPRESS)
-    ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--measure", type=Path, help="measure an existing rebuilt bundle (e.g. simulated: see BENCHMARKS.md) instead of generating one")
     args = ap.parse_args(argv)
     if args.generate:
         generate(args.generate, args.gpus[0], args.minutes, args.interval)
