@@ -29,6 +29,7 @@ import posixpath
 import shutil
 import tarfile
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -185,19 +186,20 @@ def _write_member(tf: tarfile.TarFile, member: tarfile.TarInfo, dest: Path, decl
     return digest.hexdigest()
 
 
-def safe_unpack(archive: Path, target: Path, *, collect: bool = False) -> UnpackResult:
+def safe_unpack(archive: Path, target: Path, *, collect: bool = False, on_file: Callable[[str, Path], None] | None = None) -> UnpackResult:
     """Unpack ``archive`` into the new folder ``target`` with every safety check.
 
     Unsafe members always raise UnsafeArchiveError. Checksum mismatches and listed files
     missing from the archive raise BundleError, or are collected in ``problems`` when
-    ``collect`` is true (``k10s verify`` names every one).
+    ``collect`` is true (``k10s verify`` names every one). ``on_file(rel, path)`` is called
+    as each file lands (``k10s verify`` starts reading Parquet files while the rest unpacks).
     """
     origin = str(archive)
     archive_bytes = archive.stat().st_size
     target.mkdir(parents=True, exist_ok=False, mode=0o700)
     base = target.resolve()
     try:
-        tf = tarfile.open(archive, mode="r|*")
+        tf = tarfile.open(archive, mode="r|*", bufsize=CHUNK)
     except (tarfile.TarError, OSError, EOFError) as exc:
         raise BundleError(f"{origin}: not a readable tar archive ({exc})") from None
     problems: list[str] = []
@@ -242,6 +244,8 @@ def safe_unpack(archive: Path, target: Path, *, collect: bool = False) -> Unpack
                     raise UnsafeArchiveError(f"{origin}: member {member.name!r} appears twice (refused)") from None
                 raise BundleError(f"{origin}: archive is truncated or damaged at {member.name!r} ({exc})") from None
             result.digests[rel] = digest
+            if on_file is not None:
+                on_file(rel, dest)
             result.files += 1
             result.bytes_written += member.size
             expected = str(files[rel].get("sha256") or "")

@@ -25,6 +25,7 @@ from k10s_forensics import __version__
 from k10s_forensics.bundle import MANIFEST, RAW_NAMES, Bundle, iso, utcnow, write_json_atomic
 from k10s_forensics.errors import BundleError, RedactionError
 from k10s_forensics.sharing.redact.bodies import Redactor
+from k10s_forensics.sharing.redact.columns import ColumnRedactor
 from k10s_forensics.sharing.redact.keys import append_map, default_key_file, load_key, load_map, map_path
 from k10s_forensics.sharing.redact.pseudonym import Pseudonymizer, key_id
 from k10s_forensics.sharing.redact.replace import TextReplacer
@@ -93,6 +94,7 @@ def redact(
         _manifest_vocabulary(src.manifest, vocab)
         replacer = TextReplacer(pseudo, vocab.finish())
     redactor = Redactor(scanner, replacer)
+    columns = ColumnRedactor(redactor)
 
     work = target.parent / f".{target.name}.{uuid.uuid4().hex[:8]}.partial"
     work_bundle = work / "bundle" if to_archive else work
@@ -110,7 +112,7 @@ def redact(
             result.bytes_in += path.stat().st_size
             dst = work_bundle / "raw" / f"{name}.parquet"
             try:
-                result.rows += rewrite_raw(path, dst, name, redactor)
+                result.rows += rewrite_raw(path, dst, name, redactor, columns=columns)
             except Exception as exc:  # never ship what could not be rewritten
                 dst.unlink(missing_ok=True)
                 result.dropped.append(f"raw/{name}.parquet: unreadable, dropped ({exc.__class__.__name__}: {str(exc)[:120]})")

@@ -64,6 +64,7 @@ class TextReplacer:
         self.tokens = {value: pseudo.name(value, kind) for value, kind in sorted(names.items())}
         self.counts: Counter[str] = Counter()
         self.distinct: dict[str, set[str]] = {}
+        self._events: list[tuple[str, str]] = []
         parts = []
         if names:
             parts.append(f"{_LEFT}({trie_regex(sorted(names, key=lambda w: (-len(w), w)))}){_RIGHT}")
@@ -73,8 +74,28 @@ class TextReplacer:
         self.regex = re.compile("|".join(parts))
 
     def _seen(self, kind: str, value: str) -> None:
-        self.counts[kind] += 1
-        self.distinct.setdefault(kind, set()).add(value)
+        self._events.append((kind, value))
+
+    def commit(self, events: list[tuple[str, str]], times: int = 1) -> None:
+        """Count ``events`` (what one replacement saw) ``times`` times."""
+        for kind, value in events:
+            self.counts[kind] += times
+            self.distinct.setdefault(kind, set()).add(value)
+
+    def replace_events(self, text: str, exact: bool = False) -> tuple[str, list[tuple[str, str]]]:
+        """``replace`` (or ``replace_exact``) of ``text`` and the (kind, value) replacements it made, uncounted.
+
+        Lets callers replace each distinct value once and count it as often as it occurs.
+        """
+        self._events = []
+        token = self.tokens.get(text) if exact else None
+        if token is not None:
+            self._seen(self.names[text], text)
+            out = token
+        else:
+            out = self.regex.sub(self._sub, text) if text else text
+        events, self._events = self._events, []
+        return out, events
 
     def _sub(self, m: re.Match[str]) -> str:
         name = m.group(1)
@@ -102,17 +123,17 @@ class TextReplacer:
     def replace(self, text: str | None) -> str | None:
         if not text:
             return text
-        return self.regex.sub(self._sub, text)
+        out, events = self.replace_events(text)
+        self.commit(events)
+        return out
 
     def replace_exact(self, text: str | None) -> str | None:
         """A whole field that is one name (pod, namespace, node column): dict lookup first."""
         if not text:
             return text
-        token = self.tokens.get(text)
-        if token is not None:
-            self._seen(self.names[text], text)
-            return token
-        return self.replace(text)
+        out, events = self.replace_events(text, exact=True)
+        self.commit(events)
+        return out
 
     def distinct_counts(self) -> dict[str, int]:
         return {kind: len(values) for kind, values in sorted(self.distinct.items())}

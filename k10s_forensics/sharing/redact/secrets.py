@@ -72,6 +72,17 @@ SECRET_RE = re.compile("|".join(f"(?:{d[2].pattern})" for d in _DETECTORS if "?P
 TRIGGERS = tuple(sorted({t for _k, ts, _p in _DETECTORS for t in ts} | set(_FRAGMENTS)))
 
 
+def _quick() -> re.Pattern[str]:
+    from k10s_forensics.sharing.redact.prefilter import SECRET_PREFILTER
+
+    return re.compile(SECRET_PREFILTER)
+
+
+#: Short texts (JSON values) are checked with the prefilter first (see prefilter.py).
+_QUICK = _quick()
+_QUICK_MAX = 2048
+
+
 def mask(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
@@ -114,8 +125,8 @@ class SecretScanner:
 
     def scan(self, text: str) -> str:
         """``text`` with every detected secret replaced."""
-        if not text:
-            return text
+        if not text or (len(text) <= _QUICK_MAX and not _QUICK.search(text)):
+            return text  # the prefilter matches every text in which anything below could be found
         low = text.lower()
         found: list[tuple[int, int, int, int, str, str]] = []  # match start/end, replace start/end, text, kind
         for kind, triggers, regex in _DETECTORS:
