@@ -61,6 +61,11 @@ class Collector:
     #: Access of which at least one is needed for the collector to do anything.
     description: str = ""
 
+    def start_needs(self, scope) -> tuple[str, ...]:
+        """Collectors whose start phase must finish before this one starts (``needs`` unless
+        the scope makes some of them unnecessary)."""
+        return self.needs
+
     def run(self, ctx: "CollectorContext", phase: str) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 

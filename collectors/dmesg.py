@@ -23,8 +23,9 @@ class DmesgCollector(Collector):
         nodes = ctx.inventory.gpu_nodes()
         targets = []
         uncovered = []
+        drivers, _ = ctx.inventory.pods_by_node()
         for node in nodes:
-            pods = ctx.inventory.driver_pods_on(node)
+            pods = drivers.get(node)
             if pods:
                 targets.append(pods[0])
             else:

@@ -18,13 +18,14 @@ COMMAND = ("nvidia-smi", "-q", "-x")
 SOURCE = "nvidia-smi-xml"
 
 
-def candidates(inventory, node: str) -> list[tuple[object, str]]:
-    """(pod, container) pairs to try on ``node``, best first."""
+def candidates(inventory, node: str, by_node=None) -> list[tuple[object, str]]:
+    """(pod, container) pairs to try on ``node``, best first (``by_node``: ``inventory.pods_by_node()``)."""
+    drivers, workloads = by_node or inventory.pods_by_node()
     found = []
-    for pod in inventory.driver_pods_on(node):
+    for pod in drivers.get(node, []):
         names = [c.name for c in pod.containers if not c.init]
         found.append((pod, DRIVER_CONTAINER if DRIVER_CONTAINER in names else names[0]))
-    for pod in inventory.gpu_workload_pods_on(node):
+    for pod in workloads.get(node, []):
         gpu = [c for c in pod.containers if c.gpus and not c.init]
         if gpu:
             found.append((pod, gpu[0].name))
@@ -42,10 +43,11 @@ class NvidiaSmiCollector(Collector):
         if not nodes:
             ctx.skip("no GPU nodes in scope")
             return
+        by_node = ctx.inventory.pods_by_node()
 
         def one(node: str) -> None:
             tried: list[str] = []
-            for pod, container in candidates(ctx.inventory, node):
+            for pod, container in candidates(ctx.inventory, node, by_node):
                 result = run_command(ctx, pod, container, COMMAND, SOURCE, record=False)
                 if result.exit_code is not None and not binary_missing(result):
                     record_exec(ctx, pod, container, COMMAND, SOURCE, result, utcnow())

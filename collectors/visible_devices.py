@@ -20,6 +20,11 @@ class VisibleDevicesCollector(Collector):
     access = (Access("create", "pods", subresource="exec"),)
     description = "printenv NVIDIA_VISIBLE_DEVICES in each training container"
 
+    def start_needs(self, scope) -> tuple[str, ...]:
+        # gpu-operator is waited for only to leave its operand pods out of the training pods;
+        # a --job scope holds the job's pods only, so the execs start as soon as pods are listed.
+        return ("pods",) if scope.job_scoped else self.needs
+
     def run(self, ctx, phase: str) -> None:
         targets = []
         for pod in ctx.inventory.training_pods():

@@ -39,6 +39,17 @@ def test_the_exec_websocket_opens_with_a_get():
     assert request_lines == ["GET"]
 
 
+def test_the_http_client_sends_only_get():
+    from k10s_forensics.capture import transport
+
+    text = inspect.getsource(transport)
+    assert re.findall(r'f"([A-Z]+) \{self\.endpoint\.base_path\}\{target\} HTTP/1.1"', text) == ["GET"]
+    assert 'if method != "GET"' in text  # RawTransport.request refuses anything else
+    from k10s_forensics.capture import proxied
+
+    assert set(re.findall(r'request\(\s*"([A-Z]+)"', inspect.getsource(proxied))) == {"GET"}
+
+
 def test_allowed_commands_are_the_read_only_set():
     assert ALLOWED_COMMANDS == {("nvidia-smi", "-q", "-x"), ("ss", "-tin"), ("printenv", "NVIDIA_VISIBLE_DEVICES"),
                                 ("dmesg", "--time-format", "iso")}

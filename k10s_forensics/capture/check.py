@@ -41,18 +41,20 @@ def review_body(access: Access, namespace: str | None) -> dict[str, Any]:
     return {"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview", "spec": {"resourceAttributes": attrs}}
 
 
-def ask(source, access: Access, namespace: str | None) -> tuple[bool, str]:
-    """(allowed, reason) from one SelfSubjectAccessReview.
+def ask(source, access: Access, namespace: str | None, pool: Any = None) -> tuple[bool, str]:
+    """(allowed, reason) from one SelfSubjectAccessReview (``pool``: a urllib3 pool to reuse).
 
     Raises:
         CallError: the review itself could not be made.
     """
+    if pool is None:
+        pool = review_pool(source)
     body = json.dumps(review_body(access, namespace)).encode()
     headers = source._headers()
     headers["Content-Type"] = "application/json"
     timeout = source.deadline.bound(source.timeout_s)
     try:
-        resp = source._pool.request("POST", source._host + SSAR_PATH, body=body, headers=headers, retries=False,
+        resp = pool.request("POST", source.connection.configuration.host.rstrip("/") + SSAR_PATH, body=body, headers=headers, retries=False,
                                     timeout=urllib3.Timeout(connect=timeout, read=timeout))
     except urllib3.exceptions.HTTPError as exc:
         raise CallError(f"SelfSubjectAccessReview failed: {exc.__class__.__name__}", kind="connection") from None
@@ -61,6 +63,14 @@ def ask(source, access: Access, namespace: str | None) -> tuple[bool, str]:
         raise CallError(f"SelfSubjectAccessReview answered HTTP {resp.status}: {text[:200]}", status=resp.status, kind="http")
     status = (json.loads(text) or {}).get("status") or {}
     return bool(status.get("allowed")), str(status.get("reason") or status.get("evaluationError") or "")
+
+
+def review_pool(source) -> Any:
+    """A urllib3 pool with the kubernetes client's connection settings (access reviews are
+    questions sent as POST, so they do not go through ``KubeSource``, which only GETs)."""
+    from kubernetes import client
+
+    return client.ApiClient(source.connection.configuration).rest_client.pool_manager
 
 
 def predict(collectors: Sequence[Collector], scope: Scope, decide: Callable[[Access, str | None], tuple[bool, str]]) -> list[Verdict]:
@@ -95,6 +105,7 @@ def run_check(source, scope: Scope, collectors: Sequence[Collector] = COLLECTORS
         clone.access = tuple(a for a in collector.access if a.group in served)
         kept.append(clone)
     try:
-        return predict(kept, scope, lambda access, ns: ask(source, access, ns))
+        pool = review_pool(source)
+        return predict(kept, scope, lambda access, ns: ask(source, access, ns, pool))
     except CallError as exc:
         raise CollectorError(f"cannot check access: {exc}") from None

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from k10s_forensics.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
+from k10s_forensics.capture.columns import use_column_writers
 from k10s_forensics.capture.context import CaptureOptions, CollectorContext, CollectorRun
 from k10s_forensics.capture.inventory import Inventory
 from k10s_forensics.capture.pool import WorkPool
@@ -79,8 +80,7 @@ class CaptureEngine:
         cluster = self._cluster_info()
         manifest = new_manifest(cluster=cluster, scope=self.scope.manifest(), window_start=utcnow())
         writer = BundleWriter(self.out_dir, manifest)
-        for raw in writer.writers.values():
-            raw.flush_bytes = FLUSH_BYTES
+        use_column_writers(writer, FLUSH_BYTES)
         self.sink = Sink(writer)
         previous_handler = self._install_sigint()
         self.progress.start(self)
@@ -139,7 +139,10 @@ class CaptureEngine:
         names = {c.name for c in members}
         done = {c.name: threading.Event() for c in members}
         for c in members:
-            needs = c.needs if phase == "start" else getattr(c, "needs_at_end", ()) if phase == "end" else ()
+            if phase == "start":
+                needs = c.start_needs(self.scope) if hasattr(c, "start_needs") else c.needs
+            else:
+                needs = getattr(c, "needs_at_end", ()) if phase == "end" else ()
             deps = [done[n] for n in needs if n in names]
             threading.Thread(target=self._run_one, args=(c, phase, round_index, deps, done[c.name]),
                              name=f"collector-{c.name}", daemon=True).start()
@@ -195,11 +198,8 @@ class CaptureEngine:
         return entries
 
     def _checkpoint(self) -> None:
-        with self.sink._lock:
-            if self.sink._closed:
-                return
-            self.sink.writer.manifest["collectors"] = [r.manifest_entry() for r in self.runs.values() if r.started_at]
-        self.sink.checkpoint()
+        """Flush rows and the manifest in the writer thread; the next phase starts at once."""
+        self.sink.checkpoint([r.manifest_entry() for r in self.runs.values() if r.started_at])
 
     def _close(self, reason: str | None, elapsed_s: float) -> Bundle:
         writer = self.sink.writer
@@ -212,9 +212,8 @@ class CaptureEngine:
             "api_calls": stats.calls, "retries": stats.retries, "failed_calls": stats.failures,
             "stopped": reason, "skipped_by_flag": sorted(self.options.skip),
         }
-        # Decide statuses before closing: rows arriving later are dropped by the sink.
-        with self.sink._lock:
-            self.sink._closed = True
+        # Decide statuses once the sink is sealed: rows arriving later are dropped, rows accepted are written.
+        self.sink.seal()
         manifest["collectors"] = []
         for entry in self._entries(reason):
             writer.record_collector(entry)

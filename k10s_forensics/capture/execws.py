@@ -48,8 +48,8 @@ def _connect(configuration: Any, url: str, headers: dict[str, str], timeout_s: f
     return ws
 
 
-def run_exec(configuration: Any, url: str, headers: dict[str, str], timeout_s: float, max_bytes: int):
-    """Run the exec at ``url``; returns an ``ExecResult``.
+def run_exec(configuration: Any, endpoint: Any, target: str, headers: dict[str, str], timeout_s: float, max_bytes: int):
+    """Run the exec at ``target`` (API path and query); returns an ``ExecResult``.
 
     Uses a small built-in WebSocket reader (one buffered socket, no per-byte reads: exec is
     most of a capture's calls); through an HTTP proxy it falls back to websocket-client.
@@ -57,12 +57,13 @@ def run_exec(configuration: Any, url: str, headers: dict[str, str], timeout_s: f
     Raises:
         CallError: the exec was refused (forbidden, pod/container not found) or never connected.
     """
-    if configuration.proxy:
+    if configuration.proxy or endpoint is None:
+        url = configuration.host.rstrip("/") + target
         return _run_exec_websocket_client(configuration, url, headers, timeout_s, max_bytes)
     from k10s_forensics.capture.fastws import exec_frames
 
     started = time.monotonic()
-    messages, problem = exec_frames(configuration, url, headers, timeout_s, max_bytes)
+    messages, problem = exec_frames(endpoint, target, headers, timeout_s, max_bytes)
     return _result(messages, problem, started)
 
 

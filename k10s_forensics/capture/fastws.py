@@ -13,27 +13,11 @@ import socket
 import ssl
 import struct
 import time
-from typing import Any
-from urllib.parse import urlsplit
 
 from k10s_forensics.capture.retry import CallError
+from k10s_forensics.capture.transport import Endpoint
 
 PROTOCOLS = "v5.channel.k8s.io,v4.channel.k8s.io"
-_STATUS_KIND = {401: "unauthorized", 403: "forbidden", 404: "not-found", 429: "throttled"}
-
-
-def _tls_context(configuration: Any) -> ssl.SSLContext:
-    if configuration.verify_ssl:
-        ctx = ssl.create_default_context(cafile=configuration.ssl_ca_cert or None)
-        if configuration.assert_hostname is False:
-            ctx.check_hostname = False
-    else:
-        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        ctx.check_hostname = False
-        ctx.verify_mode = ssl.CERT_NONE
-    if configuration.cert_file:
-        ctx.load_cert_chain(configuration.cert_file, configuration.key_file)
-    return ctx
 
 
 class _Conn:
@@ -60,28 +44,17 @@ class _Conn:
         return data
 
 
-def _connect(configuration: Any, url: str, timeout_s: float) -> tuple[socket.socket, str, str]:
-    parts = urlsplit(url)
-    tls = parts.scheme == "https"
-    port = parts.port or (443 if tls else 80)
-    sock = socket.create_connection((parts.hostname, port), timeout=timeout_s)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    if tls:
-        server_name = getattr(configuration, "tls_server_name", None) or parts.hostname
-        sock = _tls_context(configuration).wrap_socket(sock, server_hostname=server_name)
-    host = parts.hostname if parts.port is None else f"{parts.hostname}:{parts.port}"
-    return sock, host, parts.path + (f"?{parts.query}" if parts.query else "")
-
-
-def exec_frames(configuration: Any, url: str, headers: dict[str, str], timeout_s: float, max_bytes: int) -> tuple[list[bytes], str | None]:
-    """The data messages of one exec session and a note when it was cut short (timeout, size).
+def exec_frames(endpoint: Endpoint, target: str, headers: dict[str, str], timeout_s: float, max_bytes: int) -> tuple[list[bytes], str | None]:
+    """The data messages of one exec session at ``target`` (path and query) and a note when
+    it was cut short (timeout, size).
 
     Raises:
         CallError: the upgrade was refused (HTTP status) or the connection failed.
     """
     deadline = time.monotonic() + timeout_s
+    host, target = endpoint.host_header, endpoint.base_path + target
     try:
-        sock, host, target = _connect(configuration, url, timeout_s)
+        sock = endpoint.connect(timeout_s)
     except (socket.timeout, TimeoutError) as exc:
         raise CallError(f"timeout after {timeout_s:.0f}s starting exec", kind="timeout") from exc
     except (OSError, ssl.SSLError) as exc:

@@ -179,6 +179,25 @@ class Inventory:
             pods = [p for p in self.pods.values() if (p.gpus or p.job_names) and p.key not in self.operator_pods]
         return sorted((p for p in pods if p.running or not running_only), key=lambda p: p.key)
 
+    def pods_by_node(self) -> tuple[dict[str, list[PodInfo]], dict[str, list[PodInfo]]]:
+        """(running driver pods, running GPU workload pods sorted by key) per node, in one pass.
+
+        A snapshot for collectors that visit every node (``driver_pods_on`` per node would
+        scan all pods once per node: quadratic on a 1000-node cluster).
+        """
+        drivers: dict[str, list[PodInfo]] = {}
+        workloads: dict[str, list[PodInfo]] = {}
+        with self.lock:
+            for p in self.operator_pods.values():
+                if p.running and p.labels.get(DRIVER_LABEL[0]) == DRIVER_LABEL[1]:
+                    drivers.setdefault(p.node or "", []).append(p)
+            for p in self.pods.values():
+                if p.running and p.gpus:
+                    workloads.setdefault(p.node or "", []).append(p)
+        for pods in workloads.values():
+            pods.sort(key=lambda p: p.key)
+        return drivers, workloads
+
     def driver_pods_on(self, node: str) -> list[PodInfo]:
         with self.lock:
             return [p for p in self.operator_pods.values()

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator
-from urllib.parse import quote, urlencode
-
-import urllib3
+from functools import lru_cache
+from urllib.parse import quote, quote_plus
 
 from k10s_forensics.capture.connection import ClusterConnection, load_connection
 from k10s_forensics.capture.retry import CallError, Deadline, RetryPolicy, call_with_retry, parse_retry_after
+from k10s_forensics.capture.transport import TransportError, make_transport
 
 #: The only commands capture ever runs inside a pod (argv tuples, matched exactly).
 ALLOWED_COMMANDS: frozenset[tuple[str, ...]] = frozenset(
@@ -32,6 +33,8 @@ ALLOWED_COMMANDS: frozenset[tuple[str, ...]] = frozenset(
 )
 #: Largest response body kept (bytes); exec output and scrapes beyond it are cut and say so.
 MAX_BODY_BYTES = 64 << 20
+#: Seconds between looks at the client configuration's bearer token (its hook refreshes it).
+AUTH_RECHECK_S = 1.0
 _STATUS_KIND = {401: "unauthorized", 403: "forbidden", 404: "not-found", 410: "gone", 429: "throttled"}
 
 
@@ -82,58 +85,52 @@ class KubeSource:
 
     def __init__(self, connection: ClusterConnection, deadline: Deadline, *, timeout_s: float = 30.0,
                  retry: RetryPolicy | None = None, pool_size: int = 64):
-        from kubernetes import client
-
         self.connection = connection
         self.deadline = deadline
         self.timeout_s = timeout_s
         self.retry = retry or RetryPolicy()
         self.stats = CallStats()
-        cfg = connection.configuration
-        cfg.connection_pool_maxsize = pool_size
-        self._api = client.ApiClient(cfg)
-        self._pool = self._api.rest_client.pool_manager
-        self._host = cfg.host.rstrip("/")
+        self._config = connection.configuration
+        self._transport = make_transport(self._config, pool_size)
+        self._endpoint = getattr(self._transport, "endpoint", None)
+        self._auth: tuple[float, str | None] = (-1.0, None)
         self._discovery: dict[str, Any] | None = None
         self._discovery_lock = threading.Lock()
 
     # ---- low level: one GET -------------------------------------------------------------
     def _headers(self, accept: str = "application/json") -> dict[str, str]:
         headers = {"Accept": accept, "User-Agent": "k10s-capture/0.1 (read-only)"}
-        auth = self._api.configuration.auth_settings().get("BearerToken")
-        if auth and auth.get("value"):
-            headers["authorization"] = auth["value"]
+        checked_at, token = self._auth
+        now = time.monotonic()
+        if now - checked_at > AUTH_RECHECK_S:  # the client's refresh hook renews expiring tokens
+            auth = self._config.auth_settings().get("BearerToken")
+            token = auth.get("value") if auth else None
+            self._auth = (now, token)
+        if token:
+            headers["authorization"] = token
         return headers
 
     def _get_once(self, path: str, params: list[tuple[str, Any]] | None, limit_bytes: int, kind: str, accept: str) -> tuple[int, str, bool]:
-        url = self._host + path + (("?" + urlencode(params)) if params else "")
+        target = path + (("?" + _query(params)) if params else "")
         timeout = self.deadline.bound(self.timeout_s)
         try:
-            resp = self._pool.request("GET", url, headers=self._headers(accept), preload_content=False, retries=False,
-                                      redirect=False, timeout=urllib3.Timeout(connect=timeout, read=timeout))
-        except urllib3.exceptions.TimeoutError as exc:
+            resp = self._transport.request("GET", target, self._headers(accept), timeout, limit_bytes,
+                                           lambda: self.deadline.stopped)
+        except TransportError as exc:
             self.stats.count(kind, failed=True)
-            raise CallError(f"timeout after {timeout:.0f}s: GET {path}", kind="timeout") from exc
-        except urllib3.exceptions.HTTPError as exc:
-            self.stats.count(kind, failed=True)
-            raise CallError(f"connection failed: GET {path}: {exc.__class__.__name__}", kind="connection") from exc
-        try:
-            data, cut = _read_capped(resp, limit_bytes, self.deadline)
-        except urllib3.exceptions.HTTPError as exc:
-            self.stats.count(kind, failed=True)
-            raise CallError(f"reading GET {path} failed: {exc.__class__.__name__}", kind="timeout") from exc
-        finally:
-            resp.release_conn()
+            if exc.kind == "timeout":
+                raise CallError(f"timeout after {timeout:.0f}s: GET {path}", kind="timeout") from exc
+            raise CallError(f"connection failed: GET {path}: {exc}", kind="connection") from exc
         status = resp.status
-        text = data.decode("utf-8", errors="replace")
-        self.stats.count(kind, len(data), failed=status >= 400)
+        text = resp.body.decode("utf-8", errors="replace")
+        self.stats.count(kind, len(resp.body), failed=status >= 400)
         if status >= 400 and kind != "proxy":
-            raise _http_error(status, text, path, parse_retry_after(resp.headers.get("Retry-After")))
+            raise _http_error(status, text, path, parse_retry_after(resp.headers.get("retry-after")))
         if status in (401, 403, 429) and kind == "proxy":
             # A 5xx through the proxy is usually the target's own answer (exporter not ready,
             # pod unreachable): recorded as it came, not retried. 429 is the API server's.
-            raise _http_error(status, text, path, parse_retry_after(resp.headers.get("Retry-After")))
-        return status, text, cut
+            raise _http_error(status, text, path, parse_retry_after(resp.headers.get("retry-after")))
+        return status, text, resp.cut
 
     def _get(self, path: str, params: list[tuple[str, Any]] | None = None, *, limit_bytes: int = MAX_BODY_BYTES,
              kind: str = "get", accept: str = "application/json") -> tuple[int, str, bool]:
@@ -233,12 +230,12 @@ class KubeSource:
 
         path = f"/api/v1/namespaces/{_q(namespace)}/pods/{_q(pod)}/exec"
         params = [("container", container), ("stdout", "true"), ("stderr", "true")] + [("command", a) for a in argv]
-        url = self._host + path + "?" + urlencode(params)
+        target = path + "?" + _query(params)
         limit = self.deadline.bound(timeout_s or self.timeout_s)
 
         def once() -> ExecResult:
             try:
-                result = run_exec(self._api.configuration, url, self._headers(), limit, MAX_BODY_BYTES)
+                result = run_exec(self._config, self._endpoint, target, self._headers(), limit, MAX_BODY_BYTES)
             except CallError:
                 self.stats.count("exec", failed=True)
                 raise
@@ -248,20 +245,7 @@ class KubeSource:
         return call_with_retry(once, self.retry, self.deadline, on_retry=lambda e, w: self.stats.retried())
 
     def close(self) -> None:
-        self._pool.clear()
-
-
-def _read_capped(resp: Any, limit_bytes: int, deadline: Deadline) -> tuple[bytes, bool]:
-    chunks: list[bytes] = []
-    total = 0
-    for chunk in resp.stream(1 << 16, decode_content=True):
-        chunks.append(chunk)
-        total += len(chunk)
-        if total >= limit_bytes:
-            return b"".join(chunks)[:limit_bytes], True
-        if deadline.stopped:
-            break
-    return b"".join(chunks), False
+        self._transport.close()
 
 
 def _http_error(status: int, text: str, path: str, retry_after: float | None) -> CallError:
@@ -287,8 +271,19 @@ def _json(text: str, path: str) -> dict[str, Any]:
     return doc
 
 
+@lru_cache(maxsize=8192)
 def _q(value: str) -> str:
     return quote(value, safe="")
+
+
+@lru_cache(maxsize=8192)
+def _quote_plus(value: str) -> str:
+    return quote_plus(value)
+
+
+def _query(params: list[tuple[str, Any]]) -> str:
+    """``urlencode(params)``, with the quoting of repeated values (commands, names) remembered."""
+    return "&".join(f"{_quote_plus(str(k))}={_quote_plus(str(v))}" for k, v in params)
 
 
 def object_json(item: dict[str, Any], api_version: str, kind: str) -> str:

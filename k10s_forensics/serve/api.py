@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -120,7 +121,7 @@ def paginate(objs: list[Obj], params: dict[str, str], rv: str) -> tuple[list[Obj
     """One page per ``limit``/``continue`` (key-based, so vanished objects do not shift pages)."""
     if params.get("continue"):
         after = decode_continue(params["continue"])
-        objs = [o for o in objs if (o.namespace or "", o.name) > after]
+        objs = objs[bisect.bisect_right(objs, after, key=_sort_key):]  # lists are sorted by this key
     meta: dict[str, Any] = {"resourceVersion": rv}
     try:
         limit = int(params.get("limit") or 0)
@@ -140,8 +141,14 @@ def list_json(res: Resource, page: list[Obj], meta: dict[str, Any]) -> bytes:
     return head[:-1].encode() + b',"items":[' + b",".join(o.raw for o in page) + b"]}"
 
 
-def list_answer(store: Store, res: Resource, objs: list[Obj], params: dict[str, str], accept: str | None) -> bytes:
-    page, meta = paginate(select(objs, params), params, store.resource_version)
+def _sort_key(obj: Obj) -> tuple[str, str]:
+    return (obj.namespace or "", obj.name)
+
+
+def list_answer(store: Store, res: Resource, objs: list[Obj], params: dict[str, str], accept: str | None,
+                selected: bool = False) -> bytes:
+    """A list page (JSON or Table); ``selected``: the selectors were already applied to ``objs``."""
+    page, meta = paginate(objs if selected else select(objs, params), params, store.resource_version)
     table_version = tables.wants_table(accept)
     if table_version:
         doc = tables.table(res.kind, [o.body for o in page], store.ref_time, api_version=table_version,

@@ -12,23 +12,24 @@ import os
 import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
-from k10s_forensics.serve import api, discovery, handlers
+from k10s_forensics.serve import api, discovery, handlers, wire
 from k10s_forensics.serve.faults import Faults, FaultState
+from k10s_forensics.serve.discovery import version_doc
 from k10s_forensics.serve.kubeconfig import write_kubeconfig
 from k10s_forensics.serve.store import ROUND_GAP_S, Store
 
 JSON = "application/json"
 HEALTH = ("/healthz", "/livez", "/readyz")
 SSAR_PATH = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"
+_DATE_CACHE: list = [0, ""]  # [second, Date header] (formatting it is a visible cost per request)
 
 
-class _HTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
+class _HTTPServer(wire.ReusingThreadsServer):
     request_queue_size = 1024
     allow_reuse_address = True
 
@@ -48,6 +49,18 @@ class Handler(BaseHTTPRequestHandler):
         if self.app.access_log:
             self.app.access_log.write(f"{self.address_string()} {format % args}\n")
 
+    def parse_request(self) -> bool:
+        return wire.parse_request(self, super().parse_request)
+
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        if timestamp is not None:
+            return super().date_time_string(timestamp)
+        now = int(time.time())
+        cached = _DATE_CACHE
+        if cached[0] != now:
+            cached[:] = [now, super().date_time_string(now)]
+        return cached[1]
+
     def handle(self) -> None:
         try:
             super().handle()
@@ -61,8 +74,17 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache, private")
         for key, value in (headers or {}).items():
             self.send_header(key, value)
-        self.end_headers()
-        self.wfile.write(body)
+        self.end_headers_with(body)
+
+    def end_headers_with(self, body: bytes) -> None:
+        """End the headers and send them with ``body`` in one write (one packet, one wake-up of the client)."""
+        if not hasattr(self, "_headers_buffer"):  # HTTP/0.9: no headers
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        self._headers_buffer.append(b"\r\n")
+        self._headers_buffer.append(body)
+        self.flush_headers()
 
     def send_json(self, code: int, doc: Any, headers: dict[str, str] | None = None) -> None:
         self.send_bytes(code, json.dumps(doc, separators=(",", ":")).encode(), JSON, headers)
@@ -108,6 +130,7 @@ class ServeServer:
         self._stopping = threading.Event()
         handler = type("BoundHandler", (Handler,), {"app": self})
         self.httpd = _HTTPServer(("127.0.0.1", port), handler)
+        self.httpd.connect_delay_s = self.faults.latency_ms / 1000.0
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self._thread: threading.Thread | None = None
@@ -152,11 +175,15 @@ class ServeServer:
     def dispatch(self, h: Handler, method: str) -> None:
         parts = urlsplit(h.path)
         path = parts.path.rstrip("/") or "/"
-        params = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
+        h.query = wire.parse_query(parts.query)
+        params = {k: v[-1] for k, v in h.query.items()}
+        waited = h.request in self.httpd.predelayed  # this connection's first request already waited
+        if waited:
+            self.httpd.predelayed.discard(h.request)
         if path.startswith("/k10s/"):
             return self._control(h, method, path)
         self.fault_state.count_request()
-        if self.faults.latency_ms:
+        if self.faults.latency_ms and not waited:
             time.sleep(self.faults.latency_ms / 1000.0)
         if method == "GET" and self._discovery(h, path):
             return self._count("discovery")
@@ -257,23 +284,6 @@ def _verb(route: api.Route, params: dict[str, str]) -> str:
     if params.get("watch") in ("true", "1"):
         return "watch"
     return "get" if route.name else "list"
-
-
-def version_doc(version: str) -> dict[str, str]:
-    core = version.lstrip("v").split("-")[0].split("+")[0].split(".")
-    major = core[0] if core else "1"
-    minor = core[1] if len(core) > 1 else "0"
-    return {
-        "major": major,
-        "minor": minor,
-        "gitVersion": version,
-        "gitCommit": "k10s-serve",
-        "gitTreeState": "clean",
-        "buildDate": "1970-01-01T00:00:00Z",
-        "goVersion": "k10s-serve",
-        "compiler": "gc",
-        "platform": "linux/amd64",
-    }
 
 
 def start_server(

@@ -233,7 +233,25 @@ def api_resource_list(catalog: Catalog, group: str, version: str) -> dict:
     return {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources}
 
 
+def version_doc(version: str) -> dict[str, str]:
+    core = version.lstrip("v").split("-")[0].split("+")[0].split(".")
+    major = core[0] if core else "1"
+    minor = core[1] if len(core) > 1 else "0"
+    return {
+        "major": major,
+        "minor": minor,
+        "gitVersion": version,
+        "gitCommit": "k10s-serve",
+        "gitTreeState": "clean",
+        "buildDate": "1970-01-01T00:00:00Z",
+        "goVersion": "k10s-serve",
+        "compiler": "gc",
+        "platform": "linux/amd64",
+    }
+
+
 __all__ = [
+    "version_doc",
     "Catalog",
     "Resource",
     "KNOWN_KINDS",

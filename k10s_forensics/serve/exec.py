@@ -151,7 +151,6 @@ def stream_result(handler: Any, result: ExecResult, protocol: str, want_stdout: 
     handler.send_header("Connection", "Upgrade")
     handler.send_header("Sec-WebSocket-Accept", accept_key(handler.headers.get("Sec-WebSocket-Key", "")))
     handler.send_header("Sec-WebSocket-Protocol", protocol)
-    handler.end_headers()
     frames: list[bytes] = []
     if want_stdout:
         frames += channel_frames(STDOUT, result.stdout)
@@ -159,7 +158,11 @@ def stream_result(handler: Any, result: ExecResult, protocol: str, want_stdout: 
         frames += channel_frames(STDERR, result.stderr)
     frames.append(encode_frame(0x2, bytes([ERROR]) + json.dumps(result.status).encode()))
     frames.append(encode_frame(0x8, struct.pack("!H", 1000)))
-    handler.wfile.write(b"".join(frames))
+    if hasattr(handler, "end_headers_with"):  # the upgrade answer and the frames in one write
+        handler.end_headers_with(b"".join(frames))
+    else:
+        handler.end_headers()
+        handler.wfile.write(b"".join(frames))
     handler.wfile.flush()
     _await_close(handler)
     handler.close_connection = True

@@ -9,12 +9,14 @@ from k10s_forensics.serve import api, exec as wsexec
 from k10s_forensics.serve.logs import pod_logs
 from k10s_forensics.serve.proxy import proxy_replay
 from k10s_forensics.serve.selectors import SelectorError
-from k10s_forensics.serve.store import Obj
+from k10s_forensics.serve.discovery import Resource
+from k10s_forensics.serve.store import Obj, Store
 
 if TYPE_CHECKING:
     from k10s_forensics.serve.app import Handler, ServeServer
 
 MAX_WATCH_S = 1800
+MEMO_ENTRIES = 256
 
 
 def _bad_request(h: "Handler", message: str) -> None:
@@ -52,18 +54,34 @@ def resource(app: "ServeServer", h: "Handler", route: api.Route, params: dict[st
                 return h.send_status(api.not_found(route))
             app._count("get")
             return h.send_bytes(200, api.get_answer(store, res, obj, params, accept))
-        objs = store.list(res, route.namespace)
-        if vanished:
-            objs = [o for o in objs if (o.namespace or "", o.name) not in vanished]
         if params.get("watch") in ("true", "1"):
             app._count("watch")
-            return _watch(app, h, objs, params, accept)
+            return _watch(app, h, _listing(store, res, route.namespace, vanished), params, accept)
         app._count("list")
-        return h.send_bytes(200, api.list_answer(store, res, objs, params, accept))
+        objs = _selection(store, res, route.namespace, vanished, params)
+        return h.send_bytes(200, api.list_answer(store, res, objs, params, accept, selected=True))
     except SelectorError as exc:
         return _bad_request(h, str(exc))
     except ValueError as exc:
         return _bad_request(h, str(exc))
+
+
+def _listing(store: Store, res: Resource, namespace: str | None, vanished: frozenset) -> list[Obj]:
+    objs = store.list(res, namespace)
+    return [o for o in objs if (o.namespace or "", o.name) not in vanished] if vanished else objs
+
+
+def _selection(store: Store, res: Resource, namespace: str | None, vanished: frozenset, params: dict[str, str]) -> list[Obj]:
+    """The objects a list request selects, remembered per (resource, namespace, selectors):
+    the snapshot never changes, and a paged list asks the same question once per page."""
+    key = (res.group, res.version, res.plural, namespace, params.get("labelSelector"), params.get("fieldSelector"), vanished)
+    found = store.memo.get(key)
+    if found is None:
+        found = api.select(_listing(store, res, namespace, vanished), params)
+        if len(store.memo) > MEMO_ENTRIES:
+            store.memo.clear()
+        store.memo[key] = found
+    return found
 
 
 def _logs(app: "ServeServer", h: "Handler", route: api.Route, params: dict[str, str]) -> None:
@@ -78,7 +96,9 @@ def _logs(app: "ServeServer", h: "Handler", route: api.Route, params: dict[str, 
 def _exec(app: "ServeServer", h: "Handler", route: api.Route, parts: SplitResult) -> None:
     app._count("exec")
     store, ns, pod = app.store, route.namespace or "", route.name or ""
-    query = parse_qs(parts.query, keep_blank_values=True)
+    query = getattr(h, "query", None)
+    if query is None:
+        query = parse_qs(parts.query, keep_blank_values=True)
     if not store.pod_known(ns, pod):
         return h.send_status(api.not_found(route))
     upgrade = (h.headers.get("Upgrade") or "").lower()

@@ -216,6 +216,8 @@ class Store:
     index: dict[tuple[str, str, str], dict[tuple[str | None, str], Obj]] = field(default_factory=dict)
     exec_cursors: Cursors = field(default_factory=Cursors)
     scrape_cursors: Cursors = field(default_factory=Cursors)
+    #: Answers worth remembering (list selections; the snapshot never changes).
+    memo: dict[Any, Any] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: str | Path, at: dt.datetime | None = None, round_gap_s: float = ROUND_GAP_S) -> "Store":
