@@ -102,7 +102,8 @@ def test_behind_a_proxy_the_urllib3_pool_answers_the_same(httpd):
     for mode in ("plain", "chunked", "gzip"):
         resp = pooled.request("GET", f"/{mode}", {}, 5, 1 << 20)
         assert (resp.status, resp.body, resp.cut) == (200, BODY, False)
-    assert pooled.request("GET", "/plain", {}, 5, 100) == (200, pooled.request("GET", "/plain", {}, 5, 100).headers, BODY[:100], True)
+    cut = pooled.request("GET", "/plain", {}, 5, 100)
+    assert (cut.status, cut.body, cut.cut) == (200, BODY[:100], True)
     pooled.close()
 
 
