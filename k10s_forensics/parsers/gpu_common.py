@@ -147,6 +147,50 @@ def dcgm_identity(labels: Mapping[str, str]) -> dict[str, Any] | None:
     }
 
 
+
+EXEC_COLUMNS = ["captured_at", "node", "command", "exit_code", "stdout", "error", "_row"]
+
+
+def derive_exec_outputs(ctx, source: str, parse, *, stamp_time: bool) -> None:
+    """The loop shared by the nvidia-smi parsers: raw exec rows of ``source`` -> gpus, gpu_samples.
+
+    ``parse(row) -> (gpus, samples, issues)`` reads one command output. Failed commands are
+    counted (their output is still parsed when there is some); a parser bug costs one row.
+    With ``stamp_time`` the samples take the exec time (``ts``) and the GPUs first/last seen.
+    Raw rows are read one Parquet row group at a time, so memory stays flat.
+    """
+    issue_source, raw_file = f"exec:{source}", "raw/exec.parquet"
+    for table in ctx.raw_groups("exec", source=source):
+        all_gpus: list[dict] = []
+        all_samples: list[dict] = []
+        for row in table.select(EXEC_COLUMNS).to_pylist():
+            failure = capture_failure(row)
+            if failure:
+                ctx.issue(issue_source, failure, row.get("error") or (row.get("stdout") or "")[:200], raw_file, row["_row"])
+                if row.get("error") or not (row.get("stdout") or "").strip():
+                    continue
+            try:
+                gpus, samples, issues = parse(row)
+            except Exception as exc:  # a parser bug costs this row only
+                gpus, samples, issues = [], [], [(f"parser error ({exc.__class__.__name__})", str(exc)[:200])]
+            for reason, example in issues:
+                ctx.issue(issue_source, reason, example, raw_file, row["_row"])
+            when, node = row["captured_at"], row["node"]
+            for g in gpus:
+                g.update(node=node, source=source)
+                if stamp_time:
+                    g.update(first_seen_at=when, last_seen_at=when)
+            for sample in samples:
+                sample.update(node=node, source=source)
+                if stamp_time:
+                    sample["ts"] = when
+            all_gpus += gpus
+            all_samples += samples
+        if all_gpus:
+            ctx.emit("gpus", all_gpus)
+        if all_samples:
+            ctx.emit("gpu_samples", all_samples)
+
 __all__ = [
     "THROTTLE_BITS",
     "METRIC_COLUMNS",

@@ -21,11 +21,9 @@ import re
 from typing import Any
 
 from k10s_forensics.parsers.common import normalize_pci_bus_id, number
-from k10s_forensics.parsers.gpu_common import THROTTLE_BITS, capture_failure, int_or_none
+from k10s_forensics.parsers.gpu_common import THROTTLE_BITS, derive_exec_outputs, int_or_none
 
 SOURCE = "nvidia-smi-csv"
-ISSUE_SOURCE = "exec:nvidia-smi-csv"
-RAW_FILE = "raw/exec.parquet"
 _NA = {"", "n/a", "[n/a]", "[not supported]", "not supported", "[unknown error]", "[insufficient permissions]", "[gpu requires reset]", "requested functionality has been deprecated", "[requested functionality has been deprecated]"}
 _FIELD_RE = re.compile(r"^[a-z][a-zA-Z0-9_]*(?:\.[a-zA-Z0-9_]+)*(?: \[[^\]]*\])?$")
 _APPS_FIELDS = {"pid", "process_name", "used_gpu_memory", "used_memory", "gpu_serial", "gpu_bus_id", "gpu_name"}
@@ -198,33 +196,9 @@ def parse_nvidia_smi_csv(text: str | None, command: str | None = None, captured_
 
 def derive(ctx) -> None:
     """Emit gpus and gpu_samples rows from every nvidia-smi-csv exec row."""
-    table = ctx.raw("exec", source=SOURCE)
-    if table.num_rows == 0:
-        return
-    all_gpus: list[dict] = []
-    all_samples: list[dict] = []
-    for row in table.select(["captured_at", "node", "command", "exit_code", "stdout", "error", "_row"]).to_pylist():
-        failure = capture_failure(row)
-        if failure:
-            ctx.issue(ISSUE_SOURCE, failure, row.get("error") or (row.get("stdout") or "")[:200], RAW_FILE, row["_row"])
-            if row.get("error") or not (row.get("stdout") or "").strip():
-                continue
-        try:
-            gpus, samples, issues = parse_nvidia_smi_csv(row.get("stdout"), row.get("command"), row.get("captured_at"))
-        except Exception as exc:  # a parser bug costs this row only
-            gpus, samples, issues = [], [], [(f"parser error ({exc.__class__.__name__})", str(exc)[:200])]
-        for reason, example in issues:
-            ctx.issue(ISSUE_SOURCE, reason, example, RAW_FILE, row["_row"])
-        for g in gpus:
-            g.update(node=row["node"], source=SOURCE)
-        for s in samples:
-            s.update(node=row["node"], source=SOURCE)
-        all_gpus += gpus
-        all_samples += samples
-    if all_gpus:
-        ctx.emit("gpus", all_gpus)
-    if all_samples:
-        ctx.emit("gpu_samples", all_samples)
+    derive_exec_outputs(
+        ctx, SOURCE, lambda row: parse_nvidia_smi_csv(row.get("stdout"), row.get("command"), row.get("captured_at")), stamp_time=False
+    )
 
 
 __all__ = ["derive", "parse_nvidia_smi_csv", "SOURCE"]

@@ -19,12 +19,10 @@ import re
 import xml.etree.ElementTree as ET
 
 from k10s_forensics.parsers.common import normalize_pci_bus_id
-from k10s_forensics.parsers.gpu_common import THROTTLE_BITS, capture_failure, mig_key
+from k10s_forensics.parsers.gpu_common import THROTTLE_BITS, derive_exec_outputs, mig_key
 from k10s_forensics.parsers.xml_paths import GPU_BLOCKS, Paths, num as _num, text as _text, to_int as _int
 
 SOURCE = "nvidia-smi-xml"
-ISSUE_SOURCE = "exec:nvidia-smi-xml"
-RAW_FILE = "raw/exec.parquet"
 MAX_XML_CHARS = 64 << 20
 _ENTITY_RE = re.compile(r"<!ENTITY", re.IGNORECASE)
 _NA_TEXT = {"n/a", "not supported", "unknown error", "requested functionality has been deprecated", "insufficient permissions", "gpu requires reset", "unknown"}
@@ -234,36 +232,7 @@ def parse_nvidia_smi_xml(text: str | None) -> tuple[list[dict], list[dict], list
 
 def derive(ctx) -> None:
     """Emit gpus and gpu_samples rows from every nvidia-smi-xml exec row."""
-    for table in ctx.raw_groups("exec", source=SOURCE):  # one row group at a time: flat memory
-        _derive_rows(ctx, table.select(["captured_at", "node", "exit_code", "stdout", "error", "_row"]).to_pylist())
-
-
-def _derive_rows(ctx, rows: list[dict]) -> None:
-    all_gpus: list[dict] = []
-    all_samples: list[dict] = []
-    for row in rows:
-        failure = capture_failure(row)
-        if failure:
-            ctx.issue(ISSUE_SOURCE, failure, row.get("error") or (row.get("stdout") or "")[:200], RAW_FILE, row["_row"])
-            if row.get("error") or not (row.get("stdout") or "").strip():
-                continue
-        try:
-            gpus, samples, issues = parse_nvidia_smi_xml(row.get("stdout"))
-        except Exception as exc:  # a parser bug costs this row only
-            gpus, samples, issues = [], [], [(f"parser error ({exc.__class__.__name__})", str(exc)[:200])]
-        for reason, example in issues:
-            ctx.issue(ISSUE_SOURCE, reason, example, RAW_FILE, row["_row"])
-        when, node = row["captured_at"], row["node"]
-        for g in gpus:
-            g.update(node=node, source=SOURCE, first_seen_at=when, last_seen_at=when)
-        for s in samples:
-            s.update(node=node, ts=when, source=SOURCE)
-        all_gpus += gpus
-        all_samples += samples
-    if all_gpus:
-        ctx.emit("gpus", all_gpus)
-    if all_samples:
-        ctx.emit("gpu_samples", all_samples)
+    derive_exec_outputs(ctx, SOURCE, lambda row: parse_nvidia_smi_xml(row.get("stdout")), stamp_time=True)
 
 
 __all__ = ["derive", "parse_nvidia_smi_xml", "throttle_mask", "SOURCE"]
