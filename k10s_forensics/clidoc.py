@@ -25,11 +25,14 @@ def render() -> str:
     from k10s_forensics.cli import cli
 
     parts = [INTRO]
-    with click.Context(cli, info_name="k10s", terminal_width=100, max_content_width=100) as ctx:
+    # The same settings the real group uses (-h/--help): help output must not depend on
+    # whether the group already ran in this process (click caches the help option).
+    settings = {"terminal_width": 100, "max_content_width": 100, "help_option_names": ["-h", "--help"]}
+    with click.Context(cli, info_name="k10s", **settings) as ctx:
         parts.append("## k10s\n\n```\n" + cli.get_help(ctx).rstrip() + "\n```\n")
         for name in sorted(cli.commands):
             command = cli.commands[name]
-            with click.Context(command, info_name=f"k10s {name}", parent=None, terminal_width=100, max_content_width=100) as sub:
+            with click.Context(command, info_name=f"k10s {name}", **settings) as sub:
                 parts.append(f"## k10s {name}\n\n```\n" + command.get_help(sub).rstrip() + "\n```\n")
     return "\n".join(parts)
 
