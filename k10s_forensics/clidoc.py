@@ -38,15 +38,9 @@ def render() -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = render()
-    if "--check" in argv:
-        current = DOC.read_text(encoding="utf-8") if DOC.is_file() else ""
-        if current != text:
-            print(f"{DOC} is out of date: run python -m k10s_forensics.clidoc", file=sys.stderr)
-            return 1
-        return 0
-    DOC.write_text(text, encoding="utf-8")
-    return 0
+    from k10s_forensics.docgen import sync
+
+    return sync(DOC, render(), argv, "k10s_forensics.clidoc")
 
 
 if __name__ == "__main__":

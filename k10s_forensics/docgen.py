@@ -43,16 +43,20 @@ def updated(text: str) -> str:
     return head + render() + tail
 
 
-def main(argv: list[str]) -> int:
-    text = DOC.read_text(encoding="utf-8")
-    new = updated(text)
+def sync(doc: Path, new: str, argv: list[str], module: str) -> int:
+    """Write ``new`` to ``doc``; with ``--check`` in ``argv`` only compare (1 when out of date)."""
     if "--check" in argv:
-        if new != text:
-            print(f"{DOC} is out of date: run python -m k10s_forensics.docgen", file=sys.stderr)
+        current = doc.read_text(encoding="utf-8") if doc.is_file() else ""
+        if current != new:
+            print(f"{doc} is out of date: run python -m {module}", file=sys.stderr)
             return 1
         return 0
-    DOC.write_text(new, encoding="utf-8")
+    doc.write_text(new, encoding="utf-8")
     return 0
+
+
+def main(argv: list[str]) -> int:
+    return sync(DOC, updated(DOC.read_text(encoding="utf-8")), argv, "k10s_forensics.docgen")
 
 
 if __name__ == "__main__":
