@@ -1,24 +1,32 @@
-"""DCGM history from Prometheus (``--prometheus URL --since 6h``) via ``query_range``.
+"""DCGM and kube-state-metrics history from Prometheus (``--prometheus URL``), via ``query_range``.
 
-The incident usually began before anyone ran capture; Prometheus has the GPU series from
-before. ``URL`` is either an address (``http://localhost:9090`` after a port-forward) or an
-API-server service-proxy path (``/api/v1/namespaces/monitoring/services/prometheus-k8s:9090/proxy``),
-read through the API server with the ``services/proxy`` permission. Each answer is stored
-as-is (``source=prometheus-query``). With ``-n``/``--job`` the series are limited to the
-scope's GPU nodes (``Hostname``, ``hostname``, ``node`` or ``kubernetes_node`` label).
+The incident usually began before anyone ran capture, and the job's pods may be gone;
+Prometheus still has the series. ``URL`` is an address (``http://localhost:9090`` after a
+port-forward, with ``--prometheus-token-file``/basic auth/``--prometheus-header``/TLS
+flags) or an API-server service-proxy path
+(``/api/v1/namespaces/monitoring/services/prometheus-k8s:9090/proxy``, read with the
+``services/proxy`` permission).
+
+Plan (see ``capture/promplan.py``): one ``/api/v1/series`` call over the window finds the
+label convention and the GPU UUIDs in scope; one ``count_over_time`` query gives the scrape
+interval (the step); then one ``query_range`` per metric, UUID group and time piece (no
+piece over 10,000 points per series), at most ``PROM_CONCURRENCY`` at once, each with a
+timeout. Every answer is stored as is (``source=prometheus-query``; the series answer as
+``prometheus-series``). A failed request costs only its piece: the manifest's ``history``
+entry lists what was not fetched and why, beside the window, step and convention.
 """
 
 from __future__ import annotations
 
-import re
+import threading
 import time
-import urllib.error
-import urllib.request
-from urllib.parse import urlencode
 
 from k10s_forensics.bundle import utcnow
-from k10s_forensics.capture.retry import CallError, call_with_retry, parse_retry_after
+from k10s_forensics.capture import promplan as plan
+from k10s_forensics.capture.promclient import PromClient
+from k10s_forensics.capture.retry import CallError
 from k10s_forensics.collectors import Access, Collector
+from k10s_forensics.errors import CollectorError
 
 METRICS = (
     "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_PROF_SM_ACTIVE",
@@ -27,77 +35,139 @@ METRICS = (
     "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS",
     "DCGM_FI_PROF_PCIE_TX_BYTES", "DCGM_FI_PROF_NVLINK_TX_BYTES",
 )
-NODE_LABELS = ("Hostname", "hostname", "node", "kubernetes_node")
-MAX_POINTS = 10_000  # Prometheus refuses more than 11,000 points per series
-
-
-def promql(metric: str, nodes: list[str] | None) -> str:
-    """The query for one metric, limited to ``nodes`` when given."""
-    if not nodes:
-        return metric
-    # A regex inside a PromQL double-quoted string: metacharacters get a backslash, and the
-    # backslash itself is doubled for the string literal (a.b becomes "a\\.b" in the query).
-    regex = "|".join(re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\\\1", n) for n in nodes)
-    return " or ".join(f'{metric}{{{label}=~"{regex}"}}' for label in NODE_LABELS)
+#: kube-state-metrics series for pods gone before capture: (metric, extra matcher)
+KSM_POD_METRICS = (
+    ("kube_pod_info", ""), ("kube_pod_labels", ""), ("kube_pod_created", ""), ("kube_pod_status_phase", ""),
+    ("kube_pod_container_status_restarts_total", ""), ("kube_pod_container_status_last_terminated_reason", ""),
+    ("kube_pod_container_status_last_terminated_exitcode", ""),
+    ("kube_pod_container_resource_requests", 'resource=~"nvidia_com_gpu|nvidia_com_mig.*"'),
+)
+KSM_NODE_METRICS = (("kube_node_info", ""), ("kube_node_status_allocatable", 'resource=~"nvidia_com_gpu|nvidia_com_mig.*"'),
+                    ("kube_node_spec_taint", ""))
+DISCOVERY = "DCGM_FI_DEV_GPU_UTIL"
+PROM_CONCURRENCY = 8
+KSM_MIN_STEP_S = 30.0
 
 
 class PrometheusCollector(Collector):
     name = "prometheus"
     phases = ("start",)
-    needs = ("pods", "nodes")
+    needs = ("pods", "nodes", "gpu-operator")
     access = (Access("get", "services", subresource="proxy"),)
-    description = "query_range of DCGM metrics over --since from --prometheus"
+    description = "query_range of DCGM and kube-state-metrics history over --since or --from/--to from --prometheus"
 
     def run(self, ctx, phase: str) -> None:
-        base = ctx.options.prometheus
-        if not base:
+        opts = ctx.options
+        if not opts.prometheus:
             ctx.skip("no --prometheus URL given")
             return
-        end = time.time()
-        start = end - ctx.options.since_s
-        step = max(15.0, ctx.options.since_s / MAX_POINTS)
-        nodes = None if ctx.scope.all_namespaces and not ctx.scope.jobs else ctx.inventory.gpu_nodes()
-        if nodes == []:
-            ctx.skip("no GPU nodes in scope to query Prometheus for")
+        try:
+            start, end = plan.history_window(opts.since_s, opts.history_from, opts.history_to, time.time())
+        except CollectorError as exc:
+            ctx.error(f"prometheus: {exc}")
             return
+        client = PromClient(opts.prometheus, ctx, opts.prometheus_access)
+        history = {"source": "prometheus", "url": opts.prometheus, "start": plan.as_iso(start), "end": plan.as_iso(end),
+                   "not_fetched": []}
+        ctx.sink.writer.manifest["history"] = history
+        run = _Run(ctx, client, start, end, history)
+        run.plan_and_fetch()
+        history.update(requests=client.stats.requests, bytes=client.stats.bytes,
+                       seconds=round(client.stats.seconds, 3))
 
-        def query(metric: str) -> None:
-            params = urlencode({"query": promql(metric, nodes), "start": f"{start:.3f}", "end": f"{end:.3f}", "step": f"{step:g}"})
-            url = f"{base.rstrip('/')}/api/v1/query_range?{params}"
-            try:
-                status, body = self._fetch(ctx, base, url)
-                error = None if status == 200 else f"HTTP {status}"
-            except CallError as exc:
-                status, body, error = exc.status or 0, "", str(exc)
-            ctx.add("scrapes", {"captured_at": utcnow(), "source": "prometheus-query", "node": None, "url": url,
-                                "status": status, "body": body, "error": error})
-            if error:
-                ctx.error(f"prometheus {metric}: {error}")
-            else:
-                ctx.ok()
 
-        ctx.fan_out(query, METRICS, lambda m: f"prometheus {m}")
+class _Run:
+    """One collector run: discovery, step, then the fetches."""
 
-    @staticmethod
-    def _fetch(ctx, base: str, url: str) -> tuple[int, str]:
-        if base.startswith("/"):
-            return ctx.source.proxy_get(url)
+    def __init__(self, ctx, client: PromClient, start: float, end: float, history: dict):
+        self.ctx, self.client, self.start, self.end, self.history = ctx, client, start, end, history
+        self.lock = threading.Lock()
 
-        def once() -> tuple[int, str]:
-            timeout = ctx.deadline.bound(ctx.options.timeout_s)
-            try:
-                with urllib.request.urlopen(urllib.request.Request(url, method="GET"), timeout=timeout) as resp:
-                    return resp.status, resp.read().decode("utf-8", errors="replace")
-            except urllib.error.HTTPError as exc:
-                body = exc.read().decode("utf-8", errors="replace")
-                if exc.code in (429, 502, 503, 504):
-                    raise CallError(f"HTTP {exc.code}", status=exc.code, kind="server",
-                                    retry_after_s=parse_retry_after(exc.headers.get("Retry-After"))) from None
-                return exc.code, body
-            except (urllib.error.URLError, TimeoutError, OSError) as exc:
-                raise CallError(f"cannot reach {base}: {exc}", kind="connection") from None
+    def missed(self, what: str, why: str) -> None:
+        with self.lock:
+            if len(self.history["not_fetched"]) < 50:
+                self.history["not_fetched"].append(f"{what}: {why}")
+        self.ctx.error(f"prometheus {what}: {why}")
 
-        return call_with_retry(once, ctx.source.retry, ctx.deadline)
+    def fetch(self, what: str, path: str, params: list[tuple[str, str]], source: str = "prometheus-query") -> str | None:
+        """One request, stored as a raw scrape row; the body when it succeeded, else None (recorded)."""
+        try:
+            status, body, url = self.client.get(path, params)
+            error = None if status == 200 else f"HTTP {status}: {body[:200]}"
+        except CallError as exc:
+            status, body, url, error = exc.status or 0, "", self.client.url(path, params), str(exc)
+        self.ctx.add("scrapes", {"captured_at": utcnow(), "source": source, "node": None, "url": url,
+                                 "status": status, "body": body, "error": error})
+        if error:
+            self.missed(what, error)
+            return None
+        self.ctx.ok()
+        return body
+
+    def plan_and_fetch(self) -> None:
+        ctx = self.ctx
+        window = [("start", f"{self.start:.3f}"), ("end", f"{self.end:.3f}")]
+        body = self.fetch("series discovery", "/api/v1/series", [("match[]", DISCOVERY)] + window, "prometheus-series")
+        if body is None:
+            return
+        try:
+            series = plan.series_labels(body)
+        except CollectorError as exc:
+            self.missed("series discovery", str(exc))
+            return
+        keys = plan.scope_keys(ctx)
+        uuids = plan.scoped_uuids(series, keys, plan.inventory_attribution(ctx))
+        self.history.update(convention=plan.describe_convention(series), series_seen=len(series),
+                            gpus_in_scope=sum(len(v) for v in uuids.values()))
+        if not series or (not keys.everything and not uuids):
+            ctx.note_skipped(f"no DCGM series for the scope in {self.history['start']} .. {self.history['end']}")
+        step = self._step(uuids)
+        self.history["step_s"] = step
+        jobs = []
+        if keys.everything:
+            groups: list[dict[str, list[str]] | None] = [None]
+        else:
+            groups = [{label: g} for label, vals in sorted(uuids.items()) for g in plan.uuid_groups(vals)]
+        for metric in METRICS:
+            for matchers in groups:
+                jobs.extend((metric, plan.range_query(metric, matchers, step), a, b, step)
+                            for a, b in plan.time_chunks(self.start, self.end, step))
+        jobs.extend(self._ksm_jobs(keys, step))
+        limit = threading.Semaphore(PROM_CONCURRENCY)
+        ctx.fan_out(self._query, jobs, lambda j: f"prometheus {j[0]}", limit=limit)
+
+    def _query(self, job: tuple) -> None:
+        metric, query, a, b, step = job
+        what = f"{metric} {plan.as_iso(a)}..{plan.as_iso(b)}"
+        self.fetch(what, "/api/v1/query_range", plan.params(query, a, b, step, self.ctx.options.timeout_s))
+
+    def _step(self, uuids: dict[str, set[str]]) -> float:
+        """The scrape interval of one in-scope series (default 15 s when it cannot be told)."""
+        sample = next(((label, sorted(vals)[0]) for label, vals in sorted(uuids.items()) if vals), None)
+        if sample is None:
+            return plan.DEFAULT_STEP_S
+        window = max(120.0, round((self.end - self.start) / 50))
+        query = f'count_over_time({DISCOVERY}{{{sample[0]}="{sample[1]}"}}[{window:g}s])'
+        body = self.fetch("scrape interval", "/api/v1/query_range",
+                          plan.params(query, self.start, self.end, window, self.ctx.options.timeout_s))
+        found = plan.interval_from_counts(body, window) if body else None
+        return found or plan.DEFAULT_STEP_S
+
+    def _ksm_jobs(self, keys: plan.ScopeKeys, step: float) -> list[tuple]:
+        scope = self.ctx.scope
+        namespaces = None if scope.all_namespaces else sorted(set(scope.namespaces) | {j.namespace for j in scope.jobs})
+        ksm_step = max(step, KSM_MIN_STEP_S)
+        jobs = []
+        for metric, extra in KSM_POD_METRICS + KSM_NODE_METRICS:
+            matchers = []
+            if namespaces and metric.startswith("kube_pod"):
+                matchers.append('namespace=~"' + "|".join(plan.regex_escape(n) for n in namespaces) + '"')
+            if extra:
+                matchers.append(extra)
+            sel = f"{metric}{{{','.join(matchers)}}}" if matchers else metric
+            query = f"last_over_time({sel}[{ksm_step:g}s])"
+            jobs.extend((metric, query, a, b, ksm_step) for a, b in plan.time_chunks(self.start, self.end, ksm_step))
+        return jobs
 
 
 COLLECTOR = PrometheusCollector()

@@ -1,0 +1,112 @@
+"""A real Prometheus for the tests: backfill OpenMetrics with promtool, serve it on 127.0.0.1.
+
+``prometheus_with(om_file, workdir)`` loads the file with ``promtool tsdb create-blocks-from
+openmetrics`` into a fresh data dir, starts ``prometheus`` on a free port with a retention
+long enough for any simulated date, waits for ``/-/ready`` and stops it (SIGTERM, then
+SIGKILL) when the ``with`` block ends. Tests skip when the Debian ``prometheus`` package
+is not installed (``./dev.sh setup`` installs it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from k10s_forensics.bundle import RAW_SCHEMAS
+
+CONFIG = "global:\n  scrape_interval: 15s\n"
+
+
+def need_prometheus() -> None:
+    if not (shutil.which("prometheus") and shutil.which("promtool")):
+        pytest.skip("prometheus/promtool not installed (Debian package prometheus; ./dev.sh setup installs it)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def backfill(om_file: Path, data_dir: Path) -> None:
+    out = subprocess.run(["promtool", "tsdb", "create-blocks-from", "openmetrics", str(om_file), str(data_dir)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, f"promtool failed: {out.stderr[-2000:]}"
+
+
+@contextlib.contextmanager
+def prometheus_with(om_file: Path, workdir: Path, extra_args: tuple[str, ...] = ()) -> Iterator[str]:
+    """Yield the base URL of a real Prometheus serving ``om_file``'s samples."""
+    need_prometheus()
+    workdir.mkdir(parents=True, exist_ok=True)
+    data = workdir / "data"
+    backfill(om_file, data)
+    (workdir / "prometheus.yml").write_text(CONFIG, encoding="utf-8")
+    port = _free_port()
+    log = open(workdir / "prometheus.log", "w", encoding="utf-8")
+    proc = subprocess.Popen(["prometheus", f"--config.file={workdir / 'prometheus.yml'}", f"--storage.tsdb.path={data}",
+                             f"--web.listen-address=127.0.0.1:{port}", "--storage.tsdb.retention.time=36500d",
+                             *extra_args], stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, f"prometheus exited: {(workdir / 'prometheus.log').read_text()[-2000:]}"
+            try:
+                with urllib.request.urlopen(f"{url}/-/ready", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "prometheus not ready after 60 s"
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def query(url: str, path: str) -> dict:
+    with urllib.request.urlopen(url + path, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+def strip_bundle(src: Path, dst: Path, *, drop_job_pods: bool = False) -> Path:
+    """A copy of a simulated bundle without live GPU evidence (no DCGM scrapes, no nvidia-smi), and
+    optionally without the job's pods, their logs and execs (deleted after the failure)."""
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("tables", "*.lock"))
+    manifest = json.loads((dst / "manifest.json").read_text())
+    job_ns = {j.split("/")[0] for j in (manifest.get("scope") or {}).get("jobs") or []}
+
+    def keep(name: str, row: dict) -> bool:
+        if name == "scrapes":
+            return False
+        if name == "exec":
+            return row["source"] != "nvidia-smi-xml" and not (drop_job_pods and row["namespace"] in job_ns)
+        if name == "logs":
+            return not drop_job_pods
+        if name == "objects" and drop_job_pods:
+            return not (row["kind"] in ("Pod", "Event") and row["namespace"] in job_ns)
+        return True
+
+    for name in ("scrapes", "exec", "logs", "objects"):
+        path = dst / "raw" / f"{name}.parquet"
+        rows = [r for r in pq.read_table(path).to_pylist() if keep(name, r)]
+        pq.write_table(pa.Table.from_pylist(rows, schema=RAW_SCHEMAS[name]), path, compression="zstd")
+    return dst
