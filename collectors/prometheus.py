@@ -132,7 +132,7 @@ class _Run:
             for matchers in groups:
                 jobs.extend((metric, plan.range_query(metric, matchers, step), a, b, step)
                             for a, b in plan.time_chunks(self.start, self.end, step))
-        jobs.extend(self._ksm_jobs(keys, step))
+        jobs.extend(self._ksm_jobs(keys, step, plan.exporter_pods(series)))
         limit = threading.Semaphore(PROM_CONCURRENCY)
         ctx.fan_out(self._query, jobs, lambda j: f"prometheus {j[0]}", limit=limit)
 
@@ -153,7 +153,7 @@ class _Run:
         found = plan.interval_from_counts(body, window) if body else None
         return found or plan.DEFAULT_STEP_S
 
-    def _ksm_jobs(self, keys: plan.ScopeKeys, step: float) -> list[tuple]:
+    def _ksm_jobs(self, keys: plan.ScopeKeys, step: float, exporters: set[str]) -> list[tuple]:
         scope = self.ctx.scope
         namespaces = None if scope.all_namespaces else sorted(set(scope.namespaces) | {j.namespace for j in scope.jobs})
         ksm_step = max(step, KSM_MIN_STEP_S)
@@ -167,6 +167,10 @@ class _Run:
             sel = f"{metric}{{{','.join(matchers)}}}" if matchers else metric
             query = f"last_over_time({sel}[{ksm_step:g}s])"
             jobs.extend((metric, query, a, b, ksm_step) for a, b in plan.time_chunks(self.start, self.end, ksm_step))
+        if namespaces:  # the exporter pods that scraped the scope's GPUs: their node and IP place the series
+            for group in plan.uuid_groups(exporters):
+                query = f"last_over_time({plan.selector('kube_pod_info', {'pod': group})}[{ksm_step:g}s])"
+                jobs.extend(("kube_pod_info", query, a, b, ksm_step) for a, b in plan.time_chunks(self.start, self.end, ksm_step))
         return jobs
 
 

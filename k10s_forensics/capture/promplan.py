@@ -102,6 +102,12 @@ def scoped_uuids(series: Iterable[dict[str, str]], keys: ScopeKeys, att: Attribu
     return out
 
 
+def exporter_pods(series: Iterable[dict[str, str]]) -> set[str]:
+    """dcgm-exporter pod names that series carry in ``pod`` (kube-prometheus default)."""
+    att = Attribution()
+    return {s["pod"] for s in series if s.get("pod") and att.is_exporter(s["pod"])}
+
+
 def describe_convention(series: list[dict[str, str]]) -> str:
     """How the server labels DCGM series, in words (for the manifest)."""
     if not series:

@@ -36,7 +36,7 @@ def _listings(bundle: Bundle) -> tuple[dict[str, list[tuple[dt.datetime, dict]]]
     nodes: dict[str, dict] = {}
     table = read_raw(bundle, "objects", ["captured_at", "kind", "namespace", "body"]).to_pylist()
     for row in sorted(table, key=lambda r: r["captured_at"]):
-        if row["kind"] == "Pod" and row["namespace"] != "gpu-operator":
+        if row["kind"] == "Pod":
             body = json.loads(row["body"])
             pods[body["metadata"]["uid"]].append((row["captured_at"], body))
         elif row["kind"] == "Node":
