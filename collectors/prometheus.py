@@ -31,7 +31,8 @@ from k10s_forensics.errors import CollectorError
 METRICS = (
     "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_PROF_SM_ACTIVE",
     "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_FB_USED",
-    "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_SM_CLOCK", "DCGM_FI_DEV_XID_ERRORS",
+    "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_FB_RESERVED", "DCGM_FI_DEV_FB_TOTAL", "DCGM_FI_PROF_DRAM_ACTIVE",
+    "DCGM_FI_DEV_ENFORCED_POWER_LIMIT", "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_SM_CLOCK", "DCGM_FI_DEV_XID_ERRORS",
     "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS",
     "DCGM_FI_PROF_PCIE_TX_BYTES", "DCGM_FI_PROF_NVLINK_TX_BYTES",
 )
@@ -165,11 +166,11 @@ class _Run:
             if extra:
                 matchers.append(extra)
             sel = f"{metric}{{{','.join(matchers)}}}" if matchers else metric
-            query = f"last_over_time({sel}[{ksm_step:g}s])"
+            query = f"last_over_time({sel}[{plan.window(ksm_step)}])"
             jobs.extend((metric, query, a, b, ksm_step) for a, b in plan.time_chunks(self.start, self.end, ksm_step))
         if namespaces:  # the exporter pods that scraped the scope's GPUs: their node and IP place the series
             for group in plan.uuid_groups(exporters):
-                query = f"last_over_time({plan.selector('kube_pod_info', {'pod': group})}[{ksm_step:g}s])"
+                query = f"last_over_time({plan.selector('kube_pod_info', {'pod': group})}[{plan.window(ksm_step)}])"
                 jobs.extend(("kube_pod_info", query, a, b, ksm_step) for a, b in plan.time_chunks(self.start, self.end, ksm_step))
         return jobs
 

@@ -200,8 +200,15 @@ def range_query(metric: str, matchers: dict[str, list[str]] | None, step_s: floa
 
     ``last_over_time(..[step])`` instead of the bare selector: a bare selector repeats the
     last value for 5 minutes after a series ends (a GPU that fell off the bus, a deleted pod).
+    The range is one millisecond short of the step: Prometheus 2.x ranges include both ends,
+    and a sample on the grid would otherwise come back at two steps.
     """
-    return f"last_over_time({selector(metric, matchers)}[{step_s:g}s])"
+    return f"last_over_time({selector(metric, matchers)}[{window(step_s)}])"
+
+
+def window(step_s: float) -> str:
+    """``[..]`` range of one step less a millisecond (``15s`` -> ``14999ms``)."""
+    return f"{max(1, int(round(step_s * 1000)) - 1)}ms"
 
 
 def params(query: str, start: float, end: float, step_s: float, timeout_s: float) -> list[tuple[str, str]]:

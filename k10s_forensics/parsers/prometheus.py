@@ -56,22 +56,27 @@ def parse_prometheus_query(body: str | None, url: str | None = None, att: Attrib
 
     ``att`` names exporter pods, IPs and nodes from the captured objects (labels only without it).
     """
-    att = att or Attribution()
+    rows: dict[tuple, dict[str, Any]] = {}
+    issues = accumulate(body, url, att or Attribution(), rows)
+    return finish(rows), issues
+
+
+def accumulate(body: str | None, url: str | None, att: Attribution, rows: dict[tuple, dict[str, Any]]) -> list[tuple[str, str | None]]:
+    """Add one answer's samples to ``rows`` (one row per device, pod and time across metrics); returns issues."""
     if not body or not body.strip():
-        return [], [("empty body", url)]
+        return [("empty body", url)]
     try:
         doc = json.loads(body)
     except (ValueError, RecursionError) as exc:
-        return [], [("malformed JSON", f"{exc}: {body[:120]!r}")]
+        return [("malformed JSON", f"{exc}: {body[:120]!r}")]
     if not isinstance(doc, dict):
-        return [], [("not a Prometheus API answer", body[:200])]
+        return [("not a Prometheus API answer", body[:200])]
     if doc.get("status") != "success":
-        return [], [(f"query error: {doc.get('errorType') or doc.get('status')}", str(doc.get("error"))[:200])]
+        return [(f"query error: {doc.get('errorType') or doc.get('status')}", str(doc.get("error"))[:200])]
     data = doc.get("data") or {}
     kind = data.get("resultType")
     if kind not in ("matrix", "vector"):
-        return [], [(f"unsupported resultType {kind!r}", None)]
-    rows: dict[tuple, dict[str, Any]] = {}
+        return [(f"unsupported resultType {kind!r}", None)]
     issues: list[tuple[str, str | None]] = []
     fallback_name = query_metric(url)
     for series in data.get("result") or []:
@@ -110,6 +115,11 @@ def parse_prometheus_query(body: str | None, url: str | None = None, att: Attrib
             if rank < row["_ranks"].get(column, 1 << 30):
                 row["_ranks"][column] = rank
                 row[column] = int(value) if column in INT_COLUMNS else value
+    return issues
+
+
+def finish(rows: dict[tuple, dict[str, Any]]) -> list[dict]:
+    """The accumulated rows, framebuffer total derived from used + free (+ reserved)."""
     out = []
     for row in rows.values():
         row.pop("_ranks")
@@ -118,7 +128,13 @@ def parse_prometheus_query(body: str | None, url: str | None = None, att: Attrib
         if row.get("fb_total_mib") is None and used is not None and free is not None:
             row["fb_total_mib"] = used + free + (reserved or 0.0)
         out.append(row)
-    return out, issues
+    return out
+
+
+def _shape(url: str | None) -> str:
+    """The url with its metric name blanked: answers for the same GPUs and time piece share it."""
+    metric = query_metric(url) or ""
+    return (url or "").replace(metric, "", 1) if metric else (url or "")
 
 
 def derive(ctx) -> None:
@@ -129,18 +145,24 @@ def derive(ctx) -> None:
     att = Attribution.build(ctx.table("pods").to_pylist(), ctx.table("nodes").to_pylist())
     uuid_node: dict[str, str] = {}
     unplaced: list[dict] = []  # rows without a node wait for another series of their GPU to name it
+    groups: dict[str, list[dict]] = {}
     for row in table.select(["url", "status", "body", "error", "_row"]).to_pylist():
-        failure = capture_failure(row)
-        if failure:
-            ctx.issue(ISSUE_SOURCE, failure, row.get("error") or (row.get("body") or "")[:200], RAW_FILE, row["_row"])
-            if row.get("status") not in (None, 200) or not row.get("body"):
-                continue
-        try:
-            samples, issues = parse_prometheus_query(row.get("body"), row.get("url"), att)
-        except Exception as exc:  # a parser bug costs this row only
-            samples, issues = [], [(f"parser error ({exc.__class__.__name__})", str(exc)[:200])]
-        for reason, example in issues:
-            ctx.issue(ISSUE_SOURCE, reason, example, RAW_FILE, row["_row"])
+        groups.setdefault(_shape(row.get("url")), []).append(row)
+    for group in groups.values():  # answers of the same GPUs and time piece merge into one row per sample
+        rows: dict[tuple, dict[str, Any]] = {}
+        for row in group:
+            failure = capture_failure(row)
+            if failure:
+                ctx.issue(ISSUE_SOURCE, failure, row.get("error") or (row.get("body") or "")[:200], RAW_FILE, row["_row"])
+                if row.get("status") not in (None, 200) or not row.get("body"):
+                    continue
+            try:
+                issues = accumulate(row.get("body"), row.get("url"), att, rows)
+            except Exception as exc:  # a parser bug costs this row only
+                issues = [(f"parser error ({exc.__class__.__name__})", str(exc)[:200])]
+            for reason, example in issues:
+                ctx.issue(ISSUE_SOURCE, reason, example, RAW_FILE, row["_row"])
+        samples = finish(rows)
         placed = [r for r in samples if r.get("node")]
         unplaced.extend(r for r in samples if not r.get("node"))
         for r in placed:

@@ -1,0 +1,192 @@
+"""Prometheus history against a real Prometheus: every label convention, pods gone, planning units.
+
+simulate -> OpenMetrics history (``simulate.prom_history``) -> promtool backfill -> real
+``prometheus`` -> ``k10s serve`` of the bundle WITHOUT live DCGM scrapes or nvidia-smi (and in
+one case without the job's pods, logs and execs) -> ``capture --prometheus --from --to`` ->
+``analyze``: the same culprit rank, pod, node, GPU and cause as the truth.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from k10s_forensics.analyze.runner import analyze
+from k10s_forensics.bundle import Bundle
+from k10s_forensics.capture import CaptureOptions, capture
+from k10s_forensics.capture import promplan as plan
+from k10s_forensics.capture.promclient import PromAccess
+from k10s_forensics.engine import connect
+from k10s_forensics.errors import CollectorError
+from k10s_forensics.parsers.prom_labels import Attribution
+from k10s_forensics.parsers.prometheus import parse_prometheus_query
+from k10s_forensics.serve import start_server
+from k10s_forensics.simulate import simulate
+from k10s_forensics.simulate.prom_history import CONVENTIONS, series_line, write_history
+
+from prom_helpers import need_prometheus, prometheus_with, query, strip_bundle
+from test_rules_scenarios import compare
+
+
+def _capture_from_prometheus(root: Path, original: Path, truth: dict, convention: str, drop_pods: bool = False) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    write_history(original, root / "history.om", convention)
+    served = strip_bundle(original, root / "served", drop_job_pods=drop_pods)
+    with prometheus_with(root / "history.om", root / "prom") as url:
+        srv = start_server(served)
+        try:
+            kubeconfig = srv.write_kubeconfig(root / "kubeconfig")
+            window = truth["window"]
+            options = CaptureOptions(timeout_s=10, prometheus=url, history_from=window["start"], history_to=window["end"])
+            capture(root / "captured", kubeconfig=str(kubeconfig), jobs=(truth["job"],), options=options)
+        finally:
+            srv.stop()
+    return root / "captured"
+
+
+def _rows(bundle: Path, sql: str) -> list[dict]:
+    cur = connect(Bundle.open(bundle)).execute(sql)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row)) for row in cur.fetchall()]
+
+
+@pytest.fixture(scope="module")
+def straggler(tmp_path_factory):
+    need_prometheus()
+    root = tmp_path_factory.mktemp("prom-straggler")
+    truth = simulate("straggler-compute", root / "orig", seed=2, nodes=3, gpus_per_node=2, minutes=8, interval_s=10)
+    return root, truth
+
+
+@pytest.mark.parametrize("convention", CONVENTIONS)
+def test_every_convention_names_the_same_culprit(straggler, convention):
+    root, truth = straggler
+    out = _capture_from_prometheus(root / convention, root / "orig", truth, convention)
+    manifest = Bundle.open(out).manifest
+    history = manifest["history"]
+    assert history["start"] == truth["window"]["start"] and history["not_fetched"] == [] and history["step_s"] == 10
+    misses, alarms = compare(truth, analyze(Bundle.open(out)))
+    assert not misses and not alarms, (misses, alarms)
+    # attribution: every sample on the node and pod the live scrape named, never an exporter pod
+    live = {(r["gpu_uuid"], r["node"], r["pod"]) for r in _rows(root / "orig", "SELECT DISTINCT gpu_uuid, node, pod FROM gpu_samples WHERE source = 'dcgm-exporter'")}
+    got = {(r["gpu_uuid"], r["node"], r["pod"]) for r in _rows(out, "SELECT DISTINCT gpu_uuid, node, pod FROM gpu_samples WHERE source = 'prometheus-query'")}
+    assert got and got <= live, sorted(got - live)[:3]
+
+
+def test_pods_gone_history_alone_names_the_culprit(tmp_path):
+    need_prometheus()
+    truth = simulate("straggler-compute", tmp_path / "orig", seed=2, nodes=3, gpus_per_node=2, minutes=8, interval_s=10, nproc_per_node=1)
+    out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus", drop_pods=True)
+    pods = _rows(out, "SELECT pod, node, evidence FROM pods WHERE namespace = '%s'" % truth["job"].split("/")[0])
+    assert pods and all(p["evidence"] == "prometheus" and p["node"] for p in pods)
+    misses, alarms = compare(truth, analyze(Bundle.open(out)))
+    assert not misses and not alarms, (misses, alarms)
+
+
+def test_oom_cascade_from_history(tmp_path):
+    need_prometheus()
+    truth = simulate("oom-crashloop", tmp_path / "orig", seed=3, nodes=3, gpus_per_node=2, minutes=8, interval_s=10)
+    out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus")
+    misses, alarms = compare(truth, analyze(Bundle.open(out)))
+    assert not misses and not alarms, (misses, alarms)
+
+
+def test_mig_series_through_the_real_server(tmp_path):
+    import datetime as dt
+
+    t0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.timezone.utc)
+    lines = ["# TYPE DCGM_FI_DEV_GPU_UTIL gauge"]
+    for k in range(4):
+        for gi, pod in ((1, "a-0"), (2, "b-0")):
+            labels = {"UUID": "GPU-m1", "GPU_I_ID": str(gi), "GPU_I_PROFILE": "3g.40gb", "exported_pod": pod,
+                      "exported_namespace": "ml", "pod": "nvidia-dcgm-exporter-q1", "instance": "10.9.0.2:9400", "node": "n1"}
+            lines.append(series_line("DCGM_FI_DEV_GPU_UTIL", labels, 40 + gi, t0 + dt.timedelta(seconds=15 * k)))
+    (tmp_path / "mig.om").write_text("\n".join(lines) + "\n# EOF\n")
+    with prometheus_with(tmp_path / "mig.om", tmp_path / "prom") as url:
+        q = plan.range_query("DCGM_FI_DEV_GPU_UTIL", None, 15)
+        path = "/api/v1/query_range?" + urlencode(plan.params(q, t0.timestamp(), t0.timestamp() + 60, 15, 10))
+        body = json.dumps(query(url, path))
+    rows, issues = parse_prometheus_query(body, url + path)
+    assert not issues
+    assert {(r["gpu_uuid"], r["mig_profile"], r["pod"], r["node"]) for r in rows} == {
+        ("MIG-GPU-m1/1", "3g.40gb", "a-0", "n1"), ("MIG-GPU-m1/2", "3g.40gb", "b-0", "n1")}
+    assert len(rows) == 8  # 4 samples per device, none repeated after the series ends
+
+
+def test_unreachable_prometheus_costs_only_the_history(tmp_path):
+    truth = simulate("healthy", tmp_path / "orig", seed=1, nodes=2, gpus_per_node=1, minutes=2, interval_s=30)
+    srv = start_server(tmp_path / "orig")
+    try:
+        kc = srv.write_kubeconfig(tmp_path / "kc")
+        result = capture(tmp_path / "cap", kubeconfig=str(kc), jobs=(truth["job"],),
+                         options=CaptureOptions(timeout_s=2, prometheus="http://127.0.0.1:9", since_s=600))
+    finally:
+        srv.stop()
+    manifest = result.bundle.manifest
+    entry = next(c for c in manifest["collectors"] if c["name"] == "prometheus")
+    assert entry["status"] == "failed" and "cannot reach" in entry["errors"][0]
+    assert manifest["history"]["not_fetched"][0].startswith("series discovery: cannot reach")
+    assert next(c for c in manifest["collectors"] if c["name"] == "pods")["status"] == "ok"
+
+
+# ---- planning and access units ---------------------------------------------------------------
+def test_times_and_window():
+    now = 1_800_000_000.0
+    assert plan.parse_time("-3h", now) == now - 3 * 3600 and plan.parse_time("now-90m", now) == now - 5400
+    assert plan.parse_time("2026-05-15T12:00:00Z", now) == plan.parse_time("2026-05-15T14:00:00+02:00", now)
+    assert plan.history_window(3600, None, "2026-05-15T12:00:00Z", now)[1] - plan.history_window(3600, None, "2026-05-15T12:00:00Z", now)[0] == 3600
+    with pytest.raises(CollectorError):
+        plan.parse_time("yesterday", now)
+    with pytest.raises(CollectorError):
+        plan.history_window(60, "-1h", "-2h", now)
+
+
+def test_ranges_split_under_the_point_limit():
+    for step, span in ((15, 6 * 3600), (1, 3 * 86400), (10, 10_000 * 10), (60, 30)):
+        chunks = list(plan.time_chunks(0.0, float(span), float(step)))
+        assert chunks[0][0] == 0 and chunks[-1][1] == span
+        assert all(int((b - a) / step) + 1 <= plan.MAX_POINTS for a, b in chunks)
+        assert all(n[0] > p[1] for p, n in zip(chunks, chunks[1:]))  # no sample fetched twice
+    groups = plan.uuid_groups([f"GPU-{i:036d}" for i in range(500)])
+    assert len(groups) > 1 and sum(map(len, groups)) == 500
+    assert all(len(plan.selector("M", {"UUID": g})) < plan.MAX_SELECTOR_CHARS + 100 for g in groups)
+    assert plan.selector("M", {"node": ["a.b"]}) == 'M{node=~"a\\\\.b"}'
+
+
+def test_access_headers(tmp_path):
+    (tmp_path / "tok").write_text("s3cret\n")
+    (tmp_path / "pw").write_text("pa55\n")
+    assert PromAccess(token_file=str(tmp_path / "tok")).request_headers()["Authorization"] == "Bearer s3cret"
+    basic = PromAccess(user="me", password_file=str(tmp_path / "pw")).request_headers()["Authorization"]
+    assert base64.b64decode(basic.split()[1]) == b"me:pa55"
+    tenant = PromAccess(headers=(PromAccess.parse_header("X-Scope-OrgID: team-a"),)).request_headers()
+    assert tenant["X-Scope-OrgID"] == "team-a"
+    for bad in ("no-colon", ": v", "A B: v", "X: a\r\nInjected: 1"):
+        with pytest.raises(CollectorError):
+            PromAccess.parse_header(bad)
+    with pytest.raises(CollectorError, match="cannot read"):
+        PromAccess(token_file=str(tmp_path / "missing")).request_headers()
+
+
+def test_attribution_rules():
+    att = Attribution.build(
+        [{"pod": "nvidia-dcgm-exporter-x7k2p", "node": "n1", "pod_ip": "10.1.0.2", "labels_json": '{"app": "nvidia-dcgm-exporter"}'},
+         {"pod": "custom-gpu-metrics-abc", "node": "n2", "pod_ip": "10.2.0.2", "labels_json": '{"app.kubernetes.io/name": "dcgm-exporter"}'},
+         {"pod": "train-0", "node": "n1", "pod_ip": "10.1.0.9"}],
+        [{"node": "n1", "internal_ip": "192.168.0.1"}, {"node": "n2"}])
+    kp = {"UUID": "GPU-1", "pod": "nvidia-dcgm-exporter-x7k2p", "namespace": "gpu-operator", "instance": "10.1.0.2:9400",
+          "Hostname": "nvidia-dcgm-exporter-x7k2p", "exported_pod": "train-0", "exported_namespace": "ml"}
+    assert att.workload(kp)[:2] == ("ml", "train-0") and att.node(kp) == "n1"
+    idle = {k: v for k, v in kp.items() if not k.startswith("exported_")}
+    assert att.workload(idle) == (None, None, None) and att.node(idle) == "n1"   # an exporter is never a workload
+    custom = {"UUID": "GPU-2", "pod": "custom-gpu-metrics-abc", "instance": "10.2.0.2:9400"}
+    assert att.workload(custom) == (None, None, None) and att.node(custom) == "n2"
+    assert att.node({"instance": "192.168.0.1:9400"}) == "n1"                    # hostNetwork exporter
+    assert att.node({"kubernetes_node": "n2", "instance": "10.1.0.2:9400"}) == "n2"
+    assert att.node({"hostname": "n2"}) == "n2" and att.node({"Hostname": "train-0"}) == "n1"
+    assert att.workload({"pod_name": "train-0", "pod_namespace": "ml", "container_name": "pytorch"}) == ("ml", "train-0", "pytorch")
+    assert att.node({"instance": "10.99.0.1:9400"}) is None
