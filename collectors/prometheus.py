@@ -8,10 +8,10 @@ flags) or an API-server service-proxy path
 ``services/proxy`` permission).
 
 Plan (see ``capture/promplan.py``): one ``/api/v1/series`` call over the window finds the
-label convention and the GPU UUIDs in scope; one ``count_over_time`` query gives the scrape
-interval (the step); then one ``query_range`` per metric, UUID group and time piece (no
-piece over 10,000 points per series), at most ``PROM_CONCURRENCY`` at once, each with a
-timeout. Every answer is stored as is (``source=prometheus-query``; the series answer as
+label convention and the GPU UUIDs in scope; one ``count_over_time`` query_range gives the
+scrape interval; then one instant query of a range vector (raw samples at their own
+timestamps) per metric, UUID group and time piece (no piece over 10,000 samples per
+series), at most ``PROM_CONCURRENCY`` at once, each with a timeout. Every answer is stored as is (``source=prometheus-query``; the series answer as
 ``prometheus-series``). A failed request costs only its piece: the manifest's ``history``
 entry lists what was not fetched and why, beside the window, step and convention.
 """
@@ -40,14 +40,15 @@ METRICS = (
 KSM_POD_METRICS = (
     ("kube_pod_info", ""), ("kube_pod_labels", ""), ("kube_pod_created", ""), ("kube_pod_status_phase", ""),
     ("kube_pod_container_status_restarts_total", ""), ("kube_pod_container_status_last_terminated_reason", ""),
-    ("kube_pod_container_status_last_terminated_exitcode", ""),
+    ("kube_pod_container_status_last_terminated_exitcode", ""), ("kube_pod_container_status_last_terminated_timestamp", ""),
     ("kube_pod_container_resource_requests", 'resource=~"nvidia_com_gpu|nvidia_com_mig.*"'),
+    ("kube_pod_container_status_running", ""), ("kube_pod_container_status_waiting_reason", ""),
+    ("kube_pod_container_status_terminated_reason", ""),
 )
 KSM_NODE_METRICS = (("kube_node_info", ""), ("kube_node_status_allocatable", 'resource=~"nvidia_com_gpu|nvidia_com_mig.*"'),
                     ("kube_node_spec_taint", ""))
 DISCOVERY = "DCGM_FI_DEV_GPU_UTIL"
 PROM_CONCURRENCY = 8
-KSM_MIN_STEP_S = 30.0
 
 
 class PrometheusCollector(Collector):
@@ -123,7 +124,7 @@ class _Run:
         if not series or (not keys.everything and not uuids):
             ctx.note_skipped(f"no DCGM series for the scope in {self.history['start']} .. {self.history['end']}")
         step = self._step(uuids)
-        self.history["step_s"] = step
+        self.history["interval_s"] = step
         jobs = []
         if keys.everything:
             groups: list[dict[str, list[str]] | None] = [None]
@@ -131,16 +132,16 @@ class _Run:
             groups = [{label: g} for label, vals in sorted(uuids.items()) for g in plan.uuid_groups(vals)]
         for metric in METRICS:
             for matchers in groups:
-                jobs.extend((metric, plan.range_query(metric, matchers, step), a, b, step)
-                            for a, b in plan.time_chunks(self.start, self.end, step))
-        jobs.extend(self._ksm_jobs(keys, step, plan.exporter_pods(series)))
+                jobs.extend((metric, plan.raw_query(metric, matchers, a, b), a, b)
+                            for a, b in plan.pieces(self.start, self.end, step))
+        jobs.extend(self._ksm_jobs(step, plan.exporter_pods(series)))
         limit = threading.Semaphore(PROM_CONCURRENCY)
         ctx.fan_out(self._query, jobs, lambda j: f"prometheus {j[0]}", limit=limit)
 
     def _query(self, job: tuple) -> None:
-        metric, query, a, b, step = job
+        metric, query, a, b = job
         what = f"{metric} {plan.as_iso(a)}..{plan.as_iso(b)}"
-        self.fetch(what, "/api/v1/query_range", plan.params(query, a, b, step, self.ctx.options.timeout_s))
+        self.fetch(what, "/api/v1/query", plan.instant_params(query, b, self.ctx.options.timeout_s))
 
     def _step(self, uuids: dict[str, set[str]]) -> float:
         """The scrape interval of one in-scope series (default 15 s when it cannot be told)."""
@@ -150,29 +151,25 @@ class _Run:
         window = max(120.0, round((self.end - self.start) / 50))
         query = f'count_over_time({DISCOVERY}{{{sample[0]}="{sample[1]}"}}[{window:g}s])'
         body = self.fetch("scrape interval", "/api/v1/query_range",
-                          plan.params(query, self.start, self.end, window, self.ctx.options.timeout_s))
+                          plan.range_params(query, self.start, self.end, window, self.ctx.options.timeout_s))
         found = plan.interval_from_counts(body, window) if body else None
         return found or plan.DEFAULT_STEP_S
 
-    def _ksm_jobs(self, keys: plan.ScopeKeys, step: float, exporters: set[str]) -> list[tuple]:
+    def _ksm_jobs(self, step: float, exporters: set[str]) -> list[tuple]:
         scope = self.ctx.scope
         namespaces = None if scope.all_namespaces else sorted(set(scope.namespaces) | {j.namespace for j in scope.jobs})
-        ksm_step = max(step, KSM_MIN_STEP_S)
-        jobs = []
+        selectors = []
         for metric, extra in KSM_POD_METRICS + KSM_NODE_METRICS:
             matchers = []
             if namespaces and metric.startswith("kube_pod"):
                 matchers.append('namespace=~"' + "|".join(plan.regex_escape(n) for n in namespaces) + '"')
             if extra:
                 matchers.append(extra)
-            sel = f"{metric}{{{','.join(matchers)}}}" if matchers else metric
-            query = f"last_over_time({sel}[{plan.window(ksm_step)}])"
-            jobs.extend((metric, query, a, b, ksm_step) for a, b in plan.time_chunks(self.start, self.end, ksm_step))
+            selectors.append((metric, f"{metric}{{{','.join(matchers)}}}" if matchers else metric))
         if namespaces:  # the exporter pods that scraped the scope's GPUs: their node and IP place the series
-            for group in plan.uuid_groups(exporters):
-                query = f"last_over_time({plan.selector('kube_pod_info', {'pod': group})}[{plan.window(ksm_step)}])"
-                jobs.extend(("kube_pod_info", query, a, b, ksm_step) for a, b in plan.time_chunks(self.start, self.end, ksm_step))
-        return jobs
+            selectors.extend(("kube_pod_info", plan.selector("kube_pod_info", {"pod": g})) for g in plan.uuid_groups(exporters))
+        return [(metric, plan.ranged(sel, a, b), a, b)
+                for metric, sel in selectors for a, b in plan.pieces(self.start, self.end, step)]
 
 
 COLLECTOR = PrometheusCollector()

@@ -164,8 +164,8 @@ def test_rich_progress_renders_collectors_and_counters():
 
 
 def test_promql_limits_series_to_scope_gpus_by_uuid():
-    from k10s_forensics.capture.promplan import range_query, selector
+    from k10s_forensics.capture.promplan import raw_query, selector
 
     assert selector("DCGM_FI_DEV_GPU_UTIL", None) == "DCGM_FI_DEV_GPU_UTIL"
-    q = range_query("DCGM_FI_DEV_GPU_UTIL", {"UUID": ["GPU-1", "ip-10-0-3-17.ec2.internal"]}, 15)
-    assert q == r'last_over_time(DCGM_FI_DEV_GPU_UTIL{UUID=~"GPU-1|ip-10-0-3-17\\.ec2\\.internal"}[14999ms])'
+    q = raw_query("DCGM_FI_DEV_GPU_UTIL", {"UUID": ["GPU-1", "ip-10-0-3-17.ec2.internal"]}, 100.0, 160.0)
+    assert q == r'DCGM_FI_DEV_GPU_UTIL{UUID=~"GPU-1|ip-10-0-3-17\\.ec2\\.internal"}[60001ms]'

@@ -68,7 +68,7 @@ def test_every_convention_names_the_same_culprit(straggler, convention):
     out = _capture_from_prometheus(root / convention, root / "orig", truth, convention)
     manifest = Bundle.open(out).manifest
     history = manifest["history"]
-    assert history["start"] == truth["window"]["start"] and history["not_fetched"] == [] and history["step_s"] == 10
+    assert history["start"] == truth["window"]["start"] and history["not_fetched"] == [] and history["interval_s"] == 10
     misses, alarms = compare(truth, analyze(Bundle.open(out)))
     assert not misses and not alarms, (misses, alarms)
     # attribution: every sample on the node and pod the live scrape named, never an exporter pod
@@ -87,12 +87,19 @@ def test_pods_gone_history_alone_names_the_culprit(tmp_path):
     assert not misses and not alarms, (misses, alarms)
 
 
-def test_oom_cascade_from_history(tmp_path):
+@pytest.mark.parametrize("drop_pods", [False, True], ids=["pods-listed", "pods-gone"])
+def test_oom_cascade_from_history(tmp_path, drop_pods):
+    """Pods gone: no logs either; the CUDA OOM shows as a framebuffer at its limit before the
+    container's last termination (kube-state-metrics), the cascade as the others' terminations."""
     need_prometheus()
-    truth = simulate("oom-crashloop", tmp_path / "orig", seed=3, nodes=3, gpus_per_node=2, minutes=8, interval_s=10)
-    out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus")
-    misses, alarms = compare(truth, analyze(Bundle.open(out)))
+    seed, nproc = (1, 1) if drop_pods else (3, None)
+    truth = simulate("oom-crashloop", tmp_path / "orig", seed=seed, nodes=3, gpus_per_node=2, minutes=8, interval_s=10, nproc_per_node=nproc)
+    out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus", drop_pods=drop_pods)
+    result = analyze(Bundle.open(out))
+    misses, alarms = compare(truth, result)
     assert not misses and not alarms, (misses, alarms)
+    if drop_pods:
+        assert not _rows(out, "SELECT * FROM log_events LIMIT 1")
 
 
 def test_mig_series_through_the_real_server(tmp_path):
@@ -107,14 +114,15 @@ def test_mig_series_through_the_real_server(tmp_path):
             lines.append(series_line("DCGM_FI_DEV_GPU_UTIL", labels, 40 + gi, t0 + dt.timedelta(seconds=15 * k)))
     (tmp_path / "mig.om").write_text("\n".join(lines) + "\n# EOF\n")
     with prometheus_with(tmp_path / "mig.om", tmp_path / "prom") as url:
-        q = plan.range_query("DCGM_FI_DEV_GPU_UTIL", None, 15)
-        path = "/api/v1/query_range?" + urlencode(plan.params(q, t0.timestamp(), t0.timestamp() + 60, 15, 10))
+        q = plan.raw_query("DCGM_FI_DEV_GPU_UTIL", None, t0.timestamp(), t0.timestamp() + 600)
+        path = "/api/v1/query?" + urlencode(plan.instant_params(q, t0.timestamp() + 600, 10))
         body = json.dumps(query(url, path))
     rows, issues = parse_prometheus_query(body, url + path)
     assert not issues
     assert {(r["gpu_uuid"], r["mig_profile"], r["pod"], r["node"]) for r in rows} == {
         ("MIG-GPU-m1/1", "3g.40gb", "a-0", "n1"), ("MIG-GPU-m1/2", "3g.40gb", "b-0", "n1")}
-    assert len(rows) == 8  # 4 samples per device, none repeated after the series ends
+    assert len(rows) == 8  # 4 samples per device at their own times, none repeated after the series ends
+    assert sorted({r["ts"] for r in rows}) == [t0 + dt.timedelta(seconds=15 * k) for k in range(4)]
 
 
 def test_unreachable_prometheus_costs_only_the_history(tmp_path):
@@ -147,10 +155,10 @@ def test_times_and_window():
 
 def test_ranges_split_under_the_point_limit():
     for step, span in ((15, 6 * 3600), (1, 3 * 86400), (10, 10_000 * 10), (60, 30)):
-        chunks = list(plan.time_chunks(0.0, float(span), float(step)))
+        chunks = list(plan.pieces(0.0, float(span), float(step)))
         assert chunks[0][0] == 0 and chunks[-1][1] == span
         assert all(int((b - a) / step) + 1 <= plan.MAX_POINTS for a, b in chunks)
-        assert all(n[0] > p[1] for p, n in zip(chunks, chunks[1:]))  # no sample fetched twice
+        assert all(n[0] == p[1] for p, n in zip(chunks, chunks[1:]))  # contiguous
     groups = plan.uuid_groups([f"GPU-{i:036d}" for i in range(500)])
     assert len(groups) > 1 and sum(map(len, groups)) == 500
     assert all(len(plan.selector("M", {"UUID": g})) < plan.MAX_SELECTOR_CHARS + 100 for g in groups)

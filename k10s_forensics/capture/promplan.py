@@ -7,9 +7,11 @@
   is a scope pod or starts with a scope job's name (pods already deleted), or when its
   node (node label, exporter pod, instance IP, ``Hostname``) is a scope node. The queries
   then filter on the GPU UUIDs of those series, the one key every convention keeps.
-* **Step**: the series' own scrape interval, from one ``count_over_time`` query.
-* **Splitting**: no request asks for more than ``MAX_POINTS`` points per series (Prometheus
-  refuses 11,000) and no selector holds more than ``MAX_SELECTOR_CHARS`` of UUIDs.
+* **Interval**: the series' own scrape interval, from one ``count_over_time`` query_range.
+* **Raw samples**: each request is an instant query of a range vector (``M{..}[Δ]`` at the
+  piece's end), so samples keep their own timestamps; no piece holds more than
+  ``MAX_POINTS`` samples per series at that interval (the size of a query_range Prometheus
+  accepts, under its 11,000 points), and no selector more than ``MAX_SELECTOR_CHARS`` of UUIDs.
 """
 
 from __future__ import annotations
@@ -156,16 +158,16 @@ def interval_from_counts(body: str, window_s: float) -> float | None:
     return max(1.0, round(window_s / most))
 
 
-def time_chunks(start: float, end: float, step_s: float, max_points: int = MAX_POINTS) -> Iterator[tuple[float, float]]:
-    """Consecutive [start, end] pieces, each at most ``max_points`` points at ``step_s``."""
-    span = step_s * (max_points - 1)
+def pieces(start: float, end: float, interval_s: float, max_points: int = MAX_POINTS) -> Iterator[tuple[float, float]]:
+    """Consecutive [from, to] pieces covering [start, end], each at most ``max_points`` samples per series."""
+    span = interval_s * (max_points - 1)
     t = start
-    while t <= end:
+    while True:
         stop = min(end, t + span)
         yield t, stop
         if stop >= end:
             return
-        t = stop + step_s
+        t = stop
 
 
 def regex_escape(value: str) -> str:
@@ -195,23 +197,26 @@ def selector(metric: str, matchers: dict[str, list[str]] | None) -> str:
     return f"{metric}{{{inner}}}"
 
 
-def range_query(metric: str, matchers: dict[str, list[str]] | None, step_s: float) -> str:
-    """The samples of each series, at most one per step and none after a series stopped.
+def raw_query(metric: str, matchers: dict[str, list[str]] | None, start: float, end: float) -> str:
+    """The raw samples of [start, end] as a range vector (evaluated at ``end``).
 
-    ``last_over_time(..[step])`` instead of the bare selector: a bare selector repeats the
-    last value for 5 minutes after a series ends (a GPU that fell off the bus, a deleted pod).
-    The range is one millisecond short of the step: Prometheus 2.x ranges include both ends,
-    and a sample on the grid would otherwise come back at two steps.
+    A range vector returns every stored sample at its own timestamp: no step grid that
+    shifts a sample up to one step later, and no value repeated for 5 minutes after a
+    series ends (a GPU that fell off the bus, a deleted pod), as a bare query_range would.
     """
-    return f"last_over_time({selector(metric, matchers)}[{window(step_s)}])"
+    return ranged(selector(metric, matchers), start, end)
 
 
-def window(step_s: float) -> str:
-    """``[..]`` range of one step less a millisecond (``15s`` -> ``14999ms``)."""
-    return f"{max(1, int(round(step_s * 1000)) - 1)}ms"
+def ranged(sel: str, start: float, end: float) -> str:
+    """``sel[Δ]`` covering [start, end] evaluated at ``end`` (one extra millisecond: ranges are left-open in Prometheus 3)."""
+    return f"{sel}[{int(round((end - start) * 1000)) + 1}ms]"
 
 
-def params(query: str, start: float, end: float, step_s: float, timeout_s: float) -> list[tuple[str, str]]:
+def instant_params(query: str, at: float, timeout_s: float) -> list[tuple[str, str]]:
+    return [("query", query), ("time", f"{at:.3f}"), ("timeout", f"{max(1, int(timeout_s))}s")]
+
+
+def range_params(query: str, start: float, end: float, step_s: float, timeout_s: float) -> list[tuple[str, str]]:
     return [("query", query), ("start", f"{start:.3f}"), ("end", f"{end:.3f}"), ("step", f"{step_s:g}"),
             ("timeout", f"{max(1, int(timeout_s))}s")]
 
@@ -248,5 +253,5 @@ def inventory_attribution(ctx: Any) -> Attribution:
 
 
 __all__ = ["parse_time", "history_window", "ScopeKeys", "scoped_uuids", "describe_convention", "series_labels",
-           "interval_from_counts", "time_chunks", "uuid_groups", "selector", "range_query", "params", "scope_keys",
+           "interval_from_counts", "pieces", "uuid_groups", "selector", "raw_query", "ranged", "instant_params", "range_params", "scope_keys",
            "inventory_attribution", "MAX_POINTS"]

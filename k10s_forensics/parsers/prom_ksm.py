@@ -10,8 +10,11 @@ replica and index fields come out exactly as for a listed pod:
   (``--metric-labels-allowlist=pods=[*]``); ``label_<sanitised>`` names are mapped back for
   the keys the parsers read (training-operator, JobSet, batch and Kueue labels);
 * ``kube_pod_created``, ``kube_pod_status_phase`` (last phase);
-* ``kube_pod_container_status_restarts_total`` (last value; its last increase is taken as
-  the last termination time), ``..._last_terminated_reason``/``_exitcode``;
+* ``kube_pod_container_status_restarts_total`` (last value), ``..._last_terminated_reason``/
+  ``_exitcode``/``_timestamp`` (the last termination time; without it, kube-state-metrics
+  before 2.13, the time the restart counter last went up, to one scrape interval);
+* ``kube_pod_container_status_running``/``_waiting_reason``/``_terminated_reason``: the
+  container's state at its last sample;
 * ``kube_pod_container_resource_requests{resource="nvidia_com_gpu"}``.
 
 Only uids the capture did not list become rows, with ``evidence = 'prometheus'``;
@@ -49,6 +52,8 @@ KNOWN_LABELS = (
     "pytorch-job-name", "tf-job-name",
 )
 UNSANITISE = {"label_" + re.sub(r"[^a-zA-Z0-9_]", "_", k): k for k in KNOWN_LABELS}
+_STATES = {"kube_pod_container_status_running": "running", "kube_pod_container_status_waiting_reason": "waiting",
+           "kube_pod_container_status_terminated_reason": "terminated"}
 _GPU_RESOURCES = re.compile(r"^nvidia_com_(gpu|mig.*)$")
 
 
@@ -70,6 +75,8 @@ class _Pod:
         self.restarts: dict[str, list[tuple[float, float]]] = defaultdict(list)
         self.last_reason: dict[str, str] = {}
         self.last_exit: dict[str, int] = {}
+        self.last_finished: dict[str, float] = {}
+        self.state: dict[str, tuple[float, str, str]] = {}  # container -> (time, running/waiting/terminated, reason)
         self.gpus: dict[str, int] = {}
 
     def body(self, namespace: str, name: str, uid: str, history_end: float | None) -> dict[str, Any]:
@@ -93,11 +100,16 @@ class _Pod:
             if c in self.last_reason or c in self.last_exit:
                 increased = [t for (t, v), (_, prev) in zip(points[1:], points) if v > prev]
                 term = {"reason": self.last_reason.get(c), "exitCode": self.last_exit.get(c)}
-                if increased:
+                if c in self.last_finished:
+                    term["finishedAt"] = _iso(self.last_finished[c])
+                elif increased:
                     term["finishedAt"] = _iso(increased[-1])
                 st["lastState"] = {"terminated": term}
             if gone:
                 st["state"] = {"terminated": {"reason": "Unknown", "finishedAt": _iso(last_seen)}}
+            elif c in self.state:
+                _, which, reason = self.state[c]
+                st["state"] = {which: {"reason": reason} if reason else {}}
             statuses.append(st)
         status = {"phase": self.phase[1] if self.phase else None, "podIP": info.get("pod_ip") or None,
                   "hostIP": info.get("host_ip") or None, "containerStatuses": statuses}
@@ -138,6 +150,10 @@ def _fold(pods: dict[tuple[str, str, str], _Pod], nodes: dict[str, dict], name: 
         pod.last_reason[container] = labels.get("reason", "")
     elif name == "kube_pod_container_status_last_terminated_exitcode":
         pod.last_exit[container] = int(last)
+    elif name in _STATES and last == 1 and (container not in pod.state or times[-1] >= pod.state[container][0]):
+        pod.state[container] = (times[-1], _STATES[name], labels.get("reason", ""))
+    elif name == "kube_pod_container_status_last_terminated_timestamp":
+        pod.last_finished[container] = last
     elif name == "kube_pod_container_resource_requests" and _GPU_RESOURCES.match(labels.get("resource", "")):
         pod.gpus[container] = int(last)
 

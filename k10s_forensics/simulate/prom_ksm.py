@@ -5,7 +5,8 @@ window, with the labels kube-state-metrics 2.x writes (kube-prometheus scrapes i
 ``honorLabels: true``, so ``pod``/``namespace`` name the subject): ``kube_pod_info``,
 ``kube_pod_labels`` (label names sanitised as ``label_<name>``: the cluster must allow-list
 them with ``--metric-labels-allowlist``), ``kube_pod_created``, ``kube_pod_status_phase``,
-``kube_pod_container_status_restarts_total``, ``..._last_terminated_reason``/``_exitcode``,
+``kube_pod_container_status_restarts_total``, ``..._last_terminated_reason``/``_exitcode``/
+``_timestamp`` (kube-state-metrics 2.13+), ``..._status_running``/``_waiting_reason``/``_terminated_reason``,
 ``kube_pod_container_resource_requests{resource="nvidia_com_gpu"}``, ``kube_node_info``,
 ``kube_node_status_allocatable``, ``kube_node_spec_taint``.
 
@@ -72,10 +73,19 @@ def _pod_series(first: dict, last: dict, t: dt.datetime) -> Iterator[tuple[str, 
         now = st if finished is not None and t >= finished else before.get(st["name"], st)
         labels = {**who, "container": st["name"]}
         yield "kube_pod_container_status_restarts_total", labels, int(now.get("restartCount") or 0)
+        state = now.get("state") or {}
+        if "running" in state:
+            yield "kube_pod_container_status_running", labels, 1
+        for which in ("waiting", "terminated"):
+            if which in state:
+                yield f"kube_pod_container_status_{which}_reason", {**labels, "reason": state[which].get("reason", "")}, 1
         now_term = (now.get("lastState") or {}).get("terminated")
         if now_term:
             yield "kube_pod_container_status_last_terminated_reason", {**labels, "reason": now_term.get("reason", "")}, 1
             yield "kube_pod_container_status_last_terminated_exitcode", labels, int(now_term.get("exitCode") or 0)
+            done = parse_iso(now_term.get("finishedAt"))
+            if done is not None:
+                yield "kube_pod_container_status_last_terminated_timestamp", labels, round(done.timestamp(), 3)
     for c in spec.get("containers") or []:
         gpus = ((c.get("resources") or {}).get("requests") or {}).get("nvidia.com/gpu") or ((c.get("resources") or {}).get("limits") or {}).get("nvidia.com/gpu")
         if gpus:
