@@ -83,8 +83,12 @@ def test_pods_gone_history_alone_names_the_culprit(tmp_path):
     out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus", drop_pods=True)
     pods = _rows(out, "SELECT pod, node, evidence FROM pods WHERE namespace = '%s'" % truth["job"].split("/")[0])
     assert pods and all(p["evidence"] == "prometheus" and p["node"] for p in pods)
-    misses, alarms = compare(truth, analyze(Bundle.open(out)))
+    result = analyze(Bundle.open(out))
+    misses, alarms = compare(truth, result)
     assert not misses and not alarms, (misses, alarms)
+    # the rules ran over the history window (it starts long before this capture did)
+    assert result["bundle"]["window"]["start"] == truth["window"]["start"]
+    assert result["bundle"]["history"]["end"] == truth["window"]["end"]
 
 
 @pytest.mark.parametrize("drop_pods", [False, True], ids=["pods-listed", "pods-gone"])

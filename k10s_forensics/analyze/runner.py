@@ -108,6 +108,21 @@ def _collector_notes(bundle: Bundle) -> dict[str, str]:
     return notes
 
 
+def analysis_window(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The capture window, widened to the Prometheus history window when one was fetched.
+
+    Evidence from Prometheus (``manifest.history``) starts before capture did; rules that
+    bound their look-back with ``$window_start`` must see it.
+    """
+    window = dict(manifest.get("window") or {})
+    history = manifest.get("history") or {}
+    for key, pick in (("start", min), ("end", max)):
+        values = [(parse_iso(v), v) for v in (window.get(key), history.get(key)) if parse_iso(v) is not None]
+        if values:
+            window[key] = pick(values)[1]
+    return window
+
+
 def _params(rule: Rule, window: dict[str, Any]) -> dict[str, Any]:
     start = parse_iso(window.get("start")) or dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
     end = parse_iso(window.get("end")) or dt.datetime(2999, 1, 1, tzinfo=dt.timezone.utc)
@@ -164,7 +179,7 @@ def _sort_key(order: dict[str, int]):
 
 def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule], only: set[str] | None = None) -> dict[str, Any]:
     """Run ``rules`` on an open connection whose views and price table are in place."""
-    window = bundle.manifest.get("window") or {}
+    window = analysis_window(bundle.manifest)
     counts = _row_counts(con, {t for r in rules for t in r.tables})
     notes = _collector_notes(bundle)
     findings: list[dict[str, Any]] = []
@@ -185,7 +200,8 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
             findings.append(build_finding(rule, row))
     findings.sort(key=_sort_key({r.id: i for i, r in enumerate(rules)}))
     return {
-        "bundle": {"path": str(bundle.path), "window": {"start": window.get("start"), "end": window.get("end")}, "complete": bool(bundle.manifest.get("complete", True))},
+        "bundle": {"path": str(bundle.path), "window": {"start": window.get("start"), "end": window.get("end")}, "complete": bool(bundle.manifest.get("complete", True)),
+                   **({"history": {k: bundle.manifest["history"].get(k) for k in ("start", "end", "url")}} if bundle.manifest.get("history") else {})},
         "findings": findings,
         "skipped": skipped,
     }
