@@ -148,12 +148,18 @@ class _Run:
         sample = next(((label, sorted(vals)[0]) for label, vals in sorted(uuids.items()) if vals), None)
         if sample is None:
             return plan.DEFAULT_STEP_S
-        window = max(120.0, round((self.end - self.start) / 50))
-        query = f'count_over_time({DISCOVERY}{{{sample[0]}="{sample[1]}"}}[{window:g}s])'
-        body = self.fetch("scrape interval", "/api/v1/query_range",
-                          plan.range_params(query, self.start, self.end, window, self.ctx.options.timeout_s))
-        found = plan.interval_from_counts(body, window) if body else None
-        return found or plan.DEFAULT_STEP_S
+        span = self.end - self.start
+        window = float(max(1, round(min(600.0, span))))
+        step = max(window, round(span / 50))
+        sel = f'{DISCOVERY}{{{sample[0]}="{sample[1]}"}}'
+        timeout = self.ctx.options.timeout_s
+        body = self.fetch("scrape interval", "/api/v1/query_range", plan.range_params(
+            f"count_over_time({sel}[{window:g}s])", min(self.end, self.start + window), self.end, step, timeout))
+        at = plan.busiest_time(body) if body else None
+        if at is None:
+            return plan.DEFAULT_STEP_S
+        body = self.fetch("scrape interval", "/api/v1/query", plan.instant_params(f"{sel}[{window:g}s]", at, timeout))
+        return (plan.interval_from_samples(body) if body else None) or plan.DEFAULT_STEP_S
 
     def _ksm_jobs(self, step: float, exporters: set[str]) -> list[tuple]:
         scope = self.ctx.scope

@@ -45,26 +45,65 @@ def backfill(om_file: Path, data_dir: Path) -> None:
     assert out.returncode == 0, f"promtool failed: {out.stderr[-2000:]}"
 
 
+def self_signed(workdir: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key (PEM files), made with ``cryptography``."""
+    import datetime as dt
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "k10s-test-prometheus")])
+    now = dt.datetime.now(dt.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - dt.timedelta(hours=1))
+            .not_valid_after(now + dt.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_file, key_file = workdir / "tls.crt", workdir / "tls.key"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    return cert_file, key_file
+
+
 @contextlib.contextmanager
-def prometheus_with(om_file: Path, workdir: Path, extra_args: tuple[str, ...] = ()) -> Iterator[str]:
-    """Yield the base URL of a real Prometheus serving ``om_file``'s samples."""
+def prometheus_with(om_file: Path, workdir: Path, extra_args: tuple[str, ...] = (),
+                    web_config: str | None = None, probe_headers: dict[str, str] | None = None) -> Iterator[str]:
+    """Yield the base URL of a real Prometheus serving ``om_file``'s samples.
+
+    ``web_config``: the text of a Prometheus web config (TLS, basic auth); the URL is then
+    https when it has ``tls_server_config``, and readiness is probed with ``probe_headers``.
+    """
+    import ssl
+
     need_prometheus()
     workdir.mkdir(parents=True, exist_ok=True)
     data = workdir / "data"
     backfill(om_file, data)
     (workdir / "prometheus.yml").write_text(CONFIG, encoding="utf-8")
+    scheme, probe_ssl = "http", None
+    if web_config is not None:
+        (workdir / "web.yml").write_text(web_config, encoding="utf-8")
+        extra_args = (*extra_args, f"--web.config.file={workdir / 'web.yml'}")
+        if "tls_server_config" in web_config:
+            scheme, probe_ssl = "https", ssl._create_unverified_context()
     port = _free_port()
     log = open(workdir / "prometheus.log", "w", encoding="utf-8")
     proc = subprocess.Popen(["prometheus", f"--config.file={workdir / 'prometheus.yml'}", f"--storage.tsdb.path={data}",
                              f"--web.listen-address=127.0.0.1:{port}", "--storage.tsdb.retention.time=36500d",
                              *extra_args], stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    url = f"{scheme}://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
             assert proc.poll() is None, f"prometheus exited: {(workdir / 'prometheus.log').read_text()[-2000:]}"
             try:
-                with urllib.request.urlopen(f"{url}/-/ready", timeout=2) as resp:
+                probe = urllib.request.Request(f"{url}/-/ready", headers=probe_headers or {})
+                with urllib.request.urlopen(probe, timeout=2, context=probe_ssl) as resp:
                     if resp.status == 200:
                         break
             except OSError:

@@ -202,3 +202,90 @@ def test_attribution_rules():
     assert att.node({"hostname": "n2"}) == "n2" and att.node({"Hostname": "train-0"}) == "n1"
     assert att.workload({"pod_name": "train-0", "pod_namespace": "ml", "container_name": "pytorch"}) == ("ml", "train-0", "pytorch")
     assert att.node({"instance": "10.99.0.1:9400"}) is None
+
+
+def test_a_refused_request_costs_only_its_piece(straggler):
+    """A Prometheus that refuses big queries (--query.max-samples): the small ones still come
+    back, each refused piece is named in the manifest with the server's reason."""
+    root, truth = straggler
+    work = root / "refusing"
+    work.mkdir()
+    write_history(root / "orig", work / "history.om", "kube-prometheus")
+    served = strip_bundle(root / "orig", work / "served")
+    with prometheus_with(work / "history.om", work / "prom", ("--query.max-samples=100",)) as url:
+        srv = start_server(served)
+        try:
+            kc = srv.write_kubeconfig(work / "kc")
+            window = truth["window"]
+            result = capture(work / "cap", kubeconfig=str(kc), jobs=(truth["job"],),
+                             options=CaptureOptions(timeout_s=10, prometheus=url, history_from=window["start"], history_to=window["end"]))
+        finally:
+            srv.stop()
+    manifest = result.bundle.manifest
+    entry = next(c for c in manifest["collectors"] if c["name"] == "prometheus")
+    assert entry["status"] == "partial"
+    refused = manifest["history"]["not_fetched"]
+    assert refused and all("HTTP 422" in r and "too many samples" in r for r in refused)
+    assert any(r.startswith("DCGM_FI_DEV_GPU_UTIL ") for r in refused)
+    pods = _rows(work / "cap", "SELECT count(*) AS n FROM pods WHERE evidence IS NULL")
+    assert pods[0]["n"] > 0  # what the cluster listed is all there
+    assert manifest["history"]["interval_s"] == 10  # one series' count_over_time is small enough
+
+
+PASSWORD = "k10s-test-password"
+PASSWORD_BCRYPT = "$2b$04$rDo6gRNIeO3nw6awIPUWZesnZZKgG8CxiE9t7LbVAIFs00LniqxF2"  # bcrypt of PASSWORD (4 rounds)
+
+
+def test_tls_and_basic_auth_against_the_real_server(straggler):
+    """Prometheus behind TLS (self-signed) and basic auth: the CA file and the password file
+    get the history; without the CA the request fails once with the reason; a wrong password is a 401."""
+    from prom_helpers import self_signed
+
+    root, truth = straggler
+    work = root / "tls"
+    work.mkdir()
+    cert, key = self_signed(work)
+    write_history(root / "orig", work / "history.om", "kube-prometheus")
+    served = strip_bundle(root / "orig", work / "served")
+    (work / "pw").write_text(PASSWORD + "\n")
+    (work / "bad").write_text("nope\n")
+    web = f"tls_server_config:\n  cert_file: {cert}\n  key_file: {key}\nbasic_auth_users:\n  k10s: {PASSWORD_BCRYPT}\n"
+    auth = {"Authorization": "Basic " + base64.b64encode(f"k10s:{PASSWORD}".encode()).decode()}
+    window = truth["window"]
+    cases = {"ca": PromAccess(user="k10s", password_file=str(work / "pw"), ca_file=str(cert)),
+             "no-ca": PromAccess(user="k10s", password_file=str(work / "pw")),
+             "wrong-password": PromAccess(user="k10s", password_file=str(work / "bad"), insecure=True)}
+    manifests = {}
+    with prometheus_with(work / "history.om", work / "prom", web_config=web, probe_headers=auth) as url:
+        assert url.startswith("https://")
+        srv = start_server(served)
+        try:
+            kc = srv.write_kubeconfig(work / "kc")
+            for name, access in cases.items():
+                options = CaptureOptions(timeout_s=10, prometheus=url, history_from=window["start"], history_to=window["end"],
+                                         prometheus_access=access)
+                manifests[name] = capture(work / name, kubeconfig=str(kc), jobs=(truth["job"],), options=options).bundle.manifest
+        finally:
+            srv.stop()
+    assert manifests["ca"]["history"]["not_fetched"] == []
+    assert _rows(work / "ca", "SELECT count(*) AS n FROM gpu_samples")[0]["n"] > 0
+    assert "TLS verification" in manifests["no-ca"]["history"]["not_fetched"][0]
+    assert "HTTP 401" in manifests["wrong-password"]["history"]["not_fetched"][0]
+
+
+def test_scrape_interval_read_from_the_server(tmp_path):
+    import datetime as dt
+
+    t0 = dt.datetime(2026, 2, 1, tzinfo=dt.timezone.utc)
+    lines = ["# TYPE DCGM_FI_DEV_GPU_UTIL gauge"]
+    lines += [series_line("DCGM_FI_DEV_GPU_UTIL", {"UUID": "GPU-a", "node": "n"}, 50, t0 + dt.timedelta(seconds=30 * k + (k % 3) * 0.4))
+              for k in range(240)]
+    (tmp_path / "h.om").write_text("\n".join(lines) + "\n# EOF\n")
+    start, end = t0.timestamp() - 3600, t0.timestamp() + 4 * 3600  # the series spans only part of the window
+    sel = 'DCGM_FI_DEV_GPU_UTIL{UUID="GPU-a"}'
+    with prometheus_with(tmp_path / "h.om", tmp_path / "prom") as url:
+        path = "/api/v1/query_range?" + urlencode(plan.range_params(f"count_over_time({sel}[600s])", start, end, 600, 10))
+        at = plan.busiest_time(json.dumps(query(url, path)))
+        assert t0.timestamp() <= at <= t0.timestamp() + 2 * 3600 + 600
+        body = json.dumps(query(url, "/api/v1/query?" + urlencode(plan.instant_params(f"{sel}[600s]", at, 10))))
+    assert plan.interval_from_samples(body) == 30

@@ -142,6 +142,9 @@ class PromClient:
             return exc.code, body
         except (urllib.error.URLError, TimeoutError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
+            if isinstance(reason, ssl.SSLCertVerificationError):  # not retried: it will not get better
+                raise CallError(f"TLS verification of {self.base} failed: {reason.verify_message or reason}"
+                                " (give --prometheus-ca-file, or --prometheus-insecure)", kind="tls") from None
             raise CallError(f"cannot reach {self.base}: {reason}", kind="connection") from None
 
 

@@ -7,7 +7,8 @@
   is a scope pod or starts with a scope job's name (pods already deleted), or when its
   node (node label, exporter pod, instance IP, ``Hostname``) is a scope node. The queries
   then filter on the GPU UUIDs of those series, the one key every convention keeps.
-* **Interval**: the series' own scrape interval, from one ``count_over_time`` query_range.
+* **Interval**: the series' own scrape interval: a ``count_over_time`` query_range finds
+  when one in-scope series has samples, a range vector there gives their median spacing.
 * **Raw samples**: each request is an instant query of a range vector (``M{..}[Δ]`` at the
   piece's end), so samples keep their own timestamps; no piece holds more than
   ``MAX_POINTS`` samples per series at that interval (the size of a query_range Prometheus
@@ -146,16 +147,26 @@ def series_labels(body: str) -> list[dict[str, str]]:
     return [{str(k): str(v) for k, v in s.items()} for s in doc["data"] if isinstance(s, dict)]
 
 
-def interval_from_counts(body: str, window_s: float) -> float | None:
-    """Scrape interval from a ``count_over_time(M[window_s])`` range answer: window / the most samples in a window."""
+def busiest_time(body: str) -> float | None:
+    """The time of the point with the most samples in a ``count_over_time`` range answer (None when empty)."""
     try:
-        result = json.loads(body)["data"]["result"]
-        most = max(float(v[1]) for s in result for v in s.get("values") or [])
-    except (ValueError, KeyError, TypeError):
+        points = [(float(v[1]), float(v[0])) for s in json.loads(body)["data"]["result"] for v in s.get("values") or []]
+    except (ValueError, KeyError, TypeError, IndexError):
         return None
-    if not math.isfinite(most) or most < 2:
+    return max(points)[1] if points else None
+
+
+def interval_from_samples(body: str) -> float | None:
+    """The median spacing (whole seconds, >= 1) of the raw samples in a range-vector answer."""
+    try:
+        values = json.loads(body)["data"]["result"][0]["values"]
+        times = sorted(float(v[0]) for v in values)
+    except (ValueError, KeyError, TypeError, IndexError):
         return None
-    return max(1.0, round(window_s / most))
+    gaps = sorted(b - a for a, b in zip(times, times[1:]) if b > a)
+    if not gaps:
+        return None
+    return max(1.0, float(round(gaps[len(gaps) // 2])))
 
 
 def pieces(start: float, end: float, interval_s: float, max_points: int = MAX_POINTS) -> Iterator[tuple[float, float]]:
@@ -253,5 +264,5 @@ def inventory_attribution(ctx: Any) -> Attribution:
 
 
 __all__ = ["parse_time", "history_window", "ScopeKeys", "scoped_uuids", "describe_convention", "series_labels",
-           "interval_from_counts", "pieces", "uuid_groups", "selector", "raw_query", "ranged", "instant_params", "range_params", "scope_keys",
+           "busiest_time", "interval_from_samples", "pieces", "uuid_groups", "selector", "raw_query", "ranged", "instant_params", "range_params", "scope_keys",
            "inventory_attribution", "MAX_POINTS"]
