@@ -55,7 +55,8 @@ class PrometheusCollector(Collector):
     name = "prometheus"
     phases = ("start",)
     needs = ("pods", "nodes", "gpu-operator")
-    access = (Access("get", "services", subresource="proxy"),)
+    #: ``list services``: only ``--check``, to name the Prometheus services it can proxy to
+    access = (Access("get", "services", subresource="proxy"), Access("list", "services"))
     description = "query_range of DCGM and kube-state-metrics history over --since or --from/--to from --prometheus"
 
     def run(self, ctx, phase: str) -> None:

@@ -289,3 +289,40 @@ def test_scrape_interval_read_from_the_server(tmp_path):
         assert t0.timestamp() <= at <= t0.timestamp() + 2 * 3600 + 600
         body = json.dumps(query(url, "/api/v1/query?" + urlencode(plan.instant_params(f"{sel}[600s]", at, 10))))
     assert plan.interval_from_samples(body) == 30
+
+
+def _service(ns: str, name: str, ports: list[dict]) -> dict:
+    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "namespace": ns, "uid": f"uid-{ns}-{name}"},
+            "spec": {"ports": ports}}
+
+
+def test_check_names_the_prometheus_proxy_paths(tmp_path):
+    import datetime as dt
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from k10s_forensics.bundle import RAW_SCHEMAS
+    from test_capture_check import _k10s
+
+    simulate("healthy", tmp_path / "b", seed=4, nodes=2, gpus_per_node=1, minutes=1, interval_s=30)
+    services = [_service("monitoring", "prometheus-k8s", [{"name": "web", "port": 9090}, {"name": "reloader-web", "port": 8080}]),
+                _service("monitoring", "prometheus-operator", [{"name": "https", "port": 8443}]),
+                _service("monitoring", "alertmanager-main", [{"name": "web", "port": 9093}]),
+                _service("openshift-monitoring", "thanos-querier", [{"name": "web", "port": 9091}]),
+                _service("team-a", "prometheus-lookalike", [{"name": "web", "port": 9090}])]
+    path = tmp_path / "b" / "raw" / "objects.parquet"
+    rows = pq.read_table(path).to_pylist()
+    at = max(r["captured_at"] for r in rows) - dt.timedelta(seconds=1)
+    rows += [{"captured_at": at, "api_version": "v1", "kind": "Service", "namespace": s["metadata"]["namespace"],
+              "name": s["metadata"]["name"], "uid": s["metadata"]["uid"], "body": json.dumps(s)} for s in services]
+    pq.write_table(pa.Table.from_pylist(rows, schema=RAW_SCHEMAS["objects"]), path)
+    srv = start_server(tmp_path / "b")
+    try:
+        proc = _k10s("capture", "--kubeconfig", str(srv.write_kubeconfig(tmp_path / "kc")), "-A", "--check")
+    finally:
+        srv.stop()
+    assert proc.returncode == 0, proc.stderr
+    found = [line.split("--prometheus ", 1)[1] for line in proc.stdout.splitlines() if "found: --prometheus" in line]
+    assert found == ["/api/v1/namespaces/monitoring/services/prometheus-k8s:9090/proxy",
+                     "/api/v1/namespaces/openshift-monitoring/services/https:thanos-querier:9091/proxy"]

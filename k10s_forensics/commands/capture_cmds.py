@@ -143,15 +143,25 @@ def _check(connection, namespaces, all_namespaces, jobs, timeout) -> None:
 
     scope = Scope.build(namespaces=tuple(namespaces), all_namespaces=all_namespaces, jobs=tuple(jobs),
                         default_namespace=connection.namespace)
+    from k10s_forensics.capture.promfind import NAMESPACES, find_prometheus
+
     source = KubeSource(connection, Deadline(120), timeout_s=timeout, pool_size=4)
     try:
         verdicts = run_check(source, scope)
+        services, problems = find_prometheus(source)
     finally:
         source.close()
     for v in verdicts:
         click.echo(f"{v.collector:<16} {'would run' if v.outcome == 'ok' else 'would be ' + v.outcome}")
         for denied in v.denied:
             click.echo(f"    denied: {denied}")
+        if v.collector == "prometheus":
+            for svc in services:
+                click.echo(f"    found: --prometheus {svc.proxy_path}")
+            for problem in problems:
+                click.echo(f"    cannot list services: {problem}")
+            if not services and not problems:
+                click.echo(f"    no Prometheus service in {', '.join(NAMESPACES)} (a port-forwarded URL works too)")
 
 
 COMMANDS = (capture_cmd,)
