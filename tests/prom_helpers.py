@@ -149,3 +149,18 @@ def strip_bundle(src: Path, dst: Path, *, drop_job_pods: bool = False) -> Path:
         rows = [r for r in pq.read_table(path).to_pylist() if keep(name, r)]
         pq.write_table(pa.Table.from_pylist(rows, schema=RAW_SCHEMAS[name]), path, compression="zstd")
     return dst
+
+
+def add_objects(bundle: Path, bodies: list[dict]) -> None:
+    """Append objects (e.g. Services) to a bundle's last listing."""
+    path = bundle / "raw" / "objects.parquet"
+    rows = pq.read_table(path).to_pylist()
+    at = max(r["captured_at"] for r in rows)
+    rows += [{"captured_at": at, "api_version": b["apiVersion"], "kind": b["kind"], "namespace": b["metadata"].get("namespace"),
+              "name": b["metadata"]["name"], "uid": b["metadata"]["uid"], "body": json.dumps(b)} for b in bodies]
+    pq.write_table(pa.Table.from_pylist(rows, schema=RAW_SCHEMAS["objects"]), path, compression="zstd")
+
+
+def service(ns: str, name: str, ports: list[dict]) -> dict:
+    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "namespace": ns, "uid": f"uid-{ns}-{name}"},
+            "spec": {"ports": ports}}

@@ -28,16 +28,26 @@ from k10s_forensics.serve import start_server
 from k10s_forensics.simulate import simulate
 from k10s_forensics.simulate.prom_history import CONVENTIONS, series_line, write_history
 
-from prom_helpers import need_prometheus, prometheus_with, query, strip_bundle
+from prom_helpers import add_objects, need_prometheus, prometheus_with, query, service, strip_bundle
 from test_rules_scenarios import compare
 
 
-def _capture_from_prometheus(root: Path, original: Path, truth: dict, convention: str, drop_pods: bool = False) -> Path:
+PROXY = "/api/v1/namespaces/monitoring/services/prometheus-k8s:9090/proxy"
+
+
+def _capture_from_prometheus(root: Path, original: Path, truth: dict, convention: str, drop_pods: bool = False,
+                             via_proxy: bool = False) -> Path:
+    """``via_proxy``: read Prometheus through the (served) API server's service proxy path."""
     root.mkdir(parents=True, exist_ok=True)
     write_history(original, root / "history.om", convention)
     served = strip_bundle(original, root / "served", drop_job_pods=drop_pods)
     with prometheus_with(root / "history.om", root / "prom") as url:
+        if via_proxy:
+            add_objects(served, [service("monitoring", "prometheus-k8s", [{"name": "web", "port": 9090}])])
         srv = start_server(served)
+        if via_proxy:
+            srv.upstreams[PROXY] = url
+            url = PROXY
         try:
             kubeconfig = srv.write_kubeconfig(root / "kubeconfig")
             window = truth["window"]
@@ -80,7 +90,8 @@ def test_every_convention_names_the_same_culprit(straggler, convention):
 def test_pods_gone_history_alone_names_the_culprit(tmp_path):
     need_prometheus()
     truth = simulate("straggler-compute", tmp_path / "orig", seed=2, nodes=3, gpus_per_node=2, minutes=8, interval_s=10, nproc_per_node=1)
-    out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus", drop_pods=True)
+    out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus", drop_pods=True, via_proxy=True)
+    assert Bundle.open(out).manifest["history"]["url"] == PROXY
     pods = _rows(out, "SELECT pod, node, evidence FROM pods WHERE namespace = '%s'" % truth["job"].split("/")[0])
     assert pods and all(p["evidence"] == "prometheus" and p["node"] for p in pods)
     result = analyze(Bundle.open(out))
@@ -291,32 +302,16 @@ def test_scrape_interval_read_from_the_server(tmp_path):
     assert plan.interval_from_samples(body) == 30
 
 
-def _service(ns: str, name: str, ports: list[dict]) -> dict:
-    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "namespace": ns, "uid": f"uid-{ns}-{name}"},
-            "spec": {"ports": ports}}
-
-
 def test_check_names_the_prometheus_proxy_paths(tmp_path):
-    import datetime as dt
-
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from k10s_forensics.bundle import RAW_SCHEMAS
     from test_capture_check import _k10s
 
     simulate("healthy", tmp_path / "b", seed=4, nodes=2, gpus_per_node=1, minutes=1, interval_s=30)
-    services = [_service("monitoring", "prometheus-k8s", [{"name": "web", "port": 9090}, {"name": "reloader-web", "port": 8080}]),
-                _service("monitoring", "prometheus-operator", [{"name": "https", "port": 8443}]),
-                _service("monitoring", "alertmanager-main", [{"name": "web", "port": 9093}]),
-                _service("openshift-monitoring", "thanos-querier", [{"name": "web", "port": 9091}]),
-                _service("team-a", "prometheus-lookalike", [{"name": "web", "port": 9090}])]
-    path = tmp_path / "b" / "raw" / "objects.parquet"
-    rows = pq.read_table(path).to_pylist()
-    at = max(r["captured_at"] for r in rows) - dt.timedelta(seconds=1)
-    rows += [{"captured_at": at, "api_version": "v1", "kind": "Service", "namespace": s["metadata"]["namespace"],
-              "name": s["metadata"]["name"], "uid": s["metadata"]["uid"], "body": json.dumps(s)} for s in services]
-    pq.write_table(pa.Table.from_pylist(rows, schema=RAW_SCHEMAS["objects"]), path)
+    add_objects(tmp_path / "b", [
+        service("monitoring", "prometheus-k8s", [{"name": "web", "port": 9090}, {"name": "reloader-web", "port": 8080}]),
+        service("monitoring", "prometheus-operator", [{"name": "https", "port": 8443}]),
+        service("monitoring", "alertmanager-main", [{"name": "web", "port": 9093}]),
+        service("openshift-monitoring", "thanos-querier", [{"name": "web", "port": 9091}]),
+        service("team-a", "prometheus-lookalike", [{"name": "web", "port": 9090}])])
     srv = start_server(tmp_path / "b")
     try:
         proc = _k10s("capture", "--kubeconfig", str(srv.write_kubeconfig(tmp_path / "kc")), "-A", "--check")
