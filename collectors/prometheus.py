@@ -8,12 +8,14 @@ flags) or an API-server service-proxy path
 ``services/proxy`` permission).
 
 Plan (see ``capture/promplan.py``): one ``/api/v1/series`` call over the window finds the
-label convention and the GPU UUIDs in scope; one ``count_over_time`` query_range gives the
-scrape interval; then one instant query of a range vector (raw samples at their own
-timestamps) per metric, UUID group and time piece (no piece over 10,000 samples per
-series), at most ``PROM_CONCURRENCY`` at once, each with a timeout. Every answer is stored as is (``source=prometheus-query``; the series answer as
-``prometheus-series``). A failed request costs only its piece: the manifest's ``history``
-entry lists what was not fetched and why, beside the window, step and convention.
+label convention and the GPU UUIDs in scope; two small probes give the scrape interval;
+then one instant query of a range vector (raw samples at their own timestamps) per metric,
+UUID group and time piece (no piece over 10,000 samples per series), at most
+``PROM_CONCURRENCY`` at once, each with a timeout. Every answer is stored as is
+(``source=prometheus-query``; the series answer as ``prometheus-series``, the interval
+probes as ``prometheus-probe``). A failed request costs only its piece: the manifest's
+``history`` entry lists what was not fetched and why, beside the window, interval and
+convention.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ KSM_POD_METRICS = (
 KSM_NODE_METRICS = (("kube_node_info", ""), ("kube_node_status_allocatable", 'resource=~"nvidia_com_gpu|nvidia_com_mig.*"'),
                     ("kube_node_spec_taint", ""))
 DISCOVERY = "DCGM_FI_DEV_GPU_UTIL"
+#: raw/scrapes source of the planning answers (series discovery, interval probes): kept, not parsed as samples
+SERIES, PROBE = "prometheus-series", "prometheus-probe"
 PROM_CONCURRENCY = 8
 
 
@@ -110,7 +114,7 @@ class _Run:
     def plan_and_fetch(self) -> None:
         ctx = self.ctx
         window = [("start", f"{self.start:.3f}"), ("end", f"{self.end:.3f}")]
-        body = self.fetch("series discovery", "/api/v1/series", [("match[]", DISCOVERY)] + window, "prometheus-series")
+        body = self.fetch("series discovery", "/api/v1/series", [("match[]", DISCOVERY)] + window, SERIES)
         if body is None:
             return
         try:
@@ -155,11 +159,11 @@ class _Run:
         sel = f'{DISCOVERY}{{{sample[0]}="{sample[1]}"}}'
         timeout = self.ctx.options.timeout_s
         body = self.fetch("scrape interval", "/api/v1/query_range", plan.range_params(
-            f"count_over_time({sel}[{window:g}s])", min(self.end, self.start + window), self.end, step, timeout))
+            f"count_over_time({sel}[{window:g}s])", min(self.end, self.start + window), self.end, step, timeout), PROBE)
         at = plan.busiest_time(body) if body else None
         if at is None:
             return plan.DEFAULT_STEP_S
-        body = self.fetch("scrape interval", "/api/v1/query", plan.instant_params(f"{sel}[{window:g}s]", at, timeout))
+        body = self.fetch("scrape interval", "/api/v1/query", plan.instant_params(f"{sel}[{window:g}s]", at, timeout), PROBE)
         return (plan.interval_from_samples(body) if body else None) or plan.DEFAULT_STEP_S
 
     def _ksm_jobs(self, step: float, exporters: set[str]) -> list[tuple]:

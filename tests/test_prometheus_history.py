@@ -85,6 +85,10 @@ def test_every_convention_names_the_same_culprit(straggler, convention):
     live = {(r["gpu_uuid"], r["node"], r["pod"]) for r in _rows(root / "orig", "SELECT DISTINCT gpu_uuid, node, pod FROM gpu_samples WHERE source = 'dcgm-exporter'")}
     got = {(r["gpu_uuid"], r["node"], r["pod"]) for r in _rows(out, "SELECT DISTINCT gpu_uuid, node, pod FROM gpu_samples WHERE source = 'prometheus-query'")}
     assert got and got <= live, sorted(got - live)[:3]
+    # every live sample once: raw samples at their own times, nothing repeated or made up
+    count = "SELECT count(*) AS n, count(DISTINCT (gpu_uuid, ts)) AS d FROM gpu_samples WHERE source = '%s'"
+    fetched, scraped = _rows(out, count % "prometheus-query")[0], _rows(root / "orig", count % "dcgm-exporter")[0]
+    assert fetched["n"] == fetched["d"] == scraped["d"]
 
 
 def test_pods_gone_history_alone_names_the_culprit(tmp_path):
