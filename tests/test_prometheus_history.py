@@ -101,6 +101,8 @@ def test_pods_gone_history_alone_names_the_culprit(tmp_path):
     result = analyze(Bundle.open(out))
     misses, alarms = compare(truth, result)
     assert not misses and not alarms, (misses, alarms)
+    straggler_finding = next(f for f in result["findings"] if f["rule"] == "straggler")
+    assert "deleted before capture" in straggler_finding["historical"] and "Historical evidence" in straggler_finding["summary"]
     # the rules ran over the history window (it starts long before this capture did)
     assert result["bundle"]["window"]["start"] == truth["window"]["start"]
     assert result["bundle"]["history"]["end"] == truth["window"]["end"]

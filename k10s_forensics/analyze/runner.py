@@ -177,6 +177,27 @@ def _sort_key(order: dict[str, int]):
     return key
 
 
+def _say_historical(con: duckdb.DuckDBPyConnection, findings: list[dict[str, Any]]) -> None:
+    """Tell in a finding's summary (and ``historical``) when its evidence came from Prometheus history:
+    pods deleted before capture (rebuilt from kube-state-metrics) or GPU metrics from before it."""
+    try:
+        gone = {r[0] for r in con.execute("SELECT namespace || '/' || pod FROM pods WHERE evidence = 'prometheus'").fetchall()}
+        gpus = {r[0] for r in con.execute("SELECT DISTINCT gpu_uuid FROM gpu_samples WHERE source = 'prometheus-query'").fetchall()}
+    except duckdb.Error:  # tables from before the evidence column: nothing to say
+        return
+    for f in findings:
+        notes = []
+        deleted = sorted(set(f["pods"]) & gone)
+        if deleted:
+            notes.append(f"pod{'s' if len(deleted) > 1 else ''} {', '.join(deleted[:3])}{' ...' if len(deleted) > 3 else ''} "
+                         "deleted before capture, rebuilt from kube-state-metrics history")
+        if set(f["gpus"]) & gpus:
+            notes.append("GPU metrics from Prometheus history")
+        if notes:
+            f["historical"] = "; ".join(notes)
+            f["summary"] = (f["summary"] + " " if f["summary"] else "") + f"Historical evidence: {f['historical']}."
+
+
 def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule], only: set[str] | None = None) -> dict[str, Any]:
     """Run ``rules`` on an open connection whose views and price table are in place."""
     window = analysis_window(bundle.manifest)
@@ -199,6 +220,8 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
         for row in (table.to_pylist() if isinstance(table, pa.Table) else []):
             findings.append(build_finding(rule, row))
     findings.sort(key=_sort_key({r.id: i for i, r in enumerate(rules)}))
+    if bundle.manifest.get("history"):
+        _say_historical(con, findings)
     return {
         "bundle": {"path": str(bundle.path), "window": {"start": window.get("start"), "end": window.get("end")}, "complete": bool(bundle.manifest.get("complete", True)),
                    **({"history": {k: bundle.manifest["history"].get(k) for k in ("start", "end", "url")}} if bundle.manifest.get("history") else {})},
