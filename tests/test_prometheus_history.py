@@ -327,3 +327,16 @@ def test_check_names_the_prometheus_proxy_paths(tmp_path):
     found = [line.split("--prometheus ", 1)[1] for line in proc.stdout.splitlines() if "found: --prometheus" in line]
     assert found == ["/api/v1/namespaces/monitoring/services/prometheus-k8s:9090/proxy",
                      "/api/v1/namespaces/openshift-monitoring/services/https:thanos-querier:9091/proxy"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--from", "yesterday"), "not a time"),
+    (("--from", "-1h", "--to", "-2h"), "--from must be before --to"),
+    (("--prometheus-header", "no colon"), "Name: value"),
+    (("--prometheus-password-file", "pw"), "needs --prometheus-user"),
+])
+def test_bad_history_flags_are_one_line_errors(tmp_path, args, message):
+    from test_capture_check import _k10s
+
+    proc = _k10s("capture", "--kubeconfig", str(tmp_path / "missing.yaml"), "--prometheus", "http://127.0.0.1:9", *args)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr

@@ -79,12 +79,12 @@ def capture_cmd(jobs, namespaces, all_namespaces, duration, interval, output, co
 
     if interval <= 0:
         raise click.BadParameter("must be more than 0", param_hint="--interval")
+    access = _prometheus_access(prometheus_token_file, prometheus_user, prometheus_password_file, prometheus_headers,
+                                prometheus_ca_file, prometheus_insecure, history_from, history_to, since)
     connection = load_connection(kubeconfig, context)
     if check:
         _check(connection, namespaces, all_namespaces, jobs, timeout)
         return
-    access = _prometheus_access(prometheus_token_file, prometheus_user, prometheus_password_file, prometheus_headers,
-                                prometheus_ca_file, prometheus_insecure, history_from, history_to, since)
     options = CaptureOptions(duration_s=duration, interval_s=interval, concurrency=concurrency, timeout_s=timeout,
                              deadline_s=deadline, log_bytes=log_bytes, exec_timeout_s=exec_timeout,
                              prometheus=prometheus, since_s=since, skip=frozenset(skip), history_from=history_from,
