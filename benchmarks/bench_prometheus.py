@@ -110,9 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     from k10s_forensics.bundle import parse_iso
 
     history_s = (parse_iso(entry["finished_at"]) - parse_iso(entry["started_at"])).total_seconds()
-    t = time.monotonic()
+    t, cpu = time.monotonic(), time.process_time()
     rebuild(bundle)
-    rebuild_s = time.monotonic() - t
+    rebuild_s, rebuild_cpu_s = time.monotonic() - t, time.process_time() - cpu
     import pyarrow.parquet as pq
 
     rows = pq.ParquetFile(work / "captured" / "tables" / "gpu_samples.parquet").metadata.num_rows
@@ -125,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         "prometheus_answer_s": round(served_s, 2),
         "ratio_collector_to_prometheus": round(history_s / served_s, 2) if served_s else None,
         "interval_s": history.get("interval_s"), "not_fetched": len(history["not_fetched"]),
-        "rebuild_s": round(rebuild_s, 1), "gpu_samples_rows": rows,
+        "rebuild_s": round(rebuild_s, 1), "rebuild_cpu_s": round(rebuild_cpu_s, 1), "gpu_samples_rows": rows,
+        "load_average": os.getloadavg(),
     }
     print(json.dumps(report, indent=2))
     return 0

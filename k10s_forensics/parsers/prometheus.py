@@ -15,6 +15,7 @@ metrics (kube-state-metrics) are left to :mod:`prom_ksm`.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import math
 import re
@@ -31,6 +32,12 @@ _IDENT_KEYS = ("gpu_uuid", "namespace", "pod", "container", "pod_uid")
 _ROW_KEYS = ("gpu_uuid", "gpu_index", "pci_bus_id", "model_name", "mig_profile", "gpu_instance_id", "pod_uid")
 _METRIC = re.compile(r"([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(?=[{\[]|$)")
 _FUNCTIONS = frozenset({"last_over_time", "max_over_time", "min_over_time", "avg_over_time", "rate", "increase", "sum", "max", "min"})
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _when(stamp: Any) -> dt.datetime:
+    """A sample time (seconds) as a UTC datetime; cached: the same times recur across GPUs and metrics."""
+    return dt.datetime.fromtimestamp(float(stamp), tz=dt.timezone.utc)
 
 
 def node_of(labels: dict[str, str]) -> str | None:
@@ -98,23 +105,27 @@ def accumulate(body: str | None, url: str | None, att: Attribution, rows: dict[t
         node = att.node(labels)
         ident["namespace"], ident["pod"], ident["container"] = att.workload(labels)
         points = series.get("values") if kind == "matrix" else [series.get("value")]
+        ident_key = tuple(ident[k] for k in _IDENT_KEYS)
+        template = {k: ident[k] for k in _ROW_KEYS + ("namespace", "pod", "container")}
+        template.update(node=node, source=SOURCE)
+        as_int = column in INT_COLUMNS
         for point in points or []:
             try:
-                when = dt.datetime.fromtimestamp(float(point[0]), tz=dt.timezone.utc)
+                when = _when(point[0])
                 value = float(point[1])
             except (TypeError, ValueError, IndexError, OverflowError, OSError):
                 issues.append(("malformed sample", str(point)[:200]))
                 continue
             if not math.isfinite(value):
                 continue
-            key = (node, when) + tuple(ident[k] for k in _IDENT_KEYS)
+            key = (node, when, ident_key)
             row = rows.get(key)
             if row is None:
-                row = rows[key] = {k: ident[k] for k in _ROW_KEYS + ("namespace", "pod", "container")}
-                row.update(ts=when, node=node, source=SOURCE, _ranks={})
-            if rank < row["_ranks"].get(column, 1 << 30):
-                row["_ranks"][column] = rank
-                row[column] = int(value) if column in INT_COLUMNS else value
+                row = rows[key] = {**template, "ts": when, "_ranks": {}}
+            ranks = row["_ranks"]
+            if rank < ranks.get(column, 1 << 30):
+                ranks[column] = rank
+                row[column] = int(value) if as_int else value
     return issues
 
 
