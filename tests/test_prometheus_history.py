@@ -123,6 +123,18 @@ def test_oom_cascade_from_history(tmp_path, drop_pods):
         assert not _rows(out, "SELECT * FROM log_events LIMIT 1")
 
 
+def test_xid79_from_history_with_pods_gone(tmp_path):
+    """No dmesg (no driver pod on a scope node), no pods: DCGM_FI_DEV_XID_ERRORS history, the GPU's
+    samples stopping and kube-state-metrics' allocatable name the GPU that fell off the bus."""
+    need_prometheus()
+    truth = simulate("xid-79", tmp_path / "orig", seed=2, nodes=3, gpus_per_node=2, minutes=8, interval_s=10, nproc_per_node=1)
+    out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus", drop_pods=True)
+    entries = {c["name"]: c["status"] for c in Bundle.open(out).manifest["collectors"]}
+    assert entries["dmesg"] == "skipped" and entries["dcgm"] == "skipped"
+    misses, alarms = compare(truth, analyze(Bundle.open(out)))
+    assert not misses and not alarms, (misses, alarms)
+
+
 def test_mig_series_through_the_real_server(tmp_path):
     import datetime as dt
 
