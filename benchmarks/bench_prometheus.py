@@ -5,7 +5,8 @@ A synthetic DCGM history (kube-prometheus labels: ``exported_*``, exporter pod i
 backfilled with promtool into a real ``prometheus``; a small simulated cluster is served by
 ``k10s serve``; ``k10s capture -A --prometheus URL --from --to`` (only the collectors it
 needs) fetches it all. Reported side by side from one run: requests, bytes, the wall time
-of capture and of its prometheus collector (manifest start/finish), the time Prometheus itself spent answering (the growth of its own
+of capture and of its prometheus collector (manifest start/finish) at the collector's
+concurrency and at 1 request at a time, the time Prometheus itself spent answering (the growth of its own
 ``prometheus_http_request_duration_seconds_sum`` for the query, series and query_range
 handlers), their ratio, samples fetched, rebuild (parse) time and rows.
 
@@ -77,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     from k10s_forensics.bundle import Bundle
     from k10s_forensics.capture import CaptureOptions, capture
     from k10s_forensics.collectors import COLLECTORS
+    from k10s_forensics.collectors import prometheus as prom_collector
     from k10s_forensics.rebuild import rebuild
     from k10s_forensics.serve import start_server
     from k10s_forensics.simulate import simulate
@@ -93,23 +95,33 @@ def main(argv: list[str] | None = None) -> int:
     with prometheus_with(work / "history.om", work / "prom") as url:
         load_s = time.monotonic() - t
         srv = start_server(work / "cluster")
+        runs = {}
         try:
             kc = srv.write_kubeconfig(work / "kc")
-            before = server_seconds(url)
-            options = CaptureOptions(timeout_s=120, prometheus=url, history_from=str(start), history_to=str(end),
-                                     skip=frozenset(c.name for c in COLLECTORS if c.name not in KEEP))
-            t = time.monotonic()
-            result = capture(work / "captured", kubeconfig=str(kc), all_namespaces=True, options=options)
-            capture_s = time.monotonic() - t
-            served_s = server_seconds(url) - before
+            for concurrency in (prom_collector.PROM_CONCURRENCY, 1):  # side by side against the same server
+                prom_collector.PROM_CONCURRENCY = concurrency
+                before = server_seconds(url)
+                options = CaptureOptions(timeout_s=120, prometheus=url, history_from=str(start), history_to=str(end),
+                                         skip=frozenset(c.name for c in COLLECTORS if c.name not in KEEP))
+                t = time.monotonic()
+                capture(work / f"captured-c{concurrency}", kubeconfig=str(kc), all_namespaces=True, options=options)
+                runs[concurrency] = (time.monotonic() - t, server_seconds(url) - before)
         finally:
             srv.stop()
+    (work / f"captured-c{max(runs)}").rename(work / "captured")
     bundle = Bundle.open(work / "captured")
     history = bundle.manifest["history"]
     entry = next(c for c in bundle.manifest["collectors"] if c["name"] == "prometheus")
     from k10s_forensics.bundle import parse_iso
 
-    history_s = (parse_iso(entry["finished_at"]) - parse_iso(entry["started_at"])).total_seconds()
+    def collector_s(path: Path) -> float:
+        e = next(c for c in Bundle.open(path).manifest["collectors"] if c["name"] == "prometheus")
+        return (parse_iso(e["finished_at"]) - parse_iso(e["started_at"])).total_seconds()
+
+    per_run = {c: {"capture_wall_s": round(w, 2), "prometheus_collector_wall_s": round(collector_s(work / ("captured" if c == max(runs) else f"captured-c{c}")), 2),
+                   "prometheus_answer_s": round(served, 2)} for c, (w, served) in runs.items()}
+    for r in per_run.values():
+        r["ratio_collector_to_prometheus"] = round(r["prometheus_collector_wall_s"] / r["prometheus_answer_s"], 2) if r["prometheus_answer_s"] else None
     t, cpu = time.monotonic(), time.process_time()
     rebuild(bundle)
     rebuild_s, rebuild_cpu_s = time.monotonic() - t, time.process_time() - cpu
@@ -121,9 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         "history": f"{args.gpus} GPUs x {args.hours:g} h at {args.interval:g} s, {args.metrics} metrics = {samples:,} samples",
         "generate_s": round(gen_s, 1), "promtool_load_and_start_s": round(load_s, 1),
         "prometheus_collector_status": entry["status"], "requests": history["requests"], "bytes": history["bytes"],
-        "capture_wall_s": round(capture_s, 2), "prometheus_collector_wall_s": round(history_s, 2),
-        "prometheus_answer_s": round(served_s, 2),
-        "ratio_collector_to_prometheus": round(history_s / served_s, 2) if served_s else None,
+        **{f"concurrency_{c}": r for c, r in sorted(per_run.items(), reverse=True)},
         "interval_s": history.get("interval_s"), "not_fetched": len(history["not_fetched"]),
         "rebuild_s": round(rebuild_s, 1), "rebuild_cpu_s": round(rebuild_cpu_s, 1), "gpu_samples_rows": rows,
         "load_average": os.getloadavg(),

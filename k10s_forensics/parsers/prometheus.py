@@ -158,6 +158,8 @@ def derive(ctx) -> None:
     unplaced: list[dict] = []  # rows without a node wait for another series of their GPU to name it
     groups: dict[str, list[dict]] = {}
     for row in table.select(["url", "status", "body", "error", "_row"]).to_pylist():
+        if (query_metric(row.get("url")) or "").startswith("kube_"):
+            continue  # kube-state-metrics: prom_ksm's
         groups.setdefault(_shape(row.get("url")), []).append(row)
     for group in groups.values():  # answers of the same GPUs and time piece merge into one row per sample
         rows: dict[tuple, dict[str, Any]] = {}
