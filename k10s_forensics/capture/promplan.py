@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator

@@ -31,9 +31,11 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+from k10s_forensics.bundle import parse_iso
 from k10s_forensics.parsers.k8s_common import Obj
 from k10s_forensics.parsers.k8s_owners import JobIndex
 from k10s_forensics.parsers.k8s_pods import container_rows, pod_row
+from k10s_forensics.parsers.prometheus import query_metric
 
 if TYPE_CHECKING:  # pragma: no cover
     from k10s_forensics.rebuild import DeriveContext
@@ -159,8 +161,6 @@ def _fold(pods: dict[tuple[str, str, str], _Pod], nodes: dict[str, dict], name: 
 
 
 def _series(body: str | None, url: str | None):
-    from k10s_forensics.parsers.prometheus import query_metric
-
     try:
         doc = json.loads(body or "")
         result = doc["data"]["result"] if doc.get("status") == "success" else []
@@ -186,8 +186,6 @@ def derive(ctx: "DeriveContext") -> None:
             for name, labels, values in _series(row["body"], row["url"]):
                 _fold(pods, nodes, name, labels, values)
     history = ctx.bundle.manifest.get("history") or {}
-    from k10s_forensics.bundle import parse_iso
-
     end = parse_iso(history.get("end"))
     listed = {r["pod_uid"] for r in ctx.table("pods").select(["pod_uid"]).to_pylist()}
     index = JobIndex.build(ctx)
