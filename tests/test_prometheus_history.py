@@ -257,3 +257,19 @@ def test_scrape_interval_read_from_the_server(tmp_path):
         assert t0.timestamp() <= at <= t0.timestamp() + 2 * 3600 + 600
         body = json.dumps(query(url, "/api/v1/query?" + urlencode(plan.instant_params(f"{sel}[600s]", at, 10))))
     assert plan.interval_from_samples(body) == 30
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario, seed, convention, drop_pods", [
+    ("healthy", 7, "kube-prometheus", True), ("straggler-input", 6, "honor-labels", True),
+    ("straggler-compute", 3, "kube-prometheus", False), ("straggler-compute", 4, "legacy", False),
+    ("straggler-input", 5, "kube-prometheus", False), ("nccl-hang", 8, "kube-prometheus", False),
+])
+def test_more_incidents_from_history(tmp_path, scenario, seed, convention, drop_pods):
+    """Other seeds, scenarios and conventions: the truth's culprit, and no false alarm on a healthy job."""
+    need_prometheus()
+    truth = simulate(scenario, tmp_path / "orig", seed=seed, nodes=3, gpus_per_node=2, minutes=8, interval_s=10,
+                     nproc_per_node=1 if drop_pods else None)
+    out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, convention, drop_pods=drop_pods)
+    misses, alarms = compare(truth, analyze(Bundle.open(out)))
+    assert not misses and not alarms, (misses, alarms)
