@@ -101,9 +101,13 @@ def test_pods_gone_history_alone_names_the_culprit(tmp_path):
     assert not misses and not alarms, (misses, alarms)
     straggler_finding = next(f for f in result["findings"] if f["rule"] == "straggler")
     assert "deleted before capture" in straggler_finding["historical"] and "Historical evidence" in straggler_finding["summary"]
-    # the rules ran over the history window (it starts long before this capture did)
+    # the rules ran over the history window (it starts long before this capture did), the report says so
     assert result["bundle"]["window"]["start"] == truth["window"]["start"]
     assert result["bundle"]["history"]["end"] == truth["window"]["end"]
+    from k10s_forensics.reports import render_report
+
+    html = render_report(Bundle.open(out), result, tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "Prometheus history" in html and "Historical evidence" in html
 
 
 @pytest.mark.parametrize("drop_pods", [False, True], ids=["pods-listed", "pods-gone"])
