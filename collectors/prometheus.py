@@ -49,7 +49,9 @@ KSM_POD_METRICS = (
 )
 KSM_NODE_METRICS = (("kube_node_info", ""), ("kube_node_status_allocatable", 'resource=~"nvidia_com_gpu|nvidia_com_mig.*"'),
                     ("kube_node_spec_taint", ""))
-DISCOVERY = "DCGM_FI_DEV_GPU_UTIL"
+#: metrics whose series list the GPUs, tried in order until one has series in the window
+#: (a dcgm-exporter configured without GPU_UTIL still exports the framebuffer or a profiling field)
+DISCOVERY = ("DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_PROF_GR_ENGINE_ACTIVE")
 #: raw/scrapes source of the planning answers (series discovery, interval probes): kept, not parsed as samples
 SERIES, PROBE = "prometheus-series", "prometheus-probe"
 PROM_CONCURRENCY = 8
@@ -88,6 +90,7 @@ class _Run:
 
     def __init__(self, ctx, client: PromClient, start: float, end: float, history: dict):
         self.ctx, self.client, self.start, self.end, self.history = ctx, client, start, end, history
+        self.discovery = DISCOVERY[0]  # the metric whose series were found
         self.lock = threading.Lock()
 
     def missed(self, what: str, why: str) -> None:
@@ -114,14 +117,19 @@ class _Run:
     def plan_and_fetch(self) -> None:
         ctx = self.ctx
         window = [("start", f"{self.start:.3f}"), ("end", f"{self.end:.3f}")]
-        body = self.fetch("series discovery", "/api/v1/series", [("match[]", DISCOVERY)] + window, SERIES)
-        if body is None:
-            return
-        try:
-            series = plan.series_labels(body)
-        except CollectorError as exc:
-            self.missed("series discovery", str(exc))
-            return
+        series: list[dict[str, str]] = []
+        for metric in DISCOVERY:
+            body = self.fetch("series discovery", "/api/v1/series", [("match[]", metric)] + window, SERIES)
+            if body is None:
+                return
+            try:
+                series = plan.series_labels(body)
+            except CollectorError as exc:
+                self.missed("series discovery", str(exc))
+                return
+            if series:
+                self.discovery = metric
+                break
         keys = plan.scope_keys(ctx)
         uuids = plan.scoped_uuids(series, keys, plan.inventory_attribution(ctx))
         self.history.update(convention=plan.describe_convention(series), series_seen=len(series),
@@ -154,7 +162,7 @@ class _Run:
         span = self.end - self.start
         window = float(max(1, round(min(600.0, span))))
         step = max(window, round(span / 50))
-        sel = f'{DISCOVERY}{{{sample[0]}="{sample[1]}"}}'
+        sel = f'{self.discovery}{{{sample[0]}="{sample[1]}"}}'
         timeout = self.ctx.options.timeout_s
         body = self.fetch("scrape interval", "/api/v1/query_range", plan.range_params(
             f"count_over_time({sel}[{window:g}s])", min(self.end, self.start + window), self.end, step, timeout), PROBE)

@@ -277,3 +277,28 @@ def test_more_incidents_from_history(tmp_path, scenario, seed, convention, drop_
     out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, convention, drop_pods=drop_pods)
     misses, alarms = compare(truth, analyze(Bundle.open(out)))
     assert not misses and not alarms, (misses, alarms)
+
+
+def test_history_without_gpu_util_is_found_by_another_metric(tmp_path):
+    """An exporter configured without DCGM_FI_DEV_GPU_UTIL: discovery falls back to the framebuffer series."""
+    import datetime as dt
+
+    need_prometheus()
+    simulate("healthy", tmp_path / "cluster", seed=1, nodes=2, gpus_per_node=1, minutes=2, interval_s=30)
+    t0 = dt.datetime(2026, 4, 1, 8, 0, tzinfo=dt.timezone.utc)
+    lines = ["# TYPE DCGM_FI_DEV_FB_USED gauge"]
+    lines += [series_line("DCGM_FI_DEV_FB_USED", {"UUID": f"GPU-{g}", "node": f"n{g}", "pod": f"w-{g}", "namespace": "ml"},
+                          1000 + k, t0 + dt.timedelta(seconds=20 * k)) for g in range(2) for k in range(30)]
+    (tmp_path / "h.om").write_text("\n".join(lines) + "\n# EOF\n")
+    with prometheus_with(tmp_path / "h.om", tmp_path / "prom") as url:
+        srv = start_server(tmp_path / "cluster")
+        try:
+            kc = srv.write_kubeconfig(tmp_path / "kc")
+            options = CaptureOptions(timeout_s=10, prometheus=url, history_from="2026-04-01T07:50:00Z", history_to="2026-04-01T08:20:00Z")
+            result = capture(tmp_path / "cap", kubeconfig=str(kc), all_namespaces=True, options=options)
+        finally:
+            srv.stop()
+    history = result.bundle.manifest["history"]
+    assert history["series_seen"] == 2 and history["interval_s"] == 20 and history["not_fetched"] == []
+    rows = _rows(tmp_path / "cap", "SELECT node, pod, count(*) AS n, max(fb_used_mib) AS top FROM gpu_samples WHERE source = 'prometheus-query' GROUP BY ALL ORDER BY node")
+    assert rows == [{"node": "n0", "pod": "w-0", "n": 30, "top": 1029.0}, {"node": "n1", "pod": "w-1", "n": 30, "top": 1029.0}]
