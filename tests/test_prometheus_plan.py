@@ -109,3 +109,16 @@ def test_bad_history_flags_are_one_line_errors(tmp_path, args, message):
 
     proc = _k10s("capture", "--kubeconfig", str(tmp_path / "missing.yaml"), "--prometheus", "http://127.0.0.1:9", *args)
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_partial_answers_are_kept_and_flagged():
+    import json
+
+    from k10s_forensics.parsers.prometheus import parse_prometheus_query
+
+    body = json.dumps({"status": "success", "warnings": ["store 10.0.0.1:10901 unavailable"], "data": {"resultType": "matrix", "result": [
+        {"metric": {"__name__": "DCGM_FI_DEV_GPU_UTIL", "UUID": "GPU-1", "exported_pod": "w-0", "exported_namespace": "ml",
+                    "pod": "nvidia-dcgm-exporter-abcde", "node": "n1"}, "values": [[1700000000, "97"]]}]}})
+    rows, issues = parse_prometheus_query(body)
+    assert [(r["pod"], r["namespace"], r["node"], r["util_pct"]) for r in rows] == [("w-0", "ml", "n1", 97.0)]
+    assert issues == [("partial answer (server warning)", "store 10.0.0.1:10901 unavailable")]

@@ -84,7 +84,8 @@ def accumulate(body: str | None, url: str | None, att: Attribution, rows: dict[t
     kind = data.get("resultType")
     if kind not in ("matrix", "vector"):
         return [(f"unsupported resultType {kind!r}", None)]
-    issues: list[tuple[str, str | None]] = []
+    # Thanos/Mimir partial responses (a store or ingester missing) answer success with warnings
+    issues: list[tuple[str, str | None]] = [("partial answer (server warning)", str(w)[:200]) for w in doc.get("warnings") or []]
     fallback_name = query_metric(url)
     for series in data.get("result") or []:
         if not isinstance(series, dict):
