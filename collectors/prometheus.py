@@ -78,11 +78,14 @@ class PrometheusCollector(Collector):
         client = PromClient(opts.prometheus, ctx, opts.prometheus_access)
         history = {"source": "prometheus", "url": opts.prometheus, "start": plan.as_iso(start), "end": plan.as_iso(end),
                    "not_fetched": []}
-        ctx.sink.writer.manifest["history"] = history
-        run = _Run(ctx, client, start, end, history)
-        run.plan_and_fetch()
-        history.update(requests=client.stats.requests, bytes=client.stats.bytes,
-                       seconds=round(client.stats.seconds, 3))
+        manifest = ctx.sink.writer.manifest
+        manifest["history"] = dict(history)  # the window, even if the fetch is interrupted
+        try:
+            _Run(ctx, client, start, end, history).plan_and_fetch()
+        finally:
+            history.update(requests=client.stats.requests, bytes=client.stats.bytes,
+                           seconds=round(client.stats.seconds, 3), not_fetched=list(history["not_fetched"]))
+            manifest["history"] = history  # one assignment: a checkpoint never sees it half-written
 
 
 class _Run:
