@@ -79,7 +79,7 @@ class PrometheusCollector(Collector):
         history = {"source": "prometheus", "url": opts.prometheus, "start": plan.as_iso(start), "end": plan.as_iso(end),
                    "not_fetched": []}
         manifest = ctx.sink.writer.manifest
-        manifest["history"] = dict(history)  # the window, even if the fetch is interrupted
+        manifest["history"] = {**history, "not_fetched": []}  # the window, even if the fetch is interrupted
         try:
             _Run(ctx, client, start, end, history).plan_and_fetch()
         finally:
