@@ -63,7 +63,7 @@ class PrometheusCollector(Collector):
     needs = ("pods", "nodes", "gpu-operator")
     #: ``list services``: only ``--check``, to name the Prometheus services it can proxy to
     access = (Access("get", "services", subresource="proxy"), Access("list", "services"))
-    description = "query_range of DCGM and kube-state-metrics history over --since or --from/--to from --prometheus"
+    description = "DCGM and kube-state-metrics history (raw samples) over --since or --from/--to from --prometheus"
 
     def run(self, ctx, phase: str) -> None:
         opts = ctx.options
