@@ -162,12 +162,20 @@ EXPECTED: dict[str, list[tuple[str, dict]]] = {
         sigterm(1167), sigterm(1169), sigterm(1170),
         ("torchrun_failure", dict(local_rank=1, exit_code=-9, pid=1168, subkind="agent")),
     ],
-    "incidents/deepspeed-5302-launcher-last-rank-misattribution/log.txt": [],
+    "incidents/deepspeed-5302-launcher-last-rank-misattribution/log.txt": [
+        # the command printed is the LAST spawned one ('--local_rank=4'), not the failed process: no rank
+        ("process_exit", dict(rank=None, local_rank=None, exit_code=1, subkind="launcher_last_cmd", ts_raw=T(2024, 3, 20, 20, 31, 29, 269000))),
+    ],
     "incidents/determined-8915-first-allgather-hang-bogus-rank0-mismatch/log.txt": [
+        ("python_exception", dict(rank=5, subkind="raised", error_type="RuntimeError", ts_raw=T(2024, 2, 27, 21, 35, 28, 419846),
+                                  error_message="DDP expects same model across all ranks, but Rank 5 has 8 params, while rank 0 has inconsistent 0 params.")),
         wd(1, 1, "ALLGATHER", 1804775, timeout=1800000, ts_raw=T(2024, 2, 27, 21, 35, 28, 705869)),
         wd(4, 1, "ALLGATHER", 1804782, timeout=1800000),
     ],
-    "incidents/kohya-1434-2gpu-ecc-rank1/log.txt": [],
+    "incidents/kohya-1434-2gpu-ecc-rank1/log.txt": [
+        ("cuda_error", dict(rank=None, subkind="ecc", error_type="CUDA error", error_message="uncorrectable ECC error encountered")),
+        ("cuda_error", dict(rank=1, subkind="ecc", error_message="uncorrectable ECC error encountered", severity="E")),  # via the watchdog
+    ],
     "incidents/llamafactory-2206-srun-all-ranks-sigbus/log.txt": [
         ("process_exit", dict(pid=16614, exit_code=-7, subkind="SIGBUS")),  # the paste starts at a table trailer
         table(6, 6, -7, 16615, "table", T(2024, 1, 16, 18, 4, 1)),
@@ -194,18 +202,28 @@ EXPECTED: dict[str, list[tuple[str, dict]]] = {
         ("nccl_watchdog_timeout", dict(rank=1, seq_num=4, op_type="BROADCAST", subkind="watchdog_caught")),
         *[("nccl_watchdog_timeout", dict(rank=r, seq_num=4, subkind="watchdog_caught")) for r in (2, 3, 6, 5, 4)],
     ],
-    "incidents/pytorch-113128-multinode-ecc-rank12/log.txt": [],
-    "incidents/pytorch-152780-rtx5090-illegal-access-both-ranks/log.txt": [
-        ("nccl_error_other", dict(subkind="nccl_warn", nccl_host="Amphitrite", pid=940929, cuda_dev=1, ts_raw=T(2025, 5, 4, 23, 32, 59))),
-        ("nccl_error_other", dict(subkind="nccl_warn", nccl_host="Amphitrite", pid=940928, cuda_dev=0)),
+    "incidents/pytorch-113128-multinode-ecc-rank12/log.txt": [
+        # [default0]: is torchrun's --tee role prefix: LOCAL rank 0; [rank12]: the global rank
+        ("cuda_error", dict(rank=12, local_rank=0, subkind="ecc", error_message="uncorrectable ECC error encountered", ts_raw=T(2026, 8, 17, 17, 40, 34, 227531))),
     ],
-    "incidents/pytorch-61839-legacy-launch-segfault-wrong-rank/log.txt": [],
+    "incidents/pytorch-152780-rtx5090-illegal-access-both-ranks/log.txt": [
+        ("cuda_error", dict(subkind="illegal-address", nccl_host="Amphitrite", pid=940929, cuda_dev=1, ts_raw=T(2025, 5, 4, 23, 32, 59),
+                            error_message="an illegal memory access was encountered")),
+        ("cuda_error", dict(subkind="illegal-address", nccl_host="Amphitrite", pid=940928, cuda_dev=0)),
+        ("cuda_error", dict(subkind="illegal-address", rank=None, pid=None)),  # c10::Error what(): no prefix
+
+    ],
+    "incidents/pytorch-61839-legacy-launch-segfault-wrong-rank/log.txt": [
+        # CalledProcessError names the last spawned command ('--local_rank=7'), not the failed one: no rank
+        ("process_exit", dict(rank=None, local_rank=None, exit_code=-11, subkind="launcher_last_cmd")),
+    ],
     "incidents/pytorch-88251-torchrun-rank5-exit1-wrapped-lines/log.txt": [
         *[sigterm(pid) for pid in (59460, 59461, 59462, 59463, 59466, 59470, 59471)],
         ("torchrun_failure", dict(local_rank=5, exit_code=1, pid=59469, subkind="agent")),
     ],
     "incidents/uniter-31-horovodrun-mpirun-rank0-first/log.txt": [
-        ("process_exit", dict(exit_code=1, subkind="exit_code")),
+        ("python_exception", dict(rank=1, subkind="teardown", error_type="RuntimeError")),  # [1,1]<stderr>: = rank 1
+        ("process_exit", dict(rank=0, exit_code=1, subkind="mpirun_first")),  # Process name: [[50371,1],0] + Exit code: 1
     ],
     "incidents/vad-r1-11-torchrun-oom-rank2-first-failure-rank1/log.txt": [
         oom(2, 2, 14.06 * GIB, 79.25 * GIB, 6.96 * GIB, 72.28 * GIB),
