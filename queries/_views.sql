@@ -138,7 +138,7 @@ eff AS (
     SELECT le.event_id, pm.m_pod_uid, pm.job_key, pm.m_node, pm.nranks,
            coalesce(le.rank, h.h_rank) AS eff_rank,
            -- else the CUDA ordinal, which is the local rank when a pod's processes see all its GPUs
-           coalesce(le.local_rank, h.h_local, CASE WHEN pm.nranks > 1 AND le.kind = 'cuda_oom' THEN le.cuda_dev END) AS eff_local
+           coalesce(le.local_rank, h.h_local, CASE WHEN pm.nranks > 1 AND le.kind IN ('cuda_oom', 'cuda_error') THEN le.cuda_dev END) AS eff_local
     FROM le
     LEFT JOIN pod_match pm ON pm.event_id = le.event_id AND pm.pick = 1
     LEFT JOIN oom_hint h ON h.event_id = le.event_id

@@ -19,22 +19,10 @@ from incident_kit import REAL_SAMPLES_DIR, analyze_incident, load_cases, naming_
 
 #: Cases not handled yet (strict: an XPASS fails, so a fixed case must leave this set).
 NOT_YET: set[str] = {
-    "colossalai-3677-torchrun-sigkill-local-rank1",
-    "colossalai-3556-torchrun-sigbus-local-rank1",
-    "pytorch-113128-multinode-ecc-rank12",
+    # nccl-hang names the silent ranks; the hang evidence (t9-hang / t9-frras) decides these
     "nccl-1730-ras-ok-rank118-timeout",
-    "kohya-1434-2gpu-ecc-rank1",
-    "longchat-9-torchrun-sigkill-local-rank4",
-    "colossalai-3172-gemini-sigkill-rank0",
-    "uniter-31-horovodrun-mpirun-rank0-first",
-    "vad-r1-11-torchrun-oom-rank2-first-failure-rank1",
-    "pytorch-88251-torchrun-rank5-exit1-wrapped-lines",
     "open-r1-620-grpo-broadcast-rank0-missing",
     "determined-8915-first-allgather-hang-bogus-rank0-mismatch",
-    "funasr-2006-multinode-allreduce-timeout",
-    "ms-swift-9112-two-gpu-sft",
-    "ms-swift-6301-4node-zero3-timeout",
-    "ms-swift-4353-torchrun-agent",
 }
 
 #: Incident folders whose expectation is still to be written in tests/data/incident_expectations.json
