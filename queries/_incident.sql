@@ -171,14 +171,15 @@ SELECT
     d.watchdog_victims,
     len(list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r))) + d.unresolved_sigterms AS victims,
     coalesce(js.gpus, 1) AS job_gpus,
-    CASE WHEN coalesce(d.first_failure_at, d.hang_started_at, d.started_at) < d.abort_at
-         THEN epoch(d.abort_at - coalesce(d.first_failure_at, d.hang_started_at, d.started_at))
-         WHEN d.wait_ms IS NOT NULL THEN d.wait_ms / 1000.0 END AS wait_s,
-    round(coalesce(js.gpus, 1) * (CASE WHEN coalesce(d.first_failure_at, d.hang_started_at, d.started_at) < d.abort_at
-                                       THEN epoch(d.abort_at - coalesce(d.first_failure_at, d.hang_started_at, d.started_at))
-                                       WHEN d.wait_ms IS NOT NULL THEN d.wait_ms / 1000.0 END) / 3600.0, 3) AS gpu_hours_lost
+    w.wait_s,
+    round(coalesce(js.gpus, 1) * w.wait_s / 3600.0, 3) AS gpu_hours_lost
 FROM decided d
-LEFT JOIN k10s_job_size js ON js.job_key = d.job_key;
+LEFT JOIN k10s_job_size js ON js.job_key = d.job_key
+CROSS JOIN LATERAL (  -- abort - first failure, and never less than the watchdog says the victims waited
+    SELECT CASE WHEN d.wait_ms IS NULL AND NOT coalesce(d.first_failure_at, d.hang_started_at, d.started_at) < d.abort_at THEN NULL
+                ELSE greatest(coalesce(epoch(d.abort_at - coalesce(d.first_failure_at, d.hang_started_at, d.started_at)), 0),
+                              coalesce(d.wait_ms / 1000.0, 0)) END AS wait_s
+) w;
 
 -- k10s_hang_evidence_first_failure: the first-failure decision in the columns every hang
 -- evidence family shares (queries/_hang_evidence.sql unions them).
