@@ -166,6 +166,7 @@ SELECT
     END AS no_culprit_reason,
     d.first_failure_at, d.abort_at, d.hang_started_at,
     d.first_rank, d.first_pod, d.first_node, d.first_gpu, d.first_subkind, d.error_type, d.error_message,
+    x.xid, x.xid_meaning, k.kernel_line,
     coalesce(d.first_line, d.unranked_line) AS first_line,
     d.pods,
     d.watchdog_victims,
@@ -175,8 +176,20 @@ SELECT
     round(coalesce(js.gpus, 1) * w.wait_s / 3600.0, 3) AS gpu_hours_lost
 FROM decided d
 LEFT JOIN k10s_job_size js ON js.job_key = d.job_key
+LEFT JOIN LATERAL (  -- an Xid on the culprit's GPU (or rank) within 5 minutes of its failure
+    SELECT xe.xid, xe.meaning AS xid_meaning FROM k10s_xid_event xe
+    WHERE xe.job_key = d.job_key AND (xe.gpu_uuid = d.first_gpu OR xe.rank = d.first_rank)
+      AND (d.first_failure_at IS NULL OR xe.ts BETWEEN d.first_failure_at - INTERVAL 5 MINUTE AND d.first_failure_at + INTERVAL 5 MINUTE)
+    ORDER BY xe.fatal DESC, xe.ts LIMIT 1
+) x ON len(d.culprit_ranks) = 1
+LEFT JOIN LATERAL (  -- the kernel's OOM-kill line on the culprit's node around a host-oom-kill
+    SELECT left(kl.line, 300) AS kernel_line FROM k10s_log kl
+    WHERE kl.kind IN ('host_oom', 'cgroup_oom') AND kl.node_resolved = d.first_node
+      AND (d.first_failure_at IS NULL OR kl.ts BETWEEN d.first_failure_at - INTERVAL 2 MINUTE AND d.first_failure_at + INTERVAL 1 MINUTE)
+    ORDER BY kl.ts LIMIT 1
+) k ON d.cause = 'host-oom-kill'
 CROSS JOIN LATERAL (  -- abort - first failure, and never less than the watchdog says the victims waited
-    SELECT CASE WHEN d.wait_ms IS NULL AND NOT coalesce(d.first_failure_at, d.hang_started_at, d.started_at) < d.abort_at THEN NULL
+    SELECT CASE WHEN d.wait_ms IS NULL AND NOT coalesce(coalesce(d.first_failure_at, d.hang_started_at, d.started_at) < d.abort_at, false) THEN NULL
                 ELSE greatest(coalesce(epoch(d.abort_at - coalesce(d.first_failure_at, d.hang_started_at, d.started_at)), 0),
                               coalesce(d.wait_ms / 1000.0, 0)) END AS wait_s
 ) w;

@@ -39,8 +39,13 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         finding["title"] = f"{who} {what.split(':')[0].split(' (')[0]} and the job was torn down"
         detail = ""
         if row.get("error_message"):
-            detail = f": {row.get('error_type') or ''} {row['error_message']}".replace("  ", " ")
+            kind = "" if row.get("error_type") == "CUDA error" else f"{row.get('error_type') or ''} "
+            detail = f": {kind}{row['error_message']}"
         parts = [f"{who}{where} {what}{detail}."]
+        if row.get("kernel_line"):
+            parts.append(f"The node's kernel log: {row['kernel_line'][:160]}.")
+        if row.get("xid") is not None:
+            parts.append(f"Its GPU reported Xid {row['xid']}" + (f" ({row['xid_meaning']})." if row.get("xid_meaning") else "."))
         if row.get("confidence") == "medium":
             parts.append("Only its exit status is in the logs (confidence medium).")
     if victims:

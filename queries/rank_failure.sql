@@ -28,6 +28,9 @@
 --   decided_by VARCHAR         -- the evidence that decided (first-failure)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
+--   xid BIGINT                 -- an Xid on the culprit's GPU within 5 minutes (dmesg or DCGM)
+--   xid_meaning VARCHAR        -- what that Xid means
+--   kernel_line VARCHAR        -- host-oom-kill: the node's dmesg OOM-kill line around it
 --   failure_line VARCHAR       -- the line that shows the failure
 --   together_ranks BIGINT[]    -- ranks that failed the same way within one second
 --   no_culprit_reason VARCHAR  -- why no single rank is named
@@ -50,7 +53,7 @@ SELECT
     i.abort_at AS ended_at,
     i.confidence,
     'first-failure' AS decided_by,
-    i.error_type, i.error_message,
+    i.error_type, i.error_message, i.xid, i.xid_meaning, i.kernel_line,
     i.first_line AS failure_line,
     i.together_ranks,
     i.no_culprit_reason,
