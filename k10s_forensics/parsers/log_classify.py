@@ -273,7 +273,6 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
 
     ``norm`` is the line's normalisation (``log_normalize.normalize``), computed when absent.
     """
-    norm = norm if norm is not None else normalize(text)
     events: list[Event] = []
     if " NCCL INFO " in text and "out of memory" not in text:  # fast path: identity lines
         events = _identity(text)
@@ -292,6 +291,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
         ev = _torchrun(text)
         events = [ev] if ev else _identity(text)
     if not events:
+        norm = norm if norm is not None else normalize(text)
         ev = _nccl_other(text) or _py_exception(norm.text)
         events = [ev] if ev else []
     return _finish(text, events, norm)
@@ -301,6 +301,8 @@ def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> l
     """Add the line's shared context (rank, severity, NCCL prefix, pg) to its events."""
     if not events:
         return []
+    if norm is None and " NCCL INFO " not in text:
+        norm = normalize(text)
     ctx = line_context(text, norm)
     out = []
     for ev in events:

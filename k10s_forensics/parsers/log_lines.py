@@ -27,7 +27,7 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import Event, classify
-from k10s_forensics.parsers.log_normalize import normalize
+from k10s_forensics.parsers.log_normalize import Normalized, normalize
 
 LINE_CHARS = 4096
 TABLE_GAP = 3
@@ -105,7 +105,7 @@ class BodyAssembler:
             return
         if self._entry is not None and line_no - self._entry["last"] > TABLE_GAP:
             self._close_entry()
-        norm = normalize(text)
+        norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         if self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text):
             return
         events = classify(text, norm)

@@ -156,8 +156,13 @@ def _hits(table: pa.Table) -> pa.Table:
 def _with_followers(hit: np.ndarray, lines: pa.Array, parents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The hits plus the line after each event hit of the same body (a terminal may have wrapped
     the event there: BodyAssembler glues it back when that adds fields); the second array flags those."""
-    is_event = np.asarray(pc.match_substring_regex(lines.take(pa.array(hit, pa.int64())), P.PREFILTER_EVENT))
-    nxt = hit[is_event] + 1
+    texts = lines.take(pa.array(hit, pa.int64()))
+    # container logs (API timestamp prefix) are never wrapped: only pasted lines get a follower
+    pasted = np.flatnonzero(np.asarray(pc.invert(pc.match_substring_regex(texts, P.API_TS))))
+    if not len(pasted):
+        return hit, np.zeros(len(hit), dtype=bool)
+    is_event = np.asarray(pc.match_substring_regex(texts.take(pa.array(pasted, pa.int64())), P.PREFILTER_EVENT))
+    nxt = hit[pasted[is_event]] + 1
     nxt = nxt[nxt < len(lines)]
     nxt = np.setdiff1d(nxt[parents[nxt] == parents[nxt - 1]], hit)
     both = np.union1d(hit, nxt)
