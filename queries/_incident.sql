@@ -76,6 +76,9 @@ classified AS (
 )
 SELECT
     c.*,
+    -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
+    c.kind = 'python_exception' AND EXISTS (SELECT 1 FROM k10s_log s WHERE s.raw_row = c.raw_row AND s.container IS NOT NULL
+                                            AND s.kind = 'training_step' AND s.line_no > c.line_no) AS training_went_on,
     CASE WHEN cause IS NULL THEN NULL
          WHEN cause = 'nccl-error' OR (kind IN ('torchrun_failure', 'process_exit') AND status > 0) THEN 2
          ELSE 1 END AS tier,
@@ -105,9 +108,15 @@ WITH hang AS (  -- when the collective the watchdogs timed out on started
            count(DISTINCT rank_eff) FILTER (WHERE kind = 'nccl_watchdog_timeout') AS watchdog_victims
     FROM k10s_incident_line WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') GROUP BY ALL
 ),
-own AS (  -- own failures; one that comes a minute after the hung collective began is its consequence
+torn AS (  -- incidents in which processes were seen dying or being torn down
+    SELECT DISTINCT job_key, incident FROM k10s_incident_line
+    WHERE role = 'victim' OR kind IN ('torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom')
+),
+own AS (  -- own failures; one that comes a minute after the hung collective began is its consequence;
+          -- an exception after which the rank kept training is not one unless the job was torn down
     SELECT il.* FROM k10s_incident_line il LEFT JOIN hang h USING (job_key, incident)
     WHERE il.role = 'own' AND (il.ts_filled IS NULL OR h.hang_started_at IS NULL OR il.ts_filled <= h.hang_started_at + INTERVAL 60 SECOND)
+      AND (NOT il.training_went_on OR EXISTS (SELECT 1 FROM torn t WHERE t.job_key = il.job_key AND t.incident = il.incident))
 ),
 best AS (  -- per rank: its strongest, then earliest, own failure
     SELECT * FROM own WHERE rank_eff IS NOT NULL
