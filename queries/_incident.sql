@@ -126,10 +126,10 @@ first AS (
     SELECT * FROM best
     QUALIFY row_number() OVER (PARTITION BY job_key, incident ORDER BY tier, ts_filled NULLS LAST, raw_row, line_no) = 1
 ),
-together AS (  -- as strong and within the same second as the first: failed together
+together AS (  -- the same way and within the same second as the first: failed together
     SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause) AS causes
     FROM best b JOIN first f USING (job_key, incident)
-    WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
+    WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR (b.cause = f.cause AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0))
     GROUP BY ALL
 ),
 unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks)
