@@ -31,7 +31,7 @@ pid_rank AS (  -- pid -> rank within a pod incarnation, from lines that name bot
     GROUP BY ALL HAVING count(DISTINCT rank_resolved) = 1
 ),
 sigtermed AS (  -- pids the launcher sent SIGTERM: a later -9 of theirs is the escalation, not a host OOM kill
-    SELECT DISTINCT incarnation_uid, pid FROM l WHERE kind = 'torchrun_sigterm' AND subkind = 'SIGTERM'
+    SELECT DISTINCT incarnation_uid, pid FROM l WHERE kind = 'torchrun_sigterm' AND subkind IN ('SIGTERM', 'escalated_SIGKILL')
 ),
 timed_out AS (  -- ranks whose own watchdog fired: their -6 is the watchdog's abort
     SELECT DISTINCT job_key, rank_resolved AS rank FROM l

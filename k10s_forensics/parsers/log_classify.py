@@ -201,6 +201,9 @@ def _torchrun(text: str) -> Event | None:
     m = P.AGENT_FAILED.search(text)
     if m:
         return {"kind": "torchrun_failure", "subkind": "agent", "exit_code": _int(m.group(1)), "local_rank": _int(m.group(2)), "pid": _int(m.group(3))}
+    m = P.FORCE_KILL.search(text)
+    if m:
+        return {"kind": "torchrun_sigterm", "subkind": "escalated_" + m.group(3), "pid": _int(m.group(1))}
     m = P.CLOSING_SIGNAL.search(text)
     if m:
         return {"kind": "torchrun_sigterm", "subkind": m.group(2), "pid": _int(m.group(1))}

@@ -20,7 +20,8 @@ import datetime as dt
 from k10s_forensics.simulate.activity import Seg
 from k10s_forensics.simulate.scenarios.cascade import cascade, give_up
 from k10s_forensics.simulate.scenarios.common import FAR, SEC, forbid, job_info, launch, pick_rank, steady_segments
-from k10s_forensics.simulate.training import train, worker_pid
+from k10s_forensics.simulate.logs import agent
+from k10s_forensics.simulate.training import agent_pid, train, worker_pid
 
 PREFIX_STYLES = (None, "pod", "host", "clock")
 EXCEPTIONS = (
@@ -104,6 +105,9 @@ def _rank_failure(sim, kind: str) -> None:
         escalated = failures[i][0]
         failures[i] = (failures[i][0], failures[i][1], -9, failures[i][3])
         down[pod.uid] = (t_down + SEC * 30, failures)
+        if sim.rng.random() < 0.5:  # torchrun >= 2.0 says so; older versions only list the -9
+            runs[pod.uid].log(t_down + SEC * 30, agent(job.torch_style, t_down + SEC * 30, "W", agent_pid(pod, 0), "torch/distributed/elastic/multiprocessing/api.py", 916,
+                                                       f"Unable to shutdown process {failures[i][3]} via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL"))
     t_down, start = give_up(sim, pods, runs, down)
     fb = sim.fb_train_mib
     sim.segs([gid], steady_segments(sim, start, t0, t_fail) + [Seg(t_fail, sim.end + FAR, fb0_mib=0)])
