@@ -47,10 +47,14 @@ SCENARIOS = (
     "pending-capacity",
     "pending-quota",
     "xid-79",
+    "rank-host-oom",
+    "rank-segfault",
+    "rank-exception",
+    "rank-cuda-error",
 )
 
 #: Every fault rule of the analyzer (``healthy`` forbids them all).
-FAULT_RULES = ("straggler", "nccl-hang", "oom-cascade", "crashloop", "idle-gpu", "pending", "gpu-health", "network")
+FAULT_RULES = ("straggler", "nccl-hang", "oom-cascade", "crashloop", "idle-gpu", "pending", "gpu-health", "network", "rank-failure")
 
 
 def scrape_url(exporter_pod: str) -> str:

@@ -35,6 +35,10 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "pending-capacity": dict(seed=109, nodes=4, gpus_per_node=4, minutes=10, interval_s=30),
     "pending-quota": dict(seed=110, nodes=2, gpus_per_node=8, minutes=10, interval_s=30),
     "xid-79": dict(seed=111, nodes=2, gpus_per_node=8, minutes=15, interval_s=30),
+    "rank-host-oom": dict(seed=112, nodes=2, gpus_per_node=8, minutes=12, interval_s=30),
+    "rank-segfault": dict(seed=113, nodes=4, gpus_per_node=1, minutes=12, interval_s=30),
+    "rank-exception": dict(seed=114, nodes=3, gpus_per_node=4, minutes=12, interval_s=30),
+    "rank-cuda-error": dict(seed=115, nodes=2, gpus_per_node=8, minutes=12, interval_s=30),
 }
 DESCRIPTIONS = {
     "healthy": "A DDP job training normally: every rank computes ~90% of each step; GPU util, power and tensor activity alike across ranks. No finding should fire.",
@@ -47,6 +51,10 @@ DESCRIPTIONS = {
     "pending-taint": "All gang pods Pending: every GPU node carries nvidia.com/gpu=present:NoSchedule and the pod template lacks the toleration (FailedScheduling events in the scheduler's grammar).",
     "pending-capacity": "Part of the gang runs and holds GPUs; the rest is Pending with `Insufficient nvidia.com/gpu` although enough GPUs are free in total, spread over nodes held partly by another tenant's inference pods (fragmentation).",
     "pending-quota": "Kueue keeps the job suspended: Workload QuotaReserved=False (`insufficient unused quota for nvidia.com/gpu in flavor ..., N more needed`), no pods; ClusterQueue usage vs nominalQuota shows why.",
+    "rank-host-oom": "The host's OOM killer SIGKILLs one worker (dmesg `Out of memory: Killed process`); torchrun reports exitcode -9 for it with no SIGTERM before, SIGTERMs its siblings (one is SIGKILLed after the grace period: an escalation, not a second OOM kill); the other pods' ranks get remote errors or watchdog timeouts.",
+    "rank-segfault": "One worker dies of SIGSEGV (faulthandler's `Fatal Python error: Segmentation fault`, exitcode -11); the same teardown. One rank per pod.",
+    "rank-exception": "One worker raises a Python exception (traceback, exit status 1) while its peers are healthy; the same teardown; lines behind a log shipper's prefix.",
+    "rank-cuda-error": "One worker hits `CUDA error: an illegal memory access was encountered` with an Xid 31/13/43 on its GPU; the same teardown.",
     "xid-79": "A GPU falls off the bus (dmesg `NVRM: Xid (PCI:...): 79`), its samples stop, the node's allocatable nvidia.com/gpu drops by one, the rank on it dies with a CUDA error and its peers time out or get remote errors.",
 }
 README_HEAD = """# Sample bundles

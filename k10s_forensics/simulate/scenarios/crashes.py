@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 from k10s_forensics.simulate import logs
 from k10s_forensics.simulate.activity import Seg
-from k10s_forensics.simulate.scenarios.cascade import cascade, end_attempt
+from k10s_forensics.simulate.scenarios.cascade import cascade, end_attempt, give_up
 from k10s_forensics.simulate.scenarios.common import FAR, SEC, forbid, job_info, launch, pick_rank, steady_segments
 from k10s_forensics.simulate.training import start_workers, train
 
@@ -191,11 +191,7 @@ def xid_79(sim) -> None:
     seq = last * per_step + sim.rng.randrange(3, per_step)
     t_fail = t_x + SEC * sim.rng.uniform(0.5, 3.0)
     down = cascade(sim, pods, runs, pod, local, t_fail, mode, seq, 0, lines, 1)
-    t_down = end_attempt(sim, pods, runs, down, 0, 1)
-    for p in pods:
-        sim.final_pods.add(p.uid)
-    start = min(r.started for r in runs.values())
-    sim.state_changes = [(job.created, "Created"), (start, "Running"), (t_down, "Failed")]
+    t_down, start = give_up(sim, pods, runs, down)
     fb = sim.fb_train_mib
     gone = t_x + SEC * sim.interval_s * 1.5
     sim.segs([gid], steady_segments(sim, start, t0, t_x) + [Seg(t_x, gone, fb0_mib=fb), Seg(gone, sim.end + FAR, present=False)])
@@ -206,6 +202,7 @@ def xid_79(sim) -> None:
     sim.segs(rest, steady_segments(sim, start, t0, t_x) + [Seg(t_x, wait_end, wait=1.0, fb0_mib=fb), Seg(wait_end, sim.end + FAR)])
     job_info(sim)
     sim.expect("gpu-health", "xid-79", [rank], [pod], [gid], xid=79)
-    forbid(sim, "gpu-health", "nccl-hang", "crashloop")
+    sim.expect("rank-failure", "cuda-error", [rank], [pod], [gid])
+    forbid(sim, "gpu-health", "nccl-hang", "crashloop", "rank-failure")
     sim.truth["notes"] = (f"GPU {gpu.uuid} ({node}, PCI {pci}) fell off the bus (Xid 79) at {t_x.isoformat()}; rank {rank} died with a "
                           f"CUDA error, its peers got {'ncclRemoteError' if mode == 'remote' else 'watchdog timeouts'}; the node advertises one GPU less.")
