@@ -132,7 +132,7 @@ class ViewData:
 
     def queue(self) -> dict[str, list[dict[str, Any]]]:
         return {"cluster": self.report_query("queues_cluster"), "local": self.report_query("queues_local"),
-                "workloads": self.report_query("queues_workloads")}
+                "workloads": self.report_query("queues_workloads"), "pending_pods": self.fact("pending_pods")}
 
     def events(self) -> list[dict[str, Any]]:
         return self.fact("events_list")

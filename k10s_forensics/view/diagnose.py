@@ -171,6 +171,13 @@ def _rank_facts(data: ViewData, t: Target):
             ("Sockets (ss in the pod)", _sockets(data, t.pod)), ("Warning events, last 10 min", _events(data, ns, name))]
 
 
+def _pod_facts(data: ViewData, t: Target):
+    if t.rank is not None:
+        return _rank_facts(data, t)
+    ns, name = _split(t.pod)
+    return [("Warning events, last 10 min", _events(data, ns, name)), ("Sockets (ss in the pod)", _sockets(data, t.pod))]
+
+
 def _node_facts(data: ViewData, t: Target):
     row = next((r for r in data.fleet() if r["node"] == t.node), None)
     if row is None:
@@ -218,6 +225,6 @@ def _num(v: float | None) -> str:
     return ABSENT if v is None else (f"{v:.0f}" if float(v).is_integer() else f"{v:.1f}")
 
 
-FACTS = {"rank": _rank_facts, "pod": _rank_facts, "node": _node_facts, "gpu": _gpu_facts, "workload": _workload_facts}
+FACTS = {"rank": _rank_facts, "pod": _pod_facts, "node": _node_facts, "gpu": _gpu_facts, "workload": _workload_facts}
 
 __all__ = ["Target", "Diagnosis", "diagnose", "names", "finding_lines"]

@@ -37,6 +37,19 @@ class QueueScreen(TableScreen):
                     sort=[name, w["state"], w["gpu_request"], None, w["priority"], str(w["created_at"]), w["message"]], group=cq or "",
                     target=Target("workload", name, job_key=f"{w['namespace']}/{w['owner'].split(' ', 1)[-1]}"), payload=w,
                 ))
+        if not q["cluster"] and not q["workloads"] and q["pending_pods"]:
+            rows.append(Row(key="kueue-absent", cells=[Text(_kueue_absent_reason(data.bundle), style="dim")] + [""] * 6,
+                            sort=[""] * 7, group="~kueue", header=True))
+        if q["pending_pods"]:
+            rows.append(Row(key="pending-pods", cells=[Text("Pods pending in the scheduler", style="bold"), f"{len(q['pending_pods'])} pending",
+                                                          "", "", "", "", ""], sort=[""] * 7, group="~pods", header=True))
+        for p in q["pending_pods"]:
+            rows.append(Row(
+                key=f"pod:{p['pod']}", cells=[f"  {p['pod']}", Text("pending", style="bold dark_orange"), fmt_num(p["gpu_request"]), "", "",
+                                              fmt_ts(p["created_at"]), (p["message"] or "")[:200]],
+                sort=[p["pod"], "pending", p["gpu_request"], None, None, str(p["created_at"]), p["message"]], group="~pods",
+                target=Target("pod", p["pod"], pod=p["pod"], job_key=p["job_key"]), payload=p,
+            ))
         return rows
 
     def absent_reason(self, data) -> str | None:
