@@ -64,6 +64,10 @@ class K10sApp(App):
             self.live.start(self)
             self.set_interval(1.0, self._tick)
 
+    def on_unmount(self) -> None:
+        if self.live is not None:
+            self.live.detach()
+
     # -- data --------------------------------------------------------------------------------
 
     @work(thread=True, group="prefetch", exclusive=True)
