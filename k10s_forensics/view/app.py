@@ -55,11 +55,10 @@ class K10sApp(App):
         self.save_dir = Path(save_dir)
         self.data_generation = 0
         self.last_report: Path | None = None
+        self._prefetched: ViewData | None = None
 
     def on_mount(self) -> None:
         self.switch_mode("fleet")
-        if self.data is not None:
-            self._prefetch(self.data)
         if self.live is not None:
             self.live.start(self)
             self.set_interval(1.0, self._tick)
@@ -69,6 +68,13 @@ class K10sApp(App):
             self.live.detach()
 
     # -- data --------------------------------------------------------------------------------
+
+    def view_loaded(self, screen: Any) -> None:
+        """A view has its rows on screen: now compute the others in the background (the
+        landing view first, so Fleet never waits behind the analysis)."""
+        if self.data is not None and self._prefetched is not self.data:
+            self._prefetched = self.data
+            self._prefetch(self.data)
 
     @work(thread=True, group="prefetch", exclusive=True)
     def _prefetch(self, data: ViewData) -> None:
@@ -88,7 +94,6 @@ class K10sApp(App):
         if hasattr(screen, "reload"):
             screen.reload()
         self._tick()
-        self._prefetch(data)
         if old is not None:
             self._close_later(old)
 

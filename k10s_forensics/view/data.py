@@ -1,8 +1,9 @@
 """The one data interface of ``k10s view``: views ask it, it asks DuckDB.
 
-``ViewData`` holds one DuckDB connection prepared exactly as ``k10s analyze`` prepares it
-(the bundle's tables, the price table, the shared ``k10s_*`` views of queries/_views*.sql),
-runs the rules once (the findings ``y`` shows are the analysis', not a copy) and answers
+``ViewData`` holds one DuckDB connection: first only the bundle's tables (enough for
+Fleet, which so shows before anything heavy runs), then, on the first question that needs
+them, the price table and the shared ``k10s_*`` views of queries/_views*.sql exactly as
+``k10s analyze`` prepares them. It runs the rules once (the findings ``y`` shows are the analysis', not a copy) and answers
 every view from named SQL: the report's own queries (reports/sql: fleet_nodes, job_list,
 job_ranks, job_rank_events, job_gpu_bins, queues_*, timeline_events) and the view's few
 extra ones (view/sql). Results are cached, so a view switch or a drill-down that was
@@ -43,6 +44,7 @@ class ViewData:
         self.bundle = bundle
         self._lock = threading.RLock()
         self._con: duckdb.DuckDBPyConnection | None = None
+        self._shared_ready = False
         self._cache: dict[Any, Any] = {}
         self.window = bundle.manifest.get("window") or {}
 
@@ -54,16 +56,39 @@ class ViewData:
     # -- plumbing ----------------------------------------------------------------------------
 
     def _connection(self) -> duckdb.DuckDBPyConnection:
+        """The bundle's tables as views (absent ones empty with their schema): enough for
+        Fleet, so it shows before the shared views and the rules have run."""
         if self._con is None:
-            from k10s_forensics.analyze.runner import prepare
+            from k10s_forensics.analyze.runner import _ensure_views
+            from k10s_forensics.engine import connect
 
-            self._con = prepare(self.bundle)
+            con = connect(self.bundle)
+            _ensure_views(con)
+            self._con = con
         return self._con
 
-    def _cached(self, key: Any, compute: Callable[[duckdb.DuckDBPyConnection], Any]) -> Any:
+    def _shared(self) -> duckdb.DuckDBPyConnection:
+        """The connection with the price table and the shared k10s_* views, exactly as
+        ``k10s analyze`` prepares it (queries/_views*.sql), built once."""
+        con = self._connection()
+        if not self._shared_ready:
+            from k10s_forensics.analyze.prices import PriceTable
+            from k10s_forensics.errors import QueryError
+            from k10s_forensics.queries import VIEWS_FILES, read_text
+
+            PriceTable.default().register(con)
+            for name in VIEWS_FILES:
+                try:
+                    con.sql(read_text(name))
+                except duckdb.Error as exc:
+                    raise QueryError(str(exc).splitlines()[0], f"queries/{name}") from None
+            self._shared_ready = True
+        return con
+
+    def _cached(self, key: Any, compute: Callable[[duckdb.DuckDBPyConnection], Any], shared: bool = False) -> Any:
         with self._lock:
             if key not in self._cache:
-                self._cache[key] = compute(self._connection())
+                self._cache[key] = compute(self._shared() if shared else self._connection())
             return self._cache[key]
 
     def report_query(self, name: str, **params: Any) -> list[dict[str, Any]]:
@@ -78,7 +103,7 @@ class ViewData:
             table = run_sql(con, view_sql(name), params or None, origin=f"k10s_forensics/view/sql/{name}.sql")
             return table.to_pylist() if table is not None else []
 
-        return self._cached(("view", name, tuple(sorted(params.items()))), run)
+        return self._cached(("view", name, tuple(sorted(params.items()))), run, shared="k10s_" in view_sql(name))
 
     def count(self, table: str) -> int:
         """Rows of a derived table (0 when absent)."""
@@ -114,7 +139,7 @@ class ViewData:
 
             return run_rules(con, self.bundle, load_rules(()))
 
-        return self._cached("analysis", run)
+        return self._cached("analysis", run, shared=True)
 
     def findings(self) -> list[dict[str, Any]]:
         return self.analysis()["findings"]
@@ -193,6 +218,7 @@ class ViewData:
             if self._con is not None:
                 self._con.close()
                 self._con = None
+                self._shared_ready = False
 
 
 #: Metric columns turned into per-row series for sparklines, in display order.

@@ -121,6 +121,7 @@ class TableScreen(Screen):
     def _show(self, rows: list[Row], absent: str | None) -> None:
         self.rows, self.absent, self.loaded = rows, absent, True
         self.render_rows()
+        self.app.view_loaded(self)
 
     def render_rows(self) -> None:
         table = self.query_one(DataTable)
