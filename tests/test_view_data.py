@@ -94,3 +94,25 @@ def test_bar_spark_and_sizes():
     assert spark([]) == ABSENT and spark([None, None]) == ABSENT
     assert spark([0, 50, 100], 0, 100) == "▁▅█" and spark([0, None, 100], 0, 100) == "▁ █"
     assert fmt_mib(81920) == "80.0GB" and fmt_mib(512) == "512MiB" and fmt_mib(None) == ABSENT
+
+
+def test_every_view_has_a_fixed_width_per_column():
+    from k10s_forensics.view.screens import events, findings, fleet, jobs, node, queue, rank
+
+    screens = [events.EventsScreen, events.LogsScreen, findings.FindingsScreen, fleet.FleetScreen, jobs.JobsScreen,
+               node.NodeScreen, queue.QueueScreen, rank.RankScreen]
+    for cls in screens:
+        assert len(cls.WIDTHS) == len(cls.COLUMNS) and all(w > 0 for w in cls.WIDTHS), cls.__name__
+
+
+def test_y_reads_precomputed_facts_only():
+    d = ViewData.open(SAMPLE_BUNDLES / "oom-crashloop")
+    try:
+        d.prefetch()
+        r = next(r for r in d.ranks(d.jobs()[0]["job_key"]) if r["oom"])
+        before = dict(d._cache)
+        text = diagnose(d, Target("rank", "x", job_key=r["job_key"], rank=r["rank"], pod=f"{r['job_key'].split('/')[0]}/{r['pod']}",
+                                  node=r["node"], gpu_uuid=r["gpu_uuid"])).text()
+        assert "headroom" in text and set(d._cache) == set(before), "y ran a query after the prefetch"
+    finally:
+        d.close()

@@ -29,7 +29,10 @@ from k10s_forensics.engine import run_sql
 SPARK_BINS = 24
 NODE_BINS = 30
 #: Views prefetched in the background after Fleet is on screen, in this order.
-PREFETCH = ("analysis", "jobs", "queue", "events", "logs", "timeline")
+PREFETCH = ("analysis", "jobs", "queue", "events", "logs", "timeline", "prefetch_facts")
+#: The facts ``y`` reads (view/sql/<name>.sql) and the columns they are looked up by.
+FACTS = (("fact_rank_oom", ("job_key", "rank")), ("fact_gpu_xid", ("gpu_uuid",)), ("fact_pod_net", ("pod_key",)),
+         ("fact_recent_events", ("object_name",)))
 
 
 def view_sql(name: str) -> str:
@@ -104,6 +107,24 @@ class ViewData:
             return table.to_pylist() if table is not None else []
 
         return self._cached(("view", name, tuple(sorted(params.items()))), run, shared="k10s_" in view_sql(name))
+
+    def facts(self, name: str, *key: str) -> dict[Any, list[dict[str, Any]]]:
+        """A whole-bundle fact query (view/sql/fact_*.sql) indexed by its ``key`` columns:
+        ``y`` on any row is then a lookup, never a query."""
+        def run(con: duckdb.DuckDBPyConnection) -> dict[Any, list[dict[str, Any]]]:
+            params = {"window_end": self.window_end} if "$window_end" in view_sql(name) else {}
+            out: dict[Any, list[dict[str, Any]]] = {}
+            for row in self.fact(name, **params):
+                out.setdefault(tuple(row[k] for k in key) if len(key) > 1 else row[key[0]], []).append(row)
+            return out
+
+        return self._cached(("facts", name, key), run)
+
+    def prefetch_facts(self) -> None:
+        """Every fact ``y`` reads, computed once."""
+        for name, key in FACTS:
+            if name != "fact_recent_events" or self.window_end is not None:
+                self.facts(name, *key)
 
     def count(self, table: str) -> int:
         """Rows of a derived table (0 when absent)."""

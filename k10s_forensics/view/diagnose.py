@@ -115,7 +115,7 @@ def _absent(data: ViewData, table: str, why_empty: str) -> list[str]:
 def _oom(data: ViewData, t: Target) -> list[str]:
     if t.rank is None or not t.job_key:
         return [f"{ABSENT} (no rank)"]
-    rows = data.fact("fact_rank_oom", job_key=t.job_key, rank=t.rank)
+    rows = data.facts("fact_rank_oom", "job_key", "rank").get((t.job_key, t.rank), [])
     if not rows:
         if data.count("log_events") == 0 and data.count("gpu_samples") == 0:
             return _absent(data, "log_events", "")
@@ -129,7 +129,7 @@ def _oom(data: ViewData, t: Target) -> list[str]:
 def _xid(data: ViewData, gpu_uuid: str | None) -> list[str]:
     if not gpu_uuid:
         return [f"{ABSENT} (GPU of this row unknown: no GPU UUID resolved)"]
-    rows = data.fact("fact_gpu_xid", gpu_uuid=gpu_uuid)
+    rows = data.facts("fact_gpu_xid", "gpu_uuid").get(gpu_uuid, [])
     if not rows:
         return _absent(data, "gpus", "no Xid and no ECC counters for this GPU")
     return [f"{fmt_ts(r['ts'])} {r['what']}: {r['detail']}{'  FATAL' if r['fatal'] else ''}" for r in rows[:10]]
@@ -138,7 +138,7 @@ def _xid(data: ViewData, gpu_uuid: str | None) -> list[str]:
 def _sockets(data: ViewData, pod: str | None) -> list[str]:
     if not pod:
         return [f"{ABSENT} (no pod)"]
-    rows = data.fact("fact_pod_net", pod_key=pod)
+    rows = data.facts("fact_pod_net", "pod_key").get(pod, [])
     if not rows:
         return _absent(data, "tcp_samples", "no ss samples between this pod and its job's peers")
     n = rows[0]
@@ -152,7 +152,7 @@ def _events(data: ViewData, namespace: str | None, name: str | None) -> list[str
         return [f"{ABSENT} (no object)"]
     if data.window_end is None:
         return [f"{ABSENT} (the bundle has no capture window end)"]
-    rows = data.fact("fact_recent_events", namespace=namespace, object_name=name, window_end=data.window_end)
+    rows = [r for r in data.facts("fact_recent_events", "object_name").get(name, []) if namespace is None or r["namespace"] == namespace]
     if not rows:
         return _absent(data, "events", "no Warning event in the last 10 minutes of the capture")
     return [f"{fmt_ts(r['ts'])} {r['reason']} ×{r['count'] or 1}: {r['message']}" for r in rows[:8]]

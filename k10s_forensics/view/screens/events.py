@@ -13,6 +13,7 @@ from .table import Row, TableScreen
 class EventsScreen(TableScreen):
     TITLE = "Events — Kubernetes events, newest first"
     COLUMNS = ("TIME", "TYPE", "REASON", "OBJECT", "COUNT", "MESSAGE")
+    WIDTHS = (21, 8, 22, 50, 6, 200)
 
     def load(self, data) -> list[Row]:
         rows = []
@@ -33,6 +34,7 @@ class EventsScreen(TableScreen):
 class LogsScreen(TableScreen):
     TITLE = "Logs — recognised log lines (OOM, NCCL, torchrun, Xid, ...), newest first"
     COLUMNS = ("TIME", "JOB", "RANK", "POD", "KIND", "LINE")
+    WIDTHS = (21, 28, 5, 40, 24, 300)
 
     def load(self, data) -> list[Row]:
         rows = []

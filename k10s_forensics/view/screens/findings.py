@@ -15,6 +15,7 @@ SEVERITY_STYLE = {"critical": "bold white on red", "warning": "bold black on dar
 class FindingsScreen(TableScreen):
     TITLE = "Findings — the analysis, most severe first"
     COLUMNS = ("SEVERITY", "RULE", "TITLE", "JOB", "RANKS", "NODES", "GPU-h")
+    WIDTHS = (10, 14, 70, 30, 16, 30, 7)
 
     def load(self, data) -> list[Row]:
         rows = []

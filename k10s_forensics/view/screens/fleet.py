@@ -26,6 +26,7 @@ def idle_text(r: dict) -> Text:
 class FleetScreen(TableScreen):
     TITLE = "Fleet — GPU nodes, idle first"
     COLUMNS = ("NODE", "IDLE", "MODEL", "GPUs", "ALLOC", "UTIL", "MEM", "TEMP", "WORKLOAD", "NOTES")
+    WIDTHS = (28, 16, 24, 5, 7, 14, 14, 5, 30, 40)
 
     def load(self, data) -> list[Row]:
         rows = []

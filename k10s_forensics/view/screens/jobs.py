@@ -57,6 +57,7 @@ def rank_row(job_key: str, r: dict, flags: list[str]) -> Row:
 class JobsScreen(TableScreen):
     TITLE = "Jobs — one row per rank, grouped by training job"
     COLUMNS = ("RANK", "FLAG", "POD", "NODE", "GPU", "ACTIVITY", "ACT %", "MEMORY", "EVENTS", "PODS")
+    WIDTHS = (10, 28, 36, 24, 14, 26, 6, 26, 28, 5)
 
     def load(self, data) -> list[Row]:
         findings = data.findings()

@@ -15,6 +15,7 @@ def _last(series: list | None, digits: int = 0) -> str:
 
 class NodeScreen(TableScreen):
     COLUMNS = ("GPU", "UUID", "RANK", "ACTIVITY %", "POWER W", "MEM %", "TEMP C", "SM CLOCK", "XID")
+    WIDTHS = (4, 14, 30, 36, 36, 36, 36, 36, 8)
 
     def __init__(self, node: str):
         super().__init__()

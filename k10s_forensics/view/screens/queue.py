@@ -15,6 +15,7 @@ from .table import Row, TableScreen
 class QueueScreen(TableScreen):
     TITLE = "Queue — LocalQueue → ClusterQueue, pending and admitted workloads"
     COLUMNS = ("QUEUE / WORKLOAD", "STATE", "GPUs", "QUOTA / USED", "PRIORITY", "CREATED", "MESSAGE")
+    WIDTHS = (48, 14, 6, 24, 9, 21, 200)
 
     def load(self, data) -> list[Row]:
         q = data.queue()

@@ -10,6 +10,7 @@ from .table import Row, TableScreen
 
 class RankScreen(TableScreen):
     COLUMNS = ("TIME", "CATEGORY", "KIND", "LINE")
+    WIDTHS = (21, 16, 24, 300)
 
     def __init__(self, job_key: str, rank: int):
         super().__init__()

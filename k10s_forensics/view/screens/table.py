@@ -36,6 +36,16 @@ class Row:
     style: str = ""
 
 
+class FixedTable(DataTable):
+    """A DataTable whose columns all have a fixed width and whose rows are one line high:
+    nothing to measure when rows arrive (DataTable measures every cell of every new row,
+    which takes most of a view switch on a 1024-rank job)."""
+
+    def _update_dimensions(self, new_rows) -> None:
+        if any(c.auto_width for c in self.columns.values()):
+            super()._update_dimensions(new_rows)
+
+
 def _sort_value(v: Any) -> tuple:
     if v is None:
         return (1, 0, "")
@@ -49,6 +59,7 @@ class TableScreen(Screen):
 
     TITLE = ""
     COLUMNS: tuple[str, ...] = ()
+    WIDTHS: tuple[int, ...] = ()  # cells per column; longer text is cut (Enter/y show it whole)
     BINDINGS = [
         Binding("slash", "prompt('/')", "filter"),
         Binding("colon", "prompt(':')", "command"),
@@ -74,14 +85,15 @@ class TableScreen(Screen):
         yield Static(self.TITLE, id="title")
         yield Static("", id="banner")
         yield Static("", id="info")
-        yield DataTable(id="table", cursor_type="row", zebra_stripes=True)
+        yield FixedTable(id="table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="absent")
         yield Input(id="prompt")
         yield Static("", id="status")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(*self.COLUMNS)
+        for label, width in zip(self.COLUMNS, self.WIDTHS or (None,) * len(self.COLUMNS)):
+            table.add_column(label, width=width)
         self.query_one("#prompt", Input).display = False
         self.query_one("#info", Static).display = False
         self.app.refresh_banner(self)
