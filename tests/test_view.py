@@ -99,6 +99,9 @@ def test_filter_sort_and_escape():
         await pilot.press("slash", *"no-such-row-zzz", "enter")
         assert screen.shown == [] and "no row matches" in str(screen.query_one("#absent").content)
         await pilot.press("escape")
+        await pilot.press("slash", *"a/qwen", "enter")      # '/' and ':' inside the prompt are characters
+        assert screen.filter_text == "a/qwen" and screen.shown and screen.shown[0].header
+        await pilot.press("escape")
         await pilot.press("greater_than_sign")              # sort by RANK
         ranks = [r.payload["rank"] for r in screen.shown if not r.header]
         assert ranks == sorted(ranks)

@@ -61,8 +61,8 @@ def test_newcomer_path_in_a_real_terminal(tmp_path):
         fleet = _wait_for(session, TRUTH["nodes"][0])
         assert "NODE" in fleet and "busy" in fleet
         _tmux("send-keys", "-t", session, ":", "jobs", "Enter")
-        jobs = _wait_for(session, "Jobs — one row per rank")
-        _wait_for(session, "oom-cascade")
+        _wait_for(session, "Jobs — one row per rank")
+        jobs = _wait_for(session, "oom-cascade")
         lines = jobs.splitlines()
         header = next(i for i, line in enumerate(lines) if line.strip().startswith("RANK"))
         row = next(i for i, line in enumerate(lines) if line.split()[:1] == [str(TRUTH["ranks"][0])])

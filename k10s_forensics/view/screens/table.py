@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -61,8 +61,10 @@ class TableScreen(Screen):
     COLUMNS: tuple[str, ...] = ()
     WIDTHS: tuple[int, ...] = ()  # cells per column; longer text is cut (Enter/y show it whole)
     BINDINGS = [
-        Binding("slash", "prompt('/')", "filter"),
-        Binding("colon", "prompt(':')", "command"),
+        # priority: they run before keys already queued behind them (typed fast, or by tmux)
+        # reach the table; inside the open prompt they are ordinary characters
+        Binding("slash", "prompt('/')", "filter", priority=True),
+        Binding("colon", "prompt(':')", "command", priority=True),
         Binding("y", "diagnose", "why?"),
         Binding("escape", "back", "back"),
         Binding("less_than_sign", "sort_column(-1)", "sort ←", show=False),
@@ -223,11 +225,14 @@ class TableScreen(Screen):
 
     def action_prompt(self, kind: str) -> None:
         prompt = self.query_one("#prompt", Input)
+        if prompt.display and self.focused is prompt:  # an ordinary character: queue it behind the ones typed before
+            prompt.post_message(events.Key("slash" if kind == "/" else "colon", kind))
+            return
         self._prompt_kind = kind
         prompt.placeholder = "filter rows (Enter keeps it, Esc clears)" if kind == "/" else "fleet jobs queue findings events logs help quit"
         prompt.value = self.filter_text if kind == "/" else ""
         prompt.display = True
-        prompt.focus()
+        self.set_focus(prompt)  # now, not later: keys typed right after ':' are already queued
 
     @on(Input.Changed, "#prompt")
     def _typed(self, event: Input.Changed) -> None:
