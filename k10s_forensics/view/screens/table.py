@@ -35,6 +35,11 @@ class Row:
     payload: dict[str, Any] = field(default_factory=dict)
     style: str = ""
 
+    def __post_init__(self) -> None:
+        # cells become rich Text here, in the loading thread, not on the UI thread
+        self.cells = [c if isinstance(c, Text) else Text(str(c), style=self.style) for c in self.cells]
+        self.text = " ".join(c.plain for c in self.cells).lower()
+
 
 class FixedTable(DataTable):
     """A DataTable whose columns all have a fixed width and whose rows are one line high:
@@ -141,7 +146,7 @@ class TableScreen(Screen):
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         needle = self.filter_text.lower()
-        rows = [r for r in self.rows if not needle or needle in " ".join(str(c) for c in r.cells).lower()]
+        rows = [r for r in self.rows if not needle or needle in r.text]
         if self.sort_col is not None:
             col = self.sort_col
             groups: dict[str, int] = {}
@@ -152,8 +157,7 @@ class TableScreen(Screen):
         self.shown = rows
         table.clear()
         for r in rows:
-            cells = [c if isinstance(c, Text) else Text(str(c), style=r.style) for c in r.cells]
-            table.add_row(*cells, key=r.key)
+            table.add_row(*r.cells, key=r.key)
         if rows:
             table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
         absent = self.query_one("#absent", Static)
