@@ -116,3 +116,31 @@ def test_y_reads_precomputed_facts_only():
         assert "headroom" in text and set(d._cache) == set(before), "y ran a query after the prefetch"
     finally:
         d.close()
+
+
+def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):
+    import subprocess
+    import sys
+
+    k10s = Path(sys.executable).with_name("k10s")
+    (tmp_path / "empty").mkdir()
+    for args in ([str(tmp_path / "missing")], [str(tmp_path / "empty")], [], ["--live", str(tmp_path / "empty")]):
+        out = subprocess.run([str(k10s), "view", *args], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        assert out.returncode == 2, (args, out.stderr)
+        assert "Traceback" not in out.stderr and out.stderr.strip(), args
+    out = subprocess.run([str(k10s), "view", "--live", "--kubeconfig", str(tmp_path / "nope.kubeconfig")], capture_output=True,
+                         text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert out.returncode != 0 and "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+def test_an_archive_opens_like_its_folder(tmp_path):
+    from k10s_forensics.sharing.pack import pack
+
+    archive = tmp_path / "oom.tar.gz"
+    pack(SAMPLE_BUNDLES / "oom-crashloop", archive)
+    d = ViewData.open(archive)
+    try:
+        assert [r["node"] for r in d.fleet()] == [r["node"] for r in ViewData.open(SAMPLE_BUNDLES / "oom-crashloop").fleet()]
+        assert d.findings()[0]["rule"] == "oom-cascade"
+    finally:
+        d.close()
