@@ -29,7 +29,7 @@ from k10s_forensics.engine import run_sql
 SPARK_BINS = 24
 NODE_BINS = 30
 #: Views prefetched in the background after Fleet is on screen, in this order.
-PREFETCH = ("analysis", "jobs", "queue", "events", "logs", "timeline", "prefetch_facts")
+PREFETCH = ("analysis", "jobs", "queue", "events", "logs", "timeline", "all_node_gpus", "prefetch_facts")
 #: The facts ``y`` reads (view/sql/<name>.sql) and the columns they are looked up by.
 FACTS = (("fact_rank_oom", ("job_key", "rank")), ("fact_gpu_xid", ("gpu_uuid",)), ("fact_pod_net", ("pod_key",)),
          ("fact_recent_events", ("object_name",)))
@@ -206,16 +206,24 @@ class ViewData:
 
     def node_gpus(self, node: str) -> list[dict[str, Any]]:
         """One row per GPU of a node, with its metric series (node drill-down)."""
-        def run(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
-            rows = self.fact("node_gpu_bins", node=node, max_bins=NODE_BINS)
-            series = _series(rows, "gpu_uuid")
-            first = {r["gpu_uuid"]: r for r in rows}
-            owners = {r["gpu_uuid"]: r for r in self.fact("gpu_owners")}
-            return [dict(gpu_uuid=g, gpu_index=first[g]["gpu_index"], model=first[g]["model"], **s,
-                         job_key=owners.get(g, {}).get("job_key"), rank=owners.get(g, {}).get("rank"),
-                         pod=owners.get(g, {}).get("pod")) for g, s in series.items()]
+        return self.all_node_gpus().get(node, [])
 
-        return self._cached(("node_gpus", node), run)
+    def all_node_gpus(self) -> dict[str, list[dict[str, Any]]]:
+        """Per node, its GPUs with their metric series: one query for the whole fleet."""
+        def run(con: duckdb.DuckDBPyConnection) -> dict[str, list[dict[str, Any]]]:
+            by_node: dict[str, list[dict[str, Any]]] = {}
+            for row in self.fact("node_gpu_bins", max_bins=NODE_BINS):
+                by_node.setdefault(row["node"], []).append(row)
+            owners = {r["gpu_uuid"]: r for r in self.fact("gpu_owners")}
+            out: dict[str, list[dict[str, Any]]] = {}
+            for node, rows in by_node.items():
+                first = {r["gpu_uuid"]: r for r in rows}
+                out[node] = [dict(gpu_uuid=g, gpu_index=first[g]["gpu_index"], model=first[g]["model"], **s,
+                                  job_key=owners.get(g, {}).get("job_key"), rank=owners.get(g, {}).get("rank"),
+                                  pod=owners.get(g, {}).get("pod")) for g, s in _series(rows, "gpu_uuid").items()]
+            return out
+
+        return self._cached("all_node_gpus", run)
 
     def prefetch(self, should_stop: Callable[[], bool] = lambda: False) -> None:
         """Compute the views a user reaches next, so switching to them answers from memory."""
