@@ -61,7 +61,7 @@ class K10sApp(App):
         self.switch_mode("fleet")
         if self.live is not None:
             self.live.start(self)
-            self.set_interval(1.0, self._tick)
+            self.set_interval(1.0, self.tick)
 
     def on_unmount(self) -> None:
         if self.live is not None:
@@ -93,7 +93,7 @@ class K10sApp(App):
         screen = self.screen
         if hasattr(screen, "reload"):
             screen.reload()
-        self._tick()
+        self.tick()
         if old is not None:
             self._close_later(old)
 
@@ -123,7 +123,7 @@ class K10sApp(App):
         banner.set_classes(css)
         banner.display = bool(text)
 
-    def _tick(self) -> None:
+    def tick(self) -> None:
         self.refresh_banner(self.screen)
 
     # -- commands ----------------------------------------------------------------------------

@@ -135,7 +135,7 @@ def _xid(data: ViewData, gpu_uuid: str | None) -> list[str]:
     return [f"{fmt_ts(r['ts'])} {r['what']}: {r['detail']}{'  FATAL' if r['fatal'] else ''}" for r in rows[:10]]
 
 
-def _sockets(data: ViewData, pod: str | None) -> list[str]:
+def socket_lines(data: ViewData, pod: str | None) -> list[str]:
     if not pod:
         return [f"{ABSENT} (no pod)"]
     rows = data.facts("fact_pod_net", "pod_key").get(pod, [])
@@ -168,14 +168,14 @@ def _split(pod: str | None) -> tuple[str | None, str | None]:
 def _rank_facts(data: ViewData, t: Target):
     ns, name = _split(t.pod)
     return [("Last OOM and headroom", _oom(data, t)), ("Xid / ECC on its GPU", _xid(data, t.gpu_uuid)),
-            ("Sockets (ss in the pod)", _sockets(data, t.pod)), ("Warning events, last 10 min", _events(data, ns, name))]
+            ("Sockets (ss in the pod)", socket_lines(data, t.pod)), ("Warning events, last 10 min", _events(data, ns, name))]
 
 
 def _pod_facts(data: ViewData, t: Target):
     if t.rank is not None:
         return _rank_facts(data, t)
     ns, name = _split(t.pod)
-    return [("Warning events, last 10 min", _events(data, ns, name)), ("Sockets (ss in the pod)", _sockets(data, t.pod))]
+    return [("Warning events, last 10 min", _events(data, ns, name)), ("Sockets (ss in the pod)", socket_lines(data, t.pod))]
 
 
 def _node_facts(data: ViewData, t: Target):

@@ -135,7 +135,7 @@ class LiveSession:
         app = self._app
         if app is not None and not self._stop.is_set():
             try:
-                app.call_from_thread(app._tick)
+                app.call_from_thread(app.tick)
             except Exception:
                 pass  # the app has already exited
 
