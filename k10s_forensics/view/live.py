@@ -63,7 +63,7 @@ class LiveSession:
         self._stop.set()
         self._wake.set()
         if self._thread is not None:
-            self._thread.join(timeout=self.timeout_s + 5)
+            self._thread.join(timeout=3.0)  # a round still running is abandoned (daemon thread): quitting stays quick
         if self._own_root:
             shutil.rmtree(self.root, ignore_errors=True)
 
