@@ -85,3 +85,45 @@ def test_newcomer_path_in_a_real_terminal(tmp_path):
         assert done.exists() and done.read_text().strip() == "0", _screen(session)
     finally:
         subprocess.run([TMUX, "-L", SOCKET, "kill-server"], capture_output=True)
+
+
+def test_live_against_serve_in_a_real_terminal(tmp_path):
+    from k10s_forensics.serve import Faults, start_server
+
+    k10s = Path(sys.executable).with_name("k10s")
+    srv = start_server(SAMPLE_BUNDLES / "oom-crashloop", faults=Faults(latency_ms=10, error_rate_429=0.05))
+    kubeconfig = srv.write_kubeconfig(tmp_path / "kc")
+    session = f"k10s-view-live-{os.getpid()}"
+    done = tmp_path / "exit-code"
+    shell = (f"cd {tmp_path} && env -u COLUMNS -u LINES {k10s} view --live --kubeconfig {kubeconfig} -A --interval 3s"
+             f" --save-dir {tmp_path} --no-browser; echo $? > {done}; sleep 60")
+    _tmux("new-session", "-d", "-s", session, "-x", "200", "-y", "50", shell)
+    try:
+        _wait_for(session, "LIVE · ")
+        _wait_for(session, TRUTH["nodes"][0])
+        _tmux("send-keys", "-t", session, ":", "jobs", "Enter")
+        jobs = _wait_for(session, "oom-cascade", timeout_s=120)
+        lines = jobs.splitlines()
+        header = next(i for i, line in enumerate(lines) if line.strip().startswith("RANK"))
+        row = next(i for i, line in enumerate(lines) if line.split()[:1] == [str(TRUTH["ranks"][0])])
+        for _ in range(row - header - 1):
+            _tmux("send-keys", "-t", session, "Down")
+        time.sleep(0.5)
+        _tmux("send-keys", "-t", session, "y")
+        text = _wait_for(session, "Fix:")
+        assert f"Rank {TRUTH['ranks'][0]} OOM" in text
+        _tmux("send-keys", "-t", session, "Escape")
+        time.sleep(0.5)
+        _tmux("send-keys", "-t", session, "s")
+        _wait_for(session, "saved the window as bundle")
+        time.sleep(0.5)
+        _tmux("send-keys", "-t", session, "q")
+        end = time.monotonic() + 30
+        while not done.exists() and time.monotonic() < end:
+            time.sleep(0.2)
+        assert done.exists() and done.read_text().strip() == "0", _screen(session)
+        saved = list(tmp_path.glob("k10s-live-*"))
+        assert len(saved) == 1 and (saved[0] / "manifest.json").is_file()
+    finally:
+        subprocess.run([TMUX, "-L", SOCKET, "kill-server"], capture_output=True)
+        srv.stop()
