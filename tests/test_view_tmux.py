@@ -47,6 +47,18 @@ def _wait_for(session: str, needle: str, timeout_s: float = 90) -> str:
     raise AssertionError(f"{needle!r} never appeared; the screen:\n{_screen(session)}")
 
 
+def _culprit_y(session: str, jobs: str) -> str:
+    """From the Jobs screen ``jobs``: ↓ to the culprit rank, press y, return the screen."""
+    lines = jobs.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.strip().startswith("RANK"))
+    row = next(i for i, line in enumerate(lines) if line.split()[:1] == [str(TRUTH["ranks"][0])])
+    for _ in range(row - header - 1):     # the cursor starts on the job's own row
+        _tmux("send-keys", "-t", session, "Down")
+    time.sleep(0.5)
+    _tmux("send-keys", "-t", session, "y")
+    return _wait_for(session, "Fix:")
+
+
 def test_newcomer_path_in_a_real_terminal(tmp_path):
     k10s = Path(sys.executable).with_name("k10s")
     assert k10s.is_file(), "the k10s entry point is not installed in this environment"
@@ -62,15 +74,7 @@ def test_newcomer_path_in_a_real_terminal(tmp_path):
         assert "NODE" in fleet and "busy" in fleet
         _tmux("send-keys", "-t", session, ":", "jobs", "Enter")
         _wait_for(session, "Jobs — one row per rank")
-        jobs = _wait_for(session, "oom-cascade")
-        lines = jobs.splitlines()
-        header = next(i for i, line in enumerate(lines) if line.strip().startswith("RANK"))
-        row = next(i for i, line in enumerate(lines) if line.split()[:1] == [str(TRUTH["ranks"][0])])
-        for _ in range(row - header - 1):     # the cursor starts on the job's own row
-            _tmux("send-keys", "-t", session, "Down")
-        time.sleep(0.5)
-        _tmux("send-keys", "-t", session, "y")
-        text = _wait_for(session, "Fix:")
+        text = _culprit_y(session, _wait_for(session, "oom-cascade"))
         rank = TRUTH["ranks"][0]
         assert f"rank {rank}" in text and f"Rank {rank} OOM" in text        # the culprit
         assert "hit NCCL watchdog timeout" in text                           # the cascade
@@ -102,15 +106,7 @@ def test_live_against_serve_in_a_real_terminal(tmp_path):
         _wait_for(session, "LIVE · ")
         _wait_for(session, TRUTH["nodes"][0])
         _tmux("send-keys", "-t", session, ":", "jobs", "Enter")
-        jobs = _wait_for(session, "oom-cascade", timeout_s=120)
-        lines = jobs.splitlines()
-        header = next(i for i, line in enumerate(lines) if line.strip().startswith("RANK"))
-        row = next(i for i, line in enumerate(lines) if line.split()[:1] == [str(TRUTH["ranks"][0])])
-        for _ in range(row - header - 1):
-            _tmux("send-keys", "-t", session, "Down")
-        time.sleep(0.5)
-        _tmux("send-keys", "-t", session, "y")
-        text = _wait_for(session, "Fix:")
+        text = _culprit_y(session, _wait_for(session, "oom-cascade", timeout_s=120))
         assert f"Rank {TRUTH['ranks'][0]} OOM" in text
         _tmux("send-keys", "-t", session, "Escape")
         time.sleep(0.5)
