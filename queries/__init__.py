@@ -27,7 +27,7 @@ RULES: tuple[str, ...] = (
 )
 
 #: Shared views loaded before every rule, in this order.
-VIEWS_FILES: tuple[str, ...] = ("_views.sql", "_views_net_xid.sql")
+VIEWS_FILES: tuple[str, ...] = ("_views.sql", "_views_net_xid.sql", "_evidence_fr_ras.sql")
 VIEWS_FILE = VIEWS_FILES[0]
 
 
