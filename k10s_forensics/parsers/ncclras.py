@@ -2,8 +2,9 @@
 
 Exec rows: the output of ``ncclras`` (text) or ``ncclras -f json`` run by the capture in
 one pod per job; the format is read from the output itself. A row where the command did not
-run (binary absent from the image, no RAS listener) becomes one ``unavailable`` row saying
-exactly why, so "RAS was not consulted" is visible rather than silent.
+run or answered nothing (binary absent from the image, no RAS listener, an older client
+refusing ``-f json``) becomes one ``unavailable`` row saying exactly why, so "RAS was not
+consulted" is visible rather than silent (it is not counted as a parse issue).
 
 Logs: a container log that holds a RAS report (someone ran ``ncclras`` in the training
 script, or the job printed it) is read too; only bodies that contain the RAS tables are
@@ -36,8 +37,8 @@ def _exec_rows(ctx) -> list[dict[str, Any]]:
             failure = capture_failure(row)
             text = row.get("stdout") or ""
             if failure and not text.strip():
+                # not a parse problem (no client in the image, an older client refusing -f): recorded as a row
                 why = (row.get("error") or row.get("stderr") or failure).strip().splitlines()
-                ctx.issue(ISSUE_SOURCE, failure, (why[0] if why else failure)[:200], RAW_FILE, row["_row"])
                 out.append({**where, "origin": "exec", "kind": "unavailable", "detail": f"{row.get('command')}: {(why[0] if why else failure)[:300]}"})
                 continue
             rows, fmt = parse_output(text)

@@ -47,6 +47,8 @@ SCENARIOS = (
     "pending-capacity",
     "pending-quota",
     "xid-79",
+    "hang-flight-recorder",
+    "hang-ras-dead",
 )
 
 #: Every fault rule of the analyzer (``healthy`` forbids them all).

@@ -35,6 +35,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "pending-capacity": dict(seed=109, nodes=4, gpus_per_node=4, minutes=10, interval_s=30),
     "pending-quota": dict(seed=110, nodes=2, gpus_per_node=8, minutes=10, interval_s=30),
     "xid-79": dict(seed=111, nodes=2, gpus_per_node=8, minutes=15, interval_s=30),
+    "hang-flight-recorder": dict(seed=112, nodes=2, gpus_per_node=4, minutes=12, interval_s=30),
+    "hang-ras-dead": dict(seed=113, nodes=3, gpus_per_node=2, minutes=10, interval_s=30),
 }
 DESCRIPTIONS = {
     "healthy": "A DDP job training normally: every rank computes ~90% of each step; GPU util, power and tensor activity alike across ranks. No finding should fire.",
@@ -47,6 +49,8 @@ DESCRIPTIONS = {
     "pending-taint": "All gang pods Pending: every GPU node carries nvidia.com/gpu=present:NoSchedule and the pod template lacks the toleration (FailedScheduling events in the scheduler's grammar).",
     "pending-capacity": "Part of the gang runs and holds GPUs; the rest is Pending with `Insufficient nvidia.com/gpu` although enough GPUs are free in total, spread over nodes held partly by another tenant's inference pods (fragmentation).",
     "pending-quota": "Kueue keeps the job suspended: Workload QuotaReserved=False (`insufficient unused quota for nvidia.com/gpu in flavor ..., N more needed`), no pods; ClusterQueue usage vs nominalQuota shows why.",
+    "hang-flight-recorder": "The job sets TORCH_NCCL_TRACE_BUFFER_SIZE / TORCH_NCCL_DUMP_ON_TIMEOUT (async error handling off, so the pods stay Running). One rank never enters collective N; the others time out on it and every rank dumps its Flight Recorder ring buffer (pickle or JSON; in one variant the culprit writes none). The capture reads the dumps; k10s_hang_evidence_fr names the rank missing from collective N.",
+    "hang-ras-dead": "One training process freezes while the others wait in the collective, long before the 30-minute watchdog: no log line names anyone. NCCL (>= 2.26) RAS declares the process dead (pod IP, pid, GPU); the capture asks ncclras in one pod (text or JSON) and k10s_hang_evidence_ras resolves the process to its rank.",
     "xid-79": "A GPU falls off the bus (dmesg `NVRM: Xid (PCI:...): 79`), its samples stop, the node's allocatable nvidia.com/gpu drops by one, the rank on it dies with a CUDA error and its peers time out or get remote errors.",
 }
 README_HEAD = """# Sample bundles

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from k10s_forensics.simulate.scenarios.hang_dumps import hang_flight_recorder, hang_ras_dead
 from k10s_forensics.simulate.scenarios.crashes import nccl_hang, oom_crashloop, xid_79
 from k10s_forensics.simulate.scenarios.scheduling import idle_gpus, pending_capacity, pending_quota, pending_taint
 from k10s_forensics.simulate.scenarios.stragglers import healthy, straggler_compute, straggler_input, straggler_network
@@ -24,4 +25,6 @@ SCENARIOS: dict[str, Callable] = {
     "pending-capacity": pending_capacity,
     "pending-quota": pending_quota,
     "xid-79": xid_79,
+    "hang-flight-recorder": hang_flight_recorder,
+    "hang-ras-dead": hang_ras_dead,
 }
