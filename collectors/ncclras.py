@@ -22,7 +22,7 @@ def one_pod_per_job(pods) -> list:
     for pod in sorted(pods, key=lambda p: (p.namespace, p.name)):
         for job in sorted(pod.job_names):
             chosen.setdefault((pod.namespace, job), pod)
-    return list(dict.fromkeys(chosen.values()))
+    return list({pod.key: pod for pod in chosen.values()}.values())
 
 
 class NcclRasCollector(Collector):
