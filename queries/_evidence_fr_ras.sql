@@ -84,10 +84,10 @@ mismatch AS (
     FROM sig s JOIN first_mismatch f USING (job_key, pg_key, seq) JOIN sig_seq q USING (job_key, pg_key, seq)
     GROUP BY ALL
 ),
-dumped AS (
+dumped AS (  -- a rank whose dump exists but was refused (hostile, oversized) did dump: not a culprit for that
     SELECT DISTINCT pj.job_key, d.rank
     FROM flight_recorder_dumps d JOIN k10s_pod_job_name pj ON pj.namespace = d.namespace AND pj.pod = d.pod
-    WHERE d.rank IS NOT NULL AND d.status = 'parsed'
+    WHERE d.rank IS NOT NULL
 ),
 expected AS (  -- the group's ranks (pg_config), else the job's ranks
     SELECT g.job_key, g.pg_key, unnest(coalesce(g.pg_ranks, (SELECT list(DISTINCT r.rank) FROM k10s_rank r WHERE r.job_key = g.job_key))) AS rank

@@ -221,6 +221,9 @@ def derive(ctx) -> None:
                 if dump["status"] in ("refused", "unreadable"):
                     ctx.issue(ISSUE_SOURCE, f"dump {dump['status']}: {dump['reason'].split(':')[0][:80]}",
                               f"{dump['dump_file']}: {dump['reason']}", RAW_FILE, row["_row"])
+                elif dump["status"] == "skipped" and "size limit" in (dump["reason"] or ""):
+                    ctx.issue(ISSUE_SOURCE, "dump not read at capture: over the size limit",
+                              f"{dump['dump_file']}: {dump['bytes']} bytes", RAW_FILE, row["_row"])
                 dumps.append({**where, **dump, "raw_row": row["_row"]})
                 entries += [{**where, **r, "rank": dump["rank"], "dump_file": dump["dump_file"], "dump_format": dump["dump_format"]}
                             for r in rows]
