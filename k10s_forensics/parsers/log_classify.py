@@ -13,6 +13,10 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.common import normalize_pci_bus_id, size_to_mib
+from k10s_forensics.parsers.log_failures import cuda_error as _cuda_error
+from k10s_forensics.parsers.log_failures import launcher_exit as _launcher
+from k10s_forensics.parsers.log_failures import py_exception as _py_exception
+from k10s_forensics.parsers.log_normalize import Normalized, normalize
 from k10s_forensics.parsers.log_reports import reports as _reports
 
 Event = dict[str, Any]
@@ -27,11 +31,15 @@ def _int(value: str | None) -> int | None:
         return None
 
 
-def line_context(text: str) -> Event:
-    """Fields every event of the line shares: rank, pg rank, severity, NCCL prefix."""
+def line_context(text: str, norm: Normalized | None = None) -> Event:
+    """Fields every event of the line shares: rank, pg rank, severity, NCCL prefix, launcher tags."""
     ctx: Event = {}
     m = P.RANK_PREFIX.search(text)
     prefix_rank = _int(m.group(1)) if m else None
+    if prefix_rank is None and norm is not None:
+        prefix_rank = norm.rank
+    if norm is not None and norm.local_rank is not None:
+        ctx["local_rank"] = norm.local_rank
     m = P.MESSAGE_RANK.search(text)
     message_rank = _int(m.group(1)) if m else None
     ctx["rank"] = prefix_rank if prefix_rank is not None else message_rank
@@ -242,16 +250,20 @@ def _nccl_other(text: str) -> Event | None:
     return None
 
 
-def classify(text: str) -> list[Event]:
-    """Events held by one candidate line, highest-priority kind first; [] when none."""
+def classify(text: str, norm: Normalized | None = None) -> list[Event]:
+    """Events held by one candidate line, highest-priority kind first; [] when none.
+
+    ``norm`` is the line's normalisation (``log_normalize.normalize``), computed when absent.
+    """
+    norm = norm if norm is not None else normalize(text)
     events: list[Event] = []
     if " NCCL INFO " in text and "out of memory" not in text:  # fast path: identity lines
         events = _identity(text)
         if not events:
             ev = _remote(text)
             events = [ev] if ev else []
-        return _finish(text, events)
-    for single in (_xid, _watchdog, _oom, _remote):
+        return _finish(text, events, norm)
+    for single in (_xid, _watchdog, _oom, _cuda_error, _remote, _launcher):
         ev = single(text)
         if ev:
             events = [ev]
@@ -262,16 +274,16 @@ def classify(text: str) -> list[Event]:
         ev = _torchrun(text)
         events = [ev] if ev else _identity(text)
     if not events:
-        ev = _nccl_other(text)
+        ev = _nccl_other(text) or _py_exception(norm.text)
         events = [ev] if ev else []
-    return _finish(text, events)
+    return _finish(text, events, norm)
 
 
-def _finish(text: str, events: list[Event]) -> list[Event]:
+def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> list[Event]:
     """Add the line's shared context (rank, severity, NCCL prefix, pg) to its events."""
     if not events:
         return []
-    ctx = line_context(text)
+    ctx = line_context(text, norm)
     out = []
     for ev in events:
         merged = dict(ctx)
@@ -281,7 +293,9 @@ def _finish(text: str, events: list[Event]) -> list[Event]:
             merged["pg_rank"] = None
         if ev["kind"] in ("nccl_watchdog_timeout", "watchdog_exception_summary", "nccl_error_other"):
             merged["pg"] = _pg(text)
-        merged.update({k: v for k, v in ev.items()})
+        merged.update({k: v for k, v in ev.items() if k != "_no_rank"})
+        if ev.get("_no_rank"):  # the line names a rank that is known to be wrong
+            merged.update(rank=None, local_rank=None, pg_rank=None, _prefix_rank=None)
         if ev.get("_reporter") is not None:  # a fingerprint report names its reporter first
             merged["reporter_rank"] = ev["_reporter"]
         if ev["kind"] == "collective_mismatch" and ev.get("rank") is None:

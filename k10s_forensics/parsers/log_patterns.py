@@ -80,6 +80,17 @@ _EVENT_LITERALS = (
     r"Not all ranks joining collective",
     r"group info: ",
     r"collective: nccl:",
+    # rank failures: CUDA errors, Python exceptions, launchers' exit reports
+    r"CUDA error: ",
+    r"Cuda failure ",
+    r"[a-z](?:Error|Exception|Interrupt)(?::|$)",
+    r"(?:^|[\s:|>])Exception: ",
+    r"died with <Signals",
+    r"returned non-zero exit status",
+    r"exits with return code",
+    r"Process name: \[\[",
+    r"mpirun noticed that process rank",
+    r"spawned with command",
 )
 PREFILTER_EVENT = "(?:" + "|".join(_EVENT_LITERALS) + ")"
 
@@ -237,6 +248,34 @@ FR_MISSING = re.compile(r"missing ranks: \{([\d, ]{0,20000})\}")
 FR_HEADER = re.compile(r"Not all ranks joining collective(?::? sequence number:? (\d+)| (\d+) at entry \d+)")
 FR_GROUP = re.compile(r"^\s*group info: (\S+)")
 FR_COLLECTIVE = re.compile(r"^\s*collective: (nccl:\w+)")
+
+# ---------------------------------------------------------------------------------------
+# Rank failures: CUDA errors, Python exceptions, launchers (docs/rules.md, rank-failure).
+# ---------------------------------------------------------------------------------------
+CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|\.\s*(?:CUDA kernel|For debugging|Compile with))")
+NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?'([^'\n]{1,200})'")
+#: Category of a CUDA error message, first match wins.
+CUDA_KINDS = (
+    ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),
+    ("illegal-address", re.compile(r"(?i)illegal memory access|illegal address|misaligned address")),
+    ("device-assert", re.compile(r"(?i)device-side assert")),
+    ("launch-failure", re.compile(r"(?i)launch failure|launch timed out|too many resources requested for launch")),
+    ("device-lost", re.compile(r"(?i)fell off the bus|GPU has fallen|unknown error|device not ready|no CUDA-capable device")),
+)
+#: The last line of a Python traceback, on the normalised message: ``[pkg.]ClassName[: message]``.
+PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:[A-Z]\w{0,80}(?:Error|Exception|Interrupt)|Exception))(?:: ?(.{0,2000}))?\s*$")
+#: Exceptions a rank raises because ANOTHER rank failed or the launcher tore the group down.
+PY_TEARDOWN = re.compile(
+    r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
+    r"KeyboardInterrupt|SignalException|got signal: ?\d+|Broken pipe|Connection reset|Connection closed|ncclRemoteError|"
+    r"remote process exited|[Ww]atchdog caught|timed out|Timeout|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
+)
+LAUNCHER_EXCEPTIONS = ("ChildFailedError", "CalledProcessError")
+LEGACY_LAUNCH_EXIT = re.compile(r"CalledProcessError: Command .{0,20000}? (?:died with <Signals\.SIG\w+: (\d+)>|returned non-zero exit status (-?\d+))")
+DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
+SPAWNED = re.compile(r"process (\d+) spawned with command: .{0,20000}?--local_rank[= ]'?(\d+)")
+MPI_FIRST = re.compile(r"Process name: \[\[(\d+),(\d+)\],(\d+)\]")
+MPI_NOTICED = re.compile(r"mpirun noticed that process rank (\d+) with PID (\d+) on node (\S+) exited on signal (\d+)")
 
 # ---------------------------------------------------------------------------------------
 # Helpers.
