@@ -195,7 +195,7 @@ silent_ev AS (
     SELECT job_key, 'watchdog-compare' AS evidence, ranks AS culprit_ranks, []::BIGINT[] AS suspect_ranks,
            CASE WHEN len(ranks) * 2 <= reporting THEN 'medium' ELSE 'low' END AS confidence,
            NULL::VARCHAR AS pg, seq_num, op_type, ts,
-           'rank-hung: ' || reporting || ' ranks timed out in the watchdog (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?')
+           'never-joined: ' || reporting || ' ranks timed out in the watchdog (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?')
                || ') while rank(s) ' || array_to_string(ranks, ', ') || ' never reported it' AS detail
     FROM silent WHERE len(ranks) < reporting
 )

@@ -15,7 +15,7 @@ WHY = {
     "op-mismatch": "entered a different collective type at the same sequence number as the others",
     "behind": "never enqueued the collective the others waited on (its last enqueued work is lower)",
     "desync": "was waiting on a different collective (desync)",
-    "rank-hung": "never reported the collective the others waited on",
+    "never-joined": "never reported the collective the others waited on",
     "flight-recorder": "is named by the Flight Recorder dumps as missing from the stuck collective",
     "ras": "is named by NCCL RAS as the process that stopped",
 }
@@ -34,7 +34,7 @@ def _decided(row: dict[str, Any]) -> str:
 
 
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
-    cause = finding["cause"] or "rank-hung"
+    cause = finding["cause"] or "never-joined"
     op = row.get("op_type") or "a collective"
     victims = row.get("victims") or 0
     wait = (f"{victims} ranks hit NCCL watchdog timeout ({duration_text(row.get('timeout_ms'))}) on SeqNum {row.get('seq_num')} ({row.get('op_type')})."
@@ -47,7 +47,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
                                      "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 and TORCH_NCCL_DUMP_ON_TIMEOUT=1 for a Flight Recorder dump next time.")
         return finding
     who = ranks_text(finding["ranks"])
-    why = WHY.get(cause, WHY["rank-hung"]).format(kind=row.get("failure_kind") or "error")
+    why = WHY.get(cause, WHY["never-joined"]).format(kind=row.get("failure_kind") or "error")
     where = ", ".join(finding["nodes"]) or "an unknown node"
     finding["title"] = f"{who} {why.split(' (')[0]}; the job hung on {op}"
     parts = [f"{who} on {where} {why}.", wait]

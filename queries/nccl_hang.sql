@@ -15,7 +15,7 @@
 --   node using the addresses valid then.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- rank-failed, peer-closed, lagging-rank, collective-mismatch, size-mismatch, op-mismatch, behind, desync, rank-hung, flight-recorder, ras, no-single-culprit
+--   cause VARCHAR              -- rank-failed, peer-closed, lagging-rank, collective-mismatch, size-mismatch, op-mismatch, behind, desync, never-joined, flight-recorder, ras, no-single-culprit
 --   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it)
 --   ranks BIGINT[]             -- culprit ranks (empty: no single culprit)
 --   pods VARCHAR[]             -- their pods

@@ -22,7 +22,6 @@ NOT_YET: set[str] = {
     "colossalai-3677-torchrun-sigkill-local-rank1",
     "colossalai-3556-torchrun-sigbus-local-rank1",
     "pytorch-113128-multinode-ecc-rank12",
-    "nccl-1730-ras-ok-rank118-timeout",
     "kohya-1434-2gpu-ecc-rank1",
     "longchat-9-torchrun-sigkill-local-rank4",
     "colossalai-3172-gemini-sigkill-rank0",
@@ -30,21 +29,17 @@ NOT_YET: set[str] = {
     "vad-r1-11-torchrun-oom-rank2-first-failure-rank1",
     "pytorch-88251-torchrun-rank5-exit1-wrapped-lines",
     "open-r1-620-grpo-broadcast-rank0-missing",
-    "determined-8915-first-allgather-hang-bogus-rank0-mismatch",
     "funasr-2006-multinode-allreduce-timeout",
     "ms-swift-9112-two-gpu-sft",
     "ms-swift-6301-4node-zero3-timeout",
     "ms-swift-4353-torchrun-agent",
+    "nccl-1235-multinode-p2p-setup",
 }
 
 #: Incident folders whose expectation is still to be written in tests/data/incident_expectations.json
 #: (hang evidence: t9-hang; Flight Recorder / RAS: t9-frras). Strict: a folder that gets one must leave.
 AWAITING_EXPECTATIONS: set[str] = {
-    "nccl-1235-multinode-p2p-setup",
     "pytorch-140969-fr-trace-default-pg",
-    "pytorch-152623-nanogpt-nightly-hang",
-    "sglang-5013-tp8-service-thread",
-    "simpletuner-2712-collective-mismatch",
 }
 
 CASES = load_cases(REAL_SAMPLES_DIR) if REAL_SAMPLES_DIR.is_dir() else []
