@@ -9,15 +9,14 @@ from k10s_forensics.queries._narrative import duration_text, ranks_text
 WHY = {
     "rank-failed": "failed before the collective timed out ({kind})",
     "peer-closed": "closed its NCCL connections (the others name its address as the remote peer)",
-    "lagging-rank": "is named by PyTorch's desync report as the lagging/dead/mismatched rank",
+    "lagging-rank": "joined the collective and never finished it (PyTorch's desync report names it)",
     "collective-mismatch": "ran a different collective from the others (TORCH_DISTRIBUTED_DEBUG fingerprint mismatch)",
     "size-mismatch": "entered the same collective with a different size (NumelIn/NumelOut differ from the other ranks')",
     "op-mismatch": "entered a different collective type at the same sequence number as the others",
     "behind": "never enqueued the collective the others waited on (its last enqueued work is lower)",
     "desync": "was waiting on a different collective (desync)",
-    "never-joined": "never reported the collective the others waited on",
-    "flight-recorder": "is named by the Flight Recorder dumps as missing from the stuck collective",
-    "ras": "is named by NCCL RAS as the process that stopped",
+    "never-joined": "never joined the collective the others waited on",
+    "rank-dead": "is a dead process according to NCCL RAS",
 }
 
 RECOMMEND_DESYNC = ("Ranks issue collectives in different orders or sizes: look for rank-dependent control flow (data-dependent "

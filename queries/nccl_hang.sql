@@ -15,7 +15,7 @@
 --   node using the addresses valid then.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- rank-failed, peer-closed, lagging-rank, collective-mismatch, size-mismatch, op-mismatch, behind, desync, never-joined, flight-recorder, ras, no-single-culprit
+--   cause VARCHAR              -- what the culprit did: rank-failed, peer-closed, never-joined, lagging-rank, collective-mismatch, size-mismatch, op-mismatch, behind, desync, rank-dead; no-single-culprit
 --   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it)
 --   ranks BIGINT[]             -- culprit ranks (empty: no single culprit)
 --   pods VARCHAR[]             -- their pods
@@ -156,12 +156,15 @@ SELECT
     i.job_key AS job,
     CASE i.source
         WHEN 'own' THEN CASE i.own_tier WHEN 1 THEN 'rank-failed' ELSE 'peer-closed' END
-        WHEN 'verdict' THEN CASE i.v_evidence
-            WHEN 'desync-report' THEN 'lagging-rank'
-            WHEN 'fingerprint' THEN 'collective-mismatch'
-            WHEN 'watchdog-compare' THEN split_part(i.v_detail, ':', 1)
-            WHEN 'first-failure' THEN 'rank-failed'
-            ELSE i.v_evidence END
+        WHEN 'verdict' THEN CASE  -- what the culprit did, by what the deciding evidence says
+            WHEN i.v_evidence = 'desync-report' THEN CASE WHEN i.v_detail LIKE '%(not\_finished)%' ESCAPE '\' THEN 'lagging-rank' ELSE 'never-joined' END
+            WHEN i.v_evidence = 'fingerprint' THEN 'collective-mismatch'
+            WHEN i.v_evidence = 'watchdog-compare' THEN split_part(i.v_detail, ':', 1)
+            WHEN i.v_evidence = 'first-failure' THEN 'rank-failed'
+            WHEN i.v_evidence = 'flight-recorder' AND i.v_detail LIKE '%differs across ranks%' THEN 'collective-mismatch'
+            WHEN i.v_evidence = 'ras' AND i.v_detail LIKE '%: dead %' THEN 'rank-dead'
+            WHEN i.v_evidence = 'ras' AND i.v_detail LIKE '%MISMATCH%' THEN 'behind'
+            ELSE 'never-joined' END
         ELSE 'no-single-culprit'
     END AS cause,
     CASE WHEN i.source IS NULL THEN 'info'

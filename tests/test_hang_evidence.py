@@ -121,7 +121,7 @@ def test_desync_report_names_the_lagging_rank_although_others_are_silent(tmp_pat
     ev, hang = _run(tmp_path, g)
     assert [(e["evidence"], e["culprit_ranks"], e["confidence"]) for e in ev] == [("desync-report", [culprit], "high")]
     (f,) = hang
-    assert f["ranks"] == [culprit] and f["cause"] == "lagging-rank" and f["severity"] == "critical"
+    assert f["ranks"] == [culprit] and f["cause"] == "never-joined" and f["severity"] == "critical"
     detail = f["evidence"][0]
     assert detail["decided_by"] == "desync-report" and detail["confidence"] == "high"
     assert "desync report" in f["summary"] and "Decided by desync-report" in f["summary"]
@@ -245,7 +245,7 @@ def test_a_rank_that_failed_first_beats_medium_evidence_but_not_high(tmp_path):
     assert hang[0]["ranks"] == [3] and hang[0]["cause"] == "rank-failed" and hang[0]["evidence"][0]["decided_by"] == "first-failure"
     g["log_events"] = logs + _desync(g, 0, [6], "not_joined", 90)  # a desync report: high
     _, hang = _run(tmp_path, g, "report")
-    assert hang[0]["ranks"] == [6] and hang[0]["cause"] == "lagging-rank"
+    assert hang[0]["ranks"] == [6] and hang[0]["cause"] == "never-joined"
     assert any(c.startswith("watchdog-compare/medium") for c in hang[0]["evidence"][0]["considered"])
 
 

@@ -133,7 +133,7 @@ def nccl_desync_report(sim) -> None:
             runs[rpod.uid].log(t, line)
     down = _teardown(sim, pods, runs, t_hang, failed)
     _finish(sim, pods, runs, t0, t_hang, t_wd, down, gid, how == "not_joined")
-    sim.expect("nccl-hang", "lagging-rank", [rank], [pod], [gid], seq_num=seq)
+    sim.expect("nccl-hang", "never-joined" if how == "not_joined" else "lagging-rank", [rank], [pod], [gid], seq_num=seq)
     forbid(sim, "nccl-hang", "idle-gpu")
     sim.truth["notes"] = (f"Rank {rank} stalls ({how.replace('_', ' ')} collective #{seq}); the others time out and "
                           f"{len(reporters)} of them print TORCH_NCCL_DESYNC_DEBUG reports naming it.")
