@@ -28,7 +28,6 @@ NOT_YET: set[str] = {
     "uniter-31-horovodrun-mpirun-rank0-first",
     "vad-r1-11-torchrun-oom-rank2-first-failure-rank1",
     "pytorch-88251-torchrun-rank5-exit1-wrapped-lines",
-    "open-r1-620-grpo-broadcast-rank0-missing",
     "funasr-2006-multinode-allreduce-timeout",
     "ms-swift-9112-two-gpu-sft",
     "ms-swift-6301-4node-zero3-timeout",
