@@ -334,7 +334,12 @@ TABLES: tuple[TableDef, ...] = (
         ("subkind", STR, "which wording/variant of the kind matched (docs/parsers-logs.md)"),
         ("pg_rank", I64, "rank within the process group or communicator named by the message ([PG .. Rank N], comm rank)"),
         ("reporter_rank", I64, "rank that logged a report naming other ranks (desync, mismatch, flight recorder, comm lines)"),
+        ("error_type", STR, "python_exception: the exception class (RuntimeError, torch.OutOfMemoryError); cuda_error: CUDA error"),
+        ("error_message", STR, "python_exception / cuda_error: the message (first 300 characters)"),
         ("raw_row", I64, "row of the log body in raw/logs.parquet (dmesg: raw/exec.parquet)"),
+        ("numel_in", I64, "NCCL work NumelIn (elements in the input of the timed-out collective)"),
+        ("numel_out", I64, "NCCL work NumelOut"),
+        ("fingerprint", STR, "collective fingerprint of a mismatch report: OpType, TensorShape, TensorDtypes (sequence number in seq_num)"),
     ),
     _t(
         "events", "Kubernetes event", "raw/objects kind=Event (core/v1 and events.k8s.io/v1)",

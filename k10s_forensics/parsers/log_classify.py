@@ -13,6 +13,11 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.common import normalize_pci_bus_id, size_to_mib
+from k10s_forensics.parsers.log_failures import cuda_error as _cuda_error
+from k10s_forensics.parsers.log_failures import launcher_exit as _launcher
+from k10s_forensics.parsers.log_failures import py_exception as _py_exception
+from k10s_forensics.parsers.log_normalize import Normalized, normalize
+from k10s_forensics.parsers.log_reports import reports as _reports
 
 Event = dict[str, Any]
 
@@ -26,11 +31,15 @@ def _int(value: str | None) -> int | None:
         return None
 
 
-def line_context(text: str) -> Event:
-    """Fields every event of the line shares: rank, pg rank, severity, NCCL prefix."""
+def line_context(text: str, norm: Normalized | None = None) -> Event:
+    """Fields every event of the line shares: rank, pg rank, severity, NCCL prefix, launcher tags."""
     ctx: Event = {}
     m = P.RANK_PREFIX.search(text)
     prefix_rank = _int(m.group(1)) if m else None
+    if prefix_rank is None and norm is not None:
+        prefix_rank = norm.rank
+    if norm is not None and norm.local_rank is not None:
+        ctx["local_rank"] = norm.local_rank
     m = P.MESSAGE_RANK.search(text)
     message_rank = _int(m.group(1)) if m else None
     ctx["rank"] = prefix_rank if prefix_rank is not None else message_rank
@@ -77,6 +86,7 @@ def _watchdog(text: str) -> Event | None:
         # field by field: a line cut short still yields what it holds
         seq, op, tmo = P.WORK_SEQ.search(text), P.WORK_OP.search(text), P.WORK_TIMEOUT.search(text)
         ran = P.RAN_FOR.search(text)
+        numel_in, numel_out = P.WORK_NUMEL_IN.search(text), P.WORK_NUMEL_OUT.search(text)
         if P.THREAD_TERMINATED.search(text):
             subkind = "thread_terminated"
         else:
@@ -88,6 +98,8 @@ def _watchdog(text: str) -> Event | None:
             "op_type": op.group(1) if op else None,
             "timeout_ms": _int(tmo.group(1)) if tmo else None,
             "ran_for_ms": _int(ran.group(1)) if ran else None,
+            "numel_in": _int(numel_in.group(1)) if numel_in else None,
+            "numel_out": _int(numel_out.group(1)) if numel_out else None,
         }
     for regex, subkind in ((P.FAILURE_DETECTED, "failure_detected"), (P.TIMEOUT_AT_WORK, "timeout_at_work")):
         m = regex.search(text)
@@ -167,28 +179,6 @@ def _remote(text: str) -> Event | None:
     return None
 
 
-def _reports(text: str) -> list[Event]:
-    prints = P.FINGERPRINT.findall(text)
-    if prints:
-        return [
-            {"kind": "collective_mismatch", "rank": _int(r), "seq_num": _int(s), "op_type": op, "subkind": "fingerprint"}
-            for r, s, op in prints
-        ]
-    if P.MISMATCH.search(text):
-        return [{"kind": "collective_mismatch", "subkind": "mismatch"}]
-    m = P.DESYNC_RANKS.search(text)
-    if m:
-        return [
-            {"kind": "nccl_desync", "rank": _int(r), "last_completed_seq": _int(m.group(2)), "seq_num": _int(m.group(3)), "subkind": "not_joined"}
-            for r in m.group(1).split(",")
-        ]
-    m = P.FR_MISSING.search(text)
-    if m:
-        ranks = [r for r in m.group(1).replace(" ", "").split(",") if r]
-        return [{"kind": "flight_recorder_missing_ranks", "rank": _int(r)} for r in ranks]
-    return []
-
-
 def _torchrun(text: str) -> Event | None:
     m = P.AGENT_FAILED.search(text)
     if m:
@@ -260,16 +250,20 @@ def _nccl_other(text: str) -> Event | None:
     return None
 
 
-def classify(text: str) -> list[Event]:
-    """Events held by one candidate line, highest-priority kind first; [] when none."""
+def classify(text: str, norm: Normalized | None = None) -> list[Event]:
+    """Events held by one candidate line, highest-priority kind first; [] when none.
+
+    ``norm`` is the line's normalisation (``log_normalize.normalize``), computed when absent.
+    """
+    norm = norm if norm is not None else normalize(text)
     events: list[Event] = []
     if " NCCL INFO " in text and "out of memory" not in text:  # fast path: identity lines
         events = _identity(text)
         if not events:
             ev = _remote(text)
             events = [ev] if ev else []
-        return _finish(text, events)
-    for single in (_xid, _watchdog, _oom, _remote):
+        return _finish(text, events, norm)
+    for single in (_xid, _watchdog, _oom, _cuda_error, _remote, _launcher):
         ev = single(text)
         if ev:
             events = [ev]
@@ -280,16 +274,16 @@ def classify(text: str) -> list[Event]:
         ev = _torchrun(text)
         events = [ev] if ev else _identity(text)
     if not events:
-        ev = _nccl_other(text)
+        ev = _nccl_other(text) or _py_exception(norm.text)
         events = [ev] if ev else []
-    return _finish(text, events)
+    return _finish(text, events, norm)
 
 
-def _finish(text: str, events: list[Event]) -> list[Event]:
+def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> list[Event]:
     """Add the line's shared context (rank, severity, NCCL prefix, pg) to its events."""
     if not events:
         return []
-    ctx = line_context(text)
+    ctx = line_context(text, norm)
     out = []
     for ev in events:
         merged = dict(ctx)
@@ -299,7 +293,11 @@ def _finish(text: str, events: list[Event]) -> list[Event]:
             merged["pg_rank"] = None
         if ev["kind"] in ("nccl_watchdog_timeout", "watchdog_exception_summary", "nccl_error_other"):
             merged["pg"] = _pg(text)
-        merged.update({k: v for k, v in ev.items()})
+        merged.update({k: v for k, v in ev.items() if k != "_no_rank"})
+        if ev.get("_no_rank"):  # the line names a rank that is known to be wrong
+            merged.update(rank=None, local_rank=None, pg_rank=None, _prefix_rank=None)
+        if ev.get("_reporter") is not None:  # a fingerprint report names its reporter first
+            merged["reporter_rank"] = ev["_reporter"]
         if ev["kind"] == "collective_mismatch" and ev.get("rank") is None:
             merged["rank"] = merged.get("reporter_rank")
         out.append(merged)

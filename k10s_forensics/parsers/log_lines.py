@@ -27,6 +27,7 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import Event, classify
+from k10s_forensics.parsers.log_normalize import normalize
 
 LINE_CHARS = 4096
 TABLE_GAP = 3
@@ -86,15 +87,17 @@ class BodyAssembler:
         self._pending: Event | None = None
         self._fr: dict[str, Any] | None = None
         self._prefix_rank: tuple[int, int, dt.datetime | None] | None = None  # (line_no, rank, ts)
+        self._mpi: Event | None = None  # a pending mpirun "Process name" report
 
     # ---- public ----------------------------------------------------------------------
     def feed(self, line_no: int, text: str, api_ts: dt.datetime | None) -> None:
         text = text.rstrip("\r")
         if self._entry is not None and line_no - self._entry["last"] > TABLE_GAP:
             self._close_entry()
-        if self._table_line(line_no, text, api_ts) or self._fr_context(line_no, text):
+        norm = normalize(text)
+        if self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text):
             return
-        events = classify(text)
+        events = classify(text, norm)
         if not events:
             return
         ts = api_ts or fallback_ts(text, self.captured_at)
@@ -103,6 +106,8 @@ class BodyAssembler:
             ev["ts"] = ts
             ev["line"] = text[:LINE_CHARS]
         head = events[0]
+        if self._exit_code_of_report(line_no, head):
+            return
         if head.get("_prefix_rank") is not None:
             self._prefix_rank = (line_no, head["_prefix_rank"], head["ts"])
         if self._absorb(line_no, head):
@@ -110,6 +115,7 @@ class BodyAssembler:
         self._annotate_reports(line_no, events)
         self.events.extend(events)
         self._pending = head if self._is_merge_target(head) else None
+        self._mpi = head if head.get("subkind") == "mpirun_first" else None
 
     def finish(self) -> list[Event]:
         self._close_entry()
@@ -215,6 +221,16 @@ class BodyAssembler:
                 for ev in events:
                     ev["reporter_rank"] = self._prefix_rank[1]
                     ev["ts"] = ev["ts"] or self._prefix_rank[2]
+
+    # ---- mpirun's "Process name: [[job,1],rank]" then "Exit code: N" ------------------
+    def _exit_code_of_report(self, line_no: int, ev: Event) -> bool:
+        report = self._mpi
+        if report is None or ev.get("subkind") != "exit_code" or line_no - report["line_no"] > MERGE_GAP:
+            return False
+        report["exit_code"] = ev.get("exit_code")
+        report["line"] = (report["line"] + "\n" + ev["line"])[:LINE_CHARS]
+        self._mpi = None
+        return True
 
     # ---- "Last error:" payloads -----------------------------------------------------
     @staticmethod

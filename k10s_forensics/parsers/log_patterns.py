@@ -73,10 +73,24 @@ _EVENT_LITERALS = (
     r"Detected mismatch between collectives",
     r"is running collective",
     r"didn't join collective",
+    r"didn't finish collective",
+    r"never joined any collectives",
+    r"is running inconsistent collective",
     r"missing ranks:",
     r"Not all ranks joining collective",
     r"group info: ",
     r"collective: nccl:",
+    # rank failures: CUDA errors, Python exceptions, launchers' exit reports
+    r"CUDA error: ",
+    r"Cuda failure ",
+    r"[a-z](?:Error|Exception|Interrupt)(?::|$)",
+    r"(?:^|[\s:|>])Exception: ",
+    r"died with <Signals",
+    r"returned non-zero exit status",
+    r"exits with return code",
+    r"Process name: \[\[",
+    r"mpirun noticed that process rank",
+    r"spawned with command",
 )
 PREFILTER_EVENT = "(?:" + "|".join(_EVENT_LITERALS) + ")"
 
@@ -128,6 +142,8 @@ NCCL_LEVEL = re.compile(r"\bNCCL (INFO|WARN|ERROR|TRACE)\b")
 WORK_SEQ = re.compile(r"SeqNum=(\d+)")
 WORK_OP = re.compile(r"OpType=(\w+)")
 WORK_TIMEOUT = re.compile(r"Timeout\(ms\)=(\d+)")
+WORK_NUMEL_IN = re.compile(r"NumelIn=(-?\d+)")
+WORK_NUMEL_OUT = re.compile(r"NumelOut=(-?\d+)")
 RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 WATCHDOG_CAUGHT = re.compile(r"Watchdog caught collective operation timeout")
 THREAD_TERMINATED = re.compile(r"watchdog thread terminated with exception")
@@ -216,12 +232,50 @@ COMM_STATE = re.compile(r"- (Init START|Init COMPLETE|Abort COMPLETE|Destroy COM
 XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]+)\): (\d+),? ?(.{0,300})")
 XID_PID = re.compile(r"\bpid=(\d+)")
 MISMATCH = re.compile(r"Detected mismatch between collectives")
+#: ``Rank A is running collective: CollectiveFingerPrint(...)`` (PyTorch >= 1.12); the first rank
+#: of a report is its reporter, the second the first rank (in rank order) whose fingerprint differs.
 FINGERPRINT = re.compile(r"Rank (\d+) is running collective: CollectiveFingerPrint\(SequenceNumber=(\d+),?\s*OpType=(\w+)")
-DESYNC_RANKS = re.compile(r"^\s*\[(\d+(?:, ?\d+){0,1000})\] finished collective #(\d+), but didn't join collective #(\d+)")
+FINGERPRINT_SHAPE = re.compile(r"TensorShape=\[([^\]]{0,400})\]")
+FINGERPRINT_DTYPES = re.compile(r"TensorDtypes=([\w\[\], ]{0,200}?),? TensorDeviceTypes")
+#: PyTorch 1.10-1.11: each rank that sees any difference reports only its own fingerprint.
+FINGERPRINT_OLD = re.compile(r"Rank (\d+) is running inconsistent collective: CollectiveFingerPrint\(OpType=(\w+)")
+_RANK_LIST = r"\[(\d+(?:, ?\d+){0,4095})\]"
+#: TORCH_NCCL_DESYNC_DEBUG report (TraceUtils): the lagging ranks, three wordings.
+DESYNC_RANKS = re.compile(_RANK_LIST + r" finished collective #(\d+), but didn't join collective #(\d+)")
+DESYNC_JOINED = re.compile(_RANK_LIST + r" joined but didn't finish collective #(\d+)")
+DESYNC_NEVER = re.compile(r"ranks " + _RANK_LIST + r" are the lagging ranks that caused this timeout")
 FR_MISSING = re.compile(r"missing ranks: \{([\d, ]{0,20000})\}")
 FR_HEADER = re.compile(r"Not all ranks joining collective(?::? sequence number:? (\d+)| (\d+) at entry \d+)")
 FR_GROUP = re.compile(r"^\s*group info: (\S+)")
 FR_COLLECTIVE = re.compile(r"^\s*collective: (nccl:\w+)")
+
+# ---------------------------------------------------------------------------------------
+# Rank failures: CUDA errors, Python exceptions, launchers (docs/rules.md, rank-failure).
+# ---------------------------------------------------------------------------------------
+CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|\.\s*(?:CUDA kernel|For debugging|Compile with))")
+NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?'([^'\n]{1,200})'")
+#: Category of a CUDA error message, first match wins.
+CUDA_KINDS = (
+    ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),
+    ("illegal-address", re.compile(r"(?i)illegal memory access|illegal address|misaligned address")),
+    ("device-assert", re.compile(r"(?i)device-side assert")),
+    ("launch-failure", re.compile(r"(?i)launch failure|launch timed out|too many resources requested for launch")),
+    ("device-lost", re.compile(r"(?i)fell off the bus|GPU has fallen|unknown error|device not ready|no CUDA-capable device")),
+)
+#: The last line of a Python traceback, on the normalised message: ``[pkg.]ClassName[: message]``.
+PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:[A-Z]\w{0,80}(?:Error|Exception|Interrupt)|Exception))(?:: ?(.{0,2000}))?\s*$")
+#: Exceptions a rank raises because ANOTHER rank failed or the launcher tore the group down.
+PY_TEARDOWN = re.compile(
+    r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
+    r"KeyboardInterrupt|SignalException|got signal: ?\d+|Broken pipe|Connection reset|Connection closed|ncclRemoteError|"
+    r"remote process exited|[Ww]atchdog caught|timed out|Timeout|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
+)
+LAUNCHER_EXCEPTIONS = ("ChildFailedError", "CalledProcessError")
+LEGACY_LAUNCH_EXIT = re.compile(r"CalledProcessError: Command .{0,20000}? (?:died with <Signals\.SIG\w+: (\d+)>|returned non-zero exit status (-?\d+))")
+DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
+SPAWNED = re.compile(r"process (\d+) spawned with command: .{0,20000}?--local_rank[= ]'?(\d+)")
+MPI_FIRST = re.compile(r"Process name: \[\[(\d+),(\d+)\],(\d+)\]")
+MPI_NOTICED = re.compile(r"mpirun noticed that process rank (\d+) with PID (\d+) on node (\S+) exited on signal (\d+)")
 
 # ---------------------------------------------------------------------------------------
 # Helpers.

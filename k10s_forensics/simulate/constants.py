@@ -47,6 +47,10 @@ SCENARIOS = (
     "pending-capacity",
     "pending-quota",
     "xid-79",
+    "nccl-size-mismatch",
+    "nccl-desync-report",
+    "collective-mismatch",
+    "nccl-stall-all",
     "hang-flight-recorder",
     "hang-ras-dead",
 )

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from k10s_forensics.simulate.scenarios.hang_dumps import hang_flight_recorder, hang_ras_dead
 from k10s_forensics.simulate.scenarios.crashes import nccl_hang, oom_crashloop, xid_79
+from k10s_forensics.simulate.scenarios.hangs import collective_mismatch, nccl_desync_report, nccl_size_mismatch, nccl_stall_all
 from k10s_forensics.simulate.scenarios.scheduling import idle_gpus, pending_capacity, pending_quota, pending_taint
 from k10s_forensics.simulate.scenarios.stragglers import healthy, straggler_compute, straggler_input, straggler_network
 
@@ -25,6 +26,10 @@ SCENARIOS: dict[str, Callable] = {
     "pending-capacity": pending_capacity,
     "pending-quota": pending_quota,
     "xid-79": xid_79,
+    "nccl-size-mismatch": nccl_size_mismatch,
+    "nccl-desync-report": nccl_desync_report,
+    "collective-mismatch": collective_mismatch,
+    "nccl-stall-all": nccl_stall_all,
     "hang-flight-recorder": hang_flight_recorder,
     "hang-ras-dead": hang_ras_dead,
 }

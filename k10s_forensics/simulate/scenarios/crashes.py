@@ -149,7 +149,7 @@ def nccl_hang(sim) -> None:
         culprit_after = [Seg(t_hang, t_wd, busy=0.0, fb0_mib=fb), Seg(t_wd, sim.end + FAR, fb0_mib=0)]
     sim.segs([gid], steady_segments(sim, start, t0, t_hang) + culprit_after)
     job_info(sim)
-    sim.expect("nccl-hang", "desync" if desync else "rank-hung", [rank], [pod], [gid], seq_num=seq)
+    sim.expect("nccl-hang", "desync" if desync else "never-joined", [rank], [pod], [gid], seq_num=seq)
     forbid(sim, "nccl-hang", "idle-gpu")
     sim.truth["notes"] = (f"Rank {rank} stops making progress after step {last}; the other ranks time out on SeqNum={seq} "
                           f"(Timeout(ms)={job.timeout_ms})" + (" while the culprit waits on a different collective (desync)." if desync else "; the culprit logs nothing."))

@@ -1,0 +1,109 @@
+"""Line normalisation before classification: what collectors, launchers and shippers put in front.
+
+``normalize(text)`` peels, from the start of a candidate line, every prefix it recognises and
+returns the message that is left together with the identity the prefixes carried:
+
+* timestamps of any style: ISO (``2026-09-18 19:29:24,123``, ``2024-02-27T21:05:18.670399Z``),
+  clock only (``18:11:06.680``), ``22-09-01 02:31:11.512 :``, ``03/17/23 20:03:12``, bracketed
+  (``[...]``, full-width ``【...】``) or not;
+* pids ``[80746]``, pod / host prefixes ``[job-master-0]``, ``worker-0 >>``, ``192.168.1.51:``;
+* launcher rank tags: torchrun ``[rank3]:`` and its ``--tee`` role prefix ``[default0]:``
+  (a LOCAL rank), Determined ``[rank=3] ||``, mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
+  srun ``--label`` ``11:``, Ray Train ``(RayTrainWorker pid=…, ip=…)``;
+* a tqdm progress bar glued in front of a log line (carriage-return redraws: the last one);
+* loguru / rich layouts: ``| LEVEL | module:function:42 -`` and a source location at the end
+  of the line (``api.py:699``).
+
+Only a prefix is stripped; the patterns of log_classify still search the whole line, so a
+prefix this module does not know costs nothing but the start-anchored wordings (torchrun's
+failure table, Python exception lines).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TS_CORE = (
+    r"\d{4}-\d\d-\d\d[ T_]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|\d\d-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+    r"|\d\d/\d\d/\d{2,4},? \d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+    r"|\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+)
+#: One prefix element at the start of a line; group ``rank``/``local``/``mpi``/``srun`` carry identity.
+_PREFIX = re.compile(
+    r"(?:"
+    r"[\[【](?:" + _TS_CORE + r")[\]】]"  # bracketed timestamp
+    r"|(?:" + _TS_CORE + r")(?:\s*[:|-](?=\s))?"  # bare timestamp, optional ' :' / ' |' / ' -'
+    r"|\[rank(?P<rank>\d{1,7})\]:"
+    r"|\[rank=(?P<rank_eq>\d{1,7})\]\s*\|\|"
+    r"|\[default(?P<local>\d{1,4})\]:"
+    r"|\[\d{1,7},(?P<mpi>\d{1,7})\]<std(?:out|err)>:"
+    r"|\((?:RayTrainWorker|TrainTrainable|\w{1,40}Worker|\w{1,40}Actor)[^)]{0,200}\)"
+    r"|\[\d{1,9}\](?=\s)"  # pid
+    r"|\[[A-Za-z0-9][\w.-]{0,252}-\d{1,5}\]"  # [job-master-0]
+    r"|[A-Za-z0-9][\w.-]{0,252} >>"  # worker-0 >>
+    r"|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}:"  # 192.168.1.51:
+    r"|[0-9a-f]{8}(?=\s+\[rank=)"  # Determined's trial/container id before its rank tag
+    r")\s*"
+)
+_SRUN = re.compile(r"^\s{0,4}(?P<srun>\d{1,5}): (?=\S)")
+_LOGURU_MID = re.compile(r"^\|?\s*(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL)\s*\|\s*[\w.<>-]{1,200}:[\w<>]{1,100}:\d{1,6}\s+-\s+")
+_SOURCE_AT_END = re.compile(r"\s{2,}[\w./<>-]{1,200}\.py:\d{1,6}\s*$")
+_TQDM_GLUE = re.compile(r"^[^|\n]{0,120}\d{1,3}%\|[^|]{0,400}\|?(?:\s*[\d.]+[kMG]?/[\d.]+[kMG]?\s*\[[^\]]{0,80}\])?")
+_GLUED_START = re.compile(r"(?:WARNING|ERROR|INFO|CRITICAL|DEBUG):[\w.]{1,200}:|\[rank\d{1,7}\]:|[EWIF]\d{4} \d\d:\d\d:\d\d|Traceback \(most recent")
+MAX_PREFIXES = 8
+
+
+@dataclass(frozen=True)
+class Normalized:
+    """The message left after the prefixes, and the identity they carried."""
+
+    text: str
+    rank: int | None = None
+    local_rank: int | None = None
+    stripped: int = 0
+
+
+def _unglue(text: str) -> str:
+    """The last redraw of a carriage-return line; a log line glued behind a progress bar."""
+    if "\r" in text:
+        tail = text.rstrip("\r").rsplit("\r", 1)[-1]
+        text = tail if tail.strip() else text
+    if "%|" in text:
+        bar = _TQDM_GLUE.match(text)
+        if bar:
+            glued = _GLUED_START.search(text, bar.end() - 1 if bar.end() else 0)
+            if glued:
+                return text[glued.start():]
+    return text
+
+
+def normalize(text: str) -> Normalized:
+    """Strip known prefixes from ``text`` (see the module doc)."""
+    text = _unglue(text)
+    rank = local = None
+    pos = 0
+    for _ in range(MAX_PREFIXES):
+        m = _PREFIX.match(text, pos)
+        if not m or m.end() == pos:
+            break
+        if m.group("rank") or m.group("rank_eq") or m.group("mpi"):
+            rank = int(m.group("rank") or m.group("rank_eq") or m.group("mpi"))
+        if m.group("local"):
+            local = int(m.group("local"))
+        pos = m.end()
+    if pos == 0:
+        s = _SRUN.match(text)
+        if s:
+            rank = int(s.group("srun"))
+            pos = s.end()
+    body = text[pos:]
+    loguru = _LOGURU_MID.match(body)
+    if loguru:
+        body = body[loguru.end():]
+    body = _SOURCE_AT_END.sub("", body)
+    return Normalized(body, rank, local, pos)
+
+
+__all__ = ["Normalized", "normalize"]
