@@ -80,7 +80,7 @@ def hang_flight_recorder(sim) -> None:
     sim.state_changes = [(job.created, "Created"), (start, "Running")]
     _hang_segments(sim, start, t0, t_hang, gid)
     job_info(sim)
-    sim.expect("nccl-hang", "rank-hung", [rank], [pod], [gid], seq_num=seq)
+    sim.expect("nccl-hang", "never-joined", [rank], [pod], [gid], seq_num=seq)
     sim.truth["hang_evidence"] = [{"evidence": "flight-recorder", "culprit_ranks": [rank], "seq_num": seq, "variant": variant}]
     forbid(sim, "nccl-hang", "idle-gpu")
     sim.truth["notes"] = (f"Rank {rank} never enters collective #{seq} (ALLREDUCE); the others time out after {job.timeout_ms} ms "
@@ -106,6 +106,7 @@ def hang_ras_dead(sim) -> None:
         sim.ras_answer = ras_text(nodes, job.nproc, version=job.nccl_version, dead=[(pod.ip, pid, local, rank)],
                                   collection_s=sim.rng.uniform(0.02, 2.5))
     job_info(sim)
+    sim.expect("nccl-hang", "rank-dead", [rank], [pod], [gid])
     sim.truth["hang_evidence"] = [{"evidence": "ras", "culprit_ranks": [rank]}]
     forbid(sim, "nccl-hang", "idle-gpu")
     sim.truth["notes"] = (f"Rank {rank} (pid {pid} on {pod.ip}, GPU {local}) freezes; the others wait in the collective "
