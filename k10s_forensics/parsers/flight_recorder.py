@@ -184,7 +184,10 @@ def parse_file(item: dict[str, Any], prefix: str | None) -> tuple[dict[str, Any]
         dump.update(status="skipped", reason=str(item["skipped"])[:300])
         return dump, []
     try:
-        data = base64.b64decode(str(item.get("b64") or ""), validate=True)
+        if isinstance(item.get("json"), str):  # a dump re-encoded as JSON text (k10s redact opens dumps this way)
+            data = item["json"].encode("utf-8")
+        else:
+            data = base64.b64decode(str(item.get("b64") or ""), validate=True)
         doc, fmt = decode_dump(data)
     except (binascii.Error, ValueError) as exc:
         dump.update(status="unreadable", reason=f"bad base64 ({str(exc)[:80]})")
