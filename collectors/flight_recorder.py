@@ -11,7 +11,7 @@ live in the container's filesystem): they are named in the collector's errors.
 
 from __future__ import annotations
 
-from k10s_forensics.capture.commands import binary_missing, run_command
+from k10s_forensics.capture.commands import judge, run_command
 from k10s_forensics.capture.dump_commands import FR_COMMAND
 from k10s_forensics.collectors import Access, Collector
 
@@ -41,13 +41,8 @@ class FlightRecorderCollector(Collector):
         def one(target) -> None:
             pod, container = target
             result = run_command(ctx, pod, container.name, FR_COMMAND, "flight-recorder", timeout_s=READ_TIMEOUT_S)
-            if binary_missing(result):
-                ctx.error(f"python3 not in image {container.image} (pod {pod.key}): Flight Recorder dumps not read")
-            elif result.exit_code != 0:
-                why = result.error or result.stderr.strip()[:200] or f"exit code {result.exit_code}"
-                ctx.error(f"pod {pod.key} container {container.name}: {why}")
-            else:
-                ctx.ok()
+            judge(ctx, result, missing=f"python3 not in image {container.image} (pod {pod.key}): Flight Recorder dumps not read",
+                  where=f"pod {pod.key} container {container.name}")
 
         ctx.fan_out(one, targets, lambda t: f"pod {t[0].key}")
 

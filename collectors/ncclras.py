@@ -9,7 +9,7 @@ NCCL) is asked again without it (text). Both answers are stored as exec output
 
 from __future__ import annotations
 
-from k10s_forensics.capture.commands import binary_missing, run_command
+from k10s_forensics.capture.commands import binary_missing, judge, run_command
 from k10s_forensics.capture.dump_commands import RAS_JSON, RAS_TEXT
 from k10s_forensics.collectors import Access, Collector
 
@@ -45,13 +45,8 @@ class NcclRasCollector(Collector):
             result = run_command(ctx, pod, container.name, RAS_JSON, "ncclras", timeout_s=RAS_TIMEOUT_S)
             if not binary_missing(result) and result.exit_code not in (0, None) and not result.stdout.strip():
                 result = run_command(ctx, pod, container.name, RAS_TEXT, "ncclras", timeout_s=RAS_TIMEOUT_S)
-            if binary_missing(result):
-                ctx.error(f"ncclras not in image {container.image} (pod {pod.key}): NCCL RAS not consulted")
-            elif result.exit_code != 0:
-                why = result.error or result.stderr.strip()[:200] or f"exit code {result.exit_code}"
-                ctx.error(f"pod {pod.key}: ncclras: {why}")
-            else:
-                ctx.ok()
+            judge(ctx, result, missing=f"ncclras not in image {container.image} (pod {pod.key}): NCCL RAS not consulted",
+                  where=f"pod {pod.key}: ncclras")
 
         ctx.fan_out(one, targets, lambda p: f"pod {p.key}")
 
