@@ -106,13 +106,19 @@ def _pg_name(entry: dict[str, Any]) -> tuple[str | None, str | None]:
     return (str(pg_id) if pg_id is not None else None), None
 
 
-def _text(value: Any) -> str | None:
+def _text(value: Any, cache: dict[str, str]) -> str | None:
+    """JSON text of a small value (sizes, dtypes); ``cache`` by repr: they repeat across entries."""
     if value is None:
         return None
-    try:
-        return json.dumps(value, default=str)
-    except (TypeError, ValueError):
-        return str(value)
+    key = repr(value)
+    found = cache.get(key)
+    if found is None:
+        try:
+            found = json.dumps(value, default=str)
+        except (TypeError, ValueError):
+            found = str(value)
+        cache[key] = found
+    return found
 
 
 def _frame(entry: dict[str, Any]) -> str | None:
@@ -128,6 +134,7 @@ def entry_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
     pg_ranks = _pg_ranks(doc)
     version = doc.get("version")
     rows = []
+    texts: dict[str, str] = {}
     entries = doc.get("entries")
     for e in entries if isinstance(entries, list) else []:
         if not isinstance(e, dict):
@@ -143,8 +150,8 @@ def entry_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
             "p2p_seq_id": int_or_none(e.get("p2p_seq_id")), "op_id": int_or_none(e.get("op_id")),
             "is_p2p": bool(e["is_p2p"]) if e.get("is_p2p") is not None else None,
             "op": str(e.get("profiling_name")) if e.get("profiling_name") is not None else None,
-            "input_sizes": _text(e.get("input_sizes")), "output_sizes": _text(e.get("output_sizes")),
-            "input_dtypes": _text(e.get("input_dtypes")), "output_dtypes": _text(e.get("output_dtypes")),
+            "input_sizes": _text(e.get("input_sizes"), texts), "output_sizes": _text(e.get("output_sizes"), texts),
+            "input_dtypes": _text(e.get("input_dtypes"), texts), "output_dtypes": _text(e.get("output_dtypes"), texts),
             "state": str(e.get("state")) if e.get("state") is not None else None,
             "time_created": _ns_ts(e.get("time_created_ns")),
             "time_started": _ns_ts(e.get("time_discovered_started_ns")),
