@@ -56,16 +56,19 @@ lag AS (
            list(r.rank ORDER BY r.rank) FILTER (WHERE r.last_seq = g.min_seq) AS behind,
            list(r.rank ORDER BY r.rank) FILTER (WHERE r.last_seq > g.min_seq) AS ahead
     FROM g JOIN k10s_fr_rank r USING (job_key, pg_key)
-    WHERE g.min_seq < g.max_seq GROUP BY ALL
+    WHERE g.min_seq < g.max_seq AND NOT g.all_completed GROUP BY ALL  -- all completed: dumps of a running job, not a hang
 ),
 lag_op AS (
     SELECT l.job_key, l.pg_key, any_value(e.op) AS op
     FROM lag l JOIN k10s_fr_entry e ON e.job_key = l.job_key AND e.pg_key = l.pg_key AND e.seq = l.seq GROUP BY ALL
 ),
-sig AS (  -- per collective seen by every compared rank: ranks per (op, sizes) signature
-    SELECT e.job_key, e.pg_key, e.seq, e.op, e.input_sizes, list(e.rank ORDER BY e.rank) AS ranks, count(*) AS n, max(e.ts) AS ts
+sig AS (  -- per collective seen by every compared rank: ranks per (op, sizes) signature; sizes count only
+          -- for ops whose tensors must match on every rank (all-to-all, gather, scatter may differ)
+    SELECT e.job_key, e.pg_key, e.seq, e.op,
+           CASE WHEN regexp_matches(coalesce(e.op, ''), 'all_?reduce|broadcast|reduce_scatter|all_?gather|:reduce$') THEN e.input_sizes ELSE '' END AS input_sizes,
+           list(e.rank ORDER BY e.rank) AS ranks, count(*) AS n, max(e.ts) AS ts
     FROM k10s_fr_entry e JOIN g ON g.job_key = e.job_key AND g.pg_key = e.pg_key
-    WHERE e.seq BETWEEN g.window_seq AND g.min_seq GROUP BY ALL
+    WHERE e.seq BETWEEN g.window_seq AND g.min_seq AND NOT g.all_completed GROUP BY ALL
 ),
 sig_seq AS (
     SELECT job_key, pg_key, seq, count(*) AS variants, max(n) AS top_n, sum(n) AS total, max(ts) AS ts

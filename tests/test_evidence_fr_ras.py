@@ -125,6 +125,22 @@ def test_fr_controls_every_rank_joined_or_all_completed(tmp_path, pods, per_pod)
     assert _evidence(tmp_path / "done", {**g, "flight_recorder": entries, "flight_recorder_dumps": files}, "k10s_hang_evidence_fr") == []
 
 
+def test_fr_dumps_of_a_running_job_at_different_moments_are_not_a_hang(tmp_path):
+    g = gang(pods=4)
+    dumps = {r: _rank_dump(r, 4, 300 + (r % 2), "completed", 50, "pickle") for r in range(4)}
+    entries, files = _fr_rows(g, dumps)
+    assert _evidence(tmp_path, {**g, "flight_recorder": entries, "flight_recorder_dumps": files}, "k10s_hang_evidence_fr") == []
+
+
+def test_fr_uneven_sizes_of_an_all_to_all_are_not_a_mismatch(tmp_path):
+    g = gang(pods=4)
+    dumps = {r: _rank_dump(r, 4, 40, "started", 50, "json", numel=(lambda s, r=r: 100 + r), op=lambda s: "nccl:all_to_all")
+             for r in range(4)}
+    entries, files = _fr_rows(g, dumps)
+    (row,) = _evidence(tmp_path, {**g, "flight_recorder": entries, "flight_recorder_dumps": files}, "k10s_hang_evidence_fr")
+    assert row["culprit_ranks"] == [] and row["confidence"] == "none"
+
+
 def test_fr_views_exist_without_any_table(tmp_path):
     assert _evidence(tmp_path, {}, "k10s_hang_evidence_fr") == []
     assert _evidence(tmp_path / "r", {}, "k10s_hang_evidence_ras") == []
