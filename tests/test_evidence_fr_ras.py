@@ -230,3 +230,11 @@ def test_ras_all_ok_is_no_culprit(tmp_path, real_samples):
     text = (real_samples / "incidents/nccl-1730-ras-ok-rank118-timeout/log.txt").read_text()
     (row,) = _evidence(tmp_path, {**g, "nccl_ras": _ras_rows("llama-worker-1", text)}, "k10s_hang_evidence_ras")
     assert row["culprit_ranks"] == [] and row["confidence"] == "none" and "no single culprit" in row["detail"]
+
+
+def test_ras_single_rank_group_behind_is_the_culprit(tmp_path):
+    g = gang(pods=4, per_pod=2)
+    text = MISMATCH.format(big=7, big_n=6650, small=1, small_n=6649, members="").replace(
+        "    1 ranks have launched up to operation 6649\n", "    Rank 5 has launched up to operation 6649 -- GPU 1 managed by process 105 on node 10.1.2.5\n")
+    (row,) = _evidence(tmp_path, {**g, "nccl_ras": _ras_rows("llama-worker-0", text)}, "k10s_hang_evidence_ras")
+    assert row["culprit_ranks"] == [5] and row["confidence"] == "medium", row

@@ -203,3 +203,20 @@ def test_fr_dump_bytes_round_trip_through_base64_envelope():
     dump, rows = flight_recorder.parse_file(env["files"][0], env["prefix"])
     assert dump["rank"] == 12 and dump["status"] == "parsed" and len(rows) == 3
     assert base64.b64decode(env["files"][0]["b64"]) == raw
+
+
+def test_ras_single_rank_groups_are_one_line():
+    text = """#0-0 (27a079b828ff1a75) MISMATCH
+  Communicator ranks have different collective operation counts
+  31 ranks have launched up to operation 6650
+  Rank 21 has launched up to operation 6649 -- GPU 5 managed by process 3487984 on node 172.16.64.213
+"""
+    rows = parse_text("Warnings\n========\n\n" + text)
+    assert [(r["group_ranks"], r["op_count"]) for r in rows if r["kind"] == "mismatch_group"] == [(31, 6650), (1, 6649)]
+    (member,) = [r for r in rows if r["kind"] == "mismatch_rank"]
+    assert (member["rank"], member["op_count"], member["gpu"], member["pid"], member["host"]) == (21, 6649, 5, 3487984, "172.16.64.213")
+    nvml = parse_text("Warnings\n========\n#0-0 (ab) MISMATCH\n  3 ranks have launched up to operation 9\n"
+                      "  Rank 4 -- GPU 0 (NVML 3) managed by process 77 on node 10.0.0.9\n")
+    assert [(r["rank"], r["gpu"], r["pid"]) for r in nvml if r["kind"] == "mismatch_rank"] == [(4, 0, 77)]
+    lost = parse_text("Warnings\n========\n#0-0 (ab) MISMATCH\n  3 ranks have launched up to operation 9\n  Rank 4 -- [process information not found]\n")
+    assert [(r["kind"], r["rank"], r["host"]) for r in lost if r["kind"] == "mismatch_rank"] == [("mismatch_rank", 4, None)]

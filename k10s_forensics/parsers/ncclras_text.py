@@ -10,7 +10,9 @@ comm, ranks in group, status, errors), then ``Errors`` and ``Warnings`` sections
   communicator);
 * ``#<group>-<comm> (<hash>) MISMATCH``: ``26 ranks have launched up to operation 6650`` /
   ``6 ranks have status RUNNING`` (optionally per operation type), each group followed by
-  ``Rank <r> -- GPU <g> managed by process <pid> on node <ip>`` for the outlier members;
+  ``Rank <r> -- GPU <g> managed by process <pid> on node <ip>`` for the outlier members; a
+  group of one rank is one line, ``Rank <r> has launched up to operation <n> -- GPU ...``
+  (and ``[process information not found]`` when RAS lost the process);
 * ``TIMEOUT``: timeouts while gathering data.
 
 JSON (``ncclras -f json``, NCCL >= 2.28.7): ``communicators[]`` with ``ranks[]``
@@ -40,8 +42,14 @@ _PROCESS = re.compile(r"Process (\d+) on node (\S+?) managing GPUs? ([\d, ]+)")
 _MISSING = re.compile(r"The missing ranks?: ([\d, \-]+)")
 _GROUP_OPS = re.compile(r"(\d+) ranks? ha(?:s|ve) launched up to (?:(\w+) )?operation (\d+)")
 _GROUP_STATUS = re.compile(r"(\d+) ranks? ha(?:s|ve) status (\w+)")
-_RANK = re.compile(r"Rank (\d+) -- GPU (\d+) managed by process (\d+) on node (\S+)")
+_RANK = re.compile(r"Rank (\d+) -- (?:GPU (\d+)(?: \(NVML \d+\))? managed by process (\d+) on node (\S+)|\[process information not found\])")
+#: A group of one rank is printed on one line (no "1 rank has launched ..." header).
+_RANK_OPS = re.compile(r"Rank (\d+) has launched up to (?:(\w+) )?operation (\d+)(?: -- (?:GPU (\d+)(?: \(NVML \d+\))? managed by process (\d+) on node (\S+)|\[process information not found\]))?")
 _STARTS = re.compile(r"^\s*(Job summary|Communicators\.\.\.|NCCL version)")
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text else None
 
 
 def _ints(text: str) -> list[int]:
@@ -140,10 +148,16 @@ class _TextState:
             self.group = {"group_ranks": int(m.group(1)), "group_value": f"status {m.group(2)}"}
             self.add("mismatch_group", line, **self.group)
             return
+        m = _RANK_OPS.search(line)
+        if m:
+            self.group = {"group_ranks": 1, "op_count": int(m.group(3)), "group_value": f"{m.group(2) or 'operation'} {m.group(3)}"}
+            self.add("mismatch_group", line, **self.group)
+            self.add("mismatch_rank", line, rank=int(m.group(1)), gpu=_int(m.group(4)), pid=_int(m.group(5)), host=m.group(6), **self.group)
+            return
         m = _RANK.search(line)
         if m:
-            self.add("mismatch_rank" if self.block == "MISMATCH" else "rank_missing", line, rank=int(m.group(1)), gpu=int(m.group(2)),
-                     pid=int(m.group(3)), host=m.group(4), **self.group)
+            self.add("mismatch_rank" if self.block == "MISMATCH" else "rank_missing", line, rank=int(m.group(1)), gpu=_int(m.group(2)),
+                     pid=_int(m.group(3)), host=m.group(4), **self.group)
         elif self.block == "TIMEOUT" and "timeout" in line.lower():
             self.add("timeout", line)
 
