@@ -462,7 +462,7 @@ TABLES: tuple[TableDef, ...] = (
         ("dump_file", STR, "path in the pod"),
         ("prefix", STR, "TORCH_NCCL_DEBUG_INFO_TEMP_FILE prefix the reader used"),
         ("bytes", I64, "file size"),
-        ("status", STR, "parsed, refused (a pickle global, over the size limit), unreadable, skipped (not a regular file, over the capture limit)"),
+        ("status", STR, "parsed, refused (a pickle global, over the size limit), unreadable, skipped (not a regular file, over the capture limit), none (the reader ran in this pod and found no dump: dump_file and rank null)"),
         ("reason", STR, "why not parsed, one line"),
         ("dump_format", STR, "pickle or json"),
         ("dump_version", STR, ""),

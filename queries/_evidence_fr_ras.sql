@@ -96,10 +96,24 @@ expected AS (  -- the group's ranks (pg_config), else the job's ranks
     SELECT g.job_key, g.pg_key, unnest(coalesce(g.pg_ranks, (SELECT list(DISTINCT r.rank) FROM k10s_rank r WHERE r.job_key = g.job_key))) AS rank
     FROM g WHERE g.min_seq = g.max_seq AND NOT g.all_completed
 ),
-no_dump AS (
+read_pods AS (  -- pods whose dump reader ran (a status 'none' row when it found no file)
+    SELECT DISTINCT namespace, pod FROM flight_recorder_dumps
+),
+no_dump AS (  -- only ranks whose pod was read: a pod that could not be read says nothing
     SELECT x.job_key, x.pg_key, list(DISTINCT x.rank ORDER BY x.rank) AS ranks
-    FROM expected x LEFT JOIN dumped d ON d.job_key = x.job_key AND d.rank = x.rank
+    FROM expected x
+    LEFT JOIN dumped d ON d.job_key = x.job_key AND d.rank = x.rank
+    JOIN k10s_rank k ON k.job_key = x.job_key AND k.rank = x.rank
+    JOIN read_pods rp ON rp.namespace = k.namespace AND rp.pod = k.pod
     WHERE d.rank IS NULL GROUP BY ALL
+),
+unseen AS (  -- ranks of the group with no dump whose pod was not read (or is unknown)
+    SELECT x.job_key, x.pg_key, list(DISTINCT x.rank ORDER BY x.rank) AS ranks
+    FROM expected x
+    LEFT JOIN dumped d ON d.job_key = x.job_key AND d.rank = x.rank
+    LEFT JOIN k10s_rank k ON k.job_key = x.job_key AND k.rank = x.rank
+    LEFT JOIN read_pods rp ON rp.namespace = k.namespace AND rp.pod = k.pod
+    WHERE d.rank IS NULL AND rp.pod IS NULL GROUP BY ALL
 ),
 stuck_op AS (
     SELECT g.job_key, g.pg_key, any_value(e.op) AS op
@@ -126,17 +140,20 @@ from_dumps AS (
     FROM mismatch m
     UNION ALL
     SELECT g.job_key, 'flight-recorder',
-           coalesce(n.ranks, []::BIGINT[]), []::BIGINT[],
-           CASE WHEN n.ranks IS NULL THEN 'none' ELSE 'medium' END,
+           coalesce(n.ranks, []::BIGINT[]), CASE WHEN n.ranks IS NULL THEN coalesce(u.ranks, []::BIGINT[]) ELSE []::BIGINT[] END,
+           CASE WHEN n.ranks IS NOT NULL THEN 'medium' WHEN u.ranks IS NOT NULL THEN 'low' ELSE 'none' END,
            g.pg_key, g.max_seq, s.op, g.ts,
-           CASE WHEN n.ranks IS NULL
+           CASE WHEN n.ranks IS NULL AND u.ranks IS NOT NULL
+                THEN 'Flight Recorder: the ' || g.nranks || ' ranks that dumped all wait in collective #' || g.max_seq || coalesce(' (' || s.op || ')', '')
+                     || '; rank(s) ' || array_to_string(u.ranks, ', ') || ' could not be read (pod not read by the capture)'
+                WHEN n.ranks IS NULL
                 THEN 'Flight Recorder: every rank (' || g.nranks || ') entered collective #' || g.max_seq || coalesce(' (' || s.op || ')', '')
                      || ' of process group ' || g.pg_key || ' and none completed it: no single culprit (the hang is inside the collective)'
                 ELSE 'Flight Recorder: no dump from rank(s) ' || array_to_string(n.ranks, ', ') || ' while the ' || g.nranks
                      || ' ranks that dumped all wait in collective #' || g.max_seq || coalesce(' (' || s.op || ')', '')
                      || ' of process group ' || g.pg_key END,
            g.max_seq + 1
-    FROM g LEFT JOIN no_dump n USING (job_key, pg_key) LEFT JOIN stuck_op s USING (job_key, pg_key)
+    FROM g LEFT JOIN no_dump n USING (job_key, pg_key) LEFT JOIN unseen u USING (job_key, pg_key) LEFT JOIN stuck_op s USING (job_key, pg_key)
     WHERE g.min_seq = g.max_seq AND NOT g.all_completed AND (g.nranks >= 2 OR n.ranks IS NOT NULL)
       AND NOT EXISTS (SELECT 1 FROM mismatch m WHERE m.job_key = g.job_key AND m.pg_key = g.pg_key)
 ),

@@ -31,19 +31,17 @@ def _rank_dump(rank: int, world: int, last_seq: int, last_state: str, buffer: in
     return encode_dump(fr_dump(entries, list(range(world))), fmt)
 
 
-def _fr_rows(g, dumps: dict[int, bytes]) -> tuple[list[dict], list[dict]]:
-    by_pod = {}
-    for r in g["ranks"]:
-        if r["rank"] in dumps:
-            by_pod.setdefault((r["namespace"], r["pod"], r["node"]), {})[f"/tmp/nccl_trace_rank_{r['rank']}"] = dumps[r["rank"]]
+def _fr_rows(g, dumps: dict[int, bytes], unread: tuple[str, ...] = ()) -> tuple[list[dict], list[dict]]:
+    """What rebuild derives when the reader ran in every pod of ``g`` (but ``unread`` ones)."""
     entries, files = [], []
-    for (ns, pod, node), found in by_pod.items():
-        env = json.loads(envelope(found))
-        for item in env["files"]:
-            dump, rows = flight_recorder.parse_file(item, env["prefix"])
-            where = {"namespace": ns, "pod": pod, "node": node, "container": "pytorch", "captured_at": at(600)}
-            files.append({**where, **dump})
-            entries += [{**where, **row, "rank": dump["rank"], "dump_file": dump["dump_file"]} for row in rows]
+    for p in g["pods"]:
+        if p["pod"] in unread:
+            continue
+        found = {f"/tmp/nccl_trace_rank_{r['rank']}": dumps[r["rank"]] for r in g["ranks"] if r["pod"] == p["pod"] and r["rank"] in dumps}
+        where = {"namespace": p["namespace"], "pod": p["pod"], "node": p["node"], "container": "pytorch", "captured_at": at(600)}
+        got_dumps, got_entries = flight_recorder.envelope_rows(envelope(found))
+        files += [{**where, **d} for d in got_dumps]
+        entries += [{**where, **e} for e in got_entries]
     return entries, files
 
 
@@ -123,6 +121,17 @@ def test_fr_controls_every_rank_joined_or_all_completed(tmp_path, pods, per_pod)
     done = {r: _rank_dump(r, world, 300, "completed", 100, "json") for r in range(world)}
     entries, files = _fr_rows(g, done)
     assert _evidence(tmp_path / "done", {**g, "flight_recorder": entries, "flight_recorder_dumps": files}, "k10s_hang_evidence_fr") == []
+
+
+def test_fr_a_pod_that_was_not_read_is_not_blamed(tmp_path):
+    g = gang(pods=4)
+    dumps = {r: _rank_dump(r, 4, 300, "started", 50, "pickle") for r in range(4) if r != 2}
+    entries, files = _fr_rows(g, dumps, unread=("llama-worker-2",))
+    (row,) = _evidence(tmp_path / "unread", {**g, "flight_recorder": entries, "flight_recorder_dumps": files}, "k10s_hang_evidence_fr")
+    assert row["culprit_ranks"] == [] and row["suspect_ranks"] == [2] and row["confidence"] == "low", row
+    entries, files = _fr_rows(g, dumps)  # read, and no file for rank 2: that is evidence
+    (row,) = _evidence(tmp_path / "read", {**g, "flight_recorder": entries, "flight_recorder_dumps": files}, "k10s_hang_evidence_fr")
+    assert row["culprit_ranks"] == [2] and row["confidence"] == "medium"
 
 
 def test_fr_dumps_of_a_running_job_at_different_moments_are_not_a_hang(tmp_path):

@@ -210,6 +210,21 @@ def parse_file(item: dict[str, Any], prefix: str | None) -> tuple[dict[str, Any]
     return dump, rows
 
 
+def envelope_rows(stdout: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(flight_recorder_dumps rows, flight_recorder rows) of one reader output, without the pod
+    columns. A reader that found nothing gives one ``none`` row (this pod was read). Raises
+    ParseError when the output is not an envelope."""
+    prefix, files = parse_envelope(stdout)
+    if not files:
+        return [{"prefix": prefix, "status": "none", "reason": f"no dump file under {prefix}", "entries": 0}], []
+    dumps, entries = [], []
+    for item in files:
+        dump, rows = parse_file(item, prefix)
+        dumps.append(dump)
+        entries += [{**r, "rank": dump["rank"], "dump_file": dump["dump_file"], "dump_format": dump["dump_format"]} for r in rows]
+    return dumps, entries
+
+
 def derive(ctx) -> None:
     """Emit flight_recorder and flight_recorder_dumps from every flight-recorder exec row."""
     for table in ctx.raw_groups("exec", source=SOURCE):
@@ -221,13 +236,12 @@ def derive(ctx) -> None:
                 ctx.issue(ISSUE_SOURCE, failure, row.get("error") or (row.get("stdout") or "")[:200], RAW_FILE, row["_row"])
                 continue
             try:
-                prefix, files = parse_envelope(row.get("stdout") or "")
+                found, rows = envelope_rows(row.get("stdout") or "")
             except ParseError as exc:
                 ctx.issue(ISSUE_SOURCE, str(exc), (row.get("stdout") or "")[:200], RAW_FILE, row["_row"])
                 continue
             where = {k: row[k] for k in ("captured_at", "node", "namespace", "pod", "container")}
-            for item in files:
-                dump, rows = parse_file(item, prefix)
+            for dump in found:
                 if dump["status"] in ("refused", "unreadable"):
                     ctx.issue(ISSUE_SOURCE, f"dump {dump['status']}: {dump['reason'].split(':')[0][:80]}",
                               f"{dump['dump_file']}: {dump['reason']}", RAW_FILE, row["_row"])
@@ -235,12 +249,11 @@ def derive(ctx) -> None:
                     ctx.issue(ISSUE_SOURCE, "dump not read at capture: over the size limit",
                               f"{dump['dump_file']}: {dump['bytes']} bytes", RAW_FILE, row["_row"])
                 dumps.append({**where, **dump, "raw_row": row["_row"]})
-                entries += [{**where, **r, "rank": dump["rank"], "dump_file": dump["dump_file"], "dump_format": dump["dump_format"]}
-                            for r in rows]
+            entries += [{**where, **r} for r in rows]
         if dumps:
             ctx.emit("flight_recorder_dumps", dumps)
         if entries:
             ctx.emit("flight_recorder", entries)
 
 
-__all__ = ["derive", "decode_dump", "entry_rows", "parse_envelope", "parse_file", "rank_of", "SOURCE", "ENVELOPE"]
+__all__ = ["derive", "decode_dump", "entry_rows", "envelope_rows", "parse_envelope", "parse_file", "rank_of", "SOURCE", "ENVELOPE"]
