@@ -120,7 +120,8 @@ status AS (
       ON t.job_key = jr.job_key AND t.rank = jr.rank
 ),
 own AS (  -- the rule's own first-failure tiers: a rank that failed first, a closed remote peer
-    SELECT *, CASE WHEN failed_at IS NOT NULL THEN 1 WHEN mentions IS NOT NULL THEN 2 END AS tier
+    SELECT *, CASE WHEN failed_at IS NOT NULL THEN 1 WHEN mentions IS NOT NULL THEN 2 END AS tier,
+           min(failed_at) OVER (PARTITION BY job_key) AS first_failed_at
     FROM status
 ),
 own_best AS (
@@ -142,9 +143,9 @@ decision AS (  -- which evidence decides (see the header)
 ),
 culprits AS (
     SELECT c.*, d.source FROM own c JOIN decision d ON d.job_key = c.job_key AND d.source = 'own' AND c.tier = d.tier
-    WHERE c.tier <> 1 OR c.failed_at <= (SELECT min(failed_at) FROM own c2 WHERE c2.job_key = c.job_key) + INTERVAL 60 SECOND
+    WHERE c.tier <> 1 OR c.failed_at <= c.first_failed_at + INTERVAL 60 SECOND
     UNION ALL BY NAME
-    SELECT s.*, NULL AS tier, d.source FROM status s JOIN decision d ON d.job_key = s.job_key AND d.source = 'verdict' AND list_contains(d.culprit_ranks, s.rank)
+    SELECT s.*, NULL AS tier, NULL AS first_failed_at, d.source FROM status s JOIN decision d ON d.job_key = s.job_key AND d.source = 'verdict' AND list_contains(d.culprit_ranks, s.rank)
 ),
 picked AS (  -- one row per incident: its culprits (none when no evidence names one)
     SELECT i.*, d.source, d.tier AS own_tier, d.evidence AS v_evidence, d.confidence AS v_confidence, d.culprit_ranks AS v_ranks,
