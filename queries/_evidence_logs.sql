@@ -145,10 +145,12 @@ wd_mode0 AS (  -- per job and PG: the collective most ranks timed out on
            count(*) FILTER (WHERE seq IS NOT NULL) AS n_seq
     FROM wd_rank GROUP BY job_key, pg
 ),
-wd_mode AS (  -- ... held by a strict majority of the PG's reporting ranks
+wd_mode AS (  -- ... held by a strict majority of the PG's reporting ranks (by OpType when no line has a SeqNum: PyTorch <= 1.10)
     SELECT m.* FROM wd_mode0 m JOIN wd_rank w USING (job_key, pg)
-    WHERE m.n_seq >= 2
-    GROUP BY ALL HAVING count(*) FILTER (WHERE w.seq = m.m_seq) * 2 > m.n
+    WHERE m.n_seq >= 2 OR (m.n_seq = 0 AND m.m_op IS NOT NULL)
+    GROUP BY ALL
+    HAVING (m.n_seq >= 2 AND count(*) FILTER (WHERE w.seq = m.m_seq) * 2 > m.n)
+        OR (m.n_seq = 0 AND count(*) FILTER (WHERE w.op = m.m_op) * 2 > m.n AND count(*) FILTER (WHERE w.op IS NOT NULL) >= 2)
 ),
 wd_odd AS (
     SELECT w.job_key, w.pg, w.rank, m.m_seq, m.m_op, w.ts, m.n,
@@ -157,6 +159,7 @@ wd_odd AS (
                WHEN w.seq = m.m_seq AND ((w.numel_in <> m.m_in) OR (w.numel_out <> m.m_out)) THEN 'size-mismatch'
                WHEN w.enq IS NOT NULL AND m.m_seq IS NOT NULL AND w.enq < m.m_seq THEN 'behind'
                WHEN w.seq IS NOT NULL AND w.seq <> m.m_seq THEN 'desync'
+               WHEN m.m_seq IS NULL AND w.op IS NOT NULL AND w.op <> m.m_op THEN 'desync'
            END AS why,
            'rank ' || w.rank || ': SeqNum ' || coalesce(w.seq::VARCHAR, '?') || ' ' || coalesce(w.op, '?')
                || coalesce(' NumelIn=' || w.numel_in, '') || coalesce(' NumelOut=' || w.numel_out, '')
@@ -175,8 +178,9 @@ wd_ev AS (
                 WHEN why IN ('op-mismatch', 'size-mismatch') AND n < 3 THEN 'low'
                 ELSE 'medium' END AS confidence,
            pg, seq_num, op_type, ts,
-           why || ': ' || n || ' ranks timed out; most on SeqNum ' || seq_num || ' ' || coalesce(op_type, '?') || ', but ' || own AS detail
+           why || ': ' || n || ' ranks timed out; most on SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?') || ', but ' || own AS detail
     FROM wd_cat
+    WHERE len(ranks) * 2 < n  -- the odd ranks are a strict minority
 ),
 wd_alive AS (  -- ranks of the job alive when the collective hung, and whether their pod logged anything
     SELECT r.job_key, r.rank,
