@@ -84,6 +84,7 @@ class Job:
     suspended: bool = False
     restart_policy: str = "OnFailure"
     child_uids: dict[str, str] = field(default_factory=dict)
+    log_prefix: str | None = None  # a log shipper's prefix on every line: pod, host, clock (writer._prefixed)
 
     @property
     def container(self) -> str:

@@ -206,6 +206,7 @@ def xid_79(sim) -> None:
     sim.segs(rest, steady_segments(sim, start, t0, t_x) + [Seg(t_x, wait_end, wait=1.0, fb0_mib=fb), Seg(wait_end, sim.end + FAR)])
     job_info(sim)
     sim.expect("gpu-health", "xid-79", [rank], [pod], [gid], xid=79)
-    forbid(sim, "gpu-health", "nccl-hang", "crashloop")
+    sim.expect("rank-failure", "cuda-error", [rank], [pod], [gid])
+    forbid(sim, "gpu-health", "nccl-hang", "crashloop", "rank-failure")
     sim.truth["notes"] = (f"GPU {gpu.uuid} ({node}, PCI {pci}) fell off the bus (Xid 79) at {t_x.isoformat()}; rank {rank} died with a "
                           f"CUDA error, its peers got {'ncclRemoteError' if mode == 'remote' else 'watchdog timeouts'}; the node advertises one GPU less.")
