@@ -41,6 +41,7 @@
 --   gpu_hours_lost DOUBLE      -- job GPUs x (abort - first failure), from k10s_incident
 --   incident BIGINT            -- which incident of the job (1 = first)
 --   incidents BIGINT           -- incidents of the job with a failing rank
+--   hang_verdict VARCHAR       -- when other hang evidence decides the job's hang (k10s_hang_verdict): evidence/confidence: ranks
 SELECT
     i.job_key AS job,
     i.cause,
@@ -60,8 +61,12 @@ SELECT
     i.victims, i.victim_ranks, i.watchdog_victims, i.job_gpus,
     i.gpu_hours_lost,
     i.incident,
-    count(*) OVER (PARTITION BY i.job_key) AS incidents
+    count(*) OVER (PARTITION BY i.job_key) AS incidents,
+    CASE WHEN v.evidence <> 'first-failure'
+         THEN v.evidence || '/' || v.confidence || ': ' || CASE WHEN len(v.culprit_ranks) = 0 THEN 'no single culprit' ELSE array_to_string(v.culprit_ranks, ', ') END
+    END AS hang_verdict
 FROM k10s_incident i
+LEFT JOIN k10s_hang_verdict v ON v.job_key = i.job_key
 WHERE i.cause IS NOT NULL AND i.cause <> 'cuda-oom'
 QUALIFY row_number() OVER (PARTITION BY i.job_key ORDER BY i.incident) = 1
 ORDER BY job
