@@ -21,6 +21,8 @@ MSG = "ValueError: shapes (3,4) and (5,) not aligned"
     ("03/17/23 20:03:12 " + MSG, None, None),
     ("[80746] " + MSG, None, None),
     ("[job-master-0] " + MSG, None, None),
+    ("[gpt2-ddp-workers-0-4-d4zzz] " + MSG, None, None),
+    ("[2024-03-20 20:31:29,269] [ERROR] " + MSG, None, None),
     ("worker-0 >> " + MSG, None, None),
     ("192.168.1.51: " + MSG, None, None),
     ("[rank3]: " + MSG, 3, None),
