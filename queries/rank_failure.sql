@@ -17,7 +17,7 @@
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
 --   cause VARCHAR              -- host-oom-kill, segfault, sigbus, sigfpe, abort, cuda-error, python-exception, nccl-error, exit-<code>
---   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit)
+--   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit), info (no single culprit here but other hang evidence names one)
 --   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
 --   pods VARCHAR[]             -- its pod
 --   nodes VARCHAR[]            -- its node
@@ -45,7 +45,10 @@
 SELECT
     i.job_key AS job,
     i.cause,
-    CASE WHEN i.confidence = 'high' THEN 'critical' ELSE 'warning' END AS severity,
+    CASE WHEN i.confidence = 'high' THEN 'critical'
+         -- no single failing rank, but other hang evidence names the culprit (nccl-hang says it)
+         WHEN len(i.culprit_ranks) = 0 AND v.evidence <> 'first-failure' AND len(v.culprit_ranks) > 0 AND v.confidence IN ('high', 'medium') THEN 'info'
+         ELSE 'warning' END AS severity,
     i.culprit_ranks AS ranks,
     CASE WHEN len(i.culprit_ranks) = 1 THEN [i.first_pod] ELSE []::VARCHAR[] END AS pods,
     CASE WHEN len(i.culprit_ranks) = 1 AND i.first_node IS NOT NULL THEN [i.first_node] ELSE []::VARCHAR[] END AS nodes,
