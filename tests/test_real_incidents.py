@@ -23,9 +23,7 @@ NOT_YET: dict[str, set[str]] = {
 
 #: Incident folders whose expectation is still to be written in tests/data/incident_expectations.json
 #: (hang evidence: t9-hang; Flight Recorder / RAS: t9-frras). Strict: a folder that gets one must leave.
-AWAITING_EXPECTATIONS: set[str] = {
-    "pytorch-140969-fr-trace-default-pg",
-}
+AWAITING_EXPECTATIONS: set[str] = set()
 
 CASES = load_cases(REAL_SAMPLES_DIR) if REAL_SAMPLES_DIR.is_dir() else []
 

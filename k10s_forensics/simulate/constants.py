@@ -55,6 +55,8 @@ SCENARIOS = (
     "nccl-desync-report",
     "collective-mismatch",
     "nccl-stall-all",
+    "hang-flight-recorder",
+    "hang-ras-dead",
 )
 
 #: Every fault rule of the analyzer (``healthy`` forbids them all).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from k10s_forensics.simulate.scenarios.hang_dumps import hang_flight_recorder, hang_ras_dead
 from k10s_forensics.simulate.scenarios.crashes import nccl_hang, oom_crashloop, xid_79
 from k10s_forensics.simulate.scenarios.rank_failures import rank_cuda_error, rank_exception, rank_host_oom, rank_segfault
 from k10s_forensics.simulate.scenarios.hangs import collective_mismatch, nccl_desync_report, nccl_size_mismatch, nccl_stall_all
@@ -34,4 +35,6 @@ SCENARIOS: dict[str, Callable] = {
     "nccl-desync-report": nccl_desync_report,
     "collective-mismatch": collective_mismatch,
     "nccl-stall-all": nccl_stall_all,
+    "hang-flight-recorder": hang_flight_recorder,
+    "hang-ras-dead": hang_ras_dead,
 }
