@@ -3,9 +3,10 @@
 ``RULES`` is the registry of built-in rule ids, in the order they run and are listed; a
 test fails when a ``.sql`` file here is left out of it (or listed but missing).
 ``_views.sql`` and ``_views_net_xid.sql`` hold the shared building blocks (rank/GPU/pod/IP resolution, time-valid
-pod IPs, Xid meanings) that are created before any rule runs; ``_incident.sql``,
-``_evidence_*.sql`` and ``_hang_evidence.sql`` the hang evidence of every family and the
-verdict per job (docs/rules.md "Hang evidence").
+pod IPs, Xid meanings) that are created before any rule runs; ``_incident.sql`` the incidents
+(first failing rank, victims, one GPU-hour cost) that several rules read; ``_evidence_*.sql``
+and ``_hang_evidence.sql`` the hang evidence of every family and the verdict per job
+(docs/rules.md "Hang evidence").
 
 A rule file may have a Python module of the same stem beside it (``straggler.py``) that
 turns each returned row into narrative (``narrate(finding, row) -> finding``); joins,
@@ -18,6 +19,7 @@ from importlib import resources
 
 #: Built-in rule ids, in run/list order.
 RULES: tuple[str, ...] = (
+    "rank-failure",
     "oom-cascade",
     "nccl-hang",
     "crashloop",

@@ -33,15 +33,18 @@ WITH fp AS (
 reports AS (
     SELECT a.job_key, a.reporter, b.rank AS other, a.print AS own_print, min(a.ts) AS ts
     FROM fp a JOIN fp b ON b.job_key = a.job_key AND b.reporter = a.reporter AND b.rank <> a.reporter
-     AND b.incarnation_uid IS NOT DISTINCT FROM a.incarnation_uid AND b.raw_row IS NOT DISTINCT FROM a.raw_row AND b.line_no = a.line_no
+     AND coalesce(b.incarnation_uid, '') = coalesce(a.incarnation_uid, '') AND coalesce(b.raw_row, -1) = coalesce(a.raw_row, -1)
+     AND coalesce(b.line_no, -1) = coalesce(a.line_no, -1)
     WHERE a.rank = a.reporter
     GROUP BY ALL
 )
 SELECT job_key, reporter, rank, print, true AS explicit, ts FROM fp
 UNION ALL
 SELECT r.job_key, r.reporter, i.rank, r.own_print, false, r.ts
-FROM reports r, (SELECT unnest(range(0, r.other)) AS rank) i
-WHERE i.rank <> r.reporter;
+FROM (SELECT *, count(DISTINCT reporter) OVER (PARTITION BY job_key) AS reporters FROM reports) r,
+     (SELECT unnest(range(0, r.other)) AS rank) i
+WHERE i.rank <> r.reporter
+  AND r.reporters <= 2;  -- implied ranks only decide when one or two ranks reported (bounded work on 10k-rank jobs)
 
 CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_logs AS
 WITH
@@ -136,11 +139,18 @@ wd_rank AS (  -- per job and rank: the work it timed out on and its PG status
            min(ts) AS ts, max(timeout_ms) AS timeout_ms
     FROM wd_lines GROUP BY job_key, rank
 ),
-wd_mode AS (  -- per job and PG: the collective most ranks timed out on (a strict majority)
+wd_mode0 AS (  -- per job and PG: the collective most ranks timed out on
     SELECT job_key, pg, count(*) AS n,
-           mode(seq) AS m_seq, mode(op) AS m_op, mode(numel_in) AS m_in, mode(numel_out) AS m_out, mode(enq) AS m_enq,
+           mode(seq) AS m_seq, mode(op) AS m_op, mode(numel_in) AS m_in, mode(numel_out) AS m_out,
            count(*) FILTER (WHERE seq IS NOT NULL) AS n_seq
     FROM wd_rank GROUP BY job_key, pg
+),
+wd_mode AS (  -- ... held by a strict majority of the PG's reporting ranks (by OpType when no line has a SeqNum: PyTorch <= 1.10)
+    SELECT m.* FROM wd_mode0 m JOIN wd_rank w USING (job_key, pg)
+    WHERE m.n_seq >= 2 OR (m.n_seq = 0 AND m.m_op IS NOT NULL)
+    GROUP BY ALL
+    HAVING (m.n_seq >= 2 AND count(*) FILTER (WHERE w.seq = m.m_seq) * 2 > m.n)
+        OR (m.n_seq = 0 AND count(*) FILTER (WHERE w.op = m.m_op) * 2 > m.n AND count(*) FILTER (WHERE w.op IS NOT NULL) >= 2)
 ),
 wd_odd AS (
     SELECT w.job_key, w.pg, w.rank, m.m_seq, m.m_op, w.ts, m.n,
@@ -149,13 +159,12 @@ wd_odd AS (
                WHEN w.seq = m.m_seq AND ((w.numel_in <> m.m_in) OR (w.numel_out <> m.m_out)) THEN 'size-mismatch'
                WHEN w.enq IS NOT NULL AND m.m_seq IS NOT NULL AND w.enq < m.m_seq THEN 'behind'
                WHEN w.seq IS NOT NULL AND w.seq <> m.m_seq THEN 'desync'
+               WHEN m.m_seq IS NULL AND w.op IS NOT NULL AND w.op <> m.m_op THEN 'desync'
            END AS why,
            'rank ' || w.rank || ': SeqNum ' || coalesce(w.seq::VARCHAR, '?') || ' ' || coalesce(w.op, '?')
                || coalesce(' NumelIn=' || w.numel_in, '') || coalesce(' NumelOut=' || w.numel_out, '')
                || coalesce(', last enqueued ' || w.enq, '') AS own
     FROM wd_rank w JOIN wd_mode m USING (job_key, pg)
-    WHERE m.n_seq >= 2
-      AND (SELECT count(*) FROM wd_rank x WHERE x.job_key = w.job_key AND x.pg = w.pg AND x.seq = m.m_seq) * 2 > m.n
 ),
 wd_cat AS (
     SELECT job_key, why, list(rank ORDER BY rank) AS ranks, any_value(pg) AS pg, any_value(m_seq) AS seq_num, any_value(m_op) AS op_type,
@@ -169,8 +178,9 @@ wd_ev AS (
                 WHEN why IN ('op-mismatch', 'size-mismatch') AND n < 3 THEN 'low'
                 ELSE 'medium' END AS confidence,
            pg, seq_num, op_type, ts,
-           why || ': ' || n || ' ranks timed out; most on SeqNum ' || seq_num || ' ' || coalesce(op_type, '?') || ', but ' || own AS detail
+           why || ': ' || n || ' ranks timed out; most on SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?') || ', but ' || own AS detail
     FROM wd_cat
+    WHERE len(ranks) * 2 < n  -- the odd ranks are a strict minority
 ),
 wd_alive AS (  -- ranks of the job alive when the collective hung, and whether their pod logged anything
     SELECT r.job_key, r.rank,

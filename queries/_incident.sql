@@ -1,7 +1,212 @@
--- STUB (9c, until t9-rank is merged; 9a's file replaces it): first-failure hang evidence in
--- the shared evidence columns (docs/rules.md "Hang evidence").
+-- One incident, one cost (docs/rules.md "Incidents"). Created after _views.sql and
+-- _views_net_xid.sql, before the hang-evidence files; read by rank-failure, oom-cascade,
+-- nccl-hang and crashloop, so the same incident costs the same GPU-hours everywhere.
+--
+-- k10s_failure_line: every log line about a process failing on its own or being torn down,
+--   with its rank (a pid is resolved through the launcher lines that name pid and rank),
+--   its role (own failure or victim), cause and strength (tier 1: the line says why;
+--   tier 2: only an exit status), and a clock filled from the nearest stamped line of the
+--   same log body when the line has no timestamp of its own.
+-- k10s_incident: one row per incident of a job (failure lines whose spans, a watchdog's from
+--   the collective's start to the timeout, lie within 2 minutes of each other): the first
+--   failing rank(s) on their own, cause, confidence, first failure and abort, victims, and
+--   gpu_hours_lost = job GPUs x (abort - first failure), or x the watchdog's wait when the
+--   lines carry no timestamps.
+-- k10s_hang_evidence_first_failure: the same decision in the shared hang-evidence columns.
+
+CREATE OR REPLACE TEMP TABLE k10s_failure_line AS
+WITH l AS (
+    SELECT *,
+        coalesce(ts,
+                 last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+                 first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) AS ts_filled
+    FROM k10s_log
+    WHERE job_key IS NOT NULL AND container IS NOT NULL
+      AND kind IN ('cuda_oom', 'cuda_error', 'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm',
+                   'nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn')
+),
+pid_rank AS (  -- pid -> rank within a pod incarnation, from lines that name both
+    SELECT incarnation_uid, pid, min(rank_resolved) AS rank
+    FROM l WHERE pid IS NOT NULL AND rank_resolved IS NOT NULL AND kind IN ('torchrun_failure', 'rank_spawn')
+    GROUP BY ALL HAVING count(DISTINCT rank_resolved) = 1
+),
+sigtermed AS (  -- pids the launcher sent SIGTERM: a later -9 of theirs is the escalation, not a host OOM kill
+    SELECT DISTINCT incarnation_uid, pid FROM l WHERE kind = 'torchrun_sigterm' AND subkind = 'SIGTERM'
+),
+timed_out AS (  -- ranks whose own watchdog fired: their -6 is the watchdog's abort
+    SELECT DISTINCT job_key, rank_resolved AS rank FROM l
+    WHERE rank_resolved IS NOT NULL AND (kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary')
+                                         OR (kind = 'nccl_error_other' AND subkind = 'async_error_teardown'))
+),
+ranked AS (
+    SELECT l.*, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
+           CASE WHEN l.exit_code IN (137, 139, 135, 136, 134, 143, 129, 130) THEN 128 - l.exit_code ELSE l.exit_code END AS status,
+           st.pid IS NOT NULL AS was_sigtermed, tw.rank IS NOT NULL AS rank_timed_out
+    FROM l
+    LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
+    LEFT JOIN sigtermed st ON st.incarnation_uid = l.incarnation_uid AND st.pid = l.pid AND l.kind <> 'torchrun_sigterm'
+    LEFT JOIN timed_out tw ON tw.job_key = l.job_key AND tw.rank = coalesce(l.rank_resolved, pr.rank)
+),
+classified AS (
+    SELECT r.*,
+        CASE
+            WHEN kind = 'cuda_oom' THEN 'cuda-oom'
+            WHEN kind = 'cuda_error' THEN 'cuda-error'
+            WHEN kind = 'python_exception' AND subkind = 'raised' THEN 'python-exception'
+            WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError') THEN 'nccl-error'
+            WHEN kind IN ('torchrun_failure', 'process_exit') AND (subkind NOT IN ('exit_code') OR kind = 'torchrun_failure') THEN
+                CASE
+                    WHEN status = -9 AND NOT was_sigtermed THEN 'host-oom-kill'
+                    WHEN status = -7 THEN 'sigbus'
+                    WHEN status = -11 THEN 'segfault'
+                    WHEN status = -8 THEN 'sigfpe'
+                    WHEN status = -6 AND NOT rank_timed_out THEN 'abort'
+                    WHEN status = 1 THEN 'python-exception'
+                    WHEN status > 1 THEN 'exit-' || status
+                END
+        END AS cause,
+        CASE
+            WHEN kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary', 'torchrun_sigterm', 'nccl_remote_error') THEN 'victim'
+            WHEN kind = 'python_exception' AND subkind = 'teardown' THEN 'victim'
+            WHEN kind = 'nccl_error_other' AND subkind = 'async_error_teardown' THEN 'victim'
+            WHEN kind IN ('torchrun_failure', 'process_exit') AND (status IN (-15, -1, -2) OR (status = -9 AND was_sigtermed)
+                                                                  OR (status = -6 AND rank_timed_out)) THEN 'victim'
+        END AS victim_role
+    FROM ranked r
+)
+SELECT
+    c.*,
+    CASE WHEN cause IS NULL THEN NULL
+         WHEN cause = 'nccl-error' OR (kind IN ('torchrun_failure', 'process_exit') AND status > 0) THEN 2
+         ELSE 1 END AS tier,
+    CASE WHEN cause IS NOT NULL THEN 'own' ELSE victim_role END AS role,
+    CASE WHEN kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND ts_filled IS NOT NULL
+         THEN ts_filled - to_milliseconds(coalesce(ran_for_ms, timeout_ms, 0)) ELSE ts_filled END AS span_start,
+    ts_filled AS span_end
+FROM classified c
+WHERE cause IS NOT NULL OR victim_role IS NOT NULL;
+
+CREATE OR REPLACE TEMP TABLE k10s_incident_line AS
+WITH stamped AS (  -- islands of overlapping spans (2-minute slack) per job
+    SELECT *,
+        CASE WHEN span_start > max(span_end) OVER (PARTITION BY job_key ORDER BY span_start, span_end, line_no
+                                                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) + INTERVAL 2 MINUTE
+             THEN 1 ELSE 0 END AS brk
+    FROM k10s_failure_line WHERE span_start IS NOT NULL
+)
+SELECT *, (1 + sum(brk) OVER (PARTITION BY job_key ORDER BY span_start, span_end, line_no ROWS UNBOUNDED PRECEDING))::BIGINT AS incident
+FROM stamped
+UNION ALL BY NAME
+SELECT *, 0 AS brk, 1::BIGINT AS incident FROM k10s_failure_line WHERE span_start IS NULL;  -- no clock at all: the job's first incident
+
+CREATE OR REPLACE TEMP TABLE k10s_incident AS
+WITH hang AS (  -- when the collective the watchdogs timed out on started
+    SELECT job_key, incident, min(span_start) AS hang_started_at, max(ran_for_ms) AS wait_ms,
+           count(DISTINCT rank_eff) FILTER (WHERE kind = 'nccl_watchdog_timeout') AS watchdog_victims
+    FROM k10s_incident_line WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') GROUP BY ALL
+),
+own AS (  -- own failures; one that comes a minute after the hung collective began is its consequence
+    SELECT il.* FROM k10s_incident_line il LEFT JOIN hang h USING (job_key, incident)
+    WHERE il.role = 'own' AND (il.ts_filled IS NULL OR h.hang_started_at IS NULL OR il.ts_filled <= h.hang_started_at + INTERVAL 60 SECOND)
+),
+best AS (  -- per rank: its strongest, then earliest, own failure
+    SELECT * FROM own WHERE rank_eff IS NOT NULL
+    QUALIFY row_number() OVER (PARTITION BY job_key, incident, rank_eff ORDER BY tier, ts_filled NULLS LAST, line_no) = 1
+),
+first AS (
+    SELECT * FROM best
+    QUALIFY row_number() OVER (PARTITION BY job_key, incident ORDER BY tier, ts_filled NULLS LAST, raw_row, line_no) = 1
+),
+together AS (  -- as strong and within the same second as the first: failed together
+    SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause) AS causes
+    FROM best b JOIN first f USING (job_key, incident)
+    WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
+    GROUP BY ALL
+),
+unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks)
+    SELECT job_key, incident, arg_min(cause, tier) AS cause, arg_min(subkind, tier) AS subkind, min(ts_filled) AS ts,
+           arg_min(left(line, 300), tier) AS line, arg_min(pod_key, tier) AS pod_key
+    FROM own WHERE rank_eff IS NULL GROUP BY ALL
+),
+spans AS (
+    SELECT job_key, incident, min(span_start) AS started_at, max(span_end) AS abort_at,
+           list(DISTINCT rank_eff ORDER BY rank_eff) FILTER (WHERE rank_eff IS NOT NULL) AS ranks_seen,
+           count(DISTINCT (incarnation_uid, pid)) FILTER (WHERE kind = 'torchrun_sigterm' AND rank_eff IS NULL) AS unresolved_sigterms,
+           list(DISTINCT pod_key) AS pods
+    FROM k10s_incident_line GROUP BY ALL
+),
+decided AS (
+    SELECT s.job_key, s.incident, s.started_at, s.abort_at, s.pods,
+        CASE WHEN len(t.ranks) = 1 THEN t.ranks ELSE []::BIGINT[] END AS culprit_ranks,
+        CASE WHEN len(t.ranks) > 1 THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
+        coalesce(f.cause, u.cause) AS cause,
+        f.tier, f.ts_filled AS first_failure_at, f.rank_eff AS first_rank, f.pod_key AS first_pod, f.node_resolved AS first_node,
+        f.gpu_uuid AS first_gpu, f.error_type, f.error_message, f.subkind AS first_subkind, left(f.line, 300) AS first_line,
+        u.subkind AS unranked_subkind, u.line AS unranked_line, u.pod_key AS unranked_pod,
+        h.hang_started_at, h.wait_ms, coalesce(h.watchdog_victims, 0) AS watchdog_victims,
+        s.ranks_seen, s.unresolved_sigterms
+    FROM spans s
+    LEFT JOIN first f USING (job_key, incident)
+    LEFT JOIN together t USING (job_key, incident)
+    LEFT JOIN unranked u USING (job_key, incident)
+    LEFT JOIN hang h USING (job_key, incident)
+)
+SELECT
+    d.job_key, d.incident, d.cause,
+    d.culprit_ranks,
+    list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r) AND NOT list_contains(d.together_ranks, r)) AS victim_ranks,
+    d.together_ranks,
+    CASE WHEN d.cause IS NULL THEN 'none'
+         WHEN len(d.culprit_ranks) = 0 THEN 'none'
+         WHEN d.tier = 1 THEN 'high' ELSE 'medium' END AS confidence,
+    CASE WHEN d.cause IS NULL THEN 'no rank failed on its own: the job hung'
+         WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
+         WHEN len(d.culprit_ranks) = 0 AND d.unranked_subkind = 'launcher_last_cmd' THEN 'the launcher reports the failure with the command it spawned last, not the failed process: which rank failed is unknown'
+         WHEN len(d.culprit_ranks) = 0 THEN 'the failing line names no rank (' || coalesce(d.unranked_pod, 'a pod') || ')'
+    END AS no_culprit_reason,
+    d.first_failure_at, d.abort_at, d.hang_started_at,
+    d.first_rank, d.first_pod, d.first_node, d.first_gpu, d.first_subkind, d.error_type, d.error_message,
+    x.xid, x.xid_meaning, k.kernel_line,
+    coalesce(d.first_line, d.unranked_line) AS first_line,
+    d.pods,
+    d.watchdog_victims,
+    len(list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r))) + d.unresolved_sigterms AS victims,
+    coalesce(js.gpus, 1) AS job_gpus,
+    w.wait_s,
+    round(coalesce(js.gpus, 1) * w.wait_s / 3600.0, 3) AS gpu_hours_lost
+FROM decided d
+LEFT JOIN k10s_job_size js ON js.job_key = d.job_key
+LEFT JOIN LATERAL (  -- an Xid on the culprit's GPU (or rank) within 5 minutes of its failure
+    SELECT xe.xid, xe.meaning AS xid_meaning FROM k10s_xid_event xe
+    WHERE xe.job_key = d.job_key AND (xe.gpu_uuid = d.first_gpu OR xe.rank = d.first_rank)
+      AND (d.first_failure_at IS NULL OR xe.ts BETWEEN d.first_failure_at - INTERVAL 5 MINUTE AND d.first_failure_at + INTERVAL 5 MINUTE)
+    ORDER BY xe.fatal DESC, xe.ts LIMIT 1
+) x ON len(d.culprit_ranks) = 1
+LEFT JOIN LATERAL (  -- the kernel's OOM-kill line on the culprit's node around a host-oom-kill
+    SELECT left(kl.line, 300) AS kernel_line FROM k10s_log kl
+    WHERE kl.kind IN ('host_oom', 'cgroup_oom') AND kl.node_resolved = d.first_node
+      AND (d.first_failure_at IS NULL OR kl.ts BETWEEN d.first_failure_at - INTERVAL 2 MINUTE AND d.first_failure_at + INTERVAL 1 MINUTE)
+    ORDER BY kl.ts LIMIT 1
+) k ON d.cause = 'host-oom-kill'
+CROSS JOIN LATERAL (  -- abort - first failure, and never less than the watchdog says the victims waited
+    SELECT CASE WHEN d.wait_ms IS NULL AND NOT coalesce(coalesce(d.first_failure_at, d.hang_started_at, d.started_at) < d.abort_at, false) THEN NULL
+                ELSE greatest(coalesce(epoch(d.abort_at - coalesce(d.first_failure_at, d.hang_started_at, d.started_at)), 0),
+                              coalesce(d.wait_ms / 1000.0, 0)) END AS wait_s
+) w;
+
+-- k10s_hang_evidence_first_failure: the first-failure decision in the columns every hang
+-- evidence family shares (queries/_hang_evidence.sql unions them).
 CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_first_failure AS
-SELECT NULL::VARCHAR AS job_key, 'first-failure' AS evidence, []::BIGINT[] AS culprit_ranks, []::BIGINT[] AS suspect_ranks,
-       'none' AS confidence, NULL::VARCHAR AS pg, NULL::BIGINT AS seq_num, NULL::VARCHAR AS op_type,
-       NULL::TIMESTAMPTZ AS ts, NULL::VARCHAR AS detail
-WHERE false;
+SELECT
+    i.job_key,
+    'first-failure' AS evidence,
+    i.culprit_ranks,
+    CASE WHEN len(i.together_ranks) > 1 THEN i.together_ranks ELSE []::BIGINT[] END AS suspect_ranks,
+    i.confidence,
+    NULL::VARCHAR AS pg,
+    NULL::BIGINT AS seq_num,
+    NULL::VARCHAR AS op_type,
+    coalesce(i.first_failure_at, i.hang_started_at) AS ts,
+    coalesce(i.cause || ': ' || coalesce(i.first_line, ''), i.no_culprit_reason) AS detail
+FROM k10s_incident i
+WHERE i.cause IS NOT NULL;

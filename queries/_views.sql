@@ -123,22 +123,25 @@ pod_match AS (
         ) AS pick
     FROM le JOIN k10s_pod_job pj ON pj.namespace = le.namespace AND pj.pod = le.pod
 ),
-oom_hint AS (  -- a CUDA OOM without a rank: torchrun's "failed (exitcode: 1) local_rank: N" just after it names the process
+oom_hint AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: torchrun's "failed (exitcode: 1)
+              -- local_rank: N" just after it (in time, or in the same log when neither line has a time) names the process
     SELECT o.event_id,
            min(f.rank) FILTER (WHERE f.rank IS NOT NULL) AS h_rank,
-           arg_min(f.local_rank, f.ts) FILTER (WHERE f.local_rank IS NOT NULL) AS h_local
+           arg_min(f.local_rank, coalesce(f.ts, o.ts) + to_microseconds(f.line_no)) FILTER (WHERE f.local_rank IS NOT NULL) AS h_local
     FROM le o JOIN le f
       ON f.namespace = o.namespace AND f.pod = o.pod AND coalesce(f.pod_uid = o.pod_uid, true)
      AND f.kind = 'torchrun_failure' AND f.exit_code > 0
-     AND f.ts BETWEEN o.ts - INTERVAL 5 SECOND AND o.ts + INTERVAL 90 SECOND
-    WHERE o.kind = 'cuda_oom' AND o.rank IS NULL AND o.local_rank IS NULL
+     AND (f.ts BETWEEN o.ts - INTERVAL 5 SECOND AND o.ts + INTERVAL 90 SECOND
+          OR (f.ts IS NULL AND o.ts IS NULL AND f.raw_row = o.raw_row AND f.line_no > o.line_no AND f.line_no <= o.line_no + 300))
+    WHERE (o.kind IN ('cuda_oom', 'cuda_error') OR (o.kind = 'python_exception' AND o.subkind = 'raised'))
+      AND o.rank IS NULL AND o.local_rank IS NULL
     GROUP BY o.event_id
 ),
 eff AS (
     SELECT le.event_id, pm.m_pod_uid, pm.job_key, pm.m_node, pm.nranks,
            coalesce(le.rank, h.h_rank) AS eff_rank,
            -- else the CUDA ordinal, which is the local rank when a pod's processes see all its GPUs
-           coalesce(le.local_rank, h.h_local, CASE WHEN pm.nranks > 1 AND le.kind = 'cuda_oom' THEN le.cuda_dev END) AS eff_local
+           coalesce(le.local_rank, h.h_local, CASE WHEN pm.nranks > 1 AND le.kind IN ('cuda_oom', 'cuda_error') THEN le.cuda_dev END) AS eff_local
     FROM le
     LEFT JOIN pod_match pm ON pm.event_id = le.event_id AND pm.pick = 1
     LEFT JOIN oom_hint h ON h.event_id = le.event_id

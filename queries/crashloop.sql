@@ -29,6 +29,7 @@
 --   worker_group_restarts BIGINT -- torchrun worker-group restarts logged
 --   attempts_left BIGINT       -- fewest torchrun attempts left
 --   attempts_max BIGINT        -- torchrun max restarts
+--   gpu_hours_lost DOUBLE      -- the failures' incidents, each job GPUs x (abort - first failure), from k10s_incident
 --   evidence STRUCT[]          -- one entry per failure
 WITH RECURSIVE l AS (
     SELECT * FROM k10s_log WHERE job_key IS NOT NULL
@@ -131,6 +132,7 @@ SELECT
     pj.failures,
     greatest(coalesce(r.container_restarts, 0), coalesce(i.pod_incarnations, 1) - 1, coalesce(a.restart_attempts, 0), coalesce(w.worker_group_restarts, 0)) AS restarts,
     r.container_restarts, i.pod_incarnations, a.restart_attempts, w.worker_group_restarts, w.attempts_left, w.attempts_max,
+    ki.gpu_hours_lost,
     pj.evidence
 FROM per_job pj
 JOIN top_sig t ON t.job_key = pj.job_key
@@ -138,6 +140,8 @@ LEFT JOIN restarts r ON r.job_key = pj.job_key
 LEFT JOIN incarnations i ON i.job_key = pj.job_key
 LEFT JOIN attempts a ON a.job_key = pj.job_key
 LEFT JOIN worker_group w ON w.job_key = pj.job_key
+LEFT JOIN (SELECT job_key, round(sum(gpu_hours_lost), 3) AS gpu_hours_lost FROM k10s_incident WHERE cause IS NOT NULL GROUP BY job_key) ki
+  ON ki.job_key = pj.job_key  -- the failures' incidents, each costed once (k10s_incident)
 WHERE greatest(coalesce(r.container_restarts, 0), coalesce(i.pod_incarnations, 1) - 1, coalesce(a.restart_attempts, 0), coalesce(w.worker_group_restarts, 0)) >= 1
    OR pj.failures >= 2
 ORDER BY job

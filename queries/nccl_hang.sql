@@ -26,11 +26,11 @@
 --   seq_num BIGINT             -- SeqNum the victims waited on
 --   op_type VARCHAR            -- OpType the victims waited on
 --   timeout_ms BIGINT          -- watchdog Timeout(ms)
---   victims BIGINT             -- ranks that timed out on that collective
+--   victims BIGINT             -- ranks whose watchdog fired in this incident (k10s_incident)
 --   victim_ranks BIGINT[]      -- which
 --   job_ranks BIGINT           -- ranks of the job
 --   failure_kind VARCHAR       -- for rank-failed: cuda_oom, xid-<code>, exit-<code>
---   gpu_hours_lost DOUBLE      -- job GPUs x how long the victims waited
+--   gpu_hours_lost DOUBLE      -- job GPUs x (abort - first failure), from k10s_incident (the same in every rule)
 --   decided_by VARCHAR         -- flight-recorder, ras, desync-report, fingerprint, watchdog-compare, first-failure
 --   confidence VARCHAR         -- high, medium, low; none when the evidence says there is no single culprit
 --   suspect_ranks BIGINT[]     -- other candidates the deciding evidence names
@@ -120,7 +120,8 @@ status AS (
       ON t.job_key = jr.job_key AND t.rank = jr.rank
 ),
 own AS (  -- the rule's own first-failure tiers: a rank that failed first, a closed remote peer
-    SELECT *, CASE WHEN failed_at IS NOT NULL THEN 1 WHEN mentions IS NOT NULL THEN 2 END AS tier
+    SELECT *, CASE WHEN failed_at IS NOT NULL THEN 1 WHEN mentions IS NOT NULL THEN 2 END AS tier,
+           min(failed_at) OVER (PARTITION BY job_key) AS first_failed_at
     FROM status
 ),
 own_best AS (
@@ -142,9 +143,9 @@ decision AS (  -- which evidence decides (see the header)
 ),
 culprits AS (
     SELECT c.*, d.source FROM own c JOIN decision d ON d.job_key = c.job_key AND d.source = 'own' AND c.tier = d.tier
-    WHERE c.tier <> 1 OR c.failed_at <= (SELECT min(failed_at) FROM own c2 WHERE c2.job_key = c.job_key) + INTERVAL 60 SECOND
+    WHERE c.tier <> 1 OR c.failed_at <= c.first_failed_at + INTERVAL 60 SECOND
     UNION ALL BY NAME
-    SELECT s.*, NULL AS tier, d.source FROM status s JOIN decision d ON d.job_key = s.job_key AND d.source = 'verdict' AND list_contains(d.culprit_ranks, s.rank)
+    SELECT s.*, NULL AS tier, NULL AS first_failed_at, d.source FROM status s JOIN decision d ON d.job_key = s.job_key AND d.source = 'verdict' AND list_contains(d.culprit_ranks, s.rank)
 ),
 picked AS (  -- one row per incident: its culprits (none when no evidence names one)
     SELECT i.*, d.source, d.tier AS own_tier, d.evidence AS v_evidence, d.confidence AS v_confidence, d.culprit_ranks AS v_ranks,
@@ -179,10 +180,11 @@ SELECT
     i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) AS started_at,
     i.t_last AS ended_at,
     i.seq_num, i.op_type, i.timeout_ms,
-    i.victims, i.victim_ranks,
+    coalesce(any_value(ki.watchdog_victims), i.victims) AS victims, i.victim_ranks,
     (SELECT count(*) FROM job_ranks jr WHERE jr.job_key = i.job_key) AS job_ranks,
     min(c.failure_kind) AS failure_kind,
-    CASE WHEN i.victims > 0 THEN round(coalesce(js.gpus, i.victims) * coalesce(i.ran_for_ms, i.timeout_ms, 600000) / 3600000.0, 3) END AS gpu_hours_lost,
+    -- one incident, one cost: read from k10s_incident (queries/_incident.sql); none when no watchdog wait was logged
+    CASE WHEN i.victims > 0 THEN coalesce(any_value(ki.gpu_hours_lost), round(coalesce(js.gpus, i.victims) * coalesce(i.ran_for_ms, i.timeout_ms, 600000) / 3600000.0, 3)) END AS gpu_hours_lost,
     CASE i.source WHEN 'own' THEN 'first-failure' ELSE i.v_evidence END AS decided_by,
     CASE i.source WHEN 'own' THEN CASE i.own_tier WHEN 1 THEN 'high' ELSE 'medium' END
                   WHEN 'verdict' THEN i.v_confidence ELSE 'none' END AS confidence,
@@ -209,6 +211,12 @@ SELECT
 FROM picked i
 LEFT JOIN culprits c ON c.job_key = i.job_key
 LEFT JOIN k10s_job_size js ON js.job_key = i.job_key
+LEFT JOIN LATERAL (  -- the incident of this hang: the one whose collective started nearest (k10s_incident)
+    SELECT ki.gpu_hours_lost, ki.watchdog_victims FROM k10s_incident ki
+    WHERE ki.job_key = i.job_key AND ki.watchdog_victims > 0
+    ORDER BY abs(epoch(ki.hang_started_at) - epoch(i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)))) NULLS LAST, ki.incident
+    LIMIT 1
+) ki ON true
 GROUP BY i.job_key, i.seq_num, i.op_type, i.timeout_ms, i.victims, i.victim_ranks, i.t_first, i.t_last, i.ran_for_ms, js.gpus,
          i.source, i.own_tier, i.v_evidence, i.v_confidence, i.v_detail, i.v_suspects, i.considered, i.v_ranks
 ORDER BY job

@@ -28,16 +28,16 @@
 --   timeout_ms BIGINT          -- their Timeout(ms)
 --   sigterm_ranks BIGINT       -- siblings terminated by torchrun (exitcode -15)
 --   remote_error_ranks BIGINT  -- ranks that saw the remote peer close
---   gpu_hours_lost DOUBLE      -- job GPUs x (cascade end - OOM), summed over incidents
+--   gpu_hours_lost DOUBLE      -- job GPUs x (abort - OOM), summed over incidents (k10s_incident: the same in every rule)
 --   evidence STRUCT[]          -- one entry per incident
 WITH RECURSIVE l AS (
     SELECT * FROM k10s_log WHERE job_key IS NOT NULL
 ),
-log_oom AS (
-    SELECT job_key, rank_resolved AS rank, pod_key, node_resolved AS node, gpu_uuid, ts, 'cuda-oom' AS cause,
-           oom_total_mib AS total_mib, coalesce(oom_in_use_mib, oom_total_mib - oom_free_mib) AS in_use_mib,
-           oom_requested_mib AS requested_mib, step, line
-    FROM l WHERE kind = 'cuda_oom'
+log_oom AS (  -- a line without a timestamp takes the nearest stamped line of its log (k10s_failure_line)
+    SELECT l.job_key, l.rank_resolved AS rank, l.pod_key, l.node_resolved AS node, l.gpu_uuid, coalesce(l.ts, fl.ts_filled) AS ts, 'cuda-oom' AS cause,
+           l.oom_total_mib AS total_mib, coalesce(l.oom_in_use_mib, l.oom_total_mib - l.oom_free_mib) AS in_use_mib,
+           l.oom_requested_mib AS requested_mib, l.step, l.line
+    FROM l LEFT JOIN k10s_failure_line fl ON fl.event_id = l.event_id WHERE l.kind = 'cuda_oom'
 ),
 host_oom AS (
     SELECT d.job_key, CASE WHEN d.nranks = 1 THEN d.ranks[1] END AS rank, d.pod_key, d.node,
@@ -119,7 +119,7 @@ inc AS (
 )
 SELECT
     i.job_key AS job,
-    arg_min(i.cause, i.ts) AS cause,
+    arg_min(i.cause, i.n) AS cause,
     list(DISTINCT i.rank ORDER BY i.rank) FILTER (WHERE i.rank IS NOT NULL) AS ranks,
     list(DISTINCT i.pod_key) FILTER (WHERE i.pod_key IS NOT NULL) AS pods,
     list(DISTINCT i.node) FILTER (WHERE i.node IS NOT NULL) AS nodes,
@@ -127,22 +127,25 @@ SELECT
     min(i.ts) AS started_at,
     max(i.cascade_end) AS ended_at,
     count(*) AS incidents,
-    arg_min(i.rank, i.ts) AS first_rank,
-    arg_min(i.step, i.ts) AS step,
-    arg_min(i.total, i.ts) AS total_mib,
-    arg_min(i.in_use, i.ts) AS in_use_mib,
-    arg_min(i.requested_mib, i.ts) AS requested_mib,
-    arg_min(i.total - i.in_use, i.ts) AS headroom_mib,
-    arg_min(coalesce(i.watchdog_ranks, 0), i.ts) AS watchdog_ranks,
-    arg_min(i.timeout_ms, i.ts) AS timeout_ms,
-    arg_min(coalesce(i.sigterm_ranks, 0), i.ts) AS sigterm_ranks,
-    arg_min(coalesce(i.remote_error_ranks, 0), i.ts) AS remote_error_ranks,
-    round(sum(coalesce(js.gpus, 1) * epoch(i.cascade_end - i.ts) / 3600.0), 3) AS gpu_hours_lost,
+    arg_min(i.rank, i.n) AS first_rank,
+    arg_min(i.step, i.n) AS step,
+    arg_min(i.total, i.n) AS total_mib,
+    arg_min(i.in_use, i.n) AS in_use_mib,
+    arg_min(i.requested_mib, i.n) AS requested_mib,
+    arg_min(i.total - i.in_use, i.n) AS headroom_mib,
+    coalesce(any_value(ki.watchdog_victims), arg_min(coalesce(i.watchdog_ranks, 0), i.n)) AS watchdog_ranks,
+    arg_min(i.timeout_ms, i.n) AS timeout_ms,
+    arg_min(coalesce(i.sigterm_ranks, 0), i.n) AS sigterm_ranks,
+    arg_min(coalesce(i.remote_error_ranks, 0), i.n) AS remote_error_ranks,
+    -- one incident, one cost: the incidents' own (k10s_incident), else job GPUs x (cascade end - OOM)
+    coalesce(any_value(ki.gpu_hours_lost), round(sum(coalesce(js.gpus, 1) * epoch(i.cascade_end - i.ts) / 3600.0), 3)) AS gpu_hours_lost,
     list({'incident': i.incident, 'at': i.ts, 'rank': i.rank, 'pod': i.pod_key, 'node': i.node, 'gpu': i.gpu_uuid,
           'cause': i.cause, 'step': i.step, 'total_mib': i.total, 'in_use_mib': i.in_use, 'requested_mib': i.requested_mib,
           'watchdog_ranks': i.watchdog_ranks, 'timeout_ms': i.timeout_ms, 'sigterm_ranks': i.sigterm_ranks,
           'remote_error_ranks': i.remote_error_ranks, 'line': left(i.line, 300)} ORDER BY i.ts) AS evidence
 FROM inc i
 LEFT JOIN k10s_job_size js ON js.job_key = i.job_key
+LEFT JOIN (SELECT job_key, sum(gpu_hours_lost) AS gpu_hours_lost, arg_min(watchdog_victims, incident) AS watchdog_victims
+           FROM k10s_incident WHERE cause = 'cuda-oom' GROUP BY job_key) ki ON ki.job_key = i.job_key
 GROUP BY i.job_key
 ORDER BY job

@@ -29,6 +29,7 @@ from typing import Any
 from k8s_builders import container, meta, obj_row, pod, pytorch_labels, pytorchjob
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
+from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.rebuild import rebuild
 
 UTC = dt.timezone.utc
@@ -103,8 +104,9 @@ def world_size(case: Case, lines: list[str]) -> int:
     return max(nproc, -(-(top + 1) // nproc) * nproc)
 
 
-def route_lines(lines: list[str], nproc: int, nodes: int) -> list[list[str]]:
-    """The pasted lines split into one log body per node (see the module doc)."""
+def route_lines(lines: list[str], nproc: int, nodes: int, stamped: list[str] | None = None) -> list[list[str]]:
+    """The pasted lines split into one log body per node (see the module doc); ``stamped``: the
+    same lines with an API timestamp prefix, routed as their bare versions are."""
     host_node: dict[str, int] = {}
     for line in lines:
         h, c = _NCCL_HOST.match(line), _COMM_RANK.search(line)
@@ -112,7 +114,7 @@ def route_lines(lines: list[str], nproc: int, nodes: int) -> list[list[str]]:
             host_node.setdefault(h.group(1), int(c.group(1)) // nproc)
     bodies: list[list[str]] = [[] for _ in range(nodes)]
     current = 0
-    for line in lines:
+    for i, line in enumerate(lines):
         node = None
         for rx in _RANK_TAGS:
             m = rx.search(line)
@@ -129,7 +131,7 @@ def route_lines(lines: list[str], nproc: int, nodes: int) -> list[list[str]]:
                     host_node[h.group(1)] = node
         if node is not None and 0 <= node < nodes:
             current = node
-        bodies[current].append(line)
+        bodies[current].append(stamped[i] if stamped else line)
     return bodies
 
 
@@ -137,15 +139,38 @@ def pod_name(node_rank: int) -> str:
     return f"{JOB}-master-0" if node_rank == 0 else f"{JOB}-worker-{node_rank - 1}"
 
 
-def incident_bundle(path: Path, case: Case, log_text: str) -> Bundle:
-    """A raw bundle for ``case`` (see the module doc), rebuilt."""
+def api_stamped(lines: list[str]) -> list[str]:
+    """Lines as ``kubectl logs --timestamps`` would serve them: the time the line carries itself,
+    else 1 ms after the line before (lines before the first stamped one: 1 ms apart before it).
+    A paste without any clock is returned as it is: inventing one would invent the incident's
+    timeline (a watchdog that waited 10 minutes a few milliseconds after the failure)."""
+    own = [fallback_ts(line, CAPTURED) for line in lines]
+    first = next((i for i, t in enumerate(own) if t is not None), None)
+    if first is None:
+        return list(lines)
+    stamps: list[dt.datetime] = []
+    last = own[first] - dt.timedelta(milliseconds=first + 1)
+    for t in own:
+        last = t if t is not None and t >= last else last + dt.timedelta(milliseconds=1)
+        stamps.append(last)
+    return [t.strftime("%Y-%m-%dT%H:%M:%S.%fZ ") + line for t, line in zip(stamps, lines)]
+
+
+def incident_bundle(path: Path, case: Case, log_text: str, *, api_timestamps: bool = False, one_log: bool = False) -> Bundle:
+    """A raw bundle for ``case`` (see the module doc), rebuilt.
+
+    ``api_timestamps``: prefix every line as the API does with ``timestamps=true``;
+    ``one_log``: every line in the first pod's log (a paste of several nodes' output).
+    """
     lines = log_text.split("\n")
     nproc = case.nproc_per_node
     world = world_size(case, lines)
     nodes = world // nproc
     objects = [obj_row(_job_body(nodes, nproc), captured_at=CAPTURED)]
     log_rows = []
-    for node_rank, body in enumerate(route_lines(lines, nproc, nodes)):
+    routed = route_lines(lines, nproc, nodes, stamped=api_stamped(lines) if api_timestamps else None)
+    bodies = [[ln for body in routed for ln in body]] + [[] for _ in range(nodes - 1)] if one_log else routed
+    for node_rank, body in enumerate(bodies):
         name = pod_name(node_rank)
         rtype, idx = ("master", 0) if node_rank == 0 else ("worker", node_rank - 1)
         env = {"PET_NODE_RANK": node_rank, "PET_NPROC_PER_NODE": nproc, "PET_NNODES": nodes, "WORLD_SIZE": world}
@@ -177,10 +202,10 @@ def _job_body(nodes: int, nproc: int) -> dict[str, Any]:
     return body
 
 
-def analyze_incident(tmp_path: Path, real_samples: Path, case: Case) -> list[dict[str, Any]]:
-    """Findings of ``analyze`` on the bundle made from the incident's log."""
+def analyze_incident(tmp_path: Path, real_samples: Path, case: Case, **how: bool) -> list[dict[str, Any]]:
+    """Findings of ``analyze`` on the bundle made from the incident's log (``how``: see incident_bundle)."""
     text = (real_samples / "incidents" / case.incident / "log.txt").read_text(encoding="utf-8")
-    bundle = incident_bundle(tmp_path / case.incident, case, text)
+    bundle = incident_bundle(tmp_path / case.incident, case, text, **how)
     return analyze(bundle)["findings"]
 
 
@@ -189,4 +214,4 @@ def naming_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [f for f in findings if f["severity"] in ("critical", "warning") and f.get("ranks")]
 
 
-__all__ = ["REAL_SAMPLES_DIR", "Case", "load_cases", "incident_bundle", "analyze_incident", "naming_findings", "route_lines", "world_size"]
+__all__ = ["REAL_SAMPLES_DIR", "Case", "api_stamped", "load_cases", "incident_bundle", "analyze_incident", "naming_findings", "route_lines", "world_size"]

@@ -212,6 +212,28 @@ def test_watchdog_compare_size_mismatch(tmp_path):
     assert hang[0]["ranks"] == [5] and hang[0]["cause"] == "size-mismatch"
 
 
+def test_watchdog_compare_without_seqnum_compares_the_op(tmp_path):
+    """PyTorch <= 1.10: WorkNCCL(OpType=..., Timeout(ms)=...) carries no SeqNum."""
+    g = gang(pods=4, per_pod=1)
+    logs = [_log(g, r, "nccl_watchdog_timeout", 700 + r, op_type="ALLREDUCE", timeout_ms=1800000) for r in (0, 1, 3)]
+    logs.append(_log(g, 2, "nccl_watchdog_timeout", 703, op_type="BROADCAST", timeout_ms=1800000))
+    g["log_events"] = logs
+    ev, hang = _run(tmp_path, g)
+    assert [(e["culprit_ranks"], e["confidence"]) for e in ev] == [([2], "medium")]
+    assert hang[0]["ranks"] == [2] and hang[0]["cause"] == "desync"
+
+
+def test_watchdog_compare_needs_a_majority(tmp_path):
+    g = gang(pods=2, per_pod=2)
+    logs = []
+    for r, numel in ((0, 10), (1, 11), (2, 12), (3, 12)):
+        logs += _timeouts(g, [r], numel_in=numel, numel_out=numel)
+    g["log_events"] = logs
+    ev, hang = _run(tmp_path, g)
+    assert ev == []  # 2 of 4 agree: no strict majority, nobody is the odd one out
+    assert not [f for f in hang if f["ranks"]]
+
+
 def test_watchdog_compare_lower_last_enqueued(tmp_path):
     g = gang(pods=4, per_pod=1)
     logs = _timeouts(g, [0, 1, 3], seq=500)

@@ -172,3 +172,32 @@ def test_dcgm_pod_labels_several_gpus(tmp_path):
     only_one = samples[:1]  # a pod of two GPUs seen on one: the set is incomplete
     ctx = derive(tmp_path / "one", two_gpu_job("j"), samples=only_one)
     assert all(r["gpu_uuid"] is None for r in ctx.table("ranks").to_pylist())
+
+
+# ---- launcher identity from env and command -------------------------------------------
+def test_group_rank_and_torchrun_arguments(tmp_path):
+    """GROUP_RANK (torchrun's own env) names the node rank; --nproc-per-node in the command the ranks per pod."""
+    def worker(i: int, args: list[str], env: dict) -> dict:
+        c = container(gpus=4, env=env, command=["torchrun"], args=args)
+        return pod(f"ddp-worker-{i}", labels=pytorch_labels("ddp", "worker", i), containers=[c], node=f"gpu-node-{i}")
+    objs = [obj_row(worker(0, ["--nproc-per-node", "4", "--nnodes=2", "train.py"], {"GROUP_RANK": 1})),
+            obj_row(worker(1, ["--nproc_per_node=4", "--node_rank=0", "train.py"], {}))]
+    ctx = derive(tmp_path, objs)
+    rows = {(r["pod"], r["local_rank"]): r for r in ctx.table("ranks").to_pylist()}
+    assert rows[("ddp-worker-0", 3)]["rank"] == 7 and rows[("ddp-worker-0", 3)]["rank_source"] == "env:GROUP_RANK"
+    assert rows[("ddp-worker-1", 2)]["rank"] == 2 and rows[("ddp-worker-1", 2)]["rank_source"] == "arg:--node-rank"
+    assert {r["nproc_per_node"] for r in rows.values()} == {4} and rows[("ddp-worker-0", 0)]["world_size"] == 8
+
+
+def test_local_world_size_gives_nproc(tmp_path):
+    objs = [obj_row(pytorchjob("lws", workers=1, gpus=2))] + [obj_row(p) for p in torch_pods("lws", 1, 2, env={"LOCAL_WORLD_SIZE": 2})]
+    rows = derive(tmp_path, objs).table("ranks").to_pylist()
+    assert sorted(r["rank"] for r in rows) == [0, 1, 2, 3] and {r["nproc_per_node"] for r in rows} == {2}
+
+
+def test_launch_args_wordings():
+    assert k8s_pods.launch_args({"command": ["python", "-m", "torch.distributed.run", "--nproc_per_node=8", "--node-rank", "3"]}) == {
+        "ARG_NPROC_PER_NODE": "8", "ARG_NODE_RANK": "3"}
+    assert k8s_pods.launch_args({"command": ["bash", "-c"], "args": ["torchrun --nnodes=4 --nproc-per-node=gpu train.py"]}) == {
+        "ARG_NNODES": "4", "ARG_NPROC_PER_NODE": "gpu"}
+    assert k8s_pods.launch_args({"command": ["python", "train.py", "--lr", "3e-4"]}) == {}

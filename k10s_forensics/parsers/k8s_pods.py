@@ -29,7 +29,10 @@ NETWORK_STATUS_KEYS = ("k8s.v1.cni.cncf.io/network-status", "k8s.v1.cni.cncf.io/
 RANK_ENV = (
     "RANK", "LOCAL_RANK", "WORLD_SIZE", "NODE_RANK", "PET_NODE_RANK", "PET_NPROC_PER_NODE", "PET_NNODES",
     "NPROC_PER_NODE", "JOB_COMPLETION_INDEX", "MASTER_ADDR", "MASTER_PORT", "PET_MASTER_ADDR", "PET_MASTER_PORT",
+    "GROUP_RANK", "LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE",
 )
+#: Launcher flags in a container's command/args, copied as ``ARG_<NAME>`` (torchrun, torch.distributed.launch).
+_LAUNCH_ARG = re.compile(r"--(nproc[-_]per[-_]node|node[-_]rank|nnodes)(?:=|\s+)(\S+)")
 _FIELD_REF = re.compile(r"^metadata\.(labels|annotations)\['(?P<key>[^']+)'\]$")
 
 
@@ -159,9 +162,19 @@ def rank_env(obj: Obj, lab: dict[str, str], ann: dict[str, str]) -> dict[str, st
                 value = _field_ref(obj, as_dict(as_dict(env.get("valueFrom")).get("fieldRef")).get("fieldPath"), lab, ann)
             if value is not None:
                 found[str(name)] = str(value)
+        found.update(launch_args(c))
         if found:
             return found
     return {}
+
+
+def launch_args(container: dict[str, Any]) -> dict[str, str]:
+    """``--nproc-per-node 8`` / ``--nproc_per_node=8`` / ``--node-rank`` / ``--nnodes`` in command + args."""
+    words = [str(w) for w in as_list(container.get("command")) + as_list(container.get("args")) if isinstance(w, (str, int))]
+    out: dict[str, str] = {}
+    for m in _LAUNCH_ARG.finditer(" ".join(words)):
+        out["ARG_" + m.group(1).replace("-", "_").upper()] = m.group(2).strip("'\";")
+    return out
 
 
 def _field_ref(obj: Obj, path: Any, lab: dict[str, str], ann: dict[str, str]) -> str | None:

@@ -41,7 +41,7 @@ _PREFIX = re.compile(
     r"|\[\d{1,7},(?P<mpi>\d{1,7})\]<std(?:out|err)>:"
     r"|\((?:RayTrainWorker|TrainTrainable|\w{1,40}Worker|\w{1,40}Actor)[^)]{0,200}\)"
     r"|\[\d{1,9}\](?=\s)"  # pid
-    r"|\[[A-Za-z0-9][\w.-]{0,252}-\d{1,5}\]"  # [job-master-0]
+    r"|\[[A-Za-z][\w.:-]{0,252}\](?=\s)"  # [job-master-0], [trainer-7f9c-x2k4q], [INFO]
     r"|[A-Za-z0-9][\w.-]{0,252} >>"  # worker-0 >>
     r"|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}:"  # 192.168.1.51:
     r"|[0-9a-f]{8}(?=\s+\[rank=)"  # Determined's trial/container id before its rank tag

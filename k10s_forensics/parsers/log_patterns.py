@@ -232,18 +232,7 @@ COMM_STATE = re.compile(r"- (Init START|Init COMPLETE|Abort COMPLETE|Destroy COM
 XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]+)\): (\d+),? ?(.{0,300})")
 XID_PID = re.compile(r"\bpid=(\d+)")
 MISMATCH = re.compile(r"Detected mismatch between collectives")
-#: ``Rank A is running collective: CollectiveFingerPrint(...)`` (PyTorch >= 1.12); the first rank
-#: of a report is its reporter, the second the first rank (in rank order) whose fingerprint differs.
-FINGERPRINT = re.compile(r"Rank (\d+) is running collective: CollectiveFingerPrint\(SequenceNumber=(\d+),?\s*OpType=(\w+)")
-FINGERPRINT_SHAPE = re.compile(r"TensorShape=\[([^\]]{0,400})\]")
-FINGERPRINT_DTYPES = re.compile(r"TensorDtypes=([\w\[\], ]{0,200}?),? TensorDeviceTypes")
-#: PyTorch 1.10-1.11: each rank that sees any difference reports only its own fingerprint.
-FINGERPRINT_OLD = re.compile(r"Rank (\d+) is running inconsistent collective: CollectiveFingerPrint\(OpType=(\w+)")
-_RANK_LIST = r"\[(\d+(?:, ?\d+){0,4095})\]"
-#: TORCH_NCCL_DESYNC_DEBUG report (TraceUtils): the lagging ranks, three wordings.
-DESYNC_RANKS = re.compile(_RANK_LIST + r" finished collective #(\d+), but didn't join collective #(\d+)")
-DESYNC_JOINED = re.compile(_RANK_LIST + r" joined but didn't finish collective #(\d+)")
-DESYNC_NEVER = re.compile(r"ranks " + _RANK_LIST + r" are the lagging ranks that caused this timeout")
+#: Fingerprint and desync report wordings: log_reports.py.
 FR_MISSING = re.compile(r"missing ranks: \{([\d, ]{0,20000})\}")
 FR_HEADER = re.compile(r"Not all ranks joining collective(?::? sequence number:? (\d+)| (\d+) at entry \d+)")
 FR_GROUP = re.compile(r"^\s*group info: (\S+)")

@@ -63,8 +63,11 @@ def derive(ctx: "DeriveContext") -> None:
                 continue
             gpus, gpu_source = rank_gpus(pod, nproc, visible, dcgm, gpu_info)
             world = (job or {}).get("world_size")
-            if world is None and to_int(env.get("PET_NNODES")) is not None:
-                world = to_int(env["PET_NNODES"]) * nproc
+            nnodes = to_int(env.get("PET_NNODES")) if to_int(env.get("PET_NNODES")) is not None else to_int(env.get("ARG_NNODES"))
+            if world is None and nnodes is not None:
+                world = nnodes * nproc
+            if world is None and to_int(env.get("WORLD_SIZE")) is not None and kind not in KUBEFLOW_KINDS:
+                world = to_int(env["WORLD_SIZE"])  # the launcher's world (Kubeflow's WORLD_SIZE counts pods)
             for local in range(nproc):
                 uuid = gpus[local] if gpus else None
                 rows.append({
@@ -93,17 +96,16 @@ def node_rank(pod: dict[str, Any], env: dict[str, str], job: dict[str, Any] | No
     if kind in KUBEFLOW_KINDS:
         if role in NO_RANK_ROLES:
             return None
-        if to_int(env.get("PET_NODE_RANK")) is not None:
-            return to_int(env["PET_NODE_RANK"]), "env:PET_NODE_RANK"
+        explicit = env_node_rank(env)
+        if explicit is not None:
+            return explicit
         if kind in ("PyTorchJob", "XGBoostJob") and to_int(env.get("RANK")) is not None:
             return to_int(env["RANK"]), "env:RANK"
         return _kubeflow_label_rank(pod, job, members)
     if kind in ("TrainJob", "JobSet"):
         if pod["replicated_job"] in INITIALIZER_RJS or (kind == "TrainJob" and pod["replicated_job"] == "launcher"):
             return None
-        if to_int(env.get("PET_NODE_RANK")) is not None:
-            return to_int(env["PET_NODE_RANK"]), "env:PET_NODE_RANK"
-        return _jobset_rank(pod, members, jobs)
+        return env_node_rank(env) or _jobset_rank(pod, members, jobs)
     if kind == "Job":
         index = pod["completion_index"] if pod["completion_index"] is not None else to_int(env.get("JOB_COMPLETION_INDEX"))
         if index is not None:
@@ -112,6 +114,19 @@ def node_rank(pod: dict[str, Any], env: dict[str, str], job: dict[str, Any] | No
             return 0, "single-pod"
         return None, "Job is not Indexed and runs several pods"
     return None, f"no rank rule for {kind}"
+
+
+#: Where a launcher is told its node rank, in this order (torchrun --node-rank in the command as ARG_NODE_RANK).
+NODE_RANK_KEYS = ("PET_NODE_RANK", "GROUP_RANK", "ARG_NODE_RANK", "NODE_RANK")
+
+
+def env_node_rank(env: dict[str, str]) -> tuple[int, str] | None:
+    """(node rank, source) from the pod's env or launcher arguments, when one is set to a number."""
+    for key in NODE_RANK_KEYS:
+        value = to_int(env.get(key))
+        if value is not None:
+            return value, ("arg:--node-rank" if key == "ARG_NODE_RANK" else f"env:{key}")
+    return None
 
 
 def _kubeflow_label_rank(pod: dict[str, Any], job: dict[str, Any] | None, members: list[dict[str, Any]]) -> tuple[int | None, str]:
@@ -180,8 +195,9 @@ def _jobset_name(pod: dict[str, Any]) -> str | None:
 
 
 def nproc_of(pod: dict[str, Any], env: dict[str, str], job: dict[str, Any] | None) -> int | None:
-    """PET_NPROC_PER_NODE env, else the job's nproc_per_node, else 1 (auto/gpu -> GPUs of the pod)."""
-    raw = env.get("PET_NPROC_PER_NODE") or env.get("NPROC_PER_NODE")
+    """PET_NPROC_PER_NODE / NPROC_PER_NODE env, torchrun's --nproc-per-node, LOCAL_WORLD_SIZE, else the
+    job's nproc_per_node, else 1 (auto/gpu -> GPUs of the pod)."""
+    raw = env.get("PET_NPROC_PER_NODE") or env.get("NPROC_PER_NODE") or env.get("ARG_NPROC_PER_NODE") or env.get("LOCAL_WORLD_SIZE")
     if raw is not None:
         return resolve_nproc(raw, pod["gpu_request"])
     if job is not None:

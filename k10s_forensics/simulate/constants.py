@@ -47,6 +47,10 @@ SCENARIOS = (
     "pending-capacity",
     "pending-quota",
     "xid-79",
+    "rank-host-oom",
+    "rank-segfault",
+    "rank-exception",
+    "rank-cuda-error",
     "nccl-size-mismatch",
     "nccl-desync-report",
     "collective-mismatch",
@@ -56,7 +60,7 @@ SCENARIOS = (
 )
 
 #: Every fault rule of the analyzer (``healthy`` forbids them all).
-FAULT_RULES = ("straggler", "nccl-hang", "oom-cascade", "crashloop", "idle-gpu", "pending", "gpu-health", "network")
+FAULT_RULES = ("straggler", "nccl-hang", "oom-cascade", "crashloop", "idle-gpu", "pending", "gpu-health", "network", "rank-failure")
 
 
 def scrape_url(exporter_pod: str) -> str:

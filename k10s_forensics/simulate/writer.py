@@ -180,16 +180,28 @@ def write_rounds(sim: Sim, bw: BundleWriter, cnt: Counter) -> None:
             bw.checkpoint()
 
 
+def _prefixed(style: str | None, pod: Pod, ts: dt.datetime, text: str) -> str:
+    """A log shipper's prefix in front of the line (``job.log_prefix``)."""
+    if style == "pod":
+        return f"[{pod.name}] {text}"
+    if style == "host":
+        return f"{pod.hostname} >> {text}"
+    if style == "clock":
+        return f"{ts.strftime('%H:%M:%S')}.{ts.microsecond // 1000:03d} {text}"
+    return text
+
+
 def _log_body(sim: Sim, pod: Pod, run) -> str:
     until = (sim.end - EPOCH) // US
     lines: list[tuple[int, str]] = []
+    style = sim.job.log_prefix if sim.job is not None else None
     for ts, item in run.lines:
         if isinstance(item, StepBlock):
             lines.extend(render_block(sim, pod, item, until))
         else:
             key = (ts - EPOCH) // US
             if key <= until:
-                lines.append((key, f"{rfc3339nano(ts)} {item}"))
+                lines.append((key, f"{rfc3339nano(ts)} {_prefixed(style, pod, ts, item)}"))
     lines.sort(key=lambda x: x[0])
     return "".join(text + "\n" for _, text in lines)
 

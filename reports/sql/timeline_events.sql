@@ -34,9 +34,11 @@ le AS (
 logs AS (
     SELECT
         e.ts, e.kind, e.line AS text, e.namespace, e.pod, e.node,
-        coalesce(rr.job_key, s.job_key) AS job_key,
+        coalesce(rr.job_key, s.job_key, pj.job_key) AS job_key,
         coalesce(e.rank, rr.rank, s.rank) AS rank
     FROM le e
+    LEFT JOIN (SELECT namespace, pod, pod_uid, any_value(job_key) AS job_key FROM r GROUP BY ALL) pj  -- the pod's job, for a rank it does not run
+        ON pj.namespace = e.namespace AND pj.pod = e.pod AND (e.pod_uid IS NULL OR pj.pod_uid = e.pod_uid)
     LEFT JOIN r rr ON rr.namespace = e.namespace AND rr.pod = e.pod
         AND (e.pod_uid IS NULL OR rr.pod_uid = e.pod_uid)
         AND ((e.rank IS NOT NULL AND rr.rank = e.rank) OR (e.rank IS NULL AND e.local_rank IS NOT NULL AND rr.local_rank = e.local_rank)
@@ -76,8 +78,10 @@ xids AS (
     FROM gpu_samples g WHERE coalesce(g.xid, 0) > 0 GROUP BY g.gpu_uuid, g.xid
 ),
 unioned AS (
-    SELECT ts, kind, text, CASE WHEN rank IS NOT NULL THEN 'rank' WHEN pod IS NOT NULL THEN 'pod' ELSE 'node' END AS lane_kind,
-           job_key, rank, CASE WHEN pod IS NOT NULL THEN namespace || '/' || pod ELSE node END AS lane_name, 'log' AS origin
+    SELECT ts, kind, text,
+           CASE WHEN rank IS NOT NULL AND job_key IS NOT NULL THEN 'rank' WHEN pod IS NOT NULL THEN 'pod' ELSE 'node' END AS lane_kind,
+           job_key, CASE WHEN job_key IS NOT NULL THEN rank END AS rank,
+           CASE WHEN pod IS NOT NULL THEN namespace || '/' || pod ELSE node END AS lane_name, 'log' AS origin
     FROM logs
     UNION ALL
     SELECT ts, kind, text,

@@ -1,7 +1,8 @@
 """Hang-evidence scenarios: nccl-size-mismatch, nccl-desync-report, collective-mismatch, nccl-stall-all.
 
 Each plants one kind of evidence docs/rules.md "Hang evidence" describes, in the job's
-torch style (1.13 / 2.3 / 2.5) or the >= 2.6 wording, with 1 or several ranks per pod:
+torch style (1.13 / 2.3 / 2.5) or the >= 2.6 wording, behind a log shipper's prefix or none,
+with 1 or several ranks per pod:
 
 * nccl-size-mismatch: one rank enters the collective every rank times out on with another
   NumelIn/NumelOut (watchdog-compare, size-mismatch).
@@ -18,9 +19,10 @@ from __future__ import annotations
 from k10s_forensics.simulate import hang_logs, logs
 from k10s_forensics.simulate.activity import Seg
 from k10s_forensics.simulate.scenarios.cascade import end_attempt
-from k10s_forensics.simulate.scenarios.common import FAR, SEC, forbid, job_info, launch, pick_rank, steady_segments
-from k10s_forensics.simulate.scenarios.crashes import _fit_timeout
-from k10s_forensics.simulate.training import agent_pid, train, worker_pid
+from k10s_forensics.simulate.scenarios.common import FAR, SEC, forbid, job_info, pick_rank, steady_segments
+from k10s_forensics.simulate.scenarios.crashes import launch_until_hang
+from k10s_forensics.simulate.scenarios.rank_failures import PREFIX_STYLES
+from k10s_forensics.simulate.training import agent_pid, worker_pid
 
 OPS = ("ALLREDUCE", "_ALLGATHER_BASE", "_REDUCE_SCATTER_BASE", "BROADCAST")
 NUMELS = (1, 25165824, 220084533, 466119168)
@@ -28,17 +30,11 @@ NUMELS = (1, 25165824, 220084533, 466119168)
 
 def _start(sim, styles: tuple[str, ...]):
     """Launch, train until the hang; returns (pods, runs, t0, t_hang, last step, seq, culprit rank)."""
-    window = (sim.end - sim.start).total_seconds()
-    th_frac = sim.rng.uniform(0.12, 0.3)
-    timeout = _fit_timeout(sim, 60, 1, window * (0.9 - th_frac)) or 60000
-    pods, runs, t0 = launch(sim, timeouts=(timeout,))
-    job = sim.job
-    job.restart_policy = "Never"
-    job.torch_style = sim.rng.choice(styles) if job.torch_style not in styles else job.torch_style
-    last, t_last = train(sim, pods, runs, t0, sim.at(th_frac), 0)
+    pods, runs, t0, t_hang, last = launch_until_hang(sim, styles)
+    sim.job.log_prefix = sim.rng.choice(PREFIX_STYLES)  # a log shipper's prefix (or none) on every line
     per_step = sim.rng.randrange(20, 60)
     seq = last * per_step + sim.rng.randrange(3, per_step)
-    return pods, runs, t0, t_last + SEC * 0.2, last, seq, pick_rank(sim)
+    return pods, runs, t0, t_hang, last, seq, pick_rank(sim)
 
 
 def _teardown(sim, pods, runs, t_fail, failed: dict[int, tuple[int, float]]) -> dict:

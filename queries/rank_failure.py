@@ -1,0 +1,59 @@
+"""Narrative for rank-failure findings (the decision is in _incident.sql)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from k10s_forensics.queries._narrative import ranks_text
+
+WHAT = {
+    "host-oom-kill": "was killed by SIGKILL (exit -9) without a SIGTERM from the launcher first: the host's OOM killer",
+    "segfault": "crashed with a segmentation fault (SIGSEGV, exit -11)",
+    "sigbus": "crashed with SIGBUS (exit -7): a bad memory mapping, typically /dev/shm too small or a truncated file",
+    "sigfpe": "crashed with SIGFPE (exit -8)",
+    "abort": "aborted (SIGABRT, exit -6) without a watchdog timeout of its own",
+    "cuda-error": "hit a CUDA error",
+    "python-exception": "raised a Python exception",
+    "nccl-error": "hit a NCCL error",
+}
+FIX = {
+    "host-oom-kill": "Raise the pod's memory limit or the node's free memory; reduce data-loader workers, prefetch and CPU offload on that rank; check `dmesg` on the node for the OOM-killer line.",
+    "sigbus": "Give the pod a larger /dev/shm (an emptyDir with medium: Memory) and check the files it memory-maps.",
+    "segfault": "Get a core dump or faulthandler trace of that rank (PYTHONFAULTHANDLER=1); check native extensions and the driver/CUDA versions on its node.",
+    "cuda-error": "Drain the node and check the GPU (see gpu-health, dmesg Xids); restart from the last checkpoint on healthy nodes.",
+    "python-exception": "Read that rank's traceback; the other ranks' errors are the teardown, not the cause.",
+}
+
+
+def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
+    cause = finding["cause"] or "exit"
+    what = WHAT.get(cause, f"exited with status {cause.removeprefix('exit-')}")
+    victims = row.get("victims") or 0
+    if not finding["ranks"]:
+        finding["title"] = f"Ranks failed ({cause}) but no single rank brought the job down"
+        reason = row.get("no_culprit_reason") or "the failing rank is unknown"
+        parts = [f"{ranks_text(row.get('together_ranks') or [])} {what.split(':')[0]}; {reason}."]
+    else:
+        who = ranks_text(finding["ranks"])
+        where = f" on {finding['nodes'][0]}" if finding["nodes"] else ""
+        finding["title"] = f"{who} {what.split(':')[0].split(' (')[0]} and the job was torn down"
+        detail = ""
+        if row.get("error_message"):
+            kind = "" if row.get("error_type") == "CUDA error" else f"{row.get('error_type') or ''} "
+            detail = f": {kind}{row['error_message']}"
+        parts = [f"{who}{where} {what}{detail}."]
+        if row.get("kernel_line"):
+            parts.append(f"The node's kernel log: {row['kernel_line'][:160]}.")
+        if row.get("xid") is not None:
+            parts.append(f"Its GPU reported Xid {row['xid']}" + (f" ({row['xid_meaning']})." if row.get("xid_meaning") else "."))
+        if row.get("confidence") == "medium":
+            parts.append("Only its exit status is in the logs (confidence medium).")
+    if victims:
+        parts.append(f"{victims} other rank(s)/processes were torn down after it" + (f", {row['watchdog_victims']} by their NCCL watchdog." if row.get("watchdog_victims") else "."))
+    if finding.get("gpu_hours_lost"):
+        parts.append(f"≈{finding['gpu_hours_lost']:.2f} GPU-hours lost ({row.get('job_gpus')} GPUs from the first failure to the abort).")
+    if row.get("hang_verdict"):
+        parts.append(f"The hang itself is decided by other evidence ({row['hang_verdict']}): see the nccl-hang finding.")
+    finding["summary"] = " ".join(parts)
+    finding["recommendation"] = FIX.get(cause, "Inspect that rank's own log lines before the teardown; the other ranks' errors are consequences.")
+    return finding

@@ -1,0 +1,75 @@
+-- id: rank-failure
+-- title: A rank failed on its own and the job was torn down
+-- severity: critical
+-- requires: k10s_job_log, ranks
+-- description: Per incident of a job (queries/_incident.sql), the rank(s) whose process
+--   failed first on its own, with a cause read from the logs: host-oom-kill (-9 that no
+--   SIGTERM from the launcher preceded), segfault (-11), sigbus (-7), sigfpe (-8), abort
+--   (-6 without a watchdog timeout on that rank), cuda-error (uncorrectable ECC, illegal
+--   memory access, device-side assert, launch failure), python-exception (the exception
+--   the rank raised, or exit status 1), nccl-error. The ranks the launcher SIGTERMed, whose
+--   watchdog fired or that raised a teardown error are victims. Decided by strength, then
+--   time: an exit status alone loses to a failure that says why; a failure a minute after
+--   the hung collective began is its consequence; ranks failing the same way within one
+--   second have no single culprit (said with no ranks). The ChildFailedError "Root Cause"
+--   and launchers that print their last spawned command are not trusted. CUDA OOM is left
+--   to oom-cascade.
+-- columns:
+--   job VARCHAR                -- namespace/name of the job
+--   cause VARCHAR              -- host-oom-kill, segfault, sigbus, sigfpe, abort, cuda-error, python-exception, nccl-error, exit-<code>
+--   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit), info (no single culprit here but other hang evidence names one)
+--   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
+--   pods VARCHAR[]             -- its pod
+--   nodes VARCHAR[]            -- its node
+--   gpus VARCHAR[]             -- its GPU
+--   started_at TIMESTAMP WITH TIME ZONE -- first failure
+--   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
+--   confidence VARCHAR         -- high, medium, none
+--   decided_by VARCHAR         -- the evidence that decided (first-failure)
+--   error_type VARCHAR         -- the exception class or "CUDA error"
+--   error_message VARCHAR      -- its message
+--   xid BIGINT                 -- an Xid on the culprit's GPU within 5 minutes (dmesg or DCGM)
+--   xid_meaning VARCHAR        -- what that Xid means
+--   kernel_line VARCHAR        -- host-oom-kill: the node's dmesg OOM-kill line around it
+--   failure_line VARCHAR       -- the line that shows the failure
+--   together_ranks BIGINT[]    -- ranks that failed the same way within one second
+--   no_culprit_reason VARCHAR  -- why no single rank is named
+--   victims BIGINT             -- other ranks (and unresolved processes) torn down
+--   victim_ranks BIGINT[]      -- which ranks
+--   watchdog_victims BIGINT    -- ranks whose NCCL watchdog fired
+--   job_gpus BIGINT            -- GPUs of the job
+--   gpu_hours_lost DOUBLE      -- job GPUs x (abort - first failure), from k10s_incident
+--   incident BIGINT            -- which incident of the job (1 = first)
+--   incidents BIGINT           -- incidents of the job with a failing rank
+--   hang_verdict VARCHAR       -- when other hang evidence decides the job's hang (k10s_hang_verdict): evidence/confidence: ranks
+SELECT
+    i.job_key AS job,
+    i.cause,
+    CASE WHEN i.confidence = 'high' THEN 'critical'
+         -- no single failing rank, but other hang evidence names the culprit (nccl-hang says it)
+         WHEN len(i.culprit_ranks) = 0 AND v.evidence <> 'first-failure' AND len(v.culprit_ranks) > 0 AND v.confidence IN ('high', 'medium') THEN 'info'
+         ELSE 'warning' END AS severity,
+    i.culprit_ranks AS ranks,
+    CASE WHEN len(i.culprit_ranks) = 1 THEN [i.first_pod] ELSE []::VARCHAR[] END AS pods,
+    CASE WHEN len(i.culprit_ranks) = 1 AND i.first_node IS NOT NULL THEN [i.first_node] ELSE []::VARCHAR[] END AS nodes,
+    CASE WHEN len(i.culprit_ranks) = 1 AND i.first_gpu IS NOT NULL THEN [i.first_gpu] ELSE []::VARCHAR[] END AS gpus,
+    i.first_failure_at AS started_at,
+    i.abort_at AS ended_at,
+    i.confidence,
+    'first-failure' AS decided_by,
+    i.error_type, i.error_message, i.xid, i.xid_meaning, i.kernel_line,
+    i.first_line AS failure_line,
+    i.together_ranks,
+    i.no_culprit_reason,
+    i.victims, i.victim_ranks, i.watchdog_victims, i.job_gpus,
+    i.gpu_hours_lost,
+    i.incident,
+    count(*) OVER (PARTITION BY i.job_key) AS incidents,
+    CASE WHEN v.evidence <> 'first-failure'
+         THEN v.evidence || '/' || v.confidence || ': ' || CASE WHEN len(v.culprit_ranks) = 0 THEN 'no single culprit' ELSE array_to_string(v.culprit_ranks, ', ') END
+    END AS hang_verdict
+FROM k10s_incident i
+LEFT JOIN k10s_hang_verdict v ON v.job_key = i.job_key
+WHERE i.cause IS NOT NULL AND i.cause <> 'cuda-oom'
+QUALIFY row_number() OVER (PARTITION BY i.job_key ORDER BY i.incident) = 1
+ORDER BY job
