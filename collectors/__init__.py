@@ -88,6 +88,8 @@ COLLECTOR_MODULES: tuple[str, ...] = (
     "nvidia_smi",
     "ss",
     "dmesg",
+    "flight_recorder",
+    "ncclras",
     "logs",
 )
 

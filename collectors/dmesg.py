@@ -6,7 +6,7 @@ buffer (Xid lines, OOM killer). Nodes without a driver pod are listed as not cov
 
 from __future__ import annotations
 
-from k10s_forensics.capture.commands import binary_missing, run_command
+from k10s_forensics.capture.commands import judge, run_command
 from k10s_forensics.capture.inventory import DRIVER_CONTAINER
 from k10s_forensics.collectors import Access, Collector
 
@@ -40,13 +40,8 @@ class DmesgCollector(Collector):
             names = [c.name for c in pod.containers if not c.init]
             container = DRIVER_CONTAINER if DRIVER_CONTAINER in names else names[0]
             result = run_command(ctx, pod, container, COMMAND, "dmesg")
-            if binary_missing(result):
-                ctx.error(f"dmesg not in image {[c.image for c in pod.containers if c.name == container][0]} (pod {pod.key})")
-            elif result.exit_code != 0:
-                why = result.error or result.stderr.strip()[:200] or f"exit code {result.exit_code}"
-                ctx.error(f"node {pod.node} (pod {pod.key}): {why}")
-            else:
-                ctx.ok()
+            judge(ctx, result, missing=f"dmesg not in image {[c.image for c in pod.containers if c.name == container][0]} (pod {pod.key})",
+                  where=f"node {pod.node} (pod {pod.key})")
 
         ctx.fan_out(one, targets, lambda p: f"node {p.node}", node_task=True)
 

@@ -4,7 +4,9 @@
 test fails when a ``.sql`` file here is left out of it (or listed but missing).
 ``_views.sql`` and ``_views_net_xid.sql`` hold the shared building blocks (rank/GPU/pod/IP resolution, time-valid
 pod IPs, Xid meanings) that are created before any rule runs; ``_incident.sql`` the incidents
-(first failing rank, victims, one GPU-hour cost) that several rules read.
+(first failing rank, victims, one GPU-hour cost) that several rules read; ``_evidence_*.sql``
+and ``_hang_evidence.sql`` the hang evidence of every family and the verdict per job
+(docs/rules.md "Hang evidence").
 
 A rule file may have a Python module of the same stem beside it (``straggler.py``) that
 turns each returned row into narrative (``narrate(finding, row) -> finding``); joins,
@@ -29,7 +31,14 @@ RULES: tuple[str, ...] = (
 )
 
 #: Shared views loaded before every rule, in this order.
-VIEWS_FILES: tuple[str, ...] = ("_views.sql", "_views_net_xid.sql", "_incident.sql")
+VIEWS_FILES: tuple[str, ...] = (
+    "_views.sql",
+    "_views_net_xid.sql",
+    "_incident.sql",
+    "_evidence_fr_ras.sql",
+    "_evidence_logs.sql",
+    "_hang_evidence.sql",
+)
 VIEWS_FILE = VIEWS_FILES[0]
 
 

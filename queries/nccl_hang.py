@@ -1,4 +1,4 @@
-"""Narrative for nccl-hang findings (culprit selection is in nccl_hang.sql)."""
+"""Narrative for nccl-hang findings (culprit selection is in nccl_hang.sql and the hang evidence views)."""
 
 from __future__ import annotations
 
@@ -9,32 +9,62 @@ from k10s_forensics.queries._narrative import duration_text, ranks_text
 WHY = {
     "rank-failed": "failed before the collective timed out ({kind})",
     "peer-closed": "closed its NCCL connections (the others name its address as the remote peer)",
+    "lagging-rank": "joined the collective and never finished it (PyTorch's desync report names it)",
+    "collective-mismatch": "ran a different collective from the others (TORCH_DISTRIBUTED_DEBUG fingerprint mismatch)",
+    "size-mismatch": "entered the same collective with a different size (NumelIn/NumelOut differ from the other ranks')",
+    "op-mismatch": "entered a different collective type at the same sequence number as the others",
+    "behind": "never enqueued the collective the others waited on (its last enqueued work is lower)",
     "desync": "was waiting on a different collective (desync)",
-    "rank-hung": "never reported the collective the others waited on",
+    "never-joined": "never joined the collective the others waited on",
+    "rank-dead": "is a dead process according to NCCL RAS",
 }
+
+RECOMMEND_DESYNC = ("Ranks issue collectives in different orders or sizes: look for rank-dependent control flow (data-dependent "
+                    "branches, uneven batches, a rank skipping a step); enable TORCH_NCCL_TRACE_BUFFER_SIZE for a Flight Recorder dump.")
+
+
+def _decided(row: dict[str, Any]) -> str:
+    by = row.get("decided_by")
+    if not by:
+        return ""
+    text = f"Decided by {by} evidence (confidence {row.get('confidence') or 'none'})"
+    detail = row.get("decision_detail")
+    return text + (f": {detail}." if detail else ".")
 
 
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
+    cause = finding["cause"] or "never-joined"
+    op = row.get("op_type") or "a collective"
+    victims = row.get("victims") or 0
+    wait = (f"{victims} ranks hit NCCL watchdog timeout ({duration_text(row.get('timeout_ms'))}) on SeqNum {row.get('seq_num')} ({row.get('op_type')})."
+            if victims else "No watchdog timeout was logged for it.")
+    if cause == "no-single-culprit":
+        finding["title"] = f"The job hung on {op}; no single culprit rank"
+        finding["summary"] = " ".join(p for p in (wait, _decided(row) or f"{row.get('decision_detail')}.") if p)
+        finding["recommendation"] = ("Every rank was stuck in the same collective: look at the network (NCCL RAS, IB counters, "
+                                     "the network finding), the GPUs of the job (Xid, gpu-health) and NCCL's own WARN lines; set "
+                                     "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 and TORCH_NCCL_DUMP_ON_TIMEOUT=1 for a Flight Recorder dump next time.")
+        return finding
     who = ranks_text(finding["ranks"])
-    cause = finding["cause"] or "rank-hung"
-    why = WHY.get(cause, WHY["rank-hung"]).format(kind=row.get("failure_kind") or "error")
+    why = WHY.get(cause, WHY["never-joined"]).format(kind=row.get("failure_kind") or "error")
     where = ", ".join(finding["nodes"]) or "an unknown node"
-    finding["title"] = f"{who} {why.split(' (')[0]}; the job hung on {row.get('op_type') or 'a collective'}"
-    parts = [
-        f"{who} on {where} {why}.",
-        f"{row.get('victims')} ranks hit NCCL watchdog timeout ({duration_text(row.get('timeout_ms'))}) on SeqNum {row.get('seq_num')} ({row.get('op_type')}).",
-    ]
+    finding["title"] = f"{who} {why.split(' (')[0]}; the job hung on {op}"
+    parts = [f"{who} on {where} {why}.", wait]
+    suspects = row.get("suspect_ranks") or []
+    if suspects:
+        parts.append(f"Also named: {ranks_text(suspects).lower()} (less likely).")
     resolved = [e for e in finding["evidence"] if e.get("what") == "peer-address" and e.get("resolved_pod")]
     if resolved:
         peers = "; ".join(f"{e['peer_ip']} = {e['resolved_pod']} on {e.get('resolved_node') or '?'} (ranks {', '.join(str(r) for r in (e.get('resolved_ranks') or [])) or '?'})" for e in resolved[:3])
         parts.append(f"Peer addresses in the errors: {peers}.")
+    parts.append(_decided(row))
     if finding["severity"] == "info":
         parts.append("The first failure is a CUDA OOM: see the oom-cascade finding.")
-    finding["summary"] = " ".join(parts)
+    finding["summary"] = " ".join(p for p in parts if p)
     if cause == "rank-failed" and (row.get("failure_kind") or "").startswith("xid"):
         finding["recommendation"] = f"Drain {where} and check the GPU (see gpu-health); restart the job from its last checkpoint on healthy nodes."
-    elif cause == "desync":
-        finding["recommendation"] = "Ranks issue collectives in different orders: look for rank-dependent control flow (data-dependent branches, uneven batches); enable TORCH_NCCL_TRACE_BUFFER_SIZE for a Flight Recorder dump."
+    elif cause in ("desync", "collective-mismatch", "size-mismatch", "op-mismatch", "lagging-rank", "behind"):
+        finding["recommendation"] = f"Inspect {who} first. {RECOMMEND_DESYNC}"
     else:
         finding["recommendation"] = (f"Inspect {who} on {where} (py-spy dump of the process, dmesg, its container log); "
                                      "set TORCH_NCCL_TRACE_BUFFER_SIZE=2000 and TORCH_NCCL_DUMP_ON_TIMEOUT=1 to get a Flight Recorder dump next time.")

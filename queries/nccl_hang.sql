@@ -3,16 +3,21 @@
 -- severity: critical
 -- requires: k10s_job_log, ranks
 -- description: Ranks that timed out in the PyTorch NCCL watchdog on the same SeqNum and
---   OpType are victims. The culprit is, in this order: a rank that failed before the
---   collective timed out (CUDA OOM, Xid, non-signal exit), a rank named as the closed
---   remote peer by the others, a rank that timed out on a different SeqNum/OpType
---   (desync), or a rank that never reported. Every IP in NCCL WARN, remote-error and
---   watchdog lines is resolved to pod, ranks and node using the addresses valid then.
+--   OpType are victims; a desync report or collective fingerprint mismatch is a hang
+--   incident even without a timeout. The culprit comes from the hang evidence verdict
+--   (k10s_hang_verdict: flight-recorder > ras > desync-report > fingerprint >
+--   watchdog-compare > first-failure, strongest confidence first) and from the rule's own
+--   first-failure tiers: a high-confidence verdict, else a rank that failed before the
+--   collective timed out (CUDA OOM, Xid, non-signal exit), else a medium verdict or one that
+--   says there is no single culprit, else a rank named as the closed remote peer by the
+--   others, else a low-confidence verdict. decided_by and confidence say which evidence won.
+--   Every IP in NCCL WARN, remote-error and watchdog lines is resolved to pod, ranks and
+--   node using the addresses valid then.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- rank-failed, peer-closed, desync, rank-hung
+--   cause VARCHAR              -- what the culprit did: rank-failed, peer-closed, never-joined, lagging-rank, collective-mismatch, size-mismatch, op-mismatch, behind, desync, rank-dead; no-single-culprit
 --   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it)
---   ranks BIGINT[]             -- culprit ranks
+--   ranks BIGINT[]             -- culprit ranks (empty: no single culprit)
 --   pods VARCHAR[]             -- their pods
 --   nodes VARCHAR[]            -- their nodes
 --   gpus VARCHAR[]             -- their GPUs
@@ -26,6 +31,11 @@
 --   job_ranks BIGINT           -- ranks of the job
 --   failure_kind VARCHAR       -- for rank-failed: cuda_oom, xid-<code>, exit-<code>
 --   gpu_hours_lost DOUBLE      -- job GPUs x (abort - first failure), from k10s_incident (the same in every rule)
+--   decided_by VARCHAR         -- flight-recorder, ras, desync-report, fingerprint, watchdog-compare, first-failure
+--   confidence VARCHAR         -- high, medium, low; none when the evidence says there is no single culprit
+--   suspect_ranks BIGINT[]     -- other candidates the deciding evidence names
+--   decision_detail VARCHAR    -- what the deciding evidence says
+--   considered VARCHAR[]       -- every hang evidence of the job: evidence/confidence: ranks
 --   evidence STRUCT[]          -- resolved peer addresses and culprit events
 WITH l AS (
     SELECT * FROM k10s_log WHERE job_key IS NOT NULL
@@ -34,12 +44,21 @@ timeouts AS (
     SELECT job_key, rank_resolved AS rank, seq_num, op_type, timeout_ms, ran_for_ms, ts, pod_key
     FROM l WHERE kind = 'nccl_watchdog_timeout' AND rank_resolved IS NOT NULL
 ),
-incident AS (  -- per job: the collective most ranks timed out on
+incident_wd AS (  -- per job: the collective most ranks timed out on
     SELECT
         job_key, seq_num, op_type, count(DISTINCT rank) AS victims, list(DISTINCT rank ORDER BY rank) AS victim_ranks,
         min(ts) AS t_first, max(ts) AS t_last, max(timeout_ms) AS timeout_ms, max(ran_for_ms) AS ran_for_ms
     FROM timeouts GROUP BY job_key, seq_num, op_type
     QUALIFY row_number() OVER (PARTITION BY job_key ORDER BY count(DISTINCT rank) DESC, min(ts)) = 1
+),
+incident AS (  -- plus jobs whose desync report / fingerprint / FR / RAS evidence names a culprit without a timeout
+    SELECT * FROM incident_wd
+    UNION ALL
+    SELECT v.job_key, v.seq_num, v.op_type, 0, []::BIGINT[], coalesce(v.ts, TIMESTAMPTZ '1970-01-01 00:00:00+00') + to_milliseconds(600000),
+           coalesce(v.ts, TIMESTAMPTZ '1970-01-01 00:00:00+00') + to_milliseconds(600000), NULL, NULL
+    FROM k10s_hang_verdict v
+    WHERE v.evidence IN ('flight-recorder', 'ras', 'desync-report', 'fingerprint') AND len(v.culprit_ranks) > 0
+      AND v.confidence IN ('high', 'medium') AND v.job_key NOT IN (SELECT job_key FROM incident_wd)
 ),
 job_ranks AS (  -- the incarnation of every rank alive when the collective started
     SELECT i.job_key, r.rank, r.pod_key, r.pod_uid, r.node, r.gpu_uuid
@@ -100,45 +119,87 @@ status AS (
     LEFT JOIN (SELECT job_key, rank, arg_max(seq_num, ts) AS seq_num, arg_max(op_type, ts) AS op_type FROM timeouts GROUP BY ALL) t
       ON t.job_key = jr.job_key AND t.rank = jr.rank
 ),
-candidates AS (
-    SELECT *,
-        CASE
-            WHEN failed_at IS NOT NULL THEN 1
-            WHEN mentions IS NOT NULL THEN 2
-            WHEN own_seq IS NOT NULL AND (own_seq <> seq_num OR own_op <> op_type) THEN 3
-            WHEN own_seq IS NULL AND NOT list_contains(victim_ranks, rank) THEN 4
-        END AS tier
+own AS (  -- the rule's own first-failure tiers: a rank that failed first, a closed remote peer
+    SELECT *, CASE WHEN failed_at IS NOT NULL THEN 1 WHEN mentions IS NOT NULL THEN 2 END AS tier,
+           min(failed_at) OVER (PARTITION BY job_key) AS first_failed_at
     FROM status
 ),
-best AS (
-    SELECT job_key, min(tier) AS tier FROM candidates WHERE tier IS NOT NULL GROUP BY job_key
+own_best AS (
+    SELECT job_key, min(tier) AS tier FROM own WHERE tier IS NOT NULL GROUP BY job_key
+),
+decision AS (  -- which evidence decides (see the header)
+    SELECT i.job_key, v.evidence, v.confidence, v.culprit_ranks, v.suspect_ranks, v.detail, v.considered, o.tier,
+        CASE
+            WHEN v.confidence = 'high' AND len(v.culprit_ranks) > 0 THEN 'verdict'
+            WHEN o.tier = 1 THEN 'own'
+            WHEN v.confidence = 'medium' AND len(v.culprit_ranks) > 0 THEN 'verdict'
+            WHEN v.confidence = 'none' THEN 'none'
+            WHEN o.tier = 2 THEN 'own'
+            WHEN len(v.culprit_ranks) > 0 THEN 'verdict'
+        END AS source
+    FROM incident i
+    LEFT JOIN k10s_hang_verdict v ON v.job_key = i.job_key
+    LEFT JOIN own_best o ON o.job_key = i.job_key
 ),
 culprits AS (
-    SELECT c.* FROM candidates c JOIN best b ON b.job_key = c.job_key AND b.tier = c.tier
-    WHERE c.tier <> 1 OR c.failed_at <= (SELECT min(failed_at) FROM candidates c2 WHERE c2.job_key = c.job_key) + INTERVAL 60 SECOND
+    SELECT c.*, d.source FROM own c JOIN decision d ON d.job_key = c.job_key AND d.source = 'own' AND c.tier = d.tier
+    WHERE c.tier <> 1 OR c.failed_at <= c.first_failed_at + INTERVAL 60 SECOND
+    UNION ALL BY NAME
+    SELECT s.*, NULL AS tier, NULL AS first_failed_at, d.source FROM status s JOIN decision d ON d.job_key = s.job_key AND d.source = 'verdict' AND list_contains(d.culprit_ranks, s.rank)
+),
+picked AS (  -- one row per incident: its culprits (none when no evidence names one)
+    SELECT i.*, d.source, d.tier AS own_tier, d.evidence AS v_evidence, d.confidence AS v_confidence, d.culprit_ranks AS v_ranks,
+           d.suspect_ranks AS v_suspects, d.detail AS v_detail, d.considered
+    FROM incident i JOIN decision d USING (job_key)
+    WHERE d.source IS NOT NULL OR i.victims >= 2
 )
 SELECT
     i.job_key AS job,
-    CASE any_value(c.tier) WHEN 1 THEN 'rank-failed' WHEN 2 THEN 'peer-closed' WHEN 3 THEN 'desync' ELSE 'rank-hung' END AS cause,
-    CASE WHEN any_value(c.tier) = 1 AND min(c.failure_kind) = 'cuda_oom' THEN 'info' ELSE 'critical' END AS severity,
-    list(DISTINCT c.rank ORDER BY c.rank) AS ranks,
-    list(DISTINCT c.pod_key) AS pods,
-    list(DISTINCT c.node) FILTER (WHERE c.node IS NOT NULL) AS nodes,
-    list(DISTINCT c.gpu_uuid) FILTER (WHERE c.gpu_uuid IS NOT NULL) AS gpus,
+    CASE i.source
+        WHEN 'own' THEN CASE i.own_tier WHEN 1 THEN 'rank-failed' ELSE 'peer-closed' END
+        WHEN 'verdict' THEN CASE  -- what the culprit did, by what the deciding evidence says
+            WHEN i.v_evidence = 'desync-report' THEN CASE WHEN i.v_detail LIKE '%(not\_finished)%' ESCAPE '\' THEN 'lagging-rank' ELSE 'never-joined' END
+            WHEN i.v_evidence = 'fingerprint' THEN 'collective-mismatch'
+            WHEN i.v_evidence = 'watchdog-compare' THEN split_part(i.v_detail, ':', 1)
+            WHEN i.v_evidence = 'first-failure' THEN 'rank-failed'
+            WHEN i.v_evidence = 'flight-recorder' AND i.v_detail LIKE '%differs across ranks%' THEN 'collective-mismatch'
+            WHEN i.v_evidence = 'ras' AND i.v_detail LIKE '%: dead %' THEN 'rank-dead'
+            WHEN i.v_evidence = 'ras' AND i.v_detail LIKE '%MISMATCH%' THEN 'behind'
+            ELSE 'never-joined' END
+        ELSE 'no-single-culprit'
+    END AS cause,
+    CASE WHEN i.source IS NULL THEN 'info'
+         WHEN i.source = 'none' OR i.v_confidence = 'low' THEN 'warning'
+         WHEN i.source = 'own' AND i.own_tier = 1 AND min(c.failure_kind) = 'cuda_oom' THEN 'info'
+         ELSE 'critical' END AS severity,
+    CASE WHEN i.source = 'verdict' THEN list_sort(i.v_ranks)
+         ELSE coalesce(list(DISTINCT c.rank ORDER BY c.rank) FILTER (WHERE c.rank IS NOT NULL), []) END AS ranks,
+    coalesce(list(DISTINCT c.pod_key) FILTER (WHERE c.pod_key IS NOT NULL), []) AS pods,
+    coalesce(list(DISTINCT c.node) FILTER (WHERE c.node IS NOT NULL), []) AS nodes,
+    coalesce(list(DISTINCT c.gpu_uuid) FILTER (WHERE c.gpu_uuid IS NOT NULL), []) AS gpus,
     i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) AS started_at,
     i.t_last AS ended_at,
     i.seq_num, i.op_type, i.timeout_ms,
     coalesce(any_value(ki.watchdog_victims), i.victims) AS victims, i.victim_ranks,
     (SELECT count(*) FROM job_ranks jr WHERE jr.job_key = i.job_key) AS job_ranks,
     min(c.failure_kind) AS failure_kind,
-    -- one incident, one cost: read from k10s_incident (queries/_incident.sql)
-    coalesce(any_value(ki.gpu_hours_lost), round(coalesce(js.gpus, i.victims) * coalesce(i.ran_for_ms, i.timeout_ms, 600000) / 3600000.0, 3)) AS gpu_hours_lost,
+    -- one incident, one cost: read from k10s_incident (queries/_incident.sql); none when no watchdog wait was logged
+    CASE WHEN i.victims > 0 THEN coalesce(any_value(ki.gpu_hours_lost), round(coalesce(js.gpus, i.victims) * coalesce(i.ran_for_ms, i.timeout_ms, 600000) / 3600000.0, 3)) END AS gpu_hours_lost,
+    CASE i.source WHEN 'own' THEN 'first-failure' ELSE i.v_evidence END AS decided_by,
+    CASE i.source WHEN 'own' THEN CASE i.own_tier WHEN 1 THEN 'high' ELSE 'medium' END
+                  WHEN 'verdict' THEN i.v_confidence ELSE 'none' END AS confidence,
+    CASE WHEN i.source = 'verdict' THEN coalesce(i.v_suspects, []) ELSE []::BIGINT[] END AS suspect_ranks,
+    CASE WHEN i.source IN ('verdict', 'none') THEN i.v_detail
+         WHEN i.source = 'own' THEN CASE i.own_tier WHEN 1 THEN 'a rank failed before the collective timed out' ELSE 'the others name its address as the closed remote peer' END
+         ELSE 'no evidence names a culprit: ' || i.victims || ' rank(s) timed out and no rank is known to have failed, lagged or been silent while most ranks reported'
+    END AS decision_detail,
+    coalesce(i.considered, []::VARCHAR[]) AS considered,
     list_concat(
-        list({'what': 'culprit', 'rank': c.rank, 'pod': c.pod_key, 'node': c.node, 'gpu': c.gpu_uuid,
+        coalesce(list({'what': 'culprit', 'rank': c.rank, 'pod': c.pod_key, 'node': c.node, 'gpu': c.gpu_uuid,
               'own_seq_num': c.own_seq, 'own_op_type': c.own_op, 'failure': c.failure_line,
               'named_by_peers': c.mentions, 'has_logs': c.has_logs,
               'peer_ip': NULL::VARCHAR, 'resolved_pod': NULL::VARCHAR, 'resolved_node': NULL::VARCHAR, 'resolved_ranks': NULL::BIGINT[], 'reports': NULL::BIGINT}
-             ORDER BY c.rank),
+             ORDER BY c.rank) FILTER (WHERE c.rank IS NOT NULL), []),
         coalesce((SELECT list({'what': 'peer-address', 'rank': NULL::BIGINT, 'pod': NULL::VARCHAR, 'node': NULL::VARCHAR, 'gpu': NULL::VARCHAR,
                                'own_seq_num': NULL::BIGINT, 'own_op_type': NULL::VARCHAR, 'failure': NULL::VARCHAR,
                                'named_by_peers': NULL::BIGINT, 'has_logs': NULL::BOOLEAN,
@@ -147,8 +208,8 @@ SELECT
                   FROM (SELECT peer_ip, any_value(peer_pod) AS peer_pod, any_value(peer_node) AS peer_node, any_value(peer_ranks) AS peer_ranks, count(*) AS n
                         FROM peer_refs p WHERE p.job_key = i.job_key GROUP BY peer_ip)), [])
     ) AS evidence
-FROM incident i
-JOIN culprits c ON c.job_key = i.job_key
+FROM picked i
+LEFT JOIN culprits c ON c.job_key = i.job_key
 LEFT JOIN k10s_job_size js ON js.job_key = i.job_key
 LEFT JOIN LATERAL (  -- the incident of this hang: the one whose collective started nearest (k10s_incident)
     SELECT ki.gpu_hours_lost, ki.watchdog_victims FROM k10s_incident ki
@@ -156,5 +217,6 @@ LEFT JOIN LATERAL (  -- the incident of this hang: the one whose collective star
     ORDER BY abs(epoch(ki.hang_started_at) - epoch(i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)))) NULLS LAST, ki.incident
     LIMIT 1
 ) ki ON true
-GROUP BY i.job_key, i.seq_num, i.op_type, i.timeout_ms, i.victims, i.victim_ranks, i.t_first, i.t_last, i.ran_for_ms, js.gpus
+GROUP BY i.job_key, i.seq_num, i.op_type, i.timeout_ms, i.victims, i.victim_ranks, i.t_first, i.t_last, i.ran_for_ms, js.gpus,
+         i.source, i.own_tier, i.v_evidence, i.v_confidence, i.v_detail, i.v_suspects, i.considered, i.v_ranks
 ORDER BY job

@@ -62,6 +62,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         parts.append(f"{victims} other rank(s)/processes were torn down after it" + (f", {row['watchdog_victims']} by their NCCL watchdog." if row.get("watchdog_victims") else "."))
     if finding.get("gpu_hours_lost"):
         parts.append(f"≈{finding['gpu_hours_lost']:.2f} GPU-hours lost ({row.get('job_gpus')} GPUs from the first failure to the abort).")
+    if row.get("hang_verdict"):
+        parts.append(f"The hang itself is decided by other evidence ({row['hang_verdict']}): see the nccl-hang finding.")
     finding["summary"] = " ".join(parts)
     finding["recommendation"] = FIX.get(cause, "Inspect that rank's own log lines before the teardown; the other ranks' errors are consequences.")
     return finding

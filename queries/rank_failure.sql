@@ -17,7 +17,7 @@
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
 --   cause VARCHAR              -- host-oom-kill, segfault, sigbus, sigfpe, abort, cuda-error, python-exception, nccl-error, exit-<code>
---   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit)
+--   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit), info (no single culprit here but other hang evidence names one)
 --   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
 --   pods VARCHAR[]             -- its pod
 --   nodes VARCHAR[]            -- its node
@@ -41,10 +41,14 @@
 --   gpu_hours_lost DOUBLE      -- job GPUs x (abort - first failure), from k10s_incident
 --   incident BIGINT            -- which incident of the job (1 = first)
 --   incidents BIGINT           -- incidents of the job with a failing rank
+--   hang_verdict VARCHAR       -- when other hang evidence decides the job's hang (k10s_hang_verdict): evidence/confidence: ranks
 SELECT
     i.job_key AS job,
     i.cause,
-    CASE WHEN i.confidence = 'high' THEN 'critical' ELSE 'warning' END AS severity,
+    CASE WHEN i.confidence = 'high' THEN 'critical'
+         -- no single failing rank, but other hang evidence names the culprit (nccl-hang says it)
+         WHEN len(i.culprit_ranks) = 0 AND v.evidence <> 'first-failure' AND len(v.culprit_ranks) > 0 AND v.confidence IN ('high', 'medium') THEN 'info'
+         ELSE 'warning' END AS severity,
     i.culprit_ranks AS ranks,
     CASE WHEN len(i.culprit_ranks) = 1 THEN [i.first_pod] ELSE []::VARCHAR[] END AS pods,
     CASE WHEN len(i.culprit_ranks) = 1 AND i.first_node IS NOT NULL THEN [i.first_node] ELSE []::VARCHAR[] END AS nodes,
@@ -60,8 +64,12 @@ SELECT
     i.victims, i.victim_ranks, i.watchdog_victims, i.job_gpus,
     i.gpu_hours_lost,
     i.incident,
-    count(*) OVER (PARTITION BY i.job_key) AS incidents
+    count(*) OVER (PARTITION BY i.job_key) AS incidents,
+    CASE WHEN v.evidence <> 'first-failure'
+         THEN v.evidence || '/' || v.confidence || ': ' || CASE WHEN len(v.culprit_ranks) = 0 THEN 'no single culprit' ELSE array_to_string(v.culprit_ranks, ', ') END
+    END AS hang_verdict
 FROM k10s_incident i
+LEFT JOIN k10s_hang_verdict v ON v.job_key = i.job_key
 WHERE i.cause IS NOT NULL AND i.cause <> 'cuda-oom'
 QUALIFY row_number() OVER (PARTITION BY i.job_key ORDER BY i.incident) = 1
 ORDER BY job

@@ -57,7 +57,7 @@ def test_check_names_what_rbac_denies(tmp_path_factory):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     skipped = {line.split()[0] for line in lines if line.endswith("would be skipped")}
-    assert skipped == {"events", "visible-devices", "nvidia-smi", "ss", "dmesg"}
+    assert skipped == {"events", "visible-devices", "nvidia-smi", "ss", "dmesg", "flight-recorder", "ncclras"}
     assert any("denied: list events" in line for line in lines)
     assert any("denied: create pods/exec" in line for line in lines)
 

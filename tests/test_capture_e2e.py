@@ -170,7 +170,8 @@ def test_injected_faults_show_in_manifest_and_nothing_else_is_lost(healthy, tmp_
     # Every failed exec is named in its collector's errors; every other exec output is a recording.
     want = recordings(original, "exec", EXEC_KEY)
     failed = 0
-    collector_of = {"nvidia-smi-xml": "nvidia-smi", "ss": "ss", "visible-devices": "visible-devices", "dmesg": "dmesg"}
+    collector_of = {"nvidia-smi-xml": "nvidia-smi", "ss": "ss", "visible-devices": "visible-devices", "dmesg": "dmesg",
+                    "ncclras": "ncclras", "flight-recorder": "flight-recorder"}
     for r in rows(out, "exec"):
         errors = " ".join(entries[collector_of[r["source"]]]["errors"])
         if r["error"] is not None or r["exit_code"] in (126, 127):

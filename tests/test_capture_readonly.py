@@ -51,8 +51,21 @@ def test_the_http_client_sends_only_get():
 
 
 def test_allowed_commands_are_the_read_only_set():
+    from k10s_forensics.capture.dump_commands import FR_COMMAND
+
     assert ALLOWED_COMMANDS == {("nvidia-smi", "-q", "-x"), ("ss", "-tin"), ("printenv", "NVIDIA_VISIBLE_DEVICES"),
-                                ("dmesg", "--time-format", "iso")}
+                                ("dmesg", "--time-format", "iso"), FR_COMMAND, ("ncclras", "-f", "json"), ("ncclras",)}
+
+
+def test_the_flight_recorder_reader_only_reads():
+    """Static half: the fixed script opens files for reading only and calls nothing that writes."""
+    from k10s_forensics.capture.dump_commands import FR_COMMAND, FR_SCRIPT
+
+    assert FR_COMMAND[:4] == ("python3", "-I", "-S", "-c")
+    assert re.findall(r"open\(([^)]*)\)", FR_SCRIPT) == ["f,'rb'"]
+    assert re.findall(r"^import (.*)$", FR_SCRIPT, re.M) == ["base64,glob,json,os,stat"]
+    forbidden = re.compile(r"remove|unlink|rename|rmdir|mkdir|system|popen|exec|spawn|kill|chmod|chown|truncate|write|subprocess|socket|__import__|eval")
+    assert not forbidden.search(FR_SCRIPT.replace("json.dumps", "")), forbidden.search(FR_SCRIPT)
 
 
 @pytest.mark.parametrize("argv", [("sh", "-c", "ls"), ("rm", "-rf", "/"), ("nvidia-smi", "-r"), ("dmesg", "-C"),

@@ -19,10 +19,6 @@ from incident_kit import REAL_SAMPLES_DIR, analyze_incident, load_cases, naming_
 
 #: Cases not handled yet, per way of bringing the log (strict: an XPASS fails, so a fixed case must leave).
 NOT_YET: dict[str, set[str]] = {
-    # nccl-hang names the silent ranks; the hang evidence (t9-hang / t9-frras) decides these
-    "nccl-1730-ras-ok-rank118-timeout": {"as-pasted", "api-timestamps"},
-    "open-r1-620-grpo-broadcast-rank0-missing": {"as-pasted", "api-timestamps"},
-    "determined-8915-first-allgather-hang-bogus-rank0-mismatch": {"as-pasted", "api-timestamps"},
 }
 
 #: Victims expected.json lists although no line of theirs is in the paste (SOURCE.md: "not visible in the excerpt").
@@ -30,13 +26,7 @@ VICTIMS_NOT_IN_PASTE = {"kohya-1434-2gpu-ecc-rank1"}
 
 #: Incident folders whose expectation is still to be written in tests/data/incident_expectations.json
 #: (hang evidence: t9-hang; Flight Recorder / RAS: t9-frras). Strict: a folder that gets one must leave.
-AWAITING_EXPECTATIONS: set[str] = {
-    "nccl-1235-multinode-p2p-setup",
-    "pytorch-140969-fr-trace-default-pg",
-    "pytorch-152623-nanogpt-nightly-hang",
-    "sglang-5013-tp8-service-thread",
-    "simpletuner-2712-collective-mismatch",
-}
+AWAITING_EXPECTATIONS: set[str] = set()
 
 CASES = load_cases(REAL_SAMPLES_DIR) if REAL_SAMPLES_DIR.is_dir() else []
 

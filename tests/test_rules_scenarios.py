@@ -24,7 +24,9 @@ from k10s_forensics.bundle import Bundle  # noqa: E402
 
 SCENARIOS = ("healthy", "straggler-compute", "straggler-input", "straggler-network", "oom-crashloop", "nccl-hang",
              "idle-gpus", "pending-taint", "pending-capacity", "pending-quota", "xid-79",
-             "rank-host-oom", "rank-segfault", "rank-exception", "rank-cuda-error")
+             "rank-host-oom", "rank-segfault", "rank-exception", "rank-cuda-error",
+             "nccl-size-mismatch", "nccl-desync-report", "collective-mismatch", "nccl-stall-all",
+             "hang-flight-recorder", "hang-ras-dead")
 CULPRIT_KEYS = ("ranks", "pods", "nodes", "gpus")
 
 

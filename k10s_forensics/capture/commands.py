@@ -20,6 +20,20 @@ def binary_missing(result: ExecResult) -> bool:
     return result.exit_code is None and any(mark in text for mark in _MISSING_MARKS)
 
 
+def judge(ctx, result: ExecResult, *, missing: str, where: str) -> bool:
+    """Record one exec's outcome on the collector: ``missing`` when the binary is absent,
+    ``where: why`` when it failed, ``ok`` otherwise; returns True when it ran cleanly."""
+    if binary_missing(result):
+        ctx.error(missing)
+    elif result.exit_code != 0:
+        why = result.error or result.stderr.strip()[:200] or f"exit code {result.exit_code}"
+        ctx.error(f"{where}: {why}")
+    else:
+        ctx.ok()
+        return True
+    return False
+
+
 def run_command(ctx, pod: PodInfo, container: str, argv: tuple[str, ...], source: str, *, record: bool = True,
                 timeout_s: float | None = None) -> ExecResult:
     """Exec ``argv`` in ``pod``/``container``; write the exec row (unless ``record`` is False).

@@ -36,6 +36,18 @@ class ContainerInfo:
     has_previous: bool = False
     ever_started: bool = False
     init: bool = False
+    #: The spec switches PyTorch's Flight Recorder on (env or command line; see dump_commands.FR_ENV).
+    flight_recorder: bool = False
+
+
+def _flight_recorder_on(container: dict[str, Any]) -> bool:
+    from k10s_forensics.capture.dump_commands import FR_ENV
+
+    for env in container.get("env") or []:
+        if env.get("name") in FR_ENV and str(env.get("value", "1")).strip() not in ("", "0", "false", "False"):
+            return True
+    words = " ".join(str(a) for a in (container.get("command") or []) + (container.get("args") or []))
+    return any(f"{name}=" in words and f"{name}=0 " not in words + " " for name in FR_ENV)
 
 
 @dataclass
@@ -90,7 +102,7 @@ class PodInfo:
                 containers.append(ContainerInfo(
                     name=c.get("name", ""), image=c.get("image", ""), gpus=_gpu_count(c.get("resources")),
                     restart_count=restarts, has_previous=bool(restarts or "terminated" in last),
-                    ever_started=started, init=init))
+                    ever_started=started, init=init, flight_recorder=_flight_recorder_on(c)))
         port = 9400
         for c in spec.get("containers") or []:
             for p in c.get("ports") or []:

@@ -19,6 +19,7 @@ from functools import lru_cache
 from urllib.parse import quote, quote_plus
 
 from k10s_forensics.capture.connection import ClusterConnection, load_connection
+from k10s_forensics.capture.dump_commands import FR_COMMAND, RAS_JSON, RAS_TEXT
 from k10s_forensics.capture.retry import CallError, Deadline, RetryPolicy, call_with_retry, parse_retry_after
 from k10s_forensics.capture.transport import TransportError, make_transport
 
@@ -29,6 +30,9 @@ ALLOWED_COMMANDS: frozenset[tuple[str, ...]] = frozenset(
         ("ss", "-tin"),
         ("printenv", "NVIDIA_VISIBLE_DEVICES"),
         ("dmesg", "--time-format", "iso"),
+        FR_COMMAND,
+        RAS_JSON,
+        RAS_TEXT,
     }
 )
 #: Largest response body kept (bytes); exec output and scrapes beyond it are cut and say so.

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from k10s_forensics.rebuild import DeriveContext
 
 #: Bump when a parser changes what it derives: bundles rebuilt by an older version are re-derived.
-PARSER_VERSION = "1.2.0"
+PARSER_VERSION = "1.4.0"
 
 #: Module names under k10s_forensics.parsers, in the order rebuild runs them.
 DERIVERS: tuple[str, ...] = (
@@ -39,6 +39,8 @@ DERIVERS: tuple[str, ...] = (
     "ss",
     "logs",
     "dmesg",
+    "flight_recorder",
+    "ncclras",
     "ranks",
     "gpus",
 )

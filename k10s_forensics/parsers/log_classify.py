@@ -17,6 +17,7 @@ from k10s_forensics.parsers.log_failures import cuda_error as _cuda_error
 from k10s_forensics.parsers.log_failures import launcher_exit as _launcher
 from k10s_forensics.parsers.log_failures import py_exception as _py_exception
 from k10s_forensics.parsers.log_normalize import Normalized, normalize
+from k10s_forensics.parsers.log_reports import reports as _reports
 
 Event = dict[str, Any]
 
@@ -85,6 +86,7 @@ def _watchdog(text: str) -> Event | None:
         # field by field: a line cut short still yields what it holds
         seq, op, tmo = P.WORK_SEQ.search(text), P.WORK_OP.search(text), P.WORK_TIMEOUT.search(text)
         ran = P.RAN_FOR.search(text)
+        numel_in, numel_out = P.WORK_NUMEL_IN.search(text), P.WORK_NUMEL_OUT.search(text)
         if P.THREAD_TERMINATED.search(text):
             subkind = "thread_terminated"
         else:
@@ -96,6 +98,8 @@ def _watchdog(text: str) -> Event | None:
             "op_type": op.group(1) if op else None,
             "timeout_ms": _int(tmo.group(1)) if tmo else None,
             "ran_for_ms": _int(ran.group(1)) if ran else None,
+            "numel_in": _int(numel_in.group(1)) if numel_in else None,
+            "numel_out": _int(numel_out.group(1)) if numel_out else None,
         }
     for regex, subkind in ((P.FAILURE_DETECTED, "failure_detected"), (P.TIMEOUT_AT_WORK, "timeout_at_work")):
         m = regex.search(text)
@@ -173,28 +177,6 @@ def _remote(text: str) -> Event | None:
     if m:
         return {"kind": "nccl_peer_closed", "subkind": "local_rank", "local_rank": _int(m.group(1))}
     return None
-
-
-def _reports(text: str) -> list[Event]:
-    prints = P.FINGERPRINT.findall(text)
-    if prints:
-        return [
-            {"kind": "collective_mismatch", "rank": _int(r), "seq_num": _int(s), "op_type": op, "subkind": "fingerprint"}
-            for r, s, op in prints
-        ]
-    if P.MISMATCH.search(text):
-        return [{"kind": "collective_mismatch", "subkind": "mismatch"}]
-    m = P.DESYNC_RANKS.search(text)
-    if m:
-        return [
-            {"kind": "nccl_desync", "rank": _int(r), "last_completed_seq": _int(m.group(2)), "seq_num": _int(m.group(3)), "subkind": "not_joined"}
-            for r in m.group(1).split(",")
-        ]
-    m = P.FR_MISSING.search(text)
-    if m:
-        ranks = [r for r in m.group(1).replace(" ", "").split(",") if r]
-        return [{"kind": "flight_recorder_missing_ranks", "rank": _int(r)} for r in ranks]
-    return []
 
 
 def _torchrun(text: str) -> Event | None:
@@ -319,6 +301,8 @@ def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> l
         merged.update({k: v for k, v in ev.items() if k != "_no_rank"})
         if ev.get("_no_rank"):  # the line names a rank that is known to be wrong
             merged.update(rank=None, local_rank=None, pg_rank=None, _prefix_rank=None)
+        if ev.get("_reporter") is not None:  # a fingerprint report names its reporter first
+            merged["reporter_rank"] = ev["_reporter"]
         if ev["kind"] == "collective_mismatch" and ev.get("rank") is None:
             merged["rank"] = merged.get("reporter_rank")
         out.append(merged)

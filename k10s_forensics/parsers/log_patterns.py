@@ -74,6 +74,9 @@ _EVENT_LITERALS = (
     r"Detected mismatch between collectives",
     r"is running collective",
     r"didn't join collective",
+    r"didn't finish collective",
+    r"never joined any collectives",
+    r"is running inconsistent collective",
     r"missing ranks:",
     r"Not all ranks joining collective",
     r"group info: ",
@@ -140,6 +143,8 @@ NCCL_LEVEL = re.compile(r"\bNCCL (INFO|WARN|ERROR|TRACE)\b")
 WORK_SEQ = re.compile(r"SeqNum=(\d+)")
 WORK_OP = re.compile(r"OpType=(\w+)")
 WORK_TIMEOUT = re.compile(r"Timeout\(ms\)=(\d+)")
+WORK_NUMEL_IN = re.compile(r"NumelIn=(-?\d+)")
+WORK_NUMEL_OUT = re.compile(r"NumelOut=(-?\d+)")
 RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 WATCHDOG_CAUGHT = re.compile(r"Watchdog caught collective operation timeout")
 THREAD_TERMINATED = re.compile(r"watchdog thread terminated with exception")
@@ -230,8 +235,7 @@ COMM_STATE = re.compile(r"- (Init START|Init COMPLETE|Abort COMPLETE|Destroy COM
 XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]+)\): (\d+),? ?(.{0,300})")
 XID_PID = re.compile(r"\bpid=(\d+)")
 MISMATCH = re.compile(r"Detected mismatch between collectives")
-FINGERPRINT = re.compile(r"Rank (\d+) is running collective: CollectiveFingerPrint\(SequenceNumber=(\d+),?\s*OpType=(\w+)")
-DESYNC_RANKS = re.compile(r"^\s*\[(\d+(?:, ?\d+){0,1000})\] finished collective #(\d+), but didn't join collective #(\d+)")
+#: Fingerprint and desync report wordings: log_reports.py.
 FR_MISSING = re.compile(r"missing ranks: \{([\d, ]{0,20000})\}")
 FR_HEADER = re.compile(r"Not all ranks joining collective(?::? sequence number:? (\d+)| (\d+) at entry \d+)")
 FR_GROUP = re.compile(r"^\s*group info: (\S+)")

@@ -51,6 +51,12 @@ SCENARIOS = (
     "rank-segfault",
     "rank-exception",
     "rank-cuda-error",
+    "nccl-size-mismatch",
+    "nccl-desync-report",
+    "collective-mismatch",
+    "nccl-stall-all",
+    "hang-flight-recorder",
+    "hang-ras-dead",
 )
 
 #: Every fault rule of the analyzer (``healthy`` forbids them all).

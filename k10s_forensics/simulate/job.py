@@ -85,6 +85,8 @@ class Job:
     restart_policy: str = "OnFailure"
     child_uids: dict[str, str] = field(default_factory=dict)
     log_prefix: str | None = None  # a log shipper's prefix on every line: pod, host, clock (writer._prefixed)
+    flight_recorder: bool = False  # TORCH_NCCL_TRACE_BUFFER_SIZE / DUMP_ON_TIMEOUT set in the pod spec
+    fr_prefix: str = "/tmp/nccl_trace_rank_"
 
     @property
     def container(self) -> str:

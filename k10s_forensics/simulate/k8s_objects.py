@@ -105,6 +105,20 @@ def operator_pod(node: Node, app: str, name: str, uid: str, created: dt.datetime
 
 
 def _env(job: Job, pod: Pod) -> list[dict]:
+    return _launcher_env(job, pod) + _fr_env(job)
+
+
+def _fr_env(job: Job) -> list[dict]:
+    if not job.flight_recorder:
+        return []
+    env = [{"name": "TORCH_NCCL_TRACE_BUFFER_SIZE", "value": "2000"}, {"name": "TORCH_NCCL_DUMP_ON_TIMEOUT", "value": "1"},
+           {"name": "TORCH_NCCL_ASYNC_ERROR_HANDLING", "value": "0"}]
+    if job.fr_prefix != "/tmp/nccl_trace_rank_":
+        env.append({"name": "TORCH_NCCL_DEBUG_INFO_TEMP_FILE", "value": job.fr_prefix})
+    return env
+
+
+def _launcher_env(job: Job, pod: Pod) -> list[dict]:
     nnodes = str(job.replicas)
     if job.kind == "PyTorchJob":
         master = f"{job.name}-master-0"

@@ -39,6 +39,12 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "rank-segfault": dict(seed=113, nodes=4, gpus_per_node=1, minutes=12, interval_s=30),
     "rank-exception": dict(seed=114, nodes=3, gpus_per_node=4, minutes=12, interval_s=30),
     "rank-cuda-error": dict(seed=115, nodes=2, gpus_per_node=8, minutes=12, interval_s=30),
+    "nccl-size-mismatch": dict(seed=112, nodes=2, gpus_per_node=8, minutes=15, interval_s=30),
+    "nccl-desync-report": dict(seed=113, nodes=4, gpus_per_node=1, minutes=15, interval_s=30),
+    "collective-mismatch": dict(seed=114, nodes=3, gpus_per_node=4, minutes=12, interval_s=30),
+    "nccl-stall-all": dict(seed=115, nodes=4, gpus_per_node=2, minutes=15, interval_s=30),
+    "hang-flight-recorder": dict(seed=116, nodes=2, gpus_per_node=4, minutes=12, interval_s=30),
+    "hang-ras-dead": dict(seed=117, nodes=3, gpus_per_node=2, minutes=10, interval_s=30),
 }
 DESCRIPTIONS = {
     "healthy": "A DDP job training normally: every rank computes ~90% of each step; GPU util, power and tensor activity alike across ranks. No finding should fire.",
@@ -55,7 +61,13 @@ DESCRIPTIONS = {
     "rank-segfault": "One worker dies of SIGSEGV (faulthandler's `Fatal Python error: Segmentation fault`, exitcode -11); the same teardown. One rank per pod.",
     "rank-exception": "One worker raises a Python exception (traceback, exit status 1) while its peers are healthy; the same teardown; lines behind a log shipper's prefix.",
     "rank-cuda-error": "One worker hits `CUDA error: an illegal memory access was encountered` with an Xid 31/13/43 on its GPU; the same teardown.",
+    "hang-flight-recorder": "The job sets TORCH_NCCL_TRACE_BUFFER_SIZE / TORCH_NCCL_DUMP_ON_TIMEOUT (async error handling off, so the pods stay Running). One rank never enters collective N; the others time out on it and every rank dumps its Flight Recorder ring buffer (pickle or JSON; in one variant the culprit writes none). The capture reads the dumps; k10s_hang_evidence_fr names the rank missing from collective N.",
+    "hang-ras-dead": "One training process freezes while the others wait in the collective, long before the 30-minute watchdog: no log line names anyone. NCCL (>= 2.26) RAS declares the process dead (pod IP, pid, GPU); the capture asks ncclras in one pod (text or JSON) and k10s_hang_evidence_ras resolves the process to its rank.",
     "xid-79": "A GPU falls off the bus (dmesg `NVRM: Xid (PCI:...): 79`), its samples stop, the node's allocatable nvidia.com/gpu drops by one, the rank on it dies with a CUDA error and its peers time out or get remote errors.",
+    "nccl-size-mismatch": "Every rank times out in the watchdog on the same SeqNum/OpType, but one rank entered the collective with a different NumelIn/NumelOut (a size mismatch): the watchdog lines compared across ranks name it.",
+    "nccl-desync-report": "One rank stalls; the others time out and some print PyTorch's TORCH_NCCL_DESYNC_DEBUG report (multi-line) naming it as the lagging rank ('finished collective #N, but didn't join collective #N+1' or 'joined but didn't finish').",
+    "collective-mismatch": "TORCH_DISTRIBUTED_DEBUG=DETAIL: one rank issues a different collective (op or shape); every rank raises 'Detected mismatch between collectives on ranks' naming it (the culprit's own report names rank 0), and the job fails.",
+    "nccl-stall-all": "Every rank joined the same collective and none finished it (a fabric stall): all ranks time out and the desync reports say every rank 'joined but didn't finish' - no single culprit, and nccl-hang must say so without naming a rank.",
 }
 README_HEAD = """# Sample bundles
 

@@ -58,6 +58,8 @@ class Sim:
         self.state_changes: list[tuple[dt.datetime, str]] = []
         self.restart_times: list[dt.datetime] = []
         self.final_pods: set[str] = set()  # pod uids whose last run ended for good (GPUs released)
+        self.fr_dumps: dict[str, dict[str, bytes]] = {}  # pod uid -> Flight Recorder dump path -> bytes
+        self.ras_answer: str | None = None  # what ncclras answers (None: a healthy job's answer)
         self.scrape_fail_p = self.rng.choice((0.0, 0.004, 0.01))
         self.nsocks = self.rng.choice((2, 4))
 

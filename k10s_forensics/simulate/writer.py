@@ -12,6 +12,7 @@ from k10s_forensics.simulate import constants as C
 from k10s_forensics.simulate import dmesg as dmesg_text
 from k10s_forensics.simulate.activity import Physics
 from k10s_forensics.simulate.dcgm_text import DcgmRenderer
+from k10s_forensics.simulate.hang_writer import write_hang_dumps
 from k10s_forensics.simulate.job import Pod
 from k10s_forensics.simulate.job_objects import IMAGE, job_objects, pod_owner
 from k10s_forensics.simulate.k8s_objects import Versions, event_body, namespace_body, node_body, operator_pod, pod_body, tenant_pod_body
@@ -249,9 +250,10 @@ def write_bundle(sim: Sim, out_dir: Path) -> None:
     write_rounds(sim, bw, cnt)
     write_objects(sim, bw, cnt, sim.end - MS * 1000, final=True)
     write_dmesg(sim, bw, cnt)
+    write_hang_dumps(sim, bw, cnt, pod_running)
     write_logs(sim, bw, cnt)
     for name in ("namespaces", "nodes", "gpu-operator", "pods", "events", "training-jobs", "kueue", "dcgm", "nvidia-smi", "ss",
-                 "visible-devices", "dmesg", "logs", "prometheus"):
+                 "visible-devices", "dmesg", "flight-recorder", "ncclras", "logs", "prometheus"):
         rows = cnt.rows.get(name, 0)
         errors = cnt.errors.get(name, [])
         run: dict[str, Any] = {"name": name, "started_at": iso(sim.start), "finished_at": iso(sim.end), "rows": rows, "errors": errors}
@@ -259,8 +261,10 @@ def write_bundle(sim: Sim, out_dir: Path) -> None:
             run.update(status="skipped", errors=["no --prometheus URL given"])
         elif name == "kueue" and not rows:
             run.update(status="skipped", errors=["kueue.x-k8s.io not served by this cluster"])
-        elif name in ("pods", "training-jobs", "logs", "ss", "visible-devices") and not rows:
+        elif name in ("pods", "training-jobs", "logs", "ss", "visible-devices", "flight-recorder", "ncclras") and not rows:
             run.update(status="skipped", errors=["no training pods running"] if name != "pods" else [])
+            if name == "flight-recorder":
+                run["errors"] = ["no training container sets TORCH_NCCL_TRACE_BUFFER_SIZE / TORCH_NCCL_DUMP_ON_TIMEOUT"]
             if name == "pods":
                 run["status"] = "ok"
         else:

@@ -24,6 +24,8 @@ import pyarrow.parquet as pq
 from k10s_forensics.bundle import COMPRESSION
 from k10s_forensics.sharing.redact.bodies import Redactor
 from k10s_forensics.sharing.redact.collect import collect_vocabulary, read_batches
+from k10s_forensics.sharing.redact.dumps import SOURCE as FR_SOURCE
+from k10s_forensics.sharing.redact.dumps import open_envelope
 from k10s_forensics.sharing.redact.columns import ColumnRedactor
 from k10s_forensics.sharing.redact.pipeline import ordered_map
 from k10s_forensics.sharing.redact.prefilter import SECRET_PREFILTER
@@ -57,7 +59,8 @@ def rewrite_raw(
     rows = 0
     dst.parent.mkdir(parents=True, exist_ok=True)
     text_columns = [f.name for f in schema if f.name not in keep and (pa.types.is_string(f.type) or pa.types.is_large_string(f.type))]
-    if redactor.replacer is None and name != "objects" and not _has_secrets(pf, text_columns):
+    has_dumps = name == "exec" and _has_flight_recorder(pf)  # base64 dumps must be opened, never copied
+    if redactor.replacer is None and name != "objects" and not has_dumps and not _has_secrets(pf, text_columns):
         shutil.copyfile(src, dst)  # standard level, nothing to mask: the rewrite would be this very table
         if on_batch is not None:
             on_batch(pf.metadata.num_rows)
@@ -67,6 +70,8 @@ def rewrite_raw(
 
     def redact_batch(batch: pa.RecordBatch) -> pa.RecordBatch:
         arrays = []
+        if has_dumps:
+            batch = _open_dumps(batch)
         for i, field in enumerate(schema):
             column = batch.column(i)
             if field.name in keep or not (pa.types.is_string(field.type) or pa.types.is_large_string(field.type)):
@@ -90,6 +95,27 @@ def rewrite_raw(
     finally:
         writer.close()
     return rows
+
+
+def _has_flight_recorder(pf: pq.ParquetFile) -> bool:
+    if "source" not in pf.schema_arrow.names:
+        return False
+    return any(pc.any(pc.equal(b.column(0), FR_SOURCE)).as_py() for b in read_batches(pf, ["source"]))
+
+
+def _open_dumps(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """Flight Recorder rows with their dumps as JSON text (sharing/redact/dumps.py)."""
+    names = batch.schema.names
+    if "source" not in names or "stdout" not in names:
+        return batch
+    sources = batch.column(names.index("source")).to_pylist()
+    if FR_SOURCE not in sources:
+        return batch
+    i = names.index("stdout")
+    values = [open_envelope(v) if s == FR_SOURCE else v for s, v in zip(sources, batch.column(i).to_pylist())]
+    arrays = list(batch.columns)
+    arrays[i] = pa.array(values, type=batch.schema.field(i).type)
+    return pa.RecordBatch.from_arrays(arrays, schema=batch.schema)
 
 
 def _has_secrets(pf: pq.ParquetFile, text_columns: list[str]) -> bool:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from k10s_forensics.simulate.scenarios.hang_dumps import hang_flight_recorder, hang_ras_dead
 from k10s_forensics.simulate.scenarios.crashes import nccl_hang, oom_crashloop, xid_79
 from k10s_forensics.simulate.scenarios.rank_failures import rank_cuda_error, rank_exception, rank_host_oom, rank_segfault
+from k10s_forensics.simulate.scenarios.hangs import collective_mismatch, nccl_desync_report, nccl_size_mismatch, nccl_stall_all
 from k10s_forensics.simulate.scenarios.scheduling import idle_gpus, pending_capacity, pending_quota, pending_taint
 from k10s_forensics.simulate.scenarios.stragglers import healthy, straggler_compute, straggler_input, straggler_network
 
@@ -29,4 +31,10 @@ SCENARIOS: dict[str, Callable] = {
     "rank-segfault": rank_segfault,
     "rank-exception": rank_exception,
     "rank-cuda-error": rank_cuda_error,
+    "nccl-size-mismatch": nccl_size_mismatch,
+    "nccl-desync-report": nccl_desync_report,
+    "collective-mismatch": collective_mismatch,
+    "nccl-stall-all": nccl_stall_all,
+    "hang-flight-recorder": hang_flight_recorder,
+    "hang-ras-dead": hang_ras_dead,
 }

@@ -108,16 +108,27 @@ def oom_crashloop(sim) -> None:
                           f"{job.timeout_ms} ms); torchrun --max-restarts=1 restarts the worker group, then the container restarts.")
 
 
-def nccl_hang(sim) -> None:
+def launch_until_hang(sim, styles: tuple[str, ...] | None = None):
+    """Launch a job (restartPolicy Never, a timeout that fits the window) and train until it hangs.
+
+    ``styles``: torch log styles the scenario needs (the job's is kept when it is one of them).
+    Returns (pods, runs, training start, hang time, last step).
+    """
     window = (sim.end - sim.start).total_seconds()
     th_frac = sim.rng.uniform(0.12, 0.3)
     timeout = _fit_timeout(sim, 60, 1, window * (0.9 - th_frac)) or 60000
     pods, runs, t0 = launch(sim, timeouts=(timeout,))
     job = sim.job
     job.restart_policy = "Never"
-    t_hang = sim.at(th_frac)
-    last, t_last = train(sim, pods, runs, t0, t_hang, 0)
-    t_hang = t_last + SEC * 0.2
+    if styles and job.torch_style not in styles:
+        job.torch_style = sim.rng.choice(styles)
+    last, t_last = train(sim, pods, runs, t0, sim.at(th_frac), 0)
+    return pods, runs, t0, t_last + SEC * 0.2, last
+
+
+def nccl_hang(sim) -> None:
+    pods, runs, t0, t_hang, last = launch_until_hang(sim)
+    job = sim.job
     rank = pick_rank(sim)
     pod, local, gid = sim.rank_gpu(rank)
     per_step = sim.rng.randrange(20, 60)
@@ -149,7 +160,7 @@ def nccl_hang(sim) -> None:
         culprit_after = [Seg(t_hang, t_wd, busy=0.0, fb0_mib=fb), Seg(t_wd, sim.end + FAR, fb0_mib=0)]
     sim.segs([gid], steady_segments(sim, start, t0, t_hang) + culprit_after)
     job_info(sim)
-    sim.expect("nccl-hang", "desync" if desync else "rank-hung", [rank], [pod], [gid], seq_num=seq)
+    sim.expect("nccl-hang", "desync" if desync else "never-joined", [rank], [pod], [gid], seq_num=seq)
     forbid(sim, "nccl-hang", "idle-gpu")
     sim.truth["notes"] = (f"Rank {rank} stops making progress after step {last}; the other ranks time out on SeqNum={seq} "
                           f"(Timeout(ms)={job.timeout_ms})" + (" while the culprit waits on a different collective (desync)." if desync else "; the culprit logs nothing."))

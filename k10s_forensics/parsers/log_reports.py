@@ -1,0 +1,112 @@
+"""Report lines that name other ranks: collective fingerprints, desync reports, fr_trace output.
+
+Split from log_classify: these lines are printed by one rank about others, so every event
+carries the rank it names in ``rank`` and (set by the caller) the printing rank in
+``reporter_rank``. Wordings (PyTorch sources, ProcessGroupWrapper.cpp and TraceUtils.h):
+
+* ``Detected mismatch between collectives on ranks. Rank A is running collective:
+  CollectiveFingerPrint(SequenceNumber=.., OpType=.., TensorShape=[..], ...), but Rank B is
+  running collective: ...`` (>= 1.12: A is the reporter, B the first rank in rank order whose
+  fingerprint differs from A's); ``Rank A is running inconsistent collective:
+  CollectiveFingerPrint(OpType=.., ...)`` (1.10-1.11: the reporter's own fingerprint only).
+* ``[7] finished collective #182, but didn't join collective #183 (count from 1)``,
+  ``[0, 1] joined but didn't finish collective #39 (count from 1)``, ``ranks [3] are the
+  lagging ranks that caused this timeout. They never joined any collectives``.
+* fr_trace: ``missing ranks: {3, 4}``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from k10s_forensics.parsers import log_patterns as P
+
+Event = dict[str, Any]
+
+#: ``Rank A is running collective: CollectiveFingerPrint(...)`` (PyTorch >= 1.12); the first rank
+#: of a report is its reporter, the second the first rank (in rank order) whose fingerprint differs.
+FINGERPRINT = re.compile(r"Rank (\d+) is running collective: CollectiveFingerPrint\(SequenceNumber=(\d+),?\s*OpType=(\w+)")
+FINGERPRINT_SHAPE = re.compile(r"TensorShape=\[([^\]]{0,400})\]")
+FINGERPRINT_DTYPES = re.compile(r"TensorDtypes=([\w\[\], ]{0,200}?),? TensorDeviceTypes")
+#: PyTorch 1.10-1.11: each rank that sees any difference reports only its own fingerprint.
+FINGERPRINT_OLD = re.compile(r"Rank (\d+) is running inconsistent collective: CollectiveFingerPrint\(OpType=(\w+)")
+RANK_LIST = r"\[(\d+(?:, ?\d+){0,4095})\]"
+#: TORCH_NCCL_DESYNC_DEBUG report (TraceUtils): the lagging ranks, three wordings.
+DESYNC_RANKS = re.compile(RANK_LIST + r" finished collective #(\d+), but didn't join collective #(\d+)")
+DESYNC_JOINED = re.compile(RANK_LIST + r" joined but didn't finish collective #(\d+)")
+DESYNC_NEVER = re.compile(r"ranks " + RANK_LIST + r" are the lagging ranks that caused this timeout")
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value not in (None, "") else None
+
+
+def _fingerprints(text: str) -> list[Event]:
+    """``Detected mismatch between collectives``: one event per rank named, with its fingerprint.
+
+    The first rank of a report is the one that printed it (``reporter_rank``); the fingerprint
+    text (op, shapes, dtypes; the sequence number is ``seq_num``) goes to ``fingerprint``.
+    """
+    found = list(FINGERPRINT.finditer(text))
+    if found:
+        out = []
+        for i, m in enumerate(found):
+            segment = text[m.end(): found[i + 1].start() if i + 1 < len(found) else m.end() + 2000]
+            shape = FINGERPRINT_SHAPE.search(segment)
+            dtypes = FINGERPRINT_DTYPES.search(segment)
+            fp = f"OpType={m.group(3)}"
+            if shape and (i + 1 < len(found) or shape.start() < 400):
+                fp += f", TensorShape=[{shape.group(1)}]"
+            if dtypes and (i + 1 < len(found) or dtypes.start() < 600):
+                fp += f", TensorDtypes={dtypes.group(1)}"
+            out.append({"kind": "collective_mismatch", "subkind": "fingerprint", "rank": _int(m.group(1)), "seq_num": _int(m.group(2)),
+                        "op_type": m.group(3), "fingerprint": fp, "_reporter": _int(found[0].group(1))})
+        return out
+    old = FINGERPRINT_OLD.search(text)
+    if old:
+        shape = FINGERPRINT_SHAPE.search(text, old.end())
+        fp = f"OpType={old.group(2)}" + (f", TensorShape=[{shape.group(1)}]" if shape else "")
+        return [{"kind": "collective_mismatch", "subkind": "fingerprint_self", "rank": _int(old.group(1)), "op_type": old.group(2),
+                 "fingerprint": fp, "_reporter": _int(old.group(1))}]
+    if P.MISMATCH.search(text):
+        return [{"kind": "collective_mismatch", "subkind": "mismatch"}]
+    return []
+
+
+def _rank_list(value: str) -> list[int]:
+    return [int(r) for r in value.replace(" ", "").split(",") if r]
+
+
+def _desync(text: str) -> list[Event]:
+    """TORCH_NCCL_DESYNC_DEBUG report lines naming the lagging ranks (one event per rank).
+
+    subkind ``not_joined``: finished #N but didn't join #N+1 (seq_num N+1); ``not_finished``:
+    joined #N but didn't finish it (seq_num N); ``never_joined``: never joined any collective.
+    """
+    m = DESYNC_RANKS.search(text)
+    if m:
+        return [{"kind": "nccl_desync", "rank": r, "last_completed_seq": _int(m.group(2)), "seq_num": _int(m.group(3)), "subkind": "not_joined"}
+                for r in _rank_list(m.group(1))]
+    m = DESYNC_JOINED.search(text)
+    if m:
+        return [{"kind": "nccl_desync", "rank": r, "seq_num": _int(m.group(2)), "subkind": "not_finished"} for r in _rank_list(m.group(1))]
+    m = DESYNC_NEVER.search(text)
+    if m:
+        return [{"kind": "nccl_desync", "rank": r, "subkind": "never_joined"} for r in _rank_list(m.group(1))]
+    return []
+
+
+def reports(text: str) -> list[Event]:
+    """Events of a report line (fingerprint mismatch, desync report, flight recorder missing ranks)."""
+    events = _fingerprints(text) or _desync(text)
+    if events:
+        return events
+    m = P.FR_MISSING.search(text)
+    if m:
+        ranks = [r for r in m.group(1).replace(" ", "").split(",") if r]
+        return [{"kind": "flight_recorder_missing_ranks", "rank": _int(r)} for r in ranks]
+    return []
+
+
+__all__ = ["reports"]

@@ -1,0 +1,218 @@
+-- Hang evidence read from container logs, in the shared evidence columns (job_key, evidence,
+-- culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail); see
+-- docs/rules.md "Hang evidence". Three families:
+--   desync-report    TORCH_NCCL_DESYNC_DEBUG report lines (nccl_desync events): the ranks it
+--                    names as lagging; when every rank of the job "joined but didn't finish"
+--                    the report names NO culprit (confidence none).
+--   fingerprint      TORCH_DISTRIBUTED_DEBUG=DETAIL "Detected mismatch between collectives"
+--                    (collective_mismatch events), voted across every report.
+--   watchdog-compare the ProcessGroupNCCL watchdog lines of every rank compared: same SeqNum
+--                    but another OpType / NumelIn / NumelOut, a lower last enqueued work, a
+--                    different SeqNum, or silence while most ranks timed out.
+-- A rank named here is a global rank when the process group is the default one; reports
+-- about a sub-group name group ranks (docs/rules.md, blind spots).
+
+-- k10s_desync_lines: desync report lines with their job and the job's size.
+CREATE OR REPLACE TEMP TABLE k10s_desync_lines AS
+SELECT l.job_key, coalesce(l.reporter_rank, -1) AS reporter, l.rank, l.subkind, l.seq_num, l.ts, l.pg,
+       greatest(coalesce(js.gpus, 0), max(l.rank) OVER (PARTITION BY l.job_key) + 1) AS world
+FROM k10s_log l LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
+WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL;
+
+-- k10s_fingerprint_obs: what each fingerprint report says about each rank. A >= 1.12 report
+-- "Rank A is running X, but Rank B is running Y" also implies that ranks 0..B-1 (other than
+-- A) run X: the reporter names the first rank, in rank order, whose fingerprint differs.
+CREATE OR REPLACE TEMP TABLE k10s_fingerprint_obs AS
+WITH fp AS (
+    SELECT job_key, reporter_rank AS reporter, rank, seq_num, op_type, ts, subkind, raw_row, line_no, incarnation_uid,
+           coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(fingerprint, 'OpType=' || op_type) AS print
+    FROM k10s_log
+    WHERE kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self')
+      AND job_key IS NOT NULL AND rank IS NOT NULL AND reporter_rank IS NOT NULL
+),
+reports AS (
+    SELECT a.job_key, a.reporter, b.rank AS other, a.print AS own_print, min(a.ts) AS ts
+    FROM fp a JOIN fp b ON b.job_key = a.job_key AND b.reporter = a.reporter AND b.rank <> a.reporter
+     AND coalesce(b.incarnation_uid, '') = coalesce(a.incarnation_uid, '') AND coalesce(b.raw_row, -1) = coalesce(a.raw_row, -1)
+     AND coalesce(b.line_no, -1) = coalesce(a.line_no, -1)
+    WHERE a.rank = a.reporter
+    GROUP BY ALL
+)
+SELECT job_key, reporter, rank, print, true AS explicit, ts FROM fp
+UNION ALL
+SELECT r.job_key, r.reporter, i.rank, r.own_print, false, r.ts
+FROM (SELECT *, count(DISTINCT reporter) OVER (PARTITION BY job_key) AS reporters FROM reports) r,
+     (SELECT unnest(range(0, r.other)) AS rank) i
+WHERE i.rank <> r.reporter
+  AND r.reporters <= 2;  -- implied ranks only decide when one or two ranks reported (bounded work on 10k-rank jobs)
+
+CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_logs AS
+WITH
+-- ---- desync-report -------------------------------------------------------------------
+desync_report AS (  -- one report per (job, reporter)
+    SELECT job_key, reporter, any_value(world) AS world,
+           list(DISTINCT rank ORDER BY rank) AS named,
+           bool_and(subkind = 'not_finished') AS only_unfinished,
+           min(ts) AS ts, min(seq_num) AS seq_num, any_value(pg) AS pg,
+           string_agg(DISTINCT subkind, ',' ORDER BY subkind) AS kinds
+    FROM k10s_desync_lines GROUP BY job_key, reporter
+),
+desync_job AS (
+    SELECT job_key,
+           list_distinct(flatten(list(named) FILTER (WHERE len(named) < world))) AS culprits,
+           bool_and(len(named) >= world) AS everyone,
+           count(*) AS reports, max(world) AS world, min(ts) AS ts, min(seq_num) AS seq_num, any_value(pg) AS pg,
+           string_agg(DISTINCT kinds, ',') AS kinds, any_value(reporter ORDER BY reporter) AS reporter
+    FROM desync_report GROUP BY job_key
+),
+desync_ev AS (
+    SELECT job_key, 'desync-report' AS evidence,
+           CASE WHEN everyone THEN []::BIGINT[] ELSE list_sort(culprits) END AS culprit_ranks,
+           []::BIGINT[] AS suspect_ranks,
+           CASE WHEN everyone THEN 'none' WHEN len(culprits) * 2 <= world THEN 'high' ELSE 'medium' END AS confidence,
+           pg, seq_num, NULL::VARCHAR AS op_type, ts,
+           CASE WHEN everyone
+                THEN 'the desync report (rank ' || reporter || ') says every rank (' || world || ') joined collective #' || coalesce(seq_num::VARCHAR, '?')
+                     || ' but none finished it: no rank lagged, so it names no culprit (look at the network, NCCL or a GPU fault)'
+                ELSE 'the desync report (rank ' || reporter || ', ' || reports || ' report(s)) names ' || array_to_string(list_sort(culprits), ', ')
+                     || ' as the lagging/dead/mismatched rank(s) (' || kinds || ')'
+           END AS detail
+    FROM desync_job
+),
+-- ---- fingerprint ---------------------------------------------------------------------
+fp_rank AS (  -- per rank its fingerprint: explicit observations win over implied ones
+    SELECT job_key, rank, arg_max(print, (explicit::INT, n)) AS print, bool_or(explicit) AS explicit
+    FROM (SELECT job_key, rank, print, explicit, count(*) AS n FROM k10s_fingerprint_obs GROUP BY ALL)
+    GROUP BY job_key, rank
+),
+fp_groups AS (
+    SELECT job_key, print, list(rank ORDER BY rank) AS ranks, count(*) AS n,
+           list(rank ORDER BY rank) FILTER (WHERE explicit) AS explicit_ranks
+    FROM fp_rank GROUP BY job_key, print
+),
+fp_job AS (
+    SELECT g.job_key, arg_max(g.print, g.n) AS major_print, max(g.n) AS major_n, sum(g.n) AS known,
+           list_sort(flatten(list(g.explicit_ranks) FILTER (WHERE g.explicit_ranks IS NOT NULL))) AS explicit_ranks
+    FROM fp_groups g GROUP BY g.job_key
+),
+fp_stats AS (
+    SELECT job_key, count(DISTINCT reporter) FILTER (WHERE explicit) AS reporters, min(ts) AS ts, arg_min(reporter, ts) AS first_reporter
+    FROM k10s_fingerprint_obs GROUP BY job_key
+),
+fp_ev AS (
+    SELECT j.job_key, 'fingerprint' AS evidence,
+           CASE WHEN tie THEN []::BIGINT[] ELSE odd END AS culprit_ranks,
+           CASE WHEN tie THEN j.explicit_ranks ELSE list_filter(j.explicit_ranks, lambda r: NOT list_contains(odd, r)) END AS suspect_ranks,
+           CASE WHEN tie THEN 'low' WHEN s.reporters >= 2 AND j.major_n >= 2 * (j.known - j.major_n) THEN 'high' ELSE 'medium' END AS confidence,
+           NULL::VARCHAR AS pg,
+           TRY_CAST(split_part(j.major_print, ' ', 1) AS BIGINT) AS seq_num,
+           regexp_extract(j.major_print, 'OpType=(\w+)', 1) AS op_type,
+           s.ts,
+           CASE WHEN tie
+                THEN 'fingerprint mismatch: ' || s.reporters || ' report(s) and no majority (' || j.major_n || ' rank(s) per collective): which side is wrong cannot be told'
+                WHEN s.reporters >= 2
+                THEN s.reporters || ' fingerprint reports: ' || j.major_n || ' of ' || j.known || ' known ranks run "' || j.major_print || '"; the named ranks disagree with that majority'
+                ELSE 'one fingerprint report (rank ' || s.first_reporter || '): a reporter names the first rank, in rank order, whose collective differs from its own, so '
+                     || j.major_n || ' rank(s) run "' || j.major_print || '" and the named rank is likelier to be the odd one than the reporter'
+           END AS detail
+    FROM (SELECT j.*,
+                 (SELECT count(*) FROM fp_groups g WHERE g.job_key = j.job_key AND g.n = j.major_n) > 1 AS tie,
+                 (SELECT list_sort(flatten(list(g.ranks))) FROM fp_groups g WHERE g.job_key = j.job_key AND g.print <> j.major_print) AS odd
+          FROM fp_job j) j
+    JOIN fp_stats s USING (job_key)
+),
+-- ---- watchdog-compare ----------------------------------------------------------------
+wd_lines AS (
+    SELECT job_key, rank_resolved AS rank, kind, subkind, seq_num, op_type, numel_in, numel_out,
+           last_enqueued_seq, last_completed_seq, timeout_ms, ts, pg, incarnation_uid
+    FROM k10s_log
+    WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND job_key IS NOT NULL AND rank_resolved IS NOT NULL
+),
+wd_rank AS (  -- per job and rank: the work it timed out on and its PG status
+    SELECT job_key, rank,
+           coalesce(arg_max(pg, ts) FILTER (WHERE pg IS NOT NULL), '') AS pg,
+           arg_max(seq_num, ts) FILTER (WHERE kind = 'nccl_watchdog_timeout' AND seq_num IS NOT NULL) AS seq,
+           arg_max(op_type, ts) FILTER (WHERE op_type IS NOT NULL) AS op,
+           arg_max(numel_in, ts) FILTER (WHERE numel_in IS NOT NULL) AS numel_in,
+           arg_max(numel_out, ts) FILTER (WHERE numel_out IS NOT NULL) AS numel_out,
+           max(last_enqueued_seq) AS enq, max(last_completed_seq) AS cmp,
+           min(ts) AS ts, max(timeout_ms) AS timeout_ms
+    FROM wd_lines GROUP BY job_key, rank
+),
+wd_mode0 AS (  -- per job and PG: the collective most ranks timed out on
+    SELECT job_key, pg, count(*) AS n,
+           mode(seq) AS m_seq, mode(op) AS m_op, mode(numel_in) AS m_in, mode(numel_out) AS m_out,
+           count(*) FILTER (WHERE seq IS NOT NULL) AS n_seq
+    FROM wd_rank GROUP BY job_key, pg
+),
+wd_mode AS (  -- ... held by a strict majority of the PG's reporting ranks (by OpType when no line has a SeqNum: PyTorch <= 1.10)
+    SELECT m.* FROM wd_mode0 m JOIN wd_rank w USING (job_key, pg)
+    WHERE m.n_seq >= 2 OR (m.n_seq = 0 AND m.m_op IS NOT NULL)
+    GROUP BY ALL
+    HAVING (m.n_seq >= 2 AND count(*) FILTER (WHERE w.seq = m.m_seq) * 2 > m.n)
+        OR (m.n_seq = 0 AND count(*) FILTER (WHERE w.op = m.m_op) * 2 > m.n AND count(*) FILTER (WHERE w.op IS NOT NULL) >= 2)
+),
+wd_odd AS (
+    SELECT w.job_key, w.pg, w.rank, m.m_seq, m.m_op, w.ts, m.n,
+           CASE
+               WHEN w.seq = m.m_seq AND w.op IS NOT NULL AND m.m_op IS NOT NULL AND w.op <> m.m_op THEN 'op-mismatch'
+               WHEN w.seq = m.m_seq AND ((w.numel_in <> m.m_in) OR (w.numel_out <> m.m_out)) THEN 'size-mismatch'
+               WHEN w.enq IS NOT NULL AND m.m_seq IS NOT NULL AND w.enq < m.m_seq THEN 'behind'
+               WHEN w.seq IS NOT NULL AND w.seq <> m.m_seq THEN 'desync'
+               WHEN m.m_seq IS NULL AND w.op IS NOT NULL AND w.op <> m.m_op THEN 'desync'
+           END AS why,
+           'rank ' || w.rank || ': SeqNum ' || coalesce(w.seq::VARCHAR, '?') || ' ' || coalesce(w.op, '?')
+               || coalesce(' NumelIn=' || w.numel_in, '') || coalesce(' NumelOut=' || w.numel_out, '')
+               || coalesce(', last enqueued ' || w.enq, '') AS own
+    FROM wd_rank w JOIN wd_mode m USING (job_key, pg)
+),
+wd_cat AS (
+    SELECT job_key, why, list(rank ORDER BY rank) AS ranks, any_value(pg) AS pg, any_value(m_seq) AS seq_num, any_value(m_op) AS op_type,
+           min(ts) AS ts, max(n) AS n, string_agg(own, '; ' ORDER BY rank) AS own
+    FROM wd_odd WHERE why IS NOT NULL
+    GROUP BY job_key, why
+),
+wd_ev AS (
+    SELECT job_key, 'watchdog-compare' AS evidence, ranks AS culprit_ranks, []::BIGINT[] AS suspect_ranks,
+           CASE WHEN why IN ('op-mismatch', 'size-mismatch') AND n >= 3 AND len(ranks) * 3 <= n THEN 'high'
+                WHEN why IN ('op-mismatch', 'size-mismatch') AND n < 3 THEN 'low'
+                ELSE 'medium' END AS confidence,
+           pg, seq_num, op_type, ts,
+           why || ': ' || n || ' ranks timed out; most on SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?') || ', but ' || own AS detail
+    FROM wd_cat
+    WHERE len(ranks) * 2 < n  -- the odd ranks are a strict minority
+),
+wd_alive AS (  -- ranks of the job alive when the collective hung, and whether their pod logged anything
+    SELECT r.job_key, r.rank,
+           r.pod_uid IN (SELECT incarnation_uid FROM k10s_log WHERE incarnation_uid IS NOT NULL) AS has_logs
+    FROM k10s_rank r
+    JOIN (SELECT job_key, min(ts) AS t0, max(ts) AS t1, max(timeout_ms) AS tmo FROM wd_rank GROUP BY job_key) w
+      ON w.job_key = r.job_key
+     AND w.t0 - to_milliseconds(coalesce(w.tmo, 600000)) - INTERVAL 10 MINUTE <= r.valid_to AND r.valid_from <= w.t1
+    QUALIFY row_number() OVER (PARTITION BY r.job_key, r.rank ORDER BY r.valid_from DESC) = 1
+),
+silent AS (  -- ranks that never logged a watchdog line while most ranks of the job timed out
+    SELECT a.job_key, list(a.rank ORDER BY a.rank) AS ranks,
+           (SELECT count(*) FROM wd_rank w WHERE w.job_key = a.job_key) AS reporting,
+           (SELECT mode(seq) FROM wd_rank w WHERE w.job_key = a.job_key) AS seq_num,
+           (SELECT mode(op) FROM wd_rank w WHERE w.job_key = a.job_key) AS op_type,
+           (SELECT min(ts) FROM wd_rank w WHERE w.job_key = a.job_key) AS ts
+    FROM wd_alive a
+    WHERE a.has_logs AND NOT EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.rank = a.rank)
+    GROUP BY a.job_key
+),
+silent_ev AS (
+    SELECT job_key, 'watchdog-compare' AS evidence, ranks AS culprit_ranks, []::BIGINT[] AS suspect_ranks,
+           CASE WHEN len(ranks) * 2 <= reporting THEN 'medium' ELSE 'low' END AS confidence,
+           NULL::VARCHAR AS pg, seq_num, op_type, ts,
+           'never-joined: ' || reporting || ' ranks timed out in the watchdog (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?')
+               || ') while rank(s) ' || array_to_string(ranks, ', ') || ' never reported it' AS detail
+    FROM silent WHERE len(ranks) < reporting
+)
+SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail
+FROM (
+    SELECT * FROM desync_ev
+    UNION ALL BY NAME SELECT * FROM fp_ev
+    UNION ALL BY NAME SELECT * FROM wd_ev
+    UNION ALL BY NAME SELECT * FROM silent_ev
+);
