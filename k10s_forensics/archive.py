@@ -252,7 +252,8 @@ def safe_unpack(archive: Path, target: Path, *, collect: bool = False, on_file: 
             if digest != expected:
                 problems.append(f"{rel}: checksum mismatch (manifest {expected[:12] or 'none'}..., archive {digest[:12]}...): altered or damaged")
         for rel in sorted(set(files) - seen):
-            problems.append(f"{rel}: listed in the manifest but missing from the archive")
+            if not rel.startswith("tables/"):  # derived tables are rebuilt, never required
+                problems.append(f"{rel}: listed in the manifest but missing from the archive")
     result.problems = problems
     if problems and not collect:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
