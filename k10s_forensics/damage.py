@@ -51,7 +51,7 @@ def describe(bundle: Bundle, issues: Any = None) -> list[str]:
         if not bucket.source.startswith("raw:"):
             continue
         name = bucket.source.split(":", 1)[1]
-        where = "; ".join(e[:160] for e in bucket.examples[:2])
+        where = "; ".join(list(dict.fromkeys(e[:160] for e in bucket.examples))[:2])
         if "row group" in bucket.reason:
             cost = f"{bucket.count} row group(s) unreadable ({where}): those rows of {RAW_FEEDS.get(name, name)} lost, the rest kept"
         elif "missing required columns" in bucket.reason:
