@@ -116,7 +116,6 @@ def read_record(tables_dir: Path) -> dict[str, Any] | None:
 def _current_reason(bundle: Bundle, tables_dir: Path, fingerprint: dict[str, dict[str, Any]]) -> str | None:
     """None when ``tables_dir`` is current for ``bundle``, else why it must be rebuilt."""
     from k10s_forensics.parsers import PARSER_VERSION
-    from k10s_forensics.tables import TABLE_NAMES
 
     record = read_record(tables_dir)
     if record is None:
@@ -125,7 +124,8 @@ def _current_reason(bundle: Bundle, tables_dir: Path, fingerprint: dict[str, dic
         return f"tables/ built by parsers {record.get('parser_version')}, these are {PARSER_VERSION}"
     if record.get("raw") != fingerprint:
         return "tables/ were built from other raw files"
-    missing = [n for n in TABLE_NAMES if not (tables_dir / f"{n}.parquet").is_file()]
+    files = record.get("files") if isinstance(record.get("files"), dict) else {}
+    missing = [rel for rel in files if not (tables_dir / rel.removeprefix("tables/")).is_file()]
     if missing:
         return f"tables/ lacks {', '.join(missing[:3])}"
     return None

@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 
 from k10s_forensics import derived
 from k10s_forensics.bundle import COMPRESSION, RAW_SCHEMAS, Bundle, parse_iso
-from k10s_forensics.parsers import DERIVERS, PARSER_VERSION, ParseIssues, load_deriver
+from k10s_forensics.parsers import DERIVERS, ParseIssues, load_deriver
 from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME, conform
 
 #: Tables too large to keep in memory: written as they are emitted.
