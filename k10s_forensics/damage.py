@@ -57,7 +57,7 @@ def describe(bundle: Bundle, issues: Any = None) -> list[str]:
         elif "missing required columns" in bucket.reason:
             cost = f"missing required columns ({where}): they read as empty"
         else:
-            cost = f"{bucket.reason.split(' (')[0]} ({where}): every row of it lost ({RAW_FEEDS.get(name, name)})"
+            cost = f"{bucket.reason.split(' (')[0]} ({bucket.examples[0][:160] if bucket.examples else bucket.reason}): every row of it lost ({RAW_FEEDS.get(name, name)})"
         parts.setdefault(f"raw/{name}.parquet", []).append(cost)
     return [f"{rel} is damaged: {'; '.join(p)}" for rel, p in parts.items()]
 
