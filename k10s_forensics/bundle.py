@@ -297,13 +297,17 @@ class RawWriter:
         if not self._buffer:
             return
         table = pa.Table.from_pylist(self._buffer, schema=self.schema)
-        if self._writer is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._writer = pq.ParquetWriter(self.partial, self.schema, compression=COMPRESSION)
-        self._writer.write_table(table)
+        self._open_writer().write_table(table)
         self.rows_written += len(self._buffer)
         self._buffer = []
         self._buffer_bytes = 0
+
+    def _open_writer(self) -> pq.ParquetWriter:
+        """The Parquet writer, streaming into ``.partial`` until :meth:`close` renames it."""
+        if self._writer is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._writer = pq.ParquetWriter(self.partial, self.schema, compression=COMPRESSION)
+        return self._writer
 
     def close(self, write_empty: bool = True) -> None:
         """Flush and close; with ``write_empty`` a table that got no rows is still written."""

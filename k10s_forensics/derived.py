@@ -174,7 +174,7 @@ def ensure(bundle: Bundle, say: Say | None = stderr_say) -> Path:
     home = layer_home(bundle, fp)
     lock = LayerLock(home / LOCK_NAME)
     lock.acquire_shared(say)
-    if _current_reason(bundle, home / "tables", fp) is not None:
+    if _current_reason(bundle, home / "tables", fp) is not None or _leftovers(home):
         _build_locked(bundle, home, lock, fp, say, only_if_stale=True)
     bundle.tables_dir = home / "tables"
     bundle.derived_lock = lock
@@ -229,9 +229,13 @@ def _swap_in(tmp: Path, final: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def _leftovers(home: Path) -> list[str]:
+    return sorted(p.name for p in home.iterdir() if p.name.startswith((TMP_PREFIX, OLD_PREFIX)))
+
+
 def _clean_leftovers(home: Path, previous: str, say: Say | None) -> None:
     """Remove what a killed rebuild left (we hold the lock exclusively: nobody else is building)."""
-    left = sorted(p.name for p in home.iterdir() if p.name.startswith((TMP_PREFIX, OLD_PREFIX)))
+    left = _leftovers(home)
     if not left and not previous:
         return
     for name in left:

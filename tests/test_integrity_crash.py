@@ -33,9 +33,14 @@ def _kill_after(proc, delay: float) -> bool:
     return True
 
 
-def _delays(seed: int, low: float, high: float) -> list[float]:
+def _delays(seed: int, *args: str, cache: Path) -> list[float]:
+    """Kill points spread over the time one uninterrupted run of ``k10s *args`` takes here."""
+    started = time.monotonic()
+    proc = start(*args, cache=cache)
+    proc.communicate(timeout=300)
+    took = time.monotonic() - started
     rnd = random.Random(seed)
-    return sorted(rnd.uniform(low, high) for _ in range(POINTS))
+    return sorted(rnd.uniform(0.1 * took, 0.95 * took) for _ in range(POINTS))
 
 
 def _assert_tables_whole(bundle: Path) -> None:
@@ -53,7 +58,7 @@ def test_kill_rebuild_at_many_points(tmp_path: Path) -> None:
     bundle = evidence_copy("nccl-hang", tmp_path / "b")
     evidence = evidence_digest(bundle)
     killed = 0
-    for delay in _delays(1, 0.3, 3.0):
+    for delay in _delays(1, "rebuild", str(bundle), cache=cache):
         proc = start("rebuild", str(bundle), cache=cache)
         killed += _kill_after(proc, delay)
         _assert_tables_whole(bundle)
@@ -87,7 +92,7 @@ def test_kill_pack_never_leaves_a_partial_archive_under_its_name(tmp_path: Path)
     cache = tmp_path / "cache"
     bundle = evidence_copy("straggler-network", tmp_path / "b")
     target = tmp_path / "out.tar.gz"
-    for delay in _delays(2, 0.2, 1.5):
+    for delay in _delays(2, "pack", str(bundle), "-o", str(target), cache=cache):
         if target.exists():
             target.unlink()
         proc = start("pack", str(bundle), "-o", str(target), cache=cache)
@@ -104,7 +109,7 @@ def test_kill_redact_never_leaves_a_partial_bundle_under_its_name(tmp_path: Path
     bundle = evidence_copy("oom-crashloop", tmp_path / "b")
     evidence = evidence_digest(bundle)
     target = tmp_path / "red"
-    for delay in _delays(3, 0.3, 3.0):
+    for delay in _delays(3, "redact", str(bundle), "-o", str(tmp_path / "calibrate"), "--tables", cache=cache):
         if target.exists():
             import shutil
 
@@ -138,7 +143,8 @@ def served(tmp_path_factory):
 
 def test_kill_capture_at_many_points(served, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    for i, delay in enumerate(_delays(4, 0.5, 4.0)):
+    for i, delay in enumerate(_delays(4, "capture", "--kubeconfig", str(served), "-A", "-o", str(tmp_path / "calibrate"), "--quiet",
+                                      "--duration", "3s", "--interval", "0.5s", cache=cache)):
         out = tmp_path / f"cap{i}"
         proc = start("capture", "--kubeconfig", str(served), "-A", "-o", str(out), "--quiet", "--duration", "3s", "--interval", "0.5s",
                      cache=cache)
