@@ -168,8 +168,8 @@ def damage_lines(bundle: Bundle, issues: Any = None) -> list[str]:
 # ---- ensure / build --------------------------------------------------------------------------
 def ensure(bundle: Bundle, say: Say | None = stderr_say) -> Path:
     """Make the derived layer current (rebuilding under the lock when needed) and point
-    ``bundle.tables_dir`` at it; the layer stays share-locked until the process ends or
-    :func:`release` is called, so no rebuild swaps it while it is read."""
+    ``bundle.tables_dir`` at it. ``engine.connect`` then holds the layer's lock shared for
+    as long as its connection lives, so no rebuild swaps tables/ while they are read."""
     fp = raw_fingerprint(bundle)
     home = layer_home(bundle, fp)
     lock = LayerLock(home / LOCK_NAME)
@@ -178,14 +178,8 @@ def ensure(bundle: Bundle, say: Say | None = stderr_say) -> Path:
         _build_locked(bundle, home, lock, fp, say, only_if_stale=True)
     bundle.tables_dir = home / "tables"
     bundle.derived_lock = lock
+    lock.release_shared()  # connections take their own share (engine.connect); the layer is current now
     return bundle.tables_dir
-
-
-def release(bundle: Bundle) -> None:
-    lock = getattr(bundle, "derived_lock", None)
-    if lock is not None:
-        lock.release_shared()
-        bundle.derived_lock = None
 
 
 def build(bundle: Bundle, *, say: Say | None = stderr_say, timings: dict[str, float] | None = None):
@@ -260,7 +254,6 @@ __all__ = [
     "RECORD",
     "build",
     "ensure",
-    "release",
     "staleness",
     "raw_fingerprint",
     "read_record",

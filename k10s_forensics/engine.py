@@ -11,6 +11,7 @@ overwrite an allowed file. ``k10s shell --unsafe`` is the only way to an unlocke
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import duckdb
@@ -36,8 +37,13 @@ def connect(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int | No
     """
     if rebuild_if_needed:
         ensure_tables(bundle)
+    lock = getattr(bundle, "derived_lock", None)
+    if lock is not None:  # each connection holds the layer's lock shared until it is closed or collected
+        lock.acquire_shared()
     config = {"autoinstall_known_extensions": "false", "autoload_known_extensions": "false"} if locked else {}
     con = duckdb.connect(database=":memory:", config=config)
+    if lock is not None:
+        weakref.finalize(con, lock.release_shared)
     con.execute("SET TimeZone = 'UTC'")
     if threads:
         con.execute(f"SET threads = {int(threads)}")
