@@ -29,6 +29,7 @@ import posixpath
 import shutil
 import tarfile
 import uuid
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,13 +196,22 @@ def safe_unpack(archive: Path, target: Path, *, collect: bool = False, on_file: 
     as each file lands (``k10s verify`` starts reading Parquet files while the rest unpacks).
     """
     origin = str(archive)
-    archive_bytes = archive.stat().st_size
     target.mkdir(parents=True, exist_ok=False, mode=0o700)
     base = target.resolve()
     try:
         tf = tarfile.open(archive, mode="r|*", bufsize=CHUNK)
     except (tarfile.TarError, OSError, EOFError) as exc:
         raise BundleError(f"{origin}: not a readable tar archive ({exc})") from None
+    try:
+        return _unpack_stream(tf, archive, target, base, collect=collect, on_file=on_file)
+    except (tarfile.TarError, EOFError, zlib.error) as exc:  # damage anywhere in the stream, e.g. inside the manifest
+        raise BundleError(f"{origin}: archive is truncated or damaged ({exc.__class__.__name__}: {exc})") from None
+
+
+def _unpack_stream(tf: tarfile.TarFile, archive: Path, target: Path, base: Path, *, collect: bool,
+                   on_file: Callable[[str, Path], None] | None) -> UnpackResult:
+    origin = str(archive)
+    archive_bytes = archive.stat().st_size
     problems: list[str] = []
     with tf:
         try:
