@@ -80,7 +80,8 @@ def mutate(text: str, ops: list[tuple[str, int, int]], other: str = "") -> str:
         elif op == "big_line":
             text = text[:i] + "A" * BIG_LINE + text[i:]
         elif op == "bad_utf8":
-            text = text[:i] + b"\xff\xfe\xc3(".decode("utf-8", "replace") + "\ud800"[: b % 2] + text[i:]
+            # what invalid bytes become in a bundle (U+FFFD; lone surrogates are replaced on write too)
+            text = text[:i] + b"\xff\xfe\xc3(\xed\xa0\x80".decode("utf-8", "replace") + "\u202e\ufeff"[: b % 3] + text[i:]
         elif op == "nest_json":
             depth = 200 + b % 5000
             text = text[:i] + "[" * depth + "]" * depth + text[i:]
