@@ -3,7 +3,8 @@
 Sources of the lines, in order:
 
 * a raw file left as ``raw/<name>.parquet.partial`` (the capture was killed while writing it);
-* a raw file whose size disagrees with the manifest (altered or damaged after capture);
+* a raw file whose size or SHA-256 disagrees with the manifest (altered or damaged after
+  capture; hashed once per rebuild, which reads the raw layer anyway);
 * what the rebuild could not read: an unreadable file, unreadable row groups (``raw:<name>``
   issues of the parse-error log), with the rows lost.
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from k10s_forensics.bundle import RAW_NAMES, Bundle
+from k10s_forensics.bundle import RAW_NAMES, Bundle, sha256_file
 
 #: What each raw file feeds, in words (what its loss costs).
 RAW_FEEDS: dict[str, str] = {
@@ -45,15 +46,21 @@ def describe(bundle: Bundle, issues: Any = None) -> list[str]:
             parts.setdefault(rel, []).append(f"the capture was killed while writing it ({rel}.partial); {RAW_FEEDS[name]} lost")
         elif path.is_file() and isinstance(entry, dict) and isinstance(entry.get("bytes"), int) and entry["bytes"] != path.stat().st_size:
             parts.setdefault(rel, []).append(f"{path.stat().st_size} bytes, the manifest says {entry['bytes']} (altered or truncated after capture)")
+        elif path.is_file() and isinstance(entry, dict) and isinstance(entry.get("sha256"), str) and sha256_file(path) != entry["sha256"]:
+            parts.setdefault(rel, []).append("its SHA-256 disagrees with the manifest (altered or damaged after capture)")
         elif not path.is_file() and isinstance(entry, dict):
             parts.setdefault(rel, []).append(f"listed in the manifest but missing; {RAW_FEEDS[name]} lost")
     for bucket in (issues.buckets() if issues is not None else []):
-        if not bucket.source.startswith("raw:"):
+        raw_file = bucket.raw_file or ""
+        if bucket.source.startswith("raw:"):
+            name = bucket.source.split(":", 1)[1]
+        elif raw_file.startswith("raw/") and bucket.reason.startswith(("unreadable", "missing required columns")):
+            name = raw_file.removeprefix("raw/").removesuffix(".parquet")  # a parser reading its raw file itself
+        else:
             continue
-        name = bucket.source.split(":", 1)[1]
         where = "; ".join(list(dict.fromkeys(e[:160] for e in bucket.examples))[:2])
         if "row group" in bucket.reason:
-            cost = f"{bucket.count} row group(s) unreadable ({where}): those rows of {RAW_FEEDS.get(name, name)} lost, the rest kept"
+            cost = f"row group(s) unreadable ({where}): those rows of {RAW_FEEDS.get(name, name)} lost, the rest kept"
         elif "missing required columns" in bucket.reason:
             cost = f"missing required columns ({where}): they read as empty"
         else:
