@@ -33,6 +33,8 @@ def test_concurrent_runs_agree_and_leave_the_bundle_whole(sample: str, tmp_path:
             "sql-2": start("sql", str(bundle), "SELECT count(*) AS n FROM containers", "--format", "csv", cache=cache),
             "rebuild": start("rebuild", "-q", str(bundle), cache=cache),
         }
+        if round_no == 0 and sample == "oom-crashloop":  # the report too (slower: once)
+            procs["report"] = start("report", str(bundle), "-o", str(tmp_path / "report.html"), cache=cache)
         outs = {name: p.communicate(timeout=300) for name, p in procs.items()}
         for name, p in procs.items():
             assert p.returncode == 0, f"{name}: {outs[name][1]}"
@@ -88,15 +90,20 @@ def test_read_only_bundle_derives_into_the_cache(tmp_path: Path) -> None:
     bundle = evidence_copy("oom-crashloop", tmp_path / "b")
     evidence = evidence_digest(bundle)
     before = sorted(p.relative_to(bundle).as_posix() for p in bundle.rglob("*"))
-    env_ro = {"K10S_READONLY_BUNDLES": "1"}
-    import os as _os
-
-    _os.environ.update(env_ro)
+    as_root = os.geteuid() == 0  # root ignores permissions: simulate the read-only mount
+    folders = [bundle, bundle / "raw"]
+    if as_root:
+        os.environ["K10S_READONLY_BUNDLES"] = "1"
+    else:
+        for folder in folders:
+            folder.chmod(0o555)
     try:
         first = run("analyze", str(bundle), "--format", "json", cache=cache)
         second = run("sql", str(bundle), "SELECT count(*) FROM pods", "--format", "csv", cache=cache)
     finally:
-        _os.environ.pop("K10S_READONLY_BUNDLES")
+        os.environ.pop("K10S_READONLY_BUNDLES", None)
+        for folder in folders:
+            folder.chmod(0o755)
     assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
     assert findings_key(first.stdout)
     assert sorted(p.relative_to(bundle).as_posix() for p in bundle.rglob("*")) == before, "nothing written into the bundle"
