@@ -374,7 +374,9 @@ def unpack_to_cache(path: Path, *, collect: bool = False) -> Path:
 def adopt(tmp: Path, final: Path, marker: Path) -> None:
     """Move a verified unpack into place (another process may have won the race)."""
     if final.exists():
-        if marker.is_file() and (final / MANIFEST).is_file():
+        if (final / MANIFEST).is_file():  # another process adopted the same archive (same SHA-256): keep it,
+            if not marker.is_file():      # it may already be reading it
+                marker.write_text(str(final) + "\n", encoding="utf-8")
             return
         shutil.rmtree(final, ignore_errors=True)
     try:

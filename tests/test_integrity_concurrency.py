@@ -111,3 +111,18 @@ def test_read_only_bundle_derives_into_the_cache(tmp_path: Path) -> None:
     entries = list((cache / "derived").iterdir())
     assert len(entries) == 1 and (entries[0] / "tables" / "derived.json").is_file()
     assert "rebuilt" not in second.stderr
+
+
+def test_concurrent_runs_on_one_archive(tmp_path: Path) -> None:
+    """Several runs unpack the same archive into the cache at once: one copy wins, all agree."""
+    cache = tmp_path / "cache"
+    bundle = evidence_copy("oom-crashloop", tmp_path / "b")
+    packed = run("pack", str(bundle), "-o", str(tmp_path / "b.tar.gz"), cache=cache)
+    assert packed.returncode == 0, packed.stderr
+    procs = [start("analyze", str(tmp_path / "b.tar.gz"), "--format", "json", cache=cache) for _ in range(3)]
+    procs.append(start("sql", str(tmp_path / "b.tar.gz"), "SELECT count(*) FROM pods", cache=cache))
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1] for o in outs]
+    keys = {tuple(findings_key(o[0])) for o in outs[:3]}
+    assert len(keys) == 1
+    assert_verify_clean(tmp_path / "b.tar.gz", cache)
