@@ -200,11 +200,11 @@ def safe_unpack(archive: Path, target: Path, *, collect: bool = False, on_file: 
     base = target.resolve()
     try:
         tf = tarfile.open(archive, mode="r|*", bufsize=CHUNK)
-    except (tarfile.TarError, OSError, EOFError) as exc:
-        raise BundleError(f"{origin}: not a readable tar archive ({exc})") from None
+    except (tarfile.TarError, OSError, EOFError, zlib.error, TypeError, ValueError) as exc:  # tarfile raises TypeError on a 3-byte gzip
+        raise BundleError(f"{origin}: not a readable tar archive ({exc.__class__.__name__}: {exc})") from None
     try:
         return _unpack_stream(tf, archive, target, base, collect=collect, on_file=on_file)
-    except (tarfile.TarError, EOFError, zlib.error) as exc:  # damage anywhere in the stream, e.g. inside the manifest
+    except (tarfile.TarError, EOFError, zlib.error, TypeError) as exc:  # damage anywhere in the stream, e.g. inside the manifest
         raise BundleError(f"{origin}: archive is truncated or damaged ({exc.__class__.__name__}: {exc})") from None
 
 

@@ -233,3 +233,26 @@ def test_zz_report_counts(capsys) -> None:
     """Print how many cases each fuzz target ran (the numbers in docs/sharing.md come from here)."""
     with capsys.disabled():
         print("\nfuzz cases:", ", ".join(f"{k}={v}" for k, v in sorted(CASES.items())))
+
+
+# ---- regressions found by the long fuzz run ---------------------------------------------------
+def test_a_three_byte_gzip_is_a_bundle_error(tmp_path: Path) -> None:
+    from k10s_forensics.archive import safe_unpack
+
+    archive = tmp_path / "a.tar.gz"
+    archive.write_bytes(b"\x1f\x8b\x08")  # tarfile itself raised TypeError here
+    with pytest.raises(BundleError, match="not a readable tar archive"):
+        safe_unpack(archive, tmp_path / "t")
+
+
+def test_a_huge_label_block_is_counted_not_slow(real_samples) -> None:
+    import time
+
+    from k10s_forensics.parsers.dcgm import parse_dcgm_text
+
+    base = (real_samples / "dcgm-exporter" / "h100-80gb-hbm3_pod-labels-populated_dcgm-exporter-issue272-comment_excerpt.prom").read_text()
+    i = base.index('UUID="') + 8
+    started = time.process_time()
+    rows, stats = parse_dcgm_text(base[:i] + "A" * (10 << 20) + base[i:], node="n1", captured_at=T0)
+    assert time.process_time() - started < 5, "a 10 MB label value must not cost seconds of regex"
+    assert stats["bad_labels"] == 1 and len(rows) >= 1
