@@ -27,6 +27,7 @@ import os
 import shutil
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -34,7 +35,7 @@ from typing import Any
 
 from k10s_forensics import __version__
 from k10s_forensics.bundle import RAW_NAMES, Bundle, iso, sha256_file, utcnow, write_json_atomic
-from k10s_forensics.locking import LOCK_NAME, LayerLock
+from k10s_forensics.locking import LOCK_NAME, LayerLock, holder_note
 
 RECORD = "derived.json"
 RECORD_FORMAT = "k10s-derived"
@@ -43,6 +44,8 @@ OLD_PREFIX = "tables.old-"
 #: Files of a bundle folder that belong to the derived layer or its machinery, not the evidence.
 DERIVED_NAMES = ("tables", LOCK_NAME)
 PARTIAL_SUFFIX = ".partial"
+#: Seconds between two looks at a layer another process is rebuilding.
+POLL_S = 0.2
 
 Say = Callable[[str], None]
 _build_guard = threading.RLock()
@@ -169,16 +172,29 @@ def damage_lines(bundle: Bundle, issues: Any = None) -> list[str]:
 def ensure(bundle: Bundle, say: Say | None = stderr_say) -> Path:
     """Make the derived layer current (rebuilding under the lock when needed) and point
     ``bundle.tables_dir`` at it. ``engine.connect`` then holds the layer's lock shared for
-    as long as its connection lives, so no rebuild swaps tables/ while they are read."""
+    as long as its connection lives, so no rebuild swaps tables/ while they are read.
+
+    While another process rebuilds, this one polls: it says once that it waits, and uses
+    the other's result as soon as the layer is current (it never queues behind readers)."""
     fp = raw_fingerprint(bundle)
     home = layer_home(bundle, fp)
     lock = LayerLock(home / LOCK_NAME)
-    lock.acquire_shared(say)
-    if _current_reason(bundle, home / "tables", fp) is not None or _leftovers(home):
-        _build_locked(bundle, home, lock, fp, say, only_if_stale=True)
+    if lock.held_here():  # this process already reads the layer: convert its own lock
+        if _current_reason(bundle, home / "tables", fp) is not None or _leftovers(home):
+            _build_locked(bundle, home, lock, fp, say, only_if_stale=True)
+    else:
+        waiting_said = False
+        while _current_reason(bundle, home / "tables", fp) is not None or _leftovers(home):
+            with _build_guard, lock.exclusive(f"k10s rebuilding tables of {bundle.path}", say, wait=False) as got:
+                if got is not None:
+                    _rebuild_held(bundle, home, lock, fp, say, only_if_stale=True)
+                    break
+            if not waiting_said and say is not None:
+                say(f"waiting for {holder_note(lock.path) or 'another k10s process'} (lock {lock.path}) ...")
+                waiting_said = True
+            time.sleep(POLL_S)
     bundle.tables_dir = home / "tables"
     bundle.derived_lock = lock
-    lock.release_shared()  # connections take their own share (engine.connect); the layer is current now
     return bundle.tables_dir
 
 
@@ -194,22 +210,28 @@ def build(bundle: Bundle, *, say: Say | None = stderr_say, timings: dict[str, fl
 
 def _build_locked(bundle: Bundle, home: Path, lock: LayerLock, fp: dict[str, dict[str, Any]], say: Say | None,
                   *, only_if_stale: bool, timings: dict[str, float] | None = None):
+    with _build_guard, lock.exclusive(f"k10s rebuilding tables of {bundle.path}", say):
+        return _rebuild_held(bundle, home, lock, fp, say, only_if_stale=only_if_stale, timings=timings)
+
+
+def _rebuild_held(bundle: Bundle, home: Path, lock: LayerLock, fp: dict[str, dict[str, Any]], say: Say | None,
+                  *, only_if_stale: bool, timings: dict[str, float] | None = None):
+    """The rebuild itself; the caller holds ``lock`` exclusively."""
     from k10s_forensics.rebuild import derive_tables
 
-    with _build_guard, lock.exclusive(f"k10s rebuilding tables of {bundle.path}", say):
-        _clean_leftovers(home, lock.previous, say)
-        if only_if_stale and _current_reason(bundle, home / "tables", fp) is None:
-            return None  # another process rebuilt it while we waited: use its result
-        tmp = home / f"{TMP_PREFIX}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        try:
-            tmp.mkdir(mode=0o755)
-            issues = derive_tables(bundle, tmp, timings=timings)
-            write_record(bundle, tmp, fp, issues)
-            _swap_in(tmp, home / "tables")
-        finally:
-            if tmp.exists():
-                shutil.rmtree(tmp, ignore_errors=True)
-        return issues
+    _clean_leftovers(home, lock.previous, say)
+    if only_if_stale and _current_reason(bundle, home / "tables", fp) is None:
+        return None  # another process rebuilt it while we waited: use its result
+    tmp = home / f"{TMP_PREFIX}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    try:
+        tmp.mkdir(mode=0o755)
+        issues = derive_tables(bundle, tmp, timings=timings)
+        write_record(bundle, tmp, fp, issues)
+        _swap_in(tmp, home / "tables")
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return issues
 
 
 def _swap_in(tmp: Path, final: Path) -> None:

@@ -112,20 +112,39 @@ class LayerLock:
                 os.close(held.fd)
                 del _held[self.key]
 
-    def exclusive(self, what: str, say: Callable[[str], None] | None = None) -> "_Exclusive":
-        """Context manager: the lock held exclusively, with ``what`` written as the holder note."""
-        return _Exclusive(self, what, say)
+    def held_here(self) -> bool:
+        """True when this process already holds this lock (shared or exclusive)."""
+        with _guard:
+            return self.key in _held
+
+    def exclusive(self, what: str, say: Callable[[str], None] | None = None, *, wait: bool = True) -> "_Exclusive":
+        """Context manager: the lock held exclusively, with ``what`` written as the holder note.
+
+        With ``wait=False`` it yields None at once when another process holds the lock.
+        """
+        return _Exclusive(self, what, say, wait)
 
 
 class _Exclusive:
-    def __init__(self, lock: LayerLock, what: str, say: Callable[[str], None] | None):
-        self.lock, self.what, self.say = lock, what, say
+    def __init__(self, lock: LayerLock, what: str, say: Callable[[str], None] | None, wait: bool = True):
+        self.lock, self.what, self.say, self.wait = lock, what, say, wait
         self._fresh = False
+        self._acquired = False
 
-    def __enter__(self) -> LayerLock:
+    def __enter__(self) -> LayerLock | None:
         _guard.acquire()
         held = _held.get(self.lock.key)
-        if held is None:
+        if held is None and not self.wait:
+            fd = _open(self.lock.path)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                _guard.release()
+                return None
+            held = _held[self.lock.key] = _Held(fd, fcntl.LOCK_EX)
+            self._fresh = True
+        elif held is None:
             held = _held[self.lock.key] = _Held(_open(self.lock.path), fcntl.LOCK_UN)
             self._fresh = True
         if held.mode != fcntl.LOCK_EX:
@@ -135,9 +154,12 @@ class _Exclusive:
         held.mode = fcntl.LOCK_EX
         self.lock.previous = _dead_holder(holder_note(self.lock.path))
         _write_note(held.fd, f"{self.what} (pid {os.getpid()}, since {time.strftime('%H:%M:%S')})")
+        self._acquired = True
         return self.lock
 
     def __exit__(self, *exc) -> None:
+        if not self._acquired:
+            return
         try:
             held = _held[self.lock.key]
             _write_note(held.fd, "")

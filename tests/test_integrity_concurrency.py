@@ -69,12 +69,11 @@ def test_second_run_waits_with_a_message_then_reuses(tmp_path: Path) -> None:
         assert entered.wait(10)
         assert "test holding the lock" in holder_note(bundle / ".k10s.lock")
         proc = start("analyze", str(bundle), "--format", "json", cache=cache)
-        import time
-
-        time.sleep(2.0)
+        first_line = proc.stderr.readline()  # blocks until analyze says it waits (it cannot finish meanwhile)
         assert proc.poll() is None, "analyze waits while the lock is held"
         release.set()
-        stdout, stderr = proc.communicate(timeout=300)
+        stdout, rest = proc.communicate(timeout=300)
+        stderr = first_line + rest
     finally:
         release.set()
         holder.join()
