@@ -256,3 +256,14 @@ def test_a_huge_label_block_is_counted_not_slow(real_samples) -> None:
     rows, stats = parse_dcgm_text(base[:i] + "A" * (10 << 20) + base[i:], node="n1", captured_at=T0)
     assert time.process_time() - started < 5, "a 10 MB label value must not cost seconds of regex"
     assert stats["bad_labels"] == 1 and len(rows) >= 1
+
+
+def test_a_garbage_gpu_instance_label_does_not_crash_the_dcgm_parser() -> None:
+    from k10s_forensics.parsers.dcgm import parse_dcgm_text
+    from k10s_forensics.parsers.gpu_common import mig_key
+
+    assert mig_key("GPU-1", "\ufffd(\ufffd1") is None and mig_key("GPU-1", "nan") is None and mig_key("GPU-1", "inf") is None
+    assert mig_key("GPU-1", "3") == "MIG-GPU-1/3"
+    text = 'DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-1",GPU_I_ID="\ufffd(x",Hostname="n1"} 97\n'
+    rows, _stats = parse_dcgm_text(text, node="n1", captured_at=T0)
+    assert rows and rows[0]["gpu_uuid"] == "GPU-1"
