@@ -267,3 +267,14 @@ def test_a_garbage_gpu_instance_label_does_not_crash_the_dcgm_parser() -> None:
     text = 'DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-1",GPU_I_ID="\ufffd(x",Hostname="n1"} 97\n'
     rows, _stats = parse_dcgm_text(text, node="n1", captured_at=T0)
     assert rows and rows[0]["gpu_uuid"] == "GPU-1"
+
+
+def test_huge_and_infinite_numbers_in_dcgm_labels_are_not_crashes() -> None:
+    from k10s_forensics.parsers.dcgm import parse_dcgm_text
+    from k10s_forensics.parsers.gpu_common import int_or_none
+
+    assert int_or_none("9" * 400) is None and int_or_none("inf") is None and int_or_none("1e30") is None and int_or_none("7") == 7
+    for gpu in ("9" * 30, "9" * 400, "-" + "9" * 25, "inf"):
+        text = f'DCGM_FI_DEV_GPU_UTIL{{gpu="{gpu}",UUID="GPU-1",Hostname="n1"}} 97\n'
+        rows, _stats = parse_dcgm_text(text, node="n1", captured_at=T0)
+        assert rows and rows[0]["gpu_uuid"] == "GPU-1", gpu

@@ -57,10 +57,12 @@ def capture_failure(row: Mapping[str, Any]) -> str | None:
 
 
 def int_or_none(value: Any) -> int | None:
+    """An integer, or None for absent, not-a-number, infinite or beyond-int64 values."""
     try:
-        return None if value is None or value == "" else int(float(value))
-    except (TypeError, ValueError):
+        number = None if value is None or value == "" else int(float(value))
+    except (TypeError, ValueError, OverflowError):
         return None
+    return number if number is None or -(1 << 63) <= number < (1 << 63) else None
 
 
 # ---- DCGM metric names -> gpu_samples columns --------------------------------------------
