@@ -37,7 +37,8 @@ GPUS_PER_NODE = 8
 def generate(out: Path, gpus: int, minutes: int, interval_s: int) -> None:
     """Write manifest + tables/ of a synthetic bundle (no raw layer needed for analyze)."""
     from k10s_forensics.bundle import new_manifest, write_json_atomic
-    from k10s_forensics.parsers import PARSER_VERSION
+    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.derived import mark_current
     from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME, conform
 
     rng = np.random.default_rng(7)
@@ -131,8 +132,8 @@ def generate(out: Path, gpus: int, minutes: int, interval_s: int) -> None:
         table = conform(name, tables[name]) if name in tables else TABLES_BY_NAME[name].empty()
         pq.write_table(table, out_tables / f"{name}.parquet", compression="zstd")
     manifest = new_manifest(window_start=t0, window_end=t0 + dt.timedelta(minutes=minutes))
-    manifest["parser_version"] = PARSER_VERSION
     write_json_atomic(out / "manifest.json", manifest)
+    mark_current(Bundle.open(out))  # the hand-built tables are the derived layer
 
 
 def floor_seconds(bundle) -> tuple[float, int]:

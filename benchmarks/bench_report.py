@@ -24,8 +24,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import Bundle, iso, new_manifest, write_json_atomic
-from k10s_forensics.parsers import PARSER_VERSION
+from k10s_forensics.bundle import Bundle, new_manifest, write_json_atomic
+from k10s_forensics.derived import mark_current
 from k10s_forensics.reports import render_report, run_analysis
 from k10s_forensics.reports.browser import Chromium, available
 from k10s_forensics.tables import TABLE_NAMES, conform, from_rows
@@ -113,12 +113,11 @@ def build_bundle(path: Path, ranks: int, minutes: int = 60, interval_s: int = 15
         pq.write_table(tables.get(name, from_rows(name, [])), path / "tables" / f"{name}.parquet", compression="zstd")
     manifest = new_manifest(cluster={"context": f"bench-{ranks}", "server": "https://bench.invalid", "kubernetes_version": "v1.31.2"},
                             scope={"namespaces": [NS], "jobs": [f"{NS}/{JOB}"]}, window_start=T0, window_end=T0 + dt.timedelta(minutes=minutes))
-    manifest["parser_version"] = PARSER_VERSION
-    manifest["tables_built_at"] = iso(T0)
     write_json_atomic(path / "manifest.json", manifest)
     bundle = Bundle.open(path)
     bundle.refresh_checksums()
     bundle.save_manifest()
+    mark_current(bundle)  # the hand-built tables are the derived layer
     return bundle, culprit
 
 

@@ -29,6 +29,7 @@ import posixpath
 import shutil
 import tarfile
 import uuid
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,13 +196,22 @@ def safe_unpack(archive: Path, target: Path, *, collect: bool = False, on_file: 
     as each file lands (``k10s verify`` starts reading Parquet files while the rest unpacks).
     """
     origin = str(archive)
-    archive_bytes = archive.stat().st_size
     target.mkdir(parents=True, exist_ok=False, mode=0o700)
     base = target.resolve()
     try:
         tf = tarfile.open(archive, mode="r|*", bufsize=CHUNK)
-    except (tarfile.TarError, OSError, EOFError) as exc:
-        raise BundleError(f"{origin}: not a readable tar archive ({exc})") from None
+    except (tarfile.TarError, OSError, EOFError, zlib.error, TypeError, ValueError) as exc:  # tarfile raises TypeError on a 3-byte gzip
+        raise BundleError(f"{origin}: not a readable tar archive ({exc.__class__.__name__}: {exc})") from None
+    try:
+        return _unpack_stream(tf, archive, target, base, collect=collect, on_file=on_file)
+    except (tarfile.TarError, EOFError, zlib.error, TypeError) as exc:  # damage anywhere in the stream, e.g. inside the manifest
+        raise BundleError(f"{origin}: archive is truncated or damaged ({exc.__class__.__name__}: {exc})") from None
+
+
+def _unpack_stream(tf: tarfile.TarFile, archive: Path, target: Path, base: Path, *, collect: bool,
+                   on_file: Callable[[str, Path], None] | None) -> UnpackResult:
+    origin = str(archive)
+    archive_bytes = archive.stat().st_size
     problems: list[str] = []
     with tf:
         try:
@@ -252,7 +262,8 @@ def safe_unpack(archive: Path, target: Path, *, collect: bool = False, on_file: 
             if digest != expected:
                 problems.append(f"{rel}: checksum mismatch (manifest {expected[:12] or 'none'}..., archive {digest[:12]}...): altered or damaged")
         for rel in sorted(set(files) - seen):
-            problems.append(f"{rel}: listed in the manifest but missing from the archive")
+            if not rel.startswith("tables/"):  # derived tables are rebuilt, never required
+                problems.append(f"{rel}: listed in the manifest but missing from the archive")
     result.problems = problems
     if problems and not collect:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
@@ -363,7 +374,9 @@ def unpack_to_cache(path: Path, *, collect: bool = False) -> Path:
 def adopt(tmp: Path, final: Path, marker: Path) -> None:
     """Move a verified unpack into place (another process may have won the race)."""
     if final.exists():
-        if marker.is_file() and (final / MANIFEST).is_file():
+        if (final / MANIFEST).is_file():  # another process adopted the same archive (same SHA-256): keep it,
+            if not marker.is_file():      # it may already be reading it
+                marker.write_text(str(final) + "\n", encoding="utf-8")
             return
         shutil.rmtree(final, ignore_errors=True)
     try:

@@ -148,9 +148,14 @@ def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=False, default=str) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    """Write JSON to a unique temporary name, then rename it over ``path`` (readers see old or new)."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=False, default=str) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 def new_manifest(
@@ -182,6 +187,10 @@ class Bundle:
 
     path: Path
     manifest: dict[str, Any]
+    #: Where the derived tables are read from: ``path/tables`` or, for a read-only bundle, a
+    #: per-user cache entry (set by :func:`k10s_forensics.derived.ensure`).
+    tables_dir: Path | None = None
+    derived_lock: Any = None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> "Bundle":
@@ -213,13 +222,13 @@ class Bundle:
         return self.path / "raw" / f"{name}.parquet"
 
     def table_path(self, name: str) -> Path:
-        return self.path / "tables" / f"{name}.parquet"
+        return (self.tables_dir or self.path / "tables") / f"{name}.parquet"
 
     def has_raw(self, name: str) -> bool:
         return self.raw_path(name).is_file()
 
     def table_names(self) -> list[str]:
-        folder = self.path / "tables"
+        folder = self.tables_dir or self.path / "tables"
         if not folder.is_dir():
             return []
         return sorted(p.stem for p in folder.glob("*.parquet"))
@@ -228,12 +237,20 @@ class Bundle:
         write_json_atomic(self.path / MANIFEST, self.manifest)
 
     def refresh_checksums(self) -> None:
-        """Record SHA-256 and size of every file but the manifest (sorted paths)."""
+        """Record SHA-256 and size of every evidence file but the manifest (sorted paths).
+
+        Derived tables are not evidence: they carry their own record (tables/derived.json).
+        Only a writer of new evidence (capture, redact) calls this, before the manifest is final.
+        """
+        from k10s_forensics.derived import is_derived_path
+
         files: dict[str, dict[str, Any]] = {}
         for p in sorted(self.path.rglob("*")):
-            if not p.is_file() or p.name == MANIFEST or p.name.endswith(".tmp"):
+            if not p.is_file() or p.name == MANIFEST or p.name.endswith((".tmp", ".partial")):
                 continue
             rel = p.relative_to(self.path).as_posix()
+            if is_derived_path(rel):
+                continue
             files[rel] = {"sha256": sha256_file(p), "bytes": p.stat().st_size}
         self.manifest["files"] = files
 
@@ -241,11 +258,15 @@ class Bundle:
 class RawWriter:
     """Streams rows of one raw table to Parquet, a row group per ``flush_rows`` rows.
 
+    Rows stream into ``<name>.parquet.partial``, renamed to its final name only once the
+    Parquet footer is written: a capture killed mid-way never leaves a half-written file
+    under the final name (the ``.partial`` file says what was lost).
     Thread-safe: collectors running in parallel append to the same writer.
     """
 
     def __init__(self, path: Path, schema: pa.Schema, flush_rows: int = 2000, flush_bytes: int = 32 << 20):
         self.path = path
+        self.partial = path.with_name(path.name + ".partial")
         self.schema = schema
         self.flush_rows = flush_rows
         self.flush_bytes = flush_bytes
@@ -276,13 +297,17 @@ class RawWriter:
         if not self._buffer:
             return
         table = pa.Table.from_pylist(self._buffer, schema=self.schema)
-        if self._writer is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._writer = pq.ParquetWriter(self.path, self.schema, compression=COMPRESSION)
-        self._writer.write_table(table)
+        self._open_writer().write_table(table)
         self.rows_written += len(self._buffer)
         self._buffer = []
         self._buffer_bytes = 0
+
+    def _open_writer(self) -> pq.ParquetWriter:
+        """The Parquet writer, streaming into ``.partial`` until :meth:`close` renames it."""
+        if self._writer is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._writer = pq.ParquetWriter(self.partial, self.schema, compression=COMPRESSION)
+        return self._writer
 
     def close(self, write_empty: bool = True) -> None:
         """Flush and close; with ``write_empty`` a table that got no rows is still written."""
@@ -290,10 +315,12 @@ class RawWriter:
             self._flush_locked()
             if self._writer is None and write_empty:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                pq.write_table(self.schema.empty_table(), self.path, compression=COMPRESSION)
+                pq.write_table(self.schema.empty_table(), self.partial, compression=COMPRESSION)
             if self._writer is not None:
                 self._writer.close()
                 self._writer = None
+            if self.partial.is_file():
+                os.replace(self.partial, self.path)
 
 
 def _clean_value(value: Any) -> Any:

@@ -1,7 +1,17 @@
-"""DuckDB over a bundle: every derived table (and raw table) is a view by its name."""
+"""DuckDB over a bundle: every derived table (and raw table) is a view by its name.
+
+The connection is read-only towards the outside world (``k10s sql``, built-in and
+``--rules`` rules, the report): DuckDB may open only the bundle's own Parquet files
+(``allowed_paths`` + ``enable_external_access = false``), extensions are never installed or
+loaded, and the configuration is locked (``lock_configuration``) so a statement cannot undo
+it. On top of that, statements that write or reach out (COPY, EXPORT, ATTACH, DETACH,
+INSTALL/LOAD, ...) are refused by type before they run, since DuckDB would still let COPY
+overwrite an allowed file. ``k10s shell --unsafe`` is the only way to an unlocked database.
+"""
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import duckdb
@@ -11,23 +21,43 @@ from k10s_forensics.errors import QueryError
 from k10s_forensics.rebuild import ensure_tables
 from k10s_forensics.tables import TABLE_NAMES
 
+#: Statement types that would write files, reach other databases or load code.
+REFUSED_STATEMENTS = frozenset({"COPY", "COPY_DATABASE", "EXPORT", "ATTACH", "DETACH", "LOAD", "EXTENSION", "VACUUM"})
+_REFUSAL = "k10s SQL is read-only: {kind} statements are refused (save results with --format csv or json)"
+
 
 def _quote_path(path: str) -> str:
     return "'" + path.replace("'", "''") + "'"
 
 
-def connect(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int | None = None) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB with views ``<table>`` for derived tables and ``raw_<name>`` for raw ones."""
+def connect(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int | None = None, locked: bool = True) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB with views ``<table>`` for derived tables and ``raw_<name>`` for raw ones.
+
+    With ``locked`` (the default) the database can read nothing but those files.
+    """
     if rebuild_if_needed:
         ensure_tables(bundle)
-    con = duckdb.connect(database=":memory:")
+    lock = getattr(bundle, "derived_lock", None)
+    if lock is not None:  # each connection holds the layer's lock shared until it is closed or collected
+        lock.acquire_shared()
+    config = {"autoinstall_known_extensions": "false", "autoload_known_extensions": "false"} if locked else {}
+    con = duckdb.connect(database=":memory:", config=config)
+    if lock is not None:
+        weakref.finalize(con, lock.release_shared)
     con.execute("SET TimeZone = 'UTC'")
     if threads:
         con.execute(f"SET threads = {int(threads)}")
+    paths = [bundle.table_path(n) for n in TABLE_NAMES] + [bundle.raw_path(n) for n in RAW_NAMES]
+    if locked:
+        allowed = ", ".join(_quote_path(str(p)) for p in paths if p.is_file())
+        con.execute(f"SET allowed_paths = [{allowed}]")
+        con.execute("SET enable_external_access = false")
     for name in TABLE_NAMES:
         _create_view(con, name, bundle.table_path(name))
     for name in RAW_NAMES:
         _create_view(con, f"raw_{name}", bundle.raw_path(name))
+    if locked:
+        con.execute("SET lock_configuration = true")
     return con
 
 
@@ -42,8 +72,25 @@ def _create_view(con: duckdb.DuckDBPyConnection, view: str, path) -> bool:
     return True
 
 
-def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None, *, origin: str | None = None):
+def check_read_only(con: duckdb.DuckDBPyConnection, sql: str, origin: str | None = None) -> None:
+    """Refuse a statement that would write, attach or load (QueryError naming ``origin``)."""
+    try:
+        statements = con.extract_statements(sql)
+    except duckdb.Error as exc:
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
+        raise QueryError(message, origin) from None
+    for statement in statements:
+        kind = statement.type.name
+        if kind in REFUSED_STATEMENTS:
+            word = "INSTALL/LOAD" if kind == "LOAD" else kind.replace("_", " ")
+            raise QueryError(_REFUSAL.format(kind=word), origin)
+
+
+def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None, *, origin: str | None = None,
+            read_only: bool = True):
     """Run SQL and return a pyarrow Table; DuckDB errors become QueryError naming ``origin``."""
+    if read_only:
+        check_read_only(con, sql, origin)
     try:
         rel = con.sql(sql, params=params or None)
         return rel.to_arrow_table() if rel is not None else None
@@ -52,4 +99,4 @@ def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | N
         raise QueryError(message, origin) from None
 
 
-__all__ = ["connect", "run_sql"]
+__all__ = ["connect", "run_sql", "check_read_only", "REFUSED_STATEMENTS"]

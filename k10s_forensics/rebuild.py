@@ -1,13 +1,12 @@
 """``k10s rebuild``: re-derive ``tables/`` from ``raw/`` with the current parsers.
 
-Idempotent: tables are written to ``tables.tmp/`` and swapped in whole, then the manifest
-gets the parser version, parse-error summary and fresh checksums. A raw file that is
-absent, damaged or unreadable costs only the tables it feeds.
+Idempotent: tables are written to a fresh ``tables.tmp-*`` folder and swapped in whole under
+the layer's lock (see :mod:`k10s_forensics.derived`); the manifest and raw/ are never
+rewritten. A raw file that is absent, damaged or unreadable costs only the tables it feeds.
 """
 
 from __future__ import annotations
 
-import shutil
 import time
 import traceback
 from collections.abc import Iterator
@@ -18,8 +17,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import COMPRESSION, RAW_SCHEMAS, Bundle, iso, parse_iso, utcnow
-from k10s_forensics.parsers import DERIVERS, PARSER_VERSION, ParseIssues, load_deriver
+from k10s_forensics import derived
+from k10s_forensics.bundle import COMPRESSION, RAW_SCHEMAS, Bundle, parse_iso
+from k10s_forensics.parsers import DERIVERS, ParseIssues, load_deriver
 from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME, conform
 
 #: Tables too large to keep in memory: written as they are emitted.
@@ -74,7 +74,7 @@ class DeriveContext:
             try:
                 part = self._read_group(pf, i, key_col, wanted, offset)
             except Exception as exc:  # a damaged row group costs only its rows
-                self.issues.add(f"raw:{name}", f"unreadable row group ({exc.__class__.__name__})", f"row group {i}", f"raw/{name}.parquet")
+                self.issues.add(f"raw:{name}", f"unreadable row group ({exc.__class__.__name__})", f"row group {i} ({rows} rows)", f"raw/{name}.parquet")
                 part = None
             offset += rows
             if part is not None and part.num_rows:
@@ -211,17 +211,14 @@ def _collector_rows(manifest: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def rebuild(bundle: Bundle, *, update_manifest: bool = True, timings: dict[str, float] | None = None) -> ParseIssues:
-    """Re-derive every table of ``bundle``; returns what could not be parsed.
+def derive_tables(bundle: Bundle, out_dir: Path, *, timings: dict[str, float] | None = None) -> ParseIssues:
+    """Run every parser on ``bundle``'s raw layer, writing all tables into ``out_dir``.
 
     ``timings``, when given, receives the seconds each parser took (for benchmarks).
+    Where the tables go and how they are swapped in is :mod:`k10s_forensics.derived`'s job.
     """
     issues = ParseIssues()
-    tmp = bundle.path / "tables.tmp"
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir()
-    ctx = DeriveContext(bundle, tmp, issues)
+    ctx = DeriveContext(bundle, out_dir, issues)
     ctx.emit("collector_runs", _collector_rows(bundle.manifest))
     for raw_name in RAW_SCHEMAS:
         ctx.check_raw(raw_name)
@@ -239,33 +236,27 @@ def rebuild(bundle: Bundle, *, update_manifest: bool = True, timings: dict[str, 
     ctx.finish()
     pq.write_table(
         pa.Table.from_pylist(issues.rows(), schema=TABLES_BY_NAME["parse_errors"].schema),
-        tmp / "parse_errors.parquet",
+        out_dir / "parse_errors.parquet",
         compression=COMPRESSION,
     )
-    final = bundle.path / "tables"
-    if final.exists():
-        shutil.rmtree(final)
-    tmp.rename(final)
-    if update_manifest:
-        bundle.manifest["parser_version"] = PARSER_VERSION
-        bundle.manifest["tables_built_at"] = iso(utcnow())
-        bundle.manifest["parse_errors"] = issues.summary()
-        bundle.refresh_checksums()
-        bundle.save_manifest()
     return issues
 
 
+def rebuild(bundle: Bundle, *, timings: dict[str, float] | None = None, say=derived.stderr_say) -> ParseIssues:
+    """Re-derive every table of ``bundle`` now (under its lock); returns what could not be parsed.
+
+    The manifest and raw/ are not touched: the tables get their own record (tables/derived.json).
+    """
+    return derived.build(bundle, timings=timings, say=say)
+
+
 def needs_rebuild(bundle: Bundle) -> bool:
-    """True when tables/ is missing, incomplete, or built by other parsers."""
-    if bundle.manifest.get("parser_version") != PARSER_VERSION:
-        return True
-    existing = set(bundle.table_names())
-    return not set(TABLE_NAMES) <= existing
+    """True when the derived layer is missing, incomplete, or built by other parsers or from other raw files."""
+    return derived.staleness(bundle) is not None
 
 
 def ensure_tables(bundle: Bundle) -> None:
-    if needs_rebuild(bundle):
-        rebuild(bundle)
+    derived.ensure(bundle)
 
 
-__all__ = ["DeriveContext", "rebuild", "needs_rebuild", "ensure_tables", "STREAMED"]
+__all__ = ["DeriveContext", "derive_tables", "rebuild", "needs_rebuild", "ensure_tables", "STREAMED"]

@@ -10,6 +10,7 @@ from typing import Any
 import duckdb
 
 from k10s_forensics.bundle import Bundle, parse_iso
+from k10s_forensics.derived import record_of
 
 from .common import Absent, cell_text, fmt_duration, fmt_num, fmt_ts, query_inline
 
@@ -82,8 +83,8 @@ def build(con: duckdb.DuckDBPyConnection, bundle: Bundle, analysis: dict[str, An
         ("format", f"{m.get('format')} v{m.get('format_version')}"),
         ("created", fmt_ts(m.get("created_at"))),
         ("captured by", f"{(m.get('tool') or {}).get('name', 'k10s')} {(m.get('tool') or {}).get('version', '---')}"),
-        ("parser version", str(m.get("parser_version") or "---")),
-        ("tables built", fmt_ts(m.get("tables_built_at"))),
+        ("parser version", str(record_of(bundle).get("parser_version") or "---")),
+        ("tables built", fmt_ts(record_of(bundle).get("built_at"))),
         ("redaction", cell_text(m.get("redaction")) if m.get("redaction") else "none"),
         ("bundle path", str(bundle.path)),
     ]

@@ -12,6 +12,7 @@ from typing import Any, Callable
 import duckdb
 
 from k10s_forensics.bundle import Bundle, parse_iso
+from k10s_forensics.derived import record_of
 
 from .common import Absent, fmt_duration, fmt_num, fmt_ts, query
 
@@ -49,6 +50,7 @@ class HeaderContext:
     sources: list[SourceRow] = field(metadata={"help": "what was captured, source by source"})
     severity_counts: dict[str, int] = field(metadata={"help": "findings per severity"})
     history: str = field(default="", metadata={"help": "Prometheus history window (UTC) when capture fetched one, else empty"})
+    damage: list[str] = field(default_factory=list, metadata={"help": "damaged evidence files and what they cost"})
 
 
 def _history(history: Any) -> str:
@@ -151,7 +153,8 @@ def build(con: duckdb.DuckDBPyConnection, bundle: Bundle, analysis: dict[str, An
         complete=bool(m.get("complete", True)),
         created_at=fmt_ts(m.get("created_at")),
         tool_version=str((m.get("tool") or {}).get("version") or "---"),
-        parser_version=_text(m.get("parser_version"), "tables/ not built"),
+        parser_version=_text(record_of(bundle).get("parser_version"), "tables/ not built"),
+        damage=[str(line) for line in record_of(bundle).get("damage") or []],
         scope=scope_text or Absent("no scope recorded: whole cluster"),
         simulated=simulated,
         sources=source_rows(counts, m),

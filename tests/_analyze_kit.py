@@ -8,8 +8,8 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import Bundle, iso, new_manifest, write_json_atomic
-from k10s_forensics.parsers import PARSER_VERSION
+from k10s_forensics.bundle import Bundle, new_manifest, write_json_atomic
+from k10s_forensics.derived import mark_current
 from k10s_forensics.tables import TABLE_NAMES, from_rows
 
 T0 = dt.datetime(2026, 11, 21, 10, 0, tzinfo=dt.timezone.utc)
@@ -25,13 +25,14 @@ def table_bundle(path: Path, tables: dict[str, list[dict[str, Any]]], minutes: f
     path.mkdir(parents=True, exist_ok=True)
     (path / "tables").mkdir(exist_ok=True)
     manifest = new_manifest(window_start=T0, window_end=at(minutes * 60))
-    manifest["parser_version"] = PARSER_VERSION
     for name in TABLE_NAMES:
         if name in omit:
             continue
         pq.write_table(from_rows(name, tables.get(name, [])), path / "tables" / f"{name}.parquet")
     write_json_atomic(path / "manifest.json", manifest)
-    return Bundle.open(path)
+    bundle = Bundle.open(path)
+    mark_current(bundle)  # hand-built tables count as current: no rebuild replaces them
+    return bundle
 
 
 def gang(job: str = "llama", ns: str = "team-a", pods: int = 4, per_pod: int = 1, kind: str = "PyTorchJob", start: float = -600) -> dict[str, list[dict]]:

@@ -133,7 +133,8 @@ def _result(tmp_path):
 
 def test_json_shape_matches_spec(tmp_path):
     result = json.loads(json.dumps(_result(tmp_path)))
-    assert list(result) == ["bundle", "findings", "skipped"]
+    assert list(result) == ["bundle", "findings", "skipped", "damage"]
+    assert result["damage"] == []
     assert set(result["bundle"]) == {"path", "window", "complete"}
     keys = ["rule", "severity", "title", "summary", "job", "ranks", "pods", "nodes", "gpus", "cause", "started_at", "ended_at", "gpu_hours_lost", "evidence", "recommendation"]
     assert result["findings"]

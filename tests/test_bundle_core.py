@@ -77,16 +77,19 @@ def test_rebuild_writes_every_table_even_without_sources(tmp_path):
 
 def test_rebuild_is_idempotent(tmp_path):
     bundle = make_bundle(tmp_path / "b")
+    manifest_before = (tmp_path / "b" / "manifest.json").read_bytes()
     rebuild(bundle)
     first = {n: pq.read_table(bundle.table_path(n)) for n in TABLE_NAMES}
     rebuild(Bundle.open(tmp_path / "b"))
     second = {n: pq.read_table(bundle.table_path(n)) for n in TABLE_NAMES}
     assert all(first[n].equals(second[n]) for n in TABLE_NAMES)
-    assert not (tmp_path / "b" / "tables.tmp").exists()
-    m = Bundle.open(tmp_path / "b").manifest
-    assert m["parser_version"] == parsers.PARSER_VERSION
+    assert not [p.name for p in (tmp_path / "b").iterdir() if p.name.startswith("tables.")]
+    assert (tmp_path / "b" / "manifest.json").read_bytes() == manifest_before, "the evidence's manifest is never rewritten"
+    record = json.loads((tmp_path / "b" / "tables" / "derived.json").read_text())
+    assert record["parser_version"] == parsers.PARSER_VERSION
     assert not needs_rebuild(Bundle.open(tmp_path / "b"))
-    assert set(m["files"]) >= {f"tables/{n}.parquet" for n in TABLE_NAMES}
+    assert set(record["files"]) >= {f"tables/{n}.parquet" for n in TABLE_NAMES}
+    assert set(record["raw"]) == {p for p in Bundle.open(tmp_path / "b").manifest["files"] if p.startswith("raw/")}
 
 
 def test_corrupt_raw_file_is_recorded_not_fatal(tmp_path):
@@ -101,7 +104,9 @@ def test_corrupt_raw_file_is_recorded_not_fatal(tmp_path):
     con = connect(Bundle.open(tmp_path / "b"))
     rows = run_sql(con, "SELECT source, reason, count FROM parse_errors WHERE source = 'raw:exec'").to_pylist()
     assert rows and rows[0]["count"] >= 1 and "unreadable parquet" in rows[0]["reason"]
-    assert Bundle.open(tmp_path / "b").manifest["parse_errors"]["raw:exec"]["count"] >= 1
+    record = json.loads((tmp_path / "b" / "tables" / "derived.json").read_text())
+    assert record["parse_errors"]["raw:exec"]["count"] >= 1
+    assert any(line.startswith("raw/exec.parquet is damaged:") and "unreadable parquet" in line for line in record["damage"])
 
 
 def test_not_a_bundle_and_unknown_version(tmp_path):

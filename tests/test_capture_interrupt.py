@@ -54,7 +54,7 @@ def test_ctrl_c_midway_leaves_a_valid_incomplete_bundle(served, tmp_path):
         manifest = out / "manifest.json"
         if manifest.exists():
             m = json.loads(manifest.read_text())
-            if any(c["name"] == "pods" for c in m.get("collectors", [])) and (out / "raw" / "scrapes.parquet").exists():
+            if any(c["name"] == "pods" for c in m.get("collectors", [])) and ((out / "raw" / "scrapes.parquet").exists() or (out / "raw" / "scrapes.parquet.partial").exists()):
                 break
         if proc.poll() is not None:
             pytest.fail(f"capture ended early: {proc.communicate()}")

@@ -149,5 +149,5 @@ def test_end_to_end_rebuild_and_sql(tmp_path):
     assert errors == [{"count": 1, "first_raw_row": 2}]
     pods_n = run_sql(con, "SELECT count(*) AS n, sum(gpu_request) AS g FROM pods WHERE job_kind = 'PyTorchJob'").to_pylist()
     assert pods_n == [{"n": 3, "g": 3}]
-    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
-    assert manifest["parse_errors"]["objects:Pod"]["count"] == 1
+    record = json.loads((tmp_path / "b" / "tables" / "derived.json").read_text())
+    assert record["parse_errors"]["objects:Pod"]["count"] == 1

@@ -50,7 +50,7 @@ def test_pack_is_reproducible_and_ordered(bundle: Path, tmp_path: Path) -> None:
     manifest = json.loads((bundle / "manifest.json").read_text())
     assert names[0] == "incident-42/manifest.json"
     assert names[1:] == [f"incident-42/{rel}" for rel in sorted(manifest["files"])]
-    assert any(n.startswith("incident-42/tables/") for n in names)
+    assert not any(n.startswith("incident-42/tables/") for n in names), "derived tables are rebuilt by the recipient, never shipped"
     assert all(i.isreg() and i.mode == 0o644 and i.uid == 0 and i.uname == "" for i in infos)
 
 
@@ -76,22 +76,31 @@ def test_pack_refuses_a_bundle_edited_after_its_manifest(bundle: Path, tmp_path:
 def test_verify_folder_names_every_problem(bundle: Path) -> None:
     assert verify(bundle).problems == []
     manifest = json.loads((bundle / "manifest.json").read_text())
-    # 1. a tampered file, 2. a deleted file, 3. an unlisted file, 4. a damaged Parquet file with a matching manifest entry
+    # evidence: 1. a tampered file, 2. a deleted file, 3. an unlisted file, 4. a damaged Parquet file with a matching manifest entry
     logs = bundle / "raw" / "logs.parquet"
     logs.write_bytes(logs.read_bytes()[:-10] + b"0123456789")
-    (bundle / "tables" / "events.parquet").unlink()
+    (bundle / "raw" / "exec.parquet").unlink()
     (bundle / "raw" / "notes.txt").write_text("added later")
-    broken = bundle / "tables" / "pods.parquet"
+    broken = bundle / "raw" / "scrapes.parquet"
     broken.write_bytes(b"PAR1" + b"\x00" * 100 + b"PAR1")
     import hashlib
 
-    manifest["files"]["tables/pods.parquet"] = {"sha256": hashlib.sha256(broken.read_bytes()).hexdigest(), "bytes": broken.stat().st_size}
+    manifest["files"]["raw/scrapes.parquet"] = {"sha256": hashlib.sha256(broken.read_bytes()).hexdigest(), "bytes": broken.stat().st_size}
     (bundle / "manifest.json").write_text(json.dumps(manifest))
-    problems = verify(bundle).problems
+    # derived, reported apart: a deleted table and a damaged one
+    (bundle / "tables" / "events.parquet").unlink()
+    (bundle / "tables" / "pods.parquet").write_bytes(b"PAR1" + b"\x00" * 100 + b"PAR1")
+    result = verify(bundle)
+    problems = result.problems
     assert any(p.startswith("raw/logs.parquet: checksum mismatch") for p in problems)
-    assert "tables/events.parquet: listed in the manifest but missing" in problems
+    assert "raw/exec.parquet: listed in the manifest but missing" in problems
     assert any(p.startswith("raw/notes.txt: present but not listed") for p in problems)
-    assert any(p.startswith("tables/pods.parquet: unreadable Parquet") for p in problems)
+    assert any(p.startswith("raw/scrapes.parquet: unreadable Parquet") for p in problems)
+    assert not any("tables/" in p for p in problems)
+    derived = result.derived_problems
+    assert any(p.startswith("tables/events.parquet: listed in the manifest but missing") for p in derived)
+    assert any(p.startswith("tables/pods.parquet: checksum mismatch") for p in derived)
+    assert any(p.startswith("tables/pods.parquet: unreadable Parquet") for p in derived)
 
 
 def test_verify_checks_format_version_and_columns(bundle: Path) -> None:

@@ -97,6 +97,8 @@ def to_text(analysis: dict[str, Any], *, width: int = 110, color: bool | None = 
     window = bundle.get("window") or {}
     console.print(Text(f"k10s analyze {bundle.get('path', '')}  window {window.get('start') or ABSENT} → {window.get('end') or ABSENT}"
                        + ("" if bundle.get("complete", True) else "  (capture incomplete)"), style="bold"))
+    for line in analysis.get("damage") or []:
+        console.print(Text(f"DAMAGED EVIDENCE: {line}", style="bold red"))
     counts = {s: sum(1 for f in findings if f["severity"] == s) for s in ("critical", "warning", "info")}
     console.print(Text(f"{len(findings)} findings: {counts['critical']} critical, {counts['warning']} warning, {counts['info']} info"))
     for i, f in enumerate(findings, 1):
@@ -153,6 +155,8 @@ def to_markdown(analysis: dict[str, Any]) -> str:
     window = bundle.get("window") or {}
     lines = ["# k10s analysis", "", f"Bundle `{bundle.get('path', '')}`, window {window.get('start') or ABSENT} → {window.get('end') or ABSENT}"
              + ("" if bundle.get("complete", True) else " (capture incomplete)") + ".", ""]
+    lines += [f"**Damaged evidence:** {_md(line)}" for line in analysis.get("damage") or []]
+    lines += [""] if analysis.get("damage") else []
     findings = analysis.get("findings") or []
     if not findings:
         lines += ["No findings from the rules that ran.", ""]

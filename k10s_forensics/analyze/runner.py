@@ -19,6 +19,8 @@ import pyarrow as pa
 from k10s_forensics.analyze.prices import PriceTable
 from k10s_forensics.analyze.rules import SEVERITIES, Rule, load_rules
 from k10s_forensics.bundle import Bundle, parse_iso
+from k10s_forensics.damage import table_notes
+from k10s_forensics.derived import record_of
 from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.errors import QueryError
 from k10s_forensics.output import jsonable
@@ -71,11 +73,13 @@ def _row_counts(con: duckdb.DuckDBPyConnection, names: set[str]) -> dict[str, in
     return counts
 
 
-def _skip_reason(rule: Rule, counts: dict[str, int], collectors: dict[str, str]) -> str | None:
+def _skip_reason(rule: Rule, counts: dict[str, int], collectors: dict[str, str], damaged: dict[str, str] | None = None) -> str | None:
     for group in rule.requires:
         if any(counts.get(t, 0) > 0 for t in group):
             continue
         table = group[0]
+        if damaged and table in damaged:  # name the damage, not "absent"
+            return f"{damaged[table]} (table {table} is empty)"
         if any(counts.get(t, 0) < 0 for t in group):
             return f"table {' or '.join(group)} is not a table of this bundle"
         reason = EMPTY_REASONS.get(table, f"table {table} is empty in this bundle")
@@ -203,12 +207,14 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
     window = analysis_window(bundle.manifest)
     counts = _row_counts(con, {t for r in rules for t in r.tables})
     notes = _collector_notes(bundle)
+    damage = [str(line) for line in record_of(bundle).get("damage") or []]
+    damaged = table_notes(damage)
     findings: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
     for rule in rules:
         if only and rule.id not in only:
             continue
-        reason = _skip_reason(rule, counts, notes)
+        reason = _skip_reason(rule, counts, notes, damaged)
         if reason:
             skipped.append({"rule": rule.id, "reason": reason})
             continue
@@ -227,6 +233,7 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
                    **({"history": {k: bundle.manifest["history"].get(k) for k in ("start", "end", "url")}} if bundle.manifest.get("history") else {})},
         "findings": findings,
         "skipped": skipped,
+        "damage": damage,
     }
 
 

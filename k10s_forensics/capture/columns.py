@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import COMPRESSION, BundleWriter, RawWriter, _clean_value
+from k10s_forensics.bundle import BundleWriter, RawWriter, _clean_value
 
 
 def _array(values: list[Any], type_: pa.DataType) -> pa.Array:
@@ -54,10 +53,7 @@ class ColumnWriter(RawWriter):
             return
         arrays = [_array(self._columns[f.name], f.type) for f in self.schema]
         table = pa.Table.from_arrays(arrays, schema=self.schema)
-        if self._writer is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._writer = pq.ParquetWriter(self.path, self.schema, compression=COMPRESSION)
-        self._writer.write_table(table)
+        self._open_writer().write_table(table)
         self.rows_written += self._count
         self._columns = {name: [] for name in self.schema.names}
         self._count = 0

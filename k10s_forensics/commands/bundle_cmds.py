@@ -10,6 +10,7 @@ import click
 
 from k10s_forensics import output
 from k10s_forensics.bundle import Bundle
+from k10s_forensics.derived import record_of
 from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.errors import BundleError
 from k10s_forensics.rebuild import rebuild
@@ -25,7 +26,7 @@ def rebuild_cmd(bundle_path: str, quiet: bool) -> None:
     if quiet:
         return
     names = bundle.table_names()
-    click.echo(f"rebuilt {len(names)} tables in {bundle.path / 'tables'}")
+    click.echo(f"rebuilt {len(names)} tables in {bundle.tables_dir} (manifest.json and raw/ untouched)")
     if issues.total():
         click.echo(f"{issues.total()} raw rows or lines could not be parsed (see table parse_errors):")
         for b in issues.buckets():
@@ -40,6 +41,8 @@ def sql_cmd(bundle_path: str, query: str, fmt: str) -> None:
     """Run SQL on the bundle: every derived table is a view by its name (raw ones as raw_<name>)."""
     bundle = Bundle.open(bundle_path)
     con = connect(bundle)
+    for line in record_of(bundle).get("damage") or []:
+        click.echo(f"k10s: warning: {line}", err=True)
     result = run_sql(con, query, origin="query")
     if result is None:
         return
@@ -49,13 +52,17 @@ def sql_cmd(bundle_path: str, query: str, fmt: str) -> None:
 
 @click.command("shell")
 @click.argument("bundle_path", metavar="BUNDLE")
-def shell_cmd(bundle_path: str) -> None:
-    """Interactive SQL on the bundle (the duckdb CLI when installed, else a simple prompt)."""
+@click.option("--unsafe", is_flag=True, help="Open an unlocked database (COPY, ATTACH, INSTALL, reading other files allowed).")
+def shell_cmd(bundle_path: str, unsafe: bool) -> None:
+    """Interactive SQL on the bundle (the duckdb CLI with --unsafe when installed, else a simple prompt).
+
+    The database is read-only like `k10s sql` unless --unsafe is given.
+    """
     bundle = Bundle.open(bundle_path)
-    con = connect(bundle)
+    con = connect(bundle, locked=not unsafe)
     views = [r[0] for r in con.sql("SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall()]
     duckdb_cli = shutil.which("duckdb")
-    if duckdb_cli and sys.stdin.isatty():
+    if unsafe and duckdb_cli and sys.stdin.isatty():
         rows = con.sql("SELECT view_name, sql FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall()
         init = " ".join(sql.rstrip(";") + ";" for _, sql in rows)
         subprocess.run([duckdb_cli, "-cmd", init], check=False)
@@ -74,7 +81,7 @@ def shell_cmd(bundle_path: str) -> None:
             continue
         statement, buffer = buffer, ""
         try:
-            result = run_sql(con, statement, origin="shell")
+            result = run_sql(con, statement, origin="shell", read_only=not unsafe)
         except BundleError:
             raise
         except Exception as exc:  # keep the session alive

@@ -54,12 +54,19 @@ def verify_cmd(bundle_path: str, quiet: bool) -> None:
             click.echo(f"  redacted ({red.get('level')}, key id {red.get('key_id') or '---'}): {counts or 'nothing found to replace'}")
         else:
             click.echo("  not redacted")
+        click.echo(f"  evidence (manifest.json, raw/): {'OK' if not result.problems else f'{len(result.problems)} problem(s)'}")
+        click.echo(f"  derived (tables/): {result.derived_state}" + (f", {len(result.derived_problems)} problem(s)" if result.derived_problems else ""))
     for warning in result.warnings:
         click.echo(f"  warning: {warning}", err=True)
     for problem in result.problems:
         click.echo(f"PROBLEM {problem}")
+    for problem in result.derived_problems:
+        click.echo(f"PROBLEM derived {problem}")
     if result.problems:
         click.echo(f"{len(result.problems)} problem(s): {bundle_path} is not whole; do not trust it as evidence", err=True)
+        sys.exit(1)
+    if result.derived_problems:
+        click.echo(f"{len(result.derived_problems)} problem(s) in the derived tables (the evidence is whole): run k10s rebuild {bundle_path}", err=True)
         sys.exit(1)
     if not quiet:
         click.echo("OK")

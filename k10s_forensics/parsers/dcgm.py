@@ -62,7 +62,11 @@ class LabelCache:
         return hit
 
     def column(self, field: str, pa_type: pa.DataType) -> pa.Array:
-        return pa.array([i.get(field) for i in self.identities], pa_type)
+        values = [i.get(field) for i in self.identities]
+        if pa.types.is_integer(pa_type):  # a label value beyond the column's range is damage, not a number
+            low, high = -(1 << (pa_type.bit_width - 1)), 1 << (pa_type.bit_width - 1)
+            values = [v if not isinstance(v, int) or low <= v < high else None for v in values]
+        return pa.array(values, pa_type)
 
 
 def parse_dcgm_bodies(

@@ -4,6 +4,7 @@ Lines are split and filtered with pyarrow.compute (RE2); only the few matching l
 read in Python. Timestamps, per line:
 
 * ISO (``dmesg --time-format=iso``): ``2026-11-21T10:01:02,123456+00:00``;
+* any of these after a ``dmesg --decode`` prefix (``kern  :warn  : 2026-11-21T10:01:02,...``);
 * ``dmesg -T``: ``[Sat Nov 21 10:01:02 2026]`` (read as UTC: the host's local time);
 * raw monotonic ``[12345.678901]`` seconds since boot: cannot be placed in time without the
   boot time, so ``ts`` is the exec's ``captured_at`` (an upper bound) and the rows are
@@ -37,6 +38,9 @@ _INTERESTING = r"NVRM: Xid|[Oo]ut of memory: Killed process|oom-kill:"
 _ISO_RE = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[,.]\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+(.*)$")
 _CTIME_RE = re.compile(r"^\[\s*(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]\s*(.*)$")
 _MONO_RE = re.compile(r"^\[\s*(\d+\.\d+)\]\s*(.*)$")
+#: ``dmesg --decode`` (``-x``) puts ``facility:level :`` before the time: ``kern  :warn  : 2026-...``.
+_DECODE_RE = re.compile(r"^(?:kern|user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local[0-7])\s*:\s*"
+                        r"(?:emerg|alert|crit|err|warn|notice|info|debug)\s*:\s?")
 _XID_RE = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]+)\): (\d+)(?:, pid=(\d+|'<unknown>'))?")
 _KILLED_RE = re.compile(r"(Memory cgroup out of memory|Out of memory): Killed process (\d+) \(([^)]*)\)")
 _OOMKILL_RE = re.compile(r"oom-kill:constraint=(\w+).*?task_memcg=(\S*?),task=([^,]*),pid=(\d+)")
@@ -45,6 +49,7 @@ _POD_UID_RE = re.compile(r"pod([0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9
 
 def _line_time(line: str) -> tuple[dt.datetime | None, str, str]:
     """(timestamp or None, message, timestamp kind: iso/ctime/monotonic/none)."""
+    line = _DECODE_RE.sub("", line, count=1)
     m = _ISO_RE.match(line)
     if m:
         return parse_iso(m.group(1).replace(",", ".")), m.group(2), "iso"

@@ -33,7 +33,10 @@ def mig_key(parent_uuid: str | None, gpu_instance_id: Any) -> str | None:
     """``MIG-<parent uuid>/<gi>``: the key of a MIG device that has no MIG UUID of its own."""
     if not parent_uuid or gpu_instance_id is None or str(gpu_instance_id).strip() == "":
         return None
-    return f"MIG-{parent_uuid}/{int(float(gpu_instance_id))}"
+    try:
+        return f"MIG-{parent_uuid}/{int(float(gpu_instance_id))}"
+    except (ValueError, OverflowError):  # a damaged label (not a number, NaN, inf): not a MIG key
+        return None
 
 
 def capture_failure(row: Mapping[str, Any]) -> str | None:
@@ -54,10 +57,12 @@ def capture_failure(row: Mapping[str, Any]) -> str | None:
 
 
 def int_or_none(value: Any) -> int | None:
+    """An integer, or None for absent, not-a-number, infinite or beyond-int64 values."""
     try:
-        return None if value is None or value == "" else int(float(value))
-    except (TypeError, ValueError):
+        number = None if value is None or value == "" else int(float(value))
+    except (TypeError, ValueError, OverflowError):
         return None
+    return number if number is None or -(1 << 63) <= number < (1 << 63) else None
 
 
 # ---- DCGM metric names -> gpu_samples columns --------------------------------------------

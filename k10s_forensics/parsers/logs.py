@@ -186,7 +186,7 @@ def _row_groups(ctx, path) -> Iterator[pa.Table]:
         try:
             table = pf.read_row_group(i, columns=[c for c in (*META_COLUMNS, "body") if c in names])
         except Exception as exc:
-            ctx.issue(SOURCE, "unreadable row group", f"row group {i}: {exc}", RAW_FILE, offset, count=n)
+            ctx.issue(SOURCE, "unreadable row group", f"row group {i} ({n} rows): {exc}", RAW_FILE, offset, count=n)
             offset += n
             continue
         for col in missing:

@@ -100,8 +100,20 @@ def _is_header(cells: list[str]) -> bool:
     return bool(cells) and all(_FIELD_RE.match(c) for c in cells) and any("." in c or c in ("uuid", "index", "name", "timestamp", "pid") for c in cells)
 
 
-def parse_nvidia_smi_csv(text: str | None, command: str | None = None, captured_at: dt.datetime | None = None) -> tuple[list[dict], list[dict], list[tuple[str, str | None]]]:
+def _weak_uuid(row: dict[str, str], node: str | None, position: int) -> str:
+    """An identity for a GPU row without ``uuid``: node + PCI bus id, index or row position + name."""
+    pci = normalize_pci_bus_id(_value(row, "pci.bus_id"))
+    index = _value(row, "index")
+    where = f"pci-{pci}" if pci else f"index-{index}" if index else f"row-{position}"
+    return f"weak:{node or 'unknown-node'}:{where}:{_value(row, 'name', 'gpu_name') or 'unknown-model'}"
+
+
+def parse_nvidia_smi_csv(text: str | None, command: str | None = None, captured_at: dt.datetime | None = None,
+                         node: str | None = None) -> tuple[list[dict], list[dict], list[tuple[str, str | None]]]:
     """Parse one ``--query-gpu`` CSV output.
+
+    A field list without ``uuid`` still yields rows: they are keyed ``weak:<node>:<pci, index
+    or row position>:<name>`` and counted under the issue "weak GPU identity".
 
     Returns:
         (gpus rows, gpu_samples rows, issues as (reason, example)); rows lack node/source.
@@ -129,15 +141,15 @@ def parse_nvidia_smi_csv(text: str | None, command: str | None = None, captured_
     samples: list[dict] = []
     issues: list[tuple[str, str | None]] = []
     shift = None
-    for cells in records:
+    for position, cells in enumerate(records):
         if len(cells) != len(header):
             issues.append(("csv row with a different number of fields than the header", ",".join(cells)[:200]))
             continue
         row = dict(zip(header, cells))
         uuid = _value(row, "uuid", "gpu_uuid")
         if not uuid:
-            issues.append(("csv row without uuid", ",".join(cells)[:200]))
-            continue
+            uuid = _weak_uuid(row, node, position)
+            issues.append(("weak GPU identity: csv row without uuid, keyed by node, pci/index/position and name", ",".join(cells)[:200]))
         when = _ts(row.get("timestamp"))
         if when is not None and captured_at is not None:
             if shift is None:
@@ -197,7 +209,8 @@ def parse_nvidia_smi_csv(text: str | None, command: str | None = None, captured_
 def derive(ctx) -> None:
     """Emit gpus and gpu_samples rows from every nvidia-smi-csv exec row."""
     derive_exec_outputs(
-        ctx, SOURCE, lambda row: parse_nvidia_smi_csv(row.get("stdout"), row.get("command"), row.get("captured_at")), stamp_time=False
+        ctx, SOURCE, lambda row: parse_nvidia_smi_csv(row.get("stdout"), row.get("command"), row.get("captured_at"), row.get("node")),
+        stamp_time=False
     )
 
 

@@ -28,6 +28,9 @@ _VALUE_OK_RE = r"^[-+]?(?:[0-9]+\.?[0-9]*(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+
 _NAME_RE = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
 _LABEL_RE = re.compile(r'\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*,?')
 _BLOCK_RE = re.compile(r'\s*(?:[a-zA-Z_][a-zA-Z0-9_]*\s*=\s*"(?:[^"\\]|\\.)*"\s*,?\s*)*')
+#: A label block longer than this is not an exporter's (real ones are < 2 KiB): refused
+#: unread, so a hostile 10 MB "label" costs one counted line instead of seconds of regex.
+MAX_LABEL_BLOCK = 64 << 10
 _UNESCAPE = {"\\\\": "\\", '\\"': '"', "\\n": "\n"}
 
 
@@ -251,6 +254,8 @@ def parse_labels(block: str | None, strict: bool = False) -> dict[str, str] | No
     """
     if not block:
         return {}
+    if len(block) > MAX_LABEL_BLOCK:
+        return None if strict else {}
     if strict and not _BLOCK_RE.fullmatch(block):
         return None
     out: dict[str, str] = {}

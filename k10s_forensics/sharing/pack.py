@@ -1,7 +1,9 @@
 """``k10s pack``: one reproducible ``.tar.gz`` of a bundle, streamed.
 
-Members: ``<name>/manifest.json`` first, then every file the manifest lists in sorted
-order. Owner, group, permissions and times are fixed (mtime = the manifest's
+Members: ``<name>/manifest.json`` first, then every evidence file the manifest lists in
+sorted order. The derived layer (tables/) is not shipped: the recipient's k10s rebuilds it
+with its own parsers (a manifest written by an older k10s may still list tables/ files;
+they are left out and the unpacker does not miss them). Owner, group, permissions and times are fixed (mtime = the manifest's
 ``created_at``) and the gzip header carries no name or time, so packing the same bundle
 twice gives the same bytes. Each file is hashed while it streams and compared with the
 manifest: a bundle edited after its manifest was written is refused, not shipped.
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import IO
 
 from k10s_forensics.bundle import MANIFEST, Bundle, parse_iso
+from k10s_forensics.derived import is_derived_path
 from k10s_forensics.errors import BundleError
 
 CHUNK = 1 << 20
@@ -129,7 +132,7 @@ def unlisted_files(bundle: Bundle) -> list[str]:
     for p in sorted(bundle.path.rglob("*")):
         if p.is_file() or p.is_symlink():
             rel = p.relative_to(bundle.path).as_posix()
-            if rel != MANIFEST and rel not in listed:
+            if rel != MANIFEST and rel not in listed and not is_derived_path(rel):
                 out.append(rel)
     return out
 
@@ -160,6 +163,8 @@ def pack(bundle_path: str | os.PathLike[str], out: str | os.PathLike[str] | None
             _add(tar, f"{prefix}/{MANIFEST}", manifest_path, mtime, None, level=level)
             result.members.append(f"{prefix}/{MANIFEST}")
             for rel in sorted(files):
+                if is_derived_path(rel):
+                    continue  # derived tables (listed by an older k10s) are rebuilt by the recipient
                 entry = files[rel]
                 path = bundle.path / rel
                 if not path.is_file() or path.is_symlink():

@@ -3,7 +3,10 @@
 Checks, each problem named on its own line:
 
 * the manifest: format name, format version, the keys the format fixes and their types;
-* every file the manifest lists: present, its size and SHA-256; files it does not list;
+* the evidence: every file the manifest lists (raw/): present, its size and SHA-256; files
+  it does not list (a ``raw/*.parquet.partial`` left by a killed capture is named as such);
+* the derived layer apart: tables/ against its own record (tables/derived.json); missing or
+  stale (older parsers, other raw files) is a state, not a problem, since analyze rebuilds it;
 * every Parquet file reads to the end (row group by row group, memory stays bounded);
 * raw files have the contract's required columns and types, derived tables their columns;
 * archives: everything ``safe_unpack`` refuses (links, traversal, bombs, unlisted members).
@@ -30,6 +33,7 @@ import pyarrow.parquet as pq
 from k10s_forensics import FORMAT_VERSION
 from k10s_forensics import archive as archive_mod
 from k10s_forensics.bundle import COLLECTOR_STATUSES, FORMAT_NAME, MANIFEST, RAW_SCHEMAS, parse_iso
+from k10s_forensics.derived import is_derived_path
 from k10s_forensics.errors import BundleError, UnsafeArchiveError
 from k10s_forensics.tables import TABLES_BY_NAME
 
@@ -49,13 +53,17 @@ class VerifyResult:
     manifest: dict[str, Any] | None = None
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: The derived layer (tables/), reported apart from the evidence: its state in words,
+    #: and problems (a table that disagrees with its own record: altered or damaged).
+    derived_state: str = "not checked"
+    derived_problems: list[str] = field(default_factory=list)
     files_checked: int = 0
     bytes_checked: int = 0
     parquet_checked: int = 0
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return not self.problems and not self.derived_problems
 
 
 def verify(path: str | Path) -> VerifyResult:
@@ -117,7 +125,9 @@ def verify_dir(root: Path, result: VerifyResult, *, checksums: bool = True, dige
     if manifest is None:
         return
     result.manifest = manifest
-    files = manifest.get("files") if isinstance(manifest.get("files"), dict) else {}
+    listed = manifest.get("files") if isinstance(manifest.get("files"), dict) else {}
+    # Derived tables listed by an older k10s are checked against tables/derived.json instead.
+    files = {rel: entry for rel, entry in listed.items() if not is_derived_path(rel)}
     with ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="k10s-verify") as pool:
         hashes: dict[str, Future] = {}
         reads = dict(reads or {})
@@ -132,15 +142,64 @@ def verify_dir(root: Path, result: VerifyResult, *, checksums: bool = True, dige
         for rel in sorted(files):
             _check_file(root, rel, files[rel], result, hashes.get(rel), reads.get(rel), checksums, digests)
     if checksums:
-        listed = set(files)
         for p in sorted(root.rglob("*")):
             if p.is_dir() and not p.is_symlink():
                 continue
             rel = p.relative_to(root).as_posix()
-            if rel != MANIFEST and rel not in listed:
+            if rel == MANIFEST or rel in files or is_derived_path(rel):
+                continue
+            if rel.startswith("raw/") and rel.endswith(".parquet.partial"):
+                result.problems.append(f"{rel}: the capture was killed while writing {rel.removesuffix('.partial')}; its rows are lost")
+            else:
                 result.problems.append(f"{rel}: present but not listed in the manifest (added after capture?)")
+    verify_derived(root, files, result, in_archive=not checksums)
     if not any(r.startswith("raw/") for r in files):
         result.warnings.append("the bundle holds no raw evidence files (every collector skipped or failed?)")
+
+
+def verify_derived(root: Path, evidence: dict[str, Any], result: VerifyResult, *, in_archive: bool = False) -> None:
+    """Check tables/ against its own record; a missing or stale layer is a state, not a problem."""
+    from k10s_forensics.derived import RECORD, read_record
+    from k10s_forensics.parsers import PARSER_VERSION
+
+    tables = root / "tables"
+    if not tables.is_dir():
+        result.derived_state = "not in the archive (the recipient rebuilds it)" if in_archive else "not built (analyze, sql and report build it)"
+        return
+    record = read_record(tables)
+    if record is None:
+        result.derived_state = "tables/ has no derived record (older k10s): rebuilt by the next analyze"
+        return
+    raw_now = {rel: {"sha256": e.get("sha256"), "bytes": e.get("bytes")} for rel, e in evidence.items()
+               if rel.startswith("raw/") and isinstance(e, dict)}
+    if record.get("parser_version") != PARSER_VERSION:
+        result.derived_state = f"stale (parsers {record.get('parser_version')}, these are {PARSER_VERSION}): rebuilt by the next analyze"
+    elif record.get("raw") != raw_now:
+        result.derived_state = "stale (built from other raw files): rebuilt by the next analyze"
+    else:
+        result.derived_state = f"current (parsers {record.get('parser_version')}, built {record.get('built_at')})"
+    files = record.get("files") if isinstance(record.get("files"), dict) else {}
+    sub = VerifyResult(result.path)
+    for rel in sorted(files):
+        if not rel.startswith("tables/") or "/" in rel.removeprefix("tables/"):
+            sub.problems.append(f"{RECORD} lists an unsafe path {rel!r}")
+            continue
+        path = root / rel
+        read = None
+        if path.is_file() and not path.is_symlink():
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                read = _submit_parquet(pool, path)
+                _check_file(root, rel, files[rel], sub, None, read, True, None)
+        else:
+            _check_file(root, rel, files[rel], sub, None, None, True, None)
+    for p in sorted(tables.iterdir()):
+        rel = f"tables/{p.name}"
+        if p.name != RECORD and rel not in files:
+            sub.problems.append(f"{rel}: present but not listed in tables/{RECORD}")
+    result.derived_problems.extend(f"{p} (run k10s rebuild)" for p in sub.problems)
+    result.files_checked += sub.files_checked
+    result.bytes_checked += sub.bytes_checked
+    result.parquet_checked += sub.parquet_checked
 
 
 def _check_file(root: Path, rel: str, entry: Any, result: VerifyResult, hashed: Future | None, read: tuple | None,

@@ -96,6 +96,9 @@ def redact(
     redactor = Redactor(scanner, replacer)
     columns = ColumnRedactor(redactor)
 
+    for left in sorted(target.parent.glob(f".{target.name}.*.partial")):  # a redact killed earlier
+        say(f"removing {left.name}, left unfinished by an earlier redact that was interrupted")
+        shutil.rmtree(left, ignore_errors=True)
     work = target.parent / f".{target.name}.{uuid.uuid4().hex[:8]}.partial"
     work_bundle = work / "bundle" if to_archive else work
     try:
