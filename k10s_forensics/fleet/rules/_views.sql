@@ -1,0 +1,69 @@
+-- Shared fleet views, created before any fleet rule runs (DuckDB dialect; the Spark engine
+-- runs them transpiled by SQLGlot). The engine provides fleet_<table> for every table of
+-- the FLEET folder (fleet_bundles, fleet_findings, fleet_culprits, fleet_gpus, fleet_nodes,
+-- fleet_health_events). Period arithmetic uses the *_epoch_s BIGINT columns only.
+
+-- fleet_gpu_key: a GPU's identity across bundles: its serial when any bundle saw one
+-- with this UUID, else the UUID.
+CREATE OR REPLACE TEMP VIEW fleet_gpu_key AS
+SELECT u.gpu_uuid,
+       coalesce('serial:' || s.gpu_serial, 'uuid:' || u.gpu_uuid) AS gpu_key,
+       s.gpu_serial
+FROM (
+    SELECT gpu_uuid FROM fleet_gpus WHERE gpu_uuid IS NOT NULL
+    UNION
+    SELECT gpu_uuid FROM fleet_culprits WHERE gpu_uuid IS NOT NULL
+    UNION
+    SELECT gpu_uuid FROM fleet_health_events WHERE gpu_uuid IS NOT NULL
+) u
+LEFT JOIN (
+    SELECT gpu_uuid, max(gpu_serial) AS gpu_serial FROM fleet_gpus
+    WHERE gpu_serial IS NOT NULL GROUP BY gpu_uuid
+) s ON s.gpu_uuid = u.gpu_uuid;
+
+-- fleet_hw_finding: findings that point at hardware (a GPU or node problem, a rank that
+-- failed or hung, a throttled/degraded straggler, a bad network path); OOMs, crash loops,
+-- idle GPUs, pending pods and input-bound stragglers are the workload's, not the hardware's.
+CREATE OR REPLACE TEMP VIEW fleet_hw_culprit AS
+SELECT c.*
+FROM fleet_culprits c
+WHERE c.severity IN ('critical', 'warning')
+  AND (c.rule IN ('gpu-health', 'nccl-hang')
+       OR (c.rule = 'straggler' AND c.cause IN ('gpu-throttle', 'gpu-degraded', 'network'))
+       OR (c.rule = 'network' AND c.culprit_kind = 'node'));
+
+-- fleet_incident_gpu: hardware-suspect GPU culprits with their fleet identity.
+CREATE OR REPLACE TEMP VIEW fleet_incident_gpu AS
+SELECT c.bundle_id, c.cluster_name, c.finding_id, c.rule, c.cause, c.incident_epoch_s, c.node, c.node_key,
+       c.gpu_uuid, k.gpu_key, coalesce(c.gpu_serial, k.gpu_serial) AS gpu_serial
+FROM fleet_hw_culprit c
+JOIN fleet_gpu_key k ON k.gpu_uuid = c.gpu_uuid
+WHERE c.culprit_kind = 'gpu';
+
+-- fleet_incident_node: hardware-suspect node culprits.
+CREATE OR REPLACE TEMP VIEW fleet_incident_node AS
+SELECT bundle_id, cluster_name, finding_id, rule, cause, incident_epoch_s, node, node_key
+FROM fleet_hw_culprit
+WHERE culprit_kind = 'node' AND node_key IS NOT NULL;
+
+-- fleet_incident_bundle: per bundle, whether it had a failure / a hang (one incident each).
+CREATE OR REPLACE TEMP VIEW fleet_incident_bundle AS
+SELECT b.bundle_id,
+       max(CASE WHEN f.severity IN ('critical', 'warning') AND f.rule NOT IN ('pending', 'idle-gpu') THEN 1 ELSE 0 END) AS failed,
+       max(CASE WHEN f.rule = 'nccl-hang' THEN 1 ELSE 0 END) AS hung
+FROM fleet_bundles b
+LEFT JOIN fleet_findings f ON f.bundle_id = b.bundle_id
+GROUP BY b.bundle_id;
+
+-- fleet_model_driver: per GPU model x driver version, how many bundles ran on it and how
+-- many of those had a failure / a hang.
+CREATE OR REPLACE TEMP VIEW fleet_model_driver AS
+SELECT g.product, g.driver_version,
+       count(DISTINCT g.bundle_id) AS bundles,
+       count(DISTINCT g.gpu_uuid) AS gpus,
+       count(DISTINCT CASE WHEN i.failed = 1 THEN g.bundle_id END) AS failed_bundles,
+       count(DISTINCT CASE WHEN i.hung = 1 THEN g.bundle_id END) AS hung_bundles
+FROM fleet_gpus g
+JOIN fleet_incident_bundle i ON i.bundle_id = g.bundle_id
+WHERE g.product IS NOT NULL AND g.driver_version IS NOT NULL
+GROUP BY g.product, g.driver_version;

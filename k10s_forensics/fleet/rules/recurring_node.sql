@@ -1,0 +1,50 @@
+-- id: recurring-node
+-- kind: finding
+-- title: The same node was the culprit of several incidents
+-- severity: critical
+-- requires: fleet_culprits
+-- settings: min_incidents, period_s
+-- description: A node (its system UUID, else machine ID, else name, so renames keep it) that
+--   was the culprit of a hardware-suspect finding in at least min_incidents different
+--   bundles within period_s seconds, whichever of its GPUs was involved.
+-- recommendation: Cordon and drain the node, run the vendor's node diagnostics (dcgmi diag
+--   -r 3, PCIe/NVLink checks) and keep it out of the pool until they pass.
+-- columns:
+--   node_key VARCHAR                 -- system-uuid:, machine-id: or name:
+--   node_names VARCHAR               -- names it had (comma-separated)
+--   incidents BIGINT                 -- bundles where it was a culprit (all time)
+--   incidents_in_period BIGINT       -- most bundles within one period
+--   clusters VARCHAR                 -- clusters
+--   causes VARCHAR                   -- rule:cause of its findings
+--   first_incident_epoch_s BIGINT    -- first incident
+--   last_incident_epoch_s BIGINT     -- last incident
+--   bundle_ids VARCHAR               -- the bundles (comma-separated)
+WITH inc AS (
+    SELECT DISTINCT node_key, bundle_id, incident_epoch_s FROM fleet_incident_node
+),
+per_period AS (
+    SELECT a.node_key, a.incident_epoch_s, count(DISTINCT b.bundle_id) AS incidents_in_period
+    FROM inc a
+    JOIN inc b ON b.node_key = a.node_key
+              AND b.incident_epoch_s >= a.incident_epoch_s
+              AND b.incident_epoch_s <= a.incident_epoch_s + $period_s
+    GROUP BY a.node_key, a.incident_epoch_s
+),
+hit AS (
+    SELECT node_key, max(incidents_in_period) AS incidents_in_period
+    FROM per_period GROUP BY node_key
+    HAVING max(incidents_in_period) >= $min_incidents
+)
+SELECT h.node_key,
+       array_to_string(list_sort(list_distinct(list(i.node))), ',') AS node_names,
+       count(DISTINCT i.bundle_id) AS incidents,
+       max(h.incidents_in_period) AS incidents_in_period,
+       array_to_string(list_sort(list_distinct(list(i.cluster_name))), ',') AS clusters,
+       array_to_string(list_sort(list_distinct(list(i.rule || ':' || i.cause))), ',') AS causes,
+       min(i.incident_epoch_s) AS first_incident_epoch_s,
+       max(i.incident_epoch_s) AS last_incident_epoch_s,
+       array_to_string(list_sort(list_distinct(list(i.bundle_id))), ',') AS bundle_ids
+FROM hit h
+JOIN fleet_incident_node i ON i.node_key = h.node_key
+GROUP BY h.node_key
+ORDER BY incidents DESC, h.node_key
