@@ -8,12 +8,14 @@ cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
 
 setup_system() {
-  # chromium (report browser tests), poppler-utils (PDF page check) and kubectl (serve
-  # tests) come from Debian packages.
+  # chromium (report browser tests), poppler-utils (PDF page check), kubectl (serve
+  # tests) and a headless JRE (Spark fleet engine) come from Debian packages.
   local need=()
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
   command -v kubectl >/dev/null 2>&1 || need+=(kubectl)
+  # java: the Spark fleet engine (k10s fleet analyze --engine spark, tests/test_fleet_spark.py).
+  command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
   [ ${#need[@]} -eq 0 ] && return 0
   if [ "$(id -u)" != 0 ]; then
     echo "dev.sh: missing ${need[*]} (install them, or run as root); the tests that need them will say so" >&2

@@ -95,3 +95,12 @@ def test_rule_header_errors_name_the_file():
         parse_fleet_rule(good.replace("kind: finding", "kind: maybe"), "x.sql")
     with pytest.raises(QueryError, match="x.sql.*settings"):
         parse_fleet_rule(good.replace("SELECT 1", "SELECT $min_incidents"), "x.sql")
+
+
+def test_docs_reference_is_fresh_and_covers_other_engines():
+    from k10s_forensics.fleet import docgen
+
+    assert docgen.main(["--check"]) == 0, "run python -m k10s_forensics.fleet.docgen"
+    text = docgen.DOC.read_text(encoding="utf-8")
+    for word in ("spark-submit", "s3a://", "Trino", "Athena", "BigQuery", "cluster=<slug>/month=<YYYY-MM>"):
+        assert word in text
