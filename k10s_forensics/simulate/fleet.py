@@ -84,7 +84,7 @@ class SimBundle:
     findings: list[SimFinding] = field(default_factory=list)
     app_xids: list[tuple[SimNode, SimGpu, int, dt.datetime]] = field(default_factory=list)
     has_serials: bool = True
-    layout: dict[str, list[SimGpu]] = field(default_factory=dict)  # node name -> its GPUs then
+    layout: dict[str, list[SimGpu]] = field(default_factory=dict)  # node key -> its GPUs then
 
     @property
     def end(self) -> dt.datetime:
@@ -106,15 +106,15 @@ def _node(rng: random.Random, cluster: str, i: int, product: str, driver: str) -
 
 def _layout(bundle_nodes: list[SimNode], moved: tuple | None, t: dt.datetime) -> dict[str, list[SimGpu]]:
     """GPUs per node at ``t``: the moved board sits in the new node (swapped) after the move."""
-    out = {n.name: list(n.gpus) for n in bundle_nodes}
+    out = {n.key: list(n.gpus) for n in bundle_nodes}
     if moved:
         board, src, dst, slot, at = moved
         if t >= at:
             for n in bundle_nodes:
                 if n is src:
-                    out[n.name][slot] = dst.gpus[slot]
+                    out[n.key][slot] = dst.gpus[slot]
                 if n is dst:
-                    out[n.name][slot] = board
+                    out[n.key][slot] = board
     return out
 
 
@@ -199,14 +199,14 @@ def _noise(rng: random.Random, b: SimBundle, hw_per_node: dict[str, int], used_g
     for _ in range(rng.choice((0, 0, 1, 1, 2))):
         rule, cause, severity = rng.choice(NOISE_RULES)
         node = rng.choice(b.nodes)
-        gpu = rng.choice(b.layout[node.name]) if rule in ("oom-cascade", "straggler", "idle-gpu") else None
+        gpu = rng.choice(b.layout[node.key]) if rule in ("oom-cascade", "straggler", "idle-gpu") else None
         b.findings.append(SimFinding(rule, cause, severity, at, gpu, node, None, round(rng.uniform(0.5, 40.0), 3)))
     hang_p = 0.45 if hang_driver and any(n.driver == hang_driver for n in b.nodes) else 0.03
     if rng.random() < hang_p:  # a hang no rank could be singled out for
         b.findings.append(SimFinding("nccl-hang", "rank-hung", "critical", at, None, None, None, round(rng.uniform(4.0, 64.0), 3)))
     if rng.random() < 0.08:  # a sporadic hardware fault: once per GPU, at most twice per node
         node = rng.choice(b.nodes)
-        gpu = rng.choice(b.layout[node.name])
+        gpu = rng.choice(b.layout[node.key])
         if hw_per_node.get(node.key, 0) < 2 and gpu.uuid not in used_gpus:
             hw_per_node[node.key] = hw_per_node.get(node.key, 0) + 1
             used_gpus.add(gpu.uuid)
@@ -214,7 +214,7 @@ def _noise(rng: random.Random, b: SimBundle, hw_per_node: dict[str, int], used_g
             b.findings.append(SimFinding("gpu-health", f"xid-{xid}", "critical", at, gpu, node, xid))
     if rng.random() < 0.1:
         node = rng.choice(b.nodes)
-        b.app_xids.append((node, rng.choice(b.layout[node.name]), rng.choice((13, 31, 43)), at))
+        b.app_xids.append((node, rng.choice(b.layout[node.key]), rng.choice((13, 31, 43)), at))
 
 
 __all__ = ["plan_fleet", "FleetPlan", "SimBundle", "SimNode", "SimGpu", "SimFinding", "BAD_DRIVER"]

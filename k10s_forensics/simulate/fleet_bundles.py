@@ -68,7 +68,7 @@ def write_bundle(b: SimBundle, out: Path) -> None:
         common = {"captured_at": t, "duration_ms": 120, "node": name, "namespace": "gpu-operator", "pod": f"nvidia-driver-{name[-5:]}",
                   "container": "nvidia-driver", "exit_code": 0, "stderr": "", "error": None}
         if b.has_serials:
-            bw.add("exec", {**common, "source": "nvidia-smi-xml", "command": "nvidia-smi -q -x", "stdout": _smi_xml(n, b.layout[n.name], t)})
+            bw.add("exec", {**common, "source": "nvidia-smi-xml", "command": "nvidia-smi -q -x", "stdout": _smi_xml(n, b.layout[n.key], t)})
         bw.add("exec", {**common, "source": "dmesg", "command": "dmesg --time-format iso", "stdout": _dmesg(xids[n.name] + [(b.start, "IPv6: ADDRCONF(NETDEV_CHANGE): cali0: link becomes ready")])})
     for name in ("nodes", "nvidia-smi", "dmesg"):
         bw.record_collector({"name": name, "status": "ok", "rows": len(b.nodes), "errors": []})

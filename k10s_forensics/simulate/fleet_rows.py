@@ -32,7 +32,7 @@ def bundle_rows(plan: FleetPlan, index: int, b: SimBundle, prices: PriceTable) -
         name = n.name_at(b.start)
         out["nodes"].append({**base, "node": name, "node_key": n.key, "system_uuid": n.system_uuid, "machine_id": n.machine_id,
                              "instance_type": "p5.48xlarge", "gpu_product": n.product, "kubelet_version": "v1.31.2", "ready": True})
-        for g in b.layout[n.name]:
+        for g in b.layout[n.key]:
             where[g.uuid] = (name, n.key)
             out["gpus"].append({**base, "seen_at": b.start, "seen_epoch_s": epoch_s(b.start), "node": name, "node_key": n.key,
                                 "gpu_uuid": g.uuid, "gpu_serial": g.serial if b.has_serials else None, "pci_bus_id": f"0000:{g.bus}:00.0",
