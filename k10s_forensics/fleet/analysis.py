@@ -57,7 +57,7 @@ def _with_times(row: dict[str, Any]) -> dict[str, Any]:
 
 def run_fleet_rules(engine, rules: list[FleetRule], values: dict[str, float], only: set[str] | None = None) -> list[dict[str, Any]]:
     """Views first, then each rule; a failing rule is reported as skipped, the rest go on."""
-    for i, statement in enumerate(view_statements()):
+    for i, statement in enumerate(view_statements(values)):
         engine.execute(statement, f"fleet/rules/_views.sql (statement {i + 1})")
     counts = {t: engine.rows(f"SELECT count(*) AS n FROM {t}", t)[0]["n"]
               for t in sorted({t for r in rules for g in r.rule.requires for t in g})}

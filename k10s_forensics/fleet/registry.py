@@ -122,10 +122,10 @@ def fleet_rules() -> list[FleetRule]:
     return rules
 
 
-def view_statements() -> list[str]:
-    """The statements of ``_views.sql``, in order (split on ``;`` at a line end)."""
+def view_statements(values: dict[str, float]) -> list[str]:
+    """The statements of ``_views.sql`` in order (split on ``;`` at a line end), settings substituted."""
     text = "\n".join(line for line in read_text(VIEWS_FILE).splitlines() if not line.lstrip().startswith("--"))
-    return [s.strip() for s in re.split(r";\s*$", text, flags=re.M) if s.strip()]
+    return [substitute(s.strip(), values, f"fleet/rules/{VIEWS_FILE}") for s in re.split(r";\s*$", text, flags=re.M) if s.strip()]
 
 
 __all__ = ["FLEET_RULES", "SETTINGS", "FleetRule", "fleet_rules", "parse_fleet_rule", "view_statements", "packaged_files", "substitute"]

@@ -101,18 +101,13 @@ def render_fleet_html(result: dict[str, Any], links: dict[str, BundleLink]) -> s
 
 def write_fleet_report(result: dict[str, Any], out_path: str | os.PathLike[str], *, bundle_reports: bool = False) -> int:
     """Write the fleet report to ``out_path``; returns how many bundle reports were written."""
+    from k10s_forensics.reports import write_page
+
     out = Path(out_path)
     if not out.parent.is_dir():
         raise ReportError(f"{out}: folder {out.parent} does not exist")
     links = _bundle_reports(result, out.with_name(out.name + ".bundles"), bundle_reports)
-    html = render_fleet_html(result, links)
-    tmp = out.with_name(out.name + ".tmp")
-    try:
-        tmp.write_text(html, encoding="utf-8")
-        os.replace(tmp, out)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ReportError(f"{out}: cannot write the report ({exc.strerror or exc})") from None
+    write_page(render_fleet_html(result, links), out)
     return sum(1 for link in links.values() if link.href)
 
 

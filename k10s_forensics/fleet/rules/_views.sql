@@ -46,6 +46,25 @@ SELECT bundle_id, cluster_name, finding_id, rule, cause, incident_epoch_s, node,
 FROM fleet_hw_culprit
 WHERE culprit_kind = 'node' AND node_key IS NOT NULL;
 
+-- fleet_recurrence: per culprit GPU (gpu_key) and node (node_key), the most distinct
+-- bundles (incidents) that fall within one period of $period_s seconds from an incident.
+CREATE OR REPLACE TEMP VIEW fleet_recurrence AS
+WITH inc AS (
+    SELECT DISTINCT 'gpu' AS hw_kind, gpu_key AS hw_key, bundle_id, incident_epoch_s FROM fleet_incident_gpu
+    UNION
+    SELECT DISTINCT 'node' AS hw_kind, node_key AS hw_key, bundle_id, incident_epoch_s FROM fleet_incident_node
+),
+per_period AS (
+    SELECT a.hw_kind, a.hw_key, a.incident_epoch_s, count(DISTINCT b.bundle_id) AS incidents_in_period
+    FROM inc a
+    JOIN inc b ON b.hw_kind = a.hw_kind AND b.hw_key = a.hw_key
+              AND b.incident_epoch_s >= a.incident_epoch_s
+              AND b.incident_epoch_s <= a.incident_epoch_s + $period_s
+    GROUP BY a.hw_kind, a.hw_key, a.incident_epoch_s
+)
+SELECT hw_kind, hw_key, max(incidents_in_period) AS incidents_in_period
+FROM per_period GROUP BY hw_kind, hw_key;
+
 -- fleet_incident_bundle: per bundle, whether it had a failure / a hang (one incident each).
 CREATE OR REPLACE TEMP VIEW fleet_incident_bundle AS
 SELECT b.bundle_id,

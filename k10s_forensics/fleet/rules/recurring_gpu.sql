@@ -22,21 +22,9 @@
 --   first_incident_epoch_s BIGINT    -- first incident
 --   last_incident_epoch_s BIGINT     -- last incident
 --   bundle_ids VARCHAR               -- the bundles (comma-separated)
-WITH inc AS (
-    SELECT DISTINCT gpu_key, bundle_id, incident_epoch_s FROM fleet_incident_gpu
-),
-per_period AS (
-    SELECT a.gpu_key, a.incident_epoch_s, count(DISTINCT b.bundle_id) AS incidents_in_period
-    FROM inc a
-    JOIN inc b ON b.gpu_key = a.gpu_key
-              AND b.incident_epoch_s >= a.incident_epoch_s
-              AND b.incident_epoch_s <= a.incident_epoch_s + $period_s
-    GROUP BY a.gpu_key, a.incident_epoch_s
-),
-hit AS (
-    SELECT gpu_key, max(incidents_in_period) AS incidents_in_period
-    FROM per_period GROUP BY gpu_key
-    HAVING max(incidents_in_period) >= $min_incidents
+WITH hit AS (
+    SELECT hw_key AS gpu_key, incidents_in_period FROM fleet_recurrence
+    WHERE hw_kind = 'gpu' AND incidents_in_period >= $min_incidents
 )
 SELECT h.gpu_key,
        max(i.gpu_serial) AS gpu_serial,

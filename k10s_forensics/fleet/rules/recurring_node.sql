@@ -19,21 +19,9 @@
 --   first_incident_epoch_s BIGINT    -- first incident
 --   last_incident_epoch_s BIGINT     -- last incident
 --   bundle_ids VARCHAR               -- the bundles (comma-separated)
-WITH inc AS (
-    SELECT DISTINCT node_key, bundle_id, incident_epoch_s FROM fleet_incident_node
-),
-per_period AS (
-    SELECT a.node_key, a.incident_epoch_s, count(DISTINCT b.bundle_id) AS incidents_in_period
-    FROM inc a
-    JOIN inc b ON b.node_key = a.node_key
-              AND b.incident_epoch_s >= a.incident_epoch_s
-              AND b.incident_epoch_s <= a.incident_epoch_s + $period_s
-    GROUP BY a.node_key, a.incident_epoch_s
-),
-hit AS (
-    SELECT node_key, max(incidents_in_period) AS incidents_in_period
-    FROM per_period GROUP BY node_key
-    HAVING max(incidents_in_period) >= $min_incidents
+WITH hit AS (
+    SELECT hw_key AS node_key, incidents_in_period FROM fleet_recurrence
+    WHERE hw_kind = 'node' AND incidents_in_period >= $min_incidents
 )
 SELECT h.node_key,
        array_to_string(list_sort(list_distinct(list(i.node))), ',') AS node_names,
