@@ -48,6 +48,7 @@ def test_renamed_node_keeps_its_identity(tmp_path):
     row = next(r for r in result["results"] if r["rule"] == "recurring-node")["rows"][0]
     names = row["node_names"].split(",")
     assert len(names) == 2 and names[1] == names[0] + "-r"  # the same machine under two names
+    assert row["gpus_involved"] == 4  # a different GPU each time: the node, not a board
     assert row["node_key"].startswith("system-uuid:")
 
 

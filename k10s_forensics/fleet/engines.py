@@ -137,7 +137,7 @@ class SparkEngine:
             df = self.spark.createDataFrame([], schema)
         else:
             df = (self.spark.read.option("recursiveFileLookup", "true").option("pathGlobFilter", "part-*.parquet")
-                  .option("mergeSchema", "true").parquet(path))
+                  .parquet(path))
             df = df.select(*[df[c].cast(schema[c].dataType) if c in df.columns else _null(c, schema[c].dataType) for c in table.column_names])
         df.createOrReplaceTempView(f"fleet_{table.name}")
 
