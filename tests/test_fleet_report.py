@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from k10s_forensics.fleet.analysis import analyze_fleet
 from k10s_forensics.fleet.index import index_fleet
 from k10s_forensics.fleet.report import write_fleet_report
@@ -57,3 +59,25 @@ def test_incidents_link_to_their_bundle_reports(tmp_path):
         page = (tmp_path / link).read_text(encoding="utf-8")
         assert "Content-Security-Policy" in page and "gpu-health" in page
     assert Path(tmp_path / "fleet.html.bundles").is_dir()
+
+
+@pytest.mark.browser
+def test_fleet_report_in_chromium_draws_plots_and_runs_no_hostile_text(tmp_path):
+    from k10s_forensics.reports.browser import CHROMIUM, Chromium, available
+
+    if not available():
+        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium to run the browser tests")
+    plan = plan_fleet(53, 150)
+    plan.nodes["prod-east"][0].name = HOSTILE
+    write_rows(plan, tmp_path / "fleet")
+    out = tmp_path / "fleet.html"
+    write_fleet_report(analyze_fleet(str(tmp_path / "fleet")), out)
+    with Chromium() as chromium:
+        visit = chromium.open_page(out)
+        assert visit.console_errors == [] and visit.external_requests == []
+        drawn = chromium.evaluate("Array.from(document.querySelectorAll('script[data-plot]'))"
+                                  ".map(b => !!document.getElementById(b.dataset.plot).querySelector('svg.main-svg'))")
+        assert drawn == [True, True]
+        assert chromium.evaluate("window.__k10sAlert === undefined && document.querySelectorAll('img').length === 0")
+        text = chromium.evaluate("document.getElementById('rule-recurring-gpu').innerText")
+        assert "serial:" in text and "Pull the GPU" in text
