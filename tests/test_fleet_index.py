@@ -143,3 +143,34 @@ def test_newcomer_command_on_sample_bundles(tmp_path):
     assert by["cost-by-cause"]["rows"] and by["model-driver-rate"]["rows"]
     text = _k10s("fleet", "analyze", str(tmp_path / "fleet"))
     assert text.returncode == 0 and "recurring-gpu" in text.stdout
+
+
+def test_compaction_keeps_every_row_and_survives_a_crash(tmp_path, monkeypatch):
+    from k10s_forensics.fleet import compact as compaction
+    from k10s_forensics.simulate.fleet_rows import write_rows
+    from tests.fleet_helpers import rows_by_rule
+
+    write_rows(plan_fleet(61, 300), tmp_path / "fleet", batch_size=20)
+    store = FleetStore(tmp_path / "fleet")
+    before = rows_by_rule(analyze_fleet(str(store.root)))
+    files = len(list(store.root.rglob("*.parquet")))
+    real_recover, calls = compaction.recover, []
+
+    def crash_after_first_commit(s):
+        calls.append(1)
+        if len(calls) == 2:  # the first partition is committed, its old files still there
+            raise KeyboardInterrupt
+        return real_recover(s)
+
+    monkeypatch.setattr(compaction, "recover", crash_after_first_commit)
+    with pytest.raises(KeyboardInterrupt):
+        compaction.compact(store)
+    assert (store.root / compaction.JOURNAL).is_file()
+    monkeypatch.setattr(compaction, "recover", real_recover)
+    assert compaction.recover(store) > 0 and not (store.root / compaction.JOURNAL).exists()
+    assert rows_by_rule(analyze_fleet(str(store.root))) == before
+    done = compaction.compact(store)
+    after = len(list(store.root.rglob("*.parquet")))
+    assert done["partitions"] > 0 and after < files / 2
+    assert all(len(list(p.glob("part-*.parquet"))) == 1 for p in store.root.glob("*/cluster=*/month=*"))
+    assert rows_by_rule(analyze_fleet(str(store.root))) == before

@@ -34,6 +34,7 @@ def fleet_group() -> None:
     k10s fleet index sample-bundles/ -o fleet     index bundles (incremental, parallel)
     k10s fleet analyze fleet                      run the fleet rules (DuckDB; --engine spark)
     k10s fleet report fleet -o fleet.html         self-contained HTML report
+    k10s fleet compact fleet                      one file per table and partition
     """
 
 
@@ -63,6 +64,20 @@ def index_cmd(sources, out_dir, jobs, batch_size) -> None:
         click.echo(f"k10s: not indexed: {path}: {reason}", err=True)
     if result.failed:
         raise click.exceptions.Exit(1)
+
+
+@fleet_group.command("compact")
+@click.argument("fleet_dir", metavar="FLEET")
+def compact_cmd(fleet_dir) -> None:
+    """Rewrite FLEET to one file per table and partition (after many incremental index runs).
+
+    Crash-safe: an interrupted compaction is finished or undone by the next index/compact.
+    """
+    from k10s_forensics.fleet.compact import compact
+    from k10s_forensics.fleet.store import FleetStore
+
+    done = compact(FleetStore.open(fleet_dir))
+    click.echo(f"compacted {done['partitions']} partition(s): {done['files_before']} files -> {done['files_after']}")
 
 
 @fleet_group.command("analyze")

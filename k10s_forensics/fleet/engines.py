@@ -31,7 +31,11 @@ def _is_remote(root: str) -> bool:
 
 
 class DuckDBEngine:
-    """In-process DuckDB over the Parquet files (handles 10,000s of bundles on one machine)."""
+    """In-process DuckDB over the Parquet files (handles 10,000s of bundles on one machine).
+
+    The tables are read once into DuckDB's memory (columnar, compressed), so a fleet of many
+    small batch files costs one listing, not one per rule.
+    """
 
     name = "duckdb"
 
@@ -42,6 +46,7 @@ class DuckDBEngine:
         self.root = str(root)
         self.con = duckdb.connect(database=":memory:")
         self.con.execute("SET TimeZone = 'UTC'")
+        self.con.execute("SET enable_progress_bar = false")
         if threads:
             self.con.execute(f"SET threads = {int(threads)}")
         if memory_limit:
@@ -56,7 +61,8 @@ class DuckDBEngine:
         cols = ", ".join(f'"{c}"' for c in table.column_names)
         if store.files(table.name):
             path = store.glob(table.name).replace("'", "''")
-            self.con.execute(f"CREATE VIEW fleet_{table.name} AS SELECT {cols} FROM read_parquet('{path}', "
+            # Read the files once: every rule reads the tables several times.
+            self.con.execute(f"CREATE TEMP TABLE fleet_{table.name} AS SELECT {cols} FROM read_parquet('{path}', "
                              "hive_partitioning = false, union_by_name = true)")
         else:
             self.con.register(f"_empty_{table.name}", table.schema.empty_table())
@@ -139,7 +145,7 @@ class SparkEngine:
             df = (self.spark.read.option("recursiveFileLookup", "true").option("pathGlobFilter", "part-*.parquet")
                   .parquet(path))
             df = df.select(*[df[c].cast(schema[c].dataType) if c in df.columns else _null(c, schema[c].dataType) for c in table.column_names])
-        df.createOrReplaceTempView(f"fleet_{table.name}")
+        df.cache().createOrReplaceTempView(f"fleet_{table.name}")  # every rule reads the tables several times
 
     def _sql(self, sql: str, origin: str):
         import sqlglot

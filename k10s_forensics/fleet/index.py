@@ -100,6 +100,9 @@ def index_fleet(
         raise BundleError(f"nothing to index ({reasons})")
     store = FleetStore.create(out)
     result = IndexResult(failed=[(s, r) for s, r in missing])
+    from k10s_forensics.fleet.compact import recover
+
+    recover(store)
     result.orphans_dropped = store.drop_orphans()
     known = frozenset(store.indexed_ids())
     jobs = max(1, jobs or min(4, os.cpu_count() or 1))

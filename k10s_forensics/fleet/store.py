@@ -91,7 +91,7 @@ class FleetStore:
 
     def write_batch(self, rows: dict[str, list[dict[str, Any]]]) -> str:
         """Write one batch of rows (every table, ``bundles`` last); returns the batch id."""
-        batch = f"{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{secrets.token_hex(4)}"
+        batch = new_batch_id()
         where = {r["bundle_id"]: (partition_slug(r["cluster_name"]), r["window_month"] if r.get("window_month") else "unknown") for r in rows.get("bundles", [])}
         for table in [t.name for t in FLEET_TABLES if t.name != "bundles"] + ["bundles"]:
             groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
@@ -103,17 +103,27 @@ class FleetStore:
 
     def _write(self, table: str, cluster: str, month: str, batch: str, rows: Iterable[dict[str, Any]]) -> None:
         schema = TABLES_BY_NAME[table].schema
-        folder = self.root / table / f"cluster={cluster}" / f"month={month}"
-        folder.mkdir(parents=True, exist_ok=True)
-        final = folder / f"part-{batch}.parquet"
-        tmp = final.with_name(final.name + ".tmp")
         data = pa.Table.from_pylist([{n: r.get(n) for n in schema.names} for r in rows], schema=schema)
-        pq.write_table(data, tmp, compression=COMPRESSION)
-        os.replace(tmp, final)
+        write_part(self.root / table / f"cluster={cluster}" / f"month={month}", batch, data)
+
+
+def new_batch_id() -> str:
+    """Sortable, unique across concurrent indexers: UTC time plus 8 random hex digits."""
+    return f"{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{secrets.token_hex(4)}"
+
+
+def write_part(folder: Path, batch: str, data: pa.Table) -> Path:
+    """``folder/part-<batch>.parquet`` written under a temporary name, then renamed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    final = folder / f"part-{batch}.parquet"
+    tmp = final.with_name(final.name + ".tmp")
+    pq.write_table(data, tmp, compression=COMPRESSION)
+    os.replace(tmp, final)
+    return final
 
 
 def _batch(path: Path) -> str:
     return path.name[len("part-"):].split(".", 1)[0]
 
 
-__all__ = ["FleetStore", "MARKER", "FORMAT", "FORMAT_VERSION"]
+__all__ = ["FleetStore", "MARKER", "FORMAT", "FORMAT_VERSION", "new_batch_id", "write_part"]
