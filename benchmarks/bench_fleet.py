@@ -109,6 +109,27 @@ def bench_sizes(work: Path, sizes: list[int], spark: bool) -> list[str]:
     return rows
 
 
+def bench_files(work: Path, size: int, batch: int) -> list[str]:
+    """Many incremental runs: ``size`` bundles in batches of ``batch``, before and after compact."""
+    from k10s_forensics.fleet.compact import compact
+    from k10s_forensics.fleet.store import FleetStore
+    from k10s_forensics.simulate.fleet import plan_fleet
+    from k10s_forensics.simulate.fleet_rows import write_rows
+
+    fleet = work / f"files-{size}"
+    write_rows(plan_fleet(9, size), fleet, batch_size=batch)
+    files = len(list(fleet.rglob("*.parquet")))
+    many = run_child("duckdb", fleet)
+    t = time.perf_counter()
+    compact(FleetStore.open(fleet))
+    compact_s = time.perf_counter() - t
+    one = run_child("duckdb", fleet)
+    return ["| bundles | batches | files | DuckDB analyze s | compact s | files after | DuckDB analyze s after | same findings |",
+            "|---:|---:|---:|---:|---:|---:|---:|---|",
+            f"| {size:,} | {size // batch} | {files:,} | {many['seconds']:.1f} | {compact_s:.1f} | {len(list(fleet.rglob('*.parquet')))} | "
+            f"{one['seconds']:.2f} | {'yes' if one['found'] == many['found'] else 'NO'} |"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--child", nargs=2, metavar=("ENGINE", "FLEET"))
@@ -129,6 +150,8 @@ def main() -> None:
         index_rows = bench_index(work, args.tiny)
         print("\n".join(index_rows), flush=True)
         size_rows = bench_sizes(work, args.sizes, not args.no_spark)
+        file_rows = bench_files(work, 2000, 5)
+        print("\n".join(file_rows), flush=True)
     try:
         import pyspark
         spark_version = pyspark.__version__
@@ -156,6 +179,13 @@ def main() -> None:
         "and the JVM's VmHWM). Spark start is the local session start-up, not counted in its analyze time.",
         "",
         *size_rows,
+        "",
+        "### many incremental runs, then `k10s fleet compact`",
+        "",
+        "2,000 bundles written in batches of 5 (as 400 small `fleet index` runs would), analysed on DuckDB, compacted,",
+        "analysed again.",
+        "",
+        *file_rows,
         "",
     ]
     Path(args.out).write_text("\n".join(text))

@@ -97,7 +97,7 @@ def analyze_fleet(
     rules = fleet_rules()
     eng = open_engine(engine, str(path), **(engine_options or {}))
     try:
-        overview = engine_rows = eng.rows(OVERVIEW_SQL, "fleet overview")[0]
+        overview = eng.rows(OVERVIEW_SQL, "fleet overview")[0]
         results = run_fleet_rules(eng, rules, values, only)
         named = {b for r in results for row in r.get("rows", []) for b in str(row.get("bundle_ids") or "").split(",") if b}
         engine_rows = eng.rows(BUNDLES_SQL, "fleet bundles") if named else []

@@ -15,6 +15,7 @@ from k10s_forensics import __version__
 from k10s_forensics.analyze.prices import PriceTable
 from k10s_forensics.bundle import Bundle, parse_iso, utcnow
 from k10s_forensics.engine import run_sql
+from k10s_forensics.errors import QueryError
 from k10s_forensics.fleet.identity import bundle_id, clean_serial, cluster_name, node_key
 
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
@@ -70,7 +71,7 @@ def _vbios(con) -> dict[str, tuple[str | None, str | None]]:
     found: dict[str, tuple[str | None, str | None]] = {}
     try:
         texts = _rows(con, "SELECT stdout FROM raw_exec WHERE source = 'nvidia-smi-xml' AND stdout IS NOT NULL", "fleet:vbios")
-    except Exception:  # raw_exec absent: no view
+    except QueryError:  # raw/exec absent: no view
         return found
     for row in texts:
         for block in _XML_GPU.findall(row["stdout"] or ""):
