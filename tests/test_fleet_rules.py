@@ -105,3 +105,26 @@ def test_docs_reference_is_fresh_and_covers_other_engines():
     text = docgen.DOC.read_text(encoding="utf-8")
     for word in ("spark-submit", "s3a://", "Trino", "Athena", "BigQuery", "cluster=<slug>/month=<YYYY-MM>"):
         assert word in text
+
+
+def test_a_recaptured_event_is_one_incident(tmp_path):
+    """Two bundles of the same node can carry the same old Xid line (the kernel log keeps it):
+    the same event dated the same counts once, so it cannot make a recurrence by itself."""
+    from k10s_forensics.analyze.prices import PriceTable
+    from k10s_forensics.fleet.store import FleetStore
+    from k10s_forensics.simulate.fleet_rows import bundle_rows
+
+    plan = plan_fleet(25, 200)
+    write_rows(plan, tmp_path / "fleet")
+    key = plan.truth["recurring-gpu"][0]
+    planted = [b for b in plan.bundles if any(f.gpu and f"serial:{f.gpu.serial}" == key for f in b.findings)]
+    store = FleetStore(tmp_path / "fleet")
+    for copy in range(3):  # each planted capture re-captured three more times
+        for b in planted:
+            store.write_batch(bundle_rows(plan, 10_000 + copy * 100 + plan.bundles.index(b), b, PriceTable.default()))
+    result = analyze_fleet(str(tmp_path / "fleet"))
+    row = next(r for r in result["results"] if r["rule"] == "recurring-gpu")["rows"][0]
+    assert row["gpu_key"] == key and row["incidents"] == 4 and row["incidents_in_period"] == 4
+    xid = next(r for r in result["results"] if r["rule"] == "xid-recurrence")["rows"]
+    assert {(x["scope"], x["incidents"]) for x in xid if x["hw_key"] == key} == {("gpu", 4)}
+    assert found(result) == expected(plan.truth)

@@ -46,23 +46,29 @@ SELECT bundle_id, cluster_name, finding_id, rule, cause, incident_epoch_s, node,
 FROM fleet_hw_culprit
 WHERE culprit_kind = 'node' AND node_key IS NOT NULL;
 
--- fleet_recurrence: per culprit GPU (gpu_key) and node (node_key), the most distinct
--- bundles (incidents) that fall within one period of $period_s seconds from an incident.
+-- fleet_recurrence: per culprit GPU (gpu_key) and node (node_key), its incidents and the most
+-- that fall within one period of $period_s seconds. An incident is a bundle, dated by its
+-- first finding on that hardware; two bundles that captured the same event (a kernel log
+-- keeps old Xid lines) carry the same date and count once.
 CREATE OR REPLACE TEMP VIEW fleet_recurrence AS
-WITH inc AS (
-    SELECT DISTINCT 'gpu' AS hw_kind, gpu_key AS hw_key, bundle_id, incident_epoch_s FROM fleet_incident_gpu
-    UNION
-    SELECT DISTINCT 'node' AS hw_kind, node_key AS hw_key, bundle_id, incident_epoch_s FROM fleet_incident_node
+WITH per_bundle AS (
+    SELECT 'gpu' AS hw_kind, gpu_key AS hw_key, bundle_id, min(incident_epoch_s) AS at_s
+    FROM fleet_incident_gpu GROUP BY gpu_key, bundle_id
+    UNION ALL
+    SELECT 'node' AS hw_kind, node_key AS hw_key, bundle_id, min(incident_epoch_s) AS at_s
+    FROM fleet_incident_node GROUP BY node_key, bundle_id
+),
+inc AS (
+    SELECT DISTINCT hw_kind, hw_key, at_s FROM per_bundle
 ),
 per_period AS (
-    SELECT a.hw_kind, a.hw_key, a.incident_epoch_s, count(DISTINCT b.bundle_id) AS incidents_in_period
+    SELECT a.hw_kind, a.hw_key, a.at_s, count(*) AS incidents_in_period
     FROM inc a
     JOIN inc b ON b.hw_kind = a.hw_kind AND b.hw_key = a.hw_key
-              AND b.incident_epoch_s >= a.incident_epoch_s
-              AND b.incident_epoch_s <= a.incident_epoch_s + $period_s
-    GROUP BY a.hw_kind, a.hw_key, a.incident_epoch_s
+              AND b.at_s >= a.at_s AND b.at_s <= a.at_s + $period_s
+    GROUP BY a.hw_kind, a.hw_key, a.at_s
 )
-SELECT hw_kind, hw_key, max(incidents_in_period) AS incidents_in_period
+SELECT hw_kind, hw_key, count(*) AS incidents, max(incidents_in_period) AS incidents_in_period
 FROM per_period GROUP BY hw_kind, hw_key;
 
 -- fleet_incident_bundle: per bundle, whether it had a failure / a hang (one incident each).

@@ -14,7 +14,7 @@
 --   gpu_key VARCHAR                  -- serial:<serial> or uuid:<uuid>
 --   gpu_serial VARCHAR               -- board serial, when known
 --   gpu_uuids VARCHAR                -- UUIDs it had (comma-separated)
---   incidents BIGINT                 -- bundles where it was a culprit (all time)
+--   incidents BIGINT                 -- incidents (bundles, re-captures of one event once) where it was a culprit
 --   incidents_in_period BIGINT       -- most bundles within one period
 --   nodes VARCHAR                    -- nodes it failed on
 --   clusters VARCHAR                 -- clusters
@@ -23,13 +23,13 @@
 --   last_incident_epoch_s BIGINT     -- last incident
 --   bundle_ids VARCHAR               -- the bundles (comma-separated)
 WITH hit AS (
-    SELECT hw_key AS gpu_key, incidents_in_period FROM fleet_recurrence
+    SELECT hw_key AS gpu_key, incidents, incidents_in_period FROM fleet_recurrence
     WHERE hw_kind = 'gpu' AND incidents_in_period >= $min_incidents
 )
 SELECT h.gpu_key,
        max(i.gpu_serial) AS gpu_serial,
        array_to_string(list_sort(list_distinct(list(i.gpu_uuid))), ',') AS gpu_uuids,
-       count(DISTINCT i.bundle_id) AS incidents,
+       max(h.incidents) AS incidents,
        max(h.incidents_in_period) AS incidents_in_period,
        array_to_string(list_sort(list_distinct(list(i.node))), ',') AS nodes,
        array_to_string(list_sort(list_distinct(list(i.cluster_name))), ',') AS clusters,
@@ -40,4 +40,4 @@ SELECT h.gpu_key,
 FROM hit h
 JOIN fleet_incident_gpu i ON i.gpu_key = h.gpu_key
 GROUP BY h.gpu_key
-ORDER BY incidents DESC, h.gpu_key
+ORDER BY max(h.incidents) DESC, h.gpu_key

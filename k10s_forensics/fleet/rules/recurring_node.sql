@@ -13,7 +13,7 @@
 -- columns:
 --   node_key VARCHAR                 -- system-uuid:, machine-id: or name:
 --   node_names VARCHAR               -- names it had (comma-separated)
---   incidents BIGINT                 -- bundles where it was a culprit (all time)
+--   incidents BIGINT                 -- incidents (bundles, re-captures of one event once) where it was a culprit
 --   incidents_in_period BIGINT       -- most bundles within one period
 --   gpus_involved BIGINT             -- distinct culprit GPUs in those incidents (1 = look at recurring-gpu first)
 --   clusters VARCHAR                 -- clusters
@@ -22,12 +22,12 @@
 --   last_incident_epoch_s BIGINT     -- last incident
 --   bundle_ids VARCHAR               -- the bundles (comma-separated)
 WITH hit AS (
-    SELECT hw_key AS node_key, incidents_in_period FROM fleet_recurrence
+    SELECT hw_key AS node_key, incidents, incidents_in_period FROM fleet_recurrence
     WHERE hw_kind = 'node' AND incidents_in_period >= $min_incidents
 )
 SELECT h.node_key,
        array_to_string(list_sort(list_distinct(list(i.node))), ',') AS node_names,
-       count(DISTINCT i.bundle_id) AS incidents,
+       max(h.incidents) AS incidents,
        max(h.incidents_in_period) AS incidents_in_period,
        count(DISTINCT g.gpu_key) AS gpus_involved,
        array_to_string(list_sort(list_distinct(list(i.cluster_name))), ',') AS clusters,
@@ -39,4 +39,4 @@ FROM hit h
 JOIN fleet_incident_node i ON i.node_key = h.node_key
 LEFT JOIN fleet_incident_gpu g ON g.finding_id = i.finding_id
 GROUP BY h.node_key
-ORDER BY incidents DESC, h.node_key
+ORDER BY max(h.incidents) DESC, h.node_key

@@ -18,7 +18,7 @@
 --   meaning VARCHAR                  -- what the code means
 --   action VARCHAR                   -- NVIDIA-recommended action
 --   fatal BOOLEAN                    -- the Xid stops the GPU's work
---   incidents BIGINT                 -- bundles with this Xid here (all time)
+--   incidents BIGINT                 -- bundles with this Xid here (re-captures of one event once)
 --   incidents_in_period BIGINT       -- most bundles within one period
 --   gpus BIGINT                      -- distinct GPUs that showed it
 --   nodes VARCHAR                    -- node names
@@ -37,25 +37,27 @@ keyed AS (
     UNION ALL
     SELECT 'node' AS scope, node_key AS hw_key, ev.* FROM ev WHERE node_key IS NOT NULL
 ),
-inc AS (
-    SELECT scope, hw_key, xid, bundle_id, min(event_epoch_s) AS at_s FROM keyed GROUP BY scope, hw_key, xid, bundle_id
+inc AS (  -- one per bundle, dated by its first event; re-captures of the same event count once
+    SELECT DISTINCT scope, hw_key, xid, at_s FROM (
+        SELECT scope, hw_key, xid, bundle_id, min(event_epoch_s) AS at_s FROM keyed GROUP BY scope, hw_key, xid, bundle_id
+    ) f
 ),
 per_period AS (
-    SELECT a.scope, a.hw_key, a.xid, a.at_s, count(DISTINCT b.bundle_id) AS incidents_in_period
+    SELECT a.scope, a.hw_key, a.xid, a.at_s, count(*) AS incidents_in_period
     FROM inc a
     JOIN inc b ON b.scope = a.scope AND b.hw_key = a.hw_key AND b.xid = a.xid
               AND b.at_s >= a.at_s AND b.at_s <= a.at_s + $period_s
     GROUP BY a.scope, a.hw_key, a.xid, a.at_s
 ),
 hit AS (
-    SELECT scope, hw_key, xid, max(incidents_in_period) AS incidents_in_period
+    SELECT scope, hw_key, xid, count(*) AS incidents, max(incidents_in_period) AS incidents_in_period
     FROM per_period GROUP BY scope, hw_key, xid
     HAVING max(incidents_in_period) >= $min_incidents
 ),
 summary AS (
     SELECT h.scope, h.hw_key, h.xid,
            max(k.meaning) AS meaning, max(k.action) AS action, max(CASE WHEN k.fatal THEN 1 ELSE 0 END) = 1 AS fatal,
-           count(DISTINCT k.bundle_id) AS incidents, max(h.incidents_in_period) AS incidents_in_period,
+           max(h.incidents) AS incidents, max(h.incidents_in_period) AS incidents_in_period,
            count(DISTINCT k.gpu_key) AS gpus,
            array_to_string(list_sort(list_distinct(list(k.node))), ',') AS nodes,
            min(k.event_epoch_s) AS first_event_epoch_s, max(k.event_epoch_s) AS last_event_epoch_s,
