@@ -71,6 +71,32 @@ per_period AS (
 SELECT hw_kind, hw_key, count(*) AS incidents, max(incidents_in_period) AS incidents_in_period
 FROM per_period GROUP BY hw_kind, hw_key;
 
+-- fleet_hw_summary: per culprit GPU and node, what its incidents say (names, clusters,
+-- rule:cause, first and last date, the bundles); lists are sorted, comma-separated.
+CREATE OR REPLACE TEMP VIEW fleet_hw_summary AS
+WITH rows_ AS (
+    SELECT 'gpu' AS hw_kind, gpu_key AS hw_key, gpu_serial, gpu_uuid, node, cluster_name, rule, cause,
+           incident_epoch_s, bundle_id, gpu_key AS involved_gpu
+    FROM fleet_incident_gpu
+    UNION ALL
+    SELECT 'node' AS hw_kind, n.node_key AS hw_key, CAST(NULL AS VARCHAR) AS gpu_serial, CAST(NULL AS VARCHAR) AS gpu_uuid,
+           n.node, n.cluster_name, n.rule, n.cause, n.incident_epoch_s, n.bundle_id, g.gpu_key AS involved_gpu
+    FROM fleet_incident_node n
+    LEFT JOIN fleet_incident_gpu g ON g.finding_id = n.finding_id
+)
+SELECT hw_kind, hw_key,
+       max(gpu_serial) AS gpu_serial,
+       array_to_string(list_sort(list_distinct(list(gpu_uuid))), ',') AS gpu_uuids,
+       array_to_string(list_sort(list_distinct(list(node))), ',') AS nodes,
+       count(DISTINCT involved_gpu) AS gpus_involved,
+       array_to_string(list_sort(list_distinct(list(cluster_name))), ',') AS clusters,
+       array_to_string(list_sort(list_distinct(list(rule || ':' || cause))), ',') AS causes,
+       min(incident_epoch_s) AS first_incident_epoch_s,
+       max(incident_epoch_s) AS last_incident_epoch_s,
+       array_to_string(list_sort(list_distinct(list(bundle_id))), ',') AS bundle_ids
+FROM rows_
+GROUP BY hw_kind, hw_key;
+
 -- fleet_incident_bundle: per bundle, whether it had a failure / a hang (one incident each).
 CREATE OR REPLACE TEMP VIEW fleet_incident_bundle AS
 SELECT b.bundle_id,

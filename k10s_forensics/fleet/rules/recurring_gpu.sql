@@ -22,22 +22,9 @@
 --   first_incident_epoch_s BIGINT    -- first incident
 --   last_incident_epoch_s BIGINT     -- last incident
 --   bundle_ids VARCHAR               -- the bundles (comma-separated)
-WITH hit AS (
-    SELECT hw_key AS gpu_key, incidents, incidents_in_period FROM fleet_recurrence
-    WHERE hw_kind = 'gpu' AND incidents_in_period >= $min_incidents
-)
-SELECT h.gpu_key,
-       max(i.gpu_serial) AS gpu_serial,
-       array_to_string(list_sort(list_distinct(list(i.gpu_uuid))), ',') AS gpu_uuids,
-       max(h.incidents) AS incidents,
-       max(h.incidents_in_period) AS incidents_in_period,
-       array_to_string(list_sort(list_distinct(list(i.node))), ',') AS nodes,
-       array_to_string(list_sort(list_distinct(list(i.cluster_name))), ',') AS clusters,
-       array_to_string(list_sort(list_distinct(list(i.rule || ':' || i.cause))), ',') AS causes,
-       min(i.incident_epoch_s) AS first_incident_epoch_s,
-       max(i.incident_epoch_s) AS last_incident_epoch_s,
-       array_to_string(list_sort(list_distinct(list(i.bundle_id))), ',') AS bundle_ids
-FROM hit h
-JOIN fleet_incident_gpu i ON i.gpu_key = h.gpu_key
-GROUP BY h.gpu_key
-ORDER BY max(h.incidents) DESC, h.gpu_key
+SELECT r.hw_key AS gpu_key, s.gpu_serial, s.gpu_uuids, r.incidents, r.incidents_in_period, s.nodes,
+       s.clusters, s.causes, s.first_incident_epoch_s, s.last_incident_epoch_s, s.bundle_ids
+FROM fleet_recurrence r
+JOIN fleet_hw_summary s ON s.hw_kind = r.hw_kind AND s.hw_key = r.hw_key
+WHERE r.hw_kind = 'gpu' AND r.incidents_in_period >= $min_incidents
+ORDER BY r.incidents DESC, r.hw_key

@@ -21,22 +21,9 @@
 --   first_incident_epoch_s BIGINT    -- first incident
 --   last_incident_epoch_s BIGINT     -- last incident
 --   bundle_ids VARCHAR               -- the bundles (comma-separated)
-WITH hit AS (
-    SELECT hw_key AS node_key, incidents, incidents_in_period FROM fleet_recurrence
-    WHERE hw_kind = 'node' AND incidents_in_period >= $min_incidents
-)
-SELECT h.node_key,
-       array_to_string(list_sort(list_distinct(list(i.node))), ',') AS node_names,
-       max(h.incidents) AS incidents,
-       max(h.incidents_in_period) AS incidents_in_period,
-       count(DISTINCT g.gpu_key) AS gpus_involved,
-       array_to_string(list_sort(list_distinct(list(i.cluster_name))), ',') AS clusters,
-       array_to_string(list_sort(list_distinct(list(i.rule || ':' || i.cause))), ',') AS causes,
-       min(i.incident_epoch_s) AS first_incident_epoch_s,
-       max(i.incident_epoch_s) AS last_incident_epoch_s,
-       array_to_string(list_sort(list_distinct(list(i.bundle_id))), ',') AS bundle_ids
-FROM hit h
-JOIN fleet_incident_node i ON i.node_key = h.node_key
-LEFT JOIN fleet_incident_gpu g ON g.finding_id = i.finding_id
-GROUP BY h.node_key
-ORDER BY max(h.incidents) DESC, h.node_key
+SELECT r.hw_key AS node_key, s.nodes AS node_names, r.incidents, r.incidents_in_period, s.gpus_involved,
+       s.clusters, s.causes, s.first_incident_epoch_s, s.last_incident_epoch_s, s.bundle_ids
+FROM fleet_recurrence r
+JOIN fleet_hw_summary s ON s.hw_kind = r.hw_kind AND s.hw_key = r.hw_key
+WHERE r.hw_kind = 'node' AND r.incidents_in_period >= $min_incidents
+ORDER BY r.incidents DESC, r.hw_key
