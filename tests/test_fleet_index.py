@@ -174,3 +174,14 @@ def test_compaction_keeps_every_row_and_survives_a_crash(tmp_path, monkeypatch):
     assert done["partitions"] > 0 and after < files / 2
     assert all(len(list(p.glob("part-*.parquet"))) == 1 for p in store.root.glob("*/cluster=*/month=*"))
     assert rows_by_rule(analyze_fleet(str(store.root))) == before
+
+
+def test_simulate_command_writes_a_fleet_and_its_truth(tmp_path):
+    sim = _k10s("fleet", "simulate", "-o", str(tmp_path / "sim"), "--bundles", "150", "--seed", "3", "--rows")
+    assert sim.returncode == 0, sim.stderr
+    truth = json.loads((tmp_path / "sim.truth.json").read_text())
+    analyze = _k10s("fleet", "analyze", str(tmp_path / "sim"), "--format", "json")
+    assert analyze.returncode == 0, analyze.stderr
+    assert found(json.loads(analyze.stdout)) == expected(truth["expected"])
+    md = _k10s("fleet", "analyze", str(tmp_path / "sim"), "--format", "markdown", "--rule", "recurring-gpu")
+    assert md.returncode == 0 and md.stdout.startswith("# Fleet analysis") and "| gpu_key |" in md.stdout
