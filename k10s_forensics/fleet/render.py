@@ -67,6 +67,9 @@ def to_text(result: dict[str, Any]) -> str:
         if len(r["rows"]) > MAX_ROWS_TEXT:
             lines.append(f"  ... {len(r['rows']) - MAX_ROWS_TEXT} more rows (--format json has them all)")
         lines.append("")
+    if not any(r.get("rows") for r in result["results"] if r["kind"] == "finding"):
+        lines.append("No recurrence: every incident so far stands alone. To see what one looks like: "
+                     "k10s fleet simulate -o /tmp/sim --rows && k10s fleet analyze /tmp/sim")
     return "\n".join(lines).rstrip() + "\n"
 
 
