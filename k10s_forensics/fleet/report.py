@@ -64,6 +64,8 @@ def _bundle_reports(result: dict[str, Any], folder: Path, enabled: bool) -> dict
                 written += 1
             except (K10sError, OSError) as exc:
                 note = f"no report: {exc}"
+        elif enabled and "://" in source:
+            note = f"no report: not a local bundle ({source})"
         elif enabled and source and not Path(source).exists():
             note = f"no report: the bundle is no longer at {source}"
         links[bid] = BundleLink(bid, label, href, note)
@@ -89,7 +91,7 @@ def render_fleet_html(result: dict[str, Any], links: dict[str, BundleLink]) -> s
     for r in result["results"]:
         cols = display_columns(r) if "rows" in r else []
         rows = [{"cells": [display_value(row, c) for c in cols if c != "bundles"],
-                 "bundles": [links[b] for b in str(row.get("bundle_ids") or "").split(",") if b in links]}
+                 "bundles": sorted((links[b] for b in str(row.get("bundle_ids") or "").split(",") if b in links), key=lambda x: x.label)}
                 for row in r.get("rows", [])[:MAX_ROWS]]
         sections.append({**r, "anchor": f"rule-{r['rule']}", "display_columns": [c for c in cols if c != "bundles"],
                          "has_bundles": "bundles" in cols, "table": rows, "truncated": max(0, len(r.get("rows", [])) - MAX_ROWS)})
