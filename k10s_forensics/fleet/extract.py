@@ -146,6 +146,7 @@ def _assemble(bundle, bid, source, analysis, nodes, gpus, xids, vbios, prices) -
                                            x.get("gpu_uuid"), g.get("serial"), x.get("meaning"), x.get("action"), bool(x.get("fatal"))))
     for i, f in enumerate(analysis["findings"]):
         _add_finding(out, base, f"{bid}:{i}", f, start, by_uuid, nkey, prices)
+        out["findings"][-1]["source_path"] = source
     out["bundles"] = [{
         **base, "window_month": month_of(start), "window_start": start, "window_end": end, "window_start_epoch_s": epoch_s(start),
         "created_at": _when(m.get("created_at")), "cluster_server": (m.get("cluster") or {}).get("server"),

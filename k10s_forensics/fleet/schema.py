@@ -93,6 +93,7 @@ FLEET_TABLES: tuple[FleetTable, ...] = (
         ("culprit_nodes", STR, "comma-separated nodes"),
         ("culprit_gpus", STR, "comma-separated GPU UUIDs"),
         ("recommendation", STR, "the bundle rule's advice"),
+        ("source_path", STR, "the bundle's link: where it was indexed from (open it with k10s report)"),
     ),
     _t(
         "culprits", "finding x culprit GPU or node",

@@ -48,7 +48,8 @@ def bundle_rows(plan: FleetPlan, index: int, b: SimBundle, prices: PriceTable) -
                                 "job": f"{ns}/train-{index}", "namespace": ns, "incident_at": f.at, "incident_epoch_s": epoch_s(f.at),
                                 "incident_month": month_of(f.at), "gpu_hours_lost": hours, "usd_per_gpu_hour": price,
                                 "cost_usd": None if hours is None else round(hours * price, 2), "culprit_ranks": "",
-                                "culprit_pods": "", "culprit_nodes": node_name or "", "culprit_gpus": f.gpu.uuid if f.gpu else "", "recommendation": ""})
+                                "culprit_pods": "", "culprit_nodes": node_name or "", "culprit_gpus": f.gpu.uuid if f.gpu else "", "recommendation": "",
+                                "source_path": f"simulated://{plan.seed}/{index}"})
         common = {**base, "finding_id": fid, "rule": f.rule, "cause": f.cause, "severity": f.severity, "namespace": ns,
                   "incident_at": f.at, "incident_epoch_s": epoch_s(f.at)}
         if f.gpu:
