@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "k10s_forensics.commands.sharing_cmds",
     "k10s_forensics.commands.serve_cmd",
     "k10s_forensics.commands.view_cmd",
+    "k10s_forensics.commands.fleet_cmds",
 )
 
 

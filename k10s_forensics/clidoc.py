@@ -34,6 +34,10 @@ def render() -> str:
             command = cli.commands[name]
             with click.Context(command, info_name=f"k10s {name}", **settings) as sub:
                 parts.append(f"## k10s {name}\n\n```\n" + command.get_help(sub).rstrip() + "\n```\n")
+                for child in sorted(getattr(command, "commands", {})):  # a group's subcommands
+                    leaf = command.commands[child]
+                    with click.Context(leaf, parent=sub, info_name=child, **settings) as inner:
+                        parts.append(f"### k10s {name} {child}\n\n```\n" + leaf.get_help(inner).rstrip() + "\n```\n")
     return "\n".join(parts)
 
 

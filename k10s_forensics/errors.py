@@ -8,7 +8,8 @@
     ├── CollectorError       a collector that could not run (recorded in the manifest)
     ├── ReportError          the HTML report could not be written
     ├── RedactionError       redaction could not be completed safely
-    └── SimulationError      the simulator was asked for something it cannot build
+    ├── SimulationError      the simulator was asked for something it cannot build
+    └── EngineError          a fleet query engine could not start (Spark without Java or pyspark)
 
 Library code raises these with the offending name or path in the message. Only
 ``k10s_forensics.cli`` turns them into one-line messages and exit codes.
@@ -63,6 +64,12 @@ class SimulationError(K10sError):
     exit_code = 2
 
 
+class EngineError(K10sError):
+    """A fleet query engine could not start (exit code 2: the setup, not a finding)."""
+
+    exit_code = 2
+
+
 __all__ = [
     "K10sError",
     "BundleError",
@@ -73,4 +80,5 @@ __all__ = [
     "ReportError",
     "RedactionError",
     "SimulationError",
+    "EngineError",
 ]

@@ -203,7 +203,11 @@ def render_report(bundle: Bundle | str | os.PathLike[str], analysis: dict[str, A
         bundle = Bundle.open(bundle)
     if analysis is None:
         analysis = run_analysis(bundle)
-    html = render_html(bundle, analysis)
+    return write_page(render_html(bundle, analysis), out_path)
+
+
+def write_page(html: str, out_path: str | os.PathLike[str]) -> Path:
+    """Write a page atomically (temporary file, then rename); ReportError when it cannot."""
     out = Path(out_path)
     if not out.parent.is_dir():
         raise ReportError(f"{out}: folder {out.parent} does not exist")
@@ -217,4 +221,4 @@ def render_report(bundle: Bundle | str | os.PathLike[str], analysis: dict[str, A
     return out
 
 
-__all__ = ["render_report", "render_html", "build_contexts", "run_analysis", "SECTIONS", "Section", "SectionFailed", "plotly_js"]
+__all__ = ["render_report", "write_page", "render_html", "build_contexts", "run_analysis", "SECTIONS", "Section", "SectionFailed", "plotly_js"]
