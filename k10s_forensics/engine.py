@@ -8,7 +8,7 @@ import duckdb
 
 from k10s_forensics.bundle import RAW_NAMES, Bundle
 from k10s_forensics.errors import QueryError
-from k10s_forensics.rebuild import ensure_tables
+from k10s_forensics.parsers import tables_stale
 from k10s_forensics.tables import TABLE_NAMES
 
 
@@ -18,7 +18,9 @@ def _quote_path(path: str) -> str:
 
 def connect(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with views ``<table>`` for derived tables and ``raw_<name>`` for raw ones."""
-    if rebuild_if_needed:
+    if rebuild_if_needed and tables_stale(bundle):
+        from k10s_forensics.rebuild_pool import ensure_tables  # only when tables must be derived
+
         ensure_tables(bundle)
     con = duckdb.connect(database=":memory:")
     con.execute("SET TimeZone = 'UTC'")

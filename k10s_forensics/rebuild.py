@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from k10s_forensics.bundle import COMPRESSION, RAW_SCHEMAS, Bundle, iso, parse_iso, utcnow
-from k10s_forensics.parsers import DERIVERS, PARSER_VERSION, ParseIssues, load_deriver
+from k10s_forensics.parsers import DERIVERS, PARSER_VERSION, ParseIssues, load_deriver, tables_stale
 from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME, conform
 
 #: Tables too large to keep in memory: written as they are emitted.
@@ -117,6 +117,10 @@ class DeriveContext:
         except Exception as exc:  # damaged file: count it, keep what was read
             self.issues.add(f"raw:{name}", f"unreadable parquet ({exc.__class__.__name__})", str(exc), f"raw/{name}.parquet")
 
+    def first_raw_row(self, name: str) -> int:
+        """Row number in raw/<name> of the first row this context reads (0; a shard's own start)."""
+        return 0
+
     def check_raw(self, name: str) -> None:
         """Open a raw file up front so damage is recorded once, before any parser runs."""
         path = self.bundle.raw_path(name)
@@ -211,10 +215,13 @@ def _collector_rows(manifest: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def rebuild(bundle: Bundle, *, update_manifest: bool = True, timings: dict[str, float] | None = None) -> ParseIssues:
+def rebuild(bundle: Bundle, *, update_manifest: bool = True, timings: dict[str, float] | None = None,
+            derive_raw: Callable[[DeriveContext], tuple[str, ...]] | None = None) -> ParseIssues:
     """Re-derive every table of ``bundle``; returns what could not be parsed.
 
     ``timings``, when given, receives the seconds each parser took (for benchmarks).
+    ``derive_raw``, when given, runs first on the context and returns the parsers still to
+    run here (``rebuild_pool.rebuild_parallel`` runs the raw-only parsers in processes).
     """
     issues = ParseIssues()
     tmp = bundle.path / "tables.tmp"
@@ -225,7 +232,8 @@ def rebuild(bundle: Bundle, *, update_manifest: bool = True, timings: dict[str, 
     ctx.emit("collector_runs", _collector_rows(bundle.manifest))
     for raw_name in RAW_SCHEMAS:
         ctx.check_raw(raw_name)
-    for name in DERIVERS:
+    remaining = derive_raw(ctx) if derive_raw is not None else DERIVERS
+    for name in remaining:
         started = time.perf_counter()
         try:
             derive = load_deriver(name)
@@ -257,10 +265,7 @@ def rebuild(bundle: Bundle, *, update_manifest: bool = True, timings: dict[str, 
 
 def needs_rebuild(bundle: Bundle) -> bool:
     """True when tables/ is missing, incomplete, or built by other parsers."""
-    if bundle.manifest.get("parser_version") != PARSER_VERSION:
-        return True
-    existing = set(bundle.table_names())
-    return not set(TABLE_NAMES) <= existing
+    return tables_stale(bundle)
 
 
 def ensure_tables(bundle: Bundle) -> None:

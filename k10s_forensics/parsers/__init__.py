@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from k10s_forensics.rebuild import DeriveContext
+    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.parsers.context import DeriveContext
 
 #: Bump when a parser changes what it derives: bundles rebuilt by an older version are re-derived.
 PARSER_VERSION = "1.1.0"
@@ -43,6 +44,15 @@ DERIVERS: tuple[str, ...] = (
 
 MAX_EXAMPLES = 3
 EXAMPLE_CHARS = 200
+
+
+def tables_stale(bundle: "Bundle") -> bool:
+    """True when tables/ is missing, incomplete, or built by other parsers (imports no parser)."""
+    from k10s_forensics.tables import TABLE_NAMES
+
+    if bundle.manifest.get("parser_version") != PARSER_VERSION:
+        return True
+    return not set(TABLE_NAMES) <= set(bundle.table_names())
 
 
 def load_deriver(name: str) -> Callable[["DeriveContext"], None]:
@@ -84,6 +94,15 @@ class ParseIssues:
             text = example if len(example) <= EXAMPLE_CHARS else example[:EXAMPLE_CHARS] + "..."
             bucket.examples.append(text)
 
+    def merge(self, other: "ParseIssues") -> None:
+        """Add ``other``'s counts and examples after this log's own (as if added here, in order)."""
+        for b in other._buckets.values():
+            self.add(b.source, b.reason, b.examples[0] if b.examples else None, b.raw_file, b.first_raw_row, b.count)
+            bucket = self._buckets[(b.source, b.reason)]
+            for example in b.examples[1:]:
+                if len(bucket.examples) < MAX_EXAMPLES:
+                    bucket.examples.append(example)
+
     def __len__(self) -> int:
         return len(self._buckets)
 
@@ -119,4 +138,4 @@ class ParseIssues:
         return out
 
 
-__all__ = ["DERIVERS", "PARSER_VERSION", "ParseIssues", "load_deriver"]
+__all__ = ["DERIVERS", "PARSER_VERSION", "ParseIssues", "load_deriver", "tables_stale"]

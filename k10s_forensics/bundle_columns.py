@@ -1,4 +1,4 @@
-"""Raw table writers for capture that buffer rows column by column.
+"""Raw table writers that buffer rows column by column (bundle layer: capture and rebuild share it).
 
 ``RawWriter`` keeps a list of row dicts and converts them with ``pa.Table.from_pylist``;
 for the ~12,000 rows of a 1000-node capture round that conversion and the per-value

@@ -1,0 +1,277 @@
+"""Parallel ``k10s rebuild``: parsers run in a process pool, by source and by raw row group.
+
+Plan: every parser that reads only the raw layer is a task; the large per-row sources
+(``SHARDED``: nvidia-smi XML/CSV, ss, dcgm-exporter) are split into tasks of contiguous
+raw row groups of about ``SHARD_BYTES`` each. A worker runs one task against its own
+``ShardContext`` (the rebuild's ``DeriveContext`` restricted to those row groups) and writes
+what it derives to a folder of its own; memory per worker is one row group plus the
+parser's state. The parent then folds every task's tables and parse issues into the real
+context in plan order (parser order, then row-group order) — never in completion order —
+so the output is the same whatever the number of processes or the order they finish in.
+Parsers that read derived tables (``AFTER_MERGE``: ranks, gpus) run afterwards in the
+parent, exactly as in a serial rebuild.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import time
+import traceback
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from k10s_forensics.bundle import RAW_SCHEMAS, Bundle
+from k10s_forensics.parsers import DERIVERS, ParseIssues, load_deriver, tables_stale
+from k10s_forensics.rebuild import STREAMED, DeriveContext, rebuild
+from k10s_forensics.tables import TABLE_NAMES
+
+#: Parser -> (raw file, source): parsers whose output for a raw row group depends on that group only.
+SHARDED: dict[str, tuple[str, str]] = {
+    "nvidia_smi_xml": ("exec", "nvidia-smi-xml"),
+    "nvidia_smi_csv": ("exec", "nvidia-smi-csv"),
+    "ss": ("exec", "ss"),
+    "dcgm": ("scrapes", "dcgm-exporter"),
+}
+#: Parsers that read tables the others derived: run in the parent after the merge.
+AFTER_MERGE: tuple[str, ...] = ("ranks", "gpus")
+#: Compressed raw bytes per sharded task (a few tasks per process balance the load).
+SHARD_BYTES = 24 << 20
+#: Below this many raw bytes ``jobs=0`` (auto) parses in-process: starting workers costs more.
+AUTO_MIN_RAW_BYTES = 32 << 20
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of parsing: a parser over all of its raw input or over row groups [first, stop)."""
+
+    order: int
+    parser: str
+    raw: str | None = None
+    first: int = 0
+    stop: int | None = None
+    weight: int = 0
+
+
+def effective_jobs(bundle: Bundle, jobs: int) -> int:
+    """Processes to use: ``jobs`` as given, or for 0 every core (one when the raw layer is small)."""
+    if jobs > 0:
+        return jobs
+    raw_bytes = sum(p.stat().st_size for p in (bundle.path / "raw").glob("*.parquet"))
+    return 1 if raw_bytes < AUTO_MIN_RAW_BYTES else max(os.cpu_count() or 1, 1)
+
+
+def _row_group_ranges(path: Path, shard_bytes: int) -> list[tuple[int, int, int]]:
+    """Contiguous (first, stop, bytes) ranges of row groups of about ``shard_bytes`` each."""
+    try:
+        meta = pq.ParquetFile(path).metadata
+    except Exception:  # damaged: one task, which records the damage as a serial rebuild would
+        return [(0, -1, 0)]
+    ranges, first, size = [], 0, 0
+    for i in range(meta.num_row_groups):
+        group = meta.row_group(i)
+        size += sum(group.column(c).total_compressed_size for c in range(group.num_columns))
+        if size >= shard_bytes:
+            ranges.append((first, i + 1, size))
+            first, size = i + 1, 0
+    if first < meta.num_row_groups or not ranges:
+        ranges.append((first, meta.num_row_groups, size))
+    return ranges
+
+
+def plan(bundle: Bundle, shard_bytes: int | None = None) -> list[Task]:
+    """Every task of a parallel rebuild, in merge order."""
+    shard_bytes = shard_bytes or SHARD_BYTES
+    tasks: list[Task] = []
+    for parser in DERIVERS:
+        if parser in AFTER_MERGE:
+            continue
+        if parser in SHARDED:
+            raw = SHARDED[parser][0]
+            path = bundle.raw_path(raw)
+            if path.is_file():
+                for first, stop, size in _row_group_ranges(path, shard_bytes):
+                    tasks.append(Task(len(tasks), parser, raw, first, None if stop < 0 else stop, size))
+                continue
+        tasks.append(Task(len(tasks), parser))
+    return tasks
+
+
+class ShardContext(DeriveContext):
+    """A ``DeriveContext`` that sees only row groups [first, stop) of one raw file."""
+
+    def __init__(self, bundle: Bundle, out_dir: Path, issues: ParseIssues, task: Task):
+        super().__init__(bundle, out_dir, issues)
+        self.task = task
+
+    def _groups(self, name: str, pf: pq.ParquetFile) -> range:
+        if name != self.task.raw or self.task.stop is None:
+            return range(pf.num_row_groups)
+        return range(self.task.first, min(self.task.stop, pf.num_row_groups))
+
+    def first_raw_row(self, name: str) -> int:
+        if name != self.task.raw or not self.task.first:
+            return 0
+        meta = pq.ParquetFile(self.bundle.raw_path(name)).metadata
+        return sum(meta.row_group(i).num_rows for i in range(self.task.first))
+
+    def raw_groups(self, name: str, source: str | None = None, kind: str | None = None) -> Iterator[pa.Table]:
+        path = self.bundle.raw_path(name)
+        if not path.is_file() or self._damaged.get(name):
+            return
+        key_col, wanted = ("source", source) if source is not None else ("kind", kind) if kind is not None else (None, None)
+        try:
+            pf = pq.ParquetFile(path)
+        except Exception as exc:
+            self._record_damage(name, exc)
+            return
+        groups = self._groups(name, pf)
+        offset = sum(pf.metadata.row_group(i).num_rows for i in range(groups.start))
+        for i in groups:
+            rows = pf.metadata.row_group(i).num_rows
+            try:
+                part = self._read_group(pf, i, key_col, wanted, offset)
+            except Exception as exc:  # same record as the serial rebuild's
+                self.issues.add(f"raw:{name}", f"unreadable row group ({exc.__class__.__name__})", f"row group {i}", f"raw/{name}.parquet")
+                part = None
+            offset += rows
+            if part is not None and part.num_rows:
+                yield self._conform_raw(name, part)
+
+    def raw_batches(self, name: str, columns: list[str] | None = None, batch_rows: int = 64) -> Iterator[pa.RecordBatch]:
+        path = self.bundle.raw_path(name)
+        if not path.is_file() or self._damaged.get(name):
+            return
+        try:
+            pf = pq.ParquetFile(path)
+            yield from pf.iter_batches(batch_size=batch_rows, columns=columns, row_groups=list(self._groups(name, pf)))
+        except Exception as exc:
+            self.issues.add(f"raw:{name}", f"unreadable parquet ({exc.__class__.__name__})", str(exc), f"raw/{name}.parquet")
+
+    def write_shard(self) -> list[str]:
+        """Close streamed tables and write the in-memory ones: the table names this task derived."""
+        for name in list(self._writers):
+            self._close_stream(name)
+        names = []
+        for name in TABLE_NAMES:
+            path = self.out_dir / f"{name}.parquet"
+            if name in STREAMED:
+                if path.is_file():
+                    names.append(name)
+            elif self._memory.get(name):
+                pq.write_table(self.table(name), path)
+                names.append(name)
+        return names
+
+
+def _crash_issue(issues: ParseIssues, parser: str, exc: BaseException) -> None:
+    last = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    where = f"{Path(last.filename).name}:{last.lineno}" if last else "?"
+    issues.add(f"parser:{parser}", f"parser crashed ({exc.__class__.__name__} at {where})", str(exc)[:200])
+
+
+def run_task(bundle_path: str, task: Task, out_dir: str, damaged: dict[str, bool], missing_reported: set[str]) -> dict[str, Any]:
+    """Worker side: derive one task into ``out_dir``; its tables, issues and seconds."""
+    started = time.perf_counter()
+    bundle = Bundle.open(bundle_path)
+    issues = ParseIssues()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    ctx = ShardContext(bundle, out, issues, task)
+    ctx._damaged.update(damaged)
+    ctx._missing_reported.update(missing_reported)
+    try:
+        load_deriver(task.parser)(ctx)
+    except Exception as exc:  # a parser bug costs its tables, never the rebuild
+        _crash_issue(issues, task.parser, exc)
+    return {"tables": ctx.write_shard(), "issues": issues, "seconds": time.perf_counter() - started}
+
+
+def _merge(ctx: DeriveContext, out_dir: Path, result: dict[str, Any]) -> None:
+    ctx.issues.merge(result["issues"])
+    for name in result["tables"]:
+        pf = pq.ParquetFile(out_dir / f"{name}.parquet")
+        for i in range(pf.num_row_groups):
+            ctx.emit(name, pf.read_row_group(i))
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    mp = multiprocessing.get_context("forkserver")
+    mp.set_forkserver_preload(["k10s_forensics.rebuild_pool", *(f"k10s_forensics.parsers.{p}" for p in DERIVERS)])
+    # no max_tasks_per_child: CPython 3.11's pool can hang when it replaces a worker
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=mp)
+
+
+def derive_parallel(ctx: DeriveContext, jobs: int, timings: dict[str, float] | None = None) -> tuple[str, ...]:
+    """Run every raw-only parser of ``ctx``'s bundle in ``jobs`` processes and fold the results
+    into ``ctx`` in plan order. Returns the parsers still to run (in order) in this process."""
+    tasks = plan(ctx.bundle)
+    work = ctx.out_dir / "_shards"
+    work.mkdir()
+    damaged = {k: v for k, v in ctx._damaged.items() if v}
+    missing = _report_missing_columns(ctx)
+    results: dict[int, Any] = {}
+    try:
+        with _pool(jobs) as pool:
+            # biggest first keeps the processes busy to the end; merging waits for plan order
+            futures = {t.order: pool.submit(run_task, str(ctx.bundle.path), t, str(work / str(t.order)), damaged, missing)
+                       for t in sorted(tasks, key=lambda t: -t.weight)}
+            for task in tasks:
+                try:
+                    results[task.order] = result = futures[task.order].result()
+                except Exception as exc:  # the worker died (killed, out of memory): its tables are lost
+                    _crash_issue(ctx.issues, task.parser, exc)
+                    continue
+                _merge(ctx, work / str(task.order), result)
+                if timings is not None:
+                    timings[task.parser] = timings.get(task.parser, 0.0) + result["seconds"]
+                shutil.rmtree(work / str(task.order), ignore_errors=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return AFTER_MERGE
+
+
+def rebuild_parallel(bundle: Bundle, jobs: int = 0, **kwargs: Any) -> ParseIssues:
+    """``rebuild.rebuild`` with the raw-only parsers in ``jobs`` processes (0: see ``effective_jobs``)."""
+    n = effective_jobs(bundle, jobs)
+    if n <= 1:
+        return rebuild(bundle, **kwargs)
+    timings = kwargs.get("timings")
+    return rebuild(bundle, derive_raw=lambda ctx: derive_parallel(ctx, n, timings), **kwargs)
+
+
+def ensure_tables(bundle: Bundle) -> None:
+    """Rebuild (every core for a large bundle) when tables are missing or stale."""
+    if tables_stale(bundle):
+        rebuild_parallel(bundle, 0)
+
+
+def _report_missing_columns(ctx: DeriveContext) -> set[str]:
+    """Record raw files lacking required columns once, here (each worker would record it again)."""
+    for name in RAW_SCHEMAS:
+        path = ctx.bundle.raw_path(name)
+        if not path.is_file() or ctx._damaged.get(name):
+            continue
+        try:
+            pf = pq.ParquetFile(path)
+        except Exception:
+            continue
+        if pf.metadata.num_rows == 0:
+            continue
+        present = set(pf.schema_arrow.names)
+        missing = [f.name for f in RAW_SCHEMAS[name] if f.name not in present]
+        if missing:
+            ctx._missing_reported.add(name)
+            ctx.issues.add(f"raw:{name}", "missing required columns", ", ".join(missing), f"raw/{name}.parquet")
+    return set(RAW_SCHEMAS)
+
+
+__all__ = ["AFTER_MERGE", "SHARDED", "ShardContext", "Task", "derive_parallel", "effective_jobs", "ensure_tables", "plan",
+           "rebuild_parallel", "run_task"]
