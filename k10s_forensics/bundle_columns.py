@@ -35,6 +35,9 @@ class ColumnWriter(RawWriter):
         super().__init__(base.path, base.schema, flush_rows=base.flush_rows, flush_bytes=flush_bytes)
         self._columns: dict[str, list[Any]] = {name: [] for name in self.schema.names}
         self._count = 0
+        #: Called with (row group table, raw row number of its first row) after each row group is
+        #: written, in the writer's lock (capture derives tables from them as rounds arrive).
+        self.listeners: list[Any] = []
 
     def append(self, row: Mapping[str, Any]) -> None:
         size = 0
@@ -58,6 +61,8 @@ class ColumnWriter(RawWriter):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._writer = pq.ParquetWriter(self.path, self.schema, compression=COMPRESSION)
         self._writer.write_table(table)
+        for listener in self.listeners:
+            listener(table, self.rows_written)
         self.rows_written += self._count
         self._columns = {name: [] for name in self.schema.names}
         self._count = 0

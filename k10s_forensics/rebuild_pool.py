@@ -20,12 +20,13 @@ import shutil
 import time
 import traceback
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from k10s_forensics.bundle import RAW_SCHEMAS, Bundle
@@ -104,12 +105,24 @@ def plan(bundle: Bundle, shard_bytes: int | None = None) -> list[Task]:
     return tasks
 
 
-class ShardContext(DeriveContext):
-    """A ``DeriveContext`` that sees only row groups [first, stop) of one raw file."""
+class _Unwritten:
+    """Stands for the bundle while capture is still writing it (sharded parsers read rows only)."""
 
-    def __init__(self, bundle: Bundle, out_dir: Path, issues: ParseIssues, task: Task):
+    path = Path(".")
+    manifest: dict[str, Any] = {}
+
+    def raw_path(self, name: str) -> Path:
+        return Path("/nonexistent") / f"{name}.parquet"
+
+
+class ShardContext(DeriveContext):
+    """A ``DeriveContext`` that sees only row groups [first, stop) of one raw file, or only the
+    in-memory row group ``rows`` (with its ``_row`` numbers) that capture just wrote."""
+
+    def __init__(self, bundle: Any, out_dir: Path, issues: ParseIssues, task: Task, rows: pa.Table | None = None):
         super().__init__(bundle, out_dir, issues)
         self.task = task
+        self.rows = rows
 
     def _groups(self, name: str, pf: pq.ParquetFile) -> range:
         if name != self.task.raw or self.task.stop is None:
@@ -117,12 +130,21 @@ class ShardContext(DeriveContext):
         return range(self.task.first, min(self.task.stop, pf.num_row_groups))
 
     def first_raw_row(self, name: str) -> int:
+        if self.rows is not None and name == self.task.raw:
+            return int(self.rows["_row"][0].as_py()) if self.rows.num_rows else 0
         if name != self.task.raw or not self.task.first:
             return 0
         meta = pq.ParquetFile(self.bundle.raw_path(name)).metadata
         return sum(meta.row_group(i).num_rows for i in range(self.task.first))
 
     def raw_groups(self, name: str, source: str | None = None, kind: str | None = None) -> Iterator[pa.Table]:
+        if self.rows is not None:
+            if name == self.task.raw:
+                key, wanted = ("source", source) if source is not None else ("kind", kind)
+                part = self.rows.filter(pc.fill_null(pc.equal(self.rows[key], wanted), False)) if wanted is not None else self.rows
+                if part.num_rows:
+                    yield self._conform_raw(name, part)
+            return
         path = self.bundle.raw_path(name)
         if not path.is_file() or self._damaged.get(name):
             return
@@ -146,6 +168,10 @@ class ShardContext(DeriveContext):
                 yield self._conform_raw(name, part)
 
     def raw_batches(self, name: str, columns: list[str] | None = None, batch_rows: int = 64) -> Iterator[pa.RecordBatch]:
+        if self.rows is not None:
+            if name == self.task.raw:
+                yield from (self.rows.select(columns) if columns else self.rows.drop_columns(["_row"])).to_batches(batch_rows)
+            return
         path = self.bundle.raw_path(name)
         if not path.is_file() or self._damaged.get(name):
             return
@@ -177,14 +203,17 @@ def _crash_issue(issues: ParseIssues, parser: str, exc: BaseException) -> None:
     issues.add(f"parser:{parser}", f"parser crashed ({exc.__class__.__name__} at {where})", str(exc)[:200])
 
 
-def run_task(bundle_path: str, task: Task, out_dir: str, damaged: dict[str, bool], missing_reported: set[str]) -> dict[str, Any]:
-    """Worker side: derive one task into ``out_dir``; its tables, issues and seconds."""
+def run_task(bundle_path: str | None, task: Task, out_dir: str, damaged: dict[str, bool], missing_reported: set[str],
+             rows: pa.Table | None = None) -> dict[str, Any]:
+    """Worker side: derive one task into ``out_dir``; its tables, issues and seconds.
+
+    With ``rows`` (capture's just-written row group) the bundle is not read at all."""
     started = time.perf_counter()
-    bundle = Bundle.open(bundle_path)
+    bundle = Bundle.open(bundle_path) if bundle_path else _Unwritten()
     issues = ParseIssues()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    ctx = ShardContext(bundle, out, issues, task)
+    ctx = ShardContext(bundle, out, issues, task, rows)
     ctx._damaged.update(damaged)
     ctx._missing_reported.update(missing_reported)
     try:
@@ -202,49 +231,80 @@ def _merge(ctx: DeriveContext, out_dir: Path, result: dict[str, Any]) -> None:
             ctx.emit(name, pf.read_row_group(i))
 
 
-def _pool(jobs: int) -> ProcessPoolExecutor:
+def pool(jobs: int) -> ProcessPoolExecutor:
     mp = multiprocessing.get_context("forkserver")
     mp.set_forkserver_preload(["k10s_forensics.rebuild_pool", *(f"k10s_forensics.parsers.{p}" for p in DERIVERS)])
     # no max_tasks_per_child: CPython 3.11's pool can hang when it replaces a worker
     return ProcessPoolExecutor(max_workers=jobs, mp_context=mp)
 
 
-def derive_parallel(ctx: DeriveContext, jobs: int, timings: dict[str, float] | None = None) -> tuple[str, ...]:
+def usable_precomputed(bundle: Bundle, precomputed: dict[str, list[Future]] | None, groups: dict[str, int] | None) -> dict[str, list[Future]]:
+    """The parsers whose live results cover every row group of their raw file, all succeeded."""
+    if not precomputed:
+        return {}
+    counts = {}
+    for raw in {raw for raw, _ in SHARDED.values()}:
+        try:
+            counts[raw] = pq.ParquetFile(bundle.raw_path(raw)).metadata.num_row_groups if bundle.raw_path(raw).is_file() else 0
+        except Exception:
+            return {}
+    good = {}
+    for parser, futures in precomputed.items():
+        raw = SHARDED[parser][0]
+        if (groups or {}).get(raw, 0) != counts[raw] or len(futures) != counts[raw]:
+            continue
+        if all(f.exception() is None for f in futures):
+            good[parser] = futures
+    return good
+
+
+def derive_parallel(ctx: DeriveContext, jobs: int, timings: dict[str, float] | None = None,
+                    precomputed: dict[str, list[Future]] | None = None, precomputed_groups: dict[str, int] | None = None) -> tuple[str, ...]:
     """Run every raw-only parser of ``ctx``'s bundle in ``jobs`` processes and fold the results
-    into ``ctx`` in plan order. Returns the parsers still to run (in order) in this process."""
-    tasks = plan(ctx.bundle)
+    into ``ctx`` in plan order. Returns the parsers still to run (in order) in this process.
+
+    ``precomputed``: per sharded parser, the results capture computed for each raw row group
+    (``capture.live_tables``); used only when they cover the whole file."""
+    live = usable_precomputed(ctx.bundle, precomputed, precomputed_groups)
+    tasks = [t for t in plan(ctx.bundle) if t.parser not in live]
     work = ctx.out_dir / "_shards"
     work.mkdir()
     damaged = {k: v for k, v in ctx._damaged.items() if v}
     missing = _report_missing_columns(ctx)
-    results: dict[int, Any] = {}
     try:
-        with _pool(jobs) as pool:
+        with pool(jobs) as executor:
             # biggest first keeps the processes busy to the end; merging waits for plan order
-            futures = {t.order: pool.submit(run_task, str(ctx.bundle.path), t, str(work / str(t.order)), damaged, missing)
+            futures = {t.order: executor.submit(run_task, str(ctx.bundle.path), t, str(work / str(t.order)), damaged, missing)
                        for t in sorted(tasks, key=lambda t: -t.weight)}
-            for task in tasks:
+            ordered = [(t.parser, futures[t.order], work / str(t.order)) for t in tasks]
+            ordered += [(p, f, f.out_dir) for p, fs in live.items() for f in fs]
+            position = {p: i for i, p in enumerate(DERIVERS)}
+            ordered.sort(key=lambda item: position[item[0]])  # stable: row-group order within a parser
+            for parser, future, out_dir in ordered:
                 try:
-                    results[task.order] = result = futures[task.order].result()
+                    result = future.result()
                 except Exception as exc:  # the worker died (killed, out of memory): its tables are lost
-                    _crash_issue(ctx.issues, task.parser, exc)
+                    _crash_issue(ctx.issues, parser, exc)
                     continue
-                _merge(ctx, work / str(task.order), result)
+                if result["issues"] is not None:
+                    _merge(ctx, out_dir, result)
                 if timings is not None:
-                    timings[task.parser] = timings.get(task.parser, 0.0) + result["seconds"]
-                shutil.rmtree(work / str(task.order), ignore_errors=True)
+                    timings[parser] = timings.get(parser, 0.0) + result["seconds"]
+                shutil.rmtree(out_dir, ignore_errors=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return AFTER_MERGE
 
 
-def rebuild_parallel(bundle: Bundle, jobs: int = 0, **kwargs: Any) -> ParseIssues:
-    """``rebuild.rebuild`` with the raw-only parsers in ``jobs`` processes (0: see ``effective_jobs``)."""
+def rebuild_parallel(bundle: Bundle, jobs: int = 0, *, precomputed: dict[str, list[Future]] | None = None,
+                     precomputed_groups: dict[str, int] | None = None, **kwargs: Any) -> ParseIssues:
+    """``rebuild.rebuild`` with the raw-only parsers in ``jobs`` processes (0: see ``effective_jobs``);
+    ``precomputed``: see ``derive_parallel``."""
     n = effective_jobs(bundle, jobs)
-    if n <= 1:
+    if n <= 1 and not precomputed:
         return rebuild(bundle, **kwargs)
     timings = kwargs.get("timings")
-    return rebuild(bundle, derive_raw=lambda ctx: derive_parallel(ctx, n, timings), **kwargs)
+    return rebuild(bundle, derive_raw=lambda ctx: derive_parallel(ctx, n, timings, precomputed, precomputed_groups), **kwargs)
 
 
 def ensure_tables(bundle: Bundle) -> None:

@@ -39,6 +39,8 @@ class CaptureOptions:
     prometheus: str | None = None
     since_s: float = 6 * 3600
     skip: frozenset[str] = frozenset()
+    #: Derive tables/ while capturing, in this many processes (0: no tables; rebuild or analyze derive them).
+    table_jobs: int = 0
 
 
 @dataclass
