@@ -68,8 +68,9 @@ class DeriveContext:
         except Exception as exc:
             self._record_damage(name, exc)
             return
-        offset = 0
-        for i in range(pf.num_row_groups):
+        groups = self.group_range(name, pf)
+        offset = sum(pf.metadata.row_group(i).num_rows for i in range(groups.start))
+        for i in groups:
             rows = pf.metadata.row_group(i).num_rows
             try:
                 part = self._read_group(pf, i, key_col, wanted, offset)
@@ -113,9 +114,13 @@ class DeriveContext:
             return
         try:
             pf = pq.ParquetFile(path)
-            yield from pf.iter_batches(batch_size=batch_rows, columns=columns)
+            yield from pf.iter_batches(batch_size=batch_rows, columns=columns, row_groups=list(self.group_range(name, pf)))
         except Exception as exc:  # damaged file: count it, keep what was read
             self.issues.add(f"raw:{name}", f"unreadable parquet ({exc.__class__.__name__})", str(exc), f"raw/{name}.parquet")
+
+    def group_range(self, name: str, pf: pq.ParquetFile) -> range:
+        """The row groups of raw/<name> this context reads (all; a shard's own in a parallel rebuild)."""
+        return range(pf.num_row_groups)
 
     def first_raw_row(self, name: str) -> int:
         """Row number in raw/<name> of the first row this context reads (0; a shard's own start)."""

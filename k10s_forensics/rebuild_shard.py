@@ -47,7 +47,7 @@ class ShardContext(DeriveContext):
         self.task = task
         self.rows = rows
 
-    def _groups(self, name: str, pf: pq.ParquetFile) -> range:
+    def group_range(self, name: str, pf: pq.ParquetFile) -> range:
         if name != self.task.raw or self.task.stop is None:
             return range(pf.num_row_groups)
         return range(self.task.first, min(self.task.stop, pf.num_row_groups))
@@ -61,48 +61,19 @@ class ShardContext(DeriveContext):
         return sum(meta.row_group(i).num_rows for i in range(self.task.first))
 
     def raw_groups(self, name: str, source: str | None = None, kind: str | None = None) -> Iterator[pa.Table]:
-        if self.rows is not None:
-            if name == self.task.raw:
-                key, wanted = ("source", source) if source is not None else ("kind", kind)
-                part = self.rows.filter(pc.fill_null(pc.equal(self.rows[key], wanted), False)) if wanted is not None else self.rows
-                if part.num_rows:
-                    yield self._conform_raw(name, part)
-            return
-        path = self.bundle.raw_path(name)
-        if not path.is_file() or self._damaged.get(name):
-            return
-        key_col, wanted = ("source", source) if source is not None else ("kind", kind) if kind is not None else (None, None)
-        try:
-            pf = pq.ParquetFile(path)
-        except Exception as exc:
-            self._record_damage(name, exc)
-            return
-        groups = self._groups(name, pf)
-        offset = sum(pf.metadata.row_group(i).num_rows for i in range(groups.start))
-        for i in groups:
-            rows = pf.metadata.row_group(i).num_rows
-            try:
-                part = self._read_group(pf, i, key_col, wanted, offset)
-            except Exception as exc:  # same record as the serial rebuild's
-                self.issues.add(f"raw:{name}", f"unreadable row group ({exc.__class__.__name__})", f"row group {i}", f"raw/{name}.parquet")
-                part = None
-            offset += rows
-            if part is not None and part.num_rows:
+        if self.rows is None:
+            yield from super().raw_groups(name, source, kind)
+        elif name == self.task.raw:
+            key, wanted = ("source", source) if source is not None else ("kind", kind)
+            part = self.rows.filter(pc.fill_null(pc.equal(self.rows[key], wanted), False)) if wanted is not None else self.rows
+            if part.num_rows:
                 yield self._conform_raw(name, part)
 
     def raw_batches(self, name: str, columns: list[str] | None = None, batch_rows: int = 64) -> Iterator[pa.RecordBatch]:
-        if self.rows is not None:
-            if name == self.task.raw:
-                yield from (self.rows.select(columns) if columns else self.rows.drop_columns(["_row"])).to_batches(batch_rows)
-            return
-        path = self.bundle.raw_path(name)
-        if not path.is_file() or self._damaged.get(name):
-            return
-        try:
-            pf = pq.ParquetFile(path)
-            yield from pf.iter_batches(batch_size=batch_rows, columns=columns, row_groups=list(self._groups(name, pf)))
-        except Exception as exc:
-            self.issues.add(f"raw:{name}", f"unreadable parquet ({exc.__class__.__name__})", str(exc), f"raw/{name}.parquet")
+        if self.rows is None:
+            yield from super().raw_batches(name, columns, batch_rows)
+        elif name == self.task.raw:
+            yield from (self.rows.select(columns) if columns else self.rows.drop_columns(["_row"])).to_batches(batch_rows)
 
     def write_shard(self) -> list[str]:
         """Close streamed tables and write the in-memory ones: the table names this task derived."""
