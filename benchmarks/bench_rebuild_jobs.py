@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             assert all(s["rc"] == 0 for s in steps), [s["stderr"] for s in steps]
             medians[jobs] = wall = statistics.median(s["wall_s"] for s in steps)
             print(f"| `--jobs {jobs}` | {wall:.1f} | {text_mb / wall:.0f} | {max(s['peak_mib'] for s in steps):.0f} | "
-                  f"{', '.join(f'{s['wall_s']:.1f}' for s in steps)} |")
+                  + ", ".join(f"{s['wall_s']:.1f}" for s in steps) + " |")
         print(f"\nspeed-up {medians['1'] / medians[str(args.jobs)]:.2f}x; identical tables: {same_tables(serial, parallel)}")
     return 0
 
