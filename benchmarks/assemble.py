@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ORDER = ["rebuild", "dcgm-parse", "parsers", "logs-parse", "k8s-parsers", "simulate", "analyze", "scale-4096",
+ORDER = ["rebuild", "dcgm-parse", "parsers", "logs-parse", "k8s-parsers", "simulate", "analyze", "scale-4096", "scale",
          "report", "capture", "serve", "sharing"]
 
 

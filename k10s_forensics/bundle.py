@@ -181,6 +181,18 @@ def new_manifest(
     }
 
 
+#: Top-level names of a bundle folder that belong to the derived layer or its machinery
+#: (tables, the rebuild lock, a rebuild's temporary and old folders), not to the evidence.
+DERIVED_NAMES = ("tables", ".k10s.lock")
+DERIVED_PREFIXES = ("tables.tmp", "tables.old-")
+
+
+def is_derived_path(rel: str) -> bool:
+    """True for a bundle-relative path that is derived data or lock/temporary machinery."""
+    head = rel.split("/", 1)[0]
+    return head in DERIVED_NAMES or head.startswith(DERIVED_PREFIXES)
+
+
 @dataclass
 class Bundle:
     """An opened bundle directory whose manifest has been checked."""
@@ -188,7 +200,7 @@ class Bundle:
     path: Path
     manifest: dict[str, Any]
     #: Where the derived tables are read from: ``path/tables`` or, for a read-only bundle, a
-    #: per-user cache entry (set by :func:`k10s_forensics.derived.ensure`).
+    #: per-user cache entry (set by :func:`k10s_forensics.rebuild.ensure_layer` or :func:`k10s_forensics.derived.attach`).
     tables_dir: Path | None = None
     derived_lock: Any = None
 
@@ -242,8 +254,6 @@ class Bundle:
         Derived tables are not evidence: they carry their own record (tables/derived.json).
         Only a writer of new evidence (capture, redact) calls this, before the manifest is final.
         """
-        from k10s_forensics.derived import is_derived_path
-
         files: dict[str, dict[str, Any]] = {}
         for p in sorted(self.path.rglob("*")):
             if not p.is_file() or p.name == MANIFEST or p.name.endswith((".tmp", ".partial")):

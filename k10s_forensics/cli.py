@@ -29,8 +29,66 @@ COMMAND_MODULES: tuple[str, ...] = (
     "k10s_forensics.commands.fleet_cmds",
 )
 
+#: Command name -> the module that defines it, so ``k10s analyze`` imports only the analyze
+#: module (not capture, serve or the report renderer). A command missing here still works
+#: (every module is then imported); a test fails when this index and the modules disagree.
+COMMAND_INDEX: dict[str, str] = {
+    "rebuild": "k10s_forensics.commands.bundle_cmds",
+    "sql": "k10s_forensics.commands.bundle_cmds",
+    "shell": "k10s_forensics.commands.bundle_cmds",
+    "simulate": "k10s_forensics.commands.simulate_cmd",
+    "analyze": "k10s_forensics.commands.analyze_cmds",
+    "rules": "k10s_forensics.commands.analyze_cmds",
+    "report": "k10s_forensics.commands.report_cmd",
+    "capture": "k10s_forensics.commands.capture_cmds",
+    "pack": "k10s_forensics.commands.sharing_cmds",
+    "verify": "k10s_forensics.commands.sharing_cmds",
+    "redact": "k10s_forensics.commands.sharing_cmds",
+    "serve": "k10s_forensics.commands.serve_cmd",
+    "view": "k10s_forensics.commands.view_cmd",
+    "fleet": "k10s_forensics.commands.fleet_cmds",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+
+class LazyGroup(click.Group):
+    """A group that imports a command's module only when that command is asked for."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._loaded: set[str] = set()
+
+    def _load(self, module_name: str) -> None:
+        if module_name in self._loaded:
+            return
+        self._loaded.add(module_name)
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == module_name:
+                return  # a command module not built yet
+            raise
+        for command in module.COMMANDS:
+            self.add_command(command)
+
+    def load_all(self) -> dict[str, click.Command]:
+        """Import every command module; the full name -> command mapping."""
+        for name in COMMAND_MODULES:
+            self._load(name)
+        return self.commands
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_INDEX.get(cmd_name)
+        if module is not None:
+            self._load(module)
+        if cmd_name not in self.commands:
+            self.load_all()
+        return self.commands.get(cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(self.load_all())
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="k10s")
 @click.option("--debug", is_flag=True, envvar="K10S_DEBUG", help="Show tracebacks for errors.")
 @click.pass_context
@@ -44,21 +102,6 @@ def cli(ctx: click.Context, debug: bool) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
-
-
-def _register() -> None:
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue  # a command module not built yet
-            raise
-        for command in module.COMMANDS:
-            cli.add_command(command)
-
-
-_register()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -92,4 +135,4 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-__all__ = ["cli", "main"]
+__all__ = ["cli", "main", "COMMAND_INDEX", "COMMAND_MODULES"]

@@ -30,8 +30,9 @@ def render() -> str:
     settings = {"terminal_width": 100, "max_content_width": 100, "help_option_names": ["-h", "--help"]}
     with click.Context(cli, info_name="k10s", **settings) as ctx:
         parts.append("## k10s\n\n```\n" + cli.get_help(ctx).rstrip() + "\n```\n")
-        for name in sorted(cli.commands):
-            command = cli.commands[name]
+        commands = cli.load_all()
+        for name in sorted(commands):
+            command = commands[name]
             with click.Context(command, info_name=f"k10s {name}", **settings) as sub:
                 parts.append(f"## k10s {name}\n\n```\n" + command.get_help(sub).rstrip() + "\n```\n")
                 for child in sorted(getattr(command, "commands", {})):  # a group's subcommands

@@ -34,31 +34,28 @@ from pathlib import Path
 from typing import Any
 
 from k10s_forensics import __version__
-from k10s_forensics.bundle import RAW_NAMES, Bundle, iso, sha256_file, utcnow, write_json_atomic
+from k10s_forensics.bundle import DERIVED_NAMES, RAW_NAMES, Bundle, is_derived_path, iso, sha256_file, utcnow, write_json_atomic
 from k10s_forensics.locking import LOCK_NAME, LayerLock, holder_note
 
 RECORD = "derived.json"
 RECORD_FORMAT = "k10s-derived"
 TMP_PREFIX = "tables.tmp"
 OLD_PREFIX = "tables.old-"
-#: Files of a bundle folder that belong to the derived layer or its machinery, not the evidence.
-DERIVED_NAMES = ("tables", LOCK_NAME)
 PARTIAL_SUFFIX = ".partial"
+#: Automatic rebuilds (analyze, report, sql on stale tables) use a process pool only with this
+#: many cores: on 2 cores the pool's merge cost ate its gain (BENCHMARKS.md, scale).
+AUTO_MIN_CORES = 4
 #: Seconds between two looks at a layer another process is rebuilding.
 POLL_S = 0.2
 
 Say = Callable[[str], None]
+#: First step of a rebuild: derives what it can on the context, returns the parsers left to run.
+DeriveRaw = Callable[[Any], tuple[str, ...]]
 _build_guard = threading.RLock()
 
 
 def stderr_say(message: str) -> None:
     print(f"k10s: {message}", file=sys.stderr, flush=True)
-
-
-def is_derived_path(rel: str) -> bool:
-    """True for a bundle-relative path that is derived data or lock/temporary machinery."""
-    head = rel.split("/", 1)[0]
-    return head in DERIVED_NAMES or head.startswith((TMP_PREFIX, OLD_PREFIX))
 
 
 # ---- the raw layer's identity ----------------------------------------------------------------
@@ -168,70 +165,20 @@ def damage_lines(bundle: Bundle, issues: Any = None) -> list[str]:
     return describe(bundle, issues)
 
 
-# ---- ensure / build --------------------------------------------------------------------------
-def ensure(bundle: Bundle, say: Say | None = stderr_say) -> Path:
-    """Make the derived layer current (rebuilding under the lock when needed) and point
-    ``bundle.tables_dir`` at it. ``engine.connect`` then holds the layer's lock shared for
-    as long as its connection lives, so no rebuild swaps tables/ while they are read.
-
-    While another process rebuilds, this one polls: it says once that it waits, and uses
-    the other's result as soon as the layer is current (it never queues behind readers)."""
+# ---- pointing a bundle at its layer -------------------------------------------------------------
+def needs_work(bundle: Bundle) -> bool:
+    """True when the derived layer must be (re)built or a killed rebuild's leftovers removed."""
     fp = raw_fingerprint(bundle)
     home = layer_home(bundle, fp)
-    lock = LayerLock(home / LOCK_NAME)
-    if lock.held_here():  # this process already reads the layer: convert its own lock
-        if _current_reason(bundle, home / "tables", fp) is not None or _leftovers(home):
-            _build_locked(bundle, home, lock, fp, say, only_if_stale=True)
-    else:
-        waiting_said = False
-        while _current_reason(bundle, home / "tables", fp) is not None or _leftovers(home):
-            with _build_guard, lock.exclusive(f"k10s rebuilding tables of {bundle.path}", say, wait=False) as got:
-                if got is not None:
-                    _rebuild_held(bundle, home, lock, fp, say, only_if_stale=True)
-                    break
-            if not waiting_said and say is not None:
-                say(f"waiting for {holder_note(lock.path) or 'another k10s process'} (lock {lock.path}) ...")
-                waiting_said = True
-            time.sleep(POLL_S)
+    return _current_reason(bundle, home / "tables", fp) is not None or bool(_leftovers(home))
+
+
+def attach(bundle: Bundle) -> Path:
+    """Point ``bundle.tables_dir`` (and its lock) at its current derived layer."""
+    home = layer_home(bundle)
     bundle.tables_dir = home / "tables"
-    bundle.derived_lock = lock
+    bundle.derived_lock = LayerLock(home / LOCK_NAME)
     return bundle.tables_dir
-
-
-def build(bundle: Bundle, *, say: Say | None = stderr_say, timings: dict[str, float] | None = None):
-    """Rebuild the derived layer now (``k10s rebuild``); returns the parse issues."""
-    fp = raw_fingerprint(bundle)
-    home = layer_home(bundle, fp)
-    lock = LayerLock(home / LOCK_NAME)
-    issues = _build_locked(bundle, home, lock, fp, say, only_if_stale=False, timings=timings)
-    bundle.tables_dir = home / "tables"
-    return issues
-
-
-def _build_locked(bundle: Bundle, home: Path, lock: LayerLock, fp: dict[str, dict[str, Any]], say: Say | None,
-                  *, only_if_stale: bool, timings: dict[str, float] | None = None):
-    with _build_guard, lock.exclusive(f"k10s rebuilding tables of {bundle.path}", say):
-        return _rebuild_held(bundle, home, lock, fp, say, only_if_stale=only_if_stale, timings=timings)
-
-
-def _rebuild_held(bundle: Bundle, home: Path, lock: LayerLock, fp: dict[str, dict[str, Any]], say: Say | None,
-                  *, only_if_stale: bool, timings: dict[str, float] | None = None):
-    """The rebuild itself; the caller holds ``lock`` exclusively."""
-    from k10s_forensics.rebuild import derive_tables
-
-    _clean_leftovers(home, lock.previous, say)
-    if only_if_stale and _current_reason(bundle, home / "tables", fp) is None:
-        return None  # another process rebuilt it while we waited: use its result
-    tmp = home / f"{TMP_PREFIX}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    try:
-        tmp.mkdir(mode=0o755)
-        issues = derive_tables(bundle, tmp, timings=timings)
-        write_record(bundle, tmp, fp, issues)
-        _swap_in(tmp, home / "tables")
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-    return issues
 
 
 def _swap_in(tmp: Path, final: Path) -> None:
@@ -274,8 +221,8 @@ def record_of(bundle: Bundle) -> dict[str, Any]:
 
 __all__ = [
     "RECORD",
-    "build",
-    "ensure",
+    "attach",
+    "needs_work",
     "staleness",
     "raw_fingerprint",
     "read_record",

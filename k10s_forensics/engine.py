@@ -18,7 +18,7 @@ import duckdb
 
 from k10s_forensics.bundle import RAW_NAMES, Bundle
 from k10s_forensics.errors import QueryError
-from k10s_forensics.rebuild import ensure_tables
+from k10s_forensics import derived
 from k10s_forensics.tables import TABLE_NAMES
 
 #: Statement types that would write files, reach other databases or load code.
@@ -35,8 +35,12 @@ def connect(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int | No
 
     With ``locked`` (the default) the database can read nothing but those files.
     """
-    if rebuild_if_needed:
+    if rebuild_if_needed and derived.needs_work(bundle):
+        from k10s_forensics.rebuild_pool import ensure_tables  # only when tables must be derived
+
         ensure_tables(bundle)
+    elif bundle.tables_dir is None:
+        derived.attach(bundle)  # the layer is current: read it where it is (the bundle, or the cache)
     lock = getattr(bundle, "derived_lock", None)
     if lock is not None:  # each connection holds the layer's lock shared until it is closed or collected
         lock.acquire_shared()

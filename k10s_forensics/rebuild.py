@@ -7,9 +7,12 @@ rewritten. A raw file that is absent, damaged or unreadable costs only the table
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
+import uuid
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,8 +71,9 @@ class DeriveContext:
         except Exception as exc:
             self._record_damage(name, exc)
             return
-        offset = 0
-        for i in range(pf.num_row_groups):
+        groups = self.group_range(name, pf)
+        offset = sum(pf.metadata.row_group(i).num_rows for i in range(groups.start))
+        for i in groups:
             rows = pf.metadata.row_group(i).num_rows
             try:
                 part = self._read_group(pf, i, key_col, wanted, offset)
@@ -113,9 +117,17 @@ class DeriveContext:
             return
         try:
             pf = pq.ParquetFile(path)
-            yield from pf.iter_batches(batch_size=batch_rows, columns=columns)
+            yield from pf.iter_batches(batch_size=batch_rows, columns=columns, row_groups=list(self.group_range(name, pf)))
         except Exception as exc:  # damaged file: count it, keep what was read
             self.issues.add(f"raw:{name}", f"unreadable parquet ({exc.__class__.__name__})", str(exc), f"raw/{name}.parquet")
+
+    def group_range(self, name: str, pf: pq.ParquetFile) -> range:
+        """The row groups of raw/<name> this context reads (all; a shard's own in a parallel rebuild)."""
+        return range(pf.num_row_groups)
+
+    def first_raw_row(self, name: str) -> int:
+        """Row number in raw/<name> of the first row this context reads (0; a shard's own start)."""
+        return 0
 
     def check_raw(self, name: str) -> None:
         """Open a raw file up front so damage is recorded once, before any parser runs."""
@@ -211,10 +223,13 @@ def _collector_rows(manifest: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def derive_tables(bundle: Bundle, out_dir: Path, *, timings: dict[str, float] | None = None) -> ParseIssues:
+def derive_tables(bundle: Bundle, out_dir: Path, *, timings: dict[str, float] | None = None,
+                  derive_raw: Callable[[DeriveContext], tuple[str, ...]] | None = None) -> ParseIssues:
     """Run every parser on ``bundle``'s raw layer, writing all tables into ``out_dir``.
 
     ``timings``, when given, receives the seconds each parser took (for benchmarks).
+    ``derive_raw``, when given, runs first on the context and returns the parsers still to
+    run here (``rebuild_pool`` runs the raw-only parsers in processes).
     Where the tables go and how they are swapped in is :mod:`k10s_forensics.derived`'s job.
     """
     issues = ParseIssues()
@@ -222,7 +237,8 @@ def derive_tables(bundle: Bundle, out_dir: Path, *, timings: dict[str, float] | 
     ctx.emit("collector_runs", _collector_rows(bundle.manifest))
     for raw_name in RAW_SCHEMAS:
         ctx.check_raw(raw_name)
-    for name in DERIVERS:
+    remaining = derive_raw(ctx) if derive_raw is not None else DERIVERS
+    for name in remaining:
         started = time.perf_counter()
         try:
             derive = load_deriver(name)
@@ -242,12 +258,83 @@ def derive_tables(bundle: Bundle, out_dir: Path, *, timings: dict[str, float] | 
     return issues
 
 
-def rebuild(bundle: Bundle, *, timings: dict[str, float] | None = None, say=derived.stderr_say) -> ParseIssues:
+def ensure_layer(bundle: Bundle, say: derived.Say | None = derived.stderr_say, *, derive_raw: derived.DeriveRaw | None = None) -> Path:
+    """Make the derived layer current (rebuilding under the lock when needed) and point
+    ``bundle.tables_dir`` at it. ``engine.connect`` then holds the layer's lock shared for
+    as long as its connection lives, so no rebuild swaps tables/ while they are read.
+
+    While another process rebuilds, this one polls: it says once that it waits, and uses
+    the other's result as soon as the layer is current (it never queues behind readers).
+    ``derive_raw``: the first step of a rebuild, when one is needed (``rebuild_pool`` passes
+    one that parses in processes)."""
+    fp = derived.raw_fingerprint(bundle)
+    home = derived.layer_home(bundle, fp)
+    lock = derived.LayerLock(home / derived.LOCK_NAME)
+    if lock.held_here():  # this process already reads the layer: convert its own lock
+        if derived._current_reason(bundle, home / "tables", fp) is not None or derived._leftovers(home):
+            _build_locked(bundle, home, lock, fp, say, only_if_stale=True, derive_raw=derive_raw)
+    else:
+        waiting_said = False
+        while derived._current_reason(bundle, home / "tables", fp) is not None or derived._leftovers(home):
+            with derived._build_guard, lock.exclusive(f"k10s rebuilding tables of {bundle.path}", say, wait=False) as got:
+                if got is not None:
+                    _rebuild_held(bundle, home, lock, fp, say, only_if_stale=True, derive_raw=derive_raw)
+                    break
+            if not waiting_said and say is not None:
+                say(f"waiting for {derived.holder_note(lock.path) or 'another k10s process'} (lock {lock.path}) ...")
+                waiting_said = True
+            time.sleep(derived.POLL_S)
+    bundle.tables_dir = home / "tables"
+    bundle.derived_lock = lock
+    return bundle.tables_dir
+
+
+def build_layer(bundle: Bundle, *, say: derived.Say | None = derived.stderr_say, timings: dict[str, float] | None = None,
+          derive_raw: derived.DeriveRaw | None = None):
+    """Rebuild the derived layer now (``k10s rebuild``); returns the parse issues.
+
+    ``derive_raw``: a first step of the rebuild (``rebuild_pool`` passes one that parses in processes)."""
+    fp = derived.raw_fingerprint(bundle)
+    home = derived.layer_home(bundle, fp)
+    lock = derived.LayerLock(home / derived.LOCK_NAME)
+    issues = _build_locked(bundle, home, lock, fp, say, only_if_stale=False, timings=timings, derive_raw=derive_raw)
+    bundle.tables_dir = home / "tables"
+    return issues
+
+
+def _build_locked(bundle: Bundle, home: Path, lock: derived.LayerLock, fp: dict[str, dict[str, Any]], say: derived.Say | None,
+                  *, only_if_stale: bool, timings: dict[str, float] | None = None,
+                  derive_raw: derived.DeriveRaw | None = None):
+    with derived._build_guard, lock.exclusive(f"k10s rebuilding tables of {bundle.path}", say):
+        return _rebuild_held(bundle, home, lock, fp, say, only_if_stale=only_if_stale, timings=timings, derive_raw=derive_raw)
+
+
+def _rebuild_held(bundle: Bundle, home: Path, lock: derived.LayerLock, fp: dict[str, dict[str, Any]], say: derived.Say | None,
+                  *, only_if_stale: bool, timings: dict[str, float] | None = None,
+                  derive_raw: derived.DeriveRaw | None = None):
+    """The rebuild itself; the caller holds ``lock`` exclusively."""
+    derived._clean_leftovers(home, lock.previous, say)
+    if only_if_stale and derived._current_reason(bundle, home / "tables", fp) is None:
+        return None  # another process rebuilt it while we waited: use its result
+    tmp = home / f"{derived.TMP_PREFIX}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    try:
+        tmp.mkdir(mode=0o755)
+        issues = derive_tables(bundle, tmp, timings=timings, derive_raw=derive_raw)
+        derived.write_record(bundle, tmp, fp, issues)
+        derived._swap_in(tmp, home / "tables")
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return issues
+
+
+def rebuild(bundle: Bundle, *, timings: dict[str, float] | None = None, say=derived.stderr_say,
+            derive_raw: derived.DeriveRaw | None = None) -> ParseIssues:
     """Re-derive every table of ``bundle`` now (under its lock); returns what could not be parsed.
 
     The manifest and raw/ are not touched: the tables get their own record (tables/derived.json).
     """
-    return derived.build(bundle, timings=timings, say=say)
+    return build_layer(bundle, timings=timings, say=say, derive_raw=derive_raw)
 
 
 def needs_rebuild(bundle: Bundle) -> bool:
@@ -255,8 +342,9 @@ def needs_rebuild(bundle: Bundle) -> bool:
     return derived.staleness(bundle) is not None
 
 
-def ensure_tables(bundle: Bundle) -> None:
-    derived.ensure(bundle)
+def ensure_tables(bundle: Bundle, derive_raw: derived.DeriveRaw | None = None) -> None:
+    ensure_layer(bundle, derive_raw=derive_raw)
 
 
-__all__ = ["DeriveContext", "derive_tables", "rebuild", "needs_rebuild", "ensure_tables", "STREAMED"]
+__all__ = ["DeriveContext", "derive_tables", "rebuild", "needs_rebuild", "ensure_tables", "ensure_layer", "build_layer",
+           "STREAMED"]

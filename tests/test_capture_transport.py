@@ -17,10 +17,11 @@ import pytest
 from kubernetes import client
 
 from k10s_forensics.bundle import RAW_SCHEMAS, BundleWriter, RawWriter
-from k10s_forensics.capture.columns import ColumnWriter, use_column_writers
+from k10s_forensics.bundle_columns import ColumnWriter, use_column_writers
 from k10s_forensics.capture.sink import Sink
 from k10s_forensics.capture.proxied import Urllib3Transport
-from k10s_forensics.capture.transport import RawTransport, TransportError, make_transport
+from k10s_forensics.capture.proxied import make_transport
+from k10s_forensics.capture.transport import RawTransport, TransportError
 
 BODY = b'{"kind":"PodList","items":[' + b",".join(b'{"n":%d}' % i for i in range(2000)) + b"]}"
 

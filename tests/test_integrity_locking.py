@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 
 from k10s_forensics.bundle import Bundle
-from k10s_forensics.derived import ensure, staleness
+from k10s_forensics.derived import staleness
+from k10s_forensics.rebuild import ensure_layer as ensure
 from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.locking import LayerLock, holder_note, release_all
 

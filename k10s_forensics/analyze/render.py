@@ -10,11 +10,6 @@ import io
 import json
 from typing import Any
 
-from rich.console import Console
-from rich.padding import Padding
-from rich.table import Table
-from rich.text import Text
-
 from k10s_forensics.output import ABSENT, cell as _cell, jsonable
 
 STYLE = {"critical": "bold red", "warning": "bold yellow", "info": "cyan"}
@@ -90,6 +85,11 @@ def _meta_line(f: dict[str, Any]) -> str:
 
 def to_text(analysis: dict[str, Any], *, width: int = 110, color: bool | None = None) -> str:
     """Terminal rendering (colour when ``color`` or, if None, when rich detects a terminal)."""
+    from rich.console import Console  # only the text format needs rich
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
     buf = io.StringIO()
     console = Console(file=buf, width=width, force_terminal=bool(color), no_color=color is False, highlight=False, emoji=False)
     findings = analysis.get("findings") or []

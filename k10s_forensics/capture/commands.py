@@ -7,7 +7,7 @@ import datetime as dt
 from k10s_forensics.bundle import utcnow
 from k10s_forensics.capture.inventory import PodInfo
 from k10s_forensics.capture.retry import CallError
-from k10s_forensics.capture.source import ExecResult
+from k10s_forensics.capture.calls import ExecResult
 
 _MISSING_MARKS = ("executable file not found", "no such file or directory", "not found")
 

@@ -42,6 +42,8 @@ class CaptureOptions:
     history_to: str | None = None    # --to (default now)
     prometheus_access: Any = None    # capture.promclient.PromAccess (auth, headers, TLS)
     skip: frozenset[str] = frozenset()
+    #: Derive tables/ while capturing, in this many processes (0: no tables; rebuild or analyze derive them).
+    table_jobs: int = 0
 
 
 @dataclass

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from k10s_forensics.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
-from k10s_forensics.capture.columns import use_column_writers
+from k10s_forensics.bundle_columns import use_column_writers
 from k10s_forensics.capture.context import CaptureOptions, CollectorContext, CollectorRun
 from k10s_forensics.capture.inventory import Inventory
 from k10s_forensics.capture.pool import WorkPool
@@ -81,6 +81,12 @@ class CaptureEngine:
         manifest = new_manifest(cluster=cluster, scope=self.scope.manifest(), window_start=utcnow())
         writer = BundleWriter(self.out_dir, manifest)
         use_column_writers(writer, FLUSH_BYTES)
+        live = None
+        if self.options.table_jobs > 0:
+            from k10s_forensics.capture.live_tables import LiveTables
+
+            live = LiveTables(self.options.table_jobs)
+            live.attach(writer.writers)
         self.sink = Sink(writer)
         previous_handler = self._install_sigint()
         self.progress.start(self)
@@ -93,6 +99,10 @@ class CaptureEngine:
         stop_reason = self.deadline.reason if self.deadline.stopped else None
         bundle = self._close(stop_reason, time.monotonic() - started)
         self.pool.shutdown()
+        if live is not None and stop_reason is None:
+            self._derive_tables(live, bundle)
+        elif live is not None:  # stopped (deadline, Ctrl-C): hand the raw bundle back now
+            live.close(wait=False)
         return CaptureResult(bundle, stop_reason is None, stop_reason, self.rounds_done, time.monotonic() - started, self.source.stats)
 
     # ---- phases -------------------------------------------------------------------------
@@ -218,6 +228,17 @@ class CaptureEngine:
         for entry in self._entries(reason):
             writer.record_collector(entry)
         return writer.close(complete=reason is None)
+
+    def _derive_tables(self, live: Any, bundle: Bundle) -> None:
+        """tables/ from what was parsed during capture; on failure the bundle stays raw-only
+        (``k10s analyze`` or ``k10s rebuild`` derive the tables later): nothing captured is lost."""
+        self.progress.set_phase("tables")
+        try:
+            live.finish(bundle)
+        except Exception as exc:  # noqa: BLE001 - capture must hand back its bundle whatever happened
+            live.close()
+            bundle.manifest.setdefault("capture", {})["tables_error"] = f"{exc.__class__.__name__}: {exc}"[:300]
+            bundle.save_manifest()
 
     def _cluster_info(self) -> dict[str, Any]:
         conn = self.source.connection

@@ -68,7 +68,7 @@ def run_exec(configuration: Any, endpoint: Any, target: str, headers: dict[str, 
 
 
 def _result(messages: list[bytes], problem: str | None, started: float):
-    from k10s_forensics.capture.source import ExecResult
+    from k10s_forensics.capture.calls import ExecResult
 
     out: list[bytes] = []
     err: list[bytes] = []
@@ -95,7 +95,7 @@ def _result(messages: list[bytes], problem: str | None, started: float):
 
 
 def _run_exec_websocket_client(configuration: Any, url: str, headers: dict[str, str], timeout_s: float, max_bytes: int):
-    from k10s_forensics.capture.source import ExecResult
+    from k10s_forensics.capture.calls import ExecResult
 
     started = time.monotonic()
     try:

@@ -102,7 +102,7 @@ def _handshake(conn: _Conn) -> None:
         body = conn.take(min(length, 1 << 16)) if length else b""
     except (OSError, ConnectionError, TimeoutError):
         pass
-    from k10s_forensics.capture.source import _http_error
+    from k10s_forensics.capture.calls import http_error as _http_error
     from k10s_forensics.capture.retry import parse_retry_after
 
     raise _http_error(status, body.decode("utf-8", errors="replace"), "exec", parse_retry_after(fields.get("retry-after")))

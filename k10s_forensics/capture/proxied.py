@@ -1,10 +1,13 @@
-"""GETs through the kubernetes client's urllib3 pool: capture's transport behind an HTTP proxy."""
+"""GETs through the kubernetes client's urllib3 pool: capture's transport behind an HTTP proxy.
+
+``make_transport`` picks it or the raw keep-alive transport (``capture.transport``).
+"""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from k10s_forensics.capture.transport import Response, TransportError
+from k10s_forensics.capture.transport import RawTransport, Response, TransportError
 
 
 class Urllib3Transport:
@@ -49,4 +52,11 @@ class Urllib3Transport:
         self._pool.clear()
 
 
-__all__ = ["Urllib3Transport"]
+def make_transport(configuration: Any, pool_size: int) -> Any:
+    """The raw keep-alive transport, or urllib3 when the configuration names an HTTP proxy."""
+    if getattr(configuration, "proxy", None):
+        return Urllib3Transport(configuration, pool_size)
+    return RawTransport(configuration)
+
+
+__all__ = ["Urllib3Transport", "make_transport"]

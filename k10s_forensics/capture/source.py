@@ -21,7 +21,9 @@ from urllib.parse import quote, quote_plus
 from k10s_forensics.capture.connection import ClusterConnection, load_connection
 from k10s_forensics.capture.dump_commands import FR_COMMAND, RAS_JSON, RAS_TEXT
 from k10s_forensics.capture.retry import CallError, Deadline, RetryPolicy, call_with_retry, parse_retry_after
-from k10s_forensics.capture.transport import TransportError, make_transport
+from k10s_forensics.capture.calls import ExecResult, http_error as _http_error
+from k10s_forensics.capture.proxied import make_transport
+from k10s_forensics.capture.transport import TransportError
 
 #: The only commands capture ever runs inside a pod (argv tuples, matched exactly).
 ALLOWED_COMMANDS: frozenset[tuple[str, ...]] = frozenset(
@@ -39,18 +41,6 @@ ALLOWED_COMMANDS: frozenset[tuple[str, ...]] = frozenset(
 MAX_BODY_BYTES = 64 << 20
 #: Seconds between looks at the client configuration's bearer token (its hook refreshes it).
 AUTH_RECHECK_S = 1.0
-_STATUS_KIND = {401: "unauthorized", 403: "forbidden", 404: "not-found", 410: "gone", 429: "throttled"}
-
-
-@dataclass
-class ExecResult:
-    """What one exec gave back. ``exit_code`` is None when the command never ran."""
-
-    exit_code: int | None
-    stdout: str
-    stderr: str
-    error: str | None
-    duration_ms: int
 
 
 @dataclass
@@ -250,19 +240,6 @@ class KubeSource:
 
     def close(self) -> None:
         self._transport.close()
-
-
-def _http_error(status: int, text: str, path: str, retry_after: float | None) -> CallError:
-    message = text.strip()[:300]
-    try:
-        doc = json.loads(text)
-        if isinstance(doc, dict) and doc.get("message"):
-            message = str(doc["message"])
-    except ValueError:
-        pass
-    kind = _STATUS_KIND.get(status, "server" if status >= 500 else "http")
-    label = {"forbidden": "forbidden", "not-found": "not found", "unauthorized": "unauthorized", "throttled": "throttled"}.get(kind, f"HTTP {status}")
-    return CallError(f"{label}: {message or path}", status=status, kind=kind, retry_after_s=retry_after)
 
 
 def _json(text: str, path: str) -> dict[str, Any]:

@@ -266,14 +266,5 @@ class RawTransport:
                 pass
 
 
-def make_transport(configuration: Any, pool_size: int) -> Any:
-    """The raw keep-alive transport, or urllib3 when the configuration names an HTTP proxy."""
-    if getattr(configuration, "proxy", None):
-        from k10s_forensics.capture.proxied import Urllib3Transport
-
-        return Urllib3Transport(configuration, pool_size)
-    return RawTransport(configuration)
-
-
-__all__ = ["BufferedSocket", "Endpoint", "RawTransport", "Response", "TransportError", "make_transport", "read_body",
+__all__ = ["BufferedSocket", "Endpoint", "RawTransport", "Response", "TransportError", "read_body",
            "tls_context"]

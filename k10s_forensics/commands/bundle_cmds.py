@@ -13,16 +13,19 @@ from k10s_forensics.bundle import Bundle
 from k10s_forensics.derived import record_of
 from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.errors import BundleError
-from k10s_forensics.rebuild import rebuild
 
 
 @click.command("rebuild")
 @click.argument("bundle_path", metavar="BUNDLE")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
-def rebuild_cmd(bundle_path: str, quiet: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Parser processes (default: every core). Output is the same for any value.")
+def rebuild_cmd(bundle_path: str, quiet: bool, jobs: int | None) -> None:
     """Re-derive tables/ from raw/ with the current parsers (idempotent)."""
+    from k10s_forensics.rebuild_pool import rebuild_parallel
+
     bundle = Bundle.open(bundle_path)
-    issues = rebuild(bundle)
+    issues = rebuild_parallel(bundle, jobs or 0)
     if quiet:
         return
     names = bundle.table_names()

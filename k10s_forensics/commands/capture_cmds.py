@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -58,12 +59,14 @@ def _size(ctx: click.Context, param: click.Parameter, value: str) -> int:
 @click.option("--deadline", default=None, callback=_duration, help="Global deadline [default: duration + 10m].")
 @click.option("--log-bytes", default="5Mi", show_default=True, callback=_size, help="Log bytes kept per container instance.")
 @click.option("--skip", "skip", multiple=True, type=click.Choice([c.name for c in COLLECTORS]), help="Collector not to run (repeatable).")
+@click.option("--tables", is_flag=True,
+              help="Derive tables/ while capturing (every core), so analyze can start at once.")
 @click.option("--check", is_flag=True, help="Only say which collectors RBAC would skip, and why; capture nothing.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress display; print only the bundle path.")
 def capture_cmd(jobs, namespaces, all_namespaces, duration, interval, output, context, kubeconfig, prometheus, since,
                 history_from, history_to, prometheus_token_file, prometheus_user, prometheus_password_file,
                 prometheus_headers, prometheus_ca_file, prometheus_insecure,
-                concurrency, timeout, exec_timeout, deadline, log_bytes, skip, check, quiet) -> None:
+                concurrency, timeout, exec_timeout, deadline, log_bytes, skip, tables, check, quiet) -> None:
     """Collect a bundle from a live cluster, read-only: objects, GPU state, TCP state, logs.
 
     \b
@@ -88,7 +91,8 @@ def capture_cmd(jobs, namespaces, all_namespaces, duration, interval, output, co
     options = CaptureOptions(duration_s=duration, interval_s=interval, concurrency=concurrency, timeout_s=timeout,
                              deadline_s=deadline, log_bytes=log_bytes, exec_timeout_s=exec_timeout,
                              prometheus=prometheus, since_s=since, skip=frozenset(skip), history_from=history_from,
-                             history_to=history_to, prometheus_access=access)
+                             history_to=history_to, prometheus_access=access,
+                             table_jobs=(os.cpu_count() or 1) if tables else 0)
     progress = NullProgress() if quiet or not sys.stderr.isatty() else RichProgress()
     result = capture(output, connection=connection, namespaces=namespaces, all_namespaces=all_namespaces, jobs=jobs,
                      options=options, progress=progress)

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from k10s_forensics.rebuild import DeriveContext
+    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.parsers.context import DeriveContext
 
 #: Bump when a parser changes what it derives: bundles rebuilt by an older version are re-derived.
 PARSER_VERSION = "1.4.0"
@@ -87,6 +88,15 @@ class ParseIssues:
         if example is not None and len(bucket.examples) < MAX_EXAMPLES:
             text = example if len(example) <= EXAMPLE_CHARS else example[:EXAMPLE_CHARS] + "..."
             bucket.examples.append(text)
+
+    def merge(self, other: "ParseIssues") -> None:
+        """Add ``other``'s counts and examples after this log's own (as if added here, in order)."""
+        for b in other._buckets.values():
+            self.add(b.source, b.reason, b.examples[0] if b.examples else None, b.raw_file, b.first_raw_row, b.count)
+            bucket = self._buckets[(b.source, b.reason)]
+            for example in b.examples[1:]:
+                if len(bucket.examples) < MAX_EXAMPLES:
+                    bucket.examples.append(example)
 
     def __len__(self) -> int:
         return len(self._buckets)

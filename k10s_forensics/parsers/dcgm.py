@@ -173,7 +173,7 @@ def _chunks(ctx) -> Iterator[tuple[pa.Table, np.ndarray]]:
     pending: list[pa.Table] = []
     rows: list[np.ndarray] = []
     size = 0
-    offset = 0
+    offset = ctx.first_raw_row("scrapes")
     for batch in ctx.raw_batches("scrapes", columns=_COLUMNS, batch_rows=1024):
         n = batch.num_rows
         table = pa.Table.from_batches([batch])

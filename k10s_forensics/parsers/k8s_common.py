@@ -19,7 +19,7 @@ from k10s_forensics.bundle import parse_iso
 from k10s_forensics.parsers.common import quantity
 
 if TYPE_CHECKING:  # pragma: no cover
-    from k10s_forensics.rebuild import DeriveContext
+    from k10s_forensics.parsers.context import DeriveContext
 
 RAW_FILE = "raw/objects.parquet"
 

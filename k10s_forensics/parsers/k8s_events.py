@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from k10s_forensics.parsers.k8s_common import Obj, as_dict, iter_objects, text_or_none, to_int, ts
 
 if TYPE_CHECKING:  # pragma: no cover
-    from k10s_forensics.rebuild import DeriveContext
+    from k10s_forensics.parsers.context import DeriveContext
 
 _EPOCH = dt.datetime.min.replace(tzinfo=dt.timezone.utc)
 

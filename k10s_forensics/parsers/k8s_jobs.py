@@ -19,7 +19,7 @@ from k10s_forensics.parsers.k8s_common import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from k10s_forensics.rebuild import DeriveContext
+    from k10s_forensics.parsers.context import DeriveContext
 
 #: Condition types that name a job state, and how they read in ``state``.
 STATE_TYPES = {

@@ -20,7 +20,7 @@ from k10s_forensics.parsers.k8s_common import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from k10s_forensics.rebuild import DeriveContext
+    from k10s_forensics.parsers.context import DeriveContext
 
 _MIG_PRODUCT = re.compile(r"^nvidia\.com/mig-(?P<profile>[^.]+\.[^.]+)\.product$")
 

@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 from k10s_forensics.parsers.k8s_common import JOB_KINDS, KUBEFLOW_KINDS, as_dict, controller_owner, first
 
 if TYPE_CHECKING:  # pragma: no cover
-    from k10s_forensics.rebuild import DeriveContext
+    from k10s_forensics.parsers.context import DeriveContext
 
 #: training-operator ``operator-name`` label -> job kind.
 OPERATOR_KINDS = {

@@ -21,7 +21,7 @@ from k10s_forensics.parsers.k8s_common import (
 from k10s_forensics.parsers.k8s_owners import JobIndex, job_of_pod
 
 if TYPE_CHECKING:  # pragma: no cover
-    from k10s_forensics.rebuild import DeriveContext
+    from k10s_forensics.parsers.context import DeriveContext
 
 NETWORK_STATUS_KEYS = ("k8s.v1.cni.cncf.io/network-status", "k8s.v1.cni.cncf.io/networks-status")
 

@@ -20,7 +20,7 @@ from k10s_forensics.parsers.k8s_common import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from k10s_forensics.rebuild import DeriveContext
+    from k10s_forensics.parsers.context import DeriveContext
 
 
 def derive(ctx: "DeriveContext") -> None:

@@ -38,7 +38,7 @@ from k10s_forensics.parsers.k8s_pods import container_rows, pod_row
 from k10s_forensics.parsers.prometheus import query_metric
 
 if TYPE_CHECKING:  # pragma: no cover
-    from k10s_forensics.rebuild import DeriveContext
+    from k10s_forensics.parsers.context import DeriveContext
 
 SOURCE = "prometheus-query"
 EVIDENCE = "prometheus"

@@ -24,7 +24,7 @@ from k10s_forensics.parsers.k8s_common import KUBEFLOW_KINDS, to_int
 from k10s_forensics.parsers.k8s_jobs import INITIALIZER_RJS, resolve_nproc
 
 if TYPE_CHECKING:  # pragma: no cover
-    from k10s_forensics.rebuild import DeriveContext
+    from k10s_forensics.parsers.context import DeriveContext
 
 _UUID = re.compile(r"^(GPU|MIG)-[0-9A-Za-z][0-9A-Za-z/._-]*$")
 NO_RANK_ROLES = frozenset({"ps", "evaluator", "launcher"})

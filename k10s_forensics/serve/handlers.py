@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import threading
+from typing import IO, Any, Protocol
 from urllib.parse import SplitResult, parse_qs
 
 from k10s_forensics.serve import api, exec as wsexec
@@ -12,8 +13,36 @@ from k10s_forensics.serve.selectors import SelectorError
 from k10s_forensics.serve.discovery import Resource
 from k10s_forensics.serve.store import Obj, Store
 
-if TYPE_CHECKING:
-    from k10s_forensics.serve.app import Handler, ServeServer
+
+
+class Handler(Protocol):
+    """What these handlers need of a request (``serve.app.Handler`` implements it)."""
+
+    headers: Any
+    wfile: IO[bytes]
+    close_connection: bool
+
+    def send_status(self, doc: dict[str, Any], headers: dict[str, str] | None = None) -> None: ...
+
+    def send_bytes(self, code: int, body: bytes, content_type: str = ..., headers: dict[str, str] | None = None) -> None: ...
+
+    def drain_body(self) -> None: ...
+
+    def send_response(self, code: int, message: str | None = None) -> None: ...
+
+    def send_header(self, keyword: str, value: str) -> None: ...
+
+    def end_headers(self) -> None: ...
+
+
+class ServeServer(Protocol):
+    """What these handlers need of the server (``serve.app.ServeServer`` implements it)."""
+
+    store: Store
+    fault_state: Any
+    _stopping: threading.Event
+
+    def _count(self, what: str) -> None: ...
 
 MAX_WATCH_S = 1800
 MEMO_ENTRIES = 256

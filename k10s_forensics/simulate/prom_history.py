@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterator
 
 from k10s_forensics.bundle import Bundle, read_raw
 from k10s_forensics.simulate import constants as C
+from k10s_forensics.simulate.prom_ksm import ksm_lines, series_line
 
 CONVENTIONS = ("honor-labels", "kube-prometheus", "node-label", "kubernetes-node", "hostname", "legacy")
 _LINE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(.*)\} (\S+)$")
@@ -85,16 +86,6 @@ RELABEL: dict[str, Callable[[dict[str, str], Exporter], dict[str, str]]] = {
 }
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-def series_line(name: str, labels: dict[str, str], value: Any, ts: dt.datetime) -> str:
-    """One OpenMetrics sample line with a timestamp in seconds; empty label values are left out."""
-    body = ",".join(f'{k}="{_escape(str(v))}"' for k, v in sorted(labels.items()) if v not in (None, ""))
-    return f"{name}{{{body}}} {value} {ts.timestamp():.3f}"
-
-
 def exporters(bundle: Bundle) -> dict[str, Exporter]:
     """dcgm-exporter pods by name, from the bundle's Pod objects."""
     out: dict[str, Exporter] = {}
@@ -129,7 +120,6 @@ def dcgm_lines(bundle: Bundle, convention: str) -> Iterator[tuple[str, str]]:
 def write_history(bundle_dir: str | Path, out_file: str | Path, convention: str = "kube-prometheus",
                   ksm: bool = True, ksm_step_s: float = 30.0) -> dict[str, int]:
     """Write the bundle's DCGM (and kube-state-metrics) history as OpenMetrics; returns samples per metric."""
-    from k10s_forensics.simulate.prom_ksm import ksm_lines
 
     if convention not in RELABEL:
         raise ValueError(f"unknown convention {convention!r}; choose one of {', '.join(CONVENTIONS)}")

@@ -28,6 +28,16 @@ KSM = {"job": "kube-state-metrics", "instance": "10.96.0.80:8080"}
 GPU = "nvidia_com_gpu"
 
 
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def series_line(name: str, labels: dict[str, str], value: Any, ts: dt.datetime) -> str:
+    """One OpenMetrics sample line with a timestamp in seconds; empty label values are left out."""
+    body = ",".join(f'{k}="{_escape(str(v))}"' for k, v in sorted(labels.items()) if v not in (None, ""))
+    return f"{name}{{{body}}} {value} {ts.timestamp():.3f}"
+
+
 def _sanitise(name: str) -> str:
     return "label_" + re.sub(r"[^a-zA-Z0-9_]", "_", name)
 
@@ -109,7 +119,6 @@ def _node_series(node: dict) -> Iterator[tuple[str, dict[str, Any], Any]]:
 
 def ksm_lines(bundle: Bundle, step_s: float = 30.0) -> Iterator[tuple[str, str]]:
     """(metric, OpenMetrics line) of the bundle's kube-state-metrics history."""
-    from k10s_forensics.simulate.prom_history import series_line
 
     window = bundle.manifest.get("window") or {}
     start, end = parse_iso(window.get("start")), parse_iso(window.get("end"))
@@ -128,4 +137,4 @@ def ksm_lines(bundle: Bundle, step_s: float = 30.0) -> Iterator[tuple[str, str]]
                 yield name, series_line(name, {**KSM, **labels}, value, t)
 
 
-__all__ = ["ksm_lines"]
+__all__ = ["ksm_lines", "series_line"]

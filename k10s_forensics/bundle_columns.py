@@ -1,4 +1,4 @@
-"""Raw table writers for capture that buffer rows column by column.
+"""Raw table writers that buffer rows column by column (bundle layer: capture and rebuild share it).
 
 ``RawWriter`` keeps a list of row dicts and converts them with ``pa.Table.from_pylist``;
 for the ~12,000 rows of a 1000-node capture round that conversion and the per-value
@@ -34,6 +34,9 @@ class ColumnWriter(RawWriter):
         super().__init__(base.path, base.schema, flush_rows=base.flush_rows, flush_bytes=flush_bytes)
         self._columns: dict[str, list[Any]] = {name: [] for name in self.schema.names}
         self._count = 0
+        #: Called with (row group table, raw row number of its first row) after each row group is
+        #: written, in the writer's lock (capture derives tables from them as rounds arrive).
+        self.listeners: list[Any] = []
 
     def append(self, row: Mapping[str, Any]) -> None:
         size = 0
@@ -54,6 +57,8 @@ class ColumnWriter(RawWriter):
         arrays = [_array(self._columns[f.name], f.type) for f in self.schema]
         table = pa.Table.from_arrays(arrays, schema=self.schema)
         self._open_writer().write_table(table)
+        for listener in self.listeners:
+            listener(table, self.rows_written)
         self.rows_written += self._count
         self._columns = {name: [] for name in self.schema.names}
         self._count = 0
