@@ -31,7 +31,7 @@ pid_rank AS (  -- pid -> rank within a pod incarnation, from lines that name bot
     GROUP BY ALL HAVING count(DISTINCT rank_resolved) = 1
 ),
 sigtermed AS (  -- pids the launcher sent SIGTERM: a later -9 of theirs is the escalation, not a host OOM kill
-    SELECT DISTINCT incarnation_uid, pid FROM l WHERE kind = 'torchrun_sigterm' AND subkind = 'SIGTERM'
+    SELECT DISTINCT incarnation_uid, pid FROM l WHERE kind = 'torchrun_sigterm' AND subkind IN ('SIGTERM', 'escalated_SIGKILL')
 ),
 timed_out AS (  -- ranks whose own watchdog fired: their -6 is the watchdog's abort
     SELECT DISTINCT job_key, rank_resolved AS rank FROM l
@@ -76,6 +76,9 @@ classified AS (
 )
 SELECT
     c.*,
+    -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
+    c.kind = 'python_exception' AND EXISTS (SELECT 1 FROM k10s_log s WHERE s.raw_row = c.raw_row AND s.container IS NOT NULL
+                                            AND s.kind = 'training_step' AND s.line_no > c.line_no) AS training_went_on,
     CASE WHEN cause IS NULL THEN NULL
          WHEN cause = 'nccl-error' OR (kind IN ('torchrun_failure', 'process_exit') AND status > 0) THEN 2
          ELSE 1 END AS tier,
@@ -105,9 +108,15 @@ WITH hang AS (  -- when the collective the watchdogs timed out on started
            count(DISTINCT rank_eff) FILTER (WHERE kind = 'nccl_watchdog_timeout') AS watchdog_victims
     FROM k10s_incident_line WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') GROUP BY ALL
 ),
-own AS (  -- own failures; one that comes a minute after the hung collective began is its consequence
+torn AS (  -- incidents in which processes were seen dying or being torn down
+    SELECT DISTINCT job_key, incident FROM k10s_incident_line
+    WHERE role = 'victim' OR kind IN ('torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom')
+),
+own AS (  -- own failures; one that comes a minute after the hung collective began is its consequence;
+          -- an exception after which the rank kept training is not one unless the job was torn down
     SELECT il.* FROM k10s_incident_line il LEFT JOIN hang h USING (job_key, incident)
     WHERE il.role = 'own' AND (il.ts_filled IS NULL OR h.hang_started_at IS NULL OR il.ts_filled <= h.hang_started_at + INTERVAL 60 SECOND)
+      AND (NOT il.training_went_on OR EXISTS (SELECT 1 FROM torn t WHERE t.job_key = il.job_key AND t.incident = il.incident))
 ),
 best AS (  -- per rank: its strongest, then earliest, own failure
     SELECT * FROM own WHERE rank_eff IS NOT NULL
@@ -117,10 +126,10 @@ first AS (
     SELECT * FROM best
     QUALIFY row_number() OVER (PARTITION BY job_key, incident ORDER BY tier, ts_filled NULLS LAST, raw_row, line_no) = 1
 ),
-together AS (  -- as strong and within the same second as the first: failed together
+together AS (  -- the same way and within the same second as the first: failed together
     SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause) AS causes
     FROM best b JOIN first f USING (job_key, incident)
-    WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
+    WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR (b.cause = f.cause AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0))
     GROUP BY ALL
 ),
 unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks)

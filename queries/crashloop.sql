@@ -140,7 +140,7 @@ LEFT JOIN restarts r ON r.job_key = pj.job_key
 LEFT JOIN incarnations i ON i.job_key = pj.job_key
 LEFT JOIN attempts a ON a.job_key = pj.job_key
 LEFT JOIN worker_group w ON w.job_key = pj.job_key
-LEFT JOIN (SELECT job_key, round(sum(gpu_hours_lost), 3) AS gpu_hours_lost FROM k10s_incident WHERE cause IS NOT NULL GROUP BY job_key) ki
+LEFT JOIN (SELECT job_key, round(sum(gpu_hours_lost), 3) AS gpu_hours_lost FROM k10s_incident WHERE cause IS NOT NULL OR watchdog_victims > 0 GROUP BY job_key) ki
   ON ki.job_key = pj.job_key  -- the failures' incidents, each costed once (k10s_incident)
 WHERE greatest(coalesce(r.container_restarts, 0), coalesce(i.pod_incarnations, 1) - 1, coalesce(a.restart_attempts, 0), coalesce(w.worker_group_restarts, 0)) >= 1
    OR pj.failures >= 2

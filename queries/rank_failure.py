@@ -16,6 +16,16 @@ WHAT = {
     "python-exception": "raised a Python exception",
     "nccl-error": "hit a NCCL error",
 }
+TITLE = {
+    "host-oom-kill": "was killed by the host's OOM killer",
+    "segfault": "crashed (segmentation fault)",
+    "sigbus": "crashed (SIGBUS)",
+    "sigfpe": "crashed (SIGFPE)",
+    "abort": "aborted",
+    "cuda-error": "hit a CUDA error",
+    "python-exception": "raised an exception",
+    "nccl-error": "hit a NCCL error",
+}
 FIX = {
     "host-oom-kill": "Raise the pod's memory limit or the node's free memory; reduce data-loader workers, prefetch and CPU offload on that rank; check `dmesg` on the node for the OOM-killer line.",
     "sigbus": "Give the pod a larger /dev/shm (an emptyDir with medium: Memory) and check the files it memory-maps.",
@@ -36,7 +46,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     else:
         who = ranks_text(finding["ranks"])
         where = f" on {finding['nodes'][0]}" if finding["nodes"] else ""
-        finding["title"] = f"{who} {what.split(':')[0].split(' (')[0]} and the job was torn down"
+        finding["title"] = f"{who} {TITLE.get(cause, what.split(' (')[0])} and the job was torn down"
         detail = ""
         if row.get("error_message"):
             kind = "" if row.get("error_type") == "CUDA error" else f"{row.get('error_type') or ''} "

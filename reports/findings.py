@@ -30,6 +30,7 @@ RULE_PLOTS: dict[str, tuple[tuple[str, str], ...]] = {
     "oom-cascade": (("timeline", "timeline"), ("job-gpu", "per-rank GPU memory")),
     "nccl-hang": (("timeline", "timeline"), ("job-gpu", "per-rank GPU heatmap")),
     "crashloop": (("timeline", "timeline"),),
+    "rank-failure": (("timeline", "timeline"), ("job-gpu", "per-rank GPU heatmap")),
     "idle-gpu": (("fleet", "fleet"), ("fleet-plot", "fleet activity")),
     "pending": (("queues", "queues"), ("timeline", "timeline")),
     "gpu-health": (("fleet", "fleet"), ("timeline", "timeline")),

@@ -35,6 +35,7 @@ MSG = "ValueError: shapes (3,4) and (5,) not aligned"
     ("11: " + MSG, 11, None),
     ("(RayTrainWorker pid=8123, ip=10.0.3.7) [rank38]: " + MSG, 38, None),
     ("2024-05-01 10:00:00.123 | ERROR    | train:main:42 - " + MSG, None, None),
+    ("[11/02/24 10:00:01] ERROR    " + MSG + "                    accelerate_train.py:88", None, None),
     ("Train:  12%|██▍       | 12/100 [00:10<01:20, 1.1it/s]\r" + MSG, None, None),
     (MSG + "                      api.py:699", None, None),
 ])
@@ -75,6 +76,8 @@ def test_table_header_and_fields_are_not_prefixes():
      "process_exit", dict(rank=None, local_rank=None, exit_code=1, subkind="launcher_last_cmd")),
     ("[2024-03-20 20:31:29,269] [ERROR] [launch.py:321:sigkill_handler] ['python', '-u', 'train.py', '--local_rank=4'] exits with return code = 1",
      "process_exit", dict(rank=None, local_rank=None, exit_code=1, subkind="launcher_last_cmd")),
+    ("W0526 03:34:04.100000 115160 torch/distributed/elastic/multiprocessing/api.py:916] Unable to shutdown process 115227 via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL",
+     "torchrun_sigterm", dict(pid=115227, subkind="escalated_SIGKILL")),
     ("[2024-03-20 20:30:00,000] [INFO] [launch.py:163:main] process 3353707 spawned with command: ['python', '-u', 'train.py', '--local_rank=2']",
      "rank_spawn", dict(pid=3353707, local_rank=2)),
 ])

@@ -129,6 +129,9 @@ SILENT = {
     "an error raised when the hung collective timed out is its consequence": [
         "[2024-02-27T21:35:28.419846Z] fa88a9df [rank=5] || RuntimeError: DDP expects same model across all ranks, but Rank 5 has 8 params, while rank 0 has inconsistent 0 params.",
         *[f"[2024-02-27T21:35:28.7{r}5869Z] fa88a9df [rank={r}] || [E ProcessGroupNCCL.cpp:828] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLGATHER, Timeout(ms)=1800000) ran for 1804775 milliseconds before timing out." for r in (1, 4)]],
+    "a caught exception, then training goes on": [
+        "[rank2]: Traceback (most recent call last):", "[rank2]: ValueError: token id 50304 out of range, sample skipped",
+        *[f"[rank{r}]: step {s} | loss 2.{s} | lr 3e-4" for s in (11, 12, 13) for r in range(4)]],
     "a CUDA OOM first: oom-cascade's": ["[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 14.06 GiB.", sigterm(900), sigterm(902), FAILED.format(code=1, local=1, pid=901)],
 }
 

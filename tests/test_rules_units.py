@@ -167,6 +167,8 @@ def test_crashloop_counts_loops_of_the_same_rank(tmp_path):
     assert "2 times" in f["summary"] or "twice" in f["summary"]
     oom = by_rule(result, "oom-cascade")[0]
     assert oom["ranks"] == [1] and any(e.get("incident") == 2 for e in oom["evidence"])
+    # one incident, one cost: both rules sum the same two incidents (4 GPUs x ~603 s each)
+    assert f["gpu_hours_lost"] == oom["gpu_hours_lost"] == pytest.approx(2 * 4 * 603 / 3600, rel=0.01)
 
 
 def test_no_crashloop_without_restarts(tmp_path):

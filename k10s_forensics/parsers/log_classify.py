@@ -183,6 +183,9 @@ def _torchrun(text: str) -> Event | None:
     m = P.AGENT_FAILED.search(text)
     if m:
         return {"kind": "torchrun_failure", "subkind": "agent", "exit_code": _int(m.group(1)), "local_rank": _int(m.group(2)), "pid": _int(m.group(3))}
+    m = P.FORCE_KILL.search(text)
+    if m:
+        return {"kind": "torchrun_sigterm", "subkind": "escalated_" + m.group(3), "pid": _int(m.group(1))}
     m = P.CLOSING_SIGNAL.search(text)
     if m:
         return {"kind": "torchrun_sigterm", "subkind": m.group(2), "pid": _int(m.group(1))}
@@ -255,7 +258,6 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
 
     ``norm`` is the line's normalisation (``log_normalize.normalize``), computed when absent.
     """
-    norm = norm if norm is not None else normalize(text)
     events: list[Event] = []
     if " NCCL INFO " in text and "out of memory" not in text:  # fast path: identity lines
         events = _identity(text)
@@ -274,6 +276,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
         ev = _torchrun(text)
         events = [ev] if ev else _identity(text)
     if not events:
+        norm = norm if norm is not None else normalize(text)
         ev = _nccl_other(text) or _py_exception(norm.text)
         events = [ev] if ev else []
     return _finish(text, events, norm)
@@ -283,6 +286,8 @@ def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> l
     """Add the line's shared context (rank, severity, NCCL prefix, pg) to its events."""
     if not events:
         return []
+    if norm is None and " NCCL INFO " not in text:
+        norm = normalize(text)
     ctx = line_context(text, norm)
     out = []
     for ev in events:

@@ -27,14 +27,20 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import Event, classify
-from k10s_forensics.parsers.log_normalize import normalize
+from k10s_forensics.parsers.log_normalize import Normalized, normalize
 
 LINE_CHARS = 4096
 TABLE_GAP = 3
 MERGE_GAP = 3
 FR_GAP = 15
 DESYNC_GAP = 40
+WRAP_MIN = 60  # a line shorter than this was not wrapped by a terminal
 UTC = dt.timezone.utc
+
+
+def _known(ev: Event) -> int:
+    """How many fields of an event are filled."""
+    return sum(1 for k, v in ev.items() if v is not None and not k.startswith("_") and k not in ("line", "line_no", "ts"))
 
 
 def _frac_us(frac: str | None) -> int:
@@ -88,13 +94,18 @@ class BodyAssembler:
         self._fr: dict[str, Any] | None = None
         self._prefix_rank: tuple[int, int, dt.datetime | None] | None = None  # (line_no, rank, ts)
         self._mpi: Event | None = None  # a pending mpirun "Process name" report
+        self._last: tuple[int, str, dt.datetime | None, int] | None = None  # last classified line, its first event
 
     # ---- public ----------------------------------------------------------------------
-    def feed(self, line_no: int, text: str, api_ts: dt.datetime | None) -> None:
+    def feed(self, line_no: int, text: str, api_ts: dt.datetime | None, follow: bool = False) -> None:
+        """One candidate line; ``follow``: not a candidate itself, the line after one (maybe its wrapped tail)."""
         text = text.rstrip("\r")
+        if follow:
+            self._glue(line_no, text, api_ts)
+            return
         if self._entry is not None and line_no - self._entry["last"] > TABLE_GAP:
             self._close_entry()
-        norm = normalize(text)
+        norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         if self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text):
             return
         events = classify(text, norm)
@@ -113,6 +124,7 @@ class BodyAssembler:
         if self._absorb(line_no, head):
             return
         self._annotate_reports(line_no, events)
+        self._last = (line_no, text, api_ts, len(self.events))
         self.events.extend(events)
         self._pending = head if self._is_merge_target(head) else None
         self._mpi = head if head.get("subkind") == "mpirun_first" else None
@@ -221,6 +233,23 @@ class BodyAssembler:
                 for ev in events:
                     ev["reporter_rank"] = self._prefix_rank[1]
                     ev["ts"] = ev["ts"] or self._prefix_rank[2]
+
+    # ---- lines a terminal wrapped (pasted logs only) ---------------------------------
+    def _glue(self, line_no: int, text: str, api_ts: dt.datetime | None) -> None:
+        """Join ``text`` to the line before when that line was cut mid-token and the join gives
+        its event more fields (``NumelIn=112, Numel`` + ``Out=112, Timeout(ms)=…) ran for …``)."""
+        last = self._last
+        if last is None or last[0] != line_no - 1 or api_ts is not None or last[2] is not None:
+            return  # container logs are never wrapped: only a paste without API timestamps is
+        prev = last[1]
+        if len(prev) < WRAP_MIN or prev[-1].isspace() or not text or text[0].isspace() or normalize(text).stripped:
+            return
+        glued = classify(prev + text)
+        if not glued or last[3] >= len(self.events) or _known(glued[0]) <= _known(self.events[last[3]]):
+            return
+        del self.events[last[3]:]
+        self._last = self._pending = self._mpi = None
+        self.feed(last[0], prev + text, None)
 
     # ---- mpirun's "Process name: [[job,1],rank]" then "Exit code: N" ------------------
     def _exit_code_of_report(self, line_no: int, ev: Event) -> bool:

@@ -11,8 +11,8 @@ returns the message that is left together with the identity the prefixes carried
   (a LOCAL rank), Determined ``[rank=3] ||``, mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
   srun ``--label`` ``11:``, Ray Train ``(RayTrainWorker pid=…, ip=…)``;
 * a tqdm progress bar glued in front of a log line (carriage-return redraws: the last one);
-* loguru / rich layouts: ``| LEVEL | module:function:42 -`` and a source location at the end
-  of the line (``api.py:699``).
+* loguru / rich layouts (HF accelerate logs through rich): ``| LEVEL | module:function:42 -``,
+  rich's ``LEVEL    `` column, and a source location at the end of the line (``api.py:699``).
 
 Only a prefix is stripped; the patterns of log_classify still search the whole line, so a
 prefix this module does not know costs nothing but the start-anchored wordings (torchrun's
@@ -45,10 +45,11 @@ _PREFIX = re.compile(
     r"|[A-Za-z0-9][\w.-]{0,252} >>"  # worker-0 >>
     r"|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}:"  # 192.168.1.51:
     r"|[0-9a-f]{8}(?=\s+\[rank=)"  # Determined's trial/container id before its rank tag
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s{2,}(?=\S)"  # rich's level column (HF accelerate)
     r")\s*"
 )
 _SRUN = re.compile(r"^\s{0,4}(?P<srun>\d{1,5}): (?=\S)")
-_LOGURU_MID = re.compile(r"^\|?\s*(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL)\s*\|\s*[\w.<>-]{1,200}:[\w<>]{1,100}:\d{1,6}\s+-\s+")
+_LOGURU_MID = re.compile(r"^\|?\s*(?:(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL)\s*)?\|\s*[\w.<>-]{1,200}:[\w<>]{1,100}:\d{1,6}\s+-\s+")
 _SOURCE_AT_END = re.compile(r"\s{2,}[\w./<>-]{1,200}\.py:\d{1,6}\s*$")
 _TQDM_GLUE = re.compile(r"^[^|\n]{0,120}\d{1,3}%\|[^|]{0,400}\|?(?:\s*[\d.]+[kMG]?/[\d.]+[kMG]?\s*\[[^\]]{0,80}\])?")
 _GLUED_START = re.compile(r"(?:WARNING|ERROR|INFO|CRITICAL|DEBUG):[\w.]{1,200}:|\[rank\d{1,7}\]:|[EWIF]\d{4} \d\d:\d\d:\d\d|Traceback \(most recent")

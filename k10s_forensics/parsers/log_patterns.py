@@ -54,6 +54,7 @@ _EVENT_LITERALS = (
     r"\(local_rank: ",
     r"\(pid: \d",
     r"closing signal SIG",
+    r"forcefully exiting via",
     r"Worker group FAILED",
     r"attempts left",
     r"Root Cause \(first observed",
@@ -204,6 +205,8 @@ OOM_LEGACY = re.compile(
 # ---------------------------------------------------------------------------------------
 AGENT_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
 CLOSING_SIGNAL = re.compile(r"Sending process (\d+) closing signal (SIG\w+)")
+#: torchrun's grace period ran out: the SIGTERMed worker is SIGKILLed (its -9 is not a host OOM kill)
+FORCE_KILL = re.compile(r"Unable to shutdown process (\d+) via (?:Signals\.)?(SIG\w+), forcefully exiting via (?:Signals\.)?(SIG\w+)")
 WORKER_GROUP = re.compile(r"Worker group FAILED\. (\d+)/(\d+) attempts left")
 TABLE_HEADER = re.compile(r"^\s*\[(\d+)\]:\s*$")
 TABLE_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")

@@ -71,10 +71,10 @@ def _step_sql() -> str:
 
 CANDIDATES_SQL = f"""
 WITH hits AS (
-    SELECT _row, line_no, raw_line, regexp_extract(raw_line, {_lit('(' + P.API_TS[:-1] + ') ')}, 1) AS api_text
+    SELECT _row, line_no, raw_line, follow, regexp_extract(raw_line, {_lit('(' + P.API_TS[:-1] + ') ')}, 1) AS api_text
     FROM hits_arrow
 ), texts AS (
-    SELECT _row, line_no, api_text,
+    SELECT _row, line_no, api_text, follow,
            rtrim(CASE WHEN api_text = '' THEN raw_line ELSE substr(raw_line, length(api_text) + 2) END, chr(13)) AS text
     FROM hits
 )
@@ -82,11 +82,12 @@ SELECT _row, line_no,
        try_cast(nullif(api_text, '') AS TIMESTAMPTZ) AS api_ts,
        length(text) > {LONG_LINE} AS long_line,
        regexp_matches(text, {_lit(P.PREFILTER_EVENT)}) AS is_event,
+       follow,
        text
 FROM texts
 """
 
-EVENTS_SQL = "SELECT _row, line_no, api_ts, long_line, text FROM cand WHERE is_event ORDER BY _row, line_no"
+EVENTS_SQL = "SELECT _row, line_no, api_ts, long_line, text, follow AND NOT is_event AS follow FROM cand WHERE is_event OR follow ORDER BY _row, line_no"
 #: Finds where the event wording sits in an over-long line (Python re; RE2 counted
 #: repetitions around a match are far too slow on megabyte lines).
 _EVENT_RE = re.compile(P.PREFILTER_EVENT)
@@ -101,7 +102,7 @@ def _window(text: str) -> str:
 
 STEPS_SQL = f"""
 WITH x AS (
-    SELECT _row, line_no, api_ts, long_line, text, {_step_columns()} FROM cand WHERE NOT is_event
+    SELECT _row, line_no, api_ts, long_line, text, {_step_columns()} FROM cand WHERE NOT is_event AND NOT follow
 ), s AS (
     SELECT _row, line_no, api_ts, long_line, left(text, {LINE_CHARS}) AS line,
            coalesce(try_cast(nullif(regexp_extract(text, '\\[rank(\\d+)\\]:', 1), '') AS BIGINT),
@@ -124,7 +125,7 @@ ORDER BY _row, line_no
 
 def _hits(table: pa.Table) -> pa.Table:
     """Lines of every body that pass the prefilter: ``_row``, 1-based ``line_no``, ``raw_line``."""
-    rows, line_nos, texts = [], [], []
+    rows, line_nos, texts, follows = [], [], [], []
     row_ids = table["_row"].combine_chunks()
     start = 0
     for chunk in table["body"].chunks:
@@ -133,18 +134,39 @@ def _hits(table: pa.Table) -> pa.Table:
         hit = np.flatnonzero(np.asarray(pc.match_substring_regex(lines, PREFILTER)))
         if len(hit):
             offsets = np.asarray(lists.offsets)
-            owner = np.asarray(pc.list_parent_indices(lists))[hit]
+            parents = np.asarray(pc.list_parent_indices(lists))
+            hit, follow = _with_followers(hit, lines, parents)
+            owner = parents[hit]
             line_nos.append(hit + offsets[0] - offsets[owner] + 1)
             rows.append(np.asarray(row_ids)[owner + start])
             texts.append(lines.take(pa.array(hit, pa.int64())))
+            follows.append(follow)
         start += len(chunk)
     if not texts:
-        return pa.table({"_row": pa.array([], pa.int64()), "line_no": pa.array([], pa.int64()), "raw_line": pa.array([], pa.string())})
+        return pa.table({"_row": pa.array([], pa.int64()), "line_no": pa.array([], pa.int64()), "raw_line": pa.array([], pa.string()),
+                         "follow": pa.array([], pa.bool_())})
     return pa.table({
         "_row": pa.array(np.concatenate(rows), pa.int64()),
         "line_no": pa.array(np.concatenate(line_nos), pa.int64()),
         "raw_line": pa.concat_arrays(texts),
+        "follow": pa.array(np.concatenate(follows), pa.bool_()),
     })
+
+
+def _with_followers(hit: np.ndarray, lines: pa.Array, parents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The hits plus the line after each event hit of the same body (a terminal may have wrapped
+    the event there: BodyAssembler glues it back when that adds fields); the second array flags those."""
+    texts = lines.take(pa.array(hit, pa.int64()))
+    # container logs (API timestamp prefix) are never wrapped: only pasted lines get a follower
+    pasted = np.flatnonzero(np.asarray(pc.invert(pc.match_substring_regex(texts, P.API_TS))))
+    if not len(pasted):
+        return hit, np.zeros(len(hit), dtype=bool)
+    is_event = np.asarray(pc.match_substring_regex(texts.take(pa.array(pasted, pa.int64())), P.PREFILTER_EVENT))
+    nxt = hit[pasted[is_event]] + 1
+    nxt = nxt[nxt < len(lines)]
+    nxt = np.setdiff1d(nxt[parents[nxt] == parents[nxt - 1]], hit)
+    both = np.union1d(hit, nxt)
+    return both, np.isin(both, nxt)
 
 
 def _row_groups(ctx, path) -> Iterator[pa.Table]:
@@ -194,7 +216,7 @@ def _events(ctx, con, meta: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
         for c in cands:
             long_lines += bool(c["long_line"])
             text = c["text"] or ""
-            asm.feed(c["line_no"], _window(text) if c["long_line"] else text, c["api_ts"])
+            asm.feed(c["line_no"], _window(text) if c["long_line"] else text, c["api_ts"], follow=bool(c["follow"]))
         finished = asm.finish()
         truncated += asm.truncated_entries
         for ev in finished:

@@ -100,3 +100,14 @@ def end_attempt(sim, pods: list[Pod], runs: dict[str, Run], down: dict, attempts
             run.exit_code = 1
             run.reason = "Error"
     return t_all
+
+
+def give_up(sim, pods: list[Pod], runs: dict[str, Run], down: dict) -> tuple[dt.datetime, dt.datetime]:
+    """The agents give up (no restart): every pod's last run ends, the job is Failed; (all down, job start)."""
+    job = sim.job
+    t_down = end_attempt(sim, pods, runs, down, 0, 1)
+    for p in pods:
+        sim.final_pods.add(p.uid)
+    start = min(r.started for r in runs.values())
+    sim.state_changes = [(job.created, "Created"), (start, "Running"), (t_down, "Failed")]
+    return t_down, start

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 from k10s_forensics.simulate import logs
 from k10s_forensics.simulate.activity import Seg
-from k10s_forensics.simulate.scenarios.cascade import cascade, end_attempt
+from k10s_forensics.simulate.scenarios.cascade import cascade, end_attempt, give_up
 from k10s_forensics.simulate.scenarios.common import FAR, SEC, forbid, job_info, launch, pick_rank, steady_segments
 from k10s_forensics.simulate.training import start_workers, train
 
@@ -202,11 +202,7 @@ def xid_79(sim) -> None:
     seq = last * per_step + sim.rng.randrange(3, per_step)
     t_fail = t_x + SEC * sim.rng.uniform(0.5, 3.0)
     down = cascade(sim, pods, runs, pod, local, t_fail, mode, seq, 0, lines, 1)
-    t_down = end_attempt(sim, pods, runs, down, 0, 1)
-    for p in pods:
-        sim.final_pods.add(p.uid)
-    start = min(r.started for r in runs.values())
-    sim.state_changes = [(job.created, "Created"), (start, "Running"), (t_down, "Failed")]
+    t_down, start = give_up(sim, pods, runs, down)
     fb = sim.fb_train_mib
     gone = t_x + SEC * sim.interval_s * 1.5
     sim.segs([gid], steady_segments(sim, start, t0, t_x) + [Seg(t_x, gone, fb0_mib=fb), Seg(gone, sim.end + FAR, present=False)])

@@ -18,9 +18,10 @@ from __future__ import annotations
 import datetime as dt
 
 from k10s_forensics.simulate.activity import Seg
-from k10s_forensics.simulate.scenarios.cascade import cascade, end_attempt
+from k10s_forensics.simulate.scenarios.cascade import cascade, give_up
 from k10s_forensics.simulate.scenarios.common import FAR, SEC, forbid, job_info, launch, pick_rank, steady_segments
-from k10s_forensics.simulate.training import train, worker_pid
+from k10s_forensics.simulate.logs import agent
+from k10s_forensics.simulate.training import agent_pid, train, worker_pid
 
 PREFIX_STYLES = (None, "pod", "host", "clock")
 EXCEPTIONS = (
@@ -66,7 +67,7 @@ def _node_lines(sim, kind: str, rank: int, pid: int, gid: int, t: dt.datetime) -
     host_pid = 100000 + pid * 13 + rank
     if kind == "host-oom-kill":
         rss = sim.rng.randrange(60, 200) * 1024 * 1024
-        sim.add_dmesg(node, t - SEC * 0.01, f"python3 invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0")
+        sim.add_dmesg(node, t - SEC * 0.01, "python3 invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0")
         sim.add_dmesg(node, t, f"Out of memory: Killed process {host_pid} (python3) total-vm:{rss + 9_000_000}kB, anon-rss:{rss}kB, "
                                f"file-rss:81236kB, shmem-rss:2097152kB, UID:0 pgtables:{rss // 2000}kB oom_score_adj:0")
     elif kind == "cuda-error":
@@ -104,11 +105,10 @@ def _rank_failure(sim, kind: str) -> None:
         escalated = failures[i][0]
         failures[i] = (failures[i][0], failures[i][1], -9, failures[i][3])
         down[pod.uid] = (t_down + SEC * 30, failures)
-    t_down = end_attempt(sim, pods, runs, down, 0, 1)
-    for p in pods:
-        sim.final_pods.add(p.uid)
-    start = min(r.started for r in runs.values())
-    sim.state_changes = [(job.created, "Created"), (start, "Running"), (t_down, "Failed")]
+        if sim.rng.random() < 0.5:  # torchrun >= 2.0 says so; older versions only list the -9
+            runs[pod.uid].log(t_down + SEC * 30, agent(job.torch_style, t_down + SEC * 30, "W", agent_pid(pod, 0), "torch/distributed/elastic/multiprocessing/api.py", 916,
+                                                       f"Unable to shutdown process {failures[i][3]} via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL"))
+    t_down, start = give_up(sim, pods, runs, down)
     fb = sim.fb_train_mib
     sim.segs([gid], steady_segments(sim, start, t0, t_fail) + [Seg(t_fail, sim.end + FAR, fb0_mib=0)])
     sibs = [g for g in pod.gpu_ids if g != gid]
