@@ -8,12 +8,15 @@ cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
 
 setup_system() {
-  # chromium (report browser tests), poppler-utils (PDF page check) and kubectl (serve
-  # tests) come from Debian packages.
+  # chromium (report browser tests), poppler-utils (PDF page check), kubectl (serve
+  # tests), prometheus + promtool (Prometheus history tests) and tmux (the `k10s view`
+  # real-terminal test) come from Debian packages.
   local need=()
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
   command -v kubectl >/dev/null 2>&1 || need+=(kubectl)
+  command -v promtool >/dev/null 2>&1 || need+=(prometheus)
+  command -v tmux >/dev/null 2>&1 || need+=(tmux)
   [ ${#need[@]} -eq 0 ] && return 0
   if [ "$(id -u)" != 0 ]; then
     echo "dev.sh: missing ${need[*]} (install them, or run as root); the tests that need them will say so" >&2

@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "k10s_forensics.commands.capture_cmds",
     "k10s_forensics.commands.sharing_cmds",
     "k10s_forensics.commands.serve_cmd",
+    "k10s_forensics.commands.view_cmd",
 )
 
 

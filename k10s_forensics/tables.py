@@ -74,6 +74,7 @@ TABLES: tuple[TableDef, ...] = (
         ("labels_json", STR, "metadata.labels as JSON text"),
         ("conditions_json", STR, "status.conditions as JSON text"),
         ("gpu_resources_json", STR, "per GPU resource (nvidia.com/gpu, nvidia.com/mig-<profile>, ...): capacity and allocatable, JSON"),
+        ("evidence", STR, "null: listed by capture; prometheus: from kube-state-metrics history (node not listed)"),
     ),
     _t(
         "gpus", "physical GPU or MIG device", "raw/exec source=nvidia-smi-xml|nvidia-smi-csv; raw/scrapes dcgm-exporter labels",
@@ -147,6 +148,7 @@ TABLES: tuple[TableDef, ...] = (
         ("jobset_job_global_index", I64, "jobset.sigs.k8s.io/job-global-index label (Job index across the JobSet)"),
         ("rank_env_json", STR, "rank env vars only (RANK, LOCAL_RANK, WORLD_SIZE, PET_NODE_RANK, PET_NPROC_PER_NODE, ...), fieldRefs resolved, JSON"),
         ("raw_row", I64, "row of the pod's last listing in raw/objects.parquet"),
+        ("evidence", STR, "null: listed by capture; prometheus: rebuilt from kube-state-metrics history (pod gone before capture)"),
     ),
     _t(
         "containers", "container of a pod incarnation", "raw/objects kind=Pod (status.containerStatuses)",

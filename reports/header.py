@@ -48,6 +48,14 @@ class HeaderContext:
     simulated: str = field(metadata={"help": "non-empty for simulator bundles: scenario and seed"})
     sources: list[SourceRow] = field(metadata={"help": "what was captured, source by source"})
     severity_counts: dict[str, int] = field(metadata={"help": "findings per severity"})
+    history: str = field(default="", metadata={"help": "Prometheus history window (UTC) when capture fetched one, else empty"})
+
+
+def _history(history: Any) -> str:
+    if not isinstance(history, dict) or not history.get("start"):
+        return ""
+    start, end = parse_iso(history.get("start")), parse_iso(history.get("end"))
+    return f"{fmt_ts(start)} → {fmt_ts(end)}" if start and end else ""
 
 
 def _text(value: Any, reason: str) -> str | Absent:
@@ -148,4 +156,5 @@ def build(con: duckdb.DuckDBPyConnection, bundle: Bundle, analysis: dict[str, An
         simulated=simulated,
         sources=source_rows(counts, m),
         severity_counts=severity,
+        history=_history(m.get("history")),
     )

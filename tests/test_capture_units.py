@@ -163,10 +163,9 @@ def test_rich_progress_renders_collectors_and_counters():
     assert "ss not in image img:1 (pod a/b)" in text and "partial" in text
 
 
-def test_promql_limits_series_to_scope_nodes_under_every_node_label():
-    from k10s_forensics.collectors.prometheus import NODE_LABELS, promql
+def test_promql_limits_series_to_scope_gpus_by_uuid():
+    from k10s_forensics.capture.promplan import raw_query, selector
 
-    assert promql("DCGM_FI_DEV_GPU_UTIL", None) == "DCGM_FI_DEV_GPU_UTIL"
-    q = promql("DCGM_FI_DEV_GPU_UTIL", ["gpu-node-1", "ip-10-0-3-17.ec2.internal"])
-    assert q.count(" or ") == len(NODE_LABELS) - 1
-    assert r'Hostname=~"gpu-node-1|ip-10-0-3-17\\.ec2\\.internal"' in q
+    assert selector("DCGM_FI_DEV_GPU_UTIL", None) == "DCGM_FI_DEV_GPU_UTIL"
+    q = raw_query("DCGM_FI_DEV_GPU_UTIL", {"UUID": ["GPU-1", "ip-10-0-3-17.ec2.internal"]}, 100.0, 160.0)
+    assert q == r'DCGM_FI_DEV_GPU_UTIL{UUID=~"GPU-1|ip-10-0-3-17\\.ec2\\.internal"}[60001ms]'

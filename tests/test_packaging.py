@@ -56,6 +56,10 @@ def test_wheel_installs_into_fresh_venv_and_runs(tmp_path):
     assert int(out.stdout.splitlines()[1]) > 0
     where = subprocess.run([str(py), "-c", "import k10s_forensics.queries as q, k10s_forensics.collectors as c; print(q.__file__); print(c.__file__)"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
     assert str(env_dir) in where.stdout and str(REPO) not in where.stdout
+    view = subprocess.run([str(py), "-c", "import importlib.resources as r; f = r.files('k10s_forensics.view');"
+                           " print(f.joinpath('styles.tcss').is_file(), sorted(p.name for p in f.joinpath('sql').iterdir()))"],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    assert view.stdout.startswith("True") and "fact_rank_oom.sql" in view.stdout, "k10s view's styles and SQL in the wheel"
     analyze = subprocess.run([str(k10s), "analyze", str(bundle), "--format", "json"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
     assert analyze.returncode == 0, analyze.stderr
     assert set(json.loads(analyze.stdout)) >= {"bundle", "findings", "skipped"}

@@ -108,6 +108,21 @@ def _collector_notes(bundle: Bundle) -> dict[str, str]:
     return notes
 
 
+def analysis_window(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The capture window, widened to the Prometheus history window when one was fetched.
+
+    Evidence from Prometheus (``manifest.history``) starts before capture did; rules that
+    bound their look-back with ``$window_start`` must see it.
+    """
+    window = dict(manifest.get("window") or {})
+    history = manifest.get("history") or {}
+    for key, pick in (("start", min), ("end", max)):
+        values = [(parse_iso(v), v) for v in (window.get(key), history.get(key)) if parse_iso(v) is not None]
+        if values:
+            window[key] = pick(values)[1]
+    return window
+
+
 def _params(rule: Rule, window: dict[str, Any]) -> dict[str, Any]:
     start = parse_iso(window.get("start")) or dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
     end = parse_iso(window.get("end")) or dt.datetime(2999, 1, 1, tzinfo=dt.timezone.utc)
@@ -162,9 +177,30 @@ def _sort_key(order: dict[str, int]):
     return key
 
 
+def _say_historical(con: duckdb.DuckDBPyConnection, findings: list[dict[str, Any]]) -> None:
+    """Tell in a finding's summary (and ``historical``) when its evidence came from Prometheus history:
+    pods deleted before capture (rebuilt from kube-state-metrics) or GPU metrics from before it."""
+    try:
+        gone = {r[0] for r in con.execute("SELECT namespace || '/' || pod FROM pods WHERE evidence = 'prometheus'").fetchall()}
+        gpus = {r[0] for r in con.execute("SELECT DISTINCT gpu_uuid FROM gpu_samples WHERE source = 'prometheus-query'").fetchall()}
+    except duckdb.Error:  # tables from before the evidence column: nothing to say
+        return
+    for f in findings:
+        notes = []
+        deleted = sorted(set(f["pods"]) & gone)
+        if deleted:
+            notes.append(f"pod{'s' if len(deleted) > 1 else ''} {', '.join(deleted[:3])}{' ...' if len(deleted) > 3 else ''} "
+                         "deleted before capture, rebuilt from kube-state-metrics history")
+        if set(f["gpus"]) & gpus:
+            notes.append("GPU metrics from Prometheus history")
+        if notes:
+            f["historical"] = "; ".join(notes)
+            f["summary"] = (f["summary"] + " " if f["summary"] else "") + f"Historical evidence: {f['historical']}."
+
+
 def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule], only: set[str] | None = None) -> dict[str, Any]:
     """Run ``rules`` on an open connection whose views and price table are in place."""
-    window = bundle.manifest.get("window") or {}
+    window = analysis_window(bundle.manifest)
     counts = _row_counts(con, {t for r in rules for t in r.tables})
     notes = _collector_notes(bundle)
     findings: list[dict[str, Any]] = []
@@ -184,8 +220,11 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
         for row in (table.to_pylist() if isinstance(table, pa.Table) else []):
             findings.append(build_finding(rule, row))
     findings.sort(key=_sort_key({r.id: i for i, r in enumerate(rules)}))
+    if bundle.manifest.get("history"):
+        _say_historical(con, findings)
     return {
-        "bundle": {"path": str(bundle.path), "window": {"start": window.get("start"), "end": window.get("end")}, "complete": bool(bundle.manifest.get("complete", True))},
+        "bundle": {"path": str(bundle.path), "window": {"start": window.get("start"), "end": window.get("end")}, "complete": bool(bundle.manifest.get("complete", True)),
+                   **({"history": {k: bundle.manifest["history"].get(k) for k in ("start", "end", "url")}} if bundle.manifest.get("history") else {})},
         "findings": findings,
         "skipped": skipped,
     }

@@ -38,6 +38,9 @@ class CaptureOptions:
     exec_timeout_s: float = 60.0
     prometheus: str | None = None
     since_s: float = 6 * 3600
+    history_from: str | None = None  # --from: RFC 3339, unix seconds or relative (-3h)
+    history_to: str | None = None    # --to (default now)
+    prometheus_access: Any = None    # capture.promclient.PromAccess (auth, headers, TLS)
     skip: frozenset[str] = frozenset()
 
 

@@ -62,6 +62,7 @@ class PodInfo:
     job_names: set[str]
     containers: list[ContainerInfo]
     metrics_port: int = 9400
+    ip: str = ""
 
     @property
     def key(self) -> str:
@@ -108,7 +109,7 @@ class PodInfo:
                 if p.get("name") in ("metrics", "gpu-metrics", "http-metrics") and p.get("containerPort"):
                     port = int(p["containerPort"])
         return cls(
-            metrics_port=port,
+            metrics_port=port, ip=status.get("podIP") or "",
             namespace=meta.get("namespace", ""), name=meta.get("name", ""), uid=meta.get("uid", ""),
             node=spec.get("nodeName"), phase=status.get("phase", ""), labels=dict(meta.get("labels") or {}),
             owner_uids={o.get("uid") for o in meta.get("ownerReferences") or [] if o.get("uid")},

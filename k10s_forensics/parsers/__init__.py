@@ -6,7 +6,8 @@ parser cannot read it records with ``ctx.issue`` (counted per source and reason,
 first examples): rebuild never crashes on bad input.
 
 ``DERIVERS`` is the ordered registry; a test fails when a module is left out. Order
-matters: ``ranks`` reads pods, jobs and GPU samples; ``gpus`` merges what the GPU parsers
+matters: ``ranks`` reads pods, jobs and GPU samples; ``prometheus`` places series with the
+pods ``prom_ksm`` rebuilt from history (exporter pods included); ``gpus`` merges what the GPU parsers
 emitted.
 """
 
@@ -33,6 +34,7 @@ DERIVERS: tuple[str, ...] = (
     "nvidia_smi_xml",
     "nvidia_smi_csv",
     "dcgm",
+    "prom_ksm",
     "prometheus",
     "ss",
     "logs",

@@ -125,6 +125,8 @@ class ServeServer:
         pods = [(o.namespace or "", o.name) for o in store.objects.get(("", "v1", "pods"), [])]
         self.fault_state = FaultState(self.faults, pods)
         self.access_log = access_log
+        #: proxy path prefix -> live base URL (tests: a real Prometheus behind the service proxy)
+        self.upstreams: dict[str, str] = {}
         self.counts: dict[str, int] = {}
         self._count_lock = threading.Lock()
         self._stopping = threading.Event()

@@ -7,7 +7,7 @@ from urllib.parse import SplitResult, parse_qs
 
 from k10s_forensics.serve import api, exec as wsexec
 from k10s_forensics.serve.logs import pod_logs
-from k10s_forensics.serve.proxy import proxy_replay
+from k10s_forensics.serve.proxy import proxy_forward, proxy_replay
 from k10s_forensics.serve.selectors import SelectorError
 from k10s_forensics.serve.discovery import Resource
 from k10s_forensics.serve.store import Obj, Store
@@ -129,7 +129,8 @@ def _exec(app: "ServeServer", h: "Handler", route: api.Route, parts: SplitResult
 
 def _proxy(app: "ServeServer", h: "Handler", route: api.Route, parts: SplitResult) -> None:
     app._count("proxy")
-    answer = proxy_replay(app.store, parts.path + (f"?{parts.query}" if parts.query else ""))
+    target = parts.path + (f"?{parts.query}" if parts.query else "")
+    answer = (proxy_forward(app.upstreams, target) if app.upstreams else None) or proxy_replay(app.store, target)
     if answer is None:
         message = f"no recorded answer for {parts.path} in this bundle (k10s serve replays raw/scrapes)"
         return h.send_status(api.status_body(404, "NotFound", message))

@@ -43,4 +43,27 @@ def proxy_replay(store: Store, path_with_query: str) -> ProxyAnswer | None:
     return ProxyAnswer(int(status or 200), body, content_type_of(row.get("source"), body))
 
 
-__all__ = ["ProxyAnswer", "proxy_replay"]
+def proxy_forward(upstreams: dict[str, str], path_with_query: str, timeout_s: float = 60.0) -> ProxyAnswer | None:
+    """GET a live upstream for a proxy path that starts with one of ``upstreams``' prefixes
+    (``{"/api/v1/namespaces/monitoring/services/prometheus-k8s:9090/proxy": "http://127.0.0.1:9090"}``),
+    as the API server's service proxy does; None when no prefix matches. For tests that put a
+    real service (a real Prometheus) behind the served API server."""
+    import urllib.error
+    import urllib.request
+
+    for prefix, base in upstreams.items():
+        if path_with_query.startswith(prefix):
+            url = base.rstrip("/") + path_with_query[len(prefix):]
+            try:
+                with urllib.request.urlopen(url, timeout=timeout_s) as resp:
+                    body = resp.read().decode("utf-8", errors="replace")
+                    return ProxyAnswer(resp.status, body, resp.headers.get("Content-Type") or content_type_of(None, body))
+            except urllib.error.HTTPError as exc:
+                body = exc.read().decode("utf-8", errors="replace")
+                return ProxyAnswer(exc.code, body, content_type_of(None, body))
+            except OSError as exc:
+                return ProxyAnswer(503, "", error=f"error trying to reach service: {exc}")
+    return None
+
+
+__all__ = ["ProxyAnswer", "proxy_replay", "proxy_forward"]

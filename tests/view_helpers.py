@@ -1,0 +1,54 @@
+"""Driving ``k10s view`` headlessly with Textual's Pilot (no pytest plugin needed)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from k10s_forensics.view.app import K10sApp
+from k10s_forensics.view.data import ViewData
+
+SIZE = (200, 50)
+
+
+async def settle(app: K10sApp, pilot: Any, timeout_s: float = 60.0) -> None:
+    """Wait until no worker is running and the screen has drawn what they produced."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout_s
+    while True:
+        await pilot.pause()
+        busy = [w for w in app.workers if w.is_running and w.group not in ("close", "prefetch", "live")]
+        if not busy:
+            await pilot.pause()
+            return
+        if loop.time() > end:
+            raise AssertionError(f"workers still running after {timeout_s}s: {[w.name for w in busy]}")
+        await asyncio.sleep(0.05)
+
+
+async def command(app: K10sApp, pilot: Any, name: str) -> None:
+    """Type ``:name`` + Enter, as a user does."""
+    await pilot.press("colon", *name, "enter")
+    await settle(app, pilot)
+
+
+def run_app(bundle: str | Path, script: Callable[[K10sApp, Any], Awaitable[Any]], **kwargs: Any) -> Any:
+    """Open ``bundle`` in the app, run ``script(app, pilot)`` once Fleet is on screen."""
+    async def main() -> Any:
+        data = ViewData.open(bundle)
+        app = K10sApp(data, open_browser=False, **kwargs)
+        try:
+            async with app.run_test(size=SIZE) as pilot:
+                await settle(app, pilot)
+                return await script(app, pilot)
+        finally:
+            data.close()
+
+    return asyncio.run(main())
+
+
+def table_text(screen: Any) -> list[str]:
+    """The rows the screen shows, each as its cells' plain text joined by ' | '."""
+    return [" | ".join(str(c) for c in r.cells) for r in screen.shown]
