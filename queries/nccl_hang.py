@@ -36,7 +36,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     cause = finding["cause"] or "never-joined"
     op = row.get("op_type") or "a collective"
     victims = row.get("victims") or 0
-    wait = (f"{victims} ranks hit NCCL watchdog timeout ({duration_text(row.get('timeout_ms'))}) on SeqNum {row.get('seq_num')} ({row.get('op_type')})."
+    wait = (f"{victims} rank{'s' if victims != 1 else ''} hit NCCL watchdog timeout ({duration_text(row.get('timeout_ms'))}) on SeqNum {row.get('seq_num')} ({row.get('op_type')})."
             if victims else "No watchdog timeout was logged for it.")
     if cause == "no-single-culprit":
         finding["title"] = f"The job hung on {op}; no single culprit rank"

@@ -54,8 +54,7 @@ incident_wd AS (  -- per job: the collective most ranks timed out on
 incident AS (  -- plus jobs whose desync report / fingerprint / FR / RAS evidence names a culprit without a timeout
     SELECT * FROM incident_wd
     UNION ALL
-    SELECT v.job_key, v.seq_num, v.op_type, 0, []::BIGINT[], coalesce(v.ts, TIMESTAMPTZ '1970-01-01 00:00:00+00') + to_milliseconds(600000),
-           coalesce(v.ts, TIMESTAMPTZ '1970-01-01 00:00:00+00') + to_milliseconds(600000), NULL, NULL
+    SELECT v.job_key, v.seq_num, v.op_type, 0, []::BIGINT[], v.ts, v.ts, NULL, NULL  -- "failed before" = before the report
     FROM k10s_hang_verdict v
     WHERE v.evidence IN ('flight-recorder', 'ras', 'desync-report', 'fingerprint') AND len(v.culprit_ranks) > 0
       AND v.confidence IN ('high', 'medium') AND v.job_key NOT IN (SELECT job_key FROM incident_wd)
@@ -63,8 +62,8 @@ incident AS (  -- plus jobs whose desync report / fingerprint / FR / RAS evidenc
 job_ranks AS (  -- the incarnation of every rank alive when the collective started
     SELECT i.job_key, r.rank, r.pod_key, r.pod_uid, r.node, r.gpu_uuid
     FROM incident i JOIN k10s_rank r ON r.job_key = i.job_key
-     AND i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) - INTERVAL 10 MINUTE <= r.valid_to
-     AND r.valid_from <= i.t_last
+     AND (i.t_first IS NULL  -- a report without a timestamp: the newest incarnation of every rank
+          OR (i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) - INTERVAL 10 MINUTE <= r.valid_to AND r.valid_from <= i.t_last))
     QUALIFY row_number() OVER (PARTITION BY i.job_key, r.rank ORDER BY r.valid_from DESC) = 1
 ),
 pods_with_logs AS (
@@ -177,7 +176,7 @@ SELECT
     coalesce(list(DISTINCT c.pod_key) FILTER (WHERE c.pod_key IS NOT NULL), []) AS pods,
     coalesce(list(DISTINCT c.node) FILTER (WHERE c.node IS NOT NULL), []) AS nodes,
     coalesce(list(DISTINCT c.gpu_uuid) FILTER (WHERE c.gpu_uuid IS NOT NULL), []) AS gpus,
-    i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) AS started_at,
+    CASE WHEN i.victims > 0 THEN i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) ELSE i.t_first END AS started_at,
     i.t_last AS ended_at,
     i.seq_num, i.op_type, i.timeout_ms,
     coalesce(any_value(ki.watchdog_victims), i.victims) AS victims, i.victim_ranks,

@@ -183,6 +183,15 @@ def test_single_fingerprint_report_names_both_and_prefers_the_named_rank(tmp_pat
     assert f["gpu_hours_lost"] is None  # no watchdog wait was measured
 
 
+def test_exits_after_a_fingerprint_report_are_its_consequence(tmp_path):
+    g = gang(pods=1, per_pod=8)
+    logs = _fp(g, 1, 7, 101, "OpType=ALLGATHER, TensorShape=[1], TensorDtypes=Long", "OpType=REDUCE")
+    logs += [_log(g, r, "torchrun_failure", 302 + r * 0.1, exit_code=1, subkind="agent") for r in range(8)]
+    g["log_events"] = logs
+    _, hang = _run(tmp_path, g)
+    assert [(f["ranks"], f["cause"]) for f in hang] == [([7], "collective-mismatch")]
+
+
 def test_single_fingerprint_report_against_rank_0_is_undecided(tmp_path):
     g = gang(pods=1, per_pod=4)
     g["log_events"] = _fp(g, 2, 0, 5, AR, BC)
