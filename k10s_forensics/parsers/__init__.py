@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from k10s_forensics.bundle import Bundle
     from k10s_forensics.parsers.context import DeriveContext
 
 #: Bump when a parser changes what it derives: bundles rebuilt by an older version are re-derived.
