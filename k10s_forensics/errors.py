@@ -50,6 +50,12 @@ class CollectorError(K10sError):
     """A collector could not run."""
 
 
+class InputError(CollectorError):
+    """What the user gave cannot be used: a bad --job, a missing or broken kubeconfig (exit code 2)."""
+
+    exit_code = 2
+
+
 class ReportError(K10sError):
     """The report could not be rendered."""
 
@@ -73,6 +79,7 @@ class EngineError(K10sError):
 __all__ = [
     "K10sError",
     "BundleError",
+    "InputError",
     "UnsafeArchiveError",
     "ParseError",
     "QueryError",

@@ -64,10 +64,10 @@ def test_check_names_what_rbac_denies(tmp_path_factory):
 
 def test_bad_job_and_missing_kubeconfig_are_one_line_errors(tmp_path, kubeconfig):
     proc = _k10s("capture", "--kubeconfig", str(kubeconfig), "--job", "just-a-name", "-o", str(tmp_path / "x"))
-    assert proc.returncode == 1 and "expected [KIND/]NAMESPACE/NAME" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and "expected [KIND/]NAMESPACE/NAME" in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "x").exists()
     proc = _k10s("capture", "--kubeconfig", str(tmp_path / "nope.yaml"), "-o", str(tmp_path / "y"))
-    assert proc.returncode == 1 and proc.stderr.startswith("k10s: error: kubeconfig") and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and proc.stderr.startswith("k10s: error: kubeconfig") and "Traceback" not in proc.stderr
     proc = _k10s("capture", "--kubeconfig", str(kubeconfig), "--duration", "soon")
     assert proc.returncode == 2 and "not a duration" in proc.stderr
 

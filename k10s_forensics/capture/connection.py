@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from k10s_forensics.errors import CollectorError
+from k10s_forensics.errors import CollectorError, InputError
 
 _SA_DIR = Path("/var/run/secrets/kubernetes.io/serviceaccount")
 
@@ -30,7 +30,8 @@ def load_connection(kubeconfig: str | None = None, context: str | None = None) -
     then the in-cluster service account when running in a pod.
 
     Raises:
-        CollectorError: no usable configuration, or the context does not exist.
+        InputError: no usable configuration, or the context does not exist.
+        CollectorError: the in-cluster configuration cannot be loaded.
     """
     from kubernetes import client, config
     from kubernetes.config.config_exception import ConfigException
@@ -45,7 +46,7 @@ def load_connection(kubeconfig: str | None = None, context: str | None = None) -
             contexts, current = config.list_kube_config_contexts(config_file=source)
             config.load_kube_config(config_file=source, context=context, client_configuration=configuration, persist_config=False)
         except (ConfigException, OSError, ValueError, TypeError) as exc:
-            raise CollectorError(f"kubeconfig {source}: {exc}") from None
+            raise InputError(f"kubeconfig {source}: {exc}") from None
         chosen = next((c for c in contexts if c.get("name") == (context or (current or {}).get("name"))), current or {})
         namespace = (chosen.get("context") or {}).get("namespace") or "default"
         return ClusterConnection(configuration, chosen.get("name") or "unknown", configuration.host, namespace)
@@ -57,4 +58,4 @@ def load_connection(kubeconfig: str | None = None, context: str | None = None) -
         ns_file = _SA_DIR / "namespace"
         namespace = ns_file.read_text().strip() if ns_file.exists() else "default"
         return ClusterConnection(configuration, "in-cluster", configuration.host, namespace, in_cluster=True)
-    raise CollectorError("no kubeconfig found (tried --kubeconfig, $KUBECONFIG, ~/.kube/config) and not running in a pod")
+    raise InputError("no kubeconfig found (tried --kubeconfig, $KUBECONFIG, ~/.kube/config) and not running in a pod")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from k10s_forensics.errors import CollectorError
+from k10s_forensics.errors import InputError
 
 #: Pod labels whose value is the name of the training job (or its child) the pod belongs to.
 JOB_LABEL_KEYS: tuple[str, ...] = (
@@ -33,14 +33,14 @@ class JobRef:
         """Parse ``team-a/llama-ft`` or ``PyTorchJob/team-a/llama-ft``.
 
         Raises:
-            CollectorError: not of that form.
+            InputError: not of that form.
         """
         parts = [p for p in text.strip().split("/")]
         if len(parts) == 2 and all(parts):
             return cls(parts[0], parts[1])
         if len(parts) == 3 and all(parts):
             return cls(parts[1], parts[2], parts[0])
-        raise CollectorError(f"--job {text!r}: expected [KIND/]NAMESPACE/NAME, e.g. team-a/llama-ft or PyTorchJob/team-a/llama-ft")
+        raise InputError(f"--job {text!r}: expected [KIND/]NAMESPACE/NAME, e.g. team-a/llama-ft or PyTorchJob/team-a/llama-ft")
 
     def kind_matches(self, kind: str, plural: str, group: str) -> bool:
         if self.kind is None:
