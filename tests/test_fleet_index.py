@@ -130,13 +130,14 @@ def test_bad_inputs_are_one_line_and_nonzero(bundles, tmp_path):
 
 
 def test_newcomer_command_on_sample_bundles(tmp_path):
+    samples = sum(1 for p in (REPO / "sample-bundles").iterdir() if (p / "manifest.json").is_file())
     index = _k10s("fleet", "index", str(REPO / "sample-bundles"), "-o", str(tmp_path / "fleet"))
     assert index.returncode == 0, index.stderr
-    assert "indexed 11 bundle(s)" in index.stdout
+    assert f"indexed {samples} bundle(s)" in index.stdout
     analyze = _k10s("fleet", "analyze", str(tmp_path / "fleet"), "--format", "json")
     assert analyze.returncode == 0, analyze.stderr
     result = json.loads(analyze.stdout)
-    assert result["fleet"]["bundles"] == 11 and result["fleet"]["clusters"] == 11
+    assert result["fleet"]["bundles"] == samples and result["fleet"]["clusters"] == samples
     assert all(r["rule"] for r in result["results"])
     assert found(result) == {rule: set() for rule in FINDING_RULES}  # one incident each: nothing recurs
     by = {r["rule"]: r for r in result["results"]}
