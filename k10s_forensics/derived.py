@@ -27,31 +27,27 @@ import os
 import shutil
 import sys
 import threading
-import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from k10s_forensics import __version__
-from k10s_forensics.bundle import DERIVED_NAMES, RAW_NAMES, Bundle, is_derived_path, iso, sha256_file, utcnow, write_json_atomic
-from k10s_forensics.locking import LOCK_NAME, LayerLock, holder_note
+from k10s_forensics.bundle import RAW_NAMES, Bundle, is_derived_path, iso, sha256_file, utcnow, write_json_atomic
+from k10s_forensics.locking import LOCK_NAME, LayerLock
 
 RECORD = "derived.json"
 RECORD_FORMAT = "k10s-derived"
 TMP_PREFIX = "tables.tmp"
 OLD_PREFIX = "tables.old-"
 PARTIAL_SUFFIX = ".partial"
-#: Automatic rebuilds (analyze, report, sql on stale tables) use a process pool only with this
-#: many cores: on 2 cores the pool's merge cost ate its gain (BENCHMARKS.md, scale).
-AUTO_MIN_CORES = 4
 #: Seconds between two looks at a layer another process is rebuilding.
 POLL_S = 0.2
 
 Say = Callable[[str], None]
 #: First step of a rebuild: derives what it can on the context, returns the parsers left to run.
 DeriveRaw = Callable[[Any], tuple[str, ...]]
-_build_guard = threading.RLock()
+BUILD_GUARD = threading.RLock()
 
 
 def stderr_say(message: str) -> None:
@@ -99,7 +95,7 @@ def layer_home(bundle: Bundle, fingerprint: dict[str, dict[str, Any]] | None = N
     """The folder that holds ``tables/`` and the lock: the bundle, or its cache entry."""
     if _writable(bundle.path):
         return bundle.path
-    if _current_reason(bundle, bundle.path / "tables", fingerprint or raw_fingerprint(bundle)) is None:
+    if current_reason(bundle, bundle.path / "tables", fingerprint or raw_fingerprint(bundle)) is None:
         return bundle.path  # read-only, but its tables are current: use them in place
     return cache_dir(fingerprint or raw_fingerprint(bundle))
 
@@ -113,7 +109,7 @@ def read_record(tables_dir: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and data.get("format") == RECORD_FORMAT else None
 
 
-def _current_reason(bundle: Bundle, tables_dir: Path, fingerprint: dict[str, dict[str, Any]]) -> str | None:
+def current_reason(bundle: Bundle, tables_dir: Path, fingerprint: dict[str, dict[str, Any]]) -> str | None:
     """None when ``tables_dir`` is current for ``bundle``, else why it must be rebuilt."""
     from k10s_forensics.parsers import PARSER_VERSION
 
@@ -134,7 +130,7 @@ def _current_reason(bundle: Bundle, tables_dir: Path, fingerprint: dict[str, dic
 def staleness(bundle: Bundle) -> str | None:
     """None when the bundle's derived layer is current, else why not."""
     fp = raw_fingerprint(bundle)
-    return _current_reason(bundle, layer_home(bundle, fp) / "tables", fp)
+    return current_reason(bundle, layer_home(bundle, fp) / "tables", fp)
 
 
 def write_record(bundle: Bundle, tables_dir: Path, fingerprint: dict[str, dict[str, Any]], issues: Any = None) -> dict[str, Any]:
@@ -170,7 +166,7 @@ def needs_work(bundle: Bundle) -> bool:
     """True when the derived layer must be (re)built or a killed rebuild's leftovers removed."""
     fp = raw_fingerprint(bundle)
     home = layer_home(bundle, fp)
-    return _current_reason(bundle, home / "tables", fp) is not None or bool(_leftovers(home))
+    return current_reason(bundle, home / "tables", fp) is not None or bool(leftovers(home))
 
 
 def attach(bundle: Bundle) -> Path:
@@ -181,7 +177,7 @@ def attach(bundle: Bundle) -> Path:
     return bundle.tables_dir
 
 
-def _swap_in(tmp: Path, final: Path) -> None:
+def swap_in(tmp: Path, final: Path) -> None:
     """Replace ``final`` by ``tmp`` (two renames; a crash between them is cleaned up later)."""
     old = None
     if final.exists():
@@ -192,13 +188,13 @@ def _swap_in(tmp: Path, final: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _leftovers(home: Path) -> list[str]:
+def leftovers(home: Path) -> list[str]:
     return sorted(p.name for p in home.iterdir() if p.name.startswith((TMP_PREFIX, OLD_PREFIX)))
 
 
-def _clean_leftovers(home: Path, previous: str, say: Say | None) -> None:
+def clean_leftovers(home: Path, previous: str, say: Say | None) -> None:
     """Remove what a killed rebuild left (we hold the lock exclusively: nobody else is building)."""
-    left = _leftovers(home)
+    left = leftovers(home)
     if not left and not previous:
         return
     for name in left:

@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 
 from k10s_forensics import derived
 from k10s_forensics.bundle import COMPRESSION, RAW_SCHEMAS, Bundle, parse_iso
+from k10s_forensics.locking import LOCK_NAME, LayerLock, holder_note
 from k10s_forensics.parsers import DERIVERS, ParseIssues, load_deriver
 from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME, conform
 
@@ -269,19 +270,19 @@ def ensure_layer(bundle: Bundle, say: derived.Say | None = derived.stderr_say, *
     one that parses in processes)."""
     fp = derived.raw_fingerprint(bundle)
     home = derived.layer_home(bundle, fp)
-    lock = derived.LayerLock(home / derived.LOCK_NAME)
+    lock = LayerLock(home / LOCK_NAME)
     if lock.held_here():  # this process already reads the layer: convert its own lock
-        if derived._current_reason(bundle, home / "tables", fp) is not None or derived._leftovers(home):
+        if derived.current_reason(bundle, home / "tables", fp) is not None or derived.leftovers(home):
             _build_locked(bundle, home, lock, fp, say, only_if_stale=True, derive_raw=derive_raw)
     else:
         waiting_said = False
-        while derived._current_reason(bundle, home / "tables", fp) is not None or derived._leftovers(home):
-            with derived._build_guard, lock.exclusive(f"k10s rebuilding tables of {bundle.path}", say, wait=False) as got:
+        while derived.current_reason(bundle, home / "tables", fp) is not None or derived.leftovers(home):
+            with derived.BUILD_GUARD, lock.exclusive(f"k10s rebuilding tables of {bundle.path}", say, wait=False) as got:
                 if got is not None:
                     _rebuild_held(bundle, home, lock, fp, say, only_if_stale=True, derive_raw=derive_raw)
                     break
             if not waiting_said and say is not None:
-                say(f"waiting for {derived.holder_note(lock.path) or 'another k10s process'} (lock {lock.path}) ...")
+                say(f"waiting for {holder_note(lock.path) or 'another k10s process'} (lock {lock.path}) ...")
                 waiting_said = True
             time.sleep(derived.POLL_S)
     bundle.tables_dir = home / "tables"
@@ -296,32 +297,32 @@ def build_layer(bundle: Bundle, *, say: derived.Say | None = derived.stderr_say,
     ``derive_raw``: a first step of the rebuild (``rebuild_pool`` passes one that parses in processes)."""
     fp = derived.raw_fingerprint(bundle)
     home = derived.layer_home(bundle, fp)
-    lock = derived.LayerLock(home / derived.LOCK_NAME)
+    lock = LayerLock(home / LOCK_NAME)
     issues = _build_locked(bundle, home, lock, fp, say, only_if_stale=False, timings=timings, derive_raw=derive_raw)
     bundle.tables_dir = home / "tables"
     return issues
 
 
-def _build_locked(bundle: Bundle, home: Path, lock: derived.LayerLock, fp: dict[str, dict[str, Any]], say: derived.Say | None,
+def _build_locked(bundle: Bundle, home: Path, lock: LayerLock, fp: dict[str, dict[str, Any]], say: derived.Say | None,
                   *, only_if_stale: bool, timings: dict[str, float] | None = None,
                   derive_raw: derived.DeriveRaw | None = None):
-    with derived._build_guard, lock.exclusive(f"k10s rebuilding tables of {bundle.path}", say):
+    with derived.BUILD_GUARD, lock.exclusive(f"k10s rebuilding tables of {bundle.path}", say):
         return _rebuild_held(bundle, home, lock, fp, say, only_if_stale=only_if_stale, timings=timings, derive_raw=derive_raw)
 
 
-def _rebuild_held(bundle: Bundle, home: Path, lock: derived.LayerLock, fp: dict[str, dict[str, Any]], say: derived.Say | None,
+def _rebuild_held(bundle: Bundle, home: Path, lock: LayerLock, fp: dict[str, dict[str, Any]], say: derived.Say | None,
                   *, only_if_stale: bool, timings: dict[str, float] | None = None,
                   derive_raw: derived.DeriveRaw | None = None):
     """The rebuild itself; the caller holds ``lock`` exclusively."""
-    derived._clean_leftovers(home, lock.previous, say)
-    if only_if_stale and derived._current_reason(bundle, home / "tables", fp) is None:
+    derived.clean_leftovers(home, lock.previous, say)
+    if only_if_stale and derived.current_reason(bundle, home / "tables", fp) is None:
         return None  # another process rebuilt it while we waited: use its result
     tmp = home / f"{derived.TMP_PREFIX}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     try:
         tmp.mkdir(mode=0o755)
         issues = derive_tables(bundle, tmp, timings=timings, derive_raw=derive_raw)
         derived.write_record(bundle, tmp, fp, issues)
-        derived._swap_in(tmp, home / "tables")
+        derived.swap_in(tmp, home / "tables")
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)

@@ -45,6 +45,9 @@ AFTER_MERGE: tuple[str, ...] = ("ranks", "gpus")
 SHARD_BYTES = 24 << 20
 #: Below this many raw bytes ``jobs=0`` (auto) parses in-process: starting workers costs more.
 AUTO_MIN_RAW_BYTES = 32 << 20
+#: Automatic rebuilds (analyze, report, sql on stale tables) use the pool only with this many
+#: cores: on 2 cores the pool's merge cost ate its gain (BENCHMARKS.md, scale).
+AUTO_MIN_CORES = 4
 
 
 def effective_jobs(bundle: Bundle, jobs: int) -> int:
@@ -211,13 +214,9 @@ def rebuild_parallel(bundle: Bundle, jobs: int = 0, *, precomputed: dict[str, li
 
 
 def ensure_tables(bundle: Bundle) -> None:
-    """Rebuild when stale (in processes for a large bundle on a machine with enough cores: see
-    ``derived.AUTO_MIN_CORES``)."""
-    if not derived.needs_work(bundle):
-        derived.attach(bundle)
-        return
-    cores = os.cpu_count() or 1
-    jobs = 1 if cores < derived.AUTO_MIN_CORES else 0
+    """Make the derived layer current (``engine.connect`` calls this only when it is not):
+    in processes for a large bundle on a machine with ``AUTO_MIN_CORES`` cores or more."""
+    jobs = 0 if (os.cpu_count() or 1) >= AUTO_MIN_CORES else 1
     ensure_layer(bundle, derive_raw=derive_raw_step(bundle, jobs))
 
 

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import io
-import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 

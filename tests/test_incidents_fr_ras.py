@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from k10s_forensics.analyze.runner import prepare
 from k10s_forensics.parsers import logs, ncclras

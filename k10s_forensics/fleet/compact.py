@@ -13,7 +13,6 @@ leaves the journal, and ``recover`` deletes the old files it names (run by ``ind
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq

@@ -25,12 +25,11 @@ Empty label values are dropped, as Prometheus does (an unallocated GPU has no wo
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
 from k10s_forensics.bundle import Bundle, read_raw
 from k10s_forensics.simulate import constants as C
