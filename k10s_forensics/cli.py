@@ -20,6 +20,7 @@ from k10s_forensics.errors import K10sError
 COMMAND_MODULES: tuple[str, ...] = (
     "k10s_forensics.commands.bundle_cmds",
     "k10s_forensics.commands.simulate_cmd",
+    "k10s_forensics.commands.import_cmd",
     "k10s_forensics.commands.analyze_cmds",
     "k10s_forensics.commands.report_cmd",
     "k10s_forensics.commands.capture_cmds",
@@ -37,6 +38,7 @@ COMMAND_INDEX: dict[str, str] = {
     "sql": "k10s_forensics.commands.bundle_cmds",
     "shell": "k10s_forensics.commands.bundle_cmds",
     "simulate": "k10s_forensics.commands.simulate_cmd",
+    "import-logs": "k10s_forensics.commands.import_cmd",
     "analyze": "k10s_forensics.commands.analyze_cmds",
     "rules": "k10s_forensics.commands.analyze_cmds",
     "report": "k10s_forensics.commands.report_cmd",

@@ -27,7 +27,7 @@ WITH fp AS (
     SELECT job_key, reporter_rank AS reporter, rank, seq_num, op_type, ts, subkind, raw_row, line_no, incarnation_uid,
            coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(fingerprint, 'OpType=' || op_type) AS print
     FROM k10s_log
-    WHERE kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self')
+    WHERE kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut')
       AND job_key IS NOT NULL AND rank IS NOT NULL AND reporter_rank IS NOT NULL
 ),
 reports AS (
@@ -188,7 +188,8 @@ wd_alive AS (  -- ranks of the job alive when the collective hung, and whether t
     FROM k10s_rank r
     JOIN (SELECT job_key, min(ts) AS t0, max(ts) AS t1, max(timeout_ms) AS tmo FROM wd_rank GROUP BY job_key) w
       ON w.job_key = r.job_key
-     AND w.t0 - to_milliseconds(coalesce(w.tmo, 600000)) - INTERVAL 10 MINUTE <= r.valid_to AND r.valid_from <= w.t1
+     AND (w.t0 IS NULL  -- the watchdog lines carry no clock (a paste): every rank of the job
+          OR (w.t0 - to_milliseconds(coalesce(w.tmo, 600000)) - INTERVAL 10 MINUTE <= r.valid_to AND r.valid_from <= w.t1))
     QUALIFY row_number() OVER (PARTITION BY r.job_key, r.rank ORDER BY r.valid_from DESC) = 1
 ),
 silent AS (  -- ranks that never logged a watchdog line while most ranks of the job timed out

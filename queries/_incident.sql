@@ -23,7 +23,8 @@ WITH l AS (
     FROM k10s_log
     WHERE job_key IS NOT NULL AND container IS NOT NULL
       AND kind IN ('cuda_oom', 'cuda_error', 'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm',
-                   'nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn')
+                   'nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn',
+                   'python_traceback')
 ),
 pid_rank AS (  -- pid -> rank within a pod incarnation, from lines that name both
     SELECT incarnation_uid, pid, min(rank_resolved) AS rank
@@ -53,6 +54,11 @@ classified AS (
             WHEN kind = 'cuda_oom' THEN 'cuda-oom'
             WHEN kind = 'cuda_error' THEN 'cuda-error'
             WHEN kind = 'python_exception' AND subkind = 'raised' THEN 'python-exception'
+            -- a rank-tagged traceback and nothing else of that rank in the log (its exception line
+            -- was cut off): it raised, what is unknown
+            WHEN kind = 'python_traceback' AND rank_resolved IS NOT NULL AND NOT EXISTS (
+                SELECT 1 FROM l e WHERE e.raw_row = r.raw_row AND e.rank_resolved = r.rank_resolved
+                  AND e.kind <> 'python_traceback') THEN 'python-exception'
             WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError') THEN 'nccl-error'
             WHEN kind IN ('torchrun_failure', 'process_exit') AND (subkind NOT IN ('exit_code') OR kind = 'torchrun_failure') THEN
                 CASE
@@ -63,6 +69,8 @@ classified AS (
                     WHEN status = -6 AND NOT rank_timed_out THEN 'abort'
                     WHEN status = 1 THEN 'python-exception'
                     WHEN status > 1 THEN 'exit-' || status
+                    -- a failure-table entry cut before its exit code: the process failed, how is unknown
+                    WHEN status IS NULL AND kind = 'torchrun_failure' AND subkind IN ('root_cause', 'failures') THEN 'exit-unknown'
                 END
         END AS cause,
         CASE
@@ -77,10 +85,10 @@ classified AS (
 SELECT
     c.*,
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
-    c.kind = 'python_exception' AND EXISTS (SELECT 1 FROM k10s_log s WHERE s.raw_row = c.raw_row AND s.container IS NOT NULL
+    c.kind IN ('python_exception', 'python_traceback') AND EXISTS (SELECT 1 FROM k10s_log s WHERE s.raw_row = c.raw_row AND s.container IS NOT NULL
                                             AND s.kind = 'training_step' AND s.line_no > c.line_no) AS training_went_on,
     CASE WHEN cause IS NULL THEN NULL
-         WHEN cause = 'nccl-error' OR (kind IN ('torchrun_failure', 'process_exit') AND status > 0) THEN 2
+         WHEN cause IN ('nccl-error', 'exit-unknown') OR kind = 'python_traceback' OR (kind IN ('torchrun_failure', 'process_exit') AND status > 0) THEN 2
          ELSE 1 END AS tier,
     CASE WHEN cause IS NOT NULL THEN 'own' ELSE victim_role END AS role,
     CASE WHEN kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND ts_filled IS NOT NULL
@@ -113,10 +121,20 @@ torn AS (  -- incidents in which processes were seen dying or being torn down
     WHERE role = 'victim' OR kind IN ('torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom')
 ),
 own AS (  -- own failures; one that comes a minute after the hung collective began is its consequence;
-          -- an exception after which the rank kept training is not one unless the job was torn down
+          -- an exception after which the rank kept training is not one unless the job was torn down;
+          -- a SIGKILL seconds after another rank had failed is the teardown escalating (torchrun
+          -- SIGKILLs what its SIGTERM did not stop within the grace period), not a host OOM kill
     SELECT il.* FROM k10s_incident_line il LEFT JOIN hang h USING (job_key, incident)
     WHERE il.role = 'own' AND (il.ts_filled IS NULL OR h.hang_started_at IS NULL OR il.ts_filled <= h.hang_started_at + INTERVAL 60 SECOND)
       AND (NOT il.training_went_on OR EXISTS (SELECT 1 FROM torn t WHERE t.job_key = il.job_key AND t.incident = il.incident))
+      -- no clock: an exit status reported after a watchdog timeout in the same log is the hang's consequence
+      AND NOT (il.ts_filled IS NULL AND il.kind IN ('torchrun_failure', 'process_exit') AND EXISTS (
+          SELECT 1 FROM k10s_incident_line w
+          WHERE w.raw_row = il.raw_row AND w.kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND w.line_no < il.line_no))
+      AND NOT (il.cause = 'host-oom-kill' AND il.ts_filled IS NOT NULL AND EXISTS (
+          SELECT 1 FROM k10s_incident_line o
+          WHERE o.job_key = il.job_key AND o.incident = il.incident AND o.role = 'own' AND o.rank_eff IS DISTINCT FROM il.rank_eff
+            AND o.ts_filled < il.ts_filled - INTERVAL 5 SECOND))
 ),
 best AS (  -- per rank: its strongest, then earliest, own failure
     SELECT * FROM own WHERE rank_eff IS NOT NULL
@@ -129,13 +147,18 @@ first AS (
 together AS (  -- the same way and within the same second as the first: failed together
     SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause) AS causes
     FROM best b JOIN first f USING (job_key, incident)
-    WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR (b.cause = f.cause AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0))
+    WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause))
+                                                           AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0))
     GROUP BY ALL
 ),
-unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks)
+unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks);
+               -- said_why: most distinct messages of one error type among those that say why (several processes)
     SELECT job_key, incident, arg_min(cause, tier) AS cause, arg_min(subkind, tier) AS subkind, min(ts_filled) AS ts,
-           arg_min(left(line, 300), tier) AS line, arg_min(pod_key, tier) AS pod_key
-    FROM own WHERE rank_eff IS NULL GROUP BY ALL
+           arg_min(left(line, 300), tier) AS line, arg_min(pod_key, tier) AS pod_key,
+           (SELECT max(n) FROM (SELECT count(DISTINCT o.error_message) AS n FROM own o
+                                WHERE o.job_key = u.job_key AND o.incident = u.incident AND o.rank_eff IS NULL AND o.tier = 1
+                                GROUP BY o.error_type)) AS said_why
+    FROM own u WHERE rank_eff IS NULL GROUP BY ALL
 ),
 spans AS (
     SELECT job_key, incident, min(span_start) AS started_at, max(span_end) AS abort_at,
@@ -146,7 +169,10 @@ spans AS (
 ),
 decided AS (
     SELECT s.job_key, s.incident, s.started_at, s.abort_at, s.pods,
-        CASE WHEN len(t.ranks) = 1 THEN t.ranks ELSE []::BIGINT[] END AS culprit_ranks,
+        -- a rank known only by its exit status while several processes say, in lines naming no rank,
+        -- that they failed the same way: the launcher's report names only the first exit it saw
+        coalesce(f.tier = 2 AND u.said_why >= 2, false) AS several_unranked,
+        CASE WHEN len(t.ranks) = 1 AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) THEN t.ranks ELSE []::BIGINT[] END AS culprit_ranks,
         CASE WHEN len(t.ranks) > 1 THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
         coalesce(f.cause, u.cause) AS cause,
         f.tier, f.ts_filled AS first_failure_at, f.rank_eff AS first_rank, f.pod_key AS first_pod, f.node_resolved AS first_node,
@@ -170,6 +196,8 @@ SELECT
          WHEN d.tier = 1 THEN 'high' ELSE 'medium' END AS confidence,
     CASE WHEN d.cause IS NULL THEN 'no rank failed on its own: the job hung'
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
+         WHEN d.several_unranked THEN 'several processes report failing the same way in lines that name no rank; the exit status of rank '
+              || d.first_rank || ' is only the first the launcher saw'
          WHEN len(d.culprit_ranks) = 0 AND d.unranked_subkind = 'launcher_last_cmd' THEN 'the launcher reports the failure with the command it spawned last, not the failed process: which rank failed is unknown'
          WHEN len(d.culprit_ranks) = 0 THEN 'the failing line names no rank (' || coalesce(d.unranked_pod, 'a pod') || ')'
     END AS no_culprit_reason,

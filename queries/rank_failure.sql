@@ -16,8 +16,8 @@
 --   to oom-cascade.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- host-oom-kill, segfault, sigbus, sigfpe, abort, cuda-error, python-exception, nccl-error, exit-<code>
---   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit), info (no single culprit here but other hang evidence names one)
+--   cause VARCHAR              -- host-oom-kill, segfault, sigbus, sigfpe, abort, cuda-error, python-exception, nccl-error, exit-<code>, exit-unknown
+--   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit), info (no single culprit here, or an exit status only, and other hang evidence names another culprit)
 --   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
 --   pods VARCHAR[]             -- its pod
 --   nodes VARCHAR[]            -- its node
@@ -46,6 +46,9 @@ SELECT
     i.job_key AS job,
     i.cause,
     CASE WHEN i.confidence = 'high' THEN 'critical'
+         -- an exit status alone loses to other hang evidence that names another culprit (nccl-hang says it)
+         WHEN i.confidence = 'medium' AND v.evidence <> 'first-failure' AND len(v.culprit_ranks) > 0 AND v.confidence IN ('high', 'medium')
+              AND NOT list_has_any(v.culprit_ranks, i.culprit_ranks) THEN 'info'
          -- no single failing rank, but other hang evidence names the culprit (nccl-hang says it)
          WHEN len(i.culprit_ranks) = 0 AND v.evidence <> 'first-failure' AND len(v.culprit_ranks) > 0 AND v.confidence IN ('high', 'medium') THEN 'info'
          ELSE 'warning' END AS severity,

@@ -169,8 +169,12 @@ EXPECTED: dict[str, list[tuple[str, dict]]] = {
     "incidents/determined-8915-first-allgather-hang-bogus-rank0-mismatch/log.txt": [
         ("python_exception", dict(rank=5, subkind="raised", error_type="RuntimeError", ts_raw=T(2024, 2, 27, 21, 35, 28, 419846),
                                   error_message="DDP expects same model across all ranks, but Rank 5 has 8 params, while rank 0 has inconsistent 0 params.")),
+        # rank-tagged tracebacks whose exception line the paste does not hold
+        ("python_traceback", dict(rank=6, line_no=9)),
+        ("python_traceback", dict(rank=0, line_no=11)),
         wd(1, 1, "ALLGATHER", 1804775, timeout=1800000, ts_raw=T(2024, 2, 27, 21, 35, 28, 705869)),
         wd(4, 1, "ALLGATHER", 1804782, timeout=1800000),
+        ("python_traceback", dict(rank=2, line_no=21)),
     ],
     "incidents/kohya-1434-2gpu-ecc-rank1/log.txt": [
         ("cuda_error", dict(rank=None, subkind="ecc", error_type="CUDA error", error_message="uncorrectable ECC error encountered")),
@@ -263,6 +267,7 @@ EXPECTED: dict[str, list[tuple[str, dict]]] = {
     "incidents/ms-swift-6301-4node-zero3-timeout/log.txt": [
         ("training_step", dict(step=40, subkind="tqdm", line_no=1)),
         ("training_step", dict(step=20, subkind="tqdm", line_no=2)),
+        ("python_traceback", dict(rank=11, line_no=3)),  # its exception line is the CUDA OOM below
         oom(11, 3, 4.35 * GIB, 63.42 * GIB, 1.70 * GIB, 60.30 * GIB, line_no=21),
         sigterm(2521733),
         wd(3, 55485, "_REDUCE_SCATTER_BASE", 600087),
@@ -294,6 +299,7 @@ EXPECTED: dict[str, list[tuple[str, dict]]] = {
     "incidents/simpletuner-2712-collective-mismatch/log.txt": [
         ("collective_mismatch", dict(rank=1, reporter_rank=1, seq_num=101, op_type="ALLGATHER", ts_raw=T(2026, 5, 19, 10, 10, 29, 701000))),
         ("collective_mismatch", dict(rank=7, reporter_rank=1, seq_num=0, op_type="REDUCE")),
+        ("python_traceback", dict(rank=7, line_no=3)),
     ],
 }
 

@@ -277,7 +277,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
         events = [ev] if ev else _identity(text)
     if not events:
         norm = norm if norm is not None else normalize(text)
-        ev = _nccl_other(text) or _py_exception(norm.text)
+        ev = _nccl_other(text) or _py_exception(norm.text, norm.rank is not None or norm.local_rank is not None)
         events = [ev] if ev else []
     return _finish(text, events, norm)
 

@@ -8,6 +8,7 @@ carry ``_no_rank`` so the line's ``--local_rank=N`` is never read as the culprit
 
 from __future__ import annotations
 
+import signal
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
@@ -52,6 +53,16 @@ def launcher_exit(text: str) -> Event | None:
     if m:
         return {"kind": "process_exit", "subkind": "mpirun_noticed", "rank": _int(m.group(1)), "pid": _int(m.group(2)),
                 "exit_code": -int(m.group(4))}
+    m = P.SPAWN_EXIT.search(text) if "terminated with" in text else None
+    if m:
+        code = -int(signal.Signals[m.group(2)]) if m.group(2) in signal.Signals.__members__ else _int(m.group(3))
+        return {"kind": "process_exit", "subkind": "spawn", "local_rank": _int(m.group(1)), "exit_code": code}
+    m = P.SPAWN_RAISED.search(text) if "terminated with the following error" in text else None
+    if m:  # the exception printed next is that process's own
+        return {"kind": "process_exit", "subkind": "spawn", "local_rank": _int(m.group(1)), "exit_code": 1}
+    m = P.HOROVOD_EXIT.search(text) if "exit with status code" in text else None
+    if m:
+        return {"kind": "process_exit", "subkind": "horovod", "rank": _int(m.group(1)), "exit_code": _int(m.group(2))}
     # these two name the LAST spawned command (a launcher bug), never the failed process: no rank
     m = P.LEGACY_LAUNCH_EXIT.search(text) if "CalledProcessError" in text else None
     if m:
@@ -66,10 +77,16 @@ def launcher_exit(text: str) -> Event | None:
     return None
 
 
-def py_exception(message: str) -> Event | None:
-    """The last line of a Python traceback (on the normalised message)."""
+def py_exception(message: str, tagged: bool = False) -> Event | None:
+    """The last line of a Python traceback (on the normalised message); with ``tagged`` (the line
+    carries a launcher's rank prefix) also the first line, for a traceback whose end was cut off."""
     m = P.PY_EXCEPTION.match(message)
     if not m:
+        usage = P.ARGPARSE_ERROR.match(message) if ".py: error: " in message else None
+        if usage:  # argparse exits with status 2 after it
+            return {"kind": "python_exception", "subkind": "raised", "error_type": "argparse usage error", "error_message": usage.group(1)[:300]}
+        if tagged and P.TRACEBACK_START.match(message):
+            return {"kind": "python_traceback", "subkind": "started"}
         return None
     name, text = m.group(1), (m.group(2) or "").strip()
     if name.endswith(P.LAUNCHER_EXCEPTIONS):

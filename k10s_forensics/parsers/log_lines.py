@@ -75,6 +75,13 @@ def fallback_ts(text: str, captured_at: dt.datetime | None) -> dt.datetime | Non
             )
         except ValueError:
             return None
+    m = P.CTIME_TS.search(text) if ":" in text else None
+    if m:
+        try:
+            return dt.datetime(int(m.group(6)), P.MONTHS.index(m.group(1)) + 1, int(m.group(2)), int(m.group(3)), int(m.group(4)),
+                               int(m.group(5)), tzinfo=UTC)
+        except ValueError:
+            return None
     m = P.LEVEL_MMDD_TS.search(text)
     if m:
         return _with_year(int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)), 0, captured_at)

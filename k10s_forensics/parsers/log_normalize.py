@@ -5,11 +5,12 @@ returns the message that is left together with the identity the prefixes carried
 
 * timestamps of any style: ISO (``2026-09-18 19:29:24,123``, ``2024-02-27T21:05:18.670399Z``),
   clock only (``18:11:06.680``), ``22-09-01 02:31:11.512 :``, ``03/17/23 20:03:12``, bracketed
-  (``[...]``, full-width ``【...】``) or not;
+  (``[...]``, full-width ``【...】``) or not, ctime (``Fri Aug 11 12:31:45 2023``, mpirun's
+  ``--timestamp-output``);
 * pids ``[80746]``, pod / host prefixes ``[job-master-0]``, ``worker-0 >>``, ``192.168.1.51:``;
 * launcher rank tags: torchrun ``[rank3]:`` and its ``--tee`` role prefix ``[default0]:``
   (a LOCAL rank), Determined ``[rank=3] ||``, mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
-  srun ``--label`` ``11:``, Ray Train ``(RayTrainWorker pid=…, ip=…)``;
+  srun ``--label`` ``11:``, horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)``;
 * a tqdm progress bar glued in front of a log line (carriage-return redraws: the last one);
 * loguru / rich layouts (HF accelerate logs through rich): ``| LEVEL | module:function:42 -``,
   rich's ``LEVEL    `` column, and a source location at the end of the line (``api.py:699``).
@@ -29,6 +30,7 @@ _TS_CORE = (
     r"|\d\d-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
     r"|\d\d/\d\d/\d{2,4},? \d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
     r"|\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
+    r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}"  # mpirun --timestamp-output
 )
 #: One prefix element at the start of a line; group ``rank``/``local``/``mpi``/``srun`` carry identity.
 _PREFIX = re.compile(
@@ -38,7 +40,7 @@ _PREFIX = re.compile(
     r"|\[rank(?P<rank>\d{1,7})\]:"
     r"|\[rank=(?P<rank_eq>\d{1,7})\]\s*\|\|"
     r"|\[default(?P<local>\d{1,4})\]:"
-    r"|\[\d{1,7},(?P<mpi>\d{1,7})\]<std(?:out|err)>:"
+    r"|\[(?:\d{1,7},)?(?P<mpi>\d{1,7})\]<std(?:out|err)>:"  # mpirun [jobid,rank], horovodrun (gloo) [rank]
     r"|\((?:RayTrainWorker|TrainTrainable|\w{1,40}Worker|\w{1,40}Actor)[^)]{0,200}\)"
     r"|\[\d{1,9}\](?=\s)"  # pid
     r"|\[[A-Za-z][\w.:-]{0,252}\](?=\s)"  # [job-master-0], [trainer-7f9c-x2k4q], [INFO]
@@ -48,6 +50,9 @@ _PREFIX = re.compile(
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s{2,}(?=\S)"  # rich's level column (HF accelerate)
     r")\s*"
 )
+#: Decoration a terminal multiplexer, a CI runner or Python's exception-group display puts
+#: before a line: indentation, ``|`` / box-drawing bars, ``>`` quotes, ``*`` bullets.
+_DECORATION = re.compile(r"[ \t]*(?:[|│┃>*•][ \t]*){1,6}(?=\S)|[ \t]+(?=\[)")
 _SRUN = re.compile(r"^\s{0,4}(?P<srun>\d{1,5}): (?=\S)")
 _LOGURU_MID = re.compile(r"^\|?\s*(?:(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL)\s*)?\|\s*[\w.<>-]{1,200}:[\w<>]{1,100}:\d{1,6}\s+-\s+")
 _SOURCE_AT_END = re.compile(r"\s{2,}[\w./<>-]{1,200}\.py:\d{1,6}\s*$")
@@ -84,7 +89,8 @@ def normalize(text: str) -> Normalized:
     """Strip known prefixes from ``text`` (see the module doc)."""
     text = _unglue(text)
     rank = local = None
-    pos = 0
+    deco = _DECORATION.match(text)
+    start = pos = deco.end() if deco else 0
     for _ in range(MAX_PREFIXES):
         m = _PREFIX.match(text, pos)
         if not m or m.end() == pos:
@@ -94,7 +100,7 @@ def normalize(text: str) -> Normalized:
         if m.group("local"):
             local = int(m.group("local"))
         pos = m.end()
-    if pos == 0:
+    if pos == start:
         s = _SRUN.match(text)
         if s:
             rank = int(s.group("srun"))

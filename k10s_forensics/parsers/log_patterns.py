@@ -90,7 +90,13 @@ _EVENT_LITERALS = (
     r"returned non-zero exit status",
     r"exits with return code",
     r"Process name: \[\[",
-    r"mpirun noticed that process rank",
+    r"noticed that process rank",
+    r"terminated with (?:signal|exit code|the following error)",
+    r"monitoredBarrier",
+    r"check rank \d+ logs for faulty rank",
+    r"exit with status code",
+    r"\.py: error: ",
+    r"Traceback \(most recent call last\)",
     r"spawned with command",
 )
 PREFILTER_EVENT = "(?:" + "|".join(_EVENT_LITERALS) + ")"
@@ -124,6 +130,9 @@ MESSAGE_RANK = re.compile(r"\[(?:PG [^\]]{0,200}?)?\bRank (\d+)\]", re.IGNORECAS
 GLOG_TS = re.compile(r"(?:^|[\s\[\]:])([EWIF])(\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?\b")
 GLOG_OLD = re.compile(r"\[([EWIF]) [\w./-]+\.(?:cpp|cc|h|hpp|py):\d+\]")
 ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d{1,9}))?)?")
+#: ctime, as mpirun --timestamp-output writes it: ``Fri Aug 11 12:31:45 2023``
+CTIME_TS = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4})\b")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 LEVEL_MMDD_TS = re.compile(r"\b(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) (\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\b")
 TABLE_TIME = re.compile(r"^\s*time\s*: (\d{4})-(\d\d)-(\d\d)_(\d\d):(\d\d):(\d\d)")
 PY_LEVEL = re.compile(r"(?:^|\[|\s)(ERROR|WARNING|CRITICAL|FATAL)[\]:]")
@@ -259,15 +268,27 @@ PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:[A-Z]\w{0,80}(?:Err
 #: Exceptions a rank raises because ANOTHER rank failed or the launcher tore the group down.
 PY_TEARDOWN = re.compile(
     r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
-    r"KeyboardInterrupt|SignalException|got signal: ?\d+|Broken pipe|Connection reset|Connection closed|ncclRemoteError|"
+    r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|Broken pipe|Connection reset|Connection closed|ncclRemoteError|"
     r"remote process exited|[Ww]atchdog caught|timed out|Timeout|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
 )
-LAUNCHER_EXCEPTIONS = ("ChildFailedError", "CalledProcessError")
+#: argparse's usage error (``train.py: error: unrecognized arguments: --local-rank=2``): exit status 2
+ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")
+LAUNCHER_EXCEPTIONS = ("ChildFailedError", "CalledProcessError", "ProcessRaisedException", "ProcessExitedException")
 LEGACY_LAUNCH_EXIT = re.compile(r"CalledProcessError: Command .{0,20000}? (?:died with <Signals\.SIG\w+: (\d+)>|returned non-zero exit status (-?\d+))")
 DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
 SPAWNED = re.compile(r"process (\d+) spawned with command: .{0,20000}?--local_rank[= ]'?(\d+)")
 MPI_FIRST = re.compile(r"Process name: \[\[(\d+),(\d+)\],(\d+)\]")
-MPI_NOTICED = re.compile(r"mpirun noticed that process rank (\d+) with PID (\d+) on node (\S+) exited on signal (\d+)")
+#: horovodrun's Gloo launcher: ``Process 2 exit with status code 1.`` (the process is the rank)
+HOROVOD_EXIT = re.compile(r"^Process (\d+) exit with status code (-?\d+)")
+TRACEBACK_START = re.compile(r"^Traceback \(most recent call last\):?\s*$")
+MPI_NOTICED = re.compile(r"(?:mpirun|mpiexec|orterun|prterun|prte) noticed that process rank (\d+) with PID (\d+) on node (\S+) exited on signal (\d+)")
+#: torch.multiprocessing.spawn (the process index is the local rank): ``process 3 terminated with
+#: signal SIGKILL`` / ``with exit code 1``, ``-- Process 2 terminated with the following error:``
+SPAWN_EXIT = re.compile(r"\bprocess (\d+) terminated with (?:signal (SIG[A-Z]+)|exit code (-?\d+))")
+SPAWN_RAISED = re.compile(r"-- Process (\d+) terminated with the following error")
+#: monitored_barrier (gloo): the ranks that never reached it, named by a rank that did
+BARRIER_FAILED = re.compile(r"\bRanks? (\d+(?:, ?\d+){0,4095}) failed to pass monitoredBarrier")
+BARRIER_PEER = re.compile(r"reached monitoredBarrier, but received errors while waiting for send/recv from rank (\d+)|[Pp]lease check rank (\d+) logs for faulty rank")
 
 # ---------------------------------------------------------------------------------------
 # Helpers.

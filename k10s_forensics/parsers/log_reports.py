@@ -27,6 +27,8 @@ Event = dict[str, Any]
 #: ``Rank A is running collective: CollectiveFingerPrint(...)`` (PyTorch >= 1.12); the first rank
 #: of a report is its reporter, the second the first rank (in rank order) whose fingerprint differs.
 FINGERPRINT = re.compile(r"Rank (\d+) is running collective: CollectiveFingerPrint\(SequenceNumber=(\d+),?\s*OpType=(\w+)")
+#: The second rank of a report whose line was cut before its fingerprint (a paste, a log limit).
+FINGERPRINT_CUT = re.compile(r"\bbut Rank (\d+) is running\b")
 FINGERPRINT_SHAPE = re.compile(r"TensorShape=\[([^\]]{0,400})\]")
 FINGERPRINT_DTYPES = re.compile(r"TensorDtypes=([\w\[\], ]{0,200}?),? TensorDeviceTypes")
 #: PyTorch 1.10-1.11: each rank that sees any difference reports only its own fingerprint.
@@ -62,6 +64,10 @@ def _fingerprints(text: str) -> list[Event]:
                 fp += f", TensorDtypes={dtypes.group(1)}"
             out.append({"kind": "collective_mismatch", "subkind": "fingerprint", "rank": _int(m.group(1)), "seq_num": _int(m.group(2)),
                         "op_type": m.group(3), "fingerprint": fp, "_reporter": _int(found[0].group(1))})
+        cut = FINGERPRINT_CUT.search(text, found[-1].end()) if len(found) == 1 else None
+        if cut:  # the line ends before the other rank's fingerprint: it differs, in what is unknown
+            out.append({"kind": "collective_mismatch", "subkind": "fingerprint_cut", "rank": _int(cut.group(1)),
+                        "seq_num": out[0]["seq_num"], "op_type": None, "fingerprint": "(cut short)", "_reporter": out[0]["_reporter"]})
         return out
     old = FINGERPRINT_OLD.search(text)
     if old:
@@ -97,9 +103,21 @@ def _desync(text: str) -> list[Event]:
     return []
 
 
+def _barrier(text: str) -> list[Event]:
+    """``monitored_barrier``: the ranks that never reached it, named by one that did (a desync
+    report of its own kind: subkind ``barrier``, seen as never having joined)."""
+    m = P.BARRIER_FAILED.search(text) if "monitoredBarrier" in text or "faulty rank" in text else None
+    if m:
+        return [{"kind": "nccl_desync", "rank": r, "subkind": "barrier"} for r in _rank_list(m.group(1))]
+    m = P.BARRIER_PEER.search(text) if "monitoredBarrier" in text or "faulty rank" in text else None
+    if m:
+        return [{"kind": "nccl_desync", "rank": _int(m.group(1) or m.group(2)), "subkind": "barrier"}]
+    return []
+
+
 def reports(text: str) -> list[Event]:
-    """Events of a report line (fingerprint mismatch, desync report, flight recorder missing ranks)."""
-    events = _fingerprints(text) or _desync(text)
+    """Events of a report line (fingerprint mismatch, desync report, barrier, flight recorder missing ranks)."""
+    events = _fingerprints(text) or _desync(text) or _barrier(text)
     if events:
         return events
     m = P.FR_MISSING.search(text)

@@ -1,0 +1,67 @@
+"""Accuracy on real incidents: the culprit rank (and cause) named from real logs, per corpus and batch.
+
+Each incident log (shared/real-samples/incidents and tests/data/real-incidents) is turned into
+a bundle by ``k10s import-logs`` (through tests/incident_kit.py), analyzed, and scored as the
+corpus tests score it (tests/incident_kit.misses): *rank* — a critical/warning finding names
+exactly the culprit ranks and none names only other ranks (a control: none names any rank);
+*rank+cause* — the same with the expected cause. Two ways of bringing the log: routed (one pod
+per node, lines by rank prefix) and one pod with API timestamps.
+
+    python benchmarks/bench_real_incidents.py            # a table per corpus and batch
+    python benchmarks/bench_real_incidents.py -v         # and every miss
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import warnings
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+VARIANTS = {"routed": {}, "one pod + API timestamps": {"one_log": True, "api_timestamps": True}}
+
+
+def corpora():
+    from incident_kit import REAL_SAMPLES_DIR, load_cases, load_corpus
+
+    out = []
+    if REAL_SAMPLES_DIR.is_dir():
+        out += [("shared/real-samples/incidents", c) for c in load_cases(REAL_SAMPLES_DIR)]
+    for c in load_corpus(ROOT / "tests" / "data" / "real-incidents"):
+        out.append((f"tests/data/real-incidents batch {c.extra.get('batch', '?')}", c))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args(argv)
+    warnings.filterwarnings("ignore")
+    from incident_kit import analyze_incident, misses
+
+    score: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    for group, case in corpora():
+        for variant, how in VARIANTS.items():
+            with tempfile.TemporaryDirectory() as tmp:
+                findings = analyze_incident(Path(tmp), case, **how)
+            full, rank = misses(case, findings), misses(case, findings, check_cause=False)
+            s = score[(group, variant)]
+            s[0] += 1
+            s[1] += rank is None
+            s[2] += full is None
+            if args.verbose and full is not None:
+                print(f"  {variant:26} {case.incident}: {full}")
+    print("| corpus | incidents | way | culprit rank right | rank and cause right |")
+    print("|---|---|---|---|---|")
+    for (group, variant), (n, rank, full) in sorted(score.items()):
+        print(f"| {group} | {n} | {variant} | {rank}/{n} ({100 * rank / n:.0f} %) | {full}/{n} ({100 * full / n:.0f} %) |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

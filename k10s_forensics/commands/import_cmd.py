@@ -1,0 +1,40 @@
+"""``k10s import-logs``: log files (a Slurm job's output, saved ``kubectl logs``, a paste) as a bundle."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("import-logs")
+@click.argument("logs", nargs=-1, required=True, metavar="LOG...")
+@click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Bundle directory to create.")
+@click.option("--nproc-per-node", type=click.IntRange(1, 4096), default=None,
+              help="Processes (ranks) per node; default: what the logs say (--nproc_per_node, local_world_size, ...).")
+@click.option("--world-size", type=click.IntRange(1, 1 << 20), default=None, help="Ranks in all; default: what the logs say.")
+@click.option("--nodes", type=click.IntRange(1, 65536), default=None, help="Nodes; default: one per LOG, or from the world size.")
+@click.option("--job", default="imported", show_default=True, help="Name the imported job is given.")
+@click.option("--namespace", default="imported", show_default=True)
+@click.option("--split/--no-split", default=True, show_default=True,
+              help="Split one LOG into pods by the rank each line names (--no-split: keep it whole in the first pod).")
+def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | None, world_size: int | None, nodes: int | None,
+                    job: str, namespace: str, split: bool) -> None:
+    """Turn training console logs into a bundle that analyze, report and view read.
+
+    \b
+    One LOG holding many ranks' lines (a torchrun console, mpirun/srun output, a paste) is
+    split into one pod per node by the rank each line's prefix names; several LOGs are one
+    node each, in the order given (node rank 0 first). `-` reads standard input.
+    Lines are kept verbatim; no clock is invented for lines without one.
+    """
+    from k10s_forensics.logimport import import_logs, read_source
+
+    sources = [read_source(path) for path in logs]
+    bundle, layout = import_logs(sources, out_dir, nproc_per_node=nproc_per_node, world_size=world_size, nodes=nodes,
+                                 job=job, namespace=namespace, split=split)
+    how = ", ".join(f"{k} from {v}" for k, v in layout.hints.items())
+    click.echo(f"wrote {bundle.path}: job {namespace}/{job}, {layout.nodes} node(s) x {layout.nproc_per_node} process(es), "
+               f"world size {layout.world_size} ({how})")
+    click.echo(f"next: k10s analyze {bundle.path}")
+
+
+COMMANDS = (import_logs_cmd,)

@@ -1,0 +1,300 @@
+"""``k10s import-logs``: console logs that were not captured from a cluster, as a bundle.
+
+Logs reach an incident review in many ways a capture never saw: a Slurm job's output file,
+``kubectl logs`` saved before the pods were deleted, a log shipper's export, a paste in a
+support ticket or an issue thread. ``import_logs`` turns them into an ordinary bundle (raw
+layer + manifest, then rebuilt), so every rule, the report and the views read them as they
+read a capture:
+
+* one **node** per log source when several are given (the order given is the node rank),
+  or, for one source holding many ranks' lines, lines **routed** to the node of the global
+  rank their prefix names (``[rank12]:``, ``[rank=12]``, mpirun ``[1,12]<stderr>:``, srun
+  ``12:``); a NCCL ``host:pid:tid [dev]`` line goes to the node of its host (placed by a
+  ``comm … rank N nRanks M`` line it printed); a line with neither stays with the line
+  before it (a traceback continues where it began);
+* a training job (a PyTorchJob, ``k10s.io/imported: "true"``) with one pod per node whose
+  environment says the node rank, the processes per node and the world size, so local ranks
+  (torchrun's ``local_rank: 3``, ``[default3]:``) resolve to global ranks;
+* the lines verbatim: no timestamp is invented (a line without a clock keeps none; the
+  parsers order such lines by position).
+
+Processes per node and world size come from the options, else from the lines themselves
+(``--nproc_per_node 8``, ``local_world_size``, ``nRanks 16``, ``WORLD_SIZE=16``, the
+highest rank and local rank seen); ``layout_hints`` says which.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from k10s_forensics.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
+from k10s_forensics.errors import InputError
+from k10s_forensics.parsers.log_lines import fallback_ts
+from k10s_forensics.parsers.log_normalize import normalize
+
+IMPORTED_ANNOTATION = "k10s.io/imported"
+MAX_SOURCE_BYTES = 1 << 30
+
+_NCCL_HOST = re.compile(r"^(?:\S+ )?([A-Za-z0-9][\w.-]{0,252}):\d+:\d+ \[\d+\] NCCL ")
+_COMM_RANK = re.compile(r"comm 0x[0-9a-fA-F]+ rank (\d+) n[Rr]anks (\d+)")
+#: (what, regex): processes per node stated by a launcher or the environment
+_NPROC_HINTS = (
+    ("--nproc_per_node", re.compile(r"--nproc[_-]per[_-]node[= ](\d{1,4})\b")),
+    ("local_world_size", re.compile(r"\blocal_world_size[\"']?\s*[=:]\s*(\d{1,4})\b", re.IGNORECASE)),
+    ("LOCAL_WORLD_SIZE", re.compile(r"\bLOCAL_WORLD_SIZE[\"']?\s*[=:]\s*[\"']?(\d{1,4})\b")),
+)
+#: (what, regex): world size stated by NCCL, a launcher or the environment
+_WORLD_HINTS = (
+    ("nRanks", re.compile(r"\bn[Rr]anks (\d{1,7})\b")),
+    ("world_size", re.compile(r"\bworld[_ ]size[\"']?\s*[=:]\s*[\"']?(\d{1,7})\b", re.IGNORECASE)),
+)
+_LOCAL_SEEN = (
+    re.compile(r"\[default(\d{1,4})\]:"),
+    re.compile(r"\blocal_rank: (\d{1,4})\b"),
+    re.compile(r"\(local_rank: (\d{1,4})\)"),
+    re.compile(r"\bLOCAL_RANK[=: ]+(\d{1,4})\b"),
+    re.compile(r"\bprocess (\d{1,4}) terminated with\b"),  # torch.multiprocessing.spawn
+)
+
+
+@dataclass
+class LogSource:
+    """One log as read: a name (a file's name, or ``stdin``) and its text."""
+
+    name: str
+    text: str
+
+
+@dataclass
+class Layout:
+    """How the job was laid out: processes per node, nodes, world size, and where each came from."""
+
+    nproc_per_node: int
+    nodes: int
+    world_size: int
+    hints: dict[str, str] = field(default_factory=dict)
+
+
+def read_source(path: str) -> LogSource:
+    """A log file (gzip is recognised by its magic), or ``-`` for standard input."""
+    import sys
+
+    if path == "-":
+        return LogSource("stdin", sys.stdin.read())
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"{path}: no such log file")
+    if p.stat().st_size > MAX_SOURCE_BYTES:
+        raise InputError(f"{path}: larger than {MAX_SOURCE_BYTES >> 20} MiB; split it or capture from the cluster")
+    data = p.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise InputError(f"{path}: not a readable gzip file ({exc})") from exc
+    if b"\x00" in data[:65536]:
+        raise InputError(f"{path}: binary data, not a text log")
+    return LogSource(p.name, data.decode("utf-8", errors="replace"))
+
+
+def _max_found(texts: list[str], patterns) -> tuple[int | None, str | None]:
+    best: tuple[int | None, str | None] = (None, None)
+    for what, rx in patterns:
+        for text in texts:
+            for m in rx.finditer(text):
+                value = int(m.group(1))
+                if value > 0 and (best[0] is None or value > best[0]):
+                    best = (value, what)
+    return best
+
+
+def tagged_rank(line: str) -> int | None:
+    """The global rank a launcher or shipper prefix names on ``line`` (None: none)."""
+    if not line or len(line) > 65536:
+        return None
+    return normalize(line).rank
+
+
+def _max_rank(texts: list[str]) -> int | None:
+    top = None
+    for text in texts:
+        for line in text.split("\n"):
+            rank = tagged_rank(line)
+            if rank is not None and (top is None or rank > top):
+                top = rank
+            c = _COMM_RANK.search(line) if "comm 0x" in line else None
+            if c and (top is None or int(c.group(1)) > top):
+                top = int(c.group(1))
+    return top
+
+
+def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, world_size: int | None = None,
+                 nodes: int | None = None) -> Layout:
+    """Processes per node, nodes and world size: the options first, then the lines' own hints."""
+    texts = [s.text for s in sources]
+    hints: dict[str, str] = {}
+    if nproc_per_node:
+        hints["nproc_per_node"] = "option"
+    else:
+        nproc_per_node, what = _max_found(texts, _NPROC_HINTS)
+        if nproc_per_node:
+            hints["nproc_per_node"] = f"log: {what}"
+    stated_world, world_what = _max_found(texts, _WORLD_HINTS)
+    top = _max_rank(texts)
+    if world_size:
+        hints["world_size"] = "option"
+    elif stated_world:
+        world_size, hints["world_size"] = stated_world, f"log: {world_what}"
+    if not nproc_per_node:
+        if nodes:
+            nproc_per_node = max(1, -(-(world_size or (top or 0) + 1) // nodes))
+            hints["nproc_per_node"] = "world size / nodes"
+        elif len(sources) == 1:
+            nproc_per_node = world_size or (top + 1 if top is not None else None)
+            hints["nproc_per_node"] = "one log: one node holds every rank"
+        if not nproc_per_node:
+            local, _ = _max_found(texts, [("local", rx) for rx in _LOCAL_SEEN])
+            nproc_per_node = (local + 1) if local is not None else 1
+            hints["nproc_per_node"] = "highest local rank seen + 1" if local is not None else "default 1"
+    nodes = nodes or max(len(sources), -(-(max(world_size or 0, (top or 0) + 1)) // nproc_per_node))
+    if not world_size:
+        world_size = max(nodes * nproc_per_node, (top or 0) + 1)
+        hints["world_size"] = "nodes x processes per node"
+    nodes = max(nodes, -(-world_size // nproc_per_node), len(sources))
+    return Layout(nproc_per_node=nproc_per_node, nodes=nodes, world_size=world_size, hints=hints)
+
+
+def route_lines(lines: list[str], nproc: int, nodes: int) -> list[list[int]]:
+    """Line indices of one pasted log split into one list per node (see the module doc)."""
+    host_node: dict[str, int] = {}
+    for line in lines:
+        h = _NCCL_HOST.match(line) if " NCCL " in line else None
+        c = _COMM_RANK.search(line) if h else None
+        if h and c:
+            host_node.setdefault(h.group(1), int(c.group(1)) // nproc)
+    out: list[list[int]] = [[] for _ in range(nodes)]
+    current = 0
+    for i, line in enumerate(lines):
+        node = None
+        rank = tagged_rank(line)
+        if rank is not None:
+            node = rank // nproc
+        else:
+            h = _NCCL_HOST.match(line) if " NCCL " in line else None
+            if h:
+                node = host_node.get(h.group(1))
+                if node is None:  # a host that never printed its rank: the next free node
+                    used = set(host_node.values())
+                    node = next((n for n in range(nodes) if n not in used), 0)
+                    host_node[h.group(1)] = node
+        if node is not None and 0 <= node < nodes:
+            current = node
+        out[current].append(i)
+    return out
+
+
+def _clock(lines: list[str], now: dt.datetime) -> tuple[dt.datetime | None, dt.datetime | None]:
+    stamps = [t for t in (fallback_ts(line, now) for line in lines[:200000]) if t is not None]
+    return (min(stamps), max(stamps)) if stamps else (None, None)
+
+
+def _pod_name(job: str, node_rank: int) -> str:
+    return f"{job}-master-0" if node_rank == 0 else f"{job}-worker-{node_rank - 1}"
+
+
+def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sources: list[str]) -> list[dict[str, Any]]:
+    """The PyTorchJob and one running pod per node, as the API would list them."""
+    gpus = str(layout.nproc_per_node)
+    annotations = {IMPORTED_ANNOTATION: "true"}
+
+    def template() -> dict[str, Any]:
+        return {"spec": {"containers": [{"name": "pytorch", "resources": {"limits": {"nvidia.com/gpu": gpus}}}]}}
+
+    specs: dict[str, Any] = {"Master": {"replicas": 1, "template": template()}}
+    if layout.nodes > 1:
+        specs["Worker"] = {"replicas": layout.nodes - 1, "template": template()}
+    job_uid = f"imported-{namespace}-{job}"
+    bodies: list[dict[str, Any]] = [{
+        "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
+        "metadata": {"name": job, "namespace": namespace, "uid": job_uid, "creationTimestamp": iso(started), "annotations": annotations},
+        "spec": {"pytorchReplicaSpecs": specs, "nprocPerNode": gpus},
+        "status": {"startTime": iso(started), "conditions": [{"type": "Running", "status": "True"}]},
+    }]
+    for node_rank in range(layout.nodes):
+        name, rtype = _pod_name(job, node_rank), ("master" if node_rank == 0 else "worker")
+        env = {"PET_NODE_RANK": node_rank, "PET_NPROC_PER_NODE": layout.nproc_per_node, "PET_NNODES": layout.nodes,
+               "WORLD_SIZE": layout.world_size}
+        pod_ip = f"10.{200 + node_rank // 62500}.{node_rank // 250 % 250}.{node_rank % 250 + 2}"
+        labels = {"training.kubeflow.org/job-name": job, "training.kubeflow.org/replica-type": rtype,
+                  "training.kubeflow.org/replica-index": str(0 if node_rank == 0 else node_rank - 1)}
+        source = sources[node_rank] if node_rank < len(sources) else None
+        pod_ann = dict(annotations, **({"k10s.io/imported-from": source} if source else {}))
+        bodies.append({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": namespace, "uid": f"imported-{name}", "labels": labels, "annotations": pod_ann,
+                         "creationTimestamp": iso(started),
+                         "ownerReferences": [{"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "name": job, "uid": job_uid, "controller": True}]},
+            "spec": {"nodeName": f"node-{node_rank}", "containers": [{
+                "name": "pytorch", "resources": {"limits": {"nvidia.com/gpu": gpus}},
+                "env": [{"name": k, "value": str(v)} for k, v in env.items()]}]},
+            "status": {"phase": "Running", "podIP": pod_ip, "podIPs": [{"ip": pod_ip}], "startTime": iso(started),
+                       "containerStatuses": [{"name": "pytorch", "ready": True, "restartCount": 0, "state": {"running": {"startedAt": iso(started)}}}]},
+        })
+    return bodies
+
+
+def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: int | None = None, world_size: int | None = None,
+                nodes: int | None = None, job: str = "imported", namespace: str = "imported", split: bool = True,
+                now: dt.datetime | None = None) -> tuple[Bundle, Layout]:
+    """Write a bundle at ``out`` from ``sources`` (see the module doc) and rebuild its tables.
+
+    ``split=False`` keeps one source whole in the first node's pod (a paste of several nodes'
+    output whose lines carry no rank prefix to route them by).
+    """
+    import json
+
+    from k10s_forensics.rebuild import rebuild
+
+    if not sources:
+        raise InputError("no log given")
+    now = now or utcnow()
+    layout = infer_layout(sources, nproc_per_node, world_size, nodes)
+    if layout.nodes > 4096:
+        raise InputError(f"{layout.nodes} nodes inferred; pass --nproc-per-node to say how many processes each node ran")
+    if len(sources) == 1 and not split:
+        bodies = [sources[0].text] + [""] * (layout.nodes - 1)
+    elif len(sources) == 1:
+        lines = sources[0].text.split("\n")
+        bodies = ["\n".join(lines[i] for i in idx) for idx in route_lines(lines, layout.nproc_per_node, layout.nodes)]
+    else:
+        bodies = [s.text for s in sources] + [""] * (layout.nodes - len(sources))
+    first, last = _clock([ln for s in sources for ln in s.text.split("\n")], now)
+    started = (first or now) - dt.timedelta(minutes=1)
+    ended = last or now
+    manifest = new_manifest(scope={"namespaces": [namespace], "jobs": [f"{namespace}/{job}"]},
+                            window_start=started, window_end=ended, created_at=now)
+    manifest["cluster"] = {"context": None, "server": None, "kubernetes_version": None, "imported": True}
+    writer = BundleWriter(out, manifest)
+    names = [s.name for s in sources] if len(sources) > 1 else [sources[0].name] * layout.nodes
+    for body in _objects(namespace, job, layout, started, names):
+        meta = body["metadata"]
+        writer.add("objects", {"captured_at": ended, "api_version": body["apiVersion"], "kind": body["kind"],
+                               "namespace": meta.get("namespace"), "name": meta["name"], "uid": meta["uid"], "body": json.dumps(body)})
+    for node_rank, body in enumerate(bodies):
+        name = _pod_name(job, node_rank)
+        writer.add("logs", {"captured_at": ended, "node": f"node-{node_rank}", "namespace": namespace, "pod": name,
+                            "pod_uid": f"imported-{name}", "container": "pytorch", "previous": False, "body": body, "error": None})
+    stamp = iso(now)
+    writer.record_collector({"name": "logs", "status": "ok", "started_at": stamp, "finished_at": stamp, "rows": len(bodies),
+                             "errors": [], "imported_from": [s.name for s in sources], "layout": layout.hints})
+    bundle = writer.close(complete=True)
+    rebuild(bundle)
+    return Bundle.open(bundle.path), layout
+
+
+__all__ = ["IMPORTED_ANNOTATION", "Layout", "LogSource", "import_logs", "infer_layout", "read_source", "route_lines", "tagged_rank"]
