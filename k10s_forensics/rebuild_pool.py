@@ -8,8 +8,8 @@ what it derives to a folder of its own; memory per worker is one row group plus 
 parser's state. The parent then folds every task's tables and parse issues into the real
 context in plan order (parser order, then row-group order) — never in completion order —
 so the output is the same whatever the number of processes or the order they finish in.
-Parsers that read derived tables (``AFTER_MERGE``: ranks, gpus) run afterwards in the
-parent, exactly as in a serial rebuild.
+Parsers that read derived tables (``AFTER_MERGE``: prom_ksm, prometheus, ranks, gpus) run
+afterwards in the parent, exactly as in a serial rebuild.
 """
 
 from __future__ import annotations
@@ -39,8 +39,12 @@ SHARDED: dict[str, tuple[str, str]] = {
     "ss": ("exec", "ss"),
     "dcgm": ("scrapes", "dcgm-exporter"),
 }
-#: Parsers that read tables the others derived: run in the parent after the merge.
-AFTER_MERGE: tuple[str, ...] = ("ranks", "gpus")
+#: Parsers that read tables the others derived: run in the parent after the merge, in DERIVERS
+#: order. prom_ksm adds history pods not already listed (it reads pods, nodes) and prometheus
+#: attributes series with pods and nodes; in a worker they saw empty tables (pods listed twice).
+#: Moving them after the merge keeps every table's row order: no parser between them and
+#: ranks emits into pods, containers, nodes or gpu_samples.
+AFTER_MERGE: tuple[str, ...] = ("prom_ksm", "prometheus", "ranks", "gpus")
 #: Compressed raw bytes per sharded task (a few tasks per process balance the load).
 SHARD_BYTES = 24 << 20
 #: Below this many raw bytes ``jobs=0`` (auto) parses in-process: starting workers costs more.
