@@ -30,7 +30,7 @@ from k10s_forensics.bundle import RAW_SCHEMAS, Bundle
 from k10s_forensics import derived
 from k10s_forensics.parsers import DERIVERS, ParseIssues, load_deriver
 from k10s_forensics.rebuild import DeriveContext, ensure_layer, rebuild
-from k10s_forensics.rebuild_shard import ShardContext, Task, Unwritten
+from k10s_forensics.rebuild_shard import SHARD_SUFFIX, ShardContext, Task, Unwritten, read_shard
 
 #: Parser -> (raw file, source): parsers whose output for a raw row group depends on that group only.
 SHARDED: dict[str, tuple[str, str]] = {
@@ -106,10 +106,10 @@ def _crash_issue(issues: ParseIssues, parser: str, exc: BaseException) -> None:
 
 def run_task(bundle_path: str | None, task: Task, out_dir: str, damaged: dict[str, bool], missing_reported: set[str],
              rows: pa.Table | None = None) -> dict[str, Any]:
-    """Worker side: derive one task into ``out_dir``; its tables, issues and seconds.
+    """Worker side: derive one task into ``out_dir``; its tables, issues, wall and CPU seconds.
 
     With ``rows`` (capture's just-written row group) the bundle is not read at all."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     bundle = Bundle.open(bundle_path) if bundle_path else Unwritten()
     issues = ParseIssues()
     out = Path(out_dir)
@@ -121,15 +121,15 @@ def run_task(bundle_path: str | None, task: Task, out_dir: str, damaged: dict[st
         load_deriver(task.parser)(ctx)
     except Exception as exc:  # a parser bug costs its tables, never the rebuild
         _crash_issue(issues, task.parser, exc)
-    return {"tables": ctx.write_shard(), "issues": issues, "seconds": time.perf_counter() - started}
+    tables = ctx.write_shard()
+    return {"tables": tables, "issues": issues, "seconds": time.perf_counter() - started, "cpu": time.process_time() - cpu}
 
 
 def _merge(ctx: DeriveContext, out_dir: Path, result: dict[str, Any]) -> None:
     ctx.issues.merge(result["issues"])
     for name in result["tables"]:
-        pf = pq.ParquetFile(out_dir / f"{name}.parquet")
-        for i in range(pf.num_row_groups):
-            ctx.emit(name, pf.read_row_group(i))
+        for table in read_shard(out_dir / f"{name}{SHARD_SUFFIX}"):  # one per worker emit: the same row groups
+            ctx.emit(name, table)
 
 
 def pool(jobs: int) -> ProcessPoolExecutor:
