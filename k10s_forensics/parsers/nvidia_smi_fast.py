@@ -140,9 +140,11 @@ class _GpuPlan:
                     out += [None if x is None else int(x) for x in v]
                 else:
                     out += [_sum(*v[:2]), _sum(*v[2:])]
-            counts = self.ecc_memo[raws] = tuple(out)
-            if len(self.ecc_memo) > 4096:
-                self.ecc_memo.clear()
+            counts = tuple(out)
+            if xml_fast.memo_key_ok(raws):
+                if len(self.ecc_memo) > 4096:
+                    self.ecc_memo.clear()
+                self.ecc_memo[raws] = counts
         return counts
 
     def mask(self, parts) -> int | None:
@@ -157,9 +159,11 @@ class _GpuPlan:
                 if state in ("active", "not active"):
                     known = True
                     mask |= bit if state == "active" else 0
-            mask = self.masks[states] = mask if known else None
-            if len(self.masks) > 4096:
-                self.masks.clear()
+            mask = mask if known else None
+            if xml_fast.memo_key_ok(states):
+                if len(self.masks) > 4096:
+                    self.masks.clear()
+                self.masks[states] = mask
         return mask
 
     def rows(self, parts, position: int, driver, cuda) -> tuple[list[dict], list[dict]]:

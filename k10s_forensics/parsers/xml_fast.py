@@ -124,6 +124,10 @@ def clean(raw: str) -> str | None:
     return value
 
 
+#: Longest raw text a memo keeps (longer ones are converted every time: memory stays bounded).
+MEMO_CHARS = 256
+
+
 class Memo(dict):
     """``memo[raw]`` = ``fn(raw)``, remembered (values repeat across elements and documents)."""
 
@@ -132,10 +136,17 @@ class Memo(dict):
         self.fn, self.limit = fn, limit
 
     def __missing__(self, raw):
-        if len(self) >= self.limit:
-            self.clear()
-        value = self[raw] = self.fn(raw)
+        value = self.fn(raw)
+        if raw is None or len(raw) <= MEMO_CHARS:
+            if len(self) >= self.limit:
+                self.clear()
+            self[raw] = value
         return value
 
 
-__all__ = ["Memo", "Skeleton", "clean", "key", "outside_ok", "skeleton", "slot", "split"]
+def memo_key_ok(raws: tuple) -> bool:
+    """Whether a tuple of raw texts is short enough to key a memo."""
+    return sum(map(len, raws)) <= 4 * MEMO_CHARS
+
+
+__all__ = ["MEMO_CHARS", "Memo", "memo_key_ok", "Skeleton", "clean", "key", "outside_ok", "skeleton", "slot", "split"]
