@@ -50,12 +50,12 @@ def _tree_rss(root_pid: int) -> int:
     return total
 
 
-def run_step(argv: list[str]) -> dict:
+def run_step(argv: list[str], env: dict[str, str] | None = None) -> dict:
     """Run one command; wall seconds, peak tree RSS (MiB), CPU seconds (of the process and the
     children it waited for: not the rebuild's pool workers), exit code."""
     before = os.times()
     started = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     peak = 0
     done = threading.Event()
 

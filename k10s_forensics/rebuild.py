@@ -39,7 +39,7 @@ class DeriveContext:
         self.out_dir = out_dir
         self.issues = issues
         self._memory: dict[str, list[pa.Table]] = {}
-        self._writers: dict[str, pq.ParquetWriter] = {}
+        self._writers: dict[str, Any] = {}
         self._closed: set[str] = set()
         self._damaged: dict[str, bool] = {}
         self._missing_reported: set[str] = set()
@@ -155,10 +155,14 @@ class DeriveContext:
                 raise RuntimeError(f"{name} was already finalised")
             writer = self._writers.get(name)
             if writer is None:
-                writer = self._writers[name] = pq.ParquetWriter(self.out_dir / f"{name}.parquet", table.schema, compression=COMPRESSION)
+                writer = self._writers[name] = self._open_stream(name, table.schema)
             writer.write_table(table)
         else:
             self._memory.setdefault(name, []).append(table)
+
+    def _open_stream(self, name: str, schema: pa.Schema):
+        """The writer of streamed table ``name`` (``write_table``, ``close``)."""
+        return pq.ParquetWriter(self.out_dir / f"{name}.parquet", schema, compression=COMPRESSION)
 
     def table(self, name: str) -> pa.Table:
         """Everything emitted so far for ``name`` (streamed tables are closed and read back)."""

@@ -8,8 +8,8 @@ what it derives to a folder of its own; memory per worker is one row group plus 
 parser's state. The parent then folds every task's tables and parse issues into the real
 context in plan order (parser order, then row-group order) — never in completion order —
 so the output is the same whatever the number of processes or the order they finish in.
-Parsers that read derived tables (``AFTER_MERGE``: ranks, gpus) run afterwards in the
-parent, exactly as in a serial rebuild.
+Parsers that read derived tables (``AFTER_MERGE``: prom_ksm, prometheus, ranks, gpus) run
+afterwards in the parent, exactly as in a serial rebuild.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from k10s_forensics.bundle import RAW_SCHEMAS, Bundle
 from k10s_forensics import derived
 from k10s_forensics.parsers import DERIVERS, ParseIssues, load_deriver
 from k10s_forensics.rebuild import DeriveContext, ensure_layer, rebuild
-from k10s_forensics.rebuild_shard import ShardContext, Task, Unwritten
+from k10s_forensics.rebuild_shard import SHARD_SUFFIX, ShardContext, Task, Unwritten, read_shard
 
 #: Parser -> (raw file, source): parsers whose output for a raw row group depends on that group only.
 SHARDED: dict[str, tuple[str, str]] = {
@@ -39,8 +39,12 @@ SHARDED: dict[str, tuple[str, str]] = {
     "ss": ("exec", "ss"),
     "dcgm": ("scrapes", "dcgm-exporter"),
 }
-#: Parsers that read tables the others derived: run in the parent after the merge.
-AFTER_MERGE: tuple[str, ...] = ("ranks", "gpus")
+#: Parsers that read tables the others derived: run in the parent after the merge, in DERIVERS
+#: order. prom_ksm adds history pods not already listed (it reads pods, nodes) and prometheus
+#: attributes series with pods and nodes; in a worker they saw empty tables (pods listed twice).
+#: Moving them after the merge keeps every table's row order: no parser between them and
+#: ranks emits into pods, containers, nodes or gpu_samples.
+AFTER_MERGE: tuple[str, ...] = ("prom_ksm", "prometheus", "ranks", "gpus")
 #: Compressed raw bytes per sharded task (a few tasks per process balance the load).
 SHARD_BYTES = 24 << 20
 #: Below this many raw bytes ``jobs=0`` (auto) parses in-process: starting workers costs more.
@@ -102,10 +106,10 @@ def _crash_issue(issues: ParseIssues, parser: str, exc: BaseException) -> None:
 
 def run_task(bundle_path: str | None, task: Task, out_dir: str, damaged: dict[str, bool], missing_reported: set[str],
              rows: pa.Table | None = None) -> dict[str, Any]:
-    """Worker side: derive one task into ``out_dir``; its tables, issues and seconds.
+    """Worker side: derive one task into ``out_dir``; its tables, issues, wall and CPU seconds.
 
     With ``rows`` (capture's just-written row group) the bundle is not read at all."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     bundle = Bundle.open(bundle_path) if bundle_path else Unwritten()
     issues = ParseIssues()
     out = Path(out_dir)
@@ -117,15 +121,15 @@ def run_task(bundle_path: str | None, task: Task, out_dir: str, damaged: dict[st
         load_deriver(task.parser)(ctx)
     except Exception as exc:  # a parser bug costs its tables, never the rebuild
         _crash_issue(issues, task.parser, exc)
-    return {"tables": ctx.write_shard(), "issues": issues, "seconds": time.perf_counter() - started}
+    tables = ctx.write_shard()
+    return {"tables": tables, "issues": issues, "seconds": time.perf_counter() - started, "cpu": time.process_time() - cpu}
 
 
 def _merge(ctx: DeriveContext, out_dir: Path, result: dict[str, Any]) -> None:
     ctx.issues.merge(result["issues"])
     for name in result["tables"]:
-        pf = pq.ParquetFile(out_dir / f"{name}.parquet")
-        for i in range(pf.num_row_groups):
-            ctx.emit(name, pf.read_row_group(i))
+        for table in read_shard(out_dir / f"{name}{SHARD_SUFFIX}"):  # one per worker emit: the same row groups
+            ctx.emit(name, table)
 
 
 def pool(jobs: int) -> ProcessPoolExecutor:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pyarrow as pa
@@ -89,3 +90,41 @@ def test_plan_covers_every_row_group_once(raw_bundle, monkeypatch):
     for parser in ("nvidia_smi_xml", "ss"):
         ranges = [(t.first, t.stop) for t in rebuild_pool.plan(bundle) if t.parser == parser]
         assert ranges == [(i, i + 1) for i in range(groups)]
+
+
+def test_history_parsers_see_the_pods_the_api_listed(tmp_path):
+    """prom_ksm/prometheus read derived pods and nodes: in a worker they saw none (pods listed twice)."""
+    path = tmp_path / "b"
+    simulate("healthy", path, nodes=2, gpus_per_node=2, minutes=3, seed=4)
+    pods = [r for r in _serial_pods(path)]
+    pod = pods[0]
+    scrapes = pq.read_table(path / "raw" / "scrapes.parquet").to_pylist()
+    series = [
+        {"metric": {"__name__": "kube_pod_info", "namespace": pod["namespace"], "pod": pod["pod"], "uid": pod["pod_uid"],
+                    "node": pod["node"]}, "values": [[1763719200, "1"]]},
+        {"metric": {"__name__": "kube_pod_info", "namespace": "gone", "pod": "p-0", "uid": "u-gone", "node": pod["node"]},
+         "values": [[1763719200, "1"]]},
+        {"metric": {"__name__": "DCGM_FI_DEV_GPU_UTIL", "Hostname": pod["node"], "UUID": "GPU-hist", "gpu": "0",
+                    "pod": pod["pod"], "namespace": pod["namespace"]}, "values": [[1763719200, "97"]]},
+    ]
+    body = json.dumps({"status": "success", "data": {"resultType": "matrix", "result": series}})
+    extra = {**scrapes[0], "source": "prometheus-query", "status": 200, "error": None, "body": body,
+             "url": "http://prom/api/v1/query_range?query=kube_pod_info"}
+    from k10s_forensics.bundle import write_raw_table
+
+    write_raw_table(path, "scrapes", scrapes + [extra])
+    serial = tmp_path / "serial"
+    shutil.copytree(path, serial)
+    rebuild(Bundle.open(serial))
+    rebuild_pool.rebuild_parallel(Bundle.open(path), 2)
+    expected, got = _tables(serial), _tables(path)
+    assert expected["pods"].num_rows == len(pods) + 1  # the pod only history knows, once
+    for name, table in expected.items():
+        assert got[name].equals(table), name
+
+
+def _serial_pods(path) -> list[dict]:
+    copy = path.parent / "pods-only"
+    shutil.copytree(path, copy)
+    rebuild(Bundle.open(copy))
+    return pq.read_table(copy / "tables" / "pods.parquet").to_pylist()

@@ -9,6 +9,10 @@ One gpus row and one gpu_samples row (ts = the exec's ``captured_at``) per ``<gp
 each per MIG device (key ``MIG-<parent uuid>/<gpu_instance_id>``, see ``gpu_common``).
 ``gpu_index`` is the position of the ``<gpu>`` element: nvidia-smi lists GPUs in NVML index order.
 
+Two paths, same rows: ``nvidia_smi_fast`` reads documents without building a tree (one split,
+a plan per distinct tag skeleton; ~4x faster per core), and hands anything it does not
+recognise (entities, CDATA, comments, malformed input, ...) to the ElementTree path below.
+
 Safety: documents declaring entities (``<!ENTITY``) are rejected before parsing (no entity
 expansion bombs); expat never fetches external DTDs. Garbage or truncated XML is a counted issue.
 """
@@ -18,14 +22,25 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from k10s_forensics.parsers import nvidia_smi_fast
 from k10s_forensics.parsers.common import normalize_pci_bus_id
-from k10s_forensics.parsers.gpu_common import THROTTLE_BITS, derive_exec_outputs, mig_key
-from k10s_forensics.parsers.xml_paths import GPU_BLOCKS, Paths, num as _num, text as _text, to_int as _int
+from k10s_forensics.parsers.gpu_common import derive_exec_outputs, mig_key
+from k10s_forensics.parsers.xml_paths import GPU_BLOCKS, NA_TEXT as _NA_TEXT, Paths, num as _num, text as _text
+from k10s_forensics.parsers.xml_paths import throttle_bit as _throttle_bit, to_int as _int
 
 SOURCE = "nvidia-smi-xml"
 MAX_XML_CHARS = 64 << 20
 _ENTITY_RE = re.compile(r"<!ENTITY", re.IGNORECASE)
-_NA_TEXT = {"n/a", "not supported", "unknown error", "requested functionality has been deprecated", "insufficient permissions", "gpu requires reset", "unknown"}
+
+
+def _declares_entity(text: str) -> bool:
+    """``_ENTITY_RE.search(text)``, tried only where ``<!`` occurs (a regex scan of every document costs 1.3 ms/MB)."""
+    at = text.find("<!")
+    while at >= 0:
+        if _ENTITY_RE.match(text, at):
+            return True
+        at = text.find("<!", at + 2)
+    return False
 
 
 def _str(el, path: str) -> str | None:
@@ -37,16 +52,6 @@ def _str(el, path: str) -> str | None:
 def _yes(el: ET.Element | None, path: str) -> bool | None:
     text = (_text(el, path) or "").lower()
     return True if text in ("yes", "true", "1") else False if text in ("no", "false", "0") else None
-
-
-def _throttle_bit(tag) -> int | None:
-    bit = _BITS.get(tag, -1)
-    if bit == -1:
-        bit = _BITS[tag] = THROTTLE_BITS.get(re.sub(r"^clocks_(?:event|throttle)_reason_", "", tag)) if isinstance(tag, str) else None
-    return bit
-
-
-_BITS: dict[str, int | None] = {}
 
 
 def throttle_mask(gpu) -> int | None:
@@ -191,8 +196,11 @@ def _gpu(element: ET.Element, position: int, driver: str | None, cuda: str | Non
     return gpus, samples
 
 
-def parse_nvidia_smi_xml(text: str | None) -> tuple[list[dict], list[dict], list[tuple[str, str | None]]]:
+def parse_nvidia_smi_xml(text: str | None, *, fast: bool = True) -> tuple[list[dict], list[dict], list[tuple[str, str | None]]]:
     """Parse one ``nvidia-smi -q -x`` document.
+
+    The fast path (``nvidia_smi_fast``, no tree) reads what it recognises; the rest -- and
+    everything with ``fast=False`` -- goes through ElementTree. Both give the same rows.
 
     Returns:
         (gpus rows, gpu_samples rows, issues as (reason, example)); rows lack node/ts/source.
@@ -201,9 +209,21 @@ def parse_nvidia_smi_xml(text: str | None) -> tuple[list[dict], list[dict], list
         return [], [], [("empty output", None)]
     if len(text) > MAX_XML_CHARS:
         return [], [], [("output too large to be nvidia-smi XML", f"{len(text)} characters")]
-    if _ENTITY_RE.search(text):
-        return [], [], [("XML with entity declarations rejected", text[:200])]
     start = text.find("<")
+    if fast and start >= 0:
+        # No entity check needed first: the fast path declines any '<!' but a plain prolog DOCTYPE.
+        try:
+            result = nvidia_smi_fast.parse(text[start:] if start else text)
+        except Exception:  # noqa: BLE001 - whatever the fast path trips on, the tree parser reads (or words)
+            result = None
+        if result is not None:
+            return result
+    return _parse_tree(text, start)
+
+
+def _parse_tree(text: str, start: int) -> tuple[list[dict], list[dict], list[tuple[str, str | None]]]:
+    if _declares_entity(text):
+        return [], [], [("XML with entity declarations rejected", text[:200])]
     if start < 0:
         return [], [], [("not XML", text[:200])]
     try:
@@ -230,9 +250,14 @@ def parse_nvidia_smi_xml(text: str | None) -> tuple[list[dict], list[dict], list
     return gpus, samples, issues
 
 
+#: False: ``derive`` reads every document with ElementTree (benchmarks compare both paths).
+USE_FAST_PATH = True
+
+
 def derive(ctx) -> None:
     """Emit gpus and gpu_samples rows from every nvidia-smi-xml exec row."""
-    derive_exec_outputs(ctx, SOURCE, lambda row: parse_nvidia_smi_xml(row.get("stdout")), stamp_time=True)
+    fast = USE_FAST_PATH
+    derive_exec_outputs(ctx, SOURCE, lambda row: parse_nvidia_smi_xml(row.get("stdout"), fast=fast), stamp_time=True)
 
 
 __all__ = ["derive", "parse_nvidia_smi_xml", "throttle_mask", "SOURCE"]

@@ -7,7 +7,10 @@ match in document order. ``num`` converts unit texts (``'67.03 W'``) once per di
 
 from __future__ import annotations
 
+import re
+
 from k10s_forensics.parsers.common import number
+from k10s_forensics.parsers.gpu_common import THROTTLE_BITS
 
 #: number() of value texts seen (``'0 MiB'``, ``'N/A'``, ...): exact, values repeat across GPUs and samples.
 _NUMBERS: dict[str | None, float | None] = {}
@@ -71,17 +74,20 @@ def text(el, path: str) -> str | None:
     return text or None
 
 
+def number_of(value_text: str | None) -> float | None:
+    """``number(value_text)``, remembered per distinct text."""
+    value = _NUMBERS.get(value_text, _MISSING)
+    if value is _MISSING:
+        if len(_NUMBERS) > 65536:
+            _NUMBERS.clear()
+        value = _NUMBERS[value_text] = number(value_text)
+    return value
+
+
 def num(el, *paths: str) -> float | None:
     """First path whose value is a number (units stripped, N/A forms -> None)."""
     for path in paths:
-        value_text = text(el, path)
-        if value_text is None:
-            continue
-        value = _NUMBERS.get(value_text, _MISSING)
-        if value is _MISSING:
-            value = _NUMBERS[value_text] = number(value_text)
-            if len(_NUMBERS) > 65536:
-                _NUMBERS.clear()
+        value = number_of(text(el, path))
         if value is not None:
             return value
     return None
@@ -89,10 +95,23 @@ def num(el, *paths: str) -> float | None:
 
 _MISSING = object()
 
+#: Texts that mean "no value" (compared stripped of brackets, lower-cased).
+NA_TEXT = frozenset({"n/a", "not supported", "unknown error", "requested functionality has been deprecated",
+                     "insufficient permissions", "gpu requires reset", "unknown"})
+_BITS: dict[str, int | None] = {}
+
+
+def throttle_bit(tag) -> int | None:
+    """NVML bit of a ``clocks_event_reason_*`` / ``clocks_throttle_reason_*`` tag (None: not a reason)."""
+    bit = _BITS.get(tag, -1)
+    if bit == -1:
+        bit = _BITS[tag] = THROTTLE_BITS.get(re.sub(r"^clocks_(?:event|throttle)_reason_", "", tag)) if isinstance(tag, str) else None
+    return bit
+
 
 def to_int(el, *paths: str) -> int | None:
     value = num(el, *paths)
     return None if value is None else int(value)
 
 
-__all__ = ["GPU_BLOCKS", "Paths", "text", "num", "to_int"]
+__all__ = ["GPU_BLOCKS", "NA_TEXT", "Paths", "number_of", "text", "num", "throttle_bit", "to_int"]
