@@ -39,6 +39,8 @@ from k10s_forensics.parsers.log_normalize import normalize
 
 IMPORTED_ANNOTATION = "k10s.io/imported"
 MAX_SOURCE_BYTES = 1 << 30
+#: More processes than this on one node is never a guess the importer makes on its own
+MAX_GUESSED_NPROC = 1024
 
 _NCCL_HOST = re.compile(r"^(?:\S+ )?([A-Za-z0-9][\w.-]{0,252}):\d+:\d+ \[\d+\] NCCL ")
 _COMM_RANK = re.compile(r"comm 0x[0-9a-fA-F]+ rank (\d+) n[Rr]anks (\d+)")
@@ -262,8 +264,14 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
 
     if not sources:
         raise InputError("no log given")
+    for s in sources:
+        if not s.text.strip():
+            raise InputError(f"{s.name}: no log lines (empty)")
     now = now or utcnow()
     layout = infer_layout(sources, nproc_per_node, world_size, nodes)
+    if layout.nproc_per_node > MAX_GUESSED_NPROC and not nproc_per_node:
+        raise InputError(f"the log names rank {layout.world_size - 1} but not how many processes each node ran: "
+                         "pass --nproc-per-node (and --world-size)")
     if layout.nodes > 4096:
         raise InputError(f"{layout.nodes} nodes inferred; pass --nproc-per-node to say how many processes each node ran")
     if len(sources) == 1 and not split:

@@ -102,6 +102,8 @@ def test_standard_input_and_no_split(tmp_path):
     ("binary", ["bin.log"], "bin.log: binary data, not a text log"),
     ("badgz", ["bad.gz"], "bad.gz: not a readable gzip file"),
     ("exists", ["ok.log"], "a bundle already exists there"),
+    ("empty", ["empty.log"], "empty.log: no log lines (empty)"),
+    ("huge", ["huge.log"], "the log names rank 99999 but not how many processes each node ran"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, setup, args, message):
     (tmp_path / "ok.log").write_text("[rank0]: hi\n")
@@ -109,6 +111,10 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, setup, args, message):
         (tmp_path / "bin.log").write_bytes(b"\x7fELF\x00\x00\x01")
     if setup == "badgz":
         (tmp_path / "bad.gz").write_bytes(b"\x1f\x8b\x08garbage")
+    if setup == "empty":
+        (tmp_path / "empty.log").write_text("\n \n")
+    if setup == "huge":
+        (tmp_path / "huge.log").write_text("[rank99999]: hello\n")
     if setup == "exists":
         assert _run("import-logs", "ok.log", "-o", "b", cwd=tmp_path).returncode == 0
     done = _run("import-logs", *args, "-o", "b", cwd=tmp_path)
