@@ -124,20 +124,28 @@ fp_ev AS (
 -- ---- watchdog-compare ----------------------------------------------------------------
 wd_lines AS (
     SELECT job_key, rank_resolved AS rank, kind, subkind, seq_num, op_type, numel_in, numel_out,
-           last_enqueued_seq, last_completed_seq, timeout_ms, ts, pg, incarnation_uid
+           last_enqueued_seq, last_completed_seq, timeout_ms, ts, pg, incarnation_uid,
+           -- the order of a rank's lines: by clock, and by position where the lines carry none (a paste)
+           row_number() OVER (PARTITION BY job_key, rank_resolved ORDER BY ts NULLS FIRST, raw_row, line_no) AS ord
     FROM k10s_log
     WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND job_key IS NOT NULL AND rank_resolved IS NOT NULL
 ),
-wd_rank AS (  -- per job and rank: the work it timed out on and its PG status
+wd_rank0 AS (  -- per job and rank: the work it timed out on and its PG status
     SELECT job_key, rank,
-           coalesce(arg_max(pg, ts) FILTER (WHERE pg IS NOT NULL), '') AS pg,
-           arg_max(seq_num, ts) FILTER (WHERE kind = 'nccl_watchdog_timeout' AND seq_num IS NOT NULL) AS seq,
-           arg_max(op_type, ts) FILTER (WHERE op_type IS NOT NULL) AS op,
-           arg_max(numel_in, ts) FILTER (WHERE numel_in IS NOT NULL) AS numel_in,
-           arg_max(numel_out, ts) FILTER (WHERE numel_out IS NOT NULL) AS numel_out,
+           coalesce(arg_max(pg, ord) FILTER (WHERE pg IS NOT NULL), '') AS pg,
+           arg_max(seq_num, ord) FILTER (WHERE kind = 'nccl_watchdog_timeout' AND seq_num IS NOT NULL) AS seq,
+           arg_max(op_type, ord) FILTER (WHERE op_type IS NOT NULL) AS op,
+           arg_max(numel_in, ord) FILTER (WHERE numel_in IS NOT NULL) AS numel_in,
+           arg_max(numel_out, ord) FILTER (WHERE numel_out IS NOT NULL) AS numel_out,
            max(last_enqueued_seq) AS enq, max(last_completed_seq) AS cmp,
            min(ts) AS ts, max(timeout_ms) AS timeout_ms
     FROM wd_lines GROUP BY job_key, rank
+),
+wd_rank AS (  -- a rank whose lines name no PG (older wordings) is in the job's only named PG, if it has one
+    SELECT w.* REPLACE (CASE WHEN w.pg = '' AND j.pgs = 1 THEN j.pg1 ELSE w.pg END AS pg)
+    FROM wd_rank0 w
+    LEFT JOIN (SELECT job_key, count(DISTINCT pg) FILTER (WHERE pg <> '') AS pgs, max(pg) FILTER (WHERE pg <> '') AS pg1
+               FROM wd_rank0 GROUP BY job_key) j USING (job_key)
 ),
 wd_mode0 AS (  -- per job and PG: the collective most ranks timed out on
     SELECT job_key, pg, count(*) AS n,

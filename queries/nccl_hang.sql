@@ -168,7 +168,9 @@ SELECT
         ELSE 'no-single-culprit'
     END AS cause,
     CASE WHEN i.source IS NULL THEN 'info'
-         WHEN i.source = 'none' OR i.v_confidence = 'low' THEN 'warning'
+         -- weak evidence (two silent ranks among few reports, a 2-rank op mismatch) is said, not charged
+         WHEN i.source = 'verdict' AND i.v_confidence = 'low' THEN 'info'
+         WHEN i.source = 'none' THEN 'warning'
          WHEN i.source = 'own' AND i.own_tier = 1 AND min(c.failure_kind) = 'cuda_oom' THEN 'info'
          ELSE 'critical' END AS severity,
     CASE WHEN i.source = 'verdict' THEN list_sort(i.v_ranks)
