@@ -49,6 +49,8 @@ class ViewData:
         self._con: duckdb.DuckDBPyConnection | None = None
         self._shared_ready = False
         self._cache: dict[Any, Any] = {}
+        self._memo: dict[Any, Any] = {}
+        self._memo_lock = threading.Lock()
         self.window = bundle.manifest.get("window") or {}
 
     @classmethod
@@ -93,6 +95,21 @@ class ViewData:
             if key not in self._cache:
                 self._cache[key] = compute(self._shared() if shared else self._connection())
             return self._cache[key]
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """Something made from this bundle's answers (a view's rows), made once. Not under
+        the connection's lock: making one view's rows never waits for another's."""
+        with self._memo_lock:
+            if key in self._memo:
+                return self._memo[key]
+        value = compute()
+        with self._memo_lock:
+            return self._memo.setdefault(key, value)
+
+    def memoized(self, key: Any) -> Any:
+        """What :meth:`memo` made for ``key`` already, else None (never computes)."""
+        with self._memo_lock:
+            return self._memo.get(key)
 
     def report_query(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """A named report query (reports/sql/<name>.sql), cached by name and parameters."""
