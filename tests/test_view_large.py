@@ -71,6 +71,13 @@ def test_only_the_lines_on_screen_are_rendered_and_the_cursor_reaches_the_last_r
         await settle(app, pilot)
         assert screen.selected() is screen.shown[-1]
         assert _cursor_line(app).split()[0] == str(GPUS - 1)
+        table = screen.query_one(VirtualTable)
+        await pilot.press("end")  # sideways, as in DataTable: the last columns
+        await settle(app, pilot)
+        assert table.scroll_x == table.max_scroll_x > 0 and "PODS" in table.render_line(0).text
+        await pilot.press("home")
+        await settle(app, pilot)
+        assert table.scroll_x == 0 and table.render_line(0).text.split()[0] == "RANK"
 
     run_app(big_bundle, script)
 

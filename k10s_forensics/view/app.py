@@ -1,8 +1,10 @@
 """The ``k10s view`` application: modes (one per view), global keys, live state banner.
 
-Views never touch DuckDB on the UI thread: each loads in a worker thread through
+Views never query the bundle on the UI thread: each loads in a worker thread through
 :class:`~k10s_forensics.view.data.ViewData` and shows "loading…" meanwhile; after Fleet is
-up, the other views are prefetched in the background. In live mode a
+up, the other views (their queries, then their rows) are prefetched in the background, so
+opening one later shows it at once. (``/`` and ``< > !`` query only the view's own small
+row index, :mod:`.rowindex`, a few milliseconds.) In live mode a
 :class:`~k10s_forensics.view.live.LiveSession` runs capture rounds in its own thread and
 hands over a new ViewData after each; the screens reload, the banner says how fresh the
 data is, and a lost connection shows as a red banner while it retries.
