@@ -118,6 +118,45 @@ def test_y_reads_precomputed_facts_only():
         d.close()
 
 
+def test_from_memory_answers_only_what_is_computed_and_never_waits_for_the_connection():
+    import threading
+
+    from k10s_forensics.view.data import NotCached
+
+    d = ViewData.open(SAMPLE_BUNDLES / "oom-crashloop")
+    try:
+        with d.from_memory(), pytest.raises(NotCached):
+            d.fleet()
+        assert d.fleet()
+        d.prefetch()
+        job = d.jobs()[0]["job_key"]
+        r = next(r for r in d.ranks(job) if r["oom"])
+        target = Target("rank", "x", job_key=job, rank=r["rank"], pod=f"{job.split('/')[0]}/{r['pod']}", node=r["node"],
+                        gpu_uuid=r["gpu_uuid"])
+        held, release = threading.Event(), threading.Event()
+
+        def hold_the_connection() -> None:  # a worker in the middle of a long query
+            with d._lock:
+                held.set()
+                release.wait(30)
+
+        worker = threading.Thread(target=hold_the_connection)
+        worker.start()
+        try:
+            assert held.wait(10)
+            with d.from_memory():
+                assert "headroom" in diagnose(d, target).text()   # y: every fact is in memory
+                assert d.node_gpus(r["node"]) and d.fleet()
+                with pytest.raises(NotCached):
+                    d.ranks("no/such-job")                          # would need a query: refused at once
+            assert not d._thread.__dict__.get("memory_only")
+        finally:
+            release.set()
+            worker.join()
+    finally:
+        d.close()
+
+
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):
     import subprocess
     import sys

@@ -16,7 +16,8 @@ worker threads, never from the UI thread.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,10 @@ FACTS = (("fact_rank_oom", ("job_key", "rank")), ("fact_gpu_xid", ("gpu_uuid",))
          ("fact_recent_events", ("object_name",)))
 
 
+class NotCached(LookupError):
+    """Inside :meth:`ViewData.from_memory`: the answer would need a query."""
+
+
 def view_sql(name: str) -> str:
     """Text of ``k10s_forensics/view/sql/<name>.sql``."""
     return resources.files("k10s_forensics.view").joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
@@ -51,6 +56,7 @@ class ViewData:
         self._cache: dict[Any, Any] = {}
         self._memo: dict[Any, Any] = {}
         self._memo_lock = threading.Lock()
+        self._thread = threading.local()
         self.window = bundle.manifest.get("window") or {}
 
     @classmethod
@@ -90,7 +96,25 @@ class ViewData:
             self._shared_ready = True
         return con
 
+    @contextmanager
+    def from_memory(self) -> Iterator[None]:
+        """Within it, this thread gets only answers already computed: one that would need a
+        query raises :class:`NotCached` at once, never waiting for the connection (a
+        worker may be using it). The UI thread asks so, and hands over to a worker on
+        NotCached."""
+        before = getattr(self._thread, "memory_only", False)
+        self._thread.memory_only = True
+        try:
+            yield
+        finally:
+            self._thread.memory_only = before
+
     def _cached(self, key: Any, compute: Callable[[duckdb.DuckDBPyConnection], Any], shared: bool = False) -> Any:
+        if getattr(self._thread, "memory_only", False):
+            try:
+                return self._cache[key]  # read without the lock: a dict lookup is atomic
+            except KeyError:
+                raise NotCached(key) from None
         with self._lock:
             if key not in self._cache:
                 self._cache[key] = compute(self._shared() if shared else self._connection())
@@ -296,4 +320,4 @@ def _activity(tensor: float | None, sm: float | None, util: float | None) -> flo
     return ratio * 100 if ratio is not None else util
 
 
-__all__ = ["ViewData", "view_sql", "SERIES_COLUMNS"]
+__all__ = ["ViewData", "NotCached", "view_sql", "SERIES_COLUMNS"]

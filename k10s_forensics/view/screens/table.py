@@ -23,6 +23,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from ..data import NotCached
 from ..diagnose import Target
 from ..rowindex import RowIndex
 from ..vtable import VirtualTable
@@ -126,12 +127,23 @@ class TableScreen(Screen):
         if self.app.data is None:
             self._show([], "waiting for the first capture round…")
             return
-        ready = self.app.data.memoized(("rows", type(self).__name__)) if self.SHARED_ROWS else None
-        if ready is not None:  # prefetched: shown at once, no thread to wait for
+        ready = self._from_memory(self.app.data)
+        if ready is not None:  # computed already: shown at once, no thread to wait for
             self._loaded(ready[0], ready[2], ready[1])
             return
         self.query_one("#status", Static).update("loading…")
         self._load_rows(self.app.data)
+
+    def _from_memory(self, data) -> tuple[list[Row], RowIndex, str | None] | None:
+        """The view's rows if they need no query (a view's prefetched rows; a drill-down's
+        few rows over prefetched answers), else None: a worker makes them."""
+        if self.SHARED_ROWS:  # a whole view: made in the background, never here
+            return data.memoized(("rows", type(self).__name__))
+        try:
+            with data.from_memory():
+                return _prepare(self.load, self.absent_reason, data, len(self.COLUMNS))
+        except NotCached:
+            return None
 
     @classmethod
     def prepared(cls, data) -> tuple[list[Row], RowIndex, str | None]:
