@@ -157,6 +157,27 @@ def test_from_memory_answers_only_what_is_computed_and_never_waits_for_the_conne
         d.close()
 
 
+@pytest.mark.parametrize("bundle", ["oom-crashloop", "pending-quota", "straggler-network"])
+def test_after_the_prefetch_y_on_every_row_of_every_view_answers_from_memory(bundle):
+    from k10s_forensics.view.screens import events, findings, fleet, jobs, queue
+
+    d = ViewData.open(SAMPLE_BUNDLES / bundle)
+    try:
+        d.fleet()
+        d.prefetch()
+        targets = [r.target for cls in (fleet.FleetScreen, jobs.JobsScreen, queue.QueueScreen, findings.FindingsScreen,
+                                        events.EventsScreen, events.LogsScreen) for r in cls.load(d) if r.target]
+        nodes = [g["gpu_uuid"] for n in d.fleet() for g in d.node_gpus(n["node"])]
+        assert targets and nodes
+        with d.from_memory():
+            for t in targets:
+                assert diagnose(d, t).text()
+            for n in d.fleet():
+                assert d.node_gpus(n["node"]) is not None
+    finally:
+        d.close()
+
+
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):
     import subprocess
     import sys

@@ -37,6 +37,8 @@ PREFETCH = ("analysis", "jobs", "queue", "events", "logs", "timeline", "all_node
 #: The facts ``y`` reads (view/sql/<name>.sql) and the columns they are looked up by.
 FACTS = (("fact_rank_oom", ("job_key", "rank")), ("fact_gpu_xid", ("gpu_uuid",)), ("fact_pod_net", ("pod_key",)),
          ("fact_recent_events", ("object_name",)))
+#: Tables whose row count ``y`` reads (to say why a fact is absent).
+COUNTED = ("log_events", "gpu_samples", "gpus", "tcp_samples", "events")
 
 
 class NotCached(LookupError):
@@ -165,10 +167,12 @@ class ViewData:
         return self._cached(("facts", name, key), run)
 
     def prefetch_facts(self) -> None:
-        """Every fact ``y`` reads, computed once."""
+        """Every fact ``y`` reads, and the row counts it reads, computed once."""
         for name, key in FACTS:
             if name != "fact_recent_events" or self.window_end is not None:
                 self.facts(name, *key)
+        for table in COUNTED:
+            self.count(table)
 
     def count(self, table: str) -> int:
         """Rows of a derived table (0 when absent)."""
