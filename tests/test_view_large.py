@@ -1,4 +1,4 @@
-"""``k10s view`` on a bundle far larger than one screen (256 ranks; 44 rows fit): the table
+"""``k10s view`` on a bundle far larger than one screen (256 ranks; 45 rows fit): the table
 renders only the lines on screen, yet the cursor reaches the last row, a filter finds a
 row beyond the first page, sorting orders the whole set, and ``y`` on a row beyond the
 first page diagnoses that row. Filter and sort run in DuckDB: their order is checked
