@@ -228,3 +228,29 @@ def test_a_click_moves_the_cursor_and_a_click_on_it_drills_down(big_bundle):
         assert isinstance(app.screen, RankScreen) and app.screen.rank == rank
 
     run_app(big_bundle, script)
+
+
+def test_cell_styles_are_drawn_flag_red_and_idle_amber():
+    """A cell's own style (a Text with no spans) reaches the terminal: the culprit's flag
+    is white on red, an idle node's IDLE cell is on dark orange, and only the text is."""
+    from k10s_forensics.view.screens.fleet import FleetScreen
+
+    def styled(line, needle: str):
+        return [seg for seg in line if needle in seg.text and seg.style is not None and seg.style.bgcolor is not None]
+
+    async def jobs(app, pilot):
+        await command(app, pilot, "jobs")
+        table = app.screen.query_one(VirtualTable)
+        culprit = next(r for r in app.screen.shown if not r.header and "oom-cascade" in str(r.cells[1]))
+        segs = styled(table._row_line(culprit), "oom-cascade")
+        assert segs and segs[0].style.bgcolor.name == "red" and segs[0].style.bold
+
+    async def fleet(app, pilot):
+        assert isinstance(app.screen, FleetScreen)
+        table = app.screen.query_one(VirtualTable)
+        idle = next(r for r in app.screen.shown if "idle" in str(r.cells[1]))
+        segs = styled(table._row_line(idle), "idle")
+        assert segs and segs[0].style.bgcolor.name == "dark_orange" and segs[0].text == str(idle.cells[1])
+
+    run_app(SAMPLE_BUNDLES / "oom-crashloop", jobs)
+    run_app(SAMPLE_BUNDLES / "idle-gpus", fleet)

@@ -22,7 +22,6 @@ from typing import Any
 
 from rich.console import Console
 from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -44,11 +43,11 @@ def render_cells(cells: Sequence[Text], widths: Sequence[int], console: Console)
             cell = cell.split("\n")[0]
         else:
             cell = cell.copy()
-        cell.truncate(width, overflow="crop", pad=True)
-        cell.end = ""
+        cell.truncate(width, overflow="crop")
         segments.append(pad)
-        segments.extend(cell.render(console))
-        segments.append(pad)
+        # Text.render leaves out the Text's own style when it has no spans: lay it under
+        segments.extend(Segment.apply_style(cell.render(console), console.get_style(cell.style)) if cell.style else cell.render(console))
+        segments.append(Segment(" " * (width - cell.cell_len + PAD)))  # the blank rest, unstyled
     return Strip(segments, sum(widths) + 2 * PAD * len(widths))
 
 
@@ -193,13 +192,12 @@ class VirtualTable(ScrollView, can_focus=True):
         if index >= len(self.rows):
             return Strip.blank(width, base)
         line = self._row_line(self.rows[index]).crop(scroll_x, scroll_x + width)
-        if index == self.cursor_row:
-            cursor = self.get_component_rich_style("vtable--cursor")
-            style = base + cursor
-            post = Style(bgcolor=cursor.bgcolor, color=cursor.color)
-            line = Strip(Segment.apply_style(iter(line), style, post), line.cell_length)
-            return line.extend_cell_length(width, style)
-        style = base + self.get_component_rich_style("vtable--even-row") if index % 2 else base
+        if index == self.cursor_row:  # under the cells' own styles: a red flag stays red
+            style = base + self.get_component_rich_style("vtable--cursor")
+        elif index % 2:
+            style = base + self.get_component_rich_style("vtable--even-row")
+        else:
+            style = base
         return line.apply_style(style).extend_cell_length(width, style)
 
 
