@@ -67,6 +67,7 @@ class K10sApp(App):
             self.set_interval(1.0, self.tick)
 
     def on_unmount(self) -> None:
+        gc.unfreeze()  # what the prefetch froze is ordinary garbage again once the app ends
         if self.live is not None:
             self.live.detach()
 
