@@ -22,6 +22,7 @@ from k10s_forensics.view.screens.jobs import JobsScreen
 from k10s_forensics.view.screens.node import NodeScreen
 from k10s_forensics.view.screens.rank import RankScreen
 from k10s_forensics.view.screens.table import TableScreen
+from k10s_forensics.view.vtable import VirtualTable
 
 from conftest import SAMPLE_BUNDLES
 from view_helpers import command, run_app, settle, table_text
@@ -158,9 +159,12 @@ def test_every_view_by_command_and_unknown_command():
 
 
 def test_help_lists_every_key():
-    bound = {b.key for cls in (K10sApp, TableScreen) for b in cls.BINDINGS}
+    bound = {b.key for cls in (K10sApp, TableScreen, VirtualTable) for b in cls.BINDINGS}
     names = {"slash": "/", "colon": ":fleet", "y": "y", "escape": "Esc", "less_than_sign": "< >", "greater_than_sign": "< >",
-             "exclamation_mark": "!", "question_mark": "?", "r": "r", "s": "s", "R": "R", "q": "q"}
+             "exclamation_mark": "!", "question_mark": "?", "r": "r", "s": "s", "R": "R", "q": "q",
+             "up": "↑ ↓ PgUp PgDn", "down": "↑ ↓ PgUp PgDn", "pageup": "↑ ↓ PgUp PgDn", "pagedown": "↑ ↓ PgUp PgDn",
+             "ctrl+home": "Ctrl+Home Ctrl+End", "ctrl+end": "Ctrl+Home Ctrl+End", "enter": "Enter",
+             "left": "← → Home End", "right": "← → Home End", "home": "← → Home End", "end": "← → Home End"}
     assert bound <= set(names), f"a key without a help entry: {bound - set(names)}"
     listed = {k for k, _ in KEYS}
     assert {names[b] for b in bound} <= listed

@@ -118,6 +118,66 @@ def test_y_reads_precomputed_facts_only():
         d.close()
 
 
+def test_from_memory_answers_only_what_is_computed_and_never_waits_for_the_connection():
+    import threading
+
+    from k10s_forensics.view.data import NotCached
+
+    d = ViewData.open(SAMPLE_BUNDLES / "oom-crashloop")
+    try:
+        with d.from_memory(), pytest.raises(NotCached):
+            d.fleet()
+        assert d.fleet()
+        d.prefetch()
+        job = d.jobs()[0]["job_key"]
+        r = next(r for r in d.ranks(job) if r["oom"])
+        target = Target("rank", "x", job_key=job, rank=r["rank"], pod=f"{job.split('/')[0]}/{r['pod']}", node=r["node"],
+                        gpu_uuid=r["gpu_uuid"])
+        held, release = threading.Event(), threading.Event()
+
+        def hold_the_connection() -> None:  # a worker in the middle of a long query
+            with d._lock:
+                held.set()
+                release.wait(30)
+
+        worker = threading.Thread(target=hold_the_connection)
+        worker.start()
+        try:
+            assert held.wait(10)
+            with d.from_memory():
+                assert "headroom" in diagnose(d, target).text()   # y: every fact is in memory
+                assert d.node_gpus(r["node"]) and d.fleet()
+                with pytest.raises(NotCached):
+                    d.ranks("no/such-job")                          # would need a query: refused at once
+            assert not d._thread.__dict__.get("memory_only")
+        finally:
+            release.set()
+            worker.join()
+    finally:
+        d.close()
+
+
+@pytest.mark.parametrize("bundle", ["oom-crashloop", "pending-quota", "straggler-network"])
+def test_after_the_prefetch_y_on_every_row_of_every_view_answers_from_memory(bundle):
+    from k10s_forensics.view.screens import events, findings, fleet, jobs, queue
+
+    d = ViewData.open(SAMPLE_BUNDLES / bundle)
+    try:
+        d.fleet()
+        d.prefetch()
+        targets = [r.target for cls in (fleet.FleetScreen, jobs.JobsScreen, queue.QueueScreen, findings.FindingsScreen,
+                                        events.EventsScreen, events.LogsScreen) for r in cls.load(d) if r.target]
+        nodes = [g["gpu_uuid"] for n in d.fleet() for g in d.node_gpus(n["node"])]
+        assert targets and nodes
+        with d.from_memory():
+            for t in targets:
+                assert diagnose(d, t).text()
+            for n in d.fleet():
+                assert d.node_gpus(n["node"]) is not None
+    finally:
+        d.close()
+
+
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):
     import subprocess
     import sys

@@ -1,8 +1,10 @@
 """The ``k10s view`` application: modes (one per view), global keys, live state banner.
 
-Views never touch DuckDB on the UI thread: each loads in a worker thread through
+Views never query the bundle on the UI thread: each loads in a worker thread through
 :class:`~k10s_forensics.view.data.ViewData` and shows "loading…" meanwhile; after Fleet is
-up, the other views are prefetched in the background. In live mode a
+up, the other views (their queries, their rows, then their screens) are prefetched in the
+background, so opening one later shows it at once. (``/`` and ``< > !`` query only the view's own small
+row index, :mod:`.rowindex`, a few milliseconds.) In live mode a
 :class:`~k10s_forensics.view.live.LiveSession` runs capture rounds in its own thread and
 hands over a new ViewData after each; the screens reload, the banner says how fresh the
 data is, and a lost connection shows as a red banner while it retries.
@@ -10,6 +12,7 @@ data is, and a lost connection shows as a red banner while it retries.
 
 from __future__ import annotations
 
+import gc
 import time
 import webbrowser
 from pathlib import Path
@@ -64,6 +67,7 @@ class K10sApp(App):
             self.set_interval(1.0, self.tick)
 
     def on_unmount(self) -> None:
+        gc.unfreeze()  # what the prefetch froze is ordinary garbage again once the app ends
         if self.live is not None:
             self.live.detach()
 
@@ -81,15 +85,42 @@ class K10sApp(App):
         from textual.worker import get_current_worker
 
         worker = get_current_worker()
+        stop = lambda: worker.is_cancelled or data is not self.data
         try:
-            data.prefetch(lambda: worker.is_cancelled or data is not self.data)
+            data.prefetch(stop)
+            for screen in self.MODES.values():  # then each view's rows, as the view shows them
+                if stop():
+                    return
+                screen.prepared(data)
+            # What was just computed lives as long as this window. Python's full garbage
+            # collections would walk all of it again and again (60-100 ms each on a
+            # 1024-GPU bundle, landing in the middle of key presses): keep it out of them.
+            gc.freeze()
+            self.call_from_thread(self._prepare_modes)
         except Exception as exc:  # a view that cannot load says so when opened
             self.call_from_thread(self.notify, f"background loading stopped: {exc}", severity="warning")
+
+    def _prepare_modes(self) -> None:
+        """Build every view's screen now, while the user reads Fleet, so that opening one
+        later only resumes it: making, styling and laying out a new screen's widgets was
+        most of what was left of a first view switch (20-40 ms of a 50 ms :jobs). Textual
+        has no public call for it; its own mode start-up (``_init_mode``: make the screen,
+        mount it, not show it) is used when present, else views are made when opened."""
+        init, stacks = getattr(self, "_init_mode", None), getattr(self, "_screen_stacks", None)
+        if init is None or stacks is None:
+            return
+        for mode in self.MODES:
+            if mode not in stacks:
+                try:
+                    init(mode)
+                except Exception:  # made when opened instead, as Textual does
+                    return
 
     def swap_data(self, data: ViewData) -> None:
         """Live mode: a new window is ready; every screen reloads from it (UI thread)."""
         old, self.data = self.data, data
         self.data_generation += 1
+        gc.unfreeze()  # the old window's objects may be collected again; the new one is frozen once prefetched
         screen = self.screen
         if hasattr(screen, "reload"):
             screen.reload()

@@ -16,7 +16,8 @@ worker threads, never from the UI thread.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,9 @@ import duckdb
 from k10s_forensics.bundle import Bundle, parse_iso
 from k10s_forensics.engine import run_sql
 
+from .series import SERIES_COLUMNS
+from .series import series as _series
+
 SPARK_BINS = 24
 NODE_BINS = 30
 #: Views prefetched in the background after Fleet is on screen, in this order.
@@ -33,6 +37,12 @@ PREFETCH = ("analysis", "jobs", "queue", "events", "logs", "timeline", "all_node
 #: The facts ``y`` reads (view/sql/<name>.sql) and the columns they are looked up by.
 FACTS = (("fact_rank_oom", ("job_key", "rank")), ("fact_gpu_xid", ("gpu_uuid",)), ("fact_pod_net", ("pod_key",)),
          ("fact_recent_events", ("object_name",)))
+#: Tables whose row count ``y`` reads (to say why a fact is absent).
+COUNTED = ("log_events", "gpu_samples", "gpus", "tcp_samples", "events")
+
+
+class NotCached(LookupError):
+    """Inside :meth:`ViewData.from_memory`: the answer would need a query."""
 
 
 def view_sql(name: str) -> str:
@@ -49,6 +59,9 @@ class ViewData:
         self._con: duckdb.DuckDBPyConnection | None = None
         self._shared_ready = False
         self._cache: dict[Any, Any] = {}
+        self._memo: dict[Any, Any] = {}
+        self._memo_lock = threading.Lock()
+        self._thread = threading.local()
         self.window = bundle.manifest.get("window") or {}
 
     @classmethod
@@ -88,11 +101,44 @@ class ViewData:
             self._shared_ready = True
         return con
 
+    @contextmanager
+    def from_memory(self) -> Iterator[None]:
+        """Within it, this thread gets only answers already computed: one that would need a
+        query raises :class:`NotCached` at once, never waiting for the connection (a
+        worker may be using it). The UI thread asks so, and hands over to a worker on
+        NotCached."""
+        before = getattr(self._thread, "memory_only", False)
+        self._thread.memory_only = True
+        try:
+            yield
+        finally:
+            self._thread.memory_only = before
+
     def _cached(self, key: Any, compute: Callable[[duckdb.DuckDBPyConnection], Any], shared: bool = False) -> Any:
+        if getattr(self._thread, "memory_only", False):
+            try:
+                return self._cache[key]  # read without the lock: a dict lookup is atomic
+            except KeyError:
+                raise NotCached(key) from None
         with self._lock:
             if key not in self._cache:
                 self._cache[key] = compute(self._shared() if shared else self._connection())
             return self._cache[key]
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """Something made from this bundle's answers (a view's rows), made once. Not under
+        the connection's lock: making one view's rows never waits for another's."""
+        with self._memo_lock:
+            if key in self._memo:
+                return self._memo[key]
+        value = compute()
+        with self._memo_lock:
+            return self._memo.setdefault(key, value)
+
+    def memoized(self, key: Any) -> Any:
+        """What :meth:`memo` made for ``key`` already, else None (never computes)."""
+        with self._memo_lock:
+            return self._memo.get(key)
 
     def report_query(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """A named report query (reports/sql/<name>.sql), cached by name and parameters."""
@@ -121,10 +167,12 @@ class ViewData:
         return self._cached(("facts", name, key), run)
 
     def prefetch_facts(self) -> None:
-        """Every fact ``y`` reads, computed once."""
+        """Every fact ``y`` reads, and the row counts it reads, computed once."""
         for name, key in FACTS:
             if name != "fact_recent_events" or self.window_end is not None:
                 self.facts(name, *key)
+        for table in COUNTED:
+            self.count(table)
 
     def count(self, table: str) -> int:
         """Rows of a derived table (0 when absent)."""
@@ -250,33 +298,4 @@ class ViewData:
                 self._shared_ready = False
 
 
-#: Metric columns turned into per-row series for sparklines, in display order.
-SERIES_COLUMNS = ("activity_pct", "tensor_active", "sm_active", "util_pct", "power_w", "fb_used_pct", "fb_used_mib",
-                  "fb_total_mib", "temp_c", "sm_clock_mhz", "xid")
-
-
-def _series(rows: list[dict[str, Any]], key: str) -> dict[Any, dict[str, list[float | None]]]:
-    """Long (key, bin, metrics...) rows → per key, per metric a list over bins (None where absent)."""
-    if not rows:
-        return {}
-    bins = max(r["bin"] for r in rows) + 1
-    out: dict[Any, dict[str, list[float | None]]] = {}
-    for r in rows:
-        per = out.setdefault(r[key], {})
-        for col in SERIES_COLUMNS:
-            if col in r:
-                per.setdefault(f"{col}_series", [None] * bins)[r["bin"]] = r[col]
-    for per in out.values():
-        if "activity_pct_series" not in per and "tensor_active_series" in per:
-            per["activity_pct_series"] = [_activity(t, s, u) for t, s, u in zip(per["tensor_active_series"], per["sm_active_series"], per["util_pct_series"])]
-        if "fb_used_pct_series" not in per and "fb_used_mib_series" in per:
-            per["fb_used_pct_series"] = [u / t * 100 if u is not None and t else None for u, t in zip(per["fb_used_mib_series"], per["fb_total_mib_series"])]
-    return out
-
-
-def _activity(tensor: float | None, sm: float | None, util: float | None) -> float | None:
-    ratio = tensor if tensor is not None else sm
-    return ratio * 100 if ratio is not None else util
-
-
-__all__ = ["ViewData", "view_sql", "SERIES_COLUMNS"]
+__all__ = ["ViewData", "NotCached", "view_sql", "SERIES_COLUMNS"]

@@ -12,6 +12,8 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("< >", "sort by the previous / next column"),
     ("!", "reverse the sort"),
     ("↑ ↓ PgUp PgDn", "move"),
+    ("Ctrl+Home Ctrl+End", "first / last row (of all rows, however many)"),
+    ("← → Home End", "scroll sideways"),
     ("Enter", "drill down: node → its GPUs, rank → its timeline and log lines, finding → in full"),
     ("Esc", "back (closes the prompt, clears the filter, then goes up)"),
     ("y", "why? the diagnostic of the selected row: findings naming it, then its facts"),

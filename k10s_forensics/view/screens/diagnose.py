@@ -39,7 +39,13 @@ class DiagnoseScreen(ModalScreen):
             yield Static(f"y · {self.target.kind} {self.target.label}\n\nanalysing…", id="diagnosis-text")
 
     def on_mount(self) -> None:
-        self._run(self.app.data)
+        try:  # after the prefetch, every fact y reads is in memory: no thread to wait for
+            with self.app.data.from_memory():
+                d = diagnose(self.app.data, self.target)
+        except Exception:  # NotCached (a worker computes it), or a failure the worker reports
+            self._run(self.app.data)
+            return
+        self._show(d)
 
     @work(thread=True, exclusive=True)
     def _run(self, data) -> None:

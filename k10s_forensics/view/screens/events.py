@@ -11,11 +11,13 @@ from .table import Row, TableScreen
 
 
 class EventsScreen(TableScreen):
+    SHARED_ROWS = True
     TITLE = "Events — Kubernetes events, newest first"
     COLUMNS = ("TIME", "TYPE", "REASON", "OBJECT", "COUNT", "MESSAGE")
     WIDTHS = (21, 8, 22, 50, 6, 200)
 
-    def load(self, data) -> list[Row]:
+    @staticmethod
+    def load(data) -> list[Row]:
         rows = []
         for i, e in enumerate(data.events()):
             kind = (e["object"] or "").split("/", 1)[0]
@@ -27,16 +29,19 @@ class EventsScreen(TableScreen):
                             sort=[str(e["ts"]), e["type"], e["reason"], e["object"], e["count"], e["message"]], target=target, payload=e))
         return rows
 
-    def absent_reason(self, data) -> str | None:
+    @staticmethod
+    def absent_reason(data) -> str | None:
         return data.absent_reason("events")
 
 
 class LogsScreen(TableScreen):
+    SHARED_ROWS = True
     TITLE = "Logs — recognised log lines (OOM, NCCL, torchrun, Xid, ...), newest first"
     COLUMNS = ("TIME", "JOB", "RANK", "POD", "KIND", "LINE")
     WIDTHS = (21, 28, 5, 40, 24, 300)
 
-    def load(self, data) -> list[Row]:
+    @staticmethod
+    def load(data) -> list[Row]:
         rows = []
         for i, e in enumerate(data.logs()):
             target = Target("rank" if e["rank"] is not None else "pod", f"{e['job_key'] or e['pod']} rank {fmt_num(e['rank'])}",
@@ -47,5 +52,6 @@ class LogsScreen(TableScreen):
                             sort=[str(e["ts"]), e["job_key"], e["rank"], e["pod"], e["kind"], e["line"]], target=target, payload=e))
         return rows
 
-    def absent_reason(self, data) -> str | None:
+    @staticmethod
+    def absent_reason(data) -> str | None:
         return data.absent_reason("log_events")

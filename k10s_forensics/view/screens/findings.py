@@ -13,11 +13,13 @@ SEVERITY_STYLE = {"critical": "bold white on red", "warning": "bold black on dar
 
 
 class FindingsScreen(TableScreen):
+    SHARED_ROWS = True
     TITLE = "Findings — the analysis, most severe first"
     COLUMNS = ("SEVERITY", "RULE", "TITLE", "JOB", "RANKS", "NODES", "GPU-h")
     WIDTHS = (10, 14, 70, 30, 16, 30, 7)
 
-    def load(self, data) -> list[Row]:
+    @staticmethod
+    def load(data) -> list[Row]:
         rows = []
         for i, f in enumerate(data.findings()):
             rows.append(Row(
@@ -31,7 +33,8 @@ class FindingsScreen(TableScreen):
                             sort=[10_000, s["rule"], s["reason"], None, None, None, None], style="dim"))
         return rows
 
-    def absent_reason(self, data) -> str | None:
+    @staticmethod
+    def absent_reason(data) -> str | None:
         return "the analysis found nothing and skipped no rule"
 
     def drill(self, row: Row):

@@ -24,11 +24,13 @@ def idle_text(r: dict) -> Text:
 
 
 class FleetScreen(TableScreen):
+    SHARED_ROWS = True
     TITLE = "Fleet — GPU nodes, idle first"
     COLUMNS = ("NODE", "IDLE", "MODEL", "GPUs", "ALLOC", "UTIL", "MEM", "TEMP", "WORKLOAD", "NOTES")
     WIDTHS = (28, 16, 24, 5, 7, 14, 14, 5, 30, 40)
 
-    def load(self, data) -> list[Row]:
+    @staticmethod
+    def load(data) -> list[Row]:
         rows = []
         for r in data.fleet():
             gpus = r["gpu_capacity"] if r["gpu_capacity"] is not None else r["gpus_seen"]
@@ -46,7 +48,8 @@ class FleetScreen(TableScreen):
             ))
         return rows
 
-    def absent_reason(self, data) -> str | None:
+    @staticmethod
+    def absent_reason(data) -> str | None:
         return data.absent_reason("nodes") or "no GPU nodes: no node advertises nvidia.com/gpu and no GPU was sampled"
 
     def drill(self, row: Row):

@@ -55,11 +55,13 @@ def rank_row(job_key: str, r: dict, flags: list[str]) -> Row:
 
 
 class JobsScreen(TableScreen):
+    SHARED_ROWS = True
     TITLE = "Jobs — one row per rank, grouped by training job"
     COLUMNS = ("RANK", "FLAG", "POD", "NODE", "GPU", "ACTIVITY", "ACT %", "MEMORY", "EVENTS", "PODS")
     WIDTHS = (10, 28, 36, 24, 14, 26, 6, 26, 28, 5)
 
-    def load(self, data) -> list[Row]:
+    @staticmethod
+    def load(data) -> list[Row]:
         findings = data.findings()
         rows: list[Row] = []
         for j in data.jobs():
@@ -68,7 +70,8 @@ class JobsScreen(TableScreen):
             rows += [rank_row(j["job_key"], r, flags.get(r["rank"], [])) for r in data.ranks(j["job_key"])[:MAX_RANKS_PER_JOB]]
         return rows
 
-    def absent_reason(self, data) -> str | None:
+    @staticmethod
+    def absent_reason(data) -> str | None:
         return data.absent_reason("ranks") or "no ranks of a training job in this bundle"
 
     def drill(self, row: Row):

@@ -13,11 +13,13 @@ from .table import Row, TableScreen
 
 
 class QueueScreen(TableScreen):
+    SHARED_ROWS = True
     TITLE = "Queue — LocalQueue → ClusterQueue, pending and admitted workloads"
     COLUMNS = ("QUEUE / WORKLOAD", "STATE", "GPUs", "QUOTA / USED", "PRIORITY", "CREATED", "MESSAGE")
     WIDTHS = (48, 14, 6, 24, 9, 21, 200)
 
-    def load(self, data) -> list[Row]:
+    @staticmethod
+    def load(data) -> list[Row]:
         q = data.queue()
         rows: list[Row] = []
         names = list(dict.fromkeys([r["cluster_queue"] for r in q["cluster"]] + [w["cluster_queue"] for w in q["workloads"]]))
@@ -53,5 +55,6 @@ class QueueScreen(TableScreen):
             ))
         return rows
 
-    def absent_reason(self, data) -> str | None:
+    @staticmethod
+    def absent_reason(data) -> str | None:
         return _kueue_absent_reason(data.bundle)

@@ -1,10 +1,14 @@
-"""The screen every view is made of: a title line, a banner (live state), one DataTable,
-a prompt for ``/`` filters and ``:`` commands, and a status line.
+"""The screen every view is made of: a title line, a banner (live state), one table, a
+prompt for ``/`` filters and ``:`` commands, and a status line.
 
 A view subclass only says how to load its rows from :class:`ViewData` (run in a worker
 thread, never on the UI thread), what ``y`` diagnoses and what Enter opens. Filtering
 (substring over the row's text), sorting (``<``/``>`` choose the column, ``!`` reverses;
 rows of one group stay together) and "---" with the reason for an empty view live here.
+
+However many rows a view has, the table renders only the lines on screen
+(:mod:`..vtable`); filter and sort run in DuckDB over all of them (:mod:`..rowindex`),
+so the cursor, ``y`` and Enter reach any row.
 """
 
 from __future__ import annotations
@@ -17,12 +21,15 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
+from ..data import NotCached
 from ..diagnose import Target
+from ..rowindex import RowIndex
+from ..vtable import VirtualTable
 
 
-@dataclass
+@dataclass(eq=False)
 class Row:
     """One table row: its cells, sort values and what ``y``/Enter act on."""
 
@@ -41,28 +48,19 @@ class Row:
         self.text = " ".join(c.plain for c in self.cells).lower()
 
 
-class FixedTable(DataTable):
-    """A DataTable whose columns all have a fixed width and whose rows are one line high:
-    nothing to measure when rows arrive (DataTable measures every cell of every new row,
-    which takes most of a view switch on a 1024-rank job)."""
-
-    def _update_dimensions(self, new_rows) -> None:
-        if any(c.auto_width for c in self.columns.values()):
-            super()._update_dimensions(new_rows)
-
-
-def _sort_value(v: Any) -> tuple:
-    if v is None:
-        return (1, 0, "")
-    if isinstance(v, (int, float)):
-        return (0, float(v), "")
-    return (0, 0, str(v))
+def _prepare(load, absent_reason, data, columns: int) -> tuple[list[Row], RowIndex, str | None]:
+    rows = load(data)
+    return rows, RowIndex(rows, columns), None if rows else (absent_reason(data) or "nothing to show")
 
 
 class TableScreen(Screen):
     """Base of every view; subclasses set ``TITLE``/``COLUMNS`` and implement ``load``."""
 
     TITLE = ""
+    #: The rows depend on the bundle alone (``load`` and ``absent_reason`` are static, not
+    #: about a node or rank the screen was opened for): computed once per bundle, and in
+    #: the background before the view is first opened (:meth:`prepared`).
+    SHARED_ROWS = False
     COLUMNS: tuple[str, ...] = ()
     WIDTHS: tuple[int, ...] = ()  # cells per column; longer text is cut (Enter/y show it whole)
     BINDINGS = [
@@ -79,8 +77,15 @@ class TableScreen(Screen):
 
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
+        # Textual re-parses the whole stylesheet the first time a mode's screen is shown, to
+        # catch up with theme changes made before the screen existed (~45 ms of a view
+        # switch). A screen made now is styled from the current stylesheet when mounted:
+        # nothing to catch up with. (Textual 8's counter; without it, only slower.)
+        app = self.app
+        self._css_update_count = getattr(app, "_css_update_count", -1)
         self.rows: list[Row] = []
         self.shown: list[Row] = []
+        self.index = RowIndex([], 0)
         self.filter_text = ""
         self.sort_col: int | None = None
         self.sort_desc = False
@@ -92,15 +97,12 @@ class TableScreen(Screen):
         yield Static(self.TITLE, id="title")
         yield Static("", id="banner")
         yield Static("", id="info")
-        yield FixedTable(id="table", cursor_type="row", zebra_stripes=True)
+        yield VirtualTable(self.COLUMNS, self.WIDTHS, id="table")
         yield Static("", id="absent")
         yield Input(id="prompt")
         yield Static("", id="status")
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for label, width in zip(self.COLUMNS, self.WIDTHS or (None,) * len(self.COLUMNS)):
-            table.add_column(label, width=width)
         self.query_one("#prompt", Input).display = False
         self.query_one("#info", Static).display = False
         self.app.refresh_banner(self)
@@ -125,41 +127,57 @@ class TableScreen(Screen):
         if self.app.data is None:
             self._show([], "waiting for the first capture round…")
             return
+        ready = self._from_memory(self.app.data)
+        if ready is not None:  # computed already: shown at once, no thread to wait for
+            self._loaded(ready[0], ready[2], ready[1])
+            return
         self.query_one("#status", Static).update("loading…")
         self._load_rows(self.app.data)
+
+    def _from_memory(self, data) -> tuple[list[Row], RowIndex, str | None] | None:
+        """The view's rows if they need no query (a view's prefetched rows; a drill-down's
+        few rows over prefetched answers), else None: a worker makes them."""
+        if self.SHARED_ROWS:  # a whole view: made in the background, never here
+            return data.memoized(("rows", type(self).__name__))
+        try:
+            with data.from_memory():
+                return _prepare(self.load, self.absent_reason, data, len(self.COLUMNS))
+        except NotCached:
+            return None
+
+    @classmethod
+    def prepared(cls, data) -> tuple[list[Row], RowIndex, str | None]:
+        """Rows, their index and the reason when there is none, of a SHARED_ROWS view:
+        computed once per bundle (any thread)."""
+        return data.memo(("rows", cls.__name__), lambda: _prepare(cls.load, cls.absent_reason, data, len(cls.COLUMNS)))
 
     @work(thread=True, exclusive=True, group="load")
     def _load_rows(self, data) -> None:
         try:
-            rows = self.load(data)
-            absent = None if rows else (self.absent_reason(data) or "nothing to show")
+            if self.SHARED_ROWS:
+                rows, index, absent = self.prepared(data)
+            else:
+                rows, index, absent = _prepare(self.load, self.absent_reason, data, len(self.COLUMNS))
         except Exception as exc:  # shown, never a traceback: the view says what failed
-            rows, absent = [], f"could not load this view: {exc.__class__.__name__}: {exc}"
-        self.app.call_from_thread(self._show, rows, absent)
+            rows, index, absent = [], RowIndex([], 0), f"could not load this view: {exc.__class__.__name__}: {exc}"
+        self.app.call_from_thread(self._loaded, rows, absent, index)
+
+    def _loaded(self, rows: list[Row], absent: str | None, index: RowIndex) -> None:
+        self.index = index
+        self._show(rows, absent)
 
     def _show(self, rows: list[Row], absent: str | None) -> None:
+        if self.index.rows is not rows:
+            self.index = RowIndex(rows, len(self.COLUMNS))
         self.rows, self.absent, self.loaded = rows, absent, True
         self.render_rows()
         self.app.view_loaded(self)
 
     def render_rows(self) -> None:
-        table = self.query_one(DataTable)
-        cursor = table.cursor_row
-        needle = self.filter_text.lower()
-        rows = [r for r in self.rows if not needle or needle in r.text]
-        if self.sort_col is not None:
-            col = self.sort_col
-            groups: dict[str, int] = {}
-            for r in rows:
-                groups.setdefault(r.group, len(groups))
-            rows.sort(key=lambda r: _sort_value(r.sort[col] if col < len(r.sort) else r.cells[col]), reverse=self.sort_desc)
-            rows.sort(key=lambda r: (groups[r.group], not r.header))
-        self.shown = rows
-        table.clear()
-        for r in rows:
-            table.add_row(*r.cells, key=r.key)
-        if rows:
-            table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
+        """Filter and sort every row (in DuckDB), then show the result from the cursor's place."""
+        order = self.index.order(self.filter_text.lower(), self.sort_col, self.sort_desc)
+        self.shown = rows = [self.rows[i] for i in order]
+        self.query_one(VirtualTable).set_rows(rows)
         absent = self.query_one("#absent", Static)
         absent.update(f"--- {self.absent}" if self.absent else ("--- no row matches the filter" if self.rows and not rows else ""))
         absent.display = bool(self.absent) or (bool(self.rows) and not rows)
@@ -170,7 +188,7 @@ class TableScreen(Screen):
     # -- selection -------------------------------------------------------------------------
 
     def selected(self) -> Row | None:
-        table = self.query_one(DataTable)
+        table = self.query_one(VirtualTable)
         if not self.shown or table.cursor_row < 0 or table.cursor_row >= len(self.shown):
             return None
         return self.shown[table.cursor_row]
@@ -179,7 +197,7 @@ class TableScreen(Screen):
         """Move the cursor to the row with this key (tests and drill-downs use it)."""
         for i, r in enumerate(self.shown):
             if r.key == key:
-                self.query_one(DataTable).move_cursor(row=i)
+                self.query_one(VirtualTable).move_cursor(row=i)
                 return True
         return False
 
@@ -187,8 +205,8 @@ class TableScreen(Screen):
         """The screen Enter opens for ``row`` (None: nothing below it)."""
         return None
 
-    @on(DataTable.RowSelected)
-    def _enter(self, event: DataTable.RowSelected) -> None:
+    @on(VirtualTable.RowSelected)
+    def _enter(self, event: VirtualTable.RowSelected) -> None:
         row = self.selected()
         screen = self.drill(row) if row else None
         if screen is not None:
@@ -207,7 +225,7 @@ class TableScreen(Screen):
         prompt = self.query_one("#prompt", Input)
         if prompt.display:
             prompt.display = False
-            self.query_one(DataTable).focus()
+            self.query_one(VirtualTable).focus()
         elif self.filter_text:
             self.filter_text = ""
             self.render_rows()
@@ -247,7 +265,7 @@ class TableScreen(Screen):
     @on(Input.Submitted, "#prompt")
     def _submitted(self, event: Input.Submitted) -> None:
         event.input.display = False
-        self.query_one(DataTable).focus()
+        self.query_one(VirtualTable).focus()
         if self._prompt_kind == ":":
             self.app.run_command(event.value.strip().lstrip(":"))
 
