@@ -17,6 +17,11 @@ CASES = load_corpus(CORPUS)
 #: these expectations call it lagging-rank; the rank is right.
 NEVER_JOINED = "rank named as never-joined (it never entered the collective the others timed out on), expected lagging-rank"
 
+#: A rank missing from a short paste whose other ranks all timed out on the same collective reads
+#: as silent (never-joined); these collectors judged the paste truncated (others, e.g. ace-348 and
+#: GCD-6, judged the same shape a culprit, and pass).
+SILENT_IN_PASTE = "a rank missing from the paste reads as silent (never-joined); expected: no culprit (truncated paste)"
+
 #: Expectations we do not meet, with why (strict: a case that starts passing must leave).
 NOT_YET: dict[str, str] = {
     "nccl-1911-ras-allgather-opcount-mismatch":
@@ -33,10 +38,17 @@ NOT_YET: dict[str, str] = {
     "deepspeed-2931-ib-completion-error12-rank2":
         "the IB completion error's process printed no rank (host:pid only, no comm line of its own), and its "
         "'unhandled system error' names none either",
-    "LlamaFactory-8261-lineno-watchdog-control":
-        "world size unknown: the importer assumes one node of the ranks seen, so a rank missing from the paste reads as silent",
-    "Salience-DETR-8-accelerate-timeouts-control":
-        "world size unknown: the importer assumes one node of the ranks seen, so a rank missing from the paste reads as silent",
+    "LlamaFactory-8261-lineno-watchdog-control": SILENT_IN_PASTE,
+    "Salience-DETR-8-accelerate-timeouts-control": SILENT_IN_PASTE,
+    "vllm-8978-first-allreduce-never-completes-all-ranks": SILENT_IN_PASTE,
+    "pytorch-20630-rank3-broadcast-vs-allreduce":
+        "rank 3 is named by the watchdog compare as op-mismatch (BROADCAST where the others run ALLREDUCE), expected collective-mismatch",
+    "vllm-23448-broadcast-rank3-one-behind":
+        "two ranks visible: rank 3 completed one work fewer than rank 0, but two reports make no majority to call one behind",
+    "UNITER-42-keyerror-nonzero-ranks":
+        "ranks 1-3 raise the same KeyError in a log without a clock: expected all three as culprits, the first (rank 2) is named",
+    "X-R1-21-device-mismatch-all-ranks":
+        "only rank 2's exception is in the excerpt; that every rank failed the same way is known from the thread, not the log",
 }
 
 
