@@ -29,6 +29,7 @@ import datetime as dt
 import gzip
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_normalize import normalize
 
 IMPORTED_ANNOTATION = "k10s.io/imported"
-MAX_SOURCE_BYTES = 1 << 30
+MAX_SOURCE_BYTES = 256 << 20
 #: More processes than this on one node is never a guess the importer makes on its own
 MAX_GUESSED_NPROC = 1024
 
@@ -70,6 +71,15 @@ class LogSource:
 
     name: str
     text: str
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    @cached_property
+    def line_ranks(self) -> list[int | None]:
+        """Per line, the global rank its prefix names (read once: layout and routing both use it)."""
+        return [tagged_rank(line) for line in self.lines]
 
 
 @dataclass
@@ -122,17 +132,10 @@ def tagged_rank(line: str) -> int | None:
     return normalize(line).rank
 
 
-def _max_rank(texts: list[str]) -> int | None:
-    top = None
-    for text in texts:
-        for line in text.split("\n"):
-            rank = tagged_rank(line)
-            if rank is not None and (top is None or rank > top):
-                top = rank
-            c = _COMM_RANK.search(line) if "comm 0x" in line else None
-            if c and (top is None or int(c.group(1)) > top):
-                top = int(c.group(1))
-    return top
+def _max_rank(sources: list[LogSource]) -> int | None:
+    seen = [r for s in sources for r in s.line_ranks if r is not None]
+    seen += [int(m.group(1)) for s in sources if "comm 0x" in s.text for m in _COMM_RANK.finditer(s.text)]
+    return max(seen, default=None)
 
 
 def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, world_size: int | None = None,
@@ -147,7 +150,7 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
         if nproc_per_node:
             hints["nproc_per_node"] = f"log: {what}"
     stated_world, world_what = _max_found(texts, _WORLD_HINTS)
-    top = _max_rank(texts)
+    top = _max_rank(sources)
     if world_size:
         hints["world_size"] = "option"
     elif stated_world:
@@ -171,8 +174,9 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
     return Layout(nproc_per_node=nproc_per_node, nodes=nodes, world_size=world_size, hints=hints)
 
 
-def route_lines(lines: list[str], nproc: int, nodes: int) -> list[list[int]]:
-    """Line indices of one pasted log split into one list per node (see the module doc)."""
+def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None] | None = None) -> list[list[int]]:
+    """Line indices of one pasted log split into one list per node (see the module doc);
+    ``ranks``: each line's tagged rank, when already read."""
     host_node: dict[str, int] = {}
     for line in lines:
         h = _NCCL_HOST.match(line) if " NCCL " in line else None
@@ -183,7 +187,7 @@ def route_lines(lines: list[str], nproc: int, nodes: int) -> list[list[int]]:
     current = 0
     for i, line in enumerate(lines):
         node = None
-        rank = tagged_rank(line)
+        rank = ranks[i] if ranks is not None else tagged_rank(line)
         if rank is not None:
             node = rank // nproc
         else:
@@ -277,11 +281,12 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     if len(sources) == 1 and not split:
         bodies = [sources[0].text] + [""] * (layout.nodes - 1)
     elif len(sources) == 1:
-        lines = sources[0].text.split("\n")
-        bodies = ["\n".join(lines[i] for i in idx) for idx in route_lines(lines, layout.nproc_per_node, layout.nodes)]
+        src = sources[0]
+        routed = route_lines(src.lines, layout.nproc_per_node, layout.nodes, src.line_ranks)
+        bodies = ["\n".join(src.lines[i] for i in idx) for idx in routed]
     else:
         bodies = [s.text for s in sources] + [""] * (layout.nodes - len(sources))
-    first, last = _clock([ln for s in sources for ln in s.text.split("\n")], now)
+    first, last = _clock([ln for s in sources for ln in s.lines], now)
     started = (first or now) - dt.timedelta(minutes=1)
     ended = last or now
     manifest = new_manifest(scope={"namespaces": [namespace], "jobs": [f"{namespace}/{job}"]},
