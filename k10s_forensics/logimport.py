@@ -97,7 +97,10 @@ def read_source(path: str) -> LogSource:
     import sys
 
     if path == "-":
-        return LogSource("stdin", sys.stdin.read())
+        text = sys.stdin.read(MAX_SOURCE_BYTES + 1)
+        if len(text) > MAX_SOURCE_BYTES:
+            raise InputError(f"stdin: larger than {MAX_SOURCE_BYTES >> 20} MiB; split it or capture from the cluster")
+        return LogSource("stdin", text)
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{path}: no such log file")
