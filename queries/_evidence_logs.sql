@@ -208,15 +208,19 @@ silent AS (  -- ranks that never logged a watchdog line while most ranks of the 
            (SELECT min(ts) FROM wd_rank w WHERE w.job_key = a.job_key) AS ts
     FROM wd_alive a
     WHERE a.has_logs AND NOT EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.rank = a.rank)
+      -- a rank that died of SIGABRT was taken down by its own watchdog: not silent, only unlogged
+      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = a.job_key AND x.rank_resolved = a.rank
+                      AND x.kind IN ('torchrun_failure', 'process_exit') AND x.exit_code IN (-6, 134))
     GROUP BY a.job_key
 ),
 silent_ev AS (
     SELECT job_key, 'watchdog-compare' AS evidence, ranks AS culprit_ranks, []::BIGINT[] AS suspect_ranks,
-           CASE WHEN len(ranks) * 2 <= reporting THEN 'medium' ELSE 'low' END AS confidence,
+           -- a pair: the one rank that timed out waited for the only other one
+           CASE WHEN len(ranks) * 2 <= reporting OR (len(ranks) = 1 AND reporting = 1) THEN 'medium' ELSE 'low' END AS confidence,
            NULL::VARCHAR AS pg, seq_num, op_type, ts,
            'never-joined: ' || reporting || ' ranks timed out in the watchdog (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?')
                || ') while rank(s) ' || array_to_string(ranks, ', ') || ' never reported it' AS detail
-    FROM silent WHERE len(ranks) < reporting
+    FROM silent WHERE len(ranks) < reporting OR (len(ranks) = 1 AND reporting = 1)
 )
 SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail
 FROM (

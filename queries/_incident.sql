@@ -131,6 +131,10 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
       AND NOT (il.ts_filled IS NULL AND il.kind IN ('torchrun_failure', 'process_exit') AND EXISTS (
           SELECT 1 FROM k10s_incident_line w
           WHERE w.raw_row = il.raw_row AND w.kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND w.line_no < il.line_no))
+      -- a cut traceback says little where other ranks were visibly torn down: it is likely the same teardown
+      AND NOT (il.kind = 'python_traceback' AND EXISTS (
+          SELECT 1 FROM k10s_incident_line v WHERE v.job_key = il.job_key AND v.incident = il.incident AND v.role = 'victim'
+            AND v.kind IN ('nccl_remote_error', 'python_exception', 'nccl_error_other')))
       AND NOT (il.cause = 'host-oom-kill' AND il.ts_filled IS NOT NULL AND EXISTS (
           SELECT 1 FROM k10s_incident_line o
           WHERE o.job_key = il.job_key AND o.incident = il.incident AND o.role = 'own' AND o.rank_eff IS DISTINCT FROM il.rank_eff
@@ -148,7 +152,9 @@ together AS (  -- the same way and within the same second as the first: failed t
     SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause) AS causes
     FROM best b JOIN first f USING (job_key, incident)
     WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause))
-                                                           AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0))
+                                                           AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
+                               -- no clock: ranks that print the same error cannot be ordered (a paste interleaves them)
+                               OR (b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.cause = f.cause AND b.error_message = f.error_message))
     GROUP BY ALL
 ),
 unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks);

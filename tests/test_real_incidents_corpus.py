@@ -46,7 +46,11 @@ NOT_YET: dict[str, str] = {
     "vllm-23448-broadcast-rank3-one-behind":
         "two ranks visible: rank 3 completed one work fewer than rank 0, but two reports make no majority to call one behind",
     "UNITER-42-keyerror-nonzero-ranks":
-        "ranks 1-3 raise the same KeyError in a log without a clock: expected all three as culprits, the first (rank 2) is named",
+        "ranks 1-3 raise the same KeyError in a log without a clock: expected all three as culprits, we say they failed together (no single culprit)",
+    "colbert-318-rank1-timeout-rank0-clustering":
+        "one of four ranks timed out and three are silent: too few reports to name the silent one (rank 0, busy clustering)",
+    "pytorch-148150-destroy-pg-cuda-busy-all-ranks":
+        "rank 7's traceback is cut before its CUDA error, so only rank 1 is known to have failed that way",
     "X-R1-21-device-mismatch-all-ranks":
         "only rank 2's exception is in the excerpt; that every rank failed the same way is known from the thread, not the log",
 }

@@ -23,7 +23,7 @@ import re
 # ---------------------------------------------------------------------------------------
 _EVENT_LITERALS = (
     # ProcessGroupNCCL watchdog (all PyTorch versions)
-    r"Watchdog caught collective",
+    r"[Cc]aught collective operation",
     r"timed out in blocking wait",
     r"detected by watchdog at work",
     r"Timeout at NCCL work",
@@ -155,7 +155,8 @@ WORK_TIMEOUT = re.compile(r"Timeout\(ms\)=(\d+)")
 WORK_NUMEL_IN = re.compile(r"NumelIn=(-?\d+)")
 WORK_NUMEL_OUT = re.compile(r"NumelOut=(-?\d+)")
 RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
-WATCHDOG_CAUGHT = re.compile(r"Watchdog caught collective operation timeout")
+#: ``Watchdog caught collective operation timeout`` (watchdog); ``Caught collective operation timeout`` (1.x blocking wait)
+WATCHDOG_CAUGHT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout")
 THREAD_TERMINATED = re.compile(r"watchdog thread terminated with exception")
 BLOCKING_WAIT = re.compile(r"timed out in blocking wait")
 FAILURE_DETECTED = re.compile(
@@ -269,7 +270,7 @@ PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:[A-Z]\w{0,80}(?:Err
 PY_TEARDOWN = re.compile(
     r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
     r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|Broken pipe|Connection reset|Connection closed|ncclRemoteError|"
-    r"remote process exited|[Ww]atchdog caught|timed out|Timeout|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
+    r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|timed out|Timeout|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
 )
 #: argparse's usage error (``train.py: error: unrecognized arguments: --local-rank=2``): exit status 2
 ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")
