@@ -49,6 +49,7 @@ COMMAND_INDEX: dict[str, str] = {
     "serve": "k10s_forensics.commands.serve_cmd",
     "view": "k10s_forensics.commands.view_cmd",
     "fleet": "k10s_forensics.commands.fleet_cmds",
+    "diff": "k10s_forensics.commands.diff_cmd",
 }
 
 
