@@ -15,6 +15,12 @@ from typing import Any
 TIERS = ("culprit", "local", "everywhere")
 FACET_ORDER = {"gpu": 0, "node": 1, "placement": 2, "job": 3, "kueue": 4, "behaviour": 5}
 MAX_SUBJECTS = 20
+#: Attributes that are causes rather than consequences (CUDA follows the driver) come first.
+LEADING = ("driver", "power limit", "image digest", "env ", "node", "quota ", "VBIOS", "product")
+
+
+def _leading(attribute: str) -> int:
+    return 0 if attribute.startswith(LEADING) else 1
 
 
 def _direction(row: dict) -> str:
@@ -74,7 +80,7 @@ def rank_changes(rows: list[dict], culprits: dict[str, set]) -> list[dict[str, A
             groups[_group_key(r)].append(r)
     out = [_group(k, g, len(compared[k[:3]]), culprits) for k, g in groups.items()]
     out.sort(key=lambda g: (TIERS.index(g["tier"]), FACET_ORDER.get(g["facet"], 9), g["attribute"] == "present",
-                            g["count"], g["attribute"], str(g["baseline"]), str(g["current"]), g["subjects"]))
+                            _leading(g["attribute"]), g["count"], g["attribute"], str(g["baseline"]), str(g["current"]), g["subjects"]))
     for i, g in enumerate(out, 1):
         g["rank"] = i
     return out
