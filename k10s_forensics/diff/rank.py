@@ -16,11 +16,12 @@ TIERS = ("culprit", "local", "everywhere")
 FACET_ORDER = {"gpu": 0, "node": 1, "placement": 2, "job": 3, "kueue": 4, "behaviour": 5}
 MAX_SUBJECTS = 20
 #: Attributes that are causes rather than consequences (CUDA follows the driver) come first.
-LEADING = ("driver", "power limit", "image digest", "env ", "node", "quota ", "VBIOS", "product")
+#: A rank moved to another fabric block says more than "moved node".
+LEADING = ("node label", "driver", "power limit", "image digest", "env ", "node", "quota nvidia.com/", "VBIOS", "product")
 
 
 def _leading(attribute: str) -> int:
-    return 0 if attribute.startswith(LEADING) else 1
+    return next((i for i, p in enumerate(LEADING) if attribute.startswith(p)), len(LEADING))
 
 
 def _direction(row: dict) -> str:

@@ -1,0 +1,118 @@
+"""k10s diff: simulated pairs with one planted change each, noise, secrets, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fnmatch import fnmatch
+
+import pytest
+from click.testing import CliRunner
+
+from k10s_forensics.bundle import Bundle
+from k10s_forensics.cli import cli
+from k10s_forensics.diff import diff
+from k10s_forensics.diff.facets import FACETS, SHARED_SQL
+from k10s_forensics.simulate import simulate
+
+#: variant(s) of the baseline, of the bundle, and what the first change must be.
+PLANTED = {
+    "driver-node": ((), ("driver-node",), ("gpu", "driver")),
+    "nccl-env": ((), ("nccl-env",), ("job", "env * NCCL_IB_QPS_PER_CONNECTION")),
+    "image-digest": ((), ("image-digest",), ("job", "image digest *")),
+    "power-cap": ((), ("power-cap",), ("gpu", "power limit")),
+    "rank-moved": (("fabric",), ("fabric", "rank-moved"), ("placement", "node label topology.k10s.io/fabric-block")),
+    "kueue-quota": (("kueue",), ("kueue", "kueue-quota"), ("kueue", "quota nvidia.com/gpu in gpu-flavor")),
+}
+SHAPES = ((7, 2, 4), (11, 3, 2))  # seed, nodes, GPUs per node
+
+
+@pytest.fixture(scope="session")
+def bundles(tmp_path_factory):
+    """Built once: per shape, every variant set the planted pairs and the noise pair need."""
+    root = tmp_path_factory.mktemp("diff")
+    made: dict[tuple, Bundle] = {}
+
+    def get(seed, nodes, gpus, variants):
+        key = (seed, nodes, gpus, tuple(variants))
+        if key not in made:
+            out = root / f"s{seed}-{nodes}x{gpus}-{'-'.join(variants) or 'plain'}"
+            simulate("healthy", out, seed=seed, nodes=nodes, gpus_per_node=gpus, minutes=4, interval_s=15,
+                     variants=("later",) + tuple(v for v in variants if v != "later") if variants else ())
+            made[key] = Bundle.open(out)
+        return made[key]
+    return get
+
+
+def _first(result):
+    assert result["changes"], "no change found"
+    return result["changes"][0]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: f"seed{s[0]}-{s[1]}x{s[2]}")
+@pytest.mark.parametrize("name", sorted(PLANTED))
+def test_planted_change_ranks_first(bundles, name, shape):
+    base_v, cur_v, (facet, attribute) = PLANTED[name]
+    base = bundles(*shape, base_v)
+    cur = bundles(*shape, cur_v)
+    result = diff([base], cur, baseline_given="b", bundle_given="c", use_findings=False)
+    first = _first(result)
+    assert first["facet"] == facet and fnmatch(first["attribute"], attribute), [(g["facet"], g["attribute"]) for g in result["changes"][:5]]
+    assert all(g["facet"] != "behaviour" for g in result["changes"]), "noise reported as a change"
+
+
+def test_same_cluster_minutes_apart_is_unchanged(bundles):
+    for shape in SHAPES:
+        plain = bundles(*shape, ())
+        later = bundles(*shape, ("later",))  # 7 minutes later, other sampling noise
+        result = diff([plain], later, baseline_given="b", bundle_given="c", use_findings=False)
+        assert result["changes"] == [], result["changes"][:3]
+        assert result["unchanged"]["behaviour"]["unchanged"] > 0
+
+
+def test_power_cap_names_the_gpu_and_its_node(bundles):
+    shape = SHAPES[0]
+    cur = bundles(*shape, ("power-cap",))
+    result = diff([bundles(*shape, ())], cur, baseline_given="b", bundle_given="c", use_findings=False)
+    first = _first(result)
+    assert first["count"] == 1 and first["tier"] == "local"
+    assert first["current"].endswith(" W") and first["baseline"] != first["current"]
+    assert len(first["nodes"]) == 1 and first["subjects"][0]
+
+
+def test_output_is_byte_identical_and_counts_unchanged(bundles, tmp_path):
+    shape = SHAPES[0]
+    base, cur = bundles(*shape, ()), bundles(*shape, ("nccl-env",))
+    runs = [CliRunner().invoke(cli, ["diff", str(base.path), str(cur.path), "--format", fmt, "--no-findings"])
+            for fmt in ("json", "json", "text", "markdown")]
+    assert all(r.exit_code == 0 for r in runs), runs[0].output
+    assert runs[0].output == runs[1].output
+    data = json.loads(runs[0].output)
+    assert data["format"] == "k10s-diff" and data["changes"][0]["attribute"].startswith("env ")
+    assert data["unchanged"]["gpu"]["unchanged"] > 0
+    assert "NCCL_IB_QPS_PER_CONNECTION" in runs[2].output and "| # |" in runs[3].output
+
+
+def test_fleet_style_baseline_of_several_runs(bundles):
+    shape = SHAPES[0]
+    base = [bundles(*shape, ()), bundles(*shape, ("fabric",))]
+    result = diff(base, bundles(*shape, ("fabric", "image-digest")), baseline_given="b", bundle_given="c", use_findings=False)
+    assert [g["attribute"].split()[:2] for g in result["changes"]] == [["image", "digest"]]
+    assert result["baseline"]["runs"] == 2
+
+
+def test_bad_input_is_one_line_exit_2(tmp_path, bundles):
+    good = str(bundles(*SHAPES[0], ()).path)
+    (tmp_path / "notabundle").mkdir()
+    for args in (["diff", str(tmp_path / "missing"), good], ["diff", good, str(tmp_path / "notabundle")]):
+        r = subprocess.run([sys.executable, "-m", "k10s_forensics", *args], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr and r.stdout == ""
+
+
+def test_every_sql_file_is_registered():
+    from importlib import resources
+
+    files = {p.name for p in resources.files("k10s_forensics.diff").joinpath("sql").iterdir() if p.name.endswith(".sql")}
+    assert files == {f + ".sql" for f in FACETS} | set(SHARED_SQL)
