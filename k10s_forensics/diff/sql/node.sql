@@ -1,5 +1,5 @@
 -- facet: node
--- compares: per node (name, else machine ID): machine ID, kernel, OS image, container
+-- compares: per node (name, else machine ID): its GPUs' drivers and products, machine ID, kernel, OS image, container
 --   runtime, kubelet, GPU capacity and allocatable, taints, NVIDIA and topology/fabric
 --   labels, Xid history (dmesg)
 -- output: facet, scope, subject, node, gpu, rank, attribute, side, run, value
@@ -17,9 +17,21 @@ xid AS (
           UNION ALL SELECT 'cur', run, node, xid, count(*) FROM cur.log_events WHERE kind = 'xid' AND xid IS NOT NULL GROUP BY ALL)
     GROUP BY ALL
 ),
+gsum AS (
+    SELECT g.side, g.run, k.node_key, string_agg(DISTINCT g.driver_version, ', ' ORDER BY g.driver_version) AS drivers,
+           string_agg(DISTINCT g.product, ', ' ORDER BY g.product) AS products, count(*) AS gpus
+    FROM (SELECT 'base' AS side, * FROM base.gpus UNION ALL BY NAME SELECT 'cur' AS side, * FROM cur.gpus) g
+    JOIN d_gpu_key k ON k.side = g.side AND k.run = g.run AND k.gpu_uuid = g.gpu_uuid
+    WHERE NOT coalesce(g.is_mig, false) GROUP BY ALL
+),
 kv AS (
+    SELECT DISTINCT side, run, node_key, {'a': 'present', 'v': 'yes'} AS kv FROM d_node_key
+    UNION ALL
     SELECT side, run, node_key, unnest([
-        {'a': 'present', 'v': 'yes'},
+        {'a': 'GPU drivers', 'v': drivers}, {'a': 'GPU products', 'v': products}, {'a': 'GPUs', 'v': gpus::VARCHAR}
+    ]) FROM gsum
+    UNION ALL
+    SELECT side, run, node_key, unnest([
         {'a': 'machine ID', 'v': json_extract_string(body, '$.status.nodeInfo.machineID')},
         {'a': 'system UUID', 'v': json_extract_string(body, '$.status.nodeInfo.systemUUID')},
         {'a': 'kernel', 'v': json_extract_string(body, '$.status.nodeInfo.kernelVersion')},
@@ -29,7 +41,7 @@ kv AS (
         {'a': 'GPU capacity', 'v': json_extract_string(body, '$.status.capacity."nvidia.com/gpu"')},
         {'a': 'GPU allocatable', 'v': json_extract_string(body, '$.status.allocatable."nvidia.com/gpu"')},
         {'a': 'taints', 'v': coalesce(CAST(json_extract(body, '$.spec.taints') AS VARCHAR), 'none')}
-    ]) AS kv FROM n
+    ]) FROM n
     UNION ALL
     SELECT side, run, node_key, {'a': 'label ' || k, 'v': v} FROM labels WHERE k10s_node_label(k)
     UNION ALL
