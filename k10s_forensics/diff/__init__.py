@@ -18,11 +18,13 @@ FORMAT = "k10s-diff"
 FORMAT_VERSION = 1
 
 
-def _culprits(bundle: Bundle, con) -> tuple[dict[str, set], list[dict]]:
+def _culprits(bundle: Bundle, con, analysis: dict[str, Any] | None) -> tuple[dict[str, set], list[dict]]:
     """Nodes, GPU keys and ranks named by the bundle's warning/critical findings."""
-    from k10s_forensics.analyze.runner import analyze
+    if analysis is None:
+        from k10s_forensics.analyze.runner import analyze
 
-    findings = [f for f in analyze(bundle)["findings"] if f.get("severity") in ("critical", "warning")]
+        analysis = analyze(bundle)
+    findings = [f for f in analysis.get("findings") or [] if f.get("severity") in ("critical", "warning")]
     uuids = {g for f in findings for g in f.get("gpus") or []}
     keys = {row[0]: row[1] for row in con.execute("SELECT gpu_uuid, gpu_key FROM d_gpu_key WHERE side = 'cur'").fetchall()}
     nodes = {row[0]: row[1] for row in con.execute("SELECT node, node_key FROM d_node_key WHERE side = 'cur'").fetchall()}
@@ -37,14 +39,18 @@ def _culprits(bundle: Bundle, con) -> tuple[dict[str, set], list[dict]]:
 
 
 def diff(baseline: Sequence[Bundle], bundle: Bundle, *, baseline_given: str, bundle_given: str,
-         use_findings: bool = True, threads: int | None = None) -> dict[str, Any]:
-    """The JSON-ready diff of ``bundle`` against ``baseline`` (one or more bundles)."""
+         use_findings: bool = True, threads: int | None = None, analysis: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON-ready diff of ``bundle`` against ``baseline`` (one or more bundles).
+
+    The culprits come from ``analysis`` (the bundle's ``k10s analyze`` result) when given,
+    else the analysis runs here; ``use_findings=False`` skips them (no culprit tier).
+    """
     from k10s_forensics.diff import attach, facets, rank
 
     con = attach.connect(baseline, bundle, threads)
     try:
         rows = facets.compare(con, len(baseline))
-        culprits, findings = _culprits(bundle, con) if use_findings else ({"nodes": set(), "gpus": set(), "ranks": set()}, [])
+        culprits, findings = _culprits(bundle, con, analysis) if use_findings else ({"nodes": set(), "gpus": set(), "ranks": set()}, [])
     finally:
         con.close()
     changes = rank.rank_changes(rows, culprits)

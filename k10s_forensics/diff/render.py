@@ -17,7 +17,7 @@ def _short(value: Any, width: int = MAX_TEXT) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _where(g: dict[str, Any]) -> str:
+def where(g: dict[str, Any]) -> str:
     if g["scope"] in ("job", "queue", "all"):
         return ", ".join(g["subjects"])
     noun = {"gpu": "GPU", "node": "node", "rank": "rank"}.get(g["scope"], g["scope"])
@@ -36,18 +36,18 @@ def change_line(g: dict[str, Any]) -> str:
         return f"{g['attribute']}: {item['subject']} {item['current']}{size}{more}; baseline {g['baseline']}"
     if g["attribute"] == "present":
         what = "appeared" if g["current"] == "present" else "gone"
-        return f"{g['facet']} {what}: {_where(g)}"
-    return f"{g['facet']} {g['attribute']}: {_short(g['baseline'])} -> {_short(g['current'])} on {_where(g)}"
+        return f"{g['facet']} {what}: {where(g)}"
+    return f"{g['facet']} {g['attribute']}: {_short(g['baseline'])} -> {_short(g['current'])} on {where(g)}"
 
 
-def _counts_line(result: dict[str, Any]) -> str:
+def counts_line(result: dict[str, Any]) -> str:
     un = result["unchanged"]
     total = sum(c["unchanged"] for c in un.values())
     parts = ", ".join(f"{f} {c['unchanged']}" for f, c in un.items())
     return f"{total} compared items unchanged ({parts})"
 
 
-def _culprit_line(result: dict[str, Any]) -> str:
+def culprit_line(result: dict[str, Any]) -> str:
     c = result["culprits"]
     if not c["findings"]:
         return "culprits: none (no critical or warning finding in the bundle)"
@@ -59,9 +59,9 @@ def _culprit_line(result: dict[str, Any]) -> str:
 def to_text(result: dict[str, Any], limit: int = 50) -> str:
     base, cur = result["baseline"], result["bundle"]
     runs = f" ({base['runs']} runs)" if base["runs"] > 1 else ""
-    lines = [f"k10s diff: {base['given']}{runs} -> {cur['given']}", _culprit_line(result)]
+    lines = [f"k10s diff: {base['given']}{runs} -> {cur['given']}", culprit_line(result)]
     changes = result["changes"]
-    lines.append(f"{len(changes)} change(s); {_counts_line(result)}")
+    lines.append(f"{len(changes)} change(s); {counts_line(result)}")
     for g in changes[:limit]:
         lines.append(f"{g['rank']:>3}. [{g['tier']}] {change_line(g)}")
     if len(changes) > limit:
@@ -76,15 +76,15 @@ def _md(text: Any) -> str:
 def to_markdown(result: dict[str, Any], heading: str = "## What changed since the baseline") -> str:
     base, cur = result["baseline"], result["bundle"]
     out = [heading, "", f"Baseline: `{_md(base['given'])}` ({base['runs']} run(s)); bundle: `{_md(cur['given'])}`.", "",
-           _md(_culprit_line(result)) + ".", "", _md(_counts_line(result)) + ".", ""]
+           _md(culprit_line(result)) + ".", "", _md(counts_line(result)) + ".", ""]
     if not result["changes"]:
         return "\n".join(out + ["Nothing changed beyond the baseline's own spread.", ""])
     out += ["| # | where | facet | what | baseline | now | subjects |", "|---|---|---|---|---|---|---|"]
     for g in result["changes"]:
         now = g["current"] if g["current"] is not None else "; ".join(f"{i['subject']}: {i['current']}" for i in g.get("items", [])[:3])
         out.append(f"| {g['rank']} | {g['tier']} | {g['facet']} | {_md(g['attribute'])} | {_md(_short(g['baseline']))} | "
-                   f"{_md(_short(now))} | {_md(_where(g))} |")
+                   f"{_md(_short(now))} | {_md(where(g))} |")
     return "\n".join(out) + "\n"
 
 
-__all__ = ["to_json", "to_text", "to_markdown", "change_line"]
+__all__ = ["to_json", "to_text", "to_markdown", "change_line", "where", "culprit_line", "counts_line"]

@@ -1,0 +1,50 @@
+"""Section "What changed since the baseline": the ``k10s diff`` of the bundle against the
+baseline given with ``k10s report BUNDLE --baseline BASELINE`` (docs/diff.md).
+
+The diff is computed by the report command and handed in as ``analysis["baseline_diff"]``;
+without a baseline the section says how to get one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .common import Absent
+
+NO_BASELINE = "no baseline given: k10s report BUNDLE --baseline BASELINE (a bundle of a run that worked, or a fleet index)"
+
+
+@dataclass(frozen=True)
+class ChangeRow:
+    rank: int
+    tier: str
+    facet: str
+    attribute: str
+    baseline: str
+    current: str
+    where: str
+
+
+@dataclass(frozen=True)
+class ChangesContext:
+    absent: Absent | None
+    baseline: str
+    runs: int
+    culprits: str
+    unchanged: str
+    rows: list[ChangeRow]
+
+
+def build(con, bundle, analysis: dict[str, Any] | None) -> ChangesContext:
+    result = (analysis or {}).get("baseline_diff")
+    if not result:
+        return ChangesContext(Absent(NO_BASELINE), "", 0, "", "", [])
+    from k10s_forensics.diff import render
+
+    rows = []
+    for g in result["changes"]:
+        now = g["current"] if g["current"] is not None else "; ".join(f"{i['subject']}: {i['current']}" for i in g.get("items", [])[:3])
+        rows.append(ChangeRow(g["rank"], g["tier"], g["facet"], g["attribute"], str(g["baseline"]), str(now), render.where(g)))
+    return ChangesContext(None, result["baseline"]["given"], result["baseline"]["runs"], render.culprit_line(result),
+                          render.counts_line(result), rows)
