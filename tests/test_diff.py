@@ -116,3 +116,27 @@ def test_every_sql_file_is_registered():
 
     files = {p.name for p in resources.files("k10s_forensics.diff").joinpath("sql").iterdir() if p.name.endswith(".sql")}
     assert files == {f + ".sql" for f in FACETS} | set(SHARED_SQL)
+
+
+def test_view_d_on_a_node_row_shows_its_changes(bundles):
+    from tests.view_helpers import run_app
+
+    shape = SHAPES[0]
+    base, cur = bundles(*shape, ()), bundles(*shape, ("driver-node",))
+    result = diff([base], cur, baseline_given="b", bundle_given="c", use_findings=False)
+    node = result["changes"][0]["nodes"][0]
+
+    async def script(app, pilot):
+        app.data.baseline_diff = result
+        screen = app.screen
+        for i, row in enumerate(screen.shown):
+            if row.target is not None and row.target.node == node:
+                screen.query_one("VirtualTable").move_cursor(row=i)
+                break
+        await pilot.press("d")
+        await pilot.pause()
+        text = str(app.screen.query_one("#changes-text").content)
+        assert f"node {node}" in text and "driver:" in text
+        await pilot.press("escape")
+
+    run_app(str(cur.path), script)

@@ -101,3 +101,21 @@ def test_library_refuses_a_missing_bundle(tmp_path, missing):
 
 
 _ = dt
+
+
+def test_view_d_pane_filters_to_the_node_or_job():
+    from k10s_forensics.view.diffpane import diff_lines
+
+    g = {"rank": 1, "tier": "local", "facet": "gpu", "scope": "gpu", "attribute": "driver", "baseline": "550", "current": "570",
+         "count": 4, "of": 8, "subjects": ["S1", "S2", "S3", "S4"], "nodes": ["n2"], "size": None}
+    j = {"rank": 2, "tier": "everywhere", "facet": "job", "scope": "job", "attribute": "env pytorch NCCL_ALGO", "baseline": "Ring",
+         "current": "Tree", "count": 1, "of": 1, "subjects": ["ns/job"], "nodes": [], "size": None}
+    result = {"baseline": {"given": "b", "runs": 1}, "changes": [g, j],
+              "unchanged": {"gpu": {"compared": 10, "unchanged": 6, "changed": 4, "not_comparable": 0}}}
+    _, node2 = diff_lines(result, "node", "n2")
+    _, node1 = diff_lines(result, "node", "n1")
+    _, job = diff_lines(result, "job", "ns/job")
+    assert any("driver: 550 -> 570" in line for line in node2) and not any("NCCL_ALGO" in line for line in node2)
+    assert any("nothing changed on this node" in line for line in node1)
+    assert any("NCCL_ALGO" in line for line in job) and not any("driver" in line for line in job)
+    assert "no baseline given" in diff_lines(None, "node", "n1")[1][0]
