@@ -64,15 +64,27 @@ SELECT j.side, j.run, j.namespace, j.job,
             ELSE j.namespace || '/' || j.job END AS job_key
 FROM j JOIN n USING (side, run);
 
+CREATE OR REPLACE TEMP TABLE d_smi_last AS
+SELECT 'base' AS side, run, node, max(captured_at) AS t FROM base.raw_exec
+WHERE source = 'nvidia-smi-xml' AND coalesce(exit_code, 0) = 0 GROUP BY ALL
+UNION ALL
+SELECT 'cur', run, node, max(captured_at) FROM cur.raw_exec
+WHERE source = 'nvidia-smi-xml' AND coalesce(exit_code, 0) = 0 GROUP BY ALL;
+
+-- Only the last document per node is read (its stdout): the time filter prunes the rest.
 CREATE OR REPLACE TEMP TABLE d_smi AS
 WITH x AS (
-    SELECT 'base' AS side, run, node, captured_at, stdout FROM base.raw_exec
-    WHERE source = 'nvidia-smi-xml' AND coalesce(exit_code, 0) = 0 AND stdout IS NOT NULL
+    SELECT 'base' AS side, e.run, e.node, e.stdout FROM base.raw_exec e
+    WHERE e.source = 'nvidia-smi-xml' AND coalesce(e.exit_code, 0) = 0 AND e.stdout IS NOT NULL
+      AND e.captured_at >= (SELECT min(t) FROM d_smi_last WHERE side = 'base')
+      AND (e.run, e.node, e.captured_at) IN (SELECT (run, node, t) FROM d_smi_last WHERE side = 'base')
     UNION ALL
-    SELECT 'cur', run, node, captured_at, stdout FROM cur.raw_exec
-    WHERE source = 'nvidia-smi-xml' AND coalesce(exit_code, 0) = 0 AND stdout IS NOT NULL
+    SELECT 'cur', e.run, e.node, e.stdout FROM cur.raw_exec e
+    WHERE e.source = 'nvidia-smi-xml' AND coalesce(e.exit_code, 0) = 0 AND e.stdout IS NOT NULL
+      AND e.captured_at >= (SELECT min(t) FROM d_smi_last WHERE side = 'cur')
+      AND (e.run, e.node, e.captured_at) IN (SELECT (run, node, t) FROM d_smi_last WHERE side = 'cur')
 ),
-last AS (SELECT side, run, node, arg_max(stdout, captured_at) AS xml FROM x GROUP BY ALL),
+last AS (SELECT side, run, node, min(stdout) AS xml FROM x GROUP BY ALL),
 blocks AS (SELECT side, run, node, unnest((string_split(xml, '<gpu id="'))[2:]) AS b FROM last)
 SELECT side, run, node,
        nullif(regexp_extract(b, '<uuid>\s*([^<]*?)\s*</uuid>', 1), '') AS gpu_uuid,

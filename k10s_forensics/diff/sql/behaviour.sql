@@ -5,7 +5,9 @@
 --   the bundle is compared with the baseline's own spread across its GPUs, ranks or nodes
 --   (5th to 95th percentile, widened by half its width or the metric's floor); the
 --   median of all of them with the baseline's median (moved by more than a quarter of the
---   spread or the floor). Size: relative change against the baseline median.
+--   spread or the floor). A GPU, rank or node the baseline also has must also have moved
+--   from its own baseline value by more than that margin (an outlier in both is no change).
+--   Size: relative change against the baseline median.
 -- output: facet, scope, subject, node, gpu, rank, attribute, baseline, current, changed, comparable, size, spread_x
 WITH metric(metric, unit, rel_floor, abs_floor) AS (VALUES
     ('GPU utilisation', '%', 0.0, 5.0), ('GPU power', 'W', 0.05, 10.0), ('SM clock', 'MHz', 0.03, 45.0),
@@ -44,7 +46,11 @@ conn AS (
     SELECT side, run, node, pod, local_addr, local_port, peer_addr, peer_port, median(rtt_ms) AS rtt,
            max(retrans_total) - min(retrans_total) AS retrans, median(delivery_rate_bps) / 1e9 AS rate,
            greatest(epoch(max(ts)) - epoch(min(ts)), 1) / 60 AS minutes
-    FROM (SELECT 'base' AS side, * FROM base.tcp_samples UNION ALL BY NAME SELECT 'cur' AS side, * FROM cur.tcp_samples)
+    FROM (SELECT 'base' AS side, run, ts, node, pod, local_addr, local_port, peer_addr, peer_port, rtt_ms, retrans_total, delivery_rate_bps, state
+          FROM base.tcp_samples
+          UNION ALL
+          SELECT 'cur', run, ts, node, pod, local_addr, local_port, peer_addr, peer_port, rtt_ms, retrans_total, delivery_rate_bps, state
+          FROM cur.tcp_samples)
     WHERE state IS NULL OR state = 'ESTAB' GROUP BY ALL
 ),
 per_node_net AS (
@@ -76,10 +82,12 @@ fmt AS (SELECT metric, unit FROM metric)
 SELECT 'behaviour' AS facet, c.scope, c.subject, c.node, c.gpu, c.rank, c.metric AS attribute,
        printf('%.3g%s (baseline p5-p95 %.3g-%.3g, n=%d)', s.med, CASE WHEN s.unit = '' THEN '' ELSE ' ' || s.unit END, s.p05, s.p95, s.n) AS baseline,
        printf('%.3g%s', c.x, CASE WHEN s.unit = '' THEN '' ELSE ' ' || s.unit END) AS current,
-       (c.x < s.p05 - s.margin OR c.x > s.p95 + s.margin) AS changed, true AS comparable,
+       (c.x < s.p05 - s.margin OR c.x > s.p95 + s.margin) AND (own.x IS NULL OR abs(c.x - own.x) > s.margin) AS changed, true AS comparable,
        CASE WHEN s.med <> 0 THEN (c.x - s.med) / abs(s.med) END AS size,
        (c.x - s.med) / nullif(greatest(s.p95 - s.p05, s.margin), 0) AS spread_x
-FROM vals c JOIN stats s USING (metric) WHERE c.side = 'cur'
+FROM vals c JOIN stats s USING (metric)
+LEFT JOIN (SELECT scope, subject, metric, avg(x) AS x FROM vals WHERE side = 'base' GROUP BY ALL) own USING (scope, subject, metric)
+WHERE c.side = 'cur'
 UNION ALL
 SELECT 'behaviour', 'all', 'all ' || CASE WHEN s.metric IN ('step time') THEN 'ranks' WHEN s.metric LIKE 'TCP%' THEN 'nodes' ELSE 'GPUs' END,
        NULL, NULL, NULL, s.metric || ' (median)',
