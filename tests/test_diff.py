@@ -140,3 +140,24 @@ def test_view_d_on_a_node_row_shows_its_changes(bundles):
         await pilot.press("escape")
 
     run_app(str(cur.path), script)
+
+
+def test_changes_on_the_culprit_rank_first(tmp_path_factory, bundles):
+    """A throttled GPU (straggler-compute) in a run whose last node also got another driver:
+    changes on the culprit's GPU or node come first; the driver change is on the culprit's
+    tier only when the culprit is on that node."""
+    seed, nodes, gpus = SHAPES[0]
+    out = tmp_path_factory.mktemp("culprit") / "strag"
+    truth = simulate("straggler-compute", out, seed=seed, nodes=nodes, gpus_per_node=gpus, minutes=4, interval_s=15,
+                     variants=("later", "driver-node"))
+    result = diff([bundles(seed, nodes, gpus, ())], Bundle.open(out), baseline_given="b", bundle_given="c")
+    culprits = result["culprits"]
+    assert truth["expected"][0]["ranks"] == culprits["ranks"]
+    first = _first(result)
+    assert first["tier"] == "culprit" and (set(first["nodes"]) & set(culprits["nodes"]) or set(first["subjects"]) & set(culprits["gpus"]))
+    throttled = [g for g in result["changes"] if g["attribute"] == "SM clock" and g["tier"] == "culprit"]
+    assert throttled and throttled[0]["subjects"] == culprits["gpus"]
+    tiers = [g["tier"] for g in result["changes"]]
+    assert tiers == sorted(tiers, key=("culprit", "local", "everywhere").index)
+    driver = next(g for g in result["changes"] if g["attribute"] == "driver")
+    assert driver["tier"] == ("culprit" if set(driver["nodes"]) & set(culprits["nodes"]) else "local")

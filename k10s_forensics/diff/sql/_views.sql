@@ -103,3 +103,8 @@ FROM blocks;
 -- Command lines and arguments: the value after a secret-looking flag or key is hidden.
 CREATE OR REPLACE MACRO k10s_scrub(v) AS
     regexp_replace(v, '((token|secret|passw|pwd|credential|api[_-]?key|access[_-]?key|private|auth)[A-Za-z0-9_.-]*["]?\s*[=:]\s*["]?)[^\s",\]]+', '\1<hidden>', 'gi');
+
+-- Numbers for people: whole above 100, one decimal above 1, three significant digits below.
+CREATE OR REPLACE MACRO k10s_num(x) AS
+    CASE WHEN x IS NULL THEN NULL WHEN abs(x) >= 100 THEN printf('%.0f', x) WHEN abs(x) >= 1 THEN printf('%.1f', x)
+         ELSE printf('%.3g', x) END;

@@ -80,8 +80,8 @@ stats AS (SELECT *, greatest(0.5 * (p95 - p05), floor_v) AS margin FROM stats0),
 cur_med AS (SELECT metric, median(x) AS med, count(*) AS n FROM vals WHERE side = 'cur' GROUP BY metric),
 fmt AS (SELECT metric, unit FROM metric)
 SELECT 'behaviour' AS facet, c.scope, c.subject, c.node, c.gpu, c.rank, c.metric AS attribute,
-       printf('%.3g%s (baseline p5-p95 %.3g-%.3g, n=%d)', s.med, CASE WHEN s.unit = '' THEN '' ELSE ' ' || s.unit END, s.p05, s.p95, s.n) AS baseline,
-       printf('%.3g%s', c.x, CASE WHEN s.unit = '' THEN '' ELSE ' ' || s.unit END) AS current,
+       printf('%s%s (p5-p95 %s-%s, n=%d)', k10s_num(s.med), CASE WHEN s.unit = '' THEN '' ELSE ' ' || s.unit END, k10s_num(s.p05), k10s_num(s.p95), s.n) AS baseline,
+       printf('%s%s', k10s_num(c.x), CASE WHEN s.unit = '' THEN '' ELSE ' ' || s.unit END) AS current,
        (c.x < s.p05 - s.margin OR c.x > s.p95 + s.margin) AND (own.x IS NULL OR abs(c.x - own.x) > s.margin) AS changed, true AS comparable,
        CASE WHEN s.med <> 0 THEN (c.x - s.med) / abs(s.med) END AS size,
        (c.x - s.med) / nullif(greatest(s.p95 - s.p05, s.margin), 0) AS spread_x
@@ -91,8 +91,8 @@ WHERE c.side = 'cur'
 UNION ALL
 SELECT 'behaviour', 'all', 'all ' || CASE WHEN s.metric IN ('step time') THEN 'ranks' WHEN s.metric LIKE 'TCP%' THEN 'nodes' ELSE 'GPUs' END,
        NULL, NULL, NULL, s.metric || ' (median)',
-       printf('%.3g%s (p5-p95 %.3g-%.3g, n=%d)', s.med, CASE WHEN s.unit = '' THEN '' ELSE ' ' || s.unit END, s.p05, s.p95, s.n),
-       printf('%.3g%s (n=%d)', c.med, CASE WHEN s.unit = '' THEN '' ELSE ' ' || s.unit END, c.n),
+       printf('%s%s (p5-p95 %s-%s, n=%d)', k10s_num(s.med), CASE WHEN s.unit = '' THEN '' ELSE ' ' || s.unit END, k10s_num(s.p05), k10s_num(s.p95), s.n),
+       printf('%s%s (n=%d)', k10s_num(c.med), CASE WHEN s.unit = '' THEN '' ELSE ' ' || s.unit END, c.n),
        abs(c.med - s.med) > greatest(0.25 * (s.p95 - s.p05), s.floor_v), true,
        CASE WHEN s.med <> 0 THEN (c.med - s.med) / abs(s.med) END,
        (c.med - s.med) / nullif(greatest(s.p95 - s.p05, s.margin), 0)
