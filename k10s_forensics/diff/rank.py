@@ -70,6 +70,11 @@ def _group(key: tuple, rows: list[dict], compared: int, culprits: dict[str, set]
     return group
 
 
+def _said_by_median(g: dict[str, Any], medians: set[str]) -> bool:
+    """Every GPU, rank or node moved alike: the median's line says it once."""
+    return g["facet"] == "behaviour" and g["scope"] != "all" and g["attribute"] in medians and g["count"] >= g["of"]
+
+
 def rank_changes(rows: list[dict], culprits: dict[str, set]) -> list[dict[str, Any]]:
     """The changed rows grouped (same facet, attribute and change) and ranked, best first."""
     compared: dict[tuple, set] = defaultdict(set)
@@ -80,6 +85,8 @@ def rank_changes(rows: list[dict], culprits: dict[str, set]) -> list[dict[str, A
         if r["changed"]:
             groups[_group_key(r)].append(r)
     out = [_group(k, g, len(compared[k[:3]]), culprits) for k, g in groups.items()]
+    medians = {g["attribute"][: -len(" (median)")] for g in out if g["facet"] == "behaviour" and g["scope"] == "all"}
+    out = [g for g in out if not _said_by_median(g, medians)]
     out.sort(key=lambda g: (TIERS.index(g["tier"]), FACET_ORDER.get(g["facet"], 9), g["attribute"] == "present",
                             _leading(g["attribute"]), g["count"], g["attribute"], str(g["baseline"]), str(g["current"]), g["subjects"]))
     for i, g in enumerate(out, 1):
