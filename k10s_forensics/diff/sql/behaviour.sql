@@ -69,7 +69,7 @@ v AS (
            unnest([{'m': 'TCP RTT', 'x': n.rtt}, {'m': 'TCP retransmits per minute', 'x': n.retrans_min}, {'m': 'TCP delivery rate', 'x': n.rate}])
     FROM per_node_net n JOIN d_node_key nk USING (side, run, node)
 ),
-vals AS (SELECT side, scope, subject, min(node) AS node, min(gpu) AS gpu, min(rank) AS rank, mx.m AS metric, avg(mx.x) AS x
+vals AS MATERIALIZED (SELECT side, scope, subject, min(node) AS node, min(gpu) AS gpu, min(rank) AS rank, mx.m AS metric, avg(mx.x) AS x
          FROM v WHERE mx.x IS NOT NULL AND NOT isnan(mx.x) GROUP BY ALL),
 stats0 AS (
     SELECT b.metric, quantile_cont(b.x, 0.05) AS p05, median(b.x) AS med, quantile_cont(b.x, 0.95) AS p95, count(*) AS n,
