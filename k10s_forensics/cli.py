@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "k10s_forensics.commands.serve_cmd",
     "k10s_forensics.commands.view_cmd",
     "k10s_forensics.commands.fleet_cmds",
+    "k10s_forensics.commands.diff_cmd",
 )
 
 #: Command name -> the module that defines it, so ``k10s analyze`` imports only the analyze

@@ -40,11 +40,21 @@ def build(con, bundle, analysis: dict[str, Any] | None) -> ChangesContext:
     result = (analysis or {}).get("baseline_diff")
     if not result:
         return ChangesContext(Absent(NO_BASELINE), "", 0, "", "", [])
-    from k10s_forensics.diff import render
-
     rows = []
     for g in result["changes"]:
         now = g["current"] if g["current"] is not None else "; ".join(f"{i['subject']}: {i['current']}" for i in g.get("items", [])[:3])
-        rows.append(ChangeRow(g["rank"], g["tier"], g["facet"], g["attribute"], str(g["baseline"]), str(now), render.where(g)))
-    return ChangesContext(None, result["baseline"]["given"], result["baseline"]["runs"], render.culprit_line(result),
-                          render.counts_line(result), rows)
+        rows.append(ChangeRow(g["rank"], g["tier"], g["facet"], g["attribute"], str(g["baseline"]), str(now), g["where"]))
+    return ChangesContext(None, result["baseline"]["given"], result["baseline"]["runs"], _culprits(result["culprits"]),
+                          _unchanged(result["unchanged"]), rows)
+
+
+def _culprits(c: dict[str, Any]) -> str:
+    if not c["findings"]:
+        return "No critical or warning finding: no culprit to rank by"
+    named = "; ".join(f"{k} {', '.join(str(v) for v in c[k][:8])}" for k in ("ranks", "nodes", "gpus") if c[k])
+    return "Ranked by the culprits of " + ", ".join(sorted({f["rule"] for f in c["findings"]})) + (f": {named}" if named else "")
+
+
+def _unchanged(counts: dict[str, dict[str, int]]) -> str:
+    total = sum(c["unchanged"] for c in counts.values())
+    return f"{total} compared items unchanged (" + ", ".join(f"{f} {c['unchanged']}" for f, c in counts.items()) + ")"

@@ -54,6 +54,10 @@ def diff(baseline: Sequence[Bundle], bundle: Bundle, *, baseline_given: str, bun
     finally:
         con.close()
     changes = rank.rank_changes(rows, culprits)
+    from k10s_forensics.diff.render import change_line, where
+
+    for g in changes:
+        g["where"], g["line"] = where(g), change_line(g)
     return {
         "format": FORMAT, "format_version": FORMAT_VERSION,
         "baseline": {"given": baseline_given, "runs": len(baseline),
