@@ -161,3 +161,15 @@ def test_changes_on_the_culprit_rank_first(tmp_path_factory, bundles):
     assert tiers == sorted(tiers, key=("culprit", "local", "everywhere").index)
     driver = next(g for g in result["changes"] if g["attribute"] == "driver")
     assert driver["tier"] == ("culprit" if set(driver["nodes"]) & set(culprits["nodes"]) else "local")
+
+
+def test_report_with_baseline_has_the_changes_section(bundles, tmp_path):
+    shape = SHAPES[0]
+    base, cur = bundles(*shape, ()), bundles(*shape, ("image-digest",))
+    out = tmp_path / "r.html"
+    r = CliRunner().invoke(cli, ["report", str(cur.path), "--baseline", str(base.path), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    html = out.read_text()
+    section = html[html.index('<section id="changes"'):]
+    section = section[: section.index("</section>")]
+    assert "What changed since the baseline" in section and "image digest" in section and "sha256:" in section
