@@ -173,3 +173,12 @@ def test_report_with_baseline_has_the_changes_section(bundles, tmp_path):
     section = html[html.index('<section id="changes"'):]
     section = section[: section.index("</section>")]
     assert "What changed since the baseline" in section and "image digest" in section and "sha256:" in section
+
+
+def test_unknown_or_incomplete_variants_are_refused(tmp_path):
+    from k10s_forensics.errors import SimulationError
+
+    for variants, words in ((("nope",), "unknown variant"), (("rank-moved",), "needs variant fabric"),
+                            (("kueue-quota",), "needs variant kueue")):
+        with pytest.raises(SimulationError, match=words):
+            simulate("healthy", tmp_path / "x", seed=1, nodes=1, gpus_per_node=1, minutes=1, variants=variants)
