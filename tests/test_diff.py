@@ -182,3 +182,23 @@ def test_unknown_or_incomplete_variants_are_refused(tmp_path):
                             (("kueue-quota",), "needs variant kueue")):
         with pytest.raises(SimulationError, match=words):
             simulate("healthy", tmp_path / "x", seed=1, nodes=1, gpus_per_node=1, minutes=1, variants=variants)
+
+
+@pytest.mark.slow  # indexing runs each bundle's analysis: ~30 s on a loaded 2-core machine
+def test_fleet_index_as_the_baseline(bundles, tmp_path):
+    """The job's last healthy runs in a fleet index: the bundle itself and unhealthy runs left out."""
+    from k10s_forensics.diff import open_baseline
+    from k10s_forensics.fleet.index import index_fleet
+
+    shape = SHAPES[0]
+    runs = [bundles(*shape, ()), bundles(*shape, ("later",))]
+    cur = bundles(*shape, ("nccl-env",))
+    index_fleet([str(b.path) for b in runs + [cur]], tmp_path / "fleet", jobs=1)
+    baseline = open_baseline(str(tmp_path / "fleet"), cur, last=5)
+    assert sorted(str(b.path) for b in baseline) == sorted(str(b.path) for b in runs)
+    result = diff(baseline, cur, baseline_given="fleet", bundle_given="c", use_findings=False)
+    assert result["baseline"]["runs"] == 2
+    assert [g["attribute"].split()[-1] for g in result["changes"]] == ["NCCL_IB_QPS_PER_CONNECTION"]
+    r = subprocess.run([sys.executable, "-m", "k10s_forensics", "diff", str(tmp_path / "fleet"), str(cur.path), "--job", "nobody/none"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "no healthy run of job nobody/none" in r.stderr

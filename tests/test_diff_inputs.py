@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
 from k10s_forensics.bundle import Bundle
@@ -99,8 +97,6 @@ def test_library_refuses_a_missing_bundle(tmp_path, missing):
     with pytest.raises(BundleError):
         Bundle.open(tmp_path / missing)
 
-
-_ = dt
 
 
 def test_view_d_pane_filters_to_the_node_or_job():
