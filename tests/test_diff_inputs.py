@@ -14,7 +14,7 @@ SECRET = "hunter2-very-secret-value"
 
 def _pod_bundle(path, secret: str, qps: str):
     env = {"NCCL_IB_QPS_PER_CONNECTION": qps, "NCCL_SECRET_TOKEN": secret, "HF_TOKEN": secret, "OTHER": "x"}
-    c = container(gpus=8, env=env, args=["train.py", f"--api-key={secret}"])
+    c = container(gpus=8, env=env, args=["train.py", f"--api-key={secret}", "--hf-token", secret, "--lr", qps])
     objects = [obj_row(pytorchjob("llama", 1, 8, master=False)),
                obj_row(pod("llama-worker-0", labels=pytorch_labels("llama", "worker", 0), containers=[c], owner=("PyTorchJob", "llama")))]
     return make_bundle(path, objects)

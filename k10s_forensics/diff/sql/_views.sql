@@ -100,9 +100,12 @@ SELECT side, run, node,
        nullif(regexp_extract(b, '<applications_clocks>\s*<graphics_clock>\s*([^<]*?)\s*</graphics_clock>', 1), '') AS app_sm_clock
 FROM blocks;
 
--- Command lines and arguments: the value after a secret-looking flag or key is hidden.
+-- Command lines and arguments: the value after a secret-looking flag or key is hidden, in
+-- one argument (--api-key=V, token: V) or as the next item of the JSON list ("--token", "V").
 CREATE OR REPLACE MACRO k10s_scrub(v) AS
-    regexp_replace(v, '((token|secret|passw|pwd|credential|api[_-]?key|access[_-]?key|private|auth)[A-Za-z0-9_.-]*["]?\s*[=:]\s*["]?)[^\s",\]]+', '\1<hidden>', 'gi');
+    regexp_replace(
+        regexp_replace(v, '((token|secret|passw|pwd|credential|api[_-]?key|access[_-]?key|private|auth)[A-Za-z0-9_.-]*["]?\s*[=:]\s*["]?)[^\s",\]]+', '\1<hidden>', 'gi'),
+        '("-{1,2}[A-Za-z0-9_.-]*(token|secret|passw|pwd|credential|api[_-]?key|access[_-]?key|private|auth)[A-Za-z0-9_.-]*"\s*,\s*")[^"]*"', '\1<hidden>"', 'gi');
 
 -- Numbers for people: whole above 100, one decimal above 1, three significant digits below.
 CREATE OR REPLACE MACRO k10s_num(x) AS
