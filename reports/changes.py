@@ -7,7 +7,7 @@ without a baseline the section says how to get one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .common import Absent
@@ -17,23 +17,23 @@ NO_BASELINE = "no baseline given: k10s report BUNDLE --baseline BASELINE (a bund
 
 @dataclass(frozen=True)
 class ChangeRow:
-    rank: int
-    tier: str
-    facet: str
-    attribute: str
-    baseline: str
-    current: str
-    where: str
+    rank: int = field(metadata={"help": "1 = most suspicious"})
+    tier: str = field(metadata={"help": "culprit, local or everywhere"})
+    facet: str = field(metadata={"help": "gpu, node, job, kueue, placement, behaviour"})
+    attribute: str = field(metadata={"help": "what changed"})
+    baseline: str = field(metadata={"help": "value(s) in the baseline (behaviour: median, p5-p95, count)"})
+    current: str = field(metadata={"help": "value(s) in this bundle"})
+    where: str = field(metadata={"help": "the subjects that changed: GPUs, nodes, ranks, job, queue"})
 
 
 @dataclass(frozen=True)
 class ChangesContext:
-    absent: Absent | None
-    baseline: str
-    runs: int
-    culprits: str
-    unchanged: str
-    rows: list[ChangeRow]
+    absent: Absent | None = field(metadata={"help": "why there is no diff (no --baseline)"})
+    baseline: str = field(metadata={"help": "the baseline as given"})
+    runs: int = field(metadata={"help": "bundles in the baseline"})
+    culprits: str = field(metadata={"help": "the findings' culprits the changes are ranked by"})
+    unchanged: str = field(metadata={"help": "compared items unchanged, per facet"})
+    rows: list[ChangeRow] = field(metadata={"help": "the changes, most suspicious first"})
 
 
 def build(con, bundle, analysis: dict[str, Any] | None) -> ChangesContext:
