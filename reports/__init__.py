@@ -61,6 +61,7 @@ class Section:
 SECTIONS: tuple[Section, ...] = (
     Section("header", "Overview", "header"),
     Section("findings", "Findings", "findings"),
+    Section("changes", "What changed since the baseline", "changes"),
     Section("fleet", "Fleet", "fleet"),
     Section("jobs", "Jobs", "jobs"),
     Section("timeline", "Timeline", "timeline"),

@@ -161,7 +161,7 @@ def test_every_view_by_command_and_unknown_command():
 def test_help_lists_every_key():
     bound = {b.key for cls in (K10sApp, TableScreen, VirtualTable) for b in cls.BINDINGS}
     names = {"slash": "/", "colon": ":fleet", "y": "y", "escape": "Esc", "less_than_sign": "< >", "greater_than_sign": "< >",
-             "exclamation_mark": "!", "question_mark": "?", "r": "r", "s": "s", "R": "R", "q": "q",
+             "exclamation_mark": "!", "question_mark": "?", "r": "r", "d": "d", "s": "s", "R": "R", "q": "q",
              "up": "↑ ↓ PgUp PgDn", "down": "↑ ↓ PgUp PgDn", "pageup": "↑ ↓ PgUp PgDn", "pagedown": "↑ ↓ PgUp PgDn",
              "ctrl+home": "Ctrl+Home Ctrl+End", "ctrl+end": "Ctrl+Home Ctrl+End", "enter": "Enter",
              "left": "← → Home End", "right": "← → Home End", "home": "← → Home End", "end": "← → Home End"}

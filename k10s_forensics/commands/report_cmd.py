@@ -26,7 +26,9 @@ def _load_analysis(path: str) -> dict:
               help="HTML file to write.")
 @click.option("--analysis", "analysis_file", type=click.Path(dir_okay=False), default=None,
               help="Use this saved `k10s analyze --format json` output instead of running the analysis.")
-def report_cmd(bundle_path: str, out_path: str, analysis_file: str | None) -> None:
+@click.option("--baseline", "baseline_path", default=None, metavar="BASELINE",
+              help="Add 'What changed since the baseline': a bundle of a run that worked, or a fleet index (docs/diff.md).")
+def report_cmd(bundle_path: str, out_path: str, analysis_file: str | None, baseline_path: str | None) -> None:
     """Write a self-contained HTML postmortem of BUNDLE: findings, fleet, per-rank plots,
     timeline, queues and appendix in one file.
 
@@ -38,6 +40,14 @@ def report_cmd(bundle_path: str, out_path: str, analysis_file: str | None) -> No
 
     analysis = _load_analysis(analysis_file) if analysis_file else None
     bundle = Bundle.open(bundle_path)
+    if baseline_path:
+        from k10s_forensics.diff import diff, open_baseline
+        from k10s_forensics.reports import run_analysis
+
+        baseline = open_baseline(baseline_path, bundle)
+        analysis = analysis or run_analysis(bundle)
+        analysis["baseline_diff"] = diff(baseline, bundle, baseline_given=baseline_path, bundle_given=bundle_path,
+                                         analysis=analysis if "findings" in analysis else None)
     out = render_report(bundle, analysis, out_path)
     size_mb = out.stat().st_size / 1e6
     click.echo(f"wrote {out} ({size_mb:.1f} MB)")

@@ -26,8 +26,10 @@ from k10s_forensics.commands.capture_cmds import _duration, _size
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default="k10s-report.html", show_default=True,
               help="Where `r` writes the HTML report.")
 @click.option("--no-browser", is_flag=True, help="`r` writes the report without opening a browser.")
+@click.option("--baseline", "baseline_path", default=None, metavar="BASELINE",
+              help="A bundle of a run that worked, or a fleet index: `d` on a node or job row shows what changed (docs/diff.md).")
 def view_cmd(bundle_path, live, jobs, namespaces, all_namespaces, context, kubeconfig, interval, keep, disk_cap, timeout,
-             live_dir, save_dir, report_path, no_browser) -> None:
+             live_dir, save_dir, report_path, no_browser, baseline_path) -> None:
     """Fleet, jobs-by-rank and queue views in the terminal, with `y` = why? on any row.
 
     \b
@@ -59,6 +61,12 @@ def view_cmd(bundle_path, live, jobs, namespaces, all_namespaces, context, kubec
     from k10s_forensics.view.data import ViewData
 
     data = ViewData.open(bundle_path)
+    if baseline_path:
+        from k10s_forensics.diff import diff, open_baseline
+
+        click.echo(f"comparing with the baseline {baseline_path} ...", err=True)
+        data.baseline_diff = diff(open_baseline(baseline_path, data.bundle), data.bundle, baseline_given=baseline_path,
+                                  bundle_given=bundle_path)
     try:
         K10sApp(data, **options).run()
     finally:

@@ -35,6 +35,7 @@ def simulate(
     interval_s: float = 10,
     truth_path: str | os.PathLike[str] | None = None,
     nproc_per_node: int | None = None,
+    variants: tuple[str, ...] | list[str] = (),
 ) -> dict[str, Any]:
     """Write a simulated bundle and its truth; returns the truth dict.
 
@@ -46,6 +47,7 @@ def simulate(
         minutes, interval_s: capture window and sampling interval.
         truth_path: where to write the truth (default ``<out_dir>.truth.json`` beside it).
         nproc_per_node: ranks (= GPUs) per pod; default per seed (usually all GPUs of a node, sometimes 1).
+        variants: planted changes on top of the scenario (``simulate.variants``; for ``k10s diff``).
 
     Raises:
         SimulationError: unknown scenario or impossible sizes.
@@ -68,8 +70,16 @@ def simulate(
         raise SimulationError("the truth file must be outside the bundle directory")
     if (out / "manifest.json").exists():
         raise SimulationError(f"{out}: a bundle already exists there")
+    from k10s_forensics.simulate import variants as var
+
+    planted = tuple(variants)
+    var.check(planted)
     sim = Sim(scenario, seed, nodes, gpus_per_node, minutes, interval_s, nproc_per_node)
+    var.apply_pre(sim, planted)
     FUNCS[scenario](sim)
+    var.apply_post(sim, planted)
+    if planted:
+        sim.truth["variants"] = list(planted)
     sim.truth["window"] = sim.describe_window()
     sim.truth["cluster"] = {"nodes": nodes, "gpus_per_node": gpus_per_node, "gpu_product": sim.cluster.model["product"],
                             "naming": sim.cluster.naming, "driver": sim.cluster.driver}

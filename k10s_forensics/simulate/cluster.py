@@ -49,6 +49,7 @@ class Gpu:
     uuid: str
     bus: str  # two hex digits of the PCI bus, upper case
     serial: str
+    power_limit_w: float | None = None  # a power cap set on this GPU (variants); None: the model's
 
     @property
     def pci_bus_id(self) -> str:
@@ -77,6 +78,8 @@ class Node:
     old_exporter: bool = False  # still on the previous dcgm-exporter version
     gpu_lost: int = 0  # GPUs the device plugin no longer advertises (end listing)
     taints: list[dict] = field(default_factory=list)
+    labels: dict[str, str] = field(default_factory=dict)  # extra labels (variants: fabric blocks)
+    driver: str | None = None  # another driver than the cluster's (variants)
 
 
 @dataclass

@@ -48,7 +48,7 @@ class DcgmRenderer:
             for g in node.gpus:
                 self.base.append(
                     f'gpu="{g.index}",UUID="{g.uuid}",pci_bus_id="{g.pci_bus_id}",device="nvidia{g.index}",'
-                    f'modelName="{m["product"]}",{host_label}="{host_value}",DCGM_FI_DRIVER_VERSION="{cluster.driver}",'
+                    f'modelName="{m["product"]}",{host_label}="{host_value}",DCGM_FI_DRIVER_VERSION="{node.driver or cluster.driver}",'
                 )
         self.headers: dict[tuple[str, bool], str] = {}
         for name, _key, mtype, help_text, _ in METRICS:

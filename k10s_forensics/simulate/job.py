@@ -87,6 +87,8 @@ class Job:
     log_prefix: str | None = None  # a log shipper's prefix on every line: pod, host, clock (writer._prefixed)
     flight_recorder: bool = False  # TORCH_NCCL_TRACE_BUFFER_SIZE / DUMP_ON_TIMEOUT set in the pod spec
     fr_prefix: str = "/tmp/nccl_trace_rank_"
+    extra_env: list[dict] = field(default_factory=list)  # env added to the training container (variants)
+    image_id: str | None = None  # containerStatuses imageID (variants: a digest); None: the image
 
     @property
     def container(self) -> str:

@@ -41,12 +41,13 @@ def node_body(cluster: Cluster, node: Node, rv: Versions, lost: int) -> dict:
     labels = {
         "kubernetes.io/arch": "amd64", "kubernetes.io/hostname": node.name, "kubernetes.io/os": "linux",
         "node.kubernetes.io/instance-type": m["instance"][("eks", "gke", "aks", "plain").index(cluster.naming) % 3],
-        "nvidia.com/cuda.driver.major": cluster.driver.split(".")[0], "nvidia.com/gpu.compute.major": "9" if m["arch"] == "Hopper" else "8",
+        "nvidia.com/cuda.driver.major": (node.driver or cluster.driver).split(".")[0], "nvidia.com/gpu.compute.major": "9" if m["arch"] == "Hopper" else "8",
         "nvidia.com/gpu.count": str(count), "nvidia.com/gpu.deploy.dcgm-exporter": "true", "nvidia.com/gpu.deploy.driver": "true",
         "nvidia.com/gpu.family": m["family"], "nvidia.com/gpu.machine": "HGX", "nvidia.com/gpu.memory": str(m["memory_mib"]),
         "nvidia.com/gpu.present": "true", "nvidia.com/gpu.product": m["label"], "nvidia.com/gpu.replicas": "1",
         "nvidia.com/mig.capable": "false" if m["arch"] == "Ada Lovelace" else "true", "nvidia.com/mig.strategy": "single",
     }
+    labels.update(node.labels)
     taints = list(node.taints) + ([GPU_TAINT] if cluster.gpu_taint else [])
     gpu_alloc = str(count - lost)
     created = cluster.base_time - dt.timedelta(days=3 + node.gpus[0].gid % 17)
@@ -105,7 +106,7 @@ def operator_pod(node: Node, app: str, name: str, uid: str, created: dt.datetime
 
 
 def _env(job: Job, pod: Pod) -> list[dict]:
-    return _launcher_env(job, pod) + _fr_env(job)
+    return _launcher_env(job, pod) + _fr_env(job) + [dict(e) for e in job.extra_env]
 
 
 def _fr_env(job: Job) -> list[dict]:
@@ -182,7 +183,7 @@ def pod_body(cluster: Cluster, job: Job, pod: Pod, rv: Versions, t: dt.datetime,
         for s in statuses or []:
             s["name"] = job.container
             s["image"] = image
-            s["imageID"] = image
+            s["imageID"] = job.image_id or image
         ready = bool(statuses and statuses[0]["ready"])
         status.update({"hostIP": pod.node.ip, "podIP": pod.ip, "podIPs": [{"ip": pod.ip}], "startTime": iso(pod.created),
                        "conditions": [{"type": "PodScheduled", "status": "True", "lastTransitionTime": iso(pod.created)},

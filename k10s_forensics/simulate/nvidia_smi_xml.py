@@ -149,14 +149,15 @@ def _asctime(ts: dt.datetime) -> str:
 def render_node(cluster: Cluster, node: Node, frame: dict[str, np.ndarray], ts: dt.datetime) -> str:
     """The XML document ``nvidia-smi -q -x`` prints on ``node`` (GPUs that fell off the bus are absent)."""
     m = cluster.model
-    cuda, dtd, power_style = DRIVERS[cluster.driver]
+    driver = node.driver or cluster.driver
+    cuda, dtd, power_style = DRIVERS[driver]
     gpus = [g for g in node.gpus if frame["present"][g.gid]]
     head = (
         '<?xml version="1.0" ?>\n'
         f'<!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_{dtd}.dtd">\n'
         "<nvidia_smi_log>\n"
         f"\t<timestamp>{_asctime(ts)}</timestamp>\n"
-        f"\t<driver_version>{cluster.driver}</driver_version>\n"
+        f"\t<driver_version>{driver}</driver_version>\n"
         f"\t<cuda_version>{cuda}</cuda_version>\n"
         f"\t<attached_gpus>{len(gpus)}</attached_gpus>\n"
     )
@@ -183,7 +184,7 @@ def render_node(cluster: Cluster, node: Node, frame: dict[str, np.ndarray], ts: 
                 pstate="P0" if util > 0 or used > 1000 else "P0" if m["arch"] == "Hopper" else "P8",
                 reasons=reasons, fb_total=m["memory_mib"], fb_reserved=m["reserved_mib"], fb_used=used,
                 fb_free=int(frame["fb_free"][i]), util=util, copy=int(frame["copy"][i]), sbe=int(frame["ecc_sbe"][i]),
-                temp=int(frame["temp"][i]), mem_temp=int(frame["mem_temp"][i]), power=power, limit=m["power_limit_w"],
+                temp=int(frame["temp"][i]), mem_temp=int(frame["mem_temp"][i]), power=power, limit=g.power_limit_w or m["power_limit_w"],
                 sm_clock=int(frame["sm_clock"][i]), mem_clock=int(frame["mem_clock"][i]), max_sm=m["max_sm_mhz"],
                 max_mem=m["max_mem_mhz"], processes=procs,
             )

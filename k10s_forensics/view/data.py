@@ -63,6 +63,7 @@ class ViewData:
         self._memo_lock = threading.Lock()
         self._thread = threading.local()
         self.window = bundle.manifest.get("window") or {}
+        self.baseline_diff: dict[str, Any] | None = None  # the k10s diff result when --baseline was given (d)
 
     @classmethod
     def open(cls, path: str | Path) -> "ViewData":

@@ -17,6 +17,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("Enter", "drill down: node → its GPUs, rank → its timeline and log lines, finding → in full"),
     ("Esc", "back (closes the prompt, clears the filter, then goes up)"),
     ("y", "why? the diagnostic of the selected row: findings naming it, then its facts"),
+    ("d", "what changed since the baseline on the selected node or job (k10s view BUNDLE --baseline B)"),
     ("r", "write the HTML report (and open it)"),
     ("s", "live mode: save the current window as an ordinary bundle"),
     ("R", "live mode: retry the connection now"),

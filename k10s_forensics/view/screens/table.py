@@ -69,6 +69,7 @@ class TableScreen(Screen):
         Binding("slash", "prompt('/')", "filter", priority=True),
         Binding("colon", "prompt(':')", "command", priority=True),
         Binding("y", "diagnose", "why?"),
+        Binding("d", "changes", "changed?", show=False),
         Binding("escape", "back", "back"),
         Binding("less_than_sign", "sort_column(-1)", "sort ←", show=False),
         Binding("greater_than_sign", "sort_column(1)", "sort →", show=False),
@@ -220,6 +221,16 @@ class TableScreen(Screen):
         from .diagnose import DiagnoseScreen
 
         self.app.push_screen(DiagnoseScreen(row.target))
+
+    def action_changes(self) -> None:
+        row = self.selected()
+        target = row.target if row else None
+        if target is None or target.kind not in ("node", "job"):
+            self.app.notify("d works on a node or a job row", severity="warning")
+            return
+        from .changes import ChangesScreen
+
+        self.app.push_screen(ChangesScreen(target.kind, target.node if target.kind == "node" else target.job_key or target.label))
 
     def action_back(self) -> None:
         prompt = self.query_one("#prompt", Input)
