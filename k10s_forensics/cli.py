@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "k10s_forensics.commands.serve_cmd",
     "k10s_forensics.commands.view_cmd",
     "k10s_forensics.commands.fleet_cmds",
+    "k10s_forensics.commands.watch_cmd",
 )
 
 #: Command name -> the module that defines it, so ``k10s analyze`` imports only the analyze
@@ -49,6 +50,7 @@ COMMAND_INDEX: dict[str, str] = {
     "serve": "k10s_forensics.commands.serve_cmd",
     "view": "k10s_forensics.commands.view_cmd",
     "fleet": "k10s_forensics.commands.fleet_cmds",
+    "watch": "k10s_forensics.commands.watch_cmd",
 }
 
 
