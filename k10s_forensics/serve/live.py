@@ -6,6 +6,7 @@ demand, and Event creation (the one write a watcher with ``--events`` makes).
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any
 
@@ -62,7 +63,7 @@ def watch(app: Any, h: Any, res: Resource, namespace: str | None, objs: list[Obj
     end = time.monotonic() + _timeout_s(params, limit_s)
     last_mark = time.monotonic()
     while time.monotonic() < end and not app._stopping.is_set():
-        if log.epoch != epoch:  # the API server "went away": drop the stream without its end
+        if log.epoch != epoch or time.monotonic() < app.down_until:  # the API server "went away": drop the stream
             h.close_connection = True
             return
         try:
@@ -101,7 +102,7 @@ def follow_logs(app: Any, h: Any, body_now: Any, limit_s: float) -> None:
     while time.monotonic() < end and not app._stopping.is_set():
         rv = log.rv
         log.wait(rv, 0.5)
-        if log.epoch != epoch:
+        if log.epoch != epoch or time.monotonic() < app.down_until:
             h.close_connection = True
             return
         now = body_now()
@@ -146,9 +147,11 @@ def outage(app: Any, seconds: float, compact: bool = False) -> None:
     with ``compact`` the watch history is gone when it comes back (watchers get 410)."""
     app.down_until = time.monotonic() + seconds
     if app.changes is not None:
-        if compact:
-            app.changes.compact()
         app.changes.interrupt()
+        if compact:  # when it comes back, what changed while it was away is compacted too
+            timer = threading.Timer(max(0.0, seconds - 0.05), app.changes.compact)
+            timer.daemon = True
+            timer.start()
 
 
 def control(app: Any, h: Any, method: str, path: str) -> bool:
