@@ -89,7 +89,7 @@ def _typed(name: str, value: Any, default: Any) -> Any:
             raise InputError(f"config key {name}: expected a number >= 0, got {value!r}")
         return type(default)(value)
     if isinstance(default, tuple):
-        items = [value] if isinstance(value, str) else value
+        items = [value] if isinstance(value, str) else list(value) if isinstance(value, tuple) else value
         if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
             raise InputError(f"config key {name}: expected a list of names, got {value!r}")
         return tuple(items)
