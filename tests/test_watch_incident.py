@@ -40,8 +40,9 @@ def test_one_incident_one_bundle_captured_during_the_hang(played):
     doc = json.loads((dirs[0] / "incident.json").read_text())
     assert doc["state"] == "captured" and doc["job"] == played["truth"]["job"]
     reasons = [t["reason"] for t in doc["triggers"]]
-    assert reasons[0] == "container-failed"
-    assert "log-nccl-watchdog-timeout" in reasons and "job-restarting" in reasons  # joined, no second bundle
+    # the failed container and the others' watchdog lines arrive together (either first); the
+    # operator's restart comes later: all joined this one incident
+    assert {"container-failed", "log-nccl-watchdog-timeout", "job-restarting"} <= set(reasons)
     phases = played["play"]["phase_started"]
     exec_rows = pq.read_table(dirs[0] / "bundle" / "raw" / "exec.parquet").to_pylist()
     hang_time = [r for r in exec_rows if r["stdout"] and phases["fail"] <= r["captured_at"].timestamp() < phases["restart"]]
@@ -85,9 +86,10 @@ def test_read_only_no_write_verb_reached_the_api_server(played):
 def test_index_page_and_watch_list(played, capsys):
     index = (played["out"] / "index.html").read_text()
     name = incident_dirs(played["out"])[0].name
-    assert name in index and "container-failed" in index and "report.html" in index
+    assert name in index and "report.html" in index and played["truth"]["job"] in index
     with pytest.raises(SystemExit) as exc:
         main(["watch", "list", "--out", str(played["out"]), "--format", "json"])
     assert exc.value.code in (0, None)
     rows = json.loads(capsys.readouterr().out)["incidents"]
-    assert rows[0]["id"] == name and rows[0]["triggers"][0]["reason"] == "container-failed" and rows[0]["y"].startswith("[CRITICAL]")
+    assert rows[0]["id"] == name and rows[0]["y"].startswith("[CRITICAL]")
+    assert rows[0]["triggers"][0]["reason"] in ("container-failed", "log-nccl-watchdog-timeout")

@@ -43,6 +43,7 @@ class ChangeLog:
         self.history: list[Change] = []
         self.cond = threading.Condition()
         self.epoch = 0  # bumped when streams must end (an outage)
+        self.ticks = 0  # bumped when what logs show changes without an object change (a play phase)
 
     def put(self, key: tuple[str, str, str], body: dict[str, Any]) -> Change:
         """Add or replace the object (by namespace and name) with ``body``."""
@@ -94,8 +95,14 @@ class ChangeLog:
     def wait(self, rv: int, timeout_s: float) -> None:
         """Block until a change after ``rv`` (any resource), an outage or ``timeout_s``."""
         with self.cond:
-            epoch = self.epoch
-            self.cond.wait_for(lambda: self.rv > rv or self.epoch != epoch, timeout=timeout_s)
+            epoch, ticks = self.epoch, self.ticks
+            self.cond.wait_for(lambda: self.rv > rv or self.epoch != epoch or self.ticks != ticks, timeout=timeout_s)
+
+    def tick(self) -> None:
+        """Wake every stream: what a log shows changed."""
+        with self.cond:
+            self.ticks += 1
+            self.cond.notify_all()
 
     def compact(self) -> None:
         """Forget the history: every watch from an older resourceVersion gets 410 Gone."""

@@ -100,11 +100,13 @@ def follow_logs(app: Any, h: Any, body_now: Any, limit_s: float) -> None:
         _chunk(h, sent.encode("utf-8"))
     end = time.monotonic() + limit_s
     while time.monotonic() < end and not app._stopping.is_set():
-        rv = log.rv
-        log.wait(rv, 0.5)
+        seen = (log.rv, log.ticks)
+        log.wait(log.rv, 5.0)
         if log.epoch != epoch or time.monotonic() < app.down_until:
             h.close_connection = True
             return
+        if (log.rv, log.ticks) == seen:
+            continue
         now = body_now()
         if now is None or not now.startswith(sent):
             break

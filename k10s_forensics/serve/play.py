@@ -129,6 +129,7 @@ class Play:
             self.log.put(PODS, copy.deepcopy(self.originals[self.culprit]))
         elif phase == "restart":
             self._restart()
+        self.log.tick()
 
     def _restart(self) -> None:
         started = iso(self.fail_at + dt.timedelta(minutes=1))
