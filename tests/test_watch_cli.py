@@ -1,0 +1,51 @@
+"""``k10s watch`` as a process: config file, ``k10s watch trigger`` over HTTP, ``--once``,
+/healthz and /metrics, then ``k10s watch list``."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import urllib.request
+
+from watch_helpers import make_bundle, serve, wait_for
+
+
+def test_watch_process_trigger_once_and_list(tmp_path):
+    bundle, truth = make_bundle(tmp_path)
+    srv, _play, log = serve(bundle, None, clock=False)
+    kubeconfig = srv.write_kubeconfig(tmp_path / "kc")
+    config = tmp_path / "watch.yaml"
+    config.write_text("listen: 127.0.0.1:0\ncooldown_s: 60\ncapture: {duration_s: 0, second_round_after_s: 0, table_jobs: 0}\n"
+                      f"namespaces: [{truth['job'].split('/')[0]}]\n")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "k10s_forensics", "watch", "--kubeconfig", str(kubeconfig),
+                             "--config", str(config), "--out", str(out), "--once"],
+                            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        url = re.search(r"http on (http://\S+)", proc.stderr.readline()).group(1)
+        wait_for(lambda: _get(f"{url}/healthz")[0] == 200, timeout_s=20)
+        done = subprocess.run([sys.executable, "-m", "k10s_forensics", "watch", "trigger", truth["job"], "--url", url],
+                              capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0 and done.stdout.strip() == f"{truth['job']}: started"
+        metrics = _get(f"{url}/metrics")[1]
+        assert 'k10s_watch_triggers_total{reason="manual"} 1' in metrics
+        assert proc.wait(120) == 0  # --once: exits after the first incident
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        srv.stop()
+    listed = subprocess.run([sys.executable, "-m", "k10s_forensics", "watch", "list", "--out", str(out)],
+                            capture_output=True, text=True, timeout=30)
+    assert listed.returncode == 0 and truth["job"] in listed.stdout and "manual" in listed.stdout
+    assert "found: no finding" in listed.stdout  # nothing had failed yet: a manual capture of a healthy job
+    assert [line for line in log.lines() if '"GET ' not in line] == []
+
+
+def _get(url):
+    try:
+        with urllib.request.urlopen(url, timeout=5) as resp:
+            return resp.status, resp.read().decode()
+    except OSError:
+        return 0, ""
