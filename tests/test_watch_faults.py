@@ -13,7 +13,7 @@ import time
 import pytest
 
 from k10s_forensics.serve.live import outage
-from k10s_forensics.serve.play import PODS, PlayTimes
+from k10s_forensics.serve.play import PODS
 
 from watch_helpers import incident_dirs, make_bundle, non_get_requests, serve, stub_analysis, wait_for, watcher
 

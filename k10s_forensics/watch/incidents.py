@@ -157,10 +157,10 @@ class Incidents:
                 thread = threading.Thread(target=self._second_round, args=(incident,), name=f"next-{incident.id}", daemon=True)
                 self.threads.append(thread)
                 thread.start()
-        except OSError as exc:
+        except Exception as exc:  # noqa: BLE001 (the watcher outlives a failed incident; the reason is said)
             incident.state = "failed"
             self.metrics.inc("k10s_watch_capture_failures_total")
-            self.say(f"incident {incident.id} failed: {exc.__class__.__name__}: {exc}")
+            self.say(f"incident {incident.id} failed: {exc.__class__.__name__}: {exc}"[:400])
         finally:
             with self.lock:
                 self.running.discard(incident.id)

@@ -64,6 +64,12 @@ class Informer:
                 self.stats["reconnects"] += 1
                 self.stop.wait(backoff * (0.5 + self._rng.random()))
                 backoff = min(backoff * 2, self.backoff_max_s)
+            except Exception as exc:  # noqa: BLE001 (a long-running watch must not die on one odd object)
+                self.last_error = f"{exc.__class__.__name__}: {exc}"[:300]
+                self.stats["reconnects"] += 1
+                self.rv = ""  # start again from a fresh list
+                self.stop.wait(backoff)
+                backoff = min(backoff * 2, self.backoff_max_s)
 
     def _params(self) -> dict[str, Any]:
         return {"labelSelector": self.selector} if self.selector else {}

@@ -63,6 +63,8 @@ class Follower:
             except ApiError as exc:
                 if exc.status == 404:
                     return
+            except (ValueError, UnicodeError):  # a malformed answer: try again later
+                pass
             self.stop.wait(self.retry_s)
 
     def _params(self, left: int) -> dict[str, Any]:
