@@ -8,6 +8,7 @@ import copy
 import http.client
 import json
 import os
+import subprocess
 import time
 
 import pytest
@@ -132,6 +133,46 @@ def test_hostile_webhook_bodies_are_refused_and_reach_no_path_or_shell(bundle, t
         assert not os.path.exists("/tmp/k10s-pwned")
         assert incident_dirs(tmp_path / "out") == []
         assert sorted(os.listdir(tmp_path / "out")) == ["index.html"]
+    finally:
+        w.stop(5)
+        srv.stop()
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 16 MiB tmpfs (root only; skipped elsewhere)."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+def test_a_full_disk_retention_makes_room_or_the_watcher_says_why(bundle, tiny_disk, tmp_path, monkeypatch):
+    from k10s_forensics.watch import incidents as incmod
+
+    stub_analysis(monkeypatch)
+    monkeypatch.setattr(incmod, "CAPTURE_ESTIMATE_BYTES", 6 << 20)
+    out = tiny_disk / "out"
+    for i in range(2):  # two old incidents fill 12 of the 16 MiB
+        (out / f"2026010{i}T000000Z-ns-old{i}").mkdir(parents=True)
+        (out / f"2026010{i}T000000Z-ns-old{i}" / "blob").write_bytes(b"x" * (6 << 20))
+    srv, _play, _log = serve(bundle, None, clock=False)
+    w = watcher(srv, tmp_path, out=out, cooldown_s=0)
+    try:
+        job = next(iter(_play.originals.values()))["metadata"]["labels"]["training.kubeflow.org/job-name"]
+        ns = next(iter(_play.originals.values()))["metadata"]["namespace"]
+        w.on_manual({"job": f"{ns}/{job}"})
+        wait_for(w.incidents.idle, timeout_s=30)
+        names = sorted(p.name for p in incident_dirs(out))
+        assert names[0] == "20260101T000000Z-ns-old1" and len(names) == 2 and not names[1].endswith(".partial")
+        monkeypatch.setattr(incmod, "CAPTURE_ESTIMATE_BYTES", 64 << 20)  # more than the whole disk
+        w.on_manual({"job": f"{ns}/{job}"})
+        wait_for(lambda: w.metrics.get("k10s_watch_skipped_total", reason="disk") == 1, timeout_s=30)
+        assert "disk full" in w.incidents.log.getvalue()
+        assert [p.name for p in incident_dirs(out)] == names  # nothing removed for a capture that could not fit
     finally:
         w.stop(5)
         srv.stop()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import shutil
 import sys
 import threading
 import time
@@ -132,6 +133,18 @@ class Incidents:
         for name in removed:
             self.metrics.inc("k10s_watch_retention_removed_total")
             self.say(f"retention removed {name}")
+        free = shutil.disk_usage(self.out).free
+        removable = sum(store.dir_bytes(p) for p in store.entries(self.out)
+                        if p.name.removesuffix(store.PARTIAL) not in busy)
+        if free < CAPTURE_ESTIMATE_BYTES and free + removable < CAPTURE_ESTIMATE_BYTES:  # removing would not help
+            return f"disk full: {free} bytes free under {self.out}, a capture needs {CAPTURE_ESTIMATE_BYTES}"
+        while shutil.disk_usage(self.out).free < CAPTURE_ESTIMATE_BYTES:  # the disk itself is full
+            removed = store.prune(self.out, max_bundles=0, max_age_h=r.max_age_h, max_bytes=r.max_bytes, busy=busy, limit=1)
+            if not removed:
+                free = shutil.disk_usage(self.out).free
+                return f"disk full: {free} bytes free under {self.out}, a capture needs {CAPTURE_ESTIMATE_BYTES}"
+            self.metrics.inc("k10s_watch_retention_removed_total")
+            self.say(f"retention removed {removed[0]} (disk full)")
         used = store.used_bytes(self.out)
         if used + CAPTURE_ESTIMATE_BYTES > r.max_bytes:
             return (f"no room: {used} bytes kept by incidents being written, max_bytes {r.max_bytes} "

@@ -54,7 +54,7 @@ def write_json(path: Path, doc: dict[str, Any]) -> None:
 
 
 def prune(out: Path, *, max_bundles: int, max_age_h: float, max_bytes: int, busy: set[str],
-          need_bytes: int = 0, now: float | None = None) -> list[str]:
+          need_bytes: int = 0, now: float | None = None, limit: int | None = None) -> list[str]:
     """Remove incidents, oldest first, until count, age and bytes (plus ``need_bytes`` for the
     next capture) fit; never one in ``busy`` (being written). Returns the removed names."""
     now = now or time.time()
@@ -70,6 +70,8 @@ def prune(out: Path, *, max_bundles: int, max_age_h: float, max_bytes: int, busy
         too_old = now - path.stat().st_mtime > max_age_h * 3600
         if not (too_old or count > max_bundles or total + need_bytes > max_bytes):
             continue
+        if limit is not None and len(removed) >= limit:
+            break
         shutil.rmtree(path, ignore_errors=True)
         removed.append(path.name)
         count -= 1
