@@ -48,8 +48,9 @@ def played(seed: int, root: Path) -> dict:
 
     bundle = root / f"seed{seed}"
     truth = simulate("rank-segfault", bundle, seed=seed, nodes=2, gpus_per_node=4, minutes=5, truth_path=root / f"t{seed}.json")
-    srv, play, _log = serve(bundle, PlayTimes(fail_s=1.5, hang_s=2.5, restart_s=15))
+    srv, play, _log = serve(bundle, PlayTimes(fail_s=1.5, hang_s=2.5, restart_s=15), clock=False)
     w = watcher(srv, root / f"w{seed}")
+    play.start()
     try:
         inc = wait_for(lambda: next(iter(w.incidents.open.values()), None), timeout_s=20)
         wait_for(lambda: inc.capture_started_at, timeout_s=10)

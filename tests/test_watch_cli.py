@@ -28,6 +28,7 @@ def test_watch_process_trigger_once_and_list(tmp_path):
         done = subprocess.run([sys.executable, "-m", "k10s_forensics", "watch", "trigger", truth["job"], "--url", url],
                               capture_output=True, text=True, timeout=30)
         assert done.returncode == 0 and done.stdout.strip() == f"{truth['job']}: started"
+        assert "k10s watch: incidents" in _get(f"{url}/")[1]
         metrics = _get(f"{url}/metrics")[1]
         assert 'k10s_watch_triggers_total{reason="manual"} 1' in metrics
         assert proc.wait(120) == 0  # --once: exits after the first incident

@@ -205,3 +205,17 @@ def test_metrics_text_and_concurrent_counts():
     text = m.render()
     assert 'k10s_watch_triggers_total{reason="x"} 4000' in text
     assert "# TYPE k10s_watch_capture_seconds summary" in text and "k10s_watch_capture_seconds_count 1" in text
+
+
+def test_play_times_and_a_bundle_with_nothing_to_play(tmp_path):
+    from k10s_forensics.serve.play import Play, PlayTimes
+    from k10s_forensics.serve.store import Store
+    from k10s_forensics.simulate import simulate
+
+    assert PlayTimes.parse("fail=1,hang=2").restart_s == 60.0
+    for bad in ("fail=9,hang=2", "boom=1"):
+        with pytest.raises(ValueError):
+            PlayTimes.parse(bad)
+    simulate("healthy", tmp_path / "h", seed=1, nodes=1, gpus_per_node=2, minutes=1, truth_path=tmp_path / "t.json")
+    with pytest.raises(ValueError, match="nothing to play"):
+        Play(Store.load(tmp_path / "h"))

@@ -85,12 +85,13 @@ class ChangeLog:
         self.cond.notify_all()
         return change
 
-    def since(self, rv: int, key: tuple[str, str, str]) -> list[Change]:
-        """Changes of resource ``key`` after ``rv``; raises Gone when ``rv`` is too old."""
+    def since(self, rv: int, key: tuple[str, str, str]) -> tuple[list[Change], int]:
+        """Changes of resource ``key`` after ``rv``, and the version they bring the reader to
+        (read together, so no change slips between them); raises Gone when ``rv`` is too old."""
         with self.cond:
             if rv < self.floor:
                 raise Gone(f"too old resource version: {rv} ({self.floor})")
-            return [c for c in self.history if c.rv > rv and c.key == key]
+            return [c for c in self.history if c.rv > rv and c.key == key], self.rv
 
     def wait(self, rv: int, timeout_s: float) -> None:
         """Block until a change after ``rv`` (any resource), an outage or ``timeout_s``."""

@@ -67,18 +67,15 @@ def watch(app: Any, h: Any, res: Resource, namespace: str | None, objs: list[Obj
             h.close_connection = True
             return
         try:
-            changes = log.since(rv, key)
+            changes, upto = log.since(rv, key)
         except Gone as exc:
             status = api.status_body(410, "Expired", str(exc))
             _chunk(h, json.dumps({"type": "ERROR", "object": status}, separators=(",", ":")).encode() + b"\n")
             break
         for change in changes:
-            rv = change.rv
-            if namespace is not None and change.obj.namespace != namespace:
-                continue
-            if api.select([change.obj], params):
+            if (namespace is None or change.obj.namespace == namespace) and api.select([change.obj], params):
                 _chunk(h, b'{"type":"' + change.type.encode() + b'","object":' + change.obj.raw + b"}\n")
-        rv = max(rv, log.rv) if not changes else rv
+        rv = upto
         if bookmarks and time.monotonic() - last_mark >= app.bookmark_s:
             mark = {"kind": res.kind, "apiVersion": res.api_version, "metadata": {"resourceVersion": str(rv)}}
             _chunk(h, json.dumps({"type": "BOOKMARK", "object": mark}, separators=(",", ":")).encode() + b"\n")

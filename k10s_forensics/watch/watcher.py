@@ -58,6 +58,8 @@ class Watcher:
             self.incidents.say(f"{len(stale)} incomplete incident folder(s) from before (.partial): {', '.join(stale[:5])}")
         page.write_index(self.out)
         self.metrics.gauges["k10s_watch_bytes_kept"] = lambda: store.used_bytes(self.out)
+        self.metrics.gauges["k10s_watch_stream_reconnects_total"] = lambda: self._informer_stat("reconnects")
+        self.metrics.gauges["k10s_watch_relists_total"] = lambda: self._informer_stat("lists")
         if serve_http:
             host, port = listen_address(self.cfg.listen)
             self.http = httpd.start(self, host, port)
@@ -234,6 +236,9 @@ class Watcher:
             self.api.post(f"/api/v1/namespaces/{ns}/events", notify.job_event(incident, result, job_obj))
         except ApiError as exc:
             self.incidents.say(f"event for {incident.id} not created: {exc}")
+
+    def _informer_stat(self, name: str) -> int:
+        return sum(i.stats[name] for infs in list(self.informers.values()) for i in infs)
 
     def health(self) -> tuple[bool, str]:
         waiting = [n for n, infs in self.informers.items() for i in infs if not i.synced.is_set()]
