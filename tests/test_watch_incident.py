@@ -24,9 +24,9 @@ from watch_helpers import incident_dirs, make_bundle, non_get_requests, serve, w
 def played(tmp_path_factory):
     root = tmp_path_factory.mktemp("watch-played")
     bundle, truth = make_bundle(root)
-    srv, play, log = serve(bundle, PlayTimes(fail_s=1.5, hang_s=2.5, restart_s=9), clock=False)
+    srv, play, log = serve(bundle, PlayTimes(fail_s=1.0, hang_s=2.0, restart_s=6), clock=False)
     hook, received = _webhook()
-    w = watcher(srv, root, second_round_after_s=10, notify_url=f"http://127.0.0.1:{hook.server_address[1]}/hook")
+    w = watcher(srv, root, second_round_after_s=7, notify_url=f"http://127.0.0.1:{hook.server_address[1]}/hook")
     play.start()  # the clock runs once the watcher has listed: what it lists first is its baseline
     try:
         out = root / "out"
