@@ -111,6 +111,7 @@ HOSTILE = [
     ("/trigger", json.dumps({"job": "../../etc/passwd"}).encode(), 400),
     ("/trigger", json.dumps({"job": "ns/$(touch /tmp/k10s-pwned)"}).encode(), 400),
     ("/trigger", json.dumps({"job": ["a"]}).encode(), 400),
+    ("/trigger", json.dumps({"job": "ns/not-a-job-it-sees"}).encode(), 400),
 ]
 
 

@@ -30,6 +30,7 @@ from k10s_forensics.watch.triggers import Trigger
 CAPTURE_ESTIMATE_BYTES = 64 << 20
 MAX_TRIGGERS_KEPT = 200  # per incident (a storm of 100 pods failing joins one incident)
 _UNSAFE = re.compile(r"[^a-z0-9.-]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass
@@ -71,12 +72,14 @@ class Incidents:
 
     def say(self, text: str) -> None:
         stamp = dt.datetime.now(dt.timezone.utc).strftime("%H:%M:%SZ")
-        print(f"k10s watch {stamp} {text}", file=self.log, flush=True)
+        clean = _CONTROL.sub("?", text)  # log lines and webhook labels come from the cluster: no escapes
+        print(f"k10s watch {stamp} {clean}", file=self.log, flush=True)
 
     # ---- triggers -----------------------------------------------------------------------
     def submit(self, trigger: Trigger) -> str:
         """``joined``, ``started``, ``queued`` or ``rate-limited``."""
-        self.metrics.inc("k10s_watch_triggers_total", reason=trigger.reason)
+        # alert names come from outside: one label value for all of them (bounded /metrics)
+        self.metrics.inc("k10s_watch_triggers_total", reason="alert" if trigger.reason.startswith("alert-") else trigger.reason)
         now = time.time()
         with self.lock:
             current = self.open.get(trigger.job)

@@ -201,12 +201,22 @@ class Watcher:
                     jobs.append(owner[0])
         return jobs
 
+    def known_jobs(self) -> set[str]:
+        """Jobs the watcher sees: its training pods' jobs and the job objects it watches."""
+        jobs = {owner[0] for inf in self.informers.get("pods", []) for obj in list(inf.objects.values())
+                if (owner := job_of_pod(obj))}
+        for kind in KIND_APIS:
+            for inf in self.informers.get(kind, []):
+                jobs.update(f"{ns}/{name}" for ns, name in list(inf.objects))
+        return jobs
+
     def on_alertmanager(self, doc: Any) -> dict[str, Any]:
         firing = alerts.firing_alerts(doc)
         matched, outcomes = [], []
         for labels in firing:
             name = _ALERT_NAME.sub("-", labels.get("alertname", "alert"))[:100]
-            for job in alerts.match(labels, self.pod_job, self.node_jobs):
+            known = self.known_jobs()
+            for job in [j for j in alerts.match(labels, self.pod_job, self.node_jobs) if j in known]:
                 detail = " ".join(f"{k}={v[:60]}" for k, v in sorted(labels.items())[:8])
                 outcomes.append(self.incidents.submit(Trigger(job, f"alert-{name}", detail)))
                 matched.append(job)
@@ -214,6 +224,8 @@ class Watcher:
 
     def on_manual(self, doc: Any) -> dict[str, Any]:
         job = alerts.manual_job(doc)
+        if job not in self.known_jobs():  # a trigger for anything else would only spend the rate limits
+            raise alerts.BadBody(f"{job}: not a training job this watcher sees")
         return {"job": job, "outcome": self.incidents.submit(Trigger(job, "manual", "asked for (POST /trigger)"))}
 
     # ---- after an incident --------------------------------------------------------------
