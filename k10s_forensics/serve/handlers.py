@@ -119,7 +119,9 @@ def _logs(app: "ServeServer", h: "Handler", route: api.Route, params: dict[str, 
     app._count("logs")
     answer = pod_logs(app.store, route.namespace or "", route.name or "", params)
     if answer.status == 200 and getattr(app, "changes", None) is not None and params.get("follow") in ("true", "1"):
-        def now() -> str | None:
+        def now() -> str | None:  # None ends the stream: the pod is gone (deleted, as the kubelet ends it)
+            if app.store.pod(route.namespace or "", route.name or "") is None:
+                return None
             again = pod_logs(app.store, route.namespace or "", route.name or "", params)
             return again.body if again.status == 200 else None
         return live.follow_logs(app, h, now, MAX_WATCH_S)
