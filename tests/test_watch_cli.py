@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -49,3 +50,33 @@ def _get(url):
             return resp.status, resp.read().decode()
     except OSError:
         return 0, ""
+
+
+def test_serve_play_from_the_command_line(tmp_path):
+    bundle, truth = make_bundle(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "k10s_forensics", "serve", str(bundle), "--play",
+                             "--play-times", "fail=300,hang=300,restart=300", "--kubeconfig", str(tmp_path / "kc")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = re.search(r"on (http://\S+)", proc.stdout.readline()).group(1)
+        state = json.loads(_get(f"{url}/k10s/play")[1])
+        assert state["phase"] == "running" and state["job"] == truth["job"]
+        assert json.loads(_post(f"{url}/k10s/play/fail"))["phase"] == "fail"
+        pods = json.loads(_get(f"{url}/api/v1/namespaces/{truth['job'].split('/')[0]}/pods")[1])["items"]
+        culprit = next(p for p in pods if p["metadata"]["name"] == state["culprit"])
+        assert culprit["status"]["phase"] == "Failed"
+        assert json.loads(_post(f"{url}/k10s/outage?seconds=2"))["down_s"] == 2
+        assert _get(f"{url}/api/v1/pods")[0] == 0  # the API server is away: no answer
+        wait_for(lambda: _get(f"{url}/api/v1/pods")[0] == 200, timeout_s=10)
+        bad = subprocess.run([sys.executable, "-m", "k10s_forensics", "serve", str(bundle), "--play", "--play-times", "fail=9,hang=1"],
+                             capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 2 and "in order" in bad.stderr
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _post(url):
+    req = urllib.request.Request(url, data=b"", method="POST")
+    with urllib.request.urlopen(req, timeout=5) as resp:
+        return resp.read().decode()
