@@ -177,3 +177,27 @@ def test_a_full_disk_retention_makes_room_or_the_watcher_says_why(bundle, tiny_d
     finally:
         w.stop(5)
         srv.stop()
+
+
+def test_a_kueue_eviction_event_on_a_workload_triggers_its_job(bundle, tmp_path, monkeypatch):
+    stub_analysis(monkeypatch)
+    srv, play, _log = serve(bundle, None, clock=False)
+    ns = play.namespace
+    wl_key = ("kueue.x-k8s.io", "v1beta1", "workloads")
+    events_key = ("", "v1", "events")
+    play.log.put(wl_key, {"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "Workload",
+                          "metadata": {"name": f"pytorchjob-{play.job}-1", "namespace": ns,
+                                       "ownerReferences": [{"kind": "PyTorchJob", "name": play.job}]}, "status": {}})
+    w = watcher(srv, tmp_path)
+    try:
+        play.log.put(events_key, {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "ev-1", "namespace": ns},
+                                  "involvedObject": {"kind": "Workload", "name": f"pytorchjob-{play.job}-1", "namespace": ns},
+                                  "reason": "Preempted", "message": "Preempted to accommodate a higher priority Workload"})
+        play.log.put(events_key, {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "ev-2", "namespace": ns},
+                                  "involvedObject": {"kind": "Pod", "name": "x", "namespace": ns}, "reason": "Preempted"})
+        doc = wait_for(lambda: _incident(tmp_path / "out"), timeout_s=30)
+        assert doc["job"] == f"{ns}/{play.job}" and doc["triggers"][0]["reason"] == "kueue-preempted"
+        assert len(w.informers["events"][0].objects) == 1  # only Workload events are kept
+    finally:
+        w.stop(5)
+        srv.stop()

@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from k10s_forensics.serve.discovery import make_resource
 from k10s_forensics.serve.store import Obj, Store
 
 MAX_HISTORY = 10_000
@@ -50,6 +51,10 @@ class ChangeLog:
         meta = body.setdefault("metadata", {})
         ns, name = meta.get("namespace"), meta["name"]
         with self.cond:
+            if self.store.catalog.find(*key) is None:  # a kind the bundle did not have: served from now on
+                res = make_resource(body["apiVersion"], body["kind"], ns is not None)
+                self.store.catalog.resources.append(res)
+                self.store.catalog.resources.sort(key=lambda r: (r.group, r.version, r.plural))
             objs = self.store.objects.setdefault(key, [])
             old = next((i for i, o in enumerate(objs) if o.namespace == ns and o.name == name), None)
             change = self._record(key, "ADDED" if old is None else "MODIFIED", ns, name, body)

@@ -31,9 +31,10 @@ class Informer:
     """Keeps ``objects`` in step with the API server and calls ``on_event`` for changes."""
 
     def __init__(self, api: KubeApi, path: str, on_event: Handler, stop: threading.Event, *, selector: str = "",
-                 timeout_s: float = 300.0, backoff_max_s: float = 30.0, name: str = ""):
+                 field_selector: str = "", timeout_s: float = 300.0, backoff_max_s: float = 30.0, name: str = ""):
         self.api, self.path, self.on_event, self.stop = api, path, on_event, stop
-        self.selector, self.timeout_s, self.backoff_max_s = selector, timeout_s, backoff_max_s
+        self.selector, self.field_selector = selector, field_selector
+        self.timeout_s, self.backoff_max_s = timeout_s, backoff_max_s
         self.name = name or path
         self.objects: dict[tuple[str, str], dict[str, Any]] = {}
         self.rv = ""
@@ -72,7 +73,10 @@ class Informer:
                 backoff = min(backoff * 2, self.backoff_max_s)
 
     def _params(self) -> dict[str, Any]:
-        return {"labelSelector": self.selector} if self.selector else {}
+        params = {"labelSelector": self.selector} if self.selector else {}
+        if self.field_selector:
+            params["fieldSelector"] = self.field_selector
+        return params
 
     def _list(self) -> None:
         items, rv = self.api.list_all(self.path, self._params())

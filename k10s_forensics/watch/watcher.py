@@ -111,8 +111,9 @@ class Watcher:
     def _informer(self, name: str, path: str) -> None:
         handler = {"pods": self._on_pod, "events": self._on_event, "workloads": self._on_workload}.get(name, self._on_job)
         selector = self.cfg.selector if name not in ("events", "workloads") else ""
-        inf = Informer(self.api, path, handler, self.stop_event, selector=selector, timeout_s=self.cfg.watch_timeout_s,
-                       backoff_max_s=self.cfg.backoff_max_s, name=name)
+        fields = "involvedObject.kind=Workload" if name == "events" else ""  # only Kueue's events are used: keep few
+        inf = Informer(self.api, path, handler, self.stop_event, selector=selector, field_selector=fields,
+                       timeout_s=self.cfg.watch_timeout_s, backoff_max_s=self.cfg.backoff_max_s, name=name)
         self.informers.setdefault(name, []).append(inf)
         threading.Thread(target=inf.run, name=f"watch-{path}", daemon=True).start()
 
