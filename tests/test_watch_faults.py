@@ -201,3 +201,18 @@ def test_a_kueue_eviction_event_on_a_workload_triggers_its_job(bundle, tmp_path,
     finally:
         w.stop(5)
         srv.stop()
+
+
+def test_a_resource_rbac_denies_is_left_out_and_said(bundle, tmp_path, monkeypatch):
+    from k10s_forensics.serve.faults import Faults
+
+    srv, _play, _log = serve(bundle, None, clock=False)
+    srv.faults = Faults(forbid=("events",))
+    srv.fault_state.faults = srv.faults
+    w = watcher(srv, tmp_path)
+    try:
+        ok, text = w.health()
+        assert ok and "forbidden, not watched: events" in text
+    finally:
+        w.stop(5)
+        srv.stop()

@@ -57,8 +57,8 @@ class Informer:
                     self.stats["gone"] += 1
                     self.rv = ""
                     continue
-                if exc.status == 404 and not self.synced.is_set():
-                    self.absent = True
+                if exc.status in (403, 404) and not self.synced.is_set():  # not served, or RBAC denies it
+                    self.absent, self.last_error = True, str(exc)[:300]
                     self.synced.set()
                     return
                 self.last_error = str(exc)[:300]

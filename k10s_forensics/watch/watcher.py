@@ -257,7 +257,8 @@ class Watcher:
         waiting = [n for n, infs in self.informers.items() for i in infs if not i.synced.is_set()]
         if waiting:
             return False, "not synced yet: " + ", ".join(sorted(set(waiting)))
-        return True, "ok"
+        denied = sorted({n for n, infs in self.informers.items() for i in infs if i.absent and "403" in i.last_error})
+        return True, "ok" + (f" (forbidden, not watched: {', '.join(denied)})" if denied else "")
 
     def wait_synced(self, timeout_s: float) -> bool:
         end = time.time() + timeout_s
