@@ -80,3 +80,34 @@ def _post(url):
     req = urllib.request.Request(url, data=b"", method="POST")
     with urllib.request.urlopen(req, timeout=5) as resp:
         return resp.read().decode()
+
+
+def test_a_watcher_killed_mid_capture_leaves_nothing_that_looks_complete(tmp_path):
+    import signal
+
+    bundle, truth = make_bundle(tmp_path)
+    srv, _play, _log = serve(bundle, None, clock=False)
+    kubeconfig = srv.write_kubeconfig(tmp_path / "kc")
+    config = tmp_path / "watch.yaml"
+    config.write_text("listen: 127.0.0.1:0\ncapture: {duration_s: 30, interval_s: 1, table_jobs: 0}\n")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "k10s_forensics", "watch", "--kubeconfig", str(kubeconfig),
+                             "--config", str(config), "--out", str(out)], stderr=subprocess.PIPE, text=True)
+    try:
+        url = re.search(r"http on (http://\S+)", proc.stderr.readline()).group(1)
+        wait_for(lambda: _get(f"{url}/healthz")[0] == 200, timeout_s=20)
+        subprocess.run([sys.executable, "-m", "k10s_forensics", "watch", "trigger", truth["job"], "--url", url],
+                       check=True, capture_output=True, timeout=30)
+        partial = wait_for(lambda: [p for p in out.iterdir() if p.name.endswith(".partial") and (p / "bundle" / "manifest.json").is_file()],
+                           timeout_s=20)[0]
+        proc.send_signal(signal.SIGKILL)  # a crash: no cleanup runs
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        srv.stop()
+    assert json.loads((partial / "bundle" / "manifest.json").read_text())["complete"] is False
+    listed = subprocess.run([sys.executable, "-m", "k10s_forensics", "watch", "list", "--out", str(out), "--format", "json"],
+                            capture_output=True, text=True, timeout=30)
+    [row] = json.loads(listed.stdout)["incidents"]
+    assert row["state"].startswith("incomplete") and not row["report"]
