@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "k10s_forensics.commands.view_cmd",
     "k10s_forensics.commands.fleet_cmds",
     "k10s_forensics.commands.diff_cmd",
+    "k10s_forensics.commands.watch_cmd",
 )
 
 #: Command name -> the module that defines it, so ``k10s analyze`` imports only the analyze
@@ -51,6 +52,7 @@ COMMAND_INDEX: dict[str, str] = {
     "view": "k10s_forensics.commands.view_cmd",
     "fleet": "k10s_forensics.commands.fleet_cmds",
     "diff": "k10s_forensics.commands.diff_cmd",
+    "watch": "k10s_forensics.commands.watch_cmd",
 }
 
 

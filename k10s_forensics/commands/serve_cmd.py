@@ -36,10 +36,13 @@ from k10s_forensics.serve.store import ROUND_GAP_S, Store
 @click.option("--vanish-pods", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True, help="Fault: fraction of pods that disappear mid-capture.")
 @click.option("--vanish-after", type=click.IntRange(0), default=100, show_default=True, help="Fault: requests served before those pods vanish.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the fault draws.")
+@click.option("--play", is_flag=True, help="Play the bundle's incident as it unfolds (pods Running, one rank fails, hang, restart), watch streams included.")
+@click.option("--play-times", default="fail=5,hang=7,restart=60", show_default=True, metavar="PHASE=S,..",
+              help="Seconds after the start at which each played phase begins.")
 def serve_cmd(bundle_path: str, port: int, at_text: str | None, kubeconfig_path: str | None, print_kubeconfig: bool,
               server_version: str | None, round_gap: float, access_log: bool, latency_ms: float, error_rate_429: float,
               error_rate_500: float, timeout_rate: float, timeout_hang_s: float, forbid: tuple[str, ...], fail_exec: float,
-              vanish_pods: float, vanish_after: int, seed: int) -> None:
+              vanish_pods: float, vanish_after: int, seed: int, play: bool, play_times: str) -> None:
     """Serve BUNDLE as a read-only Kubernetes API on 127.0.0.1 (kubectl get/describe/logs/exec work).
 
     \b
@@ -63,6 +66,8 @@ def serve_cmd(bundle_path: str, port: int, at_text: str | None, kubeconfig_path:
                              server_version=server_version)
     except OSError as exc:
         raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+    if play:
+        _start_play(server, play_times)
     if print_kubeconfig:
         click.echo(kubeconfig_text(server.url, name=f"k10s-{store.bundle.path.name}"), nl=False)
     path = Path(kubeconfig_path) if kubeconfig_path else Path(tempfile.gettempdir()) / f"k10s-serve-{server.port}.kubeconfig"
@@ -83,6 +88,20 @@ def serve_cmd(bundle_path: str, port: int, at_text: str | None, kubeconfig_path:
         pass
     finally:
         server.httpd.server_close()
+
+
+def _start_play(server: ServeServer, text: str) -> None:
+    from k10s_forensics.serve.live import start_play
+    from k10s_forensics.serve.play import PlayTimes
+
+    try:
+        times = PlayTimes.parse(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--play-times") from None
+    try:
+        start_play(server, times)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from k10s_forensics.serve import api, discovery, handlers, wire
+from k10s_forensics.serve import api, discovery, handlers, live, wire
 from k10s_forensics.serve.faults import Faults, FaultState
 from k10s_forensics.serve.discovery import version_doc
 from k10s_forensics.serve.kubeconfig import write_kubeconfig
@@ -128,6 +128,10 @@ class ServeServer:
         #: proxy path prefix -> live base URL (tests: a real Prometheus behind the service proxy)
         self.upstreams: dict[str, str] = {}
         self.counts: dict[str, int] = {}
+        self.changes: Any = None  # serve.changes.ChangeLog while playing an incident (live.py)
+        self.play: Any = None
+        self.bookmark_s = 5.0
+        self.down_until = 0.0  # monotonic time an injected outage ends
         self._count_lock = threading.Lock()
         self._stopping = threading.Event()
         handler = type("BoundHandler", (Handler,), {"app": self})
@@ -184,6 +188,9 @@ class ServeServer:
             self.httpd.predelayed.discard(h.request)
         if path.startswith("/k10s/"):
             return self._control(h, method, path)
+        if time.monotonic() < self.down_until:  # an outage: no answer, the connection just drops
+            h.close_connection = True
+            return self._count("outage")
         self.fault_state.count_request()
         if self.faults.latency_ms and not waited:
             time.sleep(self.faults.latency_ms / 1000.0)
@@ -197,6 +204,8 @@ class ServeServer:
             self._count("notfound")
             return h.send_status(api.status_body(404, "NotFound", "the server could not find the requested resource"))
         is_exec = route.subresource in ("exec", "attach")
+        if method == "POST" and self.changes is not None and live.create_event(self, h, route):
+            return
         if method != "GET" and not (method == "POST" and is_exec):
             h.drain_body()
             self._count("write")
@@ -276,6 +285,8 @@ class ServeServer:
     def _control(self, h: Handler, method: str, path: str) -> None:
         if method == "GET" and path == "/k10s/stats":
             return h.send_json(200, self.stats())
+        if live.control(self, h, method, path):
+            return
         h.drain_body()
         h.send_status(api.status_body(404, "NotFound", f"no such k10s endpoint: {method} {path}"))
 

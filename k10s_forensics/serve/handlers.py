@@ -6,7 +6,7 @@ import threading
 from typing import IO, Any, Protocol
 from urllib.parse import SplitResult, parse_qs
 
-from k10s_forensics.serve import api, exec as wsexec
+from k10s_forensics.serve import api, exec as wsexec, live
 from k10s_forensics.serve.logs import pod_logs
 from k10s_forensics.serve.proxy import proxy_forward, proxy_replay
 from k10s_forensics.serve.selectors import SelectorError
@@ -85,6 +85,8 @@ def resource(app: "ServeServer", h: "Handler", route: api.Route, params: dict[st
             return h.send_bytes(200, api.get_answer(store, res, obj, params, accept))
         if params.get("watch") in ("true", "1"):
             app._count("watch")
+            if getattr(app, "changes", None) is not None:
+                return live.watch(app, h, res, route.namespace, _listing(store, res, route.namespace, vanished), params, MAX_WATCH_S)
             return _watch(app, h, _listing(store, res, route.namespace, vanished), params, accept)
         app._count("list")
         objs = _selection(store, res, route.namespace, vanished, params)
@@ -116,6 +118,13 @@ def _selection(store: Store, res: Resource, namespace: str | None, vanished: fro
 def _logs(app: "ServeServer", h: "Handler", route: api.Route, params: dict[str, str]) -> None:
     app._count("logs")
     answer = pod_logs(app.store, route.namespace or "", route.name or "", params)
+    if answer.status == 200 and getattr(app, "changes", None) is not None and params.get("follow") in ("true", "1"):
+        def now() -> str | None:  # None ends the stream: the pod is gone (deleted, as the kubelet ends it)
+            if app.store.pod(route.namespace or "", route.name or "") is None:
+                return None
+            again = pod_logs(app.store, route.namespace or "", route.name or "", params)
+            return again.body if again.status == 200 else None
+        return live.follow_logs(app, h, now, MAX_WATCH_S)
     if answer.status == 200:
         return h.send_bytes(200, answer.body.encode("utf-8"), "text/plain; charset=utf-8")
     details = {"name": route.name or "", "kind": "pods"}

@@ -99,8 +99,11 @@ def pod_logs(store: Store, namespace: str, pod_name: str, params: dict[str, str]
     row = rec
     if row.get("error") and not row.get("body"):
         return LogAnswer(400, reason="BadRequest", body=str(row.get("error")))
+    body = row.get("body") or ""
+    if store.log_filter is not None:
+        body = store.log_filter(namespace, pod_name, body)
     try:
-        return LogAnswer(200, body=select_lines(row.get("body") or "", params, store.ref_time))
+        return LogAnswer(200, body=select_lines(body, params, store.ref_time))
     except ValueError as exc:
         return LogAnswer(400, reason="BadRequest", body=str(exc))
 

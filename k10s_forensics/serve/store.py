@@ -218,6 +218,8 @@ class Store:
     scrape_cursors: Cursors = field(default_factory=Cursors)
     #: Answers worth remembering (list selections; the snapshot never changes).
     memo: dict[Any, Any] = field(default_factory=dict)
+    #: While playing an incident: (namespace, pod, body) -> the part of the log shown now.
+    log_filter: Any = None
 
     @classmethod
     def load(cls, path: str | Path, at: dt.datetime | None = None, round_gap_s: float = ROUND_GAP_S) -> "Store":
