@@ -31,11 +31,24 @@ TIERS = {"gpu-health-critical": 0, "oom-cascade": 1, "rank-failure": 2, "nccl-ha
 OTHER_TIER = 12
 
 
+def _when(value: Any) -> dt.datetime | None:
+    try:
+        return parse_iso(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def _values(f: dict[str, Any], key: str) -> set[str]:
+    """A culprit list as a set of strings (a saved analysis may hold anything)."""
+    value = f.get(key)
+    return {str(v) for v in value} if isinstance(value, list) else set()
+
+
 def _window(f: dict[str, Any]) -> tuple[dt.datetime, dt.datetime] | None:
-    start = parse_iso(f.get("started_at"))
+    start = _when(f.get("started_at"))
     if start is None:
         return None
-    end = parse_iso(f.get("ended_at")) or start
+    end = _when(f.get("ended_at")) or start
     return start, max(start, end)
 
 
@@ -54,7 +67,7 @@ def _named(f: dict[str, Any]) -> bool:
 
 
 def _shares_culprit(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return any(set(a.get(k) or []) & set(b.get(k) or []) for k in ("ranks", "pods", "gpus"))
+    return any(_values(a, k) & _values(b, k) for k in ("ranks", "pods", "gpus"))
 
 
 def _job_level(f: dict[str, Any]) -> bool:
@@ -68,10 +81,10 @@ def _tied_hardware(hw: dict[str, Any], f: dict[str, Any]) -> bool:
     culprit (or, naming only nodes, a culprit's node) at the same time."""
     if hw.get("rule") != "gpu-health":
         return False
-    if hw.get("gpus"):
-        same = bool(set(hw["gpus"]) & set(f.get("gpus") or []))
+    if _values(hw, "gpus"):
+        same = bool(_values(hw, "gpus") & _values(f, "gpus"))
     else:
-        same = bool(set(hw.get("nodes") or []) & set(f.get("nodes") or []))
+        same = bool(_values(hw, "nodes") & _values(f, "nodes"))
     return same and _overlap(hw, f, timeless_ok=True)
 
 
@@ -89,7 +102,7 @@ def linked(a: dict[str, Any], b: dict[str, Any]) -> bool:
     if ja or jb:
         hw, f = (b, a) if ja else (a, b)
         return _tied_hardware(hw, f)
-    return (a.get("rule") == b.get("rule") == "gpu-health" and bool(set(a.get("gpus") or []) & set(b.get("gpus") or []))
+    return (a.get("rule") == b.get("rule") == "gpu-health" and bool(_values(a, "gpus") & _values(b, "gpus"))
             and _overlap(a, b, timeless_ok=True))
 
 
@@ -141,6 +154,11 @@ def _components(findings: list[dict[str, Any]]) -> list[list[int]]:
     return list(groups.values())
 
 
+def _hours(f: dict[str, Any]) -> float | None:
+    value = f.get("gpu_hours_lost")
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
 def _ref(findings: list[dict[str, Any]], i: int) -> dict[str, Any]:
     return {"finding": i, "rule": findings[i].get("rule"), "cause": findings[i].get("cause")}
 
@@ -149,9 +167,9 @@ def _incident(findings: list[dict[str, Any]], members: list[int]) -> dict[str, A
     root_i = min(members, key=_root_key(findings))
     root = findings[root_i]
     windows = [w for w in (_window(findings[i]) for i in members) if w]
-    hours = [float(findings[i]["gpu_hours_lost"]) for i in members if findings[i].get("gpu_hours_lost") is not None]
-    costliest = max((i for i in members if findings[i].get("gpu_hours_lost") is not None),
-                    key=lambda i: (float(findings[i]["gpu_hours_lost"]), -i), default=None)
+    costed = [i for i in members if _hours(findings[i]) is not None]
+    hours = [_hours(findings[i]) for i in costed]
+    costliest = max(costed, key=lambda i: (_hours(findings[i]), -i), default=None)
     return {
         "id": "",
         "severity": SEVERITIES[min([_sev(findings[i]) for i in members] + [len(SEVERITIES) - 1])],
@@ -160,8 +178,7 @@ def _incident(findings: list[dict[str, Any]], members: list[int]) -> dict[str, A
         "cause": root.get("cause"),
         "root": _ref(findings, root_i),
         "symptoms": [_ref(findings, i) for i in sorted(members) if i != root_i],
-        "ranks": list(root.get("ranks") or []), "pods": list(root.get("pods") or []),
-        "nodes": list(root.get("nodes") or []), "gpus": list(root.get("gpus") or []),
+        **{k: list(root[k]) if isinstance(root.get(k), list) else [] for k in ("ranks", "pods", "nodes", "gpus")},
         "started_at": _iso(min(w[0] for w in windows)) if windows else None,
         "ended_at": _iso(max(w[1] for w in windows)) if windows else None,
         "gpu_hours_lost": round(max(hours), 3) if hours else None,
@@ -194,7 +211,8 @@ def incidents_of(analysis: dict[str, Any]) -> list[dict[str, Any]]:
     found = analysis.get("incidents")
     if isinstance(found, list):
         return found
-    return finalize(group(list(analysis.get("findings") or [])), list(analysis.get("findings") or []))
+    findings = [f if isinstance(f, dict) else {} for f in analysis.get("findings") or []]
+    return finalize(group(findings), findings)
 
 
 def finalize(incidents: list[dict[str, Any]], findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -237,42 +255,4 @@ def price(con, incidents: list[dict[str, Any]], findings: list[dict[str, Any]]) 
     return finalize(incidents, findings)
 
 
-def totals(incidents: list[dict[str, Any]]) -> tuple[float | None, float | None]:
-    """(GPU-hours, USD) over incidents: each incident once; None when none was estimated."""
-    hours = [i["gpu_hours_lost"] for i in incidents if i.get("gpu_hours_lost") is not None]
-    usd = [i["cost_usd"] for i in incidents if i.get("cost_usd") is not None]
-    return (round(sum(hours), 3) if hours else None), (round(sum(usd), 2) if usd else None)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def headline(findings: list[dict[str, Any]], incidents: list[dict[str, Any]]) -> list[str]:
-    """The two count lines: incidents with their cost (each counted once), then findings."""
-    def counts(items: list[dict[str, Any]]) -> str:
-        return ", ".join(f"{sum(1 for x in items if x.get('severity') == s)} {s}" for s in SEVERITIES)
-
-    hours, usd = totals(incidents)
-    cost = ""
-    if hours is not None:
-        cost = f" · {hours:.2f} GPU-hours lost" + (f" (${usd:,.2f})" if usd is not None else "") + ", each incident counted once"
-    return [f"{_plural(len(incidents), 'incident')}: {counts(incidents)}{cost}",
-            f"{_plural(len(findings), 'finding')}: {counts(findings)}"]
-
-
-def one_line(inc: dict[str, Any]) -> str:
-    """An incident in one line: job, root rule and cause, its title, culprits, cost, symptoms."""
-    parts = [f"job {inc['job']}" if inc.get("job") else "no job",
-             f"{inc['root']['rule']}" + (f" ({inc['cause']})" if inc.get("cause") else "") + f": {inc.get('title') or ''}"]
-    who = [f"{label} {', '.join(str(v) for v in inc[key][:4])}{' ...' if len(inc[key]) > 4 else ''}"
-           for key, label in (("ranks", "rank"), ("nodes", "node")) if inc.get(key)]
-    parts += who
-    if inc.get("gpu_hours_lost") is not None:
-        parts.append(f"{inc['gpu_hours_lost']:.2f} GPU-hours lost" + (f" (${inc['cost_usd']:,.2f})" if inc.get("cost_usd") is not None else ""))
-    if inc.get("symptoms"):
-        parts.append("symptoms: " + ", ".join(str(s["rule"]) for s in inc["symptoms"]))
-    return " · ".join(parts)
-
-
-__all__ = ["headline", "one_line", "group", "linked", "strength", "members", "incidents_of", "price", "finalize", "totals", "SLACK_S", "TIERS"]
+__all__ = ["group", "linked", "strength", "members", "incidents_of", "price", "finalize", "SLACK_S", "TIERS"]

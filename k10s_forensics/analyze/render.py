@@ -10,7 +10,8 @@ import io
 import json
 from typing import Any
 
-from k10s_forensics.analyze.incidents import headline, incidents_of, members, one_line
+from k10s_forensics.analyze.incident_text import headline, one_line
+from k10s_forensics.analyze.incidents import incidents_of, members
 from k10s_forensics.output import ABSENT, cell as _cell, jsonable
 
 STYLE = {"critical": "bold red", "warning": "bold yellow", "info": "cyan"}
