@@ -244,8 +244,8 @@ def price(con, incidents: list[dict[str, Any]], findings: list[dict[str, Any]]) 
 
     for inc in incidents:
         try:
-            model = con.execute(_MODEL_SQL, {"gpus": inc["gpus"], "nodes": inc["nodes"], "job": inc["job"] or ""}).fetchone()[0]
-            usd = con.execute("SELECT k10s_price($m)", {"m": model or ""}).fetchone()[0]
+            model = con.execute(_MODEL_SQL, {"gpus": inc["gpus"], "nodes": inc["nodes"], "job": inc["job"] or ""}).fetchall()[0][0]
+            usd = con.execute("SELECT k10s_price($m)", {"m": model or ""}).fetchall()[0][0]
         except duckdb.Error:  # tables or prices absent: no price, hours still counted
             continue
         inc["gpu_model"] = model
