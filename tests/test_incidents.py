@@ -109,9 +109,18 @@ def test_saved_analysis_without_incidents_and_hostile_values():
     assert sorted(i for inc in incs for i in members(inc)) == list(range(len(findings)))
 
 
+class _Analyses(dict):
+    """Sample bundle -> its analysis, run on first use (under xdist each worker analyses only
+    the bundles its tests need)."""
+
+    def __missing__(self, name: str) -> dict:
+        self[name] = analyze(Bundle.open(SAMPLES / name))
+        return self[name]
+
+
 @pytest.fixture(scope="module")
 def samples():
-    return {name: analyze(Bundle.open(SAMPLES / name)) for name in SAMPLE_NAMES}
+    return _Analyses()
 
 
 @pytest.mark.parametrize("name", SAMPLE_NAMES)
