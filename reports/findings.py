@@ -14,7 +14,7 @@ from typing import Any
 import duckdb
 
 from k10s_forensics.analyze.incident_text import one_line
-from k10s_forensics.analyze.incidents import incidents_of, members
+from k10s_forensics.analyze.incidents import incidents_of, members as incident_members
 from k10s_forensics.bundle import Bundle
 
 from .common import Absent, anchor, cell_text, fmt_num, fmt_ts, query_inline
@@ -213,7 +213,7 @@ def build(con: duckdb.DuckDBPyConnection, bundle: Bundle, analysis: dict[str, An
     incidents: list[IncidentView] = []
     total_cost, total_hours = 0.0, 0.0
     for inc in incidents_of({**analysis, "findings": raw}):
-        shown = [view(con, raw[i], i, prices, "root cause" if i == inc["root"]["finding"] else "symptom") for i in members(inc)]
+        shown = [view(con, raw[i], i, prices, "root cause" if i == inc["root"]["finding"] else "symptom") for i in incident_members(inc)]
         hours = inc.get("gpu_hours_lost")
         cost = inc.get("cost_usd")
         if cost is None and hours is not None:  # a saved analysis without prices: the costliest finding's price
