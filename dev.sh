@@ -17,6 +17,8 @@ setup_system() {
   command -v kubectl >/dev/null 2>&1 || need+=(kubectl)
   command -v promtool >/dev/null 2>&1 || need+=(prometheus)
   command -v tmux >/dev/null 2>&1 || need+=(tmux)
+  # amtool: checks the Alertmanager receiver snippet of deploy/watch/overlays/alertmanager.
+  command -v amtool >/dev/null 2>&1 || need+=(prometheus-alertmanager)
   # java: the Spark fleet engine (k10s fleet analyze --engine spark, tests/test_fleet_spark.py).
   command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
   [ ${#need[@]} -eq 0 ] && return 0
