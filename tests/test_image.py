@@ -3,8 +3,9 @@ filesystem, a non-root user, and `k10s capture` inside the image against `k10s s
 producing a bundle that `k10s analyze` on the host reads and that names the planted culprit.
 
 Takes minutes (a Debian base from mmdebstrap, the image, vfs storage), so it runs only with
-K10S_IMAGE_TESTS=1. K10S_CTR_ROOT=DIR keeps the image store (base and layers) between runs;
-K10S_IMAGE_BASE names another base (default localhost/base:bookworm, built when absent)."""
+K10S_IMAGE_TESTS=1. K10S_IMAGE_STORE=DIR keeps the image store (DIR/storage, DIR/run) (base and layers) between runs;
+K10S_IMAGE_BASE names another base (default localhost/base:bookworm, built when absent);
+K10S_IMAGE_TAG=NAME tests an image deploy/build-image.sh already built in that store instead."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from deploy_helpers import DEPLOY, OVERLAYS, kustomize_missing, one, render
 
 pytestmark = [pytest.mark.slow, pytest.mark.container]
 
-TAG = "localhost/k10s-forensics:test"
+TAG = os.environ.get("K10S_IMAGE_TAG") or "localhost/k10s-forensics:test"
 CA_DIR = Path("/usr/local/share/ca-certificates")
 
 
@@ -62,7 +63,10 @@ def image(tmp_path_factory) -> Store:
     why = _why_not()
     if why:
         pytest.skip(why)
-    store = Store(Path(os.environ.get("K10S_CTR_ROOT") or tmp_path_factory.mktemp("ctr")))
+    store = Store(Path(os.environ.get("K10S_IMAGE_STORE") or tmp_path_factory.mktemp("ctr")))
+    if os.environ.get("K10S_IMAGE_TAG"):
+        assert store.podman("image", "exists", TAG).returncode == 0, f"K10S_IMAGE_TAG={TAG} is not in {store.root}"
+        return store
     base = os.environ.get("K10S_IMAGE_BASE", "localhost/base:bookworm")
     cmd = [str(DEPLOY / "build-image.sh"), "--tool", "buildah", "--base", base, "--tag", TAG, "--isolation", "chroot", "--network", "host"]
     if base.startswith("localhost/"):
