@@ -28,8 +28,13 @@ def kustomize_missing() -> str | None:
     kubectl = shutil.which("kubectl")
     if kubectl is None:
         return "kubectl is not installed (./dev.sh setup installs Debian's kubernetes-client)"
-    probe = subprocess.run([kubectl, "kustomize", "--help"], capture_output=True, text=True, timeout=60)
-    return None if probe.returncode == 0 else f"this kubectl has no kustomize: {probe.stderr.strip()[:200]}"
+    probe = subprocess.run([kubectl, "version", "--client"], capture_output=True, text=True, timeout=60)
+    match = re.search(r"Kustomize Version: v(\d+)\.", probe.stdout)
+    if match is None or int(match.group(1)) < 4:
+        # Debian's kubernetes-client 1.20 embeds kustomize v2.0.3, which knows neither `labels`
+        # nor `patches` (kubectl >= 1.22 embeds kustomize >= v4.2).
+        return f"this kubectl's kustomize is older than v4 ({probe.stdout.strip()[:120]!r}): install kubectl >= 1.22"
+    return None
 
 
 class _Loader(yaml.SafeLoader):
