@@ -92,8 +92,8 @@ fi
 
 build_start=$(date +%s)
 case "$TOOL" in
-  buildah) buildah "${STORE[@]}" bud --layers "${ARGS[@]}" "$REPO" ;;
-  podman) podman_ build --layers "${ARGS[@]}" "$REPO" ;;
+  buildah) buildah "${STORE[@]}" bud "${ARGS[@]}" "$REPO" ;;   # one layer per stage (vfs copies each layer whole)
+  podman) podman_ build "${ARGS[@]}" "$REPO" ;;
   docker) docker build "${ARGS[@]}" "$REPO" ;;
   *) die "unknown --tool $TOOL (buildah, podman or docker)" ;;
 esac
