@@ -9,22 +9,13 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import tomllib
 
 import pytest
-import tomllib
 import yaml
-from deploy_helpers import (
-    DEPLOY,
-    OVERLAYS,
-    REPO,
-    WRITE_VERBS,
-    Rbac,
-    kustomize_missing,
-    one,
-    quantity_bytes,
-    render,
-    watch_config,
-)
+
+from deploy_helpers import (DEPLOY, OVERLAYS, REPO, WRITE_VERBS, Rbac, kustomize_missing, one, quantity_bytes,
+                            render, watch_config)
 from k10s_forensics.collectors import COLLECTORS
 
 #: The watch command's config keys (the contract docs/watch.md describes).

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from deploy_helpers import DEPLOY, OVERLAYS, kustomize_missing, one, render
 
 pytestmark = [pytest.mark.slow, pytest.mark.container]
