@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import shutil
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -143,14 +146,89 @@ def test_capture_inside_the_image_from_k10s_serve_on_the_host(image, tmp_path):
         assert any(f["rule"] == want["rule"] and f["ranks"] == want["ranks"] and f["pods"] == want["pods"] for f in findings), want
 
 
-def test_watch_help_in_the_image(image):
+def _skip_without_watch() -> None:
     import click
 
     from k10s_forensics.cli import cli
 
     if cli.get_command(click.Context(cli), "watch") is None:
         pytest.skip("`k10s watch` is not in this checkout yet (built on the watch branch); the image's default CMD needs it")
+
+
+def test_watch_help_in_the_image(image):
+    _skip_without_watch()
     out = image.run(TAG, "watch", "--help")
     assert out.returncode == 0, out.stderr
     for flag in ("--in-cluster", "--config", "--out", "--listen", "--events", "--once"):
         assert flag in out.stdout
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _http(url: str, method: str = "GET") -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=b"" if method == "POST" else None, method=method), timeout=5) as resp:
+            return resp.status, resp.read().decode()
+    except OSError:
+        return 0, ""
+
+
+def test_watch_in_the_image_captures_a_played_incident(image, tmp_path):
+    """The watcher inside the image, scoped by a config file like the ConfigMap's, watching
+    `k10s serve --play` on the host: the rank fails, the others hang, the watcher captures and
+    analyses once (--once) and the bundle names the planted rank."""
+    _skip_without_watch()
+    from k10s_forensics.simulate import simulate
+
+    truth = simulate("rank-segfault", tmp_path / "played", seed=2, nodes=2, gpus_per_node=4, minutes=5, interval_s=10,
+                     truth_path=tmp_path / "truth.json")
+    namespace = truth["job"].split("/")[0]
+    port = _free_port()
+    config = tmp_path / "watch.yaml"
+    config.write_text(f"namespaces: [{namespace}]\nlisten: 127.0.0.1:{port}\ncooldown_s: 60\n"
+                      "capture: {duration_s: 0, second_round_after_s: 0}\n")
+    config.chmod(0o644)
+    out_dir = tmp_path / "bundles"
+    out_dir.mkdir()
+    os.chown(out_dir, 65532, 65532)
+    serve = subprocess.Popen([sys.executable, "-m", "k10s_forensics", "serve", str(tmp_path / "played"), "--play",
+                              "--play-times", "fail=3000,hang=3000,restart=3000", "--kubeconfig", str(tmp_path / "kubeconfig")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    watch = None
+    try:
+        api = re.search(r"on (http://\S+)", serve.stdout.readline()).group(1)
+        (tmp_path / "kubeconfig").chmod(0o644)
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        runtime = ["--runtime", "runc"] if shutil.which("runc") else []
+        watch = subprocess.Popen(["podman", *image.flags, *runtime, "run", "--rm", "--read-only", "--network", "host",
+                                  "--ulimit", f"nofile={hard}:{hard}", "--ulimit", "nproc=16384:16384",
+                                  "-v", f"{tmp_path / 'kubeconfig'}:/etc/k10s/kubeconfig:ro", "-v", f"{config}:/etc/k10s/watch.yaml:ro",
+                                  "-v", f"{out_dir}:/var/lib/k10s/bundles", TAG,
+                                  "watch", "--kubeconfig", "/etc/k10s/kubeconfig", "--config", "/etc/k10s/watch.yaml", "--once"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 600
+        while _http(f"http://127.0.0.1:{port}/healthz")[0] != 200:
+            assert watch.poll() is None, watch.communicate()[1][-3000:]
+            assert time.monotonic() < deadline, "the watcher in the image never answered /healthz"
+            time.sleep(1)
+        time.sleep(3)  # its watch streams are open once it is healthy; let the first list settle
+        for phase in ("fail", "hang"):
+            assert _http(f"{api}/k10s/play/{phase}", "POST")[0] == 200
+        stdout, stderr = watch.communicate(timeout=900)
+        assert watch.returncode == 0, stderr[-3000:]
+    finally:
+        for proc in (watch, serve):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                proc.wait(60)
+    bundles = [m.parent for m in out_dir.rglob("manifest.json")]
+    assert len(bundles) == 1, bundles
+    analyze = subprocess.run([sys.executable, "-m", "k10s_forensics", "analyze", str(bundles[0]), "--format", "json"],
+                             capture_output=True, text=True, timeout=300)
+    assert analyze.returncode == 0, analyze.stderr
+    ranks = {r for f in json.loads(analyze.stdout)["findings"] for r in f.get("ranks") or []}
+    assert set(truth["expected"][0]["ranks"]) <= ranks, (truth["expected"][0], analyze.stdout[:2000])
