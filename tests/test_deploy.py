@@ -187,13 +187,17 @@ def test_namespaced_overlay_grants_only_in_its_namespaces(rendered):
     bound = {d["metadata"]["namespace"] for d in docs if d["kind"] == "RoleBinding"}
     assert bound == set(scope) | {GPU_OPERATOR_NS}, "one RoleBinding per watched namespace, plus the GPU operator's"
     assert not any(d["kind"] == "ClusterRoleBinding" and d["roleRef"]["name"] == "k10s-watch-namespaced" for d in docs)
-    for verb, res in (("get", "pods/log"), ("create", "pods/exec"), ("get", "pods/proxy"), ("watch", "pods"), ("list", "events")):
+    for verb, res in (("get", "pods/log"), ("create", "pods/exec"), ("get", "pods/proxy"), ("watch", "pods"), ("watch", "events")):
         assert rbac.allowed(verb, "", res, "team-a")
         assert not rbac.allowed(verb, "", res, "team-z"), f"{verb} {res} outside the watched namespaces"
     assert not rbac.allowed("list", "kubeflow.org", "pytorchjobs", "team-z")
+    # Node events, listed cluster-wide by field selector (collectors/events.py), and the GPU
+    # operator's pods, listed cluster-wide by label (collectors/gpu_operator.py).
+    assert rbac.allowed("list", "", "events", None) and rbac.allowed("list", "", "pods", None)
+    assert not rbac.allowed("watch", "", "events", None) and not rbac.allowed("get", "", "pods/log", "team-z")
     cluster_wide = {(g, r, v) for ns, g, r, v in rbac.grants() if ns is None}
     assert cluster_wide == {("", "nodes", "get"), ("", "nodes", "list"), ("", "nodes", "watch"), ("", "namespaces", "get"),
-                            ("", "pods", "list"), *{("kueue.x-k8s.io", r, v) for r in ("clusterqueues", "resourceflavors") for v in ("get", "list", "watch")},
+                            ("", "pods", "list"), ("", "events", "list"), *{("kueue.x-k8s.io", r, v) for r in ("clusterqueues", "resourceflavors") for v in ("get", "list", "watch")},
                             *{("nvidia.com", "clusterpolicies", v) for v in ("get", "list", "watch")}}
 
 
