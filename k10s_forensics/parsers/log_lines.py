@@ -27,7 +27,7 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import Event, classify
-from k10s_forensics.parsers.log_normalize import Normalized, normalize
+from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi
 
 LINE_CHARS = 4096
 TABLE_GAP = 3
@@ -106,7 +106,7 @@ class BodyAssembler:
     # ---- public ----------------------------------------------------------------------
     def feed(self, line_no: int, text: str, api_ts: dt.datetime | None, follow: bool = False) -> None:
         """One candidate line; ``follow``: not a candidate itself, the line after one (maybe its wrapped tail)."""
-        text = text.rstrip("\r")
+        text = strip_ansi(text.rstrip("\r"))
         if follow:
             self._glue(line_no, text, api_ts)
             return
