@@ -33,7 +33,7 @@ _SUMMARY = re.compile(r"<summary\b[^>]{0,200}>.{0,300}?</summary>", re.IGNORECAS
 _QUOTE = re.compile(r"^ {0,3}((?:> ?)+)")
 _BULLET = re.compile(r"^ {0,3}(?:[-*+]|\d{1,4}[.)]) (?=\S)")
 #: The start of a record: a line that begins so is never the tail of a wrapped line.
-_RECORD = re.compile(r"^(?:Traceback \(|\s*File \"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Warning)\b|\[|\d{4}-\d\d-\d\d|[EWIF]\d{4} )")
+_RECORD = re.compile(r"^(?:Traceback \(|\s*File \"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Warning)\b|\[|\d{4}-\d\d-\d\d|[EWIF]\d{4} |(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b)")
 MIN_WRAP = 40
 SHARE = 0.6
 
@@ -62,9 +62,9 @@ def repair_paste(text: str) -> Repaired:
         lines, note = step(lines)
         if note:
             notes.append(note)
-        if note and step is _markdown:  # the blank lines around a removed block are the block's
-            while lines and _blank(lines[0]):
-                lines.pop(0)
+    if any(n.startswith("markdown") for n in notes):  # the blank lines around a removed block are the block's
+        while lines and _blank(lines[0]):
+            lines.pop(0)
     return Repaired("\n".join(lines) if notes else text, notes)
 
 
@@ -89,15 +89,25 @@ def _markdown(lines: list[str]) -> tuple[list[str], str | None]:
 
 
 def _quoting(lines: list[str]) -> tuple[list[str], str | None]:
+    """``>`` quoting of most lines, level by level (a quote of a quoted paste too)."""
+    total = 0
+    for _ in range(8):
+        lines, depth = _unquote(lines)
+        if not depth:
+            break
+        total += depth
+    return lines, (f"> quoting (depth {total})" if total else None)
+
+
+def _unquote(lines: list[str]) -> tuple[list[str], int]:
     text = [ln for ln in lines if not _blank(ln)]
     depths = [len(m.group(1).replace(" ", "")) if (m := _QUOTE.match(ln)) else 0 for ln in text]
     quoted = [d for d in depths if d]
     if not text or len(quoted) < SHARE * len(text):
-        return lines, None
-    depth = Counter(quoted).most_common(1)[0][0]
-    depth = min(depth, min(quoted))
+        return lines, 0
+    depth = min(quoted)
     rx = re.compile(r"^ {0,3}(?:> ?){1,%d}" % depth)
-    return [rx.sub("", ln, count=1) for ln in lines], f"> quoting (depth {depth})"
+    return [rx.sub("", ln, count=1) for ln in lines], depth
 
 
 def _bullets(lines: list[str]) -> tuple[list[str], str | None]:
@@ -141,7 +151,7 @@ def _wrap_width(lines: list[str]) -> tuple[int | None, bool]:
     width, count = max(raw), raw[max(raw)]
     padded = count >= SHARE * len(text) and sum(ln != ln.rstrip() for ln in text) >= len(text) // 2
     full = {ln for ln in text if len(ln.rstrip() if padded else ln) == width}
-    if width < MIN_WRAP or len(full) < 2:
+    if width < MIN_WRAP or len(full) < (1 if padded else 2):
         return None, False
     return width, padded
 
