@@ -150,7 +150,7 @@ def _wrap_width(lines: list[str]) -> tuple[int | None, bool]:
     raw = Counter(len(ln) for ln in text)
     width, count = max(raw), raw[max(raw)]
     padded = count >= SHARE * len(text) and sum(ln != ln.rstrip() for ln in text) >= len(text) // 2
-    full = {ln for ln in text if len(ln.rstrip() if padded else ln) == width}
+    full = {ln for ln in text if (len(ln.rstrip()) >= width - 1 if padded else len(ln) == width)}
     if width < MIN_WRAP or len(full) < (1 if padded else 2):
         return None, False
     return width, padded
