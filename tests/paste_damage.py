@@ -53,7 +53,7 @@ def bullets(text: str) -> str:
 
 _IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}\b")
 _PORT = re.compile(r"(xxx\.xxx\.xxx\.xxx)<\d{1,5}>")
-_NCCL = re.compile(r"(^|\s|\])([A-Za-z0-9][\w.-]{0,252}):(\d+):(\d+) \[(\d+)\] (?=NCCL)")
+_NCCL = re.compile(r"(^|\s|\]|:)([A-Za-z0-9][\w.-]{0,252}):(\d+):(\d+) \[(\d+)\] ")
 _PIDS = (
     re.compile(r"(\(pid: )\d+"),
     re.compile(r"(\bPID )\d+"),
