@@ -64,17 +64,10 @@ def _view(evs: list[dict], masked: bool) -> list[tuple]:
     return [tuple(e.get(k) for k in KEYS) for e in keep]
 
 
-#: Not yet read back (non-strict): an unpadded paste wrapped at the width of its longest lines
-#: is joined only where the cut ends exactly at that width; a cut in an NCCL comm line's
-#: ``- Abort COMPLETE`` tail.
-NOT_YET = {"wrap-100-twice"}
-
-
 def _cases():
     for i, line in enumerate(wordings()):
         for name in DAMAGES:
-            marks = [pytest.mark.xfail(strict=False, reason="unpadded wrap: see NOT_YET")] if name in NOT_YET else []
-            yield pytest.param(line, name, id=f"{i:02d}-{name}", marks=marks)
+            yield pytest.param(line, name, id=f"{i:02d}-{name}")
 
 
 def test_the_corpus_gives_many_wordings():

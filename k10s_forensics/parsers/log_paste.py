@@ -33,8 +33,16 @@ _SUMMARY = re.compile(r"<summary\b[^>]{0,200}>.{0,300}?</summary>", re.IGNORECAS
 _QUOTE = re.compile(r"^ {0,3}((?:> ?)+)")
 _BULLET = re.compile(r"^ {0,3}(?:[-*+]|\d{1,4}[.)]) (?=\S)")
 #: The start of a record: a line that begins so is never the tail of a wrapped line.
-_RECORD = re.compile(r"^(?:Traceback \(|\s*File \"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Warning)\b|\[|\d{4}-\d\d-\d\d|[EWIF]\d{4} |(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b)")
+_RECORD = re.compile(
+    r"^\s*(?:Traceback \(|File \"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Warning)\b|\[|\d{4}-\d\d-\d\d|[EWIF]\d{4} "
+    r"|(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b|(?:time|host|rank|exitcode|error_file|traceback)\s*:"
+    r"|[A-Za-z0-9][\w.-]{0,252}:\d+:\d+ \[\d+\]|[\w.-]{1,253}: [\w.-]{1,253}:\d+:\d+ \[)")
+_DECORATION_CHARS = frozenset("-*+•|│┃>")
+_RULE = re.compile(r"^\s*(?:[-=_*#~─━═]{8,}|[╭╰┏┗┌└].*)\s*$")
+_FRAME_END = frozenset("│┃║╮╯┐┘┓┛|")
 MIN_WRAP = 40
+#: In a padded paste a cut that fell on up to this many spaces still reads as a cut
+PAD_CUT = 2
 SHARE = 0.6
 
 
@@ -150,23 +158,27 @@ def _wrap_width(lines: list[str]) -> tuple[int | None, bool]:
     raw = Counter(len(ln) for ln in text)
     width, count = max(raw), raw[max(raw)]
     padded = count >= SHARE * len(text) and sum(ln != ln.rstrip() for ln in text) >= len(text) // 2
-    full = {ln for ln in text if (len(ln.rstrip()) >= width - 1 if padded else len(ln) == width)}
-    if width < MIN_WRAP or len(full) < (1 if padded else 2):
+    full = [ln for ln in text if (len(ln.rstrip()) >= width - PAD_CUT if padded else len(ln) == width)]
+    if width < MIN_WRAP or not full:
         return None, False
+    if not padded:  # no padding to go by: cuts of different text at one width, far more than lines a bit shorter
+        near = sum(1 for ln in text if width - 8 <= len(ln) < width)
+        if len(set(full)) < 2 or len(full) < 2 * near:
+            return None, False
     return width, padded
 
 
 def _continues(prev: str, nxt: str, width: int, padded: bool) -> str | None:
     """The separator that joins ``nxt`` to ``prev`` when ``prev`` was cut at ``width`` (None: no wrap)."""
     body = prev.rstrip()
-    if _blank(nxt) or _RECORD.match(nxt) or normalize(nxt).stripped:
+    if _RULE.match(body) or _RULE.match(nxt) or body[-1:] in _FRAME_END:
+        return None  # separators and boxes (failure tables, rich tracebacks) fill the width by design
+    if _blank(nxt) or _RECORD.match(nxt) or (normalize(nxt).stripped and not nxt.lstrip()[:1] in _DECORATION_CHARS):
         return None
     if not padded:
         return "" if len(prev) == width else None
-    if len(body) == width:
-        return ""
-    if len(body) == width - 1 and len(prev) >= width:
-        return " "  # the cut fell on a space the padding hides
+    if width - PAD_CUT <= len(body) <= width and len(prev) >= width:
+        return " " * (width - len(body))  # the cut fell on spaces the padding hides
     return None
 
 
