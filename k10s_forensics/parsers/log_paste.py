@@ -35,8 +35,9 @@ _BULLET = re.compile(r"^ {0,3}(?:[-*+]|\d{1,4}[.)]) (?=\S)")
 #: The start of a record: a line that begins so is never the tail of a wrapped line.
 _RECORD = re.compile(
     r"^\s*(?:Traceback \(|File \"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Warning)\b|\[|\d{4}-\d\d-\d\d|[EWIF]\d{4} "
-    r"|(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b|(?:time|host|rank|exitcode|error_file|traceback)\s*:"
-    r"|[A-Za-z0-9][\w.-]{0,252}:\d+:\d+ \[\d+\]|[\w.-]{1,253}: [\w.-]{1,253}:\d+:\d+ \[)")
+    r"|(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
+    r"|[A-Za-z0-9][\w.-]{0,252}:\d+:\d+ \[\d+\]|[\w.-]{1,253}: [\w.-]{1,253}:\d+:\d+ \[)"
+    r"|^\s+(?:time|host|rank|exitcode|error_file|traceback)\s*:")
 _DECORATION_CHARS = frozenset("-*+•|│┃>")
 _RULE = re.compile(r"^\s*(?:[-=_*#~─━═]{8,}|[╭╰┏┗┌└].*)\s*$")
 _FRAME_END = frozenset("│┃║╮╯┐┘┓┛|")
