@@ -127,3 +127,78 @@ def test_pods_gone_default_ksm_names_the_straggler(gone, drop_job):
     assert not misses and not alarms, (misses, alarms)
     straggler = next(f for f in result["findings"] if f["rule"] == "straggler")
     assert straggler["ranks"] and straggler["gpus"], json.dumps(straggler)[:400]
+
+
+# ---- through the ranks parser: live pods without their replica labels, owner reference only ----
+def _ranks(tmp_path: Path, pods: list[dict], jobs: list[dict] = ()) -> tuple[list[dict], dict]:
+    from k8s_builders import context, make_bundle, obj_row
+    from k10s_forensics.parsers import k8s_jobs, k8s_pods, ranks
+
+    ctx = context(make_bundle(tmp_path / "b", [obj_row(o) for o in [*jobs, *pods]]), tmp_path / "out")
+    k8s_pods.derive(ctx)
+    k8s_jobs.derive(ctx)
+    ranks.derive(ctx)
+    rows = sorted(ctx.table("ranks").to_pylist(), key=lambda r: r["rank"])
+    return rows, {(r["source"], r["reason"]): r["count"] for r in ctx.issues.rows()}
+
+
+def _bare(name: str, kind: str, owner: str, gpus: int = 2, node: str = "n1") -> dict:
+    from k8s_builders import container, pod
+
+    return pod(name, labels={}, owner=(kind, owner), containers=[container(gpus=gpus)], node=node)
+
+
+CONVENTIONS = {
+    # kind, owner, pod names (shuffled order), expected (pod, node_rank) with 2 GPUs = 2 ranks per pod
+    "pytorchjob-master-workers": ("PyTorchJob", "llama", ["llama-worker-1", "llama-master-0", "llama-worker-0"],
+                                  [("llama-master-0", 0), ("llama-worker-0", 1), ("llama-worker-1", 2)]),
+    "mpijob-launcher-workers": ("MPIJob", "bert", ["bert-launcher", "bert-worker-1", "bert-worker-0"],
+                                [("bert-worker-0", 0), ("bert-worker-1", 1)]),
+    "indexed-job-of-a-jobset": ("Job", "ft-node-0", ["ft-node-0-1-x7k2p", "ft-node-0-0-a1b2c"],
+                                [("ft-node-0-0-a1b2c", 0), ("ft-node-0-1-x7k2p", 1)]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CONVENTIONS))
+def test_ranks_from_pod_names(tmp_path, case):
+    kind, owner, names, want = CONVENTIONS[case]
+    rows, _ = _ranks(tmp_path, [_bare(n, kind, owner) for n in names])
+    got = sorted({(r["pod"], r["node_rank"]) for r in rows}, key=lambda x: x[1])
+    assert got == want
+    assert [r["rank"] for r in rows] == list(range(2 * len(want)))  # node_rank x nproc (GPUs per pod) + local
+    assert {(r["rank_source"], r["rank_confidence"], r["nproc_per_node"]) for r in rows} == {("pod-name", "low", 2)}
+
+
+def test_jobset_pods_named_under_a_listed_jobset(tmp_path):
+    """Child Jobs gone, the JobSet listed: its name places the Jobs, parallelism from the pods seen."""
+    from k8s_builders import meta
+
+    jobset = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": meta("ft"),
+              "spec": {"replicatedJobs": [{"name": "node", "replicas": 2}]}}
+    names = ["ft-node-0-0-aaaaa", "ft-node-0-1-bbbbb", "ft-node-1-0-ccccc", "ft-node-1-1-ddddd"]
+    pods = [_bare(n, "Job", n.rsplit("-", 2)[0], gpus=1) for n in names]
+    rows, _ = _ranks(tmp_path, pods, [jobset])
+    assert [(r["rank"], r["pod"], r["job"], r["job_kind"]) for r in rows] == [
+        (i, n, "ft", "JobSet") for i, n in enumerate(names)]
+    assert {r["rank_source"] for r in rows} == {"pod-name"}
+
+
+def test_labels_still_win(tmp_path):
+    from k8s_builders import container, pod, pytorch_labels
+
+    pods = [pod("llama-master-0", labels=pytorch_labels("llama", "master", 0), containers=[container(gpus=1)]),
+            pod("llama-worker-0", labels=pytorch_labels("llama", "worker", 0), containers=[container(gpus=1)])]
+    rows, _ = _ranks(tmp_path, pods)
+    assert {(r["rank_source"], r["rank_confidence"]) for r in rows} == {("label:replica-index", "high")}
+
+
+@pytest.mark.parametrize("kind,owner,name", [
+    ("RayCluster", "rc", "rc-worker-small-group-x8k2p"),
+    ("PyTorchJob", "llama", "llama-7f9c6d-x2k4q"),
+    ("PyTorchJob", "llama", "someone-else-worker-0"),
+    ("Job", "trainer", "trainer-x7k2p"),
+    ("PyTorchJob", "w", "w-worker-0"),  # no master seen, no job object: the worker offset is unknown
+], ids=["ray-worker", "random-suffix", "other-prefix", "non-indexed-job", "worker-without-master-or-job"])
+def test_names_without_a_convention_get_no_rank(tmp_path, kind, owner, name):
+    rows, issues = _ranks(tmp_path, [_bare(name, kind, owner)])
+    assert rows == []
