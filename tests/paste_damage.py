@@ -67,7 +67,7 @@ _HOSTS = (re.compile(r"(\bon node )\S+"), re.compile(r"^(\s*host\s*: )\S+", re.M
 
 def redact(text: str, style: int = 0) -> str:
     """PIDs, hosts, IPs and ports masked the way users mask them (``style`` picks the spelling)."""
-    pid, host = (("xxxxxx", "xxxxxxxx"), ("<PID>", "<hostname>"), ("***", "[REDACTED]"))[style % 3]
+    pid, host = (("xxxxxx", "xxxxxxxx"), ("<PID>", "<hostname>"), ("***", "[REDACTED]"), ("...", "$HOST"), ("…", "XXXX"))[style % 5]
     text = _NCCL.sub(lambda m: f"{m.group(1)}{host}:{pid}:{pid} [{m.group(5)}] ", text)
     for rx in _PIDS:
         text = rx.sub(lambda m: m.group(1) + pid + (m.group(2) if m.lastindex and m.lastindex > 1 else ""), text)

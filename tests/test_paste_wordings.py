@@ -17,7 +17,7 @@ import pytest
 from k10s_forensics.parsers.log_classify import classify
 from k10s_forensics.parsers.log_lines import BodyAssembler
 from k10s_forensics.parsers.log_paste import repair_paste
-from paste_damage import (ansi, bullets, combined, crlf, double_space, fences_quotes, lone_cr, nested_quotes, redact, tqdm_front,
+from paste_damage import (TQDM, ansi, bullets, combined, crlf, double_space, fences_quotes, lone_cr, nested_quotes, redact, tqdm_front,
                           wrap)
 from test_real_incidents_corpus import CORPUS
 
@@ -55,8 +55,10 @@ def paste(line: str) -> str:
 DAMAGES = {
     "double-space": double_space, "crlf": crlf, "lone-cr": lone_cr, "ansi": ansi, "fences-quotes": fences_quotes,
     "nested-quotes": nested_quotes, "bullets": bullets, "wrap-80-padded": lambda t: wrap(t, 80, True),
-    "wrap-100-unpadded": lambda t: wrap(t + LONG, 100, False), "wrap-120-padded": lambda t: wrap(t, 120, True), "tqdm-front": tqdm_front,
+    "wrap-100-unpadded": lambda t: wrap(t, 100, False), "wrap-120-padded": lambda t: wrap(t, 120, True), "tqdm-front": tqdm_front,
     "redact-x": lambda t: redact(t, 0), "redact-angle": lambda t: redact(t, 1), "redact-stars": lambda t: redact(t, 2),
+    "redact-dots": lambda t: redact(t, 3), "redact-ellipsis": lambda t: redact(t, 4),
+    "tqdm-glued-wrap-100-padded": lambda t: wrap(t, 100, True),
     "combined": combined, "wrap-then-double-space-crlf": lambda t: crlf(double_space(wrap(t, 80, True))),
 }
 
@@ -80,7 +82,8 @@ def test_the_corpus_gives_many_wordings():
 def test_a_damaged_wording_reads_the_same(line, damage):
     original = paste(line) + (LONG if damage.endswith("-unpadded") else "")
     want = events(original)
-    damaged = DAMAGES[damage](paste(line))
+    glued = TQDM + line if damage.startswith("tqdm-glued") else line  # the bar left where the line then printed
+    damaged = DAMAGES[damage](paste(glued) + (LONG if damage.endswith("-unpadded") else ""))
     got = events(repair_paste(damaged).text)
     masked = damage.startswith("redact") or damage == "combined"
     assert _view(got, masked) == _view(want, masked), (line, damaged[:600])

@@ -27,7 +27,7 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import Event, classify
-from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi
+from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
 
 LINE_CHARS = 4096
 TABLE_GAP = 3
@@ -112,6 +112,8 @@ class BodyAssembler:
             return
         if self._entry is not None and line_no - self._entry["last"] > TABLE_GAP:
             self._close_entry()
+        if "%|" in text and "\r" not in text:
+            text = unglue(text)  # a progress bar is no part of the line printed after it
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         if self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text):
             return

@@ -100,7 +100,7 @@ def is_masked(value: str | None) -> bool:
     return bool(value) and _MASKED_VALUE.search(value) is not None
 
 
-def _unglue(text: str) -> str:
+def unglue(text: str) -> str:
     """The last redraw of a carriage-return line; a log line glued behind a progress bar."""
     if "\r" in text:
         tail = text.rstrip("\r").rsplit("\r", 1)[-1]
@@ -119,7 +119,7 @@ def _unglue(text: str) -> str:
 
 def normalize(text: str) -> Normalized:
     """Strip known prefixes from ``text`` (see the module doc)."""
-    text = _unglue(strip_ansi(text))
+    text = unglue(strip_ansi(text))
     rank = local = None
     deco = _DECORATION.match(text)
     start = pos = deco.end() if deco else 0
@@ -145,4 +145,4 @@ def normalize(text: str) -> Normalized:
     return Normalized(body, rank, local, pos)
 
 
-__all__ = ["ANSI", "MASK", "Normalized", "is_masked", "normalize", "strip_ansi"]
+__all__ = ["ANSI", "MASK", "Normalized", "is_masked", "normalize", "strip_ansi", "unglue"]
