@@ -40,6 +40,7 @@ _RECORD = re.compile(
     r"|^\s+(?:time|host|rank|exitcode|error_file|traceback)\s*:")
 _DECORATION_CHARS = frozenset("-*+•|│┃>")
 _RULE = re.compile(r"^\s*(?:[-=_*#~─━═]{8,}|[╭╰┏┗┌└].*)\s*$")
+_FILE_LINE = re.compile(r'^\s*File "[^"]{1,1000}", line \d+, in \S+$')  # a traceback frame, whole
 _FRAME_END = frozenset("│┃║╮╯┐┘┓┛|")
 MIN_WRAP = 40
 #: In a padded paste a cut that fell on up to this many spaces still reads as a cut
@@ -172,7 +173,8 @@ def _wrap_width(lines: list[str]) -> tuple[int | None, bool]:
 def _continues(prev: str, nxt: str, width: int, padded: bool) -> str | None:
     """The separator that joins ``nxt`` to ``prev`` when ``prev`` was cut at ``width`` (None: no wrap)."""
     body = prev.rstrip()
-    if _RULE.match(body) or _RULE.match(nxt) or body[-1:] in _FRAME_END:
+    if _RULE.match(body) or _RULE.match(nxt) or body[-1:] in _FRAME_END \
+            or (_FILE_LINE.match(body) and nxt[:1].isspace()):
         return None  # separators and boxes (failure tables, rich tracebacks) fill the width by design
     if _blank(nxt) or _RECORD.match(nxt) or (normalize(nxt).stripped and not nxt.lstrip()[:1] in _DECORATION_CHARS):
         return None
@@ -203,7 +205,7 @@ def _unwrap(lines: list[str]) -> tuple[list[str], str | None]:
         cur, last_piece = line, line
     if cur is not None:
         out.append(cur.rstrip() if padded else cur)
-    if not joined:
+    if joined < (1 if padded else 2):  # without padding one full-width line is no evidence of a terminal
         return lines, None
     return out, f"terminal wrapping at {width} columns ({joined} lines joined)" + (" with padding" if padded else "")
 
