@@ -31,7 +31,7 @@ _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*[\w+.#-]{0,30}\s*$")
 _HTML = re.compile(r"</?(?:details|summary|pre|code|br|p)\b[^>]{0,200}>", re.IGNORECASE)
 _SUMMARY = re.compile(r"<summary\b[^>]{0,200}>.{0,300}?</summary>", re.IGNORECASE)
 _QUOTE = re.compile(r"^ {0,3}((?:> ?)+)")
-_BULLET = re.compile(r"^ {0,3}(?:[-*+]|\d{1,4}[.)]) (?=\S)")
+_BULLET = re.compile(r"^ {0,3}(?:[-*+]|\d{1,4}[.)]) ")
 #: The start of a record: a line that begins so is never the tail of a wrapped line.
 _RECORD = re.compile(
     r"^\s*(?:Traceback \(|File \"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Warning)\b|\[|\d{4}-\d\d-\d\d|[EWIF]\d{4} "
