@@ -11,7 +11,6 @@ analyzed (slow); all damages combined are compared with the redacted log the sam
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

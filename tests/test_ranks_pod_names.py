@@ -200,5 +200,5 @@ def test_labels_still_win(tmp_path):
     ("PyTorchJob", "w", "w-worker-0"),  # no master seen, no job object: the worker offset is unknown
 ], ids=["ray-worker", "random-suffix", "other-prefix", "non-indexed-job", "worker-without-master-or-job"])
 def test_names_without_a_convention_get_no_rank(tmp_path, kind, owner, name):
-    rows, issues = _ranks(tmp_path, [_bare(name, kind, owner)])
+    rows, _ = _ranks(tmp_path, [_bare(name, kind, owner)])
     assert rows == []

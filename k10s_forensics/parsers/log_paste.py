@@ -116,7 +116,7 @@ def _unquote(lines: list[str]) -> tuple[list[str], int]:
     if not text or len(quoted) < SHARE * len(text):
         return lines, 0
     depth = min(quoted)
-    rx = re.compile(r"^ {0,3}(?:> ?){1,%d}" % depth)
+    rx = re.compile(r"^ {0,3}(?:> ?){1,%d}" % depth)  # noqa: UP031 (braces of the regex)
     return [rx.sub("", ln, count=1) for ln in lines], depth
 
 
