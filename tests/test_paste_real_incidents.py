@@ -11,7 +11,6 @@ analyzed (slow); all damages combined are compared with the redacted log the sam
 
 from __future__ import annotations
 
-
 import pytest
 
 from incident_kit import incident_bundle, load_corpus, misses
