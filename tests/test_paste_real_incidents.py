@@ -52,3 +52,26 @@ def test_pasted_incidents_keep_their_verdict(tmp_path, damage):
         if why:
             wrong.append(f"{case.incident}: {why}")
     assert not wrong, f"{len(wrong)}/{len(CASES)} changed under {damage} ({analyzed} analyzed):\n" + "\n".join(wrong)
+
+
+def test_the_command_reads_a_redacted_double_spaced_crlf_paste(tmp_path):
+    """The issue's shapes through the command a user runs: mpiexec's report with its PID and node
+    masked, a blank line after every line, CRLF; import-logs says what it undid, analyze names rank 0."""
+    import json
+
+    from click.testing import CliRunner
+
+    from k10s_forensics.cli import cli
+    from paste_damage import crlf, double_space
+
+    text = (CORPUS / "openai-glow-18-mpiexec-segfault-rank0" / "log.txt").read_text(encoding="utf-8")
+    pasted = crlf(double_space(redact(text)))
+    assert "with PID xxxxxx on node xxxxxxxx exited on signal 11" in pasted
+    (tmp_path / "paste.txt").write_bytes(pasted.encode("utf-8"))
+    runner = CliRunner()
+    out = runner.invoke(cli, ["import-logs", str(tmp_path / "paste.txt"), "-o", str(tmp_path / "b"), "--nproc-per-node", "2"])
+    assert out.exit_code == 0, out.output
+    assert "paste.txt: undid CRLF line ends, double spacing" in out.output
+    result = runner.invoke(cli, ["analyze", str(tmp_path / "b"), "--format", "json"])
+    findings = json.loads(result.output)["findings"]
+    assert any(f["ranks"] == [0] and f["cause"] == "segfault" and f["severity"] == "critical" for f in findings), findings
