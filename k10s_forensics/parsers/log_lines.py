@@ -185,7 +185,7 @@ class BodyAssembler:
         elif name == "exitcode":
             e = P.TABLE_EXIT.match(value)
             if e:
-                entry["exit_code"], entry["pid"] = int(e.group(1)), int(e.group(2))
+                entry["exit_code"], entry["pid"] = int(e.group(1)), int(e.group(2)) if e.group(2).isdigit() else None
         return True
 
     def _close_entry(self) -> None:
