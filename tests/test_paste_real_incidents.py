@@ -21,8 +21,8 @@ from test_real_incidents_corpus import CORPUS, NOT_YET
 
 CASES = [c for c in load_corpus(CORPUS) if c.incident not in NOT_YET]
 ALL = dict(DAMAGES, combined=combined)
-#: The damage that loses information (every log it changes is analyzed, ~1 s each): slow.
-SLOW = ("redact",)
+#: Damages that take over 30 s on a loaded 2-core machine (redact: every log it changes is analyzed, ~1 s each).
+SLOW = ("redact", "combined", "wrap-100")
 
 
 def _lines(text: str) -> list[str]:

@@ -110,6 +110,7 @@ def _capture(root: Path, truth: dict, drop_job: bool) -> Path:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("drop_job", [False, True], ids=["job-listed", "job-gone-too"])
 def test_pods_gone_default_ksm_names_the_straggler(gone, drop_job):
     root, truth = gone
