@@ -26,19 +26,22 @@ def _load_analysis(path: str) -> dict:
               help="HTML file to write.")
 @click.option("--analysis", "analysis_file", type=click.Path(dir_okay=False), default=None,
               help="Use this saved `k10s analyze --format json` output instead of running the analysis.")
-def report_cmd(bundle_path: str, out_path: str, analysis_file: str | None) -> None:
+@click.option("--threads", type=click.IntRange(1, 1024), default=None,
+              help="DuckDB threads (default: every core). The page is the same for any number.")
+def report_cmd(bundle_path: str, out_path: str, analysis_file: str | None, threads: int | None) -> None:
     """Write a self-contained HTML postmortem of BUNDLE: findings, fleet, per-rank plots,
     timeline, queues and appendix in one file.
 
     The file embeds plotly.js and everything it shows: it opens from disk on an
     air-gapped laptop and makes no network request. Tables are rebuilt first when
-    missing or stale; the analysis runs unless --analysis gives a saved one.
+    missing or stale; the analysis runs unless --analysis gives a saved one. The same
+    bundle gives the same bytes (set SOURCE_DATE_EPOCH to fix the footer's time too).
     """
     from k10s_forensics.reports import render_report
 
     analysis = _load_analysis(analysis_file) if analysis_file else None
     bundle = Bundle.open(bundle_path)
-    out = render_report(bundle, analysis, out_path)
+    out = render_report(bundle, analysis, out_path, threads=threads)
     size_mb = out.stat().st_size / 1e6
     click.echo(f"wrote {out} ({size_mb:.1f} MB)")
 
