@@ -6,8 +6,9 @@ are analysed twice: once with PYTHONHASHSEED=1 and one DuckDB thread, once with 
 and 4 threads. ``analyze`` as JSON, text and markdown must be byte-identical, and so must
 ``k10s report`` of two sample bundles and the tables ``k10s rebuild`` derives from one (serial vs
 two worker processes). One subprocess per configuration analyses all the bundles in a loop
-(tests/determinism_kit.py); the two run side by side. docs/rules.md, "Determinism", says how
-ties are broken.
+(tests/determinism_kit.py); the two run side by side. The sweep is cut into SHARDS tests that
+pytest-xdist spreads over its workers; each builds its own bundles. docs/rules.md,
+"Determinism", says how ties are broken.
 """
 
 from __future__ import annotations
@@ -39,38 +40,35 @@ SHAPES = {"2x4": (2, 4), "3x2": (3, 2)}  # nodes x GPUs per node
 REPORTS = ("nccl-desync-report", "straggler-network")
 REBUILDS = ("oom-crashloop",)
 EPOCH = "1795000000"
+#: The sweep is cut into shards that pytest-xdist runs side by side (each builds its own bundles).
+SHARDS = 6
 
 
-def _incidents(root: Path, label: str, cases) -> dict[str, str]:
-    out = {}
-    for case in cases:
-        text = (case.folder / case.incident / "log.txt").read_text(encoding="utf-8")
-        out[f"{label}-{case.incident}"] = str(incident_bundle(root / label / case.incident, case, text).path)
+def _recipes() -> list[tuple[str, object]]:
+    """Every bundle of the sweep, as (name, how to make it), in a fixed order."""
+    out: list[tuple[str, object]] = [(f"sample-{p.name}", p) for p in sorted(SAMPLES.iterdir()) if (p / "manifest.json").is_file()]
+    out += [(f"corpus-{c.incident}", c) for c in load_corpus(CORPUS)]
+    out += [(f"sim-{sc}-s{seed}-{shape}", (sc, seed, shape)) for sc in SCENARIOS for seed in SEEDS for shape in SHAPES]
     return out
 
 
-@pytest.fixture(scope="session")
-def determinism_bundles(tmp_path_factory) -> dict[str, str]:
-    """Sample bundles (copied), our corpus' incidents and the simulated sweep, tables built once."""
-    root = tmp_path_factory.mktemp("determinism")
-    bundles = {}
-    for path in sorted(SAMPLES.iterdir()):
-        if (path / "manifest.json").is_file():
-            bundles[f"sample-{path.name}"] = str(shutil.copytree(path, root / "samples" / path.name))
-    bundles.update(_incidents(root, "corpus", load_corpus(CORPUS)))
-    for scenario in SCENARIOS:
-        for seed in SEEDS:
-            for shape, (nodes, gpus) in SHAPES.items():
-                name = f"sim-{scenario}-s{seed}-{shape}"
-                out = root / "sim" / name
-                simulate(scenario, out, seed=seed, nodes=nodes, gpus_per_node=gpus, minutes=5, truth_path=root / "sim" / f"{name}.truth.json")
-                rebuild_parallel(Bundle.open(out), 1, say=None)
-                bundles[name] = str(out)
-    return bundles
+def _make(root: Path, name: str, how) -> str:
+    """One bundle of the sweep under ``root``, its tables built (a sample bundle is copied)."""
+    if isinstance(how, Path):
+        return str(shutil.copytree(how, root / name))
+    if isinstance(how, tuple):
+        scenario, seed, shape = how
+        nodes, gpus = SHAPES[shape]
+        simulate(scenario, root / name, seed=seed, nodes=nodes, gpus_per_node=gpus, minutes=5, truth_path=root / f"{name}.truth.json")
+        rebuild_parallel(Bundle.open(root / name), 1, say=None)
+        return str(root / name)
+    text = (how.folder / how.incident / "log.txt").read_text(encoding="utf-8")
+    return str(incident_bundle(root / name, how, text).path)
 
 
 def _run_both(tmp_path: Path, plan: dict[str, dict[str, str]]) -> tuple[Path, Path]:
     """Run the kit once per configuration, side by side; the two output folders."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
     procs = []
     for name, seed, threads in CONFIGS:
@@ -78,7 +76,7 @@ def _run_both(tmp_path: Path, plan: dict[str, dict[str, str]]) -> tuple[Path, Pa
         cmd = [sys.executable, str(KIT), str(tmp_path / "plan.json"), str(tmp_path / name), "--threads", str(threads)]
         procs.append(subprocess.Popen(cmd, env=env, cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
     for proc in procs:
-        out, _ = proc.communicate(timeout=900)
+        out, _ = proc.communicate(timeout=3600)
         assert proc.returncode == 0, out[-3000:]
     return tmp_path / CONFIGS[0][0], tmp_path / CONFIGS[1][0]
 
@@ -100,25 +98,34 @@ def _assert_same(a: Path, b: Path, expected_files: int) -> None:
     assert sum(1 for p in a.rglob("*") if p.is_file()) >= expected_files
 
 
-def test_same_output_for_every_bundle_whatever_the_seed_and_threads(tmp_path, determinism_bundles):
-    plan = {
-        "analyze": determinism_bundles,
-        "report": {f"sample-{n}": determinism_bundles[f"sample-{n}"] for n in REPORTS},
-        "rebuild": {f"sample-{n}": str(SAMPLES / n) for n in REBUILDS},
-    }
-    a, b = _run_both(tmp_path, plan)
-    kinds = [name.split("-", 1)[0] for name in determinism_bundles]
+def test_the_sweep_covers_every_sample_incident_and_scenario():
+    kinds = [name.split("-", 1)[0] for name, _ in _recipes()]
     assert (kinds.count("sample"), kinds.count("corpus"), kinds.count("sim")) == (
         sum(1 for p in SAMPLES.iterdir() if (p / "manifest.json").is_file()), len(load_corpus(CORPUS)), 4 * len(SCENARIOS))
-    _assert_same(a, b, 3 * len(determinism_bundles) + len(REPORTS) + len(REBUILDS))
-    tables = sorted(p.name for p in (a / "rebuilt" / f"sample-{REBUILDS[0]}" / "tables").glob("*.parquet"))
-    assert "log_events.parquet" in tables and "ranks.parquet" in tables, tables
-    html = (a / "report" / f"sample-{REPORTS[0]}.html").read_text(encoding="utf-8")
-    assert "2026-11-18" in html  # SOURCE_DATE_EPOCH sets the footer's time
+    assert len({name for name, _ in _recipes()}) == len(kinds)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_same_output_whatever_the_seed_and_threads(tmp_path, shard):
+    """Shard ``shard`` of the sweep (every SHARDS-th bundle; shard 0 also a report and a rebuild)."""
+    bundles = {name: _make(tmp_path / "bundles", name, how) for name, how in _recipes()[shard::SHARDS]}
+    plan = {"analyze": bundles}
+    if shard == 0:
+        plan["report"] = {f"sample-{n}": str(shutil.copytree(SAMPLES / n, tmp_path / "report" / n)) for n in REPORTS}
+        plan["rebuild"] = {f"sample-{n}": str(SAMPLES / n) for n in REBUILDS}
+    a, b = _run_both(tmp_path / "runs", plan)
+    _assert_same(a, b, 3 * len(bundles) + sum(len(plan.get(k, {})) for k in ("report", "rebuild")))
+    if shard == 0:
+        tables = sorted(p.name for p in (a / "rebuilt" / f"sample-{REBUILDS[0]}" / "tables").glob("*.parquet"))
+        assert "log_events.parquet" in tables and "ranks.parquet" in tables, tables
+        html = (a / "report" / f"sample-{REPORTS[0]}.html").read_text(encoding="utf-8")
+        assert "2026-11-18" in html  # SOURCE_DATE_EPOCH sets the footer's time
+
+
+@pytest.mark.slow
 def test_same_output_for_the_shared_real_incidents(tmp_path, real_samples):
-    bundles = _incidents(tmp_path / "bundles", "shared", load_cases(real_samples))
+    bundles = {f"shared-{c.incident}": _make(tmp_path / "bundles", f"shared-{c.incident}", c) for c in load_cases(real_samples)}
     a, b = _run_both(tmp_path / "runs", {"analyze": bundles})
     _assert_same(a, b, 3 * len(bundles))
 
