@@ -175,3 +175,22 @@ def test_sql_picks_one_row_by_a_total_order():
                 if "ORDER BY" not in args.upper():
                     bad.append(f"{rel}: {name}({args.strip()[:40]}...) without ORDER BY")
     assert not bad, "\n".join(bad)
+
+
+def test_cli_threads_change_nothing_but_speed(capsys):
+    """``k10s analyze --threads N``: the sample whose nccl-hang summary and start flipped on main."""
+    from k10s_forensics.cli import main
+
+    outs = []
+    for threads in ("1", "4"):
+        with pytest.raises(SystemExit) as exc:
+            main(["analyze", str(SAMPLES / "nccl-desync-report"), "--format", "json", "--threads", threads])
+        assert exc.value.code == 0
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1]
+    hang = [f for f in json.loads(outs[0])["findings"] if f["rule"] == "nccl-hang"][0]
+    assert "3 ranks hit NCCL watchdog timeout (5m) on SeqNum 43459 (ALLREDUCE)" in hang["summary"], hang["summary"]
+    assert hang["started_at"] == "2026-08-30T14:46:47.357174Z"
+    with pytest.raises(SystemExit) as exc:
+        main(["analyze", str(SAMPLES / "nccl-desync-report"), "--threads", "0"])
+    assert exc.value.code == 2
