@@ -312,7 +312,7 @@ def order_gpus(gpus: set[str], nproc: int, info: dict[str, dict[str, str | None]
     facts = [info.get(g, {}) for g in gpus]
     if any(not f.get("pci") for f in facts) or len({f.get("product") for f in facts}) != 1:
         return None
-    return sorted(gpus, key=lambda g: info[g]["pci"] or "")
+    return sorted(gpus, key=lambda g: (info[g]["pci"] or "", g))
 
 
 def rank_gpus(pod: dict[str, Any], nproc: int, visible: dict[str, list[str] | None], dcgm: dict[str, set[str]],
