@@ -61,8 +61,17 @@ _LOCAL_SEEN = (
     re.compile(r"\blocal_rank: (\d{1,4})\b"),
     re.compile(r"\(local_rank: (\d{1,4})\)"),
     re.compile(r"\bLOCAL_RANK[=: ]+(\d{1,4})\b"),
-    re.compile(r"\bprocess (\d{1,4}) terminated with\b"),  # torch.multiprocessing.spawn
+    re.compile(r"\b[Pp]rocess (\d{1,4}) terminated with\b"),  # torch.multiprocessing.spawn
 )
+
+#: a launcher tearing down the other processes of its node (torchrun, mp.spawn): they are local ranks too
+_TORN_DOWN = re.compile(r"(?:Sending process (\d{1,9}) closing signal SIG|Terminating process (\d{1,9}) via signal SIG)")
+
+
+def _torn_down_max(texts: list[str]) -> int | None:
+    """The most processes one log's launcher tore down (distinct pids), or None."""
+    counts = [len({m.group(1) or m.group(2) for m in _TORN_DOWN.finditer(t)}) for t in texts]
+    return max(counts, default=0) or None
 
 
 @dataclass
@@ -167,8 +176,10 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
             hints["nproc_per_node"] = "one log: one node holds every rank"
         if not nproc_per_node:
             local, _ = _max_found(texts, [("local", rx) for rx in _LOCAL_SEEN])
-            nproc_per_node = (local + 1) if local is not None else 1
-            hints["nproc_per_node"] = "highest local rank seen + 1" if local is not None else "default 1"
+            torn = _torn_down_max(texts)
+            nproc_per_node = max((local + 1) if local is not None else 1, (torn + 1) if torn else 1)
+            hints["nproc_per_node"] = ("processes torn down + 1" if torn and torn >= (local or 0) + 1 else
+                                       "highest local rank seen + 1" if local is not None else "default 1")
     nodes = nodes or max(len(sources), -(-(max(world_size or 0, (top or 0) + 1)) // nproc_per_node))
     if not world_size:
         world_size = max(nodes * nproc_per_node, (top or 0) + 1)

@@ -93,6 +93,7 @@ _EVENT_LITERALS = (
     r"noticed that process rank",
     r"terminated with (?:signal|exit code|the following error)",
     r"monitoredBarrier",
+    r"wait timeout after",
     r"check rank \d+ logs for faulty rank",
     r"exit with status code",
     r"\.py: error: ",
@@ -289,6 +290,10 @@ SPAWN_EXIT = re.compile(r"\bprocess (\d+) terminated with (?:signal (SIG[A-Z]+)|
 SPAWN_RAISED = re.compile(r"-- Process (\d+) terminated with the following error")
 #: monitored_barrier (gloo): the ranks that never reached it, named by a rank that did
 BARRIER_FAILED = re.compile(r"\bRanks? (\d+(?:, ?\d+){0,4095}) failed to pass monitoredBarrier")
+#: gloo's full-mesh rendezvous (PyTorch 2.x): a rank waits, in rank order, for each other rank's
+#: address under ``<pg prefix>//<device>//<index>/<rank>``; the key it timed out on names the
+#: first rank that never joined (``DistStoreError: wait timeout after 6000ms, keys: /default_pg/0//cpu//0/3``)
+STORE_WAIT_RANK = re.compile(r"wait timeout after \d+ ?ms, keys: \S{0,400}?//(?:cpu|cuda)//\d+/(\d+)(?:$|[\s,\]'\"])")
 BARRIER_PEER = re.compile(r"reached monitoredBarrier, but received errors while waiting for send/recv from rank (\d+)|[Pp]lease check rank (\d+) logs for faulty rank")
 
 # ---------------------------------------------------------------------------------------
