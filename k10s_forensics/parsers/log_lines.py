@@ -207,10 +207,26 @@ class BodyAssembler:
                 "pid": entry.get("pid"),
                 "severity": "E",
                 "line_no": entry["first"],
-                "ts": entry.get("time") or entry["api_ts"],
+                "ts": self._finer_time(entry),
                 "line": "\n".join(entry["lines"])[:LINE_CHARS],
             }
         )
+
+    def _finer_time(self, entry: dict[str, Any]) -> dt.datetime | None:
+        """An entry's ``time`` has whole seconds only: the agent's ``failed (exitcode: …)`` line of
+        the same pid, in that second, says when to the millisecond (ranks a second apart are
+        otherwise read as failing together)."""
+        when = entry.get("time")
+        pid = entry.get("pid")
+        if when is None or pid is None:
+            return when or entry["api_ts"]
+        for ev in reversed(self.events):
+            if ev["kind"] == "torchrun_failure" and ev.get("subkind") == "agent" and ev.get("pid") == pid:
+                finer = ev.get("ts")
+                if finer is not None and finer.replace(microsecond=0) == when:
+                    return finer
+                break
+        return when
 
     # ---- flight recorder context / desync reporter ----------------------------------
     def _fr_context(self, line_no: int, text: str) -> bool:
