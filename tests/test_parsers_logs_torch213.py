@@ -110,9 +110,14 @@ def test_spawn_exception_belongs_to_the_process_named_before_it(tmp_path):
 
 
 def test_import_layout_counts_the_processes_a_launcher_tore_down():
-    """mp.spawn names only the failed process; the ones it terminated are the node's other ranks."""
+    """mp.spawn names its failed process by index; the ones it terminated are the node's other ranks."""
     text = "\n".join([f"W1128 11:55:14.18 1 torch/multiprocessing/spawn.py:165] Terminating process {p} via signal SIGTERM" for p in (11, 12, 14)]
                      + ["-- Process 2 terminated with the following error:", "KeyError: 'labels'"])
     layout = infer_layout([LogSource("spawn.log", text)])
     assert (layout.nproc_per_node, layout.nodes, layout.world_size) == (4, 1, 4)
-    assert layout.hints["nproc_per_node"] == "processes torn down + 1"
+    assert layout.hints["nproc_per_node"] == "processes the launcher names"
+    # torchrun: the agent SIGTERMs every worker of its node when the other node failed (no +1)
+    agent = "W1128 12:05:47.076000 18665 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process {} closing signal SIGTERM"
+    both = [LogSource("n0.log", "\n".join(agent.format(p) for p in (18982, 18985))),
+            LogSource("n1.log", agent.format(18983) + "\nE1128 12:05:45 1 api.py:1002] failed (exitcode: -7) local_rank: 0 (pid: 18984) of binary: python")]
+    assert (infer_layout(both).nproc_per_node, infer_layout(both).world_size) == (2, 4)
