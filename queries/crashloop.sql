@@ -45,7 +45,9 @@ log_failures AS (  -- failures in the logs; a rank whose NCCL collective failed 
                              AND (e.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'nccl_error_other')
                                   -- gloo's "Connection closed by peer", a DistBackendError: another rank failed first
                                   OR (e.kind = 'python_exception' AND e.subkind = 'teardown'))
-                             AND e.ts BETWEEN f.ts - INTERVAL 60 SECOND AND f.ts))
+                             AND (e.ts BETWEEN f.ts - INTERVAL 60 SECOND AND f.ts
+                                  -- a line without a clock (a paste): just before the exit in the same log
+                                  OR (e.ts IS NULL AND e.raw_row = f.raw_row AND e.line_no BETWEEN f.line_no - 200 AND f.line_no))))
     UNION ALL
     SELECT job_key, rank, pod_key, node, gpu_uuid, ts, 'xid-' || xid, coalesce(left(line, 300), 'Xid ' || xid), NULL
     FROM k10s_xid_event WHERE fatal AND job_key IS NOT NULL
