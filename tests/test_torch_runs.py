@@ -6,6 +6,7 @@ finding names a rank. No torch needed: the logs are fixtures."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -71,5 +72,7 @@ def test_the_cli_reads_a_recorded_run(tmp_path):
         files.append(name)
     k10s = [sys.executable, "-m", "k10s_forensics"]
     subprocess.run([*k10s, "import-logs", *files, "-o", "b"], cwd=tmp_path, check=True, capture_output=True, timeout=300)
-    out = subprocess.run([*k10s, "analyze", "b"], cwd=tmp_path, check=True, capture_output=True, text=True, timeout=300).stdout
-    assert "rank 1" in out and "segfault" in out, out
+    out = subprocess.run([*k10s, "analyze", "b", "--format", "json"], cwd=tmp_path, check=True, capture_output=True, text=True,
+                         timeout=300).stdout
+    named = [(f["ranks"], f["cause"]) for f in json.loads(out)["findings"] if f["severity"] == "critical"]
+    assert named == [(run.truth["culprit_ranks"], "segfault")], named
