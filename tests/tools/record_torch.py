@@ -10,7 +10,7 @@ port) standing for two nodes, or ``python -m torch.distributed.launch`` (two sta
 Each agent's stdout+stderr, as one stream, is that node's pod log; it is written as
 ``kubectl logs --timestamps`` would serve it (the time each line arrived, then the line), in
 ``node<N>.log`` (N = the node rank the rendezvous gave the agent). ``--log-dir`` files are
-kept under ``log-dir/node<N>/``. ``truth.json`` says the culprit rank(s) and cause (or none:
+kept under ``log-dir/`` as torchrun wrote them (both agents share the folder; one run-id folder each). ``truth.json`` says the culprit rank(s) and cause (or none:
 a control), the layout and the exact commands.
 """
 
@@ -205,7 +205,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
     for node, a in enumerate(ordered):
         (dest / f"node{node}.log").write_text("\n".join(a.lines) + "\n", encoding="utf-8")
     if logdir.is_dir():
-        _keep_log_dir(logdir, dest / "log-dir", ordered, cmds)
+        _keep_log_dir(logdir, dest / "log-dir")
     nodes = len(cmds) if sc["launcher"] != "spawn" else 1
     truth = {"torch": version, "launcher": sc["launcher"], "fault": sc["fault"], "culprit_ranks": sc["culprit_ranks"],
              "cause": sc["cause"] if sc["culprit_ranks"] else None, "control": not sc["culprit_ranks"],
@@ -226,7 +226,7 @@ def _public(cmd: list[str], logdir: str) -> str:
     return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
 
 
-def _keep_log_dir(logdir: Path, dest: Path, ordered: list[Agent], cmds) -> None:
+def _keep_log_dir(logdir: Path, dest: Path) -> None:
     """torchrun's --log-dir files (both agents share the folder here; each run id folder is one agent)."""
     for f in sorted(logdir.rglob("*.log")):
         if f.stat().st_size:
