@@ -60,8 +60,35 @@ _LOCAL_SEEN = (
     re.compile(r"\blocal_rank: (\d{1,4})\b"),
     re.compile(r"\(local_rank: (\d{1,4})\)"),
     re.compile(r"\bLOCAL_RANK[=: ]+(\d{1,4})\b"),
-    re.compile(r"\bprocess (\d{1,4}) terminated with\b"),  # torch.multiprocessing.spawn
+    re.compile(r"\b[Pp]rocess (\d{1,4}) terminated with\b"),  # torch.multiprocessing.spawn
 )
+
+#: the processes of a node a launcher names by pid: the ones it tore down (torchrun, mp.spawn) and
+#: the one torchrun reports failed; mp.spawn names its failed process by index only (not among those it terminated)
+_TORN_DOWN = re.compile(r"(?:Sending process (\d{1,9}) closing signal SIG|Terminating process (\d{1,9}) via signal SIG"
+                        r"|failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: (\d{1,9})\))")
+_SPAWN_FAILED = re.compile(r"\b[Pp]rocess \d{1,4} terminated with\b")
+
+
+def _torn_down_max(texts: list[str]) -> int | None:
+    """The most processes one teardown of a log's launcher names (distinct pids up to and with the
+    failed one's, in lines at most 3 apart; + mp.spawn's failed one, named by index only), or None.
+    A restart's teardown names new pids: each teardown is counted on its own."""
+    best = 0
+    for t in texts:
+        burst: set[str] = set()
+        end = 0
+        for m in _TORN_DOWN.finditer(t):
+            if t.count("\n", end, m.start()) > 3:  # lines apart: another teardown (a restart's)
+                burst = set()
+            end = m.end()
+            burst.add(m.group(1) or m.group(2) or m.group(3))
+            best = max(best, len(burst))
+            if m.group(3):  # torchrun's "failed (exitcode" closes its teardown
+                burst = set()
+        if "Terminating process" in t and _SPAWN_FAILED.search(t):
+            best = max(best, len(burst) + 1)
+    return best or None
 
 
 @dataclass
@@ -167,8 +194,10 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
             hints["nproc_per_node"] = "one log: one node holds every rank"
         if not nproc_per_node:
             local, _ = _max_found(texts, [("local", rx) for rx in _LOCAL_SEEN])
-            nproc_per_node = (local + 1) if local is not None else 1
-            hints["nproc_per_node"] = "highest local rank seen + 1" if local is not None else "default 1"
+            torn = _torn_down_max(texts)
+            nproc_per_node = max((local + 1) if local is not None else 1, torn or 1)
+            hints["nproc_per_node"] = ("processes the launcher names" if torn and torn > (local or 0) + 1 else
+                                       "highest local rank seen + 1" if local is not None else "default 1")
     nodes = nodes or max(len(sources), -(-(max(world_size or 0, (top or 0) + 1)) // nproc_per_node))
     if not world_size:
         world_size = max(nodes * nproc_per_node, (top or 0) + 1)

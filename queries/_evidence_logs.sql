@@ -17,7 +17,10 @@ CREATE OR REPLACE TEMP TABLE k10s_desync_lines AS
 SELECT l.job_key, coalesce(l.reporter_rank, -1) AS reporter, l.rank, l.subkind, l.seq_num, l.ts, l.pg,
        greatest(coalesce(js.gpus, 0), max(l.rank) OVER (PARTITION BY l.job_key) + 1) AS world
 FROM k10s_log l LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
-WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL;
+WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL
+  -- "check rank 0 logs for faulty rank": rank 0 ran the barrier; its own report names the culprit
+  AND NOT (l.subkind = 'barrier_peer' AND EXISTS (SELECT 1 FROM k10s_log b WHERE b.job_key = l.job_key AND b.kind = 'nccl_desync'
+                                                  AND b.subkind IN ('barrier', 'store_wait')));
 
 -- k10s_fingerprint_obs: what each fingerprint report says about each rank. A >= 1.12 report
 -- "Rank A is running X, but Rank B is running Y" also implies that ranks 0..B-1 (other than
@@ -74,7 +77,7 @@ desync_ev AS (
            CASE WHEN everyone
                 THEN 'the desync report (rank ' || reporter || ') says every rank (' || world || ') joined collective #' || coalesce(seq_num::VARCHAR, '?')
                      || ' but none finished it: no rank lagged, so it names no culprit (look at the network, NCCL or a GPU fault)'
-                ELSE 'the desync report (rank ' || reporter || ', ' || reports || ' report(s)) names ' || array_to_string(list_sort(culprits), ', ')
+                ELSE 'the desync report (' || CASE WHEN reporter >= 0 THEN 'rank ' || reporter ELSE 'a rank' END || ', ' || reports || ' report(s)) names ' || array_to_string(list_sort(culprits), ', ')
                      || ' as the lagging/dead/mismatched rank(s) (' || kinds || ')'
            END AS detail
     FROM desync_job

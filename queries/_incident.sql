@@ -39,14 +39,22 @@ timed_out AS (  -- ranks whose own watchdog fired: their -6 is the watchdog's ab
     WHERE rank_resolved IS NOT NULL AND (kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary')
                                          OR (kind = 'nccl_error_other' AND subkind = 'async_error_teardown'))
 ),
+torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Connection closed by peer",
+                -- DistBackendError, a remote error): their exit status 1 is that teardown's, not a failure of their own
+    SELECT job_key, rank_resolved AS rank FROM l
+    WHERE rank_resolved IS NOT NULL AND kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+    GROUP BY ALL
+    HAVING bool_and(kind = 'nccl_remote_error' OR (kind = 'python_exception' AND subkind = 'teardown'))
+),
 ranked AS (
     SELECT l.*, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
            CASE WHEN l.exit_code IN (137, 139, 135, 136, 134, 143, 129, 130) THEN 128 - l.exit_code ELSE l.exit_code END AS status,
-           st.pid IS NOT NULL AS was_sigtermed, tw.rank IS NOT NULL AS rank_timed_out
+           st.pid IS NOT NULL AS was_sigtermed, tw.rank IS NOT NULL AS rank_timed_out, td.rank IS NOT NULL AS rank_torn_down
     FROM l
     LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
     LEFT JOIN sigtermed st ON st.incarnation_uid = l.incarnation_uid AND st.pid = l.pid AND l.kind <> 'torchrun_sigterm'
     LEFT JOIN timed_out tw ON tw.job_key = l.job_key AND tw.rank = coalesce(l.rank_resolved, pr.rank)
+    LEFT JOIN torn_down td ON td.job_key = l.job_key AND td.rank = coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END)
 ),
 classified AS (
     SELECT r.*,
@@ -67,6 +75,7 @@ classified AS (
                     WHEN status = -11 THEN 'segfault'
                     WHEN status = -8 THEN 'sigfpe'
                     WHEN status = -6 AND NOT rank_timed_out THEN 'abort'
+                    WHEN status = 1 AND rank_torn_down THEN NULL
                     WHEN status = 1 THEN 'python-exception'
                     WHEN status > 1 THEN 'exit-' || status
                     -- a failure-table entry cut before its exit code: the process failed, how is unknown
@@ -78,7 +87,8 @@ classified AS (
             WHEN kind = 'python_exception' AND subkind = 'teardown' THEN 'victim'
             WHEN kind = 'nccl_error_other' AND subkind = 'async_error_teardown' THEN 'victim'
             WHEN kind IN ('torchrun_failure', 'process_exit') AND (status IN (-15, -1, -2) OR (status = -9 AND was_sigtermed)
-                                                                  OR (status = -6 AND rank_timed_out)) THEN 'victim'
+                                                                  OR (status = -6 AND rank_timed_out)
+                                                                  OR (status = 1 AND rank_torn_down)) THEN 'victim'
         END AS victim_role
     FROM ranked r
 )

@@ -42,8 +42,12 @@ log_failures AS (  -- failures in the logs; a rank whose NCCL collective failed 
        OR (f.kind = 'torchrun_failure' AND f.exit_code > 0 AND f.rank_resolved IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM l e WHERE e.incarnation_uid = f.incarnation_uid
                              AND coalesce(e.rank_resolved = f.rank_resolved, true)
-                             AND e.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'nccl_error_other')
-                             AND e.ts BETWEEN f.ts - INTERVAL 60 SECOND AND f.ts))
+                             AND (e.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'nccl_error_other')
+                                  -- gloo's "Connection closed by peer", a DistBackendError: another rank failed first
+                                  OR (e.kind = 'python_exception' AND e.subkind = 'teardown'))
+                             AND (e.ts BETWEEN f.ts - INTERVAL 60 SECOND AND f.ts
+                                  -- a line without a clock (a paste): just before the exit in the same log
+                                  OR (e.ts IS NULL AND e.raw_row = f.raw_row AND e.line_no BETWEEN f.line_no - 200 AND f.line_no))))
     UNION ALL
     SELECT job_key, rank, pod_key, node, gpu_uuid, ts, 'xid-' || xid, coalesce(left(line, 300), 'Xid ' || xid), NULL
     FROM k10s_xid_event WHERE fatal AND job_key IS NOT NULL

@@ -59,7 +59,7 @@ def launcher_exit(text: str) -> Event | None:
         return {"kind": "process_exit", "subkind": "spawn", "local_rank": _int(m.group(1)), "exit_code": code}
     m = P.SPAWN_RAISED.search(text) if "terminated with the following error" in text else None
     if m:  # the exception printed next is that process's own
-        return {"kind": "process_exit", "subkind": "spawn", "local_rank": _int(m.group(1)), "exit_code": 1}
+        return {"kind": "process_exit", "subkind": "spawn", "local_rank": _int(m.group(1)), "exit_code": 1, "_raised_by": _int(m.group(1))}
     m = P.HOROVOD_EXIT.search(text) if "exit with status code" in text else None
     if m:
         return {"kind": "process_exit", "subkind": "horovod", "rank": _int(m.group(1)), "exit_code": _int(m.group(2))}

@@ -34,6 +34,7 @@ TABLE_GAP = 3
 MERGE_GAP = 3
 FR_GAP = 15
 DESYNC_GAP = 40
+SPAWN_GAP = 400  # mp.spawn's "-- Process N terminated with the following error:" then that process's traceback
 WRAP_MIN = 60  # a line shorter than this was not wrapped by a terminal
 UTC = dt.timezone.utc
 
@@ -101,6 +102,7 @@ class BodyAssembler:
         self._fr: dict[str, Any] | None = None
         self._prefix_rank: tuple[int, int, dt.datetime | None] | None = None  # (line_no, rank, ts)
         self._mpi: Event | None = None  # a pending mpirun "Process name" report
+        self._spawn: tuple[int, int] | None = None  # (line_no, local rank) of mp.spawn's "-- Process N terminated with"
         self._last: tuple[int, str, dt.datetime | None, int] | None = None  # last classified line, its first event
 
     # ---- public ----------------------------------------------------------------------
@@ -133,6 +135,7 @@ class BodyAssembler:
         if self._absorb(line_no, head):
             return
         self._annotate_reports(line_no, events)
+        self._spawn_traceback(line_no, head)
         self._last = (line_no, text, api_ts, len(self.events))
         self.events.extend(events)
         self._pending = head if self._is_merge_target(head) else None
@@ -206,10 +209,26 @@ class BodyAssembler:
                 "pid": entry.get("pid"),
                 "severity": "E",
                 "line_no": entry["first"],
-                "ts": entry.get("time") or entry["api_ts"],
+                "ts": self._finer_time(entry),
                 "line": "\n".join(entry["lines"])[:LINE_CHARS],
             }
         )
+
+    def _finer_time(self, entry: dict[str, Any]) -> dt.datetime | None:
+        """An entry's ``time`` has whole seconds only: the agent's ``failed (exitcode: …)`` line of
+        the same pid, in that second, says when to the millisecond (ranks a second apart are
+        otherwise read as failing together)."""
+        when = entry.get("time")
+        pid = entry.get("pid")
+        if when is None or pid is None:
+            return when or entry["api_ts"]
+        for ev in reversed(self.events):
+            if ev["kind"] == "torchrun_failure" and ev.get("subkind") == "agent" and ev.get("pid") == pid:
+                finer = ev.get("ts")
+                if finer is not None and finer.replace(microsecond=0) == when:
+                    return finer
+                break
+        return when
 
     # ---- flight recorder context / desync reporter ----------------------------------
     def _fr_context(self, line_no: int, text: str) -> bool:
@@ -242,6 +261,17 @@ class BodyAssembler:
                 for ev in events:
                     ev["reporter_rank"] = self._prefix_rank[1]
                     ev["ts"] = ev["ts"] or self._prefix_rank[2]
+
+    def _spawn_traceback(self, line_no: int, head: Event) -> None:
+        """The exception mp.spawn prints after ``-- Process N terminated with the following error:``
+        is process N's own (no rank tag: the parent prints it): it gets local rank N."""
+        if head.get("_raised_by") is not None:
+            self._spawn = (line_no, head["_raised_by"])
+            return
+        if head["kind"] == "python_exception" and self._spawn and line_no - self._spawn[0] <= SPAWN_GAP:
+            if head.get("rank") is None and head.get("local_rank") is None:
+                head["local_rank"] = self._spawn[1]
+            self._spawn = None
 
     # ---- lines a terminal wrapped (pasted logs only) ---------------------------------
     def _glue(self, line_no: int, text: str, api_ts: dt.datetime | None) -> None:

@@ -100,6 +100,7 @@ _EVENT_LITERALS = (
     r"noticed that process rank",
     r"terminated with (?:signal|exit code|the following error)",
     r"monitoredBarrier",
+    r"wait timeout after",
     r"check rank \d+ logs for faulty rank",
     r"exit with status code",
     r"\.py: error: ",
@@ -279,7 +280,7 @@ PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:[A-Z]\w{0,80}(?:Err
 PY_TEARDOWN = re.compile(
     r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
     r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|Broken pipe|Connection reset|Connection closed|ncclRemoteError|"
-    r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|timed out|Timeout|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
+    r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|[Tt]imed out|Timeout|wait timeout|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
 )
 #: argparse's usage error (``train.py: error: unrecognized arguments: --local-rank=2``): exit status 2
 ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")
@@ -298,6 +299,10 @@ SPAWN_EXIT = re.compile(r"\bprocess (\d+) terminated with (?:signal (SIG[A-Z]+)|
 SPAWN_RAISED = re.compile(r"-- Process (\d+) terminated with the following error")
 #: monitored_barrier (gloo): the ranks that never reached it, named by a rank that did
 BARRIER_FAILED = re.compile(r"\bRanks? (\d+(?:, ?\d+){0,4095}) failed to pass monitoredBarrier")
+#: gloo's full-mesh rendezvous (PyTorch 2.x): a rank waits, in rank order, for each other rank's
+#: address under ``<pg prefix>//<device>//<index>/<rank>``; the key it timed out on names the
+#: first rank that never joined (``DistStoreError: wait timeout after 6000ms, keys: /default_pg/0//cpu//0/3``)
+STORE_WAIT_RANK = re.compile(r"wait timeout after \d+ ?ms, keys: \S{0,400}?//(?:cpu|cuda)//\d+/(\d+)(?:$|[\s,\]'\"])")
 BARRIER_PEER = re.compile(r"reached monitoredBarrier, but received errors while waiting for send/recv from rank (\d+)|[Pp]lease check rank (\d+) logs for faulty rank")
 
 # ---------------------------------------------------------------------------------------

@@ -105,13 +105,18 @@ def _desync(text: str) -> list[Event]:
 
 def _barrier(text: str) -> list[Event]:
     """``monitored_barrier``: the ranks that never reached it, named by one that did (a desync
-    report of its own kind: subkind ``barrier``, seen as never having joined)."""
+    report of its own kind: subkind ``barrier``, seen as never having joined); ``barrier_peer``:
+    a rank that reached it and got no answer from the rank running it (that rank's own report,
+    when present, names the culprit); ``store_wait``: gloo's rendezvous key a rank timed out on."""
     m = P.BARRIER_FAILED.search(text) if "monitoredBarrier" in text or "faulty rank" in text else None
     if m:
         return [{"kind": "nccl_desync", "rank": r, "subkind": "barrier"} for r in _rank_list(m.group(1))]
     m = P.BARRIER_PEER.search(text) if "monitoredBarrier" in text or "faulty rank" in text else None
-    if m:
-        return [{"kind": "nccl_desync", "rank": _int(m.group(1) or m.group(2)), "subkind": "barrier"}]
+    if m:  # the rank whose answer never came: rank 0 runs the barrier and may only have reported the culprit
+        return [{"kind": "nccl_desync", "rank": _int(m.group(1) or m.group(2)), "subkind": "barrier_peer"}]
+    m = P.STORE_WAIT_RANK.search(text) if "wait timeout after" in text else None
+    if m:  # gloo's rendezvous: every rank waits for the address of the one that never came
+        return [{"kind": "nccl_desync", "rank": _int(m.group(1)), "subkind": "store_wait"}]
     return []
 
 

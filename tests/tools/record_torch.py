@@ -1,0 +1,256 @@
+"""Record real PyTorch launcher runs as fixtures: tests/data/torch-runs/<torch version>/<scenario>/.
+
+    .venv/bin/python tests/tools/record_torch.py            # every scenario (a few minutes)
+    .venv/bin/python tests/tools/record_torch.py -k sigkill # those whose name holds "sigkill"
+
+Needs torch (the CPU wheel). Not part of the test run. Each scenario runs a real job on
+127.0.0.1 with the gloo backend: two ``torchrun`` agents (c10d rendezvous on a free loopback
+port) standing for two nodes, or ``python -m torch.distributed.launch`` (two static nodes), or
+``torch.multiprocessing.spawn`` (one node). tests/tools/torch_worker.py injects the fault.
+Each agent's stdout+stderr, as one stream, is that node's pod log; it is written as
+``kubectl logs --timestamps`` would serve it (the time each line arrived, then the line), in
+``node<N>.log`` (N = the node rank the rendezvous gave the agent). ``--log-dir`` files are
+kept under ``log-dir/`` as torchrun wrote them (both agents share the folder; one run-id folder each). ``truth.json`` says the culprit rank(s) and cause (or none:
+a control), the layout and the exact commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+WORKER = HERE / "torch_worker.py"
+OUT_ROOT = HERE.parent / "data" / "torch-runs"
+REPO = HERE.parents[1]
+
+
+def scrub(text: str) -> str:
+    """This machine's paths as a container's would read (/workspace), nothing else changed."""
+    return text.replace(str(REPO), "/workspace")
+RUN_LIMIT_S = 90
+
+
+def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
+      kill_node=False, one_agent=False, step=3, steps=6):
+    culprits = [rank] if culprits is None and fault != "none" else (culprits or [])
+    return {"name": name, "launcher": launcher, "fault": fault, "rank": rank, "cause": cause, "culprit_ranks": culprits,
+            "nproc": nproc, "opts": list(opts), "env": env or {}, "kill_node": kill_node, "one_agent": one_agent, "step": step, "steps": steps}
+
+
+DETAIL = {"TORCH_DISTRIBUTED_DEBUG": "DETAIL"}
+SCENARIOS = [
+    S("torchrun-clean", opts=["--tee", "3"]),
+    S("torchrun-clean-plain"),
+    S("torchrun-sigkill", fault="sigkill", rank=3, cause="host-oom-kill"),
+    S("torchrun-sigkill-tee", fault="sigkill", rank=2, cause="host-oom-kill", opts=["--tee", "3"]),
+    S("torchrun-segfault", fault="segfault", rank=1, cause="segfault"),
+    S("torchrun-segfault-filter", fault="segfault", rank=3, cause="segfault", opts=["--tee", "3", "--local-ranks-filter", "0"]),
+    S("torchrun-exception", fault="exception", rank=2, cause="python-exception"),
+    S("torchrun-exception-tee", fault="exception", rank=1, cause="python-exception", opts=["--tee", "3"]),
+    S("torchrun-exception-redirects-logdir", fault="exception", rank=3, cause="python-exception", opts=["--redirects", "3", "--log-dir", "{logdir}"]),
+    S("torchrun-abort", fault="abort", rank=1, cause="abort"),
+    S("torchrun-sigbus", fault="sigbus", rank=2, cause="sigbus", opts=["--tee", "3"]),
+    S("torchrun-never-joins", fault="never-joins", rank=3, cause="never-joined"),
+    S("torchrun-monitored-barrier", fault="monitored-barrier", rank=3, cause="never-joined"),
+    S("torchrun-op-mismatch-detail", fault="op-mismatch", rank=2, cause="collective-mismatch", env=DETAIL),
+    S("torchrun-size-mismatch-detail", fault="size-mismatch", rank=1, cause="collective-mismatch", env=DETAIL, opts=["--tee", "3"]),
+    S("torchrun-restarts-exception", fault="exception", rank=3, cause="python-exception", opts=["--max-restarts", "1"]),
+    S("torchrun-node-killed", fault="none", culprits=[], kill_node=True, steps=60),
+    S("torchrun-node-never-starts", one_agent=True, culprits=[]),
+    S("torchrun-sigkill-nproc4-tee", fault="sigkill", rank=5, cause="host-oom-kill", nproc=4, opts=["--tee", "3"]),
+    S("torchrun-segfault-redirects-only", fault="segfault", rank=2, cause="segfault", opts=["--redirects", "3", "--log-dir", "{logdir}"]),
+    S("torchrun-exception-filtered-out", fault="exception", rank=3, cause="python-exception", opts=["--tee", "3", "--local-ranks-filter", "0"]),
+    S("torchrun-exception-rank0", fault="exception", rank=0, cause="python-exception", opts=["--tee", "3"]),
+    S("torchrun-abort-tee", fault="abort", rank=3, cause="abort", opts=["--tee", "3"]),
+    S("torchrun-sigbus-plain", fault="sigbus", rank=1, cause="sigbus"),
+    S("torchrun-restarts-sigkill", fault="sigkill", rank=1, cause="host-oom-kill", opts=["--max-restarts", "2"]),
+    S("torchrun-hang-recv-timeout", fault="hang", rank=2, cause="never-joined"),
+    S("torchrun-segfault-nproc4-logdir", fault="segfault", rank=6, cause="segfault", nproc=4, opts=["--tee", "3", "--log-dir", "{logdir}"]),
+    S("torchrun-clean-nproc4-logdir", nproc=4, opts=["--redirects", "3", "--log-dir", "{logdir}"]),
+    S("legacy-launch-sigkill", launcher="legacy", fault="sigkill", rank=3, cause="host-oom-kill"),
+    S("legacy-launch-clean", launcher="legacy"),
+    S("spawn-abort", launcher="spawn", fault="abort", rank=2, cause="abort", nproc=4),
+    S("spawn-sigbus", launcher="spawn", fault="sigbus", rank=0, cause="sigbus", nproc=4),
+    S("legacy-launch-segfault", launcher="legacy", fault="segfault", rank=2, cause="segfault"),
+    S("legacy-launch-exception", launcher="legacy", fault="exception", rank=1, cause="python-exception"),
+    S("spawn-clean", launcher="spawn", nproc=4),
+    S("spawn-exception", launcher="spawn", fault="exception", rank=2, cause="python-exception", nproc=4),
+    S("spawn-segfault", launcher="spawn", fault="segfault", rank=1, cause="segfault", nproc=4),
+    S("spawn-sigkill", launcher="spawn", fault="sigkill", rank=3, cause="host-oom-kill", nproc=4),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Agent:
+    """One launcher process (a node): its merged output, each line stamped when it arrived."""
+
+    def __init__(self, name: str, cmd: list[str], env: dict[str, str]):
+        self.name, self.cmd, self.lines = name, cmd, []
+        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for raw in self.proc.stdout:
+            stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f") + "000Z"
+            self.lines.append(stamp + " " + scrub(raw.decode("utf-8", "replace").rstrip("\r\n")))
+
+    def kill_group(self, sig: int = signal.SIGKILL) -> None:
+        """The agent and every process under it (torchrun starts workers in sessions of their own),
+        as when the node's pod dies."""
+        for pid in [self.proc.pid, *_descendants(self.proc.pid)]:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+
+    def wait(self, deadline: float) -> None:
+        try:
+            self.proc.wait(timeout=max(0.1, deadline - time.time()))
+        except subprocess.TimeoutExpired:
+            self.kill_group()
+            self.proc.wait()
+        self.reader.join(timeout=5)
+
+
+def _descendants(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        for f in Path(f"/proc/{p}/task").glob("*/children"):
+            try:
+                kids = [int(k) for k in f.read_text().split()]
+            except OSError:
+                continue
+            out += kids
+            todo += kids
+    return out
+
+
+def _worker_env(sc: dict, agent: str, marks: str) -> dict[str, str]:
+    env = dict(os.environ, K10S_FAULT=sc["fault"], K10S_FAULT_RANK=str(sc["rank"]), K10S_FAULT_STEP=str(sc["step"]), K10S_STEPS=str(sc["steps"]),
+               K10S_AGENT=agent, K10S_MARK_DIR=marks, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1", **sc["env"])
+    env.pop("LOGLEVEL", None)
+    return env
+
+
+def _commands(sc: dict, logdir: str) -> list[list[str]]:
+    py, n = sys.executable, str(sc["nproc"])
+    opts = [o.replace("{logdir}", logdir) for o in sc["opts"]]
+    if sc["launcher"] == "spawn":
+        code = ("import sys, torch.multiprocessing as mp; sys.path.insert(0, %r); import torch_worker as w; "
+                "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
+        return [[py, "-c", code]]
+    port = str(free_port())
+    if sc["launcher"] == "legacy":
+        return [[py, "-m", "torch.distributed.launch", "--nnodes", "2", "--node-rank", str(i), "--nproc-per-node", n,
+                 "--master-addr", "127.0.0.1", "--master-port", port, *opts, str(WORKER)] for i in (0, 1)]
+    base = [py, "-m", "torch.distributed.run", "--nnodes", "2", "--nproc-per-node", n, "--rdzv-backend", "c10d",
+            "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", sc["name"], "--rdzv-conf", "join_timeout=8",
+            "--monitor-interval", "0.5"]
+    if "--max-restarts" not in opts:
+        base += ["--max-restarts", "0"]
+    agents = 1 if sc["one_agent"] else 2
+    return [base + opts + [str(WORKER)] for _ in range(agents)]
+
+
+def _node_order(agents: list[Agent], marks: Path) -> list[Agent]:
+    """Agents by the node rank the rendezvous gave them (static launchers: as started)."""
+    owner = {}
+    for f in marks.glob("group-*"):
+        owner[f.read_text().strip()] = int(f.name.split("-")[1])
+    return sorted(agents, key=lambda a: (owner.get(a.name, agents.index(a)), agents.index(a)))
+
+
+def record(sc: dict, out_root: Path, version: str) -> dict:
+    work = Path(tempfile.mkdtemp(prefix="k10s-torch-"))
+    marks, logdir = work / "marks", work / "logs"
+    marks.mkdir()
+    cmds = _commands(sc, str(logdir))
+    agents = []
+    for i, cmd in enumerate(cmds):
+        name = f"agent{i}"
+        agents.append(Agent(name, cmd, _worker_env(sc, name, str(marks))))
+        time.sleep(1.0)
+    deadline = time.time() + RUN_LIMIT_S
+    if sc["kill_node"]:
+        while len(list(marks.glob("group-*"))) < 2 and time.time() < deadline:
+            time.sleep(0.2)
+        time.sleep(1.5)
+        victim = _node_order(agents, marks)[1]
+        victim.kill_group(signal.SIGKILL)
+    for a in agents:
+        a.wait(deadline)
+    dest = out_root / version / sc["name"]
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    ordered = _node_order(agents, marks)
+    for node, a in enumerate(ordered):
+        (dest / f"node{node}.log").write_text("\n".join(a.lines) + "\n", encoding="utf-8")
+    if logdir.is_dir():
+        _keep_log_dir(logdir, dest / "log-dir")
+    nodes = len(cmds) if sc["launcher"] != "spawn" else 1
+    truth = {"torch": version, "launcher": sc["launcher"], "fault": sc["fault"], "culprit_ranks": sc["culprit_ranks"],
+             "cause": sc["cause"] if sc["culprit_ranks"] else None, "control": not sc["culprit_ranks"],
+             "nproc_per_node": sc["nproc"], "nodes": 2 if sc["launcher"] != "spawn" else 1,
+             "world_size": sc["nproc"] * (2 if sc["launcher"] != "spawn" else 1),
+             "node_logs": [f"node{i}.log" for i in range(len(ordered))], "env": sc["env"],
+             "commands": [_public(c, str(logdir)) for c in (cmds if nodes == 1 else [a.cmd for a in ordered])],
+             "exit_codes": [a.proc.returncode for a in ordered]}
+    (dest / "truth.json").write_text(json.dumps(truth, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    shutil.rmtree(work, ignore_errors=True)
+    return truth
+
+
+def _public(cmd: list[str], logdir: str) -> str:
+    """The command as a user would type it (no paths of this machine)."""
+    parts = ["python" if c == sys.executable else c.replace(str(WORKER), "torch_worker.py").replace(logdir, "logs")
+             .replace(str(HERE), ".") for c in cmd]
+    return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
+
+
+def _keep_log_dir(logdir: Path, dest: Path) -> None:
+    """torchrun's --log-dir files (both agents share the folder here; each run id folder is one agent)."""
+    for f in sorted(logdir.rglob("*.log")):
+        if f.stat().st_size:
+            rel = f.relative_to(logdir)
+            target = dest / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(scrub(f.read_text(encoding="utf-8", errors="replace")), encoding="utf-8")
+
+
+def main() -> int:
+    import torch
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-k", default="", help="only scenarios whose name holds this")
+    ap.add_argument("-o", type=Path, default=OUT_ROOT)
+    args = ap.parse_args()
+    version = torch.__version__.split("+")[0]
+    for sc in SCENARIOS:
+        if args.k in sc["name"]:
+            t0 = time.time()
+            truth = record(sc, args.o, version)
+            print(f"{sc['name']}: exit {truth['exit_codes']} in {time.time() - t0:.1f}s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

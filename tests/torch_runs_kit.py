@@ -1,0 +1,136 @@
+"""Real PyTorch launcher runs (tests/data/torch-runs, recorded by tests/tools/record_torch.py)
+turned into bundles as a user would bring them, and scored like the real incidents.
+
+* ``import_run``: the node logs as ``kubectl logs`` gave them (no timestamps), one file per
+  node, node rank 0 first, through ``k10s import-logs`` with no option.
+* ``podlog_run``: a PyTorchJob bundle whose pods (Kubeflow labels, one per node) hold the node
+  logs as the logs collector stores them (``timestamps=true``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from incident_kit import Case, misses
+from k10s_forensics.analyze.runner import analyze
+from k10s_forensics.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
+from k10s_forensics.logimport import import_logs, read_source
+from k10s_forensics.rebuild import rebuild
+
+RUNS = Path(__file__).resolve().parent / "data" / "torch-runs"
+UTC = dt.timezone.utc
+CAPTURED = dt.datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+_STAMP = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z) ", re.M)
+
+
+@dataclass
+class Run:
+    version: str
+    name: str
+    folder: Path
+    truth: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        return f"{self.version}/{self.name}"
+
+    def case(self) -> Case:
+        t = self.truth
+        return Case(self.name, t["cause"] or "", list(t["culprit_ranks"]), [], t["nproc_per_node"], t["world_size"])
+
+    def stamped(self) -> list[str]:
+        return [(self.folder / n).read_text(encoding="utf-8") for n in self.truth["node_logs"]]
+
+
+def load_runs() -> list[Run]:
+    out = []
+    for truth in sorted(RUNS.glob("*/*/truth.json")):
+        out.append(Run(truth.parent.parent.name, truth.parent.name, truth.parent, json.loads(truth.read_text(encoding="utf-8"))))
+    return out
+
+
+def plain(text: str) -> str:
+    """A node log as ``kubectl logs`` (no --timestamps) shows it."""
+    return _STAMP.sub("", text)
+
+
+def _clock(texts: list[str]) -> tuple[dt.datetime, dt.datetime]:
+    stamps = [m.group(1) for t in texts for m in _STAMP.finditer(t)]
+    if not stamps:
+        return CAPTURED - dt.timedelta(minutes=5), CAPTURED
+    parse = lambda s: dt.datetime.strptime(s[:26], "%Y-%m-%dT%H:%M:%S.%f").replace(tzinfo=UTC)  # noqa: E731
+    return min(map(parse, stamps)) - dt.timedelta(minutes=1), max(map(parse, stamps)) + dt.timedelta(seconds=30)
+
+
+def import_run(run: Run, tmp: Path) -> Bundle:
+    """``k10s import-logs node0.log node1.log -o …`` on the plain node logs."""
+    files = []
+    for name, text in zip(run.truth["node_logs"], run.stamped()):
+        p = tmp / name
+        p.write_text(plain(text), encoding="utf-8")
+        files.append(read_source(str(p)))
+    bundle, _ = import_logs(files, tmp / "bundle", job="train", namespace="team-a", now=CAPTURED)
+    return bundle
+
+
+def podlog_run(run: Run, tmp: Path) -> Bundle:
+    """A captured PyTorchJob: one pod per node, the node logs with the API's timestamps."""
+    texts, t = run.stamped(), run.truth
+    start, end = _clock(texts)
+    nproc, nodes = t["nproc_per_node"], t["nodes"]
+    iso = lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
+    template = {"spec": {"containers": [{"name": "pytorch", "env": [{"name": "PET_NPROC_PER_NODE", "value": str(nproc)}]}]}}
+    specs = {"Master": {"replicas": 1, "template": template}}
+    if nodes > 1:
+        specs["Worker"] = {"replicas": nodes - 1, "template": template}
+    job = {"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
+           "metadata": {"name": "train", "namespace": "team-a", "uid": "uid-train", "creationTimestamp": iso(start)},
+           "spec": {"pytorchReplicaSpecs": specs, "nprocPerNode": str(nproc)},
+           "status": {"startTime": iso(start), "conditions": [{"type": "Running", "status": "True"}]}}
+    objects, logs = [_obj(job, end)], []
+    for node in range(nodes):
+        rtype, idx = ("master", 0) if node == 0 else ("worker", node - 1)
+        name = f"train-{rtype}-{idx}"
+        env = [{"name": "PET_NPROC_PER_NODE", "value": str(nproc)}, {"name": "PET_NNODES", "value": str(nodes)},
+               {"name": "PET_NODE_RANK", "value": str(node)}, {"name": "WORLD_SIZE", "value": str(t["world_size"])}]
+        pod = {"apiVersion": "v1", "kind": "Pod",
+               "metadata": {"name": name, "namespace": "team-a", "uid": f"uid-{name}", "creationTimestamp": iso(start),
+                            "labels": {"training.kubeflow.org/job-name": "train", "training.kubeflow.org/replica-type": rtype,
+                                       "training.kubeflow.org/replica-index": str(idx)},
+                            "ownerReferences": [{"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "name": "train",
+                                                 "uid": "uid-train", "controller": True}]},
+               "spec": {"nodeName": f"gpu-node-{node}", "containers": [{"name": "pytorch", "env": env}]},
+               "status": {"phase": "Running", "podIP": f"10.1.0.{node + 5}", "startTime": iso(start),
+                          "containerStatuses": [{"name": "pytorch", "ready": True, "restartCount": 0,
+                                                 "state": {"running": {"startedAt": iso(start)}}}]}}
+        objects.append(_obj(pod, end))
+        body = texts[node] if node < len(texts) else ""
+        logs.append({"captured_at": end, "node": f"gpu-node-{node}", "namespace": "team-a", "pod": name, "pod_uid": f"uid-{name}",
+                     "container": "pytorch", "previous": False, "body": body, "error": None})
+    path = tmp / "bundle"
+    path.mkdir(parents=True)
+    write_json_atomic(path / "manifest.json", new_manifest(window_start=start, window_end=end, created_at=end))
+    write_raw_table(path, "objects", objects)
+    write_raw_table(path, "logs", logs)
+    bundle = Bundle.open(path)
+    rebuild(bundle)
+    return Bundle.open(path)
+
+
+def _obj(body: dict[str, Any], captured: dt.datetime) -> dict[str, Any]:
+    m = body["metadata"]
+    return {"captured_at": captured, "api_version": body["apiVersion"], "kind": body["kind"], "namespace": m.get("namespace"),
+            "name": m["name"], "uid": m["uid"], "body": json.dumps(body)}
+
+
+def score(run: Run, bundle: Bundle) -> str | None:
+    """Why analyze misses the run's truth (None: right)."""
+    return misses(run.case(), analyze(bundle)["findings"])
+
+
+__all__ = ["RUNS", "Run", "import_run", "load_runs", "plain", "podlog_run", "score"]
