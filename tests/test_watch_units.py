@@ -219,3 +219,20 @@ def test_play_times_and_a_bundle_with_nothing_to_play(tmp_path):
     simulate("healthy", tmp_path / "h", seed=1, nodes=1, gpus_per_node=2, minutes=1, truth_path=tmp_path / "t.json")
     with pytest.raises(ValueError, match="nothing to play"):
         Play(Store.load(tmp_path / "h"))
+
+
+def test_notification_line_is_the_top_incident_once():
+    from k10s_forensics.watch.runner import one_line
+
+    findings = [{"rule": "oom-cascade", "severity": "critical", "title": "Rank 5 ran out of GPU memory", "ranks": [5]},
+                {"rule": "nccl-hang", "severity": "critical", "title": "15 ranks hit the watchdog", "ranks": [5]}]
+    incident = {"severity": "critical", "job": "team-a/llama", "title": "Rank 5 ran out of GPU memory",
+                "root": {"finding": 0, "rule": "oom-cascade", "cause": "cuda-oom"}, "cause": "cuda-oom",
+                "ranks": [5], "nodes": ["gpu-node-2"], "gpu_hours_lost": 0.54, "cost_usd": 1.35,
+                "symptoms": [{"finding": 1, "rule": "nccl-hang", "cause": None}]}
+    line = one_line(findings, [incident])
+    assert line.startswith("[CRITICAL] job team-a/llama · oom-cascade (cuda-oom): Rank 5 ran out of GPU memory")
+    assert "0.54 GPU-hours lost ($1.35)" in line and "symptoms: nccl-hang" in line and "more" not in line
+    assert one_line(findings, [incident, dict(incident, job="team-b/x")]).endswith("(+1 more)")
+    assert one_line(findings).startswith("[CRITICAL] Rank 5 ran out of GPU memory (ranks 5")
+    assert one_line([]).startswith("no finding")

@@ -65,7 +65,8 @@ def analyze_and_report(bundle_dir: Path, report_path: Path) -> dict[str, Any]:
     out["findings"] = [{k: f.get(k) for k in ("rule", "severity", "title", "ranks", "pods", "nodes", "cause")}
                        for f in findings[:FINDINGS_KEPT]]
     out["findings_total"] = len(findings)
-    out["y"] = one_line(findings)
+    out["incidents_total"] = len(result.get("incidents") or [])
+    out["y"] = one_line(findings, result.get("incidents") or [])
     try:
         from k10s_forensics.reports import render_report
 
@@ -75,8 +76,15 @@ def analyze_and_report(bundle_dir: Path, report_path: Path) -> dict[str, Any]:
     return out
 
 
-def one_line(findings: list[dict[str, Any]]) -> str:
-    """The incident in one line, as ``y`` on its job row opens: the top finding's title and where."""
+def one_line(findings: list[dict[str, Any]], incidents: list[dict[str, Any]] | None = None) -> str:
+    """The incident in one line, as ``y`` on its job row opens: the most severe incident (its root
+    cause, culprits, cost and symptoms), else the top finding's title and where."""
+    if incidents:
+        from k10s_forensics.analyze.incident_text import one_line as incident_line
+
+        top = incidents[0]
+        more = f" (+{len(incidents) - 1} more)" if len(incidents) > 1 else ""
+        return f"[{str(top.get('severity', '')).upper()}] {incident_line(top)}{more}"
     if not findings:
         return "no finding: nothing the rules recognise in this capture"
     top = findings[0]
