@@ -66,7 +66,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if row.get("operands_unhealthy"):
         parts.append(f"GPU operator pods not running there: {', '.join(row['operands_unhealthy'])}.")
     if row.get("held_gpus"):
-        parts.append(f"Meanwhile {row['running_pods']} running pods of the gang hold {row['held_gpus']} GPUs idle.")
+        parts.append(f"Meanwhile {row['running_pods']} running pod{'s' if row['running_pods'] != 1 else ''} of the gang hold{'s' if row['running_pods'] == 1 else ''} {row['held_gpus']} GPUs idle.")
     if row.get("message"):
         parts.append(f"Message: {str(row['message'])[:400]}")
     finding["summary"] = " ".join(parts)

@@ -99,7 +99,7 @@ operands AS (  -- GPU operator pods on each node that are not running
     GROUP BY ps.node
 ),
 pod_rows AS (
-    SELECT g.*, c.state AS cstate, c.sigbus, c.container_started_at, pl.pull_s, pl.image, n.*EXCLUDE (node), o.unhealthy,
+    SELECT g.*, c.state AS cstate, nullif(concat_ws(' | ', c.texts, g.message), '') AS own_text, c.sigbus, c.container_started_at, pl.pull_s, pl.image, n.*EXCLUDE (node), o.unhealthy,
            concat_ws(' | ', c.texts, g.message, (SELECT string_agg(e.message, ' | ' ORDER BY e.ts) FROM ev e WHERE e.namespace = g.namespace AND e.pod = g.pod AND e.reason NOT IN ('Pulling', 'Pulled'))) AS texts,
            rc.runtime_class IS NOT NULL AS rc_found, (SELECT count(*) FROM runtime_classes) AS rc_listed
     FROM gpod g
@@ -153,7 +153,7 @@ startup AS (
         min(coalesce(b.created_at, b.first_seen_at)) AS started_at,
         CASE WHEN bool_and(b.container_started_at IS NOT NULL) THEN max(b.container_started_at) ELSE $window_end END AS ended_at,
         mode(b.state) AS state,
-        nullif(arg_max(b.texts, length(b.texts)), '') AS message,
+        coalesce(any_value(b.own_text), nullif(arg_max(b.texts, length(b.texts)), '')) AS message,
         round(max(b.blocked_s), 1) AS blocked_s, max(b.pull_s) AS pull_s, arg_max(b.image, b.pull_s) AS image,
         coalesce(any_value(g.running_pods), 0) AS running_pods, coalesce(any_value(g.held_gpus), 0)::BIGINT AS held_gpus,
         any_value(b.runtime_class) AS runtime_class,
