@@ -115,7 +115,8 @@ def _scenario(cause: str, allowed: tuple[str, ...] = ("idle-gpu",)):
         job, pod = _gang(sim)
         _apply(sim, cause, pod)
         job_info(sim)
-        sim.expect("gpu-startup", cause, [], [pod], [])
+        ranks = [pod.node_rank * job.nproc + local for local in range(job.nproc)]
+        sim.expect("gpu-startup", cause, ranks, [pod], [])
         forbid(sim, *allowed)
         sim.truth["notes"] = f"Pod {job.namespace}/{pod.name} on {pod.node.name} cannot start ({cause}); the rest of the gang waits in rendezvous holding its GPUs."
     run.__name__ = "startup_" + cause.replace("-", "_")
