@@ -4,6 +4,7 @@
 --   (ContainerCreating, RunContainerError, ImagePullBackOff, CrashLoopBackOff, ...), plus the
 --   latest Pulled event (image pull duration). The gpu-startup finding says which cause.
 -- inputs: pods, containers, events
+-- params: (none)
 -- columns: pod_key VARCHAR, phase VARCHAR, pod_reason VARCHAR, container VARCHAR, init BOOLEAN,
 --   state VARCHAR, reason VARCHAR, message VARCHAR, pulled VARCHAR
 -- grain: one row per container of a pod incarnation that is not running (one row with null container when all run)
