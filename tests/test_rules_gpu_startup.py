@@ -84,3 +84,36 @@ def test_every_real_error_text_is_classified():
     assert len(cases) >= 10 and all(c["url"].startswith("https://github.com/") for c in cases)
     wrong = [(c["url"], c["cause"], classify(c["text"])) for c in cases if classify(c["text"]) != c["cause"]]
     assert wrong == []
+
+
+def _pod(spec: dict):
+    from k10s_forensics.parsers.k8s_common import Obj
+
+    return Obj({"metadata": {"name": "p", "namespace": "ns", "uid": "u1"}, "spec": spec}, None, "v1", "Pod", "ns", "p", "u1", 0)
+
+
+def test_pod_runtime_reads_shm_volume_runtime_class_and_gpu_resources():
+    from k10s_forensics.parsers.k8s_runtime import pod_runtime_row
+
+    spec = {"runtimeClassName": "nvidia",
+            "containers": [{"name": "t", "image": "img:1", "volumeMounts": [{"name": "dshm", "mountPath": "/dev/shm/"}],
+                            "resources": {"limits": {"nvidia.com/mig-1g.10gb": "1", "memory": "1Gi"}}}],
+            "volumes": [{"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": "16Gi"}}]}
+    row = pod_runtime_row(_pod(spec))
+    assert (row["runtime_class"], row["shm_volume"], row["shm_volume_kind"], row["shm_medium"]) == ("nvidia", "dshm", "emptyDir", "Memory")
+    assert row["shm_size_limit_bytes"] == 16 * 1024**3 and row["gpu_resources"] == ["nvidia.com/mig-1g.10gb"] and row["images"] == ["img:1"]
+    bare = pod_runtime_row(_pod({"containers": [{"name": "t", "resources": {"limits": {"nvidia.com/gpu": 8}}}]}))
+    assert bare["shm_volume"] is None and bare["runtime_class"] is None and bare["gpu_resources"] == ["nvidia.com/gpu"]
+    disk = pod_runtime_row(_pod({"containers": [{"name": "t", "volumeMounts": [{"name": "s", "mountPath": "/dev/shm"}]}],
+                                 "volumes": [{"name": "s", "emptyDir": {}}, 7, None]}))
+    assert (disk["shm_volume_kind"], disk["shm_medium"], disk["shm_size_limit_bytes"]) == ("emptyDir", "", None)
+
+
+@pytest.mark.parametrize("duration, seconds", [("5m3.2s", 303.2), ("850ms", 0.85), ("37.123456789s", 37.123456789), ("1h2m3s", 3723.0)])
+def test_pull_durations_in_the_kubelet_wording(duration, seconds):
+    sql = SQL.read_text()
+    expr = re.search(r"CASE WHEN regexp_matches\(d, '\^\[0-9\.\]\+ms\$'\).*?END AS d_s", sql, re.S).group(0)[:-len(" AS d_s")]
+    message = f'Successfully pulled image "nvcr.io/nvidia/pytorch:24.08-py3" in {duration} ({duration} including waiting). Image size: 21474836480 bytes.'
+    got = duckdb.execute(f"SELECT {expr} FROM (SELECT regexp_extract($1, 'pulled image \"[^\"]+\" in ([0-9hmsµu.]+)', 1) AS d)",
+                         [message]).fetchone()[0]
+    assert got == pytest.approx(seconds)
