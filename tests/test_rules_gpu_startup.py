@@ -64,7 +64,7 @@ def test_no_warning_on_healthy_or_merely_pending(tmp_path, sample):
 def _text_patterns() -> list[tuple[str, str]]:
     """The message patterns of the rule, in its order (read from the SQL itself)."""
     sql = SQL.read_text()
-    return re.findall(r"WHEN regexp_matches\(texts, '((?:[^']|'')+)', 'i'\) THEN '([a-z-]+)'", sql)
+    return re.findall(r"regexp_matches\(texts, '((?:[^']|'')+)', 'i'\)(?:(?!THEN ').)*THEN '([a-z-]+)'", sql, re.S)
 
 
 def classify(text: str) -> str | None:
@@ -72,10 +72,6 @@ def classify(text: str) -> str | None:
     for pattern, cause in _text_patterns():
         if con.execute("SELECT regexp_matches(?, ?, 'i')", [text, pattern.replace("''", "'")]).fetchone()[0]:
             return cause
-    if re.search(r"bus error|SIGBUS|insufficient shared memory", text, re.I):
-        return "shm-too-small"
-    if re.search(r"no healthy devices|Allocate failed|device plugin", text, re.I):
-        return "device-plugin-unhealthy"
     return None
 
 
