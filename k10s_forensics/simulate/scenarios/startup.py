@@ -62,6 +62,21 @@ def _operand(sim, node, app: str, reason: str, message: str) -> dict:
             "status": {"phase": "Running", "hostIP": node.ip, "startTime": created.isoformat(), "containerStatuses": [status]}}
 
 
+def _operand_log(sim, operand: dict) -> None:
+    """The crash-looping device plugin's previous log (the kubelet's timestamps, as capture fetches it)."""
+    meta_, t = operand["metadata"], sim.start
+    lines = ["I0408 {} 1 main.go:178] Starting FS watcher.", "I0408 {} 1 main.go:185] Starting OS watcher.",
+             "I0408 {} 1 main.go:200] Starting Plugins.", "I0408 {} 1 main.go:257] Loading configuration.",
+             "E0408 {} 1 main.go:132] error starting plugins: error creating plugin manager: unable to create plugin manager: "
+             "nvml init failed: ERROR_LIBRARY_NOT_FOUND"]
+    body = "".join(f"{(t + SEC * i * 0.01).isoformat().replace('+00:00', 'Z')} {line.format((t + SEC * i * 0.01).strftime('%H:%M:%S.%f'))}\n"
+                   for i, line in enumerate(lines))
+    for previous in (True, False):
+        sim.extra_logs.append({"captured_at": sim.end - SEC, "node": operand["spec"]["nodeName"], "namespace": GPU_OPERATOR_NAMESPACE,
+                               "pod": meta_["name"], "pod_uid": meta_["uid"], "container": operand["spec"]["containers"][0]["name"],
+                               "previous": previous, "body": body if previous else "", "error": None})
+
+
 def _apply(sim, cause: str, pod) -> None:
     node = pod.node
     if cause in MESSAGES:
@@ -82,8 +97,10 @@ def _apply(sim, cause: str, pod) -> None:
         else:
             node.gpu_resources = {"nvidia.com/gpu": "0"}
             msg = "Pod was rejected: Allocate failed due to no healthy devices present; cannot allocate unhealthy devices nvidia.com/gpu, which is unexpected"
-            sim.extra_objects.append(("v1", _operand(sim, node, "nvidia-device-plugin-daemonset", "CrashLoopBackOff",
-                                                     "back-off 5m0s restarting failed container=nvidia-device-plugin-ctr")))
+            operand = _operand(sim, node, "nvidia-device-plugin-daemonset", "CrashLoopBackOff",
+                               "back-off 5m0s restarting failed container=nvidia-device-plugin-ctr")
+            sim.extra_objects.append(("v1", operand))
+            _operand_log(sim, operand)
         pod.rejected = ("UnexpectedAdmissionError", msg)
         _events(sim, pod, [("UnexpectedAdmissionError", "Warning", msg)])
     elif cause == "image-pull-backoff":
