@@ -82,6 +82,7 @@ COLLECTOR_MODULES: tuple[str, ...] = (
     "events",
     "kueue",
     "gpu_operator",
+    "runtime_classes",
     "prometheus",
     "visible_devices",
     "dcgm",
@@ -91,6 +92,7 @@ COLLECTOR_MODULES: tuple[str, ...] = (
     "flight_recorder",
     "ncclras",
     "logs",
+    "gpu_operator_logs",
 )
 
 

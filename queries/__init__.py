@@ -28,6 +28,7 @@ RULES: tuple[str, ...] = (
     "gpu-health",
     "idle-gpu",
     "pending",
+    "gpu-startup",
 )
 
 #: Shared views loaded before every rule, in this order.

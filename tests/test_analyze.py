@@ -20,7 +20,8 @@ from k10s_forensics.errors import QueryError
 from k10s_forensics.queries import RULES, VIEWS_FILES, packaged_sql_files, rule_file_name
 from k10s_forensics.tables import TABLE_NAMES
 
-SPEC_RULES = {"straggler", "nccl-hang", "oom-cascade", "crashloop", "idle-gpu", "pending", "gpu-health", "network", "rank-failure"}
+SPEC_RULES = {"straggler", "nccl-hang", "oom-cascade", "crashloop", "idle-gpu", "pending", "gpu-health", "network", "rank-failure",
+              "gpu-startup"}
 
 
 def test_registry_lists_every_rule_file():

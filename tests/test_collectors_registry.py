@@ -21,7 +21,8 @@ def test_every_module_is_registered():
 def test_the_issue_collectors_are_all_there():
     names = {c.name for c in COLLECTORS}
     assert names == {"nodes", "pods", "events", "namespaces", "training-jobs", "kueue", "gpu-operator", "dcgm",
-                     "nvidia-smi", "visible-devices", "ss", "dmesg", "logs", "prometheus", "flight-recorder", "ncclras"}
+                     "nvidia-smi", "visible-devices", "ss", "dmesg", "logs", "prometheus", "flight-recorder", "ncclras",
+                     "runtime-classes", "gpu-operator-logs"}
 
 
 def test_collectors_are_well_formed():

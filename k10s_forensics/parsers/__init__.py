@@ -29,6 +29,7 @@ DERIVERS: tuple[str, ...] = (
     "k8s_nodes",
     "k8s_pods",
     "k8s_events",
+    "k8s_runtime",
     "k8s_jobs",
     "kueue",
     "nvidia_smi_xml",

@@ -80,6 +80,7 @@ class Node:
     taints: list[dict] = field(default_factory=list)
     labels: dict[str, str] = field(default_factory=dict)  # extra labels (variants: fabric blocks)
     driver: str | None = None  # another driver than the cluster's (variants)
+    gpu_resources: dict[str, str] | None = None  # capacity = allocatable GPU resources instead of nvidia.com/gpu (gpu-startup scenarios)
 
 
 @dataclass

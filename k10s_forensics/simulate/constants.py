@@ -57,6 +57,14 @@ SCENARIOS = (
     "nccl-stall-all",
     "hang-flight-recorder",
     "hang-ras-dead",
+    "startup-toolkit-mismatch",
+    "startup-no-runtime",
+    "startup-cuda-too-old",
+    "startup-device-plugin",
+    "startup-mig-mismatch",
+    "startup-image-pull-slow",
+    "startup-image-pull-backoff",
+    "startup-shm",
 )
 
 #: Every fault rule of the analyzer (``healthy`` forbids them all).

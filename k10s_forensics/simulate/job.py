@@ -54,6 +54,9 @@ class Pod:
     pending_message: str | None = None
     tolerates_gpu_taint: bool = True
     restart_attempt: int = 0
+    waiting: tuple[str, str] | None = None  # (reason, message) of a container that never started (gpu-startup scenarios)
+    rejected: tuple[str, str] | None = None  # (status.reason, message): the kubelet rejected the pod (phase Failed)
+    runtime_class: str | None = None
 
     @property
     def gpu_request(self) -> int:

@@ -57,8 +57,8 @@ def node_body(cluster: Cluster, node: Node, rv: Versions, lost: int) -> dict:
         "spec": {"podCIDR": f"{node.pod_prefix}.0/24", "taints": taints} if taints else {"podCIDR": f"{node.pod_prefix}.0/24"},
         "status": {
             "addresses": [{"type": "InternalIP", "address": node.ip}, {"type": "Hostname", "address": node.name}],
-            "capacity": {"cpu": "192", "memory": "2113412312Ki", "nvidia.com/gpu": str(count), "pods": "110", "ephemeral-storage": "1845262880Ki"},
-            "allocatable": {"cpu": "191450m", "memory": "2052354520Ki", "nvidia.com/gpu": gpu_alloc, "pods": "110", "ephemeral-storage": "1700563104223"},
+            "capacity": {"cpu": "192", "memory": "2113412312Ki", **_gpu_res(node, str(count)), "pods": "110", "ephemeral-storage": "1845262880Ki"},
+            "allocatable": {"cpu": "191450m", "memory": "2052354520Ki", **_gpu_res(node, gpu_alloc), "pods": "110", "ephemeral-storage": "1700563104223"},
             "conditions": [
                 {"type": "MemoryPressure", "status": "False", "reason": "KubeletHasSufficientMemory", "lastHeartbeatTime": iso(cluster.base_time), "lastTransitionTime": iso(created), "message": "kubelet has sufficient memory available"},
                 {"type": "Ready", "status": "True", "reason": "KubeletReady", "lastHeartbeatTime": iso(cluster.base_time), "lastTransitionTime": iso(created), "message": "kubelet is posting ready status"},
@@ -66,6 +66,10 @@ def node_body(cluster: Cluster, node: Node, rv: Versions, lost: int) -> dict:
             "nodeInfo": {"kubeletVersion": cluster.k8s_version, "containerRuntimeVersion": "containerd://1.7.22", "osImage": "Ubuntu 22.04.5 LTS", "kernelVersion": "5.15.0-1071-aws", "architecture": "amd64", "operatingSystem": "linux"},
         },
     }
+
+
+def _gpu_res(node: Node, count: str) -> dict[str, str]:
+    return dict(node.gpu_resources) if node.gpu_resources is not None else {"nvidia.com/gpu": count}
 
 
 def namespace_body(name: str, uid: str, created: dt.datetime, rv: Versions) -> dict:
@@ -144,6 +148,8 @@ def pod_status_at(pod: Pod, t: dt.datetime) -> tuple[str, list[dict] | None]:
     later = [r for r in pod.runs if r.started > t]
     waiting = cur is not None and cur.finished is not None and cur.finished <= t and bool(later)
     state = _cstate(cur, t, waiting or cur is None)
+    if cur is None and pod.waiting is not None:
+        state = {"waiting": {"reason": pod.waiting[0], **({"message": pod.waiting[1]} if pod.waiting[1] else {})}}
     status: dict[str, Any] = {"name": "", "ready": "running" in state, "restartCount": max(0, len(runs) - 1), "state": state, "started": "running" in state}
     prev = runs[-2] if len(runs) >= 2 else None
     if waiting:
@@ -176,6 +182,8 @@ def pod_body(cluster: Cluster, job: Job, pod: Pod, rv: Versions, t: dt.datetime,
         annotations = {"batch.kubernetes.io/job-completion-index": str(pod.node_rank)}
     if pod.node is not None:
         spec["nodeName"] = pod.node.name
+    if pod.runtime_class:
+        spec["runtimeClassName"] = pod.runtime_class
     status: dict[str, Any] = {"phase": phase, "qosClass": "Burstable"}
     if pod.node is None:
         status["conditions"] = [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": pod.pending_message, "lastTransitionTime": iso(pod.created)}]
@@ -189,6 +197,9 @@ def pod_body(cluster: Cluster, job: Job, pod: Pod, rv: Versions, t: dt.datetime,
                        "conditions": [{"type": "PodScheduled", "status": "True", "lastTransitionTime": iso(pod.created)},
                                       {"type": "Ready", "status": "True" if ready else "False", "lastTransitionTime": iso(pod.runs[-1].started if pod.runs else pod.created)}],
                        "containerStatuses": statuses})
+        if pod.rejected is not None and not pod.runs:
+            status.update({"phase": "Failed", "reason": pod.rejected[0], "message": pod.rejected[1]})
+            status.pop("containerStatuses", None)
     md = meta(pod.name, pod.uid, pod.created, rv, job.namespace, labels=pod.labels, annotations=annotations, ownerReferences=[owner])
     if pod.deleted is not None and pod.deleted <= t + dt.timedelta(seconds=30):
         md["deletionTimestamp"] = iso(pod.deleted)

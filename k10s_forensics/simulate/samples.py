@@ -45,6 +45,14 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "nccl-stall-all": dict(seed=115, nodes=4, gpus_per_node=2, minutes=15, interval_s=30),
     "hang-flight-recorder": dict(seed=116, nodes=2, gpus_per_node=4, minutes=12, interval_s=30),
     "hang-ras-dead": dict(seed=117, nodes=3, gpus_per_node=2, minutes=10, interval_s=30),
+    "startup-toolkit-mismatch": dict(seed=118, nodes=2, gpus_per_node=4, minutes=8, interval_s=30),
+    "startup-no-runtime": dict(seed=119, nodes=2, gpus_per_node=4, minutes=8, interval_s=30),
+    "startup-cuda-too-old": dict(seed=120, nodes=2, gpus_per_node=4, minutes=8, interval_s=30),
+    "startup-device-plugin": dict(seed=121, nodes=2, gpus_per_node=4, minutes=8, interval_s=30),
+    "startup-mig-mismatch": dict(seed=122, nodes=2, gpus_per_node=4, minutes=8, interval_s=30),
+    "startup-image-pull-slow": dict(seed=123, nodes=2, gpus_per_node=4, minutes=8, interval_s=30),
+    "startup-image-pull-backoff": dict(seed=124, nodes=2, gpus_per_node=4, minutes=8, interval_s=30),
+    "startup-shm": dict(seed=125, nodes=2, gpus_per_node=4, minutes=8, interval_s=30),
 }
 DESCRIPTIONS = {
     "healthy": "A DDP job training normally: every rank computes ~90% of each step; GPU util, power and tensor activity alike across ranks. No finding should fire.",
@@ -68,6 +76,14 @@ DESCRIPTIONS = {
     "nccl-desync-report": "One rank stalls; the others time out and some print PyTorch's TORCH_NCCL_DESYNC_DEBUG report (multi-line) naming it as the lagging rank ('finished collective #N, but didn't join collective #N+1' or 'joined but didn't finish').",
     "collective-mismatch": "TORCH_DISTRIBUTED_DEBUG=DETAIL: one rank issues a different collective (op or shape); every rank raises 'Detected mismatch between collectives on ranks' naming it (the culprit's own report names rank 0), and the job fails.",
     "nccl-stall-all": "Every rank joined the same collective and none finished it (a fabric stall): all ranks time out and the desync reports say every rank 'joined but didn't finish' - no single culprit, and nccl-hang must say so without naming a rank.",
+    "startup-toolkit-mismatch": "One pod of the gang is bound to its node but its container never starts: RunContainerError, the NVIDIA container toolkit hook fails with `nvidia-container-cli: initialization error: nvml error: driver/library version mismatch` (a driver upgraded without a reboot); the rest of the gang waits in rendezvous holding its GPUs.",
+    "startup-no-runtime": "The pod asks for RuntimeClass nvidia; its node has no such runtime handler: ContainerCreating with FailedCreatePodSandBox `no runtime for \"nvidia\" is configured`.",
+    "startup-cuda-too-old": "The image needs a newer CUDA than the node's driver: RunContainerError `requirement error: unsatisfied condition: cuda>=12.6`.",
+    "startup-device-plugin": "The device plugin on the pod's node crash-loops and the node advertises 0 nvidia.com/gpu: the kubelet rejects the pod (UnexpectedAdmissionError, `Allocate failed due to no healthy devices present`).",
+    "startup-mig-mismatch": "The pod's node was switched to MIG (mixed strategy, only nvidia.com/mig-1g.10gb advertised) while the pod asks for nvidia.com/gpu: UnexpectedAdmissionError `requested number of devices unavailable for nvidia.com/gpu`.",
+    "startup-image-pull-slow": "One pod pulls the 20 GB training image cold: the kubelet's `Successfully pulled image ... in 5m3.2s` event; its peers wait meanwhile (a slow start, warning).",
+    "startup-image-pull-backoff": "One pod's image tag does not exist: ImagePullBackOff with the registry's `not found`.",
+    "startup-shm": "One pod's DataLoader workers die of SIGBUS (exit 135, `DataLoader worker ... is killed by signal: Bus error`) with no memory-backed /dev/shm; the container crash-loops.",
 }
 README_HEAD = """# Sample bundles
 

@@ -39,6 +39,7 @@ class Sim:
         self.tenant_pods: list[dict] = []  # other tenants' GPU pods (pending-capacity)
         self.events: list[dict] = []
         self.extra_objects: list[tuple[str, dict]] = []
+        self.extra_logs: list[dict] = []  # raw/logs rows of pods outside the job (GPU operator operands)
         self.dmesg: dict[str, list[tuple[dt.datetime, str]]] = {}
         self.net_bad: dict[str, tuple[dt.datetime, float]] = {}
         self.job_state = "Running"

@@ -77,7 +77,7 @@ def write_objects(sim: Sim, bw: BundleWriter, cnt: Counter, t: dt.datetime, fina
     for tp in sim.tenant_pods:
         _obj(bw, cnt, "pods", t, "v1", tenant_pod_body(tp, rv, cl.node(tp["node"])))
     for api, body in sim.extra_objects:
-        _obj(bw, cnt, "kueue", t, api, body)
+        _obj(bw, cnt, {"RuntimeClass": "runtime-classes", "Pod": "gpu-operator"}.get(body.get("kind"), "kueue"), t, api, body)
     for e in sim.events:
         if e["first"] > t:
             continue
@@ -207,6 +207,9 @@ def _log_body(sim: Sim, pod: Pod, run) -> str:
 
 
 def write_logs(sim: Sim, bw: BundleWriter, cnt: Counter) -> None:
+    for row in sim.extra_logs:
+        bw.add("logs", row)
+        cnt.add("gpu-operator-logs")
     job = sim.job
     if job is None:
         return
@@ -252,8 +255,9 @@ def write_bundle(sim: Sim, out_dir: Path) -> None:
     write_dmesg(sim, bw, cnt)
     write_hang_dumps(sim, bw, cnt, pod_running)
     write_logs(sim, bw, cnt)
+    extra = [n for n in ("runtime-classes", "gpu-operator-logs") if cnt.rows.get(n)]  # only startup-* scenarios write these
     for name in ("namespaces", "nodes", "gpu-operator", "pods", "events", "training-jobs", "kueue", "dcgm", "nvidia-smi", "ss",
-                 "visible-devices", "dmesg", "flight-recorder", "ncclras", "logs", "prometheus"):
+                 "visible-devices", "dmesg", "flight-recorder", "ncclras", "logs", "prometheus", *extra):
         rows = cnt.rows.get(name, 0)
         errors = cnt.errors.get(name, [])
         run: dict[str, Any] = {"name": name, "started_at": iso(sim.start), "finished_at": iso(sim.end), "rows": rows, "errors": errors}

@@ -36,7 +36,7 @@ NODE_BINS = 30
 PREFETCH = ("analysis", "jobs", "queue", "events", "logs", "timeline", "all_node_gpus", "prefetch_facts")
 #: The facts ``y`` reads (view/sql/<name>.sql) and the columns they are looked up by.
 FACTS = (("fact_rank_oom", ("job_key", "rank")), ("fact_gpu_xid", ("gpu_uuid",)), ("fact_pod_net", ("pod_key",)),
-         ("fact_recent_events", ("object_name",)))
+         ("fact_recent_events", ("object_name",)), ("fact_pod_start", ("pod_key",)))
 #: Tables whose row count ``y`` reads (to say why a fact is absent).
 COUNTED = ("log_events", "gpu_samples", "gpus", "tcp_samples", "events")
 

@@ -165,6 +165,26 @@ def _events(data: ViewData, namespace: str | None, name: str | None) -> list[str
     return [f"{fmt_ts(r['ts'])} {r['reason']} ×{r['count'] or 1}: {r['message']}" for r in rows[:8]]
 
 
+def start_lines(data: ViewData, pod: str | None) -> list[str]:
+    """Why the pod's containers are not running (the gpu-startup finding above names the cause)."""
+    if not pod:
+        return [f"{ABSENT} (no pod)"]
+    rows = data.facts("fact_pod_start", "pod_key").get(pod, [])
+    if not rows:
+        return [f"{ABSENT} (pod not in the bundle)"]
+    head = rows[0]
+    lines = [f"pod {head['phase'] or ABSENT}{' (' + head['pod_reason'] + ')' if head['pod_reason'] else ''}"]
+    for r in rows:
+        if r["container"] is not None:
+            lines.append(f"{'init ' if r['init'] else ''}container {r['container']}: {r['state'] or ABSENT} {r['reason'] or ''}"
+                         f"{' - ' + r['message'] if r['message'] else ''}".rstrip())
+    if len(lines) == 1:
+        lines.append("every container runs" if head["phase"] == "Running" else "no container status")
+    if head["pulled"]:
+        lines.append(f"last image pull: {head['pulled']}")
+    return lines
+
+
 def _split(pod: str | None) -> tuple[str | None, str | None]:
     if not pod or "/" not in pod:
         return None, pod
@@ -174,7 +194,8 @@ def _split(pod: str | None) -> tuple[str | None, str | None]:
 
 def _rank_facts(data: ViewData, t: Target):
     ns, name = _split(t.pod)
-    return [("Last OOM and headroom", _oom(data, t)), ("Xid / ECC on its GPU", _xid(data, t.gpu_uuid)),
+    return [("Why not running (containers)", start_lines(data, t.pod)),
+            ("Last OOM and headroom", _oom(data, t)), ("Xid / ECC on its GPU", _xid(data, t.gpu_uuid)),
             ("Sockets (ss in the pod)", socket_lines(data, t.pod)), ("Warning events, last 10 min", _events(data, ns, name))]
 
 
@@ -182,7 +203,8 @@ def _pod_facts(data: ViewData, t: Target):
     if t.rank is not None:
         return _rank_facts(data, t)
     ns, name = _split(t.pod)
-    return [("Warning events, last 10 min", _events(data, ns, name)), ("Sockets (ss in the pod)", socket_lines(data, t.pod))]
+    return [("Why not running (containers)", start_lines(data, t.pod)),
+            ("Warning events, last 10 min", _events(data, ns, name)), ("Sockets (ss in the pod)", socket_lines(data, t.pod))]
 
 
 def _node_facts(data: ViewData, t: Target):

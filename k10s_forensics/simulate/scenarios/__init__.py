@@ -13,6 +13,7 @@ from k10s_forensics.simulate.scenarios.crashes import nccl_hang, oom_crashloop, 
 from k10s_forensics.simulate.scenarios.rank_failures import rank_cuda_error, rank_exception, rank_host_oom, rank_segfault
 from k10s_forensics.simulate.scenarios.hangs import collective_mismatch, nccl_desync_report, nccl_size_mismatch, nccl_stall_all
 from k10s_forensics.simulate.scenarios.scheduling import idle_gpus, pending_capacity, pending_quota, pending_taint
+from k10s_forensics.simulate.scenarios.startup import STARTUP_SCENARIOS
 from k10s_forensics.simulate.scenarios.stragglers import healthy, straggler_compute, straggler_input, straggler_network
 
 SCENARIOS: dict[str, Callable] = {
@@ -37,4 +38,5 @@ SCENARIOS: dict[str, Callable] = {
     "nccl-stall-all": nccl_stall_all,
     "hang-flight-recorder": hang_flight_recorder,
     "hang-ras-dead": hang_ras_dead,
+    **STARTUP_SCENARIOS,
 }
