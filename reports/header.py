@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import duckdb
 
-from k10s_forensics.analyze.incidents import incidents_of
+from k10s_forensics.analyze.incidents import counted, incidents_of
 from k10s_forensics.bundle import Bundle, parse_iso
 from k10s_forensics.derived import record_of
 
@@ -144,7 +144,7 @@ def build(con: duckdb.DuckDBPyConnection, bundle: Bundle, analysis: dict[str, An
         if f.get("severity") in severity:
             severity[f["severity"]] += 1
     incidents = {s: 0 for s in ("critical", "warning", "info")}
-    for inc in incidents_of(analysis) if analysis and isinstance(analysis.get("findings"), list) else []:
+    for inc in counted(incidents_of(analysis)) if analysis and isinstance(analysis.get("findings"), list) else []:
         if inc.get("severity") in incidents:
             incidents[inc["severity"]] += 1
     context = cluster.get("context")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from k10s_forensics.analyze.incident_text import headline, totals
-from k10s_forensics.analyze.incidents import group, incidents_of, members
+from k10s_forensics.analyze.incidents import counted, group, incidents_of, members
 from k10s_forensics.analyze.render import to_json, to_markdown, to_text
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.bundle import Bundle
@@ -132,7 +132,9 @@ def test_sample_bundle_incidents_match_the_truth(samples, name):
     check_planted(truth, findings, incidents)
     assert result == json.loads(to_json(result))  # the JSON is what the document says
     text = to_text(result, color=False)
-    assert text.count("\nIncident inc-") == len(incidents) and to_markdown(result).count("## Incident inc-") == len(incidents)
+    notes = len(incidents) - len(counted(incidents))
+    assert text.count("\nIncident inc-") + text.count("\nPreventive note inc-") == len(incidents)
+    assert to_markdown(result).count("## Incident inc-") == len(incidents) - notes
 
 
 def check_planted(truth, findings, incidents):
@@ -140,7 +142,7 @@ def check_planted(truth, findings, incidents):
     finding, holding every finding of the planted job; a healthy bundle has none."""
     expected = truth["expected"]
     if not expected:
-        assert incidents == []
+        assert counted(incidents) == []
         return
     mine = [inc for inc in incidents if inc["job"] == truth["job"]]
     assert len(mine) == 1, [(i["root"], i["symptoms"]) for i in mine]
@@ -216,3 +218,21 @@ def test_simulated_sweep_each_planted_incident_is_one_incident(sweep, scenario):
         check_planted(truth, result["findings"], result["incidents"])
         hours, _ = totals(result["incidents"])
         assert hours is None or hours <= sum(f["gpu_hours_lost"] or 0 for f in result["findings"]) + 1e-9
+
+
+def test_a_preventive_note_alone_is_not_counted_as_an_incident():
+    from k10s_forensics.analyze.incident_text import headline
+    from k10s_forensics.analyze.incidents import counted, group
+
+    note = {"rule": "gpu-startup", "severity": "info", "cause": "shm-default", "job": "a/j", "title": "shm",
+            "ranks": [], "pods": ["a/j-worker-0"], "nodes": [], "gpus": [], "started_at": None, "ended_at": None,
+            "gpu_hours_lost": None}
+    oom = {"rule": "oom-cascade", "severity": "critical", "cause": "cuda-oom", "job": "a/j", "title": "oom",
+           "ranks": [0], "pods": ["a/j-worker-0"], "nodes": ["n"], "gpus": [], "started_at": "2026-01-01T00:00:00Z",
+           "ended_at": "2026-01-01T00:05:00Z", "gpu_hours_lost": 0.5}
+    alone = group([note])
+    assert [i["advice"] for i in alone] == [True] and counted(alone) == []
+    assert headline([note], alone)[0] == "0 incidents: 0 critical, 0 warning, 0 info · 1 preventive note"
+    joined = group([oom, note])  # linked by the shared pod: the note is the OOM incident's symptom
+    assert len(joined) == 1 and joined[0]["advice"] is False and joined[0]["root"]["rule"] == "oom-cascade"
+    assert headline([oom, note], joined)[0].startswith("1 incident: 1 critical")

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from k10s_forensics.analyze.incidents import SEVERITIES
+from k10s_forensics.analyze.incidents import SEVERITIES, counted
 
 
 def totals(incidents: list[dict[str, Any]]) -> tuple[float | None, float | None]:
-    """(GPU-hours, USD) over incidents: each incident once; None when none was estimated."""
+    """(GPU-hours, USD) over incidents: each incident once (advice left out); None when none was estimated."""
+    incidents = counted(incidents)
     hours = [i["gpu_hours_lost"] for i in incidents if i.get("gpu_hours_lost") is not None]
     usd = [i["cost_usd"] for i in incidents if i.get("cost_usd") is not None]
     return (round(sum(hours), 3) if hours else None), (round(sum(usd), 2) if usd else None)
@@ -24,11 +25,14 @@ def headline(findings: list[dict[str, Any]], incidents: list[dict[str, Any]]) ->
     def counts(items: list[dict[str, Any]]) -> str:
         return ", ".join(f"{sum(1 for x in items if x.get('severity') == s)} {s}" for s in SEVERITIES)
 
+    notes = len(incidents) - len(counted(incidents))
+    incidents = counted(incidents)
     hours, usd = totals(incidents)
     cost = ""
     if hours is not None:
         cost = f" · {hours:.2f} GPU-hours lost" + (f" (${usd:,.2f})" if usd is not None else "") + ", each incident counted once"
-    return [f"{_plural(len(incidents), 'incident')}: {counts(incidents)}{cost}",
+    advice = f" · {_plural(notes, 'preventive note')}" if notes else ""
+    return [f"{_plural(len(incidents), 'incident')}: {counts(incidents)}{cost}{advice}",
             f"{_plural(len(findings), 'finding')}: {counts(findings)}"]
 
 

@@ -25,10 +25,14 @@ SLACK_S = 120.0
 #: Rules that see a job fail: the first failure, its cascade, the hang it causes, the restarts.
 FAILURE_RULES = ("oom-cascade", "rank-failure", "nccl-hang", "crashloop")
 #: Root precedence (lower wins), see ``strength``.
-TIERS = {"gpu-health-critical": 0, "oom-cascade": 1, "rank-failure": 2, "nccl-hang": 3, "rank-failure-weak": 4,
-         "crashloop": 5, "network": 6, "straggler": 7, "pending": 8, "no-single-culprit": 9, "gpu-health": 10,
-         "idle-gpu": 11}
-OTHER_TIER = 12
+TIERS = {"gpu-health-critical": 0, "oom-cascade": 1, "gpu-startup": 2, "rank-failure": 3, "nccl-hang": 4,
+         "rank-failure-weak": 5, "crashloop": 6, "network": 7, "straggler": 8, "pending": 9, "no-single-culprit": 10,
+         "gpu-health": 11, "idle-gpu": 12, "gpu-startup-advice": 13}
+OTHER_TIER = 14
+#: (rule, cause) of findings that warn of a risk instead of describing something that happened
+#: (a preventive note). Linked to an incident they are its symptoms; on their own they form an
+#: incident marked ``advice``, which the incident counts and totals leave out.
+ADVICE = frozenset({("gpu-startup", "shm-default")})
 
 
 def _when(value: Any) -> dt.datetime | None:
@@ -45,7 +49,9 @@ def _values(f: dict[str, Any], key: str) -> set[str]:
 
 
 def _window(f: dict[str, Any]) -> tuple[dt.datetime, dt.datetime] | None:
-    start = _when(f.get("started_at"))
+    """The finding's time span; one with only an end time (a failure whose start the log does
+    not date) is the point of its end."""
+    start = _when(f.get("started_at")) or _when(f.get("ended_at"))
     if start is None:
         return None
     end = _when(f.get("ended_at")) or start
@@ -109,11 +115,12 @@ def linked(a: dict[str, Any], b: dict[str, Any]) -> bool:
 def strength(f: dict[str, Any]) -> int:
     """Root precedence of a finding (lower is stronger evidence of the cause):
     a fatal hardware fault (critical gpu-health) on the culprit's GPU or node explains its
-    failure; then a named rank that failed with a cause (oom-cascade, then rank-failure);
-    then the hang's named culprit (nccl-hang); a rank named by an exit status only
-    (rank-failure warning); the restarts (crashloop); a degraded network path; a straggler;
-    pending (the gang cannot run, its held GPUs idle); failures with no single culprit;
-    other GPU health (throttling, application Xids); idle GPUs; any other rule."""
+    failure; then a named rank that failed with a cause (oom-cascade; a GPU pod that cannot
+    start or crashes for a startup cause, gpu-startup, whose gang's held GPUs sit idle; then
+    rank-failure); then the hang's named culprit (nccl-hang); a rank named by an exit status only
+    (rank-failure warning); the restarts (crashloop); a degraded network path; a straggler; pending (the gang
+    cannot run, its held GPUs idle); failures with no single culprit; other GPU health
+    (throttling, application Xids); idle GPUs; a preventive note; any other rule."""
     rule = str(f.get("rule"))
     if rule == "gpu-health":
         return TIERS["gpu-health-critical" if f.get("severity") == "critical" else "gpu-health"]
@@ -121,6 +128,8 @@ def strength(f: dict[str, Any]) -> int:
         return TIERS["no-single-culprit"]
     if rule == "rank-failure" and f.get("severity") != "critical":
         return TIERS["rank-failure-weak"]
+    if (rule, f.get("cause")) in ADVICE:
+        return TIERS["gpu-startup-advice"]
     return TIERS.get(rule, OTHER_TIER)
 
 
@@ -184,6 +193,7 @@ def _incident(findings: list[dict[str, Any]], members: list[int]) -> dict[str, A
         "gpu_hours_lost": round(max(hours), 3) if hours else None,
         "cost_from": costliest,
         "gpu_model": None, "usd_per_gpu_hour": None, "cost_usd": None,
+        "advice": all((findings[i].get("rule"), findings[i].get("cause")) in ADVICE for i in members),
     }
 
 
@@ -195,10 +205,15 @@ def group(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The incidents of ``findings`` (every finding in exactly one), most severe first, then
     in the order of their first finding; ids ``inc-1``, ``inc-2``, ... in that order."""
     incidents = [_incident(findings, m) for m in _components(findings)]
-    incidents.sort(key=lambda inc: (SEVERITIES.index(inc["severity"]), inc["root"]["finding"]))
+    incidents.sort(key=lambda inc: (inc["advice"], SEVERITIES.index(inc["severity"]), inc["root"]["finding"]))
     for n, inc in enumerate(incidents, 1):
         inc["id"] = f"inc-{n}"
     return incidents
+
+
+def counted(incidents: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The incidents that count (in totals, headlines and fleet): all but advice-only ones."""
+    return [inc for inc in incidents if not inc.get("advice")]
 
 
 def members(incident: dict[str, Any]) -> list[int]:

@@ -143,7 +143,7 @@ def to_text(analysis: dict[str, Any], *, width: int = 110, color: bool | None = 
     shown = 0
     for inc in incidents:
         console.print()
-        head = Text(f"Incident {inc['id']} ")
+        head = Text(f"{'Preventive note' if inc.get('advice') else 'Incident'} {inc['id']} ")
         head.append(f"[{inc['severity'].upper()}]", style=STYLE.get(inc["severity"], ""))
         head.append(" " + one_line(inc), style="bold")
         console.print(head)
@@ -188,7 +188,8 @@ def to_markdown(analysis: dict[str, Any]) -> str:
     for i, (inc, j, note) in enumerate(order, 1):
         f = findings[j]
         if j == inc["root"]["finding"]:
-            lines += [f"## Incident {inc['id']} [{inc['severity']}]", "", _md(one_line(inc)), ""]
+            kind = "Preventive note" if inc.get("advice") else "Incident"
+            lines += [f"## {kind} {inc['id']} [{inc['severity']}]", "", _md(one_line(inc)), ""]
         lines += [f"### {i}. [{f['severity']}] {_md(f['title'])} ({note})", ""]
         if f.get("summary"):
             lines += [_md(f["summary"]), ""]

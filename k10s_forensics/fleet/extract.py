@@ -83,11 +83,11 @@ def _vbios(con) -> dict[str, tuple[str | None, str | None]]:
 
 def incident_rows(base, bid, analysis, start, by_uuid, prices, source) -> list[dict[str, Any]]:
     """One fleet row per incident of the analysis (its cost counted once, see analyze/incidents.py)."""
-    from k10s_forensics.analyze.incidents import incidents_of, members
+    from k10s_forensics.analyze.incidents import counted, incidents_of, members
 
     findings = analysis["findings"]
     rows = []
-    for inc in incidents_of(analysis):
+    for inc in counted(incidents_of(analysis)):
         at = _when(inc.get("started_at")) or start
         price = inc.get("usd_per_gpu_hour")
         if price is None:
