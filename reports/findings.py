@@ -13,6 +13,8 @@ from typing import Any
 
 import duckdb
 
+from k10s_forensics.analyze.incident_text import one_line
+from k10s_forensics.analyze.incidents import incidents_of, members as incident_members
 from k10s_forensics.bundle import Bundle
 
 from .common import Absent, anchor, cell_text, fmt_num, fmt_ts, query_inline
@@ -52,6 +54,7 @@ class FindingView:
 
     anchor: str = field(metadata={"help": "HTML id of the finding"})
     rule: str = field(metadata={"help": "rule id"})
+    role: str = field(metadata={"help": "'root cause' or 'symptom' of its incident"})
     severity: str = field(metadata={"help": "critical, warning or info"})
     title: str = field(metadata={"help": "one-line title"})
     summary: str = field(metadata={"help": "the narrative"})
@@ -68,14 +71,28 @@ class FindingView:
 
 
 @dataclass
+class IncidentView:
+    """One incident: its root finding first, then its symptoms, and its one cost."""
+
+    anchor: str = field(metadata={"help": "HTML id of the incident"})
+    id: str = field(metadata={"help": "incident id of the analysis (inc-1, ...)"})
+    severity: str = field(metadata={"help": "most severe of its findings"})
+    line: str = field(metadata={"help": "the incident in one line: job, root rule and cause, culprits, cost, symptoms"})
+    gpu_hours_lost: str | Absent = field(metadata={"help": "GPU-hours lost by the incident, counted once"})
+    cost: str | Absent = field(metadata={"help": "cost of those GPU-hours"})
+    findings: list[FindingView] = field(metadata={"help": "root cause first, then its symptoms"})
+
+
+@dataclass
 class FindingsContext:
     """The findings section."""
 
     findings: list[FindingView] = field(metadata={"help": "most severe first"})
     skipped: list[tuple[str, str]] = field(metadata={"help": "(rule, reason) of rules that could not run"})
     absent: Absent | None = field(metadata={"help": "why there is no analysis, when there is none"})
-    total_gpu_hours: str = field(metadata={"help": "GPU-hours lost over all findings"})
-    total_cost: str = field(metadata={"help": "cost over all findings"})
+    total_gpu_hours: str = field(metadata={"help": "GPU-hours lost over all incidents, each counted once"})
+    total_cost: str = field(metadata={"help": "cost over all incidents, each counted once"})
+    incidents: list[IncidentView] = field(default_factory=list, metadata={"help": "the findings grouped by incident, most severe first"})
 
 
 def culprit_ranks(analysis: dict[str, Any] | None) -> dict[str, dict[int, list[str]]]:
@@ -160,13 +177,14 @@ def _links(f: dict[str, Any]) -> list[tuple[str, str]]:
     return links
 
 
-def view(con: duckdb.DuckDBPyConnection, f: dict[str, Any], index: int, prices) -> tuple[FindingView, float, float]:
+def view(con: duckdb.DuckDBPyConnection, f: dict[str, Any], index: int, prices, role: str = "root cause") -> tuple[FindingView, float, float]:
     """One finding's view, its cost and GPU-hours."""
     cost_value, cost_text = _cost(con, f, prices)
     hours = f.get("gpu_hours_lost")
     v = FindingView(
         anchor=f"finding-{index + 1}",
         rule=str(f.get("rule") or "?"),
+        role=role,
         severity=f.get("severity") if f.get("severity") in SEVERITIES else "info",
         title=str(f.get("title") or f.get("rule") or "finding"),
         summary=str(f.get("summary") or ""),
@@ -190,15 +208,27 @@ def build(con: duckdb.DuckDBPyConnection, bundle: Bundle, analysis: dict[str, An
         reason = (analysis or {}).get("error") or "no analysis was run for this report"
         return FindingsContext([], [], Absent(str(reason)), "---", "---")
     prices = _prices()
-    raw = sorted(analysis.get("findings") or [], key=lambda f: SEVERITIES.index(f.get("severity")) if f.get("severity") in SEVERITIES else 3)
-    views, total_cost, total_hours = [], 0.0, 0.0
-    for i, f in enumerate(raw):
-        v, cost, hours = view(con, f, i, prices)
-        views.append(v)
-        total_cost += cost
-        total_hours += hours
+    raw = [f if isinstance(f, dict) else {} for f in analysis.get("findings") or []]
+    views: list[FindingView] = []
+    incidents: list[IncidentView] = []
+    total_cost, total_hours = 0.0, 0.0
+    for inc in incidents_of({**analysis, "findings": raw}):
+        shown = [view(con, raw[i], i, prices, "root cause" if i == inc["root"]["finding"] else "symptom") for i in incident_members(inc)]
+        hours = inc.get("gpu_hours_lost")
+        cost = inc.get("cost_usd")
+        if cost is None and hours is not None:  # a saved analysis without prices: the costliest finding's price
+            cost = next((c for v, c, h in shown if h == hours and c), None)
+        total_hours += float(hours or 0.0)
+        total_cost += float(cost or 0.0)
+        views += [v for v, _, _ in shown]
+        incidents.append(IncidentView(
+            anchor=f"incident-{inc['id']}", id=str(inc["id"]), severity=inc["severity"] if inc.get("severity") in SEVERITIES else "info",
+            line=one_line(inc),
+            gpu_hours_lost=fmt_num(float(hours), 2) if hours is not None else Absent("no rule estimates GPU-hours for this incident"),
+            cost=f"${float(cost):,.2f}" if cost is not None else Absent("no price for these GPU-hours"),
+            findings=[v for v, _, _ in shown]))
     skipped = [(str(s.get("rule")), str(s.get("reason"))) for s in analysis.get("skipped") or [] if isinstance(s, dict)]
-    return FindingsContext(views, skipped, None, fmt_num(total_hours, 2), f"${total_cost:,.2f}")
+    return FindingsContext(views, skipped, None, fmt_num(total_hours, 2), f"${total_cost:,.2f}", incidents)
 
 
 def resolve_links(ctx: FindingsContext, anchors: set[str]) -> None:

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 import duckdb
 
+from k10s_forensics.analyze.incidents import incidents_of
 from k10s_forensics.bundle import Bundle, parse_iso
 from k10s_forensics.derived import record_of
 
@@ -49,6 +50,7 @@ class HeaderContext:
     simulated: str = field(metadata={"help": "non-empty for simulator bundles: scenario and seed"})
     sources: list[SourceRow] = field(metadata={"help": "what was captured, source by source"})
     severity_counts: dict[str, int] = field(metadata={"help": "findings per severity"})
+    incident_counts: dict[str, int] = field(default_factory=dict, metadata={"help": "incidents per severity (one incident: its root cause and symptoms)"})
     history: str = field(default="", metadata={"help": "Prometheus history window (UTC) when capture fetched one, else empty"})
     damage: list[str] = field(default_factory=list, metadata={"help": "damaged evidence files and what they cost"})
 
@@ -141,6 +143,10 @@ def build(con: duckdb.DuckDBPyConnection, bundle: Bundle, analysis: dict[str, An
     for f in (analysis or {}).get("findings") or []:
         if f.get("severity") in severity:
             severity[f["severity"]] += 1
+    incidents = {s: 0 for s in ("critical", "warning", "info")}
+    for inc in incidents_of(analysis) if analysis and isinstance(analysis.get("findings"), list) else []:
+        if inc.get("severity") in incidents:
+            incidents[inc["severity"]] += 1
     context = cluster.get("context")
     return HeaderContext(
         title=f"k10s postmortem — {context}" if context else "k10s postmortem",
@@ -159,5 +165,6 @@ def build(con: duckdb.DuckDBPyConnection, bundle: Bundle, analysis: dict[str, An
         simulated=simulated,
         sources=source_rows(counts, m),
         severity_counts=severity,
+        incident_counts=incidents,
         history=_history(m.get("history")),
     )

@@ -133,7 +133,7 @@ def _result(tmp_path):
 
 def test_json_shape_matches_spec(tmp_path):
     result = json.loads(json.dumps(_result(tmp_path)))
-    assert list(result) == ["bundle", "findings", "skipped", "damage"]
+    assert list(result) == ["bundle", "findings", "incidents", "skipped", "damage"]
     assert result["damage"] == []
     assert set(result["bundle"]) == {"path", "window", "complete"}
     keys = ["rule", "severity", "title", "summary", "job", "ranks", "pods", "nodes", "gpus", "cause", "started_at", "ended_at", "gpu_hours_lost", "evidence", "recommendation"]
@@ -144,6 +144,13 @@ def test_json_shape_matches_spec(tmp_path):
         assert all(isinstance(f[k], list) for k in ("ranks", "pods", "nodes", "gpus", "evidence"))
     sev = [SEVERITIES.index(f["severity"]) for f in result["findings"]]
     assert sev == sorted(sev)
+    inc_keys = ["id", "severity", "job", "title", "cause", "root", "symptoms", "ranks", "pods", "nodes", "gpus",
+                "started_at", "ended_at", "gpu_hours_lost", "gpu_model", "usd_per_gpu_hour", "cost_usd"]
+    refs = []
+    for inc in result["incidents"]:  # docs/bundle-format.md "Incidents"
+        assert list(inc) == inc_keys
+        refs += [inc["root"]["finding"]] + [s["finding"] for s in inc["symptoms"]]
+    assert sorted(refs) == list(range(len(result["findings"])))  # every finding in exactly one incident
 
 
 def test_text_and_markdown_render(tmp_path):

@@ -70,8 +70,9 @@ def test_summaries_count_and_cost(tmp_path):
     assert rates and all(0 <= r["hang_rate"] <= 1 and r["hung_bundles"] <= r["bundles"] for r in rates)
     assert sum(r["bundles"] for r in rates) >= 300  # a bundle spanning two drivers counts in both
     cost = by["cost-by-cause"]["rows"]
-    expected_hours = sum(f.gpu_hours_lost or 0 for b in plan.bundles for f in b.findings)
-    assert sum(r["gpu_hours_lost"] for r in cost) == pytest.approx(expected_hours, rel=1e-3)
+    costed = [f for b in plan.bundles for f in b.findings if f.gpu_hours_lost]  # the plan's incidents: one finding each
+    assert sum(r["gpu_hours_lost"] for r in cost) == pytest.approx(sum(f.gpu_hours_lost for f in costed), rel=1e-3)
+    assert sum(r["incidents"] for r in cost) == len(costed) and sum(r["findings"] for r in cost) == len(costed)
     assert all(r["cost_usd"] > 0 and r["namespace"] in ("team-a", "team-b", "nlp", "vision") for r in cost)
 
 

@@ -10,6 +10,8 @@ import io
 import json
 from typing import Any
 
+from k10s_forensics.analyze.incident_text import headline, one_line
+from k10s_forensics.analyze.incidents import incidents_of, members
 from k10s_forensics.output import ABSENT, cell as _cell, jsonable
 
 STYLE = {"critical": "bold red", "warning": "bold yellow", "info": "cyan"}
@@ -83,11 +85,47 @@ def _meta_line(f: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
+def _print_finding(console, i: int, f: dict[str, Any], note: str) -> None:
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
+    console.print()
+    head = Text(f"{i}. ")
+    head.append(f"[{f['severity'].upper()}]", style=STYLE.get(f["severity"], ""))
+    head.append(f" {f['rule']}  ", style="dim")
+    head.append(f["title"], style="bold")
+    if note:
+        head.append(f"  ({note})", style="dim")
+    console.print(head)
+    if f.get("summary"):
+        console.print(Padding(Text(f["summary"]), (0, 0, 0, 3)))
+    for label, shown in _culprits(f):
+        console.print(Padding(Text(f"{label}: {shown}"), (0, 0, 0, 3)))
+    meta = _meta_line(f)
+    if meta:
+        console.print(Padding(Text(meta, style="dim"), (0, 0, 0, 3)))
+    if f.get("recommendation"):
+        console.print(Padding(Text("→ " + f["recommendation"], style="green"), (0, 0, 0, 3)))
+    evidence = [e for e in (f.get("evidence") or []) if isinstance(e, dict)]
+    for group in _groups(evidence):
+        if len(group) == 1:
+            console.print(Padding(Text("evidence: " + _kv(group[0]), style="dim"), (0, 0, 0, 3)))
+            continue
+        cols = _evidence_columns(group)
+        table = Table(show_header=True, header_style="dim", box=None, padding=(0, 1), pad_edge=False)
+        for c in cols:
+            table.add_column(c, overflow="ellipsis", max_width=40, no_wrap=True)
+        for row in group[:EVIDENCE_ROWS]:
+            table.add_row(*[Text(cell(row.get(c))) for c in cols])
+        more = f" (first {EVIDENCE_ROWS} of {len(group)})" if len(group) > EVIDENCE_ROWS else ""
+        console.print(Padding(Text("evidence" + more, style="dim"), (0, 0, 0, 3)))
+        console.print(Padding(table, (0, 0, 0, 3)), style="dim")
+
+
 def to_text(analysis: dict[str, Any], *, width: int = 110, color: bool | None = None) -> str:
     """Terminal rendering (colour when ``color`` or, if None, when rich detects a terminal)."""
     from rich.console import Console  # only the text format needs rich
-    from rich.padding import Padding
-    from rich.table import Table
     from rich.text import Text
 
     buf = io.StringIO()
@@ -99,38 +137,19 @@ def to_text(analysis: dict[str, Any], *, width: int = 110, color: bool | None = 
                        + ("" if bundle.get("complete", True) else "  (capture incomplete)"), style="bold"))
     for line in analysis.get("damage") or []:
         console.print(Text(f"DAMAGED EVIDENCE: {line}", style="bold red"))
-    counts = {s: sum(1 for f in findings if f["severity"] == s) for s in ("critical", "warning", "info")}
-    console.print(Text(f"{len(findings)} findings: {counts['critical']} critical, {counts['warning']} warning, {counts['info']} info"))
-    for i, f in enumerate(findings, 1):
+    incidents = incidents_of(analysis)
+    for line in headline(findings, incidents):
+        console.print(Text(line))
+    shown = 0
+    for inc in incidents:
         console.print()
-        head = Text(f"{i}. ")
-        head.append(f"[{f['severity'].upper()}]", style=STYLE.get(f["severity"], ""))
-        head.append(f" {f['rule']}  ", style="dim")
-        head.append(f["title"], style="bold")
+        head = Text(f"Incident {inc['id']} ")
+        head.append(f"[{inc['severity'].upper()}]", style=STYLE.get(inc["severity"], ""))
+        head.append(" " + one_line(inc), style="bold")
         console.print(head)
-        if f.get("summary"):
-            console.print(Padding(Text(f["summary"]), (0, 0, 0, 3)))
-        for label, shown in _culprits(f):
-            console.print(Padding(Text(f"{label}: {shown}"), (0, 0, 0, 3)))
-        meta = _meta_line(f)
-        if meta:
-            console.print(Padding(Text(meta, style="dim"), (0, 0, 0, 3)))
-        if f.get("recommendation"):
-            console.print(Padding(Text("→ " + f["recommendation"], style="green"), (0, 0, 0, 3)))
-        evidence = [e for e in (f.get("evidence") or []) if isinstance(e, dict)]
-        for group in _groups(evidence):
-            if len(group) == 1:
-                console.print(Padding(Text("evidence: " + _kv(group[0]), style="dim"), (0, 0, 0, 3)))
-                continue
-            cols = _evidence_columns(group)
-            table = Table(show_header=True, header_style="dim", box=None, padding=(0, 1), pad_edge=False)
-            for c in cols:
-                table.add_column(c, overflow="ellipsis", max_width=40, no_wrap=True)
-            for row in group[:EVIDENCE_ROWS]:
-                table.add_row(*[Text(cell(row.get(c))) for c in cols])
-            more = f" (first {EVIDENCE_ROWS} of {len(group)})" if len(group) > EVIDENCE_ROWS else ""
-            console.print(Padding(Text("evidence" + more, style="dim"), (0, 0, 0, 3)))
-            console.print(Padding(table, (0, 0, 0, 3)), style="dim")
+        for i in members(inc):
+            shown += 1
+            _print_finding(console, shown, findings[i], "root cause" if i == inc["root"]["finding"] else f"symptom of {inc['id']}")
     skipped = analysis.get("skipped") or []
     if skipped:
         console.print()
@@ -160,8 +179,17 @@ def to_markdown(analysis: dict[str, Any]) -> str:
     findings = analysis.get("findings") or []
     if not findings:
         lines += ["No findings from the rules that ran.", ""]
-    for i, f in enumerate(findings, 1):
-        lines += [f"## {i}. [{f['severity']}] {_md(f['title'])}", ""]
+    incidents = incidents_of(analysis)
+    lines += [f"**{_md(line)}**  " for line in headline(findings, incidents)] + [""]
+    order = []
+    for inc in incidents:
+        root = inc["root"]["finding"]
+        order += [(inc, j, "root cause" if j == root else f"symptom of {inc['id']}") for j in members(inc)]
+    for i, (inc, j, note) in enumerate(order, 1):
+        f = findings[j]
+        if j == inc["root"]["finding"]:
+            lines += [f"## Incident {inc['id']} [{inc['severity']}]", "", _md(one_line(inc)), ""]
+        lines += [f"### {i}. [{f['severity']}] {_md(f['title'])} ({note})", ""]
         if f.get("summary"):
             lines += [_md(f["summary"]), ""]
         lines.append(f"- **Rule:** `{f['rule']}`" + (f" · **cause:** `{f['cause']}`" if f.get("cause") else ""))

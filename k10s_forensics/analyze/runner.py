@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from k10s_forensics.analyze.incidents import group as group_incidents, price as price_incidents
 from k10s_forensics.analyze.prices import PriceTable
 from k10s_forensics.analyze.rules import SEVERITIES, Rule, load_rules
 from k10s_forensics.bundle import Bundle, parse_iso
@@ -228,10 +229,12 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
     findings.sort(key=_sort_key({r.id: i for i, r in enumerate(rules)}))
     if bundle.manifest.get("history"):
         _say_historical(con, findings)
+    incidents = price_incidents(con, group_incidents(findings), findings)
     return {
         "bundle": {"path": str(bundle.path), "window": {"start": window.get("start"), "end": window.get("end")}, "complete": bool(bundle.manifest.get("complete", True)),
                    **({"history": {k: bundle.manifest["history"].get(k) for k in ("start", "end", "url")}} if bundle.manifest.get("history") else {})},
         "findings": findings,
+        "incidents": incidents,
         "skipped": skipped,
         "damage": damage,
     }

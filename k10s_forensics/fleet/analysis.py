@@ -2,7 +2,7 @@
 
 Result (``--format json``)::
 
-    {"fleet": {"path", "engine", "bundles", "clusters", "first_window", "last_window", "settings"},
+    {"fleet": {"path", "engine", "bundles", "clusters", "findings", "incidents", "first_window", "last_window", "settings"},
      "bundles": {bundle_id: {"cluster", "window_start", "source_path"}}   (bundles named by a row),
      "results": [{"rule", "kind", "title", "severity", "description", "recommendation",
                   "columns", "rows": [...]} | {"rule", "skipped": reason}]}
@@ -24,7 +24,7 @@ from k10s_forensics.fleet.store import FleetStore
 OVERVIEW_SQL = """
 SELECT count(*) AS bundles, count(DISTINCT cluster_name) AS clusters,
        min(window_start_epoch_s) AS first_window_epoch_s, max(window_start_epoch_s) AS last_window_epoch_s,
-       sum(findings) AS findings
+       sum(findings) AS findings, (SELECT count(*) FROM fleet_incidents) AS incidents
 FROM fleet_bundles
 """
 BUNDLES_SQL = "SELECT bundle_id, cluster_name, window_start_epoch_s, source_path, redaction_level FROM fleet_bundles"
@@ -108,7 +108,7 @@ def analyze_fleet(
                for r in engine_rows if r["bundle_id"] in named}
     return {
         "fleet": {"path": str(path), "engine": engine, "bundles": int(overview["bundles"] or 0), "clusters": int(overview["clusters"] or 0),
-                  "findings": int(overview["findings"] or 0), "first_window": at_text(overview["first_window_epoch_s"]),
+                  "findings": int(overview["findings"] or 0), "incidents": int(overview["incidents"] or 0), "first_window": at_text(overview["first_window_epoch_s"]),
                   "last_window": at_text(overview["last_window_epoch_s"]), "settings": values},
         "bundles": dict(sorted(bundles.items())),
         "results": results,

@@ -81,6 +81,35 @@ def _vbios(con) -> dict[str, tuple[str | None, str | None]]:
     return found
 
 
+def incident_rows(base, bid, analysis, start, by_uuid, prices, source) -> list[dict[str, Any]]:
+    """One fleet row per incident of the analysis (its cost counted once, see analyze/incidents.py)."""
+    from k10s_forensics.analyze.incidents import incidents_of, members
+
+    findings = analysis["findings"]
+    rows = []
+    for inc in incidents_of(analysis):
+        at = _when(inc.get("started_at")) or start
+        price = inc.get("usd_per_gpu_hour")
+        if price is None:
+            products = [by_uuid[u].get("product") for u in inc["gpus"] if u in by_uuid] or [g.get("product") for g in by_uuid.values()]
+            price = prices.price(products[0] if products else None)
+        hours = inc.get("gpu_hours_lost")
+        cost = inc.get("cost_usd")
+        if cost is None and hours is not None:
+            cost = round(hours * price, 2)
+        ids = members(inc)
+        rows.append({**base, "incident_id": f"{bid}:{inc['id']}", "rule": inc["root"]["rule"], "severity": inc["severity"],
+                     "cause": inc.get("cause"), "title": inc.get("title"), "job": inc.get("job"),
+                     "namespace": _namespace({"job": inc.get("job"), "pods": inc["pods"]}), "incident_at": at,
+                     "incident_epoch_s": epoch_s(at), "incident_month": month_of(at), "gpu_hours_lost": hours,
+                     "usd_per_gpu_hour": price, "cost_usd": cost, "findings": len(ids),
+                     "finding_ids": ",".join(f"{bid}:{i}" for i in ids),
+                     "symptom_rules": ",".join(f"{findings[i]['rule']}:{findings[i].get('cause') or '---'}" for i in ids[1:]),
+                     "culprit_ranks": ",".join(map(str, inc["ranks"])), "culprit_pods": ",".join(inc["pods"]),
+                     "culprit_nodes": ",".join(inc["nodes"]), "culprit_gpus": ",".join(inc["gpus"]), "source_path": source})
+    return rows
+
+
 def _namespace(finding: dict[str, Any]) -> str | None:
     for value in [finding.get("job")] + list(finding.get("pods") or []):
         if value and "/" in str(value):
@@ -120,7 +149,7 @@ def _assemble(bundle, bid, source, analysis, nodes, gpus, xids, vbios, prices) -
         return node_keys.get(name) or node_key(name)
 
     by_uuid = {g["gpu_uuid"]: g for g in gpus}
-    out: dict[str, list[dict[str, Any]]] = {"nodes": [], "gpus": [], "findings": [], "culprits": [], "health_events": []}
+    out: dict[str, list[dict[str, Any]]] = {"nodes": [], "gpus": [], "findings": [], "incidents": [], "culprits": [], "health_events": []}
     for n in nodes:
         out["nodes"].append({**base, "node": n["node"], "node_key": nkey(n["node"]), "system_uuid": n.get("system_uuid"),
                              "machine_id": n.get("machine_id"), "instance_type": n.get("instance_type"),
@@ -147,6 +176,7 @@ def _assemble(bundle, bid, source, analysis, nodes, gpus, xids, vbios, prices) -
     for i, f in enumerate(analysis["findings"]):
         _add_finding(out, base, f"{bid}:{i}", f, start, by_uuid, nkey, prices)
         out["findings"][-1]["source_path"] = source
+    out["incidents"] = incident_rows(base, bid, analysis, start, by_uuid, prices, source)
     out["bundles"] = [{
         **base, "window_month": month_of(start), "window_start": start, "window_end": end, "window_start_epoch_s": epoch_s(start),
         "created_at": _when(m.get("created_at")), "cluster_server": (m.get("cluster") or {}).get("server"),

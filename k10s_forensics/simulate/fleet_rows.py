@@ -23,10 +23,16 @@ XID_ACTIONS = {48: ("Uncorrectable double-bit ECC error", "reset-gpu", True), 79
                43: ("GPU stopped processing", "none", False)}
 
 
+#: Columns an incident row takes from its only finding.
+INCIDENT_COPY = ("bundle_id", "cluster_name", "rule", "severity", "cause", "title", "job", "namespace", "incident_at", "incident_epoch_s",
+                 "incident_month", "gpu_hours_lost", "usd_per_gpu_hour", "cost_usd", "culprit_ranks", "culprit_pods", "culprit_nodes",
+                 "culprit_gpus", "source_path")
+
+
 def bundle_rows(plan: FleetPlan, index: int, b: SimBundle, prices: PriceTable) -> dict[str, list[dict[str, Any]]]:
     bid = hashlib.sha256(f"sim-fleet:{plan.seed}:{index}".encode()).hexdigest()
     base = {"bundle_id": bid, "cluster_name": b.cluster}
-    out: dict[str, list[dict[str, Any]]] = {"nodes": [], "gpus": [], "findings": [], "culprits": [], "health_events": []}
+    out: dict[str, list[dict[str, Any]]] = {"nodes": [], "gpus": [], "findings": [], "incidents": [], "culprits": [], "health_events": []}
     where: dict[str, tuple[str, str]] = {}
     for n in b.nodes:
         name = n.name_at(b.start)
@@ -50,6 +56,9 @@ def bundle_rows(plan: FleetPlan, index: int, b: SimBundle, prices: PriceTable) -
                                 "cost_usd": None if hours is None else round(hours * price, 2), "culprit_ranks": "",
                                 "culprit_pods": "", "culprit_nodes": node_name or "", "culprit_gpus": f.gpu.uuid if f.gpu else "", "recommendation": "",
                                 "source_path": f"simulated://{plan.seed}/{index}"})
+        row = out["findings"][-1]  # the plan draws independent incidents: one finding each
+        out["incidents"].append({**{k: row[k] for k in INCIDENT_COPY}, "incident_id": f"{bid}:inc-{i + 1}", "findings": 1,
+                                 "finding_ids": fid, "symptom_rules": ""})
         common = {**base, "finding_id": fid, "rule": f.rule, "cause": f.cause, "severity": f.severity, "namespace": ns,
                   "incident_at": f.at, "incident_epoch_s": epoch_s(f.at)}
         if f.gpu:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from k10s_forensics.analyze.incident_text import one_line
+from k10s_forensics.analyze.incidents import incidents_of, members
 from k10s_forensics.output import ABSENT
 
 from .data import ViewData
@@ -83,17 +85,22 @@ def finding_lines(f: dict[str, Any]) -> list[str]:
 def diagnose(data: ViewData, t: Target) -> Diagnosis:
     """The diagnostic of one row."""
     findings = data.findings()
-    mine = [f for f in findings if names(f, t)]
+    incidents = incidents_of(data.analysis())
+    mine = [inc for inc in incidents if any(names(findings[i], t) for i in members(inc))]
     d = Diagnosis(f"y · {t.kind} {t.label}")
     if mine:
-        for f in mine:
-            d.sections.append((f"Finding: {f['title']}", finding_lines(f)))
+        for inc in mine:  # one incident: its one line, the root cause in full, a line per symptom
+            root = findings[inc["root"]["finding"]]
+            symptoms = [findings[s["finding"]] for s in inc.get("symptoms") or []]
+            lines = [f"Incident {inc['id']}: {one_line(inc)}"] + finding_lines(root)
+            lines += [f"symptom: [{f['severity'].upper()}] {f['rule']}: {f['title']}" for f in symptoms]
+            d.sections.append((f"Finding: {root['title']}", lines))
     else:
         d.sections.append(("Findings", [f"no finding names this {t.kind}" + _skips(data)]))
     if t.job_key and t.kind in ("rank", "pod", "gpu", "node"):
-        others = [f for f in findings if f.get("job") == t.job_key and f not in mine]
+        others = [inc for inc in incidents if inc.get("job") == t.job_key and inc not in mine]
         if others:
-            d.sections.append(("Elsewhere in this job", [f"[{f['severity']}] {f['title']}" for f in others[:5]]))
+            d.sections.append(("Elsewhere in this job", [f"[{inc['severity']}] {inc['id']}: {one_line(inc)}" for inc in others[:5]]))
     for heading, lines in FACTS.get(t.kind, lambda data, t: [])(data, t):
         d.sections.append((heading, lines))
     return d

@@ -1,6 +1,6 @@
 -- Shared fleet views, created before any fleet rule runs (DuckDB dialect; the Spark engine
 -- runs them transpiled by SQLGlot). The engine provides fleet_<table> for every table of
--- the FLEET folder (fleet_bundles, fleet_findings, fleet_culprits, fleet_gpus, fleet_nodes,
+-- the FLEET folder (fleet_bundles, fleet_findings, fleet_incidents, fleet_culprits, fleet_gpus, fleet_nodes,
 -- fleet_health_events). Period arithmetic uses the *_epoch_s BIGINT columns only.
 
 -- fleet_gpu_key: a GPU's identity across bundles: its serial when any bundle saw one
