@@ -51,7 +51,7 @@ def test_only_one_rule_creates_only_its_closure(empty_bundle):
     con = prepare(empty_bundle, threads=1, rules=rules)
     try:
         assert _temp_names(con) <= viewplan.closure(viewplan.rule_roots(rules[0]))
-        assert {s.name for s in viewplan.plan(rules)} == {"k10s_pod_span", "k10s_pod_job", "k10s_rank"} | viewplan.closure({"k10s_pod_job"})
+        assert {s.name for s in viewplan.plan(rules)} == {"k10s_pod_span", "k10s_pod_job", "k10s_rank"} | viewplan.closure({"k10s_pod_job"}) | viewplan.ALWAYS
         assert "k10s_incident" not in _temp_names(con)
     finally:
         con.close()
@@ -96,3 +96,11 @@ def test_a_group_naming_a_shared_view_is_undecided():
     rule = next(r for r in builtin_rules() if r.id == "rank-failure")
     assert rule.requires[0] == ("k10s_job_log",)
     assert [r.id for r in viewplan.applicable([rule], {"ranks": 0})] == ["rank-failure"]
+
+
+def test_incident_pricing_finds_its_macro_even_when_no_rule_runs(empty_bundle):
+    con = prepare(empty_bundle, threads=1, rules=[])
+    try:
+        con.execute("SELECT k10s_price('H100')").fetchall()  # no Catalog Error
+    finally:
+        con.close()

@@ -114,9 +114,14 @@ def applicable(rules, counts: dict[str, int], only: set[str] | None = None) -> l
     return [r for r in rules if not (only and r.id not in only) and not _certainly_skipped(r, counts)]
 
 
+#: Shared names read after the rules, whatever ran: incident pricing (``analyze.incidents``)
+#: calls ``k10s_price``.
+ALWAYS: frozenset[str] = frozenset({"k10s_price"})
+
+
 def plan(rules, extra: Iterable[str] = ()) -> list[ViewStatement]:
-    """The statements to run for ``rules`` (plus ``extra`` shared names), in creation order."""
-    roots: set[str] = set(extra)
+    """The statements to run for ``rules`` (plus ``ALWAYS`` and ``extra``), in creation order."""
+    roots: set[str] = set(ALWAYS) | set(extra)
     for rule in rules:
         roots |= rule_roots(rule)
     needed = closure(roots)
@@ -139,4 +144,4 @@ def create(con: duckdb.DuckDBPyConnection, planned: list[ViewStatement]) -> None
             raise QueryError(str(exc).splitlines()[0], f"queries/{file}") from None
 
 
-__all__ = ["ViewStatement", "statements", "shared_names", "closure", "rule_roots", "applicable", "plan", "create", "mentioned"]
+__all__ = ["ALWAYS", "ViewStatement", "statements", "shared_names", "closure", "rule_roots", "applicable", "plan", "create", "mentioned"]
