@@ -63,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--bundle", type=Path, help="measure this bundle (tables current) instead of generating one")
     ap.add_argument("--baseline", type=Path, help="a directory holding the old k10s_forensics package: also run its analyze, alternating")
+    ap.add_argument("--duckdb", type=Path, help="a directory holding another duckdb (pip install --target DIR): also run the floor and this analyze with it")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="k10s-analyze-proc-") as tmp:
         bundle = args.bundle or Path(tmp) / "bundle"
@@ -73,6 +74,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.baseline:
             env = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
             cases.append(("`k10s analyze` (baseline)", [sys.executable, "-m", "k10s_forensics", "analyze", str(bundle.resolve())], env))
+        if args.duckdb:
+            other = subprocess.run([sys.executable, "-c", "import duckdb; print(duckdb.__version__)"], env={**os.environ, "PYTHONPATH": str(args.duckdb.resolve())},
+                                   capture_output=True, text=True, check=True).stdout.strip()
+            env = {**os.environ, "PYTHONPATH": str(args.duckdb.resolve())}
+            cases += [(f"floor, duckdb {other}", cases[0][1], env), (f"`k10s analyze` (this code), duckdb {other}", cases[1][1], env)]
         for _, cmd, env in cases:
             timed(cmd, env)  # warm the page cache
         runs: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in cases}
@@ -89,8 +95,10 @@ def main(argv: list[str] | None = None) -> int:
         rows = {name: _row(name, r) for name, r in runs.items()}
         for line, _, _ in rows.values():
             print(line)
-        _, fw, fc = rows[cases[0][0]]
         for name, _, _ in cases[1:]:
+            if name.startswith("floor"):
+                continue
+            _, fw, fc = rows[next(n for n, _, _ in cases if n.startswith("floor") and n.split("duckdb ")[-1] == name.split("duckdb ")[-1])] if "duckdb " in name else rows[cases[0][0]]
             _, w, c = rows[name]
             print(f"\n{name} / floor = **{w / fw:.1f}x** wall, **{c / fc:.1f}x** CPU (target <= 5x)")
     return 0
