@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from k10s_forensics import FORMAT_VERSION, __version__
@@ -275,6 +274,8 @@ def split_groups(table: pa.Table, column: str | None) -> list[pa.Table]:
     order it first appears and the rows of each in their order; ``[table]`` without a column."""
     if column is None or table.num_rows == 0:
         return [table]
+    import pyarrow.compute as pc  # here: analyze imports this module and never writes
+
     keys = table[column]
     values = pc.unique(keys).to_pylist()
     if len(values) == 1:
