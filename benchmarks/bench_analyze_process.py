@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import resource
 import statistics
 import subprocess
@@ -63,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--bundle", type=Path, help="measure this bundle (tables current) instead of generating one")
     ap.add_argument("--baseline", type=Path, help="a directory holding the old k10s_forensics package: also run its analyze, alternating")
+    ap.add_argument("--analyze-args", default="", help="extra arguments of k10s analyze, e.g. '--rule network'")
     ap.add_argument("--duckdb", type=Path, help="a directory holding another duckdb (pip install --target DIR): also run the floor and this analyze with it")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="k10s-analyze-proc-") as tmp:
@@ -70,10 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.bundle:
             generate(bundle, args.gpus, args.minutes, args.interval)
         cases = [("floor (duckdb reads every column of every table)", [sys.executable, "-c", FLOOR, str(bundle)], None),
-                 ("`k10s analyze` (this code)", [sys.executable, "-m", "k10s_forensics", "analyze", str(bundle.resolve())], None)]
+                 ("`k10s analyze` (this code)", [sys.executable, "-m", "k10s_forensics", "analyze", str(bundle.resolve()), *shlex.split(args.analyze_args)], None)]
         if args.baseline:
             env = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
-            cases.append(("`k10s analyze` (baseline)", [sys.executable, "-m", "k10s_forensics", "analyze", str(bundle.resolve())], env))
+            cases.append(("`k10s analyze` (baseline)", cases[1][1], env))
         if args.duckdb:
             other = subprocess.run([sys.executable, "-c", "import duckdb; print(duckdb.__version__)"], env={**os.environ, "PYTHONPATH": str(args.duckdb.resolve())},
                                    capture_output=True, text=True, check=True).stdout.strip()
@@ -88,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                 loads.append(os.getloadavg()[0])
                 runs[name].append(timed(cmd, env))
         import duckdb
-        what = str(args.bundle) if args.bundle else f"{args.gpus} GPUs x {args.minutes} min @ {args.interval} s"
+        what = (str(args.bundle) if args.bundle else f"{args.gpus} GPUs x {args.minutes} min @ {args.interval} s") + (f" `{args.analyze_args}`" if args.analyze_args else "")
         print(f"{what}, duckdb {duckdb.__version__}, {args.runs} runs each alternating, load average (1 min) {min(loads):.1f}-{max(loads):.1f}")
         print("| process | median wall s | median CPU s | all runs (wall/CPU) |")
         print("|---|---:|---:|---|")
