@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import resource
+import shlex
 import statistics
 import subprocess
 import sys

@@ -28,7 +28,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pyarrow.compute as pc

@@ -8,9 +8,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from k10s_forensics.bundle import RAW_SCHEMAS, RawWriter, split_groups
+from k10s_forensics.bundle import RAW_SCHEMAS, Bundle, RawWriter, split_groups
 from k10s_forensics.bundle_columns import ColumnWriter
-from k10s_forensics.bundle import Bundle
 from k10s_forensics.rebuild import _group_holds, rebuild
 from k10s_forensics.simulate import simulate
 

@@ -6,9 +6,9 @@ import json
 
 import duckdb
 import pytest
-
-from conftest import SAMPLE_BUNDLES
 from _analyze_kit import table_bundle
+from conftest import SAMPLE_BUNDLES
+
 from k10s_forensics.analyze import viewplan
 from k10s_forensics.analyze.rules import builtin_rules, load_rules, parse_rule
 from k10s_forensics.analyze.runner import prepare, run_rules

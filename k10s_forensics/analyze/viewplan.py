@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import duckdb
 
@@ -144,4 +144,4 @@ def create(con: duckdb.DuckDBPyConnection, planned: list[ViewStatement]) -> None
             raise QueryError(str(exc).splitlines()[0], f"queries/{file}") from None
 
 
-__all__ = ["ALWAYS", "ViewStatement", "statements", "shared_names", "closure", "rule_roots", "applicable", "plan", "create", "mentioned"]
+__all__ = ["ALWAYS", "ViewStatement", "applicable", "closure", "create", "mentioned", "plan", "rule_roots", "shared_names", "statements"]
