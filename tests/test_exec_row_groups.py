@@ -44,10 +44,11 @@ def test_writers_give_each_source_its_own_row_groups(tmp_path, writer_class):
         assert stdout[first:first + len(rows)] == rows
 
 
-@pytest.fixture(scope="module")
-def simulated(tmp_path_factory):
-    path = tmp_path_factory.mktemp("rg") / "sim"
-    simulate("straggler-network", path, nodes=2, gpus_per_node=4, minutes=5, seed=3)
+@pytest.fixture(scope="module", params=["straggler-network", "hang-flight-recorder", "hang-ras-dead"])
+def simulated(tmp_path_factory, request):
+    """Small bundles whose exec layer holds nvidia-smi, ss, dmesg, visible-devices, Flight Recorder, ncclras."""
+    path = tmp_path_factory.mktemp("rg") / request.param
+    simulate(request.param, path, nodes=2, gpus_per_node=4, minutes=5, seed=3)
     return path
 
 
