@@ -17,8 +17,9 @@ setup_system() {
   command -v kubectl >/dev/null 2>&1 || need+=(kubectl)
   command -v promtool >/dev/null 2>&1 || need+=(prometheus)
   command -v tmux >/dev/null 2>&1 || need+=(tmux)
-  # a real Alertmanager posting to `k10s watch` (tests/test_watch_alertmanager.py)
-  command -v prometheus-alertmanager >/dev/null 2>&1 || need+=(prometheus-alertmanager)
+  # a real Alertmanager posting to `k10s watch` (tests/test_watch_alertmanager.py); amtool checks
+  # the receiver snippet of deploy/watch/overlays/alertmanager.
+  { command -v prometheus-alertmanager && command -v amtool; } >/dev/null 2>&1 || need+=(prometheus-alertmanager)
   # java: the Spark fleet engine (k10s fleet analyze --engine spark, tests/test_fleet_spark.py).
   command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
   [ ${#need[@]} -eq 0 ] && return 0

@@ -15,12 +15,10 @@ read a capture:
 * a training job (a PyTorchJob, ``k10s.io/imported: "true"``) with one pod per node whose
   environment says the node rank, the processes per node and the world size, so local ranks
   (torchrun's ``local_rank: 3``, ``[default3]:``) resolve to global ranks;
-* the lines verbatim: no timestamp is invented (a line without a clock keeps none; the
-  parsers order such lines by position).
+* the lines as the program wrote them: what pasting did is undone (``log_paste``, listed in
+  the manifest's ``logs`` entry), nothing else; no clock is invented for a line without one.
 
-Processes per node and world size come from the options, else from the lines themselves
-(``--nproc_per_node 8``, ``local_world_size``, ``nRanks 16``, ``WORLD_SIZE=16``, the
-highest rank and local rank seen); ``layout_hints`` says which.
+Processes per node and world size: the options, else the lines' hints (``infer_layout``).
 """
 
 from __future__ import annotations
@@ -36,7 +34,8 @@ from typing import Any
 from k10s_forensics.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
 from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_lines import fallback_ts
-from k10s_forensics.parsers.log_normalize import normalize
+from k10s_forensics.parsers.log_normalize import is_masked, normalize
+from k10s_forensics.parsers.log_paste import repair_paste
 
 IMPORTED_ANNOTATION = "k10s.io/imported"
 MAX_SOURCE_BYTES = 256 << 20
@@ -90,6 +89,7 @@ class Layout:
     nodes: int
     world_size: int
     hints: dict[str, str] = field(default_factory=dict)
+    repairs: dict[str, list[str]] = field(default_factory=dict)  # source name -> what pasting did, undone
 
 
 def read_source(path: str) -> LogSource:
@@ -184,7 +184,7 @@ def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None
     for line in lines:
         h = _NCCL_HOST.match(line) if " NCCL " in line else None
         c = _COMM_RANK.search(line) if h else None
-        if h and c:
+        if h and c and not is_masked(h.group(1)):
             host_node.setdefault(h.group(1), int(c.group(1)) // nproc)
     out: list[list[int]] = [[] for _ in range(nodes)]
     current = 0
@@ -195,7 +195,7 @@ def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None
             node = rank // nproc
         else:
             h = _NCCL_HOST.match(line) if " NCCL " in line else None
-            if h:
+            if h and not is_masked(h.group(1)):  # a masked host (xxxx:…) could be any node
                 node = host_node.get(h.group(1))
                 if node is None:  # a host that never printed its rank: the next free node
                     used = set(host_node.values())
@@ -275,7 +275,10 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
         if not s.text.strip():
             raise InputError(f"{s.name}: no log lines (empty)")
     now = now or utcnow()
+    repaired = [(s, repair_paste(s.text)) for s in sources]
+    sources = [LogSource(s.name, r.text) if r.notes else s for s, r in repaired]
     layout = infer_layout(sources, nproc_per_node, world_size, nodes)
+    layout.repairs = {s.name: r.notes for s, r in repaired if r.notes}
     if layout.nproc_per_node > MAX_GUESSED_NPROC and not nproc_per_node:
         raise InputError(f"the log names rank {layout.world_size - 1} but not how many processes each node ran: "
                          "pass --nproc-per-node (and --world-size)")
@@ -307,7 +310,8 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
                             "pod_uid": f"imported-{name}", "container": "pytorch", "previous": False, "body": body, "error": None})
     stamp = iso(now)
     writer.record_collector({"name": "logs", "status": "ok", "started_at": stamp, "finished_at": stamp, "rows": len(bodies),
-                             "errors": [], "imported_from": [s.name for s in sources], "layout": layout.hints})
+                             "errors": [], "imported_from": [s.name for s in sources], "layout": layout.hints,
+                             **({"paste_repairs": layout.repairs} if layout.repairs else {})})
     bundle = writer.close(complete=True)
     rebuild(bundle)
     return Bundle.open(bundle.path), layout

@@ -6,7 +6,7 @@
 
 -- k10s_pod_job_name: (namespace, pod name) -> job, for rows that carry only a pod name.
 CREATE OR REPLACE TEMP TABLE k10s_pod_job_name AS
-SELECT namespace, pod, arg_max(job_key, valid_from) AS job_key
+SELECT namespace, pod, arg_max(job_key, (valid_from, job_key)) AS job_key
 FROM k10s_pod_job WHERE job_key IS NOT NULL GROUP BY namespace, pod;
 
 -- k10s_fr_rank: per job, process group and rank with a dump, the last collective entered
@@ -17,13 +17,14 @@ WITH e AS (
     FROM flight_recorder f JOIN k10s_pod_job_name pj ON pj.namespace = f.namespace AND pj.pod = f.pod
     WHERE f.rank IS NOT NULL AND f.collective_seq_id > 0 AND NOT coalesce(f.is_p2p, false)
 )
-SELECT job_key, pg_key, any_value(pg_desc) AS pg_desc, rank,
+SELECT job_key, pg_key, min(pg_desc) AS pg_desc, rank,
        max(collective_seq_id) AS last_seq,
-       arg_max(state, collective_seq_id) AS last_state,
-       arg_max(op, collective_seq_id) AS last_op,
+       -- the newest record of the last collective (a rank dumped twice), then by value
+       arg_max(state, (collective_seq_id, coalesce(time_created, captured_at) IS NOT NULL, coalesce(time_created, captured_at), state)) AS last_state,
+       arg_max(op, (collective_seq_id, coalesce(time_created, captured_at) IS NOT NULL, coalesce(time_created, captured_at), op)) AS last_op,
        min(collective_seq_id) AS first_seq,
        max(coalesce(time_created, captured_at)) AS last_ts,
-       any_value(pg_ranks) FILTER (WHERE pg_ranks IS NOT NULL) AS pg_ranks
+       min(pg_ranks) AS pg_ranks
 FROM e GROUP BY job_key, pg_key, rank;
 
 -- k10s_fr_entry: every collective entry with its job and group (for op/size comparison).
@@ -45,9 +46,9 @@ WHERE f.rank IS NOT NULL AND f.collective_seq_id > 0 AND NOT coalesce(f.is_p2p, 
 -- Confidence: high when the culprits are fewer than half of the ranks compared, else medium.
 CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_fr AS
 WITH g AS (
-    SELECT job_key, pg_key, any_value(pg_desc) AS pg_desc, min(last_seq) AS min_seq, max(last_seq) AS max_seq,
+    SELECT job_key, pg_key, min(pg_desc) AS pg_desc, min(last_seq) AS min_seq, max(last_seq) AS max_seq,
            max(first_seq) AS window_seq, count(*) AS nranks, list(rank ORDER BY rank) AS ranks, max(last_ts) AS ts,
-           any_value(pg_ranks) FILTER (WHERE pg_ranks IS NOT NULL) AS pg_ranks,
+           min(pg_ranks) AS pg_ranks,
            bool_and(last_state = 'completed') AS all_completed
     FROM k10s_fr_rank GROUP BY job_key, pg_key
 ),
@@ -59,7 +60,7 @@ lag AS (
     WHERE g.min_seq < g.max_seq AND NOT g.all_completed GROUP BY ALL  -- all completed: dumps of a running job, not a hang
 ),
 lag_op AS (
-    SELECT l.job_key, l.pg_key, any_value(e.op) AS op
+    SELECT l.job_key, l.pg_key, mode(e.op ORDER BY e.op) AS op
     FROM lag l JOIN k10s_fr_entry e ON e.job_key = l.job_key AND e.pg_key = l.pg_key AND e.seq = l.seq GROUP BY ALL
 ),
 sig AS (  -- per collective seen by every compared rank: ranks per (op, sizes) signature; sizes count only
@@ -80,10 +81,10 @@ first_mismatch AS (
 mismatch AS (
     SELECT s.job_key, s.pg_key, s.seq, q.ts, q.total,
            -- a strict majority signature: everyone else is the culprit; else every side is a suspect
-           flatten(list(s.ranks) FILTER (WHERE s.n < q.top_n OR (SELECT count(*) FROM sig x WHERE x.job_key = s.job_key AND x.pg_key = s.pg_key AND x.seq = s.seq AND x.n = q.top_n) > 1)) AS odd,
+           list_sort(flatten(list(s.ranks) FILTER (WHERE s.n < q.top_n OR (SELECT count(*) FROM sig x WHERE x.job_key = s.job_key AND x.pg_key = s.pg_key AND x.seq = s.seq AND x.n = q.top_n) > 1))) AS odd,
            (SELECT count(*) FROM sig x WHERE x.job_key = s.job_key AND x.pg_key = s.pg_key AND x.seq = s.seq AND x.n = q.top_n) = 1 AS has_majority,
-           string_agg(s.op || ' ' || s.input_sizes || ' on ranks ' || CAST(s.ranks AS VARCHAR), '; ') AS variants,
-           arg_max(s.op, s.n) AS op
+           string_agg(s.op || ' ' || s.input_sizes || ' on ranks ' || CAST(s.ranks AS VARCHAR), '; ' ORDER BY s.n DESC, s.ranks) AS variants,
+           arg_max(s.op, (s.n, -s.ranks[1])) AS op  -- the signature of most ranks, then of the lowest rank
     FROM sig s JOIN first_mismatch f USING (job_key, pg_key, seq) JOIN sig_seq q USING (job_key, pg_key, seq)
     GROUP BY ALL
 ),
@@ -116,7 +117,7 @@ unseen AS (  -- ranks of the group with no dump whose pod was not read (or is un
     WHERE d.rank IS NULL AND rp.pod IS NULL GROUP BY ALL
 ),
 stuck_op AS (
-    SELECT g.job_key, g.pg_key, any_value(e.op) AS op
+    SELECT g.job_key, g.pg_key, mode(e.op ORDER BY e.op) AS op
     FROM g JOIN k10s_fr_entry e ON e.job_key = g.job_key AND e.pg_key = g.pg_key AND e.seq = g.max_seq GROUP BY ALL
 ),
 from_dumps AS (
@@ -159,12 +160,12 @@ from_dumps AS (
 ),
 earliest AS (  -- per job and group, the earliest anomaly (a mismatch before a lag explains it)
     SELECT * EXCLUDE (anomaly_seq, pick) FROM (
-        SELECT *, row_number() OVER (PARTITION BY job_key, pg ORDER BY anomaly_seq, confidence) AS pick FROM from_dumps
+        SELECT *, row_number() OVER (PARTITION BY job_key, pg ORDER BY anomaly_seq, confidence, culprit_ranks, suspect_ranks, detail) AS pick FROM from_dumps
     ) WHERE pick = 1
 ),
 printed AS (
-    SELECT l.job_key, l.pg, l.seq_num, any_value(l.op_type) AS op_type, min(l.ts) AS ts,
-           list(DISTINCT l.rank ORDER BY l.rank) AS missing, any_value(s.gpus) AS world
+    SELECT l.job_key, l.pg, l.seq_num, mode(l.op_type ORDER BY l.op_type) AS op_type, min(l.ts) AS ts,
+           list(DISTINCT l.rank ORDER BY l.rank) AS missing, max(s.gpus) AS world
     FROM k10s_log l LEFT JOIN k10s_job_size s ON s.job_key = l.job_key
     WHERE l.kind = 'flight_recorder_missing_ranks' AND l.rank IS NOT NULL AND l.job_key IS NOT NULL
     GROUP BY l.job_key, l.pg, l.seq_num
@@ -185,7 +186,8 @@ WITH r AS (
     WHERE n.kind <> 'unavailable'
 ),
 latest AS (
-    SELECT job_key, arg_max(struct_pack(origin := origin, raw_row := raw_row, report := report), ts) AS pick
+    SELECT job_key, arg_max(struct_pack(origin := origin, raw_row := raw_row, report := report), (ts, origin, raw_row, report))
+                        FILTER (WHERE ts IS NOT NULL) AS pick
     FROM r GROUP BY job_key
 )
 SELECT r.* FROM r JOIN latest l ON l.job_key = r.job_key
@@ -217,7 +219,7 @@ CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_ras AS
 WITH size AS (SELECT job_key, gpus FROM k10s_job_size),
 comm AS (
     SELECT job_key, max(comm_ranks) AS comm_ranks, bool_and(coalesce(errors, 'OK') = 'OK') AS all_ok, count(*) AS groups,
-           max(ts) AS ts, any_value(nccl_version) AS nccl_version
+           max(ts) AS ts, min(nccl_version) AS nccl_version
     FROM k10s_ras_report WHERE kind = 'comm_group' GROUP BY job_key
 ),
 missing AS (  -- resolved processes first; communicator ranks only when none resolved
@@ -229,7 +231,8 @@ missing AS (  -- resolved processes first; communicator ranks only when none res
                list_sort(list_distinct(list(p.comm_rank) FILTER (
                    WHERE p.kind = 'rank_missing' AND p.comm_rank IS NOT NULL AND p.ranks IS NULL
                      AND c.comm_ranks IS NOT NULL AND p.comm_rank < c.comm_ranks AND c.comm_ranks = coalesce(s.gpus, c.comm_ranks)))) AS comm_list,
-               string_agg(DISTINCT coalesce('process ' || p.pid || ' on ' || p.host || ' GPU ' || p.gpu, 'communicator rank ' || p.comm_rank), '; ') AS what,
+               string_agg(DISTINCT coalesce('process ' || p.pid || ' on ' || p.host || ' GPU ' || p.gpu, 'communicator rank ' || p.comm_rank), '; '
+                          ORDER BY coalesce('process ' || p.pid || ' on ' || p.host || ' GPU ' || p.gpu, 'communicator rank ' || p.comm_rank)) AS what,
                max(p.ts) AS ts
         FROM k10s_ras_process p LEFT JOIN comm c USING (job_key) LEFT JOIN size s USING (job_key)
         WHERE p.kind IN ('process_missing', 'rank_missing') GROUP BY p.job_key
@@ -249,7 +252,7 @@ groups AS (
 ),
 behind AS (
     SELECT g.job_key, min(g.op_count) AS low, max(g.op_count) AS high,
-           arg_min(g.group_ranks, g.op_count) AS behind_n, sum(g.group_ranks) AS total
+           arg_min(g.group_ranks, (g.op_count, g.group_ranks)) AS behind_n, sum(g.group_ranks) AS total
     FROM groups g GROUP BY g.job_key HAVING min(g.op_count) < max(g.op_count)
 ),
 mismatch AS (
@@ -278,7 +281,7 @@ candidates AS (
       AND c.job_key NOT IN (SELECT job_key FROM missing) AND c.job_key NOT IN (SELECT job_key FROM mismatch)
 ),
 best AS (
-    SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY job_key ORDER BY strength) AS pick FROM candidates) WHERE pick = 1
+    SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY job_key ORDER BY strength, culprit_ranks, detail) AS pick FROM candidates) WHERE pick = 1
 )
 SELECT b.job_key, 'ras' AS evidence, b.culprit_ranks, []::BIGINT[] AS suspect_ranks, b.confidence,
        NULL::VARCHAR AS pg, NULL::BIGINT AS seq_num, NULL::VARCHAR AS op_type,

@@ -50,19 +50,19 @@ CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_logs AS
 WITH
 -- ---- desync-report -------------------------------------------------------------------
 desync_report AS (  -- one report per (job, reporter)
-    SELECT job_key, reporter, any_value(world) AS world,
+    SELECT job_key, reporter, max(world) AS world,
            list(DISTINCT rank ORDER BY rank) AS named,
            bool_and(subkind = 'not_finished') AS only_unfinished,
-           min(ts) AS ts, min(seq_num) AS seq_num, any_value(pg) AS pg,
+           min(ts) AS ts, min(seq_num) AS seq_num, arg_min(pg, (ts, pg)) AS pg,  -- the group of its first line
            string_agg(DISTINCT subkind, ',' ORDER BY subkind) AS kinds
     FROM k10s_desync_lines GROUP BY job_key, reporter
 ),
 desync_job AS (
     SELECT job_key,
-           list_distinct(flatten(list(named) FILTER (WHERE len(named) < world))) AS culprits,
+           list_sort(list_distinct(flatten(list(named) FILTER (WHERE len(named) < world)))) AS culprits,
            bool_and(len(named) >= world) AS everyone,
-           count(*) AS reports, max(world) AS world, min(ts) AS ts, min(seq_num) AS seq_num, any_value(pg) AS pg,
-           string_agg(DISTINCT kinds, ',') AS kinds, any_value(reporter ORDER BY reporter) AS reporter
+           count(*) AS reports, max(world) AS world, min(ts) AS ts, min(seq_num) AS seq_num, arg_min(pg, (ts, reporter)) AS pg,
+           string_agg(DISTINCT kinds, ',' ORDER BY kinds) AS kinds, min(reporter) AS reporter
     FROM desync_report GROUP BY job_key
 ),
 desync_ev AS (
@@ -81,7 +81,7 @@ desync_ev AS (
 ),
 -- ---- fingerprint ---------------------------------------------------------------------
 fp_rank AS (  -- per rank its fingerprint: explicit observations win over implied ones
-    SELECT job_key, rank, arg_max(print, (explicit::INT, n)) AS print, bool_or(explicit) AS explicit
+    SELECT job_key, rank, arg_max(print, (explicit::INT, n, print)) AS print, bool_or(explicit) AS explicit
     FROM (SELECT job_key, rank, print, explicit, count(*) AS n FROM k10s_fingerprint_obs GROUP BY ALL)
     GROUP BY job_key, rank
 ),
@@ -91,12 +91,13 @@ fp_groups AS (
     FROM fp_rank GROUP BY job_key, print
 ),
 fp_job AS (
-    SELECT g.job_key, arg_max(g.print, g.n) AS major_print, max(g.n) AS major_n, sum(g.n) AS known,
+    SELECT g.job_key, arg_max(g.print, (g.n, -g.ranks[1])) AS major_print, max(g.n) AS major_n, sum(g.n) AS known,  -- ties: the lowest rank's
            list_sort(flatten(list(g.explicit_ranks) FILTER (WHERE g.explicit_ranks IS NOT NULL))) AS explicit_ranks
     FROM fp_groups g GROUP BY g.job_key
 ),
 fp_stats AS (
-    SELECT job_key, count(DISTINCT reporter) FILTER (WHERE explicit) AS reporters, min(ts) AS ts, arg_min(reporter, ts) AS first_reporter
+    SELECT job_key, count(DISTINCT reporter) FILTER (WHERE explicit) AS reporters, min(ts) AS ts,
+           arg_min(reporter, (ts, reporter)) FILTER (WHERE ts IS NOT NULL) AS first_reporter
     FROM k10s_fingerprint_obs GROUP BY job_key
 ),
 fp_ev AS (
@@ -126,7 +127,7 @@ wd_lines AS (
     SELECT job_key, rank_resolved AS rank, kind, subkind, seq_num, op_type, numel_in, numel_out,
            last_enqueued_seq, last_completed_seq, timeout_ms, ts, pg, incarnation_uid,
            -- the order of a rank's lines: by clock, and by position where the lines carry none (a paste)
-           row_number() OVER (PARTITION BY job_key, rank_resolved ORDER BY ts NULLS FIRST, raw_row, line_no) AS ord
+           row_number() OVER (PARTITION BY job_key, rank_resolved ORDER BY ts NULLS FIRST, raw_row, line_no, event_id) AS ord
     FROM k10s_log
     WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND job_key IS NOT NULL AND rank_resolved IS NOT NULL
 ),
@@ -149,7 +150,9 @@ wd_rank AS (  -- a rank whose lines name no PG (older wordings) is in the job's 
 ),
 wd_mode0 AS (  -- per job and PG: the collective most ranks timed out on
     SELECT job_key, pg, count(*) AS n,
-           mode(seq) AS m_seq, mode(op) AS m_op, mode(numel_in) AS m_in, mode(numel_out) AS m_out,
+           -- ties: the lowest SeqNum, the first OpType by name, the smallest size
+           mode(seq ORDER BY seq) AS m_seq, mode(op ORDER BY op) AS m_op, mode(numel_in ORDER BY numel_in) AS m_in,
+           mode(numel_out ORDER BY numel_out) AS m_out,
            count(*) FILTER (WHERE seq IS NOT NULL) AS n_seq
     FROM wd_rank GROUP BY job_key, pg
 ),
@@ -175,7 +178,8 @@ wd_odd AS (
     FROM wd_rank w JOIN wd_mode m USING (job_key, pg)
 ),
 wd_cat AS (
-    SELECT job_key, why, list(rank ORDER BY rank) AS ranks, any_value(pg) AS pg, any_value(m_seq) AS seq_num, any_value(m_op) AS op_type,
+    SELECT job_key, why, list(rank ORDER BY rank) AS ranks,  -- the group and mode of the lowest odd rank
+           arg_min(pg, rank) AS pg, arg_min(m_seq, rank) AS seq_num, arg_min(m_op, rank) AS op_type,
            min(ts) AS ts, max(n) AS n, string_agg(own, '; ' ORDER BY rank) AS own
     FROM wd_odd WHERE why IS NOT NULL
     GROUP BY job_key, why
@@ -198,13 +202,13 @@ wd_alive AS (  -- ranks of the job alive when the collective hung, and whether t
       ON w.job_key = r.job_key
      AND (w.t0 IS NULL  -- the watchdog lines carry no clock (a paste): every rank of the job
           OR (w.t0 - to_milliseconds(coalesce(w.tmo, 600000)) - INTERVAL 10 MINUTE <= r.valid_to AND r.valid_from <= w.t1))
-    QUALIFY row_number() OVER (PARTITION BY r.job_key, r.rank ORDER BY r.valid_from DESC) = 1
+    QUALIFY row_number() OVER (PARTITION BY r.job_key, r.rank ORDER BY r.valid_from DESC, r.pod_key, r.pod_uid) = 1
 ),
 silent AS (  -- ranks that never logged a watchdog line while most ranks of the job timed out
     SELECT a.job_key, list(a.rank ORDER BY a.rank) AS ranks,
            (SELECT count(*) FROM wd_rank w WHERE w.job_key = a.job_key) AS reporting,
-           (SELECT mode(seq) FROM wd_rank w WHERE w.job_key = a.job_key) AS seq_num,
-           (SELECT mode(op) FROM wd_rank w WHERE w.job_key = a.job_key) AS op_type,
+           (SELECT mode(seq ORDER BY seq) FROM wd_rank w WHERE w.job_key = a.job_key) AS seq_num,
+           (SELECT mode(op ORDER BY op) FROM wd_rank w WHERE w.job_key = a.job_key) AS op_type,
            (SELECT min(ts) FROM wd_rank w WHERE w.job_key = a.job_key) AS ts
     FROM wd_alive a
     WHERE a.has_logs AND NOT EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.rank = a.rank)

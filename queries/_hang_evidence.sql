@@ -29,6 +29,8 @@ WITH e AS (
 )
 SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail, strength, precedence,
        list(evidence || '/' || confidence || ': ' || CASE WHEN len(culprit_ranks) = 0 THEN 'no culprit' ELSE array_to_string(culprit_ranks, ', ') END)
-           OVER (PARTITION BY job_key ORDER BY strength, precedence, ts ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS considered
+           OVER (PARTITION BY job_key ORDER BY strength, precedence, ts NULLS LAST, culprit_ranks, confidence, detail
+                 ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS considered
 FROM e
-QUALIFY row_number() OVER (PARTITION BY job_key ORDER BY strength, precedence, ts NULLS LAST) = 1;
+-- ties (two rows of one family): the earliest, then by ranks and wording (docs/rules.md, "Determinism")
+QUALIFY row_number() OVER (PARTITION BY job_key ORDER BY strength, precedence, ts NULLS LAST, culprit_ranks, confidence, detail) = 1;

@@ -18,8 +18,8 @@ CREATE OR REPLACE TEMP TABLE k10s_failure_line AS
 WITH l AS (
     SELECT *,
         coalesce(ts,
-                 last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
-                 first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) AS ts_filled
+                 last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+                 first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) AS ts_filled
     FROM k10s_log
     WHERE job_key IS NOT NULL AND container IS NOT NULL
       AND kind IN ('cuda_oom', 'cuda_error', 'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm',
@@ -100,12 +100,12 @@ WHERE cause IS NOT NULL OR victim_role IS NOT NULL;
 CREATE OR REPLACE TEMP TABLE k10s_incident_line AS
 WITH stamped AS (  -- islands of overlapping spans (2-minute slack) per job
     SELECT *,
-        CASE WHEN span_start > max(span_end) OVER (PARTITION BY job_key ORDER BY span_start, span_end, line_no
+        CASE WHEN span_start > max(span_end) OVER (PARTITION BY job_key ORDER BY span_start, span_end, raw_row, line_no, event_id
                                                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) + INTERVAL 2 MINUTE
              THEN 1 ELSE 0 END AS brk
     FROM k10s_failure_line WHERE span_start IS NOT NULL
 )
-SELECT *, (1 + sum(brk) OVER (PARTITION BY job_key ORDER BY span_start, span_end, line_no ROWS UNBOUNDED PRECEDING))::BIGINT AS incident
+SELECT *, (1 + sum(brk) OVER (PARTITION BY job_key ORDER BY span_start, span_end, raw_row, line_no, event_id ROWS UNBOUNDED PRECEDING))::BIGINT AS incident
 FROM stamped
 UNION ALL BY NAME
 SELECT *, 0 AS brk, 1::BIGINT AS incident FROM k10s_failure_line WHERE span_start IS NULL;  -- no clock at all: the job's first incident
@@ -142,14 +142,14 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
 ),
 best AS (  -- per rank: its strongest, then earliest, own failure
     SELECT * FROM own WHERE rank_eff IS NOT NULL
-    QUALIFY row_number() OVER (PARTITION BY job_key, incident, rank_eff ORDER BY tier, ts_filled NULLS LAST, line_no) = 1
+    QUALIFY row_number() OVER (PARTITION BY job_key, incident, rank_eff ORDER BY tier, ts_filled NULLS LAST, raw_row, line_no, event_id) = 1
 ),
 first AS (
     SELECT * FROM best
-    QUALIFY row_number() OVER (PARTITION BY job_key, incident ORDER BY tier, ts_filled NULLS LAST, raw_row, line_no) = 1
+    QUALIFY row_number() OVER (PARTITION BY job_key, incident ORDER BY tier, ts_filled NULLS LAST, raw_row, line_no, rank_eff, event_id) = 1
 ),
 together AS (  -- the same way and within the same second as the first: failed together
-    SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause) AS causes
+    SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause ORDER BY b.cause) AS causes
     FROM best b JOIN first f USING (job_key, incident)
     WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause))
                                                            AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
@@ -159,8 +159,10 @@ together AS (  -- the same way and within the same second as the first: failed t
 ),
 unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks);
                -- said_why: most distinct messages of one error type among those that say why (several processes)
-    SELECT job_key, incident, arg_min(cause, tier) AS cause, arg_min(subkind, tier) AS subkind, min(ts_filled) AS ts,
-           arg_min(left(line, 300), tier) AS line, arg_min(pod_key, tier) AS pod_key,
+    SELECT job_key, incident, arg_min(cause, (tier, ts_filled, raw_row, line_no, event_id)) AS cause,
+           arg_min(subkind, (tier, ts_filled, raw_row, line_no, event_id)) AS subkind, min(ts_filled) AS ts,
+           arg_min(left(line, 300), (tier, ts_filled, raw_row, line_no, event_id)) AS line,
+           arg_min(pod_key, (tier, ts_filled, raw_row, line_no, event_id)) AS pod_key,
            (SELECT max(n) FROM (SELECT count(DISTINCT o.error_message) AS n FROM own o
                                 WHERE o.job_key = u.job_key AND o.incident = u.incident AND o.rank_eff IS NULL AND o.tier = 1
                                 GROUP BY o.error_type)) AS said_why
@@ -170,7 +172,7 @@ spans AS (
     SELECT job_key, incident, min(span_start) AS started_at, max(span_end) AS abort_at,
            list(DISTINCT rank_eff ORDER BY rank_eff) FILTER (WHERE rank_eff IS NOT NULL) AS ranks_seen,
            count(DISTINCT (incarnation_uid, pid)) FILTER (WHERE kind = 'torchrun_sigterm' AND rank_eff IS NULL) AS unresolved_sigterms,
-           list(DISTINCT pod_key) AS pods
+           list(DISTINCT pod_key ORDER BY pod_key) AS pods
     FROM k10s_incident_line GROUP BY ALL
 ),
 decided AS (
@@ -223,13 +225,13 @@ LEFT JOIN LATERAL (  -- an Xid on the culprit's GPU (or rank) within 5 minutes o
     SELECT xe.xid, xe.meaning AS xid_meaning FROM k10s_xid_event xe
     WHERE xe.job_key = d.job_key AND (xe.gpu_uuid = d.first_gpu OR xe.rank = d.first_rank)
       AND (d.first_failure_at IS NULL OR xe.ts BETWEEN d.first_failure_at - INTERVAL 5 MINUTE AND d.first_failure_at + INTERVAL 5 MINUTE)
-    ORDER BY xe.fatal DESC, xe.ts LIMIT 1
+    ORDER BY xe.fatal DESC, xe.ts, xe.xid, xe.gpu_uuid, xe.rank, xe.source, xe.line LIMIT 1
 ) x ON len(d.culprit_ranks) = 1
 LEFT JOIN LATERAL (  -- the kernel's OOM-kill line on the culprit's node around a host-oom-kill
     SELECT left(kl.line, 300) AS kernel_line FROM k10s_log kl
     WHERE kl.kind IN ('host_oom', 'cgroup_oom') AND kl.node_resolved = d.first_node
       AND (d.first_failure_at IS NULL OR kl.ts BETWEEN d.first_failure_at - INTERVAL 2 MINUTE AND d.first_failure_at + INTERVAL 1 MINUTE)
-    ORDER BY kl.ts LIMIT 1
+    ORDER BY kl.ts, kl.raw_row, kl.line_no, kl.event_id LIMIT 1
 ) k ON d.cause = 'host-oom-kill'
 CROSS JOIN LATERAL (  -- abort - first failure, and never less than the watchdog says the victims waited
     SELECT CASE WHEN d.wait_ms IS NULL AND NOT coalesce(coalesce(d.first_failure_at, d.hang_started_at, d.started_at) < d.abort_at, false) THEN NULL

@@ -35,7 +35,7 @@ SELECT
     r.ranks
 FROM k10s_pod_span ps
 LEFT JOIN (
-    SELECT pod_uid, any_value(job_key) AS job_key, count(*) AS nranks, list(rank ORDER BY rank) AS ranks
+    SELECT pod_uid, min(job_key) AS job_key, count(*) AS nranks, list(rank ORDER BY rank) AS ranks
     FROM k10s_rank GROUP BY pod_uid
 ) r ON r.pod_uid = ps.pod_uid;
 
@@ -101,13 +101,15 @@ SELECT p.node, p.step_lines, round(p.median_dev_s, 3) AS median_dev_s, m.mad_s,
 FROM per_node p
 JOIN (SELECT d.node, median(abs(d.dev_s - p.median_dev_s)) AS mad_s FROM dev d JOIN per_node p USING (node) GROUP BY d.node) m USING (node);
 
--- k10s_log: log_events with a stable id and the rank, job, node and GPU resolved from the
+-- k10s_log: log_events with a stable id (numbered in the order of the log bodies and lines,
+-- never of the scan) and the rank, job, node and GPU resolved from the
 -- pod incarnation (pod_uid when the log carries it, else the one alive at that time).
 -- ts is on the job's consensus clock (minus the node's k10s_node_clock offset); ts_node
 -- keeps the timestamp as logged.
 CREATE OR REPLACE TEMP TABLE k10s_log AS
 WITH le AS (
-    SELECT row_number() OVER () AS event_id,
+    SELECT row_number() OVER (ORDER BY l.raw_row, l.container NULLS FIRST, l.line_no, l.ts, l.namespace, l.pod, l.pod_uid, l.kind,
+                                       l.subkind, l.rank, l.local_rank, l.line) AS event_id,
            l.* REPLACE (l.ts - to_microseconds(CAST(round(coalesce(c.offset_s, 0) * 1e6) AS BIGINT)) AS ts),
            l.ts AS ts_node, coalesce(c.offset_s, 0) AS clock_offset_s
     FROM log_events l LEFT JOIN k10s_node_clock c ON c.node = l.node
@@ -119,7 +121,7 @@ pod_match AS (
             PARTITION BY le.event_id
             ORDER BY coalesce(le.pod_uid = pj.pod_uid, false) DESC,
                      coalesce(le.ts BETWEEN pj.valid_from AND pj.valid_to, false) DESC,
-                     pj.valid_from DESC
+                     pj.valid_from DESC, pj.pod_uid
         ) AS pick
     FROM le JOIN k10s_pod_job pj ON pj.namespace = le.namespace AND pj.pod = le.pod
 ),
@@ -127,7 +129,8 @@ oom_hint AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: tor
               -- local_rank: N" just after it (in time, or in the same log when neither line has a time) names the process
     SELECT o.event_id,
            min(f.rank) FILTER (WHERE f.rank IS NOT NULL) AS h_rank,
-           arg_min(f.local_rank, coalesce(f.ts, o.ts) + to_microseconds(f.line_no)) FILTER (WHERE f.local_rank IS NOT NULL) AS h_local
+           arg_min(f.local_rank, (coalesce(f.ts, o.ts) + to_microseconds(f.line_no), f.raw_row, f.line_no, f.local_rank))
+               FILTER (WHERE f.local_rank IS NOT NULL AND coalesce(f.ts, o.ts) IS NOT NULL) AS h_local
     FROM le o JOIN le f
       ON f.namespace = o.namespace AND f.pod = o.pod AND coalesce(f.pod_uid = o.pod_uid, true)
      AND f.kind = 'torchrun_failure' AND f.exit_code > 0

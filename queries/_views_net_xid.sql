@@ -12,7 +12,7 @@ WITH t AS (
 ),
 c AS (
     SELECT
-        namespace, pod, any_value(node) AS node, local_addr, local_port, peer_addr, peer_port,
+        namespace, pod, arg_max(node, (ts IS NOT NULL, ts, node)) AS node, local_addr, local_port, peer_addr, peer_port,
         count(*) AS samples, min(ts) AS t0, max(ts) AS t1,
         median(rtt_ms) AS rtt_ms, min(minrtt_ms) AS minrtt_ms,
         max(retrans_total) - min(retrans_total) AS d_retrans,
@@ -28,7 +28,8 @@ resolved AS (
         ip.pod_key AS peer_pod, ip.node AS peer_node, ip.job_key AS peer_job,
         row_number() OVER (
             PARTITION BY c.namespace, c.pod, c.local_addr, c.local_port, c.peer_addr, c.peer_port
-            ORDER BY coalesce(c.t1 BETWEEN ip.valid_from AND ip.valid_to, false) DESC, ip.valid_from DESC, lp.valid_from DESC
+            ORDER BY coalesce(c.t1 BETWEEN ip.valid_from AND ip.valid_to, false) DESC, ip.valid_from DESC, lp.valid_from DESC,
+                     ip.pod_uid, lp.pod_uid
         ) AS pick
     FROM c
     JOIN k10s_pod_job lp ON lp.namespace = c.namespace AND lp.pod = c.pod AND c.t1 BETWEEN lp.valid_from - INTERVAL 5 MINUTE AND lp.valid_to + INTERVAL 5 MINUTE
@@ -85,7 +86,7 @@ SELECT
     max(retrans_rate) AS max_retrans_rate, median(retrans_rate) AS median_retrans_rate,
     max(rtt_ratio) AS max_rtt_ratio, median(rtt_ratio) AS median_rtt_ratio,
     median(rtt_ms) AS median_rtt_ms, median(minrtt_ms) AS median_minrtt_ms,
-    any_value(job_retrans_rate) AS job_retrans_rate, any_value(job_rtt_ratio) AS job_rtt_ratio,
+    min(job_retrans_rate) AS job_retrans_rate, min(job_rtt_ratio) AS job_rtt_ratio,  -- the same on every row of the job
     list(peer ORDER BY peer) FILTER (WHERE retrans_degraded OR rtt_degraded) AS degraded_peer_pods,
     count(*) FILTER (WHERE retrans_degraded OR rtt_degraded) > 0
         AND count(*) FILTER (WHERE retrans_degraded OR rtt_degraded) * 2 > count(*)
@@ -128,7 +129,7 @@ WITH from_logs AS (
     WHERE l.kind = 'xid' AND coalesce(l.xid, 0) > 0
 ),
 from_samples AS (
-    SELECT min(ts) AS ts, any_value(node) AS node, gpu_uuid, any_value(pci_bus_id) AS pci_bus_id, xid,
+    SELECT min(ts) AS ts, arg_min(node, (ts, node)) AS node, gpu_uuid, arg_min(pci_bus_id, (ts, pci_bus_id)) AS pci_bus_id, xid,
            'gpu_samples' AS source, NULL::VARCHAR AS line
     FROM gpu_samples WHERE coalesce(xid, 0) > 0 GROUP BY gpu_uuid, xid
 ),
@@ -147,12 +148,12 @@ LEFT JOIN LATERAL (  -- on a GPU in MIG mode the Xid hits every MIG device of it
     SELECT job_key, rank, pod_key, pod_uid FROM k10s_rank r
     WHERE (r.gpu_uuid = ev.gpu_uuid OR r.gpu_uuid IN (SELECT m.gpu_uuid FROM gpus m WHERE m.parent_gpu_uuid = ev.gpu_uuid))
       AND ev.ts BETWEEN r.valid_from AND r.valid_to + INTERVAL 10 MINUTE
-    QUALIFY row_number() OVER (PARTITION BY r.gpu_uuid ORDER BY r.valid_from DESC) = 1
+    QUALIFY row_number() OVER (PARTITION BY r.gpu_uuid ORDER BY r.valid_from DESC, r.rank, r.pod_uid) = 1
 ) r ON true;
 
 -- k10s_price(model): USD per GPU-hour, longest matching pattern of k10s_gpu_prices.
 CREATE OR REPLACE TEMP MACRO k10s_price(model) AS (
     SELECT usd_per_gpu_hour FROM k10s_gpu_prices
     WHERE pattern = '' OR contains(upper(coalesce(model, '')), upper(pattern))
-    ORDER BY length(pattern) DESC LIMIT 1
+    ORDER BY length(pattern) DESC, pattern, usd_per_gpu_hour LIMIT 1
 );

@@ -50,7 +50,7 @@ log_failures AS (  -- failures in the logs; a rank whose NCCL collective failed 
 ),
 death_failures AS (  -- used only when the logs show no failure: container deaths, named by rank when its framebuffer was full
     SELECT d.job_key, coalesce(fb.rank, CASE WHEN d.nranks = 1 THEN d.ranks[1] END) AS rank, d.pod_key, d.node,
-           coalesce(fb.gpu_uuid, (SELECT any_value(gpu_uuid) FROM k10s_rank r WHERE r.pod_uid = d.pod_uid AND d.nranks = 1)) AS gpu_uuid,
+           coalesce(fb.gpu_uuid, (SELECT min(gpu_uuid) FROM k10s_rank r WHERE r.pod_uid = d.pod_uid AND d.nranks = 1)) AS gpu_uuid,
            d.ts, CASE WHEN fb.rank IS NOT NULL THEN 'cuda-oom' WHEN d.reason = 'OOMKilled' THEN 'host-oom' ELSE 'exit-' || d.exit_code END AS sig,
            'container of ' || d.pod_key || ' died: ' || coalesce(d.reason, '') || ' exit ' || d.exit_code
                || coalesce(' (framebuffer ' || round(fb.used_mib) || ' of ' || round(fb.total_mib) || ' MiB)', '') AS line,
@@ -61,7 +61,7 @@ death_failures AS (  -- used only when the logs show no failure: container death
 ),
 ordered AS (
     SELECT *, coalesce(rank::VARCHAR, pod_key, '?') AS who,
-           row_number() OVER (PARTITION BY job_key ORDER BY ts, sig LIKE 'exit-%', rank) AS n
+           row_number() OVER (PARTITION BY job_key ORDER BY ts, sig LIKE 'exit-%', rank, pod_key, sig, line, node, gpu_uuid, previous) AS n
     FROM (SELECT * FROM log_failures UNION ALL SELECT * FROM death_failures)
 ),
 walk AS (  -- failures, in time order: a new one after a 2-minute gap, or when a rank (pod) that
@@ -108,7 +108,7 @@ sig_counts AS (
 ),
 top_sig AS (
     SELECT * FROM sig_counts
-    QUALIFY row_number() OVER (PARTITION BY job_key ORDER BY n DESC, first_ts) = 1
+    QUALIFY row_number() OVER (PARTITION BY job_key ORDER BY n DESC, first_ts, who, sig) = 1
 ),
 per_job AS (
     SELECT
@@ -116,7 +116,7 @@ per_job AS (
         count(*) AS failures,
         min(f.ts) AS started_at, max(f.ts) AS ended_at,
         list({'failure': f.failure_no, 'at': f.ts, 'rank': f.rank, 'pod': f.pod_key, 'node': f.node, 'gpu': f.gpu_uuid,
-              'signature': f.sig, 'previous_container': f.previous, 'line': f.line} ORDER BY f.ts) AS evidence
+              'signature': f.sig, 'previous_container': f.previous, 'line': f.line} ORDER BY f.ts, f.failure_no) AS evidence
     FROM firsts f GROUP BY f.job_key
 )
 SELECT
@@ -124,9 +124,9 @@ SELECT
     t.sig AS cause,
     CASE WHEN t.n >= 2 THEN 'critical' WHEN pj.failures >= 2 THEN 'warning' ELSE 'info' END AS severity,
     (SELECT list(DISTINCT f.rank ORDER BY f.rank) FROM firsts f WHERE f.job_key = pj.job_key AND f.sig = t.sig AND coalesce(f.rank::VARCHAR, f.pod_key) = t.who AND f.rank IS NOT NULL) AS ranks,
-    (SELECT list(DISTINCT f.pod_key) FROM firsts f WHERE f.job_key = pj.job_key AND f.sig = t.sig AND coalesce(f.rank::VARCHAR, f.pod_key) = t.who) AS pods,
-    (SELECT list(DISTINCT f.node) FROM firsts f WHERE f.job_key = pj.job_key AND f.sig = t.sig AND coalesce(f.rank::VARCHAR, f.pod_key) = t.who AND f.node IS NOT NULL) AS nodes,
-    (SELECT list(DISTINCT f.gpu_uuid) FROM firsts f WHERE f.job_key = pj.job_key AND f.sig = t.sig AND coalesce(f.rank::VARCHAR, f.pod_key) = t.who AND f.gpu_uuid IS NOT NULL) AS gpus,
+    (SELECT list(DISTINCT f.pod_key ORDER BY f.pod_key) FROM firsts f WHERE f.job_key = pj.job_key AND f.sig = t.sig AND coalesce(f.rank::VARCHAR, f.pod_key) = t.who) AS pods,
+    (SELECT list(DISTINCT f.node ORDER BY f.node) FROM firsts f WHERE f.job_key = pj.job_key AND f.sig = t.sig AND coalesce(f.rank::VARCHAR, f.pod_key) = t.who AND f.node IS NOT NULL) AS nodes,
+    (SELECT list(DISTINCT f.gpu_uuid ORDER BY f.gpu_uuid) FROM firsts f WHERE f.job_key = pj.job_key AND f.sig = t.sig AND coalesce(f.rank::VARCHAR, f.pod_key) = t.who AND f.gpu_uuid IS NOT NULL) AS gpus,
     pj.started_at, pj.ended_at,
     t.n AS loops,
     pj.failures,

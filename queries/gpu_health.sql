@@ -26,25 +26,26 @@ WITH xid AS (
         'xid-' || x.xid AS cause,
         CASE WHEN x.fatal THEN 'critical' WHEN x.xid IN (43, 45) THEN 'info' ELSE 'warning' END AS severity,
         'Xid ' || x.xid || ' on ' || coalesce(x.gpu_uuid, x.pci_bus_id, 'a GPU') || ' (' || coalesce(x.node, '?') || ')' AS title,
-        any_value(x.job_key) AS job,
-        list(DISTINCT x.rank) FILTER (WHERE x.rank IS NOT NULL) AS ranks,
-        list(DISTINCT x.pod_key) FILTER (WHERE x.pod_key IS NOT NULL) AS pods,
+        arg_min(x.job_key, (x.ts, x.job_key)) AS job,  -- the job on the GPU at its first Xid
+        list(DISTINCT x.rank ORDER BY x.rank) FILTER (WHERE x.rank IS NOT NULL) AS ranks,
+        list(DISTINCT x.pod_key ORDER BY x.pod_key) FILTER (WHERE x.pod_key IS NOT NULL) AS pods,
         [x.node] AS nodes,
         CASE WHEN x.gpu_uuid IS NULL THEN []::VARCHAR[] ELSE [x.gpu_uuid] END AS gpus,
         min(x.ts) AS started_at, max(x.ts) AS ended_at,
-        coalesce(any_value(x.meaning), 'Xid ' || x.xid || ' (not in the k10s table; see the NVIDIA Xid catalog)') AS detail,
-        CASE any_value(x.action)
+        coalesce(min(x.meaning), 'Xid ' || x.xid || ' (not in the k10s table; see the NVIDIA Xid catalog)') AS detail,
+        CASE min(x.action)
             WHEN 'reboot-node' THEN 'Drain and reboot the node; if the GPU falls off the bus again, RMA it. Restart the job from its last checkpoint elsewhere.'
             WHEN 'reset-gpu' THEN 'Drain the node and reset the GPU (nvidia-smi -r) before reuse; repeated errors after reset mean RMA.'
             WHEN 'restart-app' THEN 'Restart the application; if it repeats on the same GPU, run dcgmi diag on it.'
             ELSE 'Correlate with other Xids on this GPU; no action on its own.'
         END AS recommendation,
-        list({'what': 'xid', 'at': x.ts, 'value': x.xid::DOUBLE, 'source': x.source, 'line': left(x.line, 300)} ORDER BY x.ts) AS evidence
+        list({'what': 'xid', 'at': x.ts, 'value': x.xid::DOUBLE, 'source': x.source, 'line': left(x.line, 300)} ORDER BY x.ts, x.source, x.line, x.rank) AS evidence
     FROM k10s_xid_event x
     GROUP BY x.xid, x.node, x.gpu_uuid, x.pci_bus_id, x.fatal
 ),
 gpu_rank AS (  -- latest rank on each GPU
-    SELECT gpu_uuid, arg_max(job_key, valid_from) AS job_key, arg_max(rank, valid_from) AS rank, arg_max(pod_key, valid_from) AS pod_key
+    SELECT gpu_uuid, arg_max(job_key, (valid_from, pod_key, rank)) AS job_key, arg_max(rank, (valid_from, pod_key, rank)) AS rank,
+           arg_max(pod_key, (valid_from, pod_key, rank)) AS pod_key
     FROM k10s_rank WHERE gpu_uuid IS NOT NULL GROUP BY gpu_uuid
 ),
 ecc AS (
@@ -72,7 +73,7 @@ ecc AS (
 ),
 throttle AS (
     SELECT
-        s.gpu_uuid, any_value(s.node) AS node, count(*) AS n,
+        s.gpu_uuid, arg_max(s.node, (s.ts, s.node)) AS node, count(*) AS n,
         count(*) FILTER (WHERE coalesce(s.throttle_reasons, 0) & 104 > 0) AS thermal_n,  -- HwSlowdown|SwThermal|HwThermal
         count(*) FILTER (WHERE coalesce(s.throttle_reasons, 0) & 128 > 0) AS brake_n,    -- HwPowerBrake
         min(s.ts) FILTER (WHERE coalesce(s.throttle_reasons, 0) & 232 > 0) AS first_ts,
@@ -116,4 +117,4 @@ SELECT * FROM xid
 UNION ALL SELECT * FROM ecc
 UNION ALL SELECT * FROM throttled
 UNION ALL SELECT * FROM node_health
-ORDER BY severity, cause, nodes
+ORDER BY severity, cause, nodes, gpus, title, started_at, job

@@ -41,8 +41,8 @@ WITH s AS (
 ),
 per_gpu AS (
     SELECT
-        alloc_pod, gpu_uuid, any_value(node) AS node, any_value(model_name) AS model, any_value(job_key) AS job_key,
-        any_value(rank) AS rank, count(*) AS n, count(*) FILTER (WHERE idle) AS idle_n,
+        alloc_pod, gpu_uuid, arg_max(node, (ts, node)) AS node, arg_max(model_name, (ts, model_name)) AS model,
+        arg_max(job_key, (ts, job_key, rank)) AS job_key, arg_max(rank, (ts, job_key, rank)) AS rank, count(*) AS n, count(*) FILTER (WHERE idle) AS idle_n,
         min(ts) AS first_ts, max(ts) AS last_ts,
         min(ts) FILTER (WHERE idle) AS first_idle, max(ts) FILTER (WHERE idle) AS last_idle,
         max(power_w) AS max_power_w, max(coalesce(tensor_active, sm_active, gr_engine_active)) AS max_activity, max(util_pct) AS max_util_pct,
@@ -56,9 +56,9 @@ idle_gpus AS (
         CASE WHEN p.idle_n = p.n AND ps.valid_from IS NOT NULL AND ps.valid_from < p.first_ts THEN ps.valid_from ELSE p.first_idle END AS idle_since,
         k10s_price(coalesce(p.model, gi.product)) AS price
     FROM per_gpu p
-    LEFT JOIN (SELECT pod_key, arg_max(valid_from, valid_from) AS valid_from, arg_max(phase, valid_from) AS phase FROM k10s_pod_span GROUP BY pod_key) ps
+    LEFT JOIN (SELECT pod_key, arg_max(valid_from, valid_from) AS valid_from, arg_max(phase, (valid_from, phase)) AS phase FROM k10s_pod_span GROUP BY pod_key) ps
       ON ps.pod_key = p.alloc_pod
-    LEFT JOIN (SELECT gpu_uuid, any_value(product) AS product, bool_or(coalesce(mig_mode, '') = 'Enabled') AS mig_enabled FROM gpus GROUP BY gpu_uuid) gi ON gi.gpu_uuid = p.gpu_uuid
+    LEFT JOIN (SELECT gpu_uuid, min(product) AS product, bool_or(coalesce(mig_mode, '') = 'Enabled') AS mig_enabled FROM gpus GROUP BY gpu_uuid) gi ON gi.gpu_uuid = p.gpu_uuid
     WHERE p.n >= 3 AND p.idle_n >= 0.95 * p.n
       -- a GPU split into MIG devices is judged per MIG device, not by its whole-GPU rows
       AND NOT coalesce(gi.mig_enabled, false)
@@ -67,20 +67,20 @@ idle_gpus AS (
 ),
 allocated AS (
     SELECT
-        'allocated-idle' AS cause, 'warning' AS severity, any_value(job_key) AS job, list(DISTINCT alloc_pod ORDER BY alloc_pod) AS pods,
-        list(DISTINCT rank) FILTER (WHERE rank IS NOT NULL) AS ranks,
-        list(DISTINCT node) AS nodes, list(gpu_uuid ORDER BY gpu_uuid) AS gpus,
+        'allocated-idle' AS cause, 'warning' AS severity, min(job_key) AS job, list(DISTINCT alloc_pod ORDER BY alloc_pod) AS pods,
+        list(DISTINCT rank ORDER BY rank) FILTER (WHERE rank IS NOT NULL) AS ranks,
+        list(DISTINCT node ORDER BY node) AS nodes, list(gpu_uuid ORDER BY gpu_uuid, alloc_pod) AS gpus,
         min(idle_since) AS started_at, max(last_idle) AS ended_at,
         count(*) AS idle_gpus,
         round(max(epoch(last_idle - idle_since)) / 3600.0, 3) AS idle_hours,
-        round(sum(epoch(last_idle - idle_since)) / 3600.0, 3) AS gpu_hours_lost,
-        round(sum(epoch(last_idle - idle_since) / 3600.0 * price), 2) AS cost_usd,
+        round(sum(epoch(last_idle - idle_since) ORDER BY gpu_uuid, alloc_pod) / 3600.0, 3) AS gpu_hours_lost,
+        round(sum(epoch(last_idle - idle_since) / 3600.0 * price ORDER BY gpu_uuid, alloc_pod), 2) AS cost_usd,
         max(price) AS usd_per_gpu_hour,
-        any_value(model) AS model,
+        min(model) AS model,
         NULL::VARCHAR AS fragmentation,
         list({'gpu': gpu_uuid, 'node': node, 'samples': n, 'idle_samples': idle_n, 'max_power_w': max_power_w,
               'max_activity': max_activity, 'max_util_pct': max_util_pct, 'max_fb_used_mib': max_fb_used_mib,
-              'idle_since': idle_since, 'pod_started_at': pod_started_at} ORDER BY gpu_uuid) AS evidence
+              'idle_since': idle_since, 'pod_started_at': pod_started_at} ORDER BY gpu_uuid, alloc_pod) AS evidence
     FROM idle_gpus WHERE alloc_pod IS NOT NULL
     GROUP BY coalesce(job_key, alloc_pod)  -- one finding per job (or per pod outside a job)
 ),
@@ -91,7 +91,7 @@ free_per_node AS (  -- allocatable minus what running/pending-bound pods request
     GROUP BY n.node, n.gpu_allocatable
 ),
 frag AS (
-    SELECT string_agg(p.namespace || '/' || p.pod || ' needs ' || p.gpu_request, '; ') AS text
+    SELECT string_agg(p.namespace || '/' || p.pod || ' needs ' || p.gpu_request, '; ' ORDER BY p.namespace, p.pod, p.pod_uid) AS text
     FROM pods p
     WHERE p.phase = 'Pending' AND coalesce(p.gpu_request, 0) > 0
       AND p.gpu_request <= (SELECT sum(greatest(free, 0)) FROM free_per_node)
@@ -100,13 +100,13 @@ frag AS (
 unallocated AS (
     SELECT
         'unallocated-idle' AS cause, 'info' AS severity, NULL::VARCHAR AS job, []::VARCHAR[] AS pods, []::BIGINT[] AS ranks,
-        list(DISTINCT i.node) AS nodes, list(i.gpu_uuid ORDER BY i.gpu_uuid) AS gpus,
+        list(DISTINCT i.node ORDER BY i.node) AS nodes, list(i.gpu_uuid ORDER BY i.gpu_uuid) AS gpus,
         min(i.first_idle) AS started_at, max(i.last_idle) AS ended_at,
         count(*) AS idle_gpus,
         round(max(epoch(i.last_idle - i.first_idle)) / 3600.0, 3) AS idle_hours,
-        round(sum(epoch(i.last_idle - i.first_idle)) / 3600.0, 3) AS gpu_hours_lost,
-        round(sum(epoch(i.last_idle - i.first_idle) / 3600.0 * i.price), 2) AS cost_usd,
-        max(i.price) AS usd_per_gpu_hour, any_value(i.model) AS model,
+        round(sum(epoch(i.last_idle - i.first_idle) ORDER BY i.gpu_uuid) / 3600.0, 3) AS gpu_hours_lost,
+        round(sum(epoch(i.last_idle - i.first_idle) / 3600.0 * i.price ORDER BY i.gpu_uuid), 2) AS cost_usd,
+        max(i.price) AS usd_per_gpu_hour, min(i.model) AS model,
         CASE WHEN (SELECT text FROM frag) IS NOT NULL
              THEN 'free GPUs are fragmented: ' || (SELECT text FROM frag) || '; most free on one node: ' || (SELECT coalesce(max(free), 0) FROM free_per_node)
         END AS fragmentation,
@@ -121,4 +121,4 @@ unallocated AS (
 SELECT * FROM allocated
 UNION ALL
 SELECT * FROM unallocated
-ORDER BY severity DESC, gpu_hours_lost DESC
+ORDER BY severity DESC, gpu_hours_lost DESC, job, gpus

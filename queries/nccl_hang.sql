@@ -41,7 +41,7 @@ WITH l AS (
     SELECT * FROM k10s_log WHERE job_key IS NOT NULL
 ),
 timeouts AS (
-    SELECT job_key, rank_resolved AS rank, seq_num, op_type, timeout_ms, ran_for_ms, ts, pod_key
+    SELECT job_key, rank_resolved AS rank, seq_num, op_type, timeout_ms, ran_for_ms, ts, pod_key, event_id
     FROM l WHERE kind = 'nccl_watchdog_timeout' AND rank_resolved IS NOT NULL
 ),
 incident_wd AS (  -- per job: the collective most ranks timed out on
@@ -49,7 +49,9 @@ incident_wd AS (  -- per job: the collective most ranks timed out on
         job_key, seq_num, op_type, count(DISTINCT rank) AS victims, list(DISTINCT rank ORDER BY rank) AS victim_ranks,
         min(ts) AS t_first, max(ts) AS t_last, max(timeout_ms) AS timeout_ms, max(ran_for_ms) AS ran_for_ms
     FROM timeouts GROUP BY job_key, seq_num, op_type
-    QUALIFY row_number() OVER (PARTITION BY job_key ORDER BY count(DISTINCT rank) DESC, min(ts)) = 1
+    -- ties: the collective the lines name most fully (a line without OpType is a sibling of one with it)
+    QUALIFY row_number() OVER (PARTITION BY job_key ORDER BY count(DISTINCT rank) DESC, min(ts), op_type IS NULL, seq_num IS NULL,
+                                                             max(timeout_ms) IS NULL, seq_num, op_type) = 1
 ),
 incident AS (  -- plus jobs whose desync report / fingerprint / FR / RAS evidence names a culprit without a timeout
     SELECT * FROM incident_wd
@@ -64,7 +66,7 @@ job_ranks AS (  -- the incarnation of every rank alive when the collective start
     FROM incident i JOIN k10s_rank r ON r.job_key = i.job_key
      AND (i.t_first IS NULL  -- a report without a timestamp: the newest incarnation of every rank
           OR (i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) - INTERVAL 10 MINUTE <= r.valid_to AND r.valid_from <= i.t_last))
-    QUALIFY row_number() OVER (PARTITION BY i.job_key, r.rank ORDER BY r.valid_from DESC) = 1
+    QUALIFY row_number() OVER (PARTITION BY i.job_key, r.rank ORDER BY r.valid_from DESC, r.pod_key, r.pod_uid) = 1
 ),
 pods_with_logs AS (
     SELECT DISTINCT incarnation_uid FROM l
@@ -73,15 +75,16 @@ failed AS (  -- errors before the collective timed out
     SELECT l.job_key, l.rank_resolved AS rank, min(l.ts) AS ts,
            arg_min(CASE WHEN l.kind = 'cuda_oom' THEN 'cuda_oom'
                         WHEN l.kind = 'xid' THEN 'xid-' || l.xid
-                        ELSE 'exit-' || l.exit_code END, l.ts) AS failure_kind,
-           arg_min(l.line, l.ts) AS line
+                        ELSE 'exit-' || l.exit_code END, (l.ts, l.raw_row, l.line_no, l.event_id)) AS failure_kind,
+           arg_min(l.line, (l.ts, l.raw_row, l.line_no, l.event_id)) AS line
     FROM l JOIN incident i USING (job_key)
     WHERE l.rank_resolved IS NOT NULL
       AND (l.kind IN ('cuda_oom', 'xid') OR (l.kind = 'torchrun_failure' AND l.exit_code > 0))
       AND l.ts <= i.t_first AND l.ts >= i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) - INTERVAL 15 MINUTE
     GROUP BY l.job_key, l.rank_resolved
     UNION ALL
-    SELECT x.job_key, x.rank, min(x.ts), arg_min('xid-' || x.xid, x.ts), arg_min(coalesce(x.line, 'Xid ' || x.xid || ' (' || x.source || ')'), x.ts)
+    SELECT x.job_key, x.rank, min(x.ts), arg_min('xid-' || x.xid, (x.ts, x.xid, x.source, x.line)),
+           arg_min(coalesce(x.line, 'Xid ' || x.xid || ' (' || x.source || ')'), (x.ts, x.xid, x.source, x.line))
     FROM k10s_xid_event x JOIN incident i USING (job_key)
     WHERE x.rank IS NOT NULL AND x.fatal
       AND x.ts <= i.t_first AND x.ts >= i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) - INTERVAL 15 MINUTE
@@ -95,7 +98,7 @@ peer_refs AS (  -- every address named in NCCL WARN / remote-error / watchdog li
     LEFT JOIN LATERAL (
         SELECT * FROM k10s_ip ip
         WHERE ip.ip = l.peer_ip AND l.ts BETWEEN ip.valid_from - INTERVAL 5 MINUTE AND ip.valid_to + INTERVAL 5 MINUTE
-        ORDER BY ip.ip_kind = 'pod' DESC, ip.valid_from DESC LIMIT 1
+        ORDER BY ip.ip_kind = 'pod' DESC, ip.valid_from DESC, ip.ip_kind, ip.pod_uid, ip.node LIMIT 1
     ) ip ON true
     WHERE l.peer_ip IS NOT NULL
 ),
@@ -115,7 +118,8 @@ status AS (
     JOIN incident i USING (job_key)
     LEFT JOIN failed f ON f.job_key = jr.job_key AND f.rank = jr.rank
     LEFT JOIN named n ON n.job_key = jr.job_key AND n.rank = jr.rank AND NOT list_contains(i.victim_ranks, jr.rank)
-    LEFT JOIN (SELECT job_key, rank, arg_max(seq_num, ts) AS seq_num, arg_max(op_type, ts) AS op_type FROM timeouts GROUP BY ALL) t
+    LEFT JOIN (SELECT job_key, rank, arg_max(seq_num, (ts, event_id)) FILTER (WHERE ts IS NOT NULL) AS seq_num,
+                      arg_max(op_type, (ts, event_id)) FILTER (WHERE ts IS NOT NULL) AS op_type FROM timeouts GROUP BY ALL) t
       ON t.job_key = jr.job_key AND t.rank = jr.rank
 ),
 own AS (  -- the rule's own first-failure tiers: a rank that failed first, a closed remote peer
@@ -175,17 +179,17 @@ SELECT
          ELSE 'critical' END AS severity,
     CASE WHEN i.source = 'verdict' THEN list_sort(i.v_ranks)
          ELSE coalesce(list(DISTINCT c.rank ORDER BY c.rank) FILTER (WHERE c.rank IS NOT NULL), []) END AS ranks,
-    coalesce(list(DISTINCT c.pod_key) FILTER (WHERE c.pod_key IS NOT NULL), []) AS pods,
-    coalesce(list(DISTINCT c.node) FILTER (WHERE c.node IS NOT NULL), []) AS nodes,
-    coalesce(list(DISTINCT c.gpu_uuid) FILTER (WHERE c.gpu_uuid IS NOT NULL), []) AS gpus,
+    coalesce(list(DISTINCT c.pod_key ORDER BY c.pod_key) FILTER (WHERE c.pod_key IS NOT NULL), []) AS pods,
+    coalesce(list(DISTINCT c.node ORDER BY c.node) FILTER (WHERE c.node IS NOT NULL), []) AS nodes,
+    coalesce(list(DISTINCT c.gpu_uuid ORDER BY c.gpu_uuid) FILTER (WHERE c.gpu_uuid IS NOT NULL), []) AS gpus,
     CASE WHEN i.victims > 0 THEN i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) ELSE i.t_first END AS started_at,
     i.t_last AS ended_at,
     i.seq_num, i.op_type, i.timeout_ms,
-    coalesce(any_value(ki.watchdog_victims), i.victims) AS victims, i.victim_ranks,
+    coalesce(min(ki.watchdog_victims), i.victims) AS victims, i.victim_ranks,
     (SELECT count(*) FROM job_ranks jr WHERE jr.job_key = i.job_key) AS job_ranks,
     min(c.failure_kind) AS failure_kind,
     -- one incident, one cost: read from k10s_incident (queries/_incident.sql); none when no watchdog wait was logged
-    CASE WHEN i.victims > 0 THEN coalesce(any_value(ki.gpu_hours_lost), round(coalesce(js.gpus, i.victims) * coalesce(i.ran_for_ms, i.timeout_ms, 600000) / 3600000.0, 3)) END AS gpu_hours_lost,
+    CASE WHEN i.victims > 0 THEN coalesce(min(ki.gpu_hours_lost), round(coalesce(js.gpus, i.victims) * coalesce(i.ran_for_ms, i.timeout_ms, 600000) / 3600000.0, 3)) END AS gpu_hours_lost,
     CASE i.source WHEN 'own' THEN 'first-failure' ELSE i.v_evidence END AS decided_by,
     CASE i.source WHEN 'own' THEN CASE i.own_tier WHEN 1 THEN 'high' ELSE 'medium' END
                   WHEN 'verdict' THEN i.v_confidence ELSE 'none' END AS confidence,
@@ -205,8 +209,10 @@ SELECT
                                'own_seq_num': NULL::BIGINT, 'own_op_type': NULL::VARCHAR, 'failure': NULL::VARCHAR,
                                'named_by_peers': NULL::BIGINT, 'has_logs': NULL::BOOLEAN,
                                'peer_ip': peer_ip, 'resolved_pod': peer_pod, 'resolved_node': peer_node, 'resolved_ranks': peer_ranks, 'reports': n}
-                              ORDER BY n DESC)
-                  FROM (SELECT peer_ip, any_value(peer_pod) AS peer_pod, any_value(peer_node) AS peer_node, any_value(peer_ranks) AS peer_ranks, count(*) AS n
+                              ORDER BY n DESC, peer_ip)
+                  FROM (SELECT peer_ip, arg_max(peer_pod, (ts IS NOT NULL, ts, peer_pod)) AS peer_pod,  -- the newest resolution
+                               arg_max(peer_node, (ts IS NOT NULL, ts, peer_pod, peer_node)) AS peer_node,
+                               arg_max(peer_ranks, (ts IS NOT NULL, ts, peer_pod, peer_ranks)) AS peer_ranks, count(*) AS n
                         FROM peer_refs p WHERE p.job_key = i.job_key GROUP BY peer_ip)), [])
     ) AS evidence
 FROM picked i

@@ -27,7 +27,7 @@
 WITH culprit_pods AS (
     SELECT n.*, pj.node, pj.ranks
     FROM k10s_pod_net n
-    LEFT JOIN (SELECT pod_key, arg_max(node, valid_from) AS node, arg_max(ranks, valid_from) AS ranks FROM k10s_pod_job GROUP BY pod_key) pj USING (pod_key)
+    LEFT JOIN (SELECT pod_key, arg_max(node, (valid_from, pod_uid)) AS node, arg_max(ranks, (valid_from, pod_uid)) AS ranks FROM k10s_pod_job GROUP BY pod_key) pj USING (pod_key)
     WHERE n.culprit
 ),
 pairs AS (
@@ -40,7 +40,7 @@ pod_findings AS (
         c.median_rtt_ms AS rtt_ms, c.median_minrtt_ms AS minrtt_ms, c.job_retrans_rate, c.job_rtt_ratio,
         (SELECT list({'pod_a': p.pod_a, 'pod_b': p.pod_b, 'connections': p.connections, 'rtt_ms': round(p.rtt_ms, 3),
                       'minrtt_ms': round(p.minrtt_ms, 3), 'rtt_ratio': round(p.rtt_ratio, 2), 'retrans_rate': round(p.retrans_rate, 5),
-                      'retrans_segments': p.retrans_segments} ORDER BY p.retrans_rate DESC)
+                      'retrans_segments': p.retrans_segments} ORDER BY p.retrans_rate DESC, p.pod_a, p.pod_b)
          FROM pairs p WHERE p.job_key = c.job_key AND (p.pod_a = c.pod_key OR p.pod_b = c.pod_key)) AS evidence
     FROM culprit_pods c
 ),
@@ -54,8 +54,8 @@ link_findings AS (
           'minrtt_ms': round(p.minrtt_ms, 3), 'rtt_ratio': round(p.rtt_ratio, 2), 'retrans_rate': round(p.retrans_rate, 5),
           'retrans_segments': p.retrans_segments}] AS evidence
     FROM pairs p
-    LEFT JOIN (SELECT pod_key, arg_max(node, valid_from) AS node FROM k10s_pod_job GROUP BY pod_key) na ON na.pod_key = p.pod_a
-    LEFT JOIN (SELECT pod_key, arg_max(node, valid_from) AS node FROM k10s_pod_job GROUP BY pod_key) nb ON nb.pod_key = p.pod_b
+    LEFT JOIN (SELECT pod_key, arg_max(node, (valid_from, pod_uid)) AS node FROM k10s_pod_job GROUP BY pod_key) na ON na.pod_key = p.pod_a
+    LEFT JOIN (SELECT pod_key, arg_max(node, (valid_from, pod_uid)) AS node FROM k10s_pod_job GROUP BY pod_key) nb ON nb.pod_key = p.pod_b
     WHERE NOT EXISTS (SELECT 1 FROM culprit_pods c WHERE c.job_key = p.job_key AND c.pod_key IN (p.pod_a, p.pod_b))
 )
 SELECT * FROM pod_findings

@@ -41,7 +41,7 @@ log_oom AS (  -- a line without a timestamp takes the nearest stamped line of it
 ),
 host_oom AS (
     SELECT d.job_key, CASE WHEN d.nranks = 1 THEN d.ranks[1] END AS rank, d.pod_key, d.node,
-           CASE WHEN d.nranks = 1 THEN (SELECT any_value(gpu_uuid) FROM k10s_rank r WHERE r.pod_uid = d.pod_uid) END AS gpu_uuid,
+           CASE WHEN d.nranks = 1 THEN (SELECT min(gpu_uuid) FROM k10s_rank r WHERE r.pod_uid = d.pod_uid) END AS gpu_uuid,
            d.ts, 'host-oom' AS cause, NULL::DOUBLE AS total_mib, NULL::DOUBLE AS in_use_mib, NULL::DOUBLE AS requested_mib,
            NULL::BIGINT AS step, 'container ' || coalesce(d.reason, '') || ' exit ' || d.exit_code AS line
     FROM k10s_death d
@@ -61,7 +61,7 @@ ooms AS (
 ),
 ordered AS (
     SELECT *, coalesce(rank::VARCHAR, pod_key, '?') AS who,
-           row_number() OVER (PARTITION BY job_key ORDER BY ts, cause = 'host-oom', rank NULLS LAST) AS n
+           row_number() OVER (PARTITION BY job_key ORDER BY ts, cause = 'host-oom', rank NULLS LAST, pod_key, line, requested_mib, in_use_mib) AS n
     FROM ooms
 ),
 walk AS (  -- incidents, in time order: a new one after a 2-minute gap, or when a rank that
@@ -85,7 +85,7 @@ firsts AS (  -- the first OOM of each incident (a log line wins over a container
     QUALIFY row_number() OVER (PARTITION BY job_key, incident ORDER BY n) = 1
 ),
 bounded AS (
-    SELECT f.*, lead(f.ts) OVER (PARTITION BY f.job_key ORDER BY f.ts) AS next_ts FROM firsts f
+    SELECT f.*, lead(f.ts) OVER (PARTITION BY f.job_key ORDER BY f.ts, f.incident) AS next_ts FROM firsts f
 ),
 cascade AS (
     SELECT
@@ -121,9 +121,9 @@ SELECT
     i.job_key AS job,
     arg_min(i.cause, i.n) AS cause,
     list(DISTINCT i.rank ORDER BY i.rank) FILTER (WHERE i.rank IS NOT NULL) AS ranks,
-    list(DISTINCT i.pod_key) FILTER (WHERE i.pod_key IS NOT NULL) AS pods,
-    list(DISTINCT i.node) FILTER (WHERE i.node IS NOT NULL) AS nodes,
-    list(DISTINCT i.gpu_uuid) FILTER (WHERE i.gpu_uuid IS NOT NULL) AS gpus,
+    list(DISTINCT i.pod_key ORDER BY i.pod_key) FILTER (WHERE i.pod_key IS NOT NULL) AS pods,
+    list(DISTINCT i.node ORDER BY i.node) FILTER (WHERE i.node IS NOT NULL) AS nodes,
+    list(DISTINCT i.gpu_uuid ORDER BY i.gpu_uuid) FILTER (WHERE i.gpu_uuid IS NOT NULL) AS gpus,
     min(i.ts) AS started_at,
     max(i.cascade_end) AS ended_at,
     count(*) AS incidents,
@@ -133,16 +133,16 @@ SELECT
     arg_min(i.in_use, i.n) AS in_use_mib,
     arg_min(i.requested_mib, i.n) AS requested_mib,
     arg_min(i.total - i.in_use, i.n) AS headroom_mib,
-    coalesce(any_value(ki.watchdog_victims), arg_min(coalesce(i.watchdog_ranks, 0), i.n)) AS watchdog_ranks,
+    coalesce(min(ki.watchdog_victims), arg_min(coalesce(i.watchdog_ranks, 0), i.n)) AS watchdog_ranks,
     arg_min(i.timeout_ms, i.n) AS timeout_ms,
     arg_min(coalesce(i.sigterm_ranks, 0), i.n) AS sigterm_ranks,
     arg_min(coalesce(i.remote_error_ranks, 0), i.n) AS remote_error_ranks,
     -- one incident, one cost: the incidents' own (k10s_incident), else job GPUs x (cascade end - OOM)
-    coalesce(any_value(ki.gpu_hours_lost), round(sum(coalesce(js.gpus, 1) * epoch(i.cascade_end - i.ts) / 3600.0), 3)) AS gpu_hours_lost,
+    coalesce(min(ki.gpu_hours_lost), round(sum(coalesce(js.gpus, 1) * epoch(i.cascade_end - i.ts) / 3600.0), 3)) AS gpu_hours_lost,
     list({'incident': i.incident, 'at': i.ts, 'rank': i.rank, 'pod': i.pod_key, 'node': i.node, 'gpu': i.gpu_uuid,
           'cause': i.cause, 'step': i.step, 'total_mib': i.total, 'in_use_mib': i.in_use, 'requested_mib': i.requested_mib,
           'watchdog_ranks': i.watchdog_ranks, 'timeout_ms': i.timeout_ms, 'sigterm_ranks': i.sigterm_ranks,
-          'remote_error_ranks': i.remote_error_ranks, 'line': left(i.line, 300)} ORDER BY i.ts) AS evidence
+          'remote_error_ranks': i.remote_error_ranks, 'line': left(i.line, 300)} ORDER BY i.ts, i.incident) AS evidence
 FROM inc i
 LEFT JOIN k10s_job_size js ON js.job_key = i.job_key
 LEFT JOIN (SELECT job_key, sum(gpu_hours_lost) AS gpu_hours_lost, arg_min(watchdog_victims, incident) AS watchdog_victims

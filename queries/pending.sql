@@ -43,7 +43,7 @@ WITH pend AS (
     WHERE p.phase = 'Pending' AND (p.node IS NULL OR NOT coalesce(p.scheduled, false))
 ),
 sched AS (
-    SELECT namespace, object_name AS pod, arg_max(message, ts) AS message
+    SELECT namespace, object_name AS pod, arg_max(message, (ts, message)) FILTER (WHERE ts IS NOT NULL) AS message
     FROM events WHERE reason = 'FailedScheduling' AND coalesce(object_kind, 'Pod') = 'Pod' GROUP BY ALL
 ),
 bound AS (  -- GPUs requested by pods already bound to each node
@@ -81,11 +81,11 @@ pod_fit AS (
         count(*) FILTER (WHERE len(f.untolerated) > 0) AS tainted_nodes,
         count(*) FILTER (WHERE NOT f.selector_ok) AS selector_mismatch_nodes,
         count(*) FILTER (WHERE len(f.untolerated) > 0 AND f.selector_ok AND f.schedulable AND f.free >= p.gpu_request) AS taint_blocked_fit,
-        coalesce(list(DISTINCT f.node) FILTER (WHERE len(f.untolerated) > 0 AND f.selector_ok AND f.schedulable AND f.free >= p.gpu_request),
-                 list(DISTINCT f.node) FILTER (WHERE len(f.untolerated) > 0)) AS tainted_node_names,
-        list(DISTINCT f.node) FILTER (WHERE len(f.untolerated) = 0 AND f.selector_ok AND f.schedulable) AS eligible_node_names,
-        list_distinct(flatten(coalesce(list(f.untolerated) FILTER (WHERE f.selector_ok AND f.schedulable AND f.free >= p.gpu_request AND len(f.untolerated) > 0),
-                                       list(f.untolerated)))) AS untolerated
+        coalesce(list(DISTINCT f.node ORDER BY f.node) FILTER (WHERE len(f.untolerated) > 0 AND f.selector_ok AND f.schedulable AND f.free >= p.gpu_request),
+                 list(DISTINCT f.node ORDER BY f.node) FILTER (WHERE len(f.untolerated) > 0)) AS tainted_node_names,
+        list(DISTINCT f.node ORDER BY f.node) FILTER (WHERE len(f.untolerated) = 0 AND f.selector_ok AND f.schedulable) AS eligible_node_names,
+        list_sort(list_distinct(flatten(coalesce(list(f.untolerated) FILTER (WHERE f.selector_ok AND f.schedulable AND f.free >= p.gpu_request AND len(f.untolerated) > 0),
+                                       list(f.untolerated))))) AS untolerated
     FROM node_fit f JOIN pend p USING (pod_uid)
     GROUP BY f.pod_uid
 ),
@@ -97,7 +97,7 @@ wl AS (  -- Kueue workloads not admitted (or evicted), keyed by their owner job
     LEFT JOIN (
         SELECT cluster_queue, sum(nominal_quota) AS nominal_quota, sum(used) AS used
         FROM kueue_cluster_queues WHERE resource LIKE 'nvidia.com/%' GROUP BY cluster_queue
-    ) q ON q.cluster_queue = coalesce(w.cluster_queue, (SELECT any_value(lq.cluster_queue) FROM kueue_local_queues lq WHERE lq.namespace = w.namespace AND lq.local_queue = w.queue_name))
+    ) q ON q.cluster_queue = coalesce(w.cluster_queue, (SELECT min(lq.cluster_queue) FROM kueue_local_queues lq WHERE lq.namespace = w.namespace AND lq.local_queue = w.queue_name))
     WHERE NOT coalesce(w.finished, false)
       AND (NOT coalesce(w.admitted, false) OR coalesce(w.evicted, false) OR coalesce(w.preempted, false))
 ),
@@ -126,26 +126,27 @@ gang AS (  -- the running part of each job
 pod_findings AS (
     SELECT
         r.group_key AS job,
-        CASE WHEN any_value(w.job_key) IS NOT NULL THEN CASE WHEN bool_or(w.evicted OR w.preempted) THEN 'evicted' ELSE 'quota' END
-             ELSE mode(r.cause) END AS cause,
-        CASE WHEN coalesce(any_value(g.held_gpus), 0) > 0 THEN 'critical' ELSE 'warning' END AS severity,
+        CASE WHEN max(w.job_key) IS NOT NULL THEN CASE WHEN bool_or(w.evicted OR w.preempted) THEN 'evicted' ELSE 'quota' END
+             ELSE mode(r.cause ORDER BY r.cause) END AS cause,
+        CASE WHEN coalesce(max(g.held_gpus), 0) > 0 THEN 'critical' ELSE 'warning' END AS severity,
         list(DISTINCT r.pod_key ORDER BY r.pod_key) AS pods,
-        CASE WHEN mode(r.cause) = 'untolerated-taint' THEN flatten(list(DISTINCT r.tainted_node_names))
-             WHEN mode(r.cause) IN ('fragmentation', 'insufficient-gpu') THEN flatten(list(DISTINCT r.eligible_node_names))
+        CASE WHEN mode(r.cause ORDER BY r.cause) = 'untolerated-taint' THEN list_sort(list_distinct(flatten(list(DISTINCT r.tainted_node_names))))
+             WHEN mode(r.cause ORDER BY r.cause) IN ('fragmentation', 'insufficient-gpu') THEN list_sort(list_distinct(flatten(list(DISTINCT r.eligible_node_names))))
              ELSE []::VARCHAR[] END AS nodes,
         []::BIGINT[] AS ranks, []::VARCHAR[] AS gpus,
         min(r.valid_from) AS started_at, $window_end AS ended_at,
         count(*) AS pending_pods,
-        coalesce(any_value(g.running_pods), 0) AS running_pods,
-        coalesce(any_value(g.held_gpus), 0)::BIGINT AS held_gpus,
+        coalesce(max(g.running_pods), 0) AS running_pods,
+        coalesce(max(g.held_gpus), 0)::BIGINT AS held_gpus,
         max(r.gpu_request) AS gpu_request,
         min(r.eligible_nodes) AS eligible_nodes, min(r.fitting_nodes) AS fitting_nodes,
         min(r.free_eligible)::BIGINT AS free_gpus_eligible, min(r.max_free)::BIGINT AS max_free_gpus_node,
-        arg_max(r.sched_message, r.valid_from) AS scheduler_message,
-        list_distinct(flatten(list(r.untolerated))) AS untolerated_taints,
-        any_value(w.message) AS kueue_message, any_value(w.cluster_queue) AS cluster_queue,
-        any_value(w.nominal_quota) AS quota_nominal_gpus, any_value(w.used) AS quota_used_gpus,
-        round(coalesce(any_value(g.held_gpus), 0) * greatest(epoch($window_end - min(r.valid_from)), 0) / 3600.0, 3) AS gpu_hours_lost
+        arg_max(r.sched_message, (r.valid_from, r.pod_key, r.pod_uid)) AS scheduler_message,  -- the newest pod's (a gang: by name)
+        list_sort(list_distinct(flatten(list(r.untolerated)))) AS untolerated_taints,
+        -- a job with several workloads: the newest one's
+        arg_max(w.message, (w.created_at, w.workload, w.uid)) AS kueue_message, arg_max(w.cluster_queue, (w.created_at, w.workload, w.uid)) AS cluster_queue,
+        arg_max(w.nominal_quota, (w.created_at, w.workload, w.uid)) AS quota_nominal_gpus, arg_max(w.used, (w.created_at, w.workload, w.uid)) AS quota_used_gpus,
+        round(coalesce(max(g.held_gpus), 0) * greatest(epoch($window_end - min(r.valid_from)), 0) / 3600.0, 3) AS gpu_hours_lost
     FROM pod_rows r
     LEFT JOIN gang g ON g.job_key = r.job_key
     LEFT JOIN wl w ON w.job_key = r.group_key

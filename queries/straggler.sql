@@ -37,7 +37,9 @@ WITH hangs AS (  -- while a job is hung in a collective no rank makes progress: 
 ),
 w AS (  -- per rank and 60 s window
     SELECT
-        job_key, rank, any_value(pod_key) AS pod_key, any_value(rank_node) AS node, any_value(gpu_uuid) AS gpu_uuid,
+        job_key, rank,  -- a rank's pod, node and GPU at its last sample of the window
+        arg_max(pod_key, (ts, pod_key, gpu_uuid)) AS pod_key, arg_max(rank_node, (ts, pod_key, gpu_uuid)) AS node,
+        arg_max(gpu_uuid, (ts, pod_key, gpu_uuid)) AS gpu_uuid,
         time_bucket(INTERVAL 60 SECOND, ts) AS win,
         avg(power_w) AS power_w, avg(tensor_active) AS tensor_active, avg(coalesce(sm_active, gr_engine_active)) AS sm_active,
         avg(sm_clock_mhz) AS sm_clock_mhz, avg(util_pct) AS util_pct, avg(temp_c) AS temp_c,
@@ -92,7 +94,8 @@ job_windows AS (
 ),
 per_rank AS (
     SELECT
-        f.job_key, f.rank, any_value(f.pod_key) AS pod_key, any_value(f.node) AS node, any_value(f.gpu_uuid) AS gpu_uuid,
+        f.job_key, f.rank, arg_max(f.pod_key, (f.win, f.pod_key, f.gpu_uuid)) AS pod_key,
+        arg_max(f.node, (f.win, f.pod_key, f.gpu_uuid)) AS node, arg_max(f.gpu_uuid, (f.win, f.pod_key, f.gpu_uuid)) AS gpu_uuid,
         count(*) AS windows,
         count(*) FILTER (WHERE busy) AS busy_w, count(*) FILTER (WHERE idle AND NOT busy) AS idle_w,
         count(*) FILTER (WHERE slow_clock) AS slow_clock_w, count(*) FILTER (WHERE throttled) AS throttled_w,
@@ -165,11 +168,11 @@ classified AS (
 SELECT
     c.job_key AS job,
     c.cause,
-    any_value(c.direction) AS direction,
+    arg_max(c.direction, (c.outlier_w, c.slowdown, -c.rank)) AS direction,  -- the strongest straggler's
     list(DISTINCT c.rank ORDER BY c.rank) AS ranks,
-    list(DISTINCT c.pod_key) AS pods,
-    list(DISTINCT c.node) AS nodes,
-    list(DISTINCT c.gpu_uuid) FILTER (WHERE c.gpu_uuid IS NOT NULL) AS gpus,
+    list(DISTINCT c.pod_key ORDER BY c.pod_key) AS pods,
+    list(DISTINCT c.node ORDER BY c.node) AS nodes,
+    list(DISTINCT c.gpu_uuid ORDER BY c.gpu_uuid) FILTER (WHERE c.gpu_uuid IS NOT NULL) AS gpus,
     CASE WHEN max(c.slowdown) >= 1.5 THEN 'critical' ELSE 'warning' END AS severity,
     min(c.first_w) AS started_at,
     max(c.last_w) + INTERVAL 60 SECOND AS ended_at,
@@ -177,7 +180,7 @@ SELECT
     max(c.n_windows) AS job_windows,
     max(c.outlier_w) AS outlier_windows,
     round(max(c.slowdown), 3) AS slowdown,
-    CASE WHEN any_value(c.cause) = 'network' AND max(c.outlier_w) = 0 THEN NULL
+    CASE WHEN c.cause = 'network' AND max(c.outlier_w) = 0 THEN NULL
          ELSE round(max(js.gpus) * max(c.outlier_w) * 60 / 3600.0 * (1 - 1 / max(c.slowdown)), 3) END AS gpu_hours_lost,
     list({
         'rank': c.rank, 'pod': c.pod_key, 'node': c.node, 'gpu': c.gpu_uuid,

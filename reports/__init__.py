@@ -14,8 +14,10 @@ Add a section: ``reports/<name>.py`` with ``build`` and a context dataclass, a t
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import datetime as dt
+import hashlib
 import importlib
 import os
 import secrets
@@ -116,21 +118,21 @@ def _ensure_views(con: duckdb.DuckDBPyConnection) -> None:
             con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM "_k10s_report_empty_{name}"')
 
 
-def run_analysis(bundle: Bundle) -> dict[str, Any]:
+def run_analysis(bundle: Bundle, threads: int | None = None) -> dict[str, Any]:
     """``k10s analyze`` of the bundle, or ``{"error": reason}`` when it cannot run."""
     try:
         runner = importlib.import_module("k10s_forensics.analyze.runner")
     except ImportError as exc:
         return {"error": f"the analysis is not available in this k10s ({exc})"}
     try:
-        return runner.analyze(bundle)
+        return runner.analyze(bundle, threads=threads)
     except K10sError as exc:
         return {"error": f"the analysis failed: {exc}"}
 
 
-def build_contexts(bundle: Bundle, analysis: dict[str, Any] | None) -> dict[str, Any]:
+def build_contexts(bundle: Bundle, analysis: dict[str, Any] | None, threads: int | None = None) -> dict[str, Any]:
     """Every section's context, by section id (a section that fails shows why, not a trace)."""
-    con = connect(bundle)
+    con = connect(bundle, threads=threads)
     try:
         _ensure_views(con)
         contexts: dict[str, Any] = {}
@@ -167,31 +169,57 @@ def anchors(contexts: dict[str, Any]) -> set[str]:
     return found
 
 
-def render_html(bundle: Bundle, analysis: dict[str, Any] | None) -> str:
-    """The report page as text."""
-    contexts = build_contexts(bundle, analysis)
+def generated_at() -> dt.datetime:
+    """Now, or ``SOURCE_DATE_EPOCH`` (the reproducible-builds convention) when it is set."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if not epoch:
+        return dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    try:
+        return dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        raise ReportError(f"SOURCE_DATE_EPOCH must be whole seconds since 1970 (got {epoch[:40]!r})") from None
+
+
+def content_nonce(page: str, placeholder: str) -> str:
+    """The page with ``placeholder`` replaced by a nonce derived from the page itself.
+
+    The same bundle gives the same bytes, and no cluster text can know the nonce: it would
+    have to contain the hash of a page that contains it. The placeholder is random per
+    render, so no cluster text can contain it either.
+    """
+    digest = hashlib.sha256(page.replace(placeholder, "").encode("utf-8")).digest()
+    return page.replace(placeholder, base64.urlsafe_b64encode(digest[:18]).decode("ascii"))
+
+
+def render_html(bundle: Bundle, analysis: dict[str, Any] | None, threads: int | None = None) -> str:
+    """The report page as text: the same bytes for the same bundle and analysis (with
+    ``SOURCE_DATE_EPOCH`` set, else only the footer's time differs)."""
+    contexts = build_contexts(bundle, analysis, threads)
     page = _environment().get_template("base.html.j2")
-    return page.render(
+    placeholder = "k10s-nonce-" + secrets.token_hex(16)
+    return content_nonce(page.render(
         sections=SECTIONS,
-        nonce=secrets.token_urlsafe(18),
+        nonce=placeholder,
         version=__version__,
-        generated_at=fmt_ts(dt.datetime.now(dt.timezone.utc).replace(microsecond=0)),
+        generated_at=fmt_ts(generated_at()),
         bundle_path=str(bundle.path),
         css=_static("report.css"),
         loader_js=_static("report.js"),
         plotlyjs=plotly_js(),
         contexts=contexts,
         **contexts,
-    )
+    ), placeholder)
 
 
-def render_report(bundle: Bundle | str | os.PathLike[str], analysis: dict[str, Any] | None = None, out_path: str | os.PathLike[str] = "report.html") -> Path:
+def render_report(bundle: Bundle | str | os.PathLike[str], analysis: dict[str, Any] | None = None, out_path: str | os.PathLike[str] = "report.html",
+                  threads: int | None = None) -> Path:
     """Write the self-contained HTML report of ``bundle`` to ``out_path``.
 
     Args:
         bundle: an opened ``Bundle`` or its path (tables are rebuilt when missing/stale).
         analysis: the ``k10s analyze --format json`` dict; ``None`` runs the analysis here.
         out_path: the HTML file to write (its folder must exist).
+        threads: DuckDB threads (default: every core; the page is the same for any number).
 
     Returns:
         The path written.
@@ -203,8 +231,8 @@ def render_report(bundle: Bundle | str | os.PathLike[str], analysis: dict[str, A
     if not isinstance(bundle, Bundle):
         bundle = Bundle.open(bundle)
     if analysis is None:
-        analysis = run_analysis(bundle)
-    return write_page(render_html(bundle, analysis), out_path)
+        analysis = run_analysis(bundle, threads)
+    return write_page(render_html(bundle, analysis, threads), out_path)
 
 
 def write_page(html: str, out_path: str | os.PathLike[str]) -> Path:

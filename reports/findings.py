@@ -40,10 +40,10 @@ RULE_PLOTS: dict[str, tuple[tuple[str, str], ...]] = {
 
 _MODEL_SQL = """
 SELECT coalesce(
-    (SELECT any_value(product) FROM gpus WHERE list_contains($gpus, gpu_uuid)),
-    (SELECT any_value(gpu_product) FROM nodes WHERE list_contains($nodes, node)),
-    (SELECT any_value(n.gpu_product) FROM ranks r JOIN nodes n ON n.node = r.node WHERE r.namespace || '/' || r.job = $job),
-    (SELECT any_value(product) FROM gpus)
+    (SELECT mode(product ORDER BY product) FROM gpus WHERE list_contains($gpus, gpu_uuid)),
+    (SELECT mode(gpu_product ORDER BY gpu_product) FROM nodes WHERE list_contains($nodes, node)),
+    (SELECT mode(n.gpu_product ORDER BY n.gpu_product) FROM ranks r JOIN nodes n ON n.node = r.node WHERE r.namespace || '/' || r.job = $job),
+    (SELECT mode(product ORDER BY product) FROM gpus)
 ) AS model
 """
 

@@ -176,8 +176,11 @@ def build_finding(rule: Rule, row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _sort_key(order: dict[str, int]):
+    """Most severe first, then rule order, cost and title; ties end in the finding's whole text, so
+    the order never depends on the order rows came back in (docs/rules.md, "Determinism")."""
     def key(f: dict[str, Any]):
-        return (SEVERITIES.index(f["severity"]), order.get(f["rule"], 99), -(f.get("gpu_hours_lost") or 0.0), f.get("title") or "")
+        return (SEVERITIES.index(f["severity"]), order.get(f["rule"], 99), -(f.get("gpu_hours_lost") or 0.0), f.get("title") or "",
+                f.get("job") or "", f.get("started_at") or "", json.dumps(f, sort_keys=True, default=str))
 
     return key
 

@@ -42,7 +42,9 @@ def _write_html(bundle: Bundle, result: dict, out_path: str) -> None:
 @click.option("--gpu-hour-price", type=float, default=None, help="One price per GPU-hour (USD) for every model.")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False), default=None, help="Also write the HTML postmortem report to FILE.")
 @click.option("--output", "-o", "out_file", type=click.Path(dir_okay=False), default=None, help="Write the output to FILE instead of stdout.")
-def analyze_cmd(bundle_path, fmt, rules_dirs, only, fail_on, prices_file, gpu_hour_price, html_out, out_file) -> None:
+@click.option("--threads", type=click.IntRange(1, 1024), default=None,
+              help="DuckDB threads (default: every core). The output is the same for any number.")
+def analyze_cmd(bundle_path, fmt, rules_dirs, only, fail_on, prices_file, gpu_hour_price, html_out, out_file, threads) -> None:
     """Run the rules on BUNDLE and name the culprit rank, GPU, node and cause.
 
     Works offline on the bundle only (tables are rebuilt first when missing or stale).
@@ -55,7 +57,7 @@ def analyze_cmd(bundle_path, fmt, rules_dirs, only, fail_on, prices_file, gpu_ho
     unknown = sorted(set(only) - known)
     if unknown:
         raise click.UsageError(f"unknown rule id(s): {', '.join(unknown)} (see `k10s rules`)")
-    result = analyze(bundle, rules_dirs=tuple(rules_dirs), prices=prices, only=set(only) or None)
+    result = analyze(bundle, rules_dirs=tuple(rules_dirs), prices=prices, only=set(only) or None, threads=threads)
     text = {"json": render.to_json, "markdown": render.to_markdown}.get(fmt, None)
     output = text(result) if text else render.to_text(result, color=None if out_file is None and click.get_text_stream("stdout").isatty() else False)
     if out_file:

@@ -24,7 +24,8 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     One LOG holding many ranks' lines (a torchrun console, mpirun/srun output, a paste) is
     split into one pod per node by the rank each line's prefix names; several LOGs are one
     node each, in the order given (node rank 0 first). `-` reads standard input.
-    Lines are kept verbatim; no clock is invented for lines without one.
+    What pasting did is undone (CRLF, ANSI codes, markdown, double spacing, terminal
+    wrapping); nothing else is changed, and no clock is invented for lines without one.
     """
     from k10s_forensics.logimport import import_logs, read_source
 
@@ -34,6 +35,8 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     how = ", ".join(f"{k} from {v}" for k, v in layout.hints.items())
     click.echo(f"wrote {bundle.path}: job {namespace}/{job}, {layout.nodes} node(s) x {layout.nproc_per_node} process(es), "
                f"world size {layout.world_size} ({how})")
+    for name, notes in layout.repairs.items():
+        click.echo(f"{name}: undid {', '.join(notes)}")
     click.echo(f"next: k10s analyze {bundle.path}")
 
 

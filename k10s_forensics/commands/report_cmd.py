@@ -28,13 +28,17 @@ def _load_analysis(path: str) -> dict:
               help="Use this saved `k10s analyze --format json` output instead of running the analysis.")
 @click.option("--baseline", "baseline_path", default=None, metavar="BASELINE",
               help="Add 'What changed since the baseline': a bundle of a run that worked, or a fleet index (docs/diff.md).")
-def report_cmd(bundle_path: str, out_path: str, analysis_file: str | None, baseline_path: str | None) -> None:
+@click.option("--threads", type=click.IntRange(1, 1024), default=None,
+              help="DuckDB threads (default: every core). The page is the same for any number.")
+def report_cmd(bundle_path: str, out_path: str, analysis_file: str | None, baseline_path: str | None,
+               threads: int | None) -> None:
     """Write a self-contained HTML postmortem of BUNDLE: findings, fleet, per-rank plots,
     timeline, queues and appendix in one file.
 
     The file embeds plotly.js and everything it shows: it opens from disk on an
     air-gapped laptop and makes no network request. Tables are rebuilt first when
-    missing or stale; the analysis runs unless --analysis gives a saved one.
+    missing or stale; the analysis runs unless --analysis gives a saved one. The same
+    bundle gives the same bytes (set SOURCE_DATE_EPOCH to fix the footer's time too).
     """
     from k10s_forensics.reports import render_report
 
@@ -45,10 +49,10 @@ def report_cmd(bundle_path: str, out_path: str, analysis_file: str | None, basel
         from k10s_forensics.reports import run_analysis
 
         baseline = open_baseline(baseline_path, bundle)
-        analysis = analysis or run_analysis(bundle)
+        analysis = analysis or run_analysis(bundle, threads=threads)
         analysis["baseline_diff"] = diff(baseline, bundle, baseline_given=baseline_path, bundle_given=bundle_path,
                                          analysis=analysis if "findings" in analysis else None)
-    out = render_report(bundle, analysis, out_path)
+    out = render_report(bundle, analysis, out_path, threads=threads)
     size_mb = out.stat().st_size / 1e6
     click.echo(f"wrote {out} ({size_mb:.1f} MB)")
 

@@ -9,7 +9,6 @@ its bundle's postmortem report, written beside the page into ``<OUT>.bundles/<id
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import secrets
 from dataclasses import dataclass
@@ -85,7 +84,7 @@ def _plots(result: dict[str, Any]) -> list[Any]:
 
 
 def render_fleet_html(result: dict[str, Any], links: dict[str, BundleLink]) -> str:
-    from k10s_forensics.reports import _static, plotly_js
+    from k10s_forensics.reports import _static, content_nonce, generated_at, plotly_js
 
     sections = []
     for r in result["results"]:
@@ -95,10 +94,11 @@ def render_fleet_html(result: dict[str, Any], links: dict[str, BundleLink]) -> s
                 for row in r.get("rows", [])[:MAX_ROWS]]
         sections.append({**r, "anchor": f"rule-{r['rule']}", "display_columns": [c for c in cols if c != "bundles"],
                          "has_bundles": "bundles" in cols, "table": rows, "truncated": max(0, len(r.get("rows", [])) - MAX_ROWS)})
-    return _environment().get_template("fleet_report.html.j2").render(
-        nonce=secrets.token_urlsafe(18), version=__version__, fleet=result["fleet"], sections=sections, plots=_plots(result),
-        generated_at=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ"),
-        css=_static("report.css"), loader_js=_static("report.js"), plotlyjs=plotly_js())
+    placeholder = "k10s-nonce-" + secrets.token_hex(16)  # the nonce is derived from the page (reports.content_nonce)
+    return content_nonce(_environment().get_template("fleet_report.html.j2").render(
+        nonce=placeholder, version=__version__, fleet=result["fleet"], sections=sections, plots=_plots(result),
+        generated_at=generated_at().strftime("%Y-%m-%d %H:%M:%SZ"),
+        css=_static("report.css"), loader_js=_static("report.js"), plotlyjs=plotly_js()), placeholder)
 
 
 def write_fleet_report(result: dict[str, Any], out_path: str | os.PathLike[str], *, bundle_reports: bool = False) -> int:

@@ -40,13 +40,13 @@ def merge_gpus(rows: pa.Table, samples_path: str | None) -> pa.Table:
             seen = "SELECT NULL::VARCHAR AS node, NULL::VARCHAR AS gpu_uuid, NULL::TIMESTAMPTZ AS s_first, NULL::TIMESTAMPTZ AS s_last, NULL::DOUBLE AS s_fb WHERE false"
         fields = [f.name for f in schema if f.name not in _KEYS and f.name not in _SPECIAL]
         picks = ",\n".join(
-            f"first({c} ORDER BY _prio, last_seen_at DESC NULLS LAST) FILTER (WHERE {c} IS NOT NULL) AS {c}" for c in fields
+            f"first({c} ORDER BY _prio, last_seen_at DESC NULLS LAST, {c}) FILTER (WHERE {c} IS NOT NULL) AS {c}" for c in fields
         )
         sql = f"""
         WITH merged AS (
             SELECT node, gpu_uuid,
-                   first(source ORDER BY _prio) AS source,
-                   first(memory_total_mib ORDER BY _prio, last_seen_at DESC NULLS LAST) FILTER (WHERE memory_total_mib IS NOT NULL) AS memory_total_mib,
+                   first(source ORDER BY _prio, source) AS source,
+                   first(memory_total_mib ORDER BY _prio, last_seen_at DESC NULLS LAST, memory_total_mib) FILTER (WHERE memory_total_mib IS NOT NULL) AS memory_total_mib,
                    min(first_seen_at) AS first_seen_at, max(last_seen_at) AS last_seen_at,
                    {picks}
             FROM g GROUP BY node, gpu_uuid

@@ -7,7 +7,8 @@ TrainJob when the pod carries a Trainer ancestor label or a TrainJob of that nam
 ``batch.kubernetes.io/job-name``/``job-name``, KubeRay ``originated-from-*`` or
 ``ray.io/cluster``, ``leaderworkerset.sigs.k8s.io/name``; else the controlling owner when
 it is a job kind. The result is then walked up the owner references of job objects
-(Job -> JobSet -> TrainJob) to the top job.
+(Job -> JobSet -> TrainJob) to the top job; a Job no longer listed whose name is a listed
+JobSet's or TrainJob's ``<name>-<replicated job>-<index>`` belongs to it.
 """
 
 from __future__ import annotations
@@ -68,6 +69,19 @@ class JobIndex:
     def has(self, namespace: str | None, kind: str, name: str) -> bool:
         return kind in self.kinds_by_name.get((namespace, name), set())
 
+    def jobset_of(self, namespace: str | None, job: str) -> tuple[str, str] | None:
+        """The JobSet/TrainJob a Job that is gone belonged to, by JobSet's naming of its Jobs
+        (``<jobset>-<replicated job>-<job index>``); None when no such parent is listed."""
+        parts = job.split("-")
+        if len(parts) < 3 or not parts[-1].isdigit():
+            return None
+        for cut in range(len(parts) - 2, 0, -1):
+            parent = "-".join(parts[:cut])
+            for kind in ("TrainJob", "JobSet"):
+                if self.has(namespace, kind, parent):
+                    return kind, parent
+        return None
+
     def top(self, namespace: str | None, kind: str, name: str) -> tuple[str, str]:
         """Walk owner references up while the owner is a job kind (at most 5 levels)."""
         seen = {(kind, name)}
@@ -89,6 +103,8 @@ def job_of_pod(labels_: dict[str, str], owner: tuple[str | None, str | None], na
             kind, name = okind, oname
     if name is None or kind is None:
         return None, None
+    if kind == "Job" and not index.has(namespace, "Job", name):
+        kind, name = index.jobset_of(namespace, name) or (kind, name)
     return index.top(namespace, kind, name)
 
 

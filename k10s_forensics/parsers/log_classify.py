@@ -16,10 +16,12 @@ from k10s_forensics.parsers.common import normalize_pci_bus_id, size_to_mib
 from k10s_forensics.parsers.log_failures import cuda_error as _cuda_error
 from k10s_forensics.parsers.log_failures import launcher_exit as _launcher
 from k10s_forensics.parsers.log_failures import py_exception as _py_exception
-from k10s_forensics.parsers.log_normalize import Normalized, normalize
+from k10s_forensics.parsers.log_normalize import Normalized, is_masked, normalize
 from k10s_forensics.parsers.log_reports import reports as _reports
 
 Event = dict[str, Any]
+#: Identity fields a user may have masked (``<hostname>``, ``xxx.xxx.xxx.xxx``): kept as null
+_MASKABLE = ("nccl_host", "peer_ip", "ip")
 
 
 def _int(value: str | None) -> int | None:
@@ -299,6 +301,11 @@ def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> l
         if ev["kind"] in ("nccl_watchdog_timeout", "watchdog_exception_summary", "nccl_error_other"):
             merged["pg"] = _pg(text)
         merged.update({k: v for k, v in ev.items() if k != "_no_rank"})
+        for key in _MASKABLE:
+            if isinstance(merged.get(key), str) and is_masked(merged[key]):
+                merged[key] = None
+        if ev["kind"] == "nccl_bootstrap" and merged.get("ip") is None:
+            continue  # an interface whose address was masked places nothing
         if ev.get("_no_rank"):  # the line names a rank that is known to be wrong
             merged.update(rank=None, local_rank=None, pg_rank=None, _prefix_rank=None)
         if ev.get("_reporter") is not None:  # a fingerprint report names its reporter first

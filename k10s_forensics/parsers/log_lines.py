@@ -27,7 +27,7 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import Event, classify
-from k10s_forensics.parsers.log_normalize import Normalized, normalize
+from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
 
 LINE_CHARS = 4096
 TABLE_GAP = 3
@@ -106,12 +106,14 @@ class BodyAssembler:
     # ---- public ----------------------------------------------------------------------
     def feed(self, line_no: int, text: str, api_ts: dt.datetime | None, follow: bool = False) -> None:
         """One candidate line; ``follow``: not a candidate itself, the line after one (maybe its wrapped tail)."""
-        text = text.rstrip("\r")
+        text = strip_ansi(text.rstrip("\r"))
         if follow:
             self._glue(line_no, text, api_ts)
             return
         if self._entry is not None and line_no - self._entry["last"] > TABLE_GAP:
             self._close_entry()
+        if "%|" in text and "\r" not in text:
+            text = unglue(text)  # a progress bar is no part of the line printed after it
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         if self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text):
             return
@@ -183,7 +185,7 @@ class BodyAssembler:
         elif name == "exitcode":
             e = P.TABLE_EXIT.match(value)
             if e:
-                entry["exit_code"], entry["pid"] = int(e.group(1)), int(e.group(2))
+                entry["exit_code"], entry["pid"] = int(e.group(1)), int(e.group(2)) if e.group(2).isdigit() else None
         return True
 
     def _close_entry(self) -> None:

@@ -12,8 +12,14 @@ returns the message that is left together with the identity the prefixes carried
   (a LOCAL rank), Determined ``[rank=3] ||``, mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
   srun ``--label`` ``11:``, horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)``;
 * a tqdm progress bar glued in front of a log line (carriage-return redraws: the last one);
+  ANSI colour and cursor codes anywhere in the line (``strip_ansi``);
 * loguru / rich layouts (HF accelerate logs through rich): ``| LEVEL | module:function:42 -``,
   rich's ``LEVEL    `` column, and a source location at the end of the line (``api.py:699``).
+
+Masked fields: ``MASK`` is what a user puts where a PID, host, IP, port or path was
+(``xxxxxx``, ``XXXX``, ``<hostname>``, ``<ip>``, ``***``, ``[REDACTED]``, ``…``, ``...``,
+``$HOST``, ``<PID>``); the wordings accept it in those places and ``is_masked`` tells the
+classifier to keep no identity from it (two masked hosts are not the same host).
 
 Only a prefix is stripped; the patterns of log_classify still search the whole line, so a
 prefix this module does not know costs nothing but the start-anchored wordings (torchrun's
@@ -52,13 +58,25 @@ _PREFIX = re.compile(
 )
 #: Decoration a terminal multiplexer, a CI runner or Python's exception-group display puts
 #: before a line: indentation, ``|`` / box-drawing bars, ``>`` quotes, ``*`` bullets.
-_DECORATION = re.compile(r"[ \t]*(?:[|│┃>*•][ \t]*){1,6}(?=\S)|[ \t]+(?=\[)")
+_DECORATION = re.compile(r"[ \t]*(?:(?:[|│┃>*•]|[-+](?=[ \t]))[ \t]*){1,6}(?=\S)|[ \t]+(?=\[)")
 _SRUN = re.compile(r"^\s{0,4}(?P<srun>\d{1,5}): (?=\S)")
 _LOGURU_MID = re.compile(r"^\|?\s*(?:(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL)\s*)?\|\s*[\w.<>-]{1,200}:[\w<>]{1,100}:\d{1,6}\s+-\s+")
 _SOURCE_AT_END = re.compile(r"\s{2,}[\w./<>-]{1,200}\.py:\d{1,6}\s*$")
 _TQDM_GLUE = re.compile(r"^[^|\n]{0,120}\d{1,3}%\|[^|]{0,400}\|?(?:\s*[\d.]+[kMG]?/[\d.]+[kMG]?\s*\[[^\]]{0,80}\])?")
+#: A whole tqdm bar: ``desc: 45%|███▌ | 450/1000 [01:23<01:42, 5.36it/s, loss=0.3]``
+_TQDM_WHOLE = re.compile(r"^[^|\n]{0,120}\d{1,3}%\|[^|]{0,400}\|\s*[\d.]+[kMG]?/[\d.?]+[kMG]?\s*\[[^\]]{0,200}\]\s*(?=\S)")
 _GLUED_START = re.compile(r"(?:WARNING|ERROR|INFO|CRITICAL|DEBUG):[\w.]{1,200}:|\[rank\d{1,7}\]:|[EWIF]\d{4} \d\d:\d\d:\d\d|Traceback \(most recent")
 MAX_PREFIXES = 8
+#: ANSI escape sequences (CSI colour/cursor, OSC titles, two-byte escapes), and the SGR colour
+#: codes a web page keeps when it drops the ESC byte (``[31m``, ``[0m``, ``[1;32m``).
+ANSI = re.compile(r"\x1b\[[0-?]{0,32}[ -/]{0,4}[@-~]|\x1b\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x1b"
+                  r"|(?<![\w\[])\[(?:[0-9]|[1-4][0-9]|9[0-7]|10[0-7])(?:;[0-9]{1,3}){0,8}m")
+#: What a user writes where a PID, host, IP, port or path was (the wordings accept it there).
+MASK = (r"(?:[xX]{2,}|\*{3,}|…|\.{3}|\[REDACTED\]|REDACTED|redacted|<[A-Za-z][\w .-]{0,30}>|\$\{?[A-Z][A-Z_]{1,30}\}?"
+        r"|(?:\d{1,3}|[xX*]{1,3})(?:\.(?:\d{1,3}|[xX*]{1,3})){3})")
+_MASKED_VALUE = re.compile(
+    r"(?:^|[^A-Za-z0-9])(?:[xX]{2,}|\*{2,}|…|\.{3}|REDACTED|redacted|<[A-Za-z][\w .-]{0,30}>|\$\{?[A-Z][A-Z_]{1,30}\}?)(?:$|[^A-Za-z0-9])"
+    r"|(?:^|\.)[xX*]{1,3}(?:\.|$)")
 
 
 @dataclass(frozen=True)
@@ -71,12 +89,26 @@ class Normalized:
     stripped: int = 0
 
 
-def _unglue(text: str) -> str:
+def strip_ansi(text: str) -> str:
+    """``text`` without ANSI colour/cursor codes (see ``ANSI``)."""
+    return ANSI.sub("", text) if ("\x1b" in text or "m" in text and "[" in text) else text
+
+
+def is_masked(value: str | None) -> bool:
+    """Whether a host, IP, port or path value was redacted by the user (``xxxx``, ``<ip>``,
+    ``10.0.x.x``, ``***``, ``[REDACTED]``, ``$HOST``...): it identifies nothing."""
+    return bool(value) and _MASKED_VALUE.search(value) is not None
+
+
+def unglue(text: str) -> str:
     """The last redraw of a carriage-return line; a log line glued behind a progress bar."""
     if "\r" in text:
         tail = text.rstrip("\r").rsplit("\r", 1)[-1]
         text = tail if tail.strip() else text
     if "%|" in text:
+        whole = _TQDM_WHOLE.match(text)
+        if whole:
+            return text[whole.end():]
         bar = _TQDM_GLUE.match(text)
         if bar:
             glued = _GLUED_START.search(text, bar.end() - 1 if bar.end() else 0)
@@ -87,7 +119,7 @@ def _unglue(text: str) -> str:
 
 def normalize(text: str) -> Normalized:
     """Strip known prefixes from ``text`` (see the module doc)."""
-    text = _unglue(text)
+    text = unglue(strip_ansi(text))
     rank = local = None
     deco = _DECORATION.match(text)
     start = pos = deco.end() if deco else 0
@@ -113,4 +145,4 @@ def normalize(text: str) -> Normalized:
     return Normalized(body, rank, local, pos)
 
 
-__all__ = ["Normalized", "normalize"]
+__all__ = ["ANSI", "MASK", "Normalized", "is_masked", "normalize", "strip_ansi", "unglue"]

@@ -18,6 +18,13 @@ from __future__ import annotations
 
 import re
 
+from k10s_forensics.parsers.log_normalize import MASK
+
+#: A PID / port field: digits, or what the user masked it with (``xxxxxx``, ``<PID>``, ``***``)
+_PID = r"(\d+|" + MASK + r")"
+#: A host / node field: a name, or a masked one (``<hostname>``, ``[REDACTED]``, ``xxxxxxxx``)
+_HOSTF = r"(\[REDACTED\]|<[A-Za-z][\w .-]{0,30}>|\S+)"
+
 # ---------------------------------------------------------------------------------------
 # Prefilters (RE2, run in DuckDB over every line).
 # ---------------------------------------------------------------------------------------
@@ -52,7 +59,7 @@ _EVENT_LITERALS = (
     # torchrun / elastic agent and its ChildFailedError table
     r"\(exitcode: ",
     r"\(local_rank: ",
-    r"\(pid: \d",
+    r"\(pid: ",
     r"closing signal SIG",
     r"forcefully exiting via",
     r"Worker group FAILED",
@@ -138,11 +145,11 @@ TABLE_TIME = re.compile(r"^\s*time\s*: (\d{4})-(\d\d)-(\d\d)_(\d\d):(\d\d):(\d\d
 PY_LEVEL = re.compile(r"(?:^|\[|\s)(ERROR|WARNING|CRITICAL|FATAL)[\]:]")
 
 # NCCL debug line prefix: <host>:<pid>:<tid> [<cudaDev>] ...
-NCCL_PREFIX = re.compile(r"([^\s:\[\]]{1,253}):(\d+):(\d+) \[(\d+)\] ")
+NCCL_PREFIX = re.compile(r"([^\s:\[\]]{1,253}):" + _PID + ":" + _PID + r" \[(\d+)\] ")
 #: The part of NCCL_PREFIX after the host: found first, the host is then read backwards
 #: (``log_classify.nccl_prefix``), which is what NCCL_PREFIX.search finds without trying
 #: every start position.
-NCCL_PREFIX_TAIL = re.compile(r":(\d+):(\d+) \[(\d+)\] ")
+NCCL_PREFIX_TAIL = re.compile(r":" + _PID + ":" + _PID + r" \[(\d+)\] ")
 PY_LEVEL_WORDS = ("ERROR", "WARNING", "CRITICAL", "FATAL")
 NCCL_LEVEL = re.compile(r"\bNCCL (INFO|WARN|ERROR|TRACE)\b")
 
@@ -178,7 +185,7 @@ TIMEOUT_OPTION = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # ---------------------------------------------------------------------------------------
 # NCCL network / remote errors.
 # ---------------------------------------------------------------------------------------
-_PEER = r"([^\s<>]{1,253})<(\d{1,5})>"
+_PEER = r"(<[A-Za-z][\w .-]{0,30}>|\[REDACTED\]|[^\s<>]{1,253})<(\d{1,5}|[A-Za-z]{1,10}|[xX*]{1,8}|…|\.{3})>"
 PEER_PATTERNS = (
     ("connection_closed", re.compile(r"Connection closed by remote peer " + _PEER)),
     ("recv_failed", re.compile(r"Call to recv from " + _PEER + r" failed")),
@@ -213,27 +220,29 @@ OOM_LEGACY = re.compile(
 # ---------------------------------------------------------------------------------------
 # torchrun / elastic agent.
 # ---------------------------------------------------------------------------------------
-AGENT_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
-CLOSING_SIGNAL = re.compile(r"Sending process (\d+) closing signal (SIG\w+)")
+AGENT_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: " + _PID + r"\)")
+CLOSING_SIGNAL = re.compile(r"Sending process " + _PID + r" closing signal (SIG\w+)")
 #: torchrun's grace period ran out: the SIGTERMed worker is SIGKILLed (its -9 is not a host OOM kill)
-FORCE_KILL = re.compile(r"Unable to shutdown process (\d+) via (?:Signals\.)?(SIG\w+), forcefully exiting via (?:Signals\.)?(SIG\w+)")
+FORCE_KILL = re.compile(r"Unable to shutdown process " + _PID + r" via (?:Signals\.)?(SIG\w+), forcefully exiting via (?:Signals\.)?(SIG\w+)")
 WORKER_GROUP = re.compile(r"Worker group FAILED\. (\d+)/(\d+) attempts left")
 TABLE_HEADER = re.compile(r"^\s*\[(\d+)\]:\s*$")
 TABLE_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
 TABLE_RANK = re.compile(r"^(-?\d+) \(local_rank: (-?\d+)\)")
-TABLE_EXIT = re.compile(r"^(-?\d+) \(pid: (\d+)\)")
+TABLE_EXIT = re.compile(r"^(-?\d+) \(pid: " + _PID + r"\)")
 TABLE_ROOT = re.compile(r"Root Cause \(first observed failure\)")
 TABLE_FAILURES = re.compile(r"^\s*Failures:\s*$")
-SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \((SIG\w+)\) received by PID (\d+)")
+SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \((SIG\w+)\) received by PID " + _PID)
 EXIT_CODE = re.compile(r"(?i)\bexit(?:ed)?(?: with)? (?:exit )?code[ :=]*(-?\d+)")
 
 # ---------------------------------------------------------------------------------------
 # NCCL identity lines.
 # ---------------------------------------------------------------------------------------
-BOOTSTRAP = re.compile(r"Bootstrap ?: Using ([^\s:]+):([^\s<]+)<\d+>")
-NET_SOCKET = re.compile(r"NET/Socket ?: Using ((?:\[\d+\][^\s:]+:[^\s<]+<\d+> ?){1,64})")
-NET_SOCKET_ITEM = re.compile(r"\[\d+\]([^\s:]+):([^\s<]+)<\d+>")
-NET_IB_OOB = re.compile(r"NET/IB ?: Using .{0,2000}?; OOB ([^\s:]+):([^\s<]+)<\d+>")
+_IP = r"(<[A-Za-z][\w .-]{0,30}>|[^\s<]+)"
+_PORT = r"<(?:\d+|[A-Za-z]{1,10}|[xX*]{1,8}|…|\.{3})>"
+BOOTSTRAP = re.compile(r"Bootstrap ?: Using ([^\s:]+):" + _IP + _PORT)
+NET_SOCKET = re.compile(r"NET/Socket ?: Using ((?:\[\d+\][^\s:]+:(?:<[A-Za-z][\w .-]{0,30}>|[^\s<]+)" + _PORT + r" ?){1,64})")
+NET_SOCKET_ITEM = re.compile(r"\[\d+\]([^\s:]+):" + _IP + _PORT)
+NET_IB_OOB = re.compile(r"NET/IB ?: Using .{0,2000}?; OOB ([^\s:]+):" + _IP + _PORT)
 COMM_LINE = re.compile(r"comm (0x[0-9a-fA-F]+) rank (\d+) n[Rr]anks (\d+)")
 COMM_CUDADEV = re.compile(r"cudaDev (\d+)")
 COMM_BUSID = re.compile(r"busId ([0-9a-fA-F]+)")
@@ -277,12 +286,12 @@ ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")
 LAUNCHER_EXCEPTIONS = ("ChildFailedError", "CalledProcessError", "ProcessRaisedException", "ProcessExitedException")
 LEGACY_LAUNCH_EXIT = re.compile(r"CalledProcessError: Command .{0,20000}? (?:died with <Signals\.SIG\w+: (\d+)>|returned non-zero exit status (-?\d+))")
 DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
-SPAWNED = re.compile(r"process (\d+) spawned with command: .{0,20000}?--local_rank[= ]'?(\d+)")
+SPAWNED = re.compile(r"process " + _PID + r" spawned with command: .{0,20000}?--local_rank[= ]'?(\d+)")
 MPI_FIRST = re.compile(r"Process name: \[\[(\d+),(\d+)\],(\d+)\]")
 #: horovodrun's Gloo launcher: ``Process 2 exit with status code 1.`` (the process is the rank)
 HOROVOD_EXIT = re.compile(r"^Process (\d+) exit with status code (-?\d+)")
 TRACEBACK_START = re.compile(r"^Traceback \(most recent call last\):?\s*$")
-MPI_NOTICED = re.compile(r"(?:mpirun|mpiexec|orterun|prterun|prte) noticed that process rank (\d+) with PID (\d+) on node (\S+) exited on signal (\d+)")
+MPI_NOTICED = re.compile(r"(?:mpirun|mpiexec|orterun|prterun|prte) noticed that process rank (\d+) with PID " + _PID + r" on node " + _HOSTF + r" exited on signal (\d+)")
 #: torch.multiprocessing.spawn (the process index is the local rank): ``process 3 terminated with
 #: signal SIGKILL`` / ``with exit code 1``, ``-- Process 2 terminated with the following error:``
 SPAWN_EXIT = re.compile(r"\bprocess (\d+) terminated with (?:signal (SIG[A-Z]+)|exit code (-?\d+))")

@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from k10s_forensics.parsers.k8s_common import KUBEFLOW_KINDS, to_int
 from k10s_forensics.parsers.k8s_jobs import INITIALIZER_RJS, resolve_nproc
+from k10s_forensics.parsers.pod_names import POD_NAME_SOURCE, jobset_parallelism, with_name_identity
 
 if TYPE_CHECKING:  # pragma: no cover
     from k10s_forensics.parsers.context import DeriveContext
@@ -48,6 +49,7 @@ def derive(ctx: "DeriveContext") -> None:
     rows: list[dict[str, Any]] = []
     for (ns, kind, name), members in sorted(groups.items(), key=lambda kv: tuple(x or "" for x in kv[0])):
         job = jobs.get((ns, kind, name))
+        members = with_name_identity(members)  # pods whose labels are gone: the operator's naming convention
         for pod in sorted(members, key=lambda p: (p["pod"], p["started_at"] or p["created_at"] or _NEVER)):
             env = json.loads(pod["rank_env_json"]) if pod["rank_env_json"] else {}
             ident = node_rank(pod, env, job, members, jobs)
@@ -57,7 +59,9 @@ def derive(ctx: "DeriveContext") -> None:
             if rank_of_node is None:
                 ctx.issue("ranks", f"no rank identity ({source})", f"{ns}/{pod['pod']} ({kind} {name})")
                 continue
-            nproc = nproc_of(pod, env, job)
+            if pod.get("_from_name") and source.startswith("label:"):
+                source = POD_NAME_SOURCE
+            nproc = nproc_of(pod, env, job, dcgm)
             if nproc is None:
                 ctx.issue("ranks", "nproc_per_node unknown (cpu or unresolvable)", f"{ns}/{pod['pod']}")
                 continue
@@ -79,6 +83,7 @@ def derive(ctx: "DeriveContext") -> None:
                     "rank_source": source, "gpu_source": gpu_source if uuid else None,
                     "pci_bus_id": gpu_info.get(uuid, {}).get("pci") if uuid else None,
                     "pod_ip": pod["pod_ip"], "started_at": pod["started_at"], "finished_at": pod["finished_at"],
+                    "rank_confidence": "low" if source == POD_NAME_SOURCE else "high",
                 })
     ctx.emit("ranks", rows)
 
@@ -159,6 +164,7 @@ def _jobset_rank(pod: dict[str, Any], members: list[dict[str, Any]], jobs: dict[
             if job_index is None and not _single_job(pod):
                 return None, "no jobset job-index"
             return ci, "label:job-completion-index"
+        mine = mine if mine is not None or not pod.get("_from_name") else jobset_parallelism(pod, members)
         if mine is None:
             return None, "parallelism of the replicated job unknown"
         return job_index * mine + ci, "label:job-index+job-completion-index"
@@ -194,14 +200,18 @@ def _jobset_name(pod: dict[str, Any]) -> str | None:
     return labels.get("jobset.sigs.k8s.io/jobset-name")
 
 
-def nproc_of(pod: dict[str, Any], env: dict[str, str], job: dict[str, Any] | None) -> int | None:
+def nproc_of(pod: dict[str, Any], env: dict[str, str], job: dict[str, Any] | None,
+             dcgm: dict[str, set[str]] | None = None) -> int | None:
     """PET_NPROC_PER_NODE / NPROC_PER_NODE env, torchrun's --nproc-per-node, LOCAL_WORLD_SIZE, else the
-    job's nproc_per_node, else 1 (auto/gpu -> GPUs of the pod)."""
+    job's nproc_per_node, else 1 (auto/gpu -> GPUs of the pod); a pod known by its name only
+    (no env, no job object) runs one process per GPU it requested or DCGM saw it hold."""
     raw = env.get("PET_NPROC_PER_NODE") or env.get("NPROC_PER_NODE") or env.get("ARG_NPROC_PER_NODE") or env.get("LOCAL_WORLD_SIZE")
     if raw is not None:
         return resolve_nproc(raw, pod["gpu_request"])
     if job is not None:
         return job.get("nproc_per_node")  # None: the spec says cpu or an auto that cannot be resolved
+    if pod.get("_from_name"):
+        return pod["gpu_request"] or len((dcgm or {}).get(pod["pod_uid"]) or ()) or 1
     return 1
 
 
@@ -302,7 +312,7 @@ def order_gpus(gpus: set[str], nproc: int, info: dict[str, dict[str, str | None]
     facts = [info.get(g, {}) for g in gpus]
     if any(not f.get("pci") for f in facts) or len({f.get("product") for f in facts}) != 1:
         return None
-    return sorted(gpus, key=lambda g: info[g]["pci"] or "")
+    return sorted(gpus, key=lambda g: (info[g]["pci"] or "", g))
 
 
 def rank_gpus(pod: dict[str, Any], nproc: int, visible: dict[str, list[str] | None], dcgm: dict[str, set[str]],

@@ -117,8 +117,9 @@ def dcgm_lines(bundle: Bundle, convention: str) -> Iterator[tuple[str, str]]:
 
 
 def write_history(bundle_dir: str | Path, out_file: str | Path, convention: str = "kube-prometheus",
-                  ksm: bool = True, ksm_step_s: float = 30.0) -> dict[str, int]:
-    """Write the bundle's DCGM (and kube-state-metrics) history as OpenMetrics; returns samples per metric."""
+                  ksm: bool = True, ksm_step_s: float = 30.0, ksm_pod_labels: bool = True) -> dict[str, int]:
+    """Write the bundle's DCGM (and kube-state-metrics) history as OpenMetrics; returns samples per metric.
+    ``ksm_pod_labels=False``: kube-state-metrics without a label allow-list (its default)."""
 
     if convention not in RELABEL:
         raise ValueError(f"unknown convention {convention!r}; choose one of {', '.join(CONVENTIONS)}")
@@ -127,7 +128,7 @@ def write_history(bundle_dir: str | Path, out_file: str | Path, convention: str 
     for name, line in dcgm_lines(bundle, convention):
         families[name].append(line)
     if ksm:
-        for name, line in ksm_lines(bundle, ksm_step_s):
+        for name, line in ksm_lines(bundle, ksm_step_s, ksm_pod_labels):
             families[name].append(line)
     with open(out_file, "w", encoding="utf-8") as fh:
         for name in sorted(families):

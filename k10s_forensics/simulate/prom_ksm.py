@@ -63,7 +63,7 @@ def _times(start: dt.datetime, end: dt.datetime, step_s: float) -> Iterator[dt.d
         t += dt.timedelta(seconds=step_s)
 
 
-def _pod_series(first: dict, last: dict, t: dt.datetime) -> Iterator[tuple[str, dict[str, Any], Any]]:
+def _pod_series(first: dict, last: dict, t: dt.datetime, pod_labels: bool = True) -> Iterator[tuple[str, dict[str, Any], Any]]:
     meta, spec, status = last["metadata"], last.get("spec") or {}, last.get("status") or {}
     who = {"namespace": meta["namespace"], "pod": meta["name"], "uid": meta["uid"]}
     owner = next((o for o in meta.get("ownerReferences") or [] if o.get("controller")), {})
@@ -71,7 +71,7 @@ def _pod_series(first: dict, last: dict, t: dt.datetime) -> Iterator[tuple[str, 
                             "host_ip": status.get("hostIP", ""), "created_by_kind": owner.get("kind", ""),
                             "created_by_name": owner.get("name", ""), "priority_class": spec.get("priorityClassName", ""),
                             "host_network": str(bool(spec.get("hostNetwork"))).lower()}, 1
-    yield "kube_pod_labels", {**who, **{_sanitise(k): v for k, v in (meta.get("labels") or {}).items()}}, 1
+    yield "kube_pod_labels", {**who, **({_sanitise(k): v for k, v in (meta.get("labels") or {}).items()} if pod_labels else {})}, 1
     created = parse_iso(meta.get("creationTimestamp"))
     if created is not None:
         yield "kube_pod_created", who, int(created.timestamp())
@@ -117,8 +117,9 @@ def _node_series(node: dict) -> Iterator[tuple[str, dict[str, Any], Any]]:
                                        "effect": taint.get("effect", "")}, 1
 
 
-def ksm_lines(bundle: Bundle, step_s: float = 30.0) -> Iterator[tuple[str, str]]:
-    """(metric, OpenMetrics line) of the bundle's kube-state-metrics history."""
+def ksm_lines(bundle: Bundle, step_s: float = 30.0, pod_labels: bool = True) -> Iterator[tuple[str, str]]:
+    """(metric, OpenMetrics line) of the bundle's kube-state-metrics history; ``pod_labels=False``:
+    kube-state-metrics' default, no ``--metric-labels-allowlist`` (``kube_pod_labels`` without ``label_*``)."""
 
     window = bundle.manifest.get("window") or {}
     start, end = parse_iso(window.get("start")), parse_iso(window.get("end"))
@@ -128,7 +129,7 @@ def ksm_lines(bundle: Bundle, step_s: float = 30.0) -> Iterator[tuple[str, str]]
         gone = parse_iso(last["metadata"].get("deletionTimestamp"))
         until = min(gone or end, end) if listings[-1][0] >= end - dt.timedelta(seconds=60) else listings[-1][0]
         for t in _times(start, until, step_s):
-            for name, labels, value in _pod_series(first, last, t):
+            for name, labels, value in _pod_series(first, last, t, pod_labels):
                 yield name, series_line(name, {**KSM, **labels}, value, t)
     for node in nodes.values():
         series = list(_node_series(node))

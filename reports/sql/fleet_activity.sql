@@ -22,8 +22,8 @@ b AS (
 SELECT
     s.node::VARCHAR AS node,
     floor((epoch(s.ts) - epoch(b.t0)) / b.bin_s)::BIGINT AS bin,
-    any_value(b.t0) AS t0,
-    any_value(b.bin_s)::DOUBLE AS bin_s,
+    min(b.t0) AS t0,
+    min(b.bin_s)::DOUBLE AS bin_s,
     avg(s.act)::DOUBLE AS activity_pct
 FROM s CROSS JOIN b
 GROUP BY 1, 2

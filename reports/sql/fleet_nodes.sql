@@ -18,7 +18,7 @@
 --   ready BOOLEAN, unschedulable BOOLEAN, taints VARCHAR[]
 -- grain: node
 WITH rank_pod AS (
-    SELECT gpu_uuid, arg_max(namespace || '/' || pod, coalesce(started_at, TIMESTAMPTZ '1970-01-01 00:00:00+00')) AS pod_key
+    SELECT gpu_uuid, arg_max(namespace || '/' || pod, (coalesce(started_at, TIMESTAMPTZ '1970-01-01 00:00:00+00'), pod_uid, pod)) AS pod_key
     FROM ranks WHERE gpu_uuid IS NOT NULL GROUP BY gpu_uuid
 ),
 g AS (
@@ -34,7 +34,7 @@ g AS (
 per_gpu AS (
     SELECT
         node, gpu_uuid, count(*) AS n, count(*) FILTER (WHERE idle) AS idle_n, min(ts) AS first_ts, max(ts) AS last_ts,
-        max(ts) FILTER (WHERE NOT idle) AS last_busy, any_value(pod_key) AS pod_key
+        max(ts) FILTER (WHERE NOT idle) AS last_busy, arg_max(pod_key, (ts, pod_key)) AS pod_key
     FROM g GROUP BY node, gpu_uuid
 ),
 pod_start AS (
@@ -62,18 +62,19 @@ node_stats AS (
     SELECT
         node, avg(util_pct) AS util_pct, avg(act) * 100 AS activity_pct, avg(power_w) AS power_w, avg(power_limit_w) AS power_limit_w,
         avg(fb_used_mib / nullif(fb_total_mib, 0)) * 100 AS fb_used_pct, avg(temp_c) AS temp_c, max(temp_c) AS temp_max_c,
-        any_value(model_name) AS model, count(*) AS samples
+        min(model_name) AS model, count(*) AS samples
     FROM g GROUP BY node
 ),
 alloc AS (
     SELECT
         node, sum(gpu_request) AS allocated,
-        list(DISTINCT CASE WHEN job IS NOT NULL THEN namespace || '/' || job ELSE namespace || '/' || pod END) AS workloads
+        list(DISTINCT CASE WHEN job IS NOT NULL THEN namespace || '/' || job ELSE namespace || '/' || pod END
+             ORDER BY CASE WHEN job IS NOT NULL THEN namespace || '/' || job ELSE namespace || '/' || pod END) AS workloads
     FROM pods
     WHERE coalesce(gpu_request, 0) > 0 AND node IS NOT NULL AND coalesce(phase, '') NOT IN ('Succeeded', 'Failed') AND finished_at IS NULL
     GROUP BY node
 ),
-inv AS (SELECT node, any_value(product) AS product, count(*) FILTER (WHERE NOT coalesce(is_mig, false)) AS gpus FROM gpus GROUP BY node),
+inv AS (SELECT node, min(product) AS product, count(*) FILTER (WHERE NOT coalesce(is_mig, false)) AS gpus FROM gpus GROUP BY node),
 all_nodes AS (
     SELECT node FROM nodes WHERE coalesce(gpu_capacity, 0) > 0
     UNION SELECT node FROM node_stats UNION SELECT node FROM inv WHERE node IS NOT NULL

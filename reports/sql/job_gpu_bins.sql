@@ -56,8 +56,8 @@ bounds AS (
 SELECT
     s.rank::BIGINT AS rank,
     floor((epoch(s.ts) - epoch(b.t0)) / b.bin_s)::BIGINT AS bin,
-    any_value(b.t0) AS t0,
-    any_value(b.bin_s)::DOUBLE AS bin_s,
+    min(b.t0) AS t0,
+    min(b.bin_s)::DOUBLE AS bin_s,
     avg(s.tensor_active)::DOUBLE AS tensor_active,
     avg(s.sm_active)::DOUBLE AS sm_active,
     avg(s.util_pct)::DOUBLE AS util_pct,

@@ -16,7 +16,7 @@
 WITH rk AS (
     SELECT
         namespace || '/' || job AS job_key,
-        any_value(job_kind) AS kind,
+        min(job_kind) AS kind,
         max(world_size) AS world_size,
         count(DISTINCT rank) AS ranks_n,
         count(DISTINCT node) AS nodes_n,
@@ -28,11 +28,11 @@ WITH rk AS (
 j AS (
     SELECT
         namespace || '/' || job AS job_key,
-        arg_max(kind, created_at) AS kind,
-        arg_max(state, created_at) AS state,
-        arg_max(world_size, created_at) AS world_size,
-        arg_max(restart_attempts, created_at) AS restart_attempts,
-        arg_max(message, created_at) AS message
+        arg_max(kind, (created_at, kind, uid)) FILTER (WHERE created_at IS NOT NULL) AS kind,
+        arg_max(state, (created_at, kind, uid)) FILTER (WHERE created_at IS NOT NULL) AS state,
+        arg_max(world_size, (created_at, kind, uid)) FILTER (WHERE created_at IS NOT NULL) AS world_size,
+        arg_max(restart_attempts, (created_at, kind, uid)) FILTER (WHERE created_at IS NOT NULL) AS restart_attempts,
+        arg_max(message, (created_at, kind, uid)) FILTER (WHERE created_at IS NOT NULL) AS message
     FROM jobs
     GROUP BY 1
 )

@@ -28,7 +28,7 @@ t AS (
         jp.first_rank, jp.ranks, t.pod, t.ts, t.rtt_ms, t.minrtt_ms,
         t.local_addr || ':' || coalesce(t.local_port, 0) || '>' || t.peer_addr || ':' || coalesce(t.peer_port, 0) AS conn,
         t.retrans_total - lag(t.retrans_total) OVER (
-            PARTITION BY t.namespace, t.pod, t.local_addr, t.local_port, t.peer_addr, t.peer_port ORDER BY t.ts
+            PARTITION BY t.namespace, t.pod, t.local_addr, t.local_port, t.peer_addr, t.peer_port ORDER BY t.ts, t.retrans_total
         ) AS d_retrans
     FROM tcp_samples t JOIN jp ON jp.namespace = t.namespace AND jp.pod = t.pod
 ),
@@ -39,11 +39,11 @@ bounds AS (
 )
 SELECT
     first_rank::BIGINT AS first_rank,
-    any_value(ranks) AS ranks,
+    min(ranks) AS ranks,
     pod::VARCHAR AS pod,
     floor((epoch(t.ts) - epoch(b.t0)) / b.bin_s)::BIGINT AS bin,
-    any_value(b.t0) AS t0,
-    any_value(b.bin_s)::DOUBLE AS bin_s,
+    min(b.t0) AS t0,
+    min(b.bin_s)::DOUBLE AS bin_s,
     avg(rtt_ms)::DOUBLE AS rtt_ms,
     min(minrtt_ms)::DOUBLE AS minrtt_ms,
     coalesce(sum(greatest(d_retrans, 0)), 0)::BIGINT AS retrans,
@@ -51,4 +51,4 @@ SELECT
 FROM t CROSS JOIN bounds b
 WHERE t.ts >= b.t0
 GROUP BY first_rank, pod, 4
-ORDER BY first_rank, bin
+ORDER BY first_rank, bin, pod

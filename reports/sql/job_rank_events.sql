@@ -41,10 +41,10 @@ rs AS (
 )
 SELECT
     r.rank::BIGINT AS rank,
-    coalesce(any_value(ev.oom), 0)::BIGINT AS oom,
-    coalesce(any_value(ev.nccl), 0)::BIGINT AS nccl,
-    coalesce(any_value(ev.exits), 0)::BIGINT AS exits,
-    coalesce(any_value(rs.restarts), 0)::BIGINT AS restarts
+    coalesce(max(ev.oom), 0)::BIGINT AS oom,
+    coalesce(max(ev.nccl), 0)::BIGINT AS nccl,
+    coalesce(max(ev.exits), 0)::BIGINT AS exits,
+    coalesce(max(rs.restarts), 0)::BIGINT AS restarts
 FROM (SELECT DISTINCT rank FROM r) r
 LEFT JOIN ev USING (rank)
 LEFT JOIN rs USING (rank)

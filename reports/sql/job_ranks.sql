@@ -11,9 +11,9 @@
 -- grain: rank
 SELECT
     rank::BIGINT AS rank,
-    arg_max(pod, coalesce(started_at, TIMESTAMPTZ '1970-01-01 00:00:00+00'))::VARCHAR AS pod,
-    arg_max(node, coalesce(started_at, TIMESTAMPTZ '1970-01-01 00:00:00+00'))::VARCHAR AS node,
-    arg_max(gpu_uuid, coalesce(started_at, TIMESTAMPTZ '1970-01-01 00:00:00+00'))::VARCHAR AS gpu_uuid,
+    arg_max(pod, (coalesce(started_at, TIMESTAMPTZ '1970-01-01 00:00:00+00'), pod_uid, pod))::VARCHAR AS pod,
+    arg_max(node, (coalesce(started_at, TIMESTAMPTZ '1970-01-01 00:00:00+00'), pod_uid, pod))::VARCHAR AS node,
+    arg_max(gpu_uuid, (coalesce(started_at, TIMESTAMPTZ '1970-01-01 00:00:00+00'), pod_uid, pod))::VARCHAR AS gpu_uuid,
     count(DISTINCT pod_uid)::BIGINT AS incarnations
 FROM ranks
 WHERE namespace || '/' || job = $job_key AND rank IS NOT NULL

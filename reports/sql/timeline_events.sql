@@ -23,11 +23,11 @@ WITH r AS (
     FROM ranks WHERE rank IS NOT NULL AND job IS NOT NULL
 ),
 single AS (  -- pods that run exactly one rank
-    SELECT pod_uid, any_value(namespace) AS namespace, any_value(pod) AS pod, any_value(job_key) AS job_key, min(rank) AS rank
+    SELECT pod_uid, min(namespace) AS namespace, min(pod) AS pod, min(job_key) AS job_key, min(rank) AS rank
     FROM r GROUP BY pod_uid HAVING count(DISTINCT rank) = 1
 ),
 le AS (
-    SELECT row_number() OVER () AS eid, *
+    SELECT row_number() OVER (ORDER BY raw_row, line_no, ts, namespace, pod, pod_uid, kind, subkind, rank, line) AS eid, *
     FROM log_events
     WHERE kind NOT IN ('nccl_bootstrap', 'nccl_comm_init', 'training_step', 'net_socket', 'net_ib_oob') AND ts IS NOT NULL
 ),
@@ -37,7 +37,7 @@ logs AS (
         coalesce(rr.job_key, s.job_key, pj.job_key) AS job_key,
         coalesce(e.rank, rr.rank, s.rank) AS rank
     FROM le e
-    LEFT JOIN (SELECT namespace, pod, pod_uid, any_value(job_key) AS job_key FROM r GROUP BY ALL) pj  -- the pod's job, for a rank it does not run
+    LEFT JOIN (SELECT namespace, pod, pod_uid, min(job_key) AS job_key FROM r GROUP BY ALL) pj  -- the pod's job, for a rank it does not run
         ON pj.namespace = e.namespace AND pj.pod = e.pod AND (e.pod_uid IS NULL OR pj.pod_uid = e.pod_uid)
     LEFT JOIN r rr ON rr.namespace = e.namespace AND rr.pod = e.pod
         AND (e.pod_uid IS NULL OR rr.pod_uid = e.pod_uid)
@@ -45,10 +45,10 @@ logs AS (
             OR (e.rank IS NULL AND e.local_rank IS NULL AND e.cuda_dev IS NOT NULL AND rr.nproc > 1 AND e.cuda_dev < rr.nproc AND rr.local_rank = e.cuda_dev)
             OR (e.rank IS NULL AND e.local_rank IS NULL AND e.bus_id IS NOT NULL AND rr.pci_bus_id = e.bus_id))
     LEFT JOIN single s ON s.namespace = e.namespace AND s.pod = e.pod AND (e.pod_uid IS NULL OR s.pod_uid = e.pod_uid)
-    QUALIFY row_number() OVER (PARTITION BY e.eid ORDER BY rr.rank NULLS LAST) = 1
+    QUALIFY row_number() OVER (PARTITION BY e.eid ORDER BY rr.rank NULLS LAST, rr.pod_uid, pj.pod_uid, s.pod_uid) = 1
 ),
 ev AS (
-    SELECT row_number() OVER () AS eid, * FROM events
+    SELECT row_number() OVER (ORDER BY ts, namespace, object_kind, object_name, object_uid, reason, message, event_uid) AS eid, * FROM events
     WHERE ts IS NOT NULL AND (type = 'Warning' OR reason IN ('Evicted', 'Preempted', 'Killing', 'OOMKilling', 'NodeNotReady', 'Unschedulable'))
 ),
 k8s AS (
@@ -58,7 +58,7 @@ k8s AS (
         s.job_key, s.rank
     FROM ev
     LEFT JOIN single s ON ev.object_kind = 'Pod' AND (s.pod_uid = ev.object_uid OR (ev.object_uid IS NULL AND s.namespace = coalesce(ev.object_namespace, ev.namespace) AND s.pod = ev.object_name))
-    QUALIFY row_number() OVER (PARTITION BY ev.eid ORDER BY s.rank NULLS LAST) = 1
+    QUALIFY row_number() OVER (PARTITION BY ev.eid ORDER BY s.rank NULLS LAST, s.pod_uid) = 1
 ),
 terminations AS (
     SELECT c.last_finished_at AS ts, c.last_reason AS kind, c.namespace, c.pod, c.pod_uid,
@@ -74,7 +74,7 @@ terminations AS (
     FROM pods p WHERE p.reason IN ('Evicted', 'Preempted', 'Preempting', 'Terminated', 'DeadlineExceeded', 'UnexpectedAdmissionError')
 ),
 xids AS (
-    SELECT min(g.ts) AS ts, g.gpu_uuid, any_value(g.node) AS node, g.xid
+    SELECT min(g.ts) AS ts, g.gpu_uuid, arg_min(g.node, (g.ts, g.node)) AS node, g.xid
     FROM gpu_samples g WHERE coalesce(g.xid, 0) > 0 GROUP BY g.gpu_uuid, g.xid
 ),
 unioned AS (
@@ -98,7 +98,7 @@ unioned AS (
     SELECT x.ts, 'xid', 'Xid ' || x.xid || ' on GPU ' || x.gpu_uuid || ' (DCGM)', CASE WHEN rk.rank IS NOT NULL THEN 'rank' ELSE 'node' END,
            rk.job_key, rk.rank, x.node, 'dcgm'
     FROM xids x
-    LEFT JOIN (SELECT gpu_uuid, any_value(job_key) AS job_key, min(rank) AS rank FROM r WHERE gpu_uuid IS NOT NULL GROUP BY gpu_uuid) rk ON rk.gpu_uuid = x.gpu_uuid
+    LEFT JOIN (SELECT gpu_uuid, arg_min(job_key, (rank, job_key)) AS job_key, min(rank) AS rank FROM r WHERE gpu_uuid IS NOT NULL GROUP BY gpu_uuid) rk ON rk.gpu_uuid = x.gpu_uuid
 )
 SELECT
     ts, lane_kind::VARCHAR AS lane_kind, job_key::VARCHAR AS job_key, rank::BIGINT AS rank, lane_name::VARCHAR AS lane_name,
@@ -115,4 +115,4 @@ SELECT
     text::VARCHAR AS text
 FROM unioned
 WHERE ts IS NOT NULL
-ORDER BY ts
+ORDER BY ts, lane_kind, job_key, rank, lane_name, category, kind, text

@@ -10,5 +10,5 @@ SELECT ts, type::VARCHAR AS type, reason::VARCHAR AS reason,
        coalesce(object_namespace, namespace)::VARCHAR AS namespace, object_name::VARCHAR AS name,
        message::VARCHAR AS message, count::BIGINT AS count
 FROM events
-ORDER BY ts DESC NULLS LAST
+ORDER BY ts DESC NULLS LAST, namespace, object, reason, message, count
 LIMIT 5000

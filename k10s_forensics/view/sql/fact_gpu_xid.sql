@@ -15,4 +15,4 @@ SELECT gpu_uuid, last_seen_at, 'ECC / row remap',
         || ', remap failure ' || coalesce(remapped_rows_failure::VARCHAR, '---') || ', remap pending ' || coalesce(remapped_rows_pending::VARCHAR, '---'))::VARCHAR,
        (coalesce(ecc_dbe_volatile, 0) > 0 OR coalesce(remapped_rows_failure, false))::BOOLEAN
 FROM gpus WHERE gpu_uuid IS NOT NULL
-ORDER BY gpu_uuid, ts NULLS LAST
+ORDER BY gpu_uuid, ts NULLS LAST, what, detail

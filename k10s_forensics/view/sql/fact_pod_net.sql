@@ -10,4 +10,4 @@ SELECT pod_key::VARCHAR AS pod_key, peers::BIGINT AS peers, degraded_peers::BIGI
        median_rtt_ms::DOUBLE AS median_rtt_ms, median_minrtt_ms::DOUBLE AS median_minrtt_ms,
        max_retrans_rate::DOUBLE AS max_retrans_rate, job_retrans_rate::DOUBLE AS job_retrans_rate, culprit
 FROM k10s_pod_net
-QUALIFY row_number() OVER (PARTITION BY pod_key ORDER BY peers DESC) = 1
+QUALIFY row_number() OVER (PARTITION BY pod_key ORDER BY peers DESC, degraded_peers DESC, job_key) = 1

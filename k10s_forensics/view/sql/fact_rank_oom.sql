@@ -18,4 +18,4 @@ SELECT * FROM (
     SELECT job_key, rank::BIGINT, ts, 'framebuffer', NULL, total_mib, used_mib, NULL, total_mib - used_mib, NULL
     FROM k10s_fb_oom
 )
-QUALIFY row_number() OVER (PARTITION BY job_key, rank ORDER BY ts DESC) = 1
+QUALIFY row_number() OVER (PARTITION BY job_key, rank ORDER BY ts DESC, source, line, requested_mib, in_use_mib) = 1

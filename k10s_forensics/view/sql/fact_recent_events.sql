@@ -10,4 +10,4 @@ SELECT coalesce(object_namespace, namespace)::VARCHAR AS namespace, object_name:
        ts, reason::VARCHAR AS reason, message::VARCHAR AS message, count::BIGINT AS count
 FROM events
 WHERE type = 'Warning' AND object_name IS NOT NULL AND ts >= $window_end - INTERVAL 10 MINUTE
-ORDER BY ts DESC
+ORDER BY ts DESC, namespace, object_name, reason, message, count

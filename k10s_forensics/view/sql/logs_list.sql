@@ -9,5 +9,5 @@
 SELECT ts, job_key::VARCHAR AS job_key, rank_resolved::BIGINT AS rank, pod_key::VARCHAR AS pod,
        node_resolved::VARCHAR AS node, kind::VARCHAR AS kind, line::VARCHAR AS line
 FROM k10s_log
-ORDER BY ts DESC NULLS LAST
+ORDER BY ts DESC NULLS LAST, job_key, rank, pod, line, kind
 LIMIT 5000

@@ -29,8 +29,8 @@ b AS (
 SELECT
     s.node::VARCHAR AS node,
     s.gpu_uuid::VARCHAR AS gpu_uuid,
-    any_value(s.gpu_index)::BIGINT AS gpu_index,
-    any_value(s.model_name)::VARCHAR AS model,
+    min(s.gpu_index)::BIGINT AS gpu_index,
+    min(s.model_name)::VARCHAR AS model,
     least(floor((epoch(s.ts) - epoch(b.t0)) / b.bin_s), $max_bins - 1)::BIGINT AS bin,
     avg(s.act)::DOUBLE AS activity_pct,
     avg(s.power_w)::DOUBLE AS power_w,

@@ -14,5 +14,5 @@ SELECT
     coalesce(unschedulable_message, message, reason)::VARCHAR AS message
 FROM pods
 WHERE phase = 'Pending' AND finished_at IS NULL AND deleted_at IS NULL
-QUALIFY row_number() OVER (PARTITION BY namespace, pod ORDER BY last_seen_at DESC NULLS LAST) = 1
+QUALIFY row_number() OVER (PARTITION BY namespace, pod ORDER BY last_seen_at DESC NULLS LAST, pod_uid) = 1
 ORDER BY job_key NULLS LAST, pod

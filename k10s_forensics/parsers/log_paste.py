@@ -1,0 +1,213 @@
+"""The shape of a paste, undone: what copying a log into a ticket or an issue thread did to it.
+
+``repair_paste(text)`` returns the log as the program wrote it, and what it undid, in order:
+
+1. **line ends**: CRLF and lone CR (a carriage-return redraw is a line of its own);
+2. **ANSI** colour and cursor codes (``log_normalize.ANSI``);
+3. **markdown** GitHub left in: ```` ``` ````/``~~~`` fences, ``<details>``/``<summary>Click to
+   expand</summary>``/``<pre>`` lines, ``>`` quoting (nested too) and list bullets (``- ``,
+   ``* ``, ``1. ``) when most lines carry them;
+4. **double spacing**: a blank line after every line (some terminals and web pages copy so):
+   detected when every gap between two text lines is blank and almost all of them odd;
+   a run of ``2k+1`` blank lines is ``k`` blank lines of the log, so blank lines the log
+   itself held are kept;
+5. **terminal wrapping**: lines cut at the terminal's width (any width from 40 columns),
+   with or without padding spaces to it: a line that fills the width exactly is joined to
+   the next one unless that one starts a record of its own (a timestamp, a rank tag...).
+
+A log that shows none of these shapes comes back unchanged. The repairs are applied by
+``k10s import-logs`` (docs/import.md); container logs read from the API are never pasted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from k10s_forensics.parsers.log_normalize import ANSI, normalize
+
+_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*[\w+.#-]{0,30}\s*$")
+_HTML = re.compile(r"</?(?:details|summary|pre|code|br|p)\b[^>]{0,200}>", re.IGNORECASE)
+_SUMMARY = re.compile(r"<summary\b[^>]{0,200}>.{0,300}?</summary>", re.IGNORECASE)
+_QUOTE = re.compile(r"^ {0,3}((?:> ?)+)")
+_BULLET = re.compile(r"^ {0,3}(?:[-*+]|\d{1,4}[.)]) ")
+#: The start of a record: a line that begins so is never the tail of a wrapped line.
+_RECORD = re.compile(
+    r"^\s*(?:Traceback \(|File \"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Warning)\b|\[|\d{4}-\d\d-\d\d|[EWIF]\d{4} "
+    r"|(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
+    r"|[A-Za-z0-9][\w.-]{0,252}:\d+:\d+ \[\d+\]|[\w.-]{1,253}: [\w.-]{1,253}:\d+:\d+ \[)"
+    r"|^\s+(?:time|host|rank|exitcode|error_file|traceback)\s*:")
+_DECORATION_CHARS = frozenset("-*+•|│┃>")
+_RULE = re.compile(r"^\s*(?:[-=_*#~─━═]{8,}|[╭╰┏┗┌└].*)\s*$")
+_FILE_LINE = re.compile(r'^\s*File "[^"]{1,1000}", line \d+, in \S+$')  # a traceback frame, whole
+_FRAME_END = frozenset("│┃║╮╯┐┘┓┛|")
+MIN_WRAP = 40
+#: In a padded paste a cut that fell on up to this many spaces still reads as a cut
+PAD_CUT = 2
+SHARE = 0.6
+
+
+@dataclass
+class Repaired:
+    """The repaired text and what was undone (``notes``, in order; empty: the text was left alone)."""
+
+    text: str
+    notes: list[str] = field(default_factory=list)
+
+
+def repair_paste(text: str) -> Repaired:
+    """The log a paste came from (see the module doc)."""
+    notes: list[str] = []
+    if "\r" in text:
+        notes.append("CRLF line ends" if "\r\n" in text else "carriage returns")
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x1b" in text or "m" in text and ANSI.search(text):
+        stripped = ANSI.sub("", text)
+        if stripped != text:
+            notes.append("ANSI codes")
+            text = stripped
+    lines = text.split("\n")
+    for step in (_markdown, _quoting, _bullets, _double_spacing, _unwrap):
+        lines, note = step(lines)
+        if note:
+            notes.append(note)
+    if any(n.startswith("markdown") for n in notes):  # the blank lines around a removed block are the block's
+        while lines and _blank(lines[0]):
+            lines.pop(0)
+    return Repaired("\n".join(lines) if notes else text, notes)
+
+
+def _blank(line: str) -> bool:
+    return not line.strip()
+
+
+def _markdown(lines: list[str]) -> tuple[list[str], str | None]:
+    out, dropped = [], 0
+    for line in lines:
+        bare = _QUOTE.sub("", line)
+        if _FENCE.match(bare):
+            dropped += 1
+            continue
+        if "<" in line and _HTML.search(line):
+            cleaned = _HTML.sub("", _SUMMARY.sub("", line))
+            if _blank(cleaned) or _blank(_QUOTE.sub("", cleaned)):
+                dropped += 1
+                continue
+        out.append(line)
+    return out, (f"markdown fences/details ({dropped} lines)" if dropped else None)
+
+
+def _quoting(lines: list[str]) -> tuple[list[str], str | None]:
+    """``>`` quoting of most lines, level by level (a quote of a quoted paste too)."""
+    total = 0
+    for _ in range(8):
+        lines, depth = _unquote(lines)
+        if not depth:
+            break
+        total += depth
+    return lines, (f"> quoting (depth {total})" if total else None)
+
+
+def _unquote(lines: list[str]) -> tuple[list[str], int]:
+    text = [ln for ln in lines if not _blank(ln)]
+    depths = [len(m.group(1).replace(" ", "")) if (m := _QUOTE.match(ln)) else 0 for ln in text]
+    quoted = [d for d in depths if d]
+    if not text or len(quoted) < SHARE * len(text):
+        return lines, 0
+    depth = min(quoted)
+    rx = re.compile(r"^ {0,3}(?:> ?){1,%d}" % depth)  # noqa: UP031 (braces of the regex)
+    return [rx.sub("", ln, count=1) for ln in lines], depth
+
+
+def _bullets(lines: list[str]) -> tuple[list[str], str | None]:
+    text = [ln for ln in lines if not _blank(ln)]
+    marked = [ln for ln in text if _BULLET.match(ln)]
+    if len(text) < 2 or len(marked) < SHARE * len(text):
+        return lines, None
+    return [_BULLET.sub("", ln, count=1) for ln in lines], "list bullets"
+
+
+def _double_spacing(lines: list[str]) -> tuple[list[str], str | None]:
+    runs, run, seen_text = [], 0, False
+    for line in lines:
+        if _blank(line):
+            run += 1
+        else:
+            if seen_text:
+                runs.append(run)
+            seen_text, run = True, 0
+    if len(runs) < 3 or min(runs) < 1 or sum(r % 2 for r in runs) < 0.9 * len(runs):
+        return lines, None
+    out: list[str] = []
+    pending = 0
+    for line in lines:
+        if _blank(line):
+            pending += 1
+            continue
+        out.extend([""] * (pending // 2))
+        out.append(line)
+        pending = 0
+    out.extend([""] * (pending // 2))
+    return out, "double spacing"
+
+
+def _wrap_width(lines: list[str]) -> tuple[int | None, bool]:
+    """(terminal width, padded) when the lines look cut at one width; (None, False) otherwise."""
+    text = [ln for ln in lines if not _blank(ln)]
+    if len(text) < 2:
+        return None, False
+    raw = Counter(len(ln) for ln in text)
+    width, count = max(raw), raw[max(raw)]
+    padded = count >= SHARE * len(text) and sum(ln != ln.rstrip() for ln in text) >= len(text) // 2
+    full = [ln for ln in text if (len(ln.rstrip()) >= width - PAD_CUT if padded else len(ln) == width)]
+    if width < MIN_WRAP or not full:
+        return None, False
+    if not padded:  # no padding to go by: cuts of different text at one width, far more than lines a bit shorter
+        near = sum(1 for ln in text if width - 8 <= len(ln) < width)
+        if len(set(full)) < 2 or len(full) < 2 * near:
+            return None, False
+    return width, padded
+
+
+def _continues(prev: str, nxt: str, width: int, padded: bool) -> str | None:
+    """The separator that joins ``nxt`` to ``prev`` when ``prev`` was cut at ``width`` (None: no wrap)."""
+    body = prev.rstrip()
+    if _RULE.match(body) or _RULE.match(nxt) or body[-1:] in _FRAME_END \
+            or (_FILE_LINE.match(body) and nxt[:1].isspace()):
+        return None  # separators and boxes (failure tables, rich tracebacks) fill the width by design
+    if _blank(nxt) or _RECORD.match(nxt) or (normalize(nxt).stripped and not nxt.lstrip()[:1] in _DECORATION_CHARS):
+        return None
+    if not padded:
+        return "" if len(prev) == width else None
+    if width - PAD_CUT <= len(body) <= width and len(prev) >= width:
+        return " " * (width - len(body))  # the cut fell on spaces the padding hides
+    return None
+
+
+def _unwrap(lines: list[str]) -> tuple[list[str], str | None]:
+    width, padded = _wrap_width(lines)
+    if width is None:
+        return lines, None
+    out: list[str] = []
+    joined = 0
+    cur: str | None = None
+    last_piece = ""
+    for line in lines:
+        if cur is not None:
+            sep = _continues(last_piece, line, width, padded)
+            if sep is not None:
+                cur = (cur.rstrip() + sep + line.rstrip()) if padded else cur + line
+                last_piece = line
+                joined += 1
+                continue
+            out.append(cur.rstrip() if padded else cur)
+        cur, last_piece = line, line
+    if cur is not None:
+        out.append(cur.rstrip() if padded else cur)
+    if joined < (1 if padded else 2):  # without padding one full-width line is no evidence of a terminal
+        return lines, None
+    return out, f"terminal wrapping at {width} columns ({joined} lines joined)" + (" with padding" if padded else "")
+
+
+__all__ = ["Repaired", "repair_paste"]

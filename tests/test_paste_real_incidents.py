@@ -1,0 +1,77 @@
+"""Property: every real incident (tests/data/real-incidents) whose culprit k10s finds today keeps
+its culprit rank and cause — and every control stays without a confident culprit — when its log
+is damaged the way pasting damages logs (tests/paste_damage.py), one damage at a time and all
+together, then imported with ``k10s import-logs`` and analyzed in-process.
+
+Reuse: when the repaired damaged log is line for line the repaired original (trailing spaces
+aside), the bundle and the verdict are the same by construction and nothing is re-run; only the
+others are imported and analyzed. The redaction removes information: every log it changes is
+analyzed (slow); all damages combined are compared with the redacted log the same way.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from incident_kit import incident_bundle, load_corpus, misses
+from k10s_forensics.analyze.runner import analyze
+from k10s_forensics.parsers.log_paste import repair_paste
+from paste_damage import DAMAGES, combined, redact
+from test_real_incidents_corpus import CORPUS, NOT_YET
+
+CASES = [c for c in load_corpus(CORPUS) if c.incident not in NOT_YET]
+ALL = dict(DAMAGES, combined=combined)
+#: Damages that take over 30 s on a loaded 2-core machine (redact: every log it changes is analyzed, ~1 s each).
+SLOW = ("redact", "combined", "wrap-100")
+
+
+def _lines(text: str) -> list[str]:
+    return [ln.rstrip() for ln in repair_paste(text).text.split("\n")]
+
+
+def _params():
+    for name in ALL:
+        marks = [pytest.mark.slow] if name in SLOW else []
+        yield pytest.param(name, id=name, marks=marks)
+
+
+@pytest.mark.parametrize("damage", _params())
+def test_pasted_incidents_keep_their_verdict(tmp_path, damage):
+    fn, wrong, analyzed = ALL[damage], [], 0
+    for case in CASES:
+        text = (case.folder / case.incident / "log.txt").read_text(encoding="utf-8")
+        damaged = fn(text)
+        reference = redact(text) if damage == "combined" else text
+        if damage != "redact" and _lines(damaged) == _lines(reference):
+            continue  # the same lines: the same bundle, the verdict the original's (or the redacted one's)
+        if damage == "redact" and damaged == text:
+            continue
+        analyzed += 1
+        findings = analyze(incident_bundle(tmp_path / case.incident, case, damaged))["findings"]
+        why = misses(case, findings)
+        if why:
+            wrong.append(f"{case.incident}: {why}")
+    assert not wrong, f"{len(wrong)}/{len(CASES)} changed under {damage} ({analyzed} analyzed):\n" + "\n".join(wrong)
+
+
+def test_the_command_reads_a_redacted_double_spaced_crlf_paste(tmp_path):
+    """The issue's shapes through the command a user runs: mpiexec's report with its PID and node
+    masked, a blank line after every line, CRLF; import-logs says what it undid, analyze names rank 0."""
+    import json
+
+    from click.testing import CliRunner
+
+    from k10s_forensics.cli import cli
+    from paste_damage import crlf, double_space
+
+    text = (CORPUS / "openai-glow-18-mpiexec-segfault-rank0" / "log.txt").read_text(encoding="utf-8")
+    pasted = crlf(double_space(redact(text)))
+    assert "with PID xxxxxx on node xxxxxxxx exited on signal 11" in pasted
+    (tmp_path / "paste.txt").write_bytes(pasted.encode("utf-8"))
+    runner = CliRunner()
+    out = runner.invoke(cli, ["import-logs", str(tmp_path / "paste.txt"), "-o", str(tmp_path / "b"), "--nproc-per-node", "2"])
+    assert out.exit_code == 0, out.output
+    assert "paste.txt: undid CRLF line ends, double spacing" in out.output
+    result = runner.invoke(cli, ["analyze", str(tmp_path / "b"), "--format", "json"])
+    findings = json.loads(result.output)["findings"]
+    assert any(f["ranks"] == [0] and f["cause"] == "segfault" and f["severity"] == "critical" for f in findings), findings
