@@ -265,6 +265,27 @@ class Bundle:
         self.manifest["files"] = files
 
 
+#: Raw tables written with one value of a column per row group (see docs/bundle-format.md).
+GROUP_BY: dict[str, str] = {"exec": "source"}
+
+
+def split_groups(table: pa.Table, column: str | None) -> list[pa.Table]:
+    """``table`` split into one table per value of ``column`` (nulls last), each value in the
+    order it first appears and the rows of each in their order; ``[table]`` without a column."""
+    if column is None or table.num_rows == 0:
+        return [table]
+    import pyarrow.compute as pc  # here: analyze imports this module and never writes
+
+    keys = table[column]
+    values = pc.unique(keys).to_pylist()
+    if len(values) == 1:
+        return [table]
+    parts = [table.filter(pc.fill_null(pc.equal(keys, v), False)) for v in values if v is not None]
+    if None in values:
+        parts.append(table.filter(pc.is_null(keys)))
+    return parts
+
+
 class RawWriter:
     """Streams rows of one raw table to Parquet, a row group per ``flush_rows`` rows.
 
@@ -274,8 +295,12 @@ class RawWriter:
     Thread-safe: collectors running in parallel append to the same writer.
     """
 
-    def __init__(self, path: Path, schema: pa.Schema, flush_rows: int = 2000, flush_bytes: int = 32 << 20):
+    def __init__(self, path: Path, schema: pa.Schema, flush_rows: int = 2000, flush_bytes: int = 32 << 20,
+                 group_by: str | None = None):
         self.path = path
+        #: A column whose values each get row groups of their own (``source`` of raw/exec):
+        #: a parser reading one source then skips every other source's row groups.
+        self.group_by = group_by if group_by in schema.names else None
         self.partial = path.with_name(path.name + ".partial")
         self.schema = schema
         self.flush_rows = flush_rows
@@ -307,7 +332,8 @@ class RawWriter:
         if not self._buffer:
             return
         table = pa.Table.from_pylist(self._buffer, schema=self.schema)
-        self._open_writer().write_table(table)
+        for part in split_groups(table, self.group_by):
+            self._open_writer().write_table(part)
         self.rows_written += len(self._buffer)
         self._buffer = []
         self._buffer_bytes = 0
@@ -354,7 +380,7 @@ class BundleWriter:
             raise BundleError(f"{self.path}: a bundle already exists there")
         (self.path / "raw").mkdir(parents=True, exist_ok=True)
         self.manifest = manifest or new_manifest()
-        self.writers = {name: RawWriter(self.path / "raw" / f"{name}.parquet", schema) for name, schema in RAW_SCHEMAS.items()}
+        self.writers = {name: RawWriter(self.path / "raw" / f"{name}.parquet", schema, group_by=GROUP_BY.get(name)) for name, schema in RAW_SCHEMAS.items()}
         self._lock = threading.Lock()
         # An early manifest makes an interrupted capture a valid (incomplete) bundle.
         self.manifest["complete"] = False
@@ -399,7 +425,7 @@ class BundleWriter:
 
 def write_raw_table(path: Path, name: str, rows: list[Mapping[str, Any]]) -> None:
     """Write a whole raw table at once (tests, simulator)."""
-    writer = RawWriter(path / "raw" / f"{name}.parquet", RAW_SCHEMAS[name])
+    writer = RawWriter(path / "raw" / f"{name}.parquet", RAW_SCHEMAS[name], group_by=GROUP_BY.get(name))
     writer.extend(rows)
     writer.close()
 

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 import pyarrow as pa
 
-from k10s_forensics.bundle import BundleWriter, RawWriter, _clean_value
+from k10s_forensics.bundle import BundleWriter, RawWriter, _clean_value, split_groups
 
 
 def _array(values: list[Any], type_: pa.DataType) -> pa.Array:
@@ -31,7 +31,7 @@ class ColumnWriter(RawWriter):
     """A ``RawWriter`` (same file, schema, flush rules) with column-wise buffers."""
 
     def __init__(self, base: RawWriter, flush_bytes: int):
-        super().__init__(base.path, base.schema, flush_rows=base.flush_rows, flush_bytes=flush_bytes)
+        super().__init__(base.path, base.schema, flush_rows=base.flush_rows, flush_bytes=flush_bytes, group_by=base.group_by)
         self._columns: dict[str, list[Any]] = {name: [] for name in self.schema.names}
         self._count = 0
         #: Called with (row group table, raw row number of its first row) after each row group is
@@ -56,9 +56,12 @@ class ColumnWriter(RawWriter):
             return
         arrays = [_array(self._columns[f.name], f.type) for f in self.schema]
         table = pa.Table.from_arrays(arrays, schema=self.schema)
-        self._open_writer().write_table(table)
-        for listener in self.listeners:
-            listener(table, self.rows_written)
+        first = self.rows_written
+        for part in split_groups(table, self.group_by):  # one row group per source of raw/exec
+            self._open_writer().write_table(part)
+            for listener in self.listeners:
+                listener(part, first)
+            first += part.num_rows
         self.rows_written += self._count
         self._columns = {name: [] for name in self.schema.names}
         self._count = 0

@@ -30,6 +30,25 @@ from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME, conform
 STREAMED = frozenset({"gpu_samples", "tcp_samples", "log_events"})
 
 
+def _group_holds(pf: pq.ParquetFile, index: int, column: str, wanted: str) -> bool | None:
+    """From row-group statistics alone: True when every row of the group has ``column ==
+    wanted`` (capture writes one exec source per row group), False when none can, None when
+    the statistics do not say (no statistics, nulls, or a mixed group of an older bundle)."""
+    meta = pf.metadata.row_group(index)
+    cols = [meta.column(j) for j in range(meta.num_columns) if meta.column(j).path_in_schema == column]
+    stats = cols[0].statistics if cols else None
+    if stats is None or not stats.has_min_max or stats.physical_type != "BYTE_ARRAY":
+        return None
+    low, high = stats.min, stats.max
+    if isinstance(low, bytes) or isinstance(high, bytes):
+        return None
+    if wanted < low or wanted > high:
+        return False
+    if low == high == wanted and stats.has_null_count and stats.null_count == 0:
+        return True
+    return None
+
+
 class DeriveContext:
     """What a parser sees: the raw layer, the tables derived so far, and an issue log."""
 
@@ -89,10 +108,14 @@ class DeriveContext:
         rows = pf.metadata.row_group(index).num_rows
         mask = None
         if key_col is not None and key_col in pf.schema_arrow.names:
-            keys = pf.read_row_group(index, columns=[key_col])[key_col]
-            mask = pc.equal(keys, wanted)
-            if not pc.any(mask).as_py():
+            held = _group_holds(pf, index, key_col, wanted)
+            if held is False:
                 return None
+            if not held:
+                keys = pf.read_row_group(index, columns=[key_col])[key_col]
+                mask = pc.equal(keys, wanted)
+                if not pc.any(mask).as_py():
+                    return None
         table = pf.read_row_group(index)
         table = table.append_column("_row", pa.array(range(offset, offset + rows), pa.int64()))
         return table.filter(mask) if mask is not None else table

@@ -243,11 +243,23 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
     }
 
 
-def prepare(bundle: Bundle, prices: PriceTable | None = None, threads: int | None = None) -> duckdb.DuckDBPyConnection:
-    """A connection with the bundle's tables, the price table and the shared views."""
+def prepare(bundle: Bundle, prices: PriceTable | None = None, threads: int | None = None,
+            rules: list[Rule] | None = None, only: set[str] | None = None) -> duckdb.DuckDBPyConnection:
+    """A connection with the bundle's tables, the price table and the shared views.
+
+    With ``rules``, only the shared views those of them that will run need
+    (``analyze.viewplan``); without, every shared view.
+    """
     con = connect(bundle, threads=threads)
     _ensure_views(con)
     (prices or PriceTable.default()).register(con)
+    if rules is not None:
+        from k10s_forensics.analyze import viewplan
+
+        shared = viewplan.shared_names()
+        counts = _row_counts(con, {t for r in rules for t in r.tables if t not in shared})
+        viewplan.create(con, viewplan.plan(viewplan.applicable(rules, counts, only)))
+        return con
     for name in VIEWS_FILES:
         try:
             con.sql(read_text(name))
@@ -274,7 +286,7 @@ def analyze(
         threads: DuckDB threads (default: DuckDB's choice).
     """
     rules = load_rules(tuple(rules_dirs))
-    con = prepare(bundle, prices, threads)
+    con = prepare(bundle, prices, threads, rules=rules, only=only)
     try:
         return run_rules(con, bundle, rules, only)
     finally:

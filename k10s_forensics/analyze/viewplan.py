@@ -1,0 +1,147 @@
+"""Plan the shared views: create only those the rules about to run need, in one pass per file.
+
+The shared building blocks (``queries/_views*.sql``, ``_incident.sql``, ``_evidence_*.sql``,
+``_hang_evidence.sql``) are 33 ``CREATE OR REPLACE TEMP TABLE|VIEW|MACRO k10s_*`` statements.
+Most are materialised TEMP tables, so creating one that no rule reads costs a full scan.
+
+Dependencies come from the SQL itself: a statement depends on every shared name
+(``k10s_*``) its text mentions outside comments, and a rule needs every shared name its
+query or its header's tables (``requires``/``optional``) mention. Mentioning a name that is
+not used only creates a view too many — never one too few — so the plan is conservative.
+The closure is created in the files' own order (a statement only reads names defined
+before it), one ``execute`` per file so an error still names its file.
+
+A rule whose required tables are empty is skipped by the runner before its SQL runs; its
+views are left out too (``applicable``), using the same row counts the runner uses.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import duckdb
+
+from k10s_forensics.errors import QueryError
+from k10s_forensics.queries import VIEWS_FILES, read_text
+
+_CREATE = re.compile(r"CREATE\s+OR\s+REPLACE\s+TEMP\s+(?:TABLE|VIEW|MACRO)\s+(k10s_\w+)", re.IGNORECASE)
+_NAME = re.compile(r"\bk10s_\w+\b", re.IGNORECASE)
+_LINE_COMMENT = re.compile(r"--[^\n]*")
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class ViewStatement:
+    """One ``CREATE`` of a shared name: its file, name, SQL text and the shared names it reads."""
+
+    file: str
+    name: str
+    sql: str
+    reads: frozenset[str]
+
+
+def _strip_comments(sql: str) -> str:
+    return _LINE_COMMENT.sub("", _BLOCK_COMMENT.sub("", sql))
+
+
+def mentioned(sql: str, names: Iterable[str]) -> set[str]:
+    """The shared names among ``names`` that ``sql`` mentions outside comments (case-insensitive)."""
+    known = {n.lower(): n for n in names}
+    return {known[m.lower()] for m in _NAME.findall(_strip_comments(sql)) if m.lower() in known}
+
+
+@functools.lru_cache(maxsize=1)
+def statements() -> tuple[ViewStatement, ...]:
+    """Every shared-view statement, in creation order, with what each reads."""
+    raw: list[tuple[str, str, str]] = []
+    for file in VIEWS_FILES:
+        for st in duckdb.extract_statements(read_text(file)):
+            text = st.query.strip()
+            m = _CREATE.search(_strip_comments(text))
+            if not m:
+                raise QueryError(f"not a CREATE of a k10s_* name: {text[:60]!r}", f"queries/{file}")
+            raw.append((file, m.group(1), text))
+    names = {name for _, name, _ in raw}
+    return tuple(ViewStatement(f, n, t, frozenset(mentioned(t, names) - {n})) for f, n, t in raw)
+
+
+def shared_names() -> set[str]:
+    """Every name the shared-view files create."""
+    return {s.name for s in statements()}
+
+
+def closure(roots: Iterable[str]) -> set[str]:
+    """``roots`` (shared names) and everything they read, transitively."""
+    by_name = {s.name: s for s in statements()}
+    needed: set[str] = set()
+    todo = [r for r in roots if r in by_name]
+    while todo:
+        name = todo.pop()
+        if name not in needed:
+            needed.add(name)
+            todo.extend(by_name[name].reads)
+    return needed
+
+
+def rule_roots(rule) -> set[str]:
+    """Shared names a rule reads: from its query and from its header's tables."""
+    names = shared_names()
+    return mentioned(rule.sql, names) | {t for t in rule.tables if t in names}
+
+
+def _certainly_skipped(rule, counts: dict[str, int]) -> bool:
+    """True when the runner's skip check gives the same answer without any shared view.
+
+    It walks the required groups in order and stops at the first group without rows; that
+    is decided here only when every group up to it is decided by counted tables alone (a
+    shared view is not counted yet, so its group is undecided).
+    """
+    for group in rule.requires:
+        if any(counts.get(t, 0) > 0 for t in group if t in counts):
+            continue
+        return all(t in counts for t in group)
+    return False
+
+
+def applicable(rules, counts: dict[str, int], only: set[str] | None = None) -> list:
+    """Rules that may run: in ``only`` (when given), and not certain to be skipped.
+
+    ``counts`` holds the row counts of the tables counted so far (shared views absent).
+    """
+    return [r for r in rules if not (only and r.id not in only) and not _certainly_skipped(r, counts)]
+
+
+#: Shared names read after the rules, whatever ran: incident pricing (``analyze.incidents``)
+#: calls ``k10s_price``.
+ALWAYS: frozenset[str] = frozenset({"k10s_price"})
+
+
+def plan(rules, extra: Iterable[str] = ()) -> list[ViewStatement]:
+    """The statements to run for ``rules`` (plus ``ALWAYS`` and ``extra``), in creation order."""
+    roots: set[str] = set(ALWAYS) | set(extra)
+    for rule in rules:
+        roots |= rule_roots(rule)
+    needed = closure(roots)
+    return [s for s in statements() if s.name in needed]
+
+
+def create(con: duckdb.DuckDBPyConnection, planned: list[ViewStatement]) -> None:
+    """Run the planned statements: one ``execute`` per file, in order.
+
+    Raises:
+        QueryError: a statement failed (names the file).
+    """
+    for file in VIEWS_FILES:
+        script = ";\n".join(s.sql.rstrip().rstrip(";") for s in planned if s.file == file)
+        if not script:
+            continue
+        try:
+            con.execute(script)
+        except duckdb.Error as exc:
+            raise QueryError(str(exc).splitlines()[0], f"queries/{file}") from None
+
+
+__all__ = ["ALWAYS", "ViewStatement", "applicable", "closure", "create", "mentioned", "plan", "rule_roots", "shared_names", "statements"]

@@ -1,0 +1,106 @@
+"""View planning (analyze.viewplan): only the shared views the running rules need, same findings."""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+import pytest
+from _analyze_kit import table_bundle
+from conftest import SAMPLE_BUNDLES
+
+from k10s_forensics.analyze import viewplan
+from k10s_forensics.analyze.rules import builtin_rules, load_rules, parse_rule
+from k10s_forensics.analyze.runner import prepare, run_rules
+from k10s_forensics.bundle import Bundle
+
+SAMPLES = sorted(p.name for p in SAMPLE_BUNDLES.iterdir() if (p / "manifest.json").is_file())
+
+
+def _temp_names(con: duckdb.DuckDBPyConnection) -> set[str]:
+    tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()}
+    views = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE temporary AND NOT internal").fetchall()}
+    return {n for n in tables | views if n.startswith("k10s_")}
+
+
+def test_every_statement_reads_only_names_created_before_it():
+    seen: set[str] = set()
+    for st in viewplan.statements():
+        assert st.reads <= seen, (st.name, st.reads - seen)
+        seen.add(st.name)
+    assert len(seen) == len(viewplan.statements()), "a shared name is created twice"
+
+
+def test_every_shared_name_is_needed_by_some_builtin_rule():
+    needed = viewplan.closure(set().union(*(viewplan.rule_roots(r) for r in builtin_rules())))
+    assert needed == viewplan.shared_names()
+
+
+def test_closure_follows_dependencies_and_ignores_comments():
+    assert viewplan.closure({"k10s_rank"}) == {"k10s_rank", "k10s_pod_span"}
+    assert viewplan.mentioned("-- k10s_rank\nSELECT 1 FROM K10S_IP /* k10s_log */", viewplan.shared_names()) == {"k10s_ip"}
+
+
+@pytest.fixture(scope="module")
+def empty_bundle(tmp_path_factory):
+    return table_bundle(tmp_path_factory.mktemp("vp") / "b", {})
+
+
+def test_only_one_rule_creates_only_its_closure(empty_bundle):
+    rules = [r for r in builtin_rules() if r.id == "pending"]
+    con = prepare(empty_bundle, threads=1, rules=rules)
+    try:
+        assert _temp_names(con) <= viewplan.closure(viewplan.rule_roots(rules[0]))
+        assert {s.name for s in viewplan.plan(rules)} == {"k10s_pod_span", "k10s_pod_job", "k10s_rank"} | viewplan.closure({"k10s_pod_job"}) | viewplan.ALWAYS
+        assert "k10s_incident" not in _temp_names(con)
+    finally:
+        con.close()
+
+
+def test_rules_certain_to_be_skipped_need_no_views():
+    counts = {"gpu_samples": 0, "pods": 3, "log_events": 0, "ranks": 0, "gpus": 0, "nodes": 0}
+    rules = builtin_rules()
+    kept = {r.id for r in viewplan.applicable(rules, counts)}
+    assert "idle-gpu" not in kept  # requires gpu_samples, which is empty
+    assert "pending" in kept
+    assert {r.id for r in viewplan.applicable(rules, counts, only={"pending"})} == {"pending"}
+
+
+def test_user_rule_reading_a_shared_view_gets_it(tmp_path, empty_bundle):
+    rule = parse_rule("-- id: mine\n-- title: t\n-- severity: info\n-- requires: pods\n-- description: d\n"
+                      "-- columns:\n--   n BIGINT -- count\nSELECT count(*) AS n FROM k10s_hang_verdict\n", "mine.sql", builtin=False)
+    names = {s.name for s in viewplan.plan([rule])}
+    assert "k10s_hang_verdict" in names and "k10s_incident" in names
+
+
+def _canonical(result: dict) -> str:
+    return json.dumps(result, sort_keys=True, default=str)
+
+
+@pytest.mark.slow  # 21 bundles x 2 analyses: ~35 s of CPU
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_findings_identical_with_and_without_view_planning(sample):
+    bundle = Bundle.open(SAMPLE_BUNDLES / sample)
+    rules = load_rules(())
+    results = []
+    for planned in (None, rules):
+        con = prepare(bundle, threads=1, rules=planned)
+        try:
+            results.append(_canonical(run_rules(con, bundle, rules)))
+        finally:
+            con.close()
+    assert results[0] == results[1]
+
+
+def test_a_group_naming_a_shared_view_is_undecided():
+    rule = next(r for r in builtin_rules() if r.id == "rank-failure")
+    assert rule.requires[0] == ("k10s_job_log",)
+    assert [r.id for r in viewplan.applicable([rule], {"ranks": 0})] == ["rank-failure"]
+
+
+def test_incident_pricing_finds_its_macro_even_when_no_rule_runs(empty_bundle):
+    con = prepare(empty_bundle, threads=1, rules=[])
+    try:
+        con.execute("SELECT k10s_price('H100')").fetchall()  # no Catalog Error
+    finally:
+        con.close()
