@@ -9,6 +9,7 @@ per node, lines by rank prefix) and one pod with API timestamps.
 
     python benchmarks/bench_real_incidents.py            # a table per corpus and batch
     python benchmarks/bench_real_incidents.py -v         # and every miss
+    python benchmarks/bench_real_incidents.py --batch 6  # one batch of tests/data/real-incidents
 """
 
 from __future__ import annotations
@@ -40,12 +41,15 @@ def corpora():
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--batch", type=int, action="append", help="only this batch of tests/data/real-incidents (repeatable)")
     args = ap.parse_args(argv)
     warnings.filterwarnings("ignore")
     from incident_kit import analyze_incident, misses
 
     score: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     for group, case in corpora():
+        if args.batch and case.extra.get("batch") not in args.batch:
+            continue
         for variant, how in VARIANTS.items():
             with tempfile.TemporaryDirectory() as tmp:
                 findings = analyze_incident(Path(tmp), case, **how)

@@ -36,8 +36,8 @@ from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_normalize import is_masked, normalize
 from k10s_forensics.parsers.log_paste import repair_paste
+from k10s_forensics.parsers.k8s_runtime import IMPORTED_ANNOTATION  # the parser reads what the importer writes
 
-IMPORTED_ANNOTATION = "k10s.io/imported"
 MAX_SOURCE_BYTES = 256 << 20
 #: More processes than this on one node is never a guess the importer makes on its own
 MAX_GUESSED_NPROC = 1024

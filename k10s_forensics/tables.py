@@ -526,6 +526,7 @@ TABLES: tuple[TableDef, ...] = (
         ("shm_size_limit_bytes", I64, "emptyDir sizeLimit (bytes)"),
         ("images", pa.list_(STR), "app container images"),
         ("gpu_resources", pa.list_(STR), "GPU resource names the containers request (nvidia.com/gpu, nvidia.com/mig-1g.10gb, ...)"),
+        ("spec_known", BOOL, "false for a pod `k10s import-logs` made up from logs (annotation k10s.io/imported): its spec is not the real pod's"),
     ),
     _t(
         "collector_runs", "collector (from the manifest)", "manifest.json collectors",

@@ -69,7 +69,7 @@ cstate AS (  -- per pod: the first blocking container state and every message
     SELECT pod_uid,
            arg_min(CASE WHEN init AND reason IN ('CrashLoopBackOff', 'Error') THEN 'Init:' || reason ELSE reason END,
                    CASE WHEN init THEN 0 ELSE 1 END) FILTER (WHERE blocking) AS state,
-           string_agg(DISTINCT concat_ws(' ', message, last_message), ' | ') FILTER (WHERE coalesce(message, last_message) IS NOT NULL) AS texts,
+           string_agg(DISTINCT concat_ws(' ', message, last_message), ' | ' ORDER BY concat_ws(' ', message, last_message)) FILTER (WHERE coalesce(message, last_message) IS NOT NULL) AS texts,
            bool_or(coalesce(exit_code, 0) = 135 OR coalesce(last_exit_code, 0) = 135) AS sigbus,
            max(started_at) FILTER (WHERE NOT init) AS container_started_at
     FROM (SELECT *, (state = 'waiting' AND reason IN ('ContainerCreating', 'RunContainerError', 'CreateContainerError', 'CreateContainerConfigError', 'ErrImagePull', 'ImagePullBackOff', 'ErrImageNeverPull', 'InvalidImageName', 'PodInitializing'))
@@ -146,22 +146,22 @@ gang AS (  -- the running part of each job (pods not blocked)
 ),
 startup AS (
     SELECT b.group_key AS job, b.cause,
-        CASE WHEN any_value(b.state) = 'slow-pull' THEN 'warning'
-             WHEN coalesce(any_value(g.held_gpus), 0) > 0 OR count(*) > 1 THEN 'critical' ELSE 'warning' END AS severity,
+        CASE WHEN min(b.state) = 'slow-pull' THEN 'warning'
+             WHEN coalesce(max(g.held_gpus), 0) > 0 OR count(*) > 1 THEN 'critical' ELSE 'warning' END AS severity,
         list(DISTINCT b.pod_key ORDER BY b.pod_key) AS pods, list(DISTINCT b.node ORDER BY b.node) AS nodes,
         list_sort(list_distinct(flatten(list(coalesce(b.ranks, []::BIGINT[]))))) AS ranks, []::VARCHAR[] AS gpus,
         min(coalesce(b.created_at, b.first_seen_at)) AS started_at,
         CASE WHEN bool_and(b.container_started_at IS NOT NULL) THEN max(b.container_started_at) ELSE $window_end END AS ended_at,
-        mode(b.state) AS state,
-        coalesce(any_value(b.own_text), nullif(arg_max(b.texts, length(b.texts)), '')) AS message,
-        round(max(b.blocked_s), 1) AS blocked_s, max(b.pull_s) AS pull_s, arg_max(b.image, b.pull_s) AS image,
-        coalesce(any_value(g.running_pods), 0) AS running_pods, coalesce(any_value(g.held_gpus), 0)::BIGINT AS held_gpus,
-        any_value(b.runtime_class) AS runtime_class,
-        CASE WHEN any_value(b.runtime_class) IS NULL OR any_value(b.rc_listed) = 0 THEN NULL ELSE bool_and(b.rc_found) END AS runtime_class_found,
-        any_value(b.gpu_resources_json) AS node_gpu_resources, any_value(b.mig_strategy) AS mig_strategy,
-        max(b.gpu_replicas) AS gpu_replicas, any_value(b.cuda_driver) AS cuda_driver,
+        mode(b.state ORDER BY b.state) AS state,
+        coalesce(min(b.own_text), nullif(arg_max(b.texts, (length(b.texts), b.texts)), '')) AS message,
+        round(max(b.blocked_s), 1) AS blocked_s, max(b.pull_s) AS pull_s, arg_max(b.image, (b.pull_s, b.image)) AS image,
+        coalesce(max(g.running_pods), 0) AS running_pods, coalesce(max(g.held_gpus), 0)::BIGINT AS held_gpus,
+        min(b.runtime_class) AS runtime_class,
+        CASE WHEN min(b.runtime_class) IS NULL OR max(b.rc_listed) = 0 THEN NULL ELSE bool_and(b.rc_found) END AS runtime_class_found,
+        min(b.gpu_resources_json) AS node_gpu_resources, min(b.mig_strategy) AS mig_strategy,
+        max(b.gpu_replicas) AS gpu_replicas, min(b.cuda_driver) AS cuda_driver,
         list_distinct(flatten(list(coalesce(b.unhealthy, []::VARCHAR[])))) AS operands_unhealthy,
-        round(coalesce(any_value(g.held_gpus), 0) * max(b.blocked_s) / 3600.0, 3) AS gpu_hours_lost
+        round(coalesce(max(g.held_gpus), 0) * max(b.blocked_s) / 3600.0, 3) AS gpu_hours_lost
     FROM blocked b LEFT JOIN gang g ON g.job_key = b.job_key
     GROUP BY b.group_key, b.cause
 ),
@@ -169,8 +169,8 @@ shm AS (  -- preventive: training pods whose /dev/shm is the 64 MiB default (or 
     SELECT group_key AS job, 'shm-default' AS cause, 'info' AS severity,
         list(DISTINCT pod_key ORDER BY pod_key) AS pods, list(DISTINCT node ORDER BY node) AS nodes,
         []::BIGINT[] AS ranks, []::VARCHAR[] AS gpus, min(valid_from) AS started_at, $window_end AS ended_at,
-        coalesce(any_value(shm_volume_kind), 'none') AS state, NULL::VARCHAR AS message
-    FROM gpod JOIN (SELECT pod_uid, shm_volume_kind FROM pod_runtime) USING (pod_uid)
+        coalesce(min(shm_volume_kind), 'none') AS state, NULL::VARCHAR AS message
+    FROM gpod JOIN (SELECT pod_uid, shm_volume_kind FROM pod_runtime WHERE spec_known) USING (pod_uid)
     WHERE job_key IS NOT NULL
       AND NOT (coalesce(shm_medium, '') = 'Memory' AND coalesce(shm_size_limit_bytes, 1099511627776::BIGINT) > 67108864)
       AND group_key NOT IN (SELECT job FROM startup WHERE cause = 'shm-too-small')

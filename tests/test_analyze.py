@@ -146,7 +146,7 @@ def test_json_shape_matches_spec(tmp_path):
     sev = [SEVERITIES.index(f["severity"]) for f in result["findings"]]
     assert sev == sorted(sev)
     inc_keys = ["id", "severity", "job", "title", "cause", "root", "symptoms", "ranks", "pods", "nodes", "gpus",
-                "started_at", "ended_at", "gpu_hours_lost", "gpu_model", "usd_per_gpu_hour", "cost_usd"]
+                "started_at", "ended_at", "gpu_hours_lost", "gpu_model", "usd_per_gpu_hour", "cost_usd", "advice"]
     refs = []
     for inc in result["incidents"]:  # docs/bundle-format.md "Incidents"
         assert list(inc) == inc_keys

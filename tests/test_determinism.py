@@ -141,9 +141,9 @@ def test_report_nonce_comes_from_the_page():
     assert content_nonce(page.replace("cluster text", "other text"), "P1") != first
 
 
-#: SQL whose result picks rows: every file of queries/, reports/sql, view/sql and fleet/rules.
+#: SQL whose result picks rows: every file of queries/, reports/sql, view/sql, fleet/rules and diff/sql.
 SQL_DIRS = (HERE.parent / "queries", HERE.parent / "reports" / "sql", HERE.parent / "k10s_forensics" / "view" / "sql",
-            HERE.parent / "k10s_forensics" / "fleet" / "rules")
+            HERE.parent / "k10s_forensics" / "fleet" / "rules", HERE.parent / "k10s_forensics" / "diff" / "sql")
 
 
 def _calls(sql: str, name: str):

@@ -113,3 +113,16 @@ def test_pull_durations_in_the_kubelet_wording(duration, seconds):
     got = duckdb.execute(f"SELECT {expr} FROM (SELECT regexp_extract($1, 'pulled image \"[^\"]+\" in ([0-9hmsµu.]+)', 1) AS d)",
                          [message]).fetchone()[0]
     assert got == pytest.approx(seconds)
+
+
+def test_no_shm_note_for_pods_made_up_from_logs(tmp_path):
+    """`k10s import-logs` makes pods up from logs (annotation k10s.io/imported): their spec is
+    not the real pod's, so nothing is said of their /dev/shm."""
+    from k10s_forensics.logimport import LogSource, import_logs
+
+    out = tmp_path / "b"
+    bundle, _ = import_logs([LogSource("train.log", "[rank0]: step 1 loss 2.0\n[rank1]: step 1 loss 2.1\n")], out)
+    assert [f for f in analyze(bundle)["findings"] if f["rule"] == "gpu-startup"] == []
+    con = duckdb.connect()
+    rows = con.execute(f"SELECT spec_known FROM '{out}/tables/pod_runtime.parquet'").fetchall()
+    assert rows and all(r == (False,) for r in rows)

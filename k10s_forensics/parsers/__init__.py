@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from k10s_forensics.parsers.context import DeriveContext
 
 #: Bump when a parser changes what it derives: bundles rebuilt by an older version are re-derived.
-PARSER_VERSION = "1.6.0"
+PARSER_VERSION = "1.7.0"
 
 #: Module names under k10s_forensics.parsers, in the order rebuild runs them.
 DERIVERS: tuple[str, ...] = (

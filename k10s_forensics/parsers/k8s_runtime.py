@@ -22,6 +22,10 @@ SHM_PATH = "/dev/shm"
 _EPOCH = dt.datetime.min.replace(tzinfo=dt.timezone.utc)
 
 
+#: Set by ``k10s import-logs`` on the pods it makes up from logs: their spec says nothing of the real pod.
+IMPORTED_ANNOTATION = "k10s.io/imported"
+
+
 def derive(ctx: "DeriveContext") -> None:
     classes: dict[str, Obj] = {}
     for obj in iter_objects(ctx, "RuntimeClass"):
@@ -93,6 +97,7 @@ def pod_runtime_row(obj: Obj) -> dict[str, Any]:
         "shm_size_limit_bytes": size,
         "gpu_resources": _gpu_resources(spec),
         "images": sorted({str(as_dict(c).get("image")) for c in as_list(spec.get("containers")) if as_dict(c).get("image")}),
+        "spec_known": as_dict(as_dict(obj.meta).get("annotations")).get(IMPORTED_ANNOTATION) != "true",
     }
 
 

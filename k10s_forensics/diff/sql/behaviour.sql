@@ -73,7 +73,7 @@ vals AS MATERIALIZED (SELECT side, scope, subject, min(node) AS node, min(gpu) A
          FROM v WHERE mx.x IS NOT NULL AND NOT isnan(mx.x) GROUP BY ALL),
 stats0 AS (
     SELECT b.metric, quantile_cont(b.x, 0.05) AS p05, median(b.x) AS med, quantile_cont(b.x, 0.95) AS p95, count(*) AS n,
-           any_value(m.unit) AS unit, greatest(any_value(m.rel_floor) * abs(median(b.x)), any_value(m.abs_floor)) AS floor_v
+           min(m.unit) AS unit, greatest(min(m.rel_floor) * abs(median(b.x)), min(m.abs_floor)) AS floor_v
     FROM vals b JOIN metric m USING (metric) WHERE b.side = 'base' GROUP BY b.metric
 ),
 stats AS (SELECT *, greatest(0.5 * (p95 - p05), floor_v) AS margin FROM stats0),
