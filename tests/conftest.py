@@ -7,13 +7,12 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-REAL_SAMPLES = SHARED / "real-samples"
+# The real samples are vendored in the repo (tests/data/README.md says how new ones arrive).
+REAL_SAMPLES = REPO / "tests" / "data" / "real-samples"
 SAMPLE_BUNDLES = REPO / "sample-bundles"
 
 
 @pytest.fixture(scope="session")
 def real_samples() -> Path:
-    if not REAL_SAMPLES.is_dir():
-        pytest.skip(f"real samples not found at {REAL_SAMPLES} (CI clones the repo with shared/ beside it)")
+    assert REAL_SAMPLES.is_dir(), f"real samples missing at {REAL_SAMPLES}: they are part of the repo"
     return REAL_SAMPLES
