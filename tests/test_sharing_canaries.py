@@ -14,11 +14,10 @@ import json
 import uuid
 from pathlib import Path
 
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from k10s_forensics.bundle import Bundle, BundleWriter, new_manifest
+from k10s_forensics.bundle import BundleWriter, new_manifest
 from k10s_forensics.sharing.redact import redact
 from k10s_forensics.sharing.verify import verify
 
