@@ -1,18 +1,48 @@
-"""Shared fixtures: paths to the real samples and a scratch bundle factory."""
+"""Shared fixtures: paths to the real samples, the Hypothesis budget, and the test loop's wiring
+for pytest-xdist (see tests/README.md)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parents[1]
 # The real samples are vendored in the repo (tests/data/README.md says how new ones arrive).
 REAL_SAMPLES = REPO / "tests" / "data" / "real-samples"
 SAMPLE_BUNDLES = REPO / "sample-bundles"
 
+# Hypothesis: a short, derandomized budget by default (the same cases on every run, no example
+# database written into the repo, no deadline on a loaded machine); K10S_FUZZ=long explores.
+# Tests with their own @settings(max_examples=...) keep their count; see fuzz_kit for the fuzzers.
+FUZZ_LONG = os.environ.get("K10S_FUZZ") == "long"
+settings.register_profile("k10s-ci", max_examples=50, deadline=None, derandomize=True, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("k10s-long", max_examples=1000, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("k10s-long" if FUZZ_LONG else "k10s-ci")
+
 
 @pytest.fixture(scope="session")
 def real_samples() -> Path:
     assert REAL_SAMPLES.is_dir(), f"real samples missing at {REAL_SAMPLES}: they are part of the repo"
     return REAL_SAMPLES
+
+
+_SHARED_SCOPES = ("module", "class", "package")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``pytest -n N --dist loadgroup`` (./dev.sh test): the tests of a module that share a
+    module-scoped fixture run on one worker, so the fixture is built once, not once per worker;
+    every other test is spread one by one."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        scopes = {defs[-1].scope for name, defs in info.name2fixturedefs.items() if defs and name in item.fixturenames}
+        if scopes & set(_SHARED_SCOPES) and not any(item.iter_markers("xdist_group")):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid.split("::")[0]))
