@@ -33,13 +33,32 @@ def real_samples() -> Path:
 
 _SHARED_SCOPES = ("module", "class", "package")
 
+#: End-to-end modules (a real Chromium, Prometheus, JVM, tmux or kubectl; a simulate + analyze or
+#: an import + analyze per case; capture subprocesses; fuzzed rebuilds): every test in them is
+#: marked ``slow``. They always run in ``./dev.sh test``; ``./dev.sh test --quick`` leaves them out.
+#: A single slow test elsewhere takes ``@pytest.mark.slow`` (anything over ~30 s on 2 cores).
+SLOW_MODULES = frozenset({
+    "test_capture_e2e", "test_capture_fr_ras_e2e", "test_capture_interrupt",
+    "test_fleet_index", "test_fleet_report", "test_fleet_spark",
+    "test_integrity_crash", "test_integrity_fuzz",
+    "test_prometheus_history",
+    "test_real_incidents", "test_real_incidents_corpus",
+    "test_report_browser",
+    "test_rules_edge_sim", "test_rules_scenarios", "test_scenarios_fr_ras",
+    "test_serve_kubectl", "test_sharing_findings",
+    "test_view_large", "test_view_live", "test_view_tmux",
+})
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under ``pytest -n N --dist loadgroup`` (./dev.sh test): the tests of a module that share a
     module-scoped fixture run on one worker, so the fixture is built once, not once per worker;
-    every other test is spread one by one."""
+    every other test is spread one by one. Tests of SLOW_MODULES are marked ``slow``."""
     for item in items:
+        module = item.module.__name__.rpartition(".")[2] if getattr(item, "module", None) else ""
+        if module in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
         info = getattr(item, "_fixtureinfo", None)
         if info is None:
             continue
