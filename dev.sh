@@ -8,7 +8,7 @@
 # with `python3 -m venv`); nothing is installed into the system interpreter, so a PEP 668
 # "externally managed" Debian/Ubuntu Python works. An existing .venv is reused as it is.
 # PYTHON=/path/to/python3 picks the interpreter a new .venv is made from.
-# K10S_TEST_WORKERS=N sets the pytest-xdist worker count (default: auto, one per core).
+# K10S_TEST_WORKERS=N sets the pytest-xdist worker count (default: auto, one per core; 0: none).
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
@@ -116,7 +116,8 @@ run_tests() {
   if [ $quick = 1 ]; then
     args=(-m "not slow" "${args[@]}")
   fi
-  exec "$VPY" -m pytest -q -n "${K10S_TEST_WORKERS:-auto}" "${args[@]}"
+  # -p no:benchmark: a pytest-benchmark plugin from the environment only warns under xdist
+  exec "$VPY" -m pytest -q -p no:benchmark -n "${K10S_TEST_WORKERS:-auto}" --dist loadgroup "${args[@]}"
 }
 
 case "${1:-}" in
