@@ -116,6 +116,11 @@ run_tests() {
   if [ $quick = 1 ]; then
     args=(-m "not slow" "${args[@]}")
   fi
+  # Bytecode caching on, kept out of the tree (.venv/pycache): with PYTHONDONTWRITEBYTECODE set,
+  # every xdist worker and every `k10s` subprocess a test starts would compile the package and
+  # pytest would re-rewrite every test module's asserts, on every run.
+  unset PYTHONDONTWRITEBYTECODE
+  export PYTHONPYCACHEPREFIX="$PWD/$VENV/pycache"
   # -p no:benchmark: a pytest-benchmark plugin from the environment only warns under xdist
   exec "$VPY" -m pytest -q -p no:benchmark -n "${K10S_TEST_WORKERS:-auto}" --dist loadgroup "${args[@]}"
 }
