@@ -33,6 +33,10 @@ def real_samples() -> Path:
 
 _SHARED_SCOPES = ("module", "class", "package")
 
+#: Modules whose module-scoped fixtures are cheap next to their many independent tests (a scratch
+#: folder, a tally, a Chromium): spread test by test over the workers like any other.
+SPREAD_MODULES = frozenset({"test_rules_scenarios", "test_report_browser"})
+
 #: End-to-end modules (a real Chromium, Prometheus, JVM, tmux or kubectl; a simulate + analyze or
 #: an import + analyze per case; capture subprocesses; fuzzed rebuilds): every test in them is
 #: marked ``slow``. They always run in ``./dev.sh test``; ``./dev.sh test --quick`` leaves them out.
@@ -54,7 +58,8 @@ SLOW_MODULES = frozenset({
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under ``pytest -n N --dist loadgroup`` (./dev.sh test): the tests of a module that share a
     module-scoped fixture run on one worker, so the fixture is built once, not once per worker;
-    every other test is spread one by one. Tests of SLOW_MODULES are marked ``slow``."""
+    every other test (and SPREAD_MODULES) is spread one by one. Tests of SLOW_MODULES are
+    marked ``slow``."""
     for item in items:
         module = item.module.__name__.rpartition(".")[2] if getattr(item, "module", None) else ""
         if module in SLOW_MODULES:
@@ -63,5 +68,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if info is None:
             continue
         scopes = {defs[-1].scope for name, defs in info.name2fixturedefs.items() if defs and name in item.fixturenames}
-        if scopes & set(_SHARED_SCOPES) and not any(item.iter_markers("xdist_group")):
+        if module not in SPREAD_MODULES and scopes & set(_SHARED_SCOPES) and not any(item.iter_markers("xdist_group")):
             item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid.split("::")[0]))
