@@ -44,7 +44,7 @@ SPREAD_MODULES = frozenset({"test_rules_scenarios", "test_report_browser"})
 SLOW_MODULES = frozenset({
     "test_capture_e2e", "test_capture_fr_ras_e2e", "test_capture_interrupt",
     "test_fleet_index", "test_fleet_report", "test_fleet_spark",
-    "test_integrity_crash", "test_integrity_fuzz",
+    "test_integrity_bad_input", "test_integrity_concurrency", "test_integrity_crash", "test_integrity_fuzz",
     "test_prometheus_history",
     "test_real_incidents", "test_real_incidents_corpus",
     "test_report_browser",
