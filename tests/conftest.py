@@ -31,6 +31,19 @@ def real_samples() -> Path:
     return REAL_SAMPLES
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_archive_cache(tmp_path_factory: pytest.TempPathFactory):
+    """Archives unpack into this session's (this worker's) tmp folder, never ~/.cache/k10s:
+    runs and xdist workers share nothing. A test that sets K10S_CACHE_DIR itself still wins."""
+    before = os.environ.get("K10S_CACHE_DIR")
+    os.environ["K10S_CACHE_DIR"] = str(tmp_path_factory.mktemp("k10s-cache"))
+    yield
+    if before is None:
+        os.environ.pop("K10S_CACHE_DIR", None)
+    else:
+        os.environ["K10S_CACHE_DIR"] = before
+
+
 _SHARED_SCOPES = ("module", "class", "package")
 
 #: Modules whose module-scoped fixtures are cheap next to their many independent tests (a scratch
