@@ -121,6 +121,8 @@ run_tests() {
   # pytest would re-rewrite every test module's asserts, on every run.
   unset PYTHONDONTWRITEBYTECODE
   export PYTHONPYCACHEPREFIX="$PWD/$VENV/pycache"
+  # The console scripts (k10s, kubectl-k10s) as an activated .venv would have them.
+  export PATH="$PWD/$VENV/bin:$PATH"
   # -p no:benchmark: a pytest-benchmark plugin from the environment only warns under xdist
   exec "$VPY" -m pytest -q -p no:benchmark -n "${K10S_TEST_WORKERS:-auto}" --dist loadgroup "${args[@]}"
 }
