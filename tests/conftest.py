@@ -63,7 +63,7 @@ SLOW_MODULES = frozenset({
     "test_report_browser",
     "test_rules_edge_sim", "test_rules_scenarios", "test_scenarios_fr_ras",
     "test_serve_kubectl", "test_sharing_findings",
-    "test_view_large", "test_view_live", "test_view_tmux",
+    "test_view_large", "test_view_live", "test_view_samples", "test_view_tmux",
 })
 
 
