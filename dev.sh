@@ -1,35 +1,52 @@
 #!/usr/bin/env bash
 # Developer entry points. Each subcommand sets everything up first, so it works on a fresh clone.
-#   ./dev.sh demo   set up, then analyze a sample bundle and write its HTML report
-#   ./dev.sh test   set up, then run the whole test suite
-#   ./dev.sh setup  only set up (Python package + test deps; chromium and kubectl when root)
+#   ./dev.sh demo [BUNDLE]     set up, then analyze a sample bundle and write its HTML report
+#   ./dev.sh test [ARGS]       set up, lint (ruff), then run the whole test suite in parallel
+#   ./dev.sh test --quick      the edit loop: the suite less the tests marked slow (about 2 min)
+#   ./dev.sh setup             only set up
+# Python packages go into the project virtualenv .venv (created with uv when it is on PATH, else
+# with `python3 -m venv`); nothing is installed into the system interpreter, so a PEP 668
+# "externally managed" Debian/Ubuntu Python works. An existing .venv is reused as it is.
+# PYTHON=/path/to/python3 picks the interpreter a new .venv is made from.
+# K10S_TEST_WORKERS=N sets the pytest-xdist worker count (default: auto, one per core; 0: none).
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
+VENV=.venv
+VPY=$VENV/bin/python
+
+say() { echo "dev.sh: $*" >&2; }
+
+# tool, Debian package, what skips without it
+SYSTEM_TOOLS=(
+  "chromium|chromium|the report browser tests (tests/test_report_browser.py, test_fleet_report.py)"
+  "pdftoppm|poppler-utils|the printed-report page check"
+  "kubectl|kubectl|the kubectl tests of k10s serve and capture"
+  "promtool|prometheus|the Prometheus history tests"
+  "tmux|tmux|the k10s view real-terminal test"
+  "java|default-jre-headless|the Spark fleet engine tests (tests/test_fleet_spark.py)"
+  "prometheus-alertmanager|prometheus-alertmanager|the real Alertmanager posting to k10s watch (tests/test_watch_alertmanager.py)"
+  "amtool|prometheus-alertmanager|the check of the Alertmanager receiver snippet (tests/test_deploy.py)"
+)
 
 setup_system() {
-  # chromium (report browser tests), poppler-utils (PDF page check), kubectl (serve
-  # tests), prometheus + promtool (Prometheus history tests), tmux (the `k10s view`
-  # real-terminal test) and a headless JRE (Spark fleet engine) come from Debian packages.
-  local need=()
-  command -v chromium >/dev/null 2>&1 || need+=(chromium)
-  command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
-  command -v kubectl >/dev/null 2>&1 || need+=(kubectl)
-  command -v promtool >/dev/null 2>&1 || need+=(prometheus)
-  command -v tmux >/dev/null 2>&1 || need+=(tmux)
-  # a real Alertmanager posting to `k10s watch` (tests/test_watch_alertmanager.py); amtool checks
-  # the receiver snippet of deploy/watch/overlays/alertmanager.
-  { command -v prometheus-alertmanager && command -v amtool; } >/dev/null 2>&1 || need+=(prometheus-alertmanager)
-  # java: the Spark fleet engine (k10s fleet analyze --engine spark, tests/test_fleet_spark.py).
-  command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
+  local need=() entry tool pkg what
+  for entry in "${SYSTEM_TOOLS[@]}"; do
+    IFS='|' read -r tool pkg what <<<"$entry"
+    command -v "$tool" >/dev/null 2>&1 || need+=("$entry")
+  done
   [ ${#need[@]} -eq 0 ] && return 0
-  if [ "$(id -u)" != 0 ]; then
-    echo "dev.sh: missing ${need[*]} (install them, or run as root); the tests that need them will say so" >&2
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    for entry in "${need[@]}"; do
+      IFS='|' read -r tool pkg what <<<"$entry"
+      say "missing $tool (Debian package $pkg): $what will be skipped"
+    done
     return 0
   fi
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  for pkg in "${need[@]}"; do
+  for entry in "${need[@]}"; do
+    IFS='|' read -r tool pkg what <<<"$entry"
     if [ "$pkg" = kubectl ]; then
       # Debian ships kubectl in package kubernetes-client; some images have a kubectl package.
       apt-get install -y -qq kubectl >/dev/null 2>&1 || apt-get install -y -qq kubernetes-client >/dev/null
@@ -39,24 +56,92 @@ setup_system() {
   done
 }
 
+make_venv() {
+  command -v "$PY" >/dev/null 2>&1 || { say "no $PY found: install Python 3.10 or newer, or set PYTHON=/path/to/python3"; exit 2; }
+  if command -v uv >/dev/null 2>&1; then
+    uv venv -q --seed --python "$(command -v "$PY")" "$VENV" && return 0
+    rm -rf "$VENV"
+  fi
+  "$PY" -m venv "$VENV" 2>/dev/null && return 0
+  rm -rf "$VENV"
+  # Debian and Ubuntu ship venv's ensurepip apart from the interpreter (python3-venv).
+  local ver
+  ver=$("$PY" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "python$ver-venv" >/dev/null 2>&1 || apt-get install -y -qq python3-venv >/dev/null
+    "$PY" -m venv "$VENV" && return 0
+  fi
+  say "$PY cannot create a virtualenv: install python$ver-venv (Debian/Ubuntu: apt-get install python3-venv) or uv"
+  exit 2
+}
+
+# setup_python EXTRAS: .venv with the package installed editable (extras: "" or "[test]").
+# Skipped when pyproject.toml and the extras are unchanged since the last install.
 setup_python() {
-  "$PY" -m pip install -q --disable-pip-version-check -e ".[test]"
+  local spec=".$1" stamp="$VENV/.k10s-setup"
+  [ -x "$VPY" ] || make_venv
+  local want
+  want="$spec $(cksum <pyproject.toml)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && "$VPY" -c 'import k10s_forensics' 2>/dev/null; then
+    return 0
+  fi
+  if "$VPY" -m pip --version >/dev/null 2>&1; then
+    "$VPY" -m pip install -q --disable-pip-version-check -e "$spec"
+  elif command -v uv >/dev/null 2>&1; then
+    uv pip install -q --python "$VPY" -e "$spec"
+  else
+    say "$VENV has no pip and uv is absent: remove $VENV and run again"; exit 2
+  fi
+  echo "$want" >"$stamp"
+  # A .venv with the [test] extras also serves the demo.
+  [ "$1" = "[test]" ] && echo ". $(cksum <pyproject.toml)" >"$VENV/.k10s-setup-base"
+  return 0
+}
+
+setup_demo_python() {
+  local base="$VENV/.k10s-setup-base"
+  if [ -f "$base" ] && [ "$(cat "$base")" = ". $(cksum <pyproject.toml)" ] && "$VPY" -c 'import k10s_forensics' 2>/dev/null; then
+    return 0
+  fi
+  setup_python ""
+  echo ". $(cksum <pyproject.toml)" >"$base"
+}
+
+run_tests() {
+  local quick=0 args=() a
+  for a in "$@"; do
+    if [ "$a" = --quick ]; then quick=1; else args+=("$a"); fi
+  done
+  "$VENV/bin/ruff" check --quiet . || { say "ruff check found problems (fix them, or see [tool.ruff] in pyproject.toml)"; exit 1; }
+  if [ $quick = 1 ]; then
+    args=(-m "not slow" "${args[@]}")
+  fi
+  # Bytecode caching on, kept out of the tree (.venv/pycache): with PYTHONDONTWRITEBYTECODE set,
+  # every xdist worker and every `k10s` subprocess a test starts would compile the package and
+  # pytest would re-rewrite every test module's asserts, on every run.
+  unset PYTHONDONTWRITEBYTECODE
+  export PYTHONPYCACHEPREFIX="$PWD/$VENV/pycache"
+  # The console scripts (k10s, kubectl-k10s) as an activated .venv would have them.
+  export PATH="$PWD/$VENV/bin:$PATH"
+  # -p no:benchmark: a pytest-benchmark plugin from the environment only warns under xdist
+  exec "$VPY" -m pytest -q -p no:benchmark -n "${K10S_TEST_WORKERS:-auto}" --dist loadgroup "${args[@]}"
 }
 
 case "${1:-}" in
   setup)
-    setup_system; setup_python ;;
+    setup_system; setup_python "[test]" ;;
   demo)
-    setup_system; setup_python
+    setup_system; setup_demo_python
     bundle=${2:-sample-bundles/oom-crashloop}
-    k10s analyze "$bundle"
-    if k10s report --help >/dev/null 2>&1; then
-      k10s report "$bundle" -o k10s-report.html && echo "report: $(pwd)/k10s-report.html"
-    fi ;;
+    "$VENV/bin/k10s" analyze "$bundle"
+    "$VENV/bin/k10s" report "$bundle" -o k10s-report.html && echo "report: $(pwd)/k10s-report.html"
+    echo "k10s is installed in $VENV: run 'source $VENV/bin/activate' to call k10s directly" ;;
   test)
-    setup_system; setup_python
     shift
-    "$PY" -m pytest -q "$@" ;;
+    setup_system; setup_python "[test]"
+    run_tests "$@" ;;
   *)
-    echo "usage: ./dev.sh demo|test|setup" >&2; exit 2 ;;
+    echo "usage: ./dev.sh demo [BUNDLE] | test [--quick] [PYTEST ARGS] | setup" >&2; exit 2 ;;
 esac

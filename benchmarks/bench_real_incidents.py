@@ -1,6 +1,6 @@
 """Accuracy on real incidents: the culprit rank (and cause) named from real logs, per corpus and batch.
 
-Each incident log (shared/real-samples/incidents and tests/data/real-incidents) is turned into
+Each incident log (tests/data/real-samples/incidents and tests/data/real-incidents) is turned into
 a bundle by ``k10s import-logs`` (through tests/incident_kit.py), analyzed, and scored as the
 corpus tests score it (tests/incident_kit.misses): *rank* — a critical/warning finding names
 exactly the culprit ranks and none names only other ranks (a control: none names any rank);
@@ -32,7 +32,7 @@ def corpora():
 
     out = []
     if REAL_SAMPLES_DIR.is_dir():
-        out += [("shared/real-samples/incidents", c) for c in load_cases(REAL_SAMPLES_DIR)]
+        out += [("tests/data/real-samples/incidents", c) for c in load_cases(REAL_SAMPLES_DIR)]
     for c in load_corpus(ROOT / "tests" / "data" / "real-incidents"):
         out.append((f"tests/data/real-incidents batch {c.extra.get('batch', '?')}", c))
     return out

@@ -102,7 +102,7 @@ def main() -> None:
         nodes = [n["metadata"]["name"] for n in json.loads(get(base + "/api/v1/nodes"))["items"]]
         drivers = [p for p in pods if p["metadata"].get("labels", {}).get("app") == "nvidia-driver-daemonset"]
         exporters = [p for p in pods if "dcgm-exporter" in p["metadata"]["name"]]
-        calls = [(get, base + f"/api/v1/pods?limit=500&continue=") for _ in range(max(1, len(pods) // 500))]
+        calls = [(get, base + "/api/v1/pods?limit=500&continue=") for _ in range(max(1, len(pods) // 500))]
         calls += [(get, base + f"/api/v1/nodes/{n}") for n in nodes]
         calls += [(exec_ws, base, p["metadata"]["namespace"], p["metadata"]["name"], p["spec"]["containers"][0]["name"],
                    "nvidia-smi -q -x") for p in drivers]

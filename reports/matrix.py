@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import warnings
-from typing import Any
 
 import numpy as np
 import pyarrow as pa

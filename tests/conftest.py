@@ -1,19 +1,85 @@
-"""Shared fixtures: paths to the real samples and a scratch bundle factory."""
+"""Shared fixtures: paths to the real samples, the Hypothesis budget, and the test loop's wiring
+for pytest-xdist (see tests/README.md)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-REAL_SAMPLES = SHARED / "real-samples"
+# The real samples are vendored in the repo (tests/data/README.md says how new ones arrive).
+REAL_SAMPLES = REPO / "tests" / "data" / "real-samples"
 SAMPLE_BUNDLES = REPO / "sample-bundles"
+
+# Hypothesis: a short, derandomized budget by default (the same cases on every run, no example
+# database written into the repo, no deadline on a loaded machine); K10S_FUZZ=long explores.
+# Tests with their own @settings(max_examples=...) keep their count; see fuzz_kit for the fuzzers.
+FUZZ_LONG = os.environ.get("K10S_FUZZ") == "long"
+settings.register_profile("k10s-ci", max_examples=50, deadline=None, derandomize=True, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("k10s-long", max_examples=1000, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("k10s-long" if FUZZ_LONG else "k10s-ci")
 
 
 @pytest.fixture(scope="session")
 def real_samples() -> Path:
-    if not REAL_SAMPLES.is_dir():
-        pytest.skip(f"real samples not found at {REAL_SAMPLES} (CI clones the repo with shared/ beside it)")
+    assert REAL_SAMPLES.is_dir(), f"real samples missing at {REAL_SAMPLES}: they are part of the repo"
     return REAL_SAMPLES
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_archive_cache(tmp_path_factory: pytest.TempPathFactory):
+    """Archives unpack into this session's (this worker's) tmp folder, never ~/.cache/k10s:
+    runs and xdist workers share nothing. A test that sets K10S_CACHE_DIR itself still wins."""
+    before = os.environ.get("K10S_CACHE_DIR")
+    os.environ["K10S_CACHE_DIR"] = str(tmp_path_factory.mktemp("k10s-cache"))
+    yield
+    if before is None:
+        os.environ.pop("K10S_CACHE_DIR", None)
+    else:
+        os.environ["K10S_CACHE_DIR"] = before
+
+
+_SHARED_SCOPES = ("module", "class", "package")
+
+#: Modules whose module-scoped fixtures are cheap next to their many independent tests (a scratch
+#: folder, a tally, a Chromium): spread test by test over the workers like any other.
+SPREAD_MODULES = frozenset({"test_rules_scenarios", "test_report_browser"})
+
+#: End-to-end modules (a real Chromium, Prometheus, JVM, tmux or kubectl; a simulate + analyze or
+#: an import + analyze per case; capture subprocesses; fuzzed rebuilds): every test in them is
+#: marked ``slow``. They always run in ``./dev.sh test``; ``./dev.sh test --quick`` leaves them out.
+#: A single slow test elsewhere takes ``@pytest.mark.slow`` (anything over ~30 s on 2 cores).
+SLOW_MODULES = frozenset({
+    "test_capture_e2e", "test_capture_fr_ras_e2e", "test_capture_interrupt",
+    "test_fleet_index", "test_fleet_report", "test_fleet_spark",
+    "test_integrity_bad_input", "test_integrity_concurrency", "test_integrity_crash", "test_integrity_fuzz",
+    "test_prometheus_history",
+    "test_real_incidents", "test_real_incidents_corpus",
+    "test_report_browser",
+    "test_rules_edge_sim", "test_rules_scenarios", "test_scenarios_fr_ras",
+    "test_serve_kubectl", "test_sharing_findings",
+    "test_view_large", "test_view_live", "test_view_samples", "test_view_tmux",
+})
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``pytest -n N --dist loadgroup`` (./dev.sh test): the tests of a module that share a
+    module-scoped fixture run on one worker, so the fixture is built once, not once per worker;
+    every other test (and SPREAD_MODULES) is spread one by one. Tests of SLOW_MODULES are
+    marked ``slow``."""
+    for item in items:
+        module = item.module.__name__.rpartition(".")[2] if getattr(item, "module", None) else ""
+        if module in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        scopes = {defs[-1].scope for name, defs in info.name2fixturedefs.items() if defs and name in item.fixturenames}
+        if module not in SPREAD_MODULES and scopes & set(_SHARED_SCOPES) and not any(item.iter_markers("xdist_group")):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid.split("::")[0]))

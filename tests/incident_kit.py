@@ -1,6 +1,6 @@
 """Real incident logs as a new user would bring them: a bundle, then ``analyze`` in-process.
 
-An incident folder (shared/real-samples/incidents/<name>/log.txt) holds lines pasted from
+An incident folder (tests/data/real-samples/incidents/<name>/log.txt) holds lines pasted from
 a public issue thread. ``incident_bundle`` turns it into a bundle with the product's own
 importer (``k10s import-logs``, k10s_forensics/logimport.py): a PyTorchJob with
 ``world_size / nproc_per_node`` pods, one per node, and each pasted line in the log of the
@@ -31,7 +31,7 @@ NAMESPACE = "team-a"
 JOB = "incident"
 HERE = Path(__file__).resolve().parent
 OWN_EXPECTATIONS = HERE / "data" / "incident_expectations.json"
-REAL_SAMPLES_DIR = HERE.parents[1] / "shared" / "real-samples"
+REAL_SAMPLES_DIR = HERE / "data" / "real-samples"
 
 _WORLD_HINTS = (re.compile(r"n[Rr]anks (\d+)"),)
 _ANY_RANK = re.compile(r"\[rank(\d+)\]|\[rank=(\d+)\]|\bRank (\d+)\b")
@@ -65,7 +65,7 @@ def load_cases(real_samples: Path) -> list[Case]:
 
 
 def load_corpus(folder: Path) -> list[Case]:
-    """The expectations of a corpus folder laid out like shared/real-samples/incidents
+    """The expectations of a corpus folder laid out like tests/data/real-samples/incidents
     (``expected.json`` beside one ``<incident>/log.txt`` folder per entry)."""
     return _cases(json.loads((folder / "expected.json").read_text(encoding="utf-8")), folder)
 

@@ -9,19 +9,17 @@ from pathlib import Path
 
 from k10s_forensics.bundle import BundleWriter, iso, new_manifest
 
-SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "real-samples"
+SAMPLES = Path(__file__).resolve().parent / "data" / "real-samples"
 T0 = dt.datetime(2026, 1, 10, 10, 0, 0, tzinfo=dt.timezone.utc)
 END = T0 + dt.timedelta(minutes=10)
 ROUND_1 = T0 + dt.timedelta(seconds=5)
 ROUND_2 = END - dt.timedelta(seconds=10)
 DCGM_PATH = "/api/v1/namespaces/gpu-operator/pods/nvidia-dcgm-exporter-x7k2p:9400/proxy/metrics"
-FALLBACK_XML = '<?xml version="1.0" ?>\n<nvidia_smi_log><attached_gpus>1</attached_gpus><gpu id="00000000:07:00.0"><product_name>NVIDIA H100 80GB HBM3</product_name></gpu></nvidia_smi_log>\n'
 
 
 def nvidia_xml() -> str:
-    """A real ``nvidia-smi -q -x`` output when the shared samples are present."""
-    path = SAMPLES / "nvidia-smi-xml" / "tesla-t4_driver-515.105.01_v11.xml"
-    return path.read_text(encoding="utf-8") if path.is_file() else FALLBACK_XML
+    """A real ``nvidia-smi -q -x`` output (a vendored real sample)."""
+    return (SAMPLES / "nvidia-smi-xml" / "tesla-t4_driver-515.105.01_v11.xml").read_text(encoding="utf-8")
 
 
 def _t(minutes: float) -> str:

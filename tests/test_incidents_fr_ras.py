@@ -1,5 +1,5 @@
 """The two real incidents whose evidence is Flight Recorder / RAS output pasted in a log
-(../shared/real-samples/incidents): parsed by the real parsers, judged by the contract views.
+(tests/data/real-samples/incidents): parsed by the real parsers, judged by the contract views.
 
 * pytorch-140969-fr-trace-default-pg: PyTorch's fr_trace printed "Not all ranks joining
   collective" for all_reduce #31117 of default_pg, missing ranks {3, 4, 5, 6, 7} of 8. Those

@@ -1,6 +1,6 @@
 """Fuzzing (hypothesis): parsers, the whole rebuild, serve request parsing and archive unpacking.
 
-Inputs are mutations of every real sample in ../shared/real-samples and of simulated raw
+Inputs are mutations of every real sample in tests/data/real-samples and of simulated raw
 rows (bit flips, truncation, splices, huge lines, invalid UTF-8, deep nesting, huge numbers,
 NaN, negative counters, out-of-range times, duplicated keys). Zero crashes, zero hangs (each
 input is time-bounded), losses counted in parse_errors. Short budget always; the long one

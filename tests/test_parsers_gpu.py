@@ -1,4 +1,4 @@
-"""GPU parsers against every real sample in /work/shared/real-samples (hand-checked values)."""
+"""GPU parsers against every real sample in tests/data/real-samples (hand-checked values)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,13 @@ from k10s_forensics.parsers.dcgm import parse_dcgm_text
 from k10s_forensics.parsers.nvidia_smi_csv import parse_nvidia_smi_csv
 from k10s_forensics.parsers.nvidia_smi_xml import parse_nvidia_smi_xml
 
-SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "real-samples"
-pytestmark = pytest.mark.skipif(not SAMPLES.is_dir(), reason=f"real samples folder {SAMPLES} is absent")
+SAMPLES = Path(__file__).resolve().parent / "data" / "real-samples"
 CAPTURED = dt.datetime(2026, 7, 14, 8, 13, 0, tzinfo=dt.timezone.utc)
 
 
 def _files(folder: str) -> list[str]:
     path = SAMPLES / folder
-    return sorted(p.name for p in path.iterdir()) if path.is_dir() else []
+    return sorted(p.name for p in path.iterdir())
 
 
 # file -> (uuids of physical GPUs in order, power_w of GPU 0, sm_clock of GPU 0, throttle mask of GPU 0,

@@ -13,8 +13,7 @@ from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.parsers import dcgm
 from k10s_forensics.rebuild import rebuild
 
-SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "real-samples"
-pytestmark = pytest.mark.skipif(not SAMPLES.is_dir(), reason=f"real samples folder {SAMPLES} is absent")
+SAMPLES = Path(__file__).resolve().parent / "data" / "real-samples"
 T0 = dt.datetime(2026, 11, 21, 10, 0, tzinfo=dt.timezone.utc)
 A100_XML = "a100-sxm4-80gb_driver-535.54.03_v12_mig.xml"
 MIG_PROM = "h100-mig_pod-labels_dcgm-exporter-issue512_excerpt.prom"

@@ -1,4 +1,4 @@
-"""Every real incident (shared/real-samples/incidents) as a bundle, analyzed as a new user would.
+"""Every real incident (tests/data/real-samples/incidents) as a bundle, analyzed as a new user would.
 
 One case per entry of incidents/expected.json plus tests/data/incident_expectations.json
 (our own reading of the folders expected.json does not list). ``tests/incident_kit.py``

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -249,10 +250,11 @@ def test_cli_report_uses_a_saved_analysis(tmp_path):
 def test_cli_report_bad_input_is_one_line(tmp_path):
     import subprocess
 
-    missing = subprocess.run(["k10s", "report", str(tmp_path / "nope"), "-o", str(tmp_path / "r.html")], capture_output=True, text=True)
+    k10s = [sys.executable, "-m", "k10s_forensics"]  # this interpreter's k10s, on PATH or not
+    missing = subprocess.run([*k10s, "report", str(tmp_path / "nope"), "-o", str(tmp_path / "r.html")], capture_output=True, text=True)
     assert missing.returncode == 2 and "Traceback" not in missing.stderr and len(missing.stderr.strip().splitlines()) == 1
     bundle = table_bundle(tmp_path / "b", gang(pods=1))
-    no_dir = subprocess.run(["k10s", "report", str(bundle.path), "-o", str(tmp_path / "no" / "r.html")], capture_output=True, text=True)
+    no_dir = subprocess.run([*k10s, "report", str(bundle.path), "-o", str(tmp_path / "no" / "r.html")], capture_output=True, text=True)
     assert no_dir.returncode == 1 and "does not exist" in no_dir.stderr and "Traceback" not in no_dir.stderr
 
 

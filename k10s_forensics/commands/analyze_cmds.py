@@ -26,7 +26,7 @@ def _prices(prices_file: str | None, gpu_hour_price: float | None) -> PriceTable
 def _write_html(bundle: Bundle, result: dict, out_path: str) -> None:
     try:
         reports = importlib.import_module("k10s_forensics.reports")
-        render_report = getattr(reports, "render_report")
+        render_report = reports.render_report
     except (ImportError, AttributeError):
         raise ReportError("report not available: this k10s has no HTML report renderer (k10s_forensics.reports.render_report)") from None
     render_report(bundle, result, out_path)

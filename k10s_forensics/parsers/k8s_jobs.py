@@ -45,7 +45,7 @@ def derive(ctx: "DeriveContext") -> None:
 
 
 def job_row(obj: Obj) -> dict[str, Any]:
-    spec, status, meta = obj.spec, obj.status, obj.meta
+    status, meta = obj.status, obj.meta
     row: dict[str, Any] = {
         "namespace": obj.namespace,
         "job": obj.name,

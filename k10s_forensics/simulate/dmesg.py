@@ -20,7 +20,7 @@ def render(sim, node: Node, extra: list[tuple[dt.datetime, str]]) -> str:
     lines = [
         (boot, "Linux version 5.15.0-1071-aws (buildd@lcy02-amd64-020) (gcc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0, GNU ld (GNU Binutils for Ubuntu) 2.38) #77~20.04.1-Ubuntu SMP"),
         (boot + s * 0.4, "Command line: BOOT_IMAGE=/boot/vmlinuz-5.15.0-1071-aws root=PARTUUID=5f1e1f4e-01 ro console=tty1 console=ttyS0 nvme_core.io_timeout=4294967295"),
-        (boot + s * 41.2, f"nvidia: loading out-of-tree module taints kernel."),
+        (boot + s * 41.2, "nvidia: loading out-of-tree module taints kernel."),
         (boot + s * 41.3, "nvidia-nvlink: Nvlink Core is being initialized, major device number 511"),
         (boot + s * 41.9, f"NVRM: loading NVIDIA UNIX x86_64 Kernel Module  {node.driver or sim.cluster.driver}  Tue Jul  9 19:51:05 UTC 2024"),
         (boot + s * 42.4, "nvidia-modeset: Loading NVIDIA Kernel Mode Setting Driver for UNIX platforms  " + (node.driver or sim.cluster.driver)),

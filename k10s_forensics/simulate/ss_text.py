@@ -8,7 +8,6 @@ optional ones (bytes_retrans, retrans, lost, notsent) are printed only when non-
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 
 import numpy as np

@@ -112,7 +112,7 @@ class Redactor:
 
     def _args(self, items: list[Any], depth: int) -> list[Any]:
         out: list[Any] = []
-        secret_next = False
+        secret_next, prev = False, ""
         for item in items:
             if not isinstance(item, str):
                 out.append(self.json_value(item, "", depth + 1))
