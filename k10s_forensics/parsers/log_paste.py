@@ -176,7 +176,7 @@ def _continues(prev: str, nxt: str, width: int, padded: bool) -> str | None:
     if _RULE.match(body) or _RULE.match(nxt) or body[-1:] in _FRAME_END \
             or (_FILE_LINE.match(body) and nxt[:1].isspace()):
         return None  # separators and boxes (failure tables, rich tracebacks) fill the width by design
-    if _blank(nxt) or _RECORD.match(nxt) or (normalize(nxt).stripped and not nxt.lstrip()[:1] in _DECORATION_CHARS):
+    if _blank(nxt) or _RECORD.match(nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS):
         return None
     if not padded:
         return "" if len(prev) == width else None
