@@ -36,10 +36,10 @@ GPUS_PER_NODE = 8
 
 def generate(out: Path, gpus: int, minutes: int, interval_s: int) -> None:
     """Write manifest + tables/ of a synthetic bundle (no raw layer needed for analyze)."""
-    from k10s_forensics.bundle import new_manifest, write_json_atomic
-    from k10s_forensics.bundle import Bundle
-    from k10s_forensics.derived import mark_current
-    from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME, conform
+    from k10s_forensics.store.bundle import new_manifest, write_json_atomic
+    from k10s_forensics.store.bundle import Bundle
+    from k10s_forensics.store.derived import mark_current
+    from k10s_forensics.store.tables import TABLE_NAMES, TABLES_BY_NAME, conform
 
     rng = np.random.default_rng(7)
     t0 = dt.datetime(2026, 11, 21, 10, 0, tzinfo=dt.timezone.utc)
@@ -139,7 +139,7 @@ def generate(out: Path, gpus: int, minutes: int, interval_s: int) -> None:
 def floor_seconds(bundle) -> tuple[float, int]:
     """DuckDB reading every column of every derived table once."""
     from k10s_forensics.engine import connect
-    from k10s_forensics.tables import TABLE_NAMES
+    from k10s_forensics.store.tables import TABLE_NAMES
 
     con = connect(bundle, rebuild_if_needed=False)
     t = time.perf_counter()
@@ -162,7 +162,7 @@ def analyze_seconds(bundle) -> tuple[float, dict]:
 
 
 def measure(path: Path, gpus: int, minutes: int, interval_s: int) -> dict:
-    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.store.bundle import Bundle
 
     bundle = Bundle.open(path)
     floor, rows = floor_seconds(bundle)

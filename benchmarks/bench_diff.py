@@ -27,7 +27,7 @@ VARIANTS = ("later", "driver-node", "nccl-env", "power-cap")
 CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.diff import diff
 base, cur, findings = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 result = diff([Bundle.open(base)], Bundle.open(cur), baseline_given=base, bundle_given=cur, use_findings=findings)
@@ -40,8 +40,8 @@ print(json.dumps({"wall_s": wall, "cpu_s": ru.ru_utime + ru.ru_stime, "peak_rss_
 
 
 def build(workdir: Path, nodes: int, gpus_per_node: int, minutes: int) -> tuple[Path, Path]:
-    from k10s_forensics.bundle import Bundle
-    from k10s_forensics.rebuild_pool import ensure_tables
+    from k10s_forensics.store.bundle import Bundle
+    from k10s_forensics.rebuild.pool import ensure_tables
     from k10s_forensics.simulate import simulate
 
     out = []

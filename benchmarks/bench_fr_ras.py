@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 from k10s_forensics.analyze.runner import prepare
-from k10s_forensics.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
+from k10s_forensics.store.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
 from k10s_forensics.parsers import ParseIssues, flight_recorder
-from k10s_forensics.rebuild import DeriveContext, rebuild
+from k10s_forensics.rebuild.run import DeriveContext, rebuild
 from k10s_forensics.simulate.fr_dumps import encode_dump, envelope, fr_dump, fr_entry
 
 PER_POD = 8

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import duckdb
 
-from k10s_forensics.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
+from k10s_forensics.store.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
 from k10s_forensics.parsers import ParseIssues, logs
-from k10s_forensics.rebuild import DeriveContext
+from k10s_forensics.rebuild.run import DeriveContext
 
 UTC = dt.timezone.utc
 T0 = dt.datetime(2026, 11, 21, 9, 0, tzinfo=UTC)

@@ -33,9 +33,9 @@ from pathlib import Path
 
 import duckdb
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.parsers import ParseIssues
-from k10s_forensics.rebuild import DeriveContext
+from k10s_forensics.rebuild.run import DeriveContext
 
 #: deriver -> (raw file, text column, exec/scrape source or None, output table)
 CASES = {
@@ -84,7 +84,7 @@ def heavy_logs(root: Path, mb: float) -> Path:
 
     import datetime as dt
 
-    from k10s_forensics.bundle import new_manifest, write_json_atomic, write_raw_table
+    from k10s_forensics.store.bundle import new_manifest, write_json_atomic, write_raw_table
 
     (root / "raw").mkdir(parents=True)
     pods = 16

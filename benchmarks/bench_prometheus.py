@@ -75,11 +75,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from prom_helpers import prometheus_with
 
-    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.store.bundle import Bundle
     from k10s_forensics.capture import CaptureOptions, capture
     from k10s_forensics.collectors import COLLECTORS
     from k10s_forensics.collectors import prometheus as prom_collector
-    from k10s_forensics.rebuild import rebuild
+    from k10s_forensics.rebuild.run import rebuild
     from k10s_forensics.serve import start_server
     from k10s_forensics.simulate import simulate
 
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     bundle = Bundle.open(work / "captured")
     history = bundle.manifest["history"]
     entry = next(c for c in bundle.manifest["collectors"] if c["name"] == "prometheus")
-    from k10s_forensics.bundle import parse_iso
+    from k10s_forensics.store.bundle import parse_iso
 
     def collector_s(path: Path) -> float:
         e = next(c for c in Bundle.open(path).manifest["collectors"] if c["name"] == "prometheus")

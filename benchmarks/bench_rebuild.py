@@ -19,8 +19,8 @@ from pathlib import Path
 
 import duckdb
 
-from k10s_forensics.bundle import Bundle
-from k10s_forensics.rebuild import rebuild
+from k10s_forensics.store.bundle import Bundle
+from k10s_forensics.rebuild.run import rebuild
 
 SOURCE_OF_PARSER = {
     "dcgm": ("scrapes", "dcgm-exporter"),

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_rebuild import raw_bytes  # noqa: E402
 from bench_scale import k10s, run_step  # noqa: E402
 
-from k10s_forensics.bundle import Bundle  # noqa: E402
+from k10s_forensics.store.bundle import Bundle  # noqa: E402
 
 
 def same_tables(a: Path, b: Path) -> bool:

@@ -38,8 +38,8 @@ from bench_rebuild import raw_bytes  # noqa: E402
 
 CHILD = """
 import json, resource, sys, time
-from k10s_forensics.bundle import Bundle
-from k10s_forensics.rebuild import rebuild
+from k10s_forensics.store.bundle import Bundle
+from k10s_forensics.rebuild.run import rebuild
 t = {}
 w = time.perf_counter()
 rebuild(Bundle.open(sys.argv[1]), timings=t, say=lambda *a, **k: None)
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("benchmarks/out/rebuild-layout"))
     ap.add_argument("--reuse", action="store_true", help="reuse the simulated bundles in --out")
     args = ap.parse_args(argv)
-    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.store.bundle import Bundle
     from k10s_forensics.simulate import simulate
 
     new, old = args.out / "per-source", args.out / "mixed"

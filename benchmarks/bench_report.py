@@ -24,11 +24,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import Bundle, new_manifest, write_json_atomic
-from k10s_forensics.derived import mark_current
+from k10s_forensics.store.bundle import Bundle, new_manifest, write_json_atomic
+from k10s_forensics.store.derived import mark_current
 from k10s_forensics.reports import render_report, run_analysis
 from k10s_forensics.reports.browser import Chromium, available
-from k10s_forensics.tables import TABLE_NAMES, conform, from_rows
+from k10s_forensics.store.tables import TABLE_NAMES, conform, from_rows
 
 T0 = dt.datetime(2026, 11, 21, 9, 0, tzinfo=dt.timezone.utc)
 NS, JOB, PER_NODE = "team-a", "llama-70b", 8

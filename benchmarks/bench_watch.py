@@ -43,7 +43,7 @@ def played(seed: int, root: Path) -> dict:
     import pyarrow.parquet as pq
 
     from k10s_forensics.analyze.runner import analyze
-    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.store.bundle import Bundle
     from k10s_forensics.simulate import simulate
 
     bundle = root / f"seed{seed}"

@@ -37,9 +37,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.parsers import ParseIssues, nvidia_smi_fast, nvidia_smi_xml
-from k10s_forensics.rebuild import DeriveContext
+from k10s_forensics.rebuild.run import DeriveContext
 
 
 def cpu(fn) -> float:

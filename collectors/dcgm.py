@@ -7,7 +7,7 @@ stored verbatim with ``source=dcgm-exporter`` and the exporter pod's node.
 
 from __future__ import annotations
 
-from k10s_forensics.bundle import utcnow
+from k10s_forensics.store.bundle import utcnow
 from k10s_forensics.capture.retry import CallError
 from k10s_forensics.collectors import Access, Collector
 

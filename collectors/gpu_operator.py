@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from k10s_forensics.bundle import utcnow
+from k10s_forensics.store.bundle import utcnow
 from k10s_forensics.capture.inventory import PodInfo
 from k10s_forensics.collectors import Access, Collector
 

@@ -4,7 +4,7 @@ toolkit, operator validator): why a GPU pod on that node cannot start. Bounded: 
 
 from __future__ import annotations
 
-from k10s_forensics.bundle import utcnow
+from k10s_forensics.store.bundle import utcnow
 from k10s_forensics.capture.retry import CallError
 from k10s_forensics.collectors import Access, Collector
 

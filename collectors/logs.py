@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 
-from k10s_forensics.bundle import utcnow
+from k10s_forensics.store.bundle import utcnow
 from k10s_forensics.capture.retry import CallError
 from k10s_forensics.collectors import Access, Collector
 

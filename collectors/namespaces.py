@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from k10s_forensics.bundle import utcnow
+from k10s_forensics.store.bundle import utcnow
 from k10s_forensics.capture.retry import CallError
 from k10s_forensics.collectors import Access, Collector
 

@@ -8,7 +8,7 @@ nvidia-smi into GPU containers), else the node is recorded as unavailable with t
 
 from __future__ import annotations
 
-from k10s_forensics.bundle import utcnow
+from k10s_forensics.store.bundle import utcnow
 from k10s_forensics.capture.commands import binary_missing, record_exec, run_command
 from k10s_forensics.capture.inventory import DRIVER_CONTAINER
 from k10s_forensics.capture.source import ExecResult

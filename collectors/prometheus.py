@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 
-from k10s_forensics.bundle import utcnow
+from k10s_forensics.store.bundle import utcnow
 from k10s_forensics.capture import promplan as plan
 from k10s_forensics.capture.promclient import PromClient
 from k10s_forensics.capture.retry import CallError

@@ -2,5 +2,7 @@
 
 __version__ = "0.1.0"
 FORMAT_VERSION = 1
+#: Bump when a parser changes what it derives: bundles rebuilt by an older version are re-derived.
+PARSER_VERSION = "1.7.0"
 
-__all__ = ["__version__", "FORMAT_VERSION"]
+__all__ = ["__version__", "FORMAT_VERSION", "PARSER_VERSION"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from k10s_forensics.tables import TABLES
+from k10s_forensics.store.tables import TABLES
 
 BEGIN = "<!-- BEGIN GENERATED TABLES (python -m k10s_forensics.docgen) -->"
 END = "<!-- END GENERATED TABLES -->"

@@ -16,10 +16,10 @@ from typing import Any
 
 import duckdb
 
-from k10s_forensics.bundle import RAW_NAMES, Bundle
+from k10s_forensics.store.bundle import RAW_NAMES, Bundle
 from k10s_forensics.errors import QueryError
-from k10s_forensics import derived
-from k10s_forensics.tables import TABLE_NAMES
+from k10s_forensics.store import derived
+from k10s_forensics.store.tables import TABLE_NAMES
 
 #: Statement types that would write files, reach other databases or load code.
 REFUSED_STATEMENTS = frozenset({"COPY", "COPY_DATABASE", "EXPORT", "ATTACH", "DETACH", "LOAD", "EXTENSION", "VACUUM"})
@@ -36,7 +36,7 @@ def connect(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int | No
     With ``locked`` (the default) the database can read nothing but those files.
     """
     if rebuild_if_needed and derived.needs_work(bundle):
-        from k10s_forensics.rebuild_pool import ensure_tables  # only when tables must be derived
+        from k10s_forensics.rebuild.pool import ensure_tables  # only when tables must be derived
 
         ensure_tables(bundle)
     elif bundle.tables_dir is None:

@@ -31,7 +31,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from k10s_forensics.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
+from k10s_forensics.store.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
 from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_normalize import is_masked, normalize
@@ -296,7 +296,7 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     """
     import json
 
-    from k10s_forensics.rebuild import rebuild
+    from k10s_forensics.rebuild.run import rebuild
 
     if not sources:
         raise InputError("no log given")

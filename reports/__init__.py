@@ -32,10 +32,10 @@ import duckdb
 import jinja2
 
 from k10s_forensics import __version__
-from k10s_forensics.bundle import RAW_SCHEMAS, Bundle
+from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle
 from k10s_forensics.engine import connect
 from k10s_forensics.errors import K10sError, ReportError
-from k10s_forensics.tables import TABLES_BY_NAME
+from k10s_forensics.store.tables import TABLES_BY_NAME
 
 from .common import Absent, Plot, fmt_ts
 

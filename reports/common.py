@@ -144,7 +144,7 @@ def fmt_ts(value: Any) -> str:
     if value is None:
         return ABSENT
     if isinstance(value, str):
-        from k10s_forensics.bundle import parse_iso
+        from k10s_forensics.store.bundle import parse_iso
 
         parsed = parse_iso(value)
         if parsed is None:

@@ -15,7 +15,7 @@ import duckdb
 
 from k10s_forensics.analyze.incident_text import one_line
 from k10s_forensics.analyze.incidents import incidents_of, members as incident_members
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 
 from .common import Absent, anchor, cell_text, fmt_num, fmt_ts, query_inline
 

@@ -13,7 +13,7 @@ import duckdb
 import numpy as np
 import plotly.graph_objects as go
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 
 from . import matrix
 from .common import Absent, Plot, count, figure_json, fmt_num, plot_text, query, query_table

@@ -12,8 +12,8 @@ from typing import Any, Callable
 import duckdb
 
 from k10s_forensics.analyze.incidents import counted, incidents_of
-from k10s_forensics.bundle import Bundle, parse_iso
-from k10s_forensics.derived import record_of
+from k10s_forensics.store.bundle import Bundle, parse_iso
+from k10s_forensics.store.derived import record_of
 
 from .common import Absent, fmt_duration, fmt_num, fmt_ts, query
 

@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 import numpy as np
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 
 from . import matrix
 from .common import Absent, Plot, anchor, count, figure_json, fmt_num, query, query_table

@@ -9,7 +9,7 @@ from typing import Any
 
 import duckdb
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 
 from .common import Absent, fmt_num, fmt_ts, query
 

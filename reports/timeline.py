@@ -12,7 +12,7 @@ from typing import Any
 import duckdb
 import plotly.graph_objects as go
 
-from k10s_forensics.bundle import Bundle, parse_iso
+from k10s_forensics.store.bundle import Bundle, parse_iso
 
 from .common import Absent, Plot, count, figure_json, plot_text, query
 from .findings import culprit_ranks

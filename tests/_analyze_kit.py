@@ -8,9 +8,9 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import Bundle, new_manifest, write_json_atomic
-from k10s_forensics.derived import mark_current
-from k10s_forensics.tables import TABLE_NAMES, from_rows
+from k10s_forensics.store.bundle import Bundle, new_manifest, write_json_atomic
+from k10s_forensics.store.derived import mark_current
+from k10s_forensics.store.tables import TABLE_NAMES, from_rows
 
 T0 = dt.datetime(2026, 11, 21, 10, 0, tzinfo=dt.timezone.utc)
 

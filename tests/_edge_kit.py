@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping
 
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import RAW_SCHEMAS, Bundle, write_raw_table
+from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle, write_raw_table
 
 Row = dict[str, Any]
 RAW_NAMES = ("objects", "exec", "scrapes", "logs")

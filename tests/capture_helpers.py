@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import RAW_SCHEMAS, Bundle, read_raw
+from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle, read_raw
 
 OCI_NO_SS = ('OCI runtime exec failed: exec failed: unable to start container process: exec: "ss": executable file not '
              "found in $PATH: unknown\r\n")

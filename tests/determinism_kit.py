@@ -29,7 +29,7 @@ from pathlib import Path
 def analyse_all(bundles: dict[str, str], out: Path, threads: int) -> None:
     from k10s_forensics.analyze import render
     from k10s_forensics.analyze.runner import analyze
-    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.store.bundle import Bundle
     from k10s_forensics.errors import K10sError
 
     out.mkdir(parents=True, exist_ok=True)
@@ -45,7 +45,7 @@ def analyse_all(bundles: dict[str, str], out: Path, threads: int) -> None:
 
 
 def report_all(bundles: dict[str, str], out: Path, threads: int) -> None:
-    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.store.bundle import Bundle
     from k10s_forensics.errors import K10sError
     from k10s_forensics.reports import render_report
 
@@ -58,9 +58,9 @@ def report_all(bundles: dict[str, str], out: Path, threads: int) -> None:
 
 
 def rebuild_all(bundles: dict[str, str], out: Path, jobs: int) -> None:
-    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.store.bundle import Bundle
     from k10s_forensics.errors import K10sError
-    from k10s_forensics.rebuild_pool import rebuild_parallel
+    from k10s_forensics.rebuild.pool import rebuild_parallel
 
     out.mkdir(parents=True, exist_ok=True)
     for name, path in sorted(bundles.items()):

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_lines import fallback_ts
 

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from k10s_forensics.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
+from k10s_forensics.store.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
 from k10s_forensics.parsers import ParseIssues
-from k10s_forensics.rebuild import DeriveContext
+from k10s_forensics.rebuild.run import DeriveContext
 
 T0 = dt.datetime(2026, 11, 21, 10, 0, tzinfo=dt.timezone.utc)
 

@@ -6,9 +6,9 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from k10s_forensics.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
+from k10s_forensics.store.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
 from k10s_forensics.parsers import ParseIssues
-from k10s_forensics.rebuild import DeriveContext
+from k10s_forensics.rebuild.run import DeriveContext
 
 UTC = dt.timezone.utc
 CAPTURED = dt.datetime(2026, 11, 21, 10, 5, tzinfo=UTC)

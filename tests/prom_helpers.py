@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from k10s_forensics.bundle import RAW_SCHEMAS
+from k10s_forensics.store.bundle import RAW_SCHEMAS
 
 CONFIG = "global:\n  scrape_interval: 15s\n"
 

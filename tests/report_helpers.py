@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_BUNDLES = REPO / "sample-bundles"

@@ -7,7 +7,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from k10s_forensics.bundle import BundleWriter, iso, new_manifest
+from k10s_forensics.store.bundle import BundleWriter, iso, new_manifest
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "real-samples"
 T0 = dt.datetime(2026, 1, 10, 10, 0, 0, tzinfo=dt.timezone.utc)

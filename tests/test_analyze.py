@@ -18,7 +18,7 @@ from k10s_forensics.analyze.rules import SEVERITIES, builtin_rules, parse_rule, 
 from k10s_forensics.analyze.runner import EMPTY_REASONS, analyze, prepare
 from k10s_forensics.errors import QueryError
 from k10s_forensics.queries import RULES, VIEWS_FILES, packaged_sql_files, rule_file_name
-from k10s_forensics.tables import TABLE_NAMES
+from k10s_forensics.store.tables import TABLE_NAMES
 
 SPEC_RULES = {"straggler", "nccl-hang", "oom-cascade", "crashloop", "idle-gpu", "pending", "gpu-health", "network", "rank-failure",
               "gpu-startup"}

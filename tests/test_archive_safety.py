@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from k10s_forensics.archive import safe_unpack, unpack_to_cache
-from k10s_forensics.bundle import Bundle, BundleWriter, new_manifest
+from k10s_forensics.store.archive import safe_unpack, unpack_to_cache
+from k10s_forensics.store.bundle import Bundle, BundleWriter, new_manifest
 from k10s_forensics.errors import BundleError, UnsafeArchiveError
 from k10s_forensics.sharing.pack import pack
 from k10s_forensics.sharing.verify import verify
@@ -159,7 +159,7 @@ def test_good_archive_opens_and_is_reused_from_cache(tmp_path: Path, _cache: Pat
     archive = pack(small_bundle(tmp_path / "b"), tmp_path / "b.tar.gz").path
     opened = Bundle.open(archive)
     assert opened.path.parent == _cache and opened.has_raw("logs") and opened.has_raw("objects")
-    import k10s_forensics.archive as archive_mod
+    import k10s_forensics.store.archive as archive_mod
 
     def boom(*_a, **_k):
         raise AssertionError("unpacked again instead of reusing the cache")

@@ -12,11 +12,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from k10s_forensics import parsers
-from k10s_forensics.bundle import RAW_SCHEMAS, Bundle, BundleWriter, parse_iso, write_raw_table
+from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle, BundleWriter, parse_iso, write_raw_table
 from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.errors import BundleError, QueryError
-from k10s_forensics.rebuild import needs_rebuild, rebuild
-from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME
+from k10s_forensics.rebuild.run import needs_rebuild, rebuild
+from k10s_forensics.store.tables import TABLE_NAMES, TABLES_BY_NAME
 
 T0 = dt.datetime(2026, 11, 21, 10, 0, tzinfo=dt.timezone.utc)
 

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.capture import CaptureOptions, capture
 from k10s_forensics.capture.source import ALLOWED_COMMANDS
 from k10s_forensics.serve import Faults, start_server

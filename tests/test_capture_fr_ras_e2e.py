@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from k10s_forensics.analyze.runner import prepare
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.simulate import simulate
 
 from capture_helpers import EXEC_KEY, recordings

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from k10s_forensics.analyze import analyze
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.capture import CaptureOptions, capture
 from k10s_forensics.serve import Faults, start_server
 from k10s_forensics.simulate import simulate

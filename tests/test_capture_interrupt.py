@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from k10s_forensics.bundle import Bundle, sha256_file
+from k10s_forensics.store.bundle import Bundle, sha256_file
 from k10s_forensics.serve import Faults, start_server
 from k10s_forensics.simulate import simulate
 

@@ -6,12 +6,12 @@ import shutil
 
 import pyarrow.parquet as pq
 
-from k10s_forensics import rebuild_pool
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.rebuild import pool as rebuild_pool
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.capture import CaptureOptions, capture
 from k10s_forensics.engine import connect
-from k10s_forensics.derived import staleness
-from k10s_forensics.rebuild import rebuild
+from k10s_forensics.store.derived import staleness
+from k10s_forensics.rebuild.run import rebuild
 from k10s_forensics.serve import Faults, start_server
 from k10s_forensics.simulate import simulate
 

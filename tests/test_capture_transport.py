@@ -16,8 +16,8 @@ import pyarrow.parquet as pq
 import pytest
 from kubernetes import client
 
-from k10s_forensics.bundle import RAW_SCHEMAS, BundleWriter, RawWriter
-from k10s_forensics.bundle_columns import ColumnWriter, use_column_writers
+from k10s_forensics.store.bundle import RAW_SCHEMAS, BundleWriter, RawWriter
+from k10s_forensics.store.columns import ColumnWriter, use_column_writers
 from k10s_forensics.capture.sink import Sink
 from k10s_forensics.capture.proxied import Urllib3Transport
 from k10s_forensics.capture.proxied import make_transport

@@ -25,8 +25,8 @@ import pytest
 
 from determinism_kit import differing
 from incident_kit import incident_bundle, load_cases, load_corpus
-from k10s_forensics.rebuild_pool import rebuild_parallel
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.rebuild.pool import rebuild_parallel
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.simulate import simulate
 from k10s_forensics.simulate.constants import SCENARIOS
 

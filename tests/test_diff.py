@@ -10,7 +10,7 @@ from fnmatch import fnmatch
 import pytest
 from click.testing import CliRunner
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.cli import cli
 from k10s_forensics.diff import diff
 from k10s_forensics.diff.facets import FACETS, SHARED_SQL

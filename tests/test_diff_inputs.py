@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.diff import diff
 from k10s_forensics.diff.rank import rank_changes
 from tests.k8s_builders import T0, container, make_bundle, obj_row, pod, pytorch_labels, pytorchjob

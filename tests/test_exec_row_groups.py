@@ -8,9 +8,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from k10s_forensics.bundle import RAW_SCHEMAS, Bundle, RawWriter, split_groups
-from k10s_forensics.bundle_columns import ColumnWriter
-from k10s_forensics.rebuild import _group_holds, rebuild
+from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle, RawWriter, split_groups
+from k10s_forensics.store.columns import ColumnWriter
+from k10s_forensics.rebuild.run import _group_holds, rebuild
 from k10s_forensics.simulate import simulate
 
 

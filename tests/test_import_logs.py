@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.engine import connect
 from k10s_forensics.logimport import LogSource, infer_layout, route_lines, tagged_rank
 

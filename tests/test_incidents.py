@@ -18,7 +18,7 @@ from k10s_forensics.analyze.incident_text import headline, totals
 from k10s_forensics.analyze.incidents import counted, group, incidents_of, members
 from k10s_forensics.analyze.render import to_json, to_markdown, to_text
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample-bundles"
 SAMPLE_NAMES = sorted(p.name for p in SAMPLES.iterdir() if p.is_dir())

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from k10s_forensics.locking import LayerLock, holder_note, release_all
+from k10s_forensics.store.locking import LayerLock, holder_note, release_all
 
 from integrity_helpers import assert_verify_clean, evidence_copy, evidence_digest, findings_key, run, start
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from k10s_forensics.bundle import RAW_NAMES, Bundle, write_json_atomic, write_raw_table
+from k10s_forensics.store.bundle import RAW_NAMES, Bundle, write_json_atomic, write_raw_table
 from k10s_forensics.errors import BundleError
 
 from conftest import REAL_SAMPLES, SAMPLE_BUNDLES
@@ -123,7 +123,7 @@ def seed_rows() -> dict[str, list[dict]]:
 @REBUILD_SETTINGS
 @given(st.sampled_from(RAW_NAMES), st.integers(0, 1 << 20), st.integers(0, 1 << 20), ops_strategy(3), st.booleans())
 def test_rebuild_never_crashes_on_mutated_raw_rows(tmp_path_factory, seed_rows, name, pick, other, ops, negate_times) -> None:
-    from k10s_forensics.rebuild import derive_tables
+    from k10s_forensics.rebuild.run import derive_tables
 
     root = tmp_path_factory.mktemp("fz")
     rows = {n: [dict(r) for r in rs] for n, rs in seed_rows.items()}
@@ -212,7 +212,7 @@ def test_archive_unpacking_never_crashes_or_escapes(tmp_path_factory, archive_pl
     """Mutate the tar stream (reaches the member checks), compress it, then mutate the gzip bytes."""
     import gzip
 
-    from k10s_forensics.archive import safe_unpack
+    from k10s_forensics.store.archive import safe_unpack
 
     data = _apply(bytearray(gzip.compress(bytes(_apply(bytearray(archive_plain.read_bytes()), tar_ops)), mtime=0)), gzip_ops)
     root = tmp_path_factory.mktemp("unp")
@@ -237,7 +237,7 @@ def test_zz_report_counts(capsys) -> None:
 
 # ---- regressions found by the long fuzz run ---------------------------------------------------
 def test_a_three_byte_gzip_is_a_bundle_error(tmp_path: Path) -> None:
-    from k10s_forensics.archive import safe_unpack
+    from k10s_forensics.store.archive import safe_unpack
 
     archive = tmp_path / "a.tar.gz"
     archive.write_bytes(b"\x1f\x8b\x08")  # tarfile itself raised TypeError here

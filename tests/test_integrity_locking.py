@@ -9,18 +9,18 @@ import sys
 import time
 from pathlib import Path
 
-from k10s_forensics.bundle import Bundle
-from k10s_forensics.derived import staleness
-from k10s_forensics.rebuild import ensure_layer as ensure
+from k10s_forensics.store.bundle import Bundle
+from k10s_forensics.store.derived import staleness
+from k10s_forensics.rebuild.run import ensure_layer as ensure
 from k10s_forensics.engine import connect, run_sql
-from k10s_forensics.locking import LayerLock, holder_note, release_all
+from k10s_forensics.store.locking import LayerLock, holder_note, release_all
 
 from integrity_helpers import evidence_copy, run
 
 HOLD = """
 import sys, time
 from pathlib import Path
-from k10s_forensics.locking import LayerLock
+from k10s_forensics.store.locking import LayerLock
 with LayerLock(Path(sys.argv[1])).exclusive("k10s rebuilding tables of test"):
     print("held", flush=True)
     time.sleep(120)
@@ -78,7 +78,7 @@ def test_open_connection_keeps_rebuilds_out_until_closed(tmp_path: Path) -> None
     assert "waiting for" in err
     # in one process, connect then rebuild does not deadlock on its own lock
     con = connect(Bundle.open(bundle_dir))
-    from k10s_forensics.rebuild import rebuild
+    from k10s_forensics.rebuild.run import rebuild
 
     rebuild(Bundle.open(bundle_dir), say=None)
     ensure(Bundle.open(bundle_dir), say=None)

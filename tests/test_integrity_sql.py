@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.errors import QueryError
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from k10s_forensics.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
+from k10s_forensics.store.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
 from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.parsers import dcgm
-from k10s_forensics.rebuild import rebuild
+from k10s_forensics.rebuild.run import rebuild
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "real-samples"
 T0 = dt.datetime(2026, 11, 21, 10, 0, tzinfo=dt.timezone.utc)

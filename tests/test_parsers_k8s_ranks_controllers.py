@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 from k8s_builders import at, container, context, iso, make_bundle, meta, obj_row, pod, pytorch_labels, pytorchjob
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.parsers import k8s_jobs, k8s_pods, ranks
-from k10s_forensics.rebuild import rebuild
+from k10s_forensics.rebuild.run import rebuild
 
 
 def derive(tmp_path: Path, objects: list[dict], exec_rows=None):

@@ -8,7 +8,7 @@ import random
 from log_helpers import CAPTURED, PREFIX_T0, derive, issue_counts, log_row, prefix_ts, raw_bundle, ss_row, with_api_prefix
 from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.parsers import logs
-from k10s_forensics.rebuild import rebuild
+from k10s_forensics.rebuild.run import rebuild
 
 UTC = dt.timezone.utc
 

@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 import pytest
 
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.capture import CaptureOptions, capture
 from k10s_forensics.capture import promplan as plan
 from k10s_forensics.capture.promclient import PromAccess

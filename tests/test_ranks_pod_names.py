@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.bundle import RAW_SCHEMAS, Bundle
+from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle
 from k10s_forensics.capture import CaptureOptions, capture
 from k10s_forensics.engine import connect
 from k10s_forensics.parsers.pod_names import name_identity, parse_pod_name

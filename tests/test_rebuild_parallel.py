@@ -10,10 +10,10 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from k10s_forensics import rebuild_pool
-from k10s_forensics.derived import read_record
-from k10s_forensics.bundle import Bundle
-from k10s_forensics.rebuild import rebuild
+from k10s_forensics.rebuild import pool as rebuild_pool
+from k10s_forensics.store.derived import read_record
+from k10s_forensics.store.bundle import Bundle
+from k10s_forensics.rebuild.run import rebuild
 from k10s_forensics.simulate import simulate
 
 
@@ -110,7 +110,7 @@ def test_history_parsers_see_the_pods_the_api_listed(tmp_path):
     body = json.dumps({"status": "success", "data": {"resultType": "matrix", "result": series}})
     extra = {**scrapes[0], "source": "prometheus-query", "status": 200, "error": None, "body": body,
              "url": "http://prom/api/v1/query_range?query=kube_pod_info"}
-    from k10s_forensics.bundle import write_raw_table
+    from k10s_forensics.store.bundle import write_raw_table
 
     write_raw_table(path, "scrapes", scrapes + [extra])
     serial = tmp_path / "serial"

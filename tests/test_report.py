@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _analyze_kit import at, gang, samples, table_bundle
-from k10s_forensics.bundle import BundleWriter, new_manifest
+from k10s_forensics.store.bundle import BundleWriter, new_manifest
 from k10s_forensics.cli import cli
 from k10s_forensics.reports import SECTIONS, build_contexts, plotly_js, render_report, section_module
 from k10s_forensics.reports.common import Absent, Plot, script_safe_json, sql_names, sql_text
@@ -71,7 +71,7 @@ def test_package_data_ships_templates_sql_and_static():
 
 def test_context_fields_are_documented(oom_report):
     """Every field of every section context (and nested row dataclass) carries a help text."""
-    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.store.bundle import Bundle
 
     contexts = build_contexts(Bundle.open(oom_report[2]), {"findings": [], "skipped": []})
     assert set(contexts) == {s.id for s in SECTIONS}

@@ -20,7 +20,7 @@ simulate_mod = pytest.importorskip("k10s_forensics.simulate")
 from _edge_kit import derive, skew_edits  # noqa: E402
 from test_rules_scenarios import compare  # noqa: E402
 from k10s_forensics.analyze.runner import analyze, prepare  # noqa: E402
-from k10s_forensics.bundle import Bundle  # noqa: E402
+from k10s_forensics.store.bundle import Bundle  # noqa: E402
 
 NO_DCGM = {"scrapes": lambda r: False}
 NO_GPU_TELEMETRY = {"scrapes": lambda r: False, "exec": lambda r: not r["source"].startswith("nvidia-smi")}

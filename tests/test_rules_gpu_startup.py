@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from k10s_forensics.analyze import analyze
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.simulate import simulate
 
 DATA = Path(__file__).parent / "data" / "gpu-startup"

@@ -20,7 +20,7 @@ if not hasattr(simulate_mod, "simulate"):
     pytest.skip("k10s simulate is not available", allow_module_level=True)
 
 from k10s_forensics.analyze.runner import analyze  # noqa: E402
-from k10s_forensics.bundle import Bundle  # noqa: E402
+from k10s_forensics.store.bundle import Bundle  # noqa: E402
 
 SCENARIOS = ("healthy", "straggler-compute", "straggler-input", "straggler-network", "oom-crashloop", "nccl-hang",
              "idle-gpus", "pending-taint", "pending-capacity", "pending-quota", "xid-79",

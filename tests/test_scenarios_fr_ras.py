@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from k10s_forensics.analyze.runner import prepare
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from tests.test_rules_scenarios import compare, simulate_and_analyze
 
 SHAPES = ((3, 2, None), (4, 1, None), (2, 4, 4), (2, 8, 8))

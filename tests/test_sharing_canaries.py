@@ -17,7 +17,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from k10s_forensics.bundle import BundleWriter, new_manifest
+from k10s_forensics.store.bundle import BundleWriter, new_manifest
 from k10s_forensics.sharing.redact import redact
 from k10s_forensics.sharing.verify import verify
 

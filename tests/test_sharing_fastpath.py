@@ -123,9 +123,9 @@ def test_secret_prefilter_selects_every_secret_shape(text: str) -> None:
 
 def test_strict_redaction_keeps_tables_joinable(tmp_path) -> None:
     simulate_mod = pytest.importorskip("k10s_forensics.simulate", reason="the simulator is not built yet")
-    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.store.bundle import Bundle
     from k10s_forensics.engine import connect
-    from k10s_forensics.rebuild import rebuild
+    from k10s_forensics.rebuild.run import rebuild
     from k10s_forensics.sharing.redact import redact
 
     original = tmp_path / "orig"

@@ -15,7 +15,7 @@ import pytest
 simulate_mod = pytest.importorskip("k10s_forensics.simulate", reason="the simulator (k10s_forensics.simulate) is not built yet")
 runner = pytest.importorskip("k10s_forensics.analyze.runner", reason="k10s analyze (k10s_forensics.analyze) is not built yet")
 
-from k10s_forensics.bundle import Bundle  # noqa: E402
+from k10s_forensics.store.bundle import Bundle  # noqa: E402
 from k10s_forensics.sharing.redact import redact, reveal  # noqa: E402
 from k10s_forensics.sharing.verify import verify  # noqa: E402
 

@@ -12,9 +12,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from k10s_forensics.analyze.runner import prepare
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.parsers.fr_unpickle import loads_data
-from k10s_forensics.rebuild import rebuild
+from k10s_forensics.rebuild.run import rebuild
 from k10s_forensics.sharing.redact import redact
 from k10s_forensics.simulate import simulate
 

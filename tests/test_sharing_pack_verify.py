@@ -12,9 +12,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.errors import BundleError
-from k10s_forensics.rebuild import rebuild
+from k10s_forensics.rebuild.run import rebuild
 from k10s_forensics.sharing.pack import pack
 from k10s_forensics.sharing.verify import verify
 from test_sharing_canaries import build_canary_bundle

@@ -7,7 +7,7 @@ import json
 import pyarrow.parquet as pq
 import pytest
 
-from k10s_forensics.bundle import RAW_SCHEMAS, Bundle
+from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle
 from k10s_forensics.errors import SimulationError
 from k10s_forensics.queries import RULES
 from k10s_forensics.simulate import simulate

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.simulate import samples
 from k10s_forensics.simulate.constants import SCENARIOS
 
@@ -51,7 +51,7 @@ def test_differences_notices_an_edit(fresh, tmp_path):
 @pytest.mark.parametrize("scenario", ["oom-crashloop", "straggler-network", "straggler-compute", "xid-79"])
 def test_rebuild_of_a_sample_has_only_expected_parse_issues(tmp_path, scenario):
     pytest.importorskip("k10s_forensics.parsers.dcgm")
-    from k10s_forensics.rebuild import rebuild
+    from k10s_forensics.rebuild.run import rebuild
 
     shutil.copytree(SAMPLES / scenario, tmp_path / scenario, ignore=shutil.ignore_patterns("tables", "tables.tmp"))
     issues = rebuild(Bundle.open(tmp_path / scenario))

@@ -62,8 +62,8 @@ def _modules_loaded_by(args: list[str], tmp_path) -> set[str]:
 
 @pytest.mark.parametrize("command", [["analyze", "--format", "json"], ["sql", "SELECT count(*) AS n FROM ranks"]])
 def test_analyze_and_sql_import_only_what_they_need(command, tmp_path):
-    from k10s_forensics.bundle import Bundle
-    from k10s_forensics.rebuild import rebuild
+    from k10s_forensics.store.bundle import Bundle
+    from k10s_forensics.rebuild.run import rebuild
     from k10s_forensics.simulate import simulate
 
     path = tmp_path / "b"
@@ -74,5 +74,5 @@ def test_analyze_and_sql_import_only_what_they_need(command, tmp_path):
     assert heavy == []
     ours = {m for m in loaded if m.startswith("k10s_forensics.")}
     for unneeded in ("k10s_forensics.capture", "k10s_forensics.serve", "k10s_forensics.collectors", "k10s_forensics.reports",
-                     "k10s_forensics.sharing", "k10s_forensics.simulate", "k10s_forensics.rebuild"):
+                     "k10s_forensics.sharing", "k10s_forensics.simulate", "k10s_forensics.rebuild.run"):
         assert not any(m == unneeded or m.startswith(unneeded + ".") for m in ours), unneeded

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from k10s_forensics.bundle import RAW_SCHEMAS
+from k10s_forensics.store.bundle import RAW_SCHEMAS
 from k10s_forensics.view.app import K10sApp
 from k10s_forensics.view.keys import KEYS, VIEWS
 from k10s_forensics.view.screens.diagnose import DiagnoseScreen

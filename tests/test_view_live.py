@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.capture import load_connection
 from k10s_forensics.serve import Faults, start_server
 from k10s_forensics.view import window as rolling

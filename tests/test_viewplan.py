@@ -12,7 +12,7 @@ from conftest import SAMPLE_BUNDLES
 from k10s_forensics.analyze import viewplan
 from k10s_forensics.analyze.rules import builtin_rules, load_rules, parse_rule
 from k10s_forensics.analyze.runner import prepare, run_rules
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 
 SAMPLES = sorted(p.name for p in SAMPLE_BUNDLES.iterdir() if (p / "manifest.json").is_file())
 

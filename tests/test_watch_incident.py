@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.cli import main
 from k10s_forensics.serve.play import PlayTimes
 

@@ -18,9 +18,9 @@ from typing import Any
 
 from incident_kit import Case, misses
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
+from k10s_forensics.store.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
 from k10s_forensics.logimport import import_logs, read_source
-from k10s_forensics.rebuild import rebuild
+from k10s_forensics.rebuild.run import rebuild
 
 RUNS = Path(__file__).resolve().parent / "data" / "torch-runs"
 UTC = dt.timezone.utc

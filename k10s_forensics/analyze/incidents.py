@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from k10s_forensics.bundle import parse_iso
+from k10s_forensics.store.bundle import parse_iso
 
 SEVERITIES = ("critical", "warning", "info")
 #: Findings of one job whose windows lie within this of each other may be one incident.

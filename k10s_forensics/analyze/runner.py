@@ -19,14 +19,14 @@ import pyarrow as pa
 from k10s_forensics.analyze.incidents import group as group_incidents, price as price_incidents
 from k10s_forensics.analyze.prices import PriceTable
 from k10s_forensics.analyze.rules import SEVERITIES, Rule, load_rules
-from k10s_forensics.bundle import Bundle, parse_iso
-from k10s_forensics.damage import table_notes
-from k10s_forensics.derived import record_of
+from k10s_forensics.store.bundle import Bundle, parse_iso
+from k10s_forensics.store.damage import table_notes
+from k10s_forensics.store.derived import record_of
 from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.errors import QueryError
 from k10s_forensics.output import jsonable
 from k10s_forensics.queries import VIEWS_FILES, read_text
-from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME
+from k10s_forensics.store.tables import TABLE_NAMES, TABLES_BY_NAME
 
 #: Finding keys a rule's query may return as columns; everything else becomes evidence.
 FINDING_KEYS = (

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from k10s_forensics.bundle import utcnow
+from k10s_forensics.store.bundle import utcnow
 from k10s_forensics.capture.context import CaptureOptions
 from k10s_forensics.capture.retry import Deadline, RetryPolicy
 from k10s_forensics.capture.scope import JobRef, Scope

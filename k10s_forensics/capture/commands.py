@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from k10s_forensics.bundle import utcnow
+from k10s_forensics.store.bundle import utcnow
 from k10s_forensics.capture.inventory import PodInfo
 from k10s_forensics.capture.retry import CallError
 from k10s_forensics.capture.calls import ExecResult

@@ -12,7 +12,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, TypeVar
 
-from k10s_forensics.bundle import utcnow
+from k10s_forensics.store.bundle import utcnow
 from k10s_forensics.capture.inventory import Inventory
 from k10s_forensics.capture.pool import WorkPool
 from k10s_forensics.capture.retry import CallError, Deadline, Stopped
@@ -94,7 +94,7 @@ class CollectorRun:
         return "ok"
 
     def manifest_entry(self) -> dict[str, Any]:
-        from k10s_forensics.bundle import iso
+        from k10s_forensics.store.bundle import iso
 
         errors = list(self.errors)
         if self.failure is not None:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from k10s_forensics.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
-from k10s_forensics.bundle_columns import use_column_writers
+from k10s_forensics.store.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
+from k10s_forensics.store.columns import use_column_writers
 from k10s_forensics.capture.context import CaptureOptions, CollectorContext, CollectorRun
 from k10s_forensics.capture.inventory import Inventory
 from k10s_forensics.capture.pool import WorkPool

@@ -26,8 +26,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from k10s_forensics.bundle import Bundle
-from k10s_forensics.rebuild_pool import SHARDED, Task, pool, rebuild_parallel, run_task
+from k10s_forensics.store.bundle import Bundle
+from k10s_forensics.rebuild.pool import SHARDED, Task, pool, rebuild_parallel, run_task
 
 
 class LiveTables:

@@ -13,7 +13,7 @@ import queue
 import threading
 from typing import Any, Mapping
 
-from k10s_forensics.bundle import Bundle, BundleWriter
+from k10s_forensics.store.bundle import Bundle, BundleWriter
 from k10s_forensics.errors import BundleError
 
 _STOP = object()

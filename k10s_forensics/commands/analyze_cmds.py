@@ -10,7 +10,7 @@ from k10s_forensics.analyze import render
 from k10s_forensics.analyze.prices import PriceTable
 from k10s_forensics.analyze.rules import SEVERITIES, load_rules
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.errors import ReportError
 
 

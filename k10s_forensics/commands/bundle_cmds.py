@@ -9,8 +9,8 @@ import sys
 import click
 
 from k10s_forensics import output
-from k10s_forensics.bundle import Bundle
-from k10s_forensics.derived import record_of
+from k10s_forensics.store.bundle import Bundle
+from k10s_forensics.store.derived import record_of
 from k10s_forensics.engine import connect, run_sql
 from k10s_forensics.errors import BundleError
 
@@ -22,7 +22,7 @@ from k10s_forensics.errors import BundleError
               help="Parser processes (default: every core). Output is the same for any value.")
 def rebuild_cmd(bundle_path: str, quiet: bool, jobs: int | None) -> None:
     """Re-derive tables/ from raw/ with the current parsers (idempotent)."""
-    from k10s_forensics.rebuild_pool import rebuild_parallel
+    from k10s_forensics.rebuild.pool import rebuild_parallel
 
     bundle = Bundle.open(bundle_path)
     issues = rebuild_parallel(bundle, jobs or 0)

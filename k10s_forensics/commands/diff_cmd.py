@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 
 
 @click.command("diff")

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 
 
 def _load_analysis(path: str) -> dict:

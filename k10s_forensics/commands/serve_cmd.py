@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from k10s_forensics.bundle import iso, parse_iso
+from k10s_forensics.store.bundle import iso, parse_iso
 from k10s_forensics.serve.app import ServeServer
 from k10s_forensics.serve.faults import Faults
 from k10s_forensics.serve.kubeconfig import kubeconfig_text

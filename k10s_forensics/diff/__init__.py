@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 
 FORMAT = "k10s-diff"
 FORMAT_VERSION = 1

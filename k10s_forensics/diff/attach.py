@@ -14,9 +14,9 @@ from typing import Sequence
 import duckdb
 import pyarrow as pa
 
-from k10s_forensics import derived
-from k10s_forensics.bundle import RAW_SCHEMAS, Bundle
-from k10s_forensics.tables import TABLE_NAMES, table_def
+from k10s_forensics.store import derived
+from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle
+from k10s_forensics.store.tables import TABLE_NAMES, table_def
 
 #: Raw tables the facets read (views ``<side>.raw_<name>``).
 RAW_USED = ("objects", "exec")
@@ -29,7 +29,7 @@ def _quote(path: str) -> str:
 def ready(bundle: Bundle) -> Bundle:
     """Make the bundle's derived layer current and hold its lock shared (as ``engine.connect``)."""
     if derived.needs_work(bundle):
-        from k10s_forensics.rebuild_pool import ensure_tables  # only when tables must be derived
+        from k10s_forensics.rebuild.pool import ensure_tables  # only when tables must be derived
 
         ensure_tables(bundle)
     elif bundle.tables_dir is None:

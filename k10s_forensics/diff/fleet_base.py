@@ -11,7 +11,7 @@ from pathlib import Path
 
 import duckdb
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.errors import BundleError
 
 

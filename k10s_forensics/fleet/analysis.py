@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from k10s_forensics.bundle import iso
+from k10s_forensics.store.bundle import iso
 from k10s_forensics.errors import QueryError
 from k10s_forensics.fleet.registry import SETTINGS, FleetRule, fleet_rules, view_statements
 from k10s_forensics.fleet.store import FleetStore

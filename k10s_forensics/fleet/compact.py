@@ -17,7 +17,7 @@ import json
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import write_json_atomic
+from k10s_forensics.store.bundle import write_json_atomic
 from k10s_forensics.fleet.schema import TABLE_NAMES, TABLES_BY_NAME
 from k10s_forensics.fleet.store import FleetStore, new_batch_id, write_part
 

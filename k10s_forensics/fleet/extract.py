@@ -13,7 +13,7 @@ from typing import Any
 
 from k10s_forensics import __version__
 from k10s_forensics.analyze.prices import PriceTable
-from k10s_forensics.bundle import Bundle, parse_iso, utcnow
+from k10s_forensics.store.bundle import Bundle, parse_iso, utcnow
 from k10s_forensics.engine import run_sql
 from k10s_forensics.errors import QueryError
 from k10s_forensics.fleet.identity import bundle_id, clean_serial, cluster_name, node_key

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from k10s_forensics.bundle import Bundle, sha256_file
+from k10s_forensics.store.bundle import Bundle, sha256_file
 
 #: Serial texts that mean "unknown" in nvidia-smi and DCGM output.
 _NO_SERIAL = {"", "n/a", "[n/a]", "not supported", "[not supported]", "unknown", "none", "0", "00000000000000"}

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from k10s_forensics.archive import is_archive
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.archive import is_archive
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.errors import BundleError, K10sError
 from k10s_forensics.fleet.identity import bundle_id, is_bundle_dir
 from k10s_forensics.fleet.store import FleetStore

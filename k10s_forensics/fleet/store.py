@@ -20,7 +20,7 @@ from typing import Any, Iterable
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import write_json_atomic
+from k10s_forensics.store.bundle import write_json_atomic
 from k10s_forensics.errors import BundleError
 from k10s_forensics.fleet.identity import partition_slug
 from k10s_forensics.fleet.schema import FLEET_TABLES, TABLE_NAMES, TABLES_BY_NAME

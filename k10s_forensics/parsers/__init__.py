@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from k10s_forensics.parsers.context import DeriveContext
 
-#: Bump when a parser changes what it derives: bundles rebuilt by an older version are re-derived.
-PARSER_VERSION = "1.7.0"
+from k10s_forensics import PARSER_VERSION  # noqa: F401 (defined at the root: the store reads it too)
 
 #: Module names under k10s_forensics.parsers, in the order rebuild runs them.
 DERIVERS: tuple[str, ...] = (

@@ -1,8 +1,8 @@
 """What a parser may ask of the rebuild: the ``DeriveContext`` interface, as a Protocol.
 
-Parsers type their ``ctx`` with this Protocol instead of importing ``k10s_forensics.rebuild``
+Parsers type their ``ctx`` with this Protocol instead of importing ``k10s_forensics.rebuild.run``
 (which imports the parsers): the dependency points one way, rebuild -> parsers. The class
-that implements it is ``k10s_forensics.rebuild.DeriveContext``.
+that implements it is ``k10s_forensics.rebuild.run.DeriveContext``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     import pyarrow as pa
 
-    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.store.bundle import Bundle
 
 
 class DeriveContext(Protocol):

@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 
 from k10s_forensics.parsers.gpu_common import INT_COLUMNS, SAMPLE_COLUMNS, capture_failure, dcgm_identity, metric_column
 from k10s_forensics.parsers.promtext import dense_unique, parse_labels, split_exposition
-from k10s_forensics.tables import TABLES_BY_NAME
+from k10s_forensics.store.tables import TABLES_BY_NAME
 
 SOURCE = "dcgm-exporter"
 ISSUE_SOURCE = "scrapes:dcgm-exporter"

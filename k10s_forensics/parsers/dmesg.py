@@ -27,7 +27,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from k10s_forensics.bundle import parse_iso
+from k10s_forensics.store.bundle import parse_iso
 from k10s_forensics.parsers.common import normalize_pci_bus_id
 from k10s_forensics.parsers.gpu_common import capture_failure
 

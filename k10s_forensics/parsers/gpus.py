@@ -12,7 +12,7 @@ from __future__ import annotations
 import duckdb
 import pyarrow as pa
 
-from k10s_forensics.tables import TABLES_BY_NAME
+from k10s_forensics.store.tables import TABLES_BY_NAME
 
 SOURCE_ORDER = ("nvidia-smi-xml", "nvidia-smi-csv", "dcgm-exporter")
 _KEYS = ("node", "gpu_uuid")

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from k10s_forensics.bundle import parse_iso
+from k10s_forensics.store.bundle import parse_iso
 from k10s_forensics.parsers.common import quantity
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import RAW_SCHEMAS
+from k10s_forensics.store.bundle import RAW_SCHEMAS
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_lines import LINE_CHARS, BodyAssembler, fallback_ts
 

@@ -31,7 +31,7 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
-from k10s_forensics.bundle import parse_iso
+from k10s_forensics.store.bundle import parse_iso
 from k10s_forensics.parsers.k8s_common import Obj
 from k10s_forensics.parsers.k8s_owners import JobIndex
 from k10s_forensics.parsers.k8s_pods import container_rows, pod_row

@@ -12,7 +12,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from k10s_forensics.bundle import parse_iso
+from k10s_forensics.store.bundle import parse_iso
 from k10s_forensics.serve.store import Store
 
 

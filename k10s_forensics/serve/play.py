@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from k10s_forensics.bundle import iso, parse_iso
+from k10s_forensics.store.bundle import iso, parse_iso
 from k10s_forensics.serve.changes import ChangeLog
 from k10s_forensics.serve.store import Recording, Store
 

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import Bundle, RAW_SCHEMAS, parse_iso
+from k10s_forensics.store.bundle import Bundle, RAW_SCHEMAS, parse_iso
 from k10s_forensics.errors import BundleError
 from k10s_forensics.serve.discovery import Catalog, Resource, make_resource
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Callable
 
-from k10s_forensics.bundle import parse_iso
+from k10s_forensics.store.bundle import parse_iso
 
 Cell = Any
 Printer = Callable[[dict[str, Any], dt.datetime], list[Cell]]

@@ -3,5 +3,5 @@
 * ``pack.pack`` — one reproducible, streamed ``.tar.gz``;
 * ``verify.verify`` — format, manifest, checksums and Parquet readability of a folder or archive;
 * ``redact.redact`` — standard (secrets) or strict (also identities, consistent keyed pseudonyms);
-* ``k10s_forensics.archive`` — safe unpacking of archives into the cache (used by ``Bundle.open``).
+* ``k10s_forensics.store.archive`` — safe unpacking of archives into the cache (used by ``Bundle.open``).
 """

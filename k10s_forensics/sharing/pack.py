@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from k10s_forensics.bundle import MANIFEST, Bundle, parse_iso
-from k10s_forensics.derived import is_derived_path
+from k10s_forensics.store.bundle import MANIFEST, Bundle, parse_iso
+from k10s_forensics.store.derived import is_derived_path
 from k10s_forensics.errors import BundleError
 
 CHUNK = 1 << 20

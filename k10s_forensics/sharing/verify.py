@@ -31,11 +31,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from k10s_forensics import FORMAT_VERSION
-from k10s_forensics import archive as archive_mod
-from k10s_forensics.bundle import COLLECTOR_STATUSES, FORMAT_NAME, MANIFEST, RAW_SCHEMAS, parse_iso
-from k10s_forensics.derived import is_derived_path
+from k10s_forensics.store import archive as archive_mod
+from k10s_forensics.store.bundle import COLLECTOR_STATUSES, FORMAT_NAME, MANIFEST, RAW_SCHEMAS, parse_iso
+from k10s_forensics.store.derived import is_derived_path
 from k10s_forensics.errors import BundleError, UnsafeArchiveError
-from k10s_forensics.tables import TABLES_BY_NAME
+from k10s_forensics.store.tables import TABLES_BY_NAME
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 MAX_GROUP_BYTES = 256 << 20
@@ -159,7 +159,7 @@ def verify_dir(root: Path, result: VerifyResult, *, checksums: bool = True, dige
 
 def verify_derived(root: Path, evidence: dict[str, Any], result: VerifyResult, *, in_archive: bool = False) -> None:
     """Check tables/ against its own record; a missing or stale layer is a state, not a problem."""
-    from k10s_forensics.derived import RECORD, read_record
+    from k10s_forensics.store.derived import RECORD, read_record
     from k10s_forensics.parsers import PARSER_VERSION
 
     tables = root / "tables"

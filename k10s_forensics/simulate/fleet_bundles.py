@@ -15,7 +15,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from k10s_forensics.bundle import BundleWriter, iso, new_manifest
+from k10s_forensics.store.bundle import BundleWriter, iso, new_manifest
 from k10s_forensics.simulate.fleet import FleetPlan, SimBundle, SimGpu, SimNode
 
 SEC = dt.timedelta(seconds=1)

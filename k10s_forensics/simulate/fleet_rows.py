@@ -12,7 +12,7 @@ import hashlib
 from typing import Any, Callable
 
 from k10s_forensics.analyze.prices import PriceTable
-from k10s_forensics.bundle import utcnow
+from k10s_forensics.store.bundle import utcnow
 from k10s_forensics.fleet.extract import epoch_s, month_of
 from k10s_forensics.fleet.store import FleetStore
 from k10s_forensics.simulate.fleet import FleetPlan, SimBundle

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from k10s_forensics.bundle import iso
+from k10s_forensics.store.bundle import iso
 from k10s_forensics.simulate.job import Job
 from k10s_forensics.simulate.k8s_objects import Versions, meta
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from k10s_forensics.bundle import iso
+from k10s_forensics.store.bundle import iso
 from k10s_forensics.simulate.cluster import Cluster, Node
 from k10s_forensics.simulate.constants import (
     DCGM_EXPORTER_APP, DCGM_EXPORTER_CONTAINER, DRIVER_APP, DRIVER_CONTAINER, GPU_OPERATOR_NAMESPACE,

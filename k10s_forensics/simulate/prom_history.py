@@ -31,7 +31,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Iterator
 
-from k10s_forensics.bundle import Bundle, read_raw
+from k10s_forensics.store.bundle import Bundle, read_raw
 from k10s_forensics.simulate import constants as C
 from k10s_forensics.simulate.prom_ksm import ksm_lines, series_line
 

@@ -22,7 +22,7 @@ import re
 from collections import defaultdict
 from typing import Any, Iterator
 
-from k10s_forensics.bundle import Bundle, parse_iso, read_raw
+from k10s_forensics.store.bundle import Bundle, parse_iso, read_raw
 
 KSM = {"job": "kube-state-metrics", "instance": "10.96.0.80:8080"}
 GPU = "nvidia_com_gpu"

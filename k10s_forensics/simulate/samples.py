@@ -18,7 +18,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import RAW_NAMES
+from k10s_forensics.store.bundle import RAW_NAMES
 from k10s_forensics.simulate import simulate
 from k10s_forensics.simulate.constants import SCENARIOS
 

@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 
-from k10s_forensics.bundle import iso
+from k10s_forensics.store.bundle import iso
 from k10s_forensics.simulate.activity import Activity, Seg
 from k10s_forensics.simulate.cluster import Cluster, build_cluster, hex_id, uid
 from k10s_forensics.simulate.job import Job, Pod, build_job

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from k10s_forensics.bundle import BundleWriter, iso, new_manifest
+from k10s_forensics.store.bundle import BundleWriter, iso, new_manifest
 from k10s_forensics.simulate import constants as C
 from k10s_forensics.simulate import dmesg as dmesg_text
 from k10s_forensics.simulate.activity import Physics

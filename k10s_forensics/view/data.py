@@ -24,7 +24,7 @@ from typing import Any
 
 import duckdb
 
-from k10s_forensics.bundle import Bundle, parse_iso
+from k10s_forensics.store.bundle import Bundle, parse_iso
 from k10s_forensics.engine import run_sql
 
 from .series import SERIES_COLUMNS

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from k10s_forensics.bundle import utcnow
+from k10s_forensics.store.bundle import utcnow
 
 from . import window as rolling
 from .data import ViewData

@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import COMPRESSION, MANIFEST, RAW_NAMES, RAW_SCHEMAS, Bundle, parse_iso, write_json_atomic
+from k10s_forensics.store.bundle import COMPRESSION, MANIFEST, RAW_NAMES, RAW_SCHEMAS, Bundle, parse_iso, write_json_atomic
 
 #: exec sources captured once per capture, not per sampling round.
 ONCE_PER_CAPTURE = ("dmesg", "visible-devices")

@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from k10s_forensics.bundle import iso
+from k10s_forensics.store.bundle import iso
 
 TIMEOUT_S = 10.0
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from k10s_forensics.bundle import iso
+from k10s_forensics.store.bundle import iso
 from k10s_forensics.errors import K10sError
 from k10s_forensics.watch.config import WatchConfig
 from k10s_forensics.watch.store import INCIDENT_JSON, PARTIAL, write_json
@@ -52,7 +52,7 @@ def run_capture(connection: Any, out_dir: Path, job: str, cfg: WatchConfig, *, s
 def analyze_and_report(bundle_dir: Path, report_path: Path) -> dict[str, Any]:
     """Findings (most severe first), the one-line ``y`` text, and the report written."""
     from k10s_forensics.analyze.runner import analyze
-    from k10s_forensics.bundle import Bundle
+    from k10s_forensics.store.bundle import Bundle
 
     out: dict[str, Any] = {"findings": [], "y": "", "analysis_error": ""}
     try:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from k10s_forensics import __version__
-from k10s_forensics.bundle import MANIFEST, RAW_NAMES, Bundle, iso, utcnow
+from k10s_forensics.store.bundle import MANIFEST, RAW_NAMES, Bundle, iso, utcnow
 from k10s_forensics.errors import BundleError, RedactionError
 from k10s_forensics.sharing.redact.bodies import Redactor
 from k10s_forensics.sharing.redact.columns import ColumnRedactor

@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import RAW_NAMES
+from k10s_forensics.store.bundle import RAW_NAMES
 from k10s_forensics.sharing.redact import pieces
 from k10s_forensics.sharing.redact.columns import is_ascii, mark_matches, sentinel_for
 from k10s_forensics.sharing.redact.pipeline import ordered_map

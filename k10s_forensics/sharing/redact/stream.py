@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import COMPRESSION
+from k10s_forensics.store.bundle import COMPRESSION
 from k10s_forensics.sharing.redact.bodies import Redactor
 from k10s_forensics.sharing.redact.collect import collect_vocabulary, read_batches
 from k10s_forensics.sharing.redact.dumps import SOURCE as FR_SOURCE

@@ -7,9 +7,9 @@ every join between them still works, consistent by construction.
 
 from __future__ import annotations
 
-from k10s_forensics.bundle import Bundle
+from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.parsers import ParseIssues
-from k10s_forensics.rebuild import rebuild
+from k10s_forensics.rebuild.run import rebuild
 
 
 def rederive(bundle: Bundle) -> ParseIssues:

@@ -26,11 +26,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from k10s_forensics.bundle import RAW_SCHEMAS, Bundle
-from k10s_forensics import derived
+from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle
+from k10s_forensics.store import derived
 from k10s_forensics.parsers import DERIVERS, ParseIssues, load_deriver
-from k10s_forensics.rebuild import DeriveContext, ensure_layer, rebuild
-from k10s_forensics.rebuild_shard import SHARD_SUFFIX, ShardContext, Task, Unwritten, read_shard
+from k10s_forensics.rebuild.run import DeriveContext, ensure_layer, rebuild
+from k10s_forensics.rebuild.shard import SHARD_SUFFIX, ShardContext, Task, Unwritten, read_shard
 
 #: Parser -> (raw file, source): parsers whose output for a raw row group depends on that group only.
 SHARDED: dict[str, tuple[str, str]] = {
@@ -134,7 +134,7 @@ def _merge(ctx: DeriveContext, out_dir: Path, result: dict[str, Any]) -> None:
 
 def pool(jobs: int) -> ProcessPoolExecutor:
     mp = multiprocessing.get_context("forkserver")
-    mp.set_forkserver_preload(["k10s_forensics.rebuild_pool", *(f"k10s_forensics.parsers.{p}" for p in DERIVERS)])
+    mp.set_forkserver_preload(["k10s_forensics.rebuild.pool", *(f"k10s_forensics.parsers.{p}" for p in DERIVERS)])
     # no max_tasks_per_child: CPython 3.11's pool can hang when it replaces a worker
     return ProcessPoolExecutor(max_workers=jobs, mp_context=mp)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from k10s_forensics.bundle import RAW_NAMES, Bundle, sha256_file
+from k10s_forensics.store.bundle import RAW_NAMES, Bundle, sha256_file
 
 #: What each raw file feeds, in words (what its loss costs).
 RAW_FEEDS: dict[str, str] = {

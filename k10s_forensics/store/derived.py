@@ -13,7 +13,7 @@ The layer is current when its record names this parser version and exactly the r
 problem. A bundle folder that is not writable keeps its derived layer in the per-user
 cache, ``<cache>/derived/<key>/tables`` with ``key`` the SHA-256 of the raw checksums.
 
-Rebuilds are serialised by :mod:`k10s_forensics.locking`; tables are built in a fresh
+Rebuilds are serialised by :mod:`k10s_forensics.store.locking`; tables are built in a fresh
 ``tables.tmp-*`` folder, the record written last, and the folder swapped in whole, so a
 killed rebuild never leaves a half-written table under its final name. The next run
 removes what a killed one left and says so.
@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from k10s_forensics import __version__
-from k10s_forensics.bundle import RAW_NAMES, Bundle, is_derived_path, iso, sha256_file, utcnow, write_json_atomic
-from k10s_forensics.locking import LOCK_NAME, LayerLock
+from k10s_forensics.store.bundle import RAW_NAMES, Bundle, is_derived_path, iso, sha256_file, utcnow, write_json_atomic
+from k10s_forensics.store.locking import LOCK_NAME, LayerLock
 
 RECORD = "derived.json"
 RECORD_FORMAT = "k10s-derived"
@@ -84,7 +84,7 @@ def _writable(folder: Path) -> bool:
 
 
 def cache_dir(fingerprint: dict[str, dict[str, Any]]) -> Path:
-    from k10s_forensics.archive import cache_root
+    from k10s_forensics.store.archive import cache_root
 
     folder = cache_root() / "derived" / raw_key(fingerprint)
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -111,7 +111,7 @@ def read_record(tables_dir: Path) -> dict[str, Any] | None:
 
 def current_reason(bundle: Bundle, tables_dir: Path, fingerprint: dict[str, dict[str, Any]]) -> str | None:
     """None when ``tables_dir`` is current for ``bundle``, else why it must be rebuilt."""
-    from k10s_forensics.parsers import PARSER_VERSION
+    from k10s_forensics import PARSER_VERSION
 
     record = read_record(tables_dir)
     if record is None:
@@ -135,7 +135,7 @@ def staleness(bundle: Bundle) -> str | None:
 
 def write_record(bundle: Bundle, tables_dir: Path, fingerprint: dict[str, dict[str, Any]], issues: Any = None) -> dict[str, Any]:
     """Write ``tables_dir/derived.json`` describing the tables in it (written last)."""
-    from k10s_forensics.parsers import PARSER_VERSION
+    from k10s_forensics import PARSER_VERSION
 
     files = {}
     for p in sorted(tables_dir.glob("*.parquet")):
@@ -156,7 +156,7 @@ def write_record(bundle: Bundle, tables_dir: Path, fingerprint: dict[str, dict[s
 
 def damage_lines(bundle: Bundle, issues: Any = None) -> list[str]:
     """One line per damaged evidence file, naming it and what it cost."""
-    from k10s_forensics.damage import describe
+    from k10s_forensics.store.damage import describe
 
     return describe(bundle, issues)
 

@@ -1,7 +1,7 @@
 """``k10s rebuild``: re-derive ``tables/`` from ``raw/`` with the current parsers.
 
 Idempotent: tables are written to a fresh ``tables.tmp-*`` folder and swapped in whole under
-the layer's lock (see :mod:`k10s_forensics.derived`); the manifest and raw/ are never
+the layer's lock (see :mod:`k10s_forensics.store.derived`); the manifest and raw/ are never
 rewritten. A raw file that is absent, damaged or unreadable costs only the tables it feeds.
 """
 
@@ -20,11 +20,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from k10s_forensics import derived
-from k10s_forensics.bundle import COMPRESSION, RAW_SCHEMAS, Bundle, parse_iso
-from k10s_forensics.locking import LOCK_NAME, LayerLock, holder_note
+from k10s_forensics.store import derived
+from k10s_forensics.store.bundle import COMPRESSION, RAW_SCHEMAS, Bundle, parse_iso
+from k10s_forensics.store.locking import LOCK_NAME, LayerLock, holder_note
 from k10s_forensics.parsers import DERIVERS, ParseIssues, load_deriver
-from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME, conform
+from k10s_forensics.store.tables import TABLE_NAMES, TABLES_BY_NAME, conform
 
 #: Tables too large to keep in memory: written as they are emitted.
 STREAMED = frozenset({"gpu_samples", "tcp_samples", "log_events"})
@@ -258,7 +258,7 @@ def derive_tables(bundle: Bundle, out_dir: Path, *, timings: dict[str, float] | 
     ``timings``, when given, receives the seconds each parser took (for benchmarks).
     ``derive_raw``, when given, runs first on the context and returns the parsers still to
     run here (``rebuild_pool`` runs the raw-only parsers in processes).
-    Where the tables go and how they are swapped in is :mod:`k10s_forensics.derived`'s job.
+    Where the tables go and how they are swapped in is :mod:`k10s_forensics.store.derived`'s job.
     """
     issues = ParseIssues()
     ctx = DeriveContext(bundle, out_dir, issues)

@@ -200,7 +200,7 @@ class Bundle:
     path: Path
     manifest: dict[str, Any]
     #: Where the derived tables are read from: ``path/tables`` or, for a read-only bundle, a
-    #: per-user cache entry (set by :func:`k10s_forensics.rebuild.ensure_layer` or :func:`k10s_forensics.derived.attach`).
+    #: per-user cache entry (set by :func:`k10s_forensics.rebuild.run.ensure_layer` or :func:`k10s_forensics.store.derived.attach`).
     tables_dir: Path | None = None
     derived_lock: Any = None
 
@@ -210,7 +210,7 @@ class Bundle:
         if not root.exists():
             raise BundleError(f"{root}: no such file or directory")
         if root.is_file():
-            from k10s_forensics import archive  # archives unpack into a cache dir
+            from k10s_forensics.store import archive  # archives unpack into a cache dir
 
             root = archive.unpack_to_cache(root)
         manifest_path = root / MANIFEST

@@ -20,8 +20,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from k10s_forensics.parsers import ParseIssues
-from k10s_forensics.rebuild import STREAMED, DeriveContext
-from k10s_forensics.tables import TABLE_NAMES, TABLES_BY_NAME
+from k10s_forensics.rebuild.run import STREAMED, DeriveContext
+from k10s_forensics.store.tables import TABLE_NAMES, TABLES_BY_NAME
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""Rebuild: deriving a bundle's tables from its raw layer, serially or in a worker pool."""
