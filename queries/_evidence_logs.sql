@@ -197,9 +197,13 @@ wd_ev AS (
     FROM wd_cat
     WHERE len(ranks) * 2 < n  -- the odd ranks are a strict minority
 ),
-wd_alive AS (  -- ranks of the job alive when the collective hung, and whether their pod logged anything
+wd_alive AS (  -- ranks of the job alive when the collective hung, and whether their log is whole:
+    -- a captured pod that logged anything; a pod `import-logs` made up from a paste only when a line
+    -- is the rank's own (a paste that shows one rank is no proof the others' output is in it)
     SELECT r.job_key, r.rank,
-           r.pod_uid IN (SELECT incarnation_uid FROM k10s_log WHERE incarnation_uid IS NOT NULL) AS has_logs
+           r.pod_uid IN (SELECT incarnation_uid FROM k10s_log WHERE incarnation_uid IS NOT NULL)
+           AND (r.pod_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+                OR EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = r.pod_uid AND x.rank_resolved = r.rank)) AS has_logs
     FROM k10s_rank r
     JOIN (SELECT job_key, min(ts) AS t0, max(ts) AS t1, max(timeout_ms) AS tmo FROM wd_rank GROUP BY job_key) w
       ON w.job_key = r.job_key
