@@ -166,3 +166,13 @@ def test_a_rank_absent_from_a_paste_is_not_named_never_joined(tmp_path, layout):
     # a line of rank 0's own shows its output is in the paste: its silence is evidence
     (pair,) = _hang_findings(tmp_path / "pair", "[rank0]: step 157 done\n" + wd, **layout)
     assert pair["ranks"] == [0] and pair["cause"] == "never-joined"
+
+
+def test_one_waiter_and_one_silent_rank_is_a_pair_only_in_a_job_of_two(tmp_path):
+    """Of eight ranks, one timed out and one other printed a line: the six unseen may be the one
+    it waited for, so the one seen is no culprit."""
+    text = ("[rank3]: step 157 done\n[rank5]:[E ProcessGroupNCCL.cpp:563] [Rank 5] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=158, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran for 600027 "
+            "milliseconds before timing out.\n")
+    found = _hang_findings(tmp_path, text, nproc_per_node=8, world_size=8)
+    assert not [f for f in found if f["ranks"] or f["severity"] in ("critical", "warning")]
