@@ -70,7 +70,6 @@ def test_table_header_and_fields_are_not_prefixes():
     ("  Process name: [[50371,1],0]", "process_exit", dict(rank=0, subkind="mpirun_first")),
     ("mpirun noticed that process rank 6 with PID 4242 on node gpu-07 exited on signal 9 (Killed).", "process_exit",
      dict(rank=6, pid=4242, exit_code=-9, subkind="mpirun_noticed")),
-    ("srun: error: r10i0n8: task 3: Exited with exit code 255", "process_exit", dict(rank=3, exit_code=255, subkind="srun")),
     ("subprocess.CalledProcessError: Command '['python', '-u', 'train.py', '--local_rank=7']' died with <Signals.SIGSEGV: 11>.",
      "process_exit", dict(rank=None, local_rank=None, exit_code=-11, subkind="launcher_last_cmd")),
     ("subprocess.CalledProcessError: Command '['python', 'train.py', '--local_rank=3']' returned non-zero exit status 1.",
@@ -98,8 +97,3 @@ def test_failure_wordings(line, kind, fields):
 ])
 def test_not_a_failure(line):
     assert [e["kind"] for e in classify(line) if e["kind"] in ("python_exception", "cuda_error")] == []
-
-
-def test_srun_terminated_tasks_are_not_failures():
-    """``tasks 0-2: Terminated``: the tasks srun took down after another failed are victims."""
-    assert [e for e in classify("srun: error: r10i0n8: tasks 0-2: Terminated") if e["kind"] == "process_exit"] == []

@@ -63,9 +63,6 @@ def launcher_exit(text: str) -> Event | None:
     m = P.HOROVOD_EXIT.search(text) if "exit with status code" in text else None
     if m:
         return {"kind": "process_exit", "subkind": "horovod", "rank": _int(m.group(1)), "exit_code": _int(m.group(2))}
-    m = P.SRUN_TASK_EXIT.search(text) if text.startswith("srun: error: ") else None
-    if m:
-        return {"kind": "process_exit", "subkind": "srun", "rank": _int(m.group(1)), "exit_code": _int(m.group(2))}
     # these two name the LAST spawned command (a launcher bug), never the failed process: no rank
     m = P.LEGACY_LAUNCH_EXIT.search(text) if "CalledProcessError" in text else None
     if m:

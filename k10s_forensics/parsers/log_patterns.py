@@ -291,9 +291,6 @@ SPAWNED = re.compile(r"process " + _PID + r" spawned with command: .{0,20000}?--
 MPI_FIRST = re.compile(r"Process name: \[\[(\d+),(\d+)\],(\d+)\]")
 #: horovodrun's Gloo launcher: ``Process 2 exit with status code 1.`` (the process is the rank)
 HOROVOD_EXIT = re.compile(r"^Process (\d+) exit with status code (-?\d+)")
-#: Slurm's srun (the task id is the global rank): ``srun: error: node1: task 3: Exited with exit code 255``
-#: (``tasks 0-2: Terminated``, the ones srun then took down, are its victims: not read)
-SRUN_TASK_EXIT = re.compile(r"^srun: error: \S{1,253}: task (\d{1,7}): Exited with exit code (\d{1,3})\b")
 TRACEBACK_START = re.compile(r"^Traceback \(most recent call last\):?\s*$")
 MPI_NOTICED = re.compile(r"(?:mpirun|mpiexec|orterun|prterun|prte) noticed that process rank (\d+) with PID " + _PID + r" on node " + _HOSTF + r" exited on signal (\d+)")
 #: torch.multiprocessing.spawn (the process index is the local rank): ``process 3 terminated with
