@@ -61,7 +61,28 @@ _LOCAL_SEEN = (
     re.compile(r"\(local_rank: (\d{1,4})\)"),
     re.compile(r"\bLOCAL_RANK[=: ]+(\d{1,4})\b"),
     re.compile(r"\b[Pp]rocess (\d{1,4}) terminated with\b"),  # torch.multiprocessing.spawn
+    re.compile(r"\s--local[-_]rank=(\d{1,4})\b"),  # the flag a launcher passes each process (argparse echoes it)
 )
+#: a Python traceback's head, and the line that ends one (the exception, unindented)
+_TB_HEAD = "Traceback (most recent call last):"
+_TB_END = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b[^\n]*$|^[A-Za-z_][\w.]*: ", re.M)
+
+
+def _interleaved_max(texts: list[str]) -> int | None:
+    """The most Python tracebacks open at once in a log (a head while another has not ended:
+    several processes printing into one paste), or None when they never overlap."""
+    best = 1
+    for t in texts:
+        if t.count(_TB_HEAD) < 2:
+            continue
+        open_n = 0
+        for line in t.split("\n"):
+            if line.startswith(_TB_HEAD):
+                open_n += 1
+                best = max(best, open_n)
+            elif open_n and _TB_END.match(line):
+                open_n -= 1
+    return best if best > 1 else None
 
 #: the processes of a node a launcher names by pid: the ones it tore down (torchrun, mp.spawn) and
 #: the one torchrun reports failed; mp.spawn names its failed process by index only (not among those it terminated)
@@ -194,7 +215,7 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
             hints["nproc_per_node"] = "one log: one node holds every rank"
         if not nproc_per_node:
             local, _ = _max_found(texts, [("local", rx) for rx in _LOCAL_SEEN])
-            torn = _torn_down_max(texts)
+            torn = max(_torn_down_max(texts) or 0, _interleaved_max(texts) or 0) or None
             nproc_per_node = max((local + 1) if local is not None else 1, torn or 1)
             hints["nproc_per_node"] = ("processes the launcher names" if torn and torn > (local or 0) + 1 else
                                        "highest local rank seen + 1" if local is not None else "default 1")

@@ -197,11 +197,19 @@ wd_ev AS (
     FROM wd_cat
     WHERE len(ranks) * 2 < n  -- the odd ranks are a strict minority
 ),
-wd_alive AS (  -- ranks of the job alive when the collective hung, and whether their pod logged anything
+wd_alive AS (  -- ranks of the job alive when the collective hung, and whether their log is whole:
+    -- a captured pod that logged anything; in a pod `import-logs` made up from a paste, when the paste
+    -- shows one waiting rank only, a line of the rank's own or its launcher's failure report (one
+    -- rank's report is no proof that the others' output is in the paste at all)
     SELECT r.job_key, r.rank,
-           r.pod_uid IN (SELECT incarnation_uid FROM k10s_log WHERE incarnation_uid IS NOT NULL) AS has_logs
+           r.pod_uid IN (SELECT incarnation_uid FROM k10s_log WHERE incarnation_uid IS NOT NULL)
+           AND (r.pod_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+                OR w.reporting > 1
+                OR EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = r.pod_uid
+                           AND (x.rank_resolved = r.rank OR x.kind = 'torchrun_failure'))) AS has_logs
     FROM k10s_rank r
-    JOIN (SELECT job_key, min(ts) AS t0, max(ts) AS t1, max(timeout_ms) AS tmo FROM wd_rank GROUP BY job_key) w
+    JOIN (SELECT job_key, min(ts) AS t0, max(ts) AS t1, max(timeout_ms) AS tmo, count(DISTINCT rank) AS reporting
+          FROM wd_rank GROUP BY job_key) w
       ON w.job_key = r.job_key
      AND (w.t0 IS NULL  -- the watchdog lines carry no clock (a paste): every rank of the job
           OR (w.t0 - to_milliseconds(coalesce(w.tmo, 600000)) - INTERVAL 10 MINUTE <= r.valid_to AND r.valid_from <= w.t1))
@@ -210,6 +218,7 @@ wd_alive AS (  -- ranks of the job alive when the collective hung, and whether t
 silent AS (  -- ranks that never logged a watchdog line while most ranks of the job timed out
     SELECT a.job_key, list(a.rank ORDER BY a.rank) AS ranks,
            (SELECT count(*) FROM wd_rank w WHERE w.job_key = a.job_key) AS reporting,
+           (SELECT count(*) FROM wd_alive b WHERE b.job_key = a.job_key) AS alive,
            (SELECT mode(seq ORDER BY seq) FROM wd_rank w WHERE w.job_key = a.job_key) AS seq_num,
            (SELECT mode(op ORDER BY op) FROM wd_rank w WHERE w.job_key = a.job_key) AS op_type,
            (SELECT min(ts) FROM wd_rank w WHERE w.job_key = a.job_key) AS ts
@@ -223,11 +232,11 @@ silent AS (  -- ranks that never logged a watchdog line while most ranks of the 
 silent_ev AS (
     SELECT job_key, 'watchdog-compare' AS evidence, ranks AS culprit_ranks, []::BIGINT[] AS suspect_ranks,
            -- a pair: the one rank that timed out waited for the only other one
-           CASE WHEN len(ranks) * 2 <= reporting OR (len(ranks) = 1 AND reporting = 1) THEN 'medium' ELSE 'low' END AS confidence,
+           CASE WHEN len(ranks) * 2 <= reporting OR (len(ranks) = 1 AND reporting = 1 AND alive = 2) THEN 'medium' ELSE 'low' END AS confidence,
            NULL::VARCHAR AS pg, seq_num, op_type, ts,
            'never-joined: ' || reporting || ' ranks timed out in the watchdog (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?')
                || ') while rank(s) ' || array_to_string(ranks, ', ') || ' never reported it' AS detail
-    FROM silent WHERE len(ranks) < reporting OR (len(ranks) = 1 AND reporting = 1)
+    FROM silent WHERE len(ranks) < reporting OR (len(ranks) = 1 AND reporting = 1 AND alive = 2)
 )
 SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail
 FROM (

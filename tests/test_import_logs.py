@@ -135,3 +135,44 @@ def test_routing_follows_nccl_hosts_and_keeps_tracebacks_together():
     ]
     nodes = route_lines(lines, nproc=4, nodes=2)
     assert nodes == [[1, 6], [0, 2, 3, 4, 5]]
+
+
+def test_interleaved_tracebacks_and_local_rank_flags_count_processes():
+    """Untagged lines of several processes: their count comes from the paste's shape, so no line is
+    pinned on rank 0 of a made-up world of one."""
+    one = "Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\nRuntimeError: x\n"
+    assert infer_layout([LogSource("x", one + one)]).world_size == 1  # one after the other: one process may print both
+    spliced = ("Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\n"
+               "Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\n"
+               "RuntimeError: connect [10.0.0.1]:13195: Connection refused\nRuntimeError: x\n")
+    layout = infer_layout([LogSource("x", spliced)])
+    assert (layout.nproc_per_node, layout.world_size) == (2, 2)
+    argparse = "train.py: error: unrecognized arguments: --local-rank=1\nfailed (exitcode: 2) local_rank: 0 (pid: 7)\n"
+    assert infer_layout([LogSource("x", argparse)]).nproc_per_node == 2
+
+
+def _hang_findings(tmp_path, text: str, **layout) -> list[dict]:
+    bundle, _ = import_logs([LogSource("x", text)], tmp_path, job="j", namespace="ns", **layout)
+    return [f for f in analyze(bundle, only={"nccl-hang"})["findings"] if f["rule"] == "nccl-hang"]
+
+
+@pytest.mark.parametrize("layout", [{"nproc_per_node": 2, "world_size": 2}, {"nproc_per_node": 1, "world_size": 2}])
+def test_a_rank_absent_from_a_paste_is_not_named_never_joined(tmp_path, layout):
+    """One rank's watchdog timeout pasted alone: the other rank's output is simply not in the paste."""
+    wd = ("[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=158, "
+          "OpType=GATHER, NumelIn=28, NumelOut=0, Timeout(ms)=600000) ran for 600027 milliseconds before timing out.\n")
+    alone = _hang_findings(tmp_path / "alone", wd, **layout)
+    assert not [f for f in alone if f["ranks"] or f["severity"] in ("critical", "warning")]
+    # a line of rank 0's own shows its output is in the paste: its silence is evidence
+    (pair,) = _hang_findings(tmp_path / "pair", "[rank0]: step 157 done\n" + wd, **layout)
+    assert pair["ranks"] == [0] and pair["cause"] == "never-joined"
+
+
+def test_one_waiter_and_one_silent_rank_is_a_pair_only_in_a_job_of_two(tmp_path):
+    """Of eight ranks, one timed out and one other printed a line: the six unseen may be the one
+    it waited for, so the one seen is no culprit."""
+    text = ("[rank3]: step 157 done\n[rank5]:[E ProcessGroupNCCL.cpp:563] [Rank 5] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=158, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran for 600027 "
+            "milliseconds before timing out.\n")
+    found = _hang_findings(tmp_path, text, nproc_per_node=8, world_size=8)
+    assert not [f for f in found if f["ranks"] or f["severity"] in ("critical", "warning")]
