@@ -133,8 +133,8 @@ def test_every_collector_access_is_granted_in_every_overlay(rendered):
                 res = a.resource + (f"/{a.subresource}" if a.subresource else "")
                 if a.namespaced:
                     where = scope
-                elif res in ("pods/proxy", "pods/exec") and name == "namespaced":
-                    where = [GPU_OPERATOR_NS]  # the driver and dcgm-exporter pods
+                elif res in ("pods/proxy", "pods/exec", "pods/log") and name == "namespaced":
+                    where = [GPU_OPERATOR_NS]  # the driver, dcgm-exporter and operand (device plugin, toolkit, validator) pods
                 else:
                     where = [None]
                 if name == "namespaced" and (a.group, res, a.verb) in ALL_NAMESPACES_ONLY:
@@ -198,7 +198,8 @@ def test_namespaced_overlay_grants_only_in_its_namespaces(rendered):
     cluster_wide = {(g, r, v) for ns, g, r, v in rbac.grants() if ns is None}
     assert cluster_wide == {("", "nodes", "get"), ("", "nodes", "list"), ("", "nodes", "watch"), ("", "namespaces", "get"),
                             ("", "pods", "list"), ("", "events", "list"), *{("kueue.x-k8s.io", r, v) for r in ("clusterqueues", "resourceflavors") for v in ("get", "list", "watch")},
-                            *{("nvidia.com", "clusterpolicies", v) for v in ("get", "list", "watch")}}
+                            *{("nvidia.com", "clusterpolicies", v) for v in ("get", "list", "watch")},
+                            ("node.k8s.io", "runtimeclasses", "get"), ("node.k8s.io", "runtimeclasses", "list")}
 
 
 # ---- the pod ---------------------------------------------------------------------------------

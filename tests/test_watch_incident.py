@@ -63,7 +63,9 @@ def test_the_webhook_is_told_with_the_y_text_and_the_report_path(played):
     [doc] = played["notified"]
     name = incident_dirs(played["out"])[0].name
     assert set(doc) == {"text", "username"} and played["truth"]["job"] in doc["text"]
-    assert "[CRITICAL] Rank" in doc["text"] and f"{name}/report.html" in doc["text"]
+    # the incident's one line: severity, job, root rule and cause, title, culprit rank (docs/watch.md)
+    assert f"[CRITICAL] job {played['truth']['job']} · " in doc["text"] and " · rank " in doc["text"]
+    assert f"{name}/report.html" in doc["text"]
 
 
 def test_one_incident_one_bundle_captured_during_the_hang(played):

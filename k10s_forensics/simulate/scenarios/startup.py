@@ -134,7 +134,7 @@ def _scenario(cause: str, allowed: tuple[str, ...] = ("idle-gpu",)):
         job_info(sim)
         ranks = [pod.node_rank * job.nproc + local for local in range(job.nproc)]
         sim.expect("gpu-startup", cause, ranks, [pod], [])
-        forbid(sim, *allowed)
+        forbid(sim, "gpu-startup", *allowed)
         sim.truth["notes"] = f"Pod {job.namespace}/{pod.name} on {pod.node.name} cannot start ({cause}); the rest of the gang waits in rendezvous holding its GPUs."
     run.__name__ = "startup_" + cause.replace("-", "_")
     return run
