@@ -64,6 +64,8 @@ SLOW_MODULES = frozenset({
     "test_rules_edge_sim", "test_rules_scenarios", "test_scenarios_fr_ras",
     "test_serve_kubectl", "test_sharing_findings",
     "test_view_large", "test_view_live", "test_view_samples", "test_view_tmux",
+    "test_torch_runs", "test_paste_wordings", "test_paste_real_incidents", "test_capture_gpu_startup",
+    "test_watch_incident", "test_watch_faults", "test_watch_cli", "test_watch_alertmanager", "test_diff",
 })
 
 
