@@ -14,7 +14,7 @@ import pytest
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.engine import connect
-from k10s_forensics.logimport import LogSource, infer_layout, route_lines, tagged_rank
+from k10s_forensics.logimport import LogSource, import_logs, infer_layout, route_lines, tagged_rank
 
 K10S = [sys.executable, "-m", "k10s_forensics"]
 ZERO3 = "ms-swift-6301-4node-zero3-timeout"  # [rankN]: lines of 16 ranks, 4 per node; rank 11 OOMs

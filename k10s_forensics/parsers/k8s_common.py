@@ -64,12 +64,15 @@ def as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def iter_objects(ctx: "DeriveContext", kind: str, api_versions: Iterable[str] | None = None) -> Iterator[Obj]:
+def iter_objects(ctx: "DeriveContext", kind: str, api_versions: Iterable[str] | None = None, *,
+                 count_issues: bool = True) -> Iterator[Obj]:
     """Parse every raw object of ``kind`` (optionally only some api_versions).
 
-    Unreadable bodies are counted as issues under ``objects:<kind>`` and skipped; the
-    metadata fields fall back to the raw columns when the body lacks them.
+    Unreadable bodies are counted as issues under ``objects:<kind>`` and skipped (by one
+    parser of the kind: a second reader passes ``count_issues=False``, so a bad row counts
+    once); the metadata fields fall back to the raw columns when the body lacks them.
     """
+    issue = ctx.issue if count_issues else (lambda *args: None)
     table = ctx.raw("objects", kind=kind)
     if table.num_rows == 0:
         return
@@ -82,15 +85,15 @@ def iter_objects(ctx: "DeriveContext", kind: str, api_versions: Iterable[str] | 
         row = cols["_row"][i]
         text = cols["body"][i]
         if text is None or not str(text).strip():
-            ctx.issue(source, "empty body", None, RAW_FILE, row)
+            issue(source, "empty body", None, RAW_FILE, row)
             continue
         try:
             body = json.loads(text)
         except (ValueError, RecursionError) as exc:
-            ctx.issue(source, "unparseable JSON body", f"{exc.__class__.__name__}: {exc}; {str(text)[:80]!r}", RAW_FILE, row)
+            issue(source, "unparseable JSON body", f"{exc.__class__.__name__}: {exc}; {str(text)[:80]!r}", RAW_FILE, row)
             continue
         if not isinstance(body, dict):
-            ctx.issue(source, "body is not a JSON object", str(text)[:80], RAW_FILE, row)
+            issue(source, "body is not a JSON object", str(text)[:80], RAW_FILE, row)
             continue
         body_version = body.get("apiVersion") if isinstance(body.get("apiVersion"), str) else None
         api_version = api_version or body_version
@@ -99,7 +102,7 @@ def iter_objects(ctx: "DeriveContext", kind: str, api_versions: Iterable[str] | 
         meta = as_dict(body.get("metadata"))
         name = text_or_none(meta.get("name")) or cols["name"][i]
         if not name:
-            ctx.issue(source, "missing metadata.name", str(text)[:80], RAW_FILE, row)
+            issue(source, "missing metadata.name", str(text)[:80], RAW_FILE, row)
             continue
         namespace = text_or_none(meta.get("namespace")) or cols["namespace"][i] or None
         uid = text_or_none(meta.get("uid")) or cols["uid"][i] or None

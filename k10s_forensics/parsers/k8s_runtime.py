@@ -34,7 +34,7 @@ def derive(ctx: "DeriveContext") -> None:
             classes[obj.name] = obj
     ctx.emit("runtime_classes", [runtime_class_row(o) for _, o in sorted(classes.items())])
     pods: dict[str, Obj] = {}
-    for obj in iter_objects(ctx, "Pod"):
+    for obj in iter_objects(ctx, "Pod", count_issues=False):  # k8s_pods counts the unreadable ones
         if not obj.uid:
             continue
         old = pods.get(obj.uid)
