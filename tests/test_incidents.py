@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from k10s_forensics.analyze.incident_text import headline, totals
-from k10s_forensics.analyze.incidents import counted, group, incidents_of, members
+from k10s_forensics.analyze.incidents import counted, group, incidents_of, is_advice, members
 from k10s_forensics.analyze.render import to_json, to_markdown, to_text
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.store.bundle import Bundle
@@ -144,19 +144,19 @@ def check_planted(truth, findings, incidents):
     if not expected:
         assert counted(incidents) == []
         return
-    mine = [inc for inc in incidents if inc["job"] == truth["job"]]
+    mine = [inc for inc in counted(incidents) if inc["job"] == truth["job"]]
     assert len(mine) == 1, [(i["root"], i["symptoms"]) for i in mine]
     root = findings[mine[0]["root"]["finding"]]
     assert (root["rule"], root["cause"]) == (expected[0]["rule"], expected[0]["cause"])
-    assert {i for i, f in enumerate(findings) if f["job"] == truth["job"]} <= set(members(mine[0]))
+    assert {i for i, f in enumerate(findings) if f["job"] == truth["job"] and not is_advice(f)} <= set(members(mine[0]))
     for exp in expected:
         assert any(findings[i]["rule"] == exp["rule"] and findings[i]["cause"] == exp["cause"] for i in members(mine[0])), exp
 
 
 def test_oom_crashloop_is_one_incident_and_its_cost(samples):
     result = samples["oom-crashloop"]
-    (inc,) = result["incidents"]
     hours = [f["gpu_hours_lost"] for f in result["findings"] if f["gpu_hours_lost"] is not None]
+    (inc,) = counted(result["incidents"])
     assert len(hours) == 3 and inc["gpu_hours_lost"] == max(hours) == pytest.approx(0.539) and sum(hours) > 1.2
     assert inc["cost_usd"] == pytest.approx(round(inc["gpu_hours_lost"] * inc["usd_per_gpu_hour"], 2))
     assert "1 incident: 1 critical, 0 warning, 0 info · 0.54 GPU-hours lost ($1.35), each incident counted once" in to_text(result, color=False)
@@ -169,7 +169,7 @@ def test_report_header_totals_are_the_incident_sum(samples):
         ctx = reports.build_contexts(Bundle.open(SAMPLES / name), result)
         hours, usd = totals(result["incidents"])
         assert ctx["findings"].total_gpu_hours == f"{hours:.2f}" and ctx["findings"].total_cost == f"${usd:,.2f}"
-        assert sum(ctx["header"].incident_counts.values()) == len(result["incidents"])
+        assert sum(ctx["header"].incident_counts.values()) == len(counted(result["incidents"]))
         assert [len(i.findings) for i in ctx["findings"].incidents] == [len(members(i)) for i in result["incidents"]]
     html = reports.render_html(Bundle.open(SAMPLES / "oom-crashloop"), samples["oom-crashloop"])
     assert "0.54</span> GPU-hours lost ($1.35), each incident counted once" in html
@@ -188,8 +188,8 @@ def test_fleet_cost_by_cause_counts_incidents(samples, tmp_path):
     assert sum(r["gpu_hours_lost"] for r in cost) == pytest.approx(sum(i["gpu_hours_lost"] for i in costed), abs=1e-3)
     assert sum(r["cost_usd"] for r in cost) == pytest.approx(sum(i["cost_usd"] for i in costed), abs=0.011)
     oom = next(r for r in cost if r["rule"] == "oom-cascade")
-    assert (oom["incidents"], oom["findings"], oom["gpu_hours_lost"]) == (1, 4, pytest.approx(0.539))  # the OOM, its hang, the restarts and the /dev/shm note
-    assert result["fleet"]["incidents"] == sum(len(samples[n]["incidents"]) for n in names)
+    assert (oom["incidents"], oom["findings"], oom["gpu_hours_lost"]) == (1, 3, pytest.approx(0.539))
+    assert result["fleet"]["incidents"] == sum(len(counted(samples[n]["incidents"])) for n in names)
 
 
 SWEEP = ("oom-crashloop", "xid-79", "rank-segfault", "rank-cuda-error", "pending-capacity", "straggler-compute",
@@ -233,6 +233,7 @@ def test_a_preventive_note_alone_is_not_counted_as_an_incident():
     alone = group([note])
     assert [i["advice"] for i in alone] == [True] and counted(alone) == []
     assert headline([note], alone)[0] == "0 incidents: 0 critical, 0 warning, 0 info · 1 preventive note"
-    joined = group([oom, note])  # linked by the shared pod: the note is the OOM incident's symptom
-    assert len(joined) == 1 and joined[0]["advice"] is False and joined[0]["root"]["rule"] == "oom-cascade"
-    assert headline([oom, note], joined)[0].startswith("1 incident: 1 critical")
+    apart = group([oom, note])  # the same pod, yet a risk is not part of what happened
+    assert [(i["root"]["rule"], i["advice"]) for i in apart] == [("oom-cascade", False), ("gpu-startup", True)]
+    assert headline([oom, note], apart)[0].startswith("1 incident: 1 critical, 0 warning, 0 info · 0.50 GPU-hours")
+    assert headline([oom, note], apart)[0].endswith("· 1 preventive note")

@@ -30,8 +30,8 @@ TIERS = {"gpu-health-critical": 0, "oom-cascade": 1, "gpu-startup": 2, "rank-fai
          "gpu-health": 11, "idle-gpu": 12, "gpu-startup-advice": 13}
 OTHER_TIER = 14
 #: (rule, cause) of findings that warn of a risk instead of describing something that happened
-#: (a preventive note). Linked to an incident they are its symptoms; on their own they form an
-#: incident marked ``advice``, which the incident counts and totals leave out.
+#: (a preventive note): never part of an incident, each forms an incident marked ``advice``,
+#: which the incident counts and totals leave out.
 ADVICE = frozenset({("gpu-startup", "shm-default")})
 
 
@@ -94,8 +94,14 @@ def _tied_hardware(hw: dict[str, Any], f: dict[str, Any]) -> bool:
     return same and _overlap(hw, f, timeless_ok=True)
 
 
+def is_advice(f: dict[str, Any]) -> bool:
+    return (f.get("rule"), f.get("cause")) in ADVICE
+
+
 def linked(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Do findings ``a`` and ``b`` describe one incident?"""
+    """Do findings ``a`` and ``b`` describe one incident? (A preventive note describes none.)"""
+    if is_advice(a) or is_advice(b):
+        return False
     ja, jb = a.get("job"), b.get("job")
     if ja and jb:
         if ja != jb:
@@ -193,7 +199,7 @@ def _incident(findings: list[dict[str, Any]], members: list[int]) -> dict[str, A
         "gpu_hours_lost": round(max(hours), 3) if hours else None,
         "cost_from": costliest,
         "gpu_model": None, "usd_per_gpu_hour": None, "cost_usd": None,
-        "advice": all((findings[i].get("rule"), findings[i].get("cause")) in ADVICE for i in members),
+        "advice": all(is_advice(findings[i]) for i in members),
     }
 
 

@@ -86,7 +86,9 @@ def diagnose(data: ViewData, t: Target) -> Diagnosis:
     """The diagnostic of one row."""
     findings = data.findings()
     incidents = incidents_of(data.analysis())
-    mine = [inc for inc in incidents if any(names(findings[i], t) for i in members(inc))]
+    naming = [inc for inc in incidents if any(names(findings[i], t) for i in members(inc))]
+    mine = [inc for inc in naming if not inc.get("advice")]
+    notes = [inc for inc in naming if inc.get("advice")]
     d = Diagnosis(f"y · {t.kind} {t.label}")
     if mine:
         for inc in mine:  # one incident: its one line, the root cause in full, a line per symptom
@@ -97,8 +99,10 @@ def diagnose(data: ViewData, t: Target) -> Diagnosis:
             d.sections.append((f"Finding: {root['title']}", lines))
     else:
         d.sections.append(("Findings", [f"no finding names this {t.kind}" + _skips(data)]))
+    if notes:  # risks, not incidents (docs/rules.md "Preventive notes")
+        d.sections.append(("Preventive notes", [line for inc in notes for line in finding_lines(findings[inc["root"]["finding"]])]))
     if t.job_key and t.kind in ("rank", "pod", "gpu", "node"):
-        others = [inc for inc in incidents if inc.get("job") == t.job_key and inc not in mine]
+        others = [inc for inc in incidents if inc.get("job") == t.job_key and inc not in mine and not inc.get("advice")]
         if others:
             d.sections.append(("Elsewhere in this job", [f"[{inc['severity']}] {inc['id']}: {one_line(inc)}" for inc in others[:5]]))
     for heading, lines in FACTS.get(t.kind, lambda data, t: [])(data, t):
