@@ -236,3 +236,12 @@ def test_notification_line_is_the_top_incident_once():
     assert one_line(findings, [incident, dict(incident, job="team-b/x")]).endswith("(+1 more)")
     assert one_line(findings).startswith("[CRITICAL] Rank 5 ran out of GPU memory (ranks 5")
     assert one_line([]).startswith("no finding")
+
+
+def test_notification_line_leaves_preventive_notes_out():
+    from k10s_forensics.watch.runner import one_line
+
+    note = {"rule": "gpu-startup", "severity": "info", "title": "/dev/shm is the 64 MiB default", "ranks": []}
+    advice = {"severity": "info", "job": "a/j", "title": note["title"], "advice": True,
+              "root": {"finding": 0, "rule": "gpu-startup", "cause": "shm-default"}, "symptoms": []}
+    assert one_line([note], [advice]) == "no finding: nothing the rules recognise in this capture (1 preventive note)"

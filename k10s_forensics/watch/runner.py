@@ -79,14 +79,16 @@ def analyze_and_report(bundle_dir: Path, report_path: Path) -> dict[str, Any]:
 def one_line(findings: list[dict[str, Any]], incidents: list[dict[str, Any]] | None = None) -> str:
     """The incident in one line, as ``y`` on its job row opens: the most severe incident (its root
     cause, culprits, cost and symptoms), else the top finding's title and where."""
-    if incidents:
+    real = [inc for inc in incidents or [] if not inc.get("advice")]  # preventive notes are no incident
+    if real:
         from k10s_forensics.analyze.incident_text import one_line as incident_line
 
-        top = incidents[0]
-        more = f" (+{len(incidents) - 1} more)" if len(incidents) > 1 else ""
+        top = real[0]
+        more = f" (+{len(real) - 1} more)" if len(real) > 1 else ""
         return f"[{str(top.get('severity', '')).upper()}] {incident_line(top)}{more}"
-    if not findings:
-        return "no finding: nothing the rules recognise in this capture"
+    if not findings or incidents:
+        notes = len(incidents or [])
+        return "no finding: nothing the rules recognise in this capture" + (f" ({notes} preventive note{'s' if notes > 1 else ''})" if notes else "")
     top = findings[0]
     where = ", ".join(x for x in (("ranks " + ",".join(map(str, top.get("ranks") or []))) if top.get("ranks") else "",
                                   ", ".join(top.get("nodes") or [])) if x)
