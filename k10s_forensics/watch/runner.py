@@ -79,7 +79,9 @@ def analyze_and_report(bundle_dir: Path, report_path: Path) -> dict[str, Any]:
 def one_line(findings: list[dict[str, Any]], incidents: list[dict[str, Any]] | None = None) -> str:
     """The incident in one line, as ``y`` on its job row opens: the most severe incident (its root
     cause, culprits, cost and symptoms), else the top finding's title and where."""
-    real = [inc for inc in incidents or [] if not inc.get("advice")]  # preventive notes are no incident
+    from k10s_forensics.analyze.incidents import counted
+
+    real = counted(incidents or [])  # preventive notes are no incident
     if real:
         from k10s_forensics.analyze.incident_text import one_line as incident_line
 
