@@ -19,6 +19,9 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 KREW = REPO / "deploy" / "krew"
+# build-plugin.sh builds the wheel in the source tree (setuptools writes build/ and *.egg-info
+# there), as test_packaging does: the two must not run at once on different workers.
+pytestmark = pytest.mark.xdist_group("wheel-build")
 VERSION = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
 
 

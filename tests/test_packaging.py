@@ -34,6 +34,7 @@ def test_sql_files_are_package_data():
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("wheel-build")  # setuptools builds in the source tree: one build at a time (test_krew)
 def test_wheel_installs_into_fresh_venv_and_runs(tmp_path):
     dist = tmp_path / "dist"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(REPO)], check=True, timeout=300)

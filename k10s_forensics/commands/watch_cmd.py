@@ -32,7 +32,7 @@ def _connection(kubeconfig: str | None, context: str | None, in_cluster: bool):
     return ClusterConnection(configuration, "in-cluster", configuration.host, namespace, in_cluster=True)
 
 
-@click.group("watch", invoke_without_command=True)
+@click.group("watch", invoke_without_command=True, subcommand_metavar="[COMMAND] [ARGS]...")
 @click.option("--kubeconfig", type=click.Path(dir_okay=False), help="Kubeconfig file (else $KUBECONFIG, ~/.kube/config).")
 @click.option("--in-cluster", is_flag=True, help="Use the pod's service account (a Deployment).")
 @click.option("--context", help="Kubeconfig context to use.")
