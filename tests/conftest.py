@@ -85,3 +85,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         scopes = {defs[-1].scope for name, defs in info.name2fixturedefs.items() if defs and name in item.fixturenames}
         if module not in SPREAD_MODULES and scopes & set(_SHARED_SCOPES) and not any(item.iter_markers("xdist_group")):
             item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid.split("::")[0]))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Under ``--dist loadgroup`` a worker gives each grouped test the nodeid suffix ``@group``;
+    pytest 9.2 made ``nodeid`` read-only and xdist 3.8's suffix silently stopped working (tests
+    that build in the source tree then raced). Refuse to run rather than run ungrouped."""
+    if not session.config.option.__dict__.get("loadgroup"):
+        return
+    lost = [item.nodeid for item in session.items if any(item.iter_markers("xdist_group")) and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(f"pytest-xdist's --dist loadgroup did not group {len(lost)} tests (e.g. {lost[0]}): "
+                                "this pytest/pytest-xdist pair is unsupported; pyproject.toml pins the test extras")
