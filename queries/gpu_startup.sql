@@ -160,7 +160,7 @@ startup AS (
         CASE WHEN min(b.runtime_class) IS NULL OR max(b.rc_listed) = 0 THEN NULL ELSE bool_and(b.rc_found) END AS runtime_class_found,
         min(b.gpu_resources_json) AS node_gpu_resources, min(b.mig_strategy) AS mig_strategy,
         max(b.gpu_replicas) AS gpu_replicas, min(b.cuda_driver) AS cuda_driver,
-        list_distinct(flatten(list(coalesce(b.unhealthy, []::VARCHAR[])))) AS operands_unhealthy,
+        list_sort(list_distinct(flatten(list(coalesce(b.unhealthy, []::VARCHAR[]))))) AS operands_unhealthy,
         round(coalesce(max(g.held_gpus), 0) * max(b.blocked_s) / 3600.0, 3) AS gpu_hours_lost
     FROM blocked b LEFT JOIN gang g ON g.job_key = b.job_key
     GROUP BY b.group_key, b.cause

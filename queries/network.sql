@@ -47,7 +47,7 @@ pod_findings AS (
 link_findings AS (
     SELECT
         p.job_key AS job, 'link' AS cause, [p.pod_a, p.pod_b] AS pods,
-        list_distinct([na.node, nb.node]) AS nodes, []::BIGINT[] AS ranks,
+        list_sort(list_distinct([na.node, nb.node])) AS nodes, []::BIGINT[] AS ranks,
         1::BIGINT AS degraded_peers, NULL::BIGINT AS peers, p.retrans_rate, p.rtt_ratio, p.rtt_ms, p.minrtt_ms,
         p.job_retrans_rate, p.job_rtt_ratio,
         [{'pod_a': p.pod_a, 'pod_b': p.pod_b, 'connections': p.connections, 'rtt_ms': round(p.rtt_ms, 3),

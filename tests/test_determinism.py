@@ -177,6 +177,42 @@ def test_sql_picks_one_row_by_a_total_order():
     assert not bad, "\n".join(bad)
 
 
+#: Calls whose answer does not depend on the order of the list they are given.
+ORDER_FREE = ("list_sort", "array_sort", "list_reverse_sort", "len", "length", "array_length", "unnest", "list_contains",
+              "list_has_any", "list_has_all", "list_unique", "list_count", "list_max", "list_min", "list_sum",
+              "list_bool_or", "list_bool_and")
+
+
+def _spans(sql: str, name: str):
+    """(start, end) of every call of ``name(`` in ``sql``, the closing parenthesis included."""
+    for m in re.finditer(rf"\b{name}\(", sql, flags=re.IGNORECASE):
+        depth, i = 1, m.end()
+        while depth and i < len(sql):
+            depth += {"(": 1, ")": -1}.get(sql[i], 0)
+            i += 1
+        yield m.start(), i
+
+
+def test_sql_lists_have_an_order():
+    """A ``list()`` aggregate without ORDER BY, or a ``list_distinct`` (hash order), reaches an output only
+    through list_sort or an order-free use (len, unnest, list_contains, ...); a window's list has its OVER's order."""
+    bad = []
+    for path in [p for d in SQL_DIRS for p in sorted(d.glob("*.sql"))]:
+        sql = "\n".join(line.split("--", 1)[0] for line in path.read_text(encoding="utf-8").splitlines())
+        safe = [span for name in ORDER_FREE for span in _spans(sql, name)]
+        for name in ("list", "list_distinct", "array_agg", "histogram"):
+            for start, end in _spans(sql, name):
+                args = sql[start:end]
+                if name != "list_distinct" and "ORDER BY" in args.upper():
+                    continue
+                if re.match(r"\s*OVER\s*\([^)]*ORDER BY", sql[end:], flags=re.IGNORECASE):
+                    continue
+                if any(s < start and end <= e for s, e in safe):
+                    continue
+                bad.append(f"{path.relative_to(HERE.parent).as_posix()}:{sql[:start].count(chr(10)) + 1}: {args[:60]}")
+    assert not bad, "unordered lists:\n" + "\n".join(bad)
+
+
 def test_cli_threads_change_nothing_but_speed(capsys):
     """``k10s analyze --threads N``: the sample whose nccl-hang summary and start flipped on main."""
     from k10s_forensics.cli import main
