@@ -123,6 +123,7 @@ judged AS (
              WHEN cstate IN ('ErrImagePull', 'ImagePullBackOff', 'ErrImageNeverPull', 'InvalidImageName') THEN 'image-pull-backoff'
              WHEN (sigbus OR regexp_matches(texts, 'bus error|SIGBUS|insufficient shared memory', 'i'))
                   AND NOT (coalesce(shm_medium, '') = 'Memory' AND coalesce(shm_size_limit_bytes, 1099511627776::BIGINT) > 67108864) THEN 'shm-too-small'
+             WHEN regexp_matches(texts, 'maximum request size for shared resources', 'i') THEN 'time-slicing'
              WHEN has_mig AND whole_gpus = 0 AND list_contains(coalesce(gpu_resources, ['nvidia.com/gpu']), 'nvidia.com/gpu') THEN 'mig-strategy-mismatch'
              WHEN coalesce(gpu_replicas, 1) > 1 AND gpu_request > coalesce(gpu_count, gpu_request) THEN 'time-slicing'
              WHEN len(coalesce(unhealthy, [])) > 0 OR regexp_matches(texts, 'no healthy devices|Allocate failed|device plugin', 'i')

@@ -17,7 +17,7 @@ from k10s_forensics.simulate import simulate
 DATA = Path(__file__).parent / "data" / "gpu-startup"
 SQL = Path(__file__).parent.parent / "queries" / "gpu_startup.sql"
 SCENARIOS = ("startup-toolkit-mismatch", "startup-no-runtime", "startup-cuda-too-old", "startup-device-plugin",
-             "startup-mig-mismatch", "startup-image-pull-slow", "startup-image-pull-backoff", "startup-shm")
+             "startup-mig-mismatch", "startup-time-slicing", "startup-image-pull-slow", "startup-image-pull-backoff", "startup-shm")
 SHAPES = ((1, 2, 4, None), (13, 3, 4, 1))  # (seed, nodes, gpus per node, ranks per pod): one pod per node / one per GPU
 
 

@@ -62,6 +62,7 @@ SCENARIOS = (
     "startup-cuda-too-old",
     "startup-device-plugin",
     "startup-mig-mismatch",
+    "startup-time-slicing",
     "startup-image-pull-slow",
     "startup-image-pull-backoff",
     "startup-shm",

@@ -103,6 +103,17 @@ def _apply(sim, cause: str, pod) -> None:
             _operand_log(sim, operand)
         pod.rejected = ("UnexpectedAdmissionError", msg)
         _events(sim, pod, [("UnexpectedAdmissionError", "Warning", msg)])
+    elif cause == "time-slicing":
+        # The device plugin shares each GPU 4 ways (time-slicing, failRequestsGreaterThanOne): GFD labels the node's
+        # replicas and a -SHARED product; a pod asking for more than one shared GPU is rejected at admission.
+        replicas = 4
+        node.gpu_resources = {"nvidia.com/gpu": str(replicas * len(node.gpus))}
+        node.labels.update({"nvidia.com/gpu.replicas": str(replicas), "nvidia.com/gpu.sharing-strategy": "time-slicing",
+                            "nvidia.com/gpu.product": sim.cluster.model["label"] + "-SHARED"})
+        msg = (f"Allocate failed due to rpc error: code = Unknown desc = request for 'nvidia.com/gpu: {len(pod.gpu_ids)}' too large: "
+               "maximum request size for shared resources is 1, which is unexpected")
+        pod.rejected = ("UnexpectedAdmissionError", msg)
+        _events(sim, pod, [("UnexpectedAdmissionError", "Warning", msg)])
     elif cause == "image-pull-backoff":
         bad = IMAGE.replace("-py3", "-py3-cu126")
         pod.waiting = ("ImagePullBackOff", f'Back-off pulling image "{bad}"')
@@ -146,6 +157,7 @@ STARTUP_SCENARIOS = {
     "startup-cuda-too-old": _scenario("cuda-driver-too-old"),
     "startup-device-plugin": _scenario("device-plugin-unhealthy"),
     "startup-mig-mismatch": _scenario("mig-strategy-mismatch"),
+    "startup-time-slicing": _scenario("time-slicing"),
     "startup-image-pull-slow": _scenario("image-pull-slow"),
     "startup-image-pull-backoff": _scenario("image-pull-backoff"),
     "startup-shm": _scenario("shm-too-small", ("idle-gpu", "crashloop", "rank-failure", "oom-cascade")),
