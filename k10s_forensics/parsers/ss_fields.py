@@ -98,34 +98,45 @@ class Tokens:
                 for ws in ("\t", "\f"):
                     sub = pc.replace_substring(sub, word + ws, word + "\x01" + ws)
             text = pc.replace_with_mask(info, pa.array(self.special), pc.replace_substring(sub, "\f", " "))
-        lists = pc.split_pattern(pc.replace_substring(text, "\t", " "), " ")
-        self.tokens = pc.list_flatten(lists)
-        self.owner = np.asarray(pc.list_parent_indices(lists))
-        self._index()
+        self._scan(text)
 
-    def _index(self) -> None:
-        """First 8 bytes of every token as one little-endian integer (zero padded), and lengths.
-
-        The data buffer is read as uint64 words at each of the 8 byte alignments (zero-copy
-        views of one padded copy), so each token costs one gather, not eight.
-        """
-        tokens = self.tokens
-        offsets = np.frombuffer(tokens.buffers()[1], dtype=np.int32)[tokens.offset: tokens.offset + len(tokens) + 1]
-        buffer = tokens.buffers()[2]
-        data = np.frombuffer(buffer, dtype=np.uint8) if buffer is not None else np.zeros(0, np.uint8)
-        padded = np.zeros(len(data) + 16, dtype=np.uint8)
-        padded[: len(data)] = data
-        starts = offsets[:-1].astype(np.int64)
-        self.lengths = np.diff(offsets)
-        key = np.zeros(len(tokens), dtype=np.uint64)
-        align = starts & 7
-        for k in range(8):
-            at = np.flatnonzero(align == k)
-            if len(at):
-                words = np.frombuffer(padded.data, dtype="<u8", offset=k, count=(len(padded) - k) // 8)
-                key[at] = words[starts[at] >> 3]
+    def _scan(self, text: pa.Array) -> None:
+        """Token bounds straight from the text buffer (numpy): a token is a run of bytes other
+        than space and tab inside one row (what splitting on single spaces after tabs -> spaces
+        gives, less the empty tokens). Per token: ``starts``/``ends`` (buffer offsets),
+        ``owner`` (row), ``lengths`` and ``key8`` (first 8 bytes as one little-endian integer,
+        zero padded: one gather from a byte-strided uint64 view of a padded copy)."""
+        if text.null_count:
+            text = pc.fill_null(text, "")
+        offsets = np.frombuffer(text.buffers()[1], dtype=np.int32)[text.offset: text.offset + len(text) + 1].astype(np.int64)
+        buffer = text.buffers()[2]
+        base = int(offsets[0]) if len(offsets) else 0
+        size = int(offsets[-1]) - base if len(offsets) else 0
+        data = np.frombuffer(buffer, dtype=np.uint8, count=size, offset=base) if size else np.zeros(0, np.uint8)
+        rel = offsets - base
+        word = (data != 32) & (data != 9)
+        edge = np.zeros(size + 1, dtype=bool)  # row bounds: a token never crosses one
+        edge[rel] = True
+        before = np.empty(size, dtype=bool)  # byte i-1 is a separator or i starts a row
+        before[:1] = True
+        np.logical_not(word[:-1], out=before[1:])
+        before |= edge[:-1]
+        after = np.empty(size, dtype=bool)  # byte i+1 is a separator or i ends a row
+        after[-1:] = True
+        np.logical_not(word[1:], out=after[:-1])
+        after |= edge[1:]
+        starts = np.flatnonzero(word & before)
+        self.ends = np.flatnonzero(word & after) + 1
+        self.starts = starts
+        self.owner = np.searchsorted(rel, starts, side="right") - 1
+        self.lengths = self.ends - starts
+        self._buffer, self._base = buffer, base
+        padded = np.zeros(size + 16, dtype=np.uint8)
+        padded[:size] = data
+        words = np.ndarray(shape=(size + 8,), dtype="<u8", buffer=padded.data, offset=0, strides=(1,))
         masks = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
-        self.key8 = key & masks[np.minimum(self.lengths, 8)]
+        self.key8 = words[starts] & masks[np.minimum(self.lengths, 8)]
+        self.count = len(starts)
 
     def where_prefix(self, prefix: str, exact: bool = False) -> np.ndarray:
         """Indices (ascending) of the tokens starting with ``prefix`` (equal to it when ``exact``)."""
@@ -139,7 +150,15 @@ class Tokens:
         return idx
 
     def _take(self, idx: np.ndarray) -> pa.Array:
-        return self.tokens.take(pa.array(idx, pa.int64()))
+        """The texts of tokens ``idx`` (ascending): the even elements of an array whose offsets
+        alternate token start, token end over the shared buffer."""
+        if not len(idx):
+            return pa.array([], pa.string())
+        bounds = np.empty(2 * len(idx), dtype=np.int32)
+        bounds[0::2] = self.starts[idx] + self._base
+        bounds[1::2] = self.ends[idx] + self._base
+        spans = pa.StringArray.from_buffers(2 * len(idx) - 1, pa.py_buffer(bounds), self._buffer)
+        return spans.take(pa.array(np.arange(0, 2 * len(idx), 2), pa.int64()))
 
     def _scatter(self, positions: np.ndarray, values: pa.Array) -> pa.Array:
         """Per socket, the value of its first candidate (``positions`` are token indices, ascending)."""
@@ -173,8 +192,8 @@ class Tokens:
         """``word rate`` / ``word:rate`` -> bit/s (first number and first unit found, independently)."""
         glued = self.where_prefix(word + ":")
         alone = self.where_prefix(word, exact=True)
-        alone = alone[alone + 1 < len(self.tokens)]
-        alone = alone[self.owner[alone + 1] == self.owner[alone]]
+        alone = alone[alone + 1 < self.count]  # the next token, after exactly one space, same row
+        alone = alone[(self.owner[alone + 1] == self.owner[alone]) & (self.starts[alone + 1] == self.ends[alone] + 1)]
         positions = np.concatenate([glued, alone])
         order = np.argsort(positions, kind="stable")
         texts = pa.concat_arrays([pc.utf8_slice_codeunits(self._take(glued), len(word) + 1), self._take(alone + 1)])
