@@ -71,7 +71,7 @@ FRAGMENTS = [
     "bytes_acked:7", "bytes_received:8", "segs_out:9", "lost:2", "notsent:11", "busy:12ms", "busy:12",
     "rwnd_limited:96ms(2.4%)", "send", "send:", "send 11.8Mbps", "send:3.2Gbps", "send\t5Mbps", "send\f5Mbps",
     "send  7Kbps", "delivery_rate", "delivery_rate 78104", "delivery_rate:1.2Tbps", "delivery_rate\t9bps", "12Mbps",
-    "bps", "1.5.5Gbps", "cubic", "bbr", "bbr2", "bbr3", "bbrx", "reno", "dctcp", "mss:8948", "rto:204", "wscale:7,7",
+    "bps", "1.5.5Gbps", "cubic", "bbr", "bbr2", "bbr3", "bbrx", "reno", "dctcp", "highspeed", "highspeex", "westwood", "lp", "lpx", "nv", "mss:8948", "rto:204", "wscale:7,7",
     'users:(("python",pid=4242,fd=57))', 'users:(("a b",pid=', "pid=77", "skmem:(r0,rb131072)", "é", "日本",
 ]
 

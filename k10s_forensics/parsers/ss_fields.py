@@ -22,6 +22,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from k10s_forensics.parsers.ss_scan import scan, take
+
 CONG = ("cubic", "bbr2", "bbr3", "bbr", "reno", "dctcp", "bic", "htcp", "vegas", "westwood", "illinois", "hybla", "highspeed",
         "scalable", "yeah", "lp", "veno", "cdg", "nv", "prague")
 #: (column, key prefix, regex on the token with group ``v``, kind): first match per socket.
@@ -85,12 +87,33 @@ def _pack8(text: str) -> int:
     return int.from_bytes(text.encode()[:8].ljust(8, b"\0"), "little")
 
 
+def _may_be_special(info: pa.Array) -> bool:
+    """False when no text can match ``SPECIAL_RE`` (the common case), from byte scans of the
+    whole buffer, cheaper than the regex per text: no form feed, no ``((``, and no tab after
+    ``send``/``delivery_rate`` (bytes outside the array's slice may only say True)."""
+    buffer = info.buffers()[2]
+    if buffer is None or len(info) == 0:
+        return False
+    data = np.frombuffer(buffer, dtype=np.uint8)
+    if (data == 12).any() or ((data[:-1] == 40) & (data[1:] == 40)).any():
+        return True
+    tabs = np.flatnonzero(data == 9)
+    for word in (b"send", b"delivery_rate"):
+        at = tabs[tabs >= len(word)]
+        before = np.frombuffer(word, dtype=np.uint8)
+        if len(at) and (data[at[:, None] - len(word) + np.arange(len(word))] == before).all(axis=1).any():
+            return True
+    return False
+
+
 class Tokens:
     """The info texts of ``n`` sockets split into tokens, with each token's socket."""
 
     def __init__(self, info: pa.Array):
         self.n = len(info)
-        self.special = np.asarray(pc.match_substring_regex(info, SPECIAL_RE))
+        self.special = np.zeros(self.n, dtype=bool)
+        if _may_be_special(info):
+            self.special = np.asarray(pc.match_substring_regex(info, SPECIAL_RE))
         text = info
         if self.special.any():  # rare: mark rate words before tabs, drop form feeds
             sub = pc.filter(info, pa.array(self.special))
@@ -98,67 +121,29 @@ class Tokens:
                 for ws in ("\t", "\f"):
                     sub = pc.replace_substring(sub, word + ws, word + "\x01" + ws)
             text = pc.replace_with_mask(info, pa.array(self.special), pc.replace_substring(sub, "\f", " "))
-        self._scan(text)
-
-    def _scan(self, text: pa.Array) -> None:
-        """Token bounds straight from the text buffer (numpy): a token is a run of bytes other
-        than space and tab inside one row (what splitting on single spaces after tabs -> spaces
-        gives, less the empty tokens). Per token: ``starts``/``ends`` (buffer offsets),
-        ``owner`` (row), ``lengths`` and ``key8`` (first 8 bytes as one little-endian integer,
-        zero padded: one gather from a byte-strided uint64 view of a padded copy)."""
-        if text.null_count:
-            text = pc.fill_null(text, "")
-        offsets = np.frombuffer(text.buffers()[1], dtype=np.int32)[text.offset: text.offset + len(text) + 1].astype(np.int64)
-        buffer = text.buffers()[2]
-        base = int(offsets[0]) if len(offsets) else 0
-        size = int(offsets[-1]) - base if len(offsets) else 0
-        data = np.frombuffer(buffer, dtype=np.uint8, count=size, offset=base) if size else np.zeros(0, np.uint8)
-        rel = offsets - base
-        word = (data != 32) & (data != 9)
-        edge = np.zeros(size + 1, dtype=bool)  # row bounds: a token never crosses one
-        edge[rel] = True
-        before = np.empty(size, dtype=bool)  # byte i-1 is a separator or i starts a row
-        before[:1] = True
-        np.logical_not(word[:-1], out=before[1:])
-        before |= edge[:-1]
-        after = np.empty(size, dtype=bool)  # byte i+1 is a separator or i ends a row
-        after[-1:] = True
-        np.logical_not(word[1:], out=after[:-1])
-        after |= edge[1:]
-        starts = np.flatnonzero(word & before)
-        self.ends = np.flatnonzero(word & after) + 1
-        self.starts = starts
-        self.owner = np.searchsorted(rel, starts, side="right") - 1
-        self.lengths = self.ends - starts
-        self._buffer, self._base = buffer, base
-        padded = np.zeros(size + 16, dtype=np.uint8)
-        padded[:size] = data
-        words = np.ndarray(shape=(size + 8,), dtype="<u8", buffer=padded.data, offset=0, strides=(1,))
-        masks = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
-        self.key8 = words[starts] & masks[np.minimum(self.lengths, 8)]
-        self.count = len(starts)
+        self.bounds = scan(text)
+        self.starts, self.ends, self.owner = self.bounds.starts, self.bounds.ends, self.bounds.owner
+        self.lengths, self.key8, self.count = self.bounds.lengths, self.bounds.key8, len(self.bounds.starts)
+        self.key4 = self.key8.astype(np.uint32)  # the first 4 bytes: one cheap pass per look-up
 
     def where_prefix(self, prefix: str, exact: bool = False) -> np.ndarray:
         """Indices (ascending) of the tokens starting with ``prefix`` (equal to it when ``exact``)."""
         size = len(prefix.encode())
         mask = np.uint64((1 << (8 * min(size, 8))) - 1)
-        hit = (self.key8 & mask) == np.uint64(_pack8(prefix))
-        hit &= (self.lengths == size) if exact else (self.lengths >= size)
-        idx = np.flatnonzero(hit)
+        if size >= 4 or exact:  # candidates by their first 4 bytes, then checked on 8
+            idx = np.flatnonzero(self.key4 == np.uint32(_pack8(prefix) & 0xFFFFFFFF))
+        else:
+            idx = np.arange(self.count)
+        key8, lengths = self.key8[idx], self.lengths[idx]
+        hit = (key8 & mask) == np.uint64(_pack8(prefix))
+        hit &= (lengths == size) if exact else (lengths >= size)
+        idx = idx[hit]
         if size > 8 and len(idx):
             idx = idx[np.asarray(pc.starts_with(self._take(idx), prefix))]
         return idx
 
     def _take(self, idx: np.ndarray) -> pa.Array:
-        """The texts of tokens ``idx`` (ascending): the even elements of an array whose offsets
-        alternate token start, token end over the shared buffer."""
-        if not len(idx):
-            return pa.array([], pa.string())
-        bounds = np.empty(2 * len(idx), dtype=np.int32)
-        bounds[0::2] = self.starts[idx] + self._base
-        bounds[1::2] = self.ends[idx] + self._base
-        spans = pa.StringArray.from_buffers(2 * len(idx) - 1, pa.py_buffer(bounds), self._buffer)
-        return spans.take(pa.array(np.arange(0, 2 * len(idx), 2), pa.int64()))
+        return take(self.bounds, idx)
 
     def _scatter(self, positions: np.ndarray, values: pa.Array) -> pa.Array:
         """Per socket, the value of its first candidate (``positions`` are token indices, ascending)."""
@@ -185,7 +170,17 @@ class Tokens:
         return hit
 
     def first_in(self, words: tuple[str, ...]) -> pa.Array:
-        idx = np.sort(np.concatenate([self.where_prefix(w, exact=True) for w in words]))
+        """Per socket, its first token equal to one of ``words``."""
+        cand = np.flatnonzero(np.isin(self.key4, np.array([_pack8(w) & 0xFFFFFFFF for w in words], dtype=np.uint32)))
+        key8, lengths = self.key8[cand], self.lengths[cand]
+        keep = np.zeros(len(cand), dtype=bool)
+        for word in words:
+            keep |= (key8 == np.uint64(_pack8(word))) & (lengths == len(word.encode()))
+        idx = cand[keep]
+        long = np.flatnonzero(self.lengths[idx] > 8)  # equal on 8 bytes and in length: check the rest
+        if len(long):
+            same = np.asarray(pc.is_in(self._take(idx[long]), value_set=pa.array(list(words))))
+            idx = np.delete(idx, long[~same])
         return self._scatter(idx, self._take(idx))
 
     def rate(self, word: str) -> pa.Array:
