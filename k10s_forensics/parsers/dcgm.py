@@ -40,6 +40,7 @@ class LabelCache:
         self.ids: dict[str, int] = {}
         self.identities: list[dict[str, Any]] = []
         self._by_key: dict[tuple, int] = {}
+        self.series: dict = {}  # promtext.split_exposition's memo of series texts
 
     def lookup(self, block: str) -> int:
         """Identity id of a label block; -1 malformed block, -2 no UUID label."""
@@ -85,7 +86,7 @@ def parse_dcgm_bodies(
         ``bad_labels``, ``no_uuid`` lines with ``examples`` [(reason, body index, text)].
     """
     cache = cache or LabelCache()
-    s = split_exposition(bodies)
+    s = split_exposition(bodies, memo=cache.series)
     stats: dict[str, Any] = {"lines": s.lines_total, "malformed": s.malformed_count, "bad_values": s.bad_value_count, "bad_labels": 0, "no_uuid": 0, "examples": []}
     stats["examples"] += [("malformed exposition line", b, line) for b, line in s.malformed_examples]
     schema = TABLES_BY_NAME["gpu_samples"].schema

@@ -59,7 +59,11 @@ _SAMPLE_PY = re.compile(SAMPLE_RE)
 _COMMENT, _MALFORMED = -1, -2
 
 
-def split_exposition(bodies: pa.Array | pa.ChunkedArray, max_examples: int = 3) -> Samples:
+#: Distinct series texts a memo keeps (cleared when full): a rebuild sees ~20 per GPU.
+MEMO_ENTRIES = 1 << 20
+
+
+def split_exposition(bodies: pa.Array | pa.ChunkedArray, max_examples: int = 3, memo: dict | None = None) -> Samples:
     """Split exposition bodies into sample lines; comments (``# HELP``/``# TYPE``) and blanks dropped.
 
     Each line is cut once at its last space (``name{labels}`` | ``value``) and both halves are
@@ -70,6 +74,8 @@ def split_exposition(bodies: pa.Array | pa.ChunkedArray, max_examples: int = 3) 
     Args:
         bodies: string array, one exposition text per element (nulls are skipped).
         max_examples: how many malformed lines to keep as examples.
+        memo: series text -> its ``_series`` reading, kept by the caller across calls (the same
+            series recur in every scrape of a device); only saves the Python work.
 
     Returns:
         ``Samples`` with the parsed lines and counts of what could not be read.
@@ -95,8 +101,13 @@ def split_exposition(bodies: pa.Array | pa.ChunkedArray, max_examples: int = 3) 
     kind = np.empty(len(uniq), np.int64)  # series id, _COMMENT or _MALFORMED
     embedded: dict[int, tuple[int, str]] = {}  # uniq position -> (series id, value text) for `series value ts` lines
     series_ids: dict[tuple[str, str], int] = {}
+    memo = {} if memo is None else memo
+    if len(memo) > MEMO_ENTRIES:
+        memo.clear()
     for i, text in enumerate(dictionary.take(pa.array(uniq, pa.int64())).to_pylist()):
-        parsed = _series(text)
+        parsed = memo.get(text, memo)
+        if parsed is memo:
+            parsed = memo[text] = _series(text)
         if parsed is None:
             kind[i] = _COMMENT if text.lstrip().startswith("#") else _MALFORMED
             continue

@@ -54,7 +54,7 @@ def _lines(stdout: pa.Array) -> tuple[pa.Array, np.ndarray]:
 
 
 def _per_distinct(addr: pa.Array, parse) -> pa.Array:
-    """``parse`` applied once per distinct address (sockets repeat across runs)."""
+    """``parse`` applied once per distinct value (socket lines and addresses repeat across runs)."""
     encoded = pc.dictionary_encode(addr)
     return pc.take(parse(encoded.dictionary), encoded.indices)
 
@@ -99,7 +99,7 @@ def _sockets(lines: pa.Array, row_of: np.ndarray, n_rows: int) -> tuple[pa.Table
 
 def _parse(sockets: pa.Table) -> pa.Table:
     """tcp_samples columns of the TCP sockets (others dropped), plus ``batch_row``."""
-    parts = pc.extract_regex(sockets["head"].combine_chunks(), SOCKET_FIELDS_RE)
+    parts = _per_distinct(sockets["head"].combine_chunks(), lambda heads: pc.extract_regex(heads, SOCKET_FIELDS_RE))
     netid = parts.field("netid")
     tcp = pc.is_in(netid, value_set=pa.array(TCP_NETIDS))
     parts = pc.filter(parts, tcp)

@@ -22,6 +22,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from k10s_forensics.parsers.ss_scan import scan, take
+
 CONG = ("cubic", "bbr2", "bbr3", "bbr", "reno", "dctcp", "bic", "htcp", "vegas", "westwood", "illinois", "hybla", "highspeed",
         "scalable", "yeah", "lp", "veno", "cdg", "nv", "prague")
 #: (column, key prefix, regex on the token with group ``v``, kind): first match per socket.
@@ -85,12 +87,33 @@ def _pack8(text: str) -> int:
     return int.from_bytes(text.encode()[:8].ljust(8, b"\0"), "little")
 
 
+def _may_be_special(info: pa.Array) -> bool:
+    """False when no text can match ``SPECIAL_RE`` (the common case), from byte scans of the
+    whole buffer, cheaper than the regex per text: no form feed, no ``((``, and no tab after
+    ``send``/``delivery_rate`` (bytes outside the array's slice may only say True)."""
+    buffer = info.buffers()[2]
+    if buffer is None or len(info) == 0:
+        return False
+    data = np.frombuffer(buffer, dtype=np.uint8)
+    if (data == 12).any() or ((data[:-1] == 40) & (data[1:] == 40)).any():
+        return True
+    tabs = np.flatnonzero(data == 9)
+    for word in (b"send", b"delivery_rate"):
+        at = tabs[tabs >= len(word)]
+        before = np.frombuffer(word, dtype=np.uint8)
+        if len(at) and (data[at[:, None] - len(word) + np.arange(len(word))] == before).all(axis=1).any():
+            return True
+    return False
+
+
 class Tokens:
     """The info texts of ``n`` sockets split into tokens, with each token's socket."""
 
     def __init__(self, info: pa.Array):
         self.n = len(info)
-        self.special = np.asarray(pc.match_substring_regex(info, SPECIAL_RE))
+        self.special = np.zeros(self.n, dtype=bool)
+        if _may_be_special(info):
+            self.special = np.asarray(pc.match_substring_regex(info, SPECIAL_RE))
         text = info
         if self.special.any():  # rare: mark rate words before tabs, drop form feeds
             sub = pc.filter(info, pa.array(self.special))
@@ -98,48 +121,29 @@ class Tokens:
                 for ws in ("\t", "\f"):
                     sub = pc.replace_substring(sub, word + ws, word + "\x01" + ws)
             text = pc.replace_with_mask(info, pa.array(self.special), pc.replace_substring(sub, "\f", " "))
-        lists = pc.split_pattern(pc.replace_substring(text, "\t", " "), " ")
-        self.tokens = pc.list_flatten(lists)
-        self.owner = np.asarray(pc.list_parent_indices(lists))
-        self._index()
-
-    def _index(self) -> None:
-        """First 8 bytes of every token as one little-endian integer (zero padded), and lengths.
-
-        The data buffer is read as uint64 words at each of the 8 byte alignments (zero-copy
-        views of one padded copy), so each token costs one gather, not eight.
-        """
-        tokens = self.tokens
-        offsets = np.frombuffer(tokens.buffers()[1], dtype=np.int32)[tokens.offset: tokens.offset + len(tokens) + 1]
-        buffer = tokens.buffers()[2]
-        data = np.frombuffer(buffer, dtype=np.uint8) if buffer is not None else np.zeros(0, np.uint8)
-        padded = np.zeros(len(data) + 16, dtype=np.uint8)
-        padded[: len(data)] = data
-        starts = offsets[:-1].astype(np.int64)
-        self.lengths = np.diff(offsets)
-        key = np.zeros(len(tokens), dtype=np.uint64)
-        align = starts & 7
-        for k in range(8):
-            at = np.flatnonzero(align == k)
-            if len(at):
-                words = np.frombuffer(padded.data, dtype="<u8", offset=k, count=(len(padded) - k) // 8)
-                key[at] = words[starts[at] >> 3]
-        masks = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
-        self.key8 = key & masks[np.minimum(self.lengths, 8)]
+        self.bounds = scan(text)
+        self.starts, self.ends, self.owner = self.bounds.starts, self.bounds.ends, self.bounds.owner
+        self.lengths, self.key8, self.count = self.bounds.lengths, self.bounds.key8, len(self.bounds.starts)
+        self.key4 = self.key8.astype(np.uint32)  # the first 4 bytes: one cheap pass per look-up
 
     def where_prefix(self, prefix: str, exact: bool = False) -> np.ndarray:
         """Indices (ascending) of the tokens starting with ``prefix`` (equal to it when ``exact``)."""
         size = len(prefix.encode())
         mask = np.uint64((1 << (8 * min(size, 8))) - 1)
-        hit = (self.key8 & mask) == np.uint64(_pack8(prefix))
-        hit &= (self.lengths == size) if exact else (self.lengths >= size)
-        idx = np.flatnonzero(hit)
+        if size >= 4 or exact:  # candidates by their first 4 bytes, then checked on 8
+            idx = np.flatnonzero(self.key4 == np.uint32(_pack8(prefix) & 0xFFFFFFFF))
+        else:
+            idx = np.arange(self.count)
+        key8, lengths = self.key8[idx], self.lengths[idx]
+        hit = (key8 & mask) == np.uint64(_pack8(prefix))
+        hit &= (lengths == size) if exact else (lengths >= size)
+        idx = idx[hit]
         if size > 8 and len(idx):
             idx = idx[np.asarray(pc.starts_with(self._take(idx), prefix))]
         return idx
 
     def _take(self, idx: np.ndarray) -> pa.Array:
-        return self.tokens.take(pa.array(idx, pa.int64()))
+        return take(self.bounds, idx)
 
     def _scatter(self, positions: np.ndarray, values: pa.Array) -> pa.Array:
         """Per socket, the value of its first candidate (``positions`` are token indices, ascending)."""
@@ -166,15 +170,25 @@ class Tokens:
         return hit
 
     def first_in(self, words: tuple[str, ...]) -> pa.Array:
-        idx = np.sort(np.concatenate([self.where_prefix(w, exact=True) for w in words]))
+        """Per socket, its first token equal to one of ``words``."""
+        cand = np.flatnonzero(np.isin(self.key4, np.array([_pack8(w) & 0xFFFFFFFF for w in words], dtype=np.uint32)))
+        key8, lengths = self.key8[cand], self.lengths[cand]
+        keep = np.zeros(len(cand), dtype=bool)
+        for word in words:
+            keep |= (key8 == np.uint64(_pack8(word))) & (lengths == len(word.encode()))
+        idx = cand[keep]
+        long = np.flatnonzero(self.lengths[idx] > 8)  # equal on 8 bytes and in length: check the rest
+        if len(long):
+            same = np.asarray(pc.is_in(self._take(idx[long]), value_set=pa.array(list(words))))
+            idx = np.delete(idx, long[~same])
         return self._scatter(idx, self._take(idx))
 
     def rate(self, word: str) -> pa.Array:
         """``word rate`` / ``word:rate`` -> bit/s (first number and first unit found, independently)."""
         glued = self.where_prefix(word + ":")
         alone = self.where_prefix(word, exact=True)
-        alone = alone[alone + 1 < len(self.tokens)]
-        alone = alone[self.owner[alone + 1] == self.owner[alone]]
+        alone = alone[alone + 1 < self.count]  # the next token, after exactly one space, same row
+        alone = alone[(self.owner[alone + 1] == self.owner[alone]) & (self.starts[alone + 1] == self.ends[alone] + 1)]
         positions = np.concatenate([glued, alone])
         order = np.argsort(positions, kind="stable")
         texts = pa.concat_arrays([pc.utf8_slice_codeunits(self._take(glued), len(word) + 1), self._take(alone + 1)])

@@ -29,6 +29,7 @@ import pyarrow.parquet as pq
 from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle
 from k10s_forensics.store import derived
 from k10s_forensics.parsers import DERIVERS, ParseIssues, load_deriver
+from k10s_forensics.rebuild.memory import keep_freed_memory
 from k10s_forensics.rebuild.run import DeriveContext, ensure_layer, rebuild
 from k10s_forensics.rebuild.shard import SHARD_SUFFIX, ShardContext, Task, Unwritten, read_shard
 
@@ -109,6 +110,7 @@ def run_task(bundle_path: str | None, task: Task, out_dir: str, damaged: dict[st
     """Worker side: derive one task into ``out_dir``; its tables, issues, wall and CPU seconds.
 
     With ``rows`` (capture's just-written row group) the bundle is not read at all."""
+    keep_freed_memory()
     started, cpu = time.perf_counter(), time.process_time()
     bundle = Bundle.open(bundle_path) if bundle_path else Unwritten()
     issues = ParseIssues()

@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from k10s_forensics.rebuild.memory import keep_freed_memory
 from k10s_forensics.store import derived
 from k10s_forensics.store.bundle import COMPRESSION, RAW_SCHEMAS, Bundle, parse_iso
 from k10s_forensics.store.locking import LOCK_NAME, LayerLock, holder_note
@@ -260,6 +261,7 @@ def derive_tables(bundle: Bundle, out_dir: Path, *, timings: dict[str, float] | 
     run here (``rebuild_pool`` runs the raw-only parsers in processes).
     Where the tables go and how they are swapped in is :mod:`k10s_forensics.store.derived`'s job.
     """
+    keep_freed_memory()
     issues = ParseIssues()
     ctx = DeriveContext(bundle, out_dir, issues)
     ctx.emit("collector_runs", _collector_rows(bundle.manifest))
