@@ -33,3 +33,21 @@ def test_import_keeps_freed_pages_unless_the_environment_says():
 def test_glibc_takes_the_thresholds_once():
     assert keep_freed_memory() is True
     assert keep_freed_memory() is True  # idempotent
+
+
+def test_a_long_lived_process_gives_memory_back():
+    """k10s watch runs for days: pyarrow switches to the system pool and glibc's thresholds stay put."""
+    probe = ("import k10s_forensics, pyarrow as pa\n"
+             "from k10s_forensics.rebuild.memory import give_back_freed_memory, keep_freed_memory\n"
+             "give_back_freed_memory()\n"
+             "print(pa.default_memory_pool().backend_name, keep_freed_memory())\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.split() == ["system", "False"]
+
+
+def test_watch_command_asks_for_it():
+    import inspect
+
+    from k10s_forensics.commands import watch_cmd
+
+    assert "give_back_freed_memory()" in inspect.getsource(watch_cmd.watch_cmd.callback)

@@ -57,6 +57,7 @@ def watch_cmd(ctx: click.Context, kubeconfig, in_cluster, context, config_file, 
     """
     if ctx.invoked_subcommand is not None:
         return
+    from k10s_forensics.rebuild.memory import give_back_freed_memory
     from k10s_forensics.watch.config import load
     from k10s_forensics.watch.watcher import Watcher
 
@@ -65,6 +66,7 @@ def watch_cmd(ctx: click.Context, kubeconfig, in_cluster, context, config_file, 
     cfg = load(config_file, {"out": out, "listen": listen, "namespaces": namespaces, "selector": selector,
                              "prometheus": prometheus, "notify_url": notify_url, "events": events})
     connection = _connection(kubeconfig, context, in_cluster)
+    give_back_freed_memory()  # runs for days: each capture's and analysis's memory goes back to the OS
     try:
         watcher = Watcher(cfg, connection).start()
     except OSError as exc:

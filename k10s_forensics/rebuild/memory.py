@@ -21,11 +21,27 @@ MMAP_THRESHOLD_BYTES = 32 << 20
 TRIM_THRESHOLD_BYTES = 1 << 30
 TOP_PAD_BYTES = 64 << 20
 _done = False
+_long_lived = False
+
+
+def give_back_freed_memory() -> None:
+    """For a process that runs for days (``k10s watch``): pyarrow allocates through
+    the system pool from now on (glibc trims and unmaps freed memory; mimalloc's pages are kept
+    under ``MIMALLOC_PURGE_DELAY=-1``), and ``keep_freed_memory`` does nothing in this process.
+    Each capture or analysis it runs then gives its memory back instead of holding the peak."""
+    global _long_lived
+    import pyarrow as pa
+
+    _long_lived = True
+    pa.set_memory_pool(pa.system_memory_pool())
 
 
 def keep_freed_memory() -> bool:
-    """Raise glibc's mmap and trim thresholds once per process; True when glibc took them."""
+    """Raise glibc's mmap and trim thresholds once per process; True when glibc took them (False
+    in a long-lived process: see ``give_back_freed_memory``)."""
     global _done
+    if _long_lived:
+        return False
     if _done:
         return True
     try:
@@ -40,4 +56,4 @@ def keep_freed_memory() -> bool:
     return ok
 
 
-__all__ = ["keep_freed_memory"]
+__all__ = ["give_back_freed_memory", "keep_freed_memory"]
