@@ -183,7 +183,7 @@ wd_odd AS (
 wd_cat AS (
     SELECT job_key, why, list(rank ORDER BY rank) AS ranks,  -- the group and mode of the lowest odd rank
            arg_min(pg, rank) AS pg, arg_min(m_seq, rank) AS seq_num, arg_min(m_op, rank) AS op_type,
-           min(ts) AS ts, max(n) AS n, string_agg(own, '; ' ORDER BY rank) AS own
+           min(ts) AS ts, max(n) AS n, string_agg(own, '; ' ORDER BY rank, own) AS own
     FROM wd_odd WHERE why IS NOT NULL
     GROUP BY job_key, why
 ),

@@ -89,7 +89,7 @@ node_info AS (
     FROM nodes
 ),
 operands AS (  -- GPU operator pods on each node that are not running
-    SELECT ps.node, list(ps.pod || ': ' || coalesce(c.reason, ps.phase) ORDER BY ps.pod) AS unhealthy
+    SELECT ps.node, list(ps.pod || ': ' || coalesce(c.reason, ps.phase) ORDER BY ps.pod || ': ' || coalesce(c.reason, ps.phase)) AS unhealthy
     FROM k10s_pod_span ps JOIN containers c USING (pod_uid)
     WHERE regexp_matches(coalesce(json_extract_string(ps.labels_json, '$.app'), ''),
                          '^(nvidia-device-plugin-daemonset|nvidia-container-toolkit-daemonset|nvidia-driver-daemonset|nvidia-operator-validator|gpu-feature-discovery)$')

@@ -112,7 +112,7 @@ unallocated AS (
         END AS fragmentation,
         list({'gpu': i.gpu_uuid, 'node': i.node, 'samples': i.n, 'idle_samples': i.idle_n, 'max_power_w': i.max_power_w,
               'max_activity': i.max_activity, 'max_util_pct': i.max_util_pct, 'max_fb_used_mib': i.max_fb_used_mib,
-              'idle_since': i.first_idle, 'pod_started_at': NULL::TIMESTAMPTZ} ORDER BY i.gpu_uuid) AS evidence
+              'idle_since': i.first_idle, 'pod_started_at': NULL::TIMESTAMPTZ} ORDER BY i.gpu_uuid, i.node, i.first_idle) AS evidence
     FROM idle_gpus i
     JOIN nodes n ON n.node = i.node AND coalesce(n.ready, false) AND NOT coalesce(n.unschedulable, false)
     WHERE i.alloc_pod IS NULL

@@ -204,7 +204,7 @@ SELECT
               'own_seq_num': c.own_seq, 'own_op_type': c.own_op, 'failure': c.failure_line,
               'named_by_peers': c.mentions, 'has_logs': c.has_logs,
               'peer_ip': NULL::VARCHAR, 'resolved_pod': NULL::VARCHAR, 'resolved_node': NULL::VARCHAR, 'resolved_ranks': NULL::BIGINT[], 'reports': NULL::BIGINT}
-             ORDER BY c.rank) FILTER (WHERE c.rank IS NOT NULL), []),
+             ORDER BY c.rank, c.pod_key, c.node, c.gpu_uuid, c.failure_line, c.own_seq, c.own_op) FILTER (WHERE c.rank IS NOT NULL), []),
         coalesce((SELECT list({'what': 'peer-address', 'rank': NULL::BIGINT, 'pod': NULL::VARCHAR, 'node': NULL::VARCHAR, 'gpu': NULL::VARCHAR,
                                'own_seq_num': NULL::BIGINT, 'own_op_type': NULL::VARCHAR, 'failure': NULL::VARCHAR,
                                'named_by_peers': NULL::BIGINT, 'has_logs': NULL::BOOLEAN,

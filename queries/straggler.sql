@@ -195,7 +195,7 @@ SELECT
         'throttled_windows': c.throttled_w, 'util_below_2sd_windows': c.util_2sd_w, 'throttle_reasons': c.throttle_bits,
         'net_degraded_peers': c.degraded_peers, 'net_peers': c.peers,
         'net_retrans_rate': round(c.max_retrans_rate, 4), 'net_rtt_ratio': round(c.max_rtt_ratio, 2)
-    } ORDER BY c.rank) AS evidence
+    } ORDER BY c.rank, c.pod_key, c.gpu_uuid, c.node) AS evidence
 FROM classified c
 LEFT JOIN k10s_job_size js ON js.job_key = c.job_key
 GROUP BY c.job_key, c.cause
