@@ -44,22 +44,13 @@ def _own_archive_cache(tmp_path_factory: pytest.TempPathFactory):
         os.environ["K10S_CACHE_DIR"] = before
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """pytest-xdist's workers (and what they start) run with ``PYTHONHASHSEED=1`` unless it is set:
-    the first configuration of the determinism check, so ``twins`` analyses that side in the
-    worker itself and starts a server for the other side only (seed 2 and 4 threads)."""
-    if not hasattr(config, "workerinput") and config.option.__dict__.get("numprocesses") and "PYTHONHASHSEED" not in os.environ:
-        os.environ["PYTHONHASHSEED"] = "1"
-
-
 @pytest.fixture(scope="session")
 def twins(tmp_path_factory: pytest.TempPathFactory):
-    """The two configurations of the determinism check (PYTHONHASHSEED=1 and 1 DuckDB thread:
-    this worker itself when it runs with that seed, else a server; seed 2 and 4 threads: a server;
-    tests/determinism_kit.py): ``twins.findings(name, bundle, out)`` analyses in both, raises
-    ``DeterminismError`` unless the outputs are byte-identical, and returns the JSON result. A test
-    that analyses a real incident or a scenario anyway uses it, so the determinism sweep costs one
-    analysis per bundle and no build of its own."""
+    """Two analysis servers of this worker, one per configuration of the determinism check
+    (PYTHONHASHSEED=1 and 1 DuckDB thread, seed 2 and 4 threads; tests/determinism_kit.py):
+    ``twins.findings(name, bundle, out)`` analyses in both, raises ``DeterminismError`` unless the
+    outputs are byte-identical, and returns the JSON result. A test that analyses a real incident
+    or a scenario anyway uses it, so the determinism sweep costs no analysis of its own."""
     from determinism_kit import Twins
 
     kit = Twins(tmp_path_factory.mktemp("twins"))

@@ -17,13 +17,11 @@ configuration is a difference too. One process for all the bundles: starting Pyt
 DuckDB once per bundle would cost more than the analyses.
 
 ``--serve``: stay up and analyse on request (one JSON line on stdin, ``{"analyze": {name:
-bundle}, "out": folder}``; one line back, ``ok`` or the error). ``Twins`` runs both
-configurations for the tests that analyse a bundle anyway (the real-incident corpus, the
-scenarios): each bundle they build is analysed once per configuration (the first in the test's
-own process when it runs with hash seed 1, as conftest starts pytest-xdist's workers; else in a
-server too), the two outputs compared byte for byte, and the test reads its findings from them —
-one import or simulation and two analyses per bundle instead of a test's own analysis plus a
-second sweep that builds the bundle again and analyses it twice.
+bundle}, "out": folder}``; one line back, ``ok`` or the error). ``Twins`` keeps two such
+servers, one per configuration, for the tests that analyse a bundle anyway (the real-incident
+corpus, the scenarios): each bundle they build is analysed once per configuration, the two
+outputs compared byte for byte, and the test reads its findings from them — one import or
+simulation and two analyses per bundle instead of a test's own analysis plus a second sweep.
 """
 
 from __future__ import annotations
@@ -136,45 +134,36 @@ def _env(seed: str) -> dict[str, str]:
 
 
 class Twins:
-    """The two configurations, started on first use: each an analysis server (``--serve``), except
-    the first when this process itself runs with its hash seed (``PYTHONHASHSEED=1``, what
-    conftest gives pytest-xdist's workers): then it analyses here, with its one DuckDB thread,
-    while the server of the second configuration analyses beside it."""
+    """Two analysis servers (``--serve``), one per configuration, started on first use."""
 
-    def __init__(self, log_dir: Path, in_process: bool | None = None):
+    def __init__(self, log_dir: Path):
         self.log_dir = log_dir
-        self.in_process = os.environ.get("PYTHONHASHSEED") == CONFIGS[0][1] if in_process is None else in_process
-        self.procs: list[tuple[tuple[str, str, int], subprocess.Popen]] = []
+        self.procs: list[subprocess.Popen] = []
 
     def _start(self) -> None:
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        for config in CONFIGS[1:] if self.in_process else CONFIGS:
-            name, seed, threads = config
+        for name, seed, threads in CONFIGS:
             log = open(self.log_dir / f"{name}.log", "w", encoding="utf-8")  # noqa: SIM115 (closed with the process)
-            proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--serve", "--threads", str(threads)],
-                                    env=_env(seed), cwd=Path(__file__).resolve().parent, stdin=subprocess.PIPE,
-                                    stdout=subprocess.PIPE, stderr=log, text=True, bufsize=1)
-            self.procs.append((config, proc))
+            self.procs.append(subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--serve", "--threads", str(threads)],
+                                               env=_env(seed), cwd=Path(__file__).resolve().parent, stdin=subprocess.PIPE,
+                                               stdout=subprocess.PIPE, stderr=log, text=True, bufsize=1))
 
     def analyze(self, bundles: dict[str, str], out: Path) -> tuple[Path, Path]:
-        """Analyse ``bundles`` in both configurations side by side; raise DeterminismError unless
-        the outputs (JSON, text, markdown per bundle) are the same. The two output folders."""
+        """Analyse ``bundles`` in both servers side by side; raise DeterminismError unless the
+        outputs (JSON, text, markdown per bundle) are the same. The two output folders."""
         if not self.procs:
             self._start()
-        request = {k: str(v) for k, v in bundles.items()}
-        for (name, _, _), proc in self.procs:
-            proc.stdin.write(json.dumps({"analyze": request, "out": str(out / name)}) + "\n")
+        dirs = [out / name for name, _, _ in CONFIGS]
+        for proc, folder in zip(self.procs, dirs):
+            proc.stdin.write(json.dumps({"analyze": {k: str(v) for k, v in bundles.items()}, "out": str(folder)}) + "\n")
             proc.stdin.flush()
-        if self.in_process:
-            analyse_all(request, out / CONFIGS[0][0], CONFIGS[0][2])
-        for (name, _, _), proc in self.procs:
+        for proc, (name, _, _) in zip(self.procs, CONFIGS):
             answer = proc.stdout.readline().strip()
             if answer != "ok":
                 tail = (self.log_dir / f"{name}.log").read_text(encoding="utf-8")[-3000:]
                 raise RuntimeError(f"analysis server {name} answered {answer!r}: {tail}")
-        a, b = (out / name for name, _, _ in CONFIGS)
-        check_same(a, b, 3 * len(bundles))
-        return a, b
+        check_same(dirs[0], dirs[1], 3 * len(bundles))
+        return dirs[0], dirs[1]
 
     def findings(self, name: str, bundle: str | Path, out: Path) -> dict:
         """``analyze --format json`` of one bundle, after checking both configurations agree."""
@@ -182,9 +171,9 @@ class Twins:
         return json.loads((a / f"{name}.json").read_text(encoding="utf-8"))
 
     def close(self) -> None:
-        for _, proc in self.procs:
+        for proc in self.procs:
             proc.stdin.close()
-        for _, proc in self.procs:
+        for proc in self.procs:
             try:
                 proc.wait(timeout=60)
             except subprocess.TimeoutExpired:
