@@ -7,13 +7,13 @@ thread, once with PYTHONHASHSEED=2 and 4 threads. ``analyze`` as JSON, text and 
 byte-identical, and so must ``k10s report`` of two sample bundles and the tables ``k10s rebuild``
 derives from one (serial vs two worker processes).
 
-Where: the sample bundles, reports and rebuild here, one subprocess per configuration analysing a
-shard of them in a loop (tests/determinism_kit.py), the two side by side. The real incidents and
-the scenarios are compared where their tests build and analyse them anyway
-(test_real_incidents_corpus, test_real_incidents, test_rules_scenarios): those tests analyse
-through the ``twins`` fixture (conftest.py, ``determinism_kit.Twins``: two analysis servers,
-one per configuration), which raises ``DeterminismError`` when the two outputs differ, and read
-their findings from the output. docs/rules.md, "Determinism", says how ties are broken.
+Where: the reports and the rebuild here, one subprocess per configuration (tests/determinism_kit.py),
+the two side by side; the scenarios no other test simulates here too. The sample bundles, the real
+incidents and the other scenarios are compared where their tests analyse them anyway
+(test_viewplan, test_real_incidents_corpus, test_real_incidents, test_rules_scenarios): those
+tests analyse through the ``twins`` fixture (conftest.py, ``determinism_kit.Twins``: two analysis
+servers, one per configuration), which raises ``DeterminismError`` when the two outputs differ, and
+read their findings from the output. docs/rules.md, "Determinism", says how ties are broken.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import pytest
 import test_real_incidents
 import test_real_incidents_corpus
 import test_rules_scenarios
+import test_viewplan
 from determinism_kit import CONFIGS, EPOCH, check_same
 from incident_kit import load_cases, load_corpus
 from k10s_forensics.rebuild.pool import rebuild_parallel
@@ -44,8 +45,6 @@ SAMPLES = HERE.parent / "sample-bundles"
 CORPUS = HERE / "data" / "real-incidents"
 REPORTS = ("nccl-desync-report", "straggler-network")
 REBUILDS = ("oom-crashloop",)
-#: The sample sweep is cut into shards that pytest-xdist runs side by side.
-SHARDS = 3
 #: Scenarios test_rules_scenarios does not simulate (their own tests assert on other things):
 #: simulated here, 2 seeds x 2 shapes (nodes x GPUs per node), in OTHER_SHARDS tests.
 SEEDS = (1, 2)
@@ -79,41 +78,38 @@ def _run_both(tmp_path: Path, plan: dict[str, dict[str, str]]) -> tuple[Path, Pa
 
 
 def _param_ids(test) -> list:
-    """The parameter values of a parametrized test function."""
-    return [p for mark in getattr(test, "pytestmark", []) if mark.name == "parametrize" for p in mark.args[1]]
+    """The values of a test function's parameter (its first ``parametrize``, one name, a list)."""
+    mark = next(m for m in getattr(test, "pytestmark", []) if m.name == "parametrize")
+    return [p.values[0] if hasattr(p, "values") else p for p in mark.args[1]]
 
 
 def test_the_sweep_covers_every_sample_incident_and_scenario():
     """Every sample here; every corpus and shared incident and every scenario (4 cases each) in
     the tests that compare them through ``twins``."""
     assert len(_samples()) == len(SCENARIOS) and set(_samples()) == set(SCENARIOS)
-    corpus = [p.values[0].incident for p in _param_ids(test_real_incidents_corpus.test_corpus_incident)]
+    assert _param_ids(test_viewplan.test_findings_identical_with_and_without_view_planning) == _samples()
+    corpus = [p.values[0].incident for p in test_real_incidents_corpus._params()]
     assert corpus == [c.incident for c in load_corpus(CORPUS)]
-    shared = [p.values[0].incident for p in _param_ids(test_real_incidents.test_real_incident)]
+    shared = [p.values[0].incident for p in test_real_incidents._params("as-pasted")]
     assert shared == [c.incident for c in load_cases(HERE / "data" / "real-samples")] and shared
     scenarios = [c[0] for c in test_rules_scenarios.FAST + test_rules_scenarios.SWEEP] + [o[1] for o in _other_scenarios()]
     assert {s: scenarios.count(s) for s in SCENARIOS} == {s: 4 for s in SCENARIOS}
-    for test in (test_real_incidents_corpus.test_corpus_incident, test_real_incidents.test_real_incident,
+    for test in (test_viewplan.test_findings_identical_with_and_without_view_planning, test_real_incidents_corpus.test_corpus_incident, test_real_incidents.test_real_incident,
                  test_rules_scenarios.test_scenario_culprit_and_no_false_alarm, test_rules_scenarios.test_scenario_sweep):
         assert "twins" in test.__code__.co_varnames[:test.__code__.co_argcount], test.__name__
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("shard", range(SHARDS))
-def test_same_output_whatever_the_seed_and_threads(tmp_path, shard):
-    """Shard ``shard`` of the sample bundles (every SHARDS-th; shard 0 also a report and a rebuild)."""
-    bundles = {f"sample-{n}": str(shutil.copytree(SAMPLES / n, tmp_path / "bundles" / n)) for n in _samples()[shard::SHARDS]}
-    plan = {"analyze": bundles}
-    if shard == 0:
-        plan["report"] = {f"sample-{n}": str(shutil.copytree(SAMPLES / n, tmp_path / "report" / n)) for n in REPORTS}
-        plan["rebuild"] = {f"sample-{n}": str(SAMPLES / n) for n in REBUILDS}
+def test_same_report_and_rebuild_whatever_the_seed_and_threads(tmp_path):
+    """Two sample reports and a sample's rebuild (serial against two worker processes)."""
+    plan = {"report": {f"sample-{n}": str(shutil.copytree(SAMPLES / n, tmp_path / "report" / n)) for n in REPORTS},
+            "rebuild": {f"sample-{n}": str(SAMPLES / n) for n in REBUILDS}}
     a, b = _run_both(tmp_path / "runs", plan)
-    check_same(a, b, 3 * len(bundles) + sum(len(plan.get(k, {})) for k in ("report", "rebuild")))
-    if shard == 0:
-        tables = sorted(p.name for p in (a / "rebuilt" / f"sample-{REBUILDS[0]}" / "tables").glob("*.parquet"))
-        assert "log_events.parquet" in tables and "ranks.parquet" in tables, tables
-        html = (a / "report" / f"sample-{REPORTS[0]}.html").read_text(encoding="utf-8")
-        assert "2026-11-18" in html  # SOURCE_DATE_EPOCH sets the footer's time
+    check_same(a, b, len(REPORTS) + len(REBUILDS))
+    tables = sorted(p.name for p in (a / "rebuilt" / f"sample-{REBUILDS[0]}" / "tables").glob("*.parquet"))
+    assert "log_events.parquet" in tables and "ranks.parquet" in tables, tables
+    html = (a / "report" / f"sample-{REPORTS[0]}.html").read_text(encoding="utf-8")
+    assert "2026-11-18" in html  # SOURCE_DATE_EPOCH sets the footer's time
 
 
 @pytest.mark.slow
