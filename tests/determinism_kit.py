@@ -154,13 +154,18 @@ class Twins:
         if not self.procs:
             self._start()
         dirs = [out / name for name, _, _ in CONFIGS]
-        for proc, folder in zip(self.procs, dirs):
-            proc.stdin.write(json.dumps({"analyze": {k: str(v) for k, v in bundles.items()}, "out": str(folder)}) + "\n")
-            proc.stdin.flush()
-        for proc, (name, _, _) in zip(self.procs, CONFIGS):
-            answer = proc.stdout.readline().strip()
+        answers = []
+        try:
+            for proc, folder in zip(self.procs, dirs):
+                proc.stdin.write(json.dumps({"analyze": {k: str(v) for k, v in bundles.items()}, "out": str(folder)}) + "\n")
+                proc.stdin.flush()
+            answers = [proc.stdout.readline().strip() for proc in self.procs]
+        except OSError as exc:  # a server gone: its pipe is closed
+            answers = [f"{type(exc).__name__}: {exc}"]
+        for answer, (name, _, _) in zip(answers, CONFIGS):
             if answer != "ok":
                 tail = (self.log_dir / f"{name}.log").read_text(encoding="utf-8")[-3000:]
+                self.close()  # the next test starts fresh servers
                 raise RuntimeError(f"analysis server {name} answered {answer!r}: {tail}")
         check_same(dirs[0], dirs[1], 3 * len(bundles))
         return dirs[0], dirs[1]
@@ -172,7 +177,10 @@ class Twins:
 
     def close(self) -> None:
         for proc in self.procs:
-            proc.stdin.close()
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
         for proc in self.procs:
             try:
                 proc.wait(timeout=60)
