@@ -84,8 +84,8 @@ def _param_ids(test) -> list:
 
 
 def test_the_sweep_covers_every_sample_incident_and_scenario():
-    """Every sample here; every corpus and shared incident and every scenario (4 cases each) in
-    the tests that compare them through ``twins``."""
+    """Every sample bundle, every corpus and shared incident and every scenario (4 cases each)
+    is analysed by a test that compares both configurations through ``twins``."""
     assert len(_samples()) == len(SCENARIOS) and set(_samples()) == set(SCENARIOS)
     assert _param_ids(test_viewplan.test_findings_identical_with_and_without_view_planning) == _samples()
     corpus = [p.values[0].incident for p in test_real_incidents_corpus._params()]
@@ -94,8 +94,9 @@ def test_the_sweep_covers_every_sample_incident_and_scenario():
     assert shared == [c.incident for c in load_cases(HERE / "data" / "real-samples")] and shared
     scenarios = [c[0] for c in test_rules_scenarios.FAST + test_rules_scenarios.SWEEP] + [o[1] for o in _other_scenarios()]
     assert {s: scenarios.count(s) for s in SCENARIOS} == {s: 4 for s in SCENARIOS}
-    for test in (test_viewplan.test_findings_identical_with_and_without_view_planning, test_real_incidents_corpus.test_corpus_incident, test_real_incidents.test_real_incident,
-                 test_rules_scenarios.test_scenario_culprit_and_no_false_alarm, test_rules_scenarios.test_scenario_sweep):
+    for test in (test_viewplan.test_findings_identical_with_and_without_view_planning, test_real_incidents_corpus.test_corpus_incident,
+                 test_real_incidents.test_real_incident, test_rules_scenarios.test_scenario_culprit_and_no_false_alarm,
+                 test_rules_scenarios.test_scenario_sweep, test_same_output_for_the_other_scenarios):
         assert "twins" in test.__code__.co_varnames[:test.__code__.co_argcount], test.__name__
 
 
