@@ -76,15 +76,28 @@ def _create_view(con: duckdb.DuckDBPyConnection, view: str, path) -> bool:
     return True
 
 
+#: Statement kinds per SQL text already parsed (the built-in rules run on every analyze; parsing
+#: does not depend on the connection: no extension is ever loaded).
+_KINDS: dict[str, tuple[str, ...]] = {}
+
+
+def _statement_kinds(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[str, ...]:
+    kinds = _KINDS.get(sql)
+    if kinds is None:
+        kinds = tuple(statement.type.name for statement in con.extract_statements(sql))
+        if len(_KINDS) < 4096:
+            _KINDS[sql] = kinds
+    return kinds
+
+
 def check_read_only(con: duckdb.DuckDBPyConnection, sql: str, origin: str | None = None) -> None:
     """Refuse a statement that would write, attach or load (QueryError naming ``origin``)."""
     try:
-        statements = con.extract_statements(sql)
+        kinds = _statement_kinds(con, sql)
     except duckdb.Error as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
         raise QueryError(message, origin) from None
-    for statement in statements:
-        kind = statement.type.name
+    for kind in kinds:
         if kind in REFUSED_STATEMENTS:
             word = "INSTALL/LOAD" if kind == "LOAD" else kind.replace("_", " ")
             raise QueryError(_REFUSAL.format(kind=word), origin)

@@ -15,13 +15,23 @@ Run as a script, once per configuration (``PYTHONHASHSEED`` and DuckDB threads d
 A bundle whose run fails gets ``<name>.error`` (one line), so a failure that depends on the
 configuration is a difference too. One process for all the bundles: starting Python and
 DuckDB once per bundle would cost more than the analyses.
+
+``--serve``: stay up and analyse on request (one JSON line on stdin, ``{"analyze": {name:
+bundle}, "out": folder}``; one line back, ``ok`` or the error). ``Twins`` keeps two such
+servers, one per configuration, for the tests that analyse a bundle anyway (the real-incident
+corpus, the scenarios): each bundle they build is analysed once per configuration, the two
+outputs compared byte for byte, and the test reads its findings from them — one import or
+simulation and two analyses per bundle instead of a test's own analysis plus a second sweep.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -86,12 +96,123 @@ def differing(a: Path, b: Path, same=lambda rel, x, y: x.read_bytes() == y.read_
             if rel not in left or rel not in right or not same(rel, left[rel], right[rel])]
 
 
+#: The two configurations compared: name, PYTHONHASHSEED, DuckDB threads.
+CONFIGS = (("threads-1", "1", 1), ("threads-4", "2", 4))
+#: ``k10s report``'s footer time in the runs (SOURCE_DATE_EPOCH).
+EPOCH = "1795000000"
+
+
+class DeterminismError(Exception):
+    """The two configurations gave different output (not an AssertionError: a case marked
+    ``xfail(raises=AssertionError)`` for its verdict still fails on it)."""
+
+
+def same_output(rel: str, a: Path, b: Path) -> bool:
+    """Byte equality; a rebuilt layer's record may differ only in when it was built."""
+    if not rel.endswith("tables/derived.json"):
+        return a.read_bytes() == b.read_bytes()
+    drop = re.compile(r'"built_at": "[^"]*"')
+    return drop.sub("", a.read_text(encoding="utf-8")) == drop.sub("", b.read_text(encoding="utf-8"))
+
+
+def check_same(a: Path, b: Path, expected_files: int) -> None:
+    """Raise DeterminismError unless folders ``a`` and ``b`` hold the same outputs, none an error."""
+    diff = differing(a, b, same_output)
+    names = sorted({rel.split("/")[-1].rsplit(".", 1)[0] for rel in diff})
+    if diff:
+        raise DeterminismError(f"{len(names)} bundle(s) give different output across configurations: {names}; files: {diff[:20]}")
+    errors = sorted(p.relative_to(a).as_posix() for p in a.rglob("*.error"))
+    if errors:
+        raise DeterminismError(f"runs failed: {errors}: {[(a / e).read_text(encoding='utf-8') for e in errors[:3]]}")
+    found = sum(1 for p in a.rglob("*") if p.is_file())
+    if found < expected_files:
+        raise DeterminismError(f"{found} output files, expected {expected_files}")
+
+
+def _env(seed: str) -> dict[str, str]:
+    return {**os.environ, "PYTHONHASHSEED": seed, "SOURCE_DATE_EPOCH": EPOCH}
+
+
+class Twins:
+    """Two analysis servers (``--serve``), one per configuration, started on first use."""
+
+    def __init__(self, log_dir: Path):
+        self.log_dir = log_dir
+        self.procs: list[subprocess.Popen] = []
+
+    def _start(self) -> None:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        for name, seed, threads in CONFIGS:
+            log = open(self.log_dir / f"{name}.log", "w", encoding="utf-8")  # noqa: SIM115 (closed with the process)
+            self.procs.append(subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--serve", "--threads", str(threads)],
+                                               env=_env(seed), cwd=Path(__file__).resolve().parent, stdin=subprocess.PIPE,
+                                               stdout=subprocess.PIPE, stderr=log, text=True, bufsize=1))
+
+    def analyze(self, bundles: dict[str, str], out: Path) -> tuple[Path, Path]:
+        """Analyse ``bundles`` in both servers side by side; raise DeterminismError unless the
+        outputs (JSON, text, markdown per bundle) are the same. The two output folders."""
+        if not self.procs:
+            self._start()
+        dirs = [out / name for name, _, _ in CONFIGS]
+        answers = []
+        try:
+            for proc, folder in zip(self.procs, dirs):
+                proc.stdin.write(json.dumps({"analyze": {k: str(v) for k, v in bundles.items()}, "out": str(folder)}) + "\n")
+                proc.stdin.flush()
+            answers = [proc.stdout.readline().strip() for proc in self.procs]
+        except OSError as exc:  # a server gone: its pipe is closed
+            answers = [f"{type(exc).__name__}: {exc}"]
+        for answer, (name, _, _) in zip(answers, CONFIGS):
+            if answer != "ok":
+                tail = (self.log_dir / f"{name}.log").read_text(encoding="utf-8")[-3000:]
+                self.close()  # the next test starts fresh servers
+                raise RuntimeError(f"analysis server {name} answered {answer!r}: {tail}")
+        check_same(dirs[0], dirs[1], 3 * len(bundles))
+        return dirs[0], dirs[1]
+
+    def findings(self, name: str, bundle: str | Path, out: Path) -> dict:
+        """``analyze --format json`` of one bundle, after checking both configurations agree."""
+        a, _ = self.analyze({name: str(bundle)}, out)
+        return json.loads((a / f"{name}.json").read_text(encoding="utf-8"))
+
+    def close(self) -> None:
+        for proc in self.procs:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        self.procs = []
+
+
+def serve(threads: int) -> int:
+    """Answer analysis requests on stdin until it closes (see ``Twins``)."""
+    reply, sys.stdout = sys.stdout, sys.stderr  # whatever the analysis prints never mixes with the answers
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            analyse_all(request.get("analyze") or {}, Path(request["out"]), threads)
+        except Exception as exc:  # noqa: BLE001 - the client shows it with the log
+            print(f"error: {type(exc).__name__}: {exc}".replace("\n", " "), file=reply, flush=True)
+            continue
+        print("ok", file=reply, flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("plan", type=Path, help="JSON file: {analyze|report|rebuild: {name: bundle folder}}")
-    parser.add_argument("out", type=Path)
+    parser.add_argument("plan", type=Path, nargs="?", help="JSON file: {analyze|report|rebuild: {name: bundle folder}}")
+    parser.add_argument("out", type=Path, nargs="?")
     parser.add_argument("--threads", type=int, required=True)
+    parser.add_argument("--serve", action="store_true", help="analyse on request from stdin (see Twins)")
     args = parser.parse_args(argv)
+    if args.serve:
+        return serve(args.threads)
     plan = json.loads(args.plan.read_text(encoding="utf-8"))
     analyse_all(plan.get("analyze") or {}, args.out / "analyze", args.threads)
     report_all(plan.get("report") or {}, args.out / "report", args.threads)

@@ -1,14 +1,19 @@
 """The same bundle gives the same bytes, whatever the hash seed and the number of DuckDB threads.
 
 Every sample bundle, every real incident of our corpus (tests/data/real-incidents, imported as a
-user would), the shared real incidents, and every simulated scenario (2 seeds x 2 small shapes)
-are analysed twice: once with PYTHONHASHSEED=1 and one DuckDB thread, once with PYTHONHASHSEED=2
-and 4 threads. ``analyze`` as JSON, text and markdown must be byte-identical, and so must
-``k10s report`` of two sample bundles and the tables ``k10s rebuild`` derives from one (serial vs
-two worker processes). One subprocess per configuration analyses all the bundles in a loop
-(tests/determinism_kit.py); the two run side by side. The sweep is cut into SHARDS tests that
-pytest-xdist spreads over its workers; each builds its own bundles. docs/rules.md,
-"Determinism", says how ties are broken.
+user would), the shared real incidents, and every simulated scenario (the 4 seeds x shapes of
+tests/test_rules_scenarios.py) are analysed twice: once with PYTHONHASHSEED=1 and one DuckDB
+thread, once with PYTHONHASHSEED=2 and 4 threads. ``analyze`` as JSON, text and markdown must be
+byte-identical, and so must ``k10s report`` of two sample bundles and the tables ``k10s rebuild``
+derives from one (serial vs two worker processes).
+
+Where: the reports and the rebuild here, one subprocess per configuration (tests/determinism_kit.py),
+the two side by side; the scenarios no other test simulates here too. The sample bundles, the real
+incidents and the other scenarios are compared where their tests analyse them anyway
+(test_viewplan, test_real_incidents_corpus, test_real_incidents, test_rules_scenarios): those
+tests analyse through the ``twins`` fixture (conftest.py, ``determinism_kit.Twins``: two analysis
+servers, one per configuration), which raises ``DeterminismError`` when the two outputs differ, and
+read their findings from the output. docs/rules.md, "Determinism", says how ties are broken.
 """
 
 from __future__ import annotations
@@ -23,47 +28,38 @@ from pathlib import Path
 
 import pytest
 
-from determinism_kit import differing
-from incident_kit import incident_bundle, load_cases, load_corpus
+import test_real_incidents
+import test_real_incidents_corpus
+import test_rules_scenarios
+import test_viewplan
+from determinism_kit import CONFIGS, EPOCH, check_same
+from incident_kit import load_cases, load_corpus
 from k10s_forensics.rebuild.pool import rebuild_parallel
-from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.simulate import simulate
 from k10s_forensics.simulate.constants import SCENARIOS
+from k10s_forensics.store.bundle import Bundle
 
 HERE = Path(__file__).resolve().parent
 KIT = HERE / "determinism_kit.py"
 SAMPLES = HERE.parent / "sample-bundles"
 CORPUS = HERE / "data" / "real-incidents"
-CONFIGS = (("threads-1", "1", 1), ("threads-4", "2", 4))  # name, PYTHONHASHSEED, DuckDB threads
-SEEDS = (1, 2)
-SHAPES = {"2x4": (2, 4), "3x2": (3, 2)}  # nodes x GPUs per node
 REPORTS = ("nccl-desync-report", "straggler-network")
 REBUILDS = ("oom-crashloop",)
-EPOCH = "1795000000"
-#: The sweep is cut into shards that pytest-xdist runs side by side (each builds its own bundles).
-SHARDS = 6
+#: Scenarios test_rules_scenarios does not simulate (their own tests assert on other things):
+#: simulated here, 2 seeds x 2 shapes (nodes x GPUs per node), in OTHER_SHARDS tests.
+SEEDS = (1, 2)
+SHAPES = {"2x4": (2, 4), "3x2": (3, 2)}
+OTHER_SHARDS = 2
 
 
-def _recipes() -> list[tuple[str, object]]:
-    """Every bundle of the sweep, as (name, how to make it), in a fixed order."""
-    out: list[tuple[str, object]] = [(f"sample-{p.name}", p) for p in sorted(SAMPLES.iterdir()) if (p / "manifest.json").is_file()]
-    out += [(f"corpus-{c.incident}", c) for c in load_corpus(CORPUS)]
-    out += [(f"sim-{sc}-s{seed}-{shape}", (sc, seed, shape)) for sc in SCENARIOS for seed in SEEDS for shape in SHAPES]
-    return out
+def _other_scenarios() -> list[tuple[str, str, int, str]]:
+    """(name, scenario, seed, shape) of every simulation this module makes itself."""
+    covered = set(test_rules_scenarios.SCENARIOS)
+    return [(f"sim-{sc}-s{seed}-{shape}", sc, seed, shape) for sc in SCENARIOS if sc not in covered for seed in SEEDS for shape in SHAPES]
 
 
-def _make(root: Path, name: str, how) -> str:
-    """One bundle of the sweep under ``root``, its tables built (a sample bundle is copied)."""
-    if isinstance(how, Path):
-        return str(shutil.copytree(how, root / name))
-    if isinstance(how, tuple):
-        scenario, seed, shape = how
-        nodes, gpus = SHAPES[shape]
-        simulate(scenario, root / name, seed=seed, nodes=nodes, gpus_per_node=gpus, minutes=5, truth_path=root / f"{name}.truth.json")
-        rebuild_parallel(Bundle.open(root / name), 1, say=None)
-        return str(root / name)
-    text = (how.folder / how.incident / "log.txt").read_text(encoding="utf-8")
-    return str(incident_bundle(root / name, how, text).path)
+def _samples() -> list[str]:
+    return [p.name for p in sorted(SAMPLES.iterdir()) if (p / "manifest.json").is_file()]
 
 
 def _run_both(tmp_path: Path, plan: dict[str, dict[str, str]]) -> tuple[Path, Path]:
@@ -81,53 +77,55 @@ def _run_both(tmp_path: Path, plan: dict[str, dict[str, str]]) -> tuple[Path, Pa
     return tmp_path / CONFIGS[0][0], tmp_path / CONFIGS[1][0]
 
 
-def _same(rel: str, a: Path, b: Path) -> bool:
-    """Byte equality; a rebuilt layer's record may differ only in when it was built."""
-    if not rel.endswith("tables/derived.json"):
-        return a.read_bytes() == b.read_bytes()
-    drop = re.compile(r'"built_at": "[^"]*"')
-    return drop.sub("", a.read_text(encoding="utf-8")) == drop.sub("", b.read_text(encoding="utf-8"))
-
-
-def _assert_same(a: Path, b: Path, expected_files: int) -> None:
-    diff = differing(a, b, _same)
-    names = sorted({rel.split("/")[1].rsplit(".", 1)[0] for rel in diff})
-    assert not diff, f"{len(names)} bundle(s) give different output across configurations: {names}; files: {diff[:20]}"
-    errors = sorted(rel for rel in (p.relative_to(a).as_posix() for p in a.rglob("*.error")))
-    assert not errors, f"runs failed: {errors}"
-    assert sum(1 for p in a.rglob("*") if p.is_file()) >= expected_files
+def _param_ids(test) -> list:
+    """The values of a test function's parameter (its first ``parametrize``, one name, a list)."""
+    mark = next(m for m in getattr(test, "pytestmark", []) if m.name == "parametrize")
+    return [p.values[0] if hasattr(p, "values") else p for p in mark.args[1]]
 
 
 def test_the_sweep_covers_every_sample_incident_and_scenario():
-    kinds = [name.split("-", 1)[0] for name, _ in _recipes()]
-    assert (kinds.count("sample"), kinds.count("corpus"), kinds.count("sim")) == (
-        sum(1 for p in SAMPLES.iterdir() if (p / "manifest.json").is_file()), len(load_corpus(CORPUS)), 4 * len(SCENARIOS))
-    assert len({name for name, _ in _recipes()}) == len(kinds)
+    """Every sample bundle, every corpus and shared incident and every scenario (4 cases each)
+    is analysed by a test that compares both configurations through ``twins``."""
+    assert len(_samples()) == len(SCENARIOS) and set(_samples()) == set(SCENARIOS)
+    assert _param_ids(test_viewplan.test_findings_identical_with_and_without_view_planning) == _samples()
+    corpus = [p.values[0].incident for p in test_real_incidents_corpus._params()]
+    assert corpus == [c.incident for c in load_corpus(CORPUS)]
+    shared = [p.values[0].incident for p in test_real_incidents._params("as-pasted")]
+    assert shared == [c.incident for c in load_cases(HERE / "data" / "real-samples")] and shared
+    scenarios = [c[0] for c in test_rules_scenarios.FAST + test_rules_scenarios.SWEEP] + [o[1] for o in _other_scenarios()]
+    assert {s: scenarios.count(s) for s in SCENARIOS} == {s: 4 for s in SCENARIOS}
+    for test in (test_viewplan.test_findings_identical_with_and_without_view_planning, test_real_incidents_corpus.test_corpus_incident,
+                 test_real_incidents.test_real_incident, test_rules_scenarios.test_scenario_culprit_and_no_false_alarm,
+                 test_rules_scenarios.test_scenario_sweep, test_same_output_for_the_other_scenarios):
+        assert "twins" in test.__code__.co_varnames[:test.__code__.co_argcount], test.__name__
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("shard", range(SHARDS))
-def test_same_output_whatever_the_seed_and_threads(tmp_path, shard):
-    """Shard ``shard`` of the sweep (every SHARDS-th bundle; shard 0 also a report and a rebuild)."""
-    bundles = {name: _make(tmp_path / "bundles", name, how) for name, how in _recipes()[shard::SHARDS]}
-    plan = {"analyze": bundles}
-    if shard == 0:
-        plan["report"] = {f"sample-{n}": str(shutil.copytree(SAMPLES / n, tmp_path / "report" / n)) for n in REPORTS}
-        plan["rebuild"] = {f"sample-{n}": str(SAMPLES / n) for n in REBUILDS}
+def test_same_report_and_rebuild_whatever_the_seed_and_threads(tmp_path):
+    """Two sample reports and a sample's rebuild (serial against two worker processes)."""
+    plan = {"report": {f"sample-{n}": str(shutil.copytree(SAMPLES / n, tmp_path / "report" / n)) for n in REPORTS},
+            "rebuild": {f"sample-{n}": str(SAMPLES / n) for n in REBUILDS}}
     a, b = _run_both(tmp_path / "runs", plan)
-    _assert_same(a, b, 3 * len(bundles) + sum(len(plan.get(k, {})) for k in ("report", "rebuild")))
-    if shard == 0:
-        tables = sorted(p.name for p in (a / "rebuilt" / f"sample-{REBUILDS[0]}" / "tables").glob("*.parquet"))
-        assert "log_events.parquet" in tables and "ranks.parquet" in tables, tables
-        html = (a / "report" / f"sample-{REPORTS[0]}.html").read_text(encoding="utf-8")
-        assert "2026-11-18" in html  # SOURCE_DATE_EPOCH sets the footer's time
+    check_same(a, b, len(REPORTS) + len(REBUILDS))
+    tables = sorted(p.name for p in (a / "rebuilt" / f"sample-{REBUILDS[0]}" / "tables").glob("*.parquet"))
+    assert "log_events.parquet" in tables and "ranks.parquet" in tables, tables
+    html = (a / "report" / f"sample-{REPORTS[0]}.html").read_text(encoding="utf-8")
+    assert "2026-11-18" in html  # SOURCE_DATE_EPOCH sets the footer's time
 
 
 @pytest.mark.slow
-def test_same_output_for_the_shared_real_incidents(tmp_path, real_samples):
-    bundles = {f"shared-{c.incident}": _make(tmp_path / "bundles", f"shared-{c.incident}", c) for c in load_cases(real_samples)}
-    a, b = _run_both(tmp_path / "runs", {"analyze": bundles})
-    _assert_same(a, b, 3 * len(bundles))
+@pytest.mark.parametrize("shard", range(OTHER_SHARDS))
+def test_same_output_for_the_other_scenarios(tmp_path, twins, shard):
+    """The scenarios no other test simulates, built here and compared through ``twins``."""
+    bundles = {}
+    for name, scenario, seed, shape in _other_scenarios()[shard::OTHER_SHARDS]:
+        nodes, gpus = SHAPES[shape]
+        path = tmp_path / name
+        simulate(scenario, path, seed=seed, nodes=nodes, gpus_per_node=gpus, minutes=5, truth_path=tmp_path / f"{name}.truth.json")
+        rebuild_parallel(Bundle.open(path), 1, say=None)
+        bundles[name] = str(path)
+    assert bundles
+    twins.analyze(bundles, tmp_path / "runs")
 
 
 def test_report_nonce_comes_from_the_page():

@@ -28,7 +28,7 @@ PLANTED = {
 SHAPES = ((7, 2, 4), (11, 3, 2))  # seed, nodes, GPUs per node
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def bundles(tmp_path_factory):
     """Built once: per shape, every variant set the planted pairs and the noise pair need."""
     root = tmp_path_factory.mktemp("diff")

@@ -25,7 +25,7 @@ def _findings(path: Path) -> list[dict]:
     return [f for f in analyze(Bundle.open(path))["findings"] if f["rule"] == "gpu-startup"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def startup_runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("startup")
     out = {}
@@ -37,7 +37,7 @@ def startup_runs(tmp_path_factory):
     return out
 
 
-@pytest.mark.slow  # 16 small bundles simulated and analyzed once per session: ~90 s on a loaded 2-core machine
+@pytest.mark.slow  # 16 small bundles simulated and analyzed once (module fixture: one worker): ~90 s on a loaded 2-core machine
 @pytest.mark.parametrize("name", SCENARIOS)
 @pytest.mark.parametrize("seed", [s[0] for s in SHAPES])
 def test_sweep_names_pod_node_cause(startup_runs, name, seed):

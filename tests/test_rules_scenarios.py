@@ -5,6 +5,10 @@ Each case simulates a raw bundle (small sizes), rebuilds it with the real parser
 the same rule, cause, ranks, pods, nodes and GPUs; forbidden rules must report nothing at
 critical/warning. The sweep over more seeds and sizes is marked slow; the accuracy table
 in benchmarks/results/analyze.md comes from ``python tests/test_rules_scenarios.py``.
+
+The tests analyse through ``twins`` (conftest.py): once with PYTHONHASHSEED=1 and one DuckDB
+thread, once with seed 2 and 4 threads, the outputs byte-identical — tests/test_determinism.py's
+sweep for these scenarios (a difference raises DeterminismError).
 """
 
 from __future__ import annotations
@@ -61,9 +65,16 @@ def sim_root(tmp_path_factory):
     return tmp_path_factory.mktemp("scenarios")
 
 
-def _case(sim_root, *key):
+def _case(sim_root, twins, *key):
+    """Simulated, rebuilt, and analysed in both configurations of the determinism check (``twins``)."""
     if key not in _CACHE:
-        _CACHE[key] = simulate_and_analyze(sim_root, *key)
+        from k10s_forensics.rebuild.pool import ensure_tables
+
+        scenario, seed, nodes, gpus, minutes = key
+        out = sim_root / f"{scenario}-{seed}-{nodes}x{gpus}-None"
+        truth = simulate_mod.simulate(scenario, out, seed=seed, nodes=nodes, gpus_per_node=gpus, minutes=minutes, interval_s=10)
+        ensure_tables(Bundle.open(out))  # once here, not once in each configuration's process
+        _CACHE[key] = truth, twins.findings(f"sim-{out.name}", out, sim_root / "runs" / out.name)
     return _CACHE[key]
 
 
@@ -72,8 +83,8 @@ FAST = [(s, i, 3 + i % 2, 2 + 2 * (i % 2), 6) for i, s in enumerate(SCENARIOS)]
 
 
 @pytest.mark.parametrize(("scenario", "seed", "nodes", "gpus", "minutes"), FAST, ids=[c[0] for c in FAST])
-def test_scenario_culprit_and_no_false_alarm(sim_root, scenario, seed, nodes, gpus, minutes):
-    truth, result = _case(sim_root, scenario, seed, nodes, gpus, minutes)
+def test_scenario_culprit_and_no_false_alarm(sim_root, twins, scenario, seed, nodes, gpus, minutes):
+    truth, result = _case(sim_root, twins, scenario, seed, nodes, gpus, minutes)
     misses, alarms = compare(truth, result)
     assert not misses, misses
     assert not alarms, alarms
@@ -103,8 +114,8 @@ def sweep_table():
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("scenario", "seed", "nodes", "gpus", "minutes"), SWEEP, ids=[f"{c[0]}-{c[1]}-{c[2]}x{c[3]}" for c in SWEEP])
-def test_scenario_sweep(sim_root, sweep_table, scenario, seed, nodes, gpus, minutes):
-    truth, result = _case(sim_root, scenario, seed, nodes, gpus, minutes)
+def test_scenario_sweep(sim_root, sweep_table, twins, scenario, seed, nodes, gpus, minutes):
+    truth, result = _case(sim_root, twins, scenario, seed, nodes, gpus, minutes)
     misses, alarms = compare(truth, result)
     tally = sweep_table.setdefault(scenario, [0, 0, 0, 0])
     tally[0] += 1
