@@ -145,6 +145,13 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
       AND NOT (il.kind = 'python_traceback' AND EXISTS (
           SELECT 1 FROM k10s_incident_line v WHERE v.job_key = il.job_key AND v.incident = il.incident AND v.role = 'victim'
             AND v.kind IN ('nccl_remote_error', 'python_exception', 'nccl_error_other')))
+      -- a SIGABRT (no watchdog line of its own) when another rank had already failed in another way, or
+      -- in the same second (a failure table's clock), is the NCCL teardown aborting it, not its own failure
+      AND NOT (il.cause = 'abort' AND il.ts_filled IS NOT NULL AND EXISTS (
+          SELECT 1 FROM k10s_incident_line o
+          WHERE o.job_key = il.job_key AND o.incident = il.incident AND o.role = 'own' AND o.cause <> 'abort'
+            AND o.rank_eff IS NOT NULL AND o.rank_eff IS DISTINCT FROM il.rank_eff
+            AND o.ts_filled <= il.ts_filled + INTERVAL 1 SECOND))
       AND NOT (il.cause = 'host-oom-kill' AND il.ts_filled IS NOT NULL AND EXISTS (
           SELECT 1 FROM k10s_incident_line o
           WHERE o.job_key = il.job_key AND o.incident = il.incident AND o.role = 'own' AND o.rank_eff IS DISTINCT FROM il.rank_eff

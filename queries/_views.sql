@@ -162,7 +162,9 @@ JOIN eff e ON e.event_id = le.event_id
 LEFT JOIN k10s_rank r ON r.pod_uid = e.m_pod_uid AND (
        (e.eff_rank IS NOT NULL AND r.rank = e.eff_rank)
     OR (e.eff_rank IS NULL AND e.eff_local IS NOT NULL AND r.local_rank = e.eff_local)
-    OR (e.eff_rank IS NULL AND e.eff_local IS NULL AND e.nranks = 1)
+    -- a pod of one rank holds the line's process, except a launcher's report printed with its last
+    -- spawned command (no process named: the pod's one rank may be a guess of import-logs)
+    OR (e.eff_rank IS NULL AND e.eff_local IS NULL AND e.nranks = 1 AND le.subkind IS DISTINCT FROM 'launcher_last_cmd')
 );
 
 -- k10s_job_log: container log lines of training-job pods (no dmesg): what the log rules

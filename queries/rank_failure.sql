@@ -5,7 +5,8 @@
 -- description: Per incident of a job (queries/_incident.sql), the rank(s) whose process
 --   failed first on its own, with a cause read from the logs: host-oom-kill (-9 that no
 --   SIGTERM from the launcher preceded), segfault (-11), sigbus (-7), sigfpe (-8), abort
---   (-6 without a watchdog timeout on that rank), cuda-error (uncorrectable ECC, illegal
+--   (-6 without a watchdog timeout on that rank, not after nor in the same second as another
+--   rank's own failure: that -6 is the NCCL teardown's), cuda-error (uncorrectable ECC, illegal
 --   memory access, device-side assert, launch failure), python-exception (the exception
 --   the rank raised, or exit status 1), nccl-error. The ranks the launcher SIGTERMed, whose
 --   watchdog fired or that raised a teardown error are victims. Decided by strength, then

@@ -63,6 +63,8 @@ _PIDS = (
     re.compile(r"(\bpid=)\d+"),
 )
 _HOSTS = (re.compile(r"(\bon node )\S+"), re.compile(r"^(\s*host\s*: )\S+", re.M))
+#: a peer NCCL names by host name (not IP) and port: ``Connection closed by remote peer gpu-7.cluster<47861>``
+_PEER_HOST = re.compile(r"(\bremote peer )[^\s<>]{1,253}<\d{1,5}>")
 
 
 def redact(text: str, style: int = 0) -> str:
@@ -74,7 +76,8 @@ def redact(text: str, style: int = 0) -> str:
     for rx in _HOSTS:
         text = rx.sub(lambda m: m.group(1) + host, text)
     text = _IP.sub("xxx.xxx.xxx.xxx", text)
-    return _PORT.sub(r"\1<port>", text)
+    text = _PORT.sub(r"\1<port>", text)
+    return _PEER_HOST.sub(lambda m: f"{m.group(1)}{host}<port>", text)
 
 
 def wrap(text: str, width: int = 100, pad: bool = True) -> str:

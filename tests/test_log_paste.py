@@ -48,6 +48,15 @@ def test_double_spacing_keeps_the_logs_own_blank_lines():
     assert r.text.split("\n") == ["a line", "another", "", "", "after two blank lines", "last"]
 
 
+@pytest.mark.parametrize("times", [2, 3])
+def test_a_double_spaced_paste_copied_double_spaced_again(times):
+    text = LOG
+    for _ in range(times):
+        text = double_space(text)
+    r = repair_paste(text.replace("\n", "\r\n"))
+    assert r.text.split("\n") == LOG.split("\n") and "double spacing" in r.notes
+
+
 def test_a_log_with_some_blank_lines_is_not_double_spaced():
     text = "one\n\ntwo\nthree\n\nfour\nfive"
     assert repair_paste(text).text == text

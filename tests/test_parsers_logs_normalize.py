@@ -76,6 +76,18 @@ def test_table_header_and_fields_are_not_prefixes():
      "process_exit", dict(rank=None, local_rank=None, exit_code=1, subkind="launcher_last_cmd")),
     ("[2024-03-20 20:31:29,269] [ERROR] [launch.py:321:sigkill_handler] ['python', '-u', 'train.py', '--local_rank=4'] exits with return code = 1",
      "process_exit", dict(rank=None, local_rank=None, exit_code=1, subkind="launcher_last_cmd")),
+    # the last spawned command was local rank 0: the launcher spawned one process, which failed
+    ("subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'train.py', '--local_rank=0', '--lr', '3e-4']' died with <Signals.SIGKILL: 9>.",
+     "process_exit", dict(rank=None, local_rank=0, exit_code=-9, subkind="launcher_last_cmd")),
+    ("[2023-04-14 13:11:27,885] [ERROR] [launch.py:434:sigkill_handler] ['/usr/bin/python3', '-u', 'main.py', '--local-rank=0', '--zero_stage', '2'] exits with return code = -9",
+     "process_exit", dict(rank=None, local_rank=0, exit_code=-9, subkind="launcher_last_cmd")),
+    ("[2023-07-20 15:45:13,982] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', 'main.py', '--local_rank=10'] exits with return code = -7",
+     "process_exit", dict(rank=None, local_rank=None, exit_code=-7, subkind="launcher_last_cmd")),
+    # the command redacted or without the flag (--use_env, --no_local_rank): no process named
+    ("subprocess.CalledProcessError: Command XXXXX (my script params) died with <Signals.SIGSEGV: 11>.",
+     "process_exit", dict(rank=None, local_rank=None, exit_code=-11, subkind="launcher_last_cmd")),
+    ("[rank0]: subprocess.CalledProcessError: Command '['python', '-u', 'train.py', '--epochs', '3']' returned non-zero exit status 1.",
+     "process_exit", dict(rank=None, local_rank=None, exit_code=1, subkind="launcher_last_cmd")),
     ("W0526 03:34:04.100000 115160 torch/distributed/elastic/multiprocessing/api.py:916] Unable to shutdown process 115227 via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL",
      "torchrun_sigterm", dict(pid=115227, subkind="escalated_SIGKILL")),
     ("[2024-03-20 20:30:00,000] [INFO] [launch.py:163:main] process 3353707 spawned with command: ['python', '-u', 'train.py', '--local_rank=2']",
@@ -94,6 +106,11 @@ def test_failure_wordings(line, kind, fields):
     "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
     "  File \"/x/train.py\", line 3, in <module>",
     "INFO: no Error: here in the middle of a sentence",
+    # the elastic agent's own rendezvous errors: the launcher's, never a rank's failure
+    "torch.distributed.elastic.rendezvous.api.RendezvousClosedError",
+    "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError: The node 'gpu-3_2211_0' has failed to join the rendezvous 'job-17'.",
+    "[2025-04-09 07:28:49,531] torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has failed.",
+    "RendezvousStateError: The rendezvous state has been corrupted.",
 ])
 def test_not_a_failure(line):
     assert [e["kind"] for e in classify(line) if e["kind"] in ("python_exception", "cuda_error")] == []

@@ -66,6 +66,13 @@ NOT_YET: dict[str, str] = {
         "rank 10 is right; its cause is read as exit-3 where the expectation leaves it unknown (null)",
     "X-R1-21-device-mismatch-all-ranks":
         "only rank 2's exception is in the excerpt; that every rank failed the same way is known from the thread, not the log",
+    # batch 7
+    "pytorch-152623-desync-report-rank7-didnt-join":
+        "rank 7 is right; the desync report's `didn't join collective #183` is never-joined in our causes (docs/rules.md), "
+        "the expectation says lagging-rank",
+    "kubeflow-trainer-2008-operator-log-worker0-exit1":
+        "a training-operator controller log names the failed pod (`Error pod <job>-worker-0 container pytorch exitCode: 1`), "
+        "not a process: not read (a pod is a rank only with the job's replica layout: a master present, one process per pod)",
 }
 
 

@@ -81,6 +81,19 @@ CULPRITS = {
     "abort of its own (no watchdog)": (
         ["W0526 03:33:34.518000 115160 api.py:897] Sending process 7 closing signal SIGTERM",
          "E0526 03:33:41.170000 115160 api.py:869] failed (exitcode: -6) local_rank: 1 (pid: 8) of binary: /usr/bin/python"], 2, None, [1], "abort"),
+    "a SIGABRT in the same second as another rank's exit 1 is the NCCL teardown's": (
+        table([(1, -6, 11, "2022-04-06_11:25:56")], (0, 1, 10, "2022-04-06_11:25:56")), 2, None, [0], "python-exception"),
+    "a SIGABRT a second after another rank's exception": (
+        table([(2, -6, 12, "2026-05-01_10:00:05"), (3, -6, 13, "2026-05-01_10:00:05")], (1, 1, 11, "2026-05-01_10:00:04")), 4, None, [1], "python-exception"),
+    "a SIGABRT seconds before another rank's exit stays its own": (
+        table([(1, 1, 11, "2026-05-01_10:00:09")], (0, -6, 10, "2026-05-01_10:00:04")), 2, None, [0], "abort"),
+    "DeepSpeed launcher with one process: its --local_rank=0 command is the failed one": (
+        ["[2023-04-14 13:11:27,879] [INFO] [launch.py:428:sigkill_handler] Killing subprocess 13266",
+         "[2023-04-14 13:11:27,885] [ERROR] [launch.py:434:sigkill_handler] ['/usr/bin/python3', '-u', 'main.py', '--local_rank=0', '--zero_stage', '2'] exits with return code = -9"],
+        1, None, [0], "host-oom-kill"),
+    "legacy launcher with one process (--local-rank=0)": (
+        ["subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'train.py', '--local-rank=0']' returned non-zero exit status 1."],
+        1, None, [0], "python-exception"),
     "exit status alone loses to a failure that says why": (
         ["[rank2]: RuntimeError: CUDA error: device-side assert triggered", sigterm(600), sigterm(602), sigterm(603), FAILED.format(code=1, local=1, pid=601)],
         4, None, [2], "cuda-error"),
@@ -103,6 +116,14 @@ NO_CULPRIT = {
         table([(1, -11, 11, "2026-05-01_10:00:04"), (2, -11, 12, "2026-05-01_10:00:04")], (0, -11, 10, "2026-05-01_10:00:04")), 3, "segfault"),
     "legacy launcher names its last command": (
         ['subprocess.CalledProcessError: Command \'[\'/usr/bin/python3\', \'-u\', \'train.py\', \'--local_rank=7\']\' died with <Signals.SIGSEGV: 11>.'], 8, "segfault"),
+    "legacy launcher, its command redacted (one process guessed)": (
+        ["subprocess.CalledProcessError: Command XXXXX (my script params) died with <Signals.SIGSEGV: 11>."], 1, "segfault"),
+    "legacy launcher under --use_env: no --local_rank in its command": (
+        ["subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'train.py', '--epochs', '3']' returned non-zero exit status 1."], 1, "python-exception"),
+    "DeepSpeed launcher with --no_local_rank": (
+        ["[2023-04-14 13:11:27,879] [INFO] [launch.py:428:sigkill_handler] Killing subprocess 13266",
+         "[2023-04-14 13:11:27,885] [ERROR] [launch.py:434:sigkill_handler] ['/usr/bin/python3', '-u', 'main.py', '--deepspeed'] exits with return code = -9"],
+        1, "host-oom-kill"),
     "DeepSpeed launcher names its last command": (
         ["[2024-03-20 20:31:29,210] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 3353707",
          "[2024-03-20 20:31:29,269] [ERROR] [launch.py:321:sigkill_handler] ['python', '-u', 'train.py', '--local_rank=4'] exits with return code = 1"],
@@ -132,6 +153,14 @@ SILENT = {
     "a caught exception, then training goes on": [
         "[rank2]: Traceback (most recent call last):", "[rank2]: ValueError: token id 50304 out of range, sample skipped",
         *[f"[rank{r}]: step {s} | loss 2.{s} | lr 3e-4" for s in (11, 12, 13) for r in range(4)]],
+    "the agent stopped from outside, its rendezvous closed": [
+        "W0409 07:28:49.530000 1359 torch/distributed/elastic/agent/server/api.py:719] Received 15 death signal, shutting down workers",
+        "W0409 07:28:49.531000 1359 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 1365 closing signal SIGTERM",
+        "Traceback (most recent call last):", '  File "/usr/local/bin/torchrun", line 8, in <module>',
+        "torch.distributed.elastic.rendezvous.api.RendezvousClosedError"],
+    "the agent's rendezvous timed out": [
+        "[E] 2025-02-13 12:07:20,086 torch.distributed.elastic.rendezvous.dynamic_rendezvous: The node 'gpu-1_870_0' has failed to join the rendezvous.",
+        "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError"],
     "a CUDA OOM first: oom-cascade's": ["[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 14.06 GiB.", sigterm(900), sigterm(902), FAILED.format(code=1, local=1, pid=901)],
 }
 

@@ -306,8 +306,8 @@ def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> l
                 merged[key] = None
         if ev["kind"] == "nccl_bootstrap" and merged.get("ip") is None:
             continue  # an interface whose address was masked places nothing
-        if ev.get("_no_rank"):  # the line names a rank that is known to be wrong
-            merged.update(rank=None, local_rank=None, pg_rank=None, _prefix_rank=None)
+        if ev.get("_no_rank"):  # the line names a rank that is known to be wrong (the event's own local_rank is exact)
+            merged.update(rank=None, local_rank=ev.get("local_rank"), pg_rank=None, _prefix_rank=None)
         if ev.get("_reporter") is not None:  # a fingerprint report names its reporter first
             merged["reporter_rank"] = ev["_reporter"]
         if ev["kind"] == "collective_mismatch" and ev.get("rank") is None:

@@ -3,7 +3,8 @@
 Called by ``log_classify.classify`` (same event dict shape). The launchers' exit reports
 that name the last spawned command instead of the failed process (legacy
 ``torch.distributed.launch``'s ``CalledProcessError``, DeepSpeed's ``exits with return code``)
-carry ``_no_rank`` so the line's ``--local_rank=N`` is never read as the culprit.
+carry ``_no_rank`` so the line's ``--local_rank=N`` is never read as the culprit; only
+``--local_rank=0`` places the failure (the last process spawned was the first: there was one).
 """
 
 from __future__ import annotations
@@ -66,15 +67,22 @@ def launcher_exit(text: str) -> Event | None:
     # these two name the LAST spawned command (a launcher bug), never the failed process: no rank
     m = P.LEGACY_LAUNCH_EXIT.search(text) if "CalledProcessError" in text else None
     if m:
-        code = -int(m.group(1)) if m.group(1) else _int(m.group(2))
-        return {"kind": "process_exit", "subkind": "launcher_last_cmd", "exit_code": code, "_no_rank": True}
+        return _last_cmd(text, -int(m.group(1)) if m.group(1) else _int(m.group(2)))
     m = P.DEEPSPEED_EXIT.search(text)
     if m:
-        return {"kind": "process_exit", "subkind": "launcher_last_cmd", "exit_code": _int(m.group(1)), "_no_rank": True}
+        return _last_cmd(text, _int(m.group(1)))
     m = P.SPAWNED.search(text)
     if m:
         return {"kind": "rank_spawn", "subkind": "deepspeed", "pid": _int(m.group(1)), "local_rank": _int(m.group(2))}
     return None
+
+
+def _last_cmd(text: str, code: int | None) -> Event:
+    """A launcher's exit report printed with its last spawned command: which process failed is
+    unknown (``local_rank`` None), unless that command was local rank 0, i.e. the only one."""
+    local = P.LAST_CMD_LOCAL_RANK.search(text)
+    only = 0 if local and int(local.group(1)) == 0 else None
+    return {"kind": "process_exit", "subkind": "launcher_last_cmd", "exit_code": code, "local_rank": only, "_no_rank": True}
 
 
 def py_exception(message: str, tagged: bool = False) -> Event | None:

@@ -10,7 +10,8 @@
 4. **double spacing**: a blank line after every line (some terminals and web pages copy so):
    detected when every gap between two text lines is blank and almost all of them odd;
    a run of ``2k+1`` blank lines is ``k`` blank lines of the log, so blank lines the log
-   itself held are kept;
+   itself held are kept; undone up to twice more while the result is still double-spaced
+   (a double-spaced paste copied double-spaced again);
 5. **terminal wrapping**: lines cut at the terminal's width (any width from 40 columns),
    with or without padding spaces to it: a line that fills the width exactly is joined to
    the next one unless that one starts a record of its own (a timestamp, a rank tag...).
@@ -70,6 +71,10 @@ def repair_paste(text: str) -> Repaired:
     lines = text.split("\n")
     for step in (_markdown, _quoting, _bullets, _double_spacing, _unwrap):
         lines, note = step(lines)
+        for _ in range(2 if step is _double_spacing and note else 0):  # a double-spaced paste copied double-spaced again
+            lines, again = step(lines)
+            if not again:
+                break
         if note:
             notes.append(note)
     if any(n.startswith("markdown") for n in notes):  # the blank lines around a removed block are the block's

@@ -284,9 +284,15 @@ PY_TEARDOWN = re.compile(
 )
 #: argparse's usage error (``train.py: error: unrecognized arguments: --local-rank=2``): exit status 2
 ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")
-LAUNCHER_EXCEPTIONS = ("ChildFailedError", "CalledProcessError", "ProcessRaisedException", "ProcessExitedException")
+#: Exceptions of the launcher itself, not of a rank: its failure report, and the elastic agent's
+#: rendezvous errors (closed when another agent shut down, timed out, lost its store).
+LAUNCHER_EXCEPTIONS = ("ChildFailedError", "CalledProcessError", "ProcessRaisedException", "ProcessExitedException",
+                       "RendezvousClosedError", "RendezvousTimeoutError", "RendezvousConnectionError", "RendezvousStateError",
+                       "RendezvousGracefulExitError", "RendezvousError")
 LEGACY_LAUNCH_EXIT = re.compile(r"CalledProcessError: Command .{0,20000}? (?:died with <Signals\.SIG\w+: (\d+)>|returned non-zero exit status (-?\d+))")
 DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
+#: the local rank a launcher passed its (last spawned) command: ``--local_rank=0`` there means it spawned one process
+LAST_CMD_LOCAL_RANK = re.compile(r"--local[_-]rank[= ]'?(\d{1,4})\b")
 SPAWNED = re.compile(r"process " + _PID + r" spawned with command: .{0,20000}?--local_rank[= ]'?(\d+)")
 MPI_FIRST = re.compile(r"Process name: \[\[(\d+),(\d+)\],(\d+)\]")
 #: horovodrun's Gloo launcher: ``Process 2 exit with status code 1.`` (the process is the rank)
