@@ -280,7 +280,7 @@ PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:[A-Z]\w{0,80}(?:Err
 PY_TEARDOWN = re.compile(
     r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
     r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|Broken pipe|Connection reset|Connection closed|ncclRemoteError|"
-    r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|[Tt]imed out|Timeout|wait timeout|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
+    r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|[Tt]imed out|Timeout|wait timeout|(?:Read|Write) timeout|timeout caused pair closure|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
 )
 #: argparse's usage error (``train.py: error: unrecognized arguments: --local-rank=2``): exit status 2
 ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")
