@@ -49,7 +49,10 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
 ranked AS (
     SELECT l.*, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
            CASE WHEN l.exit_code IN (137, 139, 135, 136, 134, 143, 129, 130) THEN 128 - l.exit_code ELSE l.exit_code END AS status,
-           st.pid IS NOT NULL AS was_sigtermed, tw.rank IS NOT NULL AS rank_timed_out, td.rank IS NOT NULL AS rank_torn_down
+           -- srun's "task N: Killed" where srun reports another task failing on its own is srun's teardown SIGKILL
+           st.pid IS NOT NULL OR (l.subkind = 'srun_killed' AND EXISTS (
+               SELECT 1 FROM l o WHERE o.raw_row = l.raw_row AND o.kind = 'process_exit' AND o.subkind IN ('srun', 'srun_oom')
+                 AND o.exit_code NOT IN (-15, -1, -2))) AS was_sigtermed, tw.rank IS NOT NULL AS rank_timed_out, td.rank IS NOT NULL AS rank_torn_down
     FROM l
     LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
     LEFT JOIN sigtermed st ON st.incarnation_uid = l.incarnation_uid AND st.pid = l.pid AND l.kind <> 'torchrun_sigterm'
