@@ -188,12 +188,19 @@ spans AS (
            list(DISTINCT pod_key ORDER BY pod_key) AS pods
     FROM k10s_incident_line GROUP BY ALL
 ),
+common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
+                  -- argparse rejected, or source Python cannot parse (the same for every process; only the
+                  -- launcher's --local-rank differs)
+    SELECT job_key, incident, min(error_type) AS error_type FROM k10s_incident_line
+    WHERE role = 'own' AND (error_type = 'argparse usage error' OR error_type IN ('SyntaxError', 'IndentationError', 'TabError'))
+    GROUP BY ALL
+),
 decided AS (
-    SELECT s.job_key, s.incident, s.started_at, s.abort_at, s.pods,
+    SELECT s.job_key, s.incident, s.started_at, s.abort_at, s.pods, cm.job_key IS NOT NULL AS common_mode, cm.error_type AS common_error,
         -- a rank known only by its exit status while several processes say, in lines naming no rank,
         -- that they failed the same way: the launcher's report names only the first exit it saw
         coalesce(f.tier = 2 AND u.said_why >= 2, false) AS several_unranked,
-        CASE WHEN len(t.ranks) = 1 AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) THEN t.ranks ELSE []::BIGINT[] END AS culprit_ranks,
+        CASE WHEN len(t.ranks) = 1 AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL THEN t.ranks ELSE []::BIGINT[] END AS culprit_ranks,
         CASE WHEN len(t.ranks) > 1 THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
         coalesce(f.cause, u.cause) AS cause,
         f.tier, f.ts_filled AS first_failure_at, f.rank_eff AS first_rank, f.pod_key AS first_pod, f.node_resolved AS first_node,
@@ -206,6 +213,7 @@ decided AS (
     LEFT JOIN together t USING (job_key, incident)
     LEFT JOIN unranked u USING (job_key, incident)
     LEFT JOIN hang h USING (job_key, incident)
+    LEFT JOIN common_mode cm USING (job_key, incident)
 )
 SELECT
     d.job_key, d.incident, d.cause,
@@ -216,6 +224,8 @@ SELECT
          WHEN len(d.culprit_ranks) = 0 THEN 'none'
          WHEN d.tier = 1 THEN 'high' ELSE 'medium' END AS confidence,
     CASE WHEN d.cause IS NULL THEN 'no rank failed on its own: the job hung'
+         WHEN d.common_mode THEN 'every process runs the same command line and code (' || d.common_error || ')'
+              || ': it fails them all alike, whichever the launcher reports first: no single culprit'
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
          WHEN d.several_unranked THEN 'several processes report failing the same way in lines that name no rank; the exit status of rank '
               || d.first_rank || ' is only the first the launcher saw'
