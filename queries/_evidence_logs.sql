@@ -265,10 +265,36 @@ silent_ev AS (
                                                    ELSE ' ranks timed out in the watchdog' END || ' (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?')
                || ') while rank(s) ' || array_to_string(ranks, ', ') || ' never reported it' AS detail
     FROM silent WHERE len(ranks) < reporting OR (len(ranks) = 1 AND reporting = 1 AND alive = 2)
+),
+lost_peer AS (  -- every rank of the job but one raised "the connection closed" (a peer process ended) and
+                -- that one is nowhere: no line, no exit in its launcher's failure report although that
+                -- launcher reported (it was alive): the process that ended without a word (an early exit 0)
+    SELECT r.job_key, list(r.rank ORDER BY r.rank) AS ranks, min(c.ts) AS ts, min(c.reporters) AS reporters
+    FROM (SELECT job_key, rank, pod_uid, count(*) OVER (PARTITION BY job_key) AS world FROM k10s_rank
+          QUALIFY row_number() OVER (PARTITION BY job_key, rank ORDER BY valid_from DESC, pod_key, pod_uid) = 1) r
+    JOIN (SELECT job_key, count(DISTINCT rank_resolved) AS reporters, min(ts) AS ts FROM k10s_log
+          WHERE kind = 'python_exception' AND subkind = 'teardown' AND rank_resolved IS NOT NULL
+            AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')
+          GROUP BY job_key) c ON c.job_key = r.job_key AND c.reporters + 1 = r.world AND c.reporters >= 2
+    WHERE EXISTS (SELECT 1 FROM k10s_log f WHERE f.incarnation_uid = r.pod_uid AND f.kind = 'torchrun_failure')
+      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = r.job_key AND x.rank_resolved = r.rank
+                      AND x.kind IN ('python_exception', 'python_traceback', 'torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom',
+                                     'nccl_error_other', 'nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary'))
+      AND r.job_key NOT IN (SELECT job_key FROM k10s_gloo_wait)
+    GROUP BY r.job_key
+    HAVING count(*) = 1
+),
+lost_ev AS (
+    SELECT job_key, 'watchdog-compare' AS evidence, ranks AS culprit_ranks, []::BIGINT[] AS suspect_ranks, 'medium' AS confidence,
+           NULL::VARCHAR AS pg, NULL::BIGINT AS seq_num, NULL::VARCHAR AS op_type, ts,
+           'never-joined: ' || reporters || ' ranks saw the connection to a peer close while rank ' || ranks[1]
+               || ' ended without a line of its own (no error, no failure in its launcher''s report)' AS detail
+    FROM lost_peer
 )
 SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail
 FROM (
-    SELECT * FROM desync_ev
+    SELECT * FROM lost_ev
+    UNION ALL BY NAME SELECT * FROM desync_ev
     UNION ALL BY NAME SELECT * FROM fp_ev
     UNION ALL BY NAME SELECT * FROM wd_ev
     UNION ALL BY NAME SELECT * FROM silent_ev

@@ -60,7 +60,9 @@ incident AS (  -- plus jobs whose desync report / fingerprint / FR / RAS evidenc
     UNION ALL
     SELECT v.job_key, v.seq_num, v.op_type, 0, []::BIGINT[], v.ts, v.ts, NULL, NULL  -- "failed before" = before the report
     FROM k10s_hang_verdict v
-    WHERE v.evidence IN ('flight-recorder', 'ras', 'desync-report', 'fingerprint') AND len(v.culprit_ranks) > 0
+    WHERE (v.evidence IN ('flight-recorder', 'ras', 'desync-report', 'fingerprint')
+           OR (v.evidence = 'watchdog-compare' AND v.job_key NOT IN (SELECT job_key FROM timeouts)))  -- a peer that ended without a word
+      AND len(v.culprit_ranks) > 0
       AND v.confidence IN ('high', 'medium') AND v.job_key NOT IN (SELECT job_key FROM incident_wd)
 ),
 job_ranks AS (  -- the incarnation of every rank alive when the collective started

@@ -74,3 +74,30 @@ def test_two_silent_ranks_of_four_are_not_charged(tmp_path):
     the paste is short): no rank is named."""
     findings = _bundle(tmp_path, WAITS[0], node1_dies=True)
     assert not [f for f in naming_findings(findings) if f["rule"] == "nccl-hang"], findings
+
+
+EXIT0 = RUNS / "2.14.1" / "torchrun-exit0-early"
+CLOSED = re.compile(r"Connection closed by peer")
+
+
+def _exit0(tmp_path, wording: str, node0_report: bool = True):
+    """Rank 1 returned early (exit 0, no line); the others raise that their peer closed the connection."""
+    sources = []
+    for i in (0, 1):
+        text = CLOSED.sub(wording, plain((EXIT0 / f"node{i}.log").read_text(encoding="utf-8")))
+        if i == 0 and not node0_report:  # node 0's launcher said nothing (it died with its workers)
+            text = "\n".join(line for line in text.split("\n") if line.startswith(("[rank", "rank ", "step ")))
+        sources.append(LogSource(f"node{i}.log", text))
+    bundle, _ = import_logs(sources, tmp_path / "b", job="train", namespace="team-a", now=CAPTURED)
+    return analyze(bundle)["findings"]
+
+
+@pytest.mark.parametrize("wording", ["Connection closed by peer", "Connection reset by peer"])
+def test_the_rank_that_ended_without_a_word_is_named(tmp_path, wording):
+    named = naming_findings(_exit0(tmp_path, wording))
+    assert [(f["rule"], f["cause"], f["ranks"]) for f in named] == [("nccl-hang", "never-joined", [1])], named
+
+
+def test_a_silent_rank_whose_launcher_said_nothing_is_not_named(tmp_path):
+    """Without its node's launcher report, the silent rank may have died with its node: no one is named."""
+    assert not naming_findings(_exit0(tmp_path, "Connection closed by peer", node0_report=False))
