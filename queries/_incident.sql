@@ -25,6 +25,12 @@ WITH l AS (
       AND kind IN ('cuda_oom', 'cuda_error', 'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm',
                    'nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn',
                    'python_traceback')
+      -- srun's task is a rank only when srun started the training processes itself: where a launcher of
+      -- its own (torchrun, torch.distributed.launch, mp.spawn, DeepSpeed) reports in the same log, each
+      -- srun task is one node's launcher, not a rank
+      AND NOT (kind = 'process_exit' AND subkind LIKE 'srun%' AND raw_row IN (
+          SELECT raw_row FROM k10s_log WHERE kind IN ('torchrun_failure', 'torchrun_sigterm', 'rank_spawn')
+                                          OR (kind = 'process_exit' AND subkind IN ('spawn', 'launcher_last_cmd'))))
 ),
 pid_rank AS (  -- pid -> rank within a pod incarnation, from lines that name both
     SELECT incarnation_uid, pid, min(rank_resolved) AS rank

@@ -82,3 +82,11 @@ def test_srun_report_names_the_task_that_failed_on_its_own(tmp_path, text, culpr
 ])
 def test_srun_report_of_every_task_alike_names_no_one(tmp_path, text):
     assert _named(tmp_path, text) == []
+
+
+def test_srun_tasks_are_launchers_where_torchrun_reports(tmp_path):
+    """srun started one torchrun per node: its task 0 is node 0's launcher, not rank 0."""
+    text = ("E0116 18:04:01.000000 16600 api.py:869] failed (exitcode: -7) local_rank: 3 (pid: 16612) of binary: /usr/bin/python\n"
+            "srun: error: lexun-1: task 0: Exited with exit code 1\n")
+    named = _named(tmp_path, text)
+    assert named and all(r == [3] for _, _, r in named), named
