@@ -68,10 +68,24 @@ _TB_HEAD = "Traceback (most recent call last):"
 _TB_END = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b[^\n]*$|^[A-Za-z_][\w.]*: ", re.M)
 
 
+#: a traceback frame's header glued after other text of the same line, once prefixes are stripped
+_SPLICED_FRAME = re.compile(r"\S\s*\bFile \"[^\"\n]{1,500}\", line \d+, in \S")
+
+
+def _spliced(text: str) -> bool:
+    """Two processes wrote into one stream at once: a traceback frame's header starts in the middle
+    of another line (``main(args)  File "/x/train.py", line 146, in main``)."""
+    for line in text.split("\n"):
+        if 'File "' in line and _SPLICED_FRAME.search(line) and _SPLICED_FRAME.search(normalize(line).text):
+            return True
+    return False
+
+
 def _interleaved_max(texts: list[str]) -> int | None:
     """The most Python tracebacks open at once in a log (a head while another has not ended:
-    several processes printing into one paste), or None when they never overlap."""
-    best = 1
+    several processes printing into one paste), at least 2 where lines of two processes are spliced
+    mid-line, or None when nothing says several processes wrote."""
+    best = 2 if any(_spliced(t) for t in texts) else 1
     for t in texts:
         if t.count(_TB_HEAD) < 2:
             continue

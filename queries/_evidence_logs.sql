@@ -8,7 +8,10 @@
 --                    (collective_mismatch events), voted across every report.
 --   watchdog-compare the ProcessGroupNCCL watchdog lines of every rank compared: same SeqNum
 --                    but another OpType / NumelIn / NumelOut, a lower last enqueued work, a
---                    different SeqNum, or silence while most ranks timed out.
+--                    different SeqNum, or silence while most ranks timed out. gloo's own wait
+--                    timeouts (k10s_gloo_wait) count as watchdog lines without SeqNum: in a
+--                    job where a rank's gloo send/recv timed out, every rank that raised a
+--                    teardown exception was inside a collective; a rank that raised none is silent.
 -- A rank named here is a global rank when the process group is the default one; reports
 -- about a sub-group name group ranks (docs/rules.md, blind spots).
 
@@ -48,6 +51,19 @@ FROM (SELECT *, count(DISTINCT reporter) OVER (PARTITION BY job_key) AS reporter
      (SELECT unnest(range(0, r.other)) AS rank) i
 WHERE i.rank <> r.reporter
   AND r.reporters <= 2;  -- implied ranks only decide when one or two ranks reported (bounded work on 10k-rank jobs)
+
+-- k10s_gloo_wait: gloo's own timeouts of a collective's send/recv (the process group's timeout,
+-- 30 min by default), raised as a Python exception by the rank that waited: a peer never sent or
+-- received. Wordings (gloo/transport/tcp|uv, PyTorch >= 1.0): "Timed out waiting 1800000ms for
+-- recv|send operation to complete", "Read timeout [ip]:port" / "Write timeout", "Application
+-- timeout caused pair closure". A closed or reset connection ("Connection closed by peer") says a
+-- peer process ended, not that it hung: not a wait; nor a rendezvous/store timeout.
+CREATE OR REPLACE TEMP VIEW k10s_gloo_wait AS
+SELECT job_key, rank_resolved AS rank, ts, pod_key, incarnation_uid, raw_row, line_no, event_id,
+       TRY_CAST(regexp_extract(error_message, 'waiting (\d+) ?ms', 1) AS BIGINT) AS timeout_ms
+FROM k10s_log
+WHERE kind = 'python_exception' AND job_key IS NOT NULL AND rank_resolved IS NOT NULL
+  AND regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure');
 
 CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_logs AS
 WITH
@@ -131,8 +147,19 @@ wd_lines AS (
            last_enqueued_seq, last_completed_seq, timeout_ms, ts, pg, incarnation_uid,
            -- the order of a rank's lines: by clock, and by position where the lines carry none (a paste)
            row_number() OVER (PARTITION BY job_key, rank_resolved ORDER BY ts NULLS FIRST, raw_row, line_no, event_id) AS ord
-    FROM k10s_log
-    WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND job_key IS NOT NULL AND rank_resolved IS NOT NULL
+    FROM (
+        SELECT job_key, rank_resolved, kind, subkind, seq_num, op_type, numel_in, numel_out, last_enqueued_seq, last_completed_seq,
+               timeout_ms, ts, pg, incarnation_uid, raw_row, line_no, event_id
+        FROM k10s_log
+        WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND job_key IS NOT NULL AND rank_resolved IS NOT NULL
+        UNION ALL  -- a job with a gloo wait timeout: every rank's teardown exception (it was inside a collective)
+        SELECT l.job_key, l.rank_resolved, 'gloo_wait', l.subkind, NULL, NULL, NULL, NULL, NULL, NULL,
+               (SELECT max(g.timeout_ms) FROM k10s_gloo_wait g WHERE g.job_key = l.job_key), l.ts, NULL, l.incarnation_uid,
+               l.raw_row, l.line_no, l.event_id
+        FROM k10s_log l
+        WHERE l.kind = 'python_exception' AND l.subkind = 'teardown' AND l.rank_resolved IS NOT NULL
+          AND l.job_key IN (SELECT job_key FROM k10s_gloo_wait)
+    )
 ),
 wd_rank0 AS (  -- per job and rank: the work it timed out on and its PG status
     SELECT job_key, rank,
@@ -234,13 +261,40 @@ silent_ev AS (
            -- a pair: the one rank that timed out waited for the only other one
            CASE WHEN len(ranks) * 2 <= reporting OR (len(ranks) = 1 AND reporting = 1 AND alive = 2) THEN 'medium' ELSE 'low' END AS confidence,
            NULL::VARCHAR AS pg, seq_num, op_type, ts,
-           'never-joined: ' || reporting || ' ranks timed out in the watchdog (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?')
+           'never-joined: ' || reporting || CASE WHEN job_key IN (SELECT job_key FROM k10s_gloo_wait) THEN ' ranks timed out in gloo or saw its connection close'
+                                                   ELSE ' ranks timed out in the watchdog' END || ' (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?')
                || ') while rank(s) ' || array_to_string(ranks, ', ') || ' never reported it' AS detail
     FROM silent WHERE len(ranks) < reporting OR (len(ranks) = 1 AND reporting = 1 AND alive = 2)
+),
+lost_peer AS (  -- every rank of the job but one raised "the connection closed" (a peer process ended) and
+                -- that one is nowhere: no line, no exit in its launcher's failure report although that
+                -- launcher reported (it was alive): the process that ended without a word (an early exit 0)
+    SELECT r.job_key, list(r.rank ORDER BY r.rank) AS ranks, min(c.ts) AS ts, min(c.reporters) AS reporters
+    FROM (SELECT job_key, rank, pod_uid, count(*) OVER (PARTITION BY job_key) AS world FROM k10s_rank
+          QUALIFY row_number() OVER (PARTITION BY job_key, rank ORDER BY valid_from DESC, pod_key, pod_uid) = 1) r
+    JOIN (SELECT job_key, count(DISTINCT rank_resolved) AS reporters, min(ts) AS ts FROM k10s_log
+          WHERE kind = 'python_exception' AND subkind = 'teardown' AND rank_resolved IS NOT NULL
+            AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')
+          GROUP BY job_key) c ON c.job_key = r.job_key AND c.reporters + 1 = r.world AND c.reporters >= 2
+    WHERE EXISTS (SELECT 1 FROM k10s_log f WHERE f.incarnation_uid = r.pod_uid AND f.kind = 'torchrun_failure')
+      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = r.job_key AND x.rank_resolved = r.rank
+                      AND x.kind IN ('python_exception', 'python_traceback', 'torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom',
+                                     'nccl_error_other', 'nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary'))
+      AND r.job_key NOT IN (SELECT job_key FROM k10s_gloo_wait)
+    GROUP BY r.job_key
+    HAVING count(*) = 1
+),
+lost_ev AS (
+    SELECT job_key, 'watchdog-compare' AS evidence, ranks AS culprit_ranks, []::BIGINT[] AS suspect_ranks, 'medium' AS confidence,
+           NULL::VARCHAR AS pg, NULL::BIGINT AS seq_num, NULL::VARCHAR AS op_type, ts,
+           'never-joined: ' || reporters || ' ranks saw the connection to a peer close while rank ' || ranks[1]
+               || ' ended without a line of its own (no error, no failure in its launcher''s report)' AS detail
+    FROM lost_peer
 )
 SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail
 FROM (
-    SELECT * FROM desync_ev
+    SELECT * FROM lost_ev
+    UNION ALL BY NAME SELECT * FROM desync_ev
     UNION ALL BY NAME SELECT * FROM fp_ev
     UNION ALL BY NAME SELECT * FROM wd_ev
     UNION ALL BY NAME SELECT * FROM silent_ev

@@ -25,6 +25,12 @@ WITH l AS (
       AND kind IN ('cuda_oom', 'cuda_error', 'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm',
                    'nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn',
                    'python_traceback')
+      -- srun's task is a rank only when srun started the training processes itself: where a launcher of
+      -- its own (torchrun, torch.distributed.launch, mp.spawn, DeepSpeed) reports in the same log, each
+      -- srun task is one node's launcher, not a rank
+      AND NOT (kind = 'process_exit' AND subkind LIKE 'srun%' AND raw_row IN (
+          SELECT raw_row FROM k10s_log WHERE kind IN ('torchrun_failure', 'torchrun_sigterm', 'rank_spawn')
+                                          OR (kind = 'process_exit' AND subkind IN ('spawn', 'launcher_last_cmd'))))
 ),
 pid_rank AS (  -- pid -> rank within a pod incarnation, from lines that name both
     SELECT incarnation_uid, pid, min(rank_resolved) AS rank
@@ -49,7 +55,10 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
 ranked AS (
     SELECT l.*, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
            CASE WHEN l.exit_code IN (137, 139, 135, 136, 134, 143, 129, 130) THEN 128 - l.exit_code ELSE l.exit_code END AS status,
-           st.pid IS NOT NULL AS was_sigtermed, tw.rank IS NOT NULL AS rank_timed_out, td.rank IS NOT NULL AS rank_torn_down
+           -- srun's "task N: Killed" where srun reports another task failing on its own is srun's teardown SIGKILL
+           st.pid IS NOT NULL OR (l.subkind = 'srun_killed' AND EXISTS (
+               SELECT 1 FROM l o WHERE o.raw_row = l.raw_row AND o.kind = 'process_exit' AND o.subkind IN ('srun', 'srun_oom')
+                 AND o.exit_code NOT IN (-15, -1, -2))) AS was_sigtermed, tw.rank IS NOT NULL AS rank_timed_out, td.rank IS NOT NULL AS rank_torn_down
     FROM l
     LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
     LEFT JOIN sigtermed st ON st.incarnation_uid = l.incarnation_uid AND st.pid = l.pid AND l.kind <> 'torchrun_sigterm'
@@ -192,12 +201,19 @@ spans AS (
            list(DISTINCT pod_key ORDER BY pod_key) AS pods
     FROM k10s_incident_line GROUP BY ALL
 ),
+common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
+                  -- argparse rejected, or source Python cannot parse (the same for every process; only the
+                  -- launcher's --local-rank differs)
+    SELECT job_key, incident, min(error_type) AS error_type FROM k10s_incident_line
+    WHERE role = 'own' AND (error_type = 'argparse usage error' OR error_type IN ('SyntaxError', 'IndentationError', 'TabError'))
+    GROUP BY ALL
+),
 decided AS (
-    SELECT s.job_key, s.incident, s.started_at, s.abort_at, s.pods,
+    SELECT s.job_key, s.incident, s.started_at, s.abort_at, s.pods, cm.job_key IS NOT NULL AS common_mode, cm.error_type AS common_error,
         -- a rank known only by its exit status while several processes say, in lines naming no rank,
         -- that they failed the same way: the launcher's report names only the first exit it saw
         coalesce(f.tier = 2 AND u.said_why >= 2, false) AS several_unranked,
-        CASE WHEN len(t.ranks) = 1 AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) THEN t.ranks ELSE []::BIGINT[] END AS culprit_ranks,
+        CASE WHEN len(t.ranks) = 1 AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL THEN t.ranks ELSE []::BIGINT[] END AS culprit_ranks,
         CASE WHEN len(t.ranks) > 1 THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
         coalesce(f.cause, u.cause) AS cause,
         f.tier, f.ts_filled AS first_failure_at, f.rank_eff AS first_rank, f.pod_key AS first_pod, f.node_resolved AS first_node,
@@ -210,6 +226,7 @@ decided AS (
     LEFT JOIN together t USING (job_key, incident)
     LEFT JOIN unranked u USING (job_key, incident)
     LEFT JOIN hang h USING (job_key, incident)
+    LEFT JOIN common_mode cm USING (job_key, incident)
 )
 SELECT
     d.job_key, d.incident, d.cause,
@@ -220,6 +237,8 @@ SELECT
          WHEN len(d.culprit_ranks) = 0 THEN 'none'
          WHEN d.tier = 1 THEN 'high' ELSE 'medium' END AS confidence,
     CASE WHEN d.cause IS NULL THEN 'no rank failed on its own: the job hung'
+         WHEN d.common_mode THEN 'every process runs the same command line and code (' || d.common_error || ')'
+              || ': it fails them all alike, whichever the launcher reports first: no single culprit'
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
          WHEN d.several_unranked THEN 'several processes report failing the same way in lines that name no rank; the exit status of rank '
               || d.first_rank || ' is only the first the launcher saw'

@@ -36,8 +36,13 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     cause = finding["cause"] or "never-joined"
     op = row.get("op_type") or "a collective"
     victims = row.get("victims") or 0
-    wait = (f"{victims} rank{'s' if victims != 1 else ''} hit NCCL watchdog timeout ({duration_text(row.get('timeout_ms'))}) on SeqNum {row.get('seq_num')} ({row.get('op_type')})."
-            if victims else "No watchdog timeout was logged for it.")
+    ranks = f"{victims} rank{'s' if victims != 1 else ''}"
+    if not victims:
+        wait = "No watchdog timeout was logged for it."
+    elif row.get("seq_num") is None and row.get("op_type") is None:  # gloo's own timeouts, PyTorch 1.9's watchdog: no SeqNum
+        wait = f"{ranks} timed out waiting in a collective ({duration_text(row.get('timeout_ms'))})."
+    else:
+        wait = f"{ranks} hit NCCL watchdog timeout ({duration_text(row.get('timeout_ms'))}) on SeqNum {row.get('seq_num')} ({row.get('op_type')})."
     if cause == "no-single-culprit":
         finding["title"] = f"The job hung on {op}; no single culprit rank"
         finding["summary"] = " ".join(p for p in (wait, _decided(row) or f"{row.get('decision_detail')}.") if p)

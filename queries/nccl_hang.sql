@@ -3,7 +3,7 @@
 -- severity: critical
 -- requires: k10s_job_log, ranks
 -- description: Ranks that timed out in the PyTorch NCCL watchdog on the same SeqNum and
---   OpType are victims; a desync report or collective fingerprint mismatch is a hang
+--   OpType (or in a gloo send/recv) are victims; a desync report or collective fingerprint mismatch is a hang
 --   incident even without a timeout. The culprit comes from the hang evidence verdict
 --   (k10s_hang_verdict: flight-recorder > ras > desync-report > fingerprint >
 --   watchdog-compare > first-failure, strongest confidence first) and from the rule's own
@@ -40,9 +40,11 @@
 WITH l AS (
     SELECT * FROM k10s_log WHERE job_key IS NOT NULL
 ),
-timeouts AS (
+timeouts AS (  -- the NCCL watchdog's, and gloo's own send/recv wait timeouts (no SeqNum: k10s_gloo_wait)
     SELECT job_key, rank_resolved AS rank, seq_num, op_type, timeout_ms, ran_for_ms, ts, pod_key, event_id
     FROM l WHERE kind = 'nccl_watchdog_timeout' AND rank_resolved IS NOT NULL
+    UNION ALL
+    SELECT job_key, rank, NULL::BIGINT, NULL::VARCHAR, timeout_ms, NULL::BIGINT, ts, pod_key, event_id FROM k10s_gloo_wait
 ),
 incident_wd AS (  -- per job: the collective most ranks timed out on
     SELECT
@@ -58,7 +60,9 @@ incident AS (  -- plus jobs whose desync report / fingerprint / FR / RAS evidenc
     UNION ALL
     SELECT v.job_key, v.seq_num, v.op_type, 0, []::BIGINT[], v.ts, v.ts, NULL, NULL  -- "failed before" = before the report
     FROM k10s_hang_verdict v
-    WHERE v.evidence IN ('flight-recorder', 'ras', 'desync-report', 'fingerprint') AND len(v.culprit_ranks) > 0
+    WHERE (v.evidence IN ('flight-recorder', 'ras', 'desync-report', 'fingerprint')
+           OR (v.evidence = 'watchdog-compare' AND v.job_key NOT IN (SELECT job_key FROM timeouts)))  -- a peer that ended without a word
+      AND len(v.culprit_ranks) > 0
       AND v.confidence IN ('high', 'medium') AND v.job_key NOT IN (SELECT job_key FROM incident_wd)
 ),
 job_ranks AS (  -- the incarnation of every rank alive when the collective started

@@ -155,11 +155,19 @@ def misses(case: Case, findings: list[dict[str, Any]], *, check_cause: bool = Tr
     if case.control:
         return f"control case: no finding may name a culprit; got {shown}" if named else None
     want = sorted(case.culprit_ranks)
-    if not [f for f in named if f["ranks"] == want and (f["cause"] == case.cause or not check_cause)]:
+    if not [f for f in named if f["ranks"] == want and (_same_cause(case.cause, f["cause"]) or not check_cause)]:
         return f"want ranks {want} cause {case.cause}; got {shown}"
     if [f for f in named if not set(f["ranks"]) & set(want)]:
         return f"findings naming other ranks only: {shown}"
     return None
+
+
+def _same_cause(expected: str | None, found: str | None) -> bool:
+    """An expectation whose cause is null says the log shows only an exit status: a finding that
+    claims no cause beyond that status (``exit-<code>``, ``exit-unknown``) meets it."""
+    if expected is None:
+        return found is None or found.startswith("exit-")
+    return found == expected
 
 
 def naming_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -185,7 +185,7 @@ EXPECTED: dict[str, list[tuple[str, dict]]] = {
         table(6, 6, -7, 16615, "table", T(2024, 1, 16, 18, 4, 1)),
         table(7, 7, -7, 16616, "table", T(2024, 1, 16, 18, 4, 1)),
         table(0, 0, -7, 16609, "root_cause", T(2024, 1, 16, 18, 4, 1)),
-        ("process_exit", dict(exit_code=1, subkind="exit_code")),  # srun task 0 = the agent, not a rank
+        ("process_exit", dict(exit_code=1, subkind="srun", rank=0)),  # srun task 0 = the agent (queries/_incident.sql ignores it: torchrun reports here)
     ],
     "incidents/llamafactory-6953-multinode-heartbeat-rank144/log.txt": [
         ("nccl_watchdog_timeout", dict(rank=144, subkind="watchdog_hang", pg="0", severity="E")),

@@ -56,14 +56,6 @@ NOT_YET: dict[str, str] = {
         "one of four ranks timed out and three are silent: too few reports to name the silent one (rank 0, busy clustering)",
     "pytorch-148150-destroy-pg-cuda-busy-all-ranks":
         "rank 7's traceback is cut before its CUDA error, so only rank 1 is known to have failed that way",
-    "RGBD-Pretrain-2-argparse-local-rank-common-mode-control":
-        "torchrun's own exit report names local rank 0 (exit 2), and the argparse error another process printed is not yet read as the same failure everywhere (common mode)",
-    "peft-1703-interleaved-nccl-cuda-oom-control":
-        "the processes' lines are spliced mid-line with no second traceback head: the paste reads as one process (rank 0)",
-    "flowpm-80-srun-task3-exit255-tasks-terminated":
-        "srun's `task 3: Exited with exit code 255` / `tasks 0-2: Terminated` are not parsed yet",
-    "nccl-tests-294-mpirun-first-nonzero-rank10":
-        "rank 10 is right; its cause is read as exit-3 where the expectation leaves it unknown (null)",
     "X-R1-21-device-mismatch-all-ranks":
         "only rank 2's exception is in the excerpt; that every rank failed the same way is known from the thread, not the log",
     # batch 7

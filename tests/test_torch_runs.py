@@ -18,12 +18,11 @@ from torch_runs_kit import RUNS, import_run, load_runs, plain, podlog_run, score
 ALL = load_runs()
 
 #: Runs not read right yet, per way of bringing them, with why (strict: a fixed run must leave).
-HANG = ("a rank hung before a gloo collective: its peers time out ('Timed out waiting 6000ms for recv') or see the "
-        "connection close, and it is SIGTERMed with no line of its own; no evidence family reads gloo timeouts as a hang "
-        "yet (nothing is named: no false culprit)")
+SPAWN_HANG = ("torch.multiprocessing.spawn prints only the first failed process's error (a peer's gloo recv timeout) and "
+              "SIGTERMs the rest without a line: the hung rank cannot be told from the other terminated one (nothing is named)")
 NOT_YET: dict[str, dict[str, str]] = {
-    "import": {f"{v}/torchrun-hang-recv-timeout": HANG for v in ("2.13.0", "2.14.1")},
-    "podlog": {f"{v}/torchrun-hang-recv-timeout": HANG for v in ("2.13.0", "2.14.1")},
+    "import": {f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")},
+    "podlog": {f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")},
 }
 
 

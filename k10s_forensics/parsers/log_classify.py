@@ -16,6 +16,7 @@ from k10s_forensics.parsers.common import normalize_pci_bus_id, size_to_mib
 from k10s_forensics.parsers.log_failures import cuda_error as _cuda_error
 from k10s_forensics.parsers.log_failures import launcher_exit as _launcher
 from k10s_forensics.parsers.log_failures import py_exception as _py_exception
+from k10s_forensics.parsers.log_failures import srun_tasks as _srun_tasks
 from k10s_forensics.parsers.log_normalize import Normalized, is_masked, normalize
 from k10s_forensics.parsers.log_reports import reports as _reports
 
@@ -273,7 +274,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
             events = [ev]
             break
     if not events:
-        events = _reports(text)
+        events = _srun_tasks(text) or _reports(text)
     if not events:
         ev = _torchrun(text)
         events = [ev] if ev else _identity(text)

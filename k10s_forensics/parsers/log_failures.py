@@ -45,6 +45,27 @@ def cuda_error(text: str) -> Event | None:
     return {"kind": "cuda_error", "subkind": _cuda_kind(message), "error_type": "CUDA error", "error_message": message[:300]}
 
 
+def srun_tasks(text: str) -> list[Event]:
+    """srun's report of how a group of tasks ended, one event per task (rank). ``Killed`` is
+    ``srun_killed``: a SIGKILL that is srun's own teardown when srun reports another task failing
+    (queries/_incident.sql); ``Out Of Memory`` is ``srun_oom``. Every task of one line shares the
+    line's wording as its message, so tasks reported alike in a log without a clock fail together."""
+    m = P.SRUN_TASKS.match(text) if text.startswith("srun: error: ") else None
+    if m is None:
+        return []
+    ranks: list[int] = []
+    for part in m.group(1).split(","):
+        lo, _, hi = part.partition("-")
+        ranks.extend(range(int(lo), int(hi or lo) + 1))
+        if len(ranks) > 65536:
+            return []
+    word = m.group(3)
+    code = _int(m.group(2)) if word is None else P.SRUN_SIGNALS[word]
+    sub = {"Killed": "srun_killed", "Out Of Memory": "srun_oom"}.get(word or "", "srun")
+    message = ("Exited with exit code " + m.group(2)) if word is None else word
+    return [{"kind": "process_exit", "subkind": sub, "rank": r, "exit_code": code, "error_message": message} for r in sorted(set(ranks))]
+
+
 def launcher_exit(text: str) -> Event | None:
     """Launchers' own exit reports (mpirun, legacy torch.distributed.launch, DeepSpeed)."""
     m = P.MPI_FIRST.search(text)
@@ -103,4 +124,4 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
     return {"kind": "python_exception", "subkind": sub, "error_type": name[:200], "error_message": text[:300] or None}
 
 
-__all__ = ["cuda_error", "launcher_exit", "py_exception"]
+__all__ = ["cuda_error", "launcher_exit", "py_exception", "srun_tasks"]

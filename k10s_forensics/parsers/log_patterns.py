@@ -103,6 +103,7 @@ _EVENT_LITERALS = (
     r"wait timeout after",
     r"check rank \d+ logs for faulty rank",
     r"exit with status code",
+    r"srun: error: .{0,300}tasks? \d",
     r"\.py: error: ",
     r"Traceback \(most recent call last\)",
     r"spawned with command",
@@ -280,7 +281,7 @@ PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:[A-Z]\w{0,80}(?:Err
 PY_TEARDOWN = re.compile(
     r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
     r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|Broken pipe|Connection reset|Connection closed|ncclRemoteError|"
-    r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|[Tt]imed out|Timeout|wait timeout|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
+    r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|[Tt]imed out|Timeout|wait timeout|(?:Read|Write) timeout|timeout caused pair closure|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
 )
 #: argparse's usage error (``train.py: error: unrecognized arguments: --local-rank=2``): exit status 2
 ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")
@@ -297,6 +298,15 @@ SPAWNED = re.compile(r"process " + _PID + r" spawned with command: .{0,20000}?--
 MPI_FIRST = re.compile(r"Process name: \[\[(\d+),(\d+)\],(\d+)\]")
 #: horovodrun's Gloo launcher: ``Process 2 exit with status code 1.`` (the process is the rank)
 HOROVOD_EXIT = re.compile(r"^Process (\d+) exit with status code (-?\d+)")
+#: Slurm's srun, one line per exit status and group of tasks (the task id is the global rank):
+#: ``srun: error: node1: task 3: Exited with exit code 255``, ``srun: error: node1: tasks 0-2,5: Terminated``,
+#: ``task 1: Killed``, ``task 0: Out Of Memory`` (the cgroup OOM killer), ``task 2: Segmentation fault (core dumped)``
+SRUN_TASKS = re.compile(r"^srun: error: (?:\S{1,253}: )?tasks? (\d{1,7}(?:-\d{1,7})?(?:,\d{1,7}(?:-\d{1,7})?){0,200}): "
+                        r"(?:Exited with exit code (\d{1,3})|(Killed|Terminated|Out Of Memory|Segmentation fault|Aborted|Bus error|"
+                        r"Floating point exception|Hangup|Interrupt))")
+#: srun's signal wordings (strsignal) as exit statuses; Out Of Memory is a SIGKILL by the cgroup OOM killer
+SRUN_SIGNALS = {"Killed": -9, "Terminated": -15, "Out Of Memory": -9, "Segmentation fault": -11, "Aborted": -6, "Bus error": -7,
+                "Floating point exception": -8, "Hangup": -1, "Interrupt": -2}
 TRACEBACK_START = re.compile(r"^Traceback \(most recent call last\):?\s*$")
 MPI_NOTICED = re.compile(r"(?:mpirun|mpiexec|orterun|prterun|prte) noticed that process rank (\d+) with PID " + _PID + r" on node " + _HOSTF + r" exited on signal (\d+)")
 #: torch.multiprocessing.spawn (the process index is the local rank): ``process 3 terminated with

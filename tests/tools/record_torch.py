@@ -38,15 +38,18 @@ REPO = HERE.parents[1]
 
 def scrub(text: str) -> str:
     """This machine's paths as a container's would read (/workspace), nothing else changed."""
-    return text.replace(str(REPO), "/workspace")
+    text = text.replace(str(REPO), "/workspace")
+    prefix = str(Path(sys.prefix))
+    return text if prefix.startswith(str(REPO)) else text.replace(prefix, "/opt/venv")
 RUN_LIMIT_S = 90
 
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
-      kill_node=False, one_agent=False, step=3, steps=6):
+      kill_node=False, one_agent=False, step=3, steps=6, agents=2):
     culprits = [rank] if culprits is None and fault != "none" else (culprits or [])
     return {"name": name, "launcher": launcher, "fault": fault, "rank": rank, "cause": cause, "culprit_ranks": culprits,
-            "nproc": nproc, "opts": list(opts), "env": env or {}, "kill_node": kill_node, "one_agent": one_agent, "step": step, "steps": steps}
+            "nproc": nproc, "opts": list(opts), "env": env or {}, "kill_node": kill_node, "one_agent": one_agent, "step": step, "steps": steps,
+            "agents": agents}
 
 
 DETAIL = {"TORCH_DISTRIBUTED_DEBUG": "DETAIL"}
@@ -89,6 +92,21 @@ SCENARIOS = [
     S("spawn-exception", launcher="spawn", fault="exception", rank=2, cause="python-exception", nproc=4),
     S("spawn-segfault", launcher="spawn", fault="segfault", rank=1, cause="segfault", nproc=4),
     S("spawn-sigkill", launcher="spawn", fault="sigkill", rank=3, cause="host-oom-kill", nproc=4),
+    # second set (held out when recorded): other layouts and output options
+    S("torchrun-3x2-sigkill-node2", fault="sigkill", rank=5, cause="host-oom-kill", agents=3),
+    S("torchrun-3x2-clean-tee", agents=3, opts=["--tee", "3"]),
+    S("torchrun-3x2-hang", fault="hang", rank=4, cause="never-joined", agents=3),
+    S("torchrun-3x2-node-killed", culprits=[], kill_node=True, steps=60, agents=3),
+    S("torchrun-3x2-exception-filter1", fault="exception", rank=3, cause="python-exception", agents=3,
+      opts=["--tee", "3", "--local-ranks-filter", "1"]),
+    S("torchrun-1x4-exception-tee", fault="exception", rank=2, cause="python-exception", nproc=4, agents=1, opts=["--tee", "3"]),
+    S("torchrun-1x4-clean", nproc=4, agents=1),
+    S("torchrun-1x4-abort-logdir", fault="abort", rank=3, cause="abort", nproc=4, agents=1, opts=["--tee", "3", "--log-dir", "{logdir}"]),
+    S("torchrun-segfault-redirects1-tee2", fault="segfault", rank=2, cause="segfault", opts=["--redirects", "1", "--tee", "2", "--log-dir", "{logdir}"]),
+    S("torchrun-restarts2-segfault", fault="segfault", rank=2, cause="segfault", opts=["--max-restarts", "2"]),
+    S("torchrun-exit0-early", fault="exit0", rank=1, cause="never-joined"),
+    S("spawn-2-exception", launcher="spawn", fault="exception", rank=1, cause="python-exception", nproc=2),
+    S("spawn-hang", launcher="spawn", fault="hang", rank=3, cause="never-joined", nproc=4),
 ]
 
 
@@ -162,12 +180,12 @@ def _commands(sc: dict, logdir: str) -> list[list[str]]:
     if sc["launcher"] == "legacy":
         return [[py, "-m", "torch.distributed.launch", "--nnodes", "2", "--node-rank", str(i), "--nproc-per-node", n,
                  "--master-addr", "127.0.0.1", "--master-port", port, *opts, str(WORKER)] for i in (0, 1)]
-    base = [py, "-m", "torch.distributed.run", "--nnodes", "2", "--nproc-per-node", n, "--rdzv-backend", "c10d",
+    base = [py, "-m", "torch.distributed.run", "--nnodes", str(sc["agents"]), "--nproc-per-node", n, "--rdzv-backend", "c10d",
             "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", sc["name"], "--rdzv-conf", "join_timeout=8",
             "--monitor-interval", "0.5"]
     if "--max-restarts" not in opts:
         base += ["--max-restarts", "0"]
-    agents = 1 if sc["one_agent"] else 2
+    agents = 1 if sc["one_agent"] else sc["agents"]
     return [base + opts + [str(WORKER)] for _ in range(agents)]
 
 
@@ -189,9 +207,9 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
         name = f"agent{i}"
         agents.append(Agent(name, cmd, _worker_env(sc, name, str(marks))))
         time.sleep(1.0)
-    deadline = time.time() + RUN_LIMIT_S
+    deadline = time.time() + RUN_LIMIT_S * max(1, len(cmds) - 1)
     if sc["kill_node"]:
-        while len(list(marks.glob("group-*"))) < 2 and time.time() < deadline:
+        while len(list(marks.glob("group-*"))) < len(cmds) and time.time() < deadline:
             time.sleep(0.2)
         time.sleep(1.5)
         victim = _node_order(agents, marks)[1]
@@ -207,10 +225,11 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
     if logdir.is_dir():
         _keep_log_dir(logdir, dest / "log-dir")
     nodes = len(cmds) if sc["launcher"] != "spawn" else 1
+    layout_nodes = 1 if sc["launcher"] == "spawn" else 2 if sc["launcher"] == "legacy" else sc["agents"]
     truth = {"torch": version, "launcher": sc["launcher"], "fault": sc["fault"], "culprit_ranks": sc["culprit_ranks"],
              "cause": sc["cause"] if sc["culprit_ranks"] else None, "control": not sc["culprit_ranks"],
-             "nproc_per_node": sc["nproc"], "nodes": 2 if sc["launcher"] != "spawn" else 1,
-             "world_size": sc["nproc"] * (2 if sc["launcher"] != "spawn" else 1),
+             "nproc_per_node": sc["nproc"], "nodes": layout_nodes,
+             "world_size": sc["nproc"] * layout_nodes,
              "node_logs": [f"node{i}.log" for i in range(len(ordered))], "env": sc["env"],
              "commands": [_public(c, str(logdir)) for c in (cmds if nodes == 1 else [a.cmd for a in ordered])],
              "exit_codes": [a.proc.returncode for a in ordered]}
@@ -240,12 +259,12 @@ def main() -> int:
     import torch
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-k", default="", help="only scenarios whose name holds this")
+    ap.add_argument("-k", default="", help="only scenarios whose name holds this (several: comma-separated)")
     ap.add_argument("-o", type=Path, default=OUT_ROOT)
     args = ap.parse_args()
     version = torch.__version__.split("+")[0]
     for sc in SCENARIOS:
-        if args.k in sc["name"]:
+        if any(k in sc["name"] for k in args.k.split(",")):
             t0 = time.time()
             truth = record(sc, args.o, version)
             print(f"{sc['name']}: exit {truth['exit_codes']} in {time.time() - t0:.1f}s", flush=True)

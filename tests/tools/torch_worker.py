@@ -4,7 +4,7 @@ Run by torchrun / torch.distributed.launch (rank from the environment or ``--loc
 imported by the mp.spawn runner (``spawn_main``). The fault comes from the environment:
 
 K10S_FAULT       none | sigkill | segfault | exception | abort | sigbus | never-joins |
-                 monitored-barrier | op-mismatch | size-mismatch | hang
+                 monitored-barrier | op-mismatch | size-mismatch | hang | exit0
 K10S_FAULT_RANK  the global rank that misbehaves (default 1)
 K10S_FAULT_STEP  the step at which it does (default 3)
 K10S_STEPS       steps in all (default 6)
@@ -42,6 +42,8 @@ def _fault(kind: str, rank: int, step: int) -> None:
         os.kill(os.getpid(), signal.SIGBUS)
     elif kind == "hang":
         time.sleep(3600)
+    elif kind == "exit0":
+        sys.exit(0)
 
 
 def _step(rank: int, world: int, step: int, kind: str, culprit: bool) -> None:

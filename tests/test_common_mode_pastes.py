@@ -1,0 +1,76 @@
+"""Failures no single rank owns, as pastes show them: a command line argparse rejects (every
+process runs the same one; torchrun reports whichever exit it saw first), source Python cannot
+parse, and a paste whose processes' lines are spliced mid-line (several processes failed at
+once, none of them named by a rank). Contrasts: a rank's own exception is still named.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from incident_kit import naming_findings
+from k10s_forensics.analyze.runner import analyze
+from k10s_forensics.logimport import LogSource, _interleaved_max, import_logs
+
+NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
+AGENT = "[2024-06-13 17:39:24,518] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: {code}) local_rank: {local} (pid: 2465952) of binary: /usr/bin/python3"
+USAGE = "usage: train.py [-h] [--model MODEL] [--local_rank LOCAL_RANK] DIR"
+
+
+def _named(tmp_path, text: str, name: str = "b", **layout):
+    bundle, _ = import_logs([LogSource("paste.txt", text)], tmp_path / name, job="train", namespace="team-a", now=NOW, **layout)
+    return [(f["rule"], f["cause"], f["ranks"]) for f in naming_findings(analyze(bundle)["findings"])]
+
+
+@pytest.mark.parametrize("error", [
+    "train.py: error: unrecognized arguments: --local-rank=1",
+    "[rank1]: train.py: error: unrecognized arguments: --local-rank=1",
+    "[default1]:train.py: error: unrecognized arguments: --local-rank=1",
+    "main.py: error: the following arguments are required: --data-path",
+])
+@pytest.mark.parametrize("local", [0, 1])
+def test_an_argparse_error_is_every_process_s(tmp_path, error, local):
+    text = "\n".join([USAGE, error, AGENT.format(code=2, local=local), ""])
+    assert _named(tmp_path, text) == []
+
+
+def test_a_syntax_error_is_every_process_s(tmp_path):
+    text = "\n".join(['[rank1]: Traceback (most recent call last):', '[rank1]:   File "/workspace/train.py", line 12', '[rank1]:     def main(',
+                      '[rank1]: SyntaxError: invalid syntax', AGENT.format(code=1, local=0), ""])
+    assert _named(tmp_path, text, nproc_per_node=2) == []
+
+
+def test_a_rank_s_own_exception_is_still_named(tmp_path):
+    text = "\n".join(['[rank1]: Traceback (most recent call last):', '[rank1]:   File "/workspace/train.py", line 40, in <module>',
+                      '[rank1]:     batch["labels"]', "[rank1]: KeyError: 'labels'", AGENT.format(code=1, local=1), ""])
+    assert _named(tmp_path, text, nproc_per_node=2) == [("rank-failure", "python-exception", [1])]
+
+
+SPLICED = """Traceback (most recent call last):
+  File "/root/peft/examples/sft/train.py", line 162, in <module>
+main(model_args, data_args, training_args)  File "/opt/conda/lib/python3.10/site-packages/deepspeed/runtime/engine.py", line 1157, in _configure_distributed_model
+  File "/root/peft/examples/sft/train.py", line 146, in main
+    trainer.train(resume_from_checkpoint=checkpoint)
+torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691, unhandled cuda error (run with NCCL_DEBUG=INFO for details)
+ncclUnhandledCudaError: Call to CUDA function failed.
+Cuda failure 2 'out of memory'
+"""
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    (SPLICED, 2),
+    (SPLICED.replace("main(model_args, data_args, training_args)  File", "  File"), None),
+    # a launcher's prefix before a frame is no splice
+    ('[rank0]:   File "/x/train.py", line 3, in main\n(RayTrainWorker pid=812, ip=10.0.0.5)   File "/x/train.py", line 3, in main\n'
+     '[default0]:  File "/x/train.py", line 3, in main\n2024-06-13T17:39:24.518Z   File "/x/train.py", line 3, in main\n', None),
+])
+def test_spliced_lines_count_two_processes(text, want):
+    assert _interleaved_max([text]) == want
+
+
+def test_a_spliced_paste_names_no_single_process(tmp_path):
+    assert _named(tmp_path, SPLICED) == []
+    assert _named(tmp_path, SPLICED.replace("main(model_args, data_args, training_args)  File", "  File"), "one") == [
+        ("rank-failure", "nccl-error", [0])]
