@@ -144,14 +144,20 @@ SQL_DIRS = (HERE.parent / "queries", HERE.parent / "reports" / "sql", HERE.paren
             HERE.parent / "k10s_forensics" / "fleet" / "rules", HERE.parent / "k10s_forensics" / "diff" / "sql")
 
 
-def _calls(sql: str, name: str):
-    """The argument text of every call of ``name(`` in ``sql`` (up to its closing parenthesis)."""
+def _spans(sql: str, name: str):
+    """(start, end) of every call of ``name(`` in ``sql``, the closing parenthesis included."""
     for m in re.finditer(rf"\b{name}\(", sql, flags=re.IGNORECASE):
         depth, i = 1, m.end()
         while depth and i < len(sql):
             depth += {"(": 1, ")": -1}.get(sql[i], 0)
             i += 1
-        yield sql[m.end(): i - 1]
+        yield m.start(), i
+
+
+def _calls(sql: str, name: str):
+    """The argument text of every call of ``name(`` in ``sql`` (up to its closing parenthesis)."""
+    for start, end in _spans(sql, name):
+        yield sql[start + len(name) + 1: end - 1]
 
 
 def test_sql_picks_one_row_by_a_total_order():
@@ -179,16 +185,6 @@ def test_sql_picks_one_row_by_a_total_order():
 ORDER_FREE = ("list_sort", "array_sort", "list_reverse_sort", "len", "length", "array_length", "unnest", "list_contains",
               "list_has_any", "list_has_all", "list_unique", "list_count", "list_max", "list_min", "list_sum",
               "list_bool_or", "list_bool_and")
-
-
-def _spans(sql: str, name: str):
-    """(start, end) of every call of ``name(`` in ``sql``, the closing parenthesis included."""
-    for m in re.finditer(rf"\b{name}\(", sql, flags=re.IGNORECASE):
-        depth, i = 1, m.end()
-        while depth and i < len(sql):
-            depth += {"(": 1, ")": -1}.get(sql[i], 0)
-            i += 1
-        yield m.start(), i
 
 
 def test_sql_lists_have_an_order():
