@@ -31,6 +31,9 @@ WITH l AS (
       AND NOT (kind = 'process_exit' AND subkind LIKE 'srun%' AND raw_row IN (
           SELECT raw_row FROM k10s_log WHERE kind IN ('torchrun_failure', 'torchrun_sigterm', 'rank_spawn')
                                           OR (kind = 'process_exit' AND subkind IN ('spawn', 'launcher_last_cmd'))))
+      -- a pasted pod's end names the rank of its pod's name only when each pod runs one process
+      AND NOT (kind = 'process_exit' AND subkind = 'pod_status' AND job_key IN (
+          SELECT job_key FROM k10s_rank GROUP BY job_key, pod_uid HAVING count(DISTINCT rank) > 1))
 ),
 pid_rank AS (  -- pid -> rank within a pod incarnation, from lines that name both
     SELECT incarnation_uid, pid, min(rank_resolved) AS rank
@@ -89,6 +92,8 @@ classified AS (
                     WHEN status > 1 THEN 'exit-' || status
                     -- a failure-table entry cut before its exit code: the process failed, how is unknown
                     WHEN status IS NULL AND kind = 'torchrun_failure' AND subkind IN ('root_cause', 'failures') THEN 'exit-unknown'
+                    -- a pod whose container ended in Error / CrashLoopBackOff: non-zero, how is unknown
+                    WHEN status IS NULL AND subkind = 'pod_status' THEN 'exit-unknown'
                 END
         END AS cause,
         CASE

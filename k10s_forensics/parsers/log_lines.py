@@ -28,6 +28,7 @@ from typing import Any
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import Event, classify
 from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
+from k10s_forensics.parsers.log_pods import resolve_ranks
 
 LINE_CHARS = 4096
 TABLE_GAP = 3
@@ -143,6 +144,7 @@ class BodyAssembler:
 
     def finish(self) -> list[Event]:
         self._close_entry()
+        self.events = resolve_ranks(self.events)  # pasted pod rows: ranks from the layout the body shows
         for ev in self.events:
             for key in [k for k in ev if k.startswith("_")]:
                 del ev[key]

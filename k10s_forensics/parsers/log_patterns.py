@@ -107,6 +107,11 @@ _EVENT_LITERALS = (
     r"\.py: error: ",
     r"Traceback \(most recent call last\)",
     r"spawned with command",
+    # a pod's end pasted beside the log: kubectl get pods rows, the training operator (log_pods.py)
+    r"-(?:master|chief|worker|launcher|ps|evaluator)(?:-\d+)? +\d+/\d+ +[A-Z]",
+    r"Error pod \S+ container \S+ exitCode: ",
+    r"Pod: \S+ exited with code",
+    r"Job=\S+, ReplicaType=(?:Master|Chief|Launcher)",
 )
 PREFILTER_EVENT = "(?:" + "|".join(_EVENT_LITERALS) + ")"
 
