@@ -62,9 +62,21 @@ NOT_YET: dict[str, str] = {
     "pytorch-152623-desync-report-rank7-didnt-join":
         "rank 7 is right; the desync report's `didn't join collective #183` is never-joined in our causes (docs/rules.md), "
         "the expectation says lagging-rank",
-    "kubeflow-trainer-2008-operator-log-worker0-exit1":
-        "a training-operator controller log names the failed pod (`Error pod <job>-worker-0 container pytorch exitCode: 1`), "
-        "not a process: not read (a pod is a rank only with the job's replica layout: a master present, one process per pod)",
+    # batch 8
+    "pytorch-lightning-20832-wrapped-broadcast-rank0-ahead-control": SILENT_IN_PASTE,
+    "accelerate-3861-rank0-observed-dump-signal-not-waiting":
+        "rank 0's `Observed flight recorder dump signal from another rank via TCPStore` does not prove it was outside the "
+        "collective (its watchdog reads the store before its own works); expected rank 0 lagging",
+    "accelerate-3512-two-rank-allgather-save-rank0-absent":
+        "one rank's watchdog lines in a paste are no proof the other rank's output was pasted (docs/rules.md, never-joined): "
+        "expected the absent rank 0 of the pair named",
+    "accelerate-2960-srun-torchrun-rank10-sigabrt-after-watchdog-control":
+        "a failure table alone with one SIGABRT entry names that rank abort (as in Bridge-LLM-reasoning-1); the watchdog "
+        "aborts that make it a victim are elsewhere in the thread, not in the excerpt",
+    "Co-DETR-215-legacy-launch-local-rank5-exit1-oom":
+        "rank 5 is right; the CUDA OOM is in the thread's title only, the excerpt shows exit status 1 (python-exception)",
+    "kubeflow-trainer-1579-kubectl-worker0-error-master-running":
+        "rank 1 is right; the pod's STATUS `Error` gives no exit code (exit-unknown), python-exception is known from the job spec",
 }
 
 
