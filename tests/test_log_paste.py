@@ -81,3 +81,15 @@ def test_lines_that_fill_a_width_by_design_are_not_joined(text):
 def test_html_lines_of_a_collapsed_block_go_but_a_log_in_angle_brackets_stays():
     text = "<details>\n<summary>Click to expand</summary>\n<frozen importlib._bootstrap>\nRuntimeError: x\n</details>"
     assert repair_paste(text).text == "<frozen importlib._bootstrap>\nRuntimeError: x"
+
+
+@pytest.mark.parametrize("head", [
+    'time="2024-02-21T09:30:56Z" level=info msg="PyTorchJob=mnist, ReplicaType=Master expected=1, running=1, succeeded=0, failed=0, Replicas=1"',
+    '1.708507856644096e+09\tDEBUG\tevents\tError pod mnist-worker-0 container pytorch exitCode: 1 terminated message: \t{"type": "Warning", "x": 1}',
+    '1708507856.644096\tINFO\tcontroller\tReconciling PyTorchJob mnist in namespace team-a, worker replicas 3, master replicas 1 {"job": "mnist"}',
+])
+def test_go_controller_records_start_a_line_of_their_own(head):
+    """A training operator's logrus (``time="…"``) and zap (epoch seconds) lines, wrapped with
+    padding: each record starts a line again (was: the whole log joined into one line)."""
+    log = "\n".join([head, head.replace("mnist", "bert"), head.replace("mnist", "gpt2")])
+    assert repair_paste(wrap(log)).text.split("\n") == log.split("\n")

@@ -37,6 +37,8 @@ _BULLET = re.compile(r"^ {0,3}(?:[-*+]|\d{1,4}[.)]) ")
 _RECORD = re.compile(
     r"^\s*(?:Traceback \(|File \"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Warning)\b|\[|\d{4}-\d\d-\d\d|[EWIF]\d{4} "
     r"|(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
+    # Go controllers (the training operators, kube components): logrus time="…", zap's epoch seconds
+    r"|(?:time|ts)=\"?\d{4}-\d\d-\d\d|\d{10}(?:\.\d{1,9})?\s|\d\.\d{1,17}e\+09\s"
     r"|[A-Za-z0-9][\w.-]{0,252}:\d+:\d+ \[\d+\]|[\w.-]{1,253}: [\w.-]{1,253}:\d+:\d+ \[)"
     r"|^\s+(?:time|host|rank|exitcode|error_file|traceback)\s*:")
 _DECORATION_CHARS = frozenset("-*+•|│┃>")
