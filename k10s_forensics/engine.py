@@ -11,7 +11,9 @@ overwrite an allowed file. ``k10s shell --unsafe`` is the only way to an unlocke
 
 from __future__ import annotations
 
+import warnings
 import weakref
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -30,10 +32,27 @@ def _quote_path(path: str) -> str:
     return "'" + path.replace("'", "''") + "'"
 
 
+#: Every derived table at most this many rows (a pasted incident, a small simulated job, a hand-built
+#: test): ``open_tables(light=True)`` plans without DuckDB's optimizer.
+LIGHT_MAX_ROWS = 20_000
+
+
 def connect(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int | None = None, locked: bool = True) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with views ``<table>`` for derived tables and ``raw_<name>`` for raw ones.
 
     With ``locked`` (the default) the database can read nothing but those files.
+    """
+    return open_tables(bundle, rebuild_if_needed=rebuild_if_needed, threads=threads, locked=locked)[0]
+
+
+def open_tables(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int | None = None, locked: bool = True,
+                light: bool = False) -> tuple[duckdb.DuckDBPyConnection, dict[str, int]]:
+    """``connect``, and the row count of every derived table that has a view (from the Parquet footers).
+
+    With ``light``, a bundle whose every derived table holds at most ``LIGHT_MAX_ROWS`` rows is
+    planned without DuckDB's optimizer (``PRAGMA disable_optimizer``, before the configuration is
+    locked): on such tables optimising costs more than running, and results do not depend on it
+    (docs/architecture.md, "Small bundles: planned without the optimizer").
     """
     if rebuild_if_needed and derived.needs_work(bundle):
         from k10s_forensics.rebuild.pool import ensure_tables  # only when tables must be derived
@@ -51,18 +70,53 @@ def connect(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int | No
     con.execute("SET TimeZone = 'UTC'")
     if threads:
         con.execute(f"SET threads = {int(threads)}")
-    paths = [bundle.table_path(n) for n in TABLE_NAMES] + [bundle.raw_path(n) for n in RAW_NAMES]
+    tables = {name: bundle.table_path(name) for name in TABLE_NAMES}
+    raws = {f"raw_{name}": bundle.raw_path(name) for name in RAW_NAMES}
     if locked:
-        allowed = ", ".join(_quote_path(str(p)) for p in paths if p.is_file())
+        allowed = ", ".join(_quote_path(str(p)) for p in [*tables.values(), *raws.values()] if p.is_file())
         con.execute(f"SET allowed_paths = [{allowed}]")
         con.execute("SET enable_external_access = false")
-    for name in TABLE_NAMES:
-        _create_view(con, name, bundle.table_path(name))
-    for name in RAW_NAMES:
-        _create_view(con, f"raw_{name}", bundle.raw_path(name))
+    viewed = {name: path for name, path in tables.items() if _create_view(con, name, path)}
+    for view, path in raws.items():
+        _create_view(con, view, path)
+    counts = _FOOTER_ROWS[con] = _footer_rows(con, viewed)
+    if light and max(counts.values(), default=0) <= LIGHT_MAX_ROWS:
+        con.execute("PRAGMA disable_optimizer")
     if locked:
         con.execute("SET lock_configuration = true")
-    return con
+    return con, counts
+
+
+#: Per connection from ``open_tables``: rows of each derived table that has a view over its file.
+_FOOTER_ROWS: "weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, dict[str, int]]" = weakref.WeakKeyDictionary()
+
+
+def footer_rows(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """The row counts ``open_tables`` read for this connection (empty for any other connection)."""
+    return dict(_FOOTER_ROWS.get(con, {}))
+
+
+def _footer_rows(con: duckdb.DuckDBPyConnection, viewed: dict[str, Path]) -> dict[str, int]:
+    """Rows per viewed table, read from the Parquet footers in one statement (what ``count(*)`` of
+    the view gives); a table whose footer cannot be read is counted by its view."""
+    if not viewed:
+        return {}
+    files = ", ".join(_quote_path(str(p)) for p in viewed.values())
+    try:
+        rows = con.execute(f"SELECT file_name, num_rows FROM parquet_file_metadata([{files}])").fetchall()
+    except duckdb.Error:
+        rows = []
+    by_file = {str(name): int(n) for name, n in rows}
+    counts = {}
+    for name, path in viewed.items():
+        if str(path) in by_file:
+            counts[name] = by_file[str(path)]
+            continue
+        try:
+            counts[name] = int(con.execute(f'SELECT count(*) FROM "{name}"').fetchall()[0][0])
+        except duckdb.Error:
+            counts[name] = -1
+    return counts
 
 
 def _create_view(con: duckdb.DuckDBPyConnection, view: str, path) -> bool:
@@ -103,6 +157,25 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str, origin: str | None
             raise QueryError(_REFUSAL.format(kind=word), origin)
 
 
+def run_select(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None, *, origin: str | None = None):
+    """``run_sql`` for a read-only query (a rule's): one SELECT is bound once, as it runs.
+
+    ``con.sql`` binds a SELECT to describe its relation, then again to run it; here the statement
+    runs at once and its rows come back as the same Arrow table. Any other text goes to ``run_sql``.
+    """
+    check_read_only(con, sql, origin)
+    if _statement_kinds(con, sql) != ("SELECT",):
+        return run_sql(con, sql, params, origin=origin)
+    try:
+        con.execute(sql, params or None)
+        with warnings.catch_warnings():  # "an extra copy of the rows": a rule returns a few
+            warnings.simplefilter("ignore", UserWarning)
+            return con.to_arrow_table()
+    except duckdb.Error as exc:
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
+        raise QueryError(message, origin) from None
+
+
 def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None, *, origin: str | None = None,
             read_only: bool = True):
     """Run SQL and return a pyarrow Table; DuckDB errors become QueryError naming ``origin``."""
@@ -116,4 +189,4 @@ def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | N
         raise QueryError(message, origin) from None
 
 
-__all__ = ["connect", "run_sql", "check_read_only", "REFUSED_STATEMENTS"]
+__all__ = ["LIGHT_MAX_ROWS", "connect", "footer_rows", "open_tables", "run_select", "run_sql", "check_read_only", "REFUSED_STATEMENTS"]

@@ -28,7 +28,7 @@ SELECT job_key, pg_key, min(pg_desc) AS pg_desc, rank,
 FROM e GROUP BY job_key, pg_key, rank;
 
 -- k10s_fr_entry: every collective entry with its job and group (for op/size comparison).
-CREATE OR REPLACE TEMP VIEW k10s_fr_entry AS
+CREATE OR REPLACE TEMP TABLE k10s_fr_entry AS
 SELECT pj.job_key, coalesce(f.pg_name, CAST(f.pg_id AS VARCHAR)) AS pg_key, f.rank, f.collective_seq_id AS seq,
        f.op, coalesce(f.input_sizes, '') AS input_sizes, f.state, coalesce(f.time_created, f.captured_at) AS ts
 FROM flight_recorder f JOIN k10s_pod_job_name pj ON pj.namespace = f.namespace AND pj.pod = f.pod
@@ -44,7 +44,7 @@ WHERE f.rank IS NOT NULL AND f.collective_seq_id > 0 AND NOT coalesce(f.is_p2p, 
 --    single culprit (the hang is inside the collective);
 -- 4. printed fr_trace output in logs ("Not all ranks joining collective ... missing ranks").
 -- Confidence: high when the culprits are fewer than half of the ranks compared, else medium.
-CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_fr AS
+CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_fr AS
 WITH g AS (
     SELECT job_key, pg_key, min(pg_desc) AS pg_desc, min(last_seq) AS min_seq, max(last_seq) AS max_seq,
            max(first_seq) AS window_seq, count(*) AS nranks, list(rank ORDER BY rank) AS ranks, max(last_ts) AS ts,
@@ -215,7 +215,7 @@ GROUP BY ALL;
 --    (NCCL lists the minority group, which may be the healthy one): medium when the behind
 --    group is the smaller one, low otherwise;
 -- 3. every communicator OK -> no culprit (confidence none).
-CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_ras AS
+CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_ras AS
 WITH size AS (SELECT job_key, gpus FROM k10s_job_size),
 comm AS (
     SELECT job_key, max(comm_ranks) AS comm_ranks, bool_and(coalesce(errors, 'OK') = 'OK') AS all_ok, count(*) AS groups,

@@ -58,14 +58,14 @@ WHERE i.rank <> r.reporter
 -- recv|send operation to complete", "Read timeout [ip]:port" / "Write timeout", "Application
 -- timeout caused pair closure". A closed or reset connection ("Connection closed by peer") says a
 -- peer process ended, not that it hung: not a wait; nor a rendezvous/store timeout.
-CREATE OR REPLACE TEMP VIEW k10s_gloo_wait AS
+CREATE OR REPLACE TEMP TABLE k10s_gloo_wait AS
 SELECT job_key, rank_resolved AS rank, ts, pod_key, incarnation_uid, raw_row, line_no, event_id,
        TRY_CAST(regexp_extract(error_message, 'waiting (\d+) ?ms', 1) AS BIGINT) AS timeout_ms
 FROM k10s_log
 WHERE kind = 'python_exception' AND job_key IS NOT NULL AND rank_resolved IS NOT NULL
   AND regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure');
 
-CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_logs AS
+CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_logs AS
 WITH
 -- ---- desync-report -------------------------------------------------------------------
 desync_report AS (  -- one report per (job, reporter)

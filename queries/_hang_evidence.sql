@@ -3,7 +3,7 @@
 -- confidence ('high'|'medium'|'low'|'none'), pg, seq_num, op_type, ts, detail.
 -- culprit_ranks empty with confidence 'none' = the evidence says there is NO single culprit.
 
-CREATE OR REPLACE TEMP VIEW k10s_hang_evidence AS
+CREATE OR REPLACE TEMP TABLE k10s_hang_evidence AS
 SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM k10s_hang_evidence_fr
 UNION ALL SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM k10s_hang_evidence_ras
 UNION ALL SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM k10s_hang_evidence_logs

@@ -282,7 +282,7 @@ CROSS JOIN LATERAL (  -- abort - first failure, and never less than the watchdog
 
 -- k10s_hang_evidence_first_failure: the first-failure decision in the columns every hang
 -- evidence family shares (queries/_hang_evidence.sql unions them).
-CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_first_failure AS
+CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_first_failure AS
 SELECT
     i.job_key,
     'first-failure' AS evidence,

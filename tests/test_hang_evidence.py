@@ -308,13 +308,13 @@ def test_verdict_is_strongest_then_precedence(tmp_path, rows, want):
     try:
         fr = " UNION ALL ".join(_row(*r) for r in rows if r[0] == "flight-recorder") or _row("flight-recorder", [], "none") + " WHERE false"
         ras = " UNION ALL ".join(_row(*r) for r in rows if r[0] == "ras") or _row("ras", [], "none") + " WHERE false"
-        con.execute(f"CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_fr AS {fr}")
-        con.execute(f"CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_ras AS {ras}")
+        con.execute(f"CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_fr AS {fr}")
+        con.execute(f"CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_ras AS {ras}")
         others = [r for r in rows if r[0] not in ("flight-recorder", "ras")]
         logs = " UNION ALL ".join(_row(*r) for r in others if r[0] != "first-failure") or _row("desync-report", [], "none") + " WHERE false"
         first = " UNION ALL ".join(_row(*r) for r in others if r[0] == "first-failure") or _row("first-failure", [], "none") + " WHERE false"
-        con.execute(f"CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_logs AS {logs}")
-        con.execute(f"CREATE OR REPLACE TEMP VIEW k10s_hang_evidence_first_failure AS {first}")
+        con.execute(f"CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_logs AS {logs}")
+        con.execute(f"CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_first_failure AS {first}")
         con.sql(read_text("_hang_evidence.sql"))
         got = con.sql("SELECT evidence, culprit_ranks, considered FROM k10s_hang_verdict").fetchall()
     finally:

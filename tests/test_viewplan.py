@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import shutil
+from pathlib import Path
 
 import duckdb
 import pytest
 from _analyze_kit import table_bundle
 from conftest import SAMPLE_BUNDLES
+from determinism_kit import analyse_all
+from incident_kit import incident_bundle, load_corpus
 
 from k10s_forensics.analyze import render, viewplan
 from k10s_forensics.analyze.rules import builtin_rules, load_rules, parse_rule
 from k10s_forensics.analyze.runner import prepare, run_rules
+from k10s_forensics.engine import LIGHT_MAX_ROWS, open_tables
 from k10s_forensics.store.bundle import Bundle
 
 SAMPLES = sorted(p.name for p in SAMPLE_BUNDLES.iterdir() if (p / "manifest.json").is_file())
@@ -74,25 +77,54 @@ def test_user_rule_reading_a_shared_view_gets_it(tmp_path, empty_bundle):
     assert "k10s_hang_verdict" in names and "k10s_incident" in names
 
 
-def _canonical(result: dict) -> str:
-    return json.dumps(result, sort_keys=True, default=str)
+def _reference(bundle: Bundle) -> dict:
+    """Every shared view, DuckDB's optimizer on: what ``analyze`` gave before view planning and light plans."""
+    con = prepare(bundle, threads=1, rules=None, light=False)
+    try:
+        assert con.execute("SELECT current_setting('enable_optimizer')").fetchall() == [(True,)]
+        return run_rules(con, bundle, load_rules(()))
+    finally:
+        con.close()
+
+
+def _assert_light_output_is_the_reference(bundle: Bundle, folder, name: str) -> None:
+    """The analysis in ``folder`` (light plan, views planned) is byte for byte the reference's, in
+    every format; and the bundle is small enough to be planned light at all."""
+    con, rows = open_tables(bundle, light=True)
+    try:
+        assert max(rows.values()) <= LIGHT_MAX_ROWS
+        assert con.execute("SELECT current_setting('enable_optimizer')").fetchall() == [(False,)]
+    finally:
+        con.close()
+    reference = _reference(bundle)
+    assert (folder / f"{name}.json").read_text(encoding="utf-8") == render.to_json(reference)
+    assert (folder / f"{name}.txt").read_text(encoding="utf-8") == render.to_text(reference, color=False)
+    assert (folder / f"{name}.md").read_text(encoding="utf-8") == render.to_markdown(reference)
 
 
 @pytest.mark.slow  # every sample bundle x 3 analyses
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_findings_identical_with_and_without_view_planning(sample, tmp_path, twins):
-    """``analyze`` (views planned) gives what every shared view gives. The planned analysis comes
-    from ``twins``: seed 1 and one DuckDB thread, byte for byte the same as seed 2 and 4 threads —
-    the determinism check of the sample bundles (tests/test_determinism.py)."""
+    """``analyze`` (views planned, small bundles planned without DuckDB's optimizer) gives, byte for
+    byte in JSON, text and Markdown, what every shared view with the optimizer gives. The planned
+    analysis comes from ``twins``: seed 1 and one DuckDB thread, byte for byte the same as seed 2 and
+    4 threads — the determinism check of the sample bundles (tests/test_determinism.py)."""
     copy = shutil.copytree(SAMPLE_BUNDLES / sample, tmp_path / sample)
-    planned = twins.findings(f"sample-{sample}", copy, tmp_path / "runs")
-    bundle = Bundle.open(copy)
-    con = prepare(bundle, threads=1, rules=None)
-    try:
-        unplanned = json.loads(render.to_json(run_rules(con, bundle, load_rules(()))))
-    finally:
-        con.close()
-    assert _canonical(unplanned) == _canonical(planned)
+    folder, _ = twins.analyze({f"sample-{sample}": copy}, tmp_path / "runs")
+    _assert_light_output_is_the_reference(Bundle.open(copy), folder, f"sample-{sample}")
+
+
+#: A few real incidents (every 40th of the corpus, by name): pasted logs, the smallest bundles.
+CORPUS = Path(__file__).resolve().parent / "data" / "real-incidents"
+INCIDENTS = sorted(load_corpus(CORPUS), key=lambda c: c.incident)[::40]
+
+
+@pytest.mark.parametrize("case", INCIDENTS, ids=lambda c: c.incident)
+def test_light_plans_of_real_incidents_are_the_reference(case, tmp_path):
+    bundle = incident_bundle(tmp_path / case.incident, case, (CORPUS / case.incident / "log.txt").read_text(encoding="utf-8"))
+    folder = tmp_path / "out"
+    analyse_all({case.incident: str(bundle.path)}, folder, threads=2)
+    _assert_light_output_is_the_reference(Bundle.open(bundle.path), folder, case.incident)
 
 
 def test_a_group_naming_a_shared_view_is_undecided():

@@ -22,7 +22,7 @@ from k10s_forensics.analyze.rules import SEVERITIES, Rule, load_rules
 from k10s_forensics.store.bundle import Bundle, parse_iso
 from k10s_forensics.store.damage import table_notes
 from k10s_forensics.store.derived import record_of
-from k10s_forensics.engine import connect, run_sql
+from k10s_forensics.engine import footer_rows, open_tables, run_select
 from k10s_forensics.errors import QueryError
 from k10s_forensics.output import jsonable
 from k10s_forensics.queries import VIEWS_FILES, read_text
@@ -54,9 +54,10 @@ EMPTY_REASONS: dict[str, str] = {
 }
 
 
-def _ensure_views(con: duckdb.DuckDBPyConnection) -> None:
-    """Every derived table exists as a view, empty with its schema when its file is absent."""
-    existing = {r[0] for r in con.sql("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+def _ensure_views(con: duckdb.DuckDBPyConnection, existing: set[str] | None = None) -> None:
+    """Every derived table exists as a view, empty with its schema when its file is absent (not in ``existing``)."""
+    if existing is None:
+        existing = {r[0] for r in con.sql("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
     for name in TABLE_NAMES:
         if name not in existing:
             empty = TABLES_BY_NAME[name].empty()
@@ -65,10 +66,11 @@ def _ensure_views(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _row_counts(con: duckdb.DuckDBPyConnection, names: set[str]) -> dict[str, int]:
+    known = footer_rows(con)  # the derived tables' rows, read by open_tables from the Parquet footers
     counts = {}
     for name in sorted(names):
         try:
-            counts[name] = int(con.sql(f'SELECT count(*) FROM "{name}"').fetchall()[0][0])
+            counts[name] = known[name] if name in known else int(con.sql(f'SELECT count(*) FROM "{name}"').fetchall()[0][0])
         except duckdb.Error:
             counts[name] = -1
     return counts
@@ -223,7 +225,7 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
             skipped.append({"rule": rule.id, "reason": reason})
             continue
         try:
-            table = run_sql(con, rule.sql, _params(rule, window), origin=rule.origin)
+            table = run_select(con, rule.sql, _params(rule, window), origin=rule.origin)
         except QueryError as exc:
             skipped.append({"rule": rule.id, "reason": f"rule failed: {exc}", "error": True})
             continue
@@ -244,14 +246,14 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
 
 
 def prepare(bundle: Bundle, prices: PriceTable | None = None, threads: int | None = None,
-            rules: list[Rule] | None = None, only: set[str] | None = None) -> duckdb.DuckDBPyConnection:
+            rules: list[Rule] | None = None, only: set[str] | None = None, *, light: bool = True) -> duckdb.DuckDBPyConnection:
     """A connection with the bundle's tables, the price table and the shared views.
 
-    With ``rules``, only the shared views those of them that will run need
-    (``analyze.viewplan``); without, every shared view.
+    With ``rules``, only the shared views those of them that will run need (``analyze.viewplan``); without, every
+    shared view. ``light``: small tables planned without DuckDB's optimizer (``engine.open_tables``; same results).
     """
-    con = connect(bundle, threads=threads)
-    _ensure_views(con)
+    con, rows = open_tables(bundle, threads=threads, light=light)
+    _ensure_views(con, set(rows))
     (prices or PriceTable.default()).register(con)
     if rules is not None:
         from k10s_forensics.analyze import viewplan

@@ -1,0 +1,154 @@
+"""The fixed cost of one small ``analyze`` (the test suite's main cost), this code against a baseline.
+
+    python benchmarks/bench_analyze_small.py --baseline DIR            # DIR: an old k10s_forensics package
+    python benchmarks/bench_analyze_small.py --baseline DIR --every 5 --rounds 5
+
+Inputs (built once, in a temporary folder): every ``--every``-th incident of the real-incident
+corpus (tests/data/real-incidents) imported with ``k10s import-logs`` as the corpus tests do, and
+three small simulated jobs (2 nodes x 4 GPUs x 5 min: nccl-hang, pending-quota, startup-shm),
+rebuilt. Then, alternating, ``--rounds`` times, one fresh process per code:
+
+* this code          - ``analyze`` as shipped (small bundles planned without DuckDB's optimizer);
+* this code, optimised - the same with ``prepare(light=False)`` (DuckDB's optimizer always on);
+* baseline           - the package in ``--baseline`` (``PYTHONPATH``), e.g. ``git archive`` of main.
+
+Each process analyses every input once to warm up, then once more measured (``process_time``
+and wall around the analyses alone: imports and start-up are left out), and writes the JSON, text
+and Markdown of each analysis; the outputs of the three are compared byte for byte. Last, the
+whole ``k10s analyze --format json`` process on one input (start-up included), median of the
+rounds, this code against the baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ("nccl-hang", "pending-quota", "startup-shm")
+
+CHILD = r"""
+import json, sys, time
+from pathlib import Path
+from k10s_forensics.analyze import render
+from k10s_forensics.analyze.rules import load_rules
+from k10s_forensics.analyze import runner
+from k10s_forensics.store.bundle import Bundle
+mode, out, bundles = sys.argv[1], Path(sys.argv[2]), sys.argv[3:]
+
+def one(path):
+    bundle = Bundle.open(path)
+    if mode != "optimised":
+        return runner.analyze(bundle, threads=1)
+    rules = load_rules(())
+    con = runner.prepare(bundle, None, 1, rules=rules, light=False)
+    try:
+        return runner.run_rules(con, bundle, rules)
+    finally:
+        con.close()
+
+for path in bundles:
+    one(path)
+cpu0, wall0 = time.process_time(), time.perf_counter()
+results = [one(path) for path in bundles]
+cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+out.mkdir(parents=True, exist_ok=True)
+for path, result in zip(bundles, results):
+    name = Path(path).name
+    (out / f"{name}.json").write_text(render.to_json(result))
+    (out / f"{name}.txt").write_text(render.to_text(result, color=False))
+    (out / f"{name}.md").write_text(render.to_markdown(result))
+print(json.dumps({"cpu_s": cpu / len(bundles), "wall_s": wall / len(bundles)}))
+"""
+
+
+def build_inputs(folder: Path, every: int) -> list[Path]:
+    """Corpus incidents imported as the corpus tests do, and small simulated jobs, all rebuilt."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from incident_kit import incident_bundle, load_corpus
+
+    from k10s_forensics.rebuild.pool import ensure_tables
+    from k10s_forensics.store.bundle import Bundle
+
+    corpus = ROOT / "tests" / "data" / "real-incidents"
+    paths = []
+    for case in sorted(load_corpus(corpus), key=lambda c: c.incident)[::every]:
+        bundle = incident_bundle(folder / case.incident, case, (corpus / case.incident / "log.txt").read_text(encoding="utf-8"))
+        ensure_tables(bundle)
+        paths.append(bundle.path)
+    k10s = [sys.executable, "-m", "k10s_forensics"]
+    for scenario in SCENARIOS:
+        path = folder / f"sim-{scenario}"
+        subprocess.run([*k10s, "simulate", scenario, "-o", str(path), "--nodes", "2", "--gpus-per-node", "4", "--minutes", "5"],
+                       check=True, stdout=subprocess.DEVNULL)
+        ensure_tables(Bundle.open(path))
+        paths.append(path)
+    return paths
+
+
+def child_cpu(mode: str, out: Path, bundles: list[Path], env: dict[str, str] | None) -> dict[str, float]:
+    done = subprocess.run([sys.executable, "-c", CHILD, mode, str(out), *map(str, bundles)], check=True,
+                          capture_output=True, text=True, env=env, cwd="/" if env else None)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def whole_process(bundle: Path, env: dict[str, str] | None) -> float:
+    """CPU seconds (user + system) of one fresh ``k10s analyze --format json``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "k10s_forensics", "analyze", str(bundle), "--format", "json"], check=True,
+                   stdout=subprocess.DEVNULL, env=env, cwd="/" if env else None)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def same_outputs(a: Path, b: Path) -> str:
+    names = sorted(p.name for p in a.iterdir())
+    differ = [n for n in names if not (b / n).is_file() or (a / n).read_bytes() != (b / n).read_bytes()]
+    return "identical" if not differ and len(names) == len(list(b.iterdir())) else f"differ: {', '.join(differ[:5])}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--baseline", type=Path, required=True, help="a directory holding the old k10s_forensics package")
+    ap.add_argument("--every", type=int, default=10, help="every N-th corpus incident (default 10)")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args(argv)
+    base_env = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
+    codes = [("this code", "light", None), ("this code, optimised", "optimised", None), ("baseline", "light", base_env)]
+    with tempfile.TemporaryDirectory(prefix="k10s-small-") as tmp:
+        bundles = build_inputs(Path(tmp) / "in", args.every)
+        runs: dict[str, list[dict[str, float]]] = {name: [] for name, _, _ in codes}
+        for r in range(args.rounds):
+            for name, mode, env in codes:
+                runs[name].append(child_cpu(mode, Path(tmp) / "out" / f"{r}-{mode}-{env is None}", bundles, env))
+        procs: dict[str, list[float]] = {"this code": [], "baseline": []}
+        for _ in range(args.rounds):
+            procs["this code"].append(whole_process(bundles[0], None))
+            procs["baseline"].append(whole_process(bundles[0], base_env))
+        out = Path(tmp) / "out"
+        print(f"{len(bundles)} small inputs ({len(bundles) - len(SCENARIOS)} corpus incidents, {len(SCENARIOS)} simulated jobs), "
+              f"{args.rounds} rounds, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
+        print("| code | median CPU s per analysis | median wall s | all rounds (CPU) | ÷ baseline (CPU) |\n|---|---:|---:|---|---:|")
+        base_cpu = statistics.median(x["cpu_s"] for x in runs["baseline"])
+        for name, _, _ in codes:
+            cpu = statistics.median(x["cpu_s"] for x in runs[name])
+            wall = statistics.median(x["wall_s"] for x in runs[name])
+            rounds = ", ".join(f"{x['cpu_s']:.3f}" for x in runs[name])
+            print(f"| {name} | {cpu:.3f} | {wall:.3f} | {rounds} | {cpu / base_cpu:.2f} |")
+        print(f"\nOutputs (JSON, text, Markdown of {len(bundles)} analyses): this code vs baseline "
+              f"{same_outputs(out / '0-light-True', out / '0-light-False')}; vs optimised {same_outputs(out / '0-light-True', out / '0-optimised-True')}")
+        this, base = statistics.median(procs["this code"]), statistics.median(procs["baseline"])
+        print(f"\nWhole `k10s analyze --format json` process on {bundles[0].name}: this code {this:.2f} CPU s, baseline {base:.2f} "
+              f"(all: {', '.join(f'{x:.2f}' for x in procs['this code'])} / {', '.join(f'{x:.2f}' for x in procs['baseline'])})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
