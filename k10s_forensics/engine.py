@@ -32,6 +32,11 @@ def _quote_path(path: str) -> str:
     return "'" + path.replace("'", "''") + "'"
 
 
+#: DuckDB warns that Arrow output of an executed statement copies its rows: a rule returns a few, and
+#: binding the statement once (``run_select``) saves more than the copy costs. Set once, not per call
+#: (``warnings.catch_warnings`` is not thread-safe; ``k10s view`` and ``watch`` analyse in threads).
+warnings.filterwarnings("ignore", message="Arrow output on a DB-API result makes an extra copy", category=UserWarning)
+
 #: Every derived table at most this many rows (a pasted incident, a small simulated job, a hand-built
 #: test): ``open_tables(light=True)`` plans without DuckDB's optimizer.
 LIGHT_MAX_ROWS = 20_000
@@ -168,9 +173,7 @@ def run_select(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] 
         return run_sql(con, sql, params, origin=origin)
     try:
         con.execute(sql, params or None)
-        with warnings.catch_warnings():  # "an extra copy of the rows": a rule returns a few
-            warnings.simplefilter("ignore", UserWarning)
-            return con.to_arrow_table()
+        return con.to_arrow_table()
     except duckdb.Error as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
         raise QueryError(message, origin) from None

@@ -17,6 +17,7 @@ from k10s_forensics.analyze.render import to_markdown, to_text
 from k10s_forensics.analyze.rules import SEVERITIES, builtin_rules, parse_rule, user_rules
 from k10s_forensics.analyze.runner import EMPTY_REASONS, analyze, prepare
 from k10s_forensics.errors import QueryError
+from k10s_forensics.engine import LIGHT_MAX_ROWS, open_tables
 from k10s_forensics.queries import RULES, VIEWS_FILES, packaged_sql_files, rule_file_name
 from k10s_forensics.store.tables import TABLE_NAMES
 
@@ -112,6 +113,24 @@ def test_user_rules_run_and_skip(tmp_path):
     skipped = {s["rule"]: s for s in result["skipped"]}
     assert "no TCP socket samples" in skipped["needs-tcp"]["reason"]
     assert skipped["broken"]["error"] and "broken.sql" in skipped["broken"]["reason"]
+
+
+def test_user_rules_keep_duckdbs_optimizer_on_a_small_bundle(tmp_path):
+    """A small bundle is planned light for the built-in rules (engine.LIGHT_MAX_ROWS), but a user
+    rule (an implicit join would be a cross product without the optimizer) runs optimised."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "opt.sql").write_text(HEADER.format(id="opt-seen", sev="info", req="pods").replace(
+        "'hello' AS note", "current_setting('enable_optimizer')::VARCHAR AS note"))
+    bundle = table_bundle(tmp_path / "b", gang(pods=2))
+    (f,) = analyze(bundle, rules_dirs=[str(rules)], only={"opt-seen"})["findings"]
+    assert f["evidence"] == [{"note": "true"}]
+    con, rows = open_tables(bundle, light=True)
+    try:
+        assert max(rows.values()) <= LIGHT_MAX_ROWS
+        assert con.execute("SELECT current_setting('enable_optimizer')").fetchall() == [(False,)]
+    finally:
+        con.close()
 
 
 def test_absent_table_files_are_skipped_not_crashed(tmp_path):

@@ -288,7 +288,9 @@ def analyze(
         threads: DuckDB threads (default: DuckDB's choice).
     """
     rules = load_rules(tuple(rules_dirs))
-    con = prepare(bundle, prices, threads, rules=rules, only=only)
+    # User rules (``--rules DIR``) keep DuckDB's optimizer whatever the size: a rule written as an
+    # implicit join would run as a cross product without it. The built-in ones are planned light.
+    con = prepare(bundle, prices, threads, rules=rules, only=only, light=not rules_dirs)
     try:
         return run_rules(con, bundle, rules, only)
     finally:
