@@ -43,6 +43,9 @@ pid_rank AS (  -- pid -> rank within a pod incarnation, from lines that name bot
 sigtermed AS (  -- pids the launcher sent SIGTERM: a later -9 of theirs is the escalation, not a host OOM kill
     SELECT DISTINCT incarnation_uid, pid FROM l WHERE kind = 'torchrun_sigterm' AND subkind IN ('SIGTERM', 'escalated_SIGKILL')
 ),
+sigterm_seen AS (  -- launcher logs that show whom their agent SIGTERMed (a -15 of another pid came from outside)
+    SELECT DISTINCT incarnation_uid FROM l WHERE kind = 'torchrun_sigterm' AND subkind = 'SIGTERM'
+),
 timed_out AS (  -- ranks whose own watchdog fired: their -6 is the watchdog's abort
     SELECT DISTINCT job_key, rank_resolved AS rank FROM l
     WHERE rank_resolved IS NOT NULL AND (kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary')
@@ -57,7 +60,9 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
 ),
 ranked AS (
     SELECT l.*, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
-           CASE WHEN l.exit_code IN (137, 139, 135, 136, 134, 143, 129, 130) THEN 128 - l.exit_code ELSE l.exit_code END AS status,
+           CASE WHEN l.exit_code IN (137, 139, 135, 136, 134, 143, 129, 130, 132) THEN 128 - l.exit_code ELSE l.exit_code END AS status,
+           -- a worker's SIGTERM (-15) that its torchrun agent, whose SIGTERMs to other pids are in the log, did not send
+           l.kind = 'torchrun_failure' AND l.pid IS NOT NULL AND st.pid IS NULL AND ss.incarnation_uid IS NOT NULL AS outside_sigterm,
            -- srun's "task N: Killed" where srun reports another task failing on its own is srun's teardown SIGKILL
            st.pid IS NOT NULL OR (l.subkind = 'srun_killed' AND EXISTS (
                SELECT 1 FROM l o WHERE o.raw_row = l.raw_row AND o.kind = 'process_exit' AND o.subkind IN ('srun', 'srun_oom')
@@ -65,6 +70,7 @@ ranked AS (
     FROM l
     LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
     LEFT JOIN sigtermed st ON st.incarnation_uid = l.incarnation_uid AND st.pid = l.pid AND l.kind <> 'torchrun_sigterm'
+    LEFT JOIN sigterm_seen ss ON ss.incarnation_uid = l.incarnation_uid
     LEFT JOIN timed_out tw ON tw.job_key = l.job_key AND tw.rank = coalesce(l.rank_resolved, pr.rank)
     LEFT JOIN torn_down td ON td.job_key = l.job_key AND td.rank = coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END)
 ),
@@ -73,6 +79,14 @@ classified AS (
         CASE
             WHEN kind = 'cuda_oom' THEN 'cuda-oom'
             WHEN kind = 'cuda_error' THEN 'cuda-error'
+            -- host memory: a MemoryError or the CPU allocator's failure (docs/rules.md "host memory and data-loader workers")
+            WHEN kind = 'python_exception' AND subkind = 'raised' AND (error_type = 'MemoryError'
+                 OR error_message LIKE '%DefaultCPUAllocator: can''t allocate memory%') THEN 'host-oom'
+            -- a DataLoader worker killed by a signal: the rank's failure is the worker's signal
+            WHEN kind = 'python_exception' AND subkind = 'raised' AND error_message LIKE 'DataLoader worker (pid%) is killed by signal: %' THEN
+                CASE regexp_extract(error_message, 'killed by signal: ([A-Za-z ]+)', 1)
+                    WHEN 'Killed' THEN 'host-oom-kill' WHEN 'Bus error' THEN 'sigbus' WHEN 'Segmentation fault' THEN 'segfault'
+                    WHEN 'Aborted' THEN 'abort' WHEN 'Floating point exception' THEN 'sigfpe' ELSE 'python-exception' END
             WHEN kind = 'python_exception' AND subkind = 'raised' THEN 'python-exception'
             -- a rank-tagged traceback and nothing else of that rank in the log (its exception line
             -- was cut off): it raised, what is unknown
@@ -86,6 +100,8 @@ classified AS (
                     WHEN status = -7 THEN 'sigbus'
                     WHEN status = -11 THEN 'segfault'
                     WHEN status = -8 THEN 'sigfpe'
+                    WHEN status = -4 THEN 'sigill'
+                    WHEN status = -15 AND outside_sigterm THEN 'sigterm'
                     WHEN status = -6 AND NOT rank_timed_out THEN 'abort'
                     WHEN status = 1 AND rank_torn_down THEN NULL
                     WHEN status = 1 THEN 'python-exception'

@@ -30,6 +30,8 @@ import threading
 import time
 from pathlib import Path
 
+import torch_scenarios3
+
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "torch_worker.py"
 OUT_ROOT = HERE.parent / "data" / "torch-runs"
@@ -45,11 +47,11 @@ RUN_LIMIT_S = 90
 
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
-      kill_node=False, one_agent=False, step=3, steps=6, agents=2):
+      kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
     culprits = [rank] if culprits is None and fault != "none" else (culprits or [])
     return {"name": name, "launcher": launcher, "fault": fault, "rank": rank, "cause": cause, "culprit_ranks": culprits,
             "nproc": nproc, "opts": list(opts), "env": env or {}, "kill_node": kill_node, "one_agent": one_agent, "step": step, "steps": steps,
-            "agents": agents}
+            "agents": agents, "gap_s": gap_s, "preempt_s": preempt_s}
 
 
 DETAIL = {"TORCH_DISTRIBUTED_DEBUG": "DETAIL"}
@@ -107,6 +109,7 @@ SCENARIOS = [
     S("torchrun-exit0-early", fault="exit0", rank=1, cause="never-joined"),
     S("spawn-2-exception", launcher="spawn", fault="exception", rank=1, cause="python-exception", nproc=2),
     S("spawn-hang", launcher="spawn", fault="hang", rank=3, cause="never-joined", nproc=4),
+    *torch_scenarios3.scenarios(S),  # the third set (held out when recorded)
 ]
 
 
@@ -163,10 +166,9 @@ def _descendants(pid: int) -> list[int]:
 
 
 def _worker_env(sc: dict, agent: str, marks: str) -> dict[str, str]:
-    env = dict(os.environ, K10S_FAULT=sc["fault"], K10S_FAULT_RANK=str(sc["rank"]), K10S_FAULT_STEP=str(sc["step"]), K10S_STEPS=str(sc["steps"]),
-               K10S_AGENT=agent, K10S_MARK_DIR=marks, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1", **sc["env"])
-    env.pop("LOGLEVEL", None)
-    return env
+    env = {k: v for k, v in os.environ.items() if k != "LOGLEVEL"}
+    return dict(env, K10S_FAULT=sc["fault"], K10S_FAULT_RANK=str(sc["rank"]), K10S_FAULT_STEP=str(sc["step"]), K10S_STEPS=str(sc["steps"]),
+                K10S_AGENT=agent, K10S_MARK_DIR=marks, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1", **sc["env"])
 
 
 def _commands(sc: dict, logdir: str) -> list[list[str]]:
@@ -177,6 +179,8 @@ def _commands(sc: dict, logdir: str) -> list[list[str]]:
                 "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
         return [[py, "-c", code]]
     port = str(free_port())
+    if sc["launcher"] in torch_scenarios3.LAUNCHERS:
+        return torch_scenarios3.commands(sc, opts, port, str(WORKER))
     if sc["launcher"] == "legacy":
         return [[py, "-m", "torch.distributed.launch", "--nnodes", "2", "--node-rank", str(i), "--nproc-per-node", n,
                  "--master-addr", "127.0.0.1", "--master-port", port, *opts, str(WORKER)] for i in (0, 1)]
@@ -206,14 +210,17 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
     for i, cmd in enumerate(cmds):
         name = f"agent{i}"
         agents.append(Agent(name, cmd, _worker_env(sc, name, str(marks))))
-        time.sleep(1.0)
+        time.sleep(sc["gap_s"])
     deadline = time.time() + RUN_LIMIT_S * max(1, len(cmds) - 1)
-    if sc["kill_node"]:
+    if sc["kill_node"] or sc["preempt_s"]:
         while len(list(marks.glob("group-*"))) < len(cmds) and time.time() < deadline:
             time.sleep(0.2)
-        time.sleep(1.5)
-        victim = _node_order(agents, marks)[1]
-        victim.kill_group(signal.SIGKILL)
+        time.sleep(sc["preempt_s"] or 1.5)
+        if sc["preempt_s"]:  # the agents only, as the kubelet signals each container's PID 1
+            for a in agents:
+                os.kill(a.proc.pid, signal.SIGTERM)
+        else:
+            _node_order(agents, marks)[1].kill_group(signal.SIGKILL)
     for a in agents:
         a.wait(deadline)
     dest = out_root / version / sc["name"]
@@ -240,7 +247,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
 
 def _public(cmd: list[str], logdir: str) -> str:
     """The command as a user would type it (no paths of this machine)."""
-    parts = ["python" if c == sys.executable else c.replace(str(WORKER), "torch_worker.py").replace(logdir, "logs")
+    parts = ["python" if c == sys.executable else "torchrun" if c == torch_scenarios3.TORCHRUN else c.replace(str(WORKER), "torch_worker.py").replace(logdir, "logs")
              .replace(str(HERE), ".") for c in cmd]
     return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
 
