@@ -233,7 +233,9 @@ wd_alive AS (  -- ranks of the job alive when the collective hung, and whether t
            AND (r.pod_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
                 OR w.reporting > 1
                 OR EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = r.pod_uid
-                           AND (x.rank_resolved = r.rank OR x.kind = 'torchrun_failure'))) AS has_logs
+                           -- NCCL's `Connection closed by localRank N` is another process's line about N
+                           AND ((x.rank_resolved = r.rank AND x.kind IS DISTINCT FROM 'nccl_peer_closed')
+                                OR x.kind = 'torchrun_failure'))) AS has_logs
     FROM k10s_rank r
     JOIN (SELECT job_key, min(ts) AS t0, max(ts) AS t1, max(timeout_ms) AS tmo, count(DISTINCT rank) AS reporting
           FROM wd_rank GROUP BY job_key) w

@@ -200,8 +200,11 @@ together AS (  -- the same way and within the same second as the first: failed t
     FROM best b JOIN first f USING (job_key, incident)
     WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause))
                                                            AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
-                               -- no clock: ranks that print the same error cannot be ordered (a paste interleaves them)
-                               OR (b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.cause = f.cause AND b.error_message = f.error_message))
+                               -- no clock: ranks that print the same error cannot be ordered (a paste interleaves them);
+                               -- the same error up to its numbers (each rank's own values: `got 1.0` / `got 0.0`)
+                               OR (b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.cause = f.cause
+                                   AND b.error_type IS NOT DISTINCT FROM f.error_type
+                                   AND regexp_replace(b.error_message, '[0-9]+', '#', 'g') = regexp_replace(f.error_message, '[0-9]+', '#', 'g')))
     GROUP BY ALL
 ),
 unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks);

@@ -74,3 +74,21 @@ def test_a_spliced_paste_names_no_single_process(tmp_path):
     assert _named(tmp_path, SPLICED) == []
     assert _named(tmp_path, SPLICED.replace("main(model_args, data_args, training_args)  File", "  File"), "one") == [
         ("rank-failure", "nccl-error", [0])]
+
+
+def _assert_tb(rank: int, message: str, prefix: str = "[rank{r}]: ") -> list[str]:
+    p = prefix.format(r=rank)
+    return [f"{p}Traceback (most recent call last):", f'{p}  File "/home/u/test.py", line 16, in <module>',
+            f'{p}    assert value == world_size, f"Expected {{world_size}}, got {{value}}"', f"{p}AssertionError: {message}"]
+
+
+@pytest.mark.parametrize(("first", "second", "together"), [
+    ("Expected 4, got 1.0", "Expected 4, got 0.0", True),       # each rank's own values: the same failure
+    ("shape [2, 4096] vs [2, 4095]", "shape [2, 4096] vs [2, 4097]", True),
+    ("Expected 4, got 1.0", "loss is nan", False),               # another failure: the first one is named
+])
+def test_ranks_raising_one_error_up_to_its_numbers_failed_together(tmp_path, first, second, together):
+    """A paste without a clock: every rank fails the same assertion, each with its own numbers."""
+    text = "\n".join([*_assert_tb(0, first), *_assert_tb(3, second, "[rank{r}]:"), ""])
+    named = _named(tmp_path, text, nproc_per_node=4, world_size=4)
+    assert named == ([] if together else [("rank-failure", "python-exception", [0])])

@@ -176,3 +176,20 @@ def test_one_waiter_and_one_silent_rank_is_a_pair_only_in_a_job_of_two(tmp_path)
             "milliseconds before timing out.\n")
     found = _hang_findings(tmp_path, text, nproc_per_node=8, world_size=8)
     assert not [f for f in found if f["ranks"] or f["severity"] in ("critical", "warning")]
+
+
+@pytest.mark.parametrize("split", [True, False])
+@pytest.mark.parametrize("closed", [
+    "ji-server-0:72:294 [0] NCCL INFO [Service thread] Connection closed by localRank 0",
+    "node-7:72:294 [0] NCCL INFO [Service thread] Connection closed by localRank 0",
+])
+def test_a_peer_closed_line_is_not_the_silent_rank_s_own(tmp_path, split, closed):
+    """NCCL's `Connection closed by localRank 0` is printed by another process about local rank 0:
+    beside one waiter's timeout (routed or all in one pod's log) it is no line of rank 0's own."""
+    wd = ("[rank1]:[E327 09:31:09.976973235 ProcessGroupNCCL.cpp:629] [Rank 1] Watchdog caught collective operation "
+          "timeout: WorkNCCL(SeqNum=3313, OpType=RECV, NumelIn=18, NumelOut=18, Timeout(ms)=600000) ran for 600086 "
+          "milliseconds before timing out.\n")
+    bundle, _ = import_logs([LogSource("x", wd + closed + "\n")], tmp_path, job="j", namespace="ns",
+                            nproc_per_node=1, world_size=2, split=split)
+    found = [f for f in analyze(bundle, only={"nccl-hang"})["findings"] if f["rule"] == "nccl-hang"]
+    assert not [f for f in found if f["ranks"] or f["severity"] in ("critical", "warning")]
