@@ -60,7 +60,8 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
 ),
 ranked AS (
     SELECT l.*, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
-           CASE WHEN l.exit_code IN (137, 139, 135, 136, 134, 143, 129, 130, 132) THEN 128 - l.exit_code ELSE l.exit_code END AS status,
+           -- 128 + N: a shell's or a container runtime's way of saying the process died of signal N
+           CASE WHEN l.exit_code BETWEEN 129 AND 159 THEN 128 - l.exit_code ELSE l.exit_code END AS status,
            -- a worker's SIGTERM (-15) that its torchrun agent, whose SIGTERMs to other pids are in the log, did not send
            l.kind = 'torchrun_failure' AND l.pid IS NOT NULL AND st.pid IS NULL AND ss.incarnation_uid IS NOT NULL AS outside_sigterm,
            -- srun's "task N: Killed" where srun reports another task failing on its own is srun's teardown SIGKILL
@@ -103,6 +104,13 @@ classified AS (
                     WHEN status = -4 THEN 'sigill'
                     WHEN status = -15 AND outside_sigterm THEN 'sigterm'
                     WHEN status = -6 AND NOT rank_timed_out THEN 'abort'
+                    -- any other signal but the teardown's (HUP, INT, KILL after a SIGTERM, ABRT after a timeout, TERM):
+                    -- named after it (sigsys: a seccomp kill, sigxcpu / sigxfsz: a resource limit, sigtrap, ...)
+                    WHEN status < 0 AND status NOT IN (-1, -2, -6, -9, -15) THEN
+                        coalesce('sig' || CASE -status WHEN 3 THEN 'quit' WHEN 5 THEN 'trap' WHEN 10 THEN 'usr1' WHEN 12 THEN 'usr2'
+                            WHEN 13 THEN 'pipe' WHEN 14 THEN 'alrm' WHEN 16 THEN 'stkflt' WHEN 24 THEN 'xcpu' WHEN 25 THEN 'xfsz'
+                            WHEN 26 THEN 'vtalrm' WHEN 27 THEN 'prof' WHEN 29 THEN 'io' WHEN 30 THEN 'pwr' WHEN 31 THEN 'sys' END,
+                                 'signal-' || (-status))
                     WHEN status = 1 AND rank_torn_down THEN NULL
                     WHEN status = 1 THEN 'python-exception'
                     WHEN status > 1 THEN 'exit-' || status

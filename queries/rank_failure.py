@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from typing import Any
 
 from k10s_forensics.queries._narrative import ranks_text
@@ -41,12 +42,24 @@ FIX = {
     "segfault": "Get a core dump or faulthandler trace of that rank (PYTHONFAULTHANDLER=1); check native extensions and the driver/CUDA versions on its node.",
     "cuda-error": "Drain the node and check the GPU (see gpu-health, dmesg Xids); restart from the last checkpoint on healthy nodes.",
     "python-exception": "Read that rank's traceback; the other ranks' errors are the teardown, not the cause.",
+    "sigsys": "A system call the container's seccomp profile forbids: check the pod's securityContext.seccompProfile and the runtime's default profile against what that rank's libraries call.",
+    "sigxcpu": "A CPU-time limit (ulimit -t, RLIMIT_CPU) ran out: check the limits the container or the batch system sets.",
+    "sigxfsz": "A file-size limit (ulimit -f, RLIMIT_FSIZE) was hit, often by a checkpoint or log: check the container's limits.",
 }
+
+
+def _signal_words(cause: str) -> str | None:
+    """``sigsys`` -> "was killed by SIGSYS (exit -31)"; ``signal-40`` -> "was killed by signal 40"."""
+    if cause.startswith("signal-"):
+        return f"was killed by signal {cause.removeprefix('signal-')}"
+    name = cause.upper()
+    number = signal.Signals[name].value if name in signal.Signals.__members__ else None
+    return f"was killed by {name}" + (f" (exit -{number})" if number else "") if cause.startswith("sig") else None
 
 
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     cause = finding["cause"] or "exit"
-    what = WHAT.get(cause, f"exited with status {cause.removeprefix('exit-')}")
+    what = WHAT.get(cause) or _signal_words(cause) or f"exited with status {cause.removeprefix('exit-')}"
     victims = row.get("victims") or 0
     if not finding["ranks"]:
         finding["title"] = f"Ranks failed ({cause}) but no single rank brought the job down"

@@ -5,6 +5,7 @@
 -- description: Per incident of a job (queries/_incident.sql), the rank(s) whose process
 --   failed first on its own, with a cause read from the logs: host-oom-kill (-9 that no
 --   SIGTERM from the launcher preceded), segfault (-11), sigbus (-7), sigfpe (-8), sigill (-4),
+--   any other signal but the teardown's by its name (sigsys, sigxcpu, sigtrap, ...; 128+N = -N),
 --   sigterm (a worker's -15 that its torchrun agent, whose SIGTERMs are logged, did not send),
 --   host-oom (MemoryError, the CPU allocator's failure), a DataLoader worker's signal, abort
 --   (-6 without a watchdog timeout on that rank, not after nor in the same second as another
@@ -19,7 +20,7 @@
 --   to oom-cascade.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, cuda-error, python-exception, nccl-error, exit-<code>, exit-unknown
+--   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, nccl-error, exit-<code>, exit-unknown
 --   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit), info (no single culprit here, or an exit status only, and other hang evidence names another culprit)
 --   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
 --   pods VARCHAR[]             -- its pod

@@ -72,3 +72,23 @@ def test_host_memory_and_loader_worker_signals(tmp_path, error, cause):
              AGENT.format(lvl="W", ms=10, line=1028) + "Sending process 31085 closing signal SIGTERM",
              AGENT.format(lvl="E", ms=30, line=1002) + "failed (exitcode: 1) local_rank: 1 (pid: 31088) of binary: /usr/bin/python"]
     assert rank_failures(tmp_path, lines) == [("critical", [1], cause)]
+
+
+@pytest.mark.parametrize("code, sig, cause", [(-31, "SIGSYS", "sigsys"), (-24, "SIGXCPU", "sigxcpu"), (-5, "SIGTRAP", "sigtrap"),
+                                              (-25, "SIGXFSZ", "sigxfsz"), (-40, "SIGRT6", "signal-40")])
+def test_any_other_signal_is_named(tmp_path, code, sig, cause):
+    """A signal outside the usual few (a seccomp kill, a CPU-time or file-size limit, a trap) is the
+    rank's own failure, named after the signal; before, such a rank was left out altogether."""
+    lines = [GLOO_CLOSED.format(r=1), AGENT.format(lvl="W", ms=10, line=1028) + "Sending process 30889 closing signal SIGTERM",
+             AGENT.format(lvl="E", ms=49, line=1002) + f"failed (exitcode: {code}) local_rank: 0 (pid: 30888) of binary: /usr/bin/python3",
+             *_table(0, 0, code, 30888, sig)]
+    assert rank_failures(tmp_path, lines) == [("critical", [0], cause)]
+
+
+@pytest.mark.parametrize("line, cause", [
+    ("mpirun noticed that process rank 1 with PID 4242 on node gpu-a exited on signal 31 (Bad system call).", "sigsys"),
+    ("mpirun noticed that process rank 1 with PID 4242 on node gpu-a exited on signal 7 (Bus error).", "sigbus"),
+])
+def test_mpirun_signals_by_number(tmp_path, line, cause):
+    got = rank_failures(tmp_path, ["[1,0]<stdout>:step 1", line])
+    assert [f for f in got if f[1]] and all(f[1] == [1] and f[2] == cause for f in got if f[1]), got
