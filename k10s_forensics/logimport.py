@@ -36,6 +36,7 @@ from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_normalize import is_masked, normalize
 from k10s_forensics.parsers.log_paste import repair_paste
+from k10s_forensics.parsers.log_pod_prefix import split_source
 from k10s_forensics.parsers.k8s_runtime import IMPORTED_ANNOTATION  # the parser reads what the importer writes
 
 MAX_SOURCE_BYTES = 256 << 20
@@ -152,6 +153,7 @@ class Layout:
     world_size: int
     hints: dict[str, str] = field(default_factory=dict)
     repairs: dict[str, list[str]] = field(default_factory=dict)  # source name -> what pasting did, undone
+    job: str | None = None  # the job's name: --job, else the pods' own (kubectl logs --prefix)
 
 
 def read_source(path: str) -> LogSource:
@@ -321,6 +323,15 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
     return bodies
 
 
+def _by_pod(sources: list[LogSource], job: str) -> tuple[list[LogSource], str, str | None]:
+    """One ``kubectl logs --prefix`` log split back into one log per pod (``parsers.log_pod_prefix``)."""
+    split = split_source(sources[0].name, sources[0].text, job) if len(sources) == 1 else None
+    if split is None:
+        return sources, job, None
+    logs, job, how = split
+    return [LogSource(name, text) for name, text in logs], job, how
+
+
 def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: int | None = None, world_size: int | None = None,
                 nodes: int | None = None, job: str = "imported", namespace: str = "imported", split: bool = True,
                 now: dt.datetime | None = None) -> tuple[Bundle, Layout]:
@@ -341,8 +352,12 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     now = now or utcnow()
     repaired = [(s, repair_paste(s.text)) for s in sources]
     sources = [LogSource(s.name, r.text) if r.notes else s for s, r in repaired]
+    sources, job, by_pod = _by_pod(sources, job)
     layout = infer_layout(sources, nproc_per_node, world_size, nodes)
     layout.repairs = {s.name: r.notes for s, r in repaired if r.notes}
+    layout.job = job
+    if by_pod:
+        layout.hints["nodes"] = by_pod
     if layout.nproc_per_node > MAX_GUESSED_NPROC and not nproc_per_node:
         raise InputError(f"the log names rank {layout.world_size - 1} but not how many processes each node ran: "
                          "pass --nproc-per-node (and --world-size)")

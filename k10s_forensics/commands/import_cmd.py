@@ -12,7 +12,8 @@ import click
               help="Processes (ranks) per node; default: what the logs say (--nproc_per_node, local_world_size, ...).")
 @click.option("--world-size", type=click.IntRange(1, 1 << 20), default=None, help="Ranks in all; default: what the logs say.")
 @click.option("--nodes", type=click.IntRange(1, 65536), default=None, help="Nodes; default: one per LOG, or from the world size.")
-@click.option("--job", default="imported", show_default=True, help="Name the imported job is given.")
+@click.option("--job", default="imported", show_default=True,
+              help="Name the imported job is given (a `kubectl logs --prefix` log of a Kubeflow job: its pods' own job name).")
 @click.option("--namespace", default="imported", show_default=True)
 @click.option("--split/--no-split", default=True, show_default=True,
               help="Split one LOG into pods by the rank each line names (--no-split: keep it whole in the first pod).")
@@ -33,7 +34,7 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     bundle, layout = import_logs(sources, out_dir, nproc_per_node=nproc_per_node, world_size=world_size, nodes=nodes,
                                  job=job, namespace=namespace, split=split)
     how = ", ".join(f"{k} from {v}" for k, v in layout.hints.items())
-    click.echo(f"wrote {bundle.path}: job {namespace}/{job}, {layout.nodes} node(s) x {layout.nproc_per_node} process(es), "
+    click.echo(f"wrote {bundle.path}: job {namespace}/{layout.job or job}, {layout.nodes} node(s) x {layout.nproc_per_node} process(es), "
                f"world size {layout.world_size} ({how})")
     for name, notes in layout.repairs.items():
         click.echo(f"{name}: undid {', '.join(notes)}")

@@ -1,0 +1,126 @@
+"""``kubectl logs --prefix``: one saved log holding several pods' lines, each behind its pod's name.
+
+``kubectl logs -l training.kubeflow.org/job-name=llama --prefix [--all-containers]`` writes every
+line as ``[pod/<pod>/<container>] <line>``; that is how many users save a whole job's output
+before the pods are gone. Each pod is a node of the job (one pod per replica), so the lines are
+split back into one log per pod, in the order the training operators number their pods:
+
+* Kubeflow (PyTorchJob and the other training-operator kinds, MPIJob): ``<job>-master-0`` (or
+  ``chief``) first, then ``<job>-worker-<i>`` by ``i``; an MPIJob's ``<job>-launcher`` runs no
+  rank and goes last;
+* JobSet / TrainJob: ``<jobset>-<replicated job>-<job index>-<pod index>[-<suffix>]`` by job
+  index, then pod index;
+* any other naming: by name (the ranks then come only from the lines' own prefixes).
+
+The job's name is read from the pods' names when they follow the Kubeflow convention, so the
+imported pods keep the names the user knows. A source that is not such a log is left whole.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: ``[pod/<pod>/<container>] `` (kubectl 1.20+ ``--prefix``); the space after it is kubectl's
+_PREFIX = re.compile(r"^\[pod/([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?)/([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\] ?")
+_KUBEFLOW = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<role>master|chief|worker|launcher)(?:-(?P<index>\d{1,6}))?$")
+_JOBSET = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<jidx>\d{1,6})-(?P<pidx>\d{1,6})(?:-[a-z0-9]{5})?$")
+#: at least this share of a source's non-blank lines carry the prefix for it to be split
+_MIN_SHARE = 0.5
+
+
+@dataclass
+class PodLog:
+    """One pod's lines from a prefixed log."""
+
+    pod: str
+    container: str
+    lines: list[str]
+
+
+def split_prefixed(text: str) -> list[PodLog] | None:
+    """The pods' logs in node order, or None when ``text`` is not a ``--prefix`` log of 2+ pods.
+
+    A line without the prefix (a wrapped line, a note the user added) stays with the pod before
+    it; a blank one is dropped.
+    """
+    lines = text.split("\n")
+    nonblank = [ln for ln in lines if ln.strip()]
+    matches = [_PREFIX.match(ln) for ln in lines]
+    if not nonblank or sum(m is not None for m in matches) < _MIN_SHARE * len(nonblank):
+        return None
+    pods: dict[tuple[str, str], PodLog] = {}
+    current: PodLog | None = None
+    for line, m in zip(lines, matches):
+        if m:
+            key = (m.group(1), m.group(2))
+            current = pods.setdefault(key, PodLog(key[0], key[1], []))
+            current.lines.append(line[m.end():])
+        elif current is not None and line.strip():
+            current.lines.append(line)
+    by_pod: dict[str, PodLog] = {}
+    for log in pods.values():  # --all-containers: a pod's containers are one node's output
+        if log.pod in by_pod:
+            by_pod[log.pod].lines.extend(log.lines)
+        else:
+            by_pod[log.pod] = log
+    if len(by_pod) < 2:
+        return None
+    if any((m := _KUBEFLOW.match(pod)) and m.group("role") == "launcher" for pod in by_pod):
+        # an MPIJob: its launcher's mpirun prints every rank's lines behind their own tags
+        # (``[1,3]<stdout>:``); the workers run sshd. One log, in the order it was written.
+        launcher = next(p for p in by_pod if _KUBEFLOW.match(p) and _KUBEFLOW.match(p).group("role") == "launcher")
+        merged = [line[m.end():] if m else line for line, m in zip(lines, matches) if m or line.strip()]
+        return [PodLog(launcher, by_pod[launcher].container, merged)]
+    return sorted(by_pod.values(), key=lambda p: _node_order(p.pod))
+
+
+def node_ranks(pods: list[str]) -> list[int]:
+    """Each pod's node rank: Kubeflow's ``master-0`` 0 and ``worker-<i>`` i + 1 (i without a
+    master or chief), so a pod missing from the log leaves its node empty; otherwise the order."""
+    found = [_KUBEFLOW.match(p) for p in pods]
+    if not all(m and m.group("role") != "launcher" for m in found):
+        return list(range(len(pods)))
+    head = any(m.group("role") in ("master", "chief") for m in found)
+    ranks = [0 if m.group("role") in ("master", "chief") else int(m.group("index") or 0) + head for m in found]
+    return ranks if len(set(ranks)) == len(ranks) else list(range(len(pods)))
+
+
+def _node_order(pod: str) -> tuple:
+    m = _KUBEFLOW.match(pod)
+    if m:
+        role, index = m.group("role"), int(m.group("index") or 0)
+        return (0, m.group("job"), {"master": 0, "chief": 0, "worker": 1, "launcher": 2}[role], index, pod)
+    m = _JOBSET.match(pod)
+    if m:
+        return (1, m.group("job"), int(m.group("jidx")), int(m.group("pidx")), pod)
+    return (2, pod)
+
+
+def job_name(pods: list[str]) -> str | None:
+    """The Kubeflow job name every pod's name states (``llama`` of ``llama-worker-3``), else None."""
+    jobs = {m.group("job") for m in map(_KUBEFLOW.match, pods) if m}
+    named = all(_KUBEFLOW.match(p) for p in pods)
+    return jobs.pop() if named and len(jobs) == 1 else None
+
+
+def split_source(name: str, text: str, job: str, default_job: str = "imported") -> tuple[list[tuple[str, str]], str, str] | None:
+    """``text`` (one log named ``name``) as ``(name, text)`` per node in node order, empty for a node
+    whose pod is not in it; the job (the pods' own name unless ``job`` was given); how it was split.
+    None: not a ``--prefix`` log of several pods."""
+    pods = split_prefixed(text)
+    if not pods:
+        return None
+    if len(pods) == 1:  # an MPIJob's launcher: every rank's lines, behind their mpirun tags
+        return [(name, "\n".join(pods[0].lines))], job, f"the launcher pod {pods[0].pod} (kubectl logs --prefix)"
+    if job == default_job:
+        job = job_name([p.pod for p in pods]) or job
+    ranks = node_ranks([p.pod for p in pods])
+    logs = [(f"{name} (no pod of node {n} in it)", "") for n in range(max(ranks) + 1)]
+    for pod, n in zip(pods, ranks):
+        logs[n] = (f"{name}: pod/{pod.pod}", "\n".join(pod.lines))
+    shown = ", ".join(p.pod for p in pods[:4]) + (", ..." if len(pods) > 4 else "")
+    return logs, job, f"kubectl logs --prefix ({len(pods)} pods: {shown})"
+
+
+__all__ = ["PodLog", "job_name", "node_ranks", "split_prefixed", "split_source"]
