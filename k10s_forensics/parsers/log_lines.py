@@ -28,6 +28,7 @@ from typing import Any
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import Event, classify
 from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
+from k10s_forensics.parsers.log_describe import DescribeBlocks
 from k10s_forensics.parsers.log_pods import resolve_ranks
 
 LINE_CHARS = 4096
@@ -105,6 +106,7 @@ class BodyAssembler:
         self._mpi: Event | None = None  # a pending mpirun "Process name" report
         self._spawn: tuple[int, int] | None = None  # (line_no, local rank) of mp.spawn's "-- Process N terminated with"
         self._last: tuple[int, str, dt.datetime | None, int] | None = None  # last classified line, its first event
+        self._describe = DescribeBlocks()  # kubectl describe pod pasted beside the log
 
     # ---- public ----------------------------------------------------------------------
     def feed(self, line_no: int, text: str, api_ts: dt.datetime | None, follow: bool = False) -> None:
@@ -117,10 +119,11 @@ class BodyAssembler:
             self._close_entry()
         if "%|" in text and "\r" not in text:
             text = unglue(text)  # a progress bar is no part of the line printed after it
+        described = self._describe.feed(text)
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
-        if self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text):
+        if described is None and (self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text)):
             return
-        events = classify(text, norm)
+        events = [described] if described is not None else classify(text, norm)
         if not events:
             return
         ts = api_ts or fallback_ts(text, self.captured_at)

@@ -112,6 +112,13 @@ _EVENT_LITERALS = (
     r"Error pod \S+ container \S+ exitCode: ",
     r"Pod: \S+ exited with code",
     r"Job=\S+, ReplicaType=(?:Master|Chief|Launcher)",
+    # kubectl describe pod beside the log (log_describe.py)
+    r"Name: +[a-z0-9][a-z0-9.-]*-(?:master|chief|worker|launcher)",
+    r"State: +(?:Terminated|Running|Waiting)",
+    r"^ +Reason: +[A-Z]",
+    r"^ +Exit Code: +-?\d",
+    r"replica-(?:type|index)=",
+    r"^ +RANK: +\d",
 )
 PREFILTER_EVENT = "(?:" + "|".join(_EVENT_LITERALS) + ")"
 

@@ -89,7 +89,8 @@ def resolve_ranks(events: list[Event]) -> list[Event]:
         if ev["kind"] == "_pod_seen":
             continue
         if ev["kind"] == "process_exit" and ev.get("subkind") == "pod_status":
-            ev["rank"] = _rank(layout.get(ev["_job"], set()), ev["_role"], ev["_index"])
+            env_rank = ev.get("_env_rank")  # the RANK the operator set, from kubectl describe (log_describe)
+            ev["rank"] = env_rank if env_rank is not None else _rank(layout.get(ev["_job"], set()), ev["_role"], ev["_index"])
             if ev["rank"] is None:
                 continue  # a pod whose rank the paste does not establish names no one
         out.append(ev)
