@@ -139,7 +139,18 @@ def stern_out(events) -> str:
     return follow + "".join(f"{pod} pytorch {_iso(ns)} {line}\n" for ns, pod, line in events)
 
 
-PER_POD = {"loki-download": loki_download, "logcli-jsonl": logcli_jsonl, "logcli-default": logcli_default,
+def stern_all_namespaces(events) -> str:
+    """``stern --all-namespaces`` without ``--timestamps``: the namespace first, no time."""
+    follow = "".join(f"+ ml {pod} \u203a pytorch\n" for pod in PODS.values())
+    return follow + "".join(f"ml {pod} pytorch {line}\n" for ns, pod, line in events)
+
+
+def stern_json(events) -> str:
+    return "".join(json.dumps({"message": f"{_iso(ns)} {line}", "nodeName": "gpu-node-3", "namespace": "ml", "podName": pod,
+                               "containerName": "pytorch"}) + "\n" for ns, pod, line in events)
+
+
+PER_POD = {"stern-json": stern_json, "stern-all-namespaces": stern_all_namespaces, "loki-download": loki_download, "logcli-jsonl": logcli_jsonl, "logcli-default": logcli_default,
            "gcl": gcl_json, "cloudwatch": cloudwatch_json, "cloudwatch-csv": cloudwatch_csv,
            "cloudwatch-insights-csv": lambda e: cloudwatch_csv(e, ("@timestamp", "@message", "@logStream")),
            "es-ecs": es_search, "es-fluent-bit": lambda e: es_search(e, ecs=False), "kibana-csv": kibana_csv, "stern": stern_out}
@@ -156,7 +167,10 @@ def test_each_export_names_the_culprit_pod_and_rank(tmp_path, fmt):
     found, layout = _critical(tmp_path, PER_POD[fmt](_events(culprit=2)))
     oom = [f for f in found if f["rule"] == "oom-cascade"]
     assert oom and oom[0]["ranks"] == [2] and oom[0]["pods"] == ["imported/llama-worker-1"], found
-    assert oom[0]["started_at"].startswith("2026-11-28T11:54:40"), oom[0]  # the record's time is the line's
+    if fmt == "stern-all-namespaces":  # stern without --timestamps: no clock is invented
+        assert oom[0]["started_at"] is None, oom[0]
+    else:  # the record's time is the line's
+        assert oom[0]["started_at"].startswith("2026-11-28T11:54:40"), oom[0]
     assert all(f["ranks"] == [2] for f in found), found
     assert layout.job == "llama" and layout.nodes == 4 and "4 pods" in layout.hints["nodes"]
 
@@ -215,6 +229,10 @@ def test_what_is_no_export_is_left_alone():
     assert read_export('{"level": "info", "msg": "an application\'s own JSON log"}\n' * 3) is None
     assert read_export("{'lr': 0.1}\nstep 1\n") is None
     assert read_export("step 10 loss 2.31\nstep 11 loss 2.30\n") is None
+    epochs = "".join(f"epoch-{e} step {i} loss 2.3\n" for e in range(3) for i in range(5))  # no stern: no pods named so
+    assert read_export(epochs) is None
+    hf = "".join(f"2026-11-28T11:54:0{i}Z {{'loss': 2.3, 'epoch': {i}}}\n" for i in range(5))  # kubectl --timestamps, no logcli
+    assert read_export(hf) is None
 
 
 def test_broken_json_export_is_one_line_error(tmp_path, capsys):

@@ -12,7 +12,8 @@ The field names are the stores' own (docs/import.md, "Exports from a log store")
   ``logStreamName`` (``…var.log.containers.<pod>_<namespace>_<container>-<id>.log``);
 * Elasticsearch / OpenSearch ``_search``: ``hits.hits[]._source`` with ``@timestamp``,
   ``message`` or ``log``, ``kubernetes.pod.name`` (ECS, Filebeat / Elastic Agent) or
-  ``kubernetes.pod_name`` (Fluent Bit, Fluentd), nested or as dotted keys.
+  ``kubernetes.pod_name`` (Fluent Bit, Fluentd), nested or as dotted keys;
+* ``stern --output json``: ``{"message", "nodeName", "namespace", "podName", "containerName"}``.
 
 Nothing a record holds is trusted: a field of the wrong type is read as absent.
 """
@@ -35,14 +36,15 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 _CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d) (?:stdout|stderr) [FP] ")
 #: Fluent Bit / Container Insights stream names: ``…var.log.containers.<pod>_<namespace>_<container>-<64 hex>.log``
 _STREAM = re.compile(r"containers[./]([a-z0-9][-a-z0-9.]*)_([a-z0-9][-a-z0-9]*)_([a-z0-9][-a-z0-9]*)-[0-9a-f]{64}(?:\.log)?$")
-_POD_KEYS = ("pod", "pod_name", "k8s_pod_name", "kubernetes_pod_name", "k8s.pod.name", "resource.labels.pod_name",
+_STAMPED = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) ")
+_POD_KEYS = ("pod", "pod_name", "podName", "k8s_pod_name", "kubernetes_pod_name", "k8s.pod.name", "resource.labels.pod_name",
              "kubernetes.pod.name", "kubernetes.pod_name", "kubernetes.labels.pod")
-_CONTAINER_KEYS = ("container", "container_name", "k8s_container_name", "kubernetes_container_name", "k8s.container.name",
+_CONTAINER_KEYS = ("container", "container_name", "containerName", "k8s_container_name", "kubernetes_container_name", "k8s.container.name",
                    "resource.labels.container_name", "kubernetes.container.name", "kubernetes.container_name")
 _LINE_KEYS = ("line", "textPayload", "jsonPayload.message", "jsonPayload.log", "log", "message", "@message")
 #: keys only a log store's record has (an application's own JSON log has none of them)
 _STORE_KEYS = frozenset({"textPayload", "jsonPayload", "resource", "_source", "logStreamName", "@logStream", "line", "kubernetes",
-                         "stream", "fields", "labels"})
+                         "stream", "fields", "labels", "podName"})
 _TIME_KEYS = ("timestamp", "@timestamp", "time", "date", "receiveTimestamp", "ts")
 
 
@@ -159,6 +161,9 @@ def from_object(obj: object, labels: dict | None = None, ts: object = None) -> R
     pod = next((p for s in sources if (p := _name(_first(s, _POD_KEYS)))), None) or _stream_pod(obj)[0]
     container = next((c for s in sources if (c := _name(_first(s, _CONTAINER_KEYS)))), None) or _stream_pod(obj)[1]
     when = parse_time_ns(_first(obj, _TIME_KEYS)) if ts is None else parse_time_ns(ts)
+    stamped = _STAMPED.match(line) if when is None else None  # stern --timestamps: the time leads the message
+    if stamped and (when := parse_time_ns(stamped.group(1))) is not None:
+        line = line[stamped.end():]
     return Record(pod, container, when, clean_line(line))
 
 

@@ -21,13 +21,17 @@ import io
 import json
 import re
 
+from k10s_forensics.parsers.log_pod_prefix import _JOBSET, _KUBEFLOW
 from k10s_forensics.parsers.log_export_records import Record, clean_line, from_object, lookup, parse_time_ns
 
-_LOGCLI = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) (\{(?:[^{}\"]|\"(?:[^\"\\]|\\.)*\")*\}) ?(.*)$")
+#: labels as logcli prints them (``{pod="a", container="b"}``; ``{}`` when all are common): a Python dict is not
+_LOGCLI = re.compile(r'^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) (\{(?:[A-Za-z_][\w.]*="(?:[^"\\]|\\.)*"(?:, ?)?)*\}) ?(.*)$')
 _LABEL = re.compile(r'([A-Za-z_][\w.]*)="((?:[^"\\]|\\.)*)"')
 _COMMON = re.compile(r"^Common labels: (\{.*\})\s*$")
 _GRAFANA_ROW = re.compile(r"^(\d{12,14})\t(\d{4}-\d\d-\d\dT[\d:.]+Z)\t(.*)$")
-_STERN = re.compile(r"^(?:([a-z0-9][-a-z0-9]{0,62}) )?([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?) ([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?) (.*)$")
+_STERN = re.compile(r"^()([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?) ([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?) (.*)$")
+#: ``stern --all-namespaces``: the namespace first
+_STERN_NS = re.compile(r"^([a-z0-9][-a-z0-9]{0,62}) ([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?) ([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?) (.*)$")
 _STERN_FOLLOW = re.compile(r"^[+-] (?:[a-z0-9][-a-z0-9]* )?([a-z0-9][-a-z0-9.]*) \u203a ([a-z0-9][-a-z0-9]*)\s*$")
 _STERN_TS = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) ")
 #: a CSV header names at least a time column and a line column of these
@@ -118,14 +122,24 @@ def _csv(text: str, lines: list[str]) -> list[Record | str] | None:
     return out
 
 
+def _stern_match(line: str, followed: set[tuple[str, str]]) -> re.Match | None:
+    m = _STERN.match(line)
+    if followed and (not m or (m.group(2), m.group(3)) not in followed):
+        with_ns = _STERN_NS.match(line)
+        m = with_ns if with_ns and (with_ns.group(2), with_ns.group(3)) in followed else m
+    return m
+
+
 def _stern(text: str, lines: list[str]) -> list[Record | str] | None:
     followed = {(m.group(1), m.group(2)) for ln in lines if (m := _STERN_FOLLOW.match(ln))}
-    matches = [_STERN.match(ln) for ln in lines]
+    matches = [_stern_match(ln, followed) for ln in lines]
     pairs = [(m.group(2), m.group(3)) for m in matches if m]
     pods = {p for p, _ in pairs}
     # a plain log's first two words are rarely a few (pod, container) pairs that repeat: stern's are
-    tagged = sum(1 for p in pairs if p in followed) if followed else sum(1 for p, _ in pairs if "-" in p)
-    if len(pods) < 2 or tagged < _SHARE * len(lines) or (not followed and len(set(pairs)) * 3 > len(pairs)):
+    # without them, only pods named as the training operators name theirs, on nearly every line
+    named = all(_KUBEFLOW.match(p) or _JOBSET.match(p) for p in pods)
+    tagged = sum(1 for p in pairs if p in followed) if followed else len(pairs) if named else 0
+    if len(pods) < 2 or tagged < (_SHARE if followed else 0.8) * len(lines) or (not followed and len(set(pairs)) * 3 > len(pairs)):
         return None
     out: list[Record | str] = []
     for line, m in zip(lines, matches):
