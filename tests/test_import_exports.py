@@ -251,3 +251,13 @@ def test_the_command_says_which_export_it_read(tmp_path):
     out = CliRunner().invoke(cli, ["import-logs", str(path), "-o", str(tmp_path / "b")])
     assert out.exit_code == 0, out.output
     assert "CloudWatch Logs export (JSON), 10 records (4 pods: llama-master-0" in out.output
+
+
+def test_several_export_files_are_read_as_one(tmp_path):
+    """One CloudWatch file per log stream, as `aws logs get-log-events` gives them."""
+    events = _events(culprit=3)
+    by_stream = [cloudwatch_json([e for e in events if e[1] in pods]) for pods in (set(list(PODS.values())[:2]), set(list(PODS.values())[2:]))]
+    bundle, layout = import_logs([LogSource("a.json", by_stream[0]), LogSource("b.json", by_stream[1])], tmp_path / "b", now=NOW)
+    oom = [f for f in analyze(bundle)["findings"] if f["rule"] == "oom-cascade"]
+    assert [(f["ranks"], f["pods"]) for f in oom] == [([3], ["imported/llama-worker-2"])] and layout.nodes == 4
+    assert "CloudWatch Logs export (JSON), 10 records (4 pods" in layout.hints["nodes"]

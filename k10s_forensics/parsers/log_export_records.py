@@ -122,6 +122,8 @@ def lookup(obj: object, path: str) -> object:
 def _first(obj: object, keys: tuple[str, ...]) -> object:
     for key in keys:
         value = lookup(obj, key)
+        if isinstance(value, list) and len(value) == 1:  # a _search hit's ``fields``: every value a list
+            value = value[0]
         if value is not None and value != "":
             return value
     return None
