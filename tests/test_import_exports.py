@@ -35,7 +35,7 @@ def _timeout(rank: int) -> str:
 def _events(culprit: int | None, tagged: bool = False) -> list[tuple[int, str, str]]:
     """(epoch ns, pod, line) in time order: every rank steps; ``culprit`` OOMs at +40 s, the
     others time out at +61 s (None: a control, every rank times out alike)."""
-    out = [(T0_NS + rank * 1000, pod, f"step 10 loss 2.31") for rank, pod in PODS.items()]
+    out = [(T0_NS + rank * 1000, pod, "step 10 loss 2.31") for rank, pod in PODS.items()]
     tag = (lambda r: f"[rank{r}]:") if tagged else (lambda r: "")
     if culprit is not None:
         p = PODS[culprit]

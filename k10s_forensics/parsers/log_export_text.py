@@ -21,8 +21,8 @@ import io
 import json
 import re
 
-from k10s_forensics.parsers.log_pod_prefix import _JOBSET, _KUBEFLOW
 from k10s_forensics.parsers.log_export_records import Record, clean_line, from_object, lookup, parse_time_ns
+from k10s_forensics.parsers.log_pod_prefix import _JOBSET, _KUBEFLOW  # the operators' pod naming
 
 #: labels as logcli prints them (``{pod="a", container="b"}``; ``{}`` when all are common): a Python dict is not
 _LOGCLI = re.compile(r'^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) (\{(?:[A-Za-z_][\w.]*="(?:[^"\\]|\\.)*"(?:, ?)?)*\}) ?(.*)$')
