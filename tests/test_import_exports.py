@@ -139,6 +139,24 @@ def stern_out(events) -> str:
     return follow + "".join(f"{pod} pytorch {_iso(ns)} {line}\n" for ns, pod, line in events)
 
 
+def loki_api(events) -> str:
+    """Loki's ``/loki/api/v1/query_range`` response (``curl``): one stream per pod, newest first."""
+    streams = [{"stream": {"container": "pytorch", "namespace": "ml", "pod": pod},
+                "values": [[str(ns), line] for ns, p, line in reversed(events) if p == pod]} for pod in PODS.values()]
+    return json.dumps({"status": "success", "data": {"resultType": "streams", "result": streams, "stats": {}}})
+
+
+def gcl_csv(events) -> str:
+    """Cloud Logging's console CSV download: dotted column names."""
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["insertId", "timestamp", "severity", "resource.type", "resource.labels.namespace_name", "resource.labels.pod_name",
+                "resource.labels.container_name", "textPayload"])
+    for i, (ns, pod, line) in enumerate(reversed(events)):
+        w.writerow([f"id{i}", _iso(ns), "ERROR", "k8s_container", "ml", pod, "pytorch", line])
+    return out.getvalue()
+
+
 def stern_all_namespaces(events) -> str:
     """``stern --all-namespaces`` without ``--timestamps``: the namespace first, no time."""
     follow = "".join(f"+ ml {pod} \u203a pytorch\n" for pod in PODS.values())
@@ -150,7 +168,7 @@ def stern_json(events) -> str:
                                "containerName": "pytorch"}) + "\n" for ns, pod, line in events)
 
 
-PER_POD = {"stern-json": stern_json, "stern-all-namespaces": stern_all_namespaces, "loki-download": loki_download, "logcli-jsonl": logcli_jsonl, "logcli-default": logcli_default,
+PER_POD = {"stern-json": stern_json, "loki-api": loki_api, "gcl-csv": gcl_csv, "stern-all-namespaces": stern_all_namespaces, "loki-download": loki_download, "logcli-jsonl": logcli_jsonl, "logcli-default": logcli_default,
            "gcl": gcl_json, "cloudwatch": cloudwatch_json, "cloudwatch-csv": cloudwatch_csv,
            "cloudwatch-insights-csv": lambda e: cloudwatch_csv(e, ("@timestamp", "@message", "@logStream")),
            "es-ecs": es_search, "es-fluent-bit": lambda e: es_search(e, ecs=False), "kibana-csv": kibana_csv, "stern": stern_out}
