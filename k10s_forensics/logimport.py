@@ -324,9 +324,10 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
     return bodies
 
 
-def _by_pod(sources: list[LogSource], job: str) -> tuple[list[LogSource], str, str | None]:
-    """One ``kubectl logs --prefix`` log split back into one log per pod (``parsers.log_pod_prefix``)."""
-    split = split_source(sources[0].name, sources[0].text, job) if len(sources) == 1 else None
+def _by_pod(sources: list[LogSource], job: str, exported=None) -> tuple[list[LogSource], str, str | None]:
+    """One ``kubectl logs --prefix`` log split back into one log per pod (``parsers.log_pod_prefix``), or
+    a log store's export, already split (``parsers.log_exports``)."""
+    split = exported or (split_source(sources[0].name, sources[0].text, job) if len(sources) == 1 else None)
     if split is None:
         return sources, job, None
     logs, job, how = split
@@ -351,10 +352,10 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
         if not s.text.strip():
             raise InputError(f"{s.name}: no log lines (empty)")
     now = now or utcnow()
-    exported = split_export([(s.name, s.text) for s in sources], job)  # a log store's export: no paste to repair
-    repaired = [(s, repair_paste(s.text)) for s in sources] if exported is None else []
+    exported = split_export([(s.name, s.text) for s in sources], job)  # a log store's export: nothing pasted to repair
+    repaired = [] if exported else [(s, repair_paste(s.text)) for s in sources]
     sources = [LogSource(s.name, r.text) if r.notes else s for s, r in repaired] or sources
-    sources, job, by_pod = _by_pod(sources, job) if exported is None else ([LogSource(*log) for log in exported[0]], *exported[1:])
+    sources, job, by_pod = _by_pod(sources, job, exported)
     layout = infer_layout(sources, nproc_per_node, world_size, nodes)
     layout.repairs = {s.name: r.notes for s, r in repaired if r.notes}
     layout.job = job
