@@ -36,6 +36,7 @@ from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_normalize import is_masked, normalize
 from k10s_forensics.parsers.log_paste import repair_paste
+from k10s_forensics.parsers.log_exports import split_export
 from k10s_forensics.parsers.log_pod_prefix import split_source
 from k10s_forensics.parsers.k8s_runtime import IMPORTED_ANNOTATION  # the parser reads what the importer writes
 
@@ -323,9 +324,10 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
     return bodies
 
 
-def _by_pod(sources: list[LogSource], job: str) -> tuple[list[LogSource], str, str | None]:
-    """One ``kubectl logs --prefix`` log split back into one log per pod (``parsers.log_pod_prefix``)."""
-    split = split_source(sources[0].name, sources[0].text, job) if len(sources) == 1 else None
+def _by_pod(sources: list[LogSource], job: str, exported=None) -> tuple[list[LogSource], str, str | None]:
+    """One ``kubectl logs --prefix`` log split back into one log per pod (``parsers.log_pod_prefix``), or
+    a log store's export, already split (``parsers.log_exports``)."""
+    split = exported or (split_source(sources[0].name, sources[0].text, job) if len(sources) == 1 else None)
     if split is None:
         return sources, job, None
     logs, job, how = split
@@ -350,9 +352,10 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
         if not s.text.strip():
             raise InputError(f"{s.name}: no log lines (empty)")
     now = now or utcnow()
-    repaired = [(s, repair_paste(s.text)) for s in sources]
-    sources = [LogSource(s.name, r.text) if r.notes else s for s, r in repaired]
-    sources, job, by_pod = _by_pod(sources, job)
+    exported = split_export([(s.name, s.text) for s in sources], job)  # a log store's export: nothing pasted to repair
+    repaired = [] if exported else [(s, repair_paste(s.text)) for s in sources]
+    sources = [LogSource(s.name, r.text) if r.notes else s for s, r in repaired] or sources
+    sources, job, by_pod = _by_pod(sources, job, exported)
     layout = infer_layout(sources, nproc_per_node, world_size, nodes)
     layout.repairs = {s.name: r.notes for s, r in repaired if r.notes}
     layout.job = job

@@ -25,6 +25,9 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     One LOG holding many ranks' lines (a torchrun console, mpirun/srun output, a paste) is
     split into one pod per node by the rank each line's prefix names; several LOGs are one
     node each, in the order given (node rank 0 first). `-` reads standard input.
+    A whole job saved with `kubectl logs --prefix`, or exported from a log store (Loki,
+    Cloud Logging, CloudWatch, Elasticsearch/Kibana, stern), is split back into one pod each,
+    placed by the training operator's pod names (docs/import.md).
     What pasting did is undone (CRLF, ANSI codes, markdown, double spacing, terminal
     wrapping); nothing else is changed, and no clock is invented for lines without one.
     """

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 #: ``[pod/<pod>/<container>] `` (kubectl 1.20+ ``--prefix``); the space after it is kubectl's
 _PREFIX = re.compile(r"^\[pod/([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?)/([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\] ?")
-_KUBEFLOW = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<role>master|chief|worker|launcher)(?:-(?P<index>\d{1,6}))?$")
-_JOBSET = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<jidx>\d{1,6})-(?P<pidx>\d{1,6})(?:-[a-z0-9]{5})?$")
+KUBEFLOW_POD = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<role>master|chief|worker|launcher)(?:-(?P<index>\d{1,6}))?$")
+JOBSET_POD = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<jidx>\d{1,6})-(?P<pidx>\d{1,6})(?:-[a-z0-9]{5})?$")
 #: at least this share of a source's non-blank lines carry the prefix for it to be split
 _MIN_SHARE = 0.5
 
@@ -66,10 +66,10 @@ def split_prefixed(text: str) -> list[PodLog] | None:
             by_pod[log.pod] = log
     if len(by_pod) < 2:
         return None
-    if any((m := _KUBEFLOW.match(pod)) and m.group("role") == "launcher" for pod in by_pod):
+    if any((m := KUBEFLOW_POD.match(pod)) and m.group("role") == "launcher" for pod in by_pod):
         # an MPIJob: its launcher's mpirun prints every rank's lines behind their own tags
         # (``[1,3]<stdout>:``); the workers run sshd. One log, in the order it was written.
-        launcher = next(p for p in by_pod if _KUBEFLOW.match(p) and _KUBEFLOW.match(p).group("role") == "launcher")
+        launcher = next(p for p in by_pod if KUBEFLOW_POD.match(p) and KUBEFLOW_POD.match(p).group("role") == "launcher")
         merged = [line[m.end():] if m else line for line, m in zip(lines, matches) if m or line.strip()]
         return [PodLog(launcher, by_pod[launcher].container, merged)]
     return sorted(by_pod.values(), key=lambda p: _node_order(p.pod))
@@ -78,7 +78,7 @@ def split_prefixed(text: str) -> list[PodLog] | None:
 def node_ranks(pods: list[str]) -> list[int]:
     """Each pod's node rank: Kubeflow's ``master-0`` 0 and ``worker-<i>`` i + 1 (i without a
     master or chief), so a pod missing from the log leaves its node empty; otherwise the order."""
-    found = [_KUBEFLOW.match(p) for p in pods]
+    found = [KUBEFLOW_POD.match(p) for p in pods]
     if not all(m and m.group("role") != "launcher" for m in found):
         return list(range(len(pods)))
     head = any(m.group("role") in ("master", "chief") for m in found)
@@ -87,11 +87,11 @@ def node_ranks(pods: list[str]) -> list[int]:
 
 
 def _node_order(pod: str) -> tuple:
-    m = _KUBEFLOW.match(pod)
+    m = KUBEFLOW_POD.match(pod)
     if m:
         role, index = m.group("role"), int(m.group("index") or 0)
         return (0, m.group("job"), {"master": 0, "chief": 0, "worker": 1, "launcher": 2}[role], index, pod)
-    m = _JOBSET.match(pod)
+    m = JOBSET_POD.match(pod)
     if m:
         return (1, m.group("job"), int(m.group("jidx")), int(m.group("pidx")), pod)
     return (2, pod)
@@ -99,8 +99,8 @@ def _node_order(pod: str) -> tuple:
 
 def job_name(pods: list[str]) -> str | None:
     """The Kubeflow job name every pod's name states (``llama`` of ``llama-worker-3``), else None."""
-    jobs = {m.group("job") for m in map(_KUBEFLOW.match, pods) if m}
-    named = all(_KUBEFLOW.match(p) for p in pods)
+    jobs = {m.group("job") for m in map(KUBEFLOW_POD.match, pods) if m}
+    named = all(KUBEFLOW_POD.match(p) for p in pods)
     return jobs.pop() if named and len(jobs) == 1 else None
 
 
@@ -123,4 +123,4 @@ def split_source(name: str, text: str, job: str, default_job: str = "imported") 
     return logs, job, f"kubectl logs --prefix ({len(pods)} pods: {shown})"
 
 
-__all__ = ["PodLog", "job_name", "node_ranks", "split_prefixed", "split_source"]
+__all__ = ["JOBSET_POD", "KUBEFLOW_POD", "PodLog", "job_name", "node_ranks", "split_prefixed", "split_source"]

@@ -1,0 +1,150 @@
+"""A job's logs exported from a log store, split back into one log per pod.
+
+When the pods are gone, the logs brought to a postmortem come from a log backend: Grafana Loki
+(Explore's download, ``logcli``), Google Cloud Logging, Amazon CloudWatch Logs (Fluent Bit),
+Elasticsearch / OpenSearch (Kibana's CSV, ``_search`` hits), or ``stern``. Each is detected
+from its content (``log_export_records``: JSON shapes, ``log_export_text``: text shapes); its
+records become the lines the pods wrote, each behind the record's time as ``kubectl logs
+--timestamps`` writes it, in time order per pod (an export is often newest first; records of
+the same time keep their order), grouped by pod exactly as a ``kubectl logs --prefix`` log is
+(``log_pod_prefix``: one node per pod at the rank its training-operator name gives).
+
+A record that names no pod stays with the record before it (a pod's wrapped or unlabelled
+line); an object or row that is no record is kept as its text. An export that names no pod is
+one log, in time order, whose lines are then routed by their rank tags like any paste.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from k10s_forensics.errors import InputError
+from k10s_forensics.parsers.log_export_records import Record, format_ns, records_of
+from k10s_forensics.parsers.log_export_text import read_text_export
+from k10s_forensics.parsers.log_normalize import ANSI
+from k10s_forensics.parsers.log_pod_prefix import job_name, split_source
+
+#: text that claims to be a store's JSON: an object or a list of objects naming one of its fields
+_JSON_HEAD = re.compile(r"^\ufeff?\s*(?:\[\s*)?\{")
+_JSON_CLAIM = re.compile(r'"(?:textPayload|jsonPayload|logStreamName|events|hits|_source|kubernetes|line|entries|insertId)"\s*:')
+_POD_OK = re.compile(r"[^a-z0-9.-]+")
+
+
+def read_export(text: str, name: str = "log") -> tuple[str, list[Record | str]] | None:
+    """(what the export is, its records in the file's order), or None when ``text`` is no export."""
+    if _JSON_HEAD.match(text):
+        found = _read_json(name, text)
+        if found is not None:
+            return found
+    return read_text_export(ANSI.sub("", text.replace("\r\n", "\n")))
+
+
+def _read_json(name: str, text: str) -> tuple[str, list[Record | str]] | None:
+    body = text.lstrip("\ufeff").strip()
+    try:
+        doc = json.loads(body)
+    except ValueError as exc:
+        doc, error = None, exc
+    else:
+        records = records_of(doc)
+        return (f"{_kind(body)} export (JSON)", records) if records else None
+    lines = [ln for ln in body.split("\n") if ln.strip()]
+    parsed: list[Record | str] = []
+    good = json_lines = 0
+    for line in lines:  # JSON lines: one record a line; a line that is no record is kept as text
+        try:
+            recs = records_of(json.loads(line))
+            json_lines += 1
+        except ValueError:
+            recs = None
+        good += recs is not None
+        parsed += recs if recs else [line]
+    if good and json_lines >= len(lines) / 2:
+        return f"{_kind(body)} export (JSON lines)", parsed
+    if _JSON_CLAIM.search(body[:8192]):
+        raise InputError(f"{name}: not valid JSON, though it reads as a log export: {error.msg} (line {error.lineno}, column {error.colno})")
+    return None
+
+
+def _kind(body: str) -> str:
+    head = body[:8192]
+    for key, kind in (('"textPayload"', "Cloud Logging"), ('"jsonPayload"', "Cloud Logging"), ('"logStreamName"', "CloudWatch Logs"),
+                      ('"_source"', "Elasticsearch"), ('"fields"', "Grafana Loki"), ('"labels"', "Grafana Loki"),
+                      ('"stream"', "Grafana Loki"), ('"kubernetes"', "Fluent Bit")):
+        if key in head:
+            return kind
+    return "log store"
+
+
+def ordered(records: list[Record | str]) -> list[Record]:
+    """The records in time order, stable for ties (an export written newest first is reversed
+    first, so that records of one time keep the order they were written in); a text kept as a
+    record, or a record without a time, stays right after the record before it."""
+    stamped = [r.ts_ns for r in records if isinstance(r, Record) and r.ts_ns is not None]
+    falling = sum(a > b for a, b in zip(stamped, stamped[1:]))
+    rising = sum(a < b for a, b in zip(stamped, stamped[1:]))
+    items = list(reversed(records)) if falling > rising else list(records)
+    if falling > rising:  # a text or untimed record followed its record in the file: keep it after it once reversed
+        items = _regroup(items)
+    out: list[Record] = []
+    last_pod = next((r.pod for r in items if isinstance(r, Record) and r.pod), None)
+    last_container, last_ts = None, None
+    for item in items:
+        rec = item if isinstance(item, Record) else Record(None, None, None, item)
+        if rec.pod is None:
+            rec = Record(last_pod, rec.container or last_container, rec.ts_ns, rec.text)
+        if rec.ts_ns is None:
+            rec = Record(rec.pod, rec.container, last_ts, rec.text, untimed=True)
+        last_pod, last_container, last_ts = rec.pod, rec.container, rec.ts_ns
+        out.append(rec)
+    return sorted(out, key=lambda r: -1 if r.ts_ns is None else r.ts_ns)
+
+
+def _regroup(items: list[Record | str]) -> list[Record | str]:
+    """Reversed file order with each record's trailing texts / untimed records after it again."""
+    out: list[Record | str] = []
+    pending: list[Record | str] = []
+    for item in items:
+        if isinstance(item, Record) and item.ts_ns is not None:
+            out += [item] + pending[::-1]
+            pending = []
+        else:
+            pending.append(item)
+    return pending[::-1] + out
+
+
+def _pod(name: str | None) -> str:
+    cleaned = _POD_OK.sub("-", (name or "").lower()).strip("-.")
+    return cleaned[:253] or "unknown"
+
+
+def _as_line(rec: Record) -> list[str]:
+    stamp = "" if rec.ts_ns is None or rec.untimed else format_ns(rec.ts_ns) + " "
+    return [stamp + part for part in rec.text.split("\n")]
+
+
+def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "imported") -> tuple[list[tuple[str, str]], str, str] | None:
+    """Like ``log_pod_prefix.split_source``, for log store exports: ``(name, text)`` per node in
+    node order, the job, how it was split; None unless every source is an export."""
+    found = [read_export(text, name) for name, text in sources]
+    if not found or any(f is None for f in found):
+        return None
+    what = found[0][0] if len({f[0] for f in found}) == 1 else "log exports"
+    name = sources[0][0] if len(sources) == 1 else f"{len(sources)} exports"
+    records = ordered([r for f in found for r in f[1]])
+    pods = sorted({r.pod for r in records if r.pod})
+    if len(pods) < 2:
+        text = "\n".join(line for r in records for line in _as_line(r))
+        if job == default_job and pods:
+            job = job_name(pods) or job
+        return [(name, text)], job, f"{what} ({len(records)} records{', pod ' + pods[0] if pods else ', no pod named'})"
+    prefixed = "\n".join(f"[pod/{_pod(r.pod)}/{_pod(r.container or 'log')}] {line}" for r in records for line in _as_line(r))
+    split = split_source(name, prefixed, job, default_job)
+    if split is None:
+        return [(name, "\n".join(line for r in records for line in _as_line(r)))], job, f"{what} ({len(records)} records)"
+    logs, job, how = split
+    return logs, job, how.replace("kubectl logs --prefix", f"{what}, {len(records)} records", 1)
+
+
+__all__ = ["ordered", "read_export", "split_export"]
