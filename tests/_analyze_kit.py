@@ -73,3 +73,16 @@ def samples(g: dict[str, list[dict]], minutes: float = 10, interval: float = 10,
                 override(r["rank"], t, row)
             rows.append(row)
     return rows
+
+
+def assert_planned_light(bundle: Bundle) -> None:
+    """``bundle`` is small enough to be planned without DuckDB's optimizer, and ``analyze``'s
+    connection to it (``engine.open_tables(light=True)``) has the optimizer off."""
+    from k10s_forensics.engine import LIGHT_MAX_ROWS, open_tables
+
+    con, rows = open_tables(bundle, light=True)
+    try:
+        assert max(rows.values()) <= LIGHT_MAX_ROWS
+        assert con.execute("SELECT current_setting('enable_optimizer')").fetchall() == [(False,)]
+    finally:
+        con.close()

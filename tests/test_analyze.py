@@ -11,13 +11,12 @@ from importlib import resources
 
 import pytest
 
-from _analyze_kit import gang, samples, table_bundle
+from _analyze_kit import assert_planned_light, gang, samples, table_bundle
 from k10s_forensics.analyze.prices import PriceError, PriceTable
 from k10s_forensics.analyze.render import to_markdown, to_text
 from k10s_forensics.analyze.rules import SEVERITIES, builtin_rules, parse_rule, user_rules
 from k10s_forensics.analyze.runner import EMPTY_REASONS, analyze, prepare
 from k10s_forensics.errors import QueryError
-from k10s_forensics.engine import LIGHT_MAX_ROWS, open_tables
 from k10s_forensics.queries import RULES, VIEWS_FILES, packaged_sql_files, rule_file_name
 from k10s_forensics.store.tables import TABLE_NAMES
 
@@ -125,12 +124,7 @@ def test_user_rules_keep_duckdbs_optimizer_on_a_small_bundle(tmp_path):
     bundle = table_bundle(tmp_path / "b", gang(pods=2))
     (f,) = analyze(bundle, rules_dirs=[str(rules)], only={"opt-seen"})["findings"]
     assert f["evidence"] == [{"note": "true"}]
-    con, rows = open_tables(bundle, light=True)
-    try:
-        assert max(rows.values()) <= LIGHT_MAX_ROWS
-        assert con.execute("SELECT current_setting('enable_optimizer')").fetchall() == [(False,)]
-    finally:
-        con.close()
+    assert_planned_light(bundle)  # while the built-in rules of the same bundle are planned light
 
 
 def test_absent_table_files_are_skipped_not_crashed(tmp_path):

@@ -18,18 +18,11 @@ from k10s_forensics.cli import cli, main
 from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_export_records import format_ns, parse_time_ns
 from k10s_forensics.parsers.log_exports import read_export, split_export
+from test_import_pod_prefix import OOM, watchdog_timeout
 
 NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
 T0_NS = parse_time_ns("2026-11-28T11:54:00Z")
 PODS = {0: "llama-master-0", 1: "llama-worker-0", 2: "llama-worker-1", 3: "llama-worker-2"}
-OOM = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 0 has a total capacity of 79.15 GiB "
-       "of which 2.10 GiB is free.")
-
-
-def _timeout(rank: int) -> str:
-    return (f"[rank{rank}]:[E1128 11:55:01.123456789 ProcessGroupNCCL.cpp:632] [Rank {rank}] Watchdog caught collective operation "
-            "timeout: WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran for "
-            "600010 milliseconds before timing out.")
 
 
 def _events(culprit: int | None, tagged: bool = False) -> list[tuple[int, str, str]]:
@@ -42,7 +35,7 @@ def _events(culprit: int | None, tagged: bool = False) -> list[tuple[int, str, s
         out += [(T0_NS + 40_000_000_000, p, tag(culprit) + "Traceback (most recent call last):"),
                 (T0_NS + 40_000_000_000, p, tag(culprit) + '  File "/workspace/train.py", line 88, in <module>'),
                 (T0_NS + 40_000_000_000, p, tag(culprit) + OOM)]
-    out += [(T0_NS + 61_000_000_000 + rank, pod, _timeout(rank)) for rank, pod in PODS.items() if rank != culprit]
+    out += [(T0_NS + 61_000_000_000 + rank, pod, watchdog_timeout(rank)) for rank, pod in PODS.items() if rank != culprit]
     return out
 
 

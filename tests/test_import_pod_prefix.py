@@ -18,7 +18,7 @@ OOM = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. 
        "of which 2.10 GiB is free.")
 
 
-def _timeout(rank: int) -> str:
+def watchdog_timeout(rank: int) -> str:
     return (f"[rank{rank}]:[E1128 11:55:01.123456789 ProcessGroupNCCL.cpp:632] [Rank {rank}] Watchdog caught collective operation "
             "timeout: WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran for "
             "600010 milliseconds before timing out.")
@@ -30,7 +30,7 @@ def _job_log(pods: dict[int, str], culprit: int, stamp: str = "") -> str:
     p = pods[culprit]
     lines += [f"[pod/{p}/pytorch] {stamp}Traceback (most recent call last):",
               f'[pod/{p}/pytorch] {stamp}  File "/workspace/train.py", line 88, in <module>', f"[pod/{p}/pytorch] {stamp}{OOM}"]
-    lines += [f"[pod/{pod}/pytorch] {stamp}{_timeout(rank)}" for rank, pod in pods.items() if rank != culprit]
+    lines += [f"[pod/{pod}/pytorch] {stamp}{watchdog_timeout(rank)}" for rank, pod in pods.items() if rank != culprit]
     return "\n".join(lines) + "\n"
 
 

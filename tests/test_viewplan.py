@@ -7,7 +7,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from _analyze_kit import table_bundle
+from _analyze_kit import assert_planned_light, table_bundle
 from conftest import SAMPLE_BUNDLES
 from determinism_kit import analyse_all
 from incident_kit import incident_bundle, load_corpus
@@ -15,7 +15,6 @@ from incident_kit import incident_bundle, load_corpus
 from k10s_forensics.analyze import render, viewplan
 from k10s_forensics.analyze.rules import builtin_rules, load_rules, parse_rule
 from k10s_forensics.analyze.runner import prepare, run_rules
-from k10s_forensics.engine import LIGHT_MAX_ROWS, open_tables
 from k10s_forensics.store.bundle import Bundle
 
 SAMPLES = sorted(p.name for p in SAMPLE_BUNDLES.iterdir() if (p / "manifest.json").is_file())
@@ -90,12 +89,7 @@ def _reference(bundle: Bundle) -> dict:
 def _assert_light_output_is_the_reference(bundle: Bundle, folder, name: str) -> None:
     """The analysis in ``folder`` (light plan, views planned) is byte for byte the reference's, in
     every format; and the bundle is small enough to be planned light at all."""
-    con, rows = open_tables(bundle, light=True)
-    try:
-        assert max(rows.values()) <= LIGHT_MAX_ROWS
-        assert con.execute("SELECT current_setting('enable_optimizer')").fetchall() == [(False,)]
-    finally:
-        con.close()
+    assert_planned_light(bundle)
     reference = _reference(bundle)
     assert (folder / f"{name}.json").read_text(encoding="utf-8") == render.to_json(reference)
     assert (folder / f"{name}.txt").read_text(encoding="utf-8") == render.to_text(reference, color=False)
