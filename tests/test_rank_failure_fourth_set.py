@@ -48,7 +48,8 @@ def _deepspeed(code: int, silent: int) -> list[str]:
     spawned = [DS.format(n=245) + f"process {1700 + i} spawned with command: ['/usr/bin/python3', '-u', 'train.py', '--local_rank={i}']"
                for i in range(2)]
     other = 1 - silent
-    return [DS.format(n=170) + "dist_world_size=2", *spawned, "step 0 loss 0.31",
+    return [DS.format(n=158) + "nnodes=1, num_local_procs=2, node_rank=0", DS.format(n=170) + "dist_world_size=2",
+            DS.format(n=174) + "Setting CUDA_VISIBLE_DEVICES=0,1", *spawned, "step 0 loss 0.31",
             f"[rank{other}]: Traceback (most recent call last):", f"[rank{other}]: {GLOO}",
             DS.format(n=253).replace("main", "sigkill_handler") + "Killing subprocess 1700",
             DS.format(n=253).replace("main", "sigkill_handler") + "Killing subprocess 1701",
