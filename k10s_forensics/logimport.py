@@ -51,11 +51,14 @@ _NPROC_HINTS = (
     ("--nproc_per_node", re.compile(r"--nproc[_-]per[_-]node[= ](\d{1,4})\b")),
     ("local_world_size", re.compile(r"\blocal_world_size[\"']?\s*[=:]\s*(\d{1,4})\b", re.IGNORECASE)),
     ("LOCAL_WORLD_SIZE", re.compile(r"\bLOCAL_WORLD_SIZE[\"']?\s*[=:]\s*[\"']?(\d{1,4})\b")),
+    ("num_local_procs", re.compile(r"\bnum_local_procs=(\d{1,4})\b")),  # DeepSpeed's launch.py
 )
 #: (what, regex): world size stated by NCCL, a launcher or the environment
 _WORLD_HINTS = (
     ("nRanks", re.compile(r"\bn[Rr]anks (\d{1,7})\b")),
     ("world_size", re.compile(r"\bworld[_ ]size[\"']?\s*[=:]\s*[\"']?(\d{1,7})\b", re.IGNORECASE)),
+    ("dist_world_size", re.compile(r"\bdist_world_size=(\d{1,7})\b")),  # DeepSpeed's launch.py
+    ("MEMBER", re.compile(r"Initializing distributed: GLOBAL_RANK: \d{1,7}, MEMBER: \d{1,7}/(\d{1,7})\b")),  # PyTorch Lightning
 )
 _LOCAL_SEEN = (
     re.compile(r"\[default(\d{1,4})\]:"),

@@ -23,7 +23,23 @@ FROM k10s_log l LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
 WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL
   -- "check rank 0 logs for faulty rank": rank 0 ran the barrier; its own report names the culprit
   AND NOT (l.subkind = 'barrier_peer' AND EXISTS (SELECT 1 FROM k10s_log b WHERE b.job_key = l.job_key AND b.kind = 'nccl_desync'
-                                                  AND b.subkind IN ('barrier', 'store_wait')));
+                                                  AND b.subkind IN ('barrier', 'store_wait')))
+UNION ALL BY NAME
+-- the TCPStore server timed out at the rendezvous ("Timed out after 7 seconds waiting for clients. 1/2
+-- clients joined.") in a job whose processes say they are joining (PyTorch Lightning's "Initializing
+-- distributed: GLOBAL_RANK: r, MEMBER: m/N"): the ranks that never said so, when exactly as many as are
+-- missing, never joined (subkind store_clients)
+SELECT s.job_key, -1 AS reporter, w.rank, 'store_clients' AS subkind, NULL::BIGINT AS seq_num, s.ts, NULL::VARCHAR AS pg, s.world
+FROM (SELECT job_key, min(ts) AS ts,
+             TRY_CAST(regexp_extract(error_message, '(\d+)/(\d+) clients joined', 1) AS BIGINT) AS joined,
+             TRY_CAST(regexp_extract(error_message, '(\d+)/(\d+) clients joined', 2) AS BIGINT) AS world
+      FROM k10s_log
+      WHERE kind = 'python_exception' AND job_key IS NOT NULL AND regexp_matches(error_message, 'waiting for clients\. \d+/\d+ clients joined')
+      GROUP BY ALL) s,
+     (SELECT unnest(range(0, 65536)) AS rank) w
+WHERE s.world BETWEEN 2 AND 65536 AND s.joined < s.world AND w.rank < s.world
+  AND NOT EXISTS (SELECT 1 FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved = w.rank)
+  AND (SELECT count(DISTINCT j.rank_resolved) FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved < s.world) = s.joined;
 
 -- k10s_fingerprint_obs: what each fingerprint report says about each rank. A >= 1.12 report
 -- "Rank A is running X, but Rank B is running Y" also implies that ranks 0..B-1 (other than

@@ -233,6 +233,20 @@ spans AS (
            list(DISTINCT pod_key ORDER BY pod_key) AS pods
     FROM k10s_incident_line GROUP BY ALL
 ),
+silent_one AS (  -- a launcher's report that names no process (its last spawned command: DeepSpeed, the legacy
+                 -- launch) on a pod where every rank but one has a failure or teardown line: that one, without a
+                 -- word of its own, is the process whose exit the launcher reports
+    SELECT u.job_key, u.incident, min(r.rank) AS rank
+    FROM unranked u
+    JOIN (SELECT DISTINCT job_key, pod_key, rank, count(DISTINCT rank) OVER (PARTITION BY job_key, pod_key) AS pod_ranks
+          FROM k10s_rank) r ON r.job_key = u.job_key AND r.pod_key = u.pod_key AND r.pod_ranks >= 2
+    WHERE u.subkind = 'launcher_last_cmd'
+      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = r.job_key AND x.rank_resolved = r.rank
+                      AND x.kind IN ('python_exception', 'python_traceback', 'torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom',
+                                     'nccl_error_other', 'nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary'))
+    GROUP BY ALL
+    HAVING count(*) = 1
+),
 common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
                   -- argparse rejected, or source Python cannot parse (the same for every process; only the
                   -- launcher's --local-rank differs)
@@ -245,10 +259,13 @@ decided AS (
         -- a rank known only by its exit status while several processes say, in lines naming no rank,
         -- that they failed the same way: the launcher's report names only the first exit it saw
         coalesce(f.tier = 2 AND u.said_why >= 2, false) AS several_unranked,
-        CASE WHEN len(t.ranks) = 1 AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL THEN t.ranks ELSE []::BIGINT[] END AS culprit_ranks,
+        CASE WHEN len(t.ranks) = 1 AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL THEN t.ranks
+             WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
+             ELSE []::BIGINT[] END AS culprit_ranks,
         CASE WHEN len(t.ranks) > 1 THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
         coalesce(f.cause, u.cause) AS cause,
-        f.tier, f.ts_filled AS first_failure_at, f.rank_eff AS first_rank, f.pod_key AS first_pod, f.node_resolved AS first_node,
+        coalesce(f.tier, CASE WHEN so.rank IS NOT NULL THEN 2 END) AS tier, coalesce(f.ts_filled, CASE WHEN so.rank IS NOT NULL THEN u.ts END) AS first_failure_at,
+        coalesce(f.rank_eff, so.rank) AS first_rank, coalesce(f.pod_key, CASE WHEN so.rank IS NOT NULL THEN u.pod_key END) AS first_pod, f.node_resolved AS first_node,
         f.gpu_uuid AS first_gpu, f.error_type, f.error_message, f.subkind AS first_subkind, left(f.line, 300) AS first_line,
         u.subkind AS unranked_subkind, u.line AS unranked_line, u.pod_key AS unranked_pod,
         h.hang_started_at, h.wait_ms, coalesce(h.watchdog_victims, 0) AS watchdog_victims,
@@ -259,6 +276,7 @@ decided AS (
     LEFT JOIN unranked u USING (job_key, incident)
     LEFT JOIN hang h USING (job_key, incident)
     LEFT JOIN common_mode cm USING (job_key, incident)
+    LEFT JOIN silent_one so USING (job_key, incident)
 )
 SELECT
     d.job_key, d.incident, d.cause,

@@ -206,6 +206,9 @@ def _torchrun(text: str) -> Event | None:
 
 
 def _identity(text: str) -> list[Event]:
+    m = P.RANK_JOINING.search(text) if "Initializing distributed" in text else None
+    if m:  # the rank said it is joining the process group (a store timeout then names who never did)
+        return [{"kind": "rank_joining", "subkind": "lightning", "rank": _int(m.group(1)), "nranks": _int(m.group(2))}]
     m = P.BOOTSTRAP.search(text)
     if m:
         return [{"kind": "nccl_bootstrap", "subkind": "bootstrap", "ip": m.group(2)}]

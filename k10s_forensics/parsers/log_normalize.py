@@ -13,6 +13,9 @@ returns the message that is left together with the identity the prefixes carried
   srun ``--label`` ``11:``, horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)``;
 * a tqdm progress bar glued in front of a log line (carriage-return redraws: the last one);
   ANSI colour and cursor codes anywhere in the line (``strip_ansi``);
+* c10's glog layout (``E1128 18:49:28.796000 12152 torch/distributed/elastic/multiprocessing/api.py:836]``):
+  torch.distributed.elastic logs a failed process's traceback line by line through it (accelerate's
+  ``notebook_launcher``, ``torch.distributed.launcher.api.elastic_launch``);
 * loguru / rich layouts (HF accelerate logs through rich): ``| LEVEL | module:function:42 -``,
   rich's ``LEVEL    `` column, and a source location at the end of the line (``api.py:699``).
 
@@ -54,6 +57,7 @@ _PREFIX = re.compile(
     r"|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}:"  # 192.168.1.51:
     r"|[0-9a-f]{8}(?=\s+\[rank=)"  # Determined's trial/container id before its rank tag
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s{2,}(?=\S)"  # rich's level column (HF accelerate)
+    r"|[IWEF]\d{4} \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,8}\d{1,9} [\w./<>-]{1,300}:\d{1,6}\]"  # c10/glog: torch.distributed.elastic's logger
     r")\s*"
 )
 #: Decoration a terminal multiplexer, a CI runner or Python's exception-group display puts

@@ -107,6 +107,7 @@ _EVENT_LITERALS = (
     r"\.py: error: ",
     r"Traceback \(most recent call last\)",
     r"spawned with command",
+    r"Initializing distributed: GLOBAL_RANK: ",
     # a pod's end pasted beside the log: kubectl get pods rows, the training operator (log_pods.py)
     r"-(?:master|chief|worker|launcher|ps|evaluator)(?:-\d+)? +\d+/\d+ +[A-Z]",
     r"Error pod \S+ container \S+ exitCode: ",
@@ -306,6 +307,8 @@ LEGACY_LAUNCH_EXIT = re.compile(r"CalledProcessError: Command .{0,20000}? (?:die
 DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
 #: the local rank a launcher passed its (last spawned) command: ``--local_rank=0`` there means it spawned one process
 LAST_CMD_LOCAL_RANK = re.compile(r"--local[_-]rank[= ]'?(\d{1,4})\b")
+#: PyTorch Lightning / Fabric, each process as it enters init_process_group: ``Initializing distributed: GLOBAL_RANK: 2, MEMBER: 3/4``
+RANK_JOINING = re.compile(r"Initializing distributed: GLOBAL_RANK: (\d{1,7}), MEMBER: \d{1,7}/(\d{1,7})\b")
 SPAWNED = re.compile(r"process " + _PID + r" spawned with command: .{0,20000}?--local_rank[= ]'?(\d+)")
 MPI_FIRST = re.compile(r"Process name: \[\[(\d+),(\d+)\],(\d+)\]")
 #: horovodrun's Gloo launcher: ``Process 2 exit with status code 1.`` (the process is the rank)

@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 import torch_scenarios3
+import torch_scenarios4
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "torch_worker.py"
@@ -110,6 +111,7 @@ SCENARIOS = [
     S("spawn-2-exception", launcher="spawn", fault="exception", rank=1, cause="python-exception", nproc=2),
     S("spawn-hang", launcher="spawn", fault="hang", rank=3, cause="never-joined", nproc=4),
     *torch_scenarios3.scenarios(S),  # the third set (held out when recorded)
+    *torch_scenarios4.scenarios(S),  # the fourth: accelerate, Lightning (held out when recorded)
 ]
 
 
@@ -179,6 +181,8 @@ def _commands(sc: dict, logdir: str) -> list[list[str]]:
                 "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
         return [[py, "-c", code]]
     port = str(free_port())
+    if sc["launcher"] in torch_scenarios4.LAUNCHERS:
+        return torch_scenarios4.commands(sc, port)
     if sc["launcher"] in torch_scenarios3.LAUNCHERS:
         return torch_scenarios3.commands(sc, opts, port, str(WORKER))
     if sc["launcher"] == "legacy":
@@ -247,7 +251,8 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
 
 def _public(cmd: list[str], logdir: str) -> str:
     """The command as a user would type it (no paths of this machine)."""
-    parts = ["python" if c == sys.executable else "torchrun" if c == torch_scenarios3.TORCHRUN else c.replace(str(WORKER), "torch_worker.py").replace(logdir, "logs")
+    parts = ["python" if c == sys.executable else Path(c).name if Path(c).parent == torch_scenarios4.BIN
+             else c.replace(str(WORKER), "torch_worker.py").replace(torch_scenarios4.WORKER, "wrapper_worker.py").replace(logdir, "logs")
              .replace(str(HERE), ".") for c in cmd]
     return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
 
