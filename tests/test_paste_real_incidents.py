@@ -35,7 +35,7 @@ def _params():
         yield pytest.param(name, id=name, marks=marks)
 
 
-@pytest.mark.parametrize("damage", _params())
+@pytest.mark.parametrize("damage", list(_params()))
 def test_pasted_incidents_keep_their_verdict(tmp_path, damage):
     fn, wrong, analyzed = ALL[damage], [], 0
     for case in CASES:

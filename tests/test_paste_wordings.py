@@ -78,7 +78,7 @@ def test_the_corpus_gives_many_wordings():
     assert len(wordings()) >= 30
 
 
-@pytest.mark.parametrize("line,damage", _cases())
+@pytest.mark.parametrize("line,damage", list(_cases()))
 def test_a_damaged_wording_reads_the_same(line, damage):
     original = paste(line) + (LONG if damage.endswith("-unpadded") else "")
     want = events(original)

@@ -51,7 +51,7 @@ def test_every_incident_folder_has_an_expectation(real_samples):
     assert set(NOT_YET) <= {c.incident for c in CASES}
 
 
-@pytest.mark.parametrize("case", _params("as-pasted"))
+@pytest.mark.parametrize("case", list(_params("as-pasted")))
 def test_real_incident(tmp_path, real_samples, twins, case):
     from incident_kit import incident_bundle
 
@@ -66,7 +66,7 @@ def test_real_incident(tmp_path, real_samples, twins, case):
             assert f["evidence"][0]["victims"] == len(case.victim_ranks), f["evidence"][0]
 
 
-@pytest.mark.parametrize("case", _params("api-timestamps"))
+@pytest.mark.parametrize("case", list(_params("api-timestamps")))
 def test_real_incident_with_api_timestamps(tmp_path, real_samples, case):
     """The same verdict when every line carries the API's timestamps=true prefix (as k10s captures)."""
     findings = analyze_incident(tmp_path, case, api_timestamps=True)

@@ -96,7 +96,7 @@ def test_every_folder_has_one_expectation():
         assert (CORPUS / case.incident / "SOURCE.md").is_file(), case.incident
 
 
-@pytest.mark.parametrize("case", _params())
+@pytest.mark.parametrize("case", list(_params()))
 def test_corpus_incident(tmp_path, twins, case):
     text = (case.folder / case.incident / "log.txt").read_text(encoding="utf-8")
     bundle = incident_bundle(tmp_path / case.incident, case, text)
@@ -104,7 +104,7 @@ def test_corpus_incident(tmp_path, twins, case):
     assert misses(case, findings) is None, misses(case, findings)
 
 
-@pytest.mark.parametrize("case", _params())
+@pytest.mark.parametrize("case", list(_params()))
 def test_corpus_incident_one_pod_api_timestamps(tmp_path, case):
     """The same verdict when the whole paste is one pod's log with the API's timestamps=true prefix."""
     findings = analyze_incident(tmp_path, case, api_timestamps=True, one_log=True)

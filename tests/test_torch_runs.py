@@ -54,7 +54,7 @@ def test_runs_are_recorded_with_their_truth():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("run", _params("import"))
+@pytest.mark.parametrize("run", list(_params("import")))
 def test_import_logs(tmp_path, run):
     if not any(plain(t).strip() for t in run.stamped()):  # --redirects without --tee, a clean run: nothing to import
         with pytest.raises(InputError, match="no log lines"):
@@ -65,7 +65,7 @@ def test_import_logs(tmp_path, run):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("run", _params("podlog"))
+@pytest.mark.parametrize("run", list(_params("podlog")))
 def test_pytorchjob_pod_logs(tmp_path, run):
     why = score(run, podlog_run(run, tmp_path))
     assert why is None, why

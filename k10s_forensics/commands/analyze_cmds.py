@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 
 import click
 
@@ -59,7 +60,7 @@ def analyze_cmd(bundle_path, fmt, rules_dirs, only, fail_on, prices_file, gpu_ho
         raise click.UsageError(f"unknown rule id(s): {', '.join(unknown)} (see `k10s rules`)")
     result = analyze(bundle, rules_dirs=tuple(rules_dirs), prices=prices, only=set(only) or None, threads=threads)
     text = {"json": render.to_json, "markdown": render.to_markdown}.get(fmt, None)
-    output = text(result) if text else render.to_text(result, color=None if out_file is None and click.get_text_stream("stdout").isatty() else False)
+    output = text(result) if text else render.to_text(result, color=None if out_file is None and sys.stdout.isatty() else False)
     if out_file:
         with open(out_file, "w", encoding="utf-8") as fh:
             fh.write(output if output.endswith("\n") else output + "\n")
