@@ -23,7 +23,7 @@ from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_export_records import Record, format_ns, records_of
 from k10s_forensics.parsers.log_export_text import read_text_export
 from k10s_forensics.parsers.log_normalize import ANSI
-from k10s_forensics.parsers.log_pod_prefix import job_name, split_source
+from k10s_forensics.parsers.log_pod_prefix import job_name, place, split_lines
 
 #: text that claims to be a store's JSON: an object or a list of objects naming one of its fields
 _JSON_HEAD = re.compile(r"^\ufeff?\s*(?:\[\s*)?\{")
@@ -139,12 +139,11 @@ def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "i
         if job == default_job and pods:
             job = job_name(pods) or job
         return [(name, text)], job, f"{what} ({len(records)} records{', pod ' + pods[0] if pods else ', no pod named'})"
-    prefixed = "\n".join(f"[pod/{_pod(r.pod)}/{_pod(r.container or 'log')}] {line}" for r in records for line in _as_line(r))
-    split = split_source(name, prefixed, job, default_job)
+    entries = [(_pod(r.pod) if r.pod else None, _pod(r.container or "log"), line) for r in records for line in _as_line(r)]
+    split = split_lines(entries)
     if split is None:
-        return [(name, "\n".join(line for r in records for line in _as_line(r)))], job, f"{what} ({len(records)} records)"
-    logs, job, how = split
-    return logs, job, how.replace("kubectl logs --prefix", f"{what}, {len(records)} records", 1)
+        return [(name, "\n".join(line for _, _, line in entries))], job, f"{what} ({len(records)} records)"
+    return place(name, split, job, default_job, f"{what}, {len(records)} records")
 
 
 __all__ = ["ordered", "read_export", "split_export"]

@@ -49,29 +49,28 @@ def split_prefixed(text: str) -> list[PodLog] | None:
     matches = [_PREFIX.match(ln) for ln in lines]
     if not nonblank or sum(m is not None for m in matches) < _MIN_SHARE * len(nonblank):
         return None
-    pods: dict[tuple[str, str], PodLog] = {}
+    return split_lines([(m.group(1), m.group(2), line[m.end():]) if m else (None, None, line) for line, m in zip(lines, matches)])
+
+
+def split_lines(entries: list[tuple[str | None, str | None, str]]) -> list[PodLog] | None:
+    """``(pod, container, line)`` in the order written (pod None: the line goes with the pod before
+    it; a blank one is dropped) as the pods' logs in node order; None for fewer than 2 pods."""
+    by_pod: dict[str, PodLog] = {}  # --all-containers: a pod's containers are one node's output
     current: PodLog | None = None
-    for line, m in zip(lines, matches):
-        if m:
-            key = (m.group(1), m.group(2))
-            current = pods.setdefault(key, PodLog(key[0], key[1], []))
-            current.lines.append(line[m.end():])
+    for pod, container, line in entries:
+        if pod is not None:
+            current = by_pod.setdefault(pod, PodLog(pod, container or "", []))
+            current.lines.append(line)
         elif current is not None and line.strip():
             current.lines.append(line)
-    by_pod: dict[str, PodLog] = {}
-    for log in pods.values():  # --all-containers: a pod's containers are one node's output
-        if log.pod in by_pod:
-            by_pod[log.pod].lines.extend(log.lines)
-        else:
-            by_pod[log.pod] = log
     if len(by_pod) < 2:
         return None
-    if any((m := KUBEFLOW_POD.match(pod)) and m.group("role") == "launcher" for pod in by_pod):
+    launchers = [p for p in by_pod if (m := KUBEFLOW_POD.match(p)) and m.group("role") == "launcher"]
+    if launchers:
         # an MPIJob: its launcher's mpirun prints every rank's lines behind their own tags
         # (``[1,3]<stdout>:``); the workers run sshd. One log, in the order it was written.
-        launcher = next(p for p in by_pod if KUBEFLOW_POD.match(p) and KUBEFLOW_POD.match(p).group("role") == "launcher")
-        merged = [line[m.end():] if m else line for line, m in zip(lines, matches) if m or line.strip()]
-        return [PodLog(launcher, by_pod[launcher].container, merged)]
+        merged = [line for pod, _, line in entries if pod is not None or line.strip()]
+        return [PodLog(launchers[0], by_pod[launchers[0]].container, merged)]
     return sorted(by_pod.values(), key=lambda p: _node_order(p.pod))
 
 
@@ -109,10 +108,13 @@ def split_source(name: str, text: str, job: str, default_job: str = "imported") 
     whose pod is not in it; the job (the pods' own name unless ``job`` was given); how it was split.
     None: not a ``--prefix`` log of several pods."""
     pods = split_prefixed(text)
-    if not pods:
-        return None
+    return place(name, pods, job, default_job, "kubectl logs --prefix") if pods else None
+
+
+def place(name: str, pods: list[PodLog], job: str, default_job: str, what: str) -> tuple[list[tuple[str, str]], str, str]:
+    """``pods`` (from ``split_lines``) as ``split_source`` returns them; ``what`` names the source."""
     if len(pods) == 1:  # an MPIJob's launcher: every rank's lines, behind their mpirun tags
-        return [(name, "\n".join(pods[0].lines))], job, f"the launcher pod {pods[0].pod} (kubectl logs --prefix)"
+        return [(name, "\n".join(pods[0].lines))], job, f"the launcher pod {pods[0].pod} ({what})"
     if job == default_job:
         job = job_name([p.pod for p in pods]) or job
     ranks = node_ranks([p.pod for p in pods])
@@ -120,7 +122,7 @@ def split_source(name: str, text: str, job: str, default_job: str = "imported") 
     for pod, n in zip(pods, ranks):
         logs[n] = (f"{name}: pod/{pod.pod}", "\n".join(pod.lines))
     shown = ", ".join(p.pod for p in pods[:4]) + (", ..." if len(pods) > 4 else "")
-    return logs, job, f"kubectl logs --prefix ({len(pods)} pods: {shown})"
+    return logs, job, f"{what} ({len(pods)} pods: {shown})"
 
 
-__all__ = ["JOBSET_POD", "KUBEFLOW_POD", "PodLog", "job_name", "node_ranks", "split_prefixed", "split_source"]
+__all__ = ["JOBSET_POD", "KUBEFLOW_POD", "PodLog", "job_name", "node_ranks", "place", "split_lines", "split_prefixed", "split_source"]
