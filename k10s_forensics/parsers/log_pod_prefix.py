@@ -21,9 +21,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from k10s_forensics.parsers.log_pods import REPLICA
+
 #: ``[pod/<pod>/<container>] `` (kubectl 1.20+ ``--prefix``); the space after it is kubectl's
 _PREFIX = re.compile(r"^\[pod/([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?)/([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\] ?")
-KUBEFLOW_POD = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<role>master|chief|worker|launcher)(?:-(?P<index>\d{1,6}))?$")
+KUBEFLOW_POD = REPLICA  # <job>-<replica type>[-<index>], as log_pods reads a pasted pod row
 JOBSET_POD = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<jidx>\d{1,6})-(?P<pidx>\d{1,6})(?:-[a-z0-9]{5})?$")
 #: at least this share of a source's non-blank lines carry the prefix for it to be split
 _MIN_SHARE = 0.5
@@ -78,7 +80,7 @@ def node_ranks(pods: list[str]) -> list[int]:
     """Each pod's node rank: Kubeflow's ``master-0`` 0 and ``worker-<i>`` i + 1 (i without a
     master or chief), so a pod missing from the log leaves its node empty; otherwise the order."""
     found = [KUBEFLOW_POD.match(p) for p in pods]
-    if not all(m and m.group("role") != "launcher" for m in found):
+    if not all(m and m.group("role") in ("master", "chief", "worker") for m in found):
         return list(range(len(pods)))
     head = any(m.group("role") in ("master", "chief") for m in found)
     ranks = [0 if m.group("role") in ("master", "chief") else int(m.group("index") or 0) + head for m in found]
@@ -89,7 +91,7 @@ def _node_order(pod: str) -> tuple:
     m = KUBEFLOW_POD.match(pod)
     if m:
         role, index = m.group("role"), int(m.group("index") or 0)
-        return (0, m.group("job"), {"master": 0, "chief": 0, "worker": 1, "launcher": 2}[role], index, pod)
+        return (0, m.group("job"), {"master": 0, "chief": 0, "worker": 1}.get(role, 2), index, pod)
     m = JOBSET_POD.match(pod)
     if m:
         return (1, m.group("job"), int(m.group("jidx")), int(m.group("pidx")), pod)
