@@ -20,7 +20,7 @@ CREATE OR REPLACE TEMP TABLE k10s_desync_lines AS
 SELECT l.job_key, coalesce(l.reporter_rank, -1) AS reporter, l.rank, l.subkind, l.seq_num, l.ts, l.pg,
        greatest(coalesce(js.gpus, 0), max(l.rank) OVER (PARTITION BY l.job_key) + 1) AS world
 FROM k10s_log l LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
-WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL
+WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL AND l.subkind <> 'horovod_ready'
   -- "check rank 0 logs for faulty rank": rank 0 ran the barrier; its own report names the culprit
   AND NOT (l.subkind = 'barrier_peer' AND EXISTS (SELECT 1 FROM k10s_log b WHERE b.job_key = l.job_key AND b.kind = 'nccl_desync'
                                                   AND b.subkind IN ('barrier', 'store_wait')))
@@ -39,7 +39,19 @@ FROM (SELECT job_key, min(ts) AS ts,
      (SELECT unnest(range(0, 65536)) AS rank) w
 WHERE s.world BETWEEN 2 AND 65536 AND s.joined < s.world AND w.rank < s.world
   AND NOT EXISTS (SELECT 1 FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved = w.rank)
-  AND (SELECT count(DISTINCT j.rank_resolved) FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved < s.world) = s.joined;
+  AND (SELECT count(DISTINCT j.rank_resolved) FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved < s.world) = s.joined
+UNION ALL BY NAME
+-- Horovod 0.20's stall warning lists, per stalled tensor, the ranks READY with it (horovod_ready): the
+-- job's ranks ready for none of a line's tensors never submitted them (subkind horovod_missing, as the
+-- older warning names them); the job's ranks are its known size, else up to the highest rank named
+SELECT h.job_key, h.reporter, w.rank, 'horovod_missing' AS subkind, NULL::BIGINT AS seq_num, h.ts, NULL::VARCHAR AS pg, h.world
+FROM (SELECT l.job_key, coalesce(l.reporter_rank, -1) AS reporter, l.incarnation_uid, l.raw_row, l.line_no, min(l.ts) AS ts,
+             list(DISTINCT l.rank) AS ready, greatest(coalesce(max(js.gpus), 0), max(l.rank) + 1) AS world
+      FROM k10s_log l LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
+      WHERE l.kind = 'nccl_desync' AND l.subkind = 'horovod_ready' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL
+      GROUP BY ALL) h,
+     (SELECT unnest(range(0, 65536)) AS rank) w
+WHERE h.world <= 65536 AND w.rank < h.world AND NOT list_contains(h.ready, w.rank);
 
 -- k10s_fingerprint_obs: what each fingerprint report says about each rank. A >= 1.12 report
 -- "Rank A is running X, but Rank B is running Y" also implies that ranks 0..B-1 (other than

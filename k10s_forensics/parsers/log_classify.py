@@ -321,4 +321,9 @@ def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> l
     return out
 
 
-__all__ = ["classify", "line_context"]
+def with_context(text: str, events: list[Event], norm: Normalized | None = None) -> list[Event]:
+    """Events a multi-line construct built (log_lines.py), given the line's shared context as ``classify`` gives it."""
+    return _finish(text, events, norm)
+
+
+__all__ = ["classify", "line_context", "with_context"]

@@ -16,6 +16,9 @@ few constructs span lines and are assembled here:
   ``nccl_remote_error``), a CUDA OOM payload makes the event ``cuda_oom``.
 * Flight recorder analyzer output: ``Not all ranks joining collective`` / ``group info:``
   / ``collective:`` lines give seq_num / pg / op_type to the ``missing ranks:`` line.
+* Horovod >= 0.21's stall warning: a ``Missing ranks:`` header, then ``1: [allreduce.x, ...]``
+  rows (within ``STALL_GAP`` lines of each other), one ``nccl_desync`` event (subkind
+  ``horovod_missing``) per row, for the rank that never submitted those tensors.
 * PyTorch desync report: the indented ``[7] finished collective #182, but didn't join``
   line gets ``reporter_rank`` from the nearest ``[rankN]:`` candidate above it.
 """
@@ -26,7 +29,7 @@ import datetime as dt
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
-from k10s_forensics.parsers.log_classify import Event, classify
+from k10s_forensics.parsers.log_classify import Event, classify, with_context
 from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
 from k10s_forensics.parsers.log_describe import DescribeBlocks
 from k10s_forensics.parsers.log_pods import resolve_ranks
@@ -36,6 +39,7 @@ TABLE_GAP = 3
 MERGE_GAP = 3
 FR_GAP = 15
 DESYNC_GAP = 40
+STALL_GAP = 3
 SPAWN_GAP = 400  # mp.spawn's "-- Process N terminated with the following error:" then that process's traceback
 WRAP_MIN = 60  # a line shorter than this was not wrapped by a terminal
 UTC = dt.timezone.utc
@@ -102,6 +106,7 @@ class BodyAssembler:
         self._entry: dict[str, Any] | None = None
         self._pending: Event | None = None
         self._fr: dict[str, Any] | None = None
+        self._stall: int | None = None  # line of Horovod's last "Missing ranks:" header or row
         self._prefix_rank: tuple[int, int, dt.datetime | None] | None = None  # (line_no, rank, ts)
         self._mpi: Event | None = None  # a pending mpirun "Process name" report
         self._spawn: tuple[int, int] | None = None  # (line_no, local rank) of mp.spawn's "-- Process N terminated with"
@@ -123,7 +128,7 @@ class BodyAssembler:
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         if described is None and (self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text)):
             return
-        events = [described] if described is not None else classify(text, norm)
+        events = [described] if described is not None else (self._stall_row(line_no, text, norm) or classify(text, norm))
         if not events:
             return
         ts = api_ts or fallback_ts(text, self.captured_at)
@@ -253,6 +258,23 @@ class BodyAssembler:
                 self._fr["op_type"] = m.group(1)
             return True
         return False
+
+    def _stall_row(self, line_no: int, text: str, norm: Normalized) -> list[Event]:
+        """Horovod's ``Missing ranks:`` header (remembered; gives no event) and the rank rows under it."""
+        if P.HOROVOD_MISSING_HEADER.search(norm.text):
+            self._stall = line_no
+            return []
+        if self._stall is None or line_no - self._stall > STALL_GAP:
+            return []
+        m = P.HOROVOD_MISSING_ROW.match(norm.text)  # behind a launcher's tag: "[1,0]<stderr>:3: [...]"
+        bare = None if m else P.HOROVOD_MISSING_ROW.match(text.strip())  # "3: [...]" alone reads as srun's label
+        if not (m or bare):
+            return []
+        self._stall = line_no
+        events = with_context(text, [{"kind": "nccl_desync", "rank": int((m or bare).group(1)), "subkind": "horovod_missing"}], norm)
+        for ev in events if bare else []:
+            ev.update(reporter_rank=None, _prefix_rank=None)  # the row's number is the rank it names, not its printer
+        return events
 
     def _annotate_reports(self, line_no: int, events: list[Event]) -> None:
         kind = events[0]["kind"]

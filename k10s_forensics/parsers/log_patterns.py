@@ -85,6 +85,9 @@ _EVENT_LITERALS = (
     r"never joined any collectives",
     r"is running inconsistent collective",
     r"missing ranks:",
+    r"Missing ranks:",
+    r"ready ranks: ",
+    r"^\d{1,7}: \[[\w./:-]{1,400}(?:, |\]\s*$)",
     r"Not all ranks joining collective",
     r"group info: ",
     r"collective: nccl:",
@@ -272,6 +275,10 @@ MISMATCH = re.compile(r"Detected mismatch between collectives")
 #: Fingerprint and desync report wordings: log_reports.py.
 FR_MISSING = re.compile(r"missing ranks: \{([\d, ]{0,20000})\}")
 FR_HEADER = re.compile(r"Not all ranks joining collective(?::? sequence number:? (\d+)| (\d+) at entry \d+)")
+#: Horovod >= 0.21's stall warning: a ``Missing ranks:`` header, then one row per missing rank with
+#: the tensors it never submitted (``1: [allreduce.fc.weight, allreduce.fc.bias]``)
+HOROVOD_MISSING_HEADER = re.compile(r"\bMissing ranks:\s*$")
+HOROVOD_MISSING_ROW = re.compile(r"^(\d{1,7}): \[[\w./:-]{1,400}(?:, |\]\s*$)")
 FR_GROUP = re.compile(r"^\s*group info: (\S+)")
 FR_COLLECTIVE = re.compile(r"^\s*collective: (nccl:\w+)")
 
@@ -323,7 +330,8 @@ SRUN_TASKS = re.compile(r"^srun: error: (?:\S{1,253}: )?tasks? (\d{1,7}(?:-\d{1,
 SRUN_SIGNALS = {"Killed": -9, "Terminated": -15, "Out Of Memory": -9, "Segmentation fault": -11, "Aborted": -6, "Bus error": -7,
                 "Floating point exception": -8, "Hangup": -1, "Interrupt": -2}
 TRACEBACK_START = re.compile(r"^Traceback \(most recent call last\):?\s*$")
-MPI_NOTICED = re.compile(r"(?:mpirun|mpiexec|orterun|prterun|prte) noticed that process rank (\d+) with PID " + _PID + r" on node " + _HOSTF + r" exited on signal (\d+)")
+#: ``mpirun.real``: the binary Horovod's and the MPI operator's images wrap with a ``mpirun`` script
+MPI_NOTICED = re.compile(r"(?:mpirun|mpiexec|orterun|prterun|prte)(?:\.[\w-]{1,20})? noticed that process rank (\d+) with PID " + _PID + r" on node " + _HOSTF + r" exited on signal (\d+)")
 #: torch.multiprocessing.spawn (the process index is the local rank): ``process 3 terminated with
 #: signal SIGKILL`` / ``with exit code 1``, ``-- Process 2 terminated with the following error:``
 SPAWN_EXIT = re.compile(r"\bprocess (\d+) terminated with (?:signal (SIG[A-Z]+)|exit code (-?\d+))")

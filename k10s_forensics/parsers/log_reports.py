@@ -13,6 +13,11 @@ carries the rank it names in ``rank`` and (set by the caller) the printing rank 
   ``[0, 1] joined but didn't finish collective #39 (count from 1)``, ``ranks [3] are the
   lagging ranks that caused this timeout. They never joined any collectives``.
 * fr_trace: ``missing ranks: {3, 4}``.
+* Horovod's stall warning (the coordinator, after ``HOROVOD_STALL_CHECK_TIME_SECONDS``): before
+  0.20 each stalled tensor with the ranks that never submitted it, ``HorovodBroadcast_x_0
+  [missing ranks: 1]``; 0.20 ``Stalled ops: allreduce.x [ready ranks: 0, 7, 3]``, the ranks
+  that did (the others never did: the SQL takes the complement in the job's ranks); 0.21+
+  a ``Missing ranks:`` header, then ``1: [allreduce.x, ...]`` per missing rank (log_lines.py).
 """
 
 from __future__ import annotations
@@ -38,6 +43,9 @@ RANK_LIST = r"\[(\d+(?:, ?\d+){0,4095})\]"
 DESYNC_RANKS = re.compile(RANK_LIST + r" finished collective #(\d+), but didn't join collective #(\d+)")
 DESYNC_JOINED = re.compile(RANK_LIST + r" joined but didn't finish collective #(\d+)")
 DESYNC_NEVER = re.compile(r"ranks " + RANK_LIST + r" are the lagging ranks that caused this timeout")
+#: Horovod's stall inspector, per stalled tensor: the ranks missing it (< 0.20) or ready with it (0.20).
+HOROVOD_MISSING = re.compile(r"\[missing ranks: (\d+(?:, ?\d+){0,4095})\]")
+HOROVOD_READY = re.compile(r"\[ready ranks: (\d+(?:, ?\d+){0,4095})\]")
 
 
 def _int(value: str | None) -> int | None:
@@ -120,9 +128,23 @@ def _barrier(text: str) -> list[Event]:
     return []
 
 
+def _horovod_stall(text: str) -> list[Event]:
+    """Horovod's stall warning: subkind ``horovod_missing``, a rank that never submitted a stalled
+    tensor (a rank never seen in the collective, like a desync report's); ``horovod_ready``, a rank
+    that did: every tensor of the line is listed with the ranks ready for it, and a rank ready for
+    one of them is no culprit (the SQL names the job's ranks ready for none, k10s_desync_lines)."""
+    if "missing ranks: " in text:
+        missing = sorted({r for m in HOROVOD_MISSING.finditer(text) for r in _rank_list(m.group(1))})
+        return [{"kind": "nccl_desync", "rank": r, "subkind": "horovod_missing"} for r in missing]
+    if "ready ranks: " in text:
+        ready = sorted({r for m in HOROVOD_READY.finditer(text) for r in _rank_list(m.group(1))})
+        return [{"kind": "nccl_desync", "rank": r, "subkind": "horovod_ready"} for r in ready]
+    return []
+
+
 def reports(text: str) -> list[Event]:
-    """Events of a report line (fingerprint mismatch, desync report, barrier, flight recorder missing ranks)."""
-    events = _fingerprints(text) or _desync(text) or _barrier(text)
+    """Events of a report line (fingerprint mismatch, desync report, barrier, flight recorder missing ranks, Horovod stall)."""
+    events = _fingerprints(text) or _desync(text) or _barrier(text) or _horovod_stall(text)
     if events:
         return events
     m = P.FR_MISSING.search(text)
