@@ -116,8 +116,9 @@ classified AS (
                     WHEN status > 1 THEN 'exit-' || status
                     -- a failure-table entry cut before its exit code: the process failed, how is unknown
                     WHEN status IS NULL AND kind = 'torchrun_failure' AND subkind IN ('root_cause', 'failures') THEN 'exit-unknown'
-                    -- a pod whose container ended in Error / CrashLoopBackOff: non-zero, how is unknown
-                    WHEN status IS NULL AND subkind = 'pod_status' THEN 'exit-unknown'
+                    -- a pod whose container ended in Error / CrashLoopBackOff, a Ray actor whose worker process
+                    -- died (ActorDiedError, SYSTEM_ERROR): it ended, how is unknown
+                    WHEN status IS NULL AND subkind IN ('pod_status', 'ray_actor_died') THEN 'exit-unknown'
                 END
         END AS cause,
         CASE

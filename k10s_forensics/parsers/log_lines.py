@@ -19,6 +19,10 @@ few constructs span lines and are assembled here:
 * Horovod >= 0.21's stall warning: a ``Missing ranks:`` header, then ``1: [allreduce.x, ...]``
   rows (within ``STALL_GAP`` lines of each other), one ``nccl_desync`` event (subkind
   ``horovod_missing``) per row, for the rank that never submitted those tensors.
+* Ray's dead-actor report (``ActorDiedError: The actor died ...``): its ``name:`` field within
+  ``RAY_GAP`` lines, a verl worker-group actor ``<prefix><Class>_0:<rank>`` of the first
+  placement group, gives a ``process_exit`` (subkind ``ray_actor_died``, exit status unknown)
+  of that rank; in another group the rank is unknown and nothing is said.
 * PyTorch desync report: the indented ``[7] finished collective #182, but didn't join``
   line gets ``reporter_rank`` from the nearest ``[rankN]:`` candidate above it.
 """
@@ -40,6 +44,7 @@ MERGE_GAP = 3
 FR_GAP = 15
 DESYNC_GAP = 40
 STALL_GAP = 3
+RAY_GAP = 8
 SPAWN_GAP = 400  # mp.spawn's "-- Process N terminated with the following error:" then that process's traceback
 WRAP_MIN = 60  # a line shorter than this was not wrapped by a terminal
 UTC = dt.timezone.utc
@@ -107,6 +112,7 @@ class BodyAssembler:
         self._pending: Event | None = None
         self._fr: dict[str, Any] | None = None
         self._stall: int | None = None  # line of Horovod's last "Missing ranks:" header or row
+        self._ray_died: int | None = None  # line of Ray's last "ActorDiedError: The actor died"
         self._prefix_rank: tuple[int, int, dt.datetime | None] | None = None  # (line_no, rank, ts)
         self._mpi: Event | None = None  # a pending mpirun "Process name" report
         self._spawn: tuple[int, int] | None = None  # (line_no, local rank) of mp.spawn's "-- Process N terminated with"
@@ -128,7 +134,8 @@ class BodyAssembler:
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         if described is None and (self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text)):
             return
-        events = [described] if described is not None else (self._stall_row(line_no, text, norm) or classify(text, norm))
+        events = [described] if described is not None else (self._stall_row(line_no, text, norm) or self._ray_actor(line_no, text)
+                                                                    or classify(text, norm))
         if not events:
             return
         ts = api_ts or fallback_ts(text, self.captured_at)
@@ -275,6 +282,21 @@ class BodyAssembler:
         for ev in events if bare else []:
             ev.update(reporter_rank=None, _prefix_rank=None)  # the row's number is the rank it names, not its printer
         return events
+
+    def _ray_actor(self, line_no: int, text: str) -> list[Event]:
+        """Ray's dead-actor report: remembered; its ``name:`` field, a verl worker of group 0, names the rank."""
+        if P.RAY_ACTOR_DIED.search(text):
+            self._ray_died = line_no
+            return []
+        m = P.RAY_ACTOR_NAME.match(text) if self._ray_died is not None and line_no - self._ray_died <= RAY_GAP else None
+        if not m:
+            return []
+        self._ray_died = None
+        if m.group(1) != "0":
+            return []  # another placement group: its first rank is not known from the line
+        event = {"kind": "process_exit", "subkind": "ray_actor_died", "rank": int(m.group(2)), "exit_code": None,
+                 "error_message": "Ray actor " + text.strip()[6:] + " died"}
+        return with_context(text, [event], Normalized(text))
 
     def _annotate_reports(self, line_no: int, events: list[Event]) -> None:
         kind = events[0]["kind"]

@@ -87,6 +87,7 @@ _EVENT_LITERALS = (
     r"missing ranks:",
     r"Missing ranks:",
     r"ready ranks: ",
+    r"^\s*name: \S{0,200}_\d{1,4}:\d{1,7}\s*$",
     r"^\d{1,7}: \[[\w./:-]{1,400}(?:, |\]\s*$)",
     r"Not all ranks joining collective",
     r"group info: ",
@@ -309,7 +310,15 @@ ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")
 #: rendezvous errors (closed when another agent shut down, timed out, lost its store).
 LAUNCHER_EXCEPTIONS = ("ChildFailedError", "CalledProcessError", "ProcessRaisedException", "ProcessExitedException",
                        "RendezvousClosedError", "RendezvousTimeoutError", "RendezvousConnectionError", "RendezvousStateError",
-                       "RendezvousGracefulExitError", "RendezvousError")
+                       "RendezvousGracefulExitError", "RendezvousError",
+                       # Ray's driver (or a caller actor) reporting another process dead: the report, not the failure
+                       "ActorDiedError", "RayActorError", "ActorUnavailableError", "WorkerCrashedError", "OwnerDiedError",
+                       "NodeDiedError", "RaySystemError")
+#: Ray's dead-actor report (``ray.exceptions.ActorDiedError: The actor died unexpectedly ...``), then
+#: indented ``pid:`` / ``name:`` fields; verl's worker groups name each actor
+#: ``<prefix><Class>_<placement group>:<rank in it>`` (``07GxnAWorkerDict_0:3``): in the first group the rank
+RAY_ACTOR_DIED = re.compile(r"ActorDiedError: The actor died|The actor died unexpectedly before finishing this task")
+RAY_ACTOR_NAME = re.compile(r"^\s*name: \S{0,200}?_(\d{1,4}):(\d{1,7})\s*$")
 LEGACY_LAUNCH_EXIT = re.compile(r"CalledProcessError: Command .{0,20000}? (?:died with <Signals\.SIG\w+: (\d+)>|returned non-zero exit status (-?\d+))")
 DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
 #: the local rank a launcher passed its (last spawned) command: ``--local_rank=0`` there means it spawned one process
