@@ -77,6 +77,16 @@ NOT_YET: dict[str, str] = {
         "rank 5 is right; the CUDA OOM is in the thread's title only, the excerpt shows exit status 1 (python-exception)",
     "kubeflow-trainer-1579-kubectl-worker0-error-master-running":
         "rank 1 is right; the pod's STATUS `Error` gives no exit code (exit-unknown), python-exception is known from the job spec",
+    # batch 10
+    "pytorch-63174-ecc-no-rank-multinode-control":
+        "the paste has no rank, no launcher line and no second process: read as one process it names rank 0; that the job "
+        "ran on many nodes is known from the thread only",
+    "lmdeploy-3258-watchdog-ima-several-processes-control":
+        "only rank 2 is numbered; that other processes report the same illegal memory access is seen only in their frames' "
+        "library load addresses, which are not read as processes",
+    "nccl-1529-two-containers-nvml-init-control":
+        "both local processes fail NCCL init (pids 6897/6898, CUDA devices 2/3, no rank on their NCCL lines); the one "
+        "`[rank1]` traceback, cut before its exception, is read as rank 1's own failure",
 }
 
 
