@@ -46,7 +46,7 @@ UNION ALL BY NAME
 -- older warning names them); the job's ranks are its known size, else up to the highest rank named
 SELECT h.job_key, h.reporter, w.rank, 'horovod_missing' AS subkind, NULL::BIGINT AS seq_num, h.ts, NULL::VARCHAR AS pg, h.world
 FROM (SELECT l.job_key, coalesce(l.reporter_rank, -1) AS reporter, l.incarnation_uid, l.raw_row, l.line_no, min(l.ts) AS ts,
-             list(DISTINCT l.rank) AS ready, greatest(coalesce(max(js.gpus), 0), max(l.rank) + 1) AS world
+             list(DISTINCT l.rank ORDER BY l.rank) AS ready, greatest(coalesce(max(js.gpus), 0), max(l.rank) + 1) AS world
       FROM k10s_log l LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
       WHERE l.kind = 'nccl_desync' AND l.subkind = 'horovod_ready' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL
       GROUP BY ALL) h,
