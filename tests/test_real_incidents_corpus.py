@@ -79,7 +79,7 @@ NOT_YET: dict[str, str] = {
         "rank 1 is right; the pod's STATUS `Error` gives no exit code (exit-unknown), python-exception is known from the job spec",
     # batch 10
     "pytorch-63174-ecc-no-rank-multinode-control":
-        "the paste has no rank, no launcher line and no second process: read as one process it names rank 0; that the job "
+        "the paste has no rank, no launcher line and no second process: read as one process it names rank 0 (cuda-error, ECC); that the job "
         "ran on many nodes is known from the thread only",
     "lmdeploy-3258-watchdog-ima-several-processes-control":
         "only rank 2 is numbered; that other processes report the same illegal memory access is seen only in their frames' "

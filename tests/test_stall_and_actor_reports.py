@@ -117,3 +117,12 @@ def test_a_dead_verl_worker_names_its_rank_in_the_first_group(tmp_path, group, w
 def test_the_driver_s_dead_actor_report_is_no_rank_s_failure(tmp_path):
     text = DRIVER_TB + DIED.format(group=0).replace("        name: 07GxnAWorkerDict_0:3\n", "")
     assert _named(tmp_path, text) == []
+
+
+@pytest.mark.parametrize(("line", "subkind"), [
+    ("RuntimeError: transform: failed to synchronize: cudaErrorECCUncorrectable: uncorrectable ECC error encountered", "ecc"),
+    ("[rank3]: RuntimeError: cudaErrorIllegalAddress: an illegal memory access was encountered", "illegal-address"),
+    ("RuntimeError: CUDA error: uncorrectable ECC error encountered", "ecc"),
+])
+def test_the_cuda_runtime_s_error_names_are_cuda_errors(line, subkind):
+    assert [(e["kind"], e.get("subkind")) for e in classify(line)] == [("cuda_error", subkind)]

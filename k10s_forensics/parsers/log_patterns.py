@@ -94,6 +94,7 @@ _EVENT_LITERALS = (
     r"collective: nccl:",
     # rank failures: CUDA errors, Python exceptions, launchers' exit reports
     r"CUDA error: ",
+    r"cudaError[A-Z]",
     r"Cuda failure ",
     r"[a-z](?:Error|Exception|Interrupt)(?::|$)",
     r"(?:^|[\s:|>])Exception: ",
@@ -287,6 +288,9 @@ FR_COLLECTIVE = re.compile(r"^\s*collective: (nccl:\w+)")
 # Rank failures: CUDA errors, Python exceptions, launchers (docs/rules.md, rank-failure).
 # ---------------------------------------------------------------------------------------
 CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|\.\s*(?:CUDA kernel|For debugging|Compile with))")
+#: The CUDA runtime's error name before its message (thrust/cub, extensions): ``failed to synchronize:
+#: cudaErrorECCUncorrectable: uncorrectable ECC error encountered``
+CUDA_ERROR_NAME = re.compile(r"\bcudaError[A-Z]\w{1,60}: ([^\n]{1,300}?)\s*$")
 NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?'([^'\n]{1,200})'")
 #: Category of a CUDA error message, first match wins.
 CUDA_KINDS = (
