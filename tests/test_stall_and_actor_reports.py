@@ -17,6 +17,7 @@ from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_classify import classify
 from k10s_forensics.parsers.log_lines import BodyAssembler
+from paste_damage import ansi, crlf, double_space, fences_quotes
 
 NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
 WARNING = ("[2021-02-02 21:19:07.345988: W horovod/common/stall_inspector.cc:105] One or more tensors were submitted to be reduced, "
@@ -126,3 +127,13 @@ def test_the_driver_s_dead_actor_report_is_no_rank_s_failure(tmp_path):
 ])
 def test_the_cuda_runtime_s_error_names_are_cuda_errors(line, subkind):
     assert [(e["kind"], e.get("subkind")) for e in classify(line)] == [("cuda_error", subkind)]
+
+
+@pytest.mark.parametrize("damage", [double_space, crlf, fences_quotes, ansi], ids=["double-space", "crlf", "fences-quotes", "ansi"])
+@pytest.mark.parametrize(("text", "layout", "want"), [
+    ("\n".join([WARNING, "Missing ranks:", "3: [allreduce.fc.weight, allreduce.fc.bias]", ""]), {"world_size": 4, "nproc_per_node": 4},
+     [("nccl-hang", "never-joined", [3])]),
+    (DRIVER_TB + DIED.format(group=0), {}, [("rank-failure", "exit-unknown", [3])]),
+])
+def test_the_multi_line_reports_survive_pasting(tmp_path, damage, text, layout, want):
+    assert _named(tmp_path, damage(text), **layout) == want

@@ -274,7 +274,9 @@ class BodyAssembler:
         if self._stall is None or line_no - self._stall > STALL_GAP:
             return []
         m = P.HOROVOD_MISSING_ROW.match(norm.text)  # behind a launcher's tag: "[1,0]<stderr>:3: [...]"
-        bare = None if m else P.HOROVOD_MISSING_ROW.match(text.strip())  # "3: [...]" alone reads as srun's label
+        bare = None  # "3: [...]" alone: normalisation took the number for srun's label
+        if m is None and norm.rank is not None and norm.text.startswith("["):
+            bare = P.HOROVOD_MISSING_ROW.match(f"{norm.rank}: {norm.text}")
         if not (m or bare):
             return []
         self._stall = line_no
