@@ -144,7 +144,7 @@ def test_every_view_by_command_and_unknown_command():
     async def script(app, pilot):
         seen = {}
         for name in VIEWS:
-            await command(app, pilot, name)
+            await command(app, pilot, name, typed=True)  # key by key, as a user types
             screen = app.screen
             assert isinstance(screen, TableScreen) and screen.loaded, name
             assert screen.rows or screen.absent, f":{name} shows neither rows nor a reason"
@@ -152,7 +152,7 @@ def test_every_view_by_command_and_unknown_command():
         assert "Kueue not present" in str(seen["queue"].query_one("#absent").content)
         assert seen["findings"].rows[0].payload["rule"] == "oom-cascade"
         assert any(r.payload.get("kind") == "cuda_oom" for r in seen["logs"].rows)
-        await command(app, pilot, "nonsense")
+        await command(app, pilot, "nonsense", typed=True)
         assert app.screen is seen["logs"]
 
     run_app(OOM, script)

@@ -28,9 +28,16 @@ async def settle(app: K10sApp, pilot: Any, timeout_s: float = 60.0) -> None:
         await asyncio.sleep(0.05)
 
 
-async def command(app: K10sApp, pilot: Any, name: str) -> None:
-    """Type ``:name`` + Enter, as a user does."""
-    await pilot.press("colon", *name, "enter")
+async def command(app: K10sApp, pilot: Any, name: str, *, typed: bool = False) -> None:
+    """``:name`` + Enter. ``typed``: key by key, as a user types it; else ``:``, the name pasted
+    into the prompt at once, Enter (Pilot waits for the app to idle after every key: a command
+    typed key by key costs ~40 ms of waiting per character, most of a view test's wall time)."""
+    if typed:
+        await pilot.press("colon", *name, "enter")
+    else:
+        await pilot.press("colon")
+        app.screen.query_one("#prompt").value = name
+        await pilot.press("enter")
     await settle(app, pilot)
 
 
