@@ -3,6 +3,9 @@
 -- confidence (high|medium|low|none), pg, seq_num, op_type, ts, detail. An empty
 -- culprit_ranks with confidence 'none' says "this evidence names no single culprit".
 -- Both views are creatable on bundles without the tables (they are empty views then).
+-- `empty-without: T` marks a statement that returns no row when table T has none: on such a
+-- bundle it is created empty from its `empty-columns` instead of being bound and run
+-- (analyze/viewplan.py; tests/test_viewplan.py checks the declared columns and the outputs).
 
 -- k10s_pod_job_name: (namespace, pod name) -> job, for rows that carry only a pod name.
 CREATE OR REPLACE TEMP TABLE k10s_pod_job_name AS
@@ -11,6 +14,9 @@ FROM k10s_pod_job WHERE job_key IS NOT NULL GROUP BY namespace, pod;
 
 -- k10s_fr_rank: per job, process group and rank with a dump, the last collective entered
 -- (p2p entries and seq 0 left out), its op, sizes and state.
+-- empty-without: flight_recorder
+-- empty-columns: job_key VARCHAR, pg_key VARCHAR, pg_desc VARCHAR, rank BIGINT, last_seq BIGINT, last_state VARCHAR, last_op VARCHAR,
+--     first_seq BIGINT, last_ts TIMESTAMPTZ, pg_ranks BIGINT[]
 CREATE OR REPLACE TEMP TABLE k10s_fr_rank AS
 WITH e AS (
     SELECT f.*, pj.job_key, coalesce(f.pg_name, CAST(f.pg_id AS VARCHAR)) AS pg_key
@@ -28,6 +34,9 @@ SELECT job_key, pg_key, min(pg_desc) AS pg_desc, rank,
 FROM e GROUP BY job_key, pg_key, rank;
 
 -- k10s_fr_entry: every collective entry with its job and group (for op/size comparison).
+-- empty-without: flight_recorder
+-- empty-columns: job_key VARCHAR, pg_key VARCHAR, rank BIGINT, seq BIGINT, op VARCHAR, input_sizes VARCHAR, state VARCHAR,
+--     ts TIMESTAMPTZ
 CREATE OR REPLACE TEMP TABLE k10s_fr_entry AS
 SELECT pj.job_key, coalesce(f.pg_name, CAST(f.pg_id AS VARCHAR)) AS pg_key, f.rank, f.collective_seq_id AS seq,
        f.op, coalesce(f.input_sizes, '') AS input_sizes, f.state, coalesce(f.time_created, f.captured_at) AS ts
@@ -42,9 +51,12 @@ WHERE f.rank IS NOT NULL AND f.collective_seq_id > 0 AND NOT coalesce(f.is_p2p, 
 -- 3. all ranks in the same last collective, not completed: ranks of the group with no dump
 --    at all are the culprits (a dead process writes none); with every dump present, no
 --    single culprit (the hang is inside the collective);
--- 4. printed fr_trace output in logs ("Not all ranks joining collective ... missing ranks").
+-- (4., printed fr_trace output in logs, is k10s_hang_evidence_fr below.)
 -- Confidence: high when the culprits are fewer than half of the ranks compared, else medium.
-CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_fr AS
+-- empty-without: flight_recorder
+-- empty-columns: job_key VARCHAR, evidence VARCHAR, culprit_ranks BIGINT[], suspect_ranks BIGINT[], confidence VARCHAR,
+--     pg VARCHAR, seq_num BIGINT, op_type VARCHAR, ts TIMESTAMPTZ, detail VARCHAR
+CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_fr_dumps AS
 WITH g AS (
     SELECT job_key, pg_key, min(pg_desc) AS pg_desc, min(last_seq) AS min_seq, max(last_seq) AS max_seq,
            max(first_seq) AS window_seq, count(*) AS nranks, list(rank ORDER BY rank) AS ranks, max(last_ts) AS ts,
@@ -162,15 +174,20 @@ earliest AS (  -- per job and group, the earliest anomaly (a mismatch before a l
     SELECT * EXCLUDE (anomaly_seq, pick) FROM (
         SELECT *, row_number() OVER (PARTITION BY job_key, pg ORDER BY anomaly_seq, confidence, culprit_ranks, suspect_ranks, detail) AS pick FROM from_dumps
     ) WHERE pick = 1
-),
-printed AS (
+)
+SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM earliest;
+
+-- k10s_hang_evidence_fr: the dumps' evidence (above) and 4. printed fr_trace output in logs
+-- ("Not all ranks joining collective ... missing ranks").
+CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_fr AS
+WITH printed AS (
     SELECT l.job_key, l.pg, l.seq_num, mode(l.op_type ORDER BY l.op_type) AS op_type, min(l.ts) AS ts,
            list(DISTINCT l.rank ORDER BY l.rank) AS missing, max(s.gpus) AS world
     FROM k10s_log l LEFT JOIN k10s_job_size s ON s.job_key = l.job_key
     WHERE l.kind = 'flight_recorder_missing_ranks' AND l.rank IS NOT NULL AND l.job_key IS NOT NULL
     GROUP BY l.job_key, l.pg, l.seq_num
 )
-SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM earliest
+SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM k10s_hang_evidence_fr_dumps
 UNION ALL
 SELECT job_key, 'flight-recorder', missing, []::BIGINT[],
        CASE WHEN world IS NOT NULL AND 2 * len(missing) < world THEN 'high' ELSE 'medium' END,
@@ -180,6 +197,12 @@ SELECT job_key, 'flight-recorder', missing, []::BIGINT[],
 FROM printed;
 
 -- k10s_ras_report: the latest RAS report per job (rows of one exec output or log body).
+-- empty-without: nccl_ras
+-- empty-columns: ts TIMESTAMPTZ, namespace VARCHAR, pod VARCHAR, pod_uid VARCHAR, node VARCHAR, container VARCHAR,
+--     origin VARCHAR, report BIGINT, kind VARCHAR, section VARCHAR, status VARCHAR, errors VARCHAR, comm VARCHAR,
+--     comm_hash VARCHAR, comm_group BIGINT, comms BIGINT, comm_ranks BIGINT, nodes BIGINT, processes BIGINT,
+--     gpus BIGINT, rank BIGINT, host VARCHAR, pid BIGINT, gpu BIGINT, op_count BIGINT, group_ranks BIGINT,
+--     group_value VARCHAR, nccl_version VARCHAR, detail VARCHAR, captured_at TIMESTAMPTZ, raw_row BIGINT, job_key VARCHAR
 CREATE OR REPLACE TEMP TABLE k10s_ras_report AS
 WITH r AS (
     SELECT n.*, pj.job_key FROM nccl_ras n JOIN k10s_pod_job_name pj ON pj.namespace = n.namespace AND pj.pod = n.pod
@@ -196,6 +219,9 @@ WHERE r.origin = l.pick.origin AND r.raw_row = l.pick.raw_row AND r.report = l.p
 -- k10s_ras_process: a process RAS names (host IP/name, GPU) resolved to the job's rank(s):
 -- the pod with that IP (its rank on that GPU, or its only rank), else the ranks of the job
 -- on that node whose local rank is the GPU.
+-- empty-without: nccl_ras
+-- empty-columns: job_key VARCHAR, kind VARCHAR, status VARCHAR, host VARCHAR, pid BIGINT, gpu BIGINT, comm_rank BIGINT,
+--     op_count BIGINT, ts TIMESTAMPTZ, ranks BIGINT[]
 CREATE OR REPLACE TEMP TABLE k10s_ras_process AS
 SELECT r.job_key, r.kind, r.status, r.host, r.pid, r.gpu, r.rank AS comm_rank, r.op_count, r.ts,
        list(DISTINCT k.rank ORDER BY k.rank) FILTER (WHERE k.rank IS NOT NULL) AS ranks
@@ -215,6 +241,9 @@ GROUP BY ALL;
 --    (NCCL lists the minority group, which may be the healthy one): medium when the behind
 --    group is the smaller one, low otherwise;
 -- 3. every communicator OK -> no culprit (confidence none).
+-- empty-without: nccl_ras
+-- empty-columns: job_key VARCHAR, evidence VARCHAR, culprit_ranks BIGINT[], suspect_ranks BIGINT[], confidence VARCHAR,
+--     pg VARCHAR, seq_num BIGINT, op_type VARCHAR, ts TIMESTAMPTZ, detail VARCHAR
 CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_ras AS
 WITH size AS (SELECT job_key, gpus FROM k10s_job_size),
 comm AS (

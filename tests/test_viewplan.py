@@ -133,3 +133,41 @@ def test_incident_pricing_finds_its_macro_even_when_no_rule_runs(empty_bundle):
         con.execute("SELECT k10s_price('H100')").fetchall()  # no Catalog Error
     finally:
         con.close()
+
+
+EMPTY_SHORTCUTS = [s for s in viewplan.statements() if s.empty_without]
+
+
+def test_flight_recorder_and_ras_evidence_have_empty_shortcuts():
+    names = {s.name: s.empty_without for s in EMPTY_SHORTCUTS}
+    assert names == {"k10s_fr_rank": ("flight_recorder",), "k10s_fr_entry": ("flight_recorder",),
+                     "k10s_hang_evidence_fr_dumps": ("flight_recorder",), "k10s_ras_report": ("nccl_ras",),
+                     "k10s_ras_process": ("nccl_ras",), "k10s_hang_evidence_ras": ("nccl_ras",)}
+    st = EMPTY_SHORTCUTS[0]
+    assert st.empty_sql(None) is None and st.empty_sql({"flight_recorder": 3}) is None and st.empty_sql({"flight_recorder": -1}) is None
+    assert st.empty_sql({"flight_recorder": 0}).startswith(f"CREATE OR REPLACE TEMP TABLE {st.name} (job_key VARCHAR, ")
+    assert st.empty_sql({"pods": 4}) is not None  # a table the bundle lacks has no rows
+
+
+@pytest.mark.parametrize("st", EMPTY_SHORTCUTS, ids=lambda s: s.name)
+def test_declared_empty_columns_are_the_statements_own(st, empty_bundle):
+    """The columns an empty shortcut declares are, name for name and type for type, what the statement
+    itself creates (run for real on a bundle without those tables): consumers bind the same either way."""
+    con = prepare(empty_bundle, threads=1)  # every shared statement, none shortcut
+    try:
+        real = con.execute(f"DESCRIBE {st.name}").fetchall()
+        con.execute(f"DROP TABLE {st.name}")
+        con.execute(st.empty_sql({}))
+        assert con.execute(f"DESCRIBE {st.name}").fetchall() == real
+        assert con.execute(f"SELECT count(*) FROM {st.name}").fetchall() == [(0,)]
+    finally:
+        con.close()
+
+
+def test_empty_shortcuts_change_no_output_on_a_bundle_with_and_without_dumps(tmp_path):
+    from k10s_forensics.analyze.runner import analyze
+
+    for name in ("hang-flight-recorder", "hang-ras-dead", "nccl-hang"):
+        copy = shutil.copytree(SAMPLE_BUNDLES / name, tmp_path / name)
+        on, off = (render.to_json(analyze(Bundle.open(copy), threads=1, gates=g)) for g in (True, False))
+        assert on == off, name

@@ -246,11 +246,14 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
 
 
 def prepare(bundle: Bundle, prices: PriceTable | None = None, threads: int | None = None,
-            rules: list[Rule] | None = None, only: set[str] | None = None, *, light: bool = True) -> duckdb.DuckDBPyConnection:
+            rules: list[Rule] | None = None, only: set[str] | None = None, *, light: bool = True,
+            gates: bool = True) -> duckdb.DuckDBPyConnection:
     """A connection with the bundle's tables, the price table and the shared views.
 
     With ``rules``, only the shared views those of them that will run need (``analyze.viewplan``); without, every
     shared view. ``light``: small tables planned without DuckDB's optimizer (``engine.open_tables``; same results).
+    ``gates``: shortcuts that change no output (a shared statement that is empty without rows of a table
+    the bundle has none of is created empty, unbound); off only to prove they change nothing.
     """
     con, rows = open_tables(bundle, threads=threads, light=light)
     _ensure_views(con, set(rows))
@@ -260,7 +263,7 @@ def prepare(bundle: Bundle, prices: PriceTable | None = None, threads: int | Non
 
         shared = viewplan.shared_names()
         counts = _row_counts(con, {t for r in rules for t in r.tables if t not in shared})
-        viewplan.create(con, viewplan.plan(viewplan.applicable(rules, counts, only)))
+        viewplan.create(con, viewplan.plan(viewplan.applicable(rules, counts, only)), rows if gates else None)
         return con
     for name in VIEWS_FILES:
         try:
@@ -277,6 +280,7 @@ def analyze(
     prices: PriceTable | None = None,
     only: set[str] | None = None,
     threads: int | None = None,
+    gates: bool = True,
 ) -> dict[str, Any]:
     """Analyze a bundle: the JSON-ready result (bundle, findings, skipped).
 
@@ -286,11 +290,12 @@ def analyze(
         prices: GPU-hour price table (default: the packaged one).
         only: run only these rule ids.
         threads: DuckDB threads (default: DuckDB's choice).
+        gates: the shortcuts that change no output (``prepare``); off only to prove that.
     """
     rules = load_rules(tuple(rules_dirs))
     # User rules (``--rules DIR``) keep DuckDB's optimizer whatever the size: a rule written as an
     # implicit join would run as a cross product without it. The built-in ones are planned light.
-    con = prepare(bundle, prices, threads, rules=rules, only=only, light=not rules_dirs)
+    con = prepare(bundle, prices, threads, rules=rules, only=only, light=not rules_dirs, gates=gates)
     try:
         return run_rules(con, bundle, rules, only)
     finally:

@@ -13,6 +13,12 @@ before it), one ``execute`` per file so an error still names its file.
 
 A rule whose required tables are empty is skipped by the runner before its SQL runs; its
 views are left out too (``applicable``), using the same row counts the runner uses.
+
+A statement headed ``-- empty-without: T[, U]`` returns no row when those tables have none
+(e.g. the Flight Recorder and RAS evidence on a bundle without dumps or RAS reports): given
+the row counts, ``create`` makes it empty from its ``-- empty-columns:`` instead of binding and
+running it (most of the cost of a shared statement on a small bundle is binding it). The
+declared columns are checked against the statement's own (tests/test_viewplan.py).
 """
 
 from __future__ import annotations
@@ -33,14 +39,37 @@ _LINE_COMMENT = re.compile(r"--[^\n]*")
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 
 
+_EMPTY_WITHOUT = re.compile(r"^--\s*empty-without:\s*(.+)$", re.MULTILINE)
+_EMPTY_COLUMNS = re.compile(r"^--\s*empty-columns:\s*(.+(?:\n--\s{4,}.+)*)", re.MULTILINE)
+
+
 @dataclass(frozen=True)
 class ViewStatement:
-    """One ``CREATE`` of a shared name: its file, name, SQL text and the shared names it reads."""
+    """One ``CREATE`` of a shared name: its file, name, SQL text and the shared names it reads;
+    ``empty_without``/``empty_columns``: the tables without whose rows it is empty, and its columns."""
 
     file: str
     name: str
     sql: str
     reads: frozenset[str]
+    empty_without: tuple[str, ...] = ()
+    empty_columns: str = ""
+
+    def empty_sql(self, counts: dict[str, int] | None) -> str | None:
+        """``CREATE`` of the empty table when ``counts`` show none of ``empty_without``'s rows, else None."""
+        if counts is None or not self.empty_without or any(counts.get(t, 0) != 0 for t in self.empty_without):
+            return None
+        return f"CREATE OR REPLACE TEMP TABLE {self.name} ({self.empty_columns})"
+
+
+def _empty_header(file: str, name: str, text: str) -> tuple[tuple[str, ...], str]:
+    without, columns = _EMPTY_WITHOUT.search(text), _EMPTY_COLUMNS.search(text)
+    if bool(without) != bool(columns):
+        raise QueryError(f"{name}: empty-without and empty-columns go together", f"queries/{file}")
+    if not without:
+        return (), ""
+    tables = tuple(t.strip() for t in without.group(1).split(","))
+    return tables, " ".join(line.lstrip("-").strip() for line in columns.group(1).split("\n"))
 
 
 def _strip_comments(sql: str) -> str:
@@ -65,7 +94,7 @@ def statements() -> tuple[ViewStatement, ...]:
                 raise QueryError(f"not a CREATE of a k10s_* name: {text[:60]!r}", f"queries/{file}")
             raw.append((file, m.group(1), text))
     names = {name for _, name, _ in raw}
-    return tuple(ViewStatement(f, n, t, frozenset(mentioned(t, names) - {n})) for f, n, t in raw)
+    return tuple(ViewStatement(f, n, t, frozenset(mentioned(t, names) - {n}), *_empty_header(f, n, t)) for f, n, t in raw)
 
 
 def shared_names() -> set[str]:
@@ -128,14 +157,15 @@ def plan(rules, extra: Iterable[str] = ()) -> list[ViewStatement]:
     return [s for s in statements() if s.name in needed]
 
 
-def create(con: duckdb.DuckDBPyConnection, planned: list[ViewStatement]) -> None:
-    """Run the planned statements: one ``execute`` per file, in order.
+def create(con: duckdb.DuckDBPyConnection, planned: list[ViewStatement], counts: dict[str, int] | None = None) -> None:
+    """Run the planned statements: one ``execute`` per file, in order. With the derived tables'
+    row ``counts``, a statement that is empty without rows it has none of is created empty.
 
     Raises:
         QueryError: a statement failed (names the file).
     """
     for file in VIEWS_FILES:
-        script = ";\n".join(s.sql.rstrip().rstrip(";") for s in planned if s.file == file)
+        script = ";\n".join((s.empty_sql(counts) or s.sql).rstrip().rstrip(";") for s in planned if s.file == file)
         if not script:
             continue
         try:
