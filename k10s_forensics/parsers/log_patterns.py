@@ -108,6 +108,11 @@ _EVENT_LITERALS = (
     r"Traceback \(most recent call last\)",
     r"spawned with command",
     r"Initializing distributed: GLOBAL_RANK: ",
+    # Ray Train: the worker group's ranks, a failure report's per-rank snippets, a worker process's death
+    r"world_rank=\d",
+    r"Error Snippet\]:",
+    r"worker process has died",
+    r"A worker died or was killed",
     # a pod's end pasted beside the log: kubectl get pods rows, the training operator (log_pods.py)
     r"-(?:master|chief|worker|launcher|ps|evaluator)(?:-\d+)? +\d+/\d+ +[A-Z]",
     r"Error pod \S+ container \S+ exitCode: ",
@@ -302,7 +307,9 @@ ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")
 #: rendezvous errors (closed when another agent shut down, timed out, lost its store).
 LAUNCHER_EXCEPTIONS = ("ChildFailedError", "CalledProcessError", "ProcessRaisedException", "ProcessExitedException",
                        "RendezvousClosedError", "RendezvousTimeoutError", "RendezvousConnectionError", "RendezvousStateError",
-                       "RendezvousGracefulExitError", "RendezvousError")
+                       "RendezvousGracefulExitError", "RendezvousError",
+                       # Ray Train's driver / controller reporting its workers' failures (each worker's own line is the event)
+                       "WorkerGroupError", "TrainingFailedError", "ActorDiedError", "RayActorError", "ActorUnavailableError")
 LEGACY_LAUNCH_EXIT = re.compile(r"CalledProcessError: Command .{0,20000}? (?:died with <Signals\.SIG\w+: (\d+)>|returned non-zero exit status (-?\d+))")
 DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
 #: the local rank a launcher passed its (last spawned) command: ``--local_rank=0`` there means it spawned one process
