@@ -200,6 +200,14 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
           WHERE o.job_key = il.job_key AND o.incident = il.incident AND o.role = 'own' AND o.cause <> 'abort'
             AND o.rank_eff IS NOT NULL AND o.rank_eff IS DISTINCT FROM il.rank_eff
             AND o.ts_filled <= il.ts_filled + INTERVAL 1 SECOND))
+      -- torchrun restarted its workers after this failure (its agent's "failed (exitcode: …)" line follows in the
+      -- same log) and a later attempt failed on its own (a rank's exception or CUDA error after that line): the
+      -- job ended with the last attempt's failure, not this one (--max-restarts: the culprit can move)
+      AND NOT EXISTS (
+          SELECT 1 FROM k10s_incident_line a JOIN k10s_incident_line y ON y.job_key = a.job_key AND y.incident = a.incident
+          WHERE a.raw_row = il.raw_row AND a.kind = 'torchrun_failure' AND a.subkind = 'agent' AND a.line_no > il.line_no
+            AND y.role = 'own' AND y.tier = 1 AND y.kind IN ('python_exception', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+            AND CASE WHEN y.raw_row = a.raw_row THEN y.line_no > a.line_no ELSE y.ts_filled > a.ts_filled END)
       AND NOT (il.cause = 'host-oom-kill' AND il.ts_filled IS NOT NULL AND EXISTS (
           SELECT 1 FROM k10s_incident_line o
           WHERE o.job_key = il.job_key AND o.incident = il.incident AND o.role = 'own' AND o.rank_eff IS DISTINCT FROM il.rank_eff
