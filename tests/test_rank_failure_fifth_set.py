@@ -106,3 +106,27 @@ def test_sigabrt_after_the_ranks_own_exception_is_not_an_abort(tmp_path):
              "E1128 21:25:45.065000 31972 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -6) local_rank: 1 "
              "(pid: 32093) of binary: /usr/bin/python3"]
     assert findings(tmp_path, lines) == [("rank-failure", [1], "python-exception")]
+
+
+AGENT = "E1128 21:34:{s}.779000 25843 torch/distributed/elastic/multiprocessing/api.py:1002] "
+
+
+def _attempt(rank: int, s: int, own: str) -> list[str]:
+    return [f"[default{r}]:rank {r}/4 (local {r}) initialised" for r in range(4)] + [
+        f"[default{rank}]:[rank{rank}]: Traceback (most recent call last):", f"[default{rank}]:[rank{rank}]: {own}",
+        f"[default{(rank + 1) % 4}]:[rank{(rank + 1) % 4}]: {GLOO}",
+        AGENT.format(s=s) + f"failed (exitcode: 1) local_rank: {rank} (pid: {25900 + s}) of binary: /usr/bin/python3"]
+
+
+def test_restarts_the_last_attempts_failure_ended_the_job(tmp_path):
+    """--max-restarts: rank 1 raised, torchrun restarted the workers, then rank 2 raised: the job
+    ended with rank 2's failure (the first attempt's is superseded)."""
+    lines = _attempt(1, 46, "KeyError: 'labels'") + _attempt(2, 51, "ValueError: bad shard")
+    assert findings(tmp_path, lines) == [("rank-failure", [2], "python-exception")]
+
+
+def test_restarts_whose_later_attempt_only_tore_down_keep_the_first_failure(tmp_path):
+    later = [f"[default{r}]:RuntimeError: Gloo connectFullMesh failed with [pair.cc:152] timed out connecting" for r in range(2)]
+    lines = _attempt(1, 46, "KeyError: 'labels'") + later + [
+        AGENT.format(s=51) + "failed (exitcode: 1) local_rank: 0 (pid: 25999) of binary: /usr/bin/python3"]
+    assert findings(tmp_path, lines) == [("rank-failure", [1], "python-exception")]
