@@ -51,6 +51,11 @@ timed_out AS (  -- ranks whose own watchdog fired: their -6 is the watchdog's ab
     WHERE rank_resolved IS NOT NULL AND (kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary')
                                          OR (kind = 'nccl_error_other' AND subkind = 'async_error_teardown'))
 ),
+raised AS (  -- ranks that raised an exception of their own: a -6 of theirs is the C++ runtime ending the
+             -- process after it ("terminate called without an active exception"), not a separate abort
+    SELECT DISTINCT job_key, rank_resolved AS rank FROM l
+    WHERE rank_resolved IS NOT NULL AND kind = 'python_exception' AND subkind = 'raised'
+),
 torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Connection closed by peer",
                 -- DistBackendError, a remote error): their exit status 1 is that teardown's, not a failure of their own
     SELECT job_key, rank_resolved AS rank FROM l
@@ -67,12 +72,14 @@ ranked AS (
            -- srun's "task N: Killed" where srun reports another task failing on its own is srun's teardown SIGKILL
            st.pid IS NOT NULL OR (l.subkind = 'srun_killed' AND EXISTS (
                SELECT 1 FROM l o WHERE o.raw_row = l.raw_row AND o.kind = 'process_exit' AND o.subkind IN ('srun', 'srun_oom')
-                 AND o.exit_code NOT IN (-15, -1, -2))) AS was_sigtermed, tw.rank IS NOT NULL AS rank_timed_out, td.rank IS NOT NULL AS rank_torn_down
+                 AND o.exit_code NOT IN (-15, -1, -2))) AS was_sigtermed, tw.rank IS NOT NULL AS rank_timed_out, td.rank IS NOT NULL AS rank_torn_down,
+           rx.rank IS NOT NULL AS rank_raised
     FROM l
     LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
     LEFT JOIN sigtermed st ON st.incarnation_uid = l.incarnation_uid AND st.pid = l.pid AND l.kind <> 'torchrun_sigterm'
     LEFT JOIN sigterm_seen ss ON ss.incarnation_uid = l.incarnation_uid
     LEFT JOIN timed_out tw ON tw.job_key = l.job_key AND tw.rank = coalesce(l.rank_resolved, pr.rank)
+    LEFT JOIN raised rx ON rx.job_key = l.job_key AND rx.rank = coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END)
     LEFT JOIN torn_down td ON td.job_key = l.job_key AND td.rank = coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END)
 ),
 classified AS (
@@ -103,7 +110,7 @@ classified AS (
                     WHEN status = -8 THEN 'sigfpe'
                     WHEN status = -4 THEN 'sigill'
                     WHEN status = -15 AND outside_sigterm THEN 'sigterm'
-                    WHEN status = -6 AND NOT rank_timed_out THEN 'abort'
+                    WHEN status = -6 AND NOT rank_timed_out AND NOT rank_raised THEN 'abort'
                     -- any other signal but the teardown's (HUP, INT, KILL after a SIGTERM, ABRT after a timeout, TERM):
                     -- named after it (sigsys: a seccomp kill, sigxcpu / sigxfsz: a resource limit, sigtrap, ...)
                     WHEN status < 0 AND status NOT IN (-1, -2, -6, -9, -15) THEN
@@ -116,6 +123,9 @@ classified AS (
                     WHEN status > 1 THEN 'exit-' || status
                     -- a failure-table entry cut before its exit code: the process failed, how is unknown
                     WHEN status IS NULL AND kind = 'torchrun_failure' AND subkind IN ('root_cause', 'failures') THEN 'exit-unknown'
+                    -- Ray: a worker process that died without raising (no exit status; "worker process has died",
+                    -- exit type SYSTEM_ERROR / NODE_OUT_OF_MEMORY): killed from outside, as a SIGKILL not from its launcher
+                    WHEN status IS NULL AND subkind = 'ray_worker_died' THEN 'host-oom-kill'
                     -- a pod whose container ended in Error / CrashLoopBackOff, a Ray actor whose worker process
                     -- died (ActorDiedError, SYSTEM_ERROR): it ended, how is unknown
                     WHEN status IS NULL AND subkind IN ('pod_status', 'ray_actor_died') THEN 'exit-unknown'
@@ -191,6 +201,14 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
           WHERE o.job_key = il.job_key AND o.incident = il.incident AND o.role = 'own' AND o.cause <> 'abort'
             AND o.rank_eff IS NOT NULL AND o.rank_eff IS DISTINCT FROM il.rank_eff
             AND o.ts_filled <= il.ts_filled + INTERVAL 1 SECOND))
+      -- torchrun restarted its workers after this failure (its agent's "failed (exitcode: …)" line follows in the
+      -- same log) and a later attempt failed on its own (a rank's exception or CUDA error after that line): the
+      -- job ended with the last attempt's failure, not this one (--max-restarts: the culprit can move)
+      AND NOT EXISTS (
+          SELECT 1 FROM k10s_incident_line a JOIN k10s_incident_line y ON y.job_key = a.job_key AND y.incident = a.incident
+          WHERE a.raw_row = il.raw_row AND a.kind = 'torchrun_failure' AND a.subkind = 'agent' AND a.line_no > il.line_no
+            AND y.role = 'own' AND y.tier = 1 AND y.kind IN ('python_exception', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+            AND CASE WHEN y.raw_row = a.raw_row THEN y.line_no > a.line_no ELSE y.ts_filled > a.ts_filled END)
       AND NOT (il.cause = 'host-oom-kill' AND il.ts_filled IS NOT NULL AND EXISTS (
           SELECT 1 FROM k10s_incident_line o
           WHERE o.job_key = il.job_key AND o.incident = il.incident AND o.role = 'own' AND o.rank_eff IS DISTINCT FROM il.rank_eff

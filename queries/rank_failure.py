@@ -60,6 +60,8 @@ def _signal_words(cause: str) -> str | None:
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     cause = finding["cause"] or "exit"
     what = WHAT.get(cause) or _signal_words(cause) or f"exited with status {cause.removeprefix('exit-')}"
+    if cause == "host-oom-kill" and (row.get("error_message") or "").startswith("Ray reports"):
+        what = "was killed from outside (no exception of its own), most often by the host's OOM killer"
     victims = row.get("victims") or 0
     if not finding["ranks"]:
         finding["title"] = f"Ranks failed ({cause}) but no single rank brought the job down"

@@ -13,6 +13,7 @@ import signal
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS, ray_worker
 
 Event = dict[str, Any]
 
@@ -98,7 +99,7 @@ def launcher_exit(text: str) -> Event | None:
     m = P.SPAWNED.search(text)
     if m:
         return {"kind": "rank_spawn", "subkind": "deepspeed", "pid": _int(m.group(1)), "local_rank": _int(m.group(2))}
-    return None
+    return ray_worker(text)
 
 
 def _last_cmd(text: str, code: int | None) -> Event:
@@ -124,7 +125,11 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
     if name.endswith(P.LAUNCHER_EXCEPTIONS):
         return None  # the launcher's own exception (its failure table / exit report is the event)
     sub = "teardown" if P.PY_TEARDOWN.search(name + ": " + text) else "raised"
-    return {"kind": "python_exception", "subkind": sub, "error_type": name[:200], "error_message": text[:300] or None}
+    ev = {"kind": "python_exception", "subkind": sub, "error_type": name[:200], "error_message": text[:300] or None}
+    failed = CHECKPOINT_RANKS.search(text) if name.endswith("CheckpointException") else None
+    if failed:  # DCP gathers every rank's failure and raises on all: it names the ranks whose part failed
+        ev["_failed_ranks"] = sorted({int(r) for r in failed.group(1).replace(" ", "").split(",") if r})
+    return ev
 
 
 __all__ = ["cuda_error", "launcher_exit", "py_exception", "srun_tasks"]

@@ -36,6 +36,7 @@ from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import Event, classify, with_context
 from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
 from k10s_forensics.parsers.log_describe import DescribeBlocks
+from k10s_forensics.parsers.log_owners import Owners
 from k10s_forensics.parsers.log_pods import resolve_ranks
 
 LINE_CHARS = 4096
@@ -118,6 +119,7 @@ class BodyAssembler:
         self._spawn: tuple[int, int] | None = None  # (line_no, local rank) of mp.spawn's "-- Process N terminated with"
         self._last: tuple[int, str, dt.datetime | None, int] | None = None  # last classified line, its first event
         self._describe = DescribeBlocks()  # kubectl describe pod pasted beside the log
+        self._owners = Owners()  # whose failure a line reports (Ray workers, traceback headers, DCP)
 
     # ---- public ----------------------------------------------------------------------
     def feed(self, line_no: int, text: str, api_ts: dt.datetime | None, follow: bool = False) -> None:
@@ -134,10 +136,14 @@ class BodyAssembler:
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         if described is None and (self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text)):
             return
+        if described is None and self._owners.header(line_no, norm):
+            return
         events = [described] if described is not None else (self._stall_row(line_no, text, norm) or self._ray_actor(line_no, text)
                                                                     or classify(text, norm))
         if not events:
+            self._owners.no_event(norm)
             return
+        self._owners.attribute(line_no, norm, events)
         ts = api_ts or fallback_ts(text, self.captured_at)
         for ev in events:
             ev["line_no"] = line_no

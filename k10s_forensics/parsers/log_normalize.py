@@ -10,7 +10,9 @@ returns the message that is left together with the identity the prefixes carried
 * pids ``[80746]``, pod / host prefixes ``[job-master-0]``, ``worker-0 >>``, ``192.168.1.51:``;
 * launcher rank tags: torchrun ``[rank3]:`` and its ``--tee`` role prefix ``[default0]:``
   (a LOCAL rank), Determined ``[rank=3] ||``, mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
-  srun ``--label`` ``11:``, horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)``;
+  srun ``--label`` ``11:``, horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)`` (its pid
+  kept: the worker group's table gives its rank) and Ray's own processes (``(TrainController pid=…)``,
+  ``(raylet)``), Ray's `` [repeated 2x across cluster]`` dedup note at the end;
 * a tqdm progress bar glued in front of a log line (carriage-return redraws: the last one);
   ANSI colour and cursor codes anywhere in the line (``strip_ansi``);
 * c10's glog layout (``E1128 18:49:28.796000 12152 torch/distributed/elastic/multiprocessing/api.py:836]``):
@@ -50,7 +52,8 @@ _PREFIX = re.compile(
     r"|\[rank=(?P<rank_eq>\d{1,7})\]\s*\|\|"
     r"|\[default(?P<local>\d{1,4})\]:"
     r"|\[(?:\d{1,7},)?(?P<mpi>\d{1,7})\]<std(?:out|err)>:"  # mpirun [jobid,rank], horovodrun (gloo) [rank]
-    r"|\((?:RayTrainWorker|TrainTrainable|\w{1,40}Worker|\w{1,40}Actor)[^)]{0,200}\)"
+    r"|\((?:RayTrainWorker|TrainTrainable|\w{1,40}Worker|\w{1,40}Actor)(?: pid=(?P<actor_pid>\d{1,9}))?[^)]{0,200}\)"
+    r"|\((?:\w{1,40}Controller|raylet|gcs_server|autoscaler|\w{1,40}Cleaner|\w{1,40}Watcher) ?[^)]{0,200}\)"  # Ray's own processes
     r"|\[\d{1,9}\](?=\s)"  # pid
     r"|\[[A-Za-z][\w.:-]{0,252}\](?=\s)"  # [job-master-0], [trainer-7f9c-x2k4q], [INFO]
     r"|[A-Za-z0-9][\w.-]{0,252} >>"  # worker-0 >>
@@ -66,6 +69,8 @@ _DECORATION = re.compile(r"[ \t]*(?:(?:[|│┃>*•]|[-+](?=[ \t]))[ \t]*){1,6}
 _SRUN = re.compile(r"^\s{0,4}(?P<srun>\d{1,5}): (?=\S)")
 _LOGURU_MID = re.compile(r"^\|?\s*(?:(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL)\s*)?\|\s*[\w.<>-]{1,200}:[\w<>]{1,100}:\d{1,6}\s+-\s+")
 _SOURCE_AT_END = re.compile(r"\s{2,}[\w./<>-]{1,200}\.py:\d{1,6}\s*$")
+#: Ray's log deduplication after a forwarded line: `` [repeated 2x across cluster]`` (+ its first-time hint)
+_RAY_REPEATED = re.compile(r"\s*\[repeated \d{1,9}x across cluster\](?: \(Ray deduplicates logs by default\..{0,400}\))?\s*$")
 _TQDM_GLUE = re.compile(r"^[^|\n]{0,120}\d{1,3}%\|[^|]{0,400}\|?(?:\s*[\d.]+[kMG]?/[\d.]+[kMG]?\s*\[[^\]]{0,80}\])?")
 #: A whole tqdm bar: ``desc: 45%|███▌ | 450/1000 [01:23<01:42, 5.36it/s, loss=0.3]``
 _TQDM_WHOLE = re.compile(r"^[^|\n]{0,120}\d{1,3}%\|[^|]{0,400}\|\s*[\d.]+[kMG]?/[\d.?]+[kMG]?\s*\[[^\]]{0,200}\]\s*(?=\S)")
@@ -91,6 +96,7 @@ class Normalized:
     rank: int | None = None
     local_rank: int | None = None
     stripped: int = 0
+    pid: int | None = None  # a Ray worker's ``(RayTrainWorker pid=…)``: its rank comes from the worker group
 
 
 def strip_ansi(text: str) -> str:
@@ -124,7 +130,7 @@ def unglue(text: str) -> str:
 def normalize(text: str) -> Normalized:
     """Strip known prefixes from ``text`` (see the module doc)."""
     text = unglue(strip_ansi(text))
-    rank = local = None
+    rank = local = pid = None
     deco = _DECORATION.match(text)
     start = pos = deco.end() if deco else 0
     for _ in range(MAX_PREFIXES):
@@ -135,6 +141,8 @@ def normalize(text: str) -> Normalized:
             rank = int(m.group("rank") or m.group("rank_eq") or m.group("mpi"))
         if m.group("local"):
             local = int(m.group("local"))
+        if m.group("actor_pid"):
+            pid = int(m.group("actor_pid"))
         pos = m.end()
     if pos == start:
         s = _SRUN.match(text)
@@ -146,7 +154,9 @@ def normalize(text: str) -> Normalized:
     if loguru:
         body = body[loguru.end():]
     body = _SOURCE_AT_END.sub("", body)
-    return Normalized(body, rank, local, pos)
+    if "across cluster]" in body:
+        body = _RAY_REPEATED.sub("", body)
+    return Normalized(body, rank, local, pos, pid)
 
 
 __all__ = ["ANSI", "MASK", "Normalized", "is_masked", "normalize", "strip_ansi", "unglue"]

@@ -113,6 +113,11 @@ _EVENT_LITERALS = (
     r"Traceback \(most recent call last\)",
     r"spawned with command",
     r"Initializing distributed: GLOBAL_RANK: ",
+    # Ray Train: the worker group's ranks, a failure report's per-rank snippets, a worker process's death
+    r"world_rank=\d",
+    r"Error Snippet\]:",
+    r"worker process has died",
+    r"A worker died or was killed",
     # a pod's end pasted beside the log: kubectl get pods rows, the training operator (log_pods.py)
     r"-(?:master|chief|worker|launcher|ps|evaluator)(?:-\d+)? +\d+/\d+ +[A-Z]",
     r"Error pod \S+ container \S+ exitCode: ",
@@ -317,7 +322,9 @@ LAUNCHER_EXCEPTIONS = ("ChildFailedError", "CalledProcessError", "ProcessRaisedE
                        "RendezvousGracefulExitError", "RendezvousError",
                        # Ray's driver (or a caller actor) reporting another process dead: the report, not the failure
                        "ActorDiedError", "RayActorError", "ActorUnavailableError", "WorkerCrashedError", "OwnerDiedError",
-                       "NodeDiedError", "RaySystemError")
+                       "NodeDiedError", "RaySystemError",
+                       # Ray Train's driver / controller reporting its workers' failures (each worker's own line is the event)
+                       "WorkerGroupError", "TrainingFailedError")
 #: Ray's dead-actor report (``ray.exceptions.ActorDiedError: The actor died unexpectedly ...``), then
 #: indented ``pid:`` / ``name:`` fields; verl's worker groups name each actor
 #: ``<prefix><Class>_<placement group>:<rank in it>`` (``07GxnAWorkerDict_0:3``): in the first group the rank

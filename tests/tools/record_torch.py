@@ -32,6 +32,7 @@ from pathlib import Path
 
 import torch_scenarios3
 import torch_scenarios4
+import torch_scenarios5
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "torch_worker.py"
@@ -112,6 +113,7 @@ SCENARIOS = [
     S("spawn-hang", launcher="spawn", fault="hang", rank=3, cause="never-joined", nproc=4),
     *torch_scenarios3.scenarios(S),  # the third set (held out when recorded)
     *torch_scenarios4.scenarios(S),  # the fourth: accelerate, Lightning (held out when recorded)
+    *torch_scenarios5.scenarios(S),  # the fifth: Kubeflow PET_*, Ray Train, HF Trainer, FSDP2/DCP (held out)
 ]
 
 
@@ -181,6 +183,8 @@ def _commands(sc: dict, logdir: str) -> list[list[str]]:
                 "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
         return [[py, "-c", code]]
     port = str(free_port())
+    if sc["launcher"] in torch_scenarios5.LAUNCHERS:
+        return torch_scenarios5.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios4.LAUNCHERS:
         return torch_scenarios4.commands(sc, port)
     if sc["launcher"] in torch_scenarios3.LAUNCHERS:
@@ -221,7 +225,8 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
             time.sleep(0.2)
         time.sleep(sc["preempt_s"] or 1.5)
         if sc["preempt_s"]:  # the agents only, as the kubelet signals each container's PID 1
-            for a in agents:
+            node = sc.get("preempt_node")  # one pod evicted: that node's agent only
+            for a in (agents if node is None else [_node_order(agents, marks)[node]]):
                 os.kill(a.proc.pid, signal.SIGTERM)
         else:
             _node_order(agents, marks)[1].kill_group(signal.SIGKILL)
@@ -246,6 +251,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
              "exit_codes": [a.proc.returncode for a in ordered]}
     (dest / "truth.json").write_text(json.dumps(truth, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     shutil.rmtree(work, ignore_errors=True)
+    torch_scenarios5.cleanup()
     return truth
 
 
@@ -253,7 +259,7 @@ def _public(cmd: list[str], logdir: str) -> str:
     """The command as a user would type it (no paths of this machine)."""
     parts = ["python" if c == sys.executable else Path(c).name if Path(c).parent == torch_scenarios4.BIN
              else c.replace(str(WORKER), "torch_worker.py").replace(torch_scenarios4.WORKER, "wrapper_worker.py").replace(logdir, "logs")
-             .replace(str(HERE), ".") for c in cmd]
+             .replace(str(HERE), ".") for c in map(torch_scenarios5.public, cmd)]
     return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
 
 

@@ -10,6 +10,8 @@ K10S_FAULT       none | sigkill | segfault | exception | abort | sigbus | never-
                  lag (sleeps past the process group's timeout, then goes on) | valueerror |
                  memoryerror (a real allocation past RLIMIT_AS)
 K10S_FAULT_RANK  the global rank that misbehaves (default 1; -1: every rank)
+K10S_FAULT_RANKS that rank per attempt under ``--max-restarts`` (comma-separated, by
+                 TORCHELASTIC_RESTART_COUNT): the failing rank moves between attempts
 K10S_COLLECTIVE  all_reduce (default) | barrier (``dist.barrier()`` each step)
 K10S_RECORD=1    main wrapped in torch.distributed.elastic's ``@record`` (the error file)
 K10S_FAULTHANDLER=1  ``faulthandler.enable()`` first; K10S_LOGGING=1: ``logging`` lines with
@@ -128,6 +130,9 @@ def _step(rank: int, world: int, step: int, kind: str, culprit: bool) -> None:
 def train(rank: int, world: int, local_rank: int, init_method: str = "env://") -> None:
     kind = os.environ.get("K10S_FAULT", "none")
     bad_rank = int(os.environ.get("K10S_FAULT_RANK", "1"))
+    if os.environ.get("K10S_FAULT_RANKS"):
+        by_attempt = os.environ["K10S_FAULT_RANKS"].split(",")
+        bad_rank = int(by_attempt[min(int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0")), len(by_attempt) - 1)])
     bad_step = int(os.environ.get("K10S_FAULT_STEP", "3"))
     steps = int(os.environ.get("K10S_STEPS", "6"))
     culprit = bad_rank in (rank, -1) and kind != "none"
@@ -136,8 +141,15 @@ def train(rank: int, world: int, local_rank: int, init_method: str = "env://") -
     if culprit and kind == "never-joins":
         time.sleep(GLOO_TIMEOUT_S * 6)
         sys.exit(0)
-    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=world,
-                            timeout=dt.timedelta(seconds=GLOO_TIMEOUT_S))
+    timeout = dt.timedelta(seconds=GLOO_TIMEOUT_S)
+    restart = int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0"))
+    if os.environ.get("K10S_FAULT_RANKS") and restart:  # torch 2.13's agent store keeps the last attempt's gloo
+        # addresses (the restarted ranks dial the dead ones): this attempt's keys under a prefix of their own
+        store = dist.TCPStore(os.environ["MASTER_ADDR"], int(os.environ["MASTER_PORT"]), world, False, timeout=timeout)
+        dist.init_process_group("gloo", store=dist.PrefixStore(f"attempt{restart}", store), rank=rank, world_size=world,
+                                timeout=timeout)
+    else:
+        dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=world, timeout=timeout)
     mark = os.environ.get("K10S_MARK_DIR")
     if mark and local_rank == 0:
         with open(os.path.join(mark, f"group-{os.environ.get('GROUP_RANK', '0')}"), "w") as f:

@@ -1,0 +1,98 @@
+"""Whose failure a log line reports, when the line names another process than the one printing it.
+
+Called by ``log_lines.BodyAssembler`` for each candidate line:
+
+* Ray Train's controller prints its worker group once (``- (ip=…, pid=2317) world_rank=1, …``):
+  a worker's forwarded line (``(RayTrainWorker pid=2317) KeyError: 'x'``) is that rank's;
+* a header names the rank whose traceback follows, whoever prints it: Ray Train's failure report
+  (``[Rank 1 Error Snippet]:``, in the controller's and the driver's output) and
+  torch.distributed.checkpoint's gathered error (``Traceback (most recent call last): (RANK 3)``,
+  printed by every rank); the exception that ends it is that rank's (a launcher's own exception,
+  e.g. Ray's ``WorkerGroupError``, ends it without an owner);
+* DCP's ``CheckpointException ranks:dict_keys([3])`` names the ranks whose part failed: on any
+  other rank it is a report of their failure (a teardown), not a failure of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_normalize import Normalized
+
+Event = dict[str, Any]
+OWNER_GAP = 200  # the header, then (within this many lines) the exception that ends its traceback
+
+#: The rank whose exception the next traceback is, named in a header above it: Ray Train's failure
+#: report (``[Rank 1 Error Snippet]:``), torch.distributed.checkpoint's gathered one
+#: (``Traceback (most recent call last): (RANK 3)``), printed by whichever process reports it.
+OWNER_HEADER = re.compile(r"^(?:\[Rank (\d{1,7}) Error Snippet\]:|Traceback \(most recent call last\):? \(RANK (\d{1,7})\))\s*$")
+#: torch.distributed.checkpoint's error naming the ranks whose part failed: ``CheckpointException ranks:dict_keys([3])``
+CHECKPOINT_RANKS = re.compile(r"CheckpointException ranks: ?(?:dict_keys\()?\[?\{?([\d, ]{1,2000})")
+#: Ray Train's worker group as its controller started it: ``- (ip=10.0.0.5, pid=2317) world_rank=1, local_rank=1, node_rank=0``
+RAY_WORKER_RANK = re.compile(r"\(ip=[^,()]{1,100}, pid=(\d{1,9})\) world_rank=(\d{1,7}), local_rank=(\d{1,5}), node_rank=(\d{1,5})")
+#: Ray's report of a worker process that died without raising (SIGKILL: the OOM killer, a kill from outside):
+#: ``The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR``, the raylet's
+#: ``A worker died or was killed while executing a task by an unexpected system error. … Worker PID: 2317``
+RAY_WORKER_DIED = re.compile(r"(?:The actor is dead because its worker process has died|A worker died or was killed while executing a task)"
+                             r".{0,2000}?Worker exit type: (SYSTEM_ERROR|NODE_OUT_OF_MEMORY)")
+RAY_WORKER_PID = re.compile(r"\bWorker PID: (\d{1,9})\b")
+
+
+class Owners:
+    """Per log body: Ray worker pids and pending traceback headers."""
+
+    def __init__(self) -> None:
+        self._owner: dict[int | None, tuple[int, int]] = {}  # per printing rank: (line_no, rank whose traceback follows)
+        self._worker_rank: dict[int, int] = {}  # Ray Train worker pid -> world rank
+
+    def header(self, line_no: int, norm: Normalized) -> bool:
+        """A header naming whose traceback follows (the line itself is no event)."""
+        owner = OWNER_HEADER.match(norm.text) if ("Snippet]" in norm.text or "(RANK " in norm.text) else None
+        if owner:
+            self._owner[norm.rank] = (line_no, int(owner.group(1) or owner.group(2)))
+        return owner is not None
+
+    def no_event(self, norm: Normalized) -> None:
+        """A line without an event: a launcher's own exception ends the pending traceback."""
+        if norm.rank in self._owner and P.PY_EXCEPTION.match(norm.text):
+            del self._owner[norm.rank]
+
+    def attribute(self, line_no: int, norm: Normalized, events: list[Event]) -> None:
+        for ev in events:
+            if ev["kind"] == "rank_spawn" and ev.get("subkind") == "ray" and ev.get("pid") is not None:
+                self._worker_rank[ev["pid"]] = ev["rank"]
+            if ev.get("rank") is None and norm.pid is not None and norm.pid in self._worker_rank:
+                ev["rank"] = self._worker_rank[norm.pid]
+            if ev.get("subkind") == "ray_worker_died" and ev.get("rank") is None and ev.get("pid") in self._worker_rank:
+                ev["rank"] = self._worker_rank[ev["pid"]]
+            failed = ev.get("_failed_ranks")
+            if failed and ev.get("rank") is None and len(failed) == 1:
+                ev["rank"] = failed[0]
+            elif failed and ev.get("rank") not in failed:
+                ev["subkind"] = "teardown"
+        head = events[0]
+        owned = self._owner.get(norm.rank)
+        if owned is None or not (head["kind"] == "python_exception" or head.get("subkind") == "ray_worker_died"):
+            return
+        del self._owner[norm.rank]
+        if line_no - owned[0] <= OWNER_GAP:
+            head["rank"], head["_prefix_rank"] = owned[1], None
+
+
+def ray_worker(text: str) -> Event | None:
+    """Ray Train's worker group (each worker's pid and world rank) and Ray's report of a worker
+    process that died without raising (no exit status: ``ray_worker_died``, a kill from outside)."""
+    m = RAY_WORKER_RANK.search(text) if "world_rank=" in text else None
+    if m:
+        return {"kind": "rank_spawn", "subkind": "ray", "pid": int(m.group(1)), "rank": int(m.group(2))}
+    m = RAY_WORKER_DIED.search(text) if "Worker exit type: " in text else None
+    if m:
+        pid = RAY_WORKER_PID.search(text)
+        return {"kind": "process_exit", "subkind": "ray_worker_died", "pid": int(pid.group(1)) if pid else None,
+                "error_message": f"Ray reports the worker process died without raising (exit type {m.group(1)}; no exit status logged)"}
+    return None
+
+
+__all__ = ["CHECKPOINT_RANKS", "OWNER_HEADER", "Owners", "ray_worker"]
