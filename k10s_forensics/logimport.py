@@ -105,8 +105,10 @@ def _interleaved_max(texts: list[str]) -> int | None:
 
 #: the processes of a node a launcher names by pid: the ones it tore down (torchrun, mp.spawn) and
 #: the one torchrun reports failed; mp.spawn names its failed process by index only (not among those it terminated)
-_TORN_DOWN = re.compile(r"(?:Sending process (\d{1,9}) closing signal SIG|Terminating process (\d{1,9}) via signal SIG"
-                        r"|failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: (\d{1,9})\))")
+#: (a pid a user masked, ``xxxxxx``, ``<pid>``, ``***``, ``[REDACTED]``, ``…``, is still one process)
+_PID_OR_MASK = r"(\d{1,9}|[xX]{2,12}|\*{2,12}|<[\w -]{1,20}>|\[REDACTED\]|…|\.{3})"
+_TORN_DOWN = re.compile(r"(?:Sending process " + _PID_OR_MASK + r" closing signal SIG|Terminating process " + _PID_OR_MASK
+                        + r" via signal SIG|failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: " + _PID_OR_MASK + r"\))")
 _SPAWN_FAILED = re.compile(r"\b[Pp]rocess \d{1,4} terminated with\b")
 
 
@@ -122,7 +124,8 @@ def _torn_down_max(texts: list[str]) -> int | None:
             if t.count("\n", end, m.start()) > 3:  # lines apart: another teardown (a restart's)
                 burst = set()
             end = m.end()
-            burst.add(m.group(1) or m.group(2) or m.group(3))
+            pid = m.group(1) or m.group(2) or m.group(3)
+            burst.add(pid if pid.isdigit() else f"masked at {m.start()}")
             best = max(best, len(burst))
             if m.group(3):  # torchrun's "failed (exitcode" closes its teardown
                 burst = set()

@@ -193,3 +193,14 @@ def test_a_peer_closed_line_is_not_the_silent_rank_s_own(tmp_path, split, closed
                             nproc_per_node=1, world_size=2, split=split)
     found = [f for f in analyze(bundle, only={"nccl-hang"})["findings"] if f["rule"] == "nccl-hang"]
     assert not [f for f in found if f["ranks"] or f["severity"] in ("critical", "warning")]
+
+
+def test_a_teardown_with_masked_pids_still_counts_its_processes():
+    """torchrun's ``Sending process 197 closing signal SIGTERM`` lines give the node's process count even when
+    the user masked the pids (``xxxxxx``, ``<pid>``, ``***``): each line is one process."""
+    from k10s_forensics.logimport import _torn_down_max
+
+    for mask in ("xxxxxx", "<pid>", "***", "[REDACTED]"):
+        text = "\n".join(f"WARNING  Sending process {mask} closing signal SIGTERM" for _ in range(3))
+        assert _torn_down_max([text]) == 3, mask
+    assert _torn_down_max(["Sending process 7 closing signal SIGTERM\nSending process 7 closing signal SIGTERM"]) == 1

@@ -114,6 +114,7 @@ class BodyAssembler:
         self._fr: dict[str, Any] | None = None
         self._stall: int | None = None  # line of Horovod's last "Missing ranks:" header or row
         self._ray_died: int | None = None  # line of Ray's last "ActorDiedError: The actor died"
+        self._ray_report: int | None = None  # the same, kept after its name field was read
         self._prefix_rank: tuple[int, int, dt.datetime | None] | None = None  # (line_no, rank, ts)
         self._mpi: Event | None = None  # a pending mpirun "Process name" report
         self._spawn: tuple[int, int] | None = None  # (line_no, local rank) of mp.spawn's "-- Process N terminated with"
@@ -144,6 +145,12 @@ class BodyAssembler:
             self._owners.no_event(norm)
             return
         self._owners.attribute(line_no, norm, events)
+        if self._ray_report is not None and line_no - self._ray_report <= RAY_GAP:
+            # a worker death inside a dead-actor report whose pid no worker group named: the report's own
+            # ``name:`` field names the rank, when it can (``_ray_actor``); the death alone names none
+            events = [e for e in events if not (e.get("subkind") == "ray_worker_died" and e.get("rank") is None)]
+            if not events:
+                return
         ts = api_ts or fallback_ts(text, self.captured_at)
         for ev in events:
             ev["line_no"] = line_no
@@ -294,7 +301,7 @@ class BodyAssembler:
     def _ray_actor(self, line_no: int, text: str) -> list[Event]:
         """Ray's dead-actor report: remembered; its ``name:`` field, a verl worker of group 0, names the rank."""
         if P.RAY_ACTOR_DIED.search(text):
-            self._ray_died = line_no
+            self._ray_died = self._ray_report = line_no
             return []
         m = P.RAY_ACTOR_NAME.match(text) if self._ray_died is not None and line_no - self._ray_died <= RAY_GAP else None
         if not m:

@@ -183,7 +183,9 @@ def _continues(prev: str, nxt: str, width: int, padded: bool) -> str | None:
     if _RULE.match(body) or _RULE.match(nxt) or body[-1:] in _FRAME_END \
             or (_FILE_LINE.match(body) and nxt[:1].isspace()):
         return None  # separators and boxes (failure tables, rich tracebacks) fill the width by design
-    if _blank(nxt) or _RECORD.match(nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS):
+    # an identifier cut after its underscore (``SYSTEM_`` | ``ERROR``) goes on, whatever the next line looks like
+    cut_identifier = body.endswith("_") and body[-2:-1].isalnum() and nxt[:1].isalnum()
+    if _blank(nxt) or (not cut_identifier and (_RECORD.match(nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS))):
         return None
     if not padded:
         return "" if len(prev) == width else None
