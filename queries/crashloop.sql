@@ -2,6 +2,16 @@
 -- title: The job keeps restarting and failing the same way
 -- severity: critical
 -- requires: pods, containers | log_events | jobs
+-- gate: (EXISTS (SELECT 1 FROM log_events WHERE kind = 'cuda_oom' OR (kind = 'torchrun_failure' AND exit_code > 0) OR (kind = 'xid' AND coalesce(xid, 0) > 0))
+--     OR EXISTS (SELECT 1 FROM gpu_samples WHERE coalesce(xid, 0) > 0)
+--     OR EXISTS (SELECT 1 FROM containers WHERE coalesce(exit_code, 0) <> 0 OR coalesce(last_exit_code, 0) <> 0))
+--   AND (EXISTS (SELECT 1 FROM containers WHERE restart_count >= 1)
+--     OR EXISTS (SELECT 1 FROM pods GROUP BY namespace || '/' || pod HAVING count(DISTINCT pod_uid) > 1)
+--     OR EXISTS (SELECT 1 FROM jobs WHERE restart_attempts >= 1)
+--     OR EXISTS (SELECT 1 FROM log_events WHERE kind = 'worker_group_restart')
+--     OR (SELECT count(*) FROM log_events WHERE kind = 'cuda_oom' OR (kind = 'torchrun_failure' AND exit_code > 0) OR (kind = 'xid' AND coalesce(xid, 0) > 0))
+--        + (SELECT count(*) FROM gpu_samples WHERE coalesce(xid, 0) > 0) >= 2
+--     OR EXISTS (SELECT 1 FROM containers WHERE coalesce(exit_code, 0) <> 0 OR coalesce(last_exit_code, 0) <> 0))
 -- description: A job whose pods or worker group restarted (container restartCount, new
 --   pod incarnations under the same name, JobSet restart attempts, torchrun "Worker group
 --   FAILED. k/N attempts left") and failed again. Each failure is keyed by its root cause
