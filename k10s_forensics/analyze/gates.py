@@ -22,6 +22,18 @@ import duckdb
 
 from k10s_forensics.errors import QueryError
 
+#: Built-in rules without a gate, and why: no condition much cheaper than the rule is surely necessary.
+UNGATED: dict[str, str] = {
+    "rank-failure": "any failing rank's log line (signals, exit statuses, exceptions, CUDA and NCCL errors) can make a finding: "
+                    "the only necessary condition, some container log line, holds on nearly every bundle that has logs",
+    "nccl-hang": "six hang-evidence families (watchdog timeouts, desync reports, fingerprints, flight recorder, RAS, gloo waits) "
+                 "and the first failures feed it: a condition covering them all is true on almost every bundle with logs",
+    "straggler": "a straggler is a robust z-score against the gang's median per window (or a network culprit): nothing "
+                 "cheaper than those statistics proves there is none",
+    "idle-gpu": "the idle test is per GPU sample, the rule's own scan; idle samples are common on healthy bundles too, "
+                "so a gate would scan gpu_samples again and rarely be false",
+}
+
 #: Per connection from ``runner.prepare``: the ids of the rules whose gate was false.
 _GATED: "weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, frozenset[str]]" = weakref.WeakKeyDictionary()
 
@@ -79,4 +91,4 @@ def gated_out(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     return _GATED.get(con, frozenset())
 
 
-__all__ = ["evaluate", "gated_out", "record"]
+__all__ = ["UNGATED", "evaluate", "gated_out", "record"]
