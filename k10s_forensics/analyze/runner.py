@@ -1,10 +1,11 @@
 """Run rules over a bundle and build findings in the ``analyze --format json`` shape.
 
 Flow: open DuckDB over the bundle (rebuilding tables when needed), register the price
-table, create the shared views, then per rule: check its inputs (absent or empty ->
-``skipped`` with the reason), run its SQL, turn each row into a finding (narrative step
-when the rule has one), and sort everything most severe first. Nothing here contacts a
-cluster.
+table, evaluate the rules' gates (``analyze.gates``), create the shared views the rules that
+may still find something need, then per rule: check its inputs (absent or empty ->
+``skipped`` with the reason), run its SQL unless its gate was false (then it found nothing),
+turn each row into a finding (narrative step when the rule has one), and sort everything
+most severe first. Nothing here contacts a cluster.
 """
 
 from __future__ import annotations
