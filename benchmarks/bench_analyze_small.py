@@ -2,6 +2,7 @@
 
     python benchmarks/bench_analyze_small.py --baseline DIR            # DIR: an old k10s_forensics package
     python benchmarks/bench_analyze_small.py --baseline DIR --every 5 --rounds 5
+    python benchmarks/bench_analyze_small.py --every 5 --samples --codes gated,ungated   # rule gates on vs off
 
 Inputs (built once, in a temporary folder): every ``--every``-th incident of the real-incident
 corpus (tests/data/real-incidents) imported with ``k10s import-logs`` as the corpus tests do, and
@@ -10,7 +11,12 @@ rebuilt. Then, alternating, ``--rounds`` times, one fresh process per code:
 
 * this code          - ``analyze`` as shipped (small bundles planned without DuckDB's optimizer);
 * this code, optimised - the same with ``prepare(light=False)`` (DuckDB's optimizer always on);
+* this code, gates off - ``analyze(gates=False)``: every rule's SQL runs whatever its gate says;
 * baseline           - the package in ``--baseline`` (``PYTHONPATH``), e.g. ``git archive`` of main.
+
+``--codes`` picks some of them (gated, optimised, ungated, baseline); ``--samples`` adds every
+sample bundle (copied). CPU per analysis is also reported per kind of input (corpus, simulated,
+sample).
 
 Each process analyses every input once to warm up, then once more measured (``process_time``
 and wall around the analyses alone: imports and start-up are left out), and writes the JSON, text
@@ -46,7 +52,7 @@ mode, out, bundles = sys.argv[1], Path(sys.argv[2]), sys.argv[3:]
 def one(path):
     bundle = Bundle.open(path)
     if mode != "optimised":
-        return runner.analyze(bundle, threads=1)
+        return runner.analyze(bundle, threads=1, gates=mode != "ungated")
     rules = load_rules(())
     con = runner.prepare(bundle, None, 1, rules=rules, light=False)
     try:
@@ -57,7 +63,11 @@ def one(path):
 for path in bundles:
     one(path)
 cpu0, wall0 = time.process_time(), time.perf_counter()
-results = [one(path) for path in bundles]
+results, kinds = [], {}
+for path in bundles:
+    t = time.process_time()
+    results.append(one(path))
+    kinds.setdefault(Path(path).name.split("-", 1)[0] if Path(path).name.startswith(("sim-", "sample-")) else "corpus", []).append(time.process_time() - t)
 cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
 out.mkdir(parents=True, exist_ok=True)
 for path, result in zip(bundles, results):
@@ -65,11 +75,11 @@ for path, result in zip(bundles, results):
     (out / f"{name}.json").write_text(render.to_json(result))
     (out / f"{name}.txt").write_text(render.to_text(result, color=False))
     (out / f"{name}.md").write_text(render.to_markdown(result))
-print(json.dumps({"cpu_s": cpu / len(bundles), "wall_s": wall / len(bundles)}))
+print(json.dumps({"cpu_s": cpu / len(bundles), "wall_s": wall / len(bundles), "kinds": {k: sum(v) / len(v) for k, v in kinds.items()}}))
 """
 
 
-def build_inputs(folder: Path, every: int) -> list[Path]:
+def build_inputs(folder: Path, every: int, with_samples: bool = False) -> list[Path]:
     """Corpus incidents imported as the corpus tests do, and small simulated jobs, all rebuilt."""
     sys.path.insert(0, str(ROOT / "tests"))
     from incident_kit import incident_bundle, load_corpus
@@ -90,6 +100,12 @@ def build_inputs(folder: Path, every: int) -> list[Path]:
                        check=True, stdout=subprocess.DEVNULL)
         ensure_tables(Bundle.open(path))
         paths.append(path)
+    if with_samples:
+        import shutil
+
+        for sample in sorted(p for p in (ROOT / "sample-bundles").iterdir() if (p / "manifest.json").is_file()):
+            paths.append(Path(shutil.copytree(sample, folder / f"sample-{sample.name}")))
+            ensure_tables(Bundle.open(paths[-1]))
     return paths
 
 
@@ -114,39 +130,56 @@ def same_outputs(a: Path, b: Path) -> str:
     return "identical" if not differ and len(names) == len(list(b.iterdir())) else f"differ: {', '.join(differ[:5])}"
 
 
+CODES = {"gated": ("this code", "light"), "optimised": ("this code, optimised", "optimised"),
+         "ungated": ("this code, gates off", "ungated"), "baseline": ("baseline", "light")}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--baseline", type=Path, required=True, help="a directory holding the old k10s_forensics package")
+    ap.add_argument("--baseline", type=Path, help="a directory holding the old k10s_forensics package")
     ap.add_argument("--every", type=int, default=10, help="every N-th corpus incident (default 10)")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--samples", action="store_true", help="add every sample bundle to the inputs")
+    ap.add_argument("--codes", default="gated,optimised,ungated,baseline", help="comma-separated: gated, optimised, ungated, baseline")
     args = ap.parse_args(argv)
-    base_env = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
-    codes = [("this code", "light", None), ("this code, optimised", "optimised", None), ("baseline", "light", base_env)]
+    picked = [c.strip() for c in args.codes.split(",") if c.strip()]
+    if "baseline" in picked and args.baseline is None:
+        ap.error("--codes baseline needs --baseline DIR")
+    base_env = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())} if args.baseline else None
+    codes = [(CODES[c][0], CODES[c][1], base_env if c == "baseline" else None) for c in picked]
+    ref = codes[-1][0] if "baseline" in picked else codes[0][0]
     with tempfile.TemporaryDirectory(prefix="k10s-small-") as tmp:
-        bundles = build_inputs(Path(tmp) / "in", args.every)
-        runs: dict[str, list[dict[str, float]]] = {name: [] for name, _, _ in codes}
+        bundles = build_inputs(Path(tmp) / "in", args.every, args.samples)
+        runs: dict[str, list[dict]] = {name: [] for name, _, _ in codes}
+        outs: dict[str, Path] = {}
         for r in range(args.rounds):
             for name, mode, env in codes:
+                outs.setdefault(name, Path(tmp) / "out" / f"{r}-{mode}-{env is None}")
                 runs[name].append(child_cpu(mode, Path(tmp) / "out" / f"{r}-{mode}-{env is None}", bundles, env))
-        procs: dict[str, list[float]] = {"this code": [], "baseline": []}
-        for _ in range(args.rounds):
-            procs["this code"].append(whole_process(bundles[0], None))
-            procs["baseline"].append(whole_process(bundles[0], base_env))
-        out = Path(tmp) / "out"
-        print(f"{len(bundles)} small inputs ({len(bundles) - len(SCENARIOS)} corpus incidents, {len(SCENARIOS)} simulated jobs), "
-              f"{args.rounds} rounds, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
-        print("| code | median CPU s per analysis | median wall s | all rounds (CPU) | ÷ baseline (CPU) |\n|---|---:|---:|---|---:|")
-        base_cpu = statistics.median(x["cpu_s"] for x in runs["baseline"])
+        samples = sum(1 for b in bundles if b.name.startswith("sample-"))
+        print(f"{len(bundles)} small inputs ({len(bundles) - len(SCENARIOS) - samples} corpus incidents, {len(SCENARIOS)} simulated jobs, "
+              f"{samples} sample bundles), {args.rounds} rounds, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
+        kinds = sorted(runs[codes[0][0]][0]["kinds"])
+        print(f"| code | median CPU s per analysis | {' | '.join(f'{k} (CPU s)' for k in kinds)} | median wall s | all rounds (CPU) | ÷ {ref} (CPU) |")
+        print("|---|---:|" + "---:|" * len(kinds) + "---:|---|---:|")
+        ref_cpu = statistics.median(x["cpu_s"] for x in runs[ref])
         for name, _, _ in codes:
             cpu = statistics.median(x["cpu_s"] for x in runs[name])
             wall = statistics.median(x["wall_s"] for x in runs[name])
+            per_kind = " | ".join(f"{statistics.median(x['kinds'][k] for x in runs[name]):.3f}" for k in kinds)
             rounds = ", ".join(f"{x['cpu_s']:.3f}" for x in runs[name])
-            print(f"| {name} | {cpu:.3f} | {wall:.3f} | {rounds} | {cpu / base_cpu:.2f} |")
-        print(f"\nOutputs (JSON, text, Markdown of {len(bundles)} analyses): this code vs baseline "
-              f"{same_outputs(out / '0-light-True', out / '0-light-False')}; vs optimised {same_outputs(out / '0-light-True', out / '0-optimised-True')}")
-        this, base = statistics.median(procs["this code"]), statistics.median(procs["baseline"])
-        print(f"\nWhole `k10s analyze --format json` process on {bundles[0].name}: this code {this:.2f} CPU s, baseline {base:.2f} "
-              f"(all: {', '.join(f'{x:.2f}' for x in procs['this code'])} / {', '.join(f'{x:.2f}' for x in procs['baseline'])})")
+            print(f"| {name} | {cpu:.3f} | {per_kind} | {wall:.3f} | {rounds} | {cpu / ref_cpu:.2f} |")
+        first = codes[0][0]
+        print(f"\nOutputs (JSON, text, Markdown of {len(bundles)} analyses), {first} vs: "
+              + "; ".join(f"{name} {same_outputs(outs[first], outs[name])}" for name, _, _ in codes[1:]))
+        if base_env is not None:
+            procs: dict[str, list[float]] = {"this code": [], "baseline": []}
+            for _ in range(args.rounds):
+                procs["this code"].append(whole_process(bundles[0], None))
+                procs["baseline"].append(whole_process(bundles[0], base_env))
+            this, base = statistics.median(procs["this code"]), statistics.median(procs["baseline"])
+            print(f"\nWhole `k10s analyze --format json` process on {bundles[0].name}: this code {this:.2f} CPU s, baseline {base:.2f} "
+                  f"(all: {', '.join(f'{x:.2f}' for x in procs['this code'])} / {', '.join(f'{x:.2f}' for x in procs['baseline'])})")
     return 0
 
 

@@ -2,6 +2,15 @@
 -- title: The job keeps restarting and failing the same way
 -- severity: critical
 -- requires: pods, containers | log_events | jobs
+-- gate: (SELECT (l.failures + s.xids > 0 OR c.deaths)
+--           AND (c.restarted OR p.reborn OR j.attempts OR l.worker_restarts OR l.failures + s.xids >= 2 OR c.deaths)
+--         FROM (SELECT count(*) FILTER (WHERE kind = 'cuda_oom' OR (kind = 'torchrun_failure' AND exit_code > 0) OR (kind = 'xid' AND coalesce(xid, 0) > 0)) AS failures,
+--                      count(*) FILTER (WHERE kind = 'worker_group_restart') > 0 AS worker_restarts FROM log_events) l,
+--              (SELECT count(*) FILTER (WHERE coalesce(xid, 0) > 0) AS xids FROM gpu_samples) s,
+--              (SELECT coalesce(bool_or(coalesce(exit_code, 0) <> 0 OR coalesce(last_exit_code, 0) <> 0), false) AS deaths,
+--                      coalesce(bool_or(restart_count >= 1), false) AS restarted FROM containers) c,
+--              (SELECT EXISTS (SELECT 1 FROM pods GROUP BY namespace || '/' || pod HAVING count(DISTINCT pod_uid) > 1) AS reborn) p,
+--              (SELECT coalesce(bool_or(restart_attempts >= 1), false) AS attempts FROM jobs) j)
 -- description: A job whose pods or worker group restarted (container restartCount, new
 --   pod incarnations under the same name, JobSet restart attempts, torchrun "Worker group
 --   FAILED. k/N attempts left") and failed again. Each failure is keyed by its root cause

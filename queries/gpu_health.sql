@@ -2,6 +2,13 @@
 -- title: GPU or GPU node hardware problem
 -- severity: warning
 -- requires: gpus | gpu_samples | nodes | log_events
+-- gate: EXISTS (SELECT 1 FROM log_events WHERE kind = 'xid' AND coalesce(xid, 0) > 0)
+--   OR EXISTS (SELECT 1 FROM gpu_samples WHERE coalesce(xid, 0) > 0
+--                OR coalesce(throttle_reasons, 0) & 232 > 0 OR coalesce(ecc_dbe_total, 0) <> 0)
+--   OR EXISTS (SELECT 1 FROM gpus WHERE coalesce(ecc_dbe_volatile, 0) > 0 OR coalesce(remapped_rows_failure, false)
+--                OR coalesce(remapped_rows_pending, false))
+--   OR EXISTS (SELECT 1 FROM nodes WHERE coalesce(gpu_capacity, 0) > 0
+--                AND (NOT coalesce(ready, true) OR coalesce(gpu_allocatable, 0) < gpu_capacity))
 -- description: Xid errors (kernel log or the DCGM last-Xid gauge) with their meaning and
 --   recommended action, uncorrectable ECC errors and failed/pending row remaps, hardware
 --   thermal or power-brake slowdown in >= 30% of a GPU's samples, GPUs missing from a

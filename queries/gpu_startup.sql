@@ -4,6 +4,14 @@
 -- requires: pods
 -- optional: containers, events, nodes, pod_runtime, runtime_classes
 -- params: window_end
+-- gate: (SELECT coalesce(bool_or(coalesce(gpu_request, 0) > 0 AND node IS NOT NULL AND coalesce(scheduled, true) AND phase IN ('Pending', 'Running', 'Failed')), false)
+--           AND (coalesce(bool_or(reason = 'UnexpectedAdmissionError'), false)
+--             OR EXISTS (SELECT 1 FROM containers WHERE state = 'waiting' OR reason IN ('CrashLoopBackOff', 'StartError', 'ContainerCannotRun')
+--                          OR (init AND state = 'terminated' AND coalesce(exit_code, 0) <> 0))
+--             OR EXISTS (SELECT 1 FROM events WHERE reason = 'Pulled')
+--             OR coalesce((SELECT bool_or(spec_known) AND bool_or(NOT (coalesce(shm_medium, '') = 'Memory'
+--                          AND coalesce(shm_size_limit_bytes, 1099511627776::BIGINT) > 67108864)) FROM pod_runtime), false))
+--         FROM pods)
 -- description: GPU pods bound to a node that could not start (ContainerCreating for >= 3 min,
 --   RunContainerError, CreateContainerError, CreateContainerConfigError, ErrImagePull /
 --   ImagePullBackOff, init containers in Error/CrashLoopBackOff, StartError, rejected with

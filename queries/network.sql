@@ -2,6 +2,8 @@
 -- title: Degraded network path on NCCL sockets
 -- severity: warning
 -- requires: tcp_samples, pods
+-- gate: EXISTS (SELECT 1 FROM tcp_samples WHERE coalesce(bytes_retrans, 0) <> 0)
+--   OR coalesce((SELECT max(rtt_ms) - min(minrtt_ms) FROM tcp_samples) > 0.99, false)
 -- description: TCP connections between pods of the same job (NCCL sockets; TCPStore
 --   ports excluded) are merged per pod pair. A pair is degraded when its retransmit rate
 --   is >= 0.1% and >= 10x the job's baseline (lower-quartile) pair, or its rtt/minrtt is

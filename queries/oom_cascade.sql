@@ -2,6 +2,11 @@
 -- title: A rank ran out of memory and took the job down
 -- severity: critical
 -- requires: log_events | containers | gpu_samples, ranks | pods
+-- gate: EXISTS (SELECT 1 FROM log_events WHERE kind = 'cuda_oom')
+--   OR (SELECT coalesce(bool_or(reason = 'OOMKilled' OR exit_code = 137 OR last_reason = 'OOMKilled' OR last_exit_code = 137), false)
+--         OR (coalesce(bool_or(coalesce(exit_code, 0) <> 0 OR coalesce(last_exit_code, 0) <> 0), false)
+--             AND EXISTS (SELECT 1 FROM gpu_samples WHERE fb_used_mib / nullif(fb_total_mib, 0) >= 0.97))
+--       FROM containers)
 -- description: The first out-of-memory of each failure: a CUDA OOM in the logs, an
 --   OOMKilled / exit 137 container (host OOM), or a framebuffer at >= 97% of its total in
 --   the two minutes before a rank's container died. OOMs belong to one incident unless 2

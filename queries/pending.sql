@@ -3,6 +3,9 @@
 -- severity: warning
 -- requires: pods | kueue_workloads
 -- params: window_end
+-- gate: EXISTS (SELECT 1 FROM pods WHERE phase = 'Pending' AND (node IS NULL OR NOT coalesce(scheduled, false)))
+--   OR EXISTS (SELECT 1 FROM kueue_workloads WHERE NOT coalesce(finished, false)
+--                AND (NOT coalesce(admitted, false) OR coalesce(evicted, false) OR coalesce(preempted, false)))
 -- description: Each pending pod (grouped per job/gang) or Kueue workload with concrete
 --   reasons: the latest FailedScheduling message parsed into per-reason node counts;
 --   untolerated NoSchedule/NoExecute taints and nodeSelector mismatches computed from the

@@ -47,7 +47,7 @@ def _own_archive_cache(tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="session")
 def twins(tmp_path_factory: pytest.TempPathFactory):
     """Two analysis servers of this worker, one per configuration of the determinism check
-    (PYTHONHASHSEED=1 and 1 DuckDB thread, seed 2 and 4 threads; tests/determinism_kit.py):
+    (PYTHONHASHSEED=1 and 1 DuckDB thread, seed 2, 4 threads and the rule gates off; tests/determinism_kit.py):
     ``twins.findings(name, bundle, out)`` analyses in both, raises ``DeterminismError`` unless the
     outputs are byte-identical, and returns the JSON result. A test that analyses a sample bundle, a
     real incident or a scenario anyway uses it, so the determinism sweep builds nothing of its own."""

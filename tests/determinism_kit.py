@@ -4,10 +4,13 @@
 Run as a script, once per configuration (``PYTHONHASHSEED`` and DuckDB threads differ)::
 
     PYTHONHASHSEED=1 python tests/determinism_kit.py PLAN.json OUT --threads 1
+    PYTHONHASHSEED=2 python tests/determinism_kit.py PLAN.json OUT --threads 4 --no-gates
 
 ``PLAN.json``: ``{"analyze": {name: bundle}, "report": {name: bundle}, "rebuild": {name: bundle}}``.
 
 - analyze: ``OUT/analyze/<name>.json``, ``.txt`` and ``.md`` (``--format json``, text, markdown);
+  ``--no-gates``: every rule's SQL runs whatever its gate says (``analyze(gates=False)``), so the
+  comparison also proves that the gates change nothing (docs/rules.md, "Gates");
 - report: ``OUT/report/<name>.html`` (``SOURCE_DATE_EPOCH`` fixes the footer's time);
 - rebuild: the bundle's manifest and raw/ copied to ``OUT/rebuilt/<name>`` and rebuilt there with
   ``--jobs`` = threads (1: in this process; more: in worker processes), its tables kept.
@@ -36,7 +39,7 @@ import sys
 from pathlib import Path
 
 
-def analyse_all(bundles: dict[str, str], out: Path, threads: int) -> None:
+def analyse_all(bundles: dict[str, str], out: Path, threads: int, gates: bool = True) -> None:
     from k10s_forensics.analyze import render
     from k10s_forensics.analyze.runner import analyze
     from k10s_forensics.store.bundle import Bundle
@@ -45,7 +48,7 @@ def analyse_all(bundles: dict[str, str], out: Path, threads: int) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name, path in sorted(bundles.items()):
         try:
-            result = analyze(Bundle.open(path), threads=threads)
+            result = analyze(Bundle.open(path), threads=threads, gates=gates)
         except K10sError as exc:
             (out / f"{name}.error").write_text(f"{type(exc).__name__}: {exc}\n", encoding="utf-8")
             continue
@@ -96,8 +99,14 @@ def differing(a: Path, b: Path, same=lambda rel, x, y: x.read_bytes() == y.read_
             if rel not in left or rel not in right or not same(rel, left[rel], right[rel])]
 
 
-#: The two configurations compared: name, PYTHONHASHSEED, DuckDB threads.
-CONFIGS = (("threads-1", "1", 1), ("threads-4", "2", 4))
+#: The two configurations compared: name, PYTHONHASHSEED, DuckDB threads, rule gates on (``analyze.gates``).
+#: The second runs every rule's SQL: each comparison also proves gated == ungated, byte for byte.
+CONFIGS = (("threads-1", "1", 1, True), ("threads-4", "2", 4, False))
+
+
+def kit_args(threads: int, gates: bool) -> list[str]:
+    """The kit's options for one configuration."""
+    return ["--threads", str(threads), *([] if gates else ["--no-gates"])]
 #: ``k10s report``'s footer time in the runs (SOURCE_DATE_EPOCH).
 EPOCH = "1795000000"
 
@@ -142,9 +151,9 @@ class Twins:
 
     def _start(self) -> None:
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        for name, seed, threads in CONFIGS:
+        for name, seed, threads, gates in CONFIGS:
             log = open(self.log_dir / f"{name}.log", "w", encoding="utf-8")  # noqa: SIM115 (closed with the process)
-            self.procs.append(subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--serve", "--threads", str(threads)],
+            self.procs.append(subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--serve", *kit_args(threads, gates)],
                                                env=_env(seed), cwd=Path(__file__).resolve().parent, stdin=subprocess.PIPE,
                                                stdout=subprocess.PIPE, stderr=log, text=True, bufsize=1))
 
@@ -153,7 +162,7 @@ class Twins:
         outputs (JSON, text, markdown per bundle) are the same. The two output folders."""
         if not self.procs:
             self._start()
-        dirs = [out / name for name, _, _ in CONFIGS]
+        dirs = [out / name for name, *_ in CONFIGS]
         answers = []
         try:
             for proc, folder in zip(self.procs, dirs):
@@ -162,7 +171,7 @@ class Twins:
             answers = [proc.stdout.readline().strip() for proc in self.procs]
         except OSError as exc:  # a server gone: its pipe is closed
             answers = [f"{type(exc).__name__}: {exc}"]
-        for answer, (name, _, _) in zip(answers, CONFIGS):
+        for answer, (name, *_) in zip(answers, CONFIGS):
             if answer != "ok":
                 tail = (self.log_dir / f"{name}.log").read_text(encoding="utf-8")[-3000:]
                 self.close()  # the next test starts fresh servers
@@ -190,13 +199,13 @@ class Twins:
         self.procs = []
 
 
-def serve(threads: int) -> int:
+def serve(threads: int, gates: bool = True) -> int:
     """Answer analysis requests on stdin until it closes (see ``Twins``)."""
     reply, sys.stdout = sys.stdout, sys.stderr  # whatever the analysis prints never mixes with the answers
     for line in sys.stdin:
         try:
             request = json.loads(line)
-            analyse_all(request.get("analyze") or {}, Path(request["out"]), threads)
+            analyse_all(request.get("analyze") or {}, Path(request["out"]), threads, gates)
         except Exception as exc:  # noqa: BLE001 - the client shows it with the log
             print(f"error: {type(exc).__name__}: {exc}".replace("\n", " "), file=reply, flush=True)
             continue
@@ -210,11 +219,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path, nargs="?")
     parser.add_argument("--threads", type=int, required=True)
     parser.add_argument("--serve", action="store_true", help="analyse on request from stdin (see Twins)")
+    parser.add_argument("--no-gates", action="store_true", help="run every rule's SQL whatever its gate says")
     args = parser.parse_args(argv)
     if args.serve:
-        return serve(args.threads)
+        return serve(args.threads, not args.no_gates)
     plan = json.loads(args.plan.read_text(encoding="utf-8"))
-    analyse_all(plan.get("analyze") or {}, args.out / "analyze", args.threads)
+    analyse_all(plan.get("analyze") or {}, args.out / "analyze", args.threads, not args.no_gates)
     report_all(plan.get("report") or {}, args.out / "report", args.threads)
     rebuild_all(plan.get("rebuild") or {}, args.out / "rebuilt", args.threads)
     return 0

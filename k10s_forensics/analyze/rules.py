@@ -19,6 +19,10 @@ in the duckdb CLI::
 ``requires`` lists table groups separated by commas; ``a | b`` means either will do. A rule
 whose required group has no rows is skipped with the reason. ``params`` names what the
 engine binds (``$window_start``, ``$window_end``, ``$window_s``); nothing else is bound.
+``gate`` (optional, continued on indented lines like the description) is a SQL boolean
+expression over the bundle's tables — never a shared ``k10s_*`` name, bound without parameters — that is
+true whenever the rule can return a row: when it is false the rule's SQL and the shared views
+only it needs are not run, and the rule counts as having found nothing (``analyze.gates``).
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ class Rule:
     optional: tuple[str, ...] = ()
     params: tuple[str, ...] = ()
     builtin: bool = True
+    gate: str | None = None
     narrate: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = field(default=None, repr=False)
 
     @property
@@ -126,6 +131,7 @@ def parse_rule(text: str, origin: str, *, builtin: bool = True) -> Rule:
     if unknown:
         raise QueryError(f"unknown params {', '.join(unknown)} (the engine binds {', '.join(PARAMS)})", origin)
     requires = tuple(tuple(a.strip() for a in group.split("|") if a.strip()) for group in _split_list(keys["requires"]))
+    gate = _gate(keys, origin)
     sql = "\n".join(lines[body_start:]).strip()
     if not sql:
         raise QueryError("rule has a header but no query", origin)
@@ -141,7 +147,21 @@ def parse_rule(text: str, origin: str, *, builtin: bool = True) -> Rule:
         optional=tuple(_split_list(keys.get("optional", ""))),
         params=params,
         builtin=builtin,
+        gate=gate,
     )
+
+
+def _gate(keys: dict[str, str], origin: str) -> str | None:
+    """The ``gate`` expression, if any: over the bundle's own tables only (shared views are planned after it)."""
+    if "gate" not in keys:
+        return None
+    gate = keys["gate"].strip()
+    if not gate:
+        raise QueryError("rule header has an empty gate", origin)
+    shared = sorted(set(re.findall(r"\bk10s_\w+", gate, re.IGNORECASE)))
+    if shared:
+        raise QueryError(f"gate reads shared name(s) {', '.join(shared)} (a gate reads only the bundle's tables)", origin)
+    return gate
 
 
 def _narrator(module: ModuleType | None) -> Callable | None:

@@ -1,10 +1,11 @@
 """Run rules over a bundle and build findings in the ``analyze --format json`` shape.
 
 Flow: open DuckDB over the bundle (rebuilding tables when needed), register the price
-table, create the shared views, then per rule: check its inputs (absent or empty ->
-``skipped`` with the reason), run its SQL, turn each row into a finding (narrative step
-when the rule has one), and sort everything most severe first. Nothing here contacts a
-cluster.
+table, evaluate the rules' gates (``analyze.gates``), create the shared views the rules that
+may still find something need, then per rule: check its inputs (absent or empty ->
+``skipped`` with the reason), run its SQL unless its gate was false (then it found nothing),
+turn each row into a finding (narrative step when the rule has one), and sort everything
+most severe first. Nothing here contacts a cluster.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from k10s_forensics.analyze import gates as _gates
+from k10s_forensics.analyze.historical import say_historical
 from k10s_forensics.analyze.incidents import group as group_incidents, price as price_incidents
 from k10s_forensics.analyze.prices import PriceTable
 from k10s_forensics.analyze.rules import SEVERITIES, Rule, load_rules
@@ -187,27 +190,6 @@ def _sort_key(order: dict[str, int]):
     return key
 
 
-def _say_historical(con: duckdb.DuckDBPyConnection, findings: list[dict[str, Any]]) -> None:
-    """Tell in a finding's summary (and ``historical``) when its evidence came from Prometheus history:
-    pods deleted before capture (rebuilt from kube-state-metrics) or GPU metrics from before it."""
-    try:
-        gone = {r[0] for r in con.execute("SELECT namespace || '/' || pod FROM pods WHERE evidence = 'prometheus'").fetchall()}
-        gpus = {r[0] for r in con.execute("SELECT DISTINCT gpu_uuid FROM gpu_samples WHERE source = 'prometheus-query'").fetchall()}
-    except duckdb.Error:  # tables from before the evidence column: nothing to say
-        return
-    for f in findings:
-        notes = []
-        deleted = sorted(set(f["pods"]) & gone)
-        if deleted:
-            notes.append(f"pod{'s' if len(deleted) > 1 else ''} {', '.join(deleted[:3])}{' ...' if len(deleted) > 3 else ''} "
-                         "deleted before capture, rebuilt from kube-state-metrics history")
-        if set(f["gpus"]) & gpus:
-            notes.append("GPU metrics from Prometheus history")
-        if notes:
-            f["historical"] = "; ".join(notes)
-            f["summary"] = (f["summary"] + " " if f["summary"] else "") + f"Historical evidence: {f['historical']}."
-
-
 def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule], only: set[str] | None = None) -> dict[str, Any]:
     """Run ``rules`` on an open connection whose views and price table are in place."""
     window = analysis_window(bundle.manifest)
@@ -217,12 +199,15 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
     damaged = table_notes(damage)
     findings: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
+    gated = _gates.gated_out(con)
     for rule in rules:
         if only and rule.id not in only:
             continue
         reason = _skip_reason(rule, counts, notes, damaged)
         if reason:
             skipped.append({"rule": rule.id, "reason": reason})
+            continue
+        if rule.id in gated:  # its gate is false: it cannot return a row (analyze.gates)
             continue
         try:
             table = run_select(con, rule.sql, _params(rule, window), origin=rule.origin)
@@ -233,7 +218,7 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
             findings.append(build_finding(rule, row))
     findings.sort(key=_sort_key({r.id: i for i, r in enumerate(rules)}))
     if bundle.manifest.get("history"):
-        _say_historical(con, findings)
+        say_historical(con, findings)
     incidents = price_incidents(con, group_incidents(findings), findings)
     return {
         "bundle": {"path": str(bundle.path), "window": {"start": window.get("start"), "end": window.get("end")}, "complete": bool(bundle.manifest.get("complete", True)),
@@ -250,10 +235,11 @@ def prepare(bundle: Bundle, prices: PriceTable | None = None, threads: int | Non
             gates: bool = True) -> duckdb.DuckDBPyConnection:
     """A connection with the bundle's tables, the price table and the shared views.
 
-    With ``rules``, only the shared views those of them that will run need (``analyze.viewplan``); without, every
-    shared view. ``light``: small tables planned without DuckDB's optimizer (``engine.open_tables``; same results).
-    ``gates``: shortcuts that change no output (a shared statement that is empty without rows of a table
-    the bundle has none of is created empty, unbound); off only to prove they change nothing.
+    With ``rules``, only the shared views those of them that will run need (``analyze.viewplan``), less those of
+    rules whose gate is false (``analyze.gates``; ``gates=False`` evaluates none); without, every shared view.
+    ``light``: small tables planned without DuckDB's optimizer (``engine.open_tables``; same results).
+    ``gates``: also the empty shortcuts (a shared statement empty without rows of a table the bundle has none
+    of is created empty, unbound); off only to prove they change nothing.
     """
     con, rows = open_tables(bundle, threads=threads, light=light)
     _ensure_views(con, set(rows))
@@ -263,7 +249,12 @@ def prepare(bundle: Bundle, prices: PriceTable | None = None, threads: int | Non
 
         shared = viewplan.shared_names()
         counts = _row_counts(con, {t for r in rules for t in r.tables if t not in shared})
-        viewplan.create(con, viewplan.plan(viewplan.applicable(rules, counts, only)), rows if gates else None)
+        runnable = viewplan.applicable(rules, counts, only)
+        gated = _gates.evaluate(con, runnable) if gates else frozenset()
+        _gates.record(con, gated)
+        # a gated-out rule still gets the shared views it requires: the skip check counts them
+        required = {t for r in runnable if r.id in gated for group in r.requires for t in group if t in shared}
+        viewplan.create(con, viewplan.plan([r for r in runnable if r.id not in gated], required), rows if gates else None)
         return con
     for name in VIEWS_FILES:
         try:
@@ -290,7 +281,8 @@ def analyze(
         prices: GPU-hour price table (default: the packaged one).
         only: run only these rule ids.
         threads: DuckDB threads (default: DuckDB's choice).
-        gates: the shortcuts that change no output (``prepare``); off only to prove that.
+        gates: skip rules whose gate is false (``analyze.gates``) and shared statements empty on this bundle
+            (``analyze.viewplan``); off only to verify that it changes nothing.
     """
     rules = load_rules(tuple(rules_dirs))
     # User rules (``--rules DIR``) keep DuckDB's optimizer whatever the size: a rule written as an
