@@ -28,6 +28,12 @@ REFUSED_STATEMENTS = frozenset({"COPY", "COPY_DATABASE", "EXPORT", "ATTACH", "DE
 _REFUSAL = "k10s SQL is read-only: {kind} statements are refused (save results with --format csv or json)"
 
 
+def error_line(exc: BaseException) -> str:
+    """A DuckDB error's first line (its kind when it has no text): what a QueryError says."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else exc.__class__.__name__
+
+
 def _quote_path(path: str) -> str:
     return "'" + path.replace("'", "''") + "'"
 
@@ -154,8 +160,7 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str, origin: str | None
     try:
         kinds = _statement_kinds(con, sql)
     except duckdb.Error as exc:
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
-        raise QueryError(message, origin) from None
+        raise QueryError(error_line(exc), origin) from None
     for kind in kinds:
         if kind in REFUSED_STATEMENTS:
             word = "INSTALL/LOAD" if kind == "LOAD" else kind.replace("_", " ")
@@ -175,8 +180,7 @@ def run_select(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] 
         con.execute(sql, params or None)
         return con.to_arrow_table()
     except duckdb.Error as exc:
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
-        raise QueryError(message, origin) from None
+        raise QueryError(error_line(exc), origin) from None
 
 
 def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None, *, origin: str | None = None,
@@ -188,8 +192,7 @@ def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | N
         rel = con.sql(sql, params=params or None)
         return rel.to_arrow_table() if rel is not None else None
     except duckdb.Error as exc:
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
-        raise QueryError(message, origin) from None
+        raise QueryError(error_line(exc), origin) from None
 
 
-__all__ = ["LIGHT_MAX_ROWS", "connect", "footer_rows", "open_tables", "run_select", "run_sql", "check_read_only", "REFUSED_STATEMENTS"]
+__all__ = ["LIGHT_MAX_ROWS", "connect", "error_line", "footer_rows", "open_tables", "run_select", "run_sql", "check_read_only", "REFUSED_STATEMENTS"]

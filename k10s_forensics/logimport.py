@@ -34,7 +34,7 @@ from typing import Any
 from k10s_forensics.store.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
 from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_lines import fallback_ts
-from k10s_forensics.parsers.log_normalize import is_masked, normalize
+from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
 from k10s_forensics.parsers.log_paste import repair_paste
 from k10s_forensics.parsers.log_exports import split_export
 from k10s_forensics.parsers.log_pod_prefix import split_source
@@ -106,7 +106,7 @@ def _interleaved_max(texts: list[str]) -> int | None:
 #: the processes of a node a launcher names by pid: the ones it tore down (torchrun, mp.spawn) and
 #: the one torchrun reports failed; mp.spawn names its failed process by index only (not among those it terminated)
 #: (a pid a user masked, ``xxxxxx``, ``<pid>``, ``***``, ``[REDACTED]``, ``…``, is still one process)
-_PID_OR_MASK = r"(\d{1,9}|[xX]{2,12}|\*{2,12}|<[\w -]{1,20}>|\[REDACTED\]|…|\.{3})"
+_PID_OR_MASK = r"(\d{1,9}|" + MASK + ")"
 _TORN_DOWN = re.compile(r"(?:Sending process " + _PID_OR_MASK + r" closing signal SIG|Terminating process " + _PID_OR_MASK
                         + r" via signal SIG|failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: " + _PID_OR_MASK + r"\))")
 _SPAWN_FAILED = re.compile(r"\b[Pp]rocess \d{1,4} terminated with\b")
@@ -125,7 +125,7 @@ def _torn_down_max(texts: list[str]) -> int | None:
                 burst = set()
             end = m.end()
             pid = m.group(1) or m.group(2) or m.group(3)
-            burst.add(pid if pid.isdigit() else f"masked at {m.start()}")
+            burst.add(f"masked at {m.start()}" if is_masked(pid) else pid)
             best = max(best, len(burst))
             if m.group(3):  # torchrun's "failed (exitcode" closes its teardown
                 burst = set()

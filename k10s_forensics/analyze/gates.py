@@ -20,6 +20,7 @@ import weakref
 
 import duckdb
 
+from k10s_forensics.engine import error_line
 from k10s_forensics.errors import QueryError
 
 #: Built-in rules without a gate, and why: no condition much cheaper than the rule is surely necessary.
@@ -48,17 +49,12 @@ def _one_select(gate: str) -> bool:
     return len(statements) == 1 and statements[0].type.name == "SELECT"
 
 
-def _error(exc: duckdb.Error) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else exc.__class__.__name__
-
-
 def _value(con: duckdb.DuckDBPyConnection, rule) -> object:
     """One rule's gate alone (to name the rule whose gate fails)."""
     try:
         return con.execute(f"SELECT ({rule.gate}) AS g").fetchall()[0][0]
     except duckdb.Error as exc:
-        raise QueryError(f"gate failed: {_error(exc)}", rule.origin) from None
+        raise QueryError(f"gate failed: {error_line(exc)}", rule.origin) from None
 
 
 def evaluate(con: duckdb.DuckDBPyConnection, rules) -> frozenset[str]:
