@@ -33,6 +33,7 @@ from pathlib import Path
 import torch_scenarios3
 import torch_scenarios4
 import torch_scenarios5
+import torch_scenarios6
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "torch_worker.py"
@@ -114,6 +115,7 @@ SCENARIOS = [
     *torch_scenarios3.scenarios(S),  # the third set (held out when recorded)
     *torch_scenarios4.scenarios(S),  # the fourth: accelerate, Lightning (held out when recorded)
     *torch_scenarios5.scenarios(S),  # the fifth: Kubeflow PET_*, Ray Train, HF Trainer, FSDP2/DCP (held out)
+    *torch_scenarios6.scenarios(S),  # the sixth: one process per pod, mpirun, newer torchrun options (held out)
 ]
 
 
@@ -183,6 +185,8 @@ def _commands(sc: dict, logdir: str) -> list[list[str]]:
                 "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
         return [[py, "-c", code]]
     port = str(free_port())
+    if sc["launcher"] in torch_scenarios6.LAUNCHERS:
+        return torch_scenarios6.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios5.LAUNCHERS:
         return torch_scenarios5.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios4.LAUNCHERS:
@@ -227,7 +231,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
         if sc["preempt_s"]:  # the agents only, as the kubelet signals each container's PID 1
             node = sc.get("preempt_node")  # one pod evicted: that node's agent only
             for a in (agents if node is None else [_node_order(agents, marks)[node]]):
-                os.kill(a.proc.pid, signal.SIGTERM)
+                os.kill(a.proc.pid, signal.Signals[sc.get("preempt_sig", "SIGTERM")])
         else:
             _node_order(agents, marks)[1].kill_group(signal.SIGKILL)
     for a in agents:
@@ -259,7 +263,7 @@ def _public(cmd: list[str], logdir: str) -> str:
     """The command as a user would type it (no paths of this machine)."""
     parts = ["python" if c == sys.executable else Path(c).name if Path(c).parent == torch_scenarios4.BIN
              else c.replace(str(WORKER), "torch_worker.py").replace(torch_scenarios4.WORKER, "wrapper_worker.py").replace(logdir, "logs")
-             .replace(str(HERE), ".") for c in map(torch_scenarios5.public, cmd)]
+             .replace(str(HERE), ".") for c in map(lambda c: torch_scenarios6.public(torch_scenarios5.public(c)), cmd)]
     return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
 
 
