@@ -298,15 +298,20 @@ silent_ev AS (
 ),
 lost_peer AS (  -- every rank of the job but one raised "the connection closed" (a peer process ended) and
                 -- that one is nowhere: no line, no exit in its launcher's failure report although that
-                -- launcher reported (it was alive): the process that ended without a word (an early exit 0)
+                -- launcher reported (it was alive), or it ran alone in its pod without a launcher (one
+                -- process per pod: the pod's log is the process's own, and it ends without an error):
+                -- the process that ended without a word (an early exit 0, a SIGKILL no launcher reports)
     SELECT r.job_key, list(r.rank ORDER BY r.rank) AS ranks, min(c.ts) AS ts, min(c.reporters) AS reporters
-    FROM (SELECT job_key, rank, pod_uid, count(*) OVER (PARTITION BY job_key) AS world FROM k10s_rank
+    FROM (SELECT job_key, rank, pod_uid, count(*) OVER (PARTITION BY job_key) AS world,
+                 count(*) OVER (PARTITION BY job_key, pod_uid) AS pod_ranks FROM k10s_rank
           QUALIFY row_number() OVER (PARTITION BY job_key, rank ORDER BY valid_from DESC, pod_key, pod_uid) = 1) r
     JOIN (SELECT job_key, count(DISTINCT rank_resolved) AS reporters, min(ts) AS ts FROM k10s_log
           WHERE kind = 'python_exception' AND subkind = 'teardown' AND rank_resolved IS NOT NULL
             AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')
           GROUP BY job_key) c ON c.job_key = r.job_key AND c.reporters + 1 = r.world AND c.reporters >= 2
-    WHERE EXISTS (SELECT 1 FROM k10s_log f WHERE f.incarnation_uid = r.pod_uid AND f.kind = 'torchrun_failure')
+    WHERE (EXISTS (SELECT 1 FROM k10s_log f WHERE f.incarnation_uid = r.pod_uid AND f.kind = 'torchrun_failure')
+           OR (r.pod_ranks = 1 AND NOT EXISTS (SELECT 1 FROM k10s_log f WHERE f.job_key = r.job_key
+                                                AND f.kind IN ('torchrun_failure', 'torchrun_sigterm', 'process_exit'))))
       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = r.job_key AND x.rank_resolved = r.rank
                       AND x.kind IN ('python_exception', 'python_traceback', 'torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom',
                                      'nccl_error_other', 'nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary'))
@@ -320,10 +325,37 @@ lost_ev AS (
            'never-joined: ' || reporters || ' ranks saw the connection to a peer close while rank ' || ranks[1]
                || ' ended without a line of its own (no error, no failure in its launcher''s report)' AS detail
     FROM lost_peer
+),
+late_peer AS (  -- every rank of the job but one timed out waiting in gloo, and that one raised only that its
+                -- peer's connection closed or was reset, after the last of those timeouts (or in a log without a
+                -- clock): it was not in the collective when they gave up (a stalled rank no launcher killed, one
+                -- process per pod); it reached the collective after its peers had exited
+    SELECT r.job_key, r.rank, w.waiters, t.first_ts
+    FROM (SELECT job_key, rank, count(*) OVER (PARTITION BY job_key) AS world FROM k10s_rank
+          QUALIFY row_number() OVER (PARTITION BY job_key, rank ORDER BY valid_from DESC, pod_key, pod_uid) = 1) r
+    JOIN (SELECT job_key, count(DISTINCT rank) AS waiters, max(ts) AS last_ts, count(ts) AS clocked
+          FROM k10s_gloo_wait GROUP BY job_key) w ON w.job_key = r.job_key AND w.waiters + 1 = r.world
+    JOIN (SELECT job_key, rank_resolved AS rank, min(ts) AS first_ts, count(ts) AS clocked,
+                 bool_and(subkind = 'teardown' AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')) AS only_closed
+          FROM k10s_log
+          WHERE rank_resolved IS NOT NULL AND job_key IS NOT NULL
+            AND kind IN ('python_exception', 'torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom',  -- a traceback's start is no failure
+                         'nccl_error_other', 'nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary')
+          GROUP BY ALL) t ON t.job_key = r.job_key AND t.rank = r.rank AND t.only_closed
+    WHERE r.rank NOT IN (SELECT g.rank FROM k10s_gloo_wait g WHERE g.job_key = r.job_key)
+      AND ((w.clocked = 0 AND t.clocked = 0) OR t.first_ts > w.last_ts + INTERVAL 1 SECOND)
+),
+late_ev AS (
+    SELECT job_key, 'watchdog-compare' AS evidence, [rank] AS culprit_ranks, []::BIGINT[] AS suspect_ranks, 'medium' AS confidence,
+           NULL::VARCHAR AS pg, NULL::BIGINT AS seq_num, NULL::VARCHAR AS op_type, first_ts AS ts,
+           'never-joined: ' || waiters || ' ranks timed out waiting in gloo while rank ' || rank
+               || ' did not wait with them: it saw its peers'' connections closed only after they had given up' AS detail
+    FROM late_peer
 )
 SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail
 FROM (
     SELECT * FROM lost_ev
+    UNION ALL BY NAME SELECT * FROM late_ev
     UNION ALL BY NAME SELECT * FROM desync_ev
     UNION ALL BY NAME SELECT * FROM fp_ev
     UNION ALL BY NAME SELECT * FROM wd_ev

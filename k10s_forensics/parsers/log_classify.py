@@ -14,6 +14,7 @@ from typing import Any
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.common import normalize_pci_bus_id, size_to_mib
 from k10s_forensics.parsers.log_failures import cuda_error as _cuda_error
+from k10s_forensics.parsers.log_failures import fatal_signal as _fatal_signal
 from k10s_forensics.parsers.log_failures import launcher_exit as _launcher
 from k10s_forensics.parsers.log_failures import py_exception as _py_exception
 from k10s_forensics.parsers.log_failures import srun_tasks as _srun_tasks
@@ -272,7 +273,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
             ev = _remote(text)
             events = [ev] if ev else []
         return _finish(text, events, norm)
-    for single in (_xid, _watchdog, _oom, _cuda_error, _remote, _pod_status, _launcher):
+    for single in (_xid, _watchdog, _oom, _cuda_error, _remote, _pod_status, _launcher, _fatal_signal):
         ev = single(text)
         if ev:
             events = [ev]

@@ -102,6 +102,17 @@ def launcher_exit(text: str) -> Event | None:
     return ray_worker(text)
 
 
+def fatal_signal(text: str) -> Event | None:
+    """faulthandler's ``Fatal Python error: Segmentation fault`` (the process's own words for the
+    signal that ends it, printed before it dies): an exit on that signal. The only line a process
+    run without a launcher leaves (one process per pod); under torchrun its agent's exit status
+    says the same."""
+    m = P.FAULTHANDLER.search(text) if "Fatal Python error: " in text else None
+    if m is None:
+        return None
+    return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
+
+
 def _last_cmd(text: str, code: int | None) -> Event:
     """A launcher's exit report printed with its last spawned command: which process failed is
     unknown (``local_rank`` None), unless that command was local rank 0, i.e. the only one."""
@@ -132,4 +143,4 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
     return ev
 
 
-__all__ = ["cuda_error", "launcher_exit", "py_exception", "srun_tasks"]
+__all__ = ["cuda_error", "fatal_signal", "launcher_exit", "py_exception", "srun_tasks"]

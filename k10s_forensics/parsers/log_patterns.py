@@ -70,6 +70,7 @@ _EVENT_LITERALS = (
     r"time\s+: \d{4}-\d\d-\d\d_",
     r"(?:^|\s)\[\d+\]:\s*$",
     r"received by PID",
+    r"Fatal Python error: ",
     r"(?i:exit(?:ed)?(?: with)? (?:exit )?code)",
     # NCCL identity lines
     r"NCCL INFO Bootstrap ?:",
@@ -257,6 +258,10 @@ TABLE_EXIT = re.compile(r"^(-?\d+) \(pid: " + _PID + r"\)")
 TABLE_ROOT = re.compile(r"Root Cause \(first observed failure\)")
 TABLE_FAILURES = re.compile(r"^\s*Failures:\s*$")
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \((SIG\w+)\) received by PID " + _PID)
+#: faulthandler's report of the signal that ends the process (``faulthandler.enable()``, ``python -X
+#: faulthandler``, ``PYTHONFAULTHANDLER=1``); only the fatal signals' names (not other fatal errors)
+FAULTHANDLER = re.compile(r"Fatal Python error: (Segmentation fault|Bus error|Aborted|Floating point exception|Illegal instruction)\s*$")
+FAULTHANDLER_SIGNALS = {"Segmentation fault": 11, "Bus error": 7, "Aborted": 6, "Floating point exception": 8, "Illegal instruction": 4}
 EXIT_CODE = re.compile(r"(?i)\bexit(?:ed)?(?: with)? (?:exit )?code[ :=]*(-?\d+)")
 
 # ---------------------------------------------------------------------------------------
