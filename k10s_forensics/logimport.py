@@ -37,7 +37,7 @@ from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
 from k10s_forensics.parsers.log_paste import repair_paste
 from k10s_forensics.parsers.log_exports import split_export
-from k10s_forensics.parsers.log_pod_prefix import split_source
+from k10s_forensics.parsers.log_pod_prefix import split_files, split_source
 from k10s_forensics.parsers.k8s_runtime import IMPORTED_ANNOTATION  # the parser reads what the importer writes
 
 MAX_SOURCE_BYTES = 256 << 20
@@ -331,9 +331,11 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
 
 
 def _by_pod(sources: list[LogSource], job: str, exported=None) -> tuple[list[LogSource], str, str | None]:
-    """One ``kubectl logs --prefix`` log split back into one log per pod (``parsers.log_pod_prefix``), or
-    a log store's export, already split (``parsers.log_exports``)."""
-    split = exported or (split_source(sources[0].name, sources[0].text, job) if len(sources) == 1 else None)
+    """One ``kubectl logs --prefix`` log split back into one log per pod (``parsers.log_pod_prefix``),
+    several files named after their pods put in the operator's node order, or a log store's export,
+    already split (``parsers.log_exports``)."""
+    split = exported or (split_source(sources[0].name, sources[0].text, job) if len(sources) == 1
+                         else split_files([(s.name, s.text) for s in sources], job))
     if split is None:
         return sources, job, None
     logs, job, how = split

@@ -131,3 +131,36 @@ def test_two_ranks_that_did_not_wait_name_no_one(tmp_path):
     texts = _logs("t6-perpod-4-stall-rank3")
     texts[2] = WAIT.sub("[gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:1234", texts[2])
     assert _named(_findings(tmp_path, texts)) == []
+
+
+# ---- pod log files named after their pods ---------------------------------------------------------
+def test_pod_named_files_are_nodes_in_the_operators_order(tmp_path):
+    """t6-perpod-3-segfault-faulthandler-rank0 saved as ``kubectl logs <pod> > <pod>.log`` and given in
+    another order: master-0 is node 0 (rank 0) wherever it is listed."""
+    texts = _logs("t6-perpod-3-segfault-faulthandler-rank0")
+    sources = [LogSource("train-worker-1.log", texts[2]), LogSource("train-master-0.log", texts[0]),
+               LogSource("train-worker-0.log", texts[1])]
+    bundle, layout = import_logs(sources, tmp_path / "b", namespace="team-a", now=CAPTURED)
+    assert layout.job == "train" and "3 pods: train-master-0, train-worker-0, train-worker-1" in layout.hints["nodes"]
+    assert ("segfault", [0]) in _named(analyze(bundle)["findings"])
+
+
+@pytest.mark.parametrize("names,want", [
+    (["j-worker-10.log", "j-worker-2.log", "j-master-0.log", "j-worker-0.log"], {0: "j-master-0.log", 1: "j-worker-0.log", 3: "j-worker-2.log", 11: "j-worker-10.log"}),
+    (["j-worker-1.txt", "j-worker-0.log.gz"], {0: "j-worker-0.log.gz", 1: "j-worker-1.txt"}),
+    (["j-chief-0.out", "j-worker-0.out"], {0: "j-chief-0.out", 1: "j-worker-0.out"}),
+])
+def test_pod_named_files_are_placed_by_their_names(names, want):
+    from k10s_forensics.parsers.log_pod_prefix import split_files
+
+    logs, job, how = split_files([(n, n) for n in names], "imported")
+    assert job == "j" and {i: name for i, (name, text) in enumerate(logs) if text} == want
+    assert all(text == "" for i, (_, text) in enumerate(logs) if i not in want)
+
+
+@pytest.mark.parametrize("names", [["node0.log", "node1.log"], ["j-worker-0.log", "notes.txt"], ["j-worker-0.log", "j-worker-0.txt"],
+                                   ["j-launcher.log", "j-worker-0.log"], ["a-worker-0.log"]])
+def test_other_file_names_keep_the_order_given(names):
+    from k10s_forensics.parsers.log_pod_prefix import split_files
+
+    assert split_files([(n, n) for n in names], "imported") is None

@@ -27,6 +27,8 @@ from k10s_forensics.parsers.log_pods import REPLICA
 _PREFIX = re.compile(r"^\[pod/([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?)/([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\] ?")
 KUBEFLOW_POD = REPLICA  # <job>-<replica type>[-<index>], as log_pods reads a pasted pod row
 JOBSET_POD = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<jidx>\d{1,6})-(?P<pidx>\d{1,6})(?:-[a-z0-9]{5})?$")
+#: a saved pod log's file name after the pod's: ``.log`` / ``.txt`` / ``.out``, then ``.gz``
+_FILE_SUFFIX = re.compile(r"(?:\.(?:log|txt|out))?(?:\.gz)?$")
 #: at least this share of a source's non-blank lines carry the prefix for it to be split
 _MIN_SHARE = 0.5
 
@@ -87,6 +89,28 @@ def node_ranks(pods: list[str]) -> list[int]:
     return ranks if len(set(ranks)) == len(ranks) else list(range(len(pods)))
 
 
+def split_files(files: list[tuple[str, str]], job: str, default_job: str = "imported") -> tuple[list[tuple[str, str]], str, str] | None:
+    """Several saved logs, each file named after its pod by Kubeflow's convention (``kubectl logs
+    train-worker-3 > train-worker-3.log``; ``.log``, ``.txt``, ``.out``, ``.gz`` after the name):
+    ``(name, text)`` per node at the node rank the pod's name gives (not in the order given: a
+    shell's glob puts ``worker-10`` before ``worker-2``, and ``master-0`` is node 0 wherever it is
+    listed), empty for a node whose file is absent; the job (the pods' own name unless ``job`` was
+    given); how. None: fewer than two files, or not every file so named (the order given stands)."""
+    pods = [_FILE_SUFFIX.sub("", name, count=1) for name, _ in files]
+    found = [KUBEFLOW_POD.match(p) for p in pods]
+    if len(files) < 2 or len(set(pods)) < len(pods) or not all(m and m.group("role") in ("master", "chief", "worker") for m in found):
+        return None
+    order = sorted(range(len(files)), key=lambda i: _node_order(pods[i]))
+    ranks = node_ranks([pods[i] for i in order])
+    if job == default_job:
+        job = job_name(pods) or job
+    logs = [(f"(no pod log file of node {n})", "") for n in range(max(ranks) + 1)]
+    for i, n in zip(order, ranks):
+        logs[n] = files[i]
+    shown = ", ".join(pods[i] for i in order[:4]) + (", ..." if len(pods) > 4 else "")
+    return logs, job, f"pod log files named after their pods ({len(pods)} pods: {shown})"
+
+
 def _node_order(pod: str) -> tuple:
     m = KUBEFLOW_POD.match(pod)
     if m:
@@ -127,4 +151,4 @@ def place(name: str, pods: list[PodLog], job: str, default_job: str, what: str) 
     return logs, job, f"{what} ({len(pods)} pods: {shown})"
 
 
-__all__ = ["JOBSET_POD", "KUBEFLOW_POD", "PodLog", "job_name", "node_ranks", "place", "split_lines", "split_prefixed", "split_source"]
+__all__ = ["JOBSET_POD", "KUBEFLOW_POD", "PodLog", "job_name", "node_ranks", "place", "split_files", "split_lines", "split_prefixed", "split_source"]
