@@ -24,7 +24,8 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     \b
     One LOG holding many ranks' lines (a torchrun console, mpirun/srun output, a paste) is
     split into one pod per node by the rank each line's prefix names; several LOGs are one
-    node each, in the order given (node rank 0 first). `-` reads standard input.
+    node each, in the order given (node rank 0 first), or, when every file is named after its
+    Kubeflow pod (train-worker-3.log), at the node its pod's name gives. `-` reads standard input.
     A whole job saved with `kubectl logs --prefix`, or exported from a log store (Loki,
     Cloud Logging, CloudWatch, Elasticsearch/Kibana, stern), is split back into one pod each,
     placed by the training operator's pod names (docs/import.md).
