@@ -27,7 +27,6 @@ SYSTEM_TOOLS=(
   "java|default-jre-headless|the Spark fleet engine tests (tests/test_fleet_spark.py)"
   "prometheus-alertmanager|prometheus-alertmanager|the real Alertmanager posting to k10s watch (tests/test_watch_alertmanager.py)"
   "amtool|prometheus-alertmanager|the check of the Alertmanager receiver snippet (tests/test_deploy.py)"
-  "mpirun|openmpi-bin|recording the sixth set's Open MPI runs (tests/tools/record_torch.py -k t6-mpi; the recorded logs need no mpirun)"
 )
 
 setup_system() {
