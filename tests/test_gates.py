@@ -1,7 +1,7 @@
 """Rule gates (analyze.gates): a gate is true wherever its rule fires, and gated == ungated byte for byte.
 
-The determinism twins (tests/determinism_kit.py) already analyse every sample bundle, real incident
-and scenario with gates on against gates off; here: the header and the registry, a minimal bundle
+The determinism twins (tests/determinism_kit.py) already analyse a fixed quarter of every kind of
+bundle (sample bundles, real incidents, scenarios) with gates on against gates off; here, whole: the header and the registry, a minimal bundle
 per branch of every gated rule (the rule fires with gates off, and its gate is true there), a
 healthy gang (every gate false: gates do something), the sample bundles and a spread of simulated
 scenarios with and without gates, and the errors a user rule's gate can make.
@@ -16,7 +16,7 @@ import pytest
 
 from _analyze_kit import at, gang, samples, table_bundle
 from conftest import SAMPLE_BUNDLES
-from determinism_kit import analyse_all, differing
+from determinism_kit import CONFIGS, analyse_all, differing, ungated
 from k10s_forensics.analyze import gates, render, runner, viewplan
 from k10s_forensics.analyze.rules import builtin_rules, parse_rule
 from k10s_forensics.analyze.runner import analyze, prepare
@@ -236,7 +236,7 @@ def _outputs(result: dict) -> tuple[str, str, str]:
 
 def _same_with_and_without_gates(bundles: dict[str, str], out: Path) -> None:
     analyse_all(bundles, out / "on", threads=1)
-    analyse_all(bundles, out / "off", threads=1, gates=False)
+    analyse_all(bundles, out / "off", threads=1, ungated_every=1)
     assert not list((out / "on").glob("*.error")) and len(list((out / "on").iterdir())) == 3 * len(bundles)
     assert differing(out / "on", out / "off") == []
 
@@ -276,3 +276,16 @@ def test_runner_keeps_the_views_a_gated_rule_requires(healthy):
     finally:
         con.close()
     assert result["skipped"] == [{"rule": "mine", "reason": runner.EMPTY_REASONS["k10s_job_log"]}]
+
+
+def test_twins_prove_gates_on_a_fixed_spread_quarter():
+    """The twins' second configuration runs a fixed quarter of the bundles ungated: the same names on
+    every run (a hash of the name, not Python's), some of every kind the suite analyses."""
+    assert [every for *_, every in CONFIGS] == [0, 4]
+    samples = [f"sample-{p.name}" for p in sorted(SAMPLE_BUNDLES.iterdir()) if (p / "manifest.json").is_file()]
+    corpus = [f"corpus-{p.name}" for p in sorted((Path(__file__).parent / "data" / "real-incidents").iterdir()) if p.is_dir()]
+    for names in (samples, corpus):
+        share = sum(ungated(n, 4) for n in names) / len(names)
+        assert 0.1 < share < 0.45, share
+    assert ungated("sample-xid-79", 4) and not ungated("sample-oom-crashloop", 4)
+    assert all(ungated(n, 1) for n in samples) and not any(ungated(n, 0) for n in samples)
