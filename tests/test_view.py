@@ -222,3 +222,22 @@ def test_absent_source_is_dashes_with_the_reason(bundle_without_ss):
         assert f"Rank {CULPRIT_RANK} OOM" in text  # the rest of the diagnostic still works
 
     run_app(bundle_without_ss, script)
+
+
+def test_prefetch_ending_while_the_app_quits_adds_no_screen():
+    """The background prefetch hands its screens over (``_prepare_modes``) whenever it ends; if the
+    user has just quit, Textual is closing the screen stacks and a new one broke it (a
+    RuntimeError on quitting). Once the app stops running, the hand-over does nothing."""
+    async def script(app, pilot):
+        stacks = set(app._screen_stacks)
+        assert set(app.MODES) - stacks, "the prefetch had already made every view: nothing to test"
+        app._running = False  # what Textual's shutdown sets first
+        try:
+            app._prepare_modes()
+        finally:
+            app._running = True
+        assert set(app._screen_stacks) == stacks
+        app._prepare_modes()  # running: the views are made ahead, as before
+        assert set(app._screen_stacks) >= set(app.MODES)
+
+    run_app(SAMPLE_BUNDLES / "healthy", script)

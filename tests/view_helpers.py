@@ -7,10 +7,19 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from textual import _wait
+
 from k10s_forensics.view.app import K10sApp
 from k10s_forensics.view.data import ViewData
 
 SIZE = (200, 50)
+
+# Pilot's ``pause()`` waits for "idle" by sleeping in 20 ms slices until one passes with under 1 ms of
+# CPU (textual._wait): at least 20 ms of an idle core per wait, and a view test waits ~60 times (most
+# of its wall time, a core the other xdist worker cannot use either). 2 ms slices with the same
+# 1 ms threshold still require a quiet slice; settle() below checks the app's own work (workers)
+# before trusting it.
+_wait.SLEEP_GRANULARITY = 0.002
 
 
 async def settle(app: K10sApp, pilot: Any, timeout_s: float = 60.0) -> None:
@@ -25,7 +34,7 @@ async def settle(app: K10sApp, pilot: Any, timeout_s: float = 60.0) -> None:
             return
         if loop.time() > end:
             raise AssertionError(f"workers still running after {timeout_s}s: {[w.name for w in busy]}")
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.01)
 
 
 async def command(app: K10sApp, pilot: Any, name: str, *, typed: bool = False) -> None:

@@ -107,7 +107,9 @@ class K10sApp(App):
         has no public call for it; its own mode start-up (``_init_mode``: make the screen,
         mount it, not show it) is used when present, else views are made when opened."""
         init, stacks = getattr(self, "_init_mode", None), getattr(self, "_screen_stacks", None)
-        if init is None or stacks is None:
+        # the prefetch may end while the app shuts down (the user quit): Textual is then iterating
+        # the stacks to close them, and a new one would break it (a traceback on quitting)
+        if init is None or stacks is None or not getattr(self, "_running", True):
             return
         for mode in self.MODES:
             if mode not in stacks:
