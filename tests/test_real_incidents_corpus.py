@@ -87,6 +87,10 @@ NOT_YET: dict[str, str] = {
     "nccl-1529-two-containers-nvml-init-control":
         "both local processes fail NCCL init (pids 6897/6898, CUDA devices 2/3, no rank on their NCCL lines); the one "
         "`[rank1]` traceback, cut before its exception, is read as rank 1's own failure",
+    # batch 11
+    "sglang-8336-cri-timestamps-tp2-exception":
+        "rank 2 is right (SGLang's `TP2` prefix, a traceback cut after its first frames); the illegal memory access is in the "
+        "thread's title only, the excerpt ends before the exception line (python-exception)",
 }
 
 

@@ -9,6 +9,9 @@ Called by ``log_lines.BodyAssembler`` for each candidate line:
   torch.distributed.checkpoint's gathered error (``Traceback (most recent call last): (RANK 3)``,
   printed by every rank); the exception that ends it is that rank's (a launcher's own exception,
   e.g. Ray's ``WorkerGroupError``, ends it without an owner);
+* one log record holding a whole traceback behind a single rank tag (SGLang's ``[… TP2] Scheduler hit an
+  exception: Traceback (most recent call last):``, then untagged frame lines): the exception (or CUDA
+  error) that ends it is that rank's; another untagged ``Traceback`` start ends the claim;
 * DCP's ``CheckpointException ranks:dict_keys([3])`` names the ranks whose part failed: on any
   other rank it is a report of their failure (a teardown), not a failure of its own.
 """
@@ -55,8 +58,8 @@ class Owners:
         return owner is not None
 
     def no_event(self, norm: Normalized) -> None:
-        """A line without an event: a launcher's own exception ends the pending traceback."""
-        if norm.rank in self._owner and P.PY_EXCEPTION.match(norm.text):
+        """A line without an event: a launcher's own exception, or another traceback's start, ends the pending one."""
+        if norm.rank in self._owner and (P.PY_EXCEPTION.match(norm.text) or P.TRACEBACK_START.match(norm.text)):
             del self._owner[norm.rank]
 
     def attribute(self, line_no: int, norm: Normalized, events: list[Event]) -> None:
@@ -73,8 +76,11 @@ class Owners:
             elif failed and ev.get("rank") not in failed:
                 ev["subkind"] = "teardown"
         head = events[0]
+        if head.get("_embedded") and norm.rank is not None:  # the record's next lines carry no tag: they are this rank's
+            self._owner[None] = (line_no, norm.rank)
+            return
         owned = self._owner.get(norm.rank)
-        if owned is None or not (head["kind"] == "python_exception" or head.get("subkind") == "ray_worker_died"):
+        if owned is None or not (head["kind"] in ("python_exception", "cuda_error", "cuda_oom") or head.get("subkind") == "ray_worker_died"):
             return
         del self._owner[norm.rank]
         if line_no - owned[0] <= OWNER_GAP:
