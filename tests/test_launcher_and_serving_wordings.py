@@ -72,9 +72,12 @@ SGLANG = """2025-07-25T07:53:08.21748708+08:00 stdout F [2025-07-25 07:53:08 TP2
 
 
 def test_sglang_scheduler_traceback_is_its_tp_rank_s():
-    cut = SGLANG.split("\n")[:3]
-    assert _events("\n".join(cut)) == [("python_traceback", "started", 2, None)]
-    assert ("cuda_error", "illegal-address") in [e[:2] for e in _events(SGLANG)]
+    assert [e[:3] for e in _events(SGLANG)] == [("cuda_error", "illegal-address", 2)]
+    # cut before its exception: the record's start alone is no event (it could be a teardown's)
+    assert _events("\n".join(SGLANG.split("\n")[:3])) == []
+    # another untagged traceback in between: its exception is not the tagged record's
+    other = SGLANG.replace("stdout F     self.verify(batch, spec_info)", "stdout F Traceback (most recent call last):")
+    assert [e[:3] for e in _events(other)] == [("cuda_error", "illegal-address", None)]
 
 
 def test_sglang_pod_log_names_the_tp_rank(tmp_path):

@@ -89,8 +89,8 @@ NOT_YET: dict[str, str] = {
         "`[rank1]` traceback, cut before its exception, is read as rank 1's own failure",
     # batch 11
     "sglang-8336-cri-timestamps-tp2-exception":
-        "rank 2 is right (SGLang's `TP2` prefix, a traceback cut after its first frames); the illegal memory access is in the "
-        "thread's title only, the excerpt ends before the exception line (python-exception)",
+        "SGLang's `TP2` record is cut after its first frames, before its exception: a cut record names no one (the same start "
+        "opens teardowns, sglang-3398/5594); the illegal memory access is in the thread's title only",
 }
 
 

@@ -25,7 +25,7 @@ few constructs span lines and are assembled here:
   of that rank; in another group the rank is unknown and nothing is said.
 * A launcher's own exception: a traceback frame in the launcher's code (``deepspeed/launcher/``,
   ``torch/distributed/run.py``, ``launch.py``, ``accelerate/commands/``) right before the
-  exception line (within ``FRAME_GAP`` lines: the innermost frame) makes it the launcher's, no
+  exception line (within ``log_owners.FRAME_GAP`` lines: the innermost frame) makes it the launcher's, no
   rank's event (DeepSpeed's runner failing in its Ctrl-C handler).
 * PyTorch desync report: the indented ``[7] finished collective #182, but didn't join``
   line gets ``reporter_rank`` from the nearest ``[rankN]:`` candidate above it.
@@ -50,7 +50,6 @@ FR_GAP = 15
 DESYNC_GAP = 40
 STALL_GAP = 3
 RAY_GAP = 8
-FRAME_GAP = 3  # a traceback's innermost frame, its source line (and 3.11's ^^^ line), then the exception
 SPAWN_GAP = 400  # mp.spawn's "-- Process N terminated with the following error:" then that process's traceback
 WRAP_MIN = 60  # a line shorter than this was not wrapped by a terminal
 UTC = dt.timezone.utc
@@ -124,7 +123,6 @@ class BodyAssembler:
         self._mpi: Event | None = None  # a pending mpirun "Process name" report
         self._spawn: tuple[int, int] | None = None  # (line_no, local rank) of mp.spawn's "-- Process N terminated with"
         self._last: tuple[int, str, dt.datetime | None, int] | None = None  # last classified line, its first event
-        self._launcher_frame: tuple[int, int | None] | None = None  # (line_no, prefix rank) of a launcher's own frame
         self._describe = DescribeBlocks()  # kubectl describe pod pasted beside the log
         self._owners = Owners()  # whose failure a line reports (Ray workers, traceback headers, DCP)
 
@@ -143,15 +141,14 @@ class BodyAssembler:
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         if described is None and (self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text)):
             return
-        if described is None and P.LAUNCHER_FRAME.match(norm.text):
-            self._launcher_frame = (line_no, norm.rank)
-            return
-        if described is None and self._owners.header(line_no, norm):
+        if described is None and (self._owners.launcher_frame(line_no, norm) or self._owners.header(line_no, norm)):
             return
         events = [described] if described is not None else (self._stall_row(line_no, text, norm) or self._ray_actor(line_no, text)
                                                                     or classify(text, norm))
-        if not events or self._launchers_own(line_no, norm, events[0]):
+        if not events or self._owners.launchers_own(line_no, norm, events[0]):
             self._owners.no_event(norm)
+            return
+        if self._owners.record_start(line_no, norm, events[0]):
             return
         self._owners.attribute(line_no, norm, events)
         if self._ray_report is not None and line_no - self._ray_report <= RAY_GAP:
@@ -345,13 +342,6 @@ class BodyAssembler:
             if head.get("rank") is None and head.get("local_rank") is None:
                 head["local_rank"] = self._spawn[1]
             self._spawn = None
-
-    def _launchers_own(self, line_no: int, norm: Normalized, head: Event) -> bool:
-        """An exception whose innermost frame is in a launcher's own code (DeepSpeed's runner failing in
-        its SIGINT handler, torchrun's ``run.py``): the launcher's failure, no rank's (like ``ChildFailedError``)."""
-        frame, self._launcher_frame = self._launcher_frame, None
-        return (frame is not None and head["kind"] == "python_exception" and line_no - frame[0] <= FRAME_GAP
-                and frame[1] == norm.rank)
 
     # ---- lines a terminal wrapped (pasted logs only) ---------------------------------
     def _glue(self, line_no: int, text: str, api_ts: dt.datetime | None) -> None:

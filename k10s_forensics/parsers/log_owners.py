@@ -11,7 +11,11 @@ Called by ``log_lines.BodyAssembler`` for each candidate line:
   e.g. Ray's ``WorkerGroupError``, ends it without an owner);
 * one log record holding a whole traceback behind a single rank tag (SGLang's ``[… TP2] Scheduler hit an
   exception: Traceback (most recent call last):``, then untagged frame lines): the exception (or CUDA
-  error) that ends it is that rank's; another untagged ``Traceback`` start ends the claim;
+  error) that ends it is that rank's (the start alone is no event); another untagged ``Traceback`` start ends
+  the claim;
+* a traceback whose innermost frame (``FRAME_GAP`` lines above its exception) is in a launcher's own
+  code (``log_patterns.LAUNCHER_FRAME``: DeepSpeed's runner, torchrun's ``run.py``) ends in the
+  launcher's exception, no rank's;
 * DCP's ``CheckpointException ranks:dict_keys([3])`` names the ranks whose part failed: on any
   other rank it is a report of their failure (a teardown), not a failure of its own.
 """
@@ -26,6 +30,7 @@ from k10s_forensics.parsers.log_normalize import Normalized
 
 Event = dict[str, Any]
 OWNER_GAP = 200  # the header, then (within this many lines) the exception that ends its traceback
+FRAME_GAP = 3  # a traceback's innermost frame, its source line (and 3.11's ^^^ line), then the exception
 
 #: The rank whose exception the next traceback is, named in a header above it: Ray Train's failure
 #: report (``[Rank 1 Error Snippet]:``), torch.distributed.checkpoint's gathered one
@@ -49,6 +54,7 @@ class Owners:
     def __init__(self) -> None:
         self._owner: dict[int | None, tuple[int, int]] = {}  # per printing rank: (line_no, rank whose traceback follows)
         self._worker_rank: dict[int, int] = {}  # Ray Train worker pid -> world rank
+        self._launcher_frame: tuple[int, int | None] | None = None  # (line_no, prefix rank) of a launcher's own frame
 
     def header(self, line_no: int, norm: Normalized) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
@@ -56,6 +62,30 @@ class Owners:
         if owner:
             self._owner[norm.rank] = (line_no, int(owner.group(1) or owner.group(2)))
         return owner is not None
+
+    def record_start(self, line_no: int, norm: Normalized, head: Event) -> bool:
+        """A traceback logged as one record behind one rank tag (SGLang's ``[… TP2] Scheduler hit an exception:
+        Traceback …``): its next lines carry no tag, and the exception ending it is that rank's. The start
+        is no event of its own: cut before its exception, it could be a teardown's as well as a failure."""
+        if not head.get("_embedded"):
+            return False
+        if norm.rank is not None:
+            self._owner[None] = (line_no, norm.rank)
+        return True
+
+    def launcher_frame(self, line_no: int, norm: Normalized) -> bool:
+        """A traceback frame in a launcher's own code (the line itself is no event)."""
+        if P.LAUNCHER_FRAME.match(norm.text):
+            self._launcher_frame = (line_no, norm.rank)
+            return True
+        return False
+
+    def launchers_own(self, line_no: int, norm: Normalized, head: Event) -> bool:
+        """An exception whose innermost frame is in a launcher's own code (DeepSpeed's runner failing in
+        its SIGINT handler, torchrun's ``run.py``): the launcher's failure, no rank's (like ``ChildFailedError``)."""
+        frame, self._launcher_frame = self._launcher_frame, None
+        return (frame is not None and head["kind"] == "python_exception" and line_no - frame[0] <= FRAME_GAP
+                and frame[1] == norm.rank)
 
     def no_event(self, norm: Normalized) -> None:
         """A line without an event: a launcher's own exception, or another traceback's start, ends the pending one."""
@@ -76,9 +106,6 @@ class Owners:
             elif failed and ev.get("rank") not in failed:
                 ev["subkind"] = "teardown"
         head = events[0]
-        if head.get("_embedded") and norm.rank is not None:  # the record's next lines carry no tag: they are this rank's
-            self._owner[None] = (line_no, norm.rank)
-            return
         owned = self._owner.get(norm.rank)
         if owned is None or not (head["kind"] in ("python_exception", "cuda_error", "cuda_oom") or head.get("subkind") == "ray_worker_died"):
             return
