@@ -179,3 +179,12 @@ def test_a_placed_or_lone_exception_still_names_its_rank(tmp_path, tail, want):
     else:
         text = "\n".join(SRUN_BOTH.split("\n")[:3]) + "\n" + tail
     assert _named(tmp_path, text, world_size=2, nproc_per_node=1) == want
+
+
+# ---- a user's masked peer ------------------------------------------------------------------------------
+@pytest.mark.parametrize("line", [
+    "socketProgressOpt: Call to recv from 172....<33759> failed : Connection reset by peer",
+    "socketProgressOpt: Call to recv from xx.xx.xx.xx<33759> failed : Connection reset by peer",
+])
+def test_the_port_of_a_masked_peer_is_no_value(line):
+    assert [(e["kind"], e["peer_ip"], e["peer_port"]) for e in classify(line)] == [("nccl_remote_error", None, None)]

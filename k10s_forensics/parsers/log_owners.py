@@ -54,6 +54,7 @@ class Owners:
     def __init__(self) -> None:
         self._owner: dict[int | None, tuple[int, int]] = {}  # per printing rank: (line_no, rank whose traceback follows)
         self._worker_rank: dict[int, int] = {}  # Ray Train worker pid -> world rank
+        self._records: set[int | None] = set()  # printers whose pending owner is a one-record traceback's (not a header's)
         self._launcher_frame: tuple[int, int | None] | None = None  # (line_no, prefix rank) of a launcher's own frame
 
     def header(self, line_no: int, norm: Normalized) -> bool:
@@ -61,6 +62,7 @@ class Owners:
         owner = OWNER_HEADER.match(norm.text) if ("Snippet]" in norm.text or "(RANK " in norm.text) else None
         if owner:
             self._owner[norm.rank] = (line_no, int(owner.group(1) or owner.group(2)))
+            self._records.discard(norm.rank)
         return owner is not None
 
     def record_start(self, line_no: int, norm: Normalized, head: Event) -> bool:
@@ -71,6 +73,7 @@ class Owners:
             return False
         if norm.rank is not None:
             self._owner[None] = (line_no, norm.rank)
+            self._records.add(None)
         return True
 
     def launcher_frame(self, line_no: int, norm: Normalized) -> bool:
@@ -88,8 +91,10 @@ class Owners:
                 and frame[1] == norm.rank)
 
     def no_event(self, norm: Normalized) -> None:
-        """A line without an event: a launcher's own exception, or another traceback's start, ends the pending one."""
-        if norm.rank in self._owner and (P.PY_EXCEPTION.match(norm.text) or P.TRACEBACK_START.match(norm.text)):
+        """A line without an event: a launcher's own exception ends the pending traceback; another traceback's
+        start ends a one-record claim (a header's traceback starts right under it)."""
+        if norm.rank in self._owner and (P.PY_EXCEPTION.match(norm.text)
+                                         or (norm.rank in self._records and P.TRACEBACK_START.match(norm.text))):
             del self._owner[norm.rank]
 
     def attribute(self, line_no: int, norm: Normalized, events: list[Event]) -> None:
