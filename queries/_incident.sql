@@ -128,7 +128,8 @@ classified AS (
                     WHEN status IS NULL AND subkind = 'ray_worker_died' THEN 'host-oom-kill'
                     -- a pod whose container ended in Error / CrashLoopBackOff, a Ray actor whose worker process
                     -- died (ActorDiedError, SYSTEM_ERROR): it ended, how is unknown
-                    WHEN status IS NULL AND subkind IN ('pod_status', 'ray_actor_died') THEN 'exit-unknown'
+                    -- JAX's coordination service lost a task (heartbeat timeout, set to ERROR): it ended, how is unknown
+                    WHEN status IS NULL AND subkind IN ('pod_status', 'ray_actor_died', 'jax_task_error') THEN 'exit-unknown'
                 END
         END AS cause,
         CASE
@@ -190,6 +191,19 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
       AND NOT (il.ts_filled IS NULL AND il.kind IN ('torchrun_failure', 'process_exit') AND EXISTS (
           SELECT 1 FROM k10s_incident_line w
           WHERE w.raw_row = il.raw_row AND w.kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND w.line_no < il.line_no))
+      -- a line naming no process, in a pod import-logs made up from a paste, is that pod's rank's only by the
+      -- importer's guess: where the launcher itself reports that rank and others ending with the same status
+      -- (srun's `task 1: Exited with exit code 1`, `task 0: …`), it cannot say which of them printed it
+      AND NOT (il.tier = 1 AND il.rank IS NULL AND il.local_rank IS NULL
+               AND il.incarnation_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+               AND EXISTS (SELECT 1 FROM k10s_incident_line x
+                           WHERE x.job_key = il.job_key AND x.incident = il.incident AND x.rank_eff = il.rank_eff
+                             AND x.role = 'own' AND x.tier = 2 AND x.kind IN ('process_exit', 'torchrun_failure')
+                             AND coalesce(x.rank, x.local_rank) IS NOT NULL
+                             AND (SELECT count(DISTINCT y.rank_eff) FROM k10s_incident_line y
+                                  WHERE y.job_key = x.job_key AND y.incident = x.incident AND y.role = 'own' AND y.tier = 2
+                                    AND y.kind IN ('process_exit', 'torchrun_failure') AND coalesce(y.rank, y.local_rank) IS NOT NULL
+                                    AND y.status IS NOT DISTINCT FROM x.status) >= 2))
       -- a cut traceback says little where other ranks were visibly torn down: it is likely the same teardown
       AND NOT (il.kind = 'python_traceback' AND EXISTS (
           SELECT 1 FROM k10s_incident_line v WHERE v.job_key = il.job_key AND v.incident = il.incident AND v.role = 'victim'

@@ -87,6 +87,10 @@ NOT_YET: dict[str, str] = {
     "nccl-1529-two-containers-nvml-init-control":
         "both local processes fail NCCL init (pids 6897/6898, CUDA devices 2/3, no rank on their NCCL lines); the one "
         "`[rank1]` traceback, cut before its exception, is read as rank 1's own failure",
+    # batch 11
+    "sglang-8336-cri-timestamps-tp2-exception":
+        "SGLang's `TP2` record is cut after its first frames, before its exception: a cut record names no one (the same start "
+        "opens teardowns, sglang-3398/5594); the illegal memory access is in the thread's title only",
 }
 
 

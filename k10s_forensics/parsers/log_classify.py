@@ -310,6 +310,8 @@ def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> l
         for key in _MASKABLE:
             if isinstance(merged.get(key), str) and is_masked(merged[key]):
                 merged[key] = None
+                if key == "peer_ip":  # the port of a masked host (`172....<33759>`) identifies nothing either
+                    merged["peer_port"] = None
         if ev["kind"] == "nccl_bootstrap" and merged.get("ip") is None:
             continue  # an interface whose address was masked places nothing
         if ev.get("_no_rank"):  # the line names a rank that is known to be wrong (the event's own local_rank is exact)

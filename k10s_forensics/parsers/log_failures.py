@@ -71,7 +71,8 @@ def srun_tasks(text: str) -> list[Event]:
 
 
 def launcher_exit(text: str) -> Event | None:
-    """Launchers' own exit reports (mpirun, legacy torch.distributed.launch, DeepSpeed)."""
+    """Launchers' own exit reports (mpirun, legacy torch.distributed.launch, DeepSpeed), and JAX's
+    coordination service on a task it lost."""
     m = P.MPI_FIRST.search(text)
     if m:
         return {"kind": "process_exit", "subkind": "mpirun_first", "rank": _int(m.group(3))}
@@ -99,6 +100,11 @@ def launcher_exit(text: str) -> Event | None:
     m = P.SPAWNED.search(text)
     if m:
         return {"kind": "rank_spawn", "subkind": "deepspeed", "pid": _int(m.group(1)), "local_rank": _int(m.group(2))}
+    m = P.JAX_TASK_ERROR.search(text) if "/task:" in text else None
+    if m:  # JAX's coordination service lost a task: it failed, was preempted or crashed (how is not said)
+        how = "stopped sending heartbeats" if "heartbeat timeout" in text else "was set to ERROR"
+        return {"kind": "process_exit", "subkind": "jax_task_error", "rank": _int(m.group(1)), "exit_code": None,
+                "error_message": f"JAX's coordination service: task {m.group(1)} {how}"}
     return ray_worker(text)
 
 
@@ -129,8 +135,9 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
         usage = P.ARGPARSE_ERROR.match(message) if ".py: error: " in message else None
         if usage:  # argparse exits with status 2 after it
             return {"kind": "python_exception", "subkind": "raised", "error_type": "argparse usage error", "error_message": usage.group(1)[:300]}
-        if tagged and P.TRACEBACK_START.match(message):
-            return {"kind": "python_traceback", "subkind": "started"}
+        start = P.TRACEBACK_START.match(message) if tagged else None
+        if start:  # embedded in one log record (SGLang's "Scheduler hit an exception: Traceback"): its lines follow untagged
+            return {"kind": "python_traceback", "subkind": "started", "_embedded": start.group("embedded") is not None}
         return None
     name, text = m.group(1), (m.group(2) or "").strip()
     if name.endswith(P.LAUNCHER_EXCEPTIONS):

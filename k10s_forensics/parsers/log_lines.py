@@ -23,6 +23,10 @@ few constructs span lines and are assembled here:
   ``RAY_GAP`` lines, a verl worker-group actor ``<prefix><Class>_0:<rank>`` of the first
   placement group, gives a ``process_exit`` (subkind ``ray_actor_died``, exit status unknown)
   of that rank; in another group the rank is unknown and nothing is said.
+* A launcher's own exception: a traceback frame in the launcher's code (``deepspeed/launcher/``,
+  ``torch/distributed/run.py``, ``launch.py``, ``accelerate/commands/``) right before the
+  exception line (within ``log_owners.FRAME_GAP`` lines: the innermost frame) makes it the launcher's, no
+  rank's event (DeepSpeed's runner failing in its Ctrl-C handler).
 * PyTorch desync report: the indented ``[7] finished collective #182, but didn't join``
   line gets ``reporter_rank`` from the nearest ``[rankN]:`` candidate above it.
 """
@@ -137,12 +141,14 @@ class BodyAssembler:
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         if described is None and (self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text)):
             return
-        if described is None and self._owners.header(line_no, norm):
+        if described is None and (self._owners.launcher_frame(line_no, norm) or self._owners.header(line_no, norm)):
             return
         events = [described] if described is not None else (self._stall_row(line_no, text, norm) or self._ray_actor(line_no, text)
                                                                     or classify(text, norm))
-        if not events:
+        if not events or self._owners.launchers_own(line_no, norm, events[0]):
             self._owners.no_event(norm)
+            return
+        if self._owners.record_start(line_no, norm, events[0]):
             return
         self._owners.attribute(line_no, norm, events)
         if self._ray_report is not None and line_no - self._ray_report <= RAY_GAP:

@@ -8,6 +8,10 @@ returns the message that is left together with the identity the prefixes carried
   (``[...]``, full-width ``【...】``) or not, ctime (``Fri Aug 11 12:31:45 2023``, mpirun's
   ``--timestamp-output``);
 * pids ``[80746]``, pod / host prefixes ``[job-master-0]``, ``worker-0 >>``, ``192.168.1.51:``;
+* the container runtime's log-file stream tag after its timestamp (``2025-07-25T07:53:08.21+08:00 stdout F``,
+  CRI: what ``/var/log/pods`` holds and users paste);
+* SGLang's process prefix ``[2025-07-25 07:53:08 TP2]`` (``DP2 TP2``, ``TP1 EP1``): the TP rank, unless a
+  pipeline stage after the first or a data-parallel replica of its own (``DP1 TP0``) makes it a local one;
 * launcher rank tags: torchrun ``[rank3]:`` and its ``--tee`` role prefix ``[default0]:``
   (a LOCAL rank), Determined ``[rank=3] ||``, mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
   srun ``--label`` ``11:``, horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)`` (its pid
@@ -46,7 +50,9 @@ _TS_CORE = (
 #: One prefix element at the start of a line; group ``rank``/``local``/``mpi``/``srun`` carry identity.
 _PREFIX = re.compile(
     r"(?:"
-    r"[\[【](?:" + _TS_CORE + r")[\]】]"  # bracketed timestamp
+    r"\[(?:" + _TS_CORE + r")(?P<sgl>(?: (?:DP|PP|TP|EP|CP)\d{1,5}){1,5})\]"  # SGLang: [2025-07-25 07:53:08 DP2 TP2]
+    r"|[\[【](?:" + _TS_CORE + r")[\]】]"  # bracketed timestamp
+    r"|(?:stdout|stderr) [PF](?= )"  # the container runtime's (CRI) log file: <time> stdout F <line>
     r"|(?:" + _TS_CORE + r")(?:\s*[:|-](?=\s))?"  # bare timestamp, optional ' :' / ' |' / ' -'
     r"|\[rank(?P<rank>\d{1,7})\]:"
     r"|\[rank=(?P<rank_eq>\d{1,7})\]\s*\|\|"
@@ -127,6 +133,16 @@ def unglue(text: str) -> str:
     return text
 
 
+def _sglang_rank(tags: str) -> int | None:
+    """The rank an SGLang process prefix names: its TP rank, when no pipeline stage (or the first) and
+    no data-parallel replica of its own (``DP1 TP0`` is replica 1's TP 0; with DP attention ``DP2 TP2``)."""
+    parts = {tag[:2]: int(tag[2:]) for tag in tags.split()}
+    tp = parts.get("TP")
+    if tp is None or parts.get("PP", 0) != 0 or parts.get("DP", tp) != tp:
+        return None
+    return tp
+
+
 def normalize(text: str) -> Normalized:
     """Strip known prefixes from ``text`` (see the module doc)."""
     text = unglue(strip_ansi(text))
@@ -141,6 +157,8 @@ def normalize(text: str) -> Normalized:
             rank = int(m.group("rank") or m.group("rank_eq") or m.group("mpi"))
         if m.group("local"):
             local = int(m.group("local"))
+        if m.group("sgl"):
+            rank = _sglang_rank(m.group("sgl"))
         if m.group("actor_pid"):
             pid = int(m.group("actor_pid"))
         pos = m.end()

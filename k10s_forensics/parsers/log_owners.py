@@ -9,6 +9,13 @@ Called by ``log_lines.BodyAssembler`` for each candidate line:
   torch.distributed.checkpoint's gathered error (``Traceback (most recent call last): (RANK 3)``,
   printed by every rank); the exception that ends it is that rank's (a launcher's own exception,
   e.g. Ray's ``WorkerGroupError``, ends it without an owner);
+* one log record holding a whole traceback behind a single rank tag (SGLang's ``[… TP2] Scheduler hit an
+  exception: Traceback (most recent call last):``, then untagged frame lines): the exception (or CUDA
+  error) that ends it is that rank's (the start alone is no event); another untagged ``Traceback`` start ends
+  the claim;
+* a traceback whose innermost frame (``FRAME_GAP`` lines above its exception) is in a launcher's own
+  code (``log_patterns.LAUNCHER_FRAME``: DeepSpeed's runner, torchrun's ``run.py``) ends in the
+  launcher's exception, no rank's;
 * DCP's ``CheckpointException ranks:dict_keys([3])`` names the ranks whose part failed: on any
   other rank it is a report of their failure (a teardown), not a failure of its own.
 """
@@ -23,6 +30,7 @@ from k10s_forensics.parsers.log_normalize import Normalized
 
 Event = dict[str, Any]
 OWNER_GAP = 200  # the header, then (within this many lines) the exception that ends its traceback
+FRAME_GAP = 3  # a traceback's innermost frame, its source line (and 3.11's ^^^ line), then the exception
 
 #: The rank whose exception the next traceback is, named in a header above it: Ray Train's failure
 #: report (``[Rank 1 Error Snippet]:``), torch.distributed.checkpoint's gathered one
@@ -46,17 +54,47 @@ class Owners:
     def __init__(self) -> None:
         self._owner: dict[int | None, tuple[int, int]] = {}  # per printing rank: (line_no, rank whose traceback follows)
         self._worker_rank: dict[int, int] = {}  # Ray Train worker pid -> world rank
+        self._records: set[int | None] = set()  # printers whose pending owner is a one-record traceback's (not a header's)
+        self._launcher_frame: tuple[int, int | None] | None = None  # (line_no, prefix rank) of a launcher's own frame
 
     def header(self, line_no: int, norm: Normalized) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
         owner = OWNER_HEADER.match(norm.text) if ("Snippet]" in norm.text or "(RANK " in norm.text) else None
         if owner:
             self._owner[norm.rank] = (line_no, int(owner.group(1) or owner.group(2)))
+            self._records.discard(norm.rank)
         return owner is not None
 
+    def record_start(self, line_no: int, norm: Normalized, head: Event) -> bool:
+        """A traceback logged as one record behind one rank tag (SGLang's ``[… TP2] Scheduler hit an exception:
+        Traceback …``): its next lines carry no tag, and the exception ending it is that rank's. The start
+        is no event of its own: cut before its exception, it could be a teardown's as well as a failure."""
+        if not head.get("_embedded"):
+            return False
+        if norm.rank is not None:
+            self._owner[None] = (line_no, norm.rank)
+            self._records.add(None)
+        return True
+
+    def launcher_frame(self, line_no: int, norm: Normalized) -> bool:
+        """A traceback frame in a launcher's own code (the line itself is no event)."""
+        if P.LAUNCHER_FRAME.match(norm.text):
+            self._launcher_frame = (line_no, norm.rank)
+            return True
+        return False
+
+    def launchers_own(self, line_no: int, norm: Normalized, head: Event) -> bool:
+        """An exception whose innermost frame is in a launcher's own code (DeepSpeed's runner failing in
+        its SIGINT handler, torchrun's ``run.py``): the launcher's failure, no rank's (like ``ChildFailedError``)."""
+        frame, self._launcher_frame = self._launcher_frame, None
+        return (frame is not None and head["kind"] == "python_exception" and line_no - frame[0] <= FRAME_GAP
+                and frame[1] == norm.rank)
+
     def no_event(self, norm: Normalized) -> None:
-        """A line without an event: a launcher's own exception ends the pending traceback."""
-        if norm.rank in self._owner and P.PY_EXCEPTION.match(norm.text):
+        """A line without an event: a launcher's own exception ends the pending traceback; another traceback's
+        start ends a one-record claim (a header's traceback starts right under it)."""
+        if norm.rank in self._owner and (P.PY_EXCEPTION.match(norm.text)
+                                         or (norm.rank in self._records and P.TRACEBACK_START.match(norm.text))):
             del self._owner[norm.rank]
 
     def attribute(self, line_no: int, norm: Normalized, events: list[Event]) -> None:
@@ -74,7 +112,7 @@ class Owners:
                 ev["subkind"] = "teardown"
         head = events[0]
         owned = self._owner.get(norm.rank)
-        if owned is None or not (head["kind"] == "python_exception" or head.get("subkind") == "ray_worker_died"):
+        if owned is None or not (head["kind"] in ("python_exception", "cuda_error", "cuda_oom") or head.get("subkind") == "ray_worker_died"):
             return
         del self._owner[norm.rank]
         if line_no - owned[0] <= OWNER_GAP:

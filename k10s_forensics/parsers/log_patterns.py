@@ -113,6 +113,10 @@ _EVENT_LITERALS = (
     r"\.py: error: ",
     r"Traceback \(most recent call last\)",
     r"spawned with command",
+    # a frame of a launcher's own code: the exception right after it is the launcher's (log_lines.py)
+    r"File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/)",
+    # JAX's coordination service naming a task (process) that failed or stopped sending heartbeats
+    r"/task:\d{1,7}(?: heartbeat timeout| has been set to ERROR)",
     r"Initializing distributed: GLOBAL_RANK: ",
     # Ray Train: the worker group's ranks, a failure report's per-rank snippets, a worker process's death
     r"world_rank=\d",
@@ -354,7 +358,16 @@ SRUN_TASKS = re.compile(r"^srun: error: (?:\S{1,253}: )?tasks? (\d{1,7}(?:-\d{1,
 #: srun's signal wordings (strsignal) as exit statuses; Out Of Memory is a SIGKILL by the cgroup OOM killer
 SRUN_SIGNALS = {"Killed": -9, "Terminated": -15, "Out Of Memory": -9, "Segmentation fault": -11, "Aborted": -6, "Bus error": -7,
                 "Floating point exception": -8, "Hangup": -1, "Interrupt": -2}
-TRACEBACK_START = re.compile(r"^Traceback \(most recent call last\):?\s*$")
+#: A traceback's first line; SGLang's processes print theirs behind ``<Name> hit an exception: ``
+#: (``Scheduler hit an exception: Traceback (most recent call last):``).
+TRACEBACK_START = re.compile(r"^(?P<embedded>\w{1,60} hit an exception: )?Traceback \(most recent call last\):?\s*$")
+#: A traceback frame in a launcher's own code (DeepSpeed's runner, torchrun, the legacy launch,
+#: accelerate's CLI): an exception printed right after it (the innermost frame) is the launcher's.
+LAUNCHER_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/)[^\"]{0,200}\", line \d{1,7}, in ")
+#: JAX's coordination service (XLA/TSL ``coordination_service.cc``, run by process 0) on a task it lost:
+#: ``/job:jax_worker/replica:0/task:37 has been set to ERROR in coordination service: UNAVAILABLE: Task
+#: /job:jax_worker/replica:0/task:37 heartbeat timeout. This indicates that the remote task has failed, …``
+JAX_TASK_ERROR = re.compile(r"/job:jax_worker/replica:\d{1,5}/task:(\d{1,7})(?: has been set to ERROR in coordination service| heartbeat timeout)")
 #: ``mpirun.real``: the binary Horovod's and the MPI operator's images wrap with a ``mpirun`` script
 MPI_NOTICED = re.compile(r"(?:mpirun|mpiexec|orterun|prterun|prte)(?:\.[\w-]{1,20})? noticed that process rank (\d+) with PID " + _PID + r" on node " + _HOSTF + r" exited on signal (\d+)")
 #: torch.multiprocessing.spawn (the process index is the local rank): ``process 3 terminated with
