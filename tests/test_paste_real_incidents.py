@@ -21,8 +21,11 @@ from test_real_incidents_corpus import CORPUS, NOT_YET
 
 CASES = [c for c in load_corpus(CORPUS) if c.incident not in NOT_YET]
 ALL = dict(DAMAGES, combined=combined)
-#: Damages that take over 30 s on a loaded 2-core machine (redact: every log it changes is analyzed, ~1 s each).
+#: Damages that take over 30 s on a loaded 2-core machine (redact: every log it changes is analyzed,
+#: ~0.4 CPU s each), split into SHARDS tests over every SHARDS-th incident: one test of ~100 s at the end
+#: of a run would leave the other xdist worker's core idle.
 SLOW = ("redact", "combined", "wrap-100")
+SHARDS = 4
 
 
 def _lines(text: str) -> list[str]:
@@ -31,14 +34,18 @@ def _lines(text: str) -> list[str]:
 
 def _params():
     for name in ALL:
-        marks = [pytest.mark.slow] if name in SLOW else []
-        yield pytest.param(name, id=name, marks=marks)
+        if name in SLOW:
+            for shard in range(SHARDS):
+                yield pytest.param(name, shard, id=f"{name}-{shard + 1}of{SHARDS}", marks=[pytest.mark.slow])
+        else:
+            yield pytest.param(name, None, id=name)
 
 
-@pytest.mark.parametrize("damage", list(_params()))
-def test_pasted_incidents_keep_their_verdict(tmp_path, damage):
+@pytest.mark.parametrize(("damage", "shard"), list(_params()))
+def test_pasted_incidents_keep_their_verdict(tmp_path, damage, shard):
     fn, wrong, analyzed = ALL[damage], [], 0
-    for case in CASES:
+    cases = CASES if shard is None else CASES[shard::SHARDS]
+    for case in cases:
         text = (case.folder / case.incident / "log.txt").read_text(encoding="utf-8")
         damaged = fn(text)
         reference = redact(text) if damage == "combined" else text
@@ -51,7 +58,7 @@ def test_pasted_incidents_keep_their_verdict(tmp_path, damage):
         why = misses(case, findings)
         if why:
             wrong.append(f"{case.incident}: {why}")
-    assert not wrong, f"{len(wrong)}/{len(CASES)} changed under {damage} ({analyzed} analyzed):\n" + "\n".join(wrong)
+    assert not wrong, f"{len(wrong)}/{len(cases)} changed under {damage} ({analyzed} analyzed):\n" + "\n".join(wrong)
 
 
 def test_the_command_reads_a_redacted_double_spaced_crlf_paste(tmp_path):
