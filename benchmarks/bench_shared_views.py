@@ -5,7 +5,7 @@
 
 LIST: bundle folders, one per line (e.g. imported incidents: benchmarks/same_output.py build).
 REF: a git revision whose ``queries/`` (shared statements ``_*.sql`` and the rules' SQL) is
-the baseline (default: main). Both sets of queries run in this one process, with this code,
+the baseline (default: where this branch left main, ``git merge-base HEAD main``). Both sets of queries run in this one process, with this code,
 interleaved (old, new, new, old, ...), so that the load of a shared machine weighs on both alike.
 
 Per statement: ``runner.analyze`` is run on each bundle; where it creates the planned shared
@@ -91,6 +91,7 @@ def per_statement(paths: list[str], old: Queries, new: Queries, reps: int, only:
     cpu = {"old": collections.Counter(), "new": collections.Counter()}
     runs, differ = collections.Counter(), collections.Counter()
     old_sql = {s.name: s.sql for s in old.statements}
+    current = {"bundle": None}
 
     def create(con, planned, counts=None):
         for s in planned:
@@ -106,13 +107,17 @@ def per_statement(paths: list[str], old: Queries, new: Queries, reps: int, only:
                     got[which] = _snapshot(con, s)
             con.execute(texts["new"])
             runs[s.name] += reps
-            differ[s.name] += got["old"] != got["new"]
+            if got["old"] != got["new"]:
+                differ[s.name] += 1
+                how = "order only" if sorted(map(repr, got["old"][1])) == sorted(map(repr, got["new"][1])) else "rows"
+                print(f"{s.name} differs ({how}) on {current['bundle']}")
 
     saved = viewplan.create
     viewplan.create = create
     try:
         with new.active():
             for p in paths:
+                current["bundle"] = p
                 runner.analyze(Bundle.open(p), threads=1)
     finally:
         viewplan.create = saved
@@ -169,7 +174,7 @@ def per_analysis(paths: list[str], old: Queries, new: Queries, rounds: int) -> N
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("list", type=Path)
-    ap.add_argument("--baseline", default="main", help="git revision of the baseline queries/")
+    ap.add_argument("--baseline", help="git revision of the baseline queries/ (default: git merge-base HEAD main)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--statement", help="only this statement (with --variant: against this file)")
@@ -185,7 +190,10 @@ def main() -> int:
             old = new
             per_statement(paths, old, new, args.reps, args.statement, args.variant.read_text(encoding="utf-8"))
             return 0
-        old = baseline(args.baseline, Path(tmp))
+        ref = args.baseline or subprocess.run(["git", "-C", str(ROOT), "merge-base", "HEAD", "main"], check=True,
+                                              capture_output=True, text=True).stdout.strip()
+        print("baseline queries/:", ref)
+        old = baseline(ref, Path(tmp))
         per_statement(paths, old, new, args.reps, args.statement)
         if not args.no_analysis:
             per_analysis(paths, old, new, args.rounds)
