@@ -114,9 +114,6 @@ WITH le AS (
            l.ts AS ts_node, coalesce(c.offset_s, 0) AS clock_offset_s
     FROM log_events l LEFT JOIN k10s_node_clock c ON c.node = l.node
 ),
-lk AS (  -- the columns the steps below read (le, all of them, is read once more at the end)
-    SELECT event_id, namespace, pod, pod_uid, ts, kind, subkind, rank, local_rank, exit_code, cuda_dev, raw_row, line_no FROM le
-),
 pod_match AS (
     SELECT
         le.event_id, pj.pod_uid AS m_pod_uid, pj.job_key, pj.node AS m_node, pj.nranks,
@@ -126,7 +123,7 @@ pod_match AS (
                      coalesce(le.ts BETWEEN pj.valid_from AND pj.valid_to, false) DESC,
                      pj.valid_from DESC, pj.pod_uid
         ) AS pick
-    FROM lk le JOIN k10s_pod_job pj ON pj.namespace = le.namespace AND pj.pod = le.pod
+    FROM le JOIN k10s_pod_job pj ON pj.namespace = le.namespace AND pj.pod = le.pod
 ),
 oom_hint AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: torchrun's "failed (exitcode: 1)
               -- local_rank: N" just after it (in time, or in the same log when neither line has a time) names the process
@@ -134,7 +131,7 @@ oom_hint AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: tor
            min(f.rank) FILTER (WHERE f.rank IS NOT NULL) AS h_rank,
            arg_min(f.local_rank, (coalesce(f.ts, o.ts) + to_microseconds(f.line_no), f.raw_row, f.line_no, f.local_rank))
                FILTER (WHERE f.local_rank IS NOT NULL AND coalesce(f.ts, o.ts) IS NOT NULL) AS h_local
-    FROM lk o JOIN lk f
+    FROM le o JOIN le f
       ON f.namespace = o.namespace AND f.pod = o.pod AND coalesce(f.pod_uid = o.pod_uid, true)
      AND f.kind = 'torchrun_failure' AND f.exit_code > 0
      AND (f.ts BETWEEN o.ts - INTERVAL 5 SECOND AND o.ts + INTERVAL 90 SECOND
@@ -148,7 +145,7 @@ eff AS (
            coalesce(le.rank, h.h_rank) AS eff_rank,
            -- else the CUDA ordinal, which is the local rank when a pod's processes see all its GPUs
            coalesce(le.local_rank, h.h_local, CASE WHEN pm.nranks > 1 AND le.kind IN ('cuda_oom', 'cuda_error') THEN le.cuda_dev END) AS eff_local
-    FROM lk le
+    FROM le
     LEFT JOIN pod_match pm ON pm.event_id = le.event_id AND pm.pick = 1
     LEFT JOIN oom_hint h ON h.event_id = le.event_id
 )
