@@ -15,7 +15,7 @@
 -- k10s_hang_evidence_first_failure: the same decision in the shared hang-evidence columns.
 
 CREATE OR REPLACE TEMP TABLE k10s_failure_line AS
-WITH l AS (  -- only the columns the steps below read (the rest is joined back at the end)
+WITH l AS (  -- only the columns the steps below read; the rest is joined back at the end (docs/architecture.md, "Narrow CTEs")
     SELECT event_id, ts, container, kind, line_no, subkind, raw_row, job_key, incarnation_uid, pid, rank_resolved, exit_code,
         error_type, error_message, ran_for_ms, timeout_ms,
         coalesce(ts,
@@ -185,7 +185,8 @@ torn AS (  -- incidents in which processes were seen dying or being torn down
 own AS (  -- own failures; one that comes a minute after the hung collective began is its consequence;
           -- an exception after which the rank kept training is not one unless the job was torn down;
           -- a SIGKILL seconds after another rank had failed is the teardown escalating (torchrun
-          -- SIGKILLs what its SIGTERM did not stop within the grace period), not a host OOM kill
+          -- SIGKILLs what its SIGTERM did not stop within the grace period), not a host OOM kill;
+          -- only the columns read below (docs/architecture.md, "Narrow CTEs")
     SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.raw_row, il.line_no, il.event_id, il.subkind,
            il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line
     FROM k10s_incident_line il LEFT JOIN hang h USING (job_key, incident)
