@@ -15,8 +15,9 @@
 -- k10s_hang_evidence_first_failure: the same decision in the shared hang-evidence columns.
 
 CREATE OR REPLACE TEMP TABLE k10s_failure_line AS
-WITH l AS (
-    SELECT *,
+WITH l AS (  -- only the columns the steps below read; the rest is joined back at the end (docs/architecture.md, "Narrow CTEs")
+    SELECT event_id, ts, container, kind, line_no, subkind, raw_row, job_key, incarnation_uid, pid, rank_resolved, exit_code,
+        error_type, error_message, ran_for_ms, timeout_ms,
         coalesce(ts,
                  last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
                  first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) AS ts_filled
@@ -64,7 +65,8 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
     HAVING bool_and(kind = 'nccl_remote_error' OR (kind = 'python_exception' AND subkind = 'teardown'))
 ),
 ranked AS (
-    SELECT l.*, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
+    SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms,
+           l.timeout_ms, l.ts_filled, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
            -- 128 + N: a shell's or a container runtime's way of saying the process died of signal N
            CASE WHEN l.exit_code BETWEEN 129 AND 159 THEN 128 - l.exit_code ELSE l.exit_code END AS status,
            -- a worker's SIGTERM (-15) that its torchrun agent, whose SIGTERMs to other pids are in the log, did not send
@@ -143,19 +145,20 @@ classified AS (
     FROM ranked r
 )
 SELECT
-    c.*,
+    k.*, c.ts_filled, c.rank_eff, c.status, c.outside_sigterm, c.was_sigtermed, c.rank_timed_out, c.rank_torn_down, c.rank_raised,
+    c.cause, c.victim_role,
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
     c.kind IN ('python_exception', 'python_traceback') AND EXISTS (SELECT 1 FROM k10s_log s WHERE s.raw_row = c.raw_row AND s.container IS NOT NULL
                                             AND s.kind = 'training_step' AND s.line_no > c.line_no) AS training_went_on,
-    CASE WHEN cause IS NULL THEN NULL
-         WHEN cause IN ('nccl-error', 'exit-unknown') OR kind = 'python_traceback' OR (kind IN ('torchrun_failure', 'process_exit') AND status > 0) THEN 2
+    CASE WHEN c.cause IS NULL THEN NULL
+         WHEN c.cause IN ('nccl-error', 'exit-unknown') OR c.kind = 'python_traceback' OR (c.kind IN ('torchrun_failure', 'process_exit') AND c.status > 0) THEN 2
          ELSE 1 END AS tier,
-    CASE WHEN cause IS NOT NULL THEN 'own' ELSE victim_role END AS role,
-    CASE WHEN kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND ts_filled IS NOT NULL
-         THEN ts_filled - to_milliseconds(coalesce(ran_for_ms, timeout_ms, 0)) ELSE ts_filled END AS span_start,
-    ts_filled AS span_end
-FROM classified c
-WHERE cause IS NOT NULL OR victim_role IS NOT NULL;
+    CASE WHEN c.cause IS NOT NULL THEN 'own' ELSE c.victim_role END AS role,
+    CASE WHEN c.kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND c.ts_filled IS NOT NULL
+         THEN c.ts_filled - to_milliseconds(coalesce(c.ran_for_ms, c.timeout_ms, 0)) ELSE c.ts_filled END AS span_start,
+    c.ts_filled AS span_end
+FROM classified c JOIN k10s_log k ON k.event_id = c.event_id  -- the line's every column, in k10s_log's order
+WHERE c.cause IS NOT NULL OR c.victim_role IS NOT NULL;
 
 CREATE OR REPLACE TEMP TABLE k10s_incident_line AS
 WITH stamped AS (  -- islands of overlapping spans (2-minute slack) per job
@@ -183,8 +186,11 @@ torn AS (  -- incidents in which processes were seen dying or being torn down
 own AS (  -- own failures; one that comes a minute after the hung collective began is its consequence;
           -- an exception after which the rank kept training is not one unless the job was torn down;
           -- a SIGKILL seconds after another rank had failed is the teardown escalating (torchrun
-          -- SIGKILLs what its SIGTERM did not stop within the grace period), not a host OOM kill
-    SELECT il.* FROM k10s_incident_line il LEFT JOIN hang h USING (job_key, incident)
+          -- SIGKILLs what its SIGTERM did not stop within the grace period), not a host OOM kill;
+          -- only the columns read below (docs/architecture.md, "Narrow CTEs")
+    SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.raw_row, il.line_no, il.event_id, il.subkind,
+           il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line
+    FROM k10s_incident_line il LEFT JOIN hang h USING (job_key, incident)
     WHERE il.role = 'own' AND (il.ts_filled IS NULL OR h.hang_started_at IS NULL OR il.ts_filled <= h.hang_started_at + INTERVAL 60 SECOND)
       AND (NOT il.training_went_on OR EXISTS (SELECT 1 FROM torn t WHERE t.job_key = il.job_key AND t.incident = il.incident))
       -- no clock: an exit status reported after a watchdog timeout in the same log is the hang's consequence

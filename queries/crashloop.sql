@@ -40,8 +40,10 @@
 --   attempts_max BIGINT        -- torchrun max restarts
 --   gpu_hours_lost DOUBLE      -- the failures' incidents, each job GPUs x (abort - first failure), from k10s_incident
 --   evidence STRUCT[]          -- one entry per failure
-WITH RECURSIVE l AS (
-    SELECT * FROM k10s_log WHERE job_key IS NOT NULL
+WITH RECURSIVE l AS (  -- the columns read below (a CTE carries every column it selects)
+    SELECT job_key, rank_resolved, kind, subkind, pod_key, node_resolved, gpu_uuid, ts, exit_code, line, previous, incarnation_uid,
+           raw_row, line_no, attempts_left, attempts_max
+    FROM k10s_log WHERE job_key IS NOT NULL
 ),
 log_failures AS (  -- failures in the logs; a rank whose NCCL collective failed in the minute before it exited is a victim, not a failure
     SELECT f.job_key, f.rank_resolved AS rank, f.pod_key, f.node_resolved AS node, f.gpu_uuid, f.ts,

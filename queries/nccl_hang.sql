@@ -37,8 +37,10 @@
 --   decision_detail VARCHAR    -- what the deciding evidence says
 --   considered VARCHAR[]       -- every hang evidence of the job: evidence/confidence: ranks
 --   evidence STRUCT[]          -- resolved peer addresses and culprit events
-WITH l AS (
-    SELECT * FROM k10s_log WHERE job_key IS NOT NULL
+WITH l AS (  -- the columns read below (a CTE carries every column it selects)
+    SELECT job_key, rank_resolved, kind, seq_num, op_type, timeout_ms, ran_for_ms, ts, pod_key, event_id, incarnation_uid, xid,
+           exit_code, raw_row, line_no, line, peer_ip
+    FROM k10s_log WHERE job_key IS NOT NULL
 ),
 timeouts AS (  -- the NCCL watchdog's, and gloo's own send/recv wait timeouts (no SeqNum: k10s_gloo_wait)
     SELECT job_key, rank_resolved AS rank, seq_num, op_type, timeout_ms, ran_for_ms, ts, pod_key, event_id

@@ -35,8 +35,10 @@
 --   remote_error_ranks BIGINT  -- ranks that saw the remote peer close
 --   gpu_hours_lost DOUBLE      -- job GPUs x (abort - OOM), summed over incidents (k10s_incident: the same in every rule)
 --   evidence STRUCT[]          -- one entry per incident
-WITH RECURSIVE l AS (
-    SELECT * FROM k10s_log WHERE job_key IS NOT NULL
+WITH RECURSIVE l AS (  -- the columns read below (a CTE carries every column it selects)
+    SELECT job_key, rank_resolved, local_rank, kind, pod_key, node_resolved, gpu_uuid, ts, event_id, oom_total_mib, oom_in_use_mib,
+           oom_free_mib, oom_requested_mib, step, line, timeout_ms, exit_code, incarnation_uid, pid
+    FROM k10s_log WHERE job_key IS NOT NULL
 ),
 log_oom AS (  -- a line without a timestamp takes the nearest stamped line of its log (k10s_failure_line)
     SELECT l.job_key, l.rank_resolved AS rank, l.pod_key, l.node_resolved AS node, l.gpu_uuid, coalesce(l.ts, fl.ts_filled) AS ts, 'cuda-oom' AS cause,
