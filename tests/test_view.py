@@ -241,3 +241,21 @@ def test_prefetch_ending_while_the_app_quits_adds_no_screen():
         assert set(app._screen_stacks) >= set(app.MODES)
 
     run_app(SAMPLE_BUNDLES / "healthy", script)
+
+
+def test_live_tick_while_the_app_quits_is_quiet():
+    """Live mode's banner timer may fire while Textual closes the screens (it stops running, then
+    empties each stack): it broke the shutdown with a ScreenStackError on quitting. Now it waits."""
+    async def script(app, pilot):
+        stack = app._screen_stacks[app.current_mode]
+        screens = list(stack)
+        app._running = False  # what Textual's shutdown sets first, before emptying the stacks
+        stack.clear()
+        try:
+            app.tick()
+        finally:
+            stack.extend(screens)
+            app._running = True
+        app.tick()  # running: the banner is drawn as before
+
+    run_app(SAMPLE_BUNDLES / "healthy", script)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import click
 
 from k10s_forensics.commands.capture_cmds import _duration, _size
@@ -56,7 +59,7 @@ def view_cmd(bundle_path, live, jobs, namespaces, all_namespaces, context, kubec
         session = LiveSession(connection, namespaces=namespaces, all_namespaces=all_namespaces, jobs=jobs, interval_s=interval,
                               keep_s=keep, disk_cap_bytes=disk_cap, timeout_s=timeout, root=live_dir)
         K10sApp(None, live=session, **options).run()
-        session.stop()
+        finish_live(session)
         return
     from k10s_forensics.view.data import ViewData
 
@@ -71,6 +74,17 @@ def view_cmd(bundle_path, live, jobs, namespaces, all_namespaces, context, kubec
         K10sApp(data, **options).run()
     finally:
         data.close()
+
+
+def finish_live(session) -> None:
+    """Stop the live session. If a round is still running (inside DuckDB or pyarrow), end the process
+    now: at interpreter exit Python unwinds such a daemon thread through DuckDB's C++ frames, which
+    aborts the whole process (SIGABRT, "FATAL: exception not rethrown") after the user quit."""
+    if session.stop():
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 COMMANDS = (view_cmd,)

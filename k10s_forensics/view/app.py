@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from textual import work
-from textual.app import App
+from textual.app import App, ScreenStackError, UnknownModeError
 from textual.binding import Binding
 from textual.widgets import Static
 
@@ -157,7 +157,15 @@ class K10sApp(App):
         banner.display = bool(text)
 
     def tick(self) -> None:
-        self.refresh_banner(self.screen)
+        """Live mode, each second: the banner. Not once the app stops running: its timer may fire
+        while Textual closes the screens (no screen left: a ScreenStackError on quitting)."""
+        if not getattr(self, "_running", True):
+            return
+        try:
+            screen = self.screen
+        except (ScreenStackError, UnknownModeError):
+            return
+        self.refresh_banner(screen)
 
     # -- commands ----------------------------------------------------------------------------
 

@@ -59,13 +59,16 @@ class LiveSession:
         self._thread = threading.Thread(target=self._loop, name="k10s-live", daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
+    def stop(self) -> bool:
+        """Stop the rounds; False when one is still running after 3 s (abandoned, a daemon thread:
+        quitting stays quick; ``view_cmd.finish_live`` then ends the process at once)."""
         self._stop.set()
         self._wake.set()
         if self._thread is not None:
-            self._thread.join(timeout=3.0)  # a round still running is abandoned (daemon thread): quitting stays quick
+            self._thread.join(timeout=3.0)
         if self._own_root:
             shutil.rmtree(self.root, ignore_errors=True)
+        return self._thread is None or not self._thread.is_alive()
 
     def retry_now(self) -> None:
         self._wake.set()
