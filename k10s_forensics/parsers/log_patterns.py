@@ -2,10 +2,8 @@
 
 Two layers:
 
-* ``PREFILTER_EVENT`` / ``PREFILTER_STEP`` are RE2 expressions (DuckDB ``regexp_matches``)
-  run over *every* log line. They are deliberately cheap (literals, few classes) and
-  generous: a line they pass is only a candidate. Keep them RE2-compatible (no
-  look-arounds, no backreferences).
+* ``log_prefilter``: RE2 expressions (DuckDB ``regexp_matches``) run over *every* log line;
+  a line they pass is only a candidate.
 * The compiled Python expressions below are applied to candidate lines only, to decide
   the kind and pull out the fields. Every pattern is bounded (no nested unbounded
   repetition) so a 64 KiB candidate cannot backtrack catastrophically.
@@ -24,139 +22,6 @@ from k10s_forensics.parsers.log_normalize import MASK
 _PID = r"(\d+|" + MASK + r")"
 #: A host / node field: a name, or a masked one (``<hostname>``, ``[REDACTED]``, ``xxxxxxxx``)
 _HOSTF = r"(\[REDACTED\]|<[A-Za-z][\w .-]{0,30}>|\S+)"
-
-# ---------------------------------------------------------------------------------------
-# Prefilters (RE2, run in DuckDB over every line).
-# ---------------------------------------------------------------------------------------
-_EVENT_LITERALS = (
-    # ProcessGroupNCCL watchdog (all PyTorch versions)
-    r"[Cc]aught collective operation",
-    r"timed out in blocking wait",
-    r"detected by watchdog at work",
-    r"Timeout at NCCL work",
-    r"watchdog hang",
-    r"Heartbeat monitor timed out",
-    r"Some NCCL operations have failed",
-    r"[Ll]ast enqueued (?:NCCL )?work",
-    # NCCL errors (WARN lines, PyTorch exceptions, "Last error:" payloads)
-    r"NCCL WARN",
-    r"ncclRemoteError",
-    r"ncclInternalError",
-    r"ncclSystemError",
-    r"ncclUnhandledCudaError",
-    r"ncclInvalidUsage",
-    r"NCCL error",
-    r"remote process exited",
-    r"Connection closed by remote peer",
-    r"Connection reset by peer",
-    r"Call to (?:recv|send|connect)",
-    r"Got completion from peer",
-    r"socketProgress",
-    r"Connection closed by localRank",
-    # CUDA OOM
-    r"out of memory",
-    r"OutOfMemoryError",
-    # torchrun / elastic agent and its ChildFailedError table
-    r"\(exitcode: ",
-    r"\(local_rank: ",
-    r"\(pid: ",
-    r"closing signal SIG",
-    r"forcefully exiting via",
-    r"Worker group FAILED",
-    r"attempts left",
-    r"Root Cause \(first observed",
-    r"Failures:",
-    r"NO_OTHER_FAILURES",
-    r"time\s+: \d{4}-\d\d-\d\d_",
-    r"(?:^|\s)\[\d+\]:\s*$",
-    r"received by PID",
-    r"Fatal Python error: ",
-    r"(?i:exit(?:ed)?(?: with)? (?:exit )?code)",
-    # NCCL identity lines
-    r"NCCL INFO Bootstrap ?:",
-    r"NET/Socket ?: Using",
-    r"NET/IB ?: Using",
-    r"comm 0x[0-9a-fA-F]+ rank \d",
-    # Xid, desync reports, flight recorder
-    r"NVRM: Xid",
-    r"Detected mismatch between collectives",
-    r"is running collective",
-    r"didn't join collective",
-    r"didn't finish collective",
-    r"never joined any collectives",
-    r"is running inconsistent collective",
-    r"missing ranks:",
-    r"Missing ranks:",
-    r"ready ranks: ",
-    r"^\s*name: \S{0,200}_\d{1,4}:\d{1,7}\s*$",
-    r"^\d{1,7}: \[[\w./:-]{1,400}(?:, |\]\s*$)",
-    r"Not all ranks joining collective",
-    r"group info: ",
-    r"collective: nccl:",
-    # rank failures: CUDA errors, Python exceptions, launchers' exit reports
-    r"CUDA error: ",
-    r"cudaError[A-Z]",
-    r"Cuda failure ",
-    r"[a-z](?:Error|Exception|Interrupt)(?::|$)",
-    r"(?:^|[\s:|>])Exception: ",
-    r"died with <Signals",
-    r"returned non-zero exit status",
-    r"exits with return code",
-    r"Process name: \[\[",
-    r"noticed that process rank",
-    r"terminated with (?:signal|exit code|the following error)",
-    r"monitoredBarrier",
-    r"wait timeout after",
-    r"check rank \d+ logs for faulty rank",
-    r"exit with status code",
-    r"srun: error: .{0,300}tasks? \d",
-    r"\.py: error: ",
-    r"Traceback \(most recent call last\)",
-    r"spawned with command",
-    # a frame of a launcher's own code: the exception right after it is the launcher's (log_lines.py)
-    r"File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/)",
-    # JAX's coordination service naming a task (process) that failed or stopped sending heartbeats
-    r"/task:\d{1,7}(?: heartbeat timeout| has been set to ERROR)",
-    r"Initializing distributed: GLOBAL_RANK: ",
-    # Ray Train: the worker group's ranks, a failure report's per-rank snippets, a worker process's death
-    r"world_rank=\d",
-    r"Error Snippet\]:",
-    r"worker process has died",
-    r"A worker died or was killed",
-    # a pod's end pasted beside the log: kubectl get pods rows, the training operator (log_pods.py)
-    r"-(?:master|chief|worker|launcher|ps|evaluator)(?:-\d+)? +\d+/\d+ +[A-Z]",
-    r"Error pod \S+ container \S+ exitCode: ",
-    r"Pod: \S+ exited with code",
-    r"Job=\S+, ReplicaType=(?:Master|Chief|Launcher)",
-    # kubectl describe pod beside the log (log_describe.py)
-    r"Name: +[a-z0-9][a-z0-9.-]*-(?:master|chief|worker|launcher)",
-    r"State: +(?:Terminated|Running|Waiting)",
-    r"^ +Reason: +[A-Z]",
-    r"^ +Exit Code: +-?\d",
-    r"replica-(?:type|index)=",
-    r"^ +RANK: +\d",
-)
-PREFILTER_EVENT = "(?:" + "|".join(_EVENT_LITERALS) + ")"
-
-#: Training progress. Case-insensitive words followed by a number, tqdm counters, HF dicts.
-_STEP_ALTERNATIVES = (
-    r"(?i:\b(?:global[_ ])?step\s*[:=#]?\s*\d)",
-    r"(?i:\biter(?:ation)?\s*[:=#]?\s*\d)",
-    r"\|\s*\d+/\d+\s*\[\d",
-    r"\{'loss': ",
-)
-PREFILTER_STEP = "(?:" + "|".join(_STEP_ALTERNATIVES) + ")"
-
-#: After the number: not part of a float (``global_step=3.2e+4`` is no step number).
-_NOT_FLOAT = r"(?:$|[^.\deE]|\.(?:$|[^\d]))"
-#: Step value extraction in DuckDB (RE2), tried in this order; group 1 is the step.
-STEP_EXTRACT = (
-    ("step", r"(?i)\b(?:global[_ ])?step\s*[:=#]?\s*(\d+)" + _NOT_FLOAT),
-    ("iteration", r"(?i)\biter(?:ation)?\s*[:=#]?\s*(\d+)" + _NOT_FLOAT),
-    ("tqdm", r"\|\s*(\d+)/\d+\s*\[\d"),
-    ("hf_log", r"'step': (\d+)"),
-)
-STEP_HF = r"\{'loss': "
 
 # ---------------------------------------------------------------------------------------
 # Line prefixes and timestamps (Python, candidates only).

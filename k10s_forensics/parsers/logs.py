@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 
 from k10s_forensics.store.bundle import RAW_SCHEMAS
 from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers import log_prefilter as PF
 from k10s_forensics.parsers.log_lines import LINE_CHARS, BodyAssembler, fallback_ts
 
 SOURCE = "logs"
@@ -42,7 +43,7 @@ WINDOW = 1000
 #: STEP_STRIDE_S-second interval, plus the first and last line of the series and both lines
 #: around a step that goes back (restart, new epoch bar); lines without a timestamp are all kept.
 STEP_STRIDE_S = 10
-PREFILTER = P.PREFILTER_EVENT + "|" + P.PREFILTER_STEP
+PREFILTER = PF.PREFILTER_EVENT + "|" + PF.PREFILTER_STEP
 
 
 def _lit(pattern: str) -> str:
@@ -52,7 +53,7 @@ def _lit(pattern: str) -> str:
 def _step_columns() -> str:
     """One column per STEP_EXTRACT wording (each regex run once), named ``x_<wording>``."""
     cols = []
-    for name, rx in P.STEP_EXTRACT:
+    for name, rx in PF.STEP_EXTRACT:
         if name == "tqdm":  # the last tqdm counter on the line: tqdm redraws with \r, so one line holds many
             cols.append(f"nullif(list_extract(regexp_extract_all(text, {_lit(rx)}, 1), -1), '') AS x_{name}")
         else:
@@ -62,10 +63,10 @@ def _step_columns() -> str:
 
 def _step_sql() -> str:
     """``step`` and ``step_kind`` from the ``x_<wording>`` columns, first wording that matched."""
-    order = [name for name, _ in P.STEP_EXTRACT]
+    order = [name for name, _ in PF.STEP_EXTRACT]
     value = "coalesce(" + ", ".join(f"x_{n}" for n in order) + ")"
     kind = "CASE " + " ".join(f"WHEN x_{n} IS NOT NULL THEN '{n}'" for n in order)
-    kind += f" WHEN regexp_matches(text, {_lit(P.STEP_HF)}) THEN 'hf_log' END"
+    kind += f" WHEN regexp_matches(text, {_lit(PF.STEP_HF)}) THEN 'hf_log' END"
     return f"try_cast({value} AS BIGINT) AS step, {kind} AS step_kind"
 
 
@@ -81,7 +82,7 @@ WITH hits AS (
 SELECT _row, line_no,
        try_cast(nullif(api_text, '') AS TIMESTAMPTZ) AS api_ts,
        length(text) > {LONG_LINE} AS long_line,
-       regexp_matches(text, {_lit(P.PREFILTER_EVENT)}) AS is_event,
+       regexp_matches(text, {_lit(PF.PREFILTER_EVENT)}) AS is_event,
        follow,
        text
 FROM texts
@@ -90,7 +91,7 @@ FROM texts
 EVENTS_SQL = "SELECT _row, line_no, api_ts, long_line, text, follow AND NOT is_event AS follow FROM cand WHERE is_event OR follow ORDER BY _row, line_no"
 #: Finds where the event wording sits in an over-long line (Python re; RE2 counted
 #: repetitions around a match are far too slow on megabyte lines).
-_EVENT_RE = re.compile(P.PREFILTER_EVENT)
+_EVENT_RE = re.compile(PF.PREFILTER_EVENT)
 
 
 def _window(text: str) -> str:
@@ -161,7 +162,7 @@ def _with_followers(hit: np.ndarray, lines: pa.Array, parents: np.ndarray) -> tu
     pasted = np.flatnonzero(np.asarray(pc.invert(pc.match_substring_regex(texts, P.API_TS))))
     if not len(pasted):
         return hit, np.zeros(len(hit), dtype=bool)
-    is_event = np.asarray(pc.match_substring_regex(texts.take(pa.array(pasted, pa.int64())), P.PREFILTER_EVENT))
+    is_event = np.asarray(pc.match_substring_regex(texts.take(pa.array(pasted, pa.int64())), PF.PREFILTER_EVENT))
     nxt = hit[pasted[is_event]] + 1
     nxt = nxt[nxt < len(lines)]
     nxt = np.setdiff1d(nxt[parents[nxt] == parents[nxt - 1]], hit)
