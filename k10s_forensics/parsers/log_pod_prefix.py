@@ -19,6 +19,7 @@ imported pods keep the names the user knows. A source that is not such a log is 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from k10s_forensics.parsers.log_pods import REPLICA
@@ -101,14 +102,8 @@ def split_files(files: list[tuple[str, str]], job: str, default_job: str = "impo
     if len(files) < 2 or len(set(pods)) < len(pods) or not all(m and m.group("role") in ("master", "chief", "worker") for m in found):
         return None
     order = sorted(range(len(files)), key=lambda i: _node_order(pods[i]))
-    ranks = node_ranks([pods[i] for i in order])
-    if job == default_job:
-        job = job_name(pods) or job
-    logs = [(f"(no pod log file of node {n})", "") for n in range(max(ranks) + 1)]
-    for i, n in zip(order, ranks):
-        logs[n] = files[i]
-    shown = ", ".join(pods[i] for i in order[:4]) + (", ..." if len(pods) > 4 else "")
-    return logs, job, f"pod log files named after their pods ({len(pods)} pods: {shown})"
+    return _at_nodes([pods[i] for i in order], [files[i] for i in order], job, default_job,
+                     "pod log files named after their pods", lambda n: f"(no pod log file of node {n})")
 
 
 def _node_order(pod: str) -> tuple:
@@ -141,14 +136,22 @@ def place(name: str, pods: list[PodLog], job: str, default_job: str, what: str) 
     """``pods`` (from ``split_lines``) as ``split_source`` returns them; ``what`` names the source."""
     if len(pods) == 1:  # an MPIJob's launcher: every rank's lines, behind their mpirun tags
         return [(name, "\n".join(pods[0].lines))], job, f"the launcher pod {pods[0].pod} ({what})"
+    return _at_nodes([p.pod for p in pods], [(f"{name}: pod/{p.pod}", "\n".join(p.lines)) for p in pods], job, default_job,
+                     what, lambda n: f"{name} (no pod of node {n} in it)")
+
+
+def _at_nodes(pods: list[str], logs: list[tuple[str, str]], job: str, default_job: str, what: str,
+              absent: Callable[[int], str]) -> tuple[list[tuple[str, str]], str, str]:
+    """``logs`` (one per pod of ``pods``, in node order) at the node rank each pod's name gives, an empty
+    log named ``absent(node)`` where no pod is; the job (the pods' own name unless ``job`` was given); how."""
     if job == default_job:
-        job = job_name([p.pod for p in pods]) or job
-    ranks = node_ranks([p.pod for p in pods])
-    logs = [(f"{name} (no pod of node {n} in it)", "") for n in range(max(ranks) + 1)]
-    for pod, n in zip(pods, ranks):
-        logs[n] = (f"{name}: pod/{pod.pod}", "\n".join(pod.lines))
-    shown = ", ".join(p.pod for p in pods[:4]) + (", ..." if len(pods) > 4 else "")
-    return logs, job, f"{what} ({len(pods)} pods: {shown})"
+        job = job_name(pods) or job
+    ranks = node_ranks(pods)
+    placed = [(absent(n), "") for n in range(max(ranks) + 1)]
+    for log, n in zip(logs, ranks):
+        placed[n] = log
+    shown = ", ".join(pods[:4]) + (", ..." if len(pods) > 4 else "")
+    return placed, job, f"{what} ({len(pods)} pods: {shown})"
 
 
 __all__ = ["JOBSET_POD", "KUBEFLOW_POD", "PodLog", "job_name", "node_ranks", "place", "split_files", "split_lines", "split_prefixed", "split_source"]
