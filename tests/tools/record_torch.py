@@ -34,6 +34,7 @@ import torch_scenarios3
 import torch_scenarios4
 import torch_scenarios5
 import torch_scenarios6
+import torch_scenarios7
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "torch_worker.py"
@@ -116,6 +117,7 @@ SCENARIOS = [
     *torch_scenarios4.scenarios(S),  # the fourth: accelerate, Lightning (held out when recorded)
     *torch_scenarios5.scenarios(S),  # the fifth: Kubeflow PET_*, Ray Train, HF Trainer, FSDP2/DCP (held out)
     *torch_scenarios6.scenarios(S),  # the sixth: one process per pod, mpirun, newer torchrun options (held out)
+    *torch_scenarios7.scenarios(S),  # the seventh: MPICH Hydra, torchx, DDP's own errors, structured logs (held out)
 ]
 
 
@@ -173,8 +175,9 @@ def _descendants(pid: int) -> list[int]:
 
 def _worker_env(sc: dict, agent: str, marks: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "LOGLEVEL"}
-    return dict(env, K10S_FAULT=sc["fault"], K10S_FAULT_RANK=str(sc["rank"]), K10S_FAULT_STEP=str(sc["step"]), K10S_STEPS=str(sc["steps"]),
-                K10S_AGENT=agent, K10S_MARK_DIR=marks, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1", **sc["env"])
+    env = dict(env, K10S_FAULT=sc["fault"], K10S_FAULT_RANK=str(sc["rank"]), K10S_FAULT_STEP=str(sc["step"]), K10S_STEPS=str(sc["steps"]),
+               K10S_AGENT=agent, K10S_MARK_DIR=marks, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1")
+    return {k: v for k, v in {**env, **sc["env"]}.items() if v is not None}  # None: unset (e.g. PYTHONUNBUFFERED)
 
 
 def _commands(sc: dict, logdir: str) -> list[list[str]]:
@@ -185,6 +188,8 @@ def _commands(sc: dict, logdir: str) -> list[list[str]]:
                 "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
         return [[py, "-c", code]]
     port = str(free_port())
+    if sc["launcher"] in torch_scenarios7.LAUNCHERS:
+        return torch_scenarios7.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios6.LAUNCHERS:
         return torch_scenarios6.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios5.LAUNCHERS:
@@ -231,7 +236,8 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
         if sc["preempt_s"]:  # the agents only, as the kubelet signals each container's PID 1
             node = sc.get("preempt_node")  # one pod evicted: that node's agent only
             for a in (agents if node is None else [_node_order(agents, marks)[node]]):
-                os.kill(a.proc.pid, signal.Signals[sc.get("preempt_sig", "SIGTERM")])
+                sig = signal.Signals[sc.get("preempt_sig", "SIGTERM")]
+                a.kill_group(sig) if sc.get("preempt_group") else os.kill(a.proc.pid, sig)
         else:
             _node_order(agents, marks)[1].kill_group(signal.SIGKILL)
     for a in agents:
@@ -256,6 +262,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
     (dest / "truth.json").write_text(json.dumps(truth, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     shutil.rmtree(work, ignore_errors=True)
     torch_scenarios5.cleanup()
+    torch_scenarios7.cleanup()
     return truth
 
 
@@ -263,7 +270,7 @@ def _public(cmd: list[str], logdir: str) -> str:
     """The command as a user would type it (no paths of this machine)."""
     parts = ["python" if c == sys.executable else Path(c).name if Path(c).parent == torch_scenarios4.BIN
              else c.replace(str(WORKER), "torch_worker.py").replace(torch_scenarios4.WORKER, "wrapper_worker.py").replace(logdir, "logs")
-             .replace(str(HERE), ".") for c in map(lambda c: torch_scenarios6.public(torch_scenarios5.public(c)), cmd)]
+             .replace(str(HERE), ".") for c in map(lambda c: torch_scenarios7.public(torch_scenarios6.public(torch_scenarios5.public(c))), cmd)]
     return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
 
 
