@@ -97,6 +97,10 @@ classified AS (
                 CASE regexp_extract(error_message, 'killed by signal: ([A-Za-z ]+)', 1)
                     WHEN 'Killed' THEN 'host-oom-kill' WHEN 'Bus error' THEN 'sigbus' WHEN 'Segmentation fault' THEN 'segfault'
                     WHEN 'Aborted' THEN 'abort' WHEN 'Floating point exception' THEN 'sigfpe' ELSE 'python-exception' END
+            -- DDP's check that every rank built the same model (a parameter's count, shape or strides differ
+            -- from rank 0's): the ranks' gradient collectives could never match
+            WHEN kind = 'python_exception' AND subkind = 'raised' AND regexp_matches(error_message,
+                 'appears not to match (?:sizes|strides) of the same param in process|DDP expects same model across all ranks') THEN 'collective-mismatch'
             WHEN kind = 'python_exception' AND subkind = 'raised' THEN 'python-exception'
             -- a rank-tagged traceback and nothing else of that rank in the log (its exception line
             -- was cut off): it raised, what is unknown

@@ -22,6 +22,10 @@ returns the message that is left together with the identity the prefixes carried
 * c10's glog layout (``E1128 18:49:28.796000 12152 torch/distributed/elastic/multiprocessing/api.py:836]``):
   torch.distributed.elastic logs a failed process's traceback line by line through it (accelerate's
   ``notebook_launcher``, ``torch.distributed.launcher.api.elastic_launch``);
+* torchx's ``<role>/<replica id> `` (its local scheduler's and ``torchx log``'s prefix) and torchrun's
+  ``--tee`` prefix of an empty role (``[1]:text``, as torchx starts it: a LOCAL rank);
+* a structured (JSON) record (``{"level": ..., "rank": 2, "msg": ..., "exc_info": "Traceback ..."}``):
+  its message, or the last line of the traceback it holds, and its rank (``log_json``);
 * loguru / rich layouts (HF accelerate logs through rich): ``| LEVEL | module:function:42 -``,
   rich's ``LEVEL    `` column, and a source location at the end of the line (``api.py:699``).
 
@@ -40,6 +44,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from k10s_forensics.parsers.log_json import unjson
+
 _TS_CORE = (
     r"\d{4}-\d\d-\d\d[ T_]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
     r"|\d\d-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
@@ -57,6 +63,8 @@ _PREFIX = re.compile(
     r"|\[rank(?P<rank>\d{1,7})\]:"
     r"|\[rank=(?P<rank_eq>\d{1,7})\]\s*\|\|"
     r"|\[default(?P<local>\d{1,4})\]:"
+    r"|\[(?P<local_bare>\d{1,4})\]:(?=\S)"  # torchrun's --tee prefix of an empty role (torchx): [1]:text
+    r"|[A-Za-z_][\w-]{0,62}/\d{1,5}(?= )"  # torchx's <role>/<replica id> (local_cwd, `torchx log`)
     r"|\[(?:\d{1,7},)?(?P<mpi>\d{1,7})\]<std(?:out|err)>:"  # mpirun [jobid,rank], horovodrun (gloo) [rank]
     r"|\((?:RayTrainWorker|TrainTrainable|\w{1,40}Worker|\w{1,40}Actor)(?: pid=(?P<actor_pid>\d{1,9}))?[^)]{0,200}\)"
     r"|\((?:\w{1,40}Controller|raylet|gcs_server|autoscaler|\w{1,40}Cleaner|\w{1,40}Watcher) ?[^)]{0,200}\)"  # Ray's own processes
@@ -155,8 +163,8 @@ def normalize(text: str) -> Normalized:
             break
         if m.group("rank") or m.group("rank_eq") or m.group("mpi"):
             rank = int(m.group("rank") or m.group("rank_eq") or m.group("mpi"))
-        if m.group("local"):
-            local = int(m.group("local"))
+        if m.group("local") or m.group("local_bare"):
+            local = int(m.group("local") or m.group("local_bare"))
         if m.group("sgl"):
             rank = _sglang_rank(m.group("sgl"))
         if m.group("actor_pid"):
@@ -168,6 +176,12 @@ def normalize(text: str) -> Normalized:
             rank = int(s.group("srun"))
             pos = s.end()
     body = text[pos:]
+    if body.startswith("{"):
+        record = unjson(body)  # a structured (JSON) record: its message or exception, and its rank
+        if record is not None:
+            body = record[0]
+            rank = rank if rank is not None else record[1]
+            local = local if local is not None else record[2]
     loguru = _LOGURU_MID.match(body)
     if loguru:
         body = body[loguru.end():]

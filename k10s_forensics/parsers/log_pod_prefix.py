@@ -12,6 +12,9 @@ split back into one log per pod, in the order the training operators number thei
   index, then pod index;
 * any other naming: by name (the ranks then come only from the lines' own prefixes).
 
+torchx's ``<role>/<replica id> <line>`` (its local scheduler, ``torchx log``: one stream of every
+replica of one role) is split the same way, one node per replica id.
+
 The job's name is read from the pods' names when they follow the Kubeflow convention, so the
 imported pods keep the names the user knows. A source that is not such a log is left whole.
 """
@@ -30,6 +33,8 @@ KUBEFLOW_POD = REPLICA  # <job>-<replica type>[-<index>], as log_pods reads a pa
 JOBSET_POD = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<jidx>\d{1,6})-(?P<pidx>\d{1,6})(?:-[a-z0-9]{5})?$")
 #: a saved pod log's file name after the pod's: ``.log`` / ``.txt`` / ``.out``, then ``.gz``
 _FILE_SUFFIX = re.compile(r"(?:\.(?:log|txt|out))?(?:\.gz)?$")
+#: torchx's ``<role>/<replica id> `` before each replica's line
+_REPLICA = re.compile(r"^([A-Za-z_][\w-]{0,62})/(\d{1,5}) ")
 #: at least this share of a source's non-blank lines carry the prefix for it to be split
 _MIN_SHARE = 0.5
 
@@ -55,6 +60,18 @@ def split_prefixed(text: str) -> list[PodLog] | None:
     if not nonblank or sum(m is not None for m in matches) < _MIN_SHARE * len(nonblank):
         return None
     return split_lines([(m.group(1), m.group(2), line[m.end():]) if m else (None, None, line) for line, m in zip(lines, matches)])
+
+
+def split_replicas(text: str) -> list[PodLog] | None:
+    """torchx's one stream of a role's replicas as one log per replica, by replica id; None when
+    ``text`` is not such a stream of 2+ replicas of one role (lines without the prefix: torchx's own)."""
+    lines = text.split("\n")
+    nonblank = sum(1 for ln in lines if ln.strip())
+    matches = [_REPLICA.match(ln) for ln in lines]
+    if not nonblank or sum(m is not None for m in matches) < _MIN_SHARE * nonblank or len({m.group(1) for m in matches if m}) != 1:
+        return None
+    pods = split_lines([(m.group(0).strip(), "", line[m.end():]) if m else (None, None, line) for line, m in zip(lines, matches)])
+    return sorted(pods, key=lambda p: int(p.pod.rsplit("/", 1)[1])) if pods else None
 
 
 def split_lines(entries: list[tuple[str | None, str | None, str]]) -> list[PodLog] | None:
@@ -129,7 +146,10 @@ def split_source(name: str, text: str, job: str, default_job: str = "imported") 
     whose pod is not in it; the job (the pods' own name unless ``job`` was given); how it was split.
     None: not a ``--prefix`` log of several pods."""
     pods = split_prefixed(text)
-    return place(name, pods, job, default_job, "kubectl logs --prefix") if pods else None
+    if pods:
+        return place(name, pods, job, default_job, "kubectl logs --prefix")
+    replicas = split_replicas(text)
+    return place(name, replicas, job, default_job, "torchx's <role>/<replica> prefix") if replicas else None
 
 
 def place(name: str, pods: list[PodLog], job: str, default_job: str, what: str) -> tuple[list[tuple[str, str]], str, str]:
@@ -154,4 +174,4 @@ def _at_nodes(pods: list[str], logs: list[tuple[str, str]], job: str, default_jo
     return placed, job, f"{what} ({len(pods)} pods: {shown})"
 
 
-__all__ = ["JOBSET_POD", "KUBEFLOW_POD", "PodLog", "job_name", "node_ranks", "place", "split_files", "split_lines", "split_prefixed", "split_source"]
+__all__ = ["JOBSET_POD", "KUBEFLOW_POD", "PodLog", "job_name", "node_ranks", "place", "split_files", "split_lines", "split_prefixed", "split_replicas", "split_source"]
