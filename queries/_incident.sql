@@ -232,7 +232,12 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
           SELECT 1 FROM k10s_incident_line a JOIN k10s_incident_line y ON y.job_key = a.job_key AND y.incident = a.incident
           WHERE a.raw_row = il.raw_row AND a.kind = 'torchrun_failure' AND a.subkind = 'agent' AND a.line_no > il.line_no
             AND y.role = 'own' AND y.tier = 1 AND y.kind IN ('python_exception', 'cuda_error', 'cuda_oom', 'nccl_error_other')
-            AND CASE WHEN y.raw_row = a.raw_row THEN y.line_no > a.line_no ELSE y.ts_filled > a.ts_filled END)
+            -- in another log: only where this log shows the restart (its agent reported a later attempt's failure
+            -- too); an agent's one report is the end of a job without restarts, after which a peer may still raise
+            AND CASE WHEN y.raw_row = a.raw_row THEN y.line_no > a.line_no
+                     ELSE y.ts_filled > a.ts_filled AND EXISTS (
+                         SELECT 1 FROM k10s_incident_line a2 WHERE a2.raw_row = a.raw_row AND a2.kind = 'torchrun_failure'
+                           AND a2.subkind = 'agent' AND a2.line_no > a.line_no) END)
       AND NOT (il.cause = 'host-oom-kill' AND il.ts_filled IS NOT NULL AND EXISTS (
           SELECT 1 FROM k10s_incident_line o
           WHERE o.job_key = il.job_key AND o.incident = il.incident AND o.role = 'own' AND o.rank_eff IS DISTINCT FROM il.rank_eff
