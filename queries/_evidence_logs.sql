@@ -298,8 +298,8 @@ silent_ev AS (
 ),
 lost_peer AS (  -- every rank of the job but one raised "the connection closed" (a peer process ended) and
                 -- that one is nowhere: no line, no exit in its launcher's failure report although that
-                -- launcher reported (it was alive), or a process of its own pod saw it go (the pod outlived
-                -- it), or it ran alone in its pod without a launcher (one
+                -- launcher reported (it was alive), or, no launcher reporting in the job, a process of its own
+                -- pod saw it go (the pod outlived it), or it ran alone in its pod without a launcher (one
                 -- process per pod: the pod's log is the process's own, and it ends without an error):
                 -- the process that ended without a word (an early exit 0, a SIGKILL no launcher reports)
     SELECT r.job_key, list(r.rank ORDER BY r.rank) AS ranks, min(c.ts) AS ts, min(c.reporters) AS reporters
@@ -313,11 +313,14 @@ lost_peer AS (  -- every rank of the job but one raised "the connection closed" 
     WHERE (EXISTS (SELECT 1 FROM k10s_log f WHERE f.incarnation_uid = r.pod_uid AND f.kind = 'torchrun_failure')
            OR (r.pod_ranks = 1 AND NOT EXISTS (SELECT 1 FROM k10s_log f WHERE f.job_key = r.job_key
                                                 AND f.kind IN ('torchrun_failure', 'torchrun_sigterm', 'process_exit')))
-           -- another process of its own pod raised that a peer's connection closed: the pod (its node, its
-           -- launcher) outlived it, so it was not lost with its node (a launcher that reports no rank: mpiexec)
+           -- in a job where no launcher report names a process (mpiexec's banner: an exit code), another process of
+           -- its own pod raised that a peer's connection closed: the pod (its node) outlived it, it was not lost with it
            OR (r.pod_ranks > 1 AND EXISTS (SELECT 1 FROM k10s_log f WHERE f.incarnation_uid = r.pod_uid
                                             AND f.kind = 'python_exception' AND f.subkind = 'teardown' AND f.rank_resolved <> r.rank
-                                            AND regexp_matches(f.error_message, '(?i)connection (?:closed|reset) by peer'))))
+                                            AND regexp_matches(f.error_message, '(?i)connection (?:closed|reset) by peer'))
+               AND NOT EXISTS (SELECT 1 FROM k10s_log f WHERE f.job_key = r.job_key  -- a report that names a process
+                               AND f.kind IN ('torchrun_failure', 'torchrun_sigterm', 'process_exit')
+                               AND coalesce(f.rank_resolved, f.local_rank, f.pid) IS NOT NULL)))
       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = r.job_key AND x.rank_resolved = r.rank
                       AND x.kind IN ('python_exception', 'python_traceback', 'torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom',
                                      'nccl_error_other', 'nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary'))

@@ -159,3 +159,11 @@ def test_two_silent_ranks_in_one_pod_name_no_one(tmp_path):
              for t in _logs("t7-hydra-3-exit0-early-rank1", "2.14.1")]
     assert _named(_findings(tmp_path, texts)) == []
 
+
+
+def test_beside_a_launcher_that_reports_its_report_is_needed(tmp_path):
+    """A torchrun agent's SIGTERM line in the job: a launcher that names processes would have reported the
+    silent rank's exit; without that report it may have died with its node (docs/rules.md "gloo hangs")."""
+    texts = _logs("t7-hydra-3-exit0-early-rank1", "2.14.1")
+    texts[0] += "W1129 02:49:20.757000 30213 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 4909 closing signal SIGTERM\n"
+    assert ("never-joined", [1]) not in _named(_findings(tmp_path, texts))
