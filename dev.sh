@@ -27,13 +27,29 @@ SYSTEM_TOOLS=(
   "java|default-jre-headless|the Spark fleet engine tests (tests/test_fleet_spark.py)"
   "prometheus-alertmanager|prometheus-alertmanager|the real Alertmanager posting to k10s watch (tests/test_watch_alertmanager.py)"
   "amtool|prometheus-alertmanager|the check of the Alertmanager receiver snippet (tests/test_deploy.py)"
+  "libjemalloc.so.2|libjemalloc2|nothing: the test processes then use the C library's malloc (the suite is slower)"
 )
+
+# find_lib NAME: the path of a shared library the dynamic linker knows (empty and 1 when none).
+find_lib() {
+  local path
+  path=$( (ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null) | awk -v n="$1" '$1 == n && /x86-64|AArch64|64bit/ {print $NF; exit}')
+  [ -n "$path" ] && [ -f "$path" ] && echo "$path"
+}
+
+# have TOOL: a command on PATH, or (a name ending in .so.N) a shared library.
+have() {
+  case "$1" in
+    *.so.*) [ -n "$(find_lib "$1")" ] ;;
+    *) command -v "$1" >/dev/null 2>&1 ;;
+  esac
+}
 
 setup_system() {
   local need=() entry tool pkg what
   for entry in "${SYSTEM_TOOLS[@]}"; do
     IFS='|' read -r tool pkg what <<<"$entry"
-    command -v "$tool" >/dev/null 2>&1 || need+=("$entry")
+    have "$tool" || need+=("$entry")
   done
   [ ${#need[@]} -eq 0 ] && return 0
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
@@ -125,6 +141,14 @@ run_tests() {
   export PYTHONPYCACHEPREFIX="$PWD/$VENV/pycache"
   # The console scripts (k10s, kubectl-k10s) as an activated .venv would have them.
   export PATH="$PWD/$VENV/bin:$PATH"
+  # jemalloc in the test processes: DuckDB allocates and frees many small objects per statement,
+  # and the C library's malloc spends ~15 % of a small analysis on it (benchmarks/results/test-suite.md,
+  # "Session 9"). tests/conftest.py keeps it out of the processes the tests start (Chromium,
+  # kubectl, ...) except the determinism kit's analysis servers.
+  local malloc
+  if malloc=$(find_lib libjemalloc.so.2); then
+    export K10S_TEST_MALLOC="$malloc" LD_PRELOAD="$malloc${LD_PRELOAD:+ $LD_PRELOAD}"
+  fi
   # -p no:benchmark: a pytest-benchmark plugin from the environment only warns under xdist
   exec "$VPY" -m pytest -q -p no:benchmark -n "${K10S_TEST_WORKERS:-auto}" --dist loadgroup "${args[@]}"
 }

@@ -25,6 +25,29 @@ settings.register_profile("k10s-long", max_examples=1000, deadline=None, databas
 settings.load_profile("k10s-long" if FUZZ_LONG else "k10s-ci")
 
 
+#: The allocator ``./dev.sh test`` preloads into the test processes (jemalloc; absent: none).
+TEST_MALLOC = os.environ.get("K10S_TEST_MALLOC", "")
+
+
+def without_test_malloc(preload: str) -> str:
+    """``LD_PRELOAD`` less the test allocator."""
+    return " ".join(p for p in preload.split() if p != TEST_MALLOC)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The processes that run tests keep the preloaded allocator for themselves; what they start
+    (Chromium, kubectl, Prometheus, ``k10s`` subprocesses) runs as a user's would, without it. The
+    xdist controller keeps it: it starts the workers. The determinism kit gives it back to its
+    analysis servers (``determinism_kit._env``)."""
+    controller = not hasattr(config, "workerinput") and bool(config.getoption("numprocesses", None))
+    if TEST_MALLOC and not controller and "LD_PRELOAD" in os.environ:
+        rest = without_test_malloc(os.environ["LD_PRELOAD"])
+        if rest:
+            os.environ["LD_PRELOAD"] = rest
+        else:
+            del os.environ["LD_PRELOAD"]
+
+
 @pytest.fixture(scope="session")
 def real_samples() -> Path:
     assert REAL_SAMPLES.is_dir(), f"real samples missing at {REAL_SAMPLES}: they are part of the repo"

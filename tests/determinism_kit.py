@@ -150,7 +150,13 @@ def check_same(a: Path, b: Path, expected_files: int) -> None:
 
 
 def _env(seed: str) -> dict[str, str]:
-    return {**os.environ, "PYTHONHASHSEED": seed, "SOURCE_DATE_EPOCH": EPOCH}
+    """The environment of a run of one configuration; with the allocator ``./dev.sh test``
+    preloads into the test processes (tests/conftest.py keeps it from other children)."""
+    env = {**os.environ, "PYTHONHASHSEED": seed, "SOURCE_DATE_EPOCH": EPOCH}
+    malloc = os.environ.get("K10S_TEST_MALLOC")
+    if malloc and os.path.isfile(malloc):
+        env["LD_PRELOAD"] = " ".join([malloc, *env.get("LD_PRELOAD", "").split()])
+    return env
 
 
 class Twins:

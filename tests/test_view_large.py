@@ -18,6 +18,7 @@ from k10s_forensics.view.screens.diagnose import DiagnoseScreen
 from k10s_forensics.view.screens.jobs import JobsScreen
 from k10s_forensics.view.screens.queue import QueueScreen
 from k10s_forensics.view.screens.table import Row
+from k10s_forensics.view.data import ViewData
 from k10s_forensics.view.vtable import VirtualTable
 
 from conftest import REPO, SAMPLE_BUNDLES
@@ -39,6 +40,15 @@ def big_bundle(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.fixture(scope="module")
+def big_data(big_bundle):
+    """The big bundle opened once for the app tests: its analysis (~2 s of CPU) and views are
+    built once, as one ``k10s view`` session builds them once whatever the user does."""
+    data = ViewData.open(big_bundle)
+    yield data
+    data.close()
+
+
 def _page(app) -> int:
     return app.screen.query_one(VirtualTable)._page
 
@@ -53,7 +63,7 @@ def _rank_rows(screen) -> list[Row]:
     return [r for r in screen.shown if not r.header]
 
 
-def test_only_the_lines_on_screen_are_rendered_and_the_cursor_reaches_the_last_row(big_bundle):
+def test_only_the_lines_on_screen_are_rendered_and_the_cursor_reaches_the_last_row(big_data):
     async def script(app, pilot):
         await command(app, pilot, "jobs")
         screen = app.screen
@@ -79,10 +89,10 @@ def test_only_the_lines_on_screen_are_rendered_and_the_cursor_reaches_the_last_r
         await settle(app, pilot)
         assert table.scroll_x == 0 and table.render_line(0).text.split()[0] == "RANK"
 
-    run_app(big_bundle, script)
+    run_app(big_data, script)
 
 
-def test_filter_finds_a_row_beyond_the_first_page_and_y_diagnoses_it(big_bundle):
+def test_filter_finds_a_row_beyond_the_first_page_and_y_diagnoses_it(big_data):
     async def script(app, pilot):
         await command(app, pilot, "jobs")
         screen = app.screen
@@ -110,10 +120,10 @@ def test_filter_finds_a_row_beyond_the_first_page_and_y_diagnoses_it(big_bundle)
         await pilot.press("escape")
         assert app.screen is screen and screen.selected().payload["rank"] == OOM_RANK
 
-    run_app(big_bundle, script)
+    run_app(big_data, script)
 
 
-def test_sort_orders_the_whole_set(big_bundle):
+def test_sort_orders_the_whole_set(big_data):
     async def script(app, pilot):
         await command(app, pilot, "jobs")
         screen = app.screen
@@ -131,7 +141,7 @@ def test_sort_orders_the_whole_set(big_bundle):
         assert acts == sorted(acts, reverse=True) and len(acts) == GPUS
         assert _rank_rows(screen)[0].payload["rank"] == 85, "the busiest GPU (the throttled straggler) first"
 
-    run_app(big_bundle, script)
+    run_app(big_data, script)
 
 
 # -- DuckDB's order == the views' Python order ------------------------------------------------
@@ -207,7 +217,7 @@ def test_queue_view_on_a_sample_sorts_and_filters_as_before():
     run_app(SAMPLE_BUNDLES / "pending-quota", script)
 
 
-def test_a_click_moves_the_cursor_and_a_click_on_it_drills_down(big_bundle):
+def test_a_click_moves_the_cursor_and_a_click_on_it_drills_down(big_data):
     from k10s_forensics.view.screens.rank import RankScreen
 
     async def script(app, pilot):
@@ -227,7 +237,7 @@ def test_a_click_moves_the_cursor_and_a_click_on_it_drills_down(big_bundle):
         await settle(app, pilot)
         assert isinstance(app.screen, RankScreen) and app.screen.rank == rank
 
-    run_app(big_bundle, script)
+    run_app(big_data, script)
 
 
 def test_cell_styles_are_drawn_flag_red_and_idle_amber():

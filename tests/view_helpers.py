@@ -50,17 +50,20 @@ async def command(app: K10sApp, pilot: Any, name: str, *, typed: bool = False) -
     await settle(app, pilot)
 
 
-def run_app(bundle: str | Path, script: Callable[[K10sApp, Any], Awaitable[Any]], **kwargs: Any) -> Any:
-    """Open ``bundle`` in the app, run ``script(app, pilot)`` once Fleet is on screen."""
+def run_app(bundle: str | Path | ViewData, script: Callable[[K10sApp, Any], Awaitable[Any]], **kwargs: Any) -> Any:
+    """Open ``bundle`` in the app, run ``script(app, pilot)`` once Fleet is on screen. Given an open
+    ``ViewData`` (a module's fixture: its analysis and views are built once for several tests), the
+    app uses it and leaves it open."""
     async def main() -> Any:
-        data = ViewData.open(bundle)
+        data = bundle if isinstance(bundle, ViewData) else ViewData.open(bundle)
         app = K10sApp(data, open_browser=False, **kwargs)
         try:
             async with app.run_test(size=SIZE) as pilot:
                 await settle(app, pilot)
                 return await script(app, pilot)
         finally:
-            data.close()
+            if data is not bundle:
+                data.close()
 
     return asyncio.run(main())
 

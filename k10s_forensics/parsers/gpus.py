@@ -13,6 +13,7 @@ import duckdb
 import pyarrow as pa
 
 from k10s_forensics.store.tables import TABLES_BY_NAME
+from k10s_forensics.parsers import scratch
 
 SOURCE_ORDER = ("nvidia-smi-xml", "nvidia-smi-csv", "dcgm-exporter")
 _KEYS = ("node", "gpu_uuid")
@@ -22,9 +23,8 @@ _SPECIAL = ("first_seen_at", "last_seen_at", "source", "memory_total_mib")
 def merge_gpus(rows: pa.Table, samples_path: str | None) -> pa.Table:
     """The merged gpus table (see the module doc) from raw per-source rows."""
     schema = TABLES_BY_NAME["gpus"].schema
-    con = duckdb.connect(database=":memory:")
+    con = scratch.connection()
     try:
-        con.execute("SET TimeZone = 'UTC'")
         con.register("g_in", rows)
         order = " ".join(f"WHEN '{s}' THEN {i}" for i, s in enumerate(SOURCE_ORDER))
         con.execute(

@@ -22,7 +22,6 @@ import re
 from collections import defaultdict
 from typing import Any, Iterator
 
-import duckdb
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -30,7 +29,7 @@ import pyarrow.parquet as pq
 
 from k10s_forensics.store.bundle import RAW_SCHEMAS
 from k10s_forensics.parsers import log_patterns as P
-from k10s_forensics.parsers import log_prefilter as PF
+from k10s_forensics.parsers import log_prefilter as PF, scratch
 from k10s_forensics.parsers.log_lines import LINE_CHARS, BodyAssembler, fallback_ts
 
 SOURCE = "logs"
@@ -267,8 +266,7 @@ def derive(ctx) -> None:
     path = ctx.bundle.raw_path("logs")
     if not path.is_file():
         return
-    con = duckdb.connect(database=":memory:")
-    con.execute("SET TimeZone = 'UTC'")
+    con = scratch.connection()
     try:
         for table in _row_groups(ctx, path):
             _fetch_errors(ctx, table)

@@ -17,12 +17,12 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
-import duckdb
 import pyarrow as pa
 
 from k10s_forensics.parsers.k8s_common import KUBEFLOW_KINDS, to_int
 from k10s_forensics.parsers.k8s_jobs import INITIALIZER_RJS, resolve_nproc
 from k10s_forensics.parsers.pod_names import POD_NAME_SOURCE, jobset_parallelism, with_name_identity
+from k10s_forensics.parsers import scratch
 
 if TYPE_CHECKING:  # pragma: no cover
     from k10s_forensics.parsers.context import DeriveContext
@@ -265,7 +265,7 @@ def dcgm_gpus(ctx: "DeriveContext", windows: list[dict[str, Any]]) -> dict[str, 
     if not path.is_file() or not windows:
         return {}
     win = pa.Table.from_pylist(windows)
-    con = duckdb.connect()
+    con = scratch.connection()
     con.register("win", win)
     rows = con.sql(
         """SELECT w.pod_uid, list(DISTINCT s.gpu_uuid) AS gpus
@@ -288,7 +288,7 @@ def gpu_facts(ctx: "DeriveContext") -> dict[str, dict[str, str | None]]:
             _add(seen[g["gpu_uuid"]], g["pci_bus_id"], g["product"])
     path = ctx.table_path("gpu_samples")
     if path.is_file():
-        con = duckdb.connect()
+        con = scratch.connection()
         q = "SELECT DISTINCT gpu_uuid, pci_bus_id, model_name FROM read_parquet($p) WHERE gpu_uuid IS NOT NULL"
         for uuid, pci, product in con.sql(q, params={"p": str(path)}).fetchall():
             _add(seen[uuid], pci, product)
