@@ -3,6 +3,7 @@
     python benchmarks/bench_analyze_small.py --baseline DIR            # DIR: an old k10s_forensics package
     python benchmarks/bench_analyze_small.py --baseline DIR --every 5 --rounds 5
     python benchmarks/bench_analyze_small.py --every 5 --samples --codes gated,ungated   # rule gates on vs off
+    python benchmarks/bench_analyze_small.py --every 5 --codes gated,jemalloc --rounds 5  # the test loop's allocator
 
 Inputs (built once, in a temporary folder): every ``--every``-th incident of the real-incident
 corpus (tests/data/real-incidents) imported with ``k10s import-logs`` as the corpus tests do, and
@@ -12,7 +13,9 @@ rebuilt. Then, alternating, ``--rounds`` times, one fresh process per code:
 * this code          - ``analyze`` as shipped (small bundles planned without DuckDB's optimizer);
 * this code, optimised - the same with ``prepare(light=False)`` (DuckDB's optimizer always on);
 * this code, gates off - ``analyze(gates=False)``: every rule's SQL runs whatever its gate says;
-* baseline           - the package in ``--baseline`` (``PYTHONPATH``), e.g. ``git archive`` of main.
+* baseline           - the package in ``--baseline`` (``PYTHONPATH``), e.g. ``git archive`` of main;
+* jemalloc           - this code with jemalloc preloaded (``LD_PRELOAD``, as ``./dev.sh test`` runs the
+  suite; ``--malloc PATH``, default the ``libjemalloc.so.2`` the dynamic linker knows).
 
 ``--codes`` picks some of them (gated, optimised, ungated, baseline); ``--samples`` adds every
 sample bundle (copied). CPU per analysis is also reported per kind of input (corpus, simulated,
@@ -131,7 +134,21 @@ def same_outputs(a: Path, b: Path) -> str:
 
 
 CODES = {"gated": ("this code", "light"), "optimised": ("this code, optimised", "optimised"),
-         "ungated": ("this code, gates off", "ungated"), "baseline": ("baseline", "light")}
+         "ungated": ("this code, gates off", "ungated"), "baseline": ("baseline", "light"),
+         "jemalloc": ("this code, jemalloc preloaded", "light")}
+
+
+def find_jemalloc() -> str | None:
+    """The path of the libjemalloc.so.2 the dynamic linker knows (``ldconfig -p``), or None."""
+    try:
+        listing = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True, check=False).stdout
+    except OSError:
+        return None
+    for line in listing.splitlines():
+        parts = line.split()
+        if parts and parts[0] == "libjemalloc.so.2" and "=>" in parts:
+            return parts[-1]
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,22 +157,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=10, help="every N-th corpus incident (default 10)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--samples", action="store_true", help="add every sample bundle to the inputs")
-    ap.add_argument("--codes", default="gated,optimised,ungated,baseline", help="comma-separated: gated, optimised, ungated, baseline")
+    ap.add_argument("--codes", default="gated,optimised,ungated,baseline", help="comma-separated: gated, optimised, ungated, baseline, jemalloc")
+    ap.add_argument("--malloc", help="the allocator library the jemalloc code preloads (default: libjemalloc.so.2 from ldconfig)")
     args = ap.parse_args(argv)
     picked = [c.strip() for c in args.codes.split(",") if c.strip()]
     if "baseline" in picked and args.baseline is None:
         ap.error("--codes baseline needs --baseline DIR")
+    malloc = args.malloc or find_jemalloc()
+    if "jemalloc" in picked and not malloc:
+        ap.error("--codes jemalloc needs libjemalloc.so.2 (Debian: apt-get install libjemalloc2) or --malloc PATH")
     base_env = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())} if args.baseline else None
-    codes = [(CODES[c][0], CODES[c][1], base_env if c == "baseline" else None) for c in picked]
+    envs = {"baseline": base_env, "jemalloc": {**os.environ, "LD_PRELOAD": malloc} if malloc else None}
+    codes = [(CODES[c][0], CODES[c][1], envs.get(c)) for c in picked]
     ref = codes[-1][0] if "baseline" in picked else codes[0][0]
     with tempfile.TemporaryDirectory(prefix="k10s-small-") as tmp:
         bundles = build_inputs(Path(tmp) / "in", args.every, args.samples)
         runs: dict[str, list[dict]] = {name: [] for name, _, _ in codes}
         outs: dict[str, Path] = {}
         for r in range(args.rounds):
-            for name, mode, env in codes:
-                outs.setdefault(name, Path(tmp) / "out" / f"{r}-{mode}-{env is None}")
-                runs[name].append(child_cpu(mode, Path(tmp) / "out" / f"{r}-{mode}-{env is None}", bundles, env))
+            for i, (name, mode, env) in enumerate(codes):
+                folder = Path(tmp) / "out" / f"{r}-{i}"
+                outs.setdefault(name, folder)
+                runs[name].append(child_cpu(mode, folder, bundles, env))
         samples = sum(1 for b in bundles if b.name.startswith("sample-"))
         print(f"{len(bundles)} small inputs ({len(bundles) - len(SCENARIOS) - samples} corpus incidents, {len(SCENARIOS)} simulated jobs, "
               f"{samples} sample bundles), {args.rounds} rounds, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}\n")
