@@ -145,3 +145,29 @@ def test_silence_in_a_paste_needs_a_clear_majority_of_waiters(tmp_path, waiters,
 def test_a_silent_rank_whose_own_lines_are_in_the_paste_still_counts(tmp_path):
     text = _timeout(0) + _timeout(2) + "[rank1]:[I816 00:24:00.000000000 train.py:1] step 1200 loss 0.31\n"
     assert _named(tmp_path, text, 3, 3) == [("nccl-hang", "never-joined", [1])]
+
+
+# A paste quoted before the terminal cut it (parsers/log_paste.py): the rows the cut made carry no
+# `>`, so the width is the quoted lines' own; unwrapped before the quoting is undone.
+QUOTED = "\n".join("> " + ln for ln in [
+    "using fused AdamW: True",
+    "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -11) local_rank: 0 (pid: 1299143) of binary: "
+    "/root/miniconda3/envs/pretrain/bin/python",
+    "Traceback (most recent call last):",
+    '  File "/root/miniconda3/envs/pretrain/lib/python3.11/site-packages/torch/distributed/elastic/multiprocessing/errors/'
+    '__init__.py", line 346, in wrapper',
+])
+
+
+def test_a_quoted_paste_cut_at_the_terminal_width():
+    from k10s_forensics.parsers.log_paste import repair_paste
+    from paste_damage import combined, redact, wrap
+
+    want = [ln[2:] for ln in QUOTED.split("\n")]
+    got = repair_paste(wrap(QUOTED, 80, True))  # padded: a handful of cut lines is evidence enough
+    assert [ln.rstrip() for ln in got.text.split("\n")] == want
+    assert got.notes[-1] == "> quoting (depth 1)" and got.notes[0].startswith("terminal wrapping at 80 columns")
+    # quoted again as a whole reply, double spaced, CRLF: the outer quote first, the log's own last
+    got = repair_paste(combined(QUOTED))
+    assert [ln.rstrip() for ln in got.text.split("\n")] == [ln[2:] for ln in redact(QUOTED).split("\n")]
+    assert "> quoting (depth 2)" in got.notes
