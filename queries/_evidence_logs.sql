@@ -263,7 +263,12 @@ wd_alive AS (  -- ranks of the job alive when the collective hung, and whether t
                 OR EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = r.pod_uid
                            -- NCCL's `Connection closed by localRank N` is another process's line about N
                            AND ((x.rank_resolved = r.rank AND x.kind IS DISTINCT FROM 'nccl_peer_closed')
-                                OR x.kind = 'torchrun_failure'))) AS has_logs
+                                OR x.kind = 'torchrun_failure'))) AS has_logs,
+           -- a rank of a pasted pod with no line of its own: only the job's size (often guessed from the
+           -- highest rank the paste shows) says it exists at all
+           r.pod_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+           AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = r.pod_uid AND x.rank_resolved = r.rank
+                           AND x.kind IS DISTINCT FROM 'nccl_peer_closed') AS unseen
     FROM k10s_rank r
     JOIN (SELECT job_key, min(ts) AS t0, max(ts) AS t1, max(timeout_ms) AS tmo, count(DISTINCT rank) AS reporting
           FROM wd_rank GROUP BY job_key) w
@@ -278,7 +283,8 @@ silent AS (  -- ranks that never logged a watchdog line while most ranks of the 
            (SELECT count(*) FROM wd_alive b WHERE b.job_key = a.job_key) AS alive,
            (SELECT mode(seq ORDER BY seq) FROM wd_rank w WHERE w.job_key = a.job_key) AS seq_num,
            (SELECT mode(op ORDER BY op) FROM wd_rank w WHERE w.job_key = a.job_key) AS op_type,
-           (SELECT min(ts) FROM wd_rank w WHERE w.job_key = a.job_key) AS ts
+           (SELECT min(ts) FROM wd_rank w WHERE w.job_key = a.job_key) AS ts,
+           bool_and(a.unseen) AS unseen
     FROM wd_alive a
     WHERE a.has_logs AND NOT EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.rank = a.rank)
       -- a rank that died of SIGABRT was taken down by its own watchdog: not silent, only unlogged
@@ -288,8 +294,11 @@ silent AS (  -- ranks that never logged a watchdog line while most ranks of the 
 ),
 silent_ev AS (
     SELECT job_key, 'watchdog-compare' AS evidence, ranks AS culprit_ranks, []::BIGINT[] AS suspect_ranks,
-           -- a pair: the one rank that timed out waited for the only other one
-           CASE WHEN len(ranks) * 2 <= reporting OR (len(ranks) = 1 AND reporting = 1 AND alive = 2) THEN 'medium' ELSE 'low' END AS confidence,
+           -- a pair: the one rank that timed out waited for the only other one; ranks a paste never shows
+           -- are silent only where the waiters outnumber them more than two to one (two waiters of a guessed
+           -- three-rank job are no proof the third exists)
+           CASE WHEN len(ranks) * 2 < reporting OR (len(ranks) * 2 = reporting AND NOT unseen)
+                     OR (len(ranks) = 1 AND reporting = 1 AND alive = 2) THEN 'medium' ELSE 'low' END AS confidence,
            NULL::VARCHAR AS pg, seq_num, op_type, ts,
            'never-joined: ' || reporting || CASE WHEN job_key IN (SELECT job_key FROM k10s_gloo_wait) THEN ' ranks timed out in gloo or saw its connection close'
                                                    ELSE ' ranks timed out in the watchdog' END || ' (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?')

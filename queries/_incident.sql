@@ -28,9 +28,10 @@ WITH l AS (  -- only the columns the steps below read; the rest is joined back a
                    'python_traceback')
       -- srun's task is a rank only when srun started the training processes itself: where a launcher of
       -- its own (torchrun, torch.distributed.launch, mp.spawn, DeepSpeed) reports in the same log, each
-      -- srun task is one node's launcher, not a rank
+      -- srun task is one node's launcher, not a rank; where the task's program could not even be run
+      -- (`slurmstepd: error: execve(): torchrun: No such file or directory`), no process ran at all
       AND NOT (kind = 'process_exit' AND subkind LIKE 'srun%' AND raw_row IN (
-          SELECT raw_row FROM k10s_log WHERE kind IN ('torchrun_failure', 'torchrun_sigterm', 'rank_spawn')
+          SELECT raw_row FROM k10s_log WHERE kind IN ('torchrun_failure', 'torchrun_sigterm', 'rank_spawn', 'launch_failed')
                                           OR (kind = 'process_exit' AND subkind IN ('spawn', 'launcher_last_cmd'))))
       -- a pasted pod's end names the rank of its pod's name only when each pod runs one process
       AND NOT (kind = 'process_exit' AND subkind = 'pod_status' AND job_key IN (
@@ -134,8 +135,9 @@ classified AS (
                     WHEN status IS NULL AND subkind = 'ray_worker_died' THEN 'host-oom-kill'
                     -- a pod whose container ended in Error / CrashLoopBackOff, a Ray actor whose worker process
                     -- died (ActorDiedError, SYSTEM_ERROR): it ended, how is unknown
-                    -- JAX's coordination service lost a task (heartbeat timeout, set to ERROR): it ended, how is unknown
-                    WHEN status IS NULL AND subkind IN ('pod_status', 'ray_actor_died', 'jax_task_error') THEN 'exit-unknown'
+                    -- JAX's coordination service lost a task (heartbeat timeout, set to ERROR), vLLM's executor a worker
+                    -- process that "died unexpectedly": it ended, how is unknown
+                    WHEN status IS NULL AND subkind IN ('pod_status', 'ray_actor_died', 'jax_task_error', 'vllm_worker_died') THEN 'exit-unknown'
                 END
         END AS cause,
         CASE

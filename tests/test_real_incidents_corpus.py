@@ -43,7 +43,6 @@ NOT_YET: dict[str, str] = {
     "deepspeed-2931-ib-completion-error12-rank2":
         "the IB completion error's process printed no rank (host:pid only, no comm line of its own), and its "
         "'unhandled system error' names none either",
-    "LlamaFactory-8261-lineno-watchdog-control": SILENT_IN_PASTE,
     "Salience-DETR-8-accelerate-timeouts-control": SILENT_IN_PASTE,
     "vllm-8978-first-allreduce-never-completes-all-ranks": SILENT_IN_PASTE,
     "pytorch-20630-rank3-broadcast-vs-allreduce":

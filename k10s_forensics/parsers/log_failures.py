@@ -13,6 +13,7 @@ import signal
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_launchers import launcher_report
 from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS, ray_worker
 
 Event = dict[str, Any]
@@ -71,8 +72,9 @@ def srun_tasks(text: str) -> list[Event]:
 
 
 def launcher_exit(text: str) -> Event | None:
-    """Launchers' own exit reports (mpirun, legacy torch.distributed.launch, DeepSpeed), and JAX's
-    coordination service on a task it lost."""
+    """Launchers' own exit reports (mpirun, legacy torch.distributed.launch, DeepSpeed; Composer, vLLM's
+    executor and launches that never started: ``log_launchers``), and JAX's coordination service on a
+    task it lost."""
     m = P.MPI_FIRST.search(text)
     if m:
         return {"kind": "process_exit", "subkind": "mpirun_first", "rank": _int(m.group(3))}
@@ -105,7 +107,7 @@ def launcher_exit(text: str) -> Event | None:
         how = "stopped sending heartbeats" if "heartbeat timeout" in text else "was set to ERROR"
         return {"kind": "process_exit", "subkind": "jax_task_error", "rank": _int(m.group(1)), "exit_code": None,
                 "error_message": f"JAX's coordination service: task {m.group(1)} {how}"}
-    return ray_worker(text)
+    return launcher_report(text) or ray_worker(text)
 
 
 def fatal_signal(text: str) -> Event | None:

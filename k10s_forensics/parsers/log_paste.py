@@ -6,7 +6,9 @@
 2. **ANSI** colour and cursor codes (``log_normalize.ANSI``);
 3. **markdown** GitHub left in: ```` ``` ````/``~~~`` fences, ``<details>``/``<summary>Click to
    expand</summary>``/``<pre>`` lines, ``>`` quoting (nested too) and list bullets (``- ``,
-   ``* ``, ``1. ``) when most lines carry them;
+   ``* ``, ``1. ``) when most lines carry them; quoting that every line carries is undone here,
+   quoting of most lines only last (a log quoted before the terminal cut it: the cut rows carry
+   no ``>``);
 4. **double spacing**: a blank line after every line (some terminals and web pages copy so):
    detected when every gap between two text lines is blank and almost all of them odd;
    a run of ``2k+1`` blank lines is ``k`` blank lines of the log, so blank lines the log
@@ -71,13 +73,21 @@ def repair_paste(text: str) -> Repaired:
             notes.append("ANSI codes")
             text = stripped
     lines = text.split("\n")
-    for step in (_markdown, _quoting, _bullets, _double_spacing, _unwrap):
+    depth, at = 0, -1
+    for step in (_markdown, _quoting_whole, _bullets, _double_spacing, _unwrap, _quoting):
         lines, note = step(lines)
         for _ in range(2 if step is _double_spacing and note else 0):  # a double-spaced paste copied double-spaced again
             lines, again = step(lines)
             if not again:
                 break
-        if note:
+        if isinstance(note, int):  # quoting, before and after the rest: one note, at its first place
+            if note and at < 0:
+                at = len(notes)
+                notes.append("")
+            depth += note
+            if at >= 0:
+                notes[at] = f"> quoting (depth {depth})"
+        elif note:
             notes.append(note)
     if any(n.startswith("markdown") for n in notes):  # the blank lines around a removed block are the block's
         while lines and _blank(lines[0]):
@@ -105,22 +115,30 @@ def _markdown(lines: list[str]) -> tuple[list[str], str | None]:
     return out, (f"markdown fences/details ({dropped} lines)" if dropped else None)
 
 
-def _quoting(lines: list[str]) -> tuple[list[str], str | None]:
-    """``>`` quoting of most lines, level by level (a quote of a quoted paste too)."""
+def _quoting_whole(lines: list[str]) -> tuple[list[str], int]:
+    """``>`` quoting of every line, level by level (a reply quoted whole, a quote of a quoted paste):
+    undone first, as it was done last."""
+    return _quoting(lines, whole=True)
+
+
+def _quoting(lines: list[str], whole: bool = False) -> tuple[list[str], int]:
+    """``>`` quoting of most lines, level by level: last, after double spacing and wrapping (a log
+    quoted before the terminal cut it: the rows the cut made carry no ``>``, and the width is that
+    of the quoted lines as they are). Returns the depth undone."""
     total = 0
     for _ in range(8):
-        lines, depth = _unquote(lines)
+        lines, depth = _unquote(lines, whole)
         if not depth:
             break
         total += depth
-    return lines, (f"> quoting (depth {total})" if total else None)
+    return lines, total
 
 
-def _unquote(lines: list[str]) -> tuple[list[str], int]:
+def _unquote(lines: list[str], whole: bool = False) -> tuple[list[str], int]:
     text = [ln for ln in lines if not _blank(ln)]
     depths = [len(m.group(1).replace(" ", "")) if (m := _QUOTE.match(ln)) else 0 for ln in text]
     quoted = [d for d in depths if d]
-    if not text or len(quoted) < SHARE * len(text):
+    if not text or len(quoted) < (len(text) if whole else SHARE * len(text)):
         return lines, 0
     depth = min(quoted)
     rx = re.compile(r"^ {0,3}(?:> ?){1,%d}" % depth)  # noqa: UP031 (braces of the regex)
@@ -177,9 +195,12 @@ def _wrap_width(lines: list[str]) -> tuple[int | None, bool]:
     return width, padded
 
 
-def _continues(prev: str, nxt: str, width: int, padded: bool) -> str | None:
-    """The separator that joins ``nxt`` to ``prev`` when ``prev`` was cut at ``width`` (None: no wrap)."""
+def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = False) -> str | None:
+    """The separator that joins ``nxt`` to ``prev`` when ``prev`` was cut at ``width`` (None: no wrap);
+    ``quoted``: most lines still carry a quote mark (undone later), so a quoted line starts a record."""
     body = prev.rstrip()
+    if quoted and _QUOTE.match(nxt):
+        return None
     if _RULE.match(body) or _RULE.match(nxt) or body[-1:] in _FRAME_END \
             or (_FILE_LINE.match(body) and nxt[:1].isspace()):
         return None  # separators and boxes (failure tables, rich tracebacks) fill the width by design
@@ -198,13 +219,15 @@ def _unwrap(lines: list[str]) -> tuple[list[str], str | None]:
     width, padded = _wrap_width(lines)
     if width is None:
         return lines, None
+    text = [ln for ln in lines if not _blank(ln)]
+    quoted = sum(1 for ln in text if _QUOTE.match(ln)) >= SHARE * len(text)
     out: list[str] = []
     joined = 0
     cur: str | None = None
     last_piece = ""
     for line in lines:
         if cur is not None:
-            sep = _continues(last_piece, line, width, padded)
+            sep = _continues(last_piece, line, width, padded, quoted)
             if sep is not None:
                 cur = (cur.rstrip() + sep + line.rstrip()) if padded else cur + line
                 last_piece = line

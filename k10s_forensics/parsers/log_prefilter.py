@@ -97,6 +97,11 @@ _EVENT_LITERALS = (
     r"\.py: error: ",
     r"Traceback \(most recent call last\)",
     r"spawned with command",
+    # more launchers (log_launchers.py): vLLM's executor on a dead worker, a launch that never started
+    r"Worker proc \S+ died unexpectedly",
+    r"error: execve\(\): ",
+    r"executable file not found in \$PATH",
+    r": command not found\s*$",
     # a frame of a launcher's own code: the exception right after it is the launcher's (log_lines.py)
     r"File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/)",
     # JAX's coordination service naming a task (process) that failed or stopped sending heartbeats

@@ -1,0 +1,54 @@
+"""More launchers' reports of how a process ended, and of a launch that never started a process.
+
+Called by ``log_failures.launcher_exit`` for a line none of its own wordings matched:
+
+* MosaicML Composer's launcher (``composer train.py …``) names the **global** rank of the process
+  that ended: ``ERROR:composer.cli.launcher:Rank 2 crashed with exit code -7.`` (Composer < 0.17)
+  and ``Global rank 0 (PID 208865) exited with code -11`` (later); it then tears the others down
+  (``Waiting up to 30 seconds for all training processes to terminate``);
+* vLLM V1's multiprocess executor on a worker that died without raising: ``Worker proc
+  VllmWorker-1 died unexpectedly, shutting down executor.`` (the worker's index is its rank in the
+  executor; the others then log ``Parent process exited, terminating worker``);
+* a launch that never started any process: Slurm's ``slurmstepd: error: execve(): torchrun: No such
+  file or directory``, a container runtime's ``exec: "torchrun": executable file not found in
+  $PATH`` and a shell's ``torchrun: command not found`` (``launch_failed``): srun's ``task N`` that
+  ends right after is the launcher that could not be run, not rank N (queries/_incident.sql).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+Event = dict[str, Any]
+
+#: Composer's launcher: ``Rank 2 crashed with exit code -7.`` / ``Global rank 0 (PID 208865) exited with code -11``
+COMPOSER_EXIT = re.compile(r"\b(?:Global rank|Rank) (\d{1,7}) (?:\(PID (\d{1,10})\) exited|crashed) with (?:exit )?code (-?\d{1,3})\b")
+#: vLLM V1's executor: ``Worker proc VllmWorker-1 died unexpectedly, shutting down executor.``
+VLLM_WORKER_DIED = re.compile(r"\bWorker proc VllmWorker-(\d{1,5}) died unexpectedly\b")
+#: the program could not be executed at all: Slurm's step daemon, a container runtime (OCI), a shell
+LAUNCH_FAILED = (
+    ("execve", re.compile(r"\bslurmstepd(?:-[\w.-]{1,100})?: error: execve\(\): ([^:\s]{1,200}): (.{1,200}?)\s*$")),
+    ("oci_exec", re.compile(r"\bexec: \"([^\"]{1,200})\": (executable file not found in \$PATH)")),
+    ("command_not_found", re.compile(r"(?:^|\s|:)([\w.+-]{1,100}): (command not found)\s*$")),
+)
+
+
+def launcher_report(text: str) -> Event | None:
+    """The event of one line of the launchers above (None: not theirs)."""
+    m = COMPOSER_EXIT.search(text) if "with" in text and "ank " in text else None
+    if m:
+        return {"kind": "process_exit", "subkind": "composer", "rank": int(m.group(1)),
+                "pid": int(m.group(2)) if m.group(2) else None, "exit_code": int(m.group(3))}
+    m = VLLM_WORKER_DIED.search(text) if "died unexpectedly" in text else None
+    if m:  # how it died is not said (no exit status)
+        return {"kind": "process_exit", "subkind": "vllm_worker_died", "rank": int(m.group(1)), "exit_code": None,
+                "error_message": f"vLLM's executor: worker process VllmWorker-{m.group(1)} died unexpectedly"}
+    for sub, rx in LAUNCH_FAILED if ("execve" in text or "exec: " in text or "command not found" in text) else ():
+        m = rx.search(text)
+        if m:
+            return {"kind": "launch_failed", "subkind": sub, "error_message": f"{m.group(1)}: {m.group(2)}"[:300], "_no_rank": True}
+    return None
+
+
+__all__ = ["COMPOSER_EXIT", "LAUNCH_FAILED", "VLLM_WORKER_DIED", "launcher_report"]
