@@ -9,6 +9,7 @@ raw checksums), so the same bundle given twice, re-packed or re-derived is index
 from __future__ import annotations
 
 import glob as globlib
+import multiprocessing
 import os
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -137,7 +138,11 @@ def index_fleet(
             if progress:
                 progress(done, len(paths))
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        # forkserver, not fork: a fork of this process (threads, live DuckDB databases) crashed its child
+        # opening a database of its own (a SIGSEGV in duckdb.connect, seen under the test suite's load)
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["k10s_forensics.fleet.index"])
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             for outcome in pool.map(_extract_one, [str(p) for p in paths], [known] * len(paths), chunksize=4):
                 take(*outcome)
                 done += 1

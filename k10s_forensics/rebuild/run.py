@@ -25,7 +25,7 @@ from k10s_forensics.store import derived
 from k10s_forensics.store.bundle import COMPRESSION, RAW_SCHEMAS, Bundle, parse_iso
 from k10s_forensics.store.locking import LOCK_NAME, LayerLock, holder_note
 from k10s_forensics.parsers import DERIVERS, ParseIssues, load_deriver
-from k10s_forensics.store.tables import TABLE_NAMES, TABLES_BY_NAME, conform
+from k10s_forensics.store.tables import TABLE_NAMES, TABLES_BY_NAME, conform, empty_parquet
 
 #: Tables too large to keep in memory: written as they are emitted.
 STREAMED = frozenset({"gpu_samples", "tcp_samples", "log_events"})
@@ -231,7 +231,11 @@ class DeriveContext:
                 continue
             if name == "parse_errors":
                 continue
-            pq.write_table(self.table(name), path, compression=COMPRESSION)
+            if name in STREAMED or self._memory.get(name):
+                pq.write_table(self.table(name), path, compression=COMPRESSION)
+            else:  # nothing emitted: the table's empty file, the same bytes every time
+                path.write_bytes(empty_parquet(name, COMPRESSION))
+
 
 
 def _collector_rows(manifest: dict[str, Any]) -> list[dict[str, Any]]:
