@@ -19,27 +19,17 @@ import re
 
 import pytest
 
-from incident_kit import naming_findings
-from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_classify import classify
 from k10s_forensics.parsers.log_json import unjson
 from k10s_forensics.parsers.log_normalize import normalize
 from k10s_forensics.parsers.log_pod_prefix import split_replicas
-from torch_runs_kit import CAPTURED, RUNS, plain
+from torch_runs_kit import RUNS, findings_of_texts, named, plain
 
 V = RUNS / "2.13.0"
 TB = "Traceback (most recent call last):\n  File \"/workspace/train.py\", line 9, in <module>\n    main()\nKeyError: 'labels'"
 
 
-def _findings(tmp_path, texts: list[str]):
-    sources = [LogSource(f"node{i}.log", t) for i, t in enumerate(texts)]
-    bundle, _ = import_logs(sources, tmp_path / "b", job="train", namespace="team-a", now=CAPTURED)
-    return analyze(bundle)["findings"]
-
-
-def _named(findings) -> list[tuple]:
-    return [(f["cause"], f["ranks"]) for f in naming_findings(findings)]
+_findings, _named = findings_of_texts, named  # node logs through import-logs; (cause, ranks) named
 
 
 def _logs(run: str, version: str = "2.13.0") -> list[str]:

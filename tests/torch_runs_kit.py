@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from incident_kit import Case, misses
+from incident_kit import Case, misses, naming_findings
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.store.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
-from k10s_forensics.logimport import import_logs, read_source
+from k10s_forensics.logimport import LogSource, import_logs, read_source
 from k10s_forensics.rebuild.run import rebuild
 
 RUNS = Path(__file__).resolve().parent / "data" / "torch-runs"
@@ -128,9 +128,21 @@ def _obj(body: dict[str, Any], captured: dt.datetime) -> dict[str, Any]:
             "name": m["name"], "uid": m["uid"], "body": json.dumps(body)}
 
 
+def findings_of_texts(tmp: Path, texts: list[str]) -> list[dict[str, Any]]:
+    """The findings of node logs given as text (``node0.log``, ``node1.log``, …) through ``k10s import-logs``."""
+    sources = [LogSource(f"node{i}.log", t) for i, t in enumerate(texts)]
+    bundle, _ = import_logs(sources, tmp / "b", job="train", namespace="team-a", now=CAPTURED)
+    return analyze(bundle)["findings"]
+
+
+def named(findings: list[dict[str, Any]]) -> list[tuple]:
+    """(cause, ranks) of each finding that names a culprit."""
+    return [(f["cause"], f["ranks"]) for f in naming_findings(findings)]
+
+
 def score(run: Run, bundle: Bundle) -> str | None:
     """Why analyze misses the run's truth (None: right)."""
     return misses(run.case(), analyze(bundle)["findings"])
 
 
-__all__ = ["RUNS", "Run", "import_run", "load_runs", "plain", "podlog_run", "score"]
+__all__ = ["RUNS", "Run", "findings_of_texts", "import_run", "load_runs", "named", "plain", "podlog_run", "score"]
