@@ -150,7 +150,7 @@ run_tests() {
     export K10S_TEST_MALLOC="$malloc" LD_PRELOAD="$malloc${LD_PRELOAD:+ $LD_PRELOAD}"
   fi
   # numpy (imported by pyarrow and DuckDB, unused by k10s) starts OpenBLAS threads that spin for a
-  # while in each of the suite's ~500 Python processes: ~40 ms of CPU each.
+  # while in each of the hundreds of Python processes the suite starts: ~40 ms of CPU each.
   export OPENBLAS_NUM_THREADS=1
   # -p no:benchmark: a pytest-benchmark plugin from the environment only warns under xdist
   exec "$VPY" -m pytest -q -p no:benchmark -n "${K10S_TEST_WORKERS:-auto}" --dist loadgroup "${args[@]}"
