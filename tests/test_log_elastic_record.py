@@ -2,8 +2,8 @@
 real incidents batch 13): ``local_rank 1 FAILED with no error file`` (PyTorch 1.x) and, from 2.x on, the
 same message logged as an unformatted tuple ``('local_rank %s FAILED with no error file. …', 2)``. The
 number is the failure's global rank (the failure table's ``rank``), how the process ended is not said:
-alone it names that rank, exit-unknown (warning); beside the agent's ``failed (exitcode: …)`` line for the
-same process it adds no rank and no cause.
+alone it names that rank, exit-unknown (warning); where the agent's own report (``failed (exitcode: …)``,
+its failure table) is in the log the line adds nothing: no rank, no cause, no victim made a culprit.
 """
 
 from __future__ import annotations
@@ -70,3 +70,12 @@ def test_alone_it_names_the_rank_how_it_ended_unknown(tmp_path):
 
 def test_beside_the_agent_line_it_adds_no_rank_and_no_cause(tmp_path):
     assert _named(tmp_path, AGENT + RECORD.format(rank=1), 2, 2) == [("rank-failure", "critical", "segfault", [1])]
+
+
+def test_a_torn_down_worker_stays_a_victim(tmp_path):
+    """Node 1 evicted (its agent SIGTERMed), node 0's workers exit 1 and its agent's @record names local rank 0:
+    no culprit (tests/data/torch-runs t5-evicted-node1-sigterm, here in two lines)."""
+    text = (AGENT.replace("exitcode: -11", "exitcode: 1").replace("local_rank: 1", "local_rank: 0")
+            + RECORD.format(rank=0).replace("21:22:31.866", "21:22:31.867"))
+    named = _named(tmp_path, text, 2, 4)
+    assert all(r != ("rank-failure", "warning", "exit-unknown", [0]) for r in named)

@@ -19,7 +19,7 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   ``('local_rank %s FAILED with no error file. …', 2)``. Despite its wording the number is the
   failure's **global** rank (the key of ``ChildFailedError.failures``, the failure table's
   ``rank``); how the process ended is not said (the agent's ``failed (exitcode: …)`` line, when
-  it is in the log, says it).
+  it is in the log, says it, and then this line is dropped: queries/_incident.sql).
 """
 
 from __future__ import annotations
