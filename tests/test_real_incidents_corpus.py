@@ -90,6 +90,19 @@ NOT_YET: dict[str, str] = {
     "sglang-8336-cri-timestamps-tp2-exception":
         "SGLang's `TP2` record is cut after its first frames, before its exception: a cut record names no one (the same start "
         "opens teardowns, sglang-3398/5594); the illegal memory access is in the thread's title only",
+    # batch 13
+    "sglang-6624-dp1-tp2-scheduler-exception":
+        "SGLang's `[… DP1 TP2] Scheduler hit an exception` record is cut before its exception (a cut record names no one, "
+        "batch 11), and `DP1 TP2` is rank 2 only under DP attention: the prefix alone may be DP replica 1's local TP rank 2",
+    "torchtune-2071-fsdp-oom-rank5-and-rank2-control":
+        "rank 2's traceback is cut before its exception, so only rank 5 is known to have run out of memory (as in "
+        "pytorch-148150); that several ranks ran out alike is known from the thread, not the excerpt",
+    "Pai-Megatron-Patch-583-rank0-dataloader-worker-killed":
+        "rank 0 is right; a DataLoader worker `killed by signal: Killed` is charged to its rank as host-oom-kill "
+        "(docs/rules.md, rank-failure), the expectation names the rank's own RuntimeError (python-exception)",
+    "NeMo-12203-nemo-run-prefix-local-rank0-failed-no-error-file":
+        "rank 0 is right (`('local_rank %s FAILED with no error file. …', 0)`, exit-unknown); that it raised is in the "
+        "thread's other block only, the excerpt says no more than that it failed",
 }
 
 

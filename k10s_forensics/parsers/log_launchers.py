@@ -12,7 +12,14 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
 * a launch that never started any process: Slurm's ``slurmstepd: error: execve(): torchrun: No such
   file or directory``, a container runtime's ``exec: "torchrun": executable file not found in
   $PATH`` and a shell's ``torchrun: command not found`` (``launch_failed``): srun's ``task N`` that
-  ends right after is the launcher that could not be run, not rank N (queries/_incident.sql).
+  ends right after is the launcher that could not be run, not rank N (queries/_incident.sql);
+* torch elastic's ``@record`` wrapper around the launcher, on the first failure of a worker that
+  wrote no error file: ``local_rank 1 FAILED with no error file. Decorate your entrypoint fn with
+  @record …`` (PyTorch 1.x) and, from 2.x on, the same message logged as an unformatted tuple,
+  ``('local_rank %s FAILED with no error file. …', 2)``. Despite its wording the number is the
+  failure's **global** rank (the key of ``ChildFailedError.failures``, the failure table's
+  ``rank``); how the process ended is not said (the agent's ``failed (exitcode: …)`` line, when
+  it is in the log, says it, and then this line is dropped: queries/_incident.sql).
 """
 
 from __future__ import annotations
@@ -33,6 +40,10 @@ LAUNCH_FAILED = (
     ("command_not_found", re.compile(r"(?:^|\s|:)([\w.+-]{1,100}): (command not found)\s*$")),
 )
 
+#: torch elastic's ``@record`` on a failure without an error file: ``local_rank 1 FAILED with no error file``,
+#: or (PyTorch 2.x) the logged tuple ``('local_rank %s FAILED with no error file. … errors.html', 2)``
+NO_ERROR_FILE = re.compile(r"\blocal_rank (\d{1,7}|%s) FAILED with no error file\b(?:.{0,400}?['\"]\s*,\s*(\d{1,7})\s*\))?")
+
 
 def launcher_report(text: str) -> Event | None:
     """The event of one line of the launchers above (None: not theirs)."""
@@ -44,6 +55,11 @@ def launcher_report(text: str) -> Event | None:
     if m:  # how it died is not said (no exit status)
         return {"kind": "process_exit", "subkind": "vllm_worker_died", "rank": int(m.group(1)), "exit_code": None,
                 "error_message": f"vLLM's executor: worker process VllmWorker-{m.group(1)} died unexpectedly"}
+    m = NO_ERROR_FILE.search(text) if "FAILED with no error file" in text else None
+    if m and (m.group(1) != "%s" or m.group(2)):
+        rank = int(m.group(2) or m.group(1))  # the failure's global rank, whatever the wording says
+        return {"kind": "process_exit", "subkind": "elastic_no_error_file", "rank": rank, "exit_code": None,
+                "error_message": f"torch elastic: rank {rank} failed without an error file (exit status not in this line)"}
     for sub, rx in LAUNCH_FAILED if ("execve" in text or "exec: " in text or "command not found" in text) else ():
         m = rx.search(text)
         if m:
@@ -51,4 +67,4 @@ def launcher_report(text: str) -> Event | None:
     return None
 
 
-__all__ = ["COMPOSER_EXIT", "LAUNCH_FAILED", "VLLM_WORKER_DIED", "launcher_report"]
+__all__ = ["COMPOSER_EXIT", "LAUNCH_FAILED", "NO_ERROR_FILE", "VLLM_WORKER_DIED", "launcher_report"]

@@ -97,8 +97,10 @@ _EVENT_LITERALS = (
     r"\.py: error: ",
     r"Traceback \(most recent call last\)",
     r"spawned with command",
-    # more launchers (log_launchers.py): vLLM's executor on a dead worker, a launch that never started
+    # more launchers (log_launchers.py): vLLM's executor on a dead worker, a launch that never started,
+    # torch elastic's @record on a failure without an error file
     r"Worker proc \S+ died unexpectedly",
+    r"FAILED with no error file",
     r"error: execve\(\): ",
     r"executable file not found in \$PATH",
     r": command not found\s*$",
