@@ -32,16 +32,11 @@ _T4 = {"2.13.0/t4-lightning-2node-sigkill": LIGHTNING_SILENT, "2.13.0/t4-lightni
 HYDRA_SILENT = ("MPICH Hydra's BAD TERMINATION banner names a PID and an exit code, not a rank (rank 0's PID, not the culprit's), "
                 "and the SIGKILLed rank printed nothing; two ranks (2.13.0) or all four (2.14.1) are silent: nothing is named")
 _T7 = {f"{v}/t7-hydra-4-sigkill-rank2": HYDRA_SILENT for v in ("2.13.0", "2.14.1")}
-LOADER_TIMEOUT = ("the culprit's own `RuntimeError: DataLoader timed out after 3 seconds` (its loader worker deadlocked) reads as a "
-                  "teardown error ('timed out', like a peer's collective timeout): every rank looks a victim, nothing is named")
-PYLOG_NO_RANK = ("`logging` lines carry a PID (`[%(process)d]`), no rank; the tracebacks after them carry neither: rank 0's own "
-                 "AttributeError and rank 3's gloo error both end in exit status 1 within a second: no single culprit (2.13.0 timing)")
-_T8 = {f"{v}/t8-trun-loader-deadlock-rank1": LOADER_TIMEOUT for v in ("2.13.0", "2.14.1")}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
-               **_T7, **_T8, "2.13.0/t8-trun-pylog-unpicklable-rank0": PYLOG_NO_RANK},
+               **_T7},
     "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
-               **_T7, **_T8},
+               **_T7},
 }
 
 
