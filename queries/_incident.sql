@@ -55,15 +55,18 @@ timed_out AS (  -- ranks whose own watchdog fired: their -6 is the watchdog's ab
 ),
 raised AS (  -- ranks that raised an exception of their own: a -6 of theirs is the C++ runtime ending the
              -- process after it ("terminate called without an active exception"), not a separate abort
-    SELECT DISTINCT job_key, rank_resolved AS rank FROM l
-    WHERE rank_resolved IS NOT NULL AND kind = 'python_exception' AND subkind = 'raised'
+    SELECT DISTINCT l.job_key, coalesce(l.rank_resolved, pr.rank) AS rank FROM l
+    LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid  -- a logging record's pid (log_owners.py)
+    WHERE coalesce(l.rank_resolved, pr.rank) IS NOT NULL AND l.kind = 'python_exception' AND l.subkind = 'raised'
 ),
 torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Connection closed by peer",
                 -- DistBackendError, a remote error): their exit status 1 is that teardown's, not a failure of their own
-    SELECT job_key, rank_resolved AS rank FROM l
-    WHERE rank_resolved IS NOT NULL AND kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+    SELECT l.job_key, coalesce(l.rank_resolved, pr.rank) AS rank FROM l
+    LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
+    WHERE coalesce(l.rank_resolved, pr.rank) IS NOT NULL
+      AND l.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other')
     GROUP BY ALL
-    HAVING bool_and(kind = 'nccl_remote_error' OR (kind = 'python_exception' AND subkind = 'teardown'))
+    HAVING bool_and(l.kind = 'nccl_remote_error' OR (l.kind = 'python_exception' AND l.subkind = 'teardown'))
 ),
 ranked AS (
     SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms,

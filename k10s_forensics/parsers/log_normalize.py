@@ -68,7 +68,7 @@ _PREFIX = re.compile(
     r"|\[(?:\d{1,7},)?(?P<mpi>\d{1,7})\]<std(?:out|err)>:"  # mpirun [jobid,rank], horovodrun (gloo) [rank]
     r"|\((?:RayTrainWorker|TrainTrainable|\w{1,40}Worker|\w{1,40}Actor)(?: pid=(?P<actor_pid>\d{1,9}))?[^)]{0,200}\)"
     r"|\((?:\w{1,40}Controller|raylet|gcs_server|autoscaler|\w{1,40}Cleaner|\w{1,40}Watcher) ?[^)]{0,200}\)"  # Ray's own processes
-    r"|\[\d{1,9}\](?=\s)"  # pid
+    r"|\[(?P<bare_pid>\d{1,9})\](?=\s)"  # pid (logging's ``[%(process)d]``)
     r"|\[[A-Za-z][\w.:-]{0,252}\](?=\s)"  # [job-master-0], [trainer-7f9c-x2k4q], [INFO]
     r"|[A-Za-z0-9][\w.-]{0,252} >>"  # worker-0 >>
     r"|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}:"  # 192.168.1.51:
@@ -110,7 +110,7 @@ class Normalized:
     rank: int | None = None
     local_rank: int | None = None
     stripped: int = 0
-    pid: int | None = None  # a Ray worker's ``(RayTrainWorker pid=…)``: its rank comes from the worker group
+    pid: int | None = None  # a Ray worker's ``(RayTrainWorker pid=…)`` (its rank from the worker group) or a bare ``[pid]``
 
 
 def strip_ansi(text: str) -> str:
@@ -167,8 +167,8 @@ def normalize(text: str) -> Normalized:
             local = int(m.group("local") or m.group("local_bare"))
         if m.group("sgl"):
             rank = _sglang_rank(m.group("sgl"))
-        if m.group("actor_pid"):
-            pid = int(m.group("actor_pid"))
+        if m.group("actor_pid") or m.group("bare_pid"):
+            pid = int(m.group("actor_pid") or m.group("bare_pid"))
         pos = m.end()
     if pos == start:
         s = _SRUN.match(text)

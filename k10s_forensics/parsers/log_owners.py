@@ -17,7 +17,10 @@ Called by ``log_lines.BodyAssembler`` for each candidate line:
   code (``log_patterns.LAUNCHER_FRAME``: DeepSpeed's runner, torchrun's ``run.py``) ends in the
   launcher's exception, no rank's;
 * DCP's ``CheckpointException ranks:dict_keys([3])`` names the ranks whose part failed: on any
-  other rank it is a report of their failure (a teardown), not a failure of its own.
+  other rank it is a report of their failure (a teardown), not a failure of its own;
+* a ``logging`` record at ERROR/CRITICAL with its process id and no rank (``%(asctime)s [%(process)d]
+  ERROR …``, as ``logger.exception`` writes it): the exception ending the traceback under it is that
+  process's (its pid; the launcher's lines that name pid and rank give the rank, queries/_incident.sql).
 """
 
 from __future__ import annotations
@@ -56,9 +59,12 @@ class Owners:
         self._worker_rank: dict[int, int] = {}  # Ray Train worker pid -> world rank
         self._records: set[int | None] = set()  # printers whose pending owner is a one-record traceback's (not a header's)
         self._launcher_frame: tuple[int, int | None] | None = None  # (line_no, prefix rank) of a launcher's own frame
+        self._pid_record: tuple[int, int] | None = None  # (line_no, pid) of the last rankless ERROR record with a pid
 
     def header(self, line_no: int, norm: Normalized) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
+        if norm.pid is not None and norm.rank is None and norm.text.startswith(("ERROR", "CRITICAL")):
+            self._pid_record = (line_no, norm.pid)
         owner = OWNER_HEADER.match(norm.text) if ("Snippet]" in norm.text or "(RANK " in norm.text) else None
         if owner:
             self._owner[norm.rank] = (line_no, int(owner.group(1) or owner.group(2)))
@@ -111,6 +117,10 @@ class Owners:
             elif failed and ev.get("rank") not in failed:
                 ev["subkind"] = "teardown"
         head = events[0]
+        if head["kind"] in ("python_exception", "cuda_error", "cuda_oom") and self._pid_record is not None:
+            record, self._pid_record = self._pid_record, None
+            if head.get("rank") is None and head.get("pid") is None and line_no - record[0] <= OWNER_GAP:
+                head["pid"] = record[1]
         owned = self._owner.get(norm.rank)
         if owned is None or not (head["kind"] in ("python_exception", "cuda_error", "cuda_oom") or head.get("subkind") == "ray_worker_died"):
             return

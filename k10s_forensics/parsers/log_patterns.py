@@ -181,11 +181,13 @@ CUDA_KINDS = (
 )
 #: The last line of a Python traceback, on the normalised message: ``[pkg.]ClassName[: message]``.
 PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:[A-Z]\w{0,80}(?:Error|Exception|Interrupt)|Exception))(?:: ?(.{0,2000}))?\s*$")
-#: Exceptions a rank raises because ANOTHER rank failed or the launcher tore the group down.
+#: Exceptions a rank raises because ANOTHER rank failed or the launcher tore the group down. A
+#: DataLoader's own timeout (``DataLoader timed out after 3 seconds``: its worker process sent no
+#: batch) is the rank's own failure, no peer's: ``timed out`` does not count after ``DataLoader``.
 PY_TEARDOWN = re.compile(
     r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
     r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|Broken pipe|Connection reset|Connection closed|ncclRemoteError|"
-    r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|[Tt]imed out|Timeout|wait timeout|(?:Read|Write) timeout|timeout caused pair closure|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
+    r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|(?<!DataLoader )[Tt]imed out|Timeout|wait timeout|(?:Read|Write) timeout|timeout caused pair closure|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
 )
 #: argparse's usage error (``train.py: error: unrecognized arguments: --local-rank=2``): exit status 2
 ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")

@@ -96,6 +96,8 @@ _EVENT_LITERALS = (
     r"srun: error: .{0,300}tasks? \d",
     r"\.py: error: ",
     r"Traceback \(most recent call last\)",
+    # a logging record with its process id and no rank, right above the traceback it logs (log_owners.py)
+    r"\[\d{1,9}\] (?:ERROR|CRITICAL)\b",
     r"spawned with command",
     # more launchers (log_launchers.py): vLLM's executor on a dead worker, a launch that never started,
     # torch elastic's @record on a failure without an error file

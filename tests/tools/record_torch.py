@@ -35,6 +35,7 @@ import torch_scenarios4
 import torch_scenarios5
 import torch_scenarios6
 import torch_scenarios7
+import torch_scenarios8
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "torch_worker.py"
@@ -118,6 +119,7 @@ SCENARIOS = [
     *torch_scenarios5.scenarios(S),  # the fifth: Kubeflow PET_*, Ray Train, HF Trainer, FSDP2/DCP (held out)
     *torch_scenarios6.scenarios(S),  # the sixth: one process per pod, mpirun, newer torchrun options (held out)
     *torch_scenarios7.scenarios(S),  # the seventh: MPICH Hydra, torchx, DDP's own errors, structured logs (held out)
+    *torch_scenarios8.scenarios(S),  # the eighth: DCP, object collectives, loader deadlock, SIGXCPU (held out)
 ]
 
 
@@ -188,6 +190,8 @@ def _commands(sc: dict, logdir: str) -> list[list[str]]:
                 "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
         return [[py, "-c", code]]
     port = str(free_port())
+    if sc["launcher"] in torch_scenarios8.LAUNCHERS:
+        return torch_scenarios8.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios7.LAUNCHERS:
         return torch_scenarios7.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios6.LAUNCHERS:
@@ -270,7 +274,7 @@ def _public(cmd: list[str], logdir: str) -> str:
     """The command as a user would type it (no paths of this machine)."""
     parts = ["python" if c == sys.executable else Path(c).name if Path(c).parent == torch_scenarios4.BIN
              else c.replace(str(WORKER), "torch_worker.py").replace(torch_scenarios4.WORKER, "wrapper_worker.py").replace(logdir, "logs")
-             .replace(str(HERE), ".") for c in map(lambda c: torch_scenarios7.public(torch_scenarios6.public(torch_scenarios5.public(c))), cmd)]
+             .replace(str(HERE), ".") for c in map(lambda c: torch_scenarios8.public(torch_scenarios7.public(torch_scenarios6.public(torch_scenarios5.public(c)))), cmd)]
     return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
 
 
