@@ -237,7 +237,6 @@ class DeriveContext:
                 path.write_bytes(empty_parquet(name, COMPRESSION))
 
 
-
 def _collector_rows(manifest: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for c in manifest.get("collectors") or []:
