@@ -18,6 +18,7 @@ from k10s_forensics.parsers.log_failures import fatal_signal as _fatal_signal
 from k10s_forensics.parsers.log_failures import launcher_exit as _launcher
 from k10s_forensics.parsers.log_failures import py_exception as _py_exception
 from k10s_forensics.parsers.log_failures import srun_tasks as _srun_tasks
+from k10s_forensics.parsers.log_failures import store_timeout as _store_timeout
 from k10s_forensics.parsers.log_normalize import Normalized, is_masked, normalize
 from k10s_forensics.parsers.log_pods import pod_status as _pod_status
 from k10s_forensics.parsers.log_reports import reports as _reports
@@ -273,7 +274,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
             ev = _remote(text)
             events = [ev] if ev else []
         return _finish(text, events, norm)
-    for single in (_xid, _watchdog, _oom, _cuda_error, _remote, _pod_status, _launcher, _fatal_signal):
+    for single in (_xid, _watchdog, _oom, _cuda_error, _remote, _pod_status, _launcher, _fatal_signal, _store_timeout):
         ev = single(text)
         if ev:
             events = [ev]

@@ -129,6 +129,18 @@ def _last_cmd(text: str, code: int | None) -> Event:
     return {"kind": "process_exit", "subkind": "launcher_last_cmd", "exit_code": code, "local_rank": only, "_no_rank": True}
 
 
+def store_timeout(text: str) -> Event | None:
+    """c10d's store client giving up on a key another rank was to set (``[c10d] waitForInput: socket … timed
+    out after 1800000ms``): the rank was waiting for a peer, like a watchdog's timeout; the traceback that
+    follows (often cut before its ``DistBackendError … Socket Timeout``) is that wait's teardown."""
+    m = P.STORE_SOCKET_TIMEOUT.search(text) if "waitForInput" in text else None
+    if m is None:
+        return None
+    waited = f" after {m.group(1)} ms" if m.group(1) else ""
+    return {"kind": "python_exception", "subkind": "teardown", "error_type": "c10d store timeout",
+            "error_message": "waiting on the c10d store for another rank's key timed out" + waited}
+
+
 def py_exception(message: str, tagged: bool = False) -> Event | None:
     """The last line of a Python traceback (on the normalised message); with ``tagged`` (the line
     carries a launcher's rank prefix) also the first line, for a traceback whose end was cut off."""
@@ -152,4 +164,4 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
     return ev
 
 
-__all__ = ["cuda_error", "fatal_signal", "launcher_exit", "py_exception", "srun_tasks"]
+__all__ = ["cuda_error", "fatal_signal", "launcher_exit", "py_exception", "srun_tasks", "store_timeout"]

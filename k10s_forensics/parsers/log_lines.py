@@ -190,7 +190,7 @@ class BodyAssembler:
             self._close_entry()
             self._section = "root_cause"
             return True
-        if P.TABLE_FAILURES.match(text) or "<NO_OTHER_FAILURES>" in text:
+        if P.TABLE_FAILURES.match(text) or P.NO_OTHER_FAILURES.search(text):
             self._close_entry()
             self._section = "failures"
             return True
@@ -199,16 +199,18 @@ class BodyAssembler:
             self._close_entry()
             self._entry = {"index": int(m.group(1)), "first": line_no, "last": line_no, "lines": [text], "api_ts": api_ts, "section": self._section}
             return True
+        flat = P.TABLE_FLAT.search(text)
+        if flat:  # the entry's rows on one line: its rank and exit code are all it needs
+            self._table_entry(line_no, text, api_ts)
+            self._entry.update(rank=int(flat.group(1)), local_rank=int(flat.group(2)), exit_code=int(flat.group(3)),
+                               pid=int(flat.group(4)) if flat.group(4).isdigit() else None)
+            return True
         m = P.TABLE_FIELD.match(text)
         if not m:
             return False
         if self._entry is None and m.group(1) in ("traceback", "error_file", "host"):
             return False  # a lone trailer field is an ordinary line (e.g. "Signal 6 ... received by PID")
-        if self._entry is None:  # the excerpt starts mid-entry
-            self._entry = {"index": None, "first": line_no, "last": line_no, "lines": [], "api_ts": api_ts, "section": self._section}
-        entry = self._entry
-        entry["last"] = line_no
-        entry["lines"].append(text)
+        entry = self._table_entry(line_no, text, api_ts)
         name, value = m.group(1), m.group(2).strip()
         if name == "time":
             t = P.TABLE_TIME.match(text)
@@ -226,6 +228,14 @@ class BodyAssembler:
             if e:
                 entry["exit_code"], entry["pid"] = int(e.group(1)), int(e.group(2)) if e.group(2).isdigit() else None
         return True
+
+    def _table_entry(self, line_no: int, text: str, api_ts: dt.datetime | None) -> dict[str, Any]:
+        """The open failure-table entry, given one more line (opened when the excerpt starts mid-entry)."""
+        if self._entry is None:
+            self._entry = {"index": None, "first": line_no, "last": line_no, "lines": [], "api_ts": api_ts, "section": self._section}
+        self._entry["last"] = line_no
+        self._entry["lines"].append(text)
+        return self._entry
 
     def _close_entry(self) -> None:
         entry, self._entry = self._entry, None
@@ -313,10 +323,10 @@ class BodyAssembler:
         if not m:
             return []
         self._ray_died = None
-        if m.group(1) != "0":
+        if m.group(2) != "0":
             return []  # another placement group: its first rank is not known from the line
-        event = {"kind": "process_exit", "subkind": "ray_actor_died", "rank": int(m.group(2)), "exit_code": None,
-                 "error_message": "Ray actor " + text.strip()[6:] + " died"}
+        event = {"kind": "process_exit", "subkind": "ray_actor_died", "rank": int(m.group(3)), "exit_code": None,
+                 "error_message": "Ray actor " + m.group("name") + " died"}
         return with_context(text, [event], Normalized(text))
 
     def _annotate_reports(self, line_no: int, events: list[Event]) -> None:

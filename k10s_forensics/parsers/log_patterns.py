@@ -122,7 +122,13 @@ FORCE_KILL = re.compile(r"Unable to shutdown process " + _PID + r" via (?:Signal
 WORKER_GROUP = re.compile(r"Worker group FAILED\. (\d+)/(\d+) attempts left")
 TABLE_HEADER = re.compile(r"^\s*\[(\d+)\]:\s*$")
 TABLE_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
-TABLE_RANK = re.compile(r"^(-?\d+) \(local_rank: (-?\d+)\)")
+TABLE_RANK = re.compile(r"^(-?\d+) \(local[_ ]rank: (-?\d+)\)")
+#: A failure-table entry whose rows lost their line breaks, and markdown its underscores (``_rank_``
+#: read as emphasis), when a paste went through a rendered page or a screenshot's text:
+#: ``rank2 (local rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>``
+TABLE_FLAT = re.compile(r"\brank\s*:?\s*(-?\d{1,7})\s*\(local[_ ]rank:\s*(-?\d{1,7})\)\s*exitcode\s*:\s*(-?\d{1,4})\s*\(pid:\s*" + _PID + r"\)")
+#: torch's ``<NO_OTHER_FAILURES>`` (its underscores lost to markdown the same way)
+NO_OTHER_FAILURES = re.compile(r"<NO[_ ]OTHER[_ ]FAILURES>")
 TABLE_EXIT = re.compile(r"^(-?\d+) \(pid: " + _PID + r"\)")
 TABLE_ROOT = re.compile(r"Root Cause \(first observed failure\)")
 TABLE_FAILURES = re.compile(r"^\s*Failures:\s*$")
@@ -205,7 +211,9 @@ LAUNCHER_EXCEPTIONS = ("ChildFailedError", "CalledProcessError", "ProcessRaisedE
 #: indented ``pid:`` / ``name:`` fields; verl's worker groups name each actor
 #: ``<prefix><Class>_<placement group>:<rank in it>`` (``07GxnAWorkerDict_0:3``): in the first group the rank
 RAY_ACTOR_DIED = re.compile(r"ActorDiedError: The actor died|The actor died unexpectedly before finishing this task")
-RAY_ACTOR_NAME = re.compile(r"^\s*name: \S{0,200}?_(\d{1,4}):(\d{1,7})\s*$")
+#: the fields may sit behind the Ray prefix of the process that printed the report (verl's driver
+#: actor: ``(TaskRunner pid=892962) \tname: gxgUtgWorkerDict_0:1``)
+RAY_ACTOR_NAME = re.compile(r"^(?:\([^)]{0,200}\)\s*)?\s*name: (?P<name>\S{0,200}?_(\d{1,4}):(\d{1,7}))\s*$")
 LEGACY_LAUNCH_EXIT = re.compile(r"CalledProcessError: Command .{0,20000}? (?:died with <Signals\.SIG\w+: (\d+)>|returned non-zero exit status (-?\d+))")
 DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
 #: the local rank a launcher passed its (last spawned) command: ``--local_rank=0`` there means it spawned one process
@@ -241,6 +249,11 @@ MPI_NOTICED = re.compile(r"(?:mpirun|mpiexec|orterun|prterun|prte)(?:\.[\w-]{1,2
 #: signal SIGKILL`` / ``with exit code 1``, ``-- Process 2 terminated with the following error:``
 SPAWN_EXIT = re.compile(r"\bprocess (\d+) terminated with (?:signal (SIG[A-Z]+)|exit code (-?\d+))")
 SPAWN_RAISED = re.compile(r"-- Process (\d+) terminated with the following error")
+#: c10d's TCPStore client giving up on a key another rank was to set (PyTorch 2.4+: ``[c10d] waitForInput:
+#: socket SocketImpl(fd=80, …) timed out after 1800000ms``; 2.3: ``While waitForInput, poolFD failed with
+#: (errno: 0 - Success)``, a poll that returned nothing): the rank waited for a peer, its own teardown follows
+STORE_SOCKET_TIMEOUT = re.compile(r"\[c10d\] (?:waitForInput: socket .{0,300}? timed out after (\d{1,12}) ?ms"
+                                  r"|While waitForInput, poolFD failed with \(errno: 0 - Success\))")
 #: monitored_barrier (gloo): the ranks that never reached it, named by a rank that did
 BARRIER_FAILED = re.compile(r"\bRanks? (\d+(?:, ?\d+){0,4095}) failed to pass monitoredBarrier")
 #: gloo's full-mesh rendezvous (PyTorch 2.x): a rank waits, in rank order, for each other rank's
