@@ -1,0 +1,71 @@
+"""Wordings the ninth set of real launcher runs (tests/data/torch-runs, ``t9-*``) brought: a prefix of the
+user's own before torch's ``[rankN]:`` tag (torchrun's ``TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE``), Python's
+report of an exception it ignored (``Exception ignored in …``: a ``__del__``, an ``atexit`` callback) after a
+clean finish, and a thread's exception printed without a rank tag in a pod whose other rank printed its own."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from k10s_forensics.analyze.runner import analyze
+from k10s_forensics.logimport import LogSource, import_logs
+from k10s_forensics.parsers.log_normalize import normalize
+
+NOW = dt.datetime(2026, 11, 29, 5, 30, tzinfo=dt.timezone.utc)
+GLOO_CLOSED = ("RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer "
+               "[127.0.0.1]:13195. This is typically caused by a remote worker crashing.")
+
+
+@pytest.mark.parametrize("line, text, rank", [
+    ("[trainer2|0]:[rank2]: KeyError: 'labels'", "KeyError: 'labels'", 2),  # [${role_name}${rank}|${local_rank}]:
+    ("default-1> [rank3]: KeyError: 'labels'", "KeyError: 'labels'", 3),  # ${role_name}-${local_rank}>
+    ("2026-11-29T05:23:38Z trainer-1> [rank3]: ValueError: x", "ValueError: x", 3),
+    ("[rank1]: ValueError: y", "ValueError: y", 1),
+    # a sentence that mentions a rank tag is no prefix
+    ("Sending to [rank3]: hello", "Sending to [rank3]: hello", None),
+    ("error in step 4 [rank3]: x", "error in step 4 [rank3]: x", None),
+    ("trainer-1> step 3 loss 0.1", "trainer-1> step 3 loss 0.1", None),
+])
+def test_a_custom_prefix_before_the_rank_tag(line, text, rank):
+    norm = normalize(line)
+    assert (norm.text, norm.rank) == (text, rank)
+
+
+def _findings(tmp_path, logs: list[str]) -> list[tuple]:
+    sources = [LogSource(f"node{i}.log", "\n".join(lines) + "\n") for i, lines in enumerate(logs)]
+    bundle, _ = import_logs(sources, tmp_path / "b", now=NOW)
+    return [(f["rule"], f["severity"], f["ranks"], f["cause"]) for f in analyze(bundle)["findings"]
+            if f["severity"] in ("critical", "warning") and f["ranks"]]
+
+
+def _ignored(prefix: str) -> list[str]:
+    """Python's reports of exceptions it ignored at exit (a ``__del__``, an ``atexit`` callback)."""
+    return [f"{prefix}Exception ignored in: <function _Handle.__del__ at 0x7f02fe974a40>",
+            f"{prefix}Traceback (most recent call last):",
+            f'{prefix}  File "/workspace/train.py", line 63, in __del__',
+            f'{prefix}    raise RuntimeError("metrics handle already closed")',
+            f"{prefix}RuntimeError: metrics handle already closed",
+            f"{prefix}Exception ignored in atexit callback: <function _flush_metrics at 0x7f031d554860>",
+            f"{prefix}Traceback (most recent call last):",
+            f'{prefix}  File "/workspace/train.py", line 67, in _flush_metrics',
+            f'{prefix}    raise ConnectionError("metrics sink at 127.0.0.1:9125 unreachable")',
+            f"{prefix}ConnectionError: metrics sink at 127.0.0.1:9125 unreachable"]
+
+
+@pytest.mark.parametrize("prefix", ["[default1]:", "[rank1]:", ""])
+def test_exceptions_python_ignored_name_no_one(tmp_path, prefix):
+    """A clean run (every rank done, exit status 0) whose rank 1 printed ignored exceptions at exit."""
+    node = ["[default0]:step 5 loss 0.0002", "[default0]:rank 0 done", "[default1]:rank 1 done", *_ignored(prefix)]
+    assert _findings(tmp_path, [node]) == []
+
+
+def test_a_failure_after_an_ignored_exception_is_still_named(tmp_path):
+    node = ["[default1]:rank 1 done", *_ignored("[default1]:"),
+            "[default0]:[rank0]: Traceback (most recent call last):",
+            '[default0]:[rank0]:   File "/workspace/train.py", line 115, in _fault',
+            "[default0]:[rank0]: KeyError: 'labels'"]
+    named = _findings(tmp_path, [node])
+    assert named and all(r == [0] for _, _, r, _ in named), named
+    assert ("rank-failure", "critical", [0], "python-exception") in named
