@@ -69,3 +69,53 @@ def test_a_failure_after_an_ignored_exception_is_still_named(tmp_path):
     named = _findings(tmp_path, [node])
     assert named and all(r == [0] for _, _, r, _ in named), named
     assert ("rank-failure", "critical", [0], "python-exception") in named
+
+
+def _table(entries: list[tuple[int, int, int, int]]) -> list[str]:
+    """torchrun's failure table: (rank, local rank, exit code, pid); the last entry is the root cause."""
+    out = ["torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "=" * 60, "train.py FAILED", "-" * 60, "Failures:"]
+    for i, (rank, local, code, pid) in enumerate(entries):
+        if i == len(entries) - 1:
+            out += ["-" * 60, "Root Cause (first observed failure):"]
+        sig = "  (SIGTERM)" if code == -15 else ""
+        out += [f"[{i if i < len(entries) - 1 else 0}]:", "  time      : 2026-11-29_05:33:19", "  host      : localhost",
+                f"  rank      : {rank} (local_rank: {local})", f"  exitcode  : {code} (pid: {pid}){sig}", "  error_file: <N/A>"]
+    return [*out, "=" * 60]
+
+
+def _timeout(rank: int) -> list[str]:
+    return [f"[rank{rank}]: Traceback (most recent call last):", f'[rank{rank}]:   File "/workspace/train.py", line 190, in train',
+            f"[rank{rank}]:     dist.all_reduce(p.grad)",
+            f"[rank{rank}]: RuntimeError: [../gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 3000ms for recv operation to complete"]
+
+
+NODE0 = [*_timeout(0), *_timeout(1),
+         "E1129 05:33:19.578000 7095 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
+         "local_rank: 0 (pid: 7246) of binary: /opt/venv/bin/python3", *_table([(1, 1, 1, 7247), (0, 0, 1, 7246)])]
+
+
+def test_a_threads_untagged_exception_is_the_pod_mate_without_its_own(tmp_path):
+    """Rank 2's prefetch thread raised (threading's excepthook prints no [rank2]: tag) and its main thread waited
+    forever; rank 3 timed out with its own tagged error and exited first (status 1), so torchrun's report points at
+    rank 3 right after the untagged KeyError: rank 2 is named, not rank 3."""
+    node1 = ["Exception in thread prefetch:", "Traceback (most recent call last):",
+             '  File "/workspace/train.py", line 96, in prefetch', '    batches.put(shard["train-00007"])', "KeyError: 'train-00007'",
+             *_timeout(3),
+             "W1129 05:33:19.445000 7096 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 7248 closing signal SIGTERM",
+             "E1129 05:33:19.578000 7096 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
+             "local_rank: 1 (pid: 7249) of binary: /opt/venv/bin/python3", *_table([(2, 0, -15, 7248), (3, 1, 1, 7249)])]
+    named = _findings(tmp_path, [NODE0, node1])
+    assert ("rank-failure", "critical", [2], "python-exception") in named, named
+    assert all(r == [2] for _, _, r, _ in named), named
+
+
+def test_an_untagged_exception_of_the_reported_process_stays_its(tmp_path):
+    """The untagged exception of a rank that raised before torch tagged its lines (before init_process_group):
+    torchrun's report right after it names that rank, which printed nothing tagged."""
+    node1 = ["Traceback (most recent call last):", '  File "/workspace/train.py", line 12, in <module>',
+             "ValueError: malformed device list '0,1,gpu2'",
+             "E1129 05:33:19.578000 7096 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
+             "local_rank: 1 (pid: 7249) of binary: /opt/venv/bin/python3", *_timeout(2), *_table([(2, 0, 1, 7248), (3, 1, 1, 7249)])]
+    named = _findings(tmp_path, [NODE0, node1])
+    assert named and all(r == [3] for _, _, r, _ in named), named
+    assert any(rule == "rank-failure" and cause == "python-exception" for rule, _, _, cause in named), named
