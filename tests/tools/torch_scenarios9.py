@@ -26,7 +26,7 @@ WORKER = str(HERE / "t9_worker.py")
 SCRIPT = str(HERE / "t9_worker.sh")
 LAUNCHERS = ("t9run", "t9mrun", "t9mpi")
 CPUS = os.cpu_count() or 2
-_MOUNTS: list[str] = []
+_MOUNTS: list[tuple[str, bool]] = []  # (checkpoint folder, whether a tmpfs is mounted on it)
 
 
 def scenarios(S) -> list[dict]:
@@ -63,11 +63,11 @@ def scenarios(S) -> list[dict]:
 
 
 def _ckpt_dir(sc: dict) -> str:
-    """A 256 KiB tmpfs for the checkpoint (needs root), or a plain folder where mounting is refused."""
+    """The checkpoint folder: a 256 KiB tmpfs for the ENOSPC run (needs root), else a plain temporary folder."""
     path = tempfile.mkdtemp(prefix="k10s-ckpt-")
     if sc.get("tmpfs"):
         subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", path], check=True)
-        _MOUNTS.append(path)
+    _MOUNTS.append((path, bool(sc.get("tmpfs"))))
     return path
 
 
@@ -91,8 +91,9 @@ def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
 
 def cleanup() -> None:
     while _MOUNTS:
-        path = _MOUNTS.pop()
-        subprocess.run(["umount", path], check=False)
+        path, mounted = _MOUNTS.pop()
+        if mounted:
+            subprocess.run(["umount", path], check=False)
         shutil.rmtree(path, ignore_errors=True)
 
 
