@@ -125,29 +125,61 @@ pod_match AS (
         ) AS pick
     FROM le JOIN k10s_pod_job pj ON pj.namespace = le.namespace AND pj.pod = le.pod
 ),
+own_tag AS (  -- ranks that printed a rank-tagged exception (torch's own [rankN]: tag) in a pod: that exception is theirs
+    SELECT DISTINCT namespace, pod, rank FROM le WHERE kind = 'python_exception' AND rank IS NOT NULL
+),
+owned_report AS (  -- a launcher's failure line about a process that printed a rank-tagged exception of its own
+    SELECT DISTINCT f.event_id FROM le f
+    JOIN le g ON g.namespace = f.namespace AND g.pod = f.pod AND g.kind = 'torchrun_failure'
+             AND (g.event_id = f.event_id OR (f.pid IS NOT NULL AND g.pid = f.pid))
+    JOIN own_tag t ON t.namespace = g.namespace AND t.pod = g.pod AND t.rank = g.rank
+    WHERE f.kind = 'torchrun_failure'
+),
 oom_hint AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: torchrun's "failed (exitcode: 1)
-              -- local_rank: N" just after it (in time, or in the same log when neither line has a time) names the process
+              -- local_rank: N" just after it (in time, or in the same log when neither line has a time) names the process,
+              -- unless that process printed a rank-tagged exception of its own (its exit status is that one's)
     SELECT o.event_id,
-           min(f.rank) FILTER (WHERE f.rank IS NOT NULL) AS h_rank,
+           min(f.rank) FILTER (WHERE f.rank IS NOT NULL AND orp.event_id IS NULL) AS h_rank,
            arg_min(f.local_rank, (coalesce(f.ts, o.ts) + to_microseconds(f.line_no), f.raw_row, f.line_no, f.local_rank))
-               FILTER (WHERE f.local_rank IS NOT NULL AND coalesce(f.ts, o.ts) IS NOT NULL) AS h_local
+               FILTER (WHERE f.local_rank IS NOT NULL AND coalesce(f.ts, o.ts) IS NOT NULL AND orp.event_id IS NULL) AS h_local
     FROM le o JOIN le f
       ON f.namespace = o.namespace AND f.pod = o.pod AND coalesce(f.pod_uid = o.pod_uid, true)
      AND f.kind = 'torchrun_failure' AND f.exit_code > 0
      AND (f.ts BETWEEN o.ts - INTERVAL 5 SECOND AND o.ts + INTERVAL 90 SECOND
           OR (f.ts IS NULL AND o.ts IS NULL AND f.raw_row = o.raw_row AND f.line_no > o.line_no AND f.line_no <= o.line_no + 300))
+    LEFT JOIN owned_report orp ON orp.event_id = f.event_id
     WHERE (o.kind IN ('cuda_oom', 'cuda_error') OR (o.kind = 'python_exception' AND o.subkind = 'raised'))
       AND o.rank IS NULL AND o.local_rank IS NULL
     GROUP BY o.event_id
 ),
+untagged_owned AS (  -- an untagged raised exception whose launcher's failure lines below it (same log body, within 300
+                    -- lines) all name processes that printed a rank-tagged exception of their own
+    SELECT o.event_id FROM le o
+    JOIN le f ON f.raw_row = o.raw_row AND f.container IS NOT DISTINCT FROM o.container AND f.kind = 'torchrun_failure'
+             AND f.exit_code > 0 AND f.line_no > o.line_no AND f.line_no <= o.line_no + 300
+    LEFT JOIN owned_report orp ON orp.event_id = f.event_id
+    WHERE o.kind = 'python_exception' AND o.subkind = 'raised' AND o.rank IS NULL AND o.local_rank IS NULL
+    GROUP BY o.event_id HAVING bool_and(orp.event_id IS NOT NULL)
+),
+silent_mate AS (  -- per pod whose other ranks all printed a rank-tagged exception: the one rank that printed none
+    SELECT r.pod_uid, min(r.rank) AS rank FROM k10s_rank r JOIN k10s_pod_job pj ON pj.pod_uid = r.pod_uid
+    WHERE EXISTS (SELECT 1 FROM own_tag t WHERE t.namespace = pj.namespace AND t.pod = pj.pod)
+      AND NOT EXISTS (SELECT 1 FROM own_tag t WHERE t.namespace = pj.namespace AND t.pod = pj.pod AND t.rank = r.rank)
+    GROUP BY r.pod_uid HAVING count(DISTINCT r.rank) = 1
+),
 eff AS (
     SELECT le.event_id, pm.m_pod_uid, pm.job_key, pm.m_node, pm.nranks,
-           coalesce(le.rank, h.h_rank) AS eff_rank,
+           -- an untagged raised exception (a thread's, printed by threading's excepthook without torch's tag) whose
+           -- launcher report names only processes with a tagged exception of their own: the pod's one rank without one
+           coalesce(le.rank, h.h_rank, CASE WHEN uo.event_id IS NOT NULL AND h.h_rank IS NULL
+                                             AND h.h_local IS NULL THEN sm.rank END) AS eff_rank,
            -- else the CUDA ordinal, which is the local rank when a pod's processes see all its GPUs
            coalesce(le.local_rank, h.h_local, CASE WHEN pm.nranks > 1 AND le.kind IN ('cuda_oom', 'cuda_error') THEN le.cuda_dev END) AS eff_local
     FROM le
     LEFT JOIN pod_match pm ON pm.event_id = le.event_id AND pm.pick = 1
     LEFT JOIN oom_hint h ON h.event_id = le.event_id
+    LEFT JOIN untagged_owned uo ON uo.event_id = le.event_id
+    LEFT JOIN silent_mate sm ON sm.pod_uid = pm.m_pod_uid
 )
 SELECT
     le.*,

@@ -32,11 +32,15 @@ _T4 = {"2.13.0/t4-lightning-2node-sigkill": LIGHTNING_SILENT, "2.13.0/t4-lightni
 HYDRA_SILENT = ("MPICH Hydra's BAD TERMINATION banner names a PID and an exit code, not a rank (rank 0's PID, not the culprit's), "
                 "and the SIGKILLed rank printed nothing; two ranks (2.13.0) or all four (2.14.1) are silent: nothing is named")
 _T7 = {f"{v}/t7-hydra-4-sigkill-rank2": HYDRA_SILENT for v in ("2.13.0", "2.14.1")}
+SYS_EXIT_MSG = ("sys.exit('ERROR: …') prints its message (no traceback) and ends with status 1, which alone reads as an uncaught "
+                "Python exception's status (python-exception, warning): a rank whose traceback a launcher option hid looks the same, "
+                "and the parser keeps no rank's plain lines to tell that its output was all there (rank right, cause not)")
+_T9 = {f"{v}/t9-trun-sys-exit-msg-rank1": SYS_EXIT_MSG for v in ("2.13.0", "2.14.1")}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
-               **_T7},
+               **_T7, **_T9},
     "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
-               **_T7},
+               **_T7, **_T9},
 }
 
 

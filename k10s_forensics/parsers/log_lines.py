@@ -145,7 +145,7 @@ class BodyAssembler:
             return
         events = [described] if described is not None else (self._stall_row(line_no, text, norm) or self._ray_actor(line_no, text)
                                                                     or classify(text, norm))
-        if not events or self._owners.launchers_own(line_no, norm, events[0]):
+        if not events or self._owners.launchers_own(line_no, norm, events[0]) or self._owners.ignored(line_no, norm, events[0]):
             self._owners.no_event(norm)
             return
         if self._owners.record_start(line_no, norm, events[0]):

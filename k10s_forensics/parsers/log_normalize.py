@@ -12,7 +12,8 @@ returns the message that is left together with the identity the prefixes carried
   CRI: what ``/var/log/pods`` holds and users paste);
 * SGLang's process prefix ``[2025-07-25 07:53:08 TP2]`` (``DP2 TP2``, ``TP1 EP1``): the TP rank, unless a
   pipeline stage after the first or a data-parallel replica of its own (``DP1 TP0``) makes it a local one;
-* launcher rank tags: torchrun ``[rank3]:`` and its ``--tee`` role prefix ``[default0]:``
+* launcher rank tags: torchrun ``[rank3]:`` (also behind a prefix of the user's own, e.g. torchrun's
+  ``TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE``: ``[trainer2|0]:[rank2]:``, ``trainer-1> [rank3]:``) and its ``--tee`` role prefix ``[default0]:``
   (a LOCAL rank), Determined ``[rank=3] ||``, mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
   srun ``--label`` ``11:``, horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)`` (its pid
   kept: the worker group's table gives its rank) and Ray's own processes (``(TrainController pid=…)``,
@@ -89,6 +90,10 @@ _TQDM_GLUE = re.compile(r"^[^|\n]{0,120}\d{1,3}%\|[^|]{0,400}\|?(?:\s*[\d.]+[kMG
 #: A whole tqdm bar: ``desc: 45%|███▌ | 450/1000 [01:23<01:42, 5.36it/s, loss=0.3]``
 _TQDM_WHOLE = re.compile(r"^[^|\n]{0,120}\d{1,3}%\|[^|]{0,400}\|\s*[\d.]+[kMG]?/[\d.?]+[kMG]?\s*\[[^\]]{0,200}\]\s*(?=\S)")
 _GLUED_START = re.compile(r"(?:WARNING|ERROR|INFO|CRITICAL|DEBUG):[\w.]{1,200}:|\[rank\d{1,7}\]:|[EWIF]\d{4} \d\d:\d\d:\d\d|Traceback \(most recent")
+#: A prefix of the user's own before torch's ``[rankN]:`` tag: torchrun's ``TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE``
+#: (``[trainer2|0]:``, ``trainer-1> ``), any wrapper's tag; torch prints that tag at the start of its own lines, so
+#: what stands before it (one or two short words) is a prefix
+_BEFORE_RANK_TAG = re.compile(r"[^\s\[][^\s]{0,63}\s?(?=\[rank\d{1,7}\]:)|\[[^\s\]]{1,62}\][^\w\s\[]{0,2}\s?(?=\[rank\d{1,7}\]:)")
 MAX_PREFIXES = 8
 #: ANSI escape sequences (CSI colour/cursor, OSC titles, two-byte escapes), and the SGR colour
 #: codes a web page keeps when it drops the ESC byte (``[31m``, ``[0m``, ``[1;32m``).
@@ -159,6 +164,9 @@ def normalize(text: str) -> Normalized:
     start = pos = deco.end() if deco else 0
     for _ in range(MAX_PREFIXES):
         m = _PREFIX.match(text, pos)
+        if (not m or m.end() == pos) and rank is None and "[rank" in text:
+            custom = _BEFORE_RANK_TAG.match(text, pos)
+            m = _PREFIX.match(text, custom.end()) if custom else None
         if not m or m.end() == pos:
             break
         if m.group("rank") or m.group("rank_eq") or m.group("mpi"):

@@ -18,6 +18,10 @@ Called by ``log_lines.BodyAssembler`` for each candidate line:
   launcher's exception, no rank's;
 * DCP's ``CheckpointException ranks:dict_keys([3])`` names the ranks whose part failed: on any
   other rank it is a report of their failure (a teardown), not a failure of its own;
+* Python's report of an exception it ignored (``Exception ignored in: <function X.__del__ …>``,
+  ``Exception ignored in atexit callback: …``, 3.13's ``Exception ignored while …``): the traceback
+  under it is no failure (the process went on, or ended with its own status): neither its start nor its
+  exception is an event;
 * a ``logging`` record at ERROR/CRITICAL with its process id and no rank (``%(asctime)s [%(process)d]
   ERROR …``, as ``logger.exception`` writes it): the exception ending the traceback under it is that
   process's (its pid; the launcher's lines that name pid and rank give the rank, queries/_incident.sql).
@@ -49,6 +53,8 @@ RAY_WORKER_RANK = re.compile(r"\(ip=[^,()]{1,100}, pid=(\d{1,9})\) world_rank=(\
 RAY_WORKER_DIED = re.compile(r"(?:The actor is dead because its worker process has died|A worker died or was killed while executing a task)"
                              r".{0,2000}?Worker exit type: (SYSTEM_ERROR|NODE_OUT_OF_MEMORY)")
 RAY_WORKER_PID = re.compile(r"\bWorker PID: (\d{1,9})\b")
+#: Python's unraisable-exception report (``sys.unraisablehook``) and its atexit callback's: the traceback under it was ignored
+IGNORED_HEADER = re.compile(r"^Exception ignored (?:in\b|while\b|on\b)")
 
 
 class Owners:
@@ -60,11 +66,15 @@ class Owners:
         self._records: set[int | None] = set()  # printers whose pending owner is a one-record traceback's (not a header's)
         self._launcher_frame: tuple[int, int | None] | None = None  # (line_no, prefix rank) of a launcher's own frame
         self._pid_record: tuple[int, int] | None = None  # (line_no, pid) of the last rankless ERROR record with a pid
+        self._ignored: dict[int | None, int] = {}  # per printing rank: line of Python's last "Exception ignored in …"
 
     def header(self, line_no: int, norm: Normalized) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
         if norm.pid is not None and norm.rank is None and norm.text.startswith(("ERROR", "CRITICAL")):
             self._pid_record = (line_no, norm.pid)
+        if norm.text.startswith("Exception ignored ") and IGNORED_HEADER.match(norm.text):
+            self._ignored[norm.rank] = line_no
+            return True
         owner = OWNER_HEADER.match(norm.text) if ("Snippet]" in norm.text or "(RANK " in norm.text) else None
         if owner:
             self._owner[norm.rank] = (line_no, int(owner.group(1) or owner.group(2)))
@@ -95,6 +105,19 @@ class Owners:
         frame, self._launcher_frame = self._launcher_frame, None
         return (frame is not None and head["kind"] == "python_exception" and line_no - frame[0] <= FRAME_GAP
                 and frame[1] == norm.rank)
+
+    def ignored(self, line_no: int, norm: Normalized, head: Event) -> bool:
+        """A line of a traceback Python reported as ignored (``IGNORED_HEADER`` above it, printed by the same
+        process): its start and its exception are no events; the exception ends the report."""
+        start = self._ignored.get(norm.rank)
+        if start is None or head["kind"] not in ("python_exception", "python_traceback"):
+            return False
+        if line_no - start > OWNER_GAP:
+            del self._ignored[norm.rank]
+            return False
+        if head["kind"] == "python_exception":
+            del self._ignored[norm.rank]
+        return True
 
     def no_event(self, norm: Normalized) -> None:
         """A line without an event: a launcher's own exception ends the pending traceback; another traceback's

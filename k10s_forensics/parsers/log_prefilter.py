@@ -97,6 +97,8 @@ _EVENT_LITERALS = (
     r"srun: error: .{0,300}tasks? \d",
     r"\.py: error: ",
     r"Traceback \(most recent call last\)",
+    # Python's report of an exception it ignored (a __del__, an atexit callback): the traceback under it is no failure
+    r"Exception ignored (?:in|while|on)\b",
     # a logging record with its process id and no rank, right above the traceback it logs (log_owners.py)
     r"\[\d{1,9}\] (?:ERROR|CRITICAL)\b",
     r"spawned with command",

@@ -36,6 +36,7 @@ import torch_scenarios5
 import torch_scenarios6
 import torch_scenarios7
 import torch_scenarios8
+import torch_scenarios9
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "torch_worker.py"
@@ -120,6 +121,7 @@ SCENARIOS = [
     *torch_scenarios6.scenarios(S),  # the sixth: one process per pod, mpirun, newer torchrun options (held out)
     *torch_scenarios7.scenarios(S),  # the seventh: MPICH Hydra, torchx, DDP's own errors, structured logs (held out)
     *torch_scenarios8.scenarios(S),  # the eighth: DCP, object collectives, loader deadlock, SIGXCPU (held out)
+    *torch_scenarios9.scenarios(S),  # the ninth: prefix templates, -m/--no-python, stopped/slow ranks, EMFILE/ENOSPC (held out)
 ]
 
 
@@ -190,6 +192,8 @@ def _commands(sc: dict, logdir: str) -> list[list[str]]:
                 "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
         return [[py, "-c", code]]
     port = str(free_port())
+    if sc["launcher"] in torch_scenarios9.LAUNCHERS:
+        return torch_scenarios9.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios8.LAUNCHERS:
         return torch_scenarios8.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios7.LAUNCHERS:
@@ -267,6 +271,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
     shutil.rmtree(work, ignore_errors=True)
     torch_scenarios5.cleanup()
     torch_scenarios7.cleanup()
+    torch_scenarios9.cleanup()
     return truth
 
 
@@ -274,7 +279,7 @@ def _public(cmd: list[str], logdir: str) -> str:
     """The command as a user would type it (no paths of this machine)."""
     parts = ["python" if c == sys.executable else Path(c).name if Path(c).parent == torch_scenarios4.BIN
              else c.replace(str(WORKER), "torch_worker.py").replace(torch_scenarios4.WORKER, "wrapper_worker.py").replace(logdir, "logs")
-             .replace(str(HERE), ".") for c in map(lambda c: torch_scenarios8.public(torch_scenarios7.public(torch_scenarios6.public(torch_scenarios5.public(c)))), cmd)]
+             .replace(str(HERE), ".") for c in map(lambda c: torch_scenarios9.public(torch_scenarios8.public(torch_scenarios7.public(torch_scenarios6.public(torch_scenarios5.public(c))))), cmd)]
     return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
 
 
