@@ -93,9 +93,41 @@ FROM k10s_log
 WHERE kind = 'python_exception' AND job_key IS NOT NULL AND rank_resolved IS NOT NULL
   AND regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure');
 
-CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_logs AS
+-- k10s_wd_lines: every rank's watchdog lines (and, in a job with a gloo wait timeout, its teardown
+-- exceptions: it was inside a collective), in the order the rank wrote them.
+CREATE OR REPLACE TEMP TABLE k10s_wd_lines AS
+SELECT job_key, rank_resolved AS rank, kind, subkind, seq_num, op_type, numel_in, numel_out,
+       last_enqueued_seq, last_completed_seq, timeout_ms, ts, pg, incarnation_uid,
+       -- the order of a rank's lines: by clock, and by position where the lines carry none (a paste)
+       row_number() OVER (PARTITION BY job_key, rank_resolved ORDER BY ts NULLS FIRST, raw_row, line_no, event_id) AS ord
+FROM (
+    SELECT job_key, rank_resolved, kind, subkind, seq_num, op_type, numel_in, numel_out, last_enqueued_seq, last_completed_seq,
+           timeout_ms, ts, pg, incarnation_uid, raw_row, line_no, event_id
+    FROM k10s_log
+    WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND job_key IS NOT NULL AND rank_resolved IS NOT NULL
+    UNION ALL  -- a job with a gloo wait timeout: every rank's teardown exception (it was inside a collective)
+    SELECT l.job_key, l.rank_resolved, 'gloo_wait', l.subkind, NULL, NULL, NULL, NULL, NULL, NULL,
+           (SELECT max(g.timeout_ms) FROM k10s_gloo_wait g WHERE g.job_key = l.job_key), l.ts, NULL, l.incarnation_uid,
+           l.raw_row, l.line_no, l.event_id
+    FROM k10s_log l
+    WHERE l.kind = 'python_exception' AND l.subkind = 'teardown' AND l.rank_resolved IS NOT NULL
+      AND l.job_key IN (SELECT job_key FROM k10s_gloo_wait)
+);
+
+-- k10s_peer_closed: the teardown exceptions that say a peer's connection closed or was reset (a peer
+-- process ended).
+CREATE OR REPLACE TEMP TABLE k10s_peer_closed AS
+SELECT job_key, rank_resolved AS rank, incarnation_uid, ts
+FROM k10s_log
+WHERE kind = 'python_exception' AND subkind = 'teardown' AND rank_resolved IS NOT NULL
+  AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer');
+
+-- k10s_logs_desync_ev: the desync-report evidence.
+-- empty-without: k10s_desync_lines
+-- empty-columns: job_key VARCHAR, evidence VARCHAR, culprit_ranks BIGINT[], suspect_ranks BIGINT[], confidence VARCHAR, pg VARCHAR,
+--     seq_num BIGINT, op_type VARCHAR, ts TIMESTAMPTZ, detail VARCHAR
+CREATE OR REPLACE TEMP TABLE k10s_logs_desync_ev AS
 WITH
--- ---- desync-report -------------------------------------------------------------------
 desync_report AS (  -- one report per (job, reporter)
     SELECT job_key, reporter, max(world) AS world,
            list(DISTINCT rank ORDER BY rank) AS named,
@@ -125,8 +157,15 @@ desync_ev AS (
                      || ' as the lagging/dead/mismatched rank(s) (' || kinds || ')'
            END AS detail
     FROM desync_job
-),
--- ---- fingerprint ---------------------------------------------------------------------
+)
+SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM desync_ev;
+
+-- k10s_logs_fingerprint_ev: the fingerprint evidence.
+-- empty-without: k10s_fingerprint_obs
+-- empty-columns: job_key VARCHAR, evidence VARCHAR, culprit_ranks BIGINT[], suspect_ranks BIGINT[], confidence VARCHAR, pg VARCHAR,
+--     seq_num BIGINT, op_type VARCHAR, ts TIMESTAMPTZ, detail VARCHAR
+CREATE OR REPLACE TEMP TABLE k10s_logs_fingerprint_ev AS
+WITH
 fp_rank AS (  -- per rank its fingerprint: explicit observations win over implied ones
     SELECT job_key, rank, arg_max(print, (explicit::INT, n, print)) AS print, bool_or(explicit) AS explicit
     FROM (SELECT job_key, rank, print, explicit, count(*) AS n FROM k10s_fingerprint_obs GROUP BY ALL)
@@ -168,27 +207,15 @@ fp_ev AS (
                  (SELECT list_sort(flatten(list(g.ranks))) FROM fp_groups g WHERE g.job_key = j.job_key AND g.print <> j.major_print) AS odd
           FROM fp_job j) j
     JOIN fp_stats s USING (job_key)
-),
--- ---- watchdog-compare ----------------------------------------------------------------
-wd_lines AS (
-    SELECT job_key, rank_resolved AS rank, kind, subkind, seq_num, op_type, numel_in, numel_out,
-           last_enqueued_seq, last_completed_seq, timeout_ms, ts, pg, incarnation_uid,
-           -- the order of a rank's lines: by clock, and by position where the lines carry none (a paste)
-           row_number() OVER (PARTITION BY job_key, rank_resolved ORDER BY ts NULLS FIRST, raw_row, line_no, event_id) AS ord
-    FROM (
-        SELECT job_key, rank_resolved, kind, subkind, seq_num, op_type, numel_in, numel_out, last_enqueued_seq, last_completed_seq,
-               timeout_ms, ts, pg, incarnation_uid, raw_row, line_no, event_id
-        FROM k10s_log
-        WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND job_key IS NOT NULL AND rank_resolved IS NOT NULL
-        UNION ALL  -- a job with a gloo wait timeout: every rank's teardown exception (it was inside a collective)
-        SELECT l.job_key, l.rank_resolved, 'gloo_wait', l.subkind, NULL, NULL, NULL, NULL, NULL, NULL,
-               (SELECT max(g.timeout_ms) FROM k10s_gloo_wait g WHERE g.job_key = l.job_key), l.ts, NULL, l.incarnation_uid,
-               l.raw_row, l.line_no, l.event_id
-        FROM k10s_log l
-        WHERE l.kind = 'python_exception' AND l.subkind = 'teardown' AND l.rank_resolved IS NOT NULL
-          AND l.job_key IN (SELECT job_key FROM k10s_gloo_wait)
-    )
-),
+)
+SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM fp_ev;
+
+-- k10s_logs_watchdog_ev: the watchdog-compare evidence of the watchdog (and gloo wait) lines: odd ranks and silent ones.
+-- empty-without: k10s_wd_lines
+-- empty-columns: job_key VARCHAR, evidence VARCHAR, culprit_ranks BIGINT[], suspect_ranks BIGINT[], confidence VARCHAR, pg VARCHAR,
+--     seq_num BIGINT, op_type VARCHAR, ts TIMESTAMPTZ, detail VARCHAR
+CREATE OR REPLACE TEMP TABLE k10s_logs_watchdog_ev AS
+WITH
 wd_rank0 AS (  -- per job and rank: the work it timed out on and its PG status
     SELECT job_key, rank,
            coalesce(arg_max(pg, ord) FILTER (WHERE pg IS NOT NULL), '') AS pg,
@@ -198,7 +225,7 @@ wd_rank0 AS (  -- per job and rank: the work it timed out on and its PG status
            arg_max(numel_out, ord) FILTER (WHERE numel_out IS NOT NULL) AS numel_out,
            max(last_enqueued_seq) AS enq, max(last_completed_seq) AS cmp,
            min(ts) AS ts, max(timeout_ms) AS timeout_ms
-    FROM wd_lines GROUP BY job_key, rank
+    FROM k10s_wd_lines GROUP BY job_key, rank
 ),
 wd_rank AS (  -- a rank whose lines name no PG (older wordings) is in the job's only named PG, if it has one
     SELECT w.* REPLACE (CASE WHEN w.pg = '' AND j.pgs = 1 THEN j.pg1 ELSE w.pg END AS pg)
@@ -304,7 +331,15 @@ silent_ev AS (
                                                    ELSE ' ranks timed out in the watchdog' END || ' (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?')
                || ') while rank(s) ' || array_to_string(ranks, ', ') || ' never reported it' AS detail
     FROM silent WHERE len(ranks) < reporting OR (len(ranks) = 1 AND reporting = 1 AND alive = 2)
-),
+)
+SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM (SELECT * FROM wd_ev UNION ALL BY NAME SELECT * FROM silent_ev);
+
+-- k10s_logs_lost_peer_ev: a rank every other rank saw go, that ended without a word.
+-- empty-without: k10s_peer_closed
+-- empty-columns: job_key VARCHAR, evidence VARCHAR, culprit_ranks BIGINT[], suspect_ranks BIGINT[], confidence VARCHAR, pg VARCHAR,
+--     seq_num BIGINT, op_type VARCHAR, ts TIMESTAMPTZ, detail VARCHAR
+CREATE OR REPLACE TEMP TABLE k10s_logs_lost_peer_ev AS
+WITH
 lost_peer AS (  -- every rank of the job but one raised "the connection closed" (a peer process ended) and
                 -- that one is nowhere: no line, no exit in its launcher's failure report although that
                 -- launcher reported (it was alive), or, no launcher reporting in the job, a process of its own
@@ -315,18 +350,13 @@ lost_peer AS (  -- every rank of the job but one raised "the connection closed" 
     FROM (SELECT job_key, rank, pod_uid, count(*) OVER (PARTITION BY job_key) AS world,
                  count(*) OVER (PARTITION BY job_key, pod_uid) AS pod_ranks FROM k10s_rank
           QUALIFY row_number() OVER (PARTITION BY job_key, rank ORDER BY valid_from DESC, pod_key, pod_uid) = 1) r
-    JOIN (SELECT job_key, count(DISTINCT rank_resolved) AS reporters, min(ts) AS ts FROM k10s_log
-          WHERE kind = 'python_exception' AND subkind = 'teardown' AND rank_resolved IS NOT NULL
-            AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')
-          GROUP BY job_key) c ON c.job_key = r.job_key AND c.reporters + 1 = r.world AND c.reporters >= 2
+    JOIN (SELECT job_key, count(DISTINCT rank) AS reporters, min(ts) AS ts FROM k10s_peer_closed GROUP BY job_key) c ON c.job_key = r.job_key AND c.reporters + 1 = r.world AND c.reporters >= 2
     WHERE (EXISTS (SELECT 1 FROM k10s_log f WHERE f.incarnation_uid = r.pod_uid AND f.kind = 'torchrun_failure')
            OR (r.pod_ranks = 1 AND NOT EXISTS (SELECT 1 FROM k10s_log f WHERE f.job_key = r.job_key
                                                 AND f.kind IN ('torchrun_failure', 'torchrun_sigterm', 'process_exit')))
            -- in a job where no launcher report names a process (mpiexec's banner: an exit code), another process of
            -- its own pod raised that a peer's connection closed: the pod (its node) outlived it, it was not lost with it
-           OR (r.pod_ranks > 1 AND EXISTS (SELECT 1 FROM k10s_log f WHERE f.incarnation_uid = r.pod_uid
-                                            AND f.kind = 'python_exception' AND f.subkind = 'teardown' AND f.rank_resolved <> r.rank
-                                            AND regexp_matches(f.error_message, '(?i)connection (?:closed|reset) by peer'))
+           OR (r.pod_ranks > 1 AND EXISTS (SELECT 1 FROM k10s_peer_closed f WHERE f.incarnation_uid = r.pod_uid AND f.rank <> r.rank)
                AND NOT EXISTS (SELECT 1 FROM k10s_log f WHERE f.job_key = r.job_key  -- a report that names a process
                                AND f.kind IN ('torchrun_failure', 'torchrun_sigterm', 'process_exit')
                                AND coalesce(f.rank_resolved, f.local_rank, f.pid) IS NOT NULL)))
@@ -343,7 +373,15 @@ lost_ev AS (
            'never-joined: ' || reporters || ' ranks saw the connection to a peer close while rank ' || ranks[1]
                || ' ended without a line of its own (no error, no failure in its launcher''s report)' AS detail
     FROM lost_peer
-),
+)
+SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM lost_ev;
+
+-- k10s_logs_late_peer_ev: a rank that reached the collective after its peers had given up waiting in gloo.
+-- empty-without: k10s_gloo_wait
+-- empty-columns: job_key VARCHAR, evidence VARCHAR, culprit_ranks BIGINT[], suspect_ranks BIGINT[], confidence VARCHAR, pg VARCHAR,
+--     seq_num BIGINT, op_type VARCHAR, ts TIMESTAMPTZ, detail VARCHAR
+CREATE OR REPLACE TEMP TABLE k10s_logs_late_peer_ev AS
+WITH
 late_peer AS (  -- every rank of the job but one timed out waiting in gloo, and that one raised only that its
                 -- peer's connection closed or was reset, after the last of those timeouts (or in a log without a
                 -- clock): it was not in the collective when they gave up (a stalled rank no launcher killed, one
@@ -370,12 +408,16 @@ late_ev AS (
                || ' did not wait with them: it saw its peers'' connections closed only after they had given up' AS detail
     FROM late_peer
 )
+SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM late_ev;
+
+-- k10s_hang_evidence_logs: the three families side by side (each created empty, unbound, on a bundle
+-- without its lines: analyze/viewplan.py).
+CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_logs AS
 SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail
 FROM (
-    SELECT * FROM lost_ev
-    UNION ALL BY NAME SELECT * FROM late_ev
-    UNION ALL BY NAME SELECT * FROM desync_ev
-    UNION ALL BY NAME SELECT * FROM fp_ev
-    UNION ALL BY NAME SELECT * FROM wd_ev
-    UNION ALL BY NAME SELECT * FROM silent_ev
+    SELECT * FROM k10s_logs_lost_peer_ev
+    UNION ALL BY NAME SELECT * FROM k10s_logs_late_peer_ev
+    UNION ALL BY NAME SELECT * FROM k10s_logs_desync_ev
+    UNION ALL BY NAME SELECT * FROM k10s_logs_fingerprint_ev
+    UNION ALL BY NAME SELECT * FROM k10s_logs_watchdog_ev
 );

@@ -119,14 +119,21 @@ SELECT * FROM (VALUES
 -- k10s_xid_event: Xid events from kernel logs (dmesg, resolved by node + PCI bus id) and
 -- from the DCGM last-Xid gauge (first sample showing each code), with the rank that was
 -- using the GPU then (a fatal Xid kills its pod, so up to 10 minutes after the pod ended);
--- one row per rank when the GPU is split into MIG devices.
+-- one row per rank when the GPU is split into MIG devices. Empty without Xid lines in the logs and
+-- without DCGM samples (created empty, unbound: analyze/viewplan.py).
+-- k10s_xid_line: the kernel's Xid lines (the columns k10s_xid_event reads).
+CREATE OR REPLACE TEMP TABLE k10s_xid_line AS
+SELECT ts, node_resolved, gpu_uuid, bus_id, xid, line FROM k10s_log WHERE kind = 'xid' AND coalesce(xid, 0) > 0;
+
+-- empty-without: k10s_xid_line, gpu_samples
+-- empty-columns: ts TIMESTAMPTZ, node VARCHAR, gpu_uuid VARCHAR, pci_bus_id VARCHAR, xid BIGINT, source VARCHAR, line VARCHAR,
+--     job_key VARCHAR, rank BIGINT, pod_key VARCHAR, pod_uid VARCHAR, meaning VARCHAR, action VARCHAR, fatal BOOLEAN
 CREATE OR REPLACE TEMP TABLE k10s_xid_event AS
 WITH from_logs AS (
     SELECT l.ts, l.node_resolved AS node, coalesce(g.gpu_uuid, l.gpu_uuid) AS gpu_uuid, l.bus_id AS pci_bus_id,
            l.xid, 'log' AS source, l.line
-    FROM k10s_log l
+    FROM k10s_xid_line l
     LEFT JOIN gpus g ON g.node = l.node_resolved AND left(g.pci_bus_id, 10) = left(l.bus_id, 10) AND NOT coalesce(g.is_mig, false)
-    WHERE l.kind = 'xid' AND coalesce(l.xid, 0) > 0
 ),
 from_samples AS (
     SELECT min(ts) AS ts, arg_min(node, (ts, node)) AS node, gpu_uuid, arg_min(pci_bus_id, (ts, pci_bus_id)) AS pci_bus_id, xid,

@@ -64,3 +64,13 @@ def test_the_test_allocator_stays_in_the_test_processes(tmp_path, workers):
                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert "1 passed" in run.stdout
+
+
+def test_no_binary_package_is_committed():
+    """Dev tools come from pyproject's extras (issue 20): no wheel, egg or archive of a package in the repo."""
+    root = Path(__file__).resolve().parents[1]
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout (an sdist or a copied tree)")
+    tracked = subprocess.run(["git", "ls-files", "*.whl", "*.egg", "*.tar.gz", "*.zip"], cwd=root, capture_output=True,
+                             text=True, check=True).stdout.split()
+    assert tracked == [], tracked

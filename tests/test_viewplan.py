@@ -138,12 +138,15 @@ def test_incident_pricing_finds_its_macro_even_when_no_rule_runs(empty_bundle):
 EMPTY_SHORTCUTS = [s for s in viewplan.statements() if s.empty_without]
 
 
-def test_flight_recorder_and_ras_evidence_have_empty_shortcuts():
+def test_flight_recorder_ras_and_log_hang_evidence_have_empty_shortcuts():
     names = {s.name: s.empty_without for s in EMPTY_SHORTCUTS}
     assert names == {"k10s_fr_rank": ("flight_recorder",), "k10s_fr_entry": ("flight_recorder",),
                      "k10s_hang_evidence_fr_dumps": ("flight_recorder",), "k10s_ras_report": ("nccl_ras",),
-                     "k10s_ras_process": ("nccl_ras",), "k10s_hang_evidence_ras": ("nccl_ras",)}
-    st = EMPTY_SHORTCUTS[0]
+                     "k10s_ras_process": ("nccl_ras",), "k10s_hang_evidence_ras": ("nccl_ras",),
+                     "k10s_logs_desync_ev": ("k10s_desync_lines",), "k10s_logs_fingerprint_ev": ("k10s_fingerprint_obs",),
+                     "k10s_logs_watchdog_ev": ("k10s_wd_lines",), "k10s_logs_lost_peer_ev": ("k10s_peer_closed",),
+                     "k10s_logs_late_peer_ev": ("k10s_gloo_wait",), "k10s_xid_event": ("k10s_xid_line", "gpu_samples")}
+    st = next(s for s in EMPTY_SHORTCUTS if s.name == "k10s_fr_rank")
     assert st.empty_sql(None) is None and st.empty_sql({"flight_recorder": 3}) is None and st.empty_sql({"flight_recorder": -1}) is None
     assert st.empty_sql({"flight_recorder": 0}).startswith(f"CREATE OR REPLACE TEMP TABLE {st.name} (job_key VARCHAR, ")
     assert st.empty_sql({"pods": 4}) is not None  # a table the bundle lacks has no rows
@@ -167,7 +170,42 @@ def test_declared_empty_columns_are_the_statements_own(st, empty_bundle):
 def test_empty_shortcuts_change_no_output_on_a_bundle_with_and_without_dumps(tmp_path):
     from k10s_forensics.analyze.runner import analyze
 
-    for name in ("hang-flight-recorder", "hang-ras-dead", "nccl-hang"):
+    for name in ("hang-flight-recorder", "hang-ras-dead", "nccl-hang", "nccl-desync-report", "collective-mismatch", "rank-segfault", "xid-79"):
         copy = shutil.copytree(SAMPLE_BUNDLES / name, tmp_path / name)
         on, off = (render.to_json(analyze(Bundle.open(copy), threads=1, gates=g)) for g in (True, False))
         assert on == off, name
+
+
+def test_a_shared_table_in_empty_without_is_counted_once_created(empty_bundle, monkeypatch):
+    """``-- empty-without: k10s_x`` counts k10s_x after creating it and before the statement: empty, the
+    statement is created from its declared columns (unbound); with rows, it runs."""
+    st = next(s for s in viewplan.statements() if s.name == "k10s_logs_watchdog_ev")
+    assert st.empty_without == ("k10s_wd_lines",) and "k10s_wd_lines" in st.reads
+    ran: list[str] = []
+    real_run = viewplan._run
+    monkeypatch.setattr(viewplan, "_run", lambda con, script, file: (ran.extend(script), real_run(con, script, file)))
+    con = prepare(empty_bundle, threads=1)
+    try:
+        viewplan.create(con, [s for s in viewplan.statements() if s.file == st.file], {})
+        mine = [sql for sql in ran if f"TABLE {st.name} " in sql]
+        assert mine == [st.empty_sql({})]
+        ran.clear()
+        con.execute("INSERT INTO k10s_wd_lines (job_key, rank, kind, ord) VALUES ('ns/j', 0, 'nccl_watchdog_timeout', 1)")
+        viewplan.create(con, [s for s in viewplan.statements() if s.file == st.file and s.name not in ("k10s_wd_lines",)], {})
+        assert [sql for sql in ran if f"TABLE {st.name} " in sql] == [st.sql.rstrip().rstrip(";")]
+    finally:
+        con.close()
+
+
+def test_empty_without_a_shared_table_the_statement_does_not_read_is_refused(monkeypatch):
+    from k10s_forensics.errors import QueryError
+
+    viewplan.statements.cache_clear()
+    real = viewplan.read_text
+    monkeypatch.setattr(viewplan, "read_text", lambda f: real(f).replace("-- empty-without: k10s_gloo_wait", "-- empty-without: k10s_ip"))
+    try:
+        with pytest.raises(QueryError, match="k10s_logs_late_peer_ev: empty-without names .*k10s_ip"):
+            viewplan.statements()
+    finally:
+        monkeypatch.undo()
+        viewplan.statements.cache_clear()

@@ -18,7 +18,10 @@ A statement headed ``-- empty-without: T[, U]`` returns no row when those tables
 (e.g. the Flight Recorder and RAS evidence on a bundle without dumps or RAS reports): given
 the row counts, ``create`` makes it empty from its ``-- empty-columns:`` instead of binding and
 running it (most of the cost of a shared statement on a small bundle is binding it). The
-declared columns are checked against the statement's own (tests/test_viewplan.py).
+declared columns are checked against the statement's own (tests/test_viewplan.py). A shared
+table may be named there too (``-- empty-without: k10s_wd_lines``): it is counted once created,
+so a statement that would bind a dozen subqueries over a family of log lines the bundle has
+none of (the hang evidence of watchdog lines, desync reports, fingerprints) costs a count.
 """
 
 from __future__ import annotations
@@ -94,7 +97,12 @@ def statements() -> tuple[ViewStatement, ...]:
                 raise QueryError(f"not a CREATE of a k10s_* name: {text[:60]!r}", f"queries/{file}")
             raw.append((file, m.group(1), text))
     names = {name for _, name, _ in raw}
-    return tuple(ViewStatement(f, n, t, frozenset(mentioned(t, names) - {n}), *_empty_header(f, n, t)) for f, n, t in raw)
+    out = tuple(ViewStatement(f, n, t, frozenset(mentioned(t, names) - {n}), *_empty_header(f, n, t)) for f, n, t in raw)
+    for st in out:
+        unread = [t for t in st.empty_without if t in names and t not in st.reads]
+        if unread:  # counted only once created, before the statement: it must read them
+            raise QueryError(f"{st.name}: empty-without names {unread}, which it does not read", f"queries/{st.file}")
+    return out
 
 
 def shared_names() -> set[str]:
@@ -159,19 +167,41 @@ def plan(rules, extra: Iterable[str] = ()) -> list[ViewStatement]:
 
 def create(con: duckdb.DuckDBPyConnection, planned: list[ViewStatement], counts: dict[str, int] | None = None) -> None:
     """Run the planned statements: one ``execute`` per file, in order. With the derived tables'
-    row ``counts``, a statement that is empty without rows it has none of is created empty.
+    row ``counts``, a statement that is empty without rows it has none of is created empty; a shared
+    table it names there (``empty-without: k10s_x``) is counted once created, before that statement.
 
     Raises:
         QueryError: a statement failed (names the file).
     """
+    counts = None if counts is None else dict(counts)
     for file in VIEWS_FILES:
-        script = ";\n".join((s.empty_sql(counts) or s.sql).rstrip().rstrip(";") for s in planned if s.file == file)
-        if not script:
-            continue
-        try:
-            con.execute(script)
-        except duckdb.Error as exc:
-            raise QueryError(str(exc).splitlines()[0], f"queries/{file}") from None
+        script: list[str] = []
+        for st in (s for s in planned if s.file == file):
+            uncounted = [t for t in st.empty_without if counts is not None and t not in counts and t in st.reads]
+            if uncounted:
+                _run(con, script, file)
+                script = []
+                counts.update(_count(con, uncounted, file))
+            script.append((st.empty_sql(counts) or st.sql).rstrip().rstrip(";"))
+        _run(con, script, file)
+
+
+def _run(con: duckdb.DuckDBPyConnection, script: list[str], file: str) -> None:
+    if not script:
+        return
+    try:
+        con.execute(";\n".join(script))
+    except duckdb.Error as exc:
+        raise QueryError(str(exc).splitlines()[0], f"queries/{file}") from None
+
+
+def _count(con: duckdb.DuckDBPyConnection, names: list[str], file: str) -> dict[str, int]:
+    """Row counts of shared tables just created (one query)."""
+    sql = "SELECT " + ", ".join(f'(SELECT count(*) FROM "{n}")' for n in names)
+    try:
+        return dict(zip(names, con.execute(sql).fetchone()))
+    except duckdb.Error as exc:
+        raise QueryError(str(exc).splitlines()[0], f"queries/{file}") from None
 
 
 __all__ = ["ALWAYS", "ViewStatement", "applicable", "closure", "create", "mentioned", "plan", "rule_roots", "shared_names", "statements"]

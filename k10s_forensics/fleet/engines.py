@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import decimal
 import os
+import subprocess
 from typing import Any
 
 import pyarrow as pa
@@ -120,6 +121,30 @@ def local_spark(app: str = "k10s-fleet", master: str | None = None, conf: dict[s
     return spark
 
 
+def stop_spark(spark) -> None:
+    """Stop ``spark`` and the JVM PySpark launched for it, which outlives ``SparkSession.stop()`` until
+    Python exits (idle, it still spends CPU); a later ``local_spark`` launches a fresh one."""
+    from pyspark import SparkContext
+
+    if SparkContext._gateway is None:  # stopped already: its JVM is gone
+        return
+    spark.stop()
+    gateway, SparkContext._gateway, SparkContext._jvm = SparkContext._gateway, None, None
+    proc = getattr(gateway, "proc", None)  # set by pyspark's launch_gateway; None for a gateway given to it
+    if gateway is None or proc is None:
+        return
+    try:
+        gateway.shutdown()
+    except Exception:  # noqa: BLE001 - the JVM is ended below either way
+        pass
+    try:
+        proc.stdin.close()  # PySpark's gateway server exits on EOF of its stdin
+        proc.wait(timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        proc.kill()
+        proc.wait()
+
+
 class SparkEngine:
     """The same views and queries on Apache Spark; ``root`` may be a local path or s3a://..."""
 
@@ -174,7 +199,7 @@ class SparkEngine:
 
     def close(self) -> None:
         if self._own:
-            self.spark.stop()
+            stop_spark(self.spark)
 
 
 def _null(name: str, dtype):
@@ -192,4 +217,4 @@ def open_engine(name: str, root: str, **options: Any):
     raise EngineError(f"unknown engine {name!r} (use one of {', '.join(ENGINES)})")
 
 
-__all__ = ["DuckDBEngine", "SparkEngine", "open_engine", "local_spark", "ENGINES", "EngineError"]
+__all__ = ["DuckDBEngine", "SparkEngine", "open_engine", "local_spark", "stop_spark", "ENGINES", "EngineError"]
