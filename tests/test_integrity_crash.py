@@ -59,10 +59,15 @@ def test_kill_rebuild_at_many_points(tmp_path: Path) -> None:
     evidence = evidence_digest(bundle)
     killed = 0
     for delay in _delays(1, "rebuild", str(bundle), cache=cache):
-        proc = start("rebuild", str(bundle), cache=cache)
-        killed += _kill_after(proc, delay)
-        _assert_tables_whole(bundle)
-        assert evidence_digest(bundle) == evidence
+        for _ in range(3):  # a run that finished before its kill (the calibration run was slowed by load): again, sooner
+            proc = start("rebuild", str(bundle), cache=cache)
+            landed = _kill_after(proc, delay)
+            _assert_tables_whole(bundle)
+            assert evidence_digest(bundle) == evidence
+            if landed:
+                killed += 1
+                break
+            delay /= 2
     assert killed >= POINTS // 2, "most kills landed while the rebuild ran"
     # the next run recovers: it says what it found when a killed rebuild left something
     result = run("analyze", str(bundle), "--format", "json", cache=cache)
