@@ -23,11 +23,19 @@ if not shutil.which("java"):
     pytest.skip("no java on PATH (./dev.sh setup installs default-jre-headless)", allow_module_level=True)
 
 
+#: Spark tuned for a few hundred rows: the JIT's first tier and the serial collector for a JVM that lives a
+#: minute, no whole-stage code generation, interpreted expressions and no adaptive re-planning (every query
+#: compiles Java code otherwise). Same results; measured on this module, 2 cores: 81 -> 31 CPU s, 49 -> 30 s.
+SMALL_DATA_CONF = {"spark.sql.shuffle.partitions": "2", "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+                   "spark.sql.codegen.wholeStage": "false", "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+                   "spark.sql.adaptive.enabled": "false"}
+
+
 @pytest.fixture(scope="module")
 def spark():
     from k10s_forensics.fleet.engines import local_spark, stop_spark
 
-    session = local_spark("k10s-fleet-tests", master="local[2]", conf={"spark.sql.shuffle.partitions": "2"})
+    session = local_spark("k10s-fleet-tests", master="local[2]", conf=SMALL_DATA_CONF)
     from pyspark import SparkContext
 
     jvm = SparkContext._gateway.proc
