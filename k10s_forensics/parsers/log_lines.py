@@ -4,10 +4,10 @@ The SQL pass (logs.py) hands the candidate lines of one log body, in line order,
 ``BodyAssembler``. Most candidates are complete events on their own (``classify``); a
 few constructs span lines and are assembled here:
 
-* torchrun ``ChildFailedError`` table: ``[N]:`` header, then ``time``/``rank``/
-  ``exitcode``/``traceback`` field lines, grouped per entry (a gap of more than
-  ``TABLE_GAP`` lines closes an entry); ``Failures:`` / ``Root Cause`` set the section.
-  One ``torchrun_failure`` event per entry (subkind ``failures``/``root_cause``/``table``).
+* torchrun ``ChildFailedError`` table (``log_failure_table.py``): ``[N]:`` header, then
+  ``time``/``rank``/``exitcode``/``traceback`` field lines, grouped per entry; one
+  ``torchrun_failure`` event per entry (subkind ``failures``/``root_cause``/``table``).
+  A line's own clock, where the API gave none, is ``log_time.fallback_ts``.
 * ``Last error:`` payloads: an error that names no peer (``ncclRemoteError``,
   ``ncclInternalError``, ``ncclUnhandledCudaError``, ...) absorbs a peer line
   (``Call to recv from ip<port>``, ``Connection closed by remote peer ...``) or a NCCL
@@ -41,10 +41,10 @@ from k10s_forensics.parsers.log_classify import Event, classify, with_context
 from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
 from k10s_forensics.parsers.log_describe import DescribeBlocks
 from k10s_forensics.parsers.log_owners import Owners
+from k10s_forensics.parsers.log_failure_table import LINE_CHARS, TABLE_GAP, FailureTable
 from k10s_forensics.parsers.log_pods import resolve_ranks
+from k10s_forensics.parsers.log_time import fallback_ts
 
-LINE_CHARS = 4096
-TABLE_GAP = 3
 MERGE_GAP = 3
 FR_GAP = 15
 DESYNC_GAP = 40
@@ -52,7 +52,6 @@ STALL_GAP = 3
 RAY_GAP = 8
 SPAWN_GAP = 400  # mp.spawn's "-- Process N terminated with the following error:" then that process's traceback
 WRAP_MIN = 60  # a line shorter than this was not wrapped by a terminal
-UTC = dt.timezone.utc
 
 
 def _known(ev: Event) -> int:
@@ -60,52 +59,7 @@ def _known(ev: Event) -> int:
     return sum(1 for k, v in ev.items() if v is not None and not k.startswith("_") and k not in ("line", "line_no", "ts"))
 
 
-def _frac_us(frac: str | None) -> int:
-    return int((frac or "0")[:6].ljust(6, "0"))
-
-
-def _with_year(month: int, day: int, hh: int, mm: int, ss: int, us: int, captured_at: dt.datetime | None) -> dt.datetime | None:
-    """A yearless date placed in the year of the capture (or the year before, across New Year)."""
-    ref = captured_at or dt.datetime.now(UTC)
-    for year in (ref.year, ref.year - 1):
-        try:
-            value = dt.datetime(year, month, day, hh, mm, ss, us, tzinfo=UTC)
-        except ValueError:
-            return None
-        if value <= ref + dt.timedelta(days=2):
-            return value
-    return value
-
-
-def fallback_ts(text: str, captured_at: dt.datetime | None) -> dt.datetime | None:
-    """Timestamp of a line without the API prefix: glog, ISO-like, ``LEVEL MM-DD``; else None."""
-    m = P.GLOG_TS.search(text)
-    if m:
-        mmdd = m.group(2)
-        return _with_year(int(mmdd[:-2]), int(mmdd[-2:]), int(m.group(3)), int(m.group(4)), int(m.group(5)), _frac_us(m.group(6)), captured_at)
-    m = P.ISO_TS.search(text)
-    if m:
-        try:
-            return dt.datetime(
-                int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)),
-                int(m.group(6) or 0), _frac_us(m.group(7)), tzinfo=UTC,
-            )
-        except ValueError:
-            return None
-    m = P.CTIME_TS.search(text) if ":" in text else None
-    if m:
-        try:
-            return dt.datetime(int(m.group(6)), P.MONTHS.index(m.group(1)) + 1, int(m.group(2)), int(m.group(3)), int(m.group(4)),
-                               int(m.group(5)), tzinfo=UTC)
-        except ValueError:
-            return None
-    m = P.LEVEL_MMDD_TS.search(text)
-    if m:
-        return _with_year(int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)), 0, captured_at)
-    return None
-
-
-class BodyAssembler:
+class BodyAssembler(FailureTable):
     """Turns the candidate lines of one log body into events (see the module doc)."""
 
     def __init__(self, captured_at: dt.datetime | None):
@@ -183,98 +137,6 @@ class BodyAssembler:
             for key in [k for k in ev if k.startswith("_")]:
                 del ev[key]
         return self.events
-
-    # ---- ChildFailedError table ------------------------------------------------------
-    def _table_line(self, line_no: int, text: str, api_ts: dt.datetime | None) -> bool:
-        if P.TABLE_ROOT.search(text):
-            self._close_entry()
-            self._section = "root_cause"
-            return True
-        if P.TABLE_FAILURES.match(text) or P.NO_OTHER_FAILURES.search(text):
-            self._close_entry()
-            self._section = "failures"
-            return True
-        m = P.TABLE_HEADER.match(text)
-        if m:
-            self._close_entry()
-            self._entry = {"index": int(m.group(1)), "first": line_no, "last": line_no, "lines": [text], "api_ts": api_ts, "section": self._section}
-            return True
-        flat = P.TABLE_FLAT.search(text)
-        if flat:  # the entry's rows on one line: its rank and exit code are all it needs
-            self._table_entry(line_no, text, api_ts)
-            self._entry.update(rank=int(flat.group(1)), local_rank=int(flat.group(2)), exit_code=int(flat.group(3)),
-                               pid=int(flat.group(4)) if flat.group(4).isdigit() else None)
-            return True
-        m = P.TABLE_FIELD.match(text)
-        if not m:
-            return False
-        if self._entry is None and m.group(1) in ("traceback", "error_file", "host"):
-            return False  # a lone trailer field is an ordinary line (e.g. "Signal 6 ... received by PID")
-        entry = self._table_entry(line_no, text, api_ts)
-        name, value = m.group(1), m.group(2).strip()
-        if name == "time":
-            t = P.TABLE_TIME.match(text)
-            if t:
-                try:
-                    entry["time"] = dt.datetime(*(int(g) for g in t.groups()), tzinfo=UTC)
-                except ValueError:
-                    pass
-        elif name == "rank":
-            r = P.TABLE_RANK.match(value)
-            if r:
-                entry["rank"], entry["local_rank"] = int(r.group(1)), int(r.group(2))
-        elif name == "exitcode":
-            e = P.TABLE_EXIT.match(value)
-            if e:
-                entry["exit_code"], entry["pid"] = int(e.group(1)), int(e.group(2)) if e.group(2).isdigit() else None
-        return True
-
-    def _table_entry(self, line_no: int, text: str, api_ts: dt.datetime | None) -> dict[str, Any]:
-        """The open failure-table entry, given one more line (opened when the excerpt starts mid-entry)."""
-        if self._entry is None:
-            self._entry = {"index": None, "first": line_no, "last": line_no, "lines": [], "api_ts": api_ts, "section": self._section}
-        self._entry["last"] = line_no
-        self._entry["lines"].append(text)
-        return self._entry
-
-    def _close_entry(self) -> None:
-        entry, self._entry = self._entry, None
-        if entry is None:
-            return
-        if "rank" not in entry and "exit_code" not in entry:
-            if entry["index"] is not None:
-                self.truncated_entries += 1
-            return
-        self.events.append(
-            {
-                "kind": "torchrun_failure",
-                "subkind": entry["section"] or "table",
-                "rank": entry.get("rank"),
-                "local_rank": entry.get("local_rank"),
-                "exit_code": entry.get("exit_code"),
-                "pid": entry.get("pid"),
-                "severity": "E",
-                "line_no": entry["first"],
-                "ts": self._finer_time(entry),
-                "line": "\n".join(entry["lines"])[:LINE_CHARS],
-            }
-        )
-
-    def _finer_time(self, entry: dict[str, Any]) -> dt.datetime | None:
-        """An entry's ``time`` has whole seconds only: the agent's ``failed (exitcode: …)`` line of
-        the same pid, in that second, says when to the millisecond (ranks a second apart are
-        otherwise read as failing together)."""
-        when = entry.get("time")
-        pid = entry.get("pid")
-        if when is None or pid is None:
-            return when or entry["api_ts"]
-        for ev in reversed(self.events):
-            if ev["kind"] == "torchrun_failure" and ev.get("subkind") == "agent" and ev.get("pid") == pid:
-                finer = ev.get("ts")
-                if finer is not None and finer.replace(microsecond=0) == when:
-                    return finer
-                break
-        return when
 
     # ---- flight recorder context / desync reporter ----------------------------------
     def _fr_context(self, line_no: int, text: str) -> bool:

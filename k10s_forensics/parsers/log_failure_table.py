@@ -1,0 +1,122 @@
+"""torchrun's ``ChildFailedError`` failure table, read line by line for ``log_lines.BodyAssembler``.
+
+A ``[N]:`` header, then ``time``/``rank``/``exitcode``/``traceback`` field lines, grouped per entry
+(a gap of more than ``TABLE_GAP`` lines closes an entry; an entry whose rows were fused onto one
+line is read from that line); ``Failures:`` / ``Root Cause`` set the section. One
+``torchrun_failure`` event per entry (subkind ``failures``/``root_cause``/``table``). A mixin: it
+reads and writes the assembler's ``events``, ``_entry``, ``_section`` and ``truncated_entries``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from k10s_forensics.parsers import log_patterns as P
+
+LINE_CHARS = 4096
+TABLE_GAP = 3
+UTC = dt.timezone.utc
+
+
+class FailureTable:
+    """The failure-table steps of ``BodyAssembler`` (see the module doc)."""
+
+    events: list
+    truncated_entries: int
+    _entry: dict[str, Any] | None
+    _section: str | None
+
+    def _table_line(self, line_no: int, text: str, api_ts: dt.datetime | None) -> bool:
+        if P.TABLE_ROOT.search(text):
+            self._close_entry()
+            self._section = "root_cause"
+            return True
+        if P.TABLE_FAILURES.match(text) or P.NO_OTHER_FAILURES.search(text):
+            self._close_entry()
+            self._section = "failures"
+            return True
+        m = P.TABLE_HEADER.match(text)
+        if m:
+            self._close_entry()
+            self._entry = {"index": int(m.group(1)), "first": line_no, "last": line_no, "lines": [text], "api_ts": api_ts, "section": self._section}
+            return True
+        flat = P.TABLE_FLAT.search(text)
+        if flat:  # the entry's rows on one line: its rank and exit code are all it needs
+            self._table_entry(line_no, text, api_ts)
+            self._entry.update(rank=int(flat.group(1)), local_rank=int(flat.group(2)), exit_code=int(flat.group(3)),
+                               pid=int(flat.group(4)) if flat.group(4).isdigit() else None)
+            return True
+        m = P.TABLE_FIELD.match(text)
+        if not m:
+            return False
+        if self._entry is None and m.group(1) in ("traceback", "error_file", "host"):
+            return False  # a lone trailer field is an ordinary line (e.g. "Signal 6 ... received by PID")
+        entry = self._table_entry(line_no, text, api_ts)
+        name, value = m.group(1), m.group(2).strip()
+        if name == "time":
+            t = P.TABLE_TIME.match(text)
+            if t:
+                try:
+                    entry["time"] = dt.datetime(*(int(g) for g in t.groups()), tzinfo=UTC)
+                except ValueError:
+                    pass
+        elif name == "rank":
+            r = P.TABLE_RANK.match(value)
+            if r:
+                entry["rank"], entry["local_rank"] = int(r.group(1)), int(r.group(2))
+        elif name == "exitcode":
+            e = P.TABLE_EXIT.match(value)
+            if e:
+                entry["exit_code"], entry["pid"] = int(e.group(1)), int(e.group(2)) if e.group(2).isdigit() else None
+        return True
+
+    def _table_entry(self, line_no: int, text: str, api_ts: dt.datetime | None) -> dict[str, Any]:
+        """The open failure-table entry, given one more line (opened when the excerpt starts mid-entry)."""
+        if self._entry is None:
+            self._entry = {"index": None, "first": line_no, "last": line_no, "lines": [], "api_ts": api_ts, "section": self._section}
+        self._entry["last"] = line_no
+        self._entry["lines"].append(text)
+        return self._entry
+
+    def _close_entry(self) -> None:
+        entry, self._entry = self._entry, None
+        if entry is None:
+            return
+        if "rank" not in entry and "exit_code" not in entry:
+            if entry["index"] is not None:
+                self.truncated_entries += 1
+            return
+        self.events.append(
+            {
+                "kind": "torchrun_failure",
+                "subkind": entry["section"] or "table",
+                "rank": entry.get("rank"),
+                "local_rank": entry.get("local_rank"),
+                "exit_code": entry.get("exit_code"),
+                "pid": entry.get("pid"),
+                "severity": "E",
+                "line_no": entry["first"],
+                "ts": self._finer_time(entry),
+                "line": "\n".join(entry["lines"])[:LINE_CHARS],
+            }
+        )
+
+    def _finer_time(self, entry: dict[str, Any]) -> dt.datetime | None:
+        """An entry's ``time`` has whole seconds only: the agent's ``failed (exitcode: …)`` line of
+        the same pid, in that second, says when to the millisecond (ranks a second apart are
+        otherwise read as failing together)."""
+        when = entry.get("time")
+        pid = entry.get("pid")
+        if when is None or pid is None:
+            return when or entry["api_ts"]
+        for ev in reversed(self.events):
+            if ev["kind"] == "torchrun_failure" and ev.get("subkind") == "agent" and ev.get("pid") == pid:
+                finer = ev.get("ts")
+                if finer is not None and finer.replace(microsecond=0) == when:
+                    return finer
+                break
+        return when
+
+
+__all__ = ["FailureTable", "LINE_CHARS", "TABLE_GAP"]

@@ -1,0 +1,58 @@
+"""The clock of a log line printed without the API's timestamp prefix (glog, ISO-like, ctime,
+``LEVEL MM-DD``); a yearless date is placed in the capture's year (log_lines.py, logimport.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from k10s_forensics.parsers import log_patterns as P
+
+UTC = dt.timezone.utc
+
+
+def _frac_us(frac: str | None) -> int:
+    return int((frac or "0")[:6].ljust(6, "0"))
+
+
+def _with_year(month: int, day: int, hh: int, mm: int, ss: int, us: int, captured_at: dt.datetime | None) -> dt.datetime | None:
+    """A yearless date placed in the year of the capture (or the year before, across New Year)."""
+    ref = captured_at or dt.datetime.now(UTC)
+    for year in (ref.year, ref.year - 1):
+        try:
+            value = dt.datetime(year, month, day, hh, mm, ss, us, tzinfo=UTC)
+        except ValueError:
+            return None
+        if value <= ref + dt.timedelta(days=2):
+            return value
+    return value
+
+
+def fallback_ts(text: str, captured_at: dt.datetime | None) -> dt.datetime | None:
+    """Timestamp of a line without the API prefix: glog, ISO-like, ``LEVEL MM-DD``; else None."""
+    m = P.GLOG_TS.search(text)
+    if m:
+        mmdd = m.group(2)
+        return _with_year(int(mmdd[:-2]), int(mmdd[-2:]), int(m.group(3)), int(m.group(4)), int(m.group(5)), _frac_us(m.group(6)), captured_at)
+    m = P.ISO_TS.search(text)
+    if m:
+        try:
+            return dt.datetime(
+                int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)),
+                int(m.group(6) or 0), _frac_us(m.group(7)), tzinfo=UTC,
+            )
+        except ValueError:
+            return None
+    m = P.CTIME_TS.search(text) if ":" in text else None
+    if m:
+        try:
+            return dt.datetime(int(m.group(6)), P.MONTHS.index(m.group(1)) + 1, int(m.group(2)), int(m.group(3)), int(m.group(4)),
+                               int(m.group(5)), tzinfo=UTC)
+        except ValueError:
+            return None
+    m = P.LEVEL_MMDD_TS.search(text)
+    if m:
+        return _with_year(int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)), 0, captured_at)
+    return None
+
+
+__all__ = ["fallback_ts"]
