@@ -195,8 +195,11 @@ LEFT JOIN k10s_rank r ON r.pod_uid = e.m_pod_uid AND (
        (e.eff_rank IS NOT NULL AND r.rank = e.eff_rank)
     OR (e.eff_rank IS NULL AND e.eff_local IS NOT NULL AND r.local_rank = e.eff_local)
     -- a pod of one rank holds the line's process, except a launcher's report printed with its last
-    -- spawned command (no process named: the pod's one rank may be a guess of import-logs)
-    OR (e.eff_rank IS NULL AND e.eff_local IS NULL AND e.nranks = 1 AND le.subkind IS DISTINCT FROM 'launcher_last_cmd')
+    -- spawned command (no process named: the pod's one rank may be a guess of import-logs) and Ray's
+    -- account of a worker's death that names no worker pid (`The actor is dead because its worker process
+    -- has died`: the caller that awaited the actor prints it, never the dead process)
+    OR (e.eff_rank IS NULL AND e.eff_local IS NULL AND e.nranks = 1 AND le.subkind IS DISTINCT FROM 'launcher_last_cmd'
+        AND NOT (le.subkind = 'ray_worker_died' AND le.pid IS NULL))
 );
 
 -- k10s_job_log: container log lines of training-job pods (no dmesg): what the log rules

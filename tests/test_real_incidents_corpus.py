@@ -103,6 +103,11 @@ NOT_YET: dict[str, str] = {
     "NeMo-12203-nemo-run-prefix-local-rank0-failed-no-error-file":
         "rank 0 is right (`('local_rank %s FAILED with no error file. …', 0)`, exit-unknown); that it raised is in the "
         "thread's other block only, the excerpt says no more than that it failed",
+    # batch 15
+    "Megatron-LM-1274-tp8-comm-overlap-all-segv-no-sigterm-control":
+        "torchrun's failure line with no `Sending process … closing signal` before it means every other worker had "
+        "already exited (all eight SEGV alike), but a paste may start anywhere: the same shape is a paste cut right "
+        "above the failure line (AgiBot-World-93's one line, nproc 8), so the absence of SIGTERM lines is not read",
 }
 
 
