@@ -57,6 +57,16 @@ def test_a_double_spaced_paste_copied_double_spaced_again(times):
     assert r.text.split("\n") == LOG.split("\n") and "double spacing" in r.notes
 
 
+def test_one_wrapped_line_double_spaced_is_joined_again():
+    """Two rows cut at one terminal width with a blank line between: too few lines to call the paste
+    double spaced by its gaps alone, but the cut says so (a one-line launcher report pasted from a page)."""
+    line = ("[2025-08-15 16:52:01,935] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -8) "
+            "local_rank: 0 (pid: 3175446) of binary: /opt/conda/bin/python3.10")
+    r = repair_paste(double_space(wrap(line, 100, pad=True)))
+    assert r.text.rstrip() == line and "double spacing" in r.notes
+    assert repair_paste("first line\n\nsecond line").text == "first line\n\nsecond line"  # no cut: not double spaced
+
+
 def test_a_log_with_some_blank_lines_is_not_double_spaced():
     text = "one\n\ntwo\nthree\n\nfour\nfive"
     assert repair_paste(text).text == text

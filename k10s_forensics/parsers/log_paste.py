@@ -10,7 +10,8 @@
    quoting of most lines only last (a log quoted before the terminal cut it: the cut rows carry
    no ``>``);
 4. **double spacing**: a blank line after every line (some terminals and web pages copy so):
-   detected when every gap between two text lines is blank and almost all of them odd;
+   detected when every gap between two text lines is blank and almost all of them odd (with
+   fewer than four text lines, only when they are also cut at one terminal width);
    a run of ``2k+1`` blank lines is ``k`` blank lines of the log, so blank lines the log
    itself held are kept; undone up to twice more while the result is still double-spaced
    (a double-spaced paste copied double-spaced again);
@@ -162,7 +163,9 @@ def _double_spacing(lines: list[str]) -> tuple[list[str], str | None]:
             if seen_text:
                 runs.append(run)
             seen_text, run = True, 0
-    if len(runs) < 3 or min(runs) < 1 or sum(r % 2 for r in runs) < 0.9 * len(runs):
+    if not runs or min(runs) < 1 or sum(r % 2 for r in runs) < 0.9 * len(runs):
+        return lines, None
+    if len(runs) < 3 and _wrap_width(lines)[0] is None:  # too few lines to tell, unless they are cut at one width
         return lines, None
     out: list[str] = []
     pending = 0
