@@ -40,7 +40,7 @@ def spark():
 
     jvm = SparkContext._gateway.proc
     yield session
-    stop_spark(session)  # and its JVM: idle for the rest of the run it cost ~80 CPU s (process accounting)
+    stop_spark(session)  # and its JVM, which would otherwise live (and hold its memory) until the worker exits
     assert jvm.poll() is not None and SparkContext._gateway is None, "the JVM outlived stop_spark"
     stop_spark(session)  # twice is harmless
 

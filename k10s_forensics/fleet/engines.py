@@ -123,7 +123,7 @@ def local_spark(app: str = "k10s-fleet", master: str | None = None, conf: dict[s
 
 def stop_spark(spark) -> None:
     """Stop ``spark`` and the JVM PySpark launched for it, which outlives ``SparkSession.stop()`` until
-    Python exits (idle, it still spends CPU); a later ``local_spark`` launches a fresh one."""
+    Python exits (holding its memory); a later ``local_spark`` launches a fresh one."""
     from pyspark import SparkContext
 
     if SparkContext._gateway is None:  # stopped already: its JVM is gone
@@ -131,7 +131,7 @@ def stop_spark(spark) -> None:
     spark.stop()
     gateway, SparkContext._gateway, SparkContext._jvm = SparkContext._gateway, None, None
     proc = getattr(gateway, "proc", None)  # set by pyspark's launch_gateway; None for a gateway given to it
-    if gateway is None or proc is None:
+    if proc is None:
         return
     try:
         gateway.shutdown()
