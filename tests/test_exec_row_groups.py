@@ -10,7 +10,8 @@ import pytest
 
 from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle, RawWriter, split_groups
 from k10s_forensics.store.columns import ColumnWriter
-from k10s_forensics.rebuild.run import _group_holds, rebuild
+from k10s_forensics.rebuild.raw_layer import _group_holds
+from k10s_forensics.rebuild.run import rebuild
 from k10s_forensics.simulate import simulate
 
 
