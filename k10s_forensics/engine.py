@@ -21,7 +21,7 @@ import duckdb
 from k10s_forensics.store.bundle import RAW_NAMES, Bundle
 from k10s_forensics.errors import QueryError
 from k10s_forensics.store import derived
-from k10s_forensics.store.tables import TABLE_NAMES
+from k10s_forensics.store.tables import TABLE_NAMES, TABLES_BY_NAME
 
 #: Statement types that would write files, reach other databases or load code.
 REFUSED_STATEMENTS = frozenset({"COPY", "COPY_DATABASE", "EXPORT", "ATTACH", "DETACH", "LOAD", "EXTENSION", "VACUUM"})
@@ -87,10 +87,15 @@ def open_tables(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int 
         allowed = ", ".join(_quote_path(str(p)) for p in [*tables.values(), *raws.values()] if p.is_file())
         con.execute(f"SET allowed_paths = [{allowed}]")
         con.execute("SET enable_external_access = false")
-    viewed = {name: path for name, path in tables.items() if _create_view(con, name, path)}
+    present = {name: path for name, path in tables.items() if path.is_file()}
+    footer = _footer_counts(con, present) if light else {}
+    small = bool(footer) and len(footer) == len(present) and max(footer.values()) <= LIGHT_MAX_ROWS
+    empty = sorted(name for name, rows in footer.items() if rows == 0) if small else []
+    _create_empty_tables(con, empty)
+    viewed = {name: path for name, path in present.items() if name not in empty and _create_view(con, name, path, copy=small)}
     for view, path in raws.items():
         _create_view(con, view, path)
-    counts = _FOOTER_ROWS[con] = _footer_rows(con, viewed)
+    counts = _FOOTER_ROWS[con] = {**dict.fromkeys(empty, 0), **_footer_rows(con, viewed, footer)}
     if light and max(counts.values(), default=0) <= LIGHT_MAX_ROWS:
         con.execute("PRAGMA disable_optimizer")
     if locked:
@@ -107,21 +112,29 @@ def footer_rows(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return dict(_FOOTER_ROWS.get(con, {}))
 
 
-def _footer_rows(con: duckdb.DuckDBPyConnection, viewed: dict[str, Path]) -> dict[str, int]:
+def _footer_counts(con: duckdb.DuckDBPyConnection, files: dict[str, Path]) -> dict[str, int]:
+    """Rows per table from the Parquet footers, in one statement (empty when any footer is unreadable)."""
+    if not files:
+        return {}
+    listed = ", ".join(_quote_path(str(p)) for p in files.values())
+    try:
+        rows = con.execute(f"SELECT file_name, num_rows FROM parquet_file_metadata([{listed}])").fetchall()
+    except duckdb.Error:
+        return {}
+    by_file = {str(name): int(n) for name, n in rows}
+    return {name: by_file[str(path)] for name, path in files.items() if str(path) in by_file}
+
+
+def _footer_rows(con: duckdb.DuckDBPyConnection, viewed: dict[str, Path], footer: dict[str, int] | None = None) -> dict[str, int]:
     """Rows per viewed table, read from the Parquet footers in one statement (what ``count(*)`` of
-    the view gives); a table whose footer cannot be read is counted by its view."""
+    the view gives; ``footer``: counts already read); a table whose footer cannot be read is counted by its view."""
     if not viewed:
         return {}
-    files = ", ".join(_quote_path(str(p)) for p in viewed.values())
-    try:
-        rows = con.execute(f"SELECT file_name, num_rows FROM parquet_file_metadata([{files}])").fetchall()
-    except duckdb.Error:
-        rows = []
-    by_file = {str(name): int(n) for name, n in rows}
+    known = footer if footer and all(name in footer for name in viewed) else _footer_counts(con, viewed)
     counts = {}
     for name, path in viewed.items():
-        if str(path) in by_file:
-            counts[name] = by_file[str(path)]
+        if name in known:
+            counts[name] = known[name]
             continue
         try:
             counts[name] = int(con.execute(f'SELECT count(*) FROM "{name}"').fetchall()[0][0])
@@ -130,12 +143,44 @@ def _footer_rows(con: duckdb.DuckDBPyConnection, viewed: dict[str, Path]) -> dic
     return counts
 
 
-def _create_view(con: duckdb.DuckDBPyConnection, view: str, path) -> bool:
+def _create_empty_tables(con: duckdb.DuckDBPyConnection, names: list[str]) -> None:
+    """Each of ``names`` (derived tables whose file has no rows) as an empty TEMP table of its schema.
+
+    A view over a Parquet file opens the file and reads its footer each time a statement binds it
+    (~1 ms a reference on a small bundle); most of a small bundle's tables are empty and are read
+    by many statements (the rule gates, the shared views). The columns and their DuckDB types are
+    the table's declared schema (store/tables.py), the same the Parquet reader gives.
+    """
+    if names:
+        con.execute("".join(f'CREATE TEMP TABLE "{name}" ({_columns_ddl(con, name)});' for name in names))
+
+
+#: Per table name: its columns as DuckDB DDL (from the declared Arrow schema; the same in every process run).
+_DDL: dict[str, str] = {}
+
+
+def _columns_ddl(con: duckdb.DuckDBPyConnection, name: str) -> str:
+    ddl = _DDL.get(name)
+    if ddl is None:
+        view = f"_k10s_schema_{name}"
+        con.register(view, TABLES_BY_NAME[name].empty())
+        try:
+            described = con.execute(f'DESCRIBE "{view}"').fetchall()
+        finally:
+            con.unregister(view)
+        ddl = _DDL[name] = ", ".join('"' + column.replace('"', '""') + f'" {kind}' for column, kind, *_ in described)
+    return ddl
+
+
+def _create_view(con: duckdb.DuckDBPyConnection, view: str, path, copy: bool = False) -> bool:
     """A view over one Parquet file; a missing or damaged file leaves the view out."""
     if not path.is_file():
         return False
     try:
-        con.execute(f"CREATE VIEW {view} AS SELECT * FROM read_parquet({_quote_path(str(path))})")
+        if copy:
+            con.execute(f"CREATE TEMP TABLE {view} AS SELECT * FROM read_parquet({_quote_path(str(path))})")
+        else:
+            con.execute(f"CREATE VIEW {view} AS SELECT * FROM read_parquet({_quote_path(str(path))})")
     except duckdb.Error:
         return False
     return True

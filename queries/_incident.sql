@@ -193,9 +193,52 @@ WITH hang AS (  -- when the collective the watchdogs timed out on started
            count(DISTINCT rank_eff) FILTER (WHERE kind = 'nccl_watchdog_timeout') AS watchdog_victims
     FROM k10s_incident_line WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') GROUP BY ALL
 ),
-torn AS (  -- incidents in which processes were seen dying or being torn down
+-- per incident and per log, the facts the own-failure filters below read, each computed once
+-- (joins, not correlated subqueries: docs/architecture.md, "Joins over correlated subqueries")
+torn_flag AS (  -- incidents in which processes were seen dying or being torn down
     SELECT DISTINCT job_key, incident FROM k10s_incident_line
     WHERE role = 'victim' OR kind IN ('torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom')
+),
+first_watchdog AS (  -- the first watchdog line of each log
+    SELECT raw_row, min(line_no) AS line_no FROM k10s_incident_line
+    WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') GROUP BY raw_row
+),
+exit_shared AS (  -- ranks whose launcher-reported end (status only) another rank shares in the incident
+    SELECT DISTINCT x.job_key, x.incident, x.rank_eff
+    FROM k10s_incident_line x JOIN (
+        SELECT job_key, incident, status FROM k10s_incident_line
+        WHERE role = 'own' AND tier = 2 AND kind IN ('process_exit', 'torchrun_failure') AND coalesce(rank, local_rank) IS NOT NULL
+        GROUP BY ALL HAVING count(DISTINCT rank_eff) >= 2
+    ) s ON s.job_key = x.job_key AND s.incident = x.incident AND s.status IS NOT DISTINCT FROM x.status
+    WHERE x.role = 'own' AND x.tier = 2 AND x.kind IN ('process_exit', 'torchrun_failure') AND coalesce(x.rank, x.local_rank) IS NOT NULL
+),
+victim_errors AS (  -- incidents where other ranks were visibly torn down by an error
+    SELECT DISTINCT job_key, incident FROM k10s_incident_line
+    WHERE role = 'victim' AND kind IN ('nccl_remote_error', 'python_exception', 'nccl_error_other')
+),
+abort_after_other AS (  -- SIGABRTs no later than a second after another rank's own failure of another kind
+    SELECT DISTINCT a.event_id FROM k10s_incident_line a JOIN k10s_incident_line o USING (job_key, incident)
+    WHERE a.role = 'own' AND a.cause = 'abort' AND a.ts_filled IS NOT NULL
+      AND o.role = 'own' AND o.cause <> 'abort' AND o.rank_eff IS NOT NULL AND o.rank_eff IS DISTINCT FROM a.rank_eff
+      AND o.ts_filled <= a.ts_filled + INTERVAL 1 SECOND
+),
+kill_after_other AS (  -- SIGKILLs more than 5 seconds after another rank's own failure
+    SELECT DISTINCT a.event_id FROM k10s_incident_line a JOIN k10s_incident_line o USING (job_key, incident)
+    WHERE a.role = 'own' AND a.cause = 'host-oom-kill' AND a.ts_filled IS NOT NULL
+      AND o.role = 'own' AND o.rank_eff IS DISTINCT FROM a.rank_eff AND o.ts_filled < a.ts_filled - INTERVAL 5 SECOND
+),
+agent_lines AS (  -- torchrun agents' "failed (exitcode: …)" lines, and whether the same log has a later one
+    SELECT job_key, incident, raw_row, line_no, ts_filled, line_no < max(line_no) OVER (PARTITION BY raw_row) AS later_agent
+    FROM k10s_incident_line WHERE kind = 'torchrun_failure' AND subkind = 'agent'
+),
+restarted_after AS (  -- per log: the last agent line after which a later attempt failed on its own
+    SELECT a.raw_row, max(a.line_no) AS line_no
+    FROM agent_lines a JOIN k10s_incident_line y ON y.job_key = a.job_key AND y.incident = a.incident
+    WHERE y.role = 'own' AND y.tier = 1 AND y.kind IN ('python_exception', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+      -- in another log: only where this log shows the restart (its agent reported a later attempt's failure
+      -- too); an agent's one report is the end of a job without restarts, after which a peer may still raise
+      AND CASE WHEN y.raw_row = a.raw_row THEN y.line_no > a.line_no ELSE y.ts_filled > a.ts_filled AND a.later_agent END
+    GROUP BY a.raw_row
 ),
 own AS (  -- own failures; one that comes a minute after the hung collective began is its consequence;
           -- an exception after which the rank kept training is not one unless the job was torn down;
@@ -204,54 +247,35 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
           -- only the columns read below (docs/architecture.md, "Narrow CTEs")
     SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.raw_row, il.line_no, il.event_id, il.subkind,
            il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line
-    FROM k10s_incident_line il LEFT JOIN hang h USING (job_key, incident)
+    FROM k10s_incident_line il
+    LEFT JOIN hang h USING (job_key, incident)
+    LEFT JOIN torn_flag t USING (job_key, incident)
+    LEFT JOIN first_watchdog fw ON fw.raw_row = il.raw_row
+    LEFT JOIN exit_shared es ON es.job_key = il.job_key AND es.incident = il.incident AND es.rank_eff = il.rank_eff
+    LEFT JOIN victim_errors ve USING (job_key, incident)
+    LEFT JOIN abort_after_other ab ON ab.event_id = il.event_id
+    LEFT JOIN kill_after_other ka ON ka.event_id = il.event_id
+    LEFT JOIN restarted_after ra ON ra.raw_row = il.raw_row
     WHERE il.role = 'own' AND (il.ts_filled IS NULL OR h.hang_started_at IS NULL OR il.ts_filled <= h.hang_started_at + INTERVAL 60 SECOND)
-      AND (NOT il.training_went_on OR EXISTS (SELECT 1 FROM torn t WHERE t.job_key = il.job_key AND t.incident = il.incident))
+      AND (NOT il.training_went_on OR t.job_key IS NOT NULL)
       -- no clock: an exit status reported after a watchdog timeout in the same log is the hang's consequence
-      AND NOT (il.ts_filled IS NULL AND il.kind IN ('torchrun_failure', 'process_exit') AND EXISTS (
-          SELECT 1 FROM k10s_incident_line w
-          WHERE w.raw_row = il.raw_row AND w.kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND w.line_no < il.line_no))
+      AND NOT (il.ts_filled IS NULL AND il.kind IN ('torchrun_failure', 'process_exit') AND coalesce(fw.line_no < il.line_no, false))
       -- a line naming no process, in a pod import-logs made up from a paste, is that pod's rank's only by the
       -- importer's guess: where the launcher itself reports that rank and others ending with the same status
       -- (srun's `task 1: Exited with exit code 1`, `task 0: …`), it cannot say which of them printed it
       AND NOT (il.tier = 1 AND il.rank IS NULL AND il.local_rank IS NULL
                AND il.incarnation_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
-               AND EXISTS (SELECT 1 FROM k10s_incident_line x
-                           WHERE x.job_key = il.job_key AND x.incident = il.incident AND x.rank_eff = il.rank_eff
-                             AND x.role = 'own' AND x.tier = 2 AND x.kind IN ('process_exit', 'torchrun_failure')
-                             AND coalesce(x.rank, x.local_rank) IS NOT NULL
-                             AND (SELECT count(DISTINCT y.rank_eff) FROM k10s_incident_line y
-                                  WHERE y.job_key = x.job_key AND y.incident = x.incident AND y.role = 'own' AND y.tier = 2
-                                    AND y.kind IN ('process_exit', 'torchrun_failure') AND coalesce(y.rank, y.local_rank) IS NOT NULL
-                                    AND y.status IS NOT DISTINCT FROM x.status) >= 2))
+               AND es.rank_eff IS NOT NULL)
       -- a cut traceback says little where other ranks were visibly torn down: it is likely the same teardown
-      AND NOT (il.kind = 'python_traceback' AND EXISTS (
-          SELECT 1 FROM k10s_incident_line v WHERE v.job_key = il.job_key AND v.incident = il.incident AND v.role = 'victim'
-            AND v.kind IN ('nccl_remote_error', 'python_exception', 'nccl_error_other')))
+      AND NOT (il.kind = 'python_traceback' AND ve.job_key IS NOT NULL)
       -- a SIGABRT (no watchdog line of its own) when another rank had already failed in another way, or
       -- in the same second (a failure table's clock), is the NCCL teardown aborting it, not its own failure
-      AND NOT (il.cause = 'abort' AND il.ts_filled IS NOT NULL AND EXISTS (
-          SELECT 1 FROM k10s_incident_line o
-          WHERE o.job_key = il.job_key AND o.incident = il.incident AND o.role = 'own' AND o.cause <> 'abort'
-            AND o.rank_eff IS NOT NULL AND o.rank_eff IS DISTINCT FROM il.rank_eff
-            AND o.ts_filled <= il.ts_filled + INTERVAL 1 SECOND))
+      AND ab.event_id IS NULL
       -- torchrun restarted its workers after this failure (its agent's "failed (exitcode: …)" line follows in the
       -- same log) and a later attempt failed on its own (a rank's exception or CUDA error after that line): the
       -- job ended with the last attempt's failure, not this one (--max-restarts: the culprit can move)
-      AND NOT EXISTS (
-          SELECT 1 FROM k10s_incident_line a JOIN k10s_incident_line y ON y.job_key = a.job_key AND y.incident = a.incident
-          WHERE a.raw_row = il.raw_row AND a.kind = 'torchrun_failure' AND a.subkind = 'agent' AND a.line_no > il.line_no
-            AND y.role = 'own' AND y.tier = 1 AND y.kind IN ('python_exception', 'cuda_error', 'cuda_oom', 'nccl_error_other')
-            -- in another log: only where this log shows the restart (its agent reported a later attempt's failure
-            -- too); an agent's one report is the end of a job without restarts, after which a peer may still raise
-            AND CASE WHEN y.raw_row = a.raw_row THEN y.line_no > a.line_no
-                     ELSE y.ts_filled > a.ts_filled AND EXISTS (
-                         SELECT 1 FROM k10s_incident_line a2 WHERE a2.raw_row = a.raw_row AND a2.kind = 'torchrun_failure'
-                           AND a2.subkind = 'agent' AND a2.line_no > a.line_no) END)
-      AND NOT (il.cause = 'host-oom-kill' AND il.ts_filled IS NOT NULL AND EXISTS (
-          SELECT 1 FROM k10s_incident_line o
-          WHERE o.job_key = il.job_key AND o.incident = il.incident AND o.role = 'own' AND o.rank_eff IS DISTINCT FROM il.rank_eff
-            AND o.ts_filled < il.ts_filled - INTERVAL 5 SECOND))
+      AND NOT coalesce(il.line_no < ra.line_no, false)
+      AND ka.event_id IS NULL
 ),
 best AS (  -- per rank: its strongest, then earliest, own failure
     SELECT * FROM own WHERE rank_eff IS NOT NULL

@@ -127,6 +127,32 @@ def test_user_rules_keep_duckdbs_optimizer_on_a_small_bundle(tmp_path):
     assert_planned_light(bundle)  # while the built-in rules of the same bundle are planned light
 
 
+def test_small_bundles_are_read_into_memory_with_the_parquet_readers_types(tmp_path):
+    """Planned light, a small bundle's empty tables are empty TEMP tables of their declared columns
+    and the others TEMP copies (engine.open_tables; docs/architecture.md "Small bundles in memory"):
+    every column's name and DuckDB type is what the Parquet view gives, the rows the same; a
+    bundle read for ``k10s sql`` (not light) keeps the views."""
+    from k10s_forensics.engine import open_tables
+
+    g = gang(pods=3)
+    g["gpu_samples"] = samples(g)
+    bundle = table_bundle(tmp_path / "b", g)
+    light, light_rows = open_tables(bundle, light=True)
+    plain, plain_rows = open_tables(bundle, light=False)
+    try:
+        assert light_rows == plain_rows and light_rows["pods"] == 3 and light_rows["tcp_samples"] == 0
+        temp = {r[0] for r in light.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()}
+        assert temp == set(TABLE_NAMES)
+        assert not plain.execute("SELECT count(*) FROM duckdb_tables()").fetchall()[0][0]
+        for name in TABLE_NAMES:
+            assert light.execute(f'DESCRIBE "{name}"').fetchall() == plain.execute(f'DESCRIBE "{name}"').fetchall(), name
+            order = f'SELECT * FROM "{name}" ORDER BY ALL'
+            assert light.execute(order).fetchall() == plain.execute(order).fetchall(), name
+    finally:
+        light.close()
+        plain.close()
+
+
 def test_absent_table_files_are_skipped_not_crashed(tmp_path):
     g = gang(pods=3)
     g["gpu_samples"] = samples(g)
