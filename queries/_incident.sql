@@ -68,6 +68,18 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
     GROUP BY ALL
     HAVING bool_and(l.kind = 'nccl_remote_error' OR (l.kind = 'python_exception' AND l.subkind = 'teardown'))
 ),
+srun_failed AS (  -- srun logs that report a task failing on its own
+    SELECT DISTINCT raw_row FROM l WHERE kind = 'process_exit' AND subkind IN ('srun', 'srun_oom') AND exit_code NOT IN (-15, -1, -2)
+),
+rank_said_more AS (  -- ranks with a line other than a traceback in a log
+    SELECT DISTINCT raw_row, rank_resolved FROM l WHERE kind <> 'python_traceback' AND rank_resolved IS NOT NULL
+),
+agent_reported AS (  -- logs with a torchrun agent's own failure report
+    SELECT DISTINCT raw_row FROM l WHERE kind = 'torchrun_failure'
+),
+last_step AS (  -- each log's last training-progress line
+    SELECT raw_row, max(line_no) AS line_no FROM k10s_log WHERE container IS NOT NULL AND kind = 'training_step' GROUP BY raw_row
+),
 ranked AS (
     SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms,
            l.timeout_ms, l.ts_filled, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
@@ -76,11 +88,13 @@ ranked AS (
            -- a worker's SIGTERM (-15) that its torchrun agent, whose SIGTERMs to other pids are in the log, did not send
            l.kind = 'torchrun_failure' AND l.pid IS NOT NULL AND st.pid IS NULL AND ss.incarnation_uid IS NOT NULL AS outside_sigterm,
            -- srun's "task N: Killed" where srun reports another task failing on its own is srun's teardown SIGKILL
-           st.pid IS NOT NULL OR (l.subkind = 'srun_killed' AND EXISTS (
-               SELECT 1 FROM l o WHERE o.raw_row = l.raw_row AND o.kind = 'process_exit' AND o.subkind IN ('srun', 'srun_oom')
-                 AND o.exit_code NOT IN (-15, -1, -2))) AS was_sigtermed, tw.rank IS NOT NULL AS rank_timed_out, td.rank IS NOT NULL AS rank_torn_down,
-           rx.rank IS NOT NULL AS rank_raised
+           st.pid IS NOT NULL OR (l.subkind = 'srun_killed' AND sf.raw_row IS NOT NULL) AS was_sigtermed, tw.rank IS NOT NULL AS rank_timed_out,
+           td.rank IS NOT NULL AS rank_torn_down, rx.rank IS NOT NULL AS rank_raised,
+           rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported
     FROM l
+    LEFT JOIN srun_failed sf ON sf.raw_row = l.raw_row
+    LEFT JOIN rank_said_more rm ON rm.raw_row = l.raw_row AND rm.rank_resolved = l.rank_resolved
+    LEFT JOIN agent_reported ar ON ar.raw_row = l.raw_row
     LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
     LEFT JOIN sigtermed st ON st.incarnation_uid = l.incarnation_uid AND st.pid = l.pid AND l.kind <> 'torchrun_sigterm'
     LEFT JOIN sigterm_seen ss ON ss.incarnation_uid = l.incarnation_uid
@@ -108,9 +122,7 @@ classified AS (
             WHEN kind = 'python_exception' AND subkind = 'raised' THEN 'python-exception'
             -- a rank-tagged traceback and nothing else of that rank in the log (its exception line
             -- was cut off): it raised, what is unknown
-            WHEN kind = 'python_traceback' AND rank_resolved IS NOT NULL AND NOT EXISTS (
-                SELECT 1 FROM l e WHERE e.raw_row = r.raw_row AND e.rank_resolved = r.rank_resolved
-                  AND e.kind <> 'python_traceback') THEN 'python-exception'
+            WHEN kind = 'python_traceback' AND rank_resolved IS NOT NULL AND NOT rank_said_more THEN 'python-exception'
             WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError') THEN 'nccl-error'
             WHEN kind IN ('torchrun_failure', 'process_exit') AND (subkind NOT IN ('exit_code') OR kind = 'torchrun_failure') THEN
                 CASE
@@ -144,8 +156,7 @@ classified AS (
                     -- torch elastic's @record on a worker that failed "with no error file": the same, unless the agent's
                     -- own report of that failure (its `failed (exitcode: …)` line, its failure table) is in the log,
                     -- which says how it ended (and whether it was torn down): then this line adds nothing
-                    WHEN status IS NULL AND subkind = 'elastic_no_error_file' AND NOT EXISTS (
-                        SELECT 1 FROM l e WHERE e.raw_row = r.raw_row AND e.kind = 'torchrun_failure') THEN 'exit-unknown'
+                    WHEN status IS NULL AND subkind = 'elastic_no_error_file' AND NOT agent_reported THEN 'exit-unknown'
                 END
         END AS cause,
         CASE
@@ -162,8 +173,7 @@ SELECT
     k.*, c.ts_filled, c.rank_eff, c.status, c.outside_sigterm, c.was_sigtermed, c.rank_timed_out, c.rank_torn_down, c.rank_raised,
     c.cause, c.victim_role,
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
-    c.kind IN ('python_exception', 'python_traceback') AND EXISTS (SELECT 1 FROM k10s_log s WHERE s.raw_row = c.raw_row AND s.container IS NOT NULL
-                                            AND s.kind = 'training_step' AND s.line_no > c.line_no) AS training_went_on,
+    c.kind IN ('python_exception', 'python_traceback') AND coalesce(ls.line_no > c.line_no, false) AS training_went_on,
     CASE WHEN c.cause IS NULL THEN NULL
          WHEN c.cause IN ('nccl-error', 'exit-unknown') OR c.kind = 'python_traceback' OR (c.kind IN ('torchrun_failure', 'process_exit') AND c.status > 0) THEN 2
          ELSE 1 END AS tier,
@@ -172,6 +182,7 @@ SELECT
          THEN c.ts_filled - to_milliseconds(coalesce(c.ran_for_ms, c.timeout_ms, 0)) ELSE c.ts_filled END AS span_start,
     c.ts_filled AS span_end
 FROM classified c JOIN k10s_log k ON k.event_id = c.event_id  -- the line's every column, in k10s_log's order
+LEFT JOIN last_step ls ON ls.raw_row = c.raw_row
 WHERE c.cause IS NOT NULL OR c.victim_role IS NOT NULL;
 
 CREATE OR REPLACE TEMP TABLE k10s_incident_line AS
