@@ -17,9 +17,15 @@
 
 -- k10s_desync_lines: desync report lines with their job and the job's size.
 CREATE OR REPLACE TEMP TABLE k10s_desync_lines AS
+-- A Horovod stall warning is printed only about tensors some rank submitted: the ranks it says are
+-- missing are not the whole job (its size is at least one more than the ranks it names missing).
 SELECT l.job_key, coalesce(l.reporter_rank, -1) AS reporter, l.rank, l.subkind, l.seq_num, l.ts, l.pg,
-       greatest(coalesce(js.gpus, 0), max(l.rank) OVER (PARTITION BY l.job_key) + 1) AS world
+       greatest(coalesce(js.gpus, 0), max(l.rank) OVER (PARTITION BY l.job_key) + 1,
+                CASE WHEN l.subkind = 'horovod_missing' THEN coalesce(hm.missing, 0) + 1 ELSE 0 END) AS world
 FROM k10s_log l LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
+LEFT JOIN (SELECT job_key, count(DISTINCT rank) AS missing FROM k10s_log
+           WHERE kind = 'nccl_desync' AND subkind = 'horovod_missing' AND job_key IS NOT NULL AND rank IS NOT NULL
+           GROUP BY job_key) hm ON hm.job_key = l.job_key
 WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL AND l.subkind <> 'horovod_ready'
   -- "check rank 0 logs for faulty rank": rank 0 ran the barrier; its own report names the culprit
   AND NOT (l.subkind = 'barrier_peer' AND EXISTS (SELECT 1 FROM k10s_log b WHERE b.job_key = l.job_key AND b.kind = 'nccl_desync'
@@ -40,6 +46,23 @@ FROM (SELECT job_key, min(ts) AS ts,
 WHERE s.world BETWEEN 2 AND 65536 AND s.joined < s.world AND w.rank < s.world
   AND NOT EXISTS (SELECT 1 FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved = w.rank)
   AND (SELECT count(DISTINCT j.rank_resolved) FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved < s.world) = s.joined
+UNION ALL BY NAME
+-- c10d's store-based barrier of init_process_group (torch < 2.0): each rank that reached it says so
+-- (rank_joining, subkind store_barrier), a waiting one with the world size and how many workers have
+-- arrived ("... for rank: r, key: store_based_barrier_key:k (world_size=N, worker_count=c, ...)"). Per
+-- barrier key, the ranks of the world never seen reaching it, when exactly as many as the highest count
+-- says are missing, never joined (subkind store_barrier, as store_clients)
+SELECT b.job_key, -1 AS reporter, w.rank, 'store_barrier' AS subkind, NULL::BIGINT AS seq_num, b.ts, NULL::VARCHAR AS pg, b.world
+FROM (SELECT job_key, barrier, min(ts) AS ts, max(nranks) AS world, max(arrived) AS joined,
+             list(DISTINCT rank ORDER BY rank) FILTER (WHERE rank IS NOT NULL) AS seen
+      FROM (SELECT job_key, rank_resolved AS rank, nranks, ts,
+                   regexp_extract(line, 'store_based_barrier_key:(\d+)', 1) AS barrier,
+                   TRY_CAST(regexp_extract(line, 'worker_count=(\d+)', 1) AS BIGINT) AS arrived
+            FROM k10s_log WHERE kind = 'rank_joining' AND subkind = 'store_barrier' AND job_key IS NOT NULL)
+      GROUP BY job_key, barrier) b,
+     (SELECT unnest(range(0, 65536)) AS rank) w
+WHERE b.world BETWEEN 2 AND 65536 AND b.joined < b.world AND w.rank < b.world AND NOT list_contains(b.seen, w.rank)
+  AND len(list_filter(b.seen, lambda r: r < b.world)) = b.joined
 UNION ALL BY NAME
 -- Horovod 0.20's stall warning lists, per stalled tensor, the ranks READY with it (horovod_ready): the
 -- job's ranks ready for none of a line's tensors never submitted them (subkind horovod_missing, as the

@@ -167,6 +167,9 @@ EXPECTED: dict[str, list[tuple[str, dict]]] = {
         ("process_exit", dict(rank=None, local_rank=None, exit_code=1, subkind="launcher_last_cmd", ts_raw=T(2024, 3, 20, 20, 31, 29, 269000))),
     ],
     "incidents/determined-8915-first-allgather-hang-bogus-rank0-mismatch/log.txt": [
+        # c10d's store-based barrier: each rank that reached it (no worker count here: nothing is missing)
+        *[("rank_joining", dict(rank=r, subkind="store_barrier", nranks=None, line_no=n)) for n, r in ((1, 3), (2, 1), (3, 6), (4, 4))],
+        *[("rank_joining", dict(rank=r, subkind="store_barrier", nranks=8, line_no=n)) for n, r in ((5, 1), (6, 4), (7, 2))],
         ("python_exception", dict(rank=5, subkind="raised", error_type="RuntimeError", ts_raw=T(2024, 2, 27, 21, 35, 28, 419846),
                                   error_message="DDP expects same model across all ranks, but Rank 5 has 8 params, while rank 0 has inconsistent 0 params.")),
         # rank-tagged tracebacks whose exception line the paste does not hold

@@ -211,6 +211,9 @@ def _identity(text: str) -> list[Event]:
     m = P.RANK_JOINING.search(text) if "Initializing distributed" in text else None
     if m:  # the rank said it is joining the process group (a store timeout then names who never did)
         return [{"kind": "rank_joining", "subkind": "lightning", "rank": _int(m.group(1)), "nranks": _int(m.group(2))}]
+    joining = _store_barrier(text) if "barrier" in text else None
+    if joining:  # c10d's store-based barrier (torch < 2.0): the rank reached init_process_group's barrier
+        return [joining]
     m = P.BOOTSTRAP.search(text)
     if m:
         return [{"kind": "nccl_bootstrap", "subkind": "bootstrap", "ip": m.group(2)}]
@@ -243,6 +246,16 @@ def _identity(text: str) -> list[Event]:
             }
         ]
     return []
+
+
+def _store_barrier(text: str) -> Event | None:
+    """c10d's store-based barrier: the rank reached it (``nranks``: the world size a line gives; the SQL reads ``worker_count=``)."""
+    for pattern in (P.STORE_BARRIER_WAIT, P.STORE_BARRIER_DONE, P.STORE_BARRIER_ADDED):
+        m = pattern.search(text)
+        if m:
+            nranks = _int(m.group(2)) if pattern.groups >= 2 else None
+            return {"kind": "rank_joining", "subkind": "store_barrier", "rank": _int(m.group(1)), "nranks": nranks}
+    return None
 
 
 def _xid(text: str) -> Event | None:

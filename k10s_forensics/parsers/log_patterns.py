@@ -220,6 +220,12 @@ DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
 LAST_CMD_LOCAL_RANK = re.compile(r"--local[_-]rank[= ]'?(\d{1,4})\b")
 #: PyTorch Lightning / Fabric, each process as it enters init_process_group: ``Initializing distributed: GLOBAL_RANK: 2, MEMBER: 3/4``
 RANK_JOINING = re.compile(r"Initializing distributed: GLOBAL_RANK: (\d{1,7}), MEMBER: \d{1,7}/(\d{1,7})\b")
+#: c10d's store-based barrier (torch < 2.0), one line per rank that reached it: ``Waiting in store based barrier to initialize
+#: process group for rank: 3, key: store_based_barrier_key:1 (world_size=8, worker_count=7, ...)``, ``Added key: ... for rank: 3``, ``Rank 3: Completed ...``
+STORE_BARRIER_WAIT = re.compile(r"store based barrier to initialize process group for rank: (\d{1,7}), key: \S{1,200} "
+                                r"\(world_size=(\d{1,7}), worker_count=(\d{1,7})\b")
+STORE_BARRIER_ADDED = re.compile(r"Added key: store_based_barrier_key:\d{1,7} to store for rank: (\d{1,7})\b")
+STORE_BARRIER_DONE = re.compile(r"Rank (\d{1,7}): Completed store-based barrier for key:\s?store_based_barrier_key:\d{1,7} with (\d{1,7}) nodes")
 SPAWNED = re.compile(r"process " + _PID + r" spawned with command: .{0,20000}?--local_rank[= ]'?(\d+)")
 MPI_FIRST = re.compile(r"Process name: \[\[(\d+),(\d+)\],(\d+)\]")
 #: horovodrun's Gloo launcher: ``Process 2 exit with status code 1.`` (the process is the rank)

@@ -114,6 +114,9 @@ _EVENT_LITERALS = (
     # JAX's coordination service naming a task (process) that failed or stopped sending heartbeats
     r"/task:\d{1,7}(?: heartbeat timeout| has been set to ERROR)",
     r"Initializing distributed: GLOBAL_RANK: ",
+    r"store based barrier to initialize",
+    r"store_based_barrier_key:\d+ to store for rank",
+    r"Completed store-based barrier",
     # Ray Train: the worker group's ranks, a failure report's per-rank snippets, a worker process's death
     r"world_rank=\d",
     r"Error Snippet\]:",
