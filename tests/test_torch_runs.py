@@ -93,6 +93,23 @@ def test_kubectl_prefix_paste(tmp_path, run):
     assert why is None, why
 
 
+ONE_POD = ["2.13.0/t6-mpi-4-hang-rank1-tag", "2.14.1/t9-mpi-4-sigstop-rank2", "2.13.0/t5-hf-computeloss-keyerror-rank1"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("run_id", ONE_POD)
+def test_stern_output_of_a_one_node_run(tmp_path, run_id):
+    """A one-node run as ``stern train-master-0 --timestamps`` prints it (``<pod> <container> <time> <line>``) reads
+    as its pod log does (before, one pod was not taken for stern's output: the prefix hid every exception and a
+    victim's exit status was named)."""
+    run = next(r for r in ALL if r.id == run_id)
+    body = "".join(f"train-master-0 pytorch {line}\n" for line in run.stamped()[0].splitlines() if line)
+    path = tmp_path / "stern.log"
+    path.write_text(body, encoding="utf-8")
+    why = score(run, import_paste(path, tmp_path))
+    assert why is None, why
+
+
 def test_the_cli_reads_a_recorded_run(tmp_path):
     """One run end to end through the command line, as the README says a user would."""
     run = next(r for r in ALL if r.name == "torchrun-segfault")

@@ -33,7 +33,7 @@ def paste(run, tmp: Path) -> str:
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         serve.stdout.readline()  # "serving … on http://127.0.0.1:<port>": ready
-        out = subprocess.run(KUBECTL, env={"KUBECONFIG": str(kubeconfig), "PATH": "/usr/bin:/bin:/usr/local/bin"},
+        out = subprocess.run(KUBECTL, env={"KUBECONFIG": str(kubeconfig), "HOME": str(tmp), "PATH": "/usr/bin:/bin:/usr/local/bin"},
                              check=True, capture_output=True, text=True, timeout=60)
         return out.stdout
     finally:
