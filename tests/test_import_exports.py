@@ -272,3 +272,17 @@ def test_several_export_files_are_read_as_one(tmp_path):
     oom = [f for f in analyze(bundle)["findings"] if f["rule"] == "oom-cascade"]
     assert [(f["ranks"], f["pods"]) for f in oom] == [([3], ["imported/llama-worker-2"])] and layout.nodes == 4
     assert "CloudWatch Logs export (JSON), 10 records (4 pods" in layout.hints["nodes"]
+
+
+def test_stern_output_of_one_pod_is_read():
+    """``stern train-master-0`` (a one-node job): one pod, named as the training operators name theirs, or one
+    that stern's ``+ pod › container`` line says it followed, on every line, is stern's output; a plain log whose
+    lines start with one other word pair is not."""
+    lines = [f"step {i} loss 2.3" for i in range(4)] + ["[rank1]: KeyError: 'labels'"]
+    found = read_export("".join(f"train-master-0 pytorch {ln}\n" for ln in lines))
+    assert found is not None and found[0] == "stern output"
+    assert [(r.pod, r.container, r.text) for r in found[1]][-1] == ("train-master-0", "pytorch", "[rank1]: KeyError: 'labels'")
+    followed = read_export("+ trainer-0 \u203a main\n" + "".join(f"trainer-0 main {ln}\n" for ln in lines))
+    assert followed is not None and [r.pod for r in followed[1]] == ["trainer-0"] * len(lines)
+    assert read_export("".join(f"trainer-0 main {ln}\n" for ln in lines)) is None  # no operator's name, no follow line
+    assert read_export("train-master-0 pytorch hi\ntrain-master-0 pytorch ho\n") is None  # too few lines to repeat

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from k10s_forensics.errors import InputError
-from torch_runs_kit import RUNS, import_run, load_runs, plain, podlog_run, score
+from torch_runs_kit import RUNS, import_paste, import_run, load_runs, plain, podlog_run, score
 
 ALL = load_runs()
 
@@ -59,6 +59,7 @@ def test_runs_are_recorded_with_their_truth():
         assert t["commands"] and t["node_logs"], run.id
         assert all((run.folder / n).is_file() for n in t["node_logs"]), run.id
     assert set().union(*NOT_YET.values()) <= {r.id for r in ALL}
+    assert len(PASTED) >= 38
     assert (RUNS / "README.md").is_file()
 
 
@@ -77,6 +78,35 @@ def test_import_logs(tmp_path, run):
 @pytest.mark.parametrize("run", list(_params("podlog")))
 def test_pytorchjob_pod_logs(tmp_path, run):
     why = score(run, podlog_run(run, tmp_path))
+    assert why is None, why
+
+
+PASTED = [r for r in ALL if (r.folder / "kubectl-prefix.log").is_file()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("run", PASTED, ids=[r.id for r in PASTED])
+def test_kubectl_prefix_paste(tmp_path, run):
+    """The run as a user pastes it from real kubectl (tests/tools/kubectl_paste.py): every pod's log in one
+    file, each line ``[pod/<pod>/<container>] <time> <line>``, through ``k10s import-logs`` with no option."""
+    why = score(run, import_paste(run.folder / "kubectl-prefix.log", tmp_path))
+    assert why is None, why
+
+
+ONE_POD = ["2.13.0/t6-mpi-4-hang-rank1-tag", "2.14.1/t9-mpi-4-sigstop-rank2", "2.13.0/t5-hf-computeloss-keyerror-rank1"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("run_id", ONE_POD)
+def test_stern_output_of_a_one_node_run(tmp_path, run_id):
+    """A one-node run as ``stern train-master-0 --timestamps`` prints it (``<pod> <container> <time> <line>``) reads
+    as its pod log does (before, one pod was not taken for stern's output: the prefix hid every exception and a
+    victim's exit status was named)."""
+    run = next(r for r in ALL if r.id == run_id)
+    body = "".join(f"train-master-0 pytorch {line}\n" for line in run.stamped()[0].splitlines() if line)
+    path = tmp_path / "stern.log"
+    path.write_text(body, encoding="utf-8")
+    why = score(run, import_paste(path, tmp_path))
     assert why is None, why
 
 

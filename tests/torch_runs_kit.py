@@ -3,6 +3,8 @@ turned into bundles as a user would bring them, and scored like the real inciden
 
 * ``import_run``: the node logs as ``kubectl logs`` gave them (no timestamps), one file per
   node, node rank 0 first, through ``k10s import-logs`` with no option.
+* ``import_paste``: one file holding every pod's log as real ``kubectl logs -l … --prefix --timestamps``
+  printed it (``kubectl-prefix.log``, tests/tools/kubectl_paste.py), through ``k10s import-logs``.
 * ``podlog_run``: a PyTorchJob bundle whose pods (Kubeflow labels, one per node) hold the node
   logs as the logs collector stores them (``timestamps=true``).
 """
@@ -78,6 +80,12 @@ def import_run(run: Run, tmp: Path) -> Bundle:
     return bundle
 
 
+def import_paste(path: Path, tmp: Path) -> Bundle:
+    """``k10s import-logs PASTE -o …``: one file holding every pod's log (``kubectl logs -l … --prefix``)."""
+    bundle, _ = import_logs([read_source(str(path))], tmp / "bundle", job="train", namespace="team-a", now=CAPTURED)
+    return bundle
+
+
 def podlog_run(run: Run, tmp: Path) -> Bundle:
     """A captured PyTorchJob: one pod per node, the node logs with the API's timestamps."""
     texts, t = run.stamped(), run.truth
@@ -145,4 +153,4 @@ def score(run: Run, bundle: Bundle) -> str | None:
     return misses(run.case(), analyze(bundle)["findings"])
 
 
-__all__ = ["RUNS", "Run", "findings_of_texts", "import_run", "load_runs", "named", "plain", "podlog_run", "score"]
+__all__ = ["RUNS", "Run", "findings_of_texts", "import_paste", "import_run", "load_runs", "named", "plain", "podlog_run", "score"]

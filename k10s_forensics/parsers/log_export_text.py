@@ -136,10 +136,11 @@ def _stern(text: str, lines: list[str]) -> list[Record | str] | None:
     pairs = [(m.group(2), m.group(3)) for m in matches if m]
     pods = {p for p, _ in pairs}
     # a plain log's first two words are rarely a few (pod, container) pairs that repeat: stern's are
-    # without them, only pods named as the training operators name theirs, on nearly every line
+    # without them, only pods named as the training operators name theirs, on nearly every line; one
+    # such pod is enough (``stern train-master-0``: a one-node job), as is one that stern says it followed
     named = all(KUBEFLOW_POD.match(p) or JOBSET_POD.match(p) for p in pods)
     tagged = sum(1 for p in pairs if p in followed) if followed else len(pairs) if named else 0
-    if len(pods) < 2 or tagged < (_SHARE if followed else 0.8) * len(lines) or (not followed and len(set(pairs)) * 3 > len(pairs)):
+    if len(pods) < (1 if followed or named else 2) or tagged < (_SHARE if followed else 0.8) * len(lines) or (not followed and len(set(pairs)) * 3 > len(pairs)):
         return None
     out: list[Record | str] = []
     for line, m in zip(lines, matches):

@@ -37,6 +37,7 @@ import torch_scenarios6
 import torch_scenarios7
 import torch_scenarios8
 import torch_scenarios9
+import torch_scenarios10
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "torch_worker.py"
@@ -122,6 +123,7 @@ SCENARIOS = [
     *torch_scenarios7.scenarios(S),  # the seventh: MPICH Hydra, torchx, DDP's own errors, structured logs (held out)
     *torch_scenarios8.scenarios(S),  # the eighth: DCP, object collectives, loader deadlock, SIGXCPU (held out)
     *torch_scenarios9.scenarios(S),  # the ninth: prefix templates, -m/--no-python, stopped/slow ranks, EMFILE/ENOSPC (held out)
+    *torch_scenarios10.scenarios(S),  # the tenth: pipeline/subgroups/no_sync/TP/rpc, tool faults, a moving restart (held out)
 ]
 
 
@@ -192,6 +194,8 @@ def _commands(sc: dict, logdir: str) -> list[list[str]]:
                 "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
         return [[py, "-c", code]]
     port = str(free_port())
+    if sc["launcher"] in torch_scenarios10.LAUNCHERS:
+        return torch_scenarios10.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios9.LAUNCHERS:
         return torch_scenarios9.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios8.LAUNCHERS:
@@ -279,7 +283,7 @@ def _public(cmd: list[str], logdir: str) -> str:
     """The command as a user would type it (no paths of this machine)."""
     parts = ["python" if c == sys.executable else Path(c).name if Path(c).parent == torch_scenarios4.BIN
              else c.replace(str(WORKER), "torch_worker.py").replace(torch_scenarios4.WORKER, "wrapper_worker.py").replace(logdir, "logs")
-             .replace(str(HERE), ".") for c in map(lambda c: torch_scenarios9.public(torch_scenarios8.public(torch_scenarios7.public(torch_scenarios6.public(torch_scenarios5.public(c))))), cmd)]
+             .replace(str(HERE), ".") for c in map(lambda c: torch_scenarios10.public(torch_scenarios9.public(torch_scenarios8.public(torch_scenarios7.public(torch_scenarios6.public(torch_scenarios5.public(c)))))), cmd)]
     return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
 
 
