@@ -209,3 +209,26 @@ def test_end_to_end_rebuild_and_sql(tmp_path, real_samples):
         {"source": "exec:ss", "reason": "ss failed: forbidden", "first_raw_row": 1},
         {"source": "logs", "reason": "log fetch failed: container not started", "first_raw_row": 1},
     ]
+
+
+def test_event_prefilter_is_the_same_in_pyarrow_and_duckdb_on_every_real_line():
+    """``logs._candidates`` computes ``is_event`` with pyarrow's RE2 (DuckDB recompiles the ~3 KB regex
+    in every query): on every line of every real incident and launcher recording, and on lines made to
+    probe RE2's edges (trailing CR, tabs, non-ASCII, case), both engines answer alike."""
+    from pathlib import Path
+
+    import duckdb
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    data = Path(__file__).parent / "data"
+    lines = [ln for f in sorted([*data.glob("real-incidents/*/log.txt"), *data.glob("torch-runs/*/*/node*.log")])
+             for ln in f.read_text(encoding="utf-8", errors="replace").split("\n")]
+    lines += ["NCCL WARN x\r", "\tncclRemoteError: remote", "ÉRROR ncclSystemError ü", "nccl warn lower", "[rank0]: Watchdog caught collective operation timeout"]
+    texts = pa.table({"i": pa.array(range(len(lines)), pa.int64()), "text": pa.array(lines)})
+    con = duckdb.connect()
+    con.register("texts", texts)
+    in_duckdb = [r[0] for r in con.execute(f"SELECT regexp_matches(text, {logs._lit(logs.PF.PREFILTER_EVENT)}) FROM texts ORDER BY i").fetchall()]
+    in_arrow = pc.match_substring_regex(texts["text"], logs.PF.PREFILTER_EVENT).to_pylist()
+    assert len(lines) > 20_000 and sum(in_arrow) > 1_000
+    assert in_arrow == in_duckdb

@@ -207,21 +207,22 @@ def _fetch_errors(ctx, table: pa.Table) -> None:
         ctx.issue(SOURCE, f"log fetch failed: {reason}", where, RAW_FILE, row["_row"])
 
 
-def _candidates(con) -> None:
-    """TEMP table ``cand``: the hit lines' text (API timestamp stripped) and whether it is an event line.
+def _candidates(con) -> int:
+    """TEMP table ``cand``: the hit lines' text (API timestamp stripped) and whether it is an event line;
+    returns how many are neither events nor followers (the training-progress candidates).
 
     The event prefilter is one ~3 KB regex: DuckDB compiles it anew in every query (~25 ms a row
     group, most of a small import), pyarrow in ~6 ms; both are RE2 with its default options, so the
     answer is the same (docs/parsers-logs.md).
     """
     con.execute(f"CREATE OR REPLACE TEMP TABLE cand_text AS {CANDIDATES_SQL}")
-    texts = con.sql("SELECT _row, line_no, text FROM cand_text").to_arrow_table()
-    con.register("is_event_arrow", pa.table({
-        "_row": texts["_row"], "line_no": texts["line_no"],
-        "is_event": pc.match_substring_regex(texts["text"], PF.PREFILTER_EVENT),
-    }))
+    texts = con.sql("SELECT _row, line_no, text, follow FROM cand_text").to_arrow_table()
+    is_event = pc.match_substring_regex(texts["text"], PF.PREFILTER_EVENT)
+    con.register("is_event_arrow", pa.table({"_row": texts["_row"], "line_no": texts["line_no"], "is_event": is_event}))
     con.execute(f"CREATE OR REPLACE TEMP TABLE cand AS {WITH_EVENTS_SQL}")
     con.unregister("is_event_arrow")
+    progress = pc.and_kleene(pc.invert(is_event), pc.invert(texts["follow"]))
+    return pc.sum(pc.cast(pc.fill_null(progress, False), pa.int64())).as_py() or 0
 
 
 def _events(ctx, con, meta: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -297,14 +298,14 @@ def derive(ctx) -> None:
                 for r in meta_table.to_pylist()
             }
             con.register("hits_arrow", _hits(table.select(["_row", "body"])))
-            _candidates(con)
+            progress_lines = _candidates(con)
             events = _events(ctx, con, meta)
             for ev in events:
                 ev.pop("captured_at", None)
             if events:
                 ctx.emit("log_events", events)
-            steps = _steps(con, meta_table)
-            if steps.num_rows:
+            steps = _steps(con, meta_table) if progress_lines else None  # no candidate: STEPS_SQL would return none
+            if steps is not None and steps.num_rows:
                 if steps["ts"].null_count:
                     ctx.issue(SOURCE, NO_TS, None, RAW_FILE, count=steps["ts"].null_count)
                 ctx.emit("log_events", steps)
