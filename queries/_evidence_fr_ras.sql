@@ -179,6 +179,9 @@ SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num,
 
 -- k10s_hang_evidence_fr: the dumps' evidence (above) and 4. printed fr_trace output in logs
 -- ("Not all ranks joining collective ... missing ranks").
+-- empty-unless: EXISTS (SELECT 1 FROM flight_recorder) OR EXISTS (SELECT 1 FROM log_events WHERE kind = 'flight_recorder_missing_ranks')
+-- empty-columns: job_key VARCHAR, evidence VARCHAR, culprit_ranks BIGINT[], suspect_ranks BIGINT[], confidence VARCHAR, pg VARCHAR,
+--     seq_num BIGINT, op_type VARCHAR, ts TIMESTAMPTZ, detail VARCHAR
 CREATE OR REPLACE TEMP TABLE k10s_hang_evidence_fr AS
 WITH printed AS (
     SELECT l.job_key, l.pg, l.seq_num, mode(l.op_type ORDER BY l.op_type) AS op_type, min(l.ts) AS ts,

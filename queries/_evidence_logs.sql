@@ -16,6 +16,9 @@
 -- about a sub-group name group ranks (docs/rules.md, blind spots).
 
 -- k10s_desync_lines: desync report lines with their job and the job's size.
+-- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind = 'nccl_desync' OR (kind = 'rank_joining' AND subkind = 'store_barrier')
+--     OR (kind = 'python_exception' AND error_message LIKE '%clients joined%'))
+-- empty-columns: job_key VARCHAR, reporter BIGINT, rank BIGINT, subkind VARCHAR, seq_num BIGINT, ts TIMESTAMPTZ, pg VARCHAR, world BIGINT
 CREATE OR REPLACE TEMP TABLE k10s_desync_lines AS
 -- A Horovod stall warning is printed only about tensors some rank submitted: the ranks it says are
 -- missing are not the whole job (its size is at least one more than the ranks it names missing).
@@ -79,6 +82,8 @@ WHERE h.world <= 65536 AND w.rank < h.world AND NOT list_contains(h.ready, w.ran
 -- k10s_fingerprint_obs: what each fingerprint report says about each rank. A >= 1.12 report
 -- "Rank A is running X, but Rank B is running Y" also implies that ranks 0..B-1 (other than
 -- A) run X: the reporter names the first rank, in rank order, whose fingerprint differs.
+-- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut'))
+-- empty-columns: job_key VARCHAR, reporter BIGINT, rank BIGINT, print VARCHAR, explicit BOOLEAN, ts TIMESTAMPTZ
 CREATE OR REPLACE TEMP TABLE k10s_fingerprint_obs AS
 WITH fp AS (
     SELECT job_key, reporter_rank AS reporter, rank, seq_num, op_type, ts, subkind, raw_row, line_no, incarnation_uid,
@@ -109,6 +114,10 @@ WHERE i.rank <> r.reporter
 -- recv|send operation to complete", "Read timeout [ip]:port" / "Write timeout", "Application
 -- timeout caused pair closure". A closed or reset connection ("Connection closed by peer") says a
 -- peer process ended, not that it hung: not a wait; nor a rendezvous/store timeout.
+-- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind = 'python_exception' AND regexp_matches(error_message,
+--     '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure'))
+-- empty-columns: job_key VARCHAR, rank BIGINT, ts TIMESTAMPTZ, pod_key VARCHAR, incarnation_uid VARCHAR, raw_row BIGINT, line_no BIGINT,
+--     event_id BIGINT, timeout_ms BIGINT
 CREATE OR REPLACE TEMP TABLE k10s_gloo_wait AS
 SELECT job_key, rank_resolved AS rank, ts, pod_key, incarnation_uid, raw_row, line_no, event_id,
        TRY_CAST(regexp_extract(error_message, 'waiting (\d+) ?ms', 1) AS BIGINT) AS timeout_ms
@@ -118,6 +127,11 @@ WHERE kind = 'python_exception' AND job_key IS NOT NULL AND rank_resolved IS NOT
 
 -- k10s_wd_lines: every rank's watchdog lines (and, in a job with a gloo wait timeout, its teardown
 -- exceptions: it was inside a collective), in the order the rank wrote them.
+-- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary')
+--     OR (kind = 'python_exception' AND regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure')))
+-- empty-columns: job_key VARCHAR, rank BIGINT, kind VARCHAR, subkind VARCHAR, seq_num BIGINT, op_type VARCHAR, numel_in BIGINT,
+--     numel_out BIGINT, last_enqueued_seq BIGINT, last_completed_seq BIGINT, timeout_ms BIGINT, ts TIMESTAMPTZ, pg VARCHAR,
+--     incarnation_uid VARCHAR, ord BIGINT
 CREATE OR REPLACE TEMP TABLE k10s_wd_lines AS
 SELECT job_key, rank_resolved AS rank, kind, subkind, seq_num, op_type, numel_in, numel_out,
        last_enqueued_seq, last_completed_seq, timeout_ms, ts, pg, incarnation_uid,
@@ -139,6 +153,9 @@ FROM (
 
 -- k10s_peer_closed: the teardown exceptions that say a peer's connection closed or was reset (a peer
 -- process ended).
+-- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind = 'python_exception' AND subkind = 'teardown'
+--     AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer'))
+-- empty-columns: job_key VARCHAR, rank BIGINT, incarnation_uid VARCHAR, ts TIMESTAMPTZ
 CREATE OR REPLACE TEMP TABLE k10s_peer_closed AS
 SELECT job_key, rank_resolved AS rank, incarnation_uid, ts
 FROM k10s_log

@@ -77,6 +77,8 @@ FROM nodes;
 -- from the other pods' (the median of >= 3 pods, last time each step was logged) is on a
 -- skewed node. A node gets an offset only when >= 5 of its step lines agree (MAD <= 1 s or
 -- 10% of the offset) and the offset is >= 2 s; otherwise 0 (nothing is corrected).
+-- empty-unless: (SELECT count(DISTINCT pod_uid) FROM log_events WHERE kind = 'training_step' AND step IS NOT NULL AND ts IS NOT NULL) >= 3
+-- empty-columns: node VARCHAR, step_lines BIGINT, median_dev_s DOUBLE, mad_s DOUBLE, offset_s DOUBLE
 CREATE OR REPLACE TEMP TABLE k10s_node_clock AS
 WITH steps AS (
     SELECT pj.job_key, le.pod_uid, coalesce(le.node, pj.node) AS node, le.step, max(le.ts) AS ts

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from _analyze_kit import assert_planned_light, table_bundle
+from _analyze_kit import T0, assert_planned_light, gang, table_bundle
 from conftest import SAMPLE_BUNDLES
 from determinism_kit import analyse_all
 from incident_kit import incident_bundle, load_corpus
@@ -135,11 +135,11 @@ def test_incident_pricing_finds_its_macro_even_when_no_rule_runs(empty_bundle):
         con.close()
 
 
-EMPTY_SHORTCUTS = [s for s in viewplan.statements() if s.empty_without]
+EMPTY_SHORTCUTS = [s for s in viewplan.statements() if s.empty_without or s.empty_unless]
 
 
 def test_flight_recorder_ras_and_log_hang_evidence_have_empty_shortcuts():
-    names = {s.name: s.empty_without for s in EMPTY_SHORTCUTS}
+    names = {s.name: s.empty_without for s in EMPTY_SHORTCUTS if s.empty_without}
     assert names == {"k10s_fr_rank": ("flight_recorder",), "k10s_fr_entry": ("flight_recorder",),
                      "k10s_hang_evidence_fr_dumps": ("flight_recorder",), "k10s_ras_report": ("nccl_ras",),
                      "k10s_ras_process": ("nccl_ras",), "k10s_hang_evidence_ras": ("nccl_ras",),
@@ -160,7 +160,7 @@ def test_declared_empty_columns_are_the_statements_own(st, empty_bundle):
     try:
         real = con.execute(f"DESCRIBE {st.name}").fetchall()
         con.execute(f"DROP TABLE {st.name}")
-        con.execute(st.empty_sql({}))
+        con.execute(st.empty_sql({}, unless_false=True))
         assert con.execute(f"DESCRIBE {st.name}").fetchall() == real
         assert con.execute(f"SELECT count(*) FROM {st.name}").fetchall() == [(0,)]
     finally:
@@ -205,6 +205,48 @@ def test_empty_without_a_shared_table_the_statement_does_not_read_is_refused(mon
     monkeypatch.setattr(viewplan, "read_text", lambda f: real(f).replace("-- empty-without: k10s_gloo_wait", "-- empty-without: k10s_ip"))
     try:
         with pytest.raises(QueryError, match="k10s_logs_late_peer_ev: empty-without names .*k10s_ip"):
+            viewplan.statements()
+    finally:
+        monkeypatch.undo()
+        viewplan.statements.cache_clear()
+
+
+def test_empty_unless_conditions_are_evaluated_together_and_false_ones_create_empty(tmp_path, monkeypatch):
+    """``-- empty-unless:`` conditions over the bundle's own tables: every planned one in one SELECT before
+    any statement; on a bundle with no log line of their families the statements are created from their
+    declared columns (unbound), and the analysis is the one without the shortcuts, byte for byte."""
+    from k10s_forensics.analyze.runner import analyze
+
+    conditional = {s.name for s in viewplan.statements() if s.empty_unless}
+    assert {"k10s_desync_lines", "k10s_fingerprint_obs", "k10s_wd_lines", "k10s_node_clock", "k10s_hang_evidence_fr"} <= conditional
+    g = gang(pods=2)
+    g["log_events"] = [{"namespace": "team-a", "pod": "llama-worker-0", "pod_uid": "uid-llama-worker-0", "container": "pytorch",
+                        "ts": T0, "kind": "training_step", "step": 1, "line": "step 1", "line_no": 1, "raw_row": 0}]
+    bundle = table_bundle(tmp_path / "b", g)
+    ran: list[str] = []
+    evaluated: list[frozenset[str]] = []
+    real_run, real_false = viewplan._run, viewplan._false_conditions
+    monkeypatch.setattr(viewplan, "_run", lambda con, script, file: (ran.extend(script), real_run(con, script, file)))
+    monkeypatch.setattr(viewplan, "_false_conditions", lambda con, planned: evaluated.append(real_false(con, planned)) or evaluated[-1])
+    on = render.to_json(analyze(bundle, threads=1))
+    assert len(evaluated) == 1 and conditional <= evaluated[0]
+    for name in conditional:
+        st = next(s for s in viewplan.statements() if s.name == name)
+        assert st.empty_sql({}, True) in ran and st.sql.rstrip().rstrip(";") not in ran, name
+    monkeypatch.undo()
+    assert on == render.to_json(analyze(bundle, threads=1, gates=False))
+
+
+def test_empty_unless_reading_a_shared_name_is_refused(monkeypatch):
+    from k10s_forensics.errors import QueryError
+
+    viewplan.statements.cache_clear()
+    real = viewplan.read_text
+    monkeypatch.setattr(viewplan, "read_text", lambda f: real(f).replace(
+        "-- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind = 'collective_mismatch'",
+        "-- empty-unless: EXISTS (SELECT 1 FROM k10s_log WHERE kind = 'collective_mismatch'"))
+    try:
+        with pytest.raises(QueryError, match="k10s_fingerprint_obs: empty-unless may read only the bundle's own tables"):
             viewplan.statements()
     finally:
         monkeypatch.undo()

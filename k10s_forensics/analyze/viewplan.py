@@ -22,6 +22,12 @@ declared columns are checked against the statement's own (tests/test_viewplan.py
 table may be named there too (``-- empty-without: k10s_wd_lines``): it is counted once created,
 so a statement that would bind a dozen subqueries over a family of log lines the bundle has
 none of (the hang evidence of watchdog lines, desync reports, fingerprints) costs a count.
+
+``-- empty-unless: <SQL boolean>`` says the same with a condition over the bundle's own tables
+(never a shared name, like a rule's gate: e.g. "some log line is a desync report"), for a
+statement whose lines are a few kinds among many in ``log_events``. The conditions of every
+planned statement are evaluated together in one ``SELECT`` before any runs; a false one makes the
+statement empty from its ``-- empty-columns:``; NULL gates nothing out.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 
 
 _EMPTY_WITHOUT = re.compile(r"^--\s*empty-without:\s*(.+)$", re.MULTILINE)
+_EMPTY_UNLESS = re.compile(r"^--\s*empty-unless:\s*(.+(?:\n--\s{4,}.+)*)", re.MULTILINE)
 _EMPTY_COLUMNS = re.compile(r"^--\s*empty-columns:\s*(.+(?:\n--\s{4,}.+)*)", re.MULTILINE)
 
 
@@ -57,22 +64,31 @@ class ViewStatement:
     reads: frozenset[str]
     empty_without: tuple[str, ...] = ()
     empty_columns: str = ""
+    empty_unless: str = ""
 
-    def empty_sql(self, counts: dict[str, int] | None) -> str | None:
-        """``CREATE`` of the empty table when ``counts`` show none of ``empty_without``'s rows, else None."""
-        if counts is None or not self.empty_without or any(counts.get(t, 0) != 0 for t in self.empty_without):
+    def empty_sql(self, counts: dict[str, int] | None, unless_false: bool = False) -> str | None:
+        """``CREATE`` of the empty table when ``counts`` show none of ``empty_without``'s rows, or
+        (``unless_false``) its ``empty_unless`` condition was false; else None."""
+        if counts is None:
+            return None
+        without = bool(self.empty_without) and all(counts.get(t, 0) == 0 for t in self.empty_without)
+        if not without and not (unless_false and self.empty_unless):
             return None
         return f"CREATE OR REPLACE TEMP TABLE {self.name} ({self.empty_columns})"
 
 
-def _empty_header(file: str, name: str, text: str) -> tuple[tuple[str, ...], str]:
-    without, columns = _EMPTY_WITHOUT.search(text), _EMPTY_COLUMNS.search(text)
-    if bool(without) != bool(columns):
-        raise QueryError(f"{name}: empty-without and empty-columns go together", f"queries/{file}")
-    if not without:
-        return (), ""
-    tables = tuple(t.strip() for t in without.group(1).split(","))
-    return tables, " ".join(line.lstrip("-").strip() for line in columns.group(1).split("\n"))
+def _joined(match: re.Match) -> str:
+    return " ".join(line.lstrip("-").strip() for line in match.group(1).split("\n"))
+
+
+def _empty_header(file: str, name: str, text: str) -> tuple[tuple[str, ...], str, str]:
+    without, unless, columns = _EMPTY_WITHOUT.search(text), _EMPTY_UNLESS.search(text), _EMPTY_COLUMNS.search(text)
+    if bool(without or unless) != bool(columns):
+        raise QueryError(f"{name}: empty-without or empty-unless and empty-columns go together", f"queries/{file}")
+    if not columns:
+        return (), "", ""
+    tables = tuple(t.strip() for t in without.group(1).split(",")) if without else ()
+    return tables, _joined(columns), _joined(unless) if unless else ""
 
 
 def _strip_comments(sql: str) -> str:
@@ -102,6 +118,8 @@ def statements() -> tuple[ViewStatement, ...]:
         unread = [t for t in st.empty_without if t in names and t not in st.reads]
         if unread:  # counted only once created, before the statement: it must read them
             raise QueryError(f"{st.name}: empty-without names {unread}, which it does not read", f"queries/{st.file}")
+        if mentioned(st.empty_unless, names):  # evaluated before any shared statement runs
+            raise QueryError(f"{st.name}: empty-unless may read only the bundle's own tables", f"queries/{st.file}")
     return out
 
 
@@ -174,6 +192,7 @@ def create(con: duckdb.DuckDBPyConnection, planned: list[ViewStatement], counts:
         QueryError: a statement failed (names the file).
     """
     counts = None if counts is None else dict(counts)
+    unless_false = _false_conditions(con, planned) if counts is not None else frozenset()
     for file in VIEWS_FILES:
         script: list[str] = []
         for st in (s for s in planned if s.file == file):
@@ -182,8 +201,21 @@ def create(con: duckdb.DuckDBPyConnection, planned: list[ViewStatement], counts:
                 _run(con, script, file)
                 script = []
                 counts.update(_count(con, uncounted, file))
-            script.append((st.empty_sql(counts) or st.sql).rstrip().rstrip(";"))
+            script.append((st.empty_sql(counts, st.name in unless_false) or st.sql).rstrip().rstrip(";"))
         _run(con, script, file)
+
+
+def _false_conditions(con: duckdb.DuckDBPyConnection, planned: list[ViewStatement]) -> frozenset[str]:
+    """Names of the planned statements whose ``empty-unless`` condition is false (one statement for all)."""
+    conditional = [s for s in planned if s.empty_unless]
+    if not conditional:
+        return frozenset()
+    sql = "SELECT " + ", ".join(f"({s.empty_unless}) AS u{i}" for i, s in enumerate(conditional))
+    try:
+        values = con.execute(sql).fetchone()
+    except duckdb.Error as exc:
+        raise QueryError(f"empty-unless failed: {str(exc).splitlines()[0]}", f"queries/{conditional[0].file}") from None
+    return frozenset(s.name for s, v in zip(conditional, values) if v is False)
 
 
 def _run(con: duckdb.DuckDBPyConnection, script: list[str], file: str) -> None:
