@@ -123,7 +123,9 @@ classified AS (
             -- a rank-tagged traceback and nothing else of that rank in the log (its exception line
             -- was cut off): it raised, what is unknown
             WHEN kind = 'python_traceback' AND rank_resolved IS NOT NULL AND NOT rank_said_more THEN 'python-exception'
-            WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError') THEN 'nccl-error'
+            -- ncclInvalidUsage: the program's misuse of NCCL (or two ranks on one GPU), which every rank
+            -- running the same code and configuration meets alike (common_mode below)
+            WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError', 'ncclInvalidUsage') THEN 'nccl-error'
             WHEN kind IN ('torchrun_failure', 'process_exit') AND (subkind NOT IN ('exit_code') OR kind = 'torchrun_failure') THEN
                 CASE
                     WHEN status = -9 AND NOT was_sigtermed THEN 'host-oom-kill'
@@ -342,9 +344,12 @@ silent_one AS (  -- a launcher's report that names no process (its last spawned 
 ),
 common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
                   -- argparse rejected, or source Python cannot parse (the same for every process; only the
-                  -- launcher's --local-rank differs)
-    SELECT job_key, incident, min(error_type) AS error_type FROM k10s_incident_line
-    WHERE role = 'own' AND (error_type = 'argparse usage error' OR error_type IN ('SyntaxError', 'IndentationError', 'TabError'))
+                  -- launcher's --local-rank differs), or NCCL's "invalid usage" (the same code's misuse of
+                  -- the library, or ranks sharing a GPU: the configuration every rank runs)
+    SELECT job_key, incident, min(CASE WHEN kind = 'nccl_error_other' THEN subkind ELSE error_type END) AS error_type
+    FROM k10s_incident_line
+    WHERE role = 'own' AND (error_type = 'argparse usage error' OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
+                            OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage'))
     GROUP BY ALL
 ),
 decided AS (

@@ -108,6 +108,12 @@ NOT_YET: dict[str, str] = {
         "torchrun's failure line with no `Sending process … closing signal` before it means every other worker had "
         "already exited (all eight SEGV alike), but a paste may start anywhere: the same shape is a paste cut right "
         "above the failure line (AgiBot-World-93's one line, nproc 8), so the absence of SIGTERM lines is not read",
+    # batch 17
+    "aws-ofi-rccl-16-rocm-rank14-ddp-init-hang-traceback-control":
+        "rank 14's lone traceback, cut before its exception inside DDP's first collective (`_verify_param_shape_across_"
+        "processes`), is read as its own failure (warning, python-exception); reading a cut traceback that runs into a "
+        "collective as a wait would also drop pytorch-147677 (the same shape, `dist.broadcast`, whose rank ran out of "
+        "memory by the thread's title): the paste alone cannot tell a hang's waiter from the rank that failed",
 }
 
 
