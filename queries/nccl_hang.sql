@@ -2,6 +2,14 @@
 -- title: A rank stopped answering and the others timed out waiting for it
 -- severity: critical
 -- requires: k10s_job_log, ranks
+-- gate: EXISTS (SELECT 1 FROM log_events WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_desync',
+--                                                    'flight_recorder_missing_ranks')
+--          OR (kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut'))
+--          OR (kind = 'rank_joining' AND subkind = 'store_barrier')
+--          OR (kind = 'python_exception' AND (error_message LIKE '%clients joined%'
+--              OR regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure')
+--              OR (subkind = 'teardown' AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')))))
+--   OR EXISTS (SELECT 1 FROM flight_recorder) OR EXISTS (SELECT 1 FROM nccl_ras)
 -- description: Ranks that timed out in the PyTorch NCCL watchdog on the same SeqNum and
 --   OpType (or in a gloo send/recv) are victims; a desync report or collective fingerprint mismatch is a hang
 --   incident even without a timeout. The culprit comes from the hang evidence verdict

@@ -204,6 +204,21 @@ def _network(g):
     g["tcp_samples"] = rows
 
 
+def _hang_watchdog(g):
+    g["log_events"] = [_log(g, r, "nccl_watchdog_timeout", 900 + r, seq_num=431, op_type="ALLREDUCE", timeout_ms=600000, ran_for_ms=600100)
+                       for r in (0, 1, 3)]
+
+
+def _hang_gloo_wait(g):
+    g["log_events"] = [_log(g, r, "python_exception", 900 + r, subkind="raised", error_type="RuntimeError",
+                            error_message="[../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 30000ms for recv operation to complete")
+                       for r in (0, 1, 3)]
+
+
+def _hang_printed_fr(g):
+    g["log_events"] = [{**_log(g, 0, "flight_recorder_missing_ranks", 900, pg="0", seq_num=431, op_type="ALLREDUCE"), "rank": 2}]
+
+
 CASES = [
     ("gpu-startup", _startup_creating), ("gpu-startup", _startup_admission), ("gpu-startup", _startup_slow_pull), ("gpu-startup", _startup_shm),
     ("oom-cascade", _oom_log), ("oom-cascade", _oom_container), ("oom-cascade", _oom_framebuffer),
@@ -211,6 +226,7 @@ CASES = [
     ("pending", _pending_pod), ("pending", _pending_quota),
     ("gpu-health", _xid_log), ("gpu-health", _xid_sample), ("gpu-health", _throttle), ("gpu-health", _ecc), ("gpu-health", _node_not_ready),
     ("network", _network),
+    ("nccl-hang", _hang_watchdog), ("nccl-hang", _hang_gloo_wait), ("nccl-hang", _hang_printed_fr),
 ]
 
 

@@ -27,8 +27,6 @@ from k10s_forensics.errors import QueryError
 UNGATED: dict[str, str] = {
     "rank-failure": "any failing rank's log line (signals, exit statuses, exceptions, CUDA and NCCL errors) can make a finding: "
                     "the only necessary condition, some container log line, holds on nearly every bundle that has logs",
-    "nccl-hang": "six hang-evidence families (watchdog timeouts, desync reports, fingerprints, flight recorder, RAS, gloo waits) "
-                 "and the first failures feed it: a condition covering them all is true on almost every bundle with logs",
     "straggler": "a straggler is a robust z-score against the gang's median per window (or a network culprit): nothing "
                  "cheaper than those statistics proves there is none",
     "idle-gpu": "the idle test is per GPU sample, the rule's own scan; idle samples are common on healthy bundles too, "
