@@ -3,8 +3,8 @@
 Each shape's files go through ``k10s import-logs`` with no option (``import_logs`` as the CLI calls
 it) and are scored with torch_runs_kit.score against the run's truth, beside the run's plain pod
 logs (``import_run``). A reading is right, falsely named (a critical/warning finding names only
-ranks outside the truth, or any rank in a control), nothing named, or the cause missed (the rank
-named, another cause). Two bundles whose pods hold the same lines are analysed once (a cache keyed
+ranks outside the truth, or any rank in a control), nothing named, the cause missed (the rank
+named, another cause), or an error (the import raised where it should read or say one line). Two bundles whose pods hold the same lines are analysed once (a cache keyed
 by what the importer wrote), so the whole sweep takes minutes, not hours.
 
     .venv/bin/python tests/tools/score_export_shapes.py [-k NAME] [-j 2] [--json out.json]
@@ -76,6 +76,8 @@ def _read(run, bring) -> str:
             return _CACHE[hit.key]
         except InputError:
             return "none"
+        except Exception as exc:  # noqa: BLE001 - a traceback where a one-line error belongs is a reading too
+            return f"error: {type(exc).__name__}"
         key = hashlib.sha256(str(sorted(p.name for p in bundle.path.iterdir())).encode()).hexdigest()
         verdict = classify(run, analyze(bundle)["findings"])
         _CACHE[getattr(_last_writer, "key", key)] = verdict
@@ -129,13 +131,14 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1, sort_keys=True), encoding="utf-8")
     print(f"{len(rows)} runs")
-    print("| shape | right | falsely named | nothing named | cause missed | worse than plain | better than plain |")
-    print("|---|---|---|---|---|---|---|")
+    print("| shape | right | falsely named | nothing named | cause missed | crashed | worse than plain | better than plain |")
+    print("|---|---|---|---|---|---|---|---|")
     for name in ["plain", *names]:
         c = Counter(r[name] for r in rows)
         worse = sum(1 for r in rows if r["plain"] == "right" and r[name] != "right" or r["plain"] != "false" and r[name] == "false")
         better = sum(1 for r in rows if r["plain"] != "right" and r[name] == "right")
-        print(f"| {name} | {c['right']} | {c['false']} | {c['none']} | {c['cause']} | {worse} | {better} |")
+        crashed = sum(n for k, n in c.items() if k.startswith("error"))
+        print(f"| {name} | {c['right']} | {c['false']} | {c['none']} | {c['cause']} | {crashed} | {worse} | {better} |")
     return 0
 
 
