@@ -121,15 +121,22 @@ def main() -> int:
     ap.add_argument("-k", default="")
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--shapes", default=",".join(export_shapes.SHAPES))
-    ap.add_argument("--json")
+    ap.add_argument("--json", help="write each run's readings here as they come (JSON lines)")
+    ap.add_argument("--every", type=int, default=1, help="only every N-th run (a sample, in load order)")
     args = ap.parse_args()
     logimport.BundleWriter = _Tracking
     names = [s for s in args.shapes.split(",") if s]
-    runs = [r for r in load_runs() if args.k in r.id]
+    runs = [r for r in load_runs() if args.k in r.id][::args.every]
+    rows = []
+    sink = open(args.json, "w", encoding="utf-8") if args.json else None  # noqa: SIM115
     with Pool(args.j) as pool:
-        rows = pool.map(score_run, [(r, names) for r in runs], chunksize=4)
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1, sort_keys=True), encoding="utf-8")
+        for row in pool.imap(score_run, [(r, names) for r in runs]):
+            rows.append(row)
+            if sink:
+                sink.write(json.dumps(row, sort_keys=True) + "\n")
+                sink.flush()
+    if sink:
+        sink.close()
     print(f"{len(rows)} runs")
     print("| shape | right | falsely named | nothing named | cause missed | crashed | worse than plain | better than plain |")
     print("|---|---|---|---|---|---|---|---|")
