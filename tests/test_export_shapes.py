@@ -12,12 +12,17 @@ import pytest
 import export_shapes
 from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_exports import read_export, split_export
+from k10s_forensics.parsers.log_pod_prefix import split_source
+
+
+def split_source_of(text: str):
+    return split_source("kubectl.log", text, "imported")
 from torch_runs_kit import CAPTURED, load_runs, score
 
 RUNS = {r.id: r for r in load_runs()}
 #: one pod, several pods, three nodes, restarts, a control, mp.spawn
-SAMPLE = ["2.13.0/t10-trun-1x4-pipe-raise-rank3", "2.13.0/t3-record-exception", "2.14.1/t3-2x3-sigfpe-node1-last-cppstack",
-          "2.14.1/t5-restarts2-moving-culprit", "2.13.0/t3-common-mode-valueerror", "2.13.0/spawn-segfault"]
+SAMPLE = ["2.13.0/t5-hf-computeloss-keyerror-rank1", "2.13.0/t4-accel-2node-hang-node1", "2.13.0/torchrun-3x2-exception-filter1",
+          "2.14.1/t5-restarts2-moving-culprit", "2.13.0/t3-common-mode-valueerror", "2.13.0/spawn-exception"]
 
 
 def _cases():
@@ -116,3 +121,12 @@ def test_kibana_csv_formula_escape_is_undone():
             '"Nov 29, 2026 @ 08:26:31.001","train-worker-0","pytorch","\'it\'s a plain quote"\n')
     _, recs = _read(text)
     assert [r.text for r in recs] == ["============================================================", "'it's a plain quote"]
+
+
+def test_kubectl_prefix_of_one_pod_is_taken_off():
+    """``kubectl logs train-master-0 --prefix`` (a one-node job): one pod is not split, but its prefix is taken off, or it hides
+    every line's own start (a rank's traceback, torchrun's failure table)."""
+    lines = ["[default1]:step 1", "[rank1]: Traceback (most recent call last):", "[rank1]: KeyError: 'labels'"]
+    logs, job, how = split_source_of("".join(f"[pod/train-master-0/pytorch] 2026-11-29T08:26:2{i}.000000000Z {ln}\n" for i, ln in enumerate(lines)))
+    assert job == "train" and how == "kubectl logs --prefix (1 pod: train-master-0)"
+    assert logs[0][1].split("\n")[:3] == [f"2026-11-29T08:26:2{i}.000000000Z {ln}" for i, ln in enumerate(lines)]
