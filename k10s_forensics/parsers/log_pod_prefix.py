@@ -162,8 +162,9 @@ def split_source(name: str, text: str, job: str, default_job: str = "imported") 
         return place(name, pods, job, default_job, "kubectl logs --prefix")
     one = _one_pod(text)
     if one:  # ``kubectl logs train-master-0 --prefix``: the prefix taken off, or it hides every line's own start
-        return [(name, "\n".join(one.lines))], (job_name([one.pod]) or job) if job == default_job else job, \
-            f"kubectl logs --prefix (1 pod: {one.pod})"
+        text = "\n".join(one.lines)
+        if not split_replicas(text):
+            return [(name, text)], (job_name([one.pod]) or job) if job == default_job else job, f"kubectl logs --prefix (1 pod: {one.pod})"
     replicas = split_replicas(text)
     return place(name, replicas, job, default_job, "torchx's <role>/<replica> prefix") if replicas else None
 
