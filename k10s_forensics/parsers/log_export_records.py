@@ -45,6 +45,8 @@ _LINE_KEYS = ("line", "textPayload", "jsonPayload.message", "jsonPayload.log", "
 #: keys only a log store's record has (an application's own JSON log has none of them)
 _STORE_KEYS = frozenset({"textPayload", "jsonPayload", "resource", "_source", "logStreamName", "@logStream", "line", "kubernetes",
                          "stream", "fields", "labels", "podName"})
+#: Docker's json-file log: a line longer than its 16 KiB buffer is several records, all but the last without the ``\n``
+_DOCKER_KEYS = frozenset({"log", "stream", "time", "attrs"})
 _TIME_KEYS = ("timestamp", "@timestamp", "time", "date", "receiveTimestamp", "ts")
 
 
@@ -57,6 +59,7 @@ class Record:
     ts_ns: int | None
     text: str
     untimed: bool = False  # the time is the record's before it (it had none): not written on its line
+    partial: bool = False  # Docker's json-file: a long line's part, its rest in the next record
 
 
 def parse_time_ns(value: object) -> int | None:
@@ -148,6 +151,8 @@ def from_object(obj: object, labels: dict | None = None, ts: object = None) -> R
     if isinstance(obj.get("_source"), dict):  # an Elasticsearch / OpenSearch hit
         obj = obj["_source"]
     line = _first(obj, _LINE_KEYS)
+    if line is None and any(lookup(obj, key) == "" for key in _LINE_KEYS):
+        line = ""  # the program wrote an empty line: a record still (logcli, Grafana, Fluent Bit keep it)
     if isinstance(line, str) and line.lstrip().startswith("{"):
         inner = _json_dict(line)  # CloudWatch: the message is Fluent Bit's JSON record
         if inner is not None and _first(inner, ("log", "message", "msg")) is not None:
@@ -166,7 +171,7 @@ def from_object(obj: object, labels: dict | None = None, ts: object = None) -> R
     stamped = _STAMPED.match(line) if when is None else None  # stern --timestamps: the time leads the message
     if stamped and (when := parse_time_ns(stamped.group(1))) is not None:
         line = line[stamped.end():]
-    return Record(pod, container, when, clean_line(line))
+    return Record(pod, container, when, clean_line(line), partial=_DOCKER_KEYS >= obj.keys() and not line.endswith("\n"))
 
 
 def _stream_pod(obj: dict) -> tuple[str | None, str | None]:
@@ -202,7 +207,22 @@ def records_of(doc: object) -> list[Record | str] | None:
                     if isinstance(v, list) and len(v) >= 2]
             continue
         out.append(from_object(item) or json.dumps(item, sort_keys=True))
-    return out if any(isinstance(r, Record) for r in out) else None
+    return join_parts(out) if any(isinstance(r, Record) for r in out) else None
 
 
-__all__ = ["Record", "clean_line", "format_ns", "from_object", "lookup", "parse_time_ns", "records_of"]
+def join_parts(records: list[Record | str]) -> list[Record | str]:
+    """Docker's parts of one long line (``partial``) joined into the record of their first part."""
+    out: list[Record | str] = []
+    for rec in records:
+        last = out[-1] if out else None
+        if isinstance(rec, Record) and isinstance(last, Record) and last.partial and last.pod == rec.pod:
+            last.text, last.partial = last.text + rec.text, rec.partial
+            continue
+        out.append(rec)
+    return out
+
+
+stream_pod = _stream_pod  # the pod and container a Fluent Bit stream name or a Fluentd tag gives
+json_dict = _json_dict
+
+__all__ = ["Record", "clean_line", "format_ns", "from_object", "join_parts", "json_dict", "lookup", "parse_time_ns", "records_of", "stream_pod"]

@@ -3,13 +3,23 @@
 * ``logcli query`` default output: ``<RFC 3339 time> {label="value", …} <line>``, after
   ``Common labels: {…}`` (labels every line shares) when logcli printed it to the terminal;
 * Grafana Explore's "Download logs" as text: ``<label>: <JSON value>`` meta lines (``Common
-  labels: {"pod":"…"}``), then one ``<epoch ms>\\t<ISO time>\\t<line>`` row per record;
+  labels: {"pod":"…"}``), then one ``<epoch ms>\\t<ISO time>\\t<line>`` row per record (Grafana
+  up to 10), or ``<YYYY-MM-DD HH:mm:ss.SSS>\\t<line>`` (``dateTimeFormat`` ``defaultWithMS``, the
+  browser's zone, read as UTC: only the order matters);
+* Fluentd's stdout and file outputs: ``<time> <tag>: <JSON record>`` / ``<time>\\t<tag>\\t<JSON>``,
+  the tag ``kubernetes.var.log.containers.<pod>_<namespace>_<container>-<id>.log`` naming the pod
+  when the record does not (its parser took the record's own ``time`` into the event's);
+* the container runtime's own log file (CRI, ``/var/log/pods/…/0.log``): ``<RFC 3339> stdout|stderr
+  P|F <line>``, a line longer than the runtime's buffer written as ``P`` parts ended by an ``F`` one,
+  joined back; it names no pod (one file is one container);
 * CSV / TSV with a header row: the CloudWatch console and Logs Insights (``timestamp,message``,
   ``@timestamp,@message,@logStream``), Kibana / OpenSearch Dashboards Discover's CSV report
-  (``@timestamp,kubernetes.pod.name,message``, Kibana's ``Nov 28, 2026 @ 11:54:40.123`` dates),
+  (``@timestamp,kubernetes.pod.name,message``, Kibana's ``Nov 28, 2026 @ 11:54:40.123`` dates, its
+  ``'`` before a formula-like value taken off),
   Cloud Logging's CSV download (``timestamp,resource.labels.pod_name,textPayload``);
-* ``stern`` output: ``<pod> <container> [<time>] <line>``, with its ``+ <pod> › <container>``
-  lines saying which containers it followed.
+* ``stern`` output: ``<pod> <container> [<time>] <line>`` (``<namespace> <pod> …`` with
+  ``--all-namespaces``), with its ``+ <pod> › <container>`` lines saying which containers it
+  followed (on stderr: a terminal copy has them, ``> file`` does not).
 
 None for a text that is none of them.
 """
@@ -21,14 +31,17 @@ import io
 import json
 import re
 
-from k10s_forensics.parsers.log_export_records import Record, clean_line, from_object, lookup, parse_time_ns
+from k10s_forensics.parsers.log_export_records import Record, clean_line, from_object, json_dict as _json_dict, lookup, parse_time_ns, stream_pod
 from k10s_forensics.parsers.log_pod_prefix import JOBSET_POD, KUBEFLOW_POD  # the operators' pod naming
 
 #: labels as logcli prints them (``{pod="a", container="b"}``; ``{}`` when all are common): a Python dict is not
 _LOGCLI = re.compile(r'^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) (\{(?:[A-Za-z_][\w.]*="(?:[^"\\]|\\.)*"(?:, ?)?)*\}) ?(.*)$')
 _LABEL = re.compile(r'([A-Za-z_][\w.]*)="((?:[^"\\]|\\.)*)"')
 _COMMON = re.compile(r"^Common labels: (\{.*\})\s*$")
-_GRAFANA_ROW = re.compile(r"^(\d{12,14})\t(\d{4}-\d\d-\d\dT[\d:.]+Z)\t(.*)$")
+_GRAFANA_ROW = re.compile(r"^(?:(\d{12,14})\t\d{4}-\d\d-\d\dT[\d:.]+Z|(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}))\t(.*)$")
+#: Fluentd's out_stdout (``<time> <tag>: {…}``) and out_file (``<time>\t<tag>\t{…}``) lines
+_FLUENTD = re.compile(r"^(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d{1,9})?(?: ?(?:Z|[+-]\d\d:?\d\d))?)(?:\t| )([\w.\-/]{1,400})(?::[ ]|\t)(\{.*\})\s*$")
+_CRI_LINE = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) (stdout|stderr) ([PF]) ?(.*)$")
 _STERN = re.compile(r"^()([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?) ([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?) (.*)$")
 #: ``stern --all-namespaces``: the namespace first
 _STERN_NS = re.compile(r"^([a-z0-9][-a-z0-9]{0,62}) ([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?) ([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?) (.*)$")
@@ -46,7 +59,7 @@ def read_text_export(text: str) -> tuple[str, list[Record | str]] | None:
     if not lines:
         return None
     for what, reader in (("logcli query output", _logcli), ("Grafana logs download (text)", _grafana_txt),
-                         ("CSV export", _csv), ("stern output", _stern)):
+                         ("Fluentd output", _fluentd), ("CRI log file", _cri), ("CSV export", _csv), ("stern output", _stern)):
         records = reader(text, lines)
         if records and any(isinstance(r, Record) for r in records):
             return what, records
@@ -89,9 +102,46 @@ def _grafana_txt(text: str, lines: list[str]) -> list[Record | str] | None:
     for line, m in zip(lines, matches):
         if m:
             seen_row = True
-            out.append(from_object({"line": m.group(3)}, common, m.group(1)))
+            out.append(from_object({"line": m.group(3)}, common, m.group(1) or m.group(2)))
         elif seen_row:
             out.append(line)
+    return out
+
+
+def _fluentd(text: str, lines: list[str]) -> list[Record | str] | None:
+    matches = [_FLUENTD.match(ln) for ln in lines]
+    if sum(m is not None for m in matches) < _SHARE * len(lines):
+        return None
+    out: list[Record | str] = []
+    for line, m in zip(lines, matches):
+        obj = _json_dict(m.group(3)) if m else None
+        rec = from_object(obj) if obj is not None else None
+        if rec is None:
+            out.append(line)
+            continue
+        rec.ts_ns = rec.ts_ns if rec.ts_ns is not None else parse_time_ns(m.group(1))
+        if rec.pod is None:
+            rec.pod, rec.container = stream_pod({"logStreamName": m.group(2)})
+        out.append(rec)
+    return out
+
+
+def _cri(text: str, lines: list[str]) -> list[Record | str] | None:
+    matches = [_CRI_LINE.match(ln) for ln in lines]
+    if sum(m is not None for m in matches) < 0.8 * len(lines):
+        return None
+    out: list[Record | str] = []
+    partial: list[str] = []
+    for line, m in zip(lines, matches):
+        if not m:
+            out.append(line)
+            continue
+        partial.append(m.group(4))
+        if m.group(3) == "F":  # a P part continues in the next line of the file
+            out.append(Record(None, None, parse_time_ns(m.group(1)), clean_line("".join(partial))))
+            partial = []
+    if partial:
+        out.append(Record(None, None, parse_time_ns(matches[-1].group(1)) if matches[-1] else None, clean_line("".join(partial))))
     return out
 
 
@@ -113,7 +163,7 @@ def _csv(text: str, lines: list[str]) -> list[Record | str] | None:
             out.append(delimiter.join(str(v) for v in row.values() if isinstance(v, str)))
             continue
         flat = {k.removeprefix("_source."): v for k, v in row.items() if isinstance(k, str) and isinstance(v, str) and v != "-"}
-        flat["message"] = row[line_col]
+        flat["message"] = _unescape_formula(row[line_col])
         flat["timestamp"] = row.get(time_col)
         for key in ("@timestamp", "time", "date", "@message", "log", "line", "textPayload"):
             flat.pop(key, None)
@@ -122,8 +172,15 @@ def _csv(text: str, lines: list[str]) -> list[Record | str] | None:
     return out
 
 
-def _stern_match(line: str, followed: set[tuple[str, str]]) -> re.Match | None:
-    m = _STERN.match(line)
+def _unescape_formula(value: str) -> str:
+    """The cell as the program wrote it: Kibana's reporting (``xpack.reporting.csv.escapeFormulaValues``, on by
+    default) and other exporters put a ``'`` before a value starting with ``=``, ``+``, ``-``, ``@`` (a torchrun
+    failure table's ``=====`` rule) so that a spreadsheet does not run it."""
+    return value[1:] if value[:1] == "'" and value[1:2] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+def _stern_match(line: str, followed: set[tuple[str, str]], with_ns: bool = False) -> re.Match | None:
+    m = (_STERN_NS if with_ns and not followed else _STERN).match(line)
     if followed and (not m or (m.group(2), m.group(3)) not in followed):
         with_ns = _STERN_NS.match(line)
         m = with_ns if with_ns and (with_ns.group(2), with_ns.group(3)) in followed else m
@@ -132,9 +189,20 @@ def _stern_match(line: str, followed: set[tuple[str, str]]) -> re.Match | None:
 
 def _stern(text: str, lines: list[str]) -> list[Record | str] | None:
     followed = {(m.group(1), m.group(2)) for ln in lines if (m := _STERN_FOLLOW.match(ln))}
-    matches = [_stern_match(ln, followed) for ln in lines]
+    # ``--all-namespaces`` piped to a file: no follow line says the first word is a namespace
+    for with_ns in ((False,) if followed else (False, True)):
+        found = _stern_read(lines, followed, with_ns)
+        if found is not None:
+            return found
+    return None
+
+
+def _stern_read(lines: list[str], followed: set[tuple[str, str]], with_ns: bool) -> list[Record | str] | None:
+    matches = [_stern_match(ln, followed, with_ns) for ln in lines]
     pairs = [(m.group(2), m.group(3)) for m in matches if m]
     pods = {p for p, _ in pairs}
+    if with_ns and len({m.group(1) for m in matches if m}) > len(pods):
+        return None
     # a plain log's first two words are rarely a few (pod, container) pairs that repeat: stern's are
     # without them, only pods named as the training operators name theirs, on nearly every line; one
     # such pod is enough (``stern train-master-0``: a one-node job), as is one that stern says it followed

@@ -20,7 +20,7 @@ import json
 import re
 
 from k10s_forensics.errors import InputError
-from k10s_forensics.parsers.log_export_records import Record, format_ns, records_of
+from k10s_forensics.parsers.log_export_records import Record, format_ns, join_parts, records_of
 from k10s_forensics.parsers.log_export_text import read_text_export
 from k10s_forensics.parsers.log_normalize import ANSI
 from k10s_forensics.parsers.log_pod_prefix import job_name, place, split_lines
@@ -61,7 +61,7 @@ def _read_json(name: str, text: str) -> tuple[str, list[Record | str]] | None:
         good += recs is not None
         parsed += recs if recs else [line]
     if good and json_lines >= len(lines) / 2:
-        return f"{_kind(body)} export (JSON lines)", parsed
+        return f"{_kind(body)} export (JSON lines)", join_parts(parsed)
     if _JSON_CLAIM.search(body[:8192]):
         raise InputError(f"{name}: not valid JSON, though it reads as a log export: {error.msg} (line {error.lineno}, column {error.colno})")
     return None
@@ -70,8 +70,8 @@ def _read_json(name: str, text: str) -> tuple[str, list[Record | str]] | None:
 def _kind(body: str) -> str:
     head = body[:8192]
     for key, kind in (('"textPayload"', "Cloud Logging"), ('"jsonPayload"', "Cloud Logging"), ('"logStreamName"', "CloudWatch Logs"),
-                      ('"_source"', "Elasticsearch"), ('"fields"', "Grafana Loki"), ('"labels"', "Grafana Loki"),
-                      ('"stream"', "Grafana Loki"), ('"kubernetes"', "Fluent Bit")):
+                      ('"_source"', "Elasticsearch"), ('"kubernetes"', "Fluent Bit"), ('"fields"', "Grafana Loki"),
+                      ('"labels"', "Grafana Loki"), ('"log"', "container log"), ('"stream"', "Grafana Loki")):
         if key in head:
             return kind
     return "log store"
@@ -134,6 +134,10 @@ def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "i
     name = sources[0][0] if len(sources) == 1 else f"{len(sources)} exports"
     records = ordered([r for f in found for r in f[1]])
     pods = sorted({r.pod for r in records if r.pod})
+    if not pods and len(sources) > 1:  # one file per container (CRI, Docker's json-file): one node per file, as given
+        per_file = [ordered(f[1]) for f in found]
+        return ([(n, "\n".join(line for r in recs for line in _as_line(r))) for (n, _), recs in zip(sources, per_file)], job,
+                f"{what} ({len(records)} records, no pod named: one node per file)")
     if len(pods) < 2:
         text = "\n".join(line for r in records for line in _as_line(r))
         if job == default_job and pods:

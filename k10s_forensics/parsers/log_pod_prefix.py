@@ -62,6 +62,18 @@ def split_prefixed(text: str) -> list[PodLog] | None:
     return split_lines([(m.group(1), m.group(2), line[m.end():]) if m else (None, None, line) for line, m in zip(lines, matches)])
 
 
+def _one_pod(text: str) -> PodLog | None:
+    """The one pod's log of a ``--prefix`` log that names a single pod (a one-node job), prefixes taken off."""
+    lines = text.split("\n")
+    nonblank = sum(1 for ln in lines if ln.strip())
+    matches = [_PREFIX.match(ln) for ln in lines]
+    pods = {m.group(1) for m in matches if m}
+    if len(pods) != 1 or sum(m is not None for m in matches) < _MIN_SHARE * nonblank:
+        return None
+    first = next(m for m in matches if m)
+    return PodLog(first.group(1), first.group(2), [ln[m.end():] if m else ln for ln, m in zip(lines, matches) if m or ln.strip()])
+
+
 def split_replicas(text: str) -> list[PodLog] | None:
     """torchx's one stream of a role's replicas as one log per replica, by replica id; None when
     ``text`` is not such a stream of 2+ replicas of one role (lines without the prefix: torchx's own)."""
@@ -148,6 +160,11 @@ def split_source(name: str, text: str, job: str, default_job: str = "imported") 
     pods = split_prefixed(text)
     if pods:
         return place(name, pods, job, default_job, "kubectl logs --prefix")
+    one = _one_pod(text)
+    if one:  # ``kubectl logs train-master-0 --prefix``: the prefix taken off, or it hides every line's own start
+        text = "\n".join(one.lines)
+        if not split_replicas(text):
+            return [(name, text)], (job_name([one.pod]) or job) if job == default_job else job, f"kubectl logs --prefix (1 pod: {one.pod})"
     replicas = split_replicas(text)
     return place(name, replicas, job, default_job, "torchx's <role>/<replica> prefix") if replicas else None
 

@@ -1,0 +1,153 @@
+"""Score every recorded run (tests/data/torch-runs) in every export shape of tests/export_shapes.py.
+
+Each shape's files go through ``k10s import-logs`` with no option (``import_logs`` as the CLI calls
+it) and are scored with torch_runs_kit.score against the run's truth, beside the run's plain pod
+logs (``import_run``). A reading is right, falsely named (a critical/warning finding names only
+ranks outside the truth, or any rank in a control), nothing named, the cause missed (the rank
+named, another cause), or an error (the import raised where it should read or say one line). Two bundles whose pods hold the same lines are analysed once (a cache keyed
+by what the importer wrote), so the whole sweep takes minutes, not hours.
+
+    .venv/bin/python tests/tools/score_export_shapes.py [-k NAME] [-j 2] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import tempfile
+from collections import Counter
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import export_shapes  # noqa: E402
+import k10s_forensics.logimport as logimport  # noqa: E402
+from incident_kit import misses, naming_findings  # noqa: E402
+from k10s_forensics.analyze.runner import analyze  # noqa: E402
+from k10s_forensics.errors import InputError  # noqa: E402
+from torch_runs_kit import CAPTURED, import_run, load_runs  # noqa: E402
+
+_CACHE: dict[str, str] = {}
+
+
+class _Hit(Exception):
+    def __init__(self, key: str):
+        self.key = key
+
+
+class _KeyedWriter(logimport.BundleWriter):
+    """The importer's writer, keyed by the rows it was given: a bundle seen before is not rebuilt."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self._digest = hashlib.sha256()
+
+    def add(self, table, row):
+        self._digest.update(json.dumps([table, row], sort_keys=True, default=str).encode())
+        return super().add(table, row)
+
+    def close(self, *a, **kw):
+        key = self._digest.hexdigest()
+        if key in _CACHE:
+            raise _Hit(key)
+        self.key = key
+        return super().close(*a, **kw)
+
+
+def classify(run, findings) -> str:
+    if misses(run.case(), findings) is None:
+        return "right"
+    named = naming_findings(findings)
+    want = set(run.truth["culprit_ranks"])
+    if any(not want or not set(f["ranks"]) & want for f in named):
+        return "false"
+    return "cause" if named else "none"
+
+
+def _read(run, bring) -> str:
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        try:
+            bundle = bring(tmp)
+        except _Hit as hit:
+            return _CACHE[hit.key]
+        except InputError:
+            return "none"
+        except Exception as exc:  # noqa: BLE001 - a traceback where a one-line error belongs is a reading too
+            return f"error: {type(exc).__name__}"
+        key = hashlib.sha256(str(sorted(p.name for p in bundle.path.iterdir())).encode()).hexdigest()
+        verdict = classify(run, analyze(bundle)["findings"])
+        _CACHE[getattr(_last_writer, "key", key)] = verdict
+        return verdict
+
+
+_last_writer = None
+
+
+def _import_files(files, tmp: Path):
+    global _last_writer
+    sources = []
+    for rel, text in files:
+        p = tmp / "in" / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+        sources.append(logimport.read_source(str(p)))
+    bundle, _ = logimport.import_logs(sources, tmp / "bundle", now=CAPTURED)
+    return bundle
+
+
+def score_run(run_and_names):
+    run, names = run_and_names
+    out = {"run": run.id, "nodes": run.truth["nodes"], "control": bool(run.truth["control"])}
+    out["plain"] = _read(run, lambda tmp: import_run(run, tmp))
+    made = export_shapes.shapes(run.stamped())
+    for name in names:
+        out[name] = _read(run, lambda tmp, f=made[name]: _import_files(f, tmp))
+    return out
+
+
+class _Tracking(_KeyedWriter):
+    def close(self, *a, **kw):
+        global _last_writer
+        _last_writer = self
+        return super().close(*a, **kw)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-k", default="")
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--shapes", default=",".join(export_shapes.SHAPES))
+    ap.add_argument("--json", help="write each run's readings here as they come (JSON lines)")
+    ap.add_argument("--every", type=int, default=1, help="only every N-th run (a sample, in load order)")
+    args = ap.parse_args()
+    logimport.BundleWriter = _Tracking
+    names = [s for s in args.shapes.split(",") if s]
+    runs = [r for r in load_runs() if args.k in r.id][::args.every]
+    rows = []
+    sink = open(args.json, "w", encoding="utf-8") if args.json else None  # noqa: SIM115
+    with Pool(args.j) as pool:
+        for row in pool.imap(score_run, [(r, names) for r in runs]):
+            rows.append(row)
+            if sink:
+                sink.write(json.dumps(row, sort_keys=True) + "\n")
+                sink.flush()
+    if sink:
+        sink.close()
+    print(f"{len(rows)} runs")
+    print("| shape | right | falsely named | nothing named | cause missed | crashed | worse than plain | better than plain |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in ["plain", *names]:
+        c = Counter(r[name] for r in rows)
+        worse = sum(1 for r in rows if r["plain"] == "right" and r[name] != "right" or r["plain"] != "false" and r[name] == "false")
+        better = sum(1 for r in rows if r["plain"] != "right" and r[name] == "right")
+        crashed = sum(n for k, n in c.items() if k.startswith("error"))
+        print(f"| {name} | {c['right']} | {c['false']} | {c['none']} | {c['cause']} | {crashed} | {worse} | {better} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
