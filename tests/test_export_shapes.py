@@ -13,11 +13,12 @@ import export_shapes
 from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_exports import read_export, split_export
 from k10s_forensics.parsers.log_pod_prefix import split_source
+from torch_runs_kit import CAPTURED, load_runs, score
 
 
 def split_source_of(text: str):
     return split_source("kubectl.log", text, "imported")
-from torch_runs_kit import CAPTURED, load_runs, score
+
 
 RUNS = {r.id: r for r in load_runs()}
 #: one pod, several pods, three nodes, restarts, a control, mp.spawn
