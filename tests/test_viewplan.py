@@ -197,18 +197,24 @@ def test_a_shared_table_in_empty_without_is_counted_once_created(empty_bundle, m
         con.close()
 
 
-def test_empty_without_a_shared_table_the_statement_does_not_read_is_refused(monkeypatch):
+def _refused_header(monkeypatch, old: str, new: str, message: str) -> None:
+    """The shared statements with ``old`` replaced by ``new`` in their SQL files are refused with ``message``."""
     from k10s_forensics.errors import QueryError
 
     viewplan.statements.cache_clear()
     real = viewplan.read_text
-    monkeypatch.setattr(viewplan, "read_text", lambda f: real(f).replace("-- empty-without: k10s_gloo_wait", "-- empty-without: k10s_ip"))
+    monkeypatch.setattr(viewplan, "read_text", lambda f: real(f).replace(old, new))
     try:
-        with pytest.raises(QueryError, match="k10s_logs_late_peer_ev: empty-without names .*k10s_ip"):
+        with pytest.raises(QueryError, match=message):
             viewplan.statements()
     finally:
         monkeypatch.undo()
         viewplan.statements.cache_clear()
+
+
+def test_empty_without_a_shared_table_the_statement_does_not_read_is_refused(monkeypatch):
+    _refused_header(monkeypatch, "-- empty-without: k10s_gloo_wait", "-- empty-without: k10s_ip",
+                    "k10s_logs_late_peer_ev: empty-without names .*k10s_ip")
 
 
 def test_empty_unless_conditions_are_evaluated_together_and_false_ones_create_empty(tmp_path, monkeypatch):
@@ -238,16 +244,6 @@ def test_empty_unless_conditions_are_evaluated_together_and_false_ones_create_em
 
 
 def test_empty_unless_reading_a_shared_name_is_refused(monkeypatch):
-    from k10s_forensics.errors import QueryError
-
-    viewplan.statements.cache_clear()
-    real = viewplan.read_text
-    monkeypatch.setattr(viewplan, "read_text", lambda f: real(f).replace(
-        "-- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind = 'collective_mismatch'",
-        "-- empty-unless: EXISTS (SELECT 1 FROM k10s_log WHERE kind = 'collective_mismatch'"))
-    try:
-        with pytest.raises(QueryError, match="k10s_fingerprint_obs: empty-unless may read only the bundle's own tables"):
-            viewplan.statements()
-    finally:
-        monkeypatch.undo()
-        viewplan.statements.cache_clear()
+    _refused_header(monkeypatch, "-- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind = 'collective_mismatch'",
+                    "-- empty-unless: EXISTS (SELECT 1 FROM k10s_log WHERE kind = 'collective_mismatch'",
+                    "k10s_fingerprint_obs: empty-unless may read only the bundle's own tables")
