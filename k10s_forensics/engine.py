@@ -173,14 +173,13 @@ def _columns_ddl(con: duckdb.DuckDBPyConnection, name: str) -> str:
 
 
 def _create_view(con: duckdb.DuckDBPyConnection, view: str, path, copy: bool = False) -> bool:
-    """A view over one Parquet file; a missing or damaged file leaves the view out."""
+    """A view over one Parquet file (``copy``: a TEMP table read from it once, for small bundles);
+    a missing or damaged file leaves it out."""
     if not path.is_file():
         return False
+    kind = "TEMP TABLE" if copy else "VIEW"
     try:
-        if copy:
-            con.execute(f"CREATE TEMP TABLE {view} AS SELECT * FROM read_parquet({_quote_path(str(path))})")
-        else:
-            con.execute(f"CREATE VIEW {view} AS SELECT * FROM read_parquet({_quote_path(str(path))})")
+        con.execute(f"CREATE {kind} {view} AS SELECT * FROM read_parquet({_quote_path(str(path))})")
     except duckdb.Error:
         return False
     return True
