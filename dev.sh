@@ -152,6 +152,10 @@ run_tests() {
   # numpy (imported by pyarrow and DuckDB, unused by k10s) starts OpenBLAS threads that spin for a
   # while in each of the hundreds of Python processes the suite starts: ~40 ms of CPU each.
   export OPENBLAS_NUM_THREADS=1
+  # One DuckDB thread per database: each xdist worker has a core, and DuckDB's default (every core)
+  # in each of them only adds contention (docs/architecture.md, "K10S_THREADS"). The determinism
+  # twins still compare 1 against 4 threads (explicit --threads wins over K10S_THREADS).
+  export K10S_THREADS="${K10S_THREADS:-1}"
   # -p no:benchmark: a pytest-benchmark plugin from the environment only warns under xdist
   exec "$VPY" -m pytest -q -p no:benchmark -n "${K10S_TEST_WORKERS:-auto}" --dist loadgroup "${args[@]}"
 }

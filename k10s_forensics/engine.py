@@ -22,6 +22,7 @@ from k10s_forensics.store.bundle import RAW_NAMES, Bundle
 from k10s_forensics.errors import QueryError
 from k10s_forensics.store import derived
 from k10s_forensics.store.tables import TABLE_NAMES, TABLES_BY_NAME
+from k10s_forensics.threads import threads_or_default
 
 #: Statement types that would write files, reach other databases or load code.
 REFUSED_STATEMENTS = frozenset({"COPY", "COPY_DATABASE", "EXPORT", "ATTACH", "DETACH", "LOAD", "EXTENSION", "VACUUM"})
@@ -79,6 +80,7 @@ def open_tables(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int 
     if lock is not None:
         weakref.finalize(con, lock.release_shared)
     con.execute("SET TimeZone = 'UTC'")
+    threads = threads_or_default(threads)
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     tables = {name: bundle.table_path(name) for name in TABLE_NAMES}

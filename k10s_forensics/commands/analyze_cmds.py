@@ -44,7 +44,7 @@ def _write_html(bundle: Bundle, result: dict, out_path: str) -> None:
 @click.option("--html", "html_out", type=click.Path(dir_okay=False), default=None, help="Also write the HTML postmortem report to FILE.")
 @click.option("--output", "-o", "out_file", type=click.Path(dir_okay=False), default=None, help="Write the output to FILE instead of stdout.")
 @click.option("--threads", type=click.IntRange(1, 1024), default=None,
-              help="DuckDB threads (default: every core). The output is the same for any number.")
+              help="DuckDB threads (default: $K10S_THREADS, else every core). The output is the same for any number.")
 def analyze_cmd(bundle_path, fmt, rules_dirs, only, fail_on, prices_file, gpu_hour_price, html_out, out_file, threads) -> None:
     """Run the rules on BUNDLE and name the culprit rank, GPU, node and cause.
 

@@ -29,7 +29,7 @@ def _load_analysis(path: str) -> dict:
 @click.option("--baseline", "baseline_path", default=None, metavar="BASELINE",
               help="Add 'What changed since the baseline': a bundle of a run that worked, or a fleet index (docs/diff.md).")
 @click.option("--threads", type=click.IntRange(1, 1024), default=None,
-              help="DuckDB threads (default: every core). The page is the same for any number.")
+              help="DuckDB threads (default: $K10S_THREADS, else every core). The page is the same for any number.")
 def report_cmd(bundle_path: str, out_path: str, analysis_file: str | None, baseline_path: str | None,
                threads: int | None) -> None:
     """Write a self-contained HTML postmortem of BUNDLE: findings, fleet, per-rank plots,

@@ -15,6 +15,7 @@ import duckdb
 import pyarrow as pa
 
 from k10s_forensics.store import derived
+from k10s_forensics.threads import threads_or_default
 from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle
 from k10s_forensics.store.tables import TABLE_NAMES, table_def
 
@@ -63,6 +64,7 @@ def connect(baseline: Sequence[Bundle], bundle: Bundle, threads: int | None = No
     for lock in locks:
         weakref.finalize(con, lock.release_shared)
     con.execute("SET TimeZone = 'UTC'")
+    threads = threads_or_default(threads)
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     files = [b.table_path(n) for bs in sides.values() for b in bs for n in TABLE_NAMES]

@@ -16,6 +16,7 @@ from typing import Any
 import pyarrow as pa
 
 from k10s_forensics.errors import EngineError, QueryError
+from k10s_forensics.threads import threads_or_default
 from k10s_forensics.fleet.schema import FLEET_TABLES, FleetTable
 
 ENGINES = ("duckdb", "spark")
@@ -48,6 +49,7 @@ class DuckDBEngine:
         self.con = duckdb.connect(database=":memory:")
         self.con.execute("SET TimeZone = 'UTC'")
         self.con.execute("SET enable_progress_bar = false")
+        threads = threads_or_default(threads)
         if threads:
             self.con.execute(f"SET threads = {int(threads)}")
         if memory_limit:

@@ -17,6 +17,8 @@ import threading
 
 import duckdb
 
+from k10s_forensics.threads import default_threads
+
 _base: tuple[int, duckdb.DuckDBPyConnection] | None = None
 _lock = threading.Lock()
 
@@ -26,7 +28,11 @@ def connection() -> duckdb.DuckDBPyConnection:
     global _base
     with _lock:
         if _base is None or _base[0] != os.getpid():
-            _base = (os.getpid(), duckdb.connect(database=":memory:"))
+            base = duckdb.connect(database=":memory:")
+            threads = default_threads()
+            if threads:
+                base.execute(f"SET threads = {threads}")
+            _base = (os.getpid(), base)
         con = _base[1].cursor()
     con.execute("SET TimeZone = 'UTC'")
     return con
