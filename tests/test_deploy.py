@@ -220,7 +220,10 @@ def test_pod_runs_non_root_on_a_read_only_root_filesystem(rendered, overlay):
     assert next(m for m in c["volumeMounts"] if m["mountPath"] == "/etc/k10s")["readOnly"] is True
     env = {e["name"]: e.get("value") for e in c["env"]}
     assert all(env[k].startswith("/tmp") for k in ("HOME", "XDG_CACHE_HOME", "K10S_CACHE_DIR", "TMPDIR"))
-    assert c["resources"]["requests"] and c["resources"]["limits"]["memory"]
+    assert c["resources"]["requests"] and c["resources"]["limits"]["memory"] and c["resources"]["limits"]["cpu"]
+    # DuckDB's threads follow the container's CPU limit, not the node's cores (K10S_THREADS)
+    threads = next(e for e in c["env"] if e["name"] == "K10S_THREADS")["valueFrom"]["resourceFieldRef"]
+    assert threads == {"containerName": c["name"], "resource": "limits.cpu", "divisor": "1"}
     for probe in ("livenessProbe", "readinessProbe"):
         assert c[probe]["httpGet"] == {"path": "/healthz", "port": "http"}
     assert _deployment(rendered[overlay])["spec"]["replicas"] == 1
