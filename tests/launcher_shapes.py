@@ -18,16 +18,19 @@ tool's own docs or real output; searched, not copied):
   ``DIR/1/rank.<rank>/stdout`` and ``stderr`` (ompi#7133, #11032: what 4.1 writes);
 * pdsh, as DeepSpeed's multinode runner uses it (``deepspeed --hostfile``, hosts ``worker-1``,
   ``worker-2`` as in DeepSpeed's hostfile example): ``<host>: <line>``;
-* Ray Train workers: ``(RayTrainWorker pid=<pid>, ip=<ip>) <line>`` (real pastes in public
-  threads, e.g. ``(RayTrainWorker pid=4797, ip=10.0.6.130) Copying checkpoint files …``); the
-  agent's lines as the driver's ``(TorchTrainer pid=…, ip=…)``;
+* Ray Train workers (Ray starts them itself: no torchrun agent's lines, no torchrun tags):
+  ``(RayTrainWorker pid=<pid>, ip=<ip>) <line>`` (real pastes in public
+  threads, e.g. ``(RayTrainWorker pid=4797, ip=10.0.6.130) Copying checkpoint files …``), after
+  the worker group the trainer prints first (``Started distributed worker processes:`` then ``- (ip=…,
+  pid=…) world_rank=R, local_rank=L, node_rank=N``);
 * SageMaker: one CloudWatch stream per host, ``<training job>/algo-<i+1>-<epoch s>``, each saved
   on its own (``algo-1-….log``), and ``aws logs filter-log-events --log-group-name
   /aws/sagemaker/TrainingJobs --output json`` (``{"events": [{"logStreamName", "timestamp" (ms),
   "message", "ingestionTime", "eventId"}], "searchedLogStreams": […]}``);
 * Azure ML ``user_logs/std_log_process_<N>.txt``, one file per process (rank N; the docs of
-  AzureML's distributed examples: "one log per MPI process, in the form std_log_process_xx.txt");
-  an untagged line (the agent's) goes with the node's first process;
+  AzureML's distributed examples: "one log per MPI process, in the form std_log_process_xx.txt"):
+  Azure ML starts the processes itself (as Ray does: no agent's lines, no torchrun tags); and torchrun run by Azure ML once per
+  node (``process_count_per_instance: 1``), one node's log per file;
 * a folder of node logs attached as ``logs.tar.gz`` / ``logs.zip`` (``logs/node-<i>.log``);
 * a CI console: GitHub Actions' raw log (``<RFC 3339, 7 digits>Z <line>``, ``##[group]Run …`` /
   ``##[endgroup]``, ``##[error]Process completed with exit code 1.``) and Jenkins' console text
@@ -46,11 +49,16 @@ import tarfile
 import zipfile
 
 from export_shapes import _dt, _ns, entries
+from k10s_forensics.parsers.log_agents import agent_of
 
 _GLOBAL = re.compile(r"^\[rank(\d+)\]:")
 _LOCAL = re.compile(r"^\[default(\d+)\]:")
+_TORCHRUN_TAGS = re.compile(r"^(?:\[default\d+\]:)?(?:\[rank\d+\]: ?)?")
 _EPOCH = dt.datetime(2026, 11, 28, tzinfo=dt.timezone.utc)
-_CMD = "torchrun --nnodes 2 --nproc-per-node 2 --rdzv-backend c10d --rdzv-endpoint 10.0.0.2:29500 train.py"
+
+
+def _cmd(nodes: int, nproc: int) -> str:
+    return f"torchrun --nnodes {nodes} --nproc-per-node {nproc} --rdzv-backend c10d --rdzv-endpoint 10.0.0.2:29500 train.py"
 
 
 def _join(lines) -> str:
@@ -89,12 +97,26 @@ def _local(line: str, nproc: int) -> int | None:
     return int(m.group(1)) % nproc if m else None
 
 
-def ray(es, nproc: int) -> str:
-    rows = []
-    for _, n, line in es:
+def _processes(es, nproc: int):
+    """(time, node, local rank, line) of the workers' lines, as a launcher that starts the processes itself
+    (Ray, Azure ML: no torchrun agent) has them: the agent's lines are not there, nor torchrun's
+    ``[default<N>]:`` / ``[rank<N>]:`` tags; an untagged line is the process's that wrote the node's line before it."""
+    last: dict[int, int] = {}
+    for t, n, line in es:
+        if agent_of(line):
+            continue
         lr = _local(line, nproc)
-        who = f"RayTrainWorker pid={5000 + 100 * n + lr}" if lr is not None else f"TorchTrainer pid={3900 + 100 * n}"
-        rows.append(f"({who}, ip=10.0.0.{n + 2}) {line}")
+        lr = lr if lr is not None else last.get(n, 0)
+        last[n] = lr
+        yield t, n, lr, _TORCHRUN_TAGS.sub("", line)
+
+
+def ray(es, nproc: int, nodes: int) -> str:
+    driver = "(TorchTrainer pid=3900, ip=10.0.0.2)"
+    rows = [f"{driver} Started distributed worker processes: "]
+    rows += [f"{driver} - (ip=10.0.0.{n + 2}, pid={5000 + 100 * n + lr}) world_rank={n * nproc + lr}, local_rank={lr}, node_rank={n}"
+             for n in range(nodes) for lr in range(nproc)]
+    rows += [f"(RayTrainWorker pid={5000 + 100 * n + lr}, ip=10.0.0.{n + 2}) {line}" for _, n, lr, line in _processes(es, nproc)]
     return _join(rows)
 
 
@@ -113,12 +135,17 @@ def sagemaker_filter_json(es, nodes: int) -> str:
                                                                 for n in range(nodes)]}, indent=4)
 
 
-def azureml(es, nproc: int, nodes: int) -> list[tuple[str, str]]:
+def azureml(es, nproc: int) -> list[tuple[str, str]]:
+    """Azure ML's own launch (``distribution: pytorch``): one file per process (``_processes``)."""
     per: dict[int, list[str]] = {}
-    for _, n, line in es:
-        lr = _local(line, nproc)
-        per.setdefault(n * nproc + (lr if lr is not None else 0), []).append(line)
+    for _, n, lr, line in _processes(es, nproc):
+        per.setdefault(n * nproc + lr, []).append(line)
     return [(f"user_logs/std_log_process_{r}.txt", _join(per[r])) for r in sorted(per)]
+
+
+def azureml_nodes(es, nodes: int) -> list[tuple[str, str]]:
+    """torchrun under Azure ML, one process per node (``process_count_per_instance: 1``): a node's log per file."""
+    return [(f"user_logs/std_log_process_{node}.txt", _join(line for _, n, line in es if n == node)) for node in range(nodes)]
 
 
 def _node_files(node_texts: list[str], es) -> list[tuple[str, str]]:
@@ -148,28 +175,28 @@ def zipball(files: list[tuple[str, str]]) -> bytes:
     return buf.getvalue()
 
 
-def github_actions(es) -> str:
+def github_actions(es, cmd: str) -> str:
     first, last = (es[0][0], es[-1][0]) if es else ("2026-11-28T12:00:00.000000Z",) * 2
     def gh(t: str) -> str:
         return _dt(t).strftime("%Y-%m-%dT%H:%M:%S.") + f"{_ns(t) % 1_000_000_000 // 100:07d}Z"
-    rows = [f"{gh(first)} ##[group]Run {_CMD}", f"{gh(first)} \u001b[36;1m{_CMD}\u001b[0m", f"{gh(first)} ##[endgroup]"]
+    rows = [f"{gh(first)} ##[group]Run {cmd}", f"{gh(first)} \u001b[36;1m{cmd}\u001b[0m", f"{gh(first)} ##[endgroup]"]
     rows += [f"{gh(t)} {line}" for t, _, line in es]
     rows.append(f"{gh(last)} ##[error]Process completed with exit code 1.")
     return _join(rows)
 
 
-def jenkins(es) -> str:
+def jenkins(es, cmd: str) -> str:
     def ts(t: str) -> str:
         return "[" + _dt(t).strftime("%Y-%m-%dT%H:%M:%S.") + f"{_dt(t).microsecond // 1000:03d}Z]"
     first = es[0][0] if es else "2026-11-28T12:00:00.000000Z"
     rows = ["Started by user admin", "[Pipeline] Start of Pipeline", "[Pipeline] node", "[Pipeline] {", "[Pipeline] sh",
-            f"{ts(first)} + {_CMD}"] + [f"{ts(t)} {line}" for t, _, line in es]
+            f"{ts(first)} + {cmd}"] + [f"{ts(t)} {line}" for t, _, line in es]
     rows += ["[Pipeline] }", "[Pipeline] // node", "[Pipeline] End of Pipeline", "ERROR: script returned exit code 1", "Finished: FAILURE"]
     return _join(rows)
 
 
 SHAPES = ("srun-label", "mpirun-tag-output", "mpirun-timestamp-output", "mpirun-output-filename", "pdsh-deepspeed", "ray-train",
-          "sagemaker-streams", "sagemaker-filter-json", "azureml-process-files", "logs-tar-gz", "logs-zip", "github-actions",
+          "sagemaker-streams", "sagemaker-filter-json", "azureml-process-files", "azureml-node-files", "logs-tar-gz", "logs-zip", "github-actions",
           "jenkins-console")
 
 
@@ -180,11 +207,12 @@ def shapes(node_texts: list[str], nproc: int) -> dict[str, list[tuple[str, str |
     return {
         "srun-label": [("slurm-4242.out", srun_label(es, nodes))], "mpirun-tag-output": [("mpirun.log", mpirun_tag(es))],
         "mpirun-timestamp-output": [("mpirun.log", mpirun_tag(es, stamped=True))], "mpirun-output-filename": mpirun_files(es, nodes),
-        "pdsh-deepspeed": [("deepspeed.log", pdsh(es))], "ray-train": [("ray-job.log", ray(es, nproc))],
+        "pdsh-deepspeed": [("deepspeed.log", pdsh(es))], "ray-train": [("ray-job.log", ray(es, nproc, nodes))],
         "sagemaker-streams": sagemaker_streams(es, nodes), "sagemaker-filter-json": [("events.json", sagemaker_filter_json(es, nodes))],
-        "azureml-process-files": azureml(es, nproc, nodes), "logs-tar-gz": [("logs.tar.gz", tarball(nf))],
-        "logs-zip": [("logs.zip", zipball(nf))], "github-actions": [("logs_42.txt", github_actions(es))],
-        "jenkins-console": [("consoleText", jenkins(es))],
+        "azureml-process-files": azureml(es, nproc),
+        "azureml-node-files": azureml_nodes(es, nodes), "logs-tar-gz": [("logs.tar.gz", tarball(nf))],
+        "logs-zip": [("logs.zip", zipball(nf))], "github-actions": [("logs_42.txt", github_actions(es, _cmd(nodes, nproc)))],
+        "jenkins-console": [("consoleText", jenkins(es, _cmd(nodes, nproc)))],
     }
 
 

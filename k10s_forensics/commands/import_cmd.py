@@ -32,9 +32,9 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     What pasting did is undone (CRLF, ANSI codes, markdown, double spacing, terminal
     wrapping); nothing else is changed, and no clock is invented for lines without one.
     """
-    from k10s_forensics.logimport import import_logs, read_source
+    from k10s_forensics.logimport import import_logs, read_sources
 
-    sources = [read_source(path) for path in logs]
+    sources = [s for path in logs for s in read_sources(path)]
     bundle, layout = import_logs(sources, out_dir, nproc_per_node=nproc_per_node, world_size=world_size, nodes=nodes,
                                  job=job, namespace=namespace, split=split)
     how = ", ".join(f"{k} from {v}" for k, v in layout.hints.items())

@@ -1,0 +1,121 @@
+"""Logs a user attaches as an archive, and logs written one file per process.
+
+``members(name, data)``: a tar (plain, or compressed with gzip, bzip2 or xz: ``logs.tar.gz``, what
+``tar czf`` of a log folder gives) or a zip (``logs.zip``, GitHub's "download log archive", a
+folder zipped on a desktop) read in memory, never extracted: its regular files in natural path
+order (``node-2.log`` before ``node-10.log``), each a log of its own, named by its path in the
+archive. Folders, links, devices, macOS ``__MACOSX/`` and ``._*`` companions, empty and binary
+members are skipped; more than ``MAX_MEMBERS`` files or ``max_bytes`` of text in all is refused
+(one line, ``InputError``), as is a damaged archive.
+
+``process_files(sources)``: files that are one per **process**, not per node, named so: Azure ML's
+``user_logs/std_log_process_<N>.txt``, Open MPI's ``--output-filename`` ``<dir>/<job>/rank.<N>/stdout``
+and ``stderr``, ``rank<N>.log`` / ``rank_<N>.txt`` / ``…-rank-<N>.out``. Read as node logs they would
+be one node per process. When every file is named by a distinct process number and none holds
+several processes (lines of two ranks, a rank other than its own, a torch elastic agent's line: the
+folder of a launcher started once per node, ``mpirun --map-by ppr:1:node torchrun``), the files are
+one log: each line behind ``[rank<N>]:`` (the tag torchrun itself writes) unless its own prefix
+names a rank, file after file in rank order, routed by rank as a pasted log is.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tarfile
+import zipfile
+
+from k10s_forensics.errors import InputError
+from k10s_forensics.parsers.log_agents import agent_of
+from k10s_forensics.parsers.log_normalize import normalize
+
+MAX_MEMBERS = 4096
+_SKIP = re.compile(r"(?:^|/)(?:__MACOSX/|\._)")
+_PROCESS_FILE = re.compile(r"(?:^|/)(?:std_log_process_0*(\d{1,7})\.txt|rank\.0*(\d{1,7})/std(?:out|err)"
+                           r"|[\w.-]{0,100}?(?:^|[_.-]|/)rank[_.-]?0*(\d{1,7})\.(?:log|txt|out))$")
+
+
+def _natural(path: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", path))
+
+
+def is_archive(data: bytes) -> bool:
+    return data[:4] == b"PK\x03\x04" or data[257:262] == b"ustar" or data[:3] == b"BZh" or data[:6] == b"\xfd7zXZ\x00"
+
+
+def _tar(data: bytes) -> list[tuple[str, bytes]]:
+    out = []
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as tar:
+        for info in tar:
+            if info.isfile():
+                if len(out) >= MAX_MEMBERS:
+                    raise InputError(f"more than {MAX_MEMBERS} files in the archive")
+                f = tar.extractfile(info)
+                out.append((info.name, f.read() if f else b""))
+    return out
+
+
+def _zip(data: bytes) -> list[tuple[str, bytes]]:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        infos = [i for i in z.infolist() if not i.is_dir()]
+        if len(infos) > MAX_MEMBERS:
+            raise InputError(f"more than {MAX_MEMBERS} files in the archive")
+        return [(i.filename, z.read(i)) for i in infos]
+
+
+def members(name: str, data: bytes, max_bytes: int) -> list[tuple[str, str]]:
+    """The archive's text files as ``(path, text)`` in natural path order (see the module doc)."""
+    try:
+        raw = _zip(data) if data[:4] == b"PK\x03\x04" else _tar(data)
+    except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
+        raise InputError(f"{name}: not a readable archive ({exc})") from exc
+    out, total = [], 0
+    for path, blob in sorted(raw, key=lambda m: _natural(m[0])):
+        if _SKIP.search(path) or not blob.strip() or b"\x00" in blob[:65536]:
+            continue
+        total += len(blob)
+        if total > max_bytes:
+            raise InputError(f"{name}: more than {max_bytes >> 20} MiB of logs in the archive; give fewer files")
+        out.append((path.lstrip("./"), blob.decode("utf-8", errors="replace")))
+    if not out:
+        raise InputError(f"{name}: no text log in the archive")
+    return out
+
+
+def _process(name: str) -> int | None:
+    m = _PROCESS_FILE.search(name)
+    return int(next(g for g in m.groups() if g is not None)) if m else None
+
+
+def _one_process(index: int, text: str) -> bool:
+    """False when the file holds lines of several processes (see the module doc)."""
+    ranks, locals_ = set(), set()
+    for line in text.split("\n"):
+        if agent_of(line):
+            return False
+        if "[" in line[:40]:
+            n = normalize(line)
+            ranks.update([n.rank] if n.rank is not None else [])
+            locals_.update([n.local_rank] if n.local_rank is not None else [])
+    return ranks <= {index} and len(locals_) <= 1
+
+
+def process_files(sources: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """One log of per-process files (see the module doc) and how it was made, or None."""
+    if len(sources) < 2:
+        return None
+    index = [_process(name) for name, _ in sources]
+    if None in index or len(set(index)) < len(index) and not all("rank." in n for n, _ in sources):
+        return None
+    if not all(_one_process(i, text) for i, (_, text) in zip(index, sources)):
+        return None
+    lines = []
+    for i, (_, text) in sorted(zip(index, sources), key=lambda p: (p[0], p[1][0])):
+        for line in text.split("\n"):
+            if line.strip():
+                lines.append(line if normalize(line).rank is not None else f"[rank{i}]: {line}")
+    shown = ", ".join(str(i) for i in sorted(set(index))[:4]) + (", ..." if len(set(index)) > 4 else "")
+    return "\n".join(lines), f"one file per process ({len(set(index))} processes: {shown}), lines tagged by their file's rank"
+
+
+__all__ = ["MAX_MEMBERS", "is_archive", "members", "process_files"]
