@@ -32,7 +32,9 @@ _CTIME = r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d
 _TAGS = (
     ("srun --label", re.compile(r"^ {0,4}(\d{1,5}): ")),
     ("mpirun --tag-output", re.compile(_CTIME + r"\[(?:[\w.@-]{1,100},)?(\d{1,7})\]<std(?:out|err|diag)>:")),
-    ("pdsh", re.compile(r"^([A-Za-z][\w.-]{0,62}): ")),
+    # a host name with a digit in it (worker-1, node01, ip-10-0-0-2), not a launcher's or logger's own word
+    ("pdsh", re.compile(r"^(?!(?:srun|slurmstepd|mpirun|mpiexec|prterun|orted|pdsh|deepspeed|torchrun|python\d?|rank\d*)\b)"
+                        r"([A-Za-z][\w.-]{0,62}?\d[\w.-]{0,62}): ")),
 )
 #: at least this share of the non-blank lines carry the tag
 _MIN_SHARE = 0.9
