@@ -11,13 +11,15 @@ the rank names the wrong rank.
 
 ``split_launcher(name, text)``: when nearly every line carries one kind of these tags and the lines
 behind a tag prove it holds several processes (two distinct inner ranks or local ranks, an inner
-global rank other than the tag's number, or a torch elastic agent's line), the log is split
+global rank other than the tag's number, a torch elastic agent's line, a launcher inside naming
+two processes or one other than the tag: mp.spawn's ``Process 2 terminated``, torchrun's
+``local_rank: 1``), or the tags are pdsh's hosts (a host is never a rank), the log is split
 into one log per tag, the tag taken off (the parser reads what is behind it, ``log_normalize``). Each tag's log goes to the node its inner global ranks name
 (``rank // processes per node``, the processes per node from the inner tags); a tag whose lines
 name no global rank takes the free nodes in the tags' natural order (``worker-2`` before
-``worker-10``). A log that one task printed whole (every line behind one tag) is one node with the
-tag taken off: a single tag says nothing of the ranks inside (``srun -l`` of one task running
-mp.spawn or torchx). Otherwise None: the log stays whole, its tags read as ranks.
+``worker-10``). A log one such task printed whole (every line behind one tag: ``srun -l`` of one
+task running mp.spawn or torchx, one host's lines of a pdsh run) is one node with the tag taken off.
+Otherwise None: the log stays whole, its tags read as ranks (``mpirun -np 8 python train.py``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ _TAGS = (
     ("pdsh", re.compile(r"^(?!(?:srun|slurmstepd|mpirun|mpiexec|prterun|orted|pdsh|deepspeed|torchrun|python\d?|rank\d*)\b)"
                         r"([A-Za-z][\w.-]{0,62}?\d[\w.-]{0,62}): ")),
 )
+#: a launcher inside the task naming its processes: mp.spawn's ``Process 2 terminated with …``, torchrun's ``local_rank: 1``
+_NAMES_PROCESS = re.compile(r"\b(?:[Pp]rocess (\d{1,5}) terminated|local_rank: (\d{1,5}))")
 #: at least this share of the non-blank lines carry the tag
 _MIN_SHARE = 0.9
 _MAX_TAGS = 4096
@@ -75,8 +79,9 @@ def _inner(lines: list[str]) -> tuple[set[int], set[int]]:
 
 def _holds_processes(tag: str, lines: list[str], inner: tuple[set[int], set[int]]) -> bool:
     globals_, locals_ = inner
-    other = tag.isdigit() and any(g != int(tag) for g in globals_)
-    return len(globals_) > 1 or len(locals_) > 1 or other or any(agent_of(ln) for ln in lines)
+    named = {int(m.group(1) or m.group(2)) for ln in lines if "rocess" in ln or "local_rank" in ln for m in _NAMES_PROCESS.finditer(ln)}
+    other = tag.isdigit() and any(g != int(tag) for g in globals_ | named)
+    return len(globals_) > 1 or len(locals_) > 1 or len(named) > 1 or other or any(agent_of(ln) for ln in lines)
 
 
 def _nodes(tags: list[str], inner: dict[str, tuple[set[int], set[int]]]) -> list[str]:
@@ -105,11 +110,11 @@ def split_launcher(name: str, text: str) -> tuple[list[tuple[str, str]], str] | 
         if current is not None and (tag is not None or line.strip()):
             per_tag.setdefault(current, []).append(line)
     tags = list(per_tag)
-    if len(tags) == 1:  # one task printed it all: its tag says nothing of ranks (the whole job ran under it)
-        return [(name, "\n".join(per_tag[tags[0]]))], f"{what}: one task ({tags[0]}), its tag taken off"
     inner = {t: _inner(per_tag[t]) for t in tags}
-    if len(tags) > _MAX_TAGS or not any(_holds_processes(t, per_tag[t], inner[t]) for t in tags):
+    if len(tags) > _MAX_TAGS or not (what == "pdsh" or any(_holds_processes(t, per_tag[t], inner[t]) for t in tags)):
         return None
+    if len(tags) == 1:  # one task ran every process (or one host's lines): the tag is no rank
+        return [(name, "\n".join(per_tag[tags[0]]))], f"{what}: one task ({tags[0]}), its tag taken off"
     order = _nodes(tags, inner)
     shown = ", ".join(order[:4]) + (", ..." if len(order) > 4 else "")
     return [(f"{name}: {what} {t}", "\n".join(per_tag[t])) for t in order], f"{what}: one node per task ({len(order)}: {shown})"
