@@ -396,9 +396,14 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
             raise InputError(f"{s.name}: no log lines (empty)")
     now = now or utcnow()
     exported = split_export([(s.name, s.text) for s in sources], job)  # a log store's export: nothing pasted to repair
+    # launcher tags first: a tag in front of every line hides where a terminal cut one (parsers.log_launcher_prefix);
+    # tags only a repair brings to light (a quoted or coloured paste) are split after it
+    launched = None if exported or len(sources) != 1 else _by_launcher(sources[0], job)
+    if launched:
+        sources, job = [LogSource(name, text) for name, text in launched[0]], launched[1]
     repaired = [] if exported else [(s, repair_paste(s.text)) for s in sources]
     sources = [LogSource(s.name, r.text) if r.notes else s for s, r in repaired] or sources
-    sources, job, by_pod = _by_pod(sources, job, exported)
+    sources, job, by_pod = (sources, job, launched[2]) if launched else _by_pod(sources, job, exported)
     layout = infer_layout(sources, nproc_per_node, world_size, nodes)
     layout.repairs = {s.name: r.notes for s, r in repaired if r.notes}
     layout.job = job

@@ -49,10 +49,11 @@ import tarfile
 import zipfile
 
 from export_shapes import _dt, _ns, entries
-from k10s_forensics.parsers.log_agents import agent_of
 
 _GLOBAL = re.compile(r"^\[rank(\d+)\]:")
 _LOCAL = re.compile(r"^\[default(\d+)\]:")
+#: the torchrun agent's own lines (torch's glog prefix on torch.distributed.elastic / run.py)
+_AGENT = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S*torch/distributed/(?:elastic|run\.py|launcher)")
 _TORCHRUN_TAGS = re.compile(r"^(?:\[default\d+\]:)?(?:\[rank\d+\]: ?)?")
 _EPOCH = dt.datetime(2026, 11, 28, tzinfo=dt.timezone.utc)
 
@@ -103,7 +104,7 @@ def _processes(es, nproc: int):
     ``[default<N>]:`` / ``[rank<N>]:`` tags; an untagged line is the process's that wrote the node's line before it."""
     last: dict[int, int] = {}
     for t, n, line in es:
-        if agent_of(line):
+        if _AGENT.match(line):
             continue
         lr = _local(line, nproc)
         lr = lr if lr is not None else last.get(n, 0)

@@ -171,3 +171,16 @@ def test_an_azure_ml_folder_imports_as_one_job(tmp_path):
                for r in range(4)]
     _, layout = import_logs(sources, tmp_path / "b", now=CAPTURED)
     assert layout.world_size == 4 and "one file per process" in layout.hints["nodes"]
+
+
+def test_launcher_tags_are_taken_off_before_a_terminal_cut_is_looked_for(tmp_path):
+    """pdsh's ``worker-2: `` before every line hides that the next line starts a record of its own: read with the tags
+    on, lines of one width were joined as a terminal's cut (a teardown hid the culprit's exception). Split first."""
+    run = RUNS["2.13.0/t3-record-valueerror-2x3-tee"]
+    (_, text), = launcher_shapes.shapes(run.stamped(), 3)["pdsh-deepspeed"]
+    bundle, layout = import_logs([LogSource("deepspeed.log", text)], tmp_path / "b", now=CAPTURED)
+    assert not layout.repairs and layout.hints["nodes"].startswith("pdsh: one node per task (2")
+    assert score(run, bundle) is None
+    quoted = "".join(f"> {line}\n" for line in text.splitlines())  # a quoted paste: the tags appear after the repair
+    _, layout = import_logs([LogSource("deepspeed.log", quoted)], tmp_path / "q", now=CAPTURED)
+    assert layout.hints["nodes"].startswith("pdsh: one node per task (2")

@@ -99,7 +99,7 @@ def _import_files(files, tmp: Path):
         p = tmp / "in" / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
-        sources += logimport.read_sources(str(p))
+        sources += logimport.read_sources(str(p)) if hasattr(logimport, "read_sources") else [logimport.read_source(str(p))]
     bundle, _ = logimport.import_logs(sources, tmp / "bundle", now=CAPTURED)
     return bundle
 
