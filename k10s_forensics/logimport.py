@@ -33,7 +33,7 @@ from typing import Any
 
 from k10s_forensics.store.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
 from k10s_forensics.errors import InputError
-from k10s_forensics.parsers.log_archive import is_archive, members, process_files
+from k10s_forensics.parsers.log_archive import PER_PROCESS, is_archive, members, process_files
 from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes
 from k10s_forensics.parsers.log_launcher_prefix import split_launcher
 from k10s_forensics.parsers.log_lines import fallback_ts
@@ -366,9 +366,9 @@ def _by_pod(sources: list[LogSource], job: str, exported=None) -> tuple[list[Log
     """One ``kubectl logs --prefix`` log split back into one log per pod (``parsers.log_pod_prefix``),
     several files named after their pods put in the operator's node order, or a log store's export,
     already split (``parsers.log_exports``); files one per process, one log (``parsers.log_archive``)."""
-    merged = None if exported or len(sources) < 2 else process_files([(s.name, s.text) for s in sources])
-    if merged:
-        return [LogSource(f"{len(sources)} per-process files", merged[0])], job, merged[1]
+    per_process = None if exported or len(sources) < 2 else process_files([(s.name, s.text) for s in sources])
+    if per_process:
+        return [LogSource(name, text) for name, text in per_process[0]], job, per_process[1]
     split = exported or (split_source(sources[0].name, sources[0].text, job) or _by_launcher(sources[0], job) if len(sources) == 1
                          else split_files([(s.name, s.text) for s in sources], job))
     if split is None:
@@ -404,7 +404,11 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     repaired = [] if exported else [(s, repair_paste(s.text)) for s in sources]
     sources = [LogSource(s.name, r.text) if r.notes else s for s, r in repaired] or sources
     sources, job, by_pod = (sources, job, launched[2]) if launched else _by_pod(sources, job, exported)
+    if by_pod and by_pod.startswith(PER_PROCESS) and not nproc_per_node:
+        nproc_per_node = 1  # one process per node: each file's rank is its node's
     layout = infer_layout(sources, nproc_per_node, world_size, nodes)
+    if by_pod and by_pod.startswith(PER_PROCESS) and layout.hints.get("nproc_per_node") == "option" and nproc_per_node == 1:
+        layout.hints["nproc_per_node"] = "one file per process"
     layout.repairs = {s.name: r.notes for s, r in repaired if r.notes}
     layout.job = job
     if by_pod:

@@ -29,7 +29,8 @@ tool's own docs or real output; searched, not copied):
   "message", "ingestionTime", "eventId"}], "searchedLogStreams": […]}``);
 * Azure ML ``user_logs/std_log_process_<N>.txt``, one file per process (rank N; the docs of
   AzureML's distributed examples: "one log per MPI process, in the form std_log_process_xx.txt"):
-  Azure ML starts the processes itself (as Ray does: no agent's lines, no torchrun tags); and torchrun run by Azure ML once per
+  Azure ML starts the processes itself (as Ray does: no agent's lines, no torchrun tags; a line no
+  tag gives a process is the launcher's, ``user_logs/std_log.txt``, Ray's driver's); and torchrun run by Azure ML once per
   node (``process_count_per_instance: 1``), one node's log per file;
 * a folder of node logs attached as ``logs.tar.gz`` / ``logs.zip`` (``logs/node-<i>.log``);
 * a CI console: GitHub Actions' raw log (``<RFC 3339, 7 digits>Z <line>``, ``##[group]Run …`` /
@@ -99,17 +100,12 @@ def _local(line: str, nproc: int) -> int | None:
 
 
 def _processes(es, nproc: int):
-    """(time, node, local rank, line) of the workers' lines, as a launcher that starts the processes itself
-    (Ray, Azure ML: no torchrun agent) has them: the agent's lines are not there, nor torchrun's
-    ``[default<N>]:`` / ``[rank<N>]:`` tags; an untagged line is the process's that wrote the node's line before it."""
-    last: dict[int, int] = {}
+    """(time, node, local rank or None, line) as a launcher that starts the processes itself (Ray, Azure ML: no
+    torchrun agent) keeps them: the agent's own lines are not there, nor torchrun's ``[default<N>]:`` /
+    ``[rank<N>]:`` tags; a line no tag gives a process (None) is the launcher's own, its driver's."""
     for t, n, line in es:
-        if _AGENT.match(line):
-            continue
-        lr = _local(line, nproc)
-        lr = lr if lr is not None else last.get(n, 0)
-        last[n] = lr
-        yield t, n, lr, _TORCHRUN_TAGS.sub("", line)
+        if not _AGENT.match(line):
+            yield t, n, _local(line, nproc), _TORCHRUN_TAGS.sub("", line)
 
 
 def ray(es, nproc: int, nodes: int) -> str:
@@ -117,7 +113,8 @@ def ray(es, nproc: int, nodes: int) -> str:
     rows = [f"{driver} Started distributed worker processes: "]
     rows += [f"{driver} - (ip=10.0.0.{n + 2}, pid={5000 + 100 * n + lr}) world_rank={n * nproc + lr}, local_rank={lr}, node_rank={n}"
              for n in range(nodes) for lr in range(nproc)]
-    rows += [f"(RayTrainWorker pid={5000 + 100 * n + lr}, ip=10.0.0.{n + 2}) {line}" for _, n, lr, line in _processes(es, nproc)]
+    rows += [(f"(RayTrainWorker pid={5000 + 100 * n + lr}, ip=10.0.0.{n + 2}) " if lr is not None else f"{driver} ") + line
+             for _, n, lr, line in _processes(es, nproc)]
     return _join(rows)
 
 
@@ -137,11 +134,11 @@ def sagemaker_filter_json(es, nodes: int) -> str:
 
 
 def azureml(es, nproc: int) -> list[tuple[str, str]]:
-    """Azure ML's own launch (``distribution: pytorch``): one file per process (``_processes``)."""
+    """Azure ML's own launch (``distribution: pytorch``): one file per process, the launcher's own lines in ``std_log.txt``."""
     per: dict[int, list[str]] = {}
     for _, n, lr, line in _processes(es, nproc):
-        per.setdefault(n * nproc + lr, []).append(line)
-    return [(f"user_logs/std_log_process_{r}.txt", _join(per[r])) for r in sorted(per)]
+        per.setdefault(-1 if lr is None else n * nproc + lr, []).append(line)
+    return [(f"user_logs/std_log_process_{r}.txt" if r >= 0 else "user_logs/std_log.txt", _join(per[r])) for r in sorted(per)]
 
 
 def azureml_nodes(es, nodes: int) -> list[tuple[str, str]]:

@@ -156,21 +156,27 @@ def test_archives_are_read_in_memory_in_natural_order(tmp_path):
         members("logs.zip", buf.getvalue(), 1)
 
 
-def test_per_process_files_are_one_log_tagged_by_rank_and_node_files_are_not():
-    """Azure ML's ``std_log_process_<N>.txt`` (one per process) are one log, each line behind its rank; files that hold a
-    launcher per node (an agent's line, several ranks) stay one node each."""
-    text, how = process_files([("user_logs/std_log_process_1.txt", "step 1\nKeyError: 'x'\n"), ("user_logs/std_log_process_0.txt", "step 1\n")])
-    assert text.split("\n") == ["[rank0]: step 1", "[rank1]: step 1", "[rank1]: KeyError: 'x'"] and "2 processes" in how
+def test_per_process_files_are_one_process_per_node_and_node_files_are_not():
+    """Azure ML's ``std_log_process_<N>.txt`` (one per process): each a node of one process at its rank, an absent
+    rank's empty, no line changed; files that hold a launcher per node (an agent's line, several ranks, a tee's local
+    tag) stay one node each in the order given; the launcher's own ``std_log.txt`` is not read."""
+    logs, how = process_files([("user_logs/std_log_process_2.txt", "step 1\nKeyError: 'x'\n"), ("user_logs/std_log_process_0.txt", "step 1\n"),
+                               ("user_logs/std_log.txt", "Traceback (most recent call last):\n")])
+    assert logs == [("process 0", "step 1"), ("process 1", ""), ("process 2", "step 1\nKeyError: 'x'")]
+    assert how.startswith("one file per process (2 processes: 0, 2)") and "std_log.txt not read" in how
     node = _AGENT.format(pid=5) + "failed (exitcode: 1) local_rank: 1 (pid: 9)\n"
     assert process_files([("out/1/rank.0/stderr", "[rank0]: a\n[rank1]: b\n"), ("out/1/rank.1/stderr", node)]) is None
+    assert process_files([("out/1/rank.0/stderr", "[default1]:a\n"), ("out/1/rank.1/stderr", "b\n")]) is None
     assert process_files([("node0.log", "a\n"), ("node1.log", "b\n")]) is None
 
 
 def test_an_azure_ml_folder_imports_as_one_job(tmp_path):
     sources = [LogSource(f"std_log_process_{r}.txt", f"rank {r} step 1\n" + ("Traceback (most recent call last):\nKeyError: 'x'\n" if r == 3 else ""))
-               for r in range(4)]
-    _, layout = import_logs(sources, tmp_path / "b", now=CAPTURED)
-    assert layout.world_size == 4 and "one file per process" in layout.hints["nodes"]
+               for r in (0, 1, 10, 3, 2)]  # a shell's glob order
+    bundle, layout = import_logs(sources, tmp_path / "b", now=CAPTURED)
+    assert (layout.nproc_per_node, layout.nodes, layout.world_size) == (1, 11, 11) and layout.hints["nproc_per_node"] == "one file per process"
+    named = naming_findings(analyze(bundle)["findings"])
+    assert named and all(f["ranks"] == [3] for f in named), named
 
 
 def test_launcher_tags_are_taken_off_before_a_terminal_cut_is_looked_for(tmp_path):

@@ -11,11 +11,14 @@ members are skipped; more than ``MAX_MEMBERS`` files or ``max_bytes`` of text in
 ``process_files(sources)``: files that are one per **process**, not per node, named so: Azure ML's
 ``user_logs/std_log_process_<N>.txt``, Open MPI's ``--output-filename`` ``<dir>/<job>/rank.<N>/stdout``
 and ``stderr``, ``rank<N>.log`` / ``rank_<N>.txt`` / ``…-rank-<N>.out``. Read as node logs they would
-be one node per process. When every file is named by a distinct process number and none holds
-several processes (lines of two ranks, a rank other than its own, a torch elastic agent's line: the
-folder of a launcher started once per node, ``mpirun --map-by ppr:1:node torchrun``), the files are
-one log: each line behind ``[rank<N>]:`` (the tag torchrun itself writes) unless its own prefix
-names a rank, file after file in rank order, routed by rank as a pasted log is.
+be one node per file in the order given (a shell's glob puts ``process_10`` before ``process_2``)
+and every rank named by where the file landed. When every file is named by a process number and
+none holds several processes (lines of another rank, a local rank's tag, a torch elastic agent's
+line: the folder of a launcher started once per node, ``mpirun --map-by ppr:1:node torchrun``),
+each process is a node of one process, at its rank (the rank's stdout and stderr together), an
+absent rank's node empty: no order between processes is invented (a file has no clock), and no
+line is changed. The launcher's own log beside them (Azure ML's ``user_logs/std_log.txt``) names
+no process and is not read (the command says so).
 """
 
 from __future__ import annotations
@@ -30,9 +33,15 @@ from k10s_forensics.parsers.log_agents import agent_of
 from k10s_forensics.parsers.log_normalize import normalize
 
 MAX_MEMBERS = 4096
+#: how ``process_files`` says what it did (``logimport`` then lays one process per node)
+PER_PROCESS = "one file per process"
 _SKIP = re.compile(r"(?:^|/)(?:__MACOSX/|\._)")
 _PROCESS_FILE = re.compile(r"(?:^|/)(?:std_log_process_0*(\d{1,7})\.txt|rank\.0*(\d{1,7})/std(?:out|err)"
                            r"|[\w.-]{0,100}?(?:^|[_.-]|/)rank[_.-]?0*(\d{1,7})\.(?:log|txt|out))$")
+
+
+#: the launcher's own log beside the processes' (Azure ML's ``user_logs/std_log.txt``)
+_LAUNCHER_FILE = re.compile(r"(?:^|/)std_log\.txt$")
 
 
 def _natural(path: str) -> tuple:
@@ -88,34 +97,36 @@ def _process(name: str) -> int | None:
 
 
 def _one_process(index: int, text: str) -> bool:
-    """False when the file holds lines of several processes (see the module doc)."""
-    ranks, locals_ = set(), set()
+    """False when the file holds lines of several processes, or of a launcher's tee (see the module doc)."""
+    ranks = set()
     for line in text.split("\n"):
         if agent_of(line):
             return False
         if "[" in line[:40]:
             n = normalize(line)
+            if n.local_rank is not None:
+                return False
             ranks.update([n.rank] if n.rank is not None else [])
-            locals_.update([n.local_rank] if n.local_rank is not None else [])
-    return ranks <= {index} and len(locals_) <= 1
+    return ranks <= {index}
 
 
-def process_files(sources: list[tuple[str, str]]) -> tuple[str, str] | None:
-    """One log of per-process files (see the module doc) and how it was made, or None."""
+def process_files(sources: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], str] | None:
+    """Per-process files (see the module doc) as one log per process in rank order (an empty one where a
+    rank's file is absent), and how; None: not such files."""
+    launcher = [name for name, _ in sources if _LAUNCHER_FILE.search(name)]
+    sources = [(name, text) for name, text in sources if not _LAUNCHER_FILE.search(name)]
     if len(sources) < 2:
         return None
     index = [_process(name) for name, _ in sources]
-    if None in index or len(set(index)) < len(index) and not all("rank." in n for n, _ in sources):
+    if None in index or max(index) >= 4 * len(sources) + 64 or not all(_one_process(i, t) for i, (_, t) in zip(index, sources)):
         return None
-    if not all(_one_process(i, text) for i, (_, text) in zip(index, sources)):
-        return None
-    lines = []
-    for i, (_, text) in sorted(zip(index, sources), key=lambda p: (p[0], p[1][0])):
-        for line in text.split("\n"):
-            if line.strip():
-                lines.append(line if normalize(line).rank is not None else f"[rank{i}]: {line}")
-    shown = ", ".join(str(i) for i in sorted(set(index))[:4]) + (", ..." if len(set(index)) > 4 else "")
-    return "\n".join(lines), f"one file per process ({len(set(index))} processes: {shown}), lines tagged by their file's rank"
+    per: dict[int, list[str]] = {}
+    for i, (name, text) in sorted(zip(index, sources), key=lambda p: (p[0], p[1][0])):
+        per.setdefault(i, []).append(text.rstrip("\n"))
+    logs = [(f"process {r}", "\n".join(per.get(r, []))) for r in range(max(index) + 1)]
+    shown = ", ".join(str(i) for i in sorted(per)[:4]) + (", ..." if len(per) > 4 else "")
+    left = f"; {', '.join(launcher)} not read (the launcher's own lines name no process)" if launcher else ""
+    return logs, f"{PER_PROCESS} ({len(per)} processes: {shown}), one process per node{left}"
 
 
-__all__ = ["MAX_MEMBERS", "is_archive", "members", "process_files"]
+__all__ = ["MAX_MEMBERS", "PER_PROCESS", "is_archive", "members", "process_files"]
