@@ -391,9 +391,9 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
 
     if not sources:
         raise InputError("no log given")
-    for s in sources:
-        if not s.text.strip():
-            raise InputError(f"{s.name}: no log lines (empty)")
+    empty = [s.name for s in sources if not s.text.strip()]
+    if len(empty) == len(sources):  # one empty file among others is a node (a process) that wrote nothing
+        raise InputError(f"{empty[0]}: no log lines (empty)")
     now = now or utcnow()
     exported = split_export([(s.name, s.text) for s in sources], job)  # a log store's export: nothing pasted to repair
     # launcher tags first: a tag in front of every line hides where a terminal cut one (parsers.log_launcher_prefix);

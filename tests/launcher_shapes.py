@@ -54,7 +54,7 @@ from export_shapes import _dt, _ns, entries
 _GLOBAL = re.compile(r"^\[rank(\d+)\]:")
 _LOCAL = re.compile(r"^\[default(\d+)\]:")
 #: the torchrun agent's own lines (torch's glog prefix on torch.distributed.elastic / run.py)
-_AGENT = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S*torch/distributed/(?:elastic|run\.py|launcher)")
+_AGENT = re.compile(r"^\S{0,80}?\s?[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S*torch/distributed/(?:elastic|run\.py|launcher)")
 _TORCHRUN_TAGS = re.compile(r"^(?:\[default\d+\]:)?(?:\[rank\d+\]: ?)?")
 _EPOCH = dt.datetime(2026, 11, 28, tzinfo=dt.timezone.utc)
 
@@ -133,9 +133,9 @@ def sagemaker_filter_json(es, nodes: int) -> str:
                                                                 for n in range(nodes)]}, indent=4)
 
 
-def azureml(es, nproc: int) -> list[tuple[str, str]]:
+def azureml(es, nproc: int, nodes: int) -> list[tuple[str, str]]:
     """Azure ML's own launch (``distribution: pytorch``): one file per process, the launcher's own lines in ``std_log.txt``."""
-    per: dict[int, list[str]] = {}
+    per: dict[int, list[str]] = {r: [] for r in range(nodes * nproc)}  # Azure ML writes a file for every process
     for _, n, lr, line in _processes(es, nproc):
         per.setdefault(-1 if lr is None else n * nproc + lr, []).append(line)
     return [(f"user_logs/std_log_process_{r}.txt" if r >= 0 else "user_logs/std_log.txt", _join(per[r])) for r in sorted(per)]
@@ -207,7 +207,7 @@ def shapes(node_texts: list[str], nproc: int) -> dict[str, list[tuple[str, str |
         "mpirun-timestamp-output": [("mpirun.log", mpirun_tag(es, stamped=True))], "mpirun-output-filename": mpirun_files(es, nodes),
         "pdsh-deepspeed": [("deepspeed.log", pdsh(es))], "ray-train": [("ray-job.log", ray(es, nproc, nodes))],
         "sagemaker-streams": sagemaker_streams(es, nodes), "sagemaker-filter-json": [("events.json", sagemaker_filter_json(es, nodes))],
-        "azureml-process-files": azureml(es, nproc),
+        "azureml-process-files": azureml(es, nproc, nodes),
         "azureml-node-files": azureml_nodes(es, nodes), "logs-tar-gz": [("logs.tar.gz", tarball(nf))],
         "logs-zip": [("logs.zip", zipball(nf))], "github-actions": [("logs_42.txt", github_actions(es, _cmd(nodes, nproc)))],
         "jenkins-console": [("consoleText", jenkins(es, _cmd(nodes, nproc)))],

@@ -65,15 +65,18 @@ def _tagged(text: str) -> tuple[str, list[tuple[str | None, str]]] | None:
 
 
 def _inner(lines: list[str]) -> tuple[set[int], set[int]]:
-    """The global and the local ranks the lines' own prefixes name (the log parser's reading)."""
+    """The global and the local ranks the lines' own prefixes name (the log parser's reading); a Ray worker's
+    pid (``(RayTrainWorker pid=…)``) counts as a process of its own, as a local rank would."""
     globals_, locals_ = set(), set()
     for ln in lines:
-        if ln[:1] in " [" or ln[:2].isalpha():
+        if ln[:1] in " [(" or ln[:2].isalpha():
             n = normalize(ln)
             if n.rank is not None:
                 globals_.add(n.rank)
             if n.local_rank is not None:
                 locals_.add(n.local_rank)
+            elif n.pid is not None and ln.startswith("("):
+                locals_.add(-n.pid)
     return globals_, locals_
 
 
