@@ -190,3 +190,18 @@ def test_launcher_tags_are_taken_off_before_a_terminal_cut_is_looked_for(tmp_pat
     quoted = "".join(f"> {line}\n" for line in text.splitlines())  # a quoted paste: the tags appear after the repair
     _, layout = import_logs([LogSource("deepspeed.log", quoted)], tmp_path / "q", now=CAPTURED)
     assert layout.hints["nodes"].startswith("pdsh: one node per task (2")
+
+
+@pytest.mark.parametrize("run_id,shape", [("2.13.0/torchrun-sigbus", "logcli-raw"), ("2.14.1/t3-faulthandler-segfault", "grafana-txt"),
+                                          ("2.13.0/t8-trun-bad-env-rank3", "logcli-raw")])
+def test_pod_less_exports_of_several_agents_read_like_the_pod_logs(tmp_path, run_id, shape):
+    """Loki ``logcli --output raw`` and Grafana's text download name no pod per line: two torchrun agents' lines in one
+    log. Read as one node holding every rank, an agent's ``local_rank: 0`` was rank 0 (two ranks 'crashed the same
+    way': nobody named), a segfaulting process's ``[default0]:`` lines landed on the other node, a failure table with
+    no rank tag at all left one node (paste11's misses)."""
+    import export_shapes
+
+    (name, text), = export_shapes.shapes(RUNS[run_id].stamped())[shape]
+    bundle, layout = import_logs([LogSource(name, text)], tmp_path / "b", now=CAPTURED)
+    assert layout.nodes == 2
+    assert score(RUNS[run_id], bundle) is None
