@@ -33,6 +33,9 @@ from typing import Any
 
 from k10s_forensics.store.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
 from k10s_forensics.errors import InputError
+from k10s_forensics.parsers.log_archive import PER_PROCESS, is_archive, members, process_files
+from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes
+from k10s_forensics.parsers.log_launcher_prefix import split_launcher
 from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
 from k10s_forensics.parsers.log_paste import repair_paste
@@ -165,13 +168,22 @@ class Layout:
 
 def read_source(path: str) -> LogSource:
     """A log file (gzip is recognised by its magic), or ``-`` for standard input."""
+    sources = read_sources(path)
+    if len(sources) != 1:
+        raise InputError(f"{path}: an archive of {len(sources)} logs")
+    return sources[0]
+
+
+def read_sources(path: str) -> list[LogSource]:
+    """The logs of one path: a log file (gzip is recognised by its magic), ``-`` for standard input, or
+    an archive (tar, compressed or not, or zip: ``parsers.log_archive``), one log per text file in it."""
     import sys
 
     if path == "-":
         text = sys.stdin.read(MAX_SOURCE_BYTES + 1)
         if len(text) > MAX_SOURCE_BYTES:
             raise InputError(f"stdin: larger than {MAX_SOURCE_BYTES >> 20} MiB; split it or capture from the cluster")
-        return LogSource("stdin", text)
+        return [LogSource("stdin", text)]
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{path}: no such log file")
@@ -183,9 +195,11 @@ def read_source(path: str) -> LogSource:
             data = gzip.decompress(data)
         except (OSError, EOFError) as exc:
             raise InputError(f"{path}: not a readable gzip file ({exc})") from exc
+    if is_archive(data):
+        return [LogSource(f"{p.name}/{member}", text) for member, text in members(path, data, MAX_SOURCE_BYTES)]
     if b"\x00" in data[:65536]:
         raise InputError(f"{path}: binary data, not a text log")
-    return LogSource(p.name, data.decode("utf-8", errors="replace"))
+    return [LogSource(p.name, data.decode("utf-8", errors="replace"))]
 
 
 def _max_found(texts: list[str], patterns) -> tuple[int | None, str | None]:
@@ -225,6 +239,7 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
             hints["nproc_per_node"] = f"log: {what}"
     stated_world, world_what = _max_found(texts, _WORLD_HINTS)
     top = _max_rank(sources)
+    by_agents = agent_layout(sources[0].lines, world_size or stated_world or (top + 1 if top is not None else None)) if len(sources) == 1 else None
     if world_size:
         hints["world_size"] = "option"
     elif stated_world:
@@ -233,6 +248,8 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
         if nodes:
             nproc_per_node = max(1, -(-(world_size or (top or 0) + 1) // nodes))
             hints["nproc_per_node"] = "world size / nodes"
+        elif by_agents:
+            nproc_per_node, hints["nproc_per_node"] = by_agents[1], "one log of several torchrun agents: world size / agents"
         elif len(sources) == 1:
             nproc_per_node = world_size or (top + 1 if top is not None else None)
             hints["nproc_per_node"] = "one log: one node holds every rank"
@@ -242,7 +259,7 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
             nproc_per_node = max((local + 1) if local is not None else 1, torn or 1)
             hints["nproc_per_node"] = ("processes the launcher names" if torn and torn > (local or 0) + 1 else
                                        "highest local rank seen + 1" if local is not None else "default 1")
-    nodes = nodes or max(len(sources), -(-(max(world_size or 0, (top or 0) + 1)) // nproc_per_node))
+    nodes = nodes or max(len(sources), by_agents[0] if by_agents else 0, -(-(max(world_size or 0, (top or 0) + 1)) // nproc_per_node))
     if not world_size:
         world_size = max(nodes * nproc_per_node, (top or 0) + 1)
         hints["world_size"] = "nodes x processes per node"
@@ -261,11 +278,18 @@ def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None
             host_node.setdefault(h.group(1), int(c.group(1)) // nproc)
     out: list[list[int]] = [[] for _ in range(nodes)]
     current = 0
+    ranks = ranks if ranks is not None else [tagged_rank(line) for line in lines]
+    agent_node = agent_nodes(lines, nproc, ranks) if nodes > 1 else {}
+    by_local = local_nodes(lines, [normalize(ln).local_rank if "[default" in ln else None for ln in lines], agent_node) if agent_node else {}
     for i, line in enumerate(lines):
         node = None
-        rank = ranks[i] if ranks is not None else tagged_rank(line)
+        rank = ranks[i]
         if rank is not None:
             node = rank // nproc
+        elif agent_node and (pid := agent_of(line)) in agent_node:
+            node = agent_node[pid]
+        elif i in by_local:
+            node = by_local[i]
         else:
             h = _NCCL_HOST.match(line) if " NCCL " in line else None
             if h and not is_masked(h.group(1)):  # a masked host (xxxx:…) could be any node
@@ -330,11 +354,22 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
     return bodies
 
 
+def _by_launcher(source: LogSource, job: str) -> tuple[list[tuple[str, str]], str, str] | None:
+    """srun/mpirun/pdsh tags that name the node (``parsers.log_launcher_prefix``): one log per node."""
+    split = split_launcher(source.name, source.text)
+    if split and len(split[0]) == 1:  # one task's tag taken off: what is behind it may be a --prefix or torchx log
+        return split_source(source.name, split[0][0][1], job) or (split[0], job, split[1])
+    return (split[0], job, split[1]) if split else None
+
+
 def _by_pod(sources: list[LogSource], job: str, exported=None) -> tuple[list[LogSource], str, str | None]:
     """One ``kubectl logs --prefix`` log split back into one log per pod (``parsers.log_pod_prefix``),
     several files named after their pods put in the operator's node order, or a log store's export,
-    already split (``parsers.log_exports``)."""
-    split = exported or (split_source(sources[0].name, sources[0].text, job) if len(sources) == 1
+    already split (``parsers.log_exports``); files one per process, one log (``parsers.log_archive``)."""
+    per_process = None if exported or len(sources) < 2 else process_files([(s.name, s.text) for s in sources])
+    if per_process:
+        return [LogSource(name, text) for name, text in per_process[0]], job, per_process[1]
+    split = exported or (split_source(sources[0].name, sources[0].text, job) or _by_launcher(sources[0], job) if len(sources) == 1
                          else split_files([(s.name, s.text) for s in sources], job))
     if split is None:
         return sources, job, None
@@ -356,15 +391,24 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
 
     if not sources:
         raise InputError("no log given")
-    for s in sources:
-        if not s.text.strip():
-            raise InputError(f"{s.name}: no log lines (empty)")
+    empty = [s.name for s in sources if not s.text.strip()]
+    if len(empty) == len(sources):  # one empty file among others is a node (a process) that wrote nothing
+        raise InputError(f"{empty[0]}: no log lines (empty)")
     now = now or utcnow()
     exported = split_export([(s.name, s.text) for s in sources], job)  # a log store's export: nothing pasted to repair
+    # launcher tags first: a tag in front of every line hides where a terminal cut one (parsers.log_launcher_prefix);
+    # tags only a repair brings to light (a quoted or coloured paste) are split after it
+    launched = None if exported or len(sources) != 1 else _by_launcher(sources[0], job)
+    if launched:
+        sources, job = [LogSource(name, text) for name, text in launched[0]], launched[1]
     repaired = [] if exported else [(s, repair_paste(s.text)) for s in sources]
     sources = [LogSource(s.name, r.text) if r.notes else s for s, r in repaired] or sources
-    sources, job, by_pod = _by_pod(sources, job, exported)
+    sources, job, by_pod = (sources, job, launched[2]) if launched else _by_pod(sources, job, exported)
+    if by_pod and by_pod.startswith(PER_PROCESS) and not nproc_per_node:
+        nproc_per_node = 1  # one process per node: each file's rank is its node's
     layout = infer_layout(sources, nproc_per_node, world_size, nodes)
+    if by_pod and by_pod.startswith(PER_PROCESS) and layout.hints.get("nproc_per_node") == "option" and nproc_per_node == 1:
+        layout.hints["nproc_per_node"] = "one file per process"
     layout.repairs = {s.name: r.notes for s, r in repaired if r.notes}
     layout.job = job
     if by_pod:
@@ -407,4 +451,4 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     return Bundle.open(bundle.path), layout
 
 
-__all__ = ["IMPORTED_ANNOTATION", "Layout", "LogSource", "import_logs", "infer_layout", "read_source", "route_lines", "tagged_rank"]
+__all__ = ["IMPORTED_ANNOTATION", "Layout", "LogSource", "import_logs", "infer_layout", "read_source", "read_sources", "route_lines", "tagged_rank"]

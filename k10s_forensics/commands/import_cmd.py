@@ -29,12 +29,16 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     A whole job saved with `kubectl logs --prefix`, or exported from a log store (Loki,
     Cloud Logging, CloudWatch, Elasticsearch/Kibana, stern), is split back into one pod each,
     placed by the training operator's pod names (docs/import.md).
+    A tar or zip archive is read as the files in it. srun --label, mpirun --tag-output and
+    pdsh tags that name a node (a torchrun per node) split the log by node; several torchrun
+    agents in one log are one node each; files one per process (Azure ML's
+    std_log_process_N.txt, mpirun's rank.N/stderr) are one log, by rank.
     What pasting did is undone (CRLF, ANSI codes, markdown, double spacing, terminal
     wrapping); nothing else is changed, and no clock is invented for lines without one.
     """
-    from k10s_forensics.logimport import import_logs, read_source
+    from k10s_forensics.logimport import import_logs, read_sources
 
-    sources = [read_source(path) for path in logs]
+    sources = [s for path in logs for s in read_sources(path)]
     bundle, layout = import_logs(sources, out_dir, nproc_per_node=nproc_per_node, world_size=world_size, nodes=nodes,
                                  job=job, namespace=namespace, split=split)
     how = ", ".join(f"{k} from {v}" for k, v in layout.hints.items())

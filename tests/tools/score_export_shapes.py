@@ -1,4 +1,5 @@
-"""Score every recorded run (tests/data/torch-runs) in every export shape of tests/export_shapes.py.
+"""Score every recorded run (tests/data/torch-runs) in every export shape of tests/export_shapes.py
+(``--family launcher``: every launcher/platform shape of tests/launcher_shapes.py).
 
 Each shape's files go through ``k10s import-logs`` with no option (``import_logs`` as the CLI calls
 it) and are scored with torch_runs_kit.score against the run's truth, beside the run's plain pod
@@ -7,7 +8,7 @@ ranks outside the truth, or any rank in a control), nothing named, the cause mis
 named, another cause), or an error (the import raised where it should read or say one line). Two bundles whose pods hold the same lines are analysed once (a cache keyed
 by what the importer wrote), so the whole sweep takes minutes, not hours.
 
-    .venv/bin/python tests/tools/score_export_shapes.py [-k NAME] [-j 2] [--json out.json]
+    .venv/bin/python tests/tools/score_export_shapes.py [--family export|launcher] [-k NAME] [-j 2] [--every N] [--json out.json]
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import export_shapes  # noqa: E402
+import launcher_shapes  # noqa: E402
 import k10s_forensics.logimport as logimport  # noqa: E402
 from incident_kit import misses, naming_findings  # noqa: E402
 from k10s_forensics.analyze.runner import analyze  # noqa: E402
@@ -31,6 +33,9 @@ from k10s_forensics.errors import InputError  # noqa: E402
 from torch_runs_kit import CAPTURED, import_run, load_runs  # noqa: E402
 
 _CACHE: dict[str, str] = {}
+_FAMILIES = {"export": lambda run: export_shapes.shapes(run.stamped()),
+             "launcher": lambda run: launcher_shapes.shapes(run.stamped(), run.truth["nproc_per_node"])}
+_FAMILY = _FAMILIES["export"]
 
 
 class _Hit(Exception):
@@ -93,8 +98,8 @@ def _import_files(files, tmp: Path):
     for rel, text in files:
         p = tmp / "in" / rel
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text, encoding="utf-8")
-        sources.append(logimport.read_source(str(p)))
+        p.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+        sources += logimport.read_sources(str(p)) if hasattr(logimport, "read_sources") else [logimport.read_source(str(p))]
     bundle, _ = logimport.import_logs(sources, tmp / "bundle", now=CAPTURED)
     return bundle
 
@@ -103,7 +108,7 @@ def score_run(run_and_names):
     run, names = run_and_names
     out = {"run": run.id, "nodes": run.truth["nodes"], "control": bool(run.truth["control"])}
     out["plain"] = _read(run, lambda tmp: import_run(run, tmp))
-    made = export_shapes.shapes(run.stamped())
+    made = _FAMILY(run)
     for name in names:
         out[name] = _read(run, lambda tmp, f=made[name]: _import_files(f, tmp))
     return out
@@ -120,12 +125,17 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("-k", default="")
     ap.add_argument("-j", type=int, default=2)
-    ap.add_argument("--shapes", default=",".join(export_shapes.SHAPES))
+    ap.add_argument("--family", choices=sorted(_FAMILIES), default="export",
+                    help="export: log pipelines (tests/export_shapes.py); launcher: launchers and platforms (tests/launcher_shapes.py)")
+    ap.add_argument("--shapes", default=None)
     ap.add_argument("--json", help="write each run's readings here as they come (JSON lines)")
     ap.add_argument("--every", type=int, default=1, help="only every N-th run (a sample, in load order)")
     args = ap.parse_args()
+    global _FAMILY
     logimport.BundleWriter = _Tracking
-    names = [s for s in args.shapes.split(",") if s]
+    _FAMILY = _FAMILIES[args.family]
+    module = export_shapes if args.family == "export" else launcher_shapes
+    names = [s for s in (args.shapes or ",".join(module.SHAPES)).split(",") if s]
     runs = [r for r in load_runs() if args.k in r.id][::args.every]
     rows = []
     sink = open(args.json, "w", encoding="utf-8") if args.json else None  # noqa: SIM115

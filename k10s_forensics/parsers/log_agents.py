@@ -1,0 +1,139 @@
+"""Several torch elastic agents (torchrun, one per node) in one log that names no node per line.
+
+A paste of a whole multi-node job that kept no pod per line (Loki ``logcli --output raw``,
+Grafana's text download, a CI console running the agents of two nodes, ``srun`` without
+``--label``) interleaves every agent's lines. Its workers' lines carry rank tags (``[rank3]:``);
+the agents' own lines do not, yet say which agent wrote them: torch's glog prefix carries the
+writing process's id, ``E1128 12:05:45.777000 18710 …/torch/distributed/elastic/…:1002] failed
+(exitcode: -7) local_rank: 0 (pid: 18981) …``. So:
+
+* ``agent_layout(lines, world)``: a log of two or more agent pids whose lines prove several nodes
+  (a global rank that is not its local rank) is one node per agent, ``world / agents`` processes each
+  (``logimport.infer_layout``), not one node holding every rank; a log of one agent, or of
+  several one after the other on one node (a rerun: every global rank is its local rank), stays one;
+* ``agent_nodes(lines, nproc)``: each agent's node, where the log says it: a worker pid the agent
+  names (``Sending process W closing signal``, ``failed (exitcode: …) … (pid: W)``) whose global
+  rank a failure table gives (``rank : R (local_rank: L)`` then ``exitcode : … (pid: W)``), node
+  ``R // nproc``; else the node of the nearest rank-tagged line before the agent's first line
+  (what its workers printed just before it spoke). ``logimport.route_lines`` then sends an agent's
+  lines to its node, and an untagged line after them (its traceback, its failure table) with them;
+* ``local_nodes``: a line tagged with a local rank only (``[default0]:``, every node has one) goes to
+  the node whose agent next reports that local rank failed: a crashing process's last words
+  (``Fatal Python error: Segmentation fault``) are its own node's.
+
+Nothing is guessed where the log is silent: an agent with no tagged line before it and no table
+keeps the routing the log had before (the line before it).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: torch's glog prefix on a torch.distributed.elastic (agent) line: level, date, time, pid, path
+#: a time a CI console or a pipeline put before the line (GitHub Actions, Jenkins' Timestamper)
+_TS = r"^(?:\[?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z\]? )?"
+AGENT_LINE = re.compile(_TS + r"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,9} +(\d{1,10}) \S{0,300}?torch/distributed/(?:elastic|run\.py|launcher)\S{0,200}:\d{1,6}\] ")
+_WORKER_PID = re.compile(r"(?:Sending process (\d{1,10}) closing signal|\(pid: (\d{1,10})\))")
+_TABLE_RANK = re.compile(_TS + r"\s{0,8}rank\s{0,12}: (\d{1,7}) \(local_rank: (\d{1,7})\)")
+_TEE_RANK = re.compile(_TS + r"\[default(\d{1,5})\]:\[rank(\d{1,7})\]:")
+_TABLE_PID = re.compile(_TS + r"\s{0,8}exitcode\s{0,12}: -?\d{1,5} \(pid: (\d{1,10})\)")
+
+
+def agent_of(line: str) -> str | None:
+    """The pid of the torch elastic agent that wrote ``line`` (None: no agent's line)."""
+    m = AGENT_LINE.match(line) if "torch/distributed/" in line else None
+    return m.group(1) if m else None
+
+
+def agents(lines: list[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for line in lines:
+        pid = agent_of(line)
+        if pid is not None:
+            seen.setdefault(pid)
+    return list(seen)
+
+
+def agent_layout(lines: list[str], world: int | None) -> tuple[int, int] | None:
+    """(nodes, processes per node) of a one-log paste of two or more agents, where the log proves several
+    nodes (a global rank that is not its local rank: ``[default1]:[rank3]:``, a failure table's ``rank :
+    3 (local_rank: 1)``) and ``world / agents`` fits every such pair (None: it does not, or one agent).
+    The world is at least the highest rank a pair names + 1."""
+    k = len(agents(lines))
+    if k < 2:
+        return None
+    pairs = set()
+    for line in lines:
+        tee = _TEE_RANK.match(line) if "[default" in line else None
+        m = tee or (_TABLE_RANK.match(line) if "local_rank" in line else None)
+        if m:
+            a, b = int(m.group(1)), int(m.group(2))
+            pairs.add((b, a) if tee else (a, b))
+    world = max([world or 0] + [g + 1 for g, _ in pairs])
+    if world % k or not any(g != loc for g, loc in pairs):
+        return None
+    nproc = world // k
+    if any(loc >= nproc or (g - loc) % nproc for g, loc in pairs):
+        return None
+    return k, nproc
+
+
+_AGENT_FAILED = re.compile(r"\bfailed \(exitcode: -?\d{1,5}\) local_rank: (\d{1,5}) ")
+
+
+def local_nodes(lines: list[str], locals_: list[int | None], agent_node: dict[str, int]) -> dict[int, int]:
+    """Line index -> node for a line tagged with a local rank only (``[default0]:Fatal Python error: …``):
+    the node whose agent next reports that local rank failed (``failed (exitcode: -11) local_rank: 0``),
+    the process's own last words before its agent saw it end. Lines of a local rank no agent reports
+    failed are not placed here."""
+    out: dict[int, int] = {}
+    ahead: dict[int, int] = {}
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
+        pid = agent_of(line)
+        if pid in agent_node and (m := _AGENT_FAILED.search(line)):
+            ahead[int(m.group(1))] = agent_node[pid]
+        elif locals_[i] is not None and locals_[i] in ahead:
+            out[i] = ahead[locals_[i]]
+    return out
+
+
+def _worker_ranks(lines: list[str]) -> dict[str, int]:
+    """Worker pid -> global rank, from torchrun's failure tables (``rank : R …`` then ``exitcode : … (pid: W)``)."""
+    out: dict[str, int] = {}
+    rank = None
+    for line in lines:
+        if "rank" in line and (m := _TABLE_RANK.match(line)):
+            rank = int(m.group(1))
+        elif rank is not None and "exitcode" in line and (m := _TABLE_PID.match(line)):
+            out.setdefault(m.group(1), rank)
+            rank = None
+    return out
+
+
+def agent_nodes(lines: list[str], nproc: int, ranks: list[int | None]) -> dict[str, int]:
+    """Agent pid -> node (see the module doc); ``ranks``: each line's tagged global rank."""
+    by_worker = _worker_ranks(lines)
+    out: dict[str, int] = {}
+    last_node = None
+    first_node: dict[str, int | None] = {}
+    for line, rank in zip(lines, ranks):
+        if rank is not None:
+            last_node = rank // nproc
+            continue
+        pid = agent_of(line)
+        if pid is None:
+            continue
+        first_node.setdefault(pid, last_node)
+        for m in _WORKER_PID.finditer(line) if pid not in out else ():
+            worker = m.group(1) or m.group(2)
+            if worker in by_worker:
+                out[pid] = by_worker[worker] // nproc
+                break
+    for pid, node in first_node.items():
+        if pid not in out and node is not None and node not in out.values():
+            out[pid] = node
+    return out
+
+
+__all__ = ["AGENT_LINE", "agent_layout", "agent_nodes", "agent_of", "agents", "local_nodes"]
