@@ -71,9 +71,9 @@ def _view(evs: list[dict], masked: bool) -> list[tuple]:
 
 #: Damaged wordings not read back yet, by a fragment of the line and the damage, with why (strict: a fixed one must leave).
 NOT_YET = {
-    ("NET/IB : Using", "tqdm-glued-wrap-100-padded"):
-        "the terminal cut the line right after `Using` and its rest starts ` [0]mlx5_0:1/IB`: a bracketed index at a line's start "
-        "reads as the next line of an interface list, so the repair does not join the two (the NCCL NET/IB wording of batch 16's corpus)",
+    ("enqueue.cc:1672 NCCL WARN Cuda failure", "tqdm-glued-wrap-100-padded"):
+        "the terminal cut the NCCL host name (`nccl-tests-1-w` | `orker-1:146:146 [0] enqueue.cc…`): the tail reads as a line of its "
+        "own (`host:pid:tid [dev]` starts NCCL's records), so mpirun's `[1,4]<stdout>:` tag stays on the bar's line (batch 19's corpus)",
 }
 
 

@@ -114,6 +114,17 @@ NOT_YET: dict[str, str] = {
         "processes`), is read as its own failure (warning, python-exception); reading a cut traceback that runs into a "
         "collective as a wait would also drop pytorch-147677 (the same shape, `dist.broadcast`, whose rank ran out of "
         "memory by the thread's title): the paste alone cannot tell a hang's waiter from the rank that failed",
+    # batch 19
+    "ray-31828-raytrainworker-worker0-died-after-train-func":
+        "worker 0 is right; Ray's `Worker exit type: SYSTEM_ERROR` (the connection to the worker ended, no exit status) is read "
+        "as a kill from outside, host-oom-kill (docs/rules.md, rank-failure; a SIGKILLed Ray worker prints the same words, "
+        "tests/data/torch-runs t5-ray-3w-sigkill-rank1): the wording cannot tell the OOM killer from a crash, the expectation "
+        "leaves the cause open",
+    "espnet-2587-single-process-dataloader-killed-control":
+        "a job of one process (world size 1): its process is rank 0 of the job, as in the single-process cases that name it "
+        "(llama-856, DeepSpeed-3232, objectsdf-plus-11), and its DataLoader worker's kill is charged to it (host-oom-kill, as "
+        "Pai-Megatron-Patch-583); this collector judged a script with no distributed launcher a control, which the log alone "
+        "cannot tell from a one-rank job",
 }
 
 

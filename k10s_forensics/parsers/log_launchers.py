@@ -19,7 +19,14 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   ``('local_rank %s FAILED with no error file. …', 2)``. Despite its wording the number is the
   failure's **global** rank (the key of ``ChildFailedError.failures``, the failure table's
   ``rank``); how the process ended is not said (the agent's ``failed (exitcode: …)`` line, when
-  it is in the log, says it, and then this line is dropped: queries/_incident.sql).
+  it is in the log, says it, and then this line is dropped: queries/_incident.sql);
+* PaddlePaddle's launchers (real incidents batch 19): ``python -m paddle.distributed.launch`` on the
+  first failed worker of its node, ``Container rank 0 status failed cmd ['/usr/bin/python3', …] code 1
+  log log/workerlog.0`` (a container's rank is its index in the node's pod: the **local** rank; the code
+  is the process's exit status, negative for a signal), and the legacy ``paddle.distributed.launch`` /
+  fleet launcher's ``ABORT!!! Out of all 8 trainers, the trainer process with rank=[3] was aborted``
+  (the **global** ranks it found dead at one poll; how they ended is not said; two or more found at
+  once failed together: no one rank is named).
 """
 
 from __future__ import annotations
@@ -43,6 +50,10 @@ LAUNCH_FAILED = (
 #: torch elastic's ``@record`` on a failure without an error file: ``local_rank 1 FAILED with no error file``,
 #: or (PyTorch 2.x) the logged tuple ``('local_rank %s FAILED with no error file. … errors.html', 2)``
 NO_ERROR_FILE = re.compile(r"\blocal_rank (\d{1,7}|%s) FAILED with no error file\b(?:.{0,400}?['\"]\s*,\s*(\d{1,7})\s*\))?")
+#: Paddle's launcher on its node's first failed worker: ``Container rank 0 status failed cmd [...] code 1 log log/workerlog.0``
+PADDLE_CONTAINER = re.compile(r"\bContainer rank (\d{1,5}) status failed cmd .{0,4000}? code (-?\d{1,3}) log \S")
+#: Paddle's legacy launcher: ``ABORT!!! Out of all 8 trainers, the trainer process with rank=[3] was aborted.``
+PADDLE_ABORT = re.compile(r"\bthe trainer process with rank=\[([\d, ]{1,200})\] was aborted\b")
 
 
 def launcher_report(text: str) -> Event | None:
@@ -60,6 +71,9 @@ def launcher_report(text: str) -> Event | None:
         rank = int(m.group(2) or m.group(1))  # the failure's global rank, whatever the wording says
         return {"kind": "process_exit", "subkind": "elastic_no_error_file", "rank": rank, "exit_code": None,
                 "error_message": f"torch elastic: rank {rank} failed without an error file (exit status not in this line)"}
+    paddle = _paddle(text) if "Container rank" in text or "was aborted" in text else None
+    if paddle:
+        return paddle
     for sub, rx in LAUNCH_FAILED if ("execve" in text or "exec: " in text or "command not found" in text) else ():
         m = rx.search(text)
         if m:
@@ -67,4 +81,18 @@ def launcher_report(text: str) -> Event | None:
     return None
 
 
-__all__ = ["COMPOSER_EXIT", "LAUNCH_FAILED", "NO_ERROR_FILE", "VLLM_WORKER_DIED", "launcher_report"]
+def _paddle(text: str) -> Event | None:
+    """Paddle's launchers: the new one's failed container (its local rank, its exit status), the legacy one's
+    aborted trainer (its global rank, no status) when it names exactly one."""
+    m = PADDLE_CONTAINER.search(text)
+    if m:
+        return {"kind": "process_exit", "subkind": "paddle_container", "local_rank": int(m.group(1)), "exit_code": int(m.group(2))}
+    m = PADDLE_ABORT.search(text)
+    ranks = sorted({int(r) for r in m.group(1).replace(" ", "").split(",") if r}) if m else []
+    if len(ranks) == 1:  # several found dead at one poll failed together: no one rank
+        return {"kind": "process_exit", "subkind": "paddle_abort", "rank": ranks[0], "exit_code": None,
+                "error_message": f"Paddle's launcher: trainer process rank {ranks[0]} was aborted (exit status not in this line)"}
+    return None
+
+
+__all__ = ["COMPOSER_EXIT", "LAUNCH_FAILED", "NO_ERROR_FILE", "PADDLE_ABORT", "PADDLE_CONTAINER", "VLLM_WORKER_DIED", "launcher_report"]

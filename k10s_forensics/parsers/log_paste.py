@@ -44,6 +44,10 @@ _RECORD = re.compile(
     r"|(?:time|ts)=\"?\d{4}-\d\d-\d\d|\d{10}(?:\.\d{1,9})?\s|\d\.\d{1,17}e\+09\s"
     r"|[A-Za-z0-9][\w.-]{0,252}:\d+:\d+ \[\d+\]|[\w.-]{1,253}: [\w.-]{1,253}:\d+:\d+ \[)"
     r"|^\s+(?:time|host|rank|exitcode|error_file|traceback)\s*:")
+#: Tags PyTorch and NCCL print only inside a line, never at its start: c10d's ``[c10d]`` after the glog
+#: header, the items of NCCL's interface lists (``Using [0]eth0:…``, ``[1]mlx5_1:1/IB``: an index glued to a
+#: name). A line cut right before one goes on, though it looks like a bracketed record start (batch 19).
+_MIDLINE_TAG = re.compile(r"^\s{0,2}(?:\[c10d\] |\[\d{1,3}\][A-Za-z])")
 _DECORATION_CHARS = frozenset("-*+•|│┃>")
 _RULE = re.compile(r"^\s*(?:[-=_*#~─━═]{8,}|[╭╰┏┗┌└].*)\s*$")
 _FILE_LINE = re.compile(r'^\s*File "[^"]{1,1000}", line \d+, in \S+$')  # a traceback frame, whole
@@ -211,7 +215,8 @@ def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = Fal
     # (``addr=`` | ``[localhost]:59170``), goes on, whatever the next line looks like
     cut_identifier = (body.endswith("_") and body[-2:-1].isalnum() and nxt[:1].isalnum()) \
         or (body.endswith("=") and body[-2:-1].isalnum() and not nxt[:1].isspace())
-    if _blank(nxt) or (not cut_identifier and (_RECORD.match(nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS))):
+    goes_on = cut_identifier or _MIDLINE_TAG.match(nxt) is not None
+    if _blank(nxt) or (not goes_on and (_RECORD.match(nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS))):
         return None
     if not padded:
         return "" if len(prev) == width else None

@@ -106,6 +106,8 @@ _EVENT_LITERALS = (
     # torch elastic's @record on a failure without an error file
     r"Worker proc \S+ died unexpectedly",
     r"FAILED with no error file",
+    r"Container rank \d+ status failed cmd ",
+    r"the trainer process with rank=\[",
     r"error: execve\(\): ",
     r"executable file not found in \$PATH",
     r": command not found\s*$",
