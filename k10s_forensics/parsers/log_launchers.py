@@ -20,6 +20,12 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   failure's **global** rank (the key of ``ChildFailedError.failures``, the failure table's
   ``rank``); how the process ended is not said (the agent's ``failed (exitcode: …)`` line, when
   it is in the log, says it, and then this line is dropped: queries/_incident.sql).
+
+The "first process to do so was" report (``FIRST_PROCESS``, read by ``log_failures.launcher_exit``) names
+the rank whose exit made the launcher end the job: Open MPI 4 ``Process name: [[job,1],rank]``, PRRTE /
+Open MPI 5 ``Process name: [prterun-host-pid@job,rank]``, Horovod's and Gloo's runners ``Process name: rank``
+(a bare number); its ``Exit code: N`` line (``FIRST_PROCESS_EXIT``) follows it, or, in a log collector that
+sorts the lines of one second (Determined's), comes just before it.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ Event = dict[str, Any]
 
 #: Composer's launcher: ``Rank 2 crashed with exit code -7.`` / ``Global rank 0 (PID 208865) exited with code -11``
 COMPOSER_EXIT = re.compile(r"\b(?:Global rank|Rank) (\d{1,7}) (?:\(PID (\d{1,10})\) exited|crashed) with (?:exit )?code (-?\d{1,3})\b")
+FIRST_PROCESS = re.compile(r"Process name: (?:\[\[\d+,\d+\],(\d+)\]|\[[^\]\s@]{1,300}@\d+,(\d+)\]|(\d{1,7})\s*$)")
+FIRST_PROCESS_EXIT = re.compile(r"\bExit code:\s*-?\d+\s*$")
 #: vLLM V1's executor: ``Worker proc VllmWorker-1 died unexpectedly, shutting down executor.``
 VLLM_WORKER_DIED = re.compile(r"\bWorker proc VllmWorker-(\d{1,5}) died unexpectedly\b")
 #: the program could not be executed at all: Slurm's step daemon, a container runtime (OCI), a shell
@@ -67,4 +75,4 @@ def launcher_report(text: str) -> Event | None:
     return None
 
 
-__all__ = ["COMPOSER_EXIT", "LAUNCH_FAILED", "NO_ERROR_FILE", "VLLM_WORKER_DIED", "launcher_report"]
+__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "LAUNCH_FAILED", "NO_ERROR_FILE", "VLLM_WORKER_DIED", "launcher_report"]
