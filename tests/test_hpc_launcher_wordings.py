@@ -154,3 +154,15 @@ def test_ranks_out_of_memory_at_one_allocation_at_once_name_no_culprit(tmp_path)
 def test_ranks_out_of_memory_at_different_allocations_name_one(tmp_path):
     named = _named(tmp_path, _oom(6, "8.01") + "\n" + _oom(1, "2.00") + "\n", nproc_per_node=8, world_size=16)
     assert [(rule, cause) for rule, cause, _ in named] == [("oom-cascade", "cuda-oom")] and named[0][2] in ([1], [6])
+
+
+def test_a_host_name_cut_at_its_hyphen_by_the_terminal_is_joined_again():
+    from k10s_forensics.parsers.log_paste import repair_paste
+
+    line = "pdsh@neox-autotune-worker-0: neox-autotune-worker-1: ssh exited with exit code 1"
+    cut = line.index("worker-1") + len("worker-")  # the terminal's width falls right after the hyphen
+    pasted = ["Loading checkpoint shards: 100%", line[:cut], line[cut:], "INFO:root:epoch 3 started"]
+    assert pasted[2].startswith("1: ")  # alone, a line that reads as srun's label of task 1
+    repaired = repair_paste("\n".join(x.ljust(cut) for x in pasted) + "\n").text
+    assert line in repaired.split("\n")
+    assert [(e[0], e[2], e[3]) for e in _events(repaired)] == [("process_exit", None, 1)]
