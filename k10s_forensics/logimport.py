@@ -92,18 +92,22 @@ def _spliced(text: str) -> bool:
 def _interleaved_max(texts: list[str]) -> int | None:
     """The most Python tracebacks open at once in a log (a head while another has not ended:
     several processes printing into one paste), at least 2 where lines of two processes are spliced
-    mid-line, or None when nothing says several processes wrote."""
+    mid-line or where a traceback's head comes right after another's exception (a process raises
+    once: its chained exceptions and thread reports print a banner line between), or None when
+    nothing says several processes wrote."""
     best = 2 if any(_spliced(t) for t in texts) else 1
     for t in texts:
         if t.count(_TB_HEAD) < 2:
             continue
-        open_n = 0
-        for line in t.split("\n"):
+        open_n, closed_at = 0, -2
+        for i, raw in enumerate(t.split("\n")):
+            line = normalize(raw).text if raw[:1] not in ("", " ", "T") else raw  # behind a timestamp or a tag
             if line.startswith(_TB_HEAD):
                 open_n += 1
-                best = max(best, open_n)
+                best = max(best, open_n, 2 if closed_at == i - 1 else 1)
             elif open_n and _TB_END.match(line):
                 open_n -= 1
+                closed_at = i
     return best if best > 1 else None
 
 #: the processes of a node a launcher names by pid: the ones it tore down (torchrun, mp.spawn) and

@@ -8,13 +8,17 @@ from k10s_forensics.queries._narrative import duration_text, mib_text, ranks_tex
 
 
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
-    first = row.get("first_rank")
-    who = f"Rank {first}" if first is not None else ranks_text([]) + " in " + (", ".join(finding["pods"]) or "the job")
+    first, together = row.get("first_rank"), row.get("together_ranks") or []
+    who = (f"Rank {first}" if first is not None else ranks_text(together) if together
+           else ranks_text([]) + " in " + (", ".join(finding["pods"]) or "the job"))
     host = finding["cause"] == "host-oom"
     finding["title"] = f"{who} ran out of {'host' if host else 'GPU'} memory and took the job down"
     step = f" at step {row['step']}" if row.get("step") is not None else ""
     mem = f" ({mib_text(row.get('in_use_mib'))} / {mib_text(row.get('total_mib'))})" if row.get("total_mib") else ""
     parts = [f"{who} {'was OOMKilled' if host else 'OOM'}{step}{mem}."]
+    if together:
+        finding["title"] = f"{who} ran out of GPU memory at the same allocation at once"
+        parts = [f"{who} OOM at the same allocation at once{step}{mem}: no single culprit, the job fits on none of them."]
     if row.get("watchdog_ranks"):
         parts.append(f"{row['watchdog_ranks']} ranks hit NCCL watchdog timeout ({duration_text(row.get('timeout_ms'))}).")
     if row.get("sigterm_ranks"):

@@ -10,7 +10,8 @@
 -- description: The first out-of-memory of each failure: a CUDA OOM in the logs, an
 --   OOMKilled / exit 137 container (host OOM), or a framebuffer at >= 97% of its total in
 --   the two minutes before a rank's container died. OOMs belong to one incident unless 2
---   minutes pass or a rank already in it runs out of memory again (a restarted process). Then the cascade it caused: ranks that
+--   minutes pass or a rank already in it runs out of memory again (a restarted process); ranks that run out at the
+--   first's allocation at once (within a second, or without a clock) ran out together: no rank is named. Then the cascade it caused: ranks that
 --   hit the NCCL watchdog (and their Timeout(ms)), siblings SIGTERM'd by torchrun, remote
 --   errors naming the dead peer; the memory headroom at death and the GPU-hours wasted.
 -- columns:
@@ -23,7 +24,8 @@
 --   started_at TIMESTAMP WITH TIME ZONE -- first OOM
 --   ended_at TIMESTAMP WITH TIME ZONE   -- last cascade event
 --   incidents BIGINT           -- separate OOM failures (a crashloop repeats them)
---   first_rank BIGINT          -- rank of the first OOM
+--   first_rank BIGINT          -- rank of the first OOM (none when several ran out together)
+--   together_ranks BIGINT[]    -- ranks out of memory at the first OOM's allocation at once (no single culprit)
 --   step BIGINT                -- training step of the first OOM, when logged
 --   total_mib DOUBLE           -- GPU memory total at the first OOM
 --   in_use_mib DOUBLE          -- memory in use by the process (or framebuffer used)
@@ -91,8 +93,19 @@ firsts AS (  -- the first OOM of each incident (a log line wins over a container
     SELECT * FROM sessions
     QUALIFY row_number() OVER (PARTITION BY job_key, incident ORDER BY n) = 1
 ),
+together AS (  -- other ranks out of memory at the first's allocation at once (within a second of it, or in a log
+               -- without a clock): the job fits on none of them, so whichever printed first is no culprit
+    SELECT f.job_key, f.incident, list_sort(list_distinct(list(s.rank) || [f.rank])) AS ranks
+    FROM firsts f JOIN sessions s ON s.job_key = f.job_key AND s.incident = f.incident AND s.who <> f.who
+    WHERE f.cause = 'cuda-oom' AND s.cause = 'cuda-oom' AND f.rank IS NOT NULL AND s.rank IS NOT NULL
+      AND s.requested_mib = f.requested_mib
+      AND coalesce(abs(epoch(s.ts) - epoch(f.ts)) <= 1.0, s.ts IS NULL AND f.ts IS NULL)
+    GROUP BY f.job_key, f.incident, f.rank
+),
 bounded AS (
-    SELECT f.*, lead(f.ts) OVER (PARTITION BY f.job_key ORDER BY f.ts, f.incident) AS next_ts FROM firsts f
+    SELECT f.* REPLACE (CASE WHEN t.job_key IS NULL THEN f.rank END AS rank), t.ranks AS together_ranks,
+           lead(f.ts) OVER (PARTITION BY f.job_key ORDER BY f.ts, f.incident) AS next_ts
+    FROM firsts f LEFT JOIN together t USING (job_key, incident)
 ),
 cascade AS (
     SELECT
@@ -135,6 +148,7 @@ SELECT
     max(i.cascade_end) AS ended_at,
     count(*) AS incidents,
     arg_min(i.rank, i.n) AS first_rank,
+    coalesce(arg_min(i.together_ranks, i.n), []::BIGINT[]) AS together_ranks,
     arg_min(i.step, i.n) AS step,
     arg_min(i.total, i.n) AS total_mib,
     arg_min(i.in_use, i.n) AS in_use_mib,

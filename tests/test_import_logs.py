@@ -141,7 +141,12 @@ def test_interleaved_tracebacks_and_local_rank_flags_count_processes():
     """Untagged lines of several processes: their count comes from the paste's shape, so no line is
     pinned on rank 0 of a made-up world of one."""
     one = "Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\nRuntimeError: x\n"
-    assert infer_layout([LogSource("x", one + one)]).world_size == 1  # one after the other: one process may print both
+    # back to back: a process raises once (batch 18), so the second traceback is another process's; a chained exception
+    # (its banner between) and a traceback after other lines are still one process's
+    assert infer_layout([LogSource("x", one + one)]).world_size == 2
+    chained = one.replace("RuntimeError: x\n", "KeyError: 'k'\n\nDuring handling of the above exception, another exception occurred:\n\n")
+    assert infer_layout([LogSource("x", chained + one)]).world_size == 1
+    assert infer_layout([LogSource("x", one + "INFO: retrying\n" + one)]).world_size == 1
     spliced = ("Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\n"
                "Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\n"
                "RuntimeError: connect [10.0.0.1]:13195: Connection refused\nRuntimeError: x\n")

@@ -114,6 +114,11 @@ NOT_YET: dict[str, str] = {
         "processes`), is read as its own failure (warning, python-exception); reading a cut traceback that runs into a "
         "collective as a wait would also drop pytorch-147677 (the same shape, `dist.broadcast`, whose rank ran out of "
         "memory by the thread's title): the paste alone cannot tell a hang's waiter from the rank that failed",
+    # batch 18
+    "NeMo-14857-srun-label-rank3-moe-experts-traceback":
+        "rank 3's srun-labelled traceback is pasted from below its header and cut before its exception: frames alone are "
+        "no failure of that rank, as DeepSpeed-6737 (a control: one rank's sample of an error every rank hit) has the same "
+        "shape; the paste alone cannot tell the two apart",
     # batch 19
     "ray-31828-raytrainworker-worker0-died-after-train-func":
         "worker 0 is right; Ray's `Worker exit type: SYSTEM_ERROR` (the connection to the worker ended, no exit status) is read "

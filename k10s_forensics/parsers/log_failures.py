@@ -13,7 +13,7 @@ import signal
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
-from k10s_forensics.parsers.log_launchers import launcher_report
+from k10s_forensics.parsers.log_launchers import FIRST_PROCESS, launcher_report
 from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS, ray_worker
 
 Event = dict[str, Any]
@@ -75,9 +75,9 @@ def launcher_exit(text: str) -> Event | None:
     """Launchers' own exit reports (mpirun, legacy torch.distributed.launch, DeepSpeed; Composer, vLLM's
     executor and launches that never started: ``log_launchers``), and JAX's coordination service on a
     task it lost."""
-    m = P.MPI_FIRST.search(text)
+    m = FIRST_PROCESS.search(text) if "Process name: " in text else None
     if m:
-        return {"kind": "process_exit", "subkind": "mpirun_first", "rank": _int(m.group(3))}
+        return {"kind": "process_exit", "subkind": "mpirun_first", "rank": _int(m.group(1) or m.group(2) or m.group(3))}
     m = P.MPI_NOTICED.search(text)
     if m:
         return {"kind": "process_exit", "subkind": "mpirun_noticed", "rank": _int(m.group(1)), "pid": _int(m.group(2)),

@@ -27,6 +27,12 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   fleet launcher's ``ABORT!!! Out of all 8 trainers, the trainer process with rank=[3] was aborted``
   (the **global** ranks it found dead at one poll; how they ended is not said; two or more found at
   once failed together: no one rank is named).
+
+The "first process to do so was" report (``FIRST_PROCESS``, read by ``log_failures.launcher_exit``) names
+the rank whose exit made the launcher end the job: Open MPI 4 ``Process name: [[job,1],rank]``, PRRTE /
+Open MPI 5 ``Process name: [prterun-host-pid@job,rank]``, Horovod's and Gloo's runners ``Process name: rank``
+(a bare number); its ``Exit code: N`` line (``FIRST_PROCESS_EXIT``) follows it, or, in a log collector that
+sorts the lines of one second (Determined's), comes just before it.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ Event = dict[str, Any]
 
 #: Composer's launcher: ``Rank 2 crashed with exit code -7.`` / ``Global rank 0 (PID 208865) exited with code -11``
 COMPOSER_EXIT = re.compile(r"\b(?:Global rank|Rank) (\d{1,7}) (?:\(PID (\d{1,10})\) exited|crashed) with (?:exit )?code (-?\d{1,3})\b")
+FIRST_PROCESS = re.compile(r"Process name: (?:\[\[\d+,\d+\],(\d+)\]|\[[^\]\s@]{1,300}@\d+,(\d+)\]|(\d{1,7})\s*$)")
+FIRST_PROCESS_EXIT = re.compile(r"\bExit code:\s*-?\d+\s*$")
 #: vLLM V1's executor: ``Worker proc VllmWorker-1 died unexpectedly, shutting down executor.``
 VLLM_WORKER_DIED = re.compile(r"\bWorker proc VllmWorker-(\d{1,5}) died unexpectedly\b")
 #: the program could not be executed at all: Slurm's step daemon, a container runtime (OCI), a shell
@@ -95,4 +103,5 @@ def _paddle(text: str) -> Event | None:
     return None
 
 
-__all__ = ["COMPOSER_EXIT", "LAUNCH_FAILED", "NO_ERROR_FILE", "PADDLE_ABORT", "PADDLE_CONTAINER", "VLLM_WORKER_DIED", "launcher_report"]
+__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "LAUNCH_FAILED", "NO_ERROR_FILE", "PADDLE_ABORT", "PADDLE_CONTAINER",
+           "VLLM_WORKER_DIED", "launcher_report"]

@@ -40,6 +40,7 @@ from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import Event, classify, with_context
 from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
 from k10s_forensics.parsers.log_describe import DescribeBlocks
+from k10s_forensics.parsers.log_launchers import FIRST_PROCESS_EXIT
 from k10s_forensics.parsers.log_owners import Owners
 from k10s_forensics.parsers.log_failure_table import LINE_CHARS, TABLE_GAP, FailureTable
 from k10s_forensics.parsers.log_pods import resolve_ranks
@@ -125,10 +126,11 @@ class BodyAssembler(FailureTable):
             return
         self._annotate_reports(line_no, events)
         self._spawn_traceback(line_no, head)
+        self._report_after_exit_code(line_no, head)
         self._last = (line_no, text, api_ts, len(self.events))
         self.events.extend(events)
         self._pending = head if self._is_merge_target(head) else None
-        self._mpi = head if head.get("subkind") == "mpirun_first" else None
+        self._mpi = head if head.get("subkind") == "mpirun_first" and head.get("exit_code") is None else None
 
     def finish(self) -> list[Event]:
         self._close_entry()
@@ -241,6 +243,17 @@ class BodyAssembler(FailureTable):
         report["line"] = (report["line"] + "\n" + ev["line"])[:LINE_CHARS]
         self._mpi = None
         return True
+
+    def _report_after_exit_code(self, line_no: int, ev: Event) -> None:
+        """The same report printed out of order (a log collector that sorts lines of one second, Determined's):
+        ``Exit code: N`` just before ``Process name: …``: the exit code is the report's, not a line of its own."""
+        prev = self.events[-1] if self.events and ev.get("subkind") == "mpirun_first" else None
+        if (prev is None or prev.get("subkind") != "exit_code" or prev.get("rank") is not None
+                or line_no - prev["line_no"] > MERGE_GAP or not FIRST_PROCESS_EXIT.search(prev["line"])):
+            return
+        ev["exit_code"] = prev.get("exit_code")
+        ev["line"] = (prev["line"] + "\n" + ev["line"])[:LINE_CHARS]
+        self.events.pop()
 
     # ---- "Last error:" payloads -----------------------------------------------------
     @staticmethod

@@ -15,7 +15,7 @@ returns the message that is left together with the identity the prefixes carried
 * launcher rank tags: torchrun ``[rank3]:`` (also behind a prefix of the user's own, e.g. torchrun's
   ``TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE``: ``[trainer2|0]:[rank2]:``, ``trainer-1> [rank3]:``) and its ``--tee`` role prefix ``[default0]:``
   (a LOCAL rank), Determined ``[rank=3] ||``, mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
-  srun ``--label`` ``11:``, horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)`` (its pid
+  srun ``--label`` ``11:`` (and what the task printed behind it: `` 3: [rank3]:``), horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)`` (its pid
   kept: the worker group's table gives its rank) and Ray's own processes (``(TrainController pid=…)``,
   ``(raylet)``), Ray's `` [repeated 2x across cluster]`` dedup note at the end;
 * a tqdm progress bar glued in front of a log line (carriage-return redraws: the last one);
@@ -159,9 +159,33 @@ def _sglang_rank(tags: str) -> int | None:
 def normalize(text: str) -> Normalized:
     """Strip known prefixes from ``text`` (see the module doc)."""
     text = unglue(strip_ansi(text))
-    rank = local = pid = None
     deco = _DECORATION.match(text)
-    start = pos = deco.end() if deco else 0
+    start = deco.end() if deco else 0
+    pos, rank, local, pid = _peel(text, start, None, None, None)
+    if pos == start:
+        s = _SRUN.match(text)
+        if s:  # srun's --label, then what the task printed in front: torch's [rankN]: names the same rank; a launcher's
+            # local-rank tag ([default3]:) says the task was that node's launcher, so the label is no rank
+            pos, rank, local, pid = _peel(text, s.end(), None, None, None)
+            rank = rank if rank is not None or local is not None else int(s.group("srun"))
+    body = text[pos:]
+    if body.startswith("{"):
+        record = unjson(body)  # a structured (JSON) record: its message or exception, and its rank
+        if record is not None:
+            body = record[0]
+            rank = rank if rank is not None else record[1]
+            local = local if local is not None else record[2]
+    loguru = _LOGURU_MID.match(body)
+    if loguru:
+        body = body[loguru.end():]
+    body = _SOURCE_AT_END.sub("", body)
+    if "across cluster]" in body:
+        body = _RAY_REPEATED.sub("", body)
+    return Normalized(body, rank, local, pos, pid)
+
+
+def _peel(text: str, pos: int, rank: int | None, local: int | None, pid: int | None) -> tuple[int, int | None, int | None, int | None]:
+    """The prefixes of ``text`` from ``pos`` on: where the message starts, and the rank, local rank and pid they name."""
     for _ in range(MAX_PREFIXES):
         m = _PREFIX.match(text, pos)
         if (not m or m.end() == pos) and rank is None and "[rank" in text:
@@ -178,25 +202,7 @@ def normalize(text: str) -> Normalized:
         if m.group("actor_pid") or m.group("bare_pid"):
             pid = int(m.group("actor_pid") or m.group("bare_pid"))
         pos = m.end()
-    if pos == start:
-        s = _SRUN.match(text)
-        if s:
-            rank = int(s.group("srun"))
-            pos = s.end()
-    body = text[pos:]
-    if body.startswith("{"):
-        record = unjson(body)  # a structured (JSON) record: its message or exception, and its rank
-        if record is not None:
-            body = record[0]
-            rank = rank if rank is not None else record[1]
-            local = local if local is not None else record[2]
-    loguru = _LOGURU_MID.match(body)
-    if loguru:
-        body = body[loguru.end():]
-    body = _SOURCE_AT_END.sub("", body)
-    if "across cluster]" in body:
-        body = _RAY_REPEATED.sub("", body)
-    return Normalized(body, rank, local, pos, pid)
+    return pos, rank, local, pid
 
 
 __all__ = ["ANSI", "MASK", "Normalized", "is_masked", "normalize", "strip_ansi", "unglue"]

@@ -211,9 +211,10 @@ def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = Fal
     if _RULE.match(body) or _RULE.match(nxt) or body[-1:] in _FRAME_END \
             or (_FILE_LINE.match(body) and nxt[:1].isspace()):
         return None  # separators and boxes (failure tables, rich tracebacks) fill the width by design
-    # an identifier cut after its underscore (``SYSTEM_`` | ``ERROR``), a ``key=`` cut before its value
-    # (``addr=`` | ``[localhost]:59170``), goes on, whatever the next line looks like
-    cut_identifier = (body.endswith("_") and body[-2:-1].isalnum() and nxt[:1].isalnum()) \
+    # an identifier cut after its underscore or hyphen (``SYSTEM_`` | ``ERROR``, ``worker-`` | ``1: ssh …``, which
+    # alone reads as srun's label), a ``key=`` cut before its value (``addr=`` | ``[localhost]:59170``), goes on,
+    # whatever the next line looks like
+    cut_identifier = (body.endswith(("_", "-")) and body[-2:-1].isalnum() and nxt[:1].isalnum()) \
         or (body.endswith("=") and body[-2:-1].isalnum() and not nxt[:1].isspace())
     goes_on = cut_identifier or _MIDLINE_TAG.match(nxt) is not None
     if _blank(nxt) or (not goes_on and (_RECORD.match(nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS))):

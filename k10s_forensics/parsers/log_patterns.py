@@ -227,7 +227,6 @@ STORE_BARRIER_WAIT = re.compile(r"store based barrier to initialize process grou
 STORE_BARRIER_ADDED = re.compile(r"Added key: store_based_barrier_key:\d{1,7} to store for rank: (\d{1,7})\b")
 STORE_BARRIER_DONE = re.compile(r"Rank (\d{1,7}): Completed store-based barrier for key:\s?store_based_barrier_key:\d{1,7} with (\d{1,7}) nodes")
 SPAWNED = re.compile(r"process " + _PID + r" spawned with command: .{0,20000}?--local_rank[= ]'?(\d+)")
-MPI_FIRST = re.compile(r"Process name: \[\[(\d+),(\d+)\],(\d+)\]")
 #: horovodrun's Gloo launcher: ``Process 2 exit with status code 1.`` (the process is the rank)
 HOROVOD_EXIT = re.compile(r"^Process (\d+) exit with status code (-?\d+)")
 #: Slurm's srun, one line per exit status and group of tasks (the task id is the global rank):

@@ -87,7 +87,7 @@ _EVENT_LITERALS = (
     r"died with <Signals",
     r"returned non-zero exit status",
     r"exits with return code",
-    r"Process name: \[\[",
+    r"Process name: (?:\[|\d)",
     r"noticed that process rank",
     r"terminated with (?:signal|exit code|the following error)",
     r"monitoredBarrier",
