@@ -66,6 +66,7 @@ def open_tables(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int 
     locked): on such tables optimising costs more than running, and results do not depend on it
     (docs/architecture.md, "Small bundles: planned without the optimizer").
     """
+    threads = threads_or_default(threads)  # a bad K10S_THREADS is refused before any work
     if rebuild_if_needed and derived.needs_work(bundle):
         from k10s_forensics.rebuild.pool import ensure_tables  # only when tables must be derived
 
@@ -80,7 +81,6 @@ def open_tables(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int 
     if lock is not None:
         weakref.finalize(con, lock.release_shared)
     con.execute("SET TimeZone = 'UTC'")
-    threads = threads_or_default(threads)
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     tables = {name: bundle.table_path(name) for name in TABLE_NAMES}

@@ -29,6 +29,9 @@ settings.load_profile("k10s-long" if FUZZ_LONG else "k10s-ci")
 TEST_MALLOC = os.environ.get("K10S_TEST_MALLOC", "")
 
 
+_SAMPLES_KEY = pytest.StashKey[dict]()
+
+
 def without_test_malloc(preload: str) -> str:
     """``LD_PRELOAD`` less the test allocator."""
     return " ".join(p for p in preload.split() if p != TEST_MALLOC)
@@ -46,6 +49,33 @@ def pytest_configure(config: pytest.Config) -> None:
             os.environ["LD_PRELOAD"] = rest
         else:
             del os.environ["LD_PRELOAD"]
+
+
+def _sample_bundle_state() -> dict[str, tuple[int, int]]:
+    """(size, mtime) of every file under sample-bundles/: what a test writing into the repository changes."""
+    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(SAMPLE_BUNDLES.rglob("*")) if p.is_file()}
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # the controller (or a run without xdist): once per run
+        session.config.stash[_SAMPLES_KEY] = _sample_bundle_state()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run when a test wrote into sample-bundles/ (a stale derived layer rebuilt in place,
+    an index or cache written there): tests work on copies (tests/report_helpers.copy_sample)."""
+    before = session.config.stash.get(_SAMPLES_KEY, None)
+    if before is None:
+        return
+    after = _sample_bundle_state()
+    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+    if changed:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.ensure_newline()
+            reporter.write_line(f"error: the tests changed {len(changed)} file(s) under sample-bundles/, e.g. {changed[:3]}: "
+                                "a test must work on a copy", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(scope="session")
