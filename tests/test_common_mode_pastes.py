@@ -12,7 +12,8 @@ import pytest
 
 from incident_kit import naming_findings
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.logimport import LogSource, _interleaved_max, import_logs
+from k10s_forensics.logimport import LogSource, import_logs
+from k10s_forensics.parsers.log_layout import _interleaved_max
 
 NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
 AGENT = "[2024-06-13 17:39:24,518] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: {code}) local_rank: {local} (pid: 2465952) of binary: /usr/bin/python3"

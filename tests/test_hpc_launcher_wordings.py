@@ -14,7 +14,8 @@ import pytest
 
 from incident_kit import naming_findings
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.logimport import LogSource, _interleaved_max, import_logs
+from k10s_forensics.logimport import LogSource, import_logs
+from k10s_forensics.parsers.log_layout import _interleaved_max
 from k10s_forensics.parsers.log_classify import classify
 from k10s_forensics.parsers.log_lines import BodyAssembler
 from k10s_forensics.parsers.log_normalize import normalize

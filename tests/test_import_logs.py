@@ -203,7 +203,7 @@ def test_a_peer_closed_line_is_not_the_silent_rank_s_own(tmp_path, split, closed
 def test_a_teardown_with_masked_pids_still_counts_its_processes():
     """torchrun's ``Sending process 197 closing signal SIGTERM`` lines give the node's process count even when
     the user masked the pids (``xxxxxx``, ``<pid>``, ``***``): each line is one process."""
-    from k10s_forensics.logimport import _torn_down_max
+    from k10s_forensics.parsers.log_layout import _torn_down_max
 
     for mask in ("xxxxxx", "<pid>", "***", "[REDACTED]"):
         text = "\n".join(f"WARNING  Sending process {mask} closing signal SIGTERM" for _ in range(3))

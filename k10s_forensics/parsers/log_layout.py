@@ -1,0 +1,245 @@
+"""How an imported log was laid out: processes per node, nodes, world size, and which node each
+line of a pasted log belongs to (``k10s import-logs``, k10s_forensics/logimport.py).
+
+The options say it first; else the lines' own hints: a launcher's ``--nproc_per_node``, NCCL's
+``nRanks``, the ranks and local ranks the lines' prefixes name, the processes a launcher tears
+down, tracebacks open at once (several processes printing into one paste), several torchrun
+agents in one log (``log_agents``). ``route_lines`` splits one log holding many ranks' lines into
+one list per node (see logimport's module doc).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes
+from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
+
+_NCCL_HOST = re.compile(r"^(?:\S+ )?([A-Za-z0-9][\w.-]{0,252}):\d+:\d+ \[\d+\] NCCL ")
+_COMM_RANK = re.compile(r"comm 0x[0-9a-fA-F]+ rank (\d+) n[Rr]anks (\d+)")
+#: (what, regex): processes per node stated by a launcher or the environment
+_NPROC_HINTS = (
+    ("--nproc_per_node", re.compile(r"--nproc[_-]per[_-]node[= ](\d{1,4})\b")),
+    ("local_world_size", re.compile(r"\blocal_world_size[\"']?\s*[=:]\s*(\d{1,4})\b", re.IGNORECASE)),
+    ("LOCAL_WORLD_SIZE", re.compile(r"\bLOCAL_WORLD_SIZE[\"']?\s*[=:]\s*[\"']?(\d{1,4})\b")),
+    ("num_local_procs", re.compile(r"\bnum_local_procs=(\d{1,4})\b")),  # DeepSpeed's launch.py
+)
+#: (what, regex): world size stated by NCCL, a launcher or the environment
+_WORLD_HINTS = (
+    ("nRanks", re.compile(r"\bn[Rr]anks (\d{1,7})\b")),
+    ("world_size", re.compile(r"\bworld[_ ]size[\"']?\s*[=:]\s*[\"']?(\d{1,7})\b", re.IGNORECASE)),
+    ("dist_world_size", re.compile(r"\bdist_world_size=(\d{1,7})\b")),  # DeepSpeed's launch.py
+    ("MEMBER", re.compile(r"Initializing distributed: GLOBAL_RANK: \d{1,7}, MEMBER: \d{1,7}/(\d{1,7})\b")),  # PyTorch Lightning
+)
+_LOCAL_SEEN = (
+    re.compile(r"\[default(\d{1,4})\]:"),
+    re.compile(r"\blocal_rank: (\d{1,4})\b"),
+    re.compile(r"\(local_rank: (\d{1,4})\)"),
+    re.compile(r"\bLOCAL_RANK[=: ]+(\d{1,4})\b"),
+    re.compile(r"\b[Pp]rocess (\d{1,4}) terminated with\b"),  # torch.multiprocessing.spawn
+    re.compile(r"\s--local[-_]rank=(\d{1,4})\b"),  # the flag a launcher passes each process (argparse echoes it)
+)
+#: a Python traceback's head, and the line that ends one (the exception, unindented)
+_TB_HEAD = "Traceback (most recent call last):"
+_TB_END = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b[^\n]*$|^[A-Za-z_][\w.]*: ", re.M)
+
+
+#: a traceback frame's header glued after other text of the same line, once prefixes are stripped
+_SPLICED_FRAME = re.compile(r"\S\s*\bFile \"[^\"\n]{1,500}\", line \d+, in \S")
+
+
+def _spliced(text: str) -> bool:
+    """Two processes wrote into one stream at once: a traceback frame's header starts in the middle
+    of another line (``main(args)  File "/x/train.py", line 146, in main``)."""
+    for line in text.split("\n"):
+        if 'File "' in line and _SPLICED_FRAME.search(line) and _SPLICED_FRAME.search(normalize(line).text):
+            return True
+    return False
+
+
+def _interleaved_max(texts: list[str]) -> int | None:
+    """The most Python tracebacks open at once in a log (a head while another has not ended:
+    several processes printing into one paste), at least 2 where lines of two processes are spliced
+    mid-line or where a traceback's head comes right after another's exception (a process raises
+    once: its chained exceptions and thread reports print a banner line between), or None when
+    nothing says several processes wrote."""
+    best = 2 if any(_spliced(t) for t in texts) else 1
+    for t in texts:
+        if t.count(_TB_HEAD) < 2:
+            continue
+        open_n, closed_at = 0, -2
+        for i, raw in enumerate(t.split("\n")):
+            line = normalize(raw).text if raw[:1] not in ("", " ", "T") else raw  # behind a timestamp or a tag
+            if line.startswith(_TB_HEAD):
+                open_n += 1
+                best = max(best, open_n, 2 if closed_at == i - 1 else 1)
+            elif open_n and _TB_END.match(line):
+                open_n -= 1
+                closed_at = i
+    return best if best > 1 else None
+
+#: the processes of a node a launcher names by pid: the ones it tore down (torchrun, mp.spawn) and
+#: the one torchrun reports failed; mp.spawn names its failed process by index only (not among those it terminated)
+#: (a pid a user masked, ``xxxxxx``, ``<pid>``, ``***``, ``[REDACTED]``, ``…``, is still one process)
+_PID_OR_MASK = r"(\d{1,9}|" + MASK + ")"
+_TORN_DOWN = re.compile(r"(?:Sending process " + _PID_OR_MASK + r" closing signal SIG|Terminating process " + _PID_OR_MASK
+                        + r" via signal SIG|failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: " + _PID_OR_MASK + r"\))")
+_SPAWN_FAILED = re.compile(r"\b[Pp]rocess \d{1,4} terminated with\b")
+
+
+def _torn_down_max(texts: list[str]) -> int | None:
+    """The most processes one teardown of a log's launcher names (distinct pids up to and with the
+    failed one's, in lines at most 3 apart; + mp.spawn's failed one, named by index only), or None.
+    A restart's teardown names new pids: each teardown is counted on its own."""
+    best = 0
+    for t in texts:
+        burst: set[str] = set()
+        end = 0
+        for m in _TORN_DOWN.finditer(t):
+            if t.count("\n", end, m.start()) > 3:  # lines apart: another teardown (a restart's)
+                burst = set()
+            end = m.end()
+            pid = m.group(1) or m.group(2) or m.group(3)
+            burst.add(f"masked at {m.start()}" if is_masked(pid) else pid)
+            best = max(best, len(burst))
+            if m.group(3):  # torchrun's "failed (exitcode" closes its teardown
+                burst = set()
+        if "Terminating process" in t and _SPAWN_FAILED.search(t):
+            best = max(best, len(burst) + 1)
+    return best or None
+
+
+@dataclass
+class LogSource:
+    """One log as read: a name (a file's name, or ``stdin``) and its text."""
+
+    name: str
+    text: str
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    @cached_property
+    def line_ranks(self) -> list[int | None]:
+        """Per line, the global rank its prefix names (read once: layout and routing both use it)."""
+        return [tagged_rank(line) for line in self.lines]
+
+
+@dataclass
+class Layout:
+    """How the job was laid out: processes per node, nodes, world size, and where each came from."""
+
+    nproc_per_node: int
+    nodes: int
+    world_size: int
+    hints: dict[str, str] = field(default_factory=dict)
+    repairs: dict[str, list[str]] = field(default_factory=dict)  # source name -> what pasting did, undone
+    job: str | None = None  # the job's name: --job, else the pods' own (kubectl logs --prefix)
+
+
+def _max_found(texts: list[str], patterns) -> tuple[int | None, str | None]:
+    best: tuple[int | None, str | None] = (None, None)
+    for what, rx in patterns:
+        for text in texts:
+            for m in rx.finditer(text):
+                value = int(m.group(1))
+                if value > 0 and (best[0] is None or value > best[0]):
+                    best = (value, what)
+    return best
+
+
+def tagged_rank(line: str) -> int | None:
+    """The global rank a launcher or shipper prefix names on ``line`` (None: none)."""
+    if not line or len(line) > 65536:
+        return None
+    return normalize(line).rank
+
+
+def _max_rank(sources: list[LogSource]) -> int | None:
+    seen = [r for s in sources for r in s.line_ranks if r is not None]
+    seen += [int(m.group(1)) for s in sources if "comm 0x" in s.text for m in _COMM_RANK.finditer(s.text)]
+    return max(seen, default=None)
+
+
+def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, world_size: int | None = None,
+                 nodes: int | None = None) -> Layout:
+    """Processes per node, nodes and world size: the options first, then the lines' own hints."""
+    texts = [s.text for s in sources]
+    hints: dict[str, str] = {}
+    if nproc_per_node:
+        hints["nproc_per_node"] = "option"
+    else:
+        nproc_per_node, what = _max_found(texts, _NPROC_HINTS)
+        if nproc_per_node:
+            hints["nproc_per_node"] = f"log: {what}"
+    stated_world, world_what = _max_found(texts, _WORLD_HINTS)
+    top = _max_rank(sources)
+    by_agents = agent_layout(sources[0].lines, world_size or stated_world or (top + 1 if top is not None else None)) if len(sources) == 1 else None
+    if world_size:
+        hints["world_size"] = "option"
+    elif stated_world:
+        world_size, hints["world_size"] = stated_world, f"log: {world_what}"
+    if not nproc_per_node:
+        if nodes:
+            nproc_per_node = max(1, -(-(world_size or (top or 0) + 1) // nodes))
+            hints["nproc_per_node"] = "world size / nodes"
+        elif by_agents:
+            nproc_per_node, hints["nproc_per_node"] = by_agents[1], "one log of several torchrun agents: world size / agents"
+        elif len(sources) == 1:
+            nproc_per_node = world_size or (top + 1 if top is not None else None)
+            hints["nproc_per_node"] = "one log: one node holds every rank"
+        if not nproc_per_node:
+            local, _ = _max_found(texts, [("local", rx) for rx in _LOCAL_SEEN])
+            torn = max(_torn_down_max(texts) or 0, _interleaved_max(texts) or 0) or None
+            nproc_per_node = max((local + 1) if local is not None else 1, torn or 1)
+            hints["nproc_per_node"] = ("processes the launcher names" if torn and torn > (local or 0) + 1 else
+                                       "highest local rank seen + 1" if local is not None else "default 1")
+    nodes = nodes or max(len(sources), by_agents[0] if by_agents else 0, -(-(max(world_size or 0, (top or 0) + 1)) // nproc_per_node))
+    if not world_size:
+        world_size = max(nodes * nproc_per_node, (top or 0) + 1)
+        hints["world_size"] = "nodes x processes per node"
+    nodes = max(nodes, -(-world_size // nproc_per_node), len(sources))
+    return Layout(nproc_per_node=nproc_per_node, nodes=nodes, world_size=world_size, hints=hints)
+
+
+def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None] | None = None) -> list[list[int]]:
+    """Line indices of one pasted log split into one list per node (see the module doc);
+    ``ranks``: each line's tagged rank, when already read."""
+    host_node: dict[str, int] = {}
+    for line in lines:
+        h = _NCCL_HOST.match(line) if " NCCL " in line else None
+        c = _COMM_RANK.search(line) if h else None
+        if h and c and not is_masked(h.group(1)):
+            host_node.setdefault(h.group(1), int(c.group(1)) // nproc)
+    out: list[list[int]] = [[] for _ in range(nodes)]
+    current = 0
+    ranks = ranks if ranks is not None else [tagged_rank(line) for line in lines]
+    agent_node = agent_nodes(lines, nproc, ranks) if nodes > 1 else {}
+    by_local = local_nodes(lines, [normalize(ln).local_rank if "[default" in ln else None for ln in lines], agent_node) if agent_node else {}
+    for i, line in enumerate(lines):
+        node = None
+        rank = ranks[i]
+        if rank is not None:
+            node = rank // nproc
+        elif agent_node and (pid := agent_of(line)) in agent_node:
+            node = agent_node[pid]
+        elif i in by_local:
+            node = by_local[i]
+        else:
+            h = _NCCL_HOST.match(line) if " NCCL " in line else None
+            if h and not is_masked(h.group(1)):  # a masked host (xxxx:…) could be any node
+                node = host_node.get(h.group(1))
+                if node is None:  # a host that never printed its rank: the next free node
+                    used = set(host_node.values())
+                    node = next((n for n in range(nodes) if n not in used), 0)
+                    host_node[h.group(1)] = node
+        if node is not None and 0 <= node < nodes:
+            current = node
+        out[current].append(i)
+    return out
+
+
+__all__ = ["Layout", "LogSource", "infer_layout", "route_lines", "tagged_rank"]
