@@ -14,7 +14,8 @@ from k10s_forensics.serve.app import version_doc
 from k10s_forensics.serve.discovery import plural_of, version_priority
 from k10s_forensics.serve.logs import select_lines
 from k10s_forensics.serve.selectors import SelectorError, field_predicate, label_predicate
-from k10s_forensics.serve.store import _rounds, _select_round, loose_proxy_path, url_keys
+from k10s_forensics.serve.store import loose_proxy_path, url_keys
+from k10s_forensics.serve.store_index import _rounds, _select_round
 from k10s_forensics.serve.tables import human_duration, wants_table
 
 T = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)

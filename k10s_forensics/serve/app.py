@@ -2,6 +2,9 @@
 
 Each request runs in its own daemon thread (injected latency overlaps across requests); the
 listen backlog is large so a capture benchmark's ~64 concurrent clients never see refusals.
+
+Parts: ``http_handler`` (one request: headers, bodies, verbs); this module routes each request
+(discovery, faults, access reviews, resources) and runs the server.
 """
 
 from __future__ import annotations
@@ -9,109 +12,21 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from k10s_forensics.serve import api, discovery, handlers, live, wire
 from k10s_forensics.serve.faults import Faults, FaultState
+from k10s_forensics.serve.http_handler import JSON, Handler, _HTTPServer
 from k10s_forensics.serve.discovery import version_doc
 from k10s_forensics.serve.kubeconfig import write_kubeconfig
 from k10s_forensics.serve.store import ROUND_GAP_S, Store
 
-JSON = "application/json"
 HEALTH = ("/healthz", "/livez", "/readyz")
 SSAR_PATH = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"
-_DATE_CACHE: list = [0, ""]  # [second, Date header] (formatting it is a visible cost per request)
-
-
-class _HTTPServer(wire.ReusingThreadsServer):
-    request_queue_size = 1024
-    allow_reuse_address = True
-
-
-class Handler(BaseHTTPRequestHandler):
-    """One request: discovery, resource reads, logs, exec, proxy, or a refused write."""
-
-    protocol_version = "HTTP/1.1"
-    # Headers and body go out in separate writes: without TCP_NODELAY every small answer
-    # waits ~40 ms for the peer's delayed ACK.
-    disable_nagle_algorithm = True
-    server_version = "k10s-serve"
-    app: "ServeServer"
-
-    # ---- plumbing -------------------------------------------------------------------------
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib signature)
-        if self.app.access_log:
-            self.app.access_log.write(f"{self.address_string()} {format % args}\n")
-
-    def parse_request(self) -> bool:
-        return wire.parse_request(self, super().parse_request)
-
-    def date_time_string(self, timestamp: float | None = None) -> str:
-        if timestamp is not None:
-            return super().date_time_string(timestamp)
-        now = int(time.time())
-        cached = _DATE_CACHE
-        if cached[0] != now:
-            cached[:] = [now, super().date_time_string(now)]
-        return cached[1]
-
-    def handle(self) -> None:
-        try:
-            super().handle()
-        except (ConnectionError, socket.timeout, BrokenPipeError):
-            self.close_connection = True
-
-    def send_bytes(self, code: int, body: bytes, content_type: str = JSON, headers: dict[str, str] | None = None) -> None:
-        self.send_response(code)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-cache, private")
-        for key, value in (headers or {}).items():
-            self.send_header(key, value)
-        self.end_headers_with(body)
-
-    def end_headers_with(self, body: bytes) -> None:
-        """End the headers and send them with ``body`` in one write (one packet, one wake-up of the client)."""
-        if not hasattr(self, "_headers_buffer"):  # HTTP/0.9: no headers
-            self.end_headers()
-            self.wfile.write(body)
-            return
-        self._headers_buffer.append(b"\r\n")
-        self._headers_buffer.append(body)
-        self.flush_headers()
-
-    def send_json(self, code: int, doc: Any, headers: dict[str, str] | None = None) -> None:
-        self.send_bytes(code, json.dumps(doc, separators=(",", ":")).encode(), JSON, headers)
-
-    def send_status(self, doc: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-        self.send_json(int(doc["code"]), doc, headers)
-
-    def drain_body(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        if length:
-            self.rfile.read(length)
-
-    # ---- verbs ----------------------------------------------------------------------------
-    def do_GET(self) -> None:  # noqa: N802 (stdlib naming)
-        self.app.dispatch(self, "GET")
-
-    def do_POST(self) -> None:  # noqa: N802
-        self.app.dispatch(self, "POST")
-
-    def do_PUT(self) -> None:  # noqa: N802
-        self.app.dispatch(self, "PUT")
-
-    def do_PATCH(self) -> None:  # noqa: N802
-        self.app.dispatch(self, "PATCH")
-
-    def do_DELETE(self) -> None:  # noqa: N802
-        self.app.dispatch(self, "DELETE")
 
 
 class ServeServer:
@@ -314,4 +229,4 @@ def start_server(
     return ServeServer(store, faults, port=port, access_log=access_log, server_version=server_version).start()
 
 
-__all__ = ["Handler", "ServeServer", "start_server", "version_doc"]
+__all__ = ["Handler", "JSON", "ServeServer", "start_server", "version_doc"]

@@ -5,199 +5,35 @@ with gaps of at most ``round_gap_s`` form one *listing round* (the pages and per
 calls of one list pass). For each kind the served listing is the last round that started at
 or before ``at`` (default: the last round). An object that appears several times in that
 round keeps its latest row. Exec, scrape and log recordings captured after ``at`` are ignored.
+
+Parts: ``records`` (objects, recordings, the raw reader, cursors) and ``store_index`` (rounds,
+indexes, URL keys); this module loads a ``Store`` from them and re-exports their public names.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-import pyarrow.parquet as pq
-
-from k10s_forensics.store.bundle import Bundle, RAW_SCHEMAS, parse_iso
-from k10s_forensics.errors import BundleError
 from k10s_forensics.serve.discovery import Catalog, Resource, make_resource
+from k10s_forensics.serve.records import LAZY, Cursors, Obj, RawReader, Recording, _reader
+from k10s_forensics.serve.store_index import (
+    _index_execs,
+    _index_logs,
+    _index_scrapes,
+    _kept,
+    _object_from_row,
+    _select_round,
+    _synth_namespace,
+    loose_proxy_path,
+    url_keys,
+)
+from k10s_forensics.store.bundle import Bundle, parse_iso
 
 ROUND_GAP_S = 5.0
 DEFAULT_K8S_VERSION = "v1.31.0"
-
-
-@dataclass
-class Obj:
-    """One served object: parsed body plus its JSON bytes (serialised once)."""
-
-    namespace: str | None
-    name: str
-    body: dict[str, Any]
-    raw: bytes
-
-
-@dataclass
-class Recording:
-    """One recorded exec run, scrape or log: small fields in memory, big text read on demand."""
-
-    captured_at: dt.datetime
-    fields: dict[str, Any]
-    reader: "RawReader | None" = None
-
-    def get(self, name: str, default: Any = None) -> Any:
-        if name in self.fields:
-            return self.fields[name]
-        if self.reader is not None and name in self.reader.lazy:
-            value = self.reader.value(self.fields["_rg"], self.fields["_i"], name)
-            return default if value is None else value
-        return default
-
-
-class RawReader:
-    """One raw Parquet file: small columns listed once, big text columns read per row group
-    on demand with a small LRU cache (a served bundle never holds all bodies in memory)."""
-
-    def __init__(self, path: Path, name: str, lazy: tuple[str, ...], cache_groups: int = 4):
-        self.path, self.name, self.lazy = path, name, lazy
-        self.cache_groups = cache_groups
-        self._cache: "OrderedDict[tuple[int, str], Any]" = OrderedDict()
-        self._lock = threading.Lock()
-        try:
-            self.file = pq.ParquetFile(path)
-        except Exception as exc:  # pyarrow raises several types for damaged files
-            raise BundleError(f"{path}: unreadable Parquet ({exc.__class__.__name__}: {exc})") from None
-        missing = [c for c in RAW_SCHEMAS[name].names if c not in self.file.schema_arrow.names]
-        if missing:
-            raise BundleError(f"{path}: missing columns {', '.join(missing)}")
-
-    def rows(self) -> list[dict[str, Any]]:
-        """The small columns of every row, with ``_rg`` (row group) and ``_i`` (row in it)."""
-        small = [c for c in RAW_SCHEMAS[self.name].names if c not in self.lazy]
-        out: list[dict[str, Any]] = []
-        try:
-            for rg in range(self.file.num_row_groups):
-                for i, row in enumerate(self.file.read_row_group(rg, columns=small).to_pylist()):
-                    row["_rg"], row["_i"] = rg, i
-                    out.append(row)
-        except Exception as exc:
-            raise BundleError(f"{self.path}: unreadable Parquet ({exc.__class__.__name__}: {exc})") from None
-        return out
-
-    def value(self, rg: int, i: int, column: str) -> Any:
-        key = (rg, column)
-        with self._lock:  # a ParquetFile must not be read from several threads at once
-            col = self._cache.get(key)
-            if col is not None:
-                self._cache.move_to_end(key)
-            else:
-                col = self.file.read_row_group(rg, columns=[column]).column(0)
-                self._cache[key] = col
-                while len(self._cache) > self.cache_groups:
-                    self._cache.popitem(last=False)
-        return col[i].as_py()
-
-
-LAZY = {"objects": ("body",), "exec": ("stdout", "stderr"), "scrapes": ("body",), "logs": ("body",)}
-
-
-def _reader(bundle: Bundle, name: str) -> RawReader | None:
-    path = bundle.raw_path(name)
-    return RawReader(path, name, LAZY[name]) if path.is_file() else None
-
-
-class Cursors:
-    """Per-key replay cursors: call i returns recording i; after the last, the last again."""
-
-    def __init__(self) -> None:
-        self._next: dict[Any, int] = {}
-        self._lock = threading.Lock()
-
-    def take(self, key: Any, recordings: list[Recording]) -> Recording:
-        with self._lock:
-            i = self._next.get(key, 0)
-            self._next[key] = i + 1
-        return recordings[min(i, len(recordings) - 1)]
-
-    def reset(self) -> None:
-        with self._lock:
-            self._next.clear()
-
-
-def _rounds(times: list[dt.datetime], gap_s: float) -> list[tuple[dt.datetime, dt.datetime]]:
-    """Chain sorted distinct timestamps into (start, end) rounds split at gaps > gap_s."""
-    out: list[list[dt.datetime]] = []
-    for t in sorted(set(times)):
-        if out and (t - out[-1][1]).total_seconds() <= gap_s:
-            out[-1][1] = t
-        else:
-            out.append([t, t])
-    return [(a, b) for a, b in out]
-
-
-def _select_round(rows: list[dict[str, Any]], at: dt.datetime | None, gap_s: float) -> list[dict[str, Any]]:
-    rounds = _rounds([r["captured_at"] for r in rows], gap_s)
-    chosen = [r for r in rounds if at is None or r[0] <= at]
-    if not chosen:
-        return []
-    start, end = chosen[-1]
-    latest: dict[tuple[Any, Any], dict[str, Any]] = {}
-    for row in sorted(rows, key=lambda r: r["captured_at"]):
-        if start <= row["captured_at"] <= end:
-            latest[(row["namespace"], row["name"])] = row
-    return list(latest.values())
-
-
-def _object_from_row(row: dict[str, Any], reader: RawReader) -> Obj | None:
-    try:
-        body = json.loads(reader.value(row["_rg"], row["_i"], "body") or "")
-    except (TypeError, json.JSONDecodeError):
-        return None
-    if not isinstance(body, dict):
-        return None
-    body.setdefault("apiVersion", row["api_version"])
-    body.setdefault("kind", row["kind"])
-    meta = body.setdefault("metadata", {})
-    meta.setdefault("name", row["name"])
-    if row["namespace"]:
-        meta.setdefault("namespace", row["namespace"])
-    return Obj(row["namespace"] or None, row["name"], body, json.dumps(body, separators=(",", ":")).encode())
-
-
-def _synth_namespace(name: str) -> Obj:
-    body = {
-        "apiVersion": "v1",
-        "kind": "Namespace",
-        "metadata": {"name": name, "annotations": {"k10s.io/synthesized": "namespace seen in captured objects"}},
-        "status": {"phase": "Active"},
-    }
-    return Obj(None, name, body, json.dumps(body, separators=(",", ":")).encode())
-
-
-def url_keys(url: str) -> list[str]:
-    """Lookup keys of a proxy URL, most specific first: path?query, path, loose path."""
-    parts = urlsplit(url)
-    path = parts.path.rstrip("/") or "/"
-    keys = [f"{path}?{parts.query}"] if parts.query else []
-    keys.append(path)
-    loose = loose_proxy_path(path)
-    if loose not in keys:
-        keys.append(loose)
-    return keys
-
-
-def loose_proxy_path(path: str) -> str:
-    """Drop scheme and port from the name segment before ``/proxy`` (``http:pod:9400`` -> ``pod``)."""
-    segs = path.split("/")
-    if "proxy" in segs:
-        i = segs.index("proxy")
-        if i > 0:
-            name = segs[i - 1]
-            if name.startswith(("http:", "https:")):
-                name = name.split(":", 1)[1]
-            segs[i - 1] = name.split(":", 1)[0]
-    return "/".join(segs)
 
 
 @dataclass
@@ -306,35 +142,4 @@ class Store:
         self.scrape_cursors.reset()
 
 
-def _kept(reader: RawReader | None, keep: Any) -> list[dict[str, Any]]:
-    return [r for r in reader.rows() if keep(r)] if reader else []
-
-
-def _index_execs(rows: list[dict[str, Any]], reader: RawReader | None) -> dict[tuple[str, str, str, str], list[Recording]]:
-    out: dict[tuple[str, str, str, str], list[Recording]] = {}
-    for row in sorted(rows, key=lambda r: r["captured_at"]):
-        key = (row["namespace"] or "", row["pod"] or "", row["container"] or "", " ".join((row["command"] or "").split()))
-        out.setdefault(key, []).append(Recording(row["captured_at"], row, reader))
-    return out
-
-
-def _index_scrapes(rows: list[dict[str, Any]], reader: RawReader | None) -> dict[str, list[Recording]]:
-    out: dict[str, list[Recording]] = {}
-    for row in sorted(rows, key=lambda r: r["captured_at"]):
-        if not row["url"]:
-            continue
-        rec = Recording(row["captured_at"], row, reader)
-        for key in dict.fromkeys(url_keys(row["url"])):
-            out.setdefault(key, []).append(rec)
-    return out
-
-
-def _index_logs(rows: list[dict[str, Any]], reader: RawReader | None) -> dict[tuple[str, str, str, bool], Recording]:
-    out: dict[tuple[str, str, str, bool], Recording] = {}
-    for row in sorted(rows, key=lambda r: r["captured_at"]):
-        key = (row["namespace"] or "", row["pod"] or "", row["container"] or "", bool(row["previous"]))
-        out[key] = Recording(row["captured_at"], row, reader)
-    return out
-
-
-__all__ = ["Cursors", "Obj", "Recording", "Store", "ROUND_GAP_S", "loose_proxy_path", "url_keys"]
+__all__ = ["Cursors", "Obj", "RawReader", "Recording", "Store", "ROUND_GAP_S", "loose_proxy_path", "url_keys"]

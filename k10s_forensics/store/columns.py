@@ -13,7 +13,8 @@ from typing import Any, Mapping
 
 import pyarrow as pa
 
-from k10s_forensics.store.bundle import BundleWriter, RawWriter, _clean_value, split_groups
+from k10s_forensics.store.bundle import BundleWriter
+from k10s_forensics.store.raw_writer import RawWriter, _clean_value, split_groups
 
 
 def _array(values: list[Any], type_: pa.DataType) -> pa.Array:
