@@ -52,8 +52,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _sample_bundle_state() -> dict[str, tuple[int, int]]:
-    """(size, mtime) of every file under sample-bundles/: what a test writing into the repository changes."""
-    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(SAMPLE_BUNDLES.rglob("*")) if p.is_file()}
+    """(size, mtime) of every file under sample-bundles/ (what a test writing into the repository changes),
+    less the empty ``.k10s.lock`` k10s keeps beside any bundle it reads (store/locking.py; git ignores it)."""
+    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(SAMPLE_BUNDLES.rglob("*"))
+            if p.is_file() and p.name != ".k10s.lock"}
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
