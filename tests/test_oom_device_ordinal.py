@@ -34,7 +34,9 @@ def test_allocator_ordinal_alone_names_no_rank(tmp_path, line):
     assert not found[0]["ranks"], found  # a real OOM, but not pinned on local rank 7 / 5
 
 
-def test_nccl_prefix_device_is_the_local_rank(tmp_path):
-    found = oom_findings(tmp_path, list(NCCL))
+@pytest.mark.parametrize("masked", [False, True], ids=["as-logged", "host-and-pid-redacted"])
+def test_nccl_prefix_device_is_the_local_rank(tmp_path, masked):
+    lines = [ln.replace("gpu-node-0:3063028:3066152", "xxxxxxxx:xxxxxxx:xxxxxxx") if masked else ln for ln in NCCL]
+    found = oom_findings(tmp_path, lines)
     assert [f["ranks"] for f in found] == [[3]]
 
