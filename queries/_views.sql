@@ -175,8 +175,14 @@ eff AS (
            -- launcher report names only processes with a tagged exception of their own: the pod's one rank without one
            coalesce(le.rank, h.h_rank, CASE WHEN uo.event_id IS NOT NULL AND h.h_rank IS NULL
                                              AND h.h_local IS NULL THEN sm.rank END) AS eff_rank,
-           -- else the CUDA ordinal, which is the local rank when a pod's processes see all its GPUs
-           coalesce(le.local_rank, h.h_local, CASE WHEN pm.nranks > 1 AND le.kind IN ('cuda_oom', 'cuda_error') THEN le.cuda_dev END) AS eff_local
+           -- else the CUDA ordinal of NCCL's own line prefix (`host:pid:tid [dev] NCCL WARN ...`: the device of the
+           -- printing process's communicator), which is the local rank when a pod's processes see all its GPUs; the
+           -- `GPU N` of PyTorch's allocator message is the device of the failed allocation, not the process (a process
+           -- that spreads its model over several GPUs, device_map="auto", names any of them): it names no rank
+           -- (NCCL's host and pid may be masked in a paste: the wording tells the two apart)
+           coalesce(le.local_rank, h.h_local, CASE WHEN pm.nranks > 1 AND le.kind IN ('cuda_oom', 'cuda_error')
+                                                    AND coalesce(le.subkind NOT IN ('pytorch', 'pytorch_legacy'), true)
+                                               THEN le.cuda_dev END) AS eff_local
     FROM le
     LEFT JOIN pod_match pm ON pm.event_id = le.event_id AND pm.pick = 1
     LEFT JOIN oom_hint h ON h.event_id = le.event_id
