@@ -139,8 +139,10 @@ def test_one_process_s_chained_exception_still_names_it(tmp_path):
     assert _named(tmp_path, text) == [("rank-failure", "python-exception", [0])]
 
 
-def _oom(gpu: int, gib: str) -> str:
-    return (f"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {gib} GiB. GPU {gpu} has a total capacity of 79.33 GiB "
+def _oom(rank: int, gib: str) -> str:
+    """A rank-tagged CUDA OOM (the allocator's ``GPU N`` alone names no rank: batch 20, tests/test_oom_device_ordinal.py)."""
+    gpu = rank % 8
+    return (f"[rank{rank}]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {gib} GiB. GPU {gpu} has a total capacity of 79.33 GiB "
             "of which 6.37 GiB is free. Including non-PyTorch memory, this process has 72.95 GiB memory in use.")
 
 

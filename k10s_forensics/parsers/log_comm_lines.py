@@ -1,0 +1,160 @@
+"""Single-line classification, the communication wordings: NCCL/c10d watchdog timeouts and their
+process group, remote-peer errors, identity lines (a rank joining, NCCL's bootstrap and ``comm``
+lines) and other NCCL errors (``log_classify.classify`` calls them; same event dict shape)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.common import normalize_pci_bus_id
+
+Event = dict[str, Any]
+
+
+def to_int(value: str | None) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        return None
+
+
+def process_group(text: str) -> str | None:
+    m = P.PG_GUID.search(text)
+    if m:
+        return m.group(2)
+    m = P.PG_PLAIN.search(text)
+    if m:
+        return m.group(1) + (f"({m.group(2)})" if m.group(2) else "")
+    return None
+
+
+def watchdog(text: str) -> Event | None:
+    caught = P.WATCHDOG_CAUGHT.search(text)
+    if caught or (P.BLOCKING_WAIT.search(text) and "WorkNCCL(" in text):
+        # field by field: a line cut short still yields what it holds
+        seq, op, tmo = P.WORK_SEQ.search(text), P.WORK_OP.search(text), P.WORK_TIMEOUT.search(text)
+        ran = P.RAN_FOR.search(text)
+        numel_in, numel_out = P.WORK_NUMEL_IN.search(text), P.WORK_NUMEL_OUT.search(text)
+        if P.THREAD_TERMINATED.search(text):
+            subkind = "thread_terminated"
+        else:
+            subkind = "watchdog_caught" if caught else "blocking_wait"
+        return {
+            "kind": "nccl_watchdog_timeout",
+            "subkind": subkind,
+            "seq_num": to_int(seq.group(1)) if seq else None,
+            "op_type": op.group(1) if op else None,
+            "timeout_ms": to_int(tmo.group(1)) if tmo else None,
+            "ran_for_ms": to_int(ran.group(1)) if ran else None,
+            "numel_in": to_int(numel_in.group(1)) if numel_in else None,
+            "numel_out": to_int(numel_out.group(1)) if numel_out else None,
+        }
+    for regex, subkind in ((P.FAILURE_DETECTED, "failure_detected"), (P.TIMEOUT_AT_WORK, "timeout_at_work")):
+        m = regex.search(text)
+        if m:
+            return {
+                "kind": "nccl_watchdog_timeout",
+                "subkind": subkind,
+                "seq_num": to_int(m.group(1)),
+                "last_enqueued_seq": to_int(m.group(2)),
+                "last_completed_seq": to_int(m.group(3)),
+            }
+    if P.WATCHDOG_HANG.search(text):
+        return {"kind": "nccl_watchdog_timeout", "subkind": "watchdog_hang"}
+    m = P.EXCEPTION_SUMMARY.search(text)
+    if m:
+        return {
+            "kind": "watchdog_exception_summary",
+            "subkind": "exception_detected",
+            "seq_num": to_int(m.group(1)),
+            "last_enqueued_seq": to_int(m.group(2)),
+            "last_completed_seq": to_int(m.group(3)),
+        }
+    m = P.LAST_WORK.search(text)
+    if m:
+        return {
+            "kind": "watchdog_exception_summary",
+            "subkind": "dump_signal" if "dump signal" in text else "pg_status",
+            "last_enqueued_seq": to_int(m.group(1)),
+            "last_completed_seq": to_int(m.group(2)),
+        }
+    return None
+
+
+def remote_error(text: str) -> Event | None:
+    for subkind, regex in P.PEER_PATTERNS:
+        m = regex.search(text)
+        if m:
+            return {"kind": "nccl_remote_error", "subkind": subkind, "peer_ip": m.group(1), "peer_port": to_int(m.group(2))}
+    if P.REMOTE_ERROR.search(text):
+        return {"kind": "nccl_remote_error", "subkind": "remote_error"}
+    m = P.LOCAL_PEER_CLOSED.search(text)
+    if m:
+        return {"kind": "nccl_peer_closed", "subkind": "local_rank", "local_rank": to_int(m.group(1))}
+    return None
+
+
+def identity(text: str) -> list[Event]:
+    m = P.RANK_JOINING.search(text) if "Initializing distributed" in text else None
+    if m:  # the rank said it is joining the process group (a store timeout then names who never did)
+        return [{"kind": "rank_joining", "subkind": "lightning", "rank": to_int(m.group(1)), "nranks": to_int(m.group(2))}]
+    joining = store_barrier(text) if "barrier" in text else None
+    if joining:  # c10d's store-based barrier (torch < 2.0): the rank reached init_process_group's barrier
+        return [joining]
+    m = P.BOOTSTRAP.search(text)
+    if m:
+        return [{"kind": "nccl_bootstrap", "subkind": "bootstrap", "ip": m.group(2)}]
+    m = P.NET_IB_OOB.search(text)
+    if m:
+        return [{"kind": "nccl_bootstrap", "subkind": "net_ib_oob", "ip": m.group(2)}]
+    m = P.NET_SOCKET.search(text)
+    if m:
+        return [
+            {"kind": "nccl_bootstrap", "subkind": "net_socket", "ip": ip}
+            for _iface, ip in P.NET_SOCKET_ITEM.findall(m.group(1))
+        ]
+    m = P.COMM_LINE.search(text)
+    if m:
+        state = P.COMM_STATE.search(text)
+        state_text = state.group(1) if state else None
+        if state_text == "Destroy COMPLETE":
+            return []
+        dev = P.COMM_CUDADEV.search(text)
+        bus = P.COMM_BUSID.search(text)
+        return [
+            {
+                "kind": "nccl_comm_abort" if state_text == "Abort COMPLETE" else "nccl_comm_init",
+                "subkind": state_text.lower().replace(" ", "_") if state_text else None,
+                "rank": to_int(m.group(2)),
+                "pg_rank": to_int(m.group(2)),
+                "nranks": to_int(m.group(3)),
+                "cuda_dev": to_int(dev.group(1)) if dev else None,
+                "bus_id": normalize_pci_bus_id(bus.group(1)) if bus else None,
+            }
+        ]
+    return []
+
+
+def store_barrier(text: str) -> Event | None:
+    """c10d's store-based barrier: the rank reached it (``nranks``: the world size a line gives; the SQL reads ``worker_count=``)."""
+    for pattern in (P.STORE_BARRIER_WAIT, P.STORE_BARRIER_DONE, P.STORE_BARRIER_ADDED):
+        m = pattern.search(text)
+        if m:
+            nranks = to_int(m.group(2)) if pattern.groups >= 2 else None
+            return {"kind": "rank_joining", "subkind": "store_barrier", "rank": to_int(m.group(1)), "nranks": nranks}
+    return None
+
+
+def nccl_other(text: str) -> Event | None:
+    if P.ASYNC_TEARDOWN.search(text):
+        return {"kind": "nccl_error_other", "subkind": "async_error_teardown"}
+    if P.OTHER_NCCL_ERROR.search(text):
+        m = P.NCCL_ERROR_NAME.search(text)
+        return {"kind": "nccl_error_other", "subkind": m.group(1) if m else ("nccl_warn" if "NCCL WARN" in text else "nccl_error")}
+    return None
+
+
+__all__ = ["Event", "identity", "nccl_other", "process_group", "remote_error", "store_barrier", "to_int", "watchdog"]
