@@ -7,7 +7,7 @@ import random
 
 from log_helpers import CAPTURED, PREFIX_T0, derive, issue_counts, log_row, prefix_ts, raw_bundle, ss_row, with_api_prefix
 from k10s_forensics.engine import connect, run_sql
-from k10s_forensics.parsers import logs
+from k10s_forensics.parsers import log_sql, logs
 from k10s_forensics.rebuild.run import rebuild
 
 UTC = dt.timezone.utc
@@ -228,7 +228,7 @@ def test_event_prefilter_is_the_same_in_pyarrow_and_duckdb_on_every_real_line():
     texts = pa.table({"i": pa.array(range(len(lines)), pa.int64()), "text": pa.array(lines)})
     con = duckdb.connect()
     con.register("texts", texts)
-    in_duckdb = [r[0] for r in con.execute(f"SELECT regexp_matches(text, {logs._lit(logs.PF.PREFILTER_EVENT)}) FROM texts ORDER BY i").fetchall()]
+    in_duckdb = [r[0] for r in con.execute(f"SELECT regexp_matches(text, {log_sql._lit(logs.PF.PREFILTER_EVENT)}) FROM texts ORDER BY i").fetchall()]
     in_arrow = pc.match_substring_regex(texts["text"], logs.PF.PREFILTER_EVENT).to_pylist()
     assert len(lines) > 20_000 and sum(in_arrow) > 1_000
     assert in_arrow == in_duckdb

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from log_helpers import PREFIX_T0, derive, log_row
-from k10s_forensics.parsers import logs
+from k10s_forensics.parsers import log_sql, logs
 
 UTC = dt.timezone.utc
 
@@ -29,7 +29,7 @@ def test_one_line_per_interval_plus_first_and_last_per_rank(tmp_path):
     for rank in (0, 1):
         mine = [e for e in kept if e["rank"] == rank]
         assert mine[0]["step"] == 0 and mine[-1]["step"] == 190  # first and last line (step at death)
-        buckets = {int((e["ts"] - PREFIX_T0).total_seconds()) // logs.STEP_STRIDE_S for e in mine}
+        buckets = {int((e["ts"] - PREFIX_T0).total_seconds()) // log_sql.STEP_STRIDE_S for e in mine}
         assert buckets == set(range(10))  # every 10-s interval of the 95 s is represented
         assert len(mine) == 11  # one per interval (10) + the last line
         assert all(int((e["ts"] - PREFIX_T0).total_seconds() * 2) % 20 == 0 for e in mine[:-1])  # the interval's first line

@@ -1,0 +1,90 @@
+"""The SQL of the log parse (``parsers/logs.py``): the candidate lines' API timestamp stripped and
+cast, the event candidates handed to Python, and training-progress lines finished and thinned in SQL
+(step number, ``[rankN]:`` rank; ``STEP_STRIDE_S``)."""
+
+from __future__ import annotations
+
+from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers import log_prefilter as PF
+from k10s_forensics.parsers.log_lines import LINE_CHARS
+
+LONG_LINE = 65536
+#: training_step thinning: per (log body, rank, subkind) series keep the first line of every
+#: STEP_STRIDE_S-second interval, plus the first and last line of the series and both lines
+#: around a step that goes back (restart, new epoch bar); lines without a timestamp are all kept.
+STEP_STRIDE_S = 10
+
+
+def _lit(pattern: str) -> str:
+    return "'" + pattern.replace("'", "''") + "'"
+
+
+def _step_columns() -> str:
+    """One column per STEP_EXTRACT wording (each regex run once), named ``x_<wording>``."""
+    cols = []
+    for name, rx in PF.STEP_EXTRACT:
+        if name == "tqdm":  # the last tqdm counter on the line: tqdm redraws with \r, so one line holds many
+            cols.append(f"nullif(list_extract(regexp_extract_all(text, {_lit(rx)}, 1), -1), '') AS x_{name}")
+        else:
+            cols.append(f"nullif(regexp_extract(text, {_lit(rx)}, 1), '') AS x_{name}")
+    return ", ".join(cols)
+
+
+def _step_sql() -> str:
+    """``step`` and ``step_kind`` from the ``x_<wording>`` columns, first wording that matched."""
+    order = [name for name, _ in PF.STEP_EXTRACT]
+    value = "coalesce(" + ", ".join(f"x_{n}" for n in order) + ")"
+    kind = "CASE " + " ".join(f"WHEN x_{n} IS NOT NULL THEN '{n}'" for n in order)
+    kind += f" WHEN regexp_matches(text, {_lit(PF.STEP_HF)}) THEN 'hf_log' END"
+    return f"try_cast({value} AS BIGINT) AS step, {kind} AS step_kind"
+
+
+CANDIDATES_SQL = f"""
+WITH hits AS (
+    SELECT _row, line_no, raw_line, follow, regexp_extract(raw_line, {_lit('(' + P.API_TS[:-1] + ') ')}, 1) AS api_text
+    FROM hits_arrow
+), texts AS (
+    SELECT _row, line_no, api_text, follow,
+           rtrim(CASE WHEN api_text = '' THEN raw_line ELSE substr(raw_line, length(api_text) + 2) END, chr(13)) AS text
+    FROM hits
+)
+SELECT _row, line_no,
+       try_cast(nullif(api_text, '') AS TIMESTAMPTZ) AS api_ts,
+       length(text) > {LONG_LINE} AS long_line,
+       follow,
+       text
+FROM texts
+"""
+#: ``cand``: the candidates with ``is_event``, which pyarrow's RE2 computed (``_candidates``).
+WITH_EVENTS_SQL = """
+SELECT c._row, c.line_no, c.api_ts, c.long_line, e.is_event, c.follow, c.text
+FROM cand_text c JOIN is_event_arrow e USING (_row, line_no)
+"""
+
+EVENTS_SQL = "SELECT _row, line_no, api_ts, long_line, text, follow AND NOT is_event AS follow FROM cand WHERE is_event OR follow ORDER BY _row, line_no"
+
+
+STEPS_SQL = f"""
+WITH x AS (
+    SELECT _row, line_no, api_ts, long_line, text, {_step_columns()} FROM cand WHERE NOT is_event AND NOT follow
+), s AS (
+    SELECT _row, line_no, api_ts, long_line, left(text, {LINE_CHARS}) AS line,
+           coalesce(try_cast(nullif(regexp_extract(text, '\\[rank(\\d+)\\]:', 1), '') AS BIGINT),
+                    try_cast(nullif(regexp_extract(text, '(?i)\\[rank (\\d+)\\]', 1), '') AS BIGINT)) AS rank,
+           {_step_sql()}
+    FROM x
+), series AS (
+    SELECT *, lag(line_no) OVER w AS prev_line, lead(line_no) OVER w AS next_line,
+           lag(step) OVER w AS prev_step, lead(step) OVER w AS next_step,
+           lag(bucket) OVER w AS prev_bucket
+    FROM (SELECT *, epoch_us(api_ts) // {STEP_STRIDE_S * 1_000_000} AS bucket FROM s WHERE step_kind IS NOT NULL)
+    WINDOW w AS (PARTITION BY _row, rank, step_kind ORDER BY line_no)
+)
+SELECT _row, line_no, api_ts, long_line, line, rank, step, step_kind FROM series
+WHERE api_ts IS NULL OR prev_line IS NULL OR next_line IS NULL OR prev_bucket IS DISTINCT FROM bucket
+   OR step < prev_step OR next_step < step
+ORDER BY _row, line_no
+"""
+
+
+__all__ = ["CANDIDATES_SQL", "EVENTS_SQL", "LONG_LINE", "STEPS_SQL", "STEP_STRIDE_S", "WITH_EVENTS_SQL"]
