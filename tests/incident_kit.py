@@ -175,4 +175,16 @@ def naming_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [f for f in findings if f["severity"] in ("critical", "warning") and f.get("ranks")]
 
 
-__all__ = ["REAL_SAMPLES_DIR", "Case", "api_stamped", "load_cases", "load_corpus", "incident_bundle", "analyze_incident", "misses", "naming_findings", "world_size"]
+
+
+def named_in_paste(tmp_path: Path, text: str, nproc: int | None, world: int | None, now) -> list[tuple]:
+    """(rule, cause, ranks) of each finding naming a culprit, for ``text`` imported as one pasted log."""
+    from k10s_forensics.analyze.runner import analyze
+    from k10s_forensics.logimport import LogSource, import_logs
+
+    bundle, _ = import_logs([LogSource("log.txt", text)], tmp_path / "b", nproc_per_node=nproc, world_size=world,
+                            job="train", namespace="team-a", now=now)
+    return [(f["rule"], f["cause"], f["ranks"]) for f in naming_findings(analyze(bundle)["findings"])]
+
+
+__all__ = ["REAL_SAMPLES_DIR", "Case", "api_stamped", "load_cases", "load_corpus", "incident_bundle", "analyze_incident", "misses", "named_in_paste", "naming_findings", "world_size"]

@@ -10,9 +10,7 @@ import datetime as dt
 
 import pytest
 
-from incident_kit import naming_findings
-from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.logimport import LogSource, import_logs
+from incident_kit import named_in_paste
 from k10s_forensics.parsers.log_classify import classify
 from k10s_forensics.parsers.log_prefilter import PREFILTER_EVENT
 
@@ -80,9 +78,7 @@ def test_lines_that_are_none_of_these(line):
 
 
 def _named(tmp_path, text: str, nproc: int | None, world: int | None):
-    bundle, _ = import_logs([LogSource("log.txt", text)], tmp_path / "b", nproc_per_node=nproc, world_size=world,
-                            job="train", namespace="team-a", now=NOW)
-    return [(f["rule"], f["cause"], f["ranks"]) for f in naming_findings(analyze(bundle)["findings"])]
+    return named_in_paste(tmp_path, text, nproc, world, NOW)
 
 
 COMPOSER = ("2023-04-24 16:03:12,379: rank0[1003409][MainThread]: DEBUG: composer.utils.dist: Initializing torch.dist: global_rank=0, "

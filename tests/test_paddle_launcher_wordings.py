@@ -12,9 +12,7 @@ import re
 
 import pytest
 
-from incident_kit import naming_findings
-from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.logimport import LogSource, import_logs
+from incident_kit import named_in_paste
 from k10s_forensics.parsers.log_classify import classify
 from k10s_forensics.parsers.log_prefilter import PREFILTER_EVENT
 
@@ -71,10 +69,8 @@ def test_the_prefilter_lets_each_wording_through(line):
     assert re.search(PREFILTER_EVENT, line)
 
 
-def _named(tmp_path, text: str, nproc: int, world: int):
-    bundle, _ = import_logs([LogSource("log.txt", text)], tmp_path / "b", nproc_per_node=nproc, world_size=world,
-                            job="train", namespace="team-a", now=NOW)
-    return [(f["rule"], f["cause"], f["ranks"]) for f in naming_findings(analyze(bundle)["findings"])]
+def _named(tmp_path, text: str, nproc: int | None, world: int | None):
+    return named_in_paste(tmp_path, text, nproc, world, NOW)
 
 
 NEW = ("LAUNCH INFO 2022-11-21 02:35:54,384 Pod failed\n"
