@@ -15,9 +15,9 @@ import duckdb
 import pyarrow as pa
 
 from k10s_forensics.store import derived
-from k10s_forensics.threads import threads_or_default
 from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle
 from k10s_forensics.store.tables import TABLE_NAMES, table_def
+from k10s_forensics.threads import threads_or_default
 
 #: Raw tables the facets read (views ``<side>.raw_<name>``).
 RAW_USED = ("objects", "exec")
@@ -52,6 +52,7 @@ def _side_view(con: duckdb.DuckDBPyConnection, side: str, view: str, paths: list
 
 def connect(baseline: Sequence[Bundle], bundle: Bundle, threads: int | None = None) -> duckdb.DuckDBPyConnection:
     """A locked in-memory DuckDB with ``base.*`` and ``cur.*`` views over the bundles' files."""
+    threads = threads_or_default(threads)  # a bad K10S_THREADS is refused before any bundle is rebuilt
     sides = {"base": [ready(b) for b in baseline], "cur": [ready(bundle)]}
     locks = []
     for bundles in sides.values():
@@ -64,7 +65,6 @@ def connect(baseline: Sequence[Bundle], bundle: Bundle, threads: int | None = No
     for lock in locks:
         weakref.finalize(con, lock.release_shared)
     con.execute("SET TimeZone = 'UTC'")
-    threads = threads_or_default(threads)
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     files = [b.table_path(n) for bs in sides.values() for b in bs for n in TABLE_NAMES]

@@ -16,8 +16,8 @@ from typing import Any
 import pyarrow as pa
 
 from k10s_forensics.errors import EngineError, QueryError
-from k10s_forensics.threads import threads_or_default
 from k10s_forensics.fleet.schema import FLEET_TABLES, FleetTable
+from k10s_forensics.threads import threads_or_default
 
 ENGINES = ("duckdb", "spark")
 
