@@ -154,7 +154,7 @@ def _create_empty_tables(con: duckdb.DuckDBPyConnection, names: list[str]) -> No
     the table's declared schema (store/tables.py), the same the Parquet reader gives.
     """
     if names:
-        con.execute("".join(f'CREATE TEMP TABLE "{name}" ({_columns_ddl(con, name)});' for name in names))
+        execute(con, "".join(f'CREATE TEMP TABLE "{name}" ({_columns_ddl(con, name)});' for name in names))
 
 
 #: Per table name: its columns as DuckDB DDL (from the declared Arrow schema; the same in every process run).
@@ -187,18 +187,36 @@ def _create_view(con: duckdb.DuckDBPyConnection, view: str, path, copy: bool = F
     return True
 
 
-#: Statement kinds per SQL text already parsed (the built-in rules run on every analyze; parsing
-#: does not depend on the connection: no extension is ever loaded).
-_KINDS: dict[str, tuple[str, ...]] = {}
+#: Parsed statements per SQL text: the built-in rules and shared views run on every analyze, and
+#: parsing does not depend on the connection (no extension is ever loaded), so a process parses
+#: each text once (``execute``; docs/architecture.md, "Statements parsed once").
+_PARSED: dict[str, tuple[duckdb.Statement, ...]] = {}
+_PARSED_MAX = 4096
+
+
+def parsed(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[duckdb.Statement, ...]:
+    """``sql``'s statements, parsed once per process (raises duckdb.Error on a syntax error)."""
+    statements = _PARSED.get(sql)
+    if statements is None:
+        statements = tuple(con.extract_statements(sql))
+        if len(_PARSED) < _PARSED_MAX:
+            _PARSED[sql] = statements
+    return statements
+
+
+def execute(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None) -> duckdb.DuckDBPyConnection:
+    """``con.execute(sql, params)`` for a script of one or more statements, from the parsed cache:
+    each statement runs in order (``params`` bind the last), the connection is returned for its rows."""
+    statements = parsed(con, sql)
+    if not statements:
+        return con.execute(sql, params or None)
+    for statement in statements[:-1]:
+        con.execute(statement)
+    return con.execute(statements[-1], params or None)
 
 
 def _statement_kinds(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[str, ...]:
-    kinds = _KINDS.get(sql)
-    if kinds is None:
-        kinds = tuple(statement.type.name for statement in con.extract_statements(sql))
-        if len(_KINDS) < 4096:
-            _KINDS[sql] = kinds
-    return kinds
+    return tuple(statement.type.name for statement in parsed(con, sql))
 
 
 def check_read_only(con: duckdb.DuckDBPyConnection, sql: str, origin: str | None = None) -> None:
@@ -223,7 +241,7 @@ def run_select(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] 
     if _statement_kinds(con, sql) != ("SELECT",):
         return run_sql(con, sql, params, origin=origin)
     try:
-        con.execute(sql, params or None)
+        execute(con, sql, params)
         return con.to_arrow_table()
     except duckdb.Error as exc:
         raise QueryError(error_line(exc), origin) from None
@@ -241,4 +259,4 @@ def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | N
         raise QueryError(error_line(exc), origin) from None
 
 
-__all__ = ["LIGHT_MAX_ROWS", "connect", "error_line", "footer_rows", "open_tables", "run_select", "run_sql", "check_read_only", "REFUSED_STATEMENTS"]
+__all__ = ["LIGHT_MAX_ROWS", "connect", "error_line", "execute", "parsed", "footer_rows", "open_tables", "run_select", "run_sql", "check_read_only", "REFUSED_STATEMENTS"]

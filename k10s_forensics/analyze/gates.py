@@ -20,7 +20,7 @@ import weakref
 
 import duckdb
 
-from k10s_forensics.engine import error_line
+from k10s_forensics.engine import error_line, execute
 from k10s_forensics.errors import QueryError
 
 #: Built-in rules without a gate, and why: no condition much cheaper than the rule is surely necessary.
@@ -69,7 +69,7 @@ def evaluate(con: duckdb.DuckDBPyConnection, rules) -> frozenset[str]:
         return frozenset()
     sql = "SELECT " + ", ".join(f"({r.gate}) AS g{i}" for i, r in enumerate(gated))
     try:
-        values = con.execute(sql).fetchall()[0]
+        values = execute(con, sql).fetchall()[0]
     except duckdb.Error:
         values = tuple(_value(con, r) for r in gated)  # raises for the first gate that fails
     return frozenset(r.id for r, v in zip(gated, values) if v is False)

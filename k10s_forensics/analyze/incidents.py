@@ -263,10 +263,12 @@ def price(con, incidents: list[dict[str, Any]], findings: list[dict[str, Any]]) 
     of the incident's culprits, else its job's, else any) and the registered price table."""
     import duckdb
 
+    from k10s_forensics.engine import execute
+
     for inc in incidents:
         try:
-            model = con.execute(_MODEL_SQL, {"gpus": inc["gpus"], "nodes": inc["nodes"], "job": inc["job"] or ""}).fetchall()[0][0]
-            usd = con.execute("SELECT k10s_price($m)", {"m": model or ""}).fetchall()[0][0]
+            model = execute(con, _MODEL_SQL, {"gpus": inc["gpus"], "nodes": inc["nodes"], "job": inc["job"] or ""}).fetchall()[0][0]
+            usd = execute(con, "SELECT k10s_price($m)", {"m": model or ""}).fetchall()[0][0]
         except duckdb.Error:  # tables or prices absent: no price, hours still counted
             continue
         inc["gpu_model"] = model

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import duckdb
 
+from k10s_forensics.engine import execute
 from k10s_forensics.errors import QueryError
 from k10s_forensics.queries import VIEWS_FILES, read_text
 
@@ -212,7 +213,7 @@ def _false_conditions(con: duckdb.DuckDBPyConnection, planned: list[ViewStatemen
         return frozenset()
     sql = "SELECT " + ", ".join(f"({s.empty_unless}) AS u{i}" for i, s in enumerate(conditional))
     try:
-        values = con.execute(sql).fetchone()
+        values = execute(con, sql).fetchone()
     except duckdb.Error as exc:
         raise QueryError(f"empty-unless failed: {str(exc).splitlines()[0]}", f"queries/{conditional[0].file}") from None
     return frozenset(s.name for s, v in zip(conditional, values) if v is False)
@@ -222,7 +223,7 @@ def _run(con: duckdb.DuckDBPyConnection, script: list[str], file: str) -> None:
     if not script:
         return
     try:
-        con.execute(";\n".join(script))
+        execute(con, ";\n".join(script))
     except duckdb.Error as exc:
         raise QueryError(str(exc).splitlines()[0], f"queries/{file}") from None
 
@@ -231,7 +232,7 @@ def _count(con: duckdb.DuckDBPyConnection, names: list[str], file: str) -> dict[
     """Row counts of shared tables just created (one query)."""
     sql = "SELECT " + ", ".join(f'(SELECT count(*) FROM "{n}")' for n in names)
     try:
-        return dict(zip(names, con.execute(sql).fetchone()))
+        return dict(zip(names, execute(con, sql).fetchone()))
     except duckdb.Error as exc:
         raise QueryError(str(exc).splitlines()[0], f"queries/{file}") from None
 

@@ -41,10 +41,10 @@ def _step_sql() -> str:
 
 CANDIDATES_SQL = f"""
 WITH hits AS (
-    SELECT _row, line_no, raw_line, follow, regexp_extract(raw_line, {_lit('(' + P.API_TS[:-1] + ') ')}, 1) AS api_text
+    SELECT _row, line_no, raw_line, follow, event, regexp_extract(raw_line, {_lit('(' + P.API_TS[:-1] + ') ')}, 1) AS api_text
     FROM hits_arrow
 ), texts AS (
-    SELECT _row, line_no, api_text, follow,
+    SELECT _row, line_no, api_text, follow, event, raw_line,
            rtrim(CASE WHEN api_text = '' THEN raw_line ELSE substr(raw_line, length(api_text) + 2) END, chr(13)) AS text
     FROM hits
 )
@@ -52,7 +52,9 @@ SELECT _row, line_no,
        try_cast(nullif(api_text, '') AS TIMESTAMPTZ) AS api_ts,
        length(text) > {LONG_LINE} AS long_line,
        follow,
-       text
+       text,
+       event,                         -- the raw line matches the event prefilter (logs._hits)
+       text = raw_line AS unchanged   -- nothing stripped: that answer is the text's (logs._is_event)
 FROM texts
 """
 #: ``cand``: the candidates with ``is_event``, which pyarrow's RE2 computed (``_candidates``).
