@@ -400,7 +400,11 @@ SELECT
     coalesce(d.first_line, d.unranked_line) AS first_line,
     d.pods,
     d.watchdog_victims,
-    len(list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r))) + d.unresolved_sigterms AS victims,
+    -- ranks that failed together are no victims of their own failure, and no job has more victims than ranks
+    -- besides its failing ones (a SIGTERMed pid the log ties to no rank may be a rank already seen)
+    least(len(list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r) AND NOT list_contains(d.together_ranks, r)))
+          + d.unresolved_sigterms,
+          coalesce(greatest(js.gpus - len(d.culprit_ranks) - len(d.together_ranks), 0), 1 << 62)) AS victims,
     coalesce(js.gpus, 1) AS job_gpus,
     w.wait_s,
     round(coalesce(js.gpus, 1) * w.wait_s / 3600.0, 3) AS gpu_hours_lost

@@ -130,6 +130,16 @@ NOT_YET: dict[str, str] = {
         "(llama-856, DeepSpeed-3232, objectsdf-plus-11), and its DataLoader worker's kill is charged to it (host-oom-kill, as "
         "Pai-Megatron-Patch-583); this collector judged a script with no distributed launcher a control, which the log alone "
         "cannot tell from a one-rank job",
+    # batch 21
+    "MoE-LLaVA-20-zero3-allgather-rank0-different-numel":
+        "rank 0 is right; the watchdog compare names it size-mismatch (the same SeqNum and OpType, another NumelIn: "
+        "docs/rules.md, nccl-hang), the expectation says collective-mismatch (as pytorch-20630's op-mismatch)",
+    "nanoGPT-545-rank0-wandb-rank1-dynamo-both-fail":
+        "rank 0's AttributeError is the first failure and is named; rank 1's own exception line is elided by the author "
+        "(`...`), and two ranks failing each their own way are reported by the first one (a single culprit): expected both",
+    "CodeGeeX-160-one-traceback-no-rank-control":
+        "as pytorch-63174: the paste has no rank, no launcher line and no second process: read as one process it names "
+        "rank 0 (cuda-error, an illegal memory access); that the job ran on several machines is known from the thread only",
 }
 
 

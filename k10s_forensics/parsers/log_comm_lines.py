@@ -12,13 +12,21 @@ from k10s_forensics.parsers.common import normalize_pci_bus_id
 Event = dict[str, Any]
 
 
+#: the int64 range of the table columns these numbers go to
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
 def to_int(value: str | None) -> int | None:
+    """A number of a line, or None: not a number, or one no int64 column holds. c10d prints the
+    unknown element count of coalesced or point-to-point work (``batch_isend_irecv``: a pipeline
+    stage's send/recv) as -1 read unsigned, ``NumelIn=18446744073709551615``: unknown, not a size."""
     if value is None or value == "":
         return None
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         return None
+    return number if INT64_MIN <= number <= INT64_MAX else None
 
 
 def process_group(text: str) -> str | None:

@@ -19,6 +19,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from k10s_forensics.rebuild.fit_rows import rows_table
 from k10s_forensics.rebuild.memory import keep_freed_memory
 from k10s_forensics.rebuild.raw_layer import RawLayer
 from k10s_forensics.store import derived
@@ -51,8 +52,12 @@ class DeriveContext(RawLayer):
         """Add rows to derived table ``name`` (columns missing from ``table`` become null)."""
         if name not in TABLES_BY_NAME:
             raise KeyError(f"unknown derived table {name!r}")
-        if isinstance(table, list):
-            table = pa.Table.from_pylist(table, schema=TABLES_BY_NAME[name].schema) if table else TABLES_BY_NAME[name].empty()
+        if isinstance(table, list) and table:
+            table, unfit, example = rows_table(table, TABLES_BY_NAME[name].schema)
+            if unfit:
+                self.issue(name, "integer out of its column's range: read as unknown", example, count=unfit)
+        elif isinstance(table, list):
+            table = TABLES_BY_NAME[name].empty()
         table = conform(name, table)
         if table.num_rows == 0:
             return
