@@ -130,6 +130,11 @@ NOT_YET: dict[str, str] = {
         "(llama-856, DeepSpeed-3232, objectsdf-plus-11), and its DataLoader worker's kill is charged to it (host-oom-kill, as "
         "Pai-Megatron-Patch-583); this collector judged a script with no distributed launcher a control, which the log alone "
         "cannot tell from a one-rank job",
+    # batch 22
+    "ray-47461-torchtrainer-worker0-failed-raylet-system-error":
+        "worker 0 is right (Ray Train's `Worker 0 has failed.`); the raylet's `Worker exit type: SYSTEM_ERROR` beside it, "
+        "placed on the pod's one rank, is read as a kill from outside, host-oom-kill (as ray-31828): the expectation leaves "
+        "the cause open",
 }
 
 
