@@ -152,10 +152,12 @@ classified AS (
                     WHEN status IS NULL AND subkind = 'ray_worker_died' THEN 'host-oom-kill'
                     -- a pod whose container ended in Error / CrashLoopBackOff, a Ray actor whose worker process
                     -- died (ActorDiedError, SYSTEM_ERROR): it ended, how is unknown
+                    -- Ray Train's trainer a worker ("Worker 0 has failed.", by world rank)
                     -- JAX's coordination service lost a task (heartbeat timeout, set to ERROR), vLLM's executor a worker
                     -- process that "died unexpectedly": it ended, how is unknown
                     -- Paddle's legacy launcher's aborted trainer (its rank, no status): the same
-                    WHEN status IS NULL AND subkind IN ('pod_status', 'ray_actor_died', 'jax_task_error', 'vllm_worker_died', 'paddle_abort') THEN 'exit-unknown'
+                    WHEN status IS NULL AND subkind IN ('pod_status', 'ray_actor_died', 'ray_train_worker_failed', 'jax_task_error', 'vllm_worker_died',
+                                                      'paddle_abort') THEN 'exit-unknown'
                     -- torch elastic's @record on a worker that failed "with no error file": the same, unless the agent's
                     -- own report of that failure (its `failed (exitcode: …)` line, its failure table) is in the log,
                     -- which says how it ended (and whether it was torn down): then this line adds nothing

@@ -142,8 +142,10 @@ oom_hint AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: tor
               -- unless that process printed a rank-tagged exception of its own (its exit status is that one's)
     SELECT o.event_id,
            min(f.rank) FILTER (WHERE f.rank IS NOT NULL AND orp.event_id IS NULL) AS h_rank,
-           arg_min(f.local_rank, (coalesce(f.ts, o.ts) + to_microseconds(f.line_no), f.raw_row, f.line_no, f.local_rank))
-               FILTER (WHERE f.local_rank IS NOT NULL AND coalesce(f.ts, o.ts) IS NOT NULL AND orp.event_id IS NULL) AS h_local
+           -- (neither line with a time: the first report below it in the same log body, by line)
+           arg_min(f.local_rank, (coalesce(f.ts, o.ts, TIMESTAMPTZ '1970-01-01 00:00:00+00') + to_microseconds(f.line_no),
+                                  f.raw_row, f.line_no, f.local_rank))
+               FILTER (WHERE f.local_rank IS NOT NULL AND orp.event_id IS NULL) AS h_local
     FROM le o JOIN le f
       ON f.namespace = o.namespace AND f.pod = o.pod AND coalesce(f.pod_uid = o.pod_uid, true)
      AND f.kind = 'torchrun_failure' AND f.exit_code > 0

@@ -140,6 +140,11 @@ NOT_YET: dict[str, str] = {
     "CodeGeeX-160-one-traceback-no-rank-control":
         "as pytorch-63174: the paste has no rank, no launcher line and no second process: read as one process it names "
         "rank 0 (cuda-error, an illegal memory access); that the job ran on several machines is known from the thread only",
+    # batch 22
+    "ray-47461-torchtrainer-worker0-failed-raylet-system-error":
+        "worker 0 is right (Ray Train's `Worker 0 has failed.`); the raylet's `Worker exit type: SYSTEM_ERROR` beside it, "
+        "placed on the pod's one rank, is read as a kill from outside, host-oom-kill (as ray-31828): the expectation leaves "
+        "the cause open",
 }
 
 

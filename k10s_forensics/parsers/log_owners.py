@@ -53,6 +53,9 @@ RAY_WORKER_RANK = re.compile(r"\(ip=[^,()]{1,100}, pid=(\d{1,9})\) world_rank=(\
 RAY_WORKER_DIED = re.compile(r"(?:The actor is dead because its worker process has died|A worker died or was killed while executing a task)"
                              r".{0,2000}?Worker exit type: (SYSTEM_ERROR|NODE_OUT_OF_MEMORY)")
 RAY_WORKER_PID = re.compile(r"\bWorker PID: (\d{1,9})\b")
+#: Ray Train's trainer on a worker of its group that died (its index in the group, the world rank):
+#: ``(TorchTrainer pid=89392) Worker 0 has failed.``; how it ended is not said
+RAY_TRAIN_WORKER_FAILED = re.compile(r"(?:^|[\s)])Worker (\d{1,7}) has failed\.\s*$")
 #: Python's unraisable-exception report (``sys.unraisablehook``) and its atexit callback's: the traceback under it was ignored
 IGNORED_HEADER = re.compile(r"^Exception ignored (?:in\b|while\b|on\b)")
 
@@ -153,11 +156,16 @@ class Owners:
 
 
 def ray_worker(text: str) -> Event | None:
-    """Ray Train's worker group (each worker's pid and world rank) and Ray's report of a worker
-    process that died without raising (no exit status: ``ray_worker_died``, a kill from outside)."""
+    """Ray Train's worker group (each worker's pid and world rank), its trainer's word that a worker
+    failed (``ray_train_worker_failed``: the rank, no status) and Ray's report of a worker process that
+    died without raising (no exit status: ``ray_worker_died``, a kill from outside)."""
     m = RAY_WORKER_RANK.search(text) if "world_rank=" in text else None
     if m:
         return {"kind": "rank_spawn", "subkind": "ray", "pid": int(m.group(1)), "rank": int(m.group(2))}
+    m = RAY_TRAIN_WORKER_FAILED.search(text) if " has failed." in text else None
+    if m:
+        return {"kind": "process_exit", "subkind": "ray_train_worker_failed", "rank": int(m.group(1)),
+                "error_message": f"Ray Train reports its worker {m.group(1)} (world rank) failed; how is not said"}
     m = RAY_WORKER_DIED.search(text) if "Worker exit type: " in text else None
     if m:
         pid = RAY_WORKER_PID.search(text)

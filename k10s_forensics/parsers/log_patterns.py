@@ -130,8 +130,9 @@ TABLE_FLAT = re.compile(r"\brank\s*:?\s*(-?\d{1,7})\s*\(local[_ ]rank:\s*(-?\d{1
 #: torch's ``<NO_OTHER_FAILURES>`` (its underscores lost to markdown the same way)
 NO_OTHER_FAILURES = re.compile(r"<NO[_ ]OTHER[_ ]FAILURES>")
 TABLE_EXIT = re.compile(r"^(-?\d+) \(pid: " + _PID + r"\)")
-TABLE_ROOT = re.compile(r"Root Cause \(first observed failure\)")
-TABLE_FAILURES = re.compile(r"^\s*Failures:\s*$")
+#: the table's sections; torch 1.9 titled them ``Root Cause:`` / ``Other Failures:`` (rows ``time: …`` unpadded)
+TABLE_ROOT = re.compile(r"Root Cause \(first observed failure\)|^\s*Root Cause:\s*$")
+TABLE_FAILURES = re.compile(r"^\s*(?:Other )?Failures:\s*$")
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \((SIG\w+)\) received by PID " + _PID)
 #: faulthandler's report of the signal that ends the process (``faulthandler.enable()``, ``python -X
 #: faulthandler``, ``PYTHONFAULTHANDLER=1``); only the fatal signals' names (not other fatal errors)
