@@ -1,9 +1,12 @@
 """Real launcher recordings (tests/data/torch-runs) as multi-node launchers and platforms print or store
 them (tests/launcher_shapes.py: srun --label, mpirun --tag-output / --timestamp-output / --output-filename,
 pdsh / DeepSpeed, Ray Train, SageMaker streams, Azure ML per-process files, tar / zip of node logs,
-GitHub Actions and Jenkins consoles), through ``k10s import-logs`` with no option, must read as the run's
+GitHub Actions and Jenkins consoles; and tests/job_shapes.py: Slurm per-task files, LSF, argo logs, JobSet pods,
+W&B's output.log, a Jupyter notebook, a node's journal), through ``k10s import-logs`` with no option, must read as the run's
 plain pod logs do: the culprit right, no rank named in a control (Ray and Azure ML's own launch keep no
-torchrun agent's lines: there, never a wrong rank). Plus each reader on a few lines of its format. The whole sweep: ``tests/tools/score_export_shapes.py --family launcher``."""
+torchrun agent's lines: there, never a wrong rank; W&B's output.log and a notebook keep one rank's or one node's
+lines: never a wrong rank either). Plus each reader on a few lines of its format. The whole sweep:
+``tests/tools/score_export_shapes.py --family launcher`` and ``--family job`` (each job shape runs here on one run only)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ import zipfile
 
 import pytest
 
+import job_shapes
 import launcher_shapes
 from incident_kit import naming_findings
 from k10s_forensics.analyze.runner import analyze
@@ -33,7 +37,8 @@ SAMPLE = ["2.13.0/spawn-exception", "2.13.0/t4-accel-2node-hang-node1", "2.14.1/
 @pytest.fixture(scope="session")
 def made():
     """Every shape of every sampled run, made once."""
-    return {rid: launcher_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"]) for rid in SAMPLE}
+    return {rid: {**launcher_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"]),
+                  **job_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"])} for rid in SAMPLE}
 
 
 def _cases():
@@ -41,6 +46,9 @@ def _cases():
         for j in range(2):
             rid = SAMPLE[(i + 3 * j) % len(SAMPLE)]
             yield pytest.param(shape, rid, id=f"{shape}-{rid}")
+    for i, shape in enumerate(job_shapes.SHAPES):  # one run each: the sweep is the scoring tool's (--family job)
+        rid = SAMPLE[(i + 1) % len(SAMPLE)]
+        yield pytest.param(shape, rid, id=f"{shape}-{rid}")
 
 
 def _sources(files, tmp_path):
@@ -54,8 +62,12 @@ def _sources(files, tmp_path):
 
 
 #: launchers that start the processes themselves (Ray, Azure ML): the torchrun agent's report of how a process ended
-#: (its exit status, its failure table) is not in what they keep, so only its own words can name it
-WITHOUT_AGENT = {"ray-train", "azureml-process-files"}
+#: (its exit status, its failure table) is not in what they keep, so only its own words can name it; a notebook keeps
+#: the lines of the node it ran on
+WITHOUT_AGENT = {"ray-train", "azureml-process-files", "jupyter-notebook"}
+#: W&B's output.log holds rank 0's console alone: it reads as a one-process job, so a failure every rank shared (a
+#: common-mode control) is rank 0's there; what it may never do is name a rank whose lines it does not hold
+ONE_PROCESS = {"wandb-output-log"}
 
 
 @pytest.mark.slow
@@ -63,6 +75,9 @@ WITHOUT_AGENT = {"ray-train", "azureml-process-files"}
 def test_a_recorded_run_reads_the_same_in_each_launcher_shape(tmp_path, made, shape, run_id):
     run = RUNS[run_id]
     bundle, _ = import_logs(_sources(made[run_id][shape], tmp_path), tmp_path / "b", now=CAPTURED)
+    if shape in ONE_PROCESS:
+        assert all(f["ranks"] == [0] for f in naming_findings(analyze(bundle)["findings"]))
+        return
     if shape in WITHOUT_AGENT:  # never a wrong rank, never one in a control
         named = naming_findings(analyze(bundle)["findings"])
         want = set(run.truth["culprit_ranks"])

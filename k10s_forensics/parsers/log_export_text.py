@@ -17,6 +17,9 @@
   (``@timestamp,kubernetes.pod.name,message``, Kibana's ``Nov 28, 2026 @ 11:54:40.123`` dates, its
   ``'`` before a formula-like value taken off),
   Cloud Logging's CSV download (``timestamp,resource.labels.pod_name,textPayload``);
+* a node's journal, ``journalctl -o short-iso`` / ``short-iso-precise`` / ``short-unix``: ``<ISO 8601 time
+  with its zone, or epoch seconds> <host> <identifier>[<pid>]: <line>`` (the pid optional); it names no
+  pod (one file is one node), a ``-- Boot … --`` / ``-- Logs begin at … --`` line is journalctl's own;
 * ``stern`` output: ``<pod> <container> [<time>] <line>`` (``<namespace> <pod> …`` with
   ``--all-namespaces``), with its ``+ <pod> › <container>`` lines saying which containers it
   followed (on stderr: a terminal copy has them, ``> file`` does not).
@@ -48,6 +51,10 @@ _STERN_NS = re.compile(r"^([a-z0-9][-a-z0-9]{0,62}) ([a-z0-9](?:[-a-z0-9.]{0,251
 _STERN_FOLLOW = re.compile(r"^[+-] (?:[a-z0-9][-a-z0-9]* )?([a-z0-9][-a-z0-9.]*) \u203a ([a-z0-9][-a-z0-9]*)\s*$")
 _STERN_TS = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) ")
 #: a CSV header names at least a time column and a line column of these
+#: journalctl's short-iso / short-iso-precise (``+0000`` before systemd 249, ``+00:00`` since) and short-unix lines
+_JOURNAL = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)|\d{9,10}\.\d{6}) [\w.-]{1,253} "
+                      r"[^\s\[\]:]{1,64}(?:\[\d{1,10}\])?: ?(.*)$")
+_JOURNAL_OWN = re.compile(r"^-- (?:Boot [0-9a-f]{32}|Logs begin at |Journal begins at |No entries|Reboot) ?.*--?$")
 _CSV_TIME = ("@timestamp", "timestamp", "time", "date", "Date", "Time")
 _CSV_LINE = ("@message", "message", "log", "line", "textPayload", "Line", "Message", "_source.message", "_source.log")
 _SHARE = 0.5
@@ -59,7 +66,7 @@ def read_text_export(text: str) -> tuple[str, list[Record | str]] | None:
     if not lines:
         return None
     for what, reader in (("logcli query output", _logcli), ("Grafana logs download (text)", _grafana_txt),
-                         ("Fluentd output", _fluentd), ("CRI log file", _cri), ("CSV export", _csv), ("stern output", _stern)):
+                         ("Fluentd output", _fluentd), ("CRI log file", _cri), ("journalctl output", _journal), ("CSV export", _csv), ("stern output", _stern)):
         records = reader(text, lines)
         if records and any(isinstance(r, Record) for r in records):
             return what, records
@@ -143,6 +150,14 @@ def _cri(text: str, lines: list[str]) -> list[Record | str] | None:
     if partial:
         out.append(Record(None, None, parse_time_ns(matches[-1].group(1)) if matches[-1] else None, clean_line("".join(partial))))
     return out
+
+
+def _journal(text: str, lines: list[str]) -> list[Record | str] | None:
+    lines = [ln for ln in lines if not _JOURNAL_OWN.match(ln)]  # journalctl's own ``-- Boot … --`` lines
+    matches = [_JOURNAL.match(ln) for ln in lines]
+    if not lines or sum(m is not None for m in matches) < 0.8 * len(lines):
+        return None
+    return [Record(None, None, parse_time_ns(m.group(1)), clean_line(m.group(2))) if m else line for line, m in zip(lines, matches)]
 
 
 def _csv(text: str, lines: list[str]) -> list[Record | str] | None:

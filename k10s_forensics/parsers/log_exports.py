@@ -2,7 +2,7 @@
 
 When the pods are gone, the logs brought to a postmortem come from a log backend: Grafana Loki
 (Explore's download, ``logcli``), Google Cloud Logging, Amazon CloudWatch Logs (Fluent Bit),
-Elasticsearch / OpenSearch (Kibana's CSV, ``_search`` hits), or ``stern``. Each is detected
+Elasticsearch / OpenSearch (Kibana's CSV, ``_search`` hits), ``stern``, or a node's journal. Each is detected
 from its content (``log_export_records``: JSON shapes, ``log_export_text``: text shapes); its
 records become the lines the pods wrote, each behind the record's time as ``kubectl logs
 --timestamps`` writes it, in time order per pod (an export is often newest first; records of
@@ -27,7 +27,7 @@ from k10s_forensics.parsers.log_pod_prefix import job_name, place, split_lines
 
 #: text that claims to be a store's JSON: an object or a list of objects naming one of its fields
 _JSON_HEAD = re.compile(r"^\ufeff?\s*(?:\[\s*)?\{")
-_JSON_CLAIM = re.compile(r'"(?:textPayload|jsonPayload|logStreamName|events|hits|_source|kubernetes|line|entries|insertId)"\s*:')
+_JSON_CLAIM = re.compile(r'"(?:textPayload|jsonPayload|logStreamName|events|hits|_source|kubernetes|line|entries|insertId|__REALTIME_TIMESTAMP)"\s*:')
 _POD_OK = re.compile(r"[^a-z0-9.-]+")
 
 
@@ -69,7 +69,7 @@ def _read_json(name: str, text: str) -> tuple[str, list[Record | str]] | None:
 
 def _kind(body: str) -> str:
     head = body[:8192]
-    for key, kind in (('"textPayload"', "Cloud Logging"), ('"jsonPayload"', "Cloud Logging"), ('"logStreamName"', "CloudWatch Logs"),
+    for key, kind in (('"__REALTIME_TIMESTAMP"', "journald"), ('"textPayload"', "Cloud Logging"), ('"jsonPayload"', "Cloud Logging"), ('"logStreamName"', "CloudWatch Logs"),
                       ('"_source"', "Elasticsearch"), ('"kubernetes"', "Fluent Bit"), ('"fields"', "Grafana Loki"),
                       ('"labels"', "Grafana Loki"), ('"log"', "container log"), ('"stream"', "Grafana Loki")):
         if key in head:
