@@ -220,3 +220,29 @@ def test_pod_less_exports_of_several_agents_read_like_the_pod_logs(tmp_path, run
     bundle, layout = import_logs([LogSource(name, text)], tmp_path / "b", now=CAPTURED)
     assert layout.nodes == 2
     assert score(RUNS[run_id], bundle) is None
+
+
+def test_a_failure_table_goes_to_the_node_its_ranks_name():
+    """Two agents interleaved with no time and no node per line (``blaunch torchrun`` under LSF, ``srun`` without
+    ``--label``): an agent's untagged ``ChildFailedError`` and its table came right after another node's tagged
+    lines and stayed with them (its rank 0's ``-15`` then read as a SIGTERM no launcher sent). The table's ranks
+    name its node (every entry one node's; a table naming two nodes' ranks is left where it was)."""
+    rule = "=" * 60
+    lines = ["[rank3]: RuntimeError: Connection closed by peer", "Traceback (most recent call last):",
+             "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", rule, "Failures:",
+             "  rank      : 1 (local_rank: 1)", "  exitcode  : 1 (pid: 29315)", "Root Cause (first observed failure):",
+             "  rank      : 0 (local_rank: 0)", "  exitcode  : -15 (pid: 29313)", rule, "[W1129 TCPStore.cpp:138] recv failed"]
+    ranks = [3] + [None] * (len(lines) - 1)
+    assert route_lines(lines, 2, 2, ranks) == [list(range(1, 12)), [0]]  # the line after the rule: with the line before it
+    assert route_lines(lines[:1] + ["  rank      : 3 (local_rank: 1)", "  rank      : 0 (local_rank: 0)"], 2, 2, [3, None, None]) == [[], [0, 1, 2]]
+
+
+def test_tags_of_hosts_without_rank_tags_are_ordered_by_their_failure_tables():
+    """``argo logs`` (``<pod>: <line>``, pods ``<workflow>-<template>-<hash>``: the hash in no node order) of workers
+    that print no rank tag: each pod's torchrun failure table names its node's ranks, so its node."""
+    pods = ("train-x7k2p-node-2423956745", "train-x7k2p-node-5627896626")
+    text = "".join(f"{pods[n]}: {line}\n" for n, line in [
+        (0, "step 1"), (1, "step 1"), (0, "KeyError: 'x'"), (0, "  rank      : 3 (local_rank: 1)"), (0, "  exitcode  : 1 (pid: 7)"),
+        (1, "  rank      : 0 (local_rank: 0)"), (1, "  exitcode  : -15 (pid: 5)")])
+    logs, how = split_launcher("argo.txt", text)
+    assert how == f"pdsh: one node per task (2: {pods[1]}, {pods[0]})" and logs[1][1].startswith("step 1\nKeyError")

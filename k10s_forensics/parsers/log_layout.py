@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes
+from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes, table_nodes
 from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
 
 _NCCL_HOST = re.compile(r"^(?:\S+ )?([A-Za-z0-9][\w.-]{0,252}):\d+:\d+ \[\d+\] NCCL ")
@@ -219,6 +219,7 @@ def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None
     ranks = ranks if ranks is not None else [tagged_rank(line) for line in lines]
     agent_node = agent_nodes(lines, nproc, ranks) if nodes > 1 else {}
     by_local = local_nodes(lines, [normalize(ln).local_rank if "[default" in ln else None for ln in lines], agent_node) if agent_node else {}
+    by_table = table_nodes(lines, nproc, ranks) if nodes > 1 else {}
     for i, line in enumerate(lines):
         node = None
         rank = ranks[i]
@@ -226,6 +227,8 @@ def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None
             node = rank // nproc
         elif agent_node and (pid := agent_of(line)) in agent_node:
             node = agent_node[pid]
+        elif i in by_table:
+            node = by_table[i]
         elif i in by_local:
             node = by_local[i]
         else:
