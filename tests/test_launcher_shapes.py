@@ -246,3 +246,24 @@ def test_tags_of_hosts_without_rank_tags_are_ordered_by_their_failure_tables():
         (1, "  rank      : 0 (local_rank: 0)"), (1, "  exitcode  : -15 (pid: 5)")])
     logs, how = split_launcher("argo.txt", text)
     assert how == f"pdsh: one node per task (2: {pods[1]}, {pods[0]})" and logs[1][1].startswith("step 1\nKeyError")
+
+
+def test_ray_train_worker_lines_take_the_rank_the_worker_group_gives(tmp_path):
+    """Ray Train starts its workers itself and lists them once (``- (ip=…, pid=P) world_rank=R, local_rank=L,
+    node_rank=N``); a worker's line carries only its pid (``(RayTrainWorker pid=P, ip=…)``). Read without the list,
+    the job was one node of the local ranks seen (rank 2 out of range: nobody named); with it, each worker's lines
+    are its rank's, on its node."""
+    drv = "(TorchTrainer pid=3900, ip=10.0.0.2)"
+    rows = [f"{drv} Started distributed worker processes: "]
+    ip = ("10.0.0.2", "10.0.0.13")
+    rows += [f"{drv} - (ip={ip[r // 2]}, pid={5000 + r * 7}) world_rank={r}, local_rank={r % 2}, node_rank={r // 2}" for r in range(4)]
+    rows += [f"(RayTrainWorker pid={5000 + r * 7}, ip={ip[r // 2]}) step 1 loss {1 / (r + 1):.4f}" for r in range(4)]
+    rows += ["(RayTrainWorker pid=5014, ip=10.0.0.13) Traceback (most recent call last):",
+             '(RayTrainWorker pid=5014, ip=10.0.0.13)   File "train.py", line 9, in <module>',
+             "(RayTrainWorker pid=5014, ip=10.0.0.13) KeyError: 'labels'"]
+    source = LogSource("ray.log", "\n".join(rows) + "\n")
+    assert source.line_ranks[1:9] == [0, 1, 2, 3, 0, 1, 2, 3]
+    bundle, layout = import_logs([source], tmp_path / "b", now=CAPTURED)
+    assert (layout.nproc_per_node, layout.nodes, layout.world_size) == (2, 2, 4)
+    named = naming_findings(analyze(bundle)["findings"])
+    assert named and all(f["ranks"] == [2] for f in named), named
