@@ -173,7 +173,7 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     if len(empty) == len(sources):  # one empty file among others is a node (a process) that wrote nothing
         raise InputError(f"{empty[0]}: no log lines (empty)")
     now = now or utcnow()
-    exported = split_export([(s.name, s.text) for s in sources], job)  # a log store's export: nothing pasted to repair
+    exported = split_export([(s.name, s.text) for s in sources], job, now=now)  # a log store's export: nothing pasted to repair
     # launcher tags first: a tag in front of every line hides where a terminal cut one (parsers.log_launcher_prefix);
     # tags only a repair brings to light (a quoted or coloured paste) are split after it
     launched = None if exported or len(sources) != 1 else _by_launcher(sources[0], job)

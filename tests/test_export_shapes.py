@@ -149,6 +149,18 @@ def test_journalctl_short_iso_and_short_unix_lines_are_a_node_journal():
     assert read_export("2026-11-29T08:26:29+00:00 step 1 loss 0.5\n" * 3) is None  # a time, then no host and identifier
 
 
+def test_journalctl_default_short_lines_take_the_import_year():
+    """``journalctl`` with no ``-o`` (``short``, ``short-precise``): ``Nov 29 08:26:29 <host> <ident>[<pid>]: <line>``, no
+    year: placed in the year of the import (the year before where that would be in the future, as syslog's are)."""
+    import datetime as dt
+
+    text = ("Nov 29 08:26:29 gpu-node-1 torchrun[4101]: [rank2]: Traceback (most recent call last):\n"
+            "Nov 29 08:26:29.498161 gpu-node-1 torchrun[4101]: [rank2]: KeyError: 'labels'\n")
+    what, recs = read_export(text, "node.txt", dt.datetime(2027, 1, 2, tzinfo=dt.timezone.utc))
+    assert what == "journalctl output" and [r.text for r in recs] == ["[rank2]: Traceback (most recent call last):", "[rank2]: KeyError: 'labels'"]
+    assert recs[1].ts_ns == int(dt.datetime(2026, 11, 29, 8, 26, 29, tzinfo=dt.timezone.utc).timestamp()) * 10**9 + 498_161_000
+
+
 def test_journalctl_json_records_and_messages_kept_as_bytes():
     """``journalctl -o json``: ``MESSAGE`` at ``__REALTIME_TIMESTAMP`` (µs); a message holding control characters (colour
     codes) is an array of its bytes."""

@@ -31,13 +31,14 @@ _JSON_CLAIM = re.compile(r'"(?:textPayload|jsonPayload|logStreamName|events|hits
 _POD_OK = re.compile(r"[^a-z0-9.-]+")
 
 
-def read_export(text: str, name: str = "log") -> tuple[str, list[Record | str]] | None:
-    """(what the export is, its records in the file's order), or None when ``text`` is no export."""
+def read_export(text: str, name: str = "log", now=None) -> tuple[str, list[Record | str]] | None:
+    """(what the export is, its records in the file's order), or None when ``text`` is no export; ``now``: the
+    year of a yearless time (journalctl's default lines)."""
     if _JSON_HEAD.match(text):
         found = _read_json(name, text)
         if found is not None:
             return found
-    return read_text_export(ANSI.sub("", text.replace("\r\n", "\n")))
+    return read_text_export(ANSI.sub("", text.replace("\r\n", "\n")), now)
 
 
 def _read_json(name: str, text: str) -> tuple[str, list[Record | str]] | None:
@@ -124,10 +125,10 @@ def _as_line(rec: Record) -> list[str]:
     return [stamp + part for part in rec.text.split("\n")]
 
 
-def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "imported") -> tuple[list[tuple[str, str]], str, str] | None:
+def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "imported", now=None) -> tuple[list[tuple[str, str]], str, str] | None:
     """Like ``log_pod_prefix.split_source``, for log store exports: ``(name, text)`` per node in
     node order, the job, how it was split; None unless every source is an export."""
-    found = [read_export(text, name) for name, text in sources]
+    found = [read_export(text, name, now) for name, text in sources]
     if not found or any(f is None for f in found):
         return None
     what = found[0][0] if len({f[0] for f in found}) == 1 else "log exports"
