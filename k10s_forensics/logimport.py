@@ -34,6 +34,7 @@ from k10s_forensics.parsers.log_archive import PER_PROCESS, is_archive, members,
 from k10s_forensics.parsers.log_layout import Layout, LogSource, infer_layout, route_lines, tagged_rank
 from k10s_forensics.parsers.log_launcher_prefix import split_launcher
 from k10s_forensics.parsers.log_lines import fallback_ts
+from k10s_forensics.parsers.log_notebook import notebook_text
 from k10s_forensics.parsers.log_paste import repair_paste
 from k10s_forensics.parsers.log_exports import split_export
 from k10s_forensics.parsers.log_pod_prefix import split_files, split_source
@@ -166,11 +167,13 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
 
     if not sources:
         raise InputError("no log given")
+    # a Jupyter notebook: the outputs its cells saved, not its JSON (parsers.log_notebook)
+    sources = [LogSource(s.name, nb) if (nb := notebook_text(s.text)) is not None else s for s in sources]
     empty = [s.name for s in sources if not s.text.strip()]
     if len(empty) == len(sources):  # one empty file among others is a node (a process) that wrote nothing
         raise InputError(f"{empty[0]}: no log lines (empty)")
     now = now or utcnow()
-    exported = split_export([(s.name, s.text) for s in sources], job)  # a log store's export: nothing pasted to repair
+    exported = split_export([(s.name, s.text) for s in sources], job, now=now)  # a log store's export: nothing pasted to repair
     # launcher tags first: a tag in front of every line hides where a terminal cut one (parsers.log_launcher_prefix);
     # tags only a repair brings to light (a quoted or coloured paste) are split after it
     launched = None if exported or len(sources) != 1 else _by_launcher(sources[0], job)

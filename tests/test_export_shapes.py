@@ -7,6 +7,8 @@ docs/import.md "Export shapes measured on the launcher recordings"."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import export_shapes
@@ -131,3 +133,60 @@ def test_kubectl_prefix_of_one_pod_is_taken_off():
     logs, job, how = split_source_of("".join(f"[pod/train-master-0/pytorch] 2026-11-29T08:26:2{i}.000000000Z {ln}\n" for i, ln in enumerate(lines)))
     assert job == "train" and how == "kubectl logs --prefix (1 pod: train-master-0)"
     assert logs[0][1].split("\n")[:3] == [f"2026-11-29T08:26:2{i}.000000000Z {ln}" for i, ln in enumerate(lines)]
+
+
+def test_journalctl_short_iso_and_short_unix_lines_are_a_node_journal():
+    """``journalctl -o short-iso`` (``+0000`` before systemd 249, ``+00:00`` since), ``short-iso-precise`` and ``short-unix``:
+    the time and the line, the host and ``ident[pid]:`` taken off, journalctl's own ``-- Boot … --`` line dropped."""
+    text = ("-- Boot 0f4b6a3d2c1e4f5a8b9c0d1e2f3a4b5c --\n"
+            "2026-11-29T08:26:29+0000 gpu-node-1 torchrun[4101]: [default0]:[rank2]: Traceback (most recent call last):\n"
+            "2026-11-29T08:26:29.498161+00:00 gpu-node-1 torchrun[4101]: [default0]:[rank2]: KeyError: 'labels'\n"
+            "1764404790.250000 gpu-node-1 python3: bye\n")
+    what, recs = _read(text)
+    assert what == "journalctl output" and [r.text for r in recs] == [
+        "[default0]:[rank2]: Traceback (most recent call last):", "[default0]:[rank2]: KeyError: 'labels'", "bye"]
+    assert recs[1].ts_ns % 10**9 == 498_161_000 and recs[2].ts_ns == 1764404790_250_000_000 and recs[0].pod is None
+    assert read_export("2026-11-29T08:26:29+00:00 step 1 loss 0.5\n" * 3) is None  # a time, then no host and identifier
+
+
+def test_journalctl_default_short_lines_take_the_import_year():
+    """``journalctl`` with no ``-o`` (``short``, ``short-precise``): ``Nov 29 08:26:29 <host> <ident>[<pid>]: <line>``, no
+    year: placed in the year of the import (the year before where that would be in the future, as syslog's are)."""
+    import datetime as dt
+
+    text = ("Nov 29 08:26:29 gpu-node-1 torchrun[4101]: [rank2]: Traceback (most recent call last):\n"
+            "Nov 29 08:26:29.498161 gpu-node-1 torchrun[4101]: [rank2]: KeyError: 'labels'\n")
+    what, recs = read_export(text, "node.txt", dt.datetime(2027, 1, 2, tzinfo=dt.timezone.utc))
+    assert what == "journalctl output" and [r.text for r in recs] == ["[rank2]: Traceback (most recent call last):", "[rank2]: KeyError: 'labels'"]
+    assert recs[1].ts_ns == int(dt.datetime(2026, 11, 29, 8, 26, 29, tzinfo=dt.timezone.utc).timestamp()) * 10**9 + 498_161_000
+
+
+def test_journalctl_json_records_and_messages_kept_as_bytes():
+    """``journalctl -o json``: ``MESSAGE`` at ``__REALTIME_TIMESTAMP`` (µs); a message holding control characters (colour
+    codes) is an array of its bytes."""
+    colour = list("\x1b[31m[rank1]: boom\x1b[0m".encode())
+    rows = ['{ "__CURSOR" : "s=1;i=1", "__REALTIME_TIMESTAMP" : "1764404789498161", "_HOSTNAME" : "gpu-node-0", '
+            '"SYSLOG_IDENTIFIER" : "torchrun", "_PID" : "4100", "MESSAGE" : "[rank1]: step 1" }',
+            json.dumps({"__REALTIME_TIMESTAMP": "1764404790000000", "MESSAGE": colour, "_HOSTNAME": "gpu-node-0"})]
+    what, recs = _read("\n".join(rows) + "\n")
+    assert what == "journald export (JSON lines)"
+    assert [(r.text, r.ts_ns) for r in recs] == [("[rank1]: step 1", 1764404789498161000), ("[rank1]: boom", 1764404790000000000)]
+
+
+def test_a_notebook_is_read_as_the_output_its_cells_saved(tmp_path):
+    """A Jupyter notebook that ran ``!torchrun …``: its stream outputs (text as a list of lines or one string) and an error
+    output's traceback are the log; its JSON, its markdown and its code are not."""
+    from k10s_forensics.parsers.log_notebook import notebook_text
+
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["[rank9]: not a log line"]},
+                    {"cell_type": "code", "execution_count": 1, "metadata": {}, "source": ["!torchrun train.py"],
+                     "outputs": [{"name": "stdout", "output_type": "stream", "text": ["[rank1]: Traceback (most recent call last):\n",
+                                                                                      "[rank1]: KeyError: 'x'\n"]},
+                                 {"name": "stderr", "output_type": "stream", "text": "bye"},
+                                 {"output_type": "error", "ename": "CalledProcessError", "evalue": "1", "traceback": ["\x1b[0;31mCalledProcessError\x1b[0m"]}]}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    text = json.dumps(nb, indent=1)
+    assert notebook_text(text) == "[rank1]: Traceback (most recent call last):\n[rank1]: KeyError: 'x'\nbye\n\x1b[0;31mCalledProcessError\x1b[0m\n"
+    assert notebook_text('{"cells": 3}') is None and notebook_text("[rank1]: step 1\n") is None
+    _, layout = import_logs([LogSource("train.ipynb", text)], tmp_path / "b", now=CAPTURED)
+    assert layout.world_size == 2  # the ranks the outputs name, not the markdown's

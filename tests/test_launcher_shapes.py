@@ -1,9 +1,12 @@
 """Real launcher recordings (tests/data/torch-runs) as multi-node launchers and platforms print or store
 them (tests/launcher_shapes.py: srun --label, mpirun --tag-output / --timestamp-output / --output-filename,
 pdsh / DeepSpeed, Ray Train, SageMaker streams, Azure ML per-process files, tar / zip of node logs,
-GitHub Actions and Jenkins consoles), through ``k10s import-logs`` with no option, must read as the run's
+GitHub Actions and Jenkins consoles; and tests/job_shapes.py: Slurm per-task files, LSF, argo logs, JobSet pods,
+W&B's output.log, a Jupyter notebook, a node's journal), through ``k10s import-logs`` with no option, must read as the run's
 plain pod logs do: the culprit right, no rank named in a control (Ray and Azure ML's own launch keep no
-torchrun agent's lines: there, never a wrong rank). Plus each reader on a few lines of its format. The whole sweep: ``tests/tools/score_export_shapes.py --family launcher``."""
+torchrun agent's lines: there, never a wrong rank; W&B's output.log and a notebook keep one rank's or one node's
+lines: never a wrong rank either). Plus each reader on a few lines of its format. The whole sweep:
+``tests/tools/score_export_shapes.py --family launcher`` and ``--family job`` (each job shape runs here on one run only)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ import zipfile
 
 import pytest
 
+import job_shapes
 import launcher_shapes
 from incident_kit import naming_findings
 from k10s_forensics.analyze.runner import analyze
@@ -33,7 +37,8 @@ SAMPLE = ["2.13.0/spawn-exception", "2.13.0/t4-accel-2node-hang-node1", "2.14.1/
 @pytest.fixture(scope="session")
 def made():
     """Every shape of every sampled run, made once."""
-    return {rid: launcher_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"]) for rid in SAMPLE}
+    return {rid: {**launcher_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"]),
+                  **job_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"])} for rid in SAMPLE}
 
 
 def _cases():
@@ -41,6 +46,9 @@ def _cases():
         for j in range(2):
             rid = SAMPLE[(i + 3 * j) % len(SAMPLE)]
             yield pytest.param(shape, rid, id=f"{shape}-{rid}")
+    for i, shape in enumerate(job_shapes.SHAPES):  # one run each: the sweep is the scoring tool's (--family job)
+        rid = SAMPLE[(i + 1) % len(SAMPLE)]
+        yield pytest.param(shape, rid, id=f"{shape}-{rid}")
 
 
 def _sources(files, tmp_path):
@@ -54,8 +62,12 @@ def _sources(files, tmp_path):
 
 
 #: launchers that start the processes themselves (Ray, Azure ML): the torchrun agent's report of how a process ended
-#: (its exit status, its failure table) is not in what they keep, so only its own words can name it
-WITHOUT_AGENT = {"ray-train", "azureml-process-files"}
+#: (its exit status, its failure table) is not in what they keep, so only its own words can name it; a notebook keeps
+#: the lines of the node it ran on
+WITHOUT_AGENT = {"ray-train", "azureml-process-files", "jupyter-notebook"}
+#: W&B's output.log holds rank 0's console alone: it reads as a one-process job, so a failure every rank shared (a
+#: common-mode control) is rank 0's there; what it may never do is name a rank whose lines it does not hold
+ONE_PROCESS = {"wandb-output-log"}
 
 
 @pytest.mark.slow
@@ -63,6 +75,9 @@ WITHOUT_AGENT = {"ray-train", "azureml-process-files"}
 def test_a_recorded_run_reads_the_same_in_each_launcher_shape(tmp_path, made, shape, run_id):
     run = RUNS[run_id]
     bundle, _ = import_logs(_sources(made[run_id][shape], tmp_path), tmp_path / "b", now=CAPTURED)
+    if shape in ONE_PROCESS:
+        assert all(f["ranks"] == [0] for f in naming_findings(analyze(bundle)["findings"]))
+        return
     if shape in WITHOUT_AGENT:  # never a wrong rank, never one in a control
         named = naming_findings(analyze(bundle)["findings"])
         want = set(run.truth["culprit_ranks"])
@@ -205,3 +220,50 @@ def test_pod_less_exports_of_several_agents_read_like_the_pod_logs(tmp_path, run
     bundle, layout = import_logs([LogSource(name, text)], tmp_path / "b", now=CAPTURED)
     assert layout.nodes == 2
     assert score(RUNS[run_id], bundle) is None
+
+
+def test_a_failure_table_goes_to_the_node_its_ranks_name():
+    """Two agents interleaved with no time and no node per line (``blaunch torchrun`` under LSF, ``srun`` without
+    ``--label``): an agent's untagged ``ChildFailedError`` and its table came right after another node's tagged
+    lines and stayed with them (its rank 0's ``-15`` then read as a SIGTERM no launcher sent). The table's ranks
+    name its node (every entry one node's; a table naming two nodes' ranks is left where it was)."""
+    rule = "=" * 60
+    lines = ["[rank3]: RuntimeError: Connection closed by peer", "Traceback (most recent call last):",
+             "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", rule, "Failures:",
+             "  rank      : 1 (local_rank: 1)", "  exitcode  : 1 (pid: 29315)", "Root Cause (first observed failure):",
+             "  rank      : 0 (local_rank: 0)", "  exitcode  : -15 (pid: 29313)", rule, "[W1129 TCPStore.cpp:138] recv failed"]
+    ranks = [3] + [None] * (len(lines) - 1)
+    assert route_lines(lines, 2, 2, ranks) == [list(range(1, 12)), [0]]  # the line after the rule: with the line before it
+    assert route_lines(lines[:1] + ["  rank      : 3 (local_rank: 1)", "  rank      : 0 (local_rank: 0)"], 2, 2, [3, None, None]) == [[], [0, 1, 2]]
+
+
+def test_tags_of_hosts_without_rank_tags_are_ordered_by_their_failure_tables():
+    """``argo logs`` (``<pod>: <line>``, pods ``<workflow>-<template>-<hash>``: the hash in no node order) of workers
+    that print no rank tag: each pod's torchrun failure table names its node's ranks, so its node."""
+    pods = ("train-x7k2p-node-2423956745", "train-x7k2p-node-5627896626")
+    text = "".join(f"{pods[n]}: {line}\n" for n, line in [
+        (0, "step 1"), (1, "step 1"), (0, "KeyError: 'x'"), (0, "  rank      : 3 (local_rank: 1)"), (0, "  exitcode  : 1 (pid: 7)"),
+        (1, "  rank      : 0 (local_rank: 0)"), (1, "  exitcode  : -15 (pid: 5)")])
+    logs, how = split_launcher("argo.txt", text)
+    assert how == f"pdsh: one node per task (2: {pods[1]}, {pods[0]})" and logs[1][1].startswith("step 1\nKeyError")
+
+
+def test_ray_train_worker_lines_take_the_rank_the_worker_group_gives(tmp_path):
+    """Ray Train starts its workers itself and lists them once (``- (ip=…, pid=P) world_rank=R, local_rank=L,
+    node_rank=N``); a worker's line carries only its pid (``(RayTrainWorker pid=P, ip=…)``). Read without the list,
+    the job was one node of the local ranks seen (rank 2 out of range: nobody named); with it, each worker's lines
+    are its rank's, on its node."""
+    drv = "(TorchTrainer pid=3900, ip=10.0.0.2)"
+    rows = [f"{drv} Started distributed worker processes: "]
+    ip = ("10.0.0.2", "10.0.0.13")
+    rows += [f"{drv} - (ip={ip[r // 2]}, pid={5000 + r * 7}) world_rank={r}, local_rank={r % 2}, node_rank={r // 2}" for r in range(4)]
+    rows += [f"(RayTrainWorker pid={5000 + r * 7}, ip={ip[r // 2]}) step 1 loss {1 / (r + 1):.4f}" for r in range(4)]
+    rows += ["(RayTrainWorker pid=5014, ip=10.0.0.13) Traceback (most recent call last):",
+             '(RayTrainWorker pid=5014, ip=10.0.0.13)   File "train.py", line 9, in <module>',
+             "(RayTrainWorker pid=5014, ip=10.0.0.13) KeyError: 'labels'"]
+    source = LogSource("ray.log", "\n".join(rows) + "\n")
+    assert source.line_ranks[1:9] == [0, 1, 2, 3, 0, 1, 2, 3]
+    bundle, layout = import_logs([source], tmp_path / "b", now=CAPTURED)
+    assert (layout.nproc_per_node, layout.nodes, layout.world_size) == (2, 2, 4)
+    named = naming_findings(analyze(bundle)["findings"])
+    assert named and all(f["ranks"] == [2] for f in named), named

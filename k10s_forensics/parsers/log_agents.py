@@ -17,6 +17,10 @@ writing process's id, ``E1128 12:05:45.777000 18710 …/torch/distributed/elasti
   ``R // nproc``; else the node of the nearest rank-tagged line before the agent's first line
   (what its workers printed just before it spoke). ``logimport.route_lines`` then sends an agent's
   lines to its node, and an untagged line after them (its traceback, its failure table) with them;
+* ``table_nodes``: a failure table no line of which is tagged (an agent's ``ChildFailedError`` traceback and
+  its table) goes, from the first untagged line before it to its closing rule, to the node its entries'
+  global ranks name (``rank : R (local_rank: L)``: node ``R // nproc``), not with the rank-tagged line of
+  another node that happened to come before it;
 * ``local_nodes``: a line tagged with a local rank only (``[default0]:``, every node has one) goes to
   the node whose agent next reports that local rank failed: a crashing process's last words
   (``Fatal Python error: Segmentation fault``) are its own node's.
@@ -98,6 +102,32 @@ def local_nodes(lines: list[str], locals_: list[int | None], agent_node: dict[st
     return out
 
 
+def table_rank(line: str) -> tuple[int, int] | None:
+    """(global rank, local rank) of a torchrun failure table's entry line (``rank : 3 (local_rank: 1)``), else None."""
+    m = _TABLE_RANK.match(line) if "local_rank" in line else None
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+_RULE = re.compile(_TS + r"={20,}\s*$")
+
+
+def table_nodes(lines: list[str], nproc: int, ranks: list[int | None]) -> dict[int, int]:
+    """Line index -> node for the untagged lines of a failure table and what led to it (see the module doc):
+    where every entry of the table names a rank of one node; lines of an agent (routed by its pid) end a run."""
+    out: dict[int, int] = {}
+    start = 0
+    for i in range(len(lines) + 1):
+        if i < len(lines) and ranks[i] is None and agent_of(lines[i]) is None:
+            continue
+        entries = [(j, int(m.group(1))) for j in range(start, i) if "local_rank" in lines[j] and (m := _TABLE_RANK.match(lines[j]))]
+        nodes = {r // nproc for _, r in entries}
+        if len(nodes) == 1:
+            node, end = nodes.pop(), next((j for j in range(entries[-1][0], i) if _RULE.match(lines[j])), i - 1)
+            out.update((j, node) for j in range(start, end + 1))
+        start = i + 1
+    return out
+
+
 def _worker_ranks(lines: list[str]) -> dict[str, int]:
     """Worker pid -> global rank, from torchrun's failure tables (``rank : R …`` then ``exitcode : … (pid: W)``)."""
     out: dict[str, int] = {}
@@ -136,4 +166,4 @@ def agent_nodes(lines: list[str], nproc: int, ranks: list[int | None]) -> dict[s
     return out
 
 
-__all__ = ["AGENT_LINE", "agent_layout", "agent_nodes", "agent_of", "agents", "local_nodes"]
+__all__ = ["AGENT_LINE", "agent_layout", "agent_nodes", "agent_of", "agents", "local_nodes", "table_nodes", "table_rank"]

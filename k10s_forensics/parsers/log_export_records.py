@@ -13,7 +13,9 @@ The field names are the stores' own (docs/import.md, "Exports from a log store")
 * Elasticsearch / OpenSearch ``_search``: ``hits.hits[]._source`` with ``@timestamp``,
   ``message`` or ``log``, ``kubernetes.pod.name`` (ECS, Filebeat / Elastic Agent) or
   ``kubernetes.pod_name`` (Fluent Bit, Fluentd), nested or as dotted keys;
-* ``stern --output json``: ``{"message", "nodeName", "namespace", "podName", "containerName"}``.
+* ``stern --output json``: ``{"message", "nodeName", "namespace", "podName", "containerName"}``;
+* a node's journal, ``journalctl -o json``: ``MESSAGE`` (an array of bytes where it holds control
+  characters, such as colour codes), ``__REALTIME_TIMESTAMP`` (epoch microseconds); it names no pod.
 
 Nothing a record holds is trusted: a field of the wrong type is read as absent.
 """
@@ -41,13 +43,13 @@ _POD_KEYS = ("pod", "pod_name", "podName", "k8s_pod_name", "kubernetes_pod_name"
              "kubernetes.pod.name", "kubernetes.pod_name", "kubernetes.labels.pod")
 _CONTAINER_KEYS = ("container", "container_name", "containerName", "k8s_container_name", "kubernetes_container_name", "k8s.container.name",
                    "resource.labels.container_name", "kubernetes.container.name", "kubernetes.container_name")
-_LINE_KEYS = ("line", "textPayload", "jsonPayload.message", "jsonPayload.log", "log", "message", "@message")
+_LINE_KEYS = ("line", "textPayload", "jsonPayload.message", "jsonPayload.log", "log", "message", "@message", "MESSAGE")
 #: keys only a log store's record has (an application's own JSON log has none of them)
 _STORE_KEYS = frozenset({"textPayload", "jsonPayload", "resource", "_source", "logStreamName", "@logStream", "line", "kubernetes",
-                         "stream", "fields", "labels", "podName"})
+                         "stream", "fields", "labels", "podName", "__REALTIME_TIMESTAMP", "__CURSOR"})
 #: Docker's json-file log: a line longer than its 16 KiB buffer is several records, all but the last without the ``\n``
 _DOCKER_KEYS = frozenset({"log", "stream", "time", "attrs"})
-_TIME_KEYS = ("timestamp", "@timestamp", "time", "date", "receiveTimestamp", "ts")
+_TIME_KEYS = ("timestamp", "@timestamp", "time", "date", "receiveTimestamp", "ts", "__REALTIME_TIMESTAMP")
 
 
 @dataclass
@@ -67,6 +69,9 @@ def parse_time_ns(value: object) -> int | None:
     11:54:40.123``, or epoch seconds, milliseconds or nanoseconds (by their size); else None."""
     if isinstance(value, bool) or value is None:
         return None
+    if isinstance(value, str) and re.fullmatch(r"\d{9,10}\.\d{1,9}", value.strip()):  # epoch seconds and a fraction, exactly
+        whole, frac = value.strip().split(".")
+        return int(whole) * 1_000_000_000 + int((frac + "000000000")[:9])
     if isinstance(value, (int, float)) or (isinstance(value, str) and re.fullmatch(r"\d{9,19}(?:\.\d{1,9})?", value.strip())):
         num = float(value) if isinstance(value, float) or "." in str(value) else int(str(value).strip())
         scale = 1_000_000_000 if num < 1e11 else 1_000_000 if num < 1e14 else 1_000 if num < 1e17 else 1
@@ -151,6 +156,8 @@ def from_object(obj: object, labels: dict | None = None, ts: object = None) -> R
     if isinstance(obj.get("_source"), dict):  # an Elasticsearch / OpenSearch hit
         obj = obj["_source"]
     line = _first(obj, _LINE_KEYS)
+    if isinstance(line, list) and line and all(isinstance(b, int) and 0 <= b < 256 for b in line):
+        line = bytes(line).decode("utf-8", errors="replace")  # journald: a message with control characters, as bytes
     if line is None and any(lookup(obj, key) == "" for key in _LINE_KEYS):
         line = ""  # the program wrote an empty line: a record still (logcli, Grafana, Fluent Bit keep it)
     if isinstance(line, str) and line.lstrip().startswith("{"):

@@ -17,6 +17,9 @@
   (``@timestamp,kubernetes.pod.name,message``, Kibana's ``Nov 28, 2026 @ 11:54:40.123`` dates, its
   ``'`` before a formula-like value taken off),
   Cloud Logging's CSV download (``timestamp,resource.labels.pod_name,textPayload``);
+* a node's journal, ``journalctl -o short-iso`` / ``short-iso-precise`` / ``short-unix`` / ``short`` (the
+  default): ``<ISO 8601 time with its zone, epoch seconds, or ``Nov 28 12:05:45`` placed in the import's year> <host> <identifier>[<pid>]: <line>`` (the pid optional); it names no
+  pod (one file is one node), a ``-- Boot … --`` / ``-- Logs begin at … --`` line is journalctl's own;
 * ``stern`` output: ``<pod> <container> [<time>] <line>`` (``<namespace> <pod> …`` with
   ``--all-namespaces``), with its ``+ <pod> › <container>`` lines saying which containers it
   followed (on stderr: a terminal copy has them, ``> file`` does not).
@@ -27,12 +30,16 @@ None for a text that is none of them.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import re
+from functools import partial
 
 from k10s_forensics.parsers.log_export_records import Record, clean_line, from_object, json_dict as _json_dict, lookup, parse_time_ns, stream_pod
 from k10s_forensics.parsers.log_pod_prefix import JOBSET_POD, KUBEFLOW_POD  # the operators' pod naming
+from k10s_forensics.parsers.log_time import with_year
+from k10s_forensics.parsers.log_patterns import MONTHS
 
 #: labels as logcli prints them (``{pod="a", container="b"}``; ``{}`` when all are common): a Python dict is not
 _LOGCLI = re.compile(r'^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) (\{(?:[A-Za-z_][\w.]*="(?:[^"\\]|\\.)*"(?:, ?)?)*\}) ?(.*)$')
@@ -48,18 +55,25 @@ _STERN_NS = re.compile(r"^([a-z0-9][-a-z0-9]{0,62}) ([a-z0-9](?:[-a-z0-9.]{0,251
 _STERN_FOLLOW = re.compile(r"^[+-] (?:[a-z0-9][-a-z0-9]* )?([a-z0-9][-a-z0-9.]*) \u203a ([a-z0-9][-a-z0-9]*)\s*$")
 _STERN_TS = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) ")
 #: a CSV header names at least a time column and a line column of these
+#: journalctl's short-iso / short-iso-precise (``+0000`` before systemd 249, ``+00:00`` since), short-unix, and its default
+#: short / short-precise lines (``Nov 28 12:05:45[.123456]``: no year, placed in the import's year, as syslog's are); the
+#: zone is always an offset (``kubectl logs --timestamps``' ``…000Z frame #0: …`` or a glog line behind it is no journal's)
+_JOURNAL = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{6})?[+-]\d\d:?\d\d|\d{9,10}\.\d{6}"
+                      r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d{6})?) [\w.-]{1,253} "
+                      r"[^\s\[\]:]{1,64}(?:\[\d{1,10}\])?: ?(.*)$")
+_JOURNAL_OWN = re.compile(r"^-- (?:Boot [0-9a-f]{32}|Logs begin at |Journal begins at |No entries|Reboot) ?.*--?$")
 _CSV_TIME = ("@timestamp", "timestamp", "time", "date", "Date", "Time")
 _CSV_LINE = ("@message", "message", "log", "line", "textPayload", "Line", "Message", "_source.message", "_source.log")
 _SHARE = 0.5
 
 
-def read_text_export(text: str) -> tuple[str, list[Record | str]] | None:
-    """(what the export is, its records in the file's order) or None."""
+def read_text_export(text: str, now: dt.datetime | None = None) -> tuple[str, list[Record | str]] | None:
+    """(what the export is, its records in the file's order) or None; ``now``: the year of a yearless time."""
     lines = [ln for ln in text.split("\n") if ln.strip()]
     if not lines:
         return None
     for what, reader in (("logcli query output", _logcli), ("Grafana logs download (text)", _grafana_txt),
-                         ("Fluentd output", _fluentd), ("CRI log file", _cri), ("CSV export", _csv), ("stern output", _stern)):
+                         ("Fluentd output", _fluentd), ("CRI log file", _cri), ("journalctl output", partial(_journal, now=now)), ("CSV export", _csv), ("stern output", _stern)):
         records = reader(text, lines)
         if records and any(isinstance(r, Record) for r in records):
             return what, records
@@ -143,6 +157,23 @@ def _cri(text: str, lines: list[str]) -> list[Record | str] | None:
     if partial:
         out.append(Record(None, None, parse_time_ns(matches[-1].group(1)) if matches[-1] else None, clean_line("".join(partial))))
     return out
+
+
+def _journal(text: str, lines: list[str], now: dt.datetime | None = None) -> list[Record | str] | None:
+    lines = [ln for ln in lines if not _JOURNAL_OWN.match(ln)]  # journalctl's own ``-- Boot … --`` lines
+    matches = [_JOURNAL.match(ln) for ln in lines]
+    if not lines or sum(m is not None for m in matches) < 0.8 * len(lines):
+        return None
+    return [Record(None, None, _journal_time(m.group(1), now), clean_line(m.group(2))) if m else line for line, m in zip(lines, matches)]
+
+
+def _journal_time(stamp: str, now: dt.datetime | None) -> int | None:
+    if not stamp[:1].isalpha():
+        return parse_time_ns(stamp)
+    month, day, clock = stamp.split(None, 2)
+    hh, mm, ss = clock.split(":")
+    when = with_year(MONTHS.index(month) + 1, int(day), int(hh), int(mm), int(ss[:2]), int((ss[3:] + "000000")[:6]), now)
+    return None if when is None else int(when.timestamp()) * 1_000_000_000 + when.microsecond * 1000
 
 
 def _csv(text: str, lines: list[str]) -> list[Record | str] | None:

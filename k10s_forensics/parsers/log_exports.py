@@ -2,7 +2,7 @@
 
 When the pods are gone, the logs brought to a postmortem come from a log backend: Grafana Loki
 (Explore's download, ``logcli``), Google Cloud Logging, Amazon CloudWatch Logs (Fluent Bit),
-Elasticsearch / OpenSearch (Kibana's CSV, ``_search`` hits), or ``stern``. Each is detected
+Elasticsearch / OpenSearch (Kibana's CSV, ``_search`` hits), ``stern``, or a node's journal. Each is detected
 from its content (``log_export_records``: JSON shapes, ``log_export_text``: text shapes); its
 records become the lines the pods wrote, each behind the record's time as ``kubectl logs
 --timestamps`` writes it, in time order per pod (an export is often newest first; records of
@@ -27,17 +27,18 @@ from k10s_forensics.parsers.log_pod_prefix import job_name, place, split_lines
 
 #: text that claims to be a store's JSON: an object or a list of objects naming one of its fields
 _JSON_HEAD = re.compile(r"^\ufeff?\s*(?:\[\s*)?\{")
-_JSON_CLAIM = re.compile(r'"(?:textPayload|jsonPayload|logStreamName|events|hits|_source|kubernetes|line|entries|insertId)"\s*:')
+_JSON_CLAIM = re.compile(r'"(?:textPayload|jsonPayload|logStreamName|events|hits|_source|kubernetes|line|entries|insertId|__REALTIME_TIMESTAMP)"\s*:')
 _POD_OK = re.compile(r"[^a-z0-9.-]+")
 
 
-def read_export(text: str, name: str = "log") -> tuple[str, list[Record | str]] | None:
-    """(what the export is, its records in the file's order), or None when ``text`` is no export."""
+def read_export(text: str, name: str = "log", now=None) -> tuple[str, list[Record | str]] | None:
+    """(what the export is, its records in the file's order), or None when ``text`` is no export; ``now``: the
+    year of a yearless time (journalctl's default lines)."""
     if _JSON_HEAD.match(text):
         found = _read_json(name, text)
         if found is not None:
             return found
-    return read_text_export(ANSI.sub("", text.replace("\r\n", "\n")))
+    return read_text_export(ANSI.sub("", text.replace("\r\n", "\n")), now)
 
 
 def _read_json(name: str, text: str) -> tuple[str, list[Record | str]] | None:
@@ -69,7 +70,7 @@ def _read_json(name: str, text: str) -> tuple[str, list[Record | str]] | None:
 
 def _kind(body: str) -> str:
     head = body[:8192]
-    for key, kind in (('"textPayload"', "Cloud Logging"), ('"jsonPayload"', "Cloud Logging"), ('"logStreamName"', "CloudWatch Logs"),
+    for key, kind in (('"__REALTIME_TIMESTAMP"', "journald"), ('"textPayload"', "Cloud Logging"), ('"jsonPayload"', "Cloud Logging"), ('"logStreamName"', "CloudWatch Logs"),
                       ('"_source"', "Elasticsearch"), ('"kubernetes"', "Fluent Bit"), ('"fields"', "Grafana Loki"),
                       ('"labels"', "Grafana Loki"), ('"log"', "container log"), ('"stream"', "Grafana Loki")):
         if key in head:
@@ -124,10 +125,10 @@ def _as_line(rec: Record) -> list[str]:
     return [stamp + part for part in rec.text.split("\n")]
 
 
-def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "imported") -> tuple[list[tuple[str, str]], str, str] | None:
+def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "imported", now=None) -> tuple[list[tuple[str, str]], str, str] | None:
     """Like ``log_pod_prefix.split_source``, for log store exports: ``(name, text)`` per node in
     node order, the job, how it was split; None unless every source is an export."""
-    found = [read_export(text, name) for name, text in sources]
+    found = [read_export(text, name, now) for name, text in sources]
     if not found or any(f is None for f in found):
         return None
     what = found[0][0] if len({f[0] for f in found}) == 1 else "log exports"

@@ -15,7 +15,8 @@ global rank other than the tag's number, a torch elastic agent's line, a launche
 two processes or one other than the tag: mp.spawn's ``Process 2 terminated``, torchrun's
 ``local_rank: 1``), or the tags are pdsh's hosts (a host is never a rank), the log is split
 into one log per tag, the tag taken off (the parser reads what is behind it, ``log_normalize``). Each tag's log goes to the node its inner global ranks name
-(``rank // processes per node``, the processes per node from the inner tags); a tag whose lines
+(``rank // processes per node``, the processes per node from the inner tags; a torchrun failure table's
+entries, ``rank : 3 (local_rank: 1)``, count: the agent reports its own node's processes); a tag whose lines
 name no global rank takes the free nodes in the tags' natural order (``worker-2`` before
 ``worker-10``). A log one such task printed whole (every line behind one tag: ``srun -l`` of one
 task running mp.spawn or torchx, one host's lines of a pdsh run) is one node with the tag taken off.
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from k10s_forensics.parsers.log_agents import agent_of
+from k10s_forensics.parsers.log_agents import agent_of, table_rank
 from k10s_forensics.parsers.log_normalize import normalize
 
 _CTIME = r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})?"
@@ -65,11 +66,16 @@ def _tagged(text: str) -> tuple[str, list[tuple[str | None, str]]] | None:
 
 
 def _inner(lines: list[str]) -> tuple[set[int], set[int]]:
-    """The global and the local ranks the lines' own prefixes name (the log parser's reading); a Ray worker's
-    pid (``(RayTrainWorker pid=…)``) counts as a process of its own, as a local rank would."""
+    """The global and the local ranks the lines' own prefixes name (the log parser's reading), or a torchrun
+    failure table's entries (``rank : 3 (local_rank: 1)``: the agent reports its own node's processes); a Ray
+    worker's pid (``(RayTrainWorker pid=…)``) counts as a process of its own, as a local rank would."""
     globals_, locals_ = set(), set()
     for ln in lines:
-        if ln[:1] in " [(" or ln[:2].isalpha():
+        entry = table_rank(ln) if ln[:1] == " " else None
+        if entry:
+            globals_.add(entry[0])
+            locals_.add(entry[1])
+        elif ln[:1] in " [(" or ln[:2].isalpha():
             n = normalize(ln)
             if n.rank is not None:
                 globals_.add(n.rank)

@@ -14,8 +14,9 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes
+from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes, table_nodes
 from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
+from k10s_forensics.parsers.log_owners import RAY_WORKER_RANK
 
 _NCCL_HOST = re.compile(r"^(?:\S+ )?([A-Za-z0-9][\w.-]{0,252}):\d+:\d+ \[\d+\] NCCL ")
 _COMM_RANK = re.compile(r"comm 0x[0-9a-fA-F]+ rank (\d+) n[Rr]anks (\d+)")
@@ -124,8 +125,28 @@ class LogSource:
 
     @cached_property
     def line_ranks(self) -> list[int | None]:
-        """Per line, the global rank its prefix names (read once: layout and routing both use it)."""
-        return [tagged_rank(line) for line in self.lines]
+        """Per line, the global rank its prefix names (read once: layout and routing both use it); in a Ray Train
+        log, a worker's line (``(RayTrainWorker pid=P, …)``) has the rank the worker group gives pid P, and that
+        group's own line for a worker (``- (ip=…, pid=P) world_rank=R, …``) names rank R."""
+        ranks = [tagged_rank(line) for line in self.lines]
+        return _ray_ranks(self.lines, ranks) if "world_rank=" in self.text else ranks
+
+
+def _ray_ranks(lines: list[str], ranks: list[int | None]) -> list[int | None]:
+    """``ranks`` with Ray Train's worker group read (see ``LogSource.line_ranks``; a pid given two ranks names none)."""
+    listed = [(i, m) for i, line in enumerate(lines) if "world_rank=" in line and (m := RAY_WORKER_RANK.search(line))]
+    by_pid: dict[int, set[int]] = {}
+    for _, m in listed:
+        by_pid.setdefault(int(m.group(1)), set()).add(int(m.group(2)))
+    out = list(ranks)
+    for i, m in listed:
+        out[i] = out[i] if out[i] is not None else int(m.group(2))
+    for i, line in enumerate(lines):
+        if out[i] is None and line.startswith("(") and "pid=" in line[:200]:
+            pid = normalize(line).pid
+            if pid is not None and len(by_pid.get(pid, ())) == 1:
+                out[i] = next(iter(by_pid[pid]))
+    return out
 
 
 @dataclass
@@ -182,12 +203,15 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
         hints["world_size"] = "option"
     elif stated_world:
         world_size, hints["world_size"] = stated_world, f"log: {world_what}"
+    ray_local = max((int(m.group(3)) for t in texts if "world_rank=" in t for m in RAY_WORKER_RANK.finditer(t)), default=None)
     if not nproc_per_node:
         if nodes:
             nproc_per_node = max(1, -(-(world_size or (top or 0) + 1) // nodes))
             hints["nproc_per_node"] = "world size / nodes"
         elif by_agents:
             nproc_per_node, hints["nproc_per_node"] = by_agents[1], "one log of several torchrun agents: world size / agents"
+        elif ray_local is not None:
+            nproc_per_node, hints["nproc_per_node"] = ray_local + 1, "Ray Train's worker group: highest local_rank + 1"
         elif len(sources) == 1:
             nproc_per_node = world_size or (top + 1 if top is not None else None)
             hints["nproc_per_node"] = "one log: one node holds every rank"
@@ -219,6 +243,7 @@ def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None
     ranks = ranks if ranks is not None else [tagged_rank(line) for line in lines]
     agent_node = agent_nodes(lines, nproc, ranks) if nodes > 1 else {}
     by_local = local_nodes(lines, [normalize(ln).local_rank if "[default" in ln else None for ln in lines], agent_node) if agent_node else {}
+    by_table = table_nodes(lines, nproc, ranks) if nodes > 1 else {}
     for i, line in enumerate(lines):
         node = None
         rank = ranks[i]
@@ -226,6 +251,8 @@ def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None
             node = rank // nproc
         elif agent_node and (pid := agent_of(line)) in agent_node:
             node = agent_node[pid]
+        elif i in by_table:
+            node = by_table[i]
         elif i in by_local:
             node = by_local[i]
         else:

@@ -55,4 +55,6 @@ def fallback_ts(text: str, captured_at: dt.datetime | None) -> dt.datetime | Non
     return None
 
 
-__all__ = ["fallback_ts"]
+with_year = _with_year  # a yearless date in the capture's year (journalctl's short lines)
+
+__all__ = ["fallback_ts", "with_year"]

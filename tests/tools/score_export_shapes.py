@@ -1,5 +1,6 @@
 """Score every recorded run (tests/data/torch-runs) in every export shape of tests/export_shapes.py
-(``--family launcher``: every launcher/platform shape of tests/launcher_shapes.py).
+(``--family launcher``: every launcher/platform shape of tests/launcher_shapes.py; ``--family job``: the scheduler,
+workflow, journal and notebook shapes of tests/job_shapes.py).
 
 Each shape's files go through ``k10s import-logs`` with no option (``import_logs`` as the CLI calls
 it) and are scored with torch_runs_kit.score against the run's truth, beside the run's plain pod
@@ -8,7 +9,7 @@ ranks outside the truth, or any rank in a control), nothing named, the cause mis
 named, another cause), or an error (the import raised where it should read or say one line). Two bundles whose pods hold the same lines are analysed once (a cache keyed
 by what the importer wrote), so the whole sweep takes minutes, not hours.
 
-    .venv/bin/python tests/tools/score_export_shapes.py [--family export|launcher] [-k NAME] [-j 2] [--every N] [--json out.json]
+    .venv/bin/python tests/tools/score_export_shapes.py [--family export|launcher|job] [-k NAME] [-j 2] [--every N] [--json out.json]
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import export_shapes  # noqa: E402
+import job_shapes  # noqa: E402
 import launcher_shapes  # noqa: E402
 import k10s_forensics.logimport as logimport  # noqa: E402
 from incident_kit import misses, naming_findings  # noqa: E402
@@ -34,7 +36,8 @@ from torch_runs_kit import CAPTURED, import_run, load_runs  # noqa: E402
 
 _CACHE: dict[str, str] = {}
 _FAMILIES = {"export": lambda run: export_shapes.shapes(run.stamped()),
-             "launcher": lambda run: launcher_shapes.shapes(run.stamped(), run.truth["nproc_per_node"])}
+             "launcher": lambda run: launcher_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
+             "job": lambda run: job_shapes.shapes(run.stamped(), run.truth["nproc_per_node"])}
 _FAMILY = _FAMILIES["export"]
 
 
@@ -126,7 +129,8 @@ def main() -> int:
     ap.add_argument("-k", default="")
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--family", choices=sorted(_FAMILIES), default="export",
-                    help="export: log pipelines (tests/export_shapes.py); launcher: launchers and platforms (tests/launcher_shapes.py)")
+                    help="export: log pipelines (tests/export_shapes.py); launcher: launchers and platforms (tests/launcher_shapes.py); "
+                         "job: schedulers, workflow engines, journals, notebooks (tests/job_shapes.py)")
     ap.add_argument("--shapes", default=None)
     ap.add_argument("--json", help="write each run's readings here as they come (JSON lines)")
     ap.add_argument("--every", type=int, default=1, help="only every N-th run (a sample, in load order)")
@@ -134,7 +138,7 @@ def main() -> int:
     global _FAMILY
     logimport.BundleWriter = _Tracking
     _FAMILY = _FAMILIES[args.family]
-    module = export_shapes if args.family == "export" else launcher_shapes
+    module = {"export": export_shapes, "launcher": launcher_shapes, "job": job_shapes}[args.family]
     names = [s for s in (args.shapes or ",".join(module.SHAPES)).split(",") if s]
     runs = [r for r in load_runs() if args.k in r.id][::args.every]
     rows = []
