@@ -63,15 +63,18 @@ def _table(rank: int, local: int) -> str:
     ([(0, 0), (2, 0)], 2),  # two nodes x 2, each node's local rank 0 reported (elastic_launch's first failed process)
     ([(1, 1), (5, 1)], 4),  # two nodes x 4, local rank 1 of each
     ([(0, 0), (3, 0), (7, 1)], 3),  # three nodes x 3
+    ([(0, 0), None, (4, 0)], 2),  # three nodes x 2, the middle one killed before its table: two logs apart
     ([(2, 0)], 1),  # one log: nothing to compare (the default)
     ([(0, 0), (0, 0)], 1),  # the same first rank in both: no step
-])
+    ([(2, 0), (0, 0)], 1),  # not in node order: no step
+    ([(0, 0), (2, 0), (6, 0)], 1),  # the pairs disagree (2, 3, 4): none is trusted
+], ids=["2x2", "2x4", "3x3", "middle-node-lost", "one-log", "same-first", "out-of-order", "disagree"])
 def test_failure_tables_of_several_node_logs_give_the_processes_per_node(tables, nproc):
-    sources = [LogSource(f"node{i}.log", "rank {r} step 2 loss 0.5\n".format(r=r) + _table(r, lr)) for i, (r, lr) in enumerate(tables)]
+    sources = [LogSource(f"node{i}.log", "step 2 loss 0.5\n" + (_table(*t) if t else "")) for i, t in enumerate(tables)]
     layout = infer_layout(sources)
     assert layout.nproc_per_node == nproc, layout
     if nproc > 1:
-        assert layout.hints["nproc_per_node"] == "the failure tables' ranks, one node apart"
+        assert layout.hints["nproc_per_node"] == "the failure tables' ranks, log by log"
 
 
 def test_a_stated_layout_wins_over_the_failure_tables():
