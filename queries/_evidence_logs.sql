@@ -112,10 +112,12 @@ WHERE i.rank <> r.reporter
 -- 30 min by default), raised as a Python exception by the rank that waited: a peer never sent or
 -- received. Wordings (gloo/transport/tcp|uv, PyTorch >= 1.0): "Timed out waiting 1800000ms for
 -- recv|send operation to complete", "Read timeout [ip]:port" / "Write timeout", "Application
--- timeout caused pair closure". A closed or reset connection ("Connection closed by peer") says a
+-- timeout caused pair closure"; c10d's per-call wait on a collective's work
+-- (``dist.all_reduce(t, async_op=True).wait(timeout=…)``, Work::wait): "Operation timed out!" (the
+-- whole message: macOS's ETIMEDOUT "Operation timed out" has no "!"). A closed or reset connection ("Connection closed by peer") says a
 -- peer process ended, not that it hung: not a wait; nor a rendezvous/store timeout.
 -- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind = 'python_exception' AND regexp_matches(error_message,
---     '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure'))
+--     '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure|^operation timed out!'))
 -- empty-columns: job_key VARCHAR, rank BIGINT, ts TIMESTAMPTZ, pod_key VARCHAR, incarnation_uid VARCHAR, raw_row BIGINT, line_no BIGINT,
 --     event_id BIGINT, timeout_ms BIGINT
 CREATE OR REPLACE TEMP TABLE k10s_gloo_wait AS
@@ -123,12 +125,12 @@ SELECT job_key, rank_resolved AS rank, ts, pod_key, incarnation_uid, raw_row, li
        TRY_CAST(regexp_extract(error_message, 'waiting (\d+) ?ms', 1) AS BIGINT) AS timeout_ms
 FROM k10s_log
 WHERE kind = 'python_exception' AND job_key IS NOT NULL AND rank_resolved IS NOT NULL
-  AND regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure');
+  AND regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure|^operation timed out!');
 
 -- k10s_wd_lines: every rank's watchdog lines (and, in a job with a gloo wait timeout, its teardown
 -- exceptions: it was inside a collective), in the order the rank wrote them.
 -- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary')
---     OR (kind = 'python_exception' AND regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure')))
+--     OR (kind = 'python_exception' AND regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure|^operation timed out!')))
 -- empty-columns: job_key VARCHAR, rank BIGINT, kind VARCHAR, subkind VARCHAR, seq_num BIGINT, op_type VARCHAR, numel_in BIGINT,
 --     numel_out BIGINT, last_enqueued_seq BIGINT, last_completed_seq BIGINT, timeout_ms BIGINT, ts TIMESTAMPTZ, pg VARCHAR,
 --     incarnation_uid VARCHAR, ord BIGINT

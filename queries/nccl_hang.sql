@@ -7,7 +7,7 @@
 --          OR (kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut'))
 --          OR (kind = 'rank_joining' AND subkind = 'store_barrier')
 --          OR (kind = 'python_exception' AND (error_message LIKE '%clients joined%'
---              OR regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure')
+--              OR regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure|^operation timed out!')
 --              OR (subkind = 'teardown' AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')))))
 --   OR EXISTS (SELECT 1 FROM flight_recorder) OR EXISTS (SELECT 1 FROM nccl_ras)
 -- description: Ranks that timed out in the PyTorch NCCL watchdog on the same SeqNum and
@@ -93,7 +93,11 @@ failed AS (  -- errors before the collective timed out
            arg_min(l.line, (l.ts, l.raw_row, l.line_no, l.event_id)) AS line
     FROM l JOIN incident i USING (job_key)
     WHERE l.rank_resolved IS NOT NULL
-      AND (l.kind IN ('cuda_oom', 'xid') OR (l.kind = 'torchrun_failure' AND l.exit_code > 0))
+      AND (l.kind IN ('cuda_oom', 'xid') OR (l.kind = 'torchrun_failure' AND l.exit_code > 0
+           -- an exit status its own "Connection closed/reset by peer" explains (within a minute before) is a victim's
+           AND NOT EXISTS (SELECT 1 FROM k10s_peer_closed p WHERE p.job_key = l.job_key AND p.rank = l.rank_resolved
+                           AND p.incarnation_uid IS NOT DISTINCT FROM l.incarnation_uid
+                           AND p.ts BETWEEN l.ts - INTERVAL 60 SECOND AND l.ts)))
       AND l.ts <= i.t_first AND l.ts >= i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) - INTERVAL 15 MINUTE
     GROUP BY l.job_key, l.rank_resolved
     UNION ALL

@@ -112,6 +112,23 @@ def _torn_down_max(texts: list[str]) -> int | None:
     return best or None
 
 
+#: torchrun's failure table (ChildFailedError): ``rank      : 2 (local_rank: 0)``
+_TABLE_RANK = re.compile(r"^\s*rank\s*: (\d{1,7}) \(local[_ ]rank: (\d{1,4})\)", re.M)
+
+
+def _table_step(texts: list[str]) -> int | None:
+    """Processes per node that the failure tables of several node logs imply (the logs in node order, as
+    import-logs takes them): each entry's ``rank: R (local_rank: L)`` puts its log's node's first rank at
+    R - L; two logs k apart whose first ranks differ by d say d / k. None unless every such pair of logs
+    says the same whole number (a log in another order, a node whose log is cut before its table: no pair
+    is trusted over another)."""
+    firsts = [(i, min(int(m.group(1)) - int(m.group(2)) for m in found)) for i, t in enumerate(texts)
+              if (found := list(_TABLE_RANK.finditer(t)))]
+    steps = {(b - a) / (j - i) for n, (i, a) in enumerate(firsts) for j, b in firsts[n + 1:]}
+    step = steps.pop() if len(steps) == 1 else None
+    return int(step) if step and step >= 1 and step == int(step) else None
+
+
 @dataclass
 class LogSource:
     """One log as read: a name (a file's name, or ``stdin``) and its text."""
@@ -218,8 +235,10 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
         if not nproc_per_node:
             local, _ = _max_found(texts, [("local", rx) for rx in _LOCAL_SEEN])
             torn = max(_torn_down_max(texts) or 0, _interleaved_max(texts) or 0) or None
-            nproc_per_node = max((local + 1) if local is not None else 1, torn or 1)
-            hints["nproc_per_node"] = ("processes the launcher names" if torn and torn > (local or 0) + 1 else
+            step = _table_step(texts) if len(sources) > 1 else None
+            nproc_per_node = max((local + 1) if local is not None else 1, torn or 1, step or 1)
+            hints["nproc_per_node"] = ("the failure tables' ranks, log by log" if step and step > max(torn or 0, (local or 0) + 1) else
+                                       "processes the launcher names" if torn and torn > (local or 0) + 1 else
                                        "highest local rank seen + 1" if local is not None else "default 1")
     nodes = nodes or max(len(sources), by_agents[0] if by_agents else 0, -(-(max(world_size or 0, (top or 0) + 1)) // nproc_per_node))
     if not world_size:

@@ -38,6 +38,7 @@ import torch_scenarios7
 import torch_scenarios8
 import torch_scenarios9
 import torch_scenarios10
+import torch_scenarios11
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "torch_worker.py"
@@ -124,6 +125,7 @@ SCENARIOS = [
     *torch_scenarios8.scenarios(S),  # the eighth: DCP, object collectives, loader deadlock, SIGXCPU (held out)
     *torch_scenarios9.scenarios(S),  # the ninth: prefix templates, -m/--no-python, stopped/slow ranks, EMFILE/ENOSPC (held out)
     *torch_scenarios10.scenarios(S),  # the tenth: pipeline/subgroups/no_sync/TP/rpc, tool faults, a moving restart (held out)
+    *torch_scenarios11.scenarios(S),  # the eleventh: elastic_launch, store host killed, re-forming, watchdog dumps (held out)
 ]
 
 
@@ -194,6 +196,8 @@ def _commands(sc: dict, logdir: str) -> list[list[str]]:
                 "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
         return [[py, "-c", code]]
     port = str(free_port())
+    if sc["launcher"] in torch_scenarios11.LAUNCHERS:
+        return torch_scenarios11.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios10.LAUNCHERS:
         return torch_scenarios10.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios9.LAUNCHERS:
@@ -251,7 +255,8 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
                 sig = signal.Signals[sc.get("preempt_sig", "SIGTERM")]
                 a.kill_group(sig) if sc.get("preempt_group") else os.kill(a.proc.pid, sig)
         else:
-            _node_order(agents, marks)[1].kill_group(signal.SIGKILL)
+            victim = agents[sc["kill_agent"]] if "kill_agent" in sc else _node_order(agents, marks)[1]  # by start order
+            victim.kill_group(signal.SIGKILL)
     for a in agents:
         a.wait(deadline)
     dest = out_root / version / sc["name"]
@@ -283,7 +288,7 @@ def _public(cmd: list[str], logdir: str) -> str:
     """The command as a user would type it (no paths of this machine)."""
     parts = ["python" if c == sys.executable else Path(c).name if Path(c).parent == torch_scenarios4.BIN
              else c.replace(str(WORKER), "torch_worker.py").replace(torch_scenarios4.WORKER, "wrapper_worker.py").replace(logdir, "logs")
-             .replace(str(HERE), ".") for c in map(lambda c: torch_scenarios10.public(torch_scenarios9.public(torch_scenarios8.public(torch_scenarios7.public(torch_scenarios6.public(torch_scenarios5.public(c)))))), cmd)]
+             .replace(str(HERE), ".") for c in map(lambda c: torch_scenarios11.public(torch_scenarios10.public(torch_scenarios9.public(torch_scenarios8.public(torch_scenarios7.public(torch_scenarios6.public(torch_scenarios5.public(c))))))), cmd)]
     return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
 
 
