@@ -8,6 +8,7 @@ import hashlib
 import os
 import re
 import shutil
+import site
 import subprocess
 import sys
 import tarfile
@@ -99,6 +100,15 @@ def test_archive_works_as_a_kubectl_plugin(built, tmp_path):
     where = subprocess.run([str(venv / "bin" / "python"), "-c", "import k10s_forensics; print(k10s_forensics.__file__)"],
                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert where.stdout.startswith(str(venv)), "the wheel from the archive runs, not the checkout"
+    # Offline, the wheel went in without its dependencies; `--system-site-packages` gives the private virtualenv
+    # the base interpreter's packages, which lack them when the tests run from a project virtualenv: a .pth
+    # adds this interpreter's site-packages after the virtualenv's own (the wheel's k10s_forensics still wins;
+    # a .pth inside a directory a .pth names is not read, so the checkout's editable finder is not either).
+    site_dir = Path(where.stdout.strip()).parent.parent
+    (site_dir / "k10s-test-dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n", encoding="utf-8")
     again = subprocess.run([kubectl, "k10s", "capture", "--help"], capture_output=True, text=True, env=env, timeout=120)
     assert again.returncode == 0 and "--job [KIND/]NS/NAME" in again.stdout and "first use" not in again.stderr
+    still = subprocess.run([str(venv / "bin" / "python"), "-c", "import k10s_forensics; print(k10s_forensics.__file__)"],
+                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert still.stdout == where.stdout, "the wheel from the archive still runs, not the checkout"
     assert not list(venv.parent.glob("*.tmp.*")), "the temporary virtualenv was moved into place"
