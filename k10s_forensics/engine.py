@@ -7,6 +7,8 @@ loaded, and the configuration is locked (``lock_configuration``) so a statement 
 it. On top of that, statements that write or reach out (COPY, EXPORT, ATTACH, DETACH,
 INSTALL/LOAD, ...) are refused by type before they run, since DuckDB would still let COPY
 overwrite an allowed file. ``k10s shell --unsafe`` is the only way to an unlocked database.
+A small bundle analysed with the built-in rules gets a connection to a database that can open no
+file at all (``smalldb``; ``open_tables(pooled=True)``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 import duckdb
 
 from k10s_forensics.store.bundle import RAW_NAMES, Bundle
+from k10s_forensics import smalldb
 from k10s_forensics.errors import QueryError
 from k10s_forensics.store import derived
 from k10s_forensics.store.tables import TABLE_NAMES, TABLES_BY_NAME
@@ -58,13 +61,17 @@ def connect(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int | No
 
 
 def open_tables(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int | None = None, locked: bool = True,
-                light: bool = False) -> tuple[duckdb.DuckDBPyConnection, dict[str, int]]:
+                light: bool = False, pooled: bool = False) -> tuple[duckdb.DuckDBPyConnection, dict[str, int]]:
     """``connect``, and the row count of every derived table that has a view (from the Parquet footers).
 
     With ``light``, a bundle whose every derived table holds at most ``LIGHT_MAX_ROWS`` rows is
     planned without DuckDB's optimizer (``PRAGMA disable_optimizer``, before the configuration is
     locked): on such tables optimising costs more than running, and results do not depend on it
     (docs/architecture.md, "Small bundles: planned without the optimizer").
+
+    With ``pooled`` too (``analyze`` with the built-in rules), such a bundle gets a connection to this
+    process's locked database for small bundles instead of a database of its own (``smalldb``): its
+    tables read by pyarrow and registered, no raw tables, DuckDB never opening a file.
     """
     threads = threads_or_default(threads)  # a bad K10S_THREADS is refused before any work
     if rebuild_if_needed and derived.needs_work(bundle):
@@ -76,6 +83,15 @@ def open_tables(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int 
     lock = getattr(bundle, "derived_lock", None)
     if lock is not None:  # each connection holds the layer's lock shared until it is closed or collected
         lock.acquire_shared()
+    tables = {name: bundle.table_path(name) for name in TABLE_NAMES}
+    if pooled and light and locked:
+        small = smalldb.read_small({name: path for name, path in tables.items() if path.is_file()}, LIGHT_MAX_ROWS)
+        if small is not None:
+            con = smalldb.connection(small, threads)
+            if lock is not None:
+                weakref.finalize(con, lock.release_shared)
+            counts = _FOOTER_ROWS[con] = {name: table.num_rows for name, table in small.items()}
+            return con, counts
     config = {"autoinstall_known_extensions": "false", "autoload_known_extensions": "false"} if locked else {}
     con = duckdb.connect(database=":memory:", config=config)
     if lock is not None:
@@ -83,7 +99,6 @@ def open_tables(bundle: Bundle, *, rebuild_if_needed: bool = True, threads: int 
     con.execute("SET TimeZone = 'UTC'")
     if threads:
         con.execute(f"SET threads = {int(threads)}")
-    tables = {name: bundle.table_path(name) for name in TABLE_NAMES}
     raws = {f"raw_{name}": bundle.raw_path(name) for name in RAW_NAMES}
     if locked:
         allowed = ", ".join(_quote_path(str(p)) for p in [*tables.values(), *raws.values()] if p.is_file())

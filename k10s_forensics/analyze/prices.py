@@ -77,7 +77,7 @@ class PriceTable:
         rows = [{"pattern": k, "usd_per_gpu_hour": v} for k, v in self.models.items()] + [{"pattern": "", "usd_per_gpu_hour": self.default_usd}]
         table = pa.Table.from_pylist(rows, schema=pa.schema([("pattern", pa.string()), ("usd_per_gpu_hour", pa.float64())]))
         con.register("_k10s_prices_arrow", table)
-        con.execute("CREATE OR REPLACE TABLE k10s_gpu_prices AS SELECT * FROM _k10s_prices_arrow")
+        con.execute("CREATE OR REPLACE TEMP TABLE k10s_gpu_prices AS SELECT * FROM _k10s_prices_arrow")
         con.unregister("_k10s_prices_arrow")
 
 

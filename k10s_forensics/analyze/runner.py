@@ -65,7 +65,7 @@ def _ensure_views(con: duckdb.DuckDBPyConnection, existing: set[str] | None = No
         if name not in existing:
             empty = TABLES_BY_NAME[name].empty()
             con.register(f"_k10s_empty_{name}", empty)
-            con.execute(f"CREATE VIEW {name} AS SELECT * FROM _k10s_empty_{name}")
+            con.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM _k10s_empty_{name}")
 
 
 def _row_counts(con: duckdb.DuckDBPyConnection, names: set[str]) -> dict[str, int]:
@@ -232,7 +232,7 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
 
 def prepare(bundle: Bundle, prices: PriceTable | None = None, threads: int | None = None,
             rules: list[Rule] | None = None, only: set[str] | None = None, *, light: bool = True,
-            gates: bool = True) -> duckdb.DuckDBPyConnection:
+            gates: bool = True, pooled: bool = False) -> duckdb.DuckDBPyConnection:
     """A connection with the bundle's tables, the price table and the shared views.
 
     With ``rules``, only the shared views those of them that will run need (``analyze.viewplan``), less those of
@@ -241,7 +241,7 @@ def prepare(bundle: Bundle, prices: PriceTable | None = None, threads: int | Non
     ``gates``: also the empty shortcuts (a shared statement empty without rows of a table the bundle has none
     of is created empty, unbound); off only to prove they change nothing.
     """
-    con, rows = open_tables(bundle, threads=threads, light=light)
+    con, rows = open_tables(bundle, threads=threads, light=light, pooled=pooled)
     _ensure_views(con, set(rows))
     (prices or PriceTable.default()).register(con)
     if rules is not None:
@@ -287,7 +287,7 @@ def analyze(
     rules = load_rules(tuple(rules_dirs))
     # User rules (``--rules DIR``) keep DuckDB's optimizer whatever the size: a rule written as an
     # implicit join would run as a cross product without it. The built-in ones are planned light.
-    con = prepare(bundle, prices, threads, rules=rules, only=only, light=not rules_dirs, gates=gates)
+    con = prepare(bundle, prices, threads, rules=rules, only=only, light=not rules_dirs, gates=gates, pooled=not rules_dirs)
     try:
         return run_rules(con, bundle, rules, only)
     finally:
