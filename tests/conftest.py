@@ -156,6 +156,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid.split("::")[0]))
 
 
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def pytest_collection_modifyitems_slow_first(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The slow tests first, each module's order kept (a stable sort): xdist hands out work in collection
+    order, so the long end-to-end modules and groups start while the many short tests are still queued
+    to fill the gaps, instead of one long group left running alone on one worker at the end."""
+    items.sort(key=lambda item: 0 if item.get_closest_marker("slow") else 1)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Under ``--dist loadgroup`` a worker gives each grouped test the nodeid suffix ``@group``;
