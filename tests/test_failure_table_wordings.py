@@ -86,3 +86,27 @@ def test_the_old_layout_names_what_the_new_one_names(tmp_path, layout):
     want = named_in_paste(tmp_path / "new", "\n".join(_table((1, "2025-02-20_22:00:20"), (0, "2025-02-20_22:01:20"),
                                                               root="Root Cause (first observed failure):", failures="Failures:")) + "\n", 2, 2, NOW)
     assert want and _named(tmp_path / "old", lines) == want
+
+
+@pytest.mark.parametrize("line, want", [
+    ("  rank      : 3 (local_rank: 1)", (3, 1)),
+    ("  rank: 3 (local_rank: 1)", (3, 1)),  # torch 1.9's unpadded rows
+    ("  rank      : 3 (local rank: 1)", (3, 1)),  # torch 1.9-1.10 wrote "local rank"
+    ("2025-02-20T22:01:20.123456789Z   rank      : 12 (local_rank: 4)", (12, 4)),  # a pipeline's time first
+    ("[2025-02-20T22:01:20Z]   rank      : 12 (local_rank: 4)", (12, 4)),
+    ("  rank      : 3 (local_rank: N/A)", None),
+    ("the rank: 3 (local_rank: 1) said", None),  # prose, not a table row
+])
+def test_an_entry_row_is_read_in_every_layout(line, want):
+    from k10s_forensics.parsers.log_agents import table_entries, table_rank
+    assert table_rank(line) == want
+    assert table_entries(f"head\n{line}\ntail\n") == ([want] if want else [])
+
+
+def test_processes_per_node_come_from_both_wordings():
+    """Two node logs whose tables say ``local_rank`` and ``local rank``: the second node's first rank is 4."""
+    from k10s_forensics.parsers.log_layout import _table_step
+    node0 = "\n".join(_table((1, "2025-02-20_22:01:20"), (0, "2025-02-20_22:01:25")))
+    node1 = node0.replace("rank: 1 (local_rank: 1)", "rank: 5 (local rank: 1)").replace("rank: 0 (local_rank: 0)", "rank: 4 (local rank: 0)")
+    assert _table_step([node0, node1]) == 4
+    assert _table_step([node0, node0]) is None

@@ -38,7 +38,10 @@ import re
 _TS = r"^(?:\[?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z\]? )?"
 AGENT_LINE = re.compile(_TS + r"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,9} +(\d{1,10}) \S{0,300}?torch/distributed/(?:elastic|run\.py|launcher)\S{0,200}:\d{1,6}\] ")
 _WORKER_PID = re.compile(r"(?:Sending process (\d{1,10}) closing signal|\(pid: (\d{1,10})\))")
-_TABLE_RANK = re.compile(_TS + r"\s{0,8}rank\s{0,12}: (\d{1,7}) \(local_rank: (\d{1,7})\)")
+#: a torchrun failure table's entry: ``rank      : 2 (local_rank: 0)`` (torch 1.9-1.10 printed ``local rank``)
+_TABLE_RANK_TEXT = _TS + r"\s{0,8}rank\s{0,12}: (\d{1,7}) \(local[_ ]rank: (\d{1,7})\)"
+_TABLE_RANK = re.compile(_TABLE_RANK_TEXT)
+_TABLE_RANKS = re.compile(_TABLE_RANK_TEXT, re.M)
 _TEE_RANK = re.compile(_TS + r"\[default(\d{1,5})\]:\[rank(\d{1,7})\]:")
 _TABLE_PID = re.compile(_TS + r"\s{0,8}exitcode\s{0,12}: -?\d{1,5} \(pid: (\d{1,10})\)")
 
@@ -69,7 +72,7 @@ def agent_layout(lines: list[str], world: int | None) -> tuple[int, int] | None:
     pairs = set()
     for line in lines:
         tee = _TEE_RANK.match(line) if "[default" in line else None
-        m = tee or (_TABLE_RANK.match(line) if "local_rank" in line else None)
+        m = tee or (_TABLE_RANK.match(line) if "local" in line else None)
         if m:
             a, b = int(m.group(1)), int(m.group(2))
             pairs.add((b, a) if tee else (a, b))
@@ -102,9 +105,14 @@ def local_nodes(lines: list[str], locals_: list[int | None], agent_node: dict[st
     return out
 
 
+def table_entries(text: str) -> list[tuple[int, int]]:
+    """(global rank, local rank) of every failure-table entry line in a whole log's text."""
+    return [(int(m.group(1)), int(m.group(2))) for m in _TABLE_RANKS.finditer(text)] if "local" in text else []
+
+
 def table_rank(line: str) -> tuple[int, int] | None:
     """(global rank, local rank) of a torchrun failure table's entry line (``rank : 3 (local_rank: 1)``), else None."""
-    m = _TABLE_RANK.match(line) if "local_rank" in line else None
+    m = _TABLE_RANK.match(line) if "local" in line else None
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
@@ -119,7 +127,7 @@ def table_nodes(lines: list[str], nproc: int, ranks: list[int | None]) -> dict[i
     for i in range(len(lines) + 1):
         if i < len(lines) and ranks[i] is None and agent_of(lines[i]) is None:
             continue
-        entries = [(j, int(m.group(1))) for j in range(start, i) if "local_rank" in lines[j] and (m := _TABLE_RANK.match(lines[j]))]
+        entries = [(j, int(m.group(1))) for j in range(start, i) if "local" in lines[j] and (m := _TABLE_RANK.match(lines[j]))]
         nodes = {r // nproc for _, r in entries}
         if len(nodes) == 1:
             node, end = nodes.pop(), next((j for j in range(entries[-1][0], i) if _RULE.match(lines[j])), i - 1)
@@ -166,4 +174,4 @@ def agent_nodes(lines: list[str], nproc: int, ranks: list[int | None]) -> dict[s
     return out
 
 
-__all__ = ["AGENT_LINE", "agent_layout", "agent_nodes", "agent_of", "agents", "local_nodes", "table_nodes", "table_rank"]
+__all__ = ["AGENT_LINE", "agent_layout", "agent_nodes", "agent_of", "agents", "local_nodes", "table_entries", "table_nodes", "table_rank"]

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes, table_nodes
+from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes, table_entries, table_nodes
 from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
 from k10s_forensics.parsers.log_owners import RAY_WORKER_RANK
 
@@ -112,18 +112,13 @@ def _torn_down_max(texts: list[str]) -> int | None:
     return best or None
 
 
-#: torchrun's failure table (ChildFailedError): ``rank      : 2 (local_rank: 0)``
-_TABLE_RANK = re.compile(r"^\s*rank\s*: (\d{1,7}) \(local[_ ]rank: (\d{1,4})\)", re.M)
-
-
 def _table_step(texts: list[str]) -> int | None:
     """Processes per node that the failure tables of several node logs imply (the logs in node order, as
     import-logs takes them): each entry's ``rank: R (local_rank: L)`` puts its log's node's first rank at
     R - L; two logs k apart whose first ranks differ by d say d / k. None unless every such pair of logs
     says the same whole number (a log in another order, a node whose log is cut before its table: no pair
     is trusted over another)."""
-    firsts = [(i, min(int(m.group(1)) - int(m.group(2)) for m in found)) for i, t in enumerate(texts)
-              if (found := list(_TABLE_RANK.finditer(t)))]
+    firsts = [(i, min(g - loc for g, loc in found)) for i, t in enumerate(texts) if (found := table_entries(t))]
     steps = {(b - a) / (j - i) for n, (i, a) in enumerate(firsts) for j, b in firsts[n + 1:]}
     step = steps.pop() if len(steps) == 1 else None
     return int(step) if step and step >= 1 and step == int(step) else None
