@@ -25,20 +25,21 @@ from __future__ import annotations
 
 import datetime as dt
 import gzip
+import re
 from pathlib import Path
 from typing import Any
 
 from k10s_forensics.store.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
 from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_archive import PER_PROCESS, is_archive, members, process_files
-from k10s_forensics.parsers.log_layout import Layout, LogSource, infer_layout, route_lines, tagged_rank
+from k10s_forensics.parsers.log_layout import NPROC_DEFAULT, WORLD_DERIVED, Layout, LogSource, infer_layout, route_lines, tagged_rank
 from k10s_forensics.parsers.log_launcher_prefix import split_launcher
 from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_notebook import notebook_text
 from k10s_forensics.parsers.log_paste import repair_paste
 from k10s_forensics.parsers.log_exports import split_export
 from k10s_forensics.parsers.log_pod_prefix import split_files, split_source
-from k10s_forensics.parsers.k8s_runtime import IMPORTED_ANNOTATION  # the parser reads what the importer writes
+from k10s_forensics.parsers.k8s_runtime import ASSUMED, IMPORTED_ANNOTATION, LAYOUT_LABEL  # the parser reads what the importer writes
 
 MAX_SOURCE_BYTES = 256 << 20
 #: More processes than this on one node is never a guess the importer makes on its own
@@ -89,7 +90,19 @@ def _pod_name(job: str, node_rank: int) -> str:
     return f"{job}-master-0" if node_rank == 0 else f"{job}-worker-{node_rank - 1}"
 
 
-def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sources: list[str]) -> list[dict[str, Any]]:
+#: any numbered rank, process or worker (``[Rank 1]``, ``local_rank: 0``, ``process 0 terminated``, ``[Worker:0]``)
+_NAMES_PROCESS = re.compile(r"(?i)(?:rank|process|worker)\W{0,3}\d")
+
+
+def _assumed(layout: Layout, sources: list[LogSource]) -> bool:
+    """True when no option and no line gave the layout and the log numbers no rank, process or worker at all: the one process of
+    the one pod is then a guess (a job of several processes whose paste names none looks the same)."""
+    return (layout.world_size == 1 and layout.hints.get("nproc_per_node") == NPROC_DEFAULT
+            and layout.hints.get("world_size") == WORLD_DERIVED and not any(_NAMES_PROCESS.search(s.text) for s in sources))
+
+
+def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sources: list[str],
+             assumed: bool = False) -> list[dict[str, Any]]:
     """The PyTorchJob and one running pod per node, as the API would list them."""
     gpus = str(layout.nproc_per_node)
     annotations = {IMPORTED_ANNOTATION: "true"}
@@ -113,7 +126,8 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
                "WORLD_SIZE": layout.world_size}
         pod_ip = f"10.{200 + node_rank // 62500}.{node_rank // 250 % 250}.{node_rank % 250 + 2}"
         labels = {"training.kubeflow.org/job-name": job, "training.kubeflow.org/replica-type": rtype,
-                  "training.kubeflow.org/replica-index": str(0 if node_rank == 0 else node_rank - 1)}
+                  "training.kubeflow.org/replica-index": str(0 if node_rank == 0 else node_rank - 1),
+                  **({LAYOUT_LABEL: ASSUMED} if assumed else {})}
         source = sources[node_rank] if node_rank < len(sources) else None
         pod_ann = dict(annotations, **({"k10s.io/imported-from": source} if source else {}))
         bodies.append({
@@ -212,7 +226,8 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     manifest["cluster"] = {"context": None, "server": None, "kubernetes_version": None, "imported": True}
     writer = BundleWriter(out, manifest)
     names = [s.name for s in sources] if len(sources) > 1 else [sources[0].name] * layout.nodes
-    for body in _objects(namespace, job, layout, started, names):
+    layout.rank_unknown = _assumed(layout, sources)
+    for body in _objects(namespace, job, layout, started, names, layout.rank_unknown):
         meta = body["metadata"]
         writer.add("objects", {"captured_at": ended, "api_version": body["apiVersion"], "kind": body["kind"],
                                "namespace": meta.get("namespace"), "name": meta["name"], "uid": meta["uid"], "body": json.dumps(body)})

@@ -406,7 +406,9 @@ SELECT
     -- besides its failing ones (a SIGTERMed pid the log ties to no rank may be a rank already seen)
     least(len(list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r) AND NOT list_contains(d.together_ranks, r)))
           + d.unresolved_sigterms,
-          coalesce(greatest(js.gpus - len(d.culprit_ranks) - len(d.together_ranks), 0), 1 << 62)) AS victims,
+          -- (a failure no line ties to a rank is still one process's own: never its victim)
+          coalesce(greatest(js.gpus - greatest(len(d.culprit_ranks) + len(d.together_ranks), CASE WHEN d.cause IS NULL THEN 0 ELSE 1 END), 0),
+                   1 << 62)) AS victims,
     coalesce(js.gpus, 1) AS job_gpus,
     w.wait_s,
     round(coalesce(js.gpus, 1) * w.wait_s / 3600.0, 3) AS gpu_hours_lost

@@ -67,7 +67,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         what = "was killed from outside (no exception of its own), most often by the host's OOM killer"
     victims = row.get("victims") or 0
     if not finding["ranks"]:
-        finding["title"] = f"Ranks failed ({cause}) but no single rank brought the job down"
+        finding["title"] = (f"Ranks failed ({cause}) but no single rank brought the job down" if row.get("together_ranks")
+                            else f"A process failed ({cause}) but the logs name no single rank for it")
         reason = row.get("no_culprit_reason") or "the failing rank is unknown"
         parts = [f"{ranks_text(row.get('together_ranks') or [])} {what.split(':')[0]}; {reason}."]
     else:

@@ -77,9 +77,6 @@ NOT_YET: dict[str, str] = {
     "kubeflow-trainer-1579-kubectl-worker0-error-master-running":
         "rank 1 is right; the pod's STATUS `Error` gives no exit code (exit-unknown), python-exception is known from the job spec",
     # batch 10
-    "pytorch-63174-ecc-no-rank-multinode-control":
-        "the paste has no rank, no launcher line and no second process: read as one process it names rank 0 (cuda-error, ECC); that the job "
-        "ran on many nodes is known from the thread only",
     "lmdeploy-3258-watchdog-ima-several-processes-control":
         "only rank 2 is numbered; that other processes report the same illegal memory access is seen only in their frames' "
         "library load addresses, which are not read as processes",
@@ -137,9 +134,6 @@ NOT_YET: dict[str, str] = {
     "nanoGPT-545-rank0-wandb-rank1-dynamo-both-fail":
         "rank 0's AttributeError is the first failure and is named; rank 1's own exception line is elided by the author "
         "(`...`), and two ranks failing each their own way are reported by the first one (a single culprit): expected both",
-    "CodeGeeX-160-one-traceback-no-rank-control":
-        "as pytorch-63174: the paste has no rank, no launcher line and no second process: read as one process it names "
-        "rank 0 (cuda-error, an illegal memory access); that the job ran on several machines is known from the thread only",
     # batch 22
     "ray-47461-torchtrainer-worker0-failed-raylet-system-error":
         "worker 0 is right (Ray Train's `Worker 0 has failed.`); the raylet's `Worker exit type: SYSTEM_ERROR` beside it, "

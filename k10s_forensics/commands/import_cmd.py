@@ -44,6 +44,9 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     how = ", ".join(f"{k} from {v}" for k, v in layout.hints.items())
     click.echo(f"wrote {bundle.path}: job {namespace}/{layout.job or job}, {layout.nodes} node(s) x {layout.nproc_per_node} process(es), "
                f"world size {layout.world_size} ({how})")
+    if layout.rank_unknown:
+        click.echo("no line numbers a rank, a process or a worker: a failure is reported without a rank "
+                   "(pass --nproc-per-node 1 if the job ran one process)")
     for name, notes in layout.repairs.items():
         click.echo(f"{name}: undid {', '.join(notes)}")
     click.echo(f"next: k10s analyze {bundle.path}")

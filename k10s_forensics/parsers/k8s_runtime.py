@@ -24,6 +24,9 @@ _EPOCH = dt.datetime.min.replace(tzinfo=dt.timezone.utc)
 
 #: Set by ``k10s import-logs`` on the pods it makes up from logs: their spec says nothing of the real pod.
 IMPORTED_ANNOTATION = "k10s.io/imported"
+#: Set by ``k10s import-logs`` when neither an option nor the log said how many processes a node ran: the one
+#: process per node it then assumes gives each pod a rank the log never named (``ranks.rank_source`` = ``assumed``).
+LAYOUT_LABEL, ASSUMED = "k10s.io/imported-layout", "assumed"
 
 
 def derive(ctx: "DeriveContext") -> None:

@@ -171,6 +171,7 @@ class Layout:
     hints: dict[str, str] = field(default_factory=dict)
     repairs: dict[str, list[str]] = field(default_factory=dict)  # source name -> what pasting did, undone
     job: str | None = None  # the job's name: --job, else the pods' own (kubectl logs --prefix)
+    rank_unknown: bool = False  # nothing gave the layout and no line numbers a rank: the one process is assumed
 
 
 def _max_found(texts: list[str], patterns) -> tuple[int | None, str | None]:
@@ -195,6 +196,12 @@ def _max_rank(sources: list[LogSource]) -> int | None:
     seen = [r for s in sources for r in s.line_ranks if r is not None]
     seen += [int(m.group(1)) for s in sources if "comm 0x" in s.text for m in _COMM_RANK.finditer(s.text)]
     return max(seen, default=None)
+
+
+#: the layout hint when nothing said how many processes a node ran (one is assumed)
+NPROC_DEFAULT = "default 1"
+#: the layout hint when nothing stated the world size: nodes x processes per node
+WORLD_DERIVED = "nodes x processes per node"
 
 
 def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, world_size: int | None = None,
@@ -234,11 +241,11 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
             nproc_per_node = max((local + 1) if local is not None else 1, torn or 1, step or 1)
             hints["nproc_per_node"] = ("the failure tables' ranks, log by log" if step and step > max(torn or 0, (local or 0) + 1) else
                                        "processes the launcher names" if torn and torn > (local or 0) + 1 else
-                                       "highest local rank seen + 1" if local is not None else "default 1")
+                                       "highest local rank seen + 1" if local is not None else NPROC_DEFAULT)
     nodes = nodes or max(len(sources), by_agents[0] if by_agents else 0, -(-(max(world_size or 0, (top or 0) + 1)) // nproc_per_node))
     if not world_size:
         world_size = max(nodes * nproc_per_node, (top or 0) + 1)
-        hints["world_size"] = "nodes x processes per node"
+        hints["world_size"] = WORLD_DERIVED
     nodes = max(nodes, -(-world_size // nproc_per_node), len(sources))
     return Layout(nproc_per_node=nproc_per_node, nodes=nodes, world_size=world_size, hints=hints)
 

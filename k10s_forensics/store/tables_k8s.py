@@ -147,13 +147,14 @@ K8S_TABLES: tuple[TableDef, ...] = (
         ("nproc_per_node", I64, ""),
         ("replica_type", STR, "master/worker/launcher/node/..."),
         ("replica_index", I64, "index label within the replica type"),
-        ("rank_source", STR, "env (RANK/PET_NODE_RANK), label (replica-index, job-completion-index, job-global-index), or pod-name"),
+        ("rank_source", STR, "env (RANK/PET_NODE_RANK), label (replica-index, job-completion-index, job-global-index), pod-name, "
+         "or assumed (import-logs: no layout given and no rank numbered in the log)"),
         ("gpu_source", STR, "visible-devices, dcgm-pod-label, or null"),
         ("pci_bus_id", STR, "PCI bus id of gpu_uuid"),
         ("pod_ip", STR, ""),
         ("started_at", TS, "pod started_at"),
         ("finished_at", TS, "pod finished_at"),
-        ("rank_confidence", STR, "high: env or labels the cluster set; low: read from the pod's name (rank_source pod-name)"),
+        ("rank_confidence", STR, "high: env or labels the cluster set; low: read from the pod's name or assumed (rank_source pod-name, assumed)"),
     ),
     declare(
         "events", "Kubernetes event", "raw/objects kind=Event (core/v1 and events.k8s.io/v1)",
