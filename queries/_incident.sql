@@ -310,7 +310,10 @@ together AS (  -- the same way and within the same second as the first: failed t
                                -- the same error up to its numbers (each rank's own values: `got 1.0` / `got 0.0`)
                                OR (b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.cause = f.cause
                                    AND b.error_type IS NOT DISTINCT FROM f.error_type
-                                   AND regexp_replace(b.error_message, '[0-9]+', '#', 'g') = regexp_replace(f.error_message, '[0-9]+', '#', 'g')))
+                                   AND regexp_replace(b.error_message, '[0-9]+', '#', 'g') = regexp_replace(f.error_message, '[0-9]+', '#', 'g'))
+                               -- one line reporting several failures the same way (a flattened report: the agent's
+                               -- line fused with its table) lists them in no order
+                               OR (b.raw_row = f.raw_row AND b.line_no = f.line_no AND b.cause = f.cause))
     GROUP BY ALL
 ),
 unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks);

@@ -15,7 +15,8 @@
 --   watchdog fired or that raised a teardown error are victims. Decided by strength, then
 --   time: an exit status alone loses to a failure that says why; a failure a minute after
 --   the hung collective began is its consequence; ranks failing the same way within one
---   second have no single culprit (said with no ranks). The ChildFailedError "Root Cause"
+--   second, or listed the same way on one line (a flattened report), have no single culprit
+--   (said with no ranks). The ChildFailedError "Root Cause"
 --   and launchers that print their last spawned command are not trusted. CUDA OOM is left
 --   to oom-cascade.
 -- columns:

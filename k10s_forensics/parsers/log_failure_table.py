@@ -2,7 +2,8 @@
 
 A ``[N]:`` header, then ``time``/``rank``/``exitcode``/``traceback`` field lines, grouped per entry
 (a gap of more than ``TABLE_GAP`` lines closes an entry; an entry whose rows were fused onto one
-line is read from that line); ``Failures:`` / ``Root Cause`` set the section. One
+line is read from that line, and the agent's own ``failed (exitcode: …) local_rank: …`` report fused
+in front of it on that line is read too); ``Failures:`` / ``Root Cause`` set the section. One
 ``torchrun_failure`` event per entry (subkind ``failures``/``root_cause``/``table``). A mixin: it
 reads and writes the assembler's ``events``, ``_entry``, ``_section`` and ``truncated_entries``.
 """
@@ -13,6 +14,7 @@ import datetime as dt
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_classify import classify
 
 LINE_CHARS = 4096
 TABLE_GAP = 3
@@ -28,6 +30,10 @@ class FailureTable:
     _section: str | None
 
     def _table_line(self, line_no: int, text: str, api_ts: dt.datetime | None) -> bool:
+        flat = P.TABLE_FLAT.search(text)
+        if flat:  # the entry's rows on one line (or the whole table, on a page that lost its line breaks)
+            self._flat_entry(line_no, text, flat, api_ts)
+            return True
         if P.TABLE_ROOT.search(text):
             self._close_entry()
             self._section = "root_cause"
@@ -40,12 +46,6 @@ class FailureTable:
         if m:
             self._close_entry()
             self._entry = {"index": int(m.group(1)), "first": line_no, "last": line_no, "lines": [text], "api_ts": api_ts, "section": self._section}
-            return True
-        flat = P.TABLE_FLAT.search(text)
-        if flat:  # the entry's rows on one line: its rank and exit code are all it needs
-            self._table_entry(line_no, text, api_ts)
-            self._entry.update(rank=int(flat.group(1)), local_rank=int(flat.group(2)), exit_code=int(flat.group(3)),
-                               pid=int(flat.group(4)) if flat.group(4).isdigit() else None)
             return True
         m = P.TABLE_FIELD.match(text)
         if not m:
@@ -70,6 +70,30 @@ class FailureTable:
             if e:
                 entry["exit_code"], entry["pid"] = int(e.group(1)), int(e.group(2)) if e.group(2).isdigit() else None
         return True
+
+    def _flat_entry(self, line_no: int, text: str, flat: Any, api_ts: dt.datetime | None) -> None:
+        """An entry whose rows lost their line breaks: its rank and exit code are all it needs. A section title
+        fused in front of it on the line (``… Root Cause (first observed failure): [0]: time : …``) is its section."""
+        head = text[:flat.start()]
+        titles = [(m.start(), "root_cause") for m in P.TABLE_ROOT.finditer(head)] + [
+            (m.start(), "failures") for m in P.NO_OTHER_FAILURES.finditer(head)]
+        if titles:
+            self._close_entry()
+            self._section = max(titles)[1]
+        self._fused_agent_report(line_no, head, api_ts)
+        self._table_entry(line_no, text, api_ts)
+        self._entry.update(rank=int(flat.group(1)), local_rank=int(flat.group(2)), exit_code=int(flat.group(3)),
+                           pid=int(flat.group(4)) if flat.group(4).isdigit() else None)
+
+    def _fused_agent_report(self, line_no: int, head: str, api_ts: dt.datetime | None) -> None:
+        """The agent's ``failed (exitcode: …) local_rank: …`` line fused in front of a flattened entry (a
+        page that collapsed the log's line breaks, a Space's error box): that process's own report, kept
+        beside the entry (the same line: one report of one poll, its failures not ordered)."""
+        if not P.AGENT_FAILED.search(head):
+            return
+        for ev in classify(head[head.rfind("failed (exitcode"):]):
+            if ev.get("kind") == "torchrun_failure":
+                self.events.append(dict(ev, line_no=line_no, ts=api_ts, line=head[:LINE_CHARS]))
 
     def _table_entry(self, line_no: int, text: str, api_ts: dt.datetime | None) -> dict[str, Any]:
         """The open failure-table entry, given one more line (opened when the excerpt starts mid-entry)."""
