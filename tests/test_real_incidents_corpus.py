@@ -141,12 +141,7 @@ NOT_YET: dict[str, str] = {
         "the cause open",
     # batch 23
     "hiascend-forum-0255182505415210097-hccl-rank0-tokenizing-ranks5-7-timeout": NEVER_JOINED,
-    "bigscience-jz-slurm-doc-broken-network-barrier-ncclsystemerror-control":
-        "as pytorch-63174 and CodeGeeX-160: three lines of one traceback with no rank, no launcher line and no second "
-        "process, read as one process (rank 0, nccl-error); that the job ran on several nodes is known from the guide only. "
-        "Not charging a failure to the one rank import-logs guessed would also drop ray-31828's rank 0 (named only by that "
-        "guess; docs/rules.md, batch 21)",
-    "ml-engineering-desync-report-two-ranks-extra-allreduce-control":
+        "ml-engineering-desync-report-two-ranks-extra-allreduce-control":
         "the desync report names rank 1 (`finished collective #2, but didn't join collective #3`) and is read as rank 1 "
         "never joining (never-joined, as pytorch-152623's [7]); with two ranks, rank 1 behind and rank 0 ahead with an "
         "extra call are the same report, and the corpus's other two-rank waits (accelerate-3512) name the absent rank: "
