@@ -141,7 +141,7 @@ NOT_YET: dict[str, str] = {
         "the cause open",
     # batch 23
     "hiascend-forum-0255182505415210097-hccl-rank0-tokenizing-ranks5-7-timeout": NEVER_JOINED,
-        "ml-engineering-desync-report-two-ranks-extra-allreduce-control":
+    "ml-engineering-desync-report-two-ranks-extra-allreduce-control":
         "the desync report names rank 1 (`finished collective #2, but didn't join collective #3`) and is read as rank 1 "
         "never joining (never-joined, as pytorch-152623's [7]); with two ranks, rank 1 behind and rank 0 ahead with an "
         "extra call are the same report, and the corpus's other two-rank waits (accelerate-3512) name the absent rank: "
