@@ -145,6 +145,10 @@ NOT_YET: dict[str, str] = {
         "worker 0 is right (Ray Train's `Worker 0 has failed.`); the raylet's `Worker exit type: SYSTEM_ERROR` beside it, "
         "placed on the pod's one rank, is read as a kill from outside, host-oom-kill (as ray-31828): the expectation leaves "
         "the cause open",
+    # batch 24
+    "3D-Speaker-76-unranked-cant-start-new-thread-control":
+        "as CodeGeeX-160: one traceback with no rank, no launcher line and no second process is read as one process "
+        "and names rank 0 (`RuntimeError: can't start new thread`); that several workers ran is known from the thread only",
 }
 
 
