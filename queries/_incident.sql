@@ -279,7 +279,8 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
       -- a line naming no process, in a pod import-logs made up from a paste, is that pod's rank's only by the
       -- importer's guess: where the launcher itself reports that rank and others ending with the same status
       -- (srun's `task 1: Exited with exit code 1`, `task 0: …`), it cannot say which of them printed it
-      AND NOT (il.tier = 1 AND il.rank IS NULL AND il.local_rank IS NULL
+      -- (what the line says, an exception or an NCCL error, not the launcher's own status report)
+      AND NOT (il.kind NOT IN ('torchrun_failure', 'process_exit') AND il.rank IS NULL AND il.local_rank IS NULL
                AND il.incarnation_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
                AND es.rank_eff IS NOT NULL)
       -- a cut traceback says little where other ranks were visibly torn down: it is likely the same teardown

@@ -146,6 +146,10 @@ NOT_YET: dict[str, str] = {
         "never joining (never-joined, as pytorch-152623's [7]); with two ranks, rank 1 behind and rank 0 ahead with an "
         "extra call are the same report, and the corpus's other two-rank waits (accelerate-3512) name the absent rank: "
         "no wording tells this one apart",
+    # batch 24
+    "3D-Speaker-76-unranked-cant-start-new-thread-control":
+        "as CodeGeeX-160: one traceback with no rank, no launcher line and no second process is read as one process "
+        "and names rank 0 (`RuntimeError: can't start new thread`); that several workers ran is known from the thread only",
 }
 
 

@@ -1,9 +1,11 @@
 """Single-line classification, the communication wordings: NCCL/c10d watchdog timeouts and their
 process group, remote-peer errors, identity lines (a rank joining, NCCL's bootstrap and ``comm``
-lines) and other NCCL errors (``log_classify.classify`` calls them; same event dict shape)."""
+lines) and other NCCL errors, named by NCCL's error name or, where only its words are printed, by them
+(``log_classify.classify`` calls them; same event dict shape)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
@@ -156,12 +158,23 @@ def store_barrier(text: str) -> Event | None:
     return None
 
 
+#: an NCCL call's failure in NCCL's own words (``ncclGetErrorString``) where no ``ncclXxxError`` name is
+#: printed: Horovod and TensorFlow (``ncclCommInitRank failed: unhandled cuda error``), torch
+#: (``NCCL error in: ProcessGroupNCCL.cpp:1275, unhandled cuda error, NCCL version 2.14.3``)
+_NCCL_STRING = re.compile(r"(?:\bnccl[A-Z]\w{2,40} failed: |NCCL error in: [^,\n]{1,400}, )"
+                          r"(unhandled cuda error|unhandled system error|internal error|invalid usage|invalid argument)")
+_NCCL_STRING_NAME = {"unhandled cuda error": "ncclUnhandledCudaError", "unhandled system error": "ncclSystemError",
+                     "internal error": "ncclInternalError", "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
+
+
 def nccl_other(text: str) -> Event | None:
     if P.ASYNC_TEARDOWN.search(text):
         return {"kind": "nccl_error_other", "subkind": "async_error_teardown"}
-    if P.OTHER_NCCL_ERROR.search(text):
+    said = _NCCL_STRING.search(text) if " failed: " in text or "NCCL error in: " in text else None
+    if said or P.OTHER_NCCL_ERROR.search(text):
         m = P.NCCL_ERROR_NAME.search(text)
-        return {"kind": "nccl_error_other", "subkind": m.group(1) if m else ("nccl_warn" if "NCCL WARN" in text else "nccl_error")}
+        name = m.group(1) if m else _NCCL_STRING_NAME[said.group(1)] if said else None
+        return {"kind": "nccl_error_other", "subkind": name or ("nccl_warn" if "NCCL WARN" in text else "nccl_error")}
     return None
 
 

@@ -2,7 +2,7 @@
 line of a pasted log belongs to (``k10s import-logs``, k10s_forensics/logimport.py).
 
 The options say it first; else the lines' own hints: a launcher's ``--nproc_per_node``, NCCL's
-``nRanks``, the ranks and local ranks the lines' prefixes name, the processes a launcher tears
+``nRanks``, the ranks and local ranks the lines' prefixes name (and gloo's monitored barrier, in its words), the processes a launcher tears
 down, tracebacks open at once (several processes printing into one paste), several torchrun
 agents in one log (``log_agents``). ``route_lines`` splits one log holding many ranks' lines into
 one list per node (see logimport's module doc).
@@ -20,6 +20,10 @@ from k10s_forensics.parsers.log_owners import RAY_WORKER_RANK
 
 _NCCL_HOST = re.compile(r"^(?:\S+ )?([A-Za-z0-9][\w.-]{0,252}):\d+:\d+ \[\d+\] NCCL ")
 _COMM_RANK = re.compile(r"comm 0x[0-9a-fA-F]+ rank (\d+) n[Rr]anks (\d+)")
+#: ranks gloo's monitored barrier names in its own words, prefix or not: the rank that reached it and the
+#: one it waited for (``Rank 1 successfully reached monitoredBarrier, … from rank 0``), the ones that failed it
+_BARRIER_RANKS = re.compile(r"\bRank (\d{1,7}) successfully reached monitoredBarrier|send/recv from rank (\d{1,7})"
+                            r"|\bRanks? (\d{1,7}(?:, ?\d{1,7}){0,4095}) failed to pass monitoredBarrier")
 #: (what, regex): processes per node stated by a launcher or the environment
 _NPROC_HINTS = (
     ("--nproc_per_node", re.compile(r"--nproc[_-]per[_-]node[= ](\d{1,4})\b")),
@@ -195,6 +199,8 @@ def tagged_rank(line: str) -> int | None:
 def _max_rank(sources: list[LogSource]) -> int | None:
     seen = [r for s in sources for r in s.line_ranks if r is not None]
     seen += [int(m.group(1)) for s in sources if "comm 0x" in s.text for m in _COMM_RANK.finditer(s.text)]
+    seen += [int(r) for s in sources if "monitoredBarrier" in s.text for m in _BARRIER_RANKS.finditer(s.text)
+             for g in m.groups() if g for r in g.replace(" ", "").split(",")]
     return max(seen, default=None)
 
 

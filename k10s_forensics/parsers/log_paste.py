@@ -17,7 +17,9 @@
    (a double-spaced paste copied double-spaced again);
 5. **terminal wrapping**: lines cut at the terminal's width (any width from 40 columns),
    with or without padding spaces to it: a line that fills the width exactly is joined to
-   the next one unless that one starts a record of its own (a timestamp, a rank tag...).
+   the next one unless that one starts a record of its own (a timestamp, a rank tag...);
+6. **one known wording cut in two** where the paste wrapped only that line (``log_cut_wordings``);
+7. **horovodrun's rank tags** whose ``<stderr>`` a markdown renderer dropped (``log_bare_tags``).
 
 A log that shows none of these shapes comes back unchanged. The repairs are applied by
 ``k10s import-logs`` (docs/import.md); container logs read from the API are never pasted.
@@ -29,6 +31,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from k10s_forensics.parsers.log_bare_tags import restore_bare_tags
+from k10s_forensics.parsers.log_cut_wordings import rejoin_cut_wordings
 from k10s_forensics.parsers.log_normalize import ANSI, normalize
 
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*[\w+.#-]{0,30}\s*$")
@@ -79,7 +83,7 @@ def repair_paste(text: str) -> Repaired:
             text = stripped
     lines = text.split("\n")
     depth, at = 0, -1
-    for step in (_markdown, _quoting_whole, _bullets, _double_spacing, _unwrap, _quoting):
+    for step in (_markdown, _quoting_whole, _bullets, _double_spacing, _unwrap, _quoting, rejoin_cut_wordings, restore_bare_tags):
         lines, note = step(lines)
         for _ in range(2 if step is _double_spacing and note else 0):  # a double-spaced paste copied double-spaced again
             lines, again = step(lines)

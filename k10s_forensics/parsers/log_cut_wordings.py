@@ -1,0 +1,67 @@
+"""One known wording cut in two by a paste: the sentence a launcher or c10d prints on one line, split
+where a terminal or a web page wrapped it, put back together (``log_paste``'s last step).
+
+The terminal-width repair (``log_paste._unwrap``) needs several lines cut at one width; a paste often
+wraps only the one long line that matters, glued behind a progress bar or indented by a quote. Here a
+line is joined to the next one only when it holds the start of a known wording but not the whole of
+it, and the two together do (with the space the cut fell on, or without one when it cut a word):
+
+* torchrun's agent: ``failed (exitcode: -9) local_rank: `` | ``0 (pid: 1801442) of binary: …``;
+* the NCCL watchdog: ``Watchdog caught collective operation timeout: Work`` | ``NCCL(SeqNum=3369, …``.
+
+A log served with the API's timestamps (``kubectl logs --timestamps``) carries one in front of each
+piece: the second piece's is dropped with the cut.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: (start that says the wording began on this line, the whole wording)
+WORDINGS = (
+    ("failed (exitcode:", re.compile(r"failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: [^)\s]{1,40}\)")),
+    ("collective operation timeout:", re.compile(r"collective operation timeout: WorkNCCL\((?:SeqNum=\d+, )?OpType=\w+")),
+)
+#: the timestamp ``kubectl logs --timestamps`` puts in front of every line
+_API_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d) ")
+#: the longest piece a cut can leave on the next line before the wording is whole
+MAX_TAIL = 200
+
+
+def _joined(line: str, nxt: str) -> str | None:
+    """``line`` and ``nxt`` as one line, when ``line`` starts a known wording that only the two together complete."""
+    stamp = _API_TS.match(nxt) if _API_TS.match(line) else None
+    nxt = nxt[stamp.end():] if stamp else nxt
+    if not nxt or nxt[:1].isspace():
+        return None
+    for start, whole in WORDINGS:
+        at = line.rfind(start)
+        if at < 0 or whole.search(line, at):
+            continue
+        for sep in ("", " "):
+            both = line + sep + nxt
+            m = whole.search(both, at)
+            if m and m.end() > len(line) + len(sep) and m.end() - len(line) <= MAX_TAIL:
+                return both
+    return None
+
+
+def rejoin_cut_wordings(lines: list[str]) -> tuple[list[str], str | None]:
+    """``lines`` with every known wording cut in two put back on one line, and a note of how many (None: none)."""
+    out: list[str] = []
+    joined = 0
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        both = _joined(line, lines[i + 1]) if i + 1 < len(lines) else None
+        if both is not None:
+            out.append(both)
+            joined += 1
+            i += 2
+            continue
+        out.append(line)
+        i += 1
+    return (out, f"a known wording cut in two ({joined} lines joined)") if joined else (lines, None)
+
+
+__all__ = ["WORDINGS", "rejoin_cut_wordings"]
