@@ -16,7 +16,6 @@ record_torch.py (its ``S`` builds each one); the program: tests/tools/t12_worker
 from __future__ import annotations
 
 import socket
-import sys
 from pathlib import Path
 
 import torch_scenarios11 as t11
