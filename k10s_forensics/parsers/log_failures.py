@@ -9,6 +9,7 @@ carry ``_no_rank`` so the line's ``--local_rank=N`` is never read as the culprit
 
 from __future__ import annotations
 
+import re
 import signal
 from typing import Any
 
@@ -17,6 +18,13 @@ from k10s_forensics.parsers.log_launchers import FIRST_PROCESS, launcher_report
 from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS, ray_worker
 
 Event = dict[str, Any]
+
+#: the keys of a c10d store wait that timed out (``DistStoreError: wait timeout after 2000ms, keys: /user/ready-103``)
+STORE_WAIT_KEYS = re.compile(r"wait timeout after \d+ ?ms, keys: (\S.{0,400})")
+#: keys a peer, the process group or the elastic agent sets (a rank's address under ``<pg>//<device>//``, a numbered
+#: group's prefix, a barrier, the rendezvous' ``torch.rendezvous.<id>`` / ``torchelastic`` / ``MASTER_ADDR`` keys): a
+#: wait on one is a peer's absence, the waiter its victim
+GROUP_STORE_KEY = re.compile(r"default_pg|//(?:cpu|cuda|xpu|hpu|mps)//|^\[?/?\d+/|barrier|torch\.rendezvous|torchelastic|MASTER_(?:ADDR|PORT)")
 
 
 def _int(value: str | None) -> int | None:
@@ -156,12 +164,19 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
     name, text = m.group(1), (m.group(2) or "").strip()
     if name.endswith(P.LAUNCHER_EXCEPTIONS):
         return None  # the launcher's own exception (its failure table / exit report is the event)
-    sub = "teardown" if P.PY_TEARDOWN.search(name + ": " + text) else "raised"
+    sub = "teardown" if P.PY_TEARDOWN.search(name + ": " + text) and not _own_store_wait(text) else "raised"
     ev = {"kind": "python_exception", "subkind": sub, "error_type": name[:200], "error_message": text[:300] or None}
     failed = CHECKPOINT_RANKS.search(text) if name.endswith("CheckpointException") else None
     if failed:  # DCP gathers every rank's failure and raises on all: it names the ranks whose part failed
         ev["_failed_ranks"] = sorted({int(r) for r in failed.group(1).replace(" ", "").split(",") if r})
     return ev
+
+
+def _own_store_wait(text: str) -> bool:
+    """A store wait that timed out on keys of the program's own (``store.wait(["ready-103"])`` on a ``TCPStore``),
+    no peer's, group's or launcher's: nothing another rank was to do is named, the rank's own step failed."""
+    m = STORE_WAIT_KEYS.search(text) if "wait timeout after" in text else None
+    return m is not None and not GROUP_STORE_KEY.search(m.group(1))
 
 
 __all__ = ["cuda_error", "fatal_signal", "launcher_exit", "py_exception", "srun_tasks", "store_timeout"]

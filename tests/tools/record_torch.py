@@ -39,6 +39,7 @@ import torch_scenarios8
 import torch_scenarios9
 import torch_scenarios10
 import torch_scenarios11
+import torch_scenarios12
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "torch_worker.py"
@@ -126,6 +127,7 @@ SCENARIOS = [
     *torch_scenarios9.scenarios(S),  # the ninth: prefix templates, -m/--no-python, stopped/slow ranks, EMFILE/ENOSPC (held out)
     *torch_scenarios10.scenarios(S),  # the tenth: pipeline/subgroups/no_sync/TP/rpc, tool faults, a moving restart (held out)
     *torch_scenarios11.scenarios(S),  # the eleventh: elastic_launch, store host killed, re-forming, watchdog dumps (held out)
+    *torch_scenarios12.scenarios(S),  # the twelfth: object unpickling, SIGTERM ignored, store keys, static misconfigs (held out)
 ]
 
 
@@ -196,6 +198,8 @@ def _commands(sc: dict, logdir: str) -> list[list[str]]:
                 "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
         return [[py, "-c", code]]
     port = str(free_port())
+    if sc["launcher"] in torch_scenarios12.LAUNCHERS:
+        return torch_scenarios12.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios11.LAUNCHERS:
         return torch_scenarios11.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios10.LAUNCHERS:
@@ -288,8 +292,16 @@ def _public(cmd: list[str], logdir: str) -> str:
     """The command as a user would type it (no paths of this machine)."""
     parts = ["python" if c == sys.executable else Path(c).name if Path(c).parent == torch_scenarios4.BIN
              else c.replace(str(WORKER), "torch_worker.py").replace(torch_scenarios4.WORKER, "wrapper_worker.py").replace(logdir, "logs")
-             .replace(str(HERE), ".") for c in map(lambda c: torch_scenarios11.public(torch_scenarios10.public(torch_scenarios9.public(torch_scenarios8.public(torch_scenarios7.public(torch_scenarios6.public(torch_scenarios5.public(c))))))), cmd)]
+             .replace(str(HERE), ".") for c in map(_own_part, cmd)]
     return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
+
+
+def _own_part(part: str) -> str:
+    """One command part through each set's own ``public`` (the fifth's first)."""
+    for module in (torch_scenarios5, torch_scenarios6, torch_scenarios7, torch_scenarios8, torch_scenarios9, torch_scenarios10,
+                   torch_scenarios11, torch_scenarios12):
+        part = module.public(part)
+    return part
 
 
 def _keep_log_dir(logdir: Path, dest: Path) -> None:
