@@ -146,7 +146,35 @@ NOT_YET: dict[str, str] = {
         "never joining (never-joined, as pytorch-152623's [7]); with two ranks, rank 1 behind and rank 0 ahead with an "
         "extra call are the same report, and the corpus's other two-rank waits (accelerate-3512) name the absent rank: "
         "no wording tells this one apart",
-    # batch 24
+}
+
+
+def _params():
+    for case in CASES:
+        marks = [pytest.mark.xfail(strict=True, raises=AssertionError, reason=NOT_YET[case.incident])] if case.incident in NOT_YET else []
+        yield pytest.param(case, id=case.incident, marks=marks)
+
+
+def test_every_folder_has_one_expectation():
+    folders = {p.name for p in CORPUS.iterdir() if p.is_dir()}
+    names = [c.incident for c in CASES]
+    assert len(names) == len(set(names))
+    assert set(names) == folders
+    assert set(NOT_YET) <= set(names)
+    for case in CASES:
+        assert (CORPUS / case.incident / "SOURCE.md").is_file(), case.incident
+
+
+@pytest.mark.parametrize("case", list(_params()))
+def test_corpus_incident(tmp_path, twins, case):
+    text = (case.folder / case.incident / "log.txt").read_text(encoding="utf-8")
+    bundle = incident_bundle(tmp_path / case.incident, case, text)
+    findings = twins.findings(f"corpus-{case.incident}", bundle.path, tmp_path / "runs")["findings"]
+    assert misses(case, findings) is None, misses(case, findings)
+
+
+@pytest.mark.parametrize("case", list(_params()))
+def test_corpus_incident_one_pod_api_timestamps(tmp_path, case):
     """The same verdict when the whole paste is one pod's log with the API's timestamps=true prefix."""
     findings = analyze_incident(tmp_path, case, api_timestamps=True, one_log=True)
     assert misses(case, findings) is None, misses(case, findings)
