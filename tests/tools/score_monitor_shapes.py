@@ -9,6 +9,7 @@ turns it into each shape, rebuilds and analyses it, and counts right / false / n
 
 from __future__ import annotations
 
+import shutil
 import sys
 import tempfile
 from collections import Counter
@@ -43,7 +44,6 @@ def main(argv: list[str]) -> None:
             if verdict != "right":
                 got = [(f["rule"], f["cause"], f["severity"], f["ranks"][:4], f["nodes"][:2]) for f in result["findings"]]
                 bad.append(f"{shape} {scenario}/{seed}: {verdict} {got}")
-            import shutil
             shutil.rmtree(out)
     for shape in shapes:
         c = counts[shape]
