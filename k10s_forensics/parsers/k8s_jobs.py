@@ -13,6 +13,7 @@ import json
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Callable
 
+from k10s_forensics.parsers.k8s_pods import launch_args
 from k10s_forensics.parsers.k8s_common import (
     JOB_KINDS, KUBEFLOW_KINDS, Obj, as_dict, as_list, condition, conditions, controller_owner, first,
     iter_objects, labels, latest, pod_gpu_request, text_or_none, to_int, ts,
@@ -85,13 +86,17 @@ def state_from_conditions(status: dict[str, Any]) -> tuple[str | None, str | Non
 
 
 def template_nproc(templates: list[dict[str, Any]]) -> str | None:
-    """PET_NPROC_PER_NODE from the env of a pod template (int text, auto, gpu, cpu)."""
+    """PET_NPROC_PER_NODE from the env of a pod template, else torchrun's ``--nproc-per-node`` in its
+    command/args (int text, auto, gpu, cpu): what the pods said, for when they are gone."""
     for tpl in templates:
         for c in as_list(as_dict(tpl.get("spec")).get("containers")):
             for env in as_list(as_dict(c).get("env")):
                 env = as_dict(env)
                 if env.get("name") in ("PET_NPROC_PER_NODE", "NPROC_PER_NODE") and env.get("value") is not None:
                     return str(env["value"])
+            arg = launch_args(as_dict(c)).get("ARG_NPROC_PER_NODE")
+            if arg is not None:
+                return arg
     return None
 
 

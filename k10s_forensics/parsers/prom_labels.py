@@ -10,15 +10,19 @@ How Prometheus was told to scrape dcgm-exporter decides what the labels mean:
   exporter pod's name too;
 * relabelled setups add ``node``/``kubernetes_node``/``nodename`` or put the node name in
   ``instance``/``hostname``; older exporters write ``pod_name``/``pod_namespace``/
-  ``container_name`` and a lower-case ``uuid``.
+  ``container_name`` and a lower-case ``uuid``;
+* Google Managed Prometheus (GKE's managed DCGM) sets only ``namespace`` (-> the exporter's is
+  renamed ``exported_namespace``), ``job``, ``instance`` = ``<exporter pod>:<port name>`` and
+  ``cluster``/``location``/``project_id``: ``pod``/``container`` stay the workload's.
 
 Rules (docs/capture.md, "Prometheus history"):
 
-* workload = ``exported_*`` when present; else ``pod``/``pod_name`` unless it names a
-  dcgm-exporter pod (an exporter pod is never reported as a workload);
-* node = a node label; else ``instance`` when it is a known node name; else the exporter
-  pod's node (by its name in ``pod``, or its IP in ``instance``; exporter pods are captured
-  objects); else ``Hostname``/``hostname`` when it names a node (or a pod: that pod's node);
+* workload = ``exported_*`` when ``exported_pod`` is present; else ``pod``/``pod_name`` unless it
+  names a dcgm-exporter pod (an exporter pod is never reported as a workload), with each of
+  namespace and container from its ``exported_*`` label when there is one;
+* node = a node label; else ``instance`` (without its port number or name) when it is a known
+  node name; else the exporter pod's node (by its name in ``pod`` or ``instance``, or its IP in
+  ``instance``; exporter pods are captured objects); else ``Hostname``/``hostname`` when it names a node (or a pod: that pod's node);
   else, in :func:`fill_nodes`, the node another series of the same GPU UUID resolved to.
 """
 
@@ -35,14 +39,16 @@ EXPORTER_APPS = frozenset({"nvidia-dcgm-exporter", "dcgm-exporter"})
 #: container names of dcgm-exporter: ``container`` carries one when the scrape named the exporter
 EXPORTER_CONTAINERS = EXPORTER_APPS | {"exporter"}
 _EXPORTER_NAME = re.compile(r"(^|-)dcgm-exporter(-|$)")
-_PORT = re.compile(r":\d+$")
+_PORT = re.compile(r":[A-Za-z0-9_-]+$")  # a port number, or a port name (GMP: ``<pod>:<port name>``)
 
 
 def _host(instance: str | None) -> str | None:
     """``instance`` without its port (and IPv6 brackets)."""
     if not instance:
         return None
-    return _PORT.sub("", instance).strip("[]") or None
+    if instance.startswith("["):  # [IPv6]:port
+        return instance[1:].split("]", 1)[0] or None
+    return (_PORT.sub("", instance) if instance.count(":") == 1 else instance) or None
 
 
 def _is_ip(text: str) -> bool:
@@ -107,15 +113,21 @@ class Attribution:
         return bool(pod) and (pod in self.exporter_pods or bool(_EXPORTER_NAME.search(pod)))
 
     def workload(self, labels: Mapping[str, str]) -> tuple[str | None, str | None, str | None]:
-        """(namespace, pod, container) of the workload holding the GPU, or Nones."""
-        if any(k in labels for k in ("exported_pod", "exported_namespace", "exported_container")):
-            return (_blank(labels.get("exported_namespace")), _blank(labels.get("exported_pod")),
-                    _blank(labels.get("exported_container")))
+        """(namespace, pod, container) of the workload holding the GPU, or Nones.
+
+        Each of the three is read from its ``exported_*`` label when the scrape renamed it, else
+        from the plain one: kube-prometheus renames all three, Google Managed Prometheus only the
+        ``namespace`` it sets itself (its ``pod``/``container`` stay the workload's).
+        """
+        pod = _blank(labels.get("exported_pod"))
+        if pod is not None:
+            return _blank(labels.get("exported_namespace")), pod, _blank(labels.get("exported_container"))
         pod = _blank(labels.get("pod")) or _blank(labels.get("pod_name"))
-        container = _blank(labels.get("container")) or _blank(labels.get("container_name"))
+        container = _blank(labels.get("exported_container")) or _blank(labels.get("container")) or _blank(labels.get("container_name"))
         if pod is None or self.is_exporter(pod) or container in EXPORTER_CONTAINERS:
             return None, None, None
-        namespace = _blank(labels.get("namespace")) or _blank(labels.get("pod_namespace"))
+        namespace = (_blank(labels.get("exported_namespace")) or _blank(labels.get("namespace"))
+                     or _blank(labels.get("pod_namespace")))
         return namespace, pod, container
 
     def node(self, labels: Mapping[str, str]) -> str | None:
@@ -126,8 +138,7 @@ class Attribution:
         host = _host(labels.get("instance"))
         if host and not _is_ip(host) and (host in self.nodes or (not self.nodes and not self.is_exporter(host))):
             return host
-        for key in ("pod", "pod_name"):  # the exporter pod, when the scrape named it
-            name = labels.get(key)
+        for name in (labels.get("pod"), labels.get("pod_name"), host):  # the exporter pod, when the scrape named it
             if name and self.is_exporter(name) and name in self.pod_node:
                 return self.pod_node[name]
         if host and _is_ip(host) and host in self.ip_node:

@@ -86,6 +86,8 @@ def accumulate(body: str | None, url: str | None, att: Attribution, rows: dict[t
         return [(f"unsupported resultType {kind!r}", None)]
     # Thanos/Mimir partial responses (a store or ingester missing) answer success with warnings
     issues: list[tuple[str, str | None]] = [("partial answer (server warning)", str(w)[:200]) for w in doc.get("warnings") or []]
+    if doc.get("isPartial") is True:  # VictoriaMetrics cluster: a vmstorage node did not answer
+        issues.append(("partial answer (isPartial)", url))
     fallback_name = query_metric(url)
     for series in data.get("result") or []:
         if not isinstance(series, dict):
