@@ -17,13 +17,9 @@ from functools import cached_property
 from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes, table_entries, table_nodes
 from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
 from k10s_forensics.parsers.log_owners import RAY_WORKER_RANK
+from k10s_forensics.parsers.log_rank_mentions import COMM_RANK, named_ranks
 
 _NCCL_HOST = re.compile(r"^(?:\S+ )?([A-Za-z0-9][\w.-]{0,252}):\d+:\d+ \[\d+\] NCCL ")
-_COMM_RANK = re.compile(r"comm 0x[0-9a-fA-F]+ rank (\d+) n[Rr]anks (\d+)")
-#: ranks gloo's monitored barrier names in its own words, prefix or not: the rank that reached it and the
-#: one it waited for (``Rank 1 successfully reached monitoredBarrier, … from rank 0``), the ones that failed it
-_BARRIER_RANKS = re.compile(r"\bRank (\d{1,7}) successfully reached monitoredBarrier|send/recv from rank (\d{1,7})"
-                            r"|\bRanks? (\d{1,7}(?:, ?\d{1,7}){0,4095}) failed to pass monitoredBarrier")
 #: (what, regex): processes per node stated by a launcher or the environment
 _NPROC_HINTS = (
     ("--nproc_per_node", re.compile(r"--nproc[_-]per[_-]node[= ](\d{1,4})\b")),
@@ -198,9 +194,7 @@ def tagged_rank(line: str) -> int | None:
 
 def _max_rank(sources: list[LogSource]) -> int | None:
     seen = [r for s in sources for r in s.line_ranks if r is not None]
-    seen += [int(m.group(1)) for s in sources if "comm 0x" in s.text for m in _COMM_RANK.finditer(s.text)]
-    seen += [int(r) for s in sources if "monitoredBarrier" in s.text for m in _BARRIER_RANKS.finditer(s.text)
-             for g in m.groups() if g for r in g.replace(" ", "").split(",")]
+    seen += [r for s in sources for r in named_ranks(s.text)]
     return max(seen, default=None)
 
 
@@ -262,7 +256,7 @@ def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None
     host_node: dict[str, int] = {}
     for line in lines:
         h = _NCCL_HOST.match(line) if " NCCL " in line else None
-        c = _COMM_RANK.search(line) if h else None
+        c = COMM_RANK.search(line) if h else None
         if h and c and not is_masked(h.group(1)):
             host_node.setdefault(h.group(1), int(c.group(1)) // nproc)
     out: list[list[int]] = [[] for _ in range(nodes)]

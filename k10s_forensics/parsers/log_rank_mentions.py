@@ -1,0 +1,33 @@
+"""Ranks a log names in torch's and NCCL's own words, whatever prefix its lines carry (or none): what the
+importer lays a job out by when no line is tagged with its rank (``log_layout.infer_layout``). The world
+holds at least the highest rank named.
+
+* NCCL's communicator set-up: ``comm 0x55d… rank 3 nranks 8``;
+* gloo's monitored barrier: the rank that reached it and the one it waited for (``Rank 1 successfully
+  reached monitoredBarrier, … send/recv from rank 0``), and the ranks that failed it;
+* ProcessGroupNCCL's own prefix on its watchdog, abort and desync lines: ``[Rank 3]`` (torch 1.x–2.2),
+  ``[PG 0 Rank 3]``, ``[PG 0 (default_pg) Rank 3]``, ``[PG ID 0 PG GUID 0(default_pg) Rank 3]`` (2.3+). A
+  subgroup's prefix gives its group rank, never above the global ranks.
+"""
+
+from __future__ import annotations
+
+import re
+
+COMM_RANK = re.compile(r"comm 0x[0-9a-fA-F]+ rank (\d+) n[Rr]anks (\d+)")
+_BARRIER_RANKS = re.compile(r"\bRank (\d{1,7}) successfully reached monitoredBarrier|send/recv from rank (\d{1,7})"
+                            r"|\bRanks? (\d{1,7}(?:, ?\d{1,7}){0,4095}) failed to pass monitoredBarrier")
+_PG_RANK = re.compile(r"\[(?:PG [^\[\]]{1,120}? )?Rank (\d{1,7})\]")
+
+
+def named_ranks(text: str) -> list[int]:
+    """Every rank ``text`` names in the words above (see the module doc), in order of appearance by kind."""
+    out = [int(m.group(1)) for m in COMM_RANK.finditer(text)] if "comm 0x" in text else []
+    if "monitoredBarrier" in text:
+        out += [int(r) for m in _BARRIER_RANKS.finditer(text) for g in m.groups() if g for r in g.replace(" ", "").split(",")]
+    if "Rank " in text:
+        out += [int(m.group(1)) for m in _PG_RANK.finditer(text)]
+    return out
+
+
+__all__ = ["COMM_RANK", "named_ranks"]
