@@ -39,7 +39,9 @@ NOT_YET: dict[str, str] = {
         "a Ray worker's abort names no rank, so rank 0's illegal memory access is taken as the first failure",
     "xtuner-354-broadcast-seq1-rank0-absent": NEVER_JOINED,
     "yolov5-4409-val-broadcast-timeout": NEVER_JOINED,
-    "myria3d-123-prepare-data-lagging-rank0": NEVER_JOINED,
+    "myria3d-123-prepare-data-lagging-rank0":
+        "rank 0 is named never-joined at info only: ranks 1 and 2 time out and the world of three is guessed from the "
+        "paste, where two waiters are no proof the third exists (docs/rules.md, session 14); expected lagging-rank",
     "deepspeed-2931-ib-completion-error12-rank2":
         "the IB completion error's process printed no rank (host:pid only, no comm line of its own), and its "
         "'unhandled system error' names none either",
@@ -140,7 +142,9 @@ NOT_YET: dict[str, str] = {
         "placed on the pod's one rank, is read as a kill from outside, host-oom-kill (as ray-31828): the expectation leaves "
         "the cause open",
     # batch 23
-    "hiascend-forum-0255182505415210097-hccl-rank0-tokenizing-ranks5-7-timeout": NEVER_JOINED,
+    "hiascend-forum-0255182505415210097-hccl-rank0-tokenizing-ranks5-7-timeout":
+        "ranks 5 and 7 time out and six ranks of the guessed world of eight are absent: no single culprit; that rank 0 is "
+        "still tokenizing is said in the program's own words (`Rank 0, running tokenizer …`), not read as rank 0's line",
     "ml-engineering-desync-report-two-ranks-extra-allreduce-control":
         "the desync report names rank 1 (`finished collective #2, but didn't join collective #3`) and is read as rank 1 "
         "never joining (never-joined, as pytorch-152623's [7]); with two ranks, rank 1 behind and rank 0 ahead with an "
