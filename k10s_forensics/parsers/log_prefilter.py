@@ -99,6 +99,9 @@ _EVENT_LITERALS = (
     r"Traceback \(most recent call last\)",
     # Python's report of an exception it ignored (a __del__, an atexit callback): the traceback under it is no failure
     r"Exception ignored (?:in|while|on)\b",
+    # a logged exception the program will retry: the record right above its traceback (log_owners.py)
+    r"[Ww]ill (?:be )?retr(?:y|ied)\b",
+    r"[Rr]etrying\b",
     # a logging record with its process id and no rank, right above the traceback it logs (log_owners.py)
     r"\[\d{1,9}\] (?:ERROR|CRITICAL)\b",
     r"spawned with command",
