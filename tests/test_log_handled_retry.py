@@ -37,7 +37,7 @@ def test_a_traceback_logged_with_a_retry_names_no_one(tmp_path, record):
 
 
 def test_a_retry_record_behind_a_rank_tag(tmp_path):
-    lines = ["[default1]:rank 1 step 1", f"[default1]:2026-11-29 08:27:39,830 ERROR trainer: push failed, will retry",
+    lines = ["[default1]:rank 1 step 1", "[default1]:2026-11-29 08:27:39,830 ERROR trainer: push failed, will retry",
              *[f"[default1]:{line}" for line in TRACEBACK], "[default1]:rank 1 done"]
     assert _named(tmp_path, lines) == []
 
