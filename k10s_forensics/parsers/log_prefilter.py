@@ -82,7 +82,8 @@ _EVENT_LITERALS = (
     r"CUDA error: ",
     r"cudaError[A-Z]",
     r"Cuda failure ",
-    r"[a-z](?:Error|Exception|Interrupt)(?::|$)",
+    # the class name's letter before it either case: OSError, BlockingIOError, EOFError, HTTPError (log_patterns.PY_EXCEPTION)
+    r"[A-Za-z](?:Error|Exception|Interrupt)(?::|$)",
     r"(?:^|[\s:|>])Exception: ",
     r"died with <Signals",
     r"returned non-zero exit status",
