@@ -195,11 +195,19 @@ def _wrap_width(lines: list[str]) -> tuple[int | None, bool]:
     full = [ln for ln in text if (len(ln.rstrip()) >= width - PAD_CUT if padded else len(ln) == width)]
     if width < MIN_WRAP or not full:
         return None, False
-    if not padded:  # no padding to go by: cuts of different text at one width, far more than lines a bit shorter
+    if not padded:  # no padding to go by: cuts of different text at one width, far more than lines a bit shorter,
+        # or nearly every one followed by its tail (a pane that trims its rows' trailing blanks: tmux capture-pane)
         near = sum(1 for ln in text if width - 8 <= len(ln) < width)
-        if len(set(full)) < 2 or len(full) < 2 * near:
+        if len(set(full)) < 2 or (len(full) < 2 * near and not _tails_follow(lines, width)):
             return None, False
     return width, padded
+
+
+def _tails_follow(lines: list[str], width: int) -> bool:
+    """Four or more lines of exactly ``width``, at least 80 % of them followed by a line that starts no record."""
+    cut = [i for i, ln in enumerate(lines[:-1]) if len(ln) == width]
+    tails = sum(1 for i in cut if _continues(lines[i], lines[i + 1], width, False) is not None)
+    return len(cut) >= 4 and tails >= 0.8 * len(cut)
 
 
 def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = False) -> str | None:
