@@ -11,7 +11,8 @@ real output; searched, not copied):
   ``kubectl logs -f -l … --prefix`` until ``^C``, and ``Script done on … [COMMAND_EXIT_CODE="130"]``;
 * ``tmux capture-pane -p -S -`` of a pane 120 columns wide that followed the same ``kubectl logs -f --prefix``:
   without ``-J`` a line longer than the pane comes back as rows of 120 characters, trailing blanks trimmed, the
-  pane's empty rows under the last prompt kept as empty lines;
+  pane's empty rows under the last prompt kept as empty lines; without ``-e``, no escape sequences (the cut falls at
+  display columns);
 * ``kubectl logs -f -l … --prefix --timestamps`` copied from the terminal after ``^C``: the command line with
   its prompt, the pods' lines as they came, the last line cut where the interrupt fell with the tty's ``^C``
   echoed after it, then a new prompt;
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from export_shapes import _dt, _ns, entries
 from launcher_shapes import _cmd, _join
@@ -42,6 +44,7 @@ _ESC = "\x1b"
 _PROMPT = f"{_ESC}]0;alice@ws: ~\x07{_ESC}[?2004h{_ESC}[01;32malice@ws{_ESC}[00m:{_ESC}[01;34m~{_ESC}[00m$ "
 _FOLLOW = f"kubectl logs -f -n {NS} -l training.kubeflow.org/job-name={JOB} --prefix --max-log-requests 16"
 PANE_COLUMNS = 120
+_SGR = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def _pod(node: int) -> str:
@@ -73,7 +76,8 @@ def _wrap(line: str, width: int) -> list[str]:
 
 
 def tmux_capture(es) -> str:
-    lines = [f"alice@ws:~$ {_FOLLOW}"] + _prefixed(es) + ["^C", "alice@ws:~$"]
+    """Without ``-e`` the pane's text comes back without its escape sequences, cut at display columns."""
+    lines = [f"alice@ws:~$ {_FOLLOW}"] + [_SGR.sub("", line) for line in _prefixed(es)] + ["^C", "alice@ws:~$"]
     rows = [r for line in lines for r in _wrap(line, PANE_COLUMNS)]
     return _join(rows + [""] * 6)
 

@@ -73,3 +73,15 @@ def test_a_pane_that_trims_its_rows_is_unwrapped():
     assert repaired.text.split("\n")[:5] == long
     cut_once = "\n".join(rows[:2] + rows[10:]) + "\n"  # one full row: no evidence of a terminal
     assert repair_paste(cut_once).notes == []
+
+
+def test_a_line_cut_by_an_interrupt_is_dropped():
+    """``kubectl logs -f`` stopped with ^C: the tty echoes ``^C`` where the line was cut; the cut line is no line the
+    program wrote (``Connection closed by pe^C`` no longer says it was a peer's teardown), nor is ``^C`` alone."""
+    text = ("[pod/train-worker-0/pytorch] [rank1]: step 3\n"
+            "[pod/train-worker-0/pytorch] [rank1]: RuntimeError: [pair.cc:553] Connection closed by pe^C\n"
+            "^C\nalice@ws:~$ \n")
+    repaired = repair_paste(text)
+    assert repaired.notes == ["2 lines cut by ^C dropped"]
+    assert repaired.text == "[pod/train-worker-0/pytorch] [rank1]: step 3\nalice@ws:~$ \n"
+    assert repair_paste("[rank1]: press ^C to stop (^C twice to quit)\n").notes == []

@@ -15,7 +15,10 @@
    a run of ``2k+1`` blank lines is ``k`` blank lines of the log, so blank lines the log
    itself held are kept; undone up to twice more while the result is still double-spaced
    (a double-spaced paste copied double-spaced again);
-5. **terminal wrapping**: lines cut at the terminal's width (any width from 40 columns),
+5. **an interrupt**: a line ending in the tty's ``^C`` echo (``kubectl logs -f`` stopped mid-line) is dropped: what
+   came before it on that line is cut where the interrupt fell, no line the program wrote (a cut
+   ``Connection closed by pe`` reads as a failure of its own);
+6. **terminal wrapping**: lines cut at the terminal's width (any width from 40 columns),
    with or without padding spaces to it: a line that fills the width exactly is joined to
    the next one unless that one starts a record of its own (a timestamp, a rank tag...).
 
@@ -79,7 +82,7 @@ def repair_paste(text: str) -> Repaired:
             text = stripped
     lines = text.split("\n")
     depth, at = 0, -1
-    for step in (_markdown, _quoting_whole, _bullets, _double_spacing, _unwrap, _quoting):
+    for step in (_markdown, _quoting_whole, _bullets, _double_spacing, _interrupted, _unwrap, _quoting):
         lines, note = step(lines)
         for _ in range(2 if step is _double_spacing and note else 0):  # a double-spaced paste copied double-spaced again
             lines, again = step(lines)
@@ -182,6 +185,12 @@ def _double_spacing(lines: list[str]) -> tuple[list[str], str | None]:
         pending = 0
     out.extend([""] * (pending // 2))
     return out, "double spacing"
+
+
+def _interrupted(lines: list[str]) -> tuple[list[str], str | None]:
+    kept = [ln for ln in lines if not ln.rstrip().endswith("^C")]
+    cut = len(lines) - len(kept)
+    return (kept, f"{cut} line{'s' * (cut > 1)} cut by ^C dropped") if cut else (lines, None)
 
 
 def _wrap_width(lines: list[str]) -> tuple[int | None, bool]:
