@@ -31,6 +31,7 @@ from typing import Any
 
 from k10s_forensics.store.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
 from k10s_forensics.errors import InputError
+from k10s_forensics.parsers.log_ci import ci_text
 from k10s_forensics.parsers.log_archive import PER_PROCESS, is_archive, members, process_files
 from k10s_forensics.parsers.log_layout import NPROC_DEFAULT, WORLD_DERIVED, Layout, LogSource, infer_layout, route_lines, tagged_rank
 from k10s_forensics.parsers.log_launcher_prefix import split_launcher
@@ -183,6 +184,8 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
         raise InputError("no log given")
     # a Jupyter notebook: the outputs its cells saved, not its JSON (parsers.log_notebook)
     sources = [LogSource(s.name, nb) if (nb := notebook_text(s.text)) is not None else s for s in sources]
+    # a GitLab job log: the runner's stream marks and section markers taken off (parsers.log_ci)
+    sources = [LogSource(s.name, ci) if (ci := ci_text(s.text)) is not None else s for s in sources]
     empty = [s.name for s in sources if not s.text.strip()]
     if len(empty) == len(sources):  # one empty file among others is a node (a process) that wrote nothing
         raise InputError(f"{empty[0]}: no log lines (empty)")

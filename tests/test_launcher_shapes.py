@@ -1,12 +1,14 @@
 """Real launcher recordings (tests/data/torch-runs) as multi-node launchers and platforms print or store
 them (tests/launcher_shapes.py: srun --label, mpirun --tag-output / --timestamp-output / --output-filename,
 pdsh / DeepSpeed, Ray Train, SageMaker streams, Azure ML per-process files, tar / zip of node logs,
-GitHub Actions and Jenkins consoles; and tests/job_shapes.py: Slurm per-task files, LSF, argo logs, JobSet pods,
-W&B's output.log, a Jupyter notebook, a node's journal), through ``k10s import-logs`` with no option, must read as the run's
+GitHub Actions and Jenkins consoles; tests/job_shapes.py: Slurm per-task files, LSF, argo logs, JobSet pods,
+W&B's output.log, a Jupyter notebook, a node's journal; and tests/session_shapes.py: a script typescript, tmux
+capture-pane, kubectl logs -f stopped with ^C, a GitLab job log, a Datadog CSV, LeaderWorkerSet pods), through ``k10s import-logs`` with no option, must read as the run's
 plain pod logs do: the culprit right, no rank named in a control (Ray and Azure ML's own launch keep no
 torchrun agent's lines: there, never a wrong rank; W&B's output.log and a notebook keep one rank's or one node's
 lines: never a wrong rank either). Plus each reader on a few lines of its format. The whole sweep:
-``tests/tools/score_export_shapes.py --family launcher`` and ``--family job`` (each job shape runs here on one run only)."""
+``tests/tools/score_export_shapes.py --family launcher``, ``--family job`` and ``--family session`` (each job and session
+shape runs here on one run only)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import pytest
 
 import job_shapes
 import launcher_shapes
+import session_shapes
 from incident_kit import naming_findings
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.errors import InputError
@@ -38,7 +41,8 @@ SAMPLE = ["2.13.0/spawn-exception", "2.13.0/t4-accel-2node-hang-node1", "2.14.1/
 def made():
     """Every shape of every sampled run, made once."""
     return {rid: {**launcher_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"]),
-                  **job_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"])} for rid in SAMPLE}
+                  **job_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"]),
+                  **session_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"])} for rid in SAMPLE}
 
 
 def _cases():
@@ -48,6 +52,9 @@ def _cases():
             yield pytest.param(shape, rid, id=f"{shape}-{rid}")
     for i, shape in enumerate(job_shapes.SHAPES):  # one run each: the sweep is the scoring tool's (--family job)
         rid = SAMPLE[(i + 1) % len(SAMPLE)]
+        yield pytest.param(shape, rid, id=f"{shape}-{rid}")
+    for i, shape in enumerate(session_shapes.SHAPES):  # one run each (--family session)
+        rid = SAMPLE[(i + 2) % len(SAMPLE)]
         yield pytest.param(shape, rid, id=f"{shape}-{rid}")
 
 

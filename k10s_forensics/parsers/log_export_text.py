@@ -16,7 +16,8 @@
   ``@timestamp,@message,@logStream``), Kibana / OpenSearch Dashboards Discover's CSV report
   (``@timestamp,kubernetes.pod.name,message``, Kibana's ``Nov 28, 2026 @ 11:54:40.123`` dates, its
   ``'`` before a formula-like value taken off),
-  Cloud Logging's CSV download (``timestamp,resource.labels.pod_name,textPayload``);
+  Cloud Logging's CSV download (``timestamp,resource.labels.pod_name,textPayload``), Datadog's Log Explorer
+  export (``Date,Host,Service,Content``: no pod, so each host, the node the agent ran on, is one node);
 * a node's journal, ``journalctl -o short-iso`` / ``short-iso-precise`` / ``short-unix`` / ``short`` (the
   default): ``<ISO 8601 time with its zone, epoch seconds, or ``Nov 28 12:05:45`` placed in the import's year> <host> <identifier>[<pid>]: <line>`` (the pid optional); it names no
   pod (one file is one node), a ``-- Boot … --`` / ``-- Logs begin at … --`` line is journalctl's own;
@@ -63,7 +64,9 @@ _JOURNAL = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{6})?[+-]\d\d:?\d
                       r"[^\s\[\]:]{1,64}(?:\[\d{1,10}\])?: ?(.*)$")
 _JOURNAL_OWN = re.compile(r"^-- (?:Boot [0-9a-f]{32}|Logs begin at |Journal begins at |No entries|Reboot) ?.*--?$")
 _CSV_TIME = ("@timestamp", "timestamp", "time", "date", "Date", "Time")
-_CSV_LINE = ("@message", "message", "log", "line", "textPayload", "Line", "Message", "_source.message", "_source.log")
+_CSV_LINE = ("@message", "message", "log", "line", "textPayload", "Line", "Message", "Content", "_source.message", "_source.log")
+#: the node a row came from, where no column names its pod (Datadog's ``Host``)
+_CSV_HOST = ("Host", "host", "hostname")
 _SHARE = 0.5
 
 
@@ -182,6 +185,7 @@ def _csv(text: str, lines: list[str]) -> list[Record | str] | None:
     columns = [c.strip().strip('"') for c in header.split(delimiter)]
     time_col = next((c for c in _CSV_TIME if c in columns), None)
     line_col = next((c for c in _CSV_LINE if c in columns), None)
+    host_col = next((c for c in _CSV_HOST if c in columns), None)
     if not time_col or not line_col or len(columns) > 200:
         return None
     try:
@@ -199,6 +203,8 @@ def _csv(text: str, lines: list[str]) -> list[Record | str] | None:
         for key in ("@timestamp", "time", "date", "@message", "log", "line", "textPayload"):
             flat.pop(key, None)
         rec = from_object(flat)
+        if rec is not None and rec.pod is None and host_col and row.get(host_col):
+            rec.pod = row[host_col].strip() or None  # one node per host
         out.append(rec if rec is not None else row[line_col])
     return out
 

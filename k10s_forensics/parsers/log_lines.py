@@ -96,7 +96,7 @@ class BodyAssembler(FailureTable):
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         if described is None and (self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text)):
             return
-        if described is None and (self._owners.launcher_frame(line_no, norm) or self._owners.header(line_no, norm)):
+        if described is None and (self._owners.launcher_frame(line_no, norm) or self._owners.header(line_no, norm, api_ts)):
             return
         events = [described] if described is not None else (self._stall_row(line_no, text, norm) or self._ray_actor(line_no, text)
                                                                     or classify(text, norm))

@@ -22,6 +22,10 @@ Called by ``log_lines.BodyAssembler`` for each candidate line:
   ``Exception ignored in atexit callback: …``, 3.13's ``Exception ignored while …``): the traceback
   under it is no failure (the process went on, or ended with its own status): neither its start nor its
   exception is an event;
+* a logged exception the program says it will retry (a record saying ``will retry``, ``will be retried`` or
+  ``retrying`` right above the traceback it logs, ``HANDLED_GAP`` lines at most, within a second where both carry
+  the log's clock: ``logger.exception`` writes the record and its traceback at once): handled, as an ignored one
+  is; a retry announced seconds before a traceback (the retries ran out) is no such record;
 * a ``logging`` record at ERROR/CRITICAL with its process id and no rank (``%(asctime)s [%(process)d]
   ERROR …``, as ``logger.exception`` writes it): the exception ending the traceback under it is that
   process's (its pid; the launcher's lines that name pid and rank give the rank, queries/_incident.sql).
@@ -29,6 +33,7 @@ Called by ``log_lines.BodyAssembler`` for each candidate line:
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -38,6 +43,7 @@ from k10s_forensics.parsers.log_normalize import Normalized
 Event = dict[str, Any]
 OWNER_GAP = 200  # the header, then (within this many lines) the exception that ends its traceback
 FRAME_GAP = 3  # a traceback's innermost frame, its source line (and 3.11's ^^^ line), then the exception
+HANDLED_GAP = 2  # a retrying record, then (the next line, or the one after another process's) its traceback
 
 #: The rank whose exception the next traceback is, named in a header above it: Ray Train's failure
 #: report (``[Rank 1 Error Snippet]:``), torch.distributed.checkpoint's gathered one
@@ -58,6 +64,9 @@ RAY_WORKER_PID = re.compile(r"\bWorker PID: (\d{1,9})\b")
 RAY_TRAIN_WORKER_FAILED = re.compile(r"(?:^|[\s)])Worker (\d{1,7}) has failed\.\s*$")
 #: Python's unraisable-exception report (``sys.unraisablehook``) and its atexit callback's: the traceback under it was ignored
 IGNORED_HEADER = re.compile(r"^Exception ignored (?:in\b|while\b|on\b)")
+#: a log record announcing that what failed will be tried again (``… failed (attempt 1/3), will retry``,
+#: ``… will be retried``, tenacity's ``Retrying f in 2.0 seconds as it raised …``)
+HANDLED_RECORD = re.compile(r"\b(?:[Ww]ill (?:be )?retr(?:y|ied)|[Rr]etrying)\b")
 
 
 class Owners:
@@ -70,9 +79,12 @@ class Owners:
         self._launcher_frame: tuple[int, int | None] | None = None  # (line_no, prefix rank) of a launcher's own frame
         self._pid_record: tuple[int, int] | None = None  # (line_no, pid) of the last rankless ERROR record with a pid
         self._ignored: dict[int | None, int] = {}  # per printing rank: line of Python's last "Exception ignored in …"
+        self._retrying: dict[int | None, tuple[int, dt.datetime | None]] = {}  # per printing rank: a retrying record's line, clock
 
-    def header(self, line_no: int, norm: Normalized) -> bool:
+    def header(self, line_no: int, norm: Normalized, api_ts: dt.datetime | None = None) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
+        if self._handled(line_no, norm, api_ts):
+            return True
         if norm.pid is not None and norm.rank is None and norm.text.startswith(("ERROR", "CRITICAL")):
             self._pid_record = (line_no, norm.pid)
         if norm.text.startswith("Exception ignored ") and IGNORED_HEADER.match(norm.text):
@@ -83,6 +95,20 @@ class Owners:
             self._owner[norm.rank] = (line_no, int(owner.group(1) or owner.group(2)))
             self._records.discard(norm.rank)
         return owner is not None
+
+    def _handled(self, line_no: int, norm: Normalized, api_ts: dt.datetime | None) -> bool:
+        """A retrying record (kept; the line may be an event of its own), or the start of the traceback right under
+        it: that traceback is handled (``ignored`` then drops its exception)."""
+        if "etr" in norm.text and HANDLED_RECORD.search(norm.text):
+            self._retrying[norm.rank] = (line_no, api_ts)
+            return False
+        record = self._retrying.pop(norm.rank, None) if norm.text.startswith("Traceback") else None
+        if record is None or line_no - record[0] > HANDLED_GAP or not P.TRACEBACK_START.match(norm.text):
+            return False
+        if record[1] is not None and api_ts is not None and abs((api_ts - record[1]).total_seconds()) > 1:
+            return False
+        self._ignored[norm.rank] = line_no
+        return True
 
     def record_start(self, line_no: int, norm: Normalized, head: Event) -> bool:
         """A traceback logged as one record behind one rank tag (SGLang's ``[… TP2] Scheduler hit an exception:

@@ -15,7 +15,10 @@
    a run of ``2k+1`` blank lines is ``k`` blank lines of the log, so blank lines the log
    itself held are kept; undone up to twice more while the result is still double-spaced
    (a double-spaced paste copied double-spaced again);
-5. **terminal wrapping**: lines cut at the terminal's width (any width from 40 columns),
+5. **an interrupt**: a line ending in the tty's ``^C`` echo (``kubectl logs -f`` stopped mid-line) is dropped: what
+   came before it on that line is cut where the interrupt fell, no line the program wrote (a cut
+   ``Connection closed by pe`` reads as a failure of its own);
+6. **terminal wrapping**: lines cut at the terminal's width (any width from 40 columns),
    with or without padding spaces to it: a line that fills the width exactly is joined to
    the next one unless that one starts a record of its own (a timestamp, a rank tag...);
 6. **one known wording cut in two** where the paste wrapped only that line (``log_cut_wordings``);
@@ -83,7 +86,8 @@ def repair_paste(text: str) -> Repaired:
             text = stripped
     lines = text.split("\n")
     depth, at = 0, -1
-    for step in (_markdown, _quoting_whole, _bullets, _double_spacing, _unwrap, _quoting, rejoin_cut_wordings, restore_bare_tags):
+    for step in (_markdown, _quoting_whole, _bullets, _double_spacing, _interrupted, _unwrap, _quoting, rejoin_cut_wordings,
+                 restore_bare_tags):
         lines, note = step(lines)
         for _ in range(2 if step is _double_spacing and note else 0):  # a double-spaced paste copied double-spaced again
             lines, again = step(lines)
@@ -188,6 +192,12 @@ def _double_spacing(lines: list[str]) -> tuple[list[str], str | None]:
     return out, "double spacing"
 
 
+def _interrupted(lines: list[str]) -> tuple[list[str], str | None]:
+    kept = [ln for ln in lines if not ln.rstrip().endswith("^C")]
+    cut = len(lines) - len(kept)
+    return (kept, f"{cut} line{'s' * (cut > 1)} cut by ^C dropped") if cut else (lines, None)
+
+
 def _wrap_width(lines: list[str]) -> tuple[int | None, bool]:
     """(terminal width, padded) when the lines look cut at one width; (None, False) otherwise."""
     text = [ln for ln in lines if not _blank(ln)]
@@ -199,11 +209,19 @@ def _wrap_width(lines: list[str]) -> tuple[int | None, bool]:
     full = [ln for ln in text if (len(ln.rstrip()) >= width - PAD_CUT if padded else len(ln) == width)]
     if width < MIN_WRAP or not full:
         return None, False
-    if not padded:  # no padding to go by: cuts of different text at one width, far more than lines a bit shorter
+    if not padded:  # no padding to go by: cuts of different text at one width, far more than lines a bit shorter,
+        # or nearly every one followed by its tail (a pane that trims its rows' trailing blanks: tmux capture-pane)
         near = sum(1 for ln in text if width - 8 <= len(ln) < width)
-        if len(set(full)) < 2 or len(full) < 2 * near:
+        if len(set(full)) < 2 or (len(full) < 2 * near and not _tails_follow(lines, width)):
             return None, False
     return width, padded
+
+
+def _tails_follow(lines: list[str], width: int) -> bool:
+    """Four or more lines of exactly ``width``, at least 80 % of them followed by a line that starts no record."""
+    cut = [i for i, ln in enumerate(lines[:-1]) if len(ln) == width]
+    tails = sum(1 for i in cut if _continues(lines[i], lines[i + 1], width, False) is not None)
+    return len(cut) >= 4 and tails >= 0.8 * len(cut)
 
 
 def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = False) -> str | None:

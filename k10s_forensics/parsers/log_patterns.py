@@ -187,7 +187,7 @@ CUDA_KINDS = (
     ("device-lost", re.compile(r"(?i)fell off the bus|GPU has fallen|unknown error|device not ready|no CUDA-capable device")),
 )
 #: The last line of a Python traceback, on the normalised message: ``[pkg.]ClassName[: message]``.
-PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:[A-Z]\w{0,80}(?:Error|Exception|Interrupt)|Exception))(?:: ?(.{0,2000}))?\s*$")
+PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:_{0,2}[A-Z]\w{0,80}(?:Error|Exception|Interrupt)|Exception))(?:: ?(.{0,2000}))?\s*$")
 #: Exceptions a rank raises because ANOTHER rank failed or the launcher tore the group down. A
 #: DataLoader's own timeout (``DataLoader timed out after 3 seconds``: its worker process sent no
 #: batch) is the rank's own failure, no peer's: ``timed out`` does not count after ``DataLoader``.

@@ -10,6 +10,8 @@ split back into one log per pod, in the order the training operators number thei
   rank and goes last;
 * JobSet / TrainJob: ``<jobset>-<replicated job>-<job index>-<pod index>[-<suffix>]`` by job
   index, then pod index;
+* LeaderWorkerSet: a group's leader ``<lws>-<group>`` first (worker index 0), then its workers
+  ``<lws>-<group>-<worker index>`` by index (a leader is known by its workers' names);
 * any other naming: by name (the ranks then come only from the lines' own prefixes).
 
 torchx's ``<role>/<replica id> <line>`` (its local scheduler, ``torchx log``: one stream of every
@@ -30,6 +32,8 @@ from k10s_forensics.parsers.log_pods import REPLICA
 #: ``[pod/<pod>/<container>] `` (kubectl 1.20+ ``--prefix``); the space after it is kubectl's
 _PREFIX = re.compile(r"^\[pod/([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?)/([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\] ?")
 KUBEFLOW_POD = REPLICA  # <job>-<replica type>[-<index>], as log_pods reads a pasted pod row
+#: a LeaderWorkerSet group's leader, ``<lws>-<group>``, whose workers are ``<lws>-<group>-<worker index>``
+_LWS_LEADER = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<group>\d{1,6})$")
 JOBSET_POD = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<jidx>\d{1,6})-(?P<pidx>\d{1,6})(?:-[a-z0-9]{5})?$")
 #: a saved pod log's file name after the pod's: ``.log`` / ``.txt`` / ``.out``, then ``.gz``
 _FILE_SUFFIX = re.compile(r"(?:\.(?:log|txt|out))?(?:\.gz)?$")
@@ -105,7 +109,7 @@ def split_lines(entries: list[tuple[str | None, str | None, str]]) -> list[PodLo
         # (``[1,3]<stdout>:``); the workers run sshd. One log, in the order it was written.
         merged = [line for pod, _, line in entries if pod is not None or line.strip()]
         return [PodLog(launchers[0], by_pod[launchers[0]].container, merged)]
-    return sorted(by_pod.values(), key=lambda p: _node_order(p.pod))
+    return sorted(by_pod.values(), key=lambda p: _node_order(p.pod, by_pod))
 
 
 def node_ranks(pods: list[str]) -> list[int]:
@@ -135,7 +139,8 @@ def split_files(files: list[tuple[str, str]], job: str, default_job: str = "impo
                      "pod log files named after their pods", lambda n: f"(no pod log file of node {n})")
 
 
-def _node_order(pod: str) -> tuple:
+def _node_order(pod: str, pods=()) -> tuple:
+    """``pod``'s place in node order among ``pods`` (a LeaderWorkerSet leader is known by its workers' names)."""
     m = KUBEFLOW_POD.match(pod)
     if m:
         role, index = m.group("role"), int(m.group("index") or 0)
@@ -143,6 +148,9 @@ def _node_order(pod: str) -> tuple:
     m = JOBSET_POD.match(pod)
     if m:
         return (1, m.group("job"), int(m.group("jidx")), int(m.group("pidx")), pod)
+    m = _LWS_LEADER.match(pod)
+    if m and any(q.startswith(pod + "-") and JOBSET_POD.match(q) for q in pods):
+        return (1, m.group("job"), int(m.group("group")), 0, pod)
     return (2, pod)
 
 

@@ -82,7 +82,8 @@ _EVENT_LITERALS = (
     r"CUDA error: ",
     r"cudaError[A-Z]",
     r"Cuda failure ",
-    r"[a-z](?:Error|Exception|Interrupt)(?::|$)",
+    # the class name's letter before it either case: OSError, BlockingIOError, EOFError, HTTPError (log_patterns.PY_EXCEPTION)
+    r"[A-Za-z](?:Error|Exception|Interrupt)(?::|$)",
     r"(?:^|[\s:|>])Exception: ",
     r"died with <Signals",
     r"returned non-zero exit status",
@@ -99,6 +100,9 @@ _EVENT_LITERALS = (
     r"Traceback \(most recent call last\)",
     # Python's report of an exception it ignored (a __del__, an atexit callback): the traceback under it is no failure
     r"Exception ignored (?:in|while|on)\b",
+    # a logged exception the program will retry: the record right above its traceback (log_owners.py)
+    r"[Ww]ill (?:be )?retr(?:y|ied)\b",
+    r"[Rr]etrying\b",
     # a logging record with its process id and no rank, right above the traceback it logs (log_owners.py)
     r"\[\d{1,9}\] (?:ERROR|CRITICAL)\b",
     r"spawned with command",
