@@ -91,8 +91,10 @@ def _pod_name(job: str, node_rank: int) -> str:
     return f"{job}-master-0" if node_rank == 0 else f"{job}-worker-{node_rank - 1}"
 
 
-#: any numbered rank, process or worker (``[Rank 1]``, ``local_rank: 0``, ``process 0 terminated``, ``[Worker:0]``)
-_NAMES_PROCESS = re.compile(r"(?i)(?:rank|process|worker)\W{0,3}\d")
+#: any numbered rank, process or worker (``[Rank 1]``, ``local_rank: 0``, ``process 0 terminated``, ``[Worker:0]``);
+#: a number of five digits or more is a process id (the CUDA allocator's ``Process 307065 has 15.75 GiB memory in
+#: use``), which numbers no rank
+_NAMES_PROCESS = re.compile(r"(?i)(?:rank|process|worker)\W{0,3}\d{1,4}(?!\d)")
 
 
 def _assumed(layout: Layout, sources: list[LogSource]) -> bool:

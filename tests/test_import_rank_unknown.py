@@ -59,6 +59,14 @@ def test_a_numbered_process_is_no_guess(tmp_path, line):
     assert not layout.rank_unknown
 
 
+def test_a_process_id_numbers_no_rank(tmp_path):
+    """The allocator's ``Process <pid> has … in use`` names the process by its id, not by its rank."""
+    oom = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 15.78 GiB "
+           "of which 27.19 MiB is free. Process 307065 has 15.75 GiB memory in use.\n")
+    _, layout = _import(tmp_path, TRACEBACK.replace("RuntimeError: CUDA error: an illegal memory access was encountered\n", oom))
+    assert layout.rank_unknown
+
+
 def test_several_files_are_several_nodes(tmp_path):
     _, layout = import_logs([LogSource("a.log", TRACEBACK), LogSource("b.log", "step 10 loss 1.0\n")], tmp_path / "b", now=NOW)
     assert not layout.rank_unknown and layout.world_size == 2
