@@ -17,6 +17,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import torch_scenarios10 as t10
+
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
 WORKER = str(HERE / "t11_worker.py")
@@ -70,12 +72,8 @@ def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
 
 
 def public(part: str) -> str:
-    """A command part as the user would type it."""
-    if part == WORKER:
-        return "t11_worker.py"
-    if part.startswith("PYTHONPATH="):
-        return "PYTHONPATH=."
-    return Path(part).name if part.endswith("/torchrun") else part
+    """A command part as the user would type it (the tenth set's reading, this set's worker)."""
+    return "t11_worker.py" if part == WORKER else t10.public(part)
 
 
 __all__ = ["LAUNCHERS", "commands", "public", "scenarios"]
