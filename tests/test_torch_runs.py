@@ -1,6 +1,7 @@
 """Real PyTorch launcher runs (tests/data/torch-runs, see its README) analyzed as a user would
 bring them: through ``k10s import-logs`` with the node logs and no option, and as the pod logs
-of a captured PyTorchJob. A culprit run: a critical/warning finding names exactly the culprit
+of a captured PyTorchJob (PODLOG_BATCH runs' jobs in one captured namespace, as a capture of a busy
+cluster holds them: one analysis per batch). A culprit run: a critical/warning finding names exactly the culprit
 rank(s) with the recorded cause, none names only other ranks. A control: no critical/warning
 finding names a rank. No torch needed: the logs are fixtures."""
 
@@ -12,8 +13,10 @@ import sys
 
 import pytest
 
+from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.errors import InputError
-from torch_runs_kit import RUNS, import_paste, import_run, load_runs, plain, podlog_run, score
+from torch_runs_kit import (RUNS, findings_of_run, import_paste, import_run, load_runs, plain, podlog_bundle, podlog_run, score,
+                            score_findings)
 
 ALL = load_runs()
 
@@ -56,11 +59,31 @@ NOT_YET: dict[str, dict[str, str]] = {
 }
 
 
+#: Runs per captured bundle of the pod-log readings. Each analysis has a fixed cost (~0.15 CPU s, most of a
+#: run's reading); a namespace of 8 jobs costs about a fifth per run, and every run's findings are the same
+#: as in a bundle of its own (test_a_run_reads_alike_alone_and_beside_other_jobs; all runs compared when
+#: this was introduced: benchmarks/results/test-suite.md, "Session 15").
+PODLOG_BATCH = 8
+_BATCHES = [ALL[i:i + PODLOG_BATCH] for i in range(0, len(ALL), PODLOG_BATCH)]
+_BATCH_OF = {run.id: (b, i) for b, batch in enumerate(_BATCHES) for i, run in enumerate(batch)}
+_PODLOG_FINDINGS: dict[int, list] = {}
+
+
 def _params(how: str):
     for run in ALL:
         why = NOT_YET[how].get(run.id)
         marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+        if how == "podlog":  # a batch's runs share its analysis: one worker runs them
+            marks.append(pytest.mark.xdist_group(f"torch-podlog-{_BATCH_OF[run.id][0]}"))
         yield pytest.param(run, id=run.id, marks=marks)
+
+
+def _podlog_findings(run, tmp_path_factory) -> list:
+    """The run's findings in its batch's captured bundle (analysed once per process)."""
+    b, i = _BATCH_OF[run.id]
+    if b not in _PODLOG_FINDINGS:
+        _PODLOG_FINDINGS[b] = analyze(podlog_bundle(_BATCHES[b], tmp_path_factory.mktemp(f"podlog{b}")))["findings"]
+    return findings_of_run(_PODLOG_FINDINGS[b], i, len(_BATCHES[b]))
 
 
 def test_runs_are_recorded_with_their_truth():
@@ -88,9 +111,25 @@ def test_import_logs(tmp_path, run):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("run", list(_params("podlog")))
-def test_pytorchjob_pod_logs(tmp_path, run):
-    why = score(run, podlog_run(run, tmp_path))
+def test_pytorchjob_pod_logs(tmp_path_factory, run):
+    why = score_findings(run, _podlog_findings(run, tmp_path_factory))
     assert why is None, why
+
+
+@pytest.mark.xdist_group("torch-podlog-0")
+def test_a_run_reads_alike_alone_and_beside_other_jobs(tmp_path, tmp_path_factory):
+    """A run's findings in a bundle of its own are those it gets beside seven other jobs (other nodes and
+    addresses, other times): what the batched pod-log readings rely on, and what a capture of a busy
+    namespace needs (nothing of one job leaks into another's findings)."""
+    for run in _BATCHES[0][:2]:
+        alone = analyze(podlog_run(run, tmp_path / run.name))["findings"]
+        beside = _podlog_findings(run, tmp_path_factory)
+        assert _gist(alone) == _gist(beside), run.id
+
+
+def _gist(findings: list) -> list:
+    """What a finding says of its run, whatever the job's and nodes' names: rule, severity, cause, ranks, when."""
+    return [(f["rule"], f["severity"], f["cause"], f["ranks"], f["started_at"], f["ended_at"]) for f in findings]
 
 
 PASTED = [r for r in ALL if (r.folder / "kubectl-prefix.log").is_file()]

@@ -88,38 +88,22 @@ def import_paste(path: Path, tmp: Path) -> Bundle:
 
 def podlog_run(run: Run, tmp: Path) -> Bundle:
     """A captured PyTorchJob: one pod per node, the node logs with the API's timestamps."""
-    texts, t = run.stamped(), run.truth
-    start, end = _clock(texts)
-    nproc, nodes = t["nproc_per_node"], t["nodes"]
-    iso = lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
-    template = {"spec": {"containers": [{"name": "pytorch", "env": [{"name": "PET_NPROC_PER_NODE", "value": str(nproc)}]}]}}
-    specs = {"Master": {"replicas": 1, "template": template}}
-    if nodes > 1:
-        specs["Worker"] = {"replicas": nodes - 1, "template": template}
-    job = {"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
-           "metadata": {"name": "train", "namespace": "team-a", "uid": "uid-train", "creationTimestamp": iso(start)},
-           "spec": {"pytorchReplicaSpecs": specs, "nprocPerNode": str(nproc)},
-           "status": {"startTime": iso(start), "conditions": [{"type": "Running", "status": "True"}]}}
-    objects, logs = [_obj(job, end)], []
-    for node in range(nodes):
-        rtype, idx = ("master", 0) if node == 0 else ("worker", node - 1)
-        name = f"train-{rtype}-{idx}"
-        env = [{"name": "PET_NPROC_PER_NODE", "value": str(nproc)}, {"name": "PET_NNODES", "value": str(nodes)},
-               {"name": "PET_NODE_RANK", "value": str(node)}, {"name": "WORLD_SIZE", "value": str(t["world_size"])}]
-        pod = {"apiVersion": "v1", "kind": "Pod",
-               "metadata": {"name": name, "namespace": "team-a", "uid": f"uid-{name}", "creationTimestamp": iso(start),
-                            "labels": {"training.kubeflow.org/job-name": "train", "training.kubeflow.org/replica-type": rtype,
-                                       "training.kubeflow.org/replica-index": str(idx)},
-                            "ownerReferences": [{"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "name": "train",
-                                                 "uid": "uid-train", "controller": True}]},
-               "spec": {"nodeName": f"gpu-node-{node}", "containers": [{"name": "pytorch", "env": env}]},
-               "status": {"phase": "Running", "podIP": f"10.1.0.{node + 5}", "startTime": iso(start),
-                          "containerStatuses": [{"name": "pytorch", "ready": True, "restartCount": 0,
-                                                 "state": {"running": {"startedAt": iso(start)}}}]}}
-        objects.append(_obj(pod, end))
-        body = texts[node] if node < len(texts) else ""
-        logs.append({"captured_at": end, "node": f"gpu-node-{node}", "namespace": "team-a", "pod": name, "pod_uid": f"uid-{name}",
-                     "container": "pytorch", "previous": False, "body": body, "error": None})
+    return podlog_bundle([run], tmp)
+
+
+def podlog_bundle(runs: list[Run], tmp: Path) -> Bundle:
+    """A captured namespace of PyTorchJobs, one per run (``podlog_run`` for one run; with several, run i's
+    job is ``train<i>`` on nodes ``gpu-<i>-node-<n>`` with addresses ``10.<i+1>.0.<n+5>``): what a
+    capture of a busy cluster holds. ``findings_of_run`` picks one run's findings out of its analysis."""
+    objects: list[dict[str, Any]] = []
+    logs: list[dict[str, Any]] = []
+    clocks = []
+    for i, run in enumerate(runs):
+        job, node_name, net = ("train", "gpu-node-{}", "10.1.0.{}") if len(runs) == 1 else (
+            f"train{i}", f"gpu-{i}-node-{{}}", f"10.{i + 1}.0.{{}}")
+        clocks.append(_clock(run.stamped()))
+        _add_job(run, job, node_name, net, objects, logs)
+    start, end = min(c[0] for c in clocks), max(c[1] for c in clocks)
     path = tmp / "bundle"
     path.mkdir(parents=True)
     write_json_atomic(path / "manifest.json", new_manifest(window_start=start, window_end=end, created_at=end))
@@ -128,6 +112,52 @@ def podlog_run(run: Run, tmp: Path) -> Bundle:
     bundle = Bundle.open(path)
     rebuild(bundle)
     return Bundle.open(path)
+
+
+def _add_job(run: Run, job: str, node_name: str, net: str, objects: list, logs: list) -> None:
+    """Run's PyTorchJob and its pods (``objects``) and the node logs as its pods' logs (``logs``)."""
+    texts, t = run.stamped(), run.truth
+    start, end = _clock(texts)
+    nproc, nodes = t["nproc_per_node"], t["nodes"]
+    iso = lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
+    template = {"spec": {"containers": [{"name": "pytorch", "env": [{"name": "PET_NPROC_PER_NODE", "value": str(nproc)}]}]}}
+    specs = {"Master": {"replicas": 1, "template": template}}
+    if nodes > 1:
+        specs["Worker"] = {"replicas": nodes - 1, "template": template}
+    body = {"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
+            "metadata": {"name": job, "namespace": "team-a", "uid": f"uid-{job}", "creationTimestamp": iso(start)},
+            "spec": {"pytorchReplicaSpecs": specs, "nprocPerNode": str(nproc)},
+            "status": {"startTime": iso(start), "conditions": [{"type": "Running", "status": "True"}]}}
+    objects.append(_obj(body, end))
+    for node in range(nodes):
+        rtype, idx = ("master", 0) if node == 0 else ("worker", node - 1)
+        name = f"{job}-{rtype}-{idx}"
+        env = [{"name": "PET_NPROC_PER_NODE", "value": str(nproc)}, {"name": "PET_NNODES", "value": str(nodes)},
+               {"name": "PET_NODE_RANK", "value": str(node)}, {"name": "WORLD_SIZE", "value": str(t["world_size"])}]
+        pod = {"apiVersion": "v1", "kind": "Pod",
+               "metadata": {"name": name, "namespace": "team-a", "uid": f"uid-{name}", "creationTimestamp": iso(start),
+                            "labels": {"training.kubeflow.org/job-name": job, "training.kubeflow.org/replica-type": rtype,
+                                       "training.kubeflow.org/replica-index": str(idx)},
+                            "ownerReferences": [{"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "name": job,
+                                                 "uid": f"uid-{job}", "controller": True}]},
+               "spec": {"nodeName": node_name.format(node), "containers": [{"name": "pytorch", "env": env}]},
+               "status": {"phase": "Running", "podIP": net.format(node + 5), "startTime": iso(start),
+                          "containerStatuses": [{"name": "pytorch", "ready": True, "restartCount": 0,
+                                                 "state": {"running": {"startedAt": iso(start)}}}]}}
+        objects.append(_obj(pod, end))
+        text = texts[node] if node < len(texts) else ""
+        logs.append({"captured_at": end, "node": node_name.format(node), "namespace": "team-a", "pod": name,
+                     "pod_uid": f"uid-{name}", "container": "pytorch", "previous": False, "body": text, "error": None})
+
+
+def findings_of_run(findings: list[dict[str, Any]], index: int, count: int) -> list[dict[str, Any]]:
+    """The findings of run ``index`` of a ``podlog_bundle`` of ``count`` runs: its job's, and those of no job
+    that name its nodes or no node."""
+    if count == 1:
+        return findings
+    nodes_prefix = f"gpu-{index}-node-"
+    return [f for f in findings if f["job"] == f"team-a/train{index}"
+            or (f["job"] is None and (not f["nodes"] or any(n.startswith(nodes_prefix) for n in f["nodes"])))]
 
 
 def _obj(body: dict[str, Any], captured: dt.datetime) -> dict[str, Any]:
@@ -153,4 +183,10 @@ def score(run: Run, bundle: Bundle) -> str | None:
     return misses(run.case(), analyze(bundle)["findings"])
 
 
-__all__ = ["RUNS", "Run", "findings_of_texts", "import_paste", "import_run", "load_runs", "named", "plain", "podlog_run", "score"]
+def score_findings(run: Run, findings: list[dict[str, Any]]) -> str | None:
+    """Why ``findings`` (the run's, from ``findings_of_run``) miss the run's truth (None: right)."""
+    return misses(run.case(), findings)
+
+
+__all__ = ["RUNS", "Run", "findings_of_run", "findings_of_texts", "import_paste", "import_run", "load_runs", "named", "plain",
+           "podlog_bundle", "podlog_run", "score", "score_findings"]
