@@ -6,13 +6,16 @@ together, then imported with ``k10s import-logs`` and analyzed in-process.
 Reuse: when the repaired damaged log is line for line the repaired original (trailing spaces
 aside), the bundle and the verdict are the same by construction and nothing is re-run; only the
 others are imported and analyzed. The redaction removes information: every log it changes is
-analyzed (slow); all damages combined are compared with the redacted log the same way.
+analyzed (slow); all damages combined are compared with the redacted log the same way. The damaged
+bundles are analysed BATCH at a time, merged into one captured bundle (tests/bundle_batch.py: an
+analysis has a fixed cost that a batch pays once; each incident's findings are picked out).
 """
 
 from __future__ import annotations
 
 import pytest
 
+from bundle_batch import findings_of, merge
 from incident_kit import incident_bundle, load_corpus, misses
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.parsers.log_paste import repair_paste
@@ -26,6 +29,7 @@ ALL = dict(DAMAGES, combined=combined)
 #: of a run would leave the other xdist worker's core idle.
 SLOW = ("redact", "combined", "wrap-100")
 SHARDS = 4
+BATCH = 8
 
 
 #: (incident, damage) pairs known to lose their verdict, each a strict expected failure below, with why
@@ -53,7 +57,7 @@ def _params():
 
 @pytest.mark.parametrize(("damage", "shard"), list(_params()))
 def test_pasted_incidents_keep_their_verdict(tmp_path, damage, shard):
-    fn, wrong, analyzed = ALL[damage], [], 0
+    fn, changed = ALL[damage], []
     cases = CASES if shard is None else CASES[shard::SHARDS]
     for case in cases:
         if (case.incident, damage) in KNOWN_LOSSES:
@@ -65,12 +69,16 @@ def test_pasted_incidents_keep_their_verdict(tmp_path, damage, shard):
             continue  # the same lines: the same bundle, the verdict the original's (or the redacted one's)
         if damage == "redact" and damaged == text:
             continue
-        analyzed += 1
-        findings = analyze(incident_bundle(tmp_path / case.incident, case, damaged))["findings"]
-        why = misses(case, findings)
-        if why:
-            wrong.append(f"{case.incident}: {why}")
-    assert not wrong, f"{len(wrong)}/{len(cases)} changed under {damage} ({analyzed} analyzed):\n" + "\n".join(wrong)
+        changed.append((case, incident_bundle(tmp_path / case.incident, case, damaged)))
+    wrong = []
+    for b in range(0, len(changed), BATCH):
+        batch = changed[b:b + BATCH]
+        findings = analyze(merge([bundle for _, bundle in batch], tmp_path / f"merged{b}"))["findings"]
+        for i, (case, _) in enumerate(batch):
+            why = misses(case, findings_of(findings, i))
+            if why:
+                wrong.append(f"{case.incident}: {why}")
+    assert not wrong, f"{len(wrong)}/{len(cases)} changed under {damage} ({len(changed)} analyzed):\n" + "\n".join(wrong)
 
 
 @pytest.mark.parametrize(("name", "damage"), [pytest.param(n, d, id=f"{n}-{d}", marks=[pytest.mark.xfail(strict=True, reason=why)])

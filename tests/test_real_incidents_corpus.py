@@ -2,7 +2,11 @@
 into a bundle by ``k10s import-logs`` as a user would, analyzed, and held to its blind
 expectation — routed to pods by rank, and again as one pod's log with API timestamps.
 
-The routed bundle is analysed through ``twins`` (conftest.py): once with PYTHONHASHSEED=1 and one
+Both ways analyse BATCH incidents at a time, merged into one captured bundle (tests/bundle_batch.py:
+each incident's job renamed apart, its findings picked out; an analysis has a fixed cost that a batch
+pays once; every incident reads the same alone, checked on all when this came in and on a sample here).
+
+The routed bundles are analysed through ``twins`` (conftest.py): once with PYTHONHASHSEED=1 and one
 DuckDB thread, once with seed 2 and 4 threads, the outputs byte-identical (tests/test_determinism.py's
 sweep for this corpus); a difference raises DeterminismError, which fails even a NOT_YET case (their
 xfail is for an AssertionError only)."""
@@ -13,7 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from bundle_batch import findings_of, merge
 from incident_kit import analyze_incident, incident_bundle, load_corpus, misses
+from k10s_forensics.analyze.runner import analyze
+from k10s_forensics.store.bundle import Bundle
 
 CORPUS = Path(__file__).resolve().parent / "data" / "real-incidents"
 CASES = load_corpus(CORPUS)
@@ -153,10 +160,39 @@ NOT_YET: dict[str, str] = {
 }
 
 
-def _params():
+BATCH = 8
+_BATCHES = [CASES[i:i + BATCH] for i in range(0, len(CASES), BATCH)]
+_BATCH_OF = {case.incident: (b, i) for b, batch in enumerate(_BATCHES) for i, case in enumerate(batch)}
+_FINDINGS: dict[tuple[str, int], list] = {}
+
+
+def _params(way: str = ""):
     for case in CASES:
         marks = [pytest.mark.xfail(strict=True, raises=AssertionError, reason=NOT_YET[case.incident])] if case.incident in NOT_YET else []
+        if way:  # a batch's incidents share its analysis: one worker runs them
+            marks.append(pytest.mark.xdist_group(f"corpus-{way}-{_BATCH_OF[case.incident][0]}"))
         yield pytest.param(case, id=case.incident, marks=marks)
+
+
+def _merged(way: str, b: int, tmp_path_factory) -> Path:
+    """Batch ``b``'s bundles (``way``: routed, or one pod's log with API timestamps) merged into one."""
+    tmp = tmp_path_factory.mktemp(f"{way}{b}")
+    how = {"api_timestamps": True, "one_log": True} if way == "one-pod" else {}
+    bundles = [incident_bundle(tmp / c.incident, c, (c.folder / c.incident / "log.txt").read_text(encoding="utf-8"), **how)
+               for c in _BATCHES[b]]
+    return merge(bundles, tmp / "merged").path
+
+
+def _batch_findings(way: str, case, tmp_path_factory, twins=None) -> list:
+    """The incident's findings in its batch's merged bundle (analysed once per process; routed: through ``twins``)."""
+    b, i = _BATCH_OF[case.incident]
+    if (way, b) not in _FINDINGS:
+        path = _merged(way, b, tmp_path_factory)
+        if twins is None:
+            _FINDINGS[way, b] = analyze(Bundle.open(path))["findings"]
+        else:
+            _FINDINGS[way, b] = twins.findings(f"corpus-batch-{b}", path, tmp_path_factory.mktemp(f"runs{b}"))["findings"]
+    return findings_of(_FINDINGS[way, b], i)
 
 
 def test_every_folder_has_one_expectation():
@@ -169,16 +205,27 @@ def test_every_folder_has_one_expectation():
         assert (CORPUS / case.incident / "SOURCE.md").is_file(), case.incident
 
 
-@pytest.mark.parametrize("case", list(_params()))
-def test_corpus_incident(tmp_path, twins, case):
-    text = (case.folder / case.incident / "log.txt").read_text(encoding="utf-8")
-    bundle = incident_bundle(tmp_path / case.incident, case, text)
-    findings = twins.findings(f"corpus-{case.incident}", bundle.path, tmp_path / "runs")["findings"]
+@pytest.mark.parametrize("case", list(_params("routed")))
+def test_corpus_incident(tmp_path_factory, twins, case):
+    findings = _batch_findings("routed", case, tmp_path_factory, twins)
     assert misses(case, findings) is None, misses(case, findings)
 
 
-@pytest.mark.parametrize("case", list(_params()))
-def test_corpus_incident_one_pod_api_timestamps(tmp_path, case):
+@pytest.mark.parametrize("case", list(_params("one-pod")))
+def test_corpus_incident_one_pod_api_timestamps(tmp_path_factory, case):
     """The same verdict when the whole paste is one pod's log with the API's timestamps=true prefix."""
-    findings = analyze_incident(tmp_path, case, api_timestamps=True, one_log=True)
+    findings = _batch_findings("one-pod", case, tmp_path_factory)
     assert misses(case, findings) is None, misses(case, findings)
+
+
+@pytest.mark.xdist_group("corpus-one-pod-0")
+def test_an_incident_reads_alike_alone_and_merged_with_others(tmp_path, tmp_path_factory):
+    """An incident's one-pod findings alone are those it gets merged with seven others (what the batched
+    readings rely on; every incident compared when they were introduced: benchmarks/results/test-suite.md)."""
+    for case in _BATCHES[0][:2]:
+        alone = analyze_incident(tmp_path, case, api_timestamps=True, one_log=True)
+        assert _gist(alone) == _gist(_batch_findings("one-pod", case, tmp_path_factory)), case.incident
+
+
+def _gist(findings: list) -> list:
+    return [(f["rule"], f["severity"], f["cause"], f["ranks"], f["started_at"], f["ended_at"]) for f in findings]
