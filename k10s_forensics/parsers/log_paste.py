@@ -56,8 +56,8 @@ _RECORD = re.compile(
 #: header, the items of NCCL's interface lists (``Using [0]eth0:…``, ``[1]mlx5_1:1/IB``: an index glued to a
 #: name). A line cut right before one goes on, though it looks like a bracketed record start (batch 19).
 _MIDLINE_TAG = re.compile(r"^\s{0,2}(?:\[c10d\] |\[\d{1,3}\][A-Za-z])")
-#: The end of a row cut inside a dotted name: a word, then ``.word`` at least once, the last word maybe not begun.
-_DOTTED_TAIL = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.\w+)*\.\w*$")
+#: A dotted name ending a row: a word, then ``.word`` once or more (not inside a path or an address).
+_DOTTED_TAIL = re.compile(r"(?<![\w./\\:-])[A-Za-z_]\w*(?:\.\w+)+$")
 _DECORATION_CHARS = frozenset("-*+•|│┃>")
 _RULE = re.compile(r"^\s*(?:[-=_*#~─━═]{8,}|[╭╰┏┗┌└].*)\s*$")
 _FILE_LINE = re.compile(r'^\s*File "[^"]{1,1000}", line \d+, in \S+$')  # a traceback frame, whole
@@ -253,14 +253,16 @@ def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = Fal
 
 def _cut_dotted_name(body: str, nxt: str, width: int) -> bool:
     """A dotted name (a module path, a qualified exception) cut inside by a row that fills the width:
-    ``torch.distributed.elast`` | ``ic.multiprocessing.errors.ChildFailedError: …``, ``torch.`` | ``cuda.OutOfMemoryError``.
-    The tail reads as an exception line starting a record, yet a record never starts glued to a name: the
-    row goes on. Cut after the dot, any name goes on; cut inside a word, only a tail in lower case (a cut
-    right before a capital, ``errors.`` | ``ChildFailedError``, is the dot's case)."""
-    if len(body) < width or not nxt[:1].isalnum() and nxt[:1] != "_":
+    ``torch.distributed.elast`` | ``ic.multiprocessing.errors.ChildFailedError: …``. The tail reads as an
+    exception line starting a record, yet a record never starts glued to a name: the row goes on. Cut inside
+    a word, only a tail in lower case goes on (``errors.Chil`` | ``dFailedError``); cut right after a dot,
+    only a name of two parts or more (``elastic.multiprocessing.errors.`` | ``ChildFailedError``): a word
+    and a full stop is the end of a sentence (``with 7 nodes.`` | ``torch.distributed…: INFO``)."""
+    if len(body) < width or not (nxt[:1].isalpha() or nxt[:1] == "_"):
         return False
-    name = _DOTTED_TAIL.search(body)
-    return name is not None and (body.endswith(".") or nxt[:1].islower() or nxt[:1].isdigit() or nxt[:1] == "_")
+    if body.endswith("."):
+        return _DOTTED_TAIL.search(body[:-1]) is not None
+    return (nxt[:1].islower() or nxt[:1] == "_") and _DOTTED_TAIL.search(body) is not None
 
 
 def _unwrap(lines: list[str]) -> tuple[list[str], str | None]:
