@@ -359,15 +359,27 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage'))
     GROUP BY ALL
 ),
+node_alike AS (  -- ranks that failed together are every rank of one pod (one node's launcher), and ranks of other
+                 -- pods are in the incident's lines, alive: the node's fault, not the job's (docs/rules.md, "one node alike")
+    SELECT t.job_key, t.incident
+    FROM together t
+    JOIN (SELECT job_key, pod_key, list(DISTINCT rank ORDER BY rank) AS ranks FROM k10s_rank GROUP BY ALL) p
+      ON p.job_key = t.job_key AND p.ranks = t.ranks
+    JOIN spans s ON s.job_key = t.job_key AND s.incident = t.incident
+    WHERE len(t.ranks) > 1 AND len(list_filter(s.ranks_seen, lambda r: NOT list_contains(t.ranks, r))) > 0
+    GROUP BY ALL
+),
 decided AS (
     SELECT s.job_key, s.incident, s.started_at, s.abort_at, s.pods, cm.job_key IS NOT NULL AS common_mode, cm.error_type AS common_error,
+        na.job_key IS NOT NULL AND cm.job_key IS NULL AS node_wide,
         -- a rank known only by its exit status while several processes say, in lines naming no rank,
         -- that they failed the same way: the launcher's report names only the first exit it saw
         coalesce(f.tier = 2 AND u.said_why >= 2, false) AS several_unranked,
-        CASE WHEN len(t.ranks) = 1 AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL THEN t.ranks
+        CASE WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
-        CASE WHEN len(t.ranks) > 1 THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
+        CASE WHEN len(t.ranks) > 1 AND NOT (na.job_key IS NOT NULL AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL)
+             THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
         coalesce(f.cause, u.cause) AS cause,
         coalesce(f.tier, CASE WHEN so.rank IS NOT NULL THEN 2 END) AS tier, coalesce(f.ts_filled, CASE WHEN so.rank IS NOT NULL THEN u.ts END) AS first_failure_at,
         coalesce(f.rank_eff, so.rank) AS first_rank, coalesce(f.pod_key, CASE WHEN so.rank IS NOT NULL THEN u.pod_key END) AS first_pod, f.node_resolved AS first_node,
@@ -382,6 +394,7 @@ decided AS (
     LEFT JOIN hang h USING (job_key, incident)
     LEFT JOIN common_mode cm USING (job_key, incident)
     LEFT JOIN silent_one so USING (job_key, incident)
+    LEFT JOIN node_alike na USING (job_key, incident)
 )
 SELECT
     d.job_key, d.incident, d.cause,
@@ -400,7 +413,7 @@ SELECT
          WHEN len(d.culprit_ranks) = 0 AND d.unranked_subkind = 'launcher_last_cmd' THEN 'the launcher reports the failure with the command it spawned last, not the failed process: which rank failed is unknown'
          WHEN len(d.culprit_ranks) = 0 THEN 'the failing line names no rank (' || coalesce(d.unranked_pod, 'a pod') || ')'
     END AS no_culprit_reason,
-    d.first_failure_at, d.abort_at, d.hang_started_at,
+    d.first_failure_at, d.abort_at, d.hang_started_at, d.node_wide AND len(d.culprit_ranks) > 1 AS node_wide,
     d.first_rank, d.first_pod, d.first_node, d.first_gpu, d.first_subkind, d.error_type, d.error_message,
     x.xid, x.xid_meaning, k.kernel_line,
     coalesce(d.first_line, d.unranked_line) AS first_line,

@@ -58,8 +58,9 @@ SELECT
          WHEN len(i.culprit_ranks) = 0 AND v.evidence <> 'first-failure' AND len(v.culprit_ranks) > 0 AND v.confidence IN ('high', 'medium') THEN 'info'
          ELSE 'warning' END AS severity,
     i.culprit_ranks AS ranks,
-    CASE WHEN len(i.culprit_ranks) = 1 THEN [i.first_pod] ELSE []::VARCHAR[] END AS pods,
-    CASE WHEN len(i.culprit_ranks) = 1 AND i.first_node IS NOT NULL THEN [i.first_node] ELSE []::VARCHAR[] END AS nodes,
+    -- one rank, or every rank of one pod failing alike (node_wide): its pod and node
+    CASE WHEN len(i.culprit_ranks) = 1 OR i.node_wide THEN [i.first_pod] ELSE []::VARCHAR[] END AS pods,
+    CASE WHEN (len(i.culprit_ranks) = 1 OR i.node_wide) AND i.first_node IS NOT NULL THEN [i.first_node] ELSE []::VARCHAR[] END AS nodes,
     CASE WHEN len(i.culprit_ranks) = 1 AND i.first_gpu IS NOT NULL THEN [i.first_gpu] ELSE []::VARCHAR[] END AS gpus,
     i.first_failure_at AS started_at,
     i.abort_at AS ended_at,

@@ -33,12 +33,9 @@ BATCH = 8
 
 
 #: (incident, damage) pairs known to lose their verdict, each a strict expected failure below, with why
-KNOWN_LOSSES = {
-    ("hf-space-daresearch-train-70b-accelerate-two-workers-exit1-flattened-control", "wrap-100"):
-        "a torchrun report flattened onto one 1,485-character line, wrapped at 100 columns: one row is cut inside "
-        "`torch.distributed.elast|ic.multiprocessing.errors.ChildFailedError:`, whose tail reads as an exception "
-        "line starting a record, so the unwrapping stops there and the fused report is read in two pieces",
-}
+#: (none since session 15: a flattened torchrun report wrapped at 100 columns, cut inside
+#: `torch.distributed.elast|ic.multiprocessing…ChildFailedError:`, is joined back: tests/test_paste_cut_names.py)
+KNOWN_LOSSES: dict[tuple[str, str], str] = {}
 KNOWN_LOSSES.update({(name, "combined"): why for (name, damage), why in list(KNOWN_LOSSES.items()) if damage == "wrap-100"})
 
 

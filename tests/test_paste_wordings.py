@@ -70,13 +70,11 @@ def _view(evs: list[dict], masked: bool) -> list[tuple]:
 
 
 #: Damaged wordings not read back yet, by a fragment of the line and the damage, with why (strict: a fixed one must leave).
+#: (Session 15: a row cut inside a dotted name, `…multiprocessing.api.Sign` | `alException: …`, now goes on.)
 NOT_YET = {
     ("enqueue.cc:1672 NCCL WARN Cuda failure", "tqdm-glued-wrap-100-padded"):
         "the terminal cut the NCCL host name (`nccl-tests-1-w` | `orker-1:146:146 [0] enqueue.cc…`): the tail reads as a line of its "
         "own (`host:pid:tid [dev]` starts NCCL's records), so mpirun's `[1,4]<stdout>:` tag stays on the bar's line (batch 19's corpus)",
-    ("SignalException: Process 42260 got signal: 1", "tqdm-glued-wrap-100-padded"):
-        "the terminal cut the exception's class name (`…multiprocessing.api.Sign` | `alException: Process 42260 …`): the tail "
-        "reads as a record of its own (`…Exception:` starts Python's exception lines), so the cut is not joined (batch 22's corpus)",
 }
 
 

@@ -45,17 +45,17 @@ ELASTIC_FIRST_ONLY = ("torch's elastic_launch with a function entrypoint (start_
 _T11 = {f"{v}/t11-elaunch-forkserver-keyerror-rank1": ELASTIC_FIRST_ONLY for v in ("2.13.0", "2.14.1")}
 OS_EXIT1 = ("os._exit(1) prints nothing and ends with status 1, which reads as an uncaught exception whose traceback was not "
             "shown (python-exception, warning), as SYS_EXIT_MSG: rank right, cause not (the truth: exit-1)")
-NODE_ALIKE = ("both ranks of node 1 raised the same ModuleNotFoundError before init_process_group (untagged, the same second): "
-              "the failure table below them gives both to its first failed process (rank 2), and the peers' store wait names only "
-              "the first missing rank (2, never-joined): rank 2 alone is named; the truth is the node's ranks [2, 3] (and ranks "
-              "failing alike within a second read as a node- or job-wide cause, which names none)")
-_T12 = {**{f"{v}/t12-trun-os-exit1-rank1": OS_EXIT1 for v in ("2.13.0", "2.14.1")},
-        **{f"{v}/t12-trun-node1-import-error": NODE_ALIKE for v in ("2.13.0", "2.14.1")}}
+NODE_ALIKE = ("both ranks of node 1 raised the same ModuleNotFoundError before init_process_group (untagged, the same second); "
+              "imported, the failure table's two exits 1 are the node alike and name [2, 3] (docs/rules.md, one node alike), but "
+              "in the pods' logs (their layout known) the failure table gives both untagged tracebacks to its first failed process, "
+              "rank 2, whose exception (tier 1) then outranks rank 3's exit status: rank 2 alone is named")
+_T12 = {f"{v}/t12-trun-os-exit1-rank1": OS_EXIT1 for v in ("2.13.0", "2.14.1")}
+_T12_POD = {**_T12, **{f"{v}/t12-trun-node1-import-error": NODE_ALIKE for v in ("2.13.0", "2.14.1")}}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
                **_T7, **_T9, **_T11, **_T12},
     "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
-               **_T7, **_T9, **_T11, **_T12},
+               **_T7, **_T9, **_T11, **_T12_POD},
 }
 
 

@@ -20,7 +20,8 @@
    ``Connection closed by pe`` reads as a failure of its own);
 6. **terminal wrapping**: lines cut at the terminal's width (any width from 40 columns),
    with or without padding spaces to it: a line that fills the width exactly is joined to
-   the next one unless that one starts a record of its own (a timestamp, a rank tag...);
+   the next one unless that one starts a record of its own (a timestamp, a rank tag...; not the tail
+   of a dotted name the row was cut inside, ``torch.distributed.elast`` | ``ic.…ChildFailedError:``);
 6. **one known wording cut in two** where the paste wrapped only that line (``log_cut_wordings``);
 7. **horovodrun's rank tags** whose ``<stderr>`` a markdown renderer dropped (``log_bare_tags``).
 
@@ -55,6 +56,8 @@ _RECORD = re.compile(
 #: header, the items of NCCL's interface lists (``Using [0]eth0:…``, ``[1]mlx5_1:1/IB``: an index glued to a
 #: name). A line cut right before one goes on, though it looks like a bracketed record start (batch 19).
 _MIDLINE_TAG = re.compile(r"^\s{0,2}(?:\[c10d\] |\[\d{1,3}\][A-Za-z])")
+#: A dotted name ending a row: a word, then ``.word`` once or more (not inside a path or an address).
+_DOTTED_TAIL = re.compile(r"(?<![\w./\\:-])[A-Za-z_]\w*(?:\.\w+)+$")
 _DECORATION_CHARS = frozenset("-*+•|│┃>")
 _RULE = re.compile(r"^\s*(?:[-=_*#~─━═]{8,}|[╭╰┏┗┌└].*)\s*$")
 _FILE_LINE = re.compile(r'^\s*File "[^"]{1,1000}", line \d+, in \S+$')  # a traceback frame, whole
@@ -238,7 +241,7 @@ def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = Fal
     # whatever the next line looks like
     cut_identifier = (body.endswith(("_", "-")) and body[-2:-1].isalnum() and nxt[:1].isalnum()) \
         or (body.endswith("=") and body[-2:-1].isalnum() and not nxt[:1].isspace())
-    goes_on = cut_identifier or _MIDLINE_TAG.match(nxt) is not None
+    goes_on = cut_identifier or _cut_dotted_name(body, nxt, width) or _MIDLINE_TAG.match(nxt) is not None
     if _blank(nxt) or (not goes_on and (_RECORD.match(nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS))):
         return None
     if not padded:
@@ -246,6 +249,20 @@ def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = Fal
     if width - PAD_CUT <= len(body) <= width and len(prev) >= width:
         return " " * (width - len(body))  # the cut fell on spaces the padding hides
     return None
+
+
+def _cut_dotted_name(body: str, nxt: str, width: int) -> bool:
+    """A dotted name (a module path, a qualified exception) cut inside by a row that fills the width:
+    ``torch.distributed.elast`` | ``ic.multiprocessing.errors.ChildFailedError: …``. The tail reads as an
+    exception line starting a record, yet a record never starts glued to a name: the row goes on. Cut inside
+    a word, only a tail in lower case goes on (``errors.Chil`` | ``dFailedError``); cut right after a dot,
+    only a name of two parts or more (``elastic.multiprocessing.errors.`` | ``ChildFailedError``): a word
+    and a full stop is the end of a sentence (``with 7 nodes.`` | ``torch.distributed…: INFO``)."""
+    if len(body) < width or not (nxt[:1].isalpha() or nxt[:1] == "_"):
+        return False
+    if body.endswith("."):
+        return _DOTTED_TAIL.search(body[:-1]) is not None
+    return (nxt[:1].islower() or nxt[:1] == "_") and _DOTTED_TAIL.search(body) is not None
 
 
 def _unwrap(lines: list[str]) -> tuple[list[str], str | None]:
