@@ -4,7 +4,7 @@
 ``tar czf`` of a log folder gives) or a zip (``logs.zip``, GitHub's "download log archive", a
 folder zipped on a desktop) read in memory, never extracted: its regular files in natural path
 order (``node-2.log`` before ``node-10.log``), each a log of its own, named by its path in the
-archive. Folders, links, devices, macOS ``__MACOSX/`` and ``._*`` companions, empty and binary
+archive; a gzip member (kubelet's rotated ``0.log.<time>.gz``) is read as its text. Folders, links, devices, macOS ``__MACOSX/`` and ``._*`` companions, empty and binary
 members are skipped; more than ``MAX_MEMBERS`` files or ``max_bytes`` of text in all is refused
 (one line, ``InputError``), as is a damaged archive.
 
@@ -27,6 +27,7 @@ import io
 import re
 import tarfile
 import zipfile
+import zlib
 
 from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_agents import agent_of
@@ -80,6 +81,7 @@ def members(name: str, data: bytes, max_bytes: int) -> list[tuple[str, str]]:
         raise InputError(f"{name}: not a readable archive ({exc})") from exc
     out, total = [], 0
     for path, blob in sorted(raw, key=lambda m: _natural(m[0])):
+        blob = _gunzipped(name, path, blob, max_bytes)
         if _SKIP.search(path) or not blob.strip() or b"\x00" in blob[:65536]:
             continue
         total += len(blob)
@@ -89,6 +91,19 @@ def members(name: str, data: bytes, max_bytes: int) -> list[tuple[str, str]]:
     if not out:
         raise InputError(f"{name}: no text log in the archive")
     return out
+
+
+def _gunzipped(name: str, path: str, blob: bytes, max_bytes: int) -> bytes:
+    """A gzip member (kubelet's rotated ``0.log.<time>.gz``, a ``.log.gz``) as its text, at most ``max_bytes``."""
+    if blob[:2] != b"\x1f\x8b":
+        return blob
+    try:
+        data = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(blob, max_bytes + 1)
+    except zlib.error as exc:
+        raise InputError(f"{name}: {path} is not a readable gzip file ({exc})") from exc
+    if len(data) > max_bytes:
+        raise InputError(f"{name}: more than {max_bytes >> 20} MiB of logs in the archive; give fewer files")
+    return data
 
 
 def _process(name: str) -> int | None:

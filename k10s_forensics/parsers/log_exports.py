@@ -20,7 +20,8 @@ import json
 import re
 
 from k10s_forensics.errors import InputError
-from k10s_forensics.parsers.log_export_records import Record, format_ns, join_parts, records_of
+from k10s_forensics.parsers.log_export_consoles import gcloud_yaml
+from k10s_forensics.parsers.log_export_records import Record, format_ns, join_parts, path_pod, records_of
 from k10s_forensics.parsers.log_export_text import read_text_export
 from k10s_forensics.parsers.log_normalize import ANSI
 from k10s_forensics.parsers.log_pod_prefix import job_name, place, split_lines
@@ -38,6 +39,9 @@ def read_export(text: str, name: str = "log", now=None) -> tuple[str, list[Recor
         found = _read_json(name, text)
         if found is not None:
             return found
+    entries = gcloud_yaml(text)
+    if entries is not None:
+        return "Cloud Logging export (YAML)", entries
     return read_text_export(ANSI.sub("", text.replace("\r\n", "\n")), now)
 
 
@@ -131,6 +135,11 @@ def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "i
     found = [read_export(text, name, now) for name, text in sources]
     if not found or any(f is None for f in found):
         return None
+    for (name, _), f in zip(sources, found):  # kubelet's own folder names the pod of a file that does not (CRI, rotated)
+        pod, container = path_pod(name)
+        for rec in f[1] if pod else ():
+            if isinstance(rec, Record) and rec.pod is None:
+                rec.pod, rec.container = pod, rec.container or container
     what = found[0][0] if len({f[0] for f in found}) == 1 else "log exports"
     name = sources[0][0] if len(sources) == 1 else f"{len(sources)} exports"
     records = ordered([r for f in found for r in f[1]])
