@@ -38,8 +38,8 @@ _YAML_CLAIM = re.compile(r"^(?:textPayload|jsonPayload|insertId|logName):", re.M
 
 def fluentbit_stdout(text: str, lines: list[str]) -> list[Record | str] | None:
     """Fluent Bit's msgpack console (see the module doc), or None."""
-    records = _fb_records(text.split("\n"))
-    if len(records) < _SHARE * len([ln for ln in lines if not _FB_OWN.match(ln)]) or not records:
+    records, consumed = _fb_records(text.split("\n"))
+    if not records or consumed < _SHARE * len([ln for ln in lines if not _FB_OWN.match(ln)]):
         return None
     out: list[Record | str] = []
     for tag, epoch, body in records:
@@ -54,16 +54,21 @@ def fluentbit_stdout(text: str, lines: list[str]) -> list[Record | str] | None:
     return out
 
 
-def _fb_records(raw: list[str]) -> list[tuple[str, str, str]]:
-    """(tag, epoch, the rest) per record, a record the text's newline broke joined back; the collector's own lines dropped."""
+def _fb_records(raw: list[str]) -> tuple[list[tuple[str, str, str]], int]:
+    """(tag, epoch, the rest) per record, a record the text's newline broke joined back, and how many lines they took;
+    the collector's own lines dropped."""
     out: list[list[str]] = []
+    consumed = 0
     for line in raw:
         m = _FB_HEAD.match(line)
         if m:
             out.append([m.group(1), m.group(2), line[m.end() - 1:]])
         elif out and not out[-1][2].endswith("}]"):
             out[-1][2] += "\n" + line
-    return [(t, e, b) for t, e, b in out]
+        else:
+            continue
+        consumed += 1
+    return [(t, e, b) for t, e, b in out], consumed
 
 
 def aws_tail(text: str, lines: list[str]) -> list[Record | str] | None:

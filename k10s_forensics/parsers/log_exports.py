@@ -132,6 +132,8 @@ def _as_line(rec: Record) -> list[str]:
 def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "imported", now=None) -> tuple[list[tuple[str, str]], str, str] | None:
     """Like ``log_pod_prefix.split_source``, for log store exports: ``(name, text)`` per node in
     node order, the job, how it was split; None unless every source is an export."""
+    if len(sources) > 1 and any(text.strip() for _, text in sources):  # an empty file among exports: a container that wrote nothing
+        sources = [(name, text) for name, text in sources if text.strip()]
     found = [read_export(text, name, now) for name, text in sources]
     if not found or any(f is None for f in found):
         return None
