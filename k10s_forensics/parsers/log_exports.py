@@ -1,16 +1,17 @@
 """A job's logs exported from a log store, split back into one log per pod.
 
 When the pods are gone, the logs brought to a postmortem come from a log backend: Grafana Loki
-(Explore's download, ``logcli``), Google Cloud Logging, Amazon CloudWatch Logs (Fluent Bit),
-Elasticsearch / OpenSearch (Kibana's CSV, ``_search`` hits), ``stern``, or a node's journal. Each is detected
-from its content (``log_export_records``: JSON shapes, ``log_export_text``: text shapes); its
+(Explore's download, ``logcli``), Google Cloud Logging (JSON, ``gcloud``'s YAML), Amazon CloudWatch Logs (Fluent Bit,
+``aws logs tail``), Elasticsearch / OpenSearch (Kibana's CSV, ``_search`` hits), Splunk's CSV, a collector's console
+(Fluent Bit, Fluentd, Vector), ``stern``, a node's journal or its CRI files. Each is detected from its content
+(``log_export_records``: JSON shapes, ``log_export_text`` and ``log_export_consoles``: text shapes); its
 records become the lines the pods wrote, each behind the record's time as ``kubectl logs
 --timestamps`` writes it, in time order per pod (an export is often newest first; records of
 the same time keep their order), grouped by pod exactly as a ``kubectl logs --prefix`` log is
 (``log_pod_prefix``: one node per pod at the rank its training-operator name gives).
 
-A record that names no pod stays with the record before it (a pod's wrapped or unlabelled
-line); an object or row that is no record is kept as its text. An export that names no pod is
+A record that names no pod takes the pod its file's path names (kubelet's ``/var/log/pods/<ns>_<pod>_<uid>/``
+folder, in an archive), else stays with the record before it (a pod's wrapped or unlabelled line); an object or row that is no record is kept as its text. An export that names no pod is
 one log, in time order, whose lines are then routed by their rank tags like any paste.
 """
 
