@@ -136,3 +136,12 @@ def test_an_ecs_document_takes_its_line_from_message_not_the_log_object():
                        "message": "[rank1]: KeyError: 'x'", "kubernetes": {"pod": {"name": "train-worker-0"}, "container": {"name": "pytorch"}}}}
     what, recs = read_export(json.dumps({"hits": {"hits": [hit]}}))
     assert what == "Elasticsearch export (JSON)" and [(r.pod, r.text) for r in recs] == [("train-worker-0", "[rank1]: KeyError: 'x'")]
+
+
+def test_yaml_aliases_and_depth_stay_cheap():
+    """Aliases nested ten deep (a billion-laughs text) are never walked, and a document too deep to build is no export (no
+    crash of the C loader: the pure-Python one raises)."""
+    laughs = "---\ninsertId: x\ntextPayload: hi\na: &a [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n" + "".join(
+        f"{c}: &{c} [{', '.join(['*' + p] * 10)}]\n" for p, c in zip("abcdefghi", "bcdefghij"))
+    assert [r.text for r in read_export(laughs)[1]] == ["hi"]
+    assert read_export("---\ntextPayload: " + "[" * 1000 + "\n") is None

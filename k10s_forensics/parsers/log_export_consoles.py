@@ -107,29 +107,20 @@ def gcloud_yaml(text: str) -> list[Record | str] | None:
     """``gcloud logging read``'s YAML (entries after ``---``), or None when ``text`` is none."""
     if not _YAML_HEAD.match(text) or not _YAML_CLAIM.search(text[:65536]):
         return None
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        docs = list(yaml.load_all(text.lstrip("\ufeff"), Loader=loader))
-    except yaml.YAMLError:
+    try:  # the pure-Python loader: a document nested too deep is a RecursionError there (libyaml's overflows its C stack)
+        docs = list(yaml.load_all(text.lstrip("\ufeff"), Loader=yaml.SafeLoader))
+    except (yaml.YAMLError, RecursionError, ValueError):
         return None
-    out: list[Record | str] = []
-    for doc in docs:
-        if doc is None:
-            continue
-        rec = from_object(_plain(doc)) if isinstance(doc, dict) else None
-        out.append(rec if rec is not None else str(doc))
-    return out if any(isinstance(r, Record) for r in out) else None
+    # an entry is read by its keys only (never walked whole: YAML's aliases can make a small text a huge tree);
+    # a document that is no entry is no log line
+    out: list[Record | str] = [rec for doc in docs if isinstance(doc, dict) and (rec := from_object(_plain(doc))) is not None]
+    return out or None
 
 
-def _plain(value: object) -> object:
-    """YAML's own types as JSON's: a time YAML resolved (an unquoted timestamp) back to its ISO text."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dt.datetime):
-        return (value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)).isoformat()
-    return value
+def _plain(entry: dict) -> dict:
+    """An entry's top-level times YAML resolved (an unquoted timestamp) back to ISO text, as JSON has them."""
+    return {str(k): (v if v.tzinfo else v.replace(tzinfo=dt.timezone.utc)).isoformat() if isinstance(v, dt.datetime) else v
+            for k, v in entry.items()}
 
 
 __all__ = ["aws_tail", "fluentbit_stdout", "gcloud_yaml"]
