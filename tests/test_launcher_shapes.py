@@ -3,12 +3,13 @@ them (tests/launcher_shapes.py: srun --label, mpirun --tag-output / --timestamp-
 pdsh / DeepSpeed, Ray Train, SageMaker streams, Azure ML per-process files, tar / zip of node logs,
 GitHub Actions and Jenkins consoles; tests/job_shapes.py: Slurm per-task files, LSF, argo logs, JobSet pods,
 W&B's output.log, a Jupyter notebook, a node's journal; and tests/session_shapes.py: a script typescript, tmux
-capture-pane, kubectl logs -f stopped with ^C, a GitLab job log, a Datadog CSV, LeaderWorkerSet pods), through ``k10s import-logs`` with no option, must read as the run's
+capture-pane, kubectl logs -f stopped with ^C, a GitLab job log, a Datadog CSV, LeaderWorkerSet pods; tests/store_shapes.py:
+kubelet's rotated pod log folder, Fluent Bit's and Vector's consoles, Elasticsearch, Splunk, aws logs tail, gcloud's YAML), through ``k10s import-logs`` with no option, must read as the run's
 plain pod logs do: the culprit right, no rank named in a control (Ray and Azure ML's own launch keep no
 torchrun agent's lines: there, never a wrong rank; W&B's output.log and a notebook keep one rank's or one node's
 lines: never a wrong rank either). Plus each reader on a few lines of its format. The whole sweep:
-``tests/tools/score_export_shapes.py --family launcher``, ``--family job`` and ``--family session`` (each job and session
-shape runs here on one run only)."""
+``tests/tools/score_export_shapes.py --family launcher``, ``--family job``, ``--family session`` and ``--family store`` (each
+job, session and store shape runs here on one run only)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import pytest
 import job_shapes
 import launcher_shapes
 import session_shapes
+import store_shapes
 from incident_kit import naming_findings
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.errors import InputError
@@ -42,7 +44,8 @@ def made():
     """Every shape of every sampled run, made once."""
     return {rid: {**launcher_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"]),
                   **job_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"]),
-                  **session_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"])} for rid in SAMPLE}
+                  **session_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"]),
+                  **store_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"])} for rid in SAMPLE}
 
 
 def _cases():
@@ -55,6 +58,9 @@ def _cases():
         yield pytest.param(shape, rid, id=f"{shape}-{rid}")
     for i, shape in enumerate(session_shapes.SHAPES):  # one run each (--family session)
         rid = SAMPLE[(i + 2) % len(SAMPLE)]
+        yield pytest.param(shape, rid, id=f"{shape}-{rid}")
+    for i, shape in enumerate(store_shapes.SHAPES):  # one run each (--family store)
+        rid = SAMPLE[(i + 3) % len(SAMPLE)]
         yield pytest.param(shape, rid, id=f"{shape}-{rid}")
 
 

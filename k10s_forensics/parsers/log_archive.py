@@ -4,9 +4,10 @@
 ``tar czf`` of a log folder gives) or a zip (``logs.zip``, GitHub's "download log archive", a
 folder zipped on a desktop) read in memory, never extracted: its regular files in natural path
 order (``node-2.log`` before ``node-10.log``), each a log of its own, named by its path in the
-archive. Folders, links, devices, macOS ``__MACOSX/`` and ``._*`` companions, empty and binary
-members are skipped; more than ``MAX_MEMBERS`` files or ``max_bytes`` of text in all is refused
-(one line, ``InputError``), as is a damaged archive.
+archive; a gzip member (kubelet's rotated ``0.log.<time>.gz``) is read as its text. Folders, links,
+devices, macOS ``__MACOSX/`` and ``._*`` companions, empty and binary members are skipped (an archive
+of empty logs only is those logs, empty: a container that wrote nothing); more than ``MAX_MEMBERS``
+files or ``max_bytes`` of text in all is refused (one line, ``InputError``), as is a damaged archive.
 
 ``process_files(sources)``: files that are one per **process**, not per node, named so: Azure ML's
 ``user_logs/std_log_process_<N>.txt``, Open MPI's ``--output-filename`` ``<dir>/<job>/rank.<N>/stdout``
@@ -27,6 +28,7 @@ import io
 import re
 import tarfile
 import zipfile
+import zlib
 
 from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_agents import agent_of
@@ -78,17 +80,33 @@ def members(name: str, data: bytes, max_bytes: int) -> list[tuple[str, str]]:
         raw = _zip(data) if data[:4] == b"PK\x03\x04" else _tar(data)
     except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
         raise InputError(f"{name}: not a readable archive ({exc})") from exc
-    out, total = [], 0
+    out, total, empty = [], 0, []
     for path, blob in sorted(raw, key=lambda m: _natural(m[0])):
+        blob = _gunzipped(name, path, blob, max_bytes)
+        if not _SKIP.search(path) and not blob.strip():
+            empty.append((path.lstrip("./"), ""))
         if _SKIP.search(path) or not blob.strip() or b"\x00" in blob[:65536]:
             continue
         total += len(blob)
         if total > max_bytes:
             raise InputError(f"{name}: more than {max_bytes >> 20} MiB of logs in the archive; give fewer files")
         out.append((path.lstrip("./"), blob.decode("utf-8", errors="replace")))
-    if not out:
+    if not out and not empty:
         raise InputError(f"{name}: no text log in the archive")
-    return out
+    return out or empty  # only empty logs: a container that wrote nothing (one archive among others)
+
+
+def _gunzipped(name: str, path: str, blob: bytes, max_bytes: int) -> bytes:
+    """A gzip member (kubelet's rotated ``0.log.<time>.gz``, a ``.log.gz``) as its text, at most ``max_bytes``."""
+    if blob[:2] != b"\x1f\x8b":
+        return blob
+    try:
+        data = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(blob, max_bytes + 1)
+    except zlib.error as exc:
+        raise InputError(f"{name}: {path} is not a readable gzip file ({exc})") from exc
+    if len(data) > max_bytes:
+        raise InputError(f"{name}: more than {max_bytes >> 20} MiB of logs in the archive; give fewer files")
+    return data
 
 
 def _process(name: str) -> int | None:

@@ -38,6 +38,12 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 _CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d) (?:stdout|stderr) [FP] ")
 #: Fluent Bit / Container Insights stream names: ``…var.log.containers.<pod>_<namespace>_<container>-<64 hex>.log``
 _STREAM = re.compile(r"containers[./]([a-z0-9][-a-z0-9.]*)_([a-z0-9][-a-z0-9]*)_([a-z0-9][-a-z0-9]*)-[0-9a-f]{64}(?:\.log)?$")
+#: kubelet's own folder of a container's log files: ``/var/log/pods/<namespace>_<pod>_<pod uid>/<container>/<n>.log``
+#: (rotated: ``<n>.log.<YYYYMMDD-hhmmss>[.gz]``), the file a collector read (Splunk's ``source``, Vector's ``file``)
+_POD_DIR = re.compile(r"(?:^|/)pods/([a-z0-9][-a-z0-9]*)_([a-z0-9][-a-z0-9.]*)_[0-9a-f-]{8,64}/([a-z0-9][-a-z0-9]*)/\d+\.log"
+                      r"(?:\.\d{8}-\d{6})?(?:\.gz)?$")
+#: the fields that name the stream or file a record came from
+_PATH_KEYS = ("logStreamName", "@logStream", "source", "file", "filename", "log.file.path", "path")
 _STAMPED = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) ")
 _POD_KEYS = ("pod", "pod_name", "podName", "k8s_pod_name", "kubernetes_pod_name", "k8s.pod.name", "resource.labels.pod_name",
              "kubernetes.pod.name", "kubernetes.pod_name", "kubernetes.labels.pod")
@@ -155,7 +161,7 @@ def from_object(obj: object, labels: dict | None = None, ts: object = None) -> R
         return None
     if isinstance(obj.get("_source"), dict):  # an Elasticsearch / OpenSearch hit
         obj = obj["_source"]
-    line = _first(obj, _LINE_KEYS)
+    line = _line_of(obj)
     if isinstance(line, list) and line and all(isinstance(b, int) and 0 <= b < 256 for b in line):
         line = bytes(line).decode("utf-8", errors="replace")  # journald: a message with control characters, as bytes
     if line is None and any(lookup(obj, key) == "" for key in _LINE_KEYS):
@@ -181,10 +187,36 @@ def from_object(obj: object, labels: dict | None = None, ts: object = None) -> R
     return Record(pod, container, when, clean_line(line), partial=_DOCKER_KEYS >= obj.keys() and not line.endswith("\n"))
 
 
+def _line_of(obj: dict) -> object:
+    """The first line field that holds text (a string, a ``_search`` hit's one-string list, journald's bytes): ECS's
+    ``log`` is an object (``log.file.path``, ``log.offset``), the line then in ``message``."""
+    for key in _LINE_KEYS:
+        value = lookup(obj, key)
+        if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
+            value = value[0]
+        if isinstance(value, (str, list)) and value != "" and value != []:
+            return value
+    return None
+
+
 def _stream_pod(obj: dict) -> tuple[str | None, str | None]:
-    stream = obj.get("logStreamName") or obj.get("@logStream")
-    m = _STREAM.search(stream) if isinstance(stream, str) else None
-    return (m.group(1), m.group(3)) if m else (None, None)
+    for key in _PATH_KEYS:
+        found = path_pod(lookup(obj, key))
+        if found[0]:
+            return found
+    return None, None
+
+
+def path_pod(path: object) -> tuple[str | None, str | None]:
+    """(pod, container) a log file's path or a stream named after it gives (``/var/log/containers/<pod>_<ns>_<container>-<id>.log``,
+    ``/var/log/pods/<ns>_<pod>_<uid>/<container>/0.log``), else (None, None)."""
+    if not isinstance(path, str) or len(path) > 1024:
+        return None, None
+    m = _STREAM.search(path)
+    if m:
+        return m.group(1), m.group(3)
+    m = _POD_DIR.search(path)
+    return (m.group(2), m.group(3)) if m else (None, None)
 
 
 def _json_dict(text: str) -> dict | None:
@@ -232,4 +264,5 @@ def join_parts(records: list[Record | str]) -> list[Record | str]:
 stream_pod = _stream_pod  # the pod and container a Fluent Bit stream name or a Fluentd tag gives
 json_dict = _json_dict
 
-__all__ = ["Record", "clean_line", "format_ns", "from_object", "join_parts", "json_dict", "lookup", "parse_time_ns", "records_of", "stream_pod"]
+__all__ = ["Record", "clean_line", "format_ns", "from_object", "join_parts", "json_dict", "lookup", "parse_time_ns", "path_pod", "records_of",
+           "stream_pod"]

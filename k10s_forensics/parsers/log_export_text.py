@@ -38,6 +38,7 @@ import re
 from functools import partial
 
 from k10s_forensics.parsers.log_export_records import Record, clean_line, from_object, json_dict as _json_dict, lookup, parse_time_ns, stream_pod
+from k10s_forensics.parsers.log_export_consoles import aws_tail, fluentbit_stdout
 from k10s_forensics.parsers.log_pod_prefix import JOBSET_POD, KUBEFLOW_POD  # the operators' pod naming
 from k10s_forensics.parsers.log_time import with_year
 from k10s_forensics.parsers.log_patterns import MONTHS
@@ -63,8 +64,8 @@ _JOURNAL = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{6})?[+-]\d\d:?\d
                       r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d{6})?) [\w.-]{1,253} "
                       r"[^\s\[\]:]{1,64}(?:\[\d{1,10}\])?: ?(.*)$")
 _JOURNAL_OWN = re.compile(r"^-- (?:Boot [0-9a-f]{32}|Logs begin at |Journal begins at |No entries|Reboot) ?.*--?$")
-_CSV_TIME = ("@timestamp", "timestamp", "time", "date", "Date", "Time")
-_CSV_LINE = ("@message", "message", "log", "line", "textPayload", "Line", "Message", "Content", "_source.message", "_source.log")
+_CSV_TIME = ("@timestamp", "timestamp", "time", "date", "Date", "Time", "_time")
+_CSV_LINE = ("@message", "message", "log", "line", "textPayload", "Line", "Message", "Content", "_source.message", "_source.log", "_raw")
 #: the node a row came from, where no column names its pod (Datadog's ``Host``)
 _CSV_HOST = ("Host", "host", "hostname")
 _SHARE = 0.5
@@ -76,7 +77,9 @@ def read_text_export(text: str, now: dt.datetime | None = None) -> tuple[str, li
     if not lines:
         return None
     for what, reader in (("logcli query output", _logcli), ("Grafana logs download (text)", _grafana_txt),
-                         ("Fluentd output", _fluentd), ("CRI log file", _cri), ("journalctl output", partial(_journal, now=now)), ("CSV export", _csv), ("stern output", _stern)):
+                         ("Fluentd output", _fluentd), ("Fluent Bit stdout output", fluentbit_stdout), ("CRI log file", _cri),
+                         ("aws logs tail output", aws_tail), ("journalctl output", partial(_journal, now=now)), ("CSV export", _csv),
+                         ("stern output", _stern)):
         records = reader(text, lines)
         if records and any(isinstance(r, Record) for r in records):
             return what, records
@@ -200,7 +203,7 @@ def _csv(text: str, lines: list[str]) -> list[Record | str] | None:
         flat = {k.removeprefix("_source."): v for k, v in row.items() if isinstance(k, str) and isinstance(v, str) and v != "-"}
         flat["message"] = _unescape_formula(row[line_col])
         flat["timestamp"] = row.get(time_col)
-        for key in ("@timestamp", "time", "date", "@message", "log", "line", "textPayload"):
+        for key in ("@timestamp", "time", "date", "_time", "@message", "log", "line", "textPayload", "_raw"):
             flat.pop(key, None)
         rec = from_object(flat)
         if rec is not None and rec.pod is None and host_col and row.get(host_col):

@@ -1,16 +1,17 @@
 """A job's logs exported from a log store, split back into one log per pod.
 
 When the pods are gone, the logs brought to a postmortem come from a log backend: Grafana Loki
-(Explore's download, ``logcli``), Google Cloud Logging, Amazon CloudWatch Logs (Fluent Bit),
-Elasticsearch / OpenSearch (Kibana's CSV, ``_search`` hits), ``stern``, or a node's journal. Each is detected
-from its content (``log_export_records``: JSON shapes, ``log_export_text``: text shapes); its
+(Explore's download, ``logcli``), Google Cloud Logging (JSON, ``gcloud``'s YAML), Amazon CloudWatch Logs (Fluent Bit,
+``aws logs tail``), Elasticsearch / OpenSearch (Kibana's CSV, ``_search`` hits), Splunk's CSV, a collector's console
+(Fluent Bit, Fluentd, Vector), ``stern``, a node's journal or its CRI files. Each is detected from its content
+(``log_export_records``: JSON shapes, ``log_export_text`` and ``log_export_consoles``: text shapes); its
 records become the lines the pods wrote, each behind the record's time as ``kubectl logs
 --timestamps`` writes it, in time order per pod (an export is often newest first; records of
 the same time keep their order), grouped by pod exactly as a ``kubectl logs --prefix`` log is
 (``log_pod_prefix``: one node per pod at the rank its training-operator name gives).
 
-A record that names no pod stays with the record before it (a pod's wrapped or unlabelled
-line); an object or row that is no record is kept as its text. An export that names no pod is
+A record that names no pod takes the pod its file's path names (kubelet's ``/var/log/pods/<ns>_<pod>_<uid>/``
+folder, in an archive), else stays with the record before it (a pod's wrapped or unlabelled line); an object or row that is no record is kept as its text. An export that names no pod is
 one log, in time order, whose lines are then routed by their rank tags like any paste.
 """
 
@@ -20,7 +21,8 @@ import json
 import re
 
 from k10s_forensics.errors import InputError
-from k10s_forensics.parsers.log_export_records import Record, format_ns, join_parts, records_of
+from k10s_forensics.parsers.log_export_consoles import gcloud_yaml
+from k10s_forensics.parsers.log_export_records import Record, format_ns, join_parts, path_pod, records_of
 from k10s_forensics.parsers.log_export_text import read_text_export
 from k10s_forensics.parsers.log_normalize import ANSI
 from k10s_forensics.parsers.log_pod_prefix import job_name, place, split_lines
@@ -38,6 +40,9 @@ def read_export(text: str, name: str = "log", now=None) -> tuple[str, list[Recor
         found = _read_json(name, text)
         if found is not None:
             return found
+    entries = gcloud_yaml(text)
+    if entries is not None:
+        return "Cloud Logging export (YAML)", entries
     return read_text_export(ANSI.sub("", text.replace("\r\n", "\n")), now)
 
 
@@ -128,9 +133,16 @@ def _as_line(rec: Record) -> list[str]:
 def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "imported", now=None) -> tuple[list[tuple[str, str]], str, str] | None:
     """Like ``log_pod_prefix.split_source``, for log store exports: ``(name, text)`` per node in
     node order, the job, how it was split; None unless every source is an export."""
+    if len(sources) > 1 and any(text.strip() for _, text in sources):  # an empty file among exports: a container that wrote nothing
+        sources = [(name, text) for name, text in sources if text.strip()]
     found = [read_export(text, name, now) for name, text in sources]
     if not found or any(f is None for f in found):
         return None
+    for (name, _), f in zip(sources, found):  # kubelet's own folder names the pod of a file that does not (CRI, rotated)
+        pod, container = path_pod(name)
+        for rec in f[1] if pod else ():
+            if isinstance(rec, Record) and rec.pod is None:
+                rec.pod, rec.container = pod, rec.container or container
     what = found[0][0] if len({f[0] for f in found}) == 1 else "log exports"
     name = sources[0][0] if len(sources) == 1 else f"{len(sources)} exports"
     records = ordered([r for f in found for r in f[1]])

@@ -1,0 +1,126 @@
+"""Log exports printed by a collector's or a cloud CLI's console, each turned into records (``log_export_records``).
+
+* Fluent Bit's ``stdout`` output in its default ``msgpack`` format, as ``kubectl logs`` of the collector shows it:
+  ``[<n>] <tag>: [[<epoch s.ns>, {<metadata>}], {"key"=>"value", …}]`` (Fluent Bit 2.1 and later; before,
+  ``[<n>] <tag>: [<epoch>, {…}]``). Strings are printed as they are, unescaped: a record's ``log`` (or ``message``)
+  runs to the quote that the next ``"key"=>`` or the map's end follows; a line the record's text broke (the docker
+  parser keeps the line's ``\\n``) is joined back. The pod is the kubernetes filter's ``pod_name``, else the tail
+  input's tag (``kube.var.log.containers.<pod>_<ns>_<container>-<id>.log``). The collector's own log lines
+  (``[2026/11/28 12:00:00] [ info] …``) and its banner are not the job's;
+* ``aws logs tail`` (AWS CLI): ``--format detailed`` (its default) ``<ISO time with microseconds and offset> <log
+  stream> <message>`` and ``--format short`` ``<YYYY-MM-DDTHH:MM:SS> <message>``; a message that is a collector's JSON
+  record (Container Insights' Fluent Bit ``{"log", "kubernetes": {…}}``) gives its line and pod, else the stream's
+  name (``…var.log.containers.<pod>_<ns>_<container>-<id>.log``) names the pod, or the stream is one (a SageMaker
+  host's ``<job>/algo-<i>-<epoch>``). A line is the CLI's only where its message is such a record or its stream is
+  such a name: a plain log's own ISO times are not taken for it;
+* ``gcloud logging read`` with its default format, YAML: ``---`` before every entry, each an entry as
+  ``--format=json`` gives it (``textPayload``, ``resource.labels.pod_name``, ``timestamp``, …).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import yaml
+
+from k10s_forensics.parsers.log_export_records import Record, clean_line, from_object, json_dict, parse_time_ns, path_pod
+
+_SHARE = 0.8
+_FB_HEAD = re.compile(r"^\[\d{1,9}\] ([\w.\-/]{1,512}): \[\[?(\d{9,10}(?:\.\d{1,9})?), (?:\{[^{}]*\}\], )?\{")
+_FB_OWN = re.compile(r"^(?:\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\] \[ ?[a-z]{4,5}\]|Fluent Bit v\d|\* |\s*$)")
+_FB_LOG = re.compile(r'"(?:log|message)"=>"(.*?)"(?=, "[^"\n]{1,128}"=>|\}+\]$)', re.S)
+_FB_KEY = {"pod": re.compile(r'"pod_name"=>"([^"\n]{1,253})"'), "container": re.compile(r'"container_name"=>"([^"\n]{1,253})"')}
+_TAIL = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{6}[+-]\d\d:\d\d)?) (?:(\S{1,512}) )?(.*)$")
+_YAML_HEAD = re.compile(r"^\ufeff?---\s*\n")
+_YAML_CLAIM = re.compile(r"^(?:textPayload|jsonPayload|insertId|logName):", re.M)
+
+
+def fluentbit_stdout(text: str, lines: list[str]) -> list[Record | str] | None:
+    """Fluent Bit's msgpack console (see the module doc), or None."""
+    records, consumed = _fb_records(text.split("\n"))
+    if not records or consumed < _SHARE * len([ln for ln in lines if not _FB_OWN.match(ln)]):
+        return None
+    out: list[Record | str] = []
+    for tag, epoch, body in records:
+        m = _FB_LOG.search(body)
+        if not m:
+            out.append(body)
+            continue
+        pod, container = (k.search(body) for k in (_FB_KEY["pod"], _FB_KEY["container"]))
+        tag_pod = path_pod(tag)
+        out.append(Record(pod.group(1) if pod else tag_pod[0], container.group(1) if container else tag_pod[1],
+                          parse_time_ns(epoch), clean_line(m.group(1))))
+    return out
+
+
+def _fb_records(raw: list[str]) -> tuple[list[tuple[str, str, str]], int]:
+    """(tag, epoch, the rest) per record, a record the text's newline broke joined back, and how many lines they took;
+    the collector's own lines dropped."""
+    out: list[list[str]] = []
+    consumed = 0
+    for line in raw:
+        m = _FB_HEAD.match(line)
+        if m:
+            out.append([m.group(1), m.group(2), line[m.end() - 1:]])
+        elif out and not out[-1][2].endswith("}]"):
+            out[-1][2] += "\n" + line
+        else:
+            continue
+        consumed += 1
+    return [(t, e, b) for t, e, b in out], consumed
+
+
+def aws_tail(text: str, lines: list[str]) -> list[Record | str] | None:
+    """``aws logs tail`` output (see the module doc), or None."""
+    out: list[Record | str] = []
+    claimed = 0
+    for line in lines:
+        rec = _tail_record(line)
+        claimed += rec is not None
+        out.append(rec if rec is not None else line)
+    return out if claimed >= _SHARE * len(lines) else None
+
+
+def _tail_record(line: str) -> Record | None:
+    m = _TAIL.match(line)
+    if not m:
+        return None
+    stamp, stream, message = m.group(1), m.group(2), m.group(3)
+    if "." not in stamp and stream is not None:  # --format short: no stream, the message right after the time
+        message, stream = f"{stream} {message}", None
+    inner = json_dict(message) if message.startswith("{") else None
+    rec = from_object(inner) if inner is not None else None
+    if rec is not None and (rec.pod or stream):
+        rec.ts_ns = parse_time_ns(stamp) if rec.ts_ns is None else rec.ts_ns
+        rec.pod, rec.container = rec.pod or path_pod(stream)[0] or stream, rec.container or path_pod(stream)[1]
+        return rec
+    if stream is None or "." not in stamp:
+        return None
+    pod, container = path_pod(stream)
+    if pod is None and "/" not in stream:
+        return None
+    return Record(pod or stream, container, parse_time_ns(stamp), clean_line(message))
+
+
+def gcloud_yaml(text: str) -> list[Record | str] | None:
+    """``gcloud logging read``'s YAML (entries after ``---``), or None when ``text`` is none."""
+    if not _YAML_HEAD.match(text) or not _YAML_CLAIM.search(text[:65536]):
+        return None
+    try:  # the pure-Python loader: a document nested too deep is a RecursionError there (libyaml's overflows its C stack)
+        docs = list(yaml.load_all(text.lstrip("\ufeff"), Loader=yaml.SafeLoader))
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return None
+    # an entry is read by its keys only (never walked whole: YAML's aliases can make a small text a huge tree);
+    # a document that is no entry is no log line
+    out: list[Record | str] = [rec for doc in docs if isinstance(doc, dict) and (rec := from_object(_plain(doc))) is not None]
+    return out or None
+
+
+def _plain(entry: dict) -> dict:
+    """An entry's top-level times YAML resolved (an unquoted timestamp) back to ISO text, as JSON has them."""
+    return {str(k): (v if v.tzinfo else v.replace(tzinfo=dt.timezone.utc)).isoformat() if isinstance(v, dt.datetime) else v
+            for k, v in entry.items()}
+
+
+__all__ = ["aws_tail", "fluentbit_stdout", "gcloud_yaml"]
