@@ -73,8 +73,3 @@ def test_the_oom_above_is_the_reported_child_s(tmp_path):
 def test_a_child_killed_from_outside(tmp_path):
     """A SIGKILL the observer did not send (it terminates the others afterwards): the OOM killer's mark."""
     assert _named(tmp_path, CHILD.format(local=2, pid=5150, code=-9) + "\n") == [("rank-failure", "host-oom-kill", [2])]
-
-
-def test_an_unprefixed_report_names_no_one(tmp_path):
-    text = "\n".join([OOM, "Child process with PID 11479 terminated with code 1" + TAIL]) + "\n"
-    assert all(not ranks for _, _, ranks in _named(tmp_path, text))
