@@ -53,6 +53,14 @@ timed_out AS (  -- ranks whose own watchdog fired: their -6 is the watchdog's ab
     WHERE rank_resolved IS NOT NULL AND (kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary')
                                          OR (kind = 'nccl_error_other' AND subkind = 'async_error_teardown'))
 ),
+watchdog_above AS (  -- a launcher's report of a SIGABRT right below watchdog lines that name no rank, in the same log
+                    -- body (a paste of the watchdog's stack without torch's [rankN]: tag, the launcher's line after it):
+                    -- the reported process's -6 is that watchdog's abort, as a rank's whose own watchdog fired
+    SELECT DISTINCT x.event_id FROM l x JOIN l w
+      ON w.raw_row = x.raw_row AND w.container IS NOT DISTINCT FROM x.container AND w.rank_resolved IS NULL
+     AND w.kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND w.line_no < x.line_no AND w.line_no >= x.line_no - 300
+    WHERE x.kind IN ('torchrun_failure', 'process_exit') AND x.exit_code = -6
+),
 raised AS (  -- ranks that raised an exception of their own: a -6 of theirs is the C++ runtime ending the
              -- process after it ("terminate called without an active exception"), not a separate abort
     SELECT DISTINCT l.job_key, coalesce(l.rank_resolved, pr.rank) AS rank FROM l
@@ -88,7 +96,8 @@ ranked AS (
            -- a worker's SIGTERM (-15) that its torchrun agent, whose SIGTERMs to other pids are in the log, did not send
            l.kind = 'torchrun_failure' AND l.pid IS NOT NULL AND st.pid IS NULL AND ss.incarnation_uid IS NOT NULL AS outside_sigterm,
            -- srun's "task N: Killed" where srun reports another task failing on its own is srun's teardown SIGKILL
-           st.pid IS NOT NULL OR (l.subkind = 'srun_killed' AND sf.raw_row IS NOT NULL) AS was_sigtermed, tw.rank IS NOT NULL AS rank_timed_out,
+           st.pid IS NOT NULL OR (l.subkind = 'srun_killed' AND sf.raw_row IS NOT NULL) AS was_sigtermed,
+           tw.rank IS NOT NULL OR wa.event_id IS NOT NULL AS rank_timed_out,
            td.rank IS NOT NULL AS rank_torn_down, rx.rank IS NOT NULL AS rank_raised,
            rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported
     FROM l
@@ -99,6 +108,7 @@ ranked AS (
     LEFT JOIN sigtermed st ON st.incarnation_uid = l.incarnation_uid AND st.pid = l.pid AND l.kind <> 'torchrun_sigterm'
     LEFT JOIN sigterm_seen ss ON ss.incarnation_uid = l.incarnation_uid
     LEFT JOIN timed_out tw ON tw.job_key = l.job_key AND tw.rank = coalesce(l.rank_resolved, pr.rank)
+    LEFT JOIN watchdog_above wa ON wa.event_id = l.event_id
     LEFT JOIN raised rx ON rx.job_key = l.job_key AND rx.rank = coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END)
     LEFT JOIN torn_down td ON td.job_key = l.job_key AND td.rank = coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END)
 ),

@@ -139,7 +139,8 @@ owned_report AS (  -- a launcher's failure line about a process that printed a r
 ),
 oom_hint AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: torchrun's "failed (exitcode: 1)
               -- local_rank: N" just after it (in time, or in the same log when neither line has a time) names the process,
-              -- unless that process printed a rank-tagged exception of its own (its exit status is that one's)
+              -- unless that process printed a rank-tagged exception of its own (its exit status is that one's);
+              -- Lightning's launcher on its child ("[rank: N] Child process with PID … terminated with code 1") alike
     SELECT o.event_id,
            min(f.rank) FILTER (WHERE f.rank IS NOT NULL AND orp.event_id IS NULL) AS h_rank,
            -- (neither line with a time: the first report below it in the same log body, by line)
@@ -148,7 +149,7 @@ oom_hint AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: tor
                FILTER (WHERE f.local_rank IS NOT NULL AND orp.event_id IS NULL) AS h_local
     FROM le o JOIN le f
       ON f.namespace = o.namespace AND f.pod = o.pod AND coalesce(f.pod_uid = o.pod_uid, true)
-     AND f.kind = 'torchrun_failure' AND f.exit_code > 0
+     AND (f.kind = 'torchrun_failure' OR (f.kind = 'process_exit' AND f.subkind = 'lightning_child')) AND f.exit_code > 0
      AND (f.ts BETWEEN o.ts - INTERVAL 5 SECOND AND o.ts + INTERVAL 90 SECOND
           OR (f.ts IS NULL AND o.ts IS NULL AND f.raw_row = o.raw_row AND f.line_no > o.line_no AND f.line_no <= o.line_no + 300))
     LEFT JOIN owned_report orp ON orp.event_id = f.event_id

@@ -41,6 +41,11 @@ def process_group(text: str) -> str | None:
     return None
 
 
+#: the c10 error location that heads the watchdog's own C++ stack: ``Exception raised from checkTimeout at …`` (the
+#: timeout it caught), ``… from ncclCommWatchdog at …`` (its thread ending with that exception)
+WATCHDOG_STACK = re.compile(r"Exception raised from (?:checkTimeout|ncclCommWatchdog) at ")
+
+
 def watchdog(text: str) -> Event | None:
     caught = P.WATCHDOG_CAUGHT.search(text)
     if caught or (P.BLOCKING_WAIT.search(text) and "WorkNCCL(" in text):
@@ -91,6 +96,9 @@ def watchdog(text: str) -> Event | None:
             "last_enqueued_seq": to_int(m.group(1)),
             "last_completed_seq": to_int(m.group(2)),
         }
+    if "Exception raised from " in text and WATCHDOG_STACK.search(text):
+        # the watchdog's C++ stack without its summary line (cut by a paste): the process's watchdog ended it
+        return {"kind": "watchdog_exception_summary", "subkind": "watchdog_stack"}
     return None
 
 

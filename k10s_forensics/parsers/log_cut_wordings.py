@@ -9,6 +9,11 @@ it, and the two together do (with the space the cut fell on, or without one when
 * torchrun's agent: ``failed (exitcode: -9) local_rank: `` | ``0 (pid: 1801442) of binary: …``;
 * the NCCL watchdog: ``Watchdog caught collective operation timeout: Work`` | ``NCCL(SeqNum=3369, …``.
 
+A terminal that wraps at its width leaves the space it cut on at the start of the next piece
+(``… failed (exitcode: -6)`` | `` local_rank: 0 (pid: 223) of binary: …``, real incidents batch 25): one
+such space is kept, the pieces joined without another; a piece indented further (a traceback's frame,
+a quote) is never joined.
+
 A log served with the API's timestamps (``kubectl logs --timestamps``) carries one in front of each
 piece: the second piece's is dropped with the cut.
 """
@@ -32,7 +37,7 @@ def _joined(line: str, nxt: str) -> str | None:
     """``line`` and ``nxt`` as one line, when ``line`` starts a known wording that only the two together complete."""
     stamp = _API_TS.match(nxt) if _API_TS.match(line) else None
     nxt = nxt[stamp.end():] if stamp else nxt
-    if not nxt or nxt[:1].isspace():
+    if not nxt or nxt[:1].isspace() and (nxt[:1] != " " or nxt[1:2].isspace() or not nxt[1:2]):
         return None
     for start, whole in WORDINGS:
         at = line.rfind(start)

@@ -26,7 +26,13 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   is the process's exit status, negative for a signal), and the legacy ``paddle.distributed.launch`` /
   fleet launcher's ``ABORT!!! Out of all 8 trainers, the trainer process with rank=[3] was aborted``
   (the **global** ranks it found dead at one poll; how they ended is not said; two or more found at
-  once failed together: no one rank is named).
+  once failed together: no one rank is named);
+* PyTorch Lightning / Fabric's launcher (real incidents batch 25): its main process (local rank 0) starts the
+  node's other processes as children and watches them; on the first child that ended with a non-zero status
+  it logs ``[rank: 3] Child process with PID 11479 terminated with code 1. Forcefully terminating all other
+  processes to avoid zombies 🧟`` and kills the rest. The ``[rank: N]`` prefix is the child's **local** rank
+  (children are local ranks 1 … n-1, numbered from 1), not the printing process's; the code is the child's
+  exit status (Popen's: negative for a signal). A line without that prefix names no process.
 
 The "first process to do so was" report (``FIRST_PROCESS``, read by ``log_failures.launcher_exit``) names
 the rank whose exit made the launcher end the job: Open MPI 4 ``Process name: [[job,1],rank]``, PRRTE /
@@ -58,6 +64,8 @@ LAUNCH_FAILED = (
 #: torch elastic's ``@record`` on a failure without an error file: ``local_rank 1 FAILED with no error file``,
 #: or (PyTorch 2.x) the logged tuple ``('local_rank %s FAILED with no error file. … errors.html', 2)``
 NO_ERROR_FILE = re.compile(r"\blocal_rank (\d{1,7}|%s) FAILED with no error file\b(?:.{0,400}?['\"]\s*,\s*(\d{1,7})\s*\))?")
+#: Lightning's child-process observer: ``[rank: 3] Child process with PID 11479 terminated with code 1. …``
+LIGHTNING_CHILD = re.compile(r"(?:\[rank: (\d{1,5})\] )?Child process with PID (\d{1,10}) terminated with code (-?\d{1,3})\b")
 #: Paddle's launcher on its node's first failed worker: ``Container rank 0 status failed cmd [...] code 1 log log/workerlog.0``
 PADDLE_CONTAINER = re.compile(r"\bContainer rank (\d{1,5}) status failed cmd .{0,4000}? code (-?\d{1,3}) log \S")
 #: Paddle's legacy launcher: ``ABORT!!! Out of all 8 trainers, the trainer process with rank=[3] was aborted.``
@@ -79,6 +87,10 @@ def launcher_report(text: str) -> Event | None:
         rank = int(m.group(2) or m.group(1))  # the failure's global rank, whatever the wording says
         return {"kind": "process_exit", "subkind": "elastic_no_error_file", "rank": rank, "exit_code": None,
                 "error_message": f"torch elastic: rank {rank} failed without an error file (exit status not in this line)"}
+    m = LIGHTNING_CHILD.search(text) if "Child process with PID" in text else None
+    if m and m.group(1) is not None:  # the child's local rank (the prefix), its pid and exit status
+        return {"kind": "process_exit", "subkind": "lightning_child", "local_rank": int(m.group(1)), "pid": int(m.group(2)),
+                "exit_code": int(m.group(3))}
     paddle = _paddle(text) if "Container rank" in text or "was aborted" in text else None
     if paddle:
         return paddle
@@ -103,5 +115,5 @@ def _paddle(text: str) -> Event | None:
     return None
 
 
-__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "LAUNCH_FAILED", "NO_ERROR_FILE", "PADDLE_ABORT", "PADDLE_CONTAINER",
+__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "LAUNCH_FAILED", "LIGHTNING_CHILD", "NO_ERROR_FILE", "PADDLE_ABORT", "PADDLE_CONTAINER",
            "VLLM_WORKER_DIED", "launcher_report"]

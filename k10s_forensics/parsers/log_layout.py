@@ -40,6 +40,7 @@ _LOCAL_SEEN = (
     re.compile(r"\(local_rank: (\d{1,4})\)"),
     re.compile(r"\bLOCAL_RANK[=: ]+(\d{1,4})\b"),
     re.compile(r"\b[Pp]rocess (\d{1,4}) terminated with\b"),  # torch.multiprocessing.spawn
+    re.compile(r"\[rank: (\d{1,4})\] Child process with PID \d"),  # Lightning's launcher on a child (its local rank)
     re.compile(r"\s--local[-_]rank=(\d{1,4})\b"),  # the flag a launcher passes each process (argparse echoes it)
 )
 #: a Python traceback's head, and the line that ends one (the exception, unindented)

@@ -22,6 +22,7 @@ _EVENT_LITERALS = (
     r"Heartbeat monitor timed out",
     r"Some NCCL operations have failed",
     r"[Ll]ast enqueued (?:NCCL )?work",
+    r"Exception raised from (?:checkTimeout|ncclCommWatchdog) at ",
     # NCCL errors (WARN lines, PyTorch exceptions, "Last error:" payloads)
     r"NCCL WARN",
     r"ncclRemoteError",
@@ -112,6 +113,7 @@ _EVENT_LITERALS = (
     r"FAILED with no error file",
     r"Container rank \d+ status failed cmd ",
     r"the trainer process with rank=\[",
+    r"Child process with PID \d{1,10} terminated with code",
     r"error: execve\(\): ",
     r"executable file not found in \$PATH",
     r": command not found\s*$",
