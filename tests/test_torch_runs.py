@@ -1,7 +1,9 @@
 """Real PyTorch launcher runs (tests/data/torch-runs, see its README) analyzed as a user would
 bring them: through ``k10s import-logs`` with the node logs and no option, and as the pod logs
-of a captured PyTorchJob (PODLOG_BATCH runs' jobs in one captured namespace, as a capture of a busy
-cluster holds them: one analysis per batch). A culprit run: a critical/warning finding names exactly the culprit
+of a captured PyTorchJob (BATCH runs' jobs in one captured namespace, as a capture of a busy cluster
+holds them). Either way BATCH runs share one analysis (an analysis has a fixed cost, most of a run's
+reading): the imported bundles are merged into one (tests/bundle_batch.py), each run's findings picked
+out. A culprit run: a critical/warning finding names exactly the culprit
 rank(s) with the recorded cause, none names only other ranks. A control: no critical/warning
 finding names a rank. No torch needed: the logs are fixtures."""
 
@@ -15,6 +17,7 @@ import pytest
 
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.errors import InputError
+from bundle_batch import findings_of, merge
 from torch_runs_kit import (RUNS, findings_of_run, import_paste, import_run, load_runs, plain, podlog_bundle, podlog_run, score,
                             score_findings)
 
@@ -59,22 +62,22 @@ NOT_YET: dict[str, dict[str, str]] = {
 }
 
 
-#: Runs per captured bundle of the pod-log readings. Each analysis has a fixed cost (~0.15 CPU s, most of a
-#: run's reading); a namespace of 8 jobs costs about a fifth per run, and every run's findings are the same
-#: as in a bundle of its own (test_a_run_reads_alike_alone_and_beside_other_jobs; all runs compared when
-#: this was introduced: benchmarks/results/test-suite.md, "Session 15").
-PODLOG_BATCH = 8
-_BATCHES = [ALL[i:i + PODLOG_BATCH] for i in range(0, len(ALL), PODLOG_BATCH)]
+#: Runs per analysis. Each analysis has a fixed cost (~0.15 CPU s, most of a run's reading); 8 jobs in one
+#: bundle cost about a fifth per run, and every run's findings are the same as in a bundle of its own
+#: (test_a_run_reads_alike_alone_and_beside_other_jobs; all runs compared, both ways, when this was
+#: introduced: benchmarks/results/test-suite.md, "Session 15").
+BATCH = 8
+_BATCHES = [ALL[i:i + BATCH] for i in range(0, len(ALL), BATCH)]
 _BATCH_OF = {run.id: (b, i) for b, batch in enumerate(_BATCHES) for i, run in enumerate(batch)}
 _PODLOG_FINDINGS: dict[int, list] = {}
+_IMPORT_FINDINGS: dict[int, dict[str, list]] = {}
 
 
 def _params(how: str):
     for run in ALL:
         why = NOT_YET[how].get(run.id)
         marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
-        if how == "podlog":  # a batch's runs share its analysis: one worker runs them
-            marks.append(pytest.mark.xdist_group(f"torch-podlog-{_BATCH_OF[run.id][0]}"))
+        marks.append(pytest.mark.xdist_group(f"torch-{how}-{_BATCH_OF[run.id][0]}"))  # a batch's runs share its analysis
         yield pytest.param(run, id=run.id, marks=marks)
 
 
@@ -84,6 +87,25 @@ def _podlog_findings(run, tmp_path_factory) -> list:
     if b not in _PODLOG_FINDINGS:
         _PODLOG_FINDINGS[b] = analyze(podlog_bundle(_BATCHES[b], tmp_path_factory.mktemp(f"podlog{b}")))["findings"]
     return findings_of_run(_PODLOG_FINDINGS[b], i, len(_BATCHES[b]))
+
+
+def _has_lines(run) -> bool:
+    return any(plain(t).strip() for t in run.stamped())
+
+
+def _import_findings(run, tmp_path_factory) -> list:
+    """The run's findings through ``k10s import-logs`` (its own bundle), analysed merged with its batch's."""
+    b, _ = _BATCH_OF[run.id]
+    if b not in _IMPORT_FINDINGS:
+        tmp = tmp_path_factory.mktemp(f"import{b}")
+        runs = [r for r in _BATCHES[b] if _has_lines(r)]
+        bundles = []
+        for i, r in enumerate(runs):
+            (tmp / str(i)).mkdir()
+            bundles.append(import_run(r, tmp / str(i)))
+        findings = analyze(merge(bundles, tmp / "merged"))["findings"]
+        _IMPORT_FINDINGS[b] = {r.id: findings_of(findings, i) for i, r in enumerate(runs)}
+    return _IMPORT_FINDINGS[b][run.id]
 
 
 def test_runs_are_recorded_with_their_truth():
@@ -100,12 +122,12 @@ def test_runs_are_recorded_with_their_truth():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("run", list(_params("import")))
-def test_import_logs(tmp_path, run):
-    if not any(plain(t).strip() for t in run.stamped()):  # --redirects without --tee, a clean run: nothing to import
+def test_import_logs(tmp_path, tmp_path_factory, run):
+    if not _has_lines(run):  # --redirects without --tee, a clean run: nothing to import
         with pytest.raises(InputError, match="no log lines"):
             import_run(run, tmp_path)
         return
-    why = score(run, import_run(run, tmp_path))
+    why = score_findings(run, _import_findings(run, tmp_path_factory))
     assert why is None, why
 
 
@@ -125,6 +147,15 @@ def test_a_run_reads_alike_alone_and_beside_other_jobs(tmp_path, tmp_path_factor
         alone = analyze(podlog_run(run, tmp_path / run.name))["findings"]
         beside = _podlog_findings(run, tmp_path_factory)
         assert _gist(alone) == _gist(beside), run.id
+
+
+@pytest.mark.xdist_group("torch-import-0")
+def test_an_imported_run_reads_alike_alone_and_merged(tmp_path, tmp_path_factory):
+    """The same for the imported runs merged into one bundle (tests/bundle_batch.py)."""
+    for k, run in enumerate([r for r in _BATCHES[0] if _has_lines(r)][:2]):
+        (tmp_path / str(k)).mkdir()
+        alone = analyze(import_run(run, tmp_path / str(k)))["findings"]
+        assert _gist(alone) == _gist(_import_findings(run, tmp_path_factory)), run.id
 
 
 def _gist(findings: list) -> list:
