@@ -165,9 +165,10 @@ classified AS (
                     -- Ray Train's trainer a worker ("Worker 0 has failed.", by world rank)
                     -- JAX's coordination service lost a task (heartbeat timeout, set to ERROR), vLLM's executor a worker
                     -- process that "died unexpectedly": it ended, how is unknown
-                    -- Paddle's legacy launcher's aborted trainer (its rank, no status): the same
+                    -- Paddle's legacy launcher's aborted trainer (its rank, no status): the same; and HCCL's rank whose
+                    -- heartbeat its peers lost (Ascend: "Heartbeat Lost Occurred", the process exited or its network went down)
                     WHEN status IS NULL AND subkind IN ('pod_status', 'ray_actor_died', 'ray_train_worker_failed', 'jax_task_error', 'vllm_worker_died',
-                                                      'paddle_abort') THEN 'exit-unknown'
+                                                      'paddle_abort', 'hccl_heartbeat_lost') THEN 'exit-unknown'
                     -- torch elastic's @record on a worker that failed "with no error file": the same, unless the agent's
                     -- own report of that failure (its `failed (exitcode: …)` line, its failure table) is in the log,
                     -- which says how it ended (and whether it was torn down): then this line adds nothing
@@ -362,11 +363,15 @@ silent_one AS (  -- a launcher's report that names no process (its last spawned 
 common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
                   -- argparse rejected, or source Python cannot parse (the same for every process; only the
                   -- launcher's --local-rank differs), or NCCL's "invalid usage" (the same code's misuse of
-                  -- the library, or ranks sharing a GPU: the configuration every rank runs)
+                  -- the library, or ranks sharing a GPU: the configuration every rank runs), or a torch build
+                  -- without the backend the code calls ("Torch not compiled with CUDA enabled", "Distributed
+                  -- package doesn't have NCCL built in": every process imports the same torch)
     SELECT job_key, incident, min(CASE WHEN kind = 'nccl_error_other' THEN subkind ELSE error_type END) AS error_type
     FROM k10s_incident_line
     WHERE role = 'own' AND (error_type = 'argparse usage error' OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
-                            OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage'))
+                            OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage')
+                            OR (error_type IN ('AssertionError', 'RuntimeError')
+                                AND regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')))
     GROUP BY ALL
 ),
 node_alike AS (  -- ranks that failed together are every rank of one pod (one node's launcher), and ranks of other

@@ -157,6 +157,15 @@ NOT_YET: dict[str, str] = {
         "never joining (never-joined, as pytorch-152623's [7]); with two ranks, rank 1 behind and rank 0 ahead with an "
         "extra call are the same report, and the corpus's other two-rank waits (accelerate-3512) name the absent rank: "
         "no wording tells this one apart",
+    # batch 26
+    "mu-diff-nccl-fix-notes-wrapped-rank1-timeout-rank0-absent":
+        "one rank's watchdog (rank 1, wrapped over two lines) in a world of two: one waiter and one silent rank are weak "
+        "evidence, said at info (docs/rules.md, nccl-hang), so rank 0 is not named; the note quotes a single example line "
+        "(the expectation is low)",
+    "ascend-pytorch-docs-hccl-ei0002-heartbeat-lost-rank1":
+        "rank 1 is right (HCCL's `Cluster Exception Location[IP/ID]:[…/1] … Heartbeat Lost Occurred`); how it ended is not "
+        "said, so the cause is exit-unknown (as JAX's task heartbeat, architecture-objective-26); the expectation calls "
+        "the lost process rank-dead",
 }
 
 

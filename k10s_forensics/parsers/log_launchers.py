@@ -33,6 +33,13 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   processes to avoid zombies 🧟`` and kills the rest. The ``[rank: N]`` prefix is the child's **local** rank
   (children are local ranks 1 … n-1, numbered from 1), not the printing process's; the code is the child's
   exit status (Popen's: negative for a signal). A line without that prefix names no process.
+* Huawei HCCL (Ascend NPUs, real incidents batch 26) on a rank whose heartbeat its peers lost (its
+  process exited, or its network went down): the error every surviving rank logs, ``Cluster Exception
+  Location[IP/ID]:[90.90.92.240/1], Arrival Time:[…], Discoverer:[90.90.92.240/0], ExceptionType:[Heartbeat
+  Lost Occurred], Possible Reason:1. Process has exited, 2. Network Disconnected``, and its trace line
+  ``rank [127.10.0.1/1]: rank [127.10.0.1/9] status[LOST] by rank [127.10.0.1/1]``: the number after the
+  slash is the lost process's rank; how it ended is not said. HCCL's other exception types (``Stuck
+  Occurred``: a hang, ``Error cqe Occurred``: the network) name no dead process and are not read.
 
 The "first process to do so was" report (``FIRST_PROCESS``, read by ``log_failures.launcher_exit``) names
 the rank whose exit made the launcher end the job: Open MPI 4 ``Process name: [[job,1],rank]``, PRRTE /
@@ -68,6 +75,9 @@ NO_ERROR_FILE = re.compile(r"\blocal_rank (\d{1,7}|%s) FAILED with no error file
 LIGHTNING_CHILD = re.compile(r"(?:\[rank: (\d{1,5})\] )?Child process with PID (\d{1,10}) terminated with code (-?\d{1,3})\b")
 #: Paddle's launcher on its node's first failed worker: ``Container rank 0 status failed cmd [...] code 1 log log/workerlog.0``
 PADDLE_CONTAINER = re.compile(r"\bContainer rank (\d{1,5}) status failed cmd .{0,4000}? code (-?\d{1,3}) log \S")
+#: HCCL on a rank whose heartbeat was lost: its cluster exception report, and its heartbeat trace line
+HCCL_LOST = (re.compile(r"Cluster Exception Location\[IP/ID\]:\[[^\]/\s]{1,253}/(\d{1,7})\][^\n]{0,400}?ExceptionType:\[Heartbeat Lost Occurred\]"),
+             re.compile(r"\brank \[[^\]/\s]{1,253}/(\d{1,7})\] status\[LOST\]"))
 #: Paddle's legacy launcher: ``ABORT!!! Out of all 8 trainers, the trainer process with rank=[3] was aborted.``
 PADDLE_ABORT = re.compile(r"\bthe trainer process with rank=\[([\d, ]{1,200})\] was aborted\b")
 
@@ -91,6 +101,9 @@ def launcher_report(text: str) -> Event | None:
     if m and m.group(1) is not None:  # the child's local rank (the prefix), its pid and exit status
         return {"kind": "process_exit", "subkind": "lightning_child", "local_rank": int(m.group(1)), "pid": int(m.group(2)),
                 "exit_code": int(m.group(3))}
+    lost = _hccl_lost(text) if "Heartbeat Lost" in text or "status[LOST]" in text else None
+    if lost:
+        return lost
     paddle = _paddle(text) if "Container rank" in text or "was aborted" in text else None
     if paddle:
         return paddle
@@ -98,6 +111,17 @@ def launcher_report(text: str) -> Event | None:
         m = rx.search(text)
         if m:
             return {"kind": "launch_failed", "subkind": sub, "error_message": f"{m.group(1)}: {m.group(2)}"[:300], "_no_rank": True}
+    return None
+
+
+def _hccl_lost(text: str) -> Event | None:
+    """HCCL's report of a rank whose heartbeat was lost: that rank's process ended (how is not said)."""
+    for rx in HCCL_LOST:
+        m = rx.search(text)
+        if m:
+            rank = int(m.group(1))
+            return {"kind": "process_exit", "subkind": "hccl_heartbeat_lost", "rank": rank, "exit_code": None,
+                    "error_message": f"HCCL: rank {rank}'s heartbeat was lost (its process exited or its network went down)"}
     return None
 
 
@@ -115,5 +139,5 @@ def _paddle(text: str) -> Event | None:
     return None
 
 
-__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "LAUNCH_FAILED", "LIGHTNING_CHILD", "NO_ERROR_FILE", "PADDLE_ABORT", "PADDLE_CONTAINER",
+__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "HCCL_LOST", "LAUNCH_FAILED", "LIGHTNING_CHILD", "NO_ERROR_FILE", "PADDLE_ABORT", "PADDLE_CONTAINER",
            "VLLM_WORKER_DIED", "launcher_report"]

@@ -114,6 +114,9 @@ _EVENT_LITERALS = (
     r"Container rank \d+ status failed cmd ",
     r"the trainer process with rank=\[",
     r"Child process with PID \d{1,10} terminated with code",
+    # HCCL (Ascend) on a rank whose heartbeat was lost: its cluster exception report, its heartbeat trace
+    r"Cluster Exception Location\[IP/ID\]",
+    r"status\[LOST\] by rank",
     r"error: execve\(\): ",
     r"executable file not found in \$PATH",
     r": command not found\s*$",

@@ -7,7 +7,10 @@ holds at least the highest rank named.
   reached monitoredBarrier, … send/recv from rank 0``), and the ranks that failed it;
 * ProcessGroupNCCL's own prefix on its watchdog, abort and desync lines: ``[Rank 3]`` (torch 1.x–2.2),
   ``[PG 0 Rank 3]``, ``[PG 0 (default_pg) Rank 3]``, ``[PG ID 0 PG GUID 0(default_pg) Rank 3]`` (2.3+). A
-  subgroup's prefix gives its group rank, never above the global ranks.
+  subgroup's prefix gives its group rank, never above the global ranks;
+* HCCL's (Ascend) ``IP/ID`` notation, ``[90.90.92.240/1]``: the rank its cluster exception report locates
+  (``Cluster Exception Location[IP/ID]:[…/1]``), the one that discovered it (``Discoverer:[…/0]``) and the
+  ranks of its heartbeat trace (``rank [127.10.0.1/9] status[LOST] by rank [127.10.0.1/1]``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ COMM_RANK = re.compile(r"comm 0x[0-9a-fA-F]+ rank (\d+) n[Rr]anks (\d+)")
 _BARRIER_RANKS = re.compile(r"\bRank (\d{1,7}) successfully reached monitoredBarrier|send/recv from rank (\d{1,7})"
                             r"|\bRanks? (\d{1,7}(?:, ?\d{1,7}){0,4095}) failed to pass monitoredBarrier")
 _PG_RANK = re.compile(r"\[(?:PG [^\[\]]{1,120}? )?Rank (\d{1,7})\]")
+_HCCL_RANK = re.compile(r"(?:Location\[IP/ID\]:|Discoverer:|\brank )\[[^\]/\s]{1,253}/(\d{1,7})\]")
 
 
 def named_ranks(text: str) -> list[int]:
@@ -27,6 +31,8 @@ def named_ranks(text: str) -> list[int]:
         out += [int(r) for m in _BARRIER_RANKS.finditer(text) for g in m.groups() if g for r in g.replace(" ", "").split(",")]
     if "Rank " in text:
         out += [int(m.group(1)) for m in _PG_RANK.finditer(text)]
+    if "/ID]" in text or "status[" in text:
+        out += [int(m.group(1)) for m in _HCCL_RANK.finditer(text)]
     return out
 
 
