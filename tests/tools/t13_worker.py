@@ -19,7 +19,8 @@ breakpoint     a ``breakpoint()`` left in the code: the pod's stdin is closed, p
 broken-pipe    the rank's metrics sink (a child process reading its stdin) has ended: ``BrokenPipeError``
 skip-group     every rank creates a metrics group (``dist.new_group``) but the rank, whose flag skips it
 loss-nan       the batch holds a NaN: the rank's own check raises ``RuntimeError: Loss is nan``
-nan-skipped    (control) the rank's NaN loss is logged and the batch skipped; the run ends well
+nan-skipped    (control) the rank's NaN loss is logged and its batch skipped (zero gradients, still
+               all-reduced with its peers'); the run ends well
 K10S_BAR=1: every rank draws a progress bar on stderr with carriage returns (as tqdm does), FutureWarnings too.
 K10S_ARGPARSE=1: the script's own ``argparse`` (no ``--local-rank``) parses ``sys.argv`` first.
 """
@@ -146,13 +147,14 @@ def train() -> None:
         loss = _loss(step, model, x)
         if loss is not None:
             loss.backward()
-            with torch.no_grad():
-                for p in model.parameters():
-                    _reduce(p.grad, step, dp)
-                    p -= 0.01 * p.grad / world
-                    p.grad = None
-            if metrics is not None:
-                dist.all_reduce(loss.detach(), group=metrics)
+        with torch.no_grad():
+            for p in model.parameters():
+                grad = torch.zeros_like(p) if p.grad is None else p.grad  # a skipped batch adds nothing, in step
+                _reduce(grad, step, dp)
+                p -= 0.01 * grad / world
+                p.grad = None
+        if metrics is not None:
+            dist.all_reduce(loss.detach(), group=metrics)
         _bar(step, steps)
         if not ENV.get("K10S_BAR"):
             print(f"rank {RANK} step {step} loss {0.0 if loss is None else loss.item():.4f}", flush=True)
