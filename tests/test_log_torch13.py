@@ -47,3 +47,14 @@ def test_gloo_s_size_check_is_a_mismatch_report_naming_no_sender(line):
 
 def test_other_gloo_enforce_failures_are_no_mismatch_report():
     assert reports("  what():  [enforce fail at ../gloo/transport/tcp/pair.cc:333] op.nbytes > 0. 0 vs 0") == []
+
+
+def test_the_receiver_gloo_aborted_is_not_named(tmp_path):
+    """The recording (2.13.0, no --tee: the C++ runtime's lines are untagged): rank 0 aborted on gloo's size check,
+    rank 1 sent the float64 gradient. Before, rank 0 was named (abort); the sender is in no line, so none is."""
+    from torch_runs_kit import RUNS, findings_of_texts, named, plain
+
+    run = RUNS / "2.13.0" / "t13-trun-dtype-mismatch-rank1"
+    texts = [plain((run / f"node{i}.log").read_text(encoding="utf-8")) for i in (0, 1)]
+    assert "Received data size doesn't match expected size" in texts[0]
+    assert named(findings_of_texts(tmp_path, texts)) == []
