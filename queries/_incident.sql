@@ -85,6 +85,10 @@ rank_said_more AS (  -- ranks with a line other than a traceback in a log
 agent_reported AS (  -- logs with a torchrun agent's own failure report
     SELECT DISTINCT raw_row FROM l WHERE kind = 'torchrun_failure'
 ),
+size_mismatch_log AS (  -- logs where gloo's size check aborted a receiving rank (a peer sent more than the collective
+                        -- expected: a collective mismatch, the sender unnamed): a SIGABRT there is that report's, no own failure
+    SELECT DISTINCT raw_row FROM k10s_log WHERE kind = 'collective_mismatch' AND subkind = 'gloo_size'
+),
 last_step AS (  -- each log's last training-progress line
     SELECT raw_row, max(line_no) AS line_no FROM k10s_log WHERE container IS NOT NULL AND kind = 'training_step' GROUP BY raw_row
 ),
@@ -99,8 +103,9 @@ ranked AS (
            st.pid IS NOT NULL OR (l.subkind = 'srun_killed' AND sf.raw_row IS NOT NULL) AS was_sigtermed,
            tw.rank IS NOT NULL OR wa.event_id IS NOT NULL AS rank_timed_out,
            td.rank IS NOT NULL AS rank_torn_down, rx.rank IS NOT NULL AS rank_raised,
-           rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported
+           rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported, sm.raw_row IS NOT NULL AS size_mismatch
     FROM l
+    LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
     LEFT JOIN srun_failed sf ON sf.raw_row = l.raw_row
     LEFT JOIN rank_said_more rm ON rm.raw_row = l.raw_row AND rm.rank_resolved = l.rank_resolved
     LEFT JOIN agent_reported ar ON ar.raw_row = l.raw_row
@@ -144,7 +149,7 @@ classified AS (
                     WHEN status = -8 THEN 'sigfpe'
                     WHEN status = -4 THEN 'sigill'
                     WHEN status = -15 AND outside_sigterm THEN 'sigterm'
-                    WHEN status = -6 AND NOT rank_timed_out AND NOT rank_raised THEN 'abort'
+                    WHEN status = -6 AND NOT rank_timed_out AND NOT rank_raised AND NOT size_mismatch THEN 'abort'
                     -- any other signal but the teardown's (HUP, INT, KILL after a SIGTERM, ABRT after a timeout, TERM):
                     -- named after it (sigsys: a seccomp kill, sigxcpu / sigxfsz: a resource limit, sigtrap, ...)
                     WHEN status < 0 AND status NOT IN (-1, -2, -6, -9, -15) THEN
@@ -180,7 +185,7 @@ classified AS (
             WHEN kind = 'python_exception' AND subkind = 'teardown' THEN 'victim'
             WHEN kind = 'nccl_error_other' AND subkind = 'async_error_teardown' THEN 'victim'
             WHEN kind IN ('torchrun_failure', 'process_exit') AND (status IN (-15, -1, -2) OR (status = -9 AND was_sigtermed)
-                                                                  OR (status = -6 AND rank_timed_out)
+                                                                  OR (status = -6 AND (rank_timed_out OR size_mismatch))
                                                                   OR (status = 1 AND rank_torn_down)) THEN 'victim'
         END AS victim_role
     FROM ranked r

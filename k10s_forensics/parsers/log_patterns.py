@@ -190,10 +190,11 @@ CUDA_KINDS = (
 PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:_{0,2}[A-Z]\w{0,80}(?:Error|Exception|Interrupt)|Exception))(?:: ?(.{0,2000}))?\s*$")
 #: Exceptions a rank raises because ANOTHER rank failed or the launcher tore the group down. A
 #: DataLoader's own timeout (``DataLoader timed out after 3 seconds``: its worker process sent no
-#: batch) is the rank's own failure, no peer's: ``timed out`` does not count after ``DataLoader``.
+#: batch) is the rank's own failure, no peer's: ``timed out`` does not count after ``DataLoader``; nor does Python's own
+#: ``BrokenPipeError: [Errno 32] Broken pipe`` (the rank's write to a pipe whose reader ended; c10d words its socket's alike).
 PY_TEARDOWN = re.compile(
     r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
-    r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|Broken pipe|Connection reset|Connection closed|ncclRemoteError|"
+    r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|(?<!\[Errno 32\] )Broken pipe|Connection reset|Connection closed|ncclRemoteError|"
     r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|(?<!DataLoader )[Tt]imed out|Timeout|wait timeout|(?:Read|Write) timeout|timeout caused pair closure|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
 )
 #: argparse's usage error (``train.py: error: unrecognized arguments: --local-rank=2``): exit status 2

@@ -65,6 +65,7 @@ _EVENT_LITERALS = (
     # Xid, desync reports, flight recorder
     r"NVRM: Xid",
     r"Detected mismatch between collectives",
+    r"Received data size doesn't match expected size",
     r"is running collective",
     r"didn't join collective",
     r"didn't finish collective",

@@ -47,6 +47,11 @@ DESYNC_NEVER = re.compile(r"ranks " + RANK_LIST + r" are the lagging ranks that 
 HOROVOD_MISSING = re.compile(r"\[missing ranks: (\d+(?:, ?\d+){0,4095})\]")
 HOROVOD_READY = re.compile(r"\[ready ranks: (\d+(?:, ?\d+){0,4095})\]")
 
+#: gloo's check on a message a peer sent (``op.preamble.length <= op.nbytes. 8 vs 4. Received data size doesn't match
+#: expected size. Is there a distributed collective mismatch in your code?``): the RECEIVING rank aborts (``terminate called
+#: after throwing an instance of 'gloo::EnforceNotMet'``), the sender is a peer the line does not name
+GLOO_SIZE_MISMATCH = re.compile(r"Received data size doesn't match expected size")
+
 
 def _int(value: str | None) -> int | None:
     return int(value) if value not in (None, "") else None
@@ -85,6 +90,8 @@ def _fingerprints(text: str) -> list[Event]:
                  "fingerprint": fp, "_reporter": _int(old.group(1))}]
     if P.MISMATCH.search(text):
         return [{"kind": "collective_mismatch", "subkind": "mismatch"}]
+    if "Received data size" in text and GLOO_SIZE_MISMATCH.search(text):  # the receiver's report: no sender named
+        return [{"kind": "collective_mismatch", "subkind": "gloo_size"}]
     return []
 
 

@@ -40,6 +40,7 @@ import torch_scenarios9
 import torch_scenarios10
 import torch_scenarios11
 import torch_scenarios12
+import torch_scenarios13
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "torch_worker.py"
@@ -128,6 +129,7 @@ SCENARIOS = [
     *torch_scenarios10.scenarios(S),  # the tenth: pipeline/subgroups/no_sync/TP/rpc, tool faults, a moving restart (held out)
     *torch_scenarios11.scenarios(S),  # the eleventh: elastic_launch, store host killed, re-forming, watchdog dumps (held out)
     *torch_scenarios12.scenarios(S),  # the twelfth: object unpickling, SIGTERM ignored, store keys, static misconfigs (held out)
+    *torch_scenarios13.scenarios(S),  # the thirteenth: MoE all_to_all, 2-D mesh, gloo dtype/layout, pdb, first-attempt-only (held out)
 ]
 
 
@@ -198,6 +200,8 @@ def _commands(sc: dict, logdir: str) -> list[list[str]]:
                 "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
         return [[py, "-c", code]]
     port = str(free_port())
+    if sc["launcher"] in torch_scenarios13.LAUNCHERS:
+        return torch_scenarios13.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios12.LAUNCHERS:
         return torch_scenarios12.commands(sc, opts, port)
     if sc["launcher"] in torch_scenarios11.LAUNCHERS:
@@ -299,7 +303,7 @@ def _public(cmd: list[str], logdir: str) -> str:
 def _own_part(part: str) -> str:
     """One command part through each set's own ``public`` (the fifth's first)."""
     for module in (torch_scenarios5, torch_scenarios6, torch_scenarios7, torch_scenarios8, torch_scenarios9, torch_scenarios10,
-                   torch_scenarios11, torch_scenarios12):
+                   torch_scenarios11, torch_scenarios12, torch_scenarios13):
         part = module.public(part)
     return part
 
