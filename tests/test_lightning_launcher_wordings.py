@@ -36,6 +36,11 @@ OOM = ("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 128.0
     ("[rank: 2] Child process with PID 4242 terminated with code -6. Forcefully terminating all other processes to avoid zombies ?",
      2, 4242, -6),
     ("[rank: 1] Child process with PID 30 terminated with code 2.", 1, 30, 2),
+    # the PID masked in a pasted log (the wordings accept log_normalize.MASK where a PID was)
+    (CHILD.format(local=3, pid="xxxxx", code=1), 3, None, 1),
+    (CHILD.format(local=5, pid="<PID>", code=-9), 5, None, -9),
+    (CHILD.format(local=2, pid="…", code=1), 2, None, 1),
+    (CHILD.format(local=4, pid="[REDACTED]", code=-6), 4, None, -6),
 ])
 def test_the_child_s_local_rank_pid_and_status(line, local, pid, code):
     ev = launcher_report(line)

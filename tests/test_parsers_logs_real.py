@@ -89,6 +89,8 @@ EXPECTED: dict[str, list[tuple[str, dict]]] = {
         ("nccl_remote_error", dict(peer_ip="fe80::966d:ae03:8b:df50%ib0", peer_port=44413, nccl_host="H100-1", pid=9821, cuda_dev=1)),
     ],
     "logs/nccl-watchdog-exception-frames_elastic-exitcode-minus6_pytorch-issue126544.log": [
+        # the watchdog's C++ stack header (`Exception raised from ncclCommWatchdog at …`): a watchdog line naming no rank
+        ("watchdog_exception_summary", dict(rank=None, subkind="watchdog_stack", seq_num=None, line_no=3)),
         ("torchrun_failure", dict(rank=None, local_rank=0, exit_code=-6, pid=970611, subkind="agent", line_no=10, ts_raw=T(2026, 5, 17, 8, 24, 3, 805000))),
     ],
     "logs/nccl-watchdog-hang-fatal_elastic-sigterm_ms-swift-issue7992.log": [
@@ -212,6 +214,7 @@ EXPECTED: dict[str, list[tuple[str, dict]]] = {
         *[("nccl_watchdog_timeout", dict(rank=r, seq_num=4, subkind="watchdog_caught", **{"op_type@pasted": "BROADCAST", "ran_for_ms@pasted": ran}))
           for r, ran in ((2, 1800010), (3, 1800011), (6, 1800010), (5, 1800010))],
         ("nccl_watchdog_timeout", dict(rank=4, seq_num=4, subkind="watchdog_caught", op_type=None)),  # its tail was cut from the paste
+        ("watchdog_exception_summary", dict(rank=None, subkind="watchdog_stack", seq_num=None, line_no=22)),  # `Exception raised from ncclCommWatchdog at …`
     ],
     "incidents/pytorch-113128-multinode-ecc-rank12/log.txt": [
         # [default0]: is torchrun's --tee role prefix: LOCAL rank 0; [rank12]: the global rank
@@ -262,6 +265,7 @@ EXPECTED: dict[str, list[tuple[str, dict]]] = {
         ("nccl_watchdog_timeout", dict(rank=14, subkind="timeout_at_work", seq_num=15734, last_enqueued_seq=15735, last_completed_seq=15733)),
         ("nccl_error_other", dict(rank=14, subkind="async_error_teardown")),
         wd(14, 15734, "ALLREDUCE", 600098, subkind="thread_terminated", pg="1"),
+        ("watchdog_exception_summary", dict(rank=None, subkind="watchdog_stack", seq_num=None, line_no=22)),  # `Exception raised from ncclCommWatchdog at …`
     ],
     "incidents/ms-swift-4353-torchrun-agent/log.txt": [
         sigterm(115225), sigterm(115226), sigterm(115227),

@@ -53,6 +53,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from k10s_forensics.parsers.log_normalize import MASK
+
 Event = dict[str, Any]
 
 #: Composer's launcher: ``Rank 2 crashed with exit code -7.`` / ``Global rank 0 (PID 208865) exited with code -11``
@@ -72,7 +74,7 @@ LAUNCH_FAILED = (
 #: or (PyTorch 2.x) the logged tuple ``('local_rank %s FAILED with no error file. … errors.html', 2)``
 NO_ERROR_FILE = re.compile(r"\blocal_rank (\d{1,7}|%s) FAILED with no error file\b(?:.{0,400}?['\"]\s*,\s*(\d{1,7})\s*\))?")
 #: Lightning's child-process observer: ``[rank: 3] Child process with PID 11479 terminated with code 1. …``
-LIGHTNING_CHILD = re.compile(r"(?:\[rank: (\d{1,5})\] )?Child process with PID (\d{1,10}) terminated with code (-?\d{1,3})\b")
+LIGHTNING_CHILD = re.compile(r"(?:\[rank: (\d{1,5})\] )?Child process with PID (\d{1,10}|" + MASK + r") terminated with code (-?\d{1,3})\b")
 #: Paddle's launcher on its node's first failed worker: ``Container rank 0 status failed cmd [...] code 1 log log/workerlog.0``
 PADDLE_CONTAINER = re.compile(r"\bContainer rank (\d{1,5}) status failed cmd .{0,4000}? code (-?\d{1,3}) log \S")
 #: HCCL on a rank whose heartbeat was lost: its cluster exception report, and its heartbeat trace line
@@ -99,7 +101,8 @@ def launcher_report(text: str) -> Event | None:
                 "error_message": f"torch elastic: rank {rank} failed without an error file (exit status not in this line)"}
     m = LIGHTNING_CHILD.search(text) if "Child process with PID" in text else None
     if m and m.group(1) is not None:  # the child's local rank (the prefix), its pid and exit status
-        return {"kind": "process_exit", "subkind": "lightning_child", "local_rank": int(m.group(1)), "pid": int(m.group(2)),
+        pid = int(m.group(2)) if m.group(2).isdigit() else None  # a pasted log may mask it
+        return {"kind": "process_exit", "subkind": "lightning_child", "local_rank": int(m.group(1)), "pid": pid,
                 "exit_code": int(m.group(3))}
     lost = _hccl_lost(text) if "Heartbeat Lost" in text or "status[LOST]" in text else None
     if lost:

@@ -114,7 +114,7 @@ _EVENT_LITERALS = (
     r"FAILED with no error file",
     r"Container rank \d+ status failed cmd ",
     r"the trainer process with rank=\[",
-    r"Child process with PID \d{1,10} terminated with code",
+    r"Child process with PID .{1,40}? terminated with code",
     # HCCL (Ascend) on a rank whose heartbeat was lost: its cluster exception report, its heartbeat trace
     r"Cluster Exception Location\[IP/ID\]",
     r"status\[LOST\] by rank",
