@@ -75,7 +75,8 @@ def _suffix(t: str) -> str:
     return _dt(t).strftime("%Y%m%d-%H%M%S")  # kubelet: <log>.<YYYYMMDD-hhmmss> (Go's 20060102-150405)
 
 
-def _tar(files: list[tuple[str, bytes]]) -> bytes:
+def tar_gz(files: list[tuple[str, bytes]]) -> bytes:
+    """A gzipped tar of ``files`` (path, bytes), its bytes the same every time (fixed times and modes)."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz", format=tarfile.PAX_FORMAT) as tar:
         for path, data in files:
@@ -97,7 +98,7 @@ def cri_rotated(es, nodes: int) -> list[tuple[str, bytes]]:
         if b > a:
             files.append((f"{folder}/0.log.{_suffix(rows[b - 1][0])}", _cri_rows(rows[a:b]).encode()))
         files.append((f"{folder}/0.log", _cri_rows(rows[b:]).encode()))
-        out.append((f"gpu-node-{node}-pods.tar.gz", _tar(files)))
+        out.append((f"gpu-node-{node}-pods.tar.gz", tar_gz(files)))
     return out
 
 

@@ -7,9 +7,7 @@ The recordings in each shape run in tests/test_launcher_shapes.py (one run a sha
 from __future__ import annotations
 
 import gzip
-import io
 import json
-import tarfile
 
 import pytest
 
@@ -48,16 +46,6 @@ def test_a_log_files_path_names_its_pod(path, pod):
     assert path_pod(path) == pod
 
 
-def _tar(files: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-        for path, data in files.items():
-            info = tarfile.TarInfo(path)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
-
-
 def test_a_rotated_pod_folder_is_one_pod_in_time_order():
     """kubelet's ``0.log.<time>.gz`` (gzip, older), ``0.log.<time>`` and ``0.log``: one container's lines, its pod named by the
     folder; the other pod's folder in another node's tarball."""
@@ -66,7 +54,7 @@ def test_a_rotated_pod_folder_is_one_pod_in_time_order():
           f"{folder.format(pod='train-master-0')}/0.log.20261128-120500": b"2026-11-28T12:05:00.1Z stdout F [rank0]: step 2\n",
           f"{folder.format(pod='train-master-0')}/0.log": b"2026-11-28T12:06:00.1Z stderr P [rank0]: Runtime\n2026-11-28T12:06:00.1Z stderr F Error: x\n"}
     n1 = {f"{folder.format(pod='train-worker-0')}/0.log": b"2026-11-28T12:04:30.1Z stdout F [rank1]: step 1\n"}
-    sources = [(f"n{i}.tar.gz/{path}", text) for i, tar in enumerate((n0, n1)) for path, text in members(f"n{i}", _tar(tar), 1 << 20)]
+    sources = [(f"n{i}.tar.gz/{path}", text) for i, tar in enumerate((n0, n1)) for path, text in members(f"n{i}", store_shapes.tar_gz(list(tar.items())), 1 << 20)]
     assert len(sources) == 4
     bodies, how = _bodies(sources)
     assert [[line.split(" ", 1)[1] for line in body] for body in bodies] == [
@@ -76,7 +64,7 @@ def test_a_rotated_pod_folder_is_one_pod_in_time_order():
 
 def test_a_damaged_gzip_member_is_one_line():
     with pytest.raises(InputError, match="0.log.1.gz is not a readable gzip file"):
-        members("n.tar.gz", _tar({"0.log.1.gz": b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xff\xff"}), 1 << 20)
+        members("n.tar.gz", store_shapes.tar_gz([("0.log.1.gz", b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xff\xff")]), 1 << 20)
 
 
 def test_fluent_bit_stdout_console():
