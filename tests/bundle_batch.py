@@ -60,6 +60,11 @@ def _row(i: int, row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def renamed(i: int, table: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Raw ``table``'s rows of source ``i``, renamed apart from every other source's."""
+    return [_object(i, r) if table == "objects" else _row(i, r) for r in rows]
+
+
 def _window(bundle: Bundle) -> tuple[dt.datetime, dt.datetime]:
     w = bundle.manifest["window"]
     parse = lambda s: dt.datetime.fromisoformat(s.replace("Z", "+00:00"))  # noqa: E731
@@ -74,8 +79,7 @@ def merge(bundles: list[Bundle], path: Path) -> Bundle:
             raw = bundle.raw_path(name)
             if not raw.is_file():
                 continue
-            rows = pq.read_table(raw).to_pylist()
-            tables.setdefault(name, []).extend(_object(i, r) if name == "objects" else _row(i, r) for r in rows)
+            tables.setdefault(name, []).extend(renamed(i, name, pq.read_table(raw).to_pylist()))
     windows = [_window(b) for b in bundles]
     path.mkdir(parents=True)
     end = max(w[1] for w in windows)
@@ -89,9 +93,15 @@ def merge(bundles: list[Bundle], path: Path) -> Bundle:
 
 def findings_of(findings: list[dict[str, Any]], index: int) -> list[dict[str, Any]]:
     """Source ``index``'s findings in a merged bundle's: its jobs', and those of no job on its nodes or none."""
-    ns, node = f"b{index}-", f"b{index}-"
-    return [f for f in findings if (f["job"] or "").startswith(ns)
-            or (f["job"] is None and (not f["nodes"] or any(n.startswith(node) for n in f["nodes"])))]
+    prefix = f"b{index}-"
+    return [f for f in findings if (f["job"] or "").startswith(prefix)
+            or (f["job"] is None and (not f["nodes"] or any(n.startswith(prefix) for n in f["nodes"])))]
 
 
-__all__ = ["findings_of", "merge"]
+def gist(findings: list[dict[str, Any]]) -> list[tuple]:
+    """What a finding says of its input, whatever its job's and nodes' names: rule, severity, cause, ranks, when
+    (what a source must read alike alone and merged)."""
+    return [(f["rule"], f["severity"], f["cause"], f["ranks"], f["started_at"], f["ended_at"]) for f in findings]
+
+
+__all__ = ["findings_of", "gist", "merge", "renamed"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bundle_batch import findings_of, merge
+from bundle_batch import findings_of, gist, merge
 from incident_kit import analyze_incident, incident_bundle, load_corpus, misses
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.store.bundle import Bundle
@@ -233,8 +233,4 @@ def test_an_incident_reads_alike_alone_and_merged_with_others(tmp_path, tmp_path
     readings rely on; every incident compared when they were introduced: benchmarks/results/test-suite.md)."""
     for case in _BATCHES[0][:2]:
         alone = analyze_incident(tmp_path, case, api_timestamps=True, one_log=True)
-        assert _gist(alone) == _gist(_batch_findings("one-pod", case, tmp_path_factory)), case.incident
-
-
-def _gist(findings: list) -> list:
-    return [(f["rule"], f["severity"], f["cause"], f["ranks"], f["started_at"], f["ended_at"]) for f in findings]
+        assert gist(alone) == gist(_batch_findings("one-pod", case, tmp_path_factory)), case.incident

@@ -17,8 +17,8 @@ import pytest
 
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.errors import InputError
-from bundle_batch import findings_of, merge
-from torch_runs_kit import (RUNS, findings_of_run, import_paste, import_run, load_runs, plain, podlog_bundle, podlog_run, score,
+from bundle_batch import findings_of, gist, merge
+from torch_runs_kit import (RUNS, import_paste, import_run, load_runs, plain, podlog_bundle, podlog_run, score,
                             score_findings)
 
 ALL = load_runs()
@@ -101,7 +101,7 @@ def _podlog_findings(run, tmp_path_factory) -> list:
     b, i = _BATCH_OF[run.id]
     if b not in _PODLOG_FINDINGS:
         _PODLOG_FINDINGS[b] = analyze(podlog_bundle(_BATCHES[b], tmp_path_factory.mktemp(f"podlog{b}")))["findings"]
-    return findings_of_run(_PODLOG_FINDINGS[b], i, len(_BATCHES[b]))
+    return findings_of(_PODLOG_FINDINGS[b], i)
 
 
 def _has_lines(run) -> bool:
@@ -161,7 +161,7 @@ def test_a_run_reads_alike_alone_and_beside_other_jobs(tmp_path, tmp_path_factor
     for run in _BATCHES[0][:2]:
         alone = analyze(podlog_run(run, tmp_path / run.name))["findings"]
         beside = _podlog_findings(run, tmp_path_factory)
-        assert _gist(alone) == _gist(beside), run.id
+        assert gist(alone) == gist(beside), run.id
 
 
 @pytest.mark.xdist_group("torch-import-0")
@@ -170,12 +170,7 @@ def test_an_imported_run_reads_alike_alone_and_merged(tmp_path, tmp_path_factory
     for k, run in enumerate([r for r in _BATCHES[0] if _has_lines(r)][:2]):
         (tmp_path / str(k)).mkdir()
         alone = analyze(import_run(run, tmp_path / str(k)))["findings"]
-        assert _gist(alone) == _gist(_import_findings(run, tmp_path_factory)), run.id
-
-
-def _gist(findings: list) -> list:
-    """What a finding says of its run, whatever the job's and nodes' names: rule, severity, cause, ranks, when."""
-    return [(f["rule"], f["severity"], f["cause"], f["ranks"], f["started_at"], f["ended_at"]) for f in findings]
+        assert gist(alone) == gist(_import_findings(run, tmp_path_factory)), run.id
 
 
 PASTED = [r for r in ALL if (r.folder / "kubectl-prefix.log").is_file()]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bundle_batch import renamed
 from incident_kit import Case, misses, naming_findings
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.store.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
@@ -88,21 +89,26 @@ def import_paste(path: Path, tmp: Path) -> Bundle:
 
 def podlog_run(run: Run, tmp: Path) -> Bundle:
     """A captured PyTorchJob: one pod per node, the node logs with the API's timestamps."""
-    return podlog_bundle([run], tmp)
+    objects, logs = _job_rows(run, net="10.1.0.{}")
+    return _captured(objects, logs, [_clock(run.stamped())], tmp)
 
 
 def podlog_bundle(runs: list[Run], tmp: Path) -> Bundle:
-    """A captured namespace of PyTorchJobs, one per run (``podlog_run`` for one run; with several, run i's
-    job is ``train<i>`` on nodes ``gpu-<i>-node-<n>`` with addresses ``10.<i+1>.0.<n+5>``): what a
-    capture of a busy cluster holds. ``findings_of_run`` picks one run's findings out of its analysis."""
+    """A captured cluster of PyTorchJobs, one per run, as a capture of a busy cluster holds them: each run's
+    objects and logs as ``podlog_run`` makes them, renamed apart as ``bundle_batch.merge`` does
+    (``bundle_batch.findings_of`` picks a run's findings out); run i's pods get addresses ``10.<i+1>.0.<n+5>``."""
     objects: list[dict[str, Any]] = []
     logs: list[dict[str, Any]] = []
-    clocks = []
     for i, run in enumerate(runs):
-        job, node_name, net = ("train", "gpu-node-{}", "10.1.0.{}") if len(runs) == 1 else (
-            f"train{i}", f"gpu-{i}-node-{{}}", f"10.{i + 1}.0.{{}}")
-        clocks.append(_clock(run.stamped()))
-        _add_job(run, job, node_name, net, objects, logs)
+        job_objects, job_logs = _job_rows(run, net=f"10.{i + 1}.0.{{}}")
+        objects += renamed(i, "objects", job_objects)
+        logs += renamed(i, "logs", job_logs)
+    return _captured(objects, logs, [_clock(run.stamped()) for run in runs], tmp)
+
+
+def _captured(objects: list[dict[str, Any]], logs: list[dict[str, Any]], clocks: list[tuple[dt.datetime, dt.datetime]],
+              tmp: Path) -> Bundle:
+    """A bundle at ``tmp/bundle`` of these raw objects and logs, its window spanning the clocks, rebuilt."""
     start, end = min(c[0] for c in clocks), max(c[1] for c in clocks)
     path = tmp / "bundle"
     path.mkdir(parents=True)
@@ -114,8 +120,9 @@ def podlog_bundle(runs: list[Run], tmp: Path) -> Bundle:
     return Bundle.open(path)
 
 
-def _add_job(run: Run, job: str, node_name: str, net: str, objects: list, logs: list) -> None:
-    """Run's PyTorchJob and its pods (``objects``) and the node logs as its pods' logs (``logs``)."""
+def _job_rows(run: Run, net: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The run's PyTorchJob ``train`` and its pods (raw objects), and the node logs as its pods' logs (raw logs)."""
+    job, node_name, objects, logs = "train", "gpu-node-{}", [], []
     texts, t = run.stamped(), run.truth
     start, end = _clock(texts)
     nproc, nodes = t["nproc_per_node"], t["nodes"]
@@ -148,16 +155,7 @@ def _add_job(run: Run, job: str, node_name: str, net: str, objects: list, logs: 
         text = texts[node] if node < len(texts) else ""
         logs.append({"captured_at": end, "node": node_name.format(node), "namespace": "team-a", "pod": name,
                      "pod_uid": f"uid-{name}", "container": "pytorch", "previous": False, "body": text, "error": None})
-
-
-def findings_of_run(findings: list[dict[str, Any]], index: int, count: int) -> list[dict[str, Any]]:
-    """The findings of run ``index`` of a ``podlog_bundle`` of ``count`` runs: its job's, and those of no job
-    that name its nodes or no node."""
-    if count == 1:
-        return findings
-    nodes_prefix = f"gpu-{index}-node-"
-    return [f for f in findings if f["job"] == f"team-a/train{index}"
-            or (f["job"] is None and (not f["nodes"] or any(n.startswith(nodes_prefix) for n in f["nodes"])))]
+    return objects, logs
 
 
 def _obj(body: dict[str, Any], captured: dt.datetime) -> dict[str, Any]:
@@ -180,13 +178,13 @@ def named(findings: list[dict[str, Any]]) -> list[tuple]:
 
 def score(run: Run, bundle: Bundle) -> str | None:
     """Why analyze misses the run's truth (None: right)."""
-    return misses(run.case(), analyze(bundle)["findings"])
+    return score_findings(run, analyze(bundle)["findings"])
 
 
 def score_findings(run: Run, findings: list[dict[str, Any]]) -> str | None:
-    """Why ``findings`` (the run's, from ``findings_of_run``) miss the run's truth (None: right)."""
+    """Why ``findings`` (the run's, from ``bundle_batch.findings_of``) miss the run's truth (None: right)."""
     return misses(run.case(), findings)
 
 
-__all__ = ["RUNS", "Run", "findings_of_run", "findings_of_texts", "import_paste", "import_run", "load_runs", "named", "plain",
+__all__ = ["RUNS", "Run", "findings_of_texts", "import_paste", "import_run", "load_runs", "named", "plain",
            "podlog_bundle", "podlog_run", "score", "score_findings"]
