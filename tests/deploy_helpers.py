@@ -1,5 +1,6 @@
 """Render the k10s watch manifests with the real ``kubectl kustomize`` and answer RBAC questions
-about what was rendered (who may do what, where), for tests/test_deploy.py and test_image.py."""
+about what was rendered (who may do what, where), for tests/test_deploy.py, test_deploy_watch.py and
+test_image.py."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
@@ -60,6 +62,36 @@ def one(docs: list[dict], kind: str, name: str | None = None) -> dict:
 def watch_config(docs: list[dict]) -> dict:
     cm = one(docs, "ConfigMap")
     return yaml.safe_load(cm["data"]["watch.yaml"])
+
+def render_overlays() -> dict[str, list[dict]]:
+    """Every overlay rendered (name -> its objects); the test is skipped where kustomize cannot run."""
+    why = kustomize_missing()
+    if why:
+        pytest.skip(why)
+    return {name: render(folder) for name, folder in OVERLAYS.items()}
+
+
+def deployment(docs):
+    return one(docs, "Deployment", "k10s-watch")
+
+
+def container(docs):
+    containers = deployment(docs)["spec"]["template"]["spec"]["containers"]
+    assert len(containers) == 1
+    return containers[0]
+
+
+def containerfile() -> dict[str, list[str]]:
+    """Instruction -> its arguments, from deploy/Containerfile (continuation lines joined)."""
+    text = re.sub(r"\\\n", " ", (DEPLOY / "Containerfile").read_text())
+    out: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, rest = line.partition(" ")
+            out.setdefault(word.upper(), []).append(rest.strip())
+    return out
+
 
 
 def quantity_bytes(text: str) -> int:

@@ -23,7 +23,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from k10s_forensics.store.bundle import RAW_SCHEMAS
+from k10s_forensics.capture import CaptureOptions, capture
+from k10s_forensics.engine import connect
+from k10s_forensics.serve import start_server
+from k10s_forensics.simulate.prom_history import write_history
+from k10s_forensics.store.bundle import RAW_SCHEMAS, Bundle
 
 CONFIG = "global:\n  scrape_interval: 15s\n"
 
@@ -164,3 +168,36 @@ def add_objects(bundle: Path, bodies: list[dict]) -> None:
 def service(ns: str, name: str, ports: list[dict]) -> dict:
     return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "namespace": ns, "uid": f"uid-{ns}-{name}"},
             "spec": {"ports": ports}}
+
+
+PROXY = "/api/v1/namespaces/monitoring/services/prometheus-k8s:9090/proxy"
+
+
+def capture_from_prometheus(root: Path, original: Path, truth: dict, convention: str, drop_pods: bool = False,
+                             via_proxy: bool = False) -> Path:
+    """Capture ``truth``'s job from a real Prometheus holding ``original``'s history written in ``convention``
+    (the served API without the job's pods when ``drop_pods``). ``via_proxy``: read Prometheus through the (served) API server's service proxy path."""
+    root.mkdir(parents=True, exist_ok=True)
+    write_history(original, root / "history.om", convention)
+    served = strip_bundle(original, root / "served", drop_job_pods=drop_pods)
+    with prometheus_with(root / "history.om", root / "prom") as url:
+        if via_proxy:
+            add_objects(served, [service("monitoring", "prometheus-k8s", [{"name": "web", "port": 9090}])])
+        srv = start_server(served)
+        if via_proxy:
+            srv.upstreams[PROXY] = url
+            url = PROXY
+        try:
+            kubeconfig = srv.write_kubeconfig(root / "kubeconfig")
+            window = truth["window"]
+            options = CaptureOptions(timeout_s=10, prometheus=url, history_from=window["start"], history_to=window["end"])
+            capture(root / "captured", kubeconfig=str(kubeconfig), jobs=(truth["job"],), options=options)
+        finally:
+            srv.stop()
+    return root / "captured"
+
+
+def bundle_rows(bundle: Path, sql: str) -> list[dict]:
+    cur = connect(Bundle.open(bundle)).execute(sql)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row)) for row in cur.fetchall()]

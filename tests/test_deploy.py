@@ -2,20 +2,17 @@
 validated offline against the Kubernetes schemas (PyPI's kubernetes-validate), and the security
 and consistency promises checked on what was rendered: read-only RBAC (exec the one create),
 ``create events`` only in the events overlay, non-root on a read-only root filesystem, the
-ConfigMap's keys, and the image, its CMD and the Deployment agreeing."""
+ConfigMap's keys, the ports. The image, the watch's flags and the Alertmanager overlay against the
+manifests: tests/test_deploy_watch.py."""
 
 from __future__ import annotations
 
-import re
-import shutil
-import subprocess
-import tomllib
 
 import pytest
 import yaml
 
-from deploy_helpers import (DEPLOY, OVERLAYS, REPO, WRITE_VERBS, Rbac, kustomize_missing, one, quantity_bytes,
-                            render, watch_config)
+from deploy_helpers import (DEPLOY, OVERLAYS, WRITE_VERBS, Rbac, container, deployment, one, quantity_bytes,
+                            render_overlays, watch_config)
 from k10s_forensics.collectors import COLLECTORS
 
 #: The watch command's config keys (the contract docs/watch.md describes).
@@ -35,32 +32,7 @@ ALL_NAMESPACES_ONLY = {("", "namespaces", "list")}
 
 @pytest.fixture(scope="module")
 def rendered() -> dict[str, list[dict]]:
-    why = kustomize_missing()
-    if why:
-        pytest.skip(why)
-    return {name: render(folder) for name, folder in OVERLAYS.items()}
-
-
-def _deployment(docs):
-    return one(docs, "Deployment", "k10s-watch")
-
-
-def _container(docs):
-    containers = _deployment(docs)["spec"]["template"]["spec"]["containers"]
-    assert len(containers) == 1
-    return containers[0]
-
-
-def _containerfile() -> dict[str, list[str]]:
-    """Instruction -> its arguments, from deploy/Containerfile (continuation lines joined)."""
-    text = re.sub(r"\\\n", " ", (DEPLOY / "Containerfile").read_text())
-    out: dict[str, list[str]] = {}
-    for line in text.splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            word, _, rest = line.partition(" ")
-            out.setdefault(word.upper(), []).append(rest.strip())
-    return out
+    return render_overlays()
 
 
 # ---- schemas ---------------------------------------------------------------------------------
@@ -167,7 +139,7 @@ def test_events_create_only_in_the_events_overlay(rendered):
     for name, docs in rendered.items():
         rbac = Rbac(docs)
         writes = {(g, r, v) for _ns, g, r, v in rbac.grants() if v in WRITE_VERBS}
-        args = _container(docs)["args"]
+        args = container(docs)["args"]
         if name == "events":
             assert writes == {("", "pods/exec", "create"), ("", "events", "create")}
             assert "--events" in args
@@ -205,8 +177,8 @@ def test_namespaced_overlay_grants_only_in_its_namespaces(rendered):
 # ---- the pod ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("overlay", sorted(OVERLAYS))
 def test_pod_runs_non_root_on_a_read_only_root_filesystem(rendered, overlay):
-    spec = _deployment(rendered[overlay])["spec"]["template"]["spec"]
-    pod_sc, c = spec["securityContext"], _container(rendered[overlay])
+    spec = deployment(rendered[overlay])["spec"]["template"]["spec"]
+    pod_sc, c = spec["securityContext"], container(rendered[overlay])
     sc = c["securityContext"]
     assert pod_sc["runAsNonRoot"] is True and pod_sc["runAsUser"] == 65532 and pod_sc["seccompProfile"]["type"] == "RuntimeDefault"
     assert sc["readOnlyRootFilesystem"] is True and sc["allowPrivilegeEscalation"] is False and sc["privileged"] is False
@@ -226,7 +198,7 @@ def test_pod_runs_non_root_on_a_read_only_root_filesystem(rendered, overlay):
     assert threads == {"containerName": c["name"], "resource": "limits.cpu", "divisor": "1"}
     for probe in ("livenessProbe", "readinessProbe"):
         assert c[probe]["httpGet"] == {"path": "/healthz", "port": "http"}
-    assert _deployment(rendered[overlay])["spec"]["replicas"] == 1
+    assert deployment(rendered[overlay])["spec"]["replicas"] == 1
 
 
 def test_config_keys_match_the_watch_contract(rendered):
@@ -238,16 +210,16 @@ def test_config_keys_match_the_watch_contract(rendered):
         assert set(cfg["kinds"]) <= WATCHED_KINDS
         pvc = one(docs, "PersistentVolumeClaim")
         assert cfg["retention"]["max_bytes"] < quantity_bytes(pvc["spec"]["resources"]["requests"]["storage"]), "retention must fit the volume"
-        tmp = next(v for v in _deployment(docs)["spec"]["template"]["spec"]["volumes"] if v["name"] == "tmp")
+        tmp = next(v for v in deployment(docs)["spec"]["template"]["spec"]["volumes"] if v["name"] == "tmp")
         assert quantity_bytes(tmp["emptyDir"]["sizeLimit"]) >= cfg["log_follow_bytes_per_pod"]
 
 
 def test_ports_service_and_network_policy_agree(rendered):
     for name, docs in rendered.items():
-        c = _container(docs)
+        c = container(docs)
         port = int(watch_config(docs)["listen"].rsplit(":", 1)[1])
         assert c["ports"] == [{"name": "http", "containerPort": port, "protocol": "TCP"}]
-        pod_labels = _deployment(docs)["spec"]["template"]["metadata"]["labels"]
+        pod_labels = deployment(docs)["spec"]["template"]["metadata"]["labels"]
         svc = one(docs, "Service")
         assert svc["spec"]["ports"][0]["targetPort"] == "http" and svc["spec"]["ports"][0]["port"] == port
         assert svc["spec"]["selector"].items() <= pod_labels.items()
@@ -257,99 +229,3 @@ def test_ports_service_and_network_policy_agree(rendered):
         assert [p["port"] for rule in np["spec"]["ingress"] for p in rule["ports"]] == [port]
         egress_ports = {p["port"] for rule in np["spec"]["egress"] for p in rule["ports"]}
         assert {53, 443, 6443, 9090} <= egress_ports, name
-
-
-# ---- image <-> manifests ---------------------------------------------------------------------
-def test_image_cmd_user_and_deployment_agree(rendered):
-    import json
-
-    cf = _containerfile()
-    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
-    assert json.loads(cf["ENTRYPOINT"][-1]) == ["k10s"]
-    cmd = json.loads(cf["CMD"][-1])
-    assert cmd == ["watch", "--in-cluster", "--config", "/etc/k10s/watch.yaml"]
-    assert cf["USER"][-1] == "65532:65532" and cf["EXPOSE"][-1] == "8080"
-    assert cf["ARG"][0] == "BASE=python:3.12-slim" and all(f.startswith("${BASE}") for f in cf["FROM"])
-    assert not any("kubectl" in run for run in cf["RUN"]), "no kubectl in the image: capture speaks the API in Python"
-    for name, docs in rendered.items():
-        c = _container(docs)
-        assert "command" not in c, "the image's ENTRYPOINT (k10s) runs"
-        assert c["args"][:len(cmd)] == cmd, name
-        assert c["image"] == f"k10s-forensics:{version}", "the name deploy/build-image.sh tags"
-        assert _deployment(docs)["spec"]["template"]["spec"]["securityContext"]["runAsUser"] == int(cf["USER"][-1].split(":")[0])
-        config_mount = next(m["mountPath"] for m in c["volumeMounts"] if m["name"] == "config")
-        assert cmd[-1].startswith(config_mount + "/") and cmd[-1].rsplit("/", 1)[1] in one(docs, "ConfigMap")["data"]
-    script = (DEPLOY / "build-image.sh").read_text()
-    assert 'TAG="k10s-forensics:$VERSION"' in script and "BASE=python:3.12-slim" in script
-
-
-def test_build_context_lets_in_only_the_package():
-    ignore = (REPO / ".containerignore").read_text()
-    assert ignore == (REPO / ".dockerignore").read_text()
-    allowed = {line[1:].rstrip("/") for line in ignore.splitlines() if line.startswith("!")}
-    setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert set(setuptools["package-dir"].values()) | {"pyproject.toml", "README.md"} == allowed
-    assert ignore.splitlines()[2] == "*", "deny by default"
-    copied = {arg.split()[0] for arg in _containerfile()["COPY"] if not arg.startswith("--from")}
-    assert copied | {"README.md"} >= allowed - {"README.md"} and "pyproject.toml" in copied
-
-
-def test_watch_flags_in_the_deployment_exist_when_watch_is_built(rendered):
-    import click
-
-    from k10s_forensics.cli import cli
-
-    watch = cli.get_command(click.Context(cli), "watch")
-    if watch is None:
-        pytest.skip("`k10s watch` is not in this checkout yet (built on the watch branch)")
-    flags = {opt for p in watch.params for opt in getattr(p, "opts", [])}
-    for overlay, docs in rendered.items():
-        for arg in _container(docs)["args"][1:]:
-            if arg.startswith("--"):
-                assert arg in flags, f"{overlay}: k10s watch has no {arg}"
-
-
-def test_watch_reads_every_overlays_config(rendered, tmp_path):
-    config = pytest.importorskip("k10s_forensics.watch.config", reason="`k10s watch` is not in this checkout yet (built on the watch branch)")
-    for overlay, docs in rendered.items():
-        path = tmp_path / f"{overlay}.yaml"
-        path.write_text(one(docs, "ConfigMap")["data"]["watch.yaml"])
-        cfg = config.load(str(path), {})
-        assert str(cfg.out) == "/var/lib/k10s/bundles" and cfg.events is False
-
-
-# ---- Alertmanager ------------------------------------------------------------------------------
-def _receiver_url(docs) -> str:
-    svc = one(docs, "Service")
-    return f"http://{svc['metadata']['name']}.{svc['metadata']['namespace']}.svc:{svc['spec']['ports'][0]['port']}/alertmanager"
-
-
-def test_alertmanager_overlay_points_at_the_service(rendered):
-    docs = rendered["alertmanager"]
-    url = _receiver_url(docs)
-    amc = one(docs, "AlertmanagerConfig")
-    assert amc["apiVersion"] == "monitoring.coreos.com/v1alpha1" and amc["metadata"]["namespace"] == "monitoring"
-    receivers = {r["name"]: r for r in amc["spec"]["receivers"]}
-    assert set(receivers) == {amc["spec"]["route"]["receiver"]}
-    assert [w["url"] for r in receivers.values() for w in r["webhookConfigs"]] == [url]
-    assert amc["spec"]["route"]["continue"] is True and amc["spec"]["route"]["groupWait"] == "0s"
-    snippet = yaml.safe_load((OVERLAYS["alertmanager"] / "alertmanager-receiver.yaml").read_text())
-    assert [w["url"] for r in snippet["receivers"] for w in r["webhook_configs"]] == [url]
-    np = one(docs, "NetworkPolicy")
-    assert np["spec"]["ingress"][0]["from"][0]["namespaceSelector"]["matchLabels"]["kubernetes.io/metadata.name"] == amc["metadata"]["namespace"]
-
-
-def test_alertmanager_snippet_is_a_valid_alertmanager_config(tmp_path):
-    amtool = shutil.which("amtool")
-    if amtool is None:
-        pytest.skip("amtool is not installed (Debian's prometheus-alertmanager; ./dev.sh setup)")
-    snippet = yaml.safe_load((OVERLAYS["alertmanager"] / "alertmanager-receiver.yaml").read_text())
-    config = {"route": {"receiver": "default", **snippet["route"]}, "receivers": [{"name": "default"}, *snippet["receivers"]]}
-    path = tmp_path / "alertmanager.yml"
-    path.write_text(yaml.safe_dump(config))
-    out = subprocess.run([amtool, "check-config", str(path)], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert "1 receivers" not in out.stdout and "SUCCESS" in out.stdout
-    test = subprocess.run([amtool, "config", "routes", "test", "--config.file", str(path), "k10s=capture", "alertname=GpuXid"],
-                          capture_output=True, text=True, timeout=60)
-    assert test.returncode == 0 and test.stdout.split() == ["k10s-watch"], test.stdout + test.stderr

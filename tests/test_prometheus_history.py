@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import json
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -20,46 +19,13 @@ from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.capture import CaptureOptions, capture
 from k10s_forensics.capture import promplan as plan
 from k10s_forensics.capture.promclient import PromAccess
-from k10s_forensics.engine import connect
 from k10s_forensics.parsers.prometheus import parse_prometheus_query
 from k10s_forensics.serve import start_server
 from k10s_forensics.simulate import simulate
 from k10s_forensics.simulate.prom_history import CONVENTIONS, series_line, write_history
 
-from prom_helpers import add_objects, need_prometheus, prometheus_with, query, service, strip_bundle
+from prom_helpers import PROXY, bundle_rows, capture_from_prometheus, need_prometheus, prometheus_with, query, strip_bundle
 from test_rules_scenarios import compare
-
-
-PROXY = "/api/v1/namespaces/monitoring/services/prometheus-k8s:9090/proxy"
-
-
-def _capture_from_prometheus(root: Path, original: Path, truth: dict, convention: str, drop_pods: bool = False,
-                             via_proxy: bool = False) -> Path:
-    """``via_proxy``: read Prometheus through the (served) API server's service proxy path."""
-    root.mkdir(parents=True, exist_ok=True)
-    write_history(original, root / "history.om", convention)
-    served = strip_bundle(original, root / "served", drop_job_pods=drop_pods)
-    with prometheus_with(root / "history.om", root / "prom") as url:
-        if via_proxy:
-            add_objects(served, [service("monitoring", "prometheus-k8s", [{"name": "web", "port": 9090}])])
-        srv = start_server(served)
-        if via_proxy:
-            srv.upstreams[PROXY] = url
-            url = PROXY
-        try:
-            kubeconfig = srv.write_kubeconfig(root / "kubeconfig")
-            window = truth["window"]
-            options = CaptureOptions(timeout_s=10, prometheus=url, history_from=window["start"], history_to=window["end"])
-            capture(root / "captured", kubeconfig=str(kubeconfig), jobs=(truth["job"],), options=options)
-        finally:
-            srv.stop()
-    return root / "captured"
-
-
-def _rows(bundle: Path, sql: str) -> list[dict]:
-    cur = connect(Bundle.open(bundle)).execute(sql)
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, row)) for row in cur.fetchall()]
 
 
 @pytest.fixture(scope="module")
@@ -73,28 +39,28 @@ def straggler(tmp_path_factory):
 @pytest.mark.parametrize("convention", CONVENTIONS)
 def test_every_convention_names_the_same_culprit(straggler, convention):
     root, truth = straggler
-    out = _capture_from_prometheus(root / convention, root / "orig", truth, convention)
+    out = capture_from_prometheus(root / convention, root / "orig", truth, convention)
     manifest = Bundle.open(out).manifest
     history = manifest["history"]
     assert history["start"] == truth["window"]["start"] and history["not_fetched"] == [] and history["interval_s"] == 10
     misses, alarms = compare(truth, analyze(Bundle.open(out)))
     assert not misses and not alarms, (misses, alarms)
     # attribution: every sample on the node and pod the live scrape named, never an exporter pod
-    live = {(r["gpu_uuid"], r["node"], r["pod"]) for r in _rows(root / "orig", "SELECT DISTINCT gpu_uuid, node, pod FROM gpu_samples WHERE source = 'dcgm-exporter'")}
-    got = {(r["gpu_uuid"], r["node"], r["pod"]) for r in _rows(out, "SELECT DISTINCT gpu_uuid, node, pod FROM gpu_samples WHERE source = 'prometheus-query'")}
+    live = {(r["gpu_uuid"], r["node"], r["pod"]) for r in bundle_rows(root / "orig", "SELECT DISTINCT gpu_uuid, node, pod FROM gpu_samples WHERE source = 'dcgm-exporter'")}
+    got = {(r["gpu_uuid"], r["node"], r["pod"]) for r in bundle_rows(out, "SELECT DISTINCT gpu_uuid, node, pod FROM gpu_samples WHERE source = 'prometheus-query'")}
     assert got and got <= live, sorted(got - live)[:3]
     # every live sample once: raw samples at their own times, nothing repeated or made up
     count = "SELECT count(*) AS n, count(DISTINCT (gpu_uuid, ts)) AS d FROM gpu_samples WHERE source = '%s'"
-    fetched, scraped = _rows(out, count % "prometheus-query")[0], _rows(root / "orig", count % "dcgm-exporter")[0]
+    fetched, scraped = bundle_rows(out, count % "prometheus-query")[0], bundle_rows(root / "orig", count % "dcgm-exporter")[0]
     assert fetched["n"] == fetched["d"] == scraped["d"]
 
 
 def test_pods_gone_history_alone_names_the_culprit(tmp_path):
     need_prometheus()
     truth = simulate("straggler-compute", tmp_path / "orig", seed=2, nodes=3, gpus_per_node=2, minutes=8, interval_s=10, nproc_per_node=1)
-    out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus", drop_pods=True, via_proxy=True)
+    out = capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus", drop_pods=True, via_proxy=True)
     assert Bundle.open(out).manifest["history"]["url"] == PROXY
-    pods = _rows(out, "SELECT pod, node, evidence FROM pods WHERE namespace = '%s'" % truth["job"].split("/")[0])
+    pods = bundle_rows(out, "SELECT pod, node, evidence FROM pods WHERE namespace = '%s'" % truth["job"].split("/")[0])
     assert pods and all(p["evidence"] == "prometheus" and p["node"] for p in pods)
     result = analyze(Bundle.open(out))
     misses, alarms = compare(truth, result)
@@ -117,12 +83,12 @@ def test_oom_cascade_from_history(tmp_path, drop_pods):
     need_prometheus()
     seed, nproc = (1, 1) if drop_pods else (3, None)
     truth = simulate("oom-crashloop", tmp_path / "orig", seed=seed, nodes=3, gpus_per_node=2, minutes=8, interval_s=10, nproc_per_node=nproc)
-    out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus", drop_pods=drop_pods)
+    out = capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus", drop_pods=drop_pods)
     result = analyze(Bundle.open(out))
     misses, alarms = compare(truth, result)
     assert not misses and not alarms, (misses, alarms)
     if drop_pods:
-        assert not _rows(out, "SELECT * FROM log_events LIMIT 1")
+        assert not bundle_rows(out, "SELECT * FROM log_events LIMIT 1")
 
 
 def test_xid79_from_history_with_pods_gone(tmp_path):
@@ -130,7 +96,7 @@ def test_xid79_from_history_with_pods_gone(tmp_path):
     samples stopping and kube-state-metrics' allocatable name the GPU that fell off the bus."""
     need_prometheus()
     truth = simulate("xid-79", tmp_path / "orig", seed=2, nodes=3, gpus_per_node=2, minutes=8, interval_s=10, nproc_per_node=1)
-    out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus", drop_pods=True)
+    out = capture_from_prometheus(tmp_path, tmp_path / "orig", truth, "kube-prometheus", drop_pods=True)
     entries = {c["name"]: c["status"] for c in Bundle.open(out).manifest["collectors"]}
     assert entries["dmesg"] == "skipped" and entries["dcgm"] == "skipped"
     # rank-failure reads the rank's own CUDA-error log line: with the pods gone there are no logs
@@ -202,7 +168,7 @@ def test_a_refused_request_costs_only_its_piece(straggler):
     refused = manifest["history"]["not_fetched"]
     assert refused and all("HTTP 422" in r and "too many samples" in r for r in refused)
     assert any(r.startswith("DCGM_FI_DEV_GPU_UTIL ") for r in refused)
-    pods = _rows(work / "cap", "SELECT count(*) AS n FROM pods WHERE evidence IS NULL")
+    pods = bundle_rows(work / "cap", "SELECT count(*) AS n FROM pods WHERE evidence IS NULL")
     assert pods[0]["n"] > 0  # what the cluster listed is all there
     assert manifest["history"]["interval_s"] == 10  # one series' count_over_time is small enough
 
@@ -243,7 +209,7 @@ def test_tls_and_basic_auth_against_the_real_server(straggler):
         finally:
             srv.stop()
     assert manifests["ca"]["history"]["not_fetched"] == []
-    assert _rows(work / "ca", "SELECT count(*) AS n FROM gpu_samples")[0]["n"] > 0
+    assert bundle_rows(work / "ca", "SELECT count(*) AS n FROM gpu_samples")[0]["n"] > 0
     assert "TLS verification" in manifests["no-ca"]["history"]["not_fetched"][0]
     assert "HTTP 401" in manifests["wrong-password"]["history"]["not_fetched"][0]
 
@@ -277,7 +243,7 @@ def test_more_incidents_from_history(tmp_path, scenario, seed, convention, drop_
     need_prometheus()
     truth = simulate(scenario, tmp_path / "orig", seed=seed, nodes=3, gpus_per_node=2, minutes=8, interval_s=10,
                      nproc_per_node=1 if drop_pods else None)
-    out = _capture_from_prometheus(tmp_path, tmp_path / "orig", truth, convention, drop_pods=drop_pods)
+    out = capture_from_prometheus(tmp_path, tmp_path / "orig", truth, convention, drop_pods=drop_pods)
     misses, alarms = compare(truth, analyze(Bundle.open(out)))
     assert not misses and not alarms, (misses, alarms)
 
@@ -303,5 +269,5 @@ def test_history_without_gpu_util_is_found_by_another_metric(tmp_path):
             srv.stop()
     history = result.bundle.manifest["history"]
     assert history["series_seen"] == 2 and history["interval_s"] == 20 and history["not_fetched"] == []
-    rows = _rows(tmp_path / "cap", "SELECT node, pod, count(*) AS n, max(fb_used_mib) AS top FROM gpu_samples WHERE source = 'prometheus-query' GROUP BY ALL ORDER BY node")
+    rows = bundle_rows(tmp_path / "cap", "SELECT node, pod, count(*) AS n, max(fb_used_mib) AS top FROM gpu_samples WHERE source = 'prometheus-query' GROUP BY ALL ORDER BY node")
     assert rows == [{"node": "n0", "pod": "w-0", "n": 30, "top": 1029.0}, {"node": "n1", "pod": "w-1", "n": 30, "top": 1029.0}]

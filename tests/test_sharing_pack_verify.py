@@ -17,7 +17,7 @@ from k10s_forensics.errors import BundleError
 from k10s_forensics.rebuild.run import rebuild
 from k10s_forensics.sharing.pack import pack
 from k10s_forensics.sharing.verify import verify
-from test_sharing_canaries import build_canary_bundle
+from canary_kit import build_canary_bundle
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,7 @@ from k10s_forensics.sharing.redact.pseudonym import Pseudonymizer
 from k10s_forensics.sharing.redact.replace import TextReplacer
 from k10s_forensics.sharing.redact.revealer import reveal_text
 from k10s_forensics.sharing.redact.secrets import SecretScanner
-from test_sharing_canaries import IDENTITIES, SECRETS, build_canary_bundle, find_leaks
+from canary_kit import IDENTITIES, SECRETS, build_canary_bundle, find_leaks
 
 KEYS = st.binary(min_size=16, max_size=48)
 NAMES = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?", fullmatch=True)

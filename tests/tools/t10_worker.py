@@ -1,24 +1,22 @@
 """The tenth set's training program (tests/tools/torch_scenarios10.py records it), run by torchrun.
-One fault injected on K10S_FAULT_RANK (-1: every rank) at step K10S_FAULT_STEP. Under
-``--max-restarts``, K10S_FAULT and K10S_FAULT_RANK may hold one entry per attempt (comma-separated,
-by TORCHELASTIC_RESTART_COUNT).
+One fault injected on K10S_FAULT_RANK (-1: every rank) at step K10S_FAULT_STEP. Under ``--max-restarts``,
+K10S_FAULT and K10S_FAULT_RANK may hold one entry per attempt (comma-separated, by TORCHELASTIC_RESTART_COUNT).
 
-Styles (K10S_STYLE): ``dp`` (a tiny model, gradients all-reduced by hand over gloo), ``pipe``
-(hand-written pipeline stages: activations ``dist.send``/``dist.recv`` rank to rank, gradients back),
-``groups`` (two ``dist.new_group`` subgroups, {0, 1} and {2, 3}, each all-reducing on its own, a global
-all-reduce at the end), ``ddp`` (DistributedDataParallel with ``no_sync()`` gradient accumulation),
-``tp`` (``parallelize_module`` tensor parallel, Colwise/Rowwise, on a gloo CPU mesh).
+Styles (K10S_STYLE): ``dp`` (a tiny model, gradients all-reduced by hand over gloo), ``pipe`` (hand-written pipeline
+stages: activations ``dist.send``/``dist.recv`` rank to rank, gradients back), ``groups`` (two ``dist.new_group``
+subgroups, {0, 1} and {2, 3}, each all-reducing on its own, a global all-reduce at the end), ``ddp`` (DDP with
+``no_sync()`` gradient accumulation), ``tp`` (``parallelize_module`` tensor parallel, Colwise/Rowwise, gloo CPU mesh).
 
 Faults (K10S_FAULT):
 raise             the stage raises ``ValueError`` (pipe: before sending its activation on)
 sigkill           the rank SIGKILLs itself
 keyerror          ``KeyError`` in the rank's batch lookup
-accum-hang        (ddp) the rank's accumulation count is misconfigured: it stays in ``no_sync()`` for
-                  hundreds of micro-steps while its peers wait in DDP's all-reduce
+accum-hang        (ddp) the rank's accumulation count is misconfigured: it stays in ``no_sync()`` for hundreds
+                  of micro-steps while its peers wait in DDP's all-reduce
 shape             (tp) the rank's batch has 7 features, not 8: its local matmul fails, peers wait
 eval-subprocess   ``subprocess.run([...], check=True)`` of an evaluation command that exits 3
-nproc             the rank drops to an unprivileged user under RLIMIT_NPROC, then starts DataLoader
-                  workers: ``BlockingIOError: [Errno 11] Resource temporarily unavailable``
+nproc             the rank drops to an unprivileged user under RLIMIT_NPROC, then starts DataLoader workers:
+                  ``BlockingIOError: [Errno 11] Resource temporarily unavailable``
 truncated-ckpt    ``torch.load`` of a checkpoint cut in half (``PytorchStreamReader failed reading zip``)
 weights-only      ``torch.load`` of a checkpoint holding a class of the program (weights_only refuses it)
 autograd-fn       a ``torch.autograd.Function`` whose ``backward`` raises
@@ -26,8 +24,8 @@ unicode           the rank's label file holds Latin-1 bytes: ``UnicodeDecodeErro
 exit0             the rank returns with exit status 0 mid-run (its peers see its connection close)
 longline          the rank prints non-UTF-8 bytes and a 70 KiB line, then ``KeyError``
 hparam-assert     every rank: ``assert`` that the global batch divides by the world size (control)
-handled-noise     a clean run; the rank logs a handled exception with its traceback and
-                  failure-looking counters (``error_count=0``, ``failed: 0``) (control)
+handled-noise     a clean run; the rank logs a handled exception with its traceback and failure-looking counters
+                  (``error_count=0``, ``failed: 0``) (control)
 longline-clean    a clean run; the rank prints non-UTF-8 bytes and a 70 KiB line (control)
 """
 
@@ -107,8 +105,7 @@ def _nproc_loader() -> None:
     resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
     os.setgid(65534)
     os.setuid(65534)
-    loader = torch.utils.data.DataLoader(Samples(), batch_size=4, num_workers=2)
-    next(iter(loader))
+    next(iter(torch.utils.data.DataLoader(Samples(), batch_size=4, num_workers=2)))  # fails: no process may start
 
 
 def _labels(rank: int) -> None:
