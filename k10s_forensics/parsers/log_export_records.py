@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 
 from k10s_forensics.parsers.log_normalize import ANSI
+from k10s_forensics.parsers.log_paths import path_pod
 
 UTC = dt.timezone.utc
 _ISO = re.compile(r"^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?\s*(Z|[+-]\d\d:?\d\d|UTC)?$")
@@ -36,12 +37,6 @@ _KIBANA = re.compile(r"^([A-Z][a-z]{2}) (\d{1,2}), (\d{4}) @ (\d\d):(\d\d):(\d\d
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 #: containerd's own line prefix, left in ``log`` when the shipper did not parse it (CRI format)
 _CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d) (?:stdout|stderr) [FP] ")
-#: Fluent Bit / Container Insights stream names: ``…var.log.containers.<pod>_<namespace>_<container>-<64 hex>.log``
-_STREAM = re.compile(r"containers[./]([a-z0-9][-a-z0-9.]*)_([a-z0-9][-a-z0-9]*)_([a-z0-9][-a-z0-9]*)-[0-9a-f]{64}(?:\.log)?$")
-#: kubelet's own folder of a container's log files: ``/var/log/pods/<namespace>_<pod>_<pod uid>/<container>/<n>.log``
-#: (rotated: ``<n>.log.<YYYYMMDD-hhmmss>[.gz]``), the file a collector read (Splunk's ``source``, Vector's ``file``)
-_POD_DIR = re.compile(r"(?:^|/)pods/([a-z0-9][-a-z0-9]*)_([a-z0-9][-a-z0-9.]*)_[0-9a-f-]{8,64}/([a-z0-9][-a-z0-9]*)/\d+\.log"
-                      r"(?:\.\d{8}-\d{6})?(?:\.gz)?$")
 #: the fields that name the stream or file a record came from
 _PATH_KEYS = ("logStreamName", "@logStream", "source", "file", "filename", "log.file.path", "path")
 _STAMPED = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) ")
@@ -205,18 +200,6 @@ def _stream_pod(obj: dict) -> tuple[str | None, str | None]:
         if found[0]:
             return found
     return None, None
-
-
-def path_pod(path: object) -> tuple[str | None, str | None]:
-    """(pod, container) a log file's path or a stream named after it gives (``/var/log/containers/<pod>_<ns>_<container>-<id>.log``,
-    ``/var/log/pods/<ns>_<pod>_<uid>/<container>/0.log``), else (None, None)."""
-    if not isinstance(path, str) or len(path) > 1024:
-        return None, None
-    m = _STREAM.search(path)
-    if m:
-        return m.group(1), m.group(3)
-    m = _POD_DIR.search(path)
-    return (m.group(2), m.group(3)) if m else (None, None)
 
 
 def _json_dict(text: str) -> dict | None:
