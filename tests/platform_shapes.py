@@ -21,9 +21,10 @@ source; searched, not copied):
 * SkyPilot's ``sky logs <cluster>`` of a two-or-more-node task running torchrun once per node: each line behind
   ``(head, rank=0, pid=<pid>) `` or ``(worker<i>, rank=<i>, pid=<pid>, ip=<ip>) ``; the ``rank`` is the node's
   (``SKYPILOT_NODE_RANK``), the lines of the nodes interleaved as they arrive;
-* Vertex AI ``gcloud ai custom-jobs stream-logs`` (gcloud's ``LOG_FORMAT``: ``value(severity, timestamp.date("%Y-%m-%d
-  %H:%M:%S %z"), task_name, trial_id, message)``: tab-separated, seconds only, no trial id for a custom job); the
-  chief is ``workerpool0-0``, the other nodes ``workerpool1-<i>``; what a process wrote to stderr is ``ERROR``;
+* Vertex AI ``gcloud ai custom-jobs stream-logs`` (gcloud's ``command_lib/ai/log_util.LOG_FORMAT``: ``value(severity,
+  timestamp.date("%Y-%m-%d %H:%M:%S %z"), task_name, message)``: tab-separated, seconds only; the older ``gcloud
+  ai-platform jobs stream-logs`` has a ``trial_id`` column before the message); the chief is ``workerpool0-0``, the
+  other nodes ``workerpool1-<i>``; what a process wrote to stderr is ``ERROR``;
 * Azure Monitor Log Analytics: ``ContainerLogV2 | where PodNamespace == "team-a" | project TimeGenerated, Computer,
   PodNamespace, PodName, ContainerName, LogSource, LogMessage | sort by TimeGenerated desc`` exported to CSV from the
   portal (the time column headed ``TimeGenerated [UTC]``, its values as the portal shows them, ``11/28/2026,
@@ -128,7 +129,7 @@ def vertex(es) -> str:
     def task(node: int) -> str:
         return "workerpool0-0" if node == 0 else f"workerpool1-{node - 1}"
     rows = ["ERROR" if _stream(line) == "stderr" else "INFO" for _, _, line in es]
-    return _join(f"{sev}\t{_dt(t).strftime('%Y-%m-%d %H:%M:%S +0000')}\t{task(n)}\t\t{line}" for sev, (t, n, line) in zip(rows, es))
+    return _join(f"{sev}\t{_dt(t).strftime('%Y-%m-%d %H:%M:%S +0000')}\t{task(n)}\t{line}" for sev, (t, n, line) in zip(rows, es))
 
 
 def _portal_time(t: str) -> str:

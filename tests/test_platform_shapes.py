@@ -41,13 +41,17 @@ def test_skypilot_logs_are_split_by_the_node_the_tag_names():
     assert how == "sky logs: one node per task (4: 0, 1, 2, 3)" and [t.split("\n") for _, t in logs][3] == ["step 0", "step 1", "step 2"]
 
 
-def test_vertex_stream_logs_are_one_pod_per_task():
-    """gcloud's ``value(severity, timestamp, task_name, trial_id, message)``: tab-separated, the task the pod, its
-    lines in time order (a line of the same second keeps its place)."""
-    text = ("INFO\t2026-11-28 12:05:02 +0000\tworkerpool0-0\t\t[rank0]: step 4\n"
-            "INFO\t2026-11-28 12:05:03 +0000\tworkerpool1-0\t\t[rank1]: step 4\n"
-            "ERROR\t2026-11-28 12:05:03 +0000\tworkerpool1-0\t\t[rank1]: KeyError: 'labels'\n"
-            "ERROR\t2026-11-28 13:05:04 +0100\tworkerpool0-0\t\t[rank0]: RuntimeError: Connection closed by peer\n")
+VERTEX = ("INFO\t2026-11-28 12:05:02 +0000\tworkerpool0-0\t[rank0]: step 4\n"
+          "INFO\t2026-11-28 12:05:03 +0000\tworkerpool1-0\t[rank1]: step 4\n"
+          "ERROR\t2026-11-28 12:05:03 +0000\tworkerpool1-0\t[rank1]: KeyError: 'labels'\n"
+          "ERROR\t2026-11-28 13:05:04 +0100\tworkerpool0-0\t[rank0]: RuntimeError: Connection closed by peer\n")
+
+
+@pytest.mark.parametrize("text", [VERTEX, VERTEX.replace("-0\t", "-0\t\t"), VERTEX.replace("-0\t", "-0\t7\t")],
+                         ids=["custom-jobs", "ai-platform-no-trial", "ai-platform-trial-7"])
+def test_vertex_stream_logs_are_one_pod_per_task(text):
+    """gcloud's ``value(severity, timestamp, task_name, [trial_id,] message)``: tab-separated, the task the pod, its
+    lines in time order (a line of the same second keeps its place); ai-platform's trial id column taken off."""
     logs, _, how = split_export([("vertex.log", text)], "imported")
     assert how == "gcloud stream-logs output, 4 records (2 pods: workerpool0-0, workerpool1-0)"
     assert [body.split("\n") for _, body in logs] == [

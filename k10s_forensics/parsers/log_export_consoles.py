@@ -15,12 +15,12 @@
   such a name: a plain log's own ISO times are not taken for it;
 * ``gcloud logging read`` with its default format, YAML: ``---`` before every entry, each an entry as
   ``--format=json`` gives it (``textPayload``, ``resource.labels.pod_name``, ``timestamp``, …);
-* a training job's log stream, ``gcloud ai custom-jobs stream-logs`` (Vertex AI) and ``gcloud ai-platform jobs
-  stream-logs``: gcloud's ``value(severity, timestamp.date("%Y-%m-%d %H:%M:%S %z"), task_name, trial_id, message)``,
-  tab-separated (``ERROR<TAB>2026-11-28 12:05:03 +0000<TAB>workerpool1-0<TAB><TAB><line>``; the trial id empty
-  outside a hyperparameter tuning job); the task (``workerpool0-0``, the chief, ``workerpool1-<i>``, the other
-  replicas; ``master-replica-0``, ``worker-replica-<i>``) is the pod, its lines in time order (seconds only: lines of
-  one second keep the file's order).
+* a training job's log stream, ``gcloud ai custom-jobs stream-logs`` (Vertex AI: gcloud's ``value(severity,
+  timestamp.date("%Y-%m-%d %H:%M:%S %z"), task_name, message)``, tab-separated: ``ERROR<TAB>2026-11-28 12:05:03
+  +0000<TAB>workerpool1-0<TAB><line>``) and ``gcloud ai-platform jobs stream-logs`` (a ``trial_id`` column before the
+  message, empty outside a hyperparameter tuning job: taken off when nearly every line has one); the task
+  (``workerpool0-0``, the chief, ``workerpool1-<i>``, the other replicas; ``master-replica-0``, ``worker-replica-<i>``)
+  is the pod, its lines in time order (seconds only: lines of one second keep the file's order).
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ _FB_LOG = re.compile(r'"(?:log|message)"=>"(.*?)"(?=, "[^"\n]{1,128}"=>|\}+\]$)'
 _FB_KEY = {"pod": re.compile(r'"pod_name"=>"([^"\n]{1,253})"'), "container": re.compile(r'"container_name"=>"([^"\n]{1,253})"')}
 _TAIL = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{6}[+-]\d\d:\d\d)?) (?:(\S{1,512}) )?(.*)$")
 _SEVERITY = r"(?:DEFAULT|DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL|ALERT|EMERGENCY)"
-_STREAM_LOGS = re.compile(rf"^{_SEVERITY}\t(\d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d\d\d)\t([\w.-]{{1,253}})\t[\w.-]{{0,64}}\t(.*)$")
+_STREAM_LOGS = re.compile(rf"^{_SEVERITY}\t(\d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d\d\d)\t([\w.-]{{1,253}})\t(.*)$")
+_TRIAL = re.compile(r"^[\w.-]{0,64}\t")
 _YAML_HEAD = re.compile(r"^\ufeff?---\s*\n")
 _YAML_CLAIM = re.compile(r"^(?:textPayload|jsonPayload|insertId|logName):", re.M)
 
@@ -113,11 +114,13 @@ def _tail_record(line: str) -> Record | None:
 
 def gcloud_stream(text: str, lines: list[str]) -> list[Record | str] | None:
     """``gcloud … stream-logs`` output (see the module doc), or None."""
-    out: list[Record | str] = []
-    for line in lines:
-        m = _STREAM_LOGS.match(line)
-        out.append(Record(m.group(2), None, parse_time_ns(m.group(1)), clean_line(m.group(3))) if m else line)
-    return out if sum(isinstance(r, Record) for r in out) >= _SHARE * len(lines) else None
+    found = [_STREAM_LOGS.match(line) for line in lines]
+    matched = [m for m in found if m]
+    if len(matched) < _SHARE * len(lines):
+        return None
+    trial = sum(bool(_TRIAL.match(m.group(3))) for m in matched) >= 0.9 * len(matched)  # ai-platform's trial_id column
+    return [Record(m.group(2), None, parse_time_ns(m.group(1)), clean_line(_TRIAL.sub("", m.group(3), count=1) if trial else m.group(3)))
+            if m else line for m, line in zip(found, lines)]
 
 
 def gcloud_yaml(text: str) -> list[Record | str] | None:

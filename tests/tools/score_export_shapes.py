@@ -13,7 +13,7 @@ ranks outside the truth, or any rank in a control), nothing named, the cause mis
 named, another cause), or an error (the import raised where it should read or say one line). Two bundles whose pods hold the same lines are analysed once (a cache keyed
 by what the importer wrote), so the whole sweep takes minutes, not hours.
 
-    .venv/bin/python tests/tools/score_export_shapes.py [--family export|launcher|job] [-k NAME] [-j 2] [--every N] [--json out.json]
+    .venv/bin/python tests/tools/score_export_shapes.py [--family export|launcher|job|session|store|platform] [-k NAME] [-j 2] [--every N] [--json out.json]
 """
 
 from __future__ import annotations
