@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gzip
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from k10s_forensics.parsers.log_launcher_prefix import split_launcher
 from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_notebook import notebook_text
 from k10s_forensics.parsers.log_paste import repair_paste
+from k10s_forensics.parsers.log_paths import path_names, source_name
 from k10s_forensics.parsers.log_exports import split_export
 from k10s_forensics.parsers.log_pod_prefix import split_files, split_source
 from k10s_forensics.parsers.k8s_runtime import ASSUMED, IMPORTED_ANNOTATION, LAYOUT_LABEL  # the parser reads what the importer writes
@@ -79,7 +81,9 @@ def read_sources(path: str) -> list[LogSource]:
         return [LogSource(f"{p.name}/{member}", text) for member, text in members(path, data, MAX_SOURCE_BYTES)]
     if b"\x00" in data[:65536]:
         raise InputError(f"{path}: binary data, not a text log")
-    return [LogSource(p.name, data.decode("utf-8", errors="replace"))]
+    # kubelet's trees name the pod in the path, not the file (``/var/log/pods/<ns>_<pod>_<uid>/<container>/0.log``)
+    name = source_name(path) or source_name(os.path.realpath(path)) or p.name
+    return [LogSource(name, data.decode("utf-8", errors="replace"))]
 
 
 def _clock(lines: list[str], now: dt.datetime) -> tuple[dt.datetime | None, dt.datetime | None]:
@@ -147,6 +151,19 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
     return bodies
 
 
+def _kubelet_files(sources: list[LogSource], namespace: str) -> tuple[list[LogSource], str]:
+    """A container's file read twice (kubelet's ``/var/log/pods`` file and its ``/var/log/containers`` link, both given
+    or both in an archive) read once; the namespace their paths name, when they name one and none was given."""
+    seen, kept = set(), []
+    for s in sources:
+        names = path_names(s.name)
+        if names is None or (names, s.text) not in seen:
+            kept.append(s)
+        seen.add((names, s.text))
+    spaces = {names[0] for s in kept if (names := path_names(s.name))}
+    return kept, spaces.pop() if namespace == "imported" and len(spaces) == 1 else namespace
+
+
 def _by_launcher(source: LogSource, job: str) -> tuple[list[tuple[str, str]], str, str] | None:
     """srun/mpirun/pdsh tags that name the node (``parsers.log_launcher_prefix``): one log per node."""
     split = split_launcher(source.name, source.text)
@@ -184,6 +201,7 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
 
     if not sources:
         raise InputError("no log given")
+    sources, namespace = _kubelet_files(sources, namespace)
     # a Jupyter notebook: the outputs its cells saved, not its JSON (parsers.log_notebook)
     sources = [LogSource(s.name, nb) if (nb := notebook_text(s.text)) is not None else s for s in sources]
     # a GitLab job log: the runner's stream marks and section markers taken off (parsers.log_ci)
@@ -207,7 +225,7 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     if by_pod and by_pod.startswith(PER_PROCESS) and layout.hints.get("nproc_per_node") == "option" and nproc_per_node == 1:
         layout.hints["nproc_per_node"] = "one file per process"
     layout.repairs = {s.name: r.notes for s, r in repaired if r.notes}
-    layout.job = job
+    layout.job, layout.namespace = job, namespace
     if by_pod:
         layout.hints["nodes"] = by_pod
     if layout.nproc_per_node > MAX_GUESSED_NPROC and not nproc_per_node:

@@ -29,6 +29,7 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     A whole job saved with `kubectl logs --prefix`, or exported from a log store (Loki,
     Cloud Logging, CloudWatch, Elasticsearch/Kibana, stern), is split back into one pod each,
     placed by the training operator's pod names (docs/import.md).
+    kubelet's own files (/var/log/pods/*/*/*, /var/log/containers/*) are the pods their paths name.
     A tar or zip archive is read as the files in it. srun --label, mpirun --tag-output and
     pdsh tags that name a node (a torchrun per node) split the log by node; several torchrun
     agents in one log are one node each; files one per process (Azure ML's
@@ -42,7 +43,7 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     bundle, layout = import_logs(sources, out_dir, nproc_per_node=nproc_per_node, world_size=world_size, nodes=nodes,
                                  job=job, namespace=namespace, split=split)
     how = ", ".join(f"{k} from {v}" for k, v in layout.hints.items())
-    click.echo(f"wrote {bundle.path}: job {namespace}/{layout.job or job}, {layout.nodes} node(s) x {layout.nproc_per_node} process(es), "
+    click.echo(f"wrote {bundle.path}: job {layout.namespace or namespace}/{layout.job or job}, {layout.nodes} node(s) x {layout.nproc_per_node} process(es), "
                f"world size {layout.world_size} ({how})")
     if layout.rank_unknown:
         click.echo("no line numbers a rank, a process or a worker: a failure is reported without a rank "

@@ -14,7 +14,13 @@
   host's ``<job>/algo-<i>-<epoch>``). A line is the CLI's only where its message is such a record or its stream is
   such a name: a plain log's own ISO times are not taken for it;
 * ``gcloud logging read`` with its default format, YAML: ``---`` before every entry, each an entry as
-  ``--format=json`` gives it (``textPayload``, ``resource.labels.pod_name``, ``timestamp``, …).
+  ``--format=json`` gives it (``textPayload``, ``resource.labels.pod_name``, ``timestamp``, …);
+* a training job's log stream, ``gcloud ai custom-jobs stream-logs`` (Vertex AI: gcloud's ``value(severity,
+  timestamp.date("%Y-%m-%d %H:%M:%S %z"), task_name, message)``, tab-separated: ``ERROR<TAB>2026-11-28 12:05:03
+  +0000<TAB>workerpool1-0<TAB><line>``) and ``gcloud ai-platform jobs stream-logs`` (a ``trial_id`` column before the
+  message, empty outside a hyperparameter tuning job: taken off when nearly every line has one); the task
+  (``workerpool0-0``, the chief, ``workerpool1-<i>``, the other replicas; ``master-replica-0``, ``worker-replica-<i>``)
+  is the pod, its lines in time order (seconds only: lines of one second keep the file's order).
 """
 
 from __future__ import annotations
@@ -32,6 +38,9 @@ _FB_OWN = re.compile(r"^(?:\[\d{4}/\d\d/\d\d \d\d:\d\d:\d\d\] \[ ?[a-z]{4,5}\]|F
 _FB_LOG = re.compile(r'"(?:log|message)"=>"(.*?)"(?=, "[^"\n]{1,128}"=>|\}+\]$)', re.S)
 _FB_KEY = {"pod": re.compile(r'"pod_name"=>"([^"\n]{1,253})"'), "container": re.compile(r'"container_name"=>"([^"\n]{1,253})"')}
 _TAIL = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{6}[+-]\d\d:\d\d)?) (?:(\S{1,512}) )?(.*)$")
+_SEVERITY = r"(?:DEFAULT|DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL|ALERT|EMERGENCY)"
+_STREAM_LOGS = re.compile(rf"^{_SEVERITY}\t(\d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d\d\d)\t([\w.-]{{1,253}})\t(.*)$")
+_TRIAL = re.compile(r"^[\w.-]{0,64}\t")
 _YAML_HEAD = re.compile(r"^\ufeff?---\s*\n")
 _YAML_CLAIM = re.compile(r"^(?:textPayload|jsonPayload|insertId|logName):", re.M)
 
@@ -103,6 +112,17 @@ def _tail_record(line: str) -> Record | None:
     return Record(pod or stream, container, parse_time_ns(stamp), clean_line(message))
 
 
+def gcloud_stream(text: str, lines: list[str]) -> list[Record | str] | None:
+    """``gcloud … stream-logs`` output (see the module doc), or None."""
+    found = [_STREAM_LOGS.match(line) for line in lines]
+    matched = [m for m in found if m]
+    if len(matched) < _SHARE * len(lines):
+        return None
+    trial = sum(bool(_TRIAL.match(m.group(3))) for m in matched) >= 0.9 * len(matched)  # ai-platform's trial_id column
+    return [Record(m.group(2), None, parse_time_ns(m.group(1)), clean_line(_TRIAL.sub("", m.group(3), count=1) if trial else m.group(3)))
+            if m else line for m, line in zip(found, lines)]
+
+
 def gcloud_yaml(text: str) -> list[Record | str] | None:
     """``gcloud logging read``'s YAML (entries after ``---``), or None when ``text`` is none."""
     if not _YAML_HEAD.match(text) or not _YAML_CLAIM.search(text[:65536]):
@@ -123,4 +143,4 @@ def _plain(entry: dict) -> dict:
             for k, v in entry.items()}
 
 
-__all__ = ["aws_tail", "fluentbit_stdout", "gcloud_yaml"]
+__all__ = ["aws_tail", "fluentbit_stdout", "gcloud_stream", "gcloud_yaml"]

@@ -28,26 +28,23 @@ import re
 from dataclasses import dataclass
 
 from k10s_forensics.parsers.log_normalize import ANSI
+from k10s_forensics.parsers.log_paths import path_pod
 
 UTC = dt.timezone.utc
 _ISO = re.compile(r"^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?\s*(Z|[+-]\d\d:?\d\d|UTC)?$")
 #: Kibana's default date format (``dateFormat``: ``MMM D, YYYY @ HH:mm:ss.SSS``)
 _KIBANA = re.compile(r"^([A-Z][a-z]{2}) (\d{1,2}), (\d{4}) @ (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?$")
+#: the Azure portal's (en-US) date, as Log Analytics' CSV export writes it: ``11/28/2026, 6:49:10.466 PM``
+_PORTAL = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4}),? (\d{1,2}):(\d\d):(\d\d)(?:\.(\d{1,9}))? ([AP]M)$")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 #: containerd's own line prefix, left in ``log`` when the shipper did not parse it (CRI format)
 _CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d) (?:stdout|stderr) [FP] ")
-#: Fluent Bit / Container Insights stream names: ``…var.log.containers.<pod>_<namespace>_<container>-<64 hex>.log``
-_STREAM = re.compile(r"containers[./]([a-z0-9][-a-z0-9.]*)_([a-z0-9][-a-z0-9]*)_([a-z0-9][-a-z0-9]*)-[0-9a-f]{64}(?:\.log)?$")
-#: kubelet's own folder of a container's log files: ``/var/log/pods/<namespace>_<pod>_<pod uid>/<container>/<n>.log``
-#: (rotated: ``<n>.log.<YYYYMMDD-hhmmss>[.gz]``), the file a collector read (Splunk's ``source``, Vector's ``file``)
-_POD_DIR = re.compile(r"(?:^|/)pods/([a-z0-9][-a-z0-9]*)_([a-z0-9][-a-z0-9.]*)_[0-9a-f-]{8,64}/([a-z0-9][-a-z0-9]*)/\d+\.log"
-                      r"(?:\.\d{8}-\d{6})?(?:\.gz)?$")
 #: the fields that name the stream or file a record came from
 _PATH_KEYS = ("logStreamName", "@logStream", "source", "file", "filename", "log.file.path", "path")
 _STAMPED = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) ")
-_POD_KEYS = ("pod", "pod_name", "podName", "k8s_pod_name", "kubernetes_pod_name", "k8s.pod.name", "resource.labels.pod_name",
+_POD_KEYS = ("pod", "pod_name", "podName", "PodName", "k8s_pod_name", "kubernetes_pod_name", "k8s.pod.name", "resource.labels.pod_name",
              "kubernetes.pod.name", "kubernetes.pod_name", "kubernetes.labels.pod")
-_CONTAINER_KEYS = ("container", "container_name", "containerName", "k8s_container_name", "kubernetes_container_name", "k8s.container.name",
+_CONTAINER_KEYS = ("container", "container_name", "containerName", "ContainerName", "k8s_container_name", "kubernetes_container_name", "k8s.container.name",
                    "resource.labels.container_name", "kubernetes.container.name", "kubernetes.container_name")
 _LINE_KEYS = ("line", "textPayload", "jsonPayload.message", "jsonPayload.log", "log", "message", "@message", "MESSAGE")
 #: keys only a log store's record has (an application's own JSON log has none of them)
@@ -98,6 +95,10 @@ def parse_time_ns(value: object) -> int | None:
     if m and m.group(1) in _MONTHS:
         return _epoch_ns(int(m.group(3)), _MONTHS.index(m.group(1)) + 1, int(m.group(2)), int(m.group(4)), int(m.group(5)),
                          int(m.group(6)), frac=m.group(7) or "")
+    m = _PORTAL.match(text)
+    if m and 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(4)) <= 12:
+        hour = int(m.group(4)) % 12 + (12 if m.group(8) == "PM" else 0)
+        return _epoch_ns(int(m.group(3)), int(m.group(1)), int(m.group(2)), hour, int(m.group(5)), int(m.group(6)), frac=m.group(7) or "")
     return None
 
 
@@ -205,18 +206,6 @@ def _stream_pod(obj: dict) -> tuple[str | None, str | None]:
         if found[0]:
             return found
     return None, None
-
-
-def path_pod(path: object) -> tuple[str | None, str | None]:
-    """(pod, container) a log file's path or a stream named after it gives (``/var/log/containers/<pod>_<ns>_<container>-<id>.log``,
-    ``/var/log/pods/<ns>_<pod>_<uid>/<container>/0.log``), else (None, None)."""
-    if not isinstance(path, str) or len(path) > 1024:
-        return None, None
-    m = _STREAM.search(path)
-    if m:
-        return m.group(1), m.group(3)
-    m = _POD_DIR.search(path)
-    return (m.group(2), m.group(3)) if m else (None, None)
 
 
 def _json_dict(text: str) -> dict | None:

@@ -1,7 +1,8 @@
 """A multi-node launcher's per-line prefix that names the NODE, not the rank: one log split per node.
 
 Slurm's ``srun --label`` (``<task>: ``), Open MPI's ``mpirun --tag-output`` (``[<jobid>,<rank>]<stderr>:``,
-``--timestamp-output`` puts the ctime before it) and pdsh (``<host>: ``, DeepSpeed's multinode
+``--timestamp-output`` puts the ctime before it), SkyPilot's ``sky logs`` (``(head, rank=0, pid=P) ``, ``(worker1,
+rank=1, pid=P, ip=A) ``: the node's rank, ``SKYPILOT_NODE_RANK``) and pdsh (``<host>: ``, DeepSpeed's multinode
 runner) tag every line with the task or host that printed it. When each task runs one training
 process, the tag is the process's rank and the log parser reads it so (docs/parsers-logs.md). When
 each task runs a launcher of its own (``srun -l --ntasks-per-node=1 torchrun …``, ``mpirun --map-by
@@ -13,7 +14,8 @@ the rank names the wrong rank.
 behind a tag prove it holds several processes (two distinct inner ranks or local ranks, an inner
 global rank other than the tag's number, a torch elastic agent's line, a launcher inside naming
 two processes or one other than the tag: mp.spawn's ``Process 2 terminated``, torchrun's
-``local_rank: 1``), or the tags are pdsh's hosts (a host is never a rank), the log is split
+``local_rank: 1``), or the tags are pdsh's hosts (a host is never a rank) or SkyPilot's nodes (in the order of their
+``rank``), the log is split
 into one log per tag, the tag taken off (the parser reads what is behind it, ``log_normalize``). Each tag's log goes to the node its inner global ranks name
 (``rank // processes per node``, the processes per node from the inner tags; a torchrun failure table's
 entries, ``rank : 3 (local_rank: 1)``, count: the agent reports its own node's processes); a tag whose lines
@@ -36,9 +38,13 @@ _TAGS = (
     ("srun --label", re.compile(r"^ {0,4}(\d{1,5}): ")),
     ("mpirun --tag-output", re.compile(_CTIME + r"\[(?:[\w.@-]{1,100},)?(\d{1,7})\]<std(?:out|err|diag)>:")),
     # a host name with a digit in it (worker-1, node01, ip-10-0-0-2), not a launcher's or logger's own word
+    # SkyPilot's ``sky logs``: ``(head, rank=0, pid=P) `` / ``(worker<i>, rank=<i>, pid=P, ip=A) ``, the rank the node's
+    ("sky logs", re.compile(r"^\((?:head|worker\d{1,5}), rank=(\d{1,5}), pid=\d{1,10}(?:, ip=[\w.:-]{1,253})?\) ")),
     ("pdsh", re.compile(r"^(?!(?:srun|slurmstepd|mpirun|mpiexec|prterun|orted|pdsh|deepspeed|torchrun|python\d?|rank\d*)\b)"
                         r"([A-Za-z][\w.-]{0,62}?\d[\w.-]{0,62}): ")),
 )
+#: tags that always name a node: a host is never a rank, SkyPilot's ``rank`` is the node's
+_NODE_TAGS = ("pdsh", "sky logs")
 #: a launcher inside the task naming its processes: mp.spawn's ``Process 2 terminated with …``, torchrun's ``local_rank: 1``
 _NAMES_PROCESS = re.compile(r"\b(?:[Pp]rocess (\d{1,5}) terminated|local_rank: (\d{1,5}))")
 #: at least this share of the non-blank lines carry the tag
@@ -120,11 +126,11 @@ def split_launcher(name: str, text: str) -> tuple[list[tuple[str, str]], str] | 
             per_tag.setdefault(current, []).append(line)
     tags = list(per_tag)
     inner = {t: _inner(per_tag[t]) for t in tags}
-    if len(tags) > _MAX_TAGS or not (what == "pdsh" or any(_holds_processes(t, per_tag[t], inner[t]) for t in tags)):
+    if len(tags) > _MAX_TAGS or not (what in _NODE_TAGS or any(_holds_processes(t, per_tag[t], inner[t]) for t in tags)):
         return None
     if len(tags) == 1:  # one task ran every process (or one host's lines): the tag is no rank
         return [(name, "\n".join(per_tag[tags[0]]))], f"{what}: one task ({tags[0]}), its tag taken off"
-    order = _nodes(tags, inner)
+    order = sorted(tags, key=_natural) if what == "sky logs" else _nodes(tags, inner)
     shown = ", ".join(order[:4]) + (", ..." if len(order) > 4 else "")
     return [(f"{name}: {what} {t}", "\n".join(per_tag[t])) for t in order], f"{what}: one node per task ({len(order)}: {shown})"
 

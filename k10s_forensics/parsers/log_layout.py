@@ -172,6 +172,7 @@ class Layout:
     hints: dict[str, str] = field(default_factory=dict)
     repairs: dict[str, list[str]] = field(default_factory=dict)  # source name -> what pasting did, undone
     job: str | None = None  # the job's name: --job, else the pods' own (kubectl logs --prefix)
+    namespace: str | None = None  # the job's namespace: --namespace, else the one kubelet's log paths name
     rank_unknown: bool = False  # nothing gave the layout and no line numbers a rank: the one process is assumed
 
 

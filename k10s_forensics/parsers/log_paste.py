@@ -24,8 +24,8 @@
    of a dotted name the row was cut inside, ``torch.distributed.elast`` | ``ic.…ChildFailedError:``);
 6. **one known wording cut in two** where the paste wrapped only that line (``log_cut_wordings``);
 7. **horovodrun's rank tags** whose ``<stderr>`` a markdown renderer dropped (``log_bare_tags``);
-8. **a rank range**: one line the paste wrote for several ranks (``[Rank 1-7] Watchdog caught …``),
-   written out once per rank (``log_rank_ranges``).
+8. **a rank range** (``[Rank 1-7] Watchdog caught …``) written out once per rank (``log_rank_ranges``);
+   and, after markdown, **typographic quotes** a chat's editor made (``log_quotes``).
 
 A log that shows none of these shapes comes back unchanged. The repairs are applied by
 ``k10s import-logs`` (docs/import.md); container logs read from the API are never pasted.
@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from k10s_forensics.parsers.log_bare_tags import restore_bare_tags
 from k10s_forensics.parsers.log_cut_wordings import rejoin_cut_wordings
 from k10s_forensics.parsers.log_normalize import ANSI, normalize
+from k10s_forensics.parsers.log_quotes import straight_quotes
 from k10s_forensics.parsers.log_rank_ranges import expand_rank_ranges
 
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*[\w+.#-]{0,30}\s*$")
@@ -92,7 +93,7 @@ def repair_paste(text: str) -> Repaired:
             text = stripped
     lines = text.split("\n")
     depth, at = 0, -1
-    for step in (_markdown, _quoting_whole, _bullets, _double_spacing, _interrupted, _unwrap, _quoting, rejoin_cut_wordings,
+    for step in (_markdown, straight_quotes, _quoting_whole, _bullets, _double_spacing, _interrupted, _unwrap, _quoting, rejoin_cut_wordings,
                  restore_bare_tags, expand_rank_ranges):
         lines, note = step(lines)
         for _ in range(2 if step is _double_spacing and note else 0):  # a double-spaced paste copied double-spaced again

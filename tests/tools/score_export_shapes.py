@@ -2,7 +2,9 @@
 (``--family launcher``: every launcher/platform shape of tests/launcher_shapes.py; ``--family job``: the scheduler,
 workflow, journal and notebook shapes of tests/job_shapes.py; ``--family session``: the terminal recordings, CI log,
 Datadog CSV and LeaderWorkerSet shapes of tests/session_shapes.py; ``--family store``: a node's rotated pod log
-folder, collectors' consoles and log stores' exports of tests/store_shapes.py).
+folder, collectors' consoles and log stores' exports of tests/store_shapes.py; ``--family platform``: kubectl logs
+without --prefix, --previous above the current attempt, --all-containers with an Istio sidecar, SkyPilot, Vertex AI,
+Azure Monitor's CSV and a Slack paste of tests/platform_shapes.py).
 
 Each shape's files go through ``k10s import-logs`` with no option (``import_logs`` as the CLI calls
 it) and are scored with torch_runs_kit.score against the run's truth, beside the run's plain pod
@@ -11,7 +13,7 @@ ranks outside the truth, or any rank in a control), nothing named, the cause mis
 named, another cause), or an error (the import raised where it should read or say one line). Two bundles whose pods hold the same lines are analysed once (a cache keyed
 by what the importer wrote), so the whole sweep takes minutes, not hours.
 
-    .venv/bin/python tests/tools/score_export_shapes.py [--family export|launcher|job] [-k NAME] [-j 2] [--every N] [--json out.json]
+    .venv/bin/python tests/tools/score_export_shapes.py [--family export|launcher|job|session|store|platform] [-k NAME] [-j 2] [--every N] [--json out.json]
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import export_shapes  # noqa: E402
 import job_shapes  # noqa: E402
 import launcher_shapes  # noqa: E402
+import platform_shapes  # noqa: E402
 import session_shapes  # noqa: E402
 import store_shapes  # noqa: E402
 import k10s_forensics.logimport as logimport  # noqa: E402
@@ -43,7 +46,8 @@ _FAMILIES = {"export": lambda run: export_shapes.shapes(run.stamped()),
              "launcher": lambda run: launcher_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
              "job": lambda run: job_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
              "session": lambda run: session_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
-             "store": lambda run: store_shapes.shapes(run.stamped(), run.truth["nproc_per_node"])}
+             "store": lambda run: store_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
+             "platform": lambda run: platform_shapes.shapes(run.stamped(), run.truth["nproc_per_node"])}
 _FAMILY = _FAMILIES["export"]
 
 
@@ -138,7 +142,9 @@ def main() -> int:
                     help="export: log pipelines (tests/export_shapes.py); launcher: launchers and platforms (tests/launcher_shapes.py); "
                          "job: schedulers, workflow engines, journals, notebooks (tests/job_shapes.py); "
                          "session: terminal recordings, a CI job log, a Datadog CSV, LeaderWorkerSet pods (tests/session_shapes.py); "
-                         "store: rotated CRI files, Fluent Bit / Vector consoles, Elasticsearch, Splunk, aws logs tail, gcloud (tests/store_shapes.py)")
+                         "store: rotated CRI files, Fluent Bit / Vector consoles, Elasticsearch, Splunk, aws logs tail, gcloud (tests/store_shapes.py); "
+                         "platform: kubectl logs without --prefix / --previous / --all-containers, SkyPilot, Vertex AI, Azure Monitor, "
+                         "a Slack paste (tests/platform_shapes.py)")
     ap.add_argument("--shapes", default=None)
     ap.add_argument("--json", help="write each run's readings here as they come (JSON lines)")
     ap.add_argument("--every", type=int, default=1, help="only every N-th run (a sample, in load order)")
@@ -146,7 +152,8 @@ def main() -> int:
     global _FAMILY
     logimport.BundleWriter = _Tracking
     _FAMILY = _FAMILIES[args.family]
-    module = {"export": export_shapes, "launcher": launcher_shapes, "job": job_shapes, "session": session_shapes, "store": store_shapes}[args.family]
+    module = {"export": export_shapes, "launcher": launcher_shapes, "job": job_shapes, "session": session_shapes, "store": store_shapes,
+              "platform": platform_shapes}[args.family]
     names = [s for s in (args.shapes or ",".join(module.SHAPES)).split(",") if s]
     runs = [r for r in load_runs() if args.k in r.id][::args.every]
     rows = []
