@@ -89,6 +89,8 @@ def test_other_exceptions_stay_the_ranks_own(line):
      "RuntimeError: NCCL error: x"),
     ("(VllmWorker TP2 pid=407) INFO 08-25 12:24:19 [multiproc_executor.py:520] Parent process exited", 2, "Parent process exited"),
     ("(Worker_TP1_EP1 pid=33) ERROR 10-01 01:02:03 [core.py:91] boom", 1, "boom"),
+    ("(VllmWorker rank=6 pid=xxxxxx) ERROR 07-23 19:34:51 [multiproc_executor.py:487] boom", 6, "boom"),  # a masked pid
+    ("(VllmWorker TP3 pid=<PID>) ERROR 07-23 19:34:51 [multiproc_executor.py:487] boom", 3, "boom"),
     ("(Worker_PP1_TP0 pid=33) ERROR 10-01 01:02:03 [core.py:91] boom", None, "boom"),  # a later pipeline stage: TP0 is no global rank
     # vLLM V0's worker: a pid, no rank; its older logger layout (no bracket) is left as it is
     ("(VllmWorkerProcess pid=1699362) ERROR 02-19 19:18:42 multiproc_worker_utils.py:242] RuntimeError: NCCL error: y", None,
