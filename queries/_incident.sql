@@ -277,7 +277,7 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
           -- a SIGKILL seconds after another rank had failed is the teardown escalating (torchrun
           -- SIGKILLs what its SIGTERM did not stop within the grace period), not a host OOM kill;
           -- only the columns read below (docs/architecture.md, "Narrow CTEs")
-    SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.raw_row, il.line_no, il.event_id, il.subkind,
+    SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.raw_row, il.line_no, il.event_id, il.kind, il.subkind,
            il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line
     FROM k10s_incident_line il
     LEFT JOIN hang h USING (job_key, incident)
@@ -318,10 +318,12 @@ first AS (
     SELECT * FROM best
     QUALIFY row_number() OVER (PARTITION BY job_key, incident ORDER BY tier, ts_filled NULLS LAST, raw_row, line_no, rank_eff, event_id) = 1
 ),
-together AS (  -- the same way and within the same second as the first: failed together
+together AS (  -- the same way and within the same second as the first: failed together (an exit with no status, or a
+              -- traceback cut before its exception, says no way: it cannot be told apart from the first's)
     SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause ORDER BY b.cause) AS causes
     FROM best b JOIN first f USING (job_key, incident)
-    WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause))
+    WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause)
+                                                            OR 'python_traceback' IN (b.kind, f.kind))
                                                            AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
                                -- no clock: ranks that print the same error cannot be ordered (a paste interleaves them);
                                -- the same error up to its numbers (each rank's own values: `got 1.0` / `got 0.0`)

@@ -166,6 +166,14 @@ NOT_YET: dict[str, str] = {
         "rank 1 is right (HCCL's `Cluster Exception Location[IP/ID]:[…/1] … Heartbeat Lost Occurred`); how it ended is not "
         "said, so the cause is exit-unknown (as JAX's task heartbeat, architecture-objective-26); the expectation calls "
         "the lost process rank-dead",
+    # batch 28
+    "awsome-distributed-ai-460-srun-rank3-eval-traceback-control":
+        "one rank's traceback (`3: [rank3]: Traceback`, cut before its exception) is all the paste shows, read as rank 3's "
+        "own failure (warning); that every rank fails alike at the sample's evaluation step is said only in the thread",
+    "aws-ofi-nccl-715-sagemaker-cloudwatch-local-rank1-exit1-control":
+        "one instance's agent reports `failed (exitcode: 1) local_rank: 1` after SIGTERMing the others: the paste is "
+        "placed on node 0, so local rank 1 reads as global rank 1 (warning); which of the two instances printed it, and "
+        "that the exit 1 is a DistBackendError every rank raises, are said only in the thread",
 }
 
 

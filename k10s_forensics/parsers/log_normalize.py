@@ -12,6 +12,9 @@ returns the message that is left together with the identity the prefixes carried
   CRI: what ``/var/log/pods`` holds and users paste);
 * SGLang's process prefix ``[2025-07-25 07:53:08 TP2]`` (``DP2 TP2``, ``TP1 EP1``): the TP rank, unless a
   pipeline stage after the first or a data-parallel replica of its own (``DP1 TP0``) makes it a local one;
+  vLLM's worker prefix ``(VllmWorker rank=2 pid=4664)`` (the rank), ``(VllmWorker TP1 pid=…)`` /
+  ``(Worker_TP1_EP1 pid=…)`` (read as SGLang's) and its logger's ``ERROR 08-05 14:13:44 [file.py:487]`` (V0's
+  ``… multiproc_worker_utils.py:242]`` without the bracket is left: its ``(VllmWorkerProcess pid=…)`` lines name no process);
 * launcher rank tags: torchrun ``[rank3]:`` (also behind a prefix of the user's own, e.g. torchrun's
   ``TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE``: ``[trainer2|0]:[rank2]:``, ``trainer-1> [rank3]:``) and its ``--tee`` role prefix ``[default0]:``
   (a LOCAL rank), Determined ``[rank=3] ||``, mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
@@ -67,6 +70,9 @@ _PREFIX = re.compile(
     r"|\[(?P<local_bare>\d{1,4})\]:(?=\S)"  # torchrun's --tee prefix of an empty role (torchx): [1]:text
     r"|[A-Za-z_][\w-]{0,62}/\d{1,5}(?= )"  # torchx's <role>/<replica id> (local_cwd, `torchx log`)
     r"|\[(?:\d{1,7},)?(?P<mpi>\d{1,7})\]<std(?:out|err)>:"  # mpirun [jobid,rank], horovodrun (gloo) [rank]
+    # vLLM's worker processes: ``(VllmWorker rank=2 pid=4664)`` (its rank), ``(VllmWorker TP1 pid=…)``, ``(Worker_TP1_EP1 pid=…)``
+    r"|\(VllmWorker rank=(?P<vllm_rank>\d{1,7}) pid=[^)\s]{1,40}\)"  # the pid may be masked (``pid=xxxxxx``)
+    r"|\((?:VllmWorker |Worker_)(?P<vllm_tags>(?:DP|PP|TP|EP)\d{1,5}(?:[ _](?:DP|PP|TP|EP)\d{1,5}){0,3}) pid=[^)\s]{1,40}\)"
     r"|\((?:RayTrainWorker|TrainTrainable|\w{1,40}Worker|\w{1,40}Actor)(?: pid=(?P<actor_pid>\d{1,9}))?[^)]{0,200}\)"
     r"|\((?:\w{1,40}Controller|raylet|gcs_server|autoscaler|\w{1,40}Cleaner|\w{1,40}Watcher) ?[^)]{0,200}\)"  # Ray's own processes
     r"|\[(?P<bare_pid>\d{1,9})\](?=\s)"  # pid (logging's ``[%(process)d]``)
@@ -75,6 +81,8 @@ _PREFIX = re.compile(
     r"|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}:"  # 192.168.1.51:
     r"|[0-9a-f]{8}(?=\s+\[rank=)"  # Determined's trial/container id before its rank tag
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s{2,}(?=\S)"  # rich's level column (HF accelerate)
+    # vLLM's logger: ``ERROR 08-05 14:13:44 [multiproc_executor.py:487]`` (its bracketed source location is then peeled as a tag)
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,9})?(?= \[[\w./-]{1,200}\.py:\d{1,6}\])"
     r"|[IWEF]\d{4} \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,8}\d{1,9} [\w./<>-]{1,300}:\d{1,6}\]"  # c10/glog: torch.distributed.elastic's logger
     r")\s*"
 )
@@ -197,8 +205,10 @@ def _peel(text: str, pos: int, rank: int | None, local: int | None, pid: int | N
             rank = int(m.group("rank") or m.group("rank_eq") or m.group("mpi"))
         if m.group("local") or m.group("local_bare"):
             local = int(m.group("local") or m.group("local_bare"))
-        if m.group("sgl"):
-            rank = _sglang_rank(m.group("sgl"))
+        if m.group("sgl") or m.group("vllm_tags"):
+            rank = _sglang_rank((m.group("sgl") or m.group("vllm_tags")).replace("_", " "))
+        if m.group("vllm_rank"):
+            rank = int(m.group("vllm_rank"))
         if m.group("actor_pid") or m.group("bare_pid"):
             pid = int(m.group("actor_pid") or m.group("bare_pid"))
         pos = m.end()

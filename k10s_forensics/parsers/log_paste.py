@@ -42,6 +42,7 @@ from k10s_forensics.parsers.log_cut_wordings import rejoin_cut_wordings
 from k10s_forensics.parsers.log_normalize import ANSI, normalize
 from k10s_forensics.parsers.log_quotes import straight_quotes
 from k10s_forensics.parsers.log_rank_ranges import expand_rank_ranges
+from k10s_forensics.parsers.log_table_rows import same_columns
 
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*[\w+.#-]{0,30}\s*$")
 _HTML = re.compile(r"</?(?:details|summary|pre|code|br|p)\b[^>]{0,200}>", re.IGNORECASE)
@@ -237,9 +238,9 @@ def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = Fal
     body = prev.rstrip()
     if quoted and _QUOTE.match(nxt):
         return None
-    if _RULE.match(body) or _RULE.match(nxt) or body[-1:] in _FRAME_END \
+    if _RULE.match(body) or _RULE.match(nxt) or body[-1:] in _FRAME_END or same_columns(body, nxt) \
             or (_FILE_LINE.match(body) and nxt[:1].isspace()):
-        return None  # separators and boxes (failure tables, rich tracebacks) fill the width by design
+        return None  # separators, boxes (failure tables, rich tracebacks) and aligned tables' rows fill the width by design
     # an identifier cut after its underscore or hyphen (``SYSTEM_`` | ``ERROR``, ``worker-`` | ``1: ssh …``, which
     # alone reads as srun's label), a ``key=`` cut before its value (``addr=`` | ``[localhost]:59170``), goes on,
     # whatever the next line looks like

@@ -175,8 +175,8 @@ FR_COLLECTIVE = re.compile(r"^\s*collective: (nccl:\w+)")
 # ---------------------------------------------------------------------------------------
 CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|\.\s*(?:CUDA kernel|For debugging|Compile with))")
 #: The CUDA runtime's error name before its message (thrust/cub, extensions): ``failed to synchronize:
-#: cudaErrorECCUncorrectable: uncorrectable ECC error encountered``
-CUDA_ERROR_NAME = re.compile(r"\bcudaError[A-Z]\w{1,60}: ([^\n]{1,300}?)\s*$")
+#: cudaErrorECCUncorrectable: uncorrectable ECC error encountered``; Kokkos' ``cudaSetDevice(…) error( cudaErrorDevicesUnavailable): …``
+CUDA_ERROR_NAME = re.compile(r"\bcudaError[A-Z]\w{1,60}\)?: ([^\n]{1,300}?)\s*$")
 NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?'([^'\n]{1,200})'")
 #: Category of a CUDA error message, first match wins.
 CUDA_KINDS = (
@@ -191,10 +191,10 @@ PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:_{0,2}[A-Z]\w{0,80}
 #: Exceptions a rank raises because ANOTHER rank failed or the launcher tore the group down. A
 #: DataLoader's own timeout (``DataLoader timed out after 3 seconds``: its worker process sent no
 #: batch) is the rank's own failure, no peer's: ``timed out`` does not count after ``DataLoader``; nor does Python's own
-#: ``BrokenPipeError: [Errno 32] Broken pipe`` (the rank's write to a pipe whose reader ended; c10d words its socket's alike).
+#: ``BrokenPipeError: [Errno 32] Broken pipe`` (the rank's write to a pipe whose reader ended; c10d words its socket's alike). A rank that cannot reach the rendezvous' store waits on another (c10d: ``host not found: Name or service not known``).
 PY_TEARDOWN = re.compile(
     r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
-    r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|(?<!\[Errno 32\] )Broken pipe|Connection reset|Connection closed|ncclRemoteError|"
+    r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|(?<!\[Errno 32\] )Broken pipe|Connection reset|Connection closed|ncclRemoteError|host not found: Name or service not known|^RuntimeError: Connection refused$|"
     r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|(?<!DataLoader )[Tt]imed out|Timeout|wait timeout|(?:Read|Write) timeout|timeout caused pair closure|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
 )
 #: argparse's usage error (``train.py: error: unrecognized arguments: --local-rank=2``): exit status 2
