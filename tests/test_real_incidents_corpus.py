@@ -166,6 +166,11 @@ NOT_YET: dict[str, str] = {
         "rank 1 is right (HCCL's `Cluster Exception Location[IP/ID]:[…/1] … Heartbeat Lost Occurred`); how it ended is not "
         "said, so the cause is exit-unknown (as JAX's task heartbeat, architecture-objective-26); the expectation calls "
         "the lost process rank-dead",
+    # batch 27
+    "GLM-130B-100-table-ranks6-7-exit1-six-gpus":
+        "ranks 6 and 7 of eight fail with exit 1 in the same second: failing together is no single culprit, and some "
+        "but not all ranks of one pod failing alike stays so (docs/rules.md, one node alike); that the job had six GPUs "
+        "for eight processes is the thread's, not the log's",
 }
 
 
