@@ -5,8 +5,8 @@ torchrun's ChildFailedError table lists the first failure under ``Root Cause (fi
 ``[0]`` and every other failure of the same poll under ``Failures:`` as ``[1]``, ``[2]``, … (none is written
 ``<NO_OTHER_FAILURES>``). A paste that ends inside ``Failures:`` therefore shows a worker that failed beside
 another one it does not show: the entry it holds is neither alone nor known to be first, so no rank is
-named from it. The same entry beside its Root Cause, a Root Cause entry alone, and an entry ``[0]`` the
-paste left without its section title still name their rank.
+named from it. The same entry beside an earlier Root Cause names the Root Cause's rank, and an entry ``[0]``
+the paste left without its section title still names its rank.
 """
 
 from __future__ import annotations
@@ -47,9 +47,8 @@ def test_the_same_entry_beside_an_earlier_root_cause_names_the_root_cause(tmp_pa
     assert [ranks for _, _, ranks in _named(tmp_path, lines)] == [[3]]
 
 
-@pytest.mark.parametrize("lines", [
-    [*HEAD, "Failures:", "  <NO_OTHER_FAILURES>", DASH, "Root Cause (first observed failure):", *_entry(0, 2, -9), RULE],
-    [*HEAD, "Failures:", "  <NO_OTHER_FAILURES>", DASH, *_entry(0, 2, -9)],  # the Root Cause title lost, its [0] kept
-], ids=["root-cause-alone", "root-cause-title-lost"])
-def test_a_root_cause_entry_still_names_its_rank(tmp_path, lines):
+def test_a_root_cause_entry_whose_title_was_cut_still_names_its_rank(tmp_path):
+    """``[0]`` after ``<NO_OTHER_FAILURES>`` with the ``Root Cause`` title lost: read under ``Failures:``, but ``[0]``
+    is the Root Cause's own index (a table with only a Root Cause names its rank: test_failure_table_wordings)."""
+    lines = [*HEAD, "Failures:", "  <NO_OTHER_FAILURES>", DASH, *_entry(0, 2, -9)]
     assert [ranks for _, _, ranks in _named(tmp_path, lines)] == [[2]]
