@@ -381,6 +381,16 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                                 AND regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')))
     GROUP BY ALL
 ),
+root_unseen AS (  -- the first failure is an entry torchrun's table lists under "Failures:" ([1], [2], …: the failures
+                 -- besides its Root Cause [0]; none is written <NO_OTHER_FAILURES>) and no Root Cause entry is in the
+                 -- incident (a paste cut before it): another worker failed at that poll too, unseen, so the one shown
+                 -- is not known to be alone nor first
+    SELECT f.job_key, f.incident
+    FROM first f
+    WHERE f.kind = 'torchrun_failure' AND f.subkind = 'failures' AND regexp_matches(f.line, '^[^\n]*\[[1-9][0-9]*\]:[ \t]*(\n|$)')
+      AND NOT EXISTS (SELECT 1 FROM k10s_incident_line r WHERE r.job_key = f.job_key AND r.incident = f.incident
+                      AND r.kind = 'torchrun_failure' AND r.subkind = 'root_cause')
+),
 node_alike AS (  -- ranks that failed together are every rank of one pod (one node's launcher), and ranks of other
                  -- pods are in the incident's lines, alive: the node's fault, not the job's (docs/rules.md, "one node alike")
     SELECT t.job_key, t.incident
@@ -397,7 +407,9 @@ decided AS (
         -- a rank known only by its exit status while several processes say, in lines naming no rank,
         -- that they failed the same way: the launcher's report names only the first exit it saw
         coalesce(f.tier = 2 AND u.said_why >= 2, false) AS several_unranked,
-        CASE WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL THEN t.ranks
+        ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen,
+        CASE WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
+                  AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
         CASE WHEN len(t.ranks) > 1 AND NOT (na.job_key IS NOT NULL AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL)
@@ -417,11 +429,13 @@ decided AS (
     LEFT JOIN common_mode cm USING (job_key, incident)
     LEFT JOIN silent_one so USING (job_key, incident)
     LEFT JOIN node_alike na USING (job_key, incident)
+    LEFT JOIN root_unseen ru USING (job_key, incident)
 )
 SELECT
     d.job_key, d.incident, d.cause,
     d.culprit_ranks,
-    list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r) AND NOT list_contains(d.together_ranks, r)) AS victim_ranks,
+    list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r) AND NOT list_contains(d.together_ranks, r)
+                                        AND NOT (d.root_unseen AND r = d.first_rank)) AS victim_ranks,
     d.together_ranks,
     CASE WHEN d.cause IS NULL THEN 'none'
          WHEN len(d.culprit_ranks) = 0 THEN 'none'
@@ -430,6 +444,8 @@ SELECT
          WHEN d.common_mode THEN 'every process runs the same command line and code (' || d.common_error || ')'
               || ': it fails them all alike, whichever the launcher reports first: no single culprit'
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
+         WHEN d.root_unseen THEN 'torchrun lists rank ' || d.first_rank || ' under "Failures:", beside a Root Cause entry the paste does not hold: '
+              || 'another worker failed too, unseen: no single culprit'
          WHEN d.several_unranked THEN 'several processes report failing the same way in lines that name no rank; the exit status of rank '
               || d.first_rank || ' is only the first the launcher saw'
          WHEN len(d.culprit_ranks) = 0 AND d.unranked_subkind = 'launcher_last_cmd' THEN 'the launcher reports the failure with the command it spawned last, not the failed process: which rank failed is unknown'
@@ -443,7 +459,8 @@ SELECT
     d.watchdog_victims,
     -- ranks that failed together are no victims of their own failure, and no job has more victims than ranks
     -- besides its failing ones (a SIGTERMed pid the log ties to no rank may be a rank already seen)
-    least(len(list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r) AND NOT list_contains(d.together_ranks, r)))
+    least(len(list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r) AND NOT list_contains(d.together_ranks, r)
+                                        AND NOT (d.root_unseen AND r = d.first_rank)))
           + d.unresolved_sigterms,
           -- (a failure no line ties to a rank is still one process's own: never its victim)
           coalesce(greatest(js.gpus - greatest(len(d.culprit_ranks) + len(d.together_ranks), CASE WHEN d.cause IS NULL THEN 0 ELSE 1 END), 0),

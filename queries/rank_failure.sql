@@ -16,7 +16,8 @@
 --   time: an exit status alone loses to a failure that says why; a failure a minute after
 --   the hung collective began is its consequence; ranks failing the same way within one
 --   second, or listed the same way on one line (a flattened report), have no single culprit
---   (said with no ranks). The ChildFailedError "Root Cause"
+--   (said with no ranks); an entry torchrun lists under "Failures:" whose Root Cause entry
+--   the paste does not hold names no rank (another worker failed too). The ChildFailedError "Root Cause"
 --   and launchers that print their last spawned command are not trusted. CUDA OOM is left
 --   to oom-cascade.
 -- columns:

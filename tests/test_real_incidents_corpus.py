@@ -174,6 +174,11 @@ NOT_YET: dict[str, str] = {
         "one instance's agent reports `failed (exitcode: 1) local_rank: 1` after SIGTERMing the others: the paste is "
         "placed on node 0, so local rank 1 reads as global rank 1 (warning); which of the two instances printed it, and "
         "that the exit 1 is a DistBackendError every rank raises, are said only in the thread",
+    # batch 27
+    "GLM-130B-100-table-ranks6-7-exit1-six-gpus":
+        "ranks 6 and 7 of eight fail with exit 1 in the same second: failing together is no single culprit, and some "
+        "but not all ranks of one pod failing alike stays so (docs/rules.md, one node alike); that the job had six GPUs "
+        "for eight processes is the thread's, not the log's",
 }
 
 
