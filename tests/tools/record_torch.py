@@ -11,7 +11,8 @@ Each agent's stdout+stderr, as one stream, is that node's pod log; it is written
 ``kubectl logs --timestamps`` would serve it (the time each line arrived, then the line), in
 ``node<N>.log`` (N = the node rank the rendezvous gave the agent). ``--log-dir`` files are
 kept under ``log-dir/`` as torchrun wrote them (both agents share the folder; one run-id folder each). ``truth.json`` says the culprit rank(s) and cause (or none:
-a control), the layout and the exact commands.
+a control), the layout and the exact commands. Each node's command line comes from record_launch.py
+(every set's launch styles), the launcher process and its stamped lines from record_agent.py.
 """
 
 from __future__ import annotations
