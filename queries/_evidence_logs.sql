@@ -386,7 +386,8 @@ lost_peer AS (  -- every rank of the job but one raised "the connection closed" 
                 -- that one is nowhere: no line, no exit in its launcher's failure report although that
                 -- launcher reported (it was alive), or, no launcher reporting in the job, a process of its own
                 -- pod saw it go (the pod outlived it), or it ran alone in its pod without a launcher (one
-                -- process per pod: the pod's log is the process's own, and it ends without an error):
+                -- process per pod: the pod's log is the process's own, and it ends without an error), or its
+                -- pod's agent reaped a worker for an expired timer:
                 -- the process that ended without a word (an early exit 0, a SIGKILL no launcher reports)
     SELECT r.job_key, list(r.rank ORDER BY r.rank) AS ranks, min(c.ts) AS ts, min(c.reporters) AS reporters
     FROM (SELECT job_key, rank, pod_uid, count(*) OVER (PARTITION BY job_key) AS world,
@@ -401,7 +402,10 @@ lost_peer AS (  -- every rank of the job but one raised "the connection closed" 
            OR (r.pod_ranks > 1 AND EXISTS (SELECT 1 FROM k10s_peer_closed f WHERE f.incarnation_uid = r.pod_uid AND f.rank <> r.rank)
                AND NOT EXISTS (SELECT 1 FROM k10s_log f WHERE f.job_key = r.job_key  -- a report that names a process
                                AND f.kind IN ('torchrun_failure', 'torchrun_sigterm', 'process_exit')
-                               AND coalesce(f.rank_resolved, f.local_rank, f.pid) IS NOT NULL)))
+                               AND coalesce(f.rank_resolved, f.local_rank, f.pid) IS NOT NULL))
+           -- its pod's agent reaped a worker whose torchelastic timer ran out (it hung in the timed scope), then
+           -- killed itself (the file-timer watchdog: no failure report follows): the pod's one silent rank is that worker
+           OR (r.pod_ranks > 1 AND EXISTS (SELECT 1 FROM k10s_log f WHERE f.incarnation_uid = r.pod_uid AND f.kind = 'timer_reaped')))
       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = r.job_key AND x.rank_resolved = r.rank
                       AND x.kind IN ('python_exception', 'python_traceback', 'torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom',
                                      'nccl_error_other', 'nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary'))

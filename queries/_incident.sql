@@ -15,8 +15,21 @@
 -- k10s_hang_evidence_first_failure: the same decision in the shared hang-evidence columns.
 
 CREATE OR REPLACE TEMP TABLE k10s_failure_line AS
-WITH l AS (  -- only the columns the steps below read; the rest is joined back at the end (docs/architecture.md, "Narrow CTEs")
-    SELECT event_id, ts, container, kind, line_no, subkind, raw_row, job_key, incarnation_uid, pid, rank_resolved, exit_code,
+WITH lone_interrupt AS (  -- a KeyboardInterrupt is a Ctrl-C's teardown (the job's, its launcher's), unless one rank alone
+                          -- raised it in a job where a torchrun agent reports a worker's SIGINT (-2) and no agent got a
+                          -- signal itself (its SignalException): a SIGINT sent to that one process, its own failure
+    SELECT job_key FROM k10s_log WHERE job_key IS NOT NULL
+    GROUP BY job_key
+    HAVING count(DISTINCT rank_resolved) FILTER (WHERE kind = 'python_exception' AND error_type = 'KeyboardInterrupt') = 1
+       AND count(*) FILTER (WHERE kind = 'python_exception' AND error_type = 'KeyboardInterrupt' AND rank_resolved IS NULL) = 0
+       AND count(*) FILTER (WHERE kind = 'torchrun_failure' AND exit_code = -2) > 0
+       AND count(*) FILTER (WHERE kind = 'python_exception' AND (error_type LIKE '%SignalException' OR error_message LIKE '%got signal%')) = 0
+),
+l AS (  -- only the columns the steps below read; the rest is joined back at the end (docs/architecture.md, "Narrow CTEs")
+    SELECT event_id, ts, container, kind, line_no,
+        CASE WHEN kind = 'python_exception' AND error_type = 'KeyboardInterrupt' AND job_key IN (SELECT job_key FROM lone_interrupt)
+             THEN 'raised' ELSE subkind END AS subkind,
+        raw_row, job_key, incarnation_uid, pid, rank_resolved, exit_code,
         error_type, error_message, ran_for_ms, timeout_ms,
         coalesce(ts,
                  last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),

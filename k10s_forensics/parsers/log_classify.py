@@ -9,6 +9,7 @@ identity (namespace, pod, ...), the timestamp and the multi-line merges (logs.py
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
@@ -114,6 +115,12 @@ def _oom(text: str) -> Event | None:
 
 
 
+#: torchelastic's timer watchdog: a worker's ``expires(after=…)`` scope ran out (it hung there) and the timer server kills
+#: it. The agent's file-based one (``TORCHELASTIC_ENABLE_FILE_TIMER=1``): ``Reaping worker_pid=[1234]. Expired timers:
+#: ['train_step']`` (then the agent SIGKILLs itself: no failure report follows); ``LocalTimerServer``: ``worker_id=[1234]``
+_TIMER_REAPED = re.compile(r"Reaping worker_(?:pid|id)=\[(\d{1,10})\]\. Expired timers: ")
+
+
 def _torchrun(text: str) -> Event | None:
     m = P.AGENT_FAILED.search(text)
     if m:
@@ -124,6 +131,9 @@ def _torchrun(text: str) -> Event | None:
     m = P.CLOSING_SIGNAL.search(text)
     if m:
         return {"kind": "torchrun_sigterm", "subkind": m.group(2), "pid": _int(m.group(1))}
+    m = _TIMER_REAPED.search(text)
+    if m:
+        return {"kind": "timer_reaped", "subkind": "file_timer", "pid": _int(m.group(1))}
     m = P.WORKER_GROUP.search(text)
     if m:
         return {"kind": "worker_group_restart", "attempts_left": _int(m.group(1)), "attempts_max": _int(m.group(2))}

@@ -48,6 +48,7 @@ _EVENT_LITERALS = (
     r"closing signal SIG",
     r"forcefully exiting via",
     r"Worker group FAILED",
+    r"Reaping worker_(?:pid|id)=",
     r"attempts left",
     r"Root Cause(?: \(first observed|:)",
     r"Failures:",

@@ -11,25 +11,23 @@ Each agent's stdout+stderr, as one stream, is that node's pod log; it is written
 ``kubectl logs --timestamps`` would serve it (the time each line arrived, then the line), in
 ``node<N>.log`` (N = the node rank the rendezvous gave the agent). ``--log-dir`` files are
 kept under ``log-dir/`` as torchrun wrote them (both agents share the folder; one run-id folder each). ``truth.json`` says the culprit rank(s) and cause (or none:
-a control), the layout and the exact commands.
+a control), the layout and the exact commands. Each node's command line comes from record_launch.py
+(every set's launch styles), the launcher process and its stamped lines from record_agent.py.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
 import shutil
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
+import record_launch
 import torch_scenarios3
 import torch_scenarios4
 import torch_scenarios5
@@ -41,18 +39,10 @@ import torch_scenarios10
 import torch_scenarios11
 import torch_scenarios12
 import torch_scenarios13
+import torch_scenarios14
+from record_agent import Agent, scrub
 
-HERE = Path(__file__).resolve().parent
-WORKER = HERE / "torch_worker.py"
-OUT_ROOT = HERE.parent / "data" / "torch-runs"
-REPO = HERE.parents[1]
-
-
-def scrub(text: str) -> str:
-    """This machine's paths as a container's would read (/workspace), nothing else changed."""
-    text = text.replace(str(REPO), "/workspace")
-    prefix = str(Path(sys.prefix))
-    return text if prefix.startswith(str(REPO)) else text.replace(prefix, "/opt/venv")
+OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
 RUN_LIMIT_S = 90
 
 
@@ -130,59 +120,8 @@ SCENARIOS = [
     *torch_scenarios11.scenarios(S),  # the eleventh: elastic_launch, store host killed, re-forming, watchdog dumps (held out)
     *torch_scenarios12.scenarios(S),  # the twelfth: object unpickling, SIGTERM ignored, store keys, static misconfigs (held out)
     *torch_scenarios13.scenarios(S),  # the thirteenth: MoE all_to_all, 2-D mesh, gloo dtype/layout, pdb, first-attempt-only (held out)
+    *torch_scenarios14.scenarios(S),  # the fourteenth: file-timer reaping, ENOSPC, SIGINT/SIGALRM, pool tracebacks, frozen node (held out)
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Agent:
-    """One launcher process (a node): its merged output, each line stamped when it arrived."""
-
-    def __init__(self, name: str, cmd: list[str], env: dict[str, str]):
-        self.name, self.cmd, self.lines = name, cmd, []
-        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        for raw in self.proc.stdout:
-            stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f") + "000Z"
-            self.lines.append(stamp + " " + scrub(raw.decode("utf-8", "replace").rstrip("\r\n")))
-
-    def kill_group(self, sig: int = signal.SIGKILL) -> None:
-        """The agent and every process under it (torchrun starts workers in sessions of their own),
-        as when the node's pod dies."""
-        for pid in [self.proc.pid, *_descendants(self.proc.pid)]:
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-
-    def wait(self, deadline: float) -> None:
-        try:
-            self.proc.wait(timeout=max(0.1, deadline - time.time()))
-        except subprocess.TimeoutExpired:
-            self.kill_group()
-            self.proc.wait()
-        self.reader.join(timeout=5)
-
-
-def _descendants(pid: int) -> list[int]:
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        for f in Path(f"/proc/{p}/task").glob("*/children"):
-            try:
-                kids = [int(k) for k in f.read_text().split()]
-            except OSError:
-                continue
-            out += kids
-            todo += kids
-    return out
 
 
 def _worker_env(sc: dict, agent: str, marks: str) -> dict[str, str]:
@@ -190,48 +129,6 @@ def _worker_env(sc: dict, agent: str, marks: str) -> dict[str, str]:
     env = dict(env, K10S_FAULT=sc["fault"], K10S_FAULT_RANK=str(sc["rank"]), K10S_FAULT_STEP=str(sc["step"]), K10S_STEPS=str(sc["steps"]),
                K10S_AGENT=agent, K10S_MARK_DIR=marks, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1")
     return {k: v for k, v in {**env, **sc["env"]}.items() if v is not None}  # None: unset (e.g. PYTHONUNBUFFERED)
-
-
-def _commands(sc: dict, logdir: str) -> list[list[str]]:
-    py, n = sys.executable, str(sc["nproc"])
-    opts = [o.replace("{logdir}", logdir) for o in sc["opts"]]
-    if sc["launcher"] == "spawn":
-        code = ("import sys, torch.multiprocessing as mp; sys.path.insert(0, %r); import torch_worker as w; "
-                "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
-        return [[py, "-c", code]]
-    port = str(free_port())
-    if sc["launcher"] in torch_scenarios13.LAUNCHERS:
-        return torch_scenarios13.commands(sc, opts, port)
-    if sc["launcher"] in torch_scenarios12.LAUNCHERS:
-        return torch_scenarios12.commands(sc, opts, port)
-    if sc["launcher"] in torch_scenarios11.LAUNCHERS:
-        return torch_scenarios11.commands(sc, opts, port)
-    if sc["launcher"] in torch_scenarios10.LAUNCHERS:
-        return torch_scenarios10.commands(sc, opts, port)
-    if sc["launcher"] in torch_scenarios9.LAUNCHERS:
-        return torch_scenarios9.commands(sc, opts, port)
-    if sc["launcher"] in torch_scenarios8.LAUNCHERS:
-        return torch_scenarios8.commands(sc, opts, port)
-    if sc["launcher"] in torch_scenarios7.LAUNCHERS:
-        return torch_scenarios7.commands(sc, opts, port)
-    if sc["launcher"] in torch_scenarios6.LAUNCHERS:
-        return torch_scenarios6.commands(sc, opts, port)
-    if sc["launcher"] in torch_scenarios5.LAUNCHERS:
-        return torch_scenarios5.commands(sc, opts, port)
-    if sc["launcher"] in torch_scenarios4.LAUNCHERS:
-        return torch_scenarios4.commands(sc, port)
-    if sc["launcher"] in torch_scenarios3.LAUNCHERS:
-        return torch_scenarios3.commands(sc, opts, port, str(WORKER))
-    if sc["launcher"] == "legacy":
-        return [[py, "-m", "torch.distributed.launch", "--nnodes", "2", "--node-rank", str(i), "--nproc-per-node", n,
-                 "--master-addr", "127.0.0.1", "--master-port", port, *opts, str(WORKER)] for i in (0, 1)]
-    base = [py, "-m", "torch.distributed.run", "--nnodes", str(sc["agents"]), "--nproc-per-node", n, "--rdzv-backend", "c10d",
-            "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", sc["name"], "--rdzv-conf", "join_timeout=8",
-            "--monitor-interval", "0.5"]
-    if "--max-restarts" not in opts:
-        base += ["--max-restarts", "0"]
-    agents = 1 if sc["one_agent"] else sc["agents"]
-    return [base + opts + [str(WORKER)] for _ in range(agents)]
 
 
 def _node_order(agents: list[Agent], marks: Path) -> list[Agent]:
@@ -246,7 +143,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
     work = Path(tempfile.mkdtemp(prefix="k10s-torch-"))
     marks, logdir = work / "marks", work / "logs"
     marks.mkdir()
-    cmds = _commands(sc, str(logdir))
+    cmds = record_launch.commands(sc, str(logdir))
     agents = []
     for i, cmd in enumerate(cmds):
         name = f"agent{i}"
@@ -282,30 +179,12 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
              "nproc_per_node": sc["nproc"], "nodes": layout_nodes,
              "world_size": sc["nproc"] * layout_nodes,
              "node_logs": [f"node{i}.log" for i in range(len(ordered))], "env": sc["env"],
-             "commands": [_public(c, str(logdir)) for c in (cmds if nodes == 1 else [a.cmd for a in ordered])],
+             "commands": [record_launch.public(c, str(logdir)) for c in (cmds if nodes == 1 else [a.cmd for a in ordered])],
              "exit_codes": [a.proc.returncode for a in ordered]}
     (dest / "truth.json").write_text(json.dumps(truth, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     shutil.rmtree(work, ignore_errors=True)
-    torch_scenarios5.cleanup()
-    torch_scenarios7.cleanup()
-    torch_scenarios9.cleanup()
+    record_launch.cleanup()
     return truth
-
-
-def _public(cmd: list[str], logdir: str) -> str:
-    """The command as a user would type it (no paths of this machine)."""
-    parts = ["python" if c == sys.executable else Path(c).name if Path(c).parent == torch_scenarios4.BIN
-             else c.replace(str(WORKER), "torch_worker.py").replace(torch_scenarios4.WORKER, "wrapper_worker.py").replace(logdir, "logs")
-             .replace(str(HERE), ".") for c in map(_own_part, cmd)]
-    return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
-
-
-def _own_part(part: str) -> str:
-    """One command part through each set's own ``public`` (the fifth's first)."""
-    for module in (torch_scenarios5, torch_scenarios6, torch_scenarios7, torch_scenarios8, torch_scenarios9, torch_scenarios10,
-                   torch_scenarios11, torch_scenarios12, torch_scenarios13):
-        part = module.public(part)
-    return part
 
 
 def _keep_log_dir(logdir: Path, dest: Path) -> None:

@@ -1,0 +1,89 @@
+"""The launcher command lines of recorded runs (tests/tools/record_torch.py): each node's command for a
+scenario, by its launch style (the first two sets' ``torchrun``, legacy launcher and ``mp.spawn`` here; every
+later set's styles in its own torch_scenariosN module), and a command as a user would type it."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+
+import torch_scenarios3
+import torch_scenarios4
+import torch_scenarios5
+import torch_scenarios6
+import torch_scenarios7
+import torch_scenarios8
+import torch_scenarios9
+import torch_scenarios10
+import torch_scenarios11
+import torch_scenarios12
+import torch_scenarios13
+import torch_scenarios14
+
+HERE = Path(__file__).resolve().parent
+WORKER = HERE / "torch_worker.py"
+#: The sets whose launch styles take (sc, opts, port), newest first (a style is looked up in this order).
+_STYLED = (torch_scenarios14, torch_scenarios13, torch_scenarios12, torch_scenarios11, torch_scenarios10, torch_scenarios9,
+           torch_scenarios8, torch_scenarios7, torch_scenarios6, torch_scenarios5)
+#: The sets' own ``public`` readings of a command part, the fifth's first.
+_PUBLIC = (torch_scenarios5, torch_scenarios6, torch_scenarios7, torch_scenarios8, torch_scenarios9, torch_scenarios10,
+           torch_scenarios11, torch_scenarios12, torch_scenarios13, torch_scenarios14)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def commands(sc: dict, logdir: str) -> list[list[str]]:
+    """Each node's command line for the scenario (``{logdir}`` in its options: ``logdir``)."""
+    py, n = sys.executable, str(sc["nproc"])
+    opts = [o.replace("{logdir}", logdir) for o in sc["opts"]]
+    if sc["launcher"] == "spawn":
+        code = ("import sys, torch.multiprocessing as mp; sys.path.insert(0, %r); import torch_worker as w; "
+                "mp.spawn(w.spawn_main, args=(%s, %d), nprocs=%s)") % (str(HERE), n, free_port(), n)
+        return [[py, "-c", code]]
+    port = str(free_port())
+    for module in _STYLED:
+        if sc["launcher"] in module.LAUNCHERS:
+            return module.commands(sc, opts, port)
+    if sc["launcher"] in torch_scenarios4.LAUNCHERS:
+        return torch_scenarios4.commands(sc, port)
+    if sc["launcher"] in torch_scenarios3.LAUNCHERS:
+        return torch_scenarios3.commands(sc, opts, port, str(WORKER))
+    if sc["launcher"] == "legacy":
+        return [[py, "-m", "torch.distributed.launch", "--nnodes", "2", "--node-rank", str(i), "--nproc-per-node", n,
+                 "--master-addr", "127.0.0.1", "--master-port", port, *opts, str(WORKER)] for i in (0, 1)]
+    base = [py, "-m", "torch.distributed.run", "--nnodes", str(sc["agents"]), "--nproc-per-node", n, "--rdzv-backend", "c10d",
+            "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", sc["name"], "--rdzv-conf", "join_timeout=8",
+            "--monitor-interval", "0.5"]
+    if "--max-restarts" not in opts:
+        base += ["--max-restarts", "0"]
+    agents = 1 if sc["one_agent"] else sc["agents"]
+    return [base + opts + [str(WORKER)] for _ in range(agents)]
+
+
+def public(cmd: list[str], logdir: str) -> str:
+    """The command as a user would type it (no paths of this machine)."""
+    parts = ["python" if c == sys.executable else Path(c).name if Path(c).parent == torch_scenarios4.BIN
+             else c.replace(str(WORKER), "torch_worker.py").replace(torch_scenarios4.WORKER, "wrapper_worker.py").replace(logdir, "logs")
+             .replace(str(HERE), ".") for c in map(_own_part, cmd)]
+    return " ".join(p if " " not in p and ";" not in p else repr(p) for p in parts)
+
+
+def _own_part(part: str) -> str:
+    """One command part through each set's own ``public`` (the fifth's first)."""
+    for module in _PUBLIC:
+        part = module.public(part)
+    return part
+
+
+def cleanup() -> None:
+    """What the sets' runs left behind (their own ``cleanup``)."""
+    for module in (torch_scenarios5, torch_scenarios7, torch_scenarios9):
+        module.cleanup()
+
+
+__all__ = ["HERE", "commands", "cleanup", "free_port", "public"]
