@@ -8,6 +8,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.store.bundle import Bundle, new_manifest, write_json_atomic
 from k10s_forensics.store.derived import mark_current
 from k10s_forensics.store.tables import TABLE_NAMES, from_rows
@@ -86,3 +87,13 @@ def assert_planned_light(bundle: Bundle) -> None:
         assert con.execute("SELECT current_setting('enable_optimizer')").fetchall() == [(False,)]
     finally:
         con.close()
+
+
+def analyze_tables(tmp_path: Path, tables: dict[str, list[dict[str, Any]]], only=None, name: str = "b", **kw) -> dict:
+    """The analysis of a bundle made of ``tables`` (``only``: these rules)."""
+    return analyze(table_bundle(tmp_path / name, tables, **kw), only=set(only) if only else None)
+
+
+def rule_findings(result: dict, rule: str) -> list[dict]:
+    """The findings of ``rule`` in an analysis."""
+    return [f for f in result["findings"] if f["rule"] == rule]

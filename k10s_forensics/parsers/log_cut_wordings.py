@@ -1,7 +1,7 @@
 """One known wording cut in two by a paste: the sentence a launcher or c10d prints on one line, split
 where a terminal or a web page wrapped it, put back together (``log_paste``'s last step).
 
-The terminal-width repair (``log_paste._unwrap``) needs several lines cut at one width; a paste often
+The terminal-width repair (``log_unwrap.unwrap``) needs several lines cut at one width; a paste often
 wraps only the one long line that matters, glued behind a progress bar or indented by a quote. Here a
 line is joined to the next one only when it holds the start of a known wording but not the whole of
 it, and the two together do (with the space the cut fell on, or without one when it cut a word):

@@ -17,6 +17,11 @@ from __future__ import annotations
 import re
 
 from k10s_forensics.parsers.log_normalize import MASK
+# CUDA out of memory and CUDA errors live in log_patterns_cuda; re-exported here, the catalogue's one name space
+from k10s_forensics.parsers.log_patterns_cuda import (  # noqa: F401
+    CUDA_ERROR, CUDA_ERROR_NAME, CUDA_KINDS, NCCL_CUDA_FAILURE, OOM_ANY_PROCESS, OOM_CUDA_ERROR,
+    OOM_LEGACY, OOM_NCCL, OOM_NEW, OOM_PYTORCH, OOM_REQUESTED, OOM_THIS_PROCESS,
+)
 
 #: A PID / port field: digits, or what the user masked it with (``xxxxxx``, ``<PID>``, ``***``)
 _PID = r"(\d+|" + MASK + r")"
@@ -98,21 +103,6 @@ LAST_ERROR = re.compile(r"Last error:\s*(.*)$")
 CALLOC_BYTES = re.compile(r"Failed to CUDA calloc (\d+) bytes")
 
 # ---------------------------------------------------------------------------------------
-# CUDA out of memory.
-# ---------------------------------------------------------------------------------------
-_SIZE = r"(\d+(?:\.\d+)? ?(?:[KMGT]i?B|bytes?|B))"
-OOM_PYTORCH = re.compile(r"CUDA out of memory\.? ?")
-OOM_NCCL = re.compile(r"Cuda failure '?out of memory'?|Failed to CUDA calloc")
-OOM_CUDA_ERROR = re.compile(r"CUDA error: out of memory")
-OOM_REQUESTED = re.compile(r"Tried to allocate " + _SIZE)
-OOM_NEW = re.compile(r"GPU (\d*) ?has a total capac(?:i)?ty of " + _SIZE + r" of which " + _SIZE + r" is free")
-OOM_THIS_PROCESS = re.compile(r"this process has " + _SIZE + r" memory in use")
-OOM_ANY_PROCESS = re.compile(r"Process \d+ has " + _SIZE + r" memory in use")
-OOM_LEGACY = re.compile(
-    r"\(GPU (\d+); " + _SIZE + r" total capacity; " + _SIZE + r" already allocated; " + _SIZE + r" free;(?: " + _SIZE + r" reserved in total by PyTorch)?"
-)
-
-# ---------------------------------------------------------------------------------------
 # torchrun / elastic agent.
 # ---------------------------------------------------------------------------------------
 AGENT_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: " + _PID + r"\)")
@@ -171,21 +161,8 @@ FR_GROUP = re.compile(r"^\s*group info: (\S+)")
 FR_COLLECTIVE = re.compile(r"^\s*collective: (nccl:\w+)")
 
 # ---------------------------------------------------------------------------------------
-# Rank failures: CUDA errors, Python exceptions, launchers (docs/rules.md, rank-failure).
+# Rank failures: Python exceptions, launchers (docs/rules.md, rank-failure; CUDA errors: log_patterns_cuda).
 # ---------------------------------------------------------------------------------------
-CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|\.\s*(?:CUDA kernel|For debugging|Compile with))")
-#: The CUDA runtime's error name before its message (thrust/cub, extensions): ``failed to synchronize:
-#: cudaErrorECCUncorrectable: uncorrectable ECC error encountered``; Kokkos' ``cudaSetDevice(…) error( cudaErrorDevicesUnavailable): …``
-CUDA_ERROR_NAME = re.compile(r"\bcudaError[A-Z]\w{1,60}\)?: ([^\n]{1,300}?)\s*$")
-NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?'([^'\n]{1,200})'")
-#: Category of a CUDA error message, first match wins.
-CUDA_KINDS = (
-    ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),
-    ("illegal-address", re.compile(r"(?i)illegal memory access|illegal address|misaligned address")),
-    ("device-assert", re.compile(r"(?i)device-side assert")),
-    ("launch-failure", re.compile(r"(?i)launch failure|launch timed out|too many resources requested for launch")),
-    ("device-lost", re.compile(r"(?i)fell off the bus|GPU has fallen|unknown error|device not ready|no CUDA-capable device")),
-)
 #: The last line of a Python traceback, on the normalised message: ``[pkg.]ClassName[: message]``.
 PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:_{0,2}[A-Z]\w{0,80}(?:Error|Exception|Interrupt)|Exception))(?:: ?(.{0,2000}))?\s*$")
 #: Exceptions a rank raises because ANOTHER rank failed or the launcher tore the group down. A

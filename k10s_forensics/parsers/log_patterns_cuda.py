@@ -1,0 +1,42 @@
+"""The CUDA part of the log parser's regex catalogue (``log_patterns`` re-exports every name): CUDA out of
+memory in PyTorch's, NCCL's and the runtime's wordings, and CUDA errors with their categories. Bounded
+like the rest of the catalogue: applied to candidate lines only, no nested unbounded repetition.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ---------------------------------------------------------------------------------------
+# CUDA out of memory.
+# ---------------------------------------------------------------------------------------
+_SIZE = r"(\d+(?:\.\d+)? ?(?:[KMGT]i?B|bytes?|B))"
+OOM_PYTORCH = re.compile(r"CUDA out of memory\.? ?")
+OOM_NCCL = re.compile(r"Cuda failure '?out of memory'?|Failed to CUDA calloc")
+OOM_CUDA_ERROR = re.compile(r"CUDA error: out of memory")
+OOM_REQUESTED = re.compile(r"Tried to allocate " + _SIZE)
+OOM_NEW = re.compile(r"GPU (\d*) ?has a total capac(?:i)?ty of " + _SIZE + r" of which " + _SIZE + r" is free")
+OOM_THIS_PROCESS = re.compile(r"this process has " + _SIZE + r" memory in use")
+OOM_ANY_PROCESS = re.compile(r"Process \d+ has " + _SIZE + r" memory in use")
+OOM_LEGACY = re.compile(
+    r"\(GPU (\d+); " + _SIZE + r" total capacity; " + _SIZE + r" already allocated; " + _SIZE + r" free;(?: " + _SIZE + r" reserved in total by PyTorch)?"
+)
+
+# ---------------------------------------------------------------------------------------
+# CUDA errors (docs/rules.md, rank-failure).
+# ---------------------------------------------------------------------------------------
+CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|\.\s*(?:CUDA kernel|For debugging|Compile with))")
+#: The CUDA runtime's error name before its message (thrust/cub, extensions): ``failed to synchronize:
+#: cudaErrorECCUncorrectable: uncorrectable ECC error encountered``; Kokkos' ``cudaSetDevice(…) error( cudaErrorDevicesUnavailable): …``
+CUDA_ERROR_NAME = re.compile(r"\bcudaError[A-Z]\w{1,60}\)?: ([^\n]{1,300}?)\s*$")
+NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?'([^'\n]{1,200})'")
+#: Category of a CUDA error message, first match wins.
+CUDA_KINDS = (
+    ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),
+    ("illegal-address", re.compile(r"(?i)illegal memory access|illegal address|misaligned address")),
+    ("device-assert", re.compile(r"(?i)device-side assert")),
+    ("launch-failure", re.compile(r"(?i)launch failure|launch timed out|too many resources requested for launch")),
+    ("device-lost", re.compile(r"(?i)fell off the bus|GPU has fallen|unknown error|device not ready|no CUDA-capable device")),
+)
+
+__all__ = [name for name in dir() if name.isupper()]

@@ -1,0 +1,138 @@
+"""Terminal wrapping undone (``log_paste`` step 6): lines cut at the terminal's width (any width from 40
+columns), with or without padding spaces to it. A line that fills the width exactly is joined to the next one
+unless that one starts a record of its own (a timestamp, a rank tag...; not the tail of a dotted name the row
+was cut inside, ``torch.distributed.elast`` | ``ic.…ChildFailedError:``). Separators, boxes and aligned
+tables' rows fill the width by design and are never joined.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from k10s_forensics.parsers.log_normalize import normalize
+from k10s_forensics.parsers.log_table_rows import same_columns
+
+#: ``>`` quoting a paste's lines may carry (nested too)
+QUOTE = re.compile(r"^ {0,3}((?:> ?)+)")
+#: The start of a record: a line that begins so is never the tail of a wrapped line.
+_RECORD = re.compile(
+    r"^\s*(?:Traceback \(|File \"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Warning)\b|\[|\d{4}-\d\d-\d\d|[EWIF]\d{4} "
+    r"|(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
+    # Go controllers (the training operators, kube components): logrus time="…", zap's epoch seconds
+    r"|(?:time|ts)=\"?\d{4}-\d\d-\d\d|\d{10}(?:\.\d{1,9})?\s|\d\.\d{1,17}e\+09\s"
+    r"|[A-Za-z0-9][\w.-]{0,252}:\d+:\d+ \[\d+\]|[\w.-]{1,253}: [\w.-]{1,253}:\d+:\d+ \[)"
+    r"|^\s+(?:time|host|rank|exitcode|error_file|traceback)\s*:")
+#: Tags PyTorch and NCCL print only inside a line, never at its start: c10d's ``[c10d]`` after the glog
+#: header, the items of NCCL's interface lists (``Using [0]eth0:…``, ``[1]mlx5_1:1/IB``: an index glued to a
+#: name). A line cut right before one goes on, though it looks like a bracketed record start (batch 19).
+_MIDLINE_TAG = re.compile(r"^\s{0,2}(?:\[c10d\] |\[\d{1,3}\][A-Za-z])")
+#: A dotted name ending a row: a word, then ``.word`` once or more (not inside a path or an address).
+_DOTTED_TAIL = re.compile(r"(?<![\w./\\:-])[A-Za-z_]\w*(?:\.\w+)+$")
+_DECORATION_CHARS = frozenset("-*+•|│┃>")
+_RULE = re.compile(r"^\s*(?:[-=_*#~─━═]{8,}|[╭╰┏┗┌└].*)\s*$")
+_FILE_LINE = re.compile(r'^\s*File "[^"]{1,1000}", line \d+, in \S+$')  # a traceback frame, whole
+_FRAME_END = frozenset("│┃║╮╯┐┘┓┛|")
+MIN_WRAP = 40
+#: In a padded paste a cut that fell on up to this many spaces still reads as a cut
+PAD_CUT = 2
+#: The share of a paste's lines a shape must mark (quoting, bullets, padding) to be undone
+SHARE = 0.6
+
+
+def blank(line: str) -> bool:
+    return not line.strip()
+
+
+def wrap_width(lines: list[str]) -> tuple[int | None, bool]:
+    """(terminal width, padded) when the lines look cut at one width; (None, False) otherwise."""
+    text = [ln for ln in lines if not blank(ln)]
+    if len(text) < 2:
+        return None, False
+    raw = Counter(len(ln) for ln in text)
+    width, count = max(raw), raw[max(raw)]
+    padded = count >= SHARE * len(text) and sum(ln != ln.rstrip() for ln in text) >= len(text) // 2
+    full = [ln for ln in text if (len(ln.rstrip()) >= width - PAD_CUT if padded else len(ln) == width)]
+    if width < MIN_WRAP or not full:
+        return None, False
+    if not padded:  # no padding to go by: cuts of different text at one width, far more than lines a bit shorter,
+        # or nearly every one followed by its tail (a pane that trims its rows' trailing blanks: tmux capture-pane)
+        near = sum(1 for ln in text if width - 8 <= len(ln) < width)
+        if len(set(full)) < 2 or (len(full) < 2 * near and not _tails_follow(lines, width)):
+            return None, False
+    return width, padded
+
+
+def _tails_follow(lines: list[str], width: int) -> bool:
+    """Four or more lines of exactly ``width``, at least 80 % of them followed by a line that starts no record."""
+    cut = [i for i, ln in enumerate(lines[:-1]) if len(ln) == width]
+    tails = sum(1 for i in cut if _continues(lines[i], lines[i + 1], width, False) is not None)
+    return len(cut) >= 4 and tails >= 0.8 * len(cut)
+
+
+def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = False) -> str | None:
+    """The separator that joins ``nxt`` to ``prev`` when ``prev`` was cut at ``width`` (None: no wrap);
+    ``quoted``: most lines still carry a quote mark (undone later), so a quoted line starts a record."""
+    body = prev.rstrip()
+    if quoted and QUOTE.match(nxt):
+        return None
+    if _RULE.match(body) or _RULE.match(nxt) or body[-1:] in _FRAME_END or same_columns(body, nxt) \
+            or (_FILE_LINE.match(body) and nxt[:1].isspace()):
+        return None  # separators, boxes (failure tables, rich tracebacks) and aligned tables' rows fill the width by design
+    # an identifier cut after its underscore or hyphen (``SYSTEM_`` | ``ERROR``, ``worker-`` | ``1: ssh …``, which
+    # alone reads as srun's label), a ``key=`` cut before its value (``addr=`` | ``[localhost]:59170``), goes on,
+    # whatever the next line looks like
+    cut_identifier = (body.endswith(("_", "-")) and body[-2:-1].isalnum() and nxt[:1].isalnum()) \
+        or (body.endswith("=") and body[-2:-1].isalnum() and not nxt[:1].isspace())
+    goes_on = cut_identifier or _cut_dotted_name(body, nxt, width) or _MIDLINE_TAG.match(nxt) is not None
+    if blank(nxt) or (not goes_on and (_RECORD.match(nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS))):
+        return None
+    if not padded:
+        return "" if len(prev) == width else None
+    if width - PAD_CUT <= len(body) <= width and len(prev) >= width:
+        return " " * (width - len(body))  # the cut fell on spaces the padding hides
+    return None
+
+
+def _cut_dotted_name(body: str, nxt: str, width: int) -> bool:
+    """A dotted name (a module path, a qualified exception) cut inside by a row that fills the width:
+    ``torch.distributed.elast`` | ``ic.multiprocessing.errors.ChildFailedError: …``. The tail reads as an
+    exception line starting a record, yet a record never starts glued to a name: the row goes on. Cut inside
+    a word, only a tail in lower case goes on (``errors.Chil`` | ``dFailedError``); cut right after a dot,
+    only a name of two parts or more (``elastic.multiprocessing.errors.`` | ``ChildFailedError``): a word
+    and a full stop is the end of a sentence (``with 7 nodes.`` | ``torch.distributed…: INFO``)."""
+    if len(body) < width or not (nxt[:1].isalpha() or nxt[:1] == "_"):
+        return False
+    if body.endswith("."):
+        return _DOTTED_TAIL.search(body[:-1]) is not None
+    return (nxt[:1].islower() or nxt[:1] == "_") and _DOTTED_TAIL.search(body) is not None
+
+
+def unwrap(lines: list[str]) -> tuple[list[str], str | None]:
+    width, padded = wrap_width(lines)
+    if width is None:
+        return lines, None
+    text = [ln for ln in lines if not blank(ln)]
+    quoted = sum(1 for ln in text if QUOTE.match(ln)) >= SHARE * len(text)
+    out: list[str] = []
+    joined = 0
+    cur: str | None = None
+    last_piece = ""
+    for line in lines:
+        if cur is not None:
+            sep = _continues(last_piece, line, width, padded, quoted)
+            if sep is not None:
+                cur = (cur.rstrip() + sep + line.rstrip()) if padded else cur + line
+                last_piece = line
+                joined += 1
+                continue
+            out.append(cur.rstrip() if padded else cur)
+        cur, last_piece = line, line
+    if cur is not None:
+        out.append(cur.rstrip() if padded else cur)
+    if joined < (1 if padded else 2):  # without padding one full-width line is no evidence of a terminal
+        return lines, None
+    return out, f"terminal wrapping at {width} columns ({joined} lines joined)" + (" with padding" if padded else "")
+
+
+__all__ = ["MIN_WRAP", "QUOTE", "SHARE", "blank", "unwrap", "wrap_width"]
