@@ -57,18 +57,7 @@ _T12_POD = {**_T12, **{f"{v}/t12-trun-node1-import-error": NODE_ALIKE for v in (
 GLOO_SIZE = ("rank 1 all-reduced a float64 gradient among float32 peers: gloo's size check aborts the RECEIVING rank 0 "
              "('Received data size doesn't match expected size') and names no sender; rank 1 only saw its peer reset the connection, "
              "as rank 3 did: nothing is named (rank 0's SIGABRT is the report's, no failure of its own)")
-ODD_COLLECTIVE = ("only rank 0 called dist.barrier() (its checkpoint block's): every rank's gloo op timed out within the same 3 s, "
-                  "rank 0's in barrier, its peers' in all_reduce; the tracebacks' collectives are not compared (no single culprit)")
-SKIPPED_GROUP = ("rank 1 skipped dist.new_group and timed out in all_reduce; ranks 2 and 3 failed in the group's creation when the "
-                 "store host's agent left (DistNetworkError), rank 0 was SIGTERMed in new_group without a line: the silent rank 0 "
-                 "reads as the one that never joined (rank 0 named, never-joined)")
-RESTART_ROUND = ("2.14.1: node 0's agent restarted its workers on the membership change without counting an attempt (restart count 0 "
-                 "beside node 1's 1), so the second round's process group never formed (a store wait on /attempt1/…/0 names rank 0) "
-                 "before a third round finished the job: rank 2 is named right, and rank 0 too (never-joined)")
-_T13 = {**{f"{v}/t13-trun-dtype-mismatch-rank1": GLOO_SIZE for v in ("2.13.0", "2.14.1")},
-        **{f"{v}/t13-trun-rank0-only-barrier": ODD_COLLECTIVE for v in ("2.13.0", "2.14.1")},
-        **{f"{v}/t13-trun-skip-new-group-rank1": SKIPPED_GROUP for v in ("2.13.0", "2.14.1")},
-        "2.14.1/t13-trun-first-attempt-only-rank2": RESTART_ROUND}
+_T13 = {f"{v}/t13-trun-dtype-mismatch-rank1": GLOO_SIZE for v in ("2.13.0", "2.14.1")}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
                **_T7, **_T9, **_T11, **_T12, **_T13},

@@ -1,0 +1,100 @@
+"""Session 16's general fixes, each a wording family read by the parser (cheap: the assembler and the normaliser
+called directly) and, once each, the rule it feeds:
+
+* the torch.distributed call a traceback was in (its first ``distributed_c10d.py`` frame: ``all_reduce``,
+  ``barrier``, ``new_group``) is kept on the exception (``op_type``, k10s_forensics/parsers/log_owners.py), so
+  a gloo job's ranks that waited in different calls are compared (queries/_evidence_logs.sql, docs/rules.md
+  "Hang evidence": the odd call out; a rank that said nothing is no more absent than peers that were elsewhere);
+* a ``logging`` format's host, rank and level fields before every line (``node-1 rank=3 ERROR …``) are a
+  prefix naming the rank (k10s_forensics/parsers/log_normalize.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from k10s_forensics.parsers.log_lines import BodyAssembler
+from k10s_forensics.parsers.log_normalize import normalize
+
+_C10D = "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py"
+_LOGGER = "/opt/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py"
+_GLOO_WAIT = ("RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] "
+              "Timed out waiting 3000ms for recv operation to complete")
+
+
+def _exceptions(lines: list[str]) -> list[tuple]:
+    a = BodyAssembler(None)
+    for i, line in enumerate(lines):
+        a.feed(i, line, None)
+    return [(e.get("rank"), e["error_type"], e.get("op_type")) for e in a.finish() if e["kind"] == "python_exception"]
+
+
+def _frames(tag: str, calls: list[str], user: str = "    dist.all_reduce(t)") -> list[str]:
+    out = [f"{tag}Traceback (most recent call last):", f'{tag}  File "/workspace/train.py", line 99, in _reduce', f"{tag}{user}",
+           f'{tag}  File "{_LOGGER}", line 83, in wrapper', f"{tag}    return func(*args, **kwargs)", f"{tag}           ^^^^^^^^^^^^^"]
+    for n, call in enumerate(calls):
+        out += [f'{tag}  File "{_C10D}", line {3252 + n}, in {call}', f"{tag}    work.wait()"]
+    return out
+
+
+@pytest.mark.parametrize("tag,calls,last,want", [
+    ("[rank1]:", ["all_reduce"], _GLOO_WAIT, "all_reduce"),  # 2.13.0 / 2.14.1, torchrun's rank tag
+    ("[default0]:[rank0]:", ["barrier"], _GLOO_WAIT, "barrier"),  # --tee 3
+    ("[rank2]:", ["new_group", "_new_group_with_tag", "_new_process_group_helper"],  # the first c10d frame is the call made
+     "torch.distributed.DistNetworkError: Failed to recv, got 0 bytes. Connection was likely closed.", "new_group"),
+    ("", ["wrapper", "broadcast"], "RuntimeError: Connection closed by peer [10.0.0.2]:4242", "broadcast"),  # older torch's decorator
+], ids=["all-reduce", "tee-barrier", "new-group-nested", "untagged-old-wrapper"])
+def test_an_exception_keeps_the_torch_distributed_call_its_traceback_was_in(tag, calls, last, want):
+    got = _exceptions(_frames(tag, calls) + [tag + last])
+    assert [g[2] for g in got] == [want], got
+
+
+def test_an_exception_far_below_a_c10d_frame_or_of_another_rank_gets_no_call():
+    far = _frames("[rank1]:", ["all_reduce"]) + ["[rank1]:    x = 1"] * 13 + ["[rank1]: KeyError: 'labels'"]
+    other = _frames("[rank1]:", ["all_reduce"]) + ["[rank2]: KeyError: 'labels'"]
+    plain = ["[rank3]: Traceback (most recent call last):", '[rank3]:   File "/workspace/train.py", line 9, in f', "[rank3]: KeyError: 'x'"]
+    assert [g[2] for g in _exceptions(far) + _exceptions(other) + _exceptions(plain)] == [None, None, None]
+
+
+@pytest.mark.parametrize("line,rank,text", [
+    ("2026-11-29 14:49:37,336 node-1 rank=3 ERROR KeyError: 'labels'", 3, "KeyError: 'labels'"),  # the recording's format
+    ("2026-11-29 14:49:37,336 gpu-node-1.cluster.local rank=12 WARNING slow step", 12, "slow step"),
+    ("2026-11-29 14:49:37,336 rank:0 CRITICAL RuntimeError: boom", 0, "RuntimeError: boom"),  # no host field
+    ("[2026-11-29 14:49:37] trainer-7 rank=5 INFO step 3 loss 0.2", 5, "step 3 loss 0.2"),
+], ids=["host-rank-level", "fqdn-warning", "colon-no-host", "bracketed-clock"])
+def test_a_logging_format_s_host_rank_and_level_are_a_prefix(line, rank, text):
+    norm = normalize(line)
+    assert (norm.rank, norm.text) == (rank, text)
+
+
+@pytest.mark.parametrize("line", ["rank=3 step 4 loss 0.2", "2026-11-29 14:49:37,336 node-1 rank=3 lost its connection"],
+                         ids=["message-rank", "no-level"])
+def test_a_rank_field_without_a_level_after_it_is_no_prefix(line):
+    assert normalize(line).rank is None
+
+
+def _gloo_run(tag_calls: dict[int, tuple[list[str], str]]) -> list[str]:
+    """Two nodes' logs (2 ranks each) where each rank in ``tag_calls`` ended in those calls with that exception."""
+    nodes = ["", ""]
+    for rank in range(4):
+        lines = [f"[rank{rank}]: step 3 loss 0.1"]
+        if rank in tag_calls:
+            calls, last = tag_calls[rank]
+            lines += _frames(f"[rank{rank}]:", calls) + [f"[rank{rank}]:{last}"]
+        nodes[rank // 2] += "\n".join(lines) + "\n"
+    return nodes
+
+
+@pytest.mark.parametrize("calls,want", [
+    # only rank 0 called barrier: every rank timed out, the odd call out is rank 0's
+    ({0: (["barrier"], _GLOO_WAIT), 1: (["all_reduce"], _GLOO_WAIT), 2: (["all_reduce"], _GLOO_WAIT), 3: (["all_reduce"], _GLOO_WAIT)},
+     [("collective-mismatch", [0])]),
+    # rank 1 skipped new_group: it timed out in all_reduce while its peers were creating the group; rank 0 said nothing
+    ({1: (["all_reduce"], _GLOO_WAIT),
+      2: (["new_group", "_new_process_group_helper"], "torch.distributed.DistNetworkError: Failed to recv, got 0 bytes."),
+      3: (["new_group", "_new_process_group_helper"], "torch.distributed.DistNetworkError: Failed to recv, got 0 bytes.")},
+     [("never-joined", [1])]),
+], ids=["rank0-only-barrier", "skipped-new-group"])
+def test_the_rank_whose_call_differs_from_its_peers_is_named(tmp_path, calls, want):
+    from torch_runs_kit import findings_of_texts, named
+
+    assert named(findings_of_texts(tmp_path, _gloo_run(calls))) == want
