@@ -98,3 +98,25 @@ def test_the_rank_whose_call_differs_from_its_peers_is_named(tmp_path, calls, wa
     from torch_runs_kit import findings_of_texts, named
 
     assert named(findings_of_texts(tmp_path, _gloo_run(calls))) == want
+
+
+_AGENT_FAILED = ("E1129 20:14:48.841000 12832 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
+                 "local_rank: 0 (pid: 13042) of binary: /opt/venv/bin/python3")
+_STORE_WAIT = ["Traceback (most recent call last):", f'  File "{_C10D}", line 2553, in init_process_group',
+               "torch.distributed.DistStoreError: wait timeout after 3000ms, keys: /attempt1/0//cpu//0/0"]
+
+
+@pytest.mark.parametrize("restart,want", [
+    # the store wait comes after node 1's agent reported its workers failed: the restarted round's, no evidence of the hang
+    (True, [("python-exception", [2]), ("rank-failed", [2])]),
+    # the same wait before any failure report is the round's own: it names rank 0, whose key never came (desync-report)
+    (False, [("python-exception", [2]), ("never-joined", [0])]),
+], ids=["after-the-agent-s-report", "before-it"])
+def test_a_store_wait_after_the_agent_ended_its_workers_is_a_later_round_s(tmp_path, restart, want):
+    from torch_runs_kit import findings_of_texts, named
+
+    node0 = "[rank1]: RuntimeError: [../gloo/transport/tcp/pair.cc:561] Connection closed by peer [127.0.0.1]:36224\n" \
+            f"[rank0]: {_GLOO_WAIT}\n"
+    own = ["[rank2]: Traceback (most recent call last):", "[rank2]: KeyError: 'labels'"]
+    node1 = own + ([_AGENT_FAILED] + _STORE_WAIT if restart else _STORE_WAIT + [_AGENT_FAILED])
+    assert named(findings_of_texts(tmp_path, [node0, "\n".join(node1) + "\n"])) == want
