@@ -6,7 +6,11 @@ called directly) and, once each, the rule it feeds:
   a gloo job's ranks that waited in different calls are compared (queries/_evidence_logs.sql, docs/rules.md
   "Hang evidence": the odd call out; a rank that said nothing is no more absent than peers that were elsewhere);
 * a ``logging`` format's host, rank and level fields before every line (``node-1 rank=3 ERROR …``) are a
-  prefix naming the rank (k10s_forensics/parsers/log_normalize.py)."""
+  prefix naming the rank (k10s_forensics/parsers/log_normalize.py);
+* a report a pod logged after its agent ended that round's workers is a later round's (queries/_evidence_logs.sql);
+* each local rank's own ``--tee`` stream is an event (``rank_stream``, k10s_forensics/parsers/log_streams.py): a
+  status 1 with that stream and its pod's teed tracebacks in the log, and no traceback of its own, is ``exit-1``
+  (``sys.exit(msg)``, ``os._exit(1)``; queries/_incident.sql)."""
 
 from __future__ import annotations
 
@@ -106,17 +110,52 @@ _STORE_WAIT = ["Traceback (most recent call last):", f'  File "{_C10D}", line 25
                "torch.distributed.DistStoreError: wait timeout after 3000ms, keys: /attempt1/0//cpu//0/0"]
 
 
-@pytest.mark.parametrize("restart,want", [
-    # the store wait comes after node 1's agent reported its workers failed: the restarted round's, no evidence of the hang
-    (True, [("python-exception", [2]), ("rank-failed", [2])]),
-    # the same wait before any failure report is the round's own: it names rank 0, whose key never came (desync-report)
-    (False, [("python-exception", [2]), ("never-joined", [0])]),
-], ids=["after-the-agent-s-report", "before-it"])
-def test_a_store_wait_after_the_agent_ended_its_workers_is_a_later_round_s(tmp_path, restart, want):
+def test_a_store_wait_after_the_agent_ended_its_workers_is_a_later_round_s(tmp_path):
+    """The store wait comes after node 1's agent reported its workers failed: the restarted round's, no evidence of the
+    hang (before, it named rank 0, whose key never came, never-joined beside the right rank 2)."""
     from torch_runs_kit import findings_of_texts, named
 
     node0 = "[rank1]: RuntimeError: [../gloo/transport/tcp/pair.cc:561] Connection closed by peer [127.0.0.1]:36224\n" \
             f"[rank0]: {_GLOO_WAIT}\n"
-    own = ["[rank2]: Traceback (most recent call last):", "[rank2]: KeyError: 'labels'"]
-    node1 = own + ([_AGENT_FAILED] + _STORE_WAIT if restart else _STORE_WAIT + [_AGENT_FAILED])
-    assert named(findings_of_texts(tmp_path, [node0, "\n".join(node1) + "\n"])) == want
+    node1 = ["[rank2]: Traceback (most recent call last):", "[rank2]: KeyError: 'labels'", _AGENT_FAILED, *_STORE_WAIT]
+    assert named(findings_of_texts(tmp_path, [node0, "\n".join(node1) + "\n"])) == [("python-exception", [2]), ("rank-failed", [2])]
+
+
+def _streams(body: str) -> list[tuple]:
+    import pyarrow as pa
+
+    from k10s_forensics.parsers.log_streams import stream_events
+
+    meta = pa.table({"_row": [7], "namespace": ["a"], "pod": ["p"], "pod_uid": ["u"], "container": ["c"], "node": ["n"], "previous": [False]})
+    out = stream_events(pa.table({"_row": [7], "body": [body]}), meta)
+    return [] if out is None else [(r["local_rank"], r["line_no"], r["line"], r["ts"] is not None) for r in out.to_pylist()]
+
+
+@pytest.mark.parametrize("body,want", [
+    # the pod log's API clock (nanoseconds), two local ranks: each one's last --tee line
+    ("2026-11-29T17:30:03.616136000Z [default0]:rank 0 step 0\n2026-11-29T17:30:03.716310000Z [default1]:rank 1 step 0\n"
+     "2026-11-29T17:30:04.017040000Z [default0]:rank 0 step 1\n2026-11-29T17:30:05.321959000Z " + _AGENT_FAILED + "\n",
+     [(0, 3, "[default0]:rank 0 step 1", True), (1, 2, "[default1]:rank 1 step 0", True)]),
+    # a paste without the clock; a line naming the prefix in its middle is no stream of it
+    ("[default1]:ERROR: shard index 7 out of range\nnote: [default0]: is rank 0's prefix\n[default1]:done\n"
+     "  exitcode  : 1 (pid: 26223)\n", [(1, 3, "[default1]:done", False)]),
+    ("[rank1]: Traceback (most recent call last):\nstep 3\n" + _AGENT_FAILED, []),  # torch's own rank tag is no --tee stream
+    ("[default1]:rank 1 step 0\n[default0]:rank 0 step 0\n", []),  # no launcher's exit report: no exit to read
+], ids=["api-clock", "paste", "no-tee", "no-exit-report"])
+def test_each_local_rank_s_tee_stream_is_one_event_at_its_last_line(body, want):
+    assert _streams(body) == want
+
+
+@pytest.mark.parametrize("hide,want", [
+    ("", [("exit-1", [1])]),  # as recorded (--tee 3): rank 1's own lines and rank 0's traceback are behind the prefix
+    ("[default1]:", [("python-exception", [1])]),  # rank 1's stream not in the log (--local-ranks-filter 0): a hidden traceback
+], ids=["stream-shown", "stream-filtered"])
+def test_a_status_1_with_the_rank_s_own_output_shown_and_no_traceback_is_exit_1(tmp_path, hide, want):
+    """``os._exit(1)`` on rank 1 (tests/data/torch-runs 2.13.0/t12-trun-os-exit1-rank1, --tee 3): no traceback, status 1."""
+    from torch_runs_kit import RUNS, findings_of_texts, named, plain
+
+    run = RUNS / "2.13.0" / "t12-trun-os-exit1-rank1"
+    texts = [plain((run / f"node{i}.log").read_text(encoding="utf-8")) for i in (0, 1)]
+    if hide:
+        texts[0] = "".join(line for line in texts[0].splitlines(keepends=True) if not line.startswith(hide))
+    assert named(findings_of_texts(tmp_path, texts)) == want
