@@ -33,6 +33,15 @@ WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL AN
   -- "check rank 0 logs for faulty rank": rank 0 ran the barrier; its own report names the culprit
   AND NOT (l.subkind = 'barrier_peer' AND EXISTS (SELECT 1 FROM k10s_log b WHERE b.job_key = l.job_key AND b.kind = 'nccl_desync'
                                                   AND b.subkind IN ('barrier', 'store_wait')))
+  -- a report its pod logged after its agent had ended that round's workers (a failure report or a closing signal
+  -- above it in the pod's log) is a later round's, a restart's: when no collective timed out in the pod after that
+  -- report, that round never reached the collective the job hung on (a restart that failed in its group's creation)
+  AND NOT EXISTS (SELECT 1 FROM k10s_log d
+                  WHERE d.incarnation_uid = l.incarnation_uid AND d.kind IN ('torchrun_failure', 'torchrun_sigterm')
+                    AND (d.raw_row, d.line_no) < (l.raw_row, l.line_no)
+                    AND NOT EXISTS (SELECT 1 FROM k10s_log t WHERE t.incarnation_uid = l.incarnation_uid AND (t.raw_row, t.line_no) > (d.raw_row, d.line_no)
+                                      AND (t.kind = 'nccl_watchdog_timeout' OR (t.kind = 'python_exception' AND regexp_matches(t.error_message,
+                                           '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure|^operation timed out!')))))
 UNION ALL BY NAME
 -- the TCPStore server timed out at the rendezvous ("Timed out after 7 seconds waiting for clients. 1/2
 -- clients joined.") in a job whose processes say they are joining (PyTorch Lightning's "Initializing
@@ -128,7 +137,8 @@ WHERE kind = 'python_exception' AND job_key IS NOT NULL AND rank_resolved IS NOT
   AND regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure|^operation timed out!');
 
 -- k10s_wd_lines: every rank's watchdog lines (and, in a job with a gloo wait timeout, its teardown
--- exceptions: it was inside a collective), in the order the rank wrote them.
+-- exceptions: it was inside a collective; their op_type is the torch.distributed call their traceback was in,
+-- ``all_reduce``, ``barrier``, ``new_group``: parsers/log_owners.py), in the order the rank wrote them.
 -- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary')
 --     OR (kind = 'python_exception' AND regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure|^operation timed out!')))
 -- empty-columns: job_key VARCHAR, rank BIGINT, kind VARCHAR, subkind VARCHAR, seq_num BIGINT, op_type VARCHAR, numel_in BIGINT,
@@ -145,7 +155,7 @@ FROM (
     FROM k10s_log
     WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND job_key IS NOT NULL AND rank_resolved IS NOT NULL
     UNION ALL  -- a job with a gloo wait timeout: every rank's teardown exception (it was inside a collective)
-    SELECT l.job_key, l.rank_resolved, 'gloo_wait', l.subkind, NULL, NULL, NULL, NULL, NULL, NULL,
+    SELECT l.job_key, l.rank_resolved, 'gloo_wait', l.subkind, NULL, l.op_type, NULL, NULL, NULL, NULL,
            (SELECT max(g.timeout_ms) FROM k10s_gloo_wait g WHERE g.job_key = l.job_key), l.ts, NULL, l.incarnation_uid,
            l.raw_row, l.line_no, l.event_id
     FROM k10s_log l
@@ -297,6 +307,11 @@ wd_odd AS (
                WHEN w.seq = m.m_seq AND ((w.numel_in <> m.m_in) OR (w.numel_out <> m.m_out)) THEN 'size-mismatch'
                WHEN w.enq IS NOT NULL AND m.m_seq IS NOT NULL AND w.enq < m.m_seq THEN 'behind'
                WHEN w.seq IS NOT NULL AND w.seq <> m.m_seq THEN 'desync'
+               -- tracebacks' calls (lower case, no SeqNum: a gloo job): the odd rank was not in the call its peers were
+               -- in; where they were creating a group, it never joined that group
+               WHEN m.m_seq IS NULL AND w.op <> m.m_op AND regexp_matches(w.op || m.m_op, '^[a-z_0-9]+$')
+                   THEN CASE WHEN m.m_op IN ('new_group', 'new_subgroups', 'new_subgroups_by_enumeration', 'init_process_group',
+                                             'init_device_mesh', 'split_group') THEN 'never-joined' ELSE 'collective-mismatch' END
                WHEN m.m_seq IS NULL AND w.op IS NOT NULL AND w.op <> m.m_op THEN 'desync'
            END AS why,
            'rank ' || w.rank || ': SeqNum ' || coalesce(w.seq::VARCHAR, '?') || ' ' || coalesce(w.op, '?')
@@ -317,7 +332,10 @@ wd_ev AS (
                 WHEN why IN ('op-mismatch', 'size-mismatch') AND n < 3 THEN 'low'
                 ELSE 'medium' END AS confidence,
            pg, seq_num, op_type, ts,
-           why || ': ' || n || ' ranks timed out; most on SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?') || ', but ' || own AS detail
+           CASE WHEN seq_num IS NULL AND regexp_matches(op_type, '^[a-z_0-9]+$')  -- tracebacks' calls
+                THEN why || ': ' || n || ' ranks'' tracebacks name the torch.distributed call they were in; most were in ' || op_type || ', but '
+                     || regexp_replace(own, 'SeqNum \? ', 'in ', 'g')
+                ELSE why || ': ' || n || ' ranks timed out; most on SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?') || ', but ' || own END AS detail
     FROM wd_cat
     WHERE len(ranks) * 2 < n  -- the odd ranks are a strict minority
 ),
@@ -356,6 +374,9 @@ silent AS (  -- ranks that never logged a watchdog line while most ranks of the 
            bool_and(a.unseen) AS unseen
     FROM wd_alive a
     WHERE a.has_logs AND NOT EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.rank = a.rank)
+      -- the reporters' tracebacks were in different torch.distributed calls (a gloo job): they did not wait in
+      -- one collective, so a rank that said nothing is no more absent from it than they were
+      AND (SELECT count(DISTINCT w.op) FROM wd_rank w WHERE w.job_key = a.job_key AND regexp_matches(w.op, '^[a-z_0-9]+$')) < 2
       -- a rank that died of SIGABRT was taken down by its own watchdog: not silent, only unlogged
       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = a.job_key AND x.rank_resolved = a.rank
                       AND x.kind IN ('torchrun_failure', 'process_exit') AND x.exit_code IN (-6, 134))

@@ -29,7 +29,7 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
     SELECT event_id, ts, container, kind, line_no,
         CASE WHEN kind = 'python_exception' AND error_type = 'KeyboardInterrupt' AND job_key IN (SELECT job_key FROM lone_interrupt)
              THEN 'raised' ELSE subkind END AS subkind,
-        raw_row, job_key, incarnation_uid, pid, rank_resolved, exit_code,
+        raw_row, job_key, incarnation_uid, pid, rank_resolved, local_rank, exit_code,
         error_type, error_message, ran_for_ms, timeout_ms,
         coalesce(ts,
                  last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
@@ -89,6 +89,16 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
     GROUP BY ALL
     HAVING bool_and(l.kind = 'nccl_remote_error' OR (l.kind = 'python_exception' AND l.subkind = 'teardown'))
 ),
+tracebacked AS (  -- ranks with a traceback or an exception of their own in the logs
+    SELECT DISTINCT job_key, rank_resolved AS rank FROM l WHERE kind IN ('python_exception', 'python_traceback') AND rank_resolved IS NOT NULL
+),
+stream_shown AS (  -- a local rank's own output behind torchrun's --tee prefix in its pod's log, where that pod's tracebacks
+                   -- are shown behind the same prefix (stderr is teed): a traceback of that rank would be there too
+    SELECT DISTINCT s.incarnation_uid, s.local_rank FROM k10s_log s
+    WHERE s.kind = 'rank_stream' AND s.local_rank IS NOT NULL
+      AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = s.incarnation_uid AND x.kind IN ('python_exception', 'python_traceback')
+                  AND regexp_matches(x.line, '^\[default\d+\]:'))
+),
 srun_failed AS (  -- srun logs that report a task failing on its own
     SELECT DISTINCT raw_row FROM l WHERE kind = 'process_exit' AND subkind IN ('srun', 'srun_oom') AND exit_code NOT IN (-15, -1, -2)
 ),
@@ -116,7 +126,8 @@ ranked AS (
            st.pid IS NOT NULL OR (l.subkind = 'srun_killed' AND sf.raw_row IS NOT NULL) AS was_sigtermed,
            tw.rank IS NOT NULL OR wa.event_id IS NOT NULL AS rank_timed_out,
            td.rank IS NOT NULL AS rank_torn_down, rx.rank IS NOT NULL AS rank_raised,
-           rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported, sm.raw_row IS NOT NULL AS size_mismatch
+           rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported, sm.raw_row IS NOT NULL AS size_mismatch,
+           sh.incarnation_uid IS NOT NULL AND tb.rank IS NULL AS silent_exit
     FROM l
     LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
     LEFT JOIN srun_failed sf ON sf.raw_row = l.raw_row
@@ -129,6 +140,8 @@ ranked AS (
     LEFT JOIN watchdog_above wa ON wa.event_id = l.event_id
     LEFT JOIN raised rx ON rx.job_key = l.job_key AND rx.rank = coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END)
     LEFT JOIN torn_down td ON td.job_key = l.job_key AND td.rank = coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END)
+    LEFT JOIN stream_shown sh ON sh.incarnation_uid = l.incarnation_uid AND sh.local_rank = l.local_rank
+    LEFT JOIN tracebacked tb ON tb.job_key = l.job_key AND tb.rank = coalesce(l.rank_resolved, pr.rank)
 ),
 classified AS (
     SELECT r.*,
@@ -171,6 +184,9 @@ classified AS (
                             WHEN 26 THEN 'vtalrm' WHEN 27 THEN 'prof' WHEN 29 THEN 'io' WHEN 30 THEN 'pwr' WHEN 31 THEN 'sys' END,
                                  'signal-' || (-status))
                     WHEN status = 1 AND rank_torn_down THEN NULL
+                    -- its own output and its node's tracebacks are in the log, and no traceback of its own: it raised
+                    -- nothing (sys.exit(msg), os._exit(1)); the status alone is all there is
+                    WHEN status = 1 AND silent_exit THEN 'exit-1'
                     WHEN status = 1 THEN 'python-exception'
                     WHEN status > 1 THEN 'exit-' || status
                     -- a failure-table entry cut before its exit code: the process failed, how is unknown

@@ -10,7 +10,7 @@ WHY = {
     "rank-failed": "failed before the collective timed out ({kind})",
     "peer-closed": "closed its NCCL connections (the others name its address as the remote peer)",
     "lagging-rank": "joined the collective and never finished it (PyTorch's desync report names it)",
-    "collective-mismatch": "ran a different collective from the others (TORCH_DISTRIBUTED_DEBUG fingerprint mismatch)",
+    "collective-mismatch": "ran a different collective from the others (a fingerprint mismatch, or its traceback's call differs from its peers')",
     "size-mismatch": "entered the same collective with a different size (NumelIn/NumelOut differ from the other ranks')",
     "op-mismatch": "entered a different collective type at the same sequence number as the others",
     "behind": "never enqueued the collective the others waited on (its last enqueued work is lower)",

@@ -25,10 +25,6 @@ from k10s_forensics.store.bundle import Bundle
 CORPUS = Path(__file__).resolve().parent / "data" / "real-incidents"
 CASES = load_corpus(CORPUS)
 
-#: Our cause for a rank the others wait on while it is still elsewhere (docs/rules.md, nccl-hang):
-#: these expectations call it lagging-rank; the rank is right.
-NEVER_JOINED = "rank named as never-joined (it never entered the collective the others timed out on), expected lagging-rank"
-
 #: A rank missing from a short paste whose other ranks all timed out on the same collective reads
 #: as silent (never-joined); these collectors judged the paste truncated (others, e.g. ace-348 and
 #: GCD-6, judged the same shape a culprit, and pass).
@@ -44,11 +40,9 @@ NOT_YET: dict[str, str] = {
         "expects both ranks 2 and 3; rank 2's own failure is not in the excerpt, rank 3's OOM is named",
     "vllm-4108-ray-worker-abort-and-driver-ima":
         "a Ray worker's abort names no rank, so rank 0's illegal memory access is taken as the first failure",
-    "xtuner-354-broadcast-seq1-rank0-absent": NEVER_JOINED,
-    "yolov5-4409-val-broadcast-timeout": NEVER_JOINED,
     "myria3d-123-prepare-data-lagging-rank0":
         "rank 0 is named never-joined at info only: ranks 1 and 2 time out and the world of three is guessed from the "
-        "paste, where two waiters are no proof the third exists (docs/rules.md, session 14); expected lagging-rank",
+        "paste, where two waiters are no proof the third exists (docs/rules.md, session 14)",
     "deepspeed-2931-ib-completion-error12-rank2":
         "the IB completion error's process printed no rank (host:pid only, no comm line of its own), and its "
         "'unhandled system error' names none either",
@@ -66,10 +60,6 @@ NOT_YET: dict[str, str] = {
         "rank 7's traceback is cut before its CUDA error, so only rank 1 is known to have failed that way",
     "X-R1-21-device-mismatch-all-ranks":
         "only rank 2's exception is in the excerpt; that every rank failed the same way is known from the thread, not the log",
-    # batch 7
-    "pytorch-152623-desync-report-rank7-didnt-join":
-        "rank 7 is right; the desync report's `didn't join collective #183` is never-joined in our causes (docs/rules.md), "
-        "the expectation says lagging-rank",
     # batch 8
     "pytorch-lightning-20832-wrapped-broadcast-rank0-ahead-control": SILENT_IN_PASTE,
     "accelerate-3861-rank0-observed-dump-signal-not-waiting":

@@ -38,42 +38,24 @@ _T4 = {"2.13.0/t4-lightning-2node-sigkill": LIGHTNING_SILENT, "2.13.0/t4-lightni
 HYDRA_SILENT = ("MPICH Hydra's BAD TERMINATION banner names a PID and an exit code, not a rank (rank 0's PID, not the culprit's), "
                 "and the SIGKILLed rank printed nothing; two ranks (2.13.0) or all four (2.14.1) are silent: nothing is named")
 _T7 = {f"{v}/t7-hydra-4-sigkill-rank2": HYDRA_SILENT for v in ("2.13.0", "2.14.1")}
-SYS_EXIT_MSG = ("sys.exit('ERROR: …') prints its message (no traceback) and ends with status 1, which alone reads as an uncaught "
-                "Python exception's status (python-exception, warning): a rank whose traceback a launcher option hid looks the same, "
-                "and the parser keeps no rank's plain lines to tell that its output was all there (rank right, cause not)")
-_T9 = {f"{v}/t9-trun-sys-exit-msg-rank1": SYS_EXIT_MSG for v in ("2.13.0", "2.14.1")}
 ELASTIC_FIRST_ONLY = ("torch's elastic_launch with a function entrypoint (start_method forkserver) reports only the first failed "
                       "process it finds, each node's local rank 0 (a victim's gloo 'Connection reset by peer'); the culprit's "
                       "KeyError lives in its error file, never printed, and its exit is not reported: rank 1 is silent (nothing is named)")
 _T11 = {f"{v}/t11-elaunch-forkserver-keyerror-rank1": ELASTIC_FIRST_ONLY for v in ("2.13.0", "2.14.1")}
-OS_EXIT1 = ("os._exit(1) prints nothing and ends with status 1, which reads as an uncaught exception whose traceback was not "
-            "shown (python-exception, warning), as SYS_EXIT_MSG: rank right, cause not (the truth: exit-1)")
 NODE_ALIKE = ("both ranks of node 1 raised the same ModuleNotFoundError before init_process_group (untagged, the same second); "
               "imported, the failure table's two exits 1 are the node alike and name [2, 3] (docs/rules.md, one node alike), but "
               "in the pods' logs (their layout known) the failure table gives both untagged tracebacks to its first failed process, "
               "rank 2, whose exception (tier 1) then outranks rank 3's exit status: rank 2 alone is named")
-_T12 = {f"{v}/t12-trun-os-exit1-rank1": OS_EXIT1 for v in ("2.13.0", "2.14.1")}
-_T12_POD = {**_T12, **{f"{v}/t12-trun-node1-import-error": NODE_ALIKE for v in ("2.13.0", "2.14.1")}}
+_T12_POD = {f"{v}/t12-trun-node1-import-error": NODE_ALIKE for v in ("2.13.0", "2.14.1")}
 GLOO_SIZE = ("rank 1 all-reduced a float64 gradient among float32 peers: gloo's size check aborts the RECEIVING rank 0 "
              "('Received data size doesn't match expected size') and names no sender; rank 1 only saw its peer reset the connection, "
              "as rank 3 did: nothing is named (rank 0's SIGABRT is the report's, no failure of its own)")
-ODD_COLLECTIVE = ("only rank 0 called dist.barrier() (its checkpoint block's): every rank's gloo op timed out within the same 3 s, "
-                  "rank 0's in barrier, its peers' in all_reduce; the tracebacks' collectives are not compared (no single culprit)")
-SKIPPED_GROUP = ("rank 1 skipped dist.new_group and timed out in all_reduce; ranks 2 and 3 failed in the group's creation when the "
-                 "store host's agent left (DistNetworkError), rank 0 was SIGTERMed in new_group without a line: the silent rank 0 "
-                 "reads as the one that never joined (rank 0 named, never-joined)")
-RESTART_ROUND = ("2.14.1: node 0's agent restarted its workers on the membership change without counting an attempt (restart count 0 "
-                 "beside node 1's 1), so the second round's process group never formed (a store wait on /attempt1/…/0 names rank 0) "
-                 "before a third round finished the job: rank 2 is named right, and rank 0 too (never-joined)")
-_T13 = {**{f"{v}/t13-trun-dtype-mismatch-rank1": GLOO_SIZE for v in ("2.13.0", "2.14.1")},
-        **{f"{v}/t13-trun-rank0-only-barrier": ODD_COLLECTIVE for v in ("2.13.0", "2.14.1")},
-        **{f"{v}/t13-trun-skip-new-group-rank1": SKIPPED_GROUP for v in ("2.13.0", "2.14.1")},
-        "2.14.1/t13-trun-first-attempt-only-rank2": RESTART_ROUND}
+_T13 = {f"{v}/t13-trun-dtype-mismatch-rank1": GLOO_SIZE for v in ("2.13.0", "2.14.1")}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
-               **_T7, **_T9, **_T11, **_T12, **_T13},
+               **_T7, **_T11, **_T13},
     "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
-               **_T7, **_T9, **_T11, **_T12_POD, **_T13},
+               **_T7, **_T11, **_T12_POD, **_T13},
 }
 
 

@@ -17,7 +17,7 @@ returns the message that is left together with the identity the prefixes carried
   ``… multiproc_worker_utils.py:242]`` without the bracket is left: its ``(VllmWorkerProcess pid=…)`` lines name no process);
 * launcher rank tags: torchrun ``[rank3]:`` (also behind a prefix of the user's own, e.g. torchrun's
   ``TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE``: ``[trainer2|0]:[rank2]:``, ``trainer-1> [rank3]:``) and its ``--tee`` role prefix ``[default0]:``
-  (a LOCAL rank), Determined ``[rank=3] ||``, mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
+  (a LOCAL rank), Determined ``[rank=3] ||``, a ``logging`` format's host, rank and level fields (``node-1 rank=3 ERROR``), mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
   srun ``--label`` ``11:`` (and what the task printed behind it: `` 3: [rank3]:``), horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)`` (its pid
   kept: the worker group's table gives its rank) and Ray's own processes (``(TrainController pid=…)``,
   ``(raylet)``), Ray's `` [repeated 2x across cluster]`` dedup note at the end;
@@ -66,6 +66,8 @@ _PREFIX = re.compile(
     r"|(?:" + _TS_CORE + r")(?:\s*[:|-](?=\s))?"  # bare timestamp, optional ' :' / ' |' / ' -'
     r"|\[rank(?P<rank>\d{1,7})\]:"
     r"|\[rank=(?P<rank_eq>\d{1,7})\]\s*\|\|"
+    # a logging format's host and rank fields, then its level: ``2026-11-29 14:49:37,336 node-1 rank=3 ERROR <line>``
+    r"|(?:[A-Za-z0-9][\w.-]{0,62} )?rank[=:](?P<rank_kv>\d{1,7}) (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)(?= )"
     r"|\[default(?P<local>\d{1,4})\]:"
     r"|\[(?P<local_bare>\d{1,4})\]:(?=\S)"  # torchrun's --tee prefix of an empty role (torchx): [1]:text
     r"|[A-Za-z_][\w-]{0,62}/\d{1,5}(?= )"  # torchx's <role>/<replica id> (local_cwd, `torchx log`)
@@ -201,8 +203,8 @@ def _peel(text: str, pos: int, rank: int | None, local: int | None, pid: int | N
             m = _PREFIX.match(text, custom.end()) if custom else None
         if not m or m.end() == pos:
             break
-        if m.group("rank") or m.group("rank_eq") or m.group("mpi"):
-            rank = int(m.group("rank") or m.group("rank_eq") or m.group("mpi"))
+        if m.group("rank") or m.group("rank_eq") or m.group("rank_kv") or m.group("mpi"):
+            rank = int(m.group("rank") or m.group("rank_eq") or m.group("rank_kv") or m.group("mpi"))
         if m.group("local") or m.group("local_bare"):
             local = int(m.group("local") or m.group("local_bare"))
         if m.group("sgl") or m.group("vllm_tags"):

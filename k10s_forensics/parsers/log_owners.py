@@ -67,6 +67,11 @@ IGNORED_HEADER = re.compile(r"^Exception ignored (?:in\b|while\b|on\b)")
 #: a log record announcing that what failed will be tried again (``… failed (attempt 1/3), will retry``,
 #: ``… will be retried``, tenacity's ``Retrying f in 2.0 seconds as it raised …``)
 HANDLED_RECORD = re.compile(r"\b(?:[Ww]ill (?:be )?retr(?:y|ied)|[Rr]etrying)\b")
+#: a traceback frame in torch.distributed's own API (``File ".../torch/distributed/distributed_c10d.py", line 3252, in
+#: all_reduce``): the first such frame of a traceback names the call the program made (``all_reduce``, ``barrier``,
+#: ``new_group``); older releases' decorator (``wrapper``) names none
+C10D_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}torch/distributed/distributed_c10d\.py\", line \d{1,7}, in (\w{1,60})\s*$")
+C10D_GAP = 12  # a traceback's c10d frames, the frames and source lines under them, then its exception
 
 
 class Owners:
@@ -80,6 +85,7 @@ class Owners:
         self._pid_record: tuple[int, int] | None = None  # (line_no, pid) of the last rankless ERROR record with a pid
         self._ignored: dict[int | None, int] = {}  # per printing rank: line of Python's last "Exception ignored in …"
         self._retrying: dict[int | None, tuple[int, dt.datetime | None]] = {}  # per printing rank: a retrying record's line, clock
+        self._c10d: dict[int | None, tuple[int, str]] = {}  # per printing rank: (line of its last c10d frame, the first one's call)
 
     def header(self, line_no: int, norm: Normalized, api_ts: dt.datetime | None = None) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
@@ -122,11 +128,26 @@ class Owners:
         return True
 
     def launcher_frame(self, line_no: int, norm: Normalized) -> bool:
-        """A traceback frame in a launcher's own code (the line itself is no event)."""
+        """A traceback frame in a launcher's own code, or in torch.distributed's API (the line itself is no event)."""
         if P.LAUNCHER_FRAME.match(norm.text):
             self._launcher_frame = (line_no, norm.rank)
             return True
-        return False
+        m = C10D_FRAME.match(norm.text) if "distributed_c10d.py" in norm.text else None
+        if m is None:
+            return False
+        call = self._c10d.get(norm.rank)
+        if call is not None and line_no - call[0] <= C10D_GAP:  # a frame under the traceback's first c10d frame
+            self._c10d[norm.rank] = (line_no, call[1])
+        elif m.group(1) != "wrapper":
+            self._c10d[norm.rank] = (line_no, m.group(1))
+        return True
+
+    def c10d_call(self, line_no: int, norm: Normalized, head: Event) -> None:
+        """The torch.distributed call a Python exception's traceback was in (``op_type``: its first c10d frame's
+        function, ``all_reduce``, ``barrier``, ``new_group``), when that frame is ``C10D_GAP`` lines above it at most."""
+        call = self._c10d.pop(norm.rank, None) if head["kind"] == "python_exception" else None
+        if call is not None and line_no - call[0] <= C10D_GAP and head.get("op_type") is None:
+            head["op_type"] = call[1]
 
     def launchers_own(self, line_no: int, norm: Normalized, head: Event) -> bool:
         """An exception whose innermost frame is in a launcher's own code (DeepSpeed's runner failing in
@@ -169,6 +190,7 @@ class Owners:
             elif failed and ev.get("rank") not in failed:
                 ev["subkind"] = "teardown"
         head = events[0]
+        self.c10d_call(line_no, norm, head)
         if head["kind"] in ("python_exception", "cuda_error", "cuda_oom") and self._pid_record is not None:
             record, self._pid_record = self._pid_record, None
             if head.get("rank") is None and head.get("pid") is None and line_no - record[0] <= OWNER_GAP:

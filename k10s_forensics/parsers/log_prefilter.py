@@ -124,6 +124,8 @@ _EVENT_LITERALS = (
     r": command not found\s*$",
     # a frame of a launcher's own code: the exception right after it is the launcher's (log_lines.py)
     r"File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/)",
+    # a frame of torch.distributed's API: the exception under it gets the call it was in (log_owners.py)
+    r"distributed_c10d\.py\", line \d",
     # JAX's coordination service naming a task (process) that failed or stopped sending heartbeats
     r"/task:\d{1,7}(?: heartbeat timeout| has been set to ERROR)",
     r"Initializing distributed: GLOBAL_RANK: ",

@@ -32,6 +32,7 @@ from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers import log_prefilter as PF, scratch
 from k10s_forensics.parsers.log_lines import LINE_CHARS, BodyAssembler, fallback_ts
 from k10s_forensics.parsers.log_sql import CANDIDATES_SQL, EVENTS_SQL, LONG_LINE, STEPS_SQL, WITH_EVENTS_SQL
+from k10s_forensics.parsers.log_streams import stream_events
 
 SOURCE = "logs"
 RAW_FILE = "raw/logs.parquet"
@@ -258,6 +259,9 @@ def derive(ctx) -> None:
                 if steps["ts"].null_count:
                     ctx.issue(SOURCE, NO_TS, None, RAW_FILE, count=steps["ts"].null_count)
                 ctx.emit("log_events", steps)
+            streams = stream_events(table.select(["_row", "body"]), meta_table)  # whose own output the body shows
+            if streams is not None:
+                ctx.emit("log_events", streams)
             con.unregister("hits_arrow")
     finally:
         con.close()
