@@ -34,17 +34,22 @@ def test_a_logging_records_pid_is_read_and_no_rank():
 
 def _node(pids: dict[int, int], culprit_pid: int, victim_pid: int, agent_pid: int) -> list[str]:
     """One torchrun node whose workers log through ``logging`` (pid, no rank): the culprit's own
-    exception, a victim's gloo teardown, the agent's failure table naming each pid's rank."""
+    exception, a victim's gloo teardown, the agent's failure table naming each pid's rank (its Root Cause
+    the victim's exit, the first the agent saw: the table alone would name the wrong rank)."""
     out = [f"2026-11-29 04:08:24,763 [{culprit_pid}] WARNING trainer: step 2 loss 0.0007"]
     for pid, error in ((culprit_pid, "AttributeError: Can't pickle local object '_gather_metrics.<locals>.<lambda>'"),
                        (victim_pid, "RuntimeError: [pair.cc:553] Connection closed by peer [127.0.0.1]:46795")):
         out += [f"2026-11-29 04:08:25,072 [{pid}] ERROR trainer: training failed", "Traceback (most recent call last):",
                 '  File "/workspace/train.py", line 123, in _gather_metrics', "    dist.all_gather_object(out, metrics)", error]
     out.append(f"E1129 04:08:27.297000 {agent_pid} torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
-               f"local_rank: 0 (pid: {culprit_pid}) of binary: /opt/venv/bin/python3")
+               f"local_rank: {pids[victim_pid] % 2} (pid: {victim_pid}) of binary: /opt/venv/bin/python3")
     out += ["torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "=" * 60, "train.py FAILED", "-" * 60, "Failures:"]
-    for i, (pid, rank) in enumerate(sorted(pids.items(), key=lambda kv: kv[1])):
-        out += [f"[{i}]:", "  time      : 2026-11-29_04:08:27", "  host      : localhost", f"  rank      : {rank} (local_rank: {rank % 2})",
+    # as torchrun prints it: the other failures as [1], [2], …, then the first it observed (here the victim's exit) as [0]
+    others = [pid for pid in sorted(pids, key=pids.get) if pid != victim_pid]
+    for i, pid in [*((i, pid) for i, pid in enumerate(others, start=1)), (0, victim_pid)]:
+        if i == 0:
+            out += ["-" * 60, "Root Cause (first observed failure):"]
+        out += [f"[{i}]:", "  time      : 2026-11-29_04:08:27", "  host      : localhost", f"  rank      : {pids[pid]} (local_rank: {pids[pid] % 2})",
                 f"  exitcode  : 1 (pid: {pid})", "  error_file: <N/A>",
                 "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"]
     return [*out, "=" * 60]
