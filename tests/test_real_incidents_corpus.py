@@ -156,6 +156,11 @@ NOT_YET: dict[str, str] = {
         "rank 1 is right (HCCL's `Cluster Exception Location[IP/ID]:[…/1] … Heartbeat Lost Occurred`); how it ended is not "
         "said, so the cause is exit-unknown (as JAX's task heartbeat, architecture-objective-26); the expectation calls "
         "the lost process rank-dead",
+    # batch 29
+    "FixMatch-pytorch-2-spawn-process0-ddp-init-cut":
+        "process 0 is right (spawn's `-- Process 0 terminated with the following error:`); its traceback is cut inside "
+        "DDP's construction, before the error line, so the cause is python-exception: the NCCL error is in the title only "
+        "(as Co-DETR-215's OOM)",
     # batch 28
     "awsome-distributed-ai-460-srun-rank3-eval-traceback-control":
         "one rank's traceback (`3: [rank3]: Traceback`, cut before its exception) is all the paste shows, read as rank 3's "

@@ -20,6 +20,11 @@ from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS, ray_worker
 Event = dict[str, Any]
 
 #: the keys of a c10d store wait that timed out (``DistStoreError: wait timeout after 2000ms, keys: /user/ready-103``)
+#: The body of torch.utils.checkpoint's CheckpointError (the recomputation in the backward pass did not
+#: match the forward): ``recomputed metadata: {'shape': ...}`` under ``tensor at position N:``, or
+#: ``Number of tensors saved during recomputation: 0``. A paste that starts below the exception's headline
+#: still shows which rank raised it.
+CHECKPOINT_BODY = re.compile(r"^(?:recomputed metadata: \{'shape'|Number of tensors saved during recomputation: \d)")
 STORE_WAIT_KEYS = re.compile(r"wait timeout after \d+ ?ms, keys: (\S.{0,400})")
 #: keys a peer, the process group or the elastic agent sets (a rank's address under ``<pg>//<device>//``, a numbered
 #: group's prefix, a barrier, the rendezvous' ``torch.rendezvous.<id>`` / ``torchelastic`` / ``MASTER_ADDR`` keys): a
@@ -157,6 +162,9 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
         usage = P.ARGPARSE_ERROR.match(message) if ".py: error: " in message else None
         if usage:  # argparse exits with status 2 after it
             return {"kind": "python_exception", "subkind": "raised", "error_type": "argparse usage error", "error_message": usage.group(1)[:300]}
+        if CHECKPOINT_BODY.match(message):
+            return {"kind": "python_exception", "subkind": "raised", "error_type": "torch.utils.checkpoint.CheckpointError",
+                    "error_message": "recomputed tensors differ from the forward pass"}
         start = P.TRACEBACK_START.match(message) if tagged else None
         if start:  # embedded in one log record (SGLang's "Scheduler hit an exception: Traceback"): its lines follow untagged
             return {"kind": "python_traceback", "subkind": "started", "_embedded": start.group("embedded") is not None}

@@ -101,6 +101,9 @@ _EVENT_LITERALS = (
     r"srun: error: .{0,300}tasks? \d",
     r"\.py: error: ",
     r"Traceback \(most recent call last\)",
+    # torch.utils.checkpoint's CheckpointError body below a cut headline (log_failures.CHECKPOINT_BODY)
+    r"recomputed metadata: \{'shape'",
+    r"Number of tensors saved during recomputation: \d",
     # Python's report of an exception it ignored (a __del__, an atexit callback): the traceback under it is no failure
     r"Exception ignored (?:in|while|on)\b",
     # a logged exception the program will retry: the record right above its traceback (log_owners.py)
