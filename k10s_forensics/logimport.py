@@ -96,9 +96,10 @@ def _pod_name(job: str, node_rank: int) -> str:
 
 
 #: any numbered rank, process or worker (``[Rank 1]``, ``local_rank: 0``, ``process 0 terminated``, ``[Worker:0]``);
-#: a number of five digits or more is a process id (the CUDA allocator's ``Process 307065 has 15.75 GiB memory in
-#: use``), which numbers no rank
-_NAMES_PROCESS = re.compile(r"(?i)(?:rank|process|worker)\W{0,3}\d{1,4}(?!\d)")
+#: a number of five digits or more is a process id, and so is the number of the CUDA allocator's ``Process 307065 has
+#: 15.75 GiB memory in use`` whatever its length (a container's pids are small: ``Process 9841 has 22.00 GiB``):
+#: neither numbers a rank
+_NAMES_PROCESS = re.compile(r"(?i)(?:rank|process|worker)\W{0,3}\d{1,4}(?!\d)(?! has \d{1,6}(?:\.\d{1,3})? ?[KMGT]?i?B memory in use)")
 
 
 def _assumed(layout: Layout, sources: list[LogSource]) -> bool:

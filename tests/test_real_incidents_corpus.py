@@ -174,6 +174,17 @@ NOT_YET: dict[str, str] = {
         "ranks 6 and 7 of eight fail with exit 1 in the same second: failing together is no single culprit, and some "
         "but not all ranks of one pod failing alike stays so (docs/rules.md, one node alike); that the job had six GPUs "
         "for eight processes is the thread's, not the log's",
+    # batch 30
+    "lm-evaluation-harness-3190-rank5-zero3-device-map-every-rank-control":
+        "rank 5's `[rank5]: ValueError: DeepSpeed Zero-3 is not compatible with passing a device_map` is the paste's only "
+        "failure, read as rank 5's own; that every rank raised it is said only in the thread (as X-R1-21)",
+    "RAG-Retrieval-27-rank5-invalid-device-ordinal-one-gpu-control":
+        "rank 5's `CUDA error: invalid device ordinal` is the paste's only failure, read as rank 5's own; that the machine "
+        "had one GPU, so every rank above 0 failed alike, is said only in the thread",
+    "litgpt-303-fsdp-unranked-oom-gpu1":
+        "the unranked OOM's `GPU 1` is the only rank hint and the allocator's GPU index names no rank by design "
+        "(docs/rules.md: a device_map process names any of its GPUs); nothing else shows more than one process, so no "
+        "rank is named (rank 0 before batch 30, from the allocator's 4-digit pid read as a process number)",
 }
 
 
