@@ -367,9 +367,10 @@ together AS (  -- the same way and within the same second as the first: failed t
        OR b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause)
                                                             OR 'python_traceback' IN (b.kind, f.kind))
                                                            AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
-                               -- no clock: ranks that print the same error cannot be ordered (a paste interleaves them);
+                               -- no clock: ranks that print the same error cannot be ordered (a paste interleaves them),
+                               -- nor where only one of the two has a clock (another log's stamped lines lent it);
                                -- the same error up to its numbers (each rank's own values: `got 1.0` / `got 0.0`)
-                               OR (b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.cause = f.cause
+                               OR ((b.ts_filled IS NULL OR f.ts_filled IS NULL) AND b.cause = f.cause
                                    AND b.error_type IS NOT DISTINCT FROM f.error_type
                                    AND regexp_replace(b.error_message, '[0-9]+', '#', 'g') = regexp_replace(f.error_message, '[0-9]+', '#', 'g'))
                                -- one line reporting several failures the same way (a flattened report: the agent's
