@@ -7,7 +7,8 @@ Three families, each wording a case, beside the shapes that must keep their culp
 * in a log without a clock, a line of the first failing rank's that another rank printed alike (the same
   error, the first's with one line of detail more) makes them fail together: no single culprit;
 * in a log without a clock, another rank's traceback cut before its exception beside a rank's failure (an
-  OOM, an exception) cannot be ordered against it: no single culprit (rank-failure and oom-cascade alike).
+  OOM, an exception) cannot be ordered against it: no single culprit (rank-failure and oom-cascade alike);
+* the same error on two ranks of which only one line has a clock cannot be ordered either.
 
 Every paste is imported as a user would (``k10s import-logs``) and all are analysed in one merged bundle.
 """
@@ -66,6 +67,9 @@ PASTES = [
     # ... and a failure alone, or a rank's own traceback before its exception, keeps its culprit
     ("oom-alone", _lines((OOM, 5)), [5]),
     ("own-traceback-then-oom", _lines((CUT_TB, 5), (OOM, 5)), [5]),
+    # the same error on two ranks (a pod each), only one line with a clock: as unordered as with none
+    ("one-clock-same-error", _lines(("2026-11-21 10:00:03 " + RAISED, 0), (RAISED, 1)), []),
+    ("one-clock-same-error-after", _lines((RAISED, 1), ("2026-11-21 10:00:03 " + RAISED, 0)), []),
 ]
 WORLD = 8
 HANG_WORLD = 4  # the hangs: three waiters of four ranks
@@ -77,8 +81,9 @@ def findings(tmp_path_factory) -> list:
     from k10s_forensics.store.bundle import Bundle
 
     tmp = tmp_path_factory.mktemp("controls")
-    bundles = [incident_bundle(tmp / name, Case(name, "x", [], [], world, world), text)
-               for name, text, _ in PASTES for world in [HANG_WORLD if "WorkNCCL" in text else WORLD]]
+    bundles = [incident_bundle(tmp / name, Case(name, "x", [], [], nproc, world), text)
+               for name, text, _ in PASTES for world in [HANG_WORLD if "WorkNCCL" in text else WORLD]
+               for nproc in [1 if name.startswith("one-clock") else world]]
     return analyze(Bundle.open(merge(bundles, tmp / "merged").path))["findings"]
 
 
