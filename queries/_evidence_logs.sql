@@ -371,7 +371,18 @@ silent AS (  -- ranks that never logged a watchdog line while most ranks of the 
            (SELECT mode(seq ORDER BY seq) FROM wd_rank w WHERE w.job_key = a.job_key) AS seq_num,
            (SELECT mode(op ORDER BY op) FROM wd_rank w WHERE w.job_key = a.job_key) AS op_type,
            (SELECT min(ts) FROM wd_rank w WHERE w.job_key = a.job_key) AS ts,
-           bool_and(a.unseen) AS unseen
+           bool_and(a.unseen) AS unseen,
+           -- the waiters' reports are uneven: a line of the watchdog's report that follows its timeout (its
+           -- `Exception … detected by watchdog`, `Some NCCL operations have failed`) is in the paste for one waiter
+           -- and not for another: the paste does not hold every line the ranks printed (cut, or picked), so a
+           -- rank it never shows may have been cut with them
+           (SELECT count(DISTINCT (x.kind, x.subkind)) FROM k10s_log x
+            WHERE x.job_key = a.job_key AND x.kind IN ('watchdog_exception_summary', 'nccl_error_other')
+              AND x.subkind IN ('exception_detected', 'async_error_teardown')
+              AND x.rank_resolved IN (SELECT w.rank FROM wd_rank w WHERE w.job_key = a.job_key)
+              AND (SELECT count(DISTINCT y.rank_resolved) FROM k10s_log y WHERE y.job_key = x.job_key AND y.kind = x.kind
+                   AND y.subkind = x.subkind AND y.rank_resolved IN (SELECT w.rank FROM wd_rank w WHERE w.job_key = a.job_key))
+                  < (SELECT count(DISTINCT w.rank) FROM wd_rank w WHERE w.job_key = a.job_key)) > 0 AS uneven
     FROM wd_alive a
     WHERE a.has_logs AND NOT EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.rank = a.rank)
       -- the reporters' tracebacks were in different torch.distributed calls (a gloo job): they did not wait in
@@ -387,7 +398,8 @@ silent_ev AS (
            -- a pair: the one rank that timed out waited for the only other one; ranks a paste never shows
            -- are silent only where the waiters outnumber them more than two to one (two waiters of a guessed
            -- three-rank job are no proof the third exists)
-           CASE WHEN len(ranks) * 2 < reporting OR (len(ranks) * 2 = reporting AND NOT unseen)
+           CASE WHEN unseen AND uneven THEN 'low'
+                WHEN len(ranks) * 2 < reporting OR (len(ranks) * 2 = reporting AND NOT unseen)
                      OR (len(ranks) = 1 AND reporting = 1 AND alive = 2) THEN 'medium' ELSE 'low' END AS confidence,
            NULL::VARCHAR AS pg, seq_num, op_type, ts,
            'never-joined: ' || reporting || CASE WHEN job_key IN (SELECT job_key FROM k10s_gloo_wait) THEN ' ranks timed out in gloo or saw its connection close'

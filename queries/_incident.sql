@@ -351,12 +351,26 @@ together AS (  -- the same way and within the same second as the first: failed t
               -- traceback cut before its exception, says no way: it cannot be told apart from the first's)
     SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause ORDER BY b.cause) AS causes
     FROM best b JOIN first f USING (job_key, incident)
-    WHERE b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause)
+    WHERE (b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.rank_eff <> f.rank_eff
+           -- no clock: another rank's traceback cut before its exception may be the same error as the first's, or
+           -- its own; a paste cannot order the two (docs/rules.md, "Session 16: controls")
+           AND (b.kind = 'python_traceback'
+                -- no clock: a line of the first rank's is printed alike by another rank (the same error, the first
+                -- rank's with a line of detail more): the first rank's strongest line is not a failure of its own
+                OR EXISTS (SELECT 1 FROM own o1 JOIN own o2 USING (job_key, incident, kind, cause)
+                           WHERE o1.job_key = b.job_key AND o1.incident = b.incident AND o1.rank_eff = b.rank_eff
+                             AND o2.rank_eff = f.rank_eff AND o1.ts_filled IS NULL AND o2.ts_filled IS NULL
+                             AND o1.kind <> 'python_traceback' AND o1.subkind IS NOT DISTINCT FROM o2.subkind
+                             AND o1.error_type IS NOT DISTINCT FROM o2.error_type
+                             AND regexp_replace(o1.error_message, '[0-9]+', '#', 'g')
+                                 IS NOT DISTINCT FROM regexp_replace(o2.error_message, '[0-9]+', '#', 'g'))))
+       OR b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause)
                                                             OR 'python_traceback' IN (b.kind, f.kind))
                                                            AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
-                               -- no clock: ranks that print the same error cannot be ordered (a paste interleaves them);
+                               -- no clock: ranks that print the same error cannot be ordered (a paste interleaves them),
+                               -- nor where only one of the two has a clock (another log's stamped lines lent it);
                                -- the same error up to its numbers (each rank's own values: `got 1.0` / `got 0.0`)
-                               OR (b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.cause = f.cause
+                               OR ((b.ts_filled IS NULL OR f.ts_filled IS NULL) AND b.cause = f.cause
                                    AND b.error_type IS NOT DISTINCT FROM f.error_type
                                    AND regexp_replace(b.error_message, '[0-9]+', '#', 'g') = regexp_replace(f.error_message, '[0-9]+', '#', 'g'))
                                -- one line reporting several failures the same way (a flattened report: the agent's
@@ -472,6 +486,8 @@ SELECT
     CASE WHEN d.cause IS NULL THEN 'no rank failed on its own: the job hung'
          WHEN d.common_mode THEN 'every process runs the same command line and code (' || d.common_error || ')'
               || ': it fails them all alike, whichever the launcher reports first: no single culprit'
+         WHEN len(d.together_ranks) > 1 AND d.first_failure_at IS NULL
+              THEN len(d.together_ranks) || ' ranks failed alike in a log without a clock, which cannot order them: no single culprit'
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
          WHEN d.root_unseen THEN 'torchrun lists rank ' || d.first_rank || ' under "Failures:", beside a Root Cause entry the paste does not hold: '
               || 'another worker failed too, unseen: no single culprit'

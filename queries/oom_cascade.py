@@ -19,6 +19,12 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if together:
         finding["title"] = f"{who} ran out of GPU memory at the same allocation at once"
         parts = [f"{who} OOM at the same allocation at once{step}{mem}: no single culprit, the job fits on none of them."]
+    unordered = row.get("unordered_ranks") or []
+    if unordered and not together:
+        who = ranks_text(unordered)
+        finding["title"] = f"{who} failed, one of them out of GPU memory, in a log that cannot order them"
+        parts = [f"{who} failed in a log without a clock, one of them out of GPU memory{step}{mem}: which came first is "
+                 "unknown, no single culprit."]
     if row.get("watchdog_ranks"):
         parts.append(f"{row['watchdog_ranks']} ranks hit NCCL watchdog timeout ({duration_text(row.get('timeout_ms'))}).")
     if row.get("sigterm_ranks"):

@@ -11,7 +11,9 @@
 --   OOMKilled / exit 137 container (host OOM), or a framebuffer at >= 97% of its total in
 --   the two minutes before a rank's container died. OOMs belong to one incident unless 2
 --   minutes pass or a rank already in it runs out of memory again (a restarted process); ranks that run out at the
---   first's allocation at once (within a second, or without a clock) ran out together: no rank is named. Then the cascade it caused: ranks that
+--   first's allocation at once (within a second, or without a clock) ran out together: no rank is named; nor where, in a log
+--   without a clock, another rank failed beside it and the incident analysis cannot order the two (k10s_incident's
+--   together_ranks: a traceback cut before its exception, the same error). Then the cascade it caused: ranks that
 --   hit the NCCL watchdog (and their Timeout(ms)), siblings SIGTERM'd by torchrun, remote
 --   errors naming the dead peer; the memory headroom at death and the GPU-hours wasted.
 -- columns:
@@ -26,6 +28,7 @@
 --   incidents BIGINT           -- separate OOM failures (a crashloop repeats them)
 --   first_rank BIGINT          -- rank of the first OOM (none when several ran out together)
 --   together_ranks BIGINT[]    -- ranks out of memory at the first OOM's allocation at once (no single culprit)
+--   unordered_ranks BIGINT[]   -- the first OOM's rank and ranks failing beside it that no clock orders (no single culprit)
 --   step BIGINT                -- training step of the first OOM, when logged
 --   total_mib DOUBLE           -- GPU memory total at the first OOM
 --   in_use_mib DOUBLE          -- memory in use by the process (or framebuffer used)
@@ -102,10 +105,22 @@ together AS (  -- other ranks out of memory at the first's allocation at once (w
       AND coalesce(abs(epoch(s.ts) - epoch(f.ts)) <= 1.0, s.ts IS NULL AND f.ts IS NULL)
     GROUP BY f.job_key, f.incident, f.rank
 ),
+unordered AS (  -- in a log without a clock, ranks the incident analysis found failing beside the first OOM's rank
+                -- in another way (another rank's cut traceback): which came first is unknown (ranks out of memory
+                -- at other allocations are this rule's own call: the first is named)
+    SELECT f.job_key, f.incident, min(ki.together_ranks) AS ranks
+    FROM firsts f JOIN k10s_incident ki ON ki.job_key = f.job_key AND list_contains(ki.together_ranks, f.rank)
+    JOIN (SELECT job_key, incident, list(DISTINCT rank) FILTER (WHERE rank IS NOT NULL) AS ranks FROM sessions
+          WHERE cause = 'cuda-oom' GROUP BY ALL) o ON o.job_key = f.job_key AND o.incident = f.incident
+    WHERE f.ts IS NULL AND f.cause = 'cuda-oom' AND ki.first_failure_at IS NULL AND len(ki.together_ranks) > 1
+      AND len(list_filter(ki.together_ranks, lambda r: NOT list_contains(o.ranks, r))) > 0
+    GROUP BY ALL
+),
 bounded AS (
-    SELECT f.* REPLACE (CASE WHEN t.job_key IS NULL THEN f.rank END AS rank), t.ranks AS together_ranks,
+    SELECT f.* REPLACE (CASE WHEN t.job_key IS NULL AND u.job_key IS NULL THEN f.rank END AS rank), t.ranks AS together_ranks,
+           CASE WHEN t.job_key IS NULL THEN u.ranks END AS unordered_ranks,
            lead(f.ts) OVER (PARTITION BY f.job_key ORDER BY f.ts, f.incident) AS next_ts
-    FROM firsts f LEFT JOIN together t USING (job_key, incident)
+    FROM firsts f LEFT JOIN together t USING (job_key, incident) LEFT JOIN unordered u USING (job_key, incident)
 ),
 cascade AS (
     SELECT
@@ -149,6 +164,7 @@ SELECT
     count(*) AS incidents,
     arg_min(i.rank, i.n) AS first_rank,
     coalesce(arg_min(i.together_ranks, i.n), []::BIGINT[]) AS together_ranks,
+    coalesce(arg_min(i.unordered_ranks, i.n), []::BIGINT[]) AS unordered_ranks,
     arg_min(i.step, i.n) AS step,
     arg_min(i.total, i.n) AS total_mib,
     arg_min(i.in_use, i.n) AS in_use_mib,

@@ -34,6 +34,10 @@ MSG = "ValueError: shapes (3,4) and (5,) not aligned"
     ("[1,6]<stdout>: " + MSG, 6, None),
     ("11: " + MSG, 11, None),
     ("(RayTrainWorker pid=8123, ip=10.0.3.7) [rank38]: " + MSG, 38, None),
+    # Ray Train's trainer actor, the worker group's driver (its own lines: no rank)
+    ("(TorchTrainer pid=3900, ip=10.0.0.2) " + MSG, None, None),
+    ("(TorchTrainer pid=3900) " + MSG, None, None),
+    ("(LightningTrainer pid=3900, ip=10.0.0.2) " + MSG, None, None),
     ("2024-05-01 10:00:00.123 | ERROR    | train:main:42 - " + MSG, None, None),
     ("[11/02/24 10:00:01] ERROR    " + MSG + "                    accelerate_train.py:88", None, None),
     ("Train:  12%|██▍       | 12/100 [00:10<01:20, 1.1it/s]\r" + MSG, None, None),

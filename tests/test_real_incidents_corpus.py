@@ -26,8 +26,9 @@ CORPUS = Path(__file__).resolve().parent / "data" / "real-incidents"
 CASES = load_corpus(CORPUS)
 
 #: A rank missing from a short paste whose other ranks all timed out on the same collective reads
-#: as silent (never-joined); these collectors judged the paste truncated (others, e.g. ace-348 and
-#: GCD-6, judged the same shape a culprit, and pass).
+#: as silent (never-joined) where nothing shows the paste cut (each waiter's report as whole as the
+#: others': docs/rules.md, "Session 16: controls"); these collectors judged the paste truncated (others,
+#: e.g. ace-348 and GCD-6, judged the same shape a culprit, and pass).
 SILENT_IN_PASTE = "a rank missing from the paste reads as silent (never-joined); expected: no culprit (truncated paste)"
 
 #: Expectations we do not meet, with why (strict: a case that starts passing must leave).
@@ -46,8 +47,6 @@ NOT_YET: dict[str, str] = {
     "deepspeed-2931-ib-completion-error12-rank2":
         "the IB completion error's process printed no rank (host:pid only, no comm line of its own), and its "
         "'unhandled system error' names none either",
-    "Salience-DETR-8-accelerate-timeouts-control": SILENT_IN_PASTE,
-    "vllm-8978-first-allreduce-never-completes-all-ranks": SILENT_IN_PASTE,
     "pytorch-20630-rank3-broadcast-vs-allreduce":
         "rank 3 is named by the watchdog compare as op-mismatch (BROADCAST where the others run ALLREDUCE), expected collective-mismatch",
     "vllm-23448-broadcast-rank3-one-behind":
@@ -56,8 +55,6 @@ NOT_YET: dict[str, str] = {
         "ranks 1-3 raise the same KeyError in a log without a clock: expected all three as culprits, we say they failed together (no single culprit)",
     "colbert-318-rank1-timeout-rank0-clustering":
         "one of four ranks timed out and three are silent: too few reports to name the silent one (rank 0, busy clustering)",
-    "pytorch-148150-destroy-pg-cuda-busy-all-ranks":
-        "rank 7's traceback is cut before its CUDA error, so only rank 1 is known to have failed that way",
     "X-R1-21-device-mismatch-all-ranks":
         "only rank 2's exception is in the excerpt; that every rank failed the same way is known from the thread, not the log",
     # batch 8
@@ -90,9 +87,6 @@ NOT_YET: dict[str, str] = {
     "sglang-6624-dp1-tp2-scheduler-exception":
         "SGLang's `[… DP1 TP2] Scheduler hit an exception` record is cut before its exception (a cut record names no one, "
         "batch 11), and `DP1 TP2` is rank 2 only under DP attention: the prefix alone may be DP replica 1's local TP rank 2",
-    "torchtune-2071-fsdp-oom-rank5-and-rank2-control":
-        "rank 2's traceback is cut before its exception, so only rank 5 is known to have run out of memory (as in "
-        "pytorch-148150); that several ranks ran out alike is known from the thread, not the excerpt",
     "Pai-Megatron-Patch-583-rank0-dataloader-worker-killed":
         "rank 0 is right; a DataLoader worker `killed by signal: Killed` is charged to its rank as host-oom-kill "
         "(docs/rules.md, rank-failure), the expectation names the rank's own RuntimeError (python-exception)",

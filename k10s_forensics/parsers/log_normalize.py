@@ -19,7 +19,7 @@ returns the message that is left together with the identity the prefixes carried
   ``TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE``: ``[trainer2|0]:[rank2]:``, ``trainer-1> [rank3]:``) and its ``--tee`` role prefix ``[default0]:``
   (a LOCAL rank), Determined ``[rank=3] ||``, a ``logging`` format's host, rank and level fields (``node-1 rank=3 ERROR``), mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
   srun ``--label`` ``11:`` (and what the task printed behind it: `` 3: [rank3]:``), horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)`` (its pid
-  kept: the worker group's table gives its rank) and Ray's own processes (``(TrainController pid=…)``,
+  kept: the worker group's table gives its rank) and Ray's own processes (``(TrainController pid=…)``, the trainer ``(TorchTrainer pid=…)``,
   ``(raylet)``), Ray's `` [repeated 2x across cluster]`` dedup note at the end;
 * a tqdm progress bar glued in front of a log line (carriage-return redraws: the last one);
   ANSI colour and cursor codes anywhere in the line (``strip_ansi``);
@@ -76,7 +76,8 @@ _PREFIX = re.compile(
     r"|\(VllmWorker rank=(?P<vllm_rank>\d{1,7}) pid=[^)\s]{1,40}\)"  # the pid may be masked (``pid=xxxxxx``)
     r"|\((?:VllmWorker |Worker_)(?P<vllm_tags>(?:DP|PP|TP|EP)\d{1,5}(?:[ _](?:DP|PP|TP|EP)\d{1,5}){0,3}) pid=[^)\s]{1,40}\)"
     r"|\((?:RayTrainWorker|TrainTrainable|\w{1,40}Worker|\w{1,40}Actor)(?: pid=(?P<actor_pid>\d{1,9}))?[^)]{0,200}\)"
-    r"|\((?:\w{1,40}Controller|raylet|gcs_server|autoscaler|\w{1,40}Cleaner|\w{1,40}Watcher) ?[^)]{0,200}\)"  # Ray's own processes
+    # Ray's own processes; ``(TorchTrainer pid=…, ip=…)``: Ray Train's trainer actor, the driver of the worker group
+    r"|\((?:\w{1,40}Controller|raylet|gcs_server|autoscaler|\w{1,40}Cleaner|\w{1,40}Watcher|\w{1,40}Trainer) ?[^)]{0,200}\)"
     r"|\[(?P<bare_pid>\d{1,9})\](?=\s)"  # pid (logging's ``[%(process)d]``)
     r"|\[[A-Za-z][\w.:-]{0,252}\](?=\s)"  # [job-master-0], [trainer-7f9c-x2k4q], [INFO]
     r"|[A-Za-z0-9][\w.-]{0,252} >>"  # worker-0 >>
