@@ -110,7 +110,7 @@ unordered AS (  -- in a log without a clock, ranks the incident analysis found f
                 -- at other allocations are this rule's own call: the first is named)
     SELECT f.job_key, f.incident, min(ki.together_ranks) AS ranks
     FROM firsts f JOIN k10s_incident ki ON ki.job_key = f.job_key AND list_contains(ki.together_ranks, f.rank)
-    JOIN (SELECT job_key, incident, list(DISTINCT rank) FILTER (WHERE rank IS NOT NULL) AS ranks FROM sessions
+    JOIN (SELECT job_key, incident, list(DISTINCT rank ORDER BY rank) FILTER (WHERE rank IS NOT NULL) AS ranks FROM sessions
           WHERE cause = 'cuda-oom' GROUP BY ALL) o ON o.job_key = f.job_key AND o.incident = f.incident
     WHERE f.ts IS NULL AND f.cause = 'cuda-oom' AND ki.first_failure_at IS NULL AND len(ki.together_ranks) > 1
       AND len(list_filter(ki.together_ranks, lambda r: NOT list_contains(o.ranks, r))) > 0
