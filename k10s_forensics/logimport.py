@@ -190,11 +190,12 @@ def _by_pod(sources: list[LogSource], job: str, exported=None) -> tuple[list[Log
 
 def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: int | None = None, world_size: int | None = None,
                 nodes: int | None = None, job: str = "imported", namespace: str = "imported", split: bool = True,
-                now: dt.datetime | None = None) -> tuple[Bundle, Layout]:
+                now: dt.datetime | None = None, derive: bool = True) -> tuple[Bundle, Layout]:
     """Write a bundle at ``out`` from ``sources`` (see the module doc) and rebuild its tables.
 
     ``split=False`` keeps one source whole in the first node's pod (a paste of several nodes'
-    output whose lines carry no rank prefix to route them by).
+    output whose lines carry no rank prefix to route them by). ``derive=False`` writes the raw
+    layer only, no tables: for a caller that merges raw layers and rebuilds them once.
     """
     import json
 
@@ -264,7 +265,8 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
                              "errors": [], "imported_from": [s.name for s in sources], "layout": layout.hints,
                              **({"paste_repairs": layout.repairs} if layout.repairs else {})})
     bundle = writer.close(complete=True)
-    rebuild(bundle)
+    if derive:
+        rebuild(bundle)
     return Bundle.open(bundle.path), layout
 
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pyarrow.parquet as pq
+import pytest
 
 from k10s_forensics.rebuild.run import rebuild
 from k10s_forensics.store.bundle import RAW_NAMES, Bundle, new_manifest, write_json_atomic, write_raw_table
@@ -104,4 +105,33 @@ def gist(findings: list[dict[str, Any]]) -> list[tuple]:
     return [(f["rule"], f["severity"], f["cause"], f["ranks"], f["started_at"], f["ended_at"]) for f in findings]
 
 
-__all__ = ["findings_of", "gist", "merge", "renamed"]
+class Batched:
+    """Inputs read ``size`` per analysis, for a parametrised test with one input per case.
+
+    ``keys``: every case's input, in the test's order; a batch is ``size`` neighbours. ``mark(key)``: the
+    ``xdist_group`` that keeps a batch on one worker; ``findings(key, tmp_path_factory, make)``: the input's
+    findings in its batch's merged bundle, analysed once per process, where ``make(key, folder)`` writes one
+    input's bundle, raw layer only (``import_logs(..., derive=False)``).
+    """
+
+    def __init__(self, name: str, keys: list[Any], size: int = 8) -> None:
+        self.name = name
+        self.batches = [keys[i:i + size] for i in range(0, len(keys), size)]
+        self.batch_of = {k: (i // size, i % size) for i, k in enumerate(keys)}
+        self._findings: dict[int, list[dict[str, Any]]] = {}
+
+    def mark(self, key: Any) -> pytest.MarkDecorator:
+        return pytest.mark.xdist_group(f"{self.name}-{self.batch_of[key][0]}")
+
+    def findings(self, key: Any, tmp_path_factory: Any, make: Callable[[Any, Path], Bundle]) -> list[dict[str, Any]]:
+        from k10s_forensics.analyze.runner import analyze
+
+        b, i = self.batch_of[key]
+        if b not in self._findings:
+            tmp = tmp_path_factory.mktemp(f"{self.name}{b}")
+            bundles = [make(k, tmp / str(j)) for j, k in enumerate(self.batches[b])]
+            self._findings[b] = analyze(merge(bundles, tmp / "merged"))["findings"]
+        return findings_of(self._findings[b], i)
+
+
+__all__ = ["Batched", "findings_of", "gist", "merge", "renamed"]

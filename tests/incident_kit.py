@@ -119,12 +119,14 @@ def api_stamped(lines: list[str]) -> list[str]:
     return [t.strftime("%Y-%m-%dT%H:%M:%S.%fZ ") + line for t, line in zip(stamps, lines)]
 
 
-def incident_bundle(path: Path, case: Case, log_text: str, *, api_timestamps: bool = False, one_log: bool = False) -> Bundle:
+def incident_bundle(path: Path, case: Case, log_text: str, *, api_timestamps: bool = False, one_log: bool = False,
+                    derive: bool = True) -> Bundle:
     """A bundle for ``case`` made by the product's importer (``k10s import-logs``), rebuilt.
 
     The expectation gives the processes per node and the world size (as the issue thread
     states them); ``api_timestamps``: prefix every line as the API does with
-    ``timestamps=true``; ``one_log``: every line in the first pod's log (no routing).
+    ``timestamps=true``; ``one_log``: every line in the first pod's log (no routing); ``derive=False``: the raw
+    layer only, for ``bundle_batch.merge`` (which rebuilds the merged bundle once).
     """
     lines = log_text.split("\n")
     nproc = case.nproc_per_node
@@ -132,7 +134,7 @@ def incident_bundle(path: Path, case: Case, log_text: str, *, api_timestamps: bo
     text = "\n".join(api_stamped(lines)) if api_timestamps else log_text
     nodes = world // nproc if world and nproc else None
     bundle, _ = import_logs([LogSource("log.txt", text)], path, nproc_per_node=nproc, world_size=world, nodes=nodes,
-                            job=JOB, namespace=NAMESPACE, split=not one_log, now=CAPTURED)
+                            job=JOB, namespace=NAMESPACE, split=not one_log, now=CAPTURED, derive=derive)
     return bundle
 
 

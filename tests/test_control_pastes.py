@@ -81,7 +81,7 @@ def findings(tmp_path_factory) -> list:
     from k10s_forensics.store.bundle import Bundle
 
     tmp = tmp_path_factory.mktemp("controls")
-    bundles = [incident_bundle(tmp / name, Case(name, "x", [], [], nproc, world), text)
+    bundles = [incident_bundle(tmp / name, Case(name, "x", [], [], nproc, world), text, derive=False)
                for name, text, _ in PASTES for world in [HANG_WORLD if "WorkNCCL" in text else WORLD]
                for nproc in [1 if name.startswith("one-clock") else world]]
     return analyze(Bundle.open(merge(bundles, tmp / "merged").path))["findings"]

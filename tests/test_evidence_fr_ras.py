@@ -12,11 +12,10 @@ import random
 
 import pytest
 
-from k10s_forensics.analyze.runner import prepare
 from k10s_forensics.parsers import flight_recorder
 from k10s_forensics.parsers.ncclras_text import parse_output
 from k10s_forensics.simulate.fr_dumps import encode_dump, envelope, fr_dump, fr_entry, ras_text
-from tests._analyze_kit import at, gang, table_bundle
+from tests._analyze_kit import at, gang, prepare_views, table_bundle
 
 CONTRACT = ["job_key", "evidence", "culprit_ranks", "suspect_ranks", "confidence", "pg", "seq_num", "op_type", "ts", "detail"]
 T_NS = int(at(0).timestamp() * 1e9)
@@ -46,7 +45,7 @@ def _fr_rows(g, dumps: dict[int, bytes], unread: tuple[str, ...] = ()) -> tuple[
 
 
 def _evidence(tmp_path, tables, view):
-    con = prepare(table_bundle(tmp_path / "b", tables))
+    con = prepare_views(table_bundle(tmp_path / "b", tables), view)
     try:
         cols = [c[0] for c in con.sql(f"DESCRIBE {view}").fetchall()]
         assert cols == CONTRACT

@@ -15,7 +15,8 @@ import export_shapes
 from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_exports import read_export, split_export
 from k10s_forensics.parsers.log_pod_prefix import split_source
-from torch_runs_kit import CAPTURED, load_runs, score
+from bundle_batch import Batched
+from torch_runs_kit import CAPTURED, load_runs, score_findings
 
 
 def split_source_of(text: str):
@@ -28,21 +29,26 @@ SAMPLE = ["2.13.0/t5-hf-computeloss-keyerror-rank1", "2.13.0/t4-accel-2node-hang
           "2.14.1/t5-restarts2-moving-culprit", "2.13.0/t3-common-mode-valueerror", "2.13.0/spawn-exception"]
 
 
-def _cases():
+def _keys() -> list[tuple[str, str]]:
     # each shape on three of the sample runs, in turn (every run in every third shape): ~60 imports
-    for i, shape in enumerate(export_shapes.SHAPES):
-        for j in range(3):
-            yield pytest.param(shape, SAMPLE[(i + 2 * j) % len(SAMPLE)], id=f"{shape}-{SAMPLE[(i + 2 * j) % len(SAMPLE)]}")
+    return [(shape, SAMPLE[(i + 2 * j) % len(SAMPLE)]) for i, shape in enumerate(export_shapes.SHAPES) for j in range(3)]
+
+
+#: read 8 per analysis (tests/bundle_batch.py)
+BATCHED = Batched("export-shapes", _keys())
+
+
+def _import(key: tuple[str, str], folder) -> object:
+    shape, run_id = key
+    files = export_shapes.shapes(RUNS[run_id].stamped())[shape]
+    sources = [LogSource(rel.rsplit("/", 1)[-1], text) for rel, text in files]
+    return import_logs(sources, folder, now=CAPTURED, derive=False)[0]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("shape,run_id", list(_cases()))
-def test_a_recorded_run_reads_the_same_in_each_export_shape(tmp_path, shape, run_id):
-    run = RUNS[run_id]
-    files = export_shapes.shapes(run.stamped())[shape]
-    sources = [LogSource(rel.rsplit("/", 1)[-1], text) for rel, text in files]
-    bundle, _ = import_logs(sources, tmp_path / "b", now=CAPTURED)
-    why = score(run, bundle)
+@pytest.mark.parametrize("shape,run_id", [pytest.param(*k, id=f"{k[0]}-{k[1]}", marks=BATCHED.mark(k)) for k in _keys()])
+def test_a_recorded_run_reads_the_same_in_each_export_shape(tmp_path_factory, shape, run_id):
+    why = score_findings(RUNS[run_id], BATCHED.findings((shape, run_id), tmp_path_factory, _import))
     assert why is None, why
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from _analyze_kit import at, gang, table_bundle
-from k10s_forensics.analyze.runner import analyze, prepare
+from _analyze_kit import at, gang, prepare_views, table_bundle
+from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.parsers.log_classify import classify
 
 COLS = "evidence, culprit_ranks, suspect_ranks, confidence, seq_num, op_type, detail"
@@ -99,7 +99,7 @@ def _timeouts(g, ranks, seq=900, op="ALLREDUCE", t=700, **kw):
 
 def _run(tmp_path, g, name="b"):
     bundle = table_bundle(tmp_path / name, g)
-    con = prepare(bundle)
+    con = prepare_views(bundle, "k10s_hang_evidence")
     try:
         ev = [dict(zip([c.strip() for c in COLS.split(",")], r)) for r in con.sql(f"SELECT {COLS} FROM k10s_hang_evidence ORDER BY evidence").fetchall()]
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import json
 import subprocess
@@ -209,3 +210,22 @@ def test_a_teardown_with_masked_pids_still_counts_its_processes():
         text = "\n".join(f"WARNING  Sending process {mask} closing signal SIGTERM" for _ in range(3))
         assert _torn_down_max([text]) == 3, mask
     assert _torn_down_max(["Sending process 7 closing signal SIGTERM\nSending process 7 closing signal SIGTERM"]) == 1
+
+
+def test_raw_only_import_rebuilds_to_the_same_tables(tmp_path):
+    """``derive=False`` (the test kits' batches, merged and rebuilt once) writes the raw layer only; a rebuild of
+    it derives what an ordinary import derives."""
+    from k10s_forensics.rebuild.run import rebuild
+
+    text = ("[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+            "E1203 10:00:05.000000 9 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+            "local_rank: 1 (pid: 42) of binary: /usr/bin/python\n")
+    now = dt.datetime(2026, 12, 3, 10, 1, tzinfo=dt.timezone.utc)
+    full, _ = import_logs([LogSource("x", text)], tmp_path / "full", job="j", namespace="ns", nproc_per_node=2, now=now)
+    raw, _ = import_logs([LogSource("x", text)], tmp_path / "raw", job="j", namespace="ns", nproc_per_node=2, now=now,
+                         derive=False)
+    assert full.table_path("log_events").is_file() and not raw.table_path("log_events").exists()
+    assert (raw.path / "raw" / "logs.parquet").read_bytes() == (full.path / "raw" / "logs.parquet").read_bytes()
+    rebuild(raw)
+    for name in ("log_events", "ranks", "pods"):
+        assert pq.read_table(raw.table_path(name)).to_pylist() == pq.read_table(full.table_path(name)).to_pylist(), name

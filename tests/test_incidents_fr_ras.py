@@ -12,9 +12,8 @@
 from __future__ import annotations
 
 
-from k10s_forensics.analyze.runner import prepare
 from k10s_forensics.parsers import logs, ncclras
-from tests._analyze_kit import gang, table_bundle
+from tests._analyze_kit import gang, prepare_views, table_bundle
 from tests.log_helpers import derive, log_row, with_api_prefix
 
 
@@ -26,7 +25,8 @@ def _evidence(tmp_path, real_samples, incident: str, pods: int, per_pod: int, lo
     events = ctx.table("log_events").to_pylist()
     ctx, _ = derive(tmp_path / "ras", ncclras, logs=[row])
     ras = ctx.table("nccl_ras").to_pylist()
-    con = prepare(table_bundle(tmp_path / "b", {**g, "log_events": events, "nccl_ras": ras}))
+    con = prepare_views(table_bundle(tmp_path / "b", {**g, "log_events": events, "nccl_ras": ras}),
+                        "k10s_hang_evidence_fr", "k10s_hang_evidence_ras")
     try:
         rel = con.sql("SELECT * FROM k10s_hang_evidence_fr UNION ALL SELECT * FROM k10s_hang_evidence_ras")
         return [dict(zip(rel.columns, r)) for r in rel.fetchall()]

@@ -23,6 +23,7 @@ import job_shapes
 import launcher_shapes
 import session_shapes
 import store_shapes
+from bundle_batch import Batched
 from incident_kit import naming_findings
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.errors import InputError
@@ -30,7 +31,7 @@ from k10s_forensics.logimport import LogSource, import_logs, read_sources, route
 from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes
 from k10s_forensics.parsers.log_archive import members, process_files
 from k10s_forensics.parsers.log_launcher_prefix import split_launcher
-from torch_runs_kit import CAPTURED, load_runs, score
+from torch_runs_kit import CAPTURED, load_runs, score, score_findings
 
 RUNS = {r.id: r for r in load_runs()}
 #: one pod, two nodes (an exception, a hang, a segfault seen only by its agent), three nodes, restarts, a control
@@ -48,20 +49,26 @@ def made():
                   **store_shapes.shapes(RUNS[rid].stamped(), RUNS[rid].truth["nproc_per_node"])} for rid in SAMPLE}
 
 
-def _cases():
+def _keys() -> list[tuple[str, str]]:
+    keys = []
     for i, shape in enumerate(launcher_shapes.SHAPES):
         for j in range(2):
             rid = SAMPLE[(i + 3 * j) % len(SAMPLE)]
-            yield pytest.param(shape, rid, id=f"{shape}-{rid}")
+            keys.append((shape, rid))
     for i, shape in enumerate(job_shapes.SHAPES):  # one run each: the sweep is the scoring tool's (--family job)
         rid = SAMPLE[(i + 1) % len(SAMPLE)]
-        yield pytest.param(shape, rid, id=f"{shape}-{rid}")
+        keys.append((shape, rid))
     for i, shape in enumerate(session_shapes.SHAPES):  # one run each (--family session)
         rid = SAMPLE[(i + 2) % len(SAMPLE)]
-        yield pytest.param(shape, rid, id=f"{shape}-{rid}")
+        keys.append((shape, rid))
     for i, shape in enumerate(store_shapes.SHAPES):  # one run each (--family store)
         rid = SAMPLE[(i + 3) % len(SAMPLE)]
-        yield pytest.param(shape, rid, id=f"{shape}-{rid}")
+        keys.append((shape, rid))
+    return keys
+
+
+#: read 8 per analysis (tests/bundle_batch.py)
+BATCHED = Batched("launcher-shapes", _keys())
 
 
 def _sources(files, tmp_path):
@@ -84,19 +91,23 @@ ONE_PROCESS = {"wandb-output-log"}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("shape,run_id", list(_cases()))
-def test_a_recorded_run_reads_the_same_in_each_launcher_shape(tmp_path, made, shape, run_id):
+@pytest.mark.parametrize("shape,run_id", [pytest.param(*k, id=f"{k[0]}-{k[1]}", marks=BATCHED.mark(k)) for k in _keys()])
+def test_a_recorded_run_reads_the_same_in_each_launcher_shape(tmp_path_factory, made, shape, run_id):
     run = RUNS[run_id]
-    bundle, _ = import_logs(_sources(made[run_id][shape], tmp_path), tmp_path / "b", now=CAPTURED)
+
+    def make(key, folder):
+        return import_logs(_sources(made[key[1]][key[0]], folder), folder / "b", now=CAPTURED, derive=False)[0]
+
+    findings = BATCHED.findings((shape, run_id), tmp_path_factory, make)
     if shape in ONE_PROCESS:
-        assert all(f["ranks"] == [0] for f in naming_findings(analyze(bundle)["findings"]))
+        assert all(f["ranks"] == [0] for f in naming_findings(findings))
         return
     if shape in WITHOUT_AGENT:  # never a wrong rank, never one in a control
-        named = naming_findings(analyze(bundle)["findings"])
+        named = naming_findings(findings)
         want = set(run.truth["culprit_ranks"])
         assert all(want and set(f["ranks"]) & want for f in named), named
         return
-    why = score(run, bundle)
+    why = score_findings(run, findings)
     assert why is None, why
 
 

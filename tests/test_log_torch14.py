@@ -73,7 +73,7 @@ def test_what_the_rules_need_to_see(tmp_path):
     bundles = []
     for i, texts in enumerate(variants.values()):
         sources = [LogSource(f"node{n}.log", t) for n, t in enumerate(texts)]
-        bundles.append(import_logs(sources, tmp_path / str(i), job="train", namespace="team-a", now=CAPTURED)[0])
+        bundles.append(import_logs(sources, tmp_path / str(i), job="train", namespace="team-a", now=CAPTURED, derive=False)[0])
     findings = analyze(merge(bundles, tmp_path / "merged"))["findings"]
     for i, name in enumerate(variants):
         named = [(f["rule"], f["cause"], f["ranks"]) for f in naming_findings(findings_of(findings, i))]

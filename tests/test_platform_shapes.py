@@ -129,7 +129,7 @@ def test_a_recorded_run_reads_as_its_pod_logs_in_each_platform_shape(tmp_path):
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(text, encoding="utf-8")
             sources += read_sources(str(p))
-        bundles.append(import_logs(sources, tmp_path / f"b{i}", now=CAPTURED)[0])
+        bundles.append(import_logs(sources, tmp_path / f"b{i}", now=CAPTURED, derive=False)[0])
     findings = analyze(merge(bundles, tmp_path / "all"))["findings"]
     missed = {shape: why for i, (shape, rid) in enumerate(SAMPLE.items()) if (why := score_findings(runs[rid], findings_of(findings, i)))}
     assert missed == {}

@@ -200,7 +200,7 @@ def _merged(way: str, b: int, tmp_path_factory) -> Path:
     """Batch ``b``'s bundles (``way``: routed, or one pod's log with API timestamps) merged into one."""
     tmp = tmp_path_factory.mktemp(f"{way}{b}")
     how = {"api_timestamps": True, "one_log": True} if way == "one-pod" else {}
-    bundles = [incident_bundle(tmp / c.incident, c, (c.folder / c.incident / "log.txt").read_text(encoding="utf-8"), **how)
+    bundles = [incident_bundle(tmp / c.incident, c, (c.folder / c.incident / "log.txt").read_text(encoding="utf-8"), **how, derive=False)
                for c in _BATCHES[b]]
     return merge(bundles, tmp / "merged").path
 

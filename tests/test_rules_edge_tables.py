@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from _analyze_kit import at, gang, samples, table_bundle
-from k10s_forensics.analyze.runner import analyze, prepare
+from _analyze_kit import at, gang, prepare_views, samples, table_bundle
+from k10s_forensics.analyze.runner import analyze
 
 
 def by_rule(result, rule):
@@ -132,7 +132,7 @@ def _steps(g, skew: dict[str, float], replays: int = 1) -> list[dict]:
 def test_node_clock_offset(tmp_path, pods, replays, skewed, expect):
     g = gang(pods=pods)
     g["log_events"] = _steps(g, skewed, replays)
-    con = prepare(table_bundle(tmp_path / "c", g))
+    con = prepare_views(table_bundle(tmp_path / "c", g), "k10s_node_clock")
     offsets = {n: v for n, v in con.sql("SELECT node, offset_s FROM k10s_node_clock").fetchall() if v != 0}
     con.close()
     assert offsets == pytest.approx(expect, abs=0.01)

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from k10s_forensics.analyze.runner import prepare
 from k10s_forensics.store.bundle import Bundle
+from tests._analyze_kit import prepare_views
 from tests.test_rules_scenarios import compare, simulate_and_analyze
 
 SHAPES = ((3, 2, None), (4, 1, None), (2, 4, 4), (2, 8, 8))
 
 
 def _views(path) -> list[dict]:
-    con = prepare(Bundle.open(path))
+    con = prepare_views(Bundle.open(path), "k10s_hang_evidence_fr", "k10s_hang_evidence_ras")
     try:
         rel = con.sql("SELECT * FROM k10s_hang_evidence_fr UNION ALL SELECT * FROM k10s_hang_evidence_ras")
         return [dict(zip(rel.columns, row)) for row in rel.fetchall()]
@@ -105,7 +105,7 @@ def test_a_hostile_and_an_oversized_dump_cost_only_themselves(tmp_path, seed):
     rows = _views(tmp_path / "b")
     named = [r for r in rows if r["culprit_ranks"]]
     assert [(r["evidence"], r["culprit_ranks"]) for r in named] == [("flight-recorder", [culprit])], rows
-    con = prepare(Bundle.open(tmp_path / "b"))
+    con = prepare_views(Bundle.open(tmp_path / "b"))  # the tables alone
     try:
         per_rank = dict(con.sql("SELECT rank, count(*) FROM flight_recorder GROUP BY rank").fetchall())
     finally:

@@ -99,7 +99,7 @@ def _import_findings(run, tmp_path_factory) -> list:
         bundles = []
         for i, r in enumerate(runs):
             (tmp / str(i)).mkdir()
-            bundles.append(import_run(r, tmp / str(i)))
+            bundles.append(import_run(r, tmp / str(i), derive=False))
         findings = analyze(merge(bundles, tmp / "merged"))["findings"]
         _IMPORT_FINDINGS[b] = {r.id: findings_of(findings, i) for i, r in enumerate(runs)}
     return _IMPORT_FINDINGS[b][run.id]

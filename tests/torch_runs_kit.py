@@ -70,14 +70,15 @@ def _clock(texts: list[str]) -> tuple[dt.datetime, dt.datetime]:
     return min(map(parse, stamps)) - dt.timedelta(minutes=1), max(map(parse, stamps)) + dt.timedelta(seconds=30)
 
 
-def import_run(run: Run, tmp: Path) -> Bundle:
-    """``k10s import-logs node0.log node1.log -o …`` on the plain node logs."""
+def import_run(run: Run, tmp: Path, derive: bool = True) -> Bundle:
+    """``k10s import-logs node0.log node1.log -o …`` on the plain node logs (``derive=False``: the raw layer only,
+    for ``bundle_batch.merge``)."""
     files = []
     for name, text in zip(run.truth["node_logs"], run.stamped()):
         p = tmp / name
         p.write_text(plain(text), encoding="utf-8")
         files.append(read_source(str(p)))
-    bundle, _ = import_logs(files, tmp / "bundle", job="train", namespace="team-a", now=CAPTURED)
+    bundle, _ = import_logs(files, tmp / "bundle", job="train", namespace="team-a", now=CAPTURED, derive=derive)
     return bundle
 
 
