@@ -179,6 +179,19 @@ NOT_YET: dict[str, str] = {
         "the unranked OOM's `GPU 1` is the only rank hint and the allocator's GPU index names no rank by design "
         "(docs/rules.md: a device_map process names any of its GPUs); nothing else shows more than one process, so no "
         "rank is named (rank 0 before batch 30, from the allocator's 4-digit pid read as a process number)",
+    # batch 32
+    "trixie-87-hard-wrapped-local-rank0-exit1-nccl-init-control":
+        "one node's agent reports `failed (exitcode: 1) local_rank: 0` and nothing else fails: the paste is placed on "
+        "node 0, so local rank 0 reads as global rank 0 (warning); that the job spans nodes and every rank's NCCL "
+        "communicator set-up fails alike is said only in the thread (as aws-ofi-nccl-715)",
+    "skypilot-825-node0-local-rank0-abort-exit-barrier-after-worker-killed-control":
+        "node-0's rank 0 `exitcode: -6` is the paste's only failure, read as its own abort; that the author had killed "
+        "the other node, whose rank prints nothing, is said only in the thread (a SIGABRT with no watchdog line beside "
+        "it, as accelerate-2960), and the agent's exit-barrier timeout happens whichever node failed first",
+    "pytorch-lightning-3029-torchelastic-pod-agent-process0-calledprocesserror-control":
+        "torchelastic 0.2's spawn report `-- Process 0 terminated` (the agent's local worker index, its error the "
+        "script's exit status 1) is the paste's only failure, read as rank 0's (warning); which pod of the two printed "
+        "it is not in the excerpt (as aws-ofi-nccl-715's one-instance report)",
 }
 
 
