@@ -172,7 +172,11 @@ PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:_{0,2}[A-Z]\w{0,80}
 PY_TEARDOWN = re.compile(
     r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
     r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|(?<!\[Errno 32\] )Broken pipe|Connection reset|Connection closed|ncclRemoteError|host not found: Name or service not known|^RuntimeError: Connection refused$|"
-    r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|(?<!DataLoader )[Tt]imed out|Timeout|wait timeout|(?:Read|Write) timeout|timeout caused pair closure|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)"
+    r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|(?<!DataLoader )[Tt]imed out|Timeout|wait timeout|(?:Read|Write) timeout|timeout caused pair closure|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)|"
+    # torch.distributed.rpc's TensorPipe agent: the peer's end of the pipe closed (the peer process ended):
+    # ``eof (this error originated at tensorpipe/transport/shm/connection_impl.cc:259)``, ``ECONNRESET: connection reset
+    # by peer (this error originated at tensorpipe/transport/uv/…)``, ``pipe closed (this error originated at tensorpipe/core/…)``
+    r"(?i:(?:^|: )(?:eof|pipe closed|econnreset: connection reset by peer|epipe: broken pipe) \(this error originated at tensorpipe/)"
 )
 #: argparse's usage error (``train.py: error: unrecognized arguments: --local-rank=2``): exit status 2
 ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")
