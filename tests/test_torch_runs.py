@@ -26,8 +26,6 @@ ALL = load_runs()
 #: Runs not read right yet, per way of bringing them, with why (strict: a fixed run must leave).
 SPAWN_HANG = ("torch.multiprocessing.spawn prints only the first failed process's error (a peer's gloo recv timeout) and "
               "SIGTERMs the rest without a line: the hung rank cannot be told from the other terminated one (nothing is named)")
-LOADER_RESET = ("the DataLoader worker was SIGKILLed while handing a batch over: the rank's only line is a ConnectionResetError "
-                "inside the loader's queue (no 'is killed by signal'), which reads as a peer's connection teardown (nothing is named)")
 LIGHTNING_SILENT = ("PyTorch Lightning's own launcher prints no exit status: the rank that died (SIGKILL, a segfault without "
                     "faulthandler) leaves no line, only its peers' gloo 'Connection closed by peer'; the cause is not in the logs "
                     "(the pod's exit code would say it where the rank is local rank 0; nothing is named)")
@@ -52,9 +50,9 @@ GLOO_SIZE = ("rank 1 all-reduced a float64 gradient among float32 peers: gloo's 
              "as rank 3 did: nothing is named (rank 0's SIGABRT is the report's, no failure of its own)")
 _T13 = {f"{v}/t13-trun-dtype-mismatch-rank1": GLOO_SIZE for v in ("2.13.0", "2.14.1")}
 NOT_YET: dict[str, dict[str, str]] = {
-    "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
+    "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
                **_T7, **_T11, **_T13},
-    "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
+    "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
                **_T7, **_T11, **_T12_POD, **_T13},
 }
 
