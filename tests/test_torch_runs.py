@@ -40,11 +40,6 @@ ELASTIC_FIRST_ONLY = ("torch's elastic_launch with a function entrypoint (start_
                       "process it finds, each node's local rank 0 (a victim's gloo 'Connection reset by peer'); the culprit's "
                       "KeyError lives in its error file, never printed, and its exit is not reported: rank 1 is silent (nothing is named)")
 _T11 = {f"{v}/t11-elaunch-forkserver-keyerror-rank1": ELASTIC_FIRST_ONLY for v in ("2.13.0", "2.14.1")}
-NODE_ALIKE = ("both ranks of node 1 raised the same ModuleNotFoundError before init_process_group (untagged, the same second); "
-              "imported, the failure table's two exits 1 are the node alike and name [2, 3] (docs/rules.md, one node alike), but "
-              "in the pods' logs (their layout known) the failure table gives both untagged tracebacks to its first failed process, "
-              "rank 2, whose exception (tier 1) then outranks rank 3's exit status: rank 2 alone is named")
-_T12_POD = {f"{v}/t12-trun-node1-import-error": NODE_ALIKE for v in ("2.13.0", "2.14.1")}
 GLOO_SIZE = ("rank 1 all-reduced a float64 gradient among float32 peers: gloo's size check aborts the RECEIVING rank 0 "
              "('Received data size doesn't match expected size') and names no sender; rank 1 only saw its peer reset the connection, "
              "as rank 3 did: nothing is named (rank 0's SIGABRT is the report's, no failure of its own)")
@@ -53,7 +48,7 @@ NOT_YET: dict[str, dict[str, str]] = {
     "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
                **_T7, **_T11, **_T13},
     "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
-               **_T7, **_T11, **_T12_POD, **_T13},
+               **_T7, **_T11, **_T13},
 }
 
 
