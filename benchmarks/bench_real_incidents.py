@@ -2,7 +2,8 @@
 
 Each incident log (tests/data/real-samples/incidents and tests/data/real-incidents) is turned into
 a bundle by ``k10s import-logs`` (through tests/incident_kit.py), analyzed, and scored as the
-corpus tests score it (tests/incident_kit.misses): *rank* — a critical/warning finding names
+corpus tests score it (tests/incident_kit.misses; an input the importer refuses, an InputError, is a miss
+with its one-line reason, counted, not fatal): *rank* — a critical/warning finding names
 exactly the culprit ranks and none names only other ranks (a control: none names any rank);
 *rank+cause* — the same with the expected cause. Two ways of bringing the log: routed (one pod
 per node, lines by rank prefix) and one pod with API timestamps.
@@ -38,22 +39,34 @@ def corpora():
     return out
 
 
+def scored(case, how: dict) -> tuple[str | None, str | None]:
+    """Why the case is missed (with its cause, then by rank only; None: met). An input the importer
+    refuses (InputError: a one-line reason) is a miss both ways, counted: a user would get no verdict."""
+    from incident_kit import analyze_incident, misses
+    from k10s_forensics.errors import InputError
+
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            findings = analyze_incident(Path(tmp), case, **how)
+        except InputError as exc:
+            why = f"refused by the importer: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+            return why, why
+    return misses(case, findings), misses(case, findings, check_cause=False)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--batch", type=int, action="append", help="only this batch of tests/data/real-incidents (repeatable)")
     args = ap.parse_args(argv)
     warnings.filterwarnings("ignore")
-    from incident_kit import analyze_incident, misses
 
     score: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     for group, case in corpora():
         if args.batch and case.extra.get("batch") not in args.batch:
             continue
         for variant, how in VARIANTS.items():
-            with tempfile.TemporaryDirectory() as tmp:
-                findings = analyze_incident(Path(tmp), case, **how)
-            full, rank = misses(case, findings), misses(case, findings, check_cause=False)
+            full, rank = scored(case, how)
             s = score[(group, variant)]
             s[0] += 1
             s[1] += rank is None

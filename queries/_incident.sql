@@ -156,6 +156,9 @@ classified AS (
                 CASE regexp_extract(error_message, 'killed by signal: ([A-Za-z ]+)', 1)
                     WHEN 'Killed' THEN 'host-oom-kill' WHEN 'Bus error' THEN 'sigbus' WHEN 'Segmentation fault' THEN 'segfault'
                     WHEN 'Aborted' THEN 'abort' WHEN 'Floating point exception' THEN 'sigfpe' ELSE 'python-exception' END
+            -- the rank's connection to its DataLoader worker lost while a batch was handed over (parsers/log_owners.py):
+            -- the worker was killed without the loader saying by what, read as the loader's own "killed by signal: Killed"
+            WHEN kind = 'python_exception' AND subkind = 'raised' AND error_message LIKE 'DataLoader worker lost while handing a batch over: %' THEN 'host-oom-kill'
             -- DDP's check that every rank built the same model (a parameter's count, shape or strides differ
             -- from rank 0's): the ranks' gradient collectives could never match
             WHEN kind = 'python_exception' AND subkind = 'raised' AND regexp_matches(error_message,

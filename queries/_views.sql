@@ -137,11 +137,15 @@ owned_report AS (  -- a launcher's failure line about a process that printed a r
     JOIN own_tag t ON t.namespace = g.namespace AND t.pod = g.pod AND t.rank = g.rank
     WHERE f.kind = 'torchrun_failure'
 ),
-oom_hint AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: torchrun's "failed (exitcode: 1)
+oom_hint0 AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: torchrun's "failed (exitcode: 1)
               -- local_rank: N" just after it (in time, or in the same log when neither line has a time) names the process,
               -- unless that process printed a rank-tagged exception of its own (its exit status is that one's);
               -- Lightning's launcher on its child ("[rank: N] Child process with PID … terminated with code 1") alike
-    SELECT o.event_id,
+    SELECT o.event_id, any_value(o.namespace) AS namespace, any_value(o.pod) AS pod, any_value(o.kind) AS kind,
+           any_value(o.error_type) AS error_type, any_value(o.error_message) AS error_message,
+           -- how many failed processes the lines name (a failure table's rows: rank and local rank)
+           greatest(count(DISTINCT f.rank) FILTER (WHERE orp.event_id IS NULL),
+                    count(DISTINCT f.local_rank) FILTER (WHERE orp.event_id IS NULL)) AS failed_procs,
            min(f.rank) FILTER (WHERE f.rank IS NOT NULL AND orp.event_id IS NULL) AS h_rank,
            -- (neither line with a time: the first report below it in the same log body, by line)
            arg_min(f.local_rank, (coalesce(f.ts, o.ts, TIMESTAMPTZ '1970-01-01 00:00:00+00') + to_microseconds(f.line_no),
@@ -156,6 +160,18 @@ oom_hint AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: tor
     WHERE (o.kind IN ('cuda_oom', 'cuda_error') OR (o.kind = 'python_exception' AND o.subkind = 'raised'))
       AND o.rank IS NULL AND o.local_rank IS NULL
     GROUP BY o.event_id
+),
+oom_hint AS (  -- ... except where two untagged failures alike (the same error, the same words) would both be given to
+               -- one process while the launcher names several that failed: two processes raised it, and nothing pairs
+               -- each with its process (session 17: a node's ranks alike, their tracebacks untagged)
+    SELECT h.event_id, CASE WHEN NOT ambiguous THEN h.h_rank END AS h_rank, CASE WHEN NOT ambiguous THEN h.h_local END AS h_local
+    FROM (SELECT h.*, h.failed_procs >= 2 AND EXISTS (
+              SELECT 1 FROM oom_hint0 g WHERE g.event_id <> h.event_id AND g.namespace = h.namespace AND g.pod = h.pod
+                 AND g.kind = h.kind AND g.error_type IS NOT DISTINCT FROM h.error_type
+                 AND g.error_message IS NOT DISTINCT FROM h.error_message
+                 AND g.h_rank IS NOT DISTINCT FROM h.h_rank AND g.h_local IS NOT DISTINCT FROM h.h_local
+                 AND (g.h_rank IS NOT NULL OR g.h_local IS NOT NULL)) AS ambiguous
+          FROM oom_hint0 h) h
 ),
 untagged_owned AS (  -- an untagged raised exception whose launcher's failure lines below it (same log body, within 300
                     -- lines) all name processes that printed a rank-tagged exception of their own

@@ -11,6 +11,7 @@ WHY = {
     "peer-closed": "closed its NCCL connections (the others name its address as the remote peer)",
     "lagging-rank": "joined the collective and never finished it (PyTorch's desync report names it)",
     "collective-mismatch": "ran a different collective from the others (a fingerprint mismatch, or its traceback's call differs from its peers')",
+    # the watchdog compare's two kinds of collective-mismatch (said by its detail)
     "size-mismatch": "entered the same collective with a different size (NumelIn/NumelOut differ from the other ranks')",
     "op-mismatch": "entered a different collective type at the same sequence number as the others",
     "behind": "never enqueued the collective the others waited on (its last enqueued work is lower)",
@@ -51,7 +52,10 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
                                      "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 and TORCH_NCCL_DUMP_ON_TIMEOUT=1 for a Flight Recorder dump next time.")
         return finding
     who = ranks_text(finding["ranks"])
-    why = WHY.get(cause, WHY["never-joined"]).format(kind=row.get("failure_kind") or "error")
+    # the watchdog compare's collective mismatch says which: another op or another size (its detail's first word)
+    how = (row.get("decision_detail") or "").split(":")[0] if row.get("decided_by") == "watchdog-compare" else ""
+    why = WHY.get(how if cause == "collective-mismatch" and how in WHY else cause, WHY["never-joined"]).format(
+        kind=row.get("failure_kind") or "error")
     where = ", ".join(finding["nodes"]) or "an unknown node"
     finding["title"] = f"{who} {why.split(' (')[0]}; the job hung on {op}"
     parts = [f"{who} on {where} {why}.", wait]
@@ -68,7 +72,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     finding["summary"] = " ".join(p for p in parts if p)
     if cause == "rank-failed" and (row.get("failure_kind") or "").startswith("xid"):
         finding["recommendation"] = f"Drain {where} and check the GPU (see gpu-health); restart the job from its last checkpoint on healthy nodes."
-    elif cause in ("desync", "collective-mismatch", "size-mismatch", "op-mismatch", "lagging-rank", "behind"):
+    elif cause in ("desync", "collective-mismatch", "lagging-rank", "behind"):
         finding["recommendation"] = f"Inspect {who} first. {RECOMMEND_DESYNC}"
     else:
         finding["recommendation"] = (f"Inspect {who} on {where} (py-spy dump of the process, dmesg, its container log); "

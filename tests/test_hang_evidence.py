@@ -217,7 +217,18 @@ def test_watchdog_compare_size_mismatch(tmp_path):
     ev, hang = _run(tmp_path, g)
     assert [(e["evidence"], e["culprit_ranks"], e["confidence"]) for e in ev] == [("watchdog-compare", [5], "high")]
     assert ev[0]["detail"].startswith("size-mismatch: 8 ranks")
-    assert hang[0]["ranks"] == [5] and hang[0]["cause"] == "size-mismatch"
+    assert hang[0]["ranks"] == [5] and hang[0]["cause"] == "collective-mismatch"
+    assert "with a different size" in hang[0]["summary"]  # the detail's kind is said
+
+
+def test_watchdog_compare_op_mismatch_is_a_collective_mismatch(tmp_path):
+    """Another OpType on the SeqNum the others time out on: the same cause as the fingerprint's (session 17)."""
+    g = gang(pods=2, per_pod=2)
+    g["log_events"] = _timeouts(g, [0, 1, 2]) + _timeouts(g, [3], op="BROADCAST")
+    ev, hang = _run(tmp_path, g)
+    assert ev[0]["detail"].startswith("op-mismatch: 4 ranks")
+    assert (hang[0]["ranks"], hang[0]["cause"]) == ([3], "collective-mismatch")
+    assert "a different collective type" in hang[0]["summary"]
 
 
 def test_watchdog_compare_without_seqnum_compares_the_op(tmp_path):

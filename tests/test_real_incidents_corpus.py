@@ -47,8 +47,6 @@ NOT_YET: dict[str, str] = {
     "deepspeed-2931-ib-completion-error12-rank2":
         "the IB completion error's process printed no rank (host:pid only, no comm line of its own), and its "
         "'unhandled system error' names none either",
-    "pytorch-20630-rank3-broadcast-vs-allreduce":
-        "rank 3 is named by the watchdog compare as op-mismatch (BROADCAST where the others run ALLREDUCE), expected collective-mismatch",
     "vllm-23448-broadcast-rank3-one-behind":
         "two ranks visible: rank 3 completed one work fewer than rank 0, but two reports make no majority to call one behind",
     "UNITER-42-keyerror-nonzero-ranks":
@@ -121,9 +119,6 @@ NOT_YET: dict[str, str] = {
         "Pai-Megatron-Patch-583); this collector judged a script with no distributed launcher a control, which the log alone "
         "cannot tell from a one-rank job",
     # batch 21
-    "MoE-LLaVA-20-zero3-allgather-rank0-different-numel":
-        "rank 0 is right; the watchdog compare names it size-mismatch (the same SeqNum and OpType, another NumelIn: "
-        "docs/rules.md, nccl-hang), the expectation says collective-mismatch (as pytorch-20630's op-mismatch)",
     "nanoGPT-545-rank0-wandb-rank1-dynamo-both-fail":
         "rank 0's AttributeError is the first failure and is named; rank 1's own exception line is elided by the author "
         "(`...`), and two ranks failing each their own way are reported by the first one (a single culprit): expected both",

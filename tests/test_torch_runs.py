@@ -26,8 +26,6 @@ ALL = load_runs()
 #: Runs not read right yet, per way of bringing them, with why (strict: a fixed run must leave).
 SPAWN_HANG = ("torch.multiprocessing.spawn prints only the first failed process's error (a peer's gloo recv timeout) and "
               "SIGTERMs the rest without a line: the hung rank cannot be told from the other terminated one (nothing is named)")
-LOADER_RESET = ("the DataLoader worker was SIGKILLed while handing a batch over: the rank's only line is a ConnectionResetError "
-                "inside the loader's queue (no 'is killed by signal'), which reads as a peer's connection teardown (nothing is named)")
 LIGHTNING_SILENT = ("PyTorch Lightning's own launcher prints no exit status: the rank that died (SIGKILL, a segfault without "
                     "faulthandler) leaves no line, only its peers' gloo 'Connection closed by peer'; the cause is not in the logs "
                     "(the pod's exit code would say it where the rank is local rank 0; nothing is named)")
@@ -42,11 +40,6 @@ ELASTIC_FIRST_ONLY = ("torch's elastic_launch with a function entrypoint (start_
                       "process it finds, each node's local rank 0 (a victim's gloo 'Connection reset by peer'); the culprit's "
                       "KeyError lives in its error file, never printed, and its exit is not reported: rank 1 is silent (nothing is named)")
 _T11 = {f"{v}/t11-elaunch-forkserver-keyerror-rank1": ELASTIC_FIRST_ONLY for v in ("2.13.0", "2.14.1")}
-NODE_ALIKE = ("both ranks of node 1 raised the same ModuleNotFoundError before init_process_group (untagged, the same second); "
-              "imported, the failure table's two exits 1 are the node alike and name [2, 3] (docs/rules.md, one node alike), but "
-              "in the pods' logs (their layout known) the failure table gives both untagged tracebacks to its first failed process, "
-              "rank 2, whose exception (tier 1) then outranks rank 3's exit status: rank 2 alone is named")
-_T12_POD = {f"{v}/t12-trun-node1-import-error": NODE_ALIKE for v in ("2.13.0", "2.14.1")}
 GLOO_SIZE = ("rank 1 all-reduced a float64 gradient among float32 peers: gloo's size check aborts the RECEIVING rank 0 "
              "('Received data size doesn't match expected size') and names no sender; rank 1 only saw its peer reset the connection, "
              "as rank 3 did: nothing is named (rank 0's SIGABRT is the report's, no failure of its own)")
@@ -56,10 +49,10 @@ HOOK_ONE_LINE = ("the script's own sys.excepthook logged the rank's KeyError as 
                  "an ERROR record naming an exception is no failure by itself (a retried, handled error logs alike)")
 _T15 = {f"{v}/t15-trun-excepthook-one-line-rank1": HOOK_ONE_LINE for v in ("2.13.0", "2.14.1")}
 NOT_YET: dict[str, dict[str, str]] = {
-    "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
+    "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
                **_T7, **_T11, **_T13, **_T15},
-    "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, "2.14.1/t3-dataloader-worker-killed": LOADER_RESET, **_T4,
-               **_T7, **_T11, **_T12_POD, **_T13, **_T15},
+    "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
+               **_T7, **_T11, **_T13, **_T15},
 }
 
 

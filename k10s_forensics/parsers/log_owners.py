@@ -72,6 +72,14 @@ HANDLED_RECORD = re.compile(r"\b(?:[Ww]ill (?:be )?retr(?:y|ied)|[Rr]etrying)\b"
 #: ``new_group``); older releases' decorator (``wrapper``) names none
 C10D_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}torch/distributed/distributed_c10d\.py\", line \d{1,7}, in (\w{1,60})\s*$")
 C10D_GAP = 12  # a traceback's c10d frames, the frames and source lines under them, then its exception
+#: a frame of the DataLoader fetching a batch from its workers' queue (``File ".../torch/utils/data/dataloader.py",
+#: line 1293, in _try_get_data``): a connection error under it is the rank's own worker gone mid-handover
+LOADER_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}torch/utils/data/dataloader\.py\", line \d{1,7}, in (?:_try_get_data|_get_data|_next_data)\s*$")
+LOADER_GAP = 60  # the queue's frames (multiprocessing's connection, resource_sharer) under it, then the exception
+#: what the rank reads when a worker dies while it receives a batch (the worker's end of the pipe closed)
+LOADER_LOST = ("ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError", "BrokenPipeError", "EOFError")
+#: the message of such an exception, read as the worker's loss (queries/_incident.sql names its cause)
+LOADER_LOST_MESSAGE = "DataLoader worker lost while handing a batch over: "
 
 
 class Owners:
@@ -86,6 +94,7 @@ class Owners:
         self._ignored: dict[int | None, int] = {}  # per printing rank: line of Python's last "Exception ignored in …"
         self._retrying: dict[int | None, tuple[int, dt.datetime | None]] = {}  # per printing rank: a retrying record's line, clock
         self._c10d: dict[int | None, tuple[int, str]] = {}  # per printing rank: (line of its last c10d frame, the first one's call)
+        self._loader: dict[int | None, int] = {}  # per printing rank: line of its last DataLoader queue frame
 
     def header(self, line_no: int, norm: Normalized, api_ts: dt.datetime | None = None) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
@@ -132,9 +141,13 @@ class Owners:
         if P.LAUNCHER_FRAME.match(norm.text):
             self._launcher_frame = (line_no, norm.rank)
             return True
+        if "utils/data/dataloader.py" in norm.text and LOADER_FRAME.match(norm.text):
+            self._loader[norm.rank] = line_no
+            return True
         m = C10D_FRAME.match(norm.text) if "distributed_c10d.py" in norm.text else None
         if m is None:
             return False
+        self._loader.pop(norm.rank, None)  # a collective under the loader's frame: its errors are the collective's
         call = self._c10d.get(norm.rank)
         if call is not None and line_no - call[0] <= C10D_GAP:  # a frame under the traceback's first c10d frame
             self._c10d[norm.rank] = (line_no, call[1])
@@ -148,6 +161,16 @@ class Owners:
         call = self._c10d.pop(norm.rank, None) if head["kind"] == "python_exception" else None
         if call is not None and line_no - call[0] <= C10D_GAP and head.get("op_type") is None:
             head["op_type"] = call[1]
+
+    def loader_lost(self, line_no: int, norm: Normalized, head: Event) -> None:
+        """A connection error raised in the DataLoader's queue (its frame ``LOADER_GAP`` lines above, no collective's
+        under it): the worker handing the batch over is gone (killed: the OOM killer, a kill from outside), the rank's
+        own failure, not a peer's teardown, whatever the words (``Connection reset by peer``)."""
+        frame = self._loader.pop(norm.rank, None) if head["kind"] == "python_exception" else None
+        if frame is None or line_no - frame > LOADER_GAP or not str(head.get("error_type") or "").endswith(LOADER_LOST):
+            return
+        head["subkind"] = "raised"
+        head["error_message"] = (LOADER_LOST_MESSAGE + (head.get("error_message") or head["error_type"]))[:300]
 
     def launchers_own(self, line_no: int, norm: Normalized, head: Event) -> bool:
         """An exception whose innermost frame is in a launcher's own code (DeepSpeed's runner failing in
@@ -191,6 +214,7 @@ class Owners:
                 ev["subkind"] = "teardown"
         head = events[0]
         self.c10d_call(line_no, norm, head)
+        self.loader_lost(line_no, norm, head)
         if head["kind"] in ("python_exception", "cuda_error", "cuda_oom") and self._pid_record is not None:
             record, self._pid_record = self._pid_record, None
             if head.get("rank") is None and head.get("pid") is None and line_no - record[0] <= OWNER_GAP:
@@ -222,4 +246,4 @@ def ray_worker(text: str) -> Event | None:
     return None
 
 
-__all__ = ["CHECKPOINT_RANKS", "OWNER_HEADER", "Owners", "ray_worker"]
+__all__ = ["CHECKPOINT_RANKS", "LOADER_LOST_MESSAGE", "OWNER_HEADER", "Owners", "ray_worker"]

@@ -5,7 +5,7 @@ torch style (1.13 / 2.3 / 2.5) or the >= 2.6 wording, behind a log shipper's pre
 with 1 or several ranks per pod:
 
 * nccl-size-mismatch: one rank enters the collective every rank times out on with another
-  NumelIn/NumelOut (watchdog-compare, size-mismatch).
+  NumelIn/NumelOut (watchdog-compare, size-mismatch: cause collective-mismatch).
 * nccl-desync-report: one rank stalls; timed-out ranks print TORCH_NCCL_DESYNC_DEBUG reports
   naming it (desync-report).
 * collective-mismatch: TORCH_DISTRIBUTED_DEBUG=DETAIL; one rank issues another collective and
@@ -107,7 +107,7 @@ def nccl_size_mismatch(sim) -> None:
     failed, t_wd = _timeouts(sim, pods, runs, t_hang, seq, op, numel, set(), sizes)
     down = _teardown(sim, pods, runs, t_hang, failed)
     _finish(sim, pods, runs, t0, t_hang, t_wd, down, None, False)
-    sim.expect("nccl-hang", "size-mismatch", [rank], [pod], [gid], seq_num=seq)
+    sim.expect("nccl-hang", "collective-mismatch", [rank], [pod], [gid], seq_num=seq)
     forbid(sim, "nccl-hang", "idle-gpu")
     sim.truth["notes"] = (f"Every rank times out on SeqNum={seq} ({op}); rank {rank} entered it with NumelIn={sizes[rank][0]} "
                           f"while the others used {numel} (size mismatch, Timeout(ms)={sim.job.timeout_ms}).")
