@@ -388,9 +388,11 @@ silent AS (  -- ranks that never logged a watchdog line while most ranks of the 
               AND (SELECT count(DISTINCT y.rank_resolved) FROM k10s_log y WHERE y.job_key = x.job_key AND y.kind = x.kind
                    AND y.subkind = x.subkind AND y.rank_resolved IN (SELECT w.rank FROM wd_rank w WHERE w.job_key = a.job_key))
                   < (SELECT count(DISTINCT w.rank) FROM wd_rank w WHERE w.job_key = a.job_key)) > 0 AS uneven,
-           -- the waiters timed out on different collectives (one SeqNum ahead of another's: it passed the collective the
-           -- others wait in): they were not all in one collective, so a rank absent from their reports may be with either
-           (SELECT count(DISTINCT w.seq) FROM wd_rank w WHERE w.job_key = a.job_key AND w.seq IS NOT NULL) > 1 AS apart
+           -- the waiters of one process group timed out on different collectives (one SeqNum past another's: it passed
+           -- the collective the others wait in): they were not all in one collective, so a rank absent from their
+           -- reports may be with either (SeqNums of different groups count apart: they are not compared)
+           EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.seq IS NOT NULL
+                   GROUP BY w.pg HAVING count(DISTINCT w.seq) > 1) AS apart
     FROM wd_alive a
     WHERE a.has_logs AND NOT EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.rank = a.rank)
       -- the reporters' tracebacks were in different torch.distributed calls (a gloo job): they did not wait in
