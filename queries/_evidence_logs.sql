@@ -314,6 +314,8 @@ wd_odd AS (
                                              'init_device_mesh', 'split_group') THEN 'never-joined' ELSE 'collective-mismatch' END
                WHEN m.m_seq IS NULL AND w.op IS NOT NULL AND w.op <> m.m_op THEN 'desync'
            END AS why,
+           -- a SeqNum past the one most ranks wait in: the rank completed that collective, its part done
+           coalesce(w.seq > m.m_seq, false) AS ahead,
            'rank ' || w.rank || ': SeqNum ' || coalesce(w.seq::VARCHAR, '?') || ' ' || coalesce(w.op, '?')
                || coalesce(' NumelIn=' || w.numel_in, '') || coalesce(' NumelOut=' || w.numel_out, '')
                || coalesce(', last enqueued ' || w.enq, '') AS own
@@ -322,7 +324,7 @@ wd_odd AS (
 wd_cat AS (
     SELECT job_key, why, list(rank ORDER BY rank) AS ranks,  -- the group and mode of the lowest odd rank
            arg_min(pg, rank) AS pg, arg_min(m_seq, rank) AS seq_num, arg_min(m_op, rank) AS op_type,
-           min(ts) AS ts, max(n) AS n, string_agg(own, '; ' ORDER BY rank, own) AS own
+           min(ts) AS ts, max(n) AS n, string_agg(own, '; ' ORDER BY rank, own) AS own, bool_and(ahead) AS ahead
     FROM wd_odd WHERE why IS NOT NULL
     GROUP BY job_key, why
 ),
@@ -330,6 +332,9 @@ wd_ev AS (
     SELECT job_key, 'watchdog-compare' AS evidence, ranks AS culprit_ranks, []::BIGINT[] AS suspect_ranks,
            CASE WHEN why IN ('op-mismatch', 'size-mismatch') AND n >= 3 AND len(ranks) * 3 <= n THEN 'high'
                 WHEN why IN ('op-mismatch', 'size-mismatch') AND n < 3 THEN 'low'
+                -- ranks ahead of the rest passed the collective the others hang in: being ahead is no fault the
+                -- reports can prove (the one holding that collective up may be a rank they do not show)
+                WHEN why = 'desync' AND ahead THEN 'low'
                 ELSE 'medium' END AS confidence,
            pg, seq_num, op_type, ts,
            CASE WHEN seq_num IS NULL AND regexp_matches(op_type, '^[a-z_0-9]+$')  -- tracebacks' calls
@@ -382,7 +387,12 @@ silent AS (  -- ranks that never logged a watchdog line while most ranks of the 
               AND x.rank_resolved IN (SELECT w.rank FROM wd_rank w WHERE w.job_key = a.job_key)
               AND (SELECT count(DISTINCT y.rank_resolved) FROM k10s_log y WHERE y.job_key = x.job_key AND y.kind = x.kind
                    AND y.subkind = x.subkind AND y.rank_resolved IN (SELECT w.rank FROM wd_rank w WHERE w.job_key = a.job_key))
-                  < (SELECT count(DISTINCT w.rank) FROM wd_rank w WHERE w.job_key = a.job_key)) > 0 AS uneven
+                  < (SELECT count(DISTINCT w.rank) FROM wd_rank w WHERE w.job_key = a.job_key)) > 0 AS uneven,
+           -- the waiters of one process group timed out on different collectives (one SeqNum past another's: it passed
+           -- the collective the others wait in): they were not all in one collective, so a rank absent from their
+           -- reports may be with either (SeqNums of different groups count apart: they are not compared)
+           EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.seq IS NOT NULL
+                   GROUP BY w.pg HAVING count(DISTINCT w.seq) > 1) AS apart
     FROM wd_alive a
     WHERE a.has_logs AND NOT EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.rank = a.rank)
       -- the reporters' tracebacks were in different torch.distributed calls (a gloo job): they did not wait in
@@ -398,7 +408,7 @@ silent_ev AS (
            -- a pair: the one rank that timed out waited for the only other one; ranks a paste never shows
            -- are silent only where the waiters outnumber them more than two to one (two waiters of a guessed
            -- three-rank job are no proof the third exists)
-           CASE WHEN unseen AND uneven THEN 'low'
+           CASE WHEN unseen AND (uneven OR apart) THEN 'low'
                 WHEN len(ranks) * 2 < reporting OR (len(ranks) * 2 = reporting AND NOT unseen)
                      OR (len(ranks) = 1 AND reporting = 1 AND alive = 2) THEN 'medium' ELSE 'low' END AS confidence,
            NULL::VARCHAR AS pg, seq_num, op_type, ts,

@@ -25,11 +25,24 @@ WITH lone_interrupt AS (  -- a KeyboardInterrupt is a Ctrl-C's teardown (the job
        AND count(*) FILTER (WHERE kind = 'torchrun_failure' AND exit_code = -2) > 0
        AND count(*) FILTER (WHERE kind = 'python_exception' AND (error_type LIKE '%SignalException' OR error_message LIKE '%got signal%')) = 0
 ),
+unplaced AS (  -- jobs of several nodes import-logs made up from a paste it could not route: every line in one pasted
+               -- pod (the first, by default), none naming a global rank; a local rank there (torchrun's `local_rank: 1`)
+               -- may be any node's, so it names no rank of the job
+    SELECT x.job_key FROM k10s_log x
+    JOIN (SELECT job_key FROM k10s_rank GROUP BY job_key HAVING count(DISTINCT pod_uid) > 1) m ON m.job_key = x.job_key
+    LEFT JOIN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known) p ON p.pod_uid = x.incarnation_uid
+    WHERE x.container IS NOT NULL
+    GROUP BY x.job_key
+    HAVING count(DISTINCT x.incarnation_uid) = 1 AND count(x.rank) = 0 AND bool_and(p.pod_uid IS NOT NULL)
+),
 l AS (  -- only the columns the steps below read; the rest is joined back at the end (docs/architecture.md, "Narrow CTEs")
     SELECT event_id, ts, container, kind, line_no,
         CASE WHEN kind = 'python_exception' AND error_type = 'KeyboardInterrupt' AND job_key IN (SELECT job_key FROM lone_interrupt)
              THEN 'raised' ELSE subkind END AS subkind,
-        raw_row, job_key, incarnation_uid, pid, rank_resolved, local_rank, exit_code,
+        raw_row, job_key, incarnation_uid, pid,
+        CASE WHEN rank IS NULL AND local_rank IS NOT NULL AND job_key IN (SELECT job_key FROM unplaced) THEN NULL
+             ELSE rank_resolved END AS rank_resolved,
+        local_rank, exit_code,
         error_type, error_message, ran_for_ms, timeout_ms,
         coalesce(ts,
                  last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
@@ -310,7 +323,7 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
           -- SIGKILLs what its SIGTERM did not stop within the grace period), not a host OOM kill;
           -- only the columns read below (docs/architecture.md, "Narrow CTEs")
     SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.raw_row, il.line_no, il.event_id, il.kind, il.subkind,
-           il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line
+           il.local_rank, il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line
     FROM k10s_incident_line il
     LEFT JOIN hang h USING (job_key, incident)
     LEFT JOIN torn_flag t USING (job_key, incident)
@@ -392,6 +405,7 @@ unranked AS (  -- own failures that name no rank (a launcher naming the wrong co
            arg_min(subkind, (tier, ts_filled, raw_row, line_no, event_id)) AS subkind, min(ts_filled) AS ts,
            arg_min(left(line, 300), (tier, ts_filled, raw_row, line_no, event_id)) AS line,
            arg_min(pod_key, (tier, ts_filled, raw_row, line_no, event_id)) AS pod_key,
+           arg_min(local_rank, (tier, ts_filled, raw_row, line_no, event_id)) AS local_rank,
            (SELECT max(n) FROM (SELECT count(DISTINCT o.error_message) AS n FROM own o
                                 WHERE o.job_key = u.job_key AND o.incident = u.incident AND o.rank_eff IS NULL AND o.tier = 1
                                 GROUP BY o.error_type)) AS said_why
@@ -469,7 +483,7 @@ decided AS (
         coalesce(f.tier, CASE WHEN so.rank IS NOT NULL THEN 2 END) AS tier, coalesce(f.ts_filled, CASE WHEN so.rank IS NOT NULL THEN u.ts END) AS first_failure_at,
         coalesce(f.rank_eff, so.rank) AS first_rank, coalesce(f.pod_key, CASE WHEN so.rank IS NOT NULL THEN u.pod_key END) AS first_pod, f.node_resolved AS first_node,
         f.gpu_uuid AS first_gpu, f.error_type, f.error_message, f.subkind AS first_subkind, left(f.line, 300) AS first_line,
-        u.subkind AS unranked_subkind, u.line AS unranked_line, u.pod_key AS unranked_pod,
+        u.subkind AS unranked_subkind, u.line AS unranked_line, u.pod_key AS unranked_pod, u.local_rank AS unranked_local,
         h.hang_started_at, h.wait_ms, coalesce(h.watchdog_victims, 0) AS watchdog_victims,
         s.ranks_seen, s.unresolved_sigterms
     FROM spans s
@@ -502,6 +516,9 @@ SELECT
          WHEN d.several_unranked THEN 'several processes report failing the same way in lines that name no rank; the exit status of rank '
               || d.first_rank || ' is only the first the launcher saw'
          WHEN len(d.culprit_ranks) = 0 AND d.unranked_subkind = 'launcher_last_cmd' THEN 'the launcher reports the failure with the command it spawned last, not the failed process: which rank failed is unknown'
+         WHEN len(d.culprit_ranks) = 0 AND d.unranked_local IS NOT NULL
+              THEN 'the failing line names local rank ' || d.unranked_local || ', but not which of the job''s nodes printed it: '
+                   || 'its global rank is unknown'
          WHEN len(d.culprit_ranks) = 0 THEN 'the failing line names no rank (' || coalesce(d.unranked_pod, 'a pod') || ')'
     END AS no_culprit_reason,
     d.first_failure_at, d.abort_at, d.hang_started_at, d.node_wide AND len(d.culprit_ranks) > 1 AS node_wide,

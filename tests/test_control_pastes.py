@@ -10,6 +10,10 @@ Three families, each wording a case, beside the shapes that must keep their culp
   OOM, an exception) cannot be ordered against it: no single culprit (rank-failure and oom-cascade alike);
 * the same error on two ranks of which only one line has a clock cannot be ordered either.
 
+Session 17's (docs/rules.md, "Session 17: controls"): watchdogs that timed out on different collectives (one rank
+ahead) prove no absent rank never joined, nor the rank ahead at fault; a torchrun agent's local rank in a paste that
+nothing places on one of the job's several nodes names no global rank.
+
 Every paste is imported as a user would (``k10s import-logs``) and all are analysed in one merged bundle.
 """
 
@@ -37,6 +41,16 @@ CUT_TB = ["[rank{r}]: Traceback (most recent call last):", '[rank{r}]:   File "/
 OOM = ("[rank{r}]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB. GPU {r} has a total capacity of "
        "23.43 GiB of which 210.06 MiB is free. Including non-PyTorch memory, this process has 23.20 GiB memory in use.")
 RAISED = "[rank{r}]: KeyError: 'labels'"
+# session 17: a watchdog's timeout on another collective (a rank ahead, or behind), and an agent's local rank
+AHEAD = WD.replace("SeqNum=77, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024", "SeqNum=79, OpType=_ALLGATHER_BASE, NumelIn=513, NumelOut=2052")
+OLD_AHEAD = OLD_WD.replace("SeqNum=77, OpType=ALLREDUCE", "SeqNum=79, OpType=_ALLGATHER_BASE")
+BEHIND = WD.replace("SeqNum=77", "SeqNum=75")
+SIGTERM = ("W1128 07:42:14.60{r}000 17676 site-packages/torch/distributed/elastic/multiprocessing/api.py:897] Sending process "
+           "1777{r} closing signal SIGTERM")
+AGENT = ("E1128 07:42:15.588000 17676 site-packages/torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+         "local_rank: {r} (pid: 17774) of binary: /opt/conda/bin/python3.11")
+OLD_AGENT = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: {r} (pid: 17774) of binary: "
+             "/opt/conda/bin/python3")
 
 
 def _lines(*parts: tuple[object, int]) -> str:
@@ -70,7 +84,22 @@ PASTES = [
     # the same error on two ranks (a pod each), only one line with a clock: as unordered as with none
     ("one-clock-same-error", _lines(("2026-11-21 10:00:03 " + RAISED, 0), (RAISED, 1)), []),
     ("one-clock-same-error-after", _lines((RAISED, 1), ("2026-11-21 10:00:03 " + RAISED, 0)), []),
+    # session 17: waiters on different collectives (one passed the one the others hang in): a rank absent from
+    # them may be with either, and the one ahead did its part: no one is named
+    ("ahead-and-absent", _lines((WD, 2), (WD, 1), (AHEAD, 0)), []),
+    ("ahead-and-absent-torch1", _lines((OLD_WD, 2), (OLD_AHEAD, 1), (OLD_WD, 3)), []),
+    ("ahead-all-report", _lines((WD, 0), (WD, 1), (WD, 2), (AHEAD, 3)), []),
+    # ... and a rank behind the others (a SeqNum before theirs) is still named
+    ("behind-all-report", _lines((WD, 0), (WD, 1), (WD, 2), (BEHIND, 3)), [3]),
+    # session 17: an agent's local rank in a paste of one of several nodes that says which node is no global rank
+    ("agent-local-rank-two-nodes", _lines((SIGTERM, 6), (SIGTERM, 7), (AGENT, 1)), []),
+    ("agent-local-rank-two-nodes-torch1", _lines((OLD_AGENT, 3)), []),
+    # ... and on one node it is, as where a rank-tagged line places the paste on its node
+    ("agent-local-rank-one-node", _lines((SIGTERM, 6), (SIGTERM, 7), (AGENT, 1)), [1]),
+    ("agent-local-rank-placed", _lines((CUT_TB, 9), (SIGTERM, 6), (AGENT, 1)), [9]),
 ]
+#: (processes per node, world size) where a paste's is not the default one
+LAYOUT = {"agent-local-rank-two-nodes": (8, 16), "agent-local-rank-two-nodes-torch1": (4, 8), "agent-local-rank-placed": (8, 16)}
 WORLD = 8
 HANG_WORLD = 4  # the hangs: three waiters of four ranks
 
@@ -81,7 +110,7 @@ def findings(tmp_path_factory) -> list:
     from k10s_forensics.store.bundle import Bundle
 
     tmp = tmp_path_factory.mktemp("controls")
-    bundles = [incident_bundle(tmp / name, Case(name, "x", [], [], nproc, world), text, derive=False)
+    bundles = [incident_bundle(tmp / name, Case(name, "x", [], [], *LAYOUT.get(name, (nproc, world))), text, derive=False)
                for name, text, _ in PASTES for world in [HANG_WORLD if "WorkNCCL" in text else WORLD]
                for nproc in [1 if name.startswith("one-clock") else world]]
     return analyze(Bundle.open(merge(bundles, tmp / "merged").path))["findings"]
@@ -98,3 +127,9 @@ def test_no_culprit_says_why(findings):
     for name in ("same-error-one-detailed", "exception-beside-cut-traceback", "oom-beside-cut-traceback"):
         said = [f["summary"] for f in findings_of(findings, [p[0] for p in PASTES].index(name)) if f["severity"] != "info"]
         assert any("without a clock" in s and "no single culprit" in s for s in said), (name, said)
+
+
+def test_an_unplaced_local_rank_says_why(findings):
+    """The agent's local rank of a paste on one of several nodes: the reason names the local rank and the unknown node."""
+    said = [f["summary"] for f in findings_of(findings, [p[0] for p in PASTES].index("agent-local-rank-two-nodes"))]
+    assert any("local rank 1, but not which of the job's nodes printed it" in s for s in said), said

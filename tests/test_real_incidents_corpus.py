@@ -54,9 +54,9 @@ NOT_YET: dict[str, str] = {
     "colbert-318-rank1-timeout-rank0-clustering":
         "one of four ranks timed out and three are silent: too few reports to name the silent one (rank 0, busy clustering)",
     "X-R1-21-device-mismatch-all-ranks":
-        "only rank 2's exception is in the excerpt; that every rank failed the same way is known from the thread, not the log",
+        "only rank 2's exception is in the excerpt; that every rank failed the same way is known from the thread, not the log "
+        "(the launcher's first exit of local rank 1 beside rank 2's own error is vad-r1-11's shape, whose rank 2 is the culprit)",
     # batch 8
-    "pytorch-lightning-20832-wrapped-broadcast-rank0-ahead-control": SILENT_IN_PASTE,
     "accelerate-3861-rank0-observed-dump-signal-not-waiting":
         "rank 0's `Observed flight recorder dump signal from another rank via TCPStore` does not prove it was outside the "
         "collective (its watchdog reads the store before its own works); expected rank 0 lagging",
@@ -95,7 +95,9 @@ NOT_YET: dict[str, str] = {
     "Megatron-LM-1274-tp8-comm-overlap-all-segv-no-sigterm-control":
         "torchrun's failure line with no `Sending process … closing signal` before it means every other worker had "
         "already exited (all eight SEGV alike), but a paste may start anywhere: the same shape is a paste cut right "
-        "above the failure line (AgiBot-World-93's one line, nproc 8), so the absence of SIGTERM lines is not read",
+        "above the failure line (AgiBot-World-93's one line, nproc 8), so the absence of SIGTERM lines is not read; and with "
+        "lines above it the same: R1-V-117's SIGFPE and Megatron-LM-1874's abort (nproc 2, no SIGTERM) are culprits, a worker "
+        "that had already exited 0 needs no SIGTERM",
     # batch 17
     "aws-ofi-rccl-16-rocm-rank14-ddp-init-hang-traceback-control":
         "rank 14's lone traceback, cut before its exception inside DDP's first collective (`_verify_param_shape_across_"
@@ -154,10 +156,6 @@ NOT_YET: dict[str, str] = {
     "awsome-distributed-ai-460-srun-rank3-eval-traceback-control":
         "one rank's traceback (`3: [rank3]: Traceback`, cut before its exception) is all the paste shows, read as rank 3's "
         "own failure (warning); that every rank fails alike at the sample's evaluation step is said only in the thread",
-    "aws-ofi-nccl-715-sagemaker-cloudwatch-local-rank1-exit1-control":
-        "one instance's agent reports `failed (exitcode: 1) local_rank: 1` after SIGTERMing the others: the paste is "
-        "placed on node 0, so local rank 1 reads as global rank 1 (warning); which of the two instances printed it, and "
-        "that the exit 1 is a DistBackendError every rank raises, are said only in the thread",
     # batch 27
     "GLM-130B-100-table-ranks6-7-exit1-six-gpus":
         "ranks 6 and 7 of eight fail with exit 1 in the same second: failing together is no single culprit, and some "
@@ -169,7 +167,8 @@ NOT_YET: dict[str, str] = {
         "failure, read as rank 5's own; that every rank raised it is said only in the thread (as X-R1-21)",
     "RAG-Retrieval-27-rank5-invalid-device-ordinal-one-gpu-control":
         "rank 5's `CUDA error: invalid device ordinal` is the paste's only failure, read as rank 5's own; that the machine "
-        "had one GPU, so every rank above 0 failed alike, is said only in the thread",
+        "had one GPU, so every rank above 0 failed alike, is said only in the thread (LMFlow-855's lone rank 1 with the same "
+        "error is a culprit)",
     "litgpt-303-fsdp-unranked-oom-gpu1":
         "the unranked OOM's `GPU 1` is the only rank hint and the allocator's GPU index names no rank by design "
         "(docs/rules.md: a device_map process names any of its GPUs); nothing else shows more than one process, so no "
