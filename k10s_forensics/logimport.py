@@ -37,6 +37,7 @@ from k10s_forensics.parsers.log_archive import PER_PROCESS, is_archive, members,
 from k10s_forensics.parsers.log_layout import NPROC_DEFAULT, WORLD_DERIVED, Layout, LogSource, infer_layout, route_lines, tagged_rank
 from k10s_forensics.parsers.log_launcher_prefix import split_launcher
 from k10s_forensics.parsers.log_lines import fallback_ts
+from k10s_forensics.parsers.log_time import dated_ts
 from k10s_forensics.parsers.log_notebook import notebook_text
 from k10s_forensics.parsers.log_paste import repair_paste
 from k10s_forensics.parsers.log_paths import path_names, source_name
@@ -87,7 +88,12 @@ def read_sources(path: str) -> list[LogSource]:
 
 
 def _clock(lines: list[str], now: dt.datetime) -> tuple[dt.datetime | None, dt.datetime | None]:
-    stamps = [t for t in (fallback_ts(line, now) for line in lines[:200000]) if t is not None]
+    """The first and last clock of the lines. A yearless clock (glog's ``W0401 00:26:06``) is placed in the year of
+    the paste's own dated lines (an ISO stamp, torchrun's failure table) when it has any, not in the year it is imported
+    in: the last of them is the capture the parsers place yearless lines against (real incidents batch 31)."""
+    dated = [t for t in (dated_ts(line) for line in lines[:200000]) if t is not None]
+    ref = min(now, max(dated) + dt.timedelta(days=1)) if dated else now
+    stamps = [t for t in (fallback_ts(line, ref) for line in lines[:200000]) if t is not None]
     return (min(stamps), max(stamps)) if stamps else (None, None)
 
 

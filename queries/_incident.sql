@@ -88,10 +88,13 @@ watchdog_above AS (  -- a launcher's report of a SIGABRT right below watchdog li
     WHERE x.kind IN ('torchrun_failure', 'process_exit') AND x.exit_code = -6
 ),
 raised AS (  -- ranks that raised an exception of their own: a -6 of theirs is the C++ runtime ending the
-             -- process after it ("terminate called without an active exception"), not a separate abort
+             -- process after it ("terminate called without an active exception"), not a separate abort; so is
+             -- a rank's own CUDA error or CUDA OOM (`torch.AcceleratorError: CUDA error: misaligned address`,
+             -- then "terminate called after throwing an instance of 'c10::AcceleratorError'"): its cause is that
     SELECT DISTINCT l.job_key, coalesce(l.rank_resolved, pr.rank) AS rank FROM l
     LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid  -- a logging record's pid (log_owners.py)
-    WHERE coalesce(l.rank_resolved, pr.rank) IS NOT NULL AND l.kind = 'python_exception' AND l.subkind = 'raised'
+    WHERE coalesce(l.rank_resolved, pr.rank) IS NOT NULL
+      AND ((l.kind = 'python_exception' AND l.subkind = 'raised') OR l.kind IN ('cuda_error', 'cuda_oom'))
 ),
 torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Connection closed by peer",
                 -- DistBackendError, a remote error): their exit status 1 is that teardown's, not a failure of their own
@@ -115,6 +118,22 @@ stream_shown AS (  -- a local rank's own output behind torchrun's --tee prefix i
 srun_failed AS (  -- srun logs that report a task failing on its own
     SELECT DISTINCT raw_row FROM l WHERE kind = 'process_exit' AND subkind IN ('srun', 'srun_oom') AND exit_code NOT IN (-15, -1, -2)
 ),
+step_end AS (  -- per log body: where Slurm began ending the job step (srun's SIGTERM or its wait, the step daemon's
+                -- cancellation: parsers' `step_end`); step_end lines are no failures and not in `l`
+    SELECT raw_row, container, min(line_no) AS line_no FROM k10s_log WHERE kind = 'step_end' AND container IS NOT NULL GROUP BY ALL
+),
+srun_before_end AS (  -- srun's task exits reported before it ended the step in the same log body: the failure that made it end it
+    SELECT DISTINCT l.event_id, l.job_key FROM l JOIN step_end se ON se.raw_row = l.raw_row AND se.container = l.container
+    WHERE l.kind = 'process_exit' AND l.subkind LIKE 'srun%' AND l.line_no < se.line_no
+),
+srun_torn AS (  -- in a job where srun ended the step after a task's exit, a task's exit status srun reports otherwise
+                -- (after the step's end, or in another log body a paste was split into) is that teardown's: a task that
+                -- handles SIGTERM ("bypassing sigterm") and exits 1, not a failure of its own (real incidents batch 31)
+    SELECT l.event_id FROM l
+    WHERE l.kind = 'process_exit' AND l.subkind LIKE 'srun%' AND l.exit_code > 0
+      AND l.job_key IN (SELECT job_key FROM srun_before_end)
+      AND l.event_id NOT IN (SELECT event_id FROM srun_before_end)
+),
 rank_said_more AS (  -- ranks with a line other than a traceback in a log
     SELECT DISTINCT raw_row, rank_resolved FROM l WHERE kind <> 'python_traceback' AND rank_resolved IS NOT NULL
 ),
@@ -137,6 +156,7 @@ ranked AS (
            l.kind = 'torchrun_failure' AND l.pid IS NOT NULL AND st.pid IS NULL AND ss.incarnation_uid IS NOT NULL AS outside_sigterm,
            -- srun's "task N: Killed" where srun reports another task failing on its own is srun's teardown SIGKILL
            st.pid IS NOT NULL OR (l.subkind = 'srun_killed' AND sf.raw_row IS NOT NULL) AS was_sigtermed,
+           sx.event_id IS NOT NULL AS srun_torn_down,
            tw.rank IS NOT NULL OR wa.event_id IS NOT NULL AS rank_timed_out,
            td.rank IS NOT NULL AS rank_torn_down, rx.rank IS NOT NULL AS rank_raised,
            rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported, sm.raw_row IS NOT NULL AS size_mismatch,
@@ -144,6 +164,7 @@ ranked AS (
     FROM l
     LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
     LEFT JOIN srun_failed sf ON sf.raw_row = l.raw_row
+    LEFT JOIN srun_torn sx ON sx.event_id = l.event_id
     LEFT JOIN rank_said_more rm ON rm.raw_row = l.raw_row AND rm.rank_resolved = l.rank_resolved
     LEFT JOIN agent_reported ar ON ar.raw_row = l.raw_row
     LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
@@ -200,6 +221,7 @@ classified AS (
                             WHEN 26 THEN 'vtalrm' WHEN 27 THEN 'prof' WHEN 29 THEN 'io' WHEN 30 THEN 'pwr' WHEN 31 THEN 'sys' END,
                                  'signal-' || (-status))
                     WHEN status = 1 AND rank_torn_down THEN NULL
+                    WHEN status > 0 AND srun_torn_down THEN NULL
                     -- its own output and its node's tracebacks are in the log, and no traceback of its own: it raised
                     -- nothing (sys.exit(msg), os._exit(1)); the status alone is all there is
                     WHEN status = 1 AND silent_exit THEN 'exit-1'
@@ -231,7 +253,8 @@ classified AS (
             WHEN kind = 'nccl_error_other' AND subkind = 'async_error_teardown' THEN 'victim'
             WHEN kind IN ('torchrun_failure', 'process_exit') AND (status IN (-15, -1, -2) OR (status = -9 AND was_sigtermed)
                                                                   OR (status = -6 AND (rank_timed_out OR size_mismatch))
-                                                                  OR (status = 1 AND rank_torn_down)) THEN 'victim'
+                                                                  OR (status = 1 AND rank_torn_down)
+                                                                  OR (status > 0 AND srun_torn_down)) THEN 'victim'
         END AS victim_role
     FROM ranked r
 )
@@ -399,13 +422,34 @@ together AS (  -- the same way and within the same second as the first: failed t
                                OR (b.raw_row = f.raw_row AND b.line_no = f.line_no AND b.cause = f.cause))
     GROUP BY ALL
 ),
+job_ranks AS (  -- how many ranks each job has (its pods' ranks)
+    SELECT job_key, count(DISTINCT rank) AS n FROM k10s_rank GROUP BY job_key
+),
+all_aborted AS (  -- every rank of the job aborted (SIGABRT without a watchdog timeout of its own) and nothing in the incident
+                  -- failed any other way: the same abort in every process (a crash in the shutdown they all run, "terminate
+                  -- called without an active exception" after training completed), whichever the clock or the launcher
+                  -- saw first: no single culprit (real incidents batch 31)
+    SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, ['abort'] AS causes
+    FROM best b JOIN job_ranks jr ON jr.job_key = b.job_key
+    LEFT JOIN (SELECT DISTINCT job_key, incident FROM own WHERE cause <> 'abort') other
+      ON other.job_key = b.job_key AND other.incident = b.incident
+    WHERE other.job_key IS NULL
+    GROUP BY b.job_key, b.incident, jr.n
+    HAVING bool_and(b.cause = 'abort') AND count(DISTINCT b.rank_eff) >= 2 AND count(DISTINCT b.rank_eff) = jr.n
+),
+together_all AS (  -- together, or every rank aborted alike
+    SELECT job_key, incident, ranks, causes FROM all_aborted
+    UNION ALL BY NAME
+    SELECT t.job_key, t.incident, t.ranks, t.causes FROM together t ANTI JOIN all_aborted a USING (job_key, incident)
+),
 unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks);
                -- said_why: most distinct messages of one error type among those that say why (several processes)
     SELECT job_key, incident, arg_min(cause, (tier, ts_filled, raw_row, line_no, event_id)) AS cause,
            arg_min(subkind, (tier, ts_filled, raw_row, line_no, event_id)) AS subkind, min(ts_filled) AS ts,
            arg_min(left(line, 300), (tier, ts_filled, raw_row, line_no, event_id)) AS line,
-           arg_min(pod_key, (tier, ts_filled, raw_row, line_no, event_id)) AS pod_key,
+           arg_min(pod_key, (tier, ts_filled, raw_row, line_no, event_id)) AS pod_key, min(tier) AS tier,
            arg_min(local_rank, (tier, ts_filled, raw_row, line_no, event_id)) AS local_rank,
+           arg_min(kind, (tier, ts_filled, raw_row, line_no, event_id)) AS kind,
            (SELECT max(n) FROM (SELECT count(DISTINCT o.error_message) AS n FROM own o
                                 WHERE o.job_key = u.job_key AND o.incident = u.incident AND o.rank_eff IS NULL AND o.tier = 1
                                 GROUP BY o.error_type)) AS said_why
@@ -472,14 +516,20 @@ decided AS (
         -- a rank known only by its exit status while several processes say, in lines naming no rank,
         -- that they failed the same way: the launcher's report names only the first exit it saw
         coalesce(f.tier = 2 AND u.said_why >= 2, false) AS several_unranked,
-        ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen,
+        ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, aa.job_key IS NOT NULL AS all_aborted,
         CASE WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
                   AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
         CASE WHEN len(t.ranks) > 1 AND NOT (na.job_key IS NOT NULL AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL)
              THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
-        coalesce(f.cause, u.cause) AS cause,
+        -- the one rank that failed on its own is known only by a launcher's exit status (tier 2), and the error that
+        -- says why (tier 1: a CUDA OOM, a CUDA error, an exception) is in a line naming no rank in the same pod, one
+        -- message only (srun's `task 0: Exited with exit code 1` under a paste's unprefixed OOM): that error is the rank's
+        -- (what the line itself says: not a launcher's guess, Ray's "worker process has died", read host-oom-kill)
+        CASE WHEN f.tier = 2 AND len(t.ranks) = 1 AND u.tier = 1 AND u.pod_key = f.pod_key AND coalesce(u.said_why, 0) <= 1
+                  AND u.kind IN ('cuda_oom', 'cuda_error', 'python_exception')
+             THEN u.cause ELSE coalesce(f.cause, u.cause) END AS cause,
         coalesce(f.tier, CASE WHEN so.rank IS NOT NULL THEN 2 END) AS tier, coalesce(f.ts_filled, CASE WHEN so.rank IS NOT NULL THEN u.ts END) AS first_failure_at,
         coalesce(f.rank_eff, so.rank) AS first_rank, coalesce(f.pod_key, CASE WHEN so.rank IS NOT NULL THEN u.pod_key END) AS first_pod, f.node_resolved AS first_node,
         f.gpu_uuid AS first_gpu, f.error_type, f.error_message, f.subkind AS first_subkind, left(f.line, 300) AS first_line,
@@ -488,13 +538,14 @@ decided AS (
         s.ranks_seen, s.unresolved_sigterms
     FROM spans s
     LEFT JOIN first f USING (job_key, incident)
-    LEFT JOIN together t USING (job_key, incident)
+    LEFT JOIN together_all t USING (job_key, incident)
     LEFT JOIN unranked u USING (job_key, incident)
     LEFT JOIN hang h USING (job_key, incident)
     LEFT JOIN common_mode cm USING (job_key, incident)
     LEFT JOIN silent_one so USING (job_key, incident)
     LEFT JOIN node_alike na USING (job_key, incident)
     LEFT JOIN root_unseen ru USING (job_key, incident)
+    LEFT JOIN all_aborted aa USING (job_key, incident)
 )
 SELECT
     d.job_key, d.incident, d.cause,
@@ -508,6 +559,8 @@ SELECT
     CASE WHEN d.cause IS NULL THEN 'no rank failed on its own: the job hung'
          WHEN d.common_mode THEN 'every process runs the same command line and code (' || d.common_error || ')'
               || ': it fails them all alike, whichever the launcher reports first: no single culprit'
+         WHEN d.all_aborted THEN 'every rank aborted (SIGABRT, no watchdog timeout of its own) and nothing failed another way: '
+              || 'the same abort in every process, whichever was seen first: no single culprit'
          WHEN len(d.together_ranks) > 1 AND d.first_failure_at IS NULL
               THEN len(d.together_ranks) || ' ranks failed alike in a log without a clock, which cannot order them: no single culprit'
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'

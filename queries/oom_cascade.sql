@@ -45,11 +45,18 @@ WITH RECURSIVE l AS (  -- the columns read below (a CTE carries every column it 
            oom_free_mib, oom_requested_mib, step, line, timeout_ms, exit_code, incarnation_uid, pid
     FROM k10s_log WHERE job_key IS NOT NULL
 ),
+oom_owner AS (  -- a job whose one failing rank the incident analysis found by its exit status, its cause a CUDA OOM in a
+               -- line naming no rank in the same pod (k10s_incident): that rank's is the unranked OOM of that pod
+    SELECT job_key, first_pod, min(first_rank) AS rank FROM k10s_incident
+    WHERE cause = 'cuda-oom' AND len(culprit_ranks) = 1 GROUP BY ALL HAVING count(*) = 1
+),
 log_oom AS (  -- a line without a timestamp takes the nearest stamped line of its log (k10s_failure_line)
-    SELECT l.job_key, l.rank_resolved AS rank, l.pod_key, l.node_resolved AS node, l.gpu_uuid, coalesce(l.ts, fl.ts_filled) AS ts, 'cuda-oom' AS cause,
+    SELECT l.job_key, coalesce(l.rank_resolved, ow.rank) AS rank, l.pod_key, l.node_resolved AS node, l.gpu_uuid, coalesce(l.ts, fl.ts_filled) AS ts, 'cuda-oom' AS cause,
            l.oom_total_mib AS total_mib, coalesce(l.oom_in_use_mib, l.oom_total_mib - l.oom_free_mib) AS in_use_mib,
            l.oom_requested_mib AS requested_mib, l.step, l.line
-    FROM l LEFT JOIN k10s_failure_line fl ON fl.event_id = l.event_id WHERE l.kind = 'cuda_oom'
+    FROM l LEFT JOIN k10s_failure_line fl ON fl.event_id = l.event_id
+    LEFT JOIN oom_owner ow ON ow.job_key = l.job_key AND ow.first_pod = l.pod_key AND l.rank_resolved IS NULL
+    WHERE l.kind = 'cuda_oom'
 ),
 host_oom AS (
     SELECT d.job_key, CASE WHEN d.nranks = 1 THEN d.ranks[1] END AS rank, d.pod_key, d.node,

@@ -24,6 +24,7 @@ from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_lines import fallback_ts
+from k10s_forensics.parsers.log_time import dated_ts
 
 UTC = dt.timezone.utc
 CAPTURED = dt.datetime(2026, 11, 21, 10, 5, tzinfo=UTC)
@@ -106,8 +107,11 @@ def api_stamped(lines: list[str]) -> list[str]:
     """Lines as ``kubectl logs --timestamps`` would serve them: the time the line carries itself,
     else 1 ms after the line before (lines before the first stamped one: 1 ms apart before it).
     A paste without any clock is returned as it is: inventing one would invent the incident's
-    timeline (a watchdog that waited 10 minutes a few milliseconds after the failure)."""
-    own = [fallback_ts(line, CAPTURED) for line in lines]
+    timeline (a watchdog that waited 10 minutes a few milliseconds after the failure). A yearless clock
+    (glog) is placed in the year of the paste's own dated lines, as the server's clock would have it."""
+    dated = [t for t in (dated_ts(line) for line in lines) if t is not None]
+    ref = min(CAPTURED, max(dated) + dt.timedelta(days=1)) if dated else CAPTURED
+    own = [fallback_ts(line, ref) for line in lines]
     first = next((i for i, t in enumerate(own) if t is not None), None)
     if first is None:
         return list(lines)

@@ -32,6 +32,15 @@ SHARDS = 4
 BATCH = 8
 
 
+#: Known losses (damage, incident), each a strict xfail of its own (test_known_paste_losses): a paste of several fenced
+#: blocks with prose between them, double-spaced: dropping a fence leaves an even run of blank lines where its own blank
+#: followed it, so double spacing is not recognised and a line ProcessGroupNCCL's tag ends stays apart from its message
+#: (real incidents batch 31).
+KNOWN_LOSSES = {
+    ("double-space", "sirzzang-blog-gpu-ecc-dbe-rank1-rank0-timeout-torchrun-pid-only"),
+    ("combined", "sirzzang-blog-gpu-ecc-dbe-rank1-rank0-timeout-torchrun-pid-only"),
+}
+
 #: No damage loses an incident's verdict (the last known loss, a flattened torchrun report wrapped at 100
 #: columns and cut inside `torch.distributed.elast|ic.multiprocessing…ChildFailedError:`, is joined back since
 #: session 15: tests/test_paste_cut_names.py). A loss that cannot be mended generally is listed in the test
@@ -56,6 +65,8 @@ def test_pasted_incidents_keep_their_verdict(tmp_path, damage, shard):
     fn, changed = ALL[damage], []
     cases = CASES if shard is None else CASES[shard::SHARDS]
     for case in cases:
+        if (damage, case.incident) in KNOWN_LOSSES:
+            continue
         text = (case.folder / case.incident / "log.txt").read_text(encoding="utf-8")
         damaged = fn(text)
         reference = redact(text) if damage == "combined" else text
@@ -73,6 +84,15 @@ def test_pasted_incidents_keep_their_verdict(tmp_path, damage, shard):
             if why:
                 wrong.append(f"{case.incident}: {why}")
     assert not wrong, f"{len(wrong)}/{len(cases)} changed under {damage} ({len(changed)} analyzed):\n" + "\n".join(wrong)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="double spacing not recognised where fences were dropped between blocks")
+@pytest.mark.parametrize(("damage", "incident"), sorted(KNOWN_LOSSES))
+def test_known_paste_losses(tmp_path, damage, incident):
+    case = next(c for c in CASES if c.incident == incident)
+    text = (case.folder / case.incident / "log.txt").read_text(encoding="utf-8")
+    findings = analyze(incident_bundle(tmp_path / incident, case, ALL[damage](text)))["findings"]
+    assert misses(case, findings) is None, misses(case, findings)
 
 
 def test_the_command_reads_a_redacted_double_spaced_crlf_paste(tmp_path):

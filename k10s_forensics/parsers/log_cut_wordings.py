@@ -7,7 +7,12 @@ line is joined to the next one only when it holds the start of a known wording b
 it, and the two together do (with the space the cut fell on, or without one when it cut a word):
 
 * torchrun's agent: ``failed (exitcode: -9) local_rank: `` | ``0 (pid: 1801442) of binary: …``;
-* the NCCL watchdog: ``Watchdog caught collective operation timeout: Work`` | ``NCCL(SeqNum=3369, …``.
+* the NCCL watchdog: ``Watchdog caught collective operation timeout: Work`` | ``NCCL(SeqNum=3369, …``;
+* ProcessGroupNCCL's process-group tag ending the line, its message on the next one (a blog or a note
+  wraps after the tag): ``… ProcessGroupNCCL.cpp:1899] [PG ID 0 PG GUID 0(default_pg) Rank 1]`` |
+  ``Process group watchdog thread terminated with exception: CUDA error: …``, also the older
+  ``[PG 0 Rank 2]`` (real incidents batch 31). Torch always prints the message after the tag on the
+  same line, so a line that ends with the tag was cut there.
 
 A terminal that wraps at its width leaves the space it cut on at the start of the next piece
 (``… failed (exitcode: -6)`` | `` local_rank: 0 (pid: 223) of binary: …``, real incidents batch 25): one
@@ -26,6 +31,7 @@ import re
 WORDINGS = (
     ("failed (exitcode:", re.compile(r"failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: [^)\s]{1,40}\)")),
     ("collective operation timeout:", re.compile(r"collective operation timeout: WorkNCCL\((?:SeqNum=\d+, )?OpType=\w+")),
+    ("[PG ", re.compile(r"\[PG (?:ID )?\d{1,6} (?:PG GUID [^\]\n]{1,80}? )?Rank \d{1,7}\] [A-Z]")),
 )
 #: the timestamp ``kubectl logs --timestamps`` puts in front of every line
 _API_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d) ")

@@ -41,6 +41,12 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   slash is the lost process's rank; how it ended is not said. HCCL's other exception types (``Stuck
   Occurred``: a hang, ``Error cqe Occurred``: the network) name no dead process and are not read.
 
+* Slurm ending a job step (real incidents batch 31): srun's ``srun: launch/slurm: _step_signal: Terminating
+  StepId=8867242.2`` (older: ``srun: Terminating job step 1751099.0``), ``srun: Job step aborted: Waiting up to
+  32 seconds for job step to finish.`` and the step daemon's ``slurmstepd: error: *** STEP 8867242.2 ON gra1177
+  CANCELLED AT 2023-07-09T19:18:33 ***`` (``step_end``, no rank): a task's exit srun reports after it in the
+  same log is the step's teardown, not a failure of that task's own (queries/_incident.sql).
+
 The "first process to do so was" report (``FIRST_PROCESS``, read by ``log_failures.launcher_exit``) names
 the rank whose exit made the launcher end the job: Open MPI 4 ``Process name: [[job,1],rank]``, PRRTE /
 Open MPI 5 ``Process name: [prterun-host-pid@job,rank]``, Horovod's and Gloo's runners ``Process name: rank``
@@ -68,6 +74,12 @@ LAUNCH_FAILED = (
     ("execve", re.compile(r"\bslurmstepd(?:-[\w.-]{1,100})?: error: execve\(\): ([^:\s]{1,200}): (.{1,200}?)\s*$")),
     ("oci_exec", re.compile(r"\bexec: \"([^\"]{1,200})\": (executable file not found in \$PATH)")),
     ("command_not_found", re.compile(r"(?:^|\s|:)([\w.+-]{1,100}): (command not found)\s*$")),
+)
+
+#: Slurm ending a job step: srun's SIGTERM to the step's tasks (two wordings), its wait for them, the step daemon's cancellation
+SRUN_STEP_END = (
+    ("srun", re.compile(r"^srun: (?:launch/slurm: _step_signal: Terminating StepId=|Terminating job step |Job step aborted: Waiting up to )\d")),
+    ("slurmstepd", re.compile(r"\bslurmstepd(?:-[\w.-]{1,100})?: error: \*\*\* STEP \d{1,12}\.\S{1,40} ON \S{1,253} CANCELLED AT ")),
 )
 
 #: torch elastic's ``@record`` on a failure without an error file: ``local_rank 1 FAILED with no error file``,
@@ -110,6 +122,9 @@ def launcher_report(text: str) -> Event | None:
     paddle = _paddle(text) if "Container rank" in text or "was aborted" in text else None
     if paddle:
         return paddle
+    for sub, rx in SRUN_STEP_END if ("srun: " in text or "STEP " in text) else ():
+        if rx.search(text):
+            return {"kind": "step_end", "subkind": sub, "_no_rank": True}
     for sub, rx in LAUNCH_FAILED if ("execve" in text or "exec: " in text or "command not found" in text) else ():
         m = rx.search(text)
         if m:

@@ -123,6 +123,9 @@ _EVENT_LITERALS = (
     r"Cluster Exception Location\[IP/ID\]",
     r"status\[LOST\] by rank",
     r"error: execve\(\): ",
+    # Slurm ending a job step (log_launchers.SRUN_STEP_END): a task's exit after it is the teardown's
+    r"srun: (?:launch/slurm: _step_signal: Terminating StepId=|Terminating job step |Job step aborted: Waiting up to )\d",
+    r"\*\*\* STEP \d+\.\S+ ON \S+ CANCELLED AT ",
     r"executable file not found in \$PATH",
     r": command not found\s*$",
     # a frame of a launcher's own code: the exception right after it is the launcher's (log_lines.py)

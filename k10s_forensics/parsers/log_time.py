@@ -55,6 +55,15 @@ def fallback_ts(text: str, captured_at: dt.datetime | None) -> dt.datetime | Non
     return None
 
 
+def dated_ts(text: str) -> dt.datetime | None:
+    """The clock of a line that carries its year (ISO-like, ctime; torchrun's failure-table ``time : 2025-04-01_00:26:06``);
+    None for a yearless one (glog, ``LEVEL MM-DD``) or none. A paste's own dated lines tell the year its yearless
+    ones were printed in, which the day it is imported does not (logimport.py)."""
+    if P.GLOG_TS.search(text) or P.LEVEL_MMDD_TS.search(text):
+        return None
+    return fallback_ts(text, None)
+
+
 with_year = _with_year  # a yearless date in the capture's year (journalctl's short lines)
 
-__all__ = ["fallback_ts", "with_year"]
+__all__ = ["dated_ts", "fallback_ts", "with_year"]
