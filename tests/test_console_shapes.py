@@ -58,7 +58,8 @@ DET = ("[2026-11-28T12:05:01.000000Z]          || INFO: Scheduling Trial 139 (Ex
        "[2026-11-28T12:05:02.200000Z] 1b2c3d4e [rank=0] || step 4\n"
        "[2026-11-28T12:05:02.300000Z] 9f00aa11 || E1128 12:05:02.300000 77 torch/distributed/elastic/multiprocessing/api.py:1] failed "
        "(exitcode: 1) local_rank: 1 (pid: 80) of binary: python\n"
-       "[2026-11-28T12:05:02.400000Z] 9f00aa11 [rank=2] || step 4\n")
+       "[2026-11-28T12:05:02.400000Z] 9f00aa11 [rank=2] || step 4\n"
+       + "".join(f"[2026-11-28T12:05:03.{i}00000Z] 1b2c3d4e [rank=1] || step 5\n" for i in range(6)))
 
 
 def test_determined_trial_logs_are_split_by_container_in_rank_order():
@@ -67,7 +68,7 @@ def test_determined_trial_logs_are_split_by_container_in_rank_order():
     logs, how = split_launcher("trial.log", DET)
     assert how == "det logs: one node per task (2: 1b2c3d4e, 9f00aa11)"
     assert [t.split("\n") for _, t in logs] == [
-        ["2026-11-28T12:05:02.200000Z [rank=0] || step 4"],
+        ["2026-11-28T12:05:02.200000Z [rank=0] || step 4"] + [f"2026-11-28T12:05:03.{i}00000Z [rank=1] || step 5" for i in range(6)],
         ["2026-11-28T12:05:02.100000Z [rank=3] || step 4",
          "2026-11-28T12:05:02.300000Z E1128 12:05:02.300000 77 torch/distributed/elastic/multiprocessing/api.py:1] failed "
          "(exitcode: 1) local_rank: 1 (pid: 80) of binary: python", "2026-11-28T12:05:02.400000Z [rank=2] || step 4"]]
@@ -78,7 +79,7 @@ def test_determined_trial_logs_are_split_by_container_in_rank_order():
 
 #: one recorded run for each shape a reader was changed for (as generated, each named a wrong rank), read in one
 #: analysis (tests/bundle_batch.py); every shape on a sample of runs: the scoring tool's sweep (--family console)
-SAMPLE = {"logs-explorer-newest-first": "2.14.1/t10-trun-pipe-stage-raise-rank2", "messages-newest-first": "2.14.1/spawn-hang",
+SAMPLE = {"logs-explorer-newest-first": "2.13.0/t7-torchx-2x2-keyerror-rank3", "messages-newest-first": "2.14.1/t3-faulthandler-segfault",
           "determined-trial-logs": "2.13.0/t8-trun-bad-env-rank3"}
 
 

@@ -3,7 +3,9 @@
 Slurm's ``srun --label`` (``<task>: ``), Open MPI's ``mpirun --tag-output`` (``[<jobid>,<rank>]<stderr>:``,
 ``--timestamp-output`` puts the ctime before it), SkyPilot's ``sky logs`` (``(head, rank=0, pid=P) ``, ``(worker1,
 rank=1, pid=P, ip=A) ``: the node's rank, ``SKYPILOT_NODE_RANK``), Determined's ``det trial logs`` (``[<time>] <container
-id> [rank=R] || ``: the container a node, its time kept, the workers' ``[rank=R] ||`` read by the parser) and pdsh (``<host>: ``, DeepSpeed's multinode
+id> [rank=R] || ``: the container a node, its time kept, the workers' ``[rank=R] ||`` read by the parser; split only
+when some worker's rank is there, or two containers each hold processes: their agents' failure tables name global ranks)
+and pdsh (``<host>: ``, DeepSpeed's multinode
 runner) tag every line with the task or host that printed it. When each task runs one training
 process, the tag is the process's rank and the log parser reads it so (docs/parsers-logs.md). When
 each task runs a launcher of its own (``srun -l --ntasks-per-node=1 torchrun …``, ``mpirun --map-by
@@ -153,6 +155,11 @@ def split_launcher(name: str, text: str) -> tuple[list[tuple[str, str]], str] | 
             per_tag.setdefault(current, []).append(line)
     tags = list(per_tag)
     inner = {t: _inner(per_tag[t]) for t in tags}
+    if len(tags) > _MAX_TAGS:
+        return None
+    if what == "det logs" and not any(_DET_RANK.match(ln.split(" ", 1)[-1]) for t in tags for ln in per_tag[t]) \
+            and sum(_holds_processes(t, per_tag[t], inner[t]) for t in tags) < 2:
+        return None  # no worker's rank, at most one container of processes (a launcher's report, the other's exit): one log
     if len(tags) > _MAX_TAGS or not (what in _NODE_TAGS or any(_holds_processes(t, per_tag[t], inner[t]) for t in tags)):
         return None
     if len(tags) == 1:  # one task ran every process (or one host's lines): the tag is no rank
