@@ -2,7 +2,10 @@
 
 Slurm's ``srun --label`` (``<task>: ``), Open MPI's ``mpirun --tag-output`` (``[<jobid>,<rank>]<stderr>:``,
 ``--timestamp-output`` puts the ctime before it), SkyPilot's ``sky logs`` (``(head, rank=0, pid=P) ``, ``(worker1,
-rank=1, pid=P, ip=A) ``: the node's rank, ``SKYPILOT_NODE_RANK``) and pdsh (``<host>: ``, DeepSpeed's multinode
+rank=1, pid=P, ip=A) ``: the node's rank, ``SKYPILOT_NODE_RANK``), Determined's ``det trial logs`` (``[<time>] <container
+id> [rank=R] || ``: the container a node, its time kept, the workers' ``[rank=R] ||`` read by the parser; split only
+when some worker's rank is there, or two containers each hold processes: their agents' failure tables name global ranks)
+and pdsh (``<host>: ``, DeepSpeed's multinode
 runner) tag every line with the task or host that printed it. When each task runs one training
 process, the tag is the process's rank and the log parser reads it so (docs/parsers-logs.md). When
 each task runs a launcher of its own (``srun -l --ntasks-per-node=1 torchrun …``, ``mpirun --map-by
@@ -15,7 +18,7 @@ behind a tag prove it holds several processes (two distinct inner ranks or local
 global rank other than the tag's number, a torch elastic agent's line, a launcher inside naming
 two processes or one other than the tag: mp.spawn's ``Process 2 terminated``, torchrun's
 ``local_rank: 1``), or the tags are pdsh's hosts (a host is never a rank) or SkyPilot's nodes (in the order of their
-``rank``), the log is split
+``rank``) or Determined's containers (in the order of their workers' lowest rank), the log is split
 into one log per tag, the tag taken off (the parser reads what is behind it, ``log_normalize``). Each tag's log goes to the node its inner global ranks name
 (``rank // processes per node``, the processes per node from the inner tags; a torchrun failure table's
 entries, ``rank : 3 (local_rank: 1)``, count: the agent reports its own node's processes); a tag whose lines
@@ -40,11 +43,15 @@ _TAGS = (
     # a host name with a digit in it (worker-1, node01, ip-10-0-0-2), not a launcher's or logger's own word
     # SkyPilot's ``sky logs``: ``(head, rank=0, pid=P) `` / ``(worker<i>, rank=<i>, pid=P, ip=A) ``, the rank the node's
     ("sky logs", re.compile(r"^\((?:head|worker\d{1,5}), rank=(\d{1,5}), pid=\d{1,10}(?:, ip=[\w.:-]{1,253})?\) ")),
+    # Determined's ``det trial logs``: ``[<time>] <container id> [rank=R] || <line>``; a container is a node
+    ("det logs", re.compile(r"^(?:<[^>\s]{0,20}>\s+)?\[(?P<keep>\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d{1,9})?Z?)\] (?P<tag>[0-9a-f]{8}) ")),
     ("pdsh", re.compile(r"^(?!(?:srun|slurmstepd|mpirun|mpiexec|prterun|orted|pdsh|deepspeed|torchrun|python\d?|rank\d*)\b)"
                         r"([A-Za-z][\w.-]{0,62}?\d[\w.-]{0,62}): ")),
 )
 #: tags that always name a node: a host is never a rank, SkyPilot's ``rank`` is the node's
-_NODE_TAGS = ("pdsh", "sky logs")
+_NODE_TAGS = ("pdsh", "sky logs", "det logs")
+#: Determined's rank tag behind its container id; a line the container wrote itself has ``|| `` alone
+_DET_RANK = re.compile(r"^\[rank=(\d{1,7})\] \|\|")
 #: a launcher inside the task naming its processes: mp.spawn's ``Process 2 terminated with …``, torchrun's ``local_rank: 1``
 _NAMES_PROCESS = re.compile(r"\b(?:[Pp]rocess (\d{1,5}) terminated|local_rank: (\d{1,5}))")
 #: at least this share of the non-blank lines carry the tag
@@ -56,6 +63,28 @@ def _natural(tag: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", tag))
 
 
+def _tag_of(m: re.Match) -> str:
+    return m.group("tag") if "tag" in m.re.groupindex else m.group(1)
+
+
+def _rest(m: re.Match, line: str) -> str:
+    """The line behind its tag; Determined's time kept in front as the kubelet writes it, its bare ``|| `` taken off."""
+    rest = line[m.end():]
+    if "keep" not in m.re.groupindex:
+        return rest
+    stamp = m.group("keep").replace(" ", "T")
+    return f"{stamp}{'' if stamp.endswith('Z') else 'Z'} {rest[3:] if rest.startswith('|| ') else rest}"
+
+
+def _det_order(tags: list[str], per_tag: dict[str, list[str]]) -> list[str]:
+    """Determined's containers in the order of the lowest rank each one's workers carry, then the rest naturally."""
+    def lowest(t: str) -> int | None:
+        found = [int(m.group(1)) for ln in per_tag[t] if "[rank=" in ln and (m := _DET_RANK.match(ln.split(" ", 1)[-1]))]
+        return min(found, default=None)
+    low = {t: lowest(t) for t in tags}
+    return sorted(tags, key=lambda t: (low[t] is None, low[t] or 0, _natural(t)))
+
+
 def _tagged(text: str) -> tuple[str, list[tuple[str | None, str]]] | None:
     """(what, [(tag or None, line without it)]) for the first tag kind nearly every line carries."""
     lines = text.split("\n")
@@ -65,7 +94,7 @@ def _tagged(text: str) -> tuple[str, list[tuple[str | None, str]]] | None:
         for ln in lines:
             m = rx.match(ln)
             hits += m is not None
-            out.append((m.group(1), ln[m.end():]) if m else (None, ln))
+            out.append((_tag_of(m), _rest(m, ln)) if m else (None, ln))
         if nonblank and hits >= _MIN_SHARE * nonblank:
             return what, out
     return None
@@ -126,11 +155,16 @@ def split_launcher(name: str, text: str) -> tuple[list[tuple[str, str]], str] | 
             per_tag.setdefault(current, []).append(line)
     tags = list(per_tag)
     inner = {t: _inner(per_tag[t]) for t in tags}
+    if len(tags) > _MAX_TAGS:
+        return None
+    if what == "det logs" and not any(_DET_RANK.match(ln.split(" ", 1)[-1]) for t in tags for ln in per_tag[t]) \
+            and sum(_holds_processes(t, per_tag[t], inner[t]) for t in tags) < 2:
+        return None  # no worker's rank, at most one container of processes (a launcher's report, the other's exit): one log
     if len(tags) > _MAX_TAGS or not (what in _NODE_TAGS or any(_holds_processes(t, per_tag[t], inner[t]) for t in tags)):
         return None
     if len(tags) == 1:  # one task ran every process (or one host's lines): the tag is no rank
         return [(name, "\n".join(per_tag[tags[0]]))], f"{what}: one task ({tags[0]}), its tag taken off"
-    order = sorted(tags, key=_natural) if what == "sky logs" else _nodes(tags, inner)
+    order = sorted(tags, key=_natural) if what == "sky logs" else _det_order(tags, per_tag) if what == "det logs" else _nodes(tags, inner)
     shown = ", ".join(order[:4]) + (", ..." if len(order) > 4 else "")
     return [(f"{name}: {what} {t}", "\n".join(per_tag[t])) for t in order], f"{what}: one node per task ({len(order)}: {shown})"
 

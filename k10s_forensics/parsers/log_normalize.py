@@ -3,7 +3,8 @@
 ``normalize(text)`` peels, from the start of a candidate line, every prefix it recognises and
 returns the message that is left together with the identity the prefixes carried:
 
-* timestamps of any style: ISO (``2026-09-18 19:29:24,123``, ``2024-02-27T21:05:18.670399Z``),
+* timestamps of any style: ISO (``2026-09-18 19:29:24,123``, ``2024-02-27T21:05:18.670399Z``, a console's
+  ``2026-11-28 12:05:03.281 UTC``),
   clock only (``18:11:06.680``), ``22-09-01 02:31:11.512 :``, ``03/17/23 20:03:12``, bracketed
   (``[...]``, full-width ``【...】``) or not, ctime (``Fri Aug 11 12:31:45 2023``, mpirun's
   ``--timestamp-output``);
@@ -51,7 +52,7 @@ from dataclasses import dataclass
 from k10s_forensics.parsers.log_json import unjson
 
 _TS_CORE = (
-    r"\d{4}-\d\d-\d\d[ T_]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
+    r"\d{4}-\d\d-\d\d[ T_]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d| (?:UTC|GMT)(?=\s))?"
     r"|\d\d-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
     r"|\d\d/\d\d/\d{2,4},? \d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
     r"|\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"

@@ -18,6 +18,8 @@
 5. **an interrupt**: a line ending in the tty's ``^C`` echo (``kubectl logs -f`` stopped mid-line) is dropped: what
    came before it on that line is cut where the interrupt fell, no line the program wrote (a cut
    ``Connection closed by pe`` reads as a failure of its own);
+6. **newest first**: a console's rows copied newest line first (its times falling, its tracebacks' headers below
+   their frames) are put back in the order they were written (``log_newest_first``);
 6. **terminal wrapping**: lines cut at the terminal's width (any width from 40 columns), with or
    without padding spaces to it (``log_unwrap``);
 6. **one known wording cut in two** where the paste wrapped only that line (``log_cut_wordings``);
@@ -36,6 +38,7 @@ from dataclasses import dataclass, field
 
 from k10s_forensics.parsers.log_bare_tags import restore_bare_tags
 from k10s_forensics.parsers.log_cut_wordings import rejoin_cut_wordings
+from k10s_forensics.parsers.log_newest_first import newest_first
 from k10s_forensics.parsers.log_normalize import ANSI
 from k10s_forensics.parsers.log_quotes import straight_quotes
 from k10s_forensics.parsers.log_rank_ranges import expand_rank_ranges
@@ -66,7 +69,7 @@ def repair_paste(text: str) -> Repaired:
             text = stripped
     lines = text.split("\n")
     depth, at = 0, -1
-    for step in (_markdown, straight_quotes, _quoting_whole, _bullets, _double_spacing, _interrupted, unwrap, _quoting, rejoin_cut_wordings,
+    for step in (_markdown, straight_quotes, _quoting_whole, _bullets, _double_spacing, _interrupted, newest_first, unwrap, _quoting, rejoin_cut_wordings,
                  restore_bare_tags, expand_rank_ranges):
         lines, note = step(lines)
         for _ in range(2 if step is _double_spacing and note else 0):  # a double-spaced paste copied double-spaced again

@@ -4,7 +4,8 @@ workflow, journal and notebook shapes of tests/job_shapes.py; ``--family session
 Datadog CSV and LeaderWorkerSet shapes of tests/session_shapes.py; ``--family store``: a node's rotated pod log
 folder, collectors' consoles and log stores' exports of tests/store_shapes.py; ``--family platform``: kubectl logs
 without --prefix, --previous above the current attempt, --all-containers with an Istio sidecar, SkyPilot, Vertex AI,
-Azure Monitor's CSV and a Slack paste of tests/platform_shapes.py).
+Azure Monitor's CSV and a Slack paste of tests/platform_shapes.py; ``--family console``: newest-first consoles,
+Determined, Run:ai and ``oc adm inspect`` of tests/console_shapes.py).
 
 Each shape's files go through ``k10s import-logs`` with no option (``import_logs`` as the CLI calls
 it) and are scored with torch_runs_kit.score against the run's truth, beside the run's plain pod
@@ -29,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import console_shapes  # noqa: E402
 import export_shapes  # noqa: E402
 import job_shapes  # noqa: E402
 import launcher_shapes  # noqa: E402
@@ -47,7 +49,8 @@ _FAMILIES = {"export": lambda run: export_shapes.shapes(run.stamped()),
              "job": lambda run: job_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
              "session": lambda run: session_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
              "store": lambda run: store_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
-             "platform": lambda run: platform_shapes.shapes(run.stamped(), run.truth["nproc_per_node"])}
+             "platform": lambda run: platform_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
+             "console": lambda run: console_shapes.shapes(run.stamped(), run.truth["nproc_per_node"])}
 _FAMILY = _FAMILIES["export"]
 
 
@@ -144,7 +147,8 @@ def main() -> int:
                          "session: terminal recordings, a CI job log, a Datadog CSV, LeaderWorkerSet pods (tests/session_shapes.py); "
                          "store: rotated CRI files, Fluent Bit / Vector consoles, Elasticsearch, Splunk, aws logs tail, gcloud (tests/store_shapes.py); "
                          "platform: kubectl logs without --prefix / --previous / --all-containers, SkyPilot, Vertex AI, Azure Monitor, "
-                         "a Slack paste (tests/platform_shapes.py)")
+                         "a Slack paste (tests/platform_shapes.py); console: newest-first consoles, Determined, Run:ai, "
+                         "oc adm inspect (tests/console_shapes.py)")
     ap.add_argument("--shapes", default=None)
     ap.add_argument("--json", help="write each run's readings here as they come (JSON lines)")
     ap.add_argument("--every", type=int, default=1, help="only every N-th run (a sample, in load order)")
@@ -153,7 +157,7 @@ def main() -> int:
     logimport.BundleWriter = _Tracking
     _FAMILY = _FAMILIES[args.family]
     module = {"export": export_shapes, "launcher": launcher_shapes, "job": job_shapes, "session": session_shapes, "store": store_shapes,
-              "platform": platform_shapes}[args.family]
+              "platform": platform_shapes, "console": console_shapes}[args.family]
     names = [s for s in (args.shapes or ",".join(module.SHAPES)).split(",") if s]
     runs = [r for r in load_runs() if args.k in r.id][::args.every]
     rows = []
