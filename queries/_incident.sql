@@ -26,14 +26,17 @@ WITH lone_interrupt AS (  -- a KeyboardInterrupt is a Ctrl-C's teardown (the job
        AND count(*) FILTER (WHERE kind = 'python_exception' AND (error_type LIKE '%SignalException' OR error_message LIKE '%got signal%')) = 0
 ),
 unplaced AS (  -- jobs of several nodes import-logs made up from a paste it could not route: every line in one pasted
-               -- pod (the first, by default), none naming a global rank; a local rank there (torchrun's `local_rank: 1`)
-               -- may be any node's, so it names no rank of the job
+               -- pod, the first (where an unrouted paste lands), none naming a global rank; a local rank there (torchrun's
+               -- `local_rank: 1`) may be any node's, so it names no rank of the job. Lines in a later node's pod were put
+               -- there (a file per node, a routed line): its local ranks are that node's
     SELECT x.job_key FROM k10s_log x
     JOIN (SELECT job_key FROM k10s_rank GROUP BY job_key HAVING count(DISTINCT pod_uid) > 1) m ON m.job_key = x.job_key
     LEFT JOIN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known) p ON p.pod_uid = x.incarnation_uid
+    LEFT JOIN (SELECT DISTINCT pod_uid FROM k10s_rank WHERE node_rank = 0) first_node ON first_node.pod_uid = x.incarnation_uid
     WHERE x.container IS NOT NULL
     GROUP BY x.job_key
     HAVING count(DISTINCT x.incarnation_uid) = 1 AND count(x.rank) = 0 AND bool_and(p.pod_uid IS NOT NULL)
+       AND bool_and(first_node.pod_uid IS NOT NULL)
 ),
 l AS (  -- only the columns the steps below read; the rest is joined back at the end (docs/architecture.md, "Narrow CTEs")
     SELECT event_id, ts, container, kind, line_no,

@@ -141,8 +141,7 @@ oom_hint0 AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: to
               -- local_rank: N" just after it (in time, or in the same log when neither line has a time) names the process,
               -- unless that process printed a rank-tagged exception of its own (its exit status is that one's);
               -- Lightning's launcher on its child ("[rank: N] Child process with PID … terminated with code 1") alike
-    SELECT o.event_id, any_value(o.namespace) AS namespace, any_value(o.pod) AS pod, any_value(o.kind) AS kind,
-           any_value(o.error_type) AS error_type, any_value(o.error_message) AS error_message,
+    SELECT o.event_id, o.namespace, o.pod, o.kind, o.error_type, o.error_message,
            -- how many failed processes the lines name (a failure table's rows: rank and local rank)
            greatest(count(DISTINCT f.rank) FILTER (WHERE orp.event_id IS NULL),
                     count(DISTINCT f.local_rank) FILTER (WHERE orp.event_id IS NULL)) AS failed_procs,
@@ -159,7 +158,7 @@ oom_hint0 AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: to
     LEFT JOIN owned_report orp ON orp.event_id = f.event_id
     WHERE (o.kind IN ('cuda_oom', 'cuda_error') OR (o.kind = 'python_exception' AND o.subkind = 'raised'))
       AND o.rank IS NULL AND o.local_rank IS NULL
-    GROUP BY o.event_id
+    GROUP BY o.event_id, o.namespace, o.pod, o.kind, o.error_type, o.error_message
 ),
 oom_hint AS (  -- ... except where two untagged failures alike (the same error, the same words) would both be given to
                -- one process while the launcher names several that failed: two processes raised it, and nothing pairs

@@ -73,8 +73,14 @@ def test_beside_the_agent_line_it_adds_no_rank_and_no_cause(tmp_path):
 
 
 
-@pytest.mark.parametrize(("agent", "rank"), [(AGENT, 1), (AGENT.replace("exitcode: -11", "exitcode: 1").replace("local_rank: 1", "local_rank: 0"), 0)])
-def test_beside_the_agent_report_it_changes_nothing(tmp_path, agent, rank):
-    """What the agent's line alone gives, the agent's line and the @record line give (a torn-down worker stays a
-    victim: tests/data/torch-runs t5-evicted-node1-sigterm)."""
-    assert _named(tmp_path / "both", agent + RECORD.format(rank=rank), 2, 4) == _named(tmp_path / "agent", agent, 2, 4)
+@pytest.mark.parametrize(("agent", "rank", "named"), [
+    (AGENT, 1, ("rank-failure", "critical", "segfault", [1])),
+    (AGENT.replace("exitcode: -11", "exitcode: 1").replace("local_rank: 1", "local_rank: 0"), 0,
+     ("rank-failure", "warning", "python-exception", [0]))])
+def test_beside_the_agent_report_it_places_the_local_rank(tmp_path, agent, rank, named):
+    """On a job of two nodes the agent's `local_rank: N` alone, in a paste nothing routes, names no rank (docs/rules.md,
+    "Session 17: controls": an unplaced local rank); the @record line gives the failure's global rank, so that rank is
+    named with the cause the agent's exit status says (a torn-down worker stays a victim: tests/data/torch-runs
+    t5-evicted-node1-sigterm)."""
+    assert _named(tmp_path / "agent", agent, 2, 4) == []
+    assert _named(tmp_path / "both", agent + RECORD.format(rank=rank), 2, 4) == [named]

@@ -178,14 +178,6 @@ NOT_YET: dict[str, str] = {
         "one node's agent reports `failed (exitcode: 1) local_rank: 0` and nothing else fails: the paste is placed on "
         "node 0, so local rank 0 reads as global rank 0 (warning); that the job spans nodes and every rank's NCCL "
         "communicator set-up fails alike is said only in the thread (as aws-ofi-nccl-715)",
-    "skypilot-825-node0-local-rank0-abort-exit-barrier-after-worker-killed-control":
-        "node-0's rank 0 `exitcode: -6` is the paste's only failure, read as its own abort; that the author had killed "
-        "the other node, whose rank prints nothing, is said only in the thread (a SIGABRT with no watchdog line beside "
-        "it, as accelerate-2960), and the agent's exit-barrier timeout happens whichever node failed first",
-    "pytorch-lightning-3029-torchelastic-pod-agent-process0-calledprocesserror-control":
-        "torchelastic 0.2's spawn report `-- Process 0 terminated` (the agent's local worker index, its error the "
-        "script's exit status 1) is the paste's only failure, read as rank 0's (warning); which pod of the two printed "
-        "it is not in the excerpt (as aws-ofi-nccl-715's one-instance report)",
 }
 
 
