@@ -186,6 +186,11 @@ NOT_YET: dict[str, str] = {
         "torchelastic 0.2's spawn report `-- Process 0 terminated` (the agent's local worker index, its error the "
         "script's exit status 1) is the paste's only failure, read as rank 0's (warning); which pod of the two printed "
         "it is not in the excerpt (as aws-ofi-nccl-715's one-instance report)",
+    # batch 33
+    "DiffusionVideoEditing-4-spawn-process3-dataloader-worker-aborted":
+        "process 3 is right (spawn's `-- Process 3 terminated with the following error:`); its DataLoader worker's "
+        "`killed by signal: Aborted.` is charged to the rank as abort (docs/rules.md, rank-failure), the expectation "
+        "names the rank's own RuntimeError (python-exception), as Pai-Megatron-Patch-583",
 }
 
 
