@@ -38,7 +38,7 @@ from k10s_forensics.parsers.log_normalize import normalize
 _CTIME = r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})?"
 #: (what, tag pattern): group 1 is the task or host
 _TAGS = (
-    ("srun --label", re.compile(r"^ {0,4}(\d{1,5}): ")),
+    ("srun --label", re.compile(r"^ {0,4}(\d{1,5}):[ \t]")),
     ("mpirun --tag-output", re.compile(_CTIME + r"\[(?:[\w.@-]{1,100},)?(\d{1,7})\]<std(?:out|err|diag)>:")),
     # a host name with a digit in it (worker-1, node01, ip-10-0-0-2), not a launcher's or logger's own word
     # SkyPilot's ``sky logs``: ``(head, rank=0, pid=P) `` / ``(worker<i>, rank=<i>, pid=P, ip=A) ``, the rank the node's

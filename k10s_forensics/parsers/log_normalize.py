@@ -93,7 +93,9 @@ _PREFIX = re.compile(
 #: Decoration a terminal multiplexer, a CI runner or Python's exception-group display puts
 #: before a line: indentation, ``|`` / box-drawing bars, ``>`` quotes, ``*`` bullets.
 _DECORATION = re.compile(r"[ \t]*(?:(?:[|│┃>*•]|[-+](?=[ \t]))[ \t]*){1,6}(?=\S)|[ \t]+(?=\[)")
-_SRUN = re.compile(r"^\s{0,4}(?P<srun>\d{1,5}): (?=\S)")
+#: srun's ``--label`` and ONE separator (a space, or a tab); what the task printed keeps its own indentation
+#: (``2:   File "…", line 9, in f`` reads as the unlabelled ``  File "…"`` frame, rank 2)
+_SRUN = re.compile(r"^\s{0,4}(?P<srun>\d{1,5}):[ \t](?=[ \t]{0,16}\S)")
 _LOGURU_MID = re.compile(r"^\|?\s*(?:(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL)\s*)?\|\s*[\w.<>-]{1,200}:[\w<>]{1,100}:\d{1,6}\s+-\s+")
 _SOURCE_AT_END = re.compile(r"\s{2,}[\w./<>-]{1,200}\.py:\d{1,6}\s*$")
 #: Ray's log deduplication after a forwarded line: `` [repeated 2x across cluster]`` (+ its first-time hint)
