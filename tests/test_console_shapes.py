@@ -85,21 +85,6 @@ SAMPLE = {"logs-explorer-newest-first": "2.13.0/t7-torchx-2x2-keyerror-rank3", "
 
 @pytest.mark.slow
 def test_a_recorded_run_reads_as_its_pod_logs_in_each_console_shape(tmp_path):
-    from bundle_batch import findings_of, merge
-    from k10s_forensics.analyze.runner import analyze
-    from k10s_forensics.logimport import import_logs, read_sources
-    from torch_runs_kit import CAPTURED, load_runs, score_findings
+    from torch_runs_kit import missed_shapes
 
-    runs = {r.id: r for r in load_runs() if r.id in SAMPLE.values()}
-    bundles = []
-    for i, (shape, rid) in enumerate(SAMPLE.items()):
-        sources = []
-        for rel, text in console_shapes.shapes(runs[rid].stamped(), runs[rid].truth["nproc_per_node"])[shape]:
-            p = tmp_path / f"in{i}" / rel
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(text, encoding="utf-8")
-            sources += read_sources(str(p))
-        bundles.append(import_logs(sources, tmp_path / f"b{i}", now=CAPTURED)[0])
-    findings = analyze(merge(bundles, tmp_path / "all"))["findings"]
-    missed = {shape: why for i, (shape, rid) in enumerate(SAMPLE.items()) if (why := score_findings(runs[rid], findings_of(findings, i)))}
-    assert missed == {}
+    assert missed_shapes(console_shapes.shapes, SAMPLE, tmp_path) == {}

@@ -187,5 +187,27 @@ def score_findings(run: Run, findings: list[dict[str, Any]]) -> str | None:
     return misses(run.case(), findings)
 
 
-__all__ = ["RUNS", "Run", "findings_of_texts", "import_paste", "import_run", "load_runs", "named", "plain",
+def missed_shapes(make_shapes, sample: dict[str, str], tmp: Path) -> dict[str, str]:
+    """Each ``shape: run id`` of ``sample``, made by ``make_shapes(stamped lines, nproc_per_node)``, written to its files,
+    imported as a user would (``k10s import-logs`` on the paths) and read in one analysis (``bundle_batch.merge``): the
+    shapes whose run's truth is missed, with why (empty: every shape reads right)."""
+    from bundle_batch import findings_of, merge
+    from k10s_forensics.analyze.runner import analyze
+    from k10s_forensics.logimport import read_sources
+
+    runs = {r.id: r for r in load_runs() if r.id in sample.values()}
+    bundles = []
+    for i, (shape, rid) in enumerate(sample.items()):
+        sources = []
+        for rel, text in make_shapes(runs[rid].stamped(), runs[rid].truth["nproc_per_node"])[shape]:
+            p = tmp / f"in{i}" / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text, encoding="utf-8")
+            sources += read_sources(str(p))
+        bundles.append(import_logs(sources, tmp / f"b{i}", now=CAPTURED, derive=False)[0])
+    findings = analyze(merge(bundles, tmp / "all"))["findings"]
+    return {shape: why for i, (shape, rid) in enumerate(sample.items()) if (why := score_findings(runs[rid], findings_of(findings, i)))}
+
+
+__all__ = ["RUNS", "Run", "findings_of_texts", "import_paste", "import_run", "load_runs", "missed_shapes", "named", "plain",
            "podlog_bundle", "podlog_run", "score", "score_findings"]
