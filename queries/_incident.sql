@@ -453,6 +453,8 @@ unranked AS (  -- own failures that name no rank (a launcher naming the wrong co
            arg_min(pod_key, (tier, ts_filled, raw_row, line_no, event_id)) AS pod_key, min(tier) AS tier,
            arg_min(local_rank, (tier, ts_filled, raw_row, line_no, event_id)) AS local_rank,
            arg_min(kind, (tier, ts_filled, raw_row, line_no, event_id)) AS kind,
+           arg_min(raw_row, (tier, ts_filled, raw_row, line_no, event_id)) AS raw_row,
+           arg_min(line_no, (tier, ts_filled, raw_row, line_no, event_id)) AS line_no,
            (SELECT max(n) FROM (SELECT count(DISTINCT o.error_message) AS n FROM own o
                                 WHERE o.job_key = u.job_key AND o.incident = u.incident AND o.rank_eff IS NULL AND o.tier = 1
                                 GROUP BY o.error_type)) AS said_why
@@ -530,8 +532,12 @@ decided AS (
         -- says why (tier 1: a CUDA OOM, a CUDA error, an exception) is in a line naming no rank in the same pod, one
         -- message only (srun's `task 0: Exited with exit code 1` under a paste's unprefixed OOM): that error is the rank's
         -- (what the line itself says: not a launcher's guess, Ray's "worker process has died", read host-oom-kill)
+        -- and only where the report follows the error as a launcher's report of it does (oom_hint0 in _views.sql): within
+        -- 5 s before to 90 s after it, or, without a clock, below it in the same log within 300 lines
         CASE WHEN f.tier = 2 AND len(t.ranks) = 1 AND u.tier = 1 AND u.pod_key = f.pod_key AND coalesce(u.said_why, 0) <= 1
                   AND u.kind IN ('cuda_oom', 'cuda_error', 'python_exception')
+                  AND (f.ts_filled BETWEEN u.ts - INTERVAL 5 SECOND AND u.ts + INTERVAL 90 SECOND
+                       OR (u.raw_row = f.raw_row AND f.line_no > u.line_no AND f.line_no <= u.line_no + 300))
              THEN u.cause ELSE coalesce(f.cause, u.cause) END AS cause,
         coalesce(f.tier, CASE WHEN so.rank IS NOT NULL THEN 2 END) AS tier, coalesce(f.ts_filled, CASE WHEN so.rank IS NOT NULL THEN u.ts END) AS first_failure_at,
         coalesce(f.rank_eff, so.rank) AS first_rank, coalesce(f.pod_key, CASE WHEN so.rank IS NOT NULL THEN u.pod_key END) AS first_pod, f.node_resolved AS first_node,
