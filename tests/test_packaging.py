@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -55,8 +56,6 @@ def test_wheel_installs_into_fresh_venv_and_runs(tmp_path):
     subprocess.run([*pip, "--no-deps", str(wheels[0])], check=True, timeout=300)
     purelib = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], capture_output=True,
                                   text=True, check=True).stdout.strip())
-    import sysconfig
-
     (purelib / "host-deps.pth").write_text(sysconfig.get_path("purelib") + "\n", encoding="utf-8")
     k10s = env_dir / "bin" / "k10s"
     # Run outside the source tree so nothing is imported from the checkout.
