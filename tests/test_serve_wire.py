@@ -34,7 +34,8 @@ def slow_server(tmp_path_factory):
         yield srv
 
 
-def _get(sock: socket.socket, path: str) -> bytes:
+def _exchange(sock: socket.socket, path: str) -> tuple[bytes, bytes]:
+    """(head, body) of one GET on ``sock``."""
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
     data = b""
     while b"\r\n\r\n" not in data:
@@ -43,7 +44,11 @@ def _get(sock: socket.socket, path: str) -> bytes:
     length = int([l.split(b":")[1] for l in head.split(b"\r\n") if l.lower().startswith(b"content-length")][0])
     while len(body) < length:
         body += sock.recv(65536)
-    return head
+    return head, body
+
+
+def _get(sock: socket.socket, path: str) -> bytes:
+    return _exchange(sock, path)[0]
 
 
 def test_every_request_waits_the_latency_once_and_requests_overlap(slow_server):
@@ -68,3 +73,38 @@ def test_every_request_waits_the_latency_once_and_requests_overlap(slow_server):
         t.join()
     assert len(walls) == 20 and min(walls) >= 0.2
     assert time.monotonic() - started < 1.0  # 20 x 200 ms overlap
+
+
+def test_exec_frames_follow_the_upgrade_after_a_pause(slow_server):
+    """client-go registers its stream readers after the upgrade and drops frames of a stream it has not
+    registered yet: the first frame must not ride in the same write as the 101 answer."""
+    import json
+
+    from k10s_forensics.serve.exec import FIRST_FRAME_DELAY_S
+
+    with socket.create_connection(("127.0.0.1", slow_server.port)) as sock:
+        pods = json.loads(_exchange(sock, "/api/v1/pods")[1])["items"]
+        meta = pods[0]["metadata"]
+    with socket.create_connection(("127.0.0.1", slow_server.port)) as sock:
+        sock.sendall((f"POST /api/v1/namespaces/{meta['namespace']}/pods/{meta['name']}/exec?command=true&stderr=true "
+                      "HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+                      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: v5.channel.k8s.io\r\n\r\n").encode())
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += sock.recv(65536)
+        upgraded = time.monotonic()
+        head, _, rest = data.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101") and rest == b""
+        first = sock.recv(65536)
+        assert time.monotonic() - upgraded >= FIRST_FRAME_DELAY_S * 0.9
+        assert first[0] == 0x82 and first[2] == 2  # a binary frame on stderr: "command not captured"
+
+
+
+def test_only_k10s_own_exec_client_gets_its_frames_at_once():
+    from k10s_forensics.serve.exec import FIRST_FRAME_DELAY_S, first_frame_delay
+
+    assert first_frame_delay(Headers({"user-agent": "k10s-capture/0.1 (read-only)"})) == 0.0
+    for agent in ("kubectl/v1.32.4 (linux/amd64) kubernetes/4e2d0c3", "OpenAPI-Generator/31.0.0/python", ""):
+        assert first_frame_delay(Headers({"user-agent": agent})) == FIRST_FRAME_DELAY_S
+    assert first_frame_delay(Headers({})) == FIRST_FRAME_DELAY_S

@@ -19,6 +19,7 @@ import hashlib
 import json
 import socket
 import struct
+import time
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -31,6 +32,14 @@ NOT_CAPTURED_EXIT = 126
 NOT_CAPTURED_MESSAGE = "command not captured in this bundle"
 CHUNK = 32 * 1024
 STDOUT, STDERR, ERROR = 1, 2, 3
+#: Seconds between the upgrade answer and the first frame. A kubelet's first byte comes after the
+#: command has started; client-go's websocket executor (kubectl >= 1.30) registers its stream readers
+#: after the upgrade, concurrently with the goroutine that reads frames, and drops a frame whose
+#: stream is not registered yet ("Unknown stream id 1, discarding message": an empty stdout).
+FIRST_FRAME_DELAY_S = 0.1
+#: k10s's own exec client (capture and watch) reads every frame into its channel's buffer as it comes:
+#: no pause for it (a capture makes thousands of execs).
+OWN_CLIENT_AGENT = "k10s-capture"
 
 
 @dataclass
@@ -97,6 +106,12 @@ def replay(store: Store, namespace: str, pod: str, container: str, argv: list[st
     return ExecResult(stdout, stderr, success_status())
 
 
+def first_frame_delay(headers: Any) -> float:
+    """The pause before the first frame for the client that sent ``headers`` (see FIRST_FRAME_DELAY_S)."""
+    agent = headers.get("User-Agent") or ""
+    return 0.0 if agent.startswith(OWN_CLIENT_AGENT) else FIRST_FRAME_DELAY_S
+
+
 def accept_key(key: str) -> str:
     return base64.b64encode(hashlib.sha1((key + WS_GUID).encode()).digest()).decode()
 
@@ -144,8 +159,12 @@ def channel_frames(channel: int, text: str) -> list[bytes]:
     return [encode_frame(0x2, bytes([channel]) + data[i : i + CHUNK]) for i in range(0, len(data), CHUNK)]
 
 
-def stream_result(handler: Any, result: ExecResult, protocol: str, want_stdout: bool, want_stderr: bool) -> None:
-    """Complete the upgrade on ``handler`` (a BaseHTTPRequestHandler) and send the result."""
+def stream_result(
+    handler: Any, result: ExecResult, protocol: str, want_stdout: bool, want_stderr: bool,
+    first_frame_delay_s: float = FIRST_FRAME_DELAY_S,
+) -> None:
+    """Complete the upgrade on ``handler`` (a BaseHTTPRequestHandler) and send the result,
+    ``first_frame_delay_s`` after the upgrade answer (see FIRST_FRAME_DELAY_S)."""
     handler.send_response(101, "Switching Protocols")
     handler.send_header("Upgrade", "websocket")
     handler.send_header("Connection", "Upgrade")
@@ -158,10 +177,12 @@ def stream_result(handler: Any, result: ExecResult, protocol: str, want_stdout: 
         frames += channel_frames(STDERR, result.stderr)
     frames.append(encode_frame(0x2, bytes([ERROR]) + json.dumps(result.status).encode()))
     frames.append(encode_frame(0x8, struct.pack("!H", 1000)))
-    if hasattr(handler, "end_headers_with"):  # the upgrade answer and the frames in one write
+    if first_frame_delay_s <= 0 and hasattr(handler, "end_headers_with"):  # the upgrade answer and frames in one write
         handler.end_headers_with(b"".join(frames))
     else:
         handler.end_headers()
+        handler.wfile.flush()
+        time.sleep(first_frame_delay_s)
         handler.wfile.write(b"".join(frames))
     handler.wfile.flush()
     _await_close(handler)
@@ -183,6 +204,7 @@ def _await_close(handler: Any, timeout_s: float = 2.0) -> None:
 
 
 __all__ = [
+    "FIRST_FRAME_DELAY_S",
     "ExecResult",
     "NOT_CAPTURED_EXIT",
     "NOT_CAPTURED_MESSAGE",
@@ -191,6 +213,7 @@ __all__ = [
     "choose_subprotocol",
     "encode_frame",
     "exit_status",
+    "first_frame_delay",
     "internal_error_status",
     "read_frame",
     "replay",

@@ -162,7 +162,7 @@ def _exec(app: "ServeServer", h: "Handler", route: api.Route, parts: SplitResult
     else:
         result = wsexec.replay(store, ns, pod, container, argv)
     want = {k: (query.get(k) or ["false"])[-1].lower() in ("true", "1") for k in ("stdout", "stderr")}
-    wsexec.stream_result(h, result, protocol, want["stdout"], want["stderr"])
+    wsexec.stream_result(h, result, protocol, want["stdout"], want["stderr"], wsexec.first_frame_delay(h.headers))
 
 
 def _proxy(app: "ServeServer", h: "Handler", route: api.Route, parts: SplitResult) -> None:
