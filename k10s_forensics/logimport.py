@@ -33,6 +33,7 @@ from typing import Any
 from k10s_forensics.store.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
 from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_ci import ci_text
+from k10s_forensics.parsers.log_encoding import decode_log
 from k10s_forensics.parsers.log_archive import PER_PROCESS, is_archive, members, process_files
 from k10s_forensics.parsers.log_layout import NPROC_DEFAULT, WORLD_DERIVED, Layout, LogSource, infer_layout, route_lines, tagged_rank
 from k10s_forensics.parsers.log_launcher_prefix import split_launcher
@@ -63,10 +64,13 @@ def read_sources(path: str) -> list[LogSource]:
     import sys
 
     if path == "-":
-        text = sys.stdin.read(MAX_SOURCE_BYTES + 1)
-        if len(text) > MAX_SOURCE_BYTES:
+        raw = sys.stdin.buffer.read(MAX_SOURCE_BYTES + 1)
+        if len(raw) > MAX_SOURCE_BYTES:
             raise InputError(f"stdin: larger than {MAX_SOURCE_BYTES >> 20} MiB; split it or capture from the cluster")
-        return [LogSource("stdin", text)]
+        stdin_text = decode_log(raw)
+        if stdin_text is None:
+            raise InputError("stdin: binary data, not a text log")
+        return [LogSource("stdin", stdin_text)]
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{path}: no such log file")
@@ -80,11 +84,12 @@ def read_sources(path: str) -> list[LogSource]:
             raise InputError(f"{path}: not a readable gzip file ({exc})") from exc
     if is_archive(data):
         return [LogSource(f"{p.name}/{member}", text) for member, text in members(path, data, MAX_SOURCE_BYTES)]
-    if b"\x00" in data[:65536]:
+    text = decode_log(data)
+    if text is None:
         raise InputError(f"{path}: binary data, not a text log")
     # kubelet's trees name the pod in the path, not the file (``/var/log/pods/<ns>_<pod>_<uid>/<container>/0.log``)
     name = source_name(path) or source_name(os.path.realpath(path)) or p.name
-    return [LogSource(name, data.decode("utf-8", errors="replace"))]
+    return [LogSource(name, text)]
 
 
 def _clock(lines: list[str], now: dt.datetime) -> tuple[dt.datetime | None, dt.datetime | None]:

@@ -32,6 +32,7 @@ import zlib
 
 from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_agents import agent_of
+from k10s_forensics.parsers.log_encoding import decode_log
 from k10s_forensics.parsers.log_normalize import normalize
 
 MAX_MEMBERS = 4096
@@ -85,12 +86,13 @@ def members(name: str, data: bytes, max_bytes: int) -> list[tuple[str, str]]:
         blob = _gunzipped(name, path, blob, max_bytes)
         if not _SKIP.search(path) and not blob.strip():
             empty.append((path.lstrip("./"), ""))
-        if _SKIP.search(path) or not blob.strip() or b"\x00" in blob[:65536]:
+        text = None if _SKIP.search(path) or not blob.strip() else decode_log(blob)
+        if text is None:  # skipped, empty or binary
             continue
         total += len(blob)
         if total > max_bytes:
             raise InputError(f"{name}: more than {max_bytes >> 20} MiB of logs in the archive; give fewer files")
-        out.append((path.lstrip("./"), blob.decode("utf-8", errors="replace")))
+        out.append((path.lstrip("./"), text))
     if not out and not empty:
         raise InputError(f"{name}: no text log in the archive")
     return out or empty  # only empty logs: a container that wrote nothing (one archive among others)
