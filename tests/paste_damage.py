@@ -97,6 +97,18 @@ def tqdm_front(text: str) -> str:
     return "\n".join(lines)
 
 
+def html_escaped(text: str) -> str:
+    """Taken from a page's source (a mailing-list archive, a feed): ``< > & " '`` as HTML entities."""
+    import html
+
+    return html.escape(text, quote=True)
+
+
+def line_numbered(text: str) -> str:
+    """Copied from ``cat -n`` (the number right-aligned in six columns, then a tab)."""
+    return "\n".join(f"{i:6d}\t{line}" for i, line in enumerate(text.split("\n"), 1))
+
+
 #: The damages of the property test, one at a time; ``combined`` applies all in a row.
 DAMAGES: dict[str, Callable[[str], str]] = {
     "double-space": double_space,
@@ -105,6 +117,8 @@ DAMAGES: dict[str, Callable[[str], str]] = {
     "fences-quotes": fences_quotes,
     "redact": redact,
     "wrap-100": wrap,
+    "html-escaped": html_escaped,
+    "line-numbers": line_numbered,
 }
 
 
@@ -114,5 +128,5 @@ def combined(text: str) -> str:
     return crlf(fences_quotes(double_space(ansi(wrap(redact(text), 100)))))
 
 
-__all__ = ["DAMAGES", "TQDM", "ansi", "bullets", "combined", "crlf", "double_space", "fences_quotes", "lone_cr",
+__all__ = ["DAMAGES", "TQDM", "ansi", "bullets", "combined", "crlf", "double_space", "fences_quotes", "html_escaped", "line_numbered", "lone_cr",
            "nested_quotes", "redact", "tqdm_front", "wrap"]

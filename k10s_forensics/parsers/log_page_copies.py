@@ -1,0 +1,74 @@
+"""What copying a log out of a web page or a numbering viewer adds to it, taken off again.
+
+* **HTML entities**: a log taken from a page's source, a mailing-list archive or a feed keeps the page's escaping
+  (``File "train.py", line 3, in &lt;module&gt;``, ``[1,0]&lt;stderr&gt;:``, ``KeyError: &#39;labels&#39;``). When
+  the paste holds an escape of ``< > " ' &`` and no bare ``<`` or ``>`` outside the markdown tags a thread wraps a
+  paste in (``<details>``, ``<pre>`` …), every entity is decoded (``html.unescape``): a program that writes HTML
+  writes its tags too.
+* **Line numbers**: ``cat -n``/``nl`` (``     1<TAB>…``), ``less -N`` (``      1 …``), ``grep -n ''`` (``1:…``) and
+  viewers whose copy keeps the gutter (``12 | …``). When at least ``SHARE_NUMBERED`` of the lines (and at least
+  ``MIN_NUMBERED``, or ``MIN_TAB_NUMBERED`` with a tab after the number) start with a number and the numbers of
+  neighbouring numbered lines go up by one (a rank tag, ``srun --label``'s ``3: ``, or a step counter does not),
+  the number and its separator are taken off (spaces: the narrowest run the lines share), so a line's own
+  indentation (a traceback's frames) is kept.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_ENTITY = re.compile(r"&(?:lt|gt|quot|amp|apos|#0*39|#x0*27|#0*60|#0*62);", re.IGNORECASE)
+_PAGE_TAG = re.compile(r"</?(?:details|summary|pre|code|br|p|b|i|em|strong|span|div)\b[^<>]{0,200}>", re.IGNORECASE)
+
+SHARE_NUMBERED = 0.9
+MIN_NUMBERED = 4
+#: the number, then its separator: a tab (``cat -n``, ``nl``), ``|`` with the spaces around it, ``:`` with none after
+#: it (``grep -n``; ``srun --label``'s ``3: `` is a rank's tag), or spaces
+_NUMBERED = re.compile(r"^( {0,8})(\d{1,7})(\t| *\| ?|:(?=\S)|:$| +|$)")
+#: lines a tab-separated numbering needs (no launcher tags its lines ``<number><TAB>``); other numberings need more
+MIN_TAB_NUMBERED = 2
+
+
+def decode_entities(lines: list[str]) -> tuple[list[str], str | None]:
+    """``lines`` with a page's HTML escaping decoded when the paste shows it (module doc)."""
+    if not any("&" in line and _ENTITY.search(line) for line in lines):
+        return lines, None
+    if any(("<" in line or ">" in line) and re.search(r"[<>]", _PAGE_TAG.sub("", line)) for line in lines):
+        return lines, None
+    out = [html.unescape(line) if "&" in line else line for line in lines]
+    changed = sum(a != b for a, b in zip(lines, out))
+    return out, f"HTML entities ({changed} lines)"
+
+
+def _numbers(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(line index, number, separator) of every numbered line."""
+    found = []
+    for i, line in enumerate(lines):
+        m = _NUMBERED.match(line)
+        if m:
+            found.append((i, int(m.group(2)), m.group(3)))
+    return found
+
+
+def strip_line_numbers(lines: list[str]) -> tuple[list[str], str | None]:
+    """``lines`` without the line numbers a viewer copied with them (module doc)."""
+    filled = [ln for ln in lines if ln.strip()]
+    numbered = _numbers(lines)
+    least = MIN_TAB_NUMBERED if all(sep == "\t" or not sep for _, _, sep in numbered) else MIN_NUMBERED
+    if len(numbered) < least or len(numbered) < SHARE_NUMBERED * len(filled):
+        return lines, None
+    steps = [b[1] - a[1] for a, b in zip(numbered, numbered[1:])]
+    if sum(s == 1 for s in steps) < SHARE_NUMBERED * len(steps):
+        return lines, None
+    # spaces alone: the narrowest run the lines share is the separator, the rest a line's own indentation
+    spaced = [len(sep) for i, _, sep in numbered if sep.strip(" ") == "" and _NUMBERED.match(lines[i]).end() < len(lines[i])]
+    width = min(spaced, default=0)
+    out = list(lines)
+    for i, _, sep in numbered:
+        m = _NUMBERED.match(lines[i])
+        out[i] = lines[i][m.end(2) + (min(width, len(sep)) if sep.strip(" ") == "" else len(sep)):]
+    return out, f"line numbers ({len(numbered)} lines)"
+
+
+__all__ = ["MIN_NUMBERED", "MIN_TAB_NUMBERED", "SHARE_NUMBERED", "decode_entities", "strip_line_numbers"]
