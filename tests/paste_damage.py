@@ -109,6 +109,15 @@ def line_numbered(text: str) -> str:
     return "\n".join(f"{i:6d}\t{line}" for i, line in enumerate(text.split("\n"), 1))
 
 
+def web_copied(text: str) -> str:
+    """Copied from a rendered page: indentation and runs of spaces as non-breaking spaces (HTML collapses spaces,
+    so a renderer keeps them so), a zero-width space after every dot of a long dotted name (a break opportunity)."""
+    import re
+
+    spaced = re.sub(r"  +", lambda m: "\u00a0 " * (len(m.group(0)) // 2) + " " * (len(m.group(0)) % 2), text)
+    return re.sub(r"(?<=\w)\.(?=\w{4,}\.)", ".\u200b", spaced)
+
+
 #: The damages of the property test, one at a time; ``combined`` applies all in a row.
 DAMAGES: dict[str, Callable[[str], str]] = {
     "double-space": double_space,
@@ -119,6 +128,7 @@ DAMAGES: dict[str, Callable[[str], str]] = {
     "wrap-100": wrap,
     "html-escaped": html_escaped,
     "line-numbers": line_numbered,
+    "web-copied": web_copied,
 }
 
 
@@ -129,4 +139,4 @@ def combined(text: str) -> str:
 
 
 __all__ = ["DAMAGES", "TQDM", "ansi", "bullets", "combined", "crlf", "double_space", "fences_quotes", "html_escaped", "line_numbered", "lone_cr",
-           "nested_quotes", "redact", "tqdm_front", "wrap"]
+           "nested_quotes", "redact", "tqdm_front", "web_copied", "wrap"]

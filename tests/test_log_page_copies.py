@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from k10s_forensics.parsers.log_page_copies import decode_entities, strip_line_numbers
+from k10s_forensics.parsers.log_page_copies import decode_entities, strip_line_numbers, web_spaces
 from k10s_forensics.parsers.log_paste import repair_paste
 
 LOG = [
@@ -68,3 +68,18 @@ def test_numbers_that_are_the_log_s_own_are_kept(lines):
 
 def test_two_lines_numbered_with_a_tab_are_enough():
     assert strip_line_numbers(["     1\t[rank0]: boom", "     2\t"]) == (["[rank0]: boom", ""], "line numbers (2 lines)")
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u202f", "\u2007", "\u2003"], ids=["nbsp", "narrow-nbsp", "figure", "em"])
+def test_a_page_s_spaces_become_spaces(space):
+    pasted = [line.replace(" ", space) for line in LOG]
+    lines, note = web_spaces(pasted)
+    assert lines == LOG and note == "non-breaking or zero-width spaces (5 lines)"
+
+
+def test_zero_width_spaces_go_and_plain_lines_are_left_alone():
+    pasted = ["[rank1]: torch.distributed.elastic.\u200bmultiprocessing.errors.\u200bChildFailedError:", "local_\u200brank: 1 (pid: 12)",
+              "plain"]
+    assert web_spaces(pasted) == (["[rank1]: torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+                                   "local_rank: 1 (pid: 12)", "plain"], "non-breaking or zero-width spaces (2 lines)")
+    assert web_spaces(["plain", "训练 ✓"]) == (["plain", "训练 ✓"], None)

@@ -1,5 +1,10 @@
 """What copying a log out of a web page or a numbering viewer adds to it, taken off again.
 
+* **Web spaces**: a page renders runs of spaces (a traceback's indentation, a table's columns) as non-breaking spaces,
+  and some sites put zero-width spaces where a long word may break; copied, ``File`` is no longer at the start of a
+  frame after spaces and ``local_rank:`` no longer one word. Non-breaking, narrow, figure and typographic spaces become
+  spaces and zero-width characters go (``web_spaces``); a program's own log has no use for either.
+
 * **HTML entities**: a log taken from a page's source, a mailing-list archive or a feed keeps the page's escaping
   (``File "train.py", line 3, in &lt;module&gt;``, ``[1,0]&lt;stderr&gt;:``, ``KeyError: &#39;labels&#39;``). When
   the paste holds an escape of ``< > " ' &`` and no bare ``<`` or ``>`` outside the markdown tags a thread wraps a
@@ -28,6 +33,22 @@ MIN_NUMBERED = 4
 _NUMBERED = re.compile(r"^( {0,8})(\d{1,7})(\t| *\| ?|:(?=\S)|:$| +|$)")
 #: lines a tab-separated numbering needs (no launcher tags its lines ``<number><TAB>``); other numberings need more
 MIN_TAB_NUMBERED = 2
+
+
+_WEB_SPACE = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
+_ZERO_WIDTH = re.compile("[\u200b-\u200d\u2060\ufeff]")
+
+
+def web_spaces(lines: list[str]) -> tuple[list[str], str | None]:
+    """``lines`` with a page's non-breaking and zero-width spaces undone (module doc)."""
+    out, changed = list(lines), 0
+    for i, line in enumerate(lines):
+        if line.isascii():
+            continue
+        fixed = _ZERO_WIDTH.sub("", _WEB_SPACE.sub(" ", line))
+        if fixed != line:
+            out[i], changed = fixed, changed + 1
+    return (out, f"non-breaking or zero-width spaces ({changed} lines)") if changed else (lines, None)
 
 
 def decode_entities(lines: list[str]) -> tuple[list[str], str | None]:
@@ -71,4 +92,4 @@ def strip_line_numbers(lines: list[str]) -> tuple[list[str], str | None]:
     return out, f"line numbers ({len(numbered)} lines)"
 
 
-__all__ = ["MIN_NUMBERED", "MIN_TAB_NUMBERED", "SHARE_NUMBERED", "decode_entities", "strip_line_numbers"]
+__all__ = ["MIN_NUMBERED", "MIN_TAB_NUMBERED", "SHARE_NUMBERED", "decode_entities", "strip_line_numbers", "web_spaces"]
