@@ -19,7 +19,10 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   ``('local_rank %s FAILED with no error file. …', 2)``. Despite its wording the number is the
   failure's **global** rank (the key of ``ChildFailedError.failures``, the failure table's
   ``rank``); how the process ended is not said (the agent's ``failed (exitcode: …)`` line, when
-  it is in the log, says it, and then this line is dropped: queries/_incident.sql);
+  it is in the log, says it, and then this line is dropped: queries/_incident.sql). PyTorch 1.9's
+  wrapper instead warns with a box (real incidents batch 35): ``CHILD PROCESS FAILED WITH NO ERROR_FILE``,
+  then ``Child process 71952 (local_rank 0) FAILED (exitcode 1)``: the same global rank (mislabelled
+  ``local_rank`` alike), the worker's pid, and its exit status (negative for a signal);
 * PaddlePaddle's launchers (real incidents batch 19): ``python -m paddle.distributed.launch`` on the
   first failed worker of its node, ``Container rank 0 status failed cmd ['/usr/bin/python3', …] code 1
   log log/workerlog.0`` (a container's rank is its index in the node's pod: the **local** rank; the code
@@ -85,6 +88,8 @@ SRUN_STEP_END = (
 #: torch elastic's ``@record`` on a failure without an error file: ``local_rank 1 FAILED with no error file``,
 #: or (PyTorch 2.x) the logged tuple ``('local_rank %s FAILED with no error file. … errors.html', 2)``
 NO_ERROR_FILE = re.compile(r"\blocal_rank (\d{1,7}|%s) FAILED with no error file\b(?:.{0,400}?['\"]\s*,\s*(\d{1,7})\s*\))?")
+#: PyTorch 1.9's box of the same: ``Child process 71952 (local_rank 0) FAILED (exitcode 1)`` (global rank, pid, status)
+NO_ERROR_FILE_BOX = re.compile(r"\bChild process (\d{1,10}|" + MASK + r") \(local_rank (\d{1,7})\) FAILED \(exitcode (-?\d{1,3})\)")
 #: Lightning's child-process observer: ``[rank: 3] Child process with PID 11479 terminated with code 1. …``
 LIGHTNING_CHILD = re.compile(r"(?:\[rank: (\d{1,5})\] )?Child process with PID (\d{1,10}|" + MASK + r") terminated with code (-?\d{1,3})\b")
 #: Paddle's launcher on its node's first failed worker: ``Container rank 0 status failed cmd [...] code 1 log log/workerlog.0``
@@ -111,6 +116,10 @@ def launcher_report(text: str) -> Event | None:
         rank = int(m.group(2) or m.group(1))  # the failure's global rank, whatever the wording says
         return {"kind": "process_exit", "subkind": "elastic_no_error_file", "rank": rank, "exit_code": None,
                 "error_message": f"torch elastic: rank {rank} failed without an error file (exit status not in this line)"}
+    m = NO_ERROR_FILE_BOX.search(text) if ") FAILED (exitcode" in text else None
+    if m:  # the failure's global rank, its pid (a pasted log may mask it) and exit status
+        return {"kind": "process_exit", "subkind": "elastic_no_error_file", "rank": int(m.group(2)),
+                "pid": int(m.group(1)) if m.group(1).isdigit() else None, "exit_code": int(m.group(3))}
     m = LIGHTNING_CHILD.search(text) if "Child process with PID" in text else None
     if m and m.group(1) is not None:  # the child's local rank (the prefix), its pid and exit status
         pid = int(m.group(2)) if m.group(2).isdigit() else None  # a pasted log may mask it
@@ -157,5 +166,5 @@ def _paddle(text: str) -> Event | None:
     return None
 
 
-__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "HCCL_LOST", "LAUNCH_FAILED", "LIGHTNING_CHILD", "NO_ERROR_FILE", "PADDLE_ABORT", "PADDLE_CONTAINER",
+__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "HCCL_LOST", "LAUNCH_FAILED", "LIGHTNING_CHILD", "NO_ERROR_FILE", "NO_ERROR_FILE_BOX", "PADDLE_ABORT", "PADDLE_CONTAINER",
            "VLLM_WORKER_DIED", "launcher_report"]

@@ -116,6 +116,7 @@ _EVENT_LITERALS = (
     # torch elastic's @record on a failure without an error file
     r"Worker proc \S+ died unexpectedly",
     r"FAILED with no error file",
+    r"\) FAILED \(exitcode -?\d",
     r"Container rank \d+ status failed cmd ",
     r"the trainer process with rank=\[",
     r"Child process with PID .{1,40}? terminated with code",
