@@ -172,12 +172,19 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
     name, text = m.group(1), (m.group(2) or "").strip()
     if name.endswith(P.LAUNCHER_EXCEPTIONS):
         return None  # the launcher's own exception (its failure table / exit report is the event)
-    sub = "teardown" if P.PY_TEARDOWN.search(name + ": " + text) and not _own_store_wait(text) else "raised"
+    sub = "teardown" if P.PY_TEARDOWN.search(name + ": " + text) and not _own_store_wait(text) and not _own_bare_timeout(name, text) else "raised"
     ev = {"kind": "python_exception", "subkind": sub, "error_type": name[:200], "error_message": text[:300] or None}
     failed = CHECKPOINT_RANKS.search(text) if name.endswith("CheckpointException") else None
     if failed:  # DCP gathers every rank's failure and raises on all: it names the ranks whose part failed
         ev["_failed_ranks"] = sorted({int(r) for r in failed.group(1).replace(" ", "").split(",") if r})
     return ev
+
+
+def _own_bare_timeout(name: str, text: str) -> bool:
+    """A ``TimeoutError`` with no message is the program's own bounded wait (``concurrent.futures``' ``result(timeout=…)``,
+    ``asyncio.wait_for``, a ``multiprocessing`` pool's ``get(timeout=…)``), no peer's: torch's, gloo's, NCCL's and the
+    launchers' timeouts always say what they waited for (``Timed out waiting …``, ``wait timeout after …``)."""
+    return not text and name.rsplit(".", 1)[-1] == "TimeoutError"
 
 
 def _own_store_wait(text: str) -> bool:

@@ -41,6 +41,7 @@ import torch_scenarios12
 import torch_scenarios13
 import torch_scenarios14
 import torch_scenarios15
+import torch_scenarios16
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -123,6 +124,7 @@ SCENARIOS = [
     *torch_scenarios13.scenarios(S),  # the thirteenth: MoE all_to_all, 2-D mesh, gloo dtype/layout, pdb, first-attempt-only (held out)
     *torch_scenarios14.scenarios(S),  # the fourteenth: file-timer reaping, ENOSPC, SIGINT/SIGALRM, pool tracebacks, frozen node (held out)
     *torch_scenarios15.scenarios(S),  # the fifteenth: ExceptionGroup, SIGUSR1/SIGPIPE, excepthook, rpc, node 0 evicted (held out)
+    *torch_scenarios16.scenarios(S),  # the sixteenth: EOFError, user network/timeout errors, SIGPROF, argparse, duplicate node rank (held out)
 ]
 
 
@@ -175,7 +177,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
     if logdir.is_dir():
         _keep_log_dir(logdir, dest / "log-dir")
     nodes = len(cmds) if sc["launcher"] != "spawn" else 1
-    layout_nodes = 1 if sc["launcher"] == "spawn" else 2 if sc["launcher"] == "legacy" else sc["agents"]
+    layout_nodes = 1 if sc["launcher"] == "spawn" else 2 if sc["launcher"] == "legacy" else sc.get("layout_nodes", sc["agents"])
     truth = {"torch": version, "launcher": sc["launcher"], "fault": sc["fault"], "culprit_ranks": sc["culprit_ranks"],
              "cause": sc["cause"] if sc["culprit_ranks"] else None, "control": not sc["culprit_ranks"],
              "nproc_per_node": sc["nproc"], "nodes": layout_nodes,
