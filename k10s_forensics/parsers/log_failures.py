@@ -29,6 +29,10 @@ STORE_WAIT_KEYS = re.compile(r"wait timeout after \d+ ?ms, keys: (\S.{0,400})")
 #: keys a peer, the process group or the elastic agent sets (a rank's address under ``<pg>//<device>//``, a numbered
 #: group's prefix, a barrier, the rendezvous' ``torch.rendezvous.<id>`` / ``torchelastic`` / ``MASTER_ADDR`` keys): a
 #: wait on one is a peer's absence, the waiter its victim
+#: the tail torch (2.2+) adds to a c10d store error when the store's host stopped answering (``store->get('0') got error:
+#: Connection reset by peer`` and the C++ frames above it): on a line of its own it starts with the ``. `` that ended the
+#: message. The rank printing it lost the store (its host crashed, or the network): a peer's failure, not its own.
+STORE_PEER_HINT = re.compile(r"^\.?\s*This may indicate a possible application crash on rank (\d{1,7}) or a network set ?up issue\.?\s*$")
 GROUP_STORE_KEY = re.compile(r"default_pg|//(?:cpu|cuda|xpu|hpu|mps)//|^\[?/?\d+/|barrier|torch\.rendezvous|torchelastic|MASTER_(?:ADDR|PORT)")
 
 
@@ -162,6 +166,10 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
         usage = P.ARGPARSE_ERROR.match(message) if ".py: error: " in message else None
         if usage:  # argparse exits with status 2 after it
             return {"kind": "python_exception", "subkind": "raised", "error_type": "argparse usage error", "error_message": usage.group(1)[:300]}
+        hint = STORE_PEER_HINT.match(message) if "possible application crash" in message else None
+        if hint:  # the store error's own line cut away above it: the rank lost the store's host (a peer)
+            return {"kind": "python_exception", "subkind": "teardown", "error_type": "c10d store connection lost",
+                    "error_message": f"lost the c10d store (a possible crash of rank {hint.group(1)}, or the network)"}
         if CHECKPOINT_BODY.match(message):
             return {"kind": "python_exception", "subkind": "raised", "error_type": "torch.utils.checkpoint.CheckpointError",
                     "error_message": "recomputed tensors differ from the forward pass"}

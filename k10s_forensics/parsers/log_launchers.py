@@ -44,6 +44,12 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   slash is the lost process's rank; how it ended is not said. HCCL's other exception types (``Stuck
   Occurred``: a hang, ``Error cqe Occurred``: the network) name no dead process and are not read.
 
+* HPE Cray PALS' ``mpiexec`` (Aurora, Polaris, Sunspot; real incidents batch 34) on each process of the job that
+  ended, in the order it saw them: ``x4512c5s2b0n0: rank 6 exited with code 1`` (an exit status) and ``rank 0 died
+  from signal 11 and dumped core`` / ``rank 11 died from signal 15`` (a signal, with a core file or not). The number
+  is the process's **global** (MPI) rank; the host prefix is optional (a paste may drop it). The first such line
+  is the first process to end; the rest (SIGTERM, SIGKILL) are usually the launcher tearing the job down.
+
 * Slurm ending a job step (real incidents batch 31): srun's ``srun: launch/slurm: _step_signal: Terminating
   StepId=8867242.2`` (older: ``srun: Terminating job step 1751099.0``), ``srun: Job step aborted: Waiting up to
   32 seconds for job step to finish.`` and the step daemon's ``slurmstepd: error: *** STEP 8867242.2 ON gra1177
@@ -70,6 +76,8 @@ Event = dict[str, Any]
 COMPOSER_EXIT = re.compile(r"\b(?:Global rank|Rank) (\d{1,7}) (?:\(PID (\d{1,10})\) exited|crashed) with (?:exit )?code (-?\d{1,3})\b")
 FIRST_PROCESS = re.compile(r"Process name: (?:\[\[\d+,\d+\],(\d+)\]|\[[^\]\s@]{1,300}@\d+,(\d+)\]|(\d{1,7})\s*$)")
 FIRST_PROCESS_EXIT = re.compile(r"\bExit code:\s*-?\d+\s*$")
+#: Cray PALS' mpiexec: ``host: rank 6 exited with code 1``, ``rank 0 died from signal 11 and dumped core``
+PALS_EXIT = re.compile(r"(?:^|[\s:])rank (\d{1,7}) (?:exited with code (-?\d{1,3})|died from signal (\d{1,2}))\b(?: and (dumped core))?")
 #: vLLM V1's executor: ``Worker proc VllmWorker-1 died unexpectedly, shutting down executor.``
 VLLM_WORKER_DIED = re.compile(r"\bWorker proc VllmWorker-(\d{1,5}) died unexpectedly\b")
 #: the program could not be executed at all: Slurm's step daemon, a container runtime (OCI), a shell
@@ -107,6 +115,9 @@ def launcher_report(text: str) -> Event | None:
     if m:
         return {"kind": "process_exit", "subkind": "composer", "rank": int(m.group(1)),
                 "pid": int(m.group(2)) if m.group(2) else None, "exit_code": int(m.group(3))}
+    pals = _pals(text) if "rank " in text and (" exited with code " in text or " died from signal " in text) else None
+    if pals:
+        return pals
     m = VLLM_WORKER_DIED.search(text) if "died unexpectedly" in text else None
     if m:  # how it died is not said (no exit status)
         return {"kind": "process_exit", "subkind": "vllm_worker_died", "rank": int(m.group(1)), "exit_code": None,
@@ -141,6 +152,20 @@ def launcher_report(text: str) -> Event | None:
     return None
 
 
+def _pals(text: str) -> Event | None:
+    """PALS' mpiexec on a process that ended: its global rank and exit status (a signal as its negative number)."""
+    m = PALS_EXIT.search(text)
+    if m is None:
+        return None
+    code = int(m.group(2)) if m.group(2) is not None else -int(m.group(3))
+    if code == 0:  # a clean exit says nothing
+        return None
+    event: Event = {"kind": "process_exit", "subkind": "pals_mpiexec", "rank": int(m.group(1)), "exit_code": code}
+    if m.group(4):
+        event["error_message"] = f"mpiexec: rank {m.group(1)} died from signal {m.group(3)} and dumped core"
+    return event
+
+
 def _hccl_lost(text: str) -> Event | None:
     """HCCL's report of a rank whose heartbeat was lost: that rank's process ended (how is not said)."""
     for rx in HCCL_LOST:
@@ -166,5 +191,6 @@ def _paddle(text: str) -> Event | None:
     return None
 
 
-__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "HCCL_LOST", "LAUNCH_FAILED", "LIGHTNING_CHILD", "NO_ERROR_FILE", "NO_ERROR_FILE_BOX", "PADDLE_ABORT", "PADDLE_CONTAINER",
+__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "HCCL_LOST", "LAUNCH_FAILED", "LIGHTNING_CHILD", "NO_ERROR_FILE", "NO_ERROR_FILE_BOX", "PADDLE_ABORT",
+           "PADDLE_CONTAINER", "PALS_EXIT",
            "VLLM_WORKER_DIED", "launcher_report"]

@@ -120,6 +120,8 @@ _EVENT_LITERALS = (
     r"Container rank \d+ status failed cmd ",
     r"the trainer process with rank=\[",
     r"Child process with PID .{1,40}? terminated with code",
+    r"rank \d+ died from signal \d",
+    r"possible application crash on rank",
     # HCCL (Ascend) on a rank whose heartbeat was lost: its cluster exception report, its heartbeat trace
     r"Cluster Exception Location\[IP/ID\]",
     r"status\[LOST\] by rank",
