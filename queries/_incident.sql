@@ -511,14 +511,16 @@ root_unseen AS (  -- the first failure is an entry torchrun's table lists under 
 ),
 nccl_alike AS (  -- two or more processes whose NCCL call failed at the same site with the same code (NCCL's error
                  -- return, `host:pid:tid [dev] NCCL INFO init.cc:1929 -> 2`: the process is its host:pid, no rank): they
-                 -- failed alike. A process that saw a peer go (a remote error, `-> 6`) is a victim, not failing alike
+                 -- failed alike (a pasted pid masked: the process is its host's CUDA device, `[2]`, `[3]`). A process that
+                 -- saw a peer go (a remote error, `-> 6`) is a victim, not failing alike
     SELECT job_key, max(n) AS processes, arg_max(site, (n, site)) AS site, min(t0) AS t0, max(t1) AS t1
-    FROM (SELECT x.job_key, x.error_message AS site, count(DISTINCT (x.incarnation_uid, x.nccl_host, x.pid)) AS n,
+    FROM (SELECT x.job_key, x.error_message AS site, count(DISTINCT (x.incarnation_uid, x.nccl_host, x.process)) AS n,
                  min(x.ts) AS t0, max(x.ts) AS t1
-          FROM k10s_log x
-          WHERE x.kind = 'nccl_return' AND x.subkind <> 'ncclRemoteError' AND x.job_key IS NOT NULL AND x.pid IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM k10s_log v WHERE v.incarnation_uid IS NOT DISTINCT FROM x.incarnation_uid AND v.pid = x.pid
-                            AND v.nccl_host IS NOT DISTINCT FROM x.nccl_host
+          FROM (SELECT *, coalesce('pid ' || pid, 'dev ' || cuda_dev) AS process FROM k10s_log
+                WHERE kind IN ('nccl_return', 'nccl_remote_error') AND job_key IS NOT NULL) x
+          WHERE x.kind = 'nccl_return' AND x.subkind <> 'ncclRemoteError' AND x.process IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM k10s_log v WHERE v.incarnation_uid IS NOT DISTINCT FROM x.incarnation_uid
+                            AND coalesce('pid ' || v.pid, 'dev ' || v.cuda_dev) = x.process AND v.nccl_host IS NOT DISTINCT FROM x.nccl_host
                             AND (v.kind = 'nccl_remote_error' OR (v.kind = 'nccl_return' AND v.subkind = 'ncclRemoteError')))
           GROUP BY ALL)
     GROUP BY job_key HAVING max(n) >= 2

@@ -60,6 +60,7 @@ OLD_AGENT = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitco
 # session 18: NCCL's error returns of a process (host:pid:tid [dev]), and a configuration check's ValueError
 RETURNS = ["gpu-a:690{r}:690{r} [{r}] NCCL INFO group.cc:418 -> 2", "gpu-a:690{r}:690{r} [{r}] NCCL INFO init.cc:1929 -> 2"]
 RETURNS_ASYNC = ["gpu-a:690{r}:71{r}2 [{r}] NCCL INFO init.cc:1548 -> 3", "gpu-a:690{r}:71{r}2 [{r}] NCCL INFO group.cc:64 -> 3 [Async thread]"]
+MASKED = [line.replace("gpu-a:690{r}:690{r}", "[REDACTED]:***:***") for line in RETURNS]
 REMOTE_RETURNS = ["gpu-a:690{r}:71{r}2 [{r}] NCCL INFO misc/socket.cc:789 -> 6", "gpu-a:690{r}:71{r}2 [{r}] NCCL INFO transport/net_socket.cc:464 -> 6"]
 CONFIG = "[rank{r}]: ValueError: DeepSpeed Zero-3 is not compatible with passing a `device_map`."
 CONFIG_ARE = "[rank{r}]: ValueError: `load_in_4bit` and `load_in_8bit` are incompatible: choose one"
@@ -115,6 +116,7 @@ PASTES = [
     ("nccl-returns-two-cut-traceback", _lines((RETURNS, 2), (RETURNS, 3), (CUT_TB, 1)), []),
     ("nccl-returns-two-async", _lines((RETURNS_ASYNC, 2), (RETURNS_ASYNC, 3), (CUT_TB, 1)), []),
     ("nccl-returns-two-agent-exit", _lines((RETURNS, 2), (RETURNS, 3), (AGENT, 1)), []),
+    ("nccl-returns-two-masked-pids", _lines((MASKED, 2), (MASKED, 3), (CUT_TB, 1)), []),
     # ... and one process's returns, peers that saw a peer go (remote errors), returns at different sites, or a rank's
     # own exception keep the culprit
     ("nccl-returns-one-process", _lines((RETURNS, 2), (CUT_TB, 1)), [1]),
@@ -173,11 +175,13 @@ def test_an_unplaced_local_rank_says_why(findings):
 
 
 @pytest.mark.parametrize(("line", "want"), [
-    ("gpu-a:6897:6897 [2] NCCL INFO init.cc:1929 -> 2", ("ncclSystemError", "init.cc:1929 -> 2", 6897)),
-    ("gpu-a:6897:7102 [2] NCCL INFO group.cc:64 -> 3 [Async thread]", ("ncclInternalError", "group.cc:64 -> 3", 6897)),
-    ("ng30903:3063028:3066152 [3] NCCL INFO include/alloc.h:185 -> 1", ("ncclUnhandledCudaError", "include/alloc.h:185 -> 1", 3063028)),
-    ("ng30903:3063025:3066048 [0] NCCL INFO misc/socket.cc:749 -> 6", ("ncclRemoteError", "misc/socket.cc:749 -> 6", 3063025)),
-    ("gpu-a:11:12 [0] NCCL INFO [Service thread] proxy.cc:1143 -> 12", ("code_12", "proxy.cc:1143 -> 12", 11)),
+    ("gpu-a:6897:6897 [2] NCCL INFO init.cc:1929 -> 2", ("ncclSystemError", "init.cc:1929 -> 2", 6897, 2)),
+    ("gpu-a:6897:7102 [2] NCCL INFO group.cc:64 -> 3 [Async thread]", ("ncclInternalError", "group.cc:64 -> 3", 6897, 2)),
+    ("ng30903:3063028:3066152 [3] NCCL INFO include/alloc.h:185 -> 1", ("ncclUnhandledCudaError", "include/alloc.h:185 -> 1", 3063028, 3)),
+    ("ng30903:3063025:3066048 [0] NCCL INFO misc/socket.cc:749 -> 6", ("ncclRemoteError", "misc/socket.cc:749 -> 6", 3063025, 0)),
+    # a masked pid (a redacted paste): the process is still its CUDA device
+    ("[REDACTED]:***:*** [3] NCCL INFO init.cc:1929 -> 2", ("ncclSystemError", "init.cc:1929 -> 2", None, 3)),
+    ("gpu-a:11:12 [0] NCCL INFO [Service thread] proxy.cc:1143 -> 12", ("code_12", "proxy.cc:1143 -> 12", 11, 0)),
     # NCCL's topology lines print arrows too: no error return
     ("gpu-a:11:12 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC", None),
     ("gpu-a:11:12 [0] NCCL INFO Ring 00 : 3 -> 0 -> 1", None),
@@ -186,5 +190,5 @@ def test_an_unplaced_local_rank_says_why(findings):
 def test_nccl_error_returns_are_read_with_their_process(line, want):
     from k10s_forensics.parsers.log_classify import classify
 
-    got = [(e["subkind"], e["error_message"], e["pid"]) for e in classify(line) if e["kind"] == "nccl_return"]
+    got = [(e["subkind"], e["error_message"], e.get("pid"), e.get("cuda_dev")) for e in classify(line) if e["kind"] == "nccl_return"]
     assert got == ([want] if want else [])
