@@ -486,13 +486,17 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- launcher's --local-rank differs), or NCCL's "invalid usage" (the same code's misuse of
                   -- the library, or ranks sharing a GPU: the configuration every rank runs), or a torch build
                   -- without the backend the code calls ("Torch not compiled with CUDA enabled", "Distributed
-                  -- package doesn't have NCCL built in": every process imports the same torch)
+                  -- package doesn't have NCCL built in": every process imports the same torch), or a library's check
+                  -- of the run's settings that rejects their combination (a ValueError: "DeepSpeed Zero-3 is not
+                  -- compatible with passing a `device_map`", "… are incompatible"): every process checks the same settings
     SELECT job_key, incident, min(CASE WHEN kind = 'nccl_error_other' THEN subkind ELSE error_type END) AS error_type
     FROM k10s_incident_line
     WHERE role = 'own' AND (error_type = 'argparse usage error' OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
                             OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage')
                             OR (error_type IN ('AssertionError', 'RuntimeError')
-                                AND regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')))
+                                AND regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in'))
+                            OR (kind = 'python_exception' AND error_type = 'ValueError'
+                                AND regexp_matches(error_message, '\b(?:is|are) (?:not compatible|incompatible)\b')))
     GROUP BY ALL
 ),
 root_unseen AS (  -- the first failure is an entry torchrun's table lists under "Failures:" ([1], [2], …: the failures
@@ -504,6 +508,22 @@ root_unseen AS (  -- the first failure is an entry torchrun's table lists under 
     WHERE f.kind = 'torchrun_failure' AND f.subkind = 'failures' AND regexp_matches(f.line, '^[^\n]*\[[1-9][0-9]*\]:[ \t]*(\n|$)')
       AND NOT EXISTS (SELECT 1 FROM k10s_incident_line r WHERE r.job_key = f.job_key AND r.incident = f.incident
                       AND r.kind = 'torchrun_failure' AND r.subkind = 'root_cause')
+),
+nccl_alike AS (  -- two or more processes whose NCCL call failed at the same site with the same code (NCCL's error
+                 -- return, `host:pid:tid [dev] NCCL INFO init.cc:1929 -> 2`: the process is its host:pid, no rank): they
+                 -- failed alike (a pasted pid masked: the process is its host's CUDA device, `[2]`, `[3]`). A process that
+                 -- saw a peer go (a remote error, `-> 6`) is a victim, not failing alike
+    SELECT job_key, max(n) AS processes, arg_max(site, (n, site)) AS site, min(t0) AS t0, max(t1) AS t1
+    FROM (SELECT x.job_key, x.error_message AS site, count(DISTINCT (x.incarnation_uid, x.nccl_host, x.process)) AS n,
+                 min(x.ts) AS t0, max(x.ts) AS t1
+          FROM (SELECT *, coalesce('pid ' || pid, 'dev ' || cuda_dev) AS process FROM k10s_log
+                WHERE kind IN ('nccl_return', 'nccl_remote_error') AND job_key IS NOT NULL) x
+          WHERE x.kind = 'nccl_return' AND x.subkind <> 'ncclRemoteError' AND x.process IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM k10s_log v WHERE v.incarnation_uid IS NOT DISTINCT FROM x.incarnation_uid
+                            AND coalesce('pid ' || v.pid, 'dev ' || v.cuda_dev) = x.process AND v.nccl_host IS NOT DISTINCT FROM x.nccl_host
+                            AND (v.kind = 'nccl_remote_error' OR (v.kind = 'nccl_return' AND v.subkind = 'ncclRemoteError')))
+          GROUP BY ALL)
+    GROUP BY job_key HAVING max(n) >= 2
 ),
 node_alike AS (  -- ranks that failed together are every rank of one pod (one node's launcher), and ranks of other
                  -- pods are in the incident's lines, alive: the node's fault, not the job's (docs/rules.md, "one node alike")
@@ -521,9 +541,12 @@ decided AS (
         -- a rank known only by its exit status while several processes say, in lines naming no rank,
         -- that they failed the same way: the launcher's report names only the first exit it saw
         coalesce(f.tier = 2 AND u.said_why >= 2, false) AS several_unranked,
+        -- a rank known only by its exit status or a traceback cut before its exception, while two or more processes say
+        -- (NCCL's error returns, naming no rank) that their NCCL call failed alike: the rank may be any of them
+        nl.job_key IS NOT NULL AND f.tier = 2 AS nccl_several, nl.processes AS nccl_processes, nl.site AS nccl_site, f.kind AS first_kind,
         ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, aa.job_key IS NOT NULL AS all_aborted,
         CASE WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
-                  AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) THEN t.ranks
+                  AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (nl.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
         CASE WHEN len(t.ranks) > 1 AND NOT (na.job_key IS NOT NULL AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL)
@@ -555,6 +578,8 @@ decided AS (
     LEFT JOIN node_alike na USING (job_key, incident)
     LEFT JOIN root_unseen ru USING (job_key, incident)
     LEFT JOIN all_aborted aa USING (job_key, incident)
+    LEFT JOIN nccl_alike nl ON nl.job_key = s.job_key
+     AND (f.ts_filled IS NULL OR nl.t0 IS NULL OR (nl.t0 <= f.ts_filled + INTERVAL 2 MINUTE AND nl.t1 >= f.ts_filled - INTERVAL 2 MINUTE))
 )
 SELECT
     d.job_key, d.incident, d.cause,
@@ -575,6 +600,9 @@ SELECT
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
          WHEN d.root_unseen THEN 'torchrun lists rank ' || d.first_rank || ' under "Failures:", beside a Root Cause entry the paste does not hold: '
               || 'another worker failed too, unseen: no single culprit'
+         WHEN d.nccl_several THEN d.nccl_processes || ' processes report the same NCCL failure (' || d.nccl_site || ') in lines that name no rank; rank '
+              || d.first_rank || CASE WHEN d.first_kind = 'python_traceback' THEN '''s traceback, cut before its exception,' ELSE '''s exit status' END
+              || ' may be any of theirs: no single culprit'
          WHEN d.several_unranked THEN 'several processes report failing the same way in lines that name no rank; the exit status of rank '
               || d.first_rank || ' is only the first the launcher saw'
          WHEN len(d.culprit_ranks) = 0 AND d.unranked_subkind = 'launcher_last_cmd' THEN 'the launcher reports the failure with the command it spawned last, not the failed process: which rank failed is unknown'

@@ -4,7 +4,10 @@ tests/test_parsers_logs_real.py), written by reading each file.
 
 from __future__ import annotations
 
-from real_log_expectations import GIB, M0, W0, T, closed, oom, sigterm, table, wd
+from real_log_expectations import GIB, M0, W0, T, closed, nccl_ret, oom, sigterm, table, wd
+
+#: the four functions NCCL unwound in each process of pytorch-152780 (its error returns)
+_UNWOUND_152780 = ("group.cc:241 -> 1", "group.cc:478 -> 1", "group.cc:581 -> 1", "enqueue.cc:2299 -> 1")
 
 EXPECTED_INCIDENTS: dict[str, list[tuple[str, dict]]] = {
     "incidents/amphion-167-all-ranks-sigsegv/log.txt": [
@@ -84,7 +87,9 @@ EXPECTED_INCIDENTS: dict[str, list[tuple[str, dict]]] = {
     "incidents/pytorch-152780-rtx5090-illegal-access-both-ranks/log.txt": [
         ("cuda_error", dict(subkind="illegal-address", nccl_host="Amphitrite", pid=940929, cuda_dev=1, ts_raw=T(2025, 5, 4, 23, 32, 59),
                             error_message="an illegal memory access was encountered")),
+        *nccl_ret(940929, *_UNWOUND_152780, sub="ncclUnhandledCudaError"),
         ("cuda_error", dict(subkind="illegal-address", nccl_host="Amphitrite", pid=940928, cuda_dev=0)),
+        *nccl_ret(940928, *_UNWOUND_152780, sub="ncclUnhandledCudaError"),
         ("cuda_error", dict(subkind="illegal-address", rank=None, pid=None)),  # c10::Error what(): no prefix
 
     ],
@@ -149,9 +154,14 @@ EXPECTED_INCIDENTS: dict[str, list[tuple[str, dict]]] = {
     ],
     "incidents/nccl-1235-multinode-p2p-setup/log.txt": [
         ("nccl_remote_error", dict(peer_ip="ng30903-ib.narval.calcul.quebec", peer_port=51159, nccl_host="ng30903", pid=3063025, cuda_dev=0, subkind="connection_closed")),
+        *nccl_ret(3063025, "misc/socket.cc:749 -> 6"),
         ("nccl_error_other", dict(subkind="nccl_warn", nccl_host="ng30903", pid=3063025)),
+        *nccl_ret(3063025, "transport/p2p.cc:438 -> 3", "transport.cc:33 -> 3", "transport.cc:97 -> 3", "init.cc:1079 -> 3",
+                  "init.cc:1358 -> 3", "group.cc:65 -> 3", "group.cc:406 -> 3", "group.cc:96 -> 3", sub="ncclInternalError"),
         # "Cuda failure 'out of memory'" absorbs the "Failed to CUDA calloc 6291456 bytes" line after it
         ("cuda_oom", dict(subkind="nccl", nccl_host="ng30903", pid=3063028, cuda_dev=3, oom_requested_mib=6.0, line_no=14)),
+        *nccl_ret(3063028, "transport/p2p.cc:204 -> 1", "transport/p2p.cc:605 -> 1", "proxy.cc:1303 -> 1", "proxy.cc:1377 -> 1",
+                  sub="ncclUnhandledCudaError"),
     ],
     "incidents/pytorch-140969-fr-trace-default-pg/log.txt": [
         ("flight_recorder_missing_ranks", dict(rank=r, seq_num=31117, op_type="nccl:all_reduce", pg="0:default_pg")) for r in (3, 4, 5, 6, 7)

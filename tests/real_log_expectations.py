@@ -27,6 +27,11 @@ def oom(rank, dev, req, total, free, in_use, **kw):
     return ("cuda_oom", dict(rank=rank, cuda_dev=dev, oom_requested_mib=req, oom_total_mib=total, oom_free_mib=free, oom_in_use_mib=in_use, **kw))
 
 
+def nccl_ret(pid, *sites, sub="ncclRemoteError"):
+    """NCCL's error returns of one process (``… NCCL INFO proxy.cc:698 -> 6``), one event per site."""
+    return [("nccl_return", dict(pid=pid, error_message=site, subkind=sub, rank=None)) for site in sites]
+
+
 def sigterm(pid):
     return ("torchrun_sigterm", dict(pid=pid, subkind="SIGTERM", rank=None))
 
@@ -74,12 +79,17 @@ EXPECTED_LOGS: dict[str, list[tuple[str, dict]]] = {
         wd(5, 2521, "ALLREDUCE", 600000),
     ],
     "logs/nccl-warn-net-ib-completion-error12-vendor129_k8s-worker_nccl-issue1405.log": [
-        ("nccl_remote_error", dict(peer_ip="10.216.210.236", peer_port=port, nccl_host="kp-ddp-worker-0", pid=3468, cuda_dev=4, severity="W"))
-        for port in (54862, 54862, 49892)
+        ev for port, sites in ((54862, ("transport/net.cc:1302 -> 6", "proxy.cc:698 -> 6", "proxy.cc:878 -> 6")),
+                               (54862, ("transport/net.cc:1302 -> 6", "proxy.cc:698 -> 6", "proxy.cc:878 -> 6")),
+                               (49892, ("transport/net.cc:1302 -> 6", "proxy.cc:698 -> 6")))
+        for ev in [("nccl_remote_error", dict(peer_ip="10.216.210.236", peer_port=port, nccl_host="kp-ddp-worker-0", pid=3468, cuda_dev=4, severity="W")),
+                   *nccl_ret(3468, *sites)]
     ],
     "logs/nccl-warn-net-ib-error4-vendor81_h100-nccl-tests_nccl-issue928.log": [
         ("nccl_remote_error", dict(peer_ip="fe80::966d:ae03:8b:df78%ib0", peer_port=53249, nccl_host="H100-2", pid=19989, cuda_dev=1)),
+        *nccl_ret(19989, "transport/net.cc:1008 -> 6", "proxy.cc:679 -> 6", "proxy.cc:858 -> 6"),
         ("nccl_remote_error", dict(peer_ip="fe80::966d:ae03:8b:df50%ib0", peer_port=44413, nccl_host="H100-1", pid=9821, cuda_dev=1)),
+        *nccl_ret(9821, "transport/net.cc:1008 -> 6", "proxy.cc:679 -> 6", "proxy.cc:858 -> 6"),
     ],
     "logs/nccl-watchdog-exception-frames_elastic-exitcode-minus6_pytorch-issue126544.log": [
         # the watchdog's C++ stack header (`Exception raised from ncclCommWatchdog at …`): a watchdog line naming no rank
@@ -102,6 +112,7 @@ EXPECTED_LOGS: dict[str, list[tuple[str, dict]]] = {
         summary(13, 216, 220, 215, "119", pg_rank=1),
         wd(15, 57, "ALLREDUCE", 600045, pg_rank=1),
         summary(15, 57, 57, 56, "112", pg_rank=0),
+        *nccl_ret(180, "misc/socket.cc:47 -> 3", "misc/socket.cc:550 -> 3", "misc/socket.cc:573 -> 3", sub="ncclInternalError"),
     ],
     "logs/nccl-watchdog-timeout_legacy-format_8xV100_ofa-issue271.log": [
         wd(r, 469508, "ALLREDUCE", ran, timeout=1800000, severity="E", ts_raw=None)

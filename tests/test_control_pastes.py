@@ -14,6 +14,11 @@ Session 17's (docs/rules.md, "Session 17: controls"): watchdogs that timed out o
 ahead) prove no absent rank never joined, nor the rank ahead at fault; a torchrun agent's local rank in a paste that
 nothing places on one of the job's several nodes names no global rank.
 
+Session 18's (docs/rules.md, "Session 18: controls"): two or more processes whose NCCL call failed alike (NCCL's error
+returns at the same site, `host:pid:tid [dev] NCCL INFO init.cc:1929 -> 2`) beside a rank known only by a cut traceback or
+an exit status: that rank may be any of them; a library's check that rejects the run's settings (`ValueError: … is not
+compatible with …`) fails every process alike.
+
 Every paste is imported as a user would (``k10s import-logs``) and all are analysed in one merged bundle.
 """
 
@@ -51,6 +56,15 @@ AGENT = ("E1128 07:42:15.588000 17676 site-packages/torch/distributed/elastic/mu
          "local_rank: {r} (pid: 17774) of binary: /opt/conda/bin/python3.11")
 OLD_AGENT = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: {r} (pid: 17774) of binary: "
              "/opt/conda/bin/python3")
+
+# session 18: NCCL's error returns of a process (host:pid:tid [dev]), and a configuration check's ValueError
+RETURNS = ["gpu-a:690{r}:690{r} [{r}] NCCL INFO group.cc:418 -> 2", "gpu-a:690{r}:690{r} [{r}] NCCL INFO init.cc:1929 -> 2"]
+RETURNS_ASYNC = ["gpu-a:690{r}:71{r}2 [{r}] NCCL INFO init.cc:1548 -> 3", "gpu-a:690{r}:71{r}2 [{r}] NCCL INFO group.cc:64 -> 3 [Async thread]"]
+MASKED = [line.replace("gpu-a:690{r}:690{r}", "[REDACTED]:***:***") for line in RETURNS]
+REMOTE_RETURNS = ["gpu-a:690{r}:71{r}2 [{r}] NCCL INFO misc/socket.cc:789 -> 6", "gpu-a:690{r}:71{r}2 [{r}] NCCL INFO transport/net_socket.cc:464 -> 6"]
+CONFIG = "[rank{r}]: ValueError: DeepSpeed Zero-3 is not compatible with passing a `device_map`."
+CONFIG_ARE = "[rank{r}]: ValueError: `load_in_4bit` and `load_in_8bit` are incompatible: choose one"
+DATA_VALUE = "[rank{r}]: ValueError: too many values to unpack (expected 2)"
 
 
 def _lines(*parts: tuple[object, int]) -> str:
@@ -97,6 +111,22 @@ PASTES = [
     # ... and on one node it is, as where a rank-tagged line places the paste on its node
     ("agent-local-rank-one-node", _lines((SIGTERM, 6), (SIGTERM, 7), (AGENT, 1)), [1]),
     ("agent-local-rank-placed", _lines((CUT_TB, 9), (SIGTERM, 6), (AGENT, 1)), [9]),
+    # session 18: two processes' NCCL calls failed alike (their error returns at one site) beside a rank known only by a
+    # cut traceback or an exit status: it may be either process
+    ("nccl-returns-two-cut-traceback", _lines((RETURNS, 2), (RETURNS, 3), (CUT_TB, 1)), []),
+    ("nccl-returns-two-async", _lines((RETURNS_ASYNC, 2), (RETURNS_ASYNC, 3), (CUT_TB, 1)), []),
+    ("nccl-returns-two-agent-exit", _lines((RETURNS, 2), (RETURNS, 3), (AGENT, 1)), []),
+    ("nccl-returns-two-masked-pids", _lines((MASKED, 2), (MASKED, 3), (CUT_TB, 1)), []),
+    # ... and one process's returns, peers that saw a peer go (remote errors), returns at different sites, or a rank's
+    # own exception keep the culprit
+    ("nccl-returns-one-process", _lines((RETURNS, 2), (CUT_TB, 1)), [1]),
+    ("nccl-returns-remote", _lines((REMOTE_RETURNS, 2), (REMOTE_RETURNS, 3), (CUT_TB, 1)), [1]),
+    ("nccl-returns-other-sites", _lines((RETURNS, 2), (RETURNS_ASYNC, 3), (CUT_TB, 1)), [1]),
+    ("nccl-returns-own-exception", _lines((RETURNS, 2), (RETURNS, 3), (RAISED, 1)), [1]),
+    # session 18: a library's check rejecting the run's settings fails every process alike; a data error stays the rank's
+    ("config-not-compatible", _lines((CONFIG, 5)), []),
+    ("config-are-incompatible", _lines((CONFIG_ARE, 5), (AGENT, 5)), []),
+    ("data-value-error", _lines((DATA_VALUE, 5)), [5]),
 ]
 #: (processes per node, world size) where a paste's is not the default one
 LAYOUT = {"agent-local-rank-two-nodes": (8, 16), "agent-local-rank-two-nodes-torch1": (4, 8), "agent-local-rank-placed": (8, 16)}
@@ -129,7 +159,36 @@ def test_no_culprit_says_why(findings):
         assert any("without a clock" in s and "no single culprit" in s for s in said), (name, said)
 
 
+def test_processes_failing_nccl_alike_say_why(findings):
+    """Two processes' NCCL calls failed alike: the reason names the site and the rank's cut traceback or exit status."""
+    for name, what in (("nccl-returns-two-cut-traceback", "rank 1's traceback, cut before its exception,"),
+                       ("nccl-returns-two-agent-exit", "rank 1's exit status")):
+        said = [f["summary"] for f in findings_of(findings, [p[0] for p in PASTES].index(name))]
+        assert any("2 processes report the same NCCL failure (init.cc:1929 -> 2)" in s and what in s
+                   and "no single culprit" in s for s in said), (name, said)
+
+
 def test_an_unplaced_local_rank_says_why(findings):
     """The agent's local rank of a paste on one of several nodes: the reason names the local rank and the unknown node."""
     said = [f["summary"] for f in findings_of(findings, [p[0] for p in PASTES].index("agent-local-rank-two-nodes"))]
     assert any("local rank 1, but not which of the job's nodes printed it" in s for s in said), said
+
+
+@pytest.mark.parametrize(("line", "want"), [
+    ("gpu-a:6897:6897 [2] NCCL INFO init.cc:1929 -> 2", ("ncclSystemError", "init.cc:1929 -> 2", 6897, 2)),
+    ("gpu-a:6897:7102 [2] NCCL INFO group.cc:64 -> 3 [Async thread]", ("ncclInternalError", "group.cc:64 -> 3", 6897, 2)),
+    ("ng30903:3063028:3066152 [3] NCCL INFO include/alloc.h:185 -> 1", ("ncclUnhandledCudaError", "include/alloc.h:185 -> 1", 3063028, 3)),
+    ("ng30903:3063025:3066048 [0] NCCL INFO misc/socket.cc:749 -> 6", ("ncclRemoteError", "misc/socket.cc:749 -> 6", 3063025, 0)),
+    # a masked pid (a redacted paste): the process is still its CUDA device
+    ("[REDACTED]:***:*** [3] NCCL INFO init.cc:1929 -> 2", ("ncclSystemError", "init.cc:1929 -> 2", None, 3)),
+    ("gpu-a:11:12 [0] NCCL INFO [Service thread] proxy.cc:1143 -> 12", ("code_12", "proxy.cc:1143 -> 12", 11, 0)),
+    # NCCL's topology lines print arrows too: no error return
+    ("gpu-a:11:12 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC", None),
+    ("gpu-a:11:12 [0] NCCL INFO Ring 00 : 3 -> 0 -> 1", None),
+    ("gpu-a:11:12 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1", None),
+])
+def test_nccl_error_returns_are_read_with_their_process(line, want):
+    from k10s_forensics.parsers.log_classify import classify
+
+    got = [(e["subkind"], e["error_message"], e.get("pid"), e.get("cuda_dev")) for e in classify(line) if e["kind"] == "nccl_return"]
+    assert got == ([want] if want else [])

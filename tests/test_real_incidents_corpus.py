@@ -74,9 +74,6 @@ NOT_YET: dict[str, str] = {
     "lmdeploy-3258-watchdog-ima-several-processes-control":
         "only rank 2 is numbered; that other processes report the same illegal memory access is seen only in their frames' "
         "library load addresses, which are not read as processes",
-    "nccl-1529-two-containers-nvml-init-control":
-        "both local processes fail NCCL init (pids 6897/6898, CUDA devices 2/3, no rank on their NCCL lines); the one "
-        "`[rank1]` traceback, cut before its exception, is read as rank 1's own failure",
     # batch 11
     "sglang-8336-cri-timestamps-tp2-exception":
         "SGLang's `TP2` record is cut after its first frames, before its exception: a cut record names no one (the same start "
@@ -162,9 +159,6 @@ NOT_YET: dict[str, str] = {
         "but not all ranks of one pod failing alike stays so (docs/rules.md, one node alike); that the job had six GPUs "
         "for eight processes is the thread's, not the log's",
     # batch 30
-    "lm-evaluation-harness-3190-rank5-zero3-device-map-every-rank-control":
-        "rank 5's `[rank5]: ValueError: DeepSpeed Zero-3 is not compatible with passing a device_map` is the paste's only "
-        "failure, read as rank 5's own; that every rank raised it is said only in the thread (as X-R1-21)",
     "RAG-Retrieval-27-rank5-invalid-device-ordinal-one-gpu-control":
         "rank 5's `CUDA error: invalid device ordinal` is the paste's only failure, read as rank 5's own; that the machine "
         "had one GPU, so every rank above 0 failed alike, is said only in the thread (LMFlow-855's lone rank 1 with the same "

@@ -22,6 +22,7 @@ from k10s_forensics.parsers.log_failures import srun_tasks as _srun_tasks
 from k10s_forensics.parsers.log_failures import store_timeout as _store_timeout
 from k10s_forensics.parsers.log_comm_lines import identity as _identity
 from k10s_forensics.parsers.log_comm_lines import nccl_other as _nccl_other
+from k10s_forensics.parsers.log_comm_lines import nccl_return as _nccl_return
 from k10s_forensics.parsers.log_comm_lines import process_group as _pg
 from k10s_forensics.parsers.log_comm_lines import remote_error as _remote
 from k10s_forensics.parsers.log_comm_lines import to_int as _int
@@ -169,7 +170,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
     if " NCCL INFO " in text and "out of memory" not in text:  # fast path: identity lines
         events = _identity(text)
         if not events:
-            ev = _remote(text)
+            ev = _remote(text) or _nccl_return(text)
             events = [ev] if ev else []
         return _finish(text, events, norm)
     for single in (_xid, _watchdog, _oom, _cuda_error, _remote, _pod_status, _launcher, _fatal_signal, _store_timeout):

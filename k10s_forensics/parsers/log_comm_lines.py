@@ -176,6 +176,24 @@ _NCCL_STRING_NAME = {"unhandled cuda error": "ncclUnhandledCudaError", "unhandle
                      "internal error": "ncclInternalError", "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
 
 
+#: NCCL's error return, one line per function it unwinds (``NCCL_DEBUG=INFO``): ``host:pid:tid [dev] NCCL INFO init.cc:1929 -> 2``,
+#: the source site and the ``ncclResult_t`` it returned (0 is success and never printed)
+_RETURN = re.compile(r"(?:\[(\d{1,3})\] )?NCCL INFO (?:\[[^\]]{0,40}\] )?((?:[\w.-]{1,80}/){0,4}[\w.-]{1,80}\.(?:cc|cpp|cu|h|c):\d{1,6}) -> ([1-9]\d?)\b")
+_RESULT = {1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclInternalError", 4: "ncclInvalidArgument",
+           5: "ncclInvalidUsage", 6: "ncclRemoteError", 7: "ncclInProgress"}
+
+
+def nccl_return(text: str) -> Event | None:
+    """NCCL's error return (``… NCCL INFO init.cc:1929 -> 2``): ``error_message`` the site and the code (``init.cc:1929 -> 2``),
+    ``subkind`` the code's name; the process is the NCCL prefix's ``host:pid`` (no rank: queries/_incident.sql ``nccl_alike``),
+    ``cuda_dev`` its ``[dev]`` even where a masked pid (``[REDACTED]:***:***``) hides the prefix."""
+    m = _RETURN.search(text) if " -> " in text else None
+    if not m:
+        return None
+    code, dev = int(m.group(3)), {"cuda_dev": int(m.group(1))} if m.group(1) else {}
+    return {"kind": "nccl_return", "subkind": _RESULT.get(code, f"code_{code}"), "error_message": f"{m.group(2)} -> {code}", **dev}
+
+
 def nccl_other(text: str) -> Event | None:
     if P.ASYNC_TEARDOWN.search(text):
         return {"kind": "nccl_error_other", "subkind": "async_error_teardown"}
@@ -187,4 +205,4 @@ def nccl_other(text: str) -> Event | None:
     return None
 
 
-__all__ = ["Event", "identity", "nccl_other", "process_group", "remote_error", "store_barrier", "to_int", "watchdog"]
+__all__ = ["Event", "identity", "nccl_other", "nccl_return", "process_group", "remote_error", "store_barrier", "to_int", "watchdog"]

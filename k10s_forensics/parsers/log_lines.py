@@ -118,6 +118,8 @@ class BodyAssembler(FailureTable):
             ev["ts"] = ts
             ev["line"] = text[:LINE_CHARS]
         head = events[0]
+        if head["kind"] == "nccl_return":  # NCCL's error return: a line of its own, never part of another's report
+            return self.events.extend(events)
         if self._exit_code_of_report(line_no, head):
             return
         if head.get("_prefix_rank") is not None:
@@ -135,9 +137,7 @@ class BodyAssembler(FailureTable):
     def finish(self) -> list[Event]:
         self._close_entry()
         self.events = resolve_ranks(self.events)  # pasted pod rows: ranks from the layout the body shows
-        for ev in self.events:
-            for key in [k for k in ev if k.startswith("_")]:
-                del ev[key]
+        self.events = [{k: v for k, v in ev.items() if not k.startswith("_")} for ev in self.events]  # the parser's own keys off
         return self.events
 
     # ---- flight recorder context / desync reporter ----------------------------------

@@ -63,6 +63,8 @@ _EVENT_LITERALS = (
     r"NET/Socket ?: Using",
     r"NET/IB ?: Using",
     r"comm 0x[0-9a-fA-F]+ rank \d",
+    # NCCL's error return (`NCCL INFO init.cc:1929 -> 2`): the process's NCCL call failed
+    r"\.(?:cc|cpp|cu|h|c):[0-9]+ -> [1-9]",
     # Xid, desync reports, flight recorder
     r"NVRM: Xid",
     r"Detected mismatch between collectives",
