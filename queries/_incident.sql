@@ -118,6 +118,12 @@ stream_shown AS (  -- a local rank's own output behind torchrun's --tee prefix i
       AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = s.incarnation_uid AND x.kind IN ('python_exception', 'python_traceback')
                   AND regexp_matches(x.line, '^\[default\d+\]:'))
 ),
+hook_logged AS (  -- ranks whose script logged an exception it did not handle as one record and no traceback (its own
+                 -- sys.excepthook: `ERROR train: uncaught KeyError: 'labels'`, parsers/log_failures.py): no failure by itself,
+                 -- it says why a silent exit 1 of that rank reported after it ended (below)
+    SELECT job_key, rank_resolved AS rank, min(ts) AS ts FROM k10s_log
+    WHERE kind = 'logged_exception' AND rank_resolved IS NOT NULL AND job_key IS NOT NULL GROUP BY ALL
+),
 srun_failed AS (  -- srun logs that report a task failing on its own
     SELECT DISTINCT raw_row FROM l WHERE kind = 'process_exit' AND subkind IN ('srun', 'srun_oom') AND exit_code NOT IN (-15, -1, -2)
 ),
@@ -163,7 +169,8 @@ ranked AS (
            tw.rank IS NOT NULL OR wa.event_id IS NOT NULL AS rank_timed_out,
            td.rank IS NOT NULL AS rank_torn_down, rx.rank IS NOT NULL AS rank_raised,
            rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported, sm.raw_row IS NOT NULL AS size_mismatch,
-           sh.incarnation_uid IS NOT NULL AND tb.rank IS NULL AS silent_exit
+           sh.incarnation_uid IS NOT NULL AND tb.rank IS NULL AS silent_exit,
+           hk.rank IS NOT NULL AND coalesce(hk.ts <= l.ts_filled, true) AS hook_logged
     FROM l
     LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
     LEFT JOIN srun_failed sf ON sf.raw_row = l.raw_row
@@ -179,6 +186,7 @@ ranked AS (
     LEFT JOIN torn_down td ON td.job_key = l.job_key AND td.rank = coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END)
     LEFT JOIN stream_shown sh ON sh.incarnation_uid = l.incarnation_uid AND sh.local_rank = l.local_rank
     LEFT JOIN tracebacked tb ON tb.job_key = l.job_key AND tb.rank = coalesce(l.rank_resolved, pr.rank)
+    LEFT JOIN hook_logged hk ON hk.job_key = l.job_key AND hk.rank = coalesce(l.rank_resolved, pr.rank)
 ),
 classified AS (
     SELECT r.*,
@@ -227,6 +235,8 @@ classified AS (
                     WHEN status > 0 AND srun_torn_down THEN NULL
                     -- its own output and its node's tracebacks are in the log, and no traceback of its own: it raised
                     -- nothing (sys.exit(msg), os._exit(1)); the status alone is all there is
+                    -- unless the script's own hook logged the exception it did not handle (one record, no traceback)
+                    WHEN status = 1 AND silent_exit AND hook_logged THEN 'python-exception'
                     WHEN status = 1 AND silent_exit THEN 'exit-1'
                     WHEN status = 1 THEN 'python-exception'
                     WHEN status > 1 THEN 'exit-' || status
