@@ -38,6 +38,12 @@ unplaced AS (  -- jobs of several nodes import-logs made up from a paste it coul
     HAVING count(DISTINCT x.incarnation_uid) = 1 AND count(x.rank) = 0 AND bool_and(p.pod_uid IS NOT NULL)
        AND bool_and(first_node.pod_uid IS NOT NULL)
 ),
+unordered_paste AS (  -- jobs import-logs made up from a paste whose line order nothing proves (its times or tracebacks run
+                     -- both ways: pod label k10s.io/imported-order, parsers/log_newest_first.py): a line with no clock of its
+                     -- own takes none from its neighbours, and no first failure is read from the lines' order (together)
+    SELECT DISTINCT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
+    WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown'
+),
 l AS (  -- only the columns the steps below read; the rest is joined back at the end (docs/architecture.md, "Narrow CTEs")
     SELECT event_id, ts, container, kind, line_no,
         CASE WHEN kind = 'python_exception' AND error_type = 'KeyboardInterrupt' AND job_key IN (SELECT job_key FROM lone_interrupt)
@@ -47,9 +53,9 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
              ELSE rank_resolved END AS rank_resolved,
         local_rank, exit_code,
         error_type, error_message, ran_for_ms, timeout_ms,
-        coalesce(ts,
+        CASE WHEN job_key IN (SELECT job_key FROM unordered_paste) THEN ts ELSE coalesce(ts,
                  last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
-                 first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) AS ts_filled
+                 first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) END AS ts_filled
     FROM k10s_log
     WHERE job_key IS NOT NULL AND container IS NOT NULL
       AND kind IN ('cuda_oom', 'cuda_error', 'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm',
@@ -432,7 +438,12 @@ together AS (  -- the same way and within the same second as the first: failed t
                                    AND regexp_replace(b.error_message, '[0-9]+', '#', 'g') = regexp_replace(f.error_message, '[0-9]+', '#', 'g'))
                                -- one line reporting several failures the same way (a flattened report: the agent's
                                -- line fused with its table) lists them in no order
-                               OR (b.raw_row = f.raw_row AND b.line_no = f.line_no AND b.cause = f.cause))
+                               OR (b.raw_row = f.raw_row AND b.line_no = f.line_no AND b.cause = f.cause)
+                               -- a paste whose line order nothing proves (import-logs' pod label): two failures of the
+                               -- same strength, one of them without a clock of its own, in any way: neither is first
+                               OR ((b.ts_filled IS NULL OR f.ts_filled IS NULL)
+                                   AND b.job_key IN (SELECT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
+                                                     WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown')))
     GROUP BY ALL
 ),
 job_ranks AS (  -- how many ranks each job has (its pods' ranks)
@@ -580,6 +591,10 @@ SELECT
               || ': it fails them all alike, whichever the launcher reports first: no single culprit'
          WHEN d.all_aborted THEN 'every rank aborted (SIGABRT, no watchdog timeout of its own) and nothing failed another way: '
               || 'the same abort in every process, whichever was seen first: no single culprit'
+         WHEN len(d.together_ranks) > 1 AND d.job_key IN (SELECT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
+                                                            WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown')
+              THEN len(d.together_ranks) || ' ranks failed in a paste whose line order is unknown (its times or tracebacks run both '
+                   || 'ways), which cannot order them: no single culprit'
          WHEN len(d.together_ranks) > 1 AND d.first_failure_at IS NULL
               THEN len(d.together_ranks) || ' ranks failed alike in a log without a clock, which cannot order them: no single culprit'
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
