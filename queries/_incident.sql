@@ -256,10 +256,13 @@ classified AS (
                     -- Ray Train's trainer a worker ("Worker 0 has failed.", by world rank)
                     -- JAX's coordination service lost a task (heartbeat timeout, set to ERROR), vLLM's executor a worker
                     -- process that "died unexpectedly": it ended, how is unknown
-                    -- Paddle's legacy launcher's aborted trainer (its rank, no status): the same; and HCCL's rank whose
-                    -- heartbeat its peers lost (Ascend: "Heartbeat Lost Occurred", the process exited or its network went down)
+                    -- Paddle's legacy launcher's aborted trainer (its rank, no status): the same
                     WHEN status IS NULL AND subkind IN ('pod_status', 'ray_actor_died', 'ray_train_worker_failed', 'jax_task_error', 'vllm_worker_died',
-                                                      'paddle_abort', 'hccl_heartbeat_lost') THEN 'exit-unknown'
+                                                      'paddle_abort') THEN 'exit-unknown'
+                    -- HCCL's rank whose heartbeat its peers lost (Ascend: "Heartbeat Lost Occurred", the process exited or its
+                    -- network went down): declared dead by its peers' monitor, as NCCL RAS's dead process (nccl-hang's
+                    -- rank-dead); how it ended is as unknown, so it weighs as exit-unknown does (tier 2, together)
+                    WHEN status IS NULL AND subkind = 'hccl_heartbeat_lost' THEN 'rank-dead'
                     -- torch elastic's @record on a worker that failed "with no error file": the same, unless the agent's
                     -- own report of that failure (its `failed (exitcode: …)` line, its failure table) is in the log,
                     -- which says how it ended (and whether it was torn down): then this line adds nothing
@@ -283,7 +286,7 @@ SELECT
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
     c.kind IN ('python_exception', 'python_traceback') AND coalesce(ls.line_no > c.line_no, false) AS training_went_on,
     CASE WHEN c.cause IS NULL THEN NULL
-         WHEN c.cause IN ('nccl-error', 'exit-unknown') OR c.kind = 'python_traceback' OR (c.kind IN ('torchrun_failure', 'process_exit') AND c.status > 0) THEN 2
+         WHEN c.cause IN ('nccl-error', 'exit-unknown', 'rank-dead') OR c.kind = 'python_traceback' OR (c.kind IN ('torchrun_failure', 'process_exit') AND c.status > 0) THEN 2
          ELSE 1 END AS tier,
     CASE WHEN c.cause IS NOT NULL THEN 'own' ELSE c.victim_role END AS role,
     CASE WHEN c.kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND c.ts_filled IS NOT NULL
@@ -427,7 +430,7 @@ together AS (  -- the same way and within the same second as the first: failed t
                              AND o1.error_type IS NOT DISTINCT FROM o2.error_type
                              AND regexp_replace(o1.error_message, '[0-9]+', '#', 'g')
                                  IS NOT DISTINCT FROM regexp_replace(o2.error_message, '[0-9]+', '#', 'g'))))
-       OR b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause)
+       OR b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause) OR 'rank-dead' IN (b.cause, f.cause)
                                                             OR 'python_traceback' IN (b.kind, f.kind))
                                                            AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
                                -- no clock: ranks that print the same error cannot be ordered (a paste interleaves them),

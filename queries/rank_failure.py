@@ -20,6 +20,7 @@ WHAT = {
     "python-exception": "raised a Python exception",
     "nccl-error": "hit a NCCL error",
     "collective-mismatch": "built a model whose parameters differ from rank 0's (DDP's check across ranks): its collectives could never match",
+    "rank-dead": "was declared dead by its peers' heartbeat monitor (HCCL's Heartbeat Lost: the process exited or its network went down)",
 }
 TITLE = {
     "host-oom-kill": "was killed by the host's OOM killer",
@@ -34,6 +35,7 @@ TITLE = {
     "python-exception": "raised an exception",
     "nccl-error": "hit a NCCL error",
     "collective-mismatch": "built a different model from the other ranks",
+    "rank-dead": "was declared dead by its peers",
 }
 FIX = {
     "host-oom-kill": "Raise the pod's memory limit or the node's free memory; reduce data-loader workers, prefetch and CPU offload on that rank; check `dmesg` on the node for the OOM-killer line.",

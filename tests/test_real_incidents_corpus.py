@@ -143,10 +143,6 @@ NOT_YET: dict[str, str] = {
         "one rank's watchdog (rank 1, wrapped over two lines) in a world of two: one waiter and one silent rank are weak "
         "evidence, said at info (docs/rules.md, nccl-hang), so rank 0 is not named; the note quotes a single example line "
         "(the expectation is low)",
-    "ascend-pytorch-docs-hccl-ei0002-heartbeat-lost-rank1":
-        "rank 1 is right (HCCL's `Cluster Exception Location[IP/ID]:[…/1] … Heartbeat Lost Occurred`); how it ended is not "
-        "said, so the cause is exit-unknown (as JAX's task heartbeat, architecture-objective-26); the expectation calls "
-        "the lost process rank-dead",
     # batch 29
     "FixMatch-pytorch-2-spawn-process0-ddp-init-cut":
         "process 0 is right (spawn's `-- Process 0 terminated with the following error:`); its traceback is cut inside "
