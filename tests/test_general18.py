@@ -124,12 +124,13 @@ def test_a_paste_whose_order_nothing_proves_is_noted_and_left_as_it_is(lines):
 @pytest.mark.parametrize("lines", [
     [_T.format(s) + f"line {s}" for s in (6, 5, 4, 3, 2, 1)],  # newest first: reversed
     [_T.format(s) + f"line {s}" for s in (1, 2, 4, 3, 5, 6, 7)],  # one fall among rises (two processes' buffers)
+    [f"[pod/train-{p}/pytorch] " + _T.format(s).replace("\t", " ") + f"line {s}" for p in range(4) for s in (1, 2)],  # --prefix: pod after pod
     _UPRIGHT,
     [*_tb(0, "KeyError: 'x'", turned=True), *_tb(1, "ValueError: y", turned=True)],  # every traceback turned: newest first
     ["Traceback (most recent call last):", "Traceback (most recent call last):", '  File "a.py", line 1, in <module>',
      '  File "a.py", line 1, in <module>', "KeyError: 'x'", "KeyError: 'x'"],  # untagged processes interleaved
     ["no clock", "no traceback"],
-], ids=["newest-first", "one-fall", "upright", "all-turned", "interleaved", "neither"])
+], ids=["newest-first", "one-fall", "pod-after-pod", "upright", "all-turned", "interleaved", "neither"])
 def test_a_paste_whose_order_is_proven_or_unknowable_by_nothing_is_no_unknown_order(lines):
     assert not order_unknown(lines)
     assert not (newest_first(lines)[1] or "").startswith("line order unknown")

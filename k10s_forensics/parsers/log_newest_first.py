@@ -18,7 +18,8 @@ whichever rank failed LAST reads as the first to fail.
 A paste read as newest first is reversed whole (each line kept as it is). A paste with neither is left as it is: it
 reads as written. A paste whose evidence proves neither order is left as it is too, and noted ``line order unknown``
 (``ORDER_UNKNOWN``): its times both fall and rise (at least 2 of each, the fewer at least a quarter of the changes:
-lines sorted by something else, pieces pasted out of order), its times run one way and at least 2 more of its
+lines sorted by something else, pieces pasted out of order; within each pod's lines where a ``[pod/…]`` tag says whose:
+``kubectl logs --prefix`` lists one pod after another), its times run one way and at least 2 more of its
 tracebacks the other, or, without times, at least 2 tracebacks each way (pieces turned over and pieces upright).
 ``k10s import-logs`` then marks the pods it makes (``k10s.io/imported-order: unknown``), and the rules read no first
 failure from the paste's order: where two ranks failed alike in strength and at least one of the two lines has no
@@ -64,6 +65,19 @@ def _time_turns(lines: list[str]) -> tuple[int, int]:
     return falls, rises
 
 
+_POD_TAG = re.compile(r"^\[pod/[^\]]{1,300}\] ")
+
+
+def _time_turns_per_pod(lines: list[str]) -> tuple[int, int]:
+    """``_time_turns`` within each pod's lines (``kubectl logs --prefix`` lists one pod after another, each in order)."""
+    pods: dict[str, list[str]] = {}
+    for line in lines:
+        m = _POD_TAG.match(line)
+        pods.setdefault(m.group(0) if m else "", []).append(line)
+    turns = [_time_turns(group) for group in pods.values()]
+    return sum(t[0] for t in turns), sum(t[1] for t in turns)
+
+
 def _neighbour(lines: list[str], start: int, step: int, tag: tuple | None) -> str | None:
     """The nearest non-blank line of the same process (the same rank tag) from ``start`` on, going ``step``."""
     i = start
@@ -101,9 +115,10 @@ def reads_newest_first(lines: list[str]) -> bool:
 def order_unknown(lines: list[str]) -> bool:
     """The paste's evidence proves neither order: its times fall and rise alike, its times and its tracebacks disagree,
     or, without times, its tracebacks are turned over and upright alike (see the module doc)."""
-    falls, rises = _time_turns(lines)
+    falls, rises = _time_turns_per_pod(lines)
     if falls >= _BOTH_WAYS and rises >= _BOTH_WAYS and min(falls, rises) * 4 >= falls + rises:
         return True
+    falls, rises = _time_turns(lines)
     turned, upright = _traceback_turns(lines)
     if falls or rises:
         newest = reads_newest_first(lines)
