@@ -130,6 +130,12 @@ hook_logged AS (  -- ranks whose script logged an exception it did not handle as
     SELECT job_key, rank_resolved AS rank, min(ts) AS ts FROM k10s_log
     WHERE kind = 'logged_exception' AND rank_resolved IS NOT NULL AND job_key IS NOT NULL GROUP BY ALL
 ),
+fingerprinted AS (  -- ranks a collective fingerprint report names (torch's `Detected mismatch between collectives on ranks.
+                   -- Rank 1 is running collective: …, but Rank 0 is running …`): the RuntimeError every rank the check
+                   -- compares raises, in older releases without a rank tag, so an exit 1 of such a rank is that raise
+    SELECT DISTINCT job_key, rank_resolved AS rank FROM k10s_log
+    WHERE kind = 'collective_mismatch' AND subkind LIKE 'fingerprint%' AND rank_resolved IS NOT NULL AND job_key IS NOT NULL
+),
 srun_failed AS (  -- srun logs that report a task failing on its own
     SELECT DISTINCT raw_row FROM l WHERE kind = 'process_exit' AND subkind IN ('srun', 'srun_oom') AND exit_code NOT IN (-15, -1, -2)
 ),
@@ -176,7 +182,7 @@ ranked AS (
            td.rank IS NOT NULL AS rank_torn_down, rx.rank IS NOT NULL AS rank_raised,
            rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported, sm.raw_row IS NOT NULL AS size_mismatch,
            sh.incarnation_uid IS NOT NULL AND tb.rank IS NULL AS silent_exit,
-           hk.rank IS NOT NULL AND coalesce(hk.ts <= l.ts_filled, true) AS hook_logged
+           hk.rank IS NOT NULL AND coalesce(hk.ts <= l.ts_filled, true) AS hook_logged, fp.rank IS NOT NULL AS fingerprinted
     FROM l
     LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
     LEFT JOIN srun_failed sf ON sf.raw_row = l.raw_row
@@ -193,6 +199,7 @@ ranked AS (
     LEFT JOIN stream_shown sh ON sh.incarnation_uid = l.incarnation_uid AND sh.local_rank = l.local_rank
     LEFT JOIN tracebacked tb ON tb.job_key = l.job_key AND tb.rank = coalesce(l.rank_resolved, pr.rank)
     LEFT JOIN hook_logged hk ON hk.job_key = l.job_key AND hk.rank = coalesce(l.rank_resolved, pr.rank)
+    LEFT JOIN fingerprinted fp ON fp.job_key = l.job_key AND fp.rank = coalesce(l.rank_resolved, pr.rank)
 ),
 classified AS (
     SELECT r.*,
@@ -241,6 +248,8 @@ classified AS (
                     WHEN status > 0 AND srun_torn_down THEN NULL
                     -- its own output and its node's tracebacks are in the log, and no traceback of its own: it raised
                     -- nothing (sys.exit(msg), os._exit(1)); the status alone is all there is
+                    -- a rank a collective fingerprint report names: its exit 1 is the check's RuntimeError (untagged)
+                    WHEN status = 1 AND fingerprinted AND NOT rank_raised THEN 'collective-mismatch'
                     -- unless the script's own hook logged the exception it did not handle (one record, no traceback)
                     WHEN status = 1 AND silent_exit AND hook_logged THEN 'python-exception'
                     WHEN status = 1 AND silent_exit THEN 'exit-1'

@@ -3,6 +3,7 @@
 * A script's own ``sys.excepthook`` that logs the exception it did not handle as one record, with no traceback, then
   exits 1 (``ERROR train: uncaught KeyError: 'labels'``): the record is no failure by itself, but it says why a rank
   its launcher reports exiting 1 with nothing else of its own ended (``python-exception``, not ``exit-1``).
+* An exit 1 of a rank a collective fingerprint report names is that check's RuntimeError: ``collective-mismatch``.
 * A paste whose line order nothing proves (its times fall and rise alike, its times and tracebacks disagree, or its
   tracebacks are turned over and upright alike): no first failure is read from its order.
 
@@ -79,19 +80,28 @@ _MIXED = [*_tb(0, "KeyError: 'labels'"), *_tb(1, "ValueError: bad batch", turned
 _UPRIGHT = [*_tb(0, "KeyError: 'labels'"), *_tb(1, "ValueError: bad batch"), *_tb(2, _TEARDOWN), *_tb(3, _TEARDOWN)]
 
 
+_FINGERPRINT = ("RuntimeError: Detected mismatch between collectives on ranks. Rank 1 is running collective: CollectiveFingerPrint("
+                "SequenceNumber=485, OpType=ALLREDUCE, TensorShape=[25], TensorDtypes=Float, TensorDeviceTypes=TensorOptions(dtype=float "
+                "(default), device=cuda)), but Rank 0 is running collective: CollectiveFingerPrint(SequenceNumber=485, OpType=BROADCAST, "
+                "TensorShape=[1], TensorDtypes=Long, TensorDeviceTypes=TensorOptions(dtype=long int, device=cuda)).")
+_EXIT0 = ("[2024-02-09 09:09:15,164] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 0 "
+          "(pid: 170581) of binary: /usr/bin/python3.10")
+
+
 def _inputs() -> list[list[str]]:
     texts = _hook_texts()
     assert _HOOK in texts[0]
     loguru = [t.replace(_HOOK, "| ERROR    | __main__:hook:12 - Unhandled exception KeyError('labels')") for t in texts]
     cut = ["".join(ln for ln in t.splitlines(keepends=True) if _HOOK not in ln) for t in texts]
-    return [loguru, cut, ["\n".join(_MIXED) + "\n"], ["\n".join(_UPRIGHT) + "\n"]]
+    return [loguru, cut, ["\n".join(_MIXED) + "\n"], ["\n".join(_UPRIGHT) + "\n"], [f"{_FINGERPRINT}\n{_EXIT0}\n"],
+            [f"RuntimeError: boom\n{_EXIT0}\n"]]
 
 
 @pytest.fixture(scope="module")
 def _findings(tmp_path_factory) -> list[list[dict]]:
     tmp = tmp_path_factory.mktemp("general18")
     bundles = [import_logs([LogSource(f"node{n}.log", t) for n, t in enumerate(texts)], tmp / str(i), job="train",
-                           namespace="team-a", now=CAPTURED, world_size=4, derive=False)[0]
+                           namespace="team-a", now=CAPTURED, world_size=4 if i < 4 else 2, derive=False)[0]
                for i, texts in enumerate(_inputs())]
     from k10s_forensics.analyze.runner import analyze
 
@@ -143,3 +153,12 @@ def test_no_first_failure_is_read_from_a_paste_whose_order_nothing_proves(_findi
     assert named(_findings[2]) == []
     reasons = [f["title"] + " " + str(f["evidence"]) for f in _findings[2] if f["rule"] == "rank-failure"]
     assert any("line order is unknown" in r for r in reasons), reasons
+
+
+def test_an_exit_1_of_a_rank_a_fingerprint_report_names_is_that_mismatch(_findings):
+    """torch's untagged `Detected mismatch between collectives on ranks. Rank 1 is running …, but Rank 0 is running …` above
+    torchrun's `failed (exitcode: 1) local_rank: 0`: rank 0's exit is the check's RuntimeError, a collective mismatch (the
+    rank is the launcher's, as before); another untagged error above the same exit stays python-exception."""
+    assert ("collective-mismatch", [0]) in named(_findings[4])
+    assert not [f for f in _findings[4] if f["severity"] in ("critical", "warning") and f["ranks"] == [1]]
+    assert named(_findings[5]) == [("python-exception", [0])]

@@ -35,8 +35,6 @@ SILENT_IN_PASTE = "a rank missing from the paste reads as silent (never-joined);
 NOT_YET: dict[str, str] = {
     "nccl-1911-ras-allgather-opcount-mismatch":
         "RAS MISMATCH lists only the 2 ranks ahead; the 30 behind are said as a group, not named",
-    "speechbrain-2401-checkpoint-broadcast-vs-allreduce":
-        "a 2-rank fingerprint mismatch has no majority: the rank is named by its exit, the cause python-exception",
     "Step-Video-T2V-8-rank3-oom-root-cause-rank2":
         "expects both ranks 2 and 3; rank 2's own failure is not in the excerpt, rank 3's OOM is named",
     "vllm-4108-ray-worker-abort-and-driver-ima":
