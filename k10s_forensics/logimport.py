@@ -40,11 +40,13 @@ from k10s_forensics.parsers.log_launcher_prefix import split_launcher
 from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_time import dated_ts
 from k10s_forensics.parsers.log_notebook import notebook_text
+from k10s_forensics.parsers.log_newest_first import ORDER_UNKNOWN as LINE_ORDER_UNKNOWN
 from k10s_forensics.parsers.log_paste import repair_paste
 from k10s_forensics.parsers.log_paths import path_names, source_name
 from k10s_forensics.parsers.log_exports import split_export
 from k10s_forensics.parsers.log_pod_prefix import split_files, split_source
-from k10s_forensics.parsers.k8s_runtime import ASSUMED, IMPORTED_ANNOTATION, LAYOUT_LABEL  # the parser reads what the importer writes
+from k10s_forensics.parsers.k8s_runtime import (ASSUMED, IMPORTED_ANNOTATION, LAYOUT_LABEL,  # the parser reads what the importer writes
+                                                 ORDER_LABEL, ORDER_UNKNOWN)
 
 MAX_SOURCE_BYTES = 256 << 20
 #: More processes than this on one node is never a guess the importer makes on its own
@@ -121,7 +123,7 @@ def _assumed(layout: Layout, sources: list[LogSource]) -> bool:
 
 
 def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sources: list[str],
-             assumed: bool = False) -> list[dict[str, Any]]:
+             assumed: bool = False, unordered: bool = False) -> list[dict[str, Any]]:
     """The PyTorchJob and one running pod per node, as the API would list them."""
     gpus = str(layout.nproc_per_node)
     annotations = {IMPORTED_ANNOTATION: "true"}
@@ -146,7 +148,7 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
         pod_ip = f"10.{200 + node_rank // 62500}.{node_rank // 250 % 250}.{node_rank % 250 + 2}"
         labels = {"training.kubeflow.org/job-name": job, "training.kubeflow.org/replica-type": rtype,
                   "training.kubeflow.org/replica-index": str(0 if node_rank == 0 else node_rank - 1),
-                  **({LAYOUT_LABEL: ASSUMED} if assumed else {})}
+                  **({LAYOUT_LABEL: ASSUMED} if assumed else {}), **({ORDER_LABEL: ORDER_UNKNOWN} if unordered else {})}
         source = sources[node_rank] if node_rank < len(sources) else None
         pod_ann = dict(annotations, **({"k10s.io/imported-from": source} if source else {}))
         bodies.append({
@@ -263,7 +265,8 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     writer = BundleWriter(out, manifest)
     names = [s.name for s in sources] if len(sources) > 1 else [sources[0].name] * layout.nodes
     layout.rank_unknown = _assumed(layout, sources)
-    for body in _objects(namespace, job, layout, started, names, layout.rank_unknown):
+    unordered = any(n.startswith(LINE_ORDER_UNKNOWN) for notes in layout.repairs.values() for n in notes)
+    for body in _objects(namespace, job, layout, started, names, layout.rank_unknown, unordered):
         meta = body["metadata"]
         writer.add("objects", {"captured_at": ended, "api_version": body["apiVersion"], "kind": body["kind"],
                                "namespace": meta.get("namespace"), "name": meta["name"], "uid": meta["uid"], "body": json.dumps(body)})

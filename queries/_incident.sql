@@ -38,6 +38,12 @@ unplaced AS (  -- jobs of several nodes import-logs made up from a paste it coul
     HAVING count(DISTINCT x.incarnation_uid) = 1 AND count(x.rank) = 0 AND bool_and(p.pod_uid IS NOT NULL)
        AND bool_and(first_node.pod_uid IS NOT NULL)
 ),
+unordered_paste AS (  -- jobs import-logs made up from a paste whose line order nothing proves (its times or tracebacks run
+                     -- both ways: pod label k10s.io/imported-order, parsers/log_newest_first.py): a line with no clock of its
+                     -- own takes none from its neighbours, and no first failure is read from the lines' order (together)
+    SELECT DISTINCT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
+    WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown'
+),
 l AS (  -- only the columns the steps below read; the rest is joined back at the end (docs/architecture.md, "Narrow CTEs")
     SELECT event_id, ts, container, kind, line_no,
         CASE WHEN kind = 'python_exception' AND error_type = 'KeyboardInterrupt' AND job_key IN (SELECT job_key FROM lone_interrupt)
@@ -47,9 +53,9 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
              ELSE rank_resolved END AS rank_resolved,
         local_rank, exit_code,
         error_type, error_message, ran_for_ms, timeout_ms,
-        coalesce(ts,
+        CASE WHEN job_key IN (SELECT job_key FROM unordered_paste) THEN ts ELSE coalesce(ts,
                  last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
-                 first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) AS ts_filled
+                 first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) END AS ts_filled
     FROM k10s_log
     WHERE job_key IS NOT NULL AND container IS NOT NULL
       AND kind IN ('cuda_oom', 'cuda_error', 'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm',
@@ -118,6 +124,18 @@ stream_shown AS (  -- a local rank's own output behind torchrun's --tee prefix i
       AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = s.incarnation_uid AND x.kind IN ('python_exception', 'python_traceback')
                   AND regexp_matches(x.line, '^\[default\d+\]:'))
 ),
+hook_logged AS (  -- ranks whose script logged an exception it did not handle as one record and no traceback (its own
+                 -- sys.excepthook: `ERROR train: uncaught KeyError: 'labels'`, parsers/log_failures.py): no failure by itself,
+                 -- it says why a silent exit 1 of that rank reported after it ended (below)
+    SELECT job_key, rank_resolved AS rank, min(ts) AS ts FROM k10s_log
+    WHERE kind = 'logged_exception' AND rank_resolved IS NOT NULL AND job_key IS NOT NULL GROUP BY ALL
+),
+fingerprinted AS (  -- ranks a collective fingerprint report names (torch's `Detected mismatch between collectives on ranks.
+                   -- Rank 1 is running collective: …, but Rank 0 is running …`): the RuntimeError every rank the check
+                   -- compares raises, in older releases without a rank tag, so an exit 1 of such a rank is that raise
+    SELECT DISTINCT job_key, rank_resolved AS rank FROM k10s_log
+    WHERE kind = 'collective_mismatch' AND subkind LIKE 'fingerprint%' AND rank_resolved IS NOT NULL AND job_key IS NOT NULL
+),
 srun_failed AS (  -- srun logs that report a task failing on its own
     SELECT DISTINCT raw_row FROM l WHERE kind = 'process_exit' AND subkind IN ('srun', 'srun_oom') AND exit_code NOT IN (-15, -1, -2)
 ),
@@ -163,7 +181,8 @@ ranked AS (
            tw.rank IS NOT NULL OR wa.event_id IS NOT NULL AS rank_timed_out,
            td.rank IS NOT NULL AS rank_torn_down, rx.rank IS NOT NULL AS rank_raised,
            rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported, sm.raw_row IS NOT NULL AS size_mismatch,
-           sh.incarnation_uid IS NOT NULL AND tb.rank IS NULL AS silent_exit
+           sh.incarnation_uid IS NOT NULL AND tb.rank IS NULL AS silent_exit,
+           hk.rank IS NOT NULL AND coalesce(hk.ts <= l.ts_filled, true) AS hook_logged, fp.rank IS NOT NULL AS fingerprinted
     FROM l
     LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
     LEFT JOIN srun_failed sf ON sf.raw_row = l.raw_row
@@ -179,6 +198,8 @@ ranked AS (
     LEFT JOIN torn_down td ON td.job_key = l.job_key AND td.rank = coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END)
     LEFT JOIN stream_shown sh ON sh.incarnation_uid = l.incarnation_uid AND sh.local_rank = l.local_rank
     LEFT JOIN tracebacked tb ON tb.job_key = l.job_key AND tb.rank = coalesce(l.rank_resolved, pr.rank)
+    LEFT JOIN hook_logged hk ON hk.job_key = l.job_key AND hk.rank = coalesce(l.rank_resolved, pr.rank)
+    LEFT JOIN fingerprinted fp ON fp.job_key = l.job_key AND fp.rank = coalesce(l.rank_resolved, pr.rank)
 ),
 classified AS (
     SELECT r.*,
@@ -227,6 +248,10 @@ classified AS (
                     WHEN status > 0 AND srun_torn_down THEN NULL
                     -- its own output and its node's tracebacks are in the log, and no traceback of its own: it raised
                     -- nothing (sys.exit(msg), os._exit(1)); the status alone is all there is
+                    -- a rank a collective fingerprint report names: its exit 1 is the check's RuntimeError (untagged)
+                    WHEN status = 1 AND fingerprinted AND NOT rank_raised THEN 'collective-mismatch'
+                    -- unless the script's own hook logged the exception it did not handle (one record, no traceback)
+                    WHEN status = 1 AND silent_exit AND hook_logged THEN 'python-exception'
                     WHEN status = 1 AND silent_exit THEN 'exit-1'
                     WHEN status = 1 THEN 'python-exception'
                     WHEN status > 1 THEN 'exit-' || status
@@ -240,10 +265,13 @@ classified AS (
                     -- Ray Train's trainer a worker ("Worker 0 has failed.", by world rank)
                     -- JAX's coordination service lost a task (heartbeat timeout, set to ERROR), vLLM's executor a worker
                     -- process that "died unexpectedly": it ended, how is unknown
-                    -- Paddle's legacy launcher's aborted trainer (its rank, no status): the same; and HCCL's rank whose
-                    -- heartbeat its peers lost (Ascend: "Heartbeat Lost Occurred", the process exited or its network went down)
+                    -- Paddle's legacy launcher's aborted trainer (its rank, no status): the same
                     WHEN status IS NULL AND subkind IN ('pod_status', 'ray_actor_died', 'ray_train_worker_failed', 'jax_task_error', 'vllm_worker_died',
-                                                      'paddle_abort', 'hccl_heartbeat_lost') THEN 'exit-unknown'
+                                                      'paddle_abort') THEN 'exit-unknown'
+                    -- HCCL's rank whose heartbeat its peers lost (Ascend: "Heartbeat Lost Occurred", the process exited or its
+                    -- network went down): declared dead by its peers' monitor, as NCCL RAS's dead process (nccl-hang's
+                    -- rank-dead); how it ended is as unknown, so it weighs as exit-unknown does (tier 2, together)
+                    WHEN status IS NULL AND subkind = 'hccl_heartbeat_lost' THEN 'rank-dead'
                     -- torch elastic's @record on a worker that failed "with no error file": the same, unless the agent's
                     -- own report of that failure (its `failed (exitcode: …)` line, its failure table) is in the log,
                     -- which says how it ended (and whether it was torn down): then this line adds nothing
@@ -267,7 +295,7 @@ SELECT
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
     c.kind IN ('python_exception', 'python_traceback') AND coalesce(ls.line_no > c.line_no, false) AS training_went_on,
     CASE WHEN c.cause IS NULL THEN NULL
-         WHEN c.cause IN ('nccl-error', 'exit-unknown') OR c.kind = 'python_traceback' OR (c.kind IN ('torchrun_failure', 'process_exit') AND c.status > 0) THEN 2
+         WHEN c.cause IN ('nccl-error', 'exit-unknown', 'rank-dead') OR c.kind = 'python_traceback' OR (c.kind IN ('torchrun_failure', 'process_exit') AND c.status > 0) THEN 2
          ELSE 1 END AS tier,
     CASE WHEN c.cause IS NOT NULL THEN 'own' ELSE c.victim_role END AS role,
     CASE WHEN c.kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND c.ts_filled IS NOT NULL
@@ -411,7 +439,7 @@ together AS (  -- the same way and within the same second as the first: failed t
                              AND o1.error_type IS NOT DISTINCT FROM o2.error_type
                              AND regexp_replace(o1.error_message, '[0-9]+', '#', 'g')
                                  IS NOT DISTINCT FROM regexp_replace(o2.error_message, '[0-9]+', '#', 'g'))))
-       OR b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause)
+       OR b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause) OR 'rank-dead' IN (b.cause, f.cause)
                                                             OR 'python_traceback' IN (b.kind, f.kind))
                                                            AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
                                -- no clock: ranks that print the same error cannot be ordered (a paste interleaves them),
@@ -422,7 +450,12 @@ together AS (  -- the same way and within the same second as the first: failed t
                                    AND regexp_replace(b.error_message, '[0-9]+', '#', 'g') = regexp_replace(f.error_message, '[0-9]+', '#', 'g'))
                                -- one line reporting several failures the same way (a flattened report: the agent's
                                -- line fused with its table) lists them in no order
-                               OR (b.raw_row = f.raw_row AND b.line_no = f.line_no AND b.cause = f.cause))
+                               OR (b.raw_row = f.raw_row AND b.line_no = f.line_no AND b.cause = f.cause)
+                               -- a paste whose line order nothing proves (import-logs' pod label): two failures of the
+                               -- same strength, one of them without a clock of its own, in any way: neither is first
+                               OR ((b.ts_filled IS NULL OR f.ts_filled IS NULL)
+                                   AND b.job_key IN (SELECT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
+                                                     WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown')))
     GROUP BY ALL
 ),
 job_ranks AS (  -- how many ranks each job has (its pods' ranks)
@@ -595,6 +628,10 @@ SELECT
               || ': it fails them all alike, whichever the launcher reports first: no single culprit'
          WHEN d.all_aborted THEN 'every rank aborted (SIGABRT, no watchdog timeout of its own) and nothing failed another way: '
               || 'the same abort in every process, whichever was seen first: no single culprit'
+         WHEN len(d.together_ranks) > 1 AND d.job_key IN (SELECT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
+                                                            WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown')
+              THEN len(d.together_ranks) || ' ranks failed in a paste whose line order is unknown (its times or tracebacks run both '
+                   || 'ways), which cannot order them: no single culprit'
          WHEN len(d.together_ranks) > 1 AND d.first_failure_at IS NULL
               THEN len(d.together_ranks) || ' ranks failed alike in a log without a clock, which cannot order them: no single culprit'
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'

@@ -19,7 +19,9 @@ WHAT = {
     "cuda-error": "hit a CUDA error",
     "python-exception": "raised a Python exception",
     "nccl-error": "hit a NCCL error",
-    "collective-mismatch": "built a model whose parameters differ from rank 0's (DDP's check across ranks): its collectives could never match",
+    "collective-mismatch": ("did not match the other ranks' collectives (DDP's model check or the collective fingerprint check "
+                            "across ranks): a model or a collective call that differs by rank"),
+    "rank-dead": "was declared dead by its peers' heartbeat monitor (HCCL's Heartbeat Lost: the process exited or its network went down)",
 }
 TITLE = {
     "host-oom-kill": "was killed by the host's OOM killer",
@@ -33,7 +35,8 @@ TITLE = {
     "cuda-error": "hit a CUDA error",
     "python-exception": "raised an exception",
     "nccl-error": "hit a NCCL error",
-    "collective-mismatch": "built a different model from the other ranks",
+    "collective-mismatch": "did not match the other ranks' collectives",
+    "rank-dead": "was declared dead by its peers",
 }
 FIX = {
     "host-oom-kill": "Raise the pod's memory limit or the node's free memory; reduce data-loader workers, prefetch and CPU offload on that rank; check `dmesg` on the node for the OOM-killer line.",
@@ -44,7 +47,7 @@ FIX = {
     "segfault": "Get a core dump or faulthandler trace of that rank (PYTHONFAULTHANDLER=1); check native extensions and the driver/CUDA versions on its node.",
     "cuda-error": "Drain the node and check the GPU (see gpu-health, dmesg Xids); restart from the last checkpoint on healthy nodes.",
     "python-exception": "Read that rank's traceback; the other ranks' errors are the teardown, not the cause.",
-    "collective-mismatch": "Make that rank build the same model as the others: a config, checkpoint or code path that differs by rank (a layer size, a frozen or extra module) changes its parameters.",
+    "collective-mismatch": "Make that rank build the same model and call the same collectives as the others: a config, checkpoint or code path that differs by rank (a layer size, a frozen or extra module, a save or eval step one rank runs) changes its parameters or its calls.",
     "sigsys": "A system call the container's seccomp profile forbids: check the pod's securityContext.seccompProfile and the runtime's default profile against what that rank's libraries call.",
     "sigxcpu": "A CPU-time limit (ulimit -t, RLIMIT_CPU) ran out: check the limits the container or the batch system sets.",
     "sigxfsz": "A file-size limit (ulimit -f, RLIMIT_FSIZE) was hit, often by a checkpoint or log: check the container's limits.",

@@ -22,7 +22,7 @@
 --   to oom-cascade.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, collective-mismatch (DDP's model check across ranks), nccl-error, exit-<code>, exit-unknown
+--   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, collective-mismatch (DDP's model check across ranks), nccl-error, exit-<code>, exit-unknown, rank-dead (HCCL's lost heartbeat)
 --   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit), info (no single culprit here, or an exit status only, and other hang evidence names another culprit)
 --   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
 --   pods VARCHAR[]             -- its pod

@@ -99,7 +99,7 @@ def test_hccl_s_ip_id_notation_names_ranks_of_the_world():
 def test_a_lost_heartbeat_names_that_rank(tmp_path):
     text = "\n".join(["EI0002: [PID: 7277] 2024-11-28-11:59:30.645.648 The wait execution of the Notify register times out.",
                       LOST.format(rank=1, what="Heartbeat Lost Occurred"), ""])
-    assert _named(tmp_path, text) == [("rank-failure", "exit-unknown", [1])]
+    assert _named(tmp_path, text) == [("rank-failure", "rank-dead", [1])]  # declared dead by its peers (session 18)
 
 
 # ---- a torch build without the backend -------------------------------------------------------------

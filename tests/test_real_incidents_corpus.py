@@ -35,8 +35,6 @@ SILENT_IN_PASTE = "a rank missing from the paste reads as silent (never-joined);
 NOT_YET: dict[str, str] = {
     "nccl-1911-ras-allgather-opcount-mismatch":
         "RAS MISMATCH lists only the 2 ranks ahead; the 30 behind are said as a group, not named",
-    "speechbrain-2401-checkpoint-broadcast-vs-allreduce":
-        "a 2-rank fingerprint mismatch has no majority: the rank is named by its exit, the cause python-exception",
     "Step-Video-T2V-8-rank3-oom-root-cause-rank2":
         "expects both ranks 2 and 3; rank 2's own failure is not in the excerpt, rank 3's OOM is named",
     "vllm-4108-ray-worker-abort-and-driver-ima":
@@ -140,10 +138,6 @@ NOT_YET: dict[str, str] = {
         "one rank's watchdog (rank 1, wrapped over two lines) in a world of two: one waiter and one silent rank are weak "
         "evidence, said at info (docs/rules.md, nccl-hang), so rank 0 is not named; the note quotes a single example line "
         "(the expectation is low)",
-    "ascend-pytorch-docs-hccl-ei0002-heartbeat-lost-rank1":
-        "rank 1 is right (HCCL's `Cluster Exception Location[IP/ID]:[…/1] … Heartbeat Lost Occurred`); how it ended is not "
-        "said, so the cause is exit-unknown (as JAX's task heartbeat, architecture-objective-26); the expectation calls "
-        "the lost process rank-dead",
     # batch 29
     "FixMatch-pytorch-2-spawn-process0-ddp-init-cut":
         "process 0 is right (spawn's `-- Process 0 terminated with the following error:`); its traceback is cut inside "

@@ -17,6 +17,7 @@ from k10s_forensics.parsers.common import normalize_pci_bus_id, size_to_mib
 from k10s_forensics.parsers.log_failures import cuda_error as _cuda_error
 from k10s_forensics.parsers.log_failures import fatal_signal as _fatal_signal
 from k10s_forensics.parsers.log_failures import launcher_exit as _launcher
+from k10s_forensics.parsers.log_failures import logged_uncaught as _logged_uncaught
 from k10s_forensics.parsers.log_failures import py_exception as _py_exception
 from k10s_forensics.parsers.log_failures import srun_tasks as _srun_tasks
 from k10s_forensics.parsers.log_failures import store_timeout as _store_timeout
@@ -185,7 +186,8 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
         events = [ev] if ev else _identity(text)
     if not events:
         norm = norm if norm is not None else normalize(text)
-        ev = _nccl_other(text) or _py_exception(norm.text, norm.rank is not None or norm.local_rank is not None)
+        ev = (_nccl_other(text) or _py_exception(norm.text, norm.rank is not None or norm.local_rank is not None)
+              or _logged_uncaught(norm.text))
         events = [ev] if ev else []
     return _finish(text, events, norm)
 

@@ -195,6 +195,27 @@ def _own_bare_timeout(name: str, text: str) -> bool:
     return not text and name.rsplit(".", 1)[-1] == "TimeoutError"
 
 
+#: A script's own ``sys.excepthook`` (or a ``try``/``except`` around ``main``) that logs the exception it did not
+#: handle as one record and no traceback, then exits 1: ``ERROR train: uncaught KeyError: 'labels'``,
+#: ``CRITICAL:root:Unhandled exception: ValueError: bad``, loguru's ``Unhandled exception ValueError('bad')``. Only
+#: the words uncaught / unhandled and a Python exception's name: a handled, retried error logged alike says neither
+LOGGED_UNCAUGHT = re.compile(
+    r"(?:^|[\s:|\-\]])(?:[Uu]ncaught|[Uu]nhandled|UNCAUGHT|UNHANDLED)(?: [Ee]xception(?: in [\w.<>-]{1,80})?)?[:,]? {1,3}"
+    r"(?:[Ee]xception:? )?((?:[A-Za-z_]\w{0,80}\.){0,8}_{0,2}[A-Z]\w{0,80}(?:Error|Exception|Interrupt))"
+    r"(?:(?::|:? -) ?(.{0,300})|\((.{0,300})\))?\s*$")
+
+
+def logged_uncaught(message: str) -> Event | None:
+    """A logging record of an exception the program did not handle, with no traceback (``LOGGED_UNCAUGHT``): no
+    failure by itself; it says why a rank its launcher reports exiting 1 ended (queries/_incident.sql)."""
+    m = LOGGED_UNCAUGHT.search(message) if "ncaught" in message or "nhandled" in message or "NCAUGHT" in message \
+        or "NHANDLED" in message else None
+    if m is None or m.group(1).endswith(P.LAUNCHER_EXCEPTIONS):
+        return None
+    text = (m.group(2) if m.group(2) is not None else m.group(3) or "").strip()
+    return {"kind": "logged_exception", "subkind": "uncaught", "error_type": m.group(1)[:200], "error_message": text[:300] or None}
+
+
 def _own_store_wait(text: str) -> bool:
     """A store wait that timed out on keys of the program's own (``store.wait(["ready-103"])`` on a ``TCPStore``),
     no peer's, group's or launcher's: nothing another rank was to do is named, the rank's own step failed."""
@@ -202,4 +223,4 @@ def _own_store_wait(text: str) -> bool:
     return m is not None and not GROUP_STORE_KEY.search(m.group(1))
 
 
-__all__ = ["cuda_error", "fatal_signal", "launcher_exit", "py_exception", "srun_tasks", "store_timeout"]
+__all__ = ["cuda_error", "fatal_signal", "launcher_exit", "logged_uncaught", "py_exception", "srun_tasks", "store_timeout"]

@@ -15,8 +15,15 @@ whichever rank failed LAST reads as the first to fail.
   turned over. More
   headers turned over than upright, and no time rising against them, read as newest first.
 
-A paste read as newest first is reversed whole (each line kept as it is). Times and tracebacks that disagree, or a
-paste with neither, are left as they are: nothing in it tells the order (docs/import.md).
+A paste read as newest first is reversed whole (each line kept as it is). A paste with neither is left as it is: it
+reads as written. A paste whose evidence proves neither order is left as it is too, and noted ``line order unknown``
+(``ORDER_UNKNOWN``): its times both fall and rise (at least 2 of each, the fewer at least a quarter of the changes:
+lines sorted by something else, pieces pasted out of order; within each pod's lines where a ``[pod/…]`` tag says whose:
+``kubectl logs --prefix`` lists one pod after another), its times run one way and at least 2 more of its
+tracebacks the other, or, without times, at least 2 tracebacks each way (pieces turned over and pieces upright).
+``k10s import-logs`` then marks the pods it makes (``k10s.io/imported-order: unknown``), and the rules read no first
+failure from the paste's order: where two ranks failed alike in strength and at least one of the two lines has no
+clock of its own, neither is first (queries/_incident.sql, ``together``).
 """
 
 from __future__ import annotations
@@ -31,6 +38,10 @@ _TAG = re.compile(r"\[rank(\d{1,7})\]:|\[rank=(\d{1,7})\]|\[default(\d{1,5})\]:|
 _NEAR = 6
 _MIN_FALLS = 3
 _SHARE = 0.9
+#: evidence both ways: at least this many of each (times' falls and rises, tracebacks turned and upright)
+_BOTH_WAYS = 2
+#: the note a paste whose order nothing proves gets (logimport.py reads it)
+ORDER_UNKNOWN = "line order unknown"
 
 
 def _stamp(line: str) -> str | None:
@@ -52,6 +63,19 @@ def _time_turns(lines: list[str]) -> tuple[int, int]:
     falls = sum(a > b for a, b in zip(stamps, stamps[1:]))
     rises = sum(a < b for a, b in zip(stamps, stamps[1:]))
     return falls, rises
+
+
+_POD_TAG = re.compile(r"^\[pod/[^\]]{1,300}\] ")
+
+
+def _time_turns_per_pod(lines: list[str]) -> tuple[int, int]:
+    """``_time_turns`` within each pod's lines (``kubectl logs --prefix`` lists one pod after another, each in order)."""
+    pods: dict[str, list[str]] = {}
+    for line in lines:
+        m = _POD_TAG.match(line)
+        pods.setdefault(m.group(0) if m else "", []).append(line)
+    turns = [_time_turns(group) for group in pods.values()]
+    return sum(t[0] for t in turns), sum(t[1] for t in turns)
 
 
 def _neighbour(lines: list[str], start: int, step: int, tag: tuple | None) -> str | None:
@@ -88,8 +112,25 @@ def reads_newest_first(lines: list[str]) -> bool:
     return turned > upright
 
 
+def order_unknown(lines: list[str]) -> bool:
+    """The paste's evidence proves neither order: its times fall and rise alike, its times and its tracebacks disagree,
+    or, without times, its tracebacks are turned over and upright alike (see the module doc)."""
+    falls, rises = _time_turns_per_pod(lines)
+    if falls >= _BOTH_WAYS and rises >= _BOTH_WAYS and min(falls, rises) * 4 >= falls + rises:
+        return True
+    falls, rises = _time_turns(lines)
+    turned, upright = _traceback_turns(lines)
+    if falls or rises:
+        newest = reads_newest_first(lines)
+        return (upright - turned if newest else turned - upright) >= _BOTH_WAYS
+    return turned >= _BOTH_WAYS and upright >= _BOTH_WAYS
+
+
 def newest_first(lines: list[str]) -> tuple[list[str], str | None]:
-    """``lines`` in the order they were written, and a note, when the paste lists the newest line first."""
+    """``lines`` in the order they were written, and a note, when the paste lists the newest line first; the lines as
+    they are and the ``ORDER_UNKNOWN`` note when nothing proves either order."""
+    if order_unknown(lines):
+        return lines, f"{ORDER_UNKNOWN} (times and tracebacks run both ways: no first failure is read from it)"
     if not reads_newest_first(lines):
         return lines, None
     end = len(lines)
@@ -98,4 +139,4 @@ def newest_first(lines: list[str]) -> tuple[list[str], str | None]:
     return lines[:end][::-1] + lines[end:], f"newest first ({end} lines reversed)"
 
 
-__all__ = ["newest_first", "reads_newest_first"]
+__all__ = ["ORDER_UNKNOWN", "newest_first", "order_unknown", "reads_newest_first"]

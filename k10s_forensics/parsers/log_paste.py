@@ -21,7 +21,8 @@
    came before it on that line is cut where the interrupt fell, no line the program wrote (a cut
    ``Connection closed by pe`` reads as a failure of its own);
 6. **newest first**: a console's rows copied newest line first (its times falling, its tracebacks' headers below
-   their frames) are put back in the order they were written (``log_newest_first``);
+   their frames) are put back in the order they were written (``log_newest_first``); a paste whose times or tracebacks
+   run both ways is left as it is, noted ``line order unknown`` (no first failure is read from its order);
 6. **terminal wrapping**: lines cut at the terminal's width (any width from 40 columns), with or
    without padding spaces to it (``log_unwrap``);
 6. **one known wording cut in two** where the paste wrapped only that line (``log_cut_wordings``);

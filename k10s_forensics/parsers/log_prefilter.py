@@ -106,6 +106,8 @@ _EVENT_LITERALS = (
     # torch.utils.checkpoint's CheckpointError body below a cut headline (log_failures.CHECKPOINT_BODY)
     r"recomputed metadata: \{'shape'",
     r"Number of tensors saved during recomputation: \d",
+    # a script's own excepthook logging the exception it did not handle, no traceback (log_failures.LOGGED_UNCAUGHT)
+    r"(?:[Uu]ncaught|[Uu]nhandled|UNCAUGHT|UNHANDLED) [A-Za-z_]",
     # Python's report of an exception it ignored (a __del__, an atexit callback): the traceback under it is no failure
     r"Exception ignored (?:in|while|on)\b",
     # a logged exception the program will retry: the record right above its traceback (log_owners.py)
