@@ -424,24 +424,26 @@ together AS (  -- the same way and within the same second as the first: failed t
               -- traceback cut before its exception, says no way: it cannot be told apart from the first's)
     SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause ORDER BY b.cause) AS causes
     FROM best b JOIN first f USING (job_key, incident)
-    WHERE (b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.rank_eff <> f.rank_eff
+    WHERE (b.rank_eff <> f.rank_eff
            -- no clock: another rank's traceback cut before its exception may be the same error as the first's, or
            -- its own; a paste cannot order the two (docs/rules.md, "Session 16: controls")
-           AND ((b.kind = 'python_traceback'
+           AND ((b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.kind = 'python_traceback'
                  -- unless the agent was tearing the workers down (its `closing signal SIGTERM`): a traceback cut then
                  -- is the terminated process's, not a failure to order against the first's
                  AND NOT EXISTS (SELECT 1 FROM k10s_log s WHERE s.job_key = b.job_key AND s.kind = 'torchrun_sigterm'))
-                -- no clock: a line of the first rank's is printed alike by another rank (the same error, the first
+                -- no clock of their own (none, or one borrowed from a stamped line nearby: docs/rules.md, "Session 18"):
+                -- a line of the first rank's is printed alike by another rank (the same error, the first
                 -- rank's with a line of detail more): the first rank's strongest line is not a failure of its own
-                OR EXISTS (SELECT 1 FROM own o1 JOIN own o2 USING (job_key, incident, kind, cause)
+                OR (b.ts_own IS NULL AND f.ts_own IS NULL
+                AND EXISTS (SELECT 1 FROM own o1 JOIN own o2 USING (job_key, incident, kind, cause)
                            WHERE o1.job_key = b.job_key AND o1.incident = b.incident AND o1.rank_eff = b.rank_eff
-                             AND o2.rank_eff = f.rank_eff AND o1.ts_filled IS NULL AND o2.ts_filled IS NULL
+                             AND o2.rank_eff = f.rank_eff AND o1.ts_own IS NULL AND o2.ts_own IS NULL
                              -- an error the rank printed, not an exit a launcher reports alike for every task
                              AND o1.kind NOT IN ('python_traceback', 'process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn')
                              AND o1.subkind IS NOT DISTINCT FROM o2.subkind
                              AND o1.error_type IS NOT DISTINCT FROM o2.error_type
                              AND regexp_replace(o1.error_message, '[0-9]+', '#', 'g')
-                                 IS NOT DISTINCT FROM regexp_replace(o2.error_message, '[0-9]+', '#', 'g'))))
+                                 IS NOT DISTINCT FROM regexp_replace(o2.error_message, '[0-9]+', '#', 'g')))))
        OR b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause)
                                                             OR 'python_traceback' IN (b.kind, f.kind))
                                                            AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)

@@ -17,6 +17,7 @@ import pytest
 
 from bundle_batch import findings_of, merge
 from incident_kit import naming_findings
+from test_control_pastes import CUDA_DETAIL, NCCL_ERR
 from torch_runs_kit import CAPTURED
 
 SIGTERM = "W1130 04:10:{s} 8166 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process {pid} closing signal SIGTERM"
@@ -54,16 +55,19 @@ def _raised(r: int, err: str) -> list[str]:
     return [line.format(r=r) for line in TB + [err]]
 
 
-def _node(ranks: list[tuple[int, str]], agent: list[str]) -> str:
-    """A node's plain log: each rank's traceback and error (no timestamps), then its agent's lines."""
-    return "\n".join([line for r, err in ranks for line in _raised(r, err)] + agent) + "\n"
+def _node(ranks: list[tuple[int, str]], agent: list[str], detail: list[str] = ()) -> str:
+    """A node's plain log: each rank's traceback and error (no timestamps; ``detail`` under the first's), then its
+    agent's lines."""
+    lines = [line for r, err in ranks for line in _raised(r, err) + ([d.format(r=r) for d in detail] if r == ranks[0][0] else [])]
+    return "\n".join(lines + agent) + "\n"
 
 
-def _alike(err: str, s0: str, s1: str) -> list[str]:
-    """Two nodes whose two ranks each print ``err``; node 1's agent SIGTERMs at :s1, node 0's reports at :s0."""
+def _alike(err: str, s0: str, s1: str, detail: list[str] = ()) -> list[str]:
+    """Two nodes whose two ranks each print ``err``; node 1's agent SIGTERMs at :s1, node 0's reports at :s0 (``detail``:
+    lines under rank 2's error)."""
     return [_node([(0, err), (1, err)], [AGENT.format(s=s0, lr=0, pid=8216)] + _table((0, 0, 1, 8216), (1, 1, 1, 8218))),
             _node([(2, err), (3, err)], [SIGTERM.format(s=s1, pid=8217), AGENT.format(s=s1, lr=0, pid=8215)]
-                  + _table((2, 0, 1, 8215), (3, 1, -15, 8217)))]
+                  + _table((2, 0, 1, 8215), (3, 1, -15, 8217)), detail)]
 
 
 def _dup(third: list[str]) -> list[str]:
@@ -79,6 +83,8 @@ NODE_SETS = [
     # every rank's same error, each node's clock lent by its agent's next stamped line, 1.06 s apart
     ("alike-borrowed-after", _alike(EOF_ERR, "21.930000", "20.867000"), []),
     ("alike-borrowed-apart", _alike(KEY_ERR, "29.930000", "20.867000"), []),
+    # ... and where the first rank's error has a line of detail more (NCCL's cause under its DistBackendError)
+    ("alike-borrowed-one-detailed", _alike(NCCL_ERR, "21.930000", "20.867000", detail=CUDA_DETAIL), []),
     # ... and one rank's own error among its peers' SIGTERMs keeps its culprit, whatever its clock is lent by
     ("one-rank-borrowed", [_node([], [SIGTERM.format(s="21.910000", pid=8218), AGENT.format(s="21.930000", lr=0, pid=8216)]
                                  + _table((0, 0, -15, 8216), (1, 1, -15, 8218))),
