@@ -44,12 +44,22 @@ unordered_paste AS (  -- jobs import-logs made up from a paste whose line order 
     SELECT DISTINCT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
     WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown'
 ),
+table_rank AS (  -- pid -> the global rank its launcher's failure table gives it (`rank : 2 (local_rank: 0)` above
+                 -- `exitcode : 1 (pid: N)`), one per pid of a pod incarnation: the launcher's own word, which a line naming
+                 -- only the local rank (the agent's `failed (exitcode: 1) local_rank: 0 (pid: N)`) takes over the rank
+                 -- its pod's place gives (import-logs' guess of a node's rank from the files' order, or a pod's node rank
+                 -- that another agent also claimed: docs/rules.md, "Session 18")
+    SELECT incarnation_uid AS tr_uid, pid AS tr_pid, local_rank AS tr_local, min(rank) AS tr_rank FROM k10s_log
+    WHERE kind = 'torchrun_failure' AND rank IS NOT NULL AND pid IS NOT NULL AND container IS NOT NULL
+    GROUP BY ALL HAVING count(DISTINCT rank) = 1
+),
 l AS (  -- only the columns the steps below read; the rest is joined back at the end (docs/architecture.md, "Narrow CTEs")
     SELECT event_id, ts, container, kind, line_no,
         CASE WHEN kind = 'python_exception' AND error_type = 'KeyboardInterrupt' AND job_key IN (SELECT job_key FROM lone_interrupt)
              THEN 'raised' ELSE subkind END AS subkind,
         raw_row, job_key, incarnation_uid, pid,
-        CASE WHEN rank IS NULL AND local_rank IS NOT NULL AND job_key IN (SELECT job_key FROM unplaced) THEN NULL
+        CASE WHEN rank IS NULL AND tr.tr_rank IS NOT NULL THEN tr.tr_rank
+             WHEN rank IS NULL AND local_rank IS NOT NULL AND job_key IN (SELECT job_key FROM unplaced) THEN NULL
              ELSE rank_resolved END AS rank_resolved,
         local_rank, exit_code,
         error_type, error_message, ran_for_ms, timeout_ms,
@@ -57,6 +67,8 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
                  last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
                  first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) END AS ts_filled
     FROM k10s_log
+    LEFT JOIN table_rank tr ON tr.tr_uid = k10s_log.incarnation_uid AND tr.tr_pid = k10s_log.pid
+                           AND tr.tr_local IS NOT DISTINCT FROM k10s_log.local_rank
     WHERE job_key IS NOT NULL AND container IS NOT NULL
       AND kind IN ('cuda_oom', 'cuda_error', 'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm',
                    'nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn',
@@ -113,6 +125,25 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
       AND l.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other')
     GROUP BY ALL
     HAVING bool_and(l.kind = 'nccl_remote_error' OR (l.kind = 'python_exception' AND l.subkind = 'teardown'))
+    UNION
+    -- a pod whose launcher reports one worker failing (its `failed (exitcode: 1) local_rank: 0 (pid: N)`, its table),
+    -- above which every exception in the pod's log names no process and says another failed (gloo's unprefixed
+    -- `Connect timeout`, `Connection closed by peer`: torch 2.13's workers print no [rankN]: tag at start-up): that
+    -- worker's, its exit status that teardown's, as where the exception is tagged (docs/rules.md, "Session 18")
+    SELECT f.job_key, f.rank FROM (
+        SELECT l.job_key, l.incarnation_uid, l.raw_row, min(coalesce(l.rank_resolved, pr.rank)) AS rank, min(l.line_no) AS line_no
+        FROM l LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
+        WHERE l.kind = 'torchrun_failure' AND l.exit_code > 0
+        GROUP BY ALL
+        HAVING count(DISTINCT l.pid) = 1 AND count(DISTINCT coalesce(l.rank_resolved, pr.rank)) = 1 AND count(*) = count(l.pid)
+    ) f
+    JOIN l x ON x.incarnation_uid = f.incarnation_uid AND x.raw_row = f.raw_row AND x.line_no < f.line_no
+            AND x.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+    WHERE NOT EXISTS (SELECT 1 FROM l y WHERE y.job_key = f.job_key AND y.rank_resolved = f.rank
+                      AND y.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
+    GROUP BY f.job_key, f.rank
+    HAVING bool_and(x.rank_resolved IS NULL AND x.pid IS NULL)
+       AND bool_and(x.kind = 'nccl_remote_error' OR (x.kind = 'python_exception' AND x.subkind = 'teardown'))
 ),
 tracebacked AS (  -- ranks with a traceback or an exception of their own in the logs
     SELECT DISTINCT job_key, rank_resolved AS rank FROM l WHERE kind IN ('python_exception', 'python_traceback') AND rank_resolved IS NOT NULL
@@ -376,7 +407,7 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
           -- a SIGKILL seconds after another rank had failed is the teardown escalating (torchrun
           -- SIGKILLs what its SIGTERM did not stop within the grace period), not a host OOM kill;
           -- only the columns read below (docs/architecture.md, "Narrow CTEs")
-    SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.raw_row, il.line_no, il.event_id, il.kind, il.subkind,
+    SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.ts AS ts_own, il.raw_row, il.line_no, il.event_id, il.kind, il.subkind,
            il.local_rank, il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line
     FROM k10s_incident_line il
     LEFT JOIN hang h USING (job_key, incident)
@@ -421,31 +452,36 @@ together AS (  -- the same way and within the same second as the first: failed t
               -- traceback cut before its exception, says no way: it cannot be told apart from the first's)
     SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause ORDER BY b.cause) AS causes
     FROM best b JOIN first f USING (job_key, incident)
-    WHERE (b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.rank_eff <> f.rank_eff
+    WHERE (b.rank_eff <> f.rank_eff
            -- no clock: another rank's traceback cut before its exception may be the same error as the first's, or
            -- its own; a paste cannot order the two (docs/rules.md, "Session 16: controls")
-           AND ((b.kind = 'python_traceback'
+           AND ((b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.kind = 'python_traceback'
                  -- unless the agent was tearing the workers down (its `closing signal SIGTERM`): a traceback cut then
                  -- is the terminated process's, not a failure to order against the first's
                  AND NOT EXISTS (SELECT 1 FROM k10s_log s WHERE s.job_key = b.job_key AND s.kind = 'torchrun_sigterm'))
-                -- no clock: a line of the first rank's is printed alike by another rank (the same error, the first
+                -- no clock of their own (none, or one borrowed from a stamped line nearby: docs/rules.md, "Session 18"):
+                -- a line of the first rank's is printed alike by another rank (the same error, the first
                 -- rank's with a line of detail more): the first rank's strongest line is not a failure of its own
-                OR EXISTS (SELECT 1 FROM own o1 JOIN own o2 USING (job_key, incident, kind, cause)
+                OR (b.ts_own IS NULL AND f.ts_own IS NULL
+                AND EXISTS (SELECT 1 FROM own o1 JOIN own o2 USING (job_key, incident, kind, cause)
                            WHERE o1.job_key = b.job_key AND o1.incident = b.incident AND o1.rank_eff = b.rank_eff
-                             AND o2.rank_eff = f.rank_eff AND o1.ts_filled IS NULL AND o2.ts_filled IS NULL
+                             AND o2.rank_eff = f.rank_eff AND o1.ts_own IS NULL AND o2.ts_own IS NULL
                              -- an error the rank printed, not an exit a launcher reports alike for every task
                              AND o1.kind NOT IN ('python_traceback', 'process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn')
                              AND o1.subkind IS NOT DISTINCT FROM o2.subkind
                              AND o1.error_type IS NOT DISTINCT FROM o2.error_type
                              AND regexp_replace(o1.error_message, '[0-9]+', '#', 'g')
-                                 IS NOT DISTINCT FROM regexp_replace(o2.error_message, '[0-9]+', '#', 'g'))))
+                                 IS NOT DISTINCT FROM regexp_replace(o2.error_message, '[0-9]+', '#', 'g')))))
        OR b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause) OR 'rank-dead' IN (b.cause, f.cause)
                                                             OR 'python_traceback' IN (b.kind, f.kind))
                                                            AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
                                -- no clock: ranks that print the same error cannot be ordered (a paste interleaves them),
-                               -- nor where only one of the two has a clock (another log's stamped lines lent it);
+                               -- nor where only one of the two has a clock (another log's stamped lines lent it), nor
+                               -- where a clock is only borrowed (a line without a timestamp takes its log's nearest
+                               -- stamped line's, an agent's report seconds later: two nodes' borrowed clocks say
+                               -- when each agent spoke, not when each rank failed; docs/rules.md, "Session 18");
                                -- the same error up to its numbers (each rank's own values: `got 1.0` / `got 0.0`)
-                               OR ((b.ts_filled IS NULL OR f.ts_filled IS NULL) AND b.cause = f.cause
+                               OR ((b.ts_own IS NULL OR f.ts_own IS NULL) AND b.cause = f.cause
                                    AND b.error_type IS NOT DISTINCT FROM f.error_type
                                    AND regexp_replace(b.error_message, '[0-9]+', '#', 'g') = regexp_replace(f.error_message, '[0-9]+', '#', 'g'))
                                -- one line reporting several failures the same way (a flattened report: the agent's
@@ -578,6 +614,7 @@ decided AS (
         -- (NCCL's error returns, naming no rank) that their NCCL call failed alike: the rank may be any of them
         nl.job_key IS NOT NULL AND f.tier = 2 AS nccl_several, nl.processes AS nccl_processes, nl.site AS nccl_site, f.kind AS first_kind,
         ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, aa.job_key IS NOT NULL AS all_aborted,
+        f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
         CASE WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
                   AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (nl.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
@@ -634,6 +671,9 @@ SELECT
                    || 'ways), which cannot order them: no single culprit'
          WHEN len(d.together_ranks) > 1 AND d.first_failure_at IS NULL
               THEN len(d.together_ranks) || ' ranks failed alike in a log without a clock, which cannot order them: no single culprit'
+         WHEN len(d.together_ranks) > 1 AND d.first_clock_borrowed
+              THEN len(d.together_ranks) || ' ranks failed alike in lines without a timestamp of their own (each borrows its log''s '
+                   || 'nearest stamped line''s), which cannot order them: no single culprit'
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
          WHEN d.root_unseen THEN 'torchrun lists rank ' || d.first_rank || ' under "Failures:", beside a Root Cause entry the paste does not hold: '
               || 'another worker failed too, unseen: no single culprit'

@@ -47,16 +47,7 @@ _T13 = {f"{v}/t13-trun-dtype-mismatch-rank1": GLOO_SIZE for v in ("2.13.0", "2.1
 ARGPARSE_ONE = ("argparse refused one rank's override at start-up (usage, 't16_worker.py: error: argument --lr: invalid float "
                 "value', exit status 2); an argparse usage error is read as common mode (every process shares its command line) "
                 "and names no rank, though the report shows its node-mate SIGTERMed and no other process printed one")
-DUP_NODE = ("two static agents given the same --node-rank 1: the duplicate's workers die in gloo at start-up (a connectFullMesh "
-            "timeout printed without a rank prefix, 2.13.0) or take the job-wide rank guessed from the pod's place (rank 4 of "
-            "a world of 4, 2.14.1 imported): the launcher's exit report is read as that rank's own failure")
-LENT_CLOCK = ("every rank's EOFError alike, in plain logs without timestamps: each line's clock is lent by its agent's next "
-              "stamped line (node 1's SIGTERM at :20.867, node 0's report at :21.930), 1.06 s apart, so the two nodes' alike "
-              "errors are not taken as together and node 1's ranks 2, 3 are named first (with the API's timestamps: nothing named)")
-_T16 = {"import": {**{f"{v}/t16-trun-argparse-exit2-rank1": ARGPARSE_ONE for v in ("2.13.0", "2.14.1")},
-                   "2.14.1/t16-static-duplicate-node-rank": DUP_NODE, "2.14.1/t16-trun-common-mode-eof-input": LENT_CLOCK},
-        "podlog": {**{f"{v}/t16-trun-argparse-exit2-rank1": ARGPARSE_ONE for v in ("2.13.0", "2.14.1")},
-                   "2.13.0/t16-static-duplicate-node-rank": DUP_NODE}}
+_T16 = {how: {f"{v}/t16-trun-argparse-exit2-rank1": ARGPARSE_ONE for v in ("2.13.0", "2.14.1")} for how in ("import", "podlog")}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
                **_T7, **_T11, **_T13, **_T16["import"]},
