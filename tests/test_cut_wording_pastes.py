@@ -19,6 +19,7 @@ BAR = "[                                                  ] 0/6019, elapsed: 0s,
 WATCHDOG = ("[rank0]:[E305 16:45:41.088377452 ProcessGroupNCCL.cpp:1515] [PG 1 Rank 0] Process group watchdog thread terminated "
             "with exception: [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=3369, OpType=ALLTOALL, "
             "NumelIn=610560, NumelOut=610560, Timeout(ms)=600000) ran for 600000 milliseconds before timing out.")
+NCCL_RETURN = "n124-137-109:312247:326969 [0] NCCL INFO misc/socket.cc:829 -> 3"
 OLD_WATCHDOG = ("[E ProcessGroupNCCL.cpp:458] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(OpType=ALLREDUCE, "
                 "Timeout(ms)=1800000) ran for 1800419 milliseconds before timing out.")
 
@@ -42,6 +43,9 @@ def _cut(line: str, after: str, keep_space: bool = True) -> list[str]:
     (WATCHDOG, "timeout: Work", True),  # the FastVideo#242 cut
     (WATCHDOG, "WorkNCCL(Seq", True),
     (OLD_WATCHDOG, "timeout:", False),  # torch 1.x, no SeqNum
+    (NCCL_RETURN, "[0] NCCL ", True),  # NCCL's prefix at the end of a row, its level on the next
+    (NCCL_RETURN, "[0] NCCL", False),
+    ("Steps:   0%| | 1/5 [12:44<14:40, 104.11s/it]" + NCCL_RETURN.replace("INFO", "WARN"), "[0] NCCL ", True),  # behind a bar
 ])
 def test_a_known_wording_cut_in_two_is_one_line_again(line, after, keep_space):
     pieces = _cut(line, after, keep_space)
@@ -63,6 +67,8 @@ def test_pieces_behind_api_timestamps_lose_the_second_stamp():
     ["failed (exitcode: -9) local_rank: ", "Traceback (most recent call last):"],  # the next line completes nothing
     ["the job failed (exitcode: unknown) before start", "0 (pid: 12) of binary"],  # not the agent's wording
     ["Watchdog caught collective operation timeout: Work", "NCCL is not available"],
+    ["n124-137-109:312247:326969 [0] NCCL", "INFO:root:epoch 3 started"],  # a logger's record, not NCCL's level
+    ["the GPU [0] NCCL", "INFO misc"],  # no NCCL prefix before it
 ])
 def test_lines_that_do_not_complete_a_known_wording_stay(lines):
     assert rejoin_cut_wordings(list(lines)) == (list(lines), None)

@@ -12,7 +12,10 @@ it, and the two together do (with the space the cut fell on, or without one when
   wraps after the tag): ``… ProcessGroupNCCL.cpp:1899] [PG ID 0 PG GUID 0(default_pg) Rank 1]`` |
   ``Process group watchdog thread terminated with exception: CUDA error: …``, also the older
   ``[PG 0 Rank 2]`` (real incidents batch 31). Torch always prints the message after the tag on the
-  same line, so a line that ends with the tag was cut there.
+  same line, so a line that ends with the tag was cut there;
+* NCCL's line prefix ending the line, its level and message on the next one: ``n124-137-109:312247:326969 [0]
+  NCCL`` | ``INFO misc/socket.cc:829 -> 3`` (NCCL prints its level after ``NCCL`` on the same line; since NCCL's
+  error returns are read, session 18, such a cut loses an event).
 
 A terminal that wraps at its width leaves the space it cut on at the start of the next piece
 (``… failed (exitcode: -6)`` | `` local_rank: 0 (pid: 223) of binary: …``, real incidents batch 25): one
@@ -32,7 +35,10 @@ WORDINGS = (
     ("failed (exitcode:", re.compile(r"failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: [^)\s]{1,40}\)")),
     ("collective operation timeout:", re.compile(r"collective operation timeout: WorkNCCL\((?:SeqNum=\d+, )?OpType=\w+")),
     ("[PG ", re.compile(r"\[PG (?:ID )?\d{1,6} (?:PG GUID [^\]\n]{1,80}? )?Rank \d{1,7}\] [A-Z]")),
+    ("] NCCL", re.compile(r"\] NCCL (?:INFO|WARN|TRACE|ABORT) ")),
 )
+#: a start that is only that wording's when the line ends so (NCCL's ``host:pid:tid [dev] NCCL`` prefix and nothing after)
+_LINE_ENDS = {"] NCCL": re.compile(r"\S+:\d+:\d+ \[\d{1,3}\] NCCL ?$")}
 #: the timestamp ``kubectl logs --timestamps`` puts in front of every line
 _API_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d) ")
 #: the longest piece a cut can leave on the next line before the wording is whole
@@ -47,7 +53,7 @@ def _joined(line: str, nxt: str) -> str | None:
         return None
     for start, whole in WORDINGS:
         at = line.rfind(start)
-        if at < 0 or whole.search(line, at):
+        if at < 0 or whole.search(line, at) or start in _LINE_ENDS and not _LINE_ENDS[start].search(line):
             continue
         for sep in ("", " "):
             both = line + sep + nxt
