@@ -32,6 +32,7 @@ from typing import Any
 
 from k10s_forensics.store.bundle import Bundle, BundleWriter, iso, new_manifest, utcnow
 from k10s_forensics.errors import InputError
+from k10s_forensics.parsers.log_airflow import airflow_text
 from k10s_forensics.parsers.log_ci import ci_text
 from k10s_forensics.parsers.log_encoding import decode_log
 from k10s_forensics.parsers.log_archive import PER_PROCESS, is_archive, members, process_files
@@ -221,6 +222,8 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     sources = [LogSource(s.name, nb) if (nb := notebook_text(s.text)) is not None else s for s in sources]
     # a GitLab job log: the runner's stream marks and section markers taken off (parsers.log_ci)
     sources = [LogSource(s.name, ci) if (ci := ci_text(s.text)) is not None else s for s in sources]
+    # an Airflow KubernetesPodOperator task log: the pod's lines, not the operator's (parsers.log_airflow)
+    sources = [LogSource(s.name, af) if (af := airflow_text(s.text)) is not None else s for s in sources]
     empty = [s.name for s in sources if not s.text.strip()]
     if len(empty) == len(sources):  # one empty file among others is a node (a process) that wrote nothing
         raise InputError(f"{empty[0]}: no log lines (empty)")

@@ -5,8 +5,8 @@ Slurm's ``srun --label`` (``<task>: ``), Open MPI's ``mpirun --tag-output`` (``[
 rank=1, pid=P, ip=A) ``: the node's rank, ``SKYPILOT_NODE_RANK``), Determined's ``det trial logs`` (``[<time>] <container
 id> [rank=R] || ``: the container a node, its time kept, the workers' ``[rank=R] ||`` read by the parser; split only
 when some worker's rank is there, or two containers each hold processes: their agents' failure tables name global ranks)
-and pdsh (``<host>: ``, DeepSpeed's multinode
-runner) tag every line with the task or host that printed it. When each task runs one training
+pdsh (``<host>: ``, DeepSpeed's multinode
+runner) and ``docker compose logs`` (``<service>-<index>  | ``: a container a node) tag every line with the task or host that printed it. When each task runs one training
 process, the tag is the process's rank and the log parser reads it so (docs/parsers-logs.md). When
 each task runs a launcher of its own (``srun -l --ntasks-per-node=1 torchrun …``, ``mpirun --map-by
 ppr:1:node torchrun …``, ``deepspeed --hostfile``), the tag is the node, and the lines behind it carry
@@ -17,8 +17,8 @@ the rank names the wrong rank.
 behind a tag prove it holds several processes (two distinct inner ranks or local ranks, an inner
 global rank other than the tag's number, a torch elastic agent's line, a launcher inside naming
 two processes or one other than the tag: mp.spawn's ``Process 2 terminated``, torchrun's
-``local_rank: 1``), or the tags are pdsh's hosts (a host is never a rank) or SkyPilot's nodes (in the order of their
-``rank``) or Determined's containers (in the order of their workers' lowest rank), the log is split
+``local_rank: 1``), or the tags are pdsh's hosts (a host is never a rank) or Compose's containers or SkyPilot's nodes (in the order of their
+``rank``; Compose's by the ranks their lines name) or Determined's containers (in the order of their workers' lowest rank), the log is split
 into one log per tag, the tag taken off (the parser reads what is behind it, ``log_normalize``). Each tag's log goes to the node its inner global ranks name
 (``rank // processes per node``, the processes per node from the inner tags; a torchrun failure table's
 entries, ``rank : 3 (local_rank: 1)``, count: the agent reports its own node's processes); a tag whose lines
@@ -45,11 +45,14 @@ _TAGS = (
     ("sky logs", re.compile(r"^\((?:head|worker\d{1,5}), rank=(\d{1,5}), pid=\d{1,10}(?:, ip=[\w.:-]{1,253})?\) ")),
     # Determined's ``det trial logs``: ``[<time>] <container id> [rank=R] || <line>``; a container is a node
     ("det logs", re.compile(r"^(?:<[^>\s]{0,20}>\s+)?\[(?P<keep>\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d{1,9})?Z?)\] (?P<tag>[0-9a-f]{8}) ")),
+    # ``docker compose logs``: the container's name without the project (``trainer-1``; Compose v1 ``trainer_1``), padded
+    # to the widest one, then ``| ``; a container is a node (``--timestamps`` puts the engine's time behind the bar)
+    ("compose logs", re.compile(r"^([A-Za-z0-9][\w.-]{0,62}?[-_]\d{1,5}) +\| ")),
     ("pdsh", re.compile(r"^(?!(?:srun|slurmstepd|mpirun|mpiexec|prterun|orted|pdsh|deepspeed|torchrun|python\d?|rank\d*)\b)"
                         r"([A-Za-z][\w.-]{0,62}?\d[\w.-]{0,62}): ")),
 )
 #: tags that always name a node: a host is never a rank, SkyPilot's ``rank`` is the node's
-_NODE_TAGS = ("pdsh", "sky logs", "det logs")
+_NODE_TAGS = ("pdsh", "sky logs", "det logs", "compose logs")
 #: Determined's rank tag behind its container id; a line the container wrote itself has ``|| `` alone
 _DET_RANK = re.compile(r"^\[rank=(\d{1,7})\] \|\|")
 #: a launcher inside the task naming its processes: mp.spawn's ``Process 2 terminated with …``, torchrun's ``local_rank: 1``
@@ -110,7 +113,7 @@ def _inner(lines: list[str]) -> tuple[set[int], set[int]]:
         if entry:
             globals_.add(entry[0])
             locals_.add(entry[1])
-        elif ln[:1] in " [(" or ln[:2].isalpha():
+        elif ln[:1] in " [(" or ln[:2].isalpha() or ln[:4].isdigit() and ln[4:5] == "-":  # a time in front: Compose's -t
             n = normalize(ln)
             if n.rank is not None:
                 globals_.add(n.rank)
