@@ -171,6 +171,10 @@ NOT_YET: dict[str, str] = {
         "process 3 is right (spawn's `-- Process 3 terminated with the following error:`); its DataLoader worker's "
         "`killed by signal: Aborted.` is charged to the rank as abort (docs/rules.md, rank-failure), the expectation "
         "names the rank's own RuntimeError (python-exception), as Pai-Megatron-Patch-583",
+    # batch 38
+    "HLLM-40-rank0-tagged-frames-only-dataloader-exit":
+        "only `[rank0]:`-tagged traceback frames (`File ...` lines) are pasted, neither the traceback's header nor its "
+        "exception line: a frame line is no event, so the rank is not named (the cut-traceback rule needs a tagged header)",
 }
 
 

@@ -105,7 +105,9 @@ CALLOC_BYTES = re.compile(r"Failed to CUDA calloc (\d+) bytes")
 # ---------------------------------------------------------------------------------------
 # torchrun / elastic agent.
 # ---------------------------------------------------------------------------------------
-AGENT_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: " + _PID + r"\)")
+#: the agent's ``failed (exitcode: -6) local_rank: 1 (pid: 223) of binary: …``; a paste (an issue title, a line
+#: cut at the screen edge) can end right after ``local_rank: N``: the pid is then None (real incidents batch 38)
+AGENT_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+)(?: \(pid: " + _PID + r"\)|\s*$)")
 CLOSING_SIGNAL = re.compile(r"Sending process " + _PID + r" closing signal (SIG\w+)")
 #: torchrun's grace period ran out: the SIGTERMed worker is SIGKILLed (its -9 is not a host OOM kill)
 FORCE_KILL = re.compile(r"Unable to shutdown process " + _PID + r" via (?:Signals\.)?(SIG\w+), forcefully exiting via (?:Signals\.)?(SIG\w+)")
