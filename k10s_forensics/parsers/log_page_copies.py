@@ -62,33 +62,27 @@ def decode_entities(lines: list[str]) -> tuple[list[str], str | None]:
     return out, f"HTML entities ({changed} lines)"
 
 
-def _numbers(lines: list[str]) -> list[tuple[int, int, str]]:
-    """(line index, number, separator) of every numbered line."""
-    found = []
-    for i, line in enumerate(lines):
-        m = _NUMBERED.match(line)
-        if m:
-            found.append((i, int(m.group(2)), m.group(3)))
-    return found
+def _numbers(lines: list[str]) -> list[tuple[int, re.Match[str]]]:
+    """(line index, match of ``_NUMBERED``) of every numbered line."""
+    return [(i, m) for i, line in enumerate(lines) if (m := _NUMBERED.match(line))]
 
 
 def strip_line_numbers(lines: list[str]) -> tuple[list[str], str | None]:
     """``lines`` without the line numbers a viewer copied with them (module doc)."""
     filled = [ln for ln in lines if ln.strip()]
     numbered = _numbers(lines)
-    least = MIN_TAB_NUMBERED if all(sep == "\t" or not sep for _, _, sep in numbered) else MIN_NUMBERED
+    least = MIN_TAB_NUMBERED if all(m.group(3) in ("\t", "") for _, m in numbered) else MIN_NUMBERED
     if len(numbered) < least or len(numbered) < SHARE_NUMBERED * len(filled):
         return lines, None
-    steps = [b[1] - a[1] for a, b in zip(numbered, numbered[1:])]
+    steps = [int(b.group(2)) - int(a.group(2)) for (_, a), (_, b) in zip(numbered, numbered[1:])]
     if sum(s == 1 for s in steps) < SHARE_NUMBERED * len(steps):
         return lines, None
     # spaces alone: the narrowest run the lines share is the separator, the rest a line's own indentation
-    spaced = [len(sep) for i, _, sep in numbered if sep.strip(" ") == "" and _NUMBERED.match(lines[i]).end() < len(lines[i])]
-    width = min(spaced, default=0)
+    spaced = lambda m: m.group(3).strip(" ") == ""  # noqa: E731
+    width = min((len(m.group(3)) for i, m in numbered if spaced(m) and m.end() < len(lines[i])), default=0)
     out = list(lines)
-    for i, _, sep in numbered:
-        m = _NUMBERED.match(lines[i])
-        out[i] = lines[i][m.end(2) + (min(width, len(sep)) if sep.strip(" ") == "" else len(sep)):]
+    for i, m in numbered:
+        out[i] = lines[i][m.end(2) + (min(width, len(m.group(3))) if spaced(m) else len(m.group(3))):]
     return out, f"line numbers ({len(numbered)} lines)"
 
 
