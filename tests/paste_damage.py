@@ -118,6 +118,22 @@ def web_copied(text: str) -> str:
     return re.sub(r"(?<=\w)\.(?=\w{4,}\.)", ".\u200b", spaced)
 
 
+def editor_typography(text: str) -> str:
+    """Pasted through a rich-text editor (Word, Slack outside a code block, macOS text substitution): a quote after a
+    line's start, a space or a bracket opens (``“ ‘``), every other one closes (``” ’``), and ``--`` is an em dash."""
+    import re
+
+    text = re.sub(r'(^|[\s(\[{=])"', "\\1\u201c", text, flags=re.M).replace('"', "\u201d")
+    text = re.sub(r"(^|[\s(\[{=])'", "\\1\u2018", text, flags=re.M).replace("'", "\u2019")
+    return text.replace("--", "\u2014")
+
+
+def indented_block(text: str) -> str:
+    """Kept as markdown's indented code block (Stack Overflow, Reddit, older issue threads): four spaces before every
+    line that is not blank."""
+    return "\n".join("    " + line if line.strip() else line for line in text.split("\n"))
+
+
 #: The damages of the property test, one at a time; ``combined`` applies all in a row.
 DAMAGES: dict[str, Callable[[str], str]] = {
     "double-space": double_space,
@@ -129,6 +145,8 @@ DAMAGES: dict[str, Callable[[str], str]] = {
     "html-escaped": html_escaped,
     "line-numbers": line_numbered,
     "web-copied": web_copied,
+    "editor-typography": editor_typography,
+    "indented-block": indented_block,
 }
 
 
@@ -138,5 +156,6 @@ def combined(text: str) -> str:
     return crlf(fences_quotes(double_space(ansi(wrap(redact(text), 100)))))
 
 
-__all__ = ["DAMAGES", "TQDM", "ansi", "bullets", "combined", "crlf", "double_space", "fences_quotes", "html_escaped", "line_numbered", "lone_cr",
+__all__ = ["DAMAGES", "TQDM", "ansi", "bullets", "combined", "crlf", "double_space", "editor_typography", "fences_quotes", "html_escaped",
+           "indented_block", "line_numbered", "lone_cr",
            "nested_quotes", "redact", "tqdm_front", "web_copied", "wrap"]

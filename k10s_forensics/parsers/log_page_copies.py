@@ -16,6 +16,13 @@
   neighbouring numbered lines go up by one (a rank tag, ``srun --label``'s ``3: ``, or a step counter does not),
   the number and its separator are taken off (spaces: the narrowest run the lines share), so a line's own
   indentation (a traceback's frames) is kept.
+* **A shared indent**: markdown's indented code block (four spaces or a tab before every line, as Stack Overflow, Reddit
+  and older issue threads keep a log), an email's or a YAML block's indentation. When every non-blank line starts with
+  the same run of at least ``MIN_SHARED_INDENT`` spaces or a tab, that run is taken off (``dedent_shared``; two spaces
+  are a traceback's own, when only its frames were pasted): launchers' own prefixes are read at a
+  line's start (``srun --label``'s `` 3: `` may carry only its own padding), and the lines keep their relative
+  indentation. A paste whose lines do not all share the run (a log beside prose) is left alone: a log's own indented
+  lines after a blank one (a traceback's code line, a table) look just like a markdown block.
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ MIN_NUMBERED = 4
 _NUMBERED = re.compile(r"^( {0,8})(\d{1,7})(\t| *\| ?|:(?=\S)|:$| +|$)")
 #: lines a tab-separated numbering needs (no launcher tags its lines ``<number><TAB>``); other numberings need more
 MIN_TAB_NUMBERED = 2
+#: the narrowest shared run of spaces taken off (a tab is always taken)
+MIN_SHARED_INDENT = 3
 
 
 _WEB_SPACE = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
@@ -62,6 +71,23 @@ def decode_entities(lines: list[str]) -> tuple[list[str], str | None]:
     return out, f"HTML entities ({changed} lines)"
 
 
+def dedent_shared(lines: list[str]) -> tuple[list[str], str | None]:
+    """``lines`` without the run of spaces or tabs every non-blank one starts with (module doc)."""
+    filled = [ln for ln in lines if ln.strip()]
+    if not filled or not filled[0][:1].isspace():
+        return lines, None
+    lead = filled[0][:len(filled[0]) - len(filled[0].lstrip(" \t"))]
+    for line in filled[1:]:
+        n = 0
+        while n < len(lead) and n < len(line) and line[n] == lead[n]:
+            n += 1
+        lead = lead[:n]
+    if len(lead) < MIN_SHARED_INDENT and "\t" not in lead:
+        return lines, None
+    out = [line[len(lead):] if line.startswith(lead) else line.lstrip(" \t") for line in lines]
+    return out, f"shared indent ({len(lead)} columns)"
+
+
 def _numbers(lines: list[str]) -> list[tuple[int, re.Match[str]]]:
     """(line index, match of ``_NUMBERED``) of every numbered line."""
     return [(i, m) for i, line in enumerate(lines) if (m := _NUMBERED.match(line))]
@@ -86,4 +112,4 @@ def strip_line_numbers(lines: list[str]) -> tuple[list[str], str | None]:
     return out, f"line numbers ({len(numbered)} lines)"
 
 
-__all__ = ["MIN_NUMBERED", "MIN_TAB_NUMBERED", "SHARE_NUMBERED", "decode_entities", "strip_line_numbers", "web_spaces"]
+__all__ = ["MIN_NUMBERED", "MIN_SHARED_INDENT", "MIN_TAB_NUMBERED", "SHARE_NUMBERED", "decode_entities", "dedent_shared", "strip_line_numbers", "web_spaces"]

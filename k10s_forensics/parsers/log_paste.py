@@ -5,7 +5,8 @@
 1. **line ends**: CRLF and lone CR (a carriage-return redraw is a line of its own);
 2. **ANSI** colour and cursor codes (``log_normalize.ANSI``);
 3. **a page's copy**: non-breaking and zero-width spaces, line numbers a viewer copied with the lines (``cat -n``,
-   ``less -N``, a gutter) and a page's HTML escaping (``&lt;module&gt;``) (``log_page_copies``);
+   ``less -N``, a gutter), a page's HTML escaping (``&lt;module&gt;``) and an indent every line shares (markdown's
+   four-space code block; again after ``>`` quoting and fences are undone) (``log_page_copies``);
 3. **markdown** GitHub left in: ```` ``` ````/``~~~`` fences, ``<details>``/``<summary>Click to
    expand</summary>``/``<pre>`` lines, ``>`` quoting (nested too) and list bullets (``- ``,
    ``* ``, ``1. ``) when most lines carry them; quoting that every line carries is undone here,
@@ -28,7 +29,7 @@
 6. **one known wording cut in two** where the paste wrapped only that line (``log_cut_wordings``);
 7. **horovodrun's rank tags** whose ``<stderr>`` a markdown renderer dropped (``log_bare_tags``);
 8. **a rank range** (``[Rank 1-7] Watchdog caught …``) written out once per rank (``log_rank_ranges``);
-   and, after markdown, **typographic quotes** a chat's editor made (``log_quotes``).
+   and, after markdown, **typographic quotes and dashes** a chat's editor made (``log_quotes``).
 
 A log that shows none of these shapes comes back unchanged. The repairs are applied by
 ``k10s import-logs`` (docs/import.md); container logs read from the API are never pasted.
@@ -43,8 +44,8 @@ from k10s_forensics.parsers.log_bare_tags import restore_bare_tags
 from k10s_forensics.parsers.log_cut_wordings import rejoin_cut_wordings
 from k10s_forensics.parsers.log_newest_first import newest_first
 from k10s_forensics.parsers.log_normalize import ANSI
-from k10s_forensics.parsers.log_page_copies import decode_entities, strip_line_numbers, web_spaces
-from k10s_forensics.parsers.log_quotes import straight_quotes
+from k10s_forensics.parsers.log_page_copies import decode_entities, dedent_shared, strip_line_numbers, web_spaces
+from k10s_forensics.parsers.log_quotes import straight_dashes, straight_quotes
 from k10s_forensics.parsers.log_rank_ranges import expand_rank_ranges
 from k10s_forensics.parsers.log_unwrap import QUOTE, SHARE, blank, unwrap, wrap_width
 
@@ -73,7 +74,8 @@ def repair_paste(text: str) -> Repaired:
             text = stripped
     lines = text.split("\n")
     depth, at = 0, -1
-    for step in (web_spaces, strip_line_numbers, decode_entities, _markdown, straight_quotes, _quoting_whole, _bullets, _double_spacing, _interrupted, newest_first, unwrap, _quoting, rejoin_cut_wordings,
+    for step in (web_spaces, strip_line_numbers, decode_entities, dedent_shared, _markdown, straight_quotes, straight_dashes,
+                 _quoting_whole, dedent_shared, _bullets, _double_spacing, _interrupted, newest_first, unwrap, _quoting, rejoin_cut_wordings,
                  restore_bare_tags, expand_rank_ranges):
         lines, note = step(lines)
         for _ in range(2 if step is _double_spacing and note else 0):  # a double-spaced paste copied double-spaced again

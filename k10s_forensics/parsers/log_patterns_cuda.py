@@ -12,7 +12,7 @@ import re
 # ---------------------------------------------------------------------------------------
 _SIZE = r"(\d+(?:\.\d+)? ?(?:[KMGT]i?B|bytes?|B))"
 OOM_PYTORCH = re.compile(r"CUDA out of memory\.? ?")
-OOM_NCCL = re.compile(r"Cuda failure '?out of memory'?|Failed to CUDA calloc")
+OOM_NCCL = re.compile(r"Cuda failure ['\u2018]?out of memory['\u2019]?|Failed to CUDA calloc")
 OOM_CUDA_ERROR = re.compile(r"CUDA error: out of memory")
 OOM_REQUESTED = re.compile(r"Tried to allocate " + _SIZE)
 OOM_NEW = re.compile(r"GPU (\d*) ?has a total capac(?:i)?ty of " + _SIZE + r" of which " + _SIZE + r" is free")
@@ -29,7 +29,7 @@ CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|
 #: The CUDA runtime's error name before its message (thrust/cub, extensions): ``failed to synchronize:
 #: cudaErrorECCUncorrectable: uncorrectable ECC error encountered``; Kokkos' ``cudaSetDevice(…) error( cudaErrorDevicesUnavailable): …``
 CUDA_ERROR_NAME = re.compile(r"\bcudaError[A-Z]\w{1,60}\)?: ([^\n]{1,300}?)\s*$")
-NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?'([^'\n]{1,200})'")
+NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?['\u2018]([^'\u2019\n]{1,200})['\u2019]")
 #: Category of a CUDA error message, first match wins.
 CUDA_KINDS = (
     ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),
