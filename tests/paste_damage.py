@@ -134,6 +134,11 @@ def indented_block(text: str) -> str:
     return "\n".join("    " + line if line.strip() else line for line in text.split("\n"))
 
 
+def forum_code_tags(text: str) -> str:
+    """Posted on a BBCode forum: the log between ``[code]`` and ``[/code]``, glued to its first and last lines."""
+    return "[code]" + text.strip("\n") + "[/code]\n"
+
+
 #: The damages of the property test, one at a time; ``combined`` applies all in a row.
 DAMAGES: dict[str, Callable[[str], str]] = {
     "double-space": double_space,
@@ -147,6 +152,7 @@ DAMAGES: dict[str, Callable[[str], str]] = {
     "web-copied": web_copied,
     "editor-typography": editor_typography,
     "indented-block": indented_block,
+    "forum-code-tags": forum_code_tags,
 }
 
 
@@ -156,6 +162,6 @@ def combined(text: str) -> str:
     return crlf(fences_quotes(double_space(ansi(wrap(redact(text), 100)))))
 
 
-__all__ = ["DAMAGES", "TQDM", "ansi", "bullets", "combined", "crlf", "double_space", "editor_typography", "fences_quotes", "html_escaped",
+__all__ = ["DAMAGES", "TQDM", "ansi", "bullets", "combined", "crlf", "double_space", "editor_typography", "fences_quotes", "forum_code_tags", "html_escaped",
            "indented_block", "line_numbered", "lone_cr",
            "nested_quotes", "redact", "tqdm_front", "web_copied", "wrap"]

@@ -1,5 +1,6 @@
-"""A log pasted through a rich-text editor (smart quotes, smart dashes) or kept as markdown's indented code block,
-repaired: ``log_quotes.straight_quotes``/``straight_dashes`` and ``log_page_copies.dedent_shared``."""
+"""A log pasted through a rich-text editor (smart quotes, smart dashes), kept as markdown's indented code block or
+wrapped in a forum's or wiki's code tags, repaired: ``log_quotes.straight_quotes``/``straight_dashes``,
+``log_page_copies.dedent_shared`` and ``log_paste``'s markdown step."""
 
 from __future__ import annotations
 
@@ -73,3 +74,19 @@ def test_an_indented_fenced_block_loses_its_indent_and_its_fences():
     repaired = repair_paste(pasted)
     assert repaired.text.split("\n") == TRACEBACK
     assert repaired.notes[:2] == ["shared indent (6 columns)", "markdown fences/details (2 lines)"]
+
+
+@pytest.mark.parametrize(("opening", "closing"), [
+    ("[code]", "[/code]"), ("[code=python]", "[/code]"), ("{code}", "{code}"), ("{code:java}", "{code}"),
+    ("{code:title=train.log|borderStyle=solid}", "{code}"), ("{noformat}", "{noformat}"),
+])
+@pytest.mark.parametrize("glued", [True, False], ids=["glued", "own-lines"])
+def test_a_forum_s_or_a_wiki_s_code_tags_go(opening, closing, glued):
+    body = "\n".join(TRACEBACK)
+    pasted = f"{opening}{body}{closing}" if glued else f"{opening}\n{body}\n{closing}\n"
+    assert repair_paste(pasted).text.rstrip("\n").split("\n") == TRACEBACK
+
+
+@pytest.mark.parametrize("line", ["[rank0]: config {code} missing", "{'code': 1, 'msg': 'x'}", "see [code] below"])
+def test_code_words_inside_a_log_line_stay(line):
+    assert repair_paste(line).text == line

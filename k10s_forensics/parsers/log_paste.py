@@ -8,7 +8,8 @@
    ``less -N``, a gutter), a page's HTML escaping (``&lt;module&gt;``) and an indent every line shares (markdown's
    four-space code block; again after ``>`` quoting and fences are undone) (``log_page_copies``);
 3. **markdown** GitHub left in: ```` ``` ````/``~~~`` fences, ``<details>``/``<summary>Click to
-   expand</summary>``/``<pre>`` lines, ``>`` quoting (nested too) and list bullets (``- ``,
+   expand</summary>``/``<pre>`` lines, a forum's ``[code]…[/code]`` and Jira's ``{code:java}…{code}``/``{noformat}``
+   (on lines of their own or glued to the first and last lines), ``>`` quoting (nested too) and list bullets (``- ``,
    ``* ``, ``1. ``) when most lines carry them; quoting that every line carries is undone here,
    quoting of most lines only last (a log quoted before the terminal cut it: the cut rows carry
    no ``>``);
@@ -52,6 +53,10 @@ from k10s_forensics.parsers.log_unwrap import QUOTE, SHARE, blank, unwrap, wrap_
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*[\w+.#-]{0,30}\s*$")
 _HTML = re.compile(r"</?(?:details|summary|pre|code|br|p)\b[^>]{0,200}>", re.IGNORECASE)
 _SUMMARY = re.compile(r"<summary\b[^>]{0,200}>.{0,300}?</summary>", re.IGNORECASE)
+#: a forum's (BBCode ``[code]``, ``[code=python]``) or Jira's (``{code:java}``, ``{noformat}``) code tags, on a line of
+#: their own or glued to the block's first and last lines
+_FORUM_OPEN = re.compile(r"^\s{0,3}(?:\[code(?:=[\w+#.-]{1,20})?\]|\{(?:code|noformat)(?::[^}\n]{0,80})?\})")
+_FORUM_CLOSE = re.compile(r"(?:\[/code\]|\{(?:code|noformat)\})\s*$")
 _BULLET = re.compile(r"^ {0,3}(?:[-*+]|\d{1,4}[.)]) ")
 @dataclass
 class Repaired:
@@ -100,6 +105,11 @@ def repair_paste(text: str) -> Repaired:
 def _markdown(lines: list[str]) -> tuple[list[str], str | None]:
     out, dropped = [], 0
     for line in lines:
+        if ("[" in line or "{" in line) and (_FORUM_OPEN.match(line) or _FORUM_CLOSE.search(line)):
+            line = _FORUM_CLOSE.sub("", _FORUM_OPEN.sub("", line, count=1), count=1)  # a forum's or wiki's code tags
+            dropped += 1
+            if blank(line):
+                continue
         bare = QUOTE.sub("", line)
         if _FENCE.match(bare):
             dropped += 1
