@@ -49,6 +49,7 @@ def test_a_saved_k9s_view_is_read_as_its_pods_lines(lines, pods):
     "".join(f"trainer step {i} loss 0.{i}\n" for i in range(6)),  # a first word that is no operator's pod name
     "".join(f"train-worker-{i}   1/1   Running   0   5m\n" for i in range(6)),  # kubectl get pods: each pod on one line
     "".join(f"[default{i % 2}]:[rank{i % 2}]: step {i}\n" for i in range(6)),
+    "".join(f"2026-11-28 12:05:0{i}.281 UTC\t[rank{i % 2}]: step {i}\n" for i in range(6)),  # a console's date: no JobSet pod
 ])
 def test_a_log_whose_first_word_is_no_pod_of_a_view_is_left(text):
     assert read_text_export(text) is None or read_text_export(text)[0] != "k9s log view"

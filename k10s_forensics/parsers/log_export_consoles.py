@@ -134,7 +134,9 @@ def gcloud_stream(text: str, lines: list[str]) -> list[Record | str] | None:
 def k9s_view(text: str, lines: list[str]) -> list[Record | str] | None:
     """k9s's saved log view of a workload's pods (see the module doc), or None."""
     found = [_K9S.match(line) for line in lines]
-    pods = [m.group(2) if m and (KUBEFLOW_POD.match(m.group(2)) or JOBSET_POD.match(m.group(2))) else None for m in found]
+    # a pod's name holds a letter: a date in front of a console's line (``2026-11-28 12:05:03``) is no JobSet pod
+    pods = [m.group(2) if m and re.search("[a-z]", m.group(2)) and (KUBEFLOW_POD.match(m.group(2)) or JOBSET_POD.match(m.group(2))) else None
+            for m in found]
     named = [p for p in pods if p]
     if not named or len(named) < _SHARE * len(lines) or len(set(named)) * 3 > len(named):
         return None
