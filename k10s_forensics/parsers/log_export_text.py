@@ -17,13 +17,15 @@
   (``@timestamp,kubernetes.pod.name,message``, Kibana's ``Nov 28, 2026 @ 11:54:40.123`` dates, its
   ``'`` before a formula-like value taken off),
   Cloud Logging's CSV download (``timestamp,resource.labels.pod_name,textPayload``), Datadog's Log Explorer
-  export (``Date,Host,Service,Content``: no pod, so each host, the node the agent ran on, is one node);
+  export (``Date,Host,Service,Content``: no pod, so each host, the node the agent ran on, is one node), Graylog's
+  (``timestamp,source,message``: its ``source``, the GELF host, is the node);
 * a node's journal, ``journalctl -o short-iso`` / ``short-iso-precise`` / ``short-unix`` / ``short`` (the
   default): ``<ISO 8601 time with its zone, epoch seconds, or ``Nov 28 12:05:45`` placed in the import's year> <host> <identifier>[<pid>]: <line>`` (the pid optional); it names no
   pod (one file is one node), a ``-- Boot … --`` / ``-- Logs begin at … --`` line is journalctl's own;
 * ``stern`` output: ``<pod> <container> [<time>] <line>`` (``<namespace> <pod> …`` with
   ``--all-namespaces``), with its ``+ <pod> › <container>`` lines saying which containers it
   followed (on stderr: a terminal copy has them, ``> file`` does not).
+* k9s's saved log view of a workload's pods, ``<pod> <line>`` (``log_export_consoles.k9s_view``).
 
 None for a text that is none of them.
 """
