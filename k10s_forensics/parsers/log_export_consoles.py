@@ -20,7 +20,12 @@
   +0000<TAB>workerpool1-0<TAB><line>``) and ``gcloud ai-platform jobs stream-logs`` (a ``trial_id`` column before the
   message, empty outside a hyperparameter tuning job: taken off when nearly every line has one); the task
   (``workerpool0-0``, the chief, ``workerpool1-<i>``, the other replicas; ``master-replica-0``, ``worker-replica-<i>``)
-  is the pod, its lines in time order (seconds only: lines of one second keep the file's order).
+  is the pod, its lines in time order (seconds only: lines of one second keep the file's order);
+* k9s's log view of several pods saved (``<ctrl-s>``): each line behind its pod's name and one space
+  (``train-worker-0 <line>``; a pod of several containers adds the container, stern's layout, read there), optionally
+  after the kubelet's time when the view shows it. Read only where nearly every line's first word is a pod named as the
+  training operators name theirs (``<job>-master-0``, ``<job>-worker-<i>``, JobSet's; one is enough, a workload's view
+  of its one pod), each on many lines: a plain log's first word is rarely so.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import re
 import yaml
 
 from k10s_forensics.parsers.log_export_records import Record, clean_line, from_object, json_dict, parse_time_ns, path_pod
+from k10s_forensics.parsers.log_pod_prefix import JOBSET_POD, KUBEFLOW_POD
 
 _SHARE = 0.8
 _FB_HEAD = re.compile(r"^\[\d{1,9}\] ([\w.\-/]{1,512}): \[\[?(\d{9,10}(?:\.\d{1,9})?), (?:\{[^{}]*\}\], )?\{")
@@ -41,6 +47,8 @@ _TAIL = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{6}[+-]\d\d:\d\d)?) 
 _SEVERITY = r"(?:DEFAULT|DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL|ALERT|EMERGENCY)"
 _STREAM_LOGS = re.compile(rf"^{_SEVERITY}\t(\d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d\d\d)\t([\w.-]{{1,253}})\t(.*)$")
 _TRIAL = re.compile(r"^[\w.-]{0,64}\t")
+#: k9s's saved view: ``[<time> ]<pod> <line>``
+_K9S = re.compile(r"^(?:(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) )?([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?) (.*)$")
 _YAML_HEAD = re.compile(r"^\ufeff?---\s*\n")
 _YAML_CLAIM = re.compile(r"^(?:textPayload|jsonPayload|insertId|logName):", re.M)
 
@@ -123,6 +131,19 @@ def gcloud_stream(text: str, lines: list[str]) -> list[Record | str] | None:
             if m else line for m, line in zip(found, lines)]
 
 
+def k9s_view(text: str, lines: list[str]) -> list[Record | str] | None:
+    """k9s's saved log view of a workload's pods (see the module doc), or None."""
+    found = [_K9S.match(line) for line in lines]
+    # a pod's name holds a letter: a date in front of a console's line (``2026-11-28 12:05:03``) is no JobSet pod
+    pods = [m.group(2) if m and re.search("[a-z]", m.group(2)) and (KUBEFLOW_POD.match(m.group(2)) or JOBSET_POD.match(m.group(2))) else None
+            for m in found]
+    named = [p for p in pods if p]
+    if not named or len(named) < _SHARE * len(lines) or len(set(named)) * 3 > len(named):
+        return None
+    return [Record(pod, None, parse_time_ns(m.group(1)) if m.group(1) else None, clean_line(m.group(3))) if pod else line
+            for m, pod, line in zip(found, pods, lines)]
+
+
 def gcloud_yaml(text: str) -> list[Record | str] | None:
     """``gcloud logging read``'s YAML (entries after ``---``), or None when ``text`` is none."""
     if not _YAML_HEAD.match(text) or not _YAML_CLAIM.search(text[:65536]):
@@ -143,4 +164,4 @@ def _plain(entry: dict) -> dict:
             for k, v in entry.items()}
 
 
-__all__ = ["aws_tail", "fluentbit_stdout", "gcloud_stream", "gcloud_yaml"]
+__all__ = ["aws_tail", "fluentbit_stdout", "gcloud_stream", "gcloud_yaml", "k9s_view"]

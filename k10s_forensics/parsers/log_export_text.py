@@ -17,13 +17,15 @@
   (``@timestamp,kubernetes.pod.name,message``, Kibana's ``Nov 28, 2026 @ 11:54:40.123`` dates, its
   ``'`` before a formula-like value taken off),
   Cloud Logging's CSV download (``timestamp,resource.labels.pod_name,textPayload``), Datadog's Log Explorer
-  export (``Date,Host,Service,Content``: no pod, so each host, the node the agent ran on, is one node);
+  export (``Date,Host,Service,Content``: no pod, so each host, the node the agent ran on, is one node), Graylog's
+  (``timestamp,source,message``: its ``source``, the GELF host, is the node);
 * a node's journal, ``journalctl -o short-iso`` / ``short-iso-precise`` / ``short-unix`` / ``short`` (the
   default): ``<ISO 8601 time with its zone, epoch seconds, or ``Nov 28 12:05:45`` placed in the import's year> <host> <identifier>[<pid>]: <line>`` (the pid optional); it names no
   pod (one file is one node), a ``-- Boot … --`` / ``-- Logs begin at … --`` line is journalctl's own;
 * ``stern`` output: ``<pod> <container> [<time>] <line>`` (``<namespace> <pod> …`` with
   ``--all-namespaces``), with its ``+ <pod> › <container>`` lines saying which containers it
   followed (on stderr: a terminal copy has them, ``> file`` does not).
+* k9s's saved log view of a workload's pods, ``<pod> <line>`` (``log_export_consoles.k9s_view``).
 
 None for a text that is none of them.
 """
@@ -38,7 +40,7 @@ import re
 from functools import partial
 
 from k10s_forensics.parsers.log_export_records import Record, clean_line, from_object, json_dict as _json_dict, lookup, parse_time_ns, stream_pod
-from k10s_forensics.parsers.log_export_consoles import aws_tail, fluentbit_stdout, gcloud_stream
+from k10s_forensics.parsers.log_export_consoles import aws_tail, fluentbit_stdout, gcloud_stream, k9s_view
 from k10s_forensics.parsers.log_pod_prefix import JOBSET_POD, KUBEFLOW_POD  # the operators' pod naming
 from k10s_forensics.parsers.log_time import with_year
 from k10s_forensics.parsers.log_patterns import MONTHS
@@ -68,8 +70,9 @@ _JOURNAL_OWN = re.compile(r"^-- (?:Boot [0-9a-f]{32}|Logs begin at |Journal begi
 _CSV_TIME = ("@timestamp", "timestamp", "time", "date", "Date", "Time", "_time", "TimeGenerated [UTC]", "TimeGenerated")
 _CSV_LINE = ("@message", "message", "log", "line", "textPayload", "Line", "Message", "Content", "_source.message", "_source.log", "_raw",
              "LogMessage", "LogEntry")
-#: the node a row came from, where no column names its pod (Datadog's ``Host``, Azure Monitor's ``Computer``)
-_CSV_HOST = ("Host", "host", "hostname", "Computer")
+#: the node a row came from, where no column names its pod (Datadog's ``Host``, Azure Monitor's ``Computer``, Graylog's
+#: ``source``: the GELF host)
+_CSV_HOST = ("Host", "host", "hostname", "Computer", "source")
 _SHARE = 0.5
 
 
@@ -81,7 +84,7 @@ def read_text_export(text: str, now: dt.datetime | None = None) -> tuple[str, li
     for what, reader in (("logcli query output", _logcli), ("Grafana logs download (text)", _grafana_txt),
                          ("Fluentd output", _fluentd), ("Fluent Bit stdout output", fluentbit_stdout), ("CRI log file", _cri),
                          ("aws logs tail output", aws_tail), ("gcloud stream-logs output", gcloud_stream), ("journalctl output", partial(_journal, now=now)), ("CSV export", _csv),
-                         ("stern output", _stern)):
+                         ("stern output", _stern), ("k9s log view", k9s_view)):
         records = reader(text, lines)
         if records and any(isinstance(r, Record) for r in records):
             return what, records
