@@ -369,6 +369,16 @@ wd_alive AS (  -- ranks of the job alive when the collective hung, and whether t
           OR (w.t0 - to_milliseconds(coalesce(w.tmo, 600000)) - INTERVAL 10 MINUTE <= r.valid_to AND r.valid_from <= w.t1))
     QUALIFY row_number() OVER (PARTITION BY r.job_key, r.rank ORDER BY r.valid_from DESC, r.pod_key, r.pod_uid) = 1
 ),
+lost_pod AS (  -- every rank of a pod whose launcher never reported (no failure report, no SIGTERM of its workers) while
+              -- another pod's launcher reported its workers' failures: the node was lost with its launcher (killed,
+              -- frozen), and its ranks' silence is no proof that they hung (docs/rules.md, "seventeenth set")
+    SELECT r.job_key, list(DISTINCT r.rank ORDER BY r.rank) AS ranks
+    FROM k10s_rank r
+    WHERE NOT EXISTS (SELECT 1 FROM k10s_log f WHERE f.incarnation_uid = r.pod_uid AND f.kind IN ('torchrun_failure', 'torchrun_sigterm'))
+      AND EXISTS (SELECT 1 FROM k10s_rank o JOIN k10s_log f ON f.incarnation_uid = o.pod_uid
+                  WHERE o.job_key = r.job_key AND o.pod_uid <> r.pod_uid AND f.kind = 'torchrun_failure')
+    GROUP BY r.job_key, r.pod_uid
+),
 silent AS (  -- ranks that never logged a watchdog line while most ranks of the job timed out
     SELECT a.job_key, list(a.rank ORDER BY a.rank) AS ranks,
            (SELECT count(*) FROM wd_rank w WHERE w.job_key = a.job_key) AS reporting,
@@ -415,7 +425,8 @@ silent_ev AS (
            'never-joined: ' || reporting || CASE WHEN job_key IN (SELECT job_key FROM k10s_gloo_wait) THEN ' ranks timed out in gloo or saw its connection close'
                                                    ELSE ' ranks timed out in the watchdog' END || ' (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?')
                || ') while rank(s) ' || array_to_string(ranks, ', ') || ' never reported it' AS detail
-    FROM silent WHERE len(ranks) < reporting OR (len(ranks) = 1 AND reporting = 1 AND alive = 2)
+    FROM silent WHERE (len(ranks) < reporting OR (len(ranks) = 1 AND reporting = 1 AND alive = 2))
+      AND NOT EXISTS (SELECT 1 FROM lost_pod l WHERE l.job_key = silent.job_key AND l.ranks = silent.ranks AND len(l.ranks) > 1)
 )
 SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM (SELECT * FROM wd_ev UNION ALL BY NAME SELECT * FROM silent_ev);
 

@@ -557,13 +557,21 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- without the backend the code calls ("Torch not compiled with CUDA enabled", "Distributed
                   -- package doesn't have NCCL built in": every process imports the same torch), or a library's check
                   -- of the run's settings that rejects their combination (a ValueError: "DeepSpeed Zero-3 is not
-                  -- compatible with passing a `device_map`", "… are incompatible"): every process checks the same settings
+                  -- compatible with passing a `device_map`", "… are incompatible"): every process checks the same settings.
+                  -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
+                  -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
+                  -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
     SELECT job_key, incident, min(CASE WHEN kind = 'nccl_error_other' THEN subkind ELSE error_type END) AS error_type
-    FROM k10s_incident_line
+    FROM k10s_incident_line i
     WHERE role = 'own' AND (error_type = 'argparse usage error' OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
                             OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage')
                             OR (error_type IN ('AssertionError', 'RuntimeError')
-                                AND regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in'))
+                                AND regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')
+                                AND NOT (rank_eff IS NOT NULL
+                                         AND EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                     AND p.role = 'victim' AND p.kind = 'python_exception' AND p.subkind = 'teardown'
+                                                     AND p.rank_eff IS NOT NULL AND p.rank_eff <> i.rank_eff
+                                                     AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer'))))
                             OR (kind = 'python_exception' AND error_type = 'ValueError'
                                 AND regexp_matches(error_message, '\b(?:is|are) (?:not compatible|incompatible)\b')))
     GROUP BY ALL

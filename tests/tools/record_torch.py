@@ -42,6 +42,7 @@ import torch_scenarios13
 import torch_scenarios14
 import torch_scenarios15
 import torch_scenarios16
+import torch_scenarios17
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -125,6 +126,7 @@ SCENARIOS = [
     *torch_scenarios14.scenarios(S),  # the fourteenth: file-timer reaping, ENOSPC, SIGINT/SIGALRM, pool tracebacks, frozen node (held out)
     *torch_scenarios15.scenarios(S),  # the fifteenth: ExceptionGroup, SIGUSR1/SIGPIPE, excepthook, rpc, node 0 evicted (held out)
     *torch_scenarios16.scenarios(S),  # the sixteenth: EOFError, user network/timeout errors, SIGPROF, argparse, duplicate node rank (held out)
+    *torch_scenarios17.scenarios(S),  # the seventeenth: core faults at new sizes and positions, DTensor, persistent loader, cuda (held out)
 ]
 
 
