@@ -355,7 +355,13 @@ wd_alive AS (  -- ranks of the job alive when the collective hung, and whether t
                 OR EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = r.pod_uid
                            -- NCCL's `Connection closed by localRank N` is another process's line about N
                            AND ((x.rank_resolved = r.rank AND x.kind IS DISTINCT FROM 'nccl_peer_closed')
-                                OR x.kind = 'torchrun_failure'))) AS has_logs,
+                                -- its node launcher's failure report: torchrun's, or another launcher's (the
+                                -- parent's `process N terminated …` of mp.spawn, mpirun's, Horovod's, Lightning's,
+                                -- DeepSpeed's last command): the paste holds the node's console, not one rank's lines
+                                OR x.kind = 'torchrun_failure'
+                                OR (x.kind = 'process_exit' AND x.subkind IN ('spawn', 'mpirun_first', 'mpirun_noticed',
+                                    'horovod', 'pals_mpiexec', 'lightning_child', 'launcher_last_cmd', 'composer',
+                                    'paddle_container'))))) AS has_logs,
            -- a rank of a pasted pod with no line of its own: only the job's size (often guessed from the
            -- highest rank the paste shows) says it exists at all
            r.pod_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
