@@ -16,6 +16,11 @@
   neighbouring numbered lines go up by one (a rank tag, ``srun --label``'s ``3: ``, or a step counter does not),
   the number and its separator are taken off (spaces: the narrowest run the lines share), so a line's own
   indentation (a traceback's frames) is kept.
+* **Code-view table cells**: a code viewer that lays a file out as a table (a gist's or a repository's blob page,
+  Hugging Face's file view) copies each row as its code followed by the empty cells around it: ``[rank14]: Traceback
+  (most recent call last): | |``, sometimes with the row's opening ``| `` too. When at least ``SHARE_CELLS`` of the
+  lines (and at least ``MIN_CELLS``) end so, the cells are taken off those lines (a last row cut mid-line by the copy
+  has none); a markdown table's row ends in one ``|`` after a word, not in an empty cell.
 """
 
 from __future__ import annotations
@@ -33,6 +38,11 @@ MIN_NUMBERED = 4
 _NUMBERED = re.compile(r"^( {0,8})(\d{1,7})(\t| *\| ?|:(?=\S)|:$| +|$)")
 #: lines a tab-separated numbering needs (no launcher tags its lines ``<number><TAB>``); other numberings need more
 MIN_TAB_NUMBERED = 2
+#: share of the lines (and least number) that must end in a code view's empty cells
+SHARE_CELLS = 0.75
+MIN_CELLS = 3
+_CELLS_END = re.compile(r" \| \|\s*$")
+_CELL_START = re.compile(r"^\| ")
 
 
 _WEB_SPACE = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
@@ -86,4 +96,18 @@ def strip_line_numbers(lines: list[str]) -> tuple[list[str], str | None]:
     return out, f"line numbers ({len(numbered)} lines)"
 
 
-__all__ = ["MIN_NUMBERED", "MIN_TAB_NUMBERED", "SHARE_NUMBERED", "decode_entities", "strip_line_numbers", "web_spaces"]
+def strip_table_cells(lines: list[str]) -> tuple[list[str], str | None]:
+    """``lines`` without the empty cells a code view's table rendering added to each row (module doc)."""
+    filled = [ln for ln in lines if ln.strip()]
+    rows = [i for i, line in enumerate(lines) if line.rstrip().endswith("|") and _CELLS_END.search(line)]
+    if len(rows) < MIN_CELLS or len(rows) < SHARE_CELLS * len(filled):
+        return lines, None
+    opened = all(_CELL_START.match(lines[i]) for i in rows)  # every row copied with its opening cell too
+    out = list(lines)
+    for i in rows:
+        row = _CELLS_END.sub("", lines[i])
+        out[i] = row[2:] if opened else row
+    return out, f"code-view table cells ({len(rows)} lines)"
+
+
+__all__ = ["MIN_CELLS", "MIN_NUMBERED", "MIN_TAB_NUMBERED", "SHARE_CELLS", "SHARE_NUMBERED", "decode_entities", "strip_line_numbers", "strip_table_cells", "web_spaces"]

@@ -5,7 +5,8 @@
 1. **line ends**: CRLF and lone CR (a carriage-return redraw is a line of its own);
 2. **ANSI** colour and cursor codes (``log_normalize.ANSI``);
 3. **a page's copy**: non-breaking and zero-width spaces, line numbers a viewer copied with the lines (``cat -n``,
-   ``less -N``, a gutter) and a page's HTML escaping (``&lt;module&gt;``) (``log_page_copies``);
+   ``less -N``, a gutter), a code view's empty table cells (``… | |``) and a page's HTML escaping
+   (``&lt;module&gt;``) (``log_page_copies``);
 3. **markdown** GitHub left in: ```` ``` ````/``~~~`` fences, ``<details>``/``<summary>Click to
    expand</summary>``/``<pre>`` lines, ``>`` quoting (nested too) and list bullets (``- ``,
    ``* ``, ``1. ``) when most lines carry them; quoting that every line carries is undone here,
@@ -43,7 +44,7 @@ from k10s_forensics.parsers.log_bare_tags import restore_bare_tags
 from k10s_forensics.parsers.log_cut_wordings import rejoin_cut_wordings
 from k10s_forensics.parsers.log_newest_first import newest_first
 from k10s_forensics.parsers.log_normalize import ANSI
-from k10s_forensics.parsers.log_page_copies import decode_entities, strip_line_numbers, web_spaces
+from k10s_forensics.parsers.log_page_copies import decode_entities, strip_line_numbers, strip_table_cells, web_spaces
 from k10s_forensics.parsers.log_quotes import straight_quotes
 from k10s_forensics.parsers.log_rank_ranges import expand_rank_ranges
 from k10s_forensics.parsers.log_unwrap import QUOTE, SHARE, blank, unwrap, wrap_width
@@ -73,7 +74,7 @@ def repair_paste(text: str) -> Repaired:
             text = stripped
     lines = text.split("\n")
     depth, at = 0, -1
-    for step in (web_spaces, strip_line_numbers, decode_entities, _markdown, straight_quotes, _quoting_whole, _bullets, _double_spacing, _interrupted, newest_first, unwrap, _quoting, rejoin_cut_wordings,
+    for step in (web_spaces, strip_line_numbers, strip_table_cells, decode_entities, _markdown, straight_quotes, _quoting_whole, _bullets, _double_spacing, _interrupted, newest_first, unwrap, _quoting, rejoin_cut_wordings,
                  restore_bare_tags, expand_rank_ranges):
         lines, note = step(lines)
         for _ in range(2 if step is _double_spacing and note else 0):  # a double-spaced paste copied double-spaced again
