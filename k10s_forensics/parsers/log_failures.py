@@ -52,15 +52,11 @@ def _cuda_kind(message: str) -> str:
 
 def cuda_error(text: str) -> Event | None:
     """``CUDA error: <message>`` (Python, c10 or the watchdog), the runtime's error name
-    (``cudaErrorECCUncorrectable: <message>``), UCX's failed CUDA call (``UCX ERROR cuCtxGetDevice(…) is failed.
-    ret:invalid device context``) and NCCL's ``Cuda failure N 'message'``."""
+    (``cudaErrorECCUncorrectable: <message>``) and NCCL's ``Cuda failure N 'message'``."""
     m = P.CUDA_ERROR.search(text) if "CUDA error: " in text else None
     if m is None and "cudaError" in text:
         m = P.CUDA_ERROR_NAME.search(text)
     message = m.group(1) if m else None
-    if message is None and "UCX" in text:
-        u = P.UCX_CUDA_FAILURE.search(text)
-        message = f"{u.group(1)}: {u.group(2)}" if u else None
     if message is None:
         n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text else None
         if n is None:

@@ -29,10 +29,6 @@ CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|
 #: The CUDA runtime's error name before its message (thrust/cub, extensions): ``failed to synchronize:
 #: cudaErrorECCUncorrectable: uncorrectable ECC error encountered``; Kokkos' ``cudaSetDevice(…) error( cudaErrorDevicesUnavailable): …``
 CUDA_ERROR_NAME = re.compile(r"\bcudaError[A-Z]\w{1,60}\)?: ([^\n]{1,300}?)\s*$")
-#: UCX's report of a CUDA driver or runtime call of its own failing (its CUDA-IPC/copy transports, under MPI, UCC,
-#: NIXL): UCX <= 1.9 ``UCX ERROR cuCtxGetDevice(&cu_device) is failed. ret:invalid device context``, later
-#: ``UCX ERROR cuMemGetAddressRange(...) failed: invalid argument``; the error's text is the last group
-UCX_CUDA_FAILURE = re.compile(r"\bUCX +ERROR +(?:.{0,200}?)\b(cu(?:da)?[A-Z]\w{1,60})\(.{0,300}?\) (?:is failed\. ?ret: ?|failed: ?)([^\n]{1,300}?)\s*$")
 NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?'([^'\n]{1,200})'")
 #: Category of a CUDA error message, first match wins.
 CUDA_KINDS = (

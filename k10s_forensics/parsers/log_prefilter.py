@@ -87,7 +87,6 @@ _EVENT_LITERALS = (
     r"CUDA error: ",
     r"cudaError[A-Z]",
     r"Cuda failure ",
-    r"UCX +ERROR .{0,200}\bcu(?:da)?[A-Z]\w{1,60}\(",
     # the class name's letter before it either case: OSError, BlockingIOError, EOFError, HTTPError (log_patterns.PY_EXCEPTION)
     r"[A-Za-z](?:Error|Exception|Interrupt)(?::|$)",
     r"(?:^|[\s:|>])Exception: ",

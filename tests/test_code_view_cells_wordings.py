@@ -1,30 +1,19 @@
-"""A code view's empty table cells on every copied row, and UCX's failed CUDA call (real incidents batch 39;
-parsers/log_page_copies.py ``strip_table_cells``, parsers/log_patterns_cuda.py ``UCX_CUDA_FAILURE``,
-docs/parsers-logs.md).
+"""A code view's empty table cells on every copied row (real incidents batch 39; parsers/log_page_copies.py
+``strip_table_cells``, docs/import.md).
 
 * A gist's, a repository's or Hugging Face's file view lays a log out as a table; copied, each row keeps the empty
   cells after its code (``[rank14]: Traceback (most recent call last): | |``), sometimes the opening ``| `` too. The
   line no longer ends where the program ended it, so wordings anchored at the end (a traceback's header, an
   exception's last line) are not read. When most rows end so, the cells are taken off; a markdown table (its rows end
   in one ``|`` after a word), one line with a ``| |`` or a minority of such lines is left alone.
-* UCX reports a CUDA driver or runtime call of its own that failed (its CUDA-IPC and copy transports, under
-  CUDA-aware MPI): ``UCX ERROR cuCtxGetDevice(&cu_device) is failed. ret:invalid device context`` (UCX <= 1.9) or
-  ``UCX ERROR cuMemGetAddressRange(...) failed: invalid argument`` (later). That is the printing rank's CUDA error;
-  a UCX error about anything else (verbs, sockets) is not, nor a failed allocation (out of memory is the OOM rules').
 """
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from k10s_forensics.parsers.log_failures import cuda_error
 from k10s_forensics.parsers.log_page_copies import strip_table_cells
 from k10s_forensics.parsers.log_paste import repair_paste
-from k10s_forensics.parsers.log_prefilter import PREFILTER_EVENT
-
-PREFILTER = re.compile(PREFILTER_EVENT)
 
 GIST = ["ME: | |",
         "[rank14]: Traceback (most recent call last): | |",
@@ -66,32 +55,3 @@ def test_the_paste_repair_reads_the_cut_traceback_under_a_code_view():
     repaired = repair_paste("\n".join(GIST))
     assert repaired.text.splitlines()[1] == "[rank14]: Traceback (most recent call last):"
     assert any(n.startswith("code-view table cells") for n in repaired.notes)
-
-
-@pytest.mark.parametrize("line, message, kind", [
-    # UCX <= 1.9 (the batch 39 case, srun --label's rank tag in front)
-    ("0: [1576565271.426514] [cgpu06:45376:0] cuda_ipc_md.c:62 UCX ERROR cuCtxGetDevice(&cu_device) is failed. "
-     "ret:invalid device context", "cuCtxGetDevice: invalid device context", "other"),
-    # UCX >= 1.10's wording, two spaces after UCX
-    ("[1650465628.842779] [ndv4:54965:0] cuda_copy_md.c:341 UCX  ERROR cuMemGetAddressRange(&base, &size, ptr) failed: "
-     "invalid argument", "cuMemGetAddressRange: invalid argument", "other"),
-    # a runtime call, its error a category of its own
-    ("UCX  ERROR cudaMemcpyAsync(dst, src, len, kind, stream) is failed. ret:an illegal memory access was encountered",
-     "cudaMemcpyAsync: an illegal memory access was encountered", "illegal-address"),
-])
-def test_ucx_names_a_failed_cuda_call(line, message, kind):
-    assert PREFILTER.search(line)
-    ev = cuda_error(line)
-    assert (ev["kind"], ev["error_message"], ev["subkind"]) == ("cuda_error", message, kind)
-
-
-@pytest.mark.parametrize("line", [
-    # a verbs call, no CUDA
-    "UCX  ERROR ibv_reg_mr(address=0x7f, length=4096, access=0xf) failed: Cannot allocate memory",
-    # a CUDA allocation out of memory: the OOM rules', not a CUDA error
-    "UCX  ERROR cuMemAlloc(&ptr, 4096) failed: out of memory",
-    # a UCX debug line naming a CUDA call that did not fail
-    "UCX  DEBUG cuCtxGetDevice(&cu_device) returned 0",
-])
-def test_other_ucx_lines_are_no_cuda_error(line):
-    assert cuda_error(line) is None
