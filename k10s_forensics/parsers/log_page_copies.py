@@ -23,6 +23,11 @@
   line's start (``srun --label``'s `` 3: `` may carry only its own padding), and the lines keep their relative
   indentation. A paste whose lines do not all share the run (a log beside prose) is left alone: a log's own indented
   lines after a blank one (a traceback's code line, a table) look just like a markdown block.
+* **Code-view table cells**: a code viewer that lays a file out as a table (a gist's or a repository's blob page,
+  Hugging Face's file view) copies each row as its code followed by the empty cells around it: ``[rank14]: Traceback
+  (most recent call last): | |``, sometimes with the row's opening ``| `` too. When at least ``SHARE_CELLS`` of the
+  lines (and at least ``MIN_CELLS``) end so, the cells are taken off those lines (a last row cut mid-line by the copy
+  has none); a markdown table's row ends in one ``|`` after a word, not in an empty cell.
 """
 
 from __future__ import annotations
@@ -42,6 +47,11 @@ _NUMBERED = re.compile(r"^( {0,8})(\d{1,7})(\t| *\| ?|:(?=\S)|:$| +|$)")
 MIN_TAB_NUMBERED = 2
 #: the narrowest shared run of spaces taken off (a tab is always taken)
 MIN_SHARED_INDENT = 3
+#: share of the lines (and least number) that must end in a code view's empty cells
+SHARE_CELLS = 0.75
+MIN_CELLS = 3
+_CELLS_END = re.compile(r" \| \|\s*$")
+_CELL_START = re.compile(r"^\| ")
 
 
 _WEB_SPACE = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
@@ -112,4 +122,18 @@ def strip_line_numbers(lines: list[str]) -> tuple[list[str], str | None]:
     return out, f"line numbers ({len(numbered)} lines)"
 
 
-__all__ = ["MIN_NUMBERED", "MIN_SHARED_INDENT", "MIN_TAB_NUMBERED", "SHARE_NUMBERED", "decode_entities", "dedent_shared", "strip_line_numbers", "web_spaces"]
+def strip_table_cells(lines: list[str]) -> tuple[list[str], str | None]:
+    """``lines`` without the empty cells a code view's table rendering added to each row (module doc)."""
+    filled = [ln for ln in lines if ln.strip()]
+    rows = [i for i, line in enumerate(lines) if line.rstrip().endswith("|") and _CELLS_END.search(line)]
+    if len(rows) < MIN_CELLS or len(rows) < SHARE_CELLS * len(filled):
+        return lines, None
+    opened = all(_CELL_START.match(lines[i]) for i in rows)  # every row copied with its opening cell too
+    out = list(lines)
+    for i in rows:
+        row = _CELLS_END.sub("", lines[i])
+        out[i] = row[2:] if opened else row
+    return out, f"code-view table cells ({len(rows)} lines)"
+
+
+__all__ = ["MIN_CELLS", "MIN_NUMBERED", "MIN_SHARED_INDENT", "MIN_TAB_NUMBERED", "SHARE_CELLS", "SHARE_NUMBERED", "decode_entities", "dedent_shared", "strip_line_numbers", "strip_table_cells", "web_spaces"]
