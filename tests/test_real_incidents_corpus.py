@@ -42,9 +42,6 @@ NOT_YET: dict[str, str] = {
     "myria3d-123-prepare-data-lagging-rank0":
         "rank 0 is named never-joined at info only: ranks 1 and 2 time out and the world of three is guessed from the "
         "paste, where two waiters are no proof the third exists (docs/rules.md, session 14)",
-    "deepspeed-2931-ib-completion-error12-rank2":
-        "the IB completion error's process printed no rank (host:pid only, no comm line of its own), and its "
-        "'unhandled system error' names none either",
     "vllm-23448-broadcast-rank3-one-behind":
         "two ranks visible: rank 3 completed one work fewer than rank 0, but two reports make no majority to call one behind",
     "UNITER-42-keyerror-nonzero-ranks":
