@@ -17,6 +17,7 @@ import pytest
 
 from bundle_batch import findings_of, merge
 from k10s_forensics.logimport import LogSource, import_logs
+from paste_damage import redact
 from torch_runs_kit import CAPTURED, load_runs, named, plain
 
 _AGENT = "torch/distributed/elastic/multiprocessing/api.py"
@@ -85,7 +86,8 @@ def _inputs() -> list[tuple[list[str], int]]:
             ([_nccl([(5002, 2, 10), (5004, 4, 12)], [(5001, 1)])], 16),  # a node 1: rank = device + 8
             ([_nccl([(24142, 3, 3), (24148, 6, 7)], [(24141, 2)])], 16),  # ranks not numbered by device
             ([_nccl(_ALIGNED, [(24141, 2), (24143, 4)])], 16),  # two processes' returns
-            ([_nccl(_ALIGNED[:1], [(24141, 2)])], 16)]  # one comm line: no pairing proven
+            ([_nccl(_ALIGNED[:1], [(24141, 2)])], 16),  # one comm line: no pairing proven
+            ([redact(_nccl(_ALIGNED, [(24141, 2)]))], 16)]  # host and pids masked (`xxxxxxxx:xxxxxx:xxxxxx [2]`)
 
 
 @pytest.fixture(scope="module")
@@ -117,8 +119,8 @@ def test_a_usage_error_with_no_process_shown_past_parsing_stays_common_mode(_fin
 
 def test_an_untagged_nccl_error_under_one_process_returns_is_that_rank(_findings):
     """deepspeed-2931's shape: pid 24141's `[2]` returns above `what(): NCCL error: unhandled system error`, the host's comm
-    lines rank = device: rank 2; on a second node (rank = device + 8) rank 9."""
-    assert named(_findings[6]) == [("nccl-error", [2])]
+    lines rank = device: rank 2 (its host and pids masked too); on a second node (rank = device + 8) rank 9."""
+    assert named(_findings[6]) == named(_findings[11]) == [("nccl-error", [2])]
     assert named(_findings[7]) == [("nccl-error", [9])]
 
 
