@@ -171,7 +171,9 @@ NOT_YET: dict[str, str] = {
     # batch 38
     "HLLM-40-rank0-tagged-frames-only-dataloader-exit":
         "only `[rank0]:`-tagged traceback frames (`File ...` lines) are pasted, neither the traceback's header nor its "
-        "exception line: a frame line is no event, so the rank is not named (the cut-traceback rule needs a tagged header)",
+        "exception line: a frame line is no event, so the rank is not named (the cut-traceback rule needs a tagged header); "
+        "the corpus's three frames-only pastes are two culprits (this, NeMo-14857) and a control (DeepSpeed-6737), raised "
+        "tracebacks alike (docs/rules.md, session 19)",
 }
 
 
