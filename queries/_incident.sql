@@ -252,6 +252,8 @@ classified AS (
             -- from rank 0's): the ranks' gradient collectives could never match
             WHEN kind = 'python_exception' AND subkind = 'raised' AND regexp_matches(error_message,
                  'appears not to match (?:sizes|strides) of the same param in process|DDP expects same model across all ranks') THEN 'collective-mismatch'
+            -- argparse's usage error: it prints usage and exits with status 2 (sys.exit(2), no traceback)
+            WHEN kind = 'python_exception' AND error_type = 'argparse usage error' THEN 'exit-2'
             WHEN kind = 'python_exception' AND subkind = 'raised' THEN 'python-exception'
             -- a rank-tagged traceback and nothing else of that rank in the log (its exception line
             -- was cut off): it raised, what is unknown
@@ -562,8 +564,10 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
                   -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
     SELECT job_key, incident, min(CASE WHEN kind = 'nccl_error_other' THEN subkind ELSE error_type END) AS error_type
-    FROM k10s_incident_line i
-    WHERE role = 'own' AND (error_type = 'argparse usage error' OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
+    FROM (SELECT *, EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                            AND p.kind = 'python_exception' AND p.op_type IS NOT NULL) AS parsed_past
+          FROM k10s_incident_line i) i
+    WHERE role = 'own' AND ((error_type = 'argparse usage error' AND NOT parsed_past) OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
                             OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage')
                             OR (error_type IN ('AssertionError', 'RuntimeError')
                                 AND regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')

@@ -181,6 +181,29 @@ untagged_owned AS (  -- an untagged raised exception whose launcher's failure li
     WHERE o.kind = 'python_exception' AND o.subkind = 'raised' AND o.rank IS NULL AND o.local_rank IS NULL
     GROUP BY o.event_id HAVING bool_and(orp.event_id IS NOT NULL)
 ),
+dev_aligned AS (  -- a host whose NCCL comm lines (`host:pid:tid [dev] NCCL INFO comm … rank R nranks N cudaDev D`) pair two or
+                  -- more ranks each with its CUDA device by one offset (R = D + k: the node's processes numbered by their
+                  -- device, torchrun's local rank set as the device): another process of that host known only by NCCL's
+                  -- `host:pid:tid [dev]` prefix is rank dev + k (a process whose pid a comm line names keeps that line's rank;
+                  -- a host and pid masked in a paste, `xxxxxxxx:xxxxxx:xxxxxx [2]`, leave the device: the pod's lines one host)
+    SELECT namespace, pod, nccl_host, min(rank - cuda_dev) AS k, list(DISTINCT pid) AS pids
+    FROM le WHERE kind = 'nccl_comm_init' AND rank IS NOT NULL AND cuda_dev IS NOT NULL
+    GROUP BY ALL HAVING count(DISTINCT rank) >= 2 AND count(DISTINCT rank - cuda_dev) = 1 AND count(DISTINCT nranks) = 1
+),
+nccl_said AS (  -- an NCCL error naming no process (`what():  NCCL error: unhandled system error`, ProcessGroupNCCL's exception)
+                -- under one process's trace of the same error's returns (`host:pid:tid [dev] NCCL INFO proxy.cc:684 -> 2`) in the
+                -- same log, 20 lines above it at most: the call that failed was that process's; its rank, where that
+                -- process's is known (its own lines, or the device of a host whose comm lines pair ranks and devices)
+    SELECT o.event_id, min(coalesce(n.rank, n.cuda_dev + da.k)) AS rank
+    FROM le o
+    JOIN le n ON n.raw_row = o.raw_row AND n.container IS NOT DISTINCT FROM o.container AND n.kind = 'nccl_return'
+             AND n.subkind = o.subkind AND n.line_no < o.line_no AND n.line_no >= o.line_no - 20
+    LEFT JOIN dev_aligned da ON da.namespace = n.namespace AND da.pod = n.pod AND da.nccl_host IS NOT DISTINCT FROM n.nccl_host
+                            AND NOT coalesce(list_contains(da.pids, n.pid), false) AND n.local_rank IS NULL
+    WHERE o.kind = 'nccl_error_other' AND o.rank IS NULL AND o.local_rank IS NULL AND o.pid IS NULL
+    GROUP BY o.event_id
+    HAVING count(DISTINCT (n.nccl_host, n.pid, n.cuda_dev)) = 1 AND count(DISTINCT coalesce(n.rank, n.cuda_dev + da.k)) = 1
+),
 silent_mate AS (  -- per pod whose other ranks all printed a rank-tagged exception: the one rank that printed none
     SELECT r.pod_uid, min(r.rank) AS rank FROM k10s_rank r JOIN k10s_pod_job pj ON pj.pod_uid = r.pod_uid
     WHERE EXISTS (SELECT 1 FROM own_tag t WHERE t.namespace = pj.namespace AND t.pod = pj.pod)
@@ -192,7 +215,9 @@ eff AS (
            -- an untagged raised exception (a thread's, printed by threading's excepthook without torch's tag) whose
            -- launcher report names only processes with a tagged exception of their own: the pod's one rank without one
            coalesce(le.rank, h.h_rank, CASE WHEN uo.event_id IS NOT NULL AND h.h_rank IS NULL
-                                             AND h.h_local IS NULL THEN sm.rank END) AS eff_rank,
+                                             AND h.h_local IS NULL THEN sm.rank END,
+                    CASE WHEN le.kind IN ('nccl_remote_error', 'nccl_return') AND le.local_rank IS NULL AND le.cuda_dev IS NOT NULL
+                              AND NOT coalesce(list_contains(da.pids, le.pid), false) THEN le.cuda_dev + da.k END, ns.rank) AS eff_rank,
            -- else the CUDA ordinal of NCCL's own line prefix (`host:pid:tid [dev] NCCL WARN ...`: the device of the
            -- printing process's communicator), which is the local rank when a pod's processes see all its GPUs; the
            -- `GPU N` of PyTorch's allocator message is the device of the failed allocation, not the process (a process
@@ -206,6 +231,8 @@ eff AS (
     LEFT JOIN oom_hint h ON h.event_id = le.event_id
     LEFT JOIN untagged_owned uo ON uo.event_id = le.event_id
     LEFT JOIN silent_mate sm ON sm.pod_uid = pm.m_pod_uid
+    LEFT JOIN dev_aligned da ON da.namespace = le.namespace AND da.pod = le.pod AND da.nccl_host IS NOT DISTINCT FROM le.nccl_host
+    LEFT JOIN nccl_said ns ON ns.event_id = le.event_id
 )
 SELECT
     le.*,

@@ -49,9 +49,6 @@ NOT_YET: dict[str, str] = {
     "myria3d-123-prepare-data-lagging-rank0":
         "rank 0 is named never-joined at info only: ranks 1 and 2 time out and the world of three is guessed from the "
         "paste, where two waiters are no proof the third exists (docs/rules.md, session 14)",
-    "deepspeed-2931-ib-completion-error12-rank2":
-        "the IB completion error's process printed no rank (host:pid only, no comm line of its own), and its "
-        "'unhandled system error' names none either",
     "vllm-23448-broadcast-rank3-one-behind":
         "two ranks visible: rank 3 completed one work fewer than rank 0, but two reports make no majority to call one behind",
     "UNITER-42-keyerror-nonzero-ranks":
@@ -181,7 +178,9 @@ NOT_YET: dict[str, str] = {
     # batch 38
     "HLLM-40-rank0-tagged-frames-only-dataloader-exit":
         "only `[rank0]:`-tagged traceback frames (`File ...` lines) are pasted, neither the traceback's header nor its "
-        "exception line: a frame line is no event, so the rank is not named (the cut-traceback rule needs a tagged header)",
+        "exception line: a frame line is no event, so the rank is not named (the cut-traceback rule needs a tagged header); "
+        "the corpus's three frames-only pastes are two culprits (this, NeMo-14857) and a control (DeepSpeed-6737), raised "
+        "tracebacks alike (docs/rules.md, session 19)",
 }
 
 

@@ -44,10 +44,6 @@ GLOO_SIZE = ("rank 1 all-reduced a float64 gradient among float32 peers: gloo's 
              "('Received data size doesn't match expected size') and names no sender; rank 1 only saw its peer reset the connection, "
              "as rank 3 did: nothing is named (rank 0's SIGABRT is the report's, no failure of its own)")
 _T13 = {f"{v}/t13-trun-dtype-mismatch-rank1": GLOO_SIZE for v in ("2.13.0", "2.14.1")}
-ARGPARSE_ONE = ("argparse refused one rank's override at start-up (usage, 't16_worker.py: error: argument --lr: invalid float "
-                "value', exit status 2); an argparse usage error is read as common mode (every process shares its command line) "
-                "and names no rank, though the report shows its node-mate SIGTERMed and no other process printed one")
-_T16 = {how: {f"{v}/t16-trun-argparse-exit2-rank1": ARGPARSE_ONE for v in ("2.13.0", "2.14.1")} for how in ("import", "podlog")}
 TWO_ALIKE = ("ranks 1 and 4, on two nodes, raised the same KeyError 0.1 ms apart (8 ms in 2.14.1), every other rank torn down: "
              "failures alike within a second are no single culprit (all ranks alike: common mode; a pod's every rank: its "
              "node), and a strict minority failing alike is not named (nothing is named; the truth is both)")
@@ -58,9 +54,9 @@ _T17 = {f"{v}/{name}": why for v in ("2.13.0", "2.14.1")
         for name, why in (("t17-trun-3x2-keyerror-rank1-rank4", TWO_ALIKE), ("t17-trun-dtensor-shard-rows-rank2", DTENSOR_SIZE))}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
-               **_T7, **_T11, **_T13, **_T16["import"], **_T17},
+               **_T7, **_T11, **_T13, **_T17},
     "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
-               **_T7, **_T11, **_T13, **_T16["podlog"], **_T17},
+               **_T7, **_T11, **_T13, **_T17},
 }
 
 
