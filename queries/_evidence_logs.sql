@@ -193,20 +193,27 @@ desync_job AS (
            list_sort(list_distinct(flatten(list(named) FILTER (WHERE len(named) < world)))) AS culprits,
            bool_and(len(named) >= world) AS everyone,
            count(*) AS reports, max(world) AS world, min(ts) AS ts, min(seq_num) AS seq_num, arg_min(pg, (ts, reporter)) AS pg,
-           string_agg(DISTINCT kinds, ',' ORDER BY kinds) AS kinds, min(reporter) AS reporter
+           string_agg(DISTINCT kinds, ',' ORDER BY kinds) AS kinds, min(reporter) AS reporter,
+           -- the report names the one other rank of a two-rank world as not joining the collective after the last both finished
+           max(world) = 2 AND bool_and(kinds = 'not_joined') AND len(list_distinct(flatten(list(named)))) = 1 AS two_sided
     FROM desync_report GROUP BY job_key
 ),
 desync_ev AS (
     SELECT job_key, 'desync-report' AS evidence,
            CASE WHEN everyone THEN []::BIGINT[] ELSE list_sort(culprits) END AS culprit_ranks,
            []::BIGINT[] AS suspect_ranks,
-           CASE WHEN everyone THEN 'none' WHEN len(culprits) * 2 <= world THEN 'high' ELSE 'medium' END AS confidence,
+           -- a world of two: `[1] finished collective #2, but didn't join collective #3` is as much the reporter calling one
+           -- collective more (an extra call of its own) as the named rank one behind; no third rank makes a majority, so
+           -- the report is said (low: info), not charged (docs/rules.md, "Session 19: controls")
+           CASE WHEN everyone THEN 'none' WHEN two_sided THEN 'low' WHEN len(culprits) * 2 <= world THEN 'high' ELSE 'medium' END AS confidence,
            pg, seq_num, NULL::VARCHAR AS op_type, ts,
            CASE WHEN everyone
                 THEN 'the desync report (rank ' || reporter || ') says every rank (' || world || ') joined collective #' || coalesce(seq_num::VARCHAR, '?')
                      || ' but none finished it: no rank lagged, so it names no culprit (look at the network, NCCL or a GPU fault)'
                 ELSE 'the desync report (' || CASE WHEN reporter >= 0 THEN 'rank ' || reporter ELSE 'a rank' END || ', ' || reports || ' report(s)) names ' || array_to_string(list_sort(culprits), ', ')
                      || ' as the lagging/dead/mismatched rank(s) (' || kinds || ')'
+                     || CASE WHEN two_sided THEN '; with two ranks, the one that did not join the next collective and the one that called '
+                                                 || 'one collective more are the same report: no majority says which diverged' ELSE '' END
            END AS detail
     FROM desync_job
 )
@@ -353,8 +360,12 @@ wd_alive AS (  -- ranks of the job alive when the collective hung, and whether t
            AND (r.pod_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
                 OR w.reporting > 1
                 OR EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = r.pod_uid
-                           -- NCCL's `Connection closed by localRank N` is another process's line about N
-                           AND ((x.rank_resolved = r.rank AND x.kind IS DISTINCT FROM 'nccl_peer_closed')
+                           -- NCCL's `Connection closed by localRank N` is another process's line about N, and so is a
+                           -- report's line naming N (a desync report's `[1] finished collective #2, but didn't join …`,
+                           -- whoever printed it; a fingerprint's `Rank 1 is running …` of another reporter): docs/rules.md,
+                           -- "Session 19: controls"
+                           AND ((x.rank_resolved = r.rank AND coalesce(x.kind NOT IN ('nccl_peer_closed', 'nccl_desync'), true)
+                                 AND coalesce(x.reporter_rank = x.rank_resolved, true))
                                 -- its node launcher's failure report: torchrun's, or another launcher's (the
                                 -- parent's `process N terminated …` of mp.spawn, mpirun's, Horovod's, Lightning's,
                                 -- DeepSpeed's last command): the paste holds the node's console, not one rank's lines
@@ -366,7 +377,8 @@ wd_alive AS (  -- ranks of the job alive when the collective hung, and whether t
            -- highest rank the paste shows) says it exists at all
            r.pod_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
            AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = r.pod_uid AND x.rank_resolved = r.rank
-                           AND x.kind IS DISTINCT FROM 'nccl_peer_closed') AS unseen
+                           AND coalesce(x.kind NOT IN ('nccl_peer_closed', 'nccl_desync'), true)
+                           AND coalesce(x.reporter_rank = x.rank_resolved, true)) AS unseen
     FROM k10s_rank r
     JOIN (SELECT job_key, min(ts) AS t0, max(ts) AS t1, max(timeout_ms) AS tmo, count(DISTINCT rank) AS reporting
           FROM wd_rank GROUP BY job_key) w

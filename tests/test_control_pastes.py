@@ -57,6 +57,25 @@ AGENT = ("E1128 07:42:15.588000 17676 site-packages/torch/distributed/elastic/mu
 OLD_AGENT = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: {r} (pid: 17774) of binary: "
              "/opt/conda/bin/python3")
 
+# session 19: a desync report of a two-rank world (the other rank "didn't join" the next collective), torch 1.x and 2.x
+DESYNC_OLD = ["[E ProcessGroupNCCL.cpp:568] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, "
+              "OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=5000) ran for 5061 milliseconds before timing out.",
+              " - [{r}] Timeout at collective: ALLREDUCE, #13",
+              " - To our best knowledge, the lagging/dead/mismatched ranks that caused the desync are:",
+              "     [{o}] finished collective #12, but didn't join collective #13 (count from 1)"]
+DESYNC_NEW = ["[rank{r}]:[E1129 09:14:02.118020341 ProcessGroupNCCL.cpp:632] [Rank {r}] Watchdog caught collective operation timeout: "
+              "WorkNCCL(SeqNum=40, OpType=BROADCAST, NumelIn=16, NumelOut=16, Timeout(ms)=60000) ran for 60043 milliseconds before timing out.",
+              "[rank{r}]:[E1129 09:14:02.119020341 ProcessGroupNCCL.cpp:1937] Rank {r}",
+              "         - [{r}] Timeout at collective: BROADCAST, #40",
+              "         - To our best knowledge, the lagging/dead/mismatched ranks that caused the desync are:",
+              "             [{o}] finished collective #39, but didn't join collective #40 (count from 1)"]
+
+
+def _desync(lines: list[str], other: int) -> list[str]:
+    """The report, naming ``other`` as the rank that did not join (``{r}``, the reporter, is filled by ``_lines``)."""
+    return [line.replace("{o}", str(other)) for line in lines]
+
+
 # session 18: NCCL's error returns of a process (host:pid:tid [dev]), and a configuration check's ValueError
 RETURNS = ["gpu-a:690{r}:690{r} [{r}] NCCL INFO group.cc:418 -> 2", "gpu-a:690{r}:690{r} [{r}] NCCL INFO init.cc:1929 -> 2"]
 RETURNS_ASYNC = ["gpu-a:690{r}:71{r}2 [{r}] NCCL INFO init.cc:1548 -> 3", "gpu-a:690{r}:71{r}2 [{r}] NCCL INFO group.cc:64 -> 3 [Async thread]"]
@@ -127,9 +146,18 @@ PASTES = [
     ("config-not-compatible", _lines((CONFIG, 5)), []),
     ("config-are-incompatible", _lines((CONFIG_ARE, 5), (AGENT, 5)), []),
     ("data-value-error", _lines((DATA_VALUE, 5)), [5]),
+    # session 19: with two ranks, "rank 1 didn't join #13" is as much rank 0 calling one collective more: no one is named
+    ("desync-two-ranks-torch1", _lines((_desync(DESYNC_OLD, 1), 0)), []),
+    ("desync-two-ranks-torch2", _lines((_desync(DESYNC_NEW, 1), 0)), []),
+    ("desync-two-ranks-rank1-reports", _lines((_desync(DESYNC_NEW, 0), 1)), []),
+    # ... and with more ranks the report names the one that did not join (the others are in the collective)
+    ("desync-four-ranks", _lines((_desync(DESYNC_NEW, 3), 0)), [3]),
+    ("desync-eight-ranks-torch1", _lines((_desync(DESYNC_OLD, 5), 0)), [5]),
 ]
 #: (processes per node, world size) where a paste's is not the default one
-LAYOUT = {"agent-local-rank-two-nodes": (8, 16), "agent-local-rank-two-nodes-torch1": (4, 8), "agent-local-rank-placed": (8, 16)}
+LAYOUT = {"agent-local-rank-two-nodes": (8, 16), "agent-local-rank-two-nodes-torch1": (4, 8), "agent-local-rank-placed": (8, 16),
+          "desync-two-ranks-torch1": (2, 2), "desync-two-ranks-torch2": (2, 2), "desync-two-ranks-rank1-reports": (2, 2),
+          "desync-eight-ranks-torch1": (8, 8)}
 WORLD = 8
 HANG_WORLD = 4  # the hangs: three waiters of four ranks
 
@@ -172,6 +200,15 @@ def test_an_unplaced_local_rank_says_why(findings):
     """The agent's local rank of a paste on one of several nodes: the reason names the local rank and the unknown node."""
     said = [f["summary"] for f in findings_of(findings, [p[0] for p in PASTES].index("agent-local-rank-two-nodes"))]
     assert any("local rank 1, but not which of the job's nodes printed it" in s for s in said), said
+
+
+def test_a_two_rank_desync_report_says_why(findings):
+    """The two-rank desync report is said at info, and its detail says why it names no culprit."""
+    for name in ("desync-two-ranks-torch1", "desync-two-ranks-torch2"):
+        hang = [f for f in findings_of(findings, [p[0] for p in PASTES].index(name)) if f["rule"] == "nccl-hang"]
+        assert [(f["severity"], f["evidence"][0]["decided_by"], f["evidence"][0]["confidence"]) for f in hang] == [
+            ("info", "desync-report", "low")], (name, hang)
+        assert "with two ranks" in hang[0]["evidence"][0]["decision_detail"] and "no majority" in hang[0]["evidence"][0]["decision_detail"]
 
 
 @pytest.mark.parametrize(("line", "want"), [

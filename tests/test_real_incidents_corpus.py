@@ -132,11 +132,6 @@ NOT_YET: dict[str, str] = {
     "hiascend-forum-0255182505415210097-hccl-rank0-tokenizing-ranks5-7-timeout":
         "ranks 5 and 7 time out and six ranks of the guessed world of eight are absent: no single culprit; that rank 0 is "
         "still tokenizing is said in the program's own words (`Rank 0, running tokenizer …`), not read as rank 0's line",
-    "ml-engineering-desync-report-two-ranks-extra-allreduce-control":
-        "the desync report names rank 1 (`finished collective #2, but didn't join collective #3`) and is read as rank 1 "
-        "never joining (never-joined, as pytorch-152623's [7]); with two ranks, rank 1 behind and rank 0 ahead with an "
-        "extra call are the same report, and the corpus's other two-rank waits (accelerate-3512) name the absent rank: "
-        "no wording tells this one apart",
     # batch 26
     "mu-diff-nccl-fix-notes-wrapped-rank1-timeout-rank0-absent":
         "one rank's watchdog (rank 1, wrapped over two lines) in a world of two: one waiter and one silent rank are weak "
