@@ -134,4 +134,20 @@ class Batched:
         return findings_of(self._findings[b], i)
 
 
-__all__ = ["Batched", "findings_of", "gist", "merge", "renamed"]
+def analyze_node_sets(node_sets: list[tuple], tmp: Path, now: dt.datetime,
+                      nproc: Callable[[str], int | None] = lambda name: None) -> list[dict[str, Any]]:
+    """The findings of ``(name, node texts, …)`` sets, each imported as one job's node logs (``node<i>.log``, with
+    ``nproc(name)`` processes per node where given) and all analysed together; ``findings_of(findings, i)`` picks set
+    ``i``'s out."""
+    from k10s_forensics.analyze.runner import analyze
+    from k10s_forensics.logimport import LogSource, import_logs
+
+    bundles = []
+    for name, texts, *_ in node_sets:
+        sources = [LogSource(f"node{i}.log", t) for i, t in enumerate(texts)]
+        bundles.append(import_logs(sources, tmp / name, job="train", namespace="team-a", now=now, derive=False,
+                                   nproc_per_node=nproc(name))[0])
+    return analyze(merge(bundles, tmp / "merged"))["findings"]
+
+
+__all__ = ["Batched", "analyze_node_sets", "findings_of", "gist", "merge", "renamed"]

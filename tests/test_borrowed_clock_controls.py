@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from bundle_batch import findings_of, merge
+from bundle_batch import analyze_node_sets, findings_of
 from incident_kit import naming_findings
 from test_control_pastes import CUDA_DETAIL, NCCL_ERR
 from torch_runs_kit import CAPTURED
@@ -109,17 +109,8 @@ TWO_PER_NODE = {"mesh-unranked", "closed-by-peer-unranked", "raised-unranked"}
 
 @pytest.fixture(scope="module")
 def findings(tmp_path_factory) -> list:
-    from k10s_forensics.analyze.runner import analyze
-    from k10s_forensics.logimport import LogSource, import_logs
-
-    tmp = tmp_path_factory.mktemp("borrowed")
-    bundles = []
-    for name, texts, _ in NODE_SETS:
-        sources = [LogSource(f"node{i}.log", t) for i, t in enumerate(texts)]
-        nproc = 2 if name in TWO_PER_NODE else None
-        bundles.append(import_logs(sources, tmp / name, job="train", namespace="team-a", now=CAPTURED, derive=False,
-                                   nproc_per_node=nproc)[0])
-    return analyze(merge(bundles, tmp / "merged"))["findings"]
+    return analyze_node_sets(NODE_SETS, tmp_path_factory.mktemp("borrowed"), CAPTURED,
+                             nproc=lambda name: 2 if name in TWO_PER_NODE else None)
 
 
 @pytest.mark.parametrize(("i", "want"), [(i, want) for i, (_, _, want) in enumerate(NODE_SETS)], ids=[s[0] for s in NODE_SETS])

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from bundle_batch import findings_of, merge
+from bundle_batch import analyze_node_sets, findings_of
 from incident_kit import naming_findings
 from test_borrowed_clock_controls import AGENT, RESET, SIGTERM, _node, _table
 from torch_runs_kit import CAPTURED, Run, load_runs, podlog_bundle
@@ -57,16 +57,7 @@ NODE_SETS = [
 
 @pytest.fixture(scope="module")
 def findings(tmp_path_factory) -> list:
-    from k10s_forensics.analyze.runner import analyze
-    from k10s_forensics.logimport import LogSource, import_logs
-
-    tmp = tmp_path_factory.mktemp("torch17")
-    bundles = []
-    for name, texts, _ in NODE_SETS:
-        sources = [LogSource(f"node{i}.log", t) for i, t in enumerate(texts)]
-        bundles.append(import_logs(sources, tmp / name, job="train", namespace="team-a", now=CAPTURED, derive=False,
-                                   nproc_per_node=2)[0])
-    return analyze(merge(bundles, tmp / "merged"))["findings"]
+    return analyze_node_sets(NODE_SETS, tmp_path_factory.mktemp("torch17"), CAPTURED, nproc=lambda name: 2)
 
 
 @pytest.mark.parametrize(("i", "want"), [(i, want) for i, (_, _, want) in enumerate(NODE_SETS)], ids=[s[0] for s in NODE_SETS])
