@@ -552,6 +552,21 @@ silent_one AS (  -- a launcher's report that names no process (its last spawned 
     GROUP BY ALL
     HAVING count(*) = 1
 ),
+spawn_nodes_alike AS (  -- srun's tasks are node launchers where mp.spawn reports in the same log body (each task spawned
+                        -- its node's processes): two or more of those tasks exiting on their own, two or more spawn reports
+                        -- (one per node's parent), and every exception the spawned processes raised the same (type and
+                        -- message): each node's first failure is the same error, the code every process runs (real
+                        -- incidents batch 41: detectron2 on two nodes, `-- Process 3 terminated` on each with one TypeError)
+    SELECT i.job_key, i.incident, min(i.error_type) AS error_type
+    FROM k10s_incident_line i
+    WHERE i.role = 'own' AND i.kind = 'python_exception'
+      AND i.raw_row IN (SELECT raw_row FROM k10s_log WHERE kind = 'process_exit' AND subkind = 'spawn'
+                        GROUP BY raw_row HAVING count(*) >= 2)
+      AND i.raw_row IN (SELECT raw_row FROM k10s_log WHERE kind = 'process_exit' AND subkind = 'srun' AND exit_code > 0
+                        GROUP BY raw_row HAVING count(DISTINCT rank) >= 2)
+    GROUP BY i.job_key, i.incident
+    HAVING count(*) >= 2 AND count(DISTINCT (i.error_type, i.error_message)) = 1
+),
 common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
                   -- argparse rejected, or source Python cannot parse (the same for every process; only the
                   -- launcher's --local-rank differs), or NCCL's "invalid usage" (the same code's misuse of
@@ -563,6 +578,7 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
                   -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
+    SELECT job_key, incident, min(error_type) AS error_type FROM (
     SELECT job_key, incident, min(CASE WHEN kind = 'nccl_error_other' THEN subkind ELSE error_type END) AS error_type
     FROM (SELECT *, EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
                             AND p.kind = 'python_exception' AND p.op_type IS NOT NULL) AS parsed_past
@@ -578,6 +594,10 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                                                      AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer'))))
                             OR (kind = 'python_exception' AND error_type = 'ValueError'
                                 AND regexp_matches(error_message, '\b(?:is|are) (?:not compatible|incompatible)\b')))
+    GROUP BY ALL
+    UNION ALL
+    SELECT job_key, incident, error_type FROM spawn_nodes_alike
+    )
     GROUP BY ALL
 ),
 root_unseen AS (  -- the first failure is an entry torchrun's table lists under "Failures:" ([1], [2], …: the failures
