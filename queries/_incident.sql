@@ -111,11 +111,13 @@ watchdog_above AS (  -- a launcher's report of a SIGABRT right below watchdog li
 raised AS (  -- ranks that raised an exception of their own: a -6 of theirs is the C++ runtime ending the
              -- process after it ("terminate called without an active exception"), not a separate abort; so is
              -- a rank's own CUDA error or CUDA OOM (`torch.AcceleratorError: CUDA error: misaligned address`,
-             -- then "terminate called after throwing an instance of 'c10::AcceleratorError'"): its cause is that
+             -- then "terminate called after throwing an instance of 'c10::AcceleratorError'"): its cause is that.
+             -- Not a communication library's report of its own failed CUDA call (UCX's `cuCtxGetDevice(…) is failed`,
+             -- `transport_call`): the library goes on, and a SIGABRT after it is how the process ended (below)
     SELECT DISTINCT l.job_key, coalesce(l.rank_resolved, pr.rank) AS rank FROM l
     LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid  -- a logging record's pid (log_owners.py)
     WHERE coalesce(l.rank_resolved, pr.rank) IS NOT NULL
-      AND ((l.kind = 'python_exception' AND l.subkind = 'raised') OR l.kind IN ('cuda_error', 'cuda_oom'))
+      AND ((l.kind = 'python_exception' AND l.subkind = 'raised') OR (l.kind IN ('cuda_error', 'cuda_oom') AND l.subkind IS DISTINCT FROM 'transport_call'))
 ),
 torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Connection closed by peer",
                 -- DistBackendError, a remote error): their exit status 1 is that teardown's, not a failure of their own
@@ -123,6 +125,7 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
     LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
     WHERE coalesce(l.rank_resolved, pr.rank) IS NOT NULL
       AND l.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+      AND l.subkind IS DISTINCT FROM 'transport_call'  -- a library's failed CUDA call is no exception the rank ended on
     GROUP BY ALL
     HAVING bool_and(l.kind = 'nccl_remote_error' OR (l.kind = 'python_exception' AND l.subkind = 'teardown'))
     UNION
@@ -327,8 +330,14 @@ SELECT
     c.cause, c.victim_role,
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
     c.kind IN ('python_exception', 'python_traceback') AND coalesce(ls.line_no > c.line_no, false) AS training_went_on,
+    -- tier 2 too: a communication library's report of its own CUDA call that failed (UCX's `cuCtxGetDevice(&cu_device) is
+    -- failed. ret:invalid device context`, `transport_call`): it says a call failed, not how the process ended, so a fatal
+    -- signal of the same rank after it (UCX's segfault, srun's `task 0: Segmentation fault`) stays the rank's cause, and
+    -- any rank's own failure outranks it; it names its rank where nothing says more (docs/rules.md, "Session 19: general
+    -- fixes, second round")
     CASE WHEN c.cause IS NULL THEN NULL
-         WHEN c.cause IN ('nccl-error', 'exit-unknown', 'rank-dead') OR c.kind = 'python_traceback' OR (c.kind IN ('torchrun_failure', 'process_exit') AND c.status > 0) THEN 2
+         WHEN c.cause IN ('nccl-error', 'exit-unknown', 'rank-dead') OR c.kind = 'python_traceback' OR (c.kind IN ('torchrun_failure', 'process_exit') AND c.status > 0)
+              OR (c.kind = 'cuda_error' AND c.subkind = 'transport_call') THEN 2
          ELSE 1 END AS tier,
     CASE WHEN c.cause IS NOT NULL THEN 'own' ELSE c.victim_role END AS role,
     CASE WHEN c.kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') AND c.ts_filled IS NOT NULL
@@ -636,6 +645,28 @@ node_alike AS (  -- ranks that failed together are every rank of one pod (one no
     WHERE len(t.ranks) > 1 AND len(list_filter(s.ranks_seen, lambda r: NOT list_contains(t.ranks, r))) > 0
     GROUP BY ALL
 ),
+subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a strict part of the job, and every other rank of
+                   -- the job is in the incident torn down inside a collective (a teardown exception: gloo's `Connection
+                   -- closed by peer`; a remote error; a watchdog timeout), with no failure of its own that says why: those
+                   -- ranks ran past the code the failing ones failed in, alive, and did not fail that way, so the failure
+                   -- was those ranks' own (data or state only they had), not every process's. A SIGTERM or an exit status
+                   -- alone is no such witness (a rank still importing is SIGTERMed though it would have failed alike); every
+                   -- rank alike is common mode, as before (docs/rules.md, "Session 19: general fixes, second round")
+    SELECT t.job_key, t.incident
+    FROM together t
+    JOIN first f USING (job_key, incident)
+    JOIN job_ranks jr ON jr.job_key = t.job_key
+    JOIN (SELECT v.job_key, v.incident, list(DISTINCT v.rank_eff) AS ranks FROM k10s_incident_line v
+          WHERE v.role = 'victim' AND v.rank_eff IS NOT NULL
+            AND (v.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary')
+                 OR (v.kind = 'python_exception' AND v.subkind = 'teardown')
+                 OR (v.kind = 'nccl_error_other' AND v.subkind = 'async_error_teardown'))
+          GROUP BY ALL) w ON w.job_key = t.job_key AND w.incident = t.incident
+    WHERE len(t.ranks) > 1 AND f.tier = 1 AND len(t.ranks) < jr.n
+      AND len(list_filter(w.ranks, lambda r: NOT list_contains(t.ranks, r))) = jr.n - len(t.ranks)
+      AND NOT EXISTS (SELECT 1 FROM best b WHERE b.job_key = t.job_key AND b.incident = t.incident AND b.tier = 1
+                      AND NOT list_contains(t.ranks, b.rank_eff))
+),
 decided AS (
     SELECT s.job_key, s.incident, s.started_at, s.abort_at, s.pods, cm.job_key IS NOT NULL AS common_mode, cm.error_type AS common_error,
         na.job_key IS NOT NULL AND cm.job_key IS NULL AS node_wide,
@@ -647,11 +678,11 @@ decided AS (
         nl.job_key IS NOT NULL AND f.tier = 2 AS nccl_several, nl.processes AS nccl_processes, nl.site AS nccl_site, f.kind AS first_kind,
         ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, aa.job_key IS NOT NULL AS all_aborted,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
-        CASE WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
+        CASE WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
                   AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (nl.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
-        CASE WHEN len(t.ranks) > 1 AND NOT (na.job_key IS NOT NULL AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL)
+        CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL)
              THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
         -- the one rank that failed on its own is known only by a launcher's exit status (tier 2), and the error that
         -- says why (tier 1: a CUDA OOM, a CUDA error, an exception) is in a line naming no rank in the same pod, one
@@ -678,6 +709,7 @@ decided AS (
     LEFT JOIN common_mode cm USING (job_key, incident)
     LEFT JOIN silent_one so USING (job_key, incident)
     LEFT JOIN node_alike na USING (job_key, incident)
+    LEFT JOIN subset_alike sa USING (job_key, incident)
     LEFT JOIN root_unseen ru USING (job_key, incident)
     LEFT JOIN all_aborted aa USING (job_key, incident)
     LEFT JOIN nccl_alike nl ON nl.job_key = s.job_key

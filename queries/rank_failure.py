@@ -87,7 +87,10 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
             parts.append(f"The node's kernel log: {row['kernel_line'][:160]}.")
         if row.get("xid") is not None:
             parts.append(f"Its GPU reported Xid {row['xid']}" + (f" ({row['xid_meaning']})." if row.get("xid_meaning") else "."))
-        if row.get("confidence") == "medium":
+        if row.get("confidence") == "medium" and row.get("failure_subkind") == "transport_call":
+            parts.append("Only a communication library's report of its own failed CUDA call says so, not how the process ended "
+                         "(confidence medium).")
+        elif row.get("confidence") == "medium":
             parts.append("Only its exit status is in the logs (confidence medium).")
     if victims:
         parts.append(f"{victims} other rank(s)/processes were torn down after it" + (f", {row['watchdog_victims']} by their NCCL watchdog." if row.get("watchdog_victims") else "."))

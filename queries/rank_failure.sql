@@ -38,6 +38,7 @@
 --   xid_meaning VARCHAR        -- what that Xid means
 --   kernel_line VARCHAR        -- host-oom-kill: the node's dmesg OOM-kill line around it
 --   failure_line VARCHAR       -- the line that shows the failure
+--   failure_subkind VARCHAR    -- that line's subkind (transport_call: a communication library's report of its own failed CUDA call)
 --   together_ranks BIGINT[]    -- ranks that failed the same way within one second
 --   no_culprit_reason VARCHAR  -- why no single rank is named
 --   victims BIGINT             -- other ranks (and unresolved processes) torn down
@@ -69,6 +70,7 @@ SELECT
     'first-failure' AS decided_by,
     i.error_type, i.error_message, i.xid, i.xid_meaning, i.kernel_line,
     i.first_line AS failure_line,
+    i.first_subkind AS failure_subkind,
     i.together_ranks,
     i.no_culprit_reason,
     i.victims, i.victim_ranks, i.watchdog_victims, i.job_gpus,

@@ -33,13 +33,10 @@ SILENT_IN_PASTE = "a rank missing from the paste reads as silent (never-joined);
 
 #: Expectations we do not meet, with why (strict: a case that starts passing must leave).
 NOT_YET: dict[str, str] = {
-    "gist-sparticlesteve-srun-n8-mpi-backend-rank0-ucx-cuda-ipc-invalid-context":
-        "rank 0's only error is UCX's failed CUDA call (`UCX ERROR cuCtxGetDevice(...) is failed. ret:invalid device "
-        "context`), no wording yet: read as a cuda_error it outranks a later fatal signal (batch 26's Cori task 0 "
-        "segfault after the same UCX line would turn cuda-error), so it waits for a UCX-aware precedence",
     "gist-thuningxu-horovod-mpirun-np2-stall-rank1-missing":
-        "only rank 0's Horovod stall header survives the excerpt (the `[missing ranks: …]` list below it is cut): the one "
-        "waiter of a world of two names no peer, and the silent one is not inferred from it (as for a lone NCCL watchdog)",
+        "only rank 0's Horovod stall header survives the excerpt (the `[missing ranks: …]` list below it is cut): the header "
+        "is printed by the coordinator, rank 0, whether or not it submitted itself (horovod-534: `[missing ranks: 0]`), so "
+        "even in a world of two it shows neither a waiter nor which rank is behind (docs/rules.md, session 19, second round)",
     "nccl-1911-ras-allgather-opcount-mismatch":
         "RAS MISMATCH lists only the 2 ranks ahead; the 30 behind are said as a group, not named",
     "Step-Video-T2V-8-rank3-oom-root-cause-rank2":

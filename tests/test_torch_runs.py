@@ -44,14 +44,11 @@ GLOO_SIZE = ("rank 1 all-reduced a float64 gradient among float32 peers: gloo's 
              "('Received data size doesn't match expected size') and names no sender; rank 1 only saw its peer reset the connection, "
              "as rank 3 did: nothing is named (rank 0's SIGABRT is the report's, no failure of its own)")
 _T13 = {f"{v}/t13-trun-dtype-mismatch-rank1": GLOO_SIZE for v in ("2.13.0", "2.14.1")}
-TWO_ALIKE = ("ranks 1 and 4, on two nodes, raised the same KeyError 0.1 ms apart (8 ms in 2.14.1), every other rank torn down: "
-             "failures alike within a second are no single culprit (all ranks alike: common mode; a pod's every rank: its "
-             "node), and a strict minority failing alike is not named (nothing is named; the truth is both)")
 DTENSOR_SIZE = ("rank 2's DTensor shard had a row too many: full_tensor()'s gather aborted the RECEIVING rank 3 in gloo "
                 "('Received data size doesn't match expected size', no sender named) while rank 2 only saw a peer reset the "
                 "connection, as rank 0 did (nothing is named; as the float64 gradient's run)")
 _T17 = {f"{v}/{name}": why for v in ("2.13.0", "2.14.1")
-        for name, why in (("t17-trun-3x2-keyerror-rank1-rank4", TWO_ALIKE), ("t17-trun-dtensor-shard-rows-rank2", DTENSOR_SIZE))}
+        for name, why in (("t17-trun-dtensor-shard-rows-rank2", DTENSOR_SIZE),)}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
                **_T7, **_T11, **_T13, **_T17},

@@ -60,11 +60,22 @@ def cuda_error(text: str) -> Event | None:
     if message is None:
         n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text else None
         if n is None:
-            return None
+            return _transport_call(text)
         message = n.group(2)
     if "out of memory" in message:
         return None
     return {"kind": "cuda_error", "subkind": _cuda_kind(message), "error_type": "CUDA error", "error_message": message[:300]}
+
+
+def _transport_call(text: str) -> Event | None:
+    """A communication library's (UCX's, UCC's) own CUDA call that failed: the printing process's CUDA error, but a
+    weak one (``transport_call``: the library reports the call, not how the process ended; a later fatal signal of the
+    same rank stays its cause: queries/_incident.sql)."""
+    m = P.TRANSPORT_CUDA_CALL.search(text) if "ERROR" in text and "UC" in text else None
+    if m is None or "out of memory" in m.group(2):
+        return None
+    message = f"{m.group(1)} failed: {m.group(2)}"
+    return {"kind": "cuda_error", "subkind": "transport_call", "error_type": "CUDA error", "error_message": message[:300]}
 
 
 def srun_tasks(text: str) -> list[Event]:

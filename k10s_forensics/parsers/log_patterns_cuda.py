@@ -30,6 +30,14 @@ CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|
 #: cudaErrorECCUncorrectable: uncorrectable ECC error encountered``; Kokkos' ``cudaSetDevice(…) error( cudaErrorDevicesUnavailable): …``
 CUDA_ERROR_NAME = re.compile(r"\bcudaError[A-Z]\w{1,60}\)?: ([^\n]{1,300}?)\s*$")
 NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?['\u2018]([^'\u2019\n]{1,200})['\u2019]")
+#: A communication library's report of a CUDA call of its own that failed, with the driver's or runtime's reason:
+#: UCX's ``cuda_ipc_md.c:62  UCX  ERROR cuCtxGetDevice(&cu_device) is failed. ret:invalid device context`` (UCX 1.x),
+#: ``UCX  ERROR cuMemGetAddressRange(&base, &size, addr) failed: invalid argument`` (later releases), ``… failed with 700``
+#: (the runtime's number), UCC's ``UCC  ERROR cuCtxGetId(cu_ctx, &cu_ctx_id)() failed: 201(invalid device context)``:
+#: group 1 the call, group 2 the reason. Not the library's other errors (``UCX  ERROR connect(…) failed``: no CUDA call)
+TRANSPORT_CUDA_CALL = re.compile(
+    r"\bUC[XC]\s{1,4}ERROR\s{1,4}((?:cu|cuda)[A-Z]\w{0,60})\((?:[^()\n]|\([^()\n]{0,100}\)){0,200}\)(?:\(\))?"
+    r"\s{1,4}(?:is failed\.?\s{0,4}ret:|failed(?::| with\b))\s{0,4}([^\n]{1,200}?)\s*$")
 #: Category of a CUDA error message, first match wins.
 CUDA_KINDS = (
     ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),
