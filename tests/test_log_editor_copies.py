@@ -28,6 +28,7 @@ def test_a_lone_typographic_quote_between_words_and_spaces_is_left_alone():
 @pytest.mark.parametrize(("damaged", "meant"), [
     ("{d} Process 0 terminated with the following error:", "-- Process 0 terminated with the following error:"),
     ("  {d} Process 3 terminated with signal SIGKILL", "  -- Process 3 terminated with signal SIGKILL"),
+    ("# {d} Process 3 terminated with the following error:", "# -- Process 3 terminated with the following error:"),
     ("python -m torch.distributed.run {d}nproc_per_node=8 {d}nnodes=2 train.py",
      "python -m torch.distributed.run --nproc_per_node=8 --nnodes=2 train.py"),
     ("args=['train.py', '{d}local_rank=3']", "args=['train.py', '--local_rank=3']"),

@@ -5,9 +5,9 @@
 1. **line ends**: CRLF and lone CR (a carriage-return redraw is a line of its own);
 2. **ANSI** colour and cursor codes (``log_normalize.ANSI``);
 3. **a page's copy**: non-breaking and zero-width spaces, line numbers a viewer copied with the lines (``cat -n``,
-   ``less -N``, a gutter), a code view's empty table cells (``… | |``), a page's HTML escaping (``&lt;module&gt;``)
-   and an indent every line shares (markdown's four-space code block; again after ``>`` quoting and fences are
-   undone) (``log_page_copies``);
+   ``less -N``, a gutter), a page's HTML escaping (``&lt;module&gt;``) and an indent every line shares (markdown's
+   four-space code block; again after ``>`` quoting and fences are undone), and, once fences and whole ``>``
+   quoting are undone, a code view's empty table cells (``… | |``) (``log_page_copies``);
 3. **markdown** GitHub left in: ```` ``` ````/``~~~`` fences, ``<details>``/``<summary>Click to
    expand</summary>``/``<pre>`` lines, a forum's ``[code]…[/code]`` and Jira's ``{code:java}…{code}``/``{noformat}``
    (on lines of their own or glued to the first and last lines), ``>`` quoting (nested too) and list bullets (``- ``,
@@ -80,8 +80,8 @@ def repair_paste(text: str) -> Repaired:
             text = stripped
     lines = text.split("\n")
     depth, at = 0, -1
-    for step in (web_spaces, strip_line_numbers, strip_table_cells, decode_entities, dedent_shared, _markdown, straight_quotes,
-                 straight_dashes, _quoting_whole, dedent_shared, _bullets, _double_spacing, _interrupted, newest_first, unwrap, _quoting,
+    for step in (web_spaces, strip_line_numbers, decode_entities, dedent_shared, _markdown, straight_quotes,
+                 straight_dashes, _quoting_whole, strip_table_cells, dedent_shared, _bullets, _double_spacing, _interrupted, newest_first, unwrap, _quoting,
                  rejoin_cut_wordings,
                  restore_bare_tags, expand_rank_ranges):
         lines, note = step(lines)

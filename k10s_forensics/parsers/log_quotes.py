@@ -13,7 +13,7 @@ between two letters (``didn’t join``, ``can’t``) is made straight always: a 
 ``'``, and the readers match them so (a desync report's ``didn't join collective``).
 
 ``straight_dashes(lines)``: the same editors (macOS's smart dashes, Word's autoformat) turn ``--`` into an em or en
-dash. A dash that opens a line before a space (mp.spawn's ``-- Process 0 terminated with the following error:``,
+dash. A dash that opens a line before a space (after its indent or a comment's ``# ``) (mp.spawn's ``-- Process 0 terminated with the following error:``,
 journald's ``-- Boot …``) or that stands before a word with nothing between (``—nproc_per_node=8``, ``–local_rank=3``:
 a command's option) is made ``--`` again; a dash inside a sentence is left alone.
 """
@@ -27,7 +27,7 @@ _FRAME = re.compile(r"^\s*(?:\[[^\]]{1,40}\]:?\s*)*File [\u201c\u201d\"][^\u201c
 _QUOTED = re.compile(r"[\u2018\u201c][^\s\u2018\u2019\u201c\u201d]{1,200}[\u2019\u201d]")
 MIN_QUOTED = 3
 _CONTRACTION = re.compile(r"(?<=[A-Za-z])\u2019(?=[A-Za-z])")
-_DASH_OPENS = re.compile(r"^(\s*)[\u2013\u2014](?= )")
+_DASH_OPENS = re.compile(r"^([^\w\u2013\u2014]{0,6})[\u2013\u2014](?= )")  # after a line's indent, `# ` or `> ` at most
 _DASH_OPTION = re.compile(r"(^|[\s'\"=(\[])[\u2013\u2014](?=[A-Za-z])")
 
 
