@@ -61,10 +61,22 @@ def agents(lines: list[str]) -> list[str]:
     return list(seen)
 
 
+def interleaved(lines: list[str]) -> bool:
+    """True when one agent speaks again after another spoke: agents alive at once, so on several nodes (a rerun's
+    agents on one node speak one after the other)."""
+    runs: list[str] = []
+    for line in lines:
+        pid = agent_of(line)
+        if pid is not None and (not runs or runs[-1] != pid):
+            runs.append(pid)
+    return len(runs) > len(set(runs))
+
+
 def agent_layout(lines: list[str], world: int | None) -> tuple[int, int] | None:
     """(nodes, processes per node) of a one-log paste of two or more agents, where the log proves several
     nodes (a global rank that is not its local rank: ``[default1]:[rank3]:``, a failure table's ``rank :
-    3 (local_rank: 1)``) and ``world / agents`` fits every such pair (None: it does not, or one agent).
+    3 (local_rank: 1)``; or agents that speak in turn, A then B then A again: alive at once, on several nodes)
+    and ``world / agents`` fits every such pair (None: it does not, or one agent).
     The world is at least the highest rank a pair names + 1."""
     k = len(agents(lines))
     if k < 2:
@@ -77,7 +89,7 @@ def agent_layout(lines: list[str], world: int | None) -> tuple[int, int] | None:
             a, b = int(m.group(1)), int(m.group(2))
             pairs.add((b, a) if tee else (a, b))
     world = max([world or 0] + [g + 1 for g, _ in pairs])
-    if world % k or not any(g != loc for g, loc in pairs):
+    if world % k or not (any(g != loc for g, loc in pairs) or interleaved(lines)):
         return None
     nproc = world // k
     if any(loc >= nproc or (g - loc) % nproc for g, loc in pairs):
