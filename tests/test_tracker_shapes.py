@@ -85,3 +85,24 @@ def test_a_console_zone_no_table_names_leaves_the_rows_time_unread():
 
     found = read_text_export("\n".join(ln.replace(" CET", " XYZT") for ln in VERTEX) + "\n")[1]
     assert [r.pod for r in found] == ["workerpool1-0", "workerpool1-0", "workerpool0-0"] and {r.ts_ns for r in found} == {None}
+
+
+def _rec(ts: str, text: str):
+    from k10s_forensics.parsers.log_export_records import Record, parse_time_ns
+    return Record("train-worker-0", None, parse_time_ns(ts), text)
+
+
+GLOG = "E1130 07:03:05.787000 9674 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) local_rank: 0"
+
+
+@pytest.mark.parametrize("stamps,hours", [
+    (["2026-11-30T08:03:05.787Z", "2026-11-30T08:03:05.790Z"], 1),  # OpenSearch Dashboards' CSV in UTC+1: set back
+    (["2026-11-30T02:03:05.787Z", "2026-11-30T02:03:06.100Z"], -5),
+    (["2026-11-30T07:03:05.900Z", "2026-11-30T07:03:06.100Z"], 0),  # already UTC: a collector's second of delay
+    (["2026-11-30T08:03:05.787Z", "2026-11-30T07:03:05.787Z"], 0),  # the lines disagree: no zone
+    (["2026-11-30T08:03:05.787Z"], 0),  # one line is too few to tell
+])
+def test_a_time_column_in_the_viewers_zone_is_set_back_by_the_lines_own_times(stamps, hours):
+    from k10s_forensics.parsers.log_exports import zone_shift
+
+    assert zone_shift([_rec(t, GLOG) for t in stamps] + ["a text, no record"]) == hours * 3_600_000_000_000
