@@ -106,3 +106,15 @@ def test_a_time_column_in_the_viewers_zone_is_set_back_by_the_lines_own_times(st
     from k10s_forensics.parsers.log_exports import zone_shift
 
     assert zone_shift([_rec(t, GLOG) for t in stamps] + ["a text, no record"]) == hours * 3_600_000_000_000
+
+
+def test_backtrace_frames_of_one_length_are_not_a_wrapped_line():
+    from k10s_forensics.parsers.log_unwrap import unwrap
+
+    def frame(i: int, call: str) -> str:
+        return f"frame #{i}: c10d::TCPStore::{call}(std::string const&) + 0x2a (0x7fa86fb4390a in /opt/venv/lib/libtorch_cpu.so)"
+    block = ["[rank1]: RuntimeError: wait timeout", "Exception raised from doWait at /pytorch/torch/csrc/TCPStore.cpp:1",
+             frame(5, "doWait"), frame(6, "doGet0"), "[rank1]: step 5"]
+    lines = block + ["rank 0 step 1 loss 0.0031"] * 3 + block
+    assert len({len(frame(5, "doWait")), len(frame(6, "doGet0"))}) == 1
+    assert unwrap(lines)[0] == lines
