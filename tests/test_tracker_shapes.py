@@ -44,7 +44,8 @@ def test_agents_in_turn_whose_world_does_not_divide_keep_one_node():
 
 #: one recorded run for each shape a reader was changed for (as generated, each named a wrong rank), read in one
 #: analysis (tests/bundle_batch.py); every shape on a sample of runs: the scoring tool's sweep (--family tracker)
-SAMPLE = {"graylog-csv-no-source": "2.13.0/t11-trun-elastic-1to3-node-leaves"}
+SAMPLE = {"graylog-csv-no-source": "2.13.0/t11-trun-elastic-1to3-node-leaves", "vertex-console-copy": "2.13.0/t10-trun-subgroup-keyerror-rank3",
+          "opensearch-report-csv": "2.13.0/t17-trun-4x1-common-mode-keyerror"}
 
 
 @pytest.mark.slow
