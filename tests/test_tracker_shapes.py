@@ -119,3 +119,14 @@ def test_backtrace_frames_of_one_length_are_not_a_wrapped_line():
     lines = block + ["rank 0 step 1 loss 0.0031"] * 3 + block
     assert len({len(frame(5, "doWait")), len(frame(6, "doGet0"))}) == 1
     assert unwrap(lines)[0] == lines
+
+
+def test_an_agents_rendezvous_result_names_its_node():
+    from k10s_forensics.parsers.log_agents import agent_nodes
+
+    def said(pid: int, text: str) -> str:
+        return f"I1129 22:41:06.558000 {pid} torch/distributed/elastic/agent/server/api.py:553] {text}"
+    lines = [said(3551, "[default] Rendezvous complete for workers. Result:"), said(3554, "[default] Rendezvous complete for workers. Result:"),
+             said(3554, "  group_rank=1"), said(3551, "  group_rank=0"),
+             "I1129 22:41:11.721000 3554 torch/distributed/elastic/timer/file_based_local_timer.py:343] Successfully reaped worker=[3570] with signal=9"]
+    assert agent_nodes(lines, 2, [None] * len(lines)) == {"3554": 1, "3551": 0}
