@@ -23,9 +23,9 @@ from the tool's source, docs or users' pastes; searched, not copied):
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import io
-import csv
 
 from export_shapes import _dt, _hex, entries, pod_name
 from launcher_shapes import _join
