@@ -77,7 +77,8 @@ def test_a_pod_column_wins_over_graylogs_source():
 
 #: one recorded run for each shape a reader was changed for (as generated, each named a wrong rank), read in one
 #: analysis (tests/bundle_batch.py); every shape on a sample of runs: the scoring tool's sweep (--family viewer)
-SAMPLE = {"k9s-logs-save": "2.13.0/t10-trun-weights-only-rank3", "graylog-csv": "2.13.0/t11-trun-elastic-1to3-node-leaves"}
+SAMPLE = {"k9s-logs-save": "2.13.0/t10-trun-weights-only-rank3", "graylog-csv": "2.13.0/t11-trun-elastic-1to3-node-leaves",
+          "graylog-csv-no-source": "2.13.0/t11-trun-elastic-1to3-node-leaves"}  # no node named: the agents that speak in turn
 
 
 @pytest.mark.slow

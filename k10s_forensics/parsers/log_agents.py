@@ -11,7 +11,8 @@ writing process's id, ``E1128 12:05:45.777000 18710 …/torch/distributed/elasti
   (a global rank that is not its local rank) is one node per agent, ``world / agents`` processes each
   (``logimport.infer_layout``), not one node holding every rank; a log of one agent, or of
   several one after the other on one node (a rerun: every global rank is its local rank), stays one;
-* ``agent_nodes(lines, nproc)``: each agent's node, where the log says it: a worker pid the agent
+* ``agent_nodes(lines, nproc)``: each agent's node, where the log says it: the ``group_rank=<n>`` of its rendezvous
+  result (an INFO line of torch's elastic agent: node ``n``), else a worker pid the agent
   names (``Sending process W closing signal``, ``failed (exitcode: …) … (pid: W)``) whose global
   rank a failure table gives (``rank : R (local_rank: L)`` then ``exitcode : … (pid: W)``), node
   ``R // nproc``; else the node of the nearest rank-tagged line before the agent's first line
@@ -61,10 +62,22 @@ def agents(lines: list[str]) -> list[str]:
     return list(seen)
 
 
+def interleaved(lines: list[str]) -> bool:
+    """True when one agent speaks again after another spoke: agents alive at once, so on several nodes (a rerun's
+    agents on one node speak one after the other)."""
+    runs: list[str] = []
+    for line in lines:
+        pid = agent_of(line)
+        if pid is not None and (not runs or runs[-1] != pid):
+            runs.append(pid)
+    return len(runs) > len(set(runs))
+
+
 def agent_layout(lines: list[str], world: int | None) -> tuple[int, int] | None:
     """(nodes, processes per node) of a one-log paste of two or more agents, where the log proves several
     nodes (a global rank that is not its local rank: ``[default1]:[rank3]:``, a failure table's ``rank :
-    3 (local_rank: 1)``) and ``world / agents`` fits every such pair (None: it does not, or one agent).
+    3 (local_rank: 1)``; or agents that speak in turn, A then B then A again: alive at once, on several nodes)
+    and ``world / agents`` fits every such pair (None: it does not, or one agent).
     The world is at least the highest rank a pair names + 1."""
     k = len(agents(lines))
     if k < 2:
@@ -77,7 +90,7 @@ def agent_layout(lines: list[str], world: int | None) -> tuple[int, int] | None:
             a, b = int(m.group(1)), int(m.group(2))
             pairs.add((b, a) if tee else (a, b))
     world = max([world or 0] + [g + 1 for g, _ in pairs])
-    if world % k or not any(g != loc for g, loc in pairs):
+    if world % k or not (any(g != loc for g, loc in pairs) or interleaved(lines)):
         return None
     nproc = world // k
     if any(loc >= nproc or (g - loc) % nproc for g, loc in pairs):
@@ -149,10 +162,23 @@ def _worker_ranks(lines: list[str]) -> dict[str, int]:
     return out
 
 
+#: the agent's account of its rendezvous (``Rendezvous complete for workers. Result:`` then ``  group_rank=1``): its node
+_GROUP_RANK = re.compile(r"\]\s{1,8}group_rank=(\d{1,6})\s*$")
+
+
+def _group_ranks(lines: list[str]) -> dict[str, int]:
+    """Agent pid -> the node rank its first rendezvous gave it (``group_rank=<n>``), where it printed one."""
+    out: dict[str, int] = {}
+    for line in lines:
+        if "group_rank=" in line and (m := _GROUP_RANK.search(line)) and (pid := agent_of(line)) is not None:
+            out.setdefault(pid, int(m.group(1)))
+    return out
+
+
 def agent_nodes(lines: list[str], nproc: int, ranks: list[int | None]) -> dict[str, int]:
     """Agent pid -> node (see the module doc); ``ranks``: each line's tagged global rank."""
     by_worker = _worker_ranks(lines)
-    out: dict[str, int] = {}
+    out: dict[str, int] = _group_ranks(lines)
     last_node = None
     first_node: dict[str, int | None] = {}
     for line, rank in zip(lines, ranks):

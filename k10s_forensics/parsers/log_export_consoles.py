@@ -20,7 +20,9 @@
   +0000<TAB>workerpool1-0<TAB><line>``) and ``gcloud ai-platform jobs stream-logs`` (a ``trial_id`` column before the
   message, empty outside a hyperparameter tuning job: taken off when nearly every line has one); the task
   (``workerpool0-0``, the chief, ``workerpool1-<i>``, the other replicas; ``master-replica-0``, ``worker-replica-<i>``)
-  is the pod, its lines in time order (seconds only: lines of one second keep the file's order);
+  is the pod, its lines in time order (seconds only: lines of one second keep the file's order); the same rows copied
+  from the Cloud console's Logs Explorer (the severity icon's text in lower case, ``error``; milliseconds; the viewer's
+  zone by its abbreviation, ``2026-11-28 13:05:03.281 CET``) are read alike;
 * k9s's log view of several pods saved (``<ctrl-s>``): each line behind its pod's name and one space
   (``train-worker-0 <line>``; a pod of several containers adds the container, stern's layout, read there), optionally
   after the kubelet's time when the view shows it. Read only where nearly every line's first word is a pod named as the
@@ -45,7 +47,14 @@ _FB_LOG = re.compile(r'"(?:log|message)"=>"(.*?)"(?=, "[^"\n]{1,128}"=>|\}+\]$)'
 _FB_KEY = {"pod": re.compile(r'"pod_name"=>"([^"\n]{1,253})"'), "container": re.compile(r'"container_name"=>"([^"\n]{1,253})"')}
 _TAIL = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{6}[+-]\d\d:\d\d)?) (?:(\S{1,512}) )?(.*)$")
 _SEVERITY = r"(?:DEFAULT|DEBUG|INFO|NOTICE|WARNING|ERROR|CRITICAL|ALERT|EMERGENCY)"
-_STREAM_LOGS = re.compile(rf"^{_SEVERITY}\t(\d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d\d\d)\t([\w.-]{{1,253}})\t(.*)$")
+#: gcloud's ``stream-logs`` (``ERROR``, seconds, ``+0000``) or the Cloud console's rows copied (the severity icon's text,
+#: ``error``; milliseconds; the viewer's zone by its abbreviation, ``CET``)
+_STREAM_LOGS = re.compile(rf"^(?i:{_SEVERITY})\t(\d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{{1,9}})?) ([+-]\d\d\d\d|[A-Z]{{2,5}})\t"
+                          r"([\w.-]{1,253})\t(.*)$")
+#: the zones a console names by abbreviation: their offsets (an abbreviation not here leaves the row's time unread)
+_ZONES = {"UTC": "+0000", "GMT": "+0000", "WET": "+0000", "WEST": "+0100", "CET": "+0100", "CEST": "+0200", "EET": "+0200",
+          "EEST": "+0300", "EST": "-0500", "EDT": "-0400", "CST": "-0600", "CDT": "-0500", "MST": "-0700", "MDT": "-0600",
+          "PST": "-0800", "PDT": "-0700", "JST": "+0900", "KST": "+0900"}
 _TRIAL = re.compile(r"^[\w.-]{0,64}\t")
 #: k9s's saved view: ``[<time> ]<pod> <line>``
 _K9S = re.compile(r"^(?:(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) )?([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?) (.*)$")
@@ -126,9 +135,14 @@ def gcloud_stream(text: str, lines: list[str]) -> list[Record | str] | None:
     matched = [m for m in found if m]
     if len(matched) < _SHARE * len(lines):
         return None
-    trial = sum(bool(_TRIAL.match(m.group(3))) for m in matched) >= 0.9 * len(matched)  # ai-platform's trial_id column
-    return [Record(m.group(2), None, parse_time_ns(m.group(1)), clean_line(_TRIAL.sub("", m.group(3), count=1) if trial else m.group(3)))
+    trial = sum(bool(_TRIAL.match(m.group(4))) for m in matched) >= 0.9 * len(matched)  # ai-platform's trial_id column
+    return [Record(m.group(3), None, _stream_time(m.group(1), m.group(2)), clean_line(_TRIAL.sub("", m.group(4), count=1) if trial else m.group(4)))
             if m else line for m, line in zip(found, lines)]
+
+
+def _stream_time(stamp: str, zone: str) -> int | None:
+    offset = zone if zone[0] in "+-" else _ZONES.get(zone)
+    return parse_time_ns(f"{stamp}{offset}") if offset else None
 
 
 def k9s_view(text: str, lines: list[str]) -> list[Record | str] | None:

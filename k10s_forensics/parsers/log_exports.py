@@ -7,7 +7,8 @@ When the pods are gone, the logs brought to a postmortem come from a log backend
 (``log_export_records``: JSON shapes, ``log_export_text`` and ``log_export_consoles``: text shapes); its
 records become the lines the pods wrote, each behind the record's time as ``kubectl logs
 --timestamps`` writes it, in time order per pod (an export is often newest first; records of
-the same time keep their order), grouped by pod exactly as a ``kubectl logs --prefix`` log is
+the same time keep their order; a time column written in the viewer's zone without its offset is set back to UTC by
+the lines' own glog times, ``zone_shift``), grouped by pod exactly as a ``kubectl logs --prefix`` log is
 (``log_pod_prefix``: one node per pod at the rank its training-operator name gives).
 
 A record that names no pod takes the pod its file's path names (kubelet's ``/var/log/pods/<ns>_<pod>_<uid>/``
@@ -17,6 +18,7 @@ one log, in time order, whose lines are then routed by their rank tags like any 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 
@@ -107,6 +109,45 @@ def ordered(records: list[Record | str]) -> list[Record]:
     return sorted(out, key=lambda r: -1 if r.ts_ns is None else r.ts_ns)
 
 
+#: a line's own time: torch's glog header (``E1130 07:03:05.787000 …``, the container's clock, UTC on a cluster)
+_GLOG = re.compile(r"^\[?[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{1,9}) ")
+_QUARTER_NS = 900 * 1_000_000_000
+_SKEW_NS = 5 * 1_000_000_000
+
+
+def _own_ns(rec: Record) -> int | None:
+    m = _GLOG.match(rec.text) if rec.ts_ns is not None and rec.text[:1] in "[IWEF" else None
+    if not m:
+        return None
+    year = dt.datetime.fromtimestamp(rec.ts_ns / 1e9, dt.timezone.utc).year
+    try:
+        when = dt.datetime(year, *map(int, m.groups()[:5]), tzinfo=dt.timezone.utc)
+    except ValueError:
+        return None
+    return int(when.timestamp()) * 1_000_000_000 + int((m.group(6) + "000000000")[:9])
+
+
+def zone_shift(records: list[Record | str]) -> int:
+    """The viewer's zone a time column was written in without its offset (Kibana's and OpenSearch Dashboards' CSV
+    ``Nov 28, 2026 @ 13:05:03.281``): where the lines' own glog times (UTC on a cluster) all sit one whole number of
+    quarter hours (not zero) from their records' times, within seconds, that offset in nanoseconds; else 0."""
+    gaps = [r.ts_ns - own for r in records if isinstance(r, Record) and (own := _own_ns(r)) is not None]
+    if len(gaps) < 2:
+        return 0
+    shift = round(sorted(gaps)[len(gaps) // 2] / _QUARTER_NS) * _QUARTER_NS
+    if shift == 0 or abs(shift) > 14 * 3600 * 1_000_000_000 or any(abs(g - shift) > _SKEW_NS for g in gaps):
+        return 0
+    return shift
+
+
+def _shifted(records: list[Record | str]) -> list[Record | str]:
+    shift = zone_shift(records)
+    if not shift:
+        return records
+    return [Record(r.pod, r.container, r.ts_ns - shift if r.ts_ns is not None else None, r.text, r.untimed, r.partial)
+            if isinstance(r, Record) else r for r in records]
+
+
 def _regroup(items: list[Record | str]) -> list[Record | str]:
     """Reversed file order with each record's trailing texts / untimed records after it again."""
     out: list[Record | str] = []
@@ -145,10 +186,10 @@ def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "i
                 rec.pod, rec.container = pod, rec.container or container
     what = found[0][0] if len({f[0] for f in found}) == 1 else "log exports"
     name = sources[0][0] if len(sources) == 1 else f"{len(sources)} exports"
-    records = ordered([r for f in found for r in f[1]])
+    records = ordered([r for f in found for r in _shifted(f[1])])
     pods = sorted({r.pod for r in records if r.pod})
     if not pods and len(sources) > 1:  # one file per container (CRI, Docker's json-file): one node per file, as given
-        per_file = [ordered(f[1]) for f in found]
+        per_file = [ordered(_shifted(f[1])) for f in found]
         return ([(n, "\n".join(line for r in recs for line in _as_line(r))) for (n, _), recs in zip(sources, per_file)], job,
                 f"{what} ({len(records)} records, no pod named: one node per file)")
     if len(pods) < 2:
@@ -163,4 +204,4 @@ def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "i
     return place(name, split, job, default_job, f"{what}, {len(records)} records")
 
 
-__all__ = ["ordered", "read_export", "split_export"]
+__all__ = ["ordered", "read_export", "split_export", "zone_shift"]

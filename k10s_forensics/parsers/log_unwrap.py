@@ -19,6 +19,8 @@ QUOTE = re.compile(r"^ {0,3}((?:> ?)+)")
 _RECORD = re.compile(
     r"^\s*(?:Traceback \(|File \"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Warning)\b|\[|\d{4}-\d\d-\d\d|[EWIF]\d{4} "
     r"|(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
+    # a C++ backtrace's frame (c10::Error's ``Exception raised from …``: ``frame #6: c10d::TCPStore::doGet(…) + 0x2a (…)``)
+    r"|frame #\d{1,4}: "
     # Go controllers (the training operators, kube components): logrus time="…", zap's epoch seconds
     r"|(?:time|ts)=\"?\d{4}-\d\d-\d\d|\d{10}(?:\.\d{1,9})?\s|\d\.\d{1,17}e\+09\s"
     r"|[A-Za-z0-9][\w.-]{0,252}:\d+:\d+ \[\d+\]|[\w.-]{1,253}: [\w.-]{1,253}:\d+:\d+ \[)"
