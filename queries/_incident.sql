@@ -455,15 +455,34 @@ best AS (  -- per rank: its strongest, then earliest, own failure
     SELECT * FROM own WHERE rank_eff IS NOT NULL
     QUALIFY row_number() OVER (PARTITION BY job_key, incident, rank_eff ORDER BY tier, ts_filled NULLS LAST, raw_row, line_no, event_id) = 1
 ),
-first AS (
-    SELECT * FROM best
-    QUALIFY row_number() OVER (PARTITION BY job_key, incident ORDER BY tier, ts_filled NULLS LAST, raw_row, line_no, rank_eff, event_id) = 1
+after_teardown AS (  -- own failures without a clock of their own printed below another rank's teardown error (gloo's
+                     -- `Connection closed by peer`: a peer had already gone) in the same log body and attempt (no launcher
+                     -- report between): the lines' order proves the job was already broken when this rank failed, whatever
+                     -- clock they borrow (docs/rules.md, "Real launcher runs, eighteenth set")
+    SELECT DISTINCT b.job_key, b.incident, b.rank_eff FROM best b
+    JOIN k10s_log t ON t.job_key = b.job_key AND t.raw_row = b.raw_row AND t.line_no < b.line_no
+            AND t.kind = 'python_exception' AND t.subkind = 'teardown' AND t.rank_resolved <> b.rank_eff
+    WHERE b.ts_own IS NULL  -- not a paste whose line order nothing proves (import-logs' pod label)
+      AND b.job_key NOT IN (SELECT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
+                            WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown')
+      AND NOT EXISTS (SELECT 1 FROM k10s_log a WHERE a.job_key = b.job_key AND a.raw_row = b.raw_row
+                      AND a.kind IN ('torchrun_failure', 'torchrun_sigterm') AND a.line_no BETWEEN t.line_no AND b.line_no)
+),
+first AS (  -- the strongest, then earliest failure; by line order not one printed below a peer's teardown (after_teardown)
+    SELECT b.* FROM best b
+    LEFT JOIN after_teardown a ON a.job_key = b.job_key AND a.incident = b.incident AND a.rank_eff = b.rank_eff
+    QUALIFY row_number() OVER (PARTITION BY b.job_key, b.incident
+                               ORDER BY b.tier, a.rank_eff IS NOT NULL, b.ts_filled NULLS LAST, b.raw_row, b.line_no, b.rank_eff, b.event_id) = 1
 ),
 together AS (  -- the same way and within the same second as the first: failed together (an exit with no status, or a
               -- traceback cut before its exception, says no way: it cannot be told apart from the first's)
     SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause ORDER BY b.cause) AS causes
     FROM best b JOIN first f USING (job_key, incident)
-    WHERE (b.rank_eff <> f.rank_eff
+    -- not a rank whose log shows its failure below a peer's teardown error where the first's log shows none above its own
+    WHERE NOT (b.rank_eff <> f.rank_eff
+               AND EXISTS (SELECT 1 FROM after_teardown a WHERE a.job_key = b.job_key AND a.incident = b.incident AND a.rank_eff = b.rank_eff)
+               AND NOT EXISTS (SELECT 1 FROM after_teardown a WHERE a.job_key = f.job_key AND a.incident = f.incident AND a.rank_eff = f.rank_eff))
+      AND ((b.rank_eff <> f.rank_eff
            -- no clock: another rank's traceback cut before its exception may be the same error as the first's, or
            -- its own; a paste cannot order the two (docs/rules.md, "Session 16: controls")
            AND ((b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.kind = 'python_traceback'
@@ -502,7 +521,7 @@ together AS (  -- the same way and within the same second as the first: failed t
                                -- same strength, one of them without a clock of its own, in any way: neither is first
                                OR ((b.ts_filled IS NULL OR f.ts_filled IS NULL)
                                    AND b.job_key IN (SELECT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
-                                                     WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown')))
+                                                     WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown'))))
     GROUP BY ALL
 ),
 job_ranks AS (  -- how many ranks each job has (its pods' ranks)

@@ -78,6 +78,21 @@ def _dup(third: list[str]) -> list[str]:
             "\n".join(third + [AGENT.format(s="25.710000", lr=0, pid=15193)] + _table((2, 0, 1, 15193))) + "\n"]
 
 
+CLOSED_TAGGED = "[rank{r}]: " + CLOSED
+
+
+def _apart(below: str, first_node_later: bool = True, both_below: bool = False, restarted: bool = False) -> list[str]:
+    """Two nodes whose ranks 1 and 2 raise the same KeyError: rank 1 first in node 0's log, rank 2 below its node-mate's
+    teardown error ``below`` (``both_below``: rank 1 below one too; ``restarted``: the agent's report of an earlier
+    attempt between the two); node 0's agent speaks later than node 1's (``first_node_later``) or earlier."""
+    s0, s1 = ("29.930000", "20.867000") if first_node_later else ("20.867000", "29.930000")
+    node0 = [(0, CLOSED_TAGGED), (1, KEY_ERR)] if both_below else [(1, KEY_ERR), (0, CLOSED_TAGGED)]
+    between = [AGENT.format(s="10.100000", lr=1, pid=8117)] if restarted else []
+    node1 = _node([(3, below)], between) + _node([(2, KEY_ERR)], [SIGTERM.format(s=s1, pid=8217), AGENT.format(s=s1, lr=0, pid=8215)]
+                                                  + _table((2, 0, 1, 8215), (3, 1, 1, 8217)))
+    return [_node(node0, [AGENT.format(s=s0, lr=1, pid=8218)] + _table((1, 1, 1, 8218), (0, 0, 1, 8216))), node1]
+
+
 #: (name, node logs, the ranks a warning/critical finding must name: [] for none)
 NODE_SETS = [
     # every rank's same error, each node's clock lent by its agent's next stamped line, 1.06 s apart
@@ -101,6 +116,14 @@ NODE_SETS = [
     # ... and an unprefixed error of the worker's own keeps it named
     ("raised-unranked", _dup([PLAIN_RAISED])[::2], [2]),
     ("raised-unranked-dup", _dup([PLAIN_RAISED]), [2]),
+    # the same error on two nodes, one printed below a node-mate's teardown error (a peer had gone): the lines' order
+    # proves the other first, whichever agent's clock each borrows; gloo's wordings of a peer gone
+    ("apart-below-closed", _apart(CLOSED_TAGGED), [1]),
+    ("apart-below-reset", _apart(RESET), [1]),
+    ("apart-below-closed-clock-against", _apart(CLOSED_TAGGED, first_node_later=False), [1]),
+    # ... not where both are below one, nor where the teardown was an earlier attempt's (its agent's report between)
+    ("apart-both-below", _apart(CLOSED_TAGGED, both_below=True), []),
+    ("apart-below-earlier-attempt", _apart(CLOSED_TAGGED, restarted=True), []),
 ]
 
 #: node sets imported with ``--nproc-per-node 2`` (two files whose lines do not say it)

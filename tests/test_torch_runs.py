@@ -49,11 +49,21 @@ DTENSOR_SIZE = ("rank 2's DTensor shard had a row too many: full_tensor()'s gath
                 "connection, as rank 0 did (nothing is named; as the float64 gradient's run)")
 _T17 = {f"{v}/{name}": why for v in ("2.13.0", "2.14.1")
         for name, why in (("t17-trun-dtensor-shard-rows-rank2", DTENSOR_SIZE),)}
+REDIRECTS_EXIT1 = ("under --redirects 3 the pod logs hold only the agents' reports: each node's first failed worker exits 1 "
+                   "(the culprit's KeyError, two victims' gloo errors, all unseen); node 1's report of rank 3 came 0.997 s "
+                   "before node 2's of rank 4 by the API's clock, and exits alike within a second are not ordered (nothing "
+                   "is named; the agents' own glog clocks, 1.002 s apart, name rank 3 through import-logs)")
+APART_UNSTAMPED = ("ranks 3 and 5, on two nodes, raised the same KeyError 1.5 s apart (2.14.1: each first in its log, the "
+                   "victims' gloo errors below both); without timestamps nothing orders them (each borrows its agent's "
+                   "report's clock): no single culprit, and the hang compare names both never-joined (with --timestamps, "
+                   "and in 2.13.0 where a victim's error stands above rank 5's, rank 3 is named)")
+_T18 = {"import": {"2.14.1/t18-trun-2x4-keyerror-rank3-then-rank5": APART_UNSTAMPED},
+        "podlog": {"2.13.0/t18-trun-3x2-redirects3-tee0-keyerror-rank3": REDIRECTS_EXIT1}}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
-               **_T7, **_T11, **_T13, **_T17},
+               **_T7, **_T11, **_T13, **_T17, **_T18["import"]},
     "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
-               **_T7, **_T11, **_T13, **_T17},
+               **_T7, **_T11, **_T13, **_T17, **_T18["podlog"]},
 }
 
 

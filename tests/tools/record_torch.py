@@ -43,6 +43,7 @@ import torch_scenarios14
 import torch_scenarios15
 import torch_scenarios16
 import torch_scenarios17
+import torch_scenarios18
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -127,6 +128,7 @@ SCENARIOS = [
     *torch_scenarios15.scenarios(S),  # the fifteenth: ExceptionGroup, SIGUSR1/SIGPIPE, excepthook, rpc, node 0 evicted (held out)
     *torch_scenarios16.scenarios(S),  # the sixteenth: EOFError, user network/timeout errors, SIGPROF, argparse, duplicate node rank (held out)
     *torch_scenarios17.scenarios(S),  # the seventeenth: core faults at new sizes and positions, DTensor, persistent loader, cuda (held out)
+    *torch_scenarios18.scenarios(S),  # the eighteenth: other launchers and output options at new sizes and positions (held out)
 ]
 
 
