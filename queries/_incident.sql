@@ -680,8 +680,14 @@ subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a str
             AND (v.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary')
                  OR (v.kind = 'python_exception' AND v.subkind = 'teardown')
                  OR (v.kind = 'nccl_error_other' AND v.subkind = 'async_error_teardown'))
+            -- a teardown of an attempt its launcher restarted is no witness of the last attempt's
+            AND NOT EXISTS (SELECT 1 FROM restarted_after ra WHERE ra.raw_row = v.raw_row AND v.line_no < ra.line_no)
           GROUP BY ALL) w ON w.job_key = t.job_key AND w.incident = t.incident
     WHERE len(t.ranks) > 1 AND f.tier = 1 AND len(t.ranks) < jr.n
+      -- a failing rank printed below a peer's teardown in its own log: the job was broken before it failed, so the
+      -- torn-down ranks do not prove they ran past its failure (after_teardown)
+      AND NOT EXISTS (SELECT 1 FROM after_teardown a WHERE a.job_key = t.job_key AND a.incident = t.incident
+                      AND list_contains(t.ranks, a.rank_eff))
       AND len(list_filter(w.ranks, lambda r: NOT list_contains(t.ranks, r))) = jr.n - len(t.ranks)
       AND NOT EXISTS (SELECT 1 FROM best b WHERE b.job_key = t.job_key AND b.incident = t.incident AND b.tier = 1
                       AND NOT list_contains(t.ranks, b.rank_eff))
