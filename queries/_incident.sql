@@ -675,7 +675,7 @@ subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a str
     FROM together t
     JOIN first f USING (job_key, incident)
     JOIN job_ranks jr ON jr.job_key = t.job_key
-    JOIN (SELECT v.job_key, v.incident, list(DISTINCT v.rank_eff) AS ranks FROM k10s_incident_line v
+    JOIN (SELECT v.job_key, v.incident, list(DISTINCT v.rank_eff ORDER BY v.rank_eff) AS ranks FROM k10s_incident_line v
           WHERE v.role = 'victim' AND v.rank_eff IS NOT NULL
             AND (v.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary')
                  OR (v.kind = 'python_exception' AND v.subkind = 'teardown')
@@ -684,6 +684,9 @@ subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a str
             AND NOT EXISTS (SELECT 1 FROM restarted_after ra WHERE ra.raw_row = v.raw_row AND v.line_no < ra.line_no)
           GROUP BY ALL) w ON w.job_key = t.job_key AND w.incident = t.incident
     WHERE len(t.ranks) > 1 AND f.tier = 1 AND len(t.ranks) < jr.n
+      -- a paste whose line order nothing proves (import-logs' pod label): whose lines came first is unknown
+      AND t.job_key NOT IN (SELECT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
+                            WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown')
       -- a failing rank printed below a peer's teardown in its own log: the job was broken before it failed, so the
       -- torn-down ranks do not prove they ran past its failure (after_teardown)
       AND NOT EXISTS (SELECT 1 FROM after_teardown a WHERE a.job_key = t.job_key AND a.incident = t.incident

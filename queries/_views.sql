@@ -186,7 +186,7 @@ dev_aligned AS (  -- a host whose NCCL comm lines (`host:pid:tid [dev] NCCL INFO
                   -- device, torchrun's local rank set as the device): another process of that host known only by NCCL's
                   -- `host:pid:tid [dev]` prefix is rank dev + k (a process whose pid a comm line names keeps that line's rank;
                   -- a host and pid masked in a paste, `xxxxxxxx:xxxxxx:xxxxxx [2]`, leave the device: the pod's lines one host)
-    SELECT namespace, pod, nccl_host, min(rank - cuda_dev) AS k, list(DISTINCT pid) AS pids
+    SELECT namespace, pod, nccl_host, min(rank - cuda_dev) AS k, list(DISTINCT pid ORDER BY pid) AS pids
     FROM le WHERE kind = 'nccl_comm_init' AND rank IS NOT NULL AND cuda_dev IS NOT NULL
     GROUP BY ALL HAVING count(DISTINCT rank) >= 2 AND count(DISTINCT rank - cuda_dev) = 1 AND count(DISTINCT nranks) = 1
 ),

@@ -39,11 +39,13 @@ BATCH = 8
 #: followed it, so double spacing is not recognised and a line ProcessGroupNCCL's tag ends stays apart from its message
 #: (real incidents batch 31).
 #: And a gist page's one long row wrapped: its code view's empty cells (`… | |`) come off with the padding after them,
-#: and one full-width line without padding is no evidence of a terminal, so the UCX line stays cut (session 19, second round).
+#: and one full-width line without padding is no evidence of a terminal, so the UCX line stays cut (session 19, second round;
+#: all damages combined wrap it too).
 KNOWN_LOSSES = {
     ("double-space", "sirzzang-blog-gpu-ecc-dbe-rank1-rank0-timeout-torchrun-pid-only"),
     ("combined", "sirzzang-blog-gpu-ecc-dbe-rank1-rank0-timeout-torchrun-pid-only"),
     ("wrap-100", "gist-sparticlesteve-srun-n8-mpi-backend-rank0-ucx-cuda-ipc-invalid-context"),
+    ("combined", "gist-sparticlesteve-srun-n8-mpi-backend-rank0-ucx-cuda-ipc-invalid-context"),
 }
 
 #: No damage loses an incident's verdict (the last known loss, a flattened torchrun report wrapped at 100
