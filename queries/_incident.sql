@@ -361,7 +361,11 @@ UNION ALL BY NAME
 SELECT *, 0 AS brk, 1::BIGINT AS incident FROM k10s_failure_line WHERE span_start IS NULL;  -- no clock at all: the job's first incident
 
 CREATE OR REPLACE TEMP TABLE k10s_incident AS
-WITH hang AS (  -- when the collective the watchdogs timed out on started
+WITH unordered AS (  -- jobs from a paste whose line order nothing proves (k10s_failure_line's unordered_paste, by the same label)
+    SELECT DISTINCT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
+    WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown'
+),
+hang AS (  -- when the collective the watchdogs timed out on started
     SELECT job_key, incident, min(span_start) AS hang_started_at, max(ran_for_ms) AS wait_ms,
            count(DISTINCT rank_eff) FILTER (WHERE kind = 'nccl_watchdog_timeout') AS watchdog_victims
     FROM k10s_incident_line WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') GROUP BY ALL
@@ -463,8 +467,7 @@ after_teardown AS (  -- own failures without a clock of their own printed below 
     JOIN k10s_log t ON t.job_key = b.job_key AND t.raw_row = b.raw_row AND t.line_no < b.line_no
             AND t.kind = 'python_exception' AND t.subkind = 'teardown' AND t.rank_resolved <> b.rank_eff
     WHERE b.ts_own IS NULL  -- not a paste whose line order nothing proves (import-logs' pod label)
-      AND b.job_key NOT IN (SELECT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
-                            WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown')
+      AND b.job_key NOT IN (SELECT job_key FROM unordered)
       AND NOT EXISTS (SELECT 1 FROM k10s_log a WHERE a.job_key = b.job_key AND a.raw_row = b.raw_row
                       AND a.kind IN ('torchrun_failure', 'torchrun_sigterm') AND a.line_no BETWEEN t.line_no AND b.line_no)
 ),
@@ -520,8 +523,7 @@ together AS (  -- the same way and within the same second as the first: failed t
                                -- a paste whose line order nothing proves (import-logs' pod label): two failures of the
                                -- same strength, one of them without a clock of its own, in any way: neither is first
                                OR ((b.ts_filled IS NULL OR f.ts_filled IS NULL)
-                                   AND b.job_key IN (SELECT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
-                                                     WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown'))))
+                                   AND b.job_key IN (SELECT job_key FROM unordered))))
     GROUP BY ALL
 ),
 job_ranks AS (  -- how many ranks each job has (its pods' ranks)
@@ -685,8 +687,7 @@ subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a str
           GROUP BY ALL) w ON w.job_key = t.job_key AND w.incident = t.incident
     WHERE len(t.ranks) > 1 AND f.tier = 1 AND len(t.ranks) < jr.n
       -- a paste whose line order nothing proves (import-logs' pod label): whose lines came first is unknown
-      AND t.job_key NOT IN (SELECT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
-                            WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown')
+      AND t.job_key NOT IN (SELECT job_key FROM unordered)
       -- a failing rank printed below a peer's teardown in its own log: the job was broken before it failed, so the
       -- torn-down ranks do not prove they ran past its failure (after_teardown)
       AND NOT EXISTS (SELECT 1 FROM after_teardown a WHERE a.job_key = t.job_key AND a.incident = t.incident
@@ -757,8 +758,7 @@ SELECT
               || ': it fails them all alike, whichever the launcher reports first: no single culprit'
          WHEN d.all_aborted THEN 'every rank aborted (SIGABRT, no watchdog timeout of its own) and nothing failed another way: '
               || 'the same abort in every process, whichever was seen first: no single culprit'
-         WHEN len(d.together_ranks) > 1 AND d.job_key IN (SELECT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
-                                                            WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown')
+         WHEN len(d.together_ranks) > 1 AND d.job_key IN (SELECT job_key FROM unordered)
               THEN len(d.together_ranks) || ' ranks failed in a paste whose line order is unknown (its times or tracebacks run both '
                    || 'ways), which cannot order them: no single culprit'
          WHEN len(d.together_ranks) > 1 AND d.first_failure_at IS NULL
