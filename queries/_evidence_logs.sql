@@ -20,14 +20,15 @@
 --     OR (kind = 'python_exception' AND error_message LIKE '%clients joined%'))
 -- empty-columns: job_key VARCHAR, reporter BIGINT, rank BIGINT, subkind VARCHAR, seq_num BIGINT, ts TIMESTAMPTZ, pg VARCHAR, world BIGINT
 CREATE OR REPLACE TEMP TABLE k10s_desync_lines AS
--- A Horovod stall warning is printed only about tensors some rank submitted: the ranks it says are
--- missing are not the whole job (its size is at least one more than the ranks it names missing).
+-- A Horovod stall warning is printed only about tensors some rank submitted, a coordination service's
+-- barrier timeout (JAX, TensorFlow: barrier_missing) by a task that reached the barrier: the ranks it says
+-- are missing are not the whole job (its size is at least one more than the ranks it names missing).
 SELECT l.job_key, coalesce(l.reporter_rank, -1) AS reporter, l.rank, l.subkind, l.seq_num, l.ts, l.pg,
        greatest(coalesce(js.gpus, 0), max(l.rank) OVER (PARTITION BY l.job_key) + 1,
-                CASE WHEN l.subkind = 'horovod_missing' THEN coalesce(hm.missing, 0) + 1 ELSE 0 END) AS world
+                CASE WHEN l.subkind IN ('horovod_missing', 'barrier_missing') THEN coalesce(hm.missing, 0) + 1 ELSE 0 END) AS world
 FROM k10s_log l LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
 LEFT JOIN (SELECT job_key, count(DISTINCT rank) AS missing FROM k10s_log
-           WHERE kind = 'nccl_desync' AND subkind = 'horovod_missing' AND job_key IS NOT NULL AND rank IS NOT NULL
+           WHERE kind = 'nccl_desync' AND subkind IN ('horovod_missing', 'barrier_missing') AND job_key IS NOT NULL AND rank IS NOT NULL
            GROUP BY job_key) hm ON hm.job_key = l.job_key
 WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL AND l.subkind <> 'horovod_ready'
   -- "check rank 0 logs for faulty rank": rank 0 ran the barrier; its own report names the culprit

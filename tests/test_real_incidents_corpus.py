@@ -173,6 +173,10 @@ NOT_YET: dict[str, str] = {
         "exception line: a frame line is no event, so the rank is not named (the cut-traceback rule needs a tagged header); "
         "the corpus's three frames-only pastes are two culprits (this, NeMo-14857) and a control (DeepSpeed-6737), raised "
         "tracebacks alike (docs/rules.md, session 19)",
+    "cleanba-5-srun-tasks15-17-segfault-jax-heartbeat":
+        "srun names three tasks (15, 16, 17 of a world of at least 18) dead of a segmentation fault, lines without a clock of "
+        "their own: the rule for ranks failing alike without a clock (`together`, session 18) names none, whereas a subset of a "
+        "larger world failing alike, its peers alive (the coordination service still reporting), is that subset (batch 45)",
 }
 
 

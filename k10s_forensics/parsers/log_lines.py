@@ -16,9 +16,10 @@ few constructs span lines and are assembled here:
   ``nccl_remote_error``), a CUDA OOM payload makes the event ``cuda_oom``.
 * Flight recorder analyzer output: ``Not all ranks joining collective`` / ``group info:``
   / ``collective:`` lines give seq_num / pg / op_type to the ``missing ranks:`` line.
-* Horovod >= 0.21's stall warning: a ``Missing ranks:`` header, then ``1: [allreduce.x, ...]``
-  rows (within ``STALL_GAP`` lines of each other), one ``nccl_desync`` event (subkind
-  ``horovod_missing``) per row, for the rank that never submitted those tensors.
+* A header, then one row per missing rank (``log_stall_rows.py``): Horovod >= 0.21's stall warning
+  (``Missing ranks:``, ``1: [allreduce.x, ...]``: ``horovod_missing``), JAX's/TensorFlow's coordination
+  service on a barrier that timed out (``Timed out task names:``, ``/job:jax_worker/replica:0/task:3``:
+  ``barrier_missing``): one ``nccl_desync`` event per row.
 * Ray's dead-actor report (``ActorDiedError: The actor died ...``): its ``name:`` field within
   ``RAY_GAP`` lines, a verl worker-group actor ``<prefix><Class>_0:<rank>`` of the first
   placement group, gives a ``process_exit`` (subkind ``ray_actor_died``, exit status unknown)
@@ -44,12 +45,12 @@ from k10s_forensics.parsers.log_launchers import FIRST_PROCESS_EXIT
 from k10s_forensics.parsers.log_owners import Owners
 from k10s_forensics.parsers.log_failure_table import LINE_CHARS, TABLE_GAP, FailureTable
 from k10s_forensics.parsers.log_pods import resolve_ranks
+from k10s_forensics.parsers.log_stall_rows import StallRows
 from k10s_forensics.parsers.log_time import fallback_ts
 
 MERGE_GAP = 3
 FR_GAP = 15
 DESYNC_GAP = 40
-STALL_GAP = 3
 RAY_GAP = 8
 SPAWN_GAP = 400  # mp.spawn's "-- Process N terminated with the following error:" then that process's traceback
 WRAP_MIN = 60  # a line shorter than this was not wrapped by a terminal
@@ -71,7 +72,7 @@ class BodyAssembler(FailureTable):
         self._entry: dict[str, Any] | None = None
         self._pending: Event | None = None
         self._fr: dict[str, Any] | None = None
-        self._stall: int | None = None  # line of Horovod's last "Missing ranks:" header or row
+        self._stall = StallRows()  # Horovod's "Missing ranks:", a barrier's "Timed out task names:" (log_stall_rows.py)
         self._ray_died: int | None = None  # line of Ray's last "ActorDiedError: The actor died"
         self._ray_report: int | None = None  # the same, kept after its name field was read
         self._prefix_rank: tuple[int, int, dt.datetime | None] | None = None  # (line_no, rank, ts)
@@ -98,7 +99,7 @@ class BodyAssembler(FailureTable):
             return
         if described is None and (self._owners.launcher_frame(line_no, norm) or self._owners.header(line_no, norm, api_ts)):
             return
-        events = [described] if described is not None else (self._stall_row(line_no, text, norm) or self._ray_actor(line_no, text)
+        events = [described] if described is not None else (self._stall.row(line_no, text, norm) or self._ray_actor(line_no, text)
                                                                     or classify(text, norm))
         if not events or self._owners.launchers_own(line_no, norm, events[0]) or self._owners.ignored(line_no, norm, events[0]):
             self._owners.no_event(norm)
@@ -158,25 +159,6 @@ class BodyAssembler(FailureTable):
                 self._fr["op_type"] = m.group(1)
             return True
         return False
-
-    def _stall_row(self, line_no: int, text: str, norm: Normalized) -> list[Event]:
-        """Horovod's ``Missing ranks:`` header (remembered; gives no event) and the rank rows under it."""
-        if P.HOROVOD_MISSING_HEADER.search(norm.text):
-            self._stall = line_no
-            return []
-        if self._stall is None or line_no - self._stall > STALL_GAP:
-            return []
-        m = P.HOROVOD_MISSING_ROW.match(norm.text)  # behind a launcher's tag: "[1,0]<stderr>:3: [...]"
-        bare = None  # "3: [...]" alone: normalisation took the number for srun's label
-        if m is None and norm.rank is not None and norm.text.startswith("["):
-            bare = P.HOROVOD_MISSING_ROW.match(f"{norm.rank}: {norm.text}")
-        if not (m or bare):
-            return []
-        self._stall = line_no
-        events = with_context(text, [{"kind": "nccl_desync", "rank": int((m or bare).group(1)), "subkind": "horovod_missing"}], norm)
-        for ev in events if bare else []:
-            ev.update(reporter_rank=None, _prefix_rank=None)  # the row's number is the rank it names, not its printer
-        return events
 
     def _ray_actor(self, line_no: int, text: str) -> list[Event]:
         """Ray's dead-actor report: remembered; its ``name:`` field, a verl worker of group 0, names the rank."""

@@ -144,6 +144,9 @@ _EVENT_LITERALS = (
     r"utils/data/dataloader\.py\", line \d",
     # JAX's coordination service naming a task (process) that failed or stopped sending heartbeats
     r"/task:\d{1,7}(?: heartbeat timeout| has been set to ERROR)",
+    # the coordination service (JAX, TensorFlow) on a barrier that timed out: the header, then one task per row
+    r"[Tt]imed out task names:",
+    r"/job:[\w-]{1,100}/replica:\d{1,5}/task:\d{1,7}\s*$",
     r"Initializing distributed: GLOBAL_RANK: ",
     r"store based barrier to initialize",
     r"store_based_barrier_key:\d+ to store for rank",

@@ -1,0 +1,82 @@
+"""Reports that name missing ranks as a header, then one row per rank (the rows carry no wording of
+their own, so a row is read only right below its header or the row before it; log_lines.py).
+
+* Horovod >= 0.21's stall warning: ``Missing ranks:``, then ``1: [allreduce.fc.weight, ...]`` per rank
+  that never submitted those tensors: ``nccl_desync`` (subkind ``horovod_missing``).
+* The coordination service of JAX and TensorFlow (XLA's ``coordination_service.cc``) on a barrier that
+  timed out: ``Barrier timed out. Barrier_id: PjRT_Client_Connect. Timed out task names:`` (newer:
+  ``… The first task at the barrier: /job:jax_worker/replica:0/task:0. Some timed out task names:``),
+  then ``/job:jax_worker/replica:0/task:3`` per task that never reached the barrier (TensorFlow's
+  ``/job:worker/…``): ``nccl_desync`` (subkind ``barrier_missing``), the task index being the process's
+  rank. The first task at the barrier did reach it: it is no row. The same list inside one line (the
+  gRPC detail's ``"grpc_message":"… Timed out task names:\\n/job:…/task:3\\n…"``, literal ``\\n``) gives
+  the same rows. The header's own exception (``XlaRuntimeError: DEADLINE_EXCEEDED: …``) stays the
+  printing process's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_classify import Event, classify, with_context
+from k10s_forensics.parsers.log_normalize import Normalized
+
+STALL_GAP = 3  # lines between a header and its first row, or between two rows
+
+BARRIER_HEADER = re.compile(r"\b[Tt]imed out task names:")
+BARRIER_ROW = re.compile(r"^\s*/job:[\w-]{1,100}/replica:\d{1,5}/task:(\d{1,7})\s*$")
+#: the rows of a list kept in one line, after its header (a literal backslash-n between them)
+BARRIER_INLINE = re.compile(r"(?:\\n|\s)/job:[\w-]{1,100}/replica:\d{1,5}/task:(\d{1,7})(?=\\n|\s|\"|$)")
+
+
+class StallRows:
+    """The header last seen (its line and kind) and the rows under it."""
+
+    def __init__(self) -> None:
+        self._at: int | None = None
+        self._kind: str | None = None
+
+    def row(self, line_no: int, text: str, norm: Normalized) -> list[Event]:
+        """A header: remembered (its inline rows, and its own events, if any); a row under one: its event; else []."""
+        if P.HOROVOD_MISSING_HEADER.search(norm.text):
+            self._at, self._kind = line_no, "horovod_missing"
+            return []
+        m = BARRIER_HEADER.search(norm.text)
+        if m:
+            self._at, self._kind = line_no, "barrier_missing"
+            ranks = [int(r) for r in BARRIER_INLINE.findall(norm.text[m.end():])]
+            if not ranks:
+                return []
+            own = classify(text, norm) or []
+            return own + with_context(text, [_missing(r, "barrier_missing") for r in dict.fromkeys(ranks)], norm)
+        if self._at is None or line_no - self._at > STALL_GAP:
+            return []
+        rank, bare = self._rank(norm)
+        if rank is None:
+            return []
+        self._at = line_no
+        events = with_context(text, [_missing(rank, self._kind or "horovod_missing")], norm)
+        for ev in events if bare else []:
+            ev.update(reporter_rank=None, _prefix_rank=None)  # the row's number is the rank it names, not its printer
+        return events
+
+    def _rank(self, norm: Normalized) -> tuple[int | None, bool]:
+        if self._kind == "barrier_missing":
+            m = BARRIER_ROW.match(norm.text)
+            return (int(m.group(1)), False) if m else (None, False)
+        m = P.HOROVOD_MISSING_ROW.match(norm.text)  # behind a launcher's tag: "[1,0]<stderr>:3: [...]"
+        if m:
+            return int(m.group(1)), False
+        if norm.rank is not None and norm.text.startswith("["):  # "3: [...]" alone: normalisation took the number for srun's label
+            bare = P.HOROVOD_MISSING_ROW.match(f"{norm.rank}: {norm.text}")
+            if bare:
+                return int(bare.group(1)), True
+        return None, False
+
+
+def _missing(rank: int, subkind: str) -> Event:
+    return {"kind": "nccl_desync", "rank": rank, "subkind": subkind}
+
+
+__all__ = ["StallRows", "BARRIER_HEADER", "BARRIER_ROW"]
