@@ -59,11 +59,19 @@ APART_UNSTAMPED = ("ranks 3 and 5, on two nodes, raised the same KeyError 1.5 s 
                    "and in 2.13.0 where a victim's error stands above rank 5's, rank 3 is named)")
 _T18 = {"import": {"2.14.1/t18-trun-2x4-keyerror-rank3-then-rank5": APART_UNSTAMPED},
         "podlog": {"2.13.0/t18-trun-3x2-redirects3-tee0-keyerror-rank3": REDIRECTS_EXIT1}}
+DS_LAST_CMD = ("DeepSpeed's launcher reports the first dead process's return code (-6) beside its LAST spawned command "
+               "('--local_rank=3' here by chance: it names no failed process); the aborting rank's only line is its logging.critical "
+               "record, whose 'rank 3:' is message text, and rank 1, killed by the launcher, is as silent (the abort, no rank)")
+SIGTERMED_ALIKE = ("both ranks of the node run with PYTHONWARNINGS=error raised the same UserWarning; the agent's SIGTERM reached "
+                   "rank 3 (still exiting, 2 s later) after rank 2's exit: read as torn down, only rank 2 is named (2.14.1, no "
+                   "SIGTERM line: both named)")
+_T19 = {f"{v}/t19-ds-1x4-crit-abort-rank3": DS_LAST_CMD for v in ("2.13.0", "2.14.1")} | {
+    "2.13.0/t19-trun-2x2-warn-error-one-node": SIGTERMED_ALIKE}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
-               **_T7, **_T11, **_T13, **_T17, **_T18["import"]},
+               **_T7, **_T11, **_T13, **_T17, **_T18["import"], **_T19},
     "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
-               **_T7, **_T11, **_T13, **_T17, **_T18["podlog"]},
+               **_T7, **_T11, **_T13, **_T17, **_T18["podlog"], **_T19},
 }
 
 

@@ -44,6 +44,7 @@ import torch_scenarios15
 import torch_scenarios16
 import torch_scenarios17
 import torch_scenarios18
+import torch_scenarios19
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -129,6 +130,7 @@ SCENARIOS = [
     *torch_scenarios16.scenarios(S),  # the sixteenth: EOFError, user network/timeout errors, SIGPROF, argparse, duplicate node rank (held out)
     *torch_scenarios17.scenarios(S),  # the seventeenth: core faults at new sizes and positions, DTensor, persistent loader, cuda (held out)
     *torch_scenarios18.scenarios(S),  # the eighteenth: other launchers and output options at new sizes and positions (held out)
+    *torch_scenarios19.scenarios(S),  # the nineteenth: wrapper launchers at new sizes and positions, new fault wordings (held out)
 ]
 
 
@@ -172,6 +174,8 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
             victim.kill_group(signal.SIGKILL)
     for a in agents:
         a.wait(deadline)
+    if sc.get("culprits_from_marks"):  # the global rank(s) the fault landed on, as the worker marked them
+        sc = {**sc, "culprit_ranks": sorted(int(f.name.split("-")[1]) for f in marks.glob("fault-*"))}
     dest = out_root / version / sc["name"]
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
