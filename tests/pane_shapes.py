@@ -7,7 +7,8 @@ not copied):
 
 * the Kubernetes Dashboard's log view downloaded, one file per pod (the view's download button: the file named
   ``logs-from-<container>-in-<pod>.txt``, the container's whole log as the API server gives it, the kubelet's time
-  only where the view's timestamp toggle is on — off, its default, here);
+  only where the view's timestamp toggle is on: off, its default, in ``dashboard-log-download``; on, the API server's
+  RFC 3339 nano time before each line, in ``dashboard-log-download-timestamps``);
 * Lens / OpenLens's pod log pane copied with its *Show timestamps* toggle on (one pod, the master's: each line the
   kubelet's time formatted by moment's default ``format()`` in the viewer's zone — ``2026-11-28T13:05:03+01:00``, whole
   seconds, the offset — then the line as the kubelet gave it, after its space);
@@ -16,7 +17,15 @@ not copied):
   emissary ``time="…" level=info msg="capturing logs" argo=true``, the KFP launcher's Go glog lines (``I1128
   12:05:01.004211      27 launcher_v2.go:90] …``: the pid padded to seven columns), the step's own output, then the
   launcher's ``publish success.`` / ``failed to execute component: exit status 1`` (glog ``F``), Argo's ``sub-process
-  exited`` and ``Error: exit status 1``: one pod's log only.
+  exited`` and ``Error: exit status 1``: one pod's log only;
+* Databricks' notebook cell output of ``TorchDistributor(num_processes=<nodes>, local_mode=False).run(...)`` (pyspark
+  ``ml/torch/distributor.py`` and ``log_communication.py``): each Spark barrier task runs torchrun for one node and
+  relays every line of its output to the driver, which prints it as is (no prefix, the nodes' lines interleaved as they
+  come); then the failed task's ``RuntimeError: Command [<python>, '-m', 'pyspark.ml.torch.torch_run_process_wrapper',
+  '--nnodes=<n>', '--node_rank=<i>', …] failed with return code 1. The last 100 lines of the task output are included
+  below: <its last 100 lines>`` (the first on the message's line) in PySpark's ``PythonException: … An exception was
+  thrown from the Python worker. Please see the stack trace below.`` (the recordings' processes per node kept: the
+  distributor itself starts one per task).
 """
 
 from __future__ import annotations
@@ -32,9 +41,10 @@ VIEWER = dt.timezone(dt.timedelta(hours=1))
 LAUNCHER_PID = 27
 
 
-def dashboard_download(es) -> list[tuple[str, str]]:
+def dashboard_download(es, stamped: bool = False) -> list[tuple[str, str]]:
     nodes = sorted({n for _, n, _ in es})
-    return [(f"logs-from-{CONTAINER}-in-{pod_name(n)}.txt", _join(line for _, m, line in es if m == n)) for n in nodes]
+    return [(f"logs-from-{CONTAINER}-in-{pod_name(n)}.txt", _join((f"{t} " if stamped else "") + line for t, m, line in es if m == n))
+            for n in nodes]
 
 
 def lens_pane(es) -> str:
@@ -65,14 +75,40 @@ def kfp_step(es) -> str:
     return _join(head + [line for _, line in own] + tail)
 
 
-SHAPES = ("dashboard-log-download", "lens-pane-timestamps", "kfp-step-log")
+_WORKER = "/databricks/spark/python/pyspark"
 
 
-def shapes(node_texts: list[str], nproc: int = 1) -> dict[str, list[tuple[str, str]]]:
-    """Every shape of ``SHAPES`` for the node logs ``node_texts`` (node 0 first)."""
+def databricks_driver(es, nproc: int, codes: list[int] | None = None) -> str:
+    nodes = sorted({n for _, n, _ in es})
+    out = [line for _, _, line in es]
+    failed = [n for n in nodes if codes is None or (n < len(codes) and codes[n] != 0)]
+    if not failed:
+        return _join(out)
+    node = min(failed, key=lambda n: max(_dt(t) for t, m, _ in es if m == n))
+    cmd = ["/databricks/python3/bin/python", "-m", "pyspark.ml.torch.torch_run_process_wrapper", f"--nnodes={len(nodes)}",
+           f"--node_rank={node}", "--rdzv_endpoint=10.139.64.4:46423", "--rdzv_id=0", f"--nproc_per_node={nproc}",
+           "/Workspace/Users/dana@team-a.example/train.py"]
+    tail = [line for _, m, line in es if m == node][-100:]
+    last_n = "last 100 lines of the task output are" if len(tail) == 100 else "task output is"
+    out += ["", "PythonException: ", "  An exception was thrown from the Python worker. Please see the stack trace below.",
+            "Traceback (most recent call last):", f'  File "{_WORKER}/ml/torch/distributor.py", line 736, in wrapped_train_fn',
+            f'  File "{_WORKER}/ml/torch/distributor.py", line 585, in _run_training_on_pytorch_file',
+            f'  File "{_WORKER}/ml/torch/distributor.py", line 547, in _execute_command', "    raise RuntimeError(",
+            f"RuntimeError: Command {cmd} failed with return code 1. The {last_n} included below: {tail[0] if tail else ''}",
+            *tail[1:]]
+    return _join(out)
+
+
+SHAPES = ("dashboard-log-download", "dashboard-log-download-timestamps", "lens-pane-timestamps", "kfp-step-log", "databricks-driver")
+
+
+def shapes(node_texts: list[str], nproc: int = 1, codes: list[int] | None = None) -> dict[str, list[tuple[str, str]]]:
+    """Every shape of ``SHAPES`` for the node logs ``node_texts`` (node 0 first); ``codes``: each node's torchrun exit
+    status (the failed Spark task's; None: every node failed)."""
     es = entries(node_texts)
-    return {"dashboard-log-download": dashboard_download(es), "lens-pane-timestamps": [("lens-copy.txt", lens_pane(es))],
-            "kfp-step-log": [("kfp-step.log", kfp_step(es))]}
+    return {"dashboard-log-download": dashboard_download(es), "dashboard-log-download-timestamps": dashboard_download(es, stamped=True),
+            "lens-pane-timestamps": [("lens-copy.txt", lens_pane(es))],
+            "kfp-step-log": [("kfp-step.log", kfp_step(es))], "databricks-driver": [("driver-cell-output.txt", databricks_driver(es, nproc, codes))]}
 
 
 __all__ = ["SHAPES", "shapes"]

@@ -10,7 +10,7 @@ an Airflow KubernetesPodOperator task log and a Discord paste of tests/chat_shap
 saved log view, Graylog's CSV export with and without its source column and a Microsoft Teams paste of
 tests/viewer_shapes.py; ``--family tracker``: ClearML's console, OpenSearch Dashboards' CSV report and a Vertex AI
 console copy of tests/tracker_shapes.py; ``--family pane``: the Kubernetes Dashboard's log download, Lens's pod log pane
-copied with its timestamps, a Kubeflow Pipelines step's log pane of tests/pane_shapes.py).
+copied with its timestamps, a Kubeflow Pipelines step's log pane, a Databricks TorchDistributor driver's output of tests/pane_shapes.py).
 
 Each shape's files go through ``k10s import-logs`` with no option (``import_logs`` as the CLI calls
 it) and are scored with torch_runs_kit.score against the run's truth, beside the run's plain pod
@@ -63,7 +63,7 @@ _FAMILIES = {"export": lambda run: export_shapes.shapes(run.stamped()),
              "chat": lambda run: chat_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
              "viewer": lambda run: viewer_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
              "tracker": lambda run: tracker_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
-             "pane": lambda run: pane_shapes.shapes(run.stamped(), run.truth["nproc_per_node"])}
+             "pane": lambda run: pane_shapes.shapes(run.stamped(), run.truth["nproc_per_node"], run.truth["exit_codes"])}
 _FAMILY = _FAMILIES["export"]
 
 
@@ -164,7 +164,7 @@ def main() -> int:
                          "oc adm inspect (tests/console_shapes.py); chat: docker compose logs, an Airflow task log, a Discord paste (tests/chat_shapes.py); "
                          "viewer: k9s's saved log view, Graylog's CSV export, a Teams paste (tests/viewer_shapes.py); "
                          "tracker: ClearML's console, OpenSearch Dashboards' CSV report, a Vertex AI console copy (tests/tracker_shapes.py); "
-                         "pane: the Kubernetes Dashboard's log download, Lens's log pane with timestamps, a Kubeflow Pipelines step log (tests/pane_shapes.py)")
+                         "pane: the Kubernetes Dashboard's log download, Lens's log pane with timestamps, a Kubeflow Pipelines step log, a Databricks TorchDistributor driver (tests/pane_shapes.py)")
     ap.add_argument("--shapes", default=None)
     ap.add_argument("--json", help="write each run's readings here as they come (JSON lines)")
     ap.add_argument("--every", type=int, default=1, help="only every N-th run (a sample, in load order)")
