@@ -25,7 +25,7 @@ few constructs span lines and are assembled here:
   placement group, gives a ``process_exit`` (subkind ``ray_actor_died``, exit status unknown)
   of that rank; in another group the rank is unknown and nothing is said.
 * A launcher's own exception: a traceback frame in the launcher's code (``deepspeed/launcher/``,
-  ``torch/distributed/run.py``, ``launch.py``, ``accelerate/commands/``) right before the
+  ``torch/distributed/run.py``, ``launch.py``, ``accelerate/commands/``, PySpark's TorchDistributor ``pyspark/ml/torch/``) right before the
   exception line (within ``log_owners.FRAME_GAP`` lines: the innermost frame) makes it the launcher's, no
   rank's event (DeepSpeed's runner failing in its Ctrl-C handler).
 * PyTorch desync report: the indented ``[7] finished collective #182, but didn't join``

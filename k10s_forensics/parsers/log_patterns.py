@@ -191,7 +191,10 @@ LAUNCHER_EXCEPTIONS = ("ChildFailedError", "CalledProcessError", "ProcessRaisedE
                        "ActorDiedError", "RayActorError", "ActorUnavailableError", "WorkerCrashedError", "OwnerDiedError",
                        "NodeDiedError", "RaySystemError",
                        # Ray Train's driver / controller reporting its workers' failures (each worker's own line is the event)
-                       "WorkerGroupError", "TrainingFailedError")
+                       "WorkerGroupError", "TrainingFailedError",
+                       # Spark's driver relaying a task's Python worker error (PySpark's ``PythonException: … An exception was
+                       # thrown from the Python worker``, py4j's ``Py4JJavaError``): the task's own traceback is below it
+                       "PythonException", "Py4JJavaError")
 #: Ray's dead-actor report (``ray.exceptions.ActorDiedError: The actor died unexpectedly ...``), then
 #: indented ``pid:`` / ``name:`` fields; verl's worker groups name each actor
 #: ``<prefix><Class>_<placement group>:<rank in it>`` (``07GxnAWorkerDict_0:3``): in the first group the rank
@@ -228,7 +231,7 @@ SRUN_SIGNALS = {"Killed": -9, "Terminated": -15, "Out Of Memory": -9, "Segmentat
 TRACEBACK_START = re.compile(r"^(?P<embedded>\w{1,60} hit an exception: )?Traceback \(most recent call last\):?\s*$")
 #: A traceback frame in a launcher's own code (DeepSpeed's runner, torchrun, the legacy launch,
 #: accelerate's CLI): an exception printed right after it (the innermost frame) is the launcher's.
-LAUNCHER_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/)[^\"]{0,200}\", line \d{1,7}, in ")
+LAUNCHER_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/|pyspark/ml/torch/)[^\"]{0,200}\", line \d{1,7}, in ")
 #: JAX's coordination service (XLA/TSL ``coordination_service.cc``, run by process 0) on a task it lost:
 #: ``/job:jax_worker/replica:0/task:37 has been set to ERROR in coordination service: UNAVAILABLE: Task
 #: /job:jax_worker/replica:0/task:37 heartbeat timeout. This indicates that the remote task has failed, …``

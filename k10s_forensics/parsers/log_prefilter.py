@@ -137,7 +137,7 @@ _EVENT_LITERALS = (
     r"executable file not found in \$PATH",
     r": command not found\s*$",
     # a frame of a launcher's own code: the exception right after it is the launcher's (log_lines.py)
-    r"File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/)",
+    r"File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/|pyspark/ml/torch/)",
     # a frame of torch.distributed's API: the exception under it gets the call it was in (log_owners.py)
     r"distributed_c10d\.py\", line \d",
     # a frame of the DataLoader's queue: a connection error under it is the rank's worker lost (log_owners.py)
