@@ -52,7 +52,12 @@ def _cuda_kind(message: str) -> str:
 
 def cuda_error(text: str) -> Event | None:
     """``CUDA error: <message>`` (Python, c10 or the watchdog), the runtime's error name
-    (``cudaErrorECCUncorrectable: <message>``) and NCCL's ``Cuda failure N 'message'``."""
+    (``cudaErrorECCUncorrectable: <message>``), NCCL's ``Cuda failure N 'message'`` and a kernel's own
+    assertion (``Kernel.cu:144: ...: block: [..], thread: [..] Assertion `cond` failed.``: a device-side assert)."""
+    a = P.CUDA_KERNEL_ASSERT.search(text) if "Assertion " in text and "block: [" in text else None
+    if a is not None:
+        message = f"device-side assertion `{a.group(1)}` failed"
+        return {"kind": "cuda_error", "subkind": "device-assert", "error_type": "CUDA error", "error_message": message[:300]}
     m = P.CUDA_ERROR.search(text) if "CUDA error: " in text else None
     if m is None and "cudaError" in text:
         m = P.CUDA_ERROR_NAME.search(text)

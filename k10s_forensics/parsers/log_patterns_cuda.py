@@ -38,6 +38,14 @@ NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?['\u2018]([^'\u2019\n]{
 TRANSPORT_CUDA_CALL = re.compile(
     r"\bUC[XC]\s{1,4}ERROR\s{1,4}((?:cu|cuda)[A-Z]\w{0,60})\((?:[^()\n]|\([^()\n]{0,100}\)){0,200}\)(?:\(\))?"
     r"\s{1,4}(?:is failed\.?\s{0,4}ret:|failed(?::| with\b))\s{0,4}([^\n]{1,200}?)\s*$")
+#: PyTorch's kernel-side assertion (``CUDA_KERNEL_ASSERT``), printed by the GPU of the process whose own kernel failed,
+#: before its sticky ``CUDA error: device-side assert triggered``: ``.../ScatterGatherKernel.cu:144: operator(): block:
+#: [7354,0,0], thread: [64,0,0] Assertion `idx_dim >= 0 && ...` failed.`` The kernel's name may be long (THC's ``void
+#: indexSelectLargeIndex(...) [with T = float, ...]:``) or missing (a Windows build's ``ScatterGatherKernel.cu:145: block:
+#: [0,0,0], thread: [59,0,0] Assertion ...``); group 1 the condition. ``block``/``thread`` are CUDA grid indices, no rank.
+CUDA_KERNEL_ASSERT = re.compile(
+    r"\.cuh?:\d{1,6}:(?: [^\n]{0,400}?:)? block: \[\d{1,10}, ?\d{1,10}, ?\d{1,10}\], thread: \[\d{1,10}, ?\d{1,10}, ?\d{1,10}\]"
+    r" Assertion [`']([^\n]{1,300}?)[`'] failed")
 #: Category of a CUDA error message, first match wins.
 CUDA_KINDS = (
     ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),

@@ -88,6 +88,8 @@ _EVENT_LITERALS = (
     r"cudaError[A-Z]",
     r"Cuda failure ",
     r"UC[XC]\s+ERROR\s+cu",
+    # a kernel's own assertion (log_patterns_cuda.CUDA_KERNEL_ASSERT): `...Kernel.cu:144: ...: block: [..], thread: [..] Assertion `
+    r"\] Assertion [`']",
     # the class name's letter before it either case: OSError, BlockingIOError, EOFError, HTTPError (log_patterns.PY_EXCEPTION)
     r"[A-Za-z](?:Error|Exception|Interrupt)(?::|$)",
     r"(?:^|[\s:|>])Exception: ",

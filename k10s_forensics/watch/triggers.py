@@ -43,6 +43,7 @@ LOG_PATTERNS = (
     ("collective-mismatch", R.FINGERPRINT),
     ("cuda-error", P.CUDA_ERROR),
     ("cuda-error", P.NCCL_CUDA_FAILURE),
+    ("cuda-error", P.CUDA_KERNEL_ASSERT),
     ("xid", P.XID),
 )
 
