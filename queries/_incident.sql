@@ -58,7 +58,18 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
         CASE WHEN kind = 'python_exception' AND error_type = 'KeyboardInterrupt' AND job_key IN (SELECT job_key FROM lone_interrupt)
              THEN 'raised' ELSE subkind END AS subkind,
         raw_row, job_key, incarnation_uid, pid,
+        -- a line Ray's log monitor relays to the driver from another process, behind that process's prefix: 'process' for an
+        -- actor's or a task's (`(RayWorkerWrapper pid=N, ip=…)`, `(pid=N)`, its pid maybe masked), 'ray' for Ray's own
+        -- (`(raylet)`, `(TorchTrainer pid=N)`: its reports of the workers); NULL for the driver's own lines
+        -- (parsers/log_normalize.py; vLLM's own `(VllmWorkerProcess pid=N)` writes to the same terminal)
+        CASE WHEN NOT starts_with(line, '(') THEN NULL
+             WHEN regexp_matches(line, '^\(\w{0,40}(?:Controller|Cleaner|Watcher|Trainer|raylet|gcs_server|autoscaler)\b[^)]{0,200}\)') THEN 'ray'
+             WHEN regexp_matches(line, '^\((?:[A-Za-z_][\w.]{0,80} )?pid=[^,)\s]{1,40}(?:, ip=[^)\s]{1,64})?\)')
+                  AND NOT regexp_matches(line, '^\((?:VllmWorker|EngineCore|APIServer )') THEN 'process' END AS relayed,
         CASE WHEN rank IS NULL AND tr.tr_rank IS NOT NULL THEN tr.tr_rank
+             -- a process Ray relays, its pid kept and no rank named: not the pod's one rank (the driver) by the pod's
+             -- place; its rank is its pid's, where Ray Train's worker group gives it (pid_rank)
+             WHEN rank IS NULL AND relayed = 'process' THEN NULL
              WHEN rank IS NULL AND local_rank IS NOT NULL AND job_key IN (SELECT job_key FROM unplaced) THEN NULL
              ELSE rank_resolved END AS rank_resolved,
         local_rank, exit_code,
@@ -203,7 +214,7 @@ last_step AS (  -- each log's last training-progress line
     SELECT raw_row, max(line_no) AS line_no FROM k10s_log WHERE container IS NOT NULL AND kind = 'training_step' GROUP BY raw_row
 ),
 ranked AS (
-    SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms,
+    SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms, l.relayed,
            l.timeout_ms, l.ts_filled, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
            -- 128 + N: a shell's or a container runtime's way of saying the process died of signal N
            CASE WHEN l.exit_code BETWEEN 129 AND 159 THEN 128 - l.exit_code ELSE l.exit_code END AS status,
@@ -327,7 +338,7 @@ classified AS (
 )
 SELECT
     k.*, c.ts_filled, c.rank_eff, c.status, c.outside_sigterm, c.was_sigtermed, c.rank_timed_out, c.rank_torn_down, c.rank_raised,
-    c.cause, c.victim_role,
+    c.cause, c.victim_role, c.relayed,
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
     c.kind IN ('python_exception', 'python_traceback') AND coalesce(ls.line_no > c.line_no, false) AS training_went_on,
     -- tier 2 too: a communication library's report of its own CUDA call that failed (UCX's `cuCtxGetDevice(&cu_device) is
@@ -398,6 +409,8 @@ abort_after_other AS (  -- SIGABRTs no later than a second after another rank's 
     WHERE a.role = 'own' AND a.cause = 'abort' AND a.ts_filled IS NOT NULL
       AND o.role = 'own' AND o.cause <> 'abort' AND o.rank_eff IS NOT NULL AND o.rank_eff IS DISTINCT FROM a.rank_eff
       AND o.ts_filled <= a.ts_filled + INTERVAL 1 SECOND
+      -- a line Ray relays from another process and one of the driver's own: the relay's arrival orders nothing (relayed_apart)
+      AND (a.relayed IS NULL) = (o.relayed IS NULL)
 ),
 kill_after_other AS (  -- SIGKILLs more than 5 seconds after another rank's own failure
     SELECT DISTINCT a.event_id FROM k10s_incident_line a JOIN k10s_incident_line o USING (job_key, incident)
@@ -423,7 +436,8 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
           -- SIGKILLs what its SIGTERM did not stop within the grace period), not a host OOM kill;
           -- only the columns read below (docs/architecture.md, "Narrow CTEs")
     SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.ts AS ts_own, il.raw_row, il.line_no, il.event_id, il.kind, il.subkind,
-           il.local_rank, il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line
+           il.local_rank, il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line,
+           il.relayed, il.rank AS rank_named, il.pid
     FROM k10s_incident_line il
     LEFT JOIN hang h USING (job_key, incident)
     LEFT JOIN torn_flag t USING (job_key, incident)
@@ -696,8 +710,19 @@ subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a str
       AND NOT EXISTS (SELECT 1 FROM best b WHERE b.job_key = t.job_key AND b.incident = t.incident AND b.tier = 1
                       AND NOT list_contains(t.ranks, b.rank_eff))
 ),
+relayed_apart AS (  -- a process Ray relays to the driver (its prefix's pid, or a rank its line names) failed on its own, and
+                    -- so did a process in the driver's own lines, and nothing shows the two to be one process (the same pid,
+                    -- the same rank named by both): Ray's log monitor forwards a process's lines when it reads them, late, so
+                    -- neither the lines' order nor their arrival clock orders the two failures: no single culprit
+                    -- (docs/rules.md, "Session 20: controls")
+    SELECT a.job_key, a.incident, min(a.pid) AS pid
+    FROM own a JOIN own b ON b.job_key = a.job_key AND b.incident = a.incident
+    WHERE a.relayed IS NOT NULL AND b.relayed IS NULL AND (a.relayed = 'process' OR a.pid IS NOT NULL OR a.rank_named IS NOT NULL)
+      AND NOT coalesce(a.pid = b.pid, false) AND NOT coalesce(a.rank_named = b.rank_named, false)
+    GROUP BY ALL
+),
 decided AS (
-    SELECT s.job_key, s.incident, s.started_at, s.abort_at, s.pods, cm.job_key IS NOT NULL AS common_mode, cm.error_type AS common_error,
+    SELECT s.job_key, s.incident, rl.job_key IS NOT NULL AS relayed_apart, rl.pid AS relayed_pid, s.started_at, s.abort_at, s.pods, cm.job_key IS NOT NULL AS common_mode, cm.error_type AS common_error,
         na.job_key IS NOT NULL AND cm.job_key IS NULL AS node_wide,
         -- a rank known only by its exit status while several processes say, in lines naming no rank,
         -- that they failed the same way: the launcher's report names only the first exit it saw
@@ -707,7 +732,8 @@ decided AS (
         nl.job_key IS NOT NULL AND f.tier = 2 AS nccl_several, nl.processes AS nccl_processes, nl.site AS nccl_site, f.kind AS first_kind,
         ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, aa.job_key IS NOT NULL AS all_aborted,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
-        CASE WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
+        CASE WHEN rl.job_key IS NOT NULL THEN []::BIGINT[]
+             WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
                   AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (nl.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
@@ -741,6 +767,7 @@ decided AS (
     LEFT JOIN subset_alike sa USING (job_key, incident)
     LEFT JOIN root_unseen ru USING (job_key, incident)
     LEFT JOIN all_aborted aa USING (job_key, incident)
+    LEFT JOIN relayed_apart rl USING (job_key, incident)
     LEFT JOIN nccl_alike nl ON nl.job_key = s.job_key
      AND (f.ts_filled IS NULL OR nl.t0 IS NULL OR (nl.t0 <= f.ts_filled + INTERVAL 2 MINUTE AND nl.t1 >= f.ts_filled - INTERVAL 2 MINUTE))
 )
@@ -758,6 +785,9 @@ SELECT
               || ': it fails them all alike, whichever the launcher reports first: no single culprit'
          WHEN d.all_aborted THEN 'every rank aborted (SIGABRT, no watchdog timeout of its own) and nothing failed another way: '
               || 'the same abort in every process, whichever was seen first: no single culprit'
+         WHEN d.relayed_apart THEN 'a process Ray relays to the driver' || coalesce(' (pid ' || d.relayed_pid || ')', '')
+              || ' failed beside a failure in the driver''s own lines: Ray forwards its processes'' lines late, so nothing orders '
+              || 'the two: no single culprit'
          WHEN len(d.together_ranks) > 1 AND d.job_key IN (SELECT job_key FROM unordered)
               THEN len(d.together_ranks) || ' ranks failed in a paste whose line order is unknown (its times or tracebacks run both '
                    || 'ways), which cannot order them: no single culprit'

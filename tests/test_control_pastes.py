@@ -19,6 +19,9 @@ returns at the same site, `host:pid:tid [dev] NCCL INFO init.cc:1929 -> 2`) besi
 an exit status: that rank may be any of them; a library's check that rejects the run's settings (`ValueError: … is not
 compatible with …`) fails every process alike.
 
+Session 20's (docs/rules.md, "Session 20: controls"): a failure Ray's log monitor relays from another process (behind its
+`(RayWorkerVllm pid=7046)` prefix) beside a failure in the driver's own lines: nothing orders the two.
+
 Every paste is imported as a user would (``k10s import-logs``) and all are analysed in one merged bundle.
 """
 
@@ -84,6 +87,18 @@ REMOTE_RETURNS = ["gpu-a:690{r}:71{r}2 [{r}] NCCL INFO misc/socket.cc:789 -> 6",
 CONFIG = "[rank{r}]: ValueError: DeepSpeed Zero-3 is not compatible with passing a `device_map`."
 CONFIG_ARE = "[rank{r}]: ValueError: `load_in_4bit` and `load_in_8bit` are incompatible: choose one"
 DATA_VALUE = "[rank{r}]: ValueError: too many values to unpack (expected 2)"
+
+
+# session 20: a failure Ray relays from another process (its prefix) beside one in the driver's own lines
+RAY_ABORT = "({actor} pid=7046{ip}) Fatal Python error: Aborted"
+DRIVER_IMA = ("[E ProcessGroupNCCL.cpp:916] [Rank {r}] NCCL watchdog thread terminated with exception: CUDA error: an illegal "
+              "memory access was encountered")
+RAY_IMA = ("(RayWorkerWrapper pid=20430, ip=29.45.33.204) [rank{r}]:[E321 19:23:35.450197169 ProcessGroupNCCL.cpp:1895] [PG ID 2 "
+           "PG GUID 3 Rank {r}] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered")
+
+
+def _ray(actor: str = "RayWorkerVllm", ip: str = "") -> str:
+    return RAY_ABORT.replace("{actor}", actor).replace("{ip}", ip)
 
 
 def _lines(*parts: tuple[object, int]) -> str:
@@ -153,6 +168,17 @@ PASTES = [
     # ... and with more ranks the report names the one that did not join (the others are in the collective)
     ("desync-four-ranks", _lines((_desync(DESYNC_NEW, 3), 0)), [3]),
     ("desync-eight-ranks-torch1", _lines((_desync(DESYNC_OLD, 5), 0)), [5]),
+    # session 20: a process Ray relays failed, and so did the driver (rank 0): Ray forwards late, nothing orders them
+    ("ray-relayed-abort-driver-ima", _lines((_ray(), 0), (DRIVER_IMA, 0)), []),
+    ("ray-driver-ima-relayed-abort", _lines((DRIVER_IMA, 0), (_ray(), 0)), []),
+    ("ray-nameless-abort-with-ip", _lines(("(pid=7046, ip=10.0.0.3) Fatal Python error: Aborted", 0), (DRIVER_IMA, 0)), []),
+    ("ray-actor-abort-with-ip", _lines((_ray("Actor", ", ip=10.0.0.3"), 0), (DRIVER_IMA, 0)), []),
+    ("ray-masked-pid-abort", _lines((_ray().replace("7046", "xxxxxx"), 0), (DRIVER_IMA, 0)), []),
+    ("ray-relayed-rank1-ima-driver-rank0", _lines((RAY_IMA, 1), (DRIVER_IMA, 0)), []),
+    # ... and a relayed failure alone, the driver's own alone, or vLLM's own worker (its terminal, no relay) keep the culprit
+    ("ray-relayed-ima-alone", _lines((RAY_IMA, 1)), [1]),
+    ("ray-driver-ima-alone", _lines((DRIVER_IMA, 0)), [0]),
+    ("vllm-own-worker-abort-driver-ima", _lines((_ray("VllmWorkerProcess"), 0), (DRIVER_IMA, 0)), [0]),
 ]
 #: (processes per node, world size) where a paste's is not the default one
 LAYOUT = {"agent-local-rank-two-nodes": (8, 16), "agent-local-rank-two-nodes-torch1": (4, 8), "agent-local-rank-placed": (8, 16),
@@ -200,6 +226,13 @@ def test_an_unplaced_local_rank_says_why(findings):
     """The agent's local rank of a paste on one of several nodes: the reason names the local rank and the unknown node."""
     said = [f["summary"] for f in findings_of(findings, [p[0] for p in PASTES].index("agent-local-rank-two-nodes"))]
     assert any("local rank 1, but not which of the job's nodes printed it" in s for s in said), said
+
+
+def test_a_relayed_failure_beside_the_drivers_says_why(findings):
+    """A process Ray relays failed beside the driver's own failure: the reason names its pid and the relay's late order."""
+    said = [f["summary"] for f in findings_of(findings, [p[0] for p in PASTES].index("ray-relayed-abort-driver-ima"))]
+    assert any("a process Ray relays to the driver (pid 7046) failed beside a failure in the driver's own lines" in s
+               and "no single culprit" in s for s in said), said
 
 
 def test_a_two_rank_desync_report_says_why(findings):

@@ -41,8 +41,6 @@ NOT_YET: dict[str, str] = {
         "RAS MISMATCH lists only the 2 ranks ahead; the 30 behind are said as a group, not named",
     "Step-Video-T2V-8-rank3-oom-root-cause-rank2":
         "expects both ranks 2 and 3; rank 2's own failure is not in the excerpt, rank 3's OOM is named",
-    "vllm-4108-ray-worker-abort-and-driver-ima":
-        "a Ray worker's abort names no rank, so rank 0's illegal memory access is taken as the first failure",
     "myria3d-123-prepare-data-lagging-rank0":
         "rank 0 is named never-joined at info only: ranks 1 and 2 time out and the world of three is guessed from the "
         "paste, where two waiters are no proof the third exists (docs/rules.md, session 14)",

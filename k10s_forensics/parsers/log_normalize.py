@@ -76,9 +76,15 @@ _PREFIX = re.compile(
     # vLLM's worker processes: ``(VllmWorker rank=2 pid=4664)`` (its rank), ``(VllmWorker TP1 pid=…)``, ``(Worker_TP1_EP1 pid=…)``
     r"|\(VllmWorker rank=(?P<vllm_rank>\d{1,7}) pid=[^)\s]{1,40}\)"  # the pid may be masked (``pid=xxxxxx``)
     r"|\((?:VllmWorker |Worker_)(?P<vllm_tags>(?:DP|PP|TP|EP)\d{1,5}(?:[ _](?:DP|PP|TP|EP)\d{1,5}){0,3}) pid=[^)\s]{1,40}\)"
-    r"|\((?:RayTrainWorker|TrainTrainable|\w{1,40}Worker|\w{1,40}Actor)(?: pid=(?P<actor_pid>\d{1,9}))?[^)]{0,200}\)"
     # Ray's own processes; ``(TorchTrainer pid=…, ip=…)``: Ray Train's trainer actor, the driver of the worker group
-    r"|\((?:\w{1,40}Controller|raylet|gcs_server|autoscaler|\w{1,40}Cleaner|\w{1,40}Watcher|\w{1,40}Trainer) ?[^)]{0,200}\)"
+    r"|\((?P<ray_own>\w{1,40}Controller|raylet|gcs_server|autoscaler|\w{1,40}Cleaner|\w{1,40}Watcher|\w{1,40}Trainer) ?[^)]{0,200}\)"
+    # a process whose output Ray's log monitor relays to the driver: an actor's (``(RayWorkerWrapper pid=N, ip=…)``,
+    # ``(WorkerDict pid=N)``), a task's (``(train_func pid=N)``) or a nameless one's (``(pid=N)``); its pid kept (a masked one,
+    # ``pid=xxxxxx``, read as no pid)
+    # Not vLLM's own worker processes (``(VllmWorkerProcess pid=…)``, ``(APIServer pid=…)``: they write to the same terminal)
+    r"|\((?!VllmWorker|EngineCore|APIServer\b)(?:[A-Za-z_][\w.]{0,80} )?pid=(?:(?P<actor_pid>\d{1,9})|(?P<pid_masked>[^,)\s\d][^,)\s]{0,39}))"
+    r"(?:, ip=[^)\s]{1,64})?\)"
+    r"|\((?:RayTrainWorker|TrainTrainable|\w{1,40}Worker|\w{1,40}Actor)[^)]{0,200}\)"
     r"|\[(?P<bare_pid>\d{1,9})\](?=\s)"  # pid (logging's ``[%(process)d]``)
     r"|\[[A-Za-z][\w.:-]{0,252}\](?=\s)"  # [job-master-0], [trainer-7f9c-x2k4q], [INFO]
     r"|[A-Za-z0-9][\w.-]{0,252} >>"  # worker-0 >>
@@ -130,6 +136,7 @@ class Normalized:
     local_rank: int | None = None
     stripped: int = 0
     pid: int | None = None  # a Ray worker's ``(RayTrainWorker pid=…)`` (its rank from the worker group) or a bare ``[pid]``
+    relayed: bool = False  # behind Ray's prefix of a process its log monitor relays (``(… pid=N)``, ``(raylet)``): not the driver's own
 
 
 def strip_ansi(text: str) -> str:
@@ -175,12 +182,12 @@ def normalize(text: str) -> Normalized:
     text = unglue(strip_ansi(text))
     deco = _DECORATION.match(text)
     start = deco.end() if deco else 0
-    pos, rank, local, pid = _peel(text, start, None, None, None)
+    pos, rank, local, pid, relayed = _peel(text, start)
     if pos == start:
         s = _SRUN.match(text)
         if s:  # srun's --label, then what the task printed in front: torch's [rankN]: names the same rank; a launcher's
             # local-rank tag ([default3]:) says the task was that node's launcher, so the label is no rank
-            pos, rank, local, pid = _peel(text, s.end(), None, None, None)
+            pos, rank, local, pid, relayed = _peel(text, s.end())
             rank = rank if rank is not None or local is not None else int(s.group("srun"))
     body = text[pos:]
     if body.startswith("{"):
@@ -195,11 +202,16 @@ def normalize(text: str) -> Normalized:
     body = _SOURCE_AT_END.sub("", body)
     if "across cluster]" in body:
         body = _RAY_REPEATED.sub("", body)
-    return Normalized(body, rank, local, pos, pid)
+    return Normalized(body, rank, local, pos, pid, relayed)
 
 
-def _peel(text: str, pos: int, rank: int | None, local: int | None, pid: int | None) -> tuple[int, int | None, int | None, int | None]:
-    """The prefixes of ``text`` from ``pos`` on: where the message starts, and the rank, local rank and pid they name."""
+def _peel(text: str, pos: int) -> tuple[int, int | None, int | None, int | None, bool]:
+    """The prefixes of ``text`` from ``pos`` on: where the message starts, the rank, local rank and pid they name, and
+    whether one is Ray's prefix of a process whose output its log monitor relays."""
+    rank: int | None = None
+    local: int | None = None
+    pid: int | None = None
+    relayed = False
     for _ in range(MAX_PREFIXES):
         m = _PREFIX.match(text, pos)
         if (not m or m.end() == pos) and rank is None and "[rank" in text:
@@ -217,8 +229,10 @@ def _peel(text: str, pos: int, rank: int | None, local: int | None, pid: int | N
             rank = int(m.group("vllm_rank"))
         if m.group("actor_pid") or m.group("bare_pid"):
             pid = int(m.group("actor_pid") or m.group("bare_pid"))
+        if m.group("actor_pid") or m.group("pid_masked") or m.group("ray_own"):
+            relayed = True
         pos = m.end()
-    return pos, rank, local, pid
+    return pos, rank, local, pid, relayed
 
 
 __all__ = ["ANSI", "MASK", "Normalized", "is_masked", "normalize", "strip_ansi", "unglue"]

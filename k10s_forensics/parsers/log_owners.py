@@ -26,6 +26,8 @@ Called by ``log_lines.BodyAssembler`` for each candidate line:
   ``retrying`` right above the traceback it logs, ``HANDLED_GAP`` lines at most, within a second where both carry
   the log's clock: ``logger.exception`` writes the record and its traceback at once): handled, as an ignored one
   is; a retry announced seconds before a traceback (the retries ran out) is no such record;
+* a line Ray's log monitor relays from another process (``(RayWorkerVllm pid=7046) Fatal Python error: Aborted``):
+  its failure event keeps that pid (the driver's own lines have none), whose rank the worker group gives where it is printed;
 * a ``logging`` record at ERROR/CRITICAL with its process id and no rank (``%(asctime)s [%(process)d]
   ERROR …``, as ``logger.exception`` writes it): the exception ending the traceback under it is that
   process's (its pid; the launcher's lines that name pid and rank give the rank, queries/_incident.sql).
@@ -78,6 +80,8 @@ LOADER_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}torch/utils/data/dataloader\.
 LOADER_GAP = 60  # the queue's frames (multiprocessing's connection, resource_sharer) under it, then the exception
 #: what the rank reads when a worker dies while it receives a batch (the worker's end of the pipe closed)
 LOADER_LOST = ("ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError", "BrokenPipeError", "EOFError")
+#: failures a line Ray relays from another process reports as that process's: its pid kept (queries/_incident.sql, relayed_apart)
+RELAYED_KINDS = ("process_exit", "python_exception", "python_traceback", "cuda_error", "cuda_oom", "nccl_error_other")
 #: the message of such an exception, read as the worker's loss (queries/_incident.sql names its cause)
 LOADER_LOST_MESSAGE = "DataLoader worker lost while handing a batch over: "
 
@@ -201,6 +205,8 @@ class Owners:
 
     def attribute(self, line_no: int, norm: Normalized, events: list[Event]) -> None:
         for ev in events:
+            if norm.relayed and norm.pid is not None and ev.get("pid") is None and ev["kind"] in RELAYED_KINDS:
+                ev["pid"] = norm.pid  # the process Ray relays the line from (``(RayWorkerVllm pid=7046)``), not the driver
             if ev["kind"] == "rank_spawn" and ev.get("subkind") == "ray" and ev.get("pid") is not None:
                 self._worker_rank[ev["pid"]] = ev["rank"]
             if ev.get("rank") is None and norm.pid is not None and norm.pid in self._worker_rank:
