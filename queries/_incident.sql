@@ -534,6 +534,15 @@ together AS (  -- the same way and within the same second as the first: failed t
                                -- one line reporting several failures the same way (a flattened report: the agent's
                                -- line fused with its table) lists them in no order
                                OR (b.raw_row = f.raw_row AND b.line_no = f.line_no AND b.cause = f.cause)
+                               -- one rank's NCCL library error (`NCCL Error 2: unhandled system error`: a call failed, the
+                               -- setup every rank shares) and another rank's exit its launcher reports (a status only: that
+                               -- rank raised too, what is unseen), within a second or the NCCL line without a clock of its
+                               -- own: the launcher's order and the paste's disagree, neither is first (docs/rules.md,
+                               -- "Real incidents batch 46")
+                               OR ('nccl-error' IN (b.cause, f.cause) AND b.cause <> f.cause
+                                   AND (CASE WHEN b.cause = 'nccl-error' THEN f.kind ELSE b.kind END) IN ('torchrun_failure', 'process_exit')
+                                   AND ((CASE WHEN b.cause = 'nccl-error' THEN b.ts_own ELSE f.ts_own END) IS NULL
+                                        OR abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0))
                                -- a paste whose line order nothing proves (import-logs' pod label): two failures of the
                                -- same strength, one of them without a clock of its own, in any way: neither is first
                                OR ((b.ts_filled IS NULL OR f.ts_filled IS NULL)

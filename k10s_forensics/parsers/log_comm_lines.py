@@ -169,8 +169,9 @@ def store_barrier(text: str) -> Event | None:
 #: an NCCL call's failure in NCCL's own words (``ncclGetErrorString``) where no ``ncclXxxError`` name is
 #: printed: Horovod and TensorFlow (``ncclCommInitRank failed: unhandled cuda error``), torch
 #: (``NCCL error in: ProcessGroupNCCL.cpp:1275, unhandled cuda error, NCCL version 2.14.3``), vLLM's pynccl
-#: (``RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)``)
-_NCCL_STRING = re.compile(r"(?:\bnccl[A-Z]\w{2,40} failed: |NCCL error in: [^,\n]{1,400}, |\bNCCL error: )"
+#: (``RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)``), torch's own NCCL
+#: check (torch/csrc/cuda/nccl.cpp: ``RuntimeError: NCCL Error 2: unhandled system error``, the number before the words)
+_NCCL_STRING = re.compile(r"(?:\bnccl[A-Z]\w{2,40} failed: |NCCL error in: [^,\n]{1,400}, |\bNCCL error: |\bNCCL Error \d{1,2}: )"
                           r"(unhandled cuda error|unhandled system error|internal error|invalid usage|invalid argument)")
 _NCCL_STRING_NAME = {"unhandled cuda error": "ncclUnhandledCudaError", "unhandled system error": "ncclSystemError",
                      "internal error": "ncclInternalError", "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
@@ -197,7 +198,7 @@ def nccl_return(text: str) -> Event | None:
 def nccl_other(text: str) -> Event | None:
     if P.ASYNC_TEARDOWN.search(text):
         return {"kind": "nccl_error_other", "subkind": "async_error_teardown"}
-    said = _NCCL_STRING.search(text) if " failed: " in text or "NCCL error" in text else None
+    said = _NCCL_STRING.search(text) if " failed: " in text or "NCCL error" in text or "NCCL Error" in text else None
     if said or P.OTHER_NCCL_ERROR.search(text):
         m = P.NCCL_ERROR_NAME.search(text)
         name = m.group(1) if m else _NCCL_STRING_NAME[said.group(1)] if said else None
