@@ -175,6 +175,11 @@ NOT_YET: dict[str, str] = {
         "srun names three tasks (15, 16, 17 of a world of at least 18) dead of a segmentation fault, lines without a clock of "
         "their own: the rule for ranks failing alike without a clock (`together`, session 18) names none, whereas a subset of a "
         "larger world failing alike, its peers alive (the coordination service still reporting), is that subset (batch 45)",
+    # batch 47
+    "Qwen3-VL-2001-rank1-traceback-head-oom-cut-off":
+        "rank 1 is right (its `[rank1]: Traceback` is the only rank in the paste); the excerpt ends inside the stack, "
+        "before the exception line, and the CUDA OOM is said only in the thread's title and body: the log shows a "
+        "traceback and no cause, so `python-exception` is all it can say",
 }
 
 
