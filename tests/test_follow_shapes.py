@@ -52,6 +52,27 @@ def test_a_grafana_panel_copied_with_its_labels_names_each_rows_pod(rows, want):
     assert _records("\n".join(rows) + "\n") == ("Grafana logs download (text)", want)
 
 
+def _rec(stamp: str, text: str) -> Record:
+    from k10s_forensics.parsers.log_export_records import parse_time_ns
+
+    return Record("train-worker-0", None, parse_time_ns(stamp), text)
+
+
+@pytest.mark.parametrize("rows,shift_h", [
+    # the panel's times in the viewer's UTC+1, the failure table's own ``time`` fields in UTC (one glog line only)
+    ([("2026-11-30T05:15:22.400Z", "  time      : 2026-11-30_04:15:22"), ("2026-11-30T05:15:22.500Z", "  time      : 2026-11-30_04:15:22")], 1),
+    ([("2026-11-30T05:15:22.400Z", "  time      : 2026-11-30_04:15:22"),
+      ("2026-11-30T05:15:21.000Z", "E1130 04:15:21.000000 7 torch/distributed/elastic/multiprocessing/api.py:1] failed")], 1),
+    ([("2026-11-30T04:15:22.400Z", "  time      : 2026-11-30_04:15:22"), ("2026-11-30T04:15:22.500Z", "  time      : 2026-11-30_04:15:22")], 0),
+    ([("2026-11-30T05:15:22.400Z", "  time      : 2026-11-30_04:15:22")], 0),  # one own time proves no zone
+    ([("2026-11-30T05:15:22.400Z", "  time      : 2026-11-30_04:15:22"), ("2026-11-30T05:15:22.400Z", "  time      : 2026-11-30_04:45:22")], 0),
+])
+def test_a_time_column_in_the_viewers_zone_is_set_back_by_the_failure_tables_times(rows, shift_h):
+    from k10s_forensics.parsers.log_exports import zone_shift
+
+    assert zone_shift([_rec(t, text) for t, text in rows]) == shift_h * 3600 * 10**9
+
+
 #: recorded runs read in one analysis (tests/bundle_batch.py): the culprit on a worker node in kubetail's coloured
 #: stream and in the Grafana panel (as generated both named a master rank), on the master in Katib's sidecar (one pod)
 SAMPLE = {"kubetail-color": "2.13.0/t10-trun-weights-only-rank3",
