@@ -5,7 +5,8 @@
 * Grafana Explore's "Download logs" as text: ``<label>: <JSON value>`` meta lines (``Common
   labels: {"pod":"…"}``), then one ``<epoch ms>\\t<ISO time>\\t<line>`` row per record (Grafana
   up to 10), or ``<YYYY-MM-DD HH:mm:ss.SSS>\\t<line>`` (``dateTimeFormat`` ``defaultWithMS``, the
-  browser's zone, read as UTC: only the order matters);
+  browser's zone, read as UTC: only the order matters); the Logs panel itself copied from the page with *Unique
+  labels* on has the row's own labels (``pod=<pod> container=<c>``) in a cell between the time and the line;
 * Fluentd's stdout and file outputs: ``<time> <tag>: <JSON record>`` / ``<time>\\t<tag>\\t<JSON>``,
   the tag ``kubernetes.var.log.containers.<pod>_<namespace>_<container>-<id>.log`` naming the pod
   when the record does not (its parser took the record's own ``time`` into the event's);
@@ -49,7 +50,11 @@ from k10s_forensics.parsers.log_patterns import MONTHS
 _LOGCLI = re.compile(r'^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) (\{(?:[A-Za-z_][\w.]*="(?:[^"\\]|\\.)*"(?:, ?)?)*\}) ?(.*)$')
 _LABEL = re.compile(r'([A-Za-z_][\w.]*)="((?:[^"\\]|\\.)*)"')
 _COMMON = re.compile(r"^Common labels: (\{.*\})\s*$")
-_GRAFANA_ROW = re.compile(r"^(?:(\d{12,14})\t\d{4}-\d\d-\d\dT[\d:.]+Z|(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}))\t(.*)$")
+#: Grafana's rows: the time, then (a Logs panel copied with *Unique labels* on) the row's own labels as ``LogLabels`` shows
+#: them, ``key=value`` each, then the line; tab-separated
+_GRAFANA_ROW = re.compile(r"^(?:(\d{12,14})\t\d{4}-\d\d-\d\dT[\d:.]+Z|(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}))\t"
+                          r"(?:((?:[A-Za-z_][\w.]{0,62}=[^\s=]{1,253} ?){1,12})\t)?(.*)$")
+_LABEL_CELL = re.compile(r"([A-Za-z_][\w.]{0,62})=([^\s=]{1,253})")
 #: Fluentd's out_stdout (``<time> <tag>: {…}``) and out_file (``<time>\t<tag>\t{…}``) lines
 _FLUENTD = re.compile(r"^(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d{1,9})?(?: ?(?:Z|[+-]\d\d:?\d\d))?)(?:\t| )([\w.\-/]{1,400})(?::[ ]|\t)(\{.*\})\s*$")
 _CRI_LINE = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) (stdout|stderr) ([PF]) ?(.*)$")
@@ -127,7 +132,8 @@ def _grafana_txt(text: str, lines: list[str]) -> list[Record | str] | None:
     for line, m in zip(lines, matches):
         if m:
             seen_row = True
-            out.append(from_object({"line": m.group(3)}, common, m.group(1) or m.group(2)))
+            own = dict(_LABEL_CELL.findall(m.group(3) or ""))
+            out.append(from_object({"line": m.group(4)}, {**common, **own}, m.group(1) or m.group(2)))
         elif seen_row:
             out.append(line)
     return out

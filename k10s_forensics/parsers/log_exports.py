@@ -8,7 +8,7 @@ When the pods are gone, the logs brought to a postmortem come from a log backend
 records become the lines the pods wrote, each behind the record's time as ``kubectl logs
 --timestamps`` writes it, in time order per pod (an export is often newest first; records of
 the same time keep their order; a time column written in the viewer's zone without its offset is set back to UTC by
-the lines' own glog times, ``zone_shift``), grouped by pod exactly as a ``kubectl logs --prefix`` log is
+the lines' own times — glog headers, torchrun's failure table's ``time`` fields —, ``zone_shift``), grouped by pod exactly as a ``kubectl logs --prefix`` log is
 (``log_pod_prefix``: one node per pod at the rank its training-operator name gives).
 
 A record that names no pod takes the pod its file's path names (kubelet's ``/var/log/pods/<ns>_<pod>_<uid>/``
@@ -115,7 +115,21 @@ _QUARTER_NS = 900 * 1_000_000_000
 _SKEW_NS = 5 * 1_000_000_000
 
 
+#: torchrun's failure table's ``time      : 2026-11-30_04:15:22`` (the agent's clock when it saw the failure, whole seconds)
+_TABLE_TIME = re.compile(r"^\s{1,8}time\s{0,8}: (\d{4})-(\d\d)-(\d\d)_(\d\d):(\d\d):(\d\d)\s*$")
+
+
+def _table_ns(rec: Record) -> int | None:
+    """The failure table's ``time`` field (UTC, whole seconds: when the agent saw the failure, at or before its line)."""
+    table = _TABLE_TIME.match(rec.text) if rec.ts_ns is not None and rec.text[:1] == " " else None
+    try:
+        return int(dt.datetime(*map(int, table.groups()), tzinfo=dt.timezone.utc).timestamp()) * 1_000_000_000 if table else None
+    except ValueError:
+        return None
+
+
 def _own_ns(rec: Record) -> int | None:
+    """A line's own time (UTC), where its text carries one: torch's glog header."""
     m = _GLOG.match(rec.text) if rec.ts_ns is not None and rec.text[:1] in "[IWEF" else None
     if not m:
         return None
@@ -127,11 +141,19 @@ def _own_ns(rec: Record) -> int | None:
     return int(when.timestamp()) * 1_000_000_000 + int((m.group(6) + "000000000")[:9])
 
 
+def _gaps(records: list[Record | str], own) -> list[int]:
+    return [r.ts_ns - t for r in records if isinstance(r, Record) and (t := own(r)) is not None]
+
+
 def zone_shift(records: list[Record | str]) -> int:
     """The viewer's zone a time column was written in without its offset (Kibana's and OpenSearch Dashboards' CSV
-    ``Nov 28, 2026 @ 13:05:03.281``): where the lines' own glog times (UTC on a cluster) all sit one whole number of
-    quarter hours (not zero) from their records' times, within seconds, that offset in nanoseconds; else 0."""
-    gaps = [r.ts_ns - own for r in records if isinstance(r, Record) and (own := _own_ns(r)) is not None]
+    ``Nov 28, 2026 @ 13:05:03.281``, Grafana's ``2026-11-28 13:05:03.281``): where the lines' own glog times (UTC on a
+    cluster) all sit one whole number of quarter hours (not zero) from their records' times, within seconds, that
+    offset in nanoseconds; else 0. Where fewer than two glog lines are read, torchrun's failure-table ``time`` fields
+    count too (each a failure's time, a few seconds at most before the table is printed)."""
+    gaps = _gaps(records, _own_ns)
+    if len(gaps) < 2:
+        gaps += _gaps(records, _table_ns)
     if len(gaps) < 2:
         return 0
     shift = round(sorted(gaps)[len(gaps) // 2] / _QUARTER_NS) * _QUARTER_NS

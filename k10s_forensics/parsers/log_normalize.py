@@ -115,9 +115,10 @@ _GLUED_START = re.compile(r"(?:WARNING|ERROR|INFO|CRITICAL|DEBUG):[\w.]{1,200}:|
 #: what stands before it (one or two short words) is a prefix
 _BEFORE_RANK_TAG = re.compile(r"[^\s\[][^\s]{0,63}\s?(?=\[rank\d{1,7}\]:)|\[[^\s\]]{1,62}\][^\w\s\[]{0,2}\s?(?=\[rank\d{1,7}\]:)")
 MAX_PREFIXES = 8
-#: ANSI escape sequences (CSI colour/cursor, OSC titles, two-byte escapes), and the SGR colour
+#: ANSI escape sequences (CSI colour/cursor, OSC titles, two-byte escapes, character-set designations such as
+#: ``ESC ( B`` that ``tput sgr0`` writes under xterm), and the SGR colour
 #: codes a web page keeps when it drops the ESC byte (``[31m``, ``[0m``, ``[1;32m``).
-ANSI = re.compile(r"\x1b\[[0-?]{0,32}[ -/]{0,4}[@-~]|\x1b\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x1b"
+ANSI = re.compile(r"\x1b\[[0-?]{0,32}[ -/]{0,4}[@-~]|\x1b\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x1b[ -/]{1,3}[0-~]|\x1b"
                   r"|(?<![\w\[])\[(?:[0-9]|[1-4][0-9]|9[0-7]|10[0-7])(?:;[0-9]{1,3}){0,8}m")
 #: What a user writes where a PID, host, IP, port or path was (the wordings accept it there).
 MASK = (r"(?:[xX]{2,}|\*{3,}|…|\.{3}|\[REDACTED\]|REDACTED|redacted|<[A-Za-z][\w .-]{0,30}>|\$\{?[A-Z][A-Z_]{1,30}\}?"
