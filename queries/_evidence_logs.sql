@@ -55,7 +55,8 @@ UNION ALL BY NAME
 -- clients joined.") in a job whose processes say they are joining (PyTorch Lightning's "Initializing
 -- distributed: GLOBAL_RANK: r, MEMBER: m/N"): the ranks that never said so, when exactly as many as are
 -- missing, never joined (subkind store_clients). The host is one of the clients that joined (the store of
--- init_process_group is rank 0's; the rank of the line that says so, where it names one): never named, counted joined
+-- init_process_group is rank 0's; the rank of the line that says so, where it names one): never named. Only the ranks'
+-- own lines say who joined: the host is not counted joined unless it said so (a count without them names no one)
 SELECT s.job_key, -1 AS reporter, w.rank, 'store_clients' AS subkind, NULL::BIGINT AS seq_num, s.ts, NULL::VARCHAR AS pg, s.world
 FROM (SELECT job_key, min(ts) AS ts, coalesce(min(rank_resolved), 0) AS host,
              TRY_CAST(regexp_extract(error_message, '(\d+)/(\d+) clients joined', 1) AS BIGINT) AS joined,
@@ -66,8 +67,7 @@ FROM (SELECT job_key, min(ts) AS ts, coalesce(min(rank_resolved), 0) AS host,
      (SELECT unnest(range(0, 65536)) AS rank) w
 WHERE s.world BETWEEN 2 AND 65536 AND s.joined < s.world AND w.rank < s.world AND w.rank <> s.host
   AND NOT EXISTS (SELECT 1 FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved = w.rank)
-  AND (SELECT count(DISTINCT j.rank_resolved) FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining'
-       AND j.rank_resolved < s.world AND j.rank_resolved <> s.host) + 1 = s.joined
+  AND (SELECT count(DISTINCT j.rank_resolved) FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved < s.world) = s.joined
 UNION ALL BY NAME
 -- c10d's store-based barrier of init_process_group (torch < 2.0): each rank that reached it says so
 -- (rank_joining, subkind store_barrier), a waiting one with the world size and how many workers have
