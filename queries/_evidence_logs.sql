@@ -32,6 +32,13 @@ LEFT JOIN (SELECT job_key, count(DISTINCT rank) AS missing FROM k10s_log
            GROUP BY job_key) hm ON hm.job_key = l.job_key
 WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL AND l.subkind <> 'horovod_ready'
   -- "check rank 0 logs for faulty rank": rank 0 ran the barrier; its own report names the culprit
+  -- gloo's rendezvous key of rank 0 (store_wait): outside an elastic agent's store, init_process_group's store is
+  -- rank 0's, which waits for every client before it writes its own address ("2/4 clients joined"): a rank
+  -- timing out on rank 0's key says rank 0 was still waiting, not that it never came. Only where the job's ranks
+  -- run under an elastic agent (its reports in the job: torchrun's `failed (exitcode …)`, its SIGTERMs), whose
+  -- store the ranks share and rank 0 does not host, does that key name rank 0 (docs/rules.md, "Session 20")
+  AND NOT (l.subkind = 'store_wait' AND l.rank = 0
+           AND NOT EXISTS (SELECT 1 FROM k10s_log a WHERE a.job_key = l.job_key AND a.kind IN ('torchrun_failure', 'torchrun_sigterm')))
   AND NOT (l.subkind = 'barrier_peer' AND EXISTS (SELECT 1 FROM k10s_log b WHERE b.job_key = l.job_key AND b.kind = 'nccl_desync'
                                                   AND b.subkind IN ('barrier', 'store_wait')))
   -- a report its pod logged after its agent had ended that round's workers (a failure report or a closing signal
@@ -47,16 +54,18 @@ UNION ALL BY NAME
 -- the TCPStore server timed out at the rendezvous ("Timed out after 7 seconds waiting for clients. 1/2
 -- clients joined.") in a job whose processes say they are joining (PyTorch Lightning's "Initializing
 -- distributed: GLOBAL_RANK: r, MEMBER: m/N"): the ranks that never said so, when exactly as many as are
--- missing, never joined (subkind store_clients)
+-- missing, never joined (subkind store_clients). The host is one of the clients that joined (the store of
+-- init_process_group is rank 0's; the rank of the line that says so, where it names one): never named. Only the ranks'
+-- own lines say who joined: the host is not counted joined unless it said so (a count without them names no one)
 SELECT s.job_key, -1 AS reporter, w.rank, 'store_clients' AS subkind, NULL::BIGINT AS seq_num, s.ts, NULL::VARCHAR AS pg, s.world
-FROM (SELECT job_key, min(ts) AS ts,
+FROM (SELECT job_key, min(ts) AS ts, coalesce(min(rank_resolved), 0) AS host,
              TRY_CAST(regexp_extract(error_message, '(\d+)/(\d+) clients joined', 1) AS BIGINT) AS joined,
              TRY_CAST(regexp_extract(error_message, '(\d+)/(\d+) clients joined', 2) AS BIGINT) AS world
       FROM k10s_log
       WHERE kind = 'python_exception' AND job_key IS NOT NULL AND regexp_matches(error_message, 'waiting for clients\. \d+/\d+ clients joined')
       GROUP BY ALL) s,
      (SELECT unnest(range(0, 65536)) AS rank) w
-WHERE s.world BETWEEN 2 AND 65536 AND s.joined < s.world AND w.rank < s.world
+WHERE s.world BETWEEN 2 AND 65536 AND s.joined < s.world AND w.rank < s.world AND w.rank <> s.host
   AND NOT EXISTS (SELECT 1 FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved = w.rank)
   AND (SELECT count(DISTINCT j.rank_resolved) FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved < s.world) = s.joined
 UNION ALL BY NAME

@@ -158,6 +158,16 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
     GROUP BY f.job_key, f.rank
     HAVING bool_and(x.rank_resolved IS NULL AND x.pid IS NULL)
        AND bool_and(x.kind = 'nccl_remote_error' OR (x.kind = 'python_exception' AND x.subkind = 'teardown'))
+    UNION
+    -- mp.spawn's report of a process whose error (the exception its traceback ends on, no other between) is gloo's
+    -- rendezvous key wait (`-- Process 2 terminated with the following error:` … `DistStoreError: wait timeout after
+    -- 20000ms, keys: /default_pg/0//cpu//0/0`): the process waited for a peer's address, torn down (docs/rules.md, "Session 20")
+    SELECT p.job_key, p.rank_resolved FROM l p
+    JOIN k10s_log w ON w.raw_row = p.raw_row AND w.line_no > p.line_no AND w.line_no <= p.line_no + 300
+                   AND w.kind = 'nccl_desync' AND w.subkind = 'store_wait'
+    WHERE p.kind = 'process_exit' AND p.subkind = 'spawn' AND p.rank_resolved IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.raw_row = p.raw_row AND x.line_no > p.line_no AND x.line_no < w.line_no
+                      AND x.kind IN ('python_exception', 'process_exit', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
 ),
 tracebacked AS (  -- ranks with a traceback or an exception of their own in the logs
     SELECT DISTINCT job_key, rank_resolved AS rank FROM l WHERE kind IN ('python_exception', 'python_traceback') AND rank_resolved IS NOT NULL

@@ -93,6 +93,9 @@ _EVENT_LITERALS = (
     # the class name's letter before it either case: OSError, BlockingIOError, EOFError, HTTPError (log_patterns.PY_EXCEPTION)
     r"[A-Za-z](?:Error|Exception|Interrupt)(?::|$)",
     r"(?:^|[\s:|>])Exception: ",
+    # a warning raised as an error ends its traceback as `UserWarning: message` at the line's start (behind a
+    # timestamp, a launcher's `[rank2]: ` tag, a Ray prefix), not behind its file (`x.py:74: UserWarning: …`)
+    r"(?:^|Z |\]:? ?|\) )[A-Z][A-Za-z0-9_]{0,80}Warning: ",
     r"died with <Signals",
     r"returned non-zero exit status",
     r"exits with return code",
