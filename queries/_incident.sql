@@ -512,7 +512,9 @@ together AS (  -- the same way and within the same second as the first: failed t
       AND ((b.rank_eff <> f.rank_eff
            -- no clock: another rank's traceback cut before its exception may be the same error as the first's, or
            -- its own; a paste cannot order the two (docs/rules.md, "Session 16: controls")
-           AND ((b.ts_filled IS NULL AND f.ts_filled IS NULL AND b.kind = 'python_traceback'
+           -- or within a second of it (a clock the paste's lines share says no more: docs/rules.md, "Real incidents batch 48")
+           AND (((b.ts_filled IS NULL AND f.ts_filled IS NULL OR abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
+                 AND b.kind = 'python_traceback'
                  -- unless the agent was tearing the workers down (its `closing signal SIGTERM`): a traceback cut then
                  -- is the terminated process's, not a failure to order against the first's
                  AND NOT EXISTS (SELECT 1 FROM k10s_log s WHERE s.job_key = b.job_key AND s.kind = 'torchrun_sigterm'))

@@ -188,3 +188,18 @@ def test_incident_row_and_first_failure_evidence(tmp_path):
                     ("confidence", "VARCHAR"), ("pg", "VARCHAR"), ("seq_num", "BIGINT"), ("op_type", "VARCHAR"),
                     ("ts", "TIMESTAMP WITH TIME ZONE"), ("detail", "VARCHAR")]
     assert rows[0]["evidence"] == "first-failure" and rows[0]["culprit_ranks"] == [1] and rows[0]["detail"].startswith("host-oom-kill")
+
+
+CUT_BESIDE = [  # rank 0's whole traceback and its exit-time warning (its clock), then rank 1's cut down the same frames
+    "[rank0]: Traceback (most recent call last):", '[rank0]:   File "run.py", line 30, in main', "[rank0]:     pipe(**kwargs)",
+    "[rank0]: RuntimeError: value cannot be converted to type int64_t without overflow",
+    "[rank0]:[W1115 09:08:20.026822356 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL.",
+    "[rank1]: Traceback (most recent call last):", '[rank1]:   File "run.py", line 30, in main']
+
+
+@pytest.mark.parametrize("stamped", [False, True], ids=["as-pasted", "api-timestamps"])
+def test_a_cut_traceback_within_a_second_of_another_ranks_exception_names_no_one(tmp_path, stamped):
+    """The traceback cut before its exception may be the same error: with a clock shared by the paste's lines, as without one."""
+    found = findings(tmp_path, CUT_BESIDE, 2, 2, stamped)
+    assert [f for f in found if f["ranks"]] == []
+    assert [f["cause"] for f in rank_failure(found)] == ["python-exception"]
