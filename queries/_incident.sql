@@ -554,7 +554,12 @@ together AS (  -- the same way and within the same second as the first: failed t
                                OR ('nccl-error' IN (b.cause, f.cause) AND b.cause <> f.cause
                                    AND (CASE WHEN b.cause = 'nccl-error' THEN f.kind ELSE b.kind END) IN ('torchrun_failure', 'process_exit')
                                    AND ((CASE WHEN b.cause = 'nccl-error' THEN b.ts_own ELSE f.ts_own END) IS NULL
-                                        OR abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0))
+                                        OR abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
+                                   -- unless the launcher reports the NCCL error's rank exiting too: then its order and
+                                   -- the paste's agree (srun's `task 1: Exited` beside task 1's own error, batch 24)
+                                   AND NOT EXISTS (SELECT 1 FROM own o WHERE o.job_key = b.job_key AND o.incident = b.incident
+                                                   AND o.rank_eff = (CASE WHEN b.cause = 'nccl-error' THEN b.rank_eff ELSE f.rank_eff END)
+                                                   AND o.kind IN ('torchrun_failure', 'process_exit')))
                                -- a paste whose line order nothing proves (import-logs' pod label): two failures of the
                                -- same strength, one of them without a clock of its own, in any way: neither is first
                                OR ((b.ts_filled IS NULL OR f.ts_filled IS NULL)
