@@ -11,7 +11,8 @@ saved log view, Graylog's CSV export with and without its source column and a Mi
 tests/viewer_shapes.py; ``--family tracker``: ClearML's console, OpenSearch Dashboards' CSV report and a Vertex AI
 console copy of tests/tracker_shapes.py; ``--family pane``: the Kubernetes Dashboard's log download, Lens's pod log pane
 copied with its timestamps, a Kubeflow Pipelines step's log pane, a Databricks TorchDistributor driver's output of tests/pane_shapes.py); ``--family follow``: kubetail coloured and plain, Grafana Explore's Logs panel copied with its unique
-labels, a Katib trial's metrics-logger-and-collector sidecar of tests/follow_shapes.py).
+labels, a Katib trial's metrics-logger-and-collector sidecar of tests/follow_shapes.py; ``--family tail``: stern's
+``--output json`` and ``ppextjson``, Rancher's pod log download of tests/tail_shapes.py).
 
 Each shape's files go through ``k10s import-logs`` with no option (``import_logs`` as the CLI calls
 it) and are scored with torch_runs_kit.score against the run's truth, beside the run's plain pod
@@ -46,6 +47,7 @@ import session_shapes  # noqa: E402
 import store_shapes  # noqa: E402
 import pane_shapes  # noqa: E402
 import follow_shapes  # noqa: E402
+import tail_shapes  # noqa: E402
 import tracker_shapes  # noqa: E402
 import viewer_shapes  # noqa: E402
 import k10s_forensics.logimport as logimport  # noqa: E402
@@ -66,7 +68,8 @@ _FAMILIES = {"export": lambda run: export_shapes.shapes(run.stamped()),
              "viewer": lambda run: viewer_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
              "tracker": lambda run: tracker_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
              "pane": lambda run: pane_shapes.shapes(run.stamped(), run.truth["nproc_per_node"], run.truth["exit_codes"]),
-             "follow": lambda run: follow_shapes.shapes(run.stamped(), run.truth["nproc_per_node"])}
+             "follow": lambda run: follow_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
+             "tail": lambda run: tail_shapes.shapes(run.stamped(), run.truth["nproc_per_node"])}
 _FAMILY = _FAMILIES["export"]
 
 
@@ -168,7 +171,8 @@ def main() -> int:
                          "viewer: k9s's saved log view, Graylog's CSV export, a Teams paste (tests/viewer_shapes.py); "
                          "tracker: ClearML's console, OpenSearch Dashboards' CSV report, a Vertex AI console copy (tests/tracker_shapes.py); "
                          "pane: the Kubernetes Dashboard's log download, Lens's log pane with timestamps, a Kubeflow Pipelines step log, a Databricks TorchDistributor driver (tests/pane_shapes.py); "
-                         "follow: kubetail, a Grafana Explore panel copied with its labels, a Katib trial's metrics collector (tests/follow_shapes.py)")
+                         "follow: kubetail, a Grafana Explore panel copied with its labels, a Katib trial's metrics collector (tests/follow_shapes.py); "
+                         "tail: stern --output json / ppextjson, Rancher's pod log download (tests/tail_shapes.py)")
     ap.add_argument("--shapes", default=None)
     ap.add_argument("--json", help="write each run's readings here as they come (JSON lines)")
     ap.add_argument("--every", type=int, default=1, help="only every N-th run (a sample, in load order)")
@@ -178,7 +182,8 @@ def main() -> int:
     _FAMILY = _FAMILIES[args.family]
     module = {"export": export_shapes, "launcher": launcher_shapes, "job": job_shapes, "session": session_shapes, "store": store_shapes,
               "platform": platform_shapes, "console": console_shapes, "chat": chat_shapes,
-              "viewer": viewer_shapes, "tracker": tracker_shapes, "pane": pane_shapes, "follow": follow_shapes}[args.family]
+              "viewer": viewer_shapes, "tracker": tracker_shapes, "pane": pane_shapes, "follow": follow_shapes,
+              "tail": tail_shapes}[args.family]
     names = [s for s in (args.shapes or ",".join(module.SHAPES)).split(",") if s]
     runs = [r for r in load_runs() if args.k in r.id][::args.every]
     rows = []
