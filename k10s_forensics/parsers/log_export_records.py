@@ -13,7 +13,9 @@ The field names are the stores' own (docs/import.md, "Exports from a log store")
 * Elasticsearch / OpenSearch ``_search``: ``hits.hits[]._source`` with ``@timestamp``,
   ``message`` or ``log``, ``kubernetes.pod.name`` (ECS, Filebeat / Elastic Agent) or
   ``kubernetes.pod_name`` (Fluent Bit, Fluentd), nested or as dotted keys;
-* ``stern --output json``: ``{"message", "nodeName", "namespace", "podName", "containerName"}``;
+* ``stern --output json``: ``{"message", "nodeName", "namespace", "podName", "containerName"}``; ``--output extjson`` /
+  ``ppextjson``: ``{["namespace",] "pod", "container", "message"}``, the message a JSON value of its own where the line
+  was valid JSON (a bare number, a JSON record), else a string;
 * a node's journal, ``journalctl -o json``: ``MESSAGE`` (an array of bytes where it holds control
   characters, such as colour codes), ``__REALTIME_TIMESTAMP`` (epoch microseconds); it names no pod.
 
@@ -52,6 +54,8 @@ _STORE_KEYS = frozenset({"textPayload", "jsonPayload", "resource", "_source", "l
                          "stream", "fields", "labels", "podName", "__REALTIME_TIMESTAMP", "__CURSOR"})
 #: Docker's json-file log: a line longer than its 16 KiB buffer is several records, all but the last without the ``\n``
 _DOCKER_KEYS = frozenset({"log", "stream", "time", "attrs"})
+#: stern's ``extjson`` / ``ppextjson`` record: all three keys (an application's JSON log names no pod and container)
+_STERN_EXT_KEYS = frozenset({"pod", "container", "message"})
 _TIME_KEYS = ("timestamp", "@timestamp", "time", "date", "receiveTimestamp", "ts", "__REALTIME_TIMESTAMP")
 
 
@@ -162,12 +166,14 @@ def from_object(obj: object, labels: dict | None = None, ts: object = None) -> R
         return None
     if isinstance(obj.get("_source"), dict):  # an Elasticsearch / OpenSearch hit
         obj = obj["_source"]
-    line = _line_of(obj)
+    line, raw = _line_of(obj), None
+    if line is None and _STERN_EXT_KEYS <= obj.keys() and obj["message"] is not None and not isinstance(obj["message"], str):
+        line = raw = json.dumps(obj["message"], ensure_ascii=False)  # extjson: a line that was valid JSON, written as it was
     if isinstance(line, list) and line and all(isinstance(b, int) and 0 <= b < 256 for b in line):
         line = bytes(line).decode("utf-8", errors="replace")  # journald: a message with control characters, as bytes
     if line is None and any(lookup(obj, key) == "" for key in _LINE_KEYS):
         line = ""  # the program wrote an empty line: a record still (logcli, Grafana, Fluent Bit keep it)
-    if isinstance(line, str) and line.lstrip().startswith("{"):
+    if isinstance(line, str) and line.lstrip().startswith("{") and raw is None:
         inner = _json_dict(line)  # CloudWatch: the message is Fluent Bit's JSON record
         if inner is not None and _first(inner, ("log", "message", "msg")) is not None:
             rec = from_object(inner, labels)
@@ -226,7 +232,8 @@ def records_of(doc: object) -> list[Record | str] | None:
             if isinstance(inner, list):
                 return records_of(inner)
         doc = [doc]
-    if not isinstance(doc, list) or not any(isinstance(d, dict) and _STORE_KEYS & d.keys() for d in doc[:1000]):
+    if not isinstance(doc, list) or not any(isinstance(d, dict) and (_STORE_KEYS & d.keys() or _STERN_EXT_KEYS <= d.keys())
+                                               for d in doc[:1000]):
         return None  # a structured application log of its own (``{"level", "msg"}``), not a store's export
     out: list[Record | str] = []
     for item in doc:

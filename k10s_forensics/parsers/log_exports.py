@@ -70,9 +70,28 @@ def _read_json(name: str, text: str) -> tuple[str, list[Record | str]] | None:
         parsed += recs if recs else [line]
     if good and json_lines >= len(lines) / 2:
         return f"{_kind(body)} export (JSON lines)", join_parts(parsed)
+    values = _json_values(body)  # pretty-printed objects one after another (``stern -o ppextjson``, ``jq .``)
+    records = records_of(values) if values else None
+    if records:
+        return f"{_kind(body)} export (JSON objects)", records
     if _JSON_CLAIM.search(body[:8192]):
         raise InputError(f"{name}: not valid JSON, though it reads as a log export: {error.msg} (line {error.lineno}, column {error.colno})")
     return None
+
+
+def _json_values(body: str) -> list[object] | None:
+    """The JSON values of a text that is nothing but several of them one after another (whitespace between), else None."""
+    decoder, values, at = json.JSONDecoder(), [], 0
+    while at < len(body):
+        try:
+            value, end = decoder.raw_decode(body, at)
+        except ValueError:
+            return None
+        values.append(value)
+        at = end
+        while at < len(body) and body[at] in " \t\r\n":
+            at += 1
+    return values if len(values) > 1 else None
 
 
 def _kind(body: str) -> str:

@@ -1,0 +1,73 @@
+"""Readers of what ``stern``'s JSON outputs and Rancher's pod log download hand over (tests/tail_shapes.py: ``stern
+--output json``, ``--output ppextjson``, Rancher's ``<pod>_<container>.log`` per pod): the formats on a few lines; a
+sample of recorded runs read in one analysis. The whole sweep: ``tests/tools/score_export_shapes.py --family tail``."""
+
+from __future__ import annotations
+
+import pytest
+
+import tail_shapes
+from k10s_forensics.parsers.log_export_records import Record
+from k10s_forensics.parsers.log_exports import read_export
+
+T = "2026-11-28T12:05:03.010223000Z"
+
+
+def test_the_generator_is_deterministic_and_makes_every_shape():
+    node = f"{T} [default0]:[rank0]: step <1> & 2\n{T} 12\n"
+    made = tail_shapes.shapes([node, node], 1)
+    assert made == tail_shapes.shapes([node, node], 1) and set(made) == set(tail_shapes.SHAPES)
+    assert made["stern-json"][0][1].startswith('{"message":"[default0]:[rank0]: step \\u003c1\\u003e \\u0026 2","nodeName":"gpu-node-0",'
+                                                '"namespace":"team-a","podName":"train-master-0","containerName":"pytorch"}\n')
+    pp = made["stern-ppextjson"][0][1]
+    assert pp.startswith('{\n  "pod": "train-master-0",\n  "container": "pytorch",\n  "message": "[default0]')
+    assert '"pod": "train-worker-0",\n  "container": "pytorch",\n  "message": 12\n}\n' in pp  # a line valid as JSON: as it is
+    assert [name for name, _ in made["rancher-log-download"]] == ["train-master-0_pytorch.log", "train-worker-0_pytorch.log"]
+
+
+def _read(text: str):
+    found = read_export(text, "stern.json")
+    return found and (found[0], [(r.pod, r.text) if isinstance(r, Record) else r for r in found[1]])
+
+
+_PP = '{\n  "pod": "train-worker-0",\n  "container": "pytorch",\n  "message": "[rank3]: KeyError: \\u0027x\\u0027"\n}\n'
+
+
+@pytest.mark.parametrize("text,want", [
+    # ppextjson: pretty-printed objects one after another, not an array
+    (_PP + '{\n  "pod": "train-master-0",\n  "container": "pytorch",\n  "message": "step 4"\n}\n',
+     ("log store export (JSON objects)", [("train-worker-0", "[rank3]: KeyError: 'x'"), ("train-master-0", "step 4")])),
+    # extjson (one object a line, --all-namespaces: the namespace first); a line that was valid JSON is a JSON value
+    ('{"namespace": "team-a", "pod": "train-master-0", "container": "pytorch", "message": 12}\n'
+     '{"namespace": "team-a", "pod": "train-master-0", "container": "pytorch", "message": {"level": "info", "msg": "step 4"}}\n',
+     ("log store export (JSON lines)", [("train-master-0", "12"), ("train-master-0", '{"level": "info", "msg": "step 4"}')])),
+    # --output json: one object a line, the pod in podName
+    ('{"message":"step 4","nodeName":"gpu-node-0","namespace":"team-a","podName":"train-master-0","containerName":"pytorch"}\n' * 2,
+     ("log store export (JSON lines)", [("train-master-0", "step 4")] * 2)),
+])
+def test_sterns_json_outputs_name_each_lines_pod(text, want):
+    assert _read(text) == want
+
+
+@pytest.mark.parametrize("text", [
+    '{\n  "level": "info",\n  "msg": "step 4"\n}\n{\n  "level": "info",\n  "msg": "step 5"\n}\n',  # an application's own JSON, pretty
+    '{\n  "pod": "train-master-0",\n  "message": "step 4"\n}\n{\n  "pod": "x",\n  "message": "y"\n}\n',  # no container: not stern's
+    '{\n  "pod": "train-master-0",\n  "container": "pytorch",\n  "message": "step 4"\n}\n{ cut',  # a cut paste: not whole values
+])
+def test_json_values_that_are_no_sterns_records_are_no_export(text):
+    found = read_export(text, "app.json")
+    assert found is None or not any(isinstance(r, Record) and r.pod for r in found[1])
+
+
+#: recorded runs read in one analysis (tests/bundle_batch.py): as generated, ppextjson named a wrong rank in both (a
+#: control and a worker-node culprit); the other shapes read right
+SAMPLE = {"stern-ppextjson": "2.13.0/t10-trun-common-mode-eval-subprocess",
+          "stern-json": "2.14.1/t10-trun-weights-only-rank3",
+          "rancher-log-download": "2.13.0/t10-trun-weights-only-rank3"}
+
+
+@pytest.mark.slow
+def test_a_recorded_run_reads_as_its_pod_logs_in_each_tail_shape(tmp_path):
+    from torch_runs_kit import missed_shapes
+
+    assert missed_shapes(tail_shapes.shapes, SAMPLE, tmp_path) == {}
