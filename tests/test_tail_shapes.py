@@ -59,10 +59,10 @@ def test_json_values_that_are_no_sterns_records_are_no_export(text):
     assert found is None or not any(isinstance(r, Record) and r.pod for r in found[1])
 
 
-#: recorded runs read in one analysis (tests/bundle_batch.py): as generated, ppextjson named a wrong rank in both (a
-#: control and a worker-node culprit); the other shapes read right
-SAMPLE = {"stern-ppextjson": "2.13.0/t10-trun-common-mode-eval-subprocess",
-          "stern-json": "2.14.1/t10-trun-weights-only-rank3",
+#: recorded runs read in one analysis (tests/bundle_batch.py): the culprit on a worker node in ppextjson (as generated it
+#: named a wrong rank: no line had its pod) and in Rancher's per-pod files, a common-mode control in stern's JSON lines
+SAMPLE = {"stern-ppextjson": "2.14.1/t10-trun-weights-only-rank3",
+          "stern-json": "2.13.0/t10-trun-common-mode-eval-subprocess",
           "rancher-log-download": "2.13.0/t10-trun-weights-only-rank3"}
 
 
