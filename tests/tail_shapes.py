@@ -1,4 +1,4 @@
-"""What ``stern``'s JSON outputs and Rancher's pod log download hand a user, made from one recorded run
+"""What ``stern``'s JSON outputs, Rancher's pod log download and srun's per-node files hand a user, made from one recorded run
 (tests/data/torch-runs): the thirteenth family beside ``export_shapes``, ``launcher_shapes``, ``job_shapes``,
 ``session_shapes``, ``store_shapes``, ``platform_shapes``, ``console_shapes``, ``chat_shapes``, ``viewer_shapes``,
 ``tracker_shapes``, ``pane_shapes`` and ``follow_shapes``. ``shapes(node_texts, nproc)`` gives, per shape, the files a
@@ -18,6 +18,11 @@ user would hand to ``k10s import-logs`` (``[(relative path, text)]``). Determini
   the pod log API with ``previous`` and ``pretty`` but no ``timestamps``): one file per pod, the container's lines as the
   kubelet keeps them, no time. (The window's time column is ``user-select: none``: a copy of the window is the lines
   alone, the one-pod log already read.)
+* Slurm's ``srun --ntasks-per-node=1 --output=%N-%t.out torchrun …`` (srun(1), "filename pattern": ``%N`` the short
+  host name, ``%t`` the task id): one file per node, ``<host>-<task>.out``, the lines as torchrun wrote them. srun numbers
+  its tasks in the allocation's host order, while torchrun's c10d rendezvous gives the node ranks in the order the
+  agents joined: here the reverse, so the files' name order is not the ranks' (task 0 on ``nid001200`` ran the last
+  node's ranks).
 """
 
 from __future__ import annotations
@@ -61,14 +66,20 @@ def rancher_download(es) -> list[tuple[str, str]]:
     return [(f"{pod_name(n)}_{CONTAINER}.log", _join(line for _, m, line in es if m == n)) for n in nodes]
 
 
-SHAPES = ("stern-json", "stern-ppextjson", "rancher-log-download")
+def srun_node_task_files(es) -> list[tuple[str, str]]:
+    nodes = sorted({n for _, n, _ in es})
+    task = {n: len(nodes) - 1 - i for i, n in enumerate(nodes)}
+    return sorted((f"nid{1200 + 8 * task[n]:06d}-{task[n]}.out", _join(line for _, m, line in es if m == n)) for n in nodes)
+
+
+SHAPES = ("stern-json", "stern-ppextjson", "rancher-log-download", "srun-output-host-task")
 
 
 def shapes(node_texts: list[str], nproc: int = 1) -> dict[str, list[tuple[str, str]]]:
     """Every shape of ``SHAPES`` for the node logs ``node_texts`` (node 0 first)."""
     es = entries(node_texts)
     return {"stern-json": [("stern.json", stern_json(es))], "stern-ppextjson": [("stern-pp.json", stern_ppextjson(es))],
-            "rancher-log-download": rancher_download(es)}
+            "rancher-log-download": rancher_download(es), "srun-output-host-task": srun_node_task_files(es)}
 
 
 __all__ = ["SHAPES", "shapes"]

@@ -1,5 +1,6 @@
-"""Readers of what ``stern``'s JSON outputs and Rancher's pod log download hand over (tests/tail_shapes.py: ``stern
---output json``, ``--output ppextjson``, Rancher's ``<pod>_<container>.log`` per pod): the formats on a few lines; a
+"""Readers of what ``stern``'s JSON outputs, Rancher's pod log download and srun's per-node files hand over
+(tests/tail_shapes.py: ``stern --output json``, ``--output ppextjson``, Rancher's ``<pod>_<container>.log`` per pod,
+``srun --output=%N-%t.out``): the formats on a few lines; a
 sample of recorded runs read in one analysis. The whole sweep: ``tests/tools/score_export_shapes.py --family tail``."""
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ def test_the_generator_is_deterministic_and_makes_every_shape():
     assert pp.startswith('{\n  "pod": "train-master-0",\n  "container": "pytorch",\n  "message": "[default0]')
     assert '"pod": "train-worker-0",\n  "container": "pytorch",\n  "message": 12\n}\n' in pp  # a line valid as JSON: as it is
     assert [name for name, _ in made["rancher-log-download"]] == ["train-master-0_pytorch.log", "train-worker-0_pytorch.log"]
+    # srun's task ids in host order, the node ranks in rendezvous order (here the reverse): task 0 holds the last node
+    assert made["srun-output-host-task"] == [("nid001200-0.out", made["rancher-log-download"][1][1]),
+                                             ("nid001208-1.out", made["rancher-log-download"][0][1])]
 
 
 def _read(text: str):
@@ -60,8 +64,10 @@ def test_json_values_that_are_no_sterns_records_are_no_export(text):
 
 
 #: recorded runs read in one analysis (tests/bundle_batch.py): the culprit on a worker node in ppextjson (as generated it
-#: named a wrong rank: no line had its pod) and in Rancher's per-pod files, a common-mode control in stern's JSON lines
-SAMPLE = {"stern-ppextjson": "2.14.1/t10-trun-weights-only-rank3",
+#: named a wrong rank: no line had its pod), in Rancher's per-pod files and in srun's ``%N-%t`` files whose name order is
+#: not the ranks' (the lines' own ranks place the nodes), a common-mode control in stern's JSON lines
+SAMPLE = {"srun-output-host-task": "2.14.1/t10-trun-weights-only-rank3",
+          "stern-ppextjson": "2.14.1/t10-trun-weights-only-rank3",
           "stern-json": "2.13.0/t10-trun-common-mode-eval-subprocess",
           "rancher-log-download": "2.13.0/t10-trun-weights-only-rank3"}
 

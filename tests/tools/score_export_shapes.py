@@ -12,7 +12,7 @@ tests/viewer_shapes.py; ``--family tracker``: ClearML's console, OpenSearch Dash
 console copy of tests/tracker_shapes.py; ``--family pane``: the Kubernetes Dashboard's log download, Lens's pod log pane
 copied with its timestamps, a Kubeflow Pipelines step's log pane, a Databricks TorchDistributor driver's output of tests/pane_shapes.py); ``--family follow``: kubetail coloured and plain, Grafana Explore's Logs panel copied with its unique
 labels, a Katib trial's metrics-logger-and-collector sidecar of tests/follow_shapes.py; ``--family tail``: stern's
-``--output json`` and ``ppextjson``, Rancher's pod log download of tests/tail_shapes.py).
+``--output json`` and ``ppextjson``, Rancher's pod log download, srun's ``%N-%t`` files of tests/tail_shapes.py).
 
 Each shape's files go through ``k10s import-logs`` with no option (``import_logs`` as the CLI calls
 it) and are scored with torch_runs_kit.score against the run's truth, beside the run's plain pod
@@ -172,7 +172,7 @@ def main() -> int:
                          "tracker: ClearML's console, OpenSearch Dashboards' CSV report, a Vertex AI console copy (tests/tracker_shapes.py); "
                          "pane: the Kubernetes Dashboard's log download, Lens's log pane with timestamps, a Kubeflow Pipelines step log, a Databricks TorchDistributor driver (tests/pane_shapes.py); "
                          "follow: kubetail, a Grafana Explore panel copied with its labels, a Katib trial's metrics collector (tests/follow_shapes.py); "
-                         "tail: stern --output json / ppextjson, Rancher's pod log download (tests/tail_shapes.py)")
+                         "tail: stern --output json / ppextjson, Rancher's pod log download, srun's %%N-%%t files (tests/tail_shapes.py)")
     ap.add_argument("--shapes", default=None)
     ap.add_argument("--json", help="write each run's readings here as they come (JSON lines)")
     ap.add_argument("--every", type=int, default=1, help="only every N-th run (a sample, in load order)")
