@@ -64,12 +64,12 @@ def test_json_values_that_are_no_sterns_records_are_no_export(text):
 
 
 #: recorded runs read in one analysis (tests/bundle_batch.py): the culprit on a worker node in ppextjson (as generated it
-#: named a wrong rank: no line had its pod), in Rancher's per-pod files and in srun's ``%N-%t`` files whose name order is
-#: not the ranks' (the lines' own ranks place the nodes), a common-mode control in stern's JSON lines
+#: named a wrong rank: no line had its pod) and in srun's ``%N-%t`` files whose name order is not the ranks' (the lines'
+#: own ranks place the nodes), a common-mode control in stern's JSON lines. Rancher's per-pod files read as the
+#: Dashboard's download (tests/test_pane_shapes.py), so no run of theirs is added here (the suite's time)
 SAMPLE = {"srun-output-host-task": "2.14.1/t10-trun-weights-only-rank3",
           "stern-ppextjson": "2.14.1/t10-trun-weights-only-rank3",
-          "stern-json": "2.13.0/t10-trun-common-mode-eval-subprocess",
-          "rancher-log-download": "2.13.0/t10-trun-weights-only-rank3"}
+          "stern-json": "2.13.0/t10-trun-common-mode-eval-subprocess"}
 
 
 @pytest.mark.slow
