@@ -40,6 +40,12 @@ def test_mpirun_notice_cut_in_two_is_one_line_again(line, after):
     assert P.MPI_NOTICED.search(lines[1])
 
 
+def test_pieces_a_console_padded_to_its_width_are_joined_without_the_padding():
+    head, tail = _cut(NOTICED, "exited on")
+    lines, note = rejoin_cut_wordings([head.ljust(100), tail.ljust(100)])
+    assert note and [ln.rstrip() for ln in lines] == [NOTICED]
+
+
 @pytest.mark.parametrize("lines", [
     [NOTICED, "--------------------------------------------------------------------------"],  # whole: nothing to join
     ["mpirun noticed that process rank 6 with PID 25353 on node hpc1", "    exited on signal 11"],  # indented further

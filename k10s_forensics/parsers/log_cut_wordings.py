@@ -23,7 +23,8 @@ it, and the two together do (with the space the cut fell on, or without one when
 A terminal that wraps at its width leaves the space it cut on at the start of the next piece
 (``… failed (exitcode: -6)`` | `` local_rank: 0 (pid: 223) of binary: …``, real incidents batch 25): one
 such space is kept, the pieces joined without another; a piece indented further (a traceback's frame,
-a quote) is never joined.
+a quote) is never joined. Spaces a terminal padded the first piece with to its width (a mail's cut copied
+from a console that pads, real incidents batch 52 under tests/paste_damage.py's ``wrap``) are not the cut's.
 
 A log served with the API's timestamps (``kubectl logs --timestamps``) carries one in front of each
 piece: the second piece's is dropped with the cut.
@@ -55,6 +56,7 @@ def _joined(line: str, nxt: str) -> str | None:
     nxt = nxt[stamp.end():] if stamp else nxt
     if not nxt or nxt[:1].isspace() and (nxt[:1] != " " or nxt[1:2].isspace() or not nxt[1:2]):
         return None
+    line = line.rstrip(" ")  # a terminal's padding to its width (conhost) after a piece a mail had cut already
     for start, whole in WORDINGS:
         at = line.rfind(start)
         if at < 0 or whole.search(line, at) or start in _LINE_ENDS and not _LINE_ENDS[start].search(line):
