@@ -696,6 +696,15 @@ nccl_alike AS (  -- two or more processes whose NCCL call failed at the same sit
           GROUP BY ALL)
     GROUP BY job_key HAVING max(n) >= 2
 ),
+signal_alike AS (  -- two or more processes whose own signal handler (Open MPI's `[host:pid] Signal: Bus error (7)`) reports
+                   -- the same signal: they took it alike; an exit status a launcher reports for one rank (mpirun's `process
+                   -- rank 3 with PID … exited on signal 11`: the first process it reaped) may be any of theirs (real incidents
+                   -- batch 52: four processes of one node, each a bus error then a segfault, mpirun naming rank 3)
+    SELECT job_key, max(n) AS processes, arg_max(sig, (n, sig)) AS sig, min(t0) AS t0, max(t1) AS t1
+    FROM (SELECT job_key, error_message AS sig, count(DISTINCT (incarnation_uid, nccl_host, pid)) AS n, min(ts) AS t0, max(ts) AS t1
+          FROM k10s_log WHERE kind = 'native_signal' AND job_key IS NOT NULL AND pid IS NOT NULL GROUP BY ALL)
+    GROUP BY job_key HAVING max(n) >= 2
+),
 node_alike AS (  -- ranks that failed together are every rank of one pod (one node's launcher), and ranks of other
                  -- pods are in the incident's lines, alive: the node's fault, not the job's (docs/rules.md, "one node alike")
     SELECT t.job_key, t.incident
@@ -756,11 +765,16 @@ decided AS (
         -- a rank known only by its exit status or a traceback cut before its exception, while two or more processes say
         -- (NCCL's error returns, naming no rank) that their NCCL call failed alike: the rank may be any of them
         nl.job_key IS NOT NULL AND f.tier = 2 AS nccl_several, nl.processes AS nccl_processes, nl.site AS nccl_site, f.kind AS first_kind,
+        -- a rank known only by a launcher's report of its exit while two or more processes' signal handlers say they took the
+        -- same signal: the launcher names the first it reaped
+        sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure') AS signal_several, sg.processes AS signal_processes,
+        sg.sig AS signal_name,
         ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, aa.job_key IS NOT NULL AS all_aborted,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
         CASE WHEN rl.job_key IS NOT NULL THEN []::BIGINT[]
              WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
-                  AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (nl.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
+                  AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (nl.job_key IS NOT NULL AND f.tier = 2)
+                  AND NOT (sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure')) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
         CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL)
@@ -796,6 +810,8 @@ decided AS (
     LEFT JOIN relayed_apart rl USING (job_key, incident)
     LEFT JOIN nccl_alike nl ON nl.job_key = s.job_key
      AND (f.ts_filled IS NULL OR nl.t0 IS NULL OR (nl.t0 <= f.ts_filled + INTERVAL 2 MINUTE AND nl.t1 >= f.ts_filled - INTERVAL 2 MINUTE))
+    LEFT JOIN signal_alike sg ON sg.job_key = s.job_key
+     AND (f.ts_filled IS NULL OR sg.t0 IS NULL OR (sg.t0 <= f.ts_filled + INTERVAL 2 MINUTE AND sg.t1 >= f.ts_filled - INTERVAL 2 MINUTE))
 )
 SELECT
     d.job_key, d.incident, d.cause,
@@ -828,6 +844,9 @@ SELECT
          WHEN d.nccl_several THEN d.nccl_processes || ' processes report the same NCCL failure (' || d.nccl_site || ') in lines that name no rank; rank '
               || d.first_rank || CASE WHEN d.first_kind = 'python_traceback' THEN '''s traceback, cut before its exception,' ELSE '''s exit status' END
               || ' may be any of theirs: no single culprit'
+         WHEN d.signal_several THEN d.signal_processes || ' processes report taking the same signal (' || d.signal_name
+              || ') in their own handlers'' lines, which name no rank; the launcher''s report of rank ' || d.first_rank
+              || ' is only the first exit it saw: no single culprit'
          WHEN d.several_unranked THEN 'several processes report failing the same way in lines that name no rank; the exit status of rank '
               || d.first_rank || ' is only the first the launcher saw'
          WHEN len(d.culprit_ranks) = 0 AND d.unranked_subkind = 'launcher_last_cmd' THEN 'the launcher reports the failure with the command it spawned last, not the failed process: which rank failed is unknown'

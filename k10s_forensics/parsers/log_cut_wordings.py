@@ -15,12 +15,16 @@ it, and the two together do (with the space the cut fell on, or without one when
   same line, so a line that ends with the tag was cut there;
 * NCCL's line prefix ending the line, its level and message on the next one: ``n124-137-109:312247:326969 [0]
   NCCL`` | ``INFO misc/socket.cc:829 -> 3`` (NCCL prints its level after ``NCCL`` on the same line; since NCCL's
-  error returns are read, session 18, such a cut loses an event).
+  error returns are read, session 18, such a cut loses an event);
+* mpirun's notice of a process's signal, wrapped by a mail or a terminal anywhere after its start: ``mpirun noticed
+  that process rank 6 with PID 25353 on node hpc1`` | ``exited on signal 11 (Segmentation fault).`` (real incidents
+  batch 52, the Open MPI mailing-list archive).
 
 A terminal that wraps at its width leaves the space it cut on at the start of the next piece
 (``… failed (exitcode: -6)`` | `` local_rank: 0 (pid: 223) of binary: …``, real incidents batch 25): one
 such space is kept, the pieces joined without another; a piece indented further (a traceback's frame,
-a quote) is never joined.
+a quote) is never joined. Spaces a terminal padded the first piece with to its width (a mail's cut copied
+from a console that pads, real incidents batch 52 under tests/paste_damage.py's ``wrap``) are not the cut's.
 
 A log served with the API's timestamps (``kubectl logs --timestamps``) carries one in front of each
 piece: the second piece's is dropped with the cut.
@@ -36,6 +40,7 @@ WORDINGS = (
     ("collective operation timeout:", re.compile(r"collective operation timeout: WorkNCCL\((?:SeqNum=\d+, )?OpType=\w+")),
     ("[PG ", re.compile(r"\[PG (?:ID )?\d{1,6} (?:PG GUID [^\]\n]{1,80}? )?Rank \d{1,7}\] [A-Z]")),
     ("] NCCL", re.compile(r"\] NCCL (?:INFO|WARN|TRACE|ABORT) ")),
+    ("noticed that process rank", re.compile(r"noticed that process rank \d{1,7} with PID \S{1,40} on node \S{1,253} exited on signal \d")),
 )
 #: a start that is only that wording's when the line ends so (NCCL's ``host:pid:tid [dev] NCCL`` prefix and nothing after)
 _LINE_ENDS = {"] NCCL": re.compile(r"\S+:\d+:\d+ \[\d{1,3}\] NCCL ?$")}
@@ -51,6 +56,7 @@ def _joined(line: str, nxt: str) -> str | None:
     nxt = nxt[stamp.end():] if stamp else nxt
     if not nxt or nxt[:1].isspace() and (nxt[:1] != " " or nxt[1:2].isspace() or not nxt[1:2]):
         return None
+    line = line.rstrip(" ")  # a terminal's padding to its width (conhost) after a piece a mail had cut already
     for start, whole in WORDINGS:
         at = line.rfind(start)
         if at < 0 or whole.search(line, at) or start in _LINE_ENDS and not _LINE_ENDS[start].search(line):

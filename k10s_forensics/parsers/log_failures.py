@@ -150,8 +150,19 @@ def fatal_signal(text: str) -> Event | None:
     says the same."""
     m = P.FAULTHANDLER.search(text) if "Fatal Python error: " in text else None
     if m is None:
-        return None
+        return _ompi_signal(text)
     return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
+
+
+def _ompi_signal(text: str) -> Event | None:
+    """Open MPI's signal handler in the process that took the signal: ``[host:pid] Signal: Bus error (7)``. No exit of its
+    own (mpirun reports that, for the first process it reaps): the process by its host and pid, the signal, so that
+    processes taking the same signal are counted (queries/_incident.sql ``signal_alike``)."""
+    m = P.OMPI_SIGNAL.search(text) if "] Signal: " in text else None
+    if m is None:
+        return None
+    return {"kind": "native_signal", "subkind": "ompi", "nccl_host": m.group(1), "pid": _int(m.group(2)),
+            "exit_code": -int(m.group(4)), "error_message": f"{m.group(3)} ({m.group(4)})", "_no_rank": True}
 
 
 def _last_cmd(text: str, code: int | None) -> Event:

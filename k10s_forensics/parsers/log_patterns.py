@@ -130,6 +130,8 @@ SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \((SIG\w+)\) received by PID " + _PI
 #: faulthandler``, ``PYTHONFAULTHANDLER=1``); only the fatal signals' names (not other fatal errors)
 FAULTHANDLER = re.compile(r"Fatal Python error: (Segmentation fault|Bus error|Aborted|Floating point exception|Illegal instruction)\s*$")
 FAULTHANDLER_SIGNALS = {"Segmentation fault": 11, "Bus error": 7, "Aborted": 6, "Floating point exception": 8, "Illegal instruction": 4}
+#: Open MPI's signal handler (opal's ``show_stackframe``) in a process it runs: ``[host:pid] Signal: Segmentation fault (11)``
+OMPI_SIGNAL = re.compile(r"\[([\w.-]{1,253}):(\d{1,10})\] Signal: ([A-Za-z][A-Za-z ]{0,40}?) \((\d{1,2})\)")
 EXIT_CODE = re.compile(r"(?i)\bexit(?:ed)?(?: with)? (?:exit )?code[ :=]*(-?\d+)")
 
 # ---------------------------------------------------------------------------------------

@@ -101,6 +101,7 @@ _EVENT_LITERALS = (
     r"exits with return code",
     r"Process name: (?:\[|\d)",
     r"noticed that process rank",
+    r"\] Signal: [A-Z]",
     r"terminated with (?:signal|exit code|the following error)",
     r"monitoredBarrier",
     r"wait timeout after",

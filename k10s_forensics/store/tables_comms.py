@@ -66,7 +66,7 @@ COMMS_TABLES: tuple[TableDef, ...] = (
         ("peer_ip", STR, "IP (or host) named by a NCCL WARN / remote error line"),
         ("peer_port", I32, ""),
         ("ip", STR, "own IP from a NCCL Bootstrap / NET/Socket line"),
-        ("nccl_host", STR, "hostname in the NCCL line prefix"),
+        ("nccl_host", STR, "hostname in the NCCL line prefix (native_signal: in Open MPI's signal handler's [host:pid])"),
         ("pid", I64, "process id"),
         ("cuda_dev", I32, "CUDA device ordinal"),
         ("bus_id", STR, "PCI bus id (normalised) from NCCL comm lines or Xid lines"),
