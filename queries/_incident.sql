@@ -323,8 +323,9 @@ classified AS (
                     -- JAX's coordination service lost a task (heartbeat timeout, set to ERROR), vLLM's executor a worker
                     -- process that "died unexpectedly": it ended, how is unknown
                     -- Paddle's legacy launcher's aborted trainer (its rank, no status): the same
+                    -- MindSpore's scheduler / msrun on a worker whose heartbeat it lost ("The node: 3 is timed out"), as JAX's
                     WHEN status IS NULL AND subkind IN ('pod_status', 'ray_actor_died', 'ray_train_worker_failed', 'jax_task_error', 'vllm_worker_died',
-                                                      'paddle_abort') THEN 'exit-unknown'
+                                                      'paddle_abort', 'msrun_timed_out') THEN 'exit-unknown'
                     -- HCCL's rank whose heartbeat its peers lost (Ascend: "Heartbeat Lost Occurred", the process exited or its
                     -- network went down): declared dead by its peers' monitor, as NCCL RAS's dead process (nccl-hang's
                     -- rank-dead); how it ended is as unknown, so it weighs as exit-unknown does (tier 2, together)

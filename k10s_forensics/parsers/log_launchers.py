@@ -43,6 +43,11 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   ``rank [127.10.0.1/1]: rank [127.10.0.1/9] status[LOST] by rank [127.10.0.1/1]``: the number after the
   slash is the lost process's rank; how it ended is not said. HCCL's other exception types (``Stuck
   Occurred``: a hang, ``Error cqe Occurred``: the network) name no dead process and are not read.
+* MindSpore's ``msrun`` (Ascend, real incidents batch 50): its scheduler on a worker whose heartbeat it lost, ``The
+  node: 3 is timed out. It may exit with exception, please check this node's log.``, and msrun's own analysis after
+  a failed job, ``Time out nodes are ['3']`` (the list of those lines' node ids). A node id is the worker's **global**
+  rank (msrun exports it as ``RANK_ID``); how the process ended is not said. Two or more nodes in one list timed out
+  together: no one rank is named; a node id that is not a number (MindSpore's own, when msrun assigns none) is no rank.
 
 * HPE Cray PALS' ``mpiexec`` (Aurora, Polaris, Sunspot; real incidents batch 34) on each process of the job that
   ended, in the order it saw them: ``x4512c5s2b0n0: rank 6 exited with code 1`` (an exit status) and ``rank 0 died
@@ -105,6 +110,9 @@ PADDLE_CONTAINER = re.compile(r"\bContainer rank (\d{1,5}) status failed cmd .{0
 #: HCCL on a rank whose heartbeat was lost: its cluster exception report, and its heartbeat trace line
 HCCL_LOST = (re.compile(r"Cluster Exception Location\[IP/ID\]:\[[^\]/\s]{1,253}/(\d{1,7})\][^\n]{0,400}?ExceptionType:\[Heartbeat Lost Occurred\]"),
              re.compile(r"\brank \[[^\]/\s]{1,253}/(\d{1,7})\] status\[LOST\]"))
+#: MindSpore's scheduler / msrun on a lost worker: ``The node: 3 is timed out.``, ``Time out nodes are ['3']``
+MSRUN_TIMED_OUT = (re.compile(r"\bThe node: (\d{1,7}) is timed out\b"),
+                   re.compile(r"\bTime out nodes are \[((?:'[^'\]]{0,100}'(?:, )?){0,64})\]"))
 #: Paddle's legacy launcher: ``ABORT!!! Out of all 8 trainers, the trainer process with rank=[3] was aborted.``
 PADDLE_ABORT = re.compile(r"\bthe trainer process with rank=\[([\d, ]{1,200})\] was aborted\b")
 
@@ -137,6 +145,9 @@ def launcher_report(text: str) -> Event | None:
         return {"kind": "process_exit", "subkind": "lightning_child", "local_rank": int(m.group(1)), "pid": pid,
                 "exit_code": int(m.group(3))}
     lost = _hccl_lost(text) if "Heartbeat Lost" in text or "status[LOST]" in text else None
+    if lost:
+        return lost
+    lost = _msrun_timed_out(text) if "timed out" in text or "Time out nodes" in text else None
     if lost:
         return lost
     paddle = _paddle(text) if "Container rank" in text or "was aborted" in text else None
@@ -177,6 +188,19 @@ def _hccl_lost(text: str) -> Event | None:
     return None
 
 
+def _msrun_timed_out(text: str) -> Event | None:
+    """MindSpore's scheduler / msrun on the one worker whose heartbeat was lost: that rank ended (how is not said)."""
+    m = MSRUN_TIMED_OUT[0].search(text)
+    ids = [m.group(1)] if m else []
+    m = MSRUN_TIMED_OUT[1].search(text) if not ids else None
+    ids = re.findall(r"'([^']*)'", m.group(1)) if m else ids
+    if len(ids) != 1 or not ids[0].isdigit():  # several timed out together, or no rank
+        return None
+    rank = int(ids[0])
+    return {"kind": "process_exit", "subkind": "msrun_timed_out", "rank": rank, "exit_code": None,
+            "error_message": f"MindSpore's scheduler timed out node {rank} (its process exited or hung)"}
+
+
 def _paddle(text: str) -> Event | None:
     """Paddle's launchers: the new one's failed container (its local rank, its exit status), the legacy one's
     aborted trainer (its global rank, no status) when it names exactly one."""
@@ -191,6 +215,6 @@ def _paddle(text: str) -> Event | None:
     return None
 
 
-__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "HCCL_LOST", "LAUNCH_FAILED", "LIGHTNING_CHILD", "NO_ERROR_FILE", "NO_ERROR_FILE_BOX", "PADDLE_ABORT",
+__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "HCCL_LOST", "LAUNCH_FAILED", "LIGHTNING_CHILD", "MSRUN_TIMED_OUT", "NO_ERROR_FILE", "NO_ERROR_FILE_BOX", "PADDLE_ABORT",
            "PADDLE_CONTAINER", "PALS_EXIT",
            "VLLM_WORKER_DIED", "launcher_report"]
