@@ -144,14 +144,17 @@ def launcher_exit(text: str) -> Event | None:
 
 
 def fatal_signal(text: str) -> Event | None:
-    """faulthandler's ``Fatal Python error: Segmentation fault`` (the process's own words for the
-    signal that ends it, printed before it dies): an exit on that signal. The only line a process
-    run without a launcher leaves (one process per pod); under torchrun its agent's exit status
-    says the same."""
+    """faulthandler's ``Fatal Python error: Segmentation fault`` and glog's ``*** SIGSEGV (@0x0) received by
+    PID 24044 …`` (the process's own words for the signal that ends it, printed before it dies): an exit on
+    that signal. The only line a process run without a launcher leaves (one process per pod); under torchrun
+    its agent's exit status says the same."""
     m = P.FAULTHANDLER.search(text) if "Fatal Python error: " in text else None
-    if m is None:
+    if m is not None:
+        return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
+    m = P.GLOG_SIGNAL.search(text) if ") received by PID " in text else None
+    if m is None:  # glog's handler (Paddle): the signal and the pid it ends
         return None
-    return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
+    return {"kind": "process_exit", "subkind": "glog_signal", "pid": int(m.group(2)), "exit_code": -P.GLOG_SIGNALS[m.group(1)]}
 
 
 def _last_cmd(text: str, code: int | None) -> Event:
