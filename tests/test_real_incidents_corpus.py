@@ -180,11 +180,6 @@ NOT_YET: dict[str, str] = {
         "rank 1 is right (its `[rank1]: Traceback` is the only rank in the paste); the excerpt ends inside the stack, "
         "before the exception line, and the CUDA OOM is said only in the thread's title and body: the log shows a "
         "traceback and no cause, so `python-exception` is all it can say",
-    # batch 49
-    "tensorflow-18984-cmle-worker-replica-0-exit-minus9":
-        "a Cloud ML Engine log entry pasted as its multi-line JSON-ish form: `returned non-zero exit status -9` in "
-        "`message:` and the replica in a separate `ml.googleapis.com/task_name: \"worker-replica-0\"` label; no reader "
-        "joins a structured entry's label (the task) to its message (the exit status)",
 }
 
 

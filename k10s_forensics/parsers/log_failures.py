@@ -132,6 +132,9 @@ def launcher_exit(text: str) -> Event | None:
     m = P.DEEPSPEED_EXIT.search(text)
     if m:
         return _last_cmd(text, _int(m.group(1)))
+    m = P.RUNNER_EXIT.search(text) if "returned non-zero exit status" in text else None
+    if m:  # a runner of one command (Cloud ML Engine's): the exit status of the process its line's pod ran
+        return {"kind": "process_exit", "subkind": "runner_command", "exit_code": _int(m.group(1))}
     m = P.SPAWNED.search(text)
     if m:
         return {"kind": "rank_spawn", "subkind": "deepspeed", "pid": _int(m.group(1)), "local_rank": _int(m.group(2))}

@@ -210,6 +210,9 @@ RAY_ACTOR_DIED = re.compile(r"ActorDiedError: The actor died|The actor died unex
 #: the fields may sit behind the Ray prefix of the process that printed the report (verl's driver
 #: actor: ``(TaskRunner pid=892962) \tname: gxgUtgWorkerDict_0:1``)
 RAY_ACTOR_NAME = re.compile(r"^(?:\([^)]{0,200}\)\s*)?\s*name: (?P<name>\S{0,200}?_(\d{1,4}):(\d{1,7}))\s*$")
+#: a runner's log of its one training command's ``CalledProcessError`` (its text, without the class): Cloud ML Engine's
+#: ``/runcloudml.py``, ``Command '['python', '-m', u'trainer.task', …]' returned non-zero exit status -9``
+RUNNER_EXIT = re.compile(r"\bCommand '\[u?'(?:[\w/.-]{0,200}/)?python[\d.]{0,5}', .{0,20000}?\]' returned non-zero exit status (-?\d{1,3})\b")
 LEGACY_LAUNCH_EXIT = re.compile(r"CalledProcessError: Command .{0,20000}? (?:died with <Signals\.SIG\w+: (\d+)>|returned non-zero exit status (-?\d+))")
 DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
 #: the local rank a launcher passed its (last spawned) command: ``--local_rank=0`` there means it spawned one process
