@@ -114,6 +114,7 @@ def test_trainers_aborted_at_one_poll_are_named_only_as_part_of_the_world(tmp_pa
     ("[SignalInfo: *** SIGBUS (@0x7f5e2c000000) received by PID 4278 (TID 0x7f5e) from PID 0 ***]", 4278, -7),
     ("*** SIGABRT (@0x3e800001c5b) received by PID 7259 (TID 0x7f8a) from PID 7259; stack trace: ***", 7259, -6),
     ("*** SIGFPE (@0x7f1b5c0d3e4a) received by PID 311 (TID 0x7f1b) from PID 1543814730; stack trace: ***", 311, -8),
+    ("*** SIGSEGV (@0x0) received by PID xxxxxx (TID 0x7f6406bd7740) from PID xxxxxx; stack trace: ***", None, -11),  # redacted
 ])
 def test_glogs_fatal_signal_is_its_pids_exit_on_that_signal(line, pid, code):
     assert [(e["subkind"], e.get("pid"), e["exit_code"]) for e in classify(line)] == [("glog_signal", pid, code)]

@@ -157,7 +157,8 @@ def fatal_signal(text: str) -> Event | None:
     m = P.GLOG_SIGNAL.search(text) if ") received by PID " in text else None
     if m is None:  # glog's handler (Paddle): the signal and the pid it ends
         return None
-    return {"kind": "process_exit", "subkind": "glog_signal", "pid": int(m.group(2)), "exit_code": -P.GLOG_SIGNALS[m.group(1)]}
+    pid = int(m.group(2)) if m.group(2).isdigit() else None  # a pasted log may mask it
+    return {"kind": "process_exit", "subkind": "glog_signal", "pid": pid, "exit_code": -P.GLOG_SIGNALS[m.group(1)]}
 
 
 def _last_cmd(text: str, code: int | None) -> Event:

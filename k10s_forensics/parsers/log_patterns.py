@@ -133,7 +133,7 @@ FAULTHANDLER_SIGNALS = {"Segmentation fault": 11, "Bus error": 7, "Aborted": 6, 
 #: glog's failure signal handler (PaddlePaddle's processes, other C++ runtimes) on the signal that ends its process, with its
 #: pid: ``*** SIGSEGV (@0x0) received by PID 24044 (TID 0x7f…) from PID 0; stack trace: ***``, Paddle 2's ``[SignalInfo: ***
 #: SIGSEGV (@0x0) received by PID 18581 (TID 0x7f…) from PID 0 ***]``; only a fault of its own (a SIGTERM is its launcher's teardown)
-GLOG_SIGNAL = re.compile(r"\*\*\* SIG(SEGV|BUS|ABRT|FPE|ILL) \(@0x[0-9a-fA-F]{1,16}\) received by PID (\d{1,10})\b")
+GLOG_SIGNAL = re.compile(r"\*\*\* SIG(SEGV|BUS|ABRT|FPE|ILL) \(@0x[0-9a-fA-F]{1,16}\) received by PID (\d{1,10}\b|" + MASK + ")")
 GLOG_SIGNALS = {"SEGV": 11, "BUS": 7, "ABRT": 6, "FPE": 8, "ILL": 4}
 EXIT_CODE = re.compile(r"(?i)\bexit(?:ed)?(?: with)? (?:exit )?code[ :=]*(-?\d+)")
 
