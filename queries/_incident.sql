@@ -748,6 +748,10 @@ launcher_subset AS (  -- ranks that failed together are exactly those one launch
           FROM own WHERE subkind = 'paddle_abort' AND rank_eff IS NOT NULL GROUP BY ALL) a
       ON a.job_key = t.job_key AND a.incident = t.incident AND a.ranks = t.ranks
     WHERE len(t.ranks) > 1 AND a.world > len(t.ranks)
+      -- and a strict part of the trainers on their pods (the launcher polls its own node's only): a node's every trainer
+      -- listed by its launcher, the other nodes unseen, is one node alike, not proof its peers were alive
+      AND EXISTS (SELECT 1 FROM k10s_rank r WHERE r.job_key = t.job_key AND NOT list_contains(t.ranks, r.rank)
+                  AND r.pod_key IN (SELECT p.pod_key FROM k10s_rank p WHERE p.job_key = t.job_key AND list_contains(t.ranks, p.rank)))
     GROUP BY ALL
 ),
 relayed_apart AS (  -- a process Ray relays to the driver (its prefix's pid, or a rank its line names) failed on its own, and

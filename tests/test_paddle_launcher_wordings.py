@@ -102,9 +102,11 @@ GLOG = "W1212 04:02:33.403934 24044 init.cc:205] *** SIGSEGV (@0x0) received by 
     # process's own fatal signal above it (its pid, no rank) says how
     (GLOG + "ERROR 2019-12-12 04:02:41,061 launch.py:269] " + _abort("[1, 3]", 4) + "\n", [1, 3], "segfault"),
     (_abort("[0, 1, 2, 3]", 4) + "\n", None, None),  # the whole world: every process alike, no single culprit
+    # a node's every trainer (its launcher polls only its own), the other node unseen: one node alike, no proof its peers lived
+    ("[node1] " + _abort("[4, 5, 6, 7]", 8) + "\n", None, None),
 ])
 def test_trainers_aborted_at_one_poll_are_named_only_as_part_of_the_world(tmp_path, text, culprit, cause):
-    assert _named(tmp_path, text, 4, 4) == ([("rank-failure", cause, culprit)] if culprit else [])
+    assert _named(tmp_path, text, 4, 8) == ([("rank-failure", cause, culprit)] if culprit else [])
 
 
 @pytest.mark.parametrize(("line", "pid", "code"), [
