@@ -746,6 +746,24 @@ subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a str
       AND NOT EXISTS (SELECT 1 FROM best b WHERE b.job_key = t.job_key AND b.incident = t.incident AND b.tier = 1
                       AND NOT list_contains(t.ranks, b.rank_eff))
 ),
+launcher_subset AS (  -- ranks that failed together are exactly those one launcher line reports ended with a non-zero status
+                      -- at one poll (Paddle's legacy launcher: `ABORT!!! Out of all 4 trainers, the trainer process with
+                      -- rank=[1, 2, 3] was aborted.`), a strict part of the world the same line states: the launcher polled
+                      -- the others alive (or done), so the failure was those ranks' own; the whole world listed is every
+                      -- process alike, no single culprit (docs/rules.md, "Session 21: general fixes")
+    SELECT t.job_key, t.incident
+    FROM together t
+    JOIN (SELECT job_key, incident, raw_row, line_no, list(DISTINCT rank_eff ORDER BY rank_eff) AS ranks,
+                 max(TRY_CAST(regexp_extract(line, 'Out of all (\d{1,7}) trainers', 1) AS BIGINT)) AS world
+          FROM own WHERE subkind = 'paddle_abort' AND rank_eff IS NOT NULL GROUP BY ALL) a
+      ON a.job_key = t.job_key AND a.incident = t.incident AND a.ranks = t.ranks
+    WHERE len(t.ranks) > 1 AND a.world > len(t.ranks)
+      -- and a strict part of the trainers on their pods (the launcher polls its own node's only): a node's every trainer
+      -- listed by its launcher, the other nodes unseen, is one node alike, not proof its peers were alive
+      AND EXISTS (SELECT 1 FROM k10s_rank r WHERE r.job_key = t.job_key AND NOT list_contains(t.ranks, r.rank)
+                  AND r.pod_key IN (SELECT p.pod_key FROM k10s_rank p WHERE p.job_key = t.job_key AND list_contains(t.ranks, p.rank)))
+    GROUP BY ALL
+),
 relayed_apart AS (  -- a process Ray relays to the driver (its prefix's pid, or a rank its line names) failed on its own, and
                     -- so did a process in the driver's own lines, and nothing shows the two to be one process (the same pid,
                     -- the same rank named by both): Ray's log monitor forwards a process's lines when it reads them, late, so
@@ -773,12 +791,12 @@ decided AS (
         ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, aa.job_key IS NOT NULL AS all_aborted,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
         CASE WHEN rl.job_key IS NOT NULL THEN []::BIGINT[]
-             WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
+             WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
                   AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (nl.job_key IS NOT NULL AND f.tier = 2)
                   AND NOT (sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure')) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
-        CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL)
+        CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL)
              THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
         -- the one rank that failed on its own is known only by a launcher's exit status (tier 2), and the error that
         -- says why (tier 1: a CUDA OOM, a CUDA error, an exception) is in a line naming no rank in the same pod, one
@@ -786,8 +804,10 @@ decided AS (
         -- (what the line itself says: not a launcher's guess, Ray's "worker process has died", read host-oom-kill)
         -- and only where the report follows the error as a launcher's report of it does (oom_hint0 in _views.sql): within
         -- 5 s before to 90 s after it, or, without a clock, below it in the same log within 300 lines
-        CASE WHEN f.tier = 2 AND len(t.ranks) = 1 AND u.tier = 1 AND u.pod_key = f.pod_key AND coalesce(u.said_why, 0) <= 1
-                  AND u.kind IN ('cuda_oom', 'cuda_error', 'python_exception')
+        -- and the same for the ranks one launcher line reports ended at one poll (launcher_subset), and for a process's own
+        -- fatal-signal line naming no rank but its pid (glog's handler: `*** SIGSEGV (@0x0) received by PID 24044`)
+        CASE WHEN f.tier = 2 AND (len(t.ranks) = 1 OR ls.job_key IS NOT NULL) AND u.tier = 1 AND u.pod_key = f.pod_key AND coalesce(u.said_why, 0) <= 1
+                  AND (u.kind IN ('cuda_oom', 'cuda_error', 'python_exception') OR u.subkind = 'glog_signal')
                   AND (f.ts_filled BETWEEN u.ts - INTERVAL 5 SECOND AND u.ts + INTERVAL 90 SECOND
                        OR (u.raw_row = f.raw_row AND f.line_no > u.line_no AND f.line_no <= u.line_no + 300))
              THEN u.cause ELSE coalesce(f.cause, u.cause) END AS cause,
@@ -806,6 +826,7 @@ decided AS (
     LEFT JOIN silent_one so USING (job_key, incident)
     LEFT JOIN node_alike na USING (job_key, incident)
     LEFT JOIN subset_alike sa USING (job_key, incident)
+    LEFT JOIN launcher_subset ls USING (job_key, incident)
     LEFT JOIN root_unseen ru USING (job_key, incident)
     LEFT JOIN all_aborted aa USING (job_key, incident)
     LEFT JOIN relayed_apart rl USING (job_key, incident)

@@ -180,18 +180,6 @@ NOT_YET: dict[str, str] = {
         "rank 1 is right (its `[rank1]: Traceback` is the only rank in the paste); the excerpt ends inside the stack, "
         "before the exception line, and the CUDA OOM is said only in the thread's title and body: the log shows a "
         "traceback and no cause, so `python-exception` is all it can say",
-    # batch 49
-    "PaddleClas-727-abort-ranks-1-2-3-of-4-socket-connect":
-        "Paddle's legacy launcher names 3 of its 4 trainers aborted (`rank=[1, 2, 3]`): the launcher rule makes no event "
-        "for two or more ranks found dead at one poll (no single culprit, docs/rules.md); a strict subset of the world "
-        "(`Out of all 4 trainers`) would need one line read as several ranks' exits",
-    "PaddleModels-4064-abort-ranks-0-2-of-4-glog-sigsegv":
-        "Paddle's legacy launcher names 2 of its 4 trainers aborted (`rank=[0, 2]`) and a pid dumps a glog `SIGSEGV`: "
-        "the launcher rule makes no event for two or more ranks at one poll, and the pids are not mapped to ranks",
-    "tensorflow-18984-cmle-worker-replica-0-exit-minus9":
-        "a Cloud ML Engine log entry pasted as its multi-line JSON-ish form: `returned non-zero exit status -9` in "
-        "`message:` and the replica in a separate `ml.googleapis.com/task_name: \"worker-replica-0\"` label; no reader "
-        "joins a structured entry's label (the task) to its message (the exit status)",
 }
 
 

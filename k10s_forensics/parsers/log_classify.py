@@ -30,6 +30,7 @@ from k10s_forensics.parsers.log_comm_lines import to_int as _int
 from k10s_forensics.parsers.log_comm_lines import watchdog as _watchdog
 from k10s_forensics.parsers.log_normalize import Normalized, is_masked, normalize
 from k10s_forensics.parsers.log_pods import pod_status as _pod_status
+from k10s_forensics.parsers.log_launchers import paddle_aborted as _paddle_aborted
 from k10s_forensics.parsers.log_reports import reports as _reports
 
 Event = dict[str, Any]
@@ -180,7 +181,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
             events = [ev]
             break
     if not events:
-        events = _srun_tasks(text) or _reports(text)
+        events = _srun_tasks(text) or _paddle_aborted(text) or _reports(text)
     if not events:
         ev = _torchrun(text)
         events = [ev] if ev else _identity(text)

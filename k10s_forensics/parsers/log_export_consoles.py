@@ -33,6 +33,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 
 import yaml
@@ -172,10 +173,60 @@ def gcloud_yaml(text: str) -> list[Record | str] | None:
     return out or None
 
 
+#: the Cloud console's legacy Logs Viewer, an entry expanded and copied: ``{`` at the margin, then one field a line, each
+#: ``key:  value`` behind one more space per level (a string quoted, an object ``key: {`` … ``}``, collapsed ``{…}``),
+#: then ``}`` at the margin: an entry is read only between its two braces (a field outside one is no part of any)
+_VIEWER_CLAIM = re.compile(r"^ (?:insertId|logName|textPayload|jsonPayload|protoPayload): ", re.M)
+_VIEWER_FIELD = re.compile(r"^(\s{1,40})([^\s:{}\"][^:{}\"]{0,252}?):\s+(\{\s*|\{…\}|\{\.\.\.\}|\".*\"|[^\s\"{}].*?)\s*$")
+_VIEWER_CLOSE = re.compile(r"^\s{1,40}\}\s*$")
+
+
+def logs_viewer(text: str) -> list[Record | str] | None:
+    """Entries copied from the Cloud console's legacy Logs Viewer (``_VIEWER_CLAIM``), each a record (its
+    ``textPayload`` / ``jsonPayload.message``, ``timestamp``, and the task its ``labels`` name), the lines outside
+    them kept as text; None when ``text`` holds no such entry."""
+    if not _VIEWER_CLAIM.search(text[:65536]):
+        return None
+    out: list[Record | str] = []
+    entry: list[dict] | None = None  # the open objects of the entry being read, outermost first
+    for line in text.split("\n"):
+        if entry is None:
+            if line.rstrip() == "{":
+                entry = [{}]
+            elif line.strip():
+                out.append(line)
+            continue
+        if line.rstrip() == "}":  # the entry's end, at the margin
+            rec = from_object(entry[0]) if len(entry) == 1 else None
+            out.append(rec) if rec is not None else None
+            entry = None
+            continue
+        field = _VIEWER_FIELD.match(line)
+        if _VIEWER_CLOSE.match(line) and len(entry) > 1:
+            entry.pop()
+        elif field and field.group(3).startswith("{") and field.group(3).rstrip() == "{":
+            entry[-1][field.group(2)] = inner = {}
+            entry.append(inner)
+        elif field:
+            entry[-1][field.group(2)] = _viewer_value(field.group(3))
+        else:  # no field of an entry: the copy is not one (a brace of something else)
+            return None
+    return out if any(isinstance(r, Record) for r in out) else None
+
+
+def _viewer_value(raw: str) -> object:
+    if raw.startswith('"') and raw.endswith('"') and len(raw) >= 2:
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return raw[1:-1]
+    return None if raw.startswith("{") else raw
+
+
 def _plain(entry: dict) -> dict:
     """An entry's top-level times YAML resolved (an unquoted timestamp) back to ISO text, as JSON has them."""
     return {str(k): (v if v.tzinfo else v.replace(tzinfo=dt.timezone.utc)).isoformat() if isinstance(v, dt.datetime) else v
             for k, v in entry.items()}
 
 
-__all__ = ["aws_tail", "fluentbit_stdout", "gcloud_stream", "gcloud_yaml", "k9s_view"]
+__all__ = ["aws_tail", "fluentbit_stdout", "gcloud_stream", "gcloud_yaml", "k9s_view", "logs_viewer"]

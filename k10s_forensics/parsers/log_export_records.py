@@ -45,7 +45,9 @@ _CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d) (?:stdout|stderr
 _PATH_KEYS = ("logStreamName", "@logStream", "source", "file", "filename", "log.file.path", "path")
 _STAMPED = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) ")
 _POD_KEYS = ("pod", "pod_name", "podName", "PodName", "k8s_pod_name", "kubernetes_pod_name", "k8s.pod.name", "resource.labels.pod_name",
-             "kubernetes.pod.name", "kubernetes.pod_name", "kubernetes.labels.pod")
+             "kubernetes.pod.name", "kubernetes.pod_name", "kubernetes.labels.pod",
+             # Cloud ML Engine / AI Platform's and Vertex AI's task of a training job (``worker-replica-0``, ``workerpool1-0``)
+             "ml.googleapis.com/task_name", "resource.labels.task_name")
 _CONTAINER_KEYS = ("container", "container_name", "containerName", "ContainerName", "k8s_container_name", "kubernetes_container_name", "k8s.container.name",
                    "resource.labels.container_name", "kubernetes.container.name", "kubernetes.container_name")
 _LINE_KEYS = ("line", "textPayload", "jsonPayload.message", "jsonPayload.log", "log", "message", "@message", "MESSAGE")

@@ -23,11 +23,12 @@ import json
 import re
 
 from k10s_forensics.errors import InputError
-from k10s_forensics.parsers.log_export_consoles import gcloud_yaml
+from k10s_forensics.parsers.log_export_consoles import gcloud_yaml, logs_viewer
 from k10s_forensics.parsers.log_export_records import Record, format_ns, join_parts, path_pod, records_of
 from k10s_forensics.parsers.log_export_text import read_text_export
 from k10s_forensics.parsers.log_normalize import ANSI
-from k10s_forensics.parsers.log_pod_prefix import job_name, place, split_lines
+from k10s_forensics.parsers.log_archive import PER_PROCESS
+from k10s_forensics.parsers.log_pod_prefix import CMLE_TASK, job_name, place, split_lines
 
 #: text that claims to be a store's JSON: an object or a list of objects naming one of its fields
 _JSON_HEAD = re.compile(r"^\ufeff?\s*(?:\[\s*)?\{")
@@ -45,6 +46,9 @@ def read_export(text: str, name: str = "log", now=None) -> tuple[str, list[Recor
     entries = gcloud_yaml(text)
     if entries is not None:
         return "Cloud Logging export (YAML)", entries
+    entries = logs_viewer(text)
+    if entries is not None:
+        return "Cloud Logging entries (Logs Viewer)", entries
     return read_text_export(ANSI.sub("", text.replace("\r\n", "\n")), now)
 
 
@@ -233,6 +237,12 @@ def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "i
         per_file = [ordered(_shifted(f[1])) for f in found]
         return ([(n, "\n".join(line for r in recs for line in _as_line(r))) for (n, _), recs in zip(sources, per_file)], job,
                 f"{what} ({len(records)} records, no pod named: one node per file)")
+    workers = {p: int(m.group("index")) for p in pods if (m := CMLE_TASK.match(p)) and m.group("role") == "worker"}
+    if pods and len(workers) == len(pods):  # Cloud ML Engine's worker tasks only: one process each, at its index
+        logs = [(f"{name} (no task worker-replica-{n} in it)", "") for n in range(max(workers.values()) + 1)]
+        for pod, n in workers.items():
+            logs[n] = (f"{name}: pod/{pod}", "\n".join(line for r in records if r.pod == pod for line in _as_line(r)))
+        return logs, job, f"{PER_PROCESS}: {what} ({len(records)} records, worker tasks {', '.join(sorted(pods))})"
     if len(pods) < 2:
         text = "\n".join(line for r in records for line in _as_line(r))
         if job == default_job and pods:

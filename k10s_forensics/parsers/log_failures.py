@@ -132,6 +132,9 @@ def launcher_exit(text: str) -> Event | None:
     m = P.DEEPSPEED_EXIT.search(text)
     if m:
         return _last_cmd(text, _int(m.group(1)))
+    m = P.RUNNER_EXIT.search(text) if "returned non-zero exit status" in text else None
+    if m:  # a runner of one command (Cloud ML Engine's): the exit status of the process its line's pod ran
+        return {"kind": "process_exit", "subkind": "runner_command", "exit_code": _int(m.group(1))}
     m = P.SPAWNED.search(text)
     if m:
         return {"kind": "rank_spawn", "subkind": "deepspeed", "pid": _int(m.group(1)), "local_rank": _int(m.group(2))}
@@ -144,14 +147,18 @@ def launcher_exit(text: str) -> Event | None:
 
 
 def fatal_signal(text: str) -> Event | None:
-    """faulthandler's ``Fatal Python error: Segmentation fault`` (the process's own words for the
-    signal that ends it, printed before it dies): an exit on that signal. The only line a process
-    run without a launcher leaves (one process per pod); under torchrun its agent's exit status
-    says the same."""
+    """faulthandler's ``Fatal Python error: Segmentation fault`` and glog's ``*** SIGSEGV (@0x0) received by
+    PID 24044 …`` (the process's own words for the signal that ends it, printed before it dies): an exit on
+    that signal. The only line a process run without a launcher leaves (one process per pod); under torchrun
+    its agent's exit status says the same."""
     m = P.FAULTHANDLER.search(text) if "Fatal Python error: " in text else None
-    if m is None:
+    if m is not None:
+        return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
+    m = P.GLOG_SIGNAL.search(text) if ") received by PID " in text else None
+    if m is None:  # glog's handler (Paddle): the signal and the pid it ends
         return _ompi_signal(text)
-    return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
+    pid = int(m.group(2)) if m.group(2).isdigit() else None  # a pasted log may mask it
+    return {"kind": "process_exit", "subkind": "glog_signal", "pid": pid, "exit_code": -P.GLOG_SIGNALS[m.group(1)]}
 
 
 def _ompi_signal(text: str) -> Event | None:

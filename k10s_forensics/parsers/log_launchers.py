@@ -28,8 +28,9 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   log log/workerlog.0`` (a container's rank is its index in the node's pod: the **local** rank; the code
   is the process's exit status, negative for a signal), and the legacy ``paddle.distributed.launch`` /
   fleet launcher's ``ABORT!!! Out of all 8 trainers, the trainer process with rank=[3] was aborted``
-  (the **global** ranks it found dead at one poll; how they ended is not said; two or more found at
-  once failed together: no one rank is named);
+  (the **global** ranks it found ended with a non-zero status at one poll, one event each from
+  ``paddle_aborted``; how they ended is not said; ``N`` is the world: a strict subset of it is those
+  ranks' own failure, the whole world no single culprit, queries/_incident.sql);
 * PyTorch Lightning / Fabric's launcher (real incidents batch 25): its main process (local rank 0) starts the
   node's other processes as children and watches them; on the first child that ended with a non-zero status
   it logs ``[rank: 3] Child process with PID 11479 terminated with code 1. Forcefully terminating all other
@@ -150,7 +151,7 @@ def launcher_report(text: str) -> Event | None:
     lost = _msrun_timed_out(text) if "timed out" in text or "Time out nodes" in text else None
     if lost:
         return lost
-    paddle = _paddle(text) if "Container rank" in text or "was aborted" in text else None
+    paddle = _paddle(text) if "Container rank" in text else None
     if paddle:
         return paddle
     for sub, rx in SRUN_STEP_END if ("srun: " in text or "STEP " in text) else ():
@@ -202,19 +203,28 @@ def _msrun_timed_out(text: str) -> Event | None:
 
 
 def _paddle(text: str) -> Event | None:
-    """Paddle's launchers: the new one's failed container (its local rank, its exit status), the legacy one's
-    aborted trainer (its global rank, no status) when it names exactly one."""
+    """Paddle's new launcher's failed container: its local rank, its exit status (the legacy one's aborted
+    trainers: ``paddle_aborted``, several events from one line)."""
     m = PADDLE_CONTAINER.search(text)
     if m:
         return {"kind": "process_exit", "subkind": "paddle_container", "local_rank": int(m.group(1)), "exit_code": int(m.group(2))}
-    m = PADDLE_ABORT.search(text)
-    ranks = sorted({int(r) for r in m.group(1).replace(" ", "").split(",") if r}) if m else []
-    if len(ranks) == 1:  # several found dead at one poll failed together: no one rank
-        return {"kind": "process_exit", "subkind": "paddle_abort", "rank": ranks[0], "exit_code": None,
-                "error_message": f"Paddle's launcher: trainer process rank {ranks[0]} was aborted (exit status not in this line)"}
     return None
+
+
+def paddle_aborted(text: str) -> list[Event]:
+    """Paddle's legacy launcher's ``ABORT!!! Out of all 4 trainers, the trainer process with rank=[1, 2, 3] was
+    aborted.``: one event per global rank it found ended with a non-zero status at one poll (how is not said). The
+    line's ``Out of all N trainers`` (the world) stays in the line: queries/_incident.sql reads a strict subset of it
+    as those ranks' own failure and the whole world as no single culprit."""
+    m = PADDLE_ABORT.search(text) if "was aborted" in text else None
+    ranks = sorted({int(r) for r in m.group(1).replace(" ", "").split(",") if r}) if m else []
+    if len(ranks) > 65536:
+        return []
+    which = f"trainer process rank {ranks[0]} was" if len(ranks) == 1 else f"trainer processes of ranks {', '.join(map(str, ranks))} were"
+    return [{"kind": "process_exit", "subkind": "paddle_abort", "rank": r, "exit_code": None,
+             "error_message": f"Paddle's launcher: {which} aborted (exit status not in this line)"} for r in ranks]
 
 
 __all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "HCCL_LOST", "LAUNCH_FAILED", "LIGHTNING_CHILD", "MSRUN_TIMED_OUT", "NO_ERROR_FILE", "NO_ERROR_FILE_BOX", "PADDLE_ABORT",
            "PADDLE_CONTAINER", "PALS_EXIT",
-           "VLLM_WORKER_DIED", "launcher_report"]
+           "VLLM_WORKER_DIED", "launcher_report", "paddle_aborted"]

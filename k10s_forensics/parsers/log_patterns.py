@@ -132,6 +132,11 @@ FAULTHANDLER = re.compile(r"Fatal Python error: (Segmentation fault|Bus error|Ab
 FAULTHANDLER_SIGNALS = {"Segmentation fault": 11, "Bus error": 7, "Aborted": 6, "Floating point exception": 8, "Illegal instruction": 4}
 #: Open MPI's signal handler (opal's ``show_stackframe``) in a process it runs: ``[host:pid] Signal: Segmentation fault (11)``
 OMPI_SIGNAL = re.compile(r"\[([\w.-]{1,253}):(\d{1,10})\] Signal: ([A-Za-z][A-Za-z ]{0,40}?) \((\d{1,2})\)")
+#: glog's failure signal handler (PaddlePaddle's processes, other C++ runtimes) on the signal that ends its process, with its
+#: pid: ``*** SIGSEGV (@0x0) received by PID 24044 (TID 0x7f…) from PID 0; stack trace: ***``, Paddle 2's ``[SignalInfo: ***
+#: SIGSEGV (@0x0) received by PID 18581 (TID 0x7f…) from PID 0 ***]``; only a fault of its own (a SIGTERM is its launcher's teardown)
+GLOG_SIGNAL = re.compile(r"\*\*\* SIG(SEGV|BUS|ABRT|FPE|ILL) \(@0x[0-9a-fA-F]{1,16}\) received by PID (\d{1,10}\b|" + MASK + ")")
+GLOG_SIGNALS = {"SEGV": 11, "BUS": 7, "ABRT": 6, "FPE": 8, "ILL": 4}
 EXIT_CODE = re.compile(r"(?i)\bexit(?:ed)?(?: with)? (?:exit )?code[ :=]*(-?\d+)")
 
 # ---------------------------------------------------------------------------------------
@@ -207,6 +212,9 @@ RAY_ACTOR_DIED = re.compile(r"ActorDiedError: The actor died|The actor died unex
 #: the fields may sit behind the Ray prefix of the process that printed the report (verl's driver
 #: actor: ``(TaskRunner pid=892962) \tname: gxgUtgWorkerDict_0:1``)
 RAY_ACTOR_NAME = re.compile(r"^(?:\([^)]{0,200}\)\s*)?\s*name: (?P<name>\S{0,200}?_(\d{1,4}):(\d{1,7}))\s*$")
+#: a runner's log of its one training command's ``CalledProcessError`` (its text, without the class): Cloud ML Engine's
+#: ``/runcloudml.py``, ``Command '['python', '-m', u'trainer.task', …]' returned non-zero exit status -9``
+RUNNER_EXIT = re.compile(r"\bCommand '\[u?'(?:[\w/.-]{0,200}/)?python[\d.]{0,5}', .{0,20000}?\]' returned non-zero exit status (-?\d{1,3})\b")
 LEGACY_LAUNCH_EXIT = re.compile(r"CalledProcessError: Command .{0,20000}? (?:died with <Signals\.SIG\w+: (\d+)>|returned non-zero exit status (-?\d+))")
 DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
 #: the local rank a launcher passed its (last spawned) command: ``--local_rank=0`` there means it spawned one process

@@ -37,6 +37,9 @@ _LWS_LEADER = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<group>\
 JOBSET_POD = re.compile(r"^(?P<job>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)-(?P<jidx>\d{1,6})-(?P<pidx>\d{1,6})(?:-[a-z0-9]{5})?$")
 #: a saved pod log's file name after the pod's: ``.log`` / ``.txt`` / ``.out``, then ``.gz``
 _FILE_SUFFIX = re.compile(r"(?:\.(?:log|txt|out))?(?:\.gz)?$")
+#: Cloud ML Engine / AI Platform Training's tasks (``master-replica-0``, ``worker-replica-3``, ``ps-replica-1``): the
+#: replica type and its index (TF_CONFIG's ``task``), laid out as a Kubeflow job's pods of those roles are
+CMLE_TASK = re.compile(r"^(?P<role>master|chief|worker|ps|evaluator)-replica-(?P<index>\d{1,6})$")
 #: torchx's ``<role>/<replica id> `` before each replica's line
 _REPLICA = re.compile(r"^([A-Za-z_][\w-]{0,62})/(\d{1,5}) ")
 #: at least this share of a source's non-blank lines carry the prefix for it to be split
@@ -115,7 +118,7 @@ def split_lines(entries: list[tuple[str | None, str | None, str]]) -> list[PodLo
 def node_ranks(pods: list[str]) -> list[int]:
     """Each pod's node rank: Kubeflow's ``master-0`` 0 and ``worker-<i>`` i + 1 (i without a
     master or chief), so a pod missing from the log leaves its node empty; otherwise the order."""
-    found = [KUBEFLOW_POD.match(p) for p in pods]
+    found = [KUBEFLOW_POD.match(p) or CMLE_TASK.match(p) for p in pods]
     if not all(m and m.group("role") in ("master", "chief", "worker") for m in found):
         return list(range(len(pods)))
     head = any(m.group("role") in ("master", "chief") for m in found)
@@ -141,10 +144,10 @@ def split_files(files: list[tuple[str, str]], job: str, default_job: str = "impo
 
 def _node_order(pod: str, pods=()) -> tuple:
     """``pod``'s place in node order among ``pods`` (a LeaderWorkerSet leader is known by its workers' names)."""
-    m = KUBEFLOW_POD.match(pod)
+    m = KUBEFLOW_POD.match(pod) or CMLE_TASK.match(pod)
     if m:
         role, index = m.group("role"), int(m.group("index") or 0)
-        return (0, m.group("job"), {"master": 0, "chief": 0, "worker": 1}.get(role, 2), index, pod)
+        return (0, m.groupdict().get("job") or "", {"master": 0, "chief": 0, "worker": 1}.get(role, 2), index, pod)
     m = JOBSET_POD.match(pod)
     if m:
         return (1, m.group("job"), int(m.group("jidx")), int(m.group("pidx")), pod)
@@ -199,4 +202,4 @@ def _at_nodes(pods: list[str], logs: list[tuple[str, str]], job: str, default_jo
     return placed, job, f"{what} ({len(pods)} pods: {shown})"
 
 
-__all__ = ["JOBSET_POD", "KUBEFLOW_POD", "PodLog", "job_name", "node_ranks", "place", "split_files", "split_lines", "split_prefixed", "split_replicas", "split_source"]
+__all__ = ["CMLE_TASK", "JOBSET_POD", "KUBEFLOW_POD", "PodLog", "job_name", "node_ranks", "place", "split_files", "split_lines", "split_prefixed", "split_replicas", "split_source"]
