@@ -602,6 +602,20 @@ unranked AS (  -- own failures that name no rank (a launcher naming the wrong co
                                 GROUP BY o.error_type)) AS said_why
     FROM own u WHERE rank_eff IS NULL GROUP BY ALL
 ),
+nccl_unplaced AS (  -- NCCL's report that the communicator itself failed (`unhandled system error` / ncclSystemError, an
+                    -- internal or CUDA error, invalid usage) in a line naming no process (no rank, no local rank, no NCCL
+                    -- `host:pid` prefix), in a pod import-logs made up from a paste: the pod's rank's only by the importer's
+                    -- guess. The collective it failed in is every member's, so where nothing says why in a rank's own line
+                    -- (the first failure is an exit status or this NCCL line) a launcher's exit status beside it is only the
+                    -- first member it saw exit: no single culprit (docs/rules.md, "Real incidents batch 51")
+    SELECT i.job_key, i.incident, min(i.subkind) AS subkind
+    FROM k10s_incident_line i
+    WHERE i.role = 'own' AND i.cause = 'nccl-error' AND i.rank IS NULL AND i.local_rank IS NULL AND i.pid IS NULL
+      AND i.incarnation_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+      AND EXISTS (SELECT 1 FROM k10s_incident_line x WHERE x.job_key = i.job_key AND x.incident = i.incident
+                  AND x.role = 'own' AND x.kind IN ('torchrun_failure', 'process_exit') AND x.exit_code IS DISTINCT FROM 0)
+    GROUP BY ALL
+),
 spans AS (
     SELECT job_key, incident, min(span_start) AS started_at, max(span_end) AS abort_at,
            list(DISTINCT rank_eff ORDER BY rank_eff) FILTER (WHERE rank_eff IS NOT NULL) AS ranks_seen,
@@ -788,12 +802,14 @@ decided AS (
         -- same signal: the launcher names the first it reaped
         sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure') AS signal_several, sg.processes AS signal_processes,
         sg.sig AS signal_name,
+        nu.job_key IS NOT NULL AND f.tier = 2 AS nccl_unplaced, nu.subkind AS nccl_unplaced_subkind,
         ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, aa.job_key IS NOT NULL AS all_aborted,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
         CASE WHEN rl.job_key IS NOT NULL THEN []::BIGINT[]
              WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
                   AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (nl.job_key IS NOT NULL AND f.tier = 2)
-                  AND NOT (sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure')) THEN t.ranks
+                  AND NOT (sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure'))
+                  AND NOT (nu.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
         CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL)
@@ -830,6 +846,7 @@ decided AS (
     LEFT JOIN root_unseen ru USING (job_key, incident)
     LEFT JOIN all_aborted aa USING (job_key, incident)
     LEFT JOIN relayed_apart rl USING (job_key, incident)
+    LEFT JOIN nccl_unplaced nu USING (job_key, incident)
     LEFT JOIN nccl_alike nl ON nl.job_key = s.job_key
      AND (f.ts_filled IS NULL OR nl.t0 IS NULL OR (nl.t0 <= f.ts_filled + INTERVAL 2 MINUTE AND nl.t1 >= f.ts_filled - INTERVAL 2 MINUTE))
     LEFT JOIN signal_alike sg ON sg.job_key = s.job_key
@@ -869,6 +886,9 @@ SELECT
          WHEN d.signal_several THEN d.signal_processes || ' processes report taking the same signal (' || d.signal_name
               || ') in their own handlers'' lines, which name no rank; the launcher''s report of rank ' || d.first_rank
               || ' is only the first exit it saw: no single culprit'
+         WHEN d.nccl_unplaced THEN 'NCCL reports the communicator failing (' || d.nccl_unplaced_subkind || ') in a line that names no process: '
+              || 'the collective it failed in is every member''s, and the exit status of rank ' || d.first_rank
+              || ' is only the first the launcher saw: no single culprit'
          WHEN d.several_unranked THEN 'several processes report failing the same way in lines that name no rank; the exit status of rank '
               || d.first_rank || ' is only the first the launcher saw'
          WHEN len(d.culprit_ranks) = 0 AND d.unranked_subkind = 'launcher_last_cmd' THEN 'the launcher reports the failure with the command it spawned last, not the failed process: which rank failed is unknown'
