@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 
 from k10s_forensics.parsers.log_classify import classify
@@ -25,6 +27,7 @@ def _exits(line: str) -> list[tuple]:
 @pytest.mark.parametrize(("line", "rank"), [
     (ME + "Time out nodes are ['3']", 3),
     ("Time out nodes are ['12']", 12),  # msrun's line without its logger prefix
+    (ME + "Time out nodes are [\u20183\u2019]", 3),  # a chat editor's typographic quotes (too few for log_quotes)
     (SCHED + NODE.format(5), 5),
     (NODE.format(0), 0),
     ("scheduler.log-61-" + SCHED + NODE.format(7), 7),  # msrun's grep of scheduler.log, a line-number prefix
@@ -45,6 +48,8 @@ def test_lines_that_name_no_failed_rank(line):
     assert not [e for e in classify(line) if e.get("subkind") == "msrun_timed_out"]
 
 
-@pytest.mark.parametrize("line", [ME + "Time out nodes are ['3']", SCHED + NODE.format(5)])
+@pytest.mark.parametrize("line", [ME + "Time out nodes are ['3']", ME + "Time out nodes are [\u20183\u2019]", SCHED + NODE.format(5)])
 def test_the_prefilter_lets_each_wording_through(line):
+    """In both engines that read it: Python's re and pyarrow's RE2 (the bulk scan, parsers/logs.py)."""
     assert re.search(PREFILTER_EVENT, line)
+    assert pc.match_substring_regex(pa.array([line]), PREFILTER_EVENT).to_pylist() == [True]

@@ -111,9 +111,10 @@ PADDLE_CONTAINER = re.compile(r"\bContainer rank (\d{1,5}) status failed cmd .{0
 #: HCCL on a rank whose heartbeat was lost: its cluster exception report, and its heartbeat trace line
 HCCL_LOST = (re.compile(r"Cluster Exception Location\[IP/ID\]:\[[^\]/\s]{1,253}/(\d{1,7})\][^\n]{0,400}?ExceptionType:\[Heartbeat Lost Occurred\]"),
              re.compile(r"\brank \[[^\]/\s]{1,253}/(\d{1,7})\] status\[LOST\]"))
-#: MindSpore's scheduler / msrun on a lost worker: ``The node: 3 is timed out.``, ``Time out nodes are ['3']``
+#: MindSpore's scheduler / msrun on a lost worker: ``The node: 3 is timed out.``, ``Time out nodes are ['3']`` (or ``[‘3’]``:
+#: a chat's editor made the one quoted id typographic, too few quotes for log_quotes to straighten)
 MSRUN_TIMED_OUT = (re.compile(r"\bThe node: (\d{1,7}) is timed out\b"),
-                   re.compile(r"\bTime out nodes are \[((?:'[^'\]]{0,100}'(?:, )?){0,64})\]"))
+                   re.compile(r"\bTime out nodes are \[((?:['\u2018\u2019][^'\u2018\u2019\]]{0,100}['\u2018\u2019](?:, )?){0,64})\]"))
 #: Paddle's legacy launcher: ``ABORT!!! Out of all 8 trainers, the trainer process with rank=[3] was aborted.``
 PADDLE_ABORT = re.compile(r"\bthe trainer process with rank=\[([\d, ]{1,200})\] was aborted\b")
 
@@ -194,7 +195,7 @@ def _msrun_timed_out(text: str) -> Event | None:
     m = MSRUN_TIMED_OUT[0].search(text)
     ids = [m.group(1)] if m else []
     m = MSRUN_TIMED_OUT[1].search(text) if not ids else None
-    ids = re.findall(r"'([^']*)'", m.group(1)) if m else ids
+    ids = re.findall(r"['\u2018\u2019]([^'\u2018\u2019]*)['\u2018\u2019]", m.group(1)) if m else ids  # an editor's quotes too
     if len(ids) != 1 or not ids[0].isdigit():  # several timed out together, or no rank
         return None
     rank = int(ids[0])

@@ -138,7 +138,7 @@ _EVENT_LITERALS = (
     r"status\[LOST\] by rank",
     # MindSpore's scheduler / msrun on a worker whose heartbeat was lost
     r"The node: \d+ is timed out",
-    r"Time out nodes are \['",
+    r"Time out nodes are \[['‘’]",  # literal quotes: pyarrow's RE2 reads this too (no \\u escapes)
     r"error: execve\(\): ",
     # Slurm ending a job step (log_launchers.SRUN_STEP_END): a task's exit after it is the teardown's
     r"srun: (?:launch/slurm: _step_signal: Terminating StepId=|Terminating job step |Job step aborted: Waiting up to )\d",
