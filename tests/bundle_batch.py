@@ -1,7 +1,7 @@
 """Several one-job bundles as one captured bundle, for tests that analyse many small inputs.
 
 An analysis has a fixed cost (~0.15 CPU s on these machines, most of a pasted incident's reading);
-a bundle holding eight jobs costs little more than one. ``merge`` copies the raw layers of bundles
+a bundle holding many jobs costs little more than one: ``PER_ANALYSIS`` inputs share one analysis. ``merge`` copies the raw layers of bundles
 made by ``k10s import-logs`` (or a test kit) into one bundle, each source's objects and rows renamed
 apart: namespace ``b<i>-<ns>``, nodes ``b<i>-<node>``, uids ``<uid>-b<i>``. Nothing else changes,
 so each job reads as it did alone — which the tests using it check on samples
@@ -21,6 +21,11 @@ import pytest
 
 from k10s_forensics.rebuild.run import rebuild
 from k10s_forensics.store.bundle import RAW_NAMES, Bundle, new_manifest, write_json_atomic, write_raw_table
+
+#: Inputs per analysis in every batched test (the corpus, the launcher recordings, the paste damages, the shapes).
+#: 8 until session 21; 32 takes ~45 % of those modules' CPU off (benchmarks/results/test-suite.md, "Session 21"),
+#: every input's findings the same at 8 and 32 (tests/tools/compare_batch_sizes.py).
+PER_ANALYSIS = 32
 
 
 def _node(i: int, node: str | None) -> str | None:
@@ -114,7 +119,7 @@ class Batched:
     input's bundle, raw layer only (``import_logs(..., derive=False)``).
     """
 
-    def __init__(self, name: str, keys: list[Any], size: int = 8) -> None:
+    def __init__(self, name: str, keys: list[Any], size: int = PER_ANALYSIS) -> None:
         self.name = name
         self.batches = [keys[i:i + size] for i in range(0, len(keys), size)]
         self.batch_of = {k: (i // size, i % size) for i, k in enumerate(keys)}

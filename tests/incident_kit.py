@@ -71,6 +71,12 @@ def load_corpus(folder: Path) -> list[Case]:
     return _cases(json.loads((folder / "expected.json").read_text(encoding="utf-8")), folder)
 
 
+def spread(cases: list[Case], n: int) -> list[Case]:
+    """``n`` cases spread evenly over ``cases`` (every k-th, the same ones on every run): a sample whose size stays
+    put as the corpus grows (every 40th case grew with each batch, and with it the tests that take it)."""
+    return cases[::max(1, len(cases) // n)][:n]
+
+
 def _cases(entries: list[dict[str, Any]], folder: Path) -> list[Case]:
     known = {"incident", "cause", "culprit_ranks", "victim_ranks", "nproc_per_node", "world_size", "source"}
     return [
@@ -193,4 +199,4 @@ def named_in_paste(tmp_path: Path, text: str, nproc: int | None, world: int | No
     return [(f["rule"], f["cause"], f["ranks"]) for f in naming_findings(analyze(bundle)["findings"])]
 
 
-__all__ = ["REAL_SAMPLES_DIR", "Case", "api_stamped", "load_cases", "load_corpus", "incident_bundle", "analyze_incident", "misses", "named_in_paste", "naming_findings", "world_size"]
+__all__ = ["REAL_SAMPLES_DIR", "Case", "api_stamped", "load_cases", "load_corpus", "incident_bundle", "analyze_incident", "misses", "named_in_paste", "naming_findings", "spread", "world_size"]

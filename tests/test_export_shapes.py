@@ -34,7 +34,7 @@ def _keys() -> list[tuple[str, str]]:
     return [(shape, SAMPLE[(i + 2 * j) % len(SAMPLE)]) for i, shape in enumerate(export_shapes.SHAPES) for j in range(3)]
 
 
-#: read 8 per analysis (tests/bundle_batch.py)
+#: read bundle_batch.PER_ANALYSIS per analysis (tests/bundle_batch.py)
 BATCHED = Batched("export-shapes", _keys())
 
 

@@ -67,7 +67,7 @@ def _keys() -> list[tuple[str, str]]:
     return keys
 
 
-#: read 8 per analysis (tests/bundle_batch.py)
+#: read bundle_batch.PER_ANALYSIS per analysis (tests/bundle_batch.py)
 BATCHED = Batched("launcher-shapes", _keys())
 
 

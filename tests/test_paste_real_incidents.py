@@ -17,7 +17,7 @@ import functools
 
 import pytest
 
-from bundle_batch import findings_of, merge
+from bundle_batch import PER_ANALYSIS, findings_of, merge
 from incident_kit import incident_bundle, load_corpus, misses
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.parsers.log_paste import repair_paste
@@ -31,7 +31,7 @@ ALL = dict(DAMAGES, combined=combined)
 #: of a run would leave the other xdist worker's core idle.
 SLOW = ("redact", "combined", "wrap-100")
 SHARDS = 4
-BATCH = 8
+BATCH = PER_ANALYSIS
 
 
 #: Known losses (damage, incident), each a strict xfail of its own (test_known_paste_losses): a paste of several fenced

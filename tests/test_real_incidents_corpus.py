@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bundle_batch import findings_of, gist, merge
+from bundle_batch import PER_ANALYSIS, findings_of, gist, merge
 from incident_kit import analyze_incident, incident_bundle, load_corpus, misses
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.store.bundle import Bundle
@@ -183,7 +183,7 @@ NOT_YET: dict[str, str] = {
 }
 
 
-BATCH = 8
+BATCH = PER_ANALYSIS
 _BATCHES = [CASES[i:i + BATCH] for i in range(0, len(CASES), BATCH)]
 _BATCH_OF = {case.incident: (b, i) for b, batch in enumerate(_BATCHES) for i, case in enumerate(batch)}
 _FINDINGS: dict[tuple[str, int], list] = {}
@@ -243,7 +243,7 @@ def test_corpus_incident_one_pod_api_timestamps(tmp_path_factory, case):
 
 @pytest.mark.xdist_group("corpus-one-pod-0")
 def test_an_incident_reads_alike_alone_and_merged_with_others(tmp_path, tmp_path_factory):
-    """An incident's one-pod findings alone are those it gets merged with seven others (what the batched
+    """An incident's one-pod findings alone are those it gets merged with its batch (what the batched
     readings rely on; every incident compared when they were introduced: benchmarks/results/test-suite.md)."""
     for case in _BATCHES[0][:2]:
         alone = analyze_incident(tmp_path, case, api_timestamps=True, one_log=True)

@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from conftest import SAMPLE_BUNDLES
-from incident_kit import incident_bundle, load_corpus
+from incident_kit import incident_bundle, load_corpus, spread
 from k10s_forensics import engine, smalldb
 from k10s_forensics.analyze import render
 from k10s_forensics.analyze.runner import analyze
@@ -28,7 +28,7 @@ def bundles(tmp_path_factory) -> list[Path]:
     for name in ("oom-crashloop", "nccl-hang", "rank-segfault", "healthy", "pending-quota", "hang-flight-recorder"):
         shutil.copytree(SAMPLE_BUNDLES / name, root / name)
         out.append(root / name)
-    for i, case in enumerate(load_corpus(CORPUS)[::40]):
+    for i, case in enumerate(spread(load_corpus(CORPUS), 12)):
         path = root / f"corpus-{i}"
         incident_bundle(path, case, (CORPUS / case.incident / "log.txt").read_text(encoding="utf-8"), api_timestamps=bool(i % 2))
         out.append(path)

@@ -17,7 +17,7 @@ import pytest
 
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.errors import InputError
-from bundle_batch import findings_of, gist, merge
+from bundle_batch import PER_ANALYSIS, findings_of, gist, merge
 from torch_runs_kit import (RUNS, import_paste, import_run, load_runs, plain, podlog_bundle, podlog_run, score,
                             score_findings)
 
@@ -76,10 +76,10 @@ NOT_YET: dict[str, dict[str, str]] = {
 
 
 #: Runs per analysis. Each analysis has a fixed cost (~0.15 CPU s, most of a run's reading); 8 jobs in one
-#: bundle cost about a fifth per run, and every run's findings are the same as in a bundle of its own
-#: (test_a_run_reads_alike_alone_and_beside_other_jobs; all runs compared, both ways, when this was
-#: introduced: benchmarks/results/test-suite.md, "Session 15").
-BATCH = 8
+#: bundle cost about a fifth per run (session 15), 32 about half of that again (session 21), and every run's findings
+#: are the same as in a bundle of its own (test_a_run_reads_alike_alone_and_beside_other_jobs; all runs compared,
+#: both ways, at 8 against alone and at 32 against 8: benchmarks/results/test-suite.md, "Session 15", "Session 21").
+BATCH = PER_ANALYSIS
 _BATCHES = [ALL[i:i + BATCH] for i in range(0, len(ALL), BATCH)]
 _BATCH_OF = {run.id: (b, i) for b, batch in enumerate(_BATCHES) for i, run in enumerate(batch)}
 _PODLOG_FINDINGS: dict[int, list] = {}
@@ -153,7 +153,7 @@ def test_pytorchjob_pod_logs(tmp_path_factory, run):
 
 @pytest.mark.xdist_group("torch-podlog-0")
 def test_a_run_reads_alike_alone_and_beside_other_jobs(tmp_path, tmp_path_factory):
-    """A run's findings in a bundle of its own are those it gets beside seven other jobs (other nodes and
+    """A run's findings in a bundle of its own are those it gets beside its batch's other jobs (other nodes and
     addresses, other times): what the batched pod-log readings rely on, and what a capture of a busy
     namespace needs (nothing of one job leaks into another's findings)."""
     for run in _BATCHES[0][:2]:

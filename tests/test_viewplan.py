@@ -10,7 +10,7 @@ import pytest
 from _analyze_kit import T0, assert_planned_light, gang, table_bundle
 from conftest import SAMPLE_BUNDLES
 from determinism_kit import analyse_all
-from incident_kit import incident_bundle, load_corpus
+from incident_kit import incident_bundle, load_corpus, spread
 
 from k10s_forensics.analyze import render, viewplan
 from k10s_forensics.analyze.rules import builtin_rules, load_rules, parse_rule
@@ -108,9 +108,9 @@ def test_findings_identical_with_and_without_view_planning(sample, tmp_path, twi
     _assert_light_output_is_the_reference(Bundle.open(copy), folder, f"sample-{sample}")
 
 
-#: A few real incidents (every 40th of the corpus, by name): pasted logs, the smallest bundles.
+#: A few real incidents (12 spread over the corpus, by name): pasted logs, the smallest bundles.
 CORPUS = Path(__file__).resolve().parent / "data" / "real-incidents"
-INCIDENTS = sorted(load_corpus(CORPUS), key=lambda c: c.incident)[::40]
+INCIDENTS = spread(sorted(load_corpus(CORPUS), key=lambda c: c.incident), 12)
 
 
 @pytest.mark.parametrize("case", INCIDENTS, ids=lambda c: c.incident)
