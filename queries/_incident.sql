@@ -714,9 +714,13 @@ nccl_alike AS (  -- two or more processes whose NCCL call failed at the same sit
 signal_alike AS (  -- two or more processes whose own signal handler (Open MPI's `[host:pid] Signal: Bus error (7)`) reports
                    -- the same signal: they took it alike; an exit status a launcher reports for one rank (mpirun's `process
                    -- rank 3 with PID … exited on signal 11`: the first process it reaped) may be any of theirs (real incidents
-                   -- batch 52: four processes of one node, each a bus error then a segfault, mpirun naming rank 3)
+                   -- batch 52: four processes of one node, each a bus error then a segfault, mpirun naming rank 3); Open MPI's
+                   -- count of the processes that sent its MPI_Abort help text (`7 more processes have sent help message
+                   -- help-mpi-api.txt / mpi-abort`: nranks 8) says as much of that many aborts (batch 54)
     SELECT job_key, max(n) AS processes, arg_max(sig, (n, sig)) AS sig, min(t0) AS t0, max(t1) AS t1
-    FROM (SELECT job_key, error_message AS sig, count(DISTINCT (incarnation_uid, nccl_host, pid)) AS n, min(ts) AS t0, max(ts) AS t1
+    FROM (SELECT job_key, error_message AS sig,
+                 greatest(count(DISTINCT (incarnation_uid, nccl_host, pid)), max(CASE WHEN subkind = 'ompi_abort' THEN nranks END)) AS n,
+                 min(ts) AS t0, max(ts) AS t1
           FROM k10s_log WHERE kind = 'native_signal' AND job_key IS NOT NULL AND pid IS NOT NULL GROUP BY ALL)
     GROUP BY job_key HAVING max(n) >= 2
 ),

@@ -15,6 +15,7 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS, launcher_report
+from k10s_forensics.parsers.log_ompi import aborts_counted, mpi_abort
 from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS, ray_worker
 
 Event = dict[str, Any]
@@ -143,7 +144,7 @@ def launcher_exit(text: str) -> Event | None:
         how = "stopped sending heartbeats" if "heartbeat timeout" in text else "was set to ERROR"
         return {"kind": "process_exit", "subkind": "jax_task_error", "rank": _int(m.group(1)), "exit_code": None,
                 "error_message": f"JAX's coordination service: task {m.group(1)} {how}"}
-    return launcher_report(text) or ray_worker(text)
+    return launcher_report(text) or ray_worker(text) or mpi_abort(text)
 
 
 def fatal_signal(text: str) -> Event | None:
@@ -167,7 +168,7 @@ def _ompi_signal(text: str) -> Event | None:
     processes taking the same signal are counted (queries/_incident.sql ``signal_alike``)."""
     m = P.OMPI_SIGNAL.search(text) if "] Signal: " in text else None
     if m is None:
-        return None
+        return aborts_counted(text)
     return {"kind": "native_signal", "subkind": "ompi", "nccl_host": m.group(1), "pid": _int(m.group(2)),
             "exit_code": -int(m.group(4)), "error_message": f"{m.group(3)} ({m.group(4)})", "_no_rank": True}
 

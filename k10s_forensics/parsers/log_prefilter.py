@@ -102,6 +102,9 @@ _EVENT_LITERALS = (
     r"Process name: (?:\[|\d)",
     r"noticed that process rank",
     r"\] Signal: [A-Z]",
+    # Open MPI's MPI_Abort help text and its count of the processes that sent it too (log_ompi.py)
+    r"MPI_ABORT was invoked on rank",
+    r"more process(?:es)? (?:have|has) sent help message",
     r"terminated with (?:signal|exit code|the following error)",
     r"monitoredBarrier",
     r"wait timeout after",
