@@ -57,8 +57,11 @@ _NODE_TAGS = ("pdsh", "sky logs", "det logs", "compose logs")
 _DET_RANK = re.compile(r"^\[rank=(\d{1,7})\] \|\|")
 #: a launcher inside the task naming its processes: mp.spawn's ``Process 2 terminated with …``, torchrun's ``local_rank: 1``
 _NAMES_PROCESS = re.compile(r"\b(?:[Pp]rocess (\d{1,5}) terminated|local_rank: (\d{1,5}))")
-#: at least this share of the non-blank lines carry the tag
+#: at least this share of the non-blank lines carry the tag; half for a tag no other line can look like (SkyPilot's
+#: ``(worker1, rank=1, pid=P, ip=A) ``, Determined's ``[<time>] <8 hex> ``), whose CLI prints lines of its own
+#: between them (``ERROR: Job 1 failed with return code list: [0, 1]``) that a short paste holds a good share of
 _MIN_SHARE = 0.9
+_MIN_SHARE_OWN = {"sky logs": 0.5, "det logs": 0.5}
 _MAX_TAGS = 4096
 
 
@@ -98,7 +101,7 @@ def _tagged(text: str) -> tuple[str, list[tuple[str | None, str]]] | None:
             m = rx.match(ln)
             hits += m is not None
             out.append((_tag_of(m), _rest(m, ln)) if m else (None, ln))
-        if nonblank and hits >= _MIN_SHARE * nonblank:
+        if nonblank and hits >= _MIN_SHARE_OWN.get(what, _MIN_SHARE) * nonblank:
             return what, out
     return None
 
@@ -144,6 +147,17 @@ def _nodes(tags: list[str], inner: dict[str, tuple[set[int], set[int]]]) -> list
     return [s if s is not None else next(rest) for s in slots]
 
 
+def _sky_nodes(name: str, per_tag: dict[str, list[str]]) -> tuple[list[tuple[str, str]], str] | None:
+    """SkyPilot's nodes at the rank their tag names (``rank=1``: node 1), a node whose lines the paste lacks left empty."""
+    count = max(int(t) for t in per_tag) + 1
+    if count > _MAX_TAGS:
+        return None
+    shown = ", ".join(sorted(per_tag, key=int)[:4]) + (", ..." if len(per_tag) > 4 else "")
+    of = "" if len(per_tag) == count else f" of {count}"
+    return [(f"{name}: sky logs {n}", "\n".join(per_tag.get(str(n), []))) for n in range(count)], \
+        f"sky logs: one node per task ({len(per_tag)}{of}: {shown})"
+
+
 def split_launcher(name: str, text: str) -> tuple[list[tuple[str, str]], str] | None:
     """``text`` as one ``(name, text)`` per node (node order) and how it was split, or None (see the module doc)."""
     found = _tagged(text)
@@ -165,6 +179,8 @@ def split_launcher(name: str, text: str) -> tuple[list[tuple[str, str]], str] | 
         return None  # no worker's rank, at most one container of processes (a launcher's report, the other's exit): one log
     if len(tags) > _MAX_TAGS or not (what in _NODE_TAGS or any(_holds_processes(t, per_tag[t], inner[t]) for t in tags)):
         return None
+    if what == "sky logs" and tags != ["0"]:
+        return _sky_nodes(name, per_tag)
     if len(tags) == 1:  # one task ran every process (or one host's lines): the tag is no rank
         return [(name, "\n".join(per_tag[tags[0]]))], f"{what}: one task ({tags[0]}), its tag taken off"
     order = sorted(tags, key=_natural) if what == "sky logs" else _det_order(tags, per_tag) if what == "det logs" else _nodes(tags, inner)
