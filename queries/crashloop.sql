@@ -16,9 +16,11 @@
 --   FAILED. k/N attempts left") and failed again. Each failure is keyed by its root cause
 --   (CUDA OOM, fatal Xid before any plain exit; exits of ranks whose NCCL collective failed
 --   first are victims) and first failing rank; container deaths (a full framebuffer names
---   the rank and a CUDA OOM) when the logs are silent. A failure ends after 2 minutes of
---   quiet or when a rank in it fails again. The signature that repeats names the culprit and
---   counts the loops. Critical when the same rank fails the same way at least twice.
+--   the rank and a CUDA OOM) when the logs are silent; a rank that failed alike with others
+--   (an incident of no single culprit: every rank's same exception) is its pod's failure, not
+--   its rank's. A failure ends after 2 minutes of quiet or when a rank in it fails again.
+--   The signature that repeats names the culprit and counts the loops. Critical when the
+--   same rank fails the same way at least twice.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
 --   cause VARCHAR              -- repeating failure: cuda-oom, host-oom, xid-<code>, exit-<code>
@@ -63,6 +65,16 @@ log_failures AS (  -- failures in the logs; a rank whose NCCL collective failed 
     SELECT job_key, rank, pod_key, node, gpu_uuid, ts, 'xid-' || xid, coalesce(left(line, 300), 'Xid ' || xid), NULL
     FROM k10s_xid_event WHERE fatal AND job_key IS NOT NULL
 ),
+log_alike AS (  -- a rank's exit inside an incident where it failed alike with other ranks and no single culprit was named
+                -- (k10s_incident's together_ranks: every rank's same exception in each attempt of a restarted job): the
+                -- first exit the launcher reported is no rank's own repeating failure; the failure keeps its pod, not its rank
+    SELECT f.* REPLACE (CASE WHEN EXISTS (SELECT 1 FROM k10s_incident i WHERE i.job_key = f.job_key AND len(i.culprit_ranks) = 0
+                                            AND list_contains(i.together_ranks, f.rank)
+                                            AND f.ts BETWEEN i.first_failure_at - INTERVAL 1 SECOND
+                                                         AND coalesce(i.abort_at, i.first_failure_at) + INTERVAL 5 SECOND)
+                             THEN NULL ELSE f.rank END AS rank)
+    FROM log_failures f
+),
 death_failures AS (  -- used only when the logs show no failure: container deaths, named by rank when its framebuffer was full
     SELECT d.job_key, coalesce(fb.rank, CASE WHEN d.nranks = 1 THEN d.ranks[1] END) AS rank, d.pod_key, d.node,
            coalesce(fb.gpu_uuid, (SELECT min(gpu_uuid) FROM k10s_rank r WHERE r.pod_uid = d.pod_uid AND d.nranks = 1)) AS gpu_uuid,
@@ -77,7 +89,7 @@ death_failures AS (  -- used only when the logs show no failure: container death
 ordered AS (
     SELECT *, coalesce(rank::VARCHAR, pod_key, '?') AS who,
            row_number() OVER (PARTITION BY job_key ORDER BY ts, sig LIKE 'exit-%', rank, pod_key, sig, line, node, gpu_uuid, previous) AS n
-    FROM (SELECT * FROM log_failures UNION ALL SELECT * FROM death_failures)
+    FROM (SELECT * FROM log_alike UNION ALL SELECT * FROM death_failures)
 ),
 walk AS (  -- failures, in time order: a new one after a 2-minute gap, or when a rank (pod) that
            -- already failed in this one fails again > 10 s later (a restarted process)

@@ -223,3 +223,28 @@ def test_network_silent_on_healthy(tmp_path, seed):
     g = gang(pods=5, per_pod=1)
     g["tcp_samples"] = _tcp(g, None, seed)
     assert by_rule(run(tmp_path, g, ["network"]), "network") == []
+
+
+def _attempt(g, t0, raisers):
+    """One attempt of a 4-rank torchrun job: ``raisers`` raise the same KeyError, the rest see a peer's connection close;
+    torchrun then reports each rank's exit status 1."""
+    logs = []
+    for r in range(4):
+        if r in raisers:
+            logs.append(_log(g, r, "python_exception", t0 + 0.1 * r, subkind="raised", error_type="KeyError", error_message="'labels'"))
+        else:
+            logs.append(_log(g, r, "python_exception", t0 + 1, subkind="teardown", error_type="RuntimeError",
+                             error_message="Connection closed by peer [127.0.0.1]:48348"))
+        logs.append(_log(g, r, "torchrun_failure", t0 + 2 + 0.1 * r, exit_code=1))
+    return logs
+
+
+def test_crashloop_of_ranks_failing_alike_names_no_rank(tmp_path):
+    """Every attempt's every rank raising the same exception (the incident: no single culprit) is a crash loop of the
+    pods, not of the rank torchrun reported first (one rank raising in each attempt stays that rank's loop: the
+    twenty-first set's restart runs in tests/test_torch_runs.py)."""
+    g = gang(pods=4, per_pod=1)
+    g["log_events"] = _attempt(g, 60, range(4)) + _attempt(g, 80, range(4))
+    g["log_events"].append(_log(g, 0, "worker_group_restart", 70, attempts_left=0, attempts_max=1))
+    (f,) = by_rule(run(tmp_path, g, ["crashloop"], minutes=10), "crashloop")
+    assert (f["ranks"], f["pods"], f["cause"], f["severity"]) == ([], ["team-a/llama-worker-0"], "exit-1", "critical")

@@ -46,6 +46,7 @@ import torch_scenarios17
 import torch_scenarios18
 import torch_scenarios19
 import torch_scenarios20
+import torch_scenarios21
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -133,6 +134,7 @@ SCENARIOS = [
     *torch_scenarios18.scenarios(S),  # the eighteenth: other launchers and output options at new sizes and positions (held out)
     *torch_scenarios19.scenarios(S),  # the nineteenth: wrapper launchers at new sizes and positions, new fault wordings (held out)
     *torch_scenarios20.scenarios(S),  # the twentieth: store timeouts at setup where some ranks never start (held out)
+    *torch_scenarios21.scenarios(S),  # the twenty-first: restarts of one rank, a DCP save one rank cannot write, compute hangs (held out)
 ]
 
 
