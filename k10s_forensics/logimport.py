@@ -6,7 +6,8 @@ support ticket or an issue thread. ``import_logs`` turns them into an ordinary b
 layer + manifest, then rebuilt), so every rule, the report and the views read them as they
 read a capture:
 
-* one **node** per log source when several are given (the order given is the node rank),
+* one **node** per log source when several are given (the order given is the node rank, unless the sources' own
+  tagged lines place each at a node of its own: ``parsers.log_rank_order``),
   or, for one source holding many ranks' lines, lines **routed** to the node of the global
   rank their prefix names (``[rank12]:``, ``[rank=12]``, mpirun ``[1,12]<stderr>:``, srun
   ``12:``); a NCCL ``host:pid:tid [dev]`` line goes to the node of its host (placed by a
@@ -46,6 +47,7 @@ from k10s_forensics.parsers.log_paste import repair_paste
 from k10s_forensics.parsers.log_paths import path_names, source_name
 from k10s_forensics.parsers.log_exports import split_export
 from k10s_forensics.parsers.log_pod_prefix import split_files, split_source
+from k10s_forensics.parsers.log_rank_order import BY_RANK_LINES, rank_order
 from k10s_forensics.parsers.k8s_runtime import (ASSUMED, IMPORTED_ANNOTATION, LAYOUT_LABEL,  # the parser reads what the importer writes
                                                  ORDER_LABEL, ORDER_UNKNOWN)
 
@@ -246,6 +248,9 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     layout.job, layout.namespace = job, namespace
     if by_pod:
         layout.hints["nodes"] = by_pod
+    # logs in the order a tool numbered them (srun's %t): each at the node its lines' global ranks name (log_rank_order)
+    elif order := rank_order(sources, layout.nproc_per_node):
+        sources, layout.hints["nodes"] = [sources[i] for i in order], BY_RANK_LINES
     if layout.nproc_per_node > MAX_GUESSED_NPROC and not nproc_per_node:
         raise InputError(f"the log names rank {layout.world_size - 1} but not how many processes each node ran: "
                          "pass --nproc-per-node (and --world-size)")

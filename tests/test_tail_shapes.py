@@ -10,6 +10,8 @@ import pytest
 import tail_shapes
 from k10s_forensics.parsers.log_export_records import Record
 from k10s_forensics.parsers.log_exports import read_export
+from k10s_forensics.parsers.log_layout import LogSource
+from k10s_forensics.parsers.log_rank_order import rank_order
 
 T = "2026-11-28T12:05:03.010223000Z"
 
@@ -63,11 +65,40 @@ def test_json_values_that_are_no_sterns_records_are_no_export(text):
     assert found is None or not any(isinstance(r, Record) and r.pod for r in found[1])
 
 
+_TABLE = "  rank      : {} (local_rank: {})\n  exitcode  : -9 (pid: 25318)\n"
+
+
+def _logs(*texts: str) -> list[LogSource]:
+    return [LogSource(f"nid{1200 + 8 * i:06d}-{i}.out", t) for i, t in enumerate(texts)]
+
+
+@pytest.mark.parametrize("texts,want", [
+    # srun's task 0 ran node 1 (ranks 2, 3): each file at the node its tagged lines name
+    (("[rank2]: x\n[rank3]: y\n", "[rank0]: x\n[rank1]: y\n"), [1, 0]),
+    # a node that left names no rank of its own: the node left over
+    (("rank 5/6 initialised\n", "[rank2]: x\n", "[rank0]: x\n[rank1]: y\n"), [2, 1, 0]),
+    # no tagged line, but the failure table's global rank (rank 1 of 2 per node: node 0)
+    (("step 4\n", "step 4\n" + _TABLE.format(1, 1)), [1, 0]),
+    # already in node order: the order given stands
+    (("[rank0]: x\n", "[rank2]: x\n"), None),
+    # a file whose ranks span two nodes (a later round reassigned them): the order given stands
+    (("[rank2]: x\n[rank0]: y\n", "[rank1]: x\n"), None),
+    # two files claiming one node, or a node past the files given: the order given stands
+    (("[rank1]: x\n", "[rank0]: x\n"), None),
+    (("[rank4]: x\n", "[rank0]: x\n"), None),
+    # no file names a rank
+    (("step 4\n", "step 5\n"), None),
+])
+def test_files_a_tool_numbered_are_placed_by_their_lines_ranks(texts, want):
+    assert rank_order(_logs(*texts), 2) == want
+
+
 #: recorded runs read in one analysis (tests/bundle_batch.py): the culprit on a worker node in ppextjson (as generated it
-#: named a wrong rank: no line had its pod) and in srun's ``%N-%t`` files whose name order is not the ranks' (the lines'
-#: own ranks place the nodes), a common-mode control in stern's JSON lines. Rancher's per-pod files read as the
+#: named a wrong rank: no line had its pod) and in srun's ``%N-%t`` files whose name order is not the ranks' (a restart;
+#: the lines' own ranks place the nodes, where it named rank 2 crash-looping beside rank 3 as generated), a common-mode
+#: control in stern's JSON lines. Rancher's per-pod files read as the
 #: Dashboard's download (tests/test_pane_shapes.py), so no run of theirs is added here (the suite's time)
-SAMPLE = {"srun-output-host-task": "2.14.1/t10-trun-weights-only-rank3",
+SAMPLE = {"srun-output-host-task": "2.13.0/t10-trun-restart-exit0-then-keyerror-rank3",
           "stern-ppextjson": "2.14.1/t10-trun-weights-only-rank3",
           "stern-json": "2.13.0/t10-trun-common-mode-eval-subprocess"}
 

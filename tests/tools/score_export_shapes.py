@@ -12,7 +12,8 @@ tests/viewer_shapes.py; ``--family tracker``: ClearML's console, OpenSearch Dash
 console copy of tests/tracker_shapes.py; ``--family pane``: the Kubernetes Dashboard's log download, Lens's pod log pane
 copied with its timestamps, a Kubeflow Pipelines step's log pane, a Databricks TorchDistributor driver's output of tests/pane_shapes.py); ``--family follow``: kubetail coloured and plain, Grafana Explore's Logs panel copied with its unique
 labels, a Katib trial's metrics-logger-and-collector sidecar of tests/follow_shapes.py; ``--family tail``: stern's
-``--output json`` and ``ppextjson``, Rancher's pod log download, srun's ``%N-%t`` files of tests/tail_shapes.py).
+``--output json`` and ``ppextjson``, Rancher's pod log download, srun's ``%N-%t`` files of tests/tail_shapes.py;
+``--family download``: Headlamp's pod log download, its default 100 lines and all of them, of tests/download_shapes.py).
 
 Each shape's files go through ``k10s import-logs`` with no option (``import_logs`` as the CLI calls
 it) and are scored with torch_runs_kit.score against the run's truth, beside the run's plain pod
@@ -38,6 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import chat_shapes  # noqa: E402
+import download_shapes  # noqa: E402
 import console_shapes  # noqa: E402
 import export_shapes  # noqa: E402
 import job_shapes  # noqa: E402
@@ -69,7 +71,8 @@ _FAMILIES = {"export": lambda run: export_shapes.shapes(run.stamped()),
              "tracker": lambda run: tracker_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
              "pane": lambda run: pane_shapes.shapes(run.stamped(), run.truth["nproc_per_node"], run.truth["exit_codes"]),
              "follow": lambda run: follow_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
-             "tail": lambda run: tail_shapes.shapes(run.stamped(), run.truth["nproc_per_node"])}
+             "tail": lambda run: tail_shapes.shapes(run.stamped(), run.truth["nproc_per_node"]),
+             "download": lambda run: download_shapes.shapes(run.stamped(), run.truth["nproc_per_node"])}
 _FAMILY = _FAMILIES["export"]
 
 
@@ -172,7 +175,8 @@ def main() -> int:
                          "tracker: ClearML's console, OpenSearch Dashboards' CSV report, a Vertex AI console copy (tests/tracker_shapes.py); "
                          "pane: the Kubernetes Dashboard's log download, Lens's log pane with timestamps, a Kubeflow Pipelines step log, a Databricks TorchDistributor driver (tests/pane_shapes.py); "
                          "follow: kubetail, a Grafana Explore panel copied with its labels, a Katib trial's metrics collector (tests/follow_shapes.py); "
-                         "tail: stern --output json / ppextjson, Rancher's pod log download, srun's %%N-%%t files (tests/tail_shapes.py)")
+                         "tail: stern --output json / ppextjson, Rancher's pod log download, srun's %%N-%%t files (tests/tail_shapes.py); "
+                         "download: Headlamp's pod log download, 100 lines and all (tests/download_shapes.py)")
     ap.add_argument("--shapes", default=None)
     ap.add_argument("--json", help="write each run's readings here as they come (JSON lines)")
     ap.add_argument("--every", type=int, default=1, help="only every N-th run (a sample, in load order)")
@@ -183,7 +187,7 @@ def main() -> int:
     module = {"export": export_shapes, "launcher": launcher_shapes, "job": job_shapes, "session": session_shapes, "store": store_shapes,
               "platform": platform_shapes, "console": console_shapes, "chat": chat_shapes,
               "viewer": viewer_shapes, "tracker": tracker_shapes, "pane": pane_shapes, "follow": follow_shapes,
-              "tail": tail_shapes}[args.family]
+              "tail": tail_shapes, "download": download_shapes}[args.family]
     names = [s for s in (args.shapes or ",".join(module.SHAPES)).split(",") if s]
     runs = [r for r in load_runs() if args.k in r.id][::args.every]
     rows = []
