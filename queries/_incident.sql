@@ -607,13 +607,17 @@ nccl_unplaced AS (  -- NCCL's report that the communicator itself failed (`unhan
                     -- `host:pid` prefix), in a pod import-logs made up from a paste: the pod's rank's only by the importer's
                     -- guess. The collective it failed in is every member's, so where nothing says why in a rank's own line
                     -- (the first failure is an exit status or this NCCL line) a launcher's exit status beside it is only the
-                    -- first member it saw exit: no single culprit (docs/rules.md, "Real incidents batch 51")
+                    -- first member it saw exit: no single culprit (docs/rules.md, "Real incidents batch 51"). Not where the
+                    -- launcher reports another process's end as its teardown (srun's `task 1: Killed` after task 0's exit
+                    -- 1): it saw every member end, and the one exit of its own is the one failure
     SELECT i.job_key, i.incident, min(i.subkind) AS subkind
     FROM k10s_incident_line i
     WHERE i.role = 'own' AND i.cause = 'nccl-error' AND i.rank IS NULL AND i.local_rank IS NULL AND i.pid IS NULL
       AND i.incarnation_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
       AND EXISTS (SELECT 1 FROM k10s_incident_line x WHERE x.job_key = i.job_key AND x.incident = i.incident
                   AND x.role = 'own' AND x.kind IN ('torchrun_failure', 'process_exit') AND x.exit_code IS DISTINCT FROM 0)
+      AND NOT EXISTS (SELECT 1 FROM k10s_incident_line v WHERE v.job_key = i.job_key AND v.incident = i.incident
+                      AND v.role = 'victim' AND v.kind IN ('torchrun_failure', 'process_exit'))
     GROUP BY ALL
 ),
 spans AS (

@@ -18,7 +18,9 @@ it, and the two together do (with the space the cut fell on, or without one when
   error returns are read, session 18, such a cut loses an event);
 * mpirun's notice of a process's signal, wrapped by a mail or a terminal anywhere after its start: ``mpirun noticed
   that process rank 6 with PID 25353 on node hpc1`` | ``exited on signal 11 (Segmentation fault).`` (real incidents
-  batch 52, the Open MPI mailing-list archive).
+  batch 52, the Open MPI mailing-list archive);
+* msrun's analysis of a failed MindSpore job, its node list cut off by a terminal's width: ``… Time out nodes are`` |
+  ``['3']`` (real incidents batch 50 under tests/test_paste_wordings.py's ``wrap-100``).
 
 A terminal that wraps at its width leaves the space it cut on at the start of the next piece
 (``… failed (exitcode: -6)`` | `` local_rank: 0 (pid: 223) of binary: …``, real incidents batch 25): one
@@ -41,6 +43,7 @@ WORDINGS = (
     ("[PG ", re.compile(r"\[PG (?:ID )?\d{1,6} (?:PG GUID [^\]\n]{1,80}? )?Rank \d{1,7}\] [A-Z]")),
     ("] NCCL", re.compile(r"\] NCCL (?:INFO|WARN|TRACE|ABORT) ")),
     ("noticed that process rank", re.compile(r"noticed that process rank \d{1,7} with PID \S{1,40} on node \S{1,253} exited on signal \d")),
+    ("Time out nodes are", re.compile("Time out nodes are \\[['\u2018\u2019]")),
 )
 #: a start that is only that wording's when the line ends so (NCCL's ``host:pid:tid [dev] NCCL`` prefix and nothing after)
 _LINE_ENDS = {"] NCCL": re.compile(r"\S+:\d+:\d+ \[\d{1,3}\] NCCL ?$")}
