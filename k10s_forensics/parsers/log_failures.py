@@ -155,9 +155,14 @@ def fatal_signal(text: str) -> Event | None:
     m = P.FAULTHANDLER.search(text) if "Fatal Python error: " in text else None
     if m is not None:
         return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
+    return _glog_signal(text) or _ompi_signal(text) or aborts_counted(text)
+
+
+def _glog_signal(text: str) -> Event | None:
+    """glog's handler (Paddle's processes): the signal and the pid it ends."""
     m = P.GLOG_SIGNAL.search(text) if ") received by PID " in text else None
-    if m is None:  # glog's handler (Paddle): the signal and the pid it ends
-        return _ompi_signal(text)
+    if m is None:
+        return None
     pid = int(m.group(2)) if m.group(2).isdigit() else None  # a pasted log may mask it
     return {"kind": "process_exit", "subkind": "glog_signal", "pid": pid, "exit_code": -P.GLOG_SIGNALS[m.group(1)]}
 
@@ -168,7 +173,7 @@ def _ompi_signal(text: str) -> Event | None:
     processes taking the same signal are counted (queries/_incident.sql ``signal_alike``)."""
     m = P.OMPI_SIGNAL.search(text) if "] Signal: " in text else None
     if m is None:
-        return aborts_counted(text)
+        return None
     return {"kind": "native_signal", "subkind": "ompi", "nccl_host": m.group(1), "pid": _int(m.group(2)),
             "exit_code": -int(m.group(4)), "error_message": f"{m.group(3)} ({m.group(4)})", "_no_rank": True}
 

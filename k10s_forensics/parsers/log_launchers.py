@@ -219,8 +219,6 @@ def paddle_aborted(text: str) -> list[Event]:
     as those ranks' own failure and the whole world as no single culprit."""
     m = PADDLE_ABORT.search(text) if "was aborted" in text else None
     ranks = sorted({int(r) for r in m.group(1).replace(" ", "").split(",") if r}) if m else []
-    if len(ranks) > 65536:
-        return []
     which = f"trainer process rank {ranks[0]} was" if len(ranks) == 1 else f"trainer processes of ranks {', '.join(map(str, ranks))} were"
     return [{"kind": "process_exit", "subkind": "paddle_abort", "rank": r, "exit_code": None,
              "error_message": f"Paddle's launcher: {which} aborted (exit status not in this line)"} for r in ranks]
