@@ -198,7 +198,8 @@ def logs_viewer(text: str) -> list[Record | str] | None:
             continue
         if line.rstrip() == "}":  # the entry's end, at the margin
             rec = from_object(entry[0]) if len(entry) == 1 else None
-            out.append(rec) if rec is not None else None
+            if rec is not None:
+                out.append(rec)
             entry = None
             continue
         field = _VIEWER_FIELD.match(line)
