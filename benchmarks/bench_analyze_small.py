@@ -87,13 +87,18 @@ def build_inputs(folder: Path, every: int, with_samples: bool = False) -> list[P
     sys.path.insert(0, str(ROOT / "tests"))
     from incident_kit import incident_bundle, load_corpus
 
+    from k10s_forensics.errors import InputError
+
     from k10s_forensics.rebuild.pool import ensure_tables
     from k10s_forensics.store.bundle import Bundle
 
     corpus = ROOT / "tests" / "data" / "real-incidents"
     paths = []
     for case in sorted(load_corpus(corpus), key=lambda c: c.incident)[::every]:
-        bundle = incident_bundle(folder / case.incident, case, (corpus / case.incident / "log.txt").read_text(encoding="utf-8"))
+        try:
+            bundle = incident_bundle(folder / case.incident, case, (corpus / case.incident / "log.txt").read_text(encoding="utf-8"))
+        except InputError:  # an incident the importer refuses (a NOT_YET case): no bundle to time
+            continue
         ensure_tables(bundle)
         paths.append(bundle.path)
     k10s = [sys.executable, "-m", "k10s_forensics"]

@@ -35,6 +35,8 @@ def build(out: Path, every: int, extra: Path | None) -> None:
     from incident_kit import incident_bundle, load_corpus
     from torch_runs_kit import import_run, load_runs, podlog_run
 
+    from k10s_forensics.errors import InputError
+
     bundles = out / "bundles"
     bundles.mkdir(parents=True, exist_ok=True)
     for src in sorted(p for p in (ROOT / "sample-bundles").iterdir() if p.is_dir()):
@@ -49,7 +51,10 @@ def build(out: Path, every: int, extra: Path | None) -> None:
     corpus = ROOT / "tests" / "data" / "real-incidents"
     for case in load_corpus(corpus)[::every]:
         text = (corpus / case.incident / "log.txt").read_text(encoding="utf-8")
-        incident_bundle(bundles / f"corpus-{case.incident}", case, text)
+        try:
+            incident_bundle(bundles / f"corpus-{case.incident}", case, text)
+        except InputError:  # an incident the importer refuses (a NOT_YET case): no bundle to compare
+            continue
     print(len(list(bundles.iterdir())), "bundles in", bundles)
 
 

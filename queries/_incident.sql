@@ -284,7 +284,8 @@ classified AS (
             WHEN kind = 'python_traceback' AND rank_resolved IS NOT NULL AND NOT rank_said_more THEN 'python-exception'
             -- ncclInvalidUsage: the program's misuse of NCCL (or two ranks on one GPU), which every rank
             -- running the same code and configuration meets alike (common_mode below)
-            WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError', 'ncclInvalidUsage') THEN 'nccl-error'
+            -- Cray MPICH's fatal `Other MPI error` of a rank (its network layer failed: parsers/log_mpich.py), as NCCL's system error
+            WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError', 'ncclInvalidUsage', 'mpich_other') THEN 'nccl-error'
             WHEN kind IN ('torchrun_failure', 'process_exit') AND (subkind NOT IN ('exit_code') OR kind = 'torchrun_failure') THEN
                 CASE
                     WHEN status = -9 AND NOT was_sigtermed THEN 'host-oom-kill'

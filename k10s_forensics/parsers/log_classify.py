@@ -28,6 +28,7 @@ from k10s_forensics.parsers.log_comm_lines import process_group as _pg
 from k10s_forensics.parsers.log_comm_lines import remote_error as _remote
 from k10s_forensics.parsers.log_comm_lines import to_int as _int
 from k10s_forensics.parsers.log_comm_lines import watchdog as _watchdog
+from k10s_forensics.parsers.log_mpich import mpich_fatal as _mpich_fatal
 from k10s_forensics.parsers.log_normalize import Normalized, is_masked, normalize
 from k10s_forensics.parsers.log_pods import pod_status as _pod_status
 from k10s_forensics.parsers.log_launchers import paddle_aborted as _paddle_aborted
@@ -187,7 +188,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
         events = [ev] if ev else _identity(text)
     if not events:
         norm = norm if norm is not None else normalize(text)
-        ev = (_nccl_other(text) or _py_exception(norm.text, norm.rank is not None or norm.local_rank is not None)
+        ev = (_nccl_other(text) or _mpich_fatal(text) or _py_exception(norm.text, norm.rank is not None or norm.local_rank is not None)
               or _logged_uncaught(norm.text))
         events = [ev] if ev else []
     return _finish(text, events, norm)

@@ -104,6 +104,8 @@ _EVENT_LITERALS = (
     r"\] Signal: [A-Z]",
     # Open MPI's MPI_Abort help text and its count of the processes that sent it too (log_ompi.py)
     r"MPI_ABORT was invoked on rank",
+    # Cray MPICH's report of a rank's fatal MPI error (log_mpich.py)
+    r"MPICH ERROR \[Rank",
     r"more process(?:es)? (?:have|has) sent help message",
     r"terminated with (?:signal|exit code|the following error)",
     r"monitoredBarrier",

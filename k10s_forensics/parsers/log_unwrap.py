@@ -21,6 +21,9 @@ _RECORD = re.compile(
     r"|(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
     # a C++ backtrace's frame (c10::Error's ``Exception raised from …``: ``frame #6: c10d::TCPStore::doGet(…) + 0x2a (…)``)
     r"|frame #\d{1,4}: "
+    # Slurm's own lines (``srun: error: nid001097: task 5: …``, ``slurmstepd: error: *** STEP … CANCELLED …``) and Cray
+    # MPICH's fatal-error report (``MPICH ERROR [Rank 5] …``): each starts a line of its own, never a wrapped row's tail
+    r"|(?:srun|slurmstepd|salloc|sbatch): |MPICH ERROR \[Rank \d"
     # Go controllers (the training operators, kube components): logrus time="…", zap's epoch seconds
     r"|(?:time|ts)=\"?\d{4}-\d\d-\d\d|\d{10}(?:\.\d{1,9})?\s|\d\.\d{1,17}e\+09\s"
     r"|[A-Za-z0-9][\w.-]{0,252}:\d+:\d+ \[\d+\]|[\w.-]{1,253}: [\w.-]{1,253}:\d+:\d+ \[)"
