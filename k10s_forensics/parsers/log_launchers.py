@@ -50,6 +50,13 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   rank (msrun exports it as ``RANK_ID``); how the process ended is not said. Two or more nodes in one list timed out
   together: no one rank is named; a node id that is not a number (MindSpore's own, when msrun assigns none) is no rank.
 
+* ``kubectl exec``'s own line when the command it ran in a pod ends non-zero, ``command terminated with exit code
+  137`` (real incidents batch 56): read only where the line carries a launcher's rank tag (horovodrun's
+  ``[0]<stderr>:``, mpirun's ``--tag-output`` ``[1,0]<stderr>:``), i.e. a launcher that starts each rank through
+  ``kubectl exec`` (Horovod's elastic runner on Kubernetes) and relays that rank's stream: the exit status of that
+  rank's process (128 + N: killed by signal N). Untagged, the line is a launcher's own ``kubectl exec`` of a daemon
+  (MPIJob's ``kubexec.sh`` starting ``orted`` in a worker pod), which holds ranks the line does not list: no rank.
+
 * HPE Cray PALS' ``mpiexec`` (Aurora, Polaris, Sunspot; real incidents batch 34) on each process of the job that
   ended, in the order it saw them: ``x4512c5s2b0n0: rank 6 exited with code 1`` (an exit status) and ``rank 0 died
   from signal 11 and dumped core`` / ``rank 11 died from signal 15`` (a signal, with a core file or not). The number
@@ -74,10 +81,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from k10s_forensics.parsers.log_normalize import MASK
+from k10s_forensics.parsers.log_normalize import MASK, normalize
 
 Event = dict[str, Any]
 
+#: kubectl exec on the command it ran in a pod (the line's whole text once a launcher's rank tag is taken off)
+KUBECTL_EXEC_EXIT = re.compile(r"^command terminated with exit code (\d{1,3})\s*$")
 #: Composer's launcher: ``Rank 2 crashed with exit code -7.`` / ``Global rank 0 (PID 208865) exited with code -11``
 COMPOSER_EXIT = re.compile(r"\b(?:Global rank|Rank) (\d{1,7}) (?:\(PID (\d{1,10})\) exited|crashed) with (?:exit )?code (-?\d{1,3})\b")
 FIRST_PROCESS = re.compile(r"Process name: (?:\[\[\d+,\d+\],(\d+)\]|\[[^\]\s@]{1,300}@\d+,(\d+)\]|(\d{1,7})\s*$)")
@@ -155,6 +164,9 @@ def launcher_report(text: str) -> Event | None:
     paddle = _paddle(text) if "Container rank" in text else None
     if paddle:
         return paddle
+    kexec = _kubectl_exec(text) if "command terminated with exit code " in text else None
+    if kexec:
+        return kexec
     for sub, rx in SRUN_STEP_END if ("srun: " in text or "STEP " in text) else ():
         if rx.search(text):
             return {"kind": "step_end", "subkind": sub, "_no_rank": True}
@@ -163,6 +175,13 @@ def launcher_report(text: str) -> Event | None:
         if m:
             return {"kind": "launch_failed", "subkind": sub, "error_message": f"{m.group(1)}: {m.group(2)}"[:300], "_no_rank": True}
     return None
+
+
+def _kubectl_exec(text: str) -> Event | None:
+    """kubectl exec's exit status of a rank's command, on a line a launcher tagged with that rank (None untagged)."""
+    norm = normalize(text)
+    m = KUBECTL_EXEC_EXIT.match(norm.text) if norm.rank is not None else None
+    return {"kind": "process_exit", "subkind": "kubectl_exec", "exit_code": int(m.group(1))} if m else None
 
 
 def _pals(text: str) -> Event | None:
