@@ -34,6 +34,20 @@ SILENT_IN_PASTE = "a rank missing from the paste reads as silent (never-joined);
 
 #: Expectations we do not meet, with why (strict: a case that starts passing must leave).
 NOT_YET: dict[str, str] = {
+    # batch 58
+    "DeepSpeed-7319-two-node-rank10-traceback-only-oom":
+        "only `[rank10]:`-tagged traceback frames are pasted, neither the header nor the exception line: a frame line is "
+        "no event (HLLM-40's shape); the same shape is a control in DeepSpeed-6737 ('the error is (from one rank)'), so "
+        "naming the one rank with frames would name that control's rank 22",
+    "LlamaFactory-8868-progress-glued-rank1-traceback-two-gpus":
+        "rank 1 is right (its `Traceback` glued to the tqdm bar); the excerpt ends inside the stack and the CUDA OOM is "
+        "said only in the thread's title: `python-exception` is all the log can say (Qwen3-VL-2001's shape)",
+    "LlamaFactory-10367-loss-dicts-step128-rank0-traceback-oom":
+        "rank 0 is right (its `Traceback` glued to the step-128 bar); the exception line is outside the excerpt and the "
+        "OOM is in the thread's title only: `python-exception` is all the log can say",
+    "ms-swift-5292-info-glued-rank1-traceback-step0-oom":
+        "rank 1 is right; the excerpt ends inside rank 1's stack and the OOM is in the thread's title only: "
+        "`python-exception` is all the log can say",
     # batch 57
     "archer2-docs-ucx-reg-mr-rank1534-isend-abort":
         "the quoted output names rank 1534 and its node but no layout (no processes per node, no world size): the "
