@@ -73,7 +73,10 @@ UNION ALL BY NAME
 -- (rank_joining, subkind store_barrier), a waiting one with the world size and how many workers have
 -- arrived ("... for rank: r, key: store_based_barrier_key:k (world_size=N, worker_count=c, ...)"). Per
 -- barrier key, the ranks of the world never seen reaching it, when exactly as many as the highest count
--- says are missing, never joined (subkind store_barrier, as store_clients)
+-- says are missing, never joined (subkind store_barrier, as store_clients). A rank the count leaves out
+-- that says in its own line it is initializing (PyTorch Lightning's "Initializing distributed:
+-- GLOBAL_RANK: r, ...", any rank_joining but this barrier's) did reach init_process_group: the count is of
+-- a split store (another host, two rank 0s), not of missing ranks, and the barrier names no one
 SELECT b.job_key, -1 AS reporter, w.rank, 'store_barrier' AS subkind, NULL::BIGINT AS seq_num, b.ts, NULL::VARCHAR AS pg, b.world
 FROM (SELECT job_key, barrier, min(ts) AS ts, max(nranks) AS world, max(arrived) AS joined,
              list(DISTINCT rank ORDER BY rank) FILTER (WHERE rank IS NOT NULL) AS seen
@@ -85,6 +88,8 @@ FROM (SELECT job_key, barrier, min(ts) AS ts, max(nranks) AS world, max(arrived)
      (SELECT unnest(range(0, 65536)) AS rank) w
 WHERE b.world BETWEEN 2 AND 65536 AND b.joined < b.world AND w.rank < b.world AND NOT list_contains(b.seen, w.rank)
   AND len(list_filter(b.seen, lambda r: r < b.world)) = b.joined
+  AND NOT EXISTS (SELECT 1 FROM k10s_log j WHERE j.job_key = b.job_key AND j.kind = 'rank_joining' AND j.subkind <> 'store_barrier'
+                  AND j.rank_resolved < b.world AND NOT list_contains(b.seen, j.rank_resolved))
 UNION ALL BY NAME
 -- Horovod 0.20's stall warning lists, per stalled tensor, the ranks READY with it (horovod_ready): the
 -- job's ranks ready for none of a line's tensors never submitted them (subkind horovod_missing, as the
