@@ -265,6 +265,8 @@ def derive(ctx) -> None:
                 ctx.emit("log_events", streams)
             heads = head_events(table.select(["_row", "body"]), meta_table)  # a body that begins inside a failure record
             if heads is not None:
+                if heads["ts"].null_count:  # a pasted body: its first line's time is the API's, which it has not
+                    ctx.issue(SOURCE, NO_TS, None, RAW_FILE, count=heads["ts"].null_count)
                 ctx.emit("log_events", heads)
             con.unregister("hits_arrow")
     finally:
