@@ -700,6 +700,36 @@ root_unseen AS (  -- the first failure is an entry torchrun's table lists under 
       AND NOT EXISTS (SELECT 1 FROM k10s_incident_line r WHERE r.job_key = f.job_key AND r.incident = f.incident
                       AND r.kind = 'torchrun_failure' AND r.subkind = 'root_cause')
 ),
+head_cut AS (  -- the first failure is a rank known only by its launcher's exit status (tier 2: torchrun's `failed (exitcode:
+              -- 1)`, its failure table, srun's `Exited with exit code 1`) in a log that begins inside a victim's failure
+              -- record (parsers/log_head.py: its first line a traceback's header or frame, and that traceback ends in a
+              -- teardown error, `Connection closed by peer`), that report the first after the cut:
+              -- the log was cut at its head mid-incident, and the rank's own error, or an earlier failure, may lie above
+              -- the cut (a victim's `Connection closed by peer`, another rank's first error): not known to be the first
+              -- (docs/rules.md, "Session 22: head-cut logs")
+    SELECT f.job_key, f.incident, any_value(h.subkind) AS head_subkind
+    FROM first f JOIN k10s_log h ON h.raw_row = f.raw_row AND h.kind = 'log_head' AND h.line_no < f.line_no
+    WHERE f.kind IN ('torchrun_failure', 'process_exit')
+      -- an exit status alone, or a SIGTERM read as from outside the job because no agent's SIGTERM to its pid is in the
+      -- log (outside_sigterm): above the cut, that SIGTERM line may have been
+      AND (f.tier = 2 OR f.cause = 'sigterm')
+      -- the traceback the log begins in (its header or a frame) ends in a victim's teardown error: the incident was under way
+      AND coalesce((SELECT arg_min(e.subkind, e.line_no) FROM k10s_log e WHERE e.raw_row = h.raw_row
+                     AND e.kind = 'python_exception' AND e.line_no > h.line_no) = 'teardown', false)
+      AND (SELECT count(*) FROM k10s_log a WHERE a.raw_row = f.raw_row AND a.kind = 'torchrun_failure' AND a.subkind = 'agent'
+           AND a.line_no > h.line_no AND a.line_no <= f.line_no) <= 1
+      -- unless an error that says why (tier 1: an exception, a CUDA error, naming no rank) is still in the cut log above the
+      -- report: the report may be of that error's process (decided's cause reads it so), which the cut did not hide
+      AND NOT EXISTS (SELECT 1 FROM own o WHERE o.job_key = f.job_key AND o.incident = f.incident AND o.raw_row = f.raw_row
+                      AND o.tier = 1 AND o.line_no < f.line_no)
+      -- unless every other rank of the job is seen torn down in the incident (a victim's line of its own: its agent's
+      -- SIGTERM, a teardown error, a watchdog): whatever the cut hid, the one rank left failed first
+      AND (SELECT count(DISTINCT v.rank_eff) FROM k10s_incident_line v WHERE v.job_key = f.job_key AND v.incident = f.incident
+           AND v.role = 'victim' AND v.rank_eff IS NOT NULL AND v.rank_eff <> f.rank_eff)
+          < greatest(coalesce((SELECT j.n FROM job_ranks j WHERE j.job_key = f.job_key), 0),  -- the job's ranks, or more seen
+                     (SELECT count(DISTINCT a.rank_eff) FROM k10s_incident_line a WHERE a.job_key = f.job_key)) - 1
+    GROUP BY ALL
+),
 nccl_alike AS (  -- two or more processes whose NCCL call failed at the same site with the same code (NCCL's error
                  -- return, `host:pid:tid [dev] NCCL INFO init.cc:1929 -> 2`: the process is its host:pid, no rank): they
                  -- failed alike (a pasted pid masked: the process is its host's CUDA device, `[2]`, `[3]`). A process that
@@ -813,10 +843,12 @@ decided AS (
         sg.sig AS signal_name,
         nu.job_key IS NOT NULL AND f.tier = 2 AS nccl_unplaced, nu.subkind AS nccl_unplaced_subkind,
         ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, aa.job_key IS NOT NULL AS all_aborted,
+        hc.job_key IS NOT NULL AND len(t.ranks) = 1 AS head_cut, hc.head_subkind,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
         CASE WHEN rl.job_key IS NOT NULL THEN []::BIGINT[]
              WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
-                  AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (nl.job_key IS NOT NULL AND f.tier = 2)
+                  AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (hc.job_key IS NOT NULL AND len(t.ranks) = 1)
+                  AND NOT (nl.job_key IS NOT NULL AND f.tier = 2)
                   AND NOT (sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure'))
                   AND NOT (nu.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
@@ -853,6 +885,7 @@ decided AS (
     LEFT JOIN subset_alike sa USING (job_key, incident)
     LEFT JOIN launcher_subset ls USING (job_key, incident)
     LEFT JOIN root_unseen ru USING (job_key, incident)
+    LEFT JOIN head_cut hc USING (job_key, incident)
     LEFT JOIN all_aborted aa USING (job_key, incident)
     LEFT JOIN relayed_apart rl USING (job_key, incident)
     LEFT JOIN nccl_unplaced nu USING (job_key, incident)
@@ -865,7 +898,7 @@ SELECT
     d.job_key, d.incident, d.cause,
     d.culprit_ranks,
     list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r) AND NOT list_contains(d.together_ranks, r)
-                                        AND NOT (d.root_unseen AND r = d.first_rank)) AS victim_ranks,
+                                        AND NOT ((d.root_unseen OR d.head_cut) AND r = d.first_rank)) AS victim_ranks,
     d.together_ranks,
     CASE WHEN d.cause IS NULL THEN 'none'
          WHEN len(d.culprit_ranks) = 0 THEN 'none'
@@ -889,6 +922,11 @@ SELECT
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
          WHEN d.root_unseen THEN 'torchrun lists rank ' || d.first_rank || ' under "Failures:", beside a Root Cause entry the paste does not hold: '
               || 'another worker failed too, unseen: no single culprit'
+         WHEN d.head_cut THEN 'rank ' || d.first_rank || CASE WHEN d.cause = 'sigterm' THEN '''s SIGTERM is read as from outside the job only because no launcher''s SIGTERM to it is seen'
+                                                               ELSE ' is known only by its exit status' END
+              || ', in a log cut at its head mid-incident (its first line '
+              || CASE d.head_subkind WHEN 'frame' THEN 'inside a victim''s traceback' ELSE 'a victim''s traceback' END
+              || '): its own error, its launcher''s SIGTERM, or an earlier failure may lie above the cut: no single culprit'
          WHEN d.nccl_several THEN d.nccl_processes || ' processes report the same NCCL failure (' || d.nccl_site || ') in lines that name no rank; rank '
               || d.first_rank || CASE WHEN d.first_kind = 'python_traceback' THEN '''s traceback, cut before its exception,' ELSE '''s exit status' END
               || ' may be any of theirs: no single culprit'
@@ -908,6 +946,7 @@ SELECT
     END AS no_culprit_reason,
     d.first_failure_at, d.abort_at, d.hang_started_at, d.node_wide AND len(d.culprit_ranks) > 1 AS node_wide,
     d.first_rank, d.first_pod, d.first_node, d.first_gpu, d.first_subkind, d.error_type, d.error_message,
+    d.head_cut,
     x.xid, x.xid_meaning, k.kernel_line,
     coalesce(d.first_line, d.unranked_line) AS first_line,
     d.pods,
@@ -915,7 +954,7 @@ SELECT
     -- ranks that failed together are no victims of their own failure, and no job has more victims than ranks
     -- besides its failing ones (a SIGTERMed pid the log ties to no rank may be a rank already seen)
     least(len(list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r) AND NOT list_contains(d.together_ranks, r)
-                                        AND NOT (d.root_unseen AND r = d.first_rank)))
+                                        AND NOT ((d.root_unseen OR d.head_cut) AND r = d.first_rank)))
           + d.unresolved_sigterms,
           -- (a failure no line ties to a rank is still one process's own: never its victim)
           coalesce(greatest(js.gpus - greatest(len(d.culprit_ranks) + len(d.together_ranks), CASE WHEN d.cause IS NULL THEN 0 ELSE 1 END), 0),

@@ -97,7 +97,10 @@ failed AS (  -- errors before the collective timed out
            -- an exit status its own "Connection closed/reset by peer" explains (within a minute before) is a victim's
            AND NOT EXISTS (SELECT 1 FROM k10s_peer_closed p WHERE p.job_key = l.job_key AND p.rank = l.rank_resolved
                            AND p.incarnation_uid IS NOT DISTINCT FROM l.incarnation_uid
-                           AND p.ts BETWEEN l.ts - INTERVAL 60 SECOND AND l.ts)))
+                           AND p.ts BETWEEN l.ts - INTERVAL 60 SECOND AND l.ts)
+           -- nor the exit status the first-failure reading found in a log cut at its head mid-incident (k10s_incident's
+           -- head_cut: the rank's own error, or an earlier failure, may lie above the cut)
+           AND NOT EXISTS (SELECT 1 FROM k10s_incident hc WHERE hc.job_key = l.job_key AND hc.head_cut AND hc.first_rank = l.rank_resolved)))
       AND l.ts <= i.t_first AND l.ts >= i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) - INTERVAL 15 MINUTE
     GROUP BY l.job_key, l.rank_resolved
     UNION ALL

@@ -148,6 +148,7 @@ EXPECTED_INCIDENTS: dict[str, list[tuple[str, dict]]] = {
         ("watchdog_exception_summary", dict(rank=5, subkind="dump_signal", seq_num=None, last_enqueued_seq=79209, last_completed_seq=79196, pg="0(default_pg)")),
     ],
     "incidents/ms-swift-9112-two-gpu-sft/log.txt": [
+        ("log_head", dict(subkind="frame", line_no=1)),  # the paste begins inside rank 1's traceback (parsers/log_head.py)
         oom(1, 1, 674.0, 79.14 * GIB, 100.75, 79.03 * GIB),
         sigterm(92385),
         ("torchrun_failure", dict(local_rank=1, exit_code=1, pid=92386, subkind="agent")),

@@ -136,7 +136,9 @@ EXPECTED_LOGS: dict[str, list[tuple[str, dict]]] = {
         ("torchrun_failure", dict(rank=None, local_rank=0, exit_code=-9, pid=3041437, subkind="agent")),
     ],
     "logs/torchrun-childfailederror_multiple-failures_pla-issue18_truncated.log": [
-        table(r, r, 1, 3669030 + r, "failures", T(2023, 9, 4, 10, 10, 23)) for r in (1, 2, 3)
+        # the paste begins inside the launcher's own traceback (a frame of run.py): parsers/log_head.py
+        ("log_head", dict(subkind="frame", line_no=1)),
+        *(table(r, r, 1, 3669030 + r, "failures", T(2023, 9, 4, 10, 10, 23)) for r in (1, 2, 3)),
     ],
     "logs/torchrun-childfailederror_no-other-failures_traceback_colossalai-issue3571_truncated.log": [
         ("torchrun_failure", dict(rank=None, local_rank=0, exit_code=1, pid=130182, subkind="agent")),

@@ -32,6 +32,7 @@ from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers import log_prefilter as PF, scratch
 from k10s_forensics.parsers.log_lines import LINE_CHARS, BodyAssembler, fallback_ts
 from k10s_forensics.parsers.log_sql import CANDIDATES_SQL, EVENTS_SQL, LONG_LINE, STEPS_SQL, WITH_EVENTS_SQL
+from k10s_forensics.parsers.log_head import head_events
 from k10s_forensics.parsers.log_streams import stream_events
 
 SOURCE = "logs"
@@ -262,6 +263,11 @@ def derive(ctx) -> None:
             streams = stream_events(table.select(["_row", "body"]), meta_table)  # whose own output the body shows
             if streams is not None:
                 ctx.emit("log_events", streams)
+            heads = head_events(table.select(["_row", "body"]), meta_table)  # a body that begins inside a failure record
+            if heads is not None:
+                if heads["ts"].null_count:  # a pasted body: its first line's time is the API's, which it has not
+                    ctx.issue(SOURCE, NO_TS, None, RAW_FILE, count=heads["ts"].null_count)
+                ctx.emit("log_events", heads)
             con.unregister("hits_arrow")
     finally:
         con.close()

@@ -1,0 +1,91 @@
+"""Where a log body begins, when it begins inside a failure record: a log cut at its head (a viewer's or the pod
+log API's last N lines, ``kubectl logs --tail``, a paste that starts mid-incident).
+
+A launcher's exit report (torchrun's ``failed (exitcode: 1) local_rank: 0``, its failure table's ``exitcode : 1``)
+names a rank whose own error, when it printed one, lies above the report in the same log. Where the log's first
+line is already inside a failure record, the lines above the cut may have held that error, and an earlier failure:
+the rank's exit status alone does not make it the first to fail (queries/_incident.sql, ``head_cut``; docs/rules.md,
+"Session 22: head-cut logs"). One ``log_head`` event per body that holds a launcher's exit report (``exitcode``),
+at its first non-blank line, when that line is (after the API's timestamp, torchx's ``role/N`` replica prefix and a
+``[rankN]:`` / ``[defaultN]:`` / ``[N]:`` tag):
+
+* ``frame``: a traceback's frame (``  File "…", line N, in f``), its source line or caret marker (an indented line
+  with a frame or a marker within the next two lines) — the traceback's header was cut;
+* ``traceback``: a traceback's header (``Traceback (most recent call last):``) — a record begins at the first line.
+
+The rules read whose error ends that traceback: only a victim's teardown error (``Connection closed by peer``: the
+incident was already under way) makes the log one cut mid-incident. A paste that begins with the agent's
+``closing signal SIGTERM`` lines or inside the launcher's own ``ChildFailedError`` traceback is the launcher's report
+of the failure, as users paste it, not a cut inside the incident: neither is marked.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from k10s_forensics.parsers.log_streams import _api_ts
+
+_API_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d) ")
+#: torchx's replica prefix (``trainer/0 ``), torchrun's ``--tee`` local rank (``[1]:``, ``[default1]:``), torch's ``[rank1]:``
+_TAG = re.compile(r"^(?:[A-Za-z][\w.-]{0,62}/\d{1,5} )?(?:\[(?:default)?\d{1,5}\]:)?(?:\[rank\d{1,5}\]:)?")
+_FRAME = re.compile(r'^\s+File "[^"\n]+", line \d+')
+_CARET = re.compile(r"^\s+[~^]{3,}\s*$")
+_SOURCE = re.compile(r"^\s{4,}\S")
+_HEADER = re.compile(r"^Traceback \(most recent call last\):\s*$")
+#: how far into a body its first lines are looked for (a body of blank lines is not read to its end)
+_HEAD_CHARS = 4000
+
+
+def _strip(line: str) -> str:
+    return _TAG.sub("", _API_TS.sub("", line.rstrip("\r"), count=1), count=1)
+
+
+def head_kind(lines: list[str]) -> str | None:
+    """The ``log_head`` subkind for a body's first non-blank line and the two after it (``lines``), or None."""
+    if not lines:
+        return None
+    first = _strip(lines[0])
+    if _FRAME.match(first) or _CARET.match(first):
+        return "frame"
+    if _HEADER.match(first.lstrip()):
+        return "traceback"
+    if _SOURCE.match(first) and any(_FRAME.match(_strip(n)) or _CARET.match(_strip(n)) for n in lines[1:3]):
+        return "frame"
+    return None
+
+
+def head_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | None:
+    """``log_head`` rows of ``log_events`` for ``table`` (``_row``, ``body``); None when no body begins in a record."""
+    table = table.filter(pc.fill_null(pc.match_substring(table["body"], "exitcode"), False))
+    rows, kinds, nos, texts = [], [], [], []
+    for row, body in zip(table["_row"].to_pylist(), table["body"].to_pylist()):
+        head = (body or "")[:_HEAD_CHARS].split("\n")
+        first = next((i for i, line in enumerate(head) if _strip(line).strip()), None)
+        if first is None:
+            continue
+        kind = head_kind([line for line in head[first:first + 3] if _strip(line).strip()])
+        if kind is not None:
+            rows.append(row)
+            kinds.append(kind)
+            nos.append(first + 1)
+            texts.append(head[first].rstrip("\r"))
+    if not rows:
+        return None
+    index = pc.index_in(pa.array(rows, pa.int64()), value_set=meta_table["_row"])
+    cols = {
+        "ts": pa.array([_api_ts(t) for t in texts], pa.timestamp("us", tz="UTC")),
+        "kind": pa.array(["log_head"] * len(rows), pa.string()),
+        "subkind": pa.array(kinds, pa.string()),
+        "line": pa.array([_API_TS.sub("", t, count=1)[:200] for t in texts], pa.string()),
+        "line_no": pa.array(nos, pa.int64()),
+        "raw_row": pa.array(rows, pa.int64()),
+    }
+    for name in ("namespace", "pod", "pod_uid", "container", "node", "previous"):
+        cols[name] = pc.take(meta_table[name], index)
+    return pa.table(cols)
+
+
+__all__ = ["head_events", "head_kind"]
