@@ -67,18 +67,11 @@ STORE_HOST_UNSEEN = ("mp.spawn on tcp:// init, ranks 1 and 3 late: rank 0, the s
                      "says which ranks never came: no one is named")
 _T19 = {f"{v}/t19-ds-1x4-crit-abort-rank3": DS_LAST_CMD for v in ("2.13.0", "2.14.1")} | {
     f"{v}/t20-spawn-1x4-late-ranks1-3": STORE_HOST_UNSEEN for v in ("2.13.0", "2.14.1")}
-RESTART_NEVER_REFORMED = ("rank 2 left with exit status 0 (its peers saw the connection close) and torchrun's restart never "
-                          "re-formed: node 1's new workers timed out on rank 0's gloo address (an unprefixed `DistStoreError: wait "
-                          "timeout … keys: /attempt1/0//cpu//0/0`), node 0's in connectFullMesh; the restarted rank 2's exit 1 in "
-                          "its agent's report is read as its own failure (rank 2 named, `python-exception`, not `never-joined`); "
-                          "taking that exit as the store wait's teardown leaves no one named, since the silent-peer reading "
-                          "counts the later attempt's report and store waits against rank 2 (docs/rules.md, twenty-second set)")
-_T22 = {"2.14.1/t22-trun-2x2-restarts1-exit0-rank2": RESTART_NEVER_REFORMED}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
-               **_T7, **_T11, **_T13, **_T17, **_T18["import"], **_T19, **_T22},
+               **_T7, **_T11, **_T13, **_T17, **_T18["import"], **_T19},
     "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
-               **_T7, **_T11, **_T13, **_T17, **_T18["podlog"], **_T19, **_T22},
+               **_T7, **_T11, **_T13, **_T17, **_T18["podlog"], **_T19},
 }
 
 
