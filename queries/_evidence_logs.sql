@@ -469,6 +469,10 @@ SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num,
 --     seq_num BIGINT, op_type VARCHAR, ts TIMESTAMPTZ, detail VARCHAR
 CREATE OR REPLACE TEMP TABLE k10s_logs_lost_peer_ev AS
 WITH
+restarted AS (  -- logs whose torchrun agent reported failed workers more than once (it restarted them): its first report
+    SELECT raw_row, min(line_no) AS first_report FROM k10s_log
+    WHERE kind = 'torchrun_failure' AND subkind = 'agent' GROUP BY raw_row HAVING count(*) > 1
+),
 lost_peer AS (  -- every rank of the job but one raised "the connection closed" (a peer process ended) and
                 -- that one is nowhere: no line, no exit in its launcher's failure report although that
                 -- launcher reported (it was alive), or, no launcher reporting in the job, a process of its own
@@ -495,7 +499,10 @@ lost_peer AS (  -- every rank of the job but one raised "the connection closed" 
            OR (r.pod_ranks > 1 AND EXISTS (SELECT 1 FROM k10s_log f WHERE f.incarnation_uid = r.pod_uid AND f.kind = 'timer_reaped')))
       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = r.job_key AND x.rank_resolved = r.rank
                       AND x.kind IN ('python_exception', 'python_traceback', 'torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom',
-                                     'nccl_error_other', 'nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary'))
+                                     'nccl_error_other', 'nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary')
+                      -- a line of a restarted attempt (after its agent's first report, in a log where the agent reported
+                      -- again) says nothing of how the rank ended in the attempt its peers saw it leave
+                      AND NOT EXISTS (SELECT 1 FROM restarted rs WHERE rs.raw_row = x.raw_row AND x.line_no > rs.first_report))
       AND r.job_key NOT IN (SELECT job_key FROM k10s_gloo_wait)
     GROUP BY r.job_key
     HAVING count(*) = 1

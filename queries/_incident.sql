@@ -159,6 +159,29 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
     HAVING bool_and(x.rank_resolved IS NULL AND x.pid IS NULL)
        AND bool_and(x.kind = 'nccl_remote_error' OR (x.kind = 'python_exception' AND x.subkind = 'teardown'))
     UNION
+    -- a restarted attempt's failing worker (its agent's `failed (exitcode: 1) local_rank: N (pid: P)` after an earlier
+    -- report of the same agent: torchrun restarted the workers) above which every exception since that earlier report
+    -- names no process and says another failed (the new group's store wait on a peer's address timing out, gloo's
+    -- `Connect timeout`): that attempt never re-formed; its exit status is that teardown's, no failure of its own
+    -- (docs/rules.md, "Real launcher runs, twenty-second set")
+    SELECT f.job_key, f.rank FROM (
+        SELECT l.job_key, l.raw_row, l.line_no, coalesce(l.rank_resolved, pr.rank) AS rank,
+               lag(l.line_no) OVER (PARTITION BY l.raw_row ORDER BY l.line_no) AS since
+        FROM l LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
+        WHERE l.kind = 'torchrun_failure' AND l.subkind = 'agent' AND l.exit_code > 0
+    ) f
+    JOIN k10s_log x ON x.raw_row = f.raw_row AND x.line_no > f.since AND x.line_no < f.line_no
+            AND (x.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+                 OR (x.kind = 'nccl_desync' AND x.subkind = 'store_wait'))
+    WHERE f.rank IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM l y WHERE y.job_key = f.job_key AND y.rank_resolved = f.rank
+                      AND y.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
+    GROUP BY f.job_key, f.rank
+    -- a store wait's rank is the peer whose key it waited for, not the rank that printed it
+    HAVING bool_and((x.kind = 'nccl_desync' AND x.subkind = 'store_wait')
+                    OR (x.rank_resolved IS NULL AND x.pid IS NULL
+                        AND (x.kind = 'nccl_remote_error' OR (x.kind = 'python_exception' AND x.subkind = 'teardown'))))
+    UNION
     -- mp.spawn's report of a process whose error (the exception its traceback ends on, no other between) is gloo's
     -- rendezvous key wait (`-- Process 2 terminated with the following error:` … `DistStoreError: wait timeout after
     -- 20000ms, keys: /default_pg/0//cpu//0/0`): the process waited for a peer's address, torn down (docs/rules.md, "Session 20")

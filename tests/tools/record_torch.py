@@ -47,6 +47,7 @@ import torch_scenarios18
 import torch_scenarios19
 import torch_scenarios20
 import torch_scenarios21
+import torch_scenarios22
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -135,6 +136,7 @@ SCENARIOS = [
     *torch_scenarios19.scenarios(S),  # the nineteenth: wrapper launchers at new sizes and positions, new fault wordings (held out)
     *torch_scenarios20.scenarios(S),  # the twentieth: store timeouts at setup where some ranks never start (held out)
     *torch_scenarios21.scenarios(S),  # the twenty-first: restarts of one rank, a DCP save one rank cannot write, compute hangs (held out)
+    *torch_scenarios22.scenarios(S),  # the twenty-second: a rank's child OOM-killed, a truncated checkpoint, lazy gloo, preemption (held out)
 ]
 
 
