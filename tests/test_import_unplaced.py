@@ -74,3 +74,18 @@ def test_an_untagged_failure_is_charged_to_no_named_rank(tmp_path):
     """The untagged traceback sits in the first named rank's pod only because the paste put it first."""
     bundle, _ = import_logs([LogSource("log.txt", TRACEBACK + "[rank1500]: step 1\n[rank2000]: step 1\n")], tmp_path / "b", now=NOW)
     assert not [n for n in _named(bundle) if n[2]]
+
+
+def test_real_logs_without_a_layout_name_their_rank(tmp_path):
+    """The corpus's two logs whose ranks pass 1024 with no layout (ARCHER2's quote, E3SM's srun-labelled abort),
+    imported with no option: each names its one rank, on no node."""
+    from pathlib import Path
+
+    corpus = Path(__file__).parent / "data" / "real-incidents"
+    for case, rank, cause in (("archer2-docs-ucx-reg-mr-rank1534-isend-abort", 1534, "nccl-error"),
+                              ("e3sm-8699-perlmutter-srun-rank2047-device-unavailable", 2047, "cuda-error")):
+        text = (corpus / case / "log.txt").read_text(encoding="utf-8")
+        bundle, layout = import_logs([LogSource("log.txt", text)], tmp_path / case, now=NOW)
+        assert layout.placed == [rank]
+        assert [r[0] for r in _ranks(bundle)] == [rank] and _ranks(bundle)[0][2] is None
+        assert [(n[1], n[2]) for n in _named(bundle)] == [(cause, [rank])]
