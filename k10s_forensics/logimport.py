@@ -42,6 +42,7 @@ from k10s_forensics.parsers.log_launcher_prefix import split_launcher
 from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_time import dated_ts
 from k10s_forensics.parsers.log_notebook import notebook_text
+from k10s_forensics.parsers.log_unplaced import UNPLACED, route_named, unplaced_layout
 from k10s_forensics.parsers.log_newest_first import ORDER_UNKNOWN as LINE_ORDER_UNKNOWN
 from k10s_forensics.parsers.log_paste import repair_paste
 from k10s_forensics.parsers.log_paths import path_names, source_name
@@ -135,8 +136,8 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
         return {"spec": {"containers": [{"name": "pytorch", "resources": {"limits": {"nvidia.com/gpu": gpus}}}]}}
 
     specs: dict[str, Any] = {"Master": {"replicas": 1, "template": template()}}
-    if layout.nodes > 1:
-        specs["Worker"] = {"replicas": layout.nodes - 1, "template": template()}
+    if max(layout.nodes, layout.world_size if layout.placed else 0) > 1:  # unplaced: the world's pods, the named ones listed
+        specs["Worker"] = {"replicas": max(layout.nodes, layout.world_size if layout.placed else 0) - 1, "template": template()}
     job_uid = f"imported-{namespace}-{job}"
     bodies: list[dict[str, Any]] = [{
         "apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
@@ -144,22 +145,22 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
         "spec": {"pytorchReplicaSpecs": specs, "nprocPerNode": gpus},
         "status": {"startTime": iso(started), "conditions": [{"type": "Running", "status": "True"}]},
     }]
-    for node_rank in range(layout.nodes):
+    for i, node_rank in enumerate(layout.placed or range(layout.nodes)):
         name, rtype = _pod_name(job, node_rank), ("master" if node_rank == 0 else "worker")
-        env = {"PET_NODE_RANK": node_rank, "PET_NPROC_PER_NODE": layout.nproc_per_node, "PET_NNODES": layout.nodes,
+        env = {"PET_NODE_RANK": node_rank, "PET_NPROC_PER_NODE": layout.nproc_per_node, "PET_NNODES": layout.world_size // layout.nproc_per_node if layout.placed else layout.nodes,
                "WORLD_SIZE": layout.world_size}
         pod_ip = f"10.{200 + node_rank // 62500}.{node_rank // 250 % 250}.{node_rank % 250 + 2}"
         labels = {"training.kubeflow.org/job-name": job, "training.kubeflow.org/replica-type": rtype,
                   "training.kubeflow.org/replica-index": str(0 if node_rank == 0 else node_rank - 1),
-                  **({LAYOUT_LABEL: ASSUMED} if assumed else {}), **({ORDER_LABEL: ORDER_UNKNOWN} if unordered else {})}
-        source = sources[node_rank] if node_rank < len(sources) else None
+                  **({LAYOUT_LABEL: ASSUMED} if assumed else {LAYOUT_LABEL: UNPLACED} if layout.placed else {}), **({ORDER_LABEL: ORDER_UNKNOWN} if unordered else {})}
+        source = sources[i] if i < len(sources) else None
         pod_ann = dict(annotations, **({"k10s.io/imported-from": source} if source else {}))
         bodies.append({
             "apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": name, "namespace": namespace, "uid": f"imported-{name}", "labels": labels, "annotations": pod_ann,
                          "creationTimestamp": iso(started),
                          "ownerReferences": [{"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "name": job, "uid": job_uid, "controller": True}]},
-            "spec": {"nodeName": f"node-{node_rank}", "containers": [{
+            "spec": {**({} if layout.placed else {"nodeName": f"node-{node_rank}"}), "containers": [{
                 "name": "pytorch", "resources": {"limits": {"nvidia.com/gpu": gpus}},
                 "env": [{"name": k, "value": str(v)} for k, v in env.items()]}]},
             "status": {"phase": "Running", "podIP": pod_ip, "podIPs": [{"ip": pod_ip}], "startTime": iso(started),
@@ -251,16 +252,18 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     # logs in the order a tool numbered them (srun's %t): each at the node its lines' global ranks name (log_rank_order)
     elif order := rank_order(sources, layout.nproc_per_node):
         sources, layout.hints["nodes"] = [sources[i] for i in order], BY_RANK_LINES
-    if layout.nproc_per_node > MAX_GUESSED_NPROC and not nproc_per_node:
-        raise InputError(f"the log names rank {layout.world_size - 1} but not how many processes each node ran: "
-                         "pass --nproc-per-node (and --world-size)")
+    if layout.nproc_per_node > MAX_GUESSED_NPROC and not nproc_per_node:  # each named rank a pod, node unknown
+        if len(sources) != 1 or not (layout := unplaced_layout(layout, sources)).placed:
+            raise InputError(f"{layout.world_size} ranks, no rank named to import on its own, and not how many processes "
+                             "each node ran: pass --nproc-per-node (and --world-size)")
     if layout.nodes > 4096:
         raise InputError(f"{layout.nodes} nodes inferred; pass --nproc-per-node to say how many processes each node ran")
     if len(sources) == 1 and not split:
         bodies = [sources[0].text] + [""] * (layout.nodes - 1)
     elif len(sources) == 1:
         src = sources[0]
-        routed = route_lines(src.lines, layout.nproc_per_node, layout.nodes, src.line_ranks)
+        routed = (route_named(src.lines, src.line_ranks, layout.placed) if layout.placed
+                  else route_lines(src.lines, layout.nproc_per_node, layout.nodes, src.line_ranks))
         bodies = ["\n".join(src.lines[i] for i in idx) for idx in routed]
     else:
         bodies = [s.text for s in sources] + [""] * (layout.nodes - len(sources))
@@ -278,9 +281,9 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
         meta = body["metadata"]
         writer.add("objects", {"captured_at": ended, "api_version": body["apiVersion"], "kind": body["kind"],
                                "namespace": meta.get("namespace"), "name": meta["name"], "uid": meta["uid"], "body": json.dumps(body)})
-    for node_rank, body in enumerate(bodies):
+    for node_rank, body in zip(layout.placed or range(layout.nodes), bodies):
         name = _pod_name(job, node_rank)
-        writer.add("logs", {"captured_at": ended, "node": f"node-{node_rank}", "namespace": namespace, "pod": name,
+        writer.add("logs", {"captured_at": ended, "node": None if layout.placed else f"node-{node_rank}", "namespace": namespace, "pod": name,
                             "pod_uid": f"imported-{name}", "container": "pytorch", "previous": False, "body": body, "error": None})
     stamp = iso(now)
     writer.record_collector({"name": "logs", "status": "ok", "started_at": stamp, "finished_at": stamp, "rows": len(bodies),

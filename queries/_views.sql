@@ -253,8 +253,9 @@ LEFT JOIN k10s_rank r ON r.pod_uid = e.m_pod_uid AND (
     -- has died`: the caller that awaited the actor prints it, never the dead process)
     OR (e.eff_rank IS NULL AND e.eff_local IS NULL AND e.nranks = 1 AND le.subkind IS DISTINCT FROM 'launcher_last_cmd'
         AND NOT (le.subkind = 'ray_worker_died' AND le.pid IS NULL)
-        -- (nor a pod whose one process import-logs assumed: nothing said how many processes its node ran)
-        AND r.rank_source IS DISTINCT FROM 'assumed')
+        -- (nor a pod whose one process import-logs assumed: nothing said how many processes its node ran; nor one it
+        -- made for a rank the log named on no node: its untagged lines are where the paste put them, not that rank's)
+        AND coalesce(r.rank_source NOT IN ('assumed', 'named-ranks'), true))
 );
 
 -- k10s_job_log: container log lines of training-job pods (no dmesg): what the log rules

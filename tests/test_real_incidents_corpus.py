@@ -49,10 +49,6 @@ NOT_YET: dict[str, str] = {
         "rank 1 is right; the excerpt ends inside rank 1's stack and the OOM is in the thread's title only: "
         "`python-exception` is all the log can say",
     # batch 57
-    "archer2-docs-ucx-reg-mr-rank1534-isend-abort":
-        "the quoted output names rank 1534 and its node but no layout (no processes per node, no world size): the "
-        "importer asks for --nproc-per-node rather than guess 1535 processes on one node (MAX_GUESSED_NPROC); given it, "
-        "Cray MPICH's `MPICH ERROR [Rank 1534] … Fatal error in PMPI_Isend: Other MPI error` names rank 1534 (nccl-error)",
     "gist-thuningxu-horovod-mpirun-np2-stall-rank1-missing":
         "only rank 0's Horovod stall header survives the excerpt (the `[missing ranks: …]` list below it is cut): the header "
         "is printed by the coordinator, rank 0, whether or not it submitted itself (horovod-534: `[missing ranks: 0]`), so "

@@ -42,9 +42,14 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     sources = [s for path in logs for s in read_sources(path)]
     bundle, layout = import_logs(sources, out_dir, nproc_per_node=nproc_per_node, world_size=world_size, nodes=nodes,
                                  job=job, namespace=namespace, split=split)
-    how = ", ".join(f"{k} from {v}" for k, v in layout.hints.items())
-    click.echo(f"wrote {bundle.path}: job {layout.namespace or namespace}/{layout.job or job}, {layout.nodes} node(s) x {layout.nproc_per_node} process(es), "
+    how = ", ".join(f"{k} from {v}" for k, v in layout.hints.items() if k != "placement")
+    named = ", ".join(map(str, (layout.placed or [])[:8])) + (f", … ({len(layout.placed)} in all)" if len(layout.placed or []) > 8 else "")
+    shape = (f"rank(s) {named} named (a pod each, node unknown)" if layout.placed
+             else f"{layout.nodes} node(s) x {layout.nproc_per_node} process(es)")
+    click.echo(f"wrote {bundle.path}: job {layout.namespace or namespace}/{layout.job or job}, {shape}, "
                f"world size {layout.world_size} ({how})")
+    if layout.placed:
+        click.echo(layout.hints["placement"])
     if layout.rank_unknown:
         click.echo("no line numbers a rank, a process or a worker: a failure is reported without a rank "
                    "(pass --nproc-per-node 1 if the job ran one process)")

@@ -174,6 +174,7 @@ class Layout:
     job: str | None = None  # the job's name: --job, else the pods' own (kubectl logs --prefix)
     namespace: str | None = None  # the job's namespace: --namespace, else the one kubelet's log paths name
     rank_unknown: bool = False  # nothing gave the layout and no line numbers a rank: the one process is assumed
+    placed: list[int] | None = None  # nothing placed the ranks on nodes: the ranks named, a pod each (log_unplaced)
 
 
 def _max_found(texts: list[str], patterns) -> tuple[int | None, str | None]:

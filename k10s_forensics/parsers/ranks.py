@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from k10s_forensics.parsers.k8s_common import KUBEFLOW_KINDS, to_int
 from k10s_forensics.parsers.k8s_runtime import ASSUMED, LAYOUT_LABEL
+from k10s_forensics.parsers.log_unplaced import UNPLACED
 from k10s_forensics.parsers.pod_names import POD_NAME_SOURCE, with_name_identity
 from k10s_forensics.parsers.rank_gpus import _NEVER, dcgm_gpus, gpu_facts, incarnation_windows, order_gpus, rank_gpus, visible_devices
 from k10s_forensics.parsers.rank_identity import NO_RANK_ROLES, NODE_RANK_KEYS, env_node_rank, node_rank, nproc_of
@@ -58,8 +59,8 @@ def derive(ctx: "DeriveContext") -> None:
                 continue
             if pod.get("_from_name") and source.startswith("label:"):
                 source = POD_NAME_SOURCE
-            if json.loads(pod["labels_json"] or "{}").get(LAYOUT_LABEL) == ASSUMED:
-                source = ASSUMED
+            if json.loads(pod["labels_json"] or "{}").get(LAYOUT_LABEL) in (ASSUMED, UNPLACED):
+                source = json.loads(pod["labels_json"])[LAYOUT_LABEL]  # import-logs: assumed, or named by the log on no node
             nproc = nproc_of(pod, env, job, dcgm)
             if nproc is None:
                 ctx.issue("ranks", "nproc_per_node unknown (cpu or unresolvable)", f"{ns}/{pod['pod']}")
@@ -82,7 +83,7 @@ def derive(ctx: "DeriveContext") -> None:
                     "rank_source": source, "gpu_source": gpu_source if uuid else None,
                     "pci_bus_id": gpu_info.get(uuid, {}).get("pci") if uuid else None,
                     "pod_ip": pod["pod_ip"], "started_at": pod["started_at"], "finished_at": pod["finished_at"],
-                    "rank_confidence": "low" if source in (POD_NAME_SOURCE, ASSUMED) else "high",
+                    "rank_confidence": "low" if source in (POD_NAME_SOURCE, ASSUMED) else "medium" if source == UNPLACED else "high",
                 })
     ctx.emit("ranks", rows)
 

@@ -148,13 +148,15 @@ K8S_TABLES: tuple[TableDef, ...] = (
         ("replica_type", STR, "master/worker/launcher/node/..."),
         ("replica_index", I64, "index label within the replica type"),
         ("rank_source", STR, "env (RANK/PET_NODE_RANK), label (replica-index, job-completion-index, job-global-index), pod-name, "
-         "or assumed (import-logs: no layout given and no rank numbered in the log)"),
+         "assumed (import-logs: no layout given and no rank numbered in the log), "
+         "or named-ranks (import-logs: a rank the log named, no layout given to place it on a node: its pod is on no node)"),
         ("gpu_source", STR, "visible-devices, dcgm-pod-label, or null"),
         ("pci_bus_id", STR, "PCI bus id of gpu_uuid"),
         ("pod_ip", STR, ""),
         ("started_at", TS, "pod started_at"),
         ("finished_at", TS, "pod finished_at"),
-        ("rank_confidence", STR, "high: env or labels the cluster set; low: read from the pod's name or assumed (rank_source pod-name, assumed)"),
+        ("rank_confidence", STR, "high: env or labels the cluster set; medium: the rank a log named, its node unknown (named-ranks); "
+         "low: read from the pod's name or assumed (rank_source pod-name, assumed)"),
     ),
     declare(
         "events", "Kubernetes event", "raw/objects kind=Event (core/v1 and events.k8s.io/v1)",

@@ -1,0 +1,91 @@
+"""A log that names a high rank but not how the job was laid out (k10s_forensics/parsers/log_unplaced.py): imported
+with the ranks it names, each a pod of its own on an unknown node, so the analysis names the rank a line names and
+none it does not; a log (or an option) that gives the layout is read as before (real incidents batch 57: Cray
+MPICH's ``MPICH ERROR [Rank 1534] …`` was refused with a question)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import subprocess
+import sys
+
+import pyarrow.parquet as pq
+
+from k10s_forensics.analyze.runner import analyze
+from k10s_forensics.logimport import LogSource, import_logs
+from k10s_forensics.store.bundle import Bundle
+
+NOW = dt.datetime(2026, 11, 30, 3, 0, tzinfo=dt.timezone.utc)
+MPICH = ("MPICH ERROR [Rank 2050] [job id 7.0] [Mon Nov 30 02:58:48 2026] [unknown] [nid000042] - Abort(1) "
+         "(rank 2050 in comm 0): Fatal error in PMPI_Isend: Other MPI error, error stack:\n"
+         "PMPI_Isend(160)......: MPI_Isend(buf=0x1, count=3, MPI_DOUBLE_PRECISION, dest=7, tag=4, comm=0x84000004) failed\n"
+         "aborting job:\n")
+TRACEBACK = ("Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n    loss.backward()\n"
+             "RuntimeError: CUDA error: an illegal memory access was encountered\n")
+
+
+def _ranks(bundle: Bundle) -> list[tuple]:
+    rows = pq.read_table(f"{bundle.path}/tables/ranks.parquet").to_pylist()
+    return sorted((r["rank"], r["pod"], r["node"], r["rank_source"], r["rank_confidence"]) for r in rows)
+
+
+def _named(bundle: Bundle) -> list[tuple]:
+    return [(f["rule"], f["cause"], f["ranks"]) for f in analyze(bundle)["findings"] if f["severity"] in ("critical", "warning")]
+
+
+def test_cli_imports_a_high_rank_without_layout_and_says_so(tmp_path):
+    (tmp_path / "log.txt").write_text(MPICH)
+    done = subprocess.run([sys.executable, "-m", "k10s_forensics", "import-logs", "log.txt", "-o", "b"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "rank(s) 2050 named (a pod each, node unknown)" in done.stdout
+    assert "not how many processes each node ran" in done.stdout and "pass --nproc-per-node" in done.stdout
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    layout = next(c for c in manifest["collectors"] if c["name"] == "logs")["layout"]
+    assert "unknown" in layout["nodes"] and "pass --nproc-per-node" in layout["placement"]
+    bundle = Bundle.open(tmp_path / "b")
+    assert _ranks(bundle) == [(2050, "imported-worker-2049", None, "named-ranks", "medium")]
+    failure = next(f for f in analyze(bundle)["findings"] if f["rule"] == "rank-failure")
+    assert (failure["severity"], failure["cause"], failure["ranks"], failure["nodes"]) == ("warning", "nccl-error", [2050], [])
+
+
+def test_a_layout_given_is_read_as_before(tmp_path):
+    bundle, layout = import_logs([LogSource("log.txt", MPICH)], tmp_path / "opt", nproc_per_node=8, now=NOW)
+    assert (layout.placed, layout.nproc_per_node, layout.nodes) == (None, 8, 257)
+    bundle, layout = import_logs([LogSource("log.txt", "torchrun --nproc_per_node=8 train.py\n[rank2050]: hello\n")],
+                                 tmp_path / "log", now=NOW)
+    assert (layout.placed, layout.nproc_per_node, layout.hints["nproc_per_node"]) == (None, 8, "log: --nproc_per_node")
+    assert [r for r in _ranks(bundle) if r[0] == 2050] == [(2050, "imported-worker-255", "node-256", "env:PET_NODE_RANK", "high")]
+
+
+def test_each_named_rank_is_its_own_pod_and_lines_follow_their_tags(tmp_path):
+    text = "setup line\n[rank1500]: step 1\n[rank2000]: step 1\nuntagged after rank 2000\n[rank1500]: step 2\n"
+    bundle, layout = import_logs([LogSource("log.txt", text)], tmp_path / "b", now=NOW)
+    assert (layout.placed, layout.world_size) == ([1500, 2000], 2001)
+    rows = pq.read_table(f"{bundle.path}/raw/logs.parquet").to_pylist()
+    assert {r["pod"]: (r["node"], r["body"]) for r in rows} == {
+        "imported-worker-1499": (None, "setup line\n[rank1500]: step 1\n[rank1500]: step 2\n"),
+        "imported-worker-1999": (None, "[rank2000]: step 1\nuntagged after rank 2000"),
+    }
+
+
+def test_an_untagged_failure_is_charged_to_no_named_rank(tmp_path):
+    """The untagged traceback sits in the first named rank's pod only because the paste put it first."""
+    bundle, _ = import_logs([LogSource("log.txt", TRACEBACK + "[rank1500]: step 1\n[rank2000]: step 1\n")], tmp_path / "b", now=NOW)
+    assert not [n for n in _named(bundle) if n[2]]
+
+
+def test_real_logs_without_a_layout_name_their_rank(tmp_path):
+    """The corpus's two logs whose ranks pass 1024 with no layout (ARCHER2's quote, E3SM's srun-labelled abort),
+    imported with no option: each names its one rank, on no node."""
+    from pathlib import Path
+
+    corpus = Path(__file__).parent / "data" / "real-incidents"
+    for case, rank, cause in (("archer2-docs-ucx-reg-mr-rank1534-isend-abort", 1534, "nccl-error"),
+                              ("e3sm-8699-perlmutter-srun-rank2047-device-unavailable", 2047, "cuda-error")):
+        text = (corpus / case / "log.txt").read_text(encoding="utf-8")
+        bundle, layout = import_logs([LogSource("log.txt", text)], tmp_path / case, now=NOW)
+        assert layout.placed == [rank]
+        assert [r[0] for r in _ranks(bundle)] == [rank] and _ranks(bundle)[0][2] is None
+        assert [(n[1], n[2]) for n in _named(bundle)] == [(cause, [rank])]
