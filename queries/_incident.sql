@@ -463,6 +463,12 @@ restarted_after AS (  -- per log: the last agent line after which a later attemp
       -- in another log: only where this log shows the restart (its agent reported a later attempt's failure
       -- too); an agent's one report is the end of a job without restarts, after which a peer may still raise
       AND CASE WHEN y.raw_row = a.raw_row THEN y.line_no > a.line_no ELSE y.ts_filled > a.ts_filled AND a.later_agent END
+      -- not past the agent's failure table (`Root Cause (first observed failure)`): the agent prints it when it gives up,
+      -- restarting nothing; an exception below it is another program's (an outer launcher's `JobException` once its
+      -- trainer ended), unless a later agent line shows another attempt (docs/rules.md, "Session 22: batch 59")
+      AND (a.later_agent OR NOT EXISTS (SELECT 1 FROM k10s_log s WHERE s.raw_row = a.raw_row AND s.kind = 'torchrun_failure'
+                                        AND s.subkind = 'root_cause' AND s.line_no > a.line_no
+                                        AND (y.raw_row <> a.raw_row OR s.line_no < y.line_no)))
     GROUP BY a.raw_row
 ),
 own AS (  -- own failures; one that comes a minute after the hung collective began is its consequence;
@@ -621,9 +627,12 @@ unranked AS (  -- own failures that name no rank (a launcher naming the wrong co
            arg_min(kind, (tier, ts_filled, raw_row, line_no, event_id)) AS kind,
            arg_min(raw_row, (tier, ts_filled, raw_row, line_no, event_id)) AS raw_row,
            arg_min(line_no, (tier, ts_filled, raw_row, line_no, event_id)) AS line_no,
-           (SELECT max(n) FROM (SELECT count(DISTINCT o.error_message) AS n FROM own o
+           -- torch's re-raise of a DataLoader worker's or a DataParallel replica's exception (`Caught ValueError in
+           -- DataLoader worker process 0.`) is not a message of its own: the original follows it (its "Original Traceback")
+           coalesce((SELECT max(n) FROM (SELECT count(DISTINCT o.error_message) AS n FROM own o
                                 WHERE o.job_key = u.job_key AND o.incident = u.incident AND o.rank_eff IS NULL AND o.tier = 1
-                                GROUP BY o.error_type)) AS said_why
+                                  AND NOT regexp_matches(coalesce(o.error_message, ''), '^Caught [A-Za-z_.]+ in (DataLoader worker process|replica) ')
+                                GROUP BY o.error_type)), 0) AS said_why
     FROM own u WHERE rank_eff IS NULL GROUP BY ALL
 ),
 nccl_unplaced AS (  -- NCCL's report that the communicator itself failed (`unhandled system error` / ncclSystemError, an
@@ -651,6 +660,19 @@ spans AS (
            list(DISTINCT pod_key ORDER BY pod_key) AS pods
     FROM k10s_incident_line GROUP BY ALL
 ),
+alike_unnamed AS (  -- three or more uncaught exceptions alike (type and message) in lines that name no process (no rank, local
+                    -- rank or pid of their own: a paste's unprefixed tracebacks, whatever rank import-logs guessed for their
+                    -- pod), none of them a copy of a line that names its rank (a launcher's `[rank0]:` twin of an unprefixed
+                    -- traceback): as many processes raised the same error; a first failure known only by a launcher's status,
+                    -- or by one of these lines, is only the first the launcher saw (docs/rules.md, "Session 22: batch 59")
+    SELECT job_key, incident, max(n) AS processes FROM (
+        SELECT o.job_key, o.incident, count(*) AS n FROM own o
+        WHERE o.tier = 1 AND o.kind = 'python_exception' AND o.rank_named IS NULL AND o.local_rank IS NULL AND o.pid IS NULL
+          AND NOT EXISTS (SELECT 1 FROM own t WHERE t.job_key = o.job_key AND t.incident = o.incident
+                          AND t.rank_named IS NOT NULL AND t.error_message IS NOT DISTINCT FROM o.error_message)
+        GROUP BY o.job_key, o.incident, o.error_type, o.error_message HAVING count(*) >= 3)
+    GROUP BY job_key, incident
+),
 silent_one AS (  -- a launcher's report that names no process (its last spawned command: DeepSpeed, the legacy
                  -- launch) on a pod where every rank but one has a failure or teardown line: that one, without a
                  -- word of its own, is the process whose exit the launcher reports
@@ -659,6 +681,14 @@ silent_one AS (  -- a launcher's report that names no process (its last spawned 
     JOIN (SELECT DISTINCT job_key, pod_key, rank, count(DISTINCT rank) OVER (PARTITION BY job_key, pod_key) AS pod_ranks
           FROM k10s_rank) r ON r.job_key = u.job_key AND r.pod_key = u.pod_key AND r.pod_ranks >= 2
     WHERE u.subkind = 'launcher_last_cmd'
+      -- not where the launcher's status is an exit code (a Python error's) and another rank of the pod raised or ran out
+      -- of GPU memory itself: that rank's end is the one reported, the silent one was only killed after it (DeepSpeed
+      -- quotes its last spawned command, local rank 1, for rank 0's CUDA OOM; docs/rules.md, "Session 22: batch 59")
+      AND NOT (coalesce((SELECT max(e.exit_code) FROM k10s_incident_line e WHERE e.job_key = u.job_key AND e.raw_row = u.raw_row
+                                                                             AND e.line_no = u.line_no), 0) > 0
+               AND EXISTS (SELECT 1 FROM k10s_incident_line o WHERE o.job_key = u.job_key AND o.pod_key = u.pod_key
+                           AND o.role = 'own' AND o.tier = 1 AND o.kind IN ('python_exception', 'cuda_oom', 'cuda_error')
+                           AND o.rank_eff IS NOT NULL AND o.rank_eff <> r.rank))
       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = r.job_key AND x.rank_resolved = r.rank
                       AND x.kind IN ('python_exception', 'python_traceback', 'torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom',
                                      'nccl_error_other', 'nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary'))
@@ -856,7 +886,8 @@ decided AS (
         na.job_key IS NOT NULL AND cm.job_key IS NULL AS node_wide,
         -- a rank known only by its exit status while several processes say, in lines naming no rank,
         -- that they failed the same way: the launcher's report names only the first exit it saw
-        coalesce(f.tier = 2 AND u.said_why >= 2, false) AS several_unranked,
+        coalesce((f.tier = 2 AND u.said_why >= 2)
+                 OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AS several_unranked,
         -- a rank known only by its exit status or a traceback cut before its exception, while two or more processes say
         -- (NCCL's error returns, naming no rank) that their NCCL call failed alike: the rank may be any of them
         nl.job_key IS NOT NULL AND f.tier = 2 AS nccl_several, nl.processes AS nccl_processes, nl.site AS nccl_site, f.kind AS first_kind,
@@ -869,14 +900,16 @@ decided AS (
         hc.job_key IS NOT NULL AND len(t.ranks) = 1 AS head_cut, hc.head_subkind,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
         CASE WHEN rl.job_key IS NOT NULL THEN []::BIGINT[]
-             WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL
+             WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
+                 OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AND cm.job_key IS NULL
                   AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (hc.job_key IS NOT NULL AND len(t.ranks) = 1)
                   AND NOT (nl.job_key IS NOT NULL AND f.tier = 2)
                   AND NOT (sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure'))
                   AND NOT (nu.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
-        CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce(f.tier = 2 AND u.said_why >= 2, false) AND cm.job_key IS NULL)
+        CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
+                 OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AND cm.job_key IS NULL)
              THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
         -- the one rank that failed on its own is known only by a launcher's exit status (tier 2), and the error that
         -- says why (tier 1: a CUDA OOM, a CUDA error, an exception) is in a line naming no rank in the same pod, one
@@ -904,6 +937,7 @@ decided AS (
     LEFT JOIN hang h USING (job_key, incident)
     LEFT JOIN common_mode cm USING (job_key, incident)
     LEFT JOIN silent_one so USING (job_key, incident)
+    LEFT JOIN alike_unnamed au USING (job_key, incident)
     LEFT JOIN node_alike na USING (job_key, incident)
     LEFT JOIN subset_alike sa USING (job_key, incident)
     LEFT JOIN launcher_subset ls USING (job_key, incident)
