@@ -113,3 +113,17 @@ def test_shown_and_nodes_count():
     assert nodes_count(4, 0, None) == "4 nodes"
     assert nodes_count(0, 3, "unscheduled") == f"--- nodes ({WHY['unscheduled']})"
     assert nodes_count(2, 1, "unscheduled", short=True) == "2 nodes, 1 ranks on --- (unscheduled)"
+
+
+def test_ranks_of_pods_never_scheduled_say_so_in_the_jobs_queries():
+    from k10s_forensics.view.data import ViewData
+
+    data = ViewData.open(SAMPLE_BUNDLES / "pending-capacity")
+    try:
+        job = data.jobs()[0]
+        assert (job["unplaced_n"], job["node_unknown"]) == (8, "unscheduled") and job["nodes_n"] == 2
+        ranks = data.ranks(job["job_key"])
+        assert {r["node_unknown"] for r in ranks if r["node"] is None} == {"unscheduled"}
+        assert {r["node_unknown"] for r in ranks if r["node"] is not None} == {None}
+    finally:
+        data.close()
