@@ -159,6 +159,8 @@ def _culprits(f: dict[str, Any]) -> list[tuple[str, str]]:
     out = []
     for key, label in (("ranks", "rank"), ("pods", "pod"), ("nodes", "node"), ("gpus", "GPU")):
         values = [str(v) for v in f.get(key) or []]
+        if key == "nodes" and not values and f.get("node_unknown"):  # a culprit on no node: why (analyze.node_unknown)
+            out.append((label, f"--- ({f['node_unknown']})"))
         if values:
             shown = ", ".join(values[:CULPRIT_SHOWN]) + (f" (+{len(values) - CULPRIT_SHOWN} more)" if len(values) > CULPRIT_SHOWN else "")
             out.append((label + ("s" if len(values) > 1 else ""), shown))

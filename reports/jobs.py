@@ -15,6 +15,7 @@ from typing import Any
 import duckdb
 import numpy as np
 
+from k10s_forensics.analyze.node_unknown import nodes_count, shown
 from k10s_forensics.store.bundle import Bundle
 
 from . import matrix
@@ -198,7 +199,7 @@ def job_view(con: duckdb.DuckDBPyConnection, job: dict[str, Any], culprits: dict
     names = ", ".join(str(r) for r in sorted(culprits)[:12]) if culprits else ""
     return JobView(
         anchor=base, key=key, kind=job.get("kind") or "job", state=job.get("state") or Absent("state not reported by the job object"),
-        summary=(f"world size {fmt_num(job.get('world_size'))} · {len(ranks)} ranks seen on {job.get('nodes_n')} nodes"
+        summary=(f"world size {fmt_num(job.get('world_size'))} · {len(ranks)} ranks seen on {nodes_count(job.get('nodes_n'), job.get('unplaced_n'), job.get('node_unknown'))}"
                  f" · {job.get('incarnations')} pod incarnations"),
         culprits=names, gpu_plot=gpu_plot, lines_plot=lines, net_plot=net_plot, missing=missing,
         rank_rows=rows, rows_hidden=max(0, len(ranks) - len(rows)),
@@ -222,7 +223,7 @@ def _rank_rows(ranks, info, m, panels, net, events, culprits) -> list[RankRow]:
         rtt, minrtt, retr = net.get(r, (np.nan, np.nan, np.nan))
         ev_text = " · ".join(f"{k} {ev[k]}" for k in ("oom", "nccl", "exits", "restarts") if ev.get(k))
         out.append(RankRow(
-            rank=r, culprit=", ".join(sorted(set(culprits.get(r, [])))), pod=inf["pod"] or "---", node=inf["node"] or "---",
+            rank=r, culprit=", ".join(sorted(set(culprits.get(r, [])))), pod=inf["pod"] or "---", node=inf["node"] or shown(inf.get("node_unknown")),
             gpu=(inf["gpu_uuid"][:12] + "…") if inf.get("gpu_uuid") else "GPU ---",
             activity=fmt_num(act_mean[i]), power=fmt_num(power[i], 0), memory=fmt_num(mem[i]), clock=fmt_num(clock[i], 0),
             temp=fmt_num(temp[i], 0), throttle=_throttle(throttle[i]) or "", rtt=fmt_num(rtt, 2), minrtt=fmt_num(minrtt, 2),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from k10s_forensics.analyze.incidents import SEVERITIES, counted
+from k10s_forensics.output import ABSENT
 
 
 def totals(incidents: list[dict[str, Any]]) -> tuple[float | None, float | None]:
@@ -42,6 +43,8 @@ def one_line(inc: dict[str, Any]) -> str:
              f"{inc['root']['rule']}" + (f" ({inc['cause']})" if inc.get("cause") else "") + f": {inc.get('title') or ''}"]
     who = [f"{label} {', '.join(str(v) for v in inc[key][:4])}{' ...' if len(inc[key]) > 4 else ''}"
            for key, label in (("ranks", "rank"), ("nodes", "node")) if inc.get(key)]
+    if inc.get("ranks") and not inc.get("nodes") and inc.get("node_unknown"):
+        who.append(f"node {ABSENT} ({inc['node_unknown']})")
     parts += who
     if inc.get("gpu_hours_lost") is not None:
         parts.append(f"{inc['gpu_hours_lost']:.2f} GPU-hours lost" + (f" (${inc['cost_usd']:,.2f})" if inc.get("cost_usd") is not None else ""))

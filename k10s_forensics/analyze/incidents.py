@@ -194,6 +194,7 @@ def _incident(findings: list[dict[str, Any]], members: list[int]) -> dict[str, A
         "root": _ref(findings, root_i),
         "symptoms": [_ref(findings, i) for i in sorted(members) if i != root_i],
         **{k: list(root[k]) if isinstance(root.get(k), list) else [] for k in ("ranks", "pods", "nodes", "gpus")},
+        **({"node_unknown": root["node_unknown"]} if root.get("node_unknown") else {}),
         "started_at": _iso(min(w[0] for w in windows)) if windows else None,
         "ended_at": _iso(max(w[1] for w in windows)) if windows else None,
         "gpu_hours_lost": round(max(hours), 3) if hours else None,

@@ -55,6 +55,8 @@ def _culprits(f: dict[str, Any]) -> list[tuple[str, str]]:
     rows = []
     for key, label in (("ranks", "ranks"), ("pods", "pods"), ("nodes", "nodes"), ("gpus", "GPUs")):
         values = f.get(key) or []
+        if key == "nodes" and not values and f.get("node_unknown"):  # a culprit on no node: why (analyze.node_unknown)
+            rows.append((label, f"{ABSENT} ({f['node_unknown']})"))
         if values:
             shown = ", ".join(str(v) for v in values[:8]) + (f" (+{len(values) - 8} more)" if len(values) > 8 else "")
             rows.append((label, shown))

@@ -20,6 +20,7 @@ import pyarrow as pa
 from k10s_forensics.analyze import gates as _gates
 from k10s_forensics.analyze.historical import say_historical
 from k10s_forensics.analyze.incidents import group as group_incidents, price as price_incidents
+from k10s_forensics.analyze.node_unknown import annotate as say_node_unknown
 from k10s_forensics.analyze.prices import PriceTable
 from k10s_forensics.analyze.rules import SEVERITIES, Rule, load_rules
 from k10s_forensics.store.bundle import Bundle, parse_iso
@@ -217,6 +218,7 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
         for row in (table.to_pylist() if isinstance(table, pa.Table) else []):
             findings.append(build_finding(rule, row))
     findings.sort(key=_sort_key({r.id: i for i, r in enumerate(rules)}))
+    say_node_unknown(con, findings)  # a culprit on no node: why (analyze.node_unknown)
     if bundle.manifest.get("history"):
         say_historical(con, findings)
     incidents = price_incidents(con, group_incidents(findings), findings)

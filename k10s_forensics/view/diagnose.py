@@ -73,7 +73,8 @@ def finding_lines(f: dict[str, Any]) -> list[str]:
     lines = [f"[{f['severity'].upper()}] {f['rule']}: {f['title']}"]
     if f.get("summary"):
         lines.append(f["summary"])
-    who = [f"{k} {', '.join(str(v) for v in f[k][:6])}" for k in ("ranks", "pods", "nodes", "gpus") if f.get(k)]
+    who = [f"{k} {', '.join(str(v) for v in f[k][:6])}" if f.get(k) else f"nodes {ABSENT} ({f['node_unknown']})"
+           for k in ("ranks", "pods", "nodes", "gpus") if f.get(k) or (k == "nodes" and f.get("node_unknown"))]
     if who:
         lines.append("culprit: " + " · ".join(who))
     if f.get("gpu_hours_lost"):

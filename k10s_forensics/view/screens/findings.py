@@ -29,7 +29,7 @@ class FindingsScreen(TableScreen):
         for i, f in enumerate(data.findings()):
             rows.append(Row(
                 key=f"f{i}", cells=[Text(f["severity"], style=SEVERITY_STYLE.get(f["severity"], "")), f["rule"], f["title"], f["job"] or ABSENT,
-                                    ",".join(map(str, f["ranks"][:8])) or ABSENT, ",".join(f["nodes"][:3]) or ABSENT, fmt_num(f["gpu_hours_lost"], 2),
+                                    ",".join(map(str, f["ranks"][:8])) or ABSENT, ",".join(f["nodes"][:3]) or (f"{ABSENT} ({f['node_unknown']})" if f.get("node_unknown") else ABSENT), fmt_num(f["gpu_hours_lost"], 2),
                                     incident.get(i, ABSENT)],
                 sort=[i, f["rule"], f["title"], f["job"], (f["ranks"] or [None])[0], ",".join(f["nodes"]), f["gpu_hours_lost"], incident.get(i)],
                 target=Target("finding", f["title"], job_key=f["job"], finding=f), payload=f,

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from k10s_forensics.analyze.node_unknown import nodes_count, shown
+
 from ..diagnose import Target
 from ..fmt import ABSENT, fmt_num, short_uuid, spark
 from .table import Row, TableScreen
@@ -33,7 +35,7 @@ def job_row(j: dict) -> Row:
     """The job's own row: kind, state, key and size, above its ranks."""
     key = j["job_key"]
     cells = [Text(f"▾ {j['kind'] or 'job'}", style="bold"), Text(j["state"] or "state ---", style="bold"), Text(key, style="bold"),
-             f"{j['nodes_n']} nodes", f"world {fmt_num(j['world_size'])}", "", "", "", f"{j['ranks_n']} ranks", fmt_num(j["incarnations"])]
+             nodes_count(j["nodes_n"], j.get("unplaced_n"), j.get("node_unknown"), short=True), f"world {fmt_num(j['world_size'])}", "", "", "", f"{j['ranks_n']} ranks", fmt_num(j["incarnations"])]
     return Row(key=f"job:{key}", cells=cells, sort=[key] * 10, group=key, header=True, target=Target("job", key, job_key=key), payload=j)
 
 
@@ -44,7 +46,7 @@ def rank_row(job_key: str, r: dict, flags: list[str]) -> Row:
     events = " ".join(f"{k} {r[k]}" for k in ("oom", "nccl", "exits", "restarts") if r.get(k))
     return Row(
         key=f"rank:{job_key}#{r['rank']}",
-        cells=[f"  {r['rank']}", flag, r["pod"] or ABSENT, r["node"] or ABSENT, short_uuid(r["gpu_uuid"]),
+        cells=[f"  {r['rank']}", flag, r["pod"] or ABSENT, r["node"] or shown(r.get("node_unknown"), short=True), short_uuid(r["gpu_uuid"]),
                spark(act, 0, 100), fmt_num(_mean(act)), spark(mem, 0, 100), events, fmt_num(r["incarnations"])],
         sort=[r["rank"], ",".join(flags) or None, r["pod"], r["node"], r["gpu_uuid"], _mean(act), _mean(act),
               max([v for v in mem or [] if v is not None], default=None), (r.get("oom") or 0) + (r.get("nccl") or 0), r["incarnations"]],

@@ -3,6 +3,8 @@ of its incident events and the log lines themselves (the report's timeline_event
 
 from __future__ import annotations
 
+from k10s_forensics.analyze.node_unknown import shown
+
 from ..diagnose import Target, socket_lines
 from ..fmt import ABSENT, fmt_ts, short_uuid
 from .table import Row, TableScreen
@@ -24,7 +26,7 @@ class RankScreen(TableScreen):
         target = Target("rank", f"{self.job_key} rank {self.rank}", job_key=self.job_key, rank=self.rank, pod=pod,
                         node=info["node"] if info else None, gpu_uuid=info["gpu_uuid"] if info else None)
         sockets = socket_lines(data, pod)[0]
-        self.info = (f"pod {pod or ABSENT} · node {target.node or ABSENT} · GPU {short_uuid(target.gpu_uuid)}\n"
+        self.info = (f"pod {pod or ABSENT} · node {target.node or shown(info.get('node_unknown') if info else None)} · GPU {short_uuid(target.gpu_uuid)}\n"
                      f"sockets: {sockets}")
         events = [e for e in data.timeline() if e["lane_kind"] == "rank" and e["job_key"] == self.job_key and e["rank"] == self.rank]
         if pod:
