@@ -26,7 +26,7 @@ import re
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from k10s_forensics.parsers.log_streams import _api_ts
+from k10s_forensics.parsers.log_streams import line_events
 
 _API_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d) ")
 #: torchx's replica prefix (``trainer/0 ``), torchrun's ``--tee`` local rank (``[1]:``, ``[default1]:``), torch's ``[rank1]:``
@@ -74,18 +74,7 @@ def head_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | None:
             texts.append(head[first].rstrip("\r"))
     if not rows:
         return None
-    index = pc.index_in(pa.array(rows, pa.int64()), value_set=meta_table["_row"])
-    cols = {
-        "ts": pa.array([_api_ts(t) for t in texts], pa.timestamp("us", tz="UTC")),
-        "kind": pa.array(["log_head"] * len(rows), pa.string()),
-        "subkind": pa.array(kinds, pa.string()),
-        "line": pa.array([_API_TS.sub("", t, count=1)[:200] for t in texts], pa.string()),
-        "line_no": pa.array(nos, pa.int64()),
-        "raw_row": pa.array(rows, pa.int64()),
-    }
-    for name in ("namespace", "pod", "pod_uid", "container", "node", "previous"):
-        cols[name] = pc.take(meta_table[name], index)
-    return pa.table(cols)
+    return line_events(meta_table, rows, nos, texts, "log_head", kinds)
 
 
 __all__ = ["head_events", "head_kind"]

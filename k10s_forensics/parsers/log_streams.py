@@ -68,12 +68,22 @@ def stream_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | None:
     rows, locs, nos, texts = _last_lines(table)
     if not len(rows):
         return None
+    # one row per body and local rank: few
+    return line_events(meta_table, rows, nos, texts, "rank_stream", ["tee"] * len(rows),
+                       {"local_rank": pa.array(locs, pa.int64())})
+
+
+def line_events(meta_table: pa.Table, rows, nos, texts, kind: str, subkinds: list[str],
+                extra: dict[str, pa.Array] | None = None) -> pa.Table:
+    """``log_events`` rows of ``kind`` for raw rows ``rows`` (their line numbers ``nos`` and texts ``texts``, an API
+    timestamp first where the pod log has one): the time, the kind, each row's subkind, ``extra`` columns, the line (the
+    timestamp taken off, 200 characters), then the pod's columns from ``meta_table`` (``_row`` keyed)."""
     index = pc.index_in(pa.array(rows, pa.int64()), value_set=meta_table["_row"])
     cols = {
-        "ts": pa.array([_api_ts(t) for t in texts], pa.timestamp("us", tz="UTC")),  # one row per body and local rank: few
-        "kind": pa.array(["rank_stream"] * len(rows), pa.string()),
-        "subkind": pa.array(["tee"] * len(rows), pa.string()),
-        "local_rank": pa.array(locs, pa.int64()),
+        "ts": pa.array([_api_ts(t) for t in texts], pa.timestamp("us", tz="UTC")),
+        "kind": pa.array([kind] * len(rows), pa.string()),
+        "subkind": pa.array(subkinds, pa.string()),
+        **(extra or {}),
         "line": pa.array([_API_TS.sub("", t, count=1)[:200] for t in texts], pa.string()),
         "line_no": pa.array(nos, pa.int64()),
         "raw_row": pa.array(rows, pa.int64()),
@@ -83,4 +93,4 @@ def stream_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | None:
     return pa.table(cols)
 
 
-__all__ = ["TEE", "stream_events"]
+__all__ = ["TEE", "line_events", "stream_events"]
