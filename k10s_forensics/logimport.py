@@ -42,7 +42,7 @@ from k10s_forensics.parsers.log_launcher_prefix import split_launcher
 from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_time import dated_ts
 from k10s_forensics.parsers.log_notebook import notebook_text
-from k10s_forensics.parsers.log_unplaced import UNPLACED, route_named, unplaced_layout
+from k10s_forensics.parsers.log_unplaced import UNPLACED, node_of, route_named, unplaced_layout
 from k10s_forensics.parsers.log_newest_first import ORDER_UNKNOWN as LINE_ORDER_UNKNOWN
 from k10s_forensics.parsers.log_paste import repair_paste
 from k10s_forensics.parsers.log_paths import path_names, source_name
@@ -160,7 +160,7 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
             "metadata": {"name": name, "namespace": namespace, "uid": f"imported-{name}", "labels": labels, "annotations": pod_ann,
                          "creationTimestamp": iso(started),
                          "ownerReferences": [{"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "name": job, "uid": job_uid, "controller": True}]},
-            "spec": {**({} if layout.placed else {"nodeName": f"node-{node_rank}"}), "containers": [{
+            "spec": {**({} if layout.placed and node_rank not in layout.hosts else {"nodeName": node_of(layout, node_rank)}), "containers": [{
                 "name": "pytorch", "resources": {"limits": {"nvidia.com/gpu": gpus}},
                 "env": [{"name": k, "value": str(v)} for k, v in env.items()]}]},
             "status": {"phase": "Running", "podIP": pod_ip, "podIPs": [{"ip": pod_ip}], "startTime": iso(started),
@@ -262,7 +262,7 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
         bodies = [sources[0].text] + [""] * (layout.nodes - 1)
     elif len(sources) == 1:
         src = sources[0]
-        routed = (route_named(src.lines, src.line_ranks, layout.placed) if layout.placed
+        routed = (route_named(src.lines, src.line_ranks, layout.placed, layout.hosts) if layout.placed
                   else route_lines(src.lines, layout.nproc_per_node, layout.nodes, src.line_ranks))
         bodies = ["\n".join(src.lines[i] for i in idx) for idx in routed]
     else:
@@ -283,7 +283,7 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
                                "namespace": meta.get("namespace"), "name": meta["name"], "uid": meta["uid"], "body": json.dumps(body)})
     for node_rank, body in zip(layout.placed or range(layout.nodes), bodies):
         name = _pod_name(job, node_rank)
-        writer.add("logs", {"captured_at": ended, "node": None if layout.placed else f"node-{node_rank}", "namespace": namespace, "pod": name,
+        writer.add("logs", {"captured_at": ended, "node": node_of(layout, node_rank), "namespace": namespace, "pod": name,
                             "pod_uid": f"imported-{name}", "container": "pytorch", "previous": False, "body": body, "error": None})
     stamp = iso(now)
     writer.record_collector({"name": "logs", "status": "ok", "started_at": stamp, "finished_at": stamp, "rows": len(bodies),

@@ -1,7 +1,8 @@
 """A culprit's or a rank's node that is unknown shows as ``--- (why)`` in every output (k10s_forensics/analyze/node_unknown.py):
 ``k10s analyze`` text, markdown and JSON (``node_unknown``), ``k10s report`` and ``k10s view``'s jobs, rank and findings
-views. The real log is batch 57's Cray MPICH abort of rank 1534, which gives no layout: ``import-logs`` puts the rank on
-no node. Where the node is known, nothing changes."""
+views. A log that names rank 1534 and gives no layout (a tagged traceback, no host): ``import-logs`` puts the rank on
+no node. Where the node is known, nothing changes: batch 57's real Cray MPICH abort of rank 1534 names its host on its
+own line (``[nid001192]``), so the rank is on that node."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 from k10s_forensics.analyze.node_unknown import WHY, annotate, nodes_count, shown
 from k10s_forensics.analyze.render import to_markdown, to_text
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.logimport import import_logs, read_sources
+from k10s_forensics.logimport import LogSource, import_logs, read_sources
 from k10s_forensics.reports import render_report
 from k10s_forensics.store.bundle import Bundle
 from k10s_forensics.view.screens.jobs import JobsScreen
@@ -26,13 +27,15 @@ from view_helpers import command, run_app, settle, table_text
 
 NOW = dt.datetime(2026, 11, 30, 3, 0, tzinfo=dt.timezone.utc)
 LOG = Path(__file__).parent / "data" / "real-incidents" / "archer2-docs-ucx-reg-mr-rank1534-isend-abort" / "log.txt"
+NO_HOST = ("[rank1534]: Traceback (most recent call last):\n[rank1534]:   File \"train.py\", line 88, in <module>\n"
+           "[rank1534]:     loss.backward()\n[rank1534]: RuntimeError: CUDA error: an illegal memory access was encountered\n")
 NO_LAYOUT = "--- (node unknown: the log gives no layout; `--nproc-per-node` places the ranks)"
 
 
 @pytest.fixture(scope="module")
 def unplaced(tmp_path_factory):
-    """The real log imported as it is (no layout): rank 1534 on no node, and its analysis."""
-    bundle, layout = import_logs(read_sources(str(LOG)), tmp_path_factory.mktemp("u") / "b", now=NOW)
+    """A log naming rank 1534 with no layout and no host imported as it is: rank 1534 on no node, and its analysis."""
+    bundle, layout = import_logs([LogSource("log.txt", NO_HOST)], tmp_path_factory.mktemp("u") / "b", now=NOW)
     assert layout.placed == [1534]
     return bundle, analyze(bundle)
 
@@ -74,6 +77,17 @@ def test_view_jobs_rank_and_findings_say_why(unplaced):
         assert any(NO_LAYOUT in row for row in table_text(app.screen))
 
     run_app(bundle.path, script)
+
+
+def test_the_real_log_names_the_host_of_its_rank_so_its_node_is_known(tmp_path):
+    """Batch 57's ``MPICH ERROR [Rank 1534] … [nid001192] - Abort(…)`` imported with no option: rank 1534 on nid001192."""
+    bundle, layout = import_logs(read_sources(str(LOG)), tmp_path / "b", now=NOW)
+    assert (layout.placed, layout.hosts) == ([1534], {1534: "nid001192"})
+    analysis = analyze(bundle)
+    failure = next(f for f in analysis["findings"] if f["rule"] == "rank-failure")
+    assert (failure["ranks"], failure["nodes"]) == ([1534], ["nid001192"])
+    assert not [f for f in analysis["findings"] + analysis["incidents"] if "node_unknown" in f]
+    assert "   nodes: nid001192" in to_text(analysis, width=400).splitlines()
 
 
 def test_a_placed_rank_and_the_samples_say_nothing_new(tmp_path):

@@ -44,7 +44,10 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
                                  job=job, namespace=namespace, split=split)
     how = ", ".join(f"{k} from {v}" for k, v in layout.hints.items() if k != "placement")
     named = ", ".join(map(str, (layout.placed or [])[:8])) + (f", … ({len(layout.placed)} in all)" if len(layout.placed or []) > 8 else "")
-    shape = (f"rank(s) {named} named (a pod each, node unknown)" if layout.placed
+    on_hosts = len(layout.hosts)
+    where = ("node unknown" if not on_hosts else "on the node its own line names" if on_hosts == len(layout.placed or [])
+             else f"{on_hosts} on the node its own line names, the rest node unknown")
+    shape = (f"rank(s) {named} named (a pod each, {where})" if layout.placed
              else f"{layout.nodes} node(s) x {layout.nproc_per_node} process(es)")
     click.echo(f"wrote {bundle.path}: job {layout.namespace or namespace}/{layout.job or job}, {shape}, "
                f"world size {layout.world_size} ({how})")

@@ -175,6 +175,7 @@ class Layout:
     namespace: str | None = None  # the job's namespace: --namespace, else the one kubelet's log paths name
     rank_unknown: bool = False  # nothing gave the layout and no line numbers a rank: the one process is assumed
     placed: list[int] | None = None  # nothing placed the ranks on nodes: the ranks named, a pod each (log_unplaced)
+    hosts: dict[int, str] = field(default_factory=dict)  # of ``placed``: rank -> the host its own line names (log_unplaced)
 
 
 def _max_found(texts: list[str], patterns) -> tuple[int | None, str | None]:
