@@ -760,7 +760,7 @@ head_cut AS (  -- the first failure is a rank known only by its launcher's exit 
               -- the log was cut at its head mid-incident, and the rank's own error, or an earlier failure, may lie above
               -- the cut (a victim's `Connection closed by peer`, another rank's first error): not known to be the first
               -- (docs/rules.md, "Session 22: head-cut logs")
-    SELECT f.job_key, f.incident, any_value(h.subkind) AS head_subkind
+    SELECT f.job_key, f.incident, min(h.subkind) AS head_subkind
     FROM first f JOIN k10s_log h ON h.raw_row = f.raw_row AND h.kind = 'log_head' AND h.line_no < f.line_no
     WHERE f.kind IN ('torchrun_failure', 'process_exit')
       -- an exit status alone, or a SIGTERM read as from outside the job because no agent's SIGTERM to its pid is in the
