@@ -140,3 +140,25 @@ def test_real_logs_without_a_layout_name_their_rank(tmp_path):
         assert [(n[1], n[2]) for n in _named(bundle)] == [(cause, [rank])]
         failure = next(f for f in analyze(bundle)["findings"] if f["rule"] == "rank-failure")
         assert (failure["ranks"], failure["nodes"], "node_unknown" in failure) == ([rank], [node], False)
+
+
+@pytest.mark.parametrize(("line", "tagged", "pairs"), [
+    # Cray MPICH's head (log_mpich.MPICH_HEAD): the last bracket before " - " is the node, whatever fields come before
+    ("MPICH ERROR [Rank 7] [job id 1.0] [Mon Nov 30 02:58:48 2026] [nid000042] - Abort(1) (rank 7 in comm 0): x", None,
+     [(7, "nid000042")]),
+    ("MPICH ERROR [Rank 7] [nid000042] - Abort(1): Fatal error in PMPI_Send: Other MPI error", None, [(7, "nid000042")]),
+    ("MPICH ERROR [Rank 7] [job id 1.0] [Mon Nov 30 02:58:48 2026] [unknown] - Abort(1)", None, []),  # no node written
+    ("MPICH ERROR [Rank 7] [job id 1.0] [Mon Nov 30 02:58:48 2026] - Abort(1)", None, []),  # a date is no host
+    # srun's task line (log_patterns.SRUN_TASKS): one task on a named host; a range or no host places no one
+    ("srun: error: nid001234: task 12: Exited with exit code 1", None, [(12, "nid001234")]),
+    ("srun: error: nid001234: tasks 12-13: Killed", None, []),
+    ("srun: error: task 12: Exited with exit code 1", None, []),
+    ("srun: error: localhost: task 12: Segmentation fault (core dumped)", None, []),
+    # Open MPI's handler names its host, the rank only by the launcher's tag
+    ("[1,3]<stderr>:[gpu-7:12345] *** Process received signal ***", 3, [(3, "gpu-7")]),
+    ("[gpu-7:12345] *** Process received signal ***", None, []),
+])
+def test_the_host_a_line_names_for_its_rank(line, tagged, pairs):
+    from k10s_forensics.parsers.log_unplaced import _line_hosts
+
+    assert _line_hosts(line, tagged) == pairs

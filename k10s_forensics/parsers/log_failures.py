@@ -93,15 +93,15 @@ def srun_tasks(text: str) -> list[Event]:
     if m is None:
         return []
     ranks: list[int] = []
-    for part in m.group(1).split(","):
+    for part in m.group(2).split(","):
         lo, _, hi = part.partition("-")
         ranks.extend(range(int(lo), int(hi or lo) + 1))
         if len(ranks) > 65536:
             return []
-    word = m.group(3)
-    code = _int(m.group(2)) if word is None else P.SRUN_SIGNALS[word]
+    word = m.group(4)
+    code = _int(m.group(3)) if word is None else P.SRUN_SIGNALS[word]
     sub = {"Killed": "srun_killed", "Out Of Memory": "srun_oom"}.get(word or "", "srun")
-    message = ("Exited with exit code " + m.group(2)) if word is None else word
+    message = ("Exited with exit code " + m.group(3)) if word is None else word
     return [{"kind": "process_exit", "subkind": sub, "rank": r, "exit_code": code, "error_message": message} for r in sorted(set(ranks))]
 
 

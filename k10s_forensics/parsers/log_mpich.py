@@ -27,7 +27,10 @@ Event = dict[str, Any]
 
 #: ``MPICH ERROR [Rank 5] [job id 40341.0] [<date>] [nid001097] - Abort(404347151) (rank 5 in comm 0): Fatal error in
 #: PMPI_Send: Other MPI error, error stack:`` (bracketed fields between the rank and the node: job id, date, ``unknown``)
-MPICH_FATAL = re.compile(r"\bMPICH ERROR \[Rank (\d{1,7})\](?: \[[^\]\n]{0,120}\]){1,6} - Abort\(-?\d{1,12}\)"
+#: the line's head: the rank, then bracketed fields of which the last is the node, then `` - `` (group 1 the rank,
+#: group 2 the node as written; k10s_forensics/parsers/log_unplaced.py places a rank by it)
+MPICH_HEAD = re.compile(r"\bMPICH ERROR \[Rank (\d{1,7})\](?: \[[^\]\n]{0,120}\]){0,5} \[([^\]\n]{0,120})\] - ")
+MPICH_FATAL = re.compile(MPICH_HEAD.pattern + r"Abort\(-?\d{1,12}\)"
                          r"(?: \(rank \d{1,7} in comm \d{1,10}\))?: ?Fatal error in (P?MPI_\w{1,60}): ([A-Za-z][^,\n]{0,120})")
 #: the error class read as the rank's communication-library failure
 OTHER_MPI_ERROR = "Other MPI error"
@@ -36,10 +39,10 @@ OTHER_MPI_ERROR = "Other MPI error"
 def mpich_fatal(text: str) -> Event | None:
     """The rank whose MPI call failed in MPICH's network layer (``Other MPI error``): its own communication failure."""
     m = MPICH_FATAL.search(text) if "MPICH ERROR [Rank" in text else None
-    if m is None or m.group(3).strip() != OTHER_MPI_ERROR:
+    if m is None or m.group(4).strip() != OTHER_MPI_ERROR:
         return None
     return {"kind": "nccl_error_other", "subkind": "mpich_other", "rank": int(m.group(1)),
-            "error_message": f"Fatal error in {m.group(2)}: {OTHER_MPI_ERROR}"}
+            "error_message": f"Fatal error in {m.group(3)}: {OTHER_MPI_ERROR}"}
 
 
-__all__ = ["MPICH_FATAL", "mpich_fatal"]
+__all__ = ["MPICH_FATAL", "MPICH_HEAD", "mpich_fatal"]

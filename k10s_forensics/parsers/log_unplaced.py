@@ -30,8 +30,9 @@ from __future__ import annotations
 import re
 
 from k10s_forensics.parsers.log_layout import WORLD_DERIVED, Layout, LogSource
+from k10s_forensics.parsers.log_mpich import MPICH_HEAD
 from k10s_forensics.parsers.log_normalize import normalize
-from k10s_forensics.parsers.log_patterns import MPI_NOTICED
+from k10s_forensics.parsers.log_patterns import MPI_NOTICED, SRUN_TASKS
 from k10s_forensics.parsers.log_rank_mentions import named_ranks
 
 #: ``ranks.rank_source`` (and the importer's layout label) of a rank the log named but placed on no node
@@ -46,9 +47,7 @@ NOTE_HOSTS = ("the log names ranks but not how many processes each node ran: eac
               "--nproc-per-node (and --world-size) to place them all")
 
 _HOST = r"([A-Za-z0-9][\w.-]{0,252})"
-_MPICH_HOST = re.compile(r"MPICH ERROR \[Rank (\d{1,7})\] \[job id [^\]]{0,80}\] \[[^\]]{1,80}\](?: \[[^\]]{0,253}\]){0,4}? \["
-                         + _HOST + r"\] - ")
-_SRUN_TASK_HOST = re.compile(r"^srun: error: " + _HOST + r": task (\d{1,7}): ")
+_IS_HOST = re.compile(_HOST)
 _OMPI_HANDLER = re.compile(r"(?:^|[:\s])\[" + _HOST + r":\d{1,10}\] (?:\*\*\* Process received signal|Signal: |Signal code: |Failing at address|\[ ?\d{1,3}\] )")
 _NOT_A_HOST = frozenset({"unknown", "localhost"})
 
@@ -64,14 +63,14 @@ def _line_hosts(line: str, tagged: int | None) -> list[tuple[int, str]]:
     """(rank, host) pairs ``line`` itself states (see the module doc)."""
     out: list[tuple[int, str]] = []
     if "MPICH ERROR [Rank " in line:
-        out += [(int(m.group(1)), m.group(2)) for m in _MPICH_HOST.finditer(line)]
+        out += [(int(m.group(1)), m.group(2)) for m in MPICH_HEAD.finditer(line)]
     if "noticed that process rank" in line:
         out += [(int(m.group(1)), m.group(3)) for m in MPI_NOTICED.finditer(line)]
-    if "srun: error: " in line and (m := _SRUN_TASK_HOST.match(normalize(line).text)) is not None:
-        out.append((int(m.group(2)), m.group(1)))
+    if "srun: error: " in line and (m := SRUN_TASKS.match(normalize(line).text)) is not None and m.group(1) and m.group(2).isdigit():
+        out.append((int(m.group(2)), m.group(1)))  # one task: its id is the rank
     if tagged is not None and (m := _OMPI_HANDLER.search(line)) is not None:
         out.append((tagged, m.group(1)))
-    return [(r, h) for r, h in out if h.lower() not in _NOT_A_HOST and not h.startswith(("[", "<"))]
+    return [(r, h) for r, h in out if _IS_HOST.fullmatch(h) and h.lower() not in _NOT_A_HOST]
 
 
 def rank_hosts(sources: list[LogSource], ranks: list[int]) -> dict[int, str]:
