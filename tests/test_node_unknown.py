@@ -141,3 +141,29 @@ def test_ranks_of_pods_never_scheduled_say_so_in_the_jobs_queries():
         assert {r["node_unknown"] for r in ranks if r["node"] is not None} == {None}
     finally:
         data.close()
+
+
+def test_diff_says_why_the_culprits_node_is_unknown(unplaced, tmp_path):
+    """``k10s diff``'s culprit line and JSON carry the why where the culprit rank is on no node."""
+    from k10s_forensics.diff import diff
+    from k10s_forensics.diff.render import culprit_line, to_markdown as diff_markdown
+
+    bundle, analysis = unplaced
+    result = diff([bundle], bundle, baseline_given="b", bundle_given="b", analysis=analysis)
+    assert result["culprits"]["ranks"] == [1534] and result["culprits"]["nodes"] == []
+    assert result["culprits"]["node_unknown"] == WHY["named-ranks"]
+    assert [f.get("node_unknown") for f in result["culprits"]["findings"] if f["rule"] == "rank-failure"] == [WHY["named-ranks"]]
+    line = culprit_line(result)
+    assert line.endswith(f"ranks 1534; node {NO_LAYOUT}")
+    assert NO_LAYOUT.replace("|", "\\|") in diff_markdown(result)
+
+
+def test_diff_of_a_placed_culprit_has_no_why(tmp_path):
+    import shutil
+
+    from k10s_forensics.diff import diff
+
+    bundle = Bundle.open(shutil.copytree(SAMPLE_BUNDLES / "oom-crashloop", tmp_path / "b"))
+    result = diff([bundle], bundle, baseline_given="b", bundle_given="b", analysis=analyze(bundle))
+    assert result["culprits"]["nodes"] and "node_unknown" not in result["culprits"]
+    assert all("node_unknown" not in f for f in result["culprits"]["findings"])

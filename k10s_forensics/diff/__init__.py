@@ -34,7 +34,9 @@ def _culprits(bundle: Bundle, con, analysis: dict[str, Any] | None) -> tuple[dic
         "ranks": {int(r) for f in findings for r in f.get("ranks") or []},
     }
     named = [{"rule": f["rule"], "severity": f["severity"], "title": f["title"], "ranks": f.get("ranks") or [],
-              "nodes": f.get("nodes") or [], "gpus": f.get("gpus") or []} for f in findings]
+              "nodes": f.get("nodes") or [], "gpus": f.get("gpus") or [],
+              **({"node_unknown": f["node_unknown"]} if f.get("node_unknown") else {})} for f in findings]
+    culprits["node_unknown"] = {f["node_unknown"] for f in named if f.get("node_unknown")}
     return culprits, named
 
 
@@ -50,7 +52,8 @@ def diff(baseline: Sequence[Bundle], bundle: Bundle, *, baseline_given: str, bun
     con = attach.connect(baseline, bundle, threads)
     try:
         rows = facets.compare(con, len(baseline))
-        culprits, findings = _culprits(bundle, con, analysis) if use_findings else ({"nodes": set(), "gpus": set(), "ranks": set()}, [])
+        culprits, findings = (_culprits(bundle, con, analysis) if use_findings else
+                              ({"nodes": set(), "gpus": set(), "ranks": set(), "node_unknown": set()}, []))
     finally:
         con.close()
     changes = rank.rank_changes(rows, culprits)
@@ -64,7 +67,9 @@ def diff(baseline: Sequence[Bundle], bundle: Bundle, *, baseline_given: str, bun
                      "windows": [b.manifest.get("window") for b in baseline]},
         "bundle": {"given": bundle_given, "window": bundle.manifest.get("window")},
         "culprits": {"findings": findings, "nodes": sorted(culprits["nodes"]), "gpus": sorted(culprits["gpus"]),
-                     "ranks": sorted(culprits["ranks"])},
+                     "ranks": sorted(culprits["ranks"]),
+                     # why a culprit's node is not known (analyze.node_unknown), when a finding names ranks on no node
+                     **({"node_unknown": " / ".join(sorted(culprits["node_unknown"]))} if culprits["node_unknown"] else {})},
         "changes": changes,
         "unchanged": rank.unchanged_counts(rows),
     }

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from k10s_forensics.output import ABSENT
+
 MAX_TEXT = 60
 
 
@@ -52,6 +54,8 @@ def culprit_line(result: dict[str, Any]) -> str:
     if not c["findings"]:
         return "culprits: none (no critical or warning finding in the bundle)"
     bits = [f"{k} {', '.join(str(v) for v in c[k][:8])}" for k in ("ranks", "nodes", "gpus") if c[k]]
+    if c.get("node_unknown"):  # some culprit on no node: say why (analyze.node_unknown)
+        bits.insert(1 if c["ranks"] else 0, f"node {ABSENT} ({c['node_unknown']})")
     rules = ", ".join(sorted({f["rule"] for f in c["findings"]}))
     return f"culprits ({rules}): " + ("; ".join(bits) or "none named")
 
