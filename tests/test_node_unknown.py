@@ -167,3 +167,24 @@ def test_diff_of_a_placed_culprit_has_no_why(tmp_path):
     result = diff([bundle], bundle, baseline_given="b", bundle_given="b", analysis=analyze(bundle))
     assert result["culprits"]["nodes"] and "node_unknown" not in result["culprits"]
     assert all("node_unknown" not in f for f in result["culprits"]["findings"])
+
+
+def test_fleet_keeps_why_the_culprits_node_is_unknown(unplaced, tmp_path):
+    """``k10s fleet index`` keeps the why in ``culprit_node_unknown`` (findings and incidents), null where known."""
+    import shutil
+
+    from k10s_forensics.fleet.engines import open_engine
+    from k10s_forensics.fleet.index import index_fleet
+
+    bundle, _ = unplaced
+    placed = shutil.copytree(SAMPLE_BUNDLES / "oom-crashloop", tmp_path / "placed")
+    index_fleet([str(bundle.path), str(placed)], tmp_path / "fleet", jobs=1)
+    engine = open_engine("duckdb", str(tmp_path / "fleet"))
+    try:
+        for table in ("findings", "incidents"):
+            rows = engine.rows(f"SELECT culprit_ranks, culprit_nodes, culprit_node_unknown FROM fleet_{table} "
+                               "WHERE culprit_ranks <> '' ORDER BY culprit_ranks, culprit_nodes", "test")
+            assert {(r["culprit_ranks"], r["culprit_node_unknown"]) for r in rows if r["culprit_ranks"] == "1534"} == {("1534", WHY["named-ranks"])}
+            assert all(r["culprit_node_unknown"] is None for r in rows if r["culprit_nodes"])
+    finally:
+        engine.close()
