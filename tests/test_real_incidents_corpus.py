@@ -34,6 +34,24 @@ SILENT_IN_PASTE = "a rank missing from the paste reads as silent (never-joined);
 
 #: Expectations we do not meet, with why (strict: a case that starts passing must leave).
 NOT_YET: dict[str, str] = {
+    # batch 64
+    "jax-fault-tolerance-doc-leader-task0-killed-rpc-socket-closed":
+        "the survivors say only that the coordination service is unreachable (`Failed to send RPC to coordination "
+        "service. Either the leader task was preempted/died/restarted unexpectedly or this task is experiencing network "
+        "issues`, `Socket closed`): the leader is task 0 only 'usually', and a network fault of the printer is the other "
+        "reading; jax-19596's `Socket closed` at a clean exit is a control, so task 0 is not named from it",
+    "PaddleFleetX-deployment-doc-container-rank6-global8-nccl-invalid-usage":
+        "`Container rank 6` is the container's local index (its global rank 8 is only in the env dump below it), and "
+        "its `NCCL error(5), invalid usage` is read as common mode (the same code on every process: no single culprit); "
+        "that this one came from a GPU shared with another process is the doc's explanation, not the log's",
+    "OTel-raytrain-rocm-rank1-snippet-every-rank-but-0-control":
+        "Ray Train's `[Rank 1 Error Snippet]` with `invalid device ordinal` is the paste's only failure, read as rank "
+        "1's own; that every rank but 0 fails alike (a ROCm device-visibility setting) is the README's, not the log's "
+        "(RAG-Retrieval-27's shape; LMFlow-855's lone rank 1 with the same error is a culprit)",
+    "fairseq-869-spawn-oom-gpu0-skip-process3-terminated":
+        "the recovered OOM's `GPU 0` is the allocator's device index, which names no rank by design (litgpt-303), and "
+        "mp.spawn reports process 3, whose own error is cut after its first frame: the OOM is read as process 3's; that "
+        "process 0 (GPU 0) skipped a batch and desynchronised the others is the thread's reading",
     # batch 58
     "DeepSpeed-7319-two-node-rank10-traceback-only-oom":
         "only `[rank10]:`-tagged traceback frames are pasted, neither the header nor the exception line: a frame line is "

@@ -160,6 +160,8 @@ _EVENT_LITERALS = (
     r"/task:\d{1,7}(?: heartbeat timeout| has been set to ERROR)",
     # the coordination service (JAX, TensorFlow) on a barrier that timed out: the header, then one task per row
     r"[Tt]imed out task names:",
+    # JAX's coordination service on tasks whose heartbeats stopped: the header, then one task per row (log_stall_rows)
+    r"The following tasks are unhealthy \(stopped sending heartbeats\):",
     r"/job:[\w-]{1,100}/replica:\d{1,5}/task:\d{1,7}\s*$",
     r"Initializing distributed: GLOBAL_RANK: ",
     r"store based barrier to initialize",

@@ -12,6 +12,11 @@ their own, so a row is read only right below its header or the row before it; lo
   gRPC detail's ``"grpc_message":"… Timed out task names:\\n/job:…/task:3\\n…"``, literal ``\\n``) gives
   the same rows. The header's own exception (``XlaRuntimeError: DEADLINE_EXCEEDED: …``) stays the
   printing process's.
+* JAX's coordination service polling a heartbeat failure (``client.h``'s ``Terminating process because the JAX
+  distributed service detected fatal errors. … The following tasks are unhealthy (stopped sending heartbeats):``),
+  then ``/job:jax_worker/replica:0/task:3`` per task whose heartbeats stopped: that task's process ended, how is not
+  said (``process_exit``, subkind ``jax_task_error``, as the older ``… task:3 heartbeat timeout`` wording). The
+  printing process is a survivor terminating because of it.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from k10s_forensics.parsers.log_normalize import Normalized
 STALL_GAP = 3  # lines between a header and its first row, or between two rows
 
 BARRIER_HEADER = re.compile(r"\b[Tt]imed out task names:")
+UNHEALTHY_HEADER = re.compile(r"The following tasks are unhealthy \(stopped sending heartbeats\):")
 BARRIER_ROW = re.compile(r"^\s*/job:[\w-]{1,100}/replica:\d{1,5}/task:(\d{1,7})\s*$")
 #: the rows of a list kept in one line, after its header (a literal backslash-n between them)
 BARRIER_INLINE = re.compile(r"(?:\\n|\s)/job:[\w-]{1,100}/replica:\d{1,5}/task:(\d{1,7})(?=\\n|\s|\"|$)")
@@ -43,13 +49,16 @@ class StallRows:
             self._at, self._kind = line_no, "horovod_missing"
             return []
         m = BARRIER_HEADER.search(norm.text)
+        kind = "barrier_missing"
+        if m is None:
+            m, kind = UNHEALTHY_HEADER.search(norm.text), "jax_unhealthy"
         if m:
-            self._at, self._kind = line_no, "barrier_missing"
+            self._at, self._kind = line_no, kind
             ranks = [int(r) for r in BARRIER_INLINE.findall(norm.text[m.end():])]
             if not ranks:
                 return []
             own = classify(text, norm) or []
-            return own + with_context(text, [_missing(r, "barrier_missing") for r in dict.fromkeys(ranks)], norm)
+            return own + with_context(text, [_missing(r, kind) for r in dict.fromkeys(ranks)], norm)
         if self._at is None or line_no - self._at > STALL_GAP:
             return []
         rank, bare = self._rank(norm)
@@ -59,10 +68,12 @@ class StallRows:
         events = with_context(text, [_missing(rank, self._kind or "horovod_missing")], norm)
         for ev in events if bare else []:
             ev.update(reporter_rank=None, _prefix_rank=None)  # the row's number is the rank it names, not its printer
+        for ev in events if self._kind == "jax_unhealthy" else []:
+            ev.setdefault("reporter_rank", ev.get("_prefix_rank"))  # the survivor printing the list, as a barrier's
         return events
 
     def _rank(self, norm: Normalized) -> tuple[int | None, bool]:
-        if self._kind == "barrier_missing":
+        if self._kind in ("barrier_missing", "jax_unhealthy"):
             m = BARRIER_ROW.match(norm.text)
             return (int(m.group(1)), False) if m else (None, False)
         m = P.HOROVOD_MISSING_ROW.match(norm.text)  # behind a launcher's tag: "[1,0]<stderr>:3: [...]"
@@ -76,7 +87,10 @@ class StallRows:
 
 
 def _missing(rank: int, subkind: str) -> Event:
+    if subkind == "jax_unhealthy":  # the task's process ended (how is not said), as log_failures' jax_task_error
+        return {"kind": "process_exit", "subkind": "jax_task_error", "rank": rank, "exit_code": None,
+                "error_message": f"JAX's coordination service: task {rank} stopped sending heartbeats"}
     return {"kind": "nccl_desync", "rank": rank, "subkind": subkind}
 
 
-__all__ = ["StallRows", "BARRIER_HEADER", "BARRIER_ROW"]
+__all__ = ["StallRows", "BARRIER_HEADER", "BARRIER_ROW", "UNHEALTHY_HEADER"]
