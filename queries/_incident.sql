@@ -451,6 +451,11 @@ kill_after_other AS (  -- SIGKILLs more than 5 seconds after another rank's own 
     SELECT DISTINCT a.event_id FROM k10s_incident_line a JOIN k10s_incident_line o USING (job_key, incident)
     WHERE a.role = 'own' AND a.cause = 'host-oom-kill' AND a.ts_filled IS NOT NULL
       AND o.role = 'own' AND o.rank_eff IS DISTINCT FROM a.rank_eff AND o.ts_filled < a.ts_filled - INTERVAL 5 SECOND
+      -- not a failure of an attempt torchrun restarted from: its log's agent reported it and then another attempt (two
+      -- agent lines from the failure on, the failure's own report counted), after which the SIGKILL is a new attempt's
+      -- (twenty-third launcher set)
+      AND (SELECT count(*) FROM k10s_incident_line g WHERE g.raw_row = o.raw_row AND g.kind = 'torchrun_failure'
+           AND g.subkind = 'agent' AND g.line_no >= o.line_no) < 2
 ),
 agent_lines AS (  -- torchrun agents' "failed (exitcode: …)" lines, and whether the same log has a later one
     SELECT job_key, incident, raw_row, line_no, ts_filled, line_no < max(line_no) OVER (PARTITION BY raw_row) AS later_agent
@@ -459,7 +464,11 @@ agent_lines AS (  -- torchrun agents' "failed (exitcode: …)" lines, and whethe
 restarted_after AS (  -- per log: the last agent line after which a later attempt failed on its own
     SELECT a.raw_row, max(a.line_no) AS line_no
     FROM agent_lines a JOIN k10s_incident_line y ON y.job_key = a.job_key AND y.incident = a.incident
-    WHERE y.role = 'own' AND y.tier = 1 AND y.kind IN ('python_exception', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+    WHERE y.role = 'own' AND y.tier = 1
+      AND (y.kind IN ('python_exception', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+           -- or an agent's own report of a later attempt's worker ending by a signal (`failed (exitcode: -9)`): one
+           -- agent line per attempt, so one after the earlier report is another attempt's (twenty-third launcher set)
+           OR (y.kind = 'torchrun_failure' AND y.subkind = 'agent' AND y.line_no <> a.line_no))
       -- in another log: only where this log shows the restart (its agent reported a later attempt's failure
       -- too); an agent's one report is the end of a job without restarts, after which a peer may still raise
       AND CASE WHEN y.raw_row = a.raw_row THEN y.line_no > a.line_no ELSE y.ts_filled > a.ts_filled AND a.later_agent END
@@ -470,6 +479,25 @@ restarted_after AS (  -- per log: the last agent line after which a later attemp
                                         AND s.subkind = 'root_cause' AND s.line_no > a.line_no
                                         AND (y.raw_row <> a.raw_row OR s.line_no < y.line_no)))
     GROUP BY a.raw_row
+),
+wait_exit_alike AS (  -- a rank known only by its exit status (its agent's report, its failure table: none of its own
+                      -- lines shown, `--local-ranks-filter` hid its stream) that the same log reports within a second of a
+                      -- rank whose shown error is gloo's collective wait timing out (`Timed out waiting 5000ms for recv
+                      -- operation to complete`), in a job where no shown error says a peer's connection closed or reset:
+                      -- the ranks shown waited the whole timeout for a peer that never came (none had ended), so this
+                      -- exit is one more such wait's, no failure of its own (twenty-third launcher set)
+    SELECT DISTINCT il.event_id FROM k10s_incident_line il
+    JOIN k10s_incident_line v ON v.job_key = il.job_key AND v.incident = il.incident AND v.raw_row = il.raw_row
+         AND v.kind = 'torchrun_failure' AND v.rank_eff <> il.rank_eff
+         AND abs(epoch(v.ts_filled) - epoch(il.ts_filled)) <= 1
+    WHERE il.role = 'own' AND il.tier = 2 AND il.kind = 'torchrun_failure' AND il.rank_eff IS NOT NULL
+      AND EXISTS (SELECT 1 FROM k10s_log w WHERE w.job_key = il.job_key AND w.rank_resolved = v.rank_eff
+                  AND w.kind = 'python_exception'
+                  AND regexp_matches(w.error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation'))
+      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = il.job_key AND x.rank_resolved = il.rank_eff
+                      AND x.kind IN ('python_exception', 'python_traceback', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
+      AND NOT EXISTS (SELECT 1 FROM k10s_log c WHERE c.job_key = il.job_key AND c.kind = 'python_exception'
+                      AND c.subkind = 'teardown' AND regexp_matches(c.error_message, '(?i)connection (?:closed|reset) by peer'))
 ),
 own AS (  -- own failures; one that comes a minute after the hung collective began is its consequence;
           -- an exception after which the rank kept training is not one unless the job was torn down;
@@ -508,7 +536,10 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
       -- same log) and a later attempt failed on its own (a rank's exception or CUDA error after that line): the
       -- job ended with the last attempt's failure, not this one (--max-restarts: the culprit can move)
       AND NOT coalesce(il.line_no < ra.line_no, false)
+      -- the agent line that reported that earlier attempt's failure is the earlier attempt's too (its worker's signal)
+      AND NOT coalesce(il.line_no = ra.line_no AND il.kind = 'torchrun_failure' AND il.subkind = 'agent', false)
       AND ka.event_id IS NULL
+      AND il.event_id NOT IN (SELECT event_id FROM wait_exit_alike)
 ),
 best AS (  -- per rank: its strongest, then earliest, own failure
     SELECT * FROM own WHERE rank_eff IS NOT NULL

@@ -48,6 +48,7 @@ import torch_scenarios19
 import torch_scenarios20
 import torch_scenarios21
 import torch_scenarios22
+import torch_scenarios23
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -137,6 +138,7 @@ SCENARIOS = [
     *torch_scenarios20.scenarios(S),  # the twentieth: store timeouts at setup where some ranks never start (held out)
     *torch_scenarios21.scenarios(S),  # the twenty-first: restarts of one rank, a DCP save one rank cannot write, compute hangs (held out)
     *torch_scenarios22.scenarios(S),  # the twenty-second: a rank's child OOM-killed, a truncated checkpoint, lazy gloo, preemption (held out)
+    *torch_scenarios23.scenarios(S),  # the twenty-third: an elastic late join, a restart's other rank and cause, hidden culprits (held out)
 ]
 
 
@@ -162,6 +164,8 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
     cmds = record_launch.commands(sc, str(logdir))
     agents = []
     for i, cmd in enumerate(cmds):
+        if sc.get("late_s") and i == len(cmds) - 1:  # the last agent joins late (an elastic scale-up)
+            time.sleep(sc["late_s"])
         name = f"agent{i}"
         agents.append(Agent(name, cmd, _worker_env(sc, name, str(marks))))
         time.sleep(sc["gap_s"])
