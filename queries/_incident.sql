@@ -308,7 +308,7 @@ classified AS (
             -- ncclInvalidUsage: the program's misuse of NCCL (or two ranks on one GPU), which every rank
             -- running the same code and configuration meets alike (common_mode below)
             -- Cray MPICH's fatal `Other MPI error` of a rank (its network layer failed: parsers/log_mpich.py), as NCCL's system error
-            WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError', 'ncclInvalidUsage', 'mpich_other') THEN 'nccl-error'
+            WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError', 'ncclInvalidUsage', 'mpich_other', 'ompi_other') THEN 'nccl-error'
             WHEN kind IN ('torchrun_failure', 'process_exit') AND (subkind NOT IN ('exit_code') OR kind = 'torchrun_failure') THEN
                 CASE
                     WHEN status = -9 AND NOT was_sigtermed THEN 'host-oom-kill'
@@ -835,12 +835,15 @@ signal_alike AS (  -- two or more processes whose own signal handler (Open MPI's
                    -- rank 3 with PID … exited on signal 11`: the first process it reaped) may be any of theirs (real incidents
                    -- batch 52: four processes of one node, each a bus error then a segfault, mpirun naming rank 3); Open MPI's
                    -- count of the processes that sent its MPI_Abort help text (`7 more processes have sent help message
-                   -- help-mpi-api.txt / mpi-abort`: nranks 8) says as much of that many aborts (batch 54)
+                   -- help-mpi-api.txt / mpi-abort`: nranks 8) says as much of that many aborts (batch 54); gfortran's
+                   -- `Program received signal SIGILL: Illegal instruction.` names no pid, but each is one process's (batch 63)
     SELECT job_key, max(n) AS processes, arg_max(sig, (n, sig)) AS sig, min(t0) AS t0, max(t1) AS t1
     FROM (SELECT job_key, error_message AS sig,
-                 greatest(count(DISTINCT (incarnation_uid, nccl_host, pid)), max(CASE WHEN subkind = 'ompi_abort' THEN nranks END)) AS n,
+                 greatest(count(DISTINCT (incarnation_uid, nccl_host, pid)) FILTER (WHERE pid IS NOT NULL),
+                          count(DISTINCT event_id) FILTER (WHERE subkind = 'gfortran'),
+                          max(CASE WHEN subkind = 'ompi_abort' THEN nranks END)) AS n,
                  min(ts) AS t0, max(ts) AS t1
-          FROM k10s_log WHERE kind = 'native_signal' AND job_key IS NOT NULL AND pid IS NOT NULL GROUP BY ALL)
+          FROM k10s_log WHERE kind = 'native_signal' AND job_key IS NOT NULL AND (pid IS NOT NULL OR subkind = 'gfortran') GROUP BY ALL)
     GROUP BY job_key HAVING max(n) >= 2
 ),
 node_alike AS (  -- ranks that failed together are every rank of one pod (one node's launcher), and ranks of other
@@ -952,6 +955,15 @@ decided AS (
         -- fatal-signal line naming no rank but its pid (glog's handler: `*** SIGSEGV (@0x0) received by PID 24044`)
         CASE WHEN f.tier = 2 AND (len(t.ranks) = 1 OR ls.job_key IS NOT NULL) AND u.tier = 1 AND u.pod_key = f.pod_key AND coalesce(u.said_why, 0) <= 1
                   AND (u.kind IN ('cuda_oom', 'cuda_error', 'python_exception') OR u.subkind = 'glog_signal')
+                  AND (f.ts_filled BETWEEN u.ts - INTERVAL 5 SECOND AND u.ts + INTERVAL 90 SECOND
+                       OR (u.raw_row = f.raw_row AND f.line_no > u.line_no AND f.line_no <= u.line_no + 300))
+             THEN u.cause
+             -- the one rank that failed on its own aborted (SIGABRT) and its GPU runtime's error is in a line naming no rank
+             -- in the same pod, one message, just above the report (a SYCL runtime's `hipMemsetAsync() failed (error code =
+             -- HIP:1)`, then srun's `task 39: Aborted`): the runtime ended the process for that error, as a rank's own CUDA
+             -- error makes its -6 no abort of its own (`raised` above; batch 63)
+             WHEN f.cause = 'abort' AND len(t.ranks) = 1 AND u.kind = 'cuda_error' AND u.subkind IS DISTINCT FROM 'transport_call'
+                  AND u.pod_key = f.pod_key AND coalesce(u.said_why, 0) <= 1
                   AND (f.ts_filled BETWEEN u.ts - INTERVAL 5 SECOND AND u.ts + INTERVAL 90 SECOND
                        OR (u.raw_row = f.raw_row AND f.line_no > u.line_no AND f.line_no <= u.line_no + 300))
              THEN u.cause ELSE coalesce(f.cause, u.cause) END AS cause,

@@ -66,11 +66,21 @@ def cuda_error(text: str) -> Event | None:
     if message is None:
         n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text else None
         if n is None:
-            return _transport_call(text)
+            return _sycl_call(text) or _transport_call(text)
         message = n.group(2)
     if "out of memory" in message:
         return None
     return {"kind": "cuda_error", "subkind": _cuda_kind(message), "error_type": "CUDA error", "error_message": message[:300]}
+
+
+def _sycl_call(text: str) -> Event | None:
+    """A SYCL runtime's (AdaptiveCpp's) failed HIP or CUDA call, which its error report then ends the process for:
+    the printing process's own CUDA error (a HIP one is the same failure on AMD GPUs)."""
+    m = P.SYCL_RUNTIME_CALL.search(text) if "(error code = " in text else None
+    if m is None:
+        return None
+    message = f"{m.group(1)}() failed (error code = {m.group(2)}:{m.group(3)})"
+    return {"kind": "cuda_error", "subkind": "sycl_call", "error_type": f"{m.group(2)} error", "error_message": message[:300]}
 
 
 def _transport_call(text: str) -> Event | None:
@@ -155,7 +165,7 @@ def fatal_signal(text: str) -> Event | None:
     m = P.FAULTHANDLER.search(text) if "Fatal Python error: " in text else None
     if m is not None:
         return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
-    return _glog_signal(text) or _ompi_signal(text) or aborts_counted(text)
+    return _glog_signal(text) or _ompi_signal(text) or _gfortran_signal(text) or aborts_counted(text)
 
 
 def _glog_signal(text: str) -> Event | None:
@@ -176,6 +186,23 @@ def _ompi_signal(text: str) -> Event | None:
         return None
     return {"kind": "native_signal", "subkind": "ompi", "nccl_host": m.group(1), "pid": _int(m.group(2)),
             "exit_code": -int(m.group(4)), "error_message": f"{m.group(3)} ({m.group(4)})", "_no_rank": True}
+
+
+#: gfortran's runtime handler (``-fbacktrace``, its default) in the process that took the signal: ``Program received
+#: signal SIGILL: Illegal instruction.`` (a colon; gdb's ``Program received signal SIGSEGV, Segmentation fault.`` is a
+#: debugger stopping one process, not read)
+GFORTRAN_SIGNAL = re.compile(r"(?:^|[\s:>\]])Program received signal (SIG(?:SEGV|BUS|FPE|ILL|ABRT)): ")
+GFORTRAN_SIGNALS = {"SIGSEGV": 11, "SIGBUS": 7, "SIGFPE": 8, "SIGILL": 4, "SIGABRT": 6}
+
+
+def _gfortran_signal(text: str) -> Event | None:
+    """gfortran's report of the signal its process took: as Open MPI's handler's, no exit of its own (the launcher
+    reports that) and no pid: each report is one process (``native_signal`` ``gfortran``, counted by
+    queries/_incident.sql ``signal_alike``; a launcher's or srun's label keeps its rank)."""
+    m = GFORTRAN_SIGNAL.search(text) if "Program received signal SIG" in text else None
+    if m is None:
+        return None
+    return {"kind": "native_signal", "subkind": "gfortran", "exit_code": -GFORTRAN_SIGNALS[m.group(1)], "error_message": m.group(1)}
 
 
 def _last_cmd(text: str, code: int | None) -> Event:

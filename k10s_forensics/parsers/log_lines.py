@@ -46,6 +46,7 @@ from k10s_forensics.parsers.log_owners import Owners
 from k10s_forensics.parsers.log_failure_table import LINE_CHARS, TABLE_GAP, FailureTable
 from k10s_forensics.parsers.log_pods import resolve_ranks
 from k10s_forensics.parsers.log_stall_rows import StallRows
+from k10s_forensics.parsers.log_ompi_errors import OmpiErrors
 from k10s_forensics.parsers.log_time import fallback_ts
 
 MERGE_GAP = 3
@@ -73,6 +74,7 @@ class BodyAssembler(FailureTable):
         self._pending: Event | None = None
         self._fr: dict[str, Any] | None = None
         self._stall = StallRows()  # Horovod's "Missing ranks:", a barrier's "Timed out task names:" (log_stall_rows.py)
+        self._ompi = OmpiErrors()  # Open MPI's error handler report, one field a line (log_ompi_errors.py)
         self._ray_died: int | None = None  # line of Ray's last "ActorDiedError: The actor died"
         self._ray_report: int | None = None  # the same, kept after its name field was read
         self._prefix_rank: tuple[int, int, dt.datetime | None] | None = None  # (line_no, rank, ts)
@@ -100,7 +102,7 @@ class BodyAssembler(FailureTable):
         if described is None and (self._owners.launcher_frame(line_no, norm) or self._owners.header(line_no, norm, api_ts)):
             return
         events = [described] if described is not None else (self._stall.row(line_no, text, norm) or self._ray_actor(line_no, text)
-                                                                    or classify(text, norm))
+                                                                    or self._ompi.row(line_no, text, norm) or classify(text, norm))
         if not events or self._owners.launchers_own(line_no, norm, events[0]) or self._owners.ignored(line_no, norm, events[0]):
             self._owners.no_event(norm)
             return

@@ -46,6 +46,10 @@ TRANSPORT_CUDA_CALL = re.compile(
 CUDA_KERNEL_ASSERT = re.compile(
     r"\.cuh?:\d{1,6}:(?: [^\n]{0,400}?:)? block: \[\d{1,10}, ?\d{1,10}, ?\d{1,10}\], thread: \[\d{1,10}, ?\d{1,10}, ?\d{1,10}\]"
     r" Assertion [`']([^\n]{1,300}?)[`'] failed")
+#: A SYCL runtime's report of its own failed GPU runtime call (AdaptiveCpp / hipSYCL, on the HIP or CUDA backend):
+#: ``hip_queue: hipMemsetAsync() failed (error code = HIP:1)``, ``cuda_queue: cudaMemcpyAsync() failed (error code =
+#: CUDA:700)``; printed in its error report before the process is terminated
+SYCL_RUNTIME_CALL = re.compile(r"\b((?:hip|cuda|cu)[A-Z]\w{1,60})\(\) failed \(error code = (HIP|CUDA):(-?\d{1,6})\)")
 #: Category of a CUDA error message, first match wins.
 CUDA_KINDS = (
     ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),

@@ -87,6 +87,7 @@ _EVENT_LITERALS = (
     r"CUDA error: ",
     r"cudaError[A-Z]",
     r"Cuda failure ",
+    r"\(\) failed \(error code = (?:HIP|CUDA):",
     r"UC[XC]\s+ERROR\s+cu",
     # a kernel's own assertion (log_patterns_cuda.CUDA_KERNEL_ASSERT): `...Kernel.cu:144: ...: block: [..], thread: [..] Assertion `
     r"\] Assertion [`']",
@@ -102,10 +103,14 @@ _EVENT_LITERALS = (
     r"Process name: (?:\[|\d)",
     r"noticed that process rank",
     r"\] Signal: [A-Z]",
+    # gfortran's runtime report of its process's fatal signal (log_failures.py)
+    r"Program received signal SIG[A-Z]{2,4}: ",
     # Open MPI's MPI_Abort help text and its count of the processes that sent it too (log_ompi.py)
     r"MPI_ABORT was invoked on rank",
     # Cray MPICH's report of a rank's fatal MPI error (log_mpich.py)
     r"MPICH ERROR \[Rank",
+    # Open MPI's error handler report: the rank that reported it and the MPI_ERR_OTHER class (log_ompi_errors.py)
+    r"\] \*\*\* (?:reported by process \[|MPI_ERR_OTHER\b|An error occurred in )",
     r"more process(?:es)? (?:have|has) sent help message",
     r"terminated with (?:signal|exit code|the following error)",
     r"monitoredBarrier",
