@@ -52,6 +52,12 @@ NOT_YET: dict[str, str] = {
         "the recovered OOM's `GPU 0` is the allocator's device index, which names no rank by design (litgpt-303), and "
         "mp.spawn reports process 3, whose own error is cut after its first frame: the OOM is read as process 3's; that "
         "process 0 (GPU 0) skipped a batch and desynchronised the others is the thread's reading",
+
+    # batch 65
+    "horovod-2484-elastic-k8s-worker1-killed-exit-137":
+        "horovodrun's elastic driver names the first process to exit as `host[slot]` (`elastic-test-worker-1[0]`, exit "
+        "137): which global rank that was needs the launch's host order (`-H worker-0:1,worker-1:1,…`), which is in the "
+        "thread, not the paste; the driver's own `RuntimeError` is no rank's (it named rank 0 before, a false culprit)",
     # batch 58
     "DeepSpeed-7319-two-node-rank10-traceback-only-oom":
         "only `[rank10]:`-tagged traceback frames are pasted, neither the header nor the exception line: a frame line is "

@@ -225,6 +225,13 @@ def store_timeout(text: str) -> Event | None:
             "error_message": "waiting on the c10d store for another rank's key timed out" + waited}
 
 
+#: horovodrun's driver ending the job, its Gloo runner (``gloo_run.py``, static and elastic): ``RuntimeError: Horovod
+#: detected that one or more processes exited with non-zero status, thus causing the job to be terminated. The first
+#: process to do so was:``, then ``Process name:`` and ``Exit code:``: the launcher's report of a process it ran, raised
+#: in the driver, no rank's exception (its MPI runner's ``mpirun failed with exit code N`` reads as a rankless exit)
+HOROVOD_DRIVER_REPORT = re.compile(r"Horovod detected that one or more processes exited with non-zero status")
+
+
 def py_exception(message: str, tagged: bool = False) -> Event | None:
     """The last line of a Python traceback (on the normalised message); with ``tagged`` (the line
     carries a launcher's rank prefix) also the first line, for a traceback whose end was cut off."""
@@ -245,7 +252,7 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
             return {"kind": "python_traceback", "subkind": "started", "_embedded": start.group("embedded") is not None}
         return None
     name, text = m.group(1), (m.group(2) or "").strip()
-    if name.endswith(P.LAUNCHER_EXCEPTIONS):
+    if name.endswith(P.LAUNCHER_EXCEPTIONS) or HOROVOD_DRIVER_REPORT.match(text):
         return None  # the launcher's own exception (its failure table / exit report is the event)
     sub = "teardown" if P.PY_TEARDOWN.search(name + ": " + text) and not _own_store_wait(text) and not _own_bare_timeout(name, text) else "raised"
     ev = {"kind": "python_exception", "subkind": sub, "error_type": name[:200], "error_message": text[:300] or None}
