@@ -14,7 +14,7 @@
 --   first's allocation at once (within a second, or without a clock) ran out together: no rank is named; nor where, in a log
 --   without a clock, another rank failed beside it and the incident analysis cannot order the two (k10s_incident's
 --   together_ranks: a traceback cut before its exception, the same error); nor for three or more OOM reports naming no
---   process in a pod of several ranks (as many processes ran out). Then the cascade it caused: ranks that
+--   process in a pasted pod of several ranks (as many processes ran out). Then the cascade it caused: ranks that
 --   hit the NCCL watchdog (and their Timeout(ms)), siblings SIGTERM'd by torchrun, remote
 --   errors naming the dead peer; the memory headroom at death and the GPU-hours wasted.
 -- columns:
@@ -49,9 +49,12 @@ WITH RECURSIVE l AS (  -- the columns read below (a CTE carries every column it 
 unnamed_many AS (  -- a pod of several ranks whose log holds three or more CUDA OOM reports naming no process (no rank, local
                    -- rank or pid): as many processes ran out of memory, so the rank import-logs guessed for those lines
                    -- owns none of them (k10s_incident's alike_unnamed; docs/rules.md, "Session 23: batch 62")
-    SELECT job_key, pod_key FROM l
-    WHERE kind = 'cuda_oom' AND rank_named IS NULL AND local_rank IS NULL AND pid IS NULL
+    -- in one incident and one container incarnation (a crashloop's restarts each print their own OOM: one process each time)
+    SELECT job_key, pod_key, incident, incarnation_uid FROM k10s_incident_line
+    WHERE kind = 'cuda_oom' AND rank IS NULL AND local_rank IS NULL AND pid IS NULL
       AND pod_key IN (SELECT pod_key FROM k10s_rank GROUP BY pod_key HAVING count(DISTINCT rank) >= 2)
+      -- in a pod import-logs made up from a paste, where a line's rank is only the importer's guess
+      AND incarnation_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
     GROUP BY ALL HAVING count(*) >= 3
 ),
 oom_owner AS (  -- a job whose one failing rank the incident analysis found by its exit status, its cause a CUDA OOM in a
@@ -66,7 +69,9 @@ log_oom AS (  -- a line without a timestamp takes the nearest stamped line of it
            l.oom_requested_mib AS requested_mib, l.step, l.line
     FROM l LEFT JOIN k10s_failure_line fl ON fl.event_id = l.event_id
     LEFT JOIN oom_owner ow ON ow.job_key = l.job_key AND ow.first_pod = l.pod_key AND l.rank_resolved IS NULL
-    LEFT JOIN unnamed_many um ON um.job_key = l.job_key AND um.pod_key = l.pod_key
+    LEFT JOIN (SELECT DISTINCT event_id, incident FROM k10s_incident_line) li ON li.event_id = l.event_id
+    LEFT JOIN unnamed_many um ON um.job_key = l.job_key AND um.pod_key = l.pod_key AND um.incident = li.incident
+                             AND um.incarnation_uid = l.incarnation_uid
     WHERE l.kind = 'cuda_oom'
 ),
 host_oom AS (
