@@ -701,7 +701,19 @@ alike_unnamed AS (  -- three or more uncaught exceptions alike (type and message
         WHERE o.tier = 1 AND o.kind = 'python_exception' AND o.rank_named IS NULL AND o.local_rank IS NULL AND o.pid IS NULL
           AND NOT EXISTS (SELECT 1 FROM own t WHERE t.job_key = o.job_key AND t.incident = o.incident
                           AND t.rank_named IS NOT NULL AND t.error_message IS NOT DISTINCT FROM o.error_message)
-        GROUP BY o.job_key, o.incident, o.error_type, o.error_message HAVING count(*) >= 3)
+        GROUP BY o.job_key, o.incident, o.error_type, o.error_message HAVING count(*) >= 3
+        UNION ALL
+        -- and three or more CUDA out-of-memory errors in such lines: each process's allocator reports its own numbers
+        -- (the size it asked for, what was free), so they are alike by what they say, not by their text; none a copy of
+        -- a line naming its rank (the same report behind `[rank3]:`) (docs/rules.md, "Session 23: batch 62")
+        SELECT o.job_key, o.incident, count(*) AS n FROM own o
+        WHERE o.tier = 1 AND o.kind = 'cuda_oom' AND o.rank_named IS NULL AND o.local_rank IS NULL AND o.pid IS NULL
+          -- in a pod of several ranks (a pod of one holds only its rank's lines)
+          AND o.pod_key IN (SELECT pod_key FROM k10s_rank GROUP BY pod_key HAVING count(DISTINCT rank) >= 2)
+          AND NOT EXISTS (SELECT 1 FROM own t WHERE t.job_key = o.job_key AND t.incident = o.incident AND t.kind = 'cuda_oom'
+                          AND t.rank_named IS NOT NULL
+                          AND regexp_extract(t.line, 'out of memory.*', 0) = regexp_extract(o.line, 'out of memory.*', 0))
+        GROUP BY o.job_key, o.incident HAVING count(*) >= 3)
     GROUP BY job_key, incident
 ),
 silent_one AS (  -- a launcher's report that names no process (its last spawned command: DeepSpeed, the legacy

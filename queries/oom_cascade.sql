@@ -13,7 +13,8 @@
 --   minutes pass or a rank already in it runs out of memory again (a restarted process); ranks that run out at the
 --   first's allocation at once (within a second, or without a clock) ran out together: no rank is named; nor where, in a log
 --   without a clock, another rank failed beside it and the incident analysis cannot order the two (k10s_incident's
---   together_ranks: a traceback cut before its exception, the same error). Then the cascade it caused: ranks that
+--   together_ranks: a traceback cut before its exception, the same error); nor for three or more OOM reports naming no
+--   process in a pasted pod of several ranks (as many processes ran out). Then the cascade it caused: ranks that
 --   hit the NCCL watchdog (and their Timeout(ms)), siblings SIGTERM'd by torchrun, remote
 --   errors naming the dead peer; the memory headroom at death and the GPU-hours wasted.
 -- columns:
@@ -41,9 +42,20 @@
 --   gpu_hours_lost DOUBLE      -- job GPUs x (abort - OOM), summed over incidents (k10s_incident: the same in every rule)
 --   evidence STRUCT[]          -- one entry per incident
 WITH RECURSIVE l AS (  -- the columns read below (a CTE carries every column it selects)
-    SELECT job_key, rank_resolved, local_rank, kind, pod_key, node_resolved, gpu_uuid, ts, event_id, oom_total_mib, oom_in_use_mib,
-           oom_free_mib, oom_requested_mib, step, line, timeout_ms, exit_code, incarnation_uid, pid
+    SELECT job_key, rank_resolved, rank AS rank_named, local_rank, kind, pod_key, node_resolved, gpu_uuid, ts, event_id, oom_total_mib,
+           oom_in_use_mib, oom_free_mib, oom_requested_mib, step, line, timeout_ms, exit_code, incarnation_uid, pid
     FROM k10s_log WHERE job_key IS NOT NULL
+),
+unnamed_many AS (  -- a pod of several ranks whose log holds three or more CUDA OOM reports naming no process (no rank, local
+                   -- rank or pid): as many processes ran out of memory, so the rank import-logs guessed for those lines
+                   -- owns none of them (k10s_incident's alike_unnamed; docs/rules.md, "Session 23: batch 62")
+    -- in one incident and one container incarnation (a crashloop's restarts each print their own OOM: one process each time)
+    SELECT job_key, pod_key, incident, incarnation_uid FROM k10s_incident_line
+    WHERE kind = 'cuda_oom' AND rank IS NULL AND local_rank IS NULL AND pid IS NULL
+      AND pod_key IN (SELECT pod_key FROM k10s_rank GROUP BY pod_key HAVING count(DISTINCT rank) >= 2)
+      -- in a pod import-logs made up from a paste, where a line's rank is only the importer's guess
+      AND incarnation_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+    GROUP BY ALL HAVING count(*) >= 3
 ),
 oom_owner AS (  -- a job whose one failing rank the incident analysis found by its exit status, its cause a CUDA OOM in a
                -- line naming no rank in the same pod (k10s_incident): that rank's is the unranked OOM of that pod
@@ -51,11 +63,15 @@ oom_owner AS (  -- a job whose one failing rank the incident analysis found by i
     WHERE cause = 'cuda-oom' AND len(culprit_ranks) = 1 GROUP BY ALL HAVING count(*) = 1
 ),
 log_oom AS (  -- a line without a timestamp takes the nearest stamped line of its log (k10s_failure_line)
-    SELECT l.job_key, coalesce(l.rank_resolved, ow.rank) AS rank, l.pod_key, l.node_resolved AS node, l.gpu_uuid, coalesce(l.ts, fl.ts_filled) AS ts, 'cuda-oom' AS cause,
+    SELECT l.job_key, CASE WHEN um.job_key IS NOT NULL AND l.rank_named IS NULL AND l.local_rank IS NULL AND l.pid IS NULL THEN NULL
+                           ELSE coalesce(l.rank_resolved, ow.rank) END AS rank, l.pod_key, l.node_resolved AS node, l.gpu_uuid, coalesce(l.ts, fl.ts_filled) AS ts, 'cuda-oom' AS cause,
            l.oom_total_mib AS total_mib, coalesce(l.oom_in_use_mib, l.oom_total_mib - l.oom_free_mib) AS in_use_mib,
            l.oom_requested_mib AS requested_mib, l.step, l.line
     FROM l LEFT JOIN k10s_failure_line fl ON fl.event_id = l.event_id
     LEFT JOIN oom_owner ow ON ow.job_key = l.job_key AND ow.first_pod = l.pod_key AND l.rank_resolved IS NULL
+    LEFT JOIN (SELECT DISTINCT event_id, incident FROM k10s_incident_line) li ON li.event_id = l.event_id
+    LEFT JOIN unnamed_many um ON um.job_key = l.job_key AND um.pod_key = l.pod_key AND um.incident = li.incident
+                             AND um.incarnation_uid = l.incarnation_uid
     WHERE l.kind = 'cuda_oom'
 ),
 host_oom AS (

@@ -1,5 +1,5 @@
 """The clock of a log line printed without the API's timestamp prefix (glog, ISO-like, ctime,
-``LEVEL MM-DD``); a yearless date is placed in the capture's year (log_lines.py, logimport.py)."""
+``LEVEL MM-DD``, ``[MM-DD HH:MM:SS|LEVEL|``); a yearless date is placed in the capture's year (log_lines.py, logimport.py)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _with_year(month: int, day: int, hh: int, mm: int, ss: int, us: int, capture
 
 
 def fallback_ts(text: str, captured_at: dt.datetime | None) -> dt.datetime | None:
-    """Timestamp of a line without the API prefix: glog, ISO-like, ``LEVEL MM-DD``; else None."""
+    """Timestamp of a line without the API prefix: glog, ISO-like, ``LEVEL MM-DD``, ``[MM-DD HH:MM:SS|LEVEL|``; else None."""
     m = P.GLOG_TS.search(text)
     if m:
         mmdd = m.group(2)
@@ -49,9 +49,10 @@ def fallback_ts(text: str, captured_at: dt.datetime | None) -> dt.datetime | Non
                                int(m.group(5)), tzinfo=UTC)
         except ValueError:
             return None
-    m = P.LEVEL_MMDD_TS.search(text)
+    m = P.LEVEL_MMDD_TS.search(text) or P.BRACKET_MMDD_TS.search(text)
     if m:
-        return _with_year(int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)), 0, captured_at)
+        frac = m.group(6) if m.re is P.BRACKET_MMDD_TS else None
+        return _with_year(int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)), _frac_us(frac), captured_at)
     return None
 
 
@@ -59,7 +60,7 @@ def dated_ts(text: str) -> dt.datetime | None:
     """The clock of a line that carries its year (ISO-like, ctime; torchrun's failure-table ``time : 2025-04-01_00:26:06``);
     None for a yearless one (glog, ``LEVEL MM-DD``) or none. A paste's own dated lines tell the year its yearless
     ones were printed in, which the day it is imported does not (logimport.py)."""
-    if P.GLOG_TS.search(text) or P.LEVEL_MMDD_TS.search(text):
+    if P.GLOG_TS.search(text) or P.LEVEL_MMDD_TS.search(text) or P.BRACKET_MMDD_TS.search(text):
         return None
     return fallback_ts(text, None)
 
