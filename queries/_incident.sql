@@ -498,6 +498,11 @@ wait_exit_alike AS (  -- a rank known only by its exit status (its agent's repor
                       AND x.kind IN ('python_exception', 'python_traceback', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
       AND NOT EXISTS (SELECT 1 FROM k10s_log c WHERE c.job_key = il.job_key AND c.kind = 'python_exception'
                       AND c.subkind = 'teardown' AND regexp_matches(c.error_message, '(?i)connection (?:closed|reset) by peer'))
+      -- nor where the same log shows, before the report, an error no rank tag claims (other than such a wait): it may
+      -- be this rank's own, printed before torch tagged its lines (tests/test_log_torch9.py)
+      AND NOT EXISTS (SELECT 1 FROM k10s_log u WHERE u.job_key = il.job_key AND u.raw_row = il.raw_row AND u.rank_resolved IS NULL
+                      AND u.line_no < il.line_no AND u.kind IN ('python_exception', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+                      AND NOT regexp_matches(coalesce(u.error_message, ''), '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation'))
 ),
 own AS (  -- own failures; one that comes a minute after the hung collective began is its consequence;
           -- an exception after which the rank kept training is not one unless the job was torn down;

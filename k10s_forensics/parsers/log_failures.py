@@ -14,6 +14,7 @@ import signal
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_gfortran import gfortran_signal
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS, launcher_report
 from k10s_forensics.parsers.log_ompi import aborts_counted, mpi_abort
 from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS, ray_worker
@@ -165,7 +166,7 @@ def fatal_signal(text: str) -> Event | None:
     m = P.FAULTHANDLER.search(text) if "Fatal Python error: " in text else None
     if m is not None:
         return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
-    return _glog_signal(text) or _ompi_signal(text) or _gfortran_signal(text) or aborts_counted(text)
+    return _glog_signal(text) or _ompi_signal(text) or gfortran_signal(text) or aborts_counted(text)
 
 
 def _glog_signal(text: str) -> Event | None:
@@ -186,23 +187,6 @@ def _ompi_signal(text: str) -> Event | None:
         return None
     return {"kind": "native_signal", "subkind": "ompi", "nccl_host": m.group(1), "pid": _int(m.group(2)),
             "exit_code": -int(m.group(4)), "error_message": f"{m.group(3)} ({m.group(4)})", "_no_rank": True}
-
-
-#: gfortran's runtime handler (``-fbacktrace``, its default) in the process that took the signal: ``Program received
-#: signal SIGILL: Illegal instruction.`` (a colon; gdb's ``Program received signal SIGSEGV, Segmentation fault.`` is a
-#: debugger stopping one process, not read)
-GFORTRAN_SIGNAL = re.compile(r"(?:^|[\s:>\]])Program received signal (SIG(?:SEGV|BUS|FPE|ILL|ABRT)): ")
-GFORTRAN_SIGNALS = {"SIGSEGV": 11, "SIGBUS": 7, "SIGFPE": 8, "SIGILL": 4, "SIGABRT": 6}
-
-
-def _gfortran_signal(text: str) -> Event | None:
-    """gfortran's report of the signal its process took: as Open MPI's handler's, no exit of its own (the launcher
-    reports that) and no pid: each report is one process (``native_signal`` ``gfortran``, counted by
-    queries/_incident.sql ``signal_alike``; a launcher's or srun's label keeps its rank)."""
-    m = GFORTRAN_SIGNAL.search(text) if "Program received signal SIG" in text else None
-    if m is None:
-        return None
-    return {"kind": "native_signal", "subkind": "gfortran", "exit_code": -GFORTRAN_SIGNALS[m.group(1)], "error_message": m.group(1)}
 
 
 def _last_cmd(text: str, code: int | None) -> Event:

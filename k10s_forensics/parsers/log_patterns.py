@@ -41,8 +41,6 @@ ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d)(?::(\d\d)(?:[.,](\
 CTIME_TS = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4})\b")
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 LEVEL_MMDD_TS = re.compile(r"\b(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) (\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\b")
-#: a yearless ``[MM-DD HH:MM:SS|LEVEL|file:line:function]`` head (NVIDIA imaginaire / Cosmos's loguru format)
-BRACKET_MMDD_TS = re.compile(r"\[(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?\|(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL)\|")
 TABLE_TIME = re.compile(r"^\s*time\s*: (\d{4})-(\d\d)-(\d\d)_(\d\d):(\d\d):(\d\d)")
 PY_LEVEL = re.compile(r"(?:^|\[|\s)(ERROR|WARNING|CRITICAL|FATAL)[\]:]")
 

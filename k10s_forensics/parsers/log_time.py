@@ -4,8 +4,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from k10s_forensics.parsers import log_patterns as P
+
+#: a yearless ``[MM-DD HH:MM:SS|LEVEL|file:line:function]`` head (NVIDIA imaginaire / Cosmos's loguru format)
+BRACKET_MMDD_TS = re.compile(r"\[(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:[.,](\d{1,6}))?\|(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL)\|")
 
 UTC = dt.timezone.utc
 
@@ -49,9 +53,9 @@ def fallback_ts(text: str, captured_at: dt.datetime | None) -> dt.datetime | Non
                                int(m.group(5)), tzinfo=UTC)
         except ValueError:
             return None
-    m = P.LEVEL_MMDD_TS.search(text) or P.BRACKET_MMDD_TS.search(text)
+    m = P.LEVEL_MMDD_TS.search(text) or BRACKET_MMDD_TS.search(text)
     if m:
-        frac = m.group(6) if m.re is P.BRACKET_MMDD_TS else None
+        frac = m.group(6) if m.re is BRACKET_MMDD_TS else None
         return _with_year(int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5)), _frac_us(frac), captured_at)
     return None
 
@@ -60,7 +64,7 @@ def dated_ts(text: str) -> dt.datetime | None:
     """The clock of a line that carries its year (ISO-like, ctime; torchrun's failure-table ``time : 2025-04-01_00:26:06``);
     None for a yearless one (glog, ``LEVEL MM-DD``) or none. A paste's own dated lines tell the year its yearless
     ones were printed in, which the day it is imported does not (logimport.py)."""
-    if P.GLOG_TS.search(text) or P.LEVEL_MMDD_TS.search(text) or P.BRACKET_MMDD_TS.search(text):
+    if P.GLOG_TS.search(text) or P.LEVEL_MMDD_TS.search(text) or BRACKET_MMDD_TS.search(text):
         return None
     return fallback_ts(text, None)
 

@@ -1,0 +1,200 @@
+"""The corpus' expectations k10s does not meet yet, each with why (tests/test_real_incidents_corpus.py marks them
+strict xfail: a case that starts passing must leave this list)."""
+
+from __future__ import annotations
+
+#: A rank missing from a short paste whose other ranks all timed out on the same collective reads
+#: as silent (never-joined) where nothing shows the paste cut (each waiter's report as whole as the
+#: others': docs/rules.md, "Session 16: controls"); these collectors judged the paste truncated (others,
+#: e.g. ace-348 and GCD-6, judged the same shape a culprit, and pass).
+SILENT_IN_PASTE = "a rank missing from the paste reads as silent (never-joined); expected: no culprit (truncated paste)"
+
+#: Expectations we do not meet, with why (strict: a case that starts passing must leave).
+NOT_YET: dict[str, str] = {
+    # batch 64
+    "jax-fault-tolerance-doc-leader-task0-killed-rpc-socket-closed":
+        "the survivors say only that the coordination service is unreachable (`Failed to send RPC to coordination "
+        "service. Either the leader task was preempted/died/restarted unexpectedly or this task is experiencing network "
+        "issues`, `Socket closed`): the leader is task 0 only 'usually', and a network fault of the printer is the other "
+        "reading; jax-19596's `Socket closed` at a clean exit is a control, so task 0 is not named from it",
+    "PaddleFleetX-deployment-doc-container-rank6-global8-nccl-invalid-usage":
+        "`Container rank 6` is the container's local index (its global rank 8 is only in the env dump below it), and "
+        "its `NCCL error(5), invalid usage` is read as common mode (the same code on every process: no single culprit); "
+        "that this one came from a GPU shared with another process is the doc's explanation, not the log's",
+    "OTel-raytrain-rocm-rank1-snippet-every-rank-but-0-control":
+        "Ray Train's `[Rank 1 Error Snippet]` with `invalid device ordinal` is the paste's only failure, read as rank "
+        "1's own; that every rank but 0 fails alike (a ROCm device-visibility setting) is the README's, not the log's "
+        "(RAG-Retrieval-27's shape; LMFlow-855's lone rank 1 with the same error is a culprit)",
+    "fairseq-869-spawn-oom-gpu0-skip-process3-terminated":
+        "the recovered OOM's `GPU 0` is the allocator's device index, which names no rank by design (litgpt-303), and "
+        "mp.spawn reports process 3, whose own error is cut after its first frame: the OOM is read as process 3's; that "
+        "process 0 (GPU 0) skipped a batch and desynchronised the others is the thread's reading",
+
+    # batch 65
+    "horovod-2484-elastic-k8s-worker1-killed-exit-137":
+        "horovodrun's elastic driver names the first process to exit as `host[slot]` (`elastic-test-worker-1[0]`, exit "
+        "137): which global rank that was needs the launch's host order (`-H worker-0:1,worker-1:1,…`), which is in the "
+        "thread, not the paste; the driver's own `RuntimeError` is no rank's (it named rank 0 before, a false culprit)",
+    # batch 58
+    "DeepSpeed-7319-two-node-rank10-traceback-only-oom":
+        "only `[rank10]:`-tagged traceback frames are pasted, neither the header nor the exception line: a frame line is "
+        "no event (HLLM-40's shape); the same shape is a control in DeepSpeed-6737 ('the error is (from one rank)'), so "
+        "naming the one rank with frames would name that control's rank 22",
+    "LlamaFactory-8868-progress-glued-rank1-traceback-two-gpus":
+        "rank 1 is right (its `Traceback` glued to the tqdm bar); the excerpt ends inside the stack and the CUDA OOM is "
+        "said only in the thread's title: `python-exception` is all the log can say (Qwen3-VL-2001's shape)",
+    "LlamaFactory-10367-loss-dicts-step128-rank0-traceback-oom":
+        "rank 0 is right (its `Traceback` glued to the step-128 bar); the exception line is outside the excerpt and the "
+        "OOM is in the thread's title only: `python-exception` is all the log can say",
+    "ms-swift-5292-info-glued-rank1-traceback-step0-oom":
+        "rank 1 is right; the excerpt ends inside rank 1's stack and the OOM is in the thread's title only: "
+        "`python-exception` is all the log can say",
+    # batch 57
+    "gist-thuningxu-horovod-mpirun-np2-stall-rank1-missing":
+        "only rank 0's Horovod stall header survives the excerpt (the `[missing ranks: …]` list below it is cut): the header "
+        "is printed by the coordinator, rank 0, whether or not it submitted itself (horovod-534: `[missing ranks: 0]`), so "
+        "even in a world of two it shows neither a waiter nor which rank is behind (docs/rules.md, session 19, second round)",
+    "nccl-1911-ras-allgather-opcount-mismatch":
+        "RAS MISMATCH lists only the 2 ranks ahead; the 30 behind are said as a group, not named",
+    "Step-Video-T2V-8-rank3-oom-root-cause-rank2":
+        "expects both ranks 2 and 3; rank 2's own failure is not in the excerpt, rank 3's OOM is named",
+    "myria3d-123-prepare-data-lagging-rank0":
+        "rank 0 is named never-joined at info only: ranks 1 and 2 time out and the world of three is guessed from the "
+        "paste, where two waiters are no proof the third exists (docs/rules.md, session 14)",
+    "vllm-23448-broadcast-rank3-one-behind":
+        "two ranks visible: rank 3 completed one work fewer than rank 0, but two reports make no majority to call one behind",
+    "UNITER-42-keyerror-nonzero-ranks":
+        "ranks 1-3 raise the same KeyError in a log without a clock: expected all three as culprits, we say they failed together (no single culprit)",
+    "colbert-318-rank1-timeout-rank0-clustering":
+        "one of four ranks timed out and three are silent: too few reports to name the silent one (rank 0, busy clustering)",
+    "X-R1-21-device-mismatch-all-ranks":
+        "only rank 2's exception is in the excerpt; that every rank failed the same way is known from the thread, not the log "
+        "(the launcher's first exit of local rank 1 beside rank 2's own error is vad-r1-11's shape, whose rank 2 is the culprit)",
+    # batch 8
+    "accelerate-3861-rank0-observed-dump-signal-not-waiting":
+        "rank 0's `Observed flight recorder dump signal from another rank via TCPStore` does not prove it was outside the "
+        "collective (its watchdog reads the store before its own works); expected rank 0 lagging",
+    "accelerate-3512-two-rank-allgather-save-rank0-absent":
+        "one rank's watchdog lines in a paste are no proof the other rank's output was pasted (docs/rules.md, never-joined): "
+        "expected the absent rank 0 of the pair named",
+    "accelerate-2960-srun-torchrun-rank10-sigabrt-after-watchdog-control":
+        "a failure table alone with one SIGABRT entry names that rank abort (as in Bridge-LLM-reasoning-1); the watchdog "
+        "aborts that make it a victim are elsewhere in the thread, not in the excerpt",
+    "Co-DETR-215-legacy-launch-local-rank5-exit1-oom":
+        "rank 5 is right; the CUDA OOM is in the thread's title only, the excerpt shows exit status 1 (python-exception)",
+    "kubeflow-trainer-1579-kubectl-worker0-error-master-running":
+        "rank 1 is right; the pod's STATUS `Error` gives no exit code (exit-unknown), python-exception is known from the job spec",
+    # batch 10
+    "lmdeploy-3258-watchdog-ima-several-processes-control":
+        "only rank 2 is numbered; that other processes report the same illegal memory access is seen only in their frames' "
+        "library load addresses, which are not read as processes",
+    # batch 11
+    "sglang-8336-cri-timestamps-tp2-exception":
+        "SGLang's `TP2` record is cut after its first frames, before its exception: a cut record names no one (the same start "
+        "opens teardowns, sglang-3398/5594); the illegal memory access is in the thread's title only",
+    # batch 13
+    "sglang-6624-dp1-tp2-scheduler-exception":
+        "SGLang's `[… DP1 TP2] Scheduler hit an exception` record is cut before its exception (a cut record names no one, "
+        "batch 11), and `DP1 TP2` is rank 2 only under DP attention: the prefix alone may be DP replica 1's local TP rank 2",
+    "Pai-Megatron-Patch-583-rank0-dataloader-worker-killed":
+        "rank 0 is right; a DataLoader worker `killed by signal: Killed` is charged to its rank as host-oom-kill "
+        "(docs/rules.md, rank-failure), the expectation names the rank's own RuntimeError (python-exception)",
+    "NeMo-12203-nemo-run-prefix-local-rank0-failed-no-error-file":
+        "rank 0 is right (`('local_rank %s FAILED with no error file. …', 0)`, exit-unknown); that it raised is in the "
+        "thread's other block only, the excerpt says no more than that it failed",
+    # batch 15
+    "Megatron-LM-1274-tp8-comm-overlap-all-segv-no-sigterm-control":
+        "torchrun's failure line with no `Sending process … closing signal` before it means every other worker had "
+        "already exited (all eight SEGV alike), but a paste may start anywhere: the same shape is a paste cut right "
+        "above the failure line (AgiBot-World-93's one line, nproc 8), so the absence of SIGTERM lines is not read; and with "
+        "lines above it the same: R1-V-117's SIGFPE and Megatron-LM-1874's abort (nproc 2, no SIGTERM) are culprits, a worker "
+        "that had already exited 0 needs no SIGTERM",
+    # batch 17
+    "aws-ofi-rccl-16-rocm-rank14-ddp-init-hang-traceback-control":
+        "rank 14's lone traceback, cut before its exception inside DDP's first collective (`_verify_param_shape_across_"
+        "processes`), is read as its own failure (warning, python-exception); reading a cut traceback that runs into a "
+        "collective as a wait would also drop pytorch-147677 (the same shape, `dist.broadcast`, whose rank ran out of "
+        "memory by the thread's title): the paste alone cannot tell a hang's waiter from the rank that failed",
+    # batch 18
+    "NeMo-14857-srun-label-rank3-moe-experts-traceback":
+        "rank 3's srun-labelled traceback is pasted from below its header and cut before its exception: frames alone are "
+        "no failure of that rank, as DeepSpeed-6737 (a control: one rank's sample of an error every rank hit) has the same "
+        "shape; the paste alone cannot tell the two apart",
+    # batch 19
+    "ray-31828-raytrainworker-worker0-died-after-train-func":
+        "worker 0 is right; Ray's `Worker exit type: SYSTEM_ERROR` (the connection to the worker ended, no exit status) is read "
+        "as a kill from outside, host-oom-kill (docs/rules.md, rank-failure; a SIGKILLed Ray worker prints the same words, "
+        "tests/data/torch-runs t5-ray-3w-sigkill-rank1): the wording cannot tell the OOM killer from a crash, the expectation "
+        "leaves the cause open",
+    "espnet-2587-single-process-dataloader-killed-control":
+        "a job of one process (world size 1): its process is rank 0 of the job, as in the single-process cases that name it "
+        "(llama-856, DeepSpeed-3232, objectsdf-plus-11), and its DataLoader worker's kill is charged to it (host-oom-kill, as "
+        "Pai-Megatron-Patch-583); this collector judged a script with no distributed launcher a control, which the log alone "
+        "cannot tell from a one-rank job",
+    # batch 21
+    "nanoGPT-545-rank0-wandb-rank1-dynamo-both-fail":
+        "rank 0's AttributeError is the first failure and is named; rank 1's own exception line is elided by the author "
+        "(`...`), and two ranks failing each their own way are reported by the first one (a single culprit): expected both",
+    # batch 22
+    "ray-47461-torchtrainer-worker0-failed-raylet-system-error":
+        "worker 0 is right (Ray Train's `Worker 0 has failed.`); the raylet's `Worker exit type: SYSTEM_ERROR` beside it, "
+        "placed on the pod's one rank, is read as a kill from outside, host-oom-kill (as ray-31828): the expectation leaves "
+        "the cause open",
+    # batch 23
+    "hiascend-forum-0255182505415210097-hccl-rank0-tokenizing-ranks5-7-timeout":
+        "ranks 5 and 7 time out and six ranks of the guessed world of eight are absent: no single culprit; that rank 0 is "
+        "still tokenizing is said in the program's own words (`Rank 0, running tokenizer …`), not read as rank 0's line",
+    # batch 26
+    "mu-diff-nccl-fix-notes-wrapped-rank1-timeout-rank0-absent":
+        "one rank's watchdog (rank 1, wrapped over two lines) in a world of two: one waiter and one silent rank are weak "
+        "evidence, said at info (docs/rules.md, nccl-hang), so rank 0 is not named; the note quotes a single example line "
+        "(the expectation is low)",
+    # batch 29
+    "FixMatch-pytorch-2-spawn-process0-ddp-init-cut":
+        "process 0 is right (spawn's `-- Process 0 terminated with the following error:`); its traceback is cut inside "
+        "DDP's construction, before the error line, so the cause is python-exception: the NCCL error is in the title only "
+        "(as Co-DETR-215's OOM)",
+    # batch 28
+    "awsome-distributed-ai-460-srun-rank3-eval-traceback-control":
+        "one rank's traceback (`3: [rank3]: Traceback`, cut before its exception) is all the paste shows, read as rank 3's "
+        "own failure (warning); that every rank fails alike at the sample's evaluation step is said only in the thread",
+    # batch 27
+    "GLM-130B-100-table-ranks6-7-exit1-six-gpus":
+        "ranks 6 and 7 of eight fail with exit 1 in the same second: failing together is no single culprit, and some "
+        "but not all ranks of one pod failing alike stays so (docs/rules.md, one node alike); that the job had six GPUs "
+        "for eight processes is the thread's, not the log's",
+    # batch 30
+    "RAG-Retrieval-27-rank5-invalid-device-ordinal-one-gpu-control":
+        "rank 5's `CUDA error: invalid device ordinal` is the paste's only failure, read as rank 5's own; that the machine "
+        "had one GPU, so every rank above 0 failed alike, is said only in the thread (LMFlow-855's lone rank 1 with the same "
+        "error is a culprit)",
+    "litgpt-303-fsdp-unranked-oom-gpu1":
+        "the unranked OOM's `GPU 1` is the only rank hint and the allocator's GPU index names no rank by design "
+        "(docs/rules.md: a device_map process names any of its GPUs); nothing else shows more than one process, so no "
+        "rank is named (rank 0 before batch 30, from the allocator's 4-digit pid read as a process number)",
+    # batch 32
+    "trixie-87-hard-wrapped-local-rank0-exit1-nccl-init-control":
+        "one node's agent reports `failed (exitcode: 1) local_rank: 0` and nothing else fails: the paste is placed on "
+        "node 0, so local rank 0 reads as global rank 0 (warning); that the job spans nodes and every rank's NCCL "
+        "communicator set-up fails alike is said only in the thread (as aws-ofi-nccl-715)",
+    # batch 33
+    "DiffusionVideoEditing-4-spawn-process3-dataloader-worker-aborted":
+        "process 3 is right (spawn's `-- Process 3 terminated with the following error:`); its DataLoader worker's "
+        "`killed by signal: Aborted.` is charged to the rank as abort (docs/rules.md, rank-failure), the expectation "
+        "names the rank's own RuntimeError (python-exception), as Pai-Megatron-Patch-583",
+    # batch 38
+    "HLLM-40-rank0-tagged-frames-only-dataloader-exit":
+        "only `[rank0]:`-tagged traceback frames (`File ...` lines) are pasted, neither the traceback's header nor its "
+        "exception line: a frame line is no event, so the rank is not named (the cut-traceback rule needs a tagged header); "
+        "the corpus's three frames-only pastes are two culprits (this, NeMo-14857) and a control (DeepSpeed-6737), raised "
+        "tracebacks alike (docs/rules.md, session 19)",
+    "cleanba-5-srun-tasks15-17-segfault-jax-heartbeat":
+        "srun names three tasks (15, 16, 17 of a world of at least 18) dead of a segmentation fault, lines without a clock of "
+        "their own: the rule for ranks failing alike without a clock (`together`, session 18) names none, whereas a subset of a "
+        "larger world failing alike, its peers alive (the coordination service still reporting), is that subset (batch 45)",
+    # batch 47
+    "Qwen3-VL-2001-rank1-traceback-head-oom-cut-off":
+        "rank 1 is right (its `[rank1]: Traceback` is the only rank in the paste); the excerpt ends inside the stack, "
+        "before the exception line, and the CUDA OOM is said only in the thread's title and body: the log shows a "
+        "traceback and no cause, so `python-exception` is all it can say",
+}
