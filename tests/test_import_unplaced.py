@@ -37,15 +37,20 @@ def _named(bundle: Bundle) -> list[tuple]:
     return [(f["rule"], f["cause"], f["ranks"]) for f in analyze(bundle)["findings"] if f["severity"] in ("critical", "warning")]
 
 
-def test_cli_imports_a_high_rank_without_layout_and_says_so(tmp_path):
-    (tmp_path / "log.txt").write_text(TAGGED)
+def _import_cli(tmp_path):
+    """``k10s import-logs log.txt -o b`` in ``tmp_path`` with no layout option: its output and the manifest's layout."""
     done = subprocess.run([sys.executable, "-m", "k10s_forensics", "import-logs", "log.txt", "-o", "b"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    return done, next(c for c in manifest["collectors"] if c["name"] == "logs")["layout"]
+
+
+def test_cli_imports_a_high_rank_without_layout_and_says_so(tmp_path):
+    (tmp_path / "log.txt").write_text(TAGGED)
+    done, layout = _import_cli(tmp_path)
     assert "rank(s) 2050 named (a pod each, node unknown)" in done.stdout
     assert "not how many processes each node ran" in done.stdout and "pass --nproc-per-node" in done.stdout
-    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
-    layout = next(c for c in manifest["collectors"] if c["name"] == "logs")["layout"]
     assert "unknown" in layout["nodes"] and "pass --nproc-per-node" in layout["placement"]
     bundle = Bundle.open(tmp_path / "b")
     assert _ranks(bundle) == [(2050, "imported-worker-2049", None, "named-ranks", "medium")]
@@ -57,13 +62,9 @@ def test_cli_places_a_rank_whose_own_line_names_its_host_and_says_how(tmp_path):
     """Cray MPICH's ``MPICH ERROR [Rank 2050] … [nid000042] - Abort`` names its host; rank 1500, named only by a
     tag, stays on no node."""
     (tmp_path / "log.txt").write_text("[rank1500]: step 1\n" + MPICH)
-    done = subprocess.run([sys.executable, "-m", "k10s_forensics", "import-logs", "log.txt", "-o", "b"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    done, layout = _import_cli(tmp_path)
     assert "rank(s) 1500, 2050 named (a pod each, 1 on the node its own line names, the rest node unknown)" in done.stdout
     assert "(2050 on nid000042)" in done.stdout and "pass --nproc-per-node" in done.stdout
-    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
-    layout = next(c for c in manifest["collectors"] if c["name"] == "logs")["layout"]
     assert layout["nodes"] == "the host each rank's own line names (2050 on nid000042); the other pods on no node"
     bundle = Bundle.open(tmp_path / "b")
     assert _ranks(bundle) == [(1500, "imported-worker-1499", None, "named-ranks", "medium"),
