@@ -50,7 +50,8 @@ from k10s_forensics.parsers.log_exports import split_export
 from k10s_forensics.parsers.log_pod_prefix import split_files, split_source
 from k10s_forensics.parsers.log_rank_order import BY_RANK_LINES, rank_order
 from k10s_forensics.parsers.k8s_runtime import (ASSUMED, IMPORTED_ANNOTATION, LAYOUT_LABEL,  # the parser reads what the importer writes
-                                                 ORDER_LABEL, ORDER_UNKNOWN)
+                                                 NPROC_LABEL, NPROC_GUESSED, ORDER_LABEL, ORDER_UNKNOWN)
+from k10s_forensics.parsers.log_nproc_guess import nproc_guessed
 
 MAX_SOURCE_BYTES = 256 << 20
 #: More processes than this on one node is never a guess the importer makes on its own
@@ -152,7 +153,8 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
         pod_ip = f"10.{200 + node_rank // 62500}.{node_rank // 250 % 250}.{node_rank % 250 + 2}"
         labels = {"training.kubeflow.org/job-name": job, "training.kubeflow.org/replica-type": rtype,
                   "training.kubeflow.org/replica-index": str(0 if node_rank == 0 else node_rank - 1),
-                  **({LAYOUT_LABEL: ASSUMED} if assumed else {LAYOUT_LABEL: UNPLACED} if layout.placed else {}), **({ORDER_LABEL: ORDER_UNKNOWN} if unordered else {})}
+                  **({LAYOUT_LABEL: ASSUMED} if assumed else {LAYOUT_LABEL: UNPLACED} if layout.placed else {}), **({ORDER_LABEL: ORDER_UNKNOWN} if unordered else {}),
+                  **({NPROC_LABEL: NPROC_GUESSED} if nproc_guessed(layout.hints) else {})}
         source = sources[i] if i < len(sources) else None
         pod_ann = dict(annotations, **({"k10s.io/imported-from": source} if source else {}))
         bodies.append({
@@ -215,7 +217,6 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     layer only, no tables: for a caller that merges raw layers and rebuilds them once.
     """
     import json
-
     from k10s_forensics.rebuild.run import rebuild
 
     if not sources:

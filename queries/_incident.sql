@@ -758,6 +758,22 @@ spawn_nodes_alike AS (  -- srun's tasks are node launchers where mp.spawn report
     GROUP BY i.job_key, i.incident
     HAVING count(*) >= 2 AND count(DISTINCT (i.error_type, i.error_message)) = 1
 ),
+ordinal_alike AS (  -- a process's `CUDA error: invalid device ordinal` (it selected a GPU index past those it sees): every
+                    -- local rank at or above the node's GPU count fails it alike, so it is one process's own only where that
+                    -- process is its node's last local rank and the node's process count is known (LMFlow-855: two processes,
+                    -- rank 1 fails, rank 0 carries on); a lower local rank (the ones above it fail alike, unseen: seven
+                    -- workers on one GPU), no rank, or a node whose process count import-logs built from the ranks the log
+                    -- names (pod label k10s.io/imported-nproc: its highest rank seen is the last by construction; one rank's
+                    -- copy of the error, RAG-Retrieval-27) is every such process alike: no single culprit. A line naming no
+                    -- rank is the process the launcher reports failing first (the rank `decided` gives its cause to)
+    SELECT o.job_key, o.incident, 'CUDA error: invalid device ordinal' AS error_type
+    FROM own o LEFT JOIN first f USING (job_key, incident)
+    WHERE o.kind IN ('cuda_error', 'python_exception') AND regexp_matches(o.error_message, '(?i)invalid device ordinal')
+      AND NOT EXISTS (SELECT 1 FROM k10s_rank r JOIN pods p ON p.pod_uid = r.pod_uid
+                      WHERE r.job_key = o.job_key AND r.rank = coalesce(o.rank_eff, f.rank_eff) AND r.local_rank = r.nproc_per_node - 1
+                        AND json_extract_string(p.labels_json, '$."k10s.io/imported-nproc"') IS NULL)
+    GROUP BY ALL
+),
 common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
                   -- argparse rejected, or source Python cannot parse (the same for every process; only the
                   -- launcher's --local-rank differs), or NCCL's "invalid usage" (the same code's misuse of
@@ -788,6 +804,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
     GROUP BY ALL
     UNION ALL
     SELECT job_key, incident, error_type FROM spawn_nodes_alike
+    UNION ALL
+    SELECT job_key, incident, error_type FROM ordinal_alike
     )
     GROUP BY ALL
 ),

@@ -11,6 +11,16 @@ SILENT_IN_PASTE = "a rank missing from the paste reads as silent (never-joined);
 
 #: Expectations we do not meet, with why (strict: a case that starts passing must leave).
 NOT_YET: dict[str, str] = {
+    # batch 66
+    "ogx-685-llama-stack-mp8-one-gpu-root-cause-local-rank1-control":
+        "the paste holds the launcher's report of local rank 1 (`failed (exitcode: 1) local_rank: 1`) and no error line: "
+        "that the other six workers above the host's one GPU had already died of the same `invalid device ordinal` shows "
+        "only as the one `Terminating process` line for eight workers, and a report with no SIGTERM for the others names "
+        "its rank elsewhere (Megatron-LM-1874, R1-V-117: the others had exited, failing or not)",
+    "ArcticTraining-233-lone-rank1-store-reset-rank0-died-loading-data":
+        "rank 1's `retrieving ncclUniqueId from [0] … store->get('0') got error: Connection reset by peer` is a victim's "
+        "(it lost the store's host); that rank 0 had died of its own data-loading error is the PR's account, and the same "
+        "lone store reset is a control where nothing shows rank 0 crashing (LlamaFactory-2470, flow_grpo-171)",
     # batch 64
     "jax-fault-tolerance-doc-leader-task0-killed-rpc-socket-closed":
         "the survivors say only that the coordination service is unreachable (`Failed to send RPC to coordination "
@@ -21,10 +31,6 @@ NOT_YET: dict[str, str] = {
         "`Container rank 6` is the container's local index (its global rank 8 is only in the env dump below it), and "
         "its `NCCL error(5), invalid usage` is read as common mode (the same code on every process: no single culprit); "
         "that this one came from a GPU shared with another process is the doc's explanation, not the log's",
-    "OTel-raytrain-rocm-rank1-snippet-every-rank-but-0-control":
-        "Ray Train's `[Rank 1 Error Snippet]` with `invalid device ordinal` is the paste's only failure, read as rank "
-        "1's own; that every rank but 0 fails alike (a ROCm device-visibility setting) is the README's, not the log's "
-        "(RAG-Retrieval-27's shape; LMFlow-855's lone rank 1 with the same error is a culprit)",
     "fairseq-869-spawn-oom-gpu0-skip-process3-terminated":
         "the recovered OOM's `GPU 0` is the allocator's device index, which names no rank by design (litgpt-303), and "
         "mp.spawn reports process 3, whose own error is cut after its first frame: the OOM is read as process 3's; that "
@@ -164,10 +170,6 @@ NOT_YET: dict[str, str] = {
         "but not all ranks of one pod failing alike stays so (docs/rules.md, one node alike); that the job had six GPUs "
         "for eight processes is the thread's, not the log's",
     # batch 30
-    "RAG-Retrieval-27-rank5-invalid-device-ordinal-one-gpu-control":
-        "rank 5's `CUDA error: invalid device ordinal` is the paste's only failure, read as rank 5's own; that the machine "
-        "had one GPU, so every rank above 0 failed alike, is said only in the thread (LMFlow-855's lone rank 1 with the same "
-        "error is a culprit)",
     "litgpt-303-fsdp-unranked-oom-gpu1":
         "the unranked OOM's `GPU 1` is the only rank hint and the allocator's GPU index names no rank by design "
         "(docs/rules.md: a device_map process names any of its GPUs); nothing else shows more than one process, so no "

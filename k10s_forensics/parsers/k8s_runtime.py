@@ -30,6 +30,9 @@ LAYOUT_LABEL, ASSUMED = "k10s.io/imported-layout", "assumed"
 #: Set by ``k10s import-logs`` on the pods it makes from a paste whose line order nothing proves (times or tracebacks
 #: running both ways, ``log_newest_first.order_unknown``): no first failure is read from its lines' order.
 ORDER_LABEL, ORDER_UNKNOWN = "k10s.io/imported-order", "unknown"
+#: Set by ``k10s import-logs`` on its pods when nothing stated how many processes a node ran (``parsers/log_nproc_guess.py``):
+#: the count was built from the ranks the log names, so its highest rank seen is a node's last local rank by construction.
+NPROC_LABEL, NPROC_GUESSED = "k10s.io/imported-nproc", "guessed"
 
 
 def derive(ctx: "DeriveContext") -> None:
