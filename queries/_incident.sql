@@ -958,8 +958,11 @@ decided AS (
         coalesce((f.tier = 2 AND u.said_why >= 2)
                  OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AS several_unranked,
         -- a rank known only by its exit status or a traceback cut before its exception, while two or more processes say
-        -- (NCCL's error returns, naming no rank) that their NCCL call failed alike: the rank may be any of them
-        nl.job_key IS NOT NULL AND f.tier = 2 AS nccl_several, nl.processes AS nccl_processes, nl.site AS nccl_site, f.kind AS first_kind,
+        -- (NCCL's error returns, naming no rank) that their NCCL call failed alike: the rank may be any of them; so too a
+        -- rank known by NCCL's own WARN of a CUDA call NCCL made (`NCCL WARN Cuda failure 'invalid argument'`, RCCL's
+        -- alike): one process's view of the communicator setup the others' same returns say failed for them too
+        -- (real incidents batch 67: RCCL's P2P transport between two GPUs, both `init.cc:2278 -> 1`)
+        nl.job_key IS NOT NULL AND (f.tier = 2 OR (f.kind = 'cuda_error' AND f.line LIKE '%NCCL WARN%Cuda failure%')) AS nccl_several, nl.processes AS nccl_processes, nl.site AS nccl_site, f.kind AS first_kind,
         -- a rank known only by a launcher's report of its exit while two or more processes' signal handlers say they took the
         -- same signal: the launcher names the first it reaped
         sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure') AS signal_several, sg.processes AS signal_processes,
@@ -972,7 +975,7 @@ decided AS (
              WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
                  OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AND cm.job_key IS NULL
                   AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (hc.job_key IS NOT NULL AND len(t.ranks) = 1)
-                  AND NOT (nl.job_key IS NOT NULL AND f.tier = 2)
+                  AND NOT (nl.job_key IS NOT NULL AND (f.tier = 2 OR (f.kind = 'cuda_error' AND f.line LIKE '%NCCL WARN%Cuda failure%')))
                   AND NOT (sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure'))
                   AND NOT (nu.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
@@ -1063,7 +1066,8 @@ SELECT
               || CASE d.head_subkind WHEN 'frame' THEN 'inside a victim''s traceback' ELSE 'a victim''s traceback' END
               || '): its own error, its launcher''s SIGTERM, or an earlier failure may lie above the cut: no single culprit'
          WHEN d.nccl_several THEN d.nccl_processes || ' processes report the same NCCL failure (' || d.nccl_site || ') in lines that name no rank; rank '
-              || d.first_rank || CASE WHEN d.first_kind = 'python_traceback' THEN '''s traceback, cut before its exception,' ELSE '''s exit status' END
+              || d.first_rank || CASE WHEN d.first_kind = 'python_traceback' THEN '''s traceback, cut before its exception,'
+                                      WHEN d.first_kind = 'cuda_error' THEN '''s NCCL CUDA failure' ELSE '''s exit status' END
               || ' may be any of theirs: no single culprit'
          WHEN d.signal_several THEN d.signal_processes || ' processes report taking the same signal (' || d.signal_name
               || ') in their own handlers'' lines, which name no rank; the launcher''s report of rank ' || d.first_rank

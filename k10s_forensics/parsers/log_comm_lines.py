@@ -178,8 +178,10 @@ _NCCL_STRING_NAME = {"unhandled cuda error": "ncclUnhandledCudaError", "unhandle
 
 
 #: NCCL's error return, one line per function it unwinds (``NCCL_DEBUG=INFO``): ``host:pid:tid [dev] NCCL INFO init.cc:1929 -> 2``,
-#: the source site and the ``ncclResult_t`` it returned (0 is success and never printed)
-_RETURN = re.compile(r"(?:\[(\d{1,3})\] )?NCCL INFO (?:\[[^\]]{0,40}\] )?((?:[\w.-]{1,80}/){0,4}[\w.-]{1,80}\.(?:cc|cpp|cu|h|c):\d{1,6}) -> ([1-9]\d?)\b")
+#: the source site and the ``ncclResult_t`` it returned (0 is success and never printed). RCCL (ROCm) and NCCL builds that
+#: keep their debug info print the source's absolute path (``NCCL INFO /usr/src/debug/rccl/build/hipify/src/init.cc:2278 -> 1``,
+#: ``/long_pathname_so_that_rpms_can_package_the_debug_info/src/extlibs/rccl/build/src/init.cpp:1585 -> 1``): the same return
+_RETURN = re.compile(r"(?:\[(\d{1,3})\] )?NCCL INFO (?:\[[^\]]{0,40}\] )?(/?(?:[\w.-]{1,120}/){0,12}[\w.-]{1,80}\.(?:cc|cpp|cu|h|c):\d{1,6}) -> ([1-9]\d?)\b")
 _RESULT = {1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclInternalError", 4: "ncclInvalidArgument",
            5: "ncclInvalidUsage", 6: "ncclRemoteError", 7: "ncclInProgress"}
 

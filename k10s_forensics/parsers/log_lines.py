@@ -38,6 +38,7 @@ import datetime as dt
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_hccl import peer_wait_report
 from k10s_forensics.parsers.log_classify import Event, classify, with_context
 from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
 from k10s_forensics.parsers.log_describe import DescribeBlocks
@@ -97,6 +98,8 @@ class BodyAssembler(FailureTable):
             text = unglue(text)  # a progress bar is no part of the line printed after it
         described = self._describe.feed(text)
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
+        if "EI000" in norm.text:  # HCCL's peer-wait report under a rank's exception: it waited (log_hccl.py)
+            peer_wait_report(self.events, line_no, norm)
         if described is None and (self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text)):
             return
         if described is None and (self._owners.launcher_frame(line_no, norm) or self._owners.header(line_no, norm, api_ts)):

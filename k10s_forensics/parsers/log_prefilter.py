@@ -146,6 +146,8 @@ _EVENT_LITERALS = (
     # HCCL (Ascend) on a rank whose heartbeat was lost: its cluster exception report, its heartbeat trace
     r"Cluster Exception Location\[IP/ID\]",
     r"status\[LOST\] by rank",
+    # HCCL's error-code report of a wait on a remote rank (log_hccl.HCCL_PEER_WAIT)
+    r"EI000[26]: ",
     # MindSpore's scheduler / msrun on a worker whose heartbeat was lost
     r"The node: \d+ is timed out",
     r"Time out nodes are \[['‘’]",  # literal quotes: pyarrow's RE2 reads this too (no \\u escapes)
