@@ -921,6 +921,34 @@ subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a str
       AND NOT EXISTS (SELECT 1 FROM best b WHERE b.job_key = t.job_key AND b.incident = t.incident AND b.tier = 1
                       AND NOT list_contains(t.ranks, b.rank_eff))
 ),
+subset_apart AS (  -- ranks that failed together (within a second, each saying why) are a strict part of the job and each
+                   -- raised an exception of another type (`ZeroDivisionError` on one, `KeyError` on another): no one cause
+                   -- failed them alike, each failed its own way; where every other rank of the job is in the incident torn
+                   -- down (a teardown exception, as `subset_alike` asks, or its launcher's SIGTERM: the same exception left
+                   -- unreached is no question here), they are that many culprits (docs/rules.md, "Twenty-fourth launcher set")
+    SELECT t.job_key, t.incident
+    FROM together t
+    JOIN first f USING (job_key, incident)
+    JOIN job_ranks jr ON jr.job_key = t.job_key
+    JOIN (SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, count(DISTINCT b.error_type) AS types,
+                 bool_and(b.kind = 'python_exception' AND b.subkind = 'raised' AND b.error_type IS NOT NULL) AS raised
+          FROM best b JOIN together t2 ON t2.job_key = b.job_key AND t2.incident = b.incident AND list_contains(t2.ranks, b.rank_eff)
+          GROUP BY ALL) e ON e.job_key = t.job_key AND e.incident = t.incident AND e.ranks = t.ranks
+    JOIN (SELECT v.job_key, v.incident, list(DISTINCT v.rank_eff ORDER BY v.rank_eff) AS ranks FROM k10s_incident_line v
+          WHERE v.role = 'victim' AND v.rank_eff IS NOT NULL
+            AND (v.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary', 'torchrun_sigterm')
+                 OR (v.kind = 'python_exception' AND v.subkind = 'teardown')
+                 OR (v.kind = 'nccl_error_other' AND v.subkind = 'async_error_teardown'))
+            AND NOT EXISTS (SELECT 1 FROM restarted_after ra WHERE ra.raw_row = v.raw_row AND v.line_no < ra.line_no)
+          GROUP BY ALL) w ON w.job_key = t.job_key AND w.incident = t.incident
+    WHERE len(t.ranks) > 1 AND f.tier = 1 AND len(t.ranks) < jr.n AND e.raised AND e.types = len(t.ranks)
+      AND t.job_key NOT IN (SELECT job_key FROM unordered)
+      AND NOT EXISTS (SELECT 1 FROM after_teardown a WHERE a.job_key = t.job_key AND a.incident = t.incident
+                      AND list_contains(t.ranks, a.rank_eff))
+      AND len(list_filter(w.ranks, lambda r: NOT list_contains(t.ranks, r))) = jr.n - len(t.ranks)
+      AND NOT EXISTS (SELECT 1 FROM best b WHERE b.job_key = t.job_key AND b.incident = t.incident AND b.tier = 1
+                      AND NOT list_contains(t.ranks, b.rank_eff))
+),
 launcher_subset AS (  -- ranks that failed together are exactly those one launcher line reports ended with a non-zero status
                       -- at one poll (Paddle's legacy launcher: `ABORT!!! Out of all 4 trainers, the trainer process with
                       -- rank=[1, 2, 3] was aborted.`), a strict part of the world the same line states: the launcher polled
@@ -972,7 +1000,7 @@ decided AS (
         hc.job_key IS NOT NULL AND len(t.ranks) = 1 AS head_cut, hc.head_subkind,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
         CASE WHEN rl.job_key IS NOT NULL THEN []::BIGINT[]
-             WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
+             WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
                  OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AND cm.job_key IS NULL
                   AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (hc.job_key IS NOT NULL AND len(t.ranks) = 1)
                   AND NOT (nl.job_key IS NOT NULL AND (f.tier = 2 OR (f.kind = 'cuda_error' AND f.line LIKE '%NCCL WARN%Cuda failure%')))
@@ -980,7 +1008,7 @@ decided AS (
                   AND NOT (nu.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
-        CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
+        CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
                  OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AND cm.job_key IS NULL)
              THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
         -- the one rank that failed on its own is known only by a launcher's exit status (tier 2), and the error that
@@ -1021,6 +1049,7 @@ decided AS (
     LEFT JOIN alike_unnamed au USING (job_key, incident)
     LEFT JOIN node_alike na USING (job_key, incident)
     LEFT JOIN subset_alike sa USING (job_key, incident)
+    LEFT JOIN subset_apart sp USING (job_key, incident)
     LEFT JOIN launcher_subset ls USING (job_key, incident)
     LEFT JOIN root_unseen ru USING (job_key, incident)
     LEFT JOIN head_cut hc USING (job_key, incident)

@@ -49,6 +49,7 @@ import torch_scenarios20
 import torch_scenarios21
 import torch_scenarios22
 import torch_scenarios23
+import torch_scenarios24
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -139,6 +140,7 @@ SCENARIOS = [
     *torch_scenarios21.scenarios(S),  # the twenty-first: restarts of one rank, a DCP save one rank cannot write, compute hangs (held out)
     *torch_scenarios22.scenarios(S),  # the twenty-second: a rank's child OOM-killed, a truncated checkpoint, lazy gloo, preemption (held out)
     *torch_scenarios23.scenarios(S),  # the twenty-third: an elastic late join, a restart's other rank and cause, hidden culprits (held out)
+    *torch_scenarios24.scenarios(S),  # the twenty-fourth: the store host's agent SIGKILLed alone, bash -c, DCP load, compile, exit 143 (held out)
 ]
 
 
@@ -175,8 +177,9 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
             time.sleep(0.2)
         time.sleep(sc["preempt_s"] or 1.5)
         if sc["preempt_s"]:  # the agents only, as the kubelet signals each container's PID 1
-            node = sc.get("preempt_node")  # one pod evicted: that node's agent only
-            for a in (agents if node is None else [_node_order(agents, marks)[node]]):
+            node = sc.get("preempt_node")  # one pod evicted: that node's agent only (``preempt_agent``: by start order)
+            targets = [agents[sc["preempt_agent"]]] if "preempt_agent" in sc else agents if node is None else [_node_order(agents, marks)[node]]
+            for a in targets:
                 sig = signal.Signals[sc.get("preempt_sig", "SIGTERM")]
                 a.kill_group(sig) if sc.get("preempt_group") else os.kill(a.proc.pid, sig)
         else:
