@@ -11,6 +11,13 @@ SILENT_IN_PASTE = "a rank missing from the paste reads as silent (never-joined);
 
 #: Expectations we do not meet, with why (strict: a case that starts passing must leave).
 NOT_YET: dict[str, str] = {
+    # batch 69
+    "lingua-58-slurm-dp-rank-overflow-rank30-indexerror-control":
+        "the paste holds one rank's own `[rank30]: IndexError: list index out of range` and nothing else: read as rank 30's "
+        "failure; that the computed data-parallel rank overflows alike on every rank whose `dp_replicate` index is 4..7 "
+        "(half the job) is the thread's explanation, not the log's (OTel-raytrain's shape: a lone rank's error the "
+        "thread says every rank hits)",
+
     # batch 64
     "jax-fault-tolerance-doc-leader-task0-killed-rpc-socket-closed":
         "the survivors say only that the coordination service is unreachable (`Failed to send RPC to coordination "
