@@ -511,7 +511,7 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
           -- only the columns read below (docs/architecture.md, "Narrow CTEs")
     SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.ts AS ts_own, il.raw_row, il.line_no, il.event_id, il.kind, il.subkind,
            il.local_rank, il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line,
-           il.relayed, il.rank AS rank_named, il.pid
+           il.relayed, il.rank AS rank_named, il.pid, il.status
     FROM k10s_incident_line il
     LEFT JOIN hang h USING (job_key, incident)
     LEFT JOIN torn_flag t USING (job_key, incident)
@@ -648,10 +648,29 @@ all_aborted AS (  -- every rank of the job aborted (SIGABRT without a watchdog t
     GROUP BY b.job_key, b.incident, jr.n
     HAVING bool_and(b.cause = 'abort') AND count(DISTINCT b.rank_eff) >= 2 AND count(DISTINCT b.rank_eff) = jr.n
 ),
-together_all AS (  -- together, or every rank aborted alike
+all_exited AS (  -- every rank of the job known only by a launcher's report of its exit (tier 2), every one with the same
+                 -- status (horovod.run's `Process 3 exit with status code 250.` … `Process 0 …`), no clock ordering them, and nothing in the incident
+                 -- saying why any process failed (no failure of tier 1, a rank's or a line naming none): the same end in every
+                 -- process, whichever the launcher reported first: no single culprit (real incidents batch 69)
+    SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause ORDER BY b.cause) AS causes,
+           min(b.status) AS status
+    FROM best b JOIN job_ranks jr ON jr.job_key = b.job_key
+    LEFT JOIN (SELECT DISTINCT job_key, incident FROM own WHERE tier = 1) said ON said.job_key = b.job_key AND said.incident = b.incident
+    WHERE said.job_key IS NULL
+    GROUP BY b.job_key, b.incident, jr.n
+    HAVING bool_and(b.kind IN ('process_exit', 'torchrun_failure') AND b.tier = 2 AND b.status > 0)
+       AND count(DISTINCT b.status) = 1 AND count(DISTINCT b.rank_eff) >= 2 AND count(DISTINCT b.rank_eff) = jr.n
+       -- and no clock orders them (none, or all within a second): a rank whose exit a clock puts a minute before the
+       -- others' is the first to fail, theirs the consequence (tests/test_failure_table_wordings.py)
+       AND coalesce(epoch(max(b.ts_filled)) - epoch(min(b.ts_filled)), 0) <= 1.0
+),
+together_all AS (  -- together, or every rank aborted or exited alike
     SELECT job_key, incident, ranks, causes FROM all_aborted
     UNION ALL BY NAME
+    SELECT e.job_key, e.incident, e.ranks, e.causes FROM all_exited e ANTI JOIN all_aborted a USING (job_key, incident)
+    UNION ALL BY NAME
     SELECT t.job_key, t.incident, t.ranks, t.causes FROM together t ANTI JOIN all_aborted a USING (job_key, incident)
+                                                                    ANTI JOIN all_exited e USING (job_key, incident)
 ),
 unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks);
                -- said_why: most distinct messages of one error type among those that say why (several processes)
@@ -997,6 +1016,7 @@ decided AS (
         sg.sig AS signal_name,
         nu.job_key IS NOT NULL AND f.tier = 2 AS nccl_unplaced, nu.subkind AS nccl_unplaced_subkind,
         ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, aa.job_key IS NOT NULL AS all_aborted,
+        ae.job_key IS NOT NULL AS all_exited, ae.status AS all_exited_status,
         hc.job_key IS NOT NULL AND len(t.ranks) = 1 AS head_cut, hc.head_subkind,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
         CASE WHEN rl.job_key IS NOT NULL THEN []::BIGINT[]
@@ -1054,6 +1074,7 @@ decided AS (
     LEFT JOIN root_unseen ru USING (job_key, incident)
     LEFT JOIN head_cut hc USING (job_key, incident)
     LEFT JOIN all_aborted aa USING (job_key, incident)
+    LEFT JOIN all_exited ae USING (job_key, incident)
     LEFT JOIN relayed_apart rl USING (job_key, incident)
     LEFT JOIN nccl_unplaced nu USING (job_key, incident)
     LEFT JOIN nccl_alike nl ON nl.job_key = s.job_key
@@ -1075,6 +1096,9 @@ SELECT
               || ': it fails them all alike, whichever the launcher reports first: no single culprit'
          WHEN d.all_aborted THEN 'every rank aborted (SIGABRT, no watchdog timeout of its own) and nothing failed another way: '
               || 'the same abort in every process, whichever was seen first: no single culprit'
+         WHEN d.all_exited THEN 'every rank ended with the same status (' || d.all_exited_status || '), each known only by its launcher''s '
+              || 'report, and nothing says why any of them failed: the same end in every process, whichever the launcher reported '
+              || 'first: no single culprit'
          WHEN d.relayed_apart THEN 'a process Ray relays to the driver' || coalesce(' (pid ' || d.relayed_pid || ')', '')
               || ' failed beside a failure in the driver''s own lines: Ray forwards its processes'' lines late, so nothing orders '
               || 'the two: no single culprit'

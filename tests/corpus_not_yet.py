@@ -21,6 +21,14 @@ NOT_YET: dict[str, str] = {
         "rank 1's `retrieving ncclUniqueId from [0] … store->get('0') got error: Connection reset by peer` is a victim's "
         "(it lost the store's host); that rank 0 had died of its own data-loading error is the PR's account, and the same "
         "lone store reset is a control where nothing shows rank 0 crashing (LlamaFactory-2470, flow_grpo-171)",
+
+    # batch 69
+    "lingua-58-slurm-dp-rank-overflow-rank30-indexerror-control":
+        "the paste holds one rank's own `[rank30]: IndexError: list index out of range` and nothing else: read as rank 30's "
+        "failure; that the computed data-parallel rank overflows alike on every rank whose `dp_replicate` index is 4..7 "
+        "(half the job) is the thread's explanation, not the log's (OTel-raytrain's shape: a lone rank's error the "
+        "thread says every rank hits)",
+
     # batch 64
     "jax-fault-tolerance-doc-leader-task0-killed-rpc-socket-closed":
         "the survivors say only that the coordination service is unreachable (`Failed to send RPC to coordination "

@@ -68,7 +68,7 @@ class FailureTable:
         elif name == "exitcode":
             e = P.TABLE_EXIT.match(value)
             if e:
-                entry["exit_code"], entry["pid"] = int(e.group(1)), int(e.group(2)) if e.group(2).isdigit() else None
+                entry["exit_code"], entry["pid"] = int(e.group(1)), int(e.group(2)) if (e.group(2) or "").isdigit() else None
         return True
 
     def _flat_entry(self, line_no: int, text: str, flat: Any, api_ts: dt.datetime | None) -> None:

@@ -45,6 +45,7 @@ _EVENT_LITERALS = (
     r"\(exitcode: ",
     r"\(local_rank: ",
     r"\(pid: ",
+    r"(?:^|\s)exitcode\s*: ?-?\d+\s*$",  # a failure-table entry's status without its pid (real incidents batch 69)
     r"closing signal SIG",
     r"forcefully exiting via",
     r"Worker group FAILED",
