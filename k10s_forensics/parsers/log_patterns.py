@@ -270,9 +270,7 @@ BARRIER_FAILED = re.compile(r"\bRanks? (\d+(?:, ?\d+){0,4095}) failed to pass mo
 STORE_WAIT_RANK = re.compile(r"wait timeout after \d+ ?ms, keys: \S{0,400}?//(?:cpu|cuda)//\d+/(\d+)(?:$|[\s,\]'\"])")
 BARRIER_PEER = re.compile(r"reached monitoredBarrier, but received errors while waiting for send/recv from rank (\d+)|[Pp]lease check rank (\d+) logs for faulty rank")
 
-# ---------------------------------------------------------------------------------------
-# Helpers.
-# ---------------------------------------------------------------------------------------
+# --- Helpers ---------------------------------------------------------------------------
 _NOT_HOST = frozenset(":[]")
 
 
