@@ -910,6 +910,20 @@ node_alike AS (  -- ranks that failed together are every rank of one pod (one no
     WHERE len(t.ranks) > 1 AND len(list_filter(s.ranks_seen, lambda r: NOT list_contains(t.ranks, r))) > 0
     GROUP BY ALL
 ),
+torn_down AS (  -- per incident, the ranks torn down inside a collective (a teardown exception, a remote error, a
+                -- watchdog timeout: `in_collective`) or only SIGTERMed by their launcher; a teardown of an attempt its
+                -- launcher restarted is no witness of the last attempt's (subset_alike, subset_apart)
+    SELECT v.job_key, v.incident,
+           list(DISTINCT v.rank_eff ORDER BY v.rank_eff) FILTER (WHERE v.kind <> 'torchrun_sigterm') AS in_collective,
+           list(DISTINCT v.rank_eff ORDER BY v.rank_eff) AS ranks
+    FROM k10s_incident_line v
+    WHERE v.role = 'victim' AND v.rank_eff IS NOT NULL
+      AND (v.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary', 'torchrun_sigterm')
+           OR (v.kind = 'python_exception' AND v.subkind = 'teardown')
+           OR (v.kind = 'nccl_error_other' AND v.subkind = 'async_error_teardown'))
+      AND NOT EXISTS (SELECT 1 FROM restarted_after ra WHERE ra.raw_row = v.raw_row AND v.line_no < ra.line_no)
+    GROUP BY ALL
+),
 subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a strict part of the job, and every other rank of
                    -- the job is in the incident torn down inside a collective (a teardown exception: gloo's `Connection
                    -- closed by peer`; a remote error; a watchdog timeout), with no failure of its own that says why: those
@@ -921,14 +935,8 @@ subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a str
     FROM together t
     JOIN first f USING (job_key, incident)
     JOIN job_ranks jr ON jr.job_key = t.job_key
-    JOIN (SELECT v.job_key, v.incident, list(DISTINCT v.rank_eff ORDER BY v.rank_eff) AS ranks FROM k10s_incident_line v
-          WHERE v.role = 'victim' AND v.rank_eff IS NOT NULL
-            AND (v.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary')
-                 OR (v.kind = 'python_exception' AND v.subkind = 'teardown')
-                 OR (v.kind = 'nccl_error_other' AND v.subkind = 'async_error_teardown'))
-            -- a teardown of an attempt its launcher restarted is no witness of the last attempt's
-            AND NOT EXISTS (SELECT 1 FROM restarted_after ra WHERE ra.raw_row = v.raw_row AND v.line_no < ra.line_no)
-          GROUP BY ALL) w ON w.job_key = t.job_key AND w.incident = t.incident
+    JOIN (SELECT job_key, incident, in_collective AS ranks FROM torn_down WHERE in_collective IS NOT NULL) w
+      ON w.job_key = t.job_key AND w.incident = t.incident
     WHERE len(t.ranks) > 1 AND f.tier = 1 AND len(t.ranks) < jr.n
       -- a paste whose line order nothing proves (import-logs' pod label): whose lines came first is unknown
       AND t.job_key NOT IN (SELECT job_key FROM unordered)
@@ -953,13 +961,7 @@ subset_apart AS (  -- ranks that failed together (within a second, each saying w
                  bool_and(b.kind = 'python_exception' AND b.subkind = 'raised' AND b.error_type IS NOT NULL) AS raised
           FROM best b JOIN together t2 ON t2.job_key = b.job_key AND t2.incident = b.incident AND list_contains(t2.ranks, b.rank_eff)
           GROUP BY ALL) e ON e.job_key = t.job_key AND e.incident = t.incident AND e.ranks = t.ranks
-    JOIN (SELECT v.job_key, v.incident, list(DISTINCT v.rank_eff ORDER BY v.rank_eff) AS ranks FROM k10s_incident_line v
-          WHERE v.role = 'victim' AND v.rank_eff IS NOT NULL
-            AND (v.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary', 'torchrun_sigterm')
-                 OR (v.kind = 'python_exception' AND v.subkind = 'teardown')
-                 OR (v.kind = 'nccl_error_other' AND v.subkind = 'async_error_teardown'))
-            AND NOT EXISTS (SELECT 1 FROM restarted_after ra WHERE ra.raw_row = v.raw_row AND v.line_no < ra.line_no)
-          GROUP BY ALL) w ON w.job_key = t.job_key AND w.incident = t.incident
+    JOIN torn_down w ON w.job_key = t.job_key AND w.incident = t.incident
     WHERE len(t.ranks) > 1 AND f.tier = 1 AND len(t.ranks) < jr.n AND e.raised AND e.types = len(t.ranks)
       AND t.job_key NOT IN (SELECT job_key FROM unordered)
       AND NOT EXISTS (SELECT 1 FROM after_teardown a WHERE a.job_key = t.job_key AND a.incident = t.incident
