@@ -910,9 +910,9 @@ node_alike AS (  -- ranks that failed together are every rank of one pod (one no
     WHERE len(t.ranks) > 1 AND len(list_filter(s.ranks_seen, lambda r: NOT list_contains(t.ranks, r))) > 0
     GROUP BY ALL
 ),
-torn_down AS (  -- per incident, the ranks torn down inside a collective (a teardown exception, a remote error, a
-                -- watchdog timeout: `in_collective`) or only SIGTERMed by their launcher; a teardown of an attempt its
-                -- launcher restarted is no witness of the last attempt's (subset_alike, subset_apart)
+teardown_witness AS (  -- per incident, the ranks torn down inside a collective (a teardown exception, a remote error,
+                       -- a watchdog timeout: `in_collective`) or only SIGTERMed by their launcher; a teardown of an
+                       -- attempt its launcher restarted is no witness of the last attempt's (subset_alike, subset_apart)
     SELECT v.job_key, v.incident,
            list(DISTINCT v.rank_eff ORDER BY v.rank_eff) FILTER (WHERE v.kind <> 'torchrun_sigterm') AS in_collective,
            list(DISTINCT v.rank_eff ORDER BY v.rank_eff) AS ranks
@@ -924,6 +924,23 @@ torn_down AS (  -- per incident, the ranks torn down inside a collective (a tear
       AND NOT EXISTS (SELECT 1 FROM restarted_after ra WHERE ra.raw_row = v.raw_row AND v.line_no < ra.line_no)
     GROUP BY ALL
 ),
+strict_subset AS (  -- ranks that failed together, saying why (tier 1), a strict part of the job, with the other ranks'
+                    -- teardowns (teardown_witness): not in a paste whose line order nothing proves (import-logs' pod label:
+                    -- whose lines came first is unknown); no failing rank printed below a peer's teardown in its own log
+                    -- (the job was broken before it failed, so the torn-down ranks do not prove they ran past its
+                    -- failure: after_teardown); no other rank failing with a reason of its own (subset_alike, subset_apart)
+    SELECT t.job_key, t.incident, t.ranks, jr.n, w.in_collective, w.ranks AS torn_ranks
+    FROM together t
+    JOIN first f USING (job_key, incident)
+    JOIN job_ranks jr ON jr.job_key = t.job_key
+    JOIN teardown_witness w ON w.job_key = t.job_key AND w.incident = t.incident
+    WHERE len(t.ranks) > 1 AND f.tier = 1 AND len(t.ranks) < jr.n
+      AND t.job_key NOT IN (SELECT job_key FROM unordered)
+      AND NOT EXISTS (SELECT 1 FROM after_teardown a WHERE a.job_key = t.job_key AND a.incident = t.incident
+                      AND list_contains(t.ranks, a.rank_eff))
+      AND NOT EXISTS (SELECT 1 FROM best b WHERE b.job_key = t.job_key AND b.incident = t.incident AND b.tier = 1
+                      AND NOT list_contains(t.ranks, b.rank_eff))
+),
 subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a strict part of the job, and every other rank of
                    -- the job is in the incident torn down inside a collective (a teardown exception: gloo's `Connection
                    -- closed by peer`; a remote error; a watchdog timeout), with no failure of its own that says why: those
@@ -931,44 +948,23 @@ subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a str
                    -- was those ranks' own (data or state only they had), not every process's. A SIGTERM or an exit status
                    -- alone is no such witness (a rank still importing is SIGTERMed though it would have failed alike); every
                    -- rank alike is common mode, as before (docs/rules.md, "Session 19: general fixes, second round")
-    SELECT t.job_key, t.incident
-    FROM together t
-    JOIN first f USING (job_key, incident)
-    JOIN job_ranks jr ON jr.job_key = t.job_key
-    JOIN (SELECT job_key, incident, in_collective AS ranks FROM torn_down WHERE in_collective IS NOT NULL) w
-      ON w.job_key = t.job_key AND w.incident = t.incident
-    WHERE len(t.ranks) > 1 AND f.tier = 1 AND len(t.ranks) < jr.n
-      -- a paste whose line order nothing proves (import-logs' pod label): whose lines came first is unknown
-      AND t.job_key NOT IN (SELECT job_key FROM unordered)
-      -- a failing rank printed below a peer's teardown in its own log: the job was broken before it failed, so the
-      -- torn-down ranks do not prove they ran past its failure (after_teardown)
-      AND NOT EXISTS (SELECT 1 FROM after_teardown a WHERE a.job_key = t.job_key AND a.incident = t.incident
-                      AND list_contains(t.ranks, a.rank_eff))
-      AND len(list_filter(w.ranks, lambda r: NOT list_contains(t.ranks, r))) = jr.n - len(t.ranks)
-      AND NOT EXISTS (SELECT 1 FROM best b WHERE b.job_key = t.job_key AND b.incident = t.incident AND b.tier = 1
-                      AND NOT list_contains(t.ranks, b.rank_eff))
+    SELECT s.job_key, s.incident
+    FROM strict_subset s
+    WHERE len(list_filter(s.in_collective, lambda r: NOT list_contains(s.ranks, r))) = s.n - len(s.ranks)
 ),
 subset_apart AS (  -- ranks that failed together (within a second, each saying why) are a strict part of the job and each
                    -- raised an exception of another type (`ZeroDivisionError` on one, `KeyError` on another): no one cause
                    -- failed them alike, each failed its own way; where every other rank of the job is in the incident torn
                    -- down (a teardown exception, as `subset_alike` asks, or its launcher's SIGTERM: the same exception left
                    -- unreached is no question here), they are that many culprits (docs/rules.md, "Twenty-fourth launcher set")
-    SELECT t.job_key, t.incident
-    FROM together t
-    JOIN first f USING (job_key, incident)
-    JOIN job_ranks jr ON jr.job_key = t.job_key
+    SELECT s.job_key, s.incident
+    FROM strict_subset s
     JOIN (SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, count(DISTINCT b.error_type) AS types,
                  bool_and(b.kind = 'python_exception' AND b.subkind = 'raised' AND b.error_type IS NOT NULL) AS raised
           FROM best b JOIN together t2 ON t2.job_key = b.job_key AND t2.incident = b.incident AND list_contains(t2.ranks, b.rank_eff)
-          GROUP BY ALL) e ON e.job_key = t.job_key AND e.incident = t.incident AND e.ranks = t.ranks
-    JOIN torn_down w ON w.job_key = t.job_key AND w.incident = t.incident
-    WHERE len(t.ranks) > 1 AND f.tier = 1 AND len(t.ranks) < jr.n AND e.raised AND e.types = len(t.ranks)
-      AND t.job_key NOT IN (SELECT job_key FROM unordered)
-      AND NOT EXISTS (SELECT 1 FROM after_teardown a WHERE a.job_key = t.job_key AND a.incident = t.incident
-                      AND list_contains(t.ranks, a.rank_eff))
-      AND len(list_filter(w.ranks, lambda r: NOT list_contains(t.ranks, r))) = jr.n - len(t.ranks)
-      AND NOT EXISTS (SELECT 1 FROM best b WHERE b.job_key = t.job_key AND b.incident = t.incident AND b.tier = 1
-                      AND NOT list_contains(t.ranks, b.rank_eff))
+          GROUP BY ALL) e ON e.job_key = s.job_key AND e.incident = s.incident AND e.ranks = s.ranks
+    WHERE e.raised AND e.types = len(s.ranks)
+      AND len(list_filter(s.torn_ranks, lambda r: NOT list_contains(s.ranks, r))) = s.n - len(s.ranks)
 ),
 launcher_subset AS (  -- ranks that failed together are exactly those one launcher line reports ended with a non-zero status
                       -- at one poll (Paddle's legacy launcher: `ABORT!!! Out of all 4 trainers, the trainer process with

@@ -104,6 +104,18 @@ def findings_of(findings: list[dict[str, Any]], index: int) -> list[dict[str, An
             or (f["job"] is None and (not f["nodes"] or any(n.startswith(prefix) for n in f["nodes"])))]
 
 
+def assert_names(findings: list[dict[str, Any]], index: int, want: list[int], cause: str | None = None) -> None:
+    """Source ``index``'s findings that name a rank name exactly the ranks ``want`` (none: a control), one of
+    them with ``cause`` when one is given."""
+    from incident_kit import naming_findings
+
+    named = naming_findings(findings_of(findings, index))
+    got = [(f["rule"], f["severity"], f["ranks"], f.get("cause")) for f in named]
+    assert sorted({r for f in named for r in f["ranks"]}) == want, got
+    if cause:
+        assert cause in {f.get("cause") for f in named if f["ranks"]}, got
+
+
 def gist(findings: list[dict[str, Any]]) -> list[tuple]:
     """What a finding says of its input, whatever its job's and nodes' names: rule, severity, cause, ranks, when
     (what a source must read alike alone and merged)."""

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from bundle_batch import analyze_node_sets, findings_of
-from incident_kit import naming_findings
+from bundle_batch import analyze_node_sets, assert_names
 from torch_runs_kit import CAPTURED
 
 AGENT = ("E1130 19:{t} {agent} torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: {code}) local_rank: {lr} "
@@ -111,8 +110,4 @@ def findings(tmp_path_factory) -> list:
 @pytest.mark.parametrize(("i", "want", "cause"), [(i, w, c) for i, (_, _, w, c) in enumerate(NODE_SETS)],
                          ids=[s[0] for s in NODE_SETS])
 def test_the_twenty_third_set_s_shapes(findings, i, want, cause):
-    named = naming_findings(findings_of(findings, i))
-    got = [(f["rule"], f["severity"], f["ranks"], f.get("cause")) for f in named]
-    assert sorted({r for f in named for r in f["ranks"]}) == want, got
-    if cause:
-        assert cause in {f.get("cause") for f in named if f["ranks"]}, got
+    assert_names(findings, i, want, cause)
