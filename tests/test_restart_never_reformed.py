@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bundle_batch import analyze_node_sets, findings_of
-from incident_kit import naming_findings
+from bundle_batch import analyze_node_sets, assert_names
 from torch_runs_kit import CAPTURED
 
 CLOSED = ("[rank{r}]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:561] Connection "
@@ -94,7 +93,4 @@ def findings(tmp_path_factory) -> list:
 @pytest.mark.parametrize(("i", "want", "cause"), [(i, w, c) for i, (_, _, w, c) in enumerate(NODE_SETS)],
                          ids=[s[0] for s in NODE_SETS])
 def test_a_restart_that_never_reformed_leaves_the_first_attempt_s_culprit(findings, i, want, cause):
-    named = naming_findings(findings_of(findings, i))
-    got = [(f["rule"], f["severity"], f["ranks"], f.get("cause")) for f in named]
-    assert sorted({r for f in named for r in f["ranks"]}) == want, got
-    assert cause in {f.get("cause") for f in named if f["ranks"]}, got
+    assert_names(findings, i, want, cause)
