@@ -406,6 +406,15 @@ FROM stamped
 UNION ALL BY NAME
 SELECT *, 0 AS brk, 1::BIGINT AS incident FROM k10s_failure_line WHERE span_start IS NULL;  -- no clock at all: the job's first incident
 
+-- k10s_incident: one row per incident of a job (every row of it grows from k10s_incident_line's spans, so a bundle
+-- without failure lines, a healthy or pending job, a straggler, gets it empty without binding ~100 KB of SQL)
+-- empty-without: k10s_incident_line
+-- empty-columns: job_key VARCHAR, incident BIGINT, cause VARCHAR, culprit_ranks BIGINT[], victim_ranks BIGINT[],
+--     together_ranks BIGINT[], confidence VARCHAR, no_culprit_reason VARCHAR, first_failure_at TIMESTAMPTZ,
+--     abort_at TIMESTAMPTZ, hang_started_at TIMESTAMPTZ, node_wide BOOLEAN, first_rank BIGINT, first_pod VARCHAR,
+--     first_node VARCHAR, first_gpu VARCHAR, first_subkind VARCHAR, error_type VARCHAR, error_message VARCHAR,
+--     head_cut BOOLEAN, xid BIGINT, xid_meaning VARCHAR, kernel_line VARCHAR, first_line VARCHAR, pods VARCHAR[],
+--     watchdog_victims BIGINT, victims BIGINT, job_gpus BIGINT, wait_s DOUBLE, gpu_hours_lost DOUBLE
 CREATE OR REPLACE TEMP TABLE k10s_incident AS
 WITH unordered AS (  -- jobs from a paste whose line order nothing proves (k10s_failure_line's unordered_paste, by the same label)
     SELECT DISTINCT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid

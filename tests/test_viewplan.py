@@ -138,14 +138,15 @@ def test_incident_pricing_finds_its_macro_even_when_no_rule_runs(empty_bundle):
 EMPTY_SHORTCUTS = [s for s in viewplan.statements() if s.empty_without or s.empty_unless]
 
 
-def test_flight_recorder_ras_and_log_hang_evidence_have_empty_shortcuts():
+def test_flight_recorder_ras_log_hang_evidence_and_incidents_have_empty_shortcuts():
     names = {s.name: s.empty_without for s in EMPTY_SHORTCUTS if s.empty_without}
     assert names == {"k10s_fr_rank": ("flight_recorder",), "k10s_fr_entry": ("flight_recorder",),
                      "k10s_hang_evidence_fr_dumps": ("flight_recorder",), "k10s_ras_report": ("nccl_ras",),
                      "k10s_ras_process": ("nccl_ras",), "k10s_hang_evidence_ras": ("nccl_ras",),
                      "k10s_logs_desync_ev": ("k10s_desync_lines",), "k10s_logs_fingerprint_ev": ("k10s_fingerprint_obs",),
                      "k10s_logs_watchdog_ev": ("k10s_wd_lines",), "k10s_logs_lost_peer_ev": ("k10s_peer_closed",),
-                     "k10s_logs_late_peer_ev": ("k10s_gloo_wait",), "k10s_xid_event": ("k10s_xid_line", "gpu_samples")}
+                     "k10s_logs_late_peer_ev": ("k10s_gloo_wait",), "k10s_xid_event": ("k10s_xid_line", "gpu_samples"),
+                     "k10s_incident": ("k10s_incident_line",)}
     st = next(s for s in EMPTY_SHORTCUTS if s.name == "k10s_fr_rank")
     assert st.empty_sql(None) is None and st.empty_sql({"flight_recorder": 3}) is None and st.empty_sql({"flight_recorder": -1}) is None
     assert st.empty_sql({"flight_recorder": 0}).startswith(f"CREATE OR REPLACE TEMP TABLE {st.name} (job_key VARCHAR, ")
@@ -170,7 +171,8 @@ def test_declared_empty_columns_are_the_statements_own(st, empty_bundle):
 def test_empty_shortcuts_change_no_output_on_a_bundle_with_and_without_dumps(tmp_path):
     from k10s_forensics.analyze.runner import analyze
 
-    for name in ("hang-flight-recorder", "hang-ras-dead", "nccl-hang", "nccl-desync-report", "collective-mismatch", "rank-segfault", "xid-79"):
+    for name in ("hang-flight-recorder", "hang-ras-dead", "nccl-hang", "nccl-desync-report", "collective-mismatch", "rank-segfault", "xid-79",
+                 "healthy", "straggler-network"):  # the last two without failure lines: k10s_incident created empty
         copy = shutil.copytree(SAMPLE_BUNDLES / name, tmp_path / name)
         on, off = (render.to_json(analyze(Bundle.open(copy), threads=1, gates=g)) for g in (True, False))
         assert on == off, name
