@@ -14,6 +14,15 @@
 --   lines carry no timestamps.
 -- k10s_hang_evidence_first_failure: the same decision in the shared hang-evidence columns.
 
+-- k10s_failure_line's every row is a container log line of a job of these kinds (its CTE `l`): a bundle without one
+-- (a healthy or pending job, a straggler) gets it empty, with k10s_log's columns and its own
+-- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE container IS NOT NULL AND kind IN ('cuda_oom', 'cuda_error',
+--     'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm', 'nccl_watchdog_timeout',
+--     'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn', 'python_traceback'))
+-- empty-columns: k10s_log.*, ts_filled TIMESTAMPTZ, rank_eff BIGINT, status BIGINT, outside_sigterm BOOLEAN,
+--     was_sigtermed BOOLEAN, rank_timed_out BOOLEAN, rank_torn_down BOOLEAN, rank_raised BOOLEAN, cause VARCHAR,
+--     victim_role VARCHAR, relayed VARCHAR, training_went_on BOOLEAN, tier INTEGER, role VARCHAR, span_start TIMESTAMPTZ,
+--     span_end TIMESTAMPTZ
 CREATE OR REPLACE TEMP TABLE k10s_failure_line AS
 WITH lone_interrupt AS (  -- a KeyboardInterrupt is a Ctrl-C's teardown (the job's, its launcher's), unless one rank alone
                           -- raised it in a job where a torchrun agent reports a worker's SIGINT (-2) and no agent got a
@@ -393,6 +402,8 @@ FROM classified c JOIN k10s_log k ON k.event_id = c.event_id  -- the line's ever
 LEFT JOIN last_step ls ON ls.raw_row = c.raw_row
 WHERE c.cause IS NOT NULL OR c.victim_role IS NOT NULL;
 
+-- empty-without: k10s_failure_line
+-- empty-columns: k10s_failure_line.*, brk INTEGER, incident BIGINT
 CREATE OR REPLACE TEMP TABLE k10s_incident_line AS
 WITH stamped AS (  -- islands of overlapping spans (2-minute slack) per job
     SELECT *,

@@ -146,7 +146,7 @@ def test_flight_recorder_ras_log_hang_evidence_and_incidents_have_empty_shortcut
                      "k10s_logs_desync_ev": ("k10s_desync_lines",), "k10s_logs_fingerprint_ev": ("k10s_fingerprint_obs",),
                      "k10s_logs_watchdog_ev": ("k10s_wd_lines",), "k10s_logs_lost_peer_ev": ("k10s_peer_closed",),
                      "k10s_logs_late_peer_ev": ("k10s_gloo_wait",), "k10s_xid_event": ("k10s_xid_line", "gpu_samples"),
-                     "k10s_incident": ("k10s_incident_line",)}
+                     "k10s_incident_line": ("k10s_failure_line",), "k10s_incident": ("k10s_incident_line",)}
     st = next(s for s in EMPTY_SHORTCUTS if s.name == "k10s_fr_rank")
     assert st.empty_sql(None) is None and st.empty_sql({"flight_recorder": 3}) is None and st.empty_sql({"flight_recorder": -1}) is None
     assert st.empty_sql({"flight_recorder": 0}).startswith(f"CREATE OR REPLACE TEMP TABLE {st.name} (job_key VARCHAR, ")
@@ -226,7 +226,8 @@ def test_empty_unless_conditions_are_evaluated_together_and_false_ones_create_em
     from k10s_forensics.analyze.runner import analyze
 
     conditional = {s.name for s in viewplan.statements() if s.empty_unless}
-    assert {"k10s_desync_lines", "k10s_fingerprint_obs", "k10s_wd_lines", "k10s_node_clock", "k10s_hang_evidence_fr"} <= conditional
+    assert {"k10s_desync_lines", "k10s_fingerprint_obs", "k10s_wd_lines", "k10s_node_clock", "k10s_hang_evidence_fr",
+            "k10s_failure_line"} <= conditional
     g = gang(pods=2)
     g["log_events"] = [{"namespace": "team-a", "pod": "llama-worker-0", "pod_uid": "uid-llama-worker-0", "container": "pytorch",
                         "ts": T0, "kind": "training_step", "step": 1, "line": "step 1", "line_no": 1, "raw_row": 0}]
@@ -243,6 +244,12 @@ def test_empty_unless_conditions_are_evaluated_together_and_false_ones_create_em
         assert st.empty_sql({}, True) in ran and st.sql.rstrip().rstrip(";") not in ran, name
     monkeypatch.undo()
     assert on == render.to_json(analyze(bundle, threads=1, gates=False))
+
+
+def test_empty_columns_like_a_shared_table_the_statement_does_not_read_is_refused(monkeypatch):
+    """``-- empty-columns: k10s_x.*, …`` copies k10s_x's columns: only a table the statement reads is created before it."""
+    _refused_header(monkeypatch, "-- empty-columns: k10s_failure_line.*, brk INTEGER", "-- empty-columns: k10s_ip.*, brk INTEGER",
+                    "k10s_incident_line: empty-columns starts with a table it does not read")
 
 
 def test_empty_unless_reading_a_shared_name_is_refused(monkeypatch):

@@ -18,7 +18,9 @@ A statement headed ``-- empty-without: T[, U]`` returns no row when those tables
 (e.g. the Flight Recorder and RAS evidence on a bundle without dumps or RAS reports): given
 the row counts, ``create`` makes it empty from its ``-- empty-columns:`` instead of binding and
 running it (most of the cost of a shared statement on a small bundle is binding it). The
-declared columns are checked against the statement's own (tests/test_viewplan.py). A shared
+declared columns are checked against the statement's own (tests/test_viewplan.py); they may start
+with a shared table's (``-- empty-columns: k10s_log.*, ts_filled TIMESTAMPTZ, …``) that the
+statement reads, for one that adds columns to every column of such a table. A shared
 table may be named there too (``-- empty-without: k10s_wd_lines``): it is counted once created,
 so a statement that would bind a dozen subqueries over a family of log lines the bundle has
 none of (the hang evidence of watchdog lines, desync reports, fingerprints) costs a count.
@@ -75,7 +77,17 @@ class ViewStatement:
         without = bool(self.empty_without) and all(counts.get(t, 0) == 0 for t in self.empty_without)
         if not without and not (unless_false and self.empty_unless):
             return None
-        return f"CREATE OR REPLACE TEMP TABLE {self.name} ({self.empty_columns})"
+        like = self.columns_like()
+        if like is None:
+            return f"CREATE OR REPLACE TEMP TABLE {self.name} ({self.empty_columns})"
+        more = [c.strip().split(None, 1) for c in self.empty_columns.split(",")[1:] if c.strip()]
+        listed = "".join(f", CAST(NULL AS {kind}) AS {name}" for name, kind in more)
+        return f"CREATE OR REPLACE TEMP TABLE {self.name} AS SELECT {like}.*{listed} FROM {like} WHERE false"
+
+    def columns_like(self) -> str | None:
+        """The shared table whose columns ``empty-columns`` starts with (``k10s_x.*, more TYPE, …``), or None."""
+        first = self.empty_columns.split(",")[0].strip()
+        return first[:-2] if first.endswith(".*") else None
 
 
 def _joined(match: re.Match) -> str:
@@ -119,6 +131,8 @@ def statements() -> tuple[ViewStatement, ...]:
         unread = [t for t in st.empty_without if t in names and t not in st.reads]
         if unread:  # counted only once created, before the statement: it must read them
             raise QueryError(f"{st.name}: empty-without names {unread}, which it does not read", f"queries/{st.file}")
+        if st.columns_like() is not None and st.columns_like() not in st.reads:  # created before it only if it reads it
+            raise QueryError(f"{st.name}: empty-columns starts with a table it does not read", f"queries/{st.file}")
         if mentioned(st.empty_unless, names):  # evaluated before any shared statement runs
             raise QueryError(f"{st.name}: empty-unless may read only the bundle's own tables", f"queries/{st.file}")
     return out
