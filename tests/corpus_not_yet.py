@@ -29,6 +29,24 @@ NOT_YET: dict[str, str] = {
         "(half the job) is the thread's explanation, not the log's (OTel-raytrain's shape: a lone rank's error the "
         "thread says every rank hits)",
 
+    # batch 73
+    "DeepSpeed-4247-dataset-split-tqdm-glued-rank1-barrier-timeout":
+        "one waiting rank's report alone (rank 1's timeout on the barrier's one-element ALLREDUCE): a lone waiter's report "
+        "is no proof the paste holds the other ranks' output, so its silent peer is not named (the pair rule needs a line "
+        "of the peer's own); rank 0's only trace is the untagged `Creating dataset split: 96% ... [29:56<...]` bar glued "
+        "in front, and that this bar is rank 0's work is DeepSpeed-Chat's convention (local rank 0 builds the split while "
+        "the others wait), not the log's; an unfinished bar glued to a lone timeout is also a stopped training bar "
+        "(LlamaFactory-8261), so the bar cannot stand for the peer",
+    "mmdetection-11096-coco-eval-rank0-broadcast-timeouts":
+        "ranks 2, 3, 4 and 6 wait in the same BROADCAST; ranks 0, 1 and 5 are all silent in the excerpt, read as never-joined "
+        "with low confidence (info): that rank 0 alone was busy is mmengine's convention (the evaluator computes the COCO "
+        "metrics on rank 0, then broadcasts them), shown only by untagged pycocotools output, and a broadcast's waiters "
+        "do not say its source",
+    "pytorch-97066-size-mismatch-rank0-alone-times-out-others-completed":
+        "rank 0 alone times out on the first ALLREDUCE (a lone waiter's report names no one); that ranks 1-7 left the "
+        "collective is only the script's own untagged prints (`Rank N completed`), so nothing the tool reads shows the "
+        "others past the collective and rank 0's all-reduce as the odd one (twice the elements, the thread's account)",
+
     # batch 64
     "jax-fault-tolerance-doc-leader-task0-killed-rpc-socket-closed":
         "the survivors say only that the coordination service is unreachable (`Failed to send RPC to coordination "
