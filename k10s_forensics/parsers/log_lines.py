@@ -20,10 +20,10 @@ few constructs span lines and are assembled here:
   (``Missing ranks:``, ``1: [allreduce.x, ...]``: ``horovod_missing``), JAX's/TensorFlow's coordination
   service on a barrier that timed out (``Timed out task names:``, ``/job:jax_worker/replica:0/task:3``:
   ``barrier_missing``): one ``nccl_desync`` event per row.
-* Ray's dead-actor report (``ActorDiedError: The actor died ...``): its ``name:`` field within
-  ``RAY_GAP`` lines, a verl worker-group actor ``<prefix><Class>_0:<rank>`` of the first
-  placement group, gives a ``process_exit`` (subkind ``ray_actor_died``, exit status unknown)
-  of that rank; in another group the rank is unknown and nothing is said.
+* Ray's dead-actor report (``ActorDiedError: The actor died ...``): its ``name:`` field within ``RAY_GAP`` lines (a
+  paste cut inside the report: above its closing ``The actor is dead because ...``), a verl worker-group actor
+  ``<prefix><Class>_0:<rank>`` of the first placement group, gives a ``process_exit`` (subkind ``ray_actor_died``, exit
+  status unknown) of that rank; in another group the rank is unknown and nothing is said.
 * A launcher's own exception: a traceback frame in the launcher's code (``deepspeed/launcher/``,
   ``torch/distributed/run.py``, ``launch.py``, ``accelerate/commands/``, PySpark's TorchDistributor ``pyspark/ml/torch/``) right before the
   exception line (within ``log_owners.FRAME_GAP`` lines: the innermost frame) makes it the launcher's, no
@@ -78,6 +78,7 @@ class BodyAssembler(FailureTable):
         self._ompi = OmpiErrors()  # Open MPI's error handler report, one field a line (log_ompi_errors.py)
         self._ray_died: int | None = None  # line of Ray's last "ActorDiedError: The actor died"
         self._ray_report: int | None = None  # the same, kept after its name field was read
+        self._ray_tail: tuple[int, str, Any] | None = None  # a name field with no report head above it (line, text, match)
         self._prefix_rank: tuple[int, int, dt.datetime | None] | None = None  # (line_no, rank, ts)
         self._mpi: Event | None = None  # a pending mpirun "Process name" report
         self._spawn: tuple[int, int] | None = None  # (line_no, local rank) of mp.spawn's "-- Process N terminated with"
@@ -166,14 +167,27 @@ class BodyAssembler(FailureTable):
         return False
 
     def _ray_actor(self, line_no: int, text: str) -> list[Event]:
-        """Ray's dead-actor report: remembered; its ``name:`` field, a verl worker of group 0, names the rank."""
+        """Ray's dead-actor report: remembered; its ``name:`` field, a verl worker of group 0, names the rank (with no
+        report head above it, once the report's closing ``The actor is dead because …`` follows within ``RAY_GAP``)."""
         if P.RAY_ACTOR_DIED.search(text):
             self._ray_died = self._ray_report = line_no
+            self._ray_tail = None
             return []
-        m = P.RAY_ACTOR_NAME.match(text) if self._ray_died is not None and line_no - self._ray_died <= RAY_GAP else None
-        if not m:
+        if self._ray_tail is not None and line_no - self._ray_tail[0] <= RAY_GAP and P.RAY_ACTOR_DEAD_BECAUSE.search(text):
+            (_, name_text, m), self._ray_tail = self._ray_tail, None
+            self._ray_report = line_no  # the rankless worker death on this line is the named actor's
+            return self._ray_actor_event(name_text, m)
+        m = P.RAY_ACTOR_NAME.match(text)
+        if m is None:
+            return []
+        if self._ray_died is None or line_no - self._ray_died > RAY_GAP:
+            self._ray_tail = (line_no, text, m)  # no report head above it: its closing sentence must follow
             return []
         self._ray_died = None
+        return self._ray_actor_event(text, m)
+
+    @staticmethod
+    def _ray_actor_event(text: str, m: Any) -> list[Event]:
         if m.group(2) != "0":
             return []  # another placement group: its first rank is not known from the line
         event = {"kind": "process_exit", "subkind": "ray_actor_died", "rank": int(m.group(3)), "exit_code": None,

@@ -214,6 +214,9 @@ RAY_ACTOR_DIED = re.compile(r"ActorDiedError: The actor died|The actor died unex
 #: the fields may sit behind the Ray prefix of the process that printed the report (verl's driver
 #: actor: ``(TaskRunner pid=892962) \tname: gxgUtgWorkerDict_0:1``)
 RAY_ACTOR_NAME = re.compile(r"^(?:\([^)]{0,200}\)\s*)?\s*name: (?P<name>\S{0,200}?_(\d{1,4}):(\d{1,7}))\s*$")
+#: the report's closing sentence under its fields (``The actor is dead because its worker process has died. …``, ``… its
+#: node has died.``): a paste that begins inside the report (its ``ActorDiedError`` line cut off) still shows whose death it is
+RAY_ACTOR_DEAD_BECAUSE = re.compile(r"\bThe actor is dead because\b")
 #: a runner's log of its one training command's ``CalledProcessError`` (its text, without the class): Cloud ML Engine's
 #: ``/runcloudml.py``, ``Command '['python', '-m', u'trainer.task', …]' returned non-zero exit status -9``
 RUNNER_EXIT = re.compile(r"\bCommand '\[u?'(?:[\w/.-]{0,200}/)?python[\d.]{0,5}', .{0,20000}?\]' returned non-zero exit status (-?\d{1,3})\b")

@@ -179,6 +179,7 @@ _EVENT_LITERALS = (
     r"world_rank=\d",
     r"Error Snippet\]:",
     r"worker process has died",
+    r"The actor is dead because",  # the dead-actor report's closing sentence (its name field above it)
     r"A worker died or was killed",
     r"Worker \d{1,7} has failed\.",
     # a pod's end pasted beside the log: kubectl get pods rows, the training operator (log_pods.py)
