@@ -4,12 +4,10 @@ Two layers:
 
 * ``log_prefilter``: RE2 expressions (DuckDB ``regexp_matches``) run over *every* log line;
   a line they pass is only a candidate.
-* The compiled Python expressions below are applied to candidate lines only, to decide
-  the kind and pull out the fields. Every pattern is bounded (no nested unbounded
-  repetition) so a 64 KiB candidate cannot backtrack catastrophically.
+* The compiled Python expressions below are applied to candidate lines only, to decide the kind and pull out the
+  fields. Every pattern is bounded (no nested unbounded repetition): a 64 KiB candidate cannot backtrack catastrophically.
 
-Sources of every wording: /work/shared/research/gpu-training.md section 1 and the real
-samples under shared/real-samples/logs and incidents/.
+Sources of every wording: /work/shared/research/gpu-training.md section 1 and the real samples under shared/real-samples/.
 """
 
 from __future__ import annotations
@@ -46,9 +44,8 @@ PY_LEVEL = re.compile(r"(?:^|\[|\s)(ERROR|WARNING|CRITICAL|FATAL)[\]:]")
 
 # NCCL debug line prefix: <host>:<pid>:<tid> [<cudaDev>] ...
 NCCL_PREFIX = re.compile(r"([^\s:\[\]]{1,253}):" + _PID + ":" + _PID + r" \[(\d+)\] ")
-#: The part of NCCL_PREFIX after the host: found first, the host is then read backwards
-#: (``log_classify.nccl_prefix``), which is what NCCL_PREFIX.search finds without trying
-#: every start position.
+#: The part of NCCL_PREFIX after the host: found first, the host is then read backwards (``log_classify.nccl_prefix``),
+#: which is what NCCL_PREFIX.search finds without trying every start position.
 NCCL_PREFIX_TAIL = re.compile(r":" + _PID + ":" + _PID + r" \[(\d+)\] ")
 PY_LEVEL_WORDS = ("ERROR", "WARNING", "CRITICAL", "FATAL")
 NCCL_LEVEL = re.compile(r"\bNCCL (INFO|WARN|ERROR|TRACE)\b")
@@ -214,8 +211,8 @@ RAY_ACTOR_DIED = re.compile(r"ActorDiedError: The actor died|The actor died unex
 #: the fields may sit behind the Ray prefix of the process that printed the report (verl's driver
 #: actor: ``(TaskRunner pid=892962) \tname: gxgUtgWorkerDict_0:1``)
 RAY_ACTOR_NAME = re.compile(r"^(?:\([^)]{0,200}\)\s*)?\s*name: (?P<name>\S{0,200}?_(\d{1,4}):(\d{1,7}))\s*$")
-#: the report's closing sentence under its fields (``The actor is dead because its worker process has died. …``, ``… its
-#: node has died.``): a paste that begins inside the report (its ``ActorDiedError`` line cut off) still shows whose death it is
+#: the report's closing sentence under its fields (``The actor is dead because its worker process has died. …``, ``… its node
+#: has died.``): a paste that begins inside the report (its ``ActorDiedError`` line cut off) still shows whose death it is
 RAY_ACTOR_DEAD_BECAUSE = re.compile(r"\bThe actor is dead because\b")
 #: a runner's log of its one training command's ``CalledProcessError`` (its text, without the class): Cloud ML Engine's
 #: ``/runcloudml.py``, ``Command '['python', '-m', u'trainer.task', …]' returned non-zero exit status -9``
