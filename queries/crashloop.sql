@@ -18,7 +18,8 @@
 --   first are victims) and first failing rank; container deaths (a full framebuffer names
 --   the rank and a CUDA OOM) when the logs are silent; a rank that failed alike with others
 --   (an incident of no single culprit: every rank's same exception) is its pod's failure, not
---   its rank's. A failure ends after 2 minutes of quiet or when a rank in it fails again.
+--   its rank's. A failure ends after 2 minutes of quiet or when a rank in it fails again
+--   (another process: one exit reported twice, by its agent and its failure table, is one).
 --   The signature that repeats names the culprit and counts the loops. Critical when the
 --   same rank fails the same way at least twice.
 -- columns:
@@ -43,13 +44,15 @@
 --   gpu_hours_lost DOUBLE      -- the failures' incidents, each job GPUs x (abort - first failure), from k10s_incident
 --   evidence STRUCT[]          -- one entry per failure
 WITH RECURSIVE l AS (  -- the columns read below (a CTE carries every column it selects)
-    SELECT job_key, rank_resolved, kind, subkind, pod_key, node_resolved, gpu_uuid, ts, exit_code, line, previous, incarnation_uid,
+    SELECT job_key, rank_resolved, kind, subkind, pod_key, node_resolved, gpu_uuid, ts, exit_code, line, previous, incarnation_uid, pid,
            raw_row, line_no, attempts_left, attempts_max
     FROM k10s_log WHERE job_key IS NOT NULL
 ),
 log_failures AS (  -- failures in the logs; a rank whose NCCL collective failed in the minute before it exited is a victim, not a failure
     SELECT f.job_key, f.rank_resolved AS rank, f.pod_key, f.node_resolved AS node, f.gpu_uuid, f.ts,
-           CASE WHEN f.kind = 'cuda_oom' THEN 'cuda-oom' ELSE 'exit-' || f.exit_code END AS sig, left(f.line, 300) AS line, f.previous
+           CASE WHEN f.kind = 'cuda_oom' THEN 'cuda-oom' ELSE 'exit-' || f.exit_code END AS sig, left(f.line, 300) AS line, f.previous,
+           -- the process that exited (its pid in its container: the agent's line and its failure table report one exit)
+           f.pid || '@' || f.incarnation_uid || CASE WHEN f.previous THEN '/previous' ELSE '' END AS proc
     FROM l f
     WHERE f.kind = 'cuda_oom'
        OR (f.kind = 'torchrun_failure' AND f.exit_code > 0 AND f.rank_resolved IS NOT NULL
@@ -62,7 +65,7 @@ log_failures AS (  -- failures in the logs; a rank whose NCCL collective failed 
                                   -- a line without a clock (a paste): just before the exit in the same log
                                   OR (e.ts IS NULL AND e.raw_row = f.raw_row AND e.line_no BETWEEN f.line_no - 200 AND f.line_no))))
     UNION ALL
-    SELECT job_key, rank, pod_key, node, gpu_uuid, ts, 'xid-' || xid, coalesce(left(line, 300), 'Xid ' || xid), NULL
+    SELECT job_key, rank, pod_key, node, gpu_uuid, ts, 'xid-' || xid, coalesce(left(line, 300), 'Xid ' || xid), NULL, NULL
     FROM k10s_xid_event WHERE fatal AND job_key IS NOT NULL
 ),
 log_alike AS (  -- a rank's exit inside an incident where it failed alike with other ranks and no single culprit was named
@@ -81,27 +84,31 @@ death_failures AS (  -- used only when the logs show no failure: container death
            d.ts, CASE WHEN fb.rank IS NOT NULL THEN 'cuda-oom' WHEN d.reason = 'OOMKilled' THEN 'host-oom' ELSE 'exit-' || d.exit_code END AS sig,
            'container of ' || d.pod_key || ' died: ' || coalesce(d.reason, '') || ' exit ' || d.exit_code
                || coalesce(' (framebuffer ' || round(fb.used_mib) || ' of ' || round(fb.total_mib) || ' MiB)', '') AS line,
-           NULL::BOOLEAN AS previous
+           NULL::BOOLEAN AS previous, NULL::VARCHAR AS proc
     FROM k10s_death d
     LEFT JOIN k10s_fb_oom fb ON fb.pod_uid = d.pod_uid AND fb.ts = d.ts
     WHERE d.job_key IS NOT NULL AND d.job_key NOT IN (SELECT job_key FROM log_failures)
 ),
 ordered AS (
     SELECT *, coalesce(rank::VARCHAR, pod_key, '?') AS who,
-           row_number() OVER (PARTITION BY job_key ORDER BY ts, sig LIKE 'exit-%', rank, pod_key, sig, line, node, gpu_uuid, previous) AS n
+           row_number() OVER (PARTITION BY job_key ORDER BY ts, sig LIKE 'exit-%', rank, pod_key, sig, line, node, gpu_uuid, previous, proc) AS n
     FROM (SELECT * FROM log_alike UNION ALL SELECT * FROM death_failures)
 ),
 walk AS (  -- failures, in time order: a new one after a 2-minute gap, or when a rank (pod) that
-           -- already failed in this one fails again > 10 s later (a restarted process)
-    SELECT job_key, n, 1::BIGINT AS failure_no, ts AS last_ts, [{'who': who, 'ts': ts}] AS seen
+           -- already failed in this one fails again > 10 s later (a restarted process: another pid; the same
+           -- process's exit reported twice, by its agent's line and by its failure table, is one failure whatever
+           -- the clocks of the two reports say)
+    SELECT job_key, n, 1::BIGINT AS failure_no, ts AS last_ts, [{'who': who, 'ts': ts, 'proc': proc}] AS seen
     FROM ordered WHERE n = 1
     UNION ALL
     SELECT o.job_key, o.n, w.failure_no + b.brk, o.ts,
-           CASE WHEN b.brk = 1 THEN [{'who': o.who, 'ts': o.ts}] ELSE list_append(w.seen, {'who': o.who, 'ts': o.ts}) END
+           CASE WHEN b.brk = 1 THEN [{'who': o.who, 'ts': o.ts, 'proc': o.proc}]
+                ELSE list_append(w.seen, {'who': o.who, 'ts': o.ts, 'proc': o.proc}) END
     FROM walk w
     JOIN ordered o ON o.job_key = w.job_key AND o.n = w.n + 1
     CROSS JOIN LATERAL (SELECT CASE WHEN o.ts - w.last_ts > INTERVAL 2 MINUTE
-                                      OR len(list_filter(w.seen, lambda x: x.who = o.who AND o.ts - x.ts > INTERVAL 10 SECOND)) > 0
+                                      OR len(list_filter(w.seen, lambda x: x.who = o.who AND o.ts - x.ts > INTERVAL 10 SECOND
+                                                                      AND NOT coalesce(x.proc = o.proc, false))) > 0
                                     THEN 1 ELSE 0 END AS brk) b
 ),
 firsts AS (  -- the root cause of each failure: a CUDA OOM, host OOM or Xid beats any plain exit, then the earliest

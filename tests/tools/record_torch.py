@@ -50,6 +50,7 @@ import torch_scenarios21
 import torch_scenarios22
 import torch_scenarios23
 import torch_scenarios24
+import torch_scenarios25
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -141,6 +142,7 @@ SCENARIOS = [
     *torch_scenarios22.scenarios(S),  # the twenty-second: a rank's child OOM-killed, a truncated checkpoint, lazy gloo, preemption (held out)
     *torch_scenarios23.scenarios(S),  # the twenty-third: an elastic late join, a restart's other rank and cause, hidden culprits (held out)
     *torch_scenarios24.scenarios(S),  # the twenty-fourth: the store host's agent SIGKILLed alone, bash -c, DCP load, compile, exit 143 (held out)
+    *torch_scenarios25.scenarios(S),  # the twenty-fifth: stack dumps on SIGTERM, a user-written error file, --run-path, static beside c10d (held out)
 ]
 
 
