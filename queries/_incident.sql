@@ -650,7 +650,27 @@ together AS (  -- the same way and within the same second as the first: failed t
                                -- a paste whose line order nothing proves (import-logs' pod label): two failures of the
                                -- same strength, one of them without a clock of its own, in any way: neither is first
                                OR ((b.ts_filled IS NULL OR f.ts_filled IS NULL)
-                                   AND b.job_key IN (SELECT job_key FROM unordered))))
+                                   AND b.job_key IN (SELECT job_key FROM unordered)))
+           -- a rank's own raised exception (the code every process runs: a ValueError, a KeyError, a RuntimeError; not
+           -- a failure of the rank's own device, a CUDA OOM or CUDA error) and another rank's exit its launcher reports
+           -- (a status only, read as an exception: that rank raised too, what is unseen), within a second, or the
+           -- exception without a clock of its own: the launcher saw the other rank end first, the one shown is not known
+           -- to be first nor alone, and the first's own error is not shown: neither is first (as one rank's NCCL error
+           -- beside another's launcher-reported exit, above; docs/rules.md, "Session 25: batch 72")
+           OR (b.rank_eff <> f.rank_eff AND f.tier = 1 AND f.kind = 'python_exception' AND f.subkind = 'raised'
+               AND b.tier = 2 AND b.kind IN ('torchrun_failure', 'process_exit') AND b.cause = f.cause
+               -- the report's time is when the launcher saw the exit: its first SIGTERM to the others just above the
+               -- report in the same log (torchrun reports after they ended, seconds later), else the report's own
+               AND (f.ts_own IS NULL
+                    OR abs(epoch(coalesce((SELECT min(s.ts_filled) FROM k10s_incident_line s
+                                           WHERE s.raw_row = b.raw_row AND s.kind = 'torchrun_sigterm' AND s.line_no < b.line_no
+                                             AND NOT EXISTS (SELECT 1 FROM k10s_incident_line a WHERE a.raw_row = b.raw_row
+                                                             AND a.kind = 'torchrun_failure' AND a.line_no > s.line_no
+                                                             AND a.line_no < b.line_no)), b.ts_filled))
+                           - epoch(f.ts_filled)) <= 1.0)
+               -- unless the launcher reports the exception's rank exiting too: then its order and the paste's agree
+               AND NOT EXISTS (SELECT 1 FROM own o WHERE o.job_key = f.job_key AND o.incident = f.incident
+                               AND o.rank_eff = f.rank_eff AND o.kind IN ('torchrun_failure', 'process_exit'))))
     GROUP BY ALL
 ),
 job_ranks AS (  -- how many ranks each job has (its pods' ranks)
@@ -813,6 +833,19 @@ ordinal_alike AS (  -- a process's `CUDA error: invalid device ordinal` (it sele
                         AND json_extract_string(p.labels_json, '$."k10s.io/imported-nproc"') IS NULL)
     GROUP BY ALL
 ),
+staging_race AS (  -- the first failure is an exception on a file a process writes and then moves: a rename between two
+                   -- paths whose source had vanished or whose target already existed (`[Errno 39] Directory not empty:
+                   -- 'out/tmp-checkpoint-x' -> 'out/checkpoint-100'`, `[Errno 2] … 'a' -> 'b'`, `[Errno 17]`), or a
+                   -- temporary file gone (`….json.tmp.pid_N_…`, `….incomplete`, `….partial`): another process did the same
+                   -- step first (a checkpoint's staging directory, a compiler's or a dataset's shared cache), processes
+                   -- racing on shared storage, whichever lost the race (docs/rules.md, "Session 25: batch 72"). A data
+                   -- file missing, a directory that exists, a path under `/tmp/` are the rank's own as before
+    SELECT f.job_key, f.incident, 'a file another process moved first, ' || f.error_type AS error_type
+    FROM first f
+    WHERE f.kind = 'python_exception' AND f.subkind = 'raised'
+      AND (regexp_matches(f.error_message, '\[Errno (?:2|17|39|66)\][^'']*''[^'']+'' -> ''[^'']+''')
+           OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^'']*''[^'']*\.(?:tmp|incomplete|partial)\b[^'']*'''))
+),
 common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
                   -- argparse rejected, or source Python cannot parse (the same for every process; only the
                   -- launcher's --local-rank differs), or NCCL's "invalid usage" (the same code's misuse of
@@ -845,6 +878,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
     SELECT job_key, incident, error_type FROM spawn_nodes_alike
     UNION ALL
     SELECT job_key, incident, error_type FROM ordinal_alike
+    UNION ALL
+    SELECT job_key, incident, error_type FROM staging_race
     )
     GROUP BY ALL
 ),

@@ -30,6 +30,12 @@ NOT_YET: dict[str, str] = {
         "SDK's fault, no rank's) is the reading of the code and the thread, not a second process's line (lingua-58's "
         "shape: one rank's error that every rank shares)",
 
+    # batch 72
+    "trl-4149-rank1-ecc-device-setup-cut-traceback":
+        "rank 1 is right (its `[rank1]:` traceback from device set-up is the only failure shown); the excerpt ends inside "
+        "accelerate's `PartialState` before the exception line, and the uncorrectable ECC error is in the thread's title only: "
+        "`python-exception` is all the log can say (Qwen3-VL-2001's shape)",
+
     # batch 69
     "lingua-58-slurm-dp-rank-overflow-rank30-indexerror-control":
         "the paste holds one rank's own `[rank30]: IndexError: list index out of range` and nothing else: read as rank 30's "
@@ -107,9 +113,6 @@ NOT_YET: dict[str, str] = {
         "ranks 1-3 raise the same KeyError in a log without a clock: expected all three as culprits, we say they failed together (no single culprit)",
     "colbert-318-rank1-timeout-rank0-clustering":
         "one of four ranks timed out and three are silent: too few reports to name the silent one (rank 0, busy clustering)",
-    "X-R1-21-device-mismatch-all-ranks":
-        "only rank 2's exception is in the excerpt; that every rank failed the same way is known from the thread, not the log "
-        "(the launcher's first exit of local rank 1 beside rank 2's own error is vad-r1-11's shape, whose rank 2 is the culprit)",
     # batch 8
     "accelerate-3861-rank0-observed-dump-signal-not-waiting":
         "rank 0's `Observed flight recorder dump signal from another rank via TCPStore` does not prove it was outside the "

@@ -5,8 +5,10 @@
   (parsers/log_comm_lines.py): ``ncclSystemError``, ``ncclUnhandledCudaError``, ... by its words.
 * One rank's NCCL library error (no clock of its own, or within a second) beside another rank's exit its launcher
   reports (a status only): the launcher's order and the paste's disagree, and the error is of the setup every rank
-  shares: no rank is named (queries/_incident.sql, ``together``). A rank's own exception, an NCCL error the
-  launcher's report names the same rank for, or one a clock proves earlier, still names its rank.
+  shares: no rank is named (queries/_incident.sql, ``together``). A rank's own raised exception beside another
+  rank's launcher-reported exit names no rank either since session 25 (batch 72: the launcher saw the other rank end
+  first, that rank's own error unseen); a rank's own CUDA OOM (its device), an NCCL error the launcher's report names
+  the same rank for, or one a clock proves earlier, still names its rank.
 
 The inputs that must be analysed are read in one analysis (``_findings``: their bundles merged, tests/bundle_batch.py).
 """
@@ -62,6 +64,7 @@ def _agent(failed: int, other_pid: int, at: str = "08:26:06") -> str:
 _SYS = "RuntimeError: NCCL Error 2: unhandled system error (run with NCCL_DEBUG=INFO for details)"
 _CUDA = "RuntimeError: NCCL Error 1: unhandled cuda error (run with NCCL_DEBUG=INFO for details)"
 _OWN = "ValueError: attention mask shape (4, 128) does not match (4, 256)"
+_OOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB"
 
 
 def _inputs() -> list[str]:
@@ -69,10 +72,11 @@ def _inputs() -> list[str]:
             _tail(1, _SYS) + _agent(0, 6833),  # the same, ranks swapped
             _tail(0, _CUDA) + _agent(1, 6832),  # another NCCL string
             _tail(0, _SYS) + _agent(0, 6833),  # the agent reports the same rank: it is named
-            _tail(0, _OWN) + _agent(1, 6832),  # a rank's own exception outranks an exit status: named
+            _tail(0, _OWN) + _agent(1, 6832),  # a rank's own raised exception beside the other's first exit: no one
             # a clock of its own, ten seconds before the agent's report: the NCCL error was first
             _tail(0, _SYS, "2024-12-11T08:25:56.100000Z ") + "".join(
-                "2024-12-11T08:26:06.900000Z " + ln + "\n" for ln in _agent(1, 6832).splitlines())]
+                "2024-12-11T08:26:06.900000Z " + ln + "\n" for ln in _agent(1, 6832).splitlines()),
+            _tail(0, _OOM) + _agent(1, 6832)]  # a rank's own CUDA OOM (its device) outranks the other's exit status: named
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +97,12 @@ def test_an_nccl_error_beside_another_ranks_launcher_exit_names_no_rank(_finding
         assert named(_findings[i]) == [], i
 
 
+def test_a_raised_exception_beside_another_ranks_launcher_exit_names_no_rank(_findings):
+    """Rank 0's own ValueError, the agent's first failure rank 1's exit 1: the other rank ended first, unseen (batch 72)."""
+    assert named(_findings[4]) == []
+
+
 def test_the_same_rank_an_own_exception_or_a_clock_still_names_a_rank(_findings):
     assert named(_findings[3]) == [("nccl-error", [0])]
-    assert named(_findings[4]) == [("python-exception", [0])]
     assert named(_findings[5]) == [("nccl-error", [0])]
+    assert named(_findings[6]) == [("cuda-oom", [0])]
