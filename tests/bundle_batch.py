@@ -116,6 +116,25 @@ def assert_names(findings: list[dict[str, Any]], index: int, want: list[int], ca
         assert cause in {f.get("cause") for f in named if f["ranks"]}, got
 
 
+def pasted(lines: list[str], folder: Path, nproc: int | None, now: dt.datetime) -> Bundle:
+    """``lines`` as one pasted log imported as a user would (``k10s import-logs``: job ``train`` in ``team-a``, ``nproc``
+    processes per node and in all), raw layer only: a ``Batched`` input's bundle."""
+    from k10s_forensics.logimport import LogSource, import_logs
+
+    return import_logs([LogSource("log.txt", "\n".join(lines) + "\n")], folder / "b", nproc_per_node=nproc, world_size=nproc,
+                       job="train", namespace="team-a", now=now, derive=False)[0]
+
+
+def assert_one_rank(named: list[dict[str, Any]], want: int | None) -> None:
+    """The findings naming ranks (``incident_kit.naming_findings``) are none (``want`` None: a control) or name rank
+    ``want`` alone."""
+    got = [(f["rule"], f["cause"], f["ranks"]) for f in named]
+    if want is None:
+        assert named == [], got
+    else:
+        assert named and all(f["ranks"] == [want] for f in named), got
+
+
 def gist(findings: list[dict[str, Any]]) -> list[tuple]:
     """What a finding says of its input, whatever its job's and nodes' names: rule, severity, cause, ranks, when
     (what a source must read alike alone and merged)."""

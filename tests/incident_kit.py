@@ -33,6 +33,7 @@ JOB = "incident"
 HERE = Path(__file__).resolve().parent
 OWN_EXPECTATIONS = HERE / "data" / "incident_expectations.json"
 REAL_SAMPLES_DIR = HERE / "data" / "real-samples"
+REAL_INCIDENTS_DIR = HERE / "data" / "real-incidents"
 
 _WORLD_HINTS = (re.compile(r"n[Rr]anks (\d+)"),)
 _ANY_RANK = re.compile(r"\[rank(\d+)\]|\[rank=(\d+)\]|\bRank (\d+)\b")
@@ -182,6 +183,11 @@ def _same_cause(expected: str | None, found: str | None) -> bool:
     return found == expected
 
 
+def corpus_log(incident: str) -> str:
+    """The verbatim ``log.txt`` of one incident of tests/data/real-incidents."""
+    return (REAL_INCIDENTS_DIR / incident / "log.txt").read_text(encoding="utf-8")
+
+
 def naming_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Critical and warning findings that name culprit ranks."""
     return [f for f in findings if f["severity"] in ("critical", "warning") and f.get("ranks")]
@@ -199,4 +205,4 @@ def named_in_paste(tmp_path: Path, text: str, nproc: int | None, world: int | No
     return [(f["rule"], f["cause"], f["ranks"]) for f in naming_findings(analyze(bundle)["findings"])]
 
 
-__all__ = ["REAL_SAMPLES_DIR", "Case", "api_stamped", "load_cases", "load_corpus", "incident_bundle", "analyze_incident", "misses", "named_in_paste", "naming_findings", "spread", "world_size"]
+__all__ = ["REAL_INCIDENTS_DIR", "REAL_SAMPLES_DIR", "Case", "corpus_log", "api_stamped", "load_cases", "load_corpus", "incident_bundle", "analyze_incident", "misses", "named_in_paste", "naming_findings", "spread", "world_size"]

@@ -21,8 +21,8 @@ import pytest
 
 from bundle_batch import analyze_node_sets, findings_of
 from incident_kit import naming_findings
+from parser_kit import body_events
 from k10s_forensics.parsers.log_comm_lines import nccl_return
-from k10s_forensics.parsers.log_lines import BodyAssembler
 from k10s_forensics.parsers.log_prefilter import PREFILTER_EVENT
 
 NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
@@ -90,10 +90,7 @@ def test_a_communicator_setup_failing_alike_names_no_one(findings, i):
 
 
 def _exceptions(lines: list[str]) -> list[tuple]:
-    asm = BodyAssembler(NOW)
-    for i, line in enumerate(lines, 1):
-        asm.feed(i, line, None)
-    return [(e.get("rank"), e["subkind"]) for e in asm.finish() if e["kind"] == "python_exception"]
+    return [(e.get("rank"), e["subkind"]) for e in body_events(lines, NOW, prefiltered=False) if e["kind"] == "python_exception"]
 
 
 RAISED = "RuntimeError: InnerRunOpApi:torch_npu/csrc/framework/OpParamMaker.cpp:281 OPS function error: HcclAllreduce, error code is 6"

@@ -10,7 +10,7 @@ import datetime as dt
 
 import pytest
 
-from k10s_forensics.parsers.log_lines import BodyAssembler
+from parser_kit import body_events
 
 NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
 JAXLIB = "jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: {b}. Timed out task names:"
@@ -19,10 +19,7 @@ GRPC = ('''"grpc_message":"Barrier timed out. Barrier_id: multihost_broadcast_sy
 
 
 def _missing(lines: list[str]) -> list[tuple]:
-    asm = BodyAssembler(NOW)
-    for i, line in enumerate(lines, 1):
-        asm.feed(i, line, None)
-    return [(e["rank"], e.get("reporter_rank")) for e in asm.finish() if e.get("subkind") == "barrier_missing"]
+    return [(e["rank"], e.get("reporter_rank")) for e in body_events(lines, NOW, prefiltered=False) if e.get("subkind") == "barrier_missing"]
 
 
 def _rows(*tasks: int, job: str = "jax_worker", tag: str = "") -> list[str]:
@@ -65,8 +62,6 @@ def test_no_task_is_named_without_its_list(lines):
 
 
 def test_the_header_keeps_the_printers_own_exception():
-    asm = BodyAssembler(NOW)
-    for i, line in enumerate([JAXLIB.format(b="PjRT_Client_Connect"), *_rows(1)], 1):
-        asm.feed(i, line, None)
-    kinds = [(e["kind"], e.get("subkind")) for e in asm.finish()]
+    lines = [JAXLIB.format(b="PjRT_Client_Connect"), *_rows(1)]
+    kinds = [(e["kind"], e.get("subkind")) for e in body_events(lines, NOW, prefiltered=False)]
     assert ("nccl_desync", "barrier_missing") in kinds and any(k == "python_exception" for k, _ in kinds)

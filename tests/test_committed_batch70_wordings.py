@@ -22,21 +22,16 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched
-from incident_kit import naming_findings
+from incident_kit import corpus_log, naming_findings
 from k10s_forensics.logimport import LogSource, import_logs
 
 NOW = dt.datetime(2026, 12, 1, 1, 0, tzinfo=dt.timezone.utc)
-DATA = Path(__file__).resolve().parent / "data" / "real-incidents"
 
 
-def _log(folder: str) -> str:
-    return (DATA / folder / "log.txt").read_text(encoding="utf-8")
-
-
-TABLE = _log("torchcell-committed-slurm-out-torchrun-ranks1-3-exit1-same-second-control")
-FABRIC = _log("keys-values-ai-dev-fabric-three-procs-ranks1-2-nccl-assert-control")
-EVAL = _log("llama-factory-committed-train-out-eight-ranks-eval-typeerror-control")
-LIMIT = _log("dynamichead-vega-two-nodes-detectron2-time-limit-control")
+TABLE = corpus_log("torchcell-committed-slurm-out-torchrun-ranks1-3-exit1-same-second-control")
+FABRIC = corpus_log("keys-values-ai-dev-fabric-three-procs-ranks1-2-nccl-assert-control")
+EVAL = corpus_log("llama-factory-committed-train-out-eight-ranks-eval-typeerror-control")
+LIMIT = corpus_log("dynamichead-vega-two-nodes-detectron2-time-limit-control")
 AGENT = "site-packages/torch/distributed/elastic/multiprocessing/api.py"
 STAMP = "2025-12-09_15:48:30"
 PID = 312735  # local rank 0's pid; local rank r's is PID + r

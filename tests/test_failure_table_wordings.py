@@ -14,7 +14,7 @@ import re
 import pytest
 
 from incident_kit import named_in_paste
-from k10s_forensics.parsers.log_lines import BodyAssembler
+from parser_kit import body_events
 from k10s_forensics.parsers.log_prefilter import PREFILTER_EVENT
 
 NOW = dt.datetime(2026, 11, 29, 3, 0, tzinfo=dt.timezone.utc)
@@ -33,11 +33,7 @@ def _table(first: tuple[int, str], other: tuple[int, str], code: int = 1, head: 
 
 
 def _events(lines: list[str]) -> list[tuple]:
-    asm = BodyAssembler(NOW)
-    for no, line in enumerate(lines, 1):
-        if re.search(PREFILTER_EVENT, line):
-            asm.feed(no, line, None)
-    return [(e["subkind"], e["rank"], e["local_rank"], e["exit_code"], e["ts"]) for e in asm.finish() if e["kind"] == "torchrun_failure"]
+    return [(e["subkind"], e["rank"], e["local_rank"], e["exit_code"], e["ts"]) for e in body_events(lines, NOW) if e["kind"] == "torchrun_failure"]
 
 
 T20 = dt.datetime(2025, 2, 20, 22, 1, 20, tzinfo=dt.timezone.utc)

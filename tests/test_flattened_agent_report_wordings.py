@@ -11,13 +11,11 @@ section), and failures one line reports the same way are not ordered: they faile
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 import pytest
 
 from incident_kit import named_in_paste
-from k10s_forensics.parsers.log_lines import BodyAssembler
-from k10s_forensics.parsers.log_prefilter import PREFILTER_EVENT
+from parser_kit import body_events
 
 NOW = dt.datetime(2026, 11, 29, 3, 0, tzinfo=dt.timezone.utc)
 AGENT = "failed (exitcode: {code}) local_rank: {local} (pid: {pid}) of binary: /usr/bin/python"
@@ -35,11 +33,7 @@ def _line(front: str = "Exit code: 1. Reason: iprocessing/api.py:869] ", local: 
 
 
 def _failures(text: str) -> list[tuple]:
-    asm = BodyAssembler(NOW)
-    for no, line in enumerate(text.splitlines(), 1):
-        if re.search(PREFILTER_EVENT, line):
-            asm.feed(no, line, None)
-    return [(e["subkind"], e["rank"], e["local_rank"], e["exit_code"], e["pid"]) for e in asm.finish() if e["kind"] == "torchrun_failure"]
+    return [(e["subkind"], e["rank"], e["local_rank"], e["exit_code"], e["pid"]) for e in body_events(text.splitlines(), NOW) if e["kind"] == "torchrun_failure"]
 
 
 @pytest.mark.parametrize("line, section", [

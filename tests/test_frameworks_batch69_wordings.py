@@ -14,15 +14,13 @@ The as-collected misses are in docs/rules.md, "Session 24: batch 69". The analys
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 import pytest
 
 from bundle_batch import Batched
 from incident_kit import naming_findings
+from parser_kit import body_events
 from k10s_forensics.logimport import LogSource, import_logs
-from k10s_forensics.parsers.log_lines import BodyAssembler
-from k10s_forensics.parsers.log_prefilter import PREFILTER_EVENT
 
 NOW = dt.datetime(2026, 11, 30, 23, 0, tzinfo=dt.timezone.utc)
 
@@ -35,11 +33,7 @@ def _table(exitcode_row: str) -> list[str]:
 
 
 def _entries(lines: list[str]) -> list[tuple]:
-    asm = BodyAssembler(NOW)
-    for no, line in enumerate(lines, 1):
-        if re.search(PREFILTER_EVENT, line):
-            asm.feed(no, line, None)
-    return [(e["subkind"], e["rank"], e["exit_code"], e["pid"]) for e in asm.finish() if e["kind"] == "torchrun_failure"]
+    return [(e["subkind"], e["rank"], e["exit_code"], e["pid"]) for e in body_events(lines, NOW) if e["kind"] == "torchrun_failure"]
 
 
 @pytest.mark.parametrize(("row", "want"), [

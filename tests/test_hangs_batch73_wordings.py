@@ -24,22 +24,17 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched
-from incident_kit import naming_findings
+from incident_kit import corpus_log, naming_findings
 from k10s_forensics.logimport import LogSource, import_logs
 
 NOW = dt.datetime(2026, 12, 1, 2, 0, tzinfo=dt.timezone.utc)
-DATA = Path(__file__).resolve().parent / "data" / "real-incidents"
 
 
-def _log(folder: str) -> str:
-    return (DATA / folder / "log.txt").read_text(encoding="utf-8")
-
-
-EVAL = _log("Ultra-Fast-Lane-Detection-v2-119-eval-rank0-absent-ranks1-3-allreduce-timeout")
-STORE_WAIT = _log("Open-Llama-47-store-barrier-seven-of-eight-control")
-STORE_TIMEOUT = _log("Megatron-DeepSpeed-338-store-barrier-four-of-eight-30s-control")
-PAIR = _log("mace-567-two-ranks-same-allreduce-rank-prints-control")
-ABORTED = _log("BLIP-24-inline-backticks-rank0-communicator-aborted-two-gpus-control")
+EVAL = corpus_log("Ultra-Fast-Lane-Detection-v2-119-eval-rank0-absent-ranks1-3-allreduce-timeout")
+STORE_WAIT = corpus_log("Open-Llama-47-store-barrier-seven-of-eight-control")
+STORE_TIMEOUT = corpus_log("Megatron-DeepSpeed-338-store-barrier-four-of-eight-30s-control")
+PAIR = corpus_log("mace-567-two-ranks-same-allreduce-rank-prints-control")
+ABORTED = corpus_log("BLIP-24-inline-backticks-rank0-communicator-aborted-two-gpus-control")
 WATCHDOG = EVAL.splitlines()[1]  # rank 3's legacy watchdog line
 TEARDOWN = EVAL.splitlines()[4:6]  # the teardown pair every waiter prints
 

@@ -13,8 +13,8 @@ import datetime as dt
 
 import pytest
 
+from parser_kit import body_events
 from k10s_forensics.parsers.log_classify import classify
-from k10s_forensics.parsers.log_lines import BodyAssembler
 
 NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
 GLOO = ("RuntimeError: Horovod detected that one or more processes exited with non-zero status, thus causing the job "
@@ -26,10 +26,7 @@ def _exceptions(line: str) -> list[tuple]:
 
 
 def _events(text: str) -> list[tuple]:
-    asm = BodyAssembler(NOW)
-    for i, line in enumerate(text.split("\n"), 1):
-        asm.feed(i, line, None)
-    return [(e["kind"], e.get("subkind"), e.get("rank"), e.get("exit_code")) for e in asm.finish()]
+    return [(e["kind"], e.get("subkind"), e.get("rank"), e.get("exit_code")) for e in body_events(text.split("\n"), NOW, prefiltered=False)]
 
 
 @pytest.mark.parametrize("line", [

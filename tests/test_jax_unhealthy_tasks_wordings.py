@@ -11,7 +11,7 @@ import datetime as dt
 
 import pytest
 
-from k10s_forensics.parsers.log_lines import BodyAssembler
+from parser_kit import body_events
 
 NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
 FATAL = ("F0926 17:26:32.075587  157988 client.h:77] Terminating process because the JAX distributed service detected "
@@ -21,10 +21,7 @@ AFTER = "The tasks have crashed. Check the task logs for an earlier error, or sc
 
 
 def _ended(lines: list[str]) -> list[tuple]:
-    asm = BodyAssembler(NOW)
-    for i, line in enumerate(lines, 1):
-        asm.feed(i, line, None)
-    return [(e["rank"], e.get("reporter_rank")) for e in asm.finish()
+    return [(e["rank"], e.get("reporter_rank")) for e in body_events(lines, NOW, prefiltered=False)
             if e["kind"] == "process_exit" and e.get("subkind") == "jax_task_error"]
 
 

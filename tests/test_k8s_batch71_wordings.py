@@ -12,12 +12,11 @@ The as-collected misses are in docs/rules.md, "Session 25: batch 71". Parser cal
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 import pytest
 
-from k10s_forensics.parsers.log_lines import RAY_GAP, BodyAssembler
-from k10s_forensics.parsers.log_prefilter import PREFILTER_EVENT
+from parser_kit import body_events
+from k10s_forensics.parsers.log_lines import RAY_GAP
 
 NOW = dt.datetime(2026, 12, 1, 2, 0, tzinfo=dt.timezone.utc)
 WORKER_DIED = ("The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: "
@@ -28,11 +27,7 @@ NODE_DIED = "The actor is dead because its node has died. Node Id: 677df2a9020c5
 
 
 def _events(lines: list[str]) -> list[dict]:
-    asm = BodyAssembler(NOW)
-    for no, line in enumerate(lines, 1):
-        if re.search(PREFILTER_EVENT, line):
-            asm.feed(no, line, None)
-    return asm.finish()
+    return body_events(lines, NOW)
 
 
 def _report_tail(prefix: str, name: str, closing: str, between: int = 0) -> list[str]:

@@ -18,10 +18,10 @@ import re
 import pytest
 
 from incident_kit import naming_findings
+from parser_kit import body_events
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_classify import classify
-from k10s_forensics.parsers.log_lines import BodyAssembler
 from k10s_forensics.parsers.log_prefilter import PREFILTER_EVENT
 
 NOW = dt.datetime(2026, 11, 29, 4, 0, tzinfo=dt.timezone.utc)
@@ -35,11 +35,7 @@ def _named(tmp_path, text: str, nproc: int | None = None, world: int | None = No
 
 def _events(lines: list[str]) -> list[dict]:
     """The log parser's events of a body: only the lines the prefilter passes reach it, as in a rebuild."""
-    asm = BodyAssembler(NOW)
-    for no, line in enumerate(lines, 1):
-        if re.search(PREFILTER_EVENT, line):
-            asm.feed(no, line, None)
-    return asm.finish()
+    return body_events(lines, NOW)
 
 
 # ---- a failure table flattened onto one line -------------------------------------------------

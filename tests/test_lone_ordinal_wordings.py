@@ -15,9 +15,9 @@ import datetime as dt
 
 import pytest
 
-from bundle_batch import Batched
+from bundle_batch import Batched, assert_one_rank, pasted
 from incident_kit import naming_findings
-from k10s_forensics.logimport import LogSource, import_logs
+from k10s_forensics.logimport import LogSource
 from k10s_forensics.parsers.log_layout import infer_layout
 from k10s_forensics.parsers.log_nproc_guess import nproc_guessed
 
@@ -65,21 +65,16 @@ BATCHED = Batched("lone-ordinal", sorted(CASES))
 
 
 def _make(key: str, folder) -> object:
-    lines, nproc, _ = CASES[key]
-    return import_logs([LogSource("log.txt", "\n".join(lines) + "\n")], folder / "b", nproc_per_node=nproc, world_size=nproc,
-                       job="train", namespace="team-a", now=NOW, derive=False)[0]
+    return pasted(CASES[key][0], folder, CASES[key][1], NOW)
 
 
 @pytest.mark.parametrize("key", [pytest.param(k, marks=BATCHED.mark(k)) for k in sorted(CASES)])
 def test_a_lone_rank_cuda_error_names_its_rank_only_where_no_other_rank_fails_alike(tmp_path_factory, key):
     want = CASES[key][2]
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
-    got = [(f["rule"], f["cause"], f["ranks"]) for f in named]
-    if want is None:
-        assert named == [], got
-    else:
-        assert named and all(f["ranks"] == [want] for f in named), got
-        assert any(f["cause"] == "cuda-error" for f in named), got
+    assert_one_rank(named, want)
+    if want is not None:
+        assert any(f["cause"] == "cuda-error" for f in named), [(f["rule"], f["cause"], f["ranks"]) for f in named]
 
 
 def _hints(text: str, nproc: int | None = None, world: int | None = None) -> dict[str, str]:

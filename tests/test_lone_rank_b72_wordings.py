@@ -19,9 +19,8 @@ import datetime as dt
 
 import pytest
 
-from bundle_batch import Batched
+from bundle_batch import Batched, assert_one_rank, pasted
 from incident_kit import naming_findings
-from k10s_forensics.logimport import LogSource, import_logs
 
 NOW = dt.datetime(2026, 11, 30, 8, 0, tzinfo=dt.timezone.utc)
 AGENT = "torch/distributed/elastic/multiprocessing/api.py"
@@ -84,17 +83,11 @@ BATCHED = Batched("lone-rank-b72", sorted(CASES))
 
 
 def _make(key: str, folder) -> object:
-    lines, nproc, _ = CASES[key]
-    return import_logs([LogSource("log.txt", "\n".join(lines) + "\n")], folder / "b", nproc_per_node=nproc, world_size=nproc,
-                       job="train", namespace="team-a", now=NOW, derive=False)[0]
+    return pasted(CASES[key][0], folder, CASES[key][1], NOW)
 
 
 @pytest.mark.parametrize("key", [pytest.param(k, marks=BATCHED.mark(k)) for k in sorted(CASES)])
 def test_a_lone_raised_exception_names_its_rank_only_where_nothing_shows_another_first_or_a_race(tmp_path_factory, key):
     want = CASES[key][2]
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
-    got = [(f["rule"], f["cause"], f["ranks"]) for f in named]
-    if want is None:
-        assert named == [], got
-    else:
-        assert named and all(f["ranks"] == [want] for f in named), got
+    assert_one_rank(named, want)

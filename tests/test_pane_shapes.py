@@ -56,12 +56,10 @@ _DRIVER = ["PythonException: ", "  An exception was thrown from the Python worke
 def test_a_spark_drivers_relay_of_a_task_error_is_no_ranks_exception(lines, kinds):
     import datetime as dt
 
-    from k10s_forensics.parsers.log_lines import BodyAssembler
+    from parser_kit import body_events
 
-    asm = BodyAssembler(dt.datetime(2026, 11, 30, tzinfo=dt.timezone.utc))
-    for i, line in enumerate(lines, 1):
-        asm.feed(i, line, None)
-    assert [(e["kind"], e.get("rank")) for e in asm.finish()] == kinds
+    events = body_events(lines, dt.datetime(2026, 11, 30, tzinfo=dt.timezone.utc), prefiltered=False)
+    assert [(e["kind"], e.get("rank")) for e in events] == kinds
 
 
 def _with_reversed_download(node_texts: list[str], nproc: int = 1) -> dict[str, list[tuple[str, str]]]:

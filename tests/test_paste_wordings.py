@@ -14,8 +14,8 @@ from functools import lru_cache
 
 import pytest
 
+from parser_kit import body_events
 from k10s_forensics.parsers.log_classify import classify
-from k10s_forensics.parsers.log_lines import BodyAssembler
 from k10s_forensics.parsers.log_normalize import is_masked
 from k10s_forensics.parsers.log_paste import repair_paste
 from paste_damage import (TQDM, ansi, bullets, combined, crlf, double_space, fences_quotes, lone_cr, nested_quotes, redact, tqdm_front,
@@ -43,10 +43,7 @@ def wordings() -> tuple[str, ...]:
 
 
 def events(text: str) -> list[dict]:
-    asm = BodyAssembler(CAPTURED)
-    for i, line in enumerate(text.split("\n"), 1):
-        asm.feed(i, line, None)
-    return asm.finish()
+    return body_events(text.split("\n"), CAPTURED, prefiltered=False)
 
 
 def paste(line: str) -> str:

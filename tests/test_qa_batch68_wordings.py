@@ -26,25 +26,20 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched
-from incident_kit import naming_findings
+from incident_kit import corpus_log, naming_findings
 from k10s_forensics.logimport import LogSource, import_logs
 
 NOW = dt.datetime(2026, 11, 30, 23, 0, tzinfo=dt.timezone.utc)
-DATA = Path(__file__).resolve().parent / "data" / "real-incidents"
 
 
-def _log(folder: str) -> str:
-    return (DATA / folder / "log.txt").read_text(encoding="utf-8")
-
-
-LEGACY = _log("pytorch-103954-legacy-launch-arning-local-rank1-sigkill")
-GLUED = _log("llama-cookbook-222-progress-glued-sigterm-local-rank0-sigkill")
-SUMMARY = _log("minicpm-v-223-root-cause-rank0-exit1-no-other-failures")
-DEEPSPEED = _log("deepspeedexamples-380-ds-launcher-last-cmd-local-rank1-exit1-control")
-QUOTED = _log("diffusion-110-quoted-redacted-host-proxy-connect-closed-control")
-IPV6 = _log("wenet-1891-backtick-ipv6-link-local-unreachable-control")
-CTRL_C = _log("colossalai-5179-ctrl-c-sigint-interleaved-traceback-control")
-HOROVOD = _log("horovod-2097-wrapped-tagged-stderr-shutdown-both-ranks-control")
+LEGACY = corpus_log("pytorch-103954-legacy-launch-arning-local-rank1-sigkill")
+GLUED = corpus_log("llama-cookbook-222-progress-glued-sigterm-local-rank0-sigkill")
+SUMMARY = corpus_log("minicpm-v-223-root-cause-rank0-exit1-no-other-failures")
+DEEPSPEED = corpus_log("deepspeedexamples-380-ds-launcher-last-cmd-local-rank1-exit1-control")
+QUOTED = corpus_log("diffusion-110-quoted-redacted-host-proxy-connect-closed-control")
+IPV6 = corpus_log("wenet-1891-backtick-ipv6-link-local-unreachable-control")
+CTRL_C = corpus_log("colossalai-5179-ctrl-c-sigint-interleaved-traceback-control")
+HOROVOD = corpus_log("horovod-2097-wrapped-tagged-stderr-shutdown-both-ranks-control")
 AGENT = "torch.distributed.elastic.multiprocessing.api:"
 
 

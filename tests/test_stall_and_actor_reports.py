@@ -13,10 +13,10 @@ import datetime as dt
 import pytest
 
 from incident_kit import naming_findings
+from parser_kit import body_events
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_classify import classify
-from k10s_forensics.parsers.log_lines import BodyAssembler
 from paste_damage import ansi, crlf, double_space, fences_quotes
 
 NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
@@ -26,10 +26,7 @@ MISSING_OLD = "[1,0]<stderr>:[2019-04-13 13:53:31.851506: W horovod/common/opera
 
 
 def _events(text: str) -> list[tuple]:
-    asm = BodyAssembler(NOW)
-    for i, line in enumerate(text.split("\n"), 1):
-        asm.feed(i, line, None)
-    return [(e["kind"], e.get("subkind"), e.get("rank"), e.get("reporter_rank")) for e in asm.finish()]
+    return [(e["kind"], e.get("subkind"), e.get("rank"), e.get("reporter_rank")) for e in body_events(text.split("\n"), NOW, prefiltered=False)]
 
 
 def _named(tmp_path, text: str, **layout) -> list[tuple]:
