@@ -236,4 +236,12 @@ NOT_YET: dict[str, str] = {
         "rank 1 is right (its `[rank1]: Traceback` is the only rank in the paste); the excerpt ends inside the stack, "
         "before the exception line, and the CUDA OOM is said only in the thread's title and body: the log shows a "
         "traceback and no cause, so `python-exception` is all it can say",
+    # batch 74
+    "sd-scripts-971-caching-latents-rank0-rank1-barrier-timeout":
+        "one waiting rank's report alone (rank 1's timeout on SeqNum 3's ALLREDUCE, the barrier after caching): "
+        "DeepSpeed-4247's shape, a lone waiter whose silent peer shows only through an untagged progress bar "
+        "(`caching latents...` 87%); that the bar goes on after rank 1's own `terminate called`/`what()` makes it another "
+        "process's, but no line ties it to a rank and the job's size is not in the log (a guess from the highest rank "
+        "shown): naming rank 0 from a bar would name the peer of any lone waiter whose training bar another process "
+        "prints",
 }
