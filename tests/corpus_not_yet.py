@@ -244,4 +244,14 @@ NOT_YET: dict[str, str] = {
         "process's, but no line ties it to a rank and the job's size is not in the log (a guess from the highest rank "
         "shown): naming rank 0 from a bar would name the peer of any lone waiter whose training bar another process "
         "prints",
+
+    # batch 76
+    "torchtitan-810-b200-two-gpus-rank0-watchdog-ima-platform-control":
+        "rank 0's watchdog `CUDA error: an illegal memory access` is the only error in the paste, the shape of a lone "
+        "rank's own fault (TRELLIS.2-90, lorax-367 are culprits so); that GPU 0 trains alone and the 2-GPU run fails on "
+        "a platform the collective stack does not yet support is the thread's prose, not a log line",
+    "flux-40-gemmrs-two-nodes-rank1-watchdog-ima-kernel-control":
+        "rank 1's watchdog `CUDA error: an illegal memory access` is the only error in the excerpt (rank 0's same error "
+        "100 ms later lies outside it): a lone rank's watchdog fault is that rank's in the log; that flux's inter-node "
+        "kernel crashes every rank is the thread's knowledge",
 }
