@@ -1,6 +1,6 @@
 """The twenty-sixth set of recorded runs (held out when recorded): a ``torch.distributed.pipelining`` job (one
 ``PipelineStage`` per rank, ``ScheduleGPipe``) whose stage on rank 2 raises in its forward, torchrun's
-``--log-line-prefix-template '[${rank}]:'`` (the GLOBAL rank in a tee prefix shaped like the empty-role ``[N]:`` of
+``TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE='[${rank}]:'`` (the GLOBAL rank in a tee prefix shaped like the empty-role ``[N]:`` of
 local ranks) with rank 3's ``KeyError``, rank 1 ended by SIGTRAP, rank 3's environment pointing it at a stale store
 port (its ``init_process_group`` cannot connect; its peers wait for its gloo address), one node's ``GLOO_SOCKET_IFNAME``
 naming an interface it lacks (both its ranks fail in gloo's device set-up; the truth: the global ranks the worker marks);
@@ -25,15 +25,16 @@ def scenarios(S) -> list[dict]:
     tr = {"launcher": "t26run"}
     short = {"K10S_GLOO_TIMEOUT_S": "3"}
     pipe = {**short, "K10S_PIPE": "1"}
-    rank_prefix = ["--log-line-prefix-template", "[${rank}]:", "--tee", "3"]
+    rank_prefix = {"TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE": "[${rank}]:"}  # torchrun has no flag for it: the environment
+    tee = ["--tee", "3"]
     mine = {"culprits_from_marks": True}  # the truth: the global ranks of the node given the bad interface
     return [
         # rank 2's pipeline stage raises in its forward; rank 3 waits for its activations, ranks 0-1 for its gradients
         S("t26-trun-2x2-pipelining-stage-raise-rank2", fault="pipe-raise", rank=2, cause="python-exception", env=pipe,
           opts=["--tee", "3"], **tr),
         # the tee prefix holds the global rank: rank 3 (node 1's local rank 1) raises KeyError
-        S("t26-trun-2x2-rank-prefix-keyerror-rank3", fault="keyerror", rank=3, cause="python-exception", env=short,
-          opts=rank_prefix, **tr),
+        S("t26-trun-2x2-rank-prefix-keyerror-rank3", fault="keyerror", rank=3, cause="python-exception",
+          env={**short, **rank_prefix}, opts=tee, **tr),
         S("t26-trun-2x2-sigtrap-rank1", fault="sigtrap", rank=1, cause="sigtrap", env=short, **tr),
         # rank 3 alone is given a stale MASTER_PORT: DistNetworkError on it, its peers' store wait for its key
         S("t26-trun-2x2-stale-store-port-rank3", fault="store-port", rank=3, cause="python-exception", env=short, **tr),
@@ -42,7 +43,7 @@ def scenarios(S) -> list[dict]:
              **tr), "node_env": {1: ["GLOO_SOCKET_IFNAME=ens9f0"]}, **mine},
         # controls: no rank may be named
         S("t26-trun-2x2-common-mode-stale-store-port", fault="store-port", rank=-1, culprits=[], env=short, **tr),
-        S("t26-trun-2x2-pipelining-clean-rank-prefix", culprits=[], env=pipe, opts=rank_prefix, **tr),
+        S("t26-trun-2x2-pipelining-clean-rank-prefix", culprits=[], env={**pipe, **rank_prefix}, opts=tee, **tr),
     ]
 
 
