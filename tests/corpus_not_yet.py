@@ -257,6 +257,15 @@ NOT_YET: dict[str, str] = {
         "shown): naming rank 0 from a bar would name the peer of any lone waiter whose training bar another process "
         "prints",
 
+    # batch 78
+    "ultralytics-19917-rank1-assigner-traceback-oom-cut-second-gpu-full":
+        "rank 1 is right (its `[rank1]: Traceback`, glued to the progress bar, is the only rank in the paste); the "
+        "excerpt ends inside the stack, before the exception line, and the CUDA OOM is said only in the thread's title "
+        "and body: `python-exception` is all the log can say (Qwen3-VL-2001's shape)",
+    "torchtune-2830-rank6-loss-step-traceback-oom-cut":
+        "only three lines of rank 6's traceback frames are pasted (the first without its `[rank6]:` tag), neither the "
+        "traceback's header nor its exception line: a frame line is no event (HLLM-40's shape), and the same "
+        "frames-only shape is a control in the corpus (DeepSpeed-6737), so naming its rank would name innocents",
     # batch 76
     "torchtitan-810-b200-two-gpus-rank0-watchdog-ima-platform-control":
         "rank 0's watchdog `CUDA error: an illegal memory access` is the only error in the paste, the shape of a lone "
