@@ -116,23 +116,27 @@ def assert_names(findings: list[dict[str, Any]], index: int, want: list[int], ca
         assert cause in {f.get("cause") for f in named if f["ranks"]}, got
 
 
-def pasted(lines: list[str], folder: Path, nproc: int | None, now: dt.datetime) -> Bundle:
-    """``lines`` as one pasted log imported as a user would (``k10s import-logs``: job ``train`` in ``team-a``, ``nproc``
-    processes per node and in all), raw layer only: a ``Batched`` input's bundle."""
+def pasted(text: str | list[str], folder: Path, nproc: int | None, now: dt.datetime, world: int | None = -1) -> Bundle:
+    """``text`` (or its ``lines``) as one pasted log imported as a user would (``k10s import-logs``: job ``train`` in
+    ``team-a``, ``nproc`` processes per node, ``world`` in all; ``world`` left out: ``nproc``), raw layer only: a
+    ``Batched`` input's bundle."""
     from k10s_forensics.logimport import LogSource, import_logs
 
-    return import_logs([LogSource("log.txt", "\n".join(lines) + "\n")], folder / "b", nproc_per_node=nproc, world_size=nproc,
-                       job="train", namespace="team-a", now=now, derive=False)[0]
+    body = text if isinstance(text, str) else "\n".join(text) + "\n"
+    return import_logs([LogSource("log.txt", body)], folder / "b", nproc_per_node=nproc,
+                       world_size=nproc if world == -1 else world, job="train", namespace="team-a", now=now,
+                       derive=False)[0]
 
 
-def assert_one_rank(named: list[dict[str, Any]], want: int | None) -> None:
+def assert_one_rank(named: list[dict[str, Any]], want: int | None, cause: str | None = None) -> None:
     """The findings naming ranks (``incident_kit.naming_findings``) are none (``want`` None: a control) or name rank
-    ``want`` alone."""
+    ``want`` alone (and one of them with ``cause``, where given)."""
     got = [(f["rule"], f["cause"], f["ranks"]) for f in named]
     if want is None:
         assert named == [], got
     else:
         assert named and all(f["ranks"] == [want] for f in named), got
+        assert cause is None or any(f["cause"] == cause for f in named), got
 
 
 def gist(findings: list[dict[str, Any]]) -> list[tuple]:

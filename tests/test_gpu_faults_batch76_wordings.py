@@ -25,9 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from bundle_batch import Batched
+from bundle_batch import Batched, assert_one_rank, pasted
 from incident_kit import corpus_log, naming_findings
-from k10s_forensics.logimport import LogSource, import_logs
 
 NOW = dt.datetime(2026, 12, 1, 2, 0, tzinfo=dt.timezone.utc)
 
@@ -74,8 +73,7 @@ BATCHED = Batched("gpu-faults-batch76", list(CULPRITS) + CONTROLS)
 
 def _make(key: tuple, folder: Path) -> object:
     nproc, world = LAYOUT[key[0]]
-    return import_logs([LogSource("log.txt", BUILD[key[0]](*key[1:]))], folder / "b", job="train", namespace="team-a",
-                       nproc_per_node=nproc, world_size=world, now=NOW, derive=False)[0]
+    return pasted(BUILD[key[0]](*key[1:]), folder, nproc, NOW, world)
 
 
 def _id(key: tuple) -> str:
@@ -85,14 +83,13 @@ def _id(key: tuple) -> str:
 @pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=BATCHED.mark(k)) for k in CULPRITS])
 def test_a_lone_ranks_watchdog_cuda_fault_behind_a_host_prefix_names_it(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
-    assert named and all(f["ranks"] == [CULPRITS[key]] for f in named), [(f["rule"], f["cause"], f["ranks"]) for f in named]
-    assert any(f["cause"] == "cuda-error" for f in named), [(f["rule"], f["cause"]) for f in named]
+    assert_one_rank(named, CULPRITS[key], "cuda-error")
 
 
 @pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=BATCHED.mark(k)) for k in CONTROLS])
 def test_the_fabric_and_init_controls_name_no_one(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
-    assert named == [], [(f["rule"], f["cause"], f["ranks"]) for f in named]
+    assert_one_rank(named, None)
 
 
 def test_the_variants_keep_their_shape():
