@@ -234,6 +234,8 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
         start = P.TRACEBACK_START.match(message) if tagged else None
         if start:  # embedded in one log record (SGLang's "Scheduler hit an exception: Traceback"): its lines follow untagged
             return {"kind": "python_traceback", "subkind": "started", "_embedded": start.group("embedded") is not None}
+        if tagged and P.TRACEBACK_CHAINED.match(message):  # the rank is printing a chained traceback of its own
+            return {"kind": "python_traceback", "subkind": "started", "_embedded": False}
         return None
     name, text = m.group(1), (m.group(2) or "").strip()
     if name.endswith(P.LAUNCHER_EXCEPTIONS) or HOROVOD_DRIVER_REPORT.match(text):
