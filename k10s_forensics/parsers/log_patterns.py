@@ -244,13 +244,6 @@ SRUN_SIGNALS = {"Killed": -9, "Terminated": -15, "Out Of Memory": -9, "Segmentat
 #: A traceback's first line; SGLang's processes print theirs behind ``<Name> hit an exception: ``
 #: (``Scheduler hit an exception: Traceback (most recent call last):``).
 TRACEBACK_START = re.compile(r"^(?P<embedded>\w{1,60} hit an exception: )?Traceback \(most recent call last\):?\s*$")
-#: Python's marker between the chained tracebacks of one exception (``raise … from …``, or an exception raised
-#: while handling another): the process printing it is printing its own traceback, whatever cut its lines
-TRACEBACK_CHAINED = re.compile(r"^(?:The above exception was the direct cause of the following exception|"
-                               r"During handling of the above exception, another exception occurred):\s*$")
-#: gloo's own wait on a peer that timed out (a send/recv of the pair never completed): under gloo's monitored
-#: barrier's report it is the reporter's wait for the rank running the barrier (``Original exception:``)
-GLOO_PAIR_WAIT = re.compile(r"\bTimed out waiting (\d{1,10}) ?ms for (?:send|recv) operation to complete")
 #: A traceback frame in a launcher's own code (DeepSpeed's runner, torchrun, the legacy launch,
 #: accelerate's CLI): an exception printed right after it (the innermost frame) is the launcher's.
 LAUNCHER_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/|pyspark/ml/torch/)[^\"]{0,200}\", line \d{1,7}, in ")
@@ -276,8 +269,6 @@ BARRIER_FAILED = re.compile(r"\bRanks? (\d+(?:, ?\d+){0,4095}) failed to pass mo
 #: first rank that never joined (``DistStoreError: wait timeout after 6000ms, keys: /default_pg/0//cpu//0/3``)
 STORE_WAIT_RANK = re.compile(r"wait timeout after \d+ ?ms, keys: \S{0,400}?//(?:cpu|cuda)//\d+/(\d+)(?:$|[\s,\]'\"])")
 BARRIER_PEER = re.compile(r"reached monitoredBarrier, but received errors while waiting for send/recv from rank (\d+)|[Pp]lease check rank (\d+) logs for faulty rank")
-#: the rank that reached the monitored barrier, in the report of its own (``Rank 3 successfully reached monitoredBarrier``)
-BARRIER_REACHED = re.compile(r"\bRank (\d{1,7}) successfully reached monitoredBarrier")
 
 # --- Helpers ---------------------------------------------------------------------------
 _NOT_HOST = frozenset(":[]")

@@ -30,6 +30,11 @@ from k10s_forensics.parsers import log_patterns as P
 Event = dict[str, Any]
 #: lines from a monitored barrier's report to its original exception (``Original exception:``, then the error)
 BARRIER_WAIT_GAP = 4
+#: gloo's own wait on a peer that timed out (a send/recv of the pair never completed): under gloo's monitored
+#: barrier's report it is the reporter's wait for the rank running the barrier (``Original exception:``)
+GLOO_PAIR_WAIT = re.compile(r"\bTimed out waiting (\d{1,10}) ?ms for (?:send|recv) operation to complete")
+#: the rank that reached the monitored barrier, in the report of its own (``Rank 3 successfully reached monitoredBarrier``)
+BARRIER_REACHED = re.compile(r"\bRank (\d{1,7}) successfully reached monitoredBarrier")
 
 #: ``Rank A is running collective: CollectiveFingerPrint(...)`` (PyTorch >= 1.12); the first rank
 #: of a report is its reporter, the second the first rank (in rank order) whose fingerprint differs.
@@ -131,7 +136,7 @@ def _barrier(text: str) -> list[Event]:
     m = P.BARRIER_PEER.search(text) if "monitoredBarrier" in text or "faulty rank" in text else None
     if m:  # the rank whose answer never came: rank 0 runs the barrier and may only have reported the culprit
         ev: Event = {"kind": "nccl_desync", "rank": _int(m.group(1) or m.group(2)), "subkind": "barrier_peer"}
-        reached = P.BARRIER_REACHED.search(text)
+        reached = BARRIER_REACHED.search(text)
         if reached:  # the reporter, in its own words (a line without a rank tag names it too)
             ev["_reporter"] = _int(reached.group(1))
         return [ev]
@@ -146,7 +151,7 @@ def barrier_wait(events: list[Event], line_no: int, norm: Any) -> None:
     ``BARRIER_WAIT_GAP`` lines under a monitored barrier's report of the same rank (or of none): the report's
     ``Original exception``, the reporter's own wait for the rank running the barrier ran out, that rank never took
     its part in the whole timeout (gives the report's ``barrier_peer`` events ``timeout_ms``)."""
-    m = P.GLOO_PAIR_WAIT.search(norm.text)
+    m = GLOO_PAIR_WAIT.search(norm.text)
     for ev in events[-4:] if m else []:
         if (ev.get("subkind") == "barrier_peer" and 0 < line_no - ev["line_no"] <= BARRIER_WAIT_GAP
                 and norm.rank in (None, ev.get("reporter_rank"))):
