@@ -41,6 +41,17 @@ WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL AN
            AND NOT EXISTS (SELECT 1 FROM k10s_log a WHERE a.job_key = l.job_key AND a.kind IN ('torchrun_failure', 'torchrun_sigterm')))
   AND NOT (l.subkind = 'barrier_peer' AND EXISTS (SELECT 1 FROM k10s_log b WHERE b.job_key = l.job_key AND b.kind = 'nccl_desync'
                                                   AND b.subkind IN ('barrier', 'store_wait')))
+  -- rank 0 runs gloo's monitored barrier and answers every rank with an error when ANY rank failed to arrive: a report
+  -- naming it ("received errors while waiting for send/recv from rank 0") names it only when the reporter's own wait
+  -- for it ran out (gloo's `Timed out waiting Nms for send operation` as the report's original exception: rank 0 never
+  -- took its part; timeout_ms), or when every other rank of the job reached the barrier and says so (a two-rank job's
+  -- rank 1): in a wider group with ranks unaccounted for, the one that never came may be any (docs/rules.md, "Session 26: batch 80")
+  AND NOT (l.subkind = 'barrier_peer' AND l.timeout_ms IS NULL
+           AND (SELECT count(DISTINCT p.reporter_rank) FROM k10s_log p
+                WHERE p.job_key = l.job_key AND p.kind = 'nccl_desync' AND p.subkind = 'barrier_peer' AND p.rank = l.rank
+                  AND p.reporter_rank IS NOT NULL AND p.reporter_rank <> l.rank)
+               < greatest(coalesce(js.gpus, 0), coalesce(l.reporter_rank, 0) + 1, 2,
+                          (SELECT coalesce(max(x.rank_resolved), 0) + 1 FROM k10s_log x WHERE x.job_key = l.job_key)) - 1)
   -- a report its pod logged after its agent had ended that round's workers (a failure report or a closing signal
   -- above it in the pod's log) is a later round's, a restart's: when no collective timed out in the pod after that
   -- report, that round never reached the collective the job hung on (a restart that failed in its group's creation)

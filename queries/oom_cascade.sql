@@ -128,14 +128,16 @@ together AS (  -- other ranks out of memory at the first's allocation at once (w
       AND coalesce(abs(epoch(s.ts) - epoch(f.ts)) <= 1.0, s.ts IS NULL AND f.ts IS NULL)
     GROUP BY f.job_key, f.incident, f.rank
 ),
-unordered AS (  -- in a log without a clock, ranks the incident analysis found failing beside the first OOM's rank
-                -- in another way (another rank's cut traceback): which came first is unknown (ranks out of memory
-                -- at other allocations are this rule's own call: the first is named)
+unordered AS (  -- in a log without a clock, or within the second of the OOM (a clock the lines share says no more:
+                -- docs/rules.md, "Real incidents batch 48", "Session 26: batch 80"), ranks the incident analysis found
+                -- failing beside the first OOM's rank in another way (another rank's cut traceback): which came first is
+                -- unknown (ranks out of memory at other allocations are this rule's own call: the first is named)
     SELECT f.job_key, f.incident, min(ki.together_ranks) AS ranks
     FROM firsts f JOIN k10s_incident ki ON ki.job_key = f.job_key AND list_contains(ki.together_ranks, f.rank)
     JOIN (SELECT job_key, incident, list(DISTINCT rank ORDER BY rank) FILTER (WHERE rank IS NOT NULL) AS ranks FROM sessions
           WHERE cause = 'cuda-oom' GROUP BY ALL) o ON o.job_key = f.job_key AND o.incident = f.incident
-    WHERE f.ts IS NULL AND f.cause = 'cuda-oom' AND ki.first_failure_at IS NULL AND len(ki.together_ranks) > 1
+    WHERE f.cause = 'cuda-oom' AND len(ki.together_ranks) > 1
+      AND (f.ts IS NULL AND ki.first_failure_at IS NULL OR abs(epoch(f.ts) - epoch(ki.first_failure_at)) <= 1.0)
       AND len(list_filter(ki.together_ranks, lambda r: NOT list_contains(o.ranks, r))) > 0
     GROUP BY ALL
 ),

@@ -234,6 +234,8 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
         start = P.TRACEBACK_START.match(message) if tagged else None
         if start:  # embedded in one log record (SGLang's "Scheduler hit an exception: Traceback"): its lines follow untagged
             return {"kind": "python_traceback", "subkind": "started", "_embedded": start.group("embedded") is not None}
+        if tagged and TRACEBACK_CHAINED.match(message):  # the rank is printing a chained traceback of its own
+            return {"kind": "python_traceback", "subkind": "started", "_embedded": False}
         return None
     name, text = m.group(1), (m.group(2) or "").strip()
     if name.endswith(P.LAUNCHER_EXCEPTIONS) or HOROVOD_DRIVER_REPORT.match(text):
@@ -253,6 +255,10 @@ def _own_bare_timeout(name: str, text: str) -> bool:
     return not text and name.rsplit(".", 1)[-1] == "TimeoutError"
 
 
+#: Python's marker between the chained tracebacks of one exception (``raise … from …``, or an exception raised
+#: while handling another): the process printing it is printing its own traceback, whatever cut its lines
+TRACEBACK_CHAINED = re.compile(r"^(?:The above exception was the direct cause of the following exception|"
+                               r"During handling of the above exception, another exception occurred):\s*$")
 #: A script's own ``sys.excepthook`` (or a ``try``/``except`` around ``main``) that logs the exception it did not
 #: handle as one record and no traceback, then exits 1: ``ERROR train: uncaught KeyError: 'labels'``,
 #: ``CRITICAL:root:Unhandled exception: ValueError: bad``, loguru's ``Unhandled exception ValueError('bad')``. Only

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from k10s_forensics.parsers.log_worker_relays import relayed_workers
 from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes, table_entries, table_nodes
 from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
 from k10s_forensics.parsers.log_owners import RAY_WORKER_RANK
@@ -240,7 +241,7 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
             hints["nproc_per_node"] = "one log: one node holds every rank"
         if not nproc_per_node:
             local, _ = _max_found(texts, [("local", rx) for rx in _LOCAL_SEEN])
-            torn = max(_torn_down_max(texts) or 0, _interleaved_max(texts) or 0) or None
+            torn = max(_torn_down_max(texts) or 0, _interleaved_max(texts) or 0, relayed_workers(texts) or 0) or None
             step = _table_step(texts) if len(sources) > 1 else None
             nproc_per_node = max((local + 1) if local is not None else 1, torn or 1, step or 1)
             hints["nproc_per_node"] = ("the failure tables' ranks, log by log" if step and step > max(torn or 0, (local or 0) + 1) else

@@ -1,21 +1,18 @@
 """Per-log-body assembly of candidate lines: timestamps and multi-line constructs.
 
-The SQL pass (logs.py) hands the candidate lines of one log body, in line order, to a
-``BodyAssembler``. Most candidates are complete events on their own (``classify``); a
-few constructs span lines and are assembled here:
+The SQL pass (logs.py) hands the candidate lines of one log body, in line order, to a ``BodyAssembler``. Most
+candidates are complete events on their own (``classify``); a few constructs span lines and are assembled here:
 
-* torchrun ``ChildFailedError`` table (``log_failure_table.py``): ``[N]:`` header, then
-  ``time``/``rank``/``exitcode``/``traceback`` field lines, grouped per entry; one
-  ``torchrun_failure`` event per entry (subkind ``failures``/``root_cause``/``table``).
-  A line's own clock, where the API gave none, is ``log_time.fallback_ts``.
-* ``Last error:`` payloads: an error that names no peer (``ncclRemoteError``,
-  ``ncclInternalError``, ``ncclUnhandledCudaError``, ...) absorbs a peer line
-  (``Call to recv from ip<port>``, ``Connection closed by remote peer ...``) or a NCCL
-  ``Cuda failure 'out of memory'`` that follows within ``MERGE_GAP`` lines: the peer
-  fills ``peer_ip``/``peer_port`` (an internal error with a remote peer becomes
-  ``nccl_remote_error``), a CUDA OOM payload makes the event ``cuda_oom``.
-* Flight recorder analyzer output: ``Not all ranks joining collective`` / ``group info:``
-  / ``collective:`` lines give seq_num / pg / op_type to the ``missing ranks:`` line.
+* torchrun ``ChildFailedError`` table (``log_failure_table.py``): ``[N]:`` header, then ``time``/``rank``/``exitcode``/
+  ``traceback`` field lines, grouped per entry; one ``torchrun_failure`` event per entry (subkind ``failures``/
+  ``root_cause``/``table``). A line's own clock, where the API gave none, is ``log_time.fallback_ts``.
+* ``Last error:`` payloads: an error that names no peer (``ncclRemoteError``, ``ncclInternalError``,
+  ``ncclUnhandledCudaError``, ...) absorbs a peer line (``Call to recv from ip<port>``, ``Connection closed by remote
+  peer ...``) or a NCCL ``Cuda failure 'out of memory'`` that follows within ``MERGE_GAP`` lines: the peer fills
+  ``peer_ip``/``peer_port`` (an internal error with a remote peer becomes ``nccl_remote_error``), a CUDA OOM payload
+  makes the event ``cuda_oom``.
+* Flight recorder analyzer output: ``Not all ranks joining collective`` / ``group info:`` / ``collective:`` lines give
+  seq_num / pg / op_type to the ``missing ranks:`` line.
 * A header, then one row per missing rank (``log_stall_rows.py``): Horovod >= 0.21's stall warning
   (``Missing ranks:``, ``1: [allreduce.x, ...]``: ``horovod_missing``), JAX's/TensorFlow's coordination
   service on a barrier that timed out (``Timed out task names:``, ``/job:jax_worker/replica:0/task:3``:
@@ -28,8 +25,9 @@ few constructs span lines and are assembled here:
   ``torch/distributed/run.py``, ``launch.py``, ``accelerate/commands/``, PySpark's TorchDistributor ``pyspark/ml/torch/``) right before the
   exception line (within ``log_owners.FRAME_GAP`` lines: the innermost frame) makes it the launcher's, no
   rank's event (DeepSpeed's runner failing in its Ctrl-C handler).
-* PyTorch desync report: the indented ``[7] finished collective #182, but didn't join``
-  line gets ``reporter_rank`` from the nearest ``[rankN]:`` candidate above it.
+* PyTorch desync report: the indented ``[7] finished collective #182, but didn't join`` line gets ``reporter_rank``
+  from the nearest ``[rankN]:`` candidate above it; gloo's pair wait timing out right under
+  a monitored barrier's report (its ``Original exception:``) gives the report its ``timeout_ms`` (``log_reports``).
 """
 
 from __future__ import annotations
@@ -39,6 +37,7 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_hccl import peer_wait_report
+from k10s_forensics.parsers.log_reports import barrier_wait
 from k10s_forensics.parsers.log_classify import Event, classify, with_context
 from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
 from k10s_forensics.parsers.log_describe import DescribeBlocks
@@ -101,6 +100,8 @@ class BodyAssembler(FailureTable):
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         if "EI000" in norm.text:  # HCCL's peer-wait report under a rank's exception: it waited (log_hccl.py)
             peer_wait_report(self.events, line_no, norm)
+        if "Timed out waiting" in norm.text:  # gloo's pair wait under a monitored barrier's report (log_reports.py)
+            barrier_wait(self.events, line_no, norm)
         if described is None and (self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text)):
             return
         if described is None and (self._owners.launcher_frame(line_no, norm) or self._owners.header(line_no, norm, api_ts)):
@@ -208,8 +209,7 @@ class BodyAssembler(FailureTable):
                     ev["ts"] = ev["ts"] or self._prefix_rank[2]
 
     def _spawn_traceback(self, line_no: int, head: Event) -> None:
-        """The exception mp.spawn prints after ``-- Process N terminated with the following error:``
-        is process N's own (no rank tag: the parent prints it): it gets local rank N."""
+        """mp.spawn's ``-- Process N terminated with the following error:``: the exception under it is N's (local rank)."""
         if head.get("_raised_by") is not None:
             self._spawn = (line_no, head["_raised_by"])
             return

@@ -121,6 +121,10 @@ _EVENT_LITERALS = (
     r"srun: error: .{0,300}tasks? \d",
     r"\.py: error: ",
     r"Traceback \(most recent call last\)",
+    # a chained traceback's marker (log_failures.TRACEBACK_CHAINED): under a rank's tag, that rank's traceback
+    r"The above exception was the direct cause of the following exception|During handling of the above exception, another exception occurred",
+    # gloo's pair wait timed out (log_reports.GLOO_PAIR_WAIT), a monitored barrier's original exception
+    r"Timed out waiting \d+ ?ms for (?:send|recv) operation",
     # torch.utils.checkpoint's CheckpointError body below a cut headline (log_failures.CHECKPOINT_BODY)
     r"recomputed metadata: \{'shape'",
     r"Number of tensors saved during recomputation: \d",

@@ -28,6 +28,13 @@ from typing import Any
 from k10s_forensics.parsers import log_patterns as P
 
 Event = dict[str, Any]
+#: lines from a monitored barrier's report to its original exception (``Original exception:``, then the error)
+BARRIER_WAIT_GAP = 4
+#: gloo's own wait on a peer that timed out (a send/recv of the pair never completed): under gloo's monitored
+#: barrier's report it is the reporter's wait for the rank running the barrier (``Original exception:``)
+GLOO_PAIR_WAIT = re.compile(r"\bTimed out waiting (\d{1,10}) ?ms for (?:send|recv) operation to complete")
+#: the rank that reached the monitored barrier, in the report of its own (``Rank 3 successfully reached monitoredBarrier``)
+BARRIER_REACHED = re.compile(r"\bRank (\d{1,7}) successfully reached monitoredBarrier")
 
 #: ``Rank A is running collective: CollectiveFingerPrint(...)`` (PyTorch >= 1.12); the first rank
 #: of a report is its reporter, the second the first rank (in rank order) whose fingerprint differs.
@@ -128,11 +135,27 @@ def _barrier(text: str) -> list[Event]:
         return [{"kind": "nccl_desync", "rank": r, "subkind": "barrier"} for r in _rank_list(m.group(1))]
     m = P.BARRIER_PEER.search(text) if "monitoredBarrier" in text or "faulty rank" in text else None
     if m:  # the rank whose answer never came: rank 0 runs the barrier and may only have reported the culprit
-        return [{"kind": "nccl_desync", "rank": _int(m.group(1) or m.group(2)), "subkind": "barrier_peer"}]
+        ev: Event = {"kind": "nccl_desync", "rank": _int(m.group(1) or m.group(2)), "subkind": "barrier_peer"}
+        reached = BARRIER_REACHED.search(text)
+        if reached:  # the reporter, in its own words (a line without a rank tag names it too)
+            ev["_reporter"] = _int(reached.group(1))
+        return [ev]
     m = P.STORE_WAIT_RANK.search(text) if "wait timeout after" in text else None
     if m:  # gloo's rendezvous: every rank waits for the address of the one that never came
         return [{"kind": "nccl_desync", "rank": _int(m.group(1)), "subkind": "store_wait"}]
     return []
+
+
+def barrier_wait(events: list[Event], line_no: int, norm: Any) -> None:
+    """gloo's pair wait timing out (``Timed out waiting 600000ms for send operation to complete``) within
+    ``BARRIER_WAIT_GAP`` lines under a monitored barrier's report of the same rank (or of none): the report's
+    ``Original exception``, the reporter's own wait for the rank running the barrier ran out, that rank never took
+    its part in the whole timeout (gives the report's ``barrier_peer`` events ``timeout_ms``)."""
+    m = GLOO_PAIR_WAIT.search(norm.text)
+    for ev in events[-4:] if m else []:
+        if (ev.get("subkind") == "barrier_peer" and 0 < line_no - ev["line_no"] <= BARRIER_WAIT_GAP
+                and norm.rank in (None, ev.get("reporter_rank"))):
+            ev["timeout_ms"] = int(m.group(1))
 
 
 def _horovod_stall(text: str) -> list[Event]:
@@ -161,4 +184,4 @@ def reports(text: str) -> list[Event]:
     return []
 
 
-__all__ = ["reports"]
+__all__ = ["barrier_wait", "reports"]
