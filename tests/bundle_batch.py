@@ -163,6 +163,10 @@ class Batched:
     def mark(self, key: Any) -> pytest.MarkDecorator:
         return pytest.mark.xdist_group(f"{self.name}-{self.batch_of[key][0]}")
 
+    def params(self, keys: Any, name: Callable[[Any], str]) -> list[Any]:
+        """``keys`` as a parametrised test's cases: each with its test id ``name(key)`` and its batch's mark."""
+        return [pytest.param(k, id=name(k), marks=self.mark(k)) for k in keys]
+
     def findings(self, key: Any, tmp_path_factory: Any, make: Callable[[Any, Path], Bundle]) -> list[dict[str, Any]]:
         from k10s_forensics.analyze.runner import analyze
 

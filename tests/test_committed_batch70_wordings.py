@@ -100,7 +100,7 @@ def _id(key: tuple) -> str:
     return "-".join(map(str, key))
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=BATCHED.mark(k)) for k in CULPRITS])
+@pytest.mark.parametrize("key", BATCHED.params(CULPRITS, _id))
 def test_one_rank_failing_alone_is_named(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert named and all(f["ranks"] == [CULPRITS[key]] for f in named), [(f["rule"], f["cause"], f["ranks"]) for f in named]
@@ -108,7 +108,7 @@ def test_one_rank_failing_alone_is_named(tmp_path_factory, key):
         assert any(f["cause"] == "python-exception" for f in named), [(f["rule"], f["cause"]) for f in named]
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=BATCHED.mark(k)) for k in CONTROLS])
+@pytest.mark.parametrize("key", BATCHED.params(CONTROLS, _id))
 def test_the_committed_controls_name_no_one(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, None)

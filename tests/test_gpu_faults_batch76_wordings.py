@@ -80,13 +80,13 @@ def _id(key: tuple) -> str:
     return "-".join(map(str, key))
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=BATCHED.mark(k)) for k in CULPRITS])
+@pytest.mark.parametrize("key", BATCHED.params(CULPRITS, _id))
 def test_a_lone_ranks_watchdog_cuda_fault_behind_a_host_prefix_names_it(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, CULPRITS[key], "cuda-error")
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=BATCHED.mark(k)) for k in CONTROLS])
+@pytest.mark.parametrize("key", BATCHED.params(CONTROLS, _id))
 def test_the_fabric_and_init_controls_name_no_one(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, None)

@@ -106,7 +106,7 @@ def _id(key: tuple) -> str:
     return "-".join(str(part) for part in key)
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=BATCHED.mark(k)) for k in CULPRITS])
+@pytest.mark.parametrize("key", BATCHED.params(CULPRITS, _id))
 def test_the_worker_the_launcher_reports_sigkilled_is_named(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     rank, cause = CULPRITS[key]
@@ -114,7 +114,7 @@ def test_the_worker_the_launcher_reports_sigkilled_is_named(tmp_path_factory, ke
     assert any(f["cause"] == cause for f in named), [(f["rule"], f["cause"]) for f in named]
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=BATCHED.mark(k)) for k in CONTROLS])
+@pytest.mark.parametrize("key", BATCHED.params(CONTROLS, _id))
 def test_one_device_out_of_shared_memory_names_no_one(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, None)

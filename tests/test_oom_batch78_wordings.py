@@ -77,14 +77,14 @@ def _id(key: tuple) -> str:
     return "-".join(str(part).replace(" ", "_").rstrip(":_") for part in key)
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=BATCHED.mark(k)) for k in CULPRITS])
+@pytest.mark.parametrize("key", BATCHED.params(CULPRITS, _id))
 def test_a_lone_ranks_traceback_names_that_rank(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     rank = CULPRITS[key]
     assert named and all(f["ranks"] == [rank] for f in named), [(f["rule"], f["cause"], f["ranks"]) for f in named]
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=BATCHED.mark(k)) for k in CONTROLS])
+@pytest.mark.parametrize("key", BATCHED.params(CONTROLS, _id))
 def test_the_common_mode_oom_controls_name_no_one(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, None)

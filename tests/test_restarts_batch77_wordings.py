@@ -128,7 +128,7 @@ def _id(key: tuple) -> str:
     return "-".join(str(part).replace(" ", "_") for part in key)
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=BATCHED.mark(k)) for k in CULPRITS])
+@pytest.mark.parametrize("key", BATCHED.params(CULPRITS, _id))
 def test_the_worker_reported_before_the_restart_is_named(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     rank, cause = CULPRITS[key]
@@ -136,7 +136,7 @@ def test_the_worker_reported_before_the_restart_is_named(tmp_path_factory, key):
     assert any(f["cause"] == cause for f in named), [(f["rule"], f["cause"]) for f in named]
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=BATCHED.mark(k)) for k in CONTROLS])
+@pytest.mark.parametrize("key", BATCHED.params(CONTROLS, _id))
 def test_the_restart_and_preemption_controls_name_no_one(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, None)
