@@ -137,7 +137,7 @@ unordered AS (  -- in a log without a clock, or within the second of the OOM (a 
     JOIN (SELECT job_key, incident, list(DISTINCT rank ORDER BY rank) FILTER (WHERE rank IS NOT NULL) AS ranks FROM sessions
           WHERE cause = 'cuda-oom' GROUP BY ALL) o ON o.job_key = f.job_key AND o.incident = f.incident
     WHERE f.cause = 'cuda-oom' AND len(ki.together_ranks) > 1
-      AND (f.ts IS NULL AND ki.first_failure_at IS NULL OR abs(epoch(f.ts) - epoch(ki.first_failure_at)) <= 1.0)
+      AND ((f.ts IS NULL AND ki.first_failure_at IS NULL) OR abs(epoch(f.ts) - epoch(ki.first_failure_at)) <= 1.0)
       AND len(list_filter(ki.together_ranks, lambda r: NOT list_contains(o.ranks, r))) > 0
     GROUP BY ALL
 ),

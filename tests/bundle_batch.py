@@ -145,6 +145,11 @@ def gist(findings: list[dict[str, Any]]) -> list[tuple]:
     return [(f["rule"], f["severity"], f["cause"], f["ranks"], f["started_at"], f["ended_at"]) for f in findings]
 
 
+def key_id(key: tuple) -> str:
+    """A tuple key's test id: its parts joined by ``-``."""
+    return "-".join(map(str, key))
+
+
 class Batched:
     """Inputs read ``size`` per analysis, for a parametrised test with one input per case.
 
@@ -163,7 +168,7 @@ class Batched:
     def mark(self, key: Any) -> pytest.MarkDecorator:
         return pytest.mark.xdist_group(f"{self.name}-{self.batch_of[key][0]}")
 
-    def params(self, keys: Any, name: Callable[[Any], str]) -> list[Any]:
+    def params(self, keys: Any, name: Callable[[Any], str] = key_id) -> list[Any]:
         """``keys`` as a parametrised test's cases: each with its test id ``name(key)`` and its batch's mark."""
         return [pytest.param(k, id=name(k), marks=self.mark(k)) for k in keys]
 

@@ -96,11 +96,7 @@ def _make(key: tuple, folder: Path) -> object:
     return pasted(BUILD[key[0]](*key[1:]), folder, None, NOW)
 
 
-def _id(key: tuple) -> str:
-    return "-".join(map(str, key))
-
-
-@pytest.mark.parametrize("key", BATCHED.params(CULPRITS, _id))
+@pytest.mark.parametrize("key", BATCHED.params(CULPRITS))
 def test_one_rank_failing_alone_is_named(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert named and all(f["ranks"] == [CULPRITS[key]] for f in named), [(f["rule"], f["cause"], f["ranks"]) for f in named]
@@ -108,7 +104,7 @@ def test_one_rank_failing_alone_is_named(tmp_path_factory, key):
         assert any(f["cause"] == "python-exception" for f in named), [(f["rule"], f["cause"]) for f in named]
 
 
-@pytest.mark.parametrize("key", BATCHED.params(CONTROLS, _id))
+@pytest.mark.parametrize("key", BATCHED.params(CONTROLS))
 def test_the_committed_controls_name_no_one(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, None)

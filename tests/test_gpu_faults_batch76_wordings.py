@@ -76,17 +76,13 @@ def _make(key: tuple, folder: Path) -> object:
     return pasted(BUILD[key[0]](*key[1:]), folder, nproc, NOW, world)
 
 
-def _id(key: tuple) -> str:
-    return "-".join(map(str, key))
-
-
-@pytest.mark.parametrize("key", BATCHED.params(CULPRITS, _id))
+@pytest.mark.parametrize("key", BATCHED.params(CULPRITS))
 def test_a_lone_ranks_watchdog_cuda_fault_behind_a_host_prefix_names_it(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, CULPRITS[key], "cuda-error")
 
 
-@pytest.mark.parametrize("key", BATCHED.params(CONTROLS, _id))
+@pytest.mark.parametrize("key", BATCHED.params(CONTROLS))
 def test_the_fabric_and_init_controls_name_no_one(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, None)

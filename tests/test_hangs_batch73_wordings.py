@@ -94,17 +94,13 @@ def _make(key: tuple, folder: Path) -> object:
     return pasted(BUILD[key[0]](*key[1:]), folder, nproc, NOW)
 
 
-def _id(key: tuple) -> str:
-    return "-".join(map(str, key))
-
-
-@pytest.mark.parametrize("key", BATCHED.params(CULPRITS, _id))
+@pytest.mark.parametrize("key", BATCHED.params(CULPRITS))
 def test_the_rank_that_never_reported_is_named(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, CULPRITS[key], "never-joined")
 
 
-@pytest.mark.parametrize("key", BATCHED.params(CONTROLS, _id))
+@pytest.mark.parametrize("key", BATCHED.params(CONTROLS))
 def test_the_hang_controls_name_no_one(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, None)

@@ -125,18 +125,14 @@ def _make(key: tuple, folder: Path) -> object:
                        now=NOW, derive=False)[0]
 
 
-def _id(key: tuple) -> str:
-    return "-".join(map(str, key))
-
-
-@pytest.mark.parametrize("key", BATCHED.params(CULPRITS, _id))
+@pytest.mark.parametrize("key", BATCHED.params(CULPRITS))
 def test_the_damaged_pastes_name_their_failed_rank(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert named and all(f["ranks"] == [CULPRITS[key]] for f in named), [(f["rule"], f["cause"], f["ranks"]) for f in named]
     assert any(f["cause"] == CAUSE[key[0]] for f in named), [(f["rule"], f["cause"]) for f in named]
 
 
-@pytest.mark.parametrize("key", BATCHED.params(CONTROLS, _id))
+@pytest.mark.parametrize("key", BATCHED.params(CONTROLS))
 def test_the_q_and_a_controls_name_no_one(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, None)

@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from k10s_forensics.parsers.log_worker_relays import relayed_workers
 from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes, table_entries, table_nodes
 from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
 from k10s_forensics.parsers.log_owners import RAY_WORKER_RANK
 from k10s_forensics.parsers.log_rank_mentions import COMM_RANK, named_ranks
+from k10s_forensics.parsers.log_worker_relays import relayed_workers
 
 _NCCL_HOST = re.compile(r"^(?:\S+ )?([A-Za-z0-9][\w.-]{0,252}):\d+:\d+ \[\d+\] NCCL ")
 #: (what, regex): processes per node stated by a launcher or the environment
