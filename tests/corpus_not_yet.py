@@ -266,6 +266,12 @@ NOT_YET: dict[str, str] = {
         "only three lines of rank 6's traceback frames are pasted (the first without its `[rank6]:` tag), neither the "
         "traceback's header nor its exception line: a frame line is no event (HLLM-40's shape), and the same "
         "frames-only shape is a control in the corpus (DeepSpeed-6737), so naming its rank would name innocents",
+    # batch 81
+    "TensorRT-LLM-1596-mixtral-tp4-mpirun-first-process-rank1-config-control":
+        "Open MPI's `The first process to do so was: Process name: [[57329,1],1] Exit code: 1` is the whole paste and "
+        "reads as rank 1's exception (horovod-1421, nccl-tests-294: the same block alone is the culprit's); that the "
+        "prompt-embedding shape assertion fails alike at TP8 and goes away with the build option every rank shares is "
+        "the thread's, not the log's",
     # batch 76
     "torchtitan-810-b200-two-gpus-rank0-watchdog-ima-platform-control":
         "rank 0's watchdog `CUDA error: an illegal memory access` is the only error in the paste, the shape of a lone "
