@@ -853,7 +853,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- without the backend the code calls ("Torch not compiled with CUDA enabled", "Distributed
                   -- package doesn't have NCCL built in": every process imports the same torch), or a library's check
                   -- of the run's settings that rejects their combination (a ValueError: "DeepSpeed Zero-3 is not
-                  -- compatible with passing a `device_map`", "… are incompatible"): every process checks the same settings.
+                  -- compatible with passing a `device_map`", "… are incompatible"): every process checks the same settings;
+                  -- or DTensor's dispatch finding no device mesh for a c10d collective's arguments (batch 82).
                   -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
                   -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
@@ -865,7 +866,11 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
     WHERE role = 'own' AND ((error_type = 'argparse usage error' AND NOT parsed_past) OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
                             OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage')
                             OR (error_type IN ('AssertionError', 'RuntimeError')
-                                AND regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')
+                                AND (regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')
+                                     -- DTensor's dispatch finding no device mesh among a collective's arguments (`found no
+                                     -- DeviceMesh from dtensor args for c10d.broadcast_.default`): the program hands DTensor
+                                     -- parameters to a plain c10d collective (a module-state sync), the same code on every rank
+                                     OR (error_type = 'AssertionError' AND regexp_matches(error_message, '^found no DeviceMesh from dtensor args for ')))
                                 AND NOT (rank_eff IS NOT NULL
                                          AND EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
                                                      AND p.role = 'victim' AND p.kind = 'python_exception' AND p.subkind = 'teardown'
