@@ -281,14 +281,13 @@ NOT_YET: dict[str, str] = {
         "rank 1's watchdog `CUDA error: an illegal memory access` is the only error in the excerpt (rank 0's same error "
         "100 ms later lies outside it): a lone rank's watchdog fault is that rank's in the log; that flux's inter-node "
         "kernel crashes every rank is the thread's knowledge",
-<<<<<<< HEAD
     # batch 82
     "accelerate-3820-fsdp2-prepare-devicemesh-rank0-of-four-control":
         "rank 0's `[rank0]: Traceback` into `accelerator.prepare` -> `fsdp2_prepare_model` is the only failure in the "
         "paste, cut before its exception line (the DeviceMesh assertion is in the thread's title only); a lone rank's "
         "traceback cut before its exception is that rank's own in the corpus (ultralytics-19917's culprit), and that "
         "the assertion is one every rank meets in the same preparation is the title's knowledge, not a log line",
-=======
+
     # batch 84
     "nccl-tests-219-mpirun-fengyun-socket-ifname-absent-ranks2-3":
         "the only failure in the paste is host `fengyun`'s nccl-tests line `Test NCCL failure common.cu:959 'internal "
@@ -301,5 +300,4 @@ NOT_YET: dict[str, str] = {
         "one node's launcher that could not be run (the node-local virtualenv exists on the batch node only); srun's "
         "tasks that run a launcher are no ranks (CSCfi-1's reading), and the culprit here is a node whose training "
         "ranks never existed: naming task 1 as rank 1 would name a rank of node 0 in any job with several GPUs per node",
->>>>>>> b84
 }
