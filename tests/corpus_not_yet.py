@@ -275,4 +275,11 @@ NOT_YET: dict[str, str] = {
         "rank 1's watchdog `CUDA error: an illegal memory access` is the only error in the excerpt (rank 0's same error "
         "100 ms later lies outside it): a lone rank's watchdog fault is that rank's in the log; that flux's inter-node "
         "kernel crashes every rank is the thread's knowledge",
+    # batch 85
+    "torchtune-2093-launcher-local-rank3-abort-rank0-slow-save-control":
+        "the launcher's `failed (exitcode: -6) local_rank: 3` after SIGTERMing the seven others is the shape of a lone "
+        "rank's own SIGABRT (transformers-28119 and Megatron-DeepSpeed-207 are culprits so); that local rank 3's abort is "
+        "its NCCL watchdog's while rank 0 spent 16 minutes writing the merged checkpoint is the thread's resolution: the "
+        "excerpt shows only the last frame (`libc.so.6`) of the C++ stack before the abort, not its `what()`, so a "
+        "watchdog timeout cannot be told from a CUDA error raised in the watchdog (a culprit), and rank 0 prints nothing",
 }
