@@ -838,12 +838,19 @@ staging_race AS (  -- the first failure is an exception on a file a process writ
                    -- 'out/tmp-checkpoint-x' -> 'out/checkpoint-100'`, `[Errno 2] … 'a' -> 'b'`, `[Errno 17]`), or a
                    -- temporary file gone (`….json.tmp.pid_N_…`, `….incomplete`, `….partial`): another process did the same
                    -- step first (a checkpoint's staging directory, a compiler's or a dataset's shared cache), processes
-                   -- racing on shared storage, whichever lost the race (docs/rules.md, "Session 25: batch 72"). A data
-                   -- file missing, a directory that exists, a path under `/tmp/` are the rank's own as before
-    SELECT f.job_key, f.incident, 'a file another process moved first, ' || f.error_type AS error_type
+                   -- racing on shared storage, whichever lost the race (docs/rules.md, "Session 25: batch 72"); or a
+                   -- directory created with exist_ok=True that another process created at that moment (the parser's
+                   -- mark, log_owners.RACED_MKDIR: its FileExistsError came through an `os.makedirs(d, exist_ok=True)`
+                   -- frame; docs/rules.md, "Session 27: batch 85"). A data file missing, a directory that exists (no
+                   -- such frame), a path under `/tmp/` are the rank's own as before
+    SELECT f.job_key, f.incident,
+           CASE WHEN starts_with(f.error_message, 'directory another process created at once')
+                THEN 'a directory another process created at once, ' ELSE 'a file another process moved first, ' END
+           || f.error_type AS error_type
     FROM first f
     WHERE f.kind = 'python_exception' AND f.subkind = 'raised'
-      AND (regexp_matches(f.error_message, '\[Errno (?:2|17|39|66)\][^'']*''[^'']+'' -> ''[^'']+''')
+      AND (starts_with(f.error_message, 'directory another process created at once (exist_ok=True): ')
+           OR regexp_matches(f.error_message, '\[Errno (?:2|17|39|66)\][^'']*''[^'']+'' -> ''[^'']+''')
            OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^'']*''[^'']*\.(?:tmp|incomplete|partial)\b[^'']*'''))
 ),
 common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line

@@ -300,4 +300,12 @@ NOT_YET: dict[str, str] = {
         "one node's launcher that could not be run (the node-local virtualenv exists on the batch node only); srun's "
         "tasks that run a launcher are no ranks (CSCfi-1's reading), and the culprit here is a node whose training "
         "ranks never existed: naming task 1 as rank 1 would name a rank of node 0 in any job with several GPUs per node",
+
+    # batch 85
+    "torchtune-2093-launcher-local-rank3-abort-rank0-slow-save-control":
+        "the launcher's `failed (exitcode: -6) local_rank: 3` after SIGTERMing the seven others is the shape of a lone "
+        "rank's own SIGABRT (transformers-28119 and Megatron-DeepSpeed-207 are culprits so); that local rank 3's abort is "
+        "its NCCL watchdog's while rank 0 spent 16 minutes writing the merged checkpoint is the thread's resolution: the "
+        "excerpt shows only the last frame (`libc.so.6`) of the C++ stack before the abort, not its `what()`, so a "
+        "watchdog timeout cannot be told from a CUDA error raised in the watchdog (a culprit), and rank 0 prints nothing",
 }

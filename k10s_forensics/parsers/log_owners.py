@@ -22,6 +22,11 @@ Called by ``log_lines.BodyAssembler`` for each candidate line:
   ``Exception ignored in atexit callback: …``, 3.13's ``Exception ignored while …``): the traceback
   under it is no failure (the process went on, or ended with its own status): neither its start nor its
   exception is an event;
+* a ``FileExistsError`` (or pathlib's ``FileNotFoundError`` from a parent's ``mkdir``) raised through a frame whose
+  source line creates a directory with ``exist_ok=True`` (``os.makedirs(d, exist_ok=True)``, ``p.mkdir(parents=True,
+  exist_ok=True)``), ``MKDIR_GAP`` lines above it at most: the call cannot fail on a directory that exists, so another
+  process created the same path at that moment on shared storage (NFS, Lustre, virtiofs; every rank creates it): the
+  message is marked so (``RACED_MKDIR``) and queries/_incident.sql reads it as a race whichever rank lost it;
 * a logged exception the program says it will retry (a record saying ``will retry``, ``will be retried`` or
   ``retrying`` right above the traceback it logs, ``HANDLED_GAP`` lines at most, within a second where both carry
   the log's clock: ``logger.exception`` writes the record and its traceback at once): handled, as an ignored one
@@ -78,6 +83,12 @@ C10D_GAP = 12  # a traceback's c10d frames, the frames and source lines under th
 #: line 1293, in _try_get_data``): a connection error under it is the rank's own worker gone mid-handover
 LOADER_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}torch/utils/data/dataloader\.py\", line \d{1,7}, in (?:_try_get_data|_get_data|_next_data)\s*$")
 LOADER_GAP = 60  # the queue's frames (multiprocessing's connection, resource_sharer) under it, then the exception
+#: a traceback's source line creating a directory that may exist (``os.makedirs(directory, exist_ok=True)``,
+#: ``root.mkdir(parents=True, exist_ok=True)``): a ``FileExistsError`` under it is a race with another process
+MKDIR_EXIST_OK = re.compile(r"\b(?:makedirs|mkdir)\([^)\n]{0,300}\bexist_ok\s*=\s*True\b")
+MKDIR_GAP = 8  # that source line, the stdlib's frames under it (``<frozen os>``, pathlib's), then the exception
+#: the mark such an exception's message gets (queries/_incident.sql, staging_race)
+RACED_MKDIR = "directory another process created at once (exist_ok=True): "
 #: what the rank reads when a worker dies while it receives a batch (the worker's end of the pipe closed)
 LOADER_LOST = ("ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError", "BrokenPipeError", "EOFError")
 #: failures a line Ray relays from another process reports as that process's: its pid kept (queries/_incident.sql, relayed_apart)
@@ -99,6 +110,7 @@ class Owners:
         self._retrying: dict[int | None, tuple[int, dt.datetime | None]] = {}  # per printing rank: a retrying record's line, clock
         self._c10d: dict[int | None, tuple[int, str]] = {}  # per printing rank: (line of its last c10d frame, the first one's call)
         self._loader: dict[int | None, int] = {}  # per printing rank: line of its last DataLoader queue frame
+        self._mkdir: dict[int | None, int] = {}  # per printing rank: line of its last exist_ok=True mkdir source line
 
     def header(self, line_no: int, norm: Normalized, api_ts: dt.datetime | None = None) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
@@ -145,6 +157,9 @@ class Owners:
         if P.LAUNCHER_FRAME.match(norm.text):
             self._launcher_frame = (line_no, norm.rank)
             return True
+        if "exist_ok" in norm.text and MKDIR_EXIST_OK.search(norm.text):
+            self._mkdir[norm.rank] = line_no
+            return True
         if "utils/data/dataloader.py" in norm.text and LOADER_FRAME.match(norm.text):
             self._loader[norm.rank] = line_no
             return True
@@ -175,6 +190,15 @@ class Owners:
             return
         head["subkind"] = "raised"
         head["error_message"] = (LOADER_LOST_MESSAGE + (head.get("error_message") or head["error_type"]))[:300]
+
+    def raced_mkdir(self, line_no: int, norm: Normalized, head: Event) -> None:
+        """A ``FileExistsError`` (pathlib's parent chain: ``FileNotFoundError``) raised ``MKDIR_GAP`` lines at most under
+        an ``exist_ok=True`` directory creation of the same process: another process created it at once (its message
+        marked ``RACED_MKDIR``)."""
+        frame = self._mkdir.pop(norm.rank, None) if head["kind"] == "python_exception" else None
+        if frame is None or line_no - frame > MKDIR_GAP or not str(head.get("error_type") or "").endswith(("FileExistsError", "FileNotFoundError")):
+            return
+        head["error_message"] = (RACED_MKDIR + (head.get("error_message") or head["error_type"]))[:300]
 
     def launchers_own(self, line_no: int, norm: Normalized, head: Event) -> bool:
         """An exception whose innermost frame is in a launcher's own code (DeepSpeed's runner failing in
@@ -221,6 +245,7 @@ class Owners:
         head = events[0]
         self.c10d_call(line_no, norm, head)
         self.loader_lost(line_no, norm, head)
+        self.raced_mkdir(line_no, norm, head)
         if head["kind"] in ("python_exception", "cuda_error", "cuda_oom") and self._pid_record is not None:
             record, self._pid_record = self._pid_record, None
             if head.get("rank") is None and head.get("pid") is None and line_no - record[0] <= OWNER_GAP:

@@ -166,6 +166,8 @@ _EVENT_LITERALS = (
     r"File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/|pyspark/ml/torch/)",
     # a frame of torch.distributed's API: the exception under it gets the call it was in (log_owners.py)
     r"distributed_c10d\.py\", line \d",
+    # a traceback's source line creating a directory that may exist: a FileExistsError under it is a race (log_owners.py)
+    r"(?:makedirs|mkdir)\([^)]{0,300}exist_ok\s*=\s*True",
     # a frame of the DataLoader's queue: a connection error under it is the rank's worker lost (log_owners.py)
     r"utils/data/dataloader\.py\", line \d",
     # JAX's coordination service naming a task (process) that failed or stopped sending heartbeats
