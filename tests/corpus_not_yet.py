@@ -308,4 +308,14 @@ NOT_YET: dict[str, str] = {
         "its NCCL watchdog's while rank 0 spent 16 minutes writing the merged checkpoint is the thread's resolution: the "
         "excerpt shows only the last frame (`libc.so.6`) of the C++ stack before the abort, not its `what()`, so a "
         "watchdog timeout cannot be told from a CUDA error raised in the watchdog (a culprit), and rank 0 prints nothing",
+
+    # batch 83
+    "STEERER-20-zh-wrapped-three-ranks-allreduce-3600s-control":
+        SILENT_IN_PASTE + ": the excerpt window cut rank 2's own watchdog line, which the thread's paste holds after rank 0's; "
+        "in the excerpt the three waiters of a four-rank job are whole and rank 2 is never shown, the shape "
+        "test_log_launchers pins as never-joined and ace-348 holds as a culprit",
+    "ms-swift-4340-zh-packing-root-cause-rank1-sigabrt-control":
+        "a failure table alone with one SIGABRT entry names that rank abort (Bridge-LLM-reasoning-1, accelerate-3510 are "
+        "culprits so; accelerate-2960's control is NOT_YET alike); that rank 1's abort is its watchdog's after the "
+        "30-minute wait for the dataset packing is the maintainer's answer and another excerpt of the paste",
 }
