@@ -173,8 +173,8 @@ FR_COLLECTIVE = re.compile(r"^\s*collective: (nccl:\w+)")
 # ---------------------------------------------------------------------------------------
 #: The last line of a Python traceback, on the normalised message: ``[pkg.]ClassName[: message]``. A warning raised as
 #: an error (``PYTHONWARNINGS=error::UserWarning``, ``-W error``, ``warnings.simplefilter("error")``) ends its traceback
-#: as ``UserWarning: message``, with its message; a warning only printed starts with its file (``x.py:74: UserWarning: …``)
-PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:_{0,2}[A-Z]\w{0,80}(?:Error|Exception|Interrupt)|Exception"
+#: as ``UserWarning: message``, with its message; a warning only printed starts with its file (``x.py:74: UserWarning: …``); pdb's quit on a closed stdin ends it as ``bdb.BdbQuit``
+PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:_{0,2}[A-Z]\w{0,80}(?:Error|Exception|Interrupt)|Exception|BdbQuit"
                           r"|[A-Z]\w{0,80}Warning(?=: \S)))(?:: ?(.{0,2000}))?\s*$")
 #: Exceptions a rank raises because ANOTHER rank failed or the launcher tore the group down. A
 #: DataLoader's own timeout (``DataLoader timed out after 3 seconds``: its worker process sent no

@@ -94,6 +94,7 @@ _EVENT_LITERALS = (
     r"\] Assertion [`']",
     # the class name's letter before it either case: OSError, BlockingIOError, EOFError, HTTPError (log_patterns.PY_EXCEPTION)
     r"[A-Za-z](?:Error|Exception|Interrupt)(?::|$)",
+    r"BdbQuit$",  # pdb's quit ending a traceback (a breakpoint left in, stdin closed): no message
     r"(?:^|[\s:|>])Exception: ",
     # a warning raised as an error ends its traceback as `UserWarning: message` at the line's start (behind a
     # timestamp, a launcher's `[rank2]: ` tag, a Ray prefix), not behind its file (`x.py:74: UserWarning: …`)

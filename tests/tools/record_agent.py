@@ -18,6 +18,9 @@ REPO = Path(__file__).resolve().parents[2]
 def scrub(text: str) -> str:
     """This machine's paths as a container's would read (/workspace), nothing else changed."""
     text = text.replace(str(REPO), "/workspace")
+    mixed = os.environ.get("K10S_MIXED_BIN")  # another node's venv (another torch version): read as /opt/venv too
+    if mixed:
+        text = text.replace(str(Path(mixed).parent), "/opt/venv")
     prefix = str(Path(sys.prefix))
     return text if prefix.startswith(str(REPO)) else text.replace(prefix, "/opt/venv")
 

@@ -52,6 +52,7 @@ import torch_scenarios23
 import torch_scenarios24
 import torch_scenarios25
 import torch_scenarios26
+import torch_scenarios27
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -145,6 +146,7 @@ SCENARIOS = [
     *torch_scenarios24.scenarios(S),  # the twenty-fourth: the store host's agent SIGKILLed alone, bash -c, DCP load, compile, exit 143 (held out)
     *torch_scenarios25.scenarios(S),  # the twenty-fifth: stack dumps on SIGTERM, a user-written error file, --run-path, static beside c10d (held out)
     *torch_scenarios26.scenarios(S),  # the twenty-sixth: pipelining, a global-rank prefix template, SIGTRAP, a stale store port, a bad gloo interface (held out)
+    *torch_scenarios27.scenarios(S),  # the twenty-seventh: users' launchers (elastic_launch, run.main), scale-down, exit hang, mixed versions (held out)
 ]
 
 
@@ -210,6 +212,8 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
              "node_logs": [f"node{i}.log" for i in range(len(ordered))], "env": sc["env"],
              "commands": [record_launch.public(c, str(logdir)) for c in (cmds if nodes == 1 else [a.cmd for a in ordered])],
              "exit_codes": [a.proc.returncode for a in ordered]}
+    if sc.get("mixed"):  # node 1's agent (the second started) ran the other torch version
+        truth["mixed_torch"] = {"node": ordered.index(agents[1]), "torch": os.environ["K10S_MIXED_VERSION"]}
     (dest / "truth.json").write_text(json.dumps(truth, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     shutil.rmtree(work, ignore_errors=True)
     record_launch.cleanup()
