@@ -275,4 +275,10 @@ NOT_YET: dict[str, str] = {
         "rank 1's watchdog `CUDA error: an illegal memory access` is the only error in the excerpt (rank 0's same error "
         "100 ms later lies outside it): a lone rank's watchdog fault is that rank's in the log; that flux's inter-node "
         "kernel crashes every rank is the thread's knowledge",
+    # batch 87
+    "ultralytics-20284-faulty-gpu7-outside-job-both-ranks-nvml-rank1-traceback-control":
+        "rank 1's `[rank1]: Traceback` cut inside the stack is the only rank-tagged failure in the excerpt: a lone tagged "
+        "traceback is its rank's own (RL2-14, flux-146 and gist-ehartford-axolotl are culprits so); that the broken part "
+        "is GPU 7, outside the job, failing both ranks through NVML is the maintainer's reading of the lines the excerpt "
+        "cut (`nvmlDeviceGetHandleByIndex(7) failed`), and the two `Can't initialize NVML` warnings name no rank",
 }
