@@ -318,4 +318,11 @@ NOT_YET: dict[str, str] = {
         "a failure table alone with one SIGABRT entry names that rank abort (Bridge-LLM-reasoning-1, accelerate-3510 are "
         "culprits so; accelerate-2960's control is NOT_YET alike); that rank 1's abort is its watchdog's after the "
         "30-minute wait for the dataset packing is the maintainer's answer and another excerpt of the paste",
+
+    # batch 87
+    "ultralytics-20284-faulty-gpu7-outside-job-both-ranks-nvml-rank1-traceback-control":
+        "rank 1's `[rank1]: Traceback` cut inside the stack is the only rank-tagged failure in the excerpt: a lone tagged "
+        "traceback is its rank's own (RL2-14, flux-146 and gist-ehartford-axolotl are culprits so); that the broken part "
+        "is GPU 7, outside the job, failing both ranks through NVML is the maintainer's reading of the lines the excerpt "
+        "cut (`nvmlDeviceGetHandleByIndex(7) failed`), and the two `Can't initialize NVML` warnings name no rank",
 }

@@ -22,6 +22,10 @@ returns the message that is left together with the identity the prefixes carried
   srun ``--label`` ``11:`` (and what the task printed behind it: `` 3: [rank3]:``), horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)`` (its pid
   kept: the worker group's table gives its rank) and Ray's own processes (``(TrainController pid=…)``, the trainer ``(TorchTrainer pid=…)``,
   ``(raylet)``), Ray's `` [repeated 2x across cluster]`` dedup note at the end;
+* mpirun's (and horovodrun's) tag repeated inside the line: they tag every write, not every line, so a line the
+  process wrote in pieces carries its own tag again where a write began (Python writes an exception's name and its
+  ``: message`` apart: ``[1,19]<stderr>:RuntimeError[1,19]<stderr>:: NCCL communicator was aborted``); the same
+  tag is taken out of the message (another rank's tag mid-line is two processes' writes interleaved: left);
 * a tqdm progress bar glued in front of a log line (carriage-return redraws: the last one);
   ANSI colour and cursor codes anywhere in the line (``strip_ansi``);
 * c10's glog layout (``E1128 18:49:28.796000 12152 torch/distributed/elastic/multiprocessing/api.py:836]``):
@@ -101,6 +105,8 @@ _PREFIX = re.compile(
 _DECORATION = re.compile(r"[ \t]*(?:(?:[|│┃>*•]|[-+](?=[ \t]))[ \t]*){1,6}(?=\S)|[ \t]+(?=\[)")
 #: srun's ``--label`` and ONE separator (a space, or a tab); what the task printed keeps its own indentation
 #: (``2:   File "…", line 9, in f`` reads as the unlabelled ``  File "…"`` frame, rank 2)
+#: mpirun's ``--tag-output`` / horovodrun's tag of one write (``[1,19]<stderr>:``, ``[3]<stdout>:``)
+_WRITE_TAG = re.compile(r"\[(?:\d{1,7},)?\d{1,7}\]<std(?:out|err)>:")
 _SRUN = re.compile(r"^\s{0,4}(?P<srun>\d{1,5}):[ \t](?=[ \t]{0,16}\S)")
 _LOGURU_MID = re.compile(r"^\|?\s*(?:(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL)\s*)?\|\s*[\w.<>-]{1,200}:[\w<>]{1,100}:\d{1,6}\s+-\s+")
 _SOURCE_AT_END = re.compile(r"\s{2,}[\w./<>-]{1,200}\.py:\d{1,6}\s*$")
@@ -191,6 +197,9 @@ def normalize(text: str) -> Normalized:
             pos, rank, local, pid, relayed = _peel(text, s.end())
             rank = rank if rank is not None or local is not None else int(s.group("srun"))
     body = text[pos:]
+    if "]<std" in body:  # the line's own write tag again where a later write of it began (module doc)
+        for tag in sorted(set(_WRITE_TAG.findall(text, start, pos))):
+            body = body.replace(tag, "")
     if body.startswith("{"):
         record = unjson(body)  # a structured (JSON) record: its message or exception, and its rank
         if record is not None:
