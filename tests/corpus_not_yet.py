@@ -309,6 +309,14 @@ NOT_YET: dict[str, str] = {
         "excerpt shows only the last frame (`libc.so.6`) of the C++ stack before the abort, not its `what()`, so a "
         "watchdog timeout cannot be told from a CUDA error raised in the watchdog (a culprit), and rank 0 prints nothing",
 
+    # batch 90
+    "horovod-2907-elastic-test-rank0-killed-peers-gloo-abort":
+        "rank right, cause not: rank 0's `RuntimeError: check_rank and exit ...` line (the elastic test's marker, no traceback) "
+        "is read as the exception that ended it (python-exception), but its next line is the shell's `Killed` and the thread "
+        "gives exit 137: it died of SIGKILL from the test harness (expected cause: null). A bare horovodrun-tagged `Killed` is "
+        "not read as a rank's SIGKILL at all (without the marker line no finding is made), and a SIGKILL of unknown origin "
+        "would read as host-oom-kill, which also misses a null cause",
+
     # batch 83
     "STEERER-20-zh-wrapped-three-ranks-allreduce-3600s-control":
         SILENT_IN_PASTE + ": the excerpt window cut rank 2's own watchdog line, which the thread's paste holds after rank 0's; "
