@@ -244,6 +244,84 @@ NOT_YET: dict[str, str] = {
         "rank 1 is right (its `[rank1]: Traceback` is the only rank in the paste); the excerpt ends inside the stack, "
         "before the exception line, and the CUDA OOM is said only in the thread's title and body: the log shows a "
         "traceback and no cause, so `python-exception` is all it can say",
+    # batch 74
+    "sd-scripts-971-caching-latents-rank0-rank1-barrier-timeout":
+        "one waiting rank's report alone (rank 1's timeout on SeqNum 3's ALLREDUCE, the barrier after caching): "
+        "DeepSpeed-4247's shape, a lone waiter whose silent peer shows only through an untagged progress bar "
+        "(`caching latents...` 87%); that the bar goes on after rank 1's own `terminate called`/`what()` makes it another "
+        "process's, but no line ties it to a rank and the job's size is not in the log (a guess from the highest rank "
+        "shown): naming rank 0 from a bar would name the peer of any lone waiter whose training bar another process "
+        "prints",
+
+    # batch 78
+    "ultralytics-19917-rank1-assigner-traceback-oom-cut-second-gpu-full":
+        "rank 1 is right (its `[rank1]: Traceback`, glued to the progress bar, is the only rank in the paste); the "
+        "excerpt ends inside the stack, before the exception line, and the CUDA OOM is said only in the thread's title "
+        "and body: `python-exception` is all the log can say (Qwen3-VL-2001's shape)",
+    "torchtune-2830-rank6-loss-step-traceback-oom-cut":
+        "only three lines of rank 6's traceback frames are pasted (the first without its `[rank6]:` tag), neither the "
+        "traceback's header nor its exception line: a frame line is no event (HLLM-40's shape), and the same "
+        "frames-only shape is a control in the corpus (DeepSpeed-6737), so naming its rank would name innocents",
+    # batch 81
+    "TensorRT-LLM-1596-mixtral-tp4-mpirun-first-process-rank1-config-control":
+        "Open MPI's `The first process to do so was: Process name: [[57329,1],1] Exit code: 1` is the whole paste and "
+        "reads as rank 1's exception (horovod-1421, nccl-tests-294: the same block alone is the culprit's); that the "
+        "prompt-embedding shape assertion fails alike at TP8 and goes away with the build option every rank shares is "
+        "the thread's, not the log's",
+    # batch 76
+    "torchtitan-810-b200-two-gpus-rank0-watchdog-ima-platform-control":
+        "rank 0's watchdog `CUDA error: an illegal memory access` is the only error in the paste, the shape of a lone "
+        "rank's own fault (TRELLIS.2-90, lorax-367 are culprits so); that GPU 0 trains alone and the 2-GPU run fails on "
+        "a platform the collective stack does not yet support is the thread's prose, not a log line",
+    "flux-40-gemmrs-two-nodes-rank1-watchdog-ima-kernel-control":
+        "rank 1's watchdog `CUDA error: an illegal memory access` is the only error in the excerpt (rank 0's same error "
+        "100 ms later lies outside it): a lone rank's watchdog fault is that rank's in the log; that flux's inter-node "
+        "kernel crashes every rank is the thread's knowledge",
+    # batch 82
+    "accelerate-3820-fsdp2-prepare-devicemesh-rank0-of-four-control":
+        "rank 0's `[rank0]: Traceback` into `accelerator.prepare` -> `fsdp2_prepare_model` is the only failure in the "
+        "paste, cut before its exception line (the DeviceMesh assertion is in the thread's title only); a lone rank's "
+        "traceback cut before its exception is that rank's own in the corpus (ultralytics-19917's culprit), and that "
+        "the assertion is one every rank meets in the same preparation is the title's knowledge, not a log line",
+
+    # batch 84
+    "nccl-tests-219-mpirun-fengyun-socket-ifname-absent-ranks2-3":
+        "the only failure in the paste is host `fengyun`'s nccl-tests line `Test NCCL failure common.cu:959 'internal "
+        "error …'` at communicator init (NCCL ranks 2-3 by the device table): an NCCL internal/system error during "
+        "bootstrap is as often the reporter's peer's fault (a firewall, a wrong address) as its own, so a lone host's "
+        "report is no culprit reading; that this host lacks the interface NCCL_SOCKET_IFNAME names is the thread's "
+        "knowledge (the hosts' interface names), not a log line",
+    "accelerate-2192-srun-task1-node-local-venv-execve-exit2":
+        "srun's `task 1: Exited with exit code 2` after slurmstepd's `execve(): accelerate: No such file or directory` is "
+        "one node's launcher that could not be run (the node-local virtualenv exists on the batch node only); srun's "
+        "tasks that run a launcher are no ranks (CSCfi-1's reading), and the culprit here is a node whose training "
+        "ranks never existed: naming task 1 as rank 1 would name a rank of node 0 in any job with several GPUs per node",
+
+    # batch 85
+    "torchtune-2093-launcher-local-rank3-abort-rank0-slow-save-control":
+        "the launcher's `failed (exitcode: -6) local_rank: 3` after SIGTERMing the seven others is the shape of a lone "
+        "rank's own SIGABRT (transformers-28119 and Megatron-DeepSpeed-207 are culprits so); that local rank 3's abort is "
+        "its NCCL watchdog's while rank 0 spent 16 minutes writing the merged checkpoint is the thread's resolution: the "
+        "excerpt shows only the last frame (`libc.so.6`) of the C++ stack before the abort, not its `what()`, so a "
+        "watchdog timeout cannot be told from a CUDA error raised in the watchdog (a culprit), and rank 0 prints nothing",
+
+    # batch 90
+    "horovod-2907-elastic-test-rank0-killed-peers-gloo-abort":
+        "rank right, cause not: rank 0's `RuntimeError: check_rank and exit ...` line (the elastic test's marker, no traceback) "
+        "is read as the exception that ended it (python-exception), but its next line is the shell's `Killed` and the thread "
+        "gives exit 137: it died of SIGKILL from the test harness (expected cause: null). A bare horovodrun-tagged `Killed` is "
+        "not read as a rank's SIGKILL at all (without the marker line no finding is made), and a SIGKILL of unknown origin "
+        "would read as host-oom-kill, which also misses a null cause",
+
+    # batch 83
+    "STEERER-20-zh-wrapped-three-ranks-allreduce-3600s-control":
+        SILENT_IN_PASTE + ": the excerpt window cut rank 2's own watchdog line, which the thread's paste holds after rank 0's; "
+        "in the excerpt the three waiters of a four-rank job are whole and rank 2 is never shown, the shape "
+        "test_log_launchers pins as never-joined and ace-348 holds as a culprit",
+    "ms-swift-4340-zh-packing-root-cause-rank1-sigabrt-control":
+        "a failure table alone with one SIGABRT entry names that rank abort (Bridge-LLM-reasoning-1, accelerate-3510 are "
+        "culprits so; accelerate-2960's control is NOT_YET alike); that rank 1's abort is its watchdog's after the "
+        "30-minute wait for the dataset packing is the maintainer's answer and another excerpt of the paste",
 }
 
 #: Sessions 26-27's batches (74 on) live in corpus_not_yet_late.py (this file reached its size limit).
