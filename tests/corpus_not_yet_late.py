@@ -88,4 +88,11 @@ NOT_YET_LATE: dict[str, str] = {
         "traceback is its rank's own (RL2-14, flux-146 and gist-ehartford-axolotl are culprits so); that the broken part "
         "is GPU 7, outside the job, failing both ranks through NVML is the maintainer's reading of the lines the excerpt "
         "cut (`nvmlDeviceGetHandleByIndex(7) failed`), and the two `Can't initialize NVML` warnings name no rank",
+    # batch 90
+    "horovod-2907-elastic-test-rank0-killed-peers-gloo-abort":
+        "rank right, cause not: rank 0's `RuntimeError: check_rank and exit ...` line (the elastic test's marker, no traceback) "
+        "is read as the exception that ended it (python-exception), but its next line is the shell's `Killed` and the thread "
+        "gives exit 137: it died of SIGKILL from the test harness (expected cause: null). A bare horovodrun-tagged `Killed` is "
+        "not read as a rank's SIGKILL at all (without the marker line no finding is made), and a SIGKILL of unknown origin "
+        "would read as host-oom-kill, which also misses a null cause",
 }
