@@ -861,7 +861,10 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- package doesn't have NCCL built in": every process imports the same torch), or a library's check
                   -- of the run's settings that rejects their combination (a ValueError: "DeepSpeed Zero-3 is not
                   -- compatible with passing a `device_map`", "… are incompatible"): every process checks the same settings;
-                  -- or DTensor's dispatch finding no device mesh for a c10d collective's arguments (batch 82).
+                  -- or DTensor's dispatch finding no device mesh for a c10d collective's arguments (batch 82);
+                  -- or torch_xla's process unable to reach the mesh master its launcher serves at start (`Failed to
+                  -- connect to client mesh master: host:port`, XRT's rendezvous): the launch's setup, which every
+                  -- process shares; the spawn parent names whichever child it reaped first (batch 88).
                   -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
                   -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
@@ -872,6 +875,7 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
           FROM k10s_incident_line i) i
     WHERE role = 'own' AND ((error_type = 'argparse usage error' AND NOT parsed_past) OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
                             OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage')
+                            OR (kind = 'python_exception' AND error_type = 'XLA mesh master unreachable')
                             OR (error_type IN ('AssertionError', 'RuntimeError')
                                 AND (regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')
                                      -- DTensor's dispatch finding no device mesh among a collective's arguments (`found no

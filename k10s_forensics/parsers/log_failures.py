@@ -35,6 +35,9 @@ STORE_WAIT_KEYS = re.compile(r"wait timeout after \d+ ?ms, keys: (\S.{0,400})")
 #: Connection reset by peer`` and the C++ frames above it): on a line of its own it starts with the ``. `` that ended the
 #: message. The rank printing it lost the store (its host crashed, or the network): a peer's failure, not its own.
 STORE_PEER_HINT = re.compile(r"^\.?\s*This may indicate a possible application crash on rank (\d{1,7}) or a network set ?up issue\.?\s*$")
+#: torch_xla's spawned process unable to reach the mesh master its launcher serves (XRT's rendezvous at start,
+#: ``Failed to connect to client mesh master: d7c1c93dfe8c:56419``): the launch's setup, shared by every process
+XLA_MESH_MASTER = re.compile(r"^Failed to connect to client mesh master: (\S{1,200})\s*$")
 GROUP_STORE_KEY = re.compile(r"default_pg|//(?:cpu|cuda|xpu|hpu|mps)//|^\[?/?\d+/|barrier|torch\.rendezvous|torchelastic|MASTER_(?:ADDR|PORT)")
 
 
@@ -228,6 +231,10 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
         if hint:  # the store error's own line cut away above it: the rank lost the store's host (a peer)
             return {"kind": "python_exception", "subkind": "teardown", "error_type": "c10d store connection lost",
                     "error_message": f"lost the c10d store (a possible crash of rank {hint.group(1)}, or the network)"}
+        mesh = XLA_MESH_MASTER.match(message) if "client mesh master" in message else None
+        if mesh:
+            return {"kind": "python_exception", "subkind": "raised", "error_type": "XLA mesh master unreachable",
+                    "error_message": f"could not connect to the XLA mesh master at {mesh.group(1)}"}
         if CHECKPOINT_BODY.match(message):
             return {"kind": "python_exception", "subkind": "raised", "error_type": "torch.utils.checkpoint.CheckpointError",
                     "error_message": "recomputed tensors differ from the forward pass"}

@@ -123,6 +123,8 @@ _EVENT_LITERALS = (
     r"exit with status code",
     r"srun: error: .{0,300}tasks? \d",
     r"\.py: error: ",
+    # torch_xla's process unable to reach its launcher's mesh master (log_failures.XLA_MESH_MASTER)
+    r"Failed to connect to client mesh master: ",
     r"Traceback \(most recent call last\)",
     # a chained traceback's marker (log_failures.TRACEBACK_CHAINED): under a rank's tag, that rank's traceback
     r"The above exception was the direct cause of the following exception|During handling of the above exception, another exception occurred",
