@@ -32,18 +32,6 @@ NOT_YET: dict[str, str] = {
         "accelerate's `PartialState` before the exception line, and the uncorrectable ECC error is in the thread's title only: "
         "`python-exception` is all the log can say (Qwen3-VL-2001's shape)",
 
-    # batch 75
-    "horovod-319-mpiexec-osx-rank0-sigill-init-thread-control":
-        "mpiexec's `process rank 0 ... exited on signal 4 (Illegal instruction: 4)` is the paste's only failure: read as rank "
-        "0's `sigill` (lmdeploy-1221's shape, a culprit: rank 1 on another node's CPU); that both processes run the same "
-        "binary on one Mac shows only in the pasted command line `mpiexec -np 2 ./horovod-helloworld.py` (no host list), "
-        "which no parser reads; a launch command's one-host reading would name no one (an illegal instruction is the "
-        "binary's on that CPU, every process of the launch meets it)",
-    "ompi-2661-npernode1-rank0-sigkill-every-rank-oversized-control":
-        "mpirun's `process rank 0 ... exited on signal 9 (Killed)` alone reads as rank 0's `host-oom-kill` (relion-112, "
-        "horovod-469: the killed rank is the culprit); that each of the four ranks, one per node, needs 98 GB on 64 GB nodes "
-        "(every rank doomed alike, rank 0 only the first reaped) is the thread's, not the log's",
-
     # batch 69
     "lingua-58-slurm-dp-rank-overflow-rank30-indexerror-control":
         "the paste holds one rank's own `[rank30]: IndexError: list index out of range` and nothing else: read as rank 30's "
