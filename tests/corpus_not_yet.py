@@ -318,4 +318,12 @@ NOT_YET: dict[str, str] = {
         "a failure table alone with one SIGABRT entry names that rank abort (Bridge-LLM-reasoning-1, accelerate-3510 are "
         "culprits so; accelerate-2960's control is NOT_YET alike); that rank 1's abort is its watchdog's after the "
         "30-minute wait for the dataset packing is the maintainer's answer and another excerpt of the paste",
+
+    # batch 89
+    "gluon-nlp-1371-mpirun-rank56-dataloader-thread-hang":
+        "rank 56 is right: its `Exception in thread Thread-1:` traceback (a thread start failing in the loader's manager) is "
+        "the only error of the paste, read python-exception; that the exception is a background thread's and left rank 56 "
+        "alive but stuck while every other rank waited in the next collective (never-joined) is the author's account: no "
+        "waiter's timeout or stall report is in the excerpt, and a non-main thread's exception alone does not say the "
+        "process hung (it may well run on)",
 }
