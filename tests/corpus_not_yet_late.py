@@ -106,4 +106,11 @@ NOT_YET_LATE: dict[str, str] = {
         "mpirun's `process rank 0 ... exited on signal 9 (Killed)` alone reads as rank 0's `host-oom-kill` (relion-112, "
         "horovod-469: the killed rank is the culprit); that each of the four ranks, one per node, needs 98 GB on 64 GB nodes "
         "(every rank doomed alike, rank 0 only the first reaped) is the thread's, not the log's",
+    # batch 89
+    "gluon-nlp-1371-mpirun-rank56-dataloader-thread-hang":
+        "rank 56 is right: its `Exception in thread Thread-1:` traceback (a thread start failing in the loader's manager) is "
+        "the only error of the paste, read python-exception; that the exception is a background thread's and left rank 56 "
+        "alive but stuck while every other rank waited in the next collective (never-joined) is the author's account: no "
+        "waiter's timeout or stall report is in the excerpt, and a non-main thread's exception alone does not say the "
+        "process hung (it may well run on)",
 }

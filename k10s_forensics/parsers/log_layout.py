@@ -17,7 +17,7 @@ from functools import cached_property
 from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes, table_entries, table_nodes
 from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
 from k10s_forensics.parsers.log_owners import RAY_WORKER_RANK
-from k10s_forensics.parsers.log_rank_mentions import COMM_RANK, named_ranks
+from k10s_forensics.parsers.log_rank_mentions import COMM_RANK, named_ranks, unlabel_stall_rows
 from k10s_forensics.parsers.log_worker_relays import relayed_workers
 
 _NCCL_HOST = re.compile(r"^(?:\S+ )?([A-Za-z0-9][\w.-]{0,252}):\d+:\d+ \[\d+\] NCCL ")
@@ -142,7 +142,7 @@ class LogSource:
         """Per line, the global rank its prefix names (read once: layout and routing both use it); in a Ray Train
         log, a worker's line (``(RayTrainWorker pid=P, …)``) has the rank the worker group gives pid P, and that
         group's own line for a worker (``- (ip=…, pid=P) world_rank=R, …``) names rank R."""
-        ranks = [tagged_rank(line) for line in self.lines]
+        ranks = unlabel_stall_rows(self.lines, [tagged_rank(line) for line in self.lines])
         return _ray_ranks(self.lines, ranks) if "world_rank=" in self.text else ranks
 
 

@@ -161,10 +161,10 @@ MISMATCH = re.compile(r"Detected mismatch between collectives")
 #: Fingerprint and desync report wordings: log_reports.py.
 FR_MISSING = re.compile(r"missing ranks: \{([\d, ]{0,20000})\}")
 FR_HEADER = re.compile(r"Not all ranks joining collective(?::? sequence number:? (\d+)| (\d+) at entry \d+)")
-#: Horovod >= 0.21's stall warning: a ``Missing ranks:`` header, then one row per missing rank with
-#: the tensors it never submitted (``1: [allreduce.fc.weight, allreduce.fc.bias]``)
-HOROVOD_MISSING_HEADER = re.compile(r"\bMissing ranks:\s*$")
-HOROVOD_MISSING_ROW = re.compile(r"^(\d{1,7}): \[[\w./:-]{1,400}(?:, |\]\s*$)")
+#: Horovod's stall warning: ``Stalled ranks:`` (< 0.21; renamed by horovod#2289) or ``Missing ranks:``, then per missing
+#: rank the tensors it never submitted (``1: [allreduce.fc.weight, allreduce.fc.bias]``; ``1!: [...]``: to be shut down)
+HOROVOD_MISSING_HEADER = re.compile(r"\b(?:Missing|Stalled) ranks:\s*$")
+HOROVOD_MISSING_ROW = re.compile(r"^(\d{1,7})!?: \[[\w./:-]{1,400}(?:, |\]\s*$)")
 FR_GROUP = re.compile(r"^\s*group info: (\S+)")
 FR_COLLECTIVE = re.compile(r"^\s*collective: (nccl:\w+)")
 

@@ -11,11 +11,16 @@ holds at least the highest rank named.
 * HCCL's (Ascend) ``IP/ID`` notation, ``[90.90.92.240/1]``: the rank its cluster exception report locates
   (``Cluster Exception Location[IP/ID]:[…/1]``), the one that discovered it (``Discoverer:[…/0]``) and the
   ranks of its heartbeat trace (``rank [127.10.0.1/9] status[LOST] by rank [127.10.0.1/1]``).
+
+A Horovod stall row printed bare (``16: [allreduce.x, ...]`` under ``Missing ranks:``) names the rank missing, not the
+line's printer: its number is no srun ``--label`` (``unlabel_stall_rows``), so routing keeps it with its header.
 """
 
 from __future__ import annotations
 
 import re
+
+from k10s_forensics.parsers.log_patterns import HOROVOD_MISSING_HEADER, HOROVOD_MISSING_ROW
 
 COMM_RANK = re.compile(r"comm 0x[0-9a-fA-F]+ rank (\d+) n[Rr]anks (\d+)")
 _BARRIER_RANKS = re.compile(r"\bRank (\d{1,7}) successfully reached monitoredBarrier|send/recv from rank (\d{1,7})"
@@ -36,4 +41,16 @@ def named_ranks(text: str) -> list[int]:
     return out
 
 
-__all__ = ["COMM_RANK", "named_ranks"]
+def unlabel_stall_rows(lines: list[str], ranks: list[int | None]) -> list[int | None]:
+    """``ranks`` (each line's prefix rank) with None for each bare Horovod stall row within 3 lines of its header or the
+    row before it (log_stall_rows reads them so): the row's leading number is the rank it names missing."""
+    out, at = list(ranks), None
+    for i, line in enumerate(lines):
+        if "ranks:" in line and HOROVOD_MISSING_HEADER.search(line):
+            at = i
+        elif at is not None and i - at <= 3 and HOROVOD_MISSING_ROW.match(line):
+            out[i], at = None, i
+    return out
+
+
+__all__ = ["COMM_RANK", "named_ranks", "unlabel_stall_rows"]
