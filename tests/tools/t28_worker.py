@@ -10,9 +10,9 @@ segfault        the rank reads address 0 (``ctypes.string_at(0)``)
 sigkill         the rank SIGKILLs itself before its all-reduce
 sigkill-mid     every rank all-reduces a 16 M-element buffer from this step on; the rank is SIGKILLed (a timer thread)
                 0.05 s into it: its peers are mid-collective
-save-denied     every rank runs as an unprivileged user (uid 65534) after set-up; only rank 0 checkpoints
-                (``torch.save`` into K10S_CKPT_DIR, a root-owned folder): ``Permission denied``; its peers go on to the
-                next all-reduce
+save-denied     only rank 0 checkpoints (``torch.save`` into K10S_CKPT_DIR, a root-owned folder, as uid 65534: the
+                effective uid dropped just before; the program's imports are done as root): ``Permission denied``; its
+                peers go on to the next all-reduce
 exit0           the rank leaves with ``os._exit(0)`` at the step, without a word
 """
 
@@ -68,8 +68,6 @@ def main() -> None:
     print(f"rank {ME}/{world} (local {LOCAL}, pid {os.getpid()}) initialised", flush=True)
     if HIT:
         _mark_fault()
-    if FAULT == "save-denied":
-        os.setuid(65534)  # the container's user: the checkpoint volume is root's
     torch.manual_seed(0)
     model = torch.nn.Linear(8, 1)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
@@ -90,6 +88,7 @@ def main() -> None:
         if FAULT == "save-denied" and ME == 0 and step == AT_STEP:
             path = os.path.join(ENV["K10S_CKPT_DIR"], f"step-{step:06d}.pt")
             print(f"rank 0 saving checkpoint to {path}", flush=True)
+            os.seteuid(65534)  # the checkpoint writer runs as the volume's user; the folder is root's
             torch.save({"step": step, "model": model.state_dict(), "optim": opt.state_dict()}, path)
         time.sleep(0.3)
     dist.destroy_process_group()
