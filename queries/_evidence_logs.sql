@@ -495,7 +495,21 @@ lost_peer AS (  -- every rank of the job but one raised "the connection closed" 
     FROM (SELECT job_key, rank, pod_uid, count(*) OVER (PARTITION BY job_key) AS world,
                  count(*) OVER (PARTITION BY job_key, pod_uid) AS pod_ranks FROM k10s_rank
           QUALIFY row_number() OVER (PARTITION BY job_key, rank ORDER BY valid_from DESC, pod_key, pod_uid) = 1) r
-    JOIN (SELECT job_key, count(DISTINCT rank) AS reporters, min(ts) AS ts FROM k10s_peer_closed GROUP BY job_key) c ON c.job_key = r.job_key AND c.reporters + 1 = r.world AND c.reporters >= 2
+    -- the ranks accounted for: those that raised it, and those their launcher stopped in its teardown (its report's one
+    -- exit for them a SIGTERM, not a line of their own: a console filtered by --local-ranks-filter shows none); they went
+    -- with the job, not before it
+    JOIN (SELECT job_key, count(DISTINCT rank) FILTER (WHERE closed) AS reporters, count(DISTINCT rank) AS accounted,
+                 min(ts) FILTER (WHERE closed) AS ts
+          FROM (SELECT job_key, rank, ts, true AS closed FROM k10s_peer_closed
+                UNION ALL
+                SELECT f.job_key, f.rank_resolved, NULL, false FROM k10s_log f
+                WHERE f.kind = 'torchrun_failure' AND f.exit_code = -15 AND f.rank_resolved IS NOT NULL
+                  AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = f.job_key AND x.rank_resolved = f.rank_resolved
+                                  AND (x.kind IN ('python_exception', 'process_exit', 'cuda_error', 'cuda_oom', 'nccl_error_other',
+                                                  'nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary')
+                                       OR (x.kind = 'torchrun_failure' AND coalesce(x.exit_code, 0) <> -15))))
+          GROUP BY job_key) c
+      ON c.job_key = r.job_key AND c.accounted + 1 = r.world AND c.reporters >= 2
     WHERE (EXISTS (SELECT 1 FROM k10s_log f WHERE f.incarnation_uid = r.pod_uid AND f.kind = 'torchrun_failure')
            OR (r.pod_ranks = 1 AND NOT EXISTS (SELECT 1 FROM k10s_log f WHERE f.job_key = r.job_key
                                                 AND f.kind IN ('torchrun_failure', 'torchrun_sigterm', 'process_exit')))

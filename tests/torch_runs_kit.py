@@ -127,20 +127,22 @@ def _job_rows(run: Run, net: str) -> tuple[list[dict[str, Any]], list[dict[str, 
     texts, t = run.stamped(), run.truth
     start, end = _clock(texts)
     nproc, nodes = t["nproc_per_node"], t["nodes"]
+    per_node = t.get("nproc_by_node") or [nproc] * nodes  # heterogeneous nodes: each pod its own count, the job none
     iso = lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
-    template = {"spec": {"containers": [{"name": "pytorch", "env": [{"name": "PET_NPROC_PER_NODE", "value": str(nproc)}]}]}}
+    shared = [{"name": "PET_NPROC_PER_NODE", "value": str(nproc)}] if nproc else []
+    template = {"spec": {"containers": [{"name": "pytorch", "env": shared}]}}
     specs = {"Master": {"replicas": 1, "template": template}}
     if nodes > 1:
         specs["Worker"] = {"replicas": nodes - 1, "template": template}
     body = {"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
             "metadata": {"name": job, "namespace": "team-a", "uid": f"uid-{job}", "creationTimestamp": iso(start)},
-            "spec": {"pytorchReplicaSpecs": specs, "nprocPerNode": str(nproc)},
+            "spec": {"pytorchReplicaSpecs": specs, **({"nprocPerNode": str(nproc)} if nproc else {})},
             "status": {"startTime": iso(start), "conditions": [{"type": "Running", "status": "True"}]}}
     objects.append(_obj(body, end))
     for node in range(nodes):
         rtype, idx = ("master", 0) if node == 0 else ("worker", node - 1)
         name = f"{job}-{rtype}-{idx}"
-        env = [{"name": "PET_NPROC_PER_NODE", "value": str(nproc)}, {"name": "PET_NNODES", "value": str(nodes)},
+        env = [{"name": "PET_NPROC_PER_NODE", "value": str(per_node[node])}, {"name": "PET_NNODES", "value": str(nodes)},
                {"name": "PET_NODE_RANK", "value": str(node)}, {"name": "WORLD_SIZE", "value": str(t["world_size"])}]
         pod = {"apiVersion": "v1", "kind": "Pod",
                "metadata": {"name": name, "namespace": "team-a", "uid": f"uid-{name}", "creationTimestamp": iso(start),

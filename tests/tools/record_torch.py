@@ -53,6 +53,7 @@ import torch_scenarios24
 import torch_scenarios25
 import torch_scenarios26
 import torch_scenarios27
+import torch_scenarios28
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -147,6 +148,7 @@ SCENARIOS = [
     *torch_scenarios25.scenarios(S),  # the twenty-fifth: stack dumps on SIGTERM, a user-written error file, --run-path, static beside c10d (held out)
     *torch_scenarios26.scenarios(S),  # the twenty-sixth: pipelining, a global-rank prefix template, SIGTRAP, a stale store port, a bad gloo interface (held out)
     *torch_scenarios27.scenarios(S),  # the twenty-seventh: users' launchers (elastic_launch, run.main), scale-down, exit hang, mixed versions (held out)
+    *torch_scenarios28.scenarios(S),  # the twenty-eighth: heterogeneous local world sizes, a mid-collective SIGKILL, start-up controls (held out)
 ]
 
 
@@ -212,6 +214,9 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
              "node_logs": [f"node{i}.log" for i in range(len(ordered))], "env": sc["env"],
              "commands": [record_launch.public(c, str(logdir)) for c in (cmds if nodes == 1 else [a.cmd for a in ordered])],
              "exit_codes": [a.proc.returncode for a in ordered]}
+    if sc.get("nproc_by_agent"):  # each node its own --nproc-per-node (by node rank): no single count
+        per = [sc["nproc_by_agent"][agents.index(a)] for a in ordered]
+        truth.update(nproc_per_node=None, nproc_by_node=per, world_size=sum(per))
     if sc.get("mixed"):  # node 1's agent (the second started) ran the other torch version
         truth["mixed_torch"] = {"node": ordered.index(agents[1]), "torch": os.environ["K10S_MIXED_VERSION"]}
     (dest / "truth.json").write_text(json.dumps(truth, indent=2, sort_keys=True) + "\n", encoding="utf-8")
