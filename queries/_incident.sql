@@ -861,7 +861,9 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- package doesn't have NCCL built in": every process imports the same torch), or a library's check
                   -- of the run's settings that rejects their combination (a ValueError: "DeepSpeed Zero-3 is not
                   -- compatible with passing a `device_map`", "… are incompatible"): every process checks the same settings;
-                  -- or DTensor's dispatch finding no device mesh for a c10d collective's arguments (batch 82).
+                  -- or DTensor's dispatch finding no device mesh for a c10d collective's arguments (batch 82),
+                  -- or a worker forked after its parent initialised CUDA ("Cannot re-initialize CUDA in forked
+                  -- subprocess": every worker the launch forks inherits the parent's state; batch 92).
                   -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
                   -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
@@ -874,6 +876,11 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage')
                             OR (error_type IN ('AssertionError', 'RuntimeError')
                                 AND (regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')
+                                     -- a worker forked from a parent that had initialised CUDA (torch's `Cannot re-initialize CUDA
+                                     -- in forked subprocess`, accelerate's `CUDA has been initialized before the `notebook_launcher`
+                                     -- could create a forked subprocess`: a notebook launcher's or a fork strategy's start method):
+                                     -- the parent's state, inherited by every forked worker alike (batch 92)
+                                     OR regexp_matches(error_message, 'Cannot re-initialize CUDA in forked subprocess|CUDA has been initiali[sz]ed before (?:the )?`?notebook_launcher`?(?:\(\))? could create a forked subprocess')
                                      -- DTensor's dispatch finding no device mesh among a collective's arguments (`found no
                                      -- DeviceMesh from dtensor args for c10d.broadcast_.default`): the program hands DTensor
                                      -- parameters to a plain c10d collective (a module-state sync), the same code on every rank

@@ -88,4 +88,12 @@ NOT_YET_LATE: dict[str, str] = {
         "traceback is its rank's own (RL2-14, flux-146 and gist-ehartford-axolotl are culprits so); that the broken part "
         "is GPU 7, outside the job, failing both ranks through NVML is the maintainer's reading of the lines the excerpt "
         "cut (`nvmlDeviceGetHandleByIndex(7) failed`), and the two `Can't initialize NVML` warnings name no rank",
+
+    # batch 92
+    "accelerate-182-notebook-launcher-process1-fork-reinit-traceback-cut-control":
+        "torch.multiprocessing's `-- Process 1 terminated with the following error:` and process 1's traceback, cut at "
+        "its `_lazy_init` frame before the exception line, is the only process-tagged failure in the excerpt: a lone "
+        "tagged traceback cut before its exception is its process's own (contrastBoundary-22, spIsoNet-3 and RVT-40 are "
+        "spawn culprits so); that it is the fork-after-CUDA-init error every forked worker of the notebook launcher raises is the "
+        "line the excerpt window cut (`Cannot re-initialize CUDA in forked subprocess`) and the thread",
 }
