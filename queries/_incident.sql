@@ -864,7 +864,9 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- or DTensor's dispatch finding no device mesh for a c10d collective's arguments (batch 82);
                   -- or torch_xla's process unable to reach the mesh master its launcher serves at start (`Failed to
                   -- connect to client mesh master: host:port`, XRT's rendezvous): the launch's setup, which every
-                  -- process shares; the spawn parent names whichever child it reaped first (batch 88).
+                  -- process shares; the spawn parent names whichever child it reaped first (batch 88);
+                  -- or a worker forked after its parent initialised CUDA ("Cannot re-initialize CUDA in forked
+                  -- subprocess": every worker the launch forks inherits the parent's state; batch 92).
                   -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
                   -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
@@ -878,6 +880,11 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             OR (kind = 'python_exception' AND error_type = 'XLA mesh master unreachable')
                             OR (error_type IN ('AssertionError', 'RuntimeError')
                                 AND (regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')
+                                     -- a worker forked from a parent that had initialised CUDA (torch's `Cannot re-initialize CUDA
+                                     -- in forked subprocess`, accelerate's `CUDA has been initialized before the `notebook_launcher`
+                                     -- could create a forked subprocess`: a notebook launcher's or a fork strategy's start method):
+                                     -- the parent's state, inherited by every forked worker alike (batch 92)
+                                     OR regexp_matches(error_message, 'Cannot re-initialize CUDA in forked subprocess|CUDA has been initiali[sz]ed before (?:the )?`?notebook_launcher`?(?:\(\))? could create a forked subprocess')
                                      -- DTensor's dispatch finding no device mesh among a collective's arguments (`found no
                                      -- DeviceMesh from dtensor args for c10d.broadcast_.default`): the program hands DTensor
                                      -- parameters to a plain c10d collective (a module-state sync), the same code on every rank

@@ -113,4 +113,12 @@ NOT_YET_LATE: dict[str, str] = {
         "alive but stuck while every other rank waited in the next collective (never-joined) is the author's account: no "
         "waiter's timeout or stall report is in the excerpt, and a non-main thread's exception alone does not say the "
         "process hung (it may well run on)",
+
+    # batch 92
+    "accelerate-182-notebook-launcher-process1-fork-reinit-traceback-cut-control":
+        "torch.multiprocessing's `-- Process 1 terminated with the following error:` and process 1's traceback, cut at "
+        "its `_lazy_init` frame before the exception line, is the only process-tagged failure in the excerpt: a lone "
+        "tagged traceback cut before its exception is its process's own (contrastBoundary-22, spIsoNet-3 and RVT-40 are "
+        "spawn culprits so); that it is the fork-after-CUDA-init error every forked worker of the notebook launcher raises is the "
+        "line the excerpt window cut (`Cannot re-initialize CUDA in forked subprocess`) and the thread",
 }
