@@ -113,7 +113,6 @@ NOT_YET_LATE: dict[str, str] = {
         "alive but stuck while every other rank waited in the next collective (never-joined) is the author's account: no "
         "waiter's timeout or stall report is in the excerpt, and a non-main thread's exception alone does not say the "
         "process hung (it may well run on)",
-
     # batch 92
     "accelerate-182-notebook-launcher-process1-fork-reinit-traceback-cut-control":
         "torch.multiprocessing's `-- Process 1 terminated with the following error:` and process 1's traceback, cut at "
