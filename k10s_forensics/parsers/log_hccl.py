@@ -31,7 +31,7 @@ REPORT_GAP = 4
 def peer_wait_report(events: list[dict[str, Any]], line_no: int, norm: Normalized) -> None:
     """A peer-wait report (``HCCL_PEER_WAIT``) within ``REPORT_GAP`` lines under a rank's raised exception, of the
     same rank (or both untagged): that exception becomes the wait's teardown."""
-    if not events or not HCCL_PEER_WAIT.search(norm.text):
+    if not events or "EI000" not in norm.text or not HCCL_PEER_WAIT.search(norm.text):
         return
     ev = events[-1]
     if ev["kind"] != "python_exception" or ev.get("subkind") != "raised" or line_no - ev.get("line_no", 0) > REPORT_GAP:

@@ -36,6 +36,7 @@ import datetime as dt
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_habana import launch_thread_detail
 from k10s_forensics.parsers.log_hccl import peer_wait_report
 from k10s_forensics.parsers.log_reports import barrier_wait
 from k10s_forensics.parsers.log_classify import Event, classify, with_context
@@ -98,10 +99,10 @@ class BodyAssembler(FailureTable):
             text = unglue(text)  # a progress bar is no part of the line printed after it
         described = self._describe.feed(text)
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
-        if "EI000" in norm.text:  # HCCL's peer-wait report under a rank's exception: it waited (log_hccl.py)
-            peer_wait_report(self.events, line_no, norm)
-        if "Timed out waiting" in norm.text:  # gloo's pair wait under a monitored barrier's report (log_reports.py)
-            barrier_wait(self.events, line_no, norm)
+        peer_wait_report(self.events, line_no, norm)  # HCCL's peer-wait report under a rank's exception: it waited (log_hccl.py)
+        barrier_wait(self.events, line_no, norm)  # gloo's pair wait under a monitored barrier's report (log_reports.py)
+        if launch_thread_detail(self.events, line_no, norm):  # what failed, under Gaudi's bridge's wrapper (log_habana.py)
+            return
         if described is None and (self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text)):
             return
         if described is None and (self._owners.launcher_frame(line_no, norm) or self._owners.header(line_no, norm, api_ts)):
@@ -202,11 +203,10 @@ class BodyAssembler(FailureTable):
                 ev["seq_num"] = self._fr.get("seq_num")
                 ev["op_type"] = self._fr.get("op_type")
                 ev["pg"] = self._fr.get("pg")
-        if kind == "nccl_desync" and events[0].get("reporter_rank") is None and self._prefix_rank:
-            if line_no - self._prefix_rank[0] <= DESYNC_GAP:
-                for ev in events:
-                    ev["reporter_rank"] = self._prefix_rank[1]
-                    ev["ts"] = ev["ts"] or self._prefix_rank[2]
+        if kind == "nccl_desync" and events[0].get("reporter_rank") is None and self._prefix_rank and line_no - self._prefix_rank[0] <= DESYNC_GAP:
+            for ev in events:
+                ev["reporter_rank"] = self._prefix_rank[1]
+                ev["ts"] = ev["ts"] or self._prefix_rank[2]
 
     def _spawn_traceback(self, line_no: int, head: Event) -> None:
         """mp.spawn's ``-- Process N terminated with the following error:``: the exception under it is N's (local rank)."""

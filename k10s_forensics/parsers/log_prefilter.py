@@ -160,6 +160,9 @@ _EVENT_LITERALS = (
     r"status\[LOST\] by rank",
     # HCCL's error-code report of a wait on a remote rank (log_hccl.HCCL_PEER_WAIT)
     r"EI000[26]: ",
+    # Gaudi's bridge: what failed, on the line under its launch-thread wrapper (log_habana.DETAIL)
+    r"Check \$HABANA_LOGS/ for details",
+    r"FATAL ERROR :: MODULE:",
     # MindSpore's scheduler / msrun on a worker whose heartbeat was lost
     r"The node: \d+ is timed out",
     r"Time out nodes are \[['‘’]",  # literal quotes: pyarrow's RE2 reads this too (no \\u escapes)

@@ -151,7 +151,7 @@ def barrier_wait(events: list[Event], line_no: int, norm: Any) -> None:
     ``BARRIER_WAIT_GAP`` lines under a monitored barrier's report of the same rank (or of none): the report's
     ``Original exception``, the reporter's own wait for the rank running the barrier ran out, that rank never took
     its part in the whole timeout (gives the report's ``barrier_peer`` events ``timeout_ms``)."""
-    m = GLOO_PAIR_WAIT.search(norm.text)
+    m = GLOO_PAIR_WAIT.search(norm.text) if "Timed out waiting" in norm.text else None
     for ev in events[-4:] if m else []:
         if (ev.get("subkind") == "barrier_peer" and 0 < line_no - ev["line_no"] <= BARRIER_WAIT_GAP
                 and norm.rank in (None, ev.get("reporter_rank"))):
