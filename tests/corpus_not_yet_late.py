@@ -113,4 +113,9 @@ NOT_YET_LATE: dict[str, str] = {
         "alive but stuck while every other rank waited in the next collective (never-joined) is the author's account: no "
         "waiter's timeout or stall report is in the excerpt, and a non-main thread's exception alone does not say the "
         "process hung (it may well run on)",
+    # batch 95
+    "megatron-bridge-2914-cp2-nan-all-ranks-rank2-traceback-control":
+        "rank 2's `[rank2]: Traceback` cut inside the stack (before its exception) is the excerpt's only failure: a lone "
+        "tagged traceback is its rank's own (RL2-14, flux-146 and gist-ehartford-axolotl are culprits so); that CP=2 gives "
+        "NaNs on every rank is the reporter's sentence, and the NaN check that raised (cut away) is not in the log",
 }
