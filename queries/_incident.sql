@@ -895,7 +895,15 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                                                      AND p.rank_eff IS NOT NULL AND p.rank_eff <> i.rank_eff
                                                      AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer'))))
                             OR (kind = 'python_exception' AND error_type = 'ValueError'
-                                AND regexp_matches(error_message, '\b(?:is|are) (?:not compatible|incompatible)\b')))
+                                AND regexp_matches(error_message, '\b(?:is|are) (?:not compatible|incompatible)\b'))
+                            -- Megatron's per-rank NaN/Inf check, raised by whichever rank's local value went non-finite
+                            -- first (`Rank 3: found NaN in local grad norm in backwards pass. Device: 3, node: …`; the
+                            -- rerun state machine's `Rank 15, node …, device 15, iteration -1: Unexpected result nan
+                            -- (message='found NaN in local grad norm for bucket #0 …')`; `found NaN in local forward loss
+                            -- calculation`): the detector names where the training's numbers diverged, not a faulty rank;
+                            -- a model, precision or learning-rate cause every rank shares shows there alike (batch 95)
+                            OR (kind = 'python_exception' AND error_type IN ('AssertionError', 'RuntimeError')
+                                AND regexp_matches(error_message, '(?i)\bfound (?:NaN|Inf) in local (?:grad norm|forward loss)\b|\bUnexpected result (?:nan|inf)\b')))
     GROUP BY ALL
     UNION ALL
     SELECT job_key, incident, error_type FROM spawn_nodes_alike

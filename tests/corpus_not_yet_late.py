@@ -19,7 +19,6 @@ NOT_YET_LATE: dict[str, str] = {
         "process's, but no line ties it to a rank and the job's size is not in the log (a guess from the highest rank "
         "shown): naming rank 0 from a bar would name the peer of any lone waiter whose training bar another process "
         "prints",
-
     # batch 78
     "ultralytics-19917-rank1-assigner-traceback-oom-cut-second-gpu-full":
         "rank 1 is right (its `[rank1]: Traceback`, glued to the progress bar, is the only rank in the paste); the "
@@ -50,7 +49,6 @@ NOT_YET_LATE: dict[str, str] = {
         "paste, cut before its exception line (the DeviceMesh assertion is in the thread's title only); a lone rank's "
         "traceback cut before its exception is that rank's own in the corpus (ultralytics-19917's culprit), and that "
         "the assertion is one every rank meets in the same preparation is the title's knowledge, not a log line",
-
     # batch 84
     "nccl-tests-219-mpirun-fengyun-socket-ifname-absent-ranks2-3":
         "the only failure in the paste is host `fengyun`'s nccl-tests line `Test NCCL failure common.cu:959 'internal "
@@ -63,7 +61,6 @@ NOT_YET_LATE: dict[str, str] = {
         "one node's launcher that could not be run (the node-local virtualenv exists on the batch node only); srun's "
         "tasks that run a launcher are no ranks (CSCfi-1's reading), and the culprit here is a node whose training "
         "ranks never existed: naming task 1 as rank 1 would name a rank of node 0 in any job with several GPUs per node",
-
     # batch 85
     "torchtune-2093-launcher-local-rank3-abort-rank0-slow-save-control":
         "the launcher's `failed (exitcode: -6) local_rank: 3` after SIGTERMing the seven others is the shape of a lone "
@@ -71,7 +68,6 @@ NOT_YET_LATE: dict[str, str] = {
         "its NCCL watchdog's while rank 0 spent 16 minutes writing the merged checkpoint is the thread's resolution: the "
         "excerpt shows only the last frame (`libc.so.6`) of the C++ stack before the abort, not its `what()`, so a "
         "watchdog timeout cannot be told from a CUDA error raised in the watchdog (a culprit), and rank 0 prints nothing",
-
     # batch 83
     "STEERER-20-zh-wrapped-three-ranks-allreduce-3600s-control":
         SILENT_IN_PASTE + ": the excerpt window cut rank 2's own watchdog line, which the thread's paste holds after rank 0's; "
@@ -81,7 +77,6 @@ NOT_YET_LATE: dict[str, str] = {
         "a failure table alone with one SIGABRT entry names that rank abort (Bridge-LLM-reasoning-1, accelerate-3510 are "
         "culprits so; accelerate-2960's control is NOT_YET alike); that rank 1's abort is its watchdog's after the "
         "30-minute wait for the dataset packing is the maintainer's answer and another excerpt of the paste",
-
     # batch 87
     "ultralytics-20284-faulty-gpu7-outside-job-both-ranks-nvml-rank1-traceback-control":
         "rank 1's `[rank1]: Traceback` cut inside the stack is the only rank-tagged failure in the excerpt: a lone tagged "
@@ -120,4 +115,9 @@ NOT_YET_LATE: dict[str, str] = {
         "tagged traceback cut before its exception is its process's own (contrastBoundary-22, spIsoNet-3 and RVT-40 are "
         "spawn culprits so); that it is the fork-after-CUDA-init error every forked worker of the notebook launcher raises is the "
         "line the excerpt window cut (`Cannot re-initialize CUDA in forked subprocess`) and the thread",
+    # batch 95
+    "megatron-bridge-2914-cp2-nan-all-ranks-rank2-traceback-control":
+        "rank 2's `[rank2]: Traceback` cut inside the stack (before its exception) is the excerpt's only failure: a lone "
+        "tagged traceback is its rank's own (RL2-14, flux-146 and gist-ehartford-axolotl are culprits so); that CP=2 gives "
+        "NaNs on every rank is the reporter's sentence, and the NaN check that raised (cut away) is not in the log",
 }
