@@ -31,6 +31,18 @@ LEFT JOIN (SELECT job_key, count(DISTINCT rank) AS missing FROM k10s_log
            WHERE kind = 'nccl_desync' AND subkind IN ('horovod_missing', 'barrier_missing') AND job_key IS NOT NULL AND rank IS NOT NULL
            GROUP BY job_key) hm ON hm.job_key = l.job_key
 WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL AND l.subkind <> 'horovod_ready'
+  -- a Horovod stall warning whose rows list DISJOINT tensors for two ranks (ranks 0-7 never submitted the broadcast rank
+  -- 8 did, rank 8 never submitted the allreduce they did): the ranks run different collectives, each side waiting for
+  -- the other's: a mismatch, not laggards: its rows name no one. A row cut at the terminal's width keeps a tensor's
+  -- name cut short: a name that starts another's is the same tensor (docs/rules.md, "Session 27: Horovod stall rows")
+  AND NOT (l.subkind = 'horovod_missing' AND EXISTS (
+           SELECT 1 FROM k10s_log a, k10s_log b
+           WHERE a.job_key = l.job_key AND b.job_key = l.job_key AND a.kind = 'nccl_desync' AND b.kind = 'nccl_desync'
+             AND a.subkind = 'horovod_missing' AND b.subkind = 'horovod_missing' AND a.rank < b.rank
+             AND a.error_message IS NOT NULL AND b.error_message IS NOT NULL
+             AND len(list_filter(string_split(a.error_message, ', '),
+                                 lambda x: len(list_filter(string_split(b.error_message, ', '),
+                                                      lambda y: starts_with(x, y) OR starts_with(y, x))) > 0)) = 0))
   -- "check rank 0 logs for faulty rank": rank 0 ran the barrier; its own report names the culprit
   -- gloo's rendezvous key of rank 0 (store_wait): outside an elastic agent's store, init_process_group's store is
   -- rank 0's, which waits for every client before it writes its own address ("2/4 clients joined"): a rank

@@ -60,14 +60,30 @@ def _nvrx_swapped() -> str:
         .replace("Score=@@", "Score=1.00")
 
 
+def _disjoint(cut: bool = False) -> str:
+    """A stall whose rows list DISJOINT tensors (horovod-2285's shape): rank 3 never submitted the broadcast rank 16
+    did, rank 16 never submitted the allreduce rank 3 did — ranks running different collectives, no laggard; ``cut``:
+    rank 16's row cut at the terminal's width (``…_gradients_AddN_33$``)."""
+    row16 = ROW.format(rank="16")
+    row16 = row16[:120] + "$" if cut else row16
+    return "\n".join([PROGRESS] + [TAG + line for line in (WARNING, "Missing ranks:", "3: [broadcast_object_fn.sz]", row16)]) + "\n"
+
+
+def _cut_row() -> str:
+    """The missing rank's row cut at the terminal's width: still its row."""
+    return _rows("Missing ranks:", tag=TAG).replace(ROW.format(rank="16"), ROW.format(rank="16")[:120] + "$")
+
+
 TAG = "[1,0]<stderr>:"
 BUILD = {"nvrx": lambda: NVRX, "nvrx-swapped": _nvrx_swapped, "flagscale": lambda: FLAGSCALE, "steps": lambda: STEPS,
          "smi": lambda: SMI, "ready": lambda: READY,
          "missing-bare": lambda: _rows("Missing ranks:"), "missing-tagged": lambda: _rows("Missing ranks:", tag=TAG),
          "stalled-bare": lambda: _rows("Stalled ranks:"), "stalled-tagged": lambda: _rows("Stalled ranks:", tag=TAG),
-         "stalled-shutdown": lambda: _rows("Stalled ranks:", "16!", TAG)}
+         "stalled-shutdown": lambda: _rows("Stalled ranks:", "16!", TAG), "missing-cut": _cut_row,
+         "disjoint": _disjoint, "disjoint-cut": lambda: _disjoint(cut=True)}
 #: (processes per node, world size) each paste or its thread states (None: not known)
-SIZES = {"nvrx": (2, 2), "nvrx-swapped": (2, 2), "flagscale": (None, None), "steps": (4, 4), "smi": (None, None)}
+SIZES = {"nvrx": (2, 2), "nvrx-swapped": (2, 2), "flagscale": (None, None), "steps": (4, 4), "smi": (None, None),
+         "disjoint": (4, 32), "disjoint-cut": (4, 32)}
 
 CONTROLS = list(SIZES)
 #: every stall's missing rank is rank 16, the one its 31 peers wait for
@@ -94,6 +110,6 @@ def test_a_stall_reports_missing_rank_is_the_one_the_others_wait_for(tmp_path_fa
 
 
 @pytest.mark.parametrize("key", BATCHED.params(CONTROLS, name=str))
-def test_a_report_of_how_fast_every_rank_runs_names_no_one(tmp_path_factory, key):
+def test_a_report_of_how_fast_every_rank_runs_or_of_ranks_on_different_collectives_names_no_one(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, None)

@@ -164,7 +164,7 @@ FR_HEADER = re.compile(r"Not all ranks joining collective(?::? sequence number:?
 #: Horovod's stall warning: ``Stalled ranks:`` (< 0.21; renamed by horovod#2289) or ``Missing ranks:``, then per missing
 #: rank the tensors it never submitted (``1: [allreduce.fc.weight, allreduce.fc.bias]``; ``1!: [...]``: to be shut down)
 HOROVOD_MISSING_HEADER = re.compile(r"\b(?:Missing|Stalled) ranks:\s*$")
-HOROVOD_MISSING_ROW = re.compile(r"^(\d{1,7})!?: \[[\w./:-]{1,400}(?:, |\]\s*$)")
+HOROVOD_MISSING_ROW = re.compile(r"^(\d{1,7})!?: \[[\w./:-]{1,400}(?:, |\]\s*$|[$…]?\s*$)")
 FR_GROUP = re.compile(r"^\s*group info: (\S+)")
 FR_COLLECTIVE = re.compile(r"^\s*collective: (nccl:\w+)")
 

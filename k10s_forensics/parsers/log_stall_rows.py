@@ -33,6 +33,8 @@ BARRIER_HEADER = re.compile(r"\b[Tt]imed out task names:")
 UNHEALTHY_HEADER = re.compile(r"The following tasks are unhealthy \(stopped sending heartbeats\):")
 BARRIER_ROW = re.compile(r"^\s*/job:[\w-]{1,100}/replica:\d{1,5}/task:(\d{1,7})\s*$")
 #: the rows of a list kept in one line, after its header (a literal backslash-n between them)
+#: a Horovod row's tensor list, closed by ``]`` or cut at the line's end
+_ROW_TENSORS = re.compile(r"!?: \[([^\]]{1,400})")
 BARRIER_INLINE = re.compile(r"(?:\\n|\s)/job:[\w-]{1,100}/replica:\d{1,5}/task:(\d{1,7})(?=\\n|\s|\"|$)")
 
 
@@ -65,7 +67,7 @@ class StallRows:
         if rank is None:
             return []
         self._at = line_no
-        events = with_context(text, [_missing(rank, self._kind or "horovod_missing")], norm)
+        events = with_context(text, [_missing(rank, self._kind or "horovod_missing", _tensors(norm.text))], norm)
         for ev in events if bare else []:
             ev.update(reporter_rank=None, _prefix_rank=None)  # the row's number is the rank it names, not its printer
         for ev in events if self._kind == "jax_unhealthy" else []:
@@ -86,11 +88,21 @@ class StallRows:
         return None, False
 
 
-def _missing(rank: int, subkind: str) -> Event:
+def _tensors(text: str) -> str | None:
+    """A Horovod row's tensor list (``allreduce.a, allreduce.b``), a row cut at the terminal's width (``grad_$``)
+    without its cut mark; None for a barrier's row (it lists no tensors)."""
+    m = _ROW_TENSORS.search(text)
+    return m.group(1).rstrip("$… ").rstrip(",") or None if m else None
+
+
+def _missing(rank: int, subkind: str, tensors: str | None = None) -> Event:
     if subkind == "jax_unhealthy":  # the task's process ended (how is not said), as log_failures' jax_task_error
         return {"kind": "process_exit", "subkind": "jax_task_error", "rank": rank, "exit_code": None,
                 "error_message": f"JAX's coordination service: task {rank} stopped sending heartbeats"}
-    return {"kind": "nccl_desync", "rank": rank, "subkind": subkind}
+    event: Event = {"kind": "nccl_desync", "rank": rank, "subkind": subkind}
+    if subkind == "horovod_missing" and tensors:  # the tensors the rank never submitted (queries/_evidence_logs.sql)
+        event["error_message"] = tensors[:300]
+    return event
 
 
 __all__ = ["StallRows", "BARRIER_HEADER", "BARRIER_ROW", "UNHEALTHY_HEADER"]
