@@ -236,6 +236,16 @@ desync_job AS (
            max(world) = 2 AND bool_and(kinds = 'not_joined') AND len(list_distinct(flatten(list(named)))) = 1 AS two_sided
     FROM desync_report GROUP BY job_key
 ),
+desync_dead AS (  -- jobs where a process took a fatal signal (its own handler's words: faulthandler, absl, glog, Open MPI)
+                  -- on a line of no rank or of the named rank's: the process that did not join died, the reporter (alive to
+                  -- report) made no call more
+    SELECT d.job_key, CASE arg_min(s.exit_code, s.event_id) WHEN -11 THEN 'segfault' WHEN -7 THEN 'sigbus' WHEN -6 THEN 'abort'
+                          WHEN -8 THEN 'sigfpe' ELSE 'sigill' END AS how
+    FROM desync_job d JOIN k10s_log s ON s.job_key = d.job_key
+    WHERE s.kind IN ('native_signal', 'process_exit') AND s.exit_code IN (-11, -7, -6, -8, -4)
+      AND s.subkind IN ('faulthandler', 'absl', 'glog_signal', 'ompi') AND (s.rank IS NULL OR list_contains(d.culprits, s.rank))
+    GROUP BY d.job_key
+),
 desync_ev AS (
     SELECT job_key, 'desync-report' AS evidence,
            CASE WHEN everyone THEN []::BIGINT[] ELSE list_sort(culprits) END AS culprit_ranks,
@@ -243,14 +253,17 @@ desync_ev AS (
            -- a world of two: `[1] finished collective #2, but didn't join collective #3` is as much the reporter calling one
            -- collective more (an extra call of its own) as the named rank one behind; no third rank makes a majority, so
            -- the report is said (low: info), not charged (docs/rules.md, "Session 19: controls")
-           CASE WHEN everyone THEN 'none' WHEN two_sided THEN 'low' WHEN len(culprits) * 2 <= world THEN 'high' ELSE 'medium' END AS confidence,
+           CASE WHEN everyone THEN 'none' WHEN two_sided AND job_key NOT IN (SELECT job_key FROM desync_dead) THEN 'low' WHEN len(culprits) * 2 <= world THEN 'high' ELSE 'medium' END AS confidence,
            pg, seq_num, NULL::VARCHAR AS op_type, ts,
            CASE WHEN everyone
                 THEN 'the desync report (rank ' || reporter || ') says every rank (' || world || ') joined collective #' || coalesce(seq_num::VARCHAR, '?')
                      || ' but none finished it: no rank lagged, so it names no culprit (look at the network, NCCL or a GPU fault)'
                 ELSE 'the desync report (' || CASE WHEN reporter >= 0 THEN 'rank ' || reporter ELSE 'a rank' END || ', ' || reports || ' report(s)) names ' || array_to_string(list_sort(culprits), ', ')
                      || ' as the lagging/dead/mismatched rank(s) (' || kinds || ')'
-                     || CASE WHEN two_sided THEN '; with two ranks, the one that did not join the next collective and the one that called '
+                     || CASE WHEN two_sided AND job_key IN (SELECT job_key FROM desync_dead)
+                             THEN '; with two ranks, and a process dead of a fatal signal on no other rank''s line: the rank that did not join died ('
+                                  || (SELECT how FROM desync_dead dd WHERE dd.job_key = desync_job.job_key) || ')'
+                             WHEN two_sided THEN '; with two ranks, the one that did not join the next collective and the one that called '
                                                  || 'one collective more are the same report: no majority says which diverged' ELSE '' END
            END AS detail
     FROM desync_job

@@ -18,6 +18,10 @@ WHY = {
     "desync": "was waiting on a different collective (desync)",
     "never-joined": "never joined the collective the others waited on",
     "rank-dead": "is a dead process according to NCCL RAS",
+    # a two-rank desync report whose named rank died of a fatal signal (queries/_evidence_logs.sql desync_dead)
+    **{k: f"died of {v} and never joined the collective the others waited on" for k, v in (
+        ("segfault", "a segmentation fault"), ("sigbus", "a bus error"), ("abort", "an abort"), ("sigfpe", "a floating-point exception"),
+        ("sigill", "an illegal instruction"))},
 }
 
 RECOMMEND_DESYNC = ("Ranks issue collectives in different orders or sizes: look for rank-dependent control flow (data-dependent "
@@ -67,7 +71,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         peers = "; ".join(f"{e['peer_ip']} = {e['resolved_pod']} on {e.get('resolved_node') or '?'} (ranks {', '.join(str(r) for r in (e.get('resolved_ranks') or [])) or '?'})" for e in resolved[:3])
         parts.append(f"Peer addresses in the errors: {peers}.")
     parts.append(_decided(row))
-    if finding["severity"] == "info":
+    if finding["severity"] == "info" and row.get("failure_kind") == "cuda_oom":  # info for a low-confidence verdict too
         parts.append("The first failure is a CUDA OOM: see the oom-cascade finding.")
     finding["summary"] = " ".join(p for p in parts if p)
     if cause == "rank-failed" and (row.get("failure_kind") or "").startswith("xid"):

@@ -23,8 +23,8 @@
 --   node using the addresses valid then.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- what the culprit did: rank-failed, peer-closed, never-joined, lagging-rank, collective-mismatch (fingerprint, Flight Recorder, or the watchdog compare's op/size mismatch), behind, desync, rank-dead; no-single-culprit
---   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it)
+--   cause VARCHAR              -- what the culprit did: rank-failed, peer-closed, never-joined, lagging-rank, collective-mismatch (fingerprint, Flight Recorder, or the watchdog compare's op/size mismatch), behind, desync, rank-dead, segfault/sigbus/abort/sigfpe/sigill (a two-rank desync report's named rank dead of that signal); no-single-culprit
+--   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it) or the verdict is weak
 --   ranks BIGINT[]             -- culprit ranks (empty: no single culprit)
 --   pods VARCHAR[]             -- their pods
 --   nodes VARCHAR[]            -- their nodes
@@ -182,6 +182,9 @@ SELECT
     CASE i.source
         WHEN 'own' THEN CASE i.own_tier WHEN 1 THEN 'rank-failed' ELSE 'peer-closed' END
         WHEN 'verdict' THEN CASE  -- what the culprit did, by what the deciding evidence says
+            -- a two-rank report whose named rank died of a fatal signal (queries/_evidence_logs.sql desync_dead): that signal
+            WHEN i.v_evidence = 'desync-report' AND regexp_matches(i.v_detail, 'did not join died \((segfault|sigbus|abort|sigfpe|sigill)\)')
+                THEN regexp_extract(i.v_detail, 'did not join died \((\w+)\)', 1)
             WHEN i.v_evidence = 'desync-report' THEN CASE WHEN i.v_detail LIKE '%(not\_finished)%' ESCAPE '\' THEN 'lagging-rank' ELSE 'never-joined' END
             WHEN i.v_evidence = 'fingerprint' THEN 'collective-mismatch'
             -- another op or size on the SeqNum the others wait on is a collective mismatch, as the fingerprint's and the

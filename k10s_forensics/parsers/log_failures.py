@@ -14,6 +14,7 @@ import signal
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_absl import absl_signal
 from k10s_forensics.parsers.log_gfortran import gfortran_signal
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS, launcher_report
 from k10s_forensics.parsers.log_ompi import aborts_counted, mpi_abort
@@ -169,7 +170,7 @@ def fatal_signal(text: str) -> Event | None:
     m = P.FAULTHANDLER.search(text) if "Fatal Python error: " in text else None
     if m is not None:
         return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
-    return _glog_signal(text) or _ompi_signal(text) or gfortran_signal(text) or aborts_counted(text)
+    return _glog_signal(text) or _ompi_signal(text) or gfortran_signal(text) or absl_signal(text) or aborts_counted(text)
 
 
 def _glog_signal(text: str) -> Event | None:

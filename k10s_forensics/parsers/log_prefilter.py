@@ -58,6 +58,7 @@ _EVENT_LITERALS = (
     r"(?:^|\s)\[\d+\]:\s*$",
     r"received by PID",
     r"Fatal Python error: ",
+    r"\*\*\* SIG[A-Z]{3,4} received at time=",
     r"(?i:exit(?:ed)?(?: with)? (?:exit )?code)",
     # NCCL identity lines
     r"NCCL INFO Bootstrap ?:",
