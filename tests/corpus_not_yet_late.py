@@ -120,4 +120,27 @@ NOT_YET_LATE: dict[str, str] = {
         "rank 2's `[rank2]: Traceback` cut inside the stack (before its exception) is the excerpt's only failure: a lone "
         "tagged traceback is its rank's own (RL2-14, flux-146 and gist-ehartford-axolotl are culprits so); that CP=2 gives "
         "NaNs on every rank is the reporter's sentence, and the NaN check that raised (cut away) is not in the log",
+
+    # batch 97
+    "Megatron-Bridge-824-fp8-gb200-ranks28-9-float8-main-grad-control":
+        "rank 9's `AttributeError: 'Float8Tensor' object has no attribute 'main_grad'` is read as its own failure "
+        "(critical, python-exception): rank 28's traceback, interleaved with rank 9's in the same backward, is pasted "
+        "without its header and ends in a glued frame, and a rank's frames without a header are no event of that rank "
+        "(NeMo-14857's shape; Megatron-LM-1863 of this batch is frames alone and rightly names no one), so rank 9 looks "
+        "alone; with rank 28's `Traceback (most recent call last):` line in the paste the two read together and no one "
+        "is named. Reading a rank's first headless frame as a traceback in progress would be a parser change (one event "
+        "per rank's frames, kept out of the first failure so that frames alone still name no one)",
+    "Megatron-LM-1862-overlap-moe-ep-comm-rank24-traceback-cut-control":
+        "rank 24's lone `[rank24]: Traceback`, cut before its exception, is read as its own failure (warning, "
+        "python-exception), the shape Qwen3-VL-2001 and pytorch-147677 hold as culprits; that every rank crashes alike "
+        "with `--overlap-moe-expert-parallel-comm` (and none without it) is the thread's",
+    "TransformerEngine-1604-fp8-pp4-rank0-backward-traceback-cut-control":
+        "rank 0's lone `[rank0]: Traceback`, cut before its exception in `custom_backward`, is read as its own failure "
+        "(warning, python-exception), the shape Qwen3-VL-2001 and pytorch-147677 hold as culprits; that FP8 with "
+        "pipeline-parallel size above 1 always fails (and size 1 works) is the thread's",
+    "Megatron-Bridge-1631-qwen3vl-pp-srun0-rank2-traceback-cut-control":
+        "srun task 0's copy of rank 2's lone traceback (`0: [rank2]: Traceback`), cut before its exception, is read as "
+        "rank 2's own failure (warning, python-exception), the shape awsome-distributed-ai-460 leaves NOT_YET and "
+        "Qwen3-VL-2001 holds as a culprit; that every rank of a later pipeline stage fails alike without the `input_ids` "
+        "broadcast is the thread's",
 }
