@@ -99,7 +99,10 @@ UNION ALL BY NAME
 -- says are missing, never joined (subkind store_barrier, as store_clients). A rank the count leaves out
 -- that says in its own line it is initializing (PyTorch Lightning's "Initializing distributed:
 -- GLOBAL_RANK: r, ...", any rank_joining but this barrier's) did reach init_process_group: the count is of
--- a split store (another host, two rank 0s), not of missing ranks, and the barrier names no one
+-- a split store (another host, two rank 0s), not of missing ranks, and the barrier names no one.
+-- A lone arriver (one rank reached the barrier, two or more never did: rank 0 waiting at worker_count=1
+-- while the rest are still preparing their data) is the odd one out by being early: the others are late
+-- alike, and the count names no one (batch 96)
 SELECT b.job_key, -1 AS reporter, w.rank, 'store_barrier' AS subkind, NULL::BIGINT AS seq_num, b.ts, NULL::VARCHAR AS pg, b.world
 FROM (SELECT job_key, barrier, min(ts) AS ts, max(nranks) AS world, max(arrived) AS joined,
              list(DISTINCT rank ORDER BY rank) FILTER (WHERE rank IS NOT NULL) AS seen
@@ -110,7 +113,7 @@ FROM (SELECT job_key, barrier, min(ts) AS ts, max(nranks) AS world, max(arrived)
       GROUP BY job_key, barrier) b,
      (SELECT unnest(range(0, 65536)) AS rank) w
 WHERE b.world BETWEEN 2 AND 65536 AND b.joined < b.world AND w.rank < b.world AND NOT list_contains(b.seen, w.rank)
-  AND len(list_filter(b.seen, lambda r: r < b.world)) = b.joined
+  AND len(list_filter(b.seen, lambda r: r < b.world)) = b.joined AND NOT (b.joined = 1 AND b.world - b.joined >= 2)
   AND NOT EXISTS (SELECT 1 FROM k10s_log j WHERE j.job_key = b.job_key AND j.kind = 'rank_joining' AND j.subkind <> 'store_barrier'
                   AND j.rank_resolved < b.world AND NOT list_contains(b.seen, j.rank_resolved))
 UNION ALL BY NAME
