@@ -120,7 +120,6 @@ NOT_YET_LATE: dict[str, str] = {
         "rank 2's `[rank2]: Traceback` cut inside the stack (before its exception) is the excerpt's only failure: a lone "
         "tagged traceback is its rank's own (RL2-14, flux-146 and gist-ehartford-axolotl are culprits so); that CP=2 gives "
         "NaNs on every rank is the reporter's sentence, and the NaN check that raised (cut away) is not in the log",
-
     # batch 97
     "Megatron-Bridge-824-fp8-gb200-ranks28-9-float8-main-grad-control":
         "rank 9's `AttributeError: 'Float8Tensor' object has no attribute 'main_grad'` is read as its own failure "
@@ -143,7 +142,6 @@ NOT_YET_LATE: dict[str, str] = {
         "rank 2's own failure (warning, python-exception), the shape awsome-distributed-ai-460 leaves NOT_YET and "
         "Qwen3-VL-2001 holds as a culprit; that every rank of a later pipeline stage fails alike without the `input_ids` "
         "broadcast is the thread's",
-
     # batch 96
     "pytorch-distributed-18-srun-spawn-process1-store-barrier-4-of-2-control":
         "one srun task's `-- Process 1 terminated with the following error:`, cut two frames into the child's traceback "
