@@ -27,7 +27,6 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +36,7 @@ from k10s_forensics.parsers.log_airflow import airflow_text
 from k10s_forensics.parsers.log_ci import ci_text
 from k10s_forensics.parsers.log_encoding import decode_log
 from k10s_forensics.parsers.log_archive import PER_PROCESS, is_archive, members, process_files
-from k10s_forensics.parsers.log_layout import NPROC_DEFAULT, WORLD_DERIVED, Layout, LogSource, infer_layout, route_lines, tagged_rank
+from k10s_forensics.parsers.log_layout import Layout, LogSource, infer_layout, route_lines, tagged_rank
 from k10s_forensics.parsers.log_launcher_prefix import split_launcher
 from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_time import dated_ts
@@ -50,8 +49,9 @@ from k10s_forensics.parsers.log_exports import split_export
 from k10s_forensics.parsers.log_pod_prefix import split_files, split_source
 from k10s_forensics.parsers.log_rank_order import BY_RANK_LINES, rank_order
 from k10s_forensics.parsers.k8s_runtime import (ASSUMED, IMPORTED_ANNOTATION, LAYOUT_LABEL,  # the parser reads what the importer writes
-                                                 NPROC_LABEL, NPROC_GUESSED, ORDER_LABEL, ORDER_UNKNOWN)
-from k10s_forensics.parsers.log_nproc_guess import nproc_guessed
+                                                 BASE_UNKNOWN, NPROC_LABEL, NPROC_GUESSED, ORDER_LABEL, ORDER_UNKNOWN)
+from k10s_forensics.parsers.log_nproc_guess import layout_assumed, nproc_guessed
+from k10s_forensics.parsers.log_node_nproc import node_nproc
 
 MAX_SOURCE_BYTES = 256 << 20
 #: More processes than this on one node is never a guess the importer makes on its own
@@ -113,20 +113,6 @@ def _pod_name(job: str, node_rank: int) -> str:
     return f"{job}-master-0" if node_rank == 0 else f"{job}-worker-{node_rank - 1}"
 
 
-#: any numbered rank, process or worker (``[Rank 1]``, ``local_rank: 0``, ``process 0 terminated``, ``[Worker:0]``);
-#: a number of five digits or more is a process id, and so is the number of the CUDA allocator's ``Process 307065 has
-#: 15.75 GiB memory in use`` whatever its length (a container's pids are small: ``Process 9841 has 22.00 GiB``):
-#: neither numbers a rank
-_NAMES_PROCESS = re.compile(r"(?i)(?:rank|process|worker)\W{0,3}\d{1,4}(?!\d)(?! has \d{1,6}(?:\.\d{1,3})? ?[KMGT]?i?B memory in use)")
-
-
-def _assumed(layout: Layout, sources: list[LogSource]) -> bool:
-    """True when no option and no line gave the layout and the log numbers no rank, process or worker at all: the one process of
-    the one pod is then a guess (a job of several processes whose paste names none looks the same)."""
-    return (layout.world_size == 1 and layout.hints.get("nproc_per_node") == NPROC_DEFAULT
-            and layout.hints.get("world_size") == WORLD_DERIVED and not any(_NAMES_PROCESS.search(s.text) for s in sources))
-
-
 def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sources: list[str],
              assumed: bool = False, unordered: bool = False) -> list[dict[str, Any]]:
     """The PyTorchJob and one running pod per node, as the API would list them."""
@@ -148,12 +134,13 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
     }]
     for i, node_rank in enumerate(layout.placed or range(layout.nodes)):
         name, rtype = _pod_name(job, node_rank), ("master" if node_rank == 0 else "worker")
-        env = {"PET_NODE_RANK": node_rank, "PET_NPROC_PER_NODE": layout.nproc_per_node, "PET_NNODES": layout.world_size // layout.nproc_per_node if layout.placed else layout.nodes,
+        own = layout.node_nproc[node_rank] if layout.node_nproc and node_rank < len(layout.node_nproc) else layout.nproc_per_node
+        env = {"PET_NODE_RANK": node_rank, "PET_NPROC_PER_NODE": own or layout.nproc_per_node, "PET_NNODES": layout.world_size // layout.nproc_per_node if layout.placed else layout.nodes,
                "WORLD_SIZE": layout.world_size}
         pod_ip = f"10.{200 + node_rank // 62500}.{node_rank // 250 % 250}.{node_rank % 250 + 2}"
         labels = {"training.kubeflow.org/job-name": job, "training.kubeflow.org/replica-type": rtype,
                   "training.kubeflow.org/replica-index": str(0 if node_rank == 0 else node_rank - 1),
-                  **({LAYOUT_LABEL: ASSUMED} if assumed else {LAYOUT_LABEL: UNPLACED} if layout.placed else {}), **({ORDER_LABEL: ORDER_UNKNOWN} if unordered else {}),
+                  **({LAYOUT_LABEL: ASSUMED} if assumed else {LAYOUT_LABEL: UNPLACED} if layout.placed else {LAYOUT_LABEL: BASE_UNKNOWN} if own is None else {}), **({ORDER_LABEL: ORDER_UNKNOWN} if unordered else {}),
                   **({NPROC_LABEL: NPROC_GUESSED} if nproc_guessed(layout.hints) else {})}
         source = sources[i] if i < len(sources) else None
         pod_ann = dict(annotations, **({"k10s.io/imported-from": source} if source else {}))
@@ -253,6 +240,8 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     # logs in the order a tool numbered them (srun's %t): each at the node its lines' global ranks name (log_rank_order)
     elif order := rank_order(sources, layout.nproc_per_node):
         sources, layout.hints["nodes"] = [sources[i] for i in order], BY_RANK_LINES
+    if len(sources) > 1 and not layout.placed and not (by_pod and by_pod.startswith(PER_PROCESS)):  # nodes of their own counts
+        layout.node_nproc = node_nproc([s.text for s in sources], layout.nproc_per_node)  # (parsers/log_node_nproc.py)
     if layout.nproc_per_node > MAX_GUESSED_NPROC and not nproc_per_node:  # each named rank a pod, node unknown
         if len(sources) != 1 or not (layout := unplaced_layout(layout, sources)).placed:
             raise InputError(f"{layout.world_size} ranks, no rank named to import on its own, and not how many processes "
@@ -276,7 +265,7 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     manifest["cluster"] = {"context": None, "server": None, "kubernetes_version": None, "imported": True}
     writer = BundleWriter(out, manifest)
     names = [s.name for s in sources] if len(sources) > 1 else [sources[0].name] * layout.nodes
-    layout.rank_unknown = _assumed(layout, sources)
+    layout.rank_unknown = layout_assumed(layout, sources)
     unordered = any(n.startswith(LINE_ORDER_UNKNOWN) for notes in layout.repairs.values() for n in notes)
     for body in _objects(namespace, job, layout, started, names, layout.rank_unknown, unordered):
         meta = body["metadata"]

@@ -7,9 +7,9 @@ made from its recordings.
   As recorded rank 1 is named ``never-joined``; with node 1 cut before its agent's report (rank 3 unaccounted for: two ranks
   nowhere) no one is.
 * The heterogeneous 2 + 3 job with rank 3's ``KeyError`` under ``--tee 3``: with torch's ``[rankN]:`` tags taken off (the
-  tee prefix's local rank only, ``[default1]:``, as torch before 2.2 prints it) rank 4 is named today, ``1 × 3 + 1``: a
-  false culprit (NOT_YET, strict: the layout gives every node one process count, so node 1's local rank 1 is read as
-  ``node × nproc + local``; node 1's own failure table, ``rank: 3 (local_rank: 1)``, says its first rank is 2).
+  tee prefix's local rank only, ``[default1]:``, as torch before 2.2 prints it) rank 3 is named: node 1's own failure
+  table, ``rank: 3 (local_rank: 1)``, says its first rank is 2 (session 27, parsers/log_node_nproc.py); before, the
+  layout gave every node one process count and node 1's local rank 1 was read as ``1 × 3 + 1 = 4``, a false culprit.
 """
 
 from __future__ import annotations
@@ -52,20 +52,13 @@ def _shapes() -> list[tuple]:
 
 
 SHAPES = _shapes()
-HETERO_LOCAL = ("heterogeneous nodes (2 + 3 processes) read as one process count: node 1's tee prefix [default1]: becomes "
-                "rank 1 x 3 + 1 = 4, an innocent rank; the node's own failure table (rank 3, local_rank 1) gives its first "
-                "rank, 2 (not read yet)")
-NOT_YET = {f"{v}-hetero-local-prefix-only": HETERO_LOCAL for v in ("2.13.0", "2.14.1")}
-
-
 @pytest.fixture(scope="module")
 def findings(tmp_path_factory) -> list:
     return analyze_node_sets(SHAPES, tmp_path_factory.mktemp("t28shapes"), CAPTURED)
 
 
 @pytest.mark.parametrize(("i", "want", "cause"), [
-    pytest.param(i, w, c, id=name, marks=[pytest.mark.xfail(strict=True, reason=NOT_YET[name])] if name in NOT_YET else [])
-    for i, (name, _, w, c) in enumerate(SHAPES)])
+    pytest.param(i, w, c, id=name) for i, (name, _, w, c) in enumerate(SHAPES)])
 def test_the_twenty_eighth_set_s_shapes(findings, i, want, cause):
     if want:
         assert_names(findings, i, want, cause)

@@ -27,6 +27,9 @@ IMPORTED_ANNOTATION = "k10s.io/imported"
 #: Set by ``k10s import-logs`` when neither an option nor the log said how many processes a node ran: the one
 #: process per node it then assumes gives each pod a rank the log never named (``ranks.rank_source`` = ``assumed``).
 LAYOUT_LABEL, ASSUMED = "k10s.io/imported-layout", "assumed"
+#: Set (on ``LAYOUT_LABEL``) by ``k10s import-logs`` on a node whose first global rank its log contradicts while the process
+#: counts of the nodes below it are unknown (``parsers/log_node_nproc.py``): its local ranks name no global rank.
+BASE_UNKNOWN = "node-base-unknown"
 #: Set by ``k10s import-logs`` on the pods it makes from a paste whose line order nothing proves (times or tracebacks
 #: running both ways, ``log_newest_first.order_unknown``): no first failure is read from its lines' order.
 ORDER_LABEL, ORDER_UNKNOWN = "k10s.io/imported-order", "unknown"

@@ -177,6 +177,7 @@ class Layout:
     rank_unknown: bool = False  # nothing gave the layout and no line numbers a rank: the one process is assumed
     placed: list[int] | None = None  # nothing placed the ranks on nodes: the ranks named, a pod each (log_unplaced)
     hosts: dict[int, str] = field(default_factory=dict)  # of ``placed``: rank -> the host its own line names (log_unplaced)
+    node_nproc: list[int | None] | None = None  # each node's own count where they differ (log_node_nproc; None: first rank unknown)
 
 
 def _max_found(texts: list[str], patterns) -> tuple[int | None, str | None]:

@@ -14,7 +14,9 @@ last one the paste happened to show. The importer labels such pods ``k10s.io/imp
 
 from __future__ import annotations
 
-from k10s_forensics.parsers.log_layout import NPROC_DEFAULT, WORLD_DERIVED
+import re
+
+from k10s_forensics.parsers.log_layout import NPROC_DEFAULT, WORLD_DERIVED, Layout, LogSource
 
 #: processes-per-node hints (log_layout.infer_layout, log_unplaced.unplaced_layout) read off the ranks seen alone
 _FROM_RANKS_SEEN = (NPROC_DEFAULT, "highest local rank seen + 1", "Ray Train's worker group: highest local_rank + 1",
@@ -33,4 +35,18 @@ def nproc_guessed(hints: dict[str, str]) -> bool:
     return nproc in _FROM_RANKS_SEEN or (nproc in _FROM_WORLD and world in _WORLD_GUESSED)
 
 
-__all__ = ["nproc_guessed"]
+#: any numbered rank, process or worker (``[Rank 1]``, ``local_rank: 0``, ``process 0 terminated``, ``[Worker:0]``);
+#: a number of five digits or more is a process id, and so is the number of the CUDA allocator's ``Process 307065 has
+#: 15.75 GiB memory in use`` whatever its length (a container's pids are small: ``Process 9841 has 22.00 GiB``):
+#: neither numbers a rank
+_NAMES_PROCESS = re.compile(r"(?i)(?:rank|process|worker)\W{0,3}\d{1,4}(?!\d)(?! has \d{1,6}(?:\.\d{1,3})? ?[KMGT]?i?B memory in use)")
+
+
+def layout_assumed(layout: Layout, sources: list[LogSource]) -> bool:
+    """True when no option and no line gave the layout and the log numbers no rank, process or worker at all: the one process of
+    the one pod is then a guess (a job of several processes whose paste names none looks the same)."""
+    return (layout.world_size == 1 and layout.hints.get("nproc_per_node") == NPROC_DEFAULT
+            and layout.hints.get("world_size") == WORLD_DERIVED and not any(_NAMES_PROCESS.search(s.text) for s in sources))
+
+
+__all__ = ["layout_assumed", "nproc_guessed"]

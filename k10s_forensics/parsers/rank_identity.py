@@ -139,4 +139,26 @@ def nproc_of(pod: dict[str, Any], env: dict[str, str], job: dict[str, Any] | Non
     return 1
 
 
-__all__ = ["NODE_RANK_KEYS", "NO_RANK_ROLES", "env_node_rank", "node_rank", "nproc_of"]
+def first_rank(node: int, nproc: int, counts: dict[int, set[int]]) -> int:
+    """The global rank of a node's local rank 0. torchrun lets nodes run different process counts (``--nproc-per-node 2``
+    on node 0, ``3`` on node 1: ranks 0-1, then 2-4): where every lower node's count is known (one per node rank, from
+    its own pod) and the counts differ, the sum of the lower nodes' counts; else ``node x nproc`` (uniform)."""
+    lower = [counts.get(k) or set() for k in range(node)]
+    if node > 0 and all(len(c) == 1 for c in lower):
+        vals = [next(iter(c)) for c in lower]
+        if len(set(vals + [nproc])) > 1:
+            return sum(vals)
+    return node * nproc
+
+
+def job_world(counts: dict[int, set[int]], nnodes: int | None, nproc: int) -> int | None:
+    """``nnodes x nproc``, or the sum of the nodes' own counts where each is known and they differ."""
+    if nnodes is None:
+        return None
+    per = [counts.get(k) or set() for k in range(nnodes)]
+    if all(len(c) == 1 for c in per) and len({next(iter(c)) for c in per}) > 1:
+        return sum(next(iter(c)) for c in per)
+    return nnodes * nproc
+
+
+__all__ = ["NODE_RANK_KEYS", "NO_RANK_ROLES", "env_node_rank", "first_rank", "job_world", "node_rank", "nproc_of"]

@@ -3,7 +3,8 @@
 Runs after pods, jobs and the GPU parsers. The node rank of a pod comes from env the
 controller injected (``PET_NODE_RANK``, ``RANK`` for PyTorchJob/XGBoostJob) or from its
 index labels (see :func:`node_rank`); global rank = node_rank x nproc_per_node +
-local_rank. The GPU of a rank comes from ``printenv NVIDIA_VISIBLE_DEVICES`` run in the pod
+local_rank, or, where each lower node's pod says its own process count and the counts differ
+(torchrun's heterogeneous nodes), the sum of the lower nodes' counts + local_rank (``first_rank``). The GPU of a rank comes from ``printenv NVIDIA_VISIBLE_DEVICES`` run in the pod
 (raw/exec source=visible-devices: the UUID order is the local-rank order), else from
 dcgm-exporter pod labels in ``gpu_samples`` (a set without order: named only for one GPU, or
 identical GPUs ordered by PCI bus id as CUDA enumerates them). Nothing is guessed.
@@ -20,11 +21,11 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from k10s_forensics.parsers.k8s_common import KUBEFLOW_KINDS, to_int
-from k10s_forensics.parsers.k8s_runtime import ASSUMED, LAYOUT_LABEL
+from k10s_forensics.parsers.k8s_runtime import ASSUMED, BASE_UNKNOWN, LAYOUT_LABEL
 from k10s_forensics.parsers.log_unplaced import UNPLACED
 from k10s_forensics.parsers.pod_names import POD_NAME_SOURCE, with_name_identity
 from k10s_forensics.parsers.rank_gpus import _NEVER, dcgm_gpus, gpu_facts, incarnation_windows, order_gpus, rank_gpus, visible_devices
-from k10s_forensics.parsers.rank_identity import NO_RANK_ROLES, NODE_RANK_KEYS, env_node_rank, node_rank, nproc_of
+from k10s_forensics.parsers.rank_identity import NO_RANK_ROLES, NODE_RANK_KEYS, env_node_rank, first_rank, job_world, node_rank, nproc_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from k10s_forensics.parsers.context import DeriveContext
@@ -48,6 +49,7 @@ def derive(ctx: "DeriveContext") -> None:
     for (ns, kind, name), members in sorted(groups.items(), key=lambda kv: tuple(x or "" for x in kv[0])):
         job = jobs.get((ns, kind, name))
         members = with_name_identity(members)  # pods whose labels are gone: the operator's naming convention
+        placed = []
         for pod in sorted(members, key=lambda p: (p["pod"], p["started_at"] or p["created_at"] or _NEVER)):
             env = json.loads(pod["rank_env_json"]) if pod["rank_env_json"] else {}
             ident = node_rank(pod, env, job, members, jobs)
@@ -59,23 +61,33 @@ def derive(ctx: "DeriveContext") -> None:
                 continue
             if pod.get("_from_name") and source.startswith("label:"):
                 source = POD_NAME_SOURCE
-            if json.loads(pod["labels_json"] or "{}").get(LAYOUT_LABEL) in (ASSUMED, UNPLACED):
-                source = json.loads(pod["labels_json"])[LAYOUT_LABEL]  # import-logs: assumed, or named by the log on no node
+            layout = json.loads(pod["labels_json"] or "{}").get(LAYOUT_LABEL)
+            if layout == BASE_UNKNOWN:  # import-logs: the log contradicts node x nproc and the lower nodes' counts are unknown
+                ctx.issue("ranks", "first rank of the node unknown (processes of the nodes below it unknown)", f"{ns}/{pod['pod']}")
+                continue
+            if layout in (ASSUMED, UNPLACED):
+                source = layout  # import-logs: assumed, or named by the log on no node
             nproc = nproc_of(pod, env, job, dcgm)
             if nproc is None:
                 ctx.issue("ranks", "nproc_per_node unknown (cpu or unresolvable)", f"{ns}/{pod['pod']}")
                 continue
+            placed.append((pod, env, rank_of_node, source, nproc))
+        counts: dict[int, set[int]] = defaultdict(set)  # node rank -> the process counts its pods say
+        for _, _, rank_of_node, _, nproc in placed:
+            counts[rank_of_node].add(nproc)
+        for pod, env, rank_of_node, source, nproc in placed:
             gpus, gpu_source = rank_gpus(pod, nproc, visible, dcgm, gpu_info)
             world = (job or {}).get("world_size")
             nnodes = to_int(env.get("PET_NNODES")) if to_int(env.get("PET_NNODES")) is not None else to_int(env.get("ARG_NNODES"))
             if world is None and nnodes is not None:
-                world = nnodes * nproc
+                world = job_world(counts, nnodes, nproc)
+            base = first_rank(rank_of_node, nproc, counts)
             if world is None and to_int(env.get("WORLD_SIZE")) is not None and kind not in KUBEFLOW_KINDS:
                 world = to_int(env["WORLD_SIZE"])  # the launcher's world (Kubeflow's WORLD_SIZE counts pods)
             for local in range(nproc):
                 uuid = gpus[local] if gpus else None
                 rows.append({
-                    "namespace": ns, "job": name, "rank": rank_of_node * nproc + local, "node_rank": rank_of_node,
+                    "namespace": ns, "job": name, "rank": base + local, "node_rank": rank_of_node,
                     "local_rank": local, "pod": pod["pod"], "pod_uid": pod["pod_uid"], "node": pod["node"],
                     "gpu_uuid": uuid, "job_kind": kind, "world_size": world, "nproc_per_node": nproc,
                     "replica_type": pod["replica_type"] or pod["replicated_job"],

@@ -135,7 +135,8 @@ K8S_TABLES: tuple[TableDef, ...] = (
         "ranks", "training process (global rank) of a pod incarnation", "pods + jobs + raw/exec visible-devices + dcgm pod labels",
         ("namespace", STR, ""),
         ("job", STR, "training job (null when the pod belongs to none)"),
-        ("rank", I64, "global rank = node_rank x nproc_per_node + local_rank"),
+        ("rank", I64, "global rank = node_rank x nproc_per_node + local_rank; where each lower node's pod says its own "
+                      "process count and the counts differ (torchrun's heterogeneous nodes), the lower nodes' counts summed + local_rank"),
         ("node_rank", I64, "rank of the pod within the job"),
         ("local_rank", I64, "process index within the pod"),
         ("pod", STR, ""),
@@ -144,7 +145,7 @@ K8S_TABLES: tuple[TableDef, ...] = (
         ("gpu_uuid", STR, "GPU of the rank; null when unknown (never guessed)"),
         ("job_kind", STR, ""),
         ("world_size", I64, ""),
-        ("nproc_per_node", I64, ""),
+        ("nproc_per_node", I64, "processes of this pod (its own env, else the job's): per pod, nodes may differ"),
         ("replica_type", STR, "master/worker/launcher/node/..."),
         ("replica_index", I64, "index label within the replica type"),
         ("rank_source", STR, "env (RANK/PET_NODE_RANK), label (replica-index, job-completion-index, job-global-index), pod-name, "
