@@ -1174,7 +1174,12 @@ SELECT
     d.together_ranks,
     CASE WHEN d.cause IS NULL THEN 'none'
          WHEN len(d.culprit_ranks) = 0 THEN 'none'
-         WHEN d.tier = 1 THEN 'high' ELSE 'medium' END AS confidence,
+         WHEN d.tier = 1 THEN 'high'
+         -- a rank's traceback cut before its exception and nothing else it said: the log does not say what failed,
+         -- nor that it failed first (a waiter's teardown traceback reads the same when cut): a suspect, said at
+         -- low confidence (docs/rules.md, "Session 27: a cut traceback alone")
+         WHEN d.first_kind = 'python_traceback' THEN 'low'
+         ELSE 'medium' END AS confidence,
     CASE WHEN d.cause IS NULL THEN 'no rank failed on its own: the job hung'
          WHEN d.common_mode THEN 'every process runs the same command line and code (' || d.common_error || ')'
               || ': it fails them all alike, whichever the launcher reports first: no single culprit'

@@ -92,6 +92,9 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
                          "(confidence medium).")
         elif row.get("confidence") == "medium":
             parts.append("Only its exit status is in the logs (confidence medium).")
+        elif row.get("confidence") == "low":
+            parts.append("Only its traceback, cut before its exception, is in the logs: what failed, and whether it failed "
+                         "first or as a bystander, is not said; a suspect, not a culprit (confidence low).")
     if victims:
         parts.append(f"{victims} other rank(s)/processes were torn down after it" + (f", {row['watchdog_victims']} by their NCCL watchdog." if row.get("watchdog_victims") else "."))
     if finding.get("gpu_hours_lost"):

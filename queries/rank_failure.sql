@@ -26,14 +26,14 @@
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
 --   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, collective-mismatch (DDP's model check across ranks), nccl-error, exit-<code>, exit-unknown, rank-dead (HCCL's lost heartbeat)
---   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit), info (no single culprit here, or an exit status only, and other hang evidence names another culprit)
+--   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit), info (a suspect only: a rank's traceback cut before its exception and nothing else of it, confidence low; or no single culprit here, or an exit status only, and other hang evidence names another culprit)
 --   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
 --   pods VARCHAR[]             -- its pod
 --   nodes VARCHAR[]            -- its node
 --   gpus VARCHAR[]             -- its GPU
 --   started_at TIMESTAMP WITH TIME ZONE -- first failure
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
---   confidence VARCHAR         -- high, medium, none
+--   confidence VARCHAR         -- high (the line says why), medium (an exit status only), low (a traceback cut before its exception alone), none
 --   decided_by VARCHAR         -- the evidence that decided (first-failure)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
@@ -56,6 +56,7 @@ SELECT
     i.job_key AS job,
     i.cause,
     CASE WHEN i.confidence = 'high' THEN 'critical'
+         WHEN i.confidence = 'low' THEN 'info'
          -- an exit status alone loses to other hang evidence that names another culprit (nccl-hang says it)
          WHEN i.confidence = 'medium' AND v.evidence <> 'first-failure' AND len(v.culprit_ranks) > 0 AND v.confidence IN ('high', 'medium')
               AND NOT list_has_any(v.culprit_ranks, i.culprit_ranks) THEN 'info'

@@ -149,11 +149,6 @@ NOT_YET: dict[str, str] = {
         "lines above it the same: R1-V-117's SIGFPE and Megatron-LM-1874's abort (nproc 2, no SIGTERM) are culprits, a worker "
         "that had already exited 0 needs no SIGTERM",
     # batch 17
-    "aws-ofi-rccl-16-rocm-rank14-ddp-init-hang-traceback-control":
-        "rank 14's lone traceback, cut before its exception inside DDP's first collective (`_verify_param_shape_across_"
-        "processes`), is read as its own failure (warning, python-exception); reading a cut traceback that runs into a "
-        "collective as a wait would also drop pytorch-147677 (the same shape, `dist.broadcast`, whose rank ran out of "
-        "memory by the thread's title): the paste alone cannot tell a hang's waiter from the rank that failed",
     # batch 18
     "NeMo-14857-srun-label-rank3-moe-experts-traceback":
         "rank 3's srun-labelled traceback is pasted from below its header and cut before its exception: frames alone are "
@@ -194,9 +189,6 @@ NOT_YET: dict[str, str] = {
         "DDP's construction, before the error line, so the cause is python-exception: the NCCL error is in the title only "
         "(as Co-DETR-215's OOM)",
     # batch 28
-    "awsome-distributed-ai-460-srun-rank3-eval-traceback-control":
-        "one rank's traceback (`3: [rank3]: Traceback`, cut before its exception) is all the paste shows, read as rank 3's "
-        "own failure (warning); that every rank fails alike at the sample's evaluation step is said only in the thread",
     # batch 27
     "GLM-130B-100-table-ranks6-7-exit1-six-gpus":
         "ranks 6 and 7 of eight fail with exit 1 in the same second: failing together is no single culprit, and some "
@@ -229,8 +221,8 @@ NOT_YET: dict[str, str] = {
         "larger world failing alike, its peers alive (the coordination service still reporting), is that subset (batch 45)",
     # batch 47
     "Qwen3-VL-2001-rank1-traceback-head-oom-cut-off":
-        "rank 1 is right (its `[rank1]: Traceback` is the only rank in the paste); the excerpt ends inside the stack, "
-        "before the exception line, and the CUDA OOM is said only in the thread's title and body: the log shows a "
+        "rank 1 is shown at info only (its `[rank1]: Traceback` is the only rank in the paste, cut before its exception "
+        "line: a suspect since session 27), and the CUDA OOM is said only in the thread's title and body: the log shows a "
         "traceback and no cause, so `python-exception` is all it can say",
 }
 

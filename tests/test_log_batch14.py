@@ -143,10 +143,15 @@ def test_a_waiters_cut_traceback_names_no_culprit(tmp_path):
     assert _named(tmp_path, "\n".join([SOCKET_POLL, SOCKET_TIMEOUT, *TRACEBACK]) + "\n") == []
 
 
-def test_a_cut_traceback_alone_still_names_its_rank(tmp_path):
-    """Without the wait before it, a rank's traceback cut before its exception is still that rank raising."""
-    assert [(rule, cause, ranks) for rule, _sev, cause, ranks in _named(tmp_path, "\n".join(TRACEBACK) + "\n")] == [
-        ("rank-failure", "python-exception", [3])]
+def test_a_cut_traceback_alone_makes_its_rank_a_suspect(tmp_path):
+    """Without the wait before it, a rank's traceback cut before its exception is that rank raising — as a suspect at
+    info since session 27 (docs/rules.md, "Session 27: a cut traceback alone"), no culprit."""
+    bundle, _ = import_logs([LogSource("log.txt", "\n".join(TRACEBACK) + "\n")], tmp_path / "b", job="train",
+                            namespace="team-a", now=NOW)
+    findings = analyze(bundle)["findings"]
+    assert naming_findings(findings) == []
+    assert [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings if f["ranks"]] == [
+        ("rank-failure", "info", "python-exception", [3])]
 
 
 # ---- a line wrapped right after ``key=`` -------------------------------------------------------

@@ -63,8 +63,8 @@ def _frames(rank: int) -> list[str]:
 CASES = {
     # a peer's abort written in pieces above a traceback cut before its exception: the job was torn down, no one
     "glued-abort-then-cut-traceback": ([f"[1,19]<stderr>:RuntimeError[1,19]<stderr>:: {ABORT}", *_frames(60)], None),
-    # the cut traceback alone (no torn-down peer): its rank, as before
-    "cut-traceback-alone": (_frames(60), 60),
+    # the cut traceback alone (no torn-down peer): since session 27 a suspect at info, no culprit (the test below)
+    "cut-traceback-alone": (_frames(60), None),
 }
 BATCHED = Batched("one-part-b87", sorted(CASES))
 
@@ -77,3 +77,11 @@ def _make(key: str, folder) -> object:
 def test_a_cut_traceback_beside_a_peers_glued_abort_names_no_one(tmp_path_factory, key):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
     assert_one_rank(named, CASES[key][1])
+
+
+@BATCHED.mark("cut-traceback-alone")
+def test_the_cut_traceback_alone_is_its_ranks_suspect_at_info(tmp_path_factory):
+    """Without a torn-down peer the cut traceback still shows its rank, as a suspect (confidence low, docs/rules.md
+    "Session 27: a cut traceback alone"); beside the peer's glued abort it is a teardown and shows no suspect."""
+    alone = BATCHED.findings("cut-traceback-alone", tmp_path_factory, _make)
+    assert any(f["severity"] == "info" and f["ranks"] == [60] and "confidence low" in f["summary"] for f in alone), alone
