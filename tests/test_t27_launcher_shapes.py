@@ -25,20 +25,9 @@ from bundle_batch import analyze_node_sets, assert_names, findings_of
 from incident_kit import naming_findings
 from k10s_forensics.parsers.log_failures import py_exception
 from parser_kit import body_events
-from torch_runs_kit import CAPTURED, load_runs
+from torch_runs_kit import AGENT_FIRST, CAPTURED, load_runs, until
 
 AGENT_LINE = re.compile(r"^\S+ [EW]\d{4} .*(?:failed \(exitcode|Sending process)")
-AGENT_FIRST = "torch/distributed/elastic/multiprocessing/api.py"  # the agent's first line after its workers' failure
-
-
-def _until(text: str, marker: str) -> str:
-    """The lines of ``text`` before the first holding ``marker``."""
-    out = []
-    for line in text.splitlines():
-        if marker in line:
-            break
-        out.append(line + "\n")
-    return "".join(out)
 
 
 def _shapes() -> list[tuple]:
@@ -52,12 +41,12 @@ def _shapes() -> list[tuple]:
         #: (name, node logs, the ranks warning/critical findings name ([]: none), a cause; None: no rank but the culprit's)
         shapes += [
             (f"{v}-scale-down", down, [1], "python-exception"),
-            (f"{v}-scale-down-first-attempt", [_until(down[0], "(attempt 1)"), down[1]], [], None),
+            (f"{v}-scale-down-first-attempt", [until(down[0], "(attempt 1)"), down[1]], [], None),
             (f"{v}-wrapper-logged-table", ["".join(ln + "\n" for ln in t.splitlines() if not AGENT_LINE.match(ln)) for t in wrapper],
              [1], "segfault"),
-            (f"{v}-logging-exception-workers", [_until(t, AGENT_FIRST) for t in logged], None, 3),
+            (f"{v}-logging-exception-workers", [until(t, AGENT_FIRST) for t in logged], None, 3),
             (f"{v}-exit-hang", runs[f"{v}/t27-trun-2x2-exit-hang-nondaemon-rank2"], None, 2),
-            (f"{v}-breakpoint-workers", [_until(t, AGENT_FIRST) for t in brk], [0], "python-exception"),
+            (f"{v}-breakpoint-workers", [until(t, AGENT_FIRST) for t in brk], [0], "python-exception"),
         ]
     return shapes
 

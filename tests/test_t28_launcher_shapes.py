@@ -20,20 +20,9 @@ import pytest
 
 from bundle_batch import analyze_node_sets, assert_names, findings_of
 from incident_kit import naming_findings
-from torch_runs_kit import CAPTURED, load_runs
+from torch_runs_kit import AGENT_FIRST, CAPTURED, load_runs, until
 
-AGENT_FIRST = "torch/distributed/elastic/multiprocessing/api.py"  # the agent's first line after its workers' failure
 RANK_TAG = re.compile(r"\[rank\d+\]: ?")
-
-
-def _until(text: str, marker: str) -> str:
-    """The lines of ``text`` before the first holding ``marker``."""
-    out = []
-    for line in text.splitlines():
-        if marker in line:
-            break
-        out.append(line + "\n")
-    return "".join(out)
 
 
 def _shapes() -> list[tuple]:
@@ -45,7 +34,7 @@ def _shapes() -> list[tuple]:
         #: (name, node logs, the ranks warning/critical findings name ([]: none), a cause)
         shapes += [
             (f"{v}-exit0-filtered", exit0, [1], "never-joined"),
-            (f"{v}-exit0-node1-unreported", [exit0[0], _until(exit0[1], AGENT_FIRST)], [], None),
+            (f"{v}-exit0-node1-unreported", [exit0[0], until(exit0[1], AGENT_FIRST)], [], None),
             (f"{v}-hetero-local-prefix-only", [RANK_TAG.sub("", t) for t in hetero], [3], "python-exception"),
         ]
     return shapes

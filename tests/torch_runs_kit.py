@@ -50,6 +50,20 @@ class Run:
         return [(self.folder / n).read_text(encoding="utf-8") for n in self.truth["node_logs"]]
 
 
+#: the agent's first line after its workers' failure (a recording cut there keeps only what the workers printed)
+AGENT_FIRST = "torch/distributed/elastic/multiprocessing/api.py"
+
+
+def until(text: str, marker: str) -> str:
+    """The lines of ``text`` before the first holding ``marker``."""
+    out = []
+    for line in text.splitlines():
+        if marker in line:
+            break
+        out.append(line + "\n")
+    return "".join(out)
+
+
 def load_runs() -> list[Run]:
     out = []
     for truth in sorted(RUNS.glob("*/*/truth.json")):
