@@ -866,7 +866,9 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- connect to client mesh master: host:port`, XRT's rendezvous): the launch's setup, which every
                   -- process shares; the spawn parent names whichever child it reaped first (batch 88);
                   -- or a worker forked after its parent initialised CUDA ("Cannot re-initialize CUDA in forked
-                  -- subprocess": every worker the launch forks inherits the parent's state; batch 92).
+                  -- subprocess": every worker the launch forks inherits the parent's state; batch 92);
+                  -- or a c10d backend refusing a collective it does not implement ("Backend gloo does not support
+                  -- alltoall": the backend the launch chose for every process; batch 102).
                   -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
                   -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
@@ -880,6 +882,11 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             OR (kind = 'python_exception' AND error_type = 'XLA mesh master unreachable')
                             OR (error_type IN ('AssertionError', 'RuntimeError')
                                 AND (regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')
+                                     -- a c10d backend refusing a collective it does not implement (`Backend gloo does not
+                                     -- support alltoall`, `ProcessGroup gloo does not support alltoall`, `ProcessGroupNCCL does
+                                     -- not support scatter`): the backend the launch chose for every process, which every rank
+                                     -- calling that collective meets alike (batch 102)
+                                     OR regexp_matches(error_message, '^(?:Backend \w+|ProcessGroup\w*(?: \w+)?) does not support \w+')
                                      -- a worker forked from a parent that had initialised CUDA (torch's `Cannot re-initialize CUDA
                                      -- in forked subprocess`, accelerate's `CUDA has been initialized before the `notebook_launcher`
                                      -- could create a forked subprocess`: a notebook launcher's or a fork strategy's start method):
