@@ -903,6 +903,13 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                                                      AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer'))))
                             OR (kind = 'python_exception' AND error_type = 'ValueError'
                                 AND regexp_matches(error_message, '\b(?:is|are) (?:not compatible|incompatible)\b'))
+                            -- Paddle's dtype type-promotion check (`TypeError: (InvalidType) Type promotion only support
+                            -- calculations between floating-point numbers and between complex and real numbers. But got
+                            -- different data type x: int64, y: int32.`): the installed build refuses an op on two dtypes,
+                            -- and a tensor's dtype is the program's, not the data's: every process running the same code on
+                            -- the same build meets it alike, whichever container the launcher reports (batch 98)
+                            OR (kind = 'python_exception' AND error_type = 'TypeError'
+                                AND regexp_matches(error_message, '^\(InvalidType\) Type promotion only supports? calculations between'))
                             -- Megatron's per-rank NaN/Inf check, raised by whichever rank's local value went non-finite
                             -- first (`Rank 3: found NaN in local grad norm in backwards pass. Device: 3, node: …`; the
                             -- rerun state machine's `Rank 15, node …, device 15, iteration -1: Unexpected result nan
