@@ -917,7 +917,16 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- calculation`): the detector names where the training's numbers diverged, not a faulty rank;
                             -- a model, precision or learning-rate cause every rank shares shows there alike (batch 95)
                             OR (kind = 'python_exception' AND error_type IN ('AssertionError', 'RuntimeError')
-                                AND regexp_matches(error_message, '(?i)\bfound (?:NaN|Inf) in local (?:grad norm|forward loss)\b|\bUnexpected result (?:nan|inf)\b')))
+                                AND regexp_matches(error_message, '(?i)\bfound (?:NaN|Inf) in local (?:grad norm|forward loss)\b|\bUnexpected result (?:nan|inf)\b'))
+                            -- activation checkpointing's own check that the recompute reproduced the forward
+                            -- (torch.utils.checkpoint's `CheckpointError: … Recomputed values for the following tensors have
+                            -- different metadata than during the forward pass`, `… A different number of tensors was saved
+                            -- during the original forward and recomputation`): the program's forward and its replay disagree
+                            -- (ZeRO-3's or FSDP's partitioned parameters seen empty by the recompute, a cache or a random
+                            -- branch the replay does not repeat), the same code and options on every rank; whichever
+                            -- rank's copy the paste shows, it names where the check fired, not a faulty rank (batch 99)
+                            OR (kind = 'python_exception' AND regexp_matches(error_type, '(?:^|\.)CheckpointError$')
+                                AND regexp_matches(error_message, '(?i)\bRecomputed values for the following tensors have different metadata\b|\bdifferent number of tensors was saved during the original forward and recomputation\b')))
     GROUP BY ALL
     UNION ALL
     SELECT job_key, incident, error_type FROM spawn_nodes_alike

@@ -135,6 +135,11 @@ NOT_YET_LATE: dict[str, str] = {
         "launch script's setting for every rank) is not a candidate line, so the error reads as any lone rank's NCCL "
         "failure; reading it as common mode needs the bootstrap wording parsed (a parser change) and a guard for one "
         "host lacking the interface while another host's ranks get past bootstrap (nccl-tests-219's shape)",
+    # batch 99
+    "Open-Sora-431-rank7-dataloader-worker-killed":
+        "rank 7 is right; its DataLoader worker's `killed by signal: Killed.` is charged to the rank as host-oom-kill "
+        "(docs/rules.md, rank-failure), the expectation names the rank's own RuntimeError (python-exception), as "
+        "Pai-Megatron-Patch-583 and DiffusionVideoEditing-4",
     # session 27: a cut traceback alone is a suspect (info), no culprit
     "RL2-14-hydra-rank0-tagged-traceback-only": CUT_TRACEBACK_ALONE,
     "WeatherGenerator-1119-srun-label-rank7-validation-traceback-cut": CUT_TRACEBACK_ALONE,
