@@ -866,7 +866,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- connect to client mesh master: host:port`, XRT's rendezvous): the launch's setup, which every
                   -- process shares; the spawn parent names whichever child it reaped first (batch 88);
                   -- or a worker forked after its parent initialised CUDA ("Cannot re-initialize CUDA in forked
-                  -- subprocess": every worker the launch forks inherits the parent's state; batch 92).
+                  -- subprocess": every worker the launch forks inherits the parent's state; batch 92);
+                  -- or a pydantic model of the run's settings refusing them (`N validation error(s) for …Config`: batch 101).
                   -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
                   -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
@@ -896,6 +897,13 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                                                      AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer'))))
                             OR (kind = 'python_exception' AND error_type = 'ValueError'
                                 AND regexp_matches(error_message, '\b(?:is|are) (?:not compatible|incompatible)\b'))
+                            -- a pydantic model of the run's settings refusing them (vLLM's `pydantic_core._pydantic_core.
+                            -- ValidationError: 1 validation error for ParallelConfig` with `Value error, Tensor parallel size (2)
+                            -- cannot be larger than the number of available GPUs (1)`; `… for ModelConfig`, `… for TorchLlmArgs`):
+                            -- the launch's configuration, which every process validates alike; a data model's refusal
+                            -- (`… for Sample`) is one rank's input and still names it (batch 101)
+                            OR (kind = 'python_exception' AND regexp_matches(error_type, '(?:^|\.)ValidationError$')
+                                AND regexp_matches(error_message, '^[0-9]+ validation errors? for \w*(?:Config|Args|Arguments|Settings)\b'))
                             -- Megatron's per-rank NaN/Inf check, raised by whichever rank's local value went non-finite
                             -- first (`Rank 3: found NaN in local grad norm in backwards pass. Device: 3, node: …`; the
                             -- rerun state machine's `Rank 15, node …, device 15, iteration -1: Unexpected result nan
