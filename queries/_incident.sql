@@ -868,7 +868,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- or a worker forked after its parent initialised CUDA ("Cannot re-initialize CUDA in forked
                   -- subprocess": every worker the launch forks inherits the parent's state; batch 92);
                   -- or a c10d backend refusing a collective it does not implement ("Backend gloo does not support
-                  -- alltoall": the backend the launch chose for every process; batch 102).
+                  -- alltoall": the backend the launch chose for every process; batch 102);
+                  -- or a pydantic model of the run's settings refusing them (`N validation error(s) for …Config`: batch 101).
                   -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
                   -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
@@ -910,6 +911,13 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- the same build meets it alike, whichever container the launcher reports (batch 98)
                             OR (kind = 'python_exception' AND error_type = 'TypeError'
                                 AND regexp_matches(error_message, '^\(InvalidType\) Type promotion only supports? calculations between'))
+                            -- a pydantic model of the run's settings refusing them (vLLM's `pydantic_core._pydantic_core.
+                            -- ValidationError: 1 validation error for ParallelConfig` with `Value error, Tensor parallel size (2)
+                            -- cannot be larger than the number of available GPUs (1)`; `… for ModelConfig`, `… for TorchLlmArgs`):
+                            -- the launch's configuration, which every process validates alike; a data model's refusal
+                            -- (`… for Sample`) is one rank's input and still names it (batch 101)
+                            OR (kind = 'python_exception' AND regexp_matches(error_type, '(?:^|\.)ValidationError$')
+                                AND regexp_matches(error_message, '^[0-9]+ validation errors? for \w*(?:Config|Args|Arguments|Settings)\b'))
                             -- Megatron's per-rank NaN/Inf check, raised by whichever rank's local value went non-finite
                             -- first (`Rank 3: found NaN in local grad norm in backwards pass. Device: 3, node: …`; the
                             -- rerun state machine's `Rank 15, node …, device 15, iteration -1: Unexpected result nan
