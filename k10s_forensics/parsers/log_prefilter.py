@@ -25,6 +25,7 @@ _EVENT_LITERALS = (
     r"Exception raised from (?:checkTimeout|ncclCommWatchdog) at ",
     # NCCL errors (WARN lines, PyTorch exceptions, "Last error:" payloads)
     r"NCCL WARN",
+    r"Bootstrap ?: ?no socket interface found",  # a "Last error:" payload (log_comm_lines._NO_SOCKET_INTERFACE)
     r"ncclRemoteError",
     r"ncclInternalError",
     r"ncclSystemError",
