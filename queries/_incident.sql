@@ -942,6 +942,16 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
     SELECT job_key, incident, error_type FROM ordinal_alike
     UNION ALL
     SELECT job_key, incident, error_type FROM staging_race
+    UNION ALL
+    -- NCCL's bootstrap that found no network interface to use (its `Last error:` payload `Bootstrap : no socket interface
+    -- found`, under whichever code the init call returned: ncclInternalError in NCCL 2.21, ncclInvalidUsage in 2.27): the
+    -- interface the launch names (NCCL_SOCKET_IFNAME) or the host's network setup, which every process of the launch
+    -- reads alike; not where a process of the job got past the bootstrap (`NCCL INFO Bootstrap : Using eth0:…`): then one
+    -- host lacks what the others have, and its processes are the odd ones (docs/rules.md, "Session 28: named controls")
+    SELECT i.job_key, i.incident, 'NCCL''s bootstrap found no socket interface' AS error_type
+    FROM k10s_incident_line i
+    WHERE i.role = 'own' AND i.kind = 'nccl_error_other' AND regexp_matches(i.line, 'Bootstrap ?: ?no socket interface found')
+      AND NOT EXISTS (SELECT 1 FROM k10s_log b WHERE b.job_key = i.job_key AND b.kind = 'nccl_bootstrap')
     )
     GROUP BY ALL
 ),

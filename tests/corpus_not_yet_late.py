@@ -114,14 +114,6 @@ NOT_YET_LATE: dict[str, str] = {
         "line the excerpt window cut (`Cannot re-initialize CUDA in forked subprocess`) and the thread",
     # batch 95
     # batch 97
-    "Megatron-Bridge-824-fp8-gb200-ranks28-9-float8-main-grad-control":
-        "rank 9's `AttributeError: 'Float8Tensor' object has no attribute 'main_grad'` is read as its own failure "
-        "(critical, python-exception): rank 28's traceback, interleaved with rank 9's in the same backward, is pasted "
-        "without its header and ends in a glued frame, and a rank's frames without a header are no event of that rank "
-        "(NeMo-14857's shape; Megatron-LM-1863 of this batch is frames alone and rightly names no one), so rank 9 looks "
-        "alone; with rank 28's `Traceback (most recent call last):` line in the paste the two read together and no one "
-        "is named. Reading a rank's first headless frame as a traceback in progress would be a parser change (one event "
-        "per rank's frames, kept out of the first failure so that frames alone still name no one)",
     # batch 96
     "pytorch-distributed-18-srun-spawn-process1-store-barrier-4-of-2-control":
         "one srun task's `-- Process 1 terminated with the following error:`, cut two frames into the child's traceback "

@@ -106,10 +106,14 @@ def test_a_srun_labelled_rank_s_traceback_names_its_rank(tmp_path):
     assert _named(tmp_path, text + "\n", nproc_per_node=4, world_size=8) == [("rank-failure", "python-exception", [3])]
 
 
-def test_a_rank_s_traceback_pasted_from_below_its_header_is_no_event():
-    """Cut at both ends, one rank's frames say it was unwinding an exception, and nothing more: the same shape is one
-    rank's sample of an error every rank hit (DeepSpeed-6737, a control), so they are no failure of that rank."""
-    assert _events("\n".join(" 3: " + line for line in FRAMES)) == []
+def test_a_rank_s_traceback_pasted_from_below_its_header_names_no_one(tmp_path):
+    """Cut at both ends, one rank's frames say it was unwinding an exception, and nothing more: its first frame starts
+    the rank's traceback as the cut-off header would (one start, docs/rules.md "Session 28: named controls"), and a
+    traceback cut before its exception alone is a suspect, no culprit (session 27): the same shape is one rank's sample
+    of an error every rank hit (DeepSpeed-6737, a control)."""
+    text = "\n".join(" 3: " + line for line in FRAMES)
+    assert _events(text) == [("python_traceback", "started", 3, None)]
+    assert _named(tmp_path, text + "\n", nproc_per_node=4, world_size=8) == []
 
 
 TB = "Traceback (most recent call last):\n  File \"train.py\", line 21, in <module>\n    main()\n"

@@ -189,9 +189,21 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
     if not events:
         norm = norm if norm is not None else normalize(text)
         ev = (_nccl_other(text) or _mpich_fatal(text) or _py_exception(norm.text, norm.rank is not None or norm.local_rank is not None)
-              or _logged_uncaught(norm.text))
+              or _logged_uncaught(norm.text) or _tagged_frame(text, norm))
         events = [ev] if ev else []
     return _finish(text, events, norm)
+
+
+#: a frame of torch's ``[rankN]:``-tagged traceback (``[rank28]:   File "…/schedules.py", line 471, in backward_step``)
+_TAGGED_FRAME = re.compile(r"\[rank\d{1,6}\]:\s{1,8}File \"[^\"]{1,400}\", line \d{1,7}, in ")
+
+
+def _tagged_frame(text: str, norm: Normalized) -> Event | None:
+    """A rank-tagged traceback frame: the rank is printing a traceback. Only the first of a traceback whose header was
+    cut off is kept (log_owners.Owners.ignored): it starts the rank's traceback as the header would have."""
+    if norm.rank is None or "File" not in text or not _TAGGED_FRAME.search(text):
+        return None
+    return {"kind": "python_traceback", "subkind": "started", "_frame": True}
 
 
 def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> list[Event]:

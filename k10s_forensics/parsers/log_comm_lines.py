@@ -197,6 +197,12 @@ def nccl_return(text: str) -> Event | None:
     return {"kind": "nccl_return", "subkind": _RESULT.get(code, f"code_{code}"), "error_message": f"{m.group(2)} -> {code}", **dev}
 
 
+#: NCCL's bootstrap that found no network interface to use (none matches NCCL_SOCKET_IFNAME, or the host has none but
+#: loopback): a ``Last error:`` payload under the error the init call returned (ncclInternalError in NCCL 2.21,
+#: ncclInvalidUsage in 2.27); log_lines merges it into that error (the SQL's common_mode reads it), alone it says nothing
+_NO_SOCKET_INTERFACE = re.compile(r"\bBootstrap ?: ?no socket interface found")
+
+
 def nccl_other(text: str) -> Event | None:
     if P.ASYNC_TEARDOWN.search(text):
         return {"kind": "nccl_error_other", "subkind": "async_error_teardown"}
@@ -205,6 +211,8 @@ def nccl_other(text: str) -> Event | None:
         m = P.NCCL_ERROR_NAME.search(text)
         name = m.group(1) if m else _NCCL_STRING_NAME[said.group(1)] if said else None
         return {"kind": "nccl_error_other", "subkind": name or ("nccl_warn" if "NCCL WARN" in text else "nccl_error")}
+    if _NO_SOCKET_INTERFACE.search(text):  # a "Last error:" payload: part of the error above it, or nothing (log_lines)
+        return {"kind": "nccl_error_other", "subkind": "nccl_error", "_payload": True}
     return None
 
 

@@ -133,8 +133,8 @@ class BodyAssembler(FailureTable):
             return
         if head.get("_prefix_rank") is not None:
             self._prefix_rank = (line_no, head["_prefix_rank"], head["ts"])
-        if self._absorb(line_no, head):
-            return
+        if self._absorb(line_no, head) or head.get("_payload"):
+            return  # a payload no error above it takes (a "Last error:" line of its own) says nothing alone
         self._annotate_reports(line_no, events)
         self._spawn_traceback(line_no, head)
         self._report_after_exit_code(line_no, head)

@@ -111,6 +111,7 @@ class Owners:
         self._c10d: dict[int | None, tuple[int, str]] = {}  # per printing rank: (line of its last c10d frame, the first one's call)
         self._loader: dict[int | None, int] = {}  # per printing rank: line of its last DataLoader queue frame
         self._mkdir: dict[int | None, int] = {}  # per printing rank: line of its last exist_ok=True mkdir source line
+        self._in_traceback: set[int | None] = set()  # printing ranks inside a traceback (its start seen, no exception yet)
 
     def header(self, line_no: int, norm: Normalized, api_ts: dt.datetime | None = None) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
@@ -210,6 +211,8 @@ class Owners:
     def ignored(self, line_no: int, norm: Normalized, head: Event) -> bool:
         """A line of a traceback Python reported as ignored (``IGNORED_HEADER`` above it, printed by the same
         process): its start and its exception are no events; the exception ends the report."""
+        if head.get("_frame") and norm.rank in self._in_traceback:
+            return True  # a frame of a traceback already started (its header or first frame seen): no event
         start = self._ignored.get(norm.rank)
         if start is None or head["kind"] not in ("python_exception", "python_traceback"):
             return False
@@ -243,6 +246,10 @@ class Owners:
             elif failed and ev.get("rank") not in failed:
                 ev["subkind"] = "teardown"
         head = events[0]
+        if head["kind"] == "python_traceback":  # a traceback starts (its header or first frame); its exception ends it
+            self._in_traceback.add(norm.rank)
+        elif head["kind"] in ("python_exception", "cuda_oom", "cuda_error", "nccl_error_other", "nccl_remote_error"):
+            self._in_traceback.discard(norm.rank)
         self.c10d_call(line_no, norm, head)
         self.loader_lost(line_no, norm, head)
         self.raced_mkdir(line_no, norm, head)

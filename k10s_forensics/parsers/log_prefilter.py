@@ -25,6 +25,7 @@ _EVENT_LITERALS = (
     r"Exception raised from (?:checkTimeout|ncclCommWatchdog) at ",
     # NCCL errors (WARN lines, PyTorch exceptions, "Last error:" payloads)
     r"NCCL WARN",
+    r"Bootstrap ?: ?no socket interface found",  # a "Last error:" payload (log_comm_lines._NO_SOCKET_INTERFACE)
     r"ncclRemoteError",
     r"ncclInternalError",
     r"ncclSystemError",
@@ -97,6 +98,7 @@ _EVENT_LITERALS = (
     r"\] Assertion [`']",
     # the class name's letter before it either case: OSError, BlockingIOError, EOFError, HTTPError (log_patterns.PY_EXCEPTION)
     r"[A-Za-z](?:Error|Exception|Interrupt)(?::|$)",
+    r"\[rank\d{1,6}\]:\s{1,8}File \"",  # a rank-tagged traceback frame: the first of one cut above its header starts it (log_classify)
     r"BdbQuit$",  # pdb's quit ending a traceback (a breakpoint left in, stdin closed): no message
     # the same behind mpirun's / horovodrun's tag of the write that followed (log_normalize: `RuntimeError[1,19]<stderr>:: …`)
     r"[A-Za-z](?:Error|Exception|Interrupt)\[[0-9,]{1,16}\]<std",
