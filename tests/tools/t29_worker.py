@@ -111,7 +111,6 @@ def main() -> None:
             pending.result()
             print(f"rank {ME} checkpoint of step {step - 1} written", flush=True)
             pending = None
-    ckpt_group = dist.new_group(backend="gloo") if FAULT == "async-isdir" else None  # DCP's own group: the saves run in a thread
         if FAULT == "async-isdir" and step == AT_STEP:
             import torch.distributed.checkpoint as dcp
 
