@@ -15,7 +15,7 @@ before the set was analysed).
 * The ``@record`` ``ExceptionGroup`` of rank 1 with the ``[rankN]:`` tags taken off (rank 1 by node 0's table).
 
 As first analysed (before any change): 11 of 16 right, none naming a wrong rank. The events alone named rank 3 only
-``never-joined`` (2.14.1) or no one (2.13.0): the records were not read. Now (parsers/log_json.py) a worker's
+no one in either version: the records were not read. Now (parsers/log_json.py) a worker's
 ``FAILED`` record is its failure-table entry or its exception, with its global rank: both name rank 3 ``segfault``.
 Left (NOT_YET, strict xfail): the ``host:rank:`` prefix without torch's tags is read as no prefix (a ``word:N:`` in
 front of a line is too common a shape to be a rank on its own), so the workers-only cuts name no one; 2.13.0's
