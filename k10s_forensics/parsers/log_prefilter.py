@@ -48,6 +48,7 @@ _EVENT_LITERALS = (
     r"\(pid: ",
     r"(?:^|\s)exitcode\s*: ?-?\d+\s*$",  # a failure-table entry's status without its pid (real incidents batch 69)
     r"closing signal SIG",
+    r"torchelastic\.worker\.status\.FAILED",  # the agent's event record of a failed worker (--event-log-handler console)
     r"forcefully exiting via",
     r"Worker group FAILED",
     r"Reaping worker_(?:pid|id)=",

@@ -54,6 +54,7 @@ import torch_scenarios25
 import torch_scenarios26
 import torch_scenarios27
 import torch_scenarios28
+import torch_scenarios29
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -149,6 +150,7 @@ SCENARIOS = [
     *torch_scenarios26.scenarios(S),  # the twenty-sixth: pipelining, a global-rank prefix template, SIGTRAP, a stale store port, a bad gloo interface (held out)
     *torch_scenarios27.scenarios(S),  # the twenty-seventh: users' launchers (elastic_launch, run.main), scale-down, exit hang, mixed versions (held out)
     *torch_scenarios28.scenarios(S),  # the twenty-eighth: heterogeneous local world sizes, a mid-collective SIGKILL, start-up controls (held out)
+    *torch_scenarios29.scenarios(S),  # the twenty-ninth: --monitor-interval, event log, prefix flag, numa binding, async_save, monitored barrier (held out)
 ]
 
 
