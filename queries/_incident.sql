@@ -869,17 +869,28 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- subprocess": every worker the launch forks inherits the parent's state; batch 92);
                   -- or a c10d backend refusing a collective it does not implement ("Backend gloo does not support
                   -- alltoall": the backend the launch chose for every process; batch 102);
-                  -- or a pydantic model of the run's settings refusing them (`N validation error(s) for …Config`: batch 101).
+                  -- or a pydantic model of the run's settings refusing them (`N validation error(s) for …Config`: batch 101);
+                  -- or NCCL's communicator failing on a CUDA call NCCL made that the driver refused as an invalid
+                  -- argument, as torch reports it (`ncclUnhandledCudaError: Call to CUDA function failed.` / `Last error:`
+                  -- / `Cuda failure 1 'invalid argument'`): NCCL's transport setup (NVLS, P2P, cuMem) on this platform,
+                  -- which every member builds alike (batch 103). NCCL's own `NCCL WARN Cuda failure` line is not this
+                  -- reading: with the peers' error returns beside it, nccl_several and a peer's remote error place it.
                   -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
                   -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
     SELECT job_key, incident, min(error_type) AS error_type FROM (
-    SELECT job_key, incident, min(CASE WHEN kind = 'nccl_error_other' THEN subkind ELSE error_type END) AS error_type
+    SELECT job_key, incident, min(CASE WHEN kind = 'nccl_error_other' THEN subkind
+                                       WHEN kind = 'cuda_error' THEN 'NCCL''s CUDA call refused: invalid argument'
+                                       ELSE error_type END) AS error_type
     FROM (SELECT *, EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
                             AND p.kind = 'python_exception' AND p.op_type IS NOT NULL) AS parsed_past
           FROM k10s_incident_line i) i
     WHERE role = 'own' AND ((error_type = 'argparse usage error' AND NOT parsed_past) OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
                             OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage')
+                            -- torch's report of NCCL's failed CUDA call, refused as an invalid argument (batch 103): the
+                            -- platform's setup of the communicator, every member's; not NCCL's own WARN line (see above)
+                            OR (kind = 'cuda_error' AND line NOT LIKE '%NCCL WARN%'
+                                AND regexp_matches(line, 'Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]'))
                             OR (kind = 'python_exception' AND error_type = 'XLA mesh master unreachable')
                             OR (error_type IN ('AssertionError', 'RuntimeError')
                                 AND (regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')
