@@ -899,6 +899,11 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                                      -- not support scatter`): the backend the launch chose for every process, which every rank
                                      -- calling that collective meets alike (batch 102)
                                      OR regexp_matches(error_message, '^(?:Backend \w+|ProcessGroup\w*(?: \w+)?) does not support \w+')
+                                     -- a launcher's rank variables contradicting Open MPI's in one process (DeepSpeed's
+                                     -- `LOCAL_RANK (0) != OMPI_COMM_WORLD_LOCAL_RANK (1), not sure how to proceed as we're seeing
+                                     -- conflicting local rank info`): the launch set the environment of every process, and each
+                                     -- whose two values differ fails alike (Azure ML's MPI under Lightning; batch 104)
+                                     OR regexp_matches(error_message, '^(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_SIZE) \(\d+\) != OMPI_COMM_WORLD_(?:LOCAL_RANK|RANK|SIZE|LOCAL_SIZE) \(\d+\)')
                                      -- a worker forked from a parent that had initialised CUDA (torch's `Cannot re-initialize CUDA
                                      -- in forked subprocess`, accelerate's `CUDA has been initialized before the `notebook_launcher`
                                      -- could create a forked subprocess`: a notebook launcher's or a fork strategy's start method):

@@ -126,6 +126,25 @@ NOT_YET_LATE: dict[str, str] = {
         "rank 7 is right; its DataLoader worker's `killed by signal: Killed.` is charged to the rank as host-oom-kill "
         "(docs/rules.md, rank-failure), the expectation names the rank's own RuntimeError (python-exception), as "
         "Pai-Megatron-Patch-583 and DiffusionVideoEditing-4",
+
+    "open-r1-multimodal-7-rank0-bootstrap-no-socket-interface-eth0-control":
+        "rank 0's lone `DistBackendError … internal error` with `ncclInternalError` names rank 0 (nccl-error); its `Last "
+        "error: Bootstrap : no socket interface found` (NCCL_SOCKET_IFNAME naming an interface the host lacks, the "
+        "launch script's setting for every rank) is not a candidate line, so the error reads as any lone rank's NCCL "
+        "failure; reading it as common mode needs the bootstrap wording parsed (a parser change) and a guard for one "
+        "host lacking the interface while another host's ranks get past bootstrap (nccl-tests-219's shape)",
+    # batch 104
+    "sagemaker-examples-2029-smddp-tf2-rank9-get-world-size-attributeerror-control":
+        "the paste is one rank-tagged exception line, `[1,9]<stdout>: AttributeError: module "
+        "'smdistributed.dataparallel.tensorflow' has no attribute 'get_world_size'`, read as rank 9's python-exception; "
+        "that the installed library lacks the function for every rank is AWS's reading in the thread. A lone rank's "
+        "`AttributeError: module '…' has no attribute '…'` is a culprit in the corpus (nanoGPT-545's rank 0, whose "
+        "`module 'wandb' has no attribute 'init'` only the logging rank meets), so the wording alone cannot be common mode",
+    "modded-nanogpt-15-lambda-8xh100-torchrun-local-rank0-no-error-file-nccl-control":
+        "torchrun's `('local_rank %s FAILED with no error file …', 0)` and its `ChildFailedError` header, cut before the "
+        "table's entries, name local rank 0 (warning, exit-unknown); the thread lays the failure on the NCCL build every "
+        "process of the 8xH100 node shares. The same lines name a culprit in NeMo-12203 (its rank 0's own traceback in the "
+        "thread), so nothing in the excerpt tells them apart",
     # session 27: a cut traceback alone is a suspect (info), no culprit
     "RL2-14-hydra-rank0-tagged-traceback-only": CUT_TRACEBACK_ALONE,
     "WeatherGenerator-1119-srun-label-rank7-validation-traceback-cut": CUT_TRACEBACK_ALONE,
