@@ -113,6 +113,19 @@ NOT_YET_LATE: dict[str, str] = {
         "spawn culprits so); that it is the fork-after-CUDA-init error every forked worker of the notebook launcher raises is the "
         "line the excerpt window cut (`Cannot re-initialize CUDA in forked subprocess`) and the thread",
     # batch 95
+    # batch 109
+    "datasets-8201-webdataset-rank9-empty-tar-list-fewer-shards-than-ranks-control":
+        "rank 9's lone rank-tagged traceback with its exception line (`IndexError: list index out of range` at "
+        "`tar_paths[0]`) is the shape the corpus holds as that rank's own failure (milabench-367's lone FileNotFoundError, "
+        "python-exception); that every rank past the tar-file count fails alike is said only by the fix PR "
+        "(huggingface/datasets#8203), and nothing in the log tells a start-up IndexError every rank past a count meets from "
+        "one rank's own: un-naming it would un-name that culprit shape",
+    "webdataset-142-rank18-of-32-corrupted-tar-shard-readerror":
+        "rank right only with webdataset's exception metadata read: the ReadError's `'__rank__': '(18, 32)'` (rank, world "
+        "size), wrapped onto the line after the exception, is no rank prefix or torch/NCCL wording "
+        "(log_rank_mentions.named_ranks); reading it needs the wording taught to named_ranks and a line naming a rank in "
+        "it charged to that rank (queries/_views.sql), a parser change; today the exception is a rank-failure warning "
+        "with the cause right and no rank",
     # batch 97
     # batch 96
     "pytorch-distributed-18-srun-spawn-process1-store-barrier-4-of-2-control":
