@@ -869,7 +869,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- subprocess": every worker the launch forks inherits the parent's state; batch 92);
                   -- or a c10d backend refusing a collective it does not implement ("Backend gloo does not support
                   -- alltoall": the backend the launch chose for every process; batch 102);
-                  -- or a pydantic model of the run's settings refusing them (`N validation error(s) for …Config`: batch 101).
+                  -- or a pydantic model of the run's settings refusing them (`N validation error(s) for …Config`: batch 101);
+                  -- or vLLM's custom all-reduce refusing its CUDA call's arguments ('invalid argument': batch 107).
                   -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
                   -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
@@ -926,6 +927,13 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- a model, precision or learning-rate cause every rank shares shows there alike (batch 95)
                             OR (kind = 'python_exception' AND error_type IN ('AssertionError', 'RuntimeError')
                                 AND regexp_matches(error_message, '(?i)\bfound (?:NaN|Inf) in local (?:grad norm|forward loss)\b|\bUnexpected result (?:nan|inf)\b'))
+                            -- vLLM's custom all-reduce refusing its own CUDA call's arguments (`Failed: Cuda error
+                            -- /workspace/csrc/custom_all_reduce.cuh:164 'invalid argument'`, printed by its CUDACHECK, no
+                            -- rank): the kernel's IPC buffers and graph addresses are registered alike by every worker of
+                            -- the tensor-parallel group, so the launch's configuration (the platform's peer access, a
+                            -- quantized model's graph capture) refuses them all; the executor names whichever worker it saw
+                            -- exit first (batch 107). Another message (an illegal address) is the printing GPU's own
+                            OR (kind = 'cuda_error' AND regexp_matches(error_message, '^invalid argument \(custom_all_reduce\.cuh:[0-9]+\)$'))
                             -- activation checkpointing's own check that the recompute reproduced the forward
                             -- (torch.utils.checkpoint's `CheckpointError: … Recomputed values for the following tensors have
                             -- different metadata than during the forward pass`, `… A different number of tensors was saved
