@@ -40,6 +40,8 @@ DIED = ("(EngineCore pid=3677484) ERROR 09-10 09:37:41 [multiproc_executor.py:31
     ("Failed: Cuda error /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:310 'invalid argument'",
      "invalid argument (custom_all_reduce.cuh:310)", "other"),
     ("Failed: Cuda error custom_all_reduce.cuh:455 'invalid argument'", "invalid argument (custom_all_reduce.cuh:455)", "other"),
+    ("Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:164 ‘invalid argument’",  # an editor's curly quotes
+     "invalid argument (custom_all_reduce.cuh:164)", "other"),
     ("(Worker_TP1 pid=9) Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:368 'an illegal memory access was encountered'",
      "an illegal memory access was encountered (custom_all_reduce.cuh:368)", None),
 ])
