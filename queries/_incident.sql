@@ -874,7 +874,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- argument, as torch reports it (`ncclUnhandledCudaError: Call to CUDA function failed.` / `Last error:`
                   -- / `Cuda failure 1 'invalid argument'`): NCCL's transport setup (NVLS, P2P, cuMem) on this platform,
                   -- which every member builds alike (batch 103). NCCL's own `NCCL WARN Cuda failure` line is not this
-                  -- reading: with the peers' error returns beside it, nccl_several and a peer's remote error place it.
+                  -- reading: with the peers' error returns beside it, nccl_several and a peer's remote error place it;
+                  -- or vLLM's custom all-reduce refusing its CUDA call's arguments ('invalid argument': batch 107).
                   -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
                   -- code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
@@ -942,6 +943,13 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- a model, precision or learning-rate cause every rank shares shows there alike (batch 95)
                             OR (kind = 'python_exception' AND error_type IN ('AssertionError', 'RuntimeError')
                                 AND regexp_matches(error_message, '(?i)\bfound (?:NaN|Inf) in local (?:grad norm|forward loss)\b|\bUnexpected result (?:nan|inf)\b'))
+                            -- vLLM's custom all-reduce refusing its own CUDA call's arguments (`Failed: Cuda error
+                            -- /workspace/csrc/custom_all_reduce.cuh:164 'invalid argument'`, printed by its CUDACHECK, no
+                            -- rank): the kernel's IPC buffers and graph addresses are registered alike by every worker of
+                            -- the tensor-parallel group, so the launch's configuration (the platform's peer access, a
+                            -- quantized model's graph capture) refuses them all; the executor names whichever worker it saw
+                            -- exit first (batch 107). Another message (an illegal address) is the printing GPU's own
+                            OR (kind = 'cuda_error' AND regexp_matches(error_message, '^invalid argument \(custom_all_reduce\.cuh:[0-9]+\)$'))
                             -- activation checkpointing's own check that the recompute reproduced the forward
                             -- (torch.utils.checkpoint's `CheckpointError: … Recomputed values for the following tensors have
                             -- different metadata than during the forward pass`, `… A different number of tensors was saved

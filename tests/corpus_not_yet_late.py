@@ -140,12 +140,6 @@ NOT_YET_LATE: dict[str, str] = {
         "(docs/rules.md, rank-failure), the expectation names the rank's own RuntimeError (python-exception), as "
         "Pai-Megatron-Patch-583 and DiffusionVideoEditing-4",
 
-    "open-r1-multimodal-7-rank0-bootstrap-no-socket-interface-eth0-control":
-        "rank 0's lone `DistBackendError … internal error` with `ncclInternalError` names rank 0 (nccl-error); its `Last "
-        "error: Bootstrap : no socket interface found` (NCCL_SOCKET_IFNAME naming an interface the host lacks, the "
-        "launch script's setting for every rank) is not a candidate line, so the error reads as any lone rank's NCCL "
-        "failure; reading it as common mode needs the bootstrap wording parsed (a parser change) and a guard for one "
-        "host lacking the interface while another host's ranks get past bootstrap (nccl-tests-219's shape)",
     # batch 104
     "sagemaker-examples-2029-smddp-tf2-rank9-get-world-size-attributeerror-control":
         "the paste is one rank-tagged exception line, `[1,9]<stdout>: AttributeError: module "

@@ -15,6 +15,7 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_absl import absl_signal
+from k10s_forensics.parsers.log_cuda_calls import cuda_kind, extension_check, sycl_call, transport_call
 from k10s_forensics.parsers.log_gfortran import gfortran_signal
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS, launcher_report
 from k10s_forensics.parsers.log_ompi import aborts_counted, mpi_abort
@@ -49,13 +50,6 @@ def _int(value: str | None) -> int | None:
         return None
 
 
-def _cuda_kind(message: str) -> str:
-    for name, rx in P.CUDA_KINDS:
-        if rx.search(message):
-            return name
-    return "other"
-
-
 def cuda_error(text: str) -> Event | None:
     """``CUDA error: <message>`` (Python, c10 or the watchdog), the runtime's error name
     (``cudaErrorECCUncorrectable: <message>``), NCCL's ``Cuda failure N 'message'`` and a kernel's own
@@ -71,32 +65,11 @@ def cuda_error(text: str) -> Event | None:
     if message is None:
         n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text else None
         if n is None:
-            return _sycl_call(text) or _transport_call(text)
+            return extension_check(text) or sycl_call(text) or transport_call(text)
         message = n.group(2)
     if "out of memory" in message:
         return None
-    return {"kind": "cuda_error", "subkind": _cuda_kind(message), "error_type": "CUDA error", "error_message": message[:300]}
-
-
-def _sycl_call(text: str) -> Event | None:
-    """A SYCL runtime's (AdaptiveCpp's) failed HIP or CUDA call, which its error report then ends the process for:
-    the printing process's own CUDA error (a HIP one is the same failure on AMD GPUs)."""
-    m = P.SYCL_RUNTIME_CALL.search(text) if "(error code = " in text else None
-    if m is None:
-        return None
-    message = f"{m.group(1)}() failed (error code = {m.group(2)}:{m.group(3)})"
-    return {"kind": "cuda_error", "subkind": "sycl_call", "error_type": f"{m.group(2)} error", "error_message": message[:300]}
-
-
-def _transport_call(text: str) -> Event | None:
-    """A communication library's (UCX's, UCC's) own CUDA call that failed: the printing process's CUDA error, but a
-    weak one (``transport_call``: the library reports the call, not how the process ended; a later fatal signal of the
-    same rank stays its cause: queries/_incident.sql)."""
-    m = P.TRANSPORT_CUDA_CALL.search(text) if "ERROR" in text and "UC" in text else None
-    if m is None or "out of memory" in m.group(2):
-        return None
-    message = f"{m.group(1)} failed: {m.group(2)}"
-    return {"kind": "cuda_error", "subkind": "transport_call", "error_type": "CUDA error", "error_message": message[:300]}
+    return {"kind": "cuda_error", "subkind": cuda_kind(message), "error_type": "CUDA error", "error_message": message[:300]}
 
 
 def srun_tasks(text: str) -> list[Event]:

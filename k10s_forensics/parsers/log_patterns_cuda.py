@@ -30,6 +30,11 @@ CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|
 #: cudaErrorECCUncorrectable: uncorrectable ECC error encountered``; Kokkos' ``cudaSetDevice(…) error( cudaErrorDevicesUnavailable): …``
 CUDA_ERROR_NAME = re.compile(r"\bcudaError[A-Z]\w{1,60}\)?: ([^\n]{1,300}?)\s*$")
 NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?['\u2018]([^'\u2019\n]{1,200})['\u2019]")
+#: A CUDA extension's own check of a runtime call (vLLM's ``CUDACHECK`` in csrc/custom_all_reduce.cuh: ``Failed: Cuda error
+#: /workspace/csrc/custom_all_reduce.cuh:164 'invalid argument'``), printed by the process whose call failed, without a
+#: rank: group 1 the source file's name, group 2 its line, group 3 the runtime's message
+EXTENSION_CUDA_CHECK = re.compile(
+    r"\bFailed: Cuda error (?:[^\s'\u2018\n]{0,300}/)?([^\s/'\u2018\n]{1,120}):(\d{1,6}) ['\u2018]([^'\u2019\n]{1,200})['\u2019]")
 #: A communication library's report of a CUDA call of its own that failed, with the driver's or runtime's reason:
 #: UCX's ``cuda_ipc_md.c:62  UCX  ERROR cuCtxGetDevice(&cu_device) is failed. ret:invalid device context`` (UCX 1.x),
 #: ``UCX  ERROR cuMemGetAddressRange(&base, &size, addr) failed: invalid argument`` (later releases), ``… failed with 700``

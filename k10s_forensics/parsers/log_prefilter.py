@@ -93,6 +93,7 @@ _EVENT_LITERALS = (
     r"CUDA error: ",
     r"cudaError[A-Z]",
     r"Cuda failure ",
+    r"Failed: Cuda error ",  # a CUDA extension's own check (log_patterns_cuda.EXTENSION_CUDA_CHECK)
     r"\(\) failed \(error code = (?:HIP|CUDA):",
     r"UC[XC]\s+ERROR\s+cu",
     # a kernel's own assertion (log_patterns_cuda.CUDA_KERNEL_ASSERT): `...Kernel.cu:144: ...: block: [..], thread: [..] Assertion `

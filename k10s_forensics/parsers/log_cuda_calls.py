@@ -1,0 +1,53 @@
+"""CUDA errors reported by something other than torch's own ``CUDA error: …`` wording (``log_failures.cuda_error``
+reads that and NCCL's ``Cuda failure``): a CUDA extension's own check of a runtime call (vLLM's ``CUDACHECK``), a SYCL
+runtime's failed HIP or CUDA call, a communication library's (UCX's, UCC's) failed CUDA call; and the category of a
+CUDA error's message (``cuda_kind``). Same event dict shape as ``log_failures``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from k10s_forensics.parsers import log_patterns as P
+
+Event = dict[str, Any]
+
+
+def cuda_kind(message: str) -> str:
+    for name, rx in P.CUDA_KINDS:
+        if rx.search(message):
+            return name
+    return "other"
+
+
+def extension_check(text: str) -> Event | None:
+    """A CUDA extension's own check of a runtime call that failed (vLLM's ``Failed: Cuda error
+    /workspace/csrc/custom_all_reduce.cuh:164 'invalid argument'``): the printing process's CUDA error, its message
+    followed by the source file and line that checked it (the custom all-reduce's refusal reads as every worker's:
+    queries/_incident.sql, ``common_mode``)."""
+    m = P.EXTENSION_CUDA_CHECK.search(text) if "Failed: Cuda error " in text else None
+    if m is None or "out of memory" in m.group(3):
+        return None
+    message = f"{m.group(3)} ({m.group(1)}:{m.group(2)})"
+    return {"kind": "cuda_error", "subkind": cuda_kind(m.group(3)), "error_type": "CUDA error", "error_message": message[:300]}
+
+
+def sycl_call(text: str) -> Event | None:
+    """A SYCL runtime's (AdaptiveCpp's) failed HIP or CUDA call, which its error report then ends the process for:
+    the printing process's own CUDA error (a HIP one is the same failure on AMD GPUs)."""
+    m = P.SYCL_RUNTIME_CALL.search(text) if "(error code = " in text else None
+    if m is None:
+        return None
+    message = f"{m.group(1)}() failed (error code = {m.group(2)}:{m.group(3)})"
+    return {"kind": "cuda_error", "subkind": "sycl_call", "error_type": f"{m.group(2)} error", "error_message": message[:300]}
+
+
+def transport_call(text: str) -> Event | None:
+    """A communication library's (UCX's, UCC's) own CUDA call that failed: the printing process's CUDA error, but a
+    weak one (``transport_call``: the library reports the call, not how the process ended; a later fatal signal of the
+    same rank stays its cause: queries/_incident.sql)."""
+    m = P.TRANSPORT_CUDA_CALL.search(text) if "ERROR" in text and "UC" in text else None
+    if m is None or "out of memory" in m.group(2):
+        return None
+    message = f"{m.group(1)} failed: {m.group(2)}"
+    return {"kind": "cuda_error", "subkind": "transport_call", "error_type": "CUDA error", "error_message": message[:300]}
