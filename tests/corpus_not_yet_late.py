@@ -139,7 +139,6 @@ NOT_YET_LATE: dict[str, str] = {
         "rank 7 is right; its DataLoader worker's `killed by signal: Killed.` is charged to the rank as host-oom-kill "
         "(docs/rules.md, rank-failure), the expectation names the rank's own RuntimeError (python-exception), as "
         "Pai-Megatron-Patch-583 and DiffusionVideoEditing-4",
-
     # batch 104
     "sagemaker-examples-2029-smddp-tf2-rank9-get-world-size-attributeerror-control":
         "the paste is one rank-tagged exception line, `[1,9]<stdout>: AttributeError: module "
