@@ -183,7 +183,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
         name = f"agent{i}"
         agents.append(Agent(name, cmd, _worker_env(sc, name, str(marks))))
         time.sleep(sc["gap_s"])
-    deadline = time.time() + RUN_LIMIT_S * max(1, len(cmds) - 1)
+    deadline = time.time() + sc.get("limit_s", RUN_LIMIT_S) * max(1, len(cmds) - 1)  # ``limit_s``: a slow-starting launcher
     if sc["kill_node"] or sc["preempt_s"]:
         while len(list(marks.glob("group-*"))) < len(cmds) and time.time() < deadline:
             time.sleep(0.2)

@@ -2,7 +2,8 @@
 flags the fourth, fifth and nineteenth sets lack. ``accelerate launch --multi_gpu`` as two machines (``--num_machines 2
 --machine_rank i --main_process_ip``) with a segfault on node 1; ``accelerate launch --use_deepspeed`` on CPU (accelerate
 falls back to MULTI_CPU there) with one rank SIGKILLed; DeepSpeed's runner with a ``--hostfile`` of ``localhost slots=4``
-and ``--include localhost:1,2,3`` / ``--exclude localhost:3``, ``--no_local_rank`` (a rank's KeyError; a rank that never
+and ``--include localhost:1,2,3`` / ``--exclude localhost:3``, ``--no_ssh --node_rank 0`` (a hostfile makes it check ssh
+to each host first, even localhost: a pod has no sshd), ``--no_local_rank`` (a rank's KeyError; a rank that never
 joins); Lightning's ``Trainer(strategy="ddp", accelerator="cpu", num_nodes=2)`` under torchrun (its TorchElastic
 environment: a KeyError on node 1) and under its own launcher (a segfault in the child it started for local rank 1); Ray
 Train's ``TorchTrainer`` with ``ScalingConfig(num_workers=4)`` (a worker raising, a worker SIGKILLed).
@@ -27,6 +28,7 @@ HERE = Path(__file__).resolve().parent
 WORKER = str(HERE / "t30_worker.py")
 LAUNCHERS = ("t30accel", "t30ds", "t30lightning", "t30ltrun", "t30ray")
 _HOSTFILE = "k10s-t30-hostfile-"
+_MADE: list[Path] = []  # this process's hostfiles (another recorder may be running beside it)
 
 
 def scenarios(S) -> list[dict]:
@@ -45,9 +47,11 @@ def scenarios(S) -> list[dict]:
         S("t30-lightning-trun-2x2-keyerror-rank2", launcher="t30ltrun", fault="exception", rank=2, cause="python-exception",
           env=slow),
         S("t30-lightning-own-2x2-segfault-rank1", launcher="t30lightning", fault="segfault", rank=1, cause="segfault", env=slow),
-        S("t30-ray-4w-keyerror-rank3", launcher="t30ray", fault="exception", rank=3, cause="python-exception", nproc=4,
-          agents=1),
-        S("t30-ray-4w-sigkill-rank2", launcher="t30ray", fault="sigkill", rank=2, cause="host-oom-kill", nproc=4, agents=1),
+        # a local Ray takes a minute to start its 4 workers on this machine's 2 loaded cores: 300 s, not 90
+        {**S("t30-ray-4w-keyerror-rank3", launcher="t30ray", fault="exception", rank=3, cause="python-exception", nproc=4,
+             agents=1), "limit_s": 300},
+        {**S("t30-ray-4w-sigkill-rank2", launcher="t30ray", fault="sigkill", rank=2, cause="host-oom-kill", nproc=4,
+             agents=1), "limit_s": 300},
         # controls: no rank may be named
         {**S("t30-accel-fsdp-2x2-common-mode-no-device", launcher="t30accel", culprits=[], env=short), "plugin": "--use_fsdp"},
         S("t30-lightning-trun-2x2-clean-warnings", launcher="t30ltrun", culprits=[], env={**slow, "K10S_WARN": "1"}),
@@ -62,7 +66,9 @@ def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
     if sc["launcher"] == "t30ds":
         hostfile = Path(tempfile.gettempdir()) / f"{_HOSTFILE}{port}"
         hostfile.write_text("localhost slots=4\n", encoding="utf-8")
-        return [[str(t4.BIN / "deepspeed"), "--hostfile", str(hostfile), *sc["select"], "--no_local_rank", "--master_addr",
+        _MADE.append(hostfile)
+        return [[str(t4.BIN / "deepspeed"), "--hostfile", str(hostfile), *sc["select"], "--no_ssh", "--node_rank", "0", "--no_local_rank",
+                 "--master_addr",
                  "127.0.0.1", "--master_port", port, WORKER, "deepspeed"]]
     if sc["launcher"] == "t30ltrun":
         rdzv = ["--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", sc["name"], "--rdzv-conf",
@@ -84,8 +90,8 @@ def public(part: str) -> str:
 
 
 def cleanup() -> None:
-    for f in Path(tempfile.gettempdir()).glob(f"{_HOSTFILE}*"):
-        f.unlink(missing_ok=True)
+    while _MADE:
+        _MADE.pop().unlink(missing_ok=True)
 
 
 __all__ = ["LAUNCHERS", "cleanup", "commands", "public", "scenarios"]
