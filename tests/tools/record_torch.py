@@ -55,6 +55,7 @@ import torch_scenarios26
 import torch_scenarios27
 import torch_scenarios28
 import torch_scenarios29
+import torch_scenarios30
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -151,6 +152,7 @@ SCENARIOS = [
     *torch_scenarios27.scenarios(S),  # the twenty-seventh: users' launchers (elastic_launch, run.main), scale-down, exit hang, mixed versions (held out)
     *torch_scenarios28.scenarios(S),  # the twenty-eighth: heterogeneous local world sizes, a mid-collective SIGKILL, start-up controls (held out)
     *torch_scenarios29.scenarios(S),  # the twenty-ninth: --monitor-interval, event log, prefix flag, numa binding, async_save, monitored barrier (held out)
+    *torch_scenarios30.scenarios(S),  # the thirtieth: today's wrappers: accelerate machine ranks and plugins, DeepSpeed hostfile slots, Lightning under torchrun, Ray Train 4 workers (held out)
 ]
 
 
@@ -181,7 +183,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
         name = f"agent{i}"
         agents.append(Agent(name, cmd, _worker_env(sc, name, str(marks))))
         time.sleep(sc["gap_s"])
-    deadline = time.time() + RUN_LIMIT_S * max(1, len(cmds) - 1)
+    deadline = time.time() + sc.get("limit_s", RUN_LIMIT_S) * max(1, len(cmds) - 1)  # ``limit_s``: a slow-starting launcher
     if sc["kill_node"] or sc["preempt_s"]:
         while len(list(marks.glob("group-*"))) < len(cmds) and time.time() < deadline:
             time.sleep(0.2)
