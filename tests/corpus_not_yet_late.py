@@ -121,12 +121,6 @@ NOT_YET_LATE: dict[str, str] = {
         "its process's own (contrastBoundary-22, spIsoNet-3, RVT-40), read python-exception for process 1; that every "
         "process timed out alike in a store barrier of four workers for a world of 2 (`srun -n2` x `mp.spawn` of two) is "
         "the issue's title and the launch command, which no reading ties to the cut traceback",
-    "open-r1-multimodal-7-rank0-bootstrap-no-socket-interface-eth0-control":
-        "rank 0's lone `DistBackendError … internal error` with `ncclInternalError` names rank 0 (nccl-error); its `Last "
-        "error: Bootstrap : no socket interface found` (NCCL_SOCKET_IFNAME naming an interface the host lacks, the "
-        "launch script's setting for every rank) is not a candidate line, so the error reads as any lone rank's NCCL "
-        "failure; reading it as common mode needs the bootstrap wording parsed (a parser change) and a guard for one "
-        "host lacking the interface while another host's ranks get past bootstrap (nccl-tests-219's shape)",
     # batch 99
     "Open-Sora-431-rank7-dataloader-worker-killed":
         "rank 7 is right; its DataLoader worker's `killed by signal: Killed.` is charged to the rank as host-oom-kill "
