@@ -151,6 +151,20 @@ NOT_YET_LATE: dict[str, str] = {
         "table's entries, name local rank 0 (warning, exit-unknown); the thread lays the failure on the NCCL build every "
         "process of the 8xH100 node shares. The same lines name a culprit in NeMo-12203 (its rank 0's own traceback in the "
         "thread), so nothing in the excerpt tells them apart",
+
+    # batch 108
+    "axolotl-2684-tokenizing-rank1-store-socket-timeout-rank0-busy":
+        "one waiting rank's report alone (rank 1's c10d store socket `timed out after 1800000ms`, then its traceback cut "
+        "before its exception): its silent peer, the main process still tokenising under main-process-first, shows only "
+        "through the untagged `Tokenizing Prompts` bar glued to rank 1's first line, and the job's size is not in the "
+        "log; batch 74's sd-scripts-971 shape: naming rank 0 from a bar would name the peer of any lone waiter whose "
+        "training bar another process prints",
+    "LlamaFactory-1196-main-process-first-rank6-nccluniqueid-from-rank0":
+        "rank 6's lone `[6] is setting up NCCL communicator and retrieving ncclUniqueId from [0] … store->get('0') got "
+        "error: Socket Timeout` inside `main_process_first` names rank 0 only in its waiter's message; the corpus holds "
+        "the same wording, a lone rank waiting for rank 0's ncclUniqueId, as a culprit (ArcticTraining-233) and as "
+        "controls (pytorch-82091, LlamaFactory-2470): telling them apart needs the frames' `main_process_first` (rank 0 "
+        "works alone while the others wait) read, and on a multi-node job the late process is any node's local main",
     # session 27: a cut traceback alone is a suspect (info), no culprit
     "RL2-14-hydra-rank0-tagged-traceback-only": CUT_TRACEBACK_ALONE,
     "WeatherGenerator-1119-srun-label-rank7-validation-traceback-cut": CUT_TRACEBACK_ALONE,
