@@ -151,7 +151,6 @@ NOT_YET_LATE: dict[str, str] = {
         "table's entries, name local rank 0 (warning, exit-unknown); the thread lays the failure on the NCCL build every "
         "process of the 8xH100 node shares. The same lines name a culprit in NeMo-12203 (its rank 0's own traceback in the "
         "thread), so nothing in the excerpt tells them apart",
-
     # batch 108
     "axolotl-2684-tokenizing-rank1-store-socket-timeout-rank0-busy":
         "one waiting rank's report alone (rank 1's c10d store socket `timed out after 1800000ms`, then its traceback cut "
