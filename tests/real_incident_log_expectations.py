@@ -149,6 +149,8 @@ EXPECTED_INCIDENTS: dict[str, list[tuple[str, dict]]] = {
     ],
     "incidents/ms-swift-9112-two-gpu-sft/log.txt": [
         ("log_head", dict(subkind="frame", line_no=1)),  # the paste begins inside rank 1's traceback (parsers/log_head.py)
+        # rank 1's first tagged frame line starts its traceback (session 28, docs/parsers-logs.md); its exception line is the OOM
+        ("python_traceback", dict(rank=1, line_no=3)),
         oom(1, 1, 674.0, 79.14 * GIB, 100.75, 79.03 * GIB),
         sigterm(92385),
         ("torchrun_failure", dict(local_rank=1, exit_code=1, pid=92386, subkind="agent")),
