@@ -23,6 +23,12 @@ from torch_runs_kit import (RUNS, import_paste, import_run, load_runs, plain, po
 
 ALL = load_runs()
 
+
+def _both_versions(cases: dict[str, str]) -> dict[str, str]:
+    """``{run: why}`` for a run recorded under both torch versions, keyed ``<version>/<run>``."""
+    return {f"{v}/{name}": why for v in ("2.13.0", "2.14.1") for name, why in cases.items()}
+
+
 #: Runs not read right yet, per way of bringing them, with why (strict: a fixed run must leave).
 SPAWN_HANG = ("torch.multiprocessing.spawn prints only the first failed process's error (a peer's gloo recv timeout) and "
               "SIGTERMs the rest without a line: the hung rank cannot be told from the other terminated one (nothing is named)")
@@ -35,20 +41,19 @@ _T4 = {"2.13.0/t4-lightning-2node-sigkill": LIGHTNING_SILENT, "2.13.0/t4-lightni
        "2.13.0/t4-notebook-valueerror": NOTEBOOK_VICTIM}
 HYDRA_SILENT = ("MPICH Hydra's BAD TERMINATION banner names a PID and an exit code, not a rank (rank 0's PID, not the culprit's), "
                 "and the SIGKILLed rank printed nothing; two ranks (2.13.0) or all four (2.14.1) are silent: nothing is named")
-_T7 = {f"{v}/t7-hydra-4-sigkill-rank2": HYDRA_SILENT for v in ("2.13.0", "2.14.1")}
+_T7 = _both_versions({"t7-hydra-4-sigkill-rank2": HYDRA_SILENT})
 ELASTIC_FIRST_ONLY = ("torch's elastic_launch with a function entrypoint (start_method forkserver) reports only the first failed "
                       "process it finds, each node's local rank 0 (a victim's gloo 'Connection reset by peer'); the culprit's "
                       "KeyError lives in its error file, never printed, and its exit is not reported: rank 1 is silent (nothing is named)")
-_T11 = {f"{v}/t11-elaunch-forkserver-keyerror-rank1": ELASTIC_FIRST_ONLY for v in ("2.13.0", "2.14.1")}
+_T11 = _both_versions({"t11-elaunch-forkserver-keyerror-rank1": ELASTIC_FIRST_ONLY})
 GLOO_SIZE = ("rank 1 all-reduced a float64 gradient among float32 peers: gloo's size check aborts the RECEIVING rank 0 "
              "('Received data size doesn't match expected size') and names no sender; rank 1 only saw its peer reset the connection, "
              "as rank 3 did: nothing is named (rank 0's SIGABRT is the report's, no failure of its own)")
-_T13 = {f"{v}/t13-trun-dtype-mismatch-rank1": GLOO_SIZE for v in ("2.13.0", "2.14.1")}
+_T13 = _both_versions({"t13-trun-dtype-mismatch-rank1": GLOO_SIZE})
 DTENSOR_SIZE = ("rank 2's DTensor shard had a row too many: full_tensor()'s gather aborted the RECEIVING rank 3 in gloo "
                 "('Received data size doesn't match expected size', no sender named) while rank 2 only saw a peer reset the "
                 "connection, as rank 0 did (nothing is named; as the float64 gradient's run)")
-_T17 = {f"{v}/{name}": why for v in ("2.13.0", "2.14.1")
-        for name, why in (("t17-trun-dtensor-shard-rows-rank2", DTENSOR_SIZE),)}
+_T17 = _both_versions({"t17-trun-dtensor-shard-rows-rank2": DTENSOR_SIZE})
 REDIRECTS_EXIT1 = ("under --redirects 3 the pod logs hold only the agents' reports: each node's first failed worker exits 1 "
                    "(the culprit's KeyError, two victims' gloo errors, all unseen); node 1's report of rank 3 came 0.997 s "
                    "before node 2's of rank 4 by the API's clock, and exits alike within a second are not ordered (nothing "
@@ -65,8 +70,7 @@ DS_LAST_CMD = ("DeepSpeed's launcher reports the first dead process's return cod
 STORE_HOST_UNSEEN = ("mp.spawn on tcp:// init, ranks 1 and 3 late: rank 0, the store's host, was waiting for them (its "
                      "'2/4 clients joined' never printed: spawn SIGTERMed it), process 2 timed out on rank 0's key; no line "
                      "says which ranks never came: no one is named")
-_T19 = {f"{v}/t19-ds-1x4-crit-abort-rank3": DS_LAST_CMD for v in ("2.13.0", "2.14.1")} | {
-    f"{v}/t20-spawn-1x4-late-ranks1-3": STORE_HOST_UNSEEN for v in ("2.13.0", "2.14.1")}
+_T19 = _both_versions({"t19-ds-1x4-crit-abort-rank3": DS_LAST_CMD, "t20-spawn-1x4-late-ranks1-3": STORE_HOST_UNSEEN})
 SPAWN_ONE_REPORTED = ("start_processes(join=False) whose every process raised the same ValueError: torch.multiprocessing "
                       "reports only the first failed process's error (process 3 in 2.13.0, 0 in 2.14.1) and SIGTERMs the "
                       "rest without a line; the log is one process's failure in shape (a false culprit no general rule "
@@ -74,9 +78,8 @@ SPAWN_ONE_REPORTED = ("start_processes(join=False) whose every process raised th
 FILTERED_HANG = ("rank 1 hung under --local-ranks-filter 0: the ranks shown timed out in gloo, the hidden rank 3's exit 1 "
                  "is one more waiter (not named since the twenty-third set's fix), and rank 1 is only the one rank its "
                  "agent SIGTERMed: nothing is named")
-_T23 = {f"{v}/{name}": why for v in ("2.13.0", "2.14.1")
-        for name, why in (("t23-procs-1x4-spawn-nojoin-common-mode-valueerror", SPAWN_ONE_REPORTED),
-                          ("t23-trun-2x2-filter0-hang-rank1", FILTERED_HANG))}
+_T23 = _both_versions({"t23-procs-1x4-spawn-nojoin-common-mode-valueerror": SPAWN_ONE_REPORTED,
+                       "t23-trun-2x2-filter0-hang-rank1": FILTERED_HANG})
 IFACE_SIGTERMED = ("node 1's GLOO_SOCKET_IFNAME named an interface it lacks: both its ranks printed gloo's 'Unable to find "
                    "address for' untagged, but rank 2 was still exiting when its agent SIGTERMed it (its table: -15), so the "
                    "table's one failed process, rank 3, is given both tracebacks (one process may print one twice: logged, "
@@ -87,7 +90,7 @@ EXIT_HANG = ("rank 2 hung at interpreter exit (a non-daemon thread) after every 
              "no failure table; the job's deadline SIGTERM makes node 1's agent stop the one worker still running, named by "
              "its pid only ('Sending process <pid> closing signal SIGTERM'), and only the program's own start-up line ties "
              "that pid to rank 2 (nothing is named)")
-_T27 = {f"{v}/t27-trun-2x2-exit-hang-nondaemon-rank2": EXIT_HANG for v in ("2.13.0", "2.14.1")}
+_T27 = _both_versions({"t27-trun-2x2-exit-hang-nondaemon-rank2": EXIT_HANG})
 DS_STORE_UNTAGGED = ("DeepSpeed's runner (--hostfile, --exclude, --no_local_rank) whose rank 1 never called init_distributed: "
                      "its two peers' store errors are untagged (the store host's '2/3 clients joined', the other's 'wait "
                      "timeout … keys: /default_pg/0//cpu//0/0'), and nothing in the log says which of the three ranks is "
@@ -95,13 +98,12 @@ DS_STORE_UNTAGGED = ("DeepSpeed's runner (--hostfile, --exclude, --no_local_rank
 LIGHTNING_CHILD_SILENT = ("Lightning's own launcher, the child it started for rank 1 segfaulted without a line: its peers' "
                           "[rankN]: 'Connection closed by peer' leave rank 1 the one silent rank, named never-joined (right "
                           "rank); the segfault is in no line (the fourth set's LIGHTNING_SILENT, now with the rank)")
-_T30 = {f"{v}/{name}": why for v in ("2.13.0", "2.14.1")
-        for name, why in (("t30-ds-hostfile-exclude-never-joins-rank1", DS_STORE_UNTAGGED),
-                          ("t30-lightning-own-2x2-segfault-rank1", LIGHTNING_CHILD_SILENT))}
+_T30 = _both_versions({"t30-ds-hostfile-exclude-never-joins-rank1": DS_STORE_UNTAGGED,
+                       "t30-lightning-own-2x2-segfault-rank1": LIGHTNING_CHILD_SILENT})
 NOT_YET: dict[str, dict[str, str]] = {
-    "import": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
+    "import": {**_both_versions({"spawn-hang": SPAWN_HANG}), **_T4,
                **_T7, **_T11, **_T13, **_T17, **_T18["import"], **_T19, **_T23, **_T26, **_T27, **_T30},
-    "podlog": {**{f"{v}/spawn-hang": SPAWN_HANG for v in ("2.13.0", "2.14.1")}, **_T4,
+    "podlog": {**_both_versions({"spawn-hang": SPAWN_HANG}), **_T4,
                **_T7, **_T11, **_T13, **_T17, **_T18["podlog"], **_T19, **_T23, **_T26, **_T27, **_T30},
 }
 
