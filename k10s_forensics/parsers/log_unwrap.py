@@ -26,7 +26,10 @@ _RECORD = re.compile(
     r"|(?:srun|slurmstepd|salloc|sbatch): |MPICH ERROR \[Rank \d"
     # Go controllers (the training operators, kube components): logrus time="…", zap's epoch seconds
     r"|(?:time|ts)=\"?\d{4}-\d\d-\d\d|\d{10}(?:\.\d{1,9})?\s|\d\.\d{1,17}e\+09\s"
-    r"|[A-Za-z0-9][\w.-]{0,252}:\d+:\d+ \[\d+\]|[\w.-]{1,253}: [\w.-]{1,253}:\d+:\d+ \[)"
+    r"|[A-Za-z0-9][\w.-]{0,252}:\d+:\d+ \[\d+\]|[\w.-]{1,253}: [\w.-]{1,253}:\d+:\d+ \["
+    # the kernel's log as journalctl -k / syslog print it (``kernel: NVRM: Xid (PCI:…): 45, …``, ``Feb 14 05:03:41 host
+    # kernel: …``) and the driver's own ``NVRM: `` lines: one record each, of one format that often fills one width
+    r"|kernel: |NVRM: |(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d )"
     r"|^\s+(?:time|host|rank|exitcode|error_file|traceback)\s*:")
 #: Tags PyTorch and NCCL print only inside a line, never at its start: c10d's ``[c10d]`` after the glog
 #: header, the items of NCCL's interface lists (``Using [0]eth0:…``, ``[1]mlx5_1:1/IB``: an index glued to a
@@ -41,6 +44,8 @@ _FRAME_END = frozenset("│┃║╮╯┐┘┓┛|")
 MIN_WRAP = 40
 #: In a padded paste a cut that fell on up to this many spaces still reads as a cut
 PAD_CUT = 2
+#: A line beginning with this many characters of the line above (words, not padding) is a record of its own
+SAME_START = 8
 #: The share of a paste's lines a shape must mark (quoting, bullets, padding) to be undone
 SHARE = 0.6
 
@@ -90,13 +95,28 @@ def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = Fal
     cut_identifier = (body.endswith(("_", "-")) and body[-2:-1].isalnum() and nxt[:1].isalnum()) \
         or (body.endswith("=") and body[-2:-1].isalnum() and not nxt[:1].isspace())
     goes_on = cut_identifier or _cut_dotted_name(body, nxt, width) or _MIDLINE_TAG.match(nxt) is not None
-    if blank(nxt) or (not goes_on and (_RECORD.match(nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS))):
+    if blank(nxt) or (not goes_on and (_RECORD.match(nxt) or _same_start(body, nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS))):
         return None
     if not padded:
         return "" if len(prev) == width else None
     if width - PAD_CUT <= len(body) <= width and len(prev) >= width:
         return " " * (width - len(body))  # the cut fell on spaces the padding hides
     return None
+
+
+def _same_start(body: str, nxt: str) -> bool:
+    """``nxt`` begins with the same words as ``body`` (eight characters or more, a space or colon among them):
+    a record of the same format as the line above, not its tail (a text cut at the width goes on mid-sentence,
+    it does not begin again the way the line began). Lines of one format are often of one length too: seven
+    kernel lines ``kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=…`` all of 105 columns (real incidents batch 113)."""
+    if not nxt[:1].strip():
+        return False
+    n = 0
+    for a, b in zip(body, nxt):
+        if a != b:
+            break
+        n += 1
+    return n >= SAME_START and any(c in " :" for c in nxt[:n])
 
 
 def _cut_dotted_name(body: str, nxt: str, width: int) -> bool:
