@@ -45,6 +45,8 @@ def _exceptions(lines: list[str]) -> list[tuple]:
     ([LONG, *MIDDLE, INDICES.format(r=3), HINT], [(3, "raised")]),
     # TORCH_DISTRIBUTED_DEBUG=INFO/DETAIL: parameter names instead of indices
     ([LONG, *MIDDLE, NAMES.format(r=4)], [(4, "raised")]),
+    # the message and its rank line on one line (a terminal's wrap joined back, a paste without line breaks)
+    ([f"{RAISED} {INDICES.format(r=6)}"], [(6, "raised")]),
     # torch 2.x's tag on every line: the tag and the reducer agree
     ([f"[rank5]: {LONG}", *(f"[rank5]: {m}" for m in MIDDLE), f"[rank5]: {INDICES.format(r=5)}"], [(5, "raised")]),
 ])
@@ -60,6 +62,8 @@ def test_the_reducer_names_the_rank_whose_exception_it_is(lines, want):
     [RAISED, f"[rank1]: {INDICES.format(r=2)}"],
     # an exception already tagged with another rank keeps its tag
     [f"[rank0]: {RAISED}", INDICES.format(r=2)],
+    # on its own line too: a tag of another rank keeps the exception that rank's
+    [f"[rank0]: {RAISED} {INDICES.format(r=2)}"],
     # the rank line alone, with no exception above it
     [INDICES.format(r=2)],
 ])

@@ -8,7 +8,8 @@
   for rank 2: 426 427 …`` (``TORCH_DISTRIBUTED_DEBUG`` unset) or ``Parameters which did not receive grad for rank 4:
   model.22.cv4.2.2.bias, …`` (``INFO``/``DETAIL``). The reducer writes its own process group's rank there, so the line
   within ``REDUCER_GAP`` lines under an exception that carries no rank gives it that rank (a line tagged with another
-  rank than the exception's, or under an exception already tagged with another, gives nothing). Every rank that hits
+  rank than the exception's, or under an exception already tagged with another, gives nothing); on the exception's own
+  line (the message joined into one) it is that exception's rank alike (``own_reducer_rank``). Every rank that hits
   the error names itself, so two ranks' reports are two ranks' exceptions, as their tags would be.
 """
 
@@ -39,10 +40,19 @@ def reducer_rank(events: list[dict[str, Any]], line_no: int, norm: Normalized) -
     ev["rank"] = rank
 
 
+def own_reducer_rank(ev: dict[str, Any], text: str) -> dict[str, Any]:
+    """``{"rank": N}`` for a raised exception with no rank whose own line ends with DDP's reducer rank (the message and
+    its last line on one line: a terminal's wrap joined back, a paste without line breaks), else ``{}``."""
+    m = REDUCER_RANK.search(text) if ev.get("subkind") == "raised" else None
+    if m is None or ev.get("rank") is not None or ev.get("local_rank") is not None:
+        return {}
+    return {"rank": int(m.group(1))}
+
+
 def under_exception(events: list[dict[str, Any]], line_no: int, norm: Normalized) -> None:
     """What a line continuing the last raised exception's message says of it (see the module doc)."""
     peer_wait_report(events, line_no, norm)
     reducer_rank(events, line_no, norm)
 
 
-__all__ = ["REDUCER_GAP", "REDUCER_RANK", "reducer_rank", "under_exception"]
+__all__ = ["REDUCER_GAP", "REDUCER_RANK", "own_reducer_rank", "reducer_rank", "under_exception"]
