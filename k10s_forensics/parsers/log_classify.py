@@ -22,6 +22,7 @@ from k10s_forensics.parsers.log_failures import py_exception as _py_exception
 from k10s_forensics.parsers.log_failures import srun_tasks as _srun_tasks
 from k10s_forensics.parsers.log_failures import store_timeout as _store_timeout
 from k10s_forensics.parsers.log_comm_lines import identity as _identity
+from k10s_forensics.parsers.log_exception_tail import own_reducer_rank
 from k10s_forensics.parsers.log_comm_lines import nccl_other as _nccl_other
 from k10s_forensics.parsers.log_comm_lines import nccl_return as _nccl_return
 from k10s_forensics.parsers.log_comm_lines import process_group as _pg
@@ -236,6 +237,8 @@ def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> l
             merged["reporter_rank"] = ev["_reporter"]
         if ev["kind"] == "collective_mismatch" and ev.get("rank") is None:
             merged["rank"] = merged.get("reporter_rank")
+        if ev["kind"] == "python_exception" and "receive grad for rank" in text:  # DDP's reducer naming its rank in the
+            merged.update(own_reducer_rank(merged, text))  # exception's own line (a terminal's wrap joined) (log_exception_tail.py)
         out.append(merged)
     return out
 

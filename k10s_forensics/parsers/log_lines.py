@@ -37,7 +37,7 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_habana import launch_thread_detail
-from k10s_forensics.parsers.log_hccl import peer_wait_report
+from k10s_forensics.parsers.log_exception_tail import under_exception
 from k10s_forensics.parsers.log_reports import barrier_wait
 from k10s_forensics.parsers.log_classify import Event, classify, with_context
 from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
@@ -99,7 +99,7 @@ class BodyAssembler(FailureTable):
             text = unglue(text)  # a progress bar is no part of the line printed after it
         described = self._describe.feed(text)
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
-        peer_wait_report(self.events, line_no, norm)  # HCCL's peer-wait report under a rank's exception: it waited (log_hccl.py)
+        under_exception(self.events, line_no, norm)  # HCCL's peer wait, DDP's reducer rank under an exception (log_exception_tail.py)
         barrier_wait(self.events, line_no, norm)  # gloo's pair wait under a monitored barrier's report (log_reports.py)
         if launch_thread_detail(self.events, line_no, norm):  # what failed, under Gaudi's bridge's wrapper (log_habana.py)
             return

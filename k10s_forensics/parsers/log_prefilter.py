@@ -165,6 +165,8 @@ _EVENT_LITERALS = (
     r"status\[LOST\] by rank",
     # HCCL's error-code report of a wait on a remote rank (log_hccl.HCCL_PEER_WAIT)
     r"EI000[26]: ",
+    # DDP's reducer naming the rank whose backward left parameters without a gradient (log_exception_tail.REDUCER_RANK)
+    r"did not receive grad for rank \d",
     # Gaudi's bridge: what failed, on the line under its launch-thread wrapper (log_habana.DETAIL)
     r"Check \$HABANA_LOGS/ for details",
     r"FATAL ERROR :: MODULE:",
