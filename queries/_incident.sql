@@ -870,6 +870,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- or a c10d backend refusing a collective it does not implement ("Backend gloo does not support
                   -- alltoall": the backend the launch chose for every process; batch 102);
                   -- or a pydantic model of the run's settings refusing them (`N validation error(s) for …Config`: batch 101);
+                  -- or a ZeRO checkpoint resumed on another data-parallel world size (DeepSpeed's `The checkpoint being
+                  -- loaded used a DP world size of 8 but the current world size is 16`: batch 112);
                   -- or NCCL's communicator failing on a CUDA call NCCL made that the driver refused as an invalid
                   -- argument, as torch reports it (`ncclUnhandledCudaError: Call to CUDA function failed.` / `Last error:`
                   -- / `Cuda failure 1 'invalid argument'`): NCCL's transport setup (NVLS, P2P, cuMem) on this platform,
@@ -935,6 +937,13 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- (`… for Sample`) is one rank's input and still names it (batch 101)
                             OR (kind = 'python_exception' AND regexp_matches(error_type, '(?:^|\.)ValidationError$')
                                 AND regexp_matches(error_message, '^[0-9]+ validation errors? for \w*(?:Config|Args|Arguments|Settings)\b'))
+                            -- a checkpoint resumed on a data-parallel world of another size than the one that wrote it
+                            -- (DeepSpeed's `ZeRORuntimeException: The checkpoint being loaded used a DP world size of 8 but the
+                            -- current world size is 16. Automatic adjustment of ZeRO's optimizer state partitioning with a new
+                            -- world size is not currently supported.`): every rank loads the same checkpoint and compares the
+                            -- same two sizes, so all raise it alike; whichever rank's copy the paste shows (batch 112)
+                            OR (kind = 'python_exception'
+                                AND regexp_matches(error_message, '^The checkpoint being loaded used a DP world size of \d+ but the current world size is \d+'))
                             -- Megatron's per-rank NaN/Inf check, raised by whichever rank's local value went non-finite
                             -- first (`Rank 3: found NaN in local grad norm in backwards pass. Device: 3, node: …`; the
                             -- rerun state machine's `Rank 15, node …, device 15, iteration -1: Unexpected result nan

@@ -118,8 +118,10 @@ _TQDM_WHOLE = re.compile(r"^[^|\n]{0,120}\d{1,3}%\|[^|]{0,400}\|\s*[\d.]+[kMG]?/
 _GLUED_START = re.compile(r"(?:WARNING|ERROR|INFO|CRITICAL|DEBUG):[\w.]{1,200}:|\[rank\d{1,7}\]:|[EWIF]\d{4} \d\d:\d\d:\d\d|Traceback \(most recent")
 #: A prefix of the user's own before torch's ``[rankN]:`` tag: torchrun's ``TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE``
 #: (``[trainer2|0]:``, ``trainer-1> ``), any wrapper's tag; torch prints that tag at the start of its own lines, so
-#: what stands before it (one or two short words) is a prefix
-_BEFORE_RANK_TAG = re.compile(r"[^\s\[][^\s]{0,63}\s?(?=\[rank\d{1,7}\]:)|\[[^\s\]]{1,62}\][^\w\s\[]{0,2}\s?(?=\[rank\d{1,7}\]:)")
+#: what stands before it (one or two short words) is a prefix; a runner's name of the process then its stream
+#: (milabench's ``<bench>.<node>[.<tag>] [stderr] [rank14]:``) is two
+_BEFORE_RANK_TAG = re.compile(r"[^\s\[][^\s]{0,63}\s?(?=\[rank\d{1,7}\]:)|\[[^\s\]]{1,62}\][^\w\s\[]{0,2}\s?(?=\[rank\d{1,7}\]:)"
+                              r"|[^\s\[][^\s]{0,63} \[std(?:out|err)\] ?(?=\[rank\d{1,7}\]:)")
 MAX_PREFIXES = 8
 #: ANSI escape sequences (CSI colour/cursor, OSC titles, two-byte escapes, character-set designations such as
 #: ``ESC ( B`` that ``tput sgr0`` writes under xterm), and the SGR colour
