@@ -101,7 +101,7 @@ def _own_part(part: str) -> str:
 
 def cleanup() -> None:
     """What the sets' runs left behind (their own ``cleanup``)."""
-    for module in (torch_scenarios5, torch_scenarios7, torch_scenarios9, torch_scenarios28, torch_scenarios29, torch_scenarios30, torch_scenarios31):
+    for module in (torch_scenarios5, torch_scenarios7, torch_scenarios9, torch_scenarios28, torch_scenarios29, torch_scenarios30):
         module.cleanup()
 
 
