@@ -13,6 +13,13 @@ torch_scenarios31.py), in one analysis of node-log sets cut from its recordings 
   pod alone (its ranks' store wait names rank 1's key); rank 1's ``KeyError`` with both pods' logs in one file, one after
   the other (``kubectl logs train-master-0; kubectl logs train-worker-0``, no prefix).
 * Controls: the clean run's node 1 alone.
+* Kubeflow Trainer v2's pods (a JobSet: ``train-node-0-<index>-<suffix>``, container ``node``) saved with ``kubectl logs
+  -l jobset.sigs.k8s.io/jobset-name=train --prefix --timestamps`` (``[pod/<pod>/node] <time> <line>``, one pod after the
+  other in one file): the restart with ``--previous`` first, then without (each pod twice: rank 2); the SIGKILL (rank 3);
+  the common-mode ``PET_NPROC_PER_NODE`` typo (no one).
+* One pod alone where the culprit is on the other: the hang's node 0 (ranks 0 and 1 timed out, the hung rank 2 is not in
+  it: no one), the never-joined rank's own node 0 (rank 0's store wait names rank 1's key: rank 1), the ``KeyError``'s
+  node 1 (its two victims: no one).
 """
 
 from __future__ import annotations
@@ -21,10 +28,17 @@ import pytest
 
 from bundle_batch import analyze_node_sets, assert_names, findings_of
 from incident_kit import naming_findings
+from job_shapes import jobset_pod
 from torch_runs_kit import AGENT_FIRST, CAPTURED, load_runs, until
 
 #: shape: why it is missed (strict xfail)
 NOT_YET: dict[str, str] = {}
+
+
+def _jobset_prefix(*attempts: list[str]) -> str:
+    """``kubectl logs -l jobset… --prefix --timestamps`` once per attempt (``--previous`` first): each pod's stamped lines."""
+    return "".join(f"[pod/{jobset_pod(n)}/node] {line}\n" for texts in attempts for n, text in enumerate(texts)
+                   for line in text.splitlines() if line)
 
 
 def _shapes() -> list[tuple]:
@@ -50,6 +64,13 @@ def _shapes() -> list[tuple]:
             (f"{v}-keyerror-pods-in-one-file", ["".join(run("static-jobindex-keyerror-rank1").stamped())], [1],
              "python-exception"),
             (f"{v}-clean-node1-only", run("c10d-sh-clean").stamped()[1:], [], None),
+            (f"{v}-restart-jobset-prefix-previous-then-current", [_jobset_prefix(restart.previous(), restart.stamped())], [2],
+             "segfault"),
+            (f"{v}-sigkill-jobset-prefix", [_jobset_prefix([kill0, kill1])], [3], "host-oom-kill"),
+            (f"{v}-bad-nproc-jobset-prefix", [_jobset_prefix(run("static-bad-nproc-common-mode").stamped())], [], None),
+            (f"{v}-hang-node0-only", run("c10d-sh-hang-allreduce-rank2").stamped()[:1], [], None),
+            (f"{v}-never-joins-node0-only", run("static-never-joins-rank1").stamped()[:1], [1], "never-joined"),
+            (f"{v}-keyerror-node1-only", run("static-jobindex-keyerror-rank1").stamped()[1:], [], None),
         ]
     return shapes
 
@@ -85,3 +106,6 @@ def test_the_shapes_hold_what_they_say():
         hang = "".join(by[f"{v}-hang-workers-only"])
         assert "exitcode" not in hang and "[rank2]" not in hang and "[rank0]" in hang
         assert "keys: /default_pg/0//cpu//0/1" in by[f"{v}-never-joins-node1-only"][0]
+        jobset = by[f"{v}-restart-jobset-prefix-previous-then-current"][0]
+        assert jobset.count("/node] ") == jobset.count("\n") and jobset.count("+ torchrun t31_worker.py") == 4
+        assert "[rank2]" not in by[f"{v}-hang-node0-only"][0] and "[rank2]" not in by[f"{v}-keyerror-node1-only"][0]
