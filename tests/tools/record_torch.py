@@ -173,6 +173,14 @@ def _node_order(agents: list[Agent], marks: Path) -> list[Agent]:
     return sorted(agents, key=lambda a: (owner.get(a.name, agents.index(a)), agents.index(a)))
 
 
+def _attempt(sc: dict, attempt: int) -> dict:
+    """The scenario as container attempt ``attempt`` runs it (``attempt_faults``: each attempt's ``fault:rank``)."""
+    if not sc.get("attempt_faults"):
+        return sc
+    fault, rank = sc["attempt_faults"][attempt].split(":")
+    return {**sc, "fault": fault, "rank": int(rank)}
+
+
 def _start_and_wait(sc: dict, cmds: list[list[str]], marks: Path, deadline: float | None) -> list[Agent]:
     """Start each node's launcher, inject the scenario's outside kill or preemption, wait for all of them."""
     agents = []
@@ -207,10 +215,10 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
     marks.mkdir()
     cmds = record_launch.commands(sc, str(logdir))
     earlier = []  # ``kubelet_restarts``: each earlier attempt's agents (the containers' previous logs)
-    for _ in range(sc.get("kubelet_restarts", 0)):
-        earlier.append(_start_and_wait(sc, cmds, marks, time.time() + RUN_LIMIT_S))
+    for attempt in range(sc.get("kubelet_restarts", 0)):
+        earlier.append(_start_and_wait(_attempt(sc, attempt), cmds, marks, time.time() + RUN_LIMIT_S))
         time.sleep(2.0)  # the kubelet's back-off before it starts the container again
-    agents = _start_and_wait(sc, cmds, marks, None)
+    agents = _start_and_wait(_attempt(sc, len(earlier)), cmds, marks, None)
     if sc.get("culprits_from_marks"):  # the global rank(s) the fault landed on, as the worker marked them
         sc = {**sc, "culprit_ranks": sorted(int(f.name.split("-")[1]) for f in marks.glob("fault-*"))}
     dest = out_root / version / sc["name"]

@@ -11,7 +11,8 @@ that prints the environment:
 
 ``kubelet_restarts``: the container is restarted by the kubelet (``restartPolicy: OnFailure``): the same commands run
 again once the first attempt ended; the first attempt's log is kept as ``node<N>.previous.log`` (``kubectl logs
---previous``). Imported by record_torch.py (its ``S`` builds each one); the program: tests/tools/t31_worker.py.
+--previous``). ``attempt_faults``: each attempt's ``fault:rank`` (the program's data differs between the containers'
+runs; K10S_FAULT and K10S_FAULT_RANK per attempt). Imported by record_torch.py (its ``S`` builds each one); the program: tests/tools/t31_worker.py.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ def scenarios(S) -> list[dict]:
         # rank 2 segfaults; the kubelet restarts both containers (OnFailure) and rank 2 segfaults again
         {**S("t31-pet-static-kubelet-restart-segfault-rank2", fault="segfault", rank=2, cause="segfault", env=SHORT, **st),
          "kubelet_restarts": 1},
+        # the kubelet restarts both containers after rank 1's KeyError; in the new containers rank 3 segfaults (the truth,
+        # as the earlier sets' moving restarts: the last attempt's culprit)
+        {**S("t31-pet-static-kubelet-restart-moving-rank1-then-rank3", fault="keyerror", rank=3, cause="segfault", env=SHORT, **st),
+         "kubelet_restarts": 1, "attempt_faults": ["keyerror:1", "segfault:3"]},
         # rank 1 never calls init_process_group: its peers' set-up times out waiting for it
         S("t31-pet-static-never-joins-rank1", fault="never-joins", rank=1, cause="never-joined", env=SHORT, **st),
         # rank 2 hangs before its step's all-reduce; its peers time out in the collective (gloo 3 s)
