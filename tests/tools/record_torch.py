@@ -241,6 +241,8 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
              "node_logs": [f"node{i}.log" for i in range(len(ordered))], "env": sc["env"],
              "commands": [record_launch.public(c, str(logdir)) for c in (cmds if nodes == 1 else [a.cmd for a in ordered])],
              "exit_codes": [a.proc.returncode for a in ordered]}
+    if sc.get("attempt_faults"):  # each container attempt's own fault:rank
+        truth["attempt_faults"] = sc["attempt_faults"]
     if earlier:  # the kubelet restarted every container: the previous attempt's logs and exit codes
         truth.update(kubelet_restarts=len(earlier), previous_logs=[f"node{i}.previous.log" for i in range(len(ordered))],
                      previous_exit_codes=[a.proc.returncode for a in _node_order(earlier[-1], marks)])
