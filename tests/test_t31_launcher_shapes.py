@@ -17,6 +17,10 @@ torch_scenarios31.py), in one analysis of node-log sets cut from its recordings 
   -l jobset.sigs.k8s.io/jobset-name=train --prefix --timestamps`` (``[pod/<pod>/node] <time> <line>``, one pod after the
   other in one file): the restart with ``--previous`` first, then without (each pod twice: rank 2); the SIGKILL (rank 3);
   the common-mode ``PET_NPROC_PER_NODE`` typo (no one).
+* The kubelet restart whose culprit moved (rank 1's ``KeyError`` in the first containers, rank 3's segfault in the
+  restarted ones; added after the set's first score, truths committed before analysis): the JobSet paste, ``--previous``
+  first (rank 3, the last attempt's), the previous containers alone (rank 1: that attempt's culprit), the current alone
+  (rank 3).
 * One pod alone where the culprit is on the other: the hang's node 0 (ranks 0 and 1 timed out, the hung rank 2 is not in
   it: no one), the never-joined rank's own node 0 (rank 0's store wait names rank 1's key: rank 1), the ``KeyError``'s
   node 1 (its two victims: no one).
@@ -51,6 +55,7 @@ def _shapes() -> list[tuple]:
         restart = run("static-kubelet-restart-segfault-rank2")
         (prev0, prev1), (cur0, cur1) = restart.previous(), restart.stamped()
         kill0, kill1 = run("c10d-sh-sigkill-rank3").stamped()
+        moving = run("static-kubelet-restart-moving-rank1-then-rank3")
         #: (name, node logs, the ranks warning/critical findings name ([]: none), a cause)
         shapes += [
             (f"{v}-restart-culprit-pod-only", [prev1 + cur1], [2], "segfault"),
@@ -71,6 +76,10 @@ def _shapes() -> list[tuple]:
             (f"{v}-hang-node0-only", run("c10d-sh-hang-allreduce-rank2").stamped()[:1], [], None),
             (f"{v}-never-joins-node0-only", run("static-never-joins-rank1").stamped()[:1], [1], "never-joined"),
             (f"{v}-keyerror-node1-only", run("static-jobindex-keyerror-rank1").stamped()[1:], [], None),
+            (f"{v}-moving-jobset-prefix-previous-then-current", [_jobset_prefix(moving.previous(), moving.stamped())], [3],
+             "segfault"),
+            (f"{v}-moving-previous-only", moving.previous(), [1], "python-exception"),
+            (f"{v}-moving-current-only", moving.stamped(), [3], "segfault"),
         ]
     return shapes
 
