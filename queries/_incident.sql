@@ -500,6 +500,17 @@ restarted_after AS (  -- per log: the last agent line after which a later attemp
                                         AND (y.raw_row <> a.raw_row OR s.line_no < y.line_no)))
     GROUP BY a.raw_row
 ),
+restarted_container AS (  -- a failure in a container's previous log (`kubectl logs --previous`: the kubelet restarted
+                          -- the container, restartPolicy OnFailure) after which a restarted container of the same job
+                          -- failed on its own: as torchrun's own restarts (restarted_after), the job ended with the
+                          -- later attempt's failure, not this one (thirty-first launcher set)
+    SELECT DISTINCT il.event_id FROM k10s_incident_line il
+    JOIN k10s_incident_line y ON y.job_key = il.job_key AND y.incident = il.incident
+    WHERE il.role = 'own' AND il.previous AND y.role = 'own' AND y.tier = 1 AND NOT coalesce(y.previous, false)
+      AND y.ts_filled > il.ts_filled
+      -- the later failure's container is itself a restarted one (its pod has a previous log): another attempt's
+      AND EXISTS (SELECT 1 FROM k10s_log p WHERE p.job_key = y.job_key AND p.incarnation_uid = y.incarnation_uid AND p.previous)
+),
 wait_exit_alike AS (  -- a rank known only by its exit status (its agent's report, its failure table: none of its own
                       -- lines shown, `--local-ranks-filter` hid its stream) that the same log reports within a second of a
                       -- rank whose shown error is gloo's collective wait timing out (`Timed out waiting 5000ms for recv
@@ -565,6 +576,7 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
       AND NOT coalesce(il.line_no = ra.line_no AND il.kind = 'torchrun_failure' AND il.subkind = 'agent', false)
       AND ka.event_id IS NULL
       AND il.event_id NOT IN (SELECT event_id FROM wait_exit_alike)
+      AND il.event_id NOT IN (SELECT event_id FROM restarted_container)
 ),
 best AS (  -- per rank: its strongest, then earliest, own failure
     SELECT * FROM own WHERE rank_eff IS NOT NULL

@@ -49,6 +49,10 @@ class Run:
     def stamped(self) -> list[str]:
         return [(self.folder / n).read_text(encoding="utf-8") for n in self.truth["node_logs"]]
 
+    def previous(self) -> list[str]:
+        """Each node's previous container's log (``kubectl logs --previous``) where the kubelet restarted it, else none."""
+        return [(self.folder / n).read_text(encoding="utf-8") for n in self.truth.get("previous_logs", [])]
+
 
 #: the agent's first line after its workers' failure (a recording cut there keeps only what the workers printed)
 AGENT_FIRST = "torch/distributed/elastic/multiprocessing/api.py"
@@ -86,11 +90,13 @@ def _clock(texts: list[str]) -> tuple[dt.datetime, dt.datetime]:
 
 def import_run(run: Run, tmp: Path, derive: bool = True) -> Bundle:
     """``k10s import-logs node0.log node1.log -o …`` on the plain node logs (``derive=False``: the raw layer only,
-    for ``bundle_batch.merge``)."""
+    for ``bundle_batch.merge``). A container the kubelet restarted: its file holds ``kubectl logs --previous`` then
+    ``kubectl logs``, as a user pastes both into one file per pod."""
     files = []
-    for name, text in zip(run.truth["node_logs"], run.stamped()):
+    before = run.previous() or [""] * len(run.truth["node_logs"])
+    for name, text, prev in zip(run.truth["node_logs"], run.stamped(), before):
         p = tmp / name
-        p.write_text(plain(text), encoding="utf-8")
+        p.write_text(plain(prev) + plain(text), encoding="utf-8")
         files.append(read_source(str(p)))
     bundle, _ = import_logs(files, tmp / "bundle", job="train", namespace="team-a", now=CAPTURED, derive=derive)
     return bundle
@@ -105,7 +111,7 @@ def import_paste(path: Path, tmp: Path) -> Bundle:
 def podlog_run(run: Run, tmp: Path) -> Bundle:
     """A captured PyTorchJob: one pod per node, the node logs with the API's timestamps."""
     objects, logs = _job_rows(run, net="10.1.0.{}")
-    return _captured(objects, logs, [_clock(run.stamped())], tmp)
+    return _captured(objects, logs, [_clock(run.stamped() + run.previous())], tmp)
 
 
 def podlog_bundle(runs: list[Run], tmp: Path) -> Bundle:
@@ -118,7 +124,7 @@ def podlog_bundle(runs: list[Run], tmp: Path) -> Bundle:
         job_objects, job_logs = _job_rows(run, net=f"10.{i + 1}.0.{{}}")
         objects += renamed(i, "objects", job_objects)
         logs += renamed(i, "logs", job_logs)
-    return _captured(objects, logs, [_clock(run.stamped()) for run in runs], tmp)
+    return _captured(objects, logs, [_clock(run.stamped() + run.previous()) for run in runs], tmp)
 
 
 def _captured(objects: list[dict[str, Any]], logs: list[dict[str, Any]], clocks: list[tuple[dt.datetime, dt.datetime]],
@@ -138,8 +144,8 @@ def _captured(objects: list[dict[str, Any]], logs: list[dict[str, Any]], clocks:
 def _job_rows(run: Run, net: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The run's PyTorchJob ``train`` and its pods (raw objects), and the node logs as its pods' logs (raw logs)."""
     job, node_name, objects, logs = "train", "gpu-node-{}", [], []
-    texts, t = run.stamped(), run.truth
-    start, end = _clock(texts)
+    texts, before, t = run.stamped(), run.previous(), run.truth
+    start, end = _clock(texts + before)
     nproc, nodes = t["nproc_per_node"], t["nodes"]
     per_node = t.get("nproc_by_node") or [nproc] * nodes  # heterogeneous nodes: each pod its own count, the job none
     iso = lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
@@ -168,11 +174,23 @@ def _job_rows(run: Run, net: str) -> tuple[list[dict[str, Any]], list[dict[str, 
                "status": {"phase": "Running", "podIP": net.format(node + 5), "startTime": iso(start),
                           "containerStatuses": [{"name": "pytorch", "ready": True, "restartCount": 0,
                                                  "state": {"running": {"startedAt": iso(start)}}}]}}
+        if before:  # restarted by the kubelet (OnFailure): the previous container's exit and log
+            status = pod["status"]["containerStatuses"][0]
+            status.update(restartCount=1, lastState={"terminated": {"exitCode": _exit_code(t["previous_exit_codes"][node]),
+                                                                    "reason": "Error", "startedAt": iso(start)}})
         objects.append(_obj(pod, end))
         text = texts[node] if node < len(texts) else ""
         logs.append({"captured_at": end, "node": node_name.format(node), "namespace": "team-a", "pod": name,
                      "pod_uid": f"uid-{name}", "container": "pytorch", "previous": False, "body": text, "error": None})
+        if before:
+            logs.append({"captured_at": end, "node": node_name.format(node), "namespace": "team-a", "pod": name,
+                         "pod_uid": f"uid-{name}", "container": "pytorch", "previous": True, "body": before[node], "error": None})
     return objects, logs
+
+
+def _exit_code(returncode: int) -> int:
+    """A container's exit code as the kubelet reports it (a signal: 128 + its number)."""
+    return returncode if returncode >= 0 else 128 - returncode
 
 
 def _obj(body: dict[str, Any], captured: dt.datetime) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 the pod logs of a PyTorchJob bundle (tests/torch_runs_kit.py ``podlog_run``), served by ``k10s serve``,
 read back with ``kubectl logs -l training.kubeflow.org/job-name=train --prefix --timestamps --tail=-1``
 (every pod's log, one after the other, each line ``[pod/<pod>/<container>] <time> <line>``), written as
-``kubectl-prefix.log`` beside the run's node logs.
+``kubectl-prefix.log`` beside the run's node logs. A run whose containers the kubelet restarted: the same command with
+``--previous`` first (the earlier containers' logs), then without, pasted one after the other.
 
     .venv/bin/python tests/tools/kubectl_paste.py t10-          # runs whose name holds "t10-"
 
@@ -28,14 +29,14 @@ KUBECTL = ["kubectl", "logs", "-n", "team-a", "-l", "training.kubeflow.org/job-n
 
 def paste(run, tmp: Path) -> str:
     podlog_run(run, tmp)
+    asks = [[*KUBECTL, "--previous"], KUBECTL] if run.previous() else [KUBECTL]
     kubeconfig = tmp / "kubeconfig"
     serve = subprocess.Popen([sys.executable, "-m", "k10s_forensics", "serve", str(tmp / "bundle"), "--kubeconfig", str(kubeconfig)],
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         serve.stdout.readline()  # "serving … on http://127.0.0.1:<port>": ready
-        out = subprocess.run(KUBECTL, env={"KUBECONFIG": str(kubeconfig), "HOME": str(tmp), "PATH": "/usr/bin:/bin:/usr/local/bin"},
-                             check=True, capture_output=True, text=True, timeout=60)
-        return out.stdout
+        env = {"KUBECONFIG": str(kubeconfig), "HOME": str(tmp), "PATH": "/usr/bin:/bin:/usr/local/bin"}
+        return "".join(subprocess.run(ask, env=env, check=True, capture_output=True, text=True, timeout=60).stdout for ask in asks)
     finally:
         serve.terminate()
         serve.wait(timeout=30)

@@ -56,6 +56,7 @@ import torch_scenarios27
 import torch_scenarios28
 import torch_scenarios29
 import torch_scenarios30
+import torch_scenarios31
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -153,6 +154,7 @@ SCENARIOS = [
     *torch_scenarios28.scenarios(S),  # the twenty-eighth: heterogeneous local world sizes, a mid-collective SIGKILL, start-up controls (held out)
     *torch_scenarios29.scenarios(S),  # the twenty-ninth: --monitor-interval, event log, prefix flag, numa binding, async_save, monitored barrier (held out)
     *torch_scenarios30.scenarios(S),  # the thirtieth: today's wrappers: accelerate machine ranks and plugins, DeepSpeed hostfile slots, Lightning under torchrun, Ray Train 4 workers (held out)
+    *torch_scenarios31.scenarios(S),  # the thirty-first: torchrun as training operators start it (PET_* only, pod shells, kubelet restarts) (held out)
 ]
 
 
@@ -171,11 +173,16 @@ def _node_order(agents: list[Agent], marks: Path) -> list[Agent]:
     return sorted(agents, key=lambda a: (owner.get(a.name, agents.index(a)), agents.index(a)))
 
 
-def record(sc: dict, out_root: Path, version: str) -> dict:
-    work = Path(tempfile.mkdtemp(prefix="k10s-torch-"))
-    marks, logdir = work / "marks", work / "logs"
-    marks.mkdir()
-    cmds = record_launch.commands(sc, str(logdir))
+def _attempt(sc: dict, attempt: int) -> dict:
+    """The scenario as container attempt ``attempt`` runs it (``attempt_faults``: each attempt's ``fault:rank``)."""
+    if not sc.get("attempt_faults"):
+        return sc
+    fault, rank = sc["attempt_faults"][attempt].split(":")
+    return {**sc, "fault": fault, "rank": int(rank)}
+
+
+def _start_and_wait(sc: dict, cmds: list[list[str]], marks: Path, deadline: float | None) -> list[Agent]:
+    """Start each node's launcher, inject the scenario's outside kill or preemption, wait for all of them."""
     agents = []
     for i, cmd in enumerate(cmds):
         if sc.get("late_s") and i == len(cmds) - 1:  # the last agent joins late (an elastic scale-up)
@@ -183,7 +190,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
         name = f"agent{i}"
         agents.append(Agent(name, cmd, _worker_env(sc, name, str(marks))))
         time.sleep(sc["gap_s"])
-    deadline = time.time() + sc.get("limit_s", RUN_LIMIT_S) * max(1, len(cmds) - 1)  # ``limit_s``: a slow-starting launcher
+    deadline = deadline or time.time() + sc.get("limit_s", RUN_LIMIT_S) * max(1, len(cmds) - 1)  # ``limit_s``: a slow-starting launcher
     if sc["kill_node"] or sc["preempt_s"]:
         while len(list(marks.glob("group-*"))) < len(cmds) and time.time() < deadline:
             time.sleep(0.2)
@@ -199,6 +206,19 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
             victim.kill_group(signal.SIGKILL)
     for a in agents:
         a.wait(deadline)
+    return agents
+
+
+def record(sc: dict, out_root: Path, version: str) -> dict:
+    work = Path(tempfile.mkdtemp(prefix="k10s-torch-"))
+    marks, logdir = work / "marks", work / "logs"
+    marks.mkdir()
+    cmds = record_launch.commands(sc, str(logdir))
+    earlier = []  # ``kubelet_restarts``: each earlier attempt's agents (the containers' previous logs)
+    for attempt in range(sc.get("kubelet_restarts", 0)):
+        earlier.append(_start_and_wait(_attempt(sc, attempt), cmds, marks, time.time() + RUN_LIMIT_S))
+        time.sleep(2.0)  # the kubelet's back-off before it starts the container again
+    agents = _start_and_wait(_attempt(sc, len(earlier)), cmds, marks, None)
     if sc.get("culprits_from_marks"):  # the global rank(s) the fault landed on, as the worker marked them
         sc = {**sc, "culprit_ranks": sorted(int(f.name.split("-")[1]) for f in marks.glob("fault-*"))}
     dest = out_root / version / sc["name"]
@@ -207,6 +227,9 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
     ordered = _node_order(agents, marks)
     for node, a in enumerate(ordered):
         (dest / f"node{node}.log").write_text("\n".join(a.lines) + "\n", encoding="utf-8")
+    for attempt in earlier:  # each earlier container's log, as ``kubectl logs --previous`` serves it (one restart)
+        for node, a in enumerate(_node_order(attempt, marks)):
+            (dest / f"node{node}.previous.log").write_text("\n".join(a.lines) + "\n", encoding="utf-8")
     if logdir.is_dir():
         _keep_log_dir(logdir, dest / "log-dir")
     nodes = len(cmds) if sc["launcher"] != "spawn" else 1
@@ -218,6 +241,11 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
              "node_logs": [f"node{i}.log" for i in range(len(ordered))], "env": sc["env"],
              "commands": [record_launch.public(c, str(logdir)) for c in (cmds if nodes == 1 else [a.cmd for a in ordered])],
              "exit_codes": [a.proc.returncode for a in ordered]}
+    if sc.get("attempt_faults"):  # each container attempt's own fault:rank
+        truth["attempt_faults"] = sc["attempt_faults"]
+    if earlier:  # the kubelet restarted every container: the previous attempt's logs and exit codes
+        truth.update(kubelet_restarts=len(earlier), previous_logs=[f"node{i}.previous.log" for i in range(len(ordered))],
+                     previous_exit_codes=[a.proc.returncode for a in _node_order(earlier[-1], marks)])
     if sc.get("nproc_by_agent"):  # each node its own --nproc-per-node (by node rank): no single count
         per = [sc["nproc_by_agent"][agents.index(a)] for a in ordered]
         truth.update(nproc_per_node=None, nproc_by_node=per, world_size=sum(per))
