@@ -164,6 +164,13 @@ NOT_YET_LATE: dict[str, str] = {
         "the same wording, a lone rank waiting for rank 0's ncclUniqueId, as a culprit (ArcticTraining-233) and as "
         "controls (pytorch-82091, LlamaFactory-2470): telling them apart needs the frames' `main_process_first` (rank 0 "
         "works alone while the others wait) read, and on a multi-node job the late process is any node's local main",
+    # batch 115
+    "Qwen-VL-Series-Finetune-17-mixed-modality-rank0-seq959-others-seq963":
+        "rank right both ways (nccl-hang, critical): the watchdog compare reads rank 0, alone on `SeqNum=959` with "
+        "another NumelIn while the majority waits on 963, as `desync` (timed out on another SeqNum), a cause the corpus's "
+        "vocabulary does not hold; the collector's `collective-mismatch` would need the compare to say a rank on another "
+        "SeqNum in a collective of another size issued a different collective, a change of the cause the simulator's "
+        "nccl-hang scenario also expects as `desync` (a rank waiting on a different collective), left for later",
     # session 27: a cut traceback alone is a suspect (info), no culprit
     "RL2-14-hydra-rank0-tagged-traceback-only": CUT_TRACEBACK_ALONE,
     "WeatherGenerator-1119-srun-label-rank7-validation-traceback-cut": CUT_TRACEBACK_ALONE,
