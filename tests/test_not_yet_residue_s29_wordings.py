@@ -134,6 +134,7 @@ CASES = {
     "attr-smddp-corpus": (SMDDP, None, None, None),
     "attr-torch-get-rank": (_attr(1, "torch.distributed", "get_rank"), None, None, 4),
     "attr-horovod-local-size": ("[1,3]<stderr>:AttributeError: module 'horovod.torch' has no attribute 'local_size'\n", None, None, 4),
+    "attr-curly-quotes": (_attr(2, "deepspeed.comm", "get_local_rank").replace("'", "\u2019"), None, None, 4),
     "attr-wandb-init": (_attr(0, "wandb", "init"), 0, "python-exception", 4),
     "attr-peers-closed-rank2": (_peers_closed(2), 2, None, 4),
 }
