@@ -25,7 +25,9 @@ CREATE OR REPLACE TEMP TABLE k10s_desync_lines AS
 -- are missing are not the whole job (its size is at least one more than the ranks it names missing).
 SELECT l.job_key, coalesce(l.reporter_rank, -1) AS reporter, l.rank, l.subkind, l.seq_num, l.ts, l.pg,
        greatest(coalesce(js.gpus, 0), max(l.rank) OVER (PARTITION BY l.job_key) + 1,
-                CASE WHEN l.subkind IN ('horovod_missing', 'barrier_missing') THEN coalesce(hm.missing, 0) + 1 ELSE 0 END) AS world
+                CASE WHEN l.subkind IN ('horovod_missing', 'barrier_missing') THEN coalesce(hm.missing, 0) + 1 ELSE 0 END,
+                -- a waiter inside main_process_first naming rank 0 late (log_main_first.py): the world holds the waiter too
+                CASE WHEN l.subkind = 'main_first' THEN coalesce(l.reporter_rank, 0) + 1 ELSE 0 END) AS world
 FROM k10s_log l LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
 LEFT JOIN (SELECT job_key, count(DISTINCT rank) AS missing FROM k10s_log
            WHERE kind = 'nccl_desync' AND subkind IN ('horovod_missing', 'barrier_missing') AND job_key IS NOT NULL AND rank IS NOT NULL
@@ -256,7 +258,9 @@ desync_ev AS (
            -- a world of two: `[1] finished collective #2, but didn't join collective #3` is as much the reporter calling one
            -- collective more (an extra call of its own) as the named rank one behind; no third rank makes a majority, so
            -- the report is said (low: info), not charged (docs/rules.md, "Session 19: controls")
-           CASE WHEN everyone THEN 'none' WHEN two_sided AND job_key NOT IN (SELECT job_key FROM desync_dead) THEN 'low' WHEN len(culprits) * 2 <= world THEN 'high' ELSE 'medium' END AS confidence,
+           -- a waiter's wait for rank 0 under main_process_first says rank 0 was still working, not why (medium)
+           CASE WHEN everyone THEN 'none' WHEN two_sided AND job_key NOT IN (SELECT job_key FROM desync_dead) THEN 'low'
+                WHEN kinds = 'main_first' THEN 'medium' WHEN len(culprits) * 2 <= world THEN 'high' ELSE 'medium' END AS confidence,
            pg, seq_num, NULL::VARCHAR AS op_type, ts,
            CASE WHEN everyone
                 THEN 'the desync report (rank ' || reporter || ') says every rank (' || world || ') joined collective #' || coalesce(seq_num::VARCHAR, '?')

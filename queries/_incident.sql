@@ -935,6 +935,19 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                                                      AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer'))))
                             OR (kind = 'python_exception' AND error_type = 'ValueError'
                                 AND regexp_matches(error_message, '\b(?:is|are) (?:not compatible|incompatible)\b'))
+                            -- a module without the rank or world-size query the program calls (`AttributeError: module
+                            -- 'smdistributed.dataparallel.tensorflow' has no attribute 'get_world_size'`, `… 'local_rank'`):
+                            -- every process asks its rank and the world's size, through the same installed library, so
+                            -- each meets the missing function alike; another missing attribute (a logging call only rank
+                            -- 0 makes, `module 'wandb' has no attribute 'init'`) is still its rank's, and so is the query
+                            -- where a peer saw the rank's connection close (it got past the call: the torch build's guard);
+                            -- an editor's curly quotes around the names alike
+                            OR (kind = 'python_exception' AND error_type = 'AttributeError'
+                                AND regexp_matches(error_message, '^module [''"‘’“”][\w.]+[''"‘’“”] has no attribute [''"‘’“”](?:get_)?(?:world_size|rank|local_rank|local_size|node_rank|local_world_size|size)[''"‘’“”]')
+                                AND NOT EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                AND p.role = 'victim' AND p.kind = 'python_exception' AND p.subkind = 'teardown'
+                                                AND p.rank_eff IS NOT NULL AND p.rank_eff IS DISTINCT FROM i.rank_eff
+                                                AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer')))
                             -- Paddle's dtype type-promotion check (`TypeError: (InvalidType) Type promotion only support
                             -- calculations between floating-point numbers and between complex and real numbers. But got
                             -- different data type x: int64, y: int32.`): the installed build refuses an op on two dtypes,

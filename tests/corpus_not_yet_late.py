@@ -120,12 +120,6 @@ NOT_YET_LATE: dict[str, str] = {
         "python-exception); that every rank past the tar-file count fails alike is said only by the fix PR "
         "(huggingface/datasets#8203), and nothing in the log tells a start-up IndexError every rank past a count meets from "
         "one rank's own: un-naming it would un-name that culprit shape",
-    "webdataset-142-rank18-of-32-corrupted-tar-shard-readerror":
-        "rank right only with webdataset's exception metadata read: the ReadError's `'__rank__': '(18, 32)'` (rank, world "
-        "size), wrapped onto the line after the exception, is no rank prefix or torch/NCCL wording "
-        "(log_rank_mentions.named_ranks); reading it needs the wording taught to named_ranks and a line naming a rank in "
-        "it charged to that rank (queries/_views.sql), a parser change; today the exception is a rank-failure warning "
-        "with the cause right and no rank",
     # batch 97
     # batch 96
     "pytorch-distributed-18-srun-spawn-process1-store-barrier-4-of-2-control":
@@ -140,12 +134,6 @@ NOT_YET_LATE: dict[str, str] = {
         "(docs/rules.md, rank-failure), the expectation names the rank's own RuntimeError (python-exception), as "
         "Pai-Megatron-Patch-583 and DiffusionVideoEditing-4",
     # batch 104
-    "sagemaker-examples-2029-smddp-tf2-rank9-get-world-size-attributeerror-control":
-        "the paste is one rank-tagged exception line, `[1,9]<stdout>: AttributeError: module "
-        "'smdistributed.dataparallel.tensorflow' has no attribute 'get_world_size'`, read as rank 9's python-exception; "
-        "that the installed library lacks the function for every rank is AWS's reading in the thread. A lone rank's "
-        "`AttributeError: module '…' has no attribute '…'` is a culprit in the corpus (nanoGPT-545's rank 0, whose "
-        "`module 'wandb' has no attribute 'init'` only the logging rank meets), so the wording alone cannot be common mode",
     "modded-nanogpt-15-lambda-8xh100-torchrun-local-rank0-no-error-file-nccl-control":
         "torchrun's `('local_rank %s FAILED with no error file …', 0)` and its `ChildFailedError` header, cut before the "
         "table's entries, name local rank 0 (warning, exit-unknown); the thread lays the failure on the NCCL build every "
@@ -171,6 +159,18 @@ NOT_YET_LATE: dict[str, str] = {
         "vocabulary does not hold; the collector's `collective-mismatch` would need the compare to say a rank on another "
         "SeqNum in a collective of another size issued a different collective, a change of the cause the simulator's "
         "nccl-hang scenario also expects as `desync` (a rank waiting on a different collective), left for later",
+
+        "training bar another process prints. Session 29's main-process-first reading (log_main_first.py) does not reach "
+        "it: the traceback is cut four frames in, before any `main_process_first` frame, and the socket timeout names "
+        "no rank (no `ncclUniqueId from [0]`)",
+    # batch 50, re-read in session 29 (the thread's maintainer: an environment/version fault, a control)
+    "ERNIE-1291-erniekit-launch-container-rank0-code1-world8":
+        "Paddle's launcher's `Container rank 0 status failed … code 1` after the worker's `ValueError: (InvalidArgument) "
+        "concat(): argument 'x' (position 0) must be list of Tensors, but got empty list` names container rank 0 "
+        "(warning): the maintainer's `还是环境问题` (paddle 3.2 and paddleformers > 0.3 needed) makes it every worker's, "
+        "but the wording is a data-dependent empty list elsewhere (a batch with no targets, one rank's), and batch 98's "
+        "reading keeps this exception behind the same report a culprit (the Type-promotion refusal is the build's, this "
+        "one is not); nothing in the log says the installed versions are wrong",
     # session 27: a cut traceback alone is a suspect (info), no culprit
     "RL2-14-hydra-rank0-tagged-traceback-only": CUT_TRACEBACK_ALONE,
     "WeatherGenerator-1119-srun-label-rank7-validation-traceback-cut": CUT_TRACEBACK_ALONE,

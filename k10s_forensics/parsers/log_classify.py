@@ -34,6 +34,7 @@ from k10s_forensics.parsers.log_normalize import Normalized, is_masked, normaliz
 from k10s_forensics.parsers.log_pods import pod_status as _pod_status
 from k10s_forensics.parsers.log_launchers import paddle_aborted as _paddle_aborted
 from k10s_forensics.parsers.log_reports import reports as _reports
+from k10s_forensics.parsers.log_rank_mentions import WDS_RANK
 
 Event = dict[str, Any]
 #: Identity fields a user may have masked (``<hostname>``, ``xxx.xxx.xxx.xxx``): kept as null
@@ -55,6 +56,9 @@ def line_context(text: str, norm: Normalized | None = None) -> Event:
     message_rank = _int(m.group(1)) if m else None
     ctx["rank"] = prefix_rank if prefix_rank is not None else message_rank
     ctx["pg_rank"] = message_rank
+    w = WDS_RANK.search(text) if ctx["rank"] is None and "__rank__" in text else None
+    if w is not None and int(w.group(1)) < int(w.group(2)):  # webdataset's sample metadata (log_rank_mentions)
+        ctx["rank"] = int(w.group(1))
     ctx["_prefix_rank"] = prefix_rank
     ctx["severity"] = _severity(text)
     prefix = P.nccl_prefix(text) if "NCCL " in text else None  # NCCL_LEVEL needs "NCCL "

@@ -9,10 +9,9 @@ candidates are complete events on their own (``classify``); a few constructs spa
 * ``Last error:`` payloads: an error that names no peer (``ncclRemoteError``, ``ncclInternalError``,
   ``ncclUnhandledCudaError``, ...) absorbs a peer line (``Call to recv from ip<port>``, ``Connection closed by remote
   peer ...``) or a NCCL ``Cuda failure 'out of memory'`` that follows within ``MERGE_GAP`` lines: the peer fills
-  ``peer_ip``/``peer_port`` (an internal error with a remote peer becomes ``nccl_remote_error``), a CUDA OOM payload
-  makes the event ``cuda_oom``.
-* Flight recorder analyzer output: ``Not all ranks joining collective`` / ``group info:`` / ``collective:`` lines give
-  seq_num / pg / op_type to the ``missing ranks:`` line.
+  ``peer_ip``/``peer_port`` (an internal error with a remote peer becomes ``nccl_remote_error``), a CUDA OOM payload makes
+  the event ``cuda_oom``. Flight recorder analyzer output: ``Not all ranks joining collective`` / ``group info:`` /
+  ``collective:`` lines give seq_num / pg / op_type to the ``missing ranks:`` line.
 * A header, then one row per missing rank (``log_stall_rows.py``): Horovod >= 0.21's stall warning
   (``Missing ranks:``, ``1: [allreduce.x, ...]``: ``horovod_missing``), JAX's/TensorFlow's coordination
   service on a barrier that timed out (``Timed out task names:``, ``/job:jax_worker/replica:0/task:3``:
@@ -23,11 +22,11 @@ candidates are complete events on their own (``classify``); a few constructs spa
   status unknown) of that rank; in another group the rank is unknown and nothing is said.
 * A launcher's own exception: a traceback frame in the launcher's code (``deepspeed/launcher/``,
   ``torch/distributed/run.py``, ``launch.py``, ``accelerate/commands/``, PySpark's TorchDistributor ``pyspark/ml/torch/``) right before the
-  exception line (within ``log_owners.FRAME_GAP`` lines: the innermost frame) makes it the launcher's, no
-  rank's event (DeepSpeed's runner failing in its Ctrl-C handler).
+  exception line (within ``log_owners.FRAME_GAP`` lines: the innermost frame) makes it the launcher's, no rank's event.
 * PyTorch desync report: the indented ``[7] finished collective #182, but didn't join`` line gets ``reporter_rank``
-  from the nearest ``[rankN]:`` candidate above it; gloo's pair wait timing out right under
-  a monitored barrier's report (its ``Original exception:``) gives the report its ``timeout_ms`` (``log_reports``).
+  from the nearest ``[rankN]:`` candidate above it; gloo's pair wait timing out right under a monitored barrier's
+  report (its ``Original exception:``) gives the report its ``timeout_ms`` (``log_reports``); webdataset's sample
+  metadata wrapped under an unranked exception (``'__rank__': '(18, 32)'``) gives it its rank (``log_rank_mentions``).
 """
 
 from __future__ import annotations
@@ -46,6 +45,7 @@ from k10s_forensics.parsers.log_launchers import FIRST_PROCESS_EXIT
 from k10s_forensics.parsers.log_owners import Owners
 from k10s_forensics.parsers.log_failure_table import LINE_CHARS, TABLE_GAP, FailureTable
 from k10s_forensics.parsers.log_pods import resolve_ranks
+from k10s_forensics.parsers.log_rank_mentions import sample_rank
 from k10s_forensics.parsers.log_stall_rows import StallRows
 from k10s_forensics.parsers.log_ompi_errors import OmpiErrors
 from k10s_forensics.parsers.log_time import fallback_ts
@@ -101,8 +101,8 @@ class BodyAssembler(FailureTable):
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         under_exception(self.events, line_no, norm)  # HCCL's peer wait, DDP's reducer rank under an exception (log_exception_tail.py)
         barrier_wait(self.events, line_no, norm)  # gloo's pair wait under a monitored barrier's report (log_reports.py)
-        if launch_thread_detail(self.events, line_no, norm):  # what failed, under Gaudi's bridge's wrapper (log_habana.py)
-            return
+        if launch_thread_detail(self.events, line_no, norm) or sample_rank(self.events, line_no, norm.text):
+            return  # what failed, under Gaudi's bridge's wrapper (log_habana.py); an exception's sample rank (webdataset)
         if described is None and (self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text)):
             return
         if described is None and (self._owners.launcher_frame(line_no, norm) or self._owners.header(line_no, norm, api_ts)):

@@ -33,6 +33,8 @@ Called by ``log_lines.BodyAssembler`` for each candidate line:
   is; a retry announced seconds before a traceback (the retries ran out) is no such record;
 * a line Ray's log monitor relays from another process (``(RayWorkerVllm pid=7046) Fatal Python error: Aborted``):
   its failure event keeps that pid (the driver's own lines have none), whose rank the worker group gives where it is printed;
+* a rank timing out on rank 0's NCCL id under a ``main_process_first`` frame of its traceback: rank 0, working alone
+  first, never joined in time (``log_main_first.py``);
 * a ``logging`` record at ERROR/CRITICAL with its process id and no rank (``%(asctime)s [%(process)d]
   ERROR …``, as ``logger.exception`` writes it): the exception ending the traceback under it is that
   process's (its pid; the launcher's lines that name pid and rank give the rank, queries/_incident.sql).
@@ -45,6 +47,7 @@ import re
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_main_first import MAIN_FIRST_FRAME, main_first_wait
 from k10s_forensics.parsers.log_normalize import Normalized
 
 Event = dict[str, Any]
@@ -112,6 +115,7 @@ class Owners:
         self._loader: dict[int | None, int] = {}  # per printing rank: line of its last DataLoader queue frame
         self._mkdir: dict[int | None, int] = {}  # per printing rank: line of its last exist_ok=True mkdir source line
         self._in_traceback: set[int | None] = set()  # printing ranks inside a traceback (its start seen, no exception yet)
+        self._main_first: dict[int | None, int] = {}  # per printing rank: line of its last main_process_first frame
 
     def header(self, line_no: int, norm: Normalized, api_ts: dt.datetime | None = None) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
@@ -160,6 +164,9 @@ class Owners:
             return True
         if "exist_ok" in norm.text and MKDIR_EXIST_OK.search(norm.text):
             self._mkdir[norm.rank] = line_no
+            return True
+        if "main_process_first" in norm.text and MAIN_FIRST_FRAME.match(norm.text):
+            self._main_first[norm.rank] = line_no  # the waiter's own wait under it (log_main_first.py)
             return True
         if "utils/data/dataloader.py" in norm.text and LOADER_FRAME.match(norm.text):
             self._loader[norm.rank] = line_no
@@ -253,6 +260,7 @@ class Owners:
         self.c10d_call(line_no, norm, head)
         self.loader_lost(line_no, norm, head)
         self.raced_mkdir(line_no, norm, head)
+        main_first_wait(self._main_first, line_no, norm.rank, events, norm.text)
         if head["kind"] in ("python_exception", "cuda_error", "cuda_oom") and self._pid_record is not None:
             record, self._pid_record = self._pid_record, None
             if head.get("rank") is None and head.get("pid") is None and line_no - record[0] <= OWNER_GAP:

@@ -185,6 +185,8 @@ _EVENT_LITERALS = (
     r"distributed_c10d\.py\", line \d",
     # a traceback's source line creating a directory that may exist: a FileExistsError under it is a race (log_owners.py)
     r"(?:makedirs|mkdir)\([^)]{0,300}exist_ok\s*=\s*True",
+    # a frame of the main-process-first block: a wait for rank 0's NCCL id under it names rank 0 late (log_main_first.py)
+    r"\", line \d{1,7}, in (?:local_)?main_process_first",
     # a frame of the DataLoader's queue: a connection error under it is the rank's worker lost (log_owners.py)
     r"utils/data/dataloader\.py\", line \d",
     # JAX's coordination service naming a task (process) that failed or stopped sending heartbeats
@@ -195,6 +197,7 @@ _EVENT_LITERALS = (
     r"The following tasks are unhealthy \(stopped sending heartbeats\):",
     r"/job:[\w-]{1,100}/replica:\d{1,5}/task:\d{1,7}\s*$",
     r"Initializing distributed: GLOBAL_RANK: ",
+    r"__rank__['\"]: ?['\"]\(\d",  # webdataset's sample metadata under an exception (log_rank_mentions.sample_rank)
     r"store based barrier to initialize",
     r"store_based_barrier_key:\d+ to store for rank",
     r"Completed store-based barrier",

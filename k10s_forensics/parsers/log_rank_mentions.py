@@ -10,7 +10,10 @@ holds at least the highest rank named.
   subgroup's prefix gives its group rank, never above the global ranks;
 * HCCL's (Ascend) ``IP/ID`` notation, ``[90.90.92.240/1]``: the rank its cluster exception report locates
   (``Cluster Exception Location[IP/ID]:[…/1]``), the one that discovered it (``Discoverer:[…/0]``) and the
-  ranks of its heartbeat trace (``rank [127.10.0.1/9] status[LOST] by rank [127.10.0.1/1]``).
+  ranks of its heartbeat trace (``rank [127.10.0.1/9] status[LOST] by rank [127.10.0.1/1]``);
+* webdataset's sample metadata, which its loader appends to an exception it raises on a sample (the shard
+  list's ``__rank__``: ``str((rank, world_size))``, ``'__rank__': '(18, 32)'``): the rank whose loader raised it
+  (``sample_rank``: a line holding it under an unranked exception gives that exception its rank).
 
 A Horovod stall row printed bare (``16: [allreduce.x, ...]`` under ``Missing ranks:``) names the rank missing, not the
 line's printer: its number is no srun ``--label`` (``unlabel_stall_rows``), so routing keeps it with its header.
@@ -19,14 +22,19 @@ line's printer: its number is no srun ``--label`` (``unlabel_stall_rows``), so r
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from k10s_forensics.parsers.log_patterns import HOROVOD_MISSING_HEADER, HOROVOD_MISSING_ROW
+from k10s_forensics.parsers.log_patterns import HOROVOD_MISSING_HEADER, HOROVOD_MISSING_ROW, PY_EXCEPTION
 
 COMM_RANK = re.compile(r"comm 0x[0-9a-fA-F]+ rank (\d+) n[Rr]anks (\d+)")
 _BARRIER_RANKS = re.compile(r"\bRank (\d{1,7}) successfully reached monitoredBarrier|send/recv from rank (\d{1,7})"
                             r"|\bRanks? (\d{1,7}(?:, ?\d{1,7}){0,4095}) failed to pass monitoredBarrier")
 _PG_RANK = re.compile(r"\[(?:PG [^\[\]]{1,120}? )?Rank (\d{1,7})\]")
 _HCCL_RANK = re.compile(r"(?:Location\[IP/ID\]:|Discoverer:|\brank )\[[^\]/\s]{1,253}/(\d{1,7})\]")
+#: webdataset's shard-list metadata in a sample dict: ``'__rank__': '(18, 32)'`` (rank, world size; ``'None'`` unset)
+WDS_RANK = re.compile(r"""['"]__rank__['"]: ?['"]\((\d{1,7}), ?(\d{1,7})\)['"]""")
+#: lines from an exception's first line to the wrapped line holding its sample dict
+SAMPLE_GAP = 3
 
 
 def named_ranks(text: str) -> list[int]:
@@ -38,7 +46,23 @@ def named_ranks(text: str) -> list[int]:
         out += [int(m.group(1)) for m in _PG_RANK.finditer(text)]
     if "/ID]" in text or "status[" in text:
         out += [int(m.group(1)) for m in _HCCL_RANK.finditer(text)]
+    if "__rank__" in text:
+        out += [int(m.group(1)) for m in WDS_RANK.finditer(text) if int(m.group(1)) < int(m.group(2))]
     return out
+
+
+def sample_rank(events: list[dict[str, Any]], line_no: int, text: str) -> bool:
+    """webdataset's sample metadata (``WDS_RANK``) on the exception's line or within ``SAMPLE_GAP`` lines under it
+    (the repr of the exception's args, wrapped): the exception is that rank's, where no tag gave it one. True: the
+    line held the metadata (a wrapped tail, no event of its own); the exception's own line is classified as it is
+    (``log_classify.line_context`` reads the rank there)."""
+    m = WDS_RANK.search(text) if "__rank__" in text else None
+    if m is None or int(m.group(1)) >= int(m.group(2)) or PY_EXCEPTION.match(text):
+        return False
+    ev = events[-1] if events else None
+    if ev is not None and ev["kind"] == "python_exception" and line_no - ev.get("line_no", 0) <= SAMPLE_GAP and ev.get("rank") is None:
+        ev["rank"] = int(m.group(1))
+    return True
 
 
 def unlabel_stall_rows(lines: list[str], ranks: list[int | None]) -> list[int | None]:
@@ -53,4 +77,4 @@ def unlabel_stall_rows(lines: list[str], ranks: list[int | None]) -> list[int | 
     return out
 
 
-__all__ = ["COMM_RANK", "named_ranks", "unlabel_stall_rows"]
+__all__ = ["COMM_RANK", "WDS_RANK", "named_ranks", "sample_rank", "unlabel_stall_rows"]
