@@ -145,13 +145,9 @@ NOT_YET_LATE: dict[str, str] = {
         "before its exception): its silent peer, the main process still tokenising under main-process-first, shows only "
         "through the untagged `Tokenizing Prompts` bar glued to rank 1's first line, and the job's size is not in the "
         "log; batch 74's sd-scripts-971 shape: naming rank 0 from a bar would name the peer of any lone waiter whose "
-        "training bar another process prints",
-    "LlamaFactory-1196-main-process-first-rank6-nccluniqueid-from-rank0":
-        "rank 6's lone `[6] is setting up NCCL communicator and retrieving ncclUniqueId from [0] … store->get('0') got "
-        "error: Socket Timeout` inside `main_process_first` names rank 0 only in its waiter's message; the corpus holds "
-        "the same wording, a lone rank waiting for rank 0's ncclUniqueId, as a culprit (ArcticTraining-233) and as "
-        "controls (pytorch-82091, LlamaFactory-2470): telling them apart needs the frames' `main_process_first` (rank 0 "
-        "works alone while the others wait) read, and on a multi-node job the late process is any node's local main",
+        "training bar another process prints. Session 29's main-process-first reading (log_main_first.py) does not reach "
+        "it: the traceback is cut four frames in, before any `main_process_first` frame, and the socket timeout names "
+        "no rank (no `ncclUniqueId from [0]`)",
     # batch 115
     "Qwen-VL-Series-Finetune-17-mixed-modality-rank0-seq959-others-seq963":
         "rank right both ways (nccl-hang, critical): the watchdog compare reads rank 0, alone on `SeqNum=959` with "
@@ -159,10 +155,6 @@ NOT_YET_LATE: dict[str, str] = {
         "vocabulary does not hold; the collector's `collective-mismatch` would need the compare to say a rank on another "
         "SeqNum in a collective of another size issued a different collective, a change of the cause the simulator's "
         "nccl-hang scenario also expects as `desync` (a rank waiting on a different collective), left for later",
-
-        "training bar another process prints. Session 29's main-process-first reading (log_main_first.py) does not reach "
-        "it: the traceback is cut four frames in, before any `main_process_first` frame, and the socket timeout names "
-        "no rank (no `ncclUniqueId from [0]`)",
     # batch 50, re-read in session 29 (the thread's maintainer: an environment/version fault, a control)
     "ERNIE-1291-erniekit-launch-container-rank0-code1-world8":
         "Paddle's launcher's `Container rank 0 status failed … code 1` after the worker's `ValueError: (InvalidArgument) "
