@@ -163,6 +163,15 @@ NOT_YET_LATE: dict[str, str] = {
         "but the wording is a data-dependent empty list elsewhere (a batch with no targets, one rank's), and batch 98's "
         "reading keeps this exception behind the same report a culprit (the Type-promotion refusal is the build's, this "
         "one is not); nothing in the log says the installed versions are wrong",
+
+    # batch 117
+    "ColossalAI-6110-pp2-seqcls-later-stage-none-hidden-rank6-control":
+        "rank 6's lone rank-tagged traceback tail with its exception line (`AttributeError: 'NoneType' object has no "
+        "attribute 'shape'` in shardformer's pipelined `llama_model_forward`) is the shape the corpus holds as that "
+        "rank's own failure (rvc-webui-33's lone AttributeError, python-exception); that every rank of the later "
+        "pipeline stage gets no hidden states alike (a sequence-classification model with pp_size > 1) is the thread's "
+        "reading, and nothing in the three lines tells a stage-wide config failure from one rank's own: un-naming it "
+        "would un-name that culprit shape",
     # session 27: a cut traceback alone is a suspect (info), no culprit
     "RL2-14-hydra-rank0-tagged-traceback-only": CUT_TRACEBACK_ALONE,
     "WeatherGenerator-1119-srun-label-rank7-validation-traceback-cut": CUT_TRACEBACK_ALONE,
