@@ -163,7 +163,6 @@ NOT_YET_LATE: dict[str, str] = {
         "but the wording is a data-dependent empty list elsewhere (a batch with no targets, one rank's), and batch 98's "
         "reading keeps this exception behind the same report a culprit (the Type-promotion refusal is the build's, this "
         "one is not); nothing in the log says the installed versions are wrong",
-
     # batch 117
     "ColossalAI-6110-pp2-seqcls-later-stage-none-hidden-rank6-control":
         "rank 6's lone rank-tagged traceback tail with its exception line (`AttributeError: 'NoneType' object has no "
