@@ -116,6 +116,14 @@ def assert_names(findings: list[dict[str, Any]], index: int, want: list[int], ca
         assert cause in {f.get("cause") for f in named if f["ranks"]}, got
 
 
+def shape_params(shapes: list[tuple], not_yet: dict[str, str] | None = None) -> list:
+    """``(index, want, cause)`` parameters of cut launcher shapes ``(name, node_logs, want, cause)``, each id'd by its
+    name; a name in ``not_yet`` is a strict xfail with its reason."""
+    not_yet = not_yet or {}
+    return [pytest.param(i, w, c, id=name, marks=[pytest.mark.xfail(strict=True, reason=not_yet[name])]
+                         if name in not_yet else []) for i, (name, _, w, c) in enumerate(shapes)]
+
+
 def pasted(text: str | list[str], folder: Path, nproc: int | None, now: dt.datetime, world: int | None = -1) -> Bundle:
     """``text`` (or its ``lines``) as one pasted log imported as a user would (``k10s import-logs``: job ``train`` in
     ``team-a``, ``nproc`` processes per node, ``world`` in all; ``world`` left out: ``nproc``), raw layer only: a

@@ -30,8 +30,7 @@ import re
 
 import pytest
 
-from bundle_batch import analyze_node_sets, assert_names, findings_of
-from incident_kit import naming_findings
+from bundle_batch import analyze_node_sets, assert_names, shape_params
 from torch_runs_kit import AGENT_FIRST, CAPTURED, load_runs, until
 
 from k10s_forensics.parsers.log_classify import classify
@@ -84,15 +83,9 @@ def findings(tmp_path_factory) -> list:
     return analyze_node_sets(SHAPES, tmp_path_factory.mktemp("t29shapes"), CAPTURED)
 
 
-@pytest.mark.parametrize(("i", "want", "cause"), [
-    pytest.param(i, w, c, id=name, marks=[pytest.mark.xfail(strict=True, reason=NOT_YET[name])] if name in NOT_YET else [])
-    for i, (name, _, w, c) in enumerate(SHAPES)])
+@pytest.mark.parametrize(("i", "want", "cause"), shape_params(SHAPES, NOT_YET))
 def test_the_twenty_ninth_set_s_shapes(findings, i, want, cause):
-    if want:
-        assert_names(findings, i, want, cause)
-    else:
-        named = naming_findings(findings_of(findings, i))
-        assert not named, [(f["rule"], f["ranks"], f.get("cause")) for f in named]
+    assert_names(findings, i, want, cause)  # want []: a control, no rank named
 
 
 def test_the_shapes_hold_what_they_say():
