@@ -35,7 +35,7 @@ def _rows(*tasks: int, tag: str = "") -> list[str]:
     # several tasks (a node's processes): each its own exit, in the list's order
     ([FATAL, *_rows(12, 9, 15), AFTER], [(12, None), (9, None), (15, None)]),
     # the header alone on its line (a shorter paste), the rows below it
-    (["absl::Status: UNAVAILABLE: The following tasks are unhealthy (stopped sending heartbeats):", *_rows(0)], [(0, None)]),
+    (["absl::Status: UNAVAILABLE: The following tasks are unhealthy (stopped sending heartbeats):", *_rows(2)], [(2, None)]),
     # the printing process's launcher tag: the reporter, not a task that stopped
     ([f"[rank2]: {FATAL}", *_rows(1, tag="[rank2]: ")], [(1, 2)]),
     # the list kept inside the header's line (literal \n of a gRPC detail)

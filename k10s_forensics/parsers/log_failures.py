@@ -128,11 +128,21 @@ def launcher_exit(text: str) -> Event | None:
     if m:
         return {"kind": "rank_spawn", "subkind": "deepspeed", "pid": _int(m.group(1)), "local_rank": _int(m.group(2))}
     m = P.JAX_TASK_ERROR.search(text) if "/task:" in text else None
+    if m and jax_service_host_alive(int(m.group(1)), text):
+        m = None  # the service runs in task 0's process: its own missed heartbeats were printed by it, alive
     if m:  # JAX's coordination service lost a task: it failed, was preempted or crashed (how is not said)
         how = "stopped sending heartbeats" if "heartbeat timeout" in text else "was set to ERROR"
         return {"kind": "process_exit", "subkind": "jax_task_error", "rank": _int(m.group(1)), "exit_code": None,
                 "error_message": f"JAX's coordination service: task {m.group(1)} {how}"}
     return launcher_report(text) or ray_worker(text) or mpi_abort(text)
+
+
+def jax_service_host_alive(task: int, text: str) -> bool:
+    """JAX's coordination service runs in process 0 (``jax.distributed.initialize`` starts it there): its report that
+    task 0's heartbeats stopped (``task:0 heartbeat timeout``, or task 0 among the tasks ``unhealthy (stopped sending
+    heartbeats)``) was made by task 0's own process, alive to make it: a slow initialisation or a too-short timeout,
+    not a failed, preempted or crashed task. Another task, or task 0 set to ERROR for a reason of its own, is not this."""
+    return task == 0 and ("heartbeat timeout" in text or "stopped sending heartbeats" in text)
 
 
 def fatal_signal(text: str) -> Event | None:

@@ -16,7 +16,8 @@ their own, so a row is read only right below its header or the row before it; lo
   distributed service detected fatal errors. … The following tasks are unhealthy (stopped sending heartbeats):``),
   then ``/job:jax_worker/replica:0/task:3`` per task whose heartbeats stopped: that task's process ended, how is not
   said (``process_exit``, subkind ``jax_task_error``, as the older ``… task:3 heartbeat timeout`` wording). The
-  printing process is a survivor terminating because of it.
+  printing process is a survivor terminating because of it. Task 0 hosts the service: a row naming it is no exit
+  (log_failures.jax_service_host_alive).
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ class StallRows:
             m, kind = UNHEALTHY_HEADER.search(norm.text), "jax_unhealthy"
         if m:
             self._at, self._kind = line_no, kind
-            ranks = [int(r) for r in BARRIER_INLINE.findall(norm.text[m.end():])]
+            ranks = [int(r) for r in BARRIER_INLINE.findall(norm.text[m.end():])
+                     if kind != "jax_unhealthy" or int(r) != 0]  # task 0 hosts the service: alive to report it
             if not ranks:
                 return []
             own = classify(text, norm) or []
@@ -67,6 +69,8 @@ class StallRows:
         if rank is None:
             return []
         self._at = line_no
+        if self._kind == "jax_unhealthy" and rank == 0:
+            return []  # task 0 hosts the service (log_failures.jax_service_host_alive): alive to report it
         events = with_context(text, [_missing(rank, self._kind or "horovod_missing", _tensors(norm.text))], norm)
         for ev in events if bare else []:
             ev.update(reporter_rank=None, _prefix_rank=None)  # the row's number is the rank it names, not its printer
