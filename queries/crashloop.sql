@@ -125,10 +125,11 @@ walk AS (  -- failures, in time order: a new one after a 2-minute gap, or when a
                                                                       AND NOT coalesce(x.proc = o.proc, false))) > 0
                                     THEN 1 ELSE 0 END AS brk) b
 ),
-firsts AS (  -- the root cause of each failure: a CUDA OOM, host OOM or Xid beats any plain exit, then the earliest
+firsts AS (  -- the root cause of each failure: a CUDA OOM, host OOM or Xid beats any plain exit or signal death, then the earliest
     SELECT o.job_key, o.rank, o.pod_key, o.node, o.gpu_uuid, o.ts, o.sig, o.line, o.previous, w.failure_no
     FROM ordered o JOIN walk w USING (job_key, n)
-    QUALIFY row_number() OVER (PARTITION BY o.job_key, w.failure_no ORDER BY o.sig LIKE 'exit-%', o.n) = 1
+    QUALIFY row_number() OVER (PARTITION BY o.job_key, w.failure_no
+                               ORDER BY o.sig LIKE 'exit-%' OR o.sig IN ('segfault', 'abort', 'sigbus', 'sigfpe', 'sigill'), o.n) = 1
 ),
 restarts AS (
     SELECT pj.job_key,

@@ -157,9 +157,6 @@ COMM_STATE = re.compile(r"- (Init START|Init COMPLETE|Abort COMPLETE|Destroy COM
 # ---------------------------------------------------------------------------------------
 XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]+)\): (\d+),? ?(.{0,300})")
 XID_PID = re.compile(r"\bpid=(\d+)")
-#: a consequence's Xid naming the one that caused it (``NVRM: Xid (PCI:0000:dc:00): 45, pid=…, Ch 00000001 caused by previous
-#: Xid 149``: the channels torn down after an NVLink error): the root Xid, read as an event of its own on the same GPU
-XID_CAUSE = re.compile(r"\bcaused by previous Xid (\d{1,4})\b")
 MISMATCH = re.compile(r"Detected mismatch between collectives")
 #: Fingerprint and desync report wordings: log_reports.py.
 FR_MISSING = re.compile(r"missing ranks: \{([\d, ]{0,20000})\}")
