@@ -113,6 +113,14 @@ SELECT * FROM (VALUES
     (119, 'GSP firmware RPC timeout', 'reset-gpu', true),
     (120, 'GSP firmware error', 'reset-gpu', true),
     (140, 'Unrecoverable ECC error escape', 'reset-gpu', true),
+    -- NVLink5 (Blackwell) errors, often named only by a later Xid 45's "caused by previous Xid N" (parsers: caused_later_xid)
+    (144, 'NVLink error (SAW)', 'reset-gpu', false),
+    (145, 'NVLink error (RLW)', 'reset-gpu', false),
+    (146, 'NVLink error (TLW)', 'reset-gpu', false),
+    (147, 'NVLink error (TREX)', 'reset-gpu', false),
+    (148, 'NVLink error (NVLPW_CTRL)', 'reset-gpu', false),
+    (149, 'NVLink error (NETIR: the NVLink network)', 'reset-gpu', false),
+    (150, 'NVLink error (MSE)', 'reset-gpu', false),
     (154, 'GPU recovery action changed', 'see-recovery-action', false)
 ) AS t(xid, meaning, action, fatal);
 

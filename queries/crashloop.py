@@ -6,7 +6,10 @@ from typing import Any
 
 from k10s_forensics.queries._narrative import ranks_text
 
-WHAT = {"cuda-oom": "ran out of GPU memory", "host-oom": "was OOMKilled"}
+WHAT = {"cuda-oom": "ran out of GPU memory", "host-oom": "was OOMKilled",
+        # a signal the process raised itself (torchrun's exitcode -11, -6, -7, -8, -4)
+        "segfault": "crashed (SIGSEGV)", "abort": "aborted (SIGABRT)", "sigbus": "died of SIGBUS", "sigfpe": "died of SIGFPE",
+        "sigill": "died of SIGILL"}
 
 
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
@@ -34,6 +37,10 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         finding["recommendation"] = "Restarting will not help: the same rank runs out of memory each time. Reduce its batch size or enable gradient checkpointing before resubmitting."
     elif cause.startswith("xid-"):
         finding["recommendation"] = "The same GPU fails each time: exclude its node (cordon) and resubmit."
+    elif cause in WHAT:
+        finding["recommendation"] = ("Restarting will not help: the same rank's process dies of the same signal each time. Read its "
+                                     "native stack (faulthandler, core dump) in the previous container's log and fix the crash "
+                                     "before the job uses up its restarts.")
     else:
         finding["recommendation"] = "Read the previous container's log of the culprit (kubectl logs --previous) and fix the failure before the job uses up its restarts."
     return finding

@@ -4,7 +4,7 @@
 -- requires: pods, containers | log_events | jobs
 -- gate: (SELECT (l.failures + s.xids > 0 OR c.deaths)
 --           AND (c.restarted OR p.reborn OR j.attempts OR l.worker_restarts OR l.failures + s.xids >= 2 OR c.deaths)
---         FROM (SELECT count(*) FILTER (WHERE kind = 'cuda_oom' OR (kind = 'torchrun_failure' AND exit_code > 0) OR (kind = 'xid' AND coalesce(xid, 0) > 0)) AS failures,
+--         FROM (SELECT count(*) FILTER (WHERE kind = 'cuda_oom' OR (kind = 'torchrun_failure' AND (exit_code > 0 OR exit_code IN (-4, -6, -7, -8, -11))) OR (kind = 'xid' AND coalesce(xid, 0) > 0)) AS failures,
 --                      count(*) FILTER (WHERE kind = 'worker_group_restart') > 0 AS worker_restarts FROM log_events) l,
 --              (SELECT count(*) FILTER (WHERE coalesce(xid, 0) > 0) AS xids FROM gpu_samples) s,
 --              (SELECT coalesce(bool_or(coalesce(exit_code, 0) <> 0 OR coalesce(last_exit_code, 0) <> 0), false) AS deaths,
@@ -15,7 +15,10 @@
 --   pod incarnations under the same name, JobSet restart attempts, torchrun "Worker group
 --   FAILED. k/N attempts left") and failed again. Each failure is keyed by its root cause
 --   (CUDA OOM, fatal Xid before any plain exit; exits of ranks whose NCCL collective failed
---   first are victims) and first failing rank; container deaths (a full framebuffer names
+--   first are victims) and first failing rank; a rank's death by a signal it raised itself
+--   (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL: torchrun's exitcode -11, -6, -7, -8, -4) is a
+--   failure when no other rank died of the same signal with it (the launcher's teardown
+--   signals, SIGTERM and SIGKILL, are never one); container deaths (a full framebuffer names
 --   the rank and a CUDA OOM) when the logs are silent; a rank that failed alike with others
 --   (an incident of no single culprit: every rank's same exception) is its pod's failure, not
 --   its rank's. A failure ends after 2 minutes of quiet or when a rank in it fails again
@@ -24,7 +27,7 @@
 --   same rank fails the same way at least twice.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- repeating failure: cuda-oom, host-oom, xid-<code>, exit-<code>
+--   cause VARCHAR              -- repeating failure: cuda-oom, host-oom, xid-<code>, segfault, abort, sigbus, sigfpe, sigill, exit-<code>
 --   severity VARCHAR           -- critical (same failure repeated), warning (restarted, failures differ), info (one failure so far)
 --   ranks BIGINT[]             -- the repeating culprit rank(s)
 --   pods VARCHAR[]             -- their pods
@@ -50,12 +53,23 @@ WITH RECURSIVE l AS (  -- the columns read below (a CTE carries every column it 
 ),
 log_failures AS (  -- failures in the logs; a rank whose NCCL collective failed in the minute before it exited is a victim, not a failure
     SELECT f.job_key, f.rank_resolved AS rank, f.pod_key, f.node_resolved AS node, f.gpu_uuid, f.ts,
-           CASE WHEN f.kind = 'cuda_oom' THEN 'cuda-oom' ELSE 'exit-' || f.exit_code END AS sig, left(f.line, 300) AS line, f.previous,
+           CASE WHEN f.kind = 'cuda_oom' THEN 'cuda-oom' WHEN f.exit_code = -11 THEN 'segfault' WHEN f.exit_code = -6 THEN 'abort'
+                WHEN f.exit_code = -7 THEN 'sigbus' WHEN f.exit_code = -8 THEN 'sigfpe' WHEN f.exit_code = -4 THEN 'sigill'
+                ELSE 'exit-' || f.exit_code END AS sig, left(f.line, 300) AS line, f.previous,
            -- the process that exited (its pid in its container: the agent's line and its failure table report one exit)
            f.pid || '@' || f.incarnation_uid || CASE WHEN f.previous THEN '/previous' ELSE '' END AS proc
     FROM l f
     WHERE f.kind = 'cuda_oom'
-       OR (f.kind = 'torchrun_failure' AND f.exit_code > 0 AND f.rank_resolved IS NOT NULL
+       OR (f.kind = 'torchrun_failure' AND f.rank_resolved IS NOT NULL
+           AND (f.exit_code > 0
+                -- a signal the process raised itself (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL), alone: ranks killed by one
+                -- signal together (every rank's SIGABRT after a watchdog timeout, a common fault) are no one rank's failure;
+                -- the launcher's teardown (SIGTERM, SIGKILL after it) never counts
+                OR (f.exit_code IN (-11, -6, -7, -8, -4)
+                    AND NOT EXISTS (SELECT 1 FROM l o WHERE o.job_key = f.job_key AND o.kind = 'torchrun_failure'
+                                      AND o.exit_code = f.exit_code AND o.rank_resolved IS DISTINCT FROM f.rank_resolved
+                                      AND (o.ts BETWEEN f.ts - INTERVAL 60 SECOND AND f.ts + INTERVAL 60 SECOND
+                                           OR (o.ts IS NULL AND o.raw_row = f.raw_row)))))
            AND NOT EXISTS (SELECT 1 FROM l e WHERE e.incarnation_uid = f.incarnation_uid
                              AND coalesce(e.rank_resolved = f.rank_resolved, true)
                              AND (e.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'nccl_error_other')
@@ -111,10 +125,11 @@ walk AS (  -- failures, in time order: a new one after a 2-minute gap, or when a
                                                                       AND NOT coalesce(x.proc = o.proc, false))) > 0
                                     THEN 1 ELSE 0 END AS brk) b
 ),
-firsts AS (  -- the root cause of each failure: a CUDA OOM, host OOM or Xid beats any plain exit, then the earliest
+firsts AS (  -- the root cause of each failure: a CUDA OOM, host OOM or Xid beats any plain exit or signal death, then the earliest
     SELECT o.job_key, o.rank, o.pod_key, o.node, o.gpu_uuid, o.ts, o.sig, o.line, o.previous, w.failure_no
     FROM ordered o JOIN walk w USING (job_key, n)
-    QUALIFY row_number() OVER (PARTITION BY o.job_key, w.failure_no ORDER BY o.sig LIKE 'exit-%', o.n) = 1
+    QUALIFY row_number() OVER (PARTITION BY o.job_key, w.failure_no
+                               ORDER BY o.sig LIKE 'exit-%' OR o.sig IN ('segfault', 'abort', 'sigbus', 'sigfpe', 'sigill'), o.n) = 1
 ),
 restarts AS (
     SELECT pj.job_key,

@@ -44,18 +44,14 @@ BATCH = PER_ANALYSIS
 #: And NCCL's `host:pid:tid [device]` prefixes redacted alike (batch 76's nccl-tests-24): the two hosts' proxies reporting the
 #: same IB completion error are told apart only by host and pid, so masked they read as one process, whose device 1's
 #: teardown `Cuda failure` (read as rank 1) then stands alone.
-#: And a flattened srun paste wrapped (batch 111's awsome-distributed-ai-192): its one long line holds several `10: …` task
-#: fragments, and the 100-column cut falls inside a label (`… 2.18.5 1` | `0: ncclSystemError …`); a row starting `0: ` reads
-#: as srun task 0's line, so the unwrap keeps it apart and task 0 is charged with the NCCL error (warning, a false culprit).
-#: Rejoining it needs the unwrap to tell a label cut by the width from a real label line, a parser change left for later.
+#: (Batch 111's awsome-distributed-ai-192, a flattened srun paste whose 100-column cut fell inside a label, `… 2.18.5 1` |
+#: `0: ncclSystemError …`, is joined back since session 29: tests/test_unwrap_cut_label_wordings.py.)
 KNOWN_LOSSES = {
     ("redact", "nccl-tests-24-ib-error12-both-hosts-gid-index-control"),
     ("double-space", "sirzzang-blog-gpu-ecc-dbe-rank1-rank0-timeout-torchrun-pid-only"),
     ("combined", "sirzzang-blog-gpu-ecc-dbe-rank1-rank0-timeout-torchrun-pid-only"),
     ("wrap-100", "gist-sparticlesteve-srun-n8-mpi-backend-rank0-ucx-cuda-ipc-invalid-context"),
     ("combined", "gist-sparticlesteve-srun-n8-mpi-backend-rank0-ucx-cuda-ipc-invalid-context"),
-    ("wrap-100", "awsome-distributed-ai-192-srun-task10-loopback-socket-abort-ifname-control"),
-    ("combined", "awsome-distributed-ai-192-srun-task10-loopback-socket-abort-ifname-control"),
 }
 
 #: No damage loses an incident's verdict (the last known loss, a flattened torchrun report wrapped at 100

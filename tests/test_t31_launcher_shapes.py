@@ -111,3 +111,13 @@ def test_the_shapes_hold_what_they_say():
         jobset = by[f"{v}-restart-jobset-prefix-previous-then-current"][0]
         assert jobset.count("/node] ") == jobset.count("\n") and jobset.count("+ torchrun t31_worker.py") == 4
         assert "[rank2]" not in by[f"{v}-hang-node0-only"][0] and "KeyError" not in by[f"{v}-keyerror-node1-only"][0]
+
+
+@pytest.mark.parametrize("v", ["2.13.0", "2.14.1"])
+def test_the_segfault_in_both_containers_is_a_crash_loop(findings, v):
+    """Rank 2's SIGSEGV (torchrun's ``exitcode: -11``) in the first and the restarted container: crashloop names rank 2, twice
+    (session 29: a signal the process raised itself counts, the agent's SIGTERM of the others does not)."""
+    names = [s[0] for s in SHAPES]
+    for shape in ("restart-culprit-pod-only", "restart-jobset-prefix-previous-then-current"):
+        loops = [f for f in findings_of(findings, names.index(f"{v}-{shape}")) if f["rule"] == "crashloop"]
+        assert [(f["ranks"], f["cause"], f["severity"]) for f in loops] == [([2], "segfault", "critical")], shape

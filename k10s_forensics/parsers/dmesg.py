@@ -11,7 +11,8 @@ read in Python. Timestamps, per line:
   counted under the issue "monotonic dmesg timestamps: ts is the capture time".
 
 ``xid``: ``NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus.`` -> xid,
-bus_id (normalised ``0000:3b:00.0``), pid. ``host_oom``: the kernel OOM killer acting for
+bus_id (normalised ``0000:3b:00.0``), pid; a consequence naming its cause (``… 45, … caused by previous Xid 149``)
+adds the root Xid as a row of its own (subkind ``caused_later_xid``, same GPU and time, no pid). ``host_oom``: the kernel OOM killer acting for
 the whole node (``Out of memory: Killed process``, ``oom-kill:constraint=CONSTRAINT_NONE``);
 ``cgroup_oom``: a memory cgroup limit (``Memory cgroup out of memory``, ``CONSTRAINT_MEMCG``).
 One kill prints both an ``oom-kill:`` and a ``Killed process`` line; the second is dropped
@@ -42,6 +43,7 @@ _MONO_RE = re.compile(r"^\[\s*(\d+\.\d+)\]\s*(.*)$")
 _DECODE_RE = re.compile(r"^(?:kern|user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local[0-7])\s*:\s*"
                         r"(?:emerg|alert|crit|err|warn|notice|info|debug)\s*:\s?")
 _XID_RE = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]+)\): (\d+)(?:, pid=(\d+|'<unknown>'))?")
+_XID_CAUSE = re.compile(r"\bcaused by previous Xid (\d{1,4})\b")
 _KILLED_RE = re.compile(r"(Memory cgroup out of memory|Out of memory): Killed process (\d+) \(([^)]*)\)")
 _OOMKILL_RE = re.compile(r"oom-kill:constraint=(\w+).*?task_memcg=(\S*?),task=([^,]*),pid=(\d+)")
 _POD_UID_RE = re.compile(r"pod([0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12})")
@@ -83,6 +85,9 @@ def parse_dmesg_lines(lines: list[str], captured_at: dt.datetime | None = None) 
             pid = m.group(3)
             row.update(kind="xid", xid=int(m.group(2)), bus_id=bus, pid=int(pid) if pid and pid.isdigit() else None)
             rows.append(row)
+            cause = _XID_CAUSE.search(message)  # ``… 45, … caused by previous Xid 149``: the root Xid, an event of its own
+            if cause and int(cause.group(1)) not in (0, row["xid"]):
+                rows.append({**row, "xid": int(cause.group(1)), "pid": None, "subkind": "caused_later_xid"})
             continue
         m = _OOMKILL_RE.search(message)
         if m:

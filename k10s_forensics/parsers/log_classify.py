@@ -167,6 +167,21 @@ def _xid(text: str) -> Event | None:
     return {"kind": "xid", "xid": _int(m.group(2)), "bus_id": normalize_pci_bus_id(m.group(1)), "pid": _int(pid.group(1)) if pid else None}
 
 
+#: a consequence's Xid naming the one that caused it (``NVRM: Xid (PCI:0000:dc:00): 45, pid=…, Ch 00000001 caused by previous
+#: Xid 149``: the channels torn down after an NVLink error): the root Xid, read as an event of its own on the same GPU
+_XID_CAUSE = re.compile(r"\bcaused by previous Xid (\d{1,4})\b")
+
+
+def _xid_cause(ev: Event, text: str) -> list[Event]:
+    """The Xid a consequence's line names as its cause (``… 45, … caused by previous Xid 149``): an ``xid`` event of the
+    same GPU, subkind ``caused_later_xid`` (its own line may be missing from the log, or long before), so the root Xid
+    (an NVLink error) is reported beside the consequence; [] when the line names none or names itself."""
+    m = _XID_CAUSE.search(text)
+    if not m or _int(m.group(1)) in (None, 0, ev["xid"]):
+        return []
+    return [{"kind": "xid", "subkind": "caused_later_xid", "xid": _int(m.group(1)), "bus_id": ev["bus_id"], "pid": None}]
+
+
 
 
 def classify(text: str, norm: Normalized | None = None) -> list[Event]:
@@ -184,7 +199,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
     for single in (_xid, _watchdog, _oom, _cuda_error, _remote, _pod_status, _launcher, _fatal_signal, _store_timeout):
         ev = single(text)
         if ev:
-            events = [ev]
+            events = [ev] + (_xid_cause(ev, text) if single is _xid else [])
             break
     if not events:
         events = _srun_tasks(text) or _paddle_aborted(text) or _reports(text)

@@ -41,6 +41,11 @@ _DECORATION_CHARS = frozenset("-*+•|│┃>")
 _RULE = re.compile(r"^\s*(?:[-=_*#~─━═]{8,}|[╭╰┏┗┌└].*)\s*$")
 _FILE_LINE = re.compile(r'^\s*File "[^"]{1,1000}", line \d+, in \S+$')  # a traceback frame, whole
 _FRAME_END = frozenset("│┃║╮╯┐┘┓┛|")
+#: srun's ``--label`` (``10: …``) where it starts a row, and one anywhere in a row (at its start or after a blank: a
+#: flattened paste holds several tasks' lines in one); a row that fills the width ending in a number after a blank
+_LABEL_START = re.compile(r"^(\d{1,4}): ")
+_LABEL_ANY = re.compile(r"(?<!\S)(\d{1,5}): ")
+_DIGITS_END = re.compile(r"(?<!\S)(\d{1,4})$")
 MIN_WRAP = 40
 #: In a padded paste a cut that fell on up to this many spaces still reads as a cut
 PAD_CUT = 2
@@ -80,9 +85,11 @@ def _tails_follow(lines: list[str], width: int) -> bool:
     return len(cut) >= 4 and tails >= 0.8 * len(cut)
 
 
-def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = False) -> str | None:
+def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = False,
+               labels: frozenset[str] = frozenset()) -> str | None:
     """The separator that joins ``nxt`` to ``prev`` when ``prev`` was cut at ``width`` (None: no wrap);
-    ``quoted``: most lines still carry a quote mark (undone later), so a quoted line starts a record."""
+    ``quoted``: most lines still carry a quote mark (undone later), so a quoted line starts a record;
+    ``labels``: the srun task labels the paste holds whole (``_cut_label``)."""
     body = prev.rstrip()
     if quoted and QUOTE.match(nxt):
         return None
@@ -94,7 +101,8 @@ def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = Fal
     # whatever the next line looks like
     cut_identifier = (body.endswith(("_", "-")) and body[-2:-1].isalnum() and nxt[:1].isalnum()) \
         or (body.endswith("=") and body[-2:-1].isalnum() and not nxt[:1].isspace())
-    goes_on = cut_identifier or _cut_dotted_name(body, nxt, width) or _MIDLINE_TAG.match(nxt) is not None
+    goes_on = cut_identifier or _cut_dotted_name(body, nxt, width) or _MIDLINE_TAG.match(nxt) is not None \
+        or _cut_label(body, nxt, width, labels)
     if blank(nxt) or (not goes_on and (_RECORD.match(nxt) or _same_start(body, nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS))):
         return None
     if not padded:
@@ -119,6 +127,34 @@ def _same_start(body: str, nxt: str) -> bool:
     return n >= SAME_START and any(c in " :" for c in nxt[:n])
 
 
+def _cut_label(body: str, nxt: str, width: int, labels: frozenset[str]) -> bool:
+    """srun's task label cut by a row that fills the width exactly: ``… NCCL version 2.18.5 1`` | ``0: ncclSystemError …``
+    (a flattened paste: several tasks' lines in one, ``10: …`` fragments). The tail reads as task 0's own line, yet the
+    row ends in a number after a blank, and that number glued to the tail's label is a label the paste holds whole
+    elsewhere (``10``) while the tail's own (``0``) is none it holds: the label goes on. A real task line after a row of
+    exactly the width keeps its label, which the paste holds."""
+    if len(body) != width:
+        return False
+    head, tail = _DIGITS_END.search(body), _LABEL_START.match(nxt)
+    if head is None or tail is None:
+        return False
+    return head.group(1) + tail.group(1) in labels and tail.group(1) not in labels
+
+
+def paste_labels(lines: list[str], width: int) -> frozenset[str]:
+    """The srun labels (``10: ``) a paste's rows hold whole, at a row's start or after a blank; a row's leading
+    label right after a row of the full width that ends in a number after a blank (perhaps a label cut) is not counted."""
+    found: set[str] = set()
+    prev = ""
+    for line in lines:
+        for m in _LABEL_ANY.finditer(line):
+            if m.start() == 0 and len(prev.rstrip()) == width and _DIGITS_END.search(prev.rstrip()):
+                continue
+            found.add(m.group(1))
+        prev = line
+    return frozenset(found)
+
+
 def _cut_dotted_name(body: str, nxt: str, width: int) -> bool:
     """A dotted name (a module path, a qualified exception) cut inside by a row that fills the width:
     ``torch.distributed.elast`` | ``ic.multiprocessing.errors.ChildFailedError: …``. The tail reads as an
@@ -139,13 +175,14 @@ def unwrap(lines: list[str]) -> tuple[list[str], str | None]:
         return lines, None
     text = [ln for ln in lines if not blank(ln)]
     quoted = sum(1 for ln in text if QUOTE.match(ln)) >= SHARE * len(text)
+    labels = paste_labels(lines, width)
     out: list[str] = []
     joined = 0
     cur: str | None = None
     last_piece = ""
     for line in lines:
         if cur is not None:
-            sep = _continues(last_piece, line, width, padded, quoted)
+            sep = _continues(last_piece, line, width, padded, quoted, labels)
             if sep is not None:
                 cur = (cur.rstrip() + sep + line.rstrip()) if padded else cur + line
                 last_piece = line
