@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import pytest
 
-from bundle_batch import analyze_node_sets, assert_names, shape_params
+from bundle_batch import analyze_node_sets, assert_names, findings_of, shape_params
 from job_shapes import jobset_pod
 from torch_runs_kit import AGENT_FIRST, CAPTURED, load_runs, until
 
