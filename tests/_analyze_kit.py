@@ -76,6 +76,16 @@ def samples(g: dict[str, list[dict]], minutes: float = 10, interval: float = 10,
     return rows
 
 
+def log_row(g: dict[str, list[dict]], who: int, kind: str, t: float, **kw) -> dict[str, Any]:
+    """A ``logs`` row of rank ``who`` of gang ``g``: event ``kind`` at ``t`` seconds (``at``), on its pod and node;
+    ``kw`` adds or overrides columns."""
+    r = next(x for x in g["ranks"] if x["rank"] == who)
+    row = {"ts": at(t), "namespace": r["namespace"], "pod": r["pod"], "pod_uid": r["pod_uid"], "container": "pytorch",
+           "rank": who, "kind": kind, "line": f"{kind} line", "node": r["node"], "previous": False}
+    row.update(kw)
+    return row
+
+
 def assert_planned_light(bundle: Bundle) -> None:
     """``bundle`` is small enough to be planned without DuckDB's optimizer, and ``analyze``'s
     connection to it (``engine.open_tables(light=True)``) has the optimizer off."""

@@ -12,16 +12,8 @@ from __future__ import annotations
 import pytest
 
 from _analyze_kit import analyze_tables as run
-from _analyze_kit import at, gang
+from _analyze_kit import gang, log_row
 from _analyze_kit import rule_findings as by_rule
-
-
-def _log(g, who, kind, t, **kw):
-    r = next(x for x in g["ranks"] if x["rank"] == who)
-    row = {"ts": at(t), "namespace": r["namespace"], "pod": r["pod"], "pod_uid": r["pod_uid"], "container": "pytorch",
-           "rank": who, "kind": kind, "line": f"{kind} line", "node": r["node"], "previous": False}
-    row.update(kw)
-    return row
 
 
 def _attempts(g, codes: dict[int, int]) -> list[dict]:
@@ -29,8 +21,8 @@ def _attempts(g, codes: dict[int, int]) -> list[dict]:
     worker-group restart between them."""
     logs = []
     for n, t0 in enumerate((60, 360)):
-        logs += [_log(g, r, "torchrun_failure", t0 + 0.1 * r, exit_code=code, pid=1000 + 100 * n + r) for r, code in codes.items()]
-    logs.append(_log(g, 0, "worker_group_restart", 200, attempts_left=2, attempts_max=3))
+        logs += [log_row(g, r, "torchrun_failure", t0 + 0.1 * r, exit_code=code, pid=1000 + 100 * n + r) for r, code in codes.items()]
+    logs.append(log_row(g, 0, "worker_group_restart", 200, attempts_left=2, attempts_max=3))
     return logs
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from _analyze_kit import analyze_tables as run
-from _analyze_kit import at, gang, samples
+from _analyze_kit import at, gang, log_row, samples
 from _analyze_kit import rule_findings as by_rule
 
 
@@ -82,19 +82,11 @@ def test_straggler_nvidia_smi_only(tmp_path):
 
 # ---- nccl-hang -------------------------------------------------------------------------
 
-def _log(g, who, kind, t, **kw):
-    r = next(x for x in g["ranks"] if x["rank"] == who)
-    row = {"ts": at(t), "namespace": r["namespace"], "pod": r["pod"], "pod_uid": r["pod_uid"], "container": "pytorch",
-           "rank": who, "kind": kind, "line": f"{kind} line", "node": r["node"], "previous": False}
-    row.update(kw)
-    return row
-
-
 def test_nccl_hang_missing_rank_and_ip_resolution(tmp_path):
     g = gang(pods=4, per_pod=1)
-    logs = [_log(g, r, "nccl_comm_init", 5) for r in range(4)]
-    logs += [_log(g, r, "nccl_watchdog_timeout", 700 + r, seq_num=1580, op_type="ALLREDUCE", timeout_ms=600000, ran_for_ms=600050) for r in (0, 1, 3)]
-    logs.append(_log(g, 0, "nccl_remote_error", 650, peer_ip="10.1.2.5", peer_port=43211, rank=None, local_rank=0))
+    logs = [log_row(g, r, "nccl_comm_init", 5) for r in range(4)]
+    logs += [log_row(g, r, "nccl_watchdog_timeout", 700 + r, seq_num=1580, op_type="ALLREDUCE", timeout_ms=600000, ran_for_ms=600050) for r in (0, 1, 3)]
+    logs.append(log_row(g, 0, "nccl_remote_error", 650, peer_ip="10.1.2.5", peer_port=43211, rank=None, local_rank=0))
     g["log_events"] = logs
     f = by_rule(run(tmp_path, g, ["nccl-hang"]), "nccl-hang")
     assert len(f) == 1
@@ -110,12 +102,12 @@ def test_nccl_hang_missing_rank_and_ip_resolution(tmp_path):
 
 def test_nccl_hang_desync_and_earlier_failure(tmp_path):
     g = gang(pods=4, per_pod=2)
-    logs = [_log(g, r, "nccl_watchdog_timeout", 700, seq_num=90, op_type="ALLREDUCE", timeout_ms=600000) for r in range(8) if r != 6]
-    logs.append(_log(g, 6, "nccl_watchdog_timeout", 700, seq_num=88, op_type="BROADCAST", timeout_ms=600000))
+    logs = [log_row(g, r, "nccl_watchdog_timeout", 700, seq_num=90, op_type="ALLREDUCE", timeout_ms=600000) for r in range(8) if r != 6]
+    logs.append(log_row(g, 6, "nccl_watchdog_timeout", 700, seq_num=88, op_type="BROADCAST", timeout_ms=600000))
     g["log_events"] = logs
     f = by_rule(run(tmp_path, g, ["nccl-hang"], name="desync"), "nccl-hang")[0]
     assert f["ranks"] == [6] and f["cause"] == "desync"
-    logs.append(_log(g, 3, "xid", 90, xid=79, line="NVRM: Xid (PCI:0000:11:00): 79, GPU has fallen off the bus."))
+    logs.append(log_row(g, 3, "xid", 90, xid=79, line="NVRM: Xid (PCI:0000:11:00): 79, GPU has fallen off the bus."))
     g["log_events"] = logs
     f = by_rule(run(tmp_path, g, ["nccl-hang"], name="failed"), "nccl-hang")[0]
     assert f["ranks"] == [3] and f["cause"] == "rank-failed"
@@ -124,8 +116,8 @@ def test_nccl_hang_desync_and_earlier_failure(tmp_path):
 # ---- oom-cascade and crashloop ---------------------------------------------------------
 
 def _oom_logs(g, culprit, t0, victims):
-    logs = [_log(g, culprit, "cuda_oom", t0, oom_total_mib=15.4 * 1024, oom_in_use_mib=15.2 * 1024, oom_requested_mib=512.0, step=247)]
-    logs += [_log(g, r, "nccl_watchdog_timeout", t0 + 600 + r, seq_num=1000, op_type="ALLREDUCE", timeout_ms=600000, ran_for_ms=600100) for r in victims]
+    logs = [log_row(g, culprit, "cuda_oom", t0, oom_total_mib=15.4 * 1024, oom_in_use_mib=15.2 * 1024, oom_requested_mib=512.0, step=247)]
+    logs += [log_row(g, r, "nccl_watchdog_timeout", t0 + 600 + r, seq_num=1000, op_type="ALLREDUCE", timeout_ms=600000, ran_for_ms=600100) for r in victims]
     return logs
 
 
@@ -151,7 +143,7 @@ def test_oom_from_container_status_without_logs(tmp_path):
 def test_crashloop_counts_loops_of_the_same_rank(tmp_path):
     g = gang(pods=4, per_pod=1)
     g["log_events"] = _oom_logs(g, 1, 60, [0, 2, 3]) + _oom_logs(g, 1, 1500, [0, 2, 3])
-    g["log_events"].append(_log(g, 1, "worker_group_restart", 700, attempts_left=2, attempts_max=3))
+    g["log_events"].append(log_row(g, 1, "worker_group_restart", 700, attempts_left=2, attempts_max=3))
     g["containers"] = [{"namespace": "team-a", "pod": f"llama-worker-{p}", "pod_uid": f"uid-llama-worker-{p}", "container": "pytorch",
                         "restart_count": 2, "state": "running", "last_exit_code": 1, "last_finished_at": at(1520)} for p in range(4)]
     result = run(tmp_path, g, ["crashloop", "oom-cascade"], minutes=40)
@@ -231,11 +223,11 @@ def _attempt(g, t0, raisers):
     logs = []
     for r in range(4):
         if r in raisers:
-            logs.append(_log(g, r, "python_exception", t0 + 0.1 * r, subkind="raised", error_type="KeyError", error_message="'labels'"))
+            logs.append(log_row(g, r, "python_exception", t0 + 0.1 * r, subkind="raised", error_type="KeyError", error_message="'labels'"))
         else:
-            logs.append(_log(g, r, "python_exception", t0 + 1, subkind="teardown", error_type="RuntimeError",
+            logs.append(log_row(g, r, "python_exception", t0 + 1, subkind="teardown", error_type="RuntimeError",
                              error_message="Connection closed by peer [127.0.0.1]:48348"))
-        logs.append(_log(g, r, "torchrun_failure", t0 + 2 + 0.1 * r, exit_code=1))
+        logs.append(log_row(g, r, "torchrun_failure", t0 + 2 + 0.1 * r, exit_code=1))
     return logs
 
 
@@ -245,6 +237,6 @@ def test_crashloop_of_ranks_failing_alike_names_no_rank(tmp_path):
     twenty-first set's restart runs in tests/test_torch_runs.py)."""
     g = gang(pods=4, per_pod=1)
     g["log_events"] = _attempt(g, 60, range(4)) + _attempt(g, 80, range(4))
-    g["log_events"].append(_log(g, 0, "worker_group_restart", 70, attempts_left=0, attempts_max=1))
+    g["log_events"].append(log_row(g, 0, "worker_group_restart", 70, attempts_left=0, attempts_max=1))
     (f,) = by_rule(run(tmp_path, g, ["crashloop"], minutes=10), "crashloop")
     assert (f["ranks"], f["pods"], f["cause"], f["severity"]) == ([], ["team-a/llama-worker-0"], "exit-1", "critical")
