@@ -31,6 +31,7 @@ import pyarrow.compute as pc
 from k10s_forensics.store.bundle import parse_iso
 from k10s_forensics.parsers.common import normalize_pci_bus_id
 from k10s_forensics.parsers.gpu_common import capture_failure
+from k10s_forensics.parsers.log_patterns_cuda import XID_CAUSE
 
 SOURCE = "dmesg"
 ISSUE_SOURCE = "exec:dmesg"
@@ -43,7 +44,6 @@ _MONO_RE = re.compile(r"^\[\s*(\d+\.\d+)\]\s*(.*)$")
 _DECODE_RE = re.compile(r"^(?:kern|user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local[0-7])\s*:\s*"
                         r"(?:emerg|alert|crit|err|warn|notice|info|debug)\s*:\s?")
 _XID_RE = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]+)\): (\d+)(?:, pid=(\d+|'<unknown>'))?")
-_XID_CAUSE = re.compile(r"\bcaused by previous Xid (\d{1,4})\b")
 _KILLED_RE = re.compile(r"(Memory cgroup out of memory|Out of memory): Killed process (\d+) \(([^)]*)\)")
 _OOMKILL_RE = re.compile(r"oom-kill:constraint=(\w+).*?task_memcg=(\S*?),task=([^,]*),pid=(\d+)")
 _POD_UID_RE = re.compile(r"pod([0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12})")
@@ -85,7 +85,7 @@ def parse_dmesg_lines(lines: list[str], captured_at: dt.datetime | None = None) 
             pid = m.group(3)
             row.update(kind="xid", xid=int(m.group(2)), bus_id=bus, pid=int(pid) if pid and pid.isdigit() else None)
             rows.append(row)
-            cause = _XID_CAUSE.search(message)  # ``… 45, … caused by previous Xid 149``: the root Xid, an event of its own
+            cause = XID_CAUSE.search(message)  # ``… 45, … caused by previous Xid 149``: the root Xid, an event of its own
             if cause and int(cause.group(1)) not in (0, row["xid"]):
                 rows.append({**row, "xid": int(cause.group(1)), "pid": None, "subkind": "caused_later_xid"})
             continue

@@ -34,7 +34,8 @@ from k10s_forensics.parsers.log_normalize import Normalized, is_masked, normaliz
 from k10s_forensics.parsers.log_pods import pod_status as _pod_status
 from k10s_forensics.parsers.log_launchers import paddle_aborted as _paddle_aborted
 from k10s_forensics.parsers.log_reports import reports as _reports
-from k10s_forensics.parsers.log_rank_mentions import WDS_RANK
+from k10s_forensics.parsers.log_patterns_cuda import XID_CAUSE
+from k10s_forensics.parsers.log_rank_mentions import wds_rank
 
 Event = dict[str, Any]
 #: Identity fields a user may have masked (``<hostname>``, ``xxx.xxx.xxx.xxx``): kept as null
@@ -56,9 +57,8 @@ def line_context(text: str, norm: Normalized | None = None) -> Event:
     message_rank = _int(m.group(1)) if m else None
     ctx["rank"] = prefix_rank if prefix_rank is not None else message_rank
     ctx["pg_rank"] = message_rank
-    w = WDS_RANK.search(text) if ctx["rank"] is None and "__rank__" in text else None
-    if w is not None and int(w.group(1)) < int(w.group(2)):  # webdataset's sample metadata (log_rank_mentions)
-        ctx["rank"] = int(w.group(1))
+    if ctx["rank"] is None:  # webdataset's sample metadata (log_rank_mentions)
+        ctx["rank"] = wds_rank(text)
     ctx["_prefix_rank"] = prefix_rank
     ctx["severity"] = _severity(text)
     prefix = P.nccl_prefix(text) if "NCCL " in text else None  # NCCL_LEVEL needs "NCCL "
@@ -167,16 +167,11 @@ def _xid(text: str) -> Event | None:
     return {"kind": "xid", "xid": _int(m.group(2)), "bus_id": normalize_pci_bus_id(m.group(1)), "pid": _int(pid.group(1)) if pid else None}
 
 
-#: a consequence's Xid naming the one that caused it (``NVRM: Xid (PCI:0000:dc:00): 45, pid=…, Ch 00000001 caused by previous
-#: Xid 149``: the channels torn down after an NVLink error): the root Xid, read as an event of its own on the same GPU
-_XID_CAUSE = re.compile(r"\bcaused by previous Xid (\d{1,4})\b")
-
-
 def _xid_cause(ev: Event, text: str) -> list[Event]:
     """The Xid a consequence's line names as its cause (``… 45, … caused by previous Xid 149``): an ``xid`` event of the
     same GPU, subkind ``caused_later_xid`` (its own line may be missing from the log, or long before), so the root Xid
     (an NVLink error) is reported beside the consequence; [] when the line names none or names itself."""
-    m = _XID_CAUSE.search(text)
+    m = XID_CAUSE.search(text)
     if not m or _int(m.group(1)) in (None, 0, ev["xid"]):
         return []
     return [{"kind": "xid", "subkind": "caused_later_xid", "xid": _int(m.group(1)), "bus_id": ev["bus_id"], "pid": None}]

@@ -64,4 +64,9 @@ CUDA_KINDS = (
     ("device-lost", re.compile(r"(?i)fell off the bus|GPU has fallen|unknown error|device not ready|no CUDA-capable device")),
 )
 
+#: a consequence's Xid naming the one that caused it (``NVRM: Xid (PCI:0000:dc:00): 45, pid=…, Ch 00000001 caused by previous
+#: Xid 149``: the channels torn down after an NVLink error): the root Xid, read as an event of its own on the same GPU
+#: (log_classify for pod logs, dmesg for the node's kernel log)
+XID_CAUSE = re.compile(r"\bcaused by previous Xid (\d{1,4})\b")
+
 __all__ = [name for name in dir() if name.isupper()]

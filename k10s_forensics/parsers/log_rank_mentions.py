@@ -51,17 +51,24 @@ def named_ranks(text: str) -> list[int]:
     return out
 
 
+def wds_rank(text: str) -> int | None:
+    """The rank of the first webdataset sample metadata on ``text`` (``WDS_RANK``), None where there is none or its
+    rank is not below its world size."""
+    m = WDS_RANK.search(text) if "__rank__" in text else None
+    return int(m.group(1)) if m is not None and int(m.group(1)) < int(m.group(2)) else None
+
+
 def sample_rank(events: list[dict[str, Any]], line_no: int, text: str) -> bool:
     """webdataset's sample metadata (``WDS_RANK``) on the exception's line or within ``SAMPLE_GAP`` lines under it
     (the repr of the exception's args, wrapped): the exception is that rank's, where no tag gave it one. True: the
     line held the metadata (a wrapped tail, no event of its own); the exception's own line is classified as it is
     (``log_classify.line_context`` reads the rank there)."""
-    m = WDS_RANK.search(text) if "__rank__" in text else None
-    if m is None or int(m.group(1)) >= int(m.group(2)) or PY_EXCEPTION.match(text):
+    rank = wds_rank(text)
+    if rank is None or PY_EXCEPTION.match(text):
         return False
     ev = events[-1] if events else None
     if ev is not None and ev["kind"] == "python_exception" and line_no - ev.get("line_no", 0) <= SAMPLE_GAP and ev.get("rank") is None:
-        ev["rank"] = int(m.group(1))
+        ev["rank"] = rank
     return True
 
 
@@ -77,4 +84,4 @@ def unlabel_stall_rows(lines: list[str], ranks: list[int | None]) -> list[int | 
     return out
 
 
-__all__ = ["COMM_RANK", "WDS_RANK", "named_ranks", "sample_rank", "unlabel_stall_rows"]
+__all__ = ["COMM_RANK", "WDS_RANK", "named_ranks", "sample_rank", "unlabel_stall_rows", "wds_rank"]
