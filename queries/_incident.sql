@@ -992,7 +992,16 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- branch the replay does not repeat), the same code and options on every rank; whichever
                             -- rank's copy the paste shows, it names where the check fired, not a faulty rank (batch 99)
                             OR (kind = 'python_exception' AND regexp_matches(error_type, '(?:^|\.)CheckpointError$')
-                                AND regexp_matches(error_message, '(?i)\bRecomputed values for the following tensors have different metadata\b|\bdifferent number of tensors was saved during the original forward and recomputation\b')))
+                                AND regexp_matches(error_message, '(?i)\bRecomputed values for the following tensors have different metadata\b|\bdifferent number of tensors was saved during the original forward and recomputation\b'))
+                            -- DDP's own check that a parameter's gradient hook fires once an iteration (`RuntimeError:
+                            -- Expected to mark a variable ready only once. This error is caused by one of the following
+                            -- reasons: 1) Use of a module parameter outside the `forward` function … 2) Reused parameters in
+                            -- multiple reentrant backward passes`): a parameter shared across passes, or reentrant activation
+                            -- checkpointing wrapping it twice, the model's structure and options on every rank alike; the
+                            -- paste's rank is the copy shown (batch 121). DDP's unused-parameter error (`Expected to have
+                            -- finished reduction …`), which one rank's batch can cause, is not this reading
+                            OR (kind = 'python_exception' AND error_type = 'RuntimeError'
+                                AND regexp_matches(error_message, '^Expected to mark a variable ready only once\b')))
     GROUP BY ALL
     UNION ALL
     SELECT job_key, incident, error_type FROM spawn_nodes_alike

@@ -171,6 +171,18 @@ NOT_YET_LATE: dict[str, str] = {
         "pipeline stage gets no hidden states alike (a sequence-classification model with pp_size > 1) is the thread's "
         "reading, and nothing in the three lines tells a stage-wide config failure from one rank's own: un-naming it "
         "would un-name that culprit shape",
+    # batch 121
+    "StyleAvatar-16-two-gpus-unused-params-every-rank-launcher-local-rank0-control":
+        "the legacy launcher's `failed (exitcode: 1) local_rank: 0` under the last line of DDP's unused-parameter "
+        "message is the whole excerpt: the agent's first failed worker with its exit code, the shape the corpus holds "
+        "as that worker's own failure; that both ranks' models leave the same parameters without gradients from the "
+        "first iteration (rank 1's reducer line is in the title, not the excerpt) is the thread's reading",
+    "mmdetection-8208-swin-frozen-stages-reducer-rank0-config-control":
+        "a lone untagged `Expected to have finished reduction …` ending in `Parameter indices which did not receive "
+        "grad for rank 0` is ultralytics-24612's shape, the rank whose batch left a head without targets (culprit): "
+        "that here every rank leaves Swin's frozen stages without gradients (`frozen_stages` applied after DDP wrapped "
+        "the model) is the config's and the thread's, and nothing in the message tells a structural cause from one "
+        "rank's batch: un-naming it would un-name that culprit shape",
     # session 27: a cut traceback alone is a suspect (info), no culprit
     "RL2-14-hydra-rank0-tagged-traceback-only": CUT_TRACEBACK_ALONE,
     "WeatherGenerator-1119-srun-label-rank7-validation-traceback-cut": CUT_TRACEBACK_ALONE,
