@@ -193,4 +193,11 @@ NOT_YET_LATE: dict[str, str] = {
     "horovod-1421-mpirun-rank1-traceback-in-forward": CUT_TRACEBACK_ALONE,
     "pytorch-147677-ultralytics-rank1-broadcast-redacted-paths": CUT_TRACEBACK_ALONE,
     "torchrec-1057-torchx-replica0-local7-traceback-cut": CUT_TRACEBACK_ALONE,
+    # batch 122
+    "FlashMoE-20-mpirun-two-processes-process1-illegal-address":
+        "the CUDA error (`cudaErrorIllegalAddress` at the forward's stream sync) is found with no rank: the STDERR line "
+        "carries no process identity and Open MPI's note is cut after `1 process returned`; process 1 is the culprit only "
+        "because process 0 printed `Completed!` and process 1 never reported its forward. Reading a script's own "
+        "completion line as clearing its process would name the other ranks wherever only rank 0 prints its "
+        "completion (the common design), a false culprit the corpus must not buy for one case",
 }
