@@ -183,6 +183,26 @@ NOT_YET_LATE: dict[str, str] = {
         "that here every rank leaves Swin's frozen stages without gradients (`frozen_stages` applied after DDP wrapped "
         "the model) is the config's and the thread's, and nothing in the message tells a structural cause from one "
         "rank's batch: un-naming it would un-name that culprit shape",
+
+    # batch 123: rank-0-only side work (no finding at all; none names anyone)
+    "Finetune-ChatGLM2-6B-13-zh-tokenizing-rank7-ncclUniqueId-from-rank0":
+        "the whole paste is rank 7's timed-out fetch of rank 0's ncclUniqueId (behind torch's 'possible application "
+        "crash on rank 0 or a network set up issue'), with no traceback and so no `main_process_first` frame: the same "
+        "lone wait is a control in the corpus (pytorch-82091's launch error, LlamaFactory-2470 and flow_grpo-171 with "
+        "the same hint); that rank 0 was tokenising is said only in the description and the author's fix",
+    "LlamaFactory-549-zh-pretrain-tokenizing-interleaved-rank2-ncclUniqueId-from-rank0":
+        "rank 2's timed-out fetch of rank 0's ncclUniqueId under interleaved `torch.distributed.barrier()` frames; the "
+        "`main_process_first` frame that makes it rank 0's lateness (session 29) is above the excerpt, and a bare "
+        "barrier frame is any barrier's: without it the wait is the corpus' control shape (pytorch-82091)",
+    "Megatron-LM-109-t5-rank0-build-mapping-12h-waiter-traceback-cut":
+        "Megatron's `building the indices on rank 0 ...` then an unlabeled traceback cut after two frames, before its "
+        "exception (the waiter's Socket Timeout is in the description only): nothing in the log is a failure or a "
+        "timeout of any rank, and reading rank 0 late from its own progress message with no waiter's error would be a "
+        "rule for this one paste",
+    "algorithmic-efficiency-247-wmt-rank0-checkpoint-barrier-rank6-broadcast-timeout":
+        "one waiting rank's watchdog alone (rank 6's BROADCAST at SeqNum 464; rank 2's identical line is cut by the "
+        "excerpt) beside rank 0's healthy unlabeled absl log lines: a lone waiter names no one in the corpus (the lone "
+        "watchdog shape held as controls), and rank 0's own barrier in the checkpoint path is said only by the fix PR",
     # session 27: a cut traceback alone is a suspect (info), no culprit
     "RL2-14-hydra-rank0-tagged-traceback-only": CUT_TRACEBACK_ALONE,
     "WeatherGenerator-1119-srun-label-rank7-validation-traceback-cut": CUT_TRACEBACK_ALONE,
