@@ -203,6 +203,21 @@ NOT_YET_LATE: dict[str, str] = {
         "one waiting rank's watchdog alone (rank 6's BROADCAST at SeqNum 464; rank 2's identical line is cut by the "
         "excerpt) beside rank 0's healthy unlabeled absl log lines: a lone waiter names no one in the corpus (the lone "
         "watchdog shape held as controls), and rank 0's own barrier in the checkpoint path is said only by the fix PR",
+
+    # batch 126
+    "awsome-distributed-ai-340-srun-label0-enomem-validation-control":
+        "the whole paste is one srun-labelled exception line, `0: OSError: [Errno 12] Cannot allocate memory`, read as "
+        "task 0's exception (python-exception, critical): a lone labelled or rank-tagged exception line is the shape the "
+        "corpus holds as that rank's own failure (deltatok-jz-fsn1's `[rank3]: FileNotFoundError` under srun task 3, "
+        "lingua-58's lone `[rank30]: IndexError` tail, FastChat-1054's bare IndexError), and a lone process running out "
+        "of host memory is read as its own failure like a lone SIGKILLed worker; that the FSDP sample's validation step "
+        "fails alike on every run (the repository's #460, rank 3 there) is the threads' knowledge, not a log line: "
+        "un-naming it would un-name that culprit shape",
+    "wenet-989-ddp-two-nodes-rank0-rss-212g-killed-by-system":
+        "no finding: the paste is seven DEBUG TRAIN lines of rank 0 whose author-added `RSS MEM USE` climbs from 5.11G to "
+        "212.04G, with no failure after them (the kill by the system is in the description's prose, not in the log); a "
+        "memory figure rising is no exit, and naming a rank host-oom-kill from a growing number with no kill, signal or "
+        "launcher line would name any rank whose memory merely grows (a cache warming up, a big batch) as dead",
     # session 27: a cut traceback alone is a suspect (info), no culprit
     "RL2-14-hydra-rank0-tagged-traceback-only": CUT_TRACEBACK_ALONE,
     "WeatherGenerator-1119-srun-label-rank7-validation-traceback-cut": CUT_TRACEBACK_ALONE,
