@@ -991,6 +991,14 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- (ZeRO-3's or FSDP's partitioned parameters seen empty by the recompute, a cache or a random
                             -- branch the replay does not repeat), the same code and options on every rank; whichever
                             -- rank's copy the paste shows, it names where the check fired, not a faulty rank (batch 99)
+                            -- an exception under a source line reading what the launch gives every process alike
+                            -- (parsers/log_shared_inputs.py marks it): a sequence subscripted by the rank running out of
+                            -- range (`return rank_to_jsonl_iterator_params[rank]` / `IndexError: list index out of range`:
+                            -- the configuration built fewer entries than the launch started ranks, so every rank past the
+                            -- last fails alike), or `json.loads(args.x)` refusing the command line's argument (the same
+                            -- string in every process); whichever rank's copy the paste shows (session 30, named controls)
+                            OR (kind = 'python_exception' AND (starts_with(error_message, 'a sequence indexed by rank is shorter than the launch''s ranks: ')
+                                                               OR starts_with(error_message, 'the command line''s argument is no JSON: ')))
                             OR (kind = 'python_exception' AND regexp_matches(error_type, '(?:^|\.)CheckpointError$')
                                 AND regexp_matches(error_message, '(?i)\bRecomputed values for the following tensors have different metadata\b|\bdifferent number of tensors was saved during the original forward and recomputation\b'))
                             -- DDP's own check that a parameter's gradient hook fires once an iteration (`RuntimeError:

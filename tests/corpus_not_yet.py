@@ -18,26 +18,11 @@ NOT_YET: dict[str, str] = {
         "(it lost the store's host); that rank 0 had died of its own data-loading error is the PR's account, and the same "
         "lone store reset is a control where nothing shows rank 0 crashing (LlamaFactory-2470, flow_grpo-171)",
 
-    # batch 71
-    "katib-2587-llm-trial-worker-0-training-parameters-jsondecode-control":
-        "one pod's paste holds its one process's own exception (`json.loads(args.training_parameters)` raising "
-        "`JSONDecodeError: Expecting value: line 1 column 1 (char 0)`) and torchrun's lone `failed (exitcode: 1) local_rank: 0`: "
-        "read as that rank's failure; that every pod of the trial was handed the same empty training parameters (the "
-        "SDK's fault, no rank's) is the reading of the code and the thread, not a second process's line (lingua-58's "
-        "shape: one rank's error that every rank shares)",
-
     # batch 72
     "trl-4149-rank1-ecc-device-setup-cut-traceback":
         "rank 1 is right (its `[rank1]:` traceback from device set-up is the only failure shown); the excerpt ends inside "
         "accelerate's `PartialState` before the exception line, and the uncorrectable ECC error is in the thread's title only: "
         "`python-exception` is all the log can say (Qwen3-VL-2001's shape)",
-
-    # batch 69
-    "lingua-58-slurm-dp-rank-overflow-rank30-indexerror-control":
-        "the paste holds one rank's own `[rank30]: IndexError: list index out of range` and nothing else: read as rank 30's "
-        "failure; that the computed data-parallel rank overflows alike on every rank whose `dp_replicate` index is 4..7 "
-        "(half the job) is the thread's explanation, not the log's (OTel-raytrain's shape: a lone rank's error the "
-        "thread says every rank hits)",
 
     # batch 73
     "DeepSpeed-4247-dataset-split-tqdm-glued-rank1-barrier-timeout":

@@ -49,6 +49,7 @@ from typing import Any
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_main_first import MAIN_FIRST_FRAME, main_first_wait
 from k10s_forensics.parsers.log_normalize import Normalized
+from k10s_forensics.parsers.log_shared_inputs import SharedInputs
 
 Event = dict[str, Any]
 OWNER_GAP = 200  # the header, then (within this many lines) the exception that ends its traceback
@@ -116,6 +117,7 @@ class Owners:
         self._mkdir: dict[int | None, int] = {}  # per printing rank: line of its last exist_ok=True mkdir source line
         self._in_traceback: set[int | None] = set()  # printing ranks inside a traceback (its start seen, no exception yet)
         self._main_first: dict[int | None, int] = {}  # per printing rank: line of its last main_process_first frame
+        self._shared = SharedInputs()  # source lines reading what every process shares (log_shared_inputs.py)
 
     def header(self, line_no: int, norm: Normalized, api_ts: dt.datetime | None = None) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
@@ -147,9 +149,8 @@ class Owners:
         return True
 
     def record_start(self, line_no: int, norm: Normalized, head: Event) -> bool:
-        """A traceback logged as one record behind one rank tag (SGLang's ``[… TP2] Scheduler hit an exception:
-        Traceback …``): its next lines carry no tag, and the exception ending it is that rank's. The start
-        is no event of its own: cut before its exception, it could be a teardown's as well as a failure."""
+        """A traceback logged as one record behind one rank tag (SGLang's ``[… TP2] Scheduler hit an exception: Traceback …``):
+        its next lines carry no tag, the exception ending it is that rank's; the start is no event (cut, a teardown's too)."""
         if not head.get("_embedded"):
             return False
         if norm.rank is not None:
@@ -165,6 +166,7 @@ class Owners:
         if "exist_ok" in norm.text and MKDIR_EXIST_OK.search(norm.text):
             self._mkdir[norm.rank] = line_no
             return True
+        self._shared.source_line(line_no, norm)  # remembered; the line goes on to be read as anything else
         if "main_process_first" in norm.text and MAIN_FIRST_FRAME.match(norm.text):
             self._main_first[norm.rank] = line_no  # the waiter's own wait under it (log_main_first.py)
             return True
@@ -260,6 +262,7 @@ class Owners:
         self.c10d_call(line_no, norm, head)
         self.loader_lost(line_no, norm, head)
         self.raced_mkdir(line_no, norm, head)
+        self._shared.mark(line_no, norm, head)
         main_first_wait(self._main_first, line_no, norm.rank, events, norm.text)
         if head["kind"] in ("python_exception", "cuda_error", "cuda_oom") and self._pid_record is not None:
             record, self._pid_record = self._pid_record, None

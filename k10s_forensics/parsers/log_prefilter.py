@@ -187,6 +187,10 @@ _EVENT_LITERALS = (
     r"(?:makedirs|mkdir)\([^)]{0,300}exist_ok\s*=\s*True",
     # a frame of the main-process-first block: a wait for rank 0's NCCL id under it names rank 0 late (log_main_first.py)
     r"\", line \d{1,7}, in (?:local_)?main_process_first",
+    # a source line reading what every process shares (log_shared_inputs.py): a sequence subscripted by the rank, the
+    # command line's argument decoded as JSON; an IndexError / a JSONDecodeError under it is common mode
+    r"[\w\])]\[\s*(?:[A-Za-z_]\w{0,40}\.)?(?:global_|local_|dp_|data_parallel_|node_|world_)?rank(?:_id|_idx)?\s*\]",
+    r"json\.loads\(\s*(?:args|opt|opts|cli_args|cmd_args|script_args)\.\w",
     # a frame of the DataLoader's queue: a connection error under it is the rank's worker lost (log_owners.py)
     r"utils/data/dataloader\.py\", line \d",
     # JAX's coordination service naming a task (process) that failed or stopped sending heartbeats

@@ -1,0 +1,71 @@
+"""An exception raised where the program reads what the launch gives every process alike: a common-mode mark.
+
+A traceback's source line says what the failing statement did. Two statements fail on what every process of the
+launch shares rather than on anything of the process that printed the traceback:
+
+* a sequence subscripted by the process's own rank (``return rank_to_jsonl_iterator_params[rank]``,
+  ``gpus[args.local_rank]``, ``shards[self.dp_rank]``) raising ``IndexError: … index out of range``: the sequence,
+  built from the job's configuration (data files per rank, a device list, a rank map), is shorter than the ranks the
+  launch started, so every rank at or past its length fails alike; the rank in the paste is whichever one was pasted;
+* ``json.loads`` of a command-line argument's value (``json.loads(args.training_parameters)``) raising
+  ``JSONDecodeError``: the command line is the launch's, the same string in every process, so each fails to decode it
+  alike (argparse's own usage error is read so already: queries/_incident.sql, ``common_mode``).
+
+The exception is marked (its message prefixed with ``RANK_INDEX`` or ``ARGUMENT_DECODE``) when the source line is that
+process's, ``RANK_INDEX_GAP`` / ``ARGUMENT_DECODE_GAP`` lines above it at most (3.11's ``~~~^^^`` line, json's own frames
+between); queries/_incident.sql's ``common_mode`` names no one for it. Another exception under such a line (a
+``KeyError`` from a dict of ranks, a ``TypeError``) is no mark: only the shapes above say the input is short or
+malformed for everyone (docs/rules.md, "Session 30: named controls").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from k10s_forensics.parsers.log_normalize import Normalized
+
+Event = dict[str, Any]
+
+#: a source line subscripting a name by the process's rank (``params[rank]``, ``x[args.local_rank]``,
+#: ``shards[self.dp_rank]``, ``files[global_rank]``): not a frame line (``File "…"``)
+RANK_SUBSCRIPT = re.compile(r"[\w\])]\[\s*(?:[A-Za-z_]\w{0,40}\.)?(?:global_|local_|dp_|data_parallel_|node_|world_)?rank(?:_id|_idx)?\s*\]")
+#: ``json.loads`` of an argparse namespace's attribute (``json.loads(args.x)``, ``json.loads(opt.x)``)
+ARGUMENT_DECODE_CALL = re.compile(r"\bjson\.loads\(\s*(?:args|opt|opts|cli_args|cmd_args|script_args)\.\w{1,80}\s*\)")
+RANK_INDEX_GAP = 3  # the source line, 3.11's ~~~^^^ line, then the exception
+ARGUMENT_DECODE_GAP = 12  # the source line, json's own frames (loads, decode, raw_decode: two lines each), the exception
+#: the marks (queries/_incident.sql, common_mode)
+RANK_INDEX = "a sequence indexed by rank is shorter than the launch's ranks: "
+ARGUMENT_DECODE = "the command line's argument is no JSON: "
+
+
+class SharedInputs:
+    """Per printing rank, the last source line reading a shared input (its line number and which shape)."""
+
+    def __init__(self) -> None:
+        self._source: dict[int | None, tuple[int, str]] = {}
+
+    def source_line(self, line_no: int, norm: Normalized) -> None:
+        """A traceback's source line of one of the two shapes: remembered (what else the line is, it stays)."""
+        text = norm.text
+        if text.lstrip().startswith("File "):
+            return
+        if "rank" in text and "[" in text and RANK_SUBSCRIPT.search(text):
+            self._source[norm.rank] = (line_no, "rank")
+        elif "json.loads" in text and ARGUMENT_DECODE_CALL.search(text):
+            self._source[norm.rank] = (line_no, "argument")
+
+    def mark(self, line_no: int, norm: Normalized, head: Event) -> None:
+        """An exception of the same printer under such a line: its message marked (the line is used up either way)."""
+        source = self._source.pop(norm.rank, None) if head["kind"] == "python_exception" else None
+        if source is None:
+            return
+        error_type, message = str(head.get("error_type") or ""), str(head.get("error_message") or "")
+        if source[1] == "rank" and line_no - source[0] <= RANK_INDEX_GAP and error_type.endswith("IndexError") \
+                and "index out of range" in message:
+            head["error_message"] = (RANK_INDEX + message)[:300]
+        elif source[1] == "argument" and line_no - source[0] <= ARGUMENT_DECODE_GAP and error_type.endswith("JSONDecodeError"):
+            head["error_message"] = (ARGUMENT_DECODE + (message or error_type))[:300]
+
+
+__all__ = ["ARGUMENT_DECODE", "ARGUMENT_DECODE_CALL", "RANK_INDEX", "RANK_SUBSCRIPT", "SharedInputs"]
