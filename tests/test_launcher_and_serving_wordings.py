@@ -100,6 +100,29 @@ TORCHRUN_OWN = """Traceback (most recent call last):
                ^^^^^^^^^
 ValueError: Unsupported nproc_per_node value: gpux
 """
+#: ``torchfrtrace`` (PyTorch's flight-recorder analyzer) failing on gloo dumps (torch 2.13/2.14, the thirty-second
+#: launcher set's fr_trace.txt): the tool's exception, pasted beside the node logs, is no rank's
+FR_TRACE_KEYERROR = """$ torchfrtrace ./fr-dumps
+tabulate is not installed. Proceeding without it.
+Traceback (most recent call last):
+  File "/opt/venv/bin/torchfrtrace", line 8, in <module>
+    sys.exit(main())
+             ^^^^^^
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/flight_recorder/fr_trace.py", line 60, in main
+    db = build_db(details, args, version)
+         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/flight_recorder/components/builder.py", line 212, in build_collectives
+    pg_name = _pg_guids[(original_pg_name, first_rank)]
+              ~~~~~~~~~^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+KeyError: ('0', 0)
+"""
+FR_TRACE_MISSING = """Traceback (most recent call last):
+  File "/opt/venv/bin/torchfrtrace", line 8, in <module>
+    sys.exit(main())
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/flight_recorder/components/utils.py", line 706, in check_no_missing_dump_files
+    raise AssertionError(f"Missing dump files from ranks {missing}")
+AssertionError: Missing dump files from ranks {2}
+"""
 RANK_OWN = """[rank1]: Traceback (most recent call last):
 [rank1]:   File "/usr/local/lib/python3.12/dist-packages/accelerate/commands/launch.py", line 1168, in launch_command
 [rank1]:     simple_launcher(args)
@@ -111,7 +134,8 @@ RANK_OWN = """[rank1]: Traceback (most recent call last):
 """
 
 
-@pytest.mark.parametrize("text", [DEEPSPEED_CTRL_C, TORCHRUN_OWN], ids=["deepspeed-runner", "torchrun-run-py"])
+@pytest.mark.parametrize("text", [DEEPSPEED_CTRL_C, TORCHRUN_OWN, FR_TRACE_KEYERROR, FR_TRACE_MISSING],
+                         ids=["deepspeed-runner", "torchrun-run-py", "torchfrtrace-keyerror", "torchfrtrace-missing-dumps"])
 def test_an_exception_raised_in_the_launcher_s_code_is_no_event(text):
     assert [e for e in _events(text) if e[0] == "python_exception"] == []
 

@@ -244,9 +244,9 @@ SRUN_SIGNALS = {"Killed": -9, "Terminated": -15, "Out Of Memory": -9, "Segmentat
 #: A traceback's first line; SGLang's processes print theirs behind ``<Name> hit an exception: ``
 #: (``Scheduler hit an exception: Traceback (most recent call last):``).
 TRACEBACK_START = re.compile(r"^(?P<embedded>\w{1,60} hit an exception: )?Traceback \(most recent call last\):?\s*$")
-#: A traceback frame in a launcher's own code (DeepSpeed's runner, torchrun, the legacy launch,
-#: accelerate's CLI): an exception printed right after it (the innermost frame) is the launcher's.
-LAUNCHER_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/|pyspark/ml/torch/)[^\"]{0,200}\", line \d{1,7}, in ")
+#: A traceback frame in a launcher's own code (DeepSpeed's runner, torchrun, the legacy launch, accelerate's CLI) or in
+#: ``torchfrtrace`` (the flight-recorder analyzer): an exception right after it (the innermost frame) is no rank's.
+LAUNCHER_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|torch/distributed/flight_recorder/|accelerate/commands/|pyspark/ml/torch/)[^\"]{0,200}\", line \d{1,7}, in ")
 #: JAX's coordination service (XLA/TSL ``coordination_service.cc``, run by process 0) on a task it lost:
 #: ``/job:jax_worker/replica:0/task:37 has been set to ERROR in coordination service: UNAVAILABLE: Task
 #: /job:jax_worker/replica:0/task:37 heartbeat timeout. This indicates that the remote task has failed, …``

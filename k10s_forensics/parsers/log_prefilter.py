@@ -179,8 +179,8 @@ _EVENT_LITERALS = (
     r"\*\*\* STEP \d+\.\S+ ON \S+ CANCELLED AT ",
     r"executable file not found in \$PATH",
     r": command not found\s*$",
-    # a frame of a launcher's own code: the exception right after it is the launcher's (log_lines.py)
-    r"File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|accelerate/commands/|pyspark/ml/torch/)",
+    # a frame of a launcher's own code or of the flight-recorder analyzer: the exception right after it is no rank's (log_lines.py)
+    r"File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|torch/distributed/flight_recorder/|accelerate/commands/|pyspark/ml/torch/)",
     # a frame of torch.distributed's API: the exception under it gets the call it was in (log_owners.py)
     r"distributed_c10d\.py\", line \d",
     # a traceback's source line creating a directory that may exist: a FileExistsError under it is a race (log_owners.py)

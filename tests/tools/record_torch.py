@@ -57,6 +57,7 @@ import torch_scenarios28
 import torch_scenarios29
 import torch_scenarios30
 import torch_scenarios31
+import torch_scenarios32
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -155,6 +156,7 @@ SCENARIOS = [
     *torch_scenarios29.scenarios(S),  # the twenty-ninth: --monitor-interval, event log, prefix flag, numa binding, async_save, monitored barrier (held out)
     *torch_scenarios30.scenarios(S),  # the thirtieth: today's wrappers: accelerate machine ranks and plugins, DeepSpeed hostfile slots, Lightning under torchrun, Ray Train 4 workers (held out)
     *torch_scenarios31.scenarios(S),  # the thirty-first: torchrun as training operators start it (PET_* only, pod shells, kubelet restarts) (held out)
+    *torch_scenarios32.scenarios(S),  # the thirty-second: gloo's flight recorder dumped by the program, torchfrtrace's output (held out)
 ]
 
 
@@ -230,6 +232,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
     for attempt in earlier:  # each earlier container's log, as ``kubectl logs --previous`` serves it (one restart)
         for node, a in enumerate(_node_order(attempt, marks)):
             (dest / f"node{node}.previous.log").write_text("\n".join(a.lines) + "\n", encoding="utf-8")
+    torch_scenarios32.keep(sc, dest, [a.name for a in ordered], scrub)  # its flight-recorder dumps and torchfrtrace's output
     if logdir.is_dir():
         _keep_log_dir(logdir, dest / "log-dir")
     nodes = len(cmds) if sc["launcher"] != "spawn" else 1
