@@ -6,7 +6,8 @@ paste that shows only that teardown and an untagged traceback (a fused_adam buil
 shares, the waiter's ``ImportError: …fused_adam.so: cannot open shared object file``) ran as many processes as the
 teardown names; imported without options it was one process, whose exception was then rank 0's, a false culprit. The
 distinct pids of one teardown now count the node's processes, as torchrun's ``Sending process N closing signal`` lines
-do (docs/parsers-logs.md, "Session 30: batch 124"). Parser level only (no analysis).
+do (docs/parsers-logs.md, "Session 30: batch 124"); parser level. And a compile temporary gone stays common mode
+when an editor turned the path's quotes into ‘ ’ (docs/rules.md, "Session 30: batch 124"; two small analyses).
 """
 
 from __future__ import annotations
@@ -56,3 +57,19 @@ def test_a_stated_count_still_wins():
     """``num_local_procs=4`` (DeepSpeed's own WORLD INFO line) is the node's count, whatever the teardown shows."""
     stated = "[2023-12-31 16:34:02,409] [INFO] [launch.py:151:main] nnodes=1, num_local_procs=4, node_rank=0"
     assert _layout(stated, TAIL, KILL.format(ms=479, pid=11), KILL.format(ms=480, pid=12), EXIT)[:2] == (4, 4)
+
+
+RACE = ("[rank60]: FileNotFoundError: [Errno 2] No such file or directory: {q0}/tmp/torchinductor_u/triton/4/5eba8/"
+        "triton_.cubin.tmp.pid_93828_100098{q1}")
+
+
+@pytest.mark.parametrize(("q0", "q1"), [("'", "'"), ("\u2018", "\u2019")])
+def test_a_compile_temporary_gone_is_common_mode_in_an_editor_s_quotes_too(tmp_path, q0, q1):
+    """A lone rank's compile temporary (`….tmp.pid_N_…`) gone is a race every process runs (staging_race), also when the
+    paste went through a rich-text editor that turned the quotes into ‘ ’ (queries/_incident.sql)."""
+    import datetime as dt
+
+    from incident_kit import named_in_paste
+
+    now = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
+    assert named_in_paste(tmp_path, RACE.format(q0=q0, q1=q1) + "\n", 8, 64, now) == []
