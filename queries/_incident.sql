@@ -854,7 +854,8 @@ staging_race AS (  -- the first failure is an exception on a file a process writ
                    -- directory created with exist_ok=True that another process created at that moment (the parser's
                    -- mark, log_owners.RACED_MKDIR: its FileExistsError came through an `os.makedirs(d, exist_ok=True)`
                    -- frame; docs/rules.md, "Session 27: batch 85"). A data file missing, a directory that exists (no
-                   -- such frame), a path under `/tmp/` are the rank's own as before
+                   -- such frame), a path under `/tmp/` are the rank's own as before. The quotes may be a rich-text
+                   -- editor's (‘ ’: the same line pasted through one; docs/rules.md, "Session 30: batch 124")
     SELECT f.job_key, f.incident,
            CASE WHEN starts_with(f.error_message, 'directory another process created at once')
                 THEN 'a directory another process created at once, ' ELSE 'a file another process moved first, ' END
@@ -862,8 +863,8 @@ staging_race AS (  -- the first failure is an exception on a file a process writ
     FROM first f
     WHERE f.kind = 'python_exception' AND f.subkind = 'raised'
       AND (starts_with(f.error_message, 'directory another process created at once (exist_ok=True): ')
-           OR regexp_matches(f.error_message, '\[Errno (?:2|17|39|66)\][^'']*''[^'']+'' -> ''[^'']+''')
-           OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^'']*''[^'']*\.(?:tmp|incomplete|partial)\b[^'']*'''))
+           OR regexp_matches(f.error_message, '\[Errno (?:2|17|39|66)\][^''‘’]*[''‘’][^''‘’]+[''‘’] -> [''‘’][^''‘’]+[''‘’]')
+           OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*\.(?:tmp|incomplete|partial)\b[^''‘’]*[''‘’]'))
 ),
 common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
                   -- argparse rejected, or source Python cannot parse (the same for every process; only the

@@ -83,12 +83,12 @@ def _interleaved_max(texts: list[str]) -> int | None:
                 closed_at = i
     return best if best > 1 else None
 
-#: the processes of a node a launcher names by pid: the ones it tore down (torchrun, mp.spawn) and
+#: the processes of a node a launcher names by pid: the ones it tore down (torchrun, mp.spawn, DeepSpeed's ``Killing subprocess N``) and
 #: the one torchrun reports failed; mp.spawn names its failed process by index only (not among those it terminated)
 #: (a pid a user masked, ``xxxxxx``, ``<pid>``, ``***``, ``[REDACTED]``, ``…``, is still one process)
 _PID_OR_MASK = r"(\d{1,9}|" + MASK + ")"
 _TORN_DOWN = re.compile(r"(?:Sending process " + _PID_OR_MASK + r" closing signal SIG|Terminating process " + _PID_OR_MASK
-                        + r" via signal SIG|failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: " + _PID_OR_MASK + r"\))")
+                        + r" via signal SIG|failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: " + _PID_OR_MASK + r"\)|Killing subprocess " + _PID_OR_MASK + ")")
 _SPAWN_FAILED = re.compile(r"\b[Pp]rocess \d{1,4} terminated with\b")
 
 
@@ -104,7 +104,7 @@ def _torn_down_max(texts: list[str]) -> int | None:
             if t.count("\n", end, m.start()) > 3:  # lines apart: another teardown (a restart's)
                 burst = set()
             end = m.end()
-            pid = m.group(1) or m.group(2) or m.group(3)
+            pid = m.group(1) or m.group(2) or m.group(3) or m.group(4)
             burst.add(f"masked at {m.start()}" if is_masked(pid) else pid)
             best = max(best, len(burst))
             if m.group(3):  # torchrun's "failed (exitcode" closes its teardown
