@@ -171,6 +171,12 @@ NOT_YET_LATE: dict[str, str] = {
         "pipeline stage gets no hidden states alike (a sequence-classification model with pp_size > 1) is the thread's "
         "reading, and nothing in the three lines tells a stage-wide config failure from one rank's own: un-naming it "
         "would un-name that culprit shape",
+    # batch 127
+    "pytorch-141069-iterabledataset-rank1-no-last-batch-never-joined":
+        "the paste is the author's own print trace (`[rank 0] batch number (n) - single_step entered`) with prose "
+        "annotations (`> program freezes, and rank 1 does not have any batches ...`): no library line names a waiter or "
+        "a timeout with a rank, and only the annotation says rank 1 ran out; reading a user's free-text comment as "
+        "evidence would name whatever rank a sentence mentions",
     # session 27: a cut traceback alone is a suspect (info), no culprit
     "RL2-14-hydra-rank0-tagged-traceback-only": CUT_TRACEBACK_ALONE,
     "WeatherGenerator-1119-srun-label-rank7-validation-traceback-cut": CUT_TRACEBACK_ALONE,
