@@ -400,6 +400,10 @@ wd_ev AS (
                 -- ranks ahead of the rest passed the collective the others hang in: being ahead is no fault the
                 -- reports can prove (the one holding that collective up may be a rank they do not show)
                 WHEN why = 'desync' AND ahead THEN 'low'
+                -- no SeqNum (PyTorch <= 1.10): a rank in another OpType cannot be placed at the others' sequence
+                -- point; at an epoch's end with uneven batch counts the rank still holding data sits in the gradient
+                -- all-reduce while the rest have moved on: a suspect, not a culprit (docs/rules.md, session 30)
+                WHEN why = 'desync' AND seq_num IS NULL THEN 'low'
                 ELSE 'medium' END AS confidence,
            pg, seq_num, op_type, ts,
            CASE WHEN seq_num IS NULL AND regexp_matches(op_type, '^[a-z_0-9]+$')  -- tracebacks' calls
@@ -478,7 +482,11 @@ silent AS (  -- ranks that never logged a watchdog line while most ranks of the 
            -- the collective the others wait in): they were not all in one collective, so a rank absent from their
            -- reports may be with either (SeqNums of different groups count apart: they are not compared)
            EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.seq IS NOT NULL
-                   GROUP BY w.pg HAVING count(DISTINCT w.seq) > 1) AS apart
+                   GROUP BY w.pg HAVING count(DISTINCT w.seq) > 1)
+           -- ... or, in lines without a SeqNum (PyTorch <= 1.10), on different OpTypes (docs/rules.md, session 30)
+           OR EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.seq IS NULL
+                      AND regexp_matches(w.op, '^[A-Z_0-9]+$')
+                      GROUP BY w.pg HAVING count(DISTINCT w.op) > 1) AS apart
     FROM wd_alive a
     WHERE a.has_logs AND NOT EXISTS (SELECT 1 FROM wd_rank w WHERE w.job_key = a.job_key AND w.rank = a.rank)
       -- the reporters' tracebacks were in different torch.distributed calls (a gloo job): they did not wait in

@@ -218,6 +218,13 @@ NOT_YET_LATE: dict[str, str] = {
         "212.04G, with no failure after them (the kill by the system is in the description's prose, not in the log); a "
         "memory figure rising is no exit, and naming a rank host-oom-kill from a growing number with no kill, signal or "
         "launcher line would name any rank whose memory merely grows (a cache warming up, a big batch) as dead",
+
+    # batch 127
+    "pytorch-141069-iterabledataset-rank1-no-last-batch-never-joined":
+        "the paste is the author's own print trace (`[rank 0] batch number (n) - single_step entered`) with prose "
+        "annotations (`> program freezes, and rank 1 does not have any batches ...`): no library line names a waiter or "
+        "a timeout with a rank, and only the annotation says rank 1 ran out; reading a user's free-text comment as "
+        "evidence would name whatever rank a sentence mentions",
     # session 27: a cut traceback alone is a suspect (info), no culprit
     "RL2-14-hydra-rank0-tagged-traceback-only": CUT_TRACEBACK_ALONE,
     "WeatherGenerator-1119-srun-label-rank7-validation-traceback-cut": CUT_TRACEBACK_ALONE,
