@@ -2,7 +2,9 @@
 the same fatal signal by its own handler (Open MPI's ``[host:pid] Signal: Bus error (7)``, real incidents batch 114,
 horovod/horovod#2053), with no rank failing first, is said as a common-mode failure with its cause and no rank; a job
 where only some processes took it, or took different signals, or a rank failed on its own, is not. Batched
-(tests/bundle_batch.py): one analysis for every case.
+(tests/bundle_batch.py): one analysis for every case. And the watchdog compare's rank alone on an earlier SeqNum in a
+collective of another size or op (real incidents batch 115, 2U1/Qwen-VL-Series-Finetune#17) is a collective mismatch
+(``seq-mismatch``), not a desync (tests/test_hang_evidence.py's kit: one small analysis a case).
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from _analyze_kit import gang
 from bundle_batch import Batched
+from test_hang_evidence import _run, _timeouts
 from k10s_forensics.logimport import LogSource, import_logs
 
 NOW = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
@@ -62,3 +66,24 @@ def test_one_signal_in_every_process_is_said_with_no_rank(key, tmp_path_factory)
     if want:
         assert "none failed first" in alike[0]["summary"] and "no single culprit" in alike[0]["summary"]
         assert ("within 2 s" if "within-seconds" in key else "without a clock") in alike[0]["summary"]
+
+
+@pytest.mark.parametrize(("own", "want"), [
+    # an earlier SeqNum in an all-reduce of another size (real incidents batch 115): the others completed that SeqNum,
+    # paired with another call of theirs: a collective mismatch (session 30)
+    (dict(seq=896, numel_in=544997376, numel_out=544997376), ("seq-mismatch", "collective-mismatch", "medium")),
+    # an earlier SeqNum of another OpType: the same
+    (dict(seq=896, op="BROADCAST", numel_in=2560, numel_out=2560), ("seq-mismatch", "collective-mismatch", "medium")),
+    # an earlier SeqNum of the same op and size: nothing says its call differed: a desync (a rank behind)
+    (dict(seq=896, numel_in=2560, numel_out=2560), ("desync", "desync", "medium")),
+    # a later SeqNum of another op (the simulator's nccl-hang desync): ahead of the others, a desync said low
+    (dict(seq=901, op="BROADCAST", numel_in=2560, numel_out=2560), ("desync", "desync", "low")),
+])
+def test_watchdog_compare_earlier_seqnum_of_another_size_is_a_collective_mismatch(tmp_path, own, want):
+    g = gang(pods=2, per_pod=3)
+    g["log_events"] = _timeouts(g, [1, 2, 3, 4, 5], numel_in=2560, numel_out=2560) + _timeouts(g, [0], **own)
+    ev, hang = _run(tmp_path, g)
+    assert [(e["evidence"], e["culprit_ranks"]) for e in ev] == [("watchdog-compare", [0])]
+    assert (ev[0]["detail"].split(":")[0], hang[0]["cause"], ev[0]["confidence"]) == want
+    if want[0] == "seq-mismatch":
+        assert "an earlier collective of another type or size" in hang[0]["summary"]
