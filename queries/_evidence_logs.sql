@@ -371,6 +371,11 @@ wd_odd AS (
                WHEN w.seq = m.m_seq AND w.op IS NOT NULL AND m.m_op IS NOT NULL AND w.op <> m.m_op THEN 'op-mismatch'
                WHEN w.seq = m.m_seq AND ((w.numel_in <> m.m_in) OR (w.numel_out <> m.m_out)) THEN 'size-mismatch'
                WHEN w.enq IS NOT NULL AND m.m_seq IS NOT NULL AND w.enq < m.m_seq THEN 'behind'
+               -- an earlier SeqNum than the others', in a collective of another OpType or size than theirs: the others
+               -- completed that SeqNum, which they cannot do without it, so NCCL paired its call with another of theirs
+               -- (the smaller finished, the larger waits): a collective mismatch, as op-/size-mismatch (session 30)
+               WHEN w.seq < m.m_seq AND ((w.op IS NOT NULL AND m.m_op IS NOT NULL AND w.op <> m.m_op)
+                                         OR w.numel_in <> m.m_in OR w.numel_out <> m.m_out) THEN 'seq-mismatch'
                WHEN w.seq IS NOT NULL AND w.seq <> m.m_seq THEN 'desync'
                -- tracebacks' calls (lower case, no SeqNum: a gloo job): the odd rank was not in the call its peers were
                -- in; where they were creating a group, it never joined that group

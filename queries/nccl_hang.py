@@ -14,6 +14,8 @@ WHY = {
     # the watchdog compare's two kinds of collective-mismatch (said by its detail)
     "size-mismatch": "entered the same collective with a different size (NumelIn/NumelOut differ from the other ranks')",
     "op-mismatch": "entered a different collective type at the same sequence number as the others",
+    "seq-mismatch": ("waited in an earlier collective of another type or size than the others' (they completed that "
+                     "sequence number, paired with a different call of theirs)"),
     "behind": "never enqueued the collective the others waited on (its last enqueued work is lower)",
     "desync": "was waiting on a different collective (desync)",
     "never-joined": "never joined the collective the others waited on",

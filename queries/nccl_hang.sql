@@ -23,7 +23,7 @@
 --   node using the addresses valid then.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- what the culprit did: rank-failed, peer-closed, never-joined, lagging-rank, collective-mismatch (fingerprint, Flight Recorder, or the watchdog compare's op/size mismatch), behind, desync, rank-dead, segfault/sigbus/abort/sigfpe/sigill (a two-rank desync report's named rank dead of that signal); no-single-culprit
+--   cause VARCHAR              -- what the culprit did: rank-failed, peer-closed, never-joined, lagging-rank, collective-mismatch (fingerprint, Flight Recorder, or the watchdog compare's op/size mismatch or earlier SeqNum of another op/size), behind, desync, rank-dead, segfault/sigbus/abort/sigfpe/sigill (a two-rank desync report's named rank dead of that signal); no-single-culprit
 --   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it) or the verdict is weak
 --   ranks BIGINT[]             -- culprit ranks (empty: no single culprit)
 --   pods VARCHAR[]             -- their pods
@@ -188,8 +188,9 @@ SELECT
             WHEN i.v_evidence = 'desync-report' THEN CASE WHEN i.v_detail LIKE '%(not\_finished)%' ESCAPE '\' THEN 'lagging-rank' ELSE 'never-joined' END
             WHEN i.v_evidence = 'fingerprint' THEN 'collective-mismatch'
             -- another op or size on the SeqNum the others wait on is a collective mismatch, as the fingerprint's and the
-            -- Flight Recorder's are (the detail keeps which: op-mismatch / size-mismatch)
-            WHEN i.v_evidence = 'watchdog-compare' THEN CASE WHEN split_part(i.v_detail, ':', 1) IN ('op-mismatch', 'size-mismatch')
+            -- Flight Recorder's are (the detail keeps which: op-mismatch / size-mismatch); so is an earlier SeqNum of another
+            -- op or size than the others' (seq-mismatch, session 30)
+            WHEN i.v_evidence = 'watchdog-compare' THEN CASE WHEN split_part(i.v_detail, ':', 1) IN ('op-mismatch', 'size-mismatch', 'seq-mismatch')
                 THEN 'collective-mismatch' ELSE split_part(i.v_detail, ':', 1) END
             WHEN i.v_evidence = 'first-failure' THEN 'rank-failed'
             WHEN i.v_evidence = 'flight-recorder' AND i.v_detail LIKE '%differs across ranks%' THEN 'collective-mismatch'

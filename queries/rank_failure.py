@@ -69,7 +69,10 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if cause == "host-oom-kill" and (row.get("error_message") or "").startswith("Ray reports"):
         what = "was killed from outside (no exception of its own), most often by the host's OOM killer"
     victims = row.get("victims") or 0
-    if not finding["ranks"]:
+    if not finding["ranks"] and row.get("decided_by") == "signal-alike":  # every process, one signal, none first
+        finding["title"] = f"Every process of the job took the same signal ({cause}); no single culprit"
+        parts = [f"Every process {what.split(':')[0].split(' (')[0]}; {row.get('no_culprit_reason')}."]
+    elif not finding["ranks"]:
         finding["title"] = (f"Ranks failed ({cause}) but no single rank brought the job down" if row.get("together_ranks")
                             else f"A process failed ({cause}) but the logs name no single rank for it")
         reason = row.get("no_culprit_reason") or "the failing rank is unknown"

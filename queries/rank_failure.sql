@@ -20,7 +20,8 @@
 --   the paste does not hold names no rank (another worker failed too), nor does an exit status alone in a log cut
 --   at its head mid-incident (its first line inside a victim's traceback: the rank's own error may lie above the cut); NCCL's report of the communicator failing
 --   (unhandled system error, internal error) in a line naming no process, beside a launcher's exit status, names no
---   rank (the collective is every member's). The ChildFailedError "Root Cause"
+--   rank (the collective is every member's); every process of a job reporting the same fatal signal by its own
+--   handler within a minute, with no rank failing first, is said with that cause and no rank (common mode). The ChildFailedError "Root Cause"
 --   and launchers that print their last spawned command are not trusted. CUDA OOM is left
 --   to oom-cascade.
 -- columns:
@@ -34,7 +35,7 @@
 --   started_at TIMESTAMP WITH TIME ZONE -- first failure
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only), low (a traceback cut before its exception alone), none
---   decided_by VARCHAR         -- the evidence that decided (first-failure)
+--   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
 --   xid BIGINT                 -- an Xid on the culprit's GPU within 5 minutes (dmesg or DCGM)
@@ -88,4 +89,32 @@ FROM k10s_incident i
 LEFT JOIN k10s_hang_verdict v ON v.job_key = i.job_key
 WHERE i.cause IS NOT NULL AND i.cause <> 'cuda-oom'
 QUALIFY row_number() OVER (PARTITION BY i.job_key ORDER BY i.incident) = 1
+UNION ALL BY NAME
+-- no rank failed on its own (no incident), but every process of the job reports, by its own signal handler (Open MPI's
+-- `Signal: Bus error (7)`, gfortran's `Program received signal SIGILL`), the same fatal signal within a minute (or in a
+-- log without a clock): a common-mode failure of the job or its platform (a container's /dev/shm too small for every
+-- process alike), said with its cause and no rank (docs/rules.md, "Session 30: one signal in every process")
+SELECT s.job_key AS job,
+       CASE s.signo WHEN 7 THEN 'sigbus' WHEN 11 THEN 'segfault' WHEN 8 THEN 'sigfpe' WHEN 4 THEN 'sigill' WHEN 6 THEN 'abort'
+                    ELSE 'signal-' || s.signo END AS cause,
+       'warning' AS severity, []::BIGINT[] AS ranks, []::VARCHAR[] AS pods, []::VARCHAR[] AS nodes, []::VARCHAR[] AS gpus,
+       s.t0 AS started_at, s.t1 AS ended_at, 'none' AS confidence, 'signal-alike' AS decided_by, 'signal' AS error_type,
+       s.sig AS error_message, NULL::BIGINT AS xid, NULL::VARCHAR AS xid_meaning, NULL::VARCHAR AS kernel_line,
+       left(s.line, 300) AS failure_line, s.subkind AS failure_subkind, []::BIGINT[] AS together_ranks,
+       'every one of the job''s ' || s.n || ' processes reported the same signal (' || s.sig || ') by its own handler, '
+           || CASE WHEN s.t0 IS NULL THEN 'in lines without a clock' ELSE 'within ' || (epoch(s.t1) - epoch(s.t0))::BIGINT || ' s' END
+           || ', and none failed first: a cause common to them all (the code, the container or the host they share), '
+           || 'no single culprit' AS no_culprit_reason,
+       0::BIGINT AS victims, []::BIGINT[] AS victim_ranks, 0::BIGINT AS watchdog_victims, NULL::BIGINT AS job_gpus,
+       NULL::DOUBLE AS gpu_hours_lost, 1::BIGINT AS incident, 1::BIGINT AS incidents, NULL::VARCHAR AS hang_verdict
+FROM (SELECT job_key, -exit_code AS signo, arg_min(error_message, (line_no, error_message)) AS sig, arg_min(subkind, (line_no, subkind)) AS subkind,
+             arg_min(line, (line_no, line)) AS line, min(ts) AS t0, max(ts) AS t1,
+             greatest(count(DISTINCT (incarnation_uid, nccl_host, pid)) FILTER (WHERE pid IS NOT NULL),
+                      count(DISTINCT event_id) FILTER (WHERE subkind = 'gfortran')) AS n
+      FROM k10s_log WHERE kind = 'native_signal' AND job_key IS NOT NULL AND exit_code < 0 AND (pid IS NOT NULL OR subkind = 'gfortran')
+      GROUP BY job_key, exit_code) s
+WHERE s.n >= 2 AND s.n >= coalesce((SELECT count(DISTINCT r.rank) FROM k10s_rank r WHERE r.job_key = s.job_key), 0)
+  AND (s.t0 IS NULL OR s.t1 <= s.t0 + INTERVAL 1 MINUTE)
+  AND s.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE cause IS NOT NULL AND cause <> 'cuda-oom')
+  AND (SELECT count(DISTINCT x.exit_code) FROM k10s_log x WHERE x.job_key = s.job_key AND x.kind = 'native_signal') = 1
 ORDER BY job

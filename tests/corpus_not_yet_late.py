@@ -148,13 +148,6 @@ NOT_YET_LATE: dict[str, str] = {
         "training bar another process prints. Session 29's main-process-first reading (log_main_first.py) does not reach "
         "it: the traceback is cut four frames in, before any `main_process_first` frame, and the socket timeout names "
         "no rank (no `ncclUniqueId from [0]`)",
-    # batch 115
-    "Qwen-VL-Series-Finetune-17-mixed-modality-rank0-seq959-others-seq963":
-        "rank right both ways (nccl-hang, critical): the watchdog compare reads rank 0, alone on `SeqNum=959` with "
-        "another NumelIn while the majority waits on 963, as `desync` (timed out on another SeqNum), a cause the corpus's "
-        "vocabulary does not hold; the collector's `collective-mismatch` would need the compare to say a rank on another "
-        "SeqNum in a collective of another size issued a different collective, a change of the cause the simulator's "
-        "nccl-hang scenario also expects as `desync` (a rank waiting on a different collective), left for later",
     # batch 50, re-read in session 29 (the thread's maintainer: an environment/version fault, a control)
     "ERNIE-1291-erniekit-launch-container-rank0-code1-world8":
         "Paddle's launcher's `Container rank 0 status failed … code 1` after the worker's `ValueError: (InvalidArgument) "

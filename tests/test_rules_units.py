@@ -106,7 +106,7 @@ def test_nccl_hang_desync_and_earlier_failure(tmp_path):
     logs.append(log_row(g, 6, "nccl_watchdog_timeout", 700, seq_num=88, op_type="BROADCAST", timeout_ms=600000))
     g["log_events"] = logs
     f = by_rule(run(tmp_path, g, ["nccl-hang"], name="desync"), "nccl-hang")[0]
-    assert f["ranks"] == [6] and f["cause"] == "desync"
+    assert f["ranks"] == [6] and f["cause"] == "collective-mismatch"  # an earlier SeqNum of another op (session 30)
     logs.append(log_row(g, 3, "xid", 90, xid=79, line="NVRM: Xid (PCI:0000:11:00): 79, GPU has fallen off the bus."))
     g["log_events"] = logs
     f = by_rule(run(tmp_path, g, ["nccl-hang"], name="failed"), "nccl-hang")[0]
