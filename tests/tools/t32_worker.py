@@ -24,13 +24,8 @@ import t11_worker as base
 import torch
 import torch._C._distributed_c10d as c10d
 import torch.distributed as dist
-
-ENV = os.environ
-FAULT = ENV.get("K10S_FAULT", "none")
-AT_STEP = int(ENV.get("K10S_FAULT_STEP", "3"))
-ME = int(ENV.get("RANK", "-2"))
-LOCAL = int(ENV.get("LOCAL_RANK", "0"))
-HIT = FAULT != "none" and int(ENV.get("K10S_FAULT_RANK", "1")) in (ME, -1)
+# the same fault knobs (K10S_FAULT, K10S_FAULT_STEP, K10S_FAULT_RANK) as set 31's worker
+from t31_worker import AT_STEP, ENV, FAULT, HIT, LOCAL, ME
 
 
 def dump_flight_recorder() -> None:
