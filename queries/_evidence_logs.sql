@@ -244,10 +244,9 @@ desync_job AS (
 desync_dead AS (  -- jobs where a process took a fatal signal (its own handler's words: faulthandler, absl, glog, Open MPI)
                   -- on a line of no rank or of the named rank's: the process that did not join died, the reporter (alive to
                   -- report) made no call more
-    SELECT d.job_key, CASE arg_min(s.exit_code, s.event_id) WHEN -11 THEN 'segfault' WHEN -7 THEN 'sigbus' WHEN -6 THEN 'abort'
-                          WHEN -8 THEN 'sigfpe' ELSE 'sigill' END AS how
+    SELECT d.job_key, k10s_signal_cause(arg_min(s.exit_code, s.event_id)) AS how
     FROM desync_job d JOIN k10s_log s ON s.job_key = d.job_key
-    WHERE s.kind IN ('native_signal', 'process_exit') AND s.exit_code IN (-11, -7, -6, -8, -4)
+    WHERE s.kind IN ('native_signal', 'process_exit') AND k10s_signal_cause(s.exit_code) IS NOT NULL
       AND s.subkind IN ('faulthandler', 'absl', 'glog_signal', 'ompi') AND (s.rank IS NULL OR list_contains(d.culprits, s.rank))
     GROUP BY d.job_key
 ),

@@ -5,6 +5,13 @@
 -- identities: pod incarnation spans, IP -> pod/rank/node at a time, log line -> rank/GPU,
 -- GPU sample -> rank, Xid meanings, GPU prices.
 
+-- k10s_signal_cause(exit_code): the cause a process's death by a fatal signal it raised itself is named by (a
+-- launcher's negative exit status: -11 segfault, -7 sigbus, -6 abort, -8 sigfpe, -4 sigill); NULL for any other status
+-- (the launcher's teardown signals, SIGTERM and SIGKILL, are not these).
+CREATE OR REPLACE TEMP MACRO k10s_signal_cause(exit_code) AS (
+    CASE exit_code WHEN -11 THEN 'segfault' WHEN -7 THEN 'sigbus' WHEN -6 THEN 'abort' WHEN -8 THEN 'sigfpe' WHEN -4 THEN 'sigill' END
+);
+
 -- k10s_pod_span: pod incarnation with the interval in which it existed.
 CREATE OR REPLACE TEMP TABLE k10s_pod_span AS
 SELECT

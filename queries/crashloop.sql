@@ -53,9 +53,7 @@ WITH RECURSIVE l AS (  -- the columns read below (a CTE carries every column it 
 ),
 log_failures AS (  -- failures in the logs; a rank whose NCCL collective failed in the minute before it exited is a victim, not a failure
     SELECT f.job_key, f.rank_resolved AS rank, f.pod_key, f.node_resolved AS node, f.gpu_uuid, f.ts,
-           CASE WHEN f.kind = 'cuda_oom' THEN 'cuda-oom' WHEN f.exit_code = -11 THEN 'segfault' WHEN f.exit_code = -6 THEN 'abort'
-                WHEN f.exit_code = -7 THEN 'sigbus' WHEN f.exit_code = -8 THEN 'sigfpe' WHEN f.exit_code = -4 THEN 'sigill'
-                ELSE 'exit-' || f.exit_code END AS sig, left(f.line, 300) AS line, f.previous,
+           CASE WHEN f.kind = 'cuda_oom' THEN 'cuda-oom' ELSE coalesce(k10s_signal_cause(f.exit_code), 'exit-' || f.exit_code) END AS sig, left(f.line, 300) AS line, f.previous,
            -- the process that exited (its pid in its container: the agent's line and its failure table report one exit)
            f.pid || '@' || f.incarnation_uid || CASE WHEN f.previous THEN '/previous' ELSE '' END AS proc
     FROM l f
@@ -65,7 +63,7 @@ log_failures AS (  -- failures in the logs; a rank whose NCCL collective failed 
                 -- a signal the process raised itself (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL), alone: ranks killed by one
                 -- signal together (every rank's SIGABRT after a watchdog timeout, a common fault) are no one rank's failure;
                 -- the launcher's teardown (SIGTERM, SIGKILL after it) never counts
-                OR (f.exit_code IN (-11, -6, -7, -8, -4)
+                OR (k10s_signal_cause(f.exit_code) IS NOT NULL
                     AND NOT EXISTS (SELECT 1 FROM l o WHERE o.job_key = f.job_key AND o.kind = 'torchrun_failure'
                                       AND o.exit_code = f.exit_code AND o.rank_resolved IS DISTINCT FROM f.rank_resolved
                                       AND (o.ts BETWEEN f.ts - INTERVAL 60 SECOND AND f.ts + INTERVAL 60 SECOND

@@ -95,8 +95,7 @@ UNION ALL BY NAME
 -- log without a clock): a common-mode failure of the job or its platform (a container's /dev/shm too small for every
 -- process alike), said with its cause and no rank (docs/rules.md, "Session 30: one signal in every process")
 SELECT s.job_key AS job,
-       CASE s.signo WHEN 7 THEN 'sigbus' WHEN 11 THEN 'segfault' WHEN 8 THEN 'sigfpe' WHEN 4 THEN 'sigill' WHEN 6 THEN 'abort'
-                    ELSE 'signal-' || s.signo END AS cause,
+       coalesce(k10s_signal_cause(-s.signo), 'signal-' || s.signo) AS cause,
        'warning' AS severity, []::BIGINT[] AS ranks, []::VARCHAR[] AS pods, []::VARCHAR[] AS nodes, []::VARCHAR[] AS gpus,
        s.t0 AS started_at, s.t1 AS ended_at, 'none' AS confidence, 'signal-alike' AS decided_by, 'signal' AS error_type,
        s.sig AS error_message, NULL::BIGINT AS xid, NULL::VARCHAR AS xid_meaning, NULL::VARCHAR AS kernel_line,

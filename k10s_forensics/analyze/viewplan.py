@@ -1,7 +1,7 @@
 """Plan the shared views: create only those the rules about to run need, in one pass per file.
 
 The shared building blocks (``queries/_views*.sql``, ``_incident.sql``, ``_evidence_*.sql``,
-``_hang_evidence.sql``) are 33 ``CREATE OR REPLACE TEMP TABLE|VIEW|MACRO k10s_*`` statements.
+``_hang_evidence.sql``) are ``CREATE OR REPLACE TEMP TABLE|VIEW|MACRO k10s_*`` statements.
 Most are materialised TEMP tables, so creating one that no rule reads costs a full scan.
 
 Dependencies come from the SQL itself: a statement depends on every shared name
