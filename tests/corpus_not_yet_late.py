@@ -238,6 +238,19 @@ NOT_YET_LATE: dict[str, str] = {
     + "; the thread (PR ACEsuit/mace#1216: only rank 0 tested patience and left the epoch loop) makes rank 0 the one "
     "out of step, but the paste is rank 0's traceback into DDP's `_verify_param_shape_across_processes`, cut before "
     "the mismatch text, with nothing of rank 1: a lone rank in a construction-time collective is as often the waiter",
+    # batch 135
+    "pytorch-78514-gloo-isend-rank0-returns-rank1-recv-connection-closed":
+        "the paste is a bare five-line traceback fragment with no rank, process, pod or launcher line: rank 1 is its "
+        "process only by the script's `if rank == 0` code, and rank 0 (which returned with an un-waited `isend`) prints "
+        "nothing; gloo's `Connection closed by peer [18.25.6.30]:30872` gives a host:port, not a rank. Reading the "
+        "`recv(input,0)` argument as the dead peer would turn a call's source argument into a culprit, which no "
+        "general rule can trust",
+    "autocast-381-post-fit-rank0-alone-save-checkpoint-barrier-allreduce-timeout":
+        "the only rank in the log is rank 0, timing out alone on a 1-element ALLREDUCE after `Trainer.fit` stopped (the "
+        "author's summary, the watchdog line split over three hand-indented lines and elided with `...`); the fix PR "
+        "(autocast#386: only rank 0 entered `save_checkpoint`'s barrier) makes it the rank out of step, but a lone "
+        "timing-out rank is in the corpus far more often the waiter for an absent peer (ultralytics-12905, colbert-318), "
+        "so naming the reporter would buy a false culprit elsewhere",
     # batch 122
     "FlashMoE-20-mpirun-two-processes-process1-illegal-address":
         "the CUDA error (`cudaErrorIllegalAddress` at the forward's stream sync) is found with no rank: the STDERR line "
