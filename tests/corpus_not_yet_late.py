@@ -218,6 +218,15 @@ NOT_YET_LATE: dict[str, str] = {
         "annotations (`> program freezes, and rank 1 does not have any batches ...`): no library line names a waiter or "
         "a timeout with a rank, and only the annotation says rank 1 ran out; reading a user's free-text comment as "
         "evidence would name whatever rank a sentence mentions",
+
+    # batch 128
+    "accelerate-223-single-gpu-eval-rank0-absent-rank2-broadcast-timeout":
+        "no finding: the paste is one waiter's watchdog (rank 2's BROADCAST, PyTorch 1.10-era, no SeqNum) and two "
+        "unranked tracebacks interleaved in the next epoch's dataloader loop; rank 0 prints nothing, no evaluation line "
+        "is in the paste, and the world size is unknown. That the main GPU was evaluating alone for over 30 minutes is "
+        "the author's prose only; a lone waiter's BROADCAST names no one in the corpus (ray-41973's lone rank 7 "
+        "BROADCAST is a control, algorithmic-efficiency-247's lone waiter NOT_YET), so naming the broadcast's root "
+        "from it would name rank 0 in those controls",
     # session 27: a cut traceback alone is a suspect (info), no culprit
     "RL2-14-hydra-rank0-tagged-traceback-only": CUT_TRACEBACK_ALONE,
     "WeatherGenerator-1119-srun-label-rank7-validation-traceback-cut": CUT_TRACEBACK_ALONE,
