@@ -228,6 +228,14 @@ NOT_YET_LATE: dict[str, str] = {
     "horovod-1421-mpirun-rank1-traceback-in-forward": CUT_TRACEBACK_ALONE,
     "pytorch-147677-ultralytics-rank1-broadcast-redacted-paths": CUT_TRACEBACK_ALONE,
     "torchrec-1057-torchx-replica0-local7-traceback-cut": CUT_TRACEBACK_ALONE,
+    # session 31
+    # batch 131
+    "kubeflow-trainer-2220-tfjob-operator-event-worker0-exited-code1":
+        "no finding: the operator's event `Pod: <ns>.<job>-worker-0 exited with code 1` is read (log_pods), but the paste "
+        "holds no other replica of the TFJob, so worker-0's rank is not established: with a Chief (or a Master) it would "
+        "be rank 1, without one rank 0, and a PS/Evaluator layout changes nothing of that. The failed pod is known, its "
+        "rank is not; giving a lone worker row a rank by guessing the layout would name the wrong rank wherever the "
+        "job has a chief (log_pods names a worker only where the body shows a master/chief or launcher)",
     # batch 122
     "FlashMoE-20-mpirun-two-processes-process1-illegal-address":
         "the CUDA error (`cudaErrorIllegalAddress` at the forward's stream sync) is found with no rank: the STDERR line "
