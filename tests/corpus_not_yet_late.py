@@ -260,6 +260,15 @@ NOT_YET_LATE: dict[str, str] = {
         "(autocast#386: only rank 0 entered `save_checkpoint`'s barrier) makes it the rank out of step, but a lone "
         "timing-out rank is in the corpus far more often the waiter for an absent peer (ultralytics-12905, colbert-318), "
         "so naming the reporter would buy a false culprit elsewhere",
+
+    # session 31
+    # batch 131
+    "kubeflow-trainer-2220-tfjob-operator-event-worker0-exited-code1":
+        "no finding: the operator's event `Pod: <ns>.<job>-worker-0 exited with code 1` is read (log_pods), but the paste "
+        "holds no other replica of the TFJob, so worker-0's rank is not established: with a Chief (or a Master) it would "
+        "be rank 1, without one rank 0, and a PS/Evaluator layout changes nothing of that. The failed pod is known, its "
+        "rank is not; giving a lone worker row a rank by guessing the layout would name the wrong rank wherever the "
+        "job has a chief (log_pods names a worker only where the body shows a master/chief or launcher)",
     # batch 122
     "FlashMoE-20-mpirun-two-processes-process1-illegal-address":
         "the CUDA error (`cudaErrorIllegalAddress` at the forward's stream sync) is found with no rank: the STDERR line "

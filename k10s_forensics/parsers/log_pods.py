@@ -16,6 +16,15 @@ job's layout: a ``master``/``chief`` replica (PyTorchJob, TFJob: it is rank 0 an
 ``worker-N`` is rank N+1) or an MPIJob ``launcher`` (it runs no rank; ``worker-N`` is node N).
 Such a rank holds only with one process per pod (queries/_incident.sql drops the line
 otherwise). Anything else (a failed worker row alone, a Ray or Deployment pod) names no one.
+
+A JobSet's or TrainJob's pod (``<jobset>-<replicated job>-<job index>-<pod index>-<suffix>``,
+pod_names.py) is a rank by the same names the body shows: its pod index when every such pod of
+the body is in one Job, its job index when every one is its Job's pod 0; any other mix names no
+one (the Jobs' parallelism is not in a paste).
+
+A pod killed from outside: one ``kubectl delete pod <pod>`` (``k``/``oc``, ``pod/<pod>``) in the
+body and a later row of that pod ``Terminating`` is a ``pod_status`` exit of that pod with no
+status; two deleted pods, or the row not seen, name no one (real incidents batch 131).
 """
 
 from __future__ import annotations
@@ -36,22 +45,54 @@ OPERATOR_EXITED = re.compile(r"\bPod: (?:[a-z0-9-]{1,63}\.)?(?P<pod>" + _POD + r
 OPERATOR_REPLICA = re.compile(r"\b[A-Za-z]{2,20}Job=(?P<job>" + _POD + r"), ReplicaType=(?P<role>Master|Chief|Launcher)\b")
 #: ``<job>-<replica type>[-<index>]`` (docs/parsers-k8s.md, pod_names.py)
 REPLICA = re.compile(r"^(?P<job>" + _POD + r"?)-(?P<role>master|chief|worker|launcher|ps|evaluator)(?:-(?P<index>\d{1,6}))?$")
+#: a JobSet's / TrainJob's pod (pod_names.py): ``<jobset>-<replicated job>-<job index>-<pod index>-<suffix>``
+INDEXED = re.compile(r"^(?P<job>" + _POD + r"?)-(?P<jobidx>\d{1,5})-(?P<podidx>\d{1,5})-[a-z0-9]{5}$")
+#: ``kubectl delete pod …`` typed at a shell (a prompt, ``k`` or ``oc`` for kubectl); the words after it
+DELETE_POD = re.compile(r"(?:^|[\s$#>%])(?:kubectl|oc|k)\s(?:[^|;&]{0,80}?\s)?delete\s+(?P<rest>(?:pods?|po)(?:/|\s).*)$")
+_POD_WORD = re.compile(_POD)
 #: STATUS of a container that exited non-zero on its own (OOMKilled: the kernel killed it)
 FAILED = {"Error": None, "CrashLoopBackOff": None, "ContainerCannotRun": None, "StartError": None, "OOMKilled": -9}
 
 
-def _replica(pod: str) -> tuple[str, str, int | None] | None:
+def _replica(pod: str) -> tuple[str, str, Any] | None:
     m = REPLICA.match(pod)
     if m is None:
-        return None
+        m = INDEXED.match(pod)
+        return (m.group("job"), "indexed", (int(m.group("jobidx")), int(m.group("podidx")))) if m else None
     return m.group("job"), m.group("role"), int(m.group("index")) if m.group("index") else None
+
+
+def deleted_pods(text: str) -> list[str] | None:
+    """The pods a ``kubectl delete pod`` command on ``text`` names (flags and their values skipped);
+    None: no such command."""
+    m = DELETE_POD.search(text)
+    if m is None:
+        return None
+    words = m.group("rest").split()
+    words[0] = words[0].split("/", 1)[1] if "/" in words[0] else ""
+    pods, skip = [], False
+    for word in words:
+        if skip or not word:
+            skip = False
+            continue
+        if word.startswith("-"):
+            skip = "=" not in word and word in ("-n", "--namespace", "-l", "--selector", "--context", "-o", "--output")
+            continue
+        word = word.split("/", 1)[1] if word.startswith(("pod/", "pods/", "po/")) else word
+        if _POD_WORD.fullmatch(word) is None:
+            break  # a redirection, a comment: the names are over
+        pods.append(word)
+    return pods
 
 
 def pod_status(text: str) -> Event | None:
     """The pod row or operator line on ``text``: a ``pod_status`` exit (its rank resolved later by
     ``resolve_ranks``) or a ``_pod_seen`` marker for a replica that did not fail; None: neither."""
-    if "/" not in text and "pod " not in text and "Pod: " not in text and "ReplicaType=" not in text:
+    if "/" not in text and "pod " not in text and "Pod: " not in text and "ReplicaType=" not in text and " delete " not in text:
         return None
+    pods = deleted_pods(text) if " delete " in text else None
+    if pods is not None:
+        return {"kind": "_pod_deleted", "_pods": pods}
     m = OPERATOR_REPLICA.search(text)
     if m:
         return {"kind": "_pod_seen", "_job": m.group("job"), "_role": m.group("role").lower(), "_index": 0}
@@ -68,6 +109,8 @@ def pod_status(text: str) -> Event | None:
         return None
     job, role, index = found
     seen = {"_job": job, "_role": role, "_index": index}
+    if status == "Terminating":
+        return {"kind": "_pod_seen", "_terminating": m.group("pod"), **seen}
     if not status.startswith("exited") and status not in FAILED:
         return {"kind": "_pod_seen", **seen}
     if code == 0:
@@ -80,13 +123,13 @@ def resolve_ranks(events: list[Event]) -> list[Event]:
     """``events`` of one log body without the ``_pod_seen`` markers, each ``pod_status`` exit given
     the rank its pod's name states under the layout the body shows (the module doc); an exit
     whose rank the body does not establish is dropped."""
-    layout: dict[str, set[str]] = {}
+    layout: dict[str, set[Any]] = {}
     for ev in events:
         if ev.get("_job") is not None:
-            layout.setdefault(ev["_job"], set()).add(ev["_role"])
+            layout.setdefault(ev["_job"], set()).add(ev["_role"] if ev["_role"] != "indexed" else ev["_index"])
     out = []
-    for ev in events:
-        if ev["kind"] == "_pod_seen":
+    for ev in _deletions(events):
+        if ev["kind"] in ("_pod_seen", "_pod_deleted"):
             continue
         if ev["kind"] == "process_exit" and ev.get("subkind") == "pod_status":
             env_rank = ev.get("_env_rank")  # the RANK the operator set, from kubectl describe (log_describe)
@@ -97,9 +140,30 @@ def resolve_ranks(events: list[Event]) -> list[Event]:
     return out
 
 
-def _rank(roles: set[str], role: str, index: int | None) -> int | None:
+def _deletions(events: list[Event]) -> list[Event]:
+    """``events`` with the one pod a ``kubectl delete pod`` killed, seen ``Terminating`` after
+    the command, made a ``pod_status`` exit with no status (the module doc)."""
+    deleted = {pod for ev in events if ev["kind"] == "_pod_deleted" for pod in ev["_pods"]}
+    if len(deleted) != 1:
+        return events
+    out, armed = [], False
+    for ev in events:
+        armed = armed or ev["kind"] == "_pod_deleted"
+        if armed and ev.get("_terminating") in deleted:
+            ev = {**ev, "kind": "process_exit", "subkind": "pod_status", "exit_code": None,
+                  "error_message": f"pod {ev['_terminating']}: deleted (Terminating)", "_no_rank": True}
+            deleted = set()
+        out.append(ev)
+    return out
+
+
+def _rank(roles: set[Any], role: str, index: Any) -> int | None:
     if index is None:
         return None
+    if role == "indexed":  # a JobSet's pod: (job index, pod index) under the names the body shows
+        jobs = {i[0] for i in roles if isinstance(i, tuple)}
+        pods = {i[1] for i in roles if isinstance(i, tuple)}
+        return index[1] if len(jobs) == 1 else index[0] if pods == {0} else None
     head = roles & {"master", "chief"}
     if role in ("master", "chief"):
         return index if head else None
@@ -110,4 +174,4 @@ def _rank(roles: set[str], role: str, index: int | None) -> int | None:
     return index if "launcher" in roles else None
 
 
-__all__ = ["pod_status", "resolve_ranks"]
+__all__ = ["deleted_pods", "pod_status", "resolve_ranks"]

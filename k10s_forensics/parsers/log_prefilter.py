@@ -214,6 +214,8 @@ _EVENT_LITERALS = (
     r"Worker \d{1,7} has failed\.",
     # a pod's end pasted beside the log: kubectl get pods rows, the training operator (log_pods.py)
     r"-(?:master|chief|worker|launcher|ps|evaluator)(?:-\d+)? +\d+/\d+ +[A-Z]",
+    r"-\d+-\d+-[a-z0-9]{5} +\d+/\d+ +[A-Z]",  # a JobSet's / TrainJob's pod row
+    r"\b(?:kubectl|oc|k) [^|;&]*delete +(?:pods?|po)[ /]",  # a pod deleted at the shell
     r"Error pod \S+ container \S+ exitCode: ",
     r"Pod: \S+ exited with code",
     r"Job=\S+, ReplicaType=(?:Master|Chief|Launcher)",
