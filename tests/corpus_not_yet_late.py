@@ -276,4 +276,14 @@ NOT_YET_LATE: dict[str, str] = {
         "because process 0 printed `Completed!` and process 1 never reported its forward. Reading a script's own "
         "completion line as clearing its process would name the other ranks wherever only rank 0 prints its "
         "completion (the common design), a false culprit the corpus must not buy for one case",
+    # batch 130 (session 31)
+    "LlamaFactory-8043-rank4-dataloader-worker-aborted-llvm-pthread-join":
+        "rank 4 is right (its `[rank4]:` traceback is the only failure); its DataLoader worker's `killed by signal: "
+        "Aborted.` is charged to the rank as abort (docs/rules.md, rank-failure: a worker's signal is its rank's), the "
+        "expectation names the rank's own RuntimeError (python-exception), as DiffusionVideoEditing-4: two truths of one "
+        "wording, which the recorded launcher runs settle the other way",
+    "pytorch-149762-lightning-rank0-dataloader-worker-aborted-c10-error":
+        "rank 0 is right (its `[rank0]:` traceback is the only failure); its DataLoader worker's `killed by signal: "
+        "Aborted.` is charged to the rank as abort (docs/rules.md, rank-failure), the expectation names the rank's own "
+        "RuntimeError (python-exception), as DiffusionVideoEditing-4 and LlamaFactory-8043",
 }
