@@ -970,6 +970,16 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- same two sizes, so all raise it alike; whichever rank's copy the paste shows (batch 112)
                             OR (kind = 'python_exception'
                                 AND regexp_matches(error_message, '^The checkpoint being loaded used a DP world size of \d+ but the current world size is \d+'))
+                            -- a parallel layout the launch's world cannot hold: a framework's check that the world size
+                            -- divides by its parallel sizes (ColossalAI's `World size 8 is not divisible by tp_size 1 *
+                            -- pp_size 3`, Megatron's `world size (8) is not divisible by total_model_size (3)`, finetrainers'
+                            -- `World size 2 must be divisible by the product of all parallel degrees`), or that a model
+                            -- dimension divides by the world it is sharded over (`Hidden dim must be divisible by world
+                            -- size`): every process compares the same world size with the same settings; whichever rank's
+                            -- copy the paste shows (batch 133). A shape divisible by a group's size (a sequence split over
+                            -- context-parallel ranks) can be one batch's and is not read so
+                            OR (kind = 'python_exception' AND error_type IN ('AssertionError', 'RuntimeError', 'ValueError')
+                                AND regexp_matches(error_message, '(?i)\bworld[ _]?size\b[^.;]*?\b(?:is not|isn''t|must be|should be|not) (?:evenly )?divisible by\b|\bdivisible by (?:the )?world[ _]?size\b'))
                             -- Megatron's per-rank NaN/Inf check, raised by whichever rank's local value went non-finite
                             -- first (`Rank 3: found NaN in local grad norm in backwards pass. Device: 3, node: …`; the
                             -- rerun state machine's `Rank 15, node …, device 15, iteration -1: Unexpected result nan
