@@ -13,10 +13,11 @@ SELECT namespace, pod, arg_max(job_key, (valid_from, job_key)) AS job_key
 FROM k10s_pod_job WHERE job_key IS NOT NULL GROUP BY namespace, pod;
 
 -- k10s_fr_rank: per job, process group and rank with a dump, the last collective entered
--- (p2p entries and seq 0 left out), its op, sizes and state.
+-- (p2p entries and seq 0 left out), its op, sizes and state; gloo: the group's entries are
+-- gloo's (`gloo:` ops), whose state says nothing (docs/evidence-fr-ras.md, "gloo's entries").
 -- empty-without: flight_recorder
 -- empty-columns: job_key VARCHAR, pg_key VARCHAR, pg_desc VARCHAR, rank BIGINT, last_seq BIGINT, last_state VARCHAR, last_op VARCHAR,
---     first_seq BIGINT, last_ts TIMESTAMPTZ, pg_ranks BIGINT[]
+--     first_seq BIGINT, last_ts TIMESTAMPTZ, pg_ranks BIGINT[], gloo BOOLEAN
 CREATE OR REPLACE TEMP TABLE k10s_fr_rank AS
 WITH e AS (
     SELECT f.*, pj.job_key, coalesce(f.pg_name, CAST(f.pg_id AS VARCHAR)) AS pg_key
@@ -30,7 +31,8 @@ SELECT job_key, pg_key, min(pg_desc) AS pg_desc, rank,
        arg_max(op, (collective_seq_id, coalesce(time_created, captured_at) IS NOT NULL, coalesce(time_created, captured_at), op)) AS last_op,
        min(collective_seq_id) AS first_seq,
        max(coalesce(time_created, captured_at)) AS last_ts,
-       min(pg_ranks) AS pg_ranks
+       min(pg_ranks) AS pg_ranks,
+       bool_or(starts_with(lower(coalesce(op, '')), 'gloo:')) AS gloo
 FROM e GROUP BY job_key, pg_key, rank;
 
 -- k10s_fr_entry: every collective entry with its job and group (for op/size comparison).
@@ -61,11 +63,12 @@ WITH g AS (
     SELECT job_key, pg_key, min(pg_desc) AS pg_desc, min(last_seq) AS min_seq, max(last_seq) AS max_seq,
            max(first_seq) AS window_seq, count(*) AS nranks, list(rank ORDER BY rank) AS ranks, max(last_ts) AS ts,
            min(pg_ranks) AS pg_ranks,
-           bool_and(last_state = 'completed') AS all_completed
+           bool_and(last_state = 'completed') AS all_completed,
+           bool_or(gloo) AS gloo
     FROM k10s_fr_rank GROUP BY job_key, pg_key
 ),
 lag AS (
-    SELECT g.job_key, g.pg_key, g.pg_desc, g.min_seq + 1 AS seq, g.ts, g.nranks,
+    SELECT g.job_key, g.pg_key, g.pg_desc, g.min_seq + 1 AS seq, g.ts, g.nranks, g.gloo,
            list(r.rank ORDER BY r.rank) FILTER (WHERE r.last_seq = g.min_seq) AS behind,
            list(r.rank ORDER BY r.rank) FILTER (WHERE r.last_seq > g.min_seq) AS ahead
     FROM g JOIN k10s_fr_rank r USING (job_key, pg_key)
@@ -133,12 +136,18 @@ stuck_op AS (
     FROM g JOIN k10s_fr_entry e ON e.job_key = g.job_key AND e.pg_key = g.pg_key AND e.seq = g.max_seq GROUP BY ALL
 ),
 from_dumps AS (
-    SELECT l.job_key, 'flight-recorder' AS evidence, l.behind AS culprit_ranks, []::BIGINT[] AS suspect_ranks,
-           CASE WHEN 2 * len(l.behind) < l.nranks THEN 'high' ELSE 'medium' END AS confidence,
+    -- a gloo group (g.gloo): its entries never leave `scheduled` and a collective that failed can count as ended, so
+    -- whether the ranks ahead waited (lag) or the ranks that dumped were stuck (no dump, none completed) is undecided:
+    -- the ranks those readings would name are only suspects, at low confidence (a mismatch of op or sizes still counts)
+    SELECT l.job_key, 'flight-recorder' AS evidence,
+           CASE WHEN l.gloo THEN []::BIGINT[] ELSE l.behind END AS culprit_ranks,
+           CASE WHEN l.gloo THEN l.behind ELSE []::BIGINT[] END AS suspect_ranks,
+           CASE WHEN l.gloo THEN 'low' WHEN 2 * len(l.behind) < l.nranks THEN 'high' ELSE 'medium' END AS confidence,
            l.pg_key AS pg, l.seq AS seq_num, o.op AS op_type, l.ts,
            'Flight Recorder: rank(s) ' || array_to_string(l.behind, ', ') || ' never entered collective #' || l.seq
            || coalesce(' (' || o.op || ')', '') || ' of process group ' || l.pg_key || coalesce(' (' || l.pg_desc || ')', '')
-           || ' that rank(s) ' || array_to_string(l.ahead, ', ') || ' entered' AS detail,
+           || ' that rank(s) ' || array_to_string(l.ahead, ', ') || ' entered'
+           || CASE WHEN l.gloo THEN '; ' || 'gloo records no completion (its entries stay scheduled; a collective that failed can count as ended), so who waited is undecided: no rank named' ELSE '' END AS detail,
            l.seq AS anomaly_seq
     FROM lag l LEFT JOIN lag_op o USING (job_key, pg_key)
     UNION ALL
@@ -153,10 +162,17 @@ from_dumps AS (
     FROM mismatch m
     UNION ALL
     SELECT g.job_key, 'flight-recorder',
-           coalesce(n.ranks, []::BIGINT[]), CASE WHEN n.ranks IS NULL THEN coalesce(u.ranks, []::BIGINT[]) ELSE []::BIGINT[] END,
-           CASE WHEN n.ranks IS NOT NULL THEN 'medium' WHEN u.ranks IS NOT NULL THEN 'low' ELSE 'none' END,
+           CASE WHEN g.gloo THEN []::BIGINT[] ELSE coalesce(n.ranks, []::BIGINT[]) END,
+           CASE WHEN g.gloo THEN coalesce(n.ranks, u.ranks, []::BIGINT[])
+                WHEN n.ranks IS NULL THEN coalesce(u.ranks, []::BIGINT[]) ELSE []::BIGINT[] END,
+           CASE WHEN g.gloo THEN 'low' WHEN n.ranks IS NOT NULL THEN 'medium' WHEN u.ranks IS NOT NULL THEN 'low' ELSE 'none' END,
            g.pg_key, g.max_seq, s.op, g.ts,
-           CASE WHEN n.ranks IS NULL AND u.ranks IS NOT NULL
+           CASE WHEN g.gloo
+                THEN 'Flight Recorder: the ' || g.nranks || ' ranks that dumped all recorded collective #' || g.max_seq
+                     || coalesce(' (' || s.op || ')', '') || ' of process group ' || g.pg_key || ' last'
+                     || coalesce('; no dump from rank(s) ' || array_to_string(coalesce(n.ranks, u.ranks), ', '), '')
+                     || '; ' || 'gloo records no completion (its entries stay scheduled; a collective that failed can count as ended), so who waited is undecided: no rank named'
+                WHEN n.ranks IS NULL AND u.ranks IS NOT NULL
                 THEN 'Flight Recorder: the ' || g.nranks || ' ranks that dumped all wait in collective #' || g.max_seq || coalesce(' (' || s.op || ')', '')
                      || '; rank(s) ' || array_to_string(u.ranks, ', ') || ' could not be read (pod not read by the capture)'
                 WHEN n.ranks IS NULL
