@@ -956,6 +956,20 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- the same build meets it alike, whichever container the launcher reports (batch 98)
                             OR (kind = 'python_exception' AND error_type = 'TypeError'
                                 AND regexp_matches(error_message, '^\(InvalidType\) Type promotion only supports? calculations between'))
+                            -- Intel Gaudi's bridge refusing the graph the program built (its asserts in graph.cpp:
+                            -- `Graph compile failed. synStatus=synStatus 26 [Generic failure].`, `synNodeCreateWithId failed
+                            -- for node: batch_gemm with synStatus 26 [Generic failure]. .`, `… synStatus 1 [Invalid argument]`;
+                            -- raised as it is or under the bridge's launch-thread wrapper, parsers/log_habana.py): the host's
+                            -- graph compiler refusing an op, its dtype or its graph, the same code on the same Synapse build
+                            -- in every process; whichever rank's copy the paste shows (batch 129; batch 93's two ranks alike).
+                            -- Not where a peer saw the rank's connection close (it got past the code: the failing rank's own
+                            -- path), and not the bridge's device-memory allocation failure (`MODULE:DEVMEM`), the rank's own
+                            OR (kind = 'python_exception' AND error_type = 'RuntimeError'
+                                AND regexp_matches(error_message, '^(?:\[Rank:\d+\] )?(?:Graph compile failed\. synStatus=|synNodeCreateWithId failed for node: \S+ with synStatus\b)')
+                                AND NOT EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                AND p.role = 'victim' AND p.kind = 'python_exception' AND p.subkind = 'teardown'
+                                                AND p.rank_eff IS NOT NULL AND p.rank_eff IS DISTINCT FROM i.rank_eff
+                                                AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer')))
                             -- a pydantic model of the run's settings refusing them (vLLM's `pydantic_core._pydantic_core.
                             -- ValidationError: 1 validation error for ParallelConfig` with `Value error, Tensor parallel size (2)
                             -- cannot be larger than the number of available GPUs (1)`; `… for ModelConfig`, `… for TorchLlmArgs`):

@@ -7,7 +7,9 @@ wording variants of the one reading it taught (docs/parsers-logs.md, "Session 27
   (``FATAL ERROR :: MODULE:DEVMEM Allocation failed …``). That line is the exception's message (parsers/log_habana.py);
 * controls: two ranks failing with the same graph compile failure, one caught in the launch thread, one raised in
   ``all_gather_into_tensor`` (optimum-habana-1426), at any ranks and in either wording, name no one;
-* the contrast: one rank's wrapped failure alone names that rank.
+* the contrast: one rank's wrapped failure alone names that rank (a device-memory allocation failure); one rank's
+  graph compile failure alone names no one since batch 129 (the graph compiler's refusal is every rank's:
+  tests/test_accelerators_batch129_wordings.py).
 
 Parser readings are checked on the assembler (no analysis); the pastes go through tests/bundle_batch.py (one analysis).
 """
@@ -55,9 +57,11 @@ def _alike(template: str, ranks: tuple[int, ...], detail: str) -> str:
 BUILD = {"habana": lambda _: HABANA, "moved": lambda _: _moved(0, 5), "moved_high": lambda _: _moved(7, 1),
          "older_alike": lambda _: _alike(OLDER, (3, 1), DEVMEM),
          "wrapped_and_collective": lambda _: WRAPPED.format(r=4, detail=COMPILE) + IN_COLLECTIVE.format(r=0, detail=COMPILE),
-         "wrapped_alone": lambda r: WRAPPED.format(r=r, detail=COMPILE),
+         "wrapped_alone": lambda r: WRAPPED.format(r=r, detail=DEVMEM),
+         "wrapped_compile_alone": lambda r: WRAPPED.format(r=r, detail=COMPILE),
          "older_alone": lambda r: OLDER.format(r=r, detail=DEVMEM)}
-CONTROLS = [("habana", 6), ("moved", 0), ("moved_high", 7), ("older_alike", 3), ("wrapped_and_collective", 4)]
+CONTROLS = [("habana", 6), ("moved", 0), ("moved_high", 7), ("older_alike", 3), ("wrapped_and_collective", 4),
+            ("wrapped_compile_alone", 3)]
 CULPRITS = {("wrapped_alone", 3): 3, ("older_alone", 5): 5}
 BATCHED = Batched("accelerators-batch93", CONTROLS + list(CULPRITS))
 

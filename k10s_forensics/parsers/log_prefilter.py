@@ -170,6 +170,9 @@ _EVENT_LITERALS = (
     # Gaudi's bridge: what failed, on the line under its launch-thread wrapper (log_habana.DETAIL)
     r"Check \$HABANA_LOGS/ for details",
     r"FATAL ERROR :: MODULE:",
+    # ... and the eager bridge's failure alone under its inner wrapper (log_habana.BARE): Synapse refusing the graph
+    r"Graph compile failed\. synStatus",
+    r"synNodeCreateWithId failed for node: ",
     # MindSpore's scheduler / msrun on a worker whose heartbeat was lost
     r"The node: \d+ is timed out",
     r"Time out nodes are \[['‘’]",  # literal quotes: pyarrow's RE2 reads this too (no \\u escapes)
