@@ -235,4 +235,12 @@ NOT_YET_LATE: dict[str, str] = {
         "because process 0 printed `Completed!` and process 1 never reported its forward. Reading a script's own "
         "completion line as clearing its process would name the other ranks wherever only rank 0 prints its "
         "completion (the common design), a false culprit the corpus must not buy for one case",
+    # session 31
+    # batch 132
+    "transformers-30702-load-best-model-peft-ddp-rank0-inconsistent-params":
+        "rank 0 is named right (rank-failure, critical), but with cause `collective-mismatch`, the documented name of "
+        "DDP's same-model check (docs/rules.md, `rank-failure, collective-mismatch`: the rank's gradient collectives could "
+        "never match the others'), where the collector wrote `python-exception` blind; renaming the check's cause for "
+        "this case would contradict the rule every other `DDP expects same model` line of the corpus is read by: the "
+        "expectation's cause is for the lead to judge, not a parser miss",
 }
