@@ -286,4 +286,13 @@ NOT_YET_LATE: dict[str, str] = {
         "rank 0 is right (its `[rank0]:` traceback is the only failure); its DataLoader worker's `killed by signal: "
         "Aborted.` is charged to the rank as abort (docs/rules.md, rank-failure), the expectation names the rank's own "
         "RuntimeError (python-exception), as DiffusionVideoEditing-4 and LlamaFactory-8043",
+
+    # session 31
+    # batch 132
+    "transformers-30702-load-best-model-peft-ddp-rank0-inconsistent-params":
+        "rank 0 is named right (rank-failure, critical), but with cause `collective-mismatch`, the documented name of "
+        "DDP's same-model check (docs/rules.md, `rank-failure, collective-mismatch`: the rank's gradient collectives could "
+        "never match the others'), where the collector wrote `python-exception` blind; renaming the check's cause for "
+        "this case would contradict the rule every other `DDP expects same model` line of the corpus is read by: the "
+        "expectation's cause is for the lead to judge, not a parser miss",
 }
