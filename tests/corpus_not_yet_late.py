@@ -295,4 +295,23 @@ NOT_YET_LATE: dict[str, str] = {
         "never match the others'), where the collector wrote `python-exception` blind; renaming the check's cause for "
         "this case would contradict the rule every other `DDP expects same model` line of the corpus is read by: the "
         "expectation's cause is for the lead to judge, not a parser miss",
+
+    # batch 137 (session 31)
+    "GNNFlow-67-tgn-four-machines-ranks1-and-3-crash-in-sampling":
+        "no finding, rightly from the text: the excerpt is rank-less `INFO:root:` progress up to epoch 3 with no failure "
+        "line; ranks 1 and 3 are the culprits only by the maintainer's sentence and a screenshot. Nothing in the log "
+        "can name them, and reading healthy progress as a failure would name ranks in every clean paste",
+    "graphstorm-314-dist-embeddings-large-graph-local-rank0-exitcode-9-control":
+        "rank-failure names rank 0 host-oom-kill for torch.distributed.launch's lone `failed (exitcode: -9) local_rank: "
+        "0` in a world the paste does not give (imported as 1 x 1): the same shape the corpus holds as that rank's own "
+        "kill (relion-112's mpirun signal 9, the lone -9 launcher reports). The thread makes it the workload's on every "
+        "machine (one trainer per machine, a large graph with distributed embeddings), which the log cannot show; "
+        "keeping a lone -9 silent would lose those culprits",
+    "dgl-5731-distdgl-sampler-spawnprocess-keyerror-dataloader-0-control":
+        "rank-failure names rank 0 python-exception for DGL's sampler `KeyError: 'dataloader-0'` followed by `Process "
+        "SpawnProcess-2:`: no rank appears in the paste, the import's default world is 1, and an untagged traceback in a "
+        "one-rank world is that rank's (the spawn-parent and plain-traceback culprits of the corpus). That the exception "
+        "is a multiprocessing child's of every trainer alike (PyTorch > 1.12 with num_samplers > 0) is the title's, not "
+        "the log's; a rule silencing tracebacks after a `Process <Name>-N:` header would also drop the DataLoader/"
+        "spawn workers whose rank the corpus charges",
 }
