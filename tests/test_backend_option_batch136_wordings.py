@@ -24,28 +24,44 @@ from incident_kit import corpus_log, naming_findings
 
 NOW = dt.datetime(2026, 12, 1, 20, 0, tzinfo=dt.timezone.utc)
 
-GOLD = corpus_log("Efficient-Computing-90-windows-torchrun-gloo-device-ids-local-rank0-exit1-control")
+GOLD = corpus_log(
+    "Efficient-Computing-90-windows-torchrun-gloo-device-ids-local-rank0-exit1-control"
+)
 DEVICE_IDS = "RuntimeError: Function argument device_ids not supported for the selected backend gloo"
-AGENT = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: {r} (pid: 2381{r}) of "
-         "binary: C:\\envs\\train\\python.exe")
-NEW_AGENT = ("E1201 20:01:02.000000 4242 torch\\distributed\\elastic\\multiprocessing\\api.py:869] failed (exitcode: 1) "
-             "local_rank: {r} (pid: 2381{r}) of binary: C:\\envs\\train\\python.exe")
-LIBUV_24 = "RuntimeError: use_libuv was requested but PyTorch was build without libuv support"
-LIBUV_25 = ("torch.distributed.DistStoreError: use_libuv was requested but PyTorch was built without libuv support, run "
-            "with USE_LIBUV=0 to disable it.")
-CLOSED = ("[rank{r}]: RuntimeError: [C:\\actions-runner\\_work\\pytorch\\pytorch\\third_party\\gloo\\gloo\\transport\\"
-          "uv\\pair.cc:534] Connection closed by peer [127.0.0.1]:24967")
+AGENT = (
+    "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: {r} (pid: 2381{r}) of "
+    "binary: C:\\envs\\train\\python.exe"
+)
+NEW_AGENT = (
+    "E1201 20:01:02.000000 4242 torch\\distributed\\elastic\\multiprocessing\\api.py:869] failed (exitcode: 1) "
+    "local_rank: {r} (pid: 2381{r}) of binary: C:\\envs\\train\\python.exe"
+)
+LIBUV_24 = (
+    "RuntimeError: use_libuv was requested but PyTorch was build without libuv support"
+)
+LIBUV_25 = (
+    "torch.distributed.DistStoreError: use_libuv was requested but PyTorch was built without libuv support, run "
+    "with USE_LIBUV=0 to disable it."
+)
+CLOSED = (
+    "[rank{r}]: RuntimeError: [C:\\actions-runner\\_work\\pytorch\\pytorch\\third_party\\gloo\\gloo\\transport\\"
+    "uv\\pair.cc:534] Connection closed by peer [127.0.0.1]:24967"
+)
 
 
 def _traceback(message: str, rank: int | None = None) -> str:
     tag = f"[rank{rank}]: " if rank is not None else ""
-    return "".join(f"{tag}{line}\n" for line in (
-        "Traceback (most recent call last):",
-        '  File "C:\\work\\tools\\train.py", line 120, in <module>',
-        "    model = DDP(model, device_ids=[local_rank], output_device=local_rank)",
-        '  File "C:\\envs\\train\\lib\\site-packages\\torch\\nn\\parallel\\distributed.py", line 650, in __init__',
-        "    self._ddp_init_helper(",
-        message))
+    return "".join(
+        f"{tag}{line}\n"
+        for line in (
+            "Traceback (most recent call last):",
+            '  File "C:\\work\\tools\\train.py", line 120, in <module>',
+            "    model = DDP(model, device_ids=[local_rank], output_device=local_rank)",
+            '  File "C:\\envs\\train\\lib\\site-packages\\torch\\nn\\parallel\\distributed.py", line 650, in __init__',
+            "    self._ddp_init_helper(",
+            message,
+        )
+    )
 
 
 def _launcher(message: str, rank: int, agent: str = AGENT) -> str:
@@ -54,7 +70,10 @@ def _launcher(message: str, rank: int, agent: str = AGENT) -> str:
 
 def _peers_closed(rank: int, message: str) -> str:
     """``rank`` raises ``message``; every other rank of four saw its peer's connection close (it waited on it)."""
-    return "".join((f"[rank{r}]: {message}" if r == rank else CLOSED.format(r=r)) + "\n" for r in range(4))
+    return "".join(
+        (f"[rank{r}]: {message}" if r == rank else CLOSED.format(r=r)) + "\n"
+        for r in range(4)
+    )
 
 
 #: key: (the log, the rank a warning/critical finding must name alone: None for none)
@@ -65,10 +84,16 @@ CASES = {
     "device-ids-nccl-wording": (_launcher(DEVICE_IDS.replace("gloo", "mpi"), 0), None),
     "libuv-torch-2.4": (_launcher(LIBUV_24, 0), None),
     "libuv-torch-2.5": (_launcher(LIBUV_25, 1), None),
-    "every-rank-tagged": ("".join(f"[rank{r}]: {DEVICE_IDS}\n" for r in range(4)), None),
+    "every-rank-tagged": (
+        "".join(f"[rank{r}]: {DEVICE_IDS}\n" for r in range(4)),
+        None,
+    ),
     # contrasts: peers that waited on the rank; another RuntimeError on one rank under the launcher
     "peers-closed-rank2": (_peers_closed(2, DEVICE_IDS), 2),
-    "other-runtime-error-local-rank0": (_launcher("RuntimeError: expected a batch of 8 images, got 0", 0), 0),
+    "other-runtime-error-local-rank0": (
+        _launcher("RuntimeError: expected a batch of 8 images, got 0", 0),
+        0,
+    ),
 }
 BATCHED = Batched("b136", list(CASES))
 
