@@ -915,6 +915,11 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                                      -- not support scatter`): the backend the launch chose for every process, which every rank
                                      -- calling that collective meets alike (batch 102)
                                      OR regexp_matches(error_message, '^(?:Backend \w+|ProcessGroup\w*(?: \w+)?) does not support \w+')
+                                     -- DDP or the c10d store refusing an option the chosen backend or the installed torch build
+                                     -- lacks (`Function argument device_ids not supported for the selected backend gloo`, a
+                                     -- Windows build's `use_libuv was requested but PyTorch was build without libuv support`):
+                                     -- the launch's backend and build, every process's alike (batch 136)
+                                     OR regexp_matches(error_message, 'Function argument \w+ not supported for the selected backend \w+|use_libuv was requested but PyTorch was buil[dt] without libuv support')
                                      -- a launcher's rank variables contradicting Open MPI's in one process (DeepSpeed's
                                      -- `LOCAL_RANK (0) != OMPI_COMM_WORLD_LOCAL_RANK (1), not sure how to proceed as we're seeing
                                      -- conflicting local rank info`): the launch set the environment of every process, and each
