@@ -239,38 +239,6 @@ NOT_YET_LATE: dict[str, str] = {
     + "; the thread (PR ACEsuit/mace#1216: only rank 0 tested patience and left the epoch loop) makes rank 0 the one "
     "out of step, but the paste is rank 0's traceback into DDP's `_verify_param_shape_across_processes`, cut before "
     "the mismatch text, with nothing of rank 1: a lone rank in a construction-time collective is as often the waiter",
-    # batch 136
-    "Applio-554-process1-filenotfound-best-epoch-remove-process2-follows":
-        "rank 0's own `FileNotFoundError` is found (a python-exception at warning) but with no rank: the paste's only "
-        "process identity is multiprocessing's `Process Process-1:` header, a 1-based counter of every Process the "
-        "parent started (a DataLoader's, a spawn's earlier children, a test session's `SpawnProcess-31`), not a rank; "
-        "reading `Process-N` as rank N-1 would hold only where the trainer starts its rank processes first and alone, "
-        "which no general rule can know",
-    "Applio-560-overtraining-stop-rank0-leaves-process2-backward-fails":
-        "no finding: the only traceback is `Process-2`'s (rank 1, the victim), cut inside `torch.autograd.backward(` "
-        "before its error line, and rank 0 shows only Applio's own `Stopping training due to possible overtraining` "
-        "line, a trainer's message with no rank or exit; the culprit (rank 0 left the process group) is the reading "
-        "of that message and the sibling thread #554, which no general rule can take from a program's own wording",
-    "Cooperitive-Students-3-detectron2-process1-connection-closed-unplaced-control":
-        "rank 1 is named (warning) from spawn's `-- Process 1 terminated with the following error:` whose record is "
-        "cut before its error text, while the log begins with a victim's teardown error (`RuntimeError: ... "
-        "Connection closed by peer [127.0.1.1]:13204`, the end of a traceback cut above): the head-cut reading "
-        "(docs/rules.md, \"Session 22: head-cut logs\") covers torchrun's and srun's exit reports in a log that begins "
-        "in a traceback's header or frame, not spawn's report nor a log that begins at the error line itself; "
-        "widening it to both reaches every spawn paste that starts at an exception line and needs the full net",
-    # batch 135
-    "pytorch-78514-gloo-isend-rank0-returns-rank1-recv-connection-closed":
-        "the paste is a bare five-line traceback fragment with no rank, process, pod or launcher line: rank 1 is its "
-        "process only by the script's `if rank == 0` code, and rank 0 (which returned with an un-waited `isend`) prints "
-        "nothing; gloo's `Connection closed by peer [18.25.6.30]:30872` gives a host:port, not a rank. Reading the "
-        "`recv(input,0)` argument as the dead peer would turn a call's source argument into a culprit, which no "
-        "general rule can trust",
-    "autocast-381-post-fit-rank0-alone-save-checkpoint-barrier-allreduce-timeout":
-        "the only rank in the log is rank 0, timing out alone on a 1-element ALLREDUCE after `Trainer.fit` stopped (the "
-        "author's summary, the watchdog line split over three hand-indented lines and elided with `...`); the fix PR "
-        "(autocast#386: only rank 0 entered `save_checkpoint`'s barrier) makes it the rank out of step, but a lone "
-        "timing-out rank is in the corpus far more often the waiter for an absent peer (ultralytics-12905, colbert-318), "
-        "so naming the reporter would buy a false culprit elsewhere",
     # batch 122
     "FlashMoE-20-mpirun-two-processes-process1-illegal-address":
         "the CUDA error (`cudaErrorIllegalAddress` at the forward's stream sync) is found with no rank: the STDERR line "

@@ -85,4 +85,23 @@ NOT_YET_S31: dict[str, str] = {
         "is a multiprocessing child's of every trainer alike (PyTorch > 1.12 with num_samplers > 0) is the title's, not "
         "the log's; a rule silencing tracebacks after a `Process <Name>-N:` header would also drop the DataLoader/"
         "spawn workers whose rank the corpus charges",
+    # batch 136
+    "Applio-554-process1-filenotfound-best-epoch-remove-process2-follows":
+        "rank 0's own `FileNotFoundError` is found (a python-exception at warning) but with no rank: the paste's only "
+        "process identity is multiprocessing's `Process Process-1:` header, a 1-based counter of every Process the "
+        "parent started (a DataLoader's, a spawn's earlier children, a test session's `SpawnProcess-31`), not a rank; "
+        "reading `Process-N` as rank N-1 would hold only where the trainer starts its rank processes first and alone, "
+        "which no general rule can know",
+    "Applio-560-overtraining-stop-rank0-leaves-process2-backward-fails":
+        "no finding: the only traceback is `Process-2`'s (rank 1, the victim), cut inside `torch.autograd.backward(` "
+        "before its error line, and rank 0 shows only Applio's own `Stopping training due to possible overtraining` "
+        "line, a trainer's message with no rank or exit; the culprit (rank 0 left the process group) is the reading "
+        "of that message and the sibling thread #554, which no general rule can take from a program's own wording",
+    "Cooperitive-Students-3-detectron2-process1-connection-closed-unplaced-control":
+        "rank 1 is named (warning) from spawn's `-- Process 1 terminated with the following error:` whose record is "
+        "cut before its error text, while the log begins with a victim's teardown error (`RuntimeError: ... "
+        "Connection closed by peer [127.0.1.1]:13204`, the end of a traceback cut above): the head-cut reading "
+        "(docs/rules.md, \"Session 22: head-cut logs\") covers torchrun's and srun's exit reports in a log that begins "
+        "in a traceback's header or frame, not spawn's report nor a log that begins at the error line itself; "
+        "widening it to both reaches every spawn paste that starts at an exception line and needs the full net",
 }
