@@ -229,16 +229,6 @@ NOT_YET_LATE: dict[str, str] = {
     "horovod-1421-mpirun-rank1-traceback-in-forward": CUT_TRACEBACK_ALONE,
     "pytorch-147677-ultralytics-rank1-broadcast-redacted-paths": CUT_TRACEBACK_ALONE,
     "torchrec-1057-torchx-replica0-local7-traceback-cut": CUT_TRACEBACK_ALONE,
-    # batch 134
-    "horovod-1834-mnist-rank3-corrupt-download-rank0-broadcast-traceback":
-        "the culprit (rank 3, whose per-rank download `data-3` was corrupted) is placed by the maintainer's reply and the "
-        "fix, not by the log: the excerpt holds rank 4's download progress and rank 0's traceback in the first "
-        "`broadcast_parameters`, cut before its exception, and nothing of rank 3; rank 0 is the victim of a missing peer "
-        "(named at info, a suspect), and no line of the log points at rank 3 or any other rank that never joined",
-    "mace-1215-patience-rank0-alone-leaves-loop-ddp-verify-traceback": CUT_TRACEBACK_ALONE
-    + "; the thread (PR ACEsuit/mace#1216: only rank 0 tested patience and left the epoch loop) makes rank 0 the one "
-    "out of step, but the paste is rank 0's traceback into DDP's `_verify_param_shape_across_processes`, cut before "
-    "the mismatch text, with nothing of rank 1: a lone rank in a construction-time collective is as often the waiter",
     # batch 122
     "FlashMoE-20-mpirun-two-processes-process1-illegal-address":
         "the CUDA error (`cudaErrorIllegalAddress` at the forward's stream sync) is found with no rank: the STDERR line "
