@@ -4,7 +4,8 @@ deleted at the shell and then seen ``Terminating`` is that pod's end with no sta
 names the paste shows: the operators' ``master``/``worker`` layout as for a failed row, a JobSet's or TrainJob's
 ``<jobset>-<replicated job>-<job index>-<pod index>-<suffix>`` by its pod index when every such pod is in one Job (by
 its job index when every one is its Job's pod 0). Two pods deleted, a listing before the command, a pod still
-Running, a whole job deleted, a layout the paste does not show: no one (k10s_forensics/parsers/log_pods.py;
+Running, a whole job deleted, a layout the paste does not show: no one. A listing row wrapped at the terminal's
+width inside the padding before RESTARTS or AGE is the row still (k10s_forensics/parsers/log_pods.py;
 docs/rules.md, "Session 31: batch 131"). Pasted logs through ``k10s import-logs``, batched.
 """
 
@@ -36,6 +37,18 @@ CASES = {
                              "              74s",
                              "max-restarts-worker-0-1-2bn2v                                       1/1     Terminating   0"
                              "              74s "], 1),
+    # the same listing wrapped at the terminal's width inside the padding before AGE (the age on a line of its own) ...
+    "jobset-one-job-pod1-wrapped-before-age": (["> k delete pod max-restarts-worker-0-1-2bn2v", "> k get pods | grep max",
+                                               "max-restarts-worker-0-0-w8pjj                                       1/1"
+                                               "     Running       0       ", "       74s",
+                                               "max-restarts-worker-0-1-2bn2v                                       1/1"
+                                               "     Terminating   0       ", "       74s"], 1),
+    # ... and before RESTARTS
+    "jobset-one-job-pod1-wrapped-before-restarts": (["> k delete pod max-restarts-worker-0-1-2bn2v",
+                                                    "max-restarts-worker-0-0-w8pjj      1/1     Running",
+                                                    "  0              74s",
+                                                    "max-restarts-worker-0-1-2bn2v      1/1     Terminating",
+                                                    "  0              74s"], 1),
     # a PyTorchJob's worker-1 (master shown: rank 2), the namespace after the name, a `$` prompt
     "pytorchjob-worker1-dollar": (["$ kubectl delete pod bert-worker-1 -n team-a", 'pod "bert-worker-1" deleted',
                                    "$ kubectl get pods -n team-a"]

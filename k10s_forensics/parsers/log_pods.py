@@ -35,10 +35,11 @@ from typing import Any
 Event = dict[str, Any]
 
 _POD = r"[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?"
-#: a ``kubectl get pods`` row; RESTARTS may read ``3 (2m ago)``
+#: a ``kubectl get pods`` row; RESTARTS may read ``3 (2m ago)``; a row wrapped at the terminal's width inside the
+#: padding before RESTARTS or AGE (the line ends there) is the row still
 KUBECTL_ROW = re.compile(
     r"^\s*(?:\S+\s+)??(?P<pod>" + _POD + r")\s+(?P<ready>\d{1,3})/(?P<total>\d{1,3})\s+(?P<status>[A-Za-z][\w:/-]{0,40})"
-    r"\s+(?P<restarts>\d{1,6})(?:\s+\([\w ]{1,20}\))?\s+(?P<age>\d[\dsmhdy]{0,15})(?:\s|$)"
+    r"(?:\s*$|\s+(?P<restarts>\d{1,6})(?:\s+\([\w ]{1,20}\))?(?:\s*$|\s+(?P<age>\d[\dsmhdy]{0,15})(?:\s|$)))"
 )
 OPERATOR_ERROR = re.compile(r"\bError pod (?P<pod>" + _POD + r") container \S+ exitCode: (?P<code>-?\d{1,4})\b")
 OPERATOR_EXITED = re.compile(r"\bPod: (?:[a-z0-9-]{1,63}\.)?(?P<pod>" + _POD + r") exited with code (?P<code>-?\d{1,4})\b")
