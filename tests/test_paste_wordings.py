@@ -72,10 +72,8 @@ NOT_YET = {
     ("enqueue.cc:1672 NCCL WARN Cuda failure", "tqdm-glued-wrap-100-padded"):
         "the terminal cut the NCCL host name (`nccl-tests-1-w` | `orker-1:146:146 [0] enqueue.cc…`): the tail reads as a line of its "
         "own (`host:pid:tid [dev]` starts NCCL's records), so mpirun's `[1,4]<stdout>:` tag stays on the bar's line (batch 19's corpus)",
-    # batch 28's kubectl row (Katib): an 80-column terminal cuts it inside its own column gap (`…   8       ` | `   2m32s`);
-    # the padding hides a cut that fell on more spaces than PAD_CUT, so no line reads as cut at the width (nothing is joined)
-    ("CrashLoopBackOff   8", "wrap-80-padded"): "a kubectl row cut inside its column gap: the padding hides the cut",
-    ("CrashLoopBackOff   8", "wrap-then-double-space-crlf"): "a kubectl row cut inside its column gap: the padding hides the cut",
+    # (batch 28's kubectl row (Katib), cut by an 80-column terminal inside its own column gap (`…   8       ` | `   2m32s`),
+    # reads as the row since session 31: a `kubectl get pods` row ending before RESTARTS or AGE is the row still)
     # batch 66's Ray worker NCCL warning: redacted (pid and host shortened to x's), a 100-column terminal cuts it on the
     # space after `NCCL` (`… init.cc:904 NCCL ` | `WARN Duplicate GPU detected …`); the padding hides a cut that falls on a
     # space, so no line reads as cut at the width (unredacted, the cut falls inside `init.cc:904` and is joined)
