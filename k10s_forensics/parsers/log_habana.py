@@ -51,6 +51,8 @@ def launch_thread_detail(events: list[dict[str, Any]], line_no: int, norm: Norma
         return False
     ev = events[-1]
     message = ev.get("error_message") or ""
+    if "FATAL ERROR :: " not in message:  # both wrappers say so: the common line costs one substring test
+        return False
     outer, inner = LAUNCH_THREAD.search(message), INNER.match(message)
     if ev["kind"] != "python_exception" or not (outer or inner) or norm.rank != ev.get("rank"):
         return False
