@@ -59,14 +59,6 @@ NOT_YET_S31: dict[str, str] = {
         "RuntimeError (python-exception), as DiffusionVideoEditing-4 and LlamaFactory-8043",
 
     # session 31
-    # batch 132
-    "transformers-30702-load-best-model-peft-ddp-rank0-inconsistent-params":
-        "rank 0 is named right (rank-failure, critical), but with cause `collective-mismatch`, the documented name of "
-        "DDP's same-model check (docs/rules.md, `rank-failure, collective-mismatch`: the rank's gradient collectives could "
-        "never match the others'), where the collector wrote `python-exception` blind; renaming the check's cause for "
-        "this case would contradict the rule every other `DDP expects same model` line of the corpus is read by: the "
-        "expectation's cause is for the lead to judge, not a parser miss",
-
     # batch 137 (session 31)
     "GNNFlow-67-tgn-four-machines-ranks1-and-3-crash-in-sampling":
         "no finding, rightly from the text: the excerpt is rank-less `INFO:root:` progress up to epoch 3 with no failure "
