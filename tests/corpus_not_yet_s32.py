@@ -14,6 +14,24 @@ NOT_YET_S32: dict[str, str] = {
         "waiting in all_reduce are only in the reporter's prose. A stack waiting on its data loader names no rank, and "
         "reading one unranked dump as rank 0's would charge rank 0 for every pasted stack",
     # batch 142
+    "pytorch-143536-peft-save-rank0-alone-allgather-seq600-watchdog":
+        "the only rank in the paste is rank 0, timing out alone in a full-parameter `_ALLGATHER_BASE` (SeqNum 600, last "
+        "enqueued 600) after an unprefixed FSDP state-dict FutureWarning; that it is the rank out of step (PEFT's "
+        "`state_dict()` inside the save only the main process runs) is the fix thread's (transformers#35234), and a lone "
+        "timing-out rank is in the corpus far more often the waiter for an absent peer (autocast-381's shape, kept NOT_YET "
+        "for the same reason; ultralytics-12905, colbert-318), so naming the reporter would buy a false culprit elsewhere",
+    "accelerate-3250-fsdp-save-rank0-seq122-behind-rank1-seq126":
+        "two ranks on the default PG, rank 0 in a `_REDUCE_SCATTER_BASE` at work 122 (completed 121), rank 1 in an "
+        "`_ALLGATHER_BASE` at 126 (completed 125): the counters put rank 0 behind, but two reports make no majority to call "
+        "one behind (vllm-23448's reading), and the same pair shape of different ops a few works apart is a control where "
+        "the behind rank was doing its legitimate share (F5-TTS-346 one apart, torchtune-2093 rank 0 writing the merged "
+        "checkpoint); that process 0 stayed in step 5 at `get_state_dict` is the author's prints, outside this excerpt",
+    "axolotl-3476-fsdp2-cpu-ram-efficient-loading-root-cause-rank1-sigabrt-control":
+        "torchrun's report alone: `<NO_OTHER_FAILURES>`, Root Cause `rank : 1 (local_rank: 1)` `exitcode : -6`, `Signal 6 "
+        "(SIGABRT)`, which is the shape of a lone rank's own abort (F5-TTS-728, trl-4869 and transformers-28119 are "
+        "culprits so); that rank 1's abort is its NCCL watchdog's after both ranks timed out in FSDP2's RAM-efficient "
+        "loading is the thread's earlier lines, outside this excerpt, so the -6 cannot be told from a rank's own CUDA "
+        "abort (torchtune-2093's shape, kept NOT_YET for the same reason)",
     # batch 143
     # batch 144
     # session 32 leftovers
