@@ -44,5 +44,19 @@ NOT_YET_S32: dict[str, str] = {
         "worker's traceback into the model's forward, cut before the exception: the corpus reads a lone root-cause "
         "block as that rank's failure (Megatron-Bridge-2974, prime-rl-938); that the error is a speaker-embedding "
         "configuration every rank meets is the title's, and the log holds nothing that tells it from one rank's error",
+
+    # batch 146
+    "jax-22740-host0-clique-rendezvous-waits-host1-never-ran-pmap": (
+        "one line from host0: XLA's rendezvous `initialize clique for rank 6; clique=devices=[0..15]` has waited for "
+        "its own local threads ('Expected 8 threads to join'); it names neither a process nor a missing device. That "
+        "process 1 never ran the pmap is only in the issue's two posted scripts; `rank 6` is the waiting device "
+        "(a victim), so naming anyone from the log would be a guess"
+    ),
+    "marin-8534-restore-barrier-175-tasks-wait-task12-still-reading": (
+        "the paste is the author's hand-written timeline (`175 tasks at the barrier, task 12 still reading`), not "
+        "any program's output: no launcher, JAX or orchestrator prints this wording, so reading it would be a rule "
+        "for one author's prose; the barrier itself (`sync_global_devices`, a device all-gather) logs nothing while "
+        "it waits"
+    ),
     # session 32 leftovers
 }
