@@ -855,16 +855,25 @@ staging_race AS (  -- the first failure is an exception on a file a process writ
                    -- mark, log_owners.RACED_MKDIR: its FileExistsError came through an `os.makedirs(d, exist_ok=True)`
                    -- frame; docs/rules.md, "Session 27: batch 85"). A data file missing, a directory that exists (no
                    -- such frame), a path under `/tmp/` are the rank's own as before. The quotes may be a rich-text
-                   -- editor's (‘ ’: the same line pasted through one; docs/rules.md, "Session 30: batch 124")
+                   -- editor's (‘ ’: the same line pasted through one; docs/rules.md, "Session 30: batch 124"). Or a
+                   -- compiled kernel gone from a JIT compiler's kernel cache (`[Errno 2]` on a path under Triton's
+                   -- `.triton/cache/`, Inductor's `torchinductor_<user>/`, a `triton_cache…`/`inductor_cache…` directory
+                   -- a TRITON_CACHE_DIR/TORCHINDUCTOR_CACHE_DIR names): the processes of a launch compile into and read
+                   -- one cache, so whichever found another's entry half-written or replaced lost that race, not its
+                   -- own fault (torchtitan-2146: rank 6's `.hsaco` on 8 MI250s; docs/rules.md, "Session 32: batch 140")
     SELECT f.job_key, f.incident,
            CASE WHEN starts_with(f.error_message, 'directory another process created at once')
-                THEN 'a directory another process created at once, ' ELSE 'a file another process moved first, ' END
+                THEN 'a directory another process created at once, '
+                WHEN regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*/(?:\.triton/cache|torchinductor_[^/''‘’]+|(?:torch_?)?inductor[_-]?cache[^/''‘’]*|triton[_-]?cache[^/''‘’]*)/[^''‘’]*[''‘’]')
+                THEN 'a kernel the launch''s processes compile into one cache, gone, '
+                ELSE 'a file another process moved first, ' END
            || f.error_type AS error_type
     FROM first f
     WHERE f.kind = 'python_exception' AND f.subkind = 'raised'
       AND (starts_with(f.error_message, 'directory another process created at once (exist_ok=True): ')
            OR regexp_matches(f.error_message, '\[Errno (?:2|17|39|66)\][^''‘’]*[''‘’][^''‘’]+[''‘’] -> [''‘’][^''‘’]+[''‘’]')
-           OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*\.(?:tmp|incomplete|partial)\b[^''‘’]*[''‘’]'))
+           OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*\.(?:tmp|incomplete|partial)\b[^''‘’]*[''‘’]')
+           OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*/(?:\.triton/cache|torchinductor_[^/''‘’]+|(?:torch_?)?inductor[_-]?cache[^/''‘’]*|triton[_-]?cache[^/''‘’]*)/[^''‘’]*[''‘’]'))
 ),
 common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
                   -- argparse rejected, or source Python cannot parse (the same for every process; only the

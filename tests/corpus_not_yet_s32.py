@@ -7,6 +7,18 @@ from __future__ import annotations
 NOT_YET_S32: dict[str, str] = {
     # batch 139
     # batch 140
+    "torchtitan-61-fsdp-sp-compile-seven-sigterm-local-rank0-exit1-control":
+        "the log is torchrun's agent alone: seven `Sending process N closing signal SIGTERM` lines, then `failed "
+        "(exitcode: 1) local_rank: 0`, with no worker output; that the failure is a compile bug of FSDP + SP + "
+        "`--compile` every rank runs is the maintainer's title, not the log. The agent's lone exit 1 after SIGTERMs is "
+        "the corpus's culprit shape (torchtitan-1434, OLMo-706: the one worker that raised), so not naming it would "
+        "lose those culprits",
+    "pytorch-118984-ddp-dynamic-checkpoint-submod0-compile-local-rank0-exit1-control":
+        "the worker's exception line is above the excerpt: the log shows native frames, DDPOptimizer's `While "
+        "executing %submod_0` and Dynamo's suppress_errors hint, then the agent's `failed (exitcode: 1) local_rank: 0`. "
+        "A torch.compile failure is not common mode in general (a rank can trace a graph the others do not: rank-"
+        "dependent code, data-dependent shapes; nanoGPT-545's rank 1 fails in compile as its own culprit), and that "
+        "this one is a 2.2.0 regression every rank hits is the thread's, not the log's",
     # batch 141
     "fairseq-4816-pyspy-rank0-dataloader-queue-get-others-allreduce":
         "no finding, rightly from the text: the excerpt is one py-spy main-thread stack (a thread id, 0x7FA6E7C01740, and "
