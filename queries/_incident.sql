@@ -1088,13 +1088,18 @@ head_cut AS (  -- the first failure is a rank known only by its launcher's exit 
               -- (docs/rules.md, "Session 22: head-cut logs")
     SELECT f.job_key, f.incident, min(h.subkind) AS head_subkind
     FROM first f JOIN k10s_log h ON h.raw_row = f.raw_row AND h.kind = 'log_head' AND h.line_no < f.line_no
-    WHERE f.kind IN ('torchrun_failure', 'process_exit')
+    WHERE ((f.kind IN ('torchrun_failure', 'process_exit')
       -- an exit status alone, or a SIGTERM read as from outside the job because no agent's SIGTERM to its pid is in the
       -- log (outside_sigterm): above the cut, that SIGTERM line may have been
       AND (f.tier = 2 OR f.cause = 'sigterm')
       -- the traceback the log begins in (its header or a frame) ends in a victim's teardown error: the incident was under way
       AND coalesce((SELECT arg_min(e.subkind, e.line_no) FROM k10s_log e WHERE e.raw_row = h.raw_row
-                     AND e.kind = 'python_exception' AND e.line_no > h.line_no) = 'teardown', false)
+                     AND e.kind = 'python_exception' AND e.line_no > h.line_no) = 'teardown', false))
+      -- or a CUDA error a rank's own watchdog reports, in a log that begins in the C++ stack of another watchdog's end
+      -- (`Exception raised from ncclCommWatchdog at …`, a process's last record, printed after its own error line): a
+      -- process had already failed above the cut, by its watchdog, before the rank's line (docs/rules.md, "Session 32:
+      -- batch 147")
+      OR (h.subkind = 'watchdog_stack' AND f.kind = 'cuda_error' AND f.line LIKE '%watchdog%'))
       AND (SELECT count(*) FROM k10s_log a WHERE a.raw_row = f.raw_row AND a.kind = 'torchrun_failure' AND a.subkind = 'agent'
            AND a.line_no > h.line_no AND a.line_no <= f.line_no) <= 1
       -- unless an error that says why (tier 1: an exception, a CUDA error, naming no rank) is still in the cut log above the
@@ -1357,6 +1362,10 @@ SELECT
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
          WHEN d.root_unseen THEN 'torchrun lists rank ' || d.first_rank || ' under "Failures:", beside a Root Cause entry the paste does not hold: '
               || 'another worker failed too, unseen: no single culprit'
+         WHEN d.head_cut AND d.head_subkind = 'watchdog_stack'
+              THEN 'rank ' || d.first_rank || '''s watchdog reports its CUDA error in a log cut at its head inside another '
+                   || 'process''s watchdog end (its first line `Exception raised from ncclCommWatchdog`, a process''s last '
+                   || 'record): that process failed before it, above the cut, how is unseen: no single culprit'
          WHEN d.head_cut THEN 'rank ' || d.first_rank || CASE WHEN d.cause = 'sigterm' THEN '''s SIGTERM is read as from outside the job only because no launcher''s SIGTERM to it is seen'
                                                                ELSE ' is known only by its exit status' END
               || ', in a log cut at its head mid-incident (its first line '

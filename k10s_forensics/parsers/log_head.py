@@ -11,7 +11,10 @@ at its first non-blank line, when that line is (after the API's timestamp, torch
 
 * ``frame``: a traceback's frame (``  File "…", line N, in f``), its source line or caret marker (an indented line
   with a frame or a marker within the next two lines) — the traceback's header was cut;
-* ``traceback``: a traceback's header (``Traceback (most recent call last):``) — a record begins at the first line.
+* ``traceback``: a traceback's header (``Traceback (most recent call last):``) — a record begins at the first line;
+* ``watchdog_stack``: the C++ stack header of a ProcessGroupNCCL watchdog's end (``Exception raised from
+  ncclCommWatchdog at …``), in any body (not only one holding an exit report): the last record of a process whose
+  watchdog already aborted it, its own failure line above the cut.
 
 The rules read whose error ends that traceback: only a victim's teardown error (``Connection closed by peer``: the
 incident was already under way) makes the log one cut mid-incident. A paste that begins with the agent's
@@ -35,6 +38,8 @@ _FRAME = re.compile(r'^\s+File "[^"\n]+", line \d+')
 _CARET = re.compile(r"^\s+[~^]{3,}\s*$")
 _SOURCE = re.compile(r"^\s{4,}\S")
 _HEADER = re.compile(r"^Traceback \(most recent call last\):\s*$")
+#: the watchdog thread's own end, the last C++ stack a process aborted by its watchdog prints (after its error line)
+_WATCHDOG_END = re.compile(r"^\s*Exception raised from ncclCommWatchdog at ")
 #: how far into a body its first lines are looked for (a body of blank lines is not read to its end)
 _HEAD_CHARS = 4000
 
@@ -52,6 +57,8 @@ def head_kind(lines: list[str]) -> str | None:
         return "frame"
     if _HEADER.match(first.lstrip()):
         return "traceback"
+    if _WATCHDOG_END.match(first):
+        return "watchdog_stack"
     if _SOURCE.match(first) and any(_FRAME.match(_strip(n)) or _CARET.match(_strip(n)) for n in lines[1:3]):
         return "frame"
     return None
@@ -59,7 +66,8 @@ def head_kind(lines: list[str]) -> str | None:
 
 def head_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | None:
     """``log_head`` rows of ``log_events`` for ``table`` (``_row``, ``body``); None when no body begins in a record."""
-    table = table.filter(pc.fill_null(pc.match_substring(table["body"], "exitcode"), False))
+    keep = pc.or_(pc.match_substring(table["body"], "exitcode"), pc.match_substring(table["body"], "from ncclCommWatchdog at "))
+    table = table.filter(pc.fill_null(keep, False))
     rows, kinds, nos, texts = [], [], [], []
     for row, body in zip(table["_row"].to_pylist(), table["body"].to_pylist()):
         head = (body or "")[:_HEAD_CHARS].split("\n")
@@ -67,7 +75,7 @@ def head_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | None:
         if first is None:
             continue
         kind = head_kind([line for line in head[first:first + 3] if _strip(line).strip()])
-        if kind is not None:
+        if kind is not None and (kind == "watchdog_stack" or "exitcode" in (body or "")):
             rows.append(row)
             kinds.append(kind)
             nos.append(first + 1)
