@@ -21,7 +21,15 @@ from bundle_batch import analyze_node_sets, assert_names, shape_params
 from torch_runs_kit import CAPTURED, load_runs
 
 #: shape: why it is missed (strict xfail)
-NOT_YET: dict[str, str] = {}
+NOT_YET: dict[str, str] = {
+    **{f"{v}-mesh-hang-pods-in-one-file": (
+        "ranks 1 and 3 are both silent and both SIGTERMed by their agents (rank 1 was waiting on rank 3 in the dp "
+        "sub-mesh all-reduce and was stopped before it printed its timeout); ranks 0 and 2's timeouts in the all-reduce "
+        "over every rank name no peer: no single culprit (test_torch_runs.T33_SUBMESH_HANG)") for v in ("2.13.0", "2.14.1")},
+    **{f"{v}-fsdp2-shape-pods-in-one-file": (
+        "the receiving rank 3 aborts on gloo's size check and names no sender; rank 2, the wider one, only saw a "
+        "connection reset (test_torch_runs.T33_FSDP2_SIZE)") for v in ("2.13.0", "2.14.1")},
+}
 
 
 def _shapes() -> list[tuple]:
