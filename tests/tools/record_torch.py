@@ -58,6 +58,7 @@ import torch_scenarios29
 import torch_scenarios30
 import torch_scenarios31
 import torch_scenarios32
+import torch_scenarios33
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -157,6 +158,7 @@ SCENARIOS = [
     *torch_scenarios30.scenarios(S),  # the thirtieth: today's wrappers: accelerate machine ranks and plugins, DeepSpeed hostfile slots, Lightning under torchrun, Ray Train 4 workers (held out)
     *torch_scenarios31.scenarios(S),  # the thirty-first: torchrun as training operators start it (PET_* only, pod shells, kubelet restarts) (held out)
     *torch_scenarios32.scenarios(S),  # the thirty-second: gloo's flight recorder dumped by the program, torchfrtrace's output (held out)
+    *torch_scenarios33.scenarios(S),  # the thirty-third: DeviceMesh, tensor parallel, FSDP2, compile under DDP, DCP on gloo (held out)
 ]
 
 
@@ -244,6 +246,8 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
              "node_logs": [f"node{i}.log" for i in range(len(ordered))], "env": sc["env"],
              "commands": [record_launch.public(c, str(logdir)) for c in (cmds if nodes == 1 else [a.cmd for a in ordered])],
              "exit_codes": [a.proc.returncode for a in ordered]}
+    if "victims" in sc:  # the ranks that fail or wait because of the culprit (the thirty-third set on)
+        truth["victim_ranks"] = sc["victims"]
     if sc.get("attempt_faults"):  # each container attempt's own fault:rank
         truth["attempt_faults"] = sc["attempt_faults"]
     if earlier:  # the kubelet restarted every container: the previous attempt's logs and exit codes
