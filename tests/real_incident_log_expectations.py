@@ -102,6 +102,8 @@ EXPECTED_INCIDENTS: dict[str, list[tuple[str, dict]]] = {
         ("torchrun_failure", dict(local_rank=5, exit_code=1, pid=59469, subkind="agent")),
     ],
     "incidents/uniter-31-horovodrun-mpirun-rank0-first/log.txt": [
+        # the pasted command line, behind a container's root prompt: two processes on one host (parsers/log_launch_cmd.py)
+        ("launch_cmd", dict(subkind="one_host", nranks=2, rank=None, line_no=1)),
         ("python_exception", dict(rank=1, subkind="teardown", error_type="RuntimeError")),  # [1,1]<stderr>: = rank 1
         ("process_exit", dict(rank=0, exit_code=1, subkind="mpirun_first")),  # Process name: [[50371,1],0] + Exit code: 1
     ],
