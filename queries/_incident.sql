@@ -1110,8 +1110,11 @@ head_cut AS (  -- the first failure is a rank known only by its launcher's exit 
       -- log (outside_sigterm): above the cut, that SIGTERM line may have been
       AND (f.tier = 2 OR f.cause = 'sigterm')
       -- the traceback the log begins in (its header or a frame) ends in a victim's teardown error: the incident was under way
+      -- (or, where the log begins at an exception's line, the last of a traceback cut above, that exception is one:
+      -- spawn's `-- Process 1 terminated` below a victim's `Connection closed by peer`, session 32)
       AND coalesce((SELECT arg_min(e.subkind, e.line_no) FROM k10s_log e WHERE e.raw_row = h.raw_row
-                     AND e.kind = 'python_exception' AND e.line_no > h.line_no) = 'teardown', false)
+                     AND e.kind = 'python_exception'
+                     AND (e.line_no > h.line_no AND h.subkind <> 'error' OR e.line_no = h.line_no AND h.subkind = 'error')) = 'teardown', false)
       AND (SELECT count(*) FROM k10s_log a WHERE a.raw_row = f.raw_row AND a.kind = 'torchrun_failure' AND a.subkind = 'agent'
            AND a.line_no > h.line_no AND a.line_no <= f.line_no) <= 1
       -- unless an error that says why (tier 1: an exception, a CUDA error, naming no rank) is still in the cut log above the
@@ -1377,7 +1380,7 @@ SELECT
          WHEN d.head_cut THEN 'rank ' || d.first_rank || CASE WHEN d.cause = 'sigterm' THEN '''s SIGTERM is read as from outside the job only because no launcher''s SIGTERM to it is seen'
                                                                ELSE ' is known only by its exit status' END
               || ', in a log cut at its head mid-incident (its first line '
-              || CASE d.head_subkind WHEN 'frame' THEN 'inside a victim''s traceback' ELSE 'a victim''s traceback' END
+              || CASE d.head_subkind WHEN 'frame' THEN 'inside a victim''s traceback' WHEN 'error' THEN 'a victim''s error, its traceback cut above' ELSE 'a victim''s traceback' END
               || '): its own error, its launcher''s SIGTERM, or an earlier failure may lie above the cut: no single culprit'
          WHEN d.nccl_several THEN d.nccl_processes || ' processes report the same NCCL failure (' || d.nccl_site || ') in lines that name no rank; rank '
               || d.first_rank || CASE WHEN d.first_kind = 'python_traceback' THEN '''s traceback, cut before its exception,'

@@ -11,7 +11,12 @@ at its first non-blank line, when that line is (after the API's timestamp, torch
 
 * ``frame``: a traceback's frame (``  File "…", line N, in f``), its source line or caret marker (an indented line
   with a frame or a marker within the next two lines) — the traceback's header was cut;
-* ``traceback``: a traceback's header (``Traceback (most recent call last):``) — a record begins at the first line.
+* ``traceback``: a traceback's header (``Traceback (most recent call last):``) — a record begins at the first line;
+* ``error``: an exception's line (``RuntimeError: [...pair.cc:598] Connection closed by peer [127.0.1.1]:13204``), the
+  last line of a traceback whose header and frames were cut (not the launcher's own ``ChildFailedError``).
+
+A body is read when it holds a launcher's exit report: torchrun's ``exitcode``, or torch.multiprocessing's spawn
+report ``-- Process 1 terminated with the following error:`` (session 32).
 
 The rules read whose error ends that traceback: only a victim's teardown error (``Connection closed by peer``: the
 incident was already under way) makes the log one cut mid-incident. A paste that begins with the agent's
@@ -35,6 +40,10 @@ _FRAME = re.compile(r'^\s+File "[^"\n]+", line \d+')
 _CARET = re.compile(r"^\s+[~^]{3,}\s*$")
 _SOURCE = re.compile(r"^\s{4,}\S")
 _HEADER = re.compile(r"^Traceback \(most recent call last\):\s*$")
+#: an exception's line: its (dotted) type, an optional ``(Inner)``, a colon and a message
+_ERROR = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?:\([\w.]+\))?: \S")
+#: a launcher's exit report in the body: torchrun's ``exitcode``, spawn's ``-- Process N terminated with the following error``
+_REPORT = r"exitcode|terminated with the following error"
 #: how far into a body its first lines are looked for (a body of blank lines is not read to its end)
 _HEAD_CHARS = 4000
 
@@ -52,6 +61,8 @@ def head_kind(lines: list[str]) -> str | None:
         return "frame"
     if _HEADER.match(first.lstrip()):
         return "traceback"
+    if _ERROR.match(first.lstrip()) and "ChildFailedError" not in first:
+        return "error"
     if _SOURCE.match(first) and any(_FRAME.match(_strip(n)) or _CARET.match(_strip(n)) for n in lines[1:3]):
         return "frame"
     return None
@@ -59,7 +70,7 @@ def head_kind(lines: list[str]) -> str | None:
 
 def head_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | None:
     """``log_head`` rows of ``log_events`` for ``table`` (``_row``, ``body``); None when no body begins in a record."""
-    table = table.filter(pc.fill_null(pc.match_substring(table["body"], "exitcode"), False))
+    table = table.filter(pc.fill_null(pc.match_substring_regex(table["body"], _REPORT), False))
     rows, kinds, nos, texts = [], [], [], []
     for row, body in zip(table["_row"].to_pylist(), table["body"].to_pylist()):
         head = (body or "")[:_HEAD_CHARS].split("\n")
