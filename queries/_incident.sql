@@ -875,6 +875,30 @@ staging_race AS (  -- the first failure is an exception on a file a process writ
            OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*\.(?:tmp|incomplete|partial)\b[^''‘’]*[''‘’]')
            OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*/(?:\.triton/cache|torchinductor_[^/''‘’]+|(?:torch_?)?inductor[_-]?cache[^/''‘’]*|triton[_-]?cache[^/''‘’]*)/[^''‘’]*[''‘’]'))
 ),
+one_host_alike AS (  -- the first failure is the host's or the binary's, not the rank's: an illegal instruction (SIGILL: a
+                    -- binary or library built for another CPU), a shared library missing or a C library too old (`cannot
+                    -- open shared object file`, `version `GLIBC_2.32' not found`), a CPU instruction set the build needs
+                    -- and the host lacks, in a job whose pasted launch command line starts every process on one host
+                    -- (`mpiexec -np 2 ./app`, `mpirun -np 4 -H localhost:4`, `horovodrun -np 2 -H localhost:2`, `torchrun
+                    -- --nproc_per_node 8` with no --nnodes but 1: parsers/log_launch_cmd.py): the ranks share that host,
+                    -- that binary and its libraries, so each meets it alike, whichever the launcher reports first. Not
+                    -- where the log also holds a launch over several hosts (or a hostfile), and not a kill (SIGKILL, an
+                    -- OOM: one process's), nor a segfault or an exception (the rank's own code path or data)
+                    -- (docs/rules.md, "Session 32: leftovers")
+    SELECT f.job_key, f.incident,
+           'a one-host launch (`' || left(trim(c.line), 120) || '`) starts every process on one host from one binary, '
+           || CASE WHEN f.cause = 'sigill' THEN 'and an illegal instruction (SIGILL) is the binary''s on that CPU'
+                   ELSE 'and the host''s libraries or CPU refuse it' END AS error_type
+    FROM first f
+    JOIN (SELECT job_key, arg_min(line, line_no) AS line FROM k10s_log WHERE kind = 'launch_cmd' AND subkind = 'one_host' GROUP BY ALL) c
+      ON c.job_key = f.job_key
+    WHERE (f.cause = 'sigill'
+           OR regexp_matches(coalesce(f.error_message, '') || ' ' || coalesce(f.line, ''),
+                             '(?i)cannot open shared object file|error while loading shared libraries|\bGLIBC(?:XX)?_[0-9.]+[''‘’`]? not found'
+                             || '|compiled to use \w+ instructions?,? but (?:these|it) (?:aren''t|are not|isn''t|is not) available'
+                             || '|\bCPU (?:does not|doesn''t) support (?:the )?(?:AVX|SSE|FMA|AMX)\w*|\billegal (?:hardware )?instruction\b'))
+      AND NOT EXISTS (SELECT 1 FROM k10s_log h WHERE h.job_key = f.job_key AND h.kind = 'launch_cmd' AND h.subkind = 'hosts')
+),
 common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
                   -- argparse rejected, or source Python cannot parse (the same for every process; only the
                   -- launcher's --local-rank differs), or NCCL's "invalid usage" (the same code's misuse of
@@ -1057,6 +1081,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
     UNION ALL
     SELECT job_key, incident, error_type FROM staging_race
     UNION ALL
+    SELECT job_key, incident, error_type FROM one_host_alike
+    UNION ALL
     -- NCCL's bootstrap that found no network interface to use (its `Last error:` payload `Bootstrap : no socket interface
     -- found`, under whichever code the init call returned: ncclInternalError in NCCL 2.21, ncclInvalidUsage in 2.27): the
     -- interface the launch names (NCCL_SOCKET_IFNAME) or the host's network setup, which every process of the launch
@@ -1093,8 +1119,11 @@ head_cut AS (  -- the first failure is a rank known only by its launcher's exit 
       -- log (outside_sigterm): above the cut, that SIGTERM line may have been
       AND (f.tier = 2 OR f.cause = 'sigterm')
       -- the traceback the log begins in (its header or a frame) ends in a victim's teardown error: the incident was under way
+      -- (or, where the log begins at an exception's line, the last of a traceback cut above, that exception is one:
+      -- spawn's `-- Process 1 terminated` below a victim's `Connection closed by peer`, session 32)
       AND coalesce((SELECT arg_min(e.subkind, e.line_no) FROM k10s_log e WHERE e.raw_row = h.raw_row
-                     AND e.kind = 'python_exception' AND e.line_no > h.line_no) = 'teardown', false))
+                     AND e.kind = 'python_exception'
+                     AND (e.line_no > h.line_no AND h.subkind <> 'error' OR e.line_no = h.line_no AND h.subkind = 'error')) = 'teardown', false))
       -- or a CUDA error a rank's own watchdog reports, in a log that begins in the C++ stack of another watchdog's end
       -- (`Exception raised from ncclCommWatchdog at …`, a process's last record, printed after its own error line): a
       -- process had already failed above the cut, by its watchdog, before the rank's line (docs/rules.md, "Session 32:
@@ -1369,7 +1398,7 @@ SELECT
          WHEN d.head_cut THEN 'rank ' || d.first_rank || CASE WHEN d.cause = 'sigterm' THEN '''s SIGTERM is read as from outside the job only because no launcher''s SIGTERM to it is seen'
                                                                ELSE ' is known only by its exit status' END
               || ', in a log cut at its head mid-incident (its first line '
-              || CASE d.head_subkind WHEN 'frame' THEN 'inside a victim''s traceback' ELSE 'a victim''s traceback' END
+              || CASE d.head_subkind WHEN 'frame' THEN 'inside a victim''s traceback' WHEN 'error' THEN 'a victim''s error, its traceback cut above' ELSE 'a victim''s traceback' END
               || '): its own error, its launcher''s SIGTERM, or an earlier failure may lie above the cut: no single culprit'
          WHEN d.nccl_several THEN d.nccl_processes || ' processes report the same NCCL failure (' || d.nccl_site || ') in lines that name no rank; rank '
               || d.first_rank || CASE WHEN d.first_kind = 'python_traceback' THEN '''s traceback, cut before its exception,'

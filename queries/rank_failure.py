@@ -69,6 +69,14 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if cause == "host-oom-kill" and (row.get("error_message") or "").startswith("Ray reports"):
         what = "was killed from outside (no exception of its own), most often by the host's OOM killer"
     victims = row.get("victims") or 0
+    if row.get("decided_by") == "build-lock":  # no failure: the processes wait on a JIT extension build's lock
+        root = row.get("error_message") or "the extensions root"
+        finding["title"] = "The job waits on a torch extension build; no rank failed"
+        finding["summary"] = f"A build lock may be left at {root}: {row.get('no_culprit_reason')}."
+        finding["recommendation"] = (f"If no process is compiling, remove the lock a killed build left (rm {root}/<extension>/lock, "
+                                     "or the extension's folder under that root) and restart; give each job its own "
+                                     "TORCH_EXTENSIONS_DIR, or prebuild the ops, so one killed build cannot block the others.")
+        return finding
     if not finding["ranks"] and row.get("decided_by") == "signal-alike":  # every process, one signal, none first
         finding["title"] = f"Every process of the job took the same signal ({cause}); no single culprit"
         parts = [f"Every process {what.split(':')[0].split(' (')[0]}; {row.get('no_culprit_reason')}."]

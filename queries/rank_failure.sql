@@ -26,7 +26,7 @@
 --   to oom-cascade.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, collective-mismatch (DDP's model check across ranks), nccl-error, exit-<code>, exit-unknown, rank-dead (HCCL's lost heartbeat)
+--   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, collective-mismatch (DDP's model check across ranks), nccl-error, exit-<code>, exit-unknown, rank-dead (HCCL's lost heartbeat), build-lock (info, no rank: the log ends while its processes wait on a JIT extension build)
 --   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit), info (a suspect only: a rank's traceback cut before its exception and nothing else of it, confidence low; or no single culprit here, or an exit status only, and other hang evidence names another culprit)
 --   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
 --   pods VARCHAR[]             -- its pod
@@ -35,7 +35,7 @@
 --   started_at TIMESTAMP WITH TIME ZONE -- first failure
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only), low (a traceback cut before its exception alone), none
---   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named)
+--   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
 --   xid BIGINT                 -- an Xid on the culprit's GPU within 5 minutes (dmesg or DCGM)
@@ -116,4 +116,24 @@ WHERE s.n >= 2 AND s.n >= coalesce((SELECT count(DISTINCT r.rank) FROM k10s_rank
   AND (s.t0 IS NULL OR s.t1 <= s.t0 + INTERVAL 1 MINUTE)
   AND s.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE cause IS NOT NULL AND cause <> 'cuda-oom')
   AND (SELECT count(DISTINCT x.exit_code) FROM k10s_log x WHERE x.job_key = s.job_key AND x.kind = 'native_signal') = 1
+UNION ALL BY NAME
+-- no rank failed on its own (no incident), and a log of the job ends while its processes wait on a JIT-built torch
+-- extension: their `Using <root> as PyTorch extensions root...` (and the build's own lines) last, no `Loading extension
+-- module` after (parsers/log_ext_build.py): one process builds it under a lock, or a build killed earlier left its
+-- `lock` file and every process waits on it; said at info, naming no rank: no rank is at fault (docs/rules.md,
+-- "Session 32: leftovers")
+SELECT b.job_key AS job, 'build-lock' AS cause, 'info' AS severity, []::BIGINT[] AS ranks, []::VARCHAR[] AS pods,
+       []::VARCHAR[] AS nodes, []::VARCHAR[] AS gpus, b.ts AS started_at, NULL::TIMESTAMPTZ AS ended_at, 'none' AS confidence,
+       'build-lock' AS decided_by, 'torch extension build' AS error_type, b.root AS error_message, NULL::BIGINT AS xid,
+       NULL::VARCHAR AS xid_meaning, NULL::VARCHAR AS kernel_line, left(b.line, 300) AS failure_line, 'waits' AS failure_subkind,
+       []::BIGINT[] AS together_ranks,
+       b.n || ' process(es) printed `Using ' || b.root || ' as PyTorch extensions root...` and the log ends there, with no '
+           || '`Loading extension module` after: they wait on the build of a JIT extension under that root, which one process '
+           || 'builds under a lock file; a build killed earlier leaves that lock, and every later process waits on it, no '
+           || 'rank at fault' AS no_culprit_reason,
+       0::BIGINT AS victims, []::BIGINT[] AS victim_ranks, 0::BIGINT AS watchdog_victims, NULL::BIGINT AS job_gpus,
+       NULL::DOUBLE AS gpu_hours_lost, 1::BIGINT AS incident, 1::BIGINT AS incidents, NULL::VARCHAR AS hang_verdict
+FROM (SELECT job_key, arg_max(error_message, nranks) AS root, max(nranks) AS n, arg_max(line, nranks) AS line, min(ts) AS ts
+      FROM k10s_log WHERE kind = 'ext_build' AND subkind = 'waits' AND job_key IS NOT NULL GROUP BY job_key) b
+WHERE b.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE cause IS NOT NULL AND cause <> 'cuda-oom')
 ORDER BY job

@@ -88,12 +88,6 @@ NOT_YET_LATE: dict[str, str] = {
         "not read as a rank's SIGKILL at all (without the marker line no finding is made), and a SIGKILL of unknown origin "
         "would read as host-oom-kill, which also misses a null cause",
     # batch 75
-    "horovod-319-mpiexec-osx-rank0-sigill-init-thread-control":
-        "mpiexec's `process rank 0 ... exited on signal 4 (Illegal instruction: 4)` is the paste's only failure: read as rank "
-        "0's `sigill` (lmdeploy-1221's shape, a culprit: rank 1 on another node's CPU); that both processes run the same "
-        "binary on one Mac shows only in the pasted command line `mpiexec -np 2 ./horovod-helloworld.py` (no host list), "
-        "which no parser reads; a launch command's one-host reading would name no one (an illegal instruction is the "
-        "binary's on that CPU, every process of the launch meets it)",
     "ompi-2661-npernode1-rank0-sigkill-every-rank-oversized-control":
         "mpirun's `process rank 0 ... exited on signal 9 (Killed)` alone reads as rank 0's `host-oom-kill` (relion-112, "
         "horovod-469: the killed rank is the culprit); that each of the four ranks, one per node, needs 98 GB on 64 GB nodes "

@@ -89,11 +89,4 @@ NOT_YET_S31: dict[str, str] = {
         "before its error line, and rank 0 shows only Applio's own `Stopping training due to possible overtraining` "
         "line, a trainer's message with no rank or exit; the culprit (rank 0 left the process group) is the reading "
         "of that message and the sibling thread #554, which no general rule can take from a program's own wording",
-    "Cooperitive-Students-3-detectron2-process1-connection-closed-unplaced-control":
-        "rank 1 is named (warning) from spawn's `-- Process 1 terminated with the following error:` whose record is "
-        "cut before its error text, while the log begins with a victim's teardown error (`RuntimeError: ... "
-        "Connection closed by peer [127.0.1.1]:13204`, the end of a traceback cut above): the head-cut reading "
-        "(docs/rules.md, \"Session 22: head-cut logs\") covers torchrun's and srun's exit reports in a log that begins "
-        "in a traceback's header or frame, not spawn's report nor a log that begins at the error line itself; "
-        "widening it to both reaches every spawn paste that starts at an exception line and needs the full net",
 }

@@ -102,11 +102,15 @@ EXPECTED_INCIDENTS: dict[str, list[tuple[str, dict]]] = {
         ("torchrun_failure", dict(local_rank=5, exit_code=1, pid=59469, subkind="agent")),
     ],
     "incidents/uniter-31-horovodrun-mpirun-rank0-first/log.txt": [
+        # the pasted command line, behind a container's root prompt: two processes on one host (parsers/log_launch_cmd.py)
+        ("launch_cmd", dict(subkind="one_host", nranks=2, rank=None, line_no=1)),
         ("python_exception", dict(rank=1, subkind="teardown", error_type="RuntimeError")),  # [1,1]<stderr>: = rank 1
         ("process_exit", dict(rank=0, exit_code=1, subkind="mpirun_first")),  # Process name: [[50371,1],0] + Exit code: 1
     ],
     "incidents/vad-r1-11-torchrun-oom-rank2-first-failure-rank1/log.txt": [
         oom(2, 2, 14.06 * GIB, 79.25 * GIB, 6.96 * GIB, 72.28 * GIB),
+        # the paste begins at rank 2's exception line (parsers/log_head.py): not a teardown error, so no cut mid-incident
+        ("log_head", dict(subkind="error", line_no=1)),
         ("torchrun_sigterm", dict(pid=155026, subkind="SIGTERM", ts_raw=T(2026, 3, 30, 21, 37, 33, 868000))),
         sigterm(155028), sigterm(155029),
         ("torchrun_failure", dict(local_rank=1, exit_code=1, pid=155027, subkind="agent", ts_raw=T(2026, 3, 30, 21, 37, 34, 807000))),

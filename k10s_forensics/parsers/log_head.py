@@ -15,6 +15,11 @@ at its first non-blank line, when that line is (after the API's timestamp, torch
 * ``watchdog_stack``: the C++ stack header of a ProcessGroupNCCL watchdog's end (``Exception raised from
   ncclCommWatchdog at …``), in any body (not only one holding an exit report): the last record of a process whose
   watchdog already aborted it, its own failure line above the cut.
+* ``error``: an exception's line (``RuntimeError: [...pair.cc:598] Connection closed by peer [127.0.1.1]:13204``), the
+  last line of a traceback whose header and frames were cut (not the launcher's own ``ChildFailedError``).
+
+A body is read when it holds a launcher's exit report: torchrun's ``exitcode``, or torch.multiprocessing's spawn
+report ``-- Process 1 terminated with the following error:`` (session 32); a ``watchdog_stack`` head is read in any body.
 
 The rules read whose error ends that traceback: only a victim's teardown error (``Connection closed by peer``: the
 incident was already under way) makes the log one cut mid-incident. A paste that begins with the agent's
@@ -40,6 +45,12 @@ _SOURCE = re.compile(r"^\s{4,}\S")
 _HEADER = re.compile(r"^Traceback \(most recent call last\):\s*$")
 #: the watchdog thread's own end, the last C++ stack a process aborted by its watchdog prints (after its error line)
 _WATCHDOG_END = re.compile(r"^\s*Exception raised from ncclCommWatchdog at ")
+#: an exception's line: its (dotted) type, an optional ``(Inner)``, a colon and a message
+_ERROR = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)(?:\([\w.]+\))?: \S")
+#: what makes a body read: a launcher's exit report (torchrun's ``exitcode``, spawn's ``-- Process N terminated with
+#: the following error``) or a watchdog's end (``from ncclCommWatchdog at``)
+_REPORT = r"exitcode|terminated with the following error|from ncclCommWatchdog at "
+_EXIT_REPORT = re.compile(r"exitcode|terminated with the following error")
 #: how far into a body its first lines are looked for (a body of blank lines is not read to its end)
 _HEAD_CHARS = 4000
 
@@ -59,6 +70,8 @@ def head_kind(lines: list[str]) -> str | None:
         return "traceback"
     if _WATCHDOG_END.match(first):
         return "watchdog_stack"
+    if _ERROR.match(first.lstrip()) and "ChildFailedError" not in first:
+        return "error"
     if _SOURCE.match(first) and any(_FRAME.match(_strip(n)) or _CARET.match(_strip(n)) for n in lines[1:3]):
         return "frame"
     return None
@@ -66,8 +79,7 @@ def head_kind(lines: list[str]) -> str | None:
 
 def head_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | None:
     """``log_head`` rows of ``log_events`` for ``table`` (``_row``, ``body``); None when no body begins in a record."""
-    keep = pc.or_(pc.match_substring(table["body"], "exitcode"), pc.match_substring(table["body"], "from ncclCommWatchdog at "))
-    table = table.filter(pc.fill_null(keep, False))
+    table = table.filter(pc.fill_null(pc.match_substring_regex(table["body"], _REPORT), False))
     rows, kinds, nos, texts = [], [], [], []
     for row, body in zip(table["_row"].to_pylist(), table["body"].to_pylist()):
         head = (body or "")[:_HEAD_CHARS].split("\n")
@@ -75,7 +87,7 @@ def head_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | None:
         if first is None:
             continue
         kind = head_kind([line for line in head[first:first + 3] if _strip(line).strip()])
-        if kind is not None and (kind == "watchdog_stack" or "exitcode" in (body or "")):
+        if kind is not None and (kind == "watchdog_stack" or _EXIT_REPORT.search(body or "")):
             rows.append(row)
             kinds.append(kind)
             nos.append(first + 1)

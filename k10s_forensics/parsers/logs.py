@@ -33,6 +33,8 @@ from k10s_forensics.parsers import log_prefilter as PF, scratch
 from k10s_forensics.parsers.log_lines import LINE_CHARS, BodyAssembler, fallback_ts
 from k10s_forensics.parsers.log_sql import CANDIDATES_SQL, EVENTS_SQL, LONG_LINE, STEPS_SQL, WITH_EVENTS_SQL
 from k10s_forensics.parsers.log_head import head_events
+from k10s_forensics.parsers.log_ext_build import ext_build_events
+from k10s_forensics.parsers.log_launch_cmd import launch_events
 from k10s_forensics.parsers.log_streams import stream_events
 
 SOURCE = "logs"
@@ -268,6 +270,12 @@ def derive(ctx) -> None:
                 if heads["ts"].null_count:  # a pasted body: its first line's time is the API's, which it has not
                     ctx.issue(SOURCE, NO_TS, None, RAW_FILE, count=heads["ts"].null_count)
                 ctx.emit("log_events", heads)
+            for scan in (launch_events, ext_build_events):  # a pasted launch command line; a log ending in a JIT build
+                found = scan(table.select(["_row", "body"]), meta_table)
+                if found is not None:
+                    if found["ts"].null_count:
+                        ctx.issue(SOURCE, NO_TS, None, RAW_FILE, count=found["ts"].null_count)
+                    ctx.emit("log_events", found)
             con.unregister("hits_arrow")
     finally:
         con.close()
