@@ -898,6 +898,9 @@ one_host_alike AS (  -- the first failure is the host's or the binary's, not the
                              || '|compiled to use \w+ instructions?,? but (?:these|it) (?:aren''t|are not|isn''t|is not) available'
                              || '|\bCPU (?:does not|doesn''t) support (?:the )?(?:AVX|SSE|FMA|AMX)\w*|\billegal (?:hardware )?instruction\b'))
       AND NOT EXISTS (SELECT 1 FROM k10s_log h WHERE h.job_key = f.job_key AND h.kind = 'launch_cmd' AND h.subkind = 'hosts')
+      -- nor where the log's own lines name two hosts (NCCL's `host:pid:tid`): a launch with no host list may still
+      -- span the nodes a batch system allocated it (`mpirun -np 16 ./app` inside an sbatch script)
+      AND (SELECT count(DISTINCT n.nccl_host) FROM k10s_log n WHERE n.job_key = f.job_key AND n.nccl_host IS NOT NULL) < 2
 ),
 common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
                   -- argparse rejected, or source Python cannot parse (the same for every process; only the

@@ -78,6 +78,11 @@ CASES = {
     "mpirun-two-hosts-sigill": (_mpi("mpirun -np 4 -H node1:2,node2:2 python train.py", 2), 2),
     "mpirun-hostfile-sigill": (_mpi("mpirun -np 8 --hostfile hosts.txt python train.py", 5), 5),
     "torchrun-two-nodes-glibc": (_torchrun("torchrun --nnodes 2 --node_rank 0 --nproc_per_node 2 train.py"), 1),
+    # ... a launch with no host list whose log names two hosts (NCCL's host:pid:tid: inside a batch allocation) ...
+    "mpirun-no-hosts-two-nccl-hosts-sigill": (["mpirun -np 4 python train.py",
+                                               "gpu-a01:1201:1201 [0] NCCL INFO Bootstrap : Using ib0:10.1.0.1<0>",
+                                               "gpu-a02:3301:3301 [0] NCCL INFO Bootstrap : Using ib0:10.1.0.2<0>",
+                                               *BANNER, _noticed(2)], 2),
     # ... a lone SIGILL without a launch line keeps today's reading (lmdeploy-1221's shape) ...
     "no-launch-line-sigill": (_mpi("", 1), 1),
     # ... a kill is one process's (relion-112's mpirun signal 9) ...
@@ -113,6 +118,8 @@ def test_a_host_failure_of_a_one_host_launch_names_no_rank(key, tmp_path_factory
     ("mpirun -np 8 --map-by ppr:4:node python t.py", ("hosts", 8)),
     ("horovodrun -np 8 -hostfile hosts python t.py", ("hosts", 8)),
     ("torchrun --nnodes=$NNODES --nproc_per_node=8 t.py", ("hosts", 8)),
+    ("torchrun --node_rank 1 --nproc_per_node 4 --master_addr 10.0.0.5 t.py", ("hosts", 4)),
+    ("torchrun --node-rank=0 --nproc-per-node=4 t.py", ("one_host", 4)),
     # not a launch this reads: the launcher's own report, a sentence, srun's, one process, an unknown count, paste damage
     ("mpirun noticed that process rank 0 with PID 0 on node matrix exited on signal 4", None),
     ("I ran mpirun -np 2 python t.py and it crashed", None),

@@ -121,7 +121,8 @@ def launch(line: str) -> tuple[str, int] | None:
     elif name == "torchrun":
         n = _count(opts.get("--nproc_per_node") or opts.get("--nproc-per-node") or [])
         nnodes = opts.get("--nnodes") or []
-        one = not nnodes or all(re.fullmatch(r"1(?::1)?", v) for v in nnodes)
+        node_rank = opts.get("--node_rank") or opts.get("--node-rank") or []
+        one = (not nnodes or all(re.fullmatch(r"1(?::1)?", v) for v in nnodes)) and all(v == "0" for v in node_rank)
     else:
         return None
     if n is None or n < 2:
