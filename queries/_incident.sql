@@ -1221,16 +1221,17 @@ launcher_subset AS (  -- ranks that failed together are exactly those one launch
 ),
 hca_fatal AS (  -- ranks that failed together, every one on NCCL's report of its own host adapter's fatal device event (`NET/IB :
                 -- Got async event : local catastrophic error`, IBV_EVENT_DEVICE_FATAL: parsers/log_comm_lines.py), all printed on
-                -- one host: that host's HCA failed under its processes, not a peer, a link or the job's setup; several hosts at
+                -- one host (one pod): that host's HCA failed under its processes, not a peer, a link or the job's setup; several hosts at
                 -- once are no one host's fault (docs/rules.md, "Session 32: batch 145")
     SELECT t.job_key, t.incident
     FROM together t
     JOIN (SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, count(DISTINCT x.nccl_host) AS hosts,
-                 bool_and(x.nccl_host IS NOT NULL AND b.kind = 'nccl_error_other' AND b.subkind = 'ib_device_fatal') AS fatal
+                 count(DISTINCT b.pod_key) AS pods, bool_and(b.kind = 'nccl_error_other' AND b.subkind = 'ib_device_fatal') AS fatal
           FROM best b JOIN together t2 ON t2.job_key = b.job_key AND t2.incident = b.incident AND list_contains(t2.ranks, b.rank_eff)
           JOIN k10s_log x ON x.event_id = b.event_id
           GROUP BY ALL) h ON h.job_key = t.job_key AND h.incident = t.incident AND h.ranks = t.ranks
-    WHERE len(t.ranks) > 1 AND h.fatal AND h.hosts = 1
+    -- a host the paste masked (`[REDACTED]:***:***`) is no other host: the ranks' one pod then stands for it
+    WHERE len(t.ranks) > 1 AND h.fatal AND h.hosts <= 1 AND h.pods = 1
 ),
 relayed_apart AS (  -- a process Ray relays to the driver (its prefix's pid, or a rank its line names) failed on its own, and
                     -- so did a process in the driver's own lines, and nothing shows the two to be one process (the same pid,

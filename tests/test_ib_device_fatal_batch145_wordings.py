@@ -78,6 +78,14 @@ CASES = {
         ["> " + x for x in _host_lines(ONE_HOST, OLD, "local catastrophic error")],
         [12, 13, 14],
     ),
+    # the hosts and pids masked as users mask them: the ranks' one pod stands for their host
+    "masked-host": (
+        [
+            x.replace(HOST, "[REDACTED]")
+            for x in _host_lines(ONE_HOST, OLD, "local catastrophic error")
+        ],
+        [12, 13, 14],
+    ),
     # contrasts: a port's event (the link, either end) ...
     "port-error-one-host": (_host_lines(ONE_HOST, OLD, "port error"), []),
     # ... a queue pair's fatal events ...
