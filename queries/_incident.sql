@@ -317,7 +317,10 @@ classified AS (
             -- ncclInvalidUsage: the program's misuse of NCCL (or two ranks on one GPU), which every rank
             -- running the same code and configuration meets alike (common_mode below)
             -- Cray MPICH's fatal `Other MPI error` of a rank (its network layer failed: parsers/log_mpich.py), as NCCL's system error
-            WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError', 'ncclInvalidUsage', 'mpich_other', 'ompi_other') THEN 'nccl-error'
+            -- NCCL's IB async thread reporting the HCA's own fatal device event (`Got async event : local catastrophic error`,
+            -- IBV_EVENT_DEVICE_FATAL): the reporting process's host adapter failed, not a peer or a link (batch 145)
+            WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError', 'ncclInvalidUsage', 'mpich_other', 'ompi_other',
+                                                          'ib_device_fatal') THEN 'nccl-error'
             WHEN kind IN ('torchrun_failure', 'process_exit') AND (subkind NOT IN ('exit_code') OR kind = 'torchrun_failure') THEN
                 CASE
                     WHEN status = -9 AND NOT was_sigtermed THEN 'host-oom-kill'
@@ -1262,6 +1265,20 @@ launcher_subset AS (  -- ranks that failed together are exactly those one launch
                   AND r.pod_key IN (SELECT p.pod_key FROM k10s_rank p WHERE p.job_key = t.job_key AND list_contains(t.ranks, p.rank)))
     GROUP BY ALL
 ),
+hca_fatal AS (  -- ranks that failed together, every one on NCCL's report of its own host adapter's fatal device event (`NET/IB :
+                -- Got async event : local catastrophic error`, IBV_EVENT_DEVICE_FATAL: parsers/log_comm_lines.py), all printed on
+                -- one host (one pod): that host's HCA failed under its processes, not a peer, a link or the job's setup; several hosts at
+                -- once are no one host's fault (docs/rules.md, "Session 32: batch 145")
+    SELECT t.job_key, t.incident
+    FROM together t
+    JOIN (SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, count(DISTINCT x.nccl_host) AS hosts,
+                 count(DISTINCT b.pod_key) AS pods, bool_and(b.kind = 'nccl_error_other' AND b.subkind = 'ib_device_fatal') AS fatal
+          FROM best b JOIN together t2 ON t2.job_key = b.job_key AND t2.incident = b.incident AND list_contains(t2.ranks, b.rank_eff)
+          JOIN k10s_log x ON x.event_id = b.event_id
+          GROUP BY ALL) h ON h.job_key = t.job_key AND h.incident = t.incident AND h.ranks = t.ranks
+    -- a host the paste masked (`[REDACTED]:***:***`) is no other host: the ranks' one pod then stands for it
+    WHERE len(t.ranks) > 1 AND h.fatal AND h.hosts <= 1 AND h.pods = 1
+),
 relayed_apart AS (  -- a process Ray relays to the driver (its prefix's pid, or a rank its line names) failed on its own, and
                     -- so did a process in the driver's own lines, and nothing shows the two to be one process (the same pid,
                     -- the same rank named by both): Ray's log monitor forwards a process's lines when it reads them, late, so
@@ -1296,7 +1313,8 @@ decided AS (
         hc.job_key IS NOT NULL AND len(t.ranks) = 1 AS head_cut, hc.head_subkind,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
         CASE WHEN rl.job_key IS NOT NULL THEN []::BIGINT[]
-             WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
+             WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL
+                   OR hf.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
                  OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AND cm.job_key IS NULL
                   AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (hc.job_key IS NOT NULL AND len(t.ranks) = 1)
                   AND NOT (nl.job_key IS NOT NULL AND (f.tier = 2 OR (f.kind = 'cuda_error' AND f.line LIKE '%NCCL WARN%Cuda failure%')))
@@ -1304,7 +1322,8 @@ decided AS (
                   AND NOT (nu.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
-        CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
+        CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL
+                   OR hf.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
                  OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AND cm.job_key IS NULL)
              THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
         -- the one rank that failed on its own is known only by a launcher's exit status (tier 2), and the error that
@@ -1347,6 +1366,7 @@ decided AS (
     LEFT JOIN subset_alike sa USING (job_key, incident)
     LEFT JOIN subset_apart sp USING (job_key, incident)
     LEFT JOIN launcher_subset ls USING (job_key, incident)
+    LEFT JOIN hca_fatal hf USING (job_key, incident)
     LEFT JOIN root_unseen ru USING (job_key, incident)
     LEFT JOIN head_cut hc USING (job_key, incident)
     LEFT JOIN all_aborted aa USING (job_key, incident)

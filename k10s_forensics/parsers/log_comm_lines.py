@@ -203,9 +203,18 @@ def nccl_return(text: str) -> Event | None:
 _NO_SOCKET_INTERFACE = re.compile(r"\bBootstrap ?: ?no socket interface found")
 
 
+#: the HCA's own fatal device event (verbs IBV_EVENT_DEVICE_FATAL, "local catastrophic error") as NCCL's IB async thread reports
+#: it: ``NET/IB : Got async event : local catastrophic error`` (NCCL <= 2.18), ``NET/IB : mlx5_0:1 Got async event : …`` (2.19+),
+#: ``NET/IB : mlx5_0:1 async fatal event: …`` (2.2x): the reporting host's adapter failed. Not a port's event (``port error``: the
+#: link, either end) nor a queue pair's (``local work queue catastrophic error``)
+_IB_DEVICE_FATAL = re.compile(r"(?:Got async event|async fatal event) ?: ?local catastrophic error")
+
+
 def nccl_other(text: str) -> Event | None:
     if P.ASYNC_TEARDOWN.search(text):
         return {"kind": "nccl_error_other", "subkind": "async_error_teardown"}
+    if "catastrophic" in text and _IB_DEVICE_FATAL.search(text):  # the process's own host adapter failed (batch 145)
+        return {"kind": "nccl_error_other", "subkind": "ib_device_fatal"}
     said = _NCCL_STRING.search(text) if " failed: " in text or "NCCL error" in text or "NCCL Error" in text else None
     if said or P.OTHER_NCCL_ERROR.search(text):
         m = P.NCCL_ERROR_NAME.search(text)
