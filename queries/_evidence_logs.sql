@@ -349,17 +349,38 @@ wd_rank AS (  -- a rank whose lines name no PG (older wordings) is in the job's 
     LEFT JOIN (SELECT job_key, count(DISTINCT pg) FILTER (WHERE pg <> '') AS pgs, max(pg) FILTER (WHERE pg <> '') AS pg1
                FROM wd_rank0 GROUP BY job_key) j USING (job_key)
 ),
-wd_mode0 AS (  -- per job and PG: the collective most ranks timed out on
+wd_seq AS (  -- per job and PG: the collective most ranks timed out on
     SELECT job_key, pg, count(*) AS n,
-           -- ties: the lowest SeqNum, the first OpType by name, the smallest size
-           mode(seq ORDER BY seq) AS m_seq, mode(op ORDER BY op) AS m_op, mode(numel_in ORDER BY numel_in) AS m_in,
-           mode(numel_out ORDER BY numel_out) AS m_out,
+           -- ties: the lowest SeqNum, the first OpType by name
+           mode(seq ORDER BY seq) AS m_seq, mode(op ORDER BY op) AS m_op,
            count(*) FILTER (WHERE seq IS NOT NULL) AS n_seq
     FROM wd_rank GROUP BY job_key, pg
 ),
-wd_mode AS (  -- ... held by a strict majority of the PG's reporting ranks (by OpType when no line has a SeqNum: PyTorch <= 1.10)
+wd_at AS (  -- the ranks in that collective (at its SeqNum; by OpType when no line has one)
+    SELECT w.* FROM wd_rank w JOIN wd_seq m USING (job_key, pg)
+    WHERE (m.m_seq IS NOT NULL AND w.seq = m.m_seq) OR (m.m_seq IS NULL AND w.op = m.m_op)
+),
+wd_size0 AS (  -- its size: the one most of the ranks in it print (ties: the smallest)
+    SELECT job_key, pg, mode(numel_in ORDER BY numel_in) AS m_in, mode(numel_out ORDER BY numel_out) AS m_out,
+           count(numel_in) AS k_in, count(numel_out) AS k_out
+    FROM wd_at GROUP BY job_key, pg
+),
+wd_size AS (  -- ... and whether they agree on it: a strict majority of those that print one (batch 139)
+    SELECT s.job_key, s.pg, s.m_in, s.m_out,
+           (s.k_in = 0 OR count(*) FILTER (WHERE a.numel_in = s.m_in) * 2 > s.k_in)
+               AND (s.k_out = 0 OR count(*) FILTER (WHERE a.numel_out = s.m_out) * 2 > s.k_out) AS agree
+    FROM wd_size0 s JOIN wd_at a USING (job_key, pg)
+    GROUP BY s.job_key, s.pg, s.m_in, s.m_out, s.k_in, s.k_out
+),
+wd_mode0 AS (
+    SELECT m.*, s.m_in, s.m_out, coalesce(s.agree, true) AS agree
+    FROM wd_seq m LEFT JOIN wd_size s USING (job_key, pg)
+),
+wd_mode AS (  -- ... held by a strict majority of the PG's reporting ranks (by OpType when no line has a SeqNum: PyTorch <= 1.10),
+    -- who agree on its size: ranks that called one SeqNum with different sizes already mismatch among themselves, so
+    -- the rank off their SeqNum is not the one out of step, and neither side of the split can be told (batch 139)
     SELECT m.* FROM wd_mode0 m JOIN wd_rank w USING (job_key, pg)
-    WHERE m.n_seq >= 2 OR (m.n_seq = 0 AND m.m_op IS NOT NULL)
+    WHERE (m.n_seq >= 2 OR (m.n_seq = 0 AND m.m_op IS NOT NULL)) AND m.agree
     GROUP BY ALL
     HAVING (m.n_seq >= 2 AND count(*) FILTER (WHERE w.seq = m.m_seq) * 2 > m.n)
         OR (m.n_seq = 0 AND count(*) FILTER (WHERE w.op = m.m_op) * 2 > m.n AND count(*) FILTER (WHERE w.op IS NOT NULL) >= 2)
