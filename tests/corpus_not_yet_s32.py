@@ -79,7 +79,6 @@ NOT_YET_S32: dict[str, str] = {
         "for one author's prose; the barrier itself (`sync_global_devices`, a device all-gather) logs nothing while "
         "it waits"
     ),
-    # session 32 leftovers
     # batch 147
     "IsaacLab-5562-skrl-cameras-gpu1-usdrt-unsupported-broadcast-hang":
         "the one line is Isaac Sim's usdrt error `UsdStage::SelectPrims: GPU 1 requested. GPUs other than cuda:0 are "
@@ -87,4 +86,5 @@ NOT_YET_S32: dict[str, str] = {
         "Lab's --distributed puts each worker on cuda:<local_rank> (so the GPU-1 worker is rank 1) is the framework's "
         "placement, not the log's; reading a lone `GPU N` as rank N would name the wrong process where the two differ "
         "(the corpus's zerosearch-11 control), so it is left unnamed",
+    # session 32 leftovers
 }
