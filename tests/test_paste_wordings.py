@@ -78,6 +78,13 @@ NOT_YET = {
     # space after `NCCL` (`… init.cc:904 NCCL ` | `WARN Duplicate GPU detected …`); the padding hides a cut that falls on a
     # space, so no line reads as cut at the width (unredacted, the cut falls inside `init.cc:904` and is joined)
     ("NCCL WARN Duplicate GPU detected", "combined"): "a redacted line cut on a space at the width: the padding hides the cut",
+    # batch 145's mpirun-tagged HCA event (session 32): an 80-column terminal cuts its NCCL host name
+    # (`…-12124-01-0` | `00057:815:864 [0] transport/net_ib.cu:80 NCCL WARN …`), the first shape above: the tail reads as
+    # an NCCL record of its own, so the `[1,12]<stdout>:` tag (the rank) stays on the cut line; the event is still read
+    ("NET/IB : Got async event : local catastrophic error", "wrap-80-padded"):
+        "the terminal cut the NCCL host name: the tail reads as an NCCL record of its own, the mpirun tag's rank is left behind",
+    ("NET/IB : Got async event : local catastrophic error", "wrap-then-double-space-crlf"):
+        "the terminal cut the NCCL host name: the tail reads as an NCCL record of its own, the mpirun tag's rank is left behind",
 }
 
 
