@@ -20,9 +20,10 @@ import re
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from k10s_forensics.parsers.log_patterns import API_TS
 from k10s_forensics.parsers.log_streams import line_events
 
-_API_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d) ")
+_API_TS = re.compile(API_TS)
 #: a launcher's or torch's tag in front of a line (``[rank1]:``, ``[default0]:``, pdsh's ``host: ``, mpirun's ``[1,0]<stderr>:``)
 _TAG = re.compile(r"^(?:[\w.-]{1,253}: )?(?:\[\d+,\d+\]<std(?:out|err)>:|\[(?:rank|default)?\d{1,5}\]:)?\s*")
 _ROOT = re.compile(r"^Using\s+(\S.*?) as PyTorch extensions root\.\.\.\s*$")

@@ -27,11 +27,12 @@ import shlex
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from k10s_forensics.parsers.log_patterns import API_TS
 from k10s_forensics.parsers.log_streams import line_events
 
 #: a body that may hold a launch command line (one RE2 pass before any Python)
 _ANY = r"\b(?:mpirun|mpiexec|orterun|prterun|horovodrun|torchrun|torch\.distributed\.(?:run|launch))\b"
-_API_TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d) ")
+_API_TS = re.compile(API_TS)
 #: the line's start up to the launcher: a prompt, a venv's name, wrappers and environment settings
 _LINE = re.compile(r"(?m)^[ \t]*(?:\([\w.-]{1,40}\)[ \t]+)?(?:[\w.@~:/-]{0,80}[$#%>+][ \t]+)?"
                    r"(?:(?:env|time|nohup|exec)[ \t]+|[A-Za-z_]\w{0,60}=\S*[ \t]+)*"
