@@ -60,5 +60,9 @@ NOT_YET_S33: dict[str, str] = {
     ),
     # batch 153
     # batch 154
+    # batch 155
+    # batch 156
+    # batch 157
+    # batch 158
     # session 33 leftovers
 }
