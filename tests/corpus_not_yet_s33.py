@@ -64,5 +64,6 @@ NOT_YET_S33: dict[str, str] = {
     # batch 156
     # batch 157
     # batch 158
+    # batch 159
     # session 33 leftovers
 }
