@@ -81,5 +81,7 @@ NOT_YET_S33: dict[str, str] = {
     ),
     # batch 158
     # batch 159
+    # batch 160
+    # batch 161
     # session 33 leftovers
 }
