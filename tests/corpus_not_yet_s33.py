@@ -48,6 +48,15 @@ NOT_YET_S33: dict[str, str] = {
         "(title, `bug` label), and the log holds nothing that tells it from one rank's error (CosyVoice-1817's shape)"
     ),
     # batch 151
+    "pyxis-122-srun-label-task22-container-start-failed-small-set-of-nodes": (
+        "The paste is one srun-labelled task's lines only (`22: slurmstepd: error: pyxis: container start failed with "
+        "error code: 1` and the enroot log it prints, the hook's `pwck` segfault among them); that the step's other 31 "
+        "tasks started their containers and ran (and so that task 22's node is the odd one) is in the reporter's prose "
+        "only ('On most nodes srun is executed and I get 0 printed'). A lone labelled task's failure is no culprit by "
+        "itself (the corpus's lone-traceback controls, where every rank failed alike and one was pasted), and the "
+        "segfault is `pwck`'s inside an enroot hook, not the task's: naming task 22 would guess what the log cannot "
+        "show."
+    ),
     # batch 152
     "kohya_ss-745-ddp-reducer-oom-gpu0-six-sigterm": (
         "the one error is the CUDA OOM in DDP's reducer construction on `GPU 0`, then the agent SIGTERMs six workers "

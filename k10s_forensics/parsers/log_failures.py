@@ -76,8 +76,9 @@ def srun_tasks(text: str) -> list[Event]:
     """srun's report of how a group of tasks ended, one event per task (rank). ``Killed`` is
     ``srun_killed``: a SIGKILL that is srun's own teardown when srun reports another task failing
     (queries/_incident.sql); ``Out Of Memory`` is ``srun_oom``. Every task of one line shares the
-    line's wording as its message, so tasks reported alike in a log without a clock fail together."""
-    m = P.SRUN_TASKS.match(text) if text.startswith("srun: error: ") else None
+    line's wording as its message, so tasks reported alike in a log without a clock fail together. The line is read after
+    an indent every line of a container's own output may carry (a markdown list's, a wrapper's: real incidents batch 151)."""
+    m = P.SRUN_TASKS.match(text) if text.lstrip(" \t").startswith("srun: error: ") else None
     if m is None:
         return []
     ranks: list[int] = []

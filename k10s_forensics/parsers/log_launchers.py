@@ -104,7 +104,7 @@ LAUNCH_FAILED = (
 
 #: Slurm ending a job step: srun's SIGTERM to the step's tasks (two wordings), its wait for them, the step daemon's cancellation
 SRUN_STEP_END = (
-    ("srun", re.compile(r"^srun: (?:launch/slurm: _step_signal: Terminating StepId=|Terminating job step |Job step aborted: Waiting up to )\d")),
+    ("srun", re.compile(r"^[ \t]{0,40}srun: (?:launch/slurm: _step_signal: Terminating StepId=|Terminating job step |Job step aborted: Waiting up to )\d")),
     ("slurmstepd", re.compile(r"\bslurmstepd(?:-[\w.-]{1,100})?: error: \*\*\* STEP \d{1,12}\.\S{1,40} ON \S{1,253} CANCELLED AT ")),
 )
 

@@ -232,10 +232,10 @@ STORE_BARRIER_DONE = re.compile(r"Rank (\d{1,7}): Completed store-based barrier 
 SPAWNED = re.compile(r"process " + _PID + r" spawned with command: .{0,20000}?--local_rank[= ]'?(\d+)")
 #: horovodrun's Gloo launcher: ``Process 2 exit with status code 1.`` (the process is the rank)
 HOROVOD_EXIT = re.compile(r"^Process (\d+) exit with status code (-?\d+)")
-#: Slurm's srun, one line per exit status and group of tasks (the task id is the global rank):
+#: Slurm's srun, one line per exit status and group of tasks (the task id is the global rank; read after an indent):
 #: ``srun: error: node1: task 3: Exited with exit code 255``, ``srun: error: node1: tasks 0-2,5: Terminated``,
 #: ``task 1: Killed``, ``task 0: Out Of Memory`` (the cgroup OOM killer), ``task 2: Segmentation fault (core dumped)``
-SRUN_TASKS = re.compile(r"^srun: error: (?:(\S{1,253}): )?tasks? (\d{1,7}(?:-\d{1,7})?(?:,\d{1,7}(?:-\d{1,7})?){0,200}): "
+SRUN_TASKS = re.compile(r"^[ \t]{0,40}srun: error: (?:(\S{1,253}): )?tasks? (\d{1,7}(?:-\d{1,7})?(?:,\d{1,7}(?:-\d{1,7})?){0,200}): "
                         r"(?:Exited with exit code (\d{1,3})|(Killed|Terminated|Out Of Memory|Segmentation fault|Aborted|Bus error|"
                         r"Floating point exception|Hangup|Interrupt))")
 #: srun's signal wordings (strsignal) as exit statuses; Out Of Memory is a SIGKILL by the cgroup OOM killer
