@@ -91,6 +91,27 @@ NOT_YET_S33: dict[str, str] = {
     # batch 158
     # batch 159
     # batch 160
+    "fairseq-1164-roberta-oom-gpu0-skipping-batch-nccl-allreduce": (
+        "oom-cascade critical cuda-oom naming no rank, rightly from the text: the only own errors are three recovered "
+        "`ran out of memory ... (GPU 0; ...)` / ` Skipping batch` warnings, and the allocator's device index names no "
+        "rank by design (litgpt-303, fairseq-869, self-supervised-speech-recognition-34: with CUDA_VISIBLE_DEVICES or "
+        "one visible device per process it is every rank's `GPU 0`); that fairseq pins process i to GPU i and prints "
+        "only from the master, so the OOMs are rank 0's, is fairseq's convention, not the log's (the NCCL `[0]`/`[2]` "
+        "tags are device indices too)"
+    ),
+    "fairseq-2867-bart-oom-gpu1-recover-spawn-traceback": (
+        "oom-cascade critical cuda-oom naming no rank: the one error is `fairseq.trainer | OOM: ... (GPU 1; ...)` and "
+        "its recovery attempt, then spawn's parent traceback cut before `-- Process N terminated`; the allocator's "
+        "device index names no rank by design (fairseq-869's shape, same reason); device 1 = process 1 is fairseq's "
+        "spawn convention, not the log's"
+    ),
+    "fairseq-780-unpickle-other-workers-process5-epoch2-control": (
+        "rank-failure warning names process 5, python-exception, for spawn's lone `-- Process 5 terminated with the "
+        "following error:` (the excerpt ends there): that its error is `all_gather_list`'s 'Unable to unpickle data "
+        "from other workers', the receive side of a desync raised by the worker that noticed, is the title's, not the "
+        "log's; the header alone is the corpus's culprit shape (fairseq-3538 names process 5 from the same lines, "
+        "contrastBoundary-22, RVT-40), so not naming it would lose those culprits (neurad-studio-84's shape)"
+    ),
     # batch 161
     # session 33 leftovers
 }
