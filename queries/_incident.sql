@@ -245,6 +245,11 @@ srun_torn AS (  -- in a job where srun ended the step after a task's exit, a tas
 rank_said_more AS (  -- ranks with a line other than a traceback in a log
     SELECT DISTINCT raw_row, rank_resolved FROM l WHERE kind <> 'python_traceback' AND rank_resolved IS NOT NULL
 ),
+lone_dump AS (  -- jobs whose only failure lines are faulthandler's (`Fatal Python error: Aborted` and its thread dump): the
+                -- dump says where Python was when native code aborted, not why (NCCL's watchdog aborts a process stuck in a
+                -- collective so, as a teardown does) nor that it failed first; a launcher's report would say which failed
+    SELECT job_key FROM l GROUP BY job_key HAVING bool_and(kind = 'process_exit' AND subkind = 'faulthandler')
+),
 agent_reported AS (  -- logs with a torchrun agent's own failure report
     SELECT DISTINCT raw_row FROM l WHERE kind = 'torchrun_failure'
 ),
@@ -267,11 +272,13 @@ ranked AS (
            sx.event_id IS NOT NULL AS srun_torn_down,
            tw.rank IS NOT NULL OR wa.event_id IS NOT NULL AS rank_timed_out,
            td.rank IS NOT NULL AS rank_torn_down, rx.rank IS NOT NULL AS rank_raised,
+           ld.job_key IS NOT NULL AS lone_dump,
            rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported, sm.raw_row IS NOT NULL AS size_mismatch,
            sh.incarnation_uid IS NOT NULL AND tb.rank IS NULL AS silent_exit,
            hk.rank IS NOT NULL AND coalesce(hk.ts <= l.ts_filled, true) AS hook_logged, fp.rank IS NOT NULL AS fingerprinted
     FROM l
     LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
+    LEFT JOIN lone_dump ld ON ld.job_key = l.job_key
     LEFT JOIN srun_failed sf ON sf.raw_row = l.raw_row
     LEFT JOIN srun_torn sx ON sx.event_id = l.event_id
     LEFT JOIN rank_said_more rm ON rm.raw_row = l.raw_row AND rm.rank_resolved = l.rank_resolved
@@ -329,6 +336,7 @@ classified AS (
                     WHEN status = -8 THEN 'sigfpe'
                     WHEN status = -4 THEN 'sigill'
                     WHEN status = -15 AND outside_sigterm THEN 'sigterm'
+                    WHEN status = -6 AND lone_dump THEN NULL  -- a lone faulthandler abort (lone_dump): session 33
                     WHEN status = -6 AND NOT rank_timed_out AND NOT rank_raised AND NOT size_mismatch THEN 'abort'
                     -- any other signal but the teardown's (HUP, INT, KILL after a SIGTERM, ABRT after a timeout, TERM):
                     -- named after it (sigsys: a seccomp kill, sigxcpu / sigxfsz: a resource limit, sigtrap, ...)

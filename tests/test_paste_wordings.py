@@ -69,22 +69,15 @@ def _view(evs: list[dict], masked: bool) -> list[tuple]:
 #: Damaged wordings not read back yet, by a fragment of the line and the damage, with why (strict: a fixed one must leave).
 #: (Session 15: a row cut inside a dotted name, `…multiprocessing.api.Sign` | `alException: …`, now goes on.)
 NOT_YET = {
-    ("enqueue.cc:1672 NCCL WARN Cuda failure", "tqdm-glued-wrap-100-padded"):
-        "the terminal cut the NCCL host name (`nccl-tests-1-w` | `orker-1:146:146 [0] enqueue.cc…`): the tail reads as a line of its "
-        "own (`host:pid:tid [dev]` starts NCCL's records), so mpirun's `[1,4]<stdout>:` tag stays on the bar's line (batch 19's corpus)",
     # (batch 28's kubectl row (Katib), cut by an 80-column terminal inside its own column gap (`…   8       ` | `   2m32s`),
     # reads as the row since session 31: a `kubectl get pods` row ending before RESTARTS or AGE is the row still)
     # batch 66's Ray worker NCCL warning: redacted (pid and host shortened to x's), a 100-column terminal cuts it on the
     # space after `NCCL` (`… init.cc:904 NCCL ` | `WARN Duplicate GPU detected …`); the padding hides a cut that falls on a
     # space, so no line reads as cut at the width (unredacted, the cut falls inside `init.cc:904` and is joined)
     ("NCCL WARN Duplicate GPU detected", "combined"): "a redacted line cut on a space at the width: the padding hides the cut",
-    # batch 145's mpirun-tagged HCA event (session 32): an 80-column terminal cuts its NCCL host name
-    # (`…-12124-01-0` | `00057:815:864 [0] transport/net_ib.cu:80 NCCL WARN …`), the first shape above: the tail reads as
-    # an NCCL record of its own, so the `[1,12]<stdout>:` tag (the rank) stays on the cut line; the event is still read
-    ("NET/IB : Got async event : local catastrophic error", "wrap-80-padded"):
-        "the terminal cut the NCCL host name: the tail reads as an NCCL record of its own, the mpirun tag's rank is left behind",
-    ("NET/IB : Got async event : local catastrophic error", "wrap-then-double-space-crlf"):
-        "the terminal cut the NCCL host name: the tail reads as an NCCL record of its own, the mpirun tag's rank is left behind",
+    # (batch 19's and batch 145's NCCL host names cut by a terminal, `nccl-tests-1-w` | `orker-1:146:146 [0] …`,
+    # `…-12124-01-0` | `00057:815:864 [0] …`, go on since session 33: a row of the width holding only a launcher's tag
+    # or a timestamp before a word glued to its edge is a record's host cut, not a row before a record of its own)
 }
 
 

@@ -108,12 +108,17 @@ _T32 = _both_versions({"t32-fr-size-mismatch-rank2": T32_SIZE_RECEIVER})
 T33_FSDP2_SIZE = ("FSDP2 (fully_shard) with rank 2's hidden layer wider: its all_gather_single's buffer is longer, and its "
                   "peer rank 3 aborts on gloo's size check ('op.preamble.length <= op.nbytes. 90 vs 72 … Is there a distributed "
                   "collective mismatch'), exit -6, naming no sender; rank 2 only saw the connection reset, as ranks 0 and 1 "
-                  "did (nothing is named; the seventeenth and thirty-second sets' size mismatches)")
+                  "did (nothing is named; the seventeenth and thirty-second sets' size mismatches). Session 33 judged it "
+                  "not nameable from the log: the enforce line carries no rank tag and no peer, the three resets all name "
+                  "one loopback address, and which sub-group the all_gather ran in (the sender) is only in the program's "
+                  "own mesh prints; naming the -6 rank would name the receiver, an innocent")
 T33_SUBMESH_HANG = ("rank 3 stuck in compute on a 2-D mesh: its dp peer rank 1 waited in the dp sub-mesh all-reduce and was "
                     "SIGTERMed by its agent before it printed its own timeout, so ranks 1 and 3 are both silent and both "
                     "-15 in their agents' tables; ranks 0 and 2 timed out in the all-reduce over every rank, which names "
                     "no peer. Only the program's own 'recomputing activations' line sets rank 3 apart (no_single_culprit, "
-                    "info: naming both would name rank 1, an innocent)")
+                    "info: naming both would name rank 1, an innocent). Session 33 judged it not nameable: the timeouts "
+                    "are in the all-reduce over every rank (no group, no peer), and the dp sub-mesh wait that sets rank 1 "
+                    "apart as a waiter was cut by its agent's SIGTERM before it printed")
 _T33 = _both_versions({"t33-trun-2x2-fsdp2-shape-rank2": T33_FSDP2_SIZE, "t33-trun-2x2-mesh-dp-hang-rank3": T33_SUBMESH_HANG})
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**_both_versions({"spawn-hang": SPAWN_HANG}), **_T4,

@@ -20,7 +20,8 @@ returns the message that is left together with the identity the prefixes carried
   ``TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE``: ``[trainer2|0]:[rank2]:``, ``trainer-1> [rank3]:``) and its ``--tee`` role prefix ``[default0]:``
   (a LOCAL rank), Determined ``[rank=3] ||``, a ``logging`` format's host, rank and level fields (``node-1 rank=3 ERROR``), mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
   srun ``--label`` ``11:`` (and what the task printed behind it: `` 3: [rank3]:``), horovodrun ``[3]<stderr>:``, Ray Train ``(RayTrainWorker pid=…, ip=…)`` (its pid
-  kept: the worker group's table gives its rank) and Ray's own processes (``(TrainController pid=…)``, the trainer ``(TorchTrainer pid=…)``,
+  kept: the worker group's table gives its rank), a Ray actor whose class repr names its rank (``(MegatronPolicyWorker[rank=107]
+  pid=…, ip=…)``: the rank; a bare ``[rank=3] `` too) and Ray's own processes (``(TrainController pid=…)``, the trainer ``(TorchTrainer pid=…)``,
   ``(raylet)``), Ray's `` [repeated 2x across cluster]`` dedup note at the end;
 * mpirun's (and horovodrun's) tag repeated inside the line: they tag every write, not every line, so a line the
   process wrote in pieces carries its own tag again where a write began (Python writes an exception's name and its
@@ -70,7 +71,7 @@ _PREFIX = re.compile(
     r"|(?:stdout|stderr) [PF](?= )"  # the container runtime's (CRI) log file: <time> stdout F <line>
     r"|(?:" + _TS_CORE + r")(?:\s*[:|-](?=\s))?"  # bare timestamp, optional ' :' / ' |' / ' -'
     r"|\[rank(?P<rank>\d{1,7})\]:"
-    r"|\[rank=(?P<rank_eq>\d{1,7})\]\s*\|\|"
+    r"|\[rank=(?P<rank_eq>\d{1,7})\](?:\s*\|\||(?=\s))"  # Determined's ``[rank=3] ||``, a Ray worker's ``[rank=3] ``
     # a logging format's host and rank fields, then its level: ``2026-11-29 14:49:37,336 node-1 rank=3 ERROR <line>``
     r"|(?:[A-Za-z0-9][\w.-]{0,62} )?rank[=:](?P<rank_kv>\d{1,7}) (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)(?= )"
     r"|\[default(?P<local>\d{1,4})\]:"
@@ -86,6 +87,8 @@ _PREFIX = re.compile(
     # ``(WorkerDict pid=N)``), a task's (``(train_func pid=N)``) or a nameless one's (``(pid=N)``); its pid kept (a masked one,
     # ``pid=xxxxxx``, read as no pid)
     # Not vLLM's own worker processes (``(VllmWorkerProcess pid=…)``, ``(APIServer pid=…)``: they write to the same terminal)
+    # a Ray actor that names its rank in its class's repr (``(MegatronPolicyWorker[rank=107] pid=N, ip=…)``): a rank tag
+    r"|\([A-Za-z_][\w.]{0,80}\[rank=(?P<actor_rank>\d{1,7})\] pid=[^,)\s]{1,40}(?:, ip=[^)\s]{1,64})?\)"
     r"|\((?!VllmWorker|EngineCore|APIServer\b)(?:[A-Za-z_][\w.]{0,80} )?pid=(?:(?P<actor_pid>\d{1,9})|(?P<pid_masked>[^,)\s\d][^,)\s]{0,39}))"
     r"(?:, ip=[^)\s]{1,64})?\)"
     r"|\((?:RayTrainWorker|TrainTrainable|\w{1,40}Worker|\w{1,40}Actor)[^)]{0,200}\)"
@@ -237,11 +240,11 @@ def _peel(text: str, pos: int) -> tuple[int, int | None, int | None, int | None,
             local = int(m.group("local") or m.group("local_bare"))
         if m.group("sgl") or m.group("vllm_tags"):
             rank = _sglang_rank((m.group("sgl") or m.group("vllm_tags")).replace("_", " "))
-        if m.group("vllm_rank"):
-            rank = int(m.group("vllm_rank"))
+        if m.group("vllm_rank") or m.group("actor_rank"):
+            rank = int(m.group("vllm_rank") or m.group("actor_rank"))
         if m.group("actor_pid") or m.group("bare_pid"):
             pid = int(m.group("actor_pid") or m.group("bare_pid"))
-        if m.group("actor_pid") or m.group("pid_masked") or m.group("ray_own"):
+        if m.group("actor_pid") or m.group("pid_masked") or m.group("ray_own") or m.group("actor_rank"):
             relayed = True
         pos = m.end()
     return pos, rank, local, pid, relayed

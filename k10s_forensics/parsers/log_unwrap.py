@@ -37,6 +37,14 @@ _RECORD = re.compile(
 _MIDLINE_TAG = re.compile(r"^\s{0,2}(?:\[c10d\] |\[\d{1,3}\][A-Za-z])")
 #: A dotted name ending a row: a word, then ``.word`` once or more (not inside a path or an address).
 _DOTTED_TAIL = re.compile(r"(?<![\w./\\:-])[A-Za-z_]\w*(?:\.\w+)+$")
+#: an NCCL record's header (``host:pid:tid [dev]``) starting a row; a word glued to a row's end; an NCCL header or
+#: the word NCCL anywhere; what may stand right before a record's host: nothing, a launcher's tag (mpirun's
+#: ``[1,12]<stdout>:``, torchrun's ``[default3]:``, srun's ``12: ``) or a timestamp (``2019-06-02T16:13:44.884Z: ``)
+_NCCL_HEAD = re.compile(r"^[\w.-]{1,253}:\d{1,9}:\d{1,9} \[\d{1,3}\]")
+_HOST_HEAD = re.compile(r"[A-Za-z0-9][\w.-]{0,252}$")
+_NCCL_IN = re.compile(r"[\w.-]:\d{1,9}:\d{1,9} \[\d{1,3}\]|\bNCCL\b")
+_BEFORE_HOST = re.compile(r"(?:^|<std(?:out|err)>:|\[[^\]\s]{1,40}\]:?|^\s*\d{1,5}: "
+                          r"|\[?\d{4}-\d\d-\d\d[T ][\d:.,]{5,20}Z?\]?:? ?)$")
 _DECORATION_CHARS = frozenset("-*+•|│┃>")
 _RULE = re.compile(r"^\s*(?:[-=_*#~─━═]{8,}|[╭╰┏┗┌└].*)\s*$")
 _FILE_LINE = re.compile(r'^\s*File "[^"]{1,1000}", line \d+, in \S+$')  # a traceback frame, whole
@@ -102,7 +110,7 @@ def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = Fal
     cut_identifier = (body.endswith(("_", "-")) and body[-2:-1].isalnum() and nxt[:1].isalnum()) \
         or (body.endswith("=") and body[-2:-1].isalnum() and not nxt[:1].isspace())
     goes_on = cut_identifier or _cut_dotted_name(body, nxt, width) or _MIDLINE_TAG.match(nxt) is not None \
-        or _cut_label(body, nxt, width, labels)
+        or _cut_label(body, nxt, width, labels) or _cut_nccl_host(body, nxt, width)
     if blank(nxt) or (not goes_on and (_RECORD.match(nxt) or _same_start(body, nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS))):
         return None
     if not padded:
@@ -153,6 +161,18 @@ def paste_labels(lines: list[str], width: int) -> frozenset[str]:
             found.add(m.group(1))
         prev = line
     return frozenset(found)
+
+
+def _cut_nccl_host(body: str, nxt: str, width: int) -> bool:
+    """An NCCL record's host name cut by a row that fills the width: ``… [1,12]<stdout>:container-…-12124-01-0`` |
+    ``00057:815:864 [0] transport/net_ib.cu:80 NCCL WARN …``. The tail reads as an NCCL record of its own
+    (``host:pid:tid [dev]``), yet the row holds only a launcher's tag or a timestamp before a word glued to the
+    width's edge: the word is the host's head and the row goes on (its tag, the rank, with it). A row that holds an
+    NCCL header of its own (``host-a:12:12 [0] … NCCL INFO …``) is a record, and one under it another rank's."""
+    if len(body) != width or not _NCCL_HEAD.match(nxt):
+        return False
+    m = _HOST_HEAD.search(body)
+    return m is not None and _NCCL_IN.search(body) is None and _BEFORE_HOST.search(body[:m.start()]) is not None
 
 
 def _cut_dotted_name(body: str, nxt: str, width: int) -> bool:
