@@ -198,6 +198,11 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
             break
     if not events:
         events = _srun_tasks(text) or _paddle_aborted(text) or _reports(text)
+        if events and events[0]["kind"] == "nccl_desync" and "Error" in text:  # a sub-group barrier's report the reporter
+            norm = norm if norm is not None else normalize(text)  # raised: its own exception (it waited), read as one
+            if P.PY_EXCEPTION.match(norm.text) and _sub_group(line_context(text, norm), events[0]):
+                ev = _py_exception(norm.text, norm.rank is not None or norm.local_rank is not None)
+                events = [{**ev, "_sub_group": True}] if ev else []  # its call ran on the sub-group: no op compared
     if not events:
         ev = _torchrun(text)
         events = [ev] if ev else _identity(text)
@@ -253,8 +258,19 @@ def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> l
             merged["rank"] = merged.get("reporter_rank")
         if ev["kind"] == "python_exception" and "receive grad for rank" in text:  # DDP's reducer naming its rank in the
             merged.update(own_reducer_rank(merged, text))  # exception's own line (a terminal's wrap joined) (log_exception_tail.py)
+        if ev["kind"] == "nccl_desync" and _sub_group(ctx, ev):  # a sub-group's monitored barrier: its numbers are group ranks
+            merged.update(rank=None, subkind=f"{ev['subkind']}_group", reporter_rank=ctx["_prefix_rank"])
         out.append(merged)
     return out
+
+
+def _sub_group(ctx: Event, ev: Event) -> bool:
+    """A monitored barrier's report whose reporter, in its own words (gloo's ``[Rank 0]: Rank 1 failed to pass
+    monitoredBarrier``, ``Rank 1 successfully reached monitoredBarrier``), is not the printing process's global rank
+    (torch's ``[rank2]:`` tag): the barrier ran on a sub-group (``monitored_barrier(group=...)``, DETAIL's per-group
+    check) and every number in it is a group rank, no global one."""
+    own = ctx["pg_rank"] if ev.get("subkind") == "barrier" else ev.get("_reporter") if ev.get("subkind") == "barrier_peer" else None
+    return own is not None and ctx["_prefix_rank"] is not None and own != ctx["_prefix_rank"]
 
 
 def with_context(text: str, events: list[Event], norm: Normalized | None = None) -> list[Event]:

@@ -188,7 +188,7 @@ class Owners:
         """The torch.distributed call a Python exception's traceback was in (``op_type``: its first c10d frame's
         function, ``all_reduce``, ``barrier``, ``new_group``), when that frame is ``C10D_GAP`` lines above it at most."""
         call = self._c10d.pop(norm.rank, None) if head["kind"] == "python_exception" else None
-        if call is not None and line_no - call[0] <= C10D_GAP and head.get("op_type") is None:
+        if call is not None and line_no - call[0] <= C10D_GAP and head.get("op_type") is None and not head.get("_sub_group"):
             head["op_type"] = call[1]
 
     def loader_lost(self, line_no: int, norm: Normalized, head: Event) -> None:

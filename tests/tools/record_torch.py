@@ -59,6 +59,7 @@ import torch_scenarios30
 import torch_scenarios31
 import torch_scenarios32
 import torch_scenarios33
+import torch_scenarios34
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -159,6 +160,7 @@ SCENARIOS = [
     *torch_scenarios31.scenarios(S),  # the thirty-first: torchrun as training operators start it (PET_* only, pod shells, kubelet restarts) (held out)
     *torch_scenarios32.scenarios(S),  # the thirty-second: gloo's flight recorder dumped by the program, torchfrtrace's output (held out)
     *torch_scenarios33.scenarios(S),  # the thirty-third: DeviceMesh, tensor parallel, FSDP2, compile under DDP, DCP on gloo (held out)
+    *torch_scenarios34.scenarios(S),  # the thirty-fourth: failures confined to a sub-group: 1F1B/interleaved pipelines, new_group, p2p (held out)
 ]
 
 
