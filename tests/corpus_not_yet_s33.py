@@ -97,12 +97,13 @@ NOT_YET_S33: dict[str, str] = {
         "hang's own lines"
     ),
     "nccl-tests-1-mpirun-npernode2-g2-one-k80-invalid-ordinal-control": (
-        "rank-failure names process 1 (warning) from Open MPI's `first process to do so ... [[61045,1],1]`; the only "
-        "failure line, `Cuda failure common.cu:891 'invalid device ordinal'`, carries no host or rank. Two processes "
-        "x `-g 2` on one K80's two devices is the command line's over-ask, but the corpus names the process handed the "
-        "missing ordinal as the culprit in the same shape (LMFlow-855, codellama-123: a second process on a one-GPU "
-        "host, cuda-error); reading `invalid device ordinal` as common mode would unname those. The launch line "
-        "(`-npernode 2 ... -g 2`) is in the excerpt but the node's device count is prose only"
+        "rank-failure names process 1 (warning, cuda-error since nccl-tests' own `Cuda failure common.cu:891 'invalid "
+        "device ordinal'` is read as the process's CUDA error) from Open MPI's `first process to do so ... "
+        "[[61045,1],1]`. Two processes x `-g 2` on one K80's two devices is the command line's over-ask, but "
+        "ordinal_alike keeps the missing ordinal the process's own where it is the last local rank of a node of known "
+        "size (here `-npernode 2`), the shape the corpus names as the culprit (LMFlow-855, codellama-123: the second "
+        "process on a one-GPU host); that `-g 2` multiplies each process's devices, and that the node has two, is not "
+        "in any line the rule reads (the node's device count is prose only)"
     ),
     "nccl-tests-322-many-hosts-unhandled-cuda-error-first-251-control": (
         "rank-failure names process 251 (warning, exit-3) from Open MPI's first exit; the six hosts' identical "

@@ -6,8 +6,11 @@ where processes on both hosts fail alike with ``invalid device ordinal`` (NVIDIA
 at warning or above. What the log cannot show is not named either: nccl-tests' device table with one host's older GPU
 and start-up INFO only (NVIDIA/nccl-tests#179, the culprit by the thread), and two hosts' NCCL plugin INFO lines, one
 without ``libnccl-net.so`` (NVIDIA/nccl#1634). Contrast, the boundary of the NOT_YET kept for nccl-tests-322 and -1:
-Open MPI's ``first process to do so`` report still names its process (nccl-tests-294's shape). No rule changed for the
-batch. Pasted logs through ``k10s import-logs``, batched.
+Open MPI's ``first process to do so`` report still names its process (nccl-tests-294's shape). The parser change of the
+batch: nccl-tests' own check of a CUDA call (``Cuda failure common.cu:891 'invalid device ordinal'``, ``node1: Test CUDA
+failure common.cu:963 '…'``) is the process's CUDA error, so the first exit's process is named with ``cuda-error``
+(the last process of a node of known size given a missing ordinal, LMFlow-855's shape). Pasted logs through ``k10s
+import-logs``, batched.
 """
 
 from __future__ import annotations
@@ -129,7 +132,27 @@ CASES = {
     "plugin-split-unquoted": ([x[4:] for x in PLUGIN_SPLIT], 8, 16, None),
     # contrast: Open MPI's first exit alone names its process (the boundary nccl-tests-1 and -322 wait on)
     "first-exit-alone": (_first_exit(10), None, None, 10),
+    # nccl-tests' own CUDA check read as the process's CUDA error: the last process of a two-process node given an
+    # ordinal past the node's GPUs is its own (ordinal_alike, LMFlow-855's shape), in both wordings of the check
+    "harness-cuda-failure-2017-first-exit": (
+        ["Cuda failure common.cu:891 'invalid device ordinal'"] + _first_exit(1, 1),
+        2,
+        2,
+        1,
+    ),
+    "harness-cuda-failure-host-first-exit": (
+        [
+            "node1: Test CUDA failure common.cu:963 'invalid device ordinal'",
+            " .. node1 pid 9972: Test failure common.cu:842",
+        ]
+        + _first_exit(1, 2),
+        2,
+        2,
+        1,
+    ),
 }
+#: the cause a naming finding must give, where the case names a rank
+CAUSES = {k: "cuda-error" for k in CASES if k.startswith("harness-cuda-failure")}
 BATCHED = Batched("b161", list(CASES))
 
 
@@ -141,4 +164,4 @@ def _make(key: str, folder: Path):
 @pytest.mark.parametrize("key", BATCHED.params(list(CASES), name=str))
 def test_burnin_clusters_wordings_as_read(key, tmp_path_factory):
     named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
-    assert_one_rank(named, CASES[key][3])
+    assert_one_rank(named, CASES[key][3], CAUSES.get(key))
