@@ -113,5 +113,36 @@ NOT_YET_S33: dict[str, str] = {
         "contrastBoundary-22, RVT-40), so not naming it would lose those culprits (neurad-studio-84's shape)"
     ),
     # batch 161
+    "nccl-tests-179-mpirun-a2000-k620-mixed-gpus-rank1": (
+        "no finding, rightly from the text: the excerpt is nccl-tests' device table (rank 0 on an RTX A2000, rank 1 on a "
+        "Quadro K620) and both hosts' start-up INFO, cut before the timeout; the K620 host is the culprit only by the "
+        "thread (replacing the card fixed it). Naming a rank because its GPU model differs from its peer's would name "
+        "every mixed-GPU cluster's odd host with no failure in the log"
+    ),
+    "nccl-1634-hgx-h100-11-missing-net-plugin-hang-ranks8-15": (
+        "no finding, rightly from the text: the excerpt is two quoted NCCL INFO lines, HGX-H100-11's process using the "
+        "internal network plugin (`Could not find: libnccl-net.so`) and HGX-H100-04's loading HPC-X's; no error, no hang "
+        "line, no rank number (ranks 8-15 come from the command's `-N 8 -H HGX-H100-04:8,HGX-H100-11:8`). A plugin "
+        "present on one host only is a difference of configuration, not a failure line; charging it needs the "
+        "hang's own lines"
+    ),
+    "nccl-tests-1-mpirun-npernode2-g2-one-k80-invalid-ordinal-control": (
+        "rank-failure names process 1 (warning, cuda-error since nccl-tests' own `Cuda failure common.cu:891 'invalid "
+        "device ordinal'` is read as the process's CUDA error) from Open MPI's `first process to do so ... "
+        "[[61045,1],1]`. Two processes x `-g 2` on one K80's two devices is the command line's over-ask, but "
+        "ordinal_alike keeps the missing ordinal the process's own where it is the last local rank of a node of known "
+        "size (here `-npernode 2`), the shape the corpus names as the culprit (LMFlow-855, codellama-123: the second "
+        "process on a one-GPU host); that `-g 2` multiplies each process's devices, and that the node has two, is not "
+        "in any line the rule reads (the node's device count is prose only)"
+    ),
+    "nccl-tests-322-many-hosts-unhandled-cuda-error-first-251-control": (
+        "rank-failure names process 251 (warning, exit-3) from Open MPI's first exit; the six hosts' identical "
+        "`HOST: Test NCCL failure common.cu:1204 'unhandled cuda error ...'` lines above it are not parsed (no event), "
+        "so the failure's common mode is unseen. The general reading (nccl-tests' own `HOST: Test NCCL|CUDA failure "
+        "FILE:LINE 'msg'` line, one per failing process: the same message from two or more hosts, and no other "
+        "message, is common mode, and the launcher's first exit among them names no one) needs a parser event for "
+        "that line and a common_mode clause; not done within batch 161's time (the lead may take it: no corpus "
+        "culprit has two hosts' identical nccl-tests failure lines)"
+    ),
     # session 33 leftovers
 }

@@ -63,7 +63,7 @@ def cuda_error(text: str) -> Event | None:
         m = P.CUDA_ERROR_NAME.search(text)
     message = m.group(1) if m else None
     if message is None:
-        n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text else None
+        n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text or "Test CUDA failure" in text else None
         if n is None:
             return extension_check(text) or sycl_call(text) or transport_call(text)
         message = n.group(2)

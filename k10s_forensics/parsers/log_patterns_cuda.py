@@ -29,7 +29,11 @@ CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|
 #: The CUDA runtime's error name before its message (thrust/cub, extensions): ``failed to synchronize:
 #: cudaErrorECCUncorrectable: uncorrectable ECC error encountered``; Kokkos' ``cudaSetDevice(…) error( cudaErrorDevicesUnavailable): …``
 CUDA_ERROR_NAME = re.compile(r"\bcudaError[A-Z]\w{1,60}\)?: ([^\n]{1,300}?)\s*$")
-NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:(\d+) )?['\u2018]([^'\u2019\n]{1,200})['\u2019]")
+#: NCCL's ``Cuda failure N 'message'``, and nccl-tests' own check of a CUDA call, with its source line and the host
+#: that printed it: ``Cuda failure common.cu:891 'invalid device ordinal'`` (2017), ``node1: Test CUDA failure
+#: common.cu:963 'invalid device ordinal'`` (2019-): the process's own CUDA error (docs/rules.md, "Session 33: batch 161")
+NCCL_CUDA_FAILURE = re.compile(
+    r"(?:Cuda|\bTest CUDA) failure (?:(\d+) |[\w.\-]{1,120}\.cu:\d{1,6} )?['\u2018]([^'\u2019\n]{1,200})['\u2019]")
 #: A CUDA extension's own check of a runtime call (vLLM's ``CUDACHECK`` in csrc/custom_all_reduce.cuh: ``Failed: Cuda error
 #: /workspace/csrc/custom_all_reduce.cuh:164 'invalid argument'``), printed by the process whose call failed, without a
 #: rank: group 1 the source file's name, group 2 its line, group 3 the runtime's message

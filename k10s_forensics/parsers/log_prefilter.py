@@ -93,6 +93,7 @@ _EVENT_LITERALS = (
     r"CUDA error: ",
     r"cudaError[A-Z]",
     r"Cuda failure ",
+    r"Test CUDA failure ",  # nccl-tests' own check of a CUDA call (log_patterns_cuda.NCCL_CUDA_FAILURE)
     r"Failed: Cuda error ",  # a CUDA extension's own check (log_patterns_cuda.EXTENSION_CUDA_CHECK)
     r"\(\) failed \(error code = (?:HIP|CUDA):",
     r"UC[XC]\s+ERROR\s+cu",
