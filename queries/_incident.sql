@@ -878,22 +878,20 @@ staging_race AS (  -- the first failure is an exception on a file a process writ
                    -- that finds it missing met the protocol's race on shared storage (or a leader that never wrote it,
                    -- whose own failure is its event), not a fault of its own (llm-foundry-1736: rank 0 of a multi-node run
                    -- removing its node's signal file; docs/rules.md, "Session 33: batch 153")
-    SELECT f.job_key, f.incident,
-           CASE WHEN starts_with(f.error_message, 'directory another process created at once')
-                THEN 'a directory another process created at once, '
-                WHEN regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*/(?:\.triton/cache|torchinductor_[^/''‘’]+|(?:torch_?)?inductor[_-]?cache[^/''‘’]*|triton[_-]?cache[^/''‘’]*)/[^''‘’]*[''‘’]')
-                THEN 'a kernel the launch''s processes compile into one cache, gone, '
-                WHEN regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’](?:[^''‘’]*/)?[^/''‘’]*(?:signal[_-]?file|(?:node|rank)[_-]?[0-9]+[^/''‘’]*(?:complete|done|ready|finish|barrier)|(?:complete|done|ready|finish|barrier)[^/''‘’]*(?:node|rank)[_-]?[0-9]+)[^/''‘’]*[''‘’]')
-                THEN 'a marker file the processes signal each other with, gone, '
-                ELSE 'a file another process moved first, ' END
-           || f.error_type AS error_type
-    FROM first f
-    WHERE f.kind = 'python_exception' AND f.subkind = 'raised'
-      AND (starts_with(f.error_message, 'directory another process created at once (exist_ok=True): ')
-           OR regexp_matches(f.error_message, '\[Errno (?:2|17|39|66)\][^''‘’]*[''‘’][^''‘’]+[''‘’] -> [''‘’][^''‘’]+[''‘’]')
-           OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*\.(?:tmp|incomplete|partial)\b[^''‘’]*[''‘’]')
-           OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*/(?:\.triton/cache|torchinductor_[^/''‘’]+|(?:torch_?)?inductor[_-]?cache[^/''‘’]*|triton[_-]?cache[^/''‘’]*)/[^''‘’]*[''‘’]')
-           OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’](?:[^''‘’]*/)?[^/''‘’]*(?:signal[_-]?file|(?:node|rank)[_-]?[0-9]+[^/''‘’]*(?:complete|done|ready|finish|barrier)|(?:complete|done|ready|finish|barrier)[^/''‘’]*(?:node|rank)[_-]?[0-9]+)[^/''‘’]*[''‘’]'))
+    SELECT job_key, incident, race || error_type AS error_type FROM (
+        SELECT f.job_key, f.incident, f.error_type,
+               CASE WHEN starts_with(f.error_message, 'directory another process created at once (exist_ok=True): ')
+                    THEN 'a directory another process created at once, '
+                    WHEN regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*/(?:\.triton/cache|torchinductor_[^/''‘’]+|(?:torch_?)?inductor[_-]?cache[^/''‘’]*|triton[_-]?cache[^/''‘’]*)/[^''‘’]*[''‘’]')
+                    THEN 'a kernel the launch''s processes compile into one cache, gone, '
+                    WHEN regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’](?:[^''‘’]*/)?[^/''‘’]*(?:signal[_-]?file|(?:node|rank)[_-]?[0-9]+[^/''‘’]*(?:complete|done|ready|finish|barrier)|(?:complete|done|ready|finish|barrier)[^/''‘’]*(?:node|rank)[_-]?[0-9]+)[^/''‘’]*[''‘’]')
+                    THEN 'a marker file the processes signal each other with, gone, '
+                    WHEN regexp_matches(f.error_message, '\[Errno (?:2|17|39|66)\][^''‘’]*[''‘’][^''‘’]+[''‘’] -> [''‘’][^''‘’]+[''‘’]')
+                      OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*\.(?:tmp|incomplete|partial)\b[^''‘’]*[''‘’]')
+                    THEN 'a file another process moved first, ' END AS race
+        FROM first f
+        WHERE f.kind = 'python_exception' AND f.subkind = 'raised')
+    WHERE race IS NOT NULL
 ),
 one_host_alike AS (  -- the first failure is the host's or the binary's, not the rank's: an illegal instruction (SIGILL: a
                     -- binary or library built for another CPU), a shared library missing or a C library too old (`cannot
