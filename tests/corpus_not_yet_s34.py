@@ -11,6 +11,15 @@ NOT_YET_S34: dict[str, str] = {
     # batch 165
     # batch 166
     # batch 167
+    "examples-447-spawn-process1-dataloader-iter-cut-control": (
+        "rank-failure warning names process 1, python-exception, for torch.multiprocessing's `-- Process 1 terminated "
+        "with the following error:` whose traceback stops at the DataLoader's `_DataLoaderIter(self)`, the exception "
+        "cut by the excerpt. That building the loader's iterator is a step every worker takes alike (and single-node "
+        "multiprocessing fails every time) is the thread's reading, not the log's; a lone spawned process failing in "
+        "its DataLoader with the error cut is the corpus's culprit shape (DiffusionVideoEditing-4 names process 3 from "
+        "a DataLoader-worker failure, ASR-Wav2vec-Finetune-13, contrastBoundary-22, mmf-1025 from cut tracebacks), so "
+        "not naming it would lose those culprits (neurad-studio-84's shape)"
+    ),
     # batch 168
     # batch 169
     # session 34 leftovers
