@@ -21,6 +21,15 @@ NOT_YET_S34: dict[str, str] = {
         "not naming it would lose those culprits (neurad-studio-84's shape)"
     ),
     # batch 168
+    "ms-swift-10183-minicpm-o-rank2-buffer-broadcast-size-mismatch": (
+        "two of four ranks' watchdog lines on one BROADCAST (SeqNum 7219): rank 2's timeout with NumelIn=24084544 and "
+        "last enqueued work 7219, rank 3's `failure detected` with last enqueued work 7220; nccl-hang says "
+        "no-single-culprit at info. That rank 2 alone broadcast 24,084,544 elements against the others' 64 is the "
+        "author's NCCL debugging (ms-swift#8307) and the excerpt-cut rank-3 line with NumelIn=64: the log keeps one "
+        "size only, so no mismatch can be read from it; and a rank whose last enqueued work is one behind a peer's is "
+        "as often a waiter blocked on the hung op (every rank ends there) as the one that diverged, two of four ranks "
+        "shown. Naming rank 2 from this excerpt would be a guess"
+    ),
     # batch 169
     # session 34 leftovers
 }
