@@ -31,5 +31,26 @@ NOT_YET_S34: dict[str, str] = {
         "shown. Naming rank 2 from this excerpt would be a guess"
     ),
     # batch 169
+    "diffusers-10160-stableaudio-dit-accelerate-local-rank3-sigabrt-control": (
+        "rank-failure critical names local rank 3, abort, for the torch-elastic agent's `failed (exitcode: -6) "
+        "local_rank: 3` after SIGTERMs to two pids (native abort frames above, no worker traceback in the excerpt). That "
+        "every rank fails the same DDP wrap of the model is the title's and the maintainer's reading (rank 0's "
+        "`RuntimeError: DDP...` is only in the title); the log holds one rank's SIGABRT, the corpus's culprit shape, and "
+        "the only other clue, fewer SIGTERMs than peers, is as common in culprits (ChatGLM-Efficient-Tuning-275's "
+        "SIGBUS, LlamaFactory-6000's SIGFPE, flashdreams-2, Co-DETR-215), so not naming it would lose those"
+    ),
+    "MB-iSTFT-VITS2-15-spawn-process1-collective-mismatch-cut-control": (
+        "rank-failure warning names process 1, python-exception, for torch.multiprocessing's lone `-- Process 1 "
+        "terminated with the following error:` whose traceback stops in the GAN generator's `backward()`. The "
+        "exception, the fingerprint check's rank-1/rank-0 ALLREDUCE mismatch that makes it a two-rank divergence, is "
+        "cut by the excerpt and is the thread's, not the log's; a lone spawned process with its exception cut is the "
+        "corpus's culprit shape (ASR-Wav2vec-Finetune-13, examples-447's reason)"
+    ),
+    "MMAudio-40-torchrun-root-cause-rank0-no-other-failures-control": (
+        "rank-failure warning names rank 0, exit-unknown, for torchrun's failure table (`<NO_OTHER_FAILURES>`, root "
+        "cause `rank : 0 (local_rank: 0)`, the exitcode line cut) with no worker output. That the failure is a missing "
+        "module every worker meets is the thread's; a lone root-cause block is the corpus's culprit shape "
+        "(Megatron-Bridge-2974, prime-rl-938; SevenNet-83's and CosyVoice-1817's reason)"
+    ),
     # session 34 leftovers
 }
