@@ -51,6 +51,25 @@ NOT_YET_S34: dict[str, str] = {
         "cause `rank : 0 (local_rank: 0)`, the exitcode line cut) with no worker output. That the failure is a missing "
         "module every worker meets is the thread's; a lone root-cause block is the corpus's culprit shape "
         "(Megatron-Bridge-2974, prime-rl-938; SevenNet-83's and CosyVoice-1817's reason)"
+
+    # batch 170
+    "marin-5572-v5p64-gang-task0-port-collision-sigsegv-siblings-worker-failed": (
+        "no finding: the paste is an Iris (marin's gang scheduler) job status as the author pasted it, `TASK 0: failed "
+        "exit=139` and a collapsed `TASK 1-7: worker_failed exit=0 ... (Coscheduled sibling /...train_lm/0 failed)`. "
+        "That task 0 was the origin (a coordinator port collision, its own `add_port.cc` line) is in a separate block "
+        "outside the excerpt; what the log shows is Iris's cascade trigger, and marin#5747/#5753 document that the "
+        "trigger is as often a sibling that exited by itself after another member went away, with exit 139 (SIGSEGV "
+        "from JAX's raw signal handler) among its signatures, so the report alone cannot tell origin from victim "
+        "(marin-5747's control is that shape with exit 1); the `TASK N: failed exit=` layout (a range `TASK 1-7`) is "
+        "not a wording Iris's code could be checked to print, so a reader for it would be a rule for one paste"
+    ),
+    "marin-7956-gb200-192-tasks-rank78-illegal-instruction-timeline": (
+        "no finding: the paste is the author's markdown timeline table, the rank a column of the author's "
+        "(`| 06:01:21.433359 | **78** | `cudaFreeAsync failed to free …: CUDA_ERROR_ILLEGAL_INSTRUCTION` |`), the "
+        "quoted log fragments elided with `…`; the coordination service's real shutdown-barrier report names "
+        "`/job:jax_worker/replica:0/task:78` where the table keeps only `first task at the barrier: 78`, and a "
+        "barrier's first arriver is by design no row (log_stall_rows). Reading a hand-made table's rank column "
+        "would be a rule for one author's digest (marin-8534's reason, session 32)"
     ),
     # session 34 leftovers
 }
