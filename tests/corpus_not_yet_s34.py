@@ -70,6 +70,24 @@ NOT_YET_S34: dict[str, str] = {
         "`/job:jax_worker/replica:0/task:78` where the table keeps only `first task at the barrier: 78`, and a "
         "barrier's first arriver is by design no row (log_stall_rows). Reading a hand-made table's rank column "
         "would be a rule for one author's digest (marin-8534's reason, session 32)"
+
+    # batch 171
+    "accelerate-314-200g-offset-scan-bar-rank6-allreduce-30min-timeout": (
+        "no finding: the log is one process's tqdm bar of a 200 GB line-offset scan at 35 % after [30:01<57:14 and "
+        "rank 6's lone PyTorch 1.x ALLREDUCE watchdog line (Timeout 1800000 ms, ran for 1802246 ms, no SeqNum), "
+        "wrapped by the terminal. That the scanning process is rank 0 is the main-process-only convention of such "
+        "preprocessing, not printed: the bar carries no rank, and with one waiter out of at least seven ranks the "
+        "absent ranks are 0-5, not one (yolov5-4400's three waiters of four leave exactly rank 0). Naming rank 0 "
+        "from an unranked bar would be a guess, and a lone waiter on a bar is also mmtracking-557's control shape"
+    ),
+    "fairseq-4352-two-gpu-transformer-oom-gpu1-device0-summary-empty": (
+        "no finding: fairseq's trainer warning `OOM: Ran out of memory with exception: CUD` / `A out of memory. Tried "
+        "to allocate 3.02 GiB (GPU 1; ...` names a CUDA device, no rank, and its first row is not rejoined (the "
+        "paste starts mid-row, shorter than the 78-column wrap the rest shows, so the unwrapper joins only rows 2-4). "
+        "Even rejoined, the OOM event carries cuda_dev 1 and no rank: oom-cascade is critical, cuda-oom, naming no "
+        "rank, as for Video-LLaVA-66's GPU-indexed OOMs. Reading `GPU 1` as local rank 1 assumes one GPU per rank "
+        "and no CUDA_VISIBLE_DEVICES remapping, which the log does not show; the thread (open question) never "
+        "places it either"
     ),
     # session 34 leftovers
 }
