@@ -48,6 +48,7 @@ from k10s_forensics.parsers.log_pods import resolve_ranks
 from k10s_forensics.parsers.log_rank_mentions import sample_rank
 from k10s_forensics.parsers.log_stall_rows import StallRows
 from k10s_forensics.parsers.log_ompi_errors import OmpiErrors
+from k10s_forensics.parsers.log_ompi import abort_status, orderly_aborts_dropped
 from k10s_forensics.parsers.log_time import fallback_ts
 
 MERGE_GAP = 3
@@ -90,9 +91,8 @@ class BodyAssembler(FailureTable):
     def feed(self, line_no: int, text: str, api_ts: dt.datetime | None, follow: bool = False) -> None:
         """One candidate line; ``follow``: not a candidate itself, the line after one (maybe its wrapped tail)."""
         text = strip_ansi(text.rstrip("\r"))
-        if follow:
-            self._glue(line_no, text, api_ts)
-            return
+        if follow:  # Open MPI's errorcode wrapped under its abort line, or a line a terminal wrapped
+            return None if abort_status(self.events, line_no, text) else self._glue(line_no, text, api_ts)
         if self._entry is not None and line_no - self._entry["last"] > TABLE_GAP:
             self._close_entry()
         if "%|" in text and "\r" not in text:
@@ -145,7 +145,7 @@ class BodyAssembler(FailureTable):
 
     def finish(self) -> list[Event]:
         self._close_entry()
-        self.events = resolve_ranks(self.events)  # pasted pod rows: ranks from the layout the body shows
+        self.events = resolve_ranks(orderly_aborts_dropped(self.events))  # pasted pod rows: ranks from the layout the body shows
         self.events = [{k: v for k, v in ev.items() if not k.startswith("_")} for ev in self.events]  # the parser's own keys off
         return self.events
 
