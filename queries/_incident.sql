@@ -1015,6 +1015,20 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- the same build meets it alike, whichever container the launcher reports (batch 98)
                             OR (kind = 'python_exception' AND error_type = 'TypeError'
                                 AND regexp_matches(error_message, '^\(InvalidType\) Type promotion only supports? calculations between'))
+                            -- a tensor subclass's dispatch with no implementation of an aten op the program calls (torchao's
+                            -- `NotImplementedError: OptimState8bit dispatch: attempting to run unimplemented operator/function:
+                            -- func=<OpOverload(op='aten.new_zeros', …)>` for its low-bit optimizer states and its quantized or
+                            -- float8 tensors, float8_experimental's `attempting to run aten.X, this is not supported`, DTensor's
+                            -- `Operator aten.amax.default does not have a sharding strategy registered`): the installed library's
+                            -- coverage of the op, pure Python, the same on every rank that runs the step (FSDP's optimizer-state
+                            -- gather at a save, a float8 cast under FSDP or TP), whichever rank's copy the paste shows (batch 165).
+                            -- Not where a peer saw the rank's connection close (it got past the call: the failing rank's own path)
+                            OR (kind = 'python_exception' AND error_type = 'NotImplementedError'
+                                AND regexp_matches(error_message, '^(?:\w+ dispatch: attempting to run unimplemented operator/function\b|attempting to run aten\.\S+, this is not supported|Operator aten\.\S+ does not have a sharding strategy registered)')
+                                AND NOT EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                AND p.role = 'victim' AND p.kind = 'python_exception' AND p.subkind = 'teardown'
+                                                AND p.rank_eff IS NOT NULL AND p.rank_eff IS DISTINCT FROM i.rank_eff
+                                                AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer')))
                             -- Intel Gaudi's bridge refusing the graph the program built (its asserts in graph.cpp:
                             -- `Graph compile failed. synStatus=synStatus 26 [Generic failure].`, `synNodeCreateWithId failed
                             -- for node: batch_gemm with synStatus 26 [Generic failure]. .`, `… synStatus 1 [Invalid argument]`;
