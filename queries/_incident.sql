@@ -1107,7 +1107,21 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- paste's rank is the copy shown (batch 121). DDP's unused-parameter error (`Expected to have
                             -- finished reduction …`), which one rank's batch can cause, is not this reading
                             OR (kind = 'python_exception' AND error_type = 'RuntimeError'
-                                AND regexp_matches(error_message, '^Expected to mark a variable ready only once\b')))
+                                AND regexp_matches(error_message, '^Expected to mark a variable ready only once\b'))
+                            -- DDP's check that every rank built the same model, in its shape or strides wording (`[5]:
+                            -- params[0] in this process with sizes [53, 15] appears not to match sizes of the same param in
+                            -- process 0.`, torch 1.x's `replicas[0][0] in this process …`): every rank whose parameter differs
+                            -- from process 0's raises it, so a model each process builds from its own share of the data (a
+                            -- categorical encoder's cardinality, a vocabulary) fails every rank alike; the message names the pair
+                            -- compared, not the side that differs, and the paste's rank is the copy shown (batch 162). Not where a
+                            -- peer saw the rank's connection close: the others got past the check, so the reporter's model is the
+                            -- odd one (a real two-node run, t7-trun-ddp-shape-mismatch-rank1)
+                            OR (kind = 'python_exception' AND error_type = 'RuntimeError'
+                                AND regexp_matches(error_message, 'in this process with (?:sizes|strides) .*appears not to match (?:sizes|strides) of the same param in process \d+')
+                                AND NOT EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                AND p.role = 'victim' AND p.kind = 'python_exception' AND p.subkind = 'teardown'
+                                                AND p.rank_eff IS NOT NULL AND p.rank_eff IS DISTINCT FROM i.rank_eff
+                                                AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer'))))
     GROUP BY ALL
     UNION ALL
     SELECT job_key, incident, error_type FROM spawn_nodes_alike
