@@ -41,8 +41,6 @@ NOT_YET: dict[str, str] = {
         "a wrong rank)") for v in ("2.13.0", "2.14.1")},
     **{f"{v}-detail-skip-pods-in-one-file": "nothing named (test_torch_runs.T34_DETAIL_SKIP)" for v in ("2.13.0", "2.14.1")},
     **{f"{v}-p2p-wrong-peer-pods-in-one-file": "no single culprit (test_torch_runs.T34_WRONG_PEER)" for v in ("2.13.0", "2.14.1")},
-    "2.14.1-microbatches-node0-only": ("rank 0's ValueError 2 s before rank 1's, the same on every rank: rank 0 named "
-                                       "(test_torch_runs.T34_MB_APART)"),
 }
 
 

@@ -132,10 +132,6 @@ T34_DETAIL_SKIP = ("rank 2 left its pair's all-reduce out under DETAIL: its pair
                    "read from the group-local hang (another helper's finding)")
 T34_WRONG_PEER = ("rank 1's batch_isend_irecv sent to rank 3 instead of rank 2: ranks 1 and 3 time out in their sends, 0 and 2 "
                   "in their receives, the same gloo wording on every rank with no peer named: no single culprit (info)")
-T34_MB_APART = ("every rank's Schedule1F1B refused 2 microbatches for 4 stages (the same ValueError), but rank 0 raised it 2 s "
-                "before the others on the loaded machine: with the pods' API clock its failure is first and named (a control "
-                "named); without a clock (import-logs) the four read as together. The one-second window of failing together "
-                "does not cover every rank raising one same error seconds apart")
 _T34 = _both_versions({"t34-trun-2x2-pipe-interleaved-shape-rank1": T34_STAGE_SHAPE,
                        "t34-trun-2x2-subgroup-skip-detail-rank2": T34_DETAIL_SKIP,
                        "t34-trun-2x2-p2p-wrong-peer-rank1": T34_WRONG_PEER})
@@ -143,8 +139,7 @@ NOT_YET: dict[str, dict[str, str]] = {
     "import": {**_both_versions({"spawn-hang": SPAWN_HANG}), **_T4,
                **_T7, **_T11, **_T13, **_T17, **_T18["import"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34},
     "podlog": {**_both_versions({"spawn-hang": SPAWN_HANG}), **_T4,
-               **_T7, **_T11, **_T13, **_T17, **_T18["podlog"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34,
-               "2.14.1/t34-trun-2x2-pipe-1f1b-microbatches-every-rank": T34_MB_APART},
+               **_T7, **_T11, **_T13, **_T17, **_T18["podlog"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34},
 }
 
 
