@@ -916,6 +916,13 @@ staging_race AS (  -- the first failure is an exception on a file a process writ
         WHERE f.kind = 'python_exception' AND f.subkind = 'raised')
     WHERE race IS NOT NULL
 ),
+shape_inference AS (  -- the first failure is an exception raised under pipelining's shape inference (the parser's mark,
+                      -- parsers/log_shape_inference.py): the stage ran its own module on the shape the previous stage sent,
+                      -- so a stage built wrong on either side of that hand-over raises in the receiving one: which of the two
+                      -- is wrong no line says, no single culprit (docs/rules.md, "Session 34: leftovers")
+    SELECT job_key, incident FROM first
+    WHERE kind = 'python_exception' AND starts_with(coalesce(error_message, ''), 'raised in pipelining''s shape inference')
+),
 one_host_alike AS (  -- the first failure is the host's or the binary's, not the rank's: an illegal instruction (SIGILL: a
                     -- binary or library built for another CPU), a shared library missing or a C library too old (`cannot
                     -- open shared object file`, `version `GLIBC_2.32' not found`), a CPU instruction set the build needs
@@ -1351,7 +1358,7 @@ decided AS (
         ar.job_key IS NOT NULL AND aa.job_key IS NULL AND ae.job_key IS NULL AS all_raised, ar.error_type AS all_raised_type,
         ar.error_message AS all_raised_message,
         hc.job_key IS NOT NULL AND len(t.ranks) = 1 AS head_cut, hc.head_subkind,
-        f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
+        f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed, si.job_key IS NOT NULL AS shape_inference,
         CASE WHEN rl.job_key IS NOT NULL THEN []::BIGINT[]
              WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL
                    OR hf.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
@@ -1359,7 +1366,7 @@ decided AS (
                   AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (hc.job_key IS NOT NULL AND len(t.ranks) = 1)
                   AND NOT (nl.job_key IS NOT NULL AND (f.tier = 2 OR (f.kind = 'cuda_error' AND f.line LIKE '%NCCL WARN%Cuda failure%')))
                   AND NOT (sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure'))
-                  AND NOT (nu.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
+                  AND NOT (nu.job_key IS NOT NULL AND f.tier = 2) AND si.job_key IS NULL THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
         CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL
@@ -1412,6 +1419,7 @@ decided AS (
     LEFT JOIN all_aborted aa USING (job_key, incident)
     LEFT JOIN all_exited ae USING (job_key, incident)
     LEFT JOIN all_raised ar USING (job_key, incident)
+    LEFT JOIN shape_inference si USING (job_key, incident)
     LEFT JOIN relayed_apart rl USING (job_key, incident)
     LEFT JOIN nccl_unplaced nu USING (job_key, incident)
     LEFT JOIN nccl_alike nl ON nl.job_key = s.job_key
@@ -1441,6 +1449,10 @@ SELECT
          WHEN d.all_exited THEN 'every rank ended with the same status (' || d.all_exited_status || '), each known only by its launcher''s '
               || 'report, and nothing says why any of them failed: the same end in every process, whichever the launcher reported '
               || 'first: no single culprit'
+         WHEN d.shape_inference AND len(d.culprit_ranks) = 0
+              THEN 'rank ' || d.first_rank || ' ' || left(d.error_message, 200) || ': its stage ran its own module on the shape '
+                   || 'the previous stage sent, so a stage built wrong on either side of that hand-over (its own or the '
+                   || 'sender''s) fails there; which one no line says: no single culprit'
          WHEN d.all_raised AND len(d.together_ranks) > 1
               THEN 'every rank (' || len(d.together_ranks) || ') raised the same exception (' || d.all_raised_type || ': '
                    || left(d.all_raised_message, 160) || '), whichever raised it first: the code or settings every process '

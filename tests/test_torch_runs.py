@@ -122,9 +122,9 @@ T33_SUBMESH_HANG = ("rank 3 stuck in compute on a 2-D mesh: its dp peer rank 1 w
 _T33 = _both_versions({"t33-trun-2x2-fsdp2-shape-rank2": T33_FSDP2_SIZE, "t33-trun-2x2-mesh-dp-hang-rank3": T33_SUBMESH_HANG})
 T34_STAGE_SHAPE = ("ScheduleInterleaved1F1B with rank 1's stage 1 built 20 wide: pipelining's shape inference runs the NEXT "
                    "stage's module on the shape it was sent, so rank 2 raises `mat1 and mat2 shapes cannot be multiplied (2x20 "
-                   "and 16x16)` (under _forward_metadata_inference frames, no [Stage N] wrapper) and is named, a wrong rank; "
-                   "which of two stages is misbuilt no line says (a rule reading the inference frame would name no one: "
-                   "not yet built, the parsers' frame readers are at their size limit)")
+                   "and 16x16)` under _forward_metadata_inference frames; since session 34 an exception raised under that "
+                   "frame names no one (info: either stage of the hand-over may be the one built wrong, no line says which), "
+                   "so nothing is named (was rank 2, a wrong rank); rank 1 is in no line of its own but a recv timeout")
 T34_DETAIL_SKIP = ("rank 2 left its pair's all-reduce out under DETAIL: its pair peer rank 3 waits in the pair's check "
                    "('Rank 1 successfully reached monitoredBarrier … from rank 0', group ranks), rank 0's world check names "
                    "rank 3 ('Ranks 3 failed to pass'), rank 2 itself reached the world's check like ranks 0 and 1: since "
