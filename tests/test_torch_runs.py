@@ -126,10 +126,12 @@ T34_STAGE_SHAPE = ("ScheduleInterleaved1F1B with rank 1's stage 1 built 20 wide:
                    "frame names no one (info: either stage of the hand-over may be the one built wrong, no line says which), "
                    "so nothing is named (was rank 2, a wrong rank); rank 1 is in no line of its own but a recv timeout")
 T34_DETAIL_SKIP = ("rank 2 left its pair's all-reduce out under DETAIL: its pair peer rank 3 waits in the pair's check "
-                   "('Rank 1 successfully reached monitoredBarrier … from rank 0', group ranks), rank 0's world check names "
-                   "rank 3 ('Ranks 3 failed to pass'), rank 2 itself reached the world's check like ranks 0 and 1: since "
-                   "the sub-group fix nothing is named (rank 3 was, a wrong rank); placing rank 2 needs the pair's membership "
-                   "read from the group-local hang (another helper's finding)")
+                   "('Rank 1 successfully reached monitoredBarrier … from rank 0': group ranks 1 and 0), rank 0's world check "
+                   "names rank 3 ('Ranks 3 failed to pass'), ranks 0, 1 and 2 each reached the world's check: since the "
+                   "sub-group fix nothing is named (rank 3 was, a wrong rank). Session 34 judged rank 2 not placeable from "
+                   "the logs: which global rank is group rank 0 of rank 3's pair no torch line says (new_group's members "
+                   "are printed nowhere; only the program's own `group loss` prints hint at pairs), and ranks 0, 1 and 2 "
+                   "all left the pair's check for the world's alike, so any of them could be the absent partner")
 T34_WRONG_PEER = ("rank 1's batch_isend_irecv sent to rank 3 instead of rank 2: ranks 1 and 3 time out in their sends, 0 and 2 "
                   "in their receives, the same gloo wording on every rank with no peer named: no single culprit (info)")
 _T34 = _both_versions({"t34-trun-2x2-pipe-interleaved-shape-rank1": T34_STAGE_SHAPE,
