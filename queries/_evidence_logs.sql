@@ -523,6 +523,10 @@ silent AS (  -- ranks that never logged a watchdog line while most ranks of the 
       -- the reporters' tracebacks were in different torch.distributed calls (a gloo job): they did not wait in
       -- one collective, so a rank that said nothing is no more absent from it than they were
       AND (SELECT count(DISTINCT w.op) FROM wd_rank w WHERE w.job_key = a.job_key AND regexp_matches(w.op, '^[a-z_0-9]+$')) < 2
+      -- a rank that raised in pipelining's shape inference (parsers/log_shape_inference.py) failed in the stages' first
+      -- hand-over, the one the others wait on: not silent (which stage of the hand-over is wrong no line says)
+      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = a.job_key AND x.rank_resolved = a.rank AND x.kind = 'python_exception'
+                      AND starts_with(coalesce(x.error_message, ''), 'raised in pipelining''s shape inference'))
       -- a rank that died of SIGABRT was taken down by its own watchdog: not silent, only unlogged
       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = a.job_key AND x.rank_resolved = a.rank
                       AND x.kind IN ('torchrun_failure', 'process_exit') AND x.exit_code IN (-6, 134))

@@ -727,13 +727,36 @@ all_exited AS (  -- every rank of the job known only by a launcher's report of i
        -- others' is the first to fail, theirs the consequence (tests/test_failure_table_wordings.py)
        AND coalesce(epoch(max(b.ts_filled)) - epoch(min(b.ts_filled)), 0) <= 1.0
 ),
-together_all AS (  -- together, or every rank aborted or exited alike
+all_raised AS (  -- every rank of the job raised one same exception (its own raised error: the same type and the same message
+                 -- to the letter, `ValueError: Number of microbatches (2) must be greater than or equal to the number of
+                 -- stages (4).` on each of four ranks) and nothing in the incident failed any other way (no other error said
+                 -- why, in a rank's line or one naming none): the code or settings every process runs rejected them all,
+                 -- however far apart they raised it (a loaded machine runs one rank's start-up seconds ahead of the
+                 -- others'): no single culprit. Some ranks only, or ranks raising different errors, or the same error with
+                 -- each rank's own numbers in it, read as before (docs/rules.md, "Session 34: leftovers")
+    SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause ORDER BY b.cause) AS causes,
+           min(b.error_type) AS error_type, min(b.error_message) AS error_message
+    FROM best b JOIN job_ranks jr ON jr.job_key = b.job_key
+    WHERE NOT EXISTS (SELECT 1 FROM own o WHERE o.job_key = b.job_key AND o.incident = b.incident AND o.tier = 1
+                      AND (o.kind <> 'python_exception' OR o.error_type IS DISTINCT FROM b.error_type
+                           OR o.error_message IS DISTINCT FROM b.error_message))
+    GROUP BY b.job_key, b.incident, jr.n
+    HAVING bool_and(b.tier = 1 AND b.kind = 'python_exception' AND b.subkind = 'raised' AND b.error_type IS NOT NULL
+                    AND b.error_message IS NOT NULL)
+       AND count(DISTINCT (b.error_type, b.error_message)) = 1
+       AND count(DISTINCT b.rank_eff) >= 2 AND count(DISTINCT b.rank_eff) = jr.n
+),
+together_all AS (  -- together, or every rank aborted, exited or raised alike
     SELECT job_key, incident, ranks, causes FROM all_aborted
     UNION ALL BY NAME
     SELECT e.job_key, e.incident, e.ranks, e.causes FROM all_exited e ANTI JOIN all_aborted a USING (job_key, incident)
     UNION ALL BY NAME
+    SELECT r.job_key, r.incident, r.ranks, r.causes FROM all_raised r ANTI JOIN all_aborted a USING (job_key, incident)
+                                                                     ANTI JOIN all_exited e USING (job_key, incident)
+    UNION ALL BY NAME
     SELECT t.job_key, t.incident, t.ranks, t.causes FROM together t ANTI JOIN all_aborted a USING (job_key, incident)
                                                                     ANTI JOIN all_exited e USING (job_key, incident)
+                                                                    ANTI JOIN all_raised r USING (job_key, incident)
 ),
 unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks);
                -- said_why: most distinct messages of one error type among those that say why (several processes)
@@ -892,6 +915,13 @@ staging_race AS (  -- the first failure is an exception on a file a process writ
         FROM first f
         WHERE f.kind = 'python_exception' AND f.subkind = 'raised')
     WHERE race IS NOT NULL
+),
+shape_inference AS (  -- the first failure is an exception raised under pipelining's shape inference (the parser's mark,
+                      -- parsers/log_shape_inference.py): the stage ran its own module on the shape the previous stage sent,
+                      -- so a stage built wrong on either side of that hand-over raises in the receiving one: which of the two
+                      -- is wrong no line says, no single culprit (docs/rules.md, "Session 34: leftovers")
+    SELECT job_key, incident FROM first
+    WHERE kind = 'python_exception' AND starts_with(coalesce(error_message, ''), 'raised in pipelining''s shape inference')
 ),
 one_host_alike AS (  -- the first failure is the host's or the binary's, not the rank's: an illegal instruction (SIGILL: a
                     -- binary or library built for another CPU), a shared library missing or a C library too old (`cannot
@@ -1353,8 +1383,10 @@ decided AS (
         nu.job_key IS NOT NULL AND f.tier = 2 AS nccl_unplaced, nu.subkind AS nccl_unplaced_subkind,
         ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, aa.job_key IS NOT NULL AS all_aborted,
         ae.job_key IS NOT NULL AS all_exited, ae.status AS all_exited_status,
+        ar.job_key IS NOT NULL AND aa.job_key IS NULL AND ae.job_key IS NULL AS all_raised, ar.error_type AS all_raised_type,
+        ar.error_message AS all_raised_message,
         hc.job_key IS NOT NULL AND len(t.ranks) = 1 AS head_cut, hc.head_subkind,
-        f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed,
+        f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed, si.job_key IS NOT NULL AS shape_inference,
         CASE WHEN rl.job_key IS NOT NULL THEN []::BIGINT[]
              WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL
                    OR hf.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
@@ -1362,7 +1394,7 @@ decided AS (
                   AND NOT (ru.job_key IS NOT NULL AND len(t.ranks) = 1) AND NOT (hc.job_key IS NOT NULL AND len(t.ranks) = 1)
                   AND NOT (nl.job_key IS NOT NULL AND (f.tier = 2 OR (f.kind = 'cuda_error' AND f.line LIKE '%NCCL WARN%Cuda failure%')))
                   AND NOT (sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure'))
-                  AND NOT (nu.job_key IS NOT NULL AND f.tier = 2) THEN t.ranks
+                  AND NOT (nu.job_key IS NOT NULL AND f.tier = 2) AND si.job_key IS NULL THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
         CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL
@@ -1414,6 +1446,8 @@ decided AS (
     LEFT JOIN head_cut hc USING (job_key, incident)
     LEFT JOIN all_aborted aa USING (job_key, incident)
     LEFT JOIN all_exited ae USING (job_key, incident)
+    LEFT JOIN all_raised ar USING (job_key, incident)
+    LEFT JOIN shape_inference si USING (job_key, incident)
     LEFT JOIN relayed_apart rl USING (job_key, incident)
     LEFT JOIN nccl_unplaced nu USING (job_key, incident)
     LEFT JOIN nccl_alike nl ON nl.job_key = s.job_key
@@ -1443,6 +1477,14 @@ SELECT
          WHEN d.all_exited THEN 'every rank ended with the same status (' || d.all_exited_status || '), each known only by its launcher''s '
               || 'report, and nothing says why any of them failed: the same end in every process, whichever the launcher reported '
               || 'first: no single culprit'
+         WHEN d.shape_inference AND len(d.culprit_ranks) = 0
+              THEN 'rank ' || d.first_rank || ' ' || left(d.error_message, 200) || ': its stage ran its own module on the shape '
+                   || 'the previous stage sent, so a stage built wrong on either side of that hand-over (its own or the '
+                   || 'sender''s) fails there; which one no line says: no single culprit'
+         WHEN d.all_raised AND len(d.together_ranks) > 1
+              THEN 'every rank (' || len(d.together_ranks) || ') raised the same exception (' || d.all_raised_type || ': '
+                   || left(d.all_raised_message, 160) || '), whichever raised it first: the code or settings every process '
+                   || 'runs, no single culprit'
          WHEN d.relayed_apart THEN 'a process Ray relays to the driver' || coalesce(' (pid ' || d.relayed_pid || ')', '')
               || ' failed beside a failure in the driver''s own lines: Ray forwards its processes'' lines late, so nothing orders '
               || 'the two: no single culprit'

@@ -63,6 +63,8 @@ SELECT
               AND NOT list_has_any(v.culprit_ranks, i.culprit_ranks) THEN 'info'
          -- no single failing rank, but other hang evidence names the culprit (nccl-hang says it)
          WHEN len(i.culprit_ranks) = 0 AND v.evidence <> 'first-failure' AND len(v.culprit_ranks) > 0 AND v.confidence IN ('high', 'medium') THEN 'info'
+         -- an exception raised in pipelining's shape inference names no one (queries/_incident.sql, shape_inference): said at info
+         WHEN len(i.culprit_ranks) = 0 AND starts_with(coalesce(i.error_message, ''), 'raised in pipelining''s shape inference') THEN 'info'
          ELSE 'warning' END AS severity,
     i.culprit_ranks AS ranks,
     -- one rank, or every rank of one pod failing alike (node_wide): its pod and node

@@ -9,7 +9,7 @@ import datetime as dt
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.logimport import import_logs, read_source
 from k10s_forensics.parsers.log_normalize import normalize
-from k10s_forensics.parsers.log_owners import ray_worker
+from k10s_forensics.parsers.log_ray_workers import ray_worker
 
 NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
 CTRL = "\x1b[36m(TrainController pid=26024)\x1b[0m "

@@ -33,16 +33,14 @@ NOT_YET: dict[str, str] = {
         "node 1 alone: rank 2's report of its pair's barrier is in group ranks (read as such since the sub-group fix: rank 1 "
         "is no longer named) and rank 3 is silent, SIGTERMed; with ranks 0 and 1's timeouts on the other pod, one report "
         "beside one silent rank names no one") for v in ("2.13.0", "2.14.1")},
-    **{f"{v}-interleaved-shape-{cut}": "rank 2 named, a wrong rank (test_torch_runs.T34_STAGE_SHAPE)"
-       for v in ("2.13.0", "2.14.1") for cut in ("node1-only", "pods-in-one-file")},
+    **{f"{v}-interleaved-shape-pods-in-one-file": ("nothing named: rank 2's error under the shape-inference frame names no "
+                                                   "one (test_torch_runs.T34_STAGE_SHAPE)") for v in ("2.13.0", "2.14.1")},
     **{f"{v}-detail-skip-node0-only": (
         "node 0 alone: rank 0's world check names rank 3 ('Ranks 3 failed to pass monitoredBarrier'); rank 3's own line "
         "saying it waited in its pair's check is on node 1: the cut reads as a world barrier's missing rank (rank 3 named, "
         "a wrong rank)") for v in ("2.13.0", "2.14.1")},
     **{f"{v}-detail-skip-pods-in-one-file": "nothing named (test_torch_runs.T34_DETAIL_SKIP)" for v in ("2.13.0", "2.14.1")},
     **{f"{v}-p2p-wrong-peer-pods-in-one-file": "no single culprit (test_torch_runs.T34_WRONG_PEER)" for v in ("2.13.0", "2.14.1")},
-    "2.14.1-microbatches-node0-only": ("rank 0's ValueError 2 s before rank 1's, the same on every rank: rank 0 named "
-                                       "(test_torch_runs.T34_MB_APART)"),
 }
 
 

@@ -19,7 +19,8 @@ from k10s_forensics.parsers.log_cuda_calls import cuda_kind, extension_check, sy
 from k10s_forensics.parsers.log_gfortran import gfortran_signal
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS, launcher_report
 from k10s_forensics.parsers.log_ompi import aborts_counted, mpi_abort
-from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS, ray_worker
+from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS
+from k10s_forensics.parsers.log_ray_workers import ray_worker
 
 Event = dict[str, Any]
 

@@ -16,7 +16,7 @@ from functools import cached_property
 
 from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes, table_entries, table_nodes
 from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
-from k10s_forensics.parsers.log_owners import RAY_WORKER_RANK
+from k10s_forensics.parsers.log_ray_workers import RAY_WORKER_RANK
 from k10s_forensics.parsers.log_rank_mentions import COMM_RANK, named_ranks, unlabel_stall_rows
 from k10s_forensics.parsers.log_worker_relays import relayed_workers
 

@@ -33,6 +33,8 @@ Called by ``log_lines.BodyAssembler`` for each candidate line:
   is; a retry announced seconds before a traceback (the retries ran out) is no such record;
 * a line Ray's log monitor relays from another process (``(RayWorkerVllm pid=7046) Fatal Python error: Aborted``):
   its failure event keeps that pid (the driver's own lines have none), whose rank the worker group gives where it is printed;
+* an exception raised under pipelining's shape-inference frame: the receiving stage ran its module on the shape the
+  previous stage sent, its message marked (``log_shape_inference.py``);
 * a rank timing out on rank 0's NCCL id under a ``main_process_first`` frame of its traceback: rank 0, working alone
   first, never joined in time (``log_main_first.py``);
 * a ``logging`` record at ERROR/CRITICAL with its process id and no rank (``%(asctime)s [%(process)d]
@@ -49,6 +51,7 @@ from typing import Any
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_main_first import MAIN_FIRST_FRAME, main_first_wait
 from k10s_forensics.parsers.log_normalize import Normalized
+from k10s_forensics.parsers.log_shape_inference import ShapeInference
 from k10s_forensics.parsers.log_shared_inputs import SharedInputs
 
 Event = dict[str, Any]
@@ -62,17 +65,6 @@ HANDLED_GAP = 2  # a retrying record, then (the next line, or the one after anot
 OWNER_HEADER = re.compile(r"^(?:\[Rank (\d{1,7}) Error Snippet\]:|Traceback \(most recent call last\):? \(RANK (\d{1,7})\))\s*$")
 #: torch.distributed.checkpoint's error naming the ranks whose part failed: ``CheckpointException ranks:dict_keys([3])``
 CHECKPOINT_RANKS = re.compile(r"CheckpointException ranks: ?(?:dict_keys\()?\[?\{?([\d, ]{1,2000})")
-#: Ray Train's worker group as its controller started it: ``- (ip=10.0.0.5, pid=2317) world_rank=1, local_rank=1, node_rank=0``
-RAY_WORKER_RANK = re.compile(r"\(ip=[^,()]{1,100}, pid=(\d{1,9})\) world_rank=(\d{1,7}), local_rank=(\d{1,5}), node_rank=(\d{1,5})")
-#: Ray's report of a worker process that died without raising (SIGKILL: the OOM killer, a kill from outside):
-#: ``The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR``, the raylet's
-#: ``A worker died or was killed while executing a task by an unexpected system error. … Worker PID: 2317``
-RAY_WORKER_DIED = re.compile(r"(?:The actor is dead because its worker process has died|A worker died or was killed while executing a task)"
-                             r".{0,2000}?Worker exit type: (SYSTEM_ERROR|NODE_OUT_OF_MEMORY)")
-RAY_WORKER_PID = re.compile(r"\bWorker PID: (\d{1,9})\b")
-#: Ray Train's trainer on a worker of its group that died (its index in the group, the world rank):
-#: ``(TorchTrainer pid=89392) Worker 0 has failed.``; how it ended is not said
-RAY_TRAIN_WORKER_FAILED = re.compile(r"(?:^|[\s)])Worker (\d{1,7}) has failed\.\s*$")
 #: Python's unraisable-exception report (``sys.unraisablehook``) and its atexit callback's: the traceback under it was ignored
 IGNORED_HEADER = re.compile(r"^Exception ignored (?:in\b|while\b|on\b)")
 #: a log record announcing that what failed will be tried again (``… failed (attempt 1/3), will retry``,
@@ -118,6 +110,7 @@ class Owners:
         self._in_traceback: set[int | None] = set()  # printing ranks inside a traceback (its start seen, no exception yet)
         self._main_first: dict[int | None, int] = {}  # per printing rank: line of its last main_process_first frame
         self._shared = SharedInputs()  # source lines reading what every process shares (log_shared_inputs.py)
+        self._shape = ShapeInference()  # pipelining's shape-inference frames (log_shape_inference.py)
 
     def header(self, line_no: int, norm: Normalized, api_ts: dt.datetime | None = None) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
@@ -162,6 +155,8 @@ class Owners:
         """A traceback frame in a launcher's own code, or in torch.distributed's API (the line itself is no event)."""
         if P.LAUNCHER_FRAME.match(norm.text):
             self._launcher_frame = (line_no, norm.rank)
+            return True
+        if self._shape.frame(line_no, norm):
             return True
         if "exist_ok" in norm.text and MKDIR_EXIST_OK.search(norm.text):
             self._mkdir[norm.rank] = line_no
@@ -260,6 +255,7 @@ class Owners:
         elif head["kind"] in ("python_exception", "cuda_oom", "cuda_error", "nccl_error_other", "nccl_remote_error"):
             self._in_traceback.discard(norm.rank)
         self.c10d_call(line_no, norm, head)
+        self._shape.mark(line_no, norm, head)
         self.loader_lost(line_no, norm, head)
         self.raced_mkdir(line_no, norm, head)
         self._shared.mark(line_no, norm, head)
@@ -276,23 +272,4 @@ class Owners:
             head["rank"], head["_prefix_rank"] = owned[1], None
 
 
-def ray_worker(text: str) -> Event | None:
-    """Ray Train's worker group (each worker's pid and world rank), its trainer's word that a worker
-    failed (``ray_train_worker_failed``: the rank, no status) and Ray's report of a worker process that
-    died without raising (no exit status: ``ray_worker_died``, a kill from outside)."""
-    m = RAY_WORKER_RANK.search(text) if "world_rank=" in text else None
-    if m:
-        return {"kind": "rank_spawn", "subkind": "ray", "pid": int(m.group(1)), "rank": int(m.group(2))}
-    m = RAY_TRAIN_WORKER_FAILED.search(text) if " has failed." in text else None
-    if m:
-        return {"kind": "process_exit", "subkind": "ray_train_worker_failed", "rank": int(m.group(1)),
-                "error_message": f"Ray Train reports its worker {m.group(1)} (world rank) failed; how is not said"}
-    m = RAY_WORKER_DIED.search(text) if "Worker exit type: " in text else None
-    if m:
-        pid = RAY_WORKER_PID.search(text)
-        return {"kind": "process_exit", "subkind": "ray_worker_died", "pid": int(pid.group(1)) if pid else None,
-                "error_message": f"Ray reports the worker process died without raising (exit type {m.group(1)}; no exit status logged)"}
-    return None
-
-
-__all__ = ["CHECKPOINT_RANKS", "LOADER_LOST_MESSAGE", "OWNER_HEADER", "Owners", "ray_worker"]
+__all__ = ["CHECKPOINT_RANKS", "LOADER_LOST_MESSAGE", "OWNER_HEADER", "Owners"]

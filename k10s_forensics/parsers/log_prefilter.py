@@ -191,6 +191,9 @@ _EVENT_LITERALS = (
     r"(?:makedirs|mkdir)\([^)]{0,300}exist_ok\s*=\s*True",
     # a frame of the main-process-first block: a wait for rank 0's NCCL id under it names rank 0 late (log_main_first.py)
     r"\", line \d{1,7}, in (?:local_)?main_process_first",
+    # pipelining's shape inference: its frame, its debug record of the stages (log_shape_inference.py)
+    r"pipelining/stage\.py\", line \d{1,7}, in _(?:forward_metadata|shape)_inference",
+    r"Shape inference: stage \d",
     # a source line reading what every process shares (log_shared_inputs.py): a sequence subscripted by the rank, the
     # command line's argument decoded as JSON; an IndexError / a JSONDecodeError under it is common mode
     r"[\w\])]\[\s*(?:[A-Za-z_]\w{0,40}\.)?(?:global_|local_|dp_|data_parallel_|node_|world_)?rank(?:_id|_idx)?\s*\]",

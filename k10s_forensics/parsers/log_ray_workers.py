@@ -1,0 +1,44 @@
+"""Ray's words about its worker processes: Ray Train's worker group (each worker's pid and world rank), its
+trainer's word that a worker failed, and Ray's report of a worker process that died without raising (split from
+``log_owners.py``, which attributes a forwarded worker's lines to its rank with the group read here)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+Event = dict[str, Any]
+
+#: Ray Train's worker group as its controller started it: ``- (ip=10.0.0.5, pid=2317) world_rank=1, local_rank=1, node_rank=0``
+RAY_WORKER_RANK = re.compile(r"\(ip=[^,()]{1,100}, pid=(\d{1,9})\) world_rank=(\d{1,7}), local_rank=(\d{1,5}), node_rank=(\d{1,5})")
+#: Ray's report of a worker process that died without raising (SIGKILL: the OOM killer, a kill from outside):
+#: ``The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR``, the raylet's
+#: ``A worker died or was killed while executing a task by an unexpected system error. … Worker PID: 2317``
+RAY_WORKER_DIED = re.compile(r"(?:The actor is dead because its worker process has died|A worker died or was killed while executing a task)"
+                             r".{0,2000}?Worker exit type: (SYSTEM_ERROR|NODE_OUT_OF_MEMORY)")
+RAY_WORKER_PID = re.compile(r"\bWorker PID: (\d{1,9})\b")
+#: Ray Train's trainer on a worker of its group that died (its index in the group, the world rank):
+#: ``(TorchTrainer pid=89392) Worker 0 has failed.``; how it ended is not said
+RAY_TRAIN_WORKER_FAILED = re.compile(r"(?:^|[\s)])Worker (\d{1,7}) has failed\.\s*$")
+
+
+def ray_worker(text: str) -> Event | None:
+    """Ray Train's worker group (each worker's pid and world rank), its trainer's word that a worker
+    failed (``ray_train_worker_failed``: the rank, no status) and Ray's report of a worker process that
+    died without raising (no exit status: ``ray_worker_died``, a kill from outside)."""
+    m = RAY_WORKER_RANK.search(text) if "world_rank=" in text else None
+    if m:
+        return {"kind": "rank_spawn", "subkind": "ray", "pid": int(m.group(1)), "rank": int(m.group(2))}
+    m = RAY_TRAIN_WORKER_FAILED.search(text) if " has failed." in text else None
+    if m:
+        return {"kind": "process_exit", "subkind": "ray_train_worker_failed", "rank": int(m.group(1)),
+                "error_message": f"Ray Train reports its worker {m.group(1)} (world rank) failed; how is not said"}
+    m = RAY_WORKER_DIED.search(text) if "Worker exit type: " in text else None
+    if m:
+        pid = RAY_WORKER_PID.search(text)
+        return {"kind": "process_exit", "subkind": "ray_worker_died", "pid": int(pid.group(1)) if pid else None,
+                "error_message": f"Ray reports the worker process died without raising (exit type {m.group(1)}; no exit status logged)"}
+    return None
+
+
+__all__ = ["RAY_TRAIN_WORKER_FAILED", "RAY_WORKER_DIED", "RAY_WORKER_PID", "RAY_WORKER_RANK", "ray_worker"]
