@@ -308,17 +308,29 @@ fp_stats AS (
            arg_min(reporter, (ts, reporter)) FILTER (WHERE ts IS NOT NULL) AS first_reporter
     FROM k10s_fingerprint_obs GROUP BY job_key
 ),
+fp_node AS (  -- per job and node (pod): how many of its ranks run the majority's collective, how many are seen at all
+    SELECT r.job_key, r.pod_key, list(r.rank) AS ranks, count(f.rank) AS seen, count(*) FILTER (WHERE f.print = j.major_print) AS major
+    FROM k10s_rank r JOIN fp_job j USING (job_key) LEFT JOIN fp_rank f ON f.job_key = r.job_key AND f.rank = r.rank
+    GROUP BY r.job_key, r.pod_key
+),
 fp_ev AS (
     SELECT j.job_key, 'fingerprint' AS evidence,
-           CASE WHEN tie THEN []::BIGINT[] ELSE odd END AS culprit_ranks,
-           CASE WHEN tie THEN j.explicit_ranks ELSE list_filter(j.explicit_ranks, lambda r: NOT list_contains(odd, r)) END AS suspect_ranks,
-           CASE WHEN tie THEN 'low' WHEN s.reporters >= 2 AND j.major_n >= 2 * (j.known - j.major_n) THEN 'high' ELSE 'medium' END AS confidence,
+           CASE WHEN tie OR node_split THEN []::BIGINT[] ELSE odd END AS culprit_ranks,
+           CASE WHEN tie OR node_split THEN j.explicit_ranks
+                ELSE list_filter(j.explicit_ranks, lambda r: NOT list_contains(odd, r)) END AS suspect_ranks,
+           CASE WHEN tie OR node_split THEN 'low' WHEN s.reporters >= 2 AND j.major_n >= 2 * (j.known - j.major_n) THEN 'high'
+                ELSE 'medium' END AS confidence,
            NULL::VARCHAR AS pg,
            TRY_CAST(split_part(j.major_print, ' ', 1) AS BIGINT) AS seq_num,
            regexp_extract(j.major_print, 'OpType=(\w+)', 1) AS op_type,
            s.ts,
            CASE WHEN tie
                 THEN 'fingerprint mismatch: ' || s.reporters || ' report(s) and no majority (' || j.major_n || ' rank(s) per collective): which side is wrong cannot be told'
+                WHEN node_split
+                THEN 'fingerprint mismatch between nodes: the ' || j.major_n || ' rank(s) that run "' || j.major_print || '" fill their node(s), and rank(s) '
+                     || array_to_string(odd, ', ') || ' differ on a node none of whose ranks runs it and whose other ranks are not seen: a reporter names the '
+                     || 'first differing rank in rank order, so the first rank of a node that differs as a whole is named alone; which rank, '
+                     || 'if any, is at fault cannot be told (docs/rules.md, "Session 34: batch 166")'
                 WHEN s.reporters >= 2
                 THEN s.reporters || ' fingerprint reports: ' || j.major_n || ' of ' || j.known || ' known ranks run "' || j.major_print || '"; the named ranks disagree with that majority'
                 ELSE 'one fingerprint report (rank ' || s.first_reporter || '): a reporter names the first rank, in rank order, whose collective differs from its own, so '
@@ -326,7 +338,16 @@ fp_ev AS (
            END AS detail
     FROM (SELECT j.*,
                  (SELECT count(*) FROM fp_groups g WHERE g.job_key = j.job_key AND g.n = j.major_n) > 1 AS tie,
-                 (SELECT list_sort(flatten(list(g.ranks))) FROM fp_groups g WHERE g.job_key = j.job_key AND g.print <> j.major_print) AS odd
+                 (SELECT list_sort(flatten(list(g.ranks))) FROM fp_groups g WHERE g.job_key = j.job_key AND g.print <> j.major_print) AS odd,
+                 -- the odd ranks are all on nodes where no rank runs the majority's collective and some rank is not seen, the
+                 -- majority's ranks fill whole nodes of their own, and the job has several nodes: the split follows a node boundary
+                 coalesce((SELECT count(DISTINCT n.pod_key) > 1
+                                  AND bool_and(n.major = 0 AND n.seen < len(n.ranks)) FILTER (WHERE list_has_any(n.ranks, o.odd))
+                                  AND bool_and(n.major = len(n.ranks)) FILTER (WHERE n.major > 0)
+                           FROM fp_node n,
+                                (SELECT list_sort(flatten(list(g.ranks))) AS odd FROM fp_groups g
+                                 WHERE g.job_key = j.job_key AND g.print <> j.major_print) o
+                           WHERE n.job_key = j.job_key), false) AS node_split
           FROM fp_job j) j
     JOIN fp_stats s USING (job_key)
 )

@@ -21,6 +21,13 @@ NOT_YET_S34: dict[str, str] = {
     # batch 164
     # batch 165
     # batch 166
+    "ray-13483-tune-lightning-ddp-hangs-init-rank1-never-joined": (
+        "the paste is four lines of rank 0 (Lightning's banner and `initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/2`) and "
+        "then nothing: no timeout, no error, no second rank. The thread says Tune cannot start Lightning's second script, so "
+        "rank 1 never joined; the log alone cannot tell a hang at init from a paste that stops there, or from a job whose "
+        "other ranks print elsewhere (Lightning's init line is printed by every rank, and pastes often hold rank 0's only). "
+        "Naming the members a `MEMBER: k/N` line leaves unseen would name rank 1..N-1 of every such paste"
+    ),
     # batch 167
     "examples-447-spawn-process1-dataloader-iter-cut-control": (
         "rank-failure warning names process 1, python-exception, for torch.multiprocessing's `-- Process 1 terminated "
