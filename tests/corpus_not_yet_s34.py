@@ -51,7 +51,7 @@ NOT_YET_S34: dict[str, str] = {
         "cause `rank : 0 (local_rank: 0)`, the exitcode line cut) with no worker output. That the failure is a missing "
         "module every worker meets is the thread's; a lone root-cause block is the corpus's culprit shape "
         "(Megatron-Bridge-2974, prime-rl-938; SevenNet-83's and CosyVoice-1817's reason)"
-
+    ),
     # batch 170
     "marin-5572-v5p64-gang-task0-port-collision-sigsegv-siblings-worker-failed": (
         "no finding: the paste is an Iris (marin's gang scheduler) job status as the author pasted it, `TASK 0: failed "
@@ -70,7 +70,7 @@ NOT_YET_S34: dict[str, str] = {
         "`/job:jax_worker/replica:0/task:78` where the table keeps only `first task at the barrier: 78`, and a "
         "barrier's first arriver is by design no row (log_stall_rows). Reading a hand-made table's rank column "
         "would be a rule for one author's digest (marin-8534's reason, session 32)"
-
+    ),
     # batch 171
     "accelerate-314-200g-offset-scan-bar-rank6-allreduce-30min-timeout": (
         "no finding: the log is one process's tqdm bar of a 200 GB line-offset scan at 35 % after [30:01<57:14 and "
