@@ -107,5 +107,13 @@ NOT_YET_S34: dict[str, str] = {
         "and no CUDA_VISIBLE_DEVICES remapping, which the log does not show; the thread (open question) never "
         "places it either"
     ),
+    # batch 173
+    "detectron2-659-mapillary-spawn-process0-cuda-oom": (
+        "rank-failure critical names rank 0 (right) with cause python-exception, the thread's cause being CUDA out of "
+        "memory: the excerpt is the spawn parent's traceback, `Exception: ` and `-- Process 0 terminated with the "
+        "following error:` with the worker's traceback cut after `fn(i, *args)`, so no OOM line, allocator message or "
+        "GPU memory figure is in the log; `CUDA out of memory` is only the issue's title. Reading a cause the log does "
+        "not print would be a guess (neuralforecast-865's reason for a cause in the title)"
+    ),
     # session 34 leftovers
 }
