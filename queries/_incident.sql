@@ -974,6 +974,7 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                   -- / `Cuda failure 1 'invalid argument'`): NCCL's transport setup (NVLS, P2P, cuMem) on this platform,
                   -- which every member builds alike (batch 103). NCCL's own `NCCL WARN Cuda failure` line is not this
                   -- reading: with the peers' error returns beside it, nccl_several and a peer's remote error place it;
+                  -- save where NCCL raised it in its NVLS transport (the node's multicast set-up, every local rank's: batch 175);
                   -- or vLLM's custom all-reduce refusing its CUDA call's arguments ('invalid argument': batch 107).
                   -- Not the torch build's wording where one rank raised it while another rank saw a peer's connection
                   -- close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
@@ -991,6 +992,12 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- platform's setup of the communicator, every member's; not NCCL's own WARN line (see above)
                             OR (kind = 'cuda_error' AND line NOT LIKE '%NCCL WARN%'
                                 AND regexp_matches(line, 'Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]'))
+                            -- NCCL's own WARN of that refusal raised in its NVLS transport (`transport/nvls.cc:254 NCCL WARN
+                            -- Cuda failure 1 'invalid argument'`): NVLS is the node's NVSwitch multicast, which every local rank
+                            -- sets up together, and the driver or fabric manager refusing it refuses them all (one node's
+                            -- driver, batch 175); NCCL's WARN from its other transports stays a rank's (see above)
+                            OR (kind = 'cuda_error'
+                                AND regexp_matches(line, 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]'))
                             OR (kind = 'python_exception' AND error_type = 'XLA mesh master unreachable')
                             OR (error_type IN ('AssertionError', 'RuntimeError')
                                 AND (regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')

@@ -115,5 +115,21 @@ NOT_YET_S34: dict[str, str] = {
         "GPU memory figure is in the log; `CUDA out of memory` is only the issue's title. Reading a cause the log does "
         "not print would be a guess (neuralforecast-865's reason for a cause in the title)"
     ),
+    # batch 175
+    "nccl-1241-torchrun-clgpu014-problem-node-rank3-invalid-usage": (
+        "rank-failure warning, python-exception, naming no rank: the excerpt is the problematic node's torchrun "
+        "`ChildFailedError` traceback and its `pretrain_gpt.py FAILED` report with only the `Failures:` entry [1] "
+        "(host clgpu014, rank 3 (local_rank 1), exitcode 1); the `Root Cause` entry (rank 2) is cut, and no worker's "
+        "own error (the title's ncclInvalidUsage) is in the log. That clgpu014 is the odd node (ranks 2 and 3) is the "
+        "author's comparison with the master node that works, not anything the log shows; naming the node's ranks "
+        "from a non-root-cause entry of one rank would be a guess, and a lone exit-1 entry is as often a victim's"
+    ),
+    "pytorch-23534-ip-172-31-44-237-rank4-shm-invalid-argument": (
+        "rank right, cause not: rank-failure critical names rank 4 with cause cuda-error for NCCL's `include/shm.h:42 "
+        "NCCL WARN Cuda failure 'invalid argument'`, where the blind expectation says nccl-error (the refusal is in "
+        "NCCL's shared-memory transport set-up). Every corpus case of NCCL's `Cuda failure` WARN reads cuda-error "
+        "(or cuda-oom for its out-of-memory), so moving this one to nccl-error would be a cause rule for one case; "
+        "the lead may judge the expectation's cause instead"
+    ),
     # session 34 leftovers
 }
