@@ -131,5 +131,29 @@ NOT_YET_S34: dict[str, str] = {
         "(or cuda-oom for its out-of-memory), so moving this one to nccl-error would be a cause rule for one case; "
         "the lead may judge the expectation's cause instead"
     ),
+    # batch 176
+    "mpi4jax-106-shallow-water-cuda-mpi-rank1-oom-mpi-abort": (
+        "rank right, cause not: rank-failure critical names rank 1, abort, for Open MPI's `MPI_ABORT was invoked on rank "
+        "1 ... with errorcode 0.` (kept as rank 1's own abort since its out-of-memory line, `Error 2 "
+        "cudaErrorMemoryAllocation: out of memory`, is now read as an error before it); the OOM itself is an unranked "
+        "line (oom-cascade critical, no rank). That it is rank 1's is the adjacency of two lines of one paste: reading "
+        "an unranked error as the next aborting rank's would hand a neighbour's traceback to whichever rank Open MPI "
+        "names in interleaved multi-rank logs"
+    ),
+    "mpi4jax-260-shallow-water-jax-0431-tokentype-pals-rank1-exit-control": (
+        "rank-failure warning names rank 1, python-exception, for Cray PALS' lone `deg0040...: rank 1 exited with code "
+        "1` after an unranked `TypeError: 'TokenType' object is not iterable`. That every rank raised it (a JAX "
+        "0.4.31 / mpi4jax incompatibility) is the thread's; the excerpt keeps one exception line and a second "
+        "traceback's JAX banner only, so no two ranks are seen failing alike, and PALS' first exit after an unranked "
+        "traceback is the corpus's culprit shape (mnmgdatalog-polaris; aurora-mmm-notes is a control only because "
+        "its traceback is another rank's)"
+    ),
+    "gpusph-53-two-nodes-openib-qp-errors-cells-limit-rank1-abort-control": (
+        "rank-failure critical names rank 1, abort, for Open MPI's `MPI_ABORT was invoked on rank 1 ... with errorcode "
+        "1.` after GPUSPH's `FATAL: cannot handle 1436584140 > 1073741823 cells`. The maintainer places it on the "
+        "case's size (and the MPI setup whose openib QP errors every process prints), not on rank 1, but in the log "
+        "rank 1's own fatal check and its abort are the corpus's culprit shape (an MPI_Abort after the caller's own "
+        "error); that the limit binds every rank alike is only in the thread"
+    ),
     # session 34 leftovers
 }

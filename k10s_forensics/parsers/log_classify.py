@@ -116,6 +116,8 @@ def _oom(text: str) -> Event | None:
         return ev
     if P.OOM_CUDA_ERROR.search(text):
         return {"kind": "cuda_oom", "subkind": "cuda_error"}
+    if "cudaErrorMemoryAllocation" in text and P.OOM_CUDA_RUNTIME.search(text):
+        return {"kind": "cuda_oom", "subkind": "cuda_runtime"}
     if P.OOM_NCCL.search(text):
         m = P.CALLOC_BYTES.search(text)
         return {"kind": "cuda_oom", "subkind": "nccl", "oom_requested_mib": size_to_mib(f"{m.group(1)} bytes") if m else None}

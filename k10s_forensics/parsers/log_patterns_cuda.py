@@ -14,6 +14,10 @@ _SIZE = r"(\d+(?:\.\d+)? ?(?:[KMGT]i?B|bytes?|B))"
 OOM_PYTORCH = re.compile(r"CUDA out of memory\.? ?")
 OOM_NCCL = re.compile(r"Cuda failure ['\u2018]?out of memory['\u2019]?|Failed to CUDA calloc")
 OOM_CUDA_ERROR = re.compile(r"CUDA error: out of memory")
+#: the CUDA runtime's own name for a failed allocation before its message, printed by the process whose allocation
+#: failed (CuPy's ``CUDARuntimeError: cudaErrorMemoryAllocation: out of memory``, mpi4jax's ``Error 2
+#: cudaErrorMemoryAllocation: out of memory``, thrust's ``bad_alloc``): not a documentation hint naming the code alone
+OOM_CUDA_RUNTIME = re.compile(r"\bcudaErrorMemoryAllocation\)?: out of memory")
 OOM_REQUESTED = re.compile(r"Tried to allocate " + _SIZE)
 OOM_NEW = re.compile(r"GPU (\d*) ?has a total capac(?:i)?ty of " + _SIZE + r" of which " + _SIZE + r" is free")
 OOM_THIS_PROCESS = re.compile(r"this process has " + _SIZE + r" memory in use")
