@@ -950,6 +950,13 @@ one_host_alike AS (  -- the first failure is the host's or the binary's, not the
       -- span the nodes a batch system allocated it (`mpirun -np 16 ./app` inside an sbatch script)
       AND (SELECT count(DISTINCT n.nccl_host) FROM k10s_log n WHERE n.job_key = f.job_key AND n.nccl_host IS NOT NULL) < 2
 ),
+peer_saw_close AS (  -- the ranks that saw a peer's connection close at teardown (gloo's `Connection closed by
+                     -- peer`): a common-mode reading below does not hold for a rank another rank saw leave while it
+                     -- got past the call, the failing rank's own path
+    SELECT DISTINCT job_key, incident, rank_eff FROM k10s_incident_line
+    WHERE role = 'victim' AND kind = 'python_exception' AND subkind = 'teardown' AND rank_eff IS NOT NULL
+      AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')
+),
 common_mode AS (  -- a failure every process of a launch shares whichever reports it first: the command line
                   -- argparse rejected, or source Python cannot parse (the same for every process; only the
                   -- launcher's --local-rank differs), or NCCL's "invalid usage" (the same code's misuse of
@@ -1026,10 +1033,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                                      -- parameters to a plain c10d collective (a module-state sync), the same code on every rank
                                      OR (error_type = 'AssertionError' AND regexp_matches(error_message, '^found no DeviceMesh from dtensor args for ')))
                                 AND NOT (rank_eff IS NOT NULL
-                                         AND EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
-                                                     AND p.role = 'victim' AND p.kind = 'python_exception' AND p.subkind = 'teardown'
-                                                     AND p.rank_eff IS NOT NULL AND p.rank_eff <> i.rank_eff
-                                                     AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer'))))
+                                         AND EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                     AND p.rank_eff <> i.rank_eff)))
                             OR (kind = 'python_exception' AND error_type = 'ValueError'
                                 AND regexp_matches(error_message, '\b(?:is|are) (?:not compatible|incompatible)\b'))
                             -- a module without the rank or world-size query the program calls (`AttributeError: module
@@ -1041,10 +1046,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- an editor's curly quotes around the names alike
                             OR (kind = 'python_exception' AND error_type = 'AttributeError'
                                 AND regexp_matches(error_message, '^module [''"‘’“”][\w.]+[''"‘’“”] has no attribute [''"‘’“”](?:get_)?(?:world_size|rank|local_rank|local_size|node_rank|local_world_size|size)[''"‘’“”]')
-                                AND NOT EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
-                                                AND p.role = 'victim' AND p.kind = 'python_exception' AND p.subkind = 'teardown'
-                                                AND p.rank_eff IS NOT NULL AND p.rank_eff IS DISTINCT FROM i.rank_eff
-                                                AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer')))
+                                AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                AND p.rank_eff IS DISTINCT FROM i.rank_eff))
                             -- Paddle's dtype type-promotion check (`TypeError: (InvalidType) Type promotion only support
                             -- calculations between floating-point numbers and between complex and real numbers. But got
                             -- different data type x: int64, y: int32.`): the installed build refuses an op on two dtypes,
@@ -1062,10 +1065,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- Not where a peer saw the rank's connection close (it got past the call: the failing rank's own path)
                             OR (kind = 'python_exception' AND error_type = 'NotImplementedError'
                                 AND regexp_matches(error_message, '^(?:\w+ dispatch: attempting to run unimplemented operator/function\b|attempting to run aten\.\S+, this is not supported|Operator aten\.\S+ does not have a sharding strategy registered)')
-                                AND NOT EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
-                                                AND p.role = 'victim' AND p.kind = 'python_exception' AND p.subkind = 'teardown'
-                                                AND p.rank_eff IS NOT NULL AND p.rank_eff IS DISTINCT FROM i.rank_eff
-                                                AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer')))
+                                AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                AND p.rank_eff IS DISTINCT FROM i.rank_eff))
                             -- Intel Gaudi's bridge refusing the graph the program built (its asserts in graph.cpp:
                             -- `Graph compile failed. synStatus=synStatus 26 [Generic failure].`, `synNodeCreateWithId failed
                             -- for node: batch_gemm with synStatus 26 [Generic failure]. .`, `… synStatus 1 [Invalid argument]`;
@@ -1076,10 +1077,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- path), and not the bridge's device-memory allocation failure (`MODULE:DEVMEM`), the rank's own
                             OR (kind = 'python_exception' AND error_type = 'RuntimeError'
                                 AND regexp_matches(error_message, '^(?:\[Rank:\d+\] )?(?:Graph compile failed\. synStatus=|synNodeCreateWithId failed for node: \S+ with synStatus\b)')
-                                AND NOT EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
-                                                AND p.role = 'victim' AND p.kind = 'python_exception' AND p.subkind = 'teardown'
-                                                AND p.rank_eff IS NOT NULL AND p.rank_eff IS DISTINCT FROM i.rank_eff
-                                                AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer')))
+                                AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                AND p.rank_eff IS DISTINCT FROM i.rank_eff))
                             -- a pydantic model of the run's settings refusing them (vLLM's `pydantic_core._pydantic_core.
                             -- ValidationError: 1 validation error for ParallelConfig` with `Value error, Tensor parallel size (2)
                             -- cannot be larger than the number of available GPUs (1)`; `… for ModelConfig`, `… for TorchLlmArgs`):
@@ -1155,10 +1154,8 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             -- odd one (a real two-node run, t7-trun-ddp-shape-mismatch-rank1)
                             OR (kind = 'python_exception' AND error_type = 'RuntimeError'
                                 AND regexp_matches(error_message, 'in this process with (?:sizes|strides) .*appears not to match (?:sizes|strides) of the same param in process \d+')
-                                AND NOT EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
-                                                AND p.role = 'victim' AND p.kind = 'python_exception' AND p.subkind = 'teardown'
-                                                AND p.rank_eff IS NOT NULL AND p.rank_eff IS DISTINCT FROM i.rank_eff
-                                                AND regexp_matches(p.error_message, '(?i)connection (?:closed|reset) by peer'))))
+                                AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                AND p.rank_eff IS DISTINCT FROM i.rank_eff)))
     GROUP BY ALL
     UNION ALL
     SELECT job_key, incident, error_type FROM spawn_nodes_alike
