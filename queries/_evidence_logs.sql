@@ -309,7 +309,7 @@ fp_stats AS (
     FROM k10s_fingerprint_obs GROUP BY job_key
 ),
 fp_node AS (  -- per job and node (pod): how many of its ranks run the majority's collective, how many are seen at all
-    SELECT r.job_key, r.pod_key, list(r.rank) AS ranks, count(f.rank) AS seen, count(*) FILTER (WHERE f.print = j.major_print) AS major
+    SELECT r.job_key, r.pod_key, list(r.rank ORDER BY r.rank) AS ranks, count(f.rank) AS seen, count(*) FILTER (WHERE f.print = j.major_print) AS major
     FROM k10s_rank r JOIN fp_job j USING (job_key) LEFT JOIN fp_rank f ON f.job_key = r.job_key AND f.rank = r.rank
     GROUP BY r.job_key, r.pod_key
 ),
