@@ -9,6 +9,20 @@ NOT_YET_S35: dict[str, str] = {
     # batch 178
     # batch 179
     # batch 180
+    "transformers-3660-kaggle-tpu-xmp-spawn-cell-traceback-process0-sigkill-in-title": (
+        "the excerpt is a Kaggle notebook cell's xmp.spawn traceback (`xla_multiprocessing.py in spawn` -> "
+        "`spawn.py in start_processes`) cut before its last line: no process number, no signal, no exit appears in "
+        "the log; process 0's SIGKILL is the issue's title and the out-of-RAM restart is Kaggle's message in the "
+        "author's prose. Naming any process from the log would be a guess"
+    ),
+    "accelerate-3833-kaggle-notebook-launcher-fork-local-rank0-init-error-control": (
+        "the elastic agent's lone `failed (exitcode: 1) local_rank: 0 ... (start_method: fork)` with "
+        "`-- Process 0 terminated with the following error:` and the worker's exception cut is the corpus's culprit "
+        "shape for a lone failed process (unsloth-fork-4, examples-447's contrast, DiffusionVideoEditing-4); what makes "
+        "it a control (the title's `CUDA error: initialization error` in a forked worker, every worker alike) is not "
+        "in the excerpt, and a fork-started worker can fail alone for its own reasons (one GPU's OOM), so the start "
+        "method alone cannot clear the rank"
+    ),
     # batch 181
     # batch 182
     # batch 183
