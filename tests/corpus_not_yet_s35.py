@@ -32,6 +32,10 @@ NOT_YET_S35: dict[str, str] = {
     ),
     # batch 181
     # batch 182
+    "sglang-32855-kimi-k3-dspark-8xb300-tp6-scheduler-exception-head":
+        "SGLang's `[… TP6] Scheduler hit an exception` record is cut after its first frames, before its exception: a cut "
+        "record names no one (batch 11, sglang-8336/6624); the launch failure is in the thread only, and the same cut record "
+        "is the load check's victim in ktransformers-1666 (TP2's `could finish the model loading, but … other ranks`)",
     # batch 183
     # batch 184
     # session 35 leftovers

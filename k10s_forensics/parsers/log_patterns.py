@@ -179,10 +179,10 @@ PY_EXCEPTION = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,8}(?:_{0,2}[A-Z]\w{0,80}
 #: Exceptions a rank raises because ANOTHER rank failed or the launcher tore the group down. A
 #: DataLoader's own timeout (``DataLoader timed out after 3 seconds``: its worker process sent no
 #: batch) is the rank's own failure, no peer's: ``timed out`` does not count after ``DataLoader``; nor does Python's own
-#: ``BrokenPipeError: [Errno 32] Broken pipe`` (the rank's write to a pipe whose reader ended; c10d words its socket's alike). A rank that cannot reach the rendezvous' store waits on another (c10d: ``host not found: Name or service not known``).
+#: ``BrokenPipeError: [Errno 32] Broken pipe`` (the rank's write to a pipe whose reader ended; c10d words its socket's alike). A rank that cannot reach the rendezvous' store waits on another (c10d: ``host not found: Name or service not known``). SGLang's load check is raised by the ranks that DID load (``TP rank 1 could finish the model loading, but there are other ranks that didn't finish loading``).
 PY_TEARDOWN = re.compile(
     r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
-    r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|(?<!\[Errno 32\] )Broken pipe|Connection reset|Connection closed|ncclRemoteError|host not found: Name or service not known|^RuntimeError: Connection refused$|"
+    r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|(?<!\[Errno 32\] )Broken pipe|Connection reset|Connection closed|ncclRemoteError|host not found: Name or service not known|^RuntimeError: Connection refused$|could finish the model loading, but (?:there are )?other ranks|"
     r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|(?<!DataLoader )[Tt]imed out|Timeout|wait timeout|(?:Read|Write) timeout|timeout caused pair closure|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)|"
     # torch.distributed.rpc's TensorPipe agent: the peer's end of the pipe closed (the peer process ended):
     # ``eof (this error originated at tensorpipe/transport/shm/connection_impl.cc:259)``, ``ECONNRESET: connection reset
