@@ -1155,6 +1155,32 @@ common_mode AS (  -- a failure every process of a launch shares whichever report
                             OR (kind = 'python_exception' AND error_type = 'RuntimeError'
                                 AND regexp_matches(error_message, 'in this process with (?:sizes|strides) .*appears not to match (?:sizes|strides) of the same param in process \d+')
                                 AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                AND p.rank_eff IS DISTINCT FROM i.rank_eff))
+                            -- a compiled extension that does not match the torch it is loaded into: the dynamic linker
+                            -- refusing it at import (`ImportError: …/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so:
+                            -- undefined symbol: _ZN3c104cuda9SetDeviceEi`, a paste's wrap cutting the message after
+                            -- `undefined`), or its op reading torch's layout enums at other values (`RuntimeError: memory
+                            -- format option is only supported by strided tensors` from apex's fused layer norm, mamba's and
+                            -- VMamba's selective scans): every process imports the same wheel from the same environment and
+                            -- calls it alike, so whichever rank's copy the paste shows, or the launcher's first exit, is no
+                            -- culprit (batch 183). Not where a peer saw the rank's connection close (it got past the import)
+                            OR (kind = 'python_exception'
+                                AND ((error_type IN ('ImportError', 'OSError')
+                                      AND regexp_matches(error_message, '\.so(?:\.[0-9]+)*: undefined(?: symbol\b|\s*$)'))
+                                     OR (error_type = 'RuntimeError'
+                                         AND regexp_matches(error_message, '^memory format option is only supported by strided tensors\b')))
+                                AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                AND p.rank_eff IS DISTINCT FROM i.rank_eff))
+                            -- a call the installed version of the library it calls no longer takes (`TypeError:
+                            -- TransformerEngineBaseModule.get_fp8_workspace() got an unexpected keyword argument
+                            -- 'with_transpose'`: Transformer Engine dropped the argument thunder's executor still passed):
+                            -- two installed versions that disagree, on the code path every rank runs, raised by a rank other
+                            -- than 0 (rank 0 alone runs saves, evaluations and logging, where such a call is its own path and
+                            -- still names it); not where a peer saw the rank's connection close (batch 183)
+                            OR (kind = 'python_exception' AND error_type = 'TypeError'
+                                AND regexp_matches(error_message, '^[\w.<>]+\(\) got an unexpected keyword argument [''"‘’]\w+[''"‘’]')
+                                AND rank_eff IS NOT NULL AND rank_eff <> 0
+                                AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
                                                 AND p.rank_eff IS DISTINCT FROM i.rank_eff)))
     GROUP BY ALL
     UNION ALL
