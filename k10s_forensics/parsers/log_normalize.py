@@ -73,7 +73,8 @@ _PREFIX = re.compile(
     r"|\[rank(?P<rank>\d{1,7})\]:"
     r"|\[rank=(?P<rank_eq>\d{1,7})\](?:\s*\|\||(?=\s))"  # Determined's ``[rank=3] ||``, a Ray worker's ``[rank=3] ``
     # a logging format's host and rank fields, then its level: ``2026-11-29 14:49:37,336 node-1 rank=3 ERROR <line>``
-    r"|(?:[A-Za-z0-9][\w.-]{0,62} )?rank[=:](?P<rank_kv>\d{1,7}) (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)(?= )"
+    # ParlAI's multiprocessing_train: ``rank: 3 | <time> CRITICAL | <line>``
+    r"|(?:[A-Za-z0-9][\w.-]{0,62} )?rank(?:[=:]|: )(?P<rank_kv>\d{1,7}) (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|\|)(?= )"
     r"|\[default(?P<local>\d{1,4})\]:"
     r"|\[(?P<local_bare>\d{1,4})\]:(?=\S)"  # torchrun's --tee prefix of an empty role (torchx): [1]:text
     r"|[A-Za-z_][\w-]{0,62}/\d{1,5}(?= )"  # torchx's <role>/<replica id> (local_cwd, `torchx log`)
