@@ -51,5 +51,15 @@ NOT_YET_S35: dict[str, str] = {
         "is the load check's victim in ktransformers-1666 (TP2's `could finish the model loading, but … other ranks`)",
     # batch 183
     # batch 184
+    # batch 185
+    "TensorFlowOnSpark-261-yarn-executor1-container-killed-memory": (
+        "no finding: the excerpt is a Spark driver's (YARN ApplicationMaster's) log: `Disabling executor 1.`, `Executor "
+        "lost: 1 (epoch 0)`, the container on host orange `exit status: -103` and `Container killed by YARN for "
+        "exceeding memory limits. 5.0 GB of 4.2 GB virtual memory used`. The thread settles executor 1's memory kill "
+        "as the root cause, but a Spark executor id is the cluster manager's (1-based, given at launch), not a training "
+        "rank: TensorFlowOnSpark and Horovod on Spark number their workers by partition or by their own rendezvous, and "
+        "no line maps executor 1 to one; reading the executor id as the rank would name the wrong process wherever "
+        "the two numberings differ. A node-level reading (the host whose container YARN killed) names no rank either"
+    ),
     # session 35 leftovers
 }
