@@ -61,5 +61,19 @@ NOT_YET_S35: dict[str, str] = {
         "no line maps executor 1 to one; reading the executor id as the rank would name the wrong process wherever "
         "the two numberings differ. A node-level reading (the host whose container YARN killed) names no rank either"
     ),
+    # batch 188
+    "marin-7344-gb200-512-proc-task9-global-rank36-illegal-instruction": (
+        "no finding: the paste is the author's digest of a 512-process JAX run, `06:14:42  task 9 (global rank 36, rack "
+        "0)` over indented `cudaFreeAsync failed ... CUDA_ERROR_ILLEGAL_INSTRUCTION ... (x48)` continuation lines; no "
+        "program prints `task N (global rank M, rack K)` (JAX's own `cudaFreeAsync` lines carry no rank), so reading it "
+        "would be a rule for one author's digest (marin-7956's and marin-8534's reason); the same fault in PyTorch's "
+        "watchdog wording tagged `[rank36]:` names rank 36 (tests/test_newest_threads_batch188_wordings.py)"
+    ),
+    "spark-vllm-docker-335-dsv4-flash-two-sparks-rank1-never-joins": (
+        "no finding: the excerpt is the launcher starting `worker (rank 1) on 192.168.177.12` and the head (rank 0), "
+        "then the head's API-server banner; both ranks are merely launched. That rank 1 never joins the store "
+        "(`DistStoreError, 1/2 clients`) is the title's, the error further down the paste than any stored excerpt; "
+        "naming a rank from a launch with no failure would be a guess"
+    ),
     # session 35 leftovers
 }
