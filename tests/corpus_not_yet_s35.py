@@ -75,5 +75,15 @@ NOT_YET_S35: dict[str, str] = {
         "(`DistStoreError, 1/2 clients`) is the title's, the error further down the paste than any stored excerpt; "
         "naming a rank from a launch with no failure would be a guess"
     ),
+    # batch 191
+    "analytics-zoo-158-orca-tf2-mwms-eight-workers-task7-seems-down": (
+        "no finding: the excerpt is the Ray driver's interleaved worker output of an Orca TF2 Estimator "
+        "(MultiWorkerMirroredStrategy, 8 workers): worker 5's and worker 0's server start, worker 0's channel cache for "
+        "tasks 0-7, then worker 6's `WARNING:tensorflow:/job:worker/replica:0/task:7 seems down, retrying 1/3`. That "
+        "is the first of the health check's three retries, not its verdict (`Cluster check alive failed, ... is down, "
+        "aborting collectives`); a task that answers the next ping clears it, and the paste stops there, with no "
+        "exit, error or verdict about task 7 and no answer in the thread. Naming task 7 from a first retry would "
+        "name a worker that may only have been slow to come up"
+    ),
     # session 35 leftovers
 }
