@@ -6,7 +6,7 @@ does not hold: mmdetection's collective loss-keys check (open-mmlab/mmdetection#
 variables are different across GPUs!` on every rank, each followed by `rank N len(log_vars): ...`; read as one process,
 the assertion became rank 0's own, a critical culprit for a line rank 1 printed as much as rank 0. Such a pod is now
 ``assumed`` as when no line numbers a rank (parsers/log_nproc_guess.py), so the exception names no rank; a log that
-numbers only rank 0 keeps the one-process reading. Fp16 loss-scale overflow printed by every process (apex amp) or by
+numbers only rank 0 keeps the one-process reading (a number run on into letters, a pod's hash, numbers nothing). Fp16 loss-scale overflow printed by every process (apex amp) or by
 rank 0 for all (DeepSpeed) names no one either (docs/rules.md, "Session 35: batch 179"). Pasted logs through
 ``k10s import-logs``, batched.
 """
@@ -60,6 +60,8 @@ CASES = {
 #: ... and a log that numbers only rank 0: the one-process layout holds it, the exception is rank 0's
 ONE_PROCESS = {
     "rank0-only-detail": ([ASSERT, RANK0], 0),
+    # a number run on into letters is a name's (a pod's hash: tensorflow-18984's `cmle-training-worker-7bc72ccf46-0`)
+    "rank0-and-hashed-pod-name": ([ASSERT, RANK0, '  compute.googleapis.com/resource_name:  "cmle-training-worker-7bc72ccf46-0-qz5zj"'], 0),
 }
 BATCHED = Batched("b179", list(CASES) + list(ONE_PROCESS))
 

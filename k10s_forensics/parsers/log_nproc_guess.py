@@ -50,8 +50,9 @@ def layout_assumed(layout: Layout, sources: list[LogSource]) -> bool:
     if not (layout.world_size == 1 and layout.hints.get("nproc_per_node") == NPROC_DEFAULT
             and layout.hints.get("world_size") == WORLD_DERIVED):
         return False
-    named = [int(m.group(1)) for s in sources for m in _NAMES_PROCESS.finditer(s.text)]
-    return not named or max(named) >= layout.world_size
+    found = [(m.group(1), s.text[m.end(1):m.end(1) + 1]) for s in sources for m in _NAMES_PROCESS.finditer(s.text)]
+    # a number run on into letters is part of a name (a pod's hash, `cmle-training-worker-7bc72ccf46-0`), no process's
+    return not found or max((int(n) for n, after in found if not after.isalpha()), default=0) >= layout.world_size
 
 
 __all__ = ["layout_assumed", "nproc_guessed"]
