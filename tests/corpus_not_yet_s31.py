@@ -70,13 +70,6 @@ NOT_YET_S31: dict[str, str] = {
         "kill (relion-112's mpirun signal 9, the lone -9 launcher reports). The thread makes it the workload's on every "
         "machine (one trainer per machine, a large graph with distributed embeddings), which the log cannot show; "
         "keeping a lone -9 silent would lose those culprits",
-    "dgl-5731-distdgl-sampler-spawnprocess-keyerror-dataloader-0-control":
-        "rank-failure names rank 0 python-exception for DGL's sampler `KeyError: 'dataloader-0'` followed by `Process "
-        "SpawnProcess-2:`: no rank appears in the paste, the import's default world is 1, and an untagged traceback in a "
-        "one-rank world is that rank's (the spawn-parent and plain-traceback culprits of the corpus). That the exception "
-        "is a multiprocessing child's of every trainer alike (PyTorch > 1.12 with num_samplers > 0) is the title's, not "
-        "the log's; a rule silencing tracebacks after a `Process <Name>-N:` header would also drop the DataLoader/"
-        "spawn workers whose rank the corpus charges",
     # batch 136
     "Applio-554-process1-filenotfound-best-epoch-remove-process2-follows":
         "rank 0's own `FileNotFoundError` is found (a python-exception at warning) but with no rank: the paste's only "

@@ -52,11 +52,21 @@ def test_one_process_said_names_rank_0(tmp_path):
     "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 4242) of binary: /usr/bin/python3",
     "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with signal SIGSEGV",
     "(RayTrainWorker pid=1942) [Worker:0] [INFO] Returning from train func",
-    "rank=2 step=10 loss=nan",
+    "rank=0 step=10 loss=nan",
 ])
 def test_a_numbered_process_is_no_guess(tmp_path, line):
     _, layout = _import(tmp_path, TRACEBACK + line + "\n")
     assert not layout.rank_unknown
+
+
+@pytest.mark.parametrize("line", [
+    "rank=2 step=10 loss=nan",
+    "rank 1 len(log_vars): 3 keys: loss_rpn_cls,loss_rpn_bbox,s0.loss_bbox",  # mmdetection-9291
+])
+def test_a_process_the_one_process_layout_does_not_hold_is_still_a_guess(tmp_path, line):
+    """A line numbering rank 1 or 2 that the layout placed nowhere (its world stayed 1): the one pod's rank 0 is a guess."""
+    bundle, layout = _import(tmp_path, TRACEBACK + line + "\n")
+    assert layout.rank_unknown and not [f for f in analyze(bundle)["findings"] if f["ranks"]]
 
 
 def test_a_process_id_numbers_no_rank(tmp_path):

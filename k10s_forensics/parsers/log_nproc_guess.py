@@ -39,14 +39,20 @@ def nproc_guessed(hints: dict[str, str]) -> bool:
 #: a number of five digits or more is a process id, and so is the number of the CUDA allocator's ``Process 307065 has
 #: 15.75 GiB memory in use`` whatever its length (a container's pids are small: ``Process 9841 has 22.00 GiB``):
 #: neither numbers a rank
-_NAMES_PROCESS = re.compile(r"(?i)(?:rank|process|worker)\W{0,3}\d{1,4}(?!\d)(?! has \d{1,6}(?:\.\d{1,3})? ?[KMGT]?i?B memory in use)")
+_NAMES_PROCESS = re.compile(r"(?i)(?:rank|process|worker)\W{0,3}(\d{1,4})(?!\d)(?! has \d{1,6}(?:\.\d{1,3})? ?[KMGT]?i?B memory in use)")
 
 
 def layout_assumed(layout: Layout, sources: list[LogSource]) -> bool:
-    """True when no option and no line gave the layout and the log numbers no rank, process or worker at all: the one process of
-    the one pod is then a guess (a job of several processes whose paste names none looks the same)."""
-    return (layout.world_size == 1 and layout.hints.get("nproc_per_node") == NPROC_DEFAULT
-            and layout.hints.get("world_size") == WORLD_DERIVED and not any(_NAMES_PROCESS.search(s.text) for s in sources))
+    """True when no option and no line gave the layout and the log numbers no rank, process or worker at all, or numbers one
+    the one-process layout does not hold (mmdetection's `rank 1 len(log_vars): 3 keys: ...` under an exception, a line the
+    layout could not place): the one process of the one pod is then a guess (a job of several processes whose paste names
+    none, or names them only in words the importer does not route by, looks the same)."""
+    if not (layout.world_size == 1 and layout.hints.get("nproc_per_node") == NPROC_DEFAULT
+            and layout.hints.get("world_size") == WORLD_DERIVED):
+        return False
+    found = [(m.group(1), s.text[m.end(1):m.end(1) + 1]) for s in sources for m in _NAMES_PROCESS.finditer(s.text)]
+    # a number run on into letters is part of a name (a pod's hash, `cmle-training-worker-7bc72ccf46-0`), no process's
+    return not found or max((int(n) for n, after in found if not after.isalpha()), default=0) >= layout.world_size
 
 
 __all__ = ["layout_assumed", "nproc_guessed"]
