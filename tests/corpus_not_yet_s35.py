@@ -102,5 +102,12 @@ NOT_YET_S35: dict[str, str] = {
         "exit, error or verdict about task 7 and no answer in the thread. Naming task 7 from a first retry would "
         "name a worker that may only have been slow to come up"
     ),
+    # batch 187
+    "so-vits-svc-126-windows-spawn-process0-net-d-forward-oom": (
+        "rank 0 is named (rank-failure warning, from mp.spawn's `-- Process 0 terminated with the following error:`) "
+        "with cause python-exception; the expected cuda-oom is the author's prose ('提示显存不足报错', batch_size 6 on "
+        "a 6 GB RTX 2060): the excerpt ends inside the traceback (discriminator forward frames), before the exception "
+        "line, so no OOM wording is in the log. Reading OOM from a forward pass's frames would be a guess"
+    ),
     # session 35 leftovers
 }

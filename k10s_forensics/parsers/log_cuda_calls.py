@@ -51,3 +51,16 @@ def transport_call(text: str) -> Event | None:
         return None
     message = f"{m.group(1)} failed: {m.group(2)}"
     return {"kind": "cuda_error", "subkind": "transport_call", "error_type": "CUDA error", "error_message": message[:300]}
+
+
+def thc_check(text: str) -> Event | None:
+    """THC's check of a CUDA call (PyTorch <= 1.10: ``THCudaCheck FAIL file=… line=280 error=710 : device-side assert
+    triggered``): the printing process's own CUDA fault, read only for a fault's message (a kernel's assert, an illegal
+    address, ECC, a launch failure, a lost device). A set-up refusal in the same wording (``error=10 : invalid device
+    ordinal``: more processes than GPUs, every process alike) and an allocation (``out of memory``) stay unread."""
+    m = P.THC_CUDA_CHECK.search(text) if "THCudaCheck FAIL" in text else None
+    kind = cuda_kind(m.group(2)) if m else "other"
+    if m is None or kind == "other":
+        return None
+    message = f"{m.group(2)} (THC error {m.group(1)})"
+    return {"kind": "cuda_error", "subkind": kind, "error_type": "CUDA error", "error_message": message[:300]}

@@ -63,6 +63,10 @@ CUDA_KERNEL_ASSERT = re.compile(
 #: ``hip_queue: hipMemsetAsync() failed (error code = HIP:1)``, ``cuda_queue: cudaMemcpyAsync() failed (error code =
 #: CUDA:700)``; printed in its error report before the process is terminated
 SYCL_RUNTIME_CALL = re.compile(r"\b((?:hip|cuda|cu)[A-Z]\w{1,60})\(\) failed \(error code = (HIP|CUDA):(-?\d{1,6})\)")
+#: THC's check of a CUDA call (PyTorch <= 1.10, before ATen's ``CUDA error:``): ``THCudaCheck FAIL
+#: file=../aten/src/THC/THCCachingHostAllocator.cpp line=280 error=710 : device-side assert triggered``, printed by the
+#: process whose call failed, without a rank; group 1 the runtime's error number, group 2 its message
+THC_CUDA_CHECK = re.compile(r"\bTHCudaCheck FAIL file=\S{1,400} line=\d{1,6} error=(\d{1,4}) ?: ?([^\n]{1,300}?)\s*$")
 #: Category of a CUDA error message, first match wins.
 CUDA_KINDS = (
     ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),
