@@ -44,7 +44,7 @@ NOT_YET_S35: dict[str, str] = {
         "fault-injection message `(pid=7226, ip=172.31.27.128) Killing process: 7226 for actor rank 2`, an XGBoost-Ray "
         "test utility's wording no real failure prints, and the same pid got Rabit's `got new rank 3`: the two "
         "numberings differ (xgboost_ray#94), so reading a rank off the pid would name 3 where the thread's index is 2 "
-        "(why batch 108's collector left this thread out)"
+        "(why batch 69's collector left this thread out)"
     ),
     # session 35 leftovers
 }
