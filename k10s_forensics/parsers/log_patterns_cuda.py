@@ -18,6 +18,13 @@ OOM_CUDA_ERROR = re.compile(r"CUDA error: out of memory")
 #: failed (CuPy's ``CUDARuntimeError: cudaErrorMemoryAllocation: out of memory``, mpi4jax's ``Error 2
 #: cudaErrorMemoryAllocation: out of memory``, thrust's ``bad_alloc``): not a documentation hint naming the code alone
 OOM_CUDA_RUNTIME = re.compile(r"\bcudaErrorMemoryAllocation\)?: out of memory")
+#: a GPU allocator's own failure, printed by the process whose device allocation failed, with neither "CUDA" nor the
+#: runtime's error name: Thrust's ``system_error`` from an algorithm's temporary storage as its uncaught ``what():``
+#: (``what():  parallel_for failed: out of memory``, ``radix_sort: failed on 1st step: out of memory``), and the RAPIDS
+#: Memory Manager's ``std::bad_alloc: out_of_memory: RMM failure at: …pool_memory_resource.hpp:192: Maximum pool size
+#: exceeded`` / ``out_of_memory: CUDA error at: …`` (dask-cuda, cuDF, cuML, XGBoost workers)
+OOM_ALLOCATOR = re.compile(r"\bwhat\(\):\s{1,4}[a-z_]\w{0,40}:? (?:[\w]{1,40} ){0,3}?failed[^\n:]{0,40}: out of memory\s*$"
+                           r"|\bout_of_memory: (?:RMM failure|CUDA error) at:")
 OOM_REQUESTED = re.compile(r"Tried to allocate " + _SIZE)
 OOM_NEW = re.compile(r"GPU (\d*) ?has a total capac(?:i)?ty of " + _SIZE + r" of which " + _SIZE + r" is free")
 OOM_THIS_PROCESS = re.compile(r"this process has " + _SIZE + r" memory in use")
