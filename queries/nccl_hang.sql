@@ -3,7 +3,7 @@
 -- severity: critical
 -- requires: k10s_job_log, ranks
 -- gate: EXISTS (SELECT 1 FROM log_events WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_desync',
---                                                    'flight_recorder_missing_ranks')
+--                                                    'flight_recorder_missing_ranks', 'pipeline_stage')
 --          OR (kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut'))
 --          OR (kind = 'rank_joining' AND subkind = 'store_barrier')
 --          OR (kind = 'python_exception' AND (error_message LIKE '%clients joined%'
@@ -176,6 +176,71 @@ picked AS (  -- one row per incident: its culprits (none when no evidence names 
            d.suspect_ranks AS v_suspects, d.detail AS v_detail, d.considered
     FROM incident i JOIN decision d USING (job_key)
     WHERE d.source IS NOT NULL OR i.victims >= 2
+),
+-- group_hang (docs/rules.md, "Session 35: leftovers"): a hang whose every wait line names one process group smaller
+-- than the world, said at info with no rank named: what the log shows (which ranks wait, in which group, the rest
+-- silent), not who is at fault (the stalled member may be any rank of the group, or one outside it)
+gwait AS (  -- the wait lines that say their group: the watchdog's `[PG ID 6 PG GUID 266(PIPELINE_MODEL_PARALLEL_GROUP) Rank 6]`,
+            -- pipelining's `Shape inference: stage 2 receiving from stage 1` (pg `stage 2 <- stage 1`), c10d's poll waking empty
+    SELECT job_key, rank_resolved AS rank, kind, pg, pg_rank, seq_num, op_type, timeout_ms, ts
+    FROM k10s_log WHERE job_key IS NOT NULL AND kind IN ('nccl_watchdog_timeout', 'pipeline_stage', 'c10d_wait')
+),
+gjob AS (  -- per job: the watchdogs' group (every one of them a group's other than the default one, one group), or the stages
+    SELECT job_key,
+        count(*) FILTER (WHERE kind = 'nccl_watchdog_timeout') AS wd_lines,
+        count(DISTINCT pg) FILTER (WHERE kind = 'nccl_watchdog_timeout') AS wd_groups,
+        min(pg) FILTER (WHERE kind = 'nccl_watchdog_timeout') AS wd_pg,
+        count(*) FILTER (WHERE kind = 'nccl_watchdog_timeout' AND (rank IS NULL OR pg IS NULL OR pg = '0' OR pg LIKE '0(%'
+                                                                 OR pg LIKE '%default\_pg%' ESCAPE '\')) AS wd_world,
+        -- smaller than the world by the lines' own words: a group rank that is not the global one, a model-parallel
+        -- group's name (Megatron's PIPELINE/TENSOR/EXPERT/CONTEXT_MODEL_PARALLEL_GROUP, a device mesh's dimension), a p2p op
+        bool_or(kind = 'nccl_watchdog_timeout' AND (pg_rank <> rank
+                OR regexp_matches(pg, '(?i)(?:pipeline|tensor|expert|context)_(?:model_)?parallel|\(mesh_|\((?:pp|tp|ep|cp)\)')
+                OR op_type IN ('SEND', 'RECV', '_SEND', '_RECV'))) AS wd_smaller,
+        count(*) FILTER (WHERE kind = 'pipeline_stage') AS stage_lines,
+        count(*) FILTER (WHERE kind = 'c10d_wait') AS polls
+    FROM gwait GROUP BY job_key
+),
+gsel AS (  -- the jobs it speaks for: nothing named (no culprit of the incident reading, no nccl-hang finding above)
+    SELECT g.*, CASE WHEN g.wd_lines > 0 THEN 'pg' ELSE 'stages' END AS how
+    FROM gjob g
+    WHERE ((g.wd_lines > 0 AND g.wd_world = 0 AND g.wd_groups = 1 AND g.wd_smaller)
+           -- the stages' records are a healthy start's too: only beside a wait (c10d's poll, gloo's own timeout)
+           OR (g.wd_lines = 0 AND g.stage_lines > 0 AND (g.polls > 0 OR g.job_key IN (SELECT job_key FROM k10s_gloo_wait))))
+      AND g.job_key NOT IN (SELECT job_key FROM picked)
+      AND g.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE len(culprit_ranks) > 0)
+),
+gwaiters AS (  -- each waiting rank: its group rank (the watchdog's) or its stage hand-over (the last record it printed)
+    SELECT s.job_key, w.rank, s.how,
+           min(w.pg_rank) AS group_rank, arg_max(w.pg, (w.ts IS NOT NULL, w.ts, w.pg)) AS hand_over,
+           min(w.seq_num) AS seq_num, min(w.op_type) AS op_type, max(w.timeout_ms) AS timeout_ms, min(w.ts) AS t0, max(w.ts) AS t1
+    FROM gsel s JOIN gwait w ON w.job_key = s.job_key
+     AND w.kind = CASE s.how WHEN 'pg' THEN 'nccl_watchdog_timeout' ELSE 'pipeline_stage' END
+    WHERE w.rank IS NOT NULL
+    GROUP BY s.job_key, w.rank, s.how
+),
+group_hang AS (
+    SELECT s.job_key, s.how, s.wd_pg, list(w.rank ORDER BY w.rank) AS waiters,
+           list(DISTINCT w.hand_over ORDER BY w.hand_over) FILTER (WHERE s.how = 'stages') AS hand_overs,
+           list(w.group_rank ORDER BY w.rank) FILTER (WHERE s.how = 'pg') AS group_ranks,
+           min(w.seq_num) AS seq_num, min(w.op_type) AS op_type, max(w.timeout_ms) AS timeout_ms,
+           min(w.t0) AS t0, (SELECT max(ts) FROM gwait x WHERE x.job_key = s.job_key) AS t1
+    FROM gsel s JOIN gwaiters w USING (job_key)
+    GROUP BY s.job_key, s.how, s.wd_pg
+),
+group_rows AS (
+    SELECT g.job_key AS job, 'group-hang' AS cause, 'info' AS severity, []::BIGINT[] AS ranks, []::VARCHAR[] AS pods,
+           []::VARCHAR[] AS nodes, []::VARCHAR[] AS gpus,
+           CASE WHEN g.t0 IS NOT NULL AND g.how = 'pg' THEN g.t0 - to_milliseconds(coalesce(g.timeout_ms, 0)) ELSE g.t0 END AS started_at,
+           g.t1 AS ended_at, g.seq_num, g.op_type, g.timeout_ms, len(g.waiters)::BIGINT AS victims, g.waiters AS victim_ranks,
+           (SELECT count(DISTINCT r.rank) FROM k10s_rank r WHERE r.job_key = g.job_key) AS job_ranks,
+           NULL::VARCHAR AS failure_kind, NULL::DOUBLE AS gpu_hours_lost, 'group-wait' AS decided_by, 'none' AS confidence,
+           []::BIGINT[] AS suspect_ranks,
+           CASE g.how WHEN 'pg' THEN 'process group ' || g.wd_pg ELSE 'pipelining''s shape inference' END AS wait_group,
+           g.group_ranks, g.hand_overs,
+           (SELECT list(DISTINCT r.rank ORDER BY r.rank) FROM k10s_rank r WHERE r.job_key = g.job_key
+              AND r.rank NOT IN (SELECT x.rank_resolved FROM k10s_log x WHERE x.job_key = g.job_key AND x.rank_resolved IS NOT NULL)) AS silent_ranks
+    FROM group_hang g
 )
 SELECT
     i.job_key AS job,
@@ -254,4 +319,6 @@ LEFT JOIN LATERAL (  -- the incident of this hang: the one whose collective star
 ) ki ON true
 GROUP BY i.job_key, i.seq_num, i.op_type, i.timeout_ms, i.victims, i.victim_ranks, i.t_first, i.t_last, i.ran_for_ms, js.gpus,
          i.source, i.own_tier, i.v_evidence, i.v_confidence, i.v_detail, i.v_suspects, i.considered, i.v_ranks
+UNION ALL BY NAME
+SELECT * FROM group_rows
 ORDER BY job
