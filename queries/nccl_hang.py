@@ -62,11 +62,14 @@ def _group_hang(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         granks = row.get("group_ranks") or []
         own = f"(group rank{'s' if len(granks) != 1 else ''} {', '.join(str(g) for g in granks)}) " if granks else ""
         on = ", ".join(p for p in (row.get("op_type"), f"SeqNum {row['seq_num']}" if row.get("seq_num") is not None else None) if p)
-        what = f"{own}timed out in {group}{' on ' + on if on else ''} ({duration_text(row.get('timeout_ms'))})"
+        waited = f" ({duration_text(row['timeout_ms'])})" if row.get("timeout_ms") else ""
+        what = f"{own}timed out in {group}{' on ' + on if on else ''}{waited}"
     silent = list(row.get("silent_ranks") or [])
     total = row.get("job_ranks")
     rest = (f"Rank{'s' if len(silent) != 1 else ''} {spans(silent)} of the job's {total} log no line read here (silent, or not in "
             "these logs)." if silent else "")
+    if finding["evidence"] and isinstance(finding["evidence"][0].get("silent_ranks"), list):  # a long job's silent ranks as runs
+        finding["evidence"][0]["silent_ranks"] = spans(silent)
     finding["title"] = (f"{who[0].upper()}{who[1:]} wait{'s' if len(waiters) == 1 else ''} in {group}, a group smaller than the "
                         "world; no rank named")
     finding["summary"] = " ".join(p for p in (

@@ -51,8 +51,8 @@
 --   evidence STRUCT[]          -- resolved peer addresses and culprit events
 --   wait_group VARCHAR         -- group-hang: the group every wait line names (`process group <pg>`, pipelining's shape inference)
 --   group_ranks BIGINT[]       -- group-hang: each waiter's rank in that group (the watchdog's `Rank k`), in rank order
---   hand_overs VARCHAR[]       -- group-hang: the stage hand-overs the shape-inference records name (`stage 2 <- stage 1`)
---   silent_ranks BIGINT[]      -- group-hang: ranks of the job no line read names (silent, or not in the logs)
+--   hand_overs VARCHAR[]       -- group-hang: the stage hand-overs the shape-inference records name (`stage 2 receiving from stage 1`)
+--   silent_ranks BIGINT[]      -- group-hang: ranks of the job no line read names (silent, or not in the logs; the finding's evidence writes them as runs, `0-3, 8`)
 WITH l AS (  -- the columns read below (a CTE carries every column it selects)
     SELECT job_key, rank_resolved, kind, seq_num, op_type, timeout_ms, ran_for_ms, ts, pod_key, event_id, incarnation_uid, xid,
            exit_code, raw_row, line_no, line, peer_ip
@@ -189,7 +189,7 @@ picked AS (  -- one row per incident: its culprits (none when no evidence names 
 -- than the world, said at info with no rank named: what the log shows (which ranks wait, in which group, the rest
 -- silent), not who is at fault (the stalled member may be any rank of the group, or one outside it)
 gwait AS (  -- the wait lines that say their group: the watchdog's `[PG ID 6 PG GUID 266(PIPELINE_MODEL_PARALLEL_GROUP) Rank 6]`,
-            -- pipelining's `Shape inference: stage 2 receiving from stage 1` (pg `stage 2 <- stage 1`), c10d's poll waking empty
+            -- pipelining's `Shape inference: stage 2 receiving from stage 1` (its pg), c10d's poll waking empty
     SELECT job_key, rank_resolved AS rank, kind, pg, pg_rank, seq_num, op_type, timeout_ms, ts
     FROM k10s_log WHERE job_key IS NOT NULL
       AND kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary', 'pipeline_stage', 'c10d_wait')
@@ -198,6 +198,7 @@ gwr AS (  -- per waiter of the watchdog: the group its lines name (a line may na
     SELECT job_key, rank,
         min(pg) FILTER (WHERE pg IS NOT NULL AND NOT (pg = '0' OR pg LIKE '0(%' OR pg LIKE '%default\_pg%' ESCAPE '\')) AS pg_named,
         bool_or(pg = '0' OR pg LIKE '0(%' OR pg LIKE '%default\_pg%' ESCAPE '\') AS on_default,
+        min(pg_rank) AS pg_rank_min,
         -- smaller than the world by the lines' own words: a group rank that is not the global one, a model-parallel
         -- group's name (Megatron's PIPELINE/TENSOR/EXPERT/CONTEXT_MODEL_PARALLEL_GROUP, a device mesh's dimension), a p2p op
         bool_or(pg_rank <> rank OR regexp_matches(coalesce(pg, ''), '(?i)(?:pipeline|tensor|expert|context)_(?:model_)?parallel|\(mesh_|\((?:pp|tp|ep|cp)\)')
@@ -211,9 +212,11 @@ gjob AS (  -- per job: the watchdogs' group (each waiter's a group's other than 
         count(*) FILTER (WHERE w.kind = 'pipeline_stage') AS stage_lines,
         count(*) FILTER (WHERE w.kind = 'c10d_wait') AS polls
     FROM gwait w
-    LEFT JOIN (SELECT job_key, count(*) AS wd_ranks, count(DISTINCT pg_named) AS wd_groups, min(pg_named) AS wd_pg,
-                      -- a waiter on the default group, or one whose lines name no group and no group rank of their own
-                      count(*) FILTER (WHERE coalesce(on_default, false) OR (pg_named IS NULL AND NOT coalesce(smaller, false))) AS wd_world,
+    LEFT JOIN (SELECT job_key, count(rank) AS wd_ranks, count(DISTINCT pg_named) AS wd_groups, min(pg_named) AS wd_pg,
+                      -- a waiter on the default group, or one whose lines name no group and no group rank of their own (the
+                      -- untagged lines of no known rank, a watchdog's C++ stack, say nothing of it either way)
+                      count(*) FILTER (WHERE coalesce(on_default, false)
+                                          OR (rank IS NOT NULL AND pg_named IS NULL AND NOT coalesce(smaller, false))) AS wd_world,
                       bool_or(coalesce(smaller, false)) AS wd_smaller
                FROM gwr GROUP BY job_key) d ON d.job_key = w.job_key
     GROUP BY w.job_key, d.wd_ranks, d.wd_groups, d.wd_pg, d.wd_world, d.wd_smaller
@@ -228,6 +231,9 @@ gsel AS (  -- the jobs it speaks for: no rank's own failure (the incident readin
            OR (g.wd_lines = 0 AND g.stage_lines > 0 AND (g.polls > 0 OR g.job_key IN (SELECT job_key FROM k10s_gloo_wait))))
       AND g.job_key NOT IN (SELECT job_key FROM picked WHERE source IS NOT NULL)  -- its evidence-less hang is said so instead
       AND g.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE cause IS NOT NULL OR len(culprit_ranks) > 0)
+      -- two waiters of one group rank are in two groups of one id (each rank's own instance of it): no one group
+      AND g.job_key NOT IN (SELECT job_key FROM gwr WHERE rank IS NOT NULL AND pg_rank_min IS NOT NULL
+                            GROUP BY job_key, pg_rank_min HAVING count(*) > 1)
 ),
 gwaiters AS (  -- each waiting rank: its group rank (the watchdog's) or its stage hand-over (the last record it printed)
     SELECT s.job_key, w.rank, s.how,

@@ -49,7 +49,7 @@ CASES = {
     # the real wordings: Ray's policy worker rank 107, group rank 6 of its PIPELINE_MODEL_PARALLEL_GROUP
     "nemo-rl-ray-pp-group": (NEMO.splitlines(), None, None, None, [107], ["PIPELINE_MODEL_PARALLEL_GROUP", "group rank 6"]),
     # pipelining's shape inference on ranks 4-7 (the launcher's tag outside torch's), c10d's poll waking empty
-    "torchtitan-shape-inference": (_titan(TITAN), 4, 8, None, [4, 5, 6, 7], ["stage 2 <- stage 1", "Ranks 0-3"]),
+    "torchtitan-shape-inference": (_titan(TITAN), 4, 8, None, [4, 5, 6, 7], ["stage 2 receiving from stage 1", "Ranks 0-3"]),
     # variants: NCCL 2.2/2.3's group spelling `[PG 6 (PIPELINE_MODEL_PARALLEL_GROUP) Rank 1]`
     "pg-plain-desc": (_wd(10, 1, "[PG 6 (PIPELINE_MODEL_PARALLEL_GROUP) Rank {g}]"), 8, 16, None, [10],
                       ["PIPELINE_MODEL_PARALLEL_GROUP", "group rank 1"]),
@@ -68,7 +68,12 @@ CASES = {
     # paste damage: CRLF line ends, ANSI colour, a markdown fence
     "paste-damage": (["```"] + [f"\x1b[31m{line}\x1b[0m\r" for line in _pp(10, 1)] + ["```"], 8, 16, None, [10],
                      ["PIPELINE_MODEL_PARALLEL_GROUP"]),
-    # contrasts: every waiter on the default group is a whole-world hang, nccl-hang's as before (the silent rank named)
+    # the watchdog's C++ stack pasted without the rank's tag (Megatron-Bridge#943's paste): it says nothing of the group
+    "untagged-stack": (_pp(10, 1)[:1] + [STACK.format(tag="")], 8, 16, None, [10], ["PIPELINE_MODEL_PARALLEL_GROUP"]),
+    # contrasts: two waiters of one group rank are in two instances of one group id (xDiT#147's PG 5): no one group
+    "same-group-rank-twice": (_wd(0, 0, "[PG 5 Rank {g}]", op="ALLREDUCE", s=9) + _wd(4, 0, "[PG 5 Rank {g}]", op="ALLREDUCE", s=9),
+                              4, 8, None, None, []),
+    # every waiter on the default group is a whole-world hang, nccl-hang's as before (the silent rank named)
     "world-hang-default-pg": (sum((_wd(r, r, "[PG ID 0 PG GUID 0(default_pg) Rank {g}]", op="ALLREDUCE", s=88) for r in (0, 1, 2)), []),
                               4, 4, 3, None, []),
     # a member's own error (rank 5's illegal memory access) names it as before, no group finding

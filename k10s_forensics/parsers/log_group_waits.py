@@ -4,7 +4,7 @@
 * ``pipeline_stage`` / ``shape_receive``: torch.distributed.pipelining's debug record of a stage's first step,
   ``stage.py:1354] Shape inference: stage 2 receiving from stage 1`` (``TORCH_LOGS``/verbose logging on): the stage
   waits for the previous stage's output metadata, a point-to-point receive between two stages. ``pg`` is
-  ``stage 2 <- stage 1``, ``pg_rank`` the receiving stage. A record alone is a healthy start's; only a wait read
+  ``stage 2 receiving from stage 1``, ``pg_rank`` the receiving stage. A record alone is a healthy start's; only a wait read
   beside it makes it a hang's.
 * ``c10d_wait`` / ``poll_zero``: ``[c10d] waitForInput: poll for socket SocketImpl(…) returned 0, likely a timeout``
   (c10d's store client, PyTorch 2.6 on): its poll woke with nothing to read and it goes on waiting for a key a peer
@@ -32,8 +32,8 @@ POLL_ZERO = re.compile(r"\[c10d\] waitForInput: poll for socket .{0,400}?returne
 def group_wait(text: str, norm: Normalized) -> Event | None:
     """The line's wait event (see the module doc), or None."""
     if "Shape inference: stage" in text and (m := SHAPE_RECORD.search(text)):
-        ev: Event = {"kind": "pipeline_stage", "subkind": "shape_receive", "pg": f"stage {m.group(1)} <- stage {m.group(2)}",
-                     "pg_rank": int(m.group(1))}
+        ev: Event = {"kind": "pipeline_stage", "subkind": "shape_receive",
+                     "pg": f"stage {m.group(1)} receiving from stage {m.group(2)}", "pg_rank": int(m.group(1))}
     elif "waitForInput: poll for socket" in text and POLL_ZERO.search(text):
         ev = {"kind": "c10d_wait", "subkind": "poll_zero"}
     else:
