@@ -39,7 +39,52 @@ def _decided(row: dict[str, Any]) -> str:
     return text + (f": {detail}." if detail else ".")
 
 
+def spans(ranks: list[int]) -> str:
+    """``4-7``, ``0-3, 8``, ``107``: sorted ranks as runs."""
+    out: list[str] = []
+    for r in sorted(set(ranks)):
+        if out and r == out[-1][1] + 1:
+            out[-1][1] = r
+        else:
+            out.append([r, r])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in out)
+
+
+def _group_hang(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
+    """A hang whose every wait line names one group smaller than the world (nccl_hang.sql ``group_hang``): what the log
+    shows, no rank named."""
+    waiters = list(row.get("victim_ranks") or [])
+    who = f"rank{'s' if len(waiters) != 1 else ''} {spans(waiters)}"
+    group = row.get("wait_group") or "one process group"
+    if row.get("hand_overs"):  # pipelining's shape inference
+        what = f"wait{'s' if len(waiters) == 1 else ''} in {group} ({', '.join(row['hand_overs'])})"
+    else:
+        granks = row.get("group_ranks") or []
+        own = f"(group rank{'s' if len(granks) != 1 else ''} {', '.join(str(g) for g in granks)}) " if granks else ""
+        on = ", ".join(p for p in (row.get("op_type"), f"SeqNum {row['seq_num']}" if row.get("seq_num") is not None else None) if p)
+        waited = f" ({duration_text(row['timeout_ms'])})" if row.get("timeout_ms") else ""
+        what = f"{own}timed out in {group}{' on ' + on if on else ''}{waited}"
+    silent = list(row.get("silent_ranks") or [])
+    total = row.get("job_ranks")
+    rest = (f"Rank{'s' if len(silent) != 1 else ''} {spans(silent)} of the job's {total} log no line read here (silent, or not in "
+            "these logs)." if silent else "")
+    if finding["evidence"] and isinstance(finding["evidence"][0].get("silent_ranks"), list):  # a long job's silent ranks as runs
+        finding["evidence"][0]["silent_ranks"] = spans(silent)
+    finding["title"] = (f"{who[0].upper()}{who[1:]} wait{'s' if len(waiters) == 1 else ''} in {group}, a group smaller than the "
+                        "world; no rank named")
+    finding["summary"] = " ".join(p for p in (
+        f"{who[0].upper()}{who[1:]} {what}: a group smaller than the world, by the lines' own words.", rest,
+        "No rank is named: no line says which member of the group (or which rank outside it) the waiters wait on.") if p)
+    finding["recommendation"] = ("Look at the group's other members and the stage or peer the waiters wait on (a py-spy dump of "
+                                 "every rank of the group, the ranks that print nothing); set TORCH_NCCL_TRACE_BUFFER_SIZE=2000 and "
+                                 "TORCH_NCCL_DUMP_ON_TIMEOUT=1 for a Flight Recorder dump, which lists each group's members and "
+                                 "their last collective.")
+    return finding
+
+
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
+    if finding["cause"] == "group-hang":
+        return _group_hang(finding, row)
     cause = finding["cause"] or "never-joined"
     op = row.get("op_type") or "a collective"
     victims = row.get("victims") or 0

@@ -3,7 +3,7 @@
 -- severity: critical
 -- requires: k10s_job_log, ranks
 -- gate: EXISTS (SELECT 1 FROM log_events WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_desync',
---                                                    'flight_recorder_missing_ranks')
+--                                                    'flight_recorder_missing_ranks', 'pipeline_stage')
 --          OR (kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut'))
 --          OR (kind = 'rank_joining' AND subkind = 'store_barrier')
 --          OR (kind = 'python_exception' AND (error_message LIKE '%clients joined%'
@@ -20,10 +20,14 @@
 --   says there is no single culprit, else a rank named as the closed remote peer by the
 --   others, else a low-confidence verdict. decided_by and confidence say which evidence won.
 --   Every IP in NCCL WARN, remote-error and watchdog lines is resolved to pod, ranks and
---   node using the addresses valid then.
+--   node using the addresses valid then. A hang that none of that names, whose every wait line names
+--   one process group smaller than the world (a watchdog's non-default group whose group rank is not
+--   the global one, a model-parallel group's name, a p2p op; pipelining's shape-inference records
+--   beside a wait), and no rank's own failure, is said at info with no rank (group-hang): which
+--   ranks wait, in which group, which ranks of the job print nothing.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- what the culprit did: rank-failed, peer-closed, never-joined, lagging-rank, collective-mismatch (fingerprint, Flight Recorder, or the watchdog compare's op/size mismatch or earlier SeqNum of another op/size), behind, desync, rank-dead, segfault/sigbus/abort/sigfpe/sigill (a two-rank desync report's named rank dead of that signal); no-single-culprit
+--   cause VARCHAR              -- what the culprit did: rank-failed, peer-closed, never-joined, lagging-rank, collective-mismatch (fingerprint, Flight Recorder, or the watchdog compare's op/size mismatch or earlier SeqNum of another op/size), behind, desync, rank-dead, segfault/sigbus/abort/sigfpe/sigill (a two-rank desync report's named rank dead of that signal); no-single-culprit; group-hang (info, no rank: every wait line names one process group smaller than the world)
 --   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it) or the verdict is weak
 --   ranks BIGINT[]             -- culprit ranks (empty: no single culprit)
 --   pods VARCHAR[]             -- their pods
@@ -39,12 +43,16 @@
 --   job_ranks BIGINT           -- ranks of the job
 --   failure_kind VARCHAR       -- for rank-failed: cuda_oom, xid-<code>, exit-<code>
 --   gpu_hours_lost DOUBLE      -- job GPUs x (abort - first failure), from k10s_incident (the same in every rule)
---   decided_by VARCHAR         -- flight-recorder, ras, desync-report, fingerprint, watchdog-compare, first-failure
+--   decided_by VARCHAR         -- flight-recorder, ras, desync-report, fingerprint, watchdog-compare, first-failure; group-wait (group-hang)
 --   confidence VARCHAR         -- high, medium, low; none when the evidence says there is no single culprit
 --   suspect_ranks BIGINT[]     -- other candidates the deciding evidence names
 --   decision_detail VARCHAR    -- what the deciding evidence says
 --   considered VARCHAR[]       -- every hang evidence of the job: evidence/confidence: ranks
 --   evidence STRUCT[]          -- resolved peer addresses and culprit events
+--   wait_group VARCHAR         -- group-hang: the group every wait line names (`process group <pg>`, pipelining's shape inference)
+--   group_ranks BIGINT[]       -- group-hang: each waiter's rank in that group (the watchdog's `Rank k`), in rank order
+--   hand_overs VARCHAR[]       -- group-hang: the stage hand-overs the shape-inference records name (`stage 2 receiving from stage 1`)
+--   silent_ranks BIGINT[]      -- group-hang: ranks of the job no line read names (silent, or not in the logs; the finding's evidence writes them as runs, `0-3, 8`)
 WITH l AS (  -- the columns read below (a CTE carries every column it selects)
     SELECT job_key, rank_resolved, kind, seq_num, op_type, timeout_ms, ran_for_ms, ts, pod_key, event_id, incarnation_uid, xid,
            exit_code, raw_row, line_no, line, peer_ip
@@ -176,6 +184,91 @@ picked AS (  -- one row per incident: its culprits (none when no evidence names 
            d.suspect_ranks AS v_suspects, d.detail AS v_detail, d.considered
     FROM incident i JOIN decision d USING (job_key)
     WHERE d.source IS NOT NULL OR i.victims >= 2
+),
+-- group_hang (docs/rules.md, "Session 35: leftovers"): a hang whose every wait line names one process group smaller
+-- than the world, said at info with no rank named: what the log shows (which ranks wait, in which group, the rest
+-- silent), not who is at fault (the stalled member may be any rank of the group, or one outside it)
+gwait AS (  -- the wait lines that say their group: the watchdog's `[PG ID 6 PG GUID 266(PIPELINE_MODEL_PARALLEL_GROUP) Rank 6]`,
+            -- pipelining's `Shape inference: stage 2 receiving from stage 1` (its pg), c10d's poll waking empty
+    SELECT job_key, rank_resolved AS rank, kind, pg, pg_rank, seq_num, op_type, timeout_ms, ts
+    FROM k10s_log WHERE job_key IS NOT NULL
+      AND kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary', 'pipeline_stage', 'c10d_wait')
+),
+gwr AS (  -- per waiter of the watchdog: the group its lines name (a line may name it, its neighbour only `[Rank 13]`)
+    SELECT job_key, rank,
+        min(pg) FILTER (WHERE pg IS NOT NULL AND NOT (pg = '0' OR pg LIKE '0(%' OR pg LIKE '%default\_pg%' ESCAPE '\')) AS pg_named,
+        bool_or(pg = '0' OR pg LIKE '0(%' OR pg LIKE '%default\_pg%' ESCAPE '\') AS on_default,
+        min(pg_rank) AS pg_rank_min,
+        -- smaller than the world by the lines' own words: a group rank that is not the global one, a model-parallel
+        -- group's name (Megatron's PIPELINE/TENSOR/EXPERT/CONTEXT_MODEL_PARALLEL_GROUP, a device mesh's dimension), a p2p op
+        bool_or(pg_rank <> rank OR regexp_matches(coalesce(pg, ''), '(?i)(?:pipeline|tensor|expert|context)_(?:model_)?parallel|\(mesh_|\((?:pp|tp|ep|cp)\)')
+                OR op_type IN ('SEND', 'RECV', '_SEND', '_RECV')) AS smaller
+    FROM gwait WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') GROUP BY job_key, rank
+),
+gjob AS (  -- per job: the watchdogs' group (each waiter's a group's other than the default one, one group), or the stages
+    SELECT w.job_key,
+        coalesce(d.wd_ranks, 0) AS wd_lines, coalesce(d.wd_groups, 0) AS wd_groups, d.wd_pg, coalesce(d.wd_world, 0) AS wd_world,
+        coalesce(d.wd_smaller, false) AS wd_smaller,
+        count(*) FILTER (WHERE w.kind = 'pipeline_stage') AS stage_lines,
+        count(*) FILTER (WHERE w.kind = 'c10d_wait') AS polls
+    FROM gwait w
+    LEFT JOIN (SELECT job_key, count(rank) AS wd_ranks, count(DISTINCT pg_named) AS wd_groups, min(pg_named) AS wd_pg,
+                      -- a waiter on the default group, or one whose lines name no group and no group rank of their own (the
+                      -- untagged lines of no known rank, a watchdog's C++ stack, say nothing of it either way)
+                      count(*) FILTER (WHERE coalesce(on_default, false)
+                                          OR (rank IS NOT NULL AND pg_named IS NULL AND NOT coalesce(smaller, false))) AS wd_world,
+                      bool_or(coalesce(smaller, false)) AS wd_smaller
+               FROM gwr GROUP BY job_key) d ON d.job_key = w.job_key
+    GROUP BY w.job_key, d.wd_ranks, d.wd_groups, d.wd_pg, d.wd_world, d.wd_smaller
+),
+gsel AS (  -- the jobs it speaks for: no rank's own failure (the incident reading's: a member's own error names it, or is
+           -- said at info, as before) and no evidence deciding the hang above (a verdict, a first failure): the row
+           -- above that only says no evidence names a culprit gives way to it
+    SELECT g.*, CASE WHEN g.wd_lines > 0 THEN 'pg' ELSE 'stages' END AS how
+    FROM gjob g
+    WHERE ((g.wd_lines > 0 AND g.wd_world = 0 AND g.wd_groups = 1 AND g.wd_smaller)
+           -- the stages' records are a healthy start's too: only beside a wait (c10d's poll, gloo's own timeout)
+           OR (g.wd_lines = 0 AND g.stage_lines > 0 AND (g.polls > 0 OR g.job_key IN (SELECT job_key FROM k10s_gloo_wait))))
+      AND g.job_key NOT IN (SELECT job_key FROM picked WHERE source IS NOT NULL)  -- its evidence-less hang is said so instead
+      AND g.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE cause IS NOT NULL OR len(culprit_ranks) > 0)
+      -- two waiters of one group rank are in two groups of one id (each rank's own instance of it): no one group
+      AND g.job_key NOT IN (SELECT job_key FROM gwr WHERE rank IS NOT NULL AND pg_rank_min IS NOT NULL
+                            GROUP BY job_key, pg_rank_min HAVING count(*) > 1)
+),
+gwaiters AS (  -- each waiting rank: its group rank (the watchdog's) or its stage hand-over (the last record it printed)
+    SELECT s.job_key, w.rank, s.how,
+           min(w.pg_rank) AS group_rank, arg_max(w.pg, (w.ts IS NOT NULL, w.ts, w.pg)) AS hand_over,
+           min(w.seq_num) AS seq_num, min(w.op_type) AS op_type, max(w.timeout_ms) AS timeout_ms, min(w.ts) AS t0, max(w.ts) AS t1
+    FROM gsel s JOIN gwait w ON w.job_key = s.job_key
+     AND CASE s.how WHEN 'pg' THEN w.kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') ELSE w.kind = 'pipeline_stage' END
+    WHERE w.rank IS NOT NULL
+    GROUP BY s.job_key, w.rank, s.how
+),
+group_hang AS (
+    SELECT s.job_key, s.how, s.wd_pg, list(w.rank ORDER BY w.rank) AS waiters,
+           list(DISTINCT w.hand_over ORDER BY w.hand_over) FILTER (WHERE s.how = 'stages') AS hand_overs,
+           list(w.group_rank ORDER BY w.rank) FILTER (WHERE s.how = 'pg') AS group_ranks,
+           min(w.seq_num) AS seq_num, min(w.op_type) AS op_type, max(w.timeout_ms) AS timeout_ms,
+           min(w.t0) AS t0, (SELECT max(ts) FROM gwait x WHERE x.job_key = s.job_key) AS t1
+    FROM gsel s JOIN gwaiters w USING (job_key)
+    GROUP BY s.job_key, s.how, s.wd_pg
+),
+group_rows AS (
+    SELECT g.job_key AS job, 'group-hang' AS cause, 'info' AS severity, []::BIGINT[] AS ranks, []::VARCHAR[] AS pods,
+           []::VARCHAR[] AS nodes, []::VARCHAR[] AS gpus,
+           CASE WHEN g.t0 IS NOT NULL AND g.how = 'pg' THEN g.t0 - to_milliseconds(coalesce(g.timeout_ms, 0)) ELSE g.t0 END AS started_at,
+           g.t1 AS ended_at, g.seq_num, g.op_type, g.timeout_ms, len(g.waiters)::BIGINT AS victims, g.waiters AS victim_ranks,
+           (SELECT count(DISTINCT r.rank) FROM k10s_rank r WHERE r.job_key = g.job_key) AS job_ranks,
+           NULL::VARCHAR AS failure_kind,
+           -- one incident, one cost: the incident reading's (none where it saw no wait, pipelining's records alone)
+           (SELECT max(ki.gpu_hours_lost) FROM k10s_incident ki WHERE ki.job_key = g.job_key) AS gpu_hours_lost,
+           'group-wait' AS decided_by, 'none' AS confidence,
+           []::BIGINT[] AS suspect_ranks,
+           CASE g.how WHEN 'pg' THEN 'process group ' || g.wd_pg ELSE 'pipelining''s shape inference' END AS wait_group,
+           g.group_ranks, g.hand_overs,
+           (SELECT list(DISTINCT r.rank ORDER BY r.rank) FROM k10s_rank r WHERE r.job_key = g.job_key
+              AND r.rank NOT IN (SELECT x.rank_resolved FROM k10s_log x WHERE x.job_key = g.job_key AND x.rank_resolved IS NOT NULL)) AS silent_ranks
+    FROM group_hang g
 )
 SELECT
     i.job_key AS job,
@@ -252,6 +345,9 @@ LEFT JOIN LATERAL (  -- the incident of this hang: the one whose collective star
     ORDER BY abs(epoch(ki.hang_started_at) - epoch(i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)))) NULLS LAST, ki.incident
     LIMIT 1
 ) ki ON true
+WHERE i.source IS NOT NULL OR i.job_key NOT IN (SELECT job_key FROM gsel)
 GROUP BY i.job_key, i.seq_num, i.op_type, i.timeout_ms, i.victims, i.victim_ranks, i.t_first, i.t_last, i.ran_for_ms, js.gpus,
          i.source, i.own_tier, i.v_evidence, i.v_confidence, i.v_detail, i.v_suspects, i.considered, i.v_ranks
+UNION ALL BY NAME
+SELECT * FROM group_rows
 ORDER BY job

@@ -131,9 +131,13 @@ T34_DETAIL_SKIP = ("rank 2 left its pair's all-reduce out under DETAIL: its pair
                    "sub-group fix nothing is named (rank 3 was, a wrong rank). Session 34 judged rank 2 not placeable from "
                    "the logs: which global rank is group rank 0 of rank 3's pair no torch line says (new_group's members "
                    "are printed nowhere; only the program's own `group loss` prints hint at pairs), and ranks 0, 1 and 2 "
-                   "all left the pair's check for the world's alike, so any of them could be the absent partner")
+                   "all left the pair's check for the world's alike, so any of them could be the absent partner. Session 35's "
+                   "group reading (a hang confined to one group, said at info) does not apply: gloo's barrier lines print group "
+                   "ranks but no group id or description, and rank 0's world check waits beside the pair's (not one group's hang)")
 T34_WRONG_PEER = ("rank 1's batch_isend_irecv sent to rank 3 instead of rank 2: ranks 1 and 3 time out in their sends, 0 and 2 "
-                  "in their receives, the same gloo wording on every rank with no peer named: no single culprit (info)")
+                  "in their receives, the same gloo wording on every rank with no peer named: no single culprit (info). Session "
+                  "35's group reading does not apply: all four ranks of the world wait, in p2p ops whose gloo lines name no "
+                  "group and no peer, so the hang is the world's, and which send went astray no line says")
 _T34 = _both_versions({"t34-trun-2x2-pipe-interleaved-shape-rank1": T34_STAGE_SHAPE,
                        "t34-trun-2x2-subgroup-skip-detail-rank2": T34_DETAIL_SKIP,
                        "t34-trun-2x2-p2p-wrong-peer-rank1": T34_WRONG_PEER})

@@ -21,6 +21,7 @@ from k10s_forensics.parsers.log_failures import logged_uncaught as _logged_uncau
 from k10s_forensics.parsers.log_failures import py_exception as _py_exception
 from k10s_forensics.parsers.log_failures import srun_tasks as _srun_tasks
 from k10s_forensics.parsers.log_failures import store_timeout as _store_timeout
+from k10s_forensics.parsers.log_group_waits import group_wait as _group_wait
 from k10s_forensics.parsers.log_comm_lines import identity as _identity
 from k10s_forensics.parsers.log_exception_tail import own_reducer_rank
 from k10s_forensics.parsers.log_comm_lines import nccl_other as _nccl_other
@@ -214,7 +215,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
     if not events:
         norm = norm if norm is not None else normalize(text)
         ev = (_nccl_other(text) or _mpich_fatal(text) or _py_exception(norm.text, norm.rank is not None or norm.local_rank is not None)
-              or _logged_uncaught(norm.text) or _tagged_frame(text, norm))
+              or _logged_uncaught(norm.text) or _tagged_frame(text, norm) or _group_wait(text, norm))
         events = [ev] if ev else []
     return _finish(text, events, norm)
 

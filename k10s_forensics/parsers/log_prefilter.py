@@ -83,7 +83,7 @@ _EVENT_LITERALS = (
     r"Stalled ranks:",  # Horovod before 0.21: the same header (log_patterns.HOROVOD_MISSING_HEADER)
     r"ready ranks: ",
     r"^(?:\([^)]{0,200}\)\s*)?\s*name: \S{0,200}_\d{1,4}:\d{1,7}\s*$",
-    r"\[c10d\] (?:waitForInput: socket|While waitForInput, poolFD failed)",
+    r"\[c10d\] (?:waitForInput: (?:socket|poll for socket)|While waitForInput, poolFD failed)",
     # a Horovod stall row (log_patterns.HOROVOD_MISSING_ROW), bare or behind a launcher's tag (`[1,0]<stderr>:4: [...]`)
     r"(?:^|[>:\]]\s?)\d{1,7}!?: \[[\w./:-]{1,400}(?:, |\]\s*$|[$…]?\s*$)",
     r"Not all ranks joining collective",
