@@ -117,5 +117,14 @@ NOT_YET_S35: dict[str, str] = {
         "numberings differ (xgboost_ray#94), so reading a rank off the pid would name 3 where the thread's index is 2 "
         "(why batch 69's collector left this thread out)"
     ),
+    # batch 190
+    "nvdiffrast-197-lrm-geo-rank5-depth-peel-cuda-error-700": (
+        "no finding, rightly from the text: the excerpt is worker 5's first two traceback frames (`[5]: out = "
+        "self.lrm_generator.forward_geometry(`, `lrm_geo.py` line 338) between the log viewer's timestamp lines, cut "
+        "before the exception; nvdiffrast's `Cuda error: 700[cudaStreamSynchronize(stream);]` that makes it rank 5's own "
+        "CUDA error is the issue's title. A cut record names no one (batch 11, sglang-32855); with the exception line "
+        "(`[default5]:` or `[rank5]:` tagged, or torchrun's empty-role `[5]:` glued) it names rank 5, cuda-error "
+        "(tests/test_3d_generation_batch190_wordings.py)"
+    ),
     # session 35 leftovers
 }

@@ -1,7 +1,8 @@
 """CUDA errors reported by something other than torch's own ``CUDA error: …`` wording (``log_failures.cuda_error``
 reads that and NCCL's ``Cuda failure``): a CUDA extension's own check of a runtime call (vLLM's ``CUDACHECK``), a SYCL
-runtime's failed HIP or CUDA call, a communication library's (UCX's, UCC's) failed CUDA call; and the category of a
-CUDA error's message (``cuda_kind``). Same event dict shape as ``log_failures``.
+runtime's failed HIP or CUDA call, a communication library's (UCX's, UCC's) failed CUDA call, an extension's check that
+prints the runtime's error number (nvdiffrast's ``Cuda error: 700[…]``); and the category of a CUDA error's message
+(``cuda_kind``). Same event dict shape as ``log_failures``.
 """
 
 from __future__ import annotations
@@ -64,3 +65,30 @@ def thc_check(text: str) -> Event | None:
         return None
     message = f"{m.group(2)} (THC error {m.group(1)})"
     return {"kind": "cuda_error", "subkind": kind, "error_type": "CUDA error", "error_message": message[:300]}
+
+
+#: ``cudaError_t`` numbers an extension prints instead of the message (CUDA runtime API), the ones ``cuda_kind`` sorts;
+#: any other number reads as a CUDA error of kind ``other``
+_RUNTIME_NUMBERS = {
+    "100": "no CUDA-capable device is detected",
+    "214": "uncorrectable ECC error encountered",
+    "700": "an illegal memory access was encountered",
+    "701": "too many resources requested for launch",
+    "702": "the launch timed out and was terminated",
+    "710": "device-side assert triggered",
+    "716": "misaligned address",
+    "719": "unspecified launch failure",
+    "999": "unknown error",
+}
+
+
+def runtime_call_number(text: str) -> Event | None:
+    """An extension's check of a CUDA runtime call that prints the runtime's error number and the call (nvdiffrast's
+    ``Cuda error: 700[cudaStreamSynchronize(stream);]``): the printing process's own CUDA error, its kind from the number
+    (700: an illegal address). Number 2 (``cudaErrorMemoryAllocation``) is left to the out-of-memory wordings."""
+    m = P.RUNTIME_CALL_NUMBER.search(text) if "Cuda error: " in text else None
+    if m is None or m.group(1) == "2":
+        return None
+    reason = _RUNTIME_NUMBERS.get(m.group(1))
+    message = f"{m.group(2)}() failed: " + (f"{reason} (error {m.group(1)})" if reason else f"runtime error {m.group(1)}")
+    return {"kind": "cuda_error", "subkind": cuda_kind(reason or ""), "error_type": "CUDA error", "error_message": message[:300]}

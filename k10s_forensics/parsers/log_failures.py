@@ -15,7 +15,9 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_absl import absl_signal
-from k10s_forensics.parsers.log_cuda_calls import cuda_kind, extension_check, sycl_call, thc_check, transport_call
+from k10s_forensics.parsers.log_cuda_calls import (
+    cuda_kind, extension_check, runtime_call_number, sycl_call, thc_check, transport_call,
+)
 from k10s_forensics.parsers.log_gfortran import gfortran_signal
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS, launcher_report
 from k10s_forensics.parsers.log_ompi import aborts_counted, mpi_abort
@@ -66,7 +68,7 @@ def cuda_error(text: str) -> Event | None:
     if message is None:
         n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text or "Test CUDA failure" in text else None
         if n is None:
-            return thc_check(text) or extension_check(text) or sycl_call(text) or transport_call(text)
+            return thc_check(text) or extension_check(text) or sycl_call(text) or transport_call(text) or runtime_call_number(text)
         message = n.group(2)
     if "out of memory" in message:
         return None

@@ -58,6 +58,11 @@ EXTENSION_CUDA_CHECK = re.compile(
 TRANSPORT_CUDA_CALL = re.compile(
     r"\bUC[XC]\s{1,4}ERROR\s{1,4}((?:cu|cuda)[A-Z]\w{0,60})\((?:[^()\n]|\([^()\n]{0,100}\)){0,200}\)(?:\(\))?"
     r"\s{1,4}(?:is failed\.?\s{0,4}ret:|failed(?::| with\b))\s{0,4}([^\n]{1,200}?)\s*$")
+#: A CUDA extension's own check of a runtime call, printing the runtime's error NUMBER and the call's source text:
+#: nvdiffrast's ``RuntimeError: Cuda error: 700[cudaStreamSynchronize(stream);]``, ``Cuda error: 801[cudaGraphicsGLRegisterImage(
+#: &s.cudaColorBuffer[i], …);]`` (the rasterizer of most 3D generation and reconstruction trainers; docs/rules.md, "Session 35:
+#: batch 190"): group 1 the ``cudaError_t`` number, group 2 the call. Not torch's ``CUDA error: <message>`` (upper case)
+RUNTIME_CALL_NUMBER = re.compile(r"\bCuda error: (\d{1,4}) ?\[((?:cuda|cu)[A-Z]\w{0,60})\(")
 #: PyTorch's kernel-side assertion (``CUDA_KERNEL_ASSERT``), printed by the GPU of the process whose own kernel failed,
 #: before its sticky ``CUDA error: device-side assert triggered``: ``.../ScatterGatherKernel.cu:144: operator(): block:
 #: [7354,0,0], thread: [64,0,0] Assertion `idx_dim >= 0 && ...` failed.`` The kernel's name may be long (THC's ``void
