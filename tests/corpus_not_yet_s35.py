@@ -130,5 +130,6 @@ NOT_YET_S35: dict[str, str] = {
         "(`[default5]:` or `[rank5]:` tagged, or torchrun's empty-role `[5]:` glued) it names rank 5, cuda-error "
         "(tests/test_3d_generation_batch190_wordings.py)"
     ),
+    # batch 193
     # session 35 leftovers
 }
