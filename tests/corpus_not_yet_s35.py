@@ -131,5 +131,29 @@ NOT_YET_S35: dict[str, str] = {
         "(tests/test_3d_generation_batch190_wordings.py)"
     ),
     # batch 193
+    # batch 192
+    "xKV-9-ruler-eval-sigterm-gap-local-rank2-sigfpe": (
+        "no finding: the excerpt is the torch-elastic agent's seven `Sending process N closing signal SIGTERM` lines "
+        "for pids 3282850, 3282851 and 3282853-3282857; the agent's next line, `failed (exitcode: -8) local_rank: 2 "
+        "(pid: 3282852)`, is cut by the excerpt window and was dropped. The log holds neither a rank nor the signal: "
+        "that the pid left out is local rank 2 and that it died of SIGFPE are only in the cut line. Naming a rank from "
+        "a gap in a pid list would map pids to local ranks by spawn order, which no line prints, and the cause would "
+        "be a guess"
+    ),
+    "Video-o3-1-video-eval-sigterm-gap-sigkill-local-rank1": (
+        "no finding: the excerpt is two generation-flag warnings and the torch-elastic agent's `Sending process N "
+        "closing signal SIGTERM` for pids 327472 and 327474-327477 (327478's line cut, dropped); the agent's failed "
+        "line is beyond the excerpt and the SIGKILL (-9) is the author's prose. The log shows only that pid 327473 "
+        "was not SIGTERMed: its rank (1 by spawn order) and its signal are not printed, so naming it would map a pid "
+        "gap to a rank and guess a host OOM kill"
+    ),
+    "Human3R-4-accelerate-multi-gpu-eval-agent-local-rank2-exit1-control": (
+        "rank-failure warning names rank 2, python-exception, for the torch-elastic agent's lone `failed (exitcode: "
+        "1) local_rank: 2 (pid: 1856153)` over accelerate's launcher traceback, with no worker output. That the "
+        "evaluation fails only when launched on several GPUs (a multi-GPU code path every worker runs, never placed "
+        "in the open thread) is the author's, not the log's; the agent's lone failed line is the corpus's culprit "
+        "shape (Flowformer-8), and nothing in the log tells it from one rank's own error (Restormer-33's, SevenNet-83's "
+        "and MMAudio-40's reason)"
+    ),
     # session 35 leftovers
 }
