@@ -190,14 +190,15 @@ picked AS (  -- one row per incident: its culprits (none when no evidence names 
 -- silent), not who is at fault (the stalled member may be any rank of the group, or one outside it)
 gwait AS (  -- the wait lines that say their group: the watchdog's `[PG ID 6 PG GUID 266(PIPELINE_MODEL_PARALLEL_GROUP) Rank 6]`,
             -- pipelining's `Shape inference: stage 2 receiving from stage 1` (its pg), c10d's poll waking empty
-    SELECT job_key, rank_resolved AS rank, kind, pg, pg_rank, seq_num, op_type, timeout_ms, ts
+    SELECT job_key, rank_resolved AS rank, kind, pg, pg_rank, seq_num, op_type, timeout_ms, ts,
+           (pg = '0' OR pg LIKE '0(%' OR pg LIKE '%default\_pg%' ESCAPE '\') AS default_pg  -- NULL where no group is named
     FROM k10s_log WHERE job_key IS NOT NULL
       AND kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary', 'pipeline_stage', 'c10d_wait')
 ),
 gwr AS (  -- per waiter of the watchdog: the group its lines name (a line may name it, its neighbour only `[Rank 13]`)
     SELECT job_key, rank,
-        min(pg) FILTER (WHERE pg IS NOT NULL AND NOT (pg = '0' OR pg LIKE '0(%' OR pg LIKE '%default\_pg%' ESCAPE '\')) AS pg_named,
-        bool_or(pg = '0' OR pg LIKE '0(%' OR pg LIKE '%default\_pg%' ESCAPE '\') AS on_default,
+        min(pg) FILTER (WHERE NOT default_pg) AS pg_named,
+        bool_or(default_pg) AS on_default,
         min(pg_rank) AS pg_rank_min,
         -- smaller than the world by the lines' own words: a group rank that is not the global one, a model-parallel
         -- group's name (Megatron's PIPELINE/TENSOR/EXPERT/CONTEXT_MODEL_PARALLEL_GROUP, a device mesh's dimension), a p2p op

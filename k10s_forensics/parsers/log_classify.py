@@ -119,9 +119,8 @@ def _oom(text: str) -> Event | None:
         return {"kind": "cuda_oom", "subkind": "cuda_error"}
     if "cudaErrorMemoryAllocation" in text and P.OOM_CUDA_RUNTIME.search(text):
         return {"kind": "cuda_oom", "subkind": "cuda_runtime"}
-    if "what():" in text or "out_of_memory" in text:
-        if P.OOM_ALLOCATOR.search(text):
-            return {"kind": "cuda_oom", "subkind": "allocator"}
+    if ("what():" in text or "out_of_memory" in text) and P.OOM_ALLOCATOR.search(text):
+        return {"kind": "cuda_oom", "subkind": "allocator"}
     if P.OOM_NCCL.search(text):
         m = P.CALLOC_BYTES.search(text)
         return {"kind": "cuda_oom", "subkind": "nccl", "oom_requested_mib": size_to_mib(f"{m.group(1)} bytes") if m else None}
