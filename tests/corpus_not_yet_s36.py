@@ -10,6 +10,22 @@ NOT_YET_S36: dict[str, str] = {
     # batch 196
     # batch 197
     # batch 198
+    "LlamaFactory-9116-zero3-offload-init-local-rank0-sigkill-title": (
+        "no finding: the excerpt is rank 0's DeepSpeed `see_memory_usage` lines during the ZeRO-3 offload set-up, "
+        "ending at `After creating fp16 partitions: 2` (GPU 0.0 GB, host 8.3 %); the torch-elastic agent's `failed "
+        "(exitcode: -9) local_rank: 0 (pid: 438)` that makes local rank 0 the SIGKILLed worker is only the issue's "
+        "title (transformers-3660's reason). Nothing in the log is a failure; naming rank 0 because it alone prints "
+        "memory reports would be a guess. With the agent's line in the paste, local rank 0 is named, host-oom-kill "
+        "(tests/test_distributed_optimizers_batch198_wordings.py)"
+    ),
+    "SimpleTuner-41-bnb-cpu-only-8bit-optim-local-rank4-sigkill-title": (
+        "no finding: the excerpt is every worker's unranked start-up warnings (the CPU-only bitsandbytes build's "
+        "`undefined symbol: cadam32bit_grad_fp32` and 8-bit optimizers unavailable, three copies) and DeepSpeed's "
+        "accelerator line; the agent's `failed (exitcode: -9) local_rank: 4 (pid: 18320)` is only the issue's title "
+        "(transformers-3660's reason). The warnings are every worker's alike and no line numbers a rank. With the "
+        "agent's line in the paste, local rank 4 is named, host-oom-kill "
+        "(tests/test_distributed_optimizers_batch198_wordings.py)"
+    ),
     # batch 199
     # session 36 leftovers
 }
