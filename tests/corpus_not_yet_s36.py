@@ -9,6 +9,14 @@ NOT_YET_S36: dict[str, str] = {
     # batch 195
     # batch 196
     # batch 197
+    "horovod-1407-four-gpus-rank3-25-batches-others-26-shutdown": (
+        "no finding, where the thread settles rank 3 (never-joined). The log is four tqdm lines each followed by its "
+        "rank's bare printed integer (`[1,0]<stdout>:26`, `[1,1]`/`[1,2]` 26, `[1,3]<stdout>:25`) and Horovod's "
+        "`RuntimeError: Horovod has been shut down ... after one of the ranks finished execution`, which names no rank. "
+        "That the integers are per-rank batch counts (858 samples over 4 GPUs) and that rank 3, one batch short, left "
+        "the last allreduce is the author's print and the maintainer's answer, not the log's: reading a rank's lone "
+        "printed number as its batch count, and the smallest as the rank that finished first, would be a guess."
+    ),
     # batch 198
     "LlamaFactory-9116-zero3-offload-init-local-rank0-sigkill-title": (
         "no finding: the excerpt is rank 0's DeepSpeed `see_memory_usage` lines during the ZeRO-3 offload set-up, "
