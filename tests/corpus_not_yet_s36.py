@@ -52,6 +52,13 @@ NOT_YET_S36: dict[str, str] = {
     ),
     # batch 199
     # batch 200
+    "Protenix-40-eval-rank0-oom-traceback-cut": (
+        "info rank-failure naming rank 0, python-exception, where the thread settles rank 0's CUDA OOM: the excerpt is "
+        "rank 0's `[rank0]:` traceback through `trainer.run()` -> `self.evaluate()` -> `model_forward` into the model's "
+        "`_wrapped_call_impl`, cut before any exception; the `torch.OutOfMemoryError` is only in the issue's title. A "
+        "cut record names no one at warning (batch 11's rule, nvdiffrast-197, sglang-32855) and reading an OOM into "
+        "frames that show none would be a guess"
+    ),
     # batch 201
     # batch 202
     # batch 203
