@@ -62,5 +62,6 @@ NOT_YET_S36: dict[str, str] = {
     # batch 201
     # batch 202
     # batch 203
+    # batch 204
     # session 36 leftovers
 }
