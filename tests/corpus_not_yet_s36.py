@@ -63,5 +63,6 @@ NOT_YET_S36: dict[str, str] = {
     # batch 202
     # batch 203
     # batch 204
+    # batch 205
     # session 36 leftovers
 }
