@@ -64,5 +64,6 @@ NOT_YET_S36: dict[str, str] = {
     # batch 203
     # batch 204
     # batch 205
+    # batch 206
     # session 36 leftovers
 }
