@@ -205,6 +205,10 @@ def store_timeout(text: str) -> Event | None:
 #: process to do so was:``, then ``Process name:`` and ``Exit code:``: the launcher's report of a process it ran, raised
 #: in the driver, no rank's exception (its MPI runner's ``mpirun failed with exit code N`` reads as a rankless exit)
 HOROVOD_DRIVER_REPORT = re.compile(r"Horovod detected that one or more processes exited with non-zero status")
+#: An experiment tracker's client exception (``wandb.errors.errors.CommError: Run initialization has timed out …``,
+#: ``mlflow.exceptions.MlflowException``, ``neptune.exceptions.…``, ``clearml.…``, ``comet_ml.exceptions.…``): the
+#: process's own call to the tracker's service failed, whatever its words say timed out; no peer rank is waited on
+TRACKER_EXCEPTION = re.compile(r"^(?:wandb|mlflow|comet_ml|neptune|clearml)\.(?:\w+\.){0,6}[A-Z]\w*$")
 
 
 def py_exception(message: str, tagged: bool = False) -> Event | None:
@@ -235,7 +239,8 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
     name, text = m.group(1), (m.group(2) or "").strip()
     if name.endswith(P.LAUNCHER_EXCEPTIONS) or HOROVOD_DRIVER_REPORT.match(text):
         return None  # the launcher's own exception (its failure table / exit report is the event)
-    sub = "teardown" if P.PY_TEARDOWN.search(name + ": " + text) and not _own_store_wait(text) and not _own_bare_timeout(name, text) else "raised"
+    own = _own_store_wait(text) or _own_bare_timeout(name, text) or TRACKER_EXCEPTION.match(name) is not None
+    sub = "teardown" if P.PY_TEARDOWN.search(name + ": " + text) and not own else "raised"
     ev = {"kind": "python_exception", "subkind": sub, "error_type": name[:200], "error_message": text[:300] or None}
     failed = CHECKPOINT_RANKS.search(text) if name.endswith("CheckpointException") else None
     if failed:  # DCP gathers every rank's failure and raises on all: it names the ranks whose part failed
