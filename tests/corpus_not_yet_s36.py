@@ -82,5 +82,6 @@ NOT_YET_S36: dict[str, str] = {
     # batch 204
     # batch 205
     # batch 206
+    # batch 207
     # session 36 leftovers
 }
