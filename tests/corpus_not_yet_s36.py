@@ -92,5 +92,7 @@ NOT_YET_S36: dict[str, str] = {
         "all-ranks code path from a rank-conditional one (rank-0-only save/log hooks that fail on rank 0 alone, "
         "StableAvatar-57's culprit shape), so exempting it would trade this control for those culprits"
     ),
+    # batch 208
+    # batch 209
     # session 36 leftovers
 }
