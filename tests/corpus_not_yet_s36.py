@@ -94,5 +94,6 @@ NOT_YET_S36: dict[str, str] = {
     ),
     # batch 208
     # batch 209
+    # batch 210
     # session 36 leftovers
 }
