@@ -184,10 +184,10 @@ PY_TEARDOWN = re.compile(
     r"Horovod has been shut down|DistBackendError|DistNetworkError|DistStoreError|ChildFailedError|CalledProcessError|"
     r"KeyboardInterrupt|SignalException|got signal: ?\d+|monitoredBarrier|faulty rank|(?<!\[Errno 32\] )Broken pipe|Connection reset|Connection closed|ncclRemoteError|host not found: Name or service not known|^RuntimeError: Connection refused$|could finish the model loading, but (?:there are )?other ranks|"
     r"remote process exited|[Ww]atchdog caught|[Cc]aught collective operation timeout|(?<!DataLoader )[Tt]imed out|Timeout|wait timeout|(?:Read|Write) timeout|timeout caused pair closure|connectFullMesh failed|NCCL communicator (?:was )?aborted|ProcessGroupNCCL is (?:aborted|shut)|"
-    # torch.distributed.rpc's TensorPipe agent: the peer's end of the pipe closed (the peer process ended):
-    # ``eof (this error originated at tensorpipe/transport/shm/connection_impl.cc:259)``, ``ECONNRESET: connection reset
-    # by peer (this error originated at tensorpipe/transport/uv/…)``, ``pipe closed (this error originated at tensorpipe/core/…)``
-    r"(?i:(?:^|: )(?:eof|pipe closed|econnreset: connection reset by peer|epipe: broken pipe) \(this error originated at tensorpipe/)"
+    # torch.distributed.rpc's TensorPipe agent: the peer's end of the pipe closed (the peer process ended) or its address refused the connection (``eof (this error originated at tensorpipe/transport/shm/connection_impl.cc:259)``, ``ECONNRESET: connection reset by peer``, ``pipe closed``, ``ECONNREFUSED: connection refused``; torch <= 1.7 printed the libuv error bare: ``EOF: end of file``);
+    # an RPC its callee did not answer in time (``RPC ran for more than set timeout (60000 ms) and will now be marked with an error``) is the caller's wait on that peer, as a watchdog's is
+    r"(?i:(?:^|: )(?:eof|pipe closed|econnreset: connection reset by peer|epipe: broken pipe|econnrefused: connection refused) \(this error originated at tensorpipe/)|"
+    r"(?:^|: )(?:EOF: end of file|ECONNRESET: connection reset by peer|EPIPE: broken pipe|ECONNREFUSED: connection refused)(?: \([^)]{0,200}\))?\s*$|\bRPC ran for more than (?:set timeout \(\d+ ?ms\)|\d+ milliseconds)"
 )
 #: argparse's usage error (``train.py: error: unrecognized arguments: --local-rank=2``): exit status 2
 ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")
