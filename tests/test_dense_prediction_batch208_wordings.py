@@ -7,7 +7,7 @@ agent's ``failed (exitcode: 1) local_rank: 0`` (LiheYoung/UniMatch#50: the waite
 NCCL INFO socket start-up (LiheYoung/UniMatch#121); torch.distributed.launch's own traceback to ``ChildFailedError:`` and
 the ``FAILED`` banner, the failures table cut (Tai-Wang/Depth-from-Motion#13). Each as pasted and in layouts the threads
 allow. Contrast: the same spawn traceback completed by ``-- Process 1 terminated with the following error:`` and that
-process's own CUDA OOM names process 1 (seen, not changed: its cause reads python-exception, not cuda-oom). No rule changed for the batch (measure only; all five met as collected).
+process's own CUDA OOM names process 1, cuda-oom (python-exception before session 36's spawn fix). No rule changed for the batch (measure only; all five met as collected).
 Pasted logs through ``k10s import-logs``, batched.
 """
 
@@ -70,9 +70,10 @@ CASES = {
     # Depth-from-Motion-13's shape: the launcher's own traceback, the failures table cut
     "launcher-childfailed-banner-cut-as-pasted": (LAUNCHER, None, None, None, None),
     "launcher-childfailed-banner-cut-layout-8": (LAUNCHER, 8, 8, None, None),
-    # contrast: the spawn traceback completed by process 1's own CUDA OOM names process 1 (its cause, read as
-    # python-exception rather than cuda-oom, is not pinned: seen, not changed in this measure-only batch)
-    "spawn-process1-oom-contrast": (SPAWN_PROCESS1_OOM, 4, 4, 1, None),
+    # contrast: the spawn traceback completed by process 1's own CUDA OOM names process 1, cuda-oom (python-exception
+    # before session 36's spawn fix: docs/rules.md, "Session 36: spawn's OOM")
+    "spawn-process1-oom-contrast": (SPAWN_PROCESS1_OOM, 4, 4, 1, "cuda-oom"),
+    "spawn-process1-oom-contrast-as-pasted": (SPAWN_PROCESS1_OOM, None, None, 1, "cuda-oom"),
 }
 BATCHED = Batched("b208", list(CASES))
 

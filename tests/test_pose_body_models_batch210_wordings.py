@@ -48,11 +48,11 @@ HMR2_OOM_RANK1 = [f"[rank1]: {line}" for line in HMR2_OOM]
 CASES = {
     # HigherHRNet-80's shape: spawn names process 0, whose own traceback is the OOM
     "spawn-process0-oom-as-pasted": (SPAWN_OOM, None, None, 0, "cuda-oom"),
-    # in a given layout the rank holds but the finding is a rank-failure read as python-exception, not cuda-oom
-    # (noted in docs/rules.md, "Session 36: batch 210"; measure-only batch, no rule changed): the rank alone is pinned
-    "spawn-process0-oom-layout-2": (SPAWN_OOM, 2, 2, 0, None),
-    "spawn-process0-oom-layout-4": (SPAWN_OOM, 4, 4, 0, None),
-    "spawn-process2-oom-layout-4": (SPAWN_OOM_P2, 4, 4, 2, None),
+    # in a given layout too (before session 36's spawn fix it was a rank-failure read as python-exception: the OOM
+    # under spawn's `-- Process N terminated` header was no process's; docs/rules.md, "Session 36: spawn's OOM")
+    "spawn-process0-oom-layout-2": (SPAWN_OOM, 2, 2, 0, "cuda-oom"),
+    "spawn-process0-oom-layout-4": (SPAWN_OOM, 4, 4, 0, "cuda-oom"),
+    "spawn-process2-oom-layout-4": (SPAWN_OOM_P2, 4, 4, 2, "cuda-oom"),
     # 4D-Humans-78's shape: one OOM with a device ordinal and no rank
     "hmr2-lone-gpu0-oom-as-pasted": (HMR2_OOM, None, None, None, None),
     "hmr2-lone-gpu0-oom-layout-4": (HMR2_OOM, 4, 4, None, None),

@@ -209,11 +209,11 @@ class BodyAssembler(FailureTable):
                 ev["ts"] = ev["ts"] or self._prefix_rank[2]
 
     def _spawn_traceback(self, line_no: int, head: Event) -> None:
-        """mp.spawn's ``-- Process N terminated with the following error:``: the exception under it is N's (local rank)."""
+        """mp.spawn's ``-- Process N terminated with the following error:``: the exception under it is N's (local rank), an OOM's too."""
         if head.get("_raised_by") is not None:
             self._spawn = (line_no, head["_raised_by"])
             return
-        if head["kind"] == "python_exception" and self._spawn and line_no - self._spawn[0] <= SPAWN_GAP:
+        if head["kind"] in ("python_exception", "cuda_oom", "cuda_error") and self._spawn and line_no - self._spawn[0] <= SPAWN_GAP:
             if head.get("rank") is None and head.get("local_rank") is None:
                 head["local_rank"] = self._spawn[1]
             self._spawn = None
