@@ -87,7 +87,10 @@ UNION ALL BY NAME
 -- distributed: GLOBAL_RANK: r, MEMBER: m/N"): the ranks that never said so, when exactly as many as are
 -- missing, never joined (subkind store_clients). The host is one of the clients that joined (the store of
 -- init_process_group is rank 0's; the rank of the line that says so, where it names one): never named. Only the ranks'
--- own lines say who joined: the host is not counted joined unless it said so (a count without them names no one)
+-- own lines say who joined: the host is not counted joined unless it said so (a count without them names no one).
+-- A lone client (``1/M clients joined``, M >= 3: the host alone, every other rank absent alike) names no one, as the
+-- store-based barrier's lone arriver below: no peer reached the store host, a launch or network fault of the job, not
+-- ranks of their own (docs/rules.md, "Session 36: leftovers")
 SELECT s.job_key, -1 AS reporter, w.rank, 'store_clients' AS subkind, NULL::BIGINT AS seq_num, s.ts, NULL::VARCHAR AS pg, s.world
 FROM (SELECT job_key, min(ts) AS ts, coalesce(min(rank_resolved), 0) AS host,
              TRY_CAST(regexp_extract(error_message, '(\d+)/(\d+) clients joined', 1) AS BIGINT) AS joined,
@@ -97,6 +100,7 @@ FROM (SELECT job_key, min(ts) AS ts, coalesce(min(rank_resolved), 0) AS host,
       GROUP BY ALL) s,
      (SELECT unnest(range(0, 65536)) AS rank) w
 WHERE s.world BETWEEN 2 AND 65536 AND s.joined < s.world AND w.rank < s.world AND w.rank <> s.host
+  AND NOT (s.joined = 1 AND s.world - s.joined >= 2)
   AND NOT EXISTS (SELECT 1 FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved = w.rank)
   AND (SELECT count(DISTINCT j.rank_resolved) FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved < s.world) = s.joined
 UNION ALL BY NAME

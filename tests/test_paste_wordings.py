@@ -75,11 +75,9 @@ NOT_YET = {
     # space after `NCCL` (`… init.cc:904 NCCL ` | `WARN Duplicate GPU detected …`); the padding hides a cut that falls on a
     # space, so no line reads as cut at the width (unredacted, the cut falls inside `init.cc:904` and is joined)
     ("NCCL WARN Duplicate GPU detected", "combined"): "a redacted line cut on a space at the width: the padding hides the cut",
-    # batch 185's Open MPI-tagged NCCL warning (horovod-3569) cut by a 100-column terminal inside NCCL's camel-case
-    # function name (`… NCCL WARN ncclGet` | `AsyncError : comm argument is NULL`): the tail reads as an exception line
-    # starting a record (`AsyncError : …`), and a row ending in a lower-case word before a capitalised line is as often
-    # a sentence's end before a record; the warning is still read with its rank (6), only its subkind from the cut name
-    ("NCCL WARN ncclGetAsyncError", "wrap-100-unpadded"): "a camel-case name cut at the width before a capital: the tail reads as a record",
+    # (batch 185's Open MPI-tagged NCCL warning (horovod-3569) cut by a 100-column terminal inside NCCL's camel-case
+    # function name, `… NCCL WARN ncclGet` | `AsyncError : comm argument is NULL`, reads as the warning since session 36:
+    # a row of a known record kind that fills the width and ends glued to a camel-case name's head goes on)
     # (batch 19's and batch 145's NCCL host names cut by a terminal, `nccl-tests-1-w` | `orker-1:146:146 [0] …`,
     # `…-12124-01-0` | `00057:815:864 [0] …`, go on since session 33: a row of the width holding only a launcher's tag
     # or a timestamp before a word glued to its edge is a record's host cut, not a row before a record of its own)

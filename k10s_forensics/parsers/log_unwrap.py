@@ -45,6 +45,12 @@ _HOST_HEAD = re.compile(r"[A-Za-z0-9][\w.-]{0,252}$")
 _NCCL_IN = re.compile(r"[\w.-]:\d{1,9}:\d{1,9} \[\d{1,3}\]|\bNCCL\b")
 _BEFORE_HOST = re.compile(r"(?:^|<std(?:out|err)>:|\[[^\]\s]{1,40}\]:?|^\s*\d{1,5}: "
                           r"|\[?\d{4}-\d\d-\d\d[T ][\d:.,]{5,20}Z?\]?:? ?)$")
+#: a record of a known kind in a row: an NCCL record's level (``NCCL WARN``) or a C++ source location (``argcheck.cc:30``);
+#: a camel-case name's head glued to a row's end (a lower-case word, a capital inside: ``ncclGet``, ``cudaGetLast``); the
+#: first word of an NCCL record's message glued to a row's end, in lower case (``NCCL WARN nccl``)
+_KNOWN_KIND = re.compile(r"\bNCCL (?:WARN|INFO|ERROR|TRACE|ABORT) |[\w-]\.(?:cc|cpp|cxx|cu|cuh|c|h|hpp):\d{1,6}\b")
+_CAMEL_HEAD = re.compile(r"(?<![\w.])[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*$")
+_NCCL_FIRST_WORD = re.compile(r"\bNCCL (?:WARN|INFO|ERROR|TRACE|ABORT) [a-z][a-z0-9]*$")
 _DECORATION_CHARS = frozenset("-*+•|│┃>")
 _RULE = re.compile(r"^\s*(?:[-=_*#~─━═]{8,}|[╭╰┏┗┌└].*)\s*$")
 _FILE_LINE = re.compile(r'^\s*File "[^"]{1,1000}", line \d+, in \S+$')  # a traceback frame, whole
@@ -110,7 +116,7 @@ def _continues(prev: str, nxt: str, width: int, padded: bool, quoted: bool = Fal
     cut_identifier = (body.endswith(("_", "-")) and body[-2:-1].isalnum() and nxt[:1].isalnum()) \
         or (body.endswith("=") and body[-2:-1].isalnum() and not nxt[:1].isspace())
     goes_on = cut_identifier or _cut_dotted_name(body, nxt, width) or _MIDLINE_TAG.match(nxt) is not None \
-        or _cut_label(body, nxt, width, labels) or _cut_nccl_host(body, nxt, width)
+        or _cut_label(body, nxt, width, labels) or _cut_nccl_host(body, nxt, width) or _cut_camel_name(body, nxt, width)
     if blank(nxt) or (not goes_on and (_RECORD.match(nxt) or _same_start(body, nxt) or (normalize(nxt).stripped and nxt.lstrip()[:1] not in _DECORATION_CHARS))):
         return None
     if not padded:
@@ -173,6 +179,18 @@ def _cut_nccl_host(body: str, nxt: str, width: int) -> bool:
         return False
     m = _HOST_HEAD.search(body)
     return m is not None and _NCCL_IN.search(body) is None and _BEFORE_HOST.search(body[:m.start()]) is not None
+
+
+def _cut_camel_name(body: str, nxt: str, width: int) -> bool:
+    """A function name cut inside by a row of a known record kind that fills the width exactly: ``… argcheck.cc:30 NCCL
+    WARN ncclGet`` | ``AsyncError : comm argument is NULL``. The tail reads as an exception line starting a record, yet
+    the row ends glued to the head of a camel-case name (a lower-case word with a capital inside, which no sentence's
+    word is), or to the first word of an NCCL record's message in lower case (``NCCL WARN nccl`` | ``GetAsyncError``;
+    no NCCL message is that one word): the row goes on. A row ending in a plain word (``… Connected all rings``) before
+    ``RuntimeError: …`` or ``Traceback …`` is a record's end, and stays one."""
+    if len(body) != width or not (nxt[:1].isalnum() or nxt[:1] == "_") or _KNOWN_KIND.search(body) is None:
+        return False
+    return _CAMEL_HEAD.search(body) is not None or _NCCL_FIRST_WORD.search(body) is not None
 
 
 def _cut_dotted_name(body: str, nxt: str, width: int) -> bool:
