@@ -31,7 +31,7 @@ from k10s_forensics.parsers.log_comm_lines import remote_error as _remote
 from k10s_forensics.parsers.log_comm_lines import to_int as _int
 from k10s_forensics.parsers.log_comm_lines import watchdog as _watchdog
 from k10s_forensics.parsers.log_mpich import mpich_fatal as _mpich_fatal
-from k10s_forensics.parsers.log_normalize import Normalized, is_masked, normalize
+from k10s_forensics.parsers.log_normalize import Normalized, agent_tag, is_masked, normalize
 from k10s_forensics.parsers.log_pods import pod_status as _pod_status
 from k10s_forensics.parsers.log_launchers import paddle_aborted as _paddle_aborted
 from k10s_forensics.parsers.log_reports import reports as _reports
@@ -49,6 +49,8 @@ def line_context(text: str, norm: Normalized | None = None) -> Event:
     """Fields every event of the line shares: rank, pg rank, severity, NCCL prefix, launcher tags."""
     ctx: Event = {}
     m = P.RANK_PREFIX.search(text)
+    if m and agent_tag(text) is not None:
+        m = None  # the elastic agent's own record: its tag is the agent's rank, no worker's (log_normalize.AGENT_TAGGED)
     prefix_rank = _int(m.group(1)) if m else None
     if prefix_rank is None and norm is not None:
         prefix_rank = norm.rank
@@ -210,6 +212,8 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
                 events = [{**ev, "_sub_group": True}] if ev else []  # its call ran on the sub-group: no op compared
     if not events:
         ev = _torchrun(text)
+        if ev and ev.get("local_rank") is not None and (agent_tag(text) or 0) > 1:  # an agent past the first of its group:
+            ev["local_rank"] = None  # a node that is not the first, so its local rank is no global rank the line can name
         events = [ev] if ev else _identity(text)
     if not events:
         norm = norm if norm is not None else normalize(text)

@@ -190,6 +190,18 @@ def _sglang_rank(tags: str) -> int | None:
     return tp
 
 
+#: torch's ``[rankN]:`` tag in front of the elastic agent's own glog record (``[rank1]:E0204 … torch/distributed/elastic/…]
+#: failed (exitcode: -9) local_rank: 0 …``): the agent is no worker of the job; its tag is its rank in a group of its own
+#: (torchrunx's launcher and agents), so it names no rank (the record names its worker by local rank or pid)
+AGENT_TAGGED = re.compile(r"\[rank(\d{1,7})\]:[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,9} +\d{1,10} \S{0,300}?torch/distributed/(?:elastic/|run\.py:|launcher/)")
+
+
+def agent_tag(text: str) -> int | None:
+    """The rank of torch's tag on the elastic agent's own record (``AGENT_TAGGED``), else None."""
+    m = AGENT_TAGGED.search(text) if "torch/distributed/" in text and "[rank" in text else None
+    return int(m.group(1)) if m else None
+
+
 def normalize(text: str) -> Normalized:
     """Strip known prefixes from ``text`` (see the module doc)."""
     text = unglue(strip_ansi(text))
@@ -202,6 +214,8 @@ def normalize(text: str) -> Normalized:
             # local-rank tag ([default3]:) says the task was that node's launcher, so the label is no rank
             pos, rank, local, pid, relayed = _peel(text, s.end())
             rank = rank if rank is not None or local is not None else int(s.group("srun"))
+    if rank is not None and agent_tag(text) is not None:
+        rank = None  # the elastic agent's own record, tagged with the agent's rank (AGENT_TAGGED)
     body = text[pos:]
     if "]<std" in body:  # the line's own write tag again where a later write of it began (module doc)
         for tag in sorted(set(_WRITE_TAG.findall(text, start, pos))):
@@ -251,4 +265,4 @@ def _peel(text: str, pos: int) -> tuple[int, int | None, int | None, int | None,
     return pos, rank, local, pid, relayed
 
 
-__all__ = ["ANSI", "MASK", "Normalized", "is_masked", "normalize", "strip_ansi", "unglue"]
+__all__ = ["AGENT_TAGGED", "ANSI", "MASK", "Normalized", "agent_tag", "is_masked", "normalize", "strip_ansi", "unglue"]
