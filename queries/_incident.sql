@@ -1417,7 +1417,11 @@ decided AS (
         ar.error_message AS all_raised_message,
         hc.job_key IS NOT NULL AND len(t.ranks) = 1 AS head_cut, hc.head_subkind,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed, si.job_key IS NOT NULL AS shape_inference,
-        CASE WHEN rl.job_key IS NOT NULL THEN []::BIGINT[]
+        -- every rank of the job failed alike (all_aborted, all_exited, all_raised: together_all's every rank): a reading of
+        -- one node's or some ranks' failure (node_alike, subset_alike, …, read on the first second's ranks) names no one
+        -- there (the thirty-sixth launcher set: node 0's two ranks raised the same ValueError 3 s before node 1's two)
+        CASE WHEN rl.job_key IS NOT NULL OR aa.job_key IS NOT NULL OR ae.job_key IS NOT NULL OR ar.job_key IS NOT NULL
+             THEN []::BIGINT[]
              WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL
                    OR hf.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
                  OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AND cm.job_key IS NULL
@@ -1427,7 +1431,8 @@ decided AS (
                   AND NOT (nu.job_key IS NOT NULL AND f.tier = 2) AND si.job_key IS NULL THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
-        CASE WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL
+        CASE WHEN len(t.ranks) > 1 AND (aa.job_key IS NOT NULL OR ae.job_key IS NOT NULL OR ar.job_key IS NOT NULL) THEN t.ranks
+             WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL
                    OR hf.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
                  OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AND cm.job_key IS NULL)
              THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,

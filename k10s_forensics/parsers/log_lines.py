@@ -220,13 +220,13 @@ class BodyAssembler(FailureTable):
 
     # ---- lines a terminal wrapped (pasted logs only) ---------------------------------
     def _glue(self, line_no: int, text: str, api_ts: dt.datetime | None) -> None:
-        """Join ``text`` to the line before when that line was cut mid-token and the join gives
-        its event more fields (``NumelIn=112, Numel`` + ``Out=112, Timeout(ms)=…) ran for …``)."""
+        """Join ``text`` to the line before when that line was cut mid-token and the join gives its event more fields
+        (``NumelIn=112, Numel`` + ``Out=112, Timeout(ms)=…) ran for …``); never a line opening with its own glog/c10 clock."""
         last = self._last
         if last is None or last[0] != line_no - 1 or api_ts is not None or last[2] is not None:
             return  # container logs are never wrapped: only a paste without API timestamps is
         prev = last[1]
-        if len(prev) < WRAP_MIN or prev[-1].isspace() or not text or text[0].isspace() or normalize(text).stripped:
+        if len(prev) < WRAP_MIN or prev[-1].isspace() or not text or text[0].isspace() or normalize(text).stripped or P.GLOG_TS.match(text):
             return
         glued = classify(prev + text)
         if not glued or last[3] >= len(self.events) or _known(glued[0]) <= _known(self.events[last[3]]):

@@ -60,6 +60,7 @@ import torch_scenarios31
 import torch_scenarios32
 import torch_scenarios33
 import torch_scenarios34
+import torch_scenarios36
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -161,6 +162,7 @@ SCENARIOS = [
     *torch_scenarios32.scenarios(S),  # the thirty-second: gloo's flight recorder dumped by the program, torchfrtrace's output (held out)
     *torch_scenarios33.scenarios(S),  # the thirty-third: DeviceMesh, tensor parallel, FSDP2, compile under DDP, DCP on gloo (held out)
     *torch_scenarios34.scenarios(S),  # the thirty-fourth: failures confined to a sub-group: 1F1B/interleaved pipelines, new_group, p2p (held out)
+    *torch_scenarios36.scenarios(S),  # the thirty-sixth: confounders: the culprit not the first or loudest error (held out)
 ]
 
 
