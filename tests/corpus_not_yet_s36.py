@@ -115,5 +115,8 @@ NOT_YET_S36: dict[str, str] = {
     # batch 208
     # batch 209
     # batch 210
+    # batch 211
+    # batch 212
+    # batch 213
     # session 36 leftovers
 }
