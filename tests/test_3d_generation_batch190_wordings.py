@@ -28,25 +28,17 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 10, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-PEEL = _log("nvdiffrast-197-")
-SANITY = _log("Hunyuan3D-2.1-67-")
-FSDP = _log("Hunyuan3D-2.1-187-")
-SPAWN = _log("GET3D-155-")
-GLUED = _log("Grendel-GS-61-")
-FRAMES = _log("TRELLIS.2-164-")
+PEEL = corpus_lines("nvdiffrast-197-")
+SANITY = corpus_lines("Hunyuan3D-2.1-67-")
+FSDP = corpus_lines("Hunyuan3D-2.1-187-")
+SPAWN = corpus_lines("GET3D-155-")
+GLUED = corpus_lines("Grendel-GS-61-")
+FRAMES = corpus_lines("TRELLIS.2-164-")
 IMA = "RuntimeError: CUDA error: an illegal memory access was encountered"
 NVDR_700 = "RuntimeError: Cuda error: 700[cudaStreamSynchronize(stream);]"
 NVDR_801 = (

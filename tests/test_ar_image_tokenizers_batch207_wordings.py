@@ -18,24 +18,16 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 13, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-DIFFUSEQ = _log("DiffuSeq-41-")
-TAMING = _log("taming-transformers-184-")
-LLADA_RANK1 = _log("accelerate-3794-")
-COMPILE_RANK0 = _log("Fast-dLLM-24-")
-LM_EVAL_RANK0 = _log("dLLM-cache-8-")
+DIFFUSEQ = corpus_lines("DiffuSeq-41-")
+TAMING = corpus_lines("taming-transformers-184-")
+LLADA_RANK1 = corpus_lines("accelerate-3794-")
+COMPILE_RANK0 = corpus_lines("Fast-dLLM-24-")
+LM_EVAL_RANK0 = corpus_lines("dLLM-cache-8-")
 
 #: accelerate-3794's frames without the paste's four-space indent
 LLADA_RANK1_UNINDENTED = [line[4:] for line in LLADA_RANK1]

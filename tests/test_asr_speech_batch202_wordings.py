@@ -20,20 +20,12 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-SKEW = _log("NeMo-Speech-13562-")
+SKEW = corpus_lines("NeMo-Speech-13562-")
 SKEW_UNWRAPPED = [SKEW[i] + SKEW[i + 1].rstrip() for i in (0, 2, 4)]
 SAME_SEQ = [
     line.replace(
@@ -42,12 +34,12 @@ SAME_SEQ = [
     )
     for line in SKEW_UNWRAPPED
 ]
-LONE = _log("NeMo-Speech-9563-")
+LONE = corpus_lines("NeMo-Speech-9563-")
 LONE_UNWRAPPED = [LONE[0] + LONE[1] + LONE[2]] + LONE[3:]
-FAIRSEQ = _log("fairseq-4073-")
-CTRL_C = _log("icefall-1156-")
-LAUNCH = _log("speechbrain-2868-")
-GRAD_SCALE = _log("icefall-1463-")
+FAIRSEQ = corpus_lines("fairseq-4073-")
+CTRL_C = corpus_lines("icefall-1156-")
+LAUNCH = corpus_lines("speechbrain-2868-")
+GRAD_SCALE = corpus_lines("icefall-1463-")
 DASHES = "-" * 60
 ROOT_CAUSE_RANK1 = [
     DASHES,

@@ -18,23 +18,15 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 10, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-SETUP = _log("LlamaFactory-5832-")
-MFT = _log("DeepSpeed-5799-")
-GRPO = _log("TinyLoRA-GRPO-Coder-1-")
-PARROT = _log("notebooks-99-")
+SETUP = corpus_lines("LlamaFactory-5832-")
+MFT = corpus_lines("DeepSpeed-5799-")
+GRPO = corpus_lines("TinyLoRA-GRPO-Coder-1-")
+PARROT = corpus_lines("notebooks-99-")
 STAMP = "2024-07-24 08:45:13.616"
 DISAGREE = (
     "RuntimeError: disagreement between rank0 and rank1: rank0: [0, 1, 2, 453, 454]"

@@ -21,24 +21,16 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-SEGV = _log("relion-194-")
-OOM = _log("relion-867-")
-ABORT = _log("relion-951-")
-ONE = _log("relion-259-")
-NEMESIS = _log("relion-672-")
+SEGV = corpus_lines("relion-194-")
+OOM = corpus_lines("relion-867-")
+ABORT = corpus_lines("relion-951-")
+ONE = corpus_lines("relion-259-")
+NEMESIS = corpus_lines("relion-672-")
 
 #: relion-194's progress line split from Open MPI's dashed rule it was glued to
 _BAR = '~~(,_,">'

@@ -19,24 +19,16 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-LIGHTNING = _log("sc_depth_pl-46-")
-SPAWN = _log("VA-DepthNet-11-")
-STORE = _log("UniMatch-50-")
-NCCL_INFO = _log("UniMatch-121-")
-LAUNCHER = _log("Depth-from-Motion-13-")
+LIGHTNING = corpus_lines("sc_depth_pl-46-")
+SPAWN = corpus_lines("VA-DepthNet-11-")
+STORE = corpus_lines("UniMatch-50-")
+NCCL_INFO = corpus_lines("UniMatch-121-")
+LAUNCHER = corpus_lines("Depth-from-Motion-13-")
 
 #: the spawn traceback completed by the failed process's own CUDA OOM (the part VA-DepthNet-11's excerpt cuts)
 SPAWN_PROCESS1_OOM = SPAWN + [

@@ -21,25 +21,17 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-CACHE = _log("kohya_ss-2484-")
-TABLE = _log("sd-scripts-892-")
-BARRIER = _log("kohya_ss-2933-")
-QWEN = _log("musubi-tuner-672-")
-TWO = _log("sd-scripts-1330-")
-SPLIT = _log("sd-scripts-1551-")
+CACHE = corpus_lines("kohya_ss-2484-")
+TABLE = corpus_lines("sd-scripts-892-")
+BARRIER = corpus_lines("kohya_ss-2933-")
+QWEN = corpus_lines("musubi-tuner-672-")
+TWO = corpus_lines("sd-scripts-1330-")
+SPLIT = corpus_lines("sd-scripts-1551-")
 
 
 def _local0(lines: list[str]) -> list[str]:

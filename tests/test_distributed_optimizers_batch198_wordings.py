@@ -20,25 +20,17 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-ZEROPP = _log("DeepSpeed-3827-")
-CPU_ADAM = _log("LlamaFactory-10286-")
-GALORE = _log("GaLore-47-")
-MUON = _log("muon-clip-8-")
-OFFLOAD = _log("LlamaFactory-9116-")
-BNB = _log("SimpleTuner-41-")
+ZEROPP = corpus_lines("DeepSpeed-3827-")
+CPU_ADAM = corpus_lines("LlamaFactory-10286-")
+GALORE = corpus_lines("GaLore-47-")
+MUON = corpus_lines("muon-clip-8-")
+OFFLOAD = corpus_lines("LlamaFactory-9116-")
+BNB = corpus_lines("SimpleTuner-41-")
 HOST = "192.168.1.51: "
 MISALIGNED = [
     "iZuf69i4pwuzuijxvre2qmZ:{pid}:{tid} [{r}] include/alloc.h:38 NCCL WARN Cuda failure 'misaligned address'",

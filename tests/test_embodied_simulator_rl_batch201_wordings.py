@@ -22,24 +22,16 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-MJLAB = _log("mjlab-576-")
-MPIRUN = _log("habitat-lab-457-")
-NO_DEVICE = _log("IsaacLab-4012-")
-TABLES = _log("IsaacLab-4596-")
-BAD_STATE = _log("IsaacLab-2756-")
+MJLAB = corpus_lines("mjlab-576-")
+MPIRUN = corpus_lines("habitat-lab-457-")
+NO_DEVICE = corpus_lines("IsaacLab-4012-")
+TABLES = corpus_lines("IsaacLab-4596-")
+BAD_STATE = corpus_lines("IsaacLab-2756-")
 RELAY = "ERROR:torchrunx.localhost:[rank1]:"
 #: mjlab-576 without torchrunx's relay: the agent's own lines as torchrun prints them
 MJLAB_PLAIN = MJLAB[:7] + [line.replace(RELAY, "") for line in MJLAB[7:]]

@@ -20,25 +20,17 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 10, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-PEER = _log("VLMEvalKit-1036-")
-RESHAPE = _log("VLMEvalKit-975-")
-NEOX = _log("lm-evaluation-harness-884-")
-XKV = _log("xKV-9-")
-VIDEO = _log("Video-o3-1-")
-HUMAN = _log("Human3R-4-")
+PEER = corpus_lines("VLMEvalKit-1036-")
+RESHAPE = corpus_lines("VLMEvalKit-975-")
+NEOX = corpus_lines("lm-evaluation-harness-884-")
+XKV = corpus_lines("xKV-9-")
+VIDEO = corpus_lines("Video-o3-1-")
+HUMAN = corpus_lines("Human3R-4-")
 AGENT = "torch/distributed/elastic/multiprocessing/api.py"
 XKV_FAILED = (
     f"E0620 12:45:47.480000 140558389405504 {AGENT}:833] failed (exitcode: -8) local_rank: 2 (pid: 3282852) of "

@@ -21,24 +21,16 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 6, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-PFC = _log("insightface-1890-dali-")
-BARRIER = _log("insightface-1435-nproc4-")
-DATALOADER = _log("insightface-2163-torchrun-")
-MOTR = _log("MOTR-63-")
-ORDINAL = _log("MeMOTR-7-")
+PFC = corpus_lines("insightface-1890-dali-")
+BARRIER = corpus_lines("insightface-1435-nproc4-")
+DATALOADER = corpus_lines("insightface-2163-torchrun-")
+MOTR = corpus_lines("MOTR-63-")
+ORDINAL = corpus_lines("MeMOTR-7-")
 WATCH = (
     "[E ProcessGroupNCCL.cpp:821] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, "
     "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for {ms} milliseconds before timing out."

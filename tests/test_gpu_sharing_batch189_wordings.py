@@ -21,25 +21,17 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 10, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-SPAWN = _log("volcano-vgpu-device-plugin-97-")
-HAMI = _log("HAMi-1853-")
-MEGATRON = _log("Megatron-LM-661-")
-VERL = _log("verl-1096-")
-HOROVOD = _log("horovod-3569-")
-ATMOREP = _log("atmorep-77-")
+SPAWN = corpus_lines("volcano-vgpu-device-plugin-97-")
+HAMI = corpus_lines("HAMi-1853-")
+MEGATRON = corpus_lines("Megatron-LM-661-")
+VERL = corpus_lines("verl-1096-")
+HOROVOD = corpus_lines("horovod-3569-")
+ATMOREP = corpus_lines("atmorep-77-")
 SPAWN_BARE = [line for line in SPAWN if not line.startswith(("[HAMI-core", "检测到"))]
 HAMI_TP = [
     "(Worker_TP1 pid=2245) [HAMI-core ERROR (pid:2245 thread=123595670289984 multiprocess_memory_limit.c:1255)]: "

@@ -20,25 +20,17 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-SLURM_ENV = _log("mace-1504-")
-SAMPLER = _log("matgl-195-")
-AGENT = _log("SevenNet-63-")
-NEQUIP = _log("nequip-449-")
-VALID = _log("aiida-trains-pot-34-")
-HOROVOD = _log("deepmd-kit-1090-")
+SLURM_ENV = corpus_lines("mace-1504-")
+SAMPLER = corpus_lines("matgl-195-")
+AGENT = corpus_lines("SevenNet-63-")
+NEQUIP = corpus_lines("nequip-449-")
+VALID = corpus_lines("aiida-trains-pot-34-")
+HOROVOD = corpus_lines("deepmd-kit-1090-")
 BANNER = [
     "W0619 10:02:11.512000 2231 torch/distributed/run.py:792] ",
     "W0619 10:02:11.512000 2231 torch/distributed/run.py:792] " + "*" * 41,

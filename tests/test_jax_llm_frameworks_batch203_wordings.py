@@ -21,26 +21,18 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-PMAP = _log("jax-15628-")
-PJIT = _log("jax-10461-")
-SRUN_HANG = _log("jax-13559-")
-ORBAX = _log("maxtext-1434-")
-OCDBT = _log("jaxion-1-")
-NNX = _log("flax-4942-")
-ORDINAL = _log("jax-23452-")
+PMAP = corpus_lines("jax-15628-")
+PJIT = corpus_lines("jax-10461-")
+SRUN_HANG = corpus_lines("jax-13559-")
+ORBAX = corpus_lines("maxtext-1434-")
+OCDBT = corpus_lines("jaxion-1-")
+NNX = corpus_lines("flax-4942-")
+ORDINAL = corpus_lines("jax-23452-")
 
 
 def _replica(n: int) -> str:

@@ -18,24 +18,16 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-RING = _log("ring-flash-attention-44-")
-ASSERT = _log("EasyContext-13-")
-LAUNCHER = _log("EasyContext-11-")
-CP_RANK1 = _log("Megatron-Bridge-1292-")
-CP_RANK7 = _log("ms-swift-7897-")
+RING = corpus_lines("ring-flash-attention-44-")
+ASSERT = corpus_lines("EasyContext-13-")
+LAUNCHER = corpus_lines("EasyContext-11-")
+CP_RANK1 = corpus_lines("Megatron-Bridge-1292-")
+CP_RANK7 = corpus_lines("ms-swift-7897-")
 
 #: rank 3's copy of the ring test's traceback, as ranks 0-2 print it
 RING_RANK3 = [line.replace("[rank0]:", "[rank3]:") for line in RING[6:12]]

@@ -18,23 +18,15 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 13, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-SPAWN_OOM = _log("HigherHRNet-80-")
-HMR2_OOM = _log("4D-Humans-78-")
-FIT_TWICE = _log("HumanGaussian-23-")
-UNUSED = _log("mmpose-3111-")
+SPAWN_OOM = corpus_lines("HigherHRNet-80-")
+HMR2_OOM = corpus_lines("4D-Humans-78-")
+FIT_TWICE = corpus_lines("HumanGaussian-23-")
+UNUSED = corpus_lines("mmpose-3111-")
 
 #: process 2's copy of the spawn report, its OOM on its own GPU 2
 SPAWN_OOM_P2 = [

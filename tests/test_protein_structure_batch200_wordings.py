@@ -19,24 +19,16 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-FRAMES = _log("boltz-216-")
-EVAL = _log("Protenix-40-")
-FEAT = _log("boltz-184-")
-UNIMOL = _log("Uni-Mol-18-")
-CP = _log("boltz-cp-2-")
+FRAMES = corpus_lines("boltz-216-")
+EVAL = corpus_lines("Protenix-40-")
+FEAT = corpus_lines("boltz-184-")
+UNIMOL = corpus_lines("Uni-Mol-18-")
+CP = corpus_lines("boltz-cp-2-")
 OOM0 = (
     "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 18.00 GiB. GPU 0 has a total capacity of "
     "79.15 GiB of which 6.12 GiB is free. Including non-PyTorch memory, this process has 73.02 GiB memory in use."

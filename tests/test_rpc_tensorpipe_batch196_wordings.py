@@ -23,17 +23,9 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
-
-
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
 
 
 def _tag(rank: int, lines: list[str]) -> list[str]:
@@ -41,11 +33,11 @@ def _tag(rank: int, lines: list[str]) -> list[str]:
     return [f"[rank{rank}]: {line}" for line in lines]
 
 
-REFUSED_201 = _log("tensorpipe-201-")
-EOF_894 = _log("examples-894-")
-RESET_85607 = _log("pytorch-85607-")
-MASTER_772 = _log("examples-772-")
-MASTER_45338 = _log("pytorch-45338-")
+REFUSED_201 = corpus_lines("tensorpipe-201-")
+EOF_894 = corpus_lines("examples-894-")
+RESET_85607 = corpus_lines("pytorch-85607-")
+MASTER_772 = corpus_lines("examples-772-")
+MASTER_45338 = corpus_lines("pytorch-45338-")
 REFUSED = "RuntimeError: ECONNREFUSED: connection refused"
 REFUSED_UV = f"{REFUSED} (this error originated at tensorpipe/transport/uv/connection_impl.cc:133)"
 RPCERR = "RuntimeError: RPCErr:1:RPC ran for more than set timeout (60000 ms) and will now be marked with an error"

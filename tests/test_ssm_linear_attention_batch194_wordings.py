@@ -23,25 +23,17 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-IMA = _log("causal-conv1d-67-")
-OOM = _log("RWKV5-LM-LoRA-2-")
-BUS = _log("RWKV-LM-209-")
-VIM = _log("Vim-93-")
-HANG = _log("RWKV-LM-170-")
-NEMO = _log("Speech-11742-")
+IMA = corpus_lines("causal-conv1d-67-")
+OOM = corpus_lines("RWKV5-LM-LoRA-2-")
+BUS = corpus_lines("RWKV-LM-209-")
+VIM = corpus_lines("Vim-93-")
+HANG = corpus_lines("RWKV-LM-170-")
+NEMO = corpus_lines("Speech-11742-")
 IMA_2X = (
     "[rank1]:[E1104 09:12:41.093188419 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 1] Process group "
     "watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered"

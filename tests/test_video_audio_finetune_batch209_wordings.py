@@ -19,24 +19,16 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-WORK2 = _log("LlamaFactory-5417-qwen2vl-video-")
-STEP3 = _log("LlamaFactory-5417-comment-")
-QWEN3_CUT = _log("Qwen-VL-Series-Finetune-192-")
-DS_INIT_CUT = _log("Gemma3-Finetune-8-")
-MISMATCH = _log("ms-swift-9443-")
+WORK2 = corpus_lines("LlamaFactory-5417-qwen2vl-video-")
+STEP3 = corpus_lines("LlamaFactory-5417-comment-")
+QWEN3_CUT = corpus_lines("Qwen-VL-Series-Finetune-192-")
+DS_INIT_CUT = corpus_lines("Gemma3-Finetune-8-")
+MISMATCH = corpus_lines("ms-swift-9443-")
 
 #: rank 7's reduce-scatter time-out as rank N prints it
 _RS = STEP3[-1]
