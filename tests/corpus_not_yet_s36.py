@@ -118,5 +118,15 @@ NOT_YET_S36: dict[str, str] = {
     # batch 211
     # batch 212
     # batch 213
+    "SpecForge-58-qwen3-moe-draft-pr-rank3-architecture-not-supported-control": (
+        "rank-failure critical naming rank 3, python-exception, on a control: the paste is one line, a maintainer's "
+        "reproduction quoted in the PR author's reply, `> [rank3]: ValueError: Architecture Qwen3MoeForCausalLM not "
+        "supported`; that every rank fails alike (the draft-training code not yet accepting the Qwen3-MoE target, which "
+        "the PR then routed through a Llama draft config) is the thread's reading, not the log's. The log is the "
+        "corpus's lone-rank exception shape, which names that rank (batch 197's contrast; sd-scripts-1551's reason): an "
+        "`Architecture ... not supported` wording is a check every rank runs on one config, but a rule exempting "
+        "unsupported-model/config ValueErrors would have to hold for rank-conditional checks too, and no variant or "
+        "contrast in the corpus yet measures that; measure only, no rule changed"
+    ),
     # session 36 leftovers
 }
