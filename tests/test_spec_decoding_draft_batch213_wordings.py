@@ -18,25 +18,17 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-SERVERARGS = _log("SpecForge-326-")
-TP16 = _log("SpecForge-154-")
-OFFLINE = _log("SpecForge-217-")
-ARCH = _log("SpecForge-58-")
-MLA = _log("Model-Optimizer-689-")
-MEDUSA = _log("Medusa-45-")
+SERVERARGS = corpus_lines("SpecForge-326-")
+TP16 = corpus_lines("SpecForge-154-")
+OFFLINE = corpus_lines("SpecForge-217-")
+ARCH = corpus_lines("SpecForge-58-")
+MLA = corpus_lines("Model-Optimizer-689-")
+MEDUSA = corpus_lines("Medusa-45-")
 
 #: the reviewer's traceback without the reply's two levels of markdown quoting
 MLA_UNQUOTED = [line.removeprefix("> > ") for line in MLA]
