@@ -116,6 +116,23 @@ NOT_YET_S36: dict[str, str] = {
     # batch 209
     # batch 210
     # batch 211
+    "pytorch-xla-7974-xmp-spawn-rank1-rendezvous-wait-rank0-assert": (
+        "no finding; import reads no rank: the paste names only the waiting rank, in the script's own print `Rank 1 "
+        "continues to rendezvous.` and XLA's `collective_ops_utils.h:310] This thread has been waiting for 5000ms for "
+        "and may be stuck: participant AllReduceParticipantData{rank=1, ...} waiting for all participants to arrive at "
+        "rendezvous RendezvousKey{..., global_devices=[0,1], ...}`, and the run never fails (`(hangs forever)`, no "
+        "launcher line, no traceback). Rank 0's assertion is placed only by the thread's title; the log shows rank 0 "
+        "only as the participant missing from a 5 s wait, which would at most make it never-joined (not the thread's "
+        "python-exception), and a 5 s XLA wait notice is not yet a failure"
+    ),
+    "hiascend-hcclug-ei0015-ranks1-3-5-7-not-connected": (
+        "no finding; import reads no rank: HCCL's root-info topology exchange names the missing ranks only inside "
+        "its own lists, the server's `connected rankinfo[LINE 0]: [0000000000000000],[0000000000000002],"
+        "[0000000000000004],[0000000000000006];` after `need connect rankNum is [8]`, and the agent's `TopoDetect ERROR "
+        "occur !!! fault_type[1]` with `Failed to connect agent[1,3,5,7,]`, each process's lines run together on one line by the page; "
+        "neither list is read (a rule would read the agent list, or the complement of the zero-padded connected "
+        "ids within rankNum, as never-joined ranks); measure-only batch, left for a rule change"
+    ),
     # batch 212
     # batch 213
     "SpecForge-58-qwen3-moe-draft-pr-rank3-architecture-not-supported-control": (
