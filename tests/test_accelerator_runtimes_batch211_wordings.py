@@ -20,24 +20,16 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 13, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-XLA_WAIT = _log("pytorch-xla-7974-")
-FD_LIMIT = _log("aws-neuron-sdk-713-")
-RX_RETRY = _log("aws-neuron-sdk-851-")
-NRT_LOAD = _log("aws-neuron-sdk-1189-")
-TOPO_EXCHANGE = _log("hiascend-hcclug-ei0015-")
+XLA_WAIT = corpus_lines("pytorch-xla-7974-")
+FD_LIMIT = corpus_lines("aws-neuron-sdk-713-")
+RX_RETRY = corpus_lines("aws-neuron-sdk-851-")
+NRT_LOAD = corpus_lines("aws-neuron-sdk-1189-")
+TOPO_EXCHANGE = corpus_lines("hiascend-hcclug-ei0015-")
 
 #: the fd-limit lines without the mid-line interleaving (one thread's lines only)
 FD_LIMIT_CLEAN = [
