@@ -134,6 +134,15 @@ NOT_YET_S36: dict[str, str] = {
         "ids within rankNum, as never-joined ranks); measure-only batch, left for a rule change"
     ),
     # batch 212
+    "OpenNMT-tf-985-horovod-early-stopping-rank0-left-shutdown": (
+        "rank-failure info naming rank 2, python-exception: the excerpt is rank 3's Horovod frames and its `Horovod "
+        "has been shut down ... after one of the ranks finished execution` (the tab-indented node line) and the head of "
+        "rank 2's traceback; rank 0, the rank that left the allreduce when early stopping ended its loop (OpenNMT-tf "
+        "evaluates on the master only; fixed by OpenNMT-tf#986), never appears, and neither does rank 1 or the world "
+        "size. The shutdown message is the survivors' wording and names no rank (horovod-2097 is a control on it); "
+        "naming the absent rank needs the world and every other rank's copy (horovod-1407's counts, a full waiter set), "
+        "which the log does not give: with ranks 0 and 1 both unseen, any name would be a guess"
+    ),
     # batch 213
     "SpecForge-58-qwen3-moe-draft-pr-rank3-architecture-not-supported-control": (
         "rank-failure critical naming rank 3, python-exception, on a control: the paste is one line, a maintainer's "
