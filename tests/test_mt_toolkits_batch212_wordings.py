@@ -19,24 +19,16 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import REAL_INCIDENTS_DIR, naming_findings
+from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 2, 13, 0, tzinfo=dt.timezone.utc)
 
 
-def _log(prefix: str) -> list[str]:
-    """The batch's log.txt whose folder starts with ``prefix``, as lines."""
-    (folder,) = [
-        p for p in Path(REAL_INCIDENTS_DIR).iterdir() if p.name.startswith(prefix)
-    ]
-    return (folder / "log.txt").read_text().splitlines()
-
-
-HVD_SHUTDOWN = _log("OpenNMT-tf-985-")
-NCCL_GROUPEND = _log("marian-dev-899-")
-NCCL_A100 = _log("marian-dev-998-")
-MULTI_NODE = _log("marian-290-")
-ORDINAL = _log("marian-dev-283-")
+HVD_SHUTDOWN = corpus_lines("OpenNMT-tf-985-")
+NCCL_GROUPEND = corpus_lines("marian-dev-899-")
+NCCL_A100 = corpus_lines("marian-dev-998-")
+MULTI_NODE = corpus_lines("marian-290-")
+ORDINAL = corpus_lines("marian-dev-283-")
 
 #: rank 3's shutdown copy as ranks 1, 2 and 3 all printed it (every survivor of a world of 4; rank 0 silent)
 HVD_THREE_SURVIVORS = [
