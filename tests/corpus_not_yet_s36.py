@@ -155,6 +155,16 @@ NOT_YET_S36: dict[str, str] = {
         "contrast in the corpus yet measures that; measure only, no rule changed"
     ),
     # batch 214
+    "mmaction-141-dist-test-rank1-stalls-after-batch0": (
+        "no finding: the log's only signal is an absence in the test script's own progress prints, `rank 0, "
+        "data_batch 0` and `rank 1, data_batch 0`, then `rank 0, data_batch 100` ... `1400` with rank 1 silent; no "
+        "error, timeout, watchdog or launcher line. That rank 1 is stuck is the author's nvidia-smi reading (gpu1 "
+        "pinned at 100 %), not the log's. Reading a script's free-form `rank N, data_batch M` prints as per-rank "
+        "heartbeats, and one rank's stopped counter as a lagging rank, would have to hold for scripts that print "
+        "progress on some ranks only by design and for buffered stdout (a non-tty rank's prints arrive late or never in "
+        "a paste); in an evaluation loop with no collective until the final gather, rank 0 running ahead is also "
+        "normal. No such rule is measured in the corpus; measure only, no rule changed"
+    ),
     # batch 215
     "gluon-nlp-1508-mpirun-rank7-segfault-mxnet-version-mismatch-control": (
         "rank-failure critical naming rank 7, segfault, on a control: the excerpt is Open MPI's closing banner, "
