@@ -100,7 +100,7 @@ FROM (SELECT job_key, min(ts) AS ts, coalesce(min(rank_resolved), 0) AS host,
       GROUP BY ALL) s,
      (SELECT unnest(range(0, 65536)) AS rank) w
 WHERE s.world BETWEEN 2 AND 65536 AND s.joined < s.world AND w.rank < s.world AND w.rank <> s.host
-  AND NOT (s.joined = 1 AND s.world - s.joined >= 2)
+  AND NOT (s.joined = 1 AND s.world >= 3)
   AND NOT EXISTS (SELECT 1 FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved = w.rank)
   AND (SELECT count(DISTINCT j.rank_resolved) FROM k10s_log j WHERE j.job_key = s.job_key AND j.kind = 'rank_joining' AND j.rank_resolved < s.world) = s.joined
 UNION ALL BY NAME

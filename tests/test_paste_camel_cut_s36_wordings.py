@@ -34,6 +34,14 @@ def _rows(text: str, width: int, pad: bool) -> list[str]:
     return [r.ljust(width) if pad else r for r in rows]
 
 
+def _stays_apart(row: str, rec: str, width: int, pad: bool) -> bool:
+    """``row`` then ``rec`` pasted at ``width`` (after a long row the terminal cut twice elsewhere) repair to two rows."""
+    long_row = "x" * 12 + " " + "y" * (2 * width - 30)
+    text = "\n".join(_rows(long_row, width, pad) + [row.ljust(width) if pad else row, rec, "INFO:root:done"])
+    repaired = [ln.rstrip() for ln in repair_paste(text).text.split("\n")]
+    return row in repaired and rec in repaired
+
+
 def _wrapped(lines: list[str], width: int, pad: bool) -> str:
     return "\n".join(r for ln in lines for r in _rows(ln, width, pad))
 
@@ -106,10 +114,7 @@ RECORDS = {
 def test_a_row_ending_in_a_plain_word_at_the_width_stays_before_a_record(end, record, pad):
     row, rec = ENDS[end], RECORDS[record]
     width = len(row)
-    long_row = "x" * 12 + " " + "y" * (2 * width - 30)  # cut at the width twice elsewhere
-    text = "\n".join(_rows(long_row, width, pad) + [row.ljust(width) if pad else row, rec, "INFO:root:done"])
-    repaired = [ln.rstrip() for ln in repair_paste(text).text.split("\n")]
-    assert row in repaired and rec in repaired
+    assert _stays_apart(row, rec, width, pad)
 
 
 @pytest.mark.parametrize("pad", [True, False], ids=["padded", "unpadded"])
@@ -118,10 +123,7 @@ def test_a_camel_case_head_in_a_row_of_no_known_kind_stays_before_a_record(pad):
     row = "[rank0]: the script then calls torch.cuda.synchronize and reports its ncclGet"
     rec = "RuntimeError: CUDA error: an illegal memory access was encountered"
     width = len(row)
-    long_row = "x" * 12 + " " + "y" * (2 * width - 30)
-    text = "\n".join(_rows(long_row, width, pad) + [row.ljust(width) if pad else row, rec, "INFO:root:done"])
-    repaired = [ln.rstrip() for ln in repair_paste(text).text.split("\n")]
-    assert row in repaired and rec in repaired
+    assert _stays_apart(row, rec, width, pad)
 
 
 @pytest.mark.parametrize("pad", [True, False], ids=["padded", "unpadded"])
@@ -130,7 +132,4 @@ def test_a_row_shorter_than_the_width_ending_in_a_camel_case_name_stays(pad):
     row = "node-a:101:101 [0] misc/argcheck.cc:30 NCCL WARN ncclGetAsyncError"
     rec = "RuntimeError: NCCL communicator was aborted on rank 0"
     width = len(row) + 3
-    long_row = "x" * 12 + " " + "y" * (2 * width - 30)
-    text = "\n".join(_rows(long_row, width, pad) + [row.ljust(width) if pad else row, rec, "INFO:root:done"])
-    repaired = [ln.rstrip() for ln in repair_paste(text).text.split("\n")]
-    assert row in repaired and rec in repaired
+    assert _stays_apart(row, rec, width, pad)
