@@ -60,6 +60,16 @@ NOT_YET_S37: dict[str, str] = {
         "rank 3, cuda-error (tests/test_kd_teacher_student_batch221_wordings.py)"
     ),
     # batch 222
+    "ray-63819-rllib-four-learners-learner3-module-order-desync": (
+        "no finding, want rank 3 collective-mismatch: the paste is a commenter's two-line trace of the four RLlib "
+        "learners before the hang, `learner 0/1/2:  lens={'policy_a': 2052, 'policy_b': 1026}` and `learner 3:      "
+        "lens={'policy_b': 1026, 'policy_a': 2052}   <-- opposite order`, three ranks folded into one line and the "
+        "divergence marked by a hand-written arrow; no program prints it, and the run's own output (every learner's "
+        "NCCL watchdog timeout alike) is not in the stored excerpts. Naming a rank because its dict of per-module "
+        "batch sizes lists the same keys in another order, or because a line carries a human `<--` note, is no "
+        "wording a cluster prints; a rule reading the watchdog timeouts would see every rank alike; measure only, no "
+        "rule changed"
+    ),
     # batch 223
     # session 37 leftovers
 }
