@@ -82,5 +82,7 @@ NOT_YET_S37: dict[str, str] = {
         "rule changed"
     ),
     # batch 223
+    # batch 224
+    # batch 225
     # session 37 leftovers
 }
