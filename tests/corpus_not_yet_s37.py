@@ -84,5 +84,6 @@ NOT_YET_S37: dict[str, str] = {
     # batch 223
     # batch 224
     # batch 225
+    # batch 226
     # session 37 leftovers
 }
