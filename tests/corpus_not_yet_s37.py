@@ -85,5 +85,22 @@ NOT_YET_S37: dict[str, str] = {
     # batch 224
     # batch 225
     # batch 226
+    # batch 225
+    "audiolm-pytorch-210-wait-for-everyone-cuda0-one-wait-behind-eight-devices": (
+        "no finding, want rank 0 lagging-rank: the paste is the author's own cleaned-up prints around the trainer's "
+        "`wait_for_everyone`, `499: device cuda:4 arrived at 2` ... `498: device cuda:0 arrived 3`; cuda:0 is one wait "
+        "behind only by reading the step numbers of an ad-hoc print across eight processes' interleaved lines, and "
+        "the only index is the CUDA device (no rank tag, launcher line or pid): reading a device as the rank is what "
+        "the corpus's device-indexed controls forbid (sc-foundation-eval-3's reason), and no program prints this "
+        "wording; no watchdog, exit code or launcher report is in the excerpt; measure only, no rule changed"
+    ),
+    "elasticdl-1895-worker0-no-tasks-worker1-gloo-barrier-recv-timeout": (
+        "no finding, want rank 0 never-joined: the paste is worker 1's gloo `Timed out waiting 60000ms for recv "
+        "operation to complete` and its traceback into FTLib's `dist.barrier()`, with no rank, worker id or pod name "
+        "and no peer named; that worker 0 ran out of tasks is the maintainer's prose (worker 0's own `No tasks for "
+        "now` lines are another paste). A plain barrier timeout names no one in the corpus's controls; the gloo "
+        "monitored barrier that names its missing peer does name it (tests/test_one_rank_code_path_batch225_wordings.py); "
+        "measure only, no rule changed"
+    ),
     # session 37 leftovers
 }
