@@ -84,8 +84,6 @@ NOT_YET_S37: dict[str, str] = {
     # batch 223
     # batch 224
     # batch 225
-    # batch 226
-    # batch 225
     "audiolm-pytorch-210-wait-for-everyone-cuda0-one-wait-behind-eight-devices": (
         "no finding, want rank 0 lagging-rank: the paste is the author's own cleaned-up prints around the trainer's "
         "`wait_for_everyone`, `499: device cuda:4 arrived at 2` ... `498: device cuda:0 arrived 3`; cuda:0 is one wait "
@@ -102,5 +100,6 @@ NOT_YET_S37: dict[str, str] = {
         "monitored barrier that names its missing peer does name it (tests/test_one_rank_code_path_batch225_wordings.py); "
         "measure only, no rule changed"
     ),
+    # batch 226
     # session 37 leftovers
 }
