@@ -3,15 +3,14 @@
     .venv/bin/python tests/tools/record_torch.py            # every scenario (a few minutes)
     .venv/bin/python tests/tools/record_torch.py -k sigkill # those whose name holds "sigkill"
 
-Needs torch (the CPU wheel). Not part of the test run. Each scenario runs a real job on
-127.0.0.1 with the gloo backend: two ``torchrun`` agents (c10d rendezvous on a free loopback
-port) standing for two nodes, or ``python -m torch.distributed.launch`` (two static nodes), or
-``torch.multiprocessing.spawn`` (one node). tests/tools/torch_worker.py injects the fault.
+Needs torch (the CPU wheel). Not part of the test run. Each scenario runs a real job on 127.0.0.1 with the gloo backend:
+two ``torchrun`` agents (c10d rendezvous on a free loopback port) standing for two nodes, or ``python -m
+torch.distributed.launch`` (two static nodes), or ``torch.multiprocessing.spawn`` (one node); a worker injects the fault.
 Each agent's stdout+stderr, as one stream, is that node's pod log; it is written as
 ``kubectl logs --timestamps`` would serve it (the time each line arrived, then the line), in
-``node<N>.log`` (N = the node rank the rendezvous gave the agent). ``--log-dir`` files are
-kept under ``log-dir/`` as torchrun wrote them (both agents share the folder; one run-id folder each). ``truth.json`` says the culprit rank(s) and cause (or none:
-a control), the layout and the exact commands. Each node's command line comes from record_launch.py
+``node<N>.log`` (N = the node rank the rendezvous gave the agent; ``pod_of_agent``: each file's agent by start order).
+``--log-dir`` files are kept under ``log-dir/`` as torchrun wrote them (one run-id folder each agent). ``truth.json``:
+the culprit rank(s) and cause (or none: a control), the layout and the exact commands. Each node's command line comes from record_launch.py
 (every set's launch styles), the launcher process and its stamped lines from record_agent.py.
 """
 
@@ -61,6 +60,7 @@ import torch_scenarios32
 import torch_scenarios33
 import torch_scenarios34
 import torch_scenarios36
+import torch_scenarios37
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -163,6 +163,7 @@ SCENARIOS = [
     *torch_scenarios33.scenarios(S),  # the thirty-third: DeviceMesh, tensor parallel, FSDP2, compile under DDP, DCP on gloo (held out)
     *torch_scenarios34.scenarios(S),  # the thirty-fourth: failures confined to a sub-group: 1F1B/interleaved pipelines, new_group, p2p (held out)
     *torch_scenarios36.scenarios(S),  # the thirty-sixth: confounders: the culprit not the first or loudest error (held out)
+    *torch_scenarios37.scenarios(S),  # the thirty-seventh: layouts beyond 2 x 2: local, global and node rank and agent order apart (held out)
 ]
 
 
@@ -232,7 +233,7 @@ def record(sc: dict, out_root: Path, version: str) -> dict:
     dest = out_root / version / sc["name"]
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
-    ordered = _node_order(agents, marks)
+    ordered = [agents[i] for i in sc["pod_of_agent"]] if sc.get("pod_of_agent") else _node_order(agents, marks)
     for node, a in enumerate(ordered):
         (dest / f"node{node}.log").write_text("\n".join(a.lines) + "\n", encoding="utf-8")
     for attempt in earlier:  # each earlier container's log, as ``kubectl logs --previous`` serves it (one restart)
