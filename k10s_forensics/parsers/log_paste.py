@@ -28,6 +28,8 @@
    run both ways is left as it is, noted ``line order unknown`` (no first failure is read from its order);
 6. **terminal wrapping**: lines cut at the terminal's width (any width from 40 columns), with or
    without padding spaces to it (``log_unwrap``);
+6. **records run together on one line** where the paste lost the line breaks between a launcher's and c10d's
+   records (``log_flat_records``);
 6. **one known wording cut in two** where the paste wrapped only that line (``log_cut_wordings``);
 7. **horovodrun's rank tags** whose ``<stderr>`` a markdown renderer dropped (``log_bare_tags``);
 8. **a rank range** (``[Rank 1-7] Watchdog caught …``) written out once per rank (``log_rank_ranges``);
@@ -44,6 +46,7 @@ from dataclasses import dataclass, field
 
 from k10s_forensics.parsers.log_bare_tags import restore_bare_tags
 from k10s_forensics.parsers.log_cut_wordings import rejoin_cut_wordings
+from k10s_forensics.parsers.log_flat_records import split_flat_records
 from k10s_forensics.parsers.log_newest_first import newest_first
 from k10s_forensics.parsers.log_normalize import ANSI
 from k10s_forensics.parsers.log_page_copies import decode_entities, dedent_shared, strip_line_numbers, strip_table_cells, web_spaces
@@ -82,7 +85,7 @@ def repair_paste(text: str) -> Repaired:
     depth, at = 0, -1
     for step in (web_spaces, strip_line_numbers, decode_entities, dedent_shared, _markdown, straight_quotes,
                  straight_dashes, _quoting_whole, strip_table_cells, dedent_shared, _bullets, _double_spacing, _interrupted, newest_first, unwrap, _quoting,
-                 rejoin_cut_wordings,
+                 split_flat_records, rejoin_cut_wordings,
                  restore_bare_tags, expand_rank_ranges):
         lines, note = step(lines)
         for _ in range(2 if step is _double_spacing and note else 0):  # a double-spaced paste copied double-spaced again
