@@ -3,10 +3,9 @@
     .venv/bin/python tests/tools/record_torch.py            # every scenario (a few minutes)
     .venv/bin/python tests/tools/record_torch.py -k sigkill # those whose name holds "sigkill"
 
-Needs torch (the CPU wheel). Not part of the test run. Each scenario runs a real job on
-127.0.0.1 with the gloo backend: two ``torchrun`` agents (c10d rendezvous on a free loopback
-port) standing for two nodes, or ``python -m torch.distributed.launch`` (two static nodes), or
-``torch.multiprocessing.spawn`` (one node). tests/tools/torch_worker.py injects the fault.
+Needs torch (the CPU wheel). Not part of the test run. Each scenario runs a real job on 127.0.0.1 with the gloo backend:
+two ``torchrun`` agents (c10d rendezvous on a free loopback port) standing for two nodes, or ``python -m
+torch.distributed.launch`` (two static nodes), or ``torch.multiprocessing.spawn`` (one node); a worker injects the fault.
 Each agent's stdout+stderr, as one stream, is that node's pod log; it is written as
 ``kubectl logs --timestamps`` would serve it (the time each line arrived, then the line), in
 ``node<N>.log`` (N = the node rank the rendezvous gave the agent). ``--log-dir`` files are
@@ -61,6 +60,7 @@ import torch_scenarios32
 import torch_scenarios33
 import torch_scenarios34
 import torch_scenarios36
+import torch_scenarios38
 from record_agent import Agent, scrub
 
 OUT_ROOT = Path(__file__).resolve().parent.parent / "data" / "torch-runs"
@@ -163,6 +163,7 @@ SCENARIOS = [
     *torch_scenarios33.scenarios(S),  # the thirty-third: DeviceMesh, tensor parallel, FSDP2, compile under DDP, DCP on gloo (held out)
     *torch_scenarios34.scenarios(S),  # the thirty-fourth: failures confined to a sub-group: 1F1B/interleaved pipelines, new_group, p2p (held out)
     *torch_scenarios36.scenarios(S),  # the thirty-sixth: confounders: the culprit not the first or loudest error (held out)
+    *torch_scenarios38.scenarios(S),  # the thirty-eighth: the issue's own fault list, plain torchrun's default options, 2 x 4 (held out)
 ]
 
 
