@@ -4,7 +4,7 @@ DDP's ``no_sync()`` accumulation, ``parallelize_module`` tensor parallel on a gl
 ``RLIMIT_NPROC`` when starting DataLoader workers, a truncated or ``weights_only``-refused
 checkpoint, a custom autograd ``backward``, a ``UnicodeDecodeError``), a restart whose culprit
 changes (rank 1 leaves with exit status 0, then rank 3 raises), non-UTF-8 bytes and a 70 KiB line
-around a failure, and controls. Imported by record_torch.py (its ``S`` builds each one); the
+around a failure, and controls. Imported by torch_scenarios.py (its ``S`` builds each one); the
 program: tests/tools/t10_worker.py. Launch style ``t10run``: the ``torchrun`` script, c10d
 rendezvous, ``agents`` x ``nproc`` (two agents x 2 unless a scenario says otherwise).
 """

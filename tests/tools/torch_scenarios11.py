@@ -7,7 +7,7 @@ smaller; per-call timeouts (``work.wait(timeout=…)``); ``DefaultCPUAllocator``
 (``PYTHONUNBUFFERED`` unset under ``elastic_launch``); C++ frames under ``TORCH_SHOW_CPP_STACKTRACES=1``; an exception whose handler's
 ``dist.barrier()`` fails too; ``logging`` formatters putting time, host and rank before every line, or glog's
 ``E1129 …]`` shape; warnings turned into errors; ``torch._C._LinAlgError``; controls. Imported by
-record_torch.py (its ``S`` builds each one); the program: tests/tools/t11_worker.py. Launch styles: ``t11run``
+torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t11_worker.py. Launch styles: ``t11run``
 (the ``torchrun`` script, c10d rendezvous, ``agents`` x ``nproc``), ``t11launch`` (``python t11_worker.py
 --launch METHOD …`` per node).
 """

@@ -7,7 +7,7 @@ a segfault after ``destroy_process_group`` of a finished run, a user ``TCPStore`
 non-destination rank, a node whose image lacks a module, ``--rdzv-backend static`` with a node given the wrong
 ``--nnodes``, the master port already taken on the store host, and controls (every rank alike, a clean run with
 printed handled tracebacks, the store host's agent SIGTERMed, a node lost under ``--max-restarts``). Imported by
-record_torch.py (its ``S`` builds each one); the program: tests/tools/t12_worker.py. Launch styles: ``t12run``
+torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t12_worker.py. Launch styles: ``t12run``
 (the ``torchrun`` script, c10d rendezvous: torch_scenarios11's command with this set's program), ``t12static``
 (``--rdzv-backend static`` with ``--node-rank``; ``nnodes_per_node`` may give a node another ``--nnodes``,
 ``port_taken`` makes another listener hold the master port first).

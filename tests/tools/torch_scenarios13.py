@@ -7,7 +7,7 @@ finishes; a ``breakpoint()`` left in the code (pdb on a closed stdin: ``BdbQuit`
 metrics sink; an exception amid carriage-return progress bars; and controls (the legacy launcher without
 ``--use-env`` on a script whose ``argparse`` has no ``--local-rank``, every rank's NaN loss check, a clean run with
 progress bars and a skipped NaN batch, both agents sent SIGHUP, the node lost in the MoE dispatch). Imported by
-record_torch.py (its ``S`` builds each one); the program: tests/tools/t13_worker.py. Launch styles: ``t13run``
+torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t13_worker.py. Launch styles: ``t13run``
 (the ``torchrun`` script, c10d rendezvous: torch_scenarios11's command with this set's program), ``t13legacy``
 (``python -m torch.distributed.launch`` on two static nodes, no ``--use-env``).
 """

@@ -7,7 +7,7 @@ a forgotten ``signal.alarm`` (SIGALRM); a checkpoint loaded with ``map_location=
 CUDA; a ring exchange whose rank sends to itself; ``all_gather_into_tensor`` with a wrongly sized output; and
 controls (every rank's DDP given ``device_ids`` for a CPU model, every rank's CUDA checkpoint load, a clean run
 with the file timer, INFO chatter and a handled pool traceback, both agents sent SIGQUIT, node 1 frozen by
-SIGSTOP with its workers). Imported by record_torch.py (its ``S`` builds each one); the program:
+SIGSTOP with its workers). Imported by torch_scenarios.py (its ``S`` builds each one); the program:
 tests/tools/t14_worker.py. Launch style: ``t14run`` (the ``torchrun`` script, c10d rendezvous: torch_scenarios11's
 command with this set's program).
 """

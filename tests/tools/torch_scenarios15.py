@@ -5,7 +5,7 @@ a script's own ``sys.excepthook`` that logs one line and no traceback; a ``Value
 ranks; ``load_state_dict``'s size mismatch on one rank's resume; a ``torch.distributed.rpc`` worker SIGKILLed inside a
 remote call; and controls (every rank's ``ExceptionGroup`` alike, a clean run with a handled ``ExceptionGroup`` and a
 handled SIGUSR1, node 0's agent alone SIGTERMed (one pod evicted: the store's host), a node of three lost with
-``--max-restarts 1`` (the survivors cannot re-form)). Imported by record_torch.py (its ``S`` builds each one); the
+``--max-restarts 1`` (the survivors cannot re-form)). Imported by torch_scenarios.py (its ``S`` builds each one); the
 program: tests/tools/t15_worker.py. Launch style: ``t15run`` (the ``torchrun`` script, c10d rendezvous:
 torch_scenarios11's command with this set's program).
 """

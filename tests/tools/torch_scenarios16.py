@@ -7,7 +7,7 @@ hook raising inside ``backward()``; a data-prep child process that segfaults und
 (the rank's ``CalledProcessError`` says ``died with <Signals.SIGSEGV: 11>``); and controls (every rank's prompt alike,
 a clean run whose handled network error and timeout print tracebacks among ``TORCH_CPP_LOG_LEVEL=INFO`` chatter, the
 whole job force-deleted (every node SIGKILLed at once), two static agents given the same ``--node-rank``). Imported
-by record_torch.py (its ``S`` builds each one); the program: tests/tools/t16_worker.py. Launch styles: ``t16run``
+by torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t16_worker.py. Launch styles: ``t16run``
 (the ``torchrun`` script, c10d rendezvous: torch_scenarios11's command with this set's program), ``t16static``
 (torch_scenarios12's ``--rdzv-backend static`` command, each node's ``--node-rank`` from ``node_ranks``).
 """

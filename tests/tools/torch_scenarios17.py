@@ -5,7 +5,7 @@ on node 2's middle rank, 1 x 6 with the culprit on rank 0, two culprits on two n
 is not its agent's start order). New faults: a ``DTensor`` whose shard is the wrong size on one rank (gloo, a 1-D CPU
 mesh), a ``persistent_workers`` DataLoader worker raising on one rank, ``torch.cuda`` on this CPU machine on one rank.
 Controls: every rank's ``cuda`` alike, every rank's ``KeyError`` alike (4 x 1), a clean 2 x 4 run with a handled
-``cuda`` error's traceback printed, node 2 of 3 x 3 lost. Imported by record_torch.py (its ``S`` builds each one); the
+``cuda`` error's traceback printed, node 2 of 3 x 3 lost. Imported by torch_scenarios.py (its ``S`` builds each one); the
 program: tests/tools/t17_worker.py. Launch styles: ``t17run`` (the ``torchrun`` script, c10d rendezvous:
 torch_scenarios11's command with this set's program), ``t17static`` (torch_scenarios16's static command, each node's
 ``--node-rank`` from ``node_ranks`` in the agents' start order).

@@ -5,7 +5,7 @@ node 1's rank 6), ``--redirects 3 --tee 0`` at 3 x 2, ``--local-ranks-filter 0``
 node 0 is not the first agent started, a world of 8 whose ranks 3 and 5 (two nodes) fail 1.5 s apart (the agents
 polling every 6 s: the later one is not torn down first). Faults: an exception, SIGKILL, SIGSEGV, SIGABRT, a hang
 before a collective (gloo timeout), an early exit 0. Controls: every rank's ``KeyError`` alike at 3 x 2, node 1 of a
-legacy 3 x 2 lost, a clean 2 x 4 run with ``--log-dir``. Imported by record_torch.py (its ``S`` builds each one); the
+legacy 3 x 2 lost, a clean 2 x 4 run with ``--log-dir``. Imported by torch_scenarios.py (its ``S`` builds each one); the
 program: tests/tools/t18_worker.py (``mp.spawn``: record_launch's ``spawn``, tests/tools/torch_worker.py). Launch
 styles: ``t18run`` (torch_scenarios17's ``torchrun``; ``monitor``: the agents' ``--monitor-interval``), ``t18static``
 (torch_scenarios17's static one), ``t18legacy`` (``torch.distributed.launch``, ``agents`` static nodes).

@@ -10,7 +10,7 @@ joins late was recorded twice in each version and dropped: the scale-up re-rende
 ``UserWarning`` raised as an error.
 Controls: every rank's ``ZeroDivisionError`` alike (accelerate 1 x 4), DeepSpeed's runner SIGINTed as Ctrl-C at a
 terminal does (its whole process group, 20 s into training), a clean ``--standalone`` 1 x 8 run warning
-on every rank. Imported by record_torch.py (its ``S`` builds each one); the program: tests/tools/t19_worker.py.
+on every rank. Imported by torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t19_worker.py.
 Launch styles: ``t19accel``, ``t19ds``, ``t19lightning`` (torch_scenarios4's wrappers, this set's program),
 ``t19standalone`` (torch_scenarios3's), ``t19run`` (torch_scenarios17's ``torchrun``; ``node_env``:
 more environment for one node's command, by start order).

@@ -4,7 +4,7 @@ seconds waiting for clients. J/M clients joined.`` — a count, not which ranks.
 1 and 3 late: the shape seen while recording the nineteenth set, whose discarded takes named the host), at 2 x 2 with
 one rank late and at 1 x 4 with two; ``mp.spawn`` at 1 x 4 on ``tcp://`` init (no rank announces itself before the
 store). The truth: the ranks that started late (the worker marks them), cause ``never-joined``.
-Imported by record_torch.py (its ``S`` builds each one); the program: tests/tools/t20_worker.py.
+Imported by torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t20_worker.py.
 Launch styles: ``t20lightning`` (torch_scenarios4's Lightning wrapper, this set's program), ``t20spawn``.
 """
 

@@ -4,7 +4,7 @@ culprit on node 1) and a restart where another rank fails on the second attempt 
 attempt's culprit, as in the tenth set); a ``torch.distributed.checkpoint`` save that one rank cannot write (DCP's
 ``CheckpointException`` on every rank); a rank hung in its own compute (a sleep on the middle rank of 1 x 5, a busy
 loop on node 1 of 3 x 2: only the victims print). Controls: every rank's DCP save failing alike, a restart whose every
-attempt fails alike on every rank, a clean 2 x 3 run warning on every rank. Imported by record_torch.py (its ``S``
+attempt fails alike on every rank, a clean 2 x 3 run warning on every rank. Imported by torch_scenarios.py (its ``S``
 builds each one); the program: tests/tools/t21_worker.py. Launch style: ``t21run`` (torch_scenarios17's ``torchrun``,
 this set's program).
 """

@@ -3,7 +3,7 @@
 (``PytorchStreamReader failed reading zip archive``), a rank leaving with exit status 0 mid-epoch under
 ``--max-restarts 1``, a segfault and a SIGKILL under ``TORCH_GLOO_LAZY_INIT=1`` (gloo connects pairs on first use);
 controls: every rank's tokenizer missing on a shared path under ``--max-restarts 1`` at 3 x 2, every rank's child killed
-alike, the three agents of 3 x 2 SIGTERMed mid-run by a scheduler's preemption. Imported by record_torch.py (its ``S``
+alike, the three agents of 3 x 2 SIGTERMed mid-run by a scheduler's preemption. Imported by torch_scenarios.py (its ``S``
 builds each one); the program: tests/tools/t22_worker.py. Launch style: ``t22run`` (torch_scenarios17's ``torchrun``,
 this set's program).
 """

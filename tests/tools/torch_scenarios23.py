@@ -8,7 +8,7 @@ attempt fails on another rank by another cause (a segfault on rank 0, then a SIG
 (``--redirects 3 --tee 1``: stdout shown, stderr not), ``torch.multiprocessing.start_processes(join=False)`` with
 ``fork``; controls: the same late join re-forming and finishing, every FSDP2 rank's ``clip_grad_norm_`` raising alike
 after one rank's NaN sample, every ``start_processes`` rank raising the same ``ValueError``. Imported by
-record_torch.py (its ``S`` builds each one); the program: tests/tools/t23_worker.py. Launch styles: ``t23run``
+torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t23_worker.py. Launch styles: ``t23run``
 (torch_scenarios17's ``torchrun``, this set's program; ``args``: the program's arguments), ``t23procs`` (one
 ``python t23_worker.py --start-processes METHOD NPROC PORT``).
 """

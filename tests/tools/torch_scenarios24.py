@@ -4,7 +4,7 @@ $?'``: bash reports the signal and exits 139), two ranks of a ``--standalone`` 1
 different exceptions, a DCP load whose one rank's shard file was cut short, a rank whose ``torch.compile`` backend fails
 (``BackendCompilerFailed``), a rank SIGTERMed from outside whose handler (installed on every rank, as training scripts
 do) exits 143 while its agent survives; controls: the store host's agent SIGKILLed, every rank's shard cut short,
-every rank's DDP model leaving a parameter unused (no ``find_unused_parameters``) alike. Imported by record_torch.py (its ``S`` builds each one); the program:
+every rank's DDP model leaving a parameter unused (no ``find_unused_parameters``) alike. Imported by torch_scenarios.py (its ``S`` builds each one); the program:
 tests/tools/t24_worker.py. Launch styles: ``t24run`` (torch_scenarios17's ``torchrun``, this set's program; ``args``:
 its arguments), ``t24bash`` (the same ``torchrun`` with ``--no-python bash -c`` around the program), ``t24standalone``
 (torch_scenarios3's ``torchrun --standalone``).

@@ -5,7 +5,7 @@ rank that reports its error only through the ``TORCHELASTIC_ERROR_FILE`` it writ
 trainer`` and a ``KeyError``, and with a segfault under ``--tee 3``; controls: every rank writing the same error file,
 both agents SIGTERMed (a preemption) while every rank dumps its stacks, and a node started with ``--rdzv-backend
 static`` beside one started with ``c10d`` on the same endpoint (a misconfiguration: no rank ever runs on node 1).
-Imported by record_torch.py (its ``S`` builds each one); the program: tests/tools/t25_worker.py. Launch styles:
+Imported by torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t25_worker.py. Launch styles:
 ``t25run`` (torch_scenarios17's ``torchrun``, this set's program), ``t25mixed`` (node 0 static, node 1 c10d).
 """
 

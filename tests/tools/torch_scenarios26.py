@@ -5,7 +5,7 @@ local ranks) with rank 3's ``KeyError``, rank 1 ended by SIGTRAP, rank 3's envir
 port (its ``init_process_group`` cannot connect; its peers wait for its gloo address), one node's ``GLOO_SOCKET_IFNAME``
 naming an interface it lacks (both its ranks fail in gloo's device set-up; the truth: the global ranks the worker marks);
 controls: every rank pointed at the stale store port, a clean pipelining run under the ``[${rank}]:`` prefix.
-Imported by record_torch.py (its ``S`` builds each one); the program: tests/tools/t26_worker.py. Launch style:
+Imported by torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t26_worker.py. Launch style:
 ``t26run`` (torch_scenarios17's ``torchrun``, this set's program; ``node_env``: more environment for one node's
 command, by start order, as torch_scenarios19's).
 """

@@ -7,7 +7,7 @@ that hangs at interpreter exit (a non-daemon thread, no ``destroy_process_group`
 deadline SIGTERMs both agents), ``torch.distributed.breakpoint()`` left in (rank 0 in pdb on a closed stdin, its peers in
 its barrier), two agents of different torch versions in one job (2.13.0 beside 2.14.1) with a ``KeyError`` on the other
 version's node; a control: every rank's ``IndexError`` on the same global batch (a token id past the vocabulary).
-Imported by record_torch.py (its ``S`` builds each one); the programs: tests/tools/t27_worker.py, t27_launch.py.
+Imported by torch_scenarios.py (its ``S`` builds each one); the programs: tests/tools/t27_worker.py, t27_launch.py.
 Launch styles: ``t27run`` (torch_scenarios11's ``torchrun``, this set's program; ``mixed``: node 1's torchrun from the
 venv in ``K10S_MIXED_BIN``, the other torch version), ``t27api`` (``python t27_launch.py api …``), ``t27main``
 (``python t27_launch.py run-main <torchrun's arguments>``).

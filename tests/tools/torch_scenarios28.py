@@ -7,7 +7,7 @@ all-reduce; a rank's ``os._exit(0)`` mid-loop under ``--redirects 3 --tee 3 --lo
 console shows only each node's local rank 0, not the culprit); two start-up controls where every agent or every worker
 fails alike (``--nproc-per-node gpu`` on a machine without GPUs: the agents' own ``ValueError`` before any worker runs;
 an entry script missing on every node: every worker's ``can't open file``, exit status 2).
-Imported by record_torch.py (its ``S`` builds each one); the program: tests/tools/t28_worker.py. Launch styles:
+Imported by torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t28_worker.py. Launch styles:
 ``t28run`` (torch_scenarios11's ``torchrun``, this set's program; ``nproc_by_agent`` gives each agent, in start order,
 its own ``--nproc-per-node``; ``nproc_arg`` replaces every agent's; ``missing_script`` runs a script that is not there),
 ``t28static`` (torch_scenarios16's static command with ``node_ranks``, this set's program, ``nproc_by_agent`` as above).

@@ -7,7 +7,7 @@ substituted); ``--numa-binding node`` on a machine without CUDA (every agent fai
 ``dist.monitored_barrier(wait_all_ranks=True)`` with two ranks that never arrive; DCP's ``async_save`` whose background
 write fails on one rank; ``@record`` on a ``main`` that raises an ``ExceptionGroup`` (``asyncio.TaskGroup``); a clean run
 with every agent's events, ``TORCH_CPP_LOG_LEVEL=INFO`` and ranks' alarming warnings (a control).
-Imported by record_torch.py (its ``S`` builds each one); the program: tests/tools/t29_worker.py. Launch style ``t29run``
+Imported by torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t29_worker.py. Launch style ``t29run``
 (torch_scenarios11's ``torchrun``, this set's program; ``monitor`` replaces the monitor interval, ``prefix`` is the
 log-line prefix template: the flag where torchrun has it, else the environment; ``ckpt`` gives the ranks a fresh folder).
 """

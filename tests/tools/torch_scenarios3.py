@@ -1,5 +1,5 @@
 """The third set of recorded torchrun runs (held out when recorded): launchers, faults and
-output that the first two sets lack. Imported by record_torch.py (its ``S`` builds each one).
+output that the first two sets lack. Imported by torch_scenarios.py (its ``S`` builds each one).
 
 New launch styles (``launcher``): ``torchrun-bin`` (the ``torchrun`` script, c10d rendezvous),
 ``standalone`` (``torchrun --standalone``, one node), ``static`` (``--rdzv-backend static`` with

@@ -9,7 +9,7 @@ environment: a KeyError on node 1) and under its own launcher (a segfault in the
 Train's ``TorchTrainer`` with ``ScalingConfig(num_workers=4)`` (a worker raising, a worker SIGKILLed).
 Controls: ``accelerate launch --use_fsdp`` on two CPU-only machines (every rank's FSDP plugin raises that no device is
 available), a clean Lightning run under torchrun with a UserWarning on every rank.
-Imported by record_torch.py (its ``S`` builds each one); the program: tests/tools/t30_worker.py. Launch styles:
+Imported by torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t30_worker.py. Launch styles:
 ``t30accel`` (torch_scenarios4's ``accelerate launch``; ``plugin`` replaces ``--multi_gpu``), ``t30ds`` (DeepSpeed's
 runner on a localhost hostfile; ``select``: its --include/--exclude), ``t30lightning`` (Lightning's own launcher,
 torch_scenarios4's), ``t30ltrun`` (torchrun running the Lightning program), ``t30ray`` (torch_scenarios5's Ray driver).

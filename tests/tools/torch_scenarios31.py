@@ -12,7 +12,7 @@ that prints the environment:
 ``kubelet_restarts``: the container is restarted by the kubelet (``restartPolicy: OnFailure``): the same commands run
 again once the first attempt ended; the first attempt's log is kept as ``node<N>.previous.log`` (``kubectl logs
 --previous``). ``attempt_faults``: each attempt's ``fault:rank`` (the program's data differs between the containers'
-runs; K10S_FAULT and K10S_FAULT_RANK per attempt). Imported by record_torch.py (its ``S`` builds each one); the program: tests/tools/t31_worker.py.
+runs; K10S_FAULT and K10S_FAULT_RANK per attempt). Imported by torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t31_worker.py.
 """
 
 from __future__ import annotations

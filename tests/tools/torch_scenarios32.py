@@ -5,7 +5,7 @@ and when training ends (gloo has no watchdog that dumps it: torch 2.13 and 2.14 
 only on an explicit ``_dump_fr_trace()``). Kept beside the node logs: each node's dump files as a capture of its pod
 finds them (``fr-dumps/node<N>/nccl_trace_rank_<R>``, the bytes torch wrote) and ``fr_trace.txt``: what
 ``torchfrtrace`` printed on all of them gathered in one folder, as a user pastes it (the plain command first; where
-it refused a missing rank's dump, again with ``--allow-incomplete-ranks``). Imported by record_torch.py (its ``S``
+it refused a missing rank's dump, again with ``--allow-incomplete-ranks``). Imported by torch_scenarios.py (its ``S``
 builds each one; ``keep`` is called once a run ended).
 """
 

@@ -2,7 +2,7 @@
 today, on CPU with gloo. Each node is ``torchrun`` (torch_scenarios11's command: c10d rendezvous, 2 agents x 2
 processes, ``K10S_GLOO_TIMEOUT_S=3``) running tests/tools/t33_worker.py: a 2-D ``DeviceMesh`` (dp x tp), tensor
 parallel (``parallelize_module``), FSDP2 (``fully_shard``), ``torch.compile`` under DDP, and
-``torch.distributed.checkpoint``. Imported by record_torch.py (its ``S`` builds each one); ``plan`` is the program's
+``torch.distributed.checkpoint``. Imported by torch_scenarios.py (its ``S`` builds each one); ``plan`` is the program's
 plan (K10S_T33_PLAN), ``ckpt`` gives the ranks a fresh checkpoint folder, ``victims`` the ranks that fail or wait
 because of the culprit (kept in truth.json as ``victim_ranks``).
 """

@@ -3,7 +3,7 @@ the world, on CPU with gloo. Each node is ``torchrun`` (torch_scenarios11's comm
 processes, ``K10S_GLOO_TIMEOUT_S=3``) running tests/tools/t34_worker.py: ``torch.distributed.pipelining`` schedules other
 than the twenty-sixth set's GPipe (``Schedule1F1B``, ``ScheduleInterleaved1F1B`` with two stages per rank), ``dist.new_group``
 sub-groups with ``monitored_barrier(group=...)``, and a ring of point-to-point ``batch_isend_irecv``. Imported by
-record_torch.py (its ``S`` builds each one); ``plan`` is the program's plan (K10S_T34_PLAN), ``victims`` the ranks that
+torch_scenarios.py (its ``S`` builds each one); ``plan`` is the program's plan (K10S_T34_PLAN), ``victims`` the ranks that
 fail or wait because of the culprit (kept in truth.json as ``victim_ranks``).
 """
 

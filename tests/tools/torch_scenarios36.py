@@ -6,7 +6,7 @@ peers' gloo timeouts print first; a healthy rank's library error chatter (an ``E
 ``UserWarning``, a traceback printed by a retry loop that recovers) before another rank fails for real; ``raise ... from
 e`` beside the victims' ``During handling of the above exception``; a NaN loss the script raises on; a SIGKILL while
 another rank prints a recovered traceback. Controls: every rank logging the same ERROR line and ending well, every rank
-raising the same exception a few seconds apart. There is no thirty-fifth set. Imported by record_torch.py (its ``S``
+raising the same exception a few seconds apart. There is no thirty-fifth set. Imported by torch_scenarios.py (its ``S``
 builds each one); ``victims`` the ranks that fail or wait because of the culprit (kept in truth.json as
 ``victim_ranks``); ``noisy`` the rank that prints the library chatter (K10S_T36_NOISY).
 """

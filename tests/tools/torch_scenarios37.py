@@ -7,7 +7,7 @@ node 1) SIGKILLed; 3 x 2 (odd world 6) with the last rank's segfault; 2 x 2 wher
 so gets group rank 0 (c10d orders the agents by arrival: its file holds ranks 0-1) while its local rank 1 raises; one
 agent x 8 whose ``--local-ranks-filter 0,1,2,3`` hides the failing rank 6; rank 7 of 4 x 2 sleeping in its step while
 the others' gloo timeouts fire. Controls: every rank of 4 x 2 raising the same configuration ``ValueError``; a clean
-3 x 2 run with each rank's own warnings. Imported by record_torch.py (its ``S`` builds each one); ``victims`` the ranks
+3 x 2 run with each rank's own warnings. Imported by torch_scenarios.py (its ``S`` builds each one); ``victims`` the ranks
 that fail or wait because of the culprit (truth.json's ``victim_ranks``); ``pod_of_agent`` each node file's agent by
 start order (the swapped pods: node0.log is the second agent's, node1.log the first's).
 """

@@ -1,5 +1,5 @@
 """The fourth set of recorded runs (held out when recorded): the wrappers users really put around
-torchrun. Imported by record_torch.py (its ``S`` builds each one); the worker is
+torchrun. Imported by torch_scenarios.py (its ``S`` builds each one); the worker is
 tests/tools/wrapper_worker.py (torch_worker.py's faults inside each wrapper's training loop).
 
 Launch styles (``launcher``): ``accelerate`` (``accelerate launch --multi_gpu`` on CPU: its

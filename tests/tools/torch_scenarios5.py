@@ -1,5 +1,5 @@
 """The fifth set of recorded runs (held out when recorded): launchers the first four lack.
-Imported by record_torch.py (its ``S`` builds each one); the programs: tests/tools/t5_worker.py
+Imported by torch_scenarios.py (its ``S`` builds each one); the programs: tests/tools/t5_worker.py
 (HF Trainer, FSDP2, DCP, Ray Train) and tests/tools/torch_worker.py (plain loops).
 
 Launch styles (``launcher``): ``pet`` (Kubeflow Trainer v2's torch runtime: a bare ``torchrun

@@ -1,5 +1,5 @@
 """The sixth set of recorded runs (held out when recorded): launch styles and faults the first five
-lack. Imported by record_torch.py (its ``S`` builds each one); the program: tests/tools/t6_worker.py.
+lack. Imported by torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t6_worker.py.
 
 Launch styles (``launcher``):
 ``perpod``   one process per pod, no launcher (Kubeflow's PyTorchJob v1, a plain ``python train.py``):

@@ -1,5 +1,5 @@
 """The seventh set of recorded runs (held out when recorded): launch styles, output shapes and faults
-the first six lack. Imported by record_torch.py (its ``S`` builds each one); the program:
+the first six lack. Imported by torch_scenarios.py (its ``S`` builds each one); the program:
 tests/tools/t7_worker.py (a tiny DDP model on gloo).
 
 Launch styles (``launcher``):

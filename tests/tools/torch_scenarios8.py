@@ -1,6 +1,6 @@
 """The eighth set of recorded runs (held out when recorded): faults inside the library's own
 machinery (a distributed checkpoint, an object collective, a DataLoader worker), signals and
-output shapes the first seven lack. Imported by record_torch.py (its ``S`` builds each one); the
+output shapes the first seven lack. Imported by torch_scenarios.py (its ``S`` builds each one); the
 program: tests/tools/t8_worker.py (a tiny model, gradients all-reduced over gloo).
 
 Launch style: ``t8run``, the ``torchrun`` script, c10d rendezvous (``agents`` x ``nproc``).

@@ -4,7 +4,7 @@ first eight lack (``TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE``, ``--role``, ``-m``,
 stopped or spinning, resource limits (EMFILE, ENOSPC on a small tmpfs), autograd's anomaly mode, a
 DataLoader worker's exception, a thread's exception, ``sys.exit("…")``, and controls (the same gloo or
 DeviceMesh error on every rank, noise after a clean finish, NCCL-looking warnings). Imported by
-record_torch.py (its ``S`` builds each one); the program: tests/tools/t9_worker.py.
+torch_scenarios.py (its ``S`` builds each one); the program: tests/tools/t9_worker.py.
 
 Launch styles: ``t9run`` (the ``torchrun`` script, c10d rendezvous, ``agents`` x ``nproc``; a
 scenario's ``entry`` picks ``-m t9_worker`` or ``--no-python t9_worker.sh``), ``t9mrun`` (``python -m
