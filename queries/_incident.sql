@@ -1208,11 +1208,28 @@ root_unseen AS (  -- the first failure is an entry torchrun's table lists under 
                  -- besides its Root Cause [0]; none is written <NO_OTHER_FAILURES>) and no Root Cause entry is in the
                  -- incident (a paste cut before it): another worker failed at that poll too, unseen, so the one shown
                  -- is not known to be alone nor first
-    SELECT f.job_key, f.incident
+    SELECT f.job_key, f.incident, 'root' AS unseen
     FROM first f
     WHERE f.kind = 'torchrun_failure' AND f.subkind = 'failures' AND regexp_matches(f.line, '^[^\n]*\[[1-9][0-9]*\]:[ \t]*(\n|$)')
       AND NOT EXISTS (SELECT 1 FROM k10s_incident_line r WHERE r.job_key = f.job_key AND r.incident = f.incident
                       AND r.kind = 'torchrun_failure' AND r.subkind = 'root_cause')
+    UNION ALL
+    -- or an entry of a table whose head the log does not hold (no `Failures:` line above it: the log begins inside the
+    -- table), its Root Cause entry below it in the same log, with room above it for entries the log cut off: torchrun
+    -- lists the other failures by rank, so its `[N]:` index says N - 1 entries came before it, or, its header cut too,
+    -- every local rank below its own but the Root Cause's may have; more than the log shows above it: other workers
+    -- may have failed at that poll the same way, unseen, so the one shown is not known to be alone (a full table
+    -- listing them reads as ranks failing together) (docs/rules.md, "Session 37: batch 223")
+    SELECT f.job_key, f.incident, 'above' AS unseen
+    FROM first f
+    JOIN k10s_incident_line r ON r.job_key = f.job_key AND r.incident = f.incident AND r.raw_row = f.raw_row
+         AND r.kind = 'torchrun_failure' AND r.subkind = 'root_cause' AND r.line_no > f.line_no
+    WHERE f.kind = 'torchrun_failure' AND f.subkind = 'table' AND f.tier = 2 AND f.local_rank IS NOT NULL
+      AND CASE WHEN regexp_matches(f.line, '^[ \t]*\[[0-9]+\]:')
+               THEN TRY_CAST(regexp_extract(f.line, '^[ \t]*\[([0-9]+)\]:', 1) AS BIGINT) - 1
+               ELSE f.local_rank - CASE WHEN r.local_rank < f.local_rank THEN 1 ELSE 0 END END
+          > (SELECT count(*) FROM k10s_log e WHERE e.raw_row = f.raw_row AND e.kind = 'torchrun_failure'
+             AND e.subkind IN ('table', 'failures') AND e.line_no < f.line_no)
 ),
 head_cut AS (  -- the first failure is a rank known only by its launcher's exit status (tier 2: torchrun's `failed (exitcode:
               -- 1)`, its failure table, srun's `Exited with exit code 1`) in a log that begins inside a victim's failure
@@ -1411,7 +1428,7 @@ decided AS (
         sg.job_key IS NOT NULL AND f.kind IN ('process_exit', 'torchrun_failure') AS signal_several, sg.processes AS signal_processes,
         sg.sig AS signal_name,
         nu.job_key IS NOT NULL AND f.tier = 2 AS nccl_unplaced, nu.subkind AS nccl_unplaced_subkind,
-        ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, aa.job_key IS NOT NULL AS all_aborted,
+        ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, ru.unseen AS unseen_what, aa.job_key IS NOT NULL AS all_aborted,
         ae.job_key IS NOT NULL AS all_exited, ae.status AS all_exited_status,
         ar.job_key IS NOT NULL AND aa.job_key IS NULL AND ae.job_key IS NULL AS all_raised, ar.error_type AS all_raised_type,
         ar.error_message AS all_raised_message,
@@ -1532,6 +1549,10 @@ SELECT
               THEN len(d.together_ranks) || ' ranks failed alike in lines without a timestamp of their own (each borrows its log''s '
                    || 'nearest stamped line''s), which cannot order them: no single culprit'
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
+         WHEN d.root_unseen AND d.unseen_what = 'above'
+              THEN 'rank ' || d.first_rank || ' is known only by its entry in torchrun''s failure table, whose head the log cut '
+                   || '(no `Failures:` line above it): the entries listed before it, other workers that failed at that poll, '
+                   || 'are unseen: not known to be alone, no single culprit'
          WHEN d.root_unseen THEN 'torchrun lists rank ' || d.first_rank || ' under "Failures:", beside a Root Cause entry the paste does not hold: '
               || 'another worker failed too, unseen: no single culprit'
          WHEN d.head_cut AND d.head_subkind = 'watchdog_stack'

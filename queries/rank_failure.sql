@@ -17,7 +17,8 @@
 --   the hung collective began is its consequence; ranks failing the same way within one
 --   second, or listed the same way on one line (a flattened report), have no single culprit
 --   (said with no ranks); an entry torchrun lists under "Failures:" whose Root Cause entry
---   the paste does not hold names no rank (another worker failed too), nor does an exit status alone in a log cut
+--   the paste does not hold names no rank (another worker failed too), nor does an entry of a table whose head the log
+--   cut with room above it for entries the log does not show (other workers may have failed alike), nor does an exit status alone in a log cut
 --   at its head mid-incident (its first line inside a victim's traceback: the rank's own error may lie above the cut); NCCL's report of the communicator failing
 --   (unhandled system error, internal error) in a line naming no process, beside a launcher's exit status, names no
 --   rank (the collective is every member's); every process of a job reporting the same fatal signal by its own

@@ -101,5 +101,12 @@ NOT_YET_S37: dict[str, str] = {
         "measure only, no rule changed"
     ),
     # batch 226
+    "OFA-140-pretrain-six-gpus-last-rank-empty-batch-keyerror-net-input": (
+        "no finding, want rank 5 (python-exception): the excerpt is two healthy rank-0 fairseq progress lines (epoch "
+        "001, updates 1320 and 1330 of 2899, `loss=11.427`, `gnorm=5.402`) and nothing fails in it; the `KeyError: "
+        "'net_input'` traceback lies past the excerpt window, and that the last of six ranks raised it (OFA's batch "
+        "sampler left that rank an empty batch) is the maintainer's reading in the thread. No rank but 0 appears and "
+        "no error line exists: naming rank 5, or anyone, from these lines would be a guess; measure only"
+    ),
     # session 37 leftovers
 }
