@@ -125,14 +125,6 @@ NOT_YET_S36: dict[str, str] = {
         "only as the participant missing from a 5 s wait, which would at most make it never-joined (not the thread's "
         "python-exception), and a 5 s XLA wait notice is not yet a failure"
     ),
-    "hiascend-hcclug-ei0015-ranks1-3-5-7-not-connected": (
-        "no finding; import reads no rank: HCCL's root-info topology exchange names the missing ranks only inside "
-        "its own lists, the server's `connected rankinfo[LINE 0]: [0000000000000000],[0000000000000002],"
-        "[0000000000000004],[0000000000000006];` after `need connect rankNum is [8]`, and the agent's `TopoDetect ERROR "
-        "occur !!! fault_type[1]` with `Failed to connect agent[1,3,5,7,]`, each process's lines run together on one line by the page; "
-        "neither list is read (a rule would read the agent list, or the complement of the zero-padded connected "
-        "ids within rankNum, as never-joined ranks); measure-only batch, left for a rule change"
-    ),
     # batch 212
     "OpenNMT-tf-985-horovod-early-stopping-rank0-left-shutdown": (
         "rank-failure info naming rank 2, python-exception: the excerpt is rank 3's Horovod frames and its `Horovod "
