@@ -68,7 +68,9 @@ NOT_YET_S36: dict[str, str] = {
         "`RuntimeError: Horovod has been shut down ... after one of the ranks finished execution`, which names no rank. "
         "That the integers are per-rank batch counts (858 samples over 4 GPUs) and that rank 3, one batch short, left "
         "the last allreduce is the author's print and the maintainer's answer, not the log's: reading a rank's lone "
-        "printed number as its batch count, and the smallest as the rank that finished first, would be a guess."
+        "printed number as its batch count, and the smallest as the rank that finished first, would be a guess. "
+        "Session 37 (Horovod's shutdown survivors): the shutdown is printed once, untagged, so it cannot show every rank "
+        "but one reaching it, and no `-np`/`hvd.size()` states the world (the tqdm `0/4` is a batch count)"
     ),
     # batch 198
     "LlamaFactory-9116-zero3-offload-init-local-rank0-sigkill-title": (
@@ -133,7 +135,9 @@ NOT_YET_S36: dict[str, str] = {
         "evaluates on the master only; fixed by OpenNMT-tf#986), never appears, and neither does rank 1 or the world "
         "size. The shutdown message is the survivors' wording and names no rank (horovod-2097 is a control on it); "
         "naming the absent rank needs the world and every other rank's copy (horovod-1407's counts, a full waiter set), "
-        "which the log does not give: with ranks 0 and 1 both unseen, any name would be a guess"
+        "which the log does not give: with ranks 0 and 1 both unseen, any name would be a guess. Session 37 (Horovod's "
+        "shutdown survivors): only rank 3's `[1,3]<stderr>:` copy of the shutdown is shown, two ranks never appear and no "
+        "`-np`/`hvd.size()` states the world, so the one-rank-short reading has nothing to stand on"
     ),
     # batch 213
     "SpecForge-58-qwen3-moe-draft-pr-rank3-architecture-not-supported-control": (
