@@ -25,9 +25,10 @@ import re
 from k10s_forensics.parsers.log_classify import Event, classify, with_context
 from k10s_forensics.parsers.log_normalize import Normalized
 
-#: an explicit list of the ranks that never connected (the agents', the server's), trailing comma and all
+#: an explicit list of the ranks that never connected (the agents', the server's), trailing comma and all (each number
+#: closed by a comma or the bracket: no two ways to split a run of digits)
 FAILED_LIST = re.compile(
-    r"(?:Failed to connect agent|connectFailedAgentIdList)\[((?:\d{1,7},?){0,65536})\]"
+    r"(?:Failed to connect agent|connectFailedAgentIdList)\[((?:\d{1,7},){0,65536}\d{0,7})\]"
 )
 CONNECTED_COUNT = re.compile(r"total connected num is \[(\d{1,7})\]")
 WORLD = re.compile(r"need connect rankNum is \[(\d{1,7})\]")
