@@ -22,15 +22,16 @@
 CREATE OR REPLACE TEMP TABLE k10s_desync_lines AS
 -- A Horovod stall warning is printed only about tensors some rank submitted, a coordination service's
 -- barrier timeout (JAX, TensorFlow: barrier_missing) by a task that reached the barrier: the ranks it says
--- are missing are not the whole job (its size is at least one more than the ranks it names missing).
+-- are missing are not the whole job (its size is at least one more than the ranks it names missing); nor are the ranks
+-- HCCL's topology exchange says never connected (hccl_unconnected: the root rank's server, connected, says so).
 SELECT l.job_key, coalesce(l.reporter_rank, -1) AS reporter, l.rank, l.subkind, l.seq_num, l.ts, l.pg,
        greatest(coalesce(js.gpus, 0), max(l.rank) OVER (PARTITION BY l.job_key) + 1,
-                CASE WHEN l.subkind IN ('horovod_missing', 'barrier_missing') THEN coalesce(hm.missing, 0) + 1 ELSE 0 END,
+                CASE WHEN l.subkind IN ('horovod_missing', 'barrier_missing', 'hccl_unconnected') THEN coalesce(hm.missing, 0) + 1 ELSE 0 END,
                 -- a waiter inside main_process_first naming rank 0 late (log_main_first.py): the world holds the waiter too
                 CASE WHEN l.subkind = 'main_first' THEN coalesce(l.reporter_rank, 0) + 1 ELSE 0 END) AS world
 FROM k10s_log l LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
 LEFT JOIN (SELECT job_key, count(DISTINCT rank) AS missing FROM k10s_log
-           WHERE kind = 'nccl_desync' AND subkind IN ('horovod_missing', 'barrier_missing') AND job_key IS NOT NULL AND rank IS NOT NULL
+           WHERE kind = 'nccl_desync' AND subkind IN ('horovod_missing', 'barrier_missing', 'hccl_unconnected') AND job_key IS NOT NULL AND rank IS NOT NULL
            GROUP BY job_key) hm ON hm.job_key = l.job_key
 WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL AND l.subkind <> 'horovod_ready'
   -- a Horovod stall warning whose rows list DISJOINT tensors for two ranks (ranks 0-7 never submitted the broadcast rank

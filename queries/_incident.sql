@@ -1448,10 +1448,11 @@ decided AS (
                   AND NOT (nu.job_key IS NOT NULL AND f.tier = 2) AND si.job_key IS NULL THEN t.ranks
              WHEN f.job_key IS NULL AND so.rank IS NOT NULL AND cm.job_key IS NULL THEN [so.rank]
              ELSE []::BIGINT[] END AS culprit_ranks,
-        CASE WHEN len(t.ranks) > 1 AND (aa.job_key IS NOT NULL OR ae.job_key IS NOT NULL OR ar.job_key IS NOT NULL) THEN t.ranks
-             WHEN len(t.ranks) > 1 AND NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL
+        -- several ranks failed together: every rank of the job alike, or no reading of the subset names its culprit
+        CASE WHEN len(t.ranks) > 1 AND ((aa.job_key IS NOT NULL OR ae.job_key IS NOT NULL OR ar.job_key IS NOT NULL)
+                  OR NOT ((na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL
                    OR hf.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
-                 OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AND cm.job_key IS NULL)
+                 OR (au.job_key IS NOT NULL AND (f.tier = 2 OR (f.rank_named IS NULL AND f.local_rank IS NULL AND f.pid IS NULL))), false) AND cm.job_key IS NULL))
              THEN t.ranks ELSE []::BIGINT[] END AS together_ranks,
         -- the one rank that failed on its own is known only by a launcher's exit status (tier 2), and the error that
         -- says why (tier 1: a CUDA OOM, a CUDA error, an exception) is in a line naming no rank in the same pod, one

@@ -68,7 +68,9 @@ NOT_YET_S36: dict[str, str] = {
         "`RuntimeError: Horovod has been shut down ... after one of the ranks finished execution`, which names no rank. "
         "That the integers are per-rank batch counts (858 samples over 4 GPUs) and that rank 3, one batch short, left "
         "the last allreduce is the author's print and the maintainer's answer, not the log's: reading a rank's lone "
-        "printed number as its batch count, and the smallest as the rank that finished first, would be a guess."
+        "printed number as its batch count, and the smallest as the rank that finished first, would be a guess. "
+        "Session 37 (Horovod's shutdown survivors): the shutdown is printed once, untagged, so it cannot show every rank "
+        "but one reaching it, and no `-np`/`hvd.size()` states the world (the tqdm `0/4` is a batch count)"
     ),
     # batch 198
     "LlamaFactory-9116-zero3-offload-init-local-rank0-sigkill-title": (
@@ -125,14 +127,6 @@ NOT_YET_S36: dict[str, str] = {
         "only as the participant missing from a 5 s wait, which would at most make it never-joined (not the thread's "
         "python-exception), and a 5 s XLA wait notice is not yet a failure"
     ),
-    "hiascend-hcclug-ei0015-ranks1-3-5-7-not-connected": (
-        "no finding; import reads no rank: HCCL's root-info topology exchange names the missing ranks only inside "
-        "its own lists, the server's `connected rankinfo[LINE 0]: [0000000000000000],[0000000000000002],"
-        "[0000000000000004],[0000000000000006];` after `need connect rankNum is [8]`, and the agent's `TopoDetect ERROR "
-        "occur !!! fault_type[1]` with `Failed to connect agent[1,3,5,7,]`, each process's lines run together on one line by the page; "
-        "neither list is read (a rule would read the agent list, or the complement of the zero-padded connected "
-        "ids within rankNum, as never-joined ranks); measure-only batch, left for a rule change"
-    ),
     # batch 212
     "OpenNMT-tf-985-horovod-early-stopping-rank0-left-shutdown": (
         "rank-failure info naming rank 2, python-exception: the excerpt is rank 3's Horovod frames and its `Horovod "
@@ -141,7 +135,9 @@ NOT_YET_S36: dict[str, str] = {
         "evaluates on the master only; fixed by OpenNMT-tf#986), never appears, and neither does rank 1 or the world "
         "size. The shutdown message is the survivors' wording and names no rank (horovod-2097 is a control on it); "
         "naming the absent rank needs the world and every other rank's copy (horovod-1407's counts, a full waiter set), "
-        "which the log does not give: with ranks 0 and 1 both unseen, any name would be a guess"
+        "which the log does not give: with ranks 0 and 1 both unseen, any name would be a guess. Session 37 (Horovod's "
+        "shutdown survivors): only rank 3's `[1,3]<stderr>:` copy of the shutdown is shown, two ranks never appear and no "
+        "`-np`/`hvd.size()` states the world, so the one-rank-short reading has nothing to stand on"
     ),
     # batch 213
     "SpecForge-58-qwen3-moe-draft-pr-rank3-architecture-not-supported-control": (

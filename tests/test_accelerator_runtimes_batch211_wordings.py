@@ -5,10 +5,9 @@ mid-line (aws-neuron/aws-neuron-sdk#713, ``--nproc_per_node=32``), the neuronx_d
 of 8 both retrying ``Timeout waiting for RX (waited 120 sec) - retrying, [bootstrapInit, rank: 0/8/-1]``
 (aws-neuron/aws-neuron-sdk#851) and two processes' interleaved ``NRT:nrt_infodump`` both ending ``Failure:
 NRT_INVALID in nrt_load()`` (aws-neuron/aws-neuron-sdk#1189) name no one, as pasted and in their layouts. The batch's
-two culprits are read as naming no one too, and are NOT_YET (tests/corpus_not_yet_s36.py): torch_xla's rendezvous
-wait names only the waiting rank 1 of ``global_devices=[0,1]`` (pytorch/xla#7974), and HCCL's topology exchange names
-the unconnected ranks only in ``connected rankinfo[LINE 0]: [0000000000000000],...`` and ``Failed to connect
-agent[1,3,5,7,]`` (the CANN HCCL guide's EI0015 page). No rule changed for the batch (measure only). Pasted logs
+culprit torch_xla's rendezvous wait is read as naming no one too, and is NOT_YET (tests/corpus_not_yet_s36.py): it names
+only the waiting rank 1 of ``global_devices=[0,1]`` (pytorch/xla#7974). HCCL's topology exchange (the CANN HCCL guide's
+EI0015 page) is read since session 37 (tests/test_hccl_topology_s37_wordings.py). No rule changed for the batch. Pasted logs
 through ``k10s import-logs``, batched.
 """
 
@@ -29,7 +28,6 @@ XLA_WAIT = corpus_lines("pytorch-xla-7974-")
 FD_LIMIT = corpus_lines("aws-neuron-sdk-713-")
 RX_RETRY = corpus_lines("aws-neuron-sdk-851-")
 NRT_LOAD = corpus_lines("aws-neuron-sdk-1189-")
-TOPO_EXCHANGE = corpus_lines("hiascend-hcclug-ei0015-")
 
 #: the fd-limit lines without the mid-line interleaving (one thread's lines only)
 FD_LIMIT_CLEAN = [
@@ -65,15 +63,6 @@ CASES = {
     # NOT_YET culprits, as read today (no one): the XLA rendezvous wait names only the waiting rank
     "xla-rendezvous-wait-rank1-as-pasted": (XLA_WAIT, None, None, None, None),
     "xla-rendezvous-wait-rank1-layout-2": (XLA_WAIT, 2, 2, None, None),
-    # ... and HCCL's topology-exchange lists are not read
-    "hccl-topo-exchange-agents-1-3-5-7-as-pasted": (
-        TOPO_EXCHANGE,
-        None,
-        None,
-        None,
-        None,
-    ),
-    "hccl-topo-exchange-agents-1-3-5-7-layout-8": (TOPO_EXCHANGE, 8, 8, None, None),
 }
 BATCHED = Batched("b211", list(CASES))
 

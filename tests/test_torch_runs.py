@@ -141,21 +141,11 @@ T34_WRONG_PEER = ("rank 1's batch_isend_irecv sent to rank 3 instead of rank 2: 
 _T34 = _both_versions({"t34-trun-2x2-pipe-interleaved-shape-rank1": T34_STAGE_SHAPE,
                        "t34-trun-2x2-subgroup-skip-detail-rank2": T34_DETAIL_SKIP,
                        "t34-trun-2x2-p2p-wrong-peer-rank1": T34_WRONG_PEER})
-T36_RECOVERED = ("rank 3 SIGKILLed 0.2 s after its node peer rank 2 printed a ConnectionRefusedError traceback from a "
-                 "metrics retry loop it recovered from (traceback.print_exc, then `retrying metrics push in 0.5s`; its "
-                 "`metrics push succeeded` came later): the untagged traceback is read as rank 2's raised exception, 1.9 s "
-                 "before node 1's agent reports rank 3's -9, and rank 2 is named (a wrong rank). What sets it apart is only "
-                 "that rank 2 went on (its retry line, then its own gloo `Connection closed by peer` in the step's "
-                 "all-reduce as a separate traceback): a reading of a printed-and-handled traceback was not built in "
-                 "session 36 (the handler-barrier shape, an exception then the same rank's collective error, must stay "
-                 "the rank's own); 2.14.1 imported reads right (rank 3)")
-_T36 = {"import": {"2.13.0/t36-trun-2x2-sigkill-beside-recovered-traceback-rank3": T36_RECOVERED},
-        "podlog": _both_versions({"t36-trun-2x2-sigkill-beside-recovered-traceback-rank3": T36_RECOVERED})}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**_both_versions({"spawn-hang": SPAWN_HANG}), **_T4,
-               **_T7, **_T11, **_T13, **_T17, **_T18["import"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34, **_T36["import"]},
+               **_T7, **_T11, **_T13, **_T17, **_T18["import"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34},
     "podlog": {**_both_versions({"spawn-hang": SPAWN_HANG}), **_T4,
-               **_T7, **_T11, **_T13, **_T17, **_T18["podlog"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34, **_T36["podlog"]},
+               **_T7, **_T11, **_T13, **_T17, **_T18["podlog"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34},
 }
 
 

@@ -56,6 +56,8 @@ def line_context(text: str, norm: Normalized | None = None) -> Event:
         prefix_rank = norm.rank
     if norm is not None and norm.local_rank is not None:
         ctx["local_rank"] = norm.local_rank
+    if norm is not None:  # whose line it is, by its tags (log_exception_tail.retried_after)
+        ctx["_printer"] = (norm.rank, norm.local_rank)
     m = P.MESSAGE_RANK.search(text)
     message_rank = _int(m.group(1)) if m else None
     ctx["rank"] = prefix_rank if prefix_rank is not None else message_rank

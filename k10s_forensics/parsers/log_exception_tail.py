@@ -11,6 +11,12 @@
   rank than the exception's, or under an exception already tagged with another, gives nothing); on the exception's own
   line (the message joined into one) it is that exception's rank alike (``own_reducer_rank``). Every rank that hits
   the error names itself, so two ranks' reports are two ranks' exceptions, as their tags would be.
+* A retry announced right under the exception it follows (``traceback.print_exc()``, then ``retrying metrics push in
+  0.5s (1/3)``; session 37): the program caught what it printed and goes on, as a retrying record right above a
+  logged traceback says (log_owners' ``HANDLED_RECORD``): the printer's exception and its traceback's start are
+  dropped. Only a record of the same printer (its rank and local rank tags alike), ``RETRY_GAP`` lines under it at
+  most: an exception with no retry after it (the handler-barrier shape: an exception, then the same rank's collective
+  error) stays the rank's own.
 """
 
 from __future__ import annotations
@@ -25,6 +31,10 @@ from k10s_forensics.parsers.log_normalize import Normalized
 REDUCER_RANK = re.compile(r"\bParameter(?:s| indices) which did not receive grad for rank (\d{1,7}):")
 #: the exception's line to the reducer's rank line: the message's two lines between, each maybe wrapped once
 REDUCER_GAP = 6
+#: a retry announced under the exception it follows (``retrying …``, ``will retry``, ``will be retried``)
+RETRY_RECORD = re.compile(r"\b(?:[Ww]ill (?:be )?retr(?:y|ied)|[Rr]etrying)\b")
+#: the exception's line to the retry's: the next line, or the one after another process's
+RETRY_GAP = 2
 
 
 def reducer_rank(events: list[dict[str, Any]], line_no: int, norm: Normalized) -> None:
@@ -49,10 +59,28 @@ def own_reducer_rank(ev: dict[str, Any], text: str) -> dict[str, Any]:
     return {"rank": int(m.group(1))}
 
 
+def retried_after(events: list[dict[str, Any]], line_no: int, norm: Normalized) -> None:
+    """A retry record (``RETRY_RECORD``) within ``RETRY_GAP`` lines under a raised exception of the same printer: the
+    exception was handled; its events and its traceback's start are dropped (see the module doc)."""
+    if not events or "etr" not in norm.text or not RETRY_RECORD.search(norm.text):
+        return
+    mine = [i for i, ev in enumerate(events) if ev.get("_printer") == (norm.rank, norm.local_rank)]
+    last = events[mine[-1]] if mine else None
+    if (last is None or last["kind"] != "python_exception" or last.get("subkind") != "raised"
+            or not 0 < line_no - last.get("line_no", 0) <= RETRY_GAP):
+        return
+    drop = {i for i in mine if events[i].get("line_no") == last["line_no"]}
+    start = next((i for i in reversed(mine) if i not in drop), None)
+    if start is not None and events[start]["kind"] == "python_traceback" and events[start].get("subkind") == "started":
+        drop.add(start)
+    events[:] = [ev for i, ev in enumerate(events) if i not in drop]
+
+
 def under_exception(events: list[dict[str, Any]], line_no: int, norm: Normalized) -> None:
     """What a line continuing the last raised exception's message says of it (see the module doc)."""
     peer_wait_report(events, line_no, norm)
     reducer_rank(events, line_no, norm)
+    retried_after(events, line_no, norm)
 
 
-__all__ = ["REDUCER_GAP", "REDUCER_RANK", "own_reducer_rank", "reducer_rank", "under_exception"]
+__all__ = ["REDUCER_GAP", "REDUCER_RANK", "RETRY_GAP", "RETRY_RECORD", "own_reducer_rank", "reducer_rank", "retried_after", "under_exception"]

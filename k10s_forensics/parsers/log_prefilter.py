@@ -167,6 +167,12 @@ _EVENT_LITERALS = (
     r"status\[LOST\] by rank",
     # HCCL's error-code report of a wait on a remote rank (log_hccl.HCCL_PEER_WAIT)
     r"EI000[26]: ",
+    # HCCL's topology exchange: the ranks that never connected, listed or left out (log_hccl_topo.py)
+    r"Failed to connect agent\[",
+    r"connectFailedAgentIdList\[",
+    r"total connected num is \[",
+    r"need connect rankNum is \[",
+    r"connected rankinfo\[LINE ",
     # DDP's reducer naming the rank whose backward left parameters without a gradient (log_exception_tail.REDUCER_RANK)
     r"did not receive grad for rank \d",
     # Gaudi's bridge: what failed, on the line under its launch-thread wrapper (log_habana.DETAIL)

@@ -18,6 +18,8 @@ their own, so a row is read only right below its header or the row before it; lo
   said (``process_exit``, subkind ``jax_task_error``, as the older ``… task:3 heartbeat timeout`` wording). The
   printing process is a survivor terminating because of it. Task 0 hosts the service: a row naming it is no exit
   (log_failures.jax_service_host_alive).
+* HCCL's topology exchange (Ascend): the ranks its lists say never connected to the root's server, kept per printing
+  process across the count, world and row lines (log_hccl_topo.py).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import re
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import Event, classify, with_context
+from k10s_forensics.parsers.log_hccl_topo import HcclTopo
 from k10s_forensics.parsers.log_normalize import Normalized
 
 STALL_GAP = 3  # lines between a header and its first row, or between two rows
@@ -45,9 +48,13 @@ class StallRows:
     def __init__(self) -> None:
         self._at: int | None = None
         self._kind: str | None = None
+        self._hccl = HcclTopo()  # HCCL's topology exchange: its never-connected ranks, listed or left out (log_hccl_topo.py)
 
     def row(self, line_no: int, text: str, norm: Normalized) -> list[Event]:
         """A header: remembered (its inline rows, and its own events, if any); a row under one: its event; else []."""
+        hccl = self._hccl.row(text, norm)
+        if hccl:
+            return hccl
         if P.HOROVOD_MISSING_HEADER.search(norm.text):
             self._at, self._kind = line_no, "horovod_missing"
             return []

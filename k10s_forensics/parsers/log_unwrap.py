@@ -45,12 +45,14 @@ _HOST_HEAD = re.compile(r"[A-Za-z0-9][\w.-]{0,252}$")
 _NCCL_IN = re.compile(r"[\w.-]:\d{1,9}:\d{1,9} \[\d{1,3}\]|\bNCCL\b")
 _BEFORE_HOST = re.compile(r"(?:^|<std(?:out|err)>:|\[[^\]\s]{1,40}\]:?|^\s*\d{1,5}: "
                           r"|\[?\d{4}-\d\d-\d\d[T ][\d:.,]{5,20}Z?\]?:? ?)$")
+#: an NCCL record's level word after ``NCCL`` (one list for the two patterns below)
+_NCCL_LEVEL = r"NCCL (?:WARN|INFO|ERROR|TRACE|ABORT)"
 #: a record of a known kind in a row: an NCCL record's level (``NCCL WARN``) or a C++ source location (``argcheck.cc:30``);
 #: a camel-case name's head glued to a row's end (a lower-case word, a capital inside: ``ncclGet``, ``cudaGetLast``); the
 #: first word of an NCCL record's message glued to a row's end, in lower case (``NCCL WARN nccl``)
-_KNOWN_KIND = re.compile(r"\bNCCL (?:WARN|INFO|ERROR|TRACE|ABORT) |[\w-]\.(?:cc|cpp|cxx|cu|cuh|c|h|hpp):\d{1,6}\b")
+_KNOWN_KIND = re.compile(r"\b" + _NCCL_LEVEL + r" |[\w-]\.(?:cc|cpp|cxx|cu|cuh|c|h|hpp):\d{1,6}\b")
 _CAMEL_HEAD = re.compile(r"(?<![\w.])[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*$")
-_NCCL_FIRST_WORD = re.compile(r"\bNCCL (?:WARN|INFO|ERROR|TRACE|ABORT) [a-z][a-z0-9]*$")
+_NCCL_FIRST_WORD = re.compile(r"\b" + _NCCL_LEVEL + r" [a-z][a-z0-9]*$")
 _DECORATION_CHARS = frozenset("-*+•|│┃>")
 _RULE = re.compile(r"^\s*(?:[-=_*#~─━═]{8,}|[╭╰┏┗┌└].*)\s*$")
 _FILE_LINE = re.compile(r'^\s*File "[^"]{1,1000}", line \d+, in \S+$')  # a traceback frame, whole
