@@ -16,7 +16,6 @@ NOT_YET_S37: dict[str, str] = {
         "RWKV5-LM-LoRA-2's and "
         "fairseq-4352's reason. The same OOM under a `[rank3]:` tag names rank 3 (the batch's wording test)"
     ),
-    # batch 217
     # batch 218
     # batch 219
     "gsplat-845-mcmc-4gpus-packed-rank0-watchdog-illegal-memory-access-control": (
