@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import re
 
+from .log_line_steps import expand_each
+
 _GLOG_CPP = r"(?:\[rank\d{1,7}\]:)?\[[EWIF](?:\d{4} \d\d:\d\d:\d\d\.\d{1,9}(?: \d{1,10})?)? [\w/.-]{1,120}\.(?:cpp|cc|hpp|h):\d{1,6}\]"
 _LOGGING = r"(?:CRITICAL|ERROR|WARNING|INFO|DEBUG):[A-Za-z_][\w.]{0,200}:"
 _TORCHRUN = r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] torch\.distributed[\w.]{0,200}: \[(?:CRITICAL|ERROR|WARNING|INFO|DEBUG)\]"
@@ -61,16 +63,7 @@ def _split(line: str) -> list[str] | None:
 def split_flat_records(lines: list[str]) -> tuple[list[str], str | None]:
     """``lines`` with every line that holds several records run together split into one line per record, and a
     note of how many lines were split (None: none)."""
-    out: list[str] = []
-    split = 0
-    for line in lines:
-        pieces = _split(line)
-        if pieces is None:
-            out.append(line)
-            continue
-        out.extend(pieces)
-        split += 1
-    return (out, f"records run together on one line split apart ({split} lines)") if split else (lines, None)
+    return expand_each(lines, _split, "records run together on one line split apart ({} lines)")
 
 
 __all__ = ["split_flat_records"]

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from .log_line_steps import expand_each
+
 #: ``[Rank 1-7]`` / ``[Ranks 1 – 7]`` / ``[rank1..7]`` (message tag) and ``[rank9-15]:`` (line prefix)
 _RANGE = re.compile(r"\[(?P<word>[Rr]anks?|RANKS?) ?(?P<a>\d{1,6}) ?(?:-|\u2013|\.\.) ?(?P<b>\d{1,6})\](?P<colon>:?)")
 #: the largest range written out (a wider one is left as it is: not a paste's condensed lines)
@@ -38,16 +40,8 @@ def _expanded(line: str) -> list[str] | None:
 
 def expand_rank_ranges(lines: list[str]) -> tuple[list[str], str | None]:
     """``lines`` with every line tagged with a rank range written out once per rank, and a note (None: none)."""
-    out: list[str] = []
-    expanded = 0
-    for line in lines:
-        many = _expanded(line) if "ank" in line or "ANK" in line else None
-        if many is None:
-            out.append(line)
-            continue
-        out.extend(many)
-        expanded += 1
-    return (out, f"rank ranges written out ({expanded} lines)") if expanded else (lines, None)
+    return expand_each(lines, lambda line: _expanded(line) if "ank" in line or "ANK" in line else None,
+                       "rank ranges written out ({} lines)")
 
 
 __all__ = ["MAX_SPAN", "expand_rank_ranges"]
