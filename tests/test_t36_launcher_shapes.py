@@ -24,13 +24,9 @@ import pytest
 from bundle_batch import analyze_node_sets, assert_names, shape_params
 from torch_runs_kit import AGENT_FIRST, CAPTURED, load_runs, until
 
-#: shape: why it is missed (strict xfail)
-NOT_YET: dict[str, str] = {
-    **{f"{v}-sigkill-node1-only": (
-        "node 1 alone: rank 2's recovered ConnectionRefusedError traceback (printed by its retry loop, under torchrun's "
-        "`[default0]:` tag) is read as its raised exception, before its agent's report of rank 3's -9; with no node rank "
-        "the local tag reads rank 0, a wrong rank (test_torch_runs.T36_RECOVERED)") for v in ("2.13.0", "2.14.1")},
-}
+#: shape: why it is missed (strict xfail); none since session 37 (a retry under a printed traceback marks it handled:
+#: the node-1-only SIGKILL cuts, T36_RECOVERED's shape, name rank 3)
+NOT_YET: dict[str, str] = {}
 
 
 def _shapes() -> list[tuple]:
