@@ -37,10 +37,12 @@ _LOGGING = r"(?:CRITICAL|ERROR|WARNING|INFO|DEBUG):[A-Za-z_][\w.]{0,200}:"
 _TORCHRUN = r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] torch\.distributed[\w.]{0,200}: \[(?:CRITICAL|ERROR|WARNING|INFO|DEBUG)\]"
 _GLOG_PY = r"[EWIF]\d{4} \d\d:\d\d:\d\d\.\d{1,9} +\d{1,10} [\w/.-]{1,200}\.py:\d{1,6}\]"
 _TRACEBACK = r"Traceback \(most recent call last\):"
+#: any record's header
+_HEADER = rf"(?:{_GLOG_CPP}|{_LOGGING}|{_TORCHRUN}|{_GLOG_PY}|{_TRACEBACK})"
 #: a record's header at the start of a line (after its indentation)
-_START = re.compile(rf"^\s{{0,8}}(?:{_GLOG_CPP}|{_LOGGING}|{_TORCHRUN}|{_GLOG_PY}|{_TRACEBACK})")
+_START = re.compile(rf"^\s{{0,8}}{_HEADER}")
 #: a record's header after the space a lost line break left
-_LATER = re.compile(rf"(?<=\s)(?:{_GLOG_CPP}|{_LOGGING}|{_TORCHRUN}|{_GLOG_PY}|{_TRACEBACK})")
+_LATER = re.compile(rf"(?<=\s){_HEADER}")
 #: the shortest line that can hold two records (a cheap test before the patterns)
 MIN_LEN = 60
 
