@@ -3,7 +3,8 @@ of the kind users write (a JSON-lines dataset read by a DataLoader with workers,
 rank-0 checkpoint followed by ``dist.barrier()``, ``logging`` records with the rank, a metrics gather), gloo on CPU.
 One fault from K10S_FAULT on K10S_FAULT_RANK at step K10S_FAULT_STEP (default 3):
 
-bad-record     the rank's shard holds a truncated JSON line: its DataLoader worker raises ``JSONDecodeError``
+bad-record     the dataset holds a truncated JSON line where the rank's sampler reads its step's batch: the rank's
+               DataLoader worker raises ``JSONDecodeError`` (the other ranks never read that record)
 nan-exit       the rank's loss is NaN: it prints ``Loss is nan, stopping training`` and calls ``sys.exit(1)``
                (the DeiT/timm/MAE training loops' check)
 ckpt-enospc    the rank (0) writes its checkpoint to a full disk (``/dev/full``): ``torch.save`` fails
@@ -79,11 +80,11 @@ def main() -> None:
     me = fault != "none" and bad in (rank, -1)
     dist.init_process_group("gloo", timeout=dt.timedelta(seconds=TIMEOUT_S))
     data_dir = "/data/shards-missing" if (me and fault == "missing-data") else tempfile.mkdtemp(prefix="k10s-t41-")
-    shard = os.path.join(data_dir, f"train-{rank:05d}.jsonl")
-    if not (me and fault == "missing-data"):
-        _write_shard(shard, 64, at * 4 + 1 if (me and fault == "bad-record") else None)
+    shard = os.path.join(data_dir, "train-00000.jsonl")
+    if not (me and fault == "missing-data"):  # DistributedSampler (no shuffle) gives rank r the indices r, r + world, ...
+        _write_shard(shard, 16 * world, bad + world * (at * 4 + 1) if fault == "bad-record" else None)
     dataset = JsonLines(shard)
-    loader = DataLoader(dataset, batch_size=4, num_workers=2, sampler=DistributedSampler(dataset, world, 0, shuffle=False))
+    loader = DataLoader(dataset, batch_size=4, num_workers=2, sampler=DistributedSampler(dataset, world, rank, shuffle=False))
     model = DDP(torch.nn.Linear(4, 1))
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
     LOG.info("world %d, local rank %d, %d samples", world, local, len(dataset))
