@@ -211,6 +211,14 @@ stream_shown AS (  -- a local rank's own output behind torchrun's --tee prefix i
       AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = s.incarnation_uid AND x.kind IN ('python_exception', 'python_traceback')
                   AND regexp_matches(x.line, '^\[default\d+\]:'))
 ),
+rank_tag_shown AS (  -- a rank's own training lines in a pod's log where that pod's tracebacks carry torch's `[rankN]:` tag
+                     -- (torch 2.2+ tags each line of a rank's uncaught exception so): a traceback of that rank would be there
+                     -- too, tagged (the DeiT/timm check's `Loss is nan, stopping training` then sys.exit(1): the forty-first set)
+    SELECT DISTINCT s.incarnation_uid, s.rank_resolved AS rank FROM k10s_log s
+    WHERE s.kind = 'training_step' AND s.rank_resolved IS NOT NULL
+      AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = s.incarnation_uid AND x.kind IN ('python_exception', 'python_traceback')
+                  AND regexp_matches(x.line, '^\[rank\d+\]:'))
+),
 hook_logged AS (  -- ranks whose script logged an exception it did not handle as one record and no traceback (its own
                  -- sys.excepthook: `ERROR train: uncaught KeyError: 'labels'`, parsers/log_failures.py): no failure by itself,
                  -- it says why a silent exit 1 of that rank reported after it ended (below)
@@ -274,7 +282,7 @@ ranked AS (
            td.rank IS NOT NULL AS rank_torn_down, rx.rank IS NOT NULL AS rank_raised,
            ld.job_key IS NOT NULL AS lone_dump,
            rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported, sm.raw_row IS NOT NULL AS size_mismatch,
-           sh.incarnation_uid IS NOT NULL AND tb.rank IS NULL AS silent_exit,
+           (sh.incarnation_uid IS NOT NULL OR rs.rank IS NOT NULL) AND tb.rank IS NULL AS silent_exit,
            hk.rank IS NOT NULL AND coalesce(hk.ts <= l.ts_filled, true) AS hook_logged, fp.rank IS NOT NULL AS fingerprinted
     FROM l
     LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
@@ -292,6 +300,7 @@ ranked AS (
     LEFT JOIN torn_down td ON td.job_key = l.job_key AND td.rank = coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END)
     LEFT JOIN stream_shown sh ON sh.incarnation_uid = l.incarnation_uid AND sh.local_rank = l.local_rank
     LEFT JOIN tracebacked tb ON tb.job_key = l.job_key AND tb.rank = coalesce(l.rank_resolved, pr.rank)
+    LEFT JOIN rank_tag_shown rs ON rs.incarnation_uid = l.incarnation_uid AND rs.rank = coalesce(l.rank_resolved, pr.rank)
     LEFT JOIN hook_logged hk ON hk.job_key = l.job_key AND hk.rank = coalesce(l.rank_resolved, pr.rank)
     LEFT JOIN fingerprinted fp ON fp.job_key = l.job_key AND fp.rank = coalesce(l.rank_resolved, pr.rank)
 ),
