@@ -211,12 +211,13 @@ stream_shown AS (  -- a local rank's own output behind torchrun's --tee prefix i
       AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = s.incarnation_uid AND x.kind IN ('python_exception', 'python_traceback')
                   AND regexp_matches(x.line, '^\[default\d+\]:'))
 ),
-rank_tag_shown AS (  -- a rank's own training lines in a pod's log where that pod's tracebacks carry torch's `[rankN]:` tag
-                     -- (torch 2.2+ tags each line of a rank's uncaught exception so): a traceback of that rank would be there
-                     -- too, tagged (the DeiT/timm check's `Loss is nan, stopping training` then sys.exit(1): the forty-first set)
+rank_tag_shown AS (  -- a rank's own training lines in its pod's log, in a job whose tracebacks carry torch's `[rankN]:` tag
+                     -- (torch 2.2+ tags each line of a rank's uncaught exception so, on the stderr its pod's log holds beside
+                     -- those lines): a traceback of that rank would be there too, tagged (the DeiT/timm check's `Loss is nan,
+                     -- stopping training` then sys.exit(1): the forty-first launcher set)
     SELECT DISTINCT s.incarnation_uid, s.rank_resolved AS rank FROM k10s_log s
-    WHERE s.kind = 'training_step' AND s.rank_resolved IS NOT NULL
-      AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = s.incarnation_uid AND x.kind IN ('python_exception', 'python_traceback')
+    WHERE s.kind = 'training_step' AND s.rank_resolved IS NOT NULL AND s.job_key IS NOT NULL
+      AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = s.job_key AND x.kind IN ('python_exception', 'python_traceback')
                   AND regexp_matches(x.line, '^\[rank\d+\]:'))
 ),
 hook_logged AS (  -- ranks whose script logged an exception it did not handle as one record and no traceback (its own
