@@ -40,6 +40,7 @@ import torch_scenarios36
 import torch_scenarios37
 import torch_scenarios38
 import torch_scenarios41
+import torch_scenarios42
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -140,4 +141,5 @@ SCENARIOS = [
     *torch_scenarios37.scenarios(S),  # the thirty-seventh: layouts beyond 2 x 2: local, global and node rank and agent order apart (held out)
     *torch_scenarios38.scenarios(S),  # the thirty-eighth: the issue's own fault list, plain torchrun's default options, 2 x 4 (held out)
     *torch_scenarios41.scenarios(S),  # the forty-first: a user's training script failing outside the collectives (data, NaN exit, checkpoint) (held out)
+    *torch_scenarios42.scenarios(S),  # the forty-second: the fault list crossed with torchrun's output options, 2 x 3 (held out)
 ]
