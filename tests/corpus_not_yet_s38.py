@@ -8,6 +8,10 @@ NOT_YET_S38: dict[str, str] = {
     # batch 227
     # batch 228
     # batch 229
+    "accelerate-1194-dreambooth-t4-oom-gpu0-local-rank0-job-memory-control":
+        "a lone CUDA out-of-memory on GPU 0 with the launcher's `failed (exitcode: 1) local_rank: 0` is the corpus' culprit "
+        "shape (a lone rank's OOM, named cuda-oom); that DreamBooth outgrows every 15 GB T4 alike, rank 0 only the first the "
+        "launcher saw, is the author's account (it runs on one GPU, fails on several), not a log line",
     # batch 230
     # session 38 leftovers
 }
