@@ -60,11 +60,17 @@ def scenarios(S) -> list[dict]:
     ]
 
 
-def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
-    """Each node's command line: plain ``torchrun`` (only the rendezvous and the scenario's own options given)."""
+def plain_torchrun(sc: dict, opts: list[str], port: str, worker: str) -> list[list[str]]:
+    """Each node's command line: plain ``torchrun`` running ``worker`` (only the rendezvous and the scenario's own
+    options given; the forty-second set's too)."""
     rdzv = ["--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", sc["name"]]
     return [["env", f"PYTHONPATH={HERE}", str(t11.BIN / "torchrun"), "--nnodes", str(sc["agents"]), "--nproc-per-node",
-             str(sc["nproc"]), *rdzv, *opts, WORKER] for _ in range(sc["agents"])]
+             str(sc["nproc"]), *rdzv, *opts, worker] for _ in range(sc["agents"])]
+
+
+def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
+    """Each node's command line: plain ``torchrun`` running t41_worker.py."""
+    return plain_torchrun(sc, opts, port, WORKER)
 
 
 def public(part: str) -> str:

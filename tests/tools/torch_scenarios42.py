@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import torch_scenarios11 as t11
+import torch_scenarios41 as t41
 
 HERE = Path(__file__).resolve().parent
 WORKER = str(HERE / "torch_worker.py")
@@ -73,10 +73,8 @@ def scenarios(S) -> list[dict]:
 
 
 def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
-    """Each node's command line: plain ``torchrun`` (only the rendezvous and the scenario's own options given)."""
-    rdzv = ["--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", sc["name"]]
-    return [["env", f"PYTHONPATH={HERE}", str(t11.BIN / "torchrun"), "--nnodes", str(sc["agents"]), "--nproc-per-node",
-             str(sc["nproc"]), *rdzv, *opts, WORKER] for _ in range(sc["agents"])]
+    """Each node's command line: plain ``torchrun`` running torch_worker.py (the forty-first set's form)."""
+    return t41.plain_torchrun(sc, opts, port, WORKER)
 
 
 def public(part: str) -> str:
