@@ -50,7 +50,7 @@ class JsonLines(Dataset):
         return torch.tensor(rec["x"], dtype=torch.float32), torch.tensor(rec["y"], dtype=torch.float32)
 
 
-def _write_shard(path: str, n: int, bad_at: int | None) -> None:
+def _write_dataset(path: str, n: int, bad_at: int | None) -> None:
     with open(path, "w") as f:
         for i in range(n):
             line = json.dumps({"x": [float(i % 7), 1.0, 2.0, 3.0], "y": [float(i % 3)]})
@@ -80,10 +80,10 @@ def main() -> None:
     me = fault != "none" and bad in (rank, -1)
     dist.init_process_group("gloo", timeout=dt.timedelta(seconds=TIMEOUT_S))
     data_dir = "/data/shards-missing" if (me and fault == "missing-data") else tempfile.mkdtemp(prefix="k10s-t41-")
-    shard = os.path.join(data_dir, "train-00000.jsonl")
+    data_file = os.path.join(data_dir, "train-00000.jsonl")
     if not (me and fault == "missing-data"):  # DistributedSampler (no shuffle) gives rank r the indices r, r + world, ...
-        _write_shard(shard, 16 * world, bad + world * (at * 4 + 1) if fault == "bad-record" else None)
-    dataset = JsonLines(shard)
+        _write_dataset(data_file, 16 * world, bad + world * (at * 4 + 1) if fault == "bad-record" else None)
+    dataset = JsonLines(data_file)
     loader = DataLoader(dataset, batch_size=4, num_workers=2, sampler=DistributedSampler(dataset, world, rank, shuffle=False))
     model = DDP(torch.nn.Linear(4, 1))
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3)

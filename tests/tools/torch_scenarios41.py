@@ -2,8 +2,8 @@
 script as users write it (tests/tools/t41_worker.py: a JSON-lines dataset through a DataLoader with two workers,
 DistributedSampler, DDP, AdamW, rank 0's checkpoint then ``dist.barrier()``, ``logging`` records tagged ``[rank N]``, an
 ``all_gather_object`` of metrics), under plain ``torchrun`` (c10d rendezvous on 127.0.0.1, 2 agents x 2 processes,
-gloo timeouts of 3 s). Faults where real jobs fail outside the collectives: a truncated JSON record in one rank's shard
-(its loader worker's ``JSONDecodeError``), DeiT/timm's ``Loss is nan, stopping training`` then ``sys.exit(1)``, rank 0's
+gloo timeouts of 3 s). Faults where real jobs fail outside the collectives: a truncated JSON record where one rank's
+sampler reads it (that rank's loader worker's ``JSONDecodeError``), DeiT/timm's ``Loss is nan, stopping training`` then ``sys.exit(1)``, rank 0's
 checkpoint on a full disk, rank 0 stalled writing its checkpoint while the others wait in the barrier, a lambda in one
 rank's gathered metrics. Output options: default, ``--tee 3``, ``--redirects 3 --log-dir``, ``--local-ranks-filter 0``.
 Controls: every rank's dataset path missing, rank 0's checkpoint upload failing once with its traceback logged and
@@ -32,7 +32,7 @@ def scenarios(S) -> list[dict]:
         return {**S(name, launcher="t41run", env=env, nproc=2, **kw), "victims": victims, "limit_s": 120}
 
     return [
-        # (a) rank 2's shard holds a truncated JSON line at its step 3 batch: its loader worker's JSONDecodeError,
+        # (a) the dataset holds a truncated JSON line where rank 2's step-3 batch reads it: its loader worker's JSONDecodeError,
         # re-raised in rank 2's main process; the others fail in DDP's all-reduce
         T("t41-trun-2x2-bad-record-rank2", _others(2), fault="bad-record", rank=2, cause="python-exception"),
         # (b) rank 1's loss is NaN at step 3: `Loss is nan, stopping training`, sys.exit(1) (no traceback)
