@@ -39,6 +39,7 @@ import torch_scenarios34
 import torch_scenarios36
 import torch_scenarios37
 import torch_scenarios38
+import torch_scenarios40
 import torch_scenarios41
 import torch_scenarios42
 
@@ -140,6 +141,7 @@ SCENARIOS = [
     *torch_scenarios36.scenarios(S),  # the thirty-sixth: confounders: the culprit not the first or loudest error (held out)
     *torch_scenarios37.scenarios(S),  # the thirty-seventh: layouts beyond 2 x 2: local, global and node rank and agent order apart (held out)
     *torch_scenarios38.scenarios(S),  # the thirty-eighth: the issue's own fault list, plain torchrun's default options, 2 x 4 (held out)
+    *torch_scenarios40.scenarios(S),  # the fortieth: the legacy launcher, mp.spawn and torchrun --standalone around one program (held out)
     *torch_scenarios41.scenarios(S),  # the forty-first: a user's training script failing outside the collectives (data, NaN exit, checkpoint) (held out)
     *torch_scenarios42.scenarios(S),  # the forty-second: the fault list crossed with torchrun's output options, 2 x 3 (held out)
 ]
