@@ -30,7 +30,7 @@ def scenarios(S) -> list[dict]:
         env = {"K10S_GLOO_TIMEOUT_S": "3", **kw.pop("env", {})}
         agents, nproc = (2, 2) if launcher == "t40legacy" else (1, 4)
         return {**S(name, launcher=launcher, env=env, nproc=nproc, agents=agents, **kw), "victims": victims,
-                "limit_s": 90}
+                "limit_s": 180}
 
     return [
         # the legacy launcher, two static nodes of 2 (node 0: ranks 0-1, node 1: ranks 2-3)
