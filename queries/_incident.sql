@@ -310,8 +310,9 @@ classified AS (
         CASE
             WHEN kind = 'cuda_oom' THEN 'cuda-oom'
             WHEN kind = 'cuda_error' THEN 'cuda-error'
-            -- host memory: a MemoryError or the CPU allocator's failure (docs/rules.md "host memory and data-loader workers")
-            WHEN kind = 'python_exception' AND subkind = 'raised' AND (error_type = 'MemoryError'
+            -- host memory: a MemoryError (numpy's own subclasses: `numpy.core._exceptions.MemoryError` of 1.17,
+            -- `..._ArrayMemoryError` since 1.18) or the CPU allocator's failure (docs/rules.md "host memory and data-loader workers")
+            WHEN kind = 'python_exception' AND subkind = 'raised' AND (regexp_matches(error_type, '(?:^|\.)_?(?:Array)?MemoryError$')
                  OR error_message LIKE '%DefaultCPUAllocator: can''t allocate memory%') THEN 'host-oom'
             -- a DataLoader worker killed by a signal: the rank's failure is the worker's signal
             WHEN kind = 'python_exception' AND subkind = 'raised' AND error_message LIKE 'DataLoader worker (pid%) is killed by signal: %' THEN

@@ -146,9 +146,9 @@ _T34 = _both_versions({"t34-trun-2x2-pipe-interleaved-shape-rank1": T34_STAGE_SH
                        "t34-trun-2x2-subgroup-skip-detail-rank2": T34_DETAIL_SKIP,
                        "t34-trun-2x2-p2p-wrong-peer-rank1": T34_WRONG_PEER})
 NOT_YET: dict[str, dict[str, str]] = {
-    "import": {**_both_versions({"spawn-hang": SPAWN_HANG}), **_T4,
+    "import": {**_both_versions({"spawn-hang": SPAWN_HANG, "t40-spawn-1x4-stall-rank2": SPAWN_HANG}), **_T4,
                **_T7, **_T11, **_T13, **_T17, **_T18["import"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34, **_T42},
-    "podlog": {**_both_versions({"spawn-hang": SPAWN_HANG}), **_T4,
+    "podlog": {**_both_versions({"spawn-hang": SPAWN_HANG, "t40-spawn-1x4-stall-rank2": SPAWN_HANG}), **_T4,
                **_T7, **_T11, **_T13, **_T17, **_T18["podlog"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34, **_T42},
 }
 

@@ -15,6 +15,11 @@ holds at least the highest rank named.
   list's ``__rank__``: ``str((rank, world_size))``, ``'__rank__': '(18, 32)'``): the rank whose loader raised it
   (``sample_rank``: a line holding it under an unranked exception gives that exception its rank).
 
+* a training script's own rank tag opening a line (behind any prefix the importer strips): ``Rank 3: step 2/6 loss
+  0.41``, ``rank 3: …``, ``[rank 3] …`` (``print(f"Rank {rank}: …")``, the legacy launcher's and mp.spawn's jobs
+  whose lines torch tags with nothing): the rank printed, so the world holds it (session 40). Mid-line mentions
+  (``from rank 0: …``) are no tag.
+
 A Horovod stall row printed bare (``16: [allreduce.x, ...]`` under ``Missing ranks:``) names the rank missing, not the
 line's printer: its number is no srun ``--label`` (``unlabel_stall_rows``), so routing keeps it with its header.
 """
@@ -24,6 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from k10s_forensics.parsers.log_normalize import normalize
 from k10s_forensics.parsers.log_patterns import HOROVOD_MISSING_HEADER, HOROVOD_MISSING_ROW, PY_EXCEPTION
 
 COMM_RANK = re.compile(r"comm 0x[0-9a-fA-F]+ rank (\d+) n[Rr]anks (\d+)")
@@ -33,6 +39,9 @@ _PG_RANK = re.compile(r"\[(?:PG [^\[\]]{1,120}? )?Rank (\d{1,7})\]")
 _HCCL_RANK = re.compile(r"(?:Location\[IP/ID\]:|Discoverer:|\brank )\[[^\]/\s]{1,253}/(\d{1,7})\]")
 #: webdataset's shard-list metadata in a sample dict: ``'__rank__': '(18, 32)'`` (rank, world size; ``'None'`` unset)
 WDS_RANK = re.compile(r"""['"]__rank__['"]: ?['"]\((\d{1,7}), ?(\d{1,7})\)['"]""")
+#: a script's rank tag opening a line: ``Rank 3:``, ``rank 3:``, ``[rank 3]`` (``SCRIPT_RANK_SEEN``: anywhere, the cheap check)
+SCRIPT_RANK = re.compile(r"(?:[Rr]ank (\d{1,7}):|\[[Rr]ank (\d{1,7})\])\s")
+_SCRIPT_RANK_SEEN = re.compile(r"[Rr]ank \d{1,7}(?::|\])\s")
 #: lines from an exception's first line to the wrapped line holding its sample dict
 SAMPLE_GAP = 3
 
@@ -48,6 +57,17 @@ def named_ranks(text: str) -> list[int]:
         out += [int(m.group(1)) for m in _HCCL_RANK.finditer(text)]
     if "__rank__" in text:
         out += [int(m.group(1)) for m in WDS_RANK.finditer(text) if int(m.group(1)) < int(m.group(2))]
+    if "ank " in text:
+        out += script_ranks(text)
+    return out
+
+
+def script_ranks(text: str) -> list[int]:
+    """The ranks of the script rank tags (``SCRIPT_RANK``) opening ``text``'s lines once their prefixes are stripped."""
+    out = []
+    for line in text.split("\n"):
+        if _SCRIPT_RANK_SEEN.search(line) and (m := SCRIPT_RANK.match(normalize(line).text + " ")):
+            out.append(int(m.group(1) or m.group(2)))
     return out
 
 
@@ -84,4 +104,4 @@ def unlabel_stall_rows(lines: list[str], ranks: list[int | None]) -> list[int | 
     return out
 
 
-__all__ = ["COMM_RANK", "WDS_RANK", "named_ranks", "sample_rank", "unlabel_stall_rows", "wds_rank"]
+__all__ = ["COMM_RANK", "SCRIPT_RANK", "WDS_RANK", "named_ranks", "sample_rank", "unlabel_stall_rows", "wds_rank"]
