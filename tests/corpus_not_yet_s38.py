@@ -13,5 +13,10 @@ NOT_YET_S38: dict[str, str] = {
         "shape (a lone rank's OOM, named cuda-oom); that DreamBooth outgrows every 15 GB T4 alike, rank 0 only the first the "
         "launcher saw, is the author's account (it runs on one GPU, fails on several), not a log line",
     # batch 230
+    "verl-1208-sglang-gh200-flashinfer-workerdict-0-2-died-version-control":
+        "Ray's `ActorDiedError` for `PfngwQWorkerDict_0:2` (`SYSTEM_ERROR ... End of file`) is, line for line, the corpus' "
+        "lone-worker culprit shape (verl#4921, verl#2987, and verl#1759 in this batch name the `WorkerDict_0:N` rank); that a "
+        "flashinfer regression ran every GH200 worker out of memory, rank 2 only the first Ray saw dead, is the thread's "
+        "version fix, not a log line",
     # session 38 leftovers
 }
