@@ -943,10 +943,17 @@ one_host_alike AS (  -- the first failure is the host's or the binary's, not the
                     -- that binary and its libraries, so each meets it alike, whichever the launcher reports first. Not
                     -- where the log also holds a launch over several hosts (or a hostfile), and not a kill (SIGKILL, an
                     -- OOM: one process's), nor a segfault or an exception (the rank's own code path or data)
-                    -- (docs/rules.md, "Session 32: leftovers")
+                    -- (docs/rules.md, "Session 32: leftovers"). Or a Python module missing (`ModuleNotFoundError: No
+                    -- module named 'mpi4py'`): the processes of a one-host launch run one interpreter from one
+                    -- environment, so whichever imports it first fails as the others do (spvnas-65: `torchpack dist-run
+                    -- -np 4`, mpirun's first exit rank 3); not rank 0's (rank 0 alone runs evaluations and saves, whose
+                    -- imports are its own path: docs/rules.md, "Session 40: batch 228")
     SELECT f.job_key, f.incident,
            'a one-host launch (`' || left(trim(c.line), 120) || '`) starts every process on one host from one binary, '
            || CASE WHEN f.cause = 'sigill' THEN 'and an illegal instruction (SIGILL) is the binary''s on that CPU'
+                   WHEN f.cause <> 'sigill' AND NOT regexp_matches(coalesce(f.error_message, '') || ' ' || coalesce(f.line, ''),
+                                                                    '(?i)shared object|shared librar|\bGLIBC|instructions?\b')
+                   THEN 'and a Python module is missing from the environment they all run'
                    ELSE 'and the host''s libraries or CPU refuse it' END AS error_type
     FROM first f
     JOIN (SELECT job_key, arg_min(line, line_no) AS line FROM k10s_log WHERE kind = 'launch_cmd' AND subkind = 'one_host' GROUP BY ALL) c
@@ -955,7 +962,12 @@ one_host_alike AS (  -- the first failure is the host's or the binary's, not the
            OR regexp_matches(coalesce(f.error_message, '') || ' ' || coalesce(f.line, ''),
                              '(?i)cannot open shared object file|error while loading shared libraries|\bGLIBC(?:XX)?_[0-9.]+[''‘’`]? not found'
                              || '|compiled to use \w+ instructions?,? but (?:these|it) (?:aren''t|are not|isn''t|is not) available'
-                             || '|\bCPU (?:does not|doesn''t) support (?:the )?(?:AVX|SSE|FMA|AMX)\w*|\billegal (?:hardware )?instruction\b'))
+                             || '|\bCPU (?:does not|doesn''t) support (?:the )?(?:AVX|SSE|FMA|AMX)\w*|\billegal (?:hardware )?instruction\b')
+           OR (f.rank_eff IS DISTINCT FROM 0 AND f.kind IN ('python_exception', 'process_exit')
+               AND EXISTS (SELECT 1 FROM k10s_incident_line m WHERE m.job_key = f.job_key AND m.incident = f.incident
+                           AND m.kind = 'python_exception' AND m.rank_eff IS DISTINCT FROM 0
+                           AND m.error_type IN ('ModuleNotFoundError', 'ImportError')
+                           AND regexp_matches(coalesce(m.error_message, ''), '^No module named\b'))))
       AND NOT EXISTS (SELECT 1 FROM k10s_log h WHERE h.job_key = f.job_key AND h.kind = 'launch_cmd' AND h.subkind = 'hosts')
       -- nor where the log's own lines name two hosts (NCCL's `host:pid:tid`): a launch with no host list may still
       -- span the nodes a batch system allocated it (`mpirun -np 16 ./app` inside an sbatch script)

@@ -12,6 +12,8 @@ launcher reports (queries/_incident.sql, ``one_host_alike``; docs/rules.md, "Ses
   ``--map-by ppr:…``), or with every listed host the local one (``-H localhost:4``, ``--host 127.0.0.1``);
   ``horovodrun -np N`` with no ``-H``/``--hosts``/hostfile/discovery script, or ``-H localhost:N``; ``torchrun`` (or
   ``python -m torch.distributed.run``/``launch``) with ``--nproc_per_node N`` and no ``--nnodes`` but 1 (``1:1``);
+  ``torchpack dist-run -np N`` (torchpack's mpirun wrapper: spvnas, bevfusion, torchsparse) with no ``-H``/``--hosts``
+  or hostfile, which it runs as ``mpirun -np N -H localhost:N``, or with every listed host the local one;
 * ``hosts``: the same launchers with any other host list, hostfile or node count: more than one host, or unknown.
 
 A line is read only where the launcher is its first word after a shell prompt (``$``, ``#``, ``%``, ``>``, a
@@ -31,12 +33,12 @@ from k10s_forensics.parsers.log_patterns import API_TS
 from k10s_forensics.parsers.log_streams import line_events
 
 #: a body that may hold a launch command line (one RE2 pass before any Python)
-_ANY = r"\b(?:mpirun|mpiexec|orterun|prterun|horovodrun|torchrun|torch\.distributed\.(?:run|launch))\b"
+_ANY = r"\b(?:mpirun|mpiexec|orterun|prterun|horovodrun|torchrun|torchpack|torch\.distributed\.(?:run|launch))\b"
 _API_TS = re.compile(API_TS)
 #: the line's start up to the launcher: a prompt, a venv's name, wrappers and environment settings
 _LINE = re.compile(r"(?m)^[ \t]*(?:\([\w.-]{1,40}\)[ \t]+)?(?:[\w.@~:/-]{0,80}[$#%>+][ \t]+)?"
                    r"(?:(?:env|time|nohup|exec)[ \t]+|[A-Za-z_]\w{0,60}=\S*[ \t]+)*"
-                   r"(?:\S*/)?(?:mpirun|mpiexec(?:\.hydra)?|orterun|prterun|horovodrun|torchrun|python[\d.]*)\b[^\n]*")
+                   r"(?:\S*/)?(?:mpirun|mpiexec(?:\.hydra)?|orterun|prterun|horovodrun|torchrun|torchpack|python[\d.]*)\b[^\n]*")
 _MPI = {"mpirun", "mpiexec", "mpiexec.hydra", "orterun", "prterun"}
 _NP = {"-np", "--np", "-n", "--n", "-c", "--num-proc", "-num-proc"}
 _HOSTS = {"-H", "-host", "--host", "-hosts", "--hosts"}
@@ -72,6 +74,8 @@ def _program(tokens: list[str]) -> tuple[str | None, list[str]]:
         if rest[:1] == ["-m"] and rest[1:2] and rest[1] in ("torch.distributed.run", "torch.distributed.launch"):
             return "torchrun", rest[2:]
         return None, []
+    if name == "torchpack":  # torchpack's launcher is its ``dist-run`` subcommand
+        return ("torchpack", rest[1:]) if rest[:1] == ["dist-run"] else (None, [])
     return name, rest
 
 
@@ -114,8 +118,8 @@ def launch(line: str) -> tuple[str, int] | None:
     opts = _options(rest)
     if opts is None:
         return None
-    if name in _MPI or name == "horovodrun":
-        n = _count(next((opts[o] for o in _NP if o in opts), []))
+    if name in _MPI or name in ("horovodrun", "torchpack"):
+        n = _count(next((opts[o] for o in (("-np", "--nproc") if name == "torchpack" else _NP) if o in opts), []))
         hosts = [h for o in _HOSTS if o in opts for v in opts[o] for h in v.split(",") if h]
         spread = any(o in opts for o in _ELSEWHERE) or any("ppr:" in v and "node" in v for v in opts.get("--map-by", []) + opts.get("-map-by", []))
         one = not spread and all(_LOCAL.match(h) for h in hosts) and not (any(o in opts for o in _HOSTS) and not hosts)
