@@ -431,9 +431,14 @@ wd_odd AS (
                WHEN w.seq IS NOT NULL AND w.seq <> m.m_seq THEN 'desync'
                -- tracebacks' calls (lower case, no SeqNum: a gloo job): the odd rank was not in the call its peers were
                -- in; where they were creating a group, it never joined that group
+               -- in a barrier while its peers were in the training step's gradient all-reduce (DDP's, under
+               -- `loss.backward()`: op `backward`): it had left the steps (its data ran out, its loop ended early) and
+               -- waits where the job ends, so it never joins theirs (docs/rules.md, "Session 41: the forty-third launcher set")
                WHEN m.m_seq IS NULL AND w.op <> m.m_op AND regexp_matches(w.op || m.m_op, '^[a-z_0-9]+$')
                    THEN CASE WHEN m.m_op IN ('new_group', 'new_subgroups', 'new_subgroups_by_enumeration', 'init_process_group',
-                                             'init_device_mesh', 'split_group') THEN 'never-joined' ELSE 'collective-mismatch' END
+                                             'init_device_mesh', 'split_group') THEN 'never-joined'
+                             WHEN m.m_op = 'backward' AND w.op IN ('barrier', 'monitored_barrier') THEN 'never-joined'
+                             ELSE 'collective-mismatch' END
                WHEN m.m_seq IS NULL AND w.op IS NOT NULL AND w.op <> m.m_op THEN 'desync'
            END AS why,
            -- a SeqNum past the one most ranks wait in: the rank completed that collective, its part done
@@ -464,7 +469,8 @@ wd_ev AS (
                 ELSE 'medium' END AS confidence,
            pg, seq_num, op_type, ts,
            CASE WHEN seq_num IS NULL AND regexp_matches(op_type, '^[a-z_0-9]+$')  -- tracebacks' calls
-                THEN why || ': ' || n || ' ranks'' tracebacks name the torch.distributed call they were in; most were in ' || op_type || ', but '
+                THEN why || ': ' || n || ' ranks'' tracebacks name the torch.distributed call they were in; most were in ' || op_type
+                     || CASE WHEN op_type = 'backward' THEN ' (DDP''s gradient all-reduce)' ELSE '' END || ', but '
                      || regexp_replace(own, 'SeqNum \? ', 'in ', 'g')
                 ELSE why || ': ' || n || ' ranks timed out; most on SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?') || ', but ' || own END AS detail
     FROM wd_cat

@@ -266,6 +266,23 @@ size_mismatch_log AS (  -- logs where gloo's size check aborted a receiving rank
                         -- expected: a collective mismatch, the sender unnamed): a SIGABRT there is that report's, no own failure
     SELECT DISTINCT raw_row FROM k10s_log WHERE kind = 'collective_mismatch' AND subkind = 'gloo_size'
 ),
+rank_progress AS (  -- each rank's last training step its own progress lines name
+    SELECT job_key, rank_resolved AS rank, max(step) AS step FROM k10s_log
+    WHERE kind = 'training_step' AND rank_resolved IS NOT NULL AND step IS NOT NULL AND job_key IS NOT NULL
+    GROUP BY ALL
+),
+size_mismatch_lag AS (  -- the receiver of gloo's size check is the rank that left the common path: its last step is behind
+                        -- every other rank's (each logged one later: they went on to the next step's collective while it
+                        -- called one they never call, `if rank == N: dist.all_reduce(metric)`), every rank of the job
+                        -- logging progress, three or more; the receiver at the others' step (a peer sending a larger
+                        -- tensor in the same call) stays no culprit (docs/rules.md, "Session 41: the forty-third launcher set")
+    SELECT DISTINCT g.job_key, g.rank_resolved AS rank FROM k10s_log g
+    JOIN rank_progress me ON me.job_key = g.job_key AND me.rank = g.rank_resolved
+    JOIN (SELECT job_key, count(DISTINCT rank) AS n FROM k10s_rank GROUP BY job_key) jn ON jn.job_key = g.job_key
+    WHERE g.kind = 'collective_mismatch' AND g.subkind = 'gloo_size' AND g.rank_resolved IS NOT NULL AND jn.n >= 3
+      AND (SELECT count(*) FROM rank_progress o WHERE o.job_key = g.job_key) = jn.n
+      AND NOT EXISTS (SELECT 1 FROM rank_progress o WHERE o.job_key = g.job_key AND o.rank <> g.rank_resolved AND o.step <= me.step)
+),
 last_step AS (  -- each log's last training-progress line
     SELECT raw_row, max(line_no) AS line_no FROM k10s_log WHERE container IS NOT NULL AND kind = 'training_step' GROUP BY raw_row
 ),
@@ -283,6 +300,7 @@ ranked AS (
            td.rank IS NOT NULL AS rank_torn_down, rx.rank IS NOT NULL AS rank_raised,
            ld.job_key IS NOT NULL AS lone_dump,
            rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported, sm.raw_row IS NOT NULL AS size_mismatch,
+           sg.rank IS NOT NULL AS size_mismatch_lagged,
            (sh.incarnation_uid IS NOT NULL OR rs.rank IS NOT NULL) AND tb.rank IS NULL AS silent_exit,
            hk.rank IS NOT NULL AND coalesce(hk.ts <= l.ts_filled, true) AS hook_logged, fp.rank IS NOT NULL AS fingerprinted
     FROM l
@@ -293,6 +311,7 @@ ranked AS (
     LEFT JOIN rank_said_more rm ON rm.raw_row = l.raw_row AND rm.rank_resolved = l.rank_resolved
     LEFT JOIN agent_reported ar ON ar.raw_row = l.raw_row
     LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
+    LEFT JOIN size_mismatch_lag sg ON sg.job_key = l.job_key AND sg.rank = coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END)
     LEFT JOIN sigtermed st ON st.incarnation_uid = l.incarnation_uid AND st.pid = l.pid AND l.kind <> 'torchrun_sigterm'
     LEFT JOIN sigterm_seen ss ON ss.incarnation_uid = l.incarnation_uid
     LEFT JOIN timed_out tw ON tw.job_key = l.job_key AND tw.rank = coalesce(l.rank_resolved, pr.rank)
@@ -348,6 +367,7 @@ classified AS (
                     WHEN status = -4 THEN 'sigill'
                     WHEN status = -15 AND outside_sigterm THEN 'sigterm'
                     WHEN status = -6 AND lone_dump THEN NULL  -- a lone faulthandler abort (lone_dump): session 33
+                    WHEN status = -6 AND size_mismatch_lagged THEN 'collective-mismatch'  -- size_mismatch_lag
                     WHEN status = -6 AND NOT rank_timed_out AND NOT rank_raised AND NOT size_mismatch THEN 'abort'
                     -- any other signal but the teardown's (HUP, INT, KILL after a SIGTERM, ABRT after a timeout, TERM):
                     -- named after it (sigsys: a seccomp kill, sigxcpu / sigxfsz: a resource limit, sigtrap, ...)
@@ -396,7 +416,7 @@ classified AS (
             WHEN kind = 'python_exception' AND subkind = 'teardown' THEN 'victim'
             WHEN kind = 'nccl_error_other' AND subkind = 'async_error_teardown' THEN 'victim'
             WHEN kind IN ('torchrun_failure', 'process_exit') AND (status IN (-15, -1, -2) OR (status = -9 AND was_sigtermed)
-                                                                  OR (status = -6 AND (rank_timed_out OR size_mismatch))
+                                                                  OR (status = -6 AND (rank_timed_out OR (size_mismatch AND NOT size_mismatch_lagged)))
                                                                   OR (status = 1 AND rank_torn_down)
                                                                   OR (status > 0 AND srun_torn_down)) THEN 'victim'
         END AS victim_role
@@ -744,9 +764,15 @@ all_raised AS (  -- every rank of the job raised one same exception (its own rai
                  -- why, in a rank's line or one naming none): the code or settings every process runs rejected them all,
                  -- however far apart they raised it (a loaded machine runs one rank's start-up seconds ahead of the
                  -- others'): no single culprit. Some ranks only, or ranks raising different errors, or the same error with
-                 -- each rank's own numbers in it, read as before (docs/rules.md, "Session 34: leftovers")
+                 -- each rank's own numbers in it, read as before (docs/rules.md, "Session 34: leftovers").
+                 -- So too every rank but rank 0, three or more ranks, while rank 0 waited alive in a collective (torn down
+                 -- there: gloo's `Connection closed by peer`, a remote error, its watchdog): rank 0 ran its own branch of the
+                 -- program (`if rank == 0:` writes, downloads or prepares what the others then read), and the code every
+                 -- other rank runs failed them alike (`FileNotFoundError` on the vocabulary rank 0 had not yet written):
+                 -- no single culprit (docs/rules.md, "Session 41: the forty-third launcher set")
     SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks, list(DISTINCT b.cause ORDER BY b.cause) AS causes,
-           min(b.error_type) AS error_type, min(b.error_message) AS error_message
+           min(b.error_type) AS error_type, min(b.error_message) AS error_message,
+           count(DISTINCT b.rank_eff) < jr.n AS but_rank0
     FROM best b JOIN job_ranks jr ON jr.job_key = b.job_key
     WHERE NOT EXISTS (SELECT 1 FROM own o WHERE o.job_key = b.job_key AND o.incident = b.incident AND o.tier = 1
                       AND (o.kind <> 'python_exception' OR o.error_type IS DISTINCT FROM b.error_type
@@ -755,7 +781,13 @@ all_raised AS (  -- every rank of the job raised one same exception (its own rai
     HAVING bool_and(b.tier = 1 AND b.kind = 'python_exception' AND b.subkind = 'raised' AND b.error_type IS NOT NULL
                     AND b.error_message IS NOT NULL)
        AND count(DISTINCT (b.error_type, b.error_message)) = 1
-       AND count(DISTINCT b.rank_eff) >= 2 AND count(DISTINCT b.rank_eff) = jr.n
+       AND count(DISTINCT b.rank_eff) >= 2
+       AND (count(DISTINCT b.rank_eff) = jr.n
+            OR (jr.n >= 3 AND count(DISTINCT b.rank_eff) = jr.n - 1 AND NOT bool_or(b.rank_eff = 0)
+                AND EXISTS (SELECT 1 FROM k10s_incident_line v WHERE v.job_key = b.job_key AND v.incident = b.incident
+                            AND v.role = 'victim' AND v.rank_eff = 0
+                            AND (v.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary')
+                                 OR (v.kind = 'python_exception' AND v.subkind = 'teardown')))))
 ),
 together_all AS (  -- together, or every rank aborted, exited or raised alike
     SELECT job_key, incident, ranks, causes FROM all_aborted
@@ -1454,6 +1486,7 @@ decided AS (
         ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, ru.unseen AS unseen_what, aa.job_key IS NOT NULL AS all_aborted,
         ae.job_key IS NOT NULL AS all_exited, ae.status AS all_exited_status,
         ar.job_key IS NOT NULL AND aa.job_key IS NULL AND ae.job_key IS NULL AS all_raised, ar.error_type AS all_raised_type,
+        coalesce(ar.but_rank0, false) AS all_raised_but_rank0,
         ar.error_message AS all_raised_message,
         hc.job_key IS NOT NULL AND len(t.ranks) = 1 AS head_cut, hc.head_subkind,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed, si.job_key IS NOT NULL AS shape_inference,
@@ -1557,6 +1590,11 @@ SELECT
               THEN 'rank ' || d.first_rank || ' ' || left(d.error_message, 200) || ': its stage ran its own module on the shape '
                    || 'the previous stage sent, so a stage built wrong on either side of that hand-over (its own or the '
                    || 'sender''s) fails there; which one no line says: no single culprit'
+         WHEN d.all_raised AND d.all_raised_but_rank0 AND len(d.together_ranks) > 1
+              THEN 'every rank but rank 0 (' || len(d.together_ranks) || ') raised the same exception (' || d.all_raised_type || ': '
+                   || left(d.all_raised_message, 160) || ') while rank 0 waited in a collective: rank 0 runs a branch of the '
+                   || 'program of its own (it writes or fetches what the others read), the code every other rank runs failed '
+                   || 'them alike: no single culprit'
          WHEN d.all_raised AND len(d.together_ranks) > 1
               THEN 'every rank (' || len(d.together_ranks) || ') raised the same exception (' || d.all_raised_type || ': '
                    || left(d.all_raised_message, 160) || '), whichever raised it first: the code or settings every process '

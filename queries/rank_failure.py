@@ -20,7 +20,7 @@ WHAT = {
     "python-exception": "raised a Python exception",
     "nccl-error": "hit a NCCL error",
     "collective-mismatch": ("did not match the other ranks' collectives (DDP's model check or the collective fingerprint check "
-                            "across ranks): a model or a collective call that differs by rank"),
+                            "across ranks, or a collective the others were not in): a model or a collective call that differs by rank"),
     "rank-dead": "was declared dead by its peers' heartbeat monitor (HCCL's Heartbeat Lost: the process exited or its network went down)",
 }
 TITLE = {

@@ -75,6 +75,10 @@ HANDLED_RECORD = re.compile(r"\b(?:[Ww]ill (?:be )?retr(?:y|ied)|[Rr]etrying)\b"
 #: ``new_group``); older releases' decorator (``wrapper``) names none
 C10D_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}torch/distributed/distributed_c10d\.py\", line \d{1,7}, in (\w{1,60})\s*$")
 C10D_GAP = 12  # a traceback's c10d frames, the frames and source lines under them, then its exception
+#: autograd's entry frame (``File ".../torch/autograd/__init__.py", line 395, in backward``) with no c10d frame above the
+#: exception: DDP's gradient all-reduce runs in its reducer's hooks under ``loss.backward()``, so a collective's error
+#: there is the training step's gradient reduction (``op_type`` ``backward``: the call the rank was in, as a c10d frame's)
+BACKWARD_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}torch/autograd/__init__\.py\", line \d{1,7}, in backward\s*$")
 #: a frame of the DataLoader fetching a batch from its workers' queue (``File ".../torch/utils/data/dataloader.py",
 #: line 1293, in _try_get_data``): a connection error under it is the rank's own worker gone mid-handover
 LOADER_FRAME = re.compile(r"^\s*File \"[^\"]{0,400}torch/utils/data/dataloader\.py\", line \d{1,7}, in (?:_try_get_data|_get_data|_next_data)\s*$")
@@ -170,10 +174,13 @@ class Owners:
             return True
         m = C10D_FRAME.match(norm.text) if "distributed_c10d.py" in norm.text else None
         if m is None:
+            if "autograd/__init__" in norm.text and BACKWARD_FRAME.match(norm.text):
+                self._c10d[norm.rank] = (line_no, "backward")
+                return True
             return False
         self._loader.pop(norm.rank, None)  # a collective under the loader's frame: its errors are the collective's
         call = self._c10d.get(norm.rank)
-        if call is not None and line_no - call[0] <= C10D_GAP:  # a frame under the traceback's first c10d frame
+        if call is not None and line_no - call[0] <= C10D_GAP and call[1] != "backward":  # under the first c10d frame
             self._c10d[norm.rank] = (line_no, call[1])
         elif m.group(1) != "wrapper":
             self._c10d[norm.rank] = (line_no, m.group(1))

@@ -194,6 +194,8 @@ _EVENT_LITERALS = (
     r"File \"[^\"]{0,400}(?:deepspeed/launcher/|torch/distributed/(?:run|launch)\.py|torch/distributed/flight_recorder/|accelerate/commands/|pyspark/ml/torch/)",
     # a frame of torch.distributed's API: the exception under it gets the call it was in (log_owners.py)
     r"distributed_c10d\.py\", line \d",
+    # ... or autograd's entry frame: a collective's error under it is DDP's gradient all-reduce (log_owners.py)
+    r"torch/autograd/__init__\.py\", line \d{1,7}, in backward",
     # a traceback's source line creating a directory that may exist: a FileExistsError under it is a race (log_owners.py)
     r"(?:makedirs|mkdir)\([^)]{0,300}exist_ok\s*=\s*True",
     # a frame of the main-process-first block: a wait for rank 0's NCCL id under it names rank 0 late (log_main_first.py)
