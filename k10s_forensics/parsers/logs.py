@@ -36,6 +36,7 @@ from k10s_forensics.parsers.log_head import head_events
 from k10s_forensics.parsers.log_ext_build import ext_build_events
 from k10s_forensics.parsers.log_launch_cmd import launch_events
 from k10s_forensics.parsers.log_streams import stream_events
+from k10s_forensics.parsers.log_rich import unwrap_rich
 
 SOURCE = "logs"
 RAW_FILE = "raw/logs.parquet"
@@ -245,6 +246,7 @@ def derive(ctx) -> None:
     try:
         for table in _row_groups(ctx, path):
             _fetch_errors(ctx, table)
+            table = unwrap_rich(table)  # rich's exception messages wrapped under its traceback box, joined (log_rich.py)
             meta_table = table.select(["_row", *META_COLUMNS[:-1]])
             meta = {
                 r["_row"]: {k: r[k] for k in ("namespace", "pod", "pod_uid", "container", "node", "previous", "captured_at")}

@@ -44,6 +44,7 @@ import torch_scenarios41
 import torch_scenarios42
 import torch_scenarios43
 import torch_scenarios44
+import torch_scenarios45
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -148,4 +149,5 @@ SCENARIOS = [
     *torch_scenarios42.scenarios(S),  # the forty-second: the issue's fault list crossed with torchrun's output options, 2 x 3 (held out)
     *torch_scenarios43.scenarios(S),  # the forty-third: the bugs of users' own DDP loops (short shard, anomaly NaN, unused branch, ...) (held out)
     *torch_scenarios44.scenarios(S),  # the forty-fourth: collectives beyond DDP's gradients (object, p2p, scatter, DCP) (held out)
+    *torch_scenarios45.scenarios(S),  # the forty-fifth: rich, loguru, JSON records and hydra as the scripts' error renderers (held out)
 ]
