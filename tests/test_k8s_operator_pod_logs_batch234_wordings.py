@@ -30,7 +30,8 @@ NOW = dt.datetime(2026, 12, 4, 0, 30, tzinfo=dt.timezone.utc)
 REMOTE_PIPE = corpus_lines("LlamaFactory-6849-")
 STORE_TIMEOUT = corpus_lines("kubeflow-sdk-142-")
 TASKRUNNER = corpus_lines("Agent-R1-33-")
-FANOUT = corpus_lines("MemoryVLA-20-")
+#: the SIGTERM fan-out alone (shihao1895/MemoryVLA#20, corpus batch 3: its excerpt less the agent's -9 line)
+FANOUT = corpus_lines("memoryvla-20-")[:6]
 IB_STATUS12 = corpus_lines("sichek-44-")
 
 POD = "[dlc1mtq58q0821ib-master-0]"
