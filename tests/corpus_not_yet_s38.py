@@ -18,5 +18,19 @@ NOT_YET_S38: dict[str, str] = {
         "lone-worker culprit shape (verl#4921, verl#2987, and verl#1759 in this batch name the `WorkerDict_0:N` rank); that a "
         "flashinfer regression ran every GH200 worker out of memory, rank 2 only the first Ray saw dead, is the thread's "
         "version fix, not a log line",
+    # batch 233
+    "ultralytics-21344-ddp-rank0-tal-get-targets-traceback-oom-cut":
+        "the log is rank 0's assigner traceback (`tal.py line 206, in get_targets`) with no exception line, which is read as "
+        "rank 0's Python exception (info); that it is a CUDA out-of-memory is the thread's next line, cut by the excerpt window",
+    "ultralytics-20843-obb-ddp-rank0-validation-traceback-oom-offscreen":
+        "the log is rank 0's traceback head into `validate()` with no exception line, read as rank 0's Python exception (info); "
+        "that the OBB validation ran out of GPU memory is the issue's title and label, not a log line",
+    "omini-kontext-22-flux-lora-4xh100-rank2-linear-traceback-oom-cut":
+        "the log is rank 2's traceback tail into the LoRA `F.linear` with no exception line, read as rank 2's Python exception "
+        "(info); the CUDA out-of-memory is the thread's next line, cut by the excerpt window",
+    "Megatron-LM-FL-143-metax-mc550-default0-triton-compile-error-platform-control":
+        "a lone `[default0]:` prefix raising `triton.compiler.errors.CompilationError` is the corpus' lone-rank-exception shape, "
+        "so rank 0 is named; that the kernel fails to compile on the MC550 Triton backend for every rank alike is the issue's "
+        "platform account, not a log line",
     # session 38 leftovers
 }
