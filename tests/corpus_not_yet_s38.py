@@ -18,6 +18,11 @@ NOT_YET_S38: dict[str, str] = {
         "lone-worker culprit shape (verl#4921, verl#2987, and verl#1759 in this batch name the `WorkerDict_0:N` rank); that a "
         "flashinfer regression ran every GH200 worker out of memory, rank 2 only the first Ray saw dead, is the thread's "
         "version fix, not a log line",
+    # batch 232
+    "trl-3436-fsdp-8x-rtx3080-rank0-oom-every-rank-control":
+        "the log is rank 0's lone `torch.OutOfMemoryError` (GPU 0, 388 MiB asked, 95 MiB free) with its `[rank0]:` traceback, "
+        "the corpus' lone-rank OOM culprit shape, so rank 0 is named (cuda-oom); that a 7B FSDP job fits none of the eight "
+        "10 GB cards, rank 6 failing the same way, is the title and the rest of the paste, not this excerpt",
     # batch 233
     "ultralytics-21344-ddp-rank0-tal-get-targets-traceback-oom-cut":
         "the log is rank 0's assigner traceback (`tal.py line 206, in get_targets`) with no exception line, which is read as "
