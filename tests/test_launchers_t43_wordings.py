@@ -26,9 +26,8 @@ import re
 import pytest
 
 from bundle_batch import analyze_node_sets, findings_of
-from incident_kit import naming_findings
 from parser_kit import body_events
-from torch_runs_kit import RUNS, plain
+from torch_runs_kit import RUNS, assert_reading, plain
 
 NOW = dt.datetime(2026, 12, 3, 18, 0, tzinfo=dt.timezone.utc)
 TEARDOWN = ("RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:561] Connection closed by peer "
@@ -84,13 +83,7 @@ def findings(tmp_path_factory):
 @pytest.mark.parametrize("name", list(CASES))
 def test_forty_third_set_wordings_as_read(findings, name):
     _, want, cause = CASES[name]
-    named = naming_findings(findings_of(findings, list(CASES).index(name)))
-    got = [(f["rule"], f["ranks"], f["cause"]) for f in named]
-    if not want:
-        assert not named, got
-    else:
-        assert any(f["ranks"] == want and f["cause"] == cause for f in named), got
-        assert all(set(f["ranks"]) & set(want) for f in named), got
+    assert_reading(findings_of(findings, list(CASES).index(name)), want, cause)
 
 
 def _op_of(frames: list[str]) -> str | None:

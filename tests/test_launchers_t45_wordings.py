@@ -18,8 +18,7 @@ import re
 import pytest
 
 from bundle_batch import analyze_node_sets, findings_of
-from incident_kit import naming_findings
-from torch_runs_kit import RUNS, plain
+from torch_runs_kit import RUNS, assert_reading, plain
 from k10s_forensics.parsers.log_rich import unwrap_body
 
 NOW = dt.datetime(2026, 12, 4, 0, 0, tzinfo=dt.timezone.utc)
@@ -56,13 +55,7 @@ def findings(tmp_path_factory):
 @pytest.mark.parametrize("name", list(CASES))
 def test_forty_fifth_set_as_read(findings, name):
     _, want, cause = CASES[name]
-    named = naming_findings(findings_of(findings, list(CASES).index(name)))
-    got = [(f["rule"], f["ranks"], f["cause"]) for f in named]
-    if not want:
-        assert not named, got
-    else:
-        assert any(f["ranks"] == want and f["cause"] == cause for f in named), got
-        assert all(set(f["ranks"]) & set(want) for f in named), got
+    assert_reading(findings_of(findings, list(CASES).index(name)), want, cause)
 
 
 def _rows(*rows: str, tags: str = "") -> str:

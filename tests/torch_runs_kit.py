@@ -243,5 +243,17 @@ def missed_shapes(make_shapes, sample: dict[str, str], tmp: Path) -> dict[str, s
     return {shape: why for i, (shape, rid) in enumerate(sample.items()) if (why := score_findings(runs[rid], findings_of(findings, i)))}
 
 
-__all__ = ["RUNS", "Run", "findings_of_texts", "import_paste", "import_run", "load_runs", "missed_shapes", "named", "plain",
+def assert_reading(findings: list[dict[str, Any]], want: list[int], cause: str | None) -> None:
+    """One set's findings as a wording test reads them: with no ``want``, no critical/warning finding names a rank; else
+    one names exactly ``want`` with ``cause`` and none names only other ranks."""
+    found = naming_findings(findings)
+    got = [(f["rule"], f["ranks"], f["cause"]) for f in found]
+    if not want:
+        assert not found, got
+        return
+    assert any(f["ranks"] == want and f["cause"] == cause for f in found), got
+    assert all(set(f["ranks"]) & set(want) for f in found), got
+
+
+__all__ = ["RUNS", "Run", "assert_reading", "findings_of_texts", "import_paste", "import_run", "load_runs", "missed_shapes", "named", "plain",
            "podlog_bundle", "podlog_run", "score", "score_findings"]
