@@ -14,10 +14,9 @@ Read row by row, the exception's message is empty and its rows say nothing, so g
 RuntimeError (tests/data/torch-runs t45; real incidents LLaVA-236 wrap alike). Here the exception row under a box's
 bottom edge and each row after it that rich broke (the next row's first word would not have fitted the width after it,
 the space rich broke at kept or trimmed by a paste; or it fills the width, a word too long for it cut anywhere; never
-a separator row) is joined with the next
-row of the same printer (the same launcher tags: ``[default1]:[rank1]:``, srun's ``3:``; another printer's rows may be
-interleaved), and the row taken is left empty, so line numbers stay. Only bodies that hold a box's bottom edge are
-looked at.
+a separator row) is joined with the next row of the same printer (the same launcher tags: ``[default1]:[rank1]:``,
+srun's ``3:``; another printer's rows may be interleaved), and the row taken is left empty, so line numbers stay. Only
+bodies that hold a box's bottom edge are looked at, and only those are read into Python.
 """
 
 from __future__ import annotations
@@ -104,10 +103,10 @@ def unwrap_rich(table: pa.Table) -> pa.Table:
     hit = np.flatnonzero(np.asarray(pc.fill_null(pc.match_substring(body, "╰"), False), dtype=bool))
     if not len(hit):
         return table
-    texts = body.to_pylist()
-    for i in hit:
-        texts[i] = unwrap_body(texts[i])
-    return table.set_column(table.column_names.index("body"), "body", pa.array(texts, body.type))
+    joined = pa.array([unwrap_body(text) for text in body.take(pa.array(hit, pa.int64())).to_pylist()], body.type)
+    mask = np.zeros(len(body), dtype=bool)
+    mask[hit] = True
+    return table.set_column(table.column_names.index("body"), "body", pc.replace_with_mask(body, pa.array(mask), joined))
 
 
 __all__ = ["BOTTOM", "WINDOW", "unwrap_body", "unwrap_rich"]
