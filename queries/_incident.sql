@@ -465,7 +465,7 @@ SELECT *, 0 AS brk, 1::BIGINT AS incident FROM k10s_failure_line WHERE span_star
 -- empty-columns: job_key VARCHAR, incident BIGINT, cause VARCHAR, culprit_ranks BIGINT[], victim_ranks BIGINT[],
 --     together_ranks BIGINT[], confidence VARCHAR, no_culprit_reason VARCHAR, first_failure_at TIMESTAMPTZ,
 --     abort_at TIMESTAMPTZ, hang_started_at TIMESTAMPTZ, node_wide BOOLEAN, first_rank BIGINT, first_pod VARCHAR,
---     first_node VARCHAR, first_gpu VARCHAR, first_subkind VARCHAR, error_type VARCHAR, error_message VARCHAR,
+--     first_node VARCHAR, first_gpu VARCHAR, first_kind VARCHAR, first_subkind VARCHAR, error_type VARCHAR, error_message VARCHAR,
 --     head_cut BOOLEAN, xid BIGINT, xid_meaning VARCHAR, kernel_line VARCHAR, first_line VARCHAR, pods VARCHAR[],
 --     watchdog_victims BIGINT, victims BIGINT, job_gpus BIGINT, wait_s DOUBLE, gpu_hours_lost DOUBLE
 CREATE OR REPLACE TEMP TABLE k10s_incident AS
@@ -1645,7 +1645,7 @@ SELECT
          WHEN len(d.culprit_ranks) = 0 THEN 'the failing line names no rank (' || coalesce(d.unranked_pod, 'a pod') || ')'
     END AS no_culprit_reason,
     d.first_failure_at, d.abort_at, d.hang_started_at, d.node_wide AND len(d.culprit_ranks) > 1 AS node_wide,
-    d.first_rank, d.first_pod, d.first_node, d.first_gpu, d.first_subkind, d.error_type, d.error_message,
+    d.first_rank, d.first_pod, d.first_node, d.first_gpu, d.first_kind, d.first_subkind, d.error_type, d.error_message,
     d.head_cut,
     x.xid, x.xid_meaning, k.kernel_line,
     coalesce(d.first_line, d.unranked_line) AS first_line,

@@ -28,14 +28,15 @@
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
 --   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, collective-mismatch (DDP's model check across ranks), nccl-error, exit-<code>, exit-unknown, rank-dead (HCCL's lost heartbeat), build-lock (info, no rank: the log ends while its processes wait on a JIT extension build)
---   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or no single culprit), info (a suspect only: a rank's traceback cut before its exception and nothing else of it, confidence low; or no single culprit here, or an exit status only, and other hang evidence names another culprit)
+--   severity VARCHAR           -- critical (the line says why), warning (an exit status only, an abort known only by a launcher's -6 among them, or no single culprit), info (a suspect only: a rank's traceback cut before its exception and nothing else of it, confidence low; or no single culprit here, or an exit status only, and other hang evidence names another culprit)
 --   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
 --   pods VARCHAR[]             -- its pod
 --   nodes VARCHAR[]            -- its node
 --   gpus VARCHAR[]             -- its GPU
 --   started_at TIMESTAMP WITH TIME ZONE -- first failure
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
---   confidence VARCHAR         -- high (the line says why), medium (an exit status only), low (a traceback cut before its exception alone), none
+--   confidence VARCHAR         -- high (the line says why), medium (an exit status only; a launcher's -6 alone too), low (a traceback cut before its exception alone), none
+--   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only), else null
 --   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
@@ -57,7 +58,12 @@
 SELECT
     i.job_key AS job,
     i.cause,
-    CASE WHEN i.confidence = 'high' THEN 'critical'
+    CASE WHEN i.confidence = 'high' AND i.medium_why IS NULL THEN 'critical'
+         -- named, but not a confident culprit (docs/rules.md, "Session 43: what a paste cannot prove"): an abort known
+         -- only by a launcher's report of the exit (-6, no line of the rank's own: the NCCL watchdog's teardown of a
+         -- rank that waited ends with the same status where its timeout is not in the log), or a Python exception in a
+         -- paste of that one rank's lines (the code every rank runs may have raised it on each: the paste cannot say)
+         WHEN i.medium_why IS NOT NULL THEN 'warning'
          WHEN i.confidence = 'low' THEN 'info'
          -- an exit status alone loses to other hang evidence that names another culprit (nccl-hang says it)
          WHEN i.confidence = 'medium' AND v.evidence <> 'first-failure' AND len(v.culprit_ranks) > 0 AND v.confidence IN ('high', 'medium')
@@ -74,7 +80,8 @@ SELECT
     CASE WHEN len(i.culprit_ranks) = 1 AND i.first_gpu IS NOT NULL THEN [i.first_gpu] ELSE []::VARCHAR[] END AS gpus,
     i.first_failure_at AS started_at,
     i.abort_at AS ended_at,
-    i.confidence,
+    CASE WHEN i.medium_why IS NOT NULL THEN 'medium' ELSE i.confidence END AS confidence,
+    i.medium_why,
     'first-failure' AS decided_by,
     i.error_type, i.error_message, i.xid, i.xid_meaning, i.kernel_line,
     i.first_line AS failure_line,
@@ -88,7 +95,19 @@ SELECT
     CASE WHEN v.evidence <> 'first-failure'
          THEN v.evidence || '/' || v.confidence || ': ' || CASE WHEN len(v.culprit_ranks) = 0 THEN 'no single culprit' ELSE array_to_string(v.culprit_ranks, ', ') END
     END AS hang_verdict
-FROM k10s_incident i
+FROM (SELECT n.*,
+             CASE WHEN n.confidence <> 'high' OR len(n.culprit_ranks) = 0 THEN NULL
+                  WHEN n.cause = 'abort' AND n.first_kind IN ('torchrun_failure', 'process_exit') THEN 'abort-exit-status'
+                  WHEN n.cause = 'python-exception' AND len(n.culprit_ranks) = 1 AND coalesce(n.victims, 0) = 0
+                       AND coalesce(n.watchdog_victims, 0) = 0 AND len(coalesce(n.victim_ranks, [])) = 0
+                       -- every line of the job is from a pod import-logs made up from a paste, and none is another rank's
+                       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = n.job_key
+                                       AND (x.incarnation_uid IS NULL
+                                            OR x.incarnation_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+                                            OR (x.rank_resolved IS NOT NULL AND x.rank_resolved <> n.culprit_ranks[1])))
+                       THEN 'lone-paste-exception'
+             END AS medium_why
+      FROM k10s_incident n) i
 LEFT JOIN k10s_hang_verdict v ON v.job_key = i.job_key
 WHERE i.cause IS NOT NULL AND i.cause <> 'cuda-oom'
 QUALIFY row_number() OVER (PARTITION BY i.job_key ORDER BY i.incident) = 1

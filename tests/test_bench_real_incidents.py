@@ -21,16 +21,21 @@ def bench():
     return module
 
 
-def _case(folder: Path, name: str, text: str) -> Case:
+def _case(folder: Path, name: str, text: str, culprits: tuple[int, ...] = (1,)) -> Case:
     (folder / name).mkdir()
     (folder / name / "log.txt").write_text(text, encoding="utf-8")
-    return Case(incident=name, cause="python-exception", culprit_ranks=[1], victim_ranks=[], nproc_per_node=None,
-                folder=folder)
+    return Case(incident=name, cause="python-exception" if culprits else None, culprit_ranks=list(culprits),
+                victim_ranks=[], nproc_per_node=None, folder=folder)
+
+
+AGENT = ("[2026-12-04 05:00:07,200] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: {code}) "
+         "local_rank: 1 (pid: 4242) of binary: /usr/bin/python\n")
 
 
 @pytest.mark.parametrize("text", ["", "\n\n   \n"], ids=["empty", "blank-lines"])
 def test_a_refused_input_is_a_miss_with_its_reason(bench, tmp_path, text):
-    full, rank = bench.scored(_case(tmp_path, "refused", text), {})
+    full, rank, worst = bench.scored(_case(tmp_path, "refused", text), {})
+    assert worst is None
     assert full == rank and full.startswith("refused by the importer: ")
     assert "\n" not in full and "no log lines" in full
 
@@ -40,6 +45,18 @@ def test_a_refused_input_is_counted_and_the_run_goes_on(bench, tmp_path, monkeyp
     monkeypatch.setattr(bench, "corpora", lambda: [("some corpus", c) for c in cases])
     assert bench.main(["-v"]) == 0
     out = capsys.readouterr().out
-    assert "| some corpus | 2 | routed | 0/2 (0 %) | 0/2 (0 %) |" in out
-    assert "| some corpus | 2 | one pod + API timestamps | 0/2 (0 %) | 0/2 (0 %) |" in out
+    assert "| some corpus | 2 | routed | 0/2 (0.0 %) | 0/2 (0.0 %) | 0 of 0 (0) |" in out
+    assert "| some corpus | 2 | one pod + API timestamps | 0/2 (0.0 %) | 0/2 (0.0 %) | 0 of 0 (0) |" in out
+    assert "| all | 2 | routed | 0/2 (0.0 %) | 0/2 (0.0 %) | 0 of 0 (0) |" in out
     assert out.count("refused by the importer: ") == 4  # each case, both ways
+
+
+def test_controls_named_are_counted_with_those_a_critical_finding_names(bench, tmp_path, monkeypatch, capsys):
+    # a lone SIGKILL without the launcher's SIGTERM: host-oom-kill, critical; a lone exit status 1: warning
+    cases = [_case(tmp_path, "killed-control", AGENT.format(code=-9), culprits=()),
+             _case(tmp_path, "exit-1-control", AGENT.format(code=1), culprits=()),
+             _case(tmp_path, "exit-1-culprit", AGENT.format(code=1))]
+    assert [bench.scored(c, {})[2] for c in cases] == ["critical", "warning", None]
+    monkeypatch.setattr(bench, "corpora", lambda: [("some corpus", c) for c in cases])
+    assert bench.main([]) == 0
+    assert "| some corpus | 3 | routed | 1/3 (33.3 %) | 1/3 (33.3 %) | 2 of 2 (1) |" in capsys.readouterr().out

@@ -68,7 +68,9 @@ def test_a_failure_after_an_ignored_exception_is_still_named(tmp_path):
             "[default0]:[rank0]: KeyError: 'labels'"]
     named = _findings(tmp_path, [node])
     assert named and all(r == [0] for _, _, r, _ in named), named
-    assert ("rank-failure", "critical", [0], "python-exception") in named
+    # warning: rank 1's lines here are no events (its exceptions ignored at exit, a plain print), so the analysis sees
+    # a paste of rank 0's lines only, where an exception may be every rank's (docs/rules.md, "What a paste cannot prove")
+    assert ("rank-failure", "warning", [0], "python-exception") in named
 
 
 def _table(entries: list[tuple[int, int, int, int]]) -> list[str]:
