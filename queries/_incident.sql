@@ -1337,6 +1337,17 @@ nccl_alike AS (  -- two or more processes whose NCCL call failed at the same sit
             AND NOT EXISTS (SELECT 1 FROM k10s_log v WHERE v.incarnation_uid IS NOT DISTINCT FROM x.incarnation_uid
                             AND coalesce('pid ' || v.pid, 'dev ' || v.cuda_dev) = x.process AND v.nccl_host IS NOT DISTINCT FROM x.nccl_host
                             AND (v.kind = 'nccl_remote_error' OR (v.kind = 'nccl_return' AND v.subkind = 'ncclRemoteError')))
+          GROUP BY ALL
+          UNION ALL
+          -- NCCL's WARN of a CUDA call it made (`host:pid:tid [dev] NCCL WARN Cuda failure 'initialization error'`) with
+          -- the same error in two or more processes: the same (a node's driver failing every process on it alike;
+          -- docs/rules.md, "Session 43: batch 236")
+          SELECT x.job_key, 'Cuda failure ''' || x.error_message || '''' AS site,
+                 count(DISTINCT (x.incarnation_uid, x.nccl_host, coalesce('pid ' || x.pid, 'dev ' || x.cuda_dev))) AS n,
+                 min(x.ts) AS t0, max(x.ts) AS t1
+          FROM k10s_log x
+          WHERE x.kind = 'cuda_error' AND x.line LIKE '%NCCL WARN%Cuda failure%' AND x.job_key IS NOT NULL
+            AND coalesce(x.pid, x.cuda_dev) IS NOT NULL AND x.error_message IS NOT NULL
           GROUP BY ALL)
     GROUP BY job_key HAVING max(n) >= 2
 ),

@@ -43,10 +43,6 @@ NOT_YET_S38: dict[str, str] = {
         "and an info-level `[I ...] [Rank 0] NCCL watchdog thread terminated with exception: ... INTERNAL ASSERT FAILED`, which "
         "nothing reads as a rank behind, so no finding is made; that rank 0 is GPU 2 and that GPU is bad is the author's "
         "bisection of GPU pairs in the thread, not a log line",
-    "nccl-1029-worker1-initialization-error-driver-node-control":
-        "worker-1's `NCCL WARN Cuda failure 'initialization error'` lines carry local device indices after host:pid:tid, and "
-        "one of them is read as a rank (rank 1 named, cuda-error); that every process of worker-1 fails alike from a node "
-        "driver mismatch, fixed by upgrade and reboot, is the thread's answer, not a log line",
     "finetrainers-344-wsl2-cuda-999-alloc-rank0-platform-control":
         "a lone process `[0]` with `NCCL WARN Cuda failure 999 'unknown error'` and the framework's `unhandled cuda error` is "
         "the corpus' lone-rank CUDA-error culprit shape, so rank 0 is named; that the same error comes on one GPU alone under "

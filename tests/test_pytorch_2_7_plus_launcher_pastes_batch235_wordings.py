@@ -5,7 +5,8 @@ table holds one root cause, ``rank : 5 (local_rank: 5)`` exit 1, and ``<NO_OTHER
 (hiyouga/LlamaFactory#9194: rank 5, python-exception). Two controls that name no one: verl's rank 1 watchdog on the
 first all-reduce (``SeqNum=1``, ``last completed NCCL work: -1``) under Slurm only (verl-project/verl#597), and the
 head of axolotl's ``[rank7]:`` traceback, the example of an ImportError every H200 rank hits
-(axolotl-ai-cloud/axolotl#3142). Scored 4/4 both ways as collected; no rule changed (measure only).
+(axolotl-ai-cloud/axolotl#3142). Scored 4/4 both ways as collected; no rule changed (measure only). ms-swift#4353 turned out to be
+shared/real-samples' ms-swift-4353-torchrun-agent: dropped from the corpus at the merge, its shapes kept here.
 Contrasts: without the agent's ``failed`` line the SIGTERMs name no one; exit -9 instead of -6 reads as a host OOM
 kill; the table without its ``rank`` line names no one, with ``rank : 2`` names rank 2; a peer's ``[rank0]:`` CUDA OOM
 before verl's watchdog names rank 0; axolotl's traceback with the agent's ``failed ... local_rank: 7`` names rank 7.
@@ -20,11 +21,15 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import corpus_lines, naming_findings
+from incident_kit import REAL_SAMPLES_DIR, corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 4, 4, 30, tzinfo=dt.timezone.utc)
 
-SWIFT_ABORT = corpus_lines("ms-swift-4353-")
+#: ms-swift#4353 is shared/real-samples' ms-swift-4353-torchrun-agent (the same paste): the helper's copy was dropped
+#: from the corpus at the merge, its shapes kept here
+SWIFT_ABORT = (REAL_SAMPLES_DIR / "incidents" / "ms-swift-4353-torchrun-agent" / "log.txt").read_text(
+    encoding="utf-8"
+).splitlines()
 ZERO3_TABLE = corpus_lines("LlamaFactory-9194-")
 SLURM_FIRST = corpus_lines("verl-597-")
 AXOLOTL_HEAD = corpus_lines("axolotl-3142-")
