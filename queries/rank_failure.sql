@@ -28,14 +28,14 @@
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
 --   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, collective-mismatch (DDP's model check across ranks), nccl-error, exit-<code>, exit-unknown, rank-dead (HCCL's lost heartbeat), build-lock (info, no rank: the log ends while its processes wait on a JIT extension build)
---   severity VARCHAR           -- critical (the line says why), warning (an exit status only, an abort known only by a launcher's -6 among them, or no single culprit), info (a suspect only: a rank's traceback cut before its exception and nothing else of it, confidence low; or no single culprit here, or an exit status only, and other hang evidence names another culprit)
+--   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or a culprit said at medium_why, or no single culprit), info (a suspect only: a rank's traceback cut before its exception and nothing else of it, confidence low; or no single culprit here, or an exit status only, and other hang evidence names another culprit)
 --   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
 --   pods VARCHAR[]             -- its pod
 --   nodes VARCHAR[]            -- its node
 --   gpus VARCHAR[]             -- its GPU
 --   started_at TIMESTAMP WITH TIME ZONE -- first failure
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
---   confidence VARCHAR         -- high (the line says why), medium (an exit status only; a launcher's -6 alone too), low (a traceback cut before its exception alone), none
+--   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone), none
 --   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only), else null
 --   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
