@@ -79,7 +79,7 @@ def _make(key: str, folder: Path):
     return pasted(CASES[key][0], folder, None, NOW, world=None)
 
 
-def _abort(findings: list[dict]) -> list[dict]:
+def _rank_failures(findings: list[dict]) -> list[dict]:
     return [
         f
         for f in findings
@@ -93,7 +93,7 @@ def test_what_a_paste_cannot_prove_is_named_at_warning(key, tmp_path_factory):
     findings = BATCHED.findings(key, tmp_path_factory, _make)
     got = [
         (f["ranks"], f["severity"], f["evidence"][0]["confidence"])
-        for f in _abort(findings)
+        for f in _rank_failures(findings)
     ]
     assert got == [([rank], severity, confidence)], [
         (f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings
@@ -109,7 +109,7 @@ def test_no_finding_of_an_abort_by_its_exit_status_is_critical(key, tmp_path_fac
 
 
 def test_the_finding_says_only_the_exit_status_is_in_the_logs(tmp_path_factory):
-    (finding,) = _abort(
+    (finding,) = _rank_failures(
         BATCHED.findings("torchrun-agent-line", tmp_path_factory, _make)
     )
     assert (
@@ -118,7 +118,7 @@ def test_the_finding_says_only_the_exit_status_is_in_the_logs(tmp_path_factory):
 
 
 def test_the_finding_says_the_paste_holds_one_rank_s_lines_only(tmp_path_factory):
-    (finding,) = _abort(
+    (finding,) = _rank_failures(
         BATCHED.findings("lone-rank-exception", tmp_path_factory, _make)
     )
     assert "The paste holds this rank's lines only" in finding["summary"]
