@@ -47,5 +47,18 @@ NOT_YET_S38: dict[str, str] = {
         "a lone process `[0]` with `NCCL WARN Cuda failure 999 'unknown error'` and the framework's `unhandled cuda error` is "
         "the corpus' lone-rank CUDA-error culprit shape, so rank 0 is named; that the same error comes on one GPU alone under "
         "WSL2 (a platform error, not one bad card) is the author's account in the thread, not a log line",
+    # batch 237
+    "LlamaFactory-9313-qwen25vl-4xa800-ds-rank0-image-token-mismatch-cutoff-len":
+        "the log is the head of rank 0's `[rank0]: Traceback` (launcher.py -> run_exp -> run_sft) with no exception line, "
+        "read as rank 0's Python exception at info (a suspect, not a culprit); that the ValueError came from a sample cut "
+        "by cutoff_len on rank 0 alone (fixed by cutoff_len 4096) is the title and the thread, not a log line",
+    "LlamaFactory-7160-deepspeed-rank5-compute-loss-image-token-mismatch":
+        "the log is rank 5's frames from trainer.train into compute_loss and DeepSpeed's `wrapped_fn`, with neither a "
+        "Traceback header nor an exception line, read as rank 5's Python exception at info; that rank 5 raised the "
+        "image-token ValueError in its own forward is the issue's title, not a log line",
+    "LlamaFactory-10241-qwen35-timestamped-rank2-traceback-image-token-mismatch":
+        "the log is the head of rank 2's timestamped `[rank2]: Traceback` down to run_sft with no exception line, read as "
+        "rank 2's Python exception at info; the ValueError ending that traceback (tokens 8422, features 8779) is the "
+        "title and the thread's next excerpt, not a log line",
     # session 38 leftovers
 }
