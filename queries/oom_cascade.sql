@@ -124,7 +124,7 @@ together AS (  -- other ranks out of memory at the first's allocation at once (w
     SELECT f.job_key, f.incident, list_sort(list_distinct(list(s.rank) || [f.rank])) AS ranks
     FROM firsts f JOIN sessions s ON s.job_key = f.job_key AND s.incident = f.incident AND s.who <> f.who
     WHERE f.cause = 'cuda-oom' AND s.cause = 'cuda-oom' AND f.rank IS NOT NULL AND s.rank IS NOT NULL
-      AND s.requested_mib = f.requested_mib
+      AND s.requested_mib IS NOT DISTINCT FROM f.requested_mib  -- the same size, or neither sized (NCCL's `Cuda failure 2 'out of memory'`)
       AND coalesce(abs(epoch(s.ts) - epoch(f.ts)) <= 1.0, s.ts IS NULL AND f.ts IS NULL)
     GROUP BY f.job_key, f.incident, f.rank
 ),

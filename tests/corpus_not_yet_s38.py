@@ -66,9 +66,5 @@ NOT_YET_S38: dict[str, str] = {
         "corpus' lone-rank-exception shape, so rank 3 is named (python-exception); that the ZBV schedule asks for a stage the "
         "configured pp=4 stage assignment never put on it, on every pipeline rank alike, is the config in the description, "
         "not a log line",
-    "Megatron-LM-1509-load-optim-nccl-alloc-oom-local-ranks-0-7-control":
-        "two processes of one node (`[0]`, `[7]`) print NCCL's `Cuda failure 2 'out of memory'`, read as an OOM cascade whose "
-        "first process (device 0) is named cuda-oom; that loading the optimizer state runs every rank out of memory alike "
-        "(fine with `--no-load-optim`) is the author's account, not a log line",
     # session 38 leftovers
 }

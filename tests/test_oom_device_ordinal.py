@@ -40,3 +40,24 @@ def test_nccl_prefix_device_is_the_local_rank(tmp_path, masked):
     found = oom_findings(tmp_path, lines)
     assert [f["ranks"] for f in found] == [[3]]
 
+
+
+#: NCCL's allocation failure in two processes of one node (devices 0 and 7), neither sized (NVIDIA/Megatron-LM#1509)
+NCCL_PAIR = ("node-a:47604:53083 [0] include/alloc.h:103 NCCL WARN Cuda failure 2 'out of memory'",
+             "node-a:47611:53081 [7] include/alloc.h:103 NCCL WARN Cuda failure 2 'out of memory'")
+
+
+@pytest.mark.parametrize("stamped", [False, True], ids=["no-clock", "same-second"])
+def test_two_processes_unsized_nccl_oom_at_once_name_no_rank(tmp_path, stamped):
+    """Two processes' NCCL OOMs at once, neither giving a size, ran out together: neither is the culprit (the first
+    printed was named before: an unsized pair never compared equal)."""
+    stamp = ("2026-01-01T00:00:00.100Z ", "2026-01-01T00:00:00.400Z ") if stamped else ("", "")
+    found = oom_findings(tmp_path, [s + line for s, line in zip(stamp, NCCL_PAIR, strict=True)])
+    assert [f["ranks"] for f in found] == [[]], found
+    assert found[0]["cause"] == "cuda-oom"
+
+
+def test_unsized_nccl_oom_a_minute_apart_names_the_first(tmp_path):
+    """The same pair a minute apart: device 0's ran out first and is named (the contrast)."""
+    lines = ["2026-01-01T00:00:00.100Z " + NCCL_PAIR[0], "2026-01-01T00:01:00.100Z " + NCCL_PAIR[1]]
+    assert [f["ranks"] for f in oom_findings(tmp_path, lines)] == [[0]]

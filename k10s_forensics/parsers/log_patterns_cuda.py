@@ -12,7 +12,9 @@ import re
 # ---------------------------------------------------------------------------------------
 _SIZE = r"(\d+(?:\.\d+)? ?(?:[KMGT]i?B|bytes?|B))"
 OOM_PYTORCH = re.compile(r"CUDA out of memory\.? ?")
-OOM_NCCL = re.compile(r"Cuda failure ['\u2018]?out of memory['\u2019]?|Failed to CUDA calloc")
+#: NCCL's failed allocation: ``Cuda failure 'out of memory'`` and, from NCCL 2.19 on, with the runtime's number
+#: (``Cuda failure 2 'out of memory'``, also the last line of PyTorch's ``ncclUnhandledCudaError`` message)
+OOM_NCCL = re.compile(r"Cuda failure (?:\d{1,4} )?['\u2018]?out of memory['\u2019]?|Failed to CUDA calloc")
 OOM_CUDA_ERROR = re.compile(r"CUDA error: out of memory")
 #: the CUDA runtime's own name for a failed allocation before its message, printed by the process whose allocation
 #: failed (CuPy's ``CUDARuntimeError: cudaErrorMemoryAllocation: out of memory``, mpi4jax's ``Error 2
