@@ -54,7 +54,7 @@ CASES = {
     "ib-rereg-one-node-of-8": (IB_REREG, 8, 8, None, None),
     # contrasts
     "ecc-rank3-tagged-names-rank3": (ECC_RANK3, 4, 4, 3, "cuda-error"),
-    "thc-ecc-default5-names-rank5": (THC_DEFAULT5, 8, 8, 5, None),
+    "thc-ecc-default5-names-rank5": (THC_DEFAULT5, 8, 8, 5, "cuda-error"),
     "ib-rank5-ecc-names-rank5": (IB_RANK5_ECC, 8, 8, 5, "cuda-error"),
     "ib-port-error-names-none": (IB_PORT_ERROR, 8, 8, None, None),
     "dmesg-xid79-names-none": (DMESG_XID + [XID_79], 8, 8, None, None),
@@ -97,12 +97,12 @@ def test_dmesg_xids_are_the_nodes_gpu_health(tmp_path):
     assert [(f["rule"], f["cause"], f["ranks"]) for f in critical] == [("gpu-health", "xid-79", [])], fell_off
 
 
-def test_thc_era_ecc_wording_reads_as_an_exception(tmp_path):
-    """As read: the THC-era ``cuda runtime error (39) : uncorrectable ECC error`` is taken as a Python exception, while
-    the same fault in torch's current wording (``CUDA error: uncorrectable ECC ...``) is a cuda-error; neither names a
-    rank without a rank on the line."""
+def test_thc_era_ecc_wording_reads_as_a_cuda_error(tmp_path):
+    """The THC-era ``cuda runtime error (39) : uncorrectable ECC error`` is a cuda-error (a Python exception as
+    collected; session 44), as the same fault in torch's current wording (``CUDA error: uncorrectable ECC ...``) is;
+    neither names a rank without a rank on the line."""
     old = _analyze(THC_ECC, tmp_path / "a", 8, 8)
-    assert [(f["cause"], f["ranks"]) for f in old if f["rule"] == "rank-failure"] == [("python-exception", [])], old
+    assert [(f["cause"], f["ranks"]) for f in old if f["rule"] == "rank-failure"] == [("cuda-error", [])], old
     new = _analyze([NODE_ECC[0], THC_ECC[1]], tmp_path / "b", 8, 8)
     assert [(f["cause"], f["ranks"]) for f in new if f["rule"] == "rank-failure"] == [("cuda-error", [])], new
 

@@ -93,6 +93,30 @@ CASES = {
         None,
         None,
     ),
+    # the exception THC raised for the check (PyTorch <= 1.5, session 44): a fault of the process, as the check's line
+    "raised-illegal-address": (
+        ["RuntimeError: cuda runtime error (77) : an illegal memory access was encountered at "
+         "/opt/conda/conda-bld/pytorch_1579022060824/work/aten/src/THC/THCCachingHostAllocator.cpp:265"],
+        1,
+        0,
+        "cuda-error",
+    ),
+    "raised-ecc": ([f"RuntimeError: cuda runtime error (39) : uncorrectable ECC error encountered at {HOST}:265"], 1, 0,
+                   "cuda-error"),
+    # ... its allocation failure, an OOM of the process
+    "raised-out-of-memory": (
+        ["RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/generic/THCStorage.cu:58"],
+        1,
+        0,
+        "cuda-oom",
+    ),
+    # ... and its set-up refusal, every process alike: no one
+    "raised-invalid-ordinal-every-process": (
+        ["RuntimeError: cuda runtime error (101) : invalid device ordinal at /pytorch/torch/csrc/cuda/Module.cpp:59"] * 2,
+        4,
+        None,
+        None,
+    ),
 }
 BATCHED = Batched("b187", list(CASES))
 

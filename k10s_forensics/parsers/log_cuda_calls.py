@@ -56,10 +56,13 @@ def transport_call(text: str) -> Event | None:
 
 def thc_check(text: str) -> Event | None:
     """THC's check of a CUDA call (PyTorch <= 1.10: ``THCudaCheck FAIL file=… line=280 error=710 : device-side assert
-    triggered``): the printing process's own CUDA fault, read only for a fault's message (a kernel's assert, an illegal
+    triggered``, or the ``RuntimeError: cuda runtime error (39) : uncorrectable ECC error encountered at …`` it raised):
+    the printing process's own CUDA fault, read only for a fault's message (a kernel's assert, an illegal
     address, ECC, a launch failure, a lost device). A set-up refusal in the same wording (``error=10 : invalid device
     ordinal``: more processes than GPUs, every process alike) and an allocation (``out of memory``) stay unread."""
     m = P.THC_CUDA_CHECK.search(text) if "THCudaCheck FAIL" in text else None
+    if m is None and "cuda runtime error (" in text:  # the exception THC raised for it (PyTorch <= 1.5)
+        m = P.THC_RUNTIME_ERROR.search(text)
     kind = cuda_kind(m.group(2)) if m else "other"
     if m is None or kind == "other":
         return None

@@ -15,7 +15,8 @@ OOM_PYTORCH = re.compile(r"CUDA out of memory\.? ?")
 #: NCCL's failed allocation: ``Cuda failure 'out of memory'`` and, from NCCL 2.19 on, with the runtime's number
 #: (``Cuda failure 2 'out of memory'``, also the last line of PyTorch's ``ncclUnhandledCudaError`` message)
 OOM_NCCL = re.compile(r"Cuda failure (?:\d{1,4} )?['\u2018]?out of memory['\u2019]?|Failed to CUDA calloc")
-OOM_CUDA_ERROR = re.compile(r"CUDA error: out of memory")
+#: the runtime's OOM as a CUDA error: ``CUDA error: out of memory`` and THC's ``cuda runtime error (2) : out of memory at …``
+OOM_CUDA_ERROR = re.compile(r"CUDA error: out of memory|\bcuda runtime error \(2\) ?: ?out of memory")
 #: the CUDA runtime's own name for a failed allocation before its message, printed by the process whose allocation
 #: failed (CuPy's ``CUDARuntimeError: cudaErrorMemoryAllocation: out of memory``, mpi4jax's ``Error 2
 #: cudaErrorMemoryAllocation: out of memory``, thrust's ``bad_alloc``): not a documentation hint naming the code alone
@@ -81,6 +82,9 @@ SYCL_RUNTIME_CALL = re.compile(r"\b((?:hip|cuda|cu)[A-Z]\w{1,60})\(\) failed \(e
 #: file=../aten/src/THC/THCCachingHostAllocator.cpp line=280 error=710 : device-side assert triggered``, printed by the
 #: process whose call failed, without a rank; group 1 the runtime's error number, group 2 its message
 THC_CUDA_CHECK = re.compile(r"\bTHCudaCheck FAIL file=\S{1,400} line=\d{1,6} error=(\d{1,4}) ?: ?([^\n]{1,300}?)\s*$")
+#: THC's exception for the same check (PyTorch <= 1.5): ``RuntimeError: cuda runtime error (39) : uncorrectable ECC error
+#: encountered at /pytorch/aten/src/THC/THCCachingHostAllocator.cpp:265``; groups as THC_CUDA_CHECK's
+THC_RUNTIME_ERROR = re.compile(r"\bcuda runtime error \((\d{1,4})\) ?: ?([^\n]{1,300}?) at \S{1,400}:\d{1,6}\s*$")
 #: Category of a CUDA error message, first match wins.
 CUDA_KINDS = (
     ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),

@@ -94,6 +94,7 @@ _EVENT_LITERALS = (
     r"cudaError[A-Z]",
     r"Cuda failure ",
     r"THCudaCheck FAIL ",  # THC's check of a CUDA call, PyTorch <= 1.10 (log_patterns_cuda.THC_CUDA_CHECK)
+    r"cuda runtime error \(",  # the exception THC raised for it, PyTorch <= 1.5 (log_patterns_cuda.THC_RUNTIME_ERROR)
     r"Test CUDA failure ",  # nccl-tests' own check of a CUDA call (log_patterns_cuda.NCCL_CUDA_FAILURE)
     r"Failed: Cuda error ",  # a CUDA extension's own check (log_patterns_cuda.EXTENSION_CUDA_CHECK)
     r"\(\) failed \(error code = (?:HIP|CUDA):",
