@@ -36,7 +36,7 @@
 --   started_at TIMESTAMP WITH TIME ZONE -- first failure
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone), none
---   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only), else null
+--   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so), else null
 --   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
@@ -98,16 +98,20 @@ SELECT
 FROM (SELECT n.*,
              CASE WHEN n.confidence <> 'high' OR len(n.culprit_ranks) = 0 THEN NULL
                   WHEN n.cause = 'abort' AND n.first_kind IN ('torchrun_failure', 'process_exit') THEN 'abort-exit-status'
-                  WHEN n.cause = 'python-exception' AND len(n.culprit_ranks) = 1 AND coalesce(n.victims, 0) = 0
-                       AND coalesce(n.watchdog_victims, 0) = 0 AND len(coalesce(n.victim_ranks, [])) = 0
-                       -- every line of the job is from a pod import-logs made up from a paste, and none is another rank's
-                       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = n.job_key
-                                       AND (x.incarnation_uid IS NULL
-                                            OR x.incarnation_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
-                                            OR (x.rank_resolved IS NOT NULL AND x.rank_resolved <> n.culprit_ranks[1])))
-                       THEN 'lone-paste-exception'
+                  WHEN n.lone_in_paste AND n.cause = 'python-exception' THEN 'lone-paste-exception'
+                  -- a kernel's fault (an illegal address, a device-side assert), not the GPU's: every rank runs that kernel
+                  WHEN n.lone_in_paste AND n.cause = 'cuda-error' AND n.first_subkind IN ('illegal-address', 'device-assert')
+                       THEN 'lone-paste-kernel-fault'
              END AS medium_why
-      FROM k10s_incident n) i
+      FROM (SELECT n.*,
+                   len(n.culprit_ranks) = 1 AND coalesce(n.victims, 0) = 0
+                   AND coalesce(n.watchdog_victims, 0) = 0 AND len(coalesce(n.victim_ranks, [])) = 0
+                   -- every line of the job is from a pod import-logs made up from a paste, and none is another rank's
+                   AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = n.job_key
+                                   AND (x.incarnation_uid IS NULL
+                                        OR x.incarnation_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+                                        OR (x.rank_resolved IS NOT NULL AND x.rank_resolved <> n.culprit_ranks[1]))) AS lone_in_paste
+            FROM k10s_incident n) n) i
 LEFT JOIN k10s_hang_verdict v ON v.job_key = i.job_key
 WHERE i.cause IS NOT NULL AND i.cause <> 'cuda-oom'
 QUALIFY row_number() OVER (PARTITION BY i.job_key ORDER BY i.incident) = 1
