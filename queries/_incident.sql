@@ -19,7 +19,7 @@
 -- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE container IS NOT NULL AND kind IN ('cuda_oom', 'cuda_error',
 --     'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm', 'nccl_watchdog_timeout',
 --     'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn', 'python_traceback'))
--- empty-columns: k10s_log.*, ts_filled TIMESTAMPTZ, rank_eff BIGINT, status BIGINT, outside_sigterm BOOLEAN,
+-- empty-columns: k10s_log.*, ts_filled TIMESTAMPTZ, ts_floor TIMESTAMPTZ, rank_eff BIGINT, status BIGINT, outside_sigterm BOOLEAN,
 --     was_sigtermed BOOLEAN, rank_timed_out BOOLEAN, rank_torn_down BOOLEAN, rank_raised BOOLEAN, cause VARCHAR,
 --     victim_role VARCHAR, relayed VARCHAR, training_went_on BOOLEAN, tier INTEGER, role VARCHAR, span_start TIMESTAMPTZ,
 --     span_end TIMESTAMPTZ
@@ -85,7 +85,11 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
         error_type, error_message, ran_for_ms, timeout_ms,
         CASE WHEN job_key IN (SELECT job_key FROM unordered_paste) THEN ts ELSE coalesce(ts,
                  last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
-                 first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) END AS ts_filled
+                 first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) END AS ts_filled,
+        -- what the line's time is known not to precede: its own, else its log's last stamp above it (a stamp borrowed
+        -- from below bounds it from above only: printed at or before that line)
+        CASE WHEN job_key IN (SELECT job_key FROM unordered_paste) THEN ts ELSE coalesce(ts,
+                 last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)) END AS ts_floor
     FROM k10s_log
     LEFT JOIN table_rank tr ON tr.tr_uid = k10s_log.incarnation_uid AND tr.tr_pid = k10s_log.pid
                            AND tr.tr_local IS NOT DISTINCT FROM k10s_log.local_rank
@@ -288,7 +292,7 @@ last_step AS (  -- each log's last training-progress line
 ),
 ranked AS (
     SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms, l.relayed,
-           l.timeout_ms, l.ts_filled, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
+           l.timeout_ms, l.ts_filled, l.ts_floor, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
            -- 128 + N: a shell's or a container runtime's way of saying the process died of signal N
            CASE WHEN l.exit_code BETWEEN 129 AND 159 THEN 128 - l.exit_code ELSE l.exit_code END AS status,
            -- a worker's SIGTERM (-15) that its torchrun agent, whose SIGTERMs to other pids are in the log, did not send
@@ -423,7 +427,7 @@ classified AS (
     FROM ranked r
 )
 SELECT
-    k.*, c.ts_filled, c.rank_eff, c.status, c.outside_sigterm, c.was_sigtermed, c.rank_timed_out, c.rank_torn_down, c.rank_raised,
+    k.*, c.ts_filled, c.ts_floor, c.rank_eff, c.status, c.outside_sigterm, c.was_sigtermed, c.rank_timed_out, c.rank_torn_down, c.rank_raised,
     c.cause, c.victim_role, c.relayed,
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
     c.kind IN ('python_exception', 'python_traceback') AND coalesce(ls.line_no > c.line_no, false) AS training_went_on,
@@ -594,7 +598,9 @@ own AS (  -- own failures; one that comes a minute after the hung collective beg
     LEFT JOIN abort_after_other ab ON ab.event_id = il.event_id
     LEFT JOIN kill_after_other ka ON ka.event_id = il.event_id
     LEFT JOIN restarted_after ra ON ra.raw_row = il.raw_row
-    WHERE il.role = 'own' AND (il.ts_filled IS NULL OR h.hang_started_at IS NULL OR il.ts_filled <= h.hang_started_at + INTERVAL 60 SECOND)
+    -- a failure printed after the hang began is not its cause; a line of no clock above its log's first stamped line is
+    -- not known to be so (a traceback pasted above a glog-stamped watchdog line of another rank: session 44)
+    WHERE il.role = 'own' AND (il.ts_floor IS NULL OR h.hang_started_at IS NULL OR il.ts_floor <= h.hang_started_at + INTERVAL 60 SECOND)
       AND (NOT il.training_went_on OR t.job_key IS NOT NULL)
       -- no clock: an exit status reported after a watchdog timeout in the same log is the hang's consequence
       AND NOT (il.ts_filled IS NULL AND il.kind IN ('torchrun_failure', 'process_exit') AND coalesce(fw.line_no < il.line_no, false))
