@@ -66,5 +66,11 @@ NOT_YET_S38: dict[str, str] = {
         "corpus' lone-rank-exception shape, so rank 3 is named (python-exception); that the ZBV schedule asks for a stage the "
         "configured pp=4 stage assignment never put on it, on every pipeline rank alike, is the config in the description, "
         "not a log line",
+    # batch 241
+    "LlamaFactory-8226-gemma3-rank3-step101-image-placeholder-truncated-by-cutoff":
+        "the log is the head of rank 3's `[rank3]: Traceback` (glued to the step-101 tqdm bar, down to run_sft) with no "
+        "exception line, read as rank 3's Python exception at info (a suspect, not a culprit); that the image-token "
+        "ValueError came from one sample whose placeholder cutoff_len truncated, on rank 3 alone, is the title and the "
+        "collaborator's reply, not a log line",
     # session 38 leftovers
 }
