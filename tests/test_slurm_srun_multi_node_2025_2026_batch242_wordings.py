@@ -9,7 +9,8 @@ memory) ... cu_mem_create`` on 2 x 8 H20 (THUDM/slime#274: the co-located rollou
 nothing). Scored 4/4 both ways as collected; no rule changed (measure only). Contrasts: the NeMo-Run line tagged
 ``[rank3]:`` names rank 3 (nccl-error); the 32-process warning followed by rank 4's tagged internal error names rank 4;
 a rank 0 illegal memory access before rank 1's watchdog names rank 0 (cuda-error); a ``[rank5]:``-tagged torch OOM in
-place of the memory-saver line names rank 5 (cuda-oom). Pasted logs through ``k10s import-logs``, batched.
+place of the memory-saver line names rank 5 (cuda-oom), and so does the memory-saver line itself on ``[rank5]:`` (read as
+an OOM since session 44). Pasted logs through ``k10s import-logs``, batched.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ CASES = {
     "rank4-error-after-warn-names-rank4": (RANK4_ERROR_AFTER_WARN, None, 32, 4, "nccl-error"),
     "rank0-fault-first-names-rank0": (RANK0_FAULT_FIRST, None, None, 0, "cuda-error"),
     "rank5-torch-oom-names-rank5": (RANK5_TORCH_OOM, 8, 16, 5, "cuda-oom"),
+    # the memory-saver line itself on `[rank5]:`: the driver's CUDA_ERROR_OUT_OF_MEMORY is that rank's OOM (session 44)
+    "memory-saver-rank5-names-rank5": (["[rank5]: " + line for line in MEMORY_SAVER], 8, 16, 5, "cuda-oom"),
 }
 BATCHED = Batched("b242", list(CASES))
 
