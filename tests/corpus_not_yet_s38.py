@@ -72,5 +72,11 @@ NOT_YET_S38: dict[str, str] = {
         "exception line, read as rank 3's Python exception at info (a suspect, not a culprit); that the image-token "
         "ValueError came from one sample whose placeholder cutoff_len truncated, on rank 3 alone, is the title and the "
         "collaborator's reply, not a log line",
+    # batch 243
+    "rccl-1728-mi300x-4gpu-rank2-allreduce-reverse-path-internal-error-every-rank-control":
+        "the log is rank 2's lone traceback ending in its own `DistBackendError ... internal error` and RCCL's `Failed to "
+        "find reverse path from remNode ...` (the only rank printed), the corpus' lone-rank NCCL-error shape, so rank 2 is "
+        "named (nccl-error, warning); that all 4 MI300X ranks fail alike on the VM's topology is the author's sentence in "
+        "the description, not a log line",
     # session 38 leftovers
 }
