@@ -19,8 +19,7 @@ from k10s_forensics.parsers.log_normalize import MASK
 from k10s_forensics.parsers.log_patterns_cuda import (  # noqa: F401
     CUDA_ERROR, CUDA_ERROR_NAME, CUDA_KERNEL_ASSERT, CUDA_KINDS, EXTENSION_CUDA_CHECK, NCCL_CUDA_FAILURE, OOM_ANY_PROCESS, OOM_CUDA_ERROR, OOM_ALLOCATOR, OOM_CUDA_RUNTIME,
     OOM_LEGACY, OOM_NCCL, OOM_NEW, OOM_PYTORCH, OOM_REQUESTED, OOM_THIS_PROCESS, RUNTIME_CALL_NUMBER, SYCL_RUNTIME_CALL, THC_CUDA_CHECK,
-    THC_RUNTIME_ERROR, TRANSPORT_CUDA_CALL,
-)
+    THC_RUNTIME_ERROR, TRANSPORT_CUDA_CALL)
 
 #: A PID / port field: digits, or what the user masked it with (``xxxxxx``, ``<PID>``, ``***``)
 _PID = r"(\d+|" + MASK + r")"
