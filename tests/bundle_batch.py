@@ -136,6 +136,24 @@ def pasted(text: str | list[str], folder: Path, nproc: int | None, now: dt.datet
                        derive=False)[0]
 
 
+def pasted_cases(cases: dict[str, tuple], now: dt.datetime):
+    """The ``Batched`` maker of a wording test's ``cases`` (``{key: (lines, nproc, world, …)}``): the key's lines pasted
+    (``pasted``) into the folder it is given."""
+
+    def make(key: str, folder: Path) -> Bundle:
+        lines, nproc, world = cases[key][:3]
+        return pasted(lines, folder, nproc, now, world=world)
+
+    return make
+
+
+def pasted_findings(text: str | list[str], folder: Path, nproc: int | None, world: int | None, now: dt.datetime) -> list:
+    """The findings of ``analyze`` on ``text`` pasted (``pasted``) into ``folder``."""
+    from k10s_forensics.analyze.runner import analyze
+
+    return analyze(pasted(text, folder, nproc, now, world=world))["findings"]
+
+
 def assert_one_rank(named: list[dict[str, Any]], want: int | None, cause: str | None = None) -> None:
     """The findings naming ranks (``incident_kit.naming_findings``) are none (``want`` None: a control) or name rank
     ``want`` alone (and one of them with ``cause``, where given)."""

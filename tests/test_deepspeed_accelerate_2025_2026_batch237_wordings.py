@@ -19,11 +19,10 @@ Pasted logs through ``k10s import-logs``, batched.
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
-from bundle_batch import Batched, assert_one_rank, pasted
+from bundle_batch import Batched, assert_one_rank, pasted_cases, pasted_findings
 from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 4, 6, 0, tzinfo=dt.timezone.utc)
@@ -94,9 +93,7 @@ SUSPECTS = {
 }
 
 
-def _make(key: str, folder: Path):
-    lines, nproc, world, _, _ = CASES[key]
-    return pasted(lines, folder, nproc, NOW, world=world)
+_make = pasted_cases(CASES, NOW)
 
 
 @pytest.mark.parametrize("key", BATCHED.params(list(CASES), name=str))
@@ -115,17 +112,15 @@ def test_a_traceback_without_its_exception_line_is_a_suspect_at_info(key, tmp_pa
 
 def test_the_stuck_watchdog_and_the_first_broadcast_say_nothing(tmp_path):
     """Rank 2's heartbeat-monitor warning and rank 4's lone first-broadcast timeout make no finding at all."""
-    from k10s_forensics.analyze.runner import analyze
 
     for i, (lines, nproc) in enumerate(((OFFLOAD_STUCK, 8), (TP_FIRST_BROADCAST, None))):
-        findings = analyze(pasted(lines, tmp_path / str(i), nproc, NOW, world=nproc))["findings"]
+        findings = pasted_findings(lines, tmp_path / str(i), nproc, nproc, NOW)
         assert findings == [], [(f["rule"], f["severity"], f["ranks"]) for f in findings]
 
 
 def test_two_ranks_on_the_first_broadcast_are_no_single_culprit(tmp_path):
     """Ranks 4 and 0 both timing out on SeqNum 1: a hang read as such, with no rank held."""
-    from k10s_forensics.analyze.runner import analyze
 
-    findings = analyze(pasted(TWO_RANKS_FIRST_BROADCAST, tmp_path, None, NOW, world=None))["findings"]
+    findings = pasted_findings(TWO_RANKS_FIRST_BROADCAST, tmp_path, None, None, NOW)
     got = [(f["rule"], f["cause"], f["ranks"]) for f in findings]
     assert got == [("nccl-hang", "no-single-culprit", [])], got

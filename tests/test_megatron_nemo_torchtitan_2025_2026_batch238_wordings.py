@@ -22,11 +22,10 @@ of device 7 alone name rank 7. Pasted logs through ``k10s import-logs``, batched
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
-from bundle_batch import Batched, assert_one_rank, pasted
+from bundle_batch import Batched, assert_one_rank, pasted_cases, pasted_findings
 from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 4, 6, 30, tzinfo=dt.timezone.utc)
@@ -98,9 +97,7 @@ CASES = {
 BATCHED = Batched("b238", list(CASES))
 
 
-def _make(key: str, folder: Path):
-    lines, nproc, world, _, _ = CASES[key]
-    return pasted(lines, folder, nproc, NOW, world=world)
+_make = pasted_cases(CASES, NOW)
 
 
 @pytest.mark.parametrize("key", BATCHED.params(list(CASES), name=str))
@@ -121,10 +118,9 @@ def test_the_miss_is_listed_not_yet():
 def test_indented_pytest_rank_line_reads_rank0_watchdog(tmp_path):
     """The rank line led by two spaces and the test file's name still reads as rank 0's own CUDA error (a
     rank-failure), not as a wait on a peer; the unindented paste reads the same."""
-    from k10s_forensics.analyze.runner import analyze
 
     for i, lines in enumerate((PEFT_CI, [line[2:] if line.startswith("  ") else line for line in PEFT_CI])):
-        findings = analyze(pasted(lines, tmp_path / str(i), None, NOW, world=None))["findings"]
+        findings = pasted_findings(lines, tmp_path / str(i), None, None, NOW)
         named = naming_findings(findings)
         assert [(f["rule"], f["cause"], f["ranks"]) for f in named] == [("rank-failure", "cuda-error", [0])], [
             (f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings

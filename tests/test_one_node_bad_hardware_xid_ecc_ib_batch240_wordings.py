@@ -16,11 +16,10 @@ that still names no rank. Pasted logs through ``k10s import-logs``, batched.
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
-from bundle_batch import Batched, assert_one_rank, pasted
+from bundle_batch import Batched, assert_one_rank, pasted_cases, pasted_findings
 from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 4, 7, 0, tzinfo=dt.timezone.utc)
@@ -62,9 +61,7 @@ CASES = {
 BATCHED = Batched("b240", list(CASES))
 
 
-def _make(key: str, folder: Path):
-    lines, nproc, world, _, _ = CASES[key]
-    return pasted(lines, folder, nproc, NOW, world=world)
+_make = pasted_cases(CASES, NOW)
 
 
 @pytest.mark.parametrize("key", BATCHED.params(list(CASES), name=str))
@@ -74,9 +71,8 @@ def test_bad_hardware_wordings_as_read(key, tmp_path_factory):
 
 
 def _analyze(lines, tmp_path, nproc, world):
-    from k10s_forensics.analyze.runner import analyze
 
-    return analyze(pasted(lines, tmp_path, nproc, NOW, world=world))["findings"]
+    return pasted_findings(lines, tmp_path, nproc, world, NOW)
 
 
 def test_unranked_ecc_is_a_cuda_error_of_no_rank(tmp_path):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bundle_batch import Batched, assert_one_rank, pasted
+from bundle_batch import Batched, assert_one_rank, pasted_cases, pasted_findings
 from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 4, 7, 0, tzinfo=dt.timezone.utc)
@@ -64,9 +64,7 @@ CASES = {
 BATCHED = Batched("b243", list(CASES))
 
 
-def _make(key: str, folder: Path):
-    lines, nproc, world, _, _ = CASES[key]
-    return pasted(lines, folder, nproc, NOW, world=world)
+_make = pasted_cases(CASES, NOW)
 
 
 @pytest.mark.parametrize("key", BATCHED.params(list(CASES), name=str))
@@ -76,9 +74,8 @@ def test_rocm_wordings_as_read(key, tmp_path_factory):
 
 
 def _findings(lines: list[str], tmp_path: Path, nproc: int | None = None, world: int | None = None) -> list[dict]:
-    from k10s_forensics.analyze.runner import analyze
 
-    return analyze(pasted(lines, tmp_path, nproc, NOW, world=world))["findings"]
+    return pasted_findings(lines, tmp_path, nproc, world, NOW)
 
 
 def test_invalid_device_function_is_an_exception_of_no_rank(tmp_path):

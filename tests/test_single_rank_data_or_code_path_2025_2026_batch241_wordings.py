@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bundle_batch import Batched, assert_one_rank, pasted
+from bundle_batch import Batched, assert_one_rank, pasted_cases, pasted_findings
 from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 4, 7, 0, tzinfo=dt.timezone.utc)
@@ -75,9 +75,7 @@ CASES = {
 BATCHED = Batched("b241", list(CASES))
 
 
-def _make(key: str, folder: Path):
-    lines, nproc, world, _, _ = CASES[key]
-    return pasted(lines, folder, nproc, NOW, world=world)
+_make = pasted_cases(CASES, NOW)
 
 
 @pytest.mark.parametrize("key", BATCHED.params(list(CASES), name=str))
@@ -87,9 +85,8 @@ def test_single_rank_path_wordings_as_read(key, tmp_path_factory):
 
 
 def _rank_failures(lines: list[str], tmp_path: Path) -> list[dict]:
-    from k10s_forensics.analyze.runner import analyze
 
-    findings = analyze(pasted(lines, tmp_path, None, NOW, world=None))["findings"]
+    findings = pasted_findings(lines, tmp_path, None, None, NOW)
     return [f for f in findings if f["rule"] == "rank-failure"]
 
 

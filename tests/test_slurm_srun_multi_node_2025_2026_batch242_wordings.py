@@ -16,11 +16,10 @@ an OOM since session 44). Pasted logs through ``k10s import-logs``, batched.
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
-from bundle_batch import Batched, assert_one_rank, pasted
+from bundle_batch import Batched, assert_one_rank, pasted_cases, pasted_findings
 from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 4, 7, 0, tzinfo=dt.timezone.utc)
@@ -67,9 +66,7 @@ CASES = {
 BATCHED = Batched("b242", list(CASES))
 
 
-def _make(key: str, folder: Path):
-    lines, nproc, world, _, _ = CASES[key]
-    return pasted(lines, folder, nproc, NOW, world=world)
+_make = pasted_cases(CASES, NOW)
 
 
 @pytest.mark.parametrize("key", BATCHED.params(list(CASES), name=str))
@@ -80,9 +77,8 @@ def test_slurm_2025_wordings_as_read(key, tmp_path_factory):
 
 def test_nemo_run_crash_line_is_an_unranked_nccl_error(tmp_path):
     """The unprefixed crash line is read (an nccl-error rank failure) but pinned on no rank: no rank 0 by default."""
-    from k10s_forensics.analyze.runner import analyze
 
-    findings = analyze(pasted(NEMO_RUN_NCCL, tmp_path, None, NOW, world=None))["findings"]
+    findings = pasted_findings(NEMO_RUN_NCCL, tmp_path, None, None, NOW)
     failures = [f for f in findings if f["rule"] == "rank-failure"]
     assert failures and all(f["cause"] == "nccl-error" for f in failures), [(f["rule"], f["cause"]) for f in findings]
     assert all(not f["ranks"] for f in findings), [(f["rule"], f["ranks"]) for f in findings]
@@ -90,9 +86,8 @@ def test_nemo_run_crash_line_is_an_unranked_nccl_error(tmp_path):
 
 def test_lone_watchdog_names_no_reporter(tmp_path):
     """Rank 1's watchdog alone reports a hang: no finding names rank 1 (or any rank) as its culprit."""
-    from k10s_forensics.analyze.runner import analyze
 
-    findings = analyze(pasted(H100_WATCHDOG, tmp_path, None, NOW, world=None))["findings"]
+    findings = pasted_findings(H100_WATCHDOG, tmp_path, None, None, NOW)
     assert not any(1 in (f.get("ranks") or []) for f in findings if f["severity"] in ("critical", "warning")), [
         (f["rule"], f["severity"], f["ranks"]) for f in findings
     ]

@@ -19,11 +19,10 @@ Pasted logs through ``k10s import-logs``, batched.
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
-from bundle_batch import Batched, assert_one_rank, pasted
+from bundle_batch import Batched, assert_one_rank, pasted_cases, pasted_findings
 from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 4, 6, 0, tzinfo=dt.timezone.utc)
@@ -77,9 +76,7 @@ CASES = {
 BATCHED = Batched("b239", list(CASES))
 
 
-def _make(key: str, folder: Path):
-    lines, nproc, world, _, _ = CASES[key]
-    return pasted(lines, folder, nproc, NOW, world=world)
+_make = pasted_cases(CASES, NOW)
 
 
 @pytest.mark.parametrize("key", BATCHED.params(list(CASES), name=str))
@@ -101,9 +98,8 @@ def test_contrast_lines_are_edits_of_the_corpus():
 def test_verify_model_reads_a_mismatch_of_everyone(tmp_path):
     """Ranks 3 and 2 against process 0 at DDP's model check: a collective mismatch and a hang with no single culprit,
     each found but naming no rank."""
-    from k10s_forensics.analyze.runner import analyze
 
-    findings = analyze(pasted(VERIFY_MODEL, tmp_path, 4, NOW, world=4))["findings"]
+    findings = pasted_findings(VERIFY_MODEL, tmp_path, 4, 4, NOW)
     got = sorted((f["rule"], f["cause"]) for f in findings)
     assert ("rank-failure", "collective-mismatch") in got and ("nccl-hang", "no-single-culprit") in got, got
     assert all(not f["ranks"] for f in findings), [(f["rule"], f["ranks"]) for f in findings]
@@ -111,9 +107,8 @@ def test_verify_model_reads_a_mismatch_of_everyone(tmp_path):
 
 def test_dlrm_restart_is_read_with_its_exit(tmp_path):
     """The culprit's finding names the agent's exit (a python-exception of local rank 1) as a warning."""
-    from k10s_forensics.analyze.runner import analyze
 
-    findings = analyze(pasted(DLRM_LOAD, tmp_path, 2, NOW, world=2))["findings"]
+    findings = pasted_findings(DLRM_LOAD, tmp_path, 2, 2, NOW)
     failure = [f for f in findings if f["rule"] == "rank-failure"]
     assert [(f["severity"], f["cause"], f["ranks"]) for f in failure] == [("warning", "python-exception", [1])]
 
@@ -121,11 +116,10 @@ def test_dlrm_restart_is_read_with_its_exit(tmp_path):
 def test_status_event_with_a_worker_error_reads_a_failure_of_no_rank(tmp_path):
     """The 64990 status event carrying a worker's CUDA error instead of ``<NONE>`` is read as a rank failure (the
     error counts), still naming no rank as pasted: the event alone does not say which process died first."""
-    from k10s_forensics.analyze.runner import analyze
 
     lines = [line.replace('\\"<NONE>\\"', '\\"' + ILLEGAL + '\\"') for line in BAD_ALLOC]
     assert lines != BAD_ALLOC
-    findings = analyze(pasted(lines, tmp_path, None, NOW, world=None))["findings"]
+    findings = pasted_findings(lines, tmp_path, None, None, NOW)
     assert [(f["rule"], f["cause"]) for f in findings if f["rule"] == "rank-failure"] == [("rank-failure", "cuda-error")]
     assert naming_findings(findings) == []
-    assert analyze(pasted(BAD_ALLOC, tmp_path / "plain", None, NOW, world=None))["findings"] == []
+    assert pasted_findings(BAD_ALLOC, tmp_path / "plain", None, None, NOW) == []
