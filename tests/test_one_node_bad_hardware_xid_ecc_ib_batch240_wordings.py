@@ -71,7 +71,6 @@ def test_bad_hardware_wordings_as_read(key, tmp_path_factory):
 
 
 def _analyze(lines, tmp_path, nproc, world):
-
     return pasted_findings(lines, tmp_path, nproc, world, NOW)
 
 

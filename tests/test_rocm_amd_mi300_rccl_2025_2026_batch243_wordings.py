@@ -74,7 +74,6 @@ def test_rocm_wordings_as_read(key, tmp_path_factory):
 
 
 def _findings(lines: list[str], tmp_path: Path, nproc: int | None = None, world: int | None = None) -> list[dict]:
-
     return pasted_findings(lines, tmp_path, nproc, world, NOW)
 
 

@@ -85,7 +85,6 @@ def test_single_rank_path_wordings_as_read(key, tmp_path_factory):
 
 
 def _rank_failures(lines: list[str], tmp_path: Path) -> list[dict]:
-
     findings = pasted_findings(lines, tmp_path, None, None, NOW)
     return [f for f in findings if f["rule"] == "rank-failure"]
 

@@ -96,7 +96,6 @@ def test_watchdog_wordings_as_read(key, tmp_path_factory):
 
 
 def _findings(lines, tmp_path, nproc, world):
-
     return pasted_findings(lines, tmp_path, nproc, world, NOW)
 
 
