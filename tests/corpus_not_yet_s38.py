@@ -78,5 +78,15 @@ NOT_YET_S38: dict[str, str] = {
         "find reverse path from remNode ...` (the only rank printed), the corpus' lone-rank NCCL-error shape, so rank 2 is "
         "named (nccl-error, warning); that all 4 MI300X ranks fail alike on the VM's topology is the author's sentence in "
         "the description, not a log line",
+    # batch 246
+    "Wan2.2-332-4x4090-ti2v-5b-launcher-root-cause-rank0-vae-decode-oom":
+        "the log is torchrun's `generate.py FAILED` table naming one root cause, `rank : 0 (local_rank: 0)` with "
+        "`exitcode : 1` and `<NO_OTHER_FAILURES>`, read as rank 0's Python exception (an exit code 1 carries no error "
+        "class); that rank 0 ran out of GPU memory in the VAE decode only it performs is the title, the commenters and "
+        "Wan's pipeline code, not a log line",
+    "Wan2.2-19-4x4090-ti2v-5b-four-ranks-sampled-rank0-vae-decode-traceback":
+        "the log is four finished `50/50` sampling bars and the head of rank 0's `[rank0]: Traceback` down to "
+        "`generate` with no exception line, read as rank 0's Python exception at info; that the traceback ends in a CUDA "
+        "out-of-memory in the rank-0-only VAE decode is the issue's title and Wan's pipeline code, not a log line",
     # session 38 leftovers
 }
