@@ -78,5 +78,11 @@ NOT_YET_S38: dict[str, str] = {
         "find reverse path from remNode ...` (the only rank printed), the corpus' lone-rank NCCL-error shape, so rank 2 is "
         "named (nccl-error, warning); that all 4 MI300X ranks fail alike on the VM's topology is the author's sentence in "
         "the description, not a log line",
+    # batch 247
+    "nccl-1788-h100-vllm-nvls-multicast-cuda401-dev1-fabric-control":
+        "the log is one process's two NVLS lines, `node004:27907:27907 [1] transport/nvls.cc:254 NCCL WARN Cuda failure "
+        "401 ...` and `nvls.cc:409 -> 1`, the only device printed, read as the corpus' lone-rank CUDA-error shape with "
+        "device [1] taken as rank 1 (critical); that the failure is the node's NVSwitch/fabric multicast state, every GPU "
+        "alike and gone with NCCL_NVLS_ENABLE=0, is the description and the thread, not a log line",
     # session 38 leftovers
 }
