@@ -88,5 +88,11 @@ NOT_YET_S38: dict[str, str] = {
         "the log is four finished `50/50` sampling bars and the head of rank 0's `[rank0]: Traceback` down to "
         "`generate` with no exception line, read as rank 0's Python exception at info; that the traceback ends in a CUDA "
         "out-of-memory in the rank-0-only VAE decode is the issue's title and Wan's pipeline code, not a log line",
+    # batch 247
+    "nccl-1788-h100-vllm-nvls-multicast-cuda401-dev1-fabric-control":
+        "the log is one process's two NVLS lines, `node004:27907:27907 [1] transport/nvls.cc:254 NCCL WARN Cuda failure "
+        "401 ...` and `nvls.cc:409 -> 1`, the only device printed, read as the corpus' lone-rank CUDA-error shape with "
+        "device [1] taken as rank 1 (critical); that the failure is the node's NVSwitch/fabric multicast state, every GPU "
+        "alike and gone with NCCL_NVLS_ENABLE=0, is the description and the thread, not a log line",
     # session 38 leftovers
 }
