@@ -94,5 +94,15 @@ NOT_YET_S38: dict[str, str] = {
         "401 ...` and `nvls.cc:409 -> 1`, the only device printed, read as the corpus' lone-rank CUDA-error shape with "
         "device [1] taken as rank 1 (critical); that the failure is the node's NVSwitch/fabric multicast state, every GPU "
         "alike and gone with NCCL_NVLS_ENABLE=0, is the description and the thread, not a log line",
+    # batch 248
+    "trl-2688-grpo-8xh100-vllm-init-on-main-process-rank0-oom":
+        "the log is vLLM's start-up INFO lines and the head of rank 0's `[rank0]: Traceback` into `self.llm = LLM(` with "
+        "no exception line, read as rank 0's Python exception at info (a suspect, not a culprit); that rank 0, the only "
+        "process building the vLLM engine, ran its device out of memory is the description and the maintainer's fix "
+        "(lower vllm_gpu_memory_utilization), not a log line",
+    "trl-3622-grpo-vllm-server-mode-rank0-connection-error-cut-traceback":
+        "the log is the four-line head of rank 0's `[rank0]: Traceback` (grpo.py -> main) with no exception line, read as "
+        "rank 0's Python exception at info (a suspect, not a culprit); that rank 0, the only process talking to the vLLM "
+        "server, raised a ConnectionError during the weight sync is the description, not a log line",
     # session 38 leftovers
 }
