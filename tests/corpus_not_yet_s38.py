@@ -78,5 +78,11 @@ NOT_YET_S38: dict[str, str] = {
         "find reverse path from remNode ...` (the only rank printed), the corpus' lone-rank NCCL-error shape, so rank 2 is "
         "named (nccl-error, warning); that all 4 MI300X ranks fail alike on the VM's topology is the author's sentence in "
         "the description, not a log line",
+    # batch 250
+    "pytorch-178085-rtx-pro-6000-ddp-init-reducer-lone-rank3-illegal-memory-access-control":
+        "the log is rank 3's lone `[rank3]:` traceback in DDP's `dist.Reducer(` construction ending in its own `CUDA error: "
+        "an illegal memory access was encountered`, the corpus' lone-rank CUDA-error shape, so rank 3 is named (cuda-error, "
+        "warning); that the same DDP start-up fails on this torch 2.7.0/cu128 Blackwell stack after working on 2.1.0, on no "
+        "particular rank, is the reporter's description, not a log line",
     # session 38 leftovers
 }
