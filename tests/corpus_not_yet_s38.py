@@ -115,5 +115,11 @@ NOT_YET_S38: dict[str, str] = {
         "launcher-first-failure shape, so local rank 0 is named (python-exception, warning); that both ranks raise DDP's "
         "unused-parameter error at the second step, rank 0 only the first exit the agent saw, is the title and PR #1094, "
         "not a log line",
+    # batch 250
+    "pytorch-178085-rtx-pro-6000-ddp-init-reducer-lone-rank3-illegal-memory-access-control":
+        "the log is rank 3's lone `[rank3]:` traceback in DDP's `dist.Reducer(` construction ending in its own `CUDA error: "
+        "an illegal memory access was encountered`, the corpus' lone-rank CUDA-error shape, so rank 3 is named (cuda-error, "
+        "warning); that the same DDP start-up fails on this torch 2.7.0/cu128 Blackwell stack after working on 2.1.0, on no "
+        "particular rank, is the reporter's description, not a log line",
     # session 38 leftovers
 }
