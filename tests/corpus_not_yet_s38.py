@@ -78,5 +78,11 @@ NOT_YET_S38: dict[str, str] = {
         "find reverse path from remNode ...` (the only rank printed), the corpus' lone-rank NCCL-error shape, so rank 2 is "
         "named (nccl-error, warning); that all 4 MI300X ranks fail alike on the VM's topology is the author's sentence in "
         "the description, not a log line",
+    # batch 251
+    "Thinkless-4-four-v100-workerdict-0-2-died-triton-ampere-assert-control":
+        "Ray's `ActorDiedError` for `HPjKLZWorkerDict_0:2` (`SYSTEM_ERROR ... End of file`) is the corpus' lone-worker "
+        "culprit shape (a `WorkerDict_0:N` actor named dead, nothing else), so rank 2 is named (exit-unknown, warning); that "
+        "Triton's `mma -> mma layout conversion is only supported on Ampere` assertion aborts every worker alike on the "
+        "four V100s is the author's follow-up comment, not a log line",
     # session 38 leftovers
 }
