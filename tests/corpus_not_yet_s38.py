@@ -121,5 +121,11 @@ NOT_YET_S38: dict[str, str] = {
         "an illegal memory access was encountered`, the corpus' lone-rank CUDA-error shape, so rank 3 is named (cuda-error, "
         "warning); that the same DDP start-up fails on this torch 2.7.0/cu128 Blackwell stack after working on 2.1.0, on no "
         "particular rank, is the reporter's description, not a log line",
+    # batch 251
+    "Thinkless-4-four-v100-workerdict-0-2-died-triton-ampere-assert-control":
+        "Ray's `ActorDiedError` for `HPjKLZWorkerDict_0:2` (`SYSTEM_ERROR ... End of file`) is the corpus' lone-worker "
+        "culprit shape (a `WorkerDict_0:N` actor named dead, nothing else), so rank 2 is named (exit-unknown, warning); that "
+        "Triton's `mma -> mma layout conversion is only supported on Ampere` assertion aborts every worker alike on the "
+        "four V100s is the author's follow-up comment, not a log line",
     # session 38 leftovers
 }
