@@ -127,5 +127,19 @@ NOT_YET_S38: dict[str, str] = {
         "culprit shape (a `WorkerDict_0:N` actor named dead, nothing else), so rank 2 is named (exit-unknown, warning); that "
         "Triton's `mma -> mma layout conversion is only supported on Ampere` assertion aborts every worker alike on the "
         "four V100s is the author's follow-up comment, not a log line",
+    # batch 252
+    "ms-swift-6849-megatron-grpo-end-of-run-reversed-table-rank19-sigabrt-control":
+        "the log is a torchrun report pasted bottom-to-top whose only root-cause entry is rank 19's `exitcode : -6`, the "
+        "lone-rank abort shape, so rank 19 is named (abort, warning); that the SIGABRT came in the exit path after every "
+        "step had finished, a Megatron MoE teardown problem every rank shares, is the description and ms-swift's fix for "
+        "the same symptom, not a log line",
+    "LlamaFactory-10224-qwen35-moe-zero3-list-length-disagreement-rank7-control":
+        "the log is rank 7's lone traceback ending in its own `RuntimeError: Detected a disagreement on list length "
+        "between rank0 and rank7`, read as rank 7's Python exception (warning); that every rank disagrees with rank 0 for "
+        "this MoE model under ZeRO-3 is the author's sentence and the duplicate thread, not a log line",
+    "ms-swift-7200-torch28-vllm011-colocate-local-rank0-sigsegv-translated-table-control":
+        "the log is the agent's `failed (exitcode: -11) local_rank: 0` with a root-cause block (translated into Chinese) "
+        "naming only that worker, the lone-rank segfault shape, so rank 0 is named (critical); that the vLLM 0.11 engine "
+        "start segfaults in every colocated rank while `vllm serve` alone works is the description, not a log line",
     # session 38 leftovers
 }
