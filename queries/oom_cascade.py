@@ -33,6 +33,9 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         parts.append(f"{row['remote_error_ranks']} ranks saw the remote peer close.")
     if row.get("headroom_mib") is not None:
         parts.append(f"Headroom at death: {row['headroom_mib']:.0f} MiB" + (f" (it asked for {row['requested_mib']:.0f} MiB)." if row.get("requested_mib") else "."))
+    if row.get("medium_why") == "lone-paste-oom":
+        parts.append("The paste holds this rank's lines only: whether the other ranks, holding the same model and batch size, "
+                     "ran out of memory too is not said (confidence medium).")
     if (row.get("incidents") or 0) > 1:
         parts.append(f"It happened {row['incidents']} times in this capture.")
     if finding.get("gpu_hours_lost"):

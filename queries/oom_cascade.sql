@@ -41,6 +41,9 @@
 --   remote_error_ranks BIGINT  -- ranks that saw the remote peer close
 --   gpu_hours_lost DOUBLE      -- job GPUs x (abort - OOM), summed over incidents (k10s_incident: the same in every rule)
 --   evidence STRUCT[]          -- one entry per incident
+--   severity VARCHAR           -- warning where medium_why says so, else the rule's (critical)
+--   confidence VARCHAR         -- medium where medium_why says so, else high
+--   medium_why VARCHAR         -- lone-paste-oom: one rank's CUDA OOM in a paste of that rank's lines only (no other rank's line, no teardown, no watchdog: whether the others ran out too the paste cannot say), else null
 WITH RECURSIVE l AS (  -- the columns read below (a CTE carries every column it selects)
     SELECT job_key, rank_resolved, rank AS rank_named, local_rank, kind, pod_key, node_resolved, gpu_uuid, ts, event_id, oom_total_mib,
            oom_in_use_mib, oom_free_mib, oom_requested_mib, step, line, timeout_ms, exit_code, incarnation_uid, pid
@@ -176,7 +179,8 @@ inc AS (
     FROM bounded b
     LEFT JOIN cascade c USING (job_key, incident)
     LEFT JOIN fb_at_death fb USING (job_key, incident)
-)
+),
+found AS (
 SELECT
     i.job_key AS job,
     arg_min(i.cause, i.n) AS cause,
@@ -210,4 +214,18 @@ LEFT JOIN k10s_job_size js ON js.job_key = i.job_key
 LEFT JOIN (SELECT job_key, sum(gpu_hours_lost) AS gpu_hours_lost, arg_min(watchdog_victims, incident) AS watchdog_victims
            FROM k10s_incident WHERE cause = 'cuda-oom' GROUP BY job_key) ki ON ki.job_key = i.job_key
 GROUP BY i.job_key
+)
+SELECT r.* EXCLUDE (lone_in_paste),
+       CASE WHEN r.lone_in_paste THEN 'warning' END AS severity,
+       CASE WHEN r.lone_in_paste THEN 'medium' ELSE 'high' END AS confidence,
+       CASE WHEN r.lone_in_paste THEN 'lone-paste-oom' END AS medium_why
+FROM (SELECT r.*,
+             r.cause = 'cuda-oom' AND r.incidents = 1 AND len(r.ranks) = 1 AND r.watchdog_ranks = 0 AND r.sigterm_ranks = 0
+             AND r.remote_error_ranks = 0
+             -- every line of the job is from a pod import-logs made up from a paste, and none is another rank's
+             AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = r.job
+                             AND (x.incarnation_uid IS NULL
+                                  OR x.incarnation_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+                                  OR (x.rank_resolved IS NOT NULL AND x.rank_resolved <> r.ranks[1]))) AS lone_in_paste
+      FROM found r) r
 ORDER BY job

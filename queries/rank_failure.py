@@ -107,6 +107,9 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         elif row.get("medium_why") == "lone-paste-kernel-fault":
             parts.append("The paste holds this rank's lines only, and the fault is a kernel's, not its GPU's: whether the other "
                          "ranks, running the same kernels, hit it too is not said (confidence medium).")
+        elif row.get("medium_why") == "lone-paste-failure":
+            parts.append("The paste holds this rank's lines only: whether the other ranks failed the same way is not said "
+                         "(confidence medium).")
         elif row.get("confidence") == "medium":
             parts.append("Only its exit status is in the logs (confidence medium).")
         elif row.get("confidence") == "low":

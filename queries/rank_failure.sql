@@ -36,7 +36,7 @@
 --   started_at TIMESTAMP WITH TIME ZONE -- first failure
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone), none
---   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so), else null
+--   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it), else null
 --   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
@@ -102,6 +102,12 @@ FROM (SELECT n.*,
                   -- a kernel's fault (an illegal address, a device-side assert), not the GPU's: every rank runs that kernel
                   WHEN n.lone_in_paste AND n.cause = 'cuda-error' AND n.first_subkind IN ('illegal-address', 'device-assert')
                        THEN 'lone-paste-kernel-fault'
+                  -- any other failure (a signal, an exit, a CUDA error) in a paste of that rank's lines only: whether the
+                  -- others failed the same way the paste cannot say; not a GPU's own fault (ECC, fallen off the bus), nor
+                  -- one the node's kernel log or an Xid of its GPU ties to this process
+                  WHEN n.lone_in_paste AND coalesce(n.first_subkind, '') <> 'ecc' AND n.xid IS NULL AND n.kernel_line IS NULL
+                       AND NOT regexp_matches(coalesce(n.error_message, ''), '(?i)fell off the bus|fallen off the bus')
+                       THEN 'lone-paste-failure'
              END AS medium_why
       FROM (SELECT n.*,
                    len(n.culprit_ranks) = 1 AND coalesce(n.victims, 0) = 0

@@ -125,7 +125,7 @@ NOT_YET_S34: dict[str, str] = {
         "from a non-root-cause entry of one rank would be a guess, and a lone exit-1 entry is as often a victim's"
     ),
     "pytorch-23534-ip-172-31-44-237-rank4-shm-invalid-argument": (
-        "rank right, cause not: rank-failure critical names rank 4 with cause cuda-error for NCCL's `include/shm.h:42 "
+        "rank right, cause not: rank-failure (warning) names rank 4 with cause cuda-error for NCCL's `include/shm.h:42 "
         "NCCL WARN Cuda failure 'invalid argument'`, where the blind expectation says nccl-error (the refusal is in "
         "NCCL's shared-memory transport set-up). Every corpus case of NCCL's `Cuda failure` WARN reads cuda-error "
         "(or cuda-oom for its out-of-memory), so moving this one to nccl-error would be a cause rule for one case; "

@@ -92,8 +92,9 @@ NOT_YET_S38: dict[str, str] = {
     "nccl-1788-h100-vllm-nvls-multicast-cuda401-dev1-fabric-control":
         "the log is one process's two NVLS lines, `node004:27907:27907 [1] transport/nvls.cc:254 NCCL WARN Cuda failure "
         "401 ...` and `nvls.cc:409 -> 1`, the only device printed, read as the corpus' lone-rank CUDA-error shape with "
-        "device [1] taken as rank 1 (critical); that the failure is the node's NVSwitch/fabric multicast state, every GPU "
-        "alike and gone with NCCL_NVLS_ENABLE=0, is the description and the thread, not a log line",
+        "device [1] taken as rank 1 (warning since session 45: the paste holds that process only); that the failure is "
+        "the node's NVSwitch/fabric multicast state, every GPU alike and gone with NCCL_NVLS_ENABLE=0, is the description "
+        "and the thread, not a log line",
     # batch 248
     "trl-2688-grpo-8xh100-vllm-init-on-main-process-rank0-oom":
         "the log is vLLM's start-up INFO lines and the head of rank 0's `[rank0]: Traceback` into `self.llm = LLM(` with "
@@ -139,7 +140,8 @@ NOT_YET_S38: dict[str, str] = {
         "this MoE model under ZeRO-3 is the author's sentence and the duplicate thread, not a log line",
     "ms-swift-7200-torch28-vllm011-colocate-local-rank0-sigsegv-translated-table-control":
         "the log is the agent's `failed (exitcode: -11) local_rank: 0` with a root-cause block (translated into Chinese) "
-        "naming only that worker, the lone-rank segfault shape, so rank 0 is named (critical); that the vLLM 0.11 engine "
-        "start segfaults in every colocated rank while `vllm serve` alone works is the description, not a log line",
+        "naming only that worker, the lone-rank segfault shape, so rank 0 is named (warning since session 45: the paste "
+        "holds that worker only); that the vLLM 0.11 engine start segfaults in every colocated rank while `vllm serve` "
+        "alone works is the description, not a log line",
     # session 38 leftovers
 }

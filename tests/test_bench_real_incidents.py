@@ -30,6 +30,9 @@ def _case(folder: Path, name: str, text: str, culprits: tuple[int, ...] = (1,)) 
 
 AGENT = ("[2026-12-04 05:00:07,200] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: {code}) "
          "local_rank: 1 (pid: 4242) of binary: /usr/bin/python\n")
+#: the agent's SIGTERM of the other worker (a victim: the paste holds more than the failed rank's lines)
+SIGTERM = ("[2026-12-04 05:00:07,100] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 4243 closing "
+           "signal SIGTERM\n")
 
 
 @pytest.mark.parametrize("text", ["", "\n\n   \n"], ids=["empty", "blank-lines"])
@@ -52,8 +55,9 @@ def test_a_refused_input_is_counted_and_the_run_goes_on(bench, tmp_path, monkeyp
 
 
 def test_controls_named_are_counted_with_those_a_critical_finding_names(bench, tmp_path, monkeypatch, capsys):
-    # a lone SIGKILL without the launcher's SIGTERM: host-oom-kill, critical; a lone exit status 1: warning
-    cases = [_case(tmp_path, "killed-control", AGENT.format(code=-9), culprits=()),
+    # a SIGKILL without the launcher's SIGTERM first, its sibling SIGTERMed after: host-oom-kill, critical; a lone exit
+    # status 1: warning
+    cases = [_case(tmp_path, "killed-control", SIGTERM + AGENT.format(code=-9), culprits=()),
              _case(tmp_path, "exit-1-control", AGENT.format(code=1), culprits=()),
              _case(tmp_path, "exit-1-culprit", AGENT.format(code=1))]
     assert [bench.scored(c, {})[2] for c in cases] == ["critical", "warning", None]

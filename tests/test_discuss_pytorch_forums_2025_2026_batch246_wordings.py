@@ -107,8 +107,9 @@ def test_cut_traceback_is_an_info_suspect(lines, nproc, rank, tmp_path):
     assert not [f for f in findings if f["severity"] in ("critical", "warning")], findings
 
 
-def test_rank0_decode_oom_is_critical(tmp_path):
-    """Rank 0's own OOM line in the VAE: an out-of-memory finding at critical naming rank 0 alone."""
+def test_rank0_decode_oom_is_named_at_warning(tmp_path):
+    """Rank 0's own OOM line in the VAE, in a paste of rank 0's lines only: an out-of-memory finding naming rank 0 alone,
+    at warning (session 45, ``lone-paste-oom``: whether the others ran out too the paste cannot say)."""
     findings = pasted_findings(RANK0_DECODE_OOM, tmp_path, None, None, NOW)
     ooms = [f for f in findings if f["cause"] == "cuda-oom"]
-    assert [(f["severity"], f["ranks"]) for f in ooms] == [("critical", [0])], findings
+    assert [(f["severity"], f["ranks"]) for f in ooms] == [("warning", [0])], findings

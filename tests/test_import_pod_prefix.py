@@ -34,9 +34,9 @@ def _job_log(pods: dict[int, str], culprit: int, stamp: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _culprits(tmp_path, text: str, **kw) -> tuple[list[tuple], object]:
+def _culprits(tmp_path, text: str, severities: tuple[str, ...] = ("critical",), **kw) -> tuple[list[tuple], object]:
     bundle, layout = import_logs([LogSource("job.log", text)], tmp_path / "b", now=NOW, **kw)
-    found = [(f["rule"], f["ranks"], f["pods"], f["cause"]) for f in analyze(bundle)["findings"] if f["severity"] == "critical"]
+    found = [(f["rule"], f["ranks"], f["pods"], f["cause"]) for f in analyze(bundle)["findings"] if f["severity"] in severities]
     return found, layout
 
 
@@ -70,7 +70,9 @@ def test_an_mpijob_launcher_log_keeps_the_mpirun_tags(tmp_path):
         "[pod/pi-worker-1/mpi-worker] Server listening on 0.0.0.0 port 22.",
         "[pod/pi-launcher/mpi-launcher] mpirun noticed that process rank 3 with PID 4242 on node pi-worker-1 exited on signal 9 (Killed).",
     ]) + "\n"
-    found, _ = _culprits(tmp_path, text, nproc_per_node=2)
+    # at warning: no other rank's event is in the log (its prints are none), so whether the others were killed alike it
+    # cannot say (docs/rules.md, "What a paste cannot prove")
+    found, _ = _culprits(tmp_path, text, ("critical", "warning"), nproc_per_node=2)
     assert [f[1] for f in found if f[0] == "rank-failure"] == [[3]], found
 
 

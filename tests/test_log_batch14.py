@@ -77,7 +77,7 @@ def test_a_line_short_of_a_whole_entry_is_none(line):
 
 def test_a_flattened_table_names_its_rank_and_cause(tmp_path):
     text = "\n".join(line.format(rank_line="rank2 (local rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>") for line in FLAT_TABLE)
-    assert _named(tmp_path, text + "\n", 4, 4) == [("rank-failure", "critical", "host-oom-kill", [2])]
+    assert _named(tmp_path, text + "\n", 4, 4) == [("rank-failure", "warning", "host-oom-kill", [2])]  # the paste is that rank's only
 
 
 def test_the_table_with_its_underscores_is_read_as_before():

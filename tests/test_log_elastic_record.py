@@ -69,12 +69,13 @@ def test_alone_it_names_the_rank_how_it_ended_unknown(tmp_path):
 
 
 def test_beside_the_agent_line_it_adds_no_rank_and_no_cause(tmp_path):
-    assert _named(tmp_path, AGENT + RECORD.format(rank=1), 2, 2) == [("rank-failure", "critical", "segfault", [1])]
+    # at warning: the paste holds rank 1's lines only (docs/rules.md, "What a paste cannot prove")
+    assert _named(tmp_path, AGENT + RECORD.format(rank=1), 2, 2) == [("rank-failure", "warning", "segfault", [1])]
 
 
 
 @pytest.mark.parametrize(("agent", "rank", "named"), [
-    (AGENT, 1, ("rank-failure", "critical", "segfault", [1])),
+    (AGENT, 1, ("rank-failure", "warning", "segfault", [1])),  # a paste of rank 1's lines only
     (AGENT.replace("exitcode: -11", "exitcode: 1").replace("local_rank: 1", "local_rank: 0"), 0,
      ("rank-failure", "warning", "python-exception", [0]))])
 def test_beside_the_agent_report_it_places_the_local_rank(tmp_path, agent, rank, named):

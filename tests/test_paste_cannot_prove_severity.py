@@ -3,7 +3,8 @@ lines, are named at warning, not as confident culprits (docs/rules.md, "What a p
 ``ProcessExitedException``, mpirun's ``exited on signal 6``) still names its rank, at warning with confidence medium:
 the NCCL watchdog's teardown of a rank that waited ends with the same status where its timeout line is not in the log
 (the corpus's controls torchtune-2093, ms-swift-4340, accelerate-2960 are such victims). A line of the rank's own that
-says it aborted (a DataLoader worker's ``killed by signal: Aborted``) keeps it critical.
+says it aborted (a DataLoader worker's ``killed by signal: Aborted``) is more than an exit status: critical beside
+another rank's line, at warning in a paste of that rank's lines only (session 45, any failure so).
 A Python exception in a paste that holds that rank's lines only (no other rank's line, no victim) is named at warning
 too: the code every rank runs may have raised it on each (the corpus's controls datasets-8201, ColossalAI-6110 are
 so); the same exception beside its launcher's SIGTERMs of the other workers stays critical. Real pastes of
@@ -55,8 +56,12 @@ CASES = {
     "torchrun-table-alone-control": (CONTROL, 1, "warning", "medium"),
     "spawn-process-exit": (SPAWN, 1, "warning", "medium"),
     "mpirun-signal-6": (MPIRUN, 2, "warning", "medium"),
-    # the contrast: a line of the rank's own that says it aborted is that rank's failure, critical
-    "loader-worker-aborted": (LOADER, 4, "critical", "high"),
+    # a line of the rank's own that says it aborted, in a paste of that rank's lines only (session 45)
+    "loader-worker-aborted": (LOADER, 4, "warning", "medium"),
+    # the contrast: that line beside the launcher's SIGTERM of another worker is that rank's failure, critical
+    "loader-worker-aborted-beside-a-sigterm": (
+        LOADER + ["[2026-12-04 05:00:02,100] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 101 "
+                  "closing signal SIGTERM"], 4, "critical", "high"),
     "lone-rank-exception": (LONE, 3, "warning", "medium"),
     "lone-rank-exception-control": (LONE_CONTROL, 9, "warning", "medium"),
     # the contrast: the other workers' SIGTERMs are in the paste, so it holds more than that rank's lines
