@@ -165,6 +165,13 @@ def assert_one_rank(named: list[dict[str, Any]], want: int | None, cause: str | 
         assert cause is None or any(f["cause"] == cause for f in named), got
 
 
+def assert_info_suspect(findings: list[dict[str, Any]], rank: int) -> None:
+    """One rank's traceback frames with no exception line: its only rank-failure is an info python-exception holding that
+    rank (a suspect, not a culprit), nothing louder."""
+    failures = [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings if f["rule"] == "rank-failure"]
+    assert failures == [("rank-failure", "info", "python-exception", [rank])], failures
+
+
 def gist(findings: list[dict[str, Any]]) -> list[tuple]:
     """What a finding says of its input, whatever its job's and nodes' names: rule, severity, cause, ranks, when
     (what a source must read alike alone and merged)."""
