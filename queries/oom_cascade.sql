@@ -42,7 +42,7 @@
 --   gpu_hours_lost DOUBLE      -- job GPUs x (abort - OOM), summed over incidents (k10s_incident: the same in every rule)
 --   evidence STRUCT[]          -- one entry per incident
 --   severity VARCHAR           -- warning where medium_why says so, else the rule's (critical)
---   confidence VARCHAR         -- medium where medium_why says so, else high
+--   confidence VARCHAR         -- medium where medium_why says so, else null (the finding's own evidence says how it was found)
 --   medium_why VARCHAR         -- lone-paste-oom: one rank's CUDA OOM in a paste of that rank's lines only (no other rank's line, no teardown, no watchdog: whether the others ran out too the paste cannot say), else null
 WITH RECURSIVE l AS (  -- the columns read below (a CTE carries every column it selects)
     SELECT job_key, rank_resolved, rank AS rank_named, local_rank, kind, pod_key, node_resolved, gpu_uuid, ts, event_id, oom_total_mib,
@@ -217,7 +217,7 @@ GROUP BY i.job_key
 )
 SELECT r.* EXCLUDE (lone_in_paste),
        CASE WHEN r.lone_in_paste THEN 'warning' END AS severity,
-       CASE WHEN r.lone_in_paste THEN 'medium' ELSE 'high' END AS confidence,
+       CASE WHEN r.lone_in_paste THEN 'medium' END AS confidence,
        CASE WHEN r.lone_in_paste THEN 'lone-paste-oom' END AS medium_why
 FROM (SELECT r.*,
              r.cause = 'cuda-oom' AND r.incidents = 1 AND len(r.ranks) = 1 AND r.watchdog_ranks = 0 AND r.sigterm_ranks = 0

@@ -56,7 +56,8 @@ CASES = {
                                          "high", None),
     "launch-failure-beside-a-peer-timeout": (LONE_CUDA + [PEER_TIMEOUT], None, "rank-failure", 3, "cuda-error", "critical",
                                              "high", None),
-    "oom-beside-a-peer-timeout": (LONE_OOM + [PEER_TIMEOUT], None, "oom-cascade", 0, "cuda-oom", "critical", "high", None),
+    # oom-cascade states a confidence only where it lowers one (None: critical, as before session 45)
+    "oom-beside-a-peer-timeout": (LONE_OOM + [PEER_TIMEOUT], None, "oom-cascade", 0, "cuda-oom", "critical", None, None),
 }
 BATCHED = Batched("paste-lone-failure", list(CASES))
 
