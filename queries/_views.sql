@@ -270,6 +270,23 @@ LEFT JOIN k10s_rank r ON r.pod_uid = e.m_pod_uid AND (
 CREATE OR REPLACE TEMP VIEW k10s_job_log AS
 SELECT * FROM k10s_log WHERE job_key IS NOT NULL AND container IS NOT NULL;
 
+-- k10s_paste_job: jobs whose every log line is from a pod `import-logs` made up from a paste (pod_runtime's
+-- spec_known false), with the ranks its lines name: any line tagged with a rank (tagged_ranks), and the ranks with
+-- a line of their own (own_ranks: not another process's line about it, NCCL's `Connection closed by localRank N`,
+-- a desync report's `[N] finished …`, a report another rank printed). What a paste cannot prove is read from it
+-- (docs/rules.md, "What a paste cannot prove"): one rank's failure in a paste of its lines only, a rank named only by
+-- its absence from a paste. A job with no line at all is not one (its evidence is the cluster's, not a paste's).
+CREATE OR REPLACE TEMP VIEW k10s_paste_job AS
+SELECT job_key,
+       coalesce(list(DISTINCT rank_resolved ORDER BY rank_resolved) FILTER (WHERE rank_resolved IS NOT NULL), []) AS tagged_ranks,
+       coalesce(list(DISTINCT rank_resolved ORDER BY rank_resolved) FILTER (
+           WHERE rank_resolved IS NOT NULL AND coalesce(kind NOT IN ('nccl_peer_closed', 'nccl_desync'), true)
+             AND coalesce(reporter_rank = rank_resolved, true)), []) AS own_ranks
+FROM k10s_log
+WHERE job_key IS NOT NULL
+GROUP BY job_key
+HAVING bool_and(coalesce(incarnation_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known), false));
+
 -- k10s_death: container terminations with a failure exit (current or last state) of pod
 -- incarnations, with their job, on the consensus clock (finishedAt comes from the node).
 CREATE OR REPLACE TEMP TABLE k10s_death AS

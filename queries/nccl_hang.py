@@ -118,6 +118,9 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         peers = "; ".join(f"{e['peer_ip']} = {e['resolved_pod']} on {e.get('resolved_node') or '?'} (ranks {', '.join(str(r) for r in (e.get('resolved_ranks') or [])) or '?'})" for e in resolved[:3])
         parts.append(f"Peer addresses in the errors: {peers}.")
     parts.append(_decided(row))
+    if row.get("medium_why") == "absent-from-paste":
+        parts.append(f"The paste holds no line of {who.lower()}'s own: whether it hung or its lines were left out of the paste "
+                     "is not said (warning, not critical).")
     if finding["severity"] == "info" and row.get("failure_kind") == "cuda_oom":  # info for a low-confidence verdict too
         parts.append("The first failure is a CUDA OOM: see the oom-cascade finding.")
     finding["summary"] = " ".join(p for p in parts if p)

@@ -28,7 +28,7 @@
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
 --   cause VARCHAR              -- what the culprit did: rank-failed, peer-closed, never-joined, lagging-rank, collective-mismatch (fingerprint, Flight Recorder, or the watchdog compare's op/size mismatch or earlier SeqNum of another op/size), behind, desync, rank-dead, segfault/sigbus/abort/sigfpe/sigill (a two-rank desync report's named rank dead of that signal); no-single-culprit; group-hang (info, no rank: every wait line names one process group smaller than the world)
---   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it) or the verdict is weak
+--   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it) or the verdict is weak; warning when the culprit is named only by its absence from a paste
 --   ranks BIGINT[]             -- culprit ranks (empty: no single culprit)
 --   pods VARCHAR[]             -- their pods
 --   nodes VARCHAR[]            -- their nodes
@@ -45,6 +45,7 @@
 --   gpu_hours_lost DOUBLE      -- job GPUs x (abort - first failure), from k10s_incident (the same in every rule)
 --   decided_by VARCHAR         -- flight-recorder, ras, desync-report, fingerprint, watchdog-compare, first-failure; group-wait (group-hang)
 --   confidence VARCHAR         -- high, medium, low; none when the evidence says there is no single culprit
+--   medium_why VARCHAR         -- absent-from-paste: ranks named never-joined only because a paste of the others' waits holds no line of theirs (said at warning), else null
 --   suspect_ranks BIGINT[]     -- other candidates the deciding evidence names
 --   decision_detail VARCHAR    -- what the deciding evidence says
 --   considered VARCHAR[]       -- every hang evidence of the job: evidence/confidence: ranks
@@ -181,7 +182,13 @@ culprits AS (
 ),
 picked AS (  -- one row per incident: its culprits (none when no evidence names one)
     SELECT i.*, d.source, d.tier AS own_tier, d.evidence AS v_evidence, d.confidence AS v_confidence, d.culprit_ranks AS v_ranks,
-           d.suspect_ranks AS v_suspects, d.detail AS v_detail, d.considered
+           d.suspect_ranks AS v_suspects, d.detail AS v_detail, d.considered,
+           -- ranks named never-joined only by their absence from a paste (docs/rules.md, "What a paste cannot prove"): every
+           -- line of the job is from a pod import-logs made up from a paste and none is a named rank's own: whether they
+           -- hung or their lines were left out of the paste, the paste cannot say
+           coalesce(d.source = 'verdict' AND d.evidence = 'watchdog-compare' AND starts_with(d.detail, 'never-joined:')
+                    AND EXISTS (SELECT 1 FROM k10s_paste_job p WHERE p.job_key = i.job_key
+                                AND NOT list_has_any(p.own_ranks, d.culprit_ranks)), false) AS absent_in_paste
     FROM incident i JOIN decision d USING (job_key)
     WHERE d.source IS NOT NULL OR i.victims >= 2
 ),
@@ -297,6 +304,7 @@ SELECT
          -- weak evidence (two silent ranks among few reports, a 2-rank op mismatch) is said, not charged
          WHEN i.source = 'verdict' AND i.v_confidence = 'low' THEN 'info'
          WHEN i.source = 'none' THEN 'warning'
+         WHEN i.absent_in_paste THEN 'warning'
          WHEN i.source = 'own' AND i.own_tier = 1 AND min(c.failure_kind) = 'cuda_oom' THEN 'info'
          ELSE 'critical' END AS severity,
     CASE WHEN i.source = 'verdict' THEN list_sort(i.v_ranks)
@@ -315,6 +323,7 @@ SELECT
     CASE i.source WHEN 'own' THEN 'first-failure' ELSE i.v_evidence END AS decided_by,
     CASE i.source WHEN 'own' THEN CASE i.own_tier WHEN 1 THEN 'high' ELSE 'medium' END
                   WHEN 'verdict' THEN i.v_confidence ELSE 'none' END AS confidence,
+    CASE WHEN i.absent_in_paste AND i.v_confidence <> 'low' THEN 'absent-from-paste' END AS medium_why,
     CASE WHEN i.source = 'verdict' THEN coalesce(i.v_suspects, []) ELSE []::BIGINT[] END AS suspect_ranks,
     CASE WHEN i.source IN ('verdict', 'none') THEN i.v_detail
          WHEN i.source = 'own' THEN CASE i.own_tier WHEN 1 THEN 'a rank failed before the collective timed out' ELSE 'the others name its address as the closed remote peer' END
@@ -348,7 +357,7 @@ LEFT JOIN LATERAL (  -- the incident of this hang: the one whose collective star
 ) ki ON true
 WHERE i.source IS NOT NULL OR i.job_key NOT IN (SELECT job_key FROM gsel)
 GROUP BY i.job_key, i.seq_num, i.op_type, i.timeout_ms, i.victims, i.victim_ranks, i.t_first, i.t_last, i.ran_for_ms, js.gpus,
-         i.source, i.own_tier, i.v_evidence, i.v_confidence, i.v_detail, i.v_suspects, i.considered, i.v_ranks
+         i.source, i.own_tier, i.v_evidence, i.v_confidence, i.v_detail, i.v_suspects, i.considered, i.v_ranks, i.absent_in_paste
 UNION ALL BY NAME
 SELECT * FROM group_rows
 ORDER BY job

@@ -223,9 +223,7 @@ FROM (SELECT r.*,
              r.cause = 'cuda-oom' AND r.incidents = 1 AND len(r.ranks) = 1 AND r.watchdog_ranks = 0 AND r.sigterm_ranks = 0
              AND r.remote_error_ranks = 0
              -- every line of the job is from a pod import-logs made up from a paste, and none is another rank's
-             AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = r.job
-                             AND (x.incarnation_uid IS NULL
-                                  OR x.incarnation_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
-                                  OR (x.rank_resolved IS NOT NULL AND x.rank_resolved <> r.ranks[1]))) AS lone_in_paste
+             AND EXISTS (SELECT 1 FROM k10s_paste_job p WHERE p.job_key = r.job
+                         AND list_has_all([r.ranks[1]], p.tagged_ranks)) AS lone_in_paste
       FROM found r) r
 ORDER BY job

@@ -113,10 +113,8 @@ FROM (SELECT n.*,
                    len(n.culprit_ranks) = 1 AND coalesce(n.victims, 0) = 0
                    AND coalesce(n.watchdog_victims, 0) = 0 AND len(coalesce(n.victim_ranks, [])) = 0
                    -- every line of the job is from a pod import-logs made up from a paste, and none is another rank's
-                   AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = n.job_key
-                                   AND (x.incarnation_uid IS NULL
-                                        OR x.incarnation_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
-                                        OR (x.rank_resolved IS NOT NULL AND x.rank_resolved <> n.culprit_ranks[1]))) AS lone_in_paste
+                   AND EXISTS (SELECT 1 FROM k10s_paste_job p WHERE p.job_key = n.job_key
+                               AND list_has_all([n.culprit_ranks[1]], p.tagged_ranks)) AS lone_in_paste
             FROM k10s_incident n) n) i
 LEFT JOIN k10s_hang_verdict v ON v.job_key = i.job_key
 WHERE i.cause IS NOT NULL AND i.cause <> 'cuda-oom'
