@@ -143,5 +143,13 @@ NOT_YET_S38: dict[str, str] = {
         "naming only that worker, the lone-rank segfault shape, so rank 0 is named (warning since session 45: the paste "
         "holds that worker only); that the vLLM 0.11 engine start segfaults in every colocated rank while `vllm serve` "
         "alone works is the description, not a log line",
+    # batch 256
+    "cloudai-486-nemo2-llama70b-node-295-026-ranks40-42-43-nan-grad-norm":
+        "the log is three `Unexpected error: Rank N, node cw-dfw-h100-002-295-026, device D, iteration -1: Unexpected "
+        "result nan (message='found NaN in local grad norm ...')` lines, a prefix-less CloudAI wrapper of Megatron's "
+        "rerun-state-machine message that the importer does not take as a rank-naming line (no `[rankN]:`, no launcher "
+        "report), so no rank is read and nothing is found (and tagged `[rank40]:`, the NaN-check message is read as a "
+        "check every rank runs, naming none); that ranks 40, 42 and 43 of that one node are the suspects is the PR "
+        "author's \"node level issue\" sentence, not a log line",
     # session 38 leftovers
 }
