@@ -151,5 +151,15 @@ NOT_YET_S38: dict[str, str] = {
         "report), so no rank is read and nothing is found (and tagged `[rank40]:`, the NaN-check message is read as a "
         "check every rank runs, naming none); that ranks 40, 42 and 43 of that one node are the suspects is the PR "
         "author's \"node level issue\" sentence, not a log line",
+    # batch 258
+    "ms-swift-8371-qwen3vl-multinode-extend-tokens-masked-scatter-ranks8-11-device-assert":
+        "the log names rank 8 alone (its watchdog's `CUDA error: device-side assert triggered` after two unprefixed "
+        "`masked_scatter_size_check` assertions), so rank 8 is named (cuda-error, warning); that rank 11 asserted the same "
+        "way 5 ms later is the rest of the same paste, outside the excerpt, not a log line",
+    "trl-5386-ci-rloo-fsdp2-both-procs-device-assert-local-rank0-sigabrt-control":
+        "the log is one process's watchdog abort frames and the agent's `failed (exitcode: -6) local_rank: 0` with the "
+        "other worker SIGTERMed, the corpus' lone-rank abort shape, so rank 0 is named (abort, warning); that both "
+        "processes hit the same device-side assert in the RLOO FSDP2 test is the maintainer's report and the second "
+        "address space in the thread's trace, not a log line",
     # session 38 leftovers
 }
