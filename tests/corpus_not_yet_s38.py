@@ -161,5 +161,16 @@ NOT_YET_S38: dict[str, str] = {
         "other worker SIGTERMed, the corpus' lone-rank abort shape, so rank 0 is named (abort, warning); that both "
         "processes hit the same device-side assert in the RLOO FSDP2 test is the maintainer's report and the second "
         "address space in the thread's trace, not a log line",
+    # batch 255
+    "axolotl-2743-fsdp-offload-pin-memory-invalid-argument-rank0-tail-pid-sigterm-control":
+        "the log is rank 0's lone `RuntimeError: CUDA error: invalid argument` traceback in FSDP offload's `pin_memory`, "
+        "the lone-rank CUDA-error shape, so rank 0 is named (cuda-error, critical) although the agent's SIGTERM list holds "
+        "rank 0's own pid 74892; that parameter offload fails alike on every rank of this stack (no offload works, a reboot "
+        "cures the sibling issue) is the description and the sibling threads, not a log line",
+    "ms-swift-5199-qwen25vl-lora-two-a6000-rank0-oom-attention-mask-step0-control":
+        "the log is rank 0's lone `torch.OutOfMemoryError` (GPU 0, 1.15 GiB asked) at the end of its `[rank0]:` traceback, "
+        "the corpus' lone-rank OOM shape, so rank 0 is named (cuda-oom, warning); that the 20480-token Qwen2.5-VL setting "
+        "fits neither 48 GB card, rank 1's traceback coming first in the same paste, is the rest of the thread, not this "
+        "excerpt",
     # session 38 leftovers
 }
