@@ -172,5 +172,15 @@ NOT_YET_S38: dict[str, str] = {
         "the corpus' lone-rank OOM shape, so rank 0 is named (cuda-oom, warning); that the 20480-token Qwen2.5-VL setting "
         "fits neither 48 GB card, rank 1's traceback coming first in the same paste, is the rest of the thread, not this "
         "excerpt",
+    # batch 254
+    "pytorch-152302-ddp-two-gpu-process1-nccl-cumem-host-alloc-platform-control":
+        "the log is mp.spawn's `-- Process 1 terminated with the following error:` with process 1's traceback into DDP's "
+        "`_verify_params_across_processes` and the parent SIGTERMing the other process, the lone-failing-process shape, so "
+        "rank 1 is named (python-exception, warning); that NCCL 2.26's cuMem host allocation fails alike in every process "
+        "(workaround NCCL_CUMEM_HOST_ENABLE=0) is the NCCL maintainers' reading in the thread, not a log line",
+    "torchtitan-1396-llama4-ep2-rank1-mesh-keyerror-config-control":
+        "the whole log is one `[rank1]: KeyError: (\"Mesh dimension 'ep' does not exist.\", ...)` line, the lone-rank "
+        "exception shape, so rank 1 is named (python-exception, warning); that the device mesh is built from the same EP "
+        "config on every rank, so every rank raises it, is the description's config and the closed issue, not a log line",
     # session 38 leftovers
 }
