@@ -182,5 +182,11 @@ NOT_YET_S38: dict[str, str] = {
         "the whole log is one `[rank1]: KeyError: (\"Mesh dimension 'ep' does not exist.\", ...)` line, the lone-rank "
         "exception shape, so rank 1 is named (python-exception, warning); that the device mesh is built from the same EP "
         "config on every rank, so every rank raises it, is the description's config and the closed issue, not a log line",
+    # batch 262
+    "nccl-348-two-8-gpu-nodes-16-procs-ranks8-15-invalid-device-ordinal-one-host-tag":
+        "the log is eight `[1,8]`..`[1,15]` ranks each printing the same `Test CUDA failure ... 'invalid device ordinal'` "
+        "and no other rank failing, which is read as one CUDA error failing ranks alike (rank-failure, warning, no culprit); "
+        "that those eight are exactly the second host's `:8` slots, numbered past the first node's GPUs while ranks 0-7 run, "
+        "is the mpirun `-H` slot list and nccl-tests' host grouping, not a failure line, and the fix is outside the excerpt",
     # session 38 leftovers
 }
