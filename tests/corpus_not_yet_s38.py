@@ -188,5 +188,15 @@ NOT_YET_S38: dict[str, str] = {
         "and no other rank failing, which is read as one CUDA error failing ranks alike (rank-failure, warning, no culprit); "
         "that those eight are exactly the second host's `:8` slots, numbered past the first node's GPUs while ranks 0-7 run, "
         "is the mpirun `-H` slot list and nccl-tests' host grouping, not a failure line, and the fix is outside the excerpt",
+    # batch 263
+    "transformers-17478-ddp-earlystopping-rank6-alone-in-end-of-training-barrier":
+        "the log is the Trainer's end-of-training message and the author's `Before barrier for rank 6` line, neither an "
+        "error nor a failure marker, so no rank is named; that rank 6 stopped early (EarlyStoppingCallback on ungathered, "
+        "per-process metrics) and waited alone in the final barrier while the others trained on is the author's diagnosis "
+        "in the thread, not a log line",
+    "transformers-17106-main-process-first-rank0-tokenizing-replicas-wait-socket-timeout":
+        "the log is several interleaved tracebacks blocked entering `main_process_first` with no error line and no rank "
+        "number, so no rank is named; that these are the replicas waiting for rank 0, still tokenizing past the 30-minute "
+        "store timeout, is the thread and its follow-ups (#18054, ddp_timeout), not a log line",
     # session 38 leftovers
 }
