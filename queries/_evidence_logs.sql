@@ -669,9 +669,21 @@ late_peer AS (  -- every rank of the job but one timed out waiting in gloo, and 
           WHERE rank_resolved IS NOT NULL AND job_key IS NOT NULL
             AND kind IN ('python_exception', 'torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom',  -- a traceback's start is no failure
                          'nccl_error_other', 'nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary')
+            -- nor its launcher's report that it ended by SIGTERM (torchrun's table, `exitcode : -15`): the agent tearing
+            -- the late rank down once the waiters had failed, after the rank saw their connections close (a rank that
+            -- woke before its agent's SIGTERM reached it: a fresh sample of the forty-fourth and forty-fifth sets)
+            AND NOT (kind IN ('torchrun_failure', 'process_exit') AND exit_code = -15)
           GROUP BY ALL) t ON t.job_key = r.job_key AND t.rank = r.rank AND t.only_closed
     WHERE r.rank NOT IN (SELECT g.rank FROM k10s_gloo_wait g WHERE g.job_key = r.job_key)
-      AND ((w.clocked = 0 AND t.clocked = 0) OR t.first_ts > w.last_ts + INTERVAL 1 SECOND)
+      AND ((w.clocked = 0 AND t.clocked = 0
+            -- without a clock, the lines' order in a log body: none of its closed-connection lines above a waiter's
+            -- timeout in the same log (a rank that saw a peer leave before the waiters gave up was no late arrival:
+            -- the thirty-second set's mismatched broadcast)
+            AND NOT EXISTS (SELECT 1 FROM k10s_log c JOIN k10s_gloo_wait g2
+                                ON g2.job_key = c.job_key AND g2.raw_row = c.raw_row AND g2.line_no > c.line_no
+                            WHERE c.job_key = r.job_key AND c.rank_resolved = r.rank AND c.kind = 'python_exception'
+                              AND c.subkind = 'teardown'))
+           OR t.first_ts > w.last_ts + INTERVAL 1 SECOND)
 ),
 late_ev AS (
     SELECT job_key, 'watchdog-compare' AS evidence, [rank] AS culprit_ranks, []::BIGINT[] AS suspect_ranks, 'medium' AS confidence,
