@@ -1,7 +1,7 @@
 """JAX, TPU and PyTorch/XLA launches (issue 18, batch 88): what a spawned process's start-up failure says of the others.
 
 * **torch_xla's mesh master unreachable is the launch's setup** (parsers/log_failures.py ``XLA_MESH_MASTER``,
-  queries/_incident.sql ``common_mode``): a process ``xmp.spawn`` started prints ``Failed to connect to client mesh
+  queries/_incident_common_mode.sql ``common_mode``): a process ``xmp.spawn`` started prints ``Failed to connect to client mesh
   master: <host>:<port>`` when it cannot reach the mesh service its launcher serves for XRT's rendezvous (an unset
   ``XRT_TPU_CONFIG``, the service never up). Every process connects to that one master: the failure is the launch's,
   and spawn's ``process N terminated with exit code 17`` names whichever child it reaped first, no culprit. The same

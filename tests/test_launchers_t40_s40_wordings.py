@@ -1,6 +1,6 @@
 """The fortieth launcher set's two readings (session 40; docs/rules.md "Session 40: the fortieth launcher set").
 
-1. numpy's own MemoryError classes are host memory (queries/_incident.sql ``classified``): ``_ArrayMemoryError``
+1. numpy's own MemoryError classes are host memory (queries/_failure_line.sql ``classified``): ``_ArrayMemoryError``
    (numpy 1.18 on, ``numpy.core._exceptions`` and 2.x's ``numpy._core._exceptions``) and 1.17's
    ``numpy.core._exceptions.MemoryError``, as the builtin ``MemoryError``: ``host-oom``. ``torch.OutOfMemoryError``
    stays the GPU's.

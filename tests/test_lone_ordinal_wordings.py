@@ -5,7 +5,7 @@ GPUs) fails the same way in every local rank at or above the node's GPU count. O
 rank's own failure only where it is its node's last local rank of a known process count (two processes, one GPU: rank
 1 fails, rank 0 carries on); a lower local rank (the ranks above it failing alike, unseen), or a node whose process
 count import-logs built from the highest rank the log names (pod label ``k10s.io/imported-nproc: guessed``,
-parsers/log_nproc_guess.py) is every such process alike: no single culprit (queries/_incident.sql, ``ordinal_alike``).
+parsers/log_nproc_guess.py) is every such process alike: no single culprit (queries/_incident_common_mode.sql, ``ordinal_alike``).
 Another CUDA error shown alone keeps naming its rank.
 """
 

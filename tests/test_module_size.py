@@ -46,3 +46,17 @@ def test_the_size_check_names_a_long_module_and_only_it(tmp_path):
     files = python_files(tmp_path)  # no git checkout: every file outside NOT_OURS
     assert [f.name for f in files] == ["long.py", "short.py"]
     assert too_long(files, tmp_path) == [f"pkg/long.py: {LIMIT_LINES} lines"]
+
+
+#: A shared SQL statement (queries/_views*.sql, _failure_line.sql, _incident*.sql, …) longer than this is split into
+#: steps of its own, each a TEMP table the next reads back under its step's name (docs/architecture.md, "`k10s_incident`
+#: in steps"): k10s_incident was one statement of 1,228 lines until session 47.
+SQL_STATEMENT_LIMIT_LINES = 750
+
+
+def test_every_shared_sql_statement_is_under_750_lines():
+    from k10s_forensics.analyze import viewplan
+
+    sizes = {st.name: len(st.sql.splitlines()) for st in viewplan.statements()}
+    assert "k10s_incident" in sizes and "k10s_incident_own" in sizes
+    assert [f"{n}: {k} lines" for n, k in sizes.items() if k >= SQL_STATEMENT_LIMIT_LINES] == [], "split it into steps"

@@ -8,7 +8,7 @@ as pasted logs through ``k10s import-logs``:
   names rank 0 never-joined: rank 0 works alone in that block while the others wait (parsers/log_main_first.py); a
   reset, another peer than rank 0 or no such frame names no one (pytorch-82091's and LlamaFactory-2470's controls);
 * a module without the rank or world-size query (``AttributeError: module '…' has no attribute 'get_world_size'``)
-  is every process's (queries/_incident.sql ``common_mode``); another missing attribute (``wandb.init``) is still its
+  is every process's (queries/_incident_common_mode.sql ``common_mode``); another missing attribute (``wandb.init``) is still its
   rank's, and so is the query where a peer saw the rank's connection close.
 
 Parser cases are regexes and one parse of every paste; the analyses go through tests/bundle_batch.py (one analysis).

@@ -7,7 +7,7 @@
   ``RuntimeError: NCCL communicator was aborted …`` (a teardown). The line's own tag is taken out of its message;
   another rank's tag mid-line (two processes' writes interleaved) is left as it is.
 * What it changes: rank 19's abort now shows that other ranks were torn down, so rank 60's traceback cut before its
-  exception line is no failure of its own (queries/_incident.sql, ``victim_errors``: batch 16's reading) — the DeepSpeed
+  exception line is no failure of its own (queries/_incident_own.sql, ``victim_errors``: batch 16's reading) — the DeepSpeed
   job of the batch, restarted on the same nodes, names no one. A lone tagged traceback with no torn-down peer still
   names its rank (RL2-14's shape).
 """

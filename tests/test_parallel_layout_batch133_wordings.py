@@ -2,7 +2,7 @@
 ``AssertionError: World size 8 is not divisible by tp_size 1 * pp_size 3`` from MoeHybridParallelPlugin). A
 framework's check that the world size divides by its tensor/pipeline/context sizes, or that a model dimension divides
 by the world it is sharded over, compares the same numbers in every process: whichever rank's copy the paste shows
-raised nothing of its own, so no rank is named (queries/_incident.sql, ``common_mode``; docs/rules.md, "Session 31:
+raised nothing of its own, so no rank is named (queries/_incident_common_mode.sql, ``common_mode``; docs/rules.md, "Session 31:
 batch 133"). A divisibility check on a shape one batch brings (a sequence split over context-parallel ranks, a tensor
 sharded over a mesh) is not read so: it still names its rank. Pasted logs through ``k10s import-logs``, batched.
 """

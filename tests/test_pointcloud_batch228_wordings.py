@@ -5,7 +5,7 @@ on torchsparse) whose processes all lack ``mpi4py`` (``ModuleNotFoundError: No m
 [[16228,1],3]``. Two general readings name no one now: torchpack's launcher line is a one-host launch
 (``torchpack dist-run -np N`` with no ``-H``/hostfile runs ``mpirun -np N -H localhost:N``: parsers/log_launch_cmd.py),
 and a Python module missing on a one-host launch is the environment every process runs, whichever rank the launcher
-reports first (queries/_incident.sql ``one_host_alike``; docs/rules.md, "Session 40: batch 228"). Contrasts keep naming
+reports first (queries/_incident_common_mode.sql ``one_host_alike``; docs/rules.md, "Session 40: batch 228"). Contrasts keep naming
 the rank: a launch over two hosts (a node's environment may lack what the other's has), no launch line, rank 0's own
 missing module (rank 0 alone runs evaluations and saves), a launch over two nodes under torchrun, an exception of the
 rank's own code. The other four controls (EfficientLPS#4's and CloserLook3D#10's extensions built against another

@@ -1,7 +1,7 @@
 """Three wordings of real incidents batch 26 (docs/rules.md "Real incidents batch 26"): a paste that wrote the
 identical lines of several ranks once, with a rank range (parsers/log_rank_ranges.py); HCCL's report of a rank
 whose heartbeat was lost (Ascend, parsers/log_launchers.py and log_rank_mentions.py); a torch build without the
-backend the code calls, a failure every process shares (queries/_incident.sql ``common_mode``). Each wording
+backend the code calls, a failure every process shares (queries/_incident_common_mode.sql ``common_mode``). Each wording
 variant is a case; the shapes that must stay as they are are cases too.
 """
 

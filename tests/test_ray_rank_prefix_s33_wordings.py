@@ -6,7 +6,7 @@ NeMo-RL-2937's control name its rank 8 for a lone faulthandler abort (``Fatal Py
 dump with no Python frame, nothing else in the log): a log whose only failure lines are faulthandler's abort names no
 rank (the dump says where Python was when native code aborted, not why: NCCL's watchdog aborts a process stuck in a
 collective so), while a launcher's SIGABRT report, or a faulthandler abort beside other failures, reads as before
-(parsers/log_normalize.py, queries/_incident.sql ``lone_dump``; docs/rules.md "Session 33: leftovers").
+(parsers/log_normalize.py, queries/_failure_line.sql ``lone_dump``; docs/rules.md "Session 33: leftovers").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A rank's exit 1 with no traceback where torch's ``[rankN]:`` tags show the job's tracebacks (the forty-first launcher
-set, session 39; queries/_incident.sql ``rank_tag_shown``). DeiT/timm/MAE's loss check prints ``Loss is nan, stopping
+set, session 39; queries/_failure_line.sql ``rank_tag_shown``). DeiT/timm/MAE's loss check prints ``Loss is nan, stopping
 training`` and calls ``sys.exit(1)``: torchrun reports the rank's exit code 1 and no traceback of it exists. Since
 PyTorch 2.2 a rank's uncaught exception is printed with each line tagged ``[rankN]:``, so where the job's log holds
 such tagged tracebacks and the rank's own training lines, the rank raised nothing: ``exit-1``. What keeps the old

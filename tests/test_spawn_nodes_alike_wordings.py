@@ -1,4 +1,4 @@
-"""srun's node launchers whose mp.spawn reports name one exception (queries/_incident.sql ``spawn_nodes_alike``,
+"""srun's node launchers whose mp.spawn reports name one exception (queries/_incident_common_mode.sql ``spawn_nodes_alike``,
 docs/rules.md "Real incidents batch 41"): where mp.spawn reports in a log body, srun's tasks are node launchers
 (detectron2's ``launch`` on each machine); two or more of them exiting on their own, two or more spawn reports
 and every raised exception the same is every node failing alike — no rank named. A different exception per node,

@@ -3,7 +3,7 @@ batch 34, flow_grpo-171): ``… store->get('0') got error: Connection reset by p
 exception, then ``. This may indicate a possible application crash on rank 0 or a network set up issue.`` on a
 line of its own. A paste that keeps only that tail still says the printing rank lost the store (a peer's crash
 or the network): a victim's line (a teardown), which also makes a cut traceback of another rank beside it read
-as the same teardown (queries/_incident.sql, ``victim_errors``), not as that rank's own failure.
+as the same teardown (queries/_incident_own.sql, ``victim_errors``), not as that rank's own failure.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ with the space the cut fell on.
 * The wrapped agent line is joined back (``log_cut_wordings``: one leading space is the cut's);
 * the stack's head is a watchdog line (``watchdog_exception_summary``, subkind ``watchdog_stack``);
 * a SIGABRT the launcher reports right below watchdog lines that name no rank is the watchdog's abort
-  (queries/_incident.sql ``watchdog_above``): a victim, as a rank's whose own watchdog fired.
+  (queries/_failure_line.sql ``watchdog_above``): a victim, as a rank's whose own watchdog fired.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ def extension_check(text: str) -> Event | None:
     """A CUDA extension's own check of a runtime call that failed (vLLM's ``Failed: Cuda error
     /workspace/csrc/custom_all_reduce.cuh:164 'invalid argument'``): the printing process's CUDA error, its message
     followed by the source file and line that checked it (the custom all-reduce's refusal reads as every worker's:
-    queries/_incident.sql, ``common_mode``)."""
+    queries/_incident_common_mode.sql, ``common_mode``)."""
     m = P.EXTENSION_CUDA_CHECK.search(text) if "Failed: Cuda error " in text else None
     if m is None or "out of memory" in m.group(3):
         return None

@@ -4,7 +4,7 @@ Users paste the command they ran above its output (``$ mpirun -np 4 ./a.out``, `
 train.py``, a ``set -x`` trace's ``+ horovodrun -np 2 …``). One that starts every process on the host it runs on
 makes the ranks share one host, one binary and one set of libraries, so a failure of the host or the binary (an
 illegal instruction, a shared library missing, a C library too old) meets every process alike, whichever the
-launcher reports (queries/_incident.sql, ``one_host_alike``; docs/rules.md, "Session 32: leftovers"). One
+launcher reports (queries/_incident_common_mode.sql, ``one_host_alike``; docs/rules.md, "Session 32: leftovers"). One
 ``launch_cmd`` event per such line, with ``nranks`` (the processes it starts) and a subkind:
 
 * ``one_host``: ``mpirun``/``mpiexec`` (Open MPI, MPICH, ``orterun``, ``prterun``) with ``-np N``/``-n N`` and no host

@@ -9,7 +9,7 @@ they count files, not a node's processes (one file per process: each file a pod 
 A guessed count makes the highest rank seen the node's highest local rank by construction, so a rule that reads a
 rank's place on its node (its local rank against the node's process count) cannot tell a node's last process from the
 last one the paste happened to show. The importer labels such pods ``k10s.io/imported-nproc: guessed``
-(``parsers/k8s_runtime.py``); the incident rules read the label (queries/_incident.sql, ``ordinal_alike``).
+(``parsers/k8s_runtime.py``); the incident rules read the label (queries/_incident_common_mode.sql, ``ordinal_alike``).
 """
 
 from __future__ import annotations

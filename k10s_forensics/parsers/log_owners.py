@@ -87,7 +87,7 @@ LOADER_GAP = 60  # the queue's frames (multiprocessing's connection, resource_sh
 #: ``root.mkdir(parents=True, exist_ok=True)``): a ``FileExistsError`` under it is a race with another process
 MKDIR_EXIST_OK = re.compile(r"\b(?:makedirs|mkdir)\([^)\n]{0,300}\bexist_ok\s*=\s*True\b")
 MKDIR_GAP = 8  # that source line, the stdlib's frames under it (``<frozen os>``, pathlib's), then the exception
-#: the mark such an exception's message gets (queries/_incident.sql, staging_race)
+#: the mark such an exception's message gets (queries/_incident_common_mode.sql, staging_race)
 RACED_MKDIR = "directory another process created at once (exist_ok=True): "
 #: what the rank reads when a worker dies while it receives a batch (the worker's end of the pipe closed)
 LOADER_LOST = ("ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError", "BrokenPipeError", "EOFError")

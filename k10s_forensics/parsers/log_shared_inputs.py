@@ -9,11 +9,11 @@ launch shares rather than on anything of the process that printed the traceback:
   launch started, so every rank at or past its length fails alike; the rank in the paste is whichever one was pasted;
 * ``json.loads`` of a command-line argument's value (``json.loads(args.training_parameters)``) raising
   ``JSONDecodeError``: the command line is the launch's, the same string in every process, so each fails to decode it
-  alike (argparse's own usage error is read so already: queries/_incident.sql, ``common_mode``).
+  alike (argparse's own usage error is read so already: queries/_incident_common_mode.sql, ``common_mode``).
 
 The exception is marked (its message prefixed with ``RANK_INDEX`` or ``ARGUMENT_DECODE``) when the source line is that
 process's, ``RANK_INDEX_GAP`` / ``ARGUMENT_DECODE_GAP`` lines above it at most (3.11's ``~~~^^^`` line, json's own frames
-between); queries/_incident.sql's ``common_mode`` names no one for it. Another exception under such a line (a
+between); queries/_incident_common_mode.sql's ``common_mode`` names no one for it. Another exception under such a line (a
 ``KeyError`` from a dict of ranks, a ``TypeError``) is no mark: only the shapes above say the input is short or
 malformed for everyone (docs/rules.md, "Session 30: named controls").
 """
@@ -34,7 +34,7 @@ RANK_SUBSCRIPT = re.compile(r"[\w\])]\[\s*(?:[A-Za-z_]\w{0,40}\.)?(?:global_|loc
 ARGUMENT_DECODE_CALL = re.compile(r"\bjson\.loads\(\s*(?:args|opt|opts|cli_args|cmd_args|script_args)\.\w{1,80}\s*\)")
 RANK_INDEX_GAP = 3  # the source line, 3.11's ~~~^^^ line, then the exception
 ARGUMENT_DECODE_GAP = 12  # the source line, json's own frames (loads, decode, raw_decode: two lines each), the exception
-#: the marks (queries/_incident.sql, common_mode)
+#: the marks (queries/_incident_common_mode.sql, common_mode)
 RANK_INDEX = "a sequence indexed by rank is shorter than the launch's ranks: "
 ARGUMENT_DECODE = "the command line's argument is no JSON: "
 

@@ -1,0 +1,368 @@
+-- Common mode (docs/rules.md "Incidents"): an incident whose first failure every process of the launch
+-- shares, whichever the launcher reports first; read by k10s_incident (_incident.sql), which then names no one.
+
+-- k10s_incident_common_mode: a failure every process of a launch shares whichever reports it first: the command line
+--   argparse rejected, or source Python cannot parse (the same for every process; only the
+--   launcher's --local-rank differs), or NCCL's "invalid usage" (the same code's misuse of
+--   the library, or ranks sharing a GPU: the configuration every rank runs), or a torch build
+--   without the backend the code calls ("Torch not compiled with CUDA enabled", "Distributed
+--   package doesn't have NCCL built in": every process imports the same torch), or a library's check
+--   of the run's settings that rejects their combination (a ValueError: "DeepSpeed Zero-3 is not
+--   compatible with passing a `device_map`", "… are incompatible"): every process checks the same settings;
+--   or DTensor's dispatch finding no device mesh for a c10d collective's arguments (batch 82);
+--   or torch_xla's process unable to reach the mesh master its launcher serves at start (`Failed to
+--   connect to client mesh master: host:port`, XRT's rendezvous): the launch's setup, which every
+--   process shares; the spawn parent names whichever child it reaped first (batch 88);
+--   or a worker forked after its parent initialised CUDA ("Cannot re-initialize CUDA in forked
+--   subprocess": every worker the launch forks inherits the parent's state; batch 92);
+--   or a c10d backend refusing a collective it does not implement ("Backend gloo does not support
+--   alltoall": the backend the launch chose for every process; batch 102);
+--   or a pydantic model of the run's settings refusing them (`N validation error(s) for …Config`: batch 101);
+--   or a ZeRO checkpoint resumed on another data-parallel world size (DeepSpeed's `The checkpoint being
+--   loaded used a DP world size of 8 but the current world size is 16`: batch 112);
+--   or NCCL's communicator failing on a CUDA call NCCL made that the driver refused as an invalid
+--   argument, as torch reports it (`ncclUnhandledCudaError: Call to CUDA function failed.` / `Last error:`
+--   / `Cuda failure 1 'invalid argument'`): NCCL's transport setup (NVLS, P2P, cuMem) on this platform,
+--   which every member builds alike (batch 103). NCCL's own `NCCL WARN Cuda failure` line is not this
+--   reading: with the peers' error returns beside it, nccl_several and a peer's remote error place it;
+--   save where NCCL raised it in its NVLS transport (the node's multicast set-up, every local rank's: batch 175);
+--   or vLLM's custom all-reduce refusing its CUDA call's arguments ('invalid argument': batch 107).
+--   Not the torch build's wording where one rank raised it while another rank saw a peer's connection
+--   close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
+--   code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
+-- empty-without: k10s_incident_line
+-- empty-columns: job_key VARCHAR, incident BIGINT, error_type VARCHAR
+CREATE OR REPLACE TEMP TABLE k10s_incident_common_mode AS
+WITH own AS (SELECT * FROM k10s_incident_own),
+first AS (SELECT * FROM k10s_incident_first),
+spawn_nodes_alike AS (  -- srun's tasks are node launchers where mp.spawn reports in the same log body (each task spawned
+                        -- its node's processes): two or more of those tasks exiting on their own, two or more spawn reports
+                        -- (one per node's parent), and every exception the spawned processes raised the same (type and
+                        -- message): each node's first failure is the same error, the code every process runs (real
+                        -- incidents batch 41: detectron2 on two nodes, `-- Process 3 terminated` on each with one TypeError)
+    SELECT i.job_key, i.incident, min(i.error_type) AS error_type
+    FROM k10s_incident_line i
+    WHERE i.role = 'own' AND i.kind = 'python_exception'
+      AND i.raw_row IN (SELECT raw_row FROM k10s_log WHERE kind = 'process_exit' AND subkind = 'spawn'
+                        GROUP BY raw_row HAVING count(*) >= 2)
+      AND i.raw_row IN (SELECT raw_row FROM k10s_log WHERE kind = 'process_exit' AND subkind = 'srun' AND exit_code > 0
+                        GROUP BY raw_row HAVING count(DISTINCT rank) >= 2)
+    GROUP BY i.job_key, i.incident
+    HAVING count(*) >= 2 AND count(DISTINCT (i.error_type, i.error_message)) = 1
+),
+ordinal_alike AS (  -- a process's `CUDA error: invalid device ordinal` (it selected a GPU index past those it sees): every
+                    -- local rank at or above the node's GPU count fails it alike, so it is one process's own only where that
+                    -- process is its node's last local rank and the node's process count is known (LMFlow-855: two processes,
+                    -- rank 1 fails, rank 0 carries on); a lower local rank (the ones above it fail alike, unseen: seven
+                    -- workers on one GPU), no rank, or a node whose process count import-logs built from the ranks the log
+                    -- names (pod label k10s.io/imported-nproc: its highest rank seen is the last by construction; one rank's
+                    -- copy of the error, RAG-Retrieval-27) is every such process alike: no single culprit. A line naming no
+                    -- rank is the process the launcher reports failing first (the rank `decided` gives its cause to)
+    SELECT o.job_key, o.incident, 'CUDA error: invalid device ordinal' AS error_type
+    FROM own o LEFT JOIN first f USING (job_key, incident)
+    WHERE o.kind IN ('cuda_error', 'python_exception') AND regexp_matches(o.error_message, '(?i)invalid device ordinal')
+      AND NOT EXISTS (SELECT 1 FROM k10s_rank r JOIN pods p ON p.pod_uid = r.pod_uid
+                      WHERE r.job_key = o.job_key AND r.rank = coalesce(o.rank_eff, f.rank_eff) AND r.local_rank = r.nproc_per_node - 1
+                        AND json_extract_string(p.labels_json, '$."k10s.io/imported-nproc"') IS NULL)
+    GROUP BY ALL
+),
+staging_race AS (  -- the first failure is an exception on a file a process writes and then moves: a rename between two
+                   -- paths whose source had vanished or whose target already existed (`[Errno 39] Directory not empty:
+                   -- 'out/tmp-checkpoint-x' -> 'out/checkpoint-100'`, `[Errno 2] … 'a' -> 'b'`, `[Errno 17]`), or a
+                   -- temporary file gone (`….json.tmp.pid_N_…`, `….incomplete`, `….partial`): another process did the same
+                   -- step first (a checkpoint's staging directory, a compiler's or a dataset's shared cache), processes
+                   -- racing on shared storage, whichever lost the race (docs/rules.md, "Session 25: batch 72"); or a
+                   -- directory created with exist_ok=True that another process created at that moment (the parser's
+                   -- mark, log_owners.RACED_MKDIR: its FileExistsError came through an `os.makedirs(d, exist_ok=True)`
+                   -- frame; docs/rules.md, "Session 27: batch 85"). A data file missing, a directory that exists (no
+                   -- such frame), a path under `/tmp/` are the rank's own as before. The quotes may be a rich-text
+                   -- editor's (‘ ’: the same line pasted through one; docs/rules.md, "Session 30: batch 124"). Or a
+                   -- compiled kernel gone from a JIT compiler's kernel cache (`[Errno 2]` on a path under Triton's
+                   -- `.triton/cache/`, Inductor's `torchinductor_<user>/`, a `triton_cache…`/`inductor_cache…` directory
+                   -- a TRITON_CACHE_DIR/TORCHINDUCTOR_CACHE_DIR names): the processes of a launch compile into and read
+                   -- one cache, so whichever found another's entry half-written or replaced lost that race, not its
+                   -- own fault (torchtitan-2146: rank 6's `.hsaco` on 8 MI250s; docs/rules.md, "Session 32: batch 140").
+                   -- Or a marker file the processes signal each other with, gone (`[Errno 2]` on a file named a signal
+                   -- file, `._signal_file_node0_KfmwNg`, or named after a node or rank and a state, `.local_rank0_completed_
+                   -- autoresume`, `rank3.done`): one process writes it, the others wait for it, one removes it; the process
+                   -- that finds it missing met the protocol's race on shared storage (or a leader that never wrote it,
+                   -- whose own failure is its event), not a fault of its own (llm-foundry-1736: rank 0 of a multi-node run
+                   -- removing its node's signal file; docs/rules.md, "Session 33: batch 153")
+    SELECT job_key, incident, race || error_type AS error_type FROM (
+        SELECT f.job_key, f.incident, f.error_type,
+               CASE WHEN starts_with(f.error_message, 'directory another process created at once (exist_ok=True): ')
+                    THEN 'a directory another process created at once, '
+                    WHEN regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*/(?:\.triton/cache|torchinductor_[^/''‘’]+|(?:torch_?)?inductor[_-]?cache[^/''‘’]*|triton[_-]?cache[^/''‘’]*)/[^''‘’]*[''‘’]')
+                    THEN 'a kernel the launch''s processes compile into one cache, gone, '
+                    WHEN regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’](?:[^''‘’]*/)?[^/''‘’]*(?:signal[_-]?file|(?:node|rank)[_-]?[0-9]+[^/''‘’]*(?:complete|done|ready|finish|barrier)|(?:complete|done|ready|finish|barrier)[^/''‘’]*(?:node|rank)[_-]?[0-9]+)[^/''‘’]*[''‘’]')
+                    THEN 'a marker file the processes signal each other with, gone, '
+                    WHEN regexp_matches(f.error_message, '\[Errno (?:2|17|39|66)\][^''‘’]*[''‘’][^''‘’]+[''‘’] -> [''‘’][^''‘’]+[''‘’]')
+                      OR regexp_matches(f.error_message, '(?i)(?:\[Errno 2\]|No such file)[^''‘’]*[''‘’][^''‘’]*\.(?:tmp|incomplete|partial)\b[^''‘’]*[''‘’]')
+                    THEN 'a file another process moved first, ' END AS race
+        FROM first f
+        WHERE f.kind = 'python_exception' AND f.subkind = 'raised')
+    WHERE race IS NOT NULL
+),
+one_host_alike AS (  -- the first failure is the host's or the binary's, not the rank's: an illegal instruction (SIGILL: a
+                    -- binary or library built for another CPU), a shared library missing or a C library too old (`cannot
+                    -- open shared object file`, `version `GLIBC_2.32' not found`), a CPU instruction set the build needs
+                    -- and the host lacks, in a job whose pasted launch command line starts every process on one host
+                    -- (`mpiexec -np 2 ./app`, `mpirun -np 4 -H localhost:4`, `horovodrun -np 2 -H localhost:2`, `torchrun
+                    -- --nproc_per_node 8` with no --nnodes but 1: parsers/log_launch_cmd.py): the ranks share that host,
+                    -- that binary and its libraries, so each meets it alike, whichever the launcher reports first. Not
+                    -- where the log also holds a launch over several hosts (or a hostfile), and not a kill (SIGKILL, an
+                    -- OOM: one process's), nor a segfault or an exception (the rank's own code path or data)
+                    -- (docs/rules.md, "Session 32: leftovers"). Or a Python module missing (`ModuleNotFoundError: No
+                    -- module named 'mpi4py'`): the processes of a one-host launch run one interpreter from one
+                    -- environment, so whichever imports it first fails as the others do (spvnas-65: `torchpack dist-run
+                    -- -np 4`, mpirun's first exit rank 3); not rank 0's (rank 0 alone runs evaluations and saves, whose
+                    -- imports are its own path: docs/rules.md, "Session 40: batch 228")
+    SELECT f.job_key, f.incident,
+           'a one-host launch (`' || left(trim(c.line), 120) || '`) starts every process on one host from one binary, '
+           || CASE WHEN f.cause = 'sigill' THEN 'and an illegal instruction (SIGILL) is the binary''s on that CPU'
+                   WHEN f.cause <> 'sigill' AND NOT regexp_matches(coalesce(f.error_message, '') || ' ' || coalesce(f.line, ''),
+                                                                    '(?i)shared object|shared librar|\bGLIBC|instructions?\b')
+                   THEN 'and a Python module is missing from the environment they all run'
+                   ELSE 'and the host''s libraries or CPU refuse it' END AS error_type
+    FROM first f
+    JOIN (SELECT job_key, arg_min(line, line_no) AS line FROM k10s_log WHERE kind = 'launch_cmd' AND subkind = 'one_host' GROUP BY ALL) c
+      ON c.job_key = f.job_key
+    WHERE (f.cause = 'sigill'
+           OR regexp_matches(coalesce(f.error_message, '') || ' ' || coalesce(f.line, ''),
+                             '(?i)cannot open shared object file|error while loading shared libraries|\bGLIBC(?:XX)?_[0-9.]+[''‘’`]? not found'
+                             || '|compiled to use \w+ instructions?,? but (?:these|it) (?:aren''t|are not|isn''t|is not) available'
+                             || '|\bCPU (?:does not|doesn''t) support (?:the )?(?:AVX|SSE|FMA|AMX)\w*|\billegal (?:hardware )?instruction\b')
+           OR (f.rank_eff IS DISTINCT FROM 0 AND f.kind IN ('python_exception', 'process_exit')
+               AND EXISTS (SELECT 1 FROM k10s_incident_line m WHERE m.job_key = f.job_key AND m.incident = f.incident
+                           AND m.kind = 'python_exception' AND m.rank_eff IS DISTINCT FROM 0
+                           AND m.error_type IN ('ModuleNotFoundError', 'ImportError')
+                           AND regexp_matches(coalesce(m.error_message, ''), '^No module named\b'))))
+      AND NOT EXISTS (SELECT 1 FROM k10s_log h WHERE h.job_key = f.job_key AND h.kind = 'launch_cmd' AND h.subkind = 'hosts')
+      -- nor where the log's own lines name two hosts (NCCL's `host:pid:tid`): a launch with no host list may still
+      -- span the nodes a batch system allocated it (`mpirun -np 16 ./app` inside an sbatch script)
+      AND (SELECT count(DISTINCT n.nccl_host) FROM k10s_log n WHERE n.job_key = f.job_key AND n.nccl_host IS NOT NULL) < 2
+),
+peer_saw_close AS (  -- the ranks that saw a peer's connection close at teardown (gloo's `Connection closed by
+                     -- peer`): a common-mode reading below does not hold for a rank another rank saw leave while it
+                     -- got past the call, the failing rank's own path
+    SELECT DISTINCT job_key, incident, rank_eff FROM k10s_incident_line
+    WHERE role = 'victim' AND kind = 'python_exception' AND subkind = 'teardown' AND rank_eff IS NOT NULL
+      AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')
+)
+SELECT job_key, incident, min(error_type) AS error_type FROM (
+SELECT job_key, incident, min(CASE WHEN kind = 'nccl_error_other' THEN subkind
+                                   WHEN kind = 'cuda_error' THEN 'NCCL''s CUDA call refused: invalid argument'
+                                   ELSE error_type END) AS error_type
+FROM (SELECT *, EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                        AND p.kind = 'python_exception' AND p.op_type IS NOT NULL) AS parsed_past
+      FROM k10s_incident_line i) i
+WHERE role = 'own' AND ((error_type = 'argparse usage error' AND NOT parsed_past) OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
+                        OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage')
+                        -- torch's report of NCCL's failed CUDA call, refused as an invalid argument (batch 103): the
+                        -- platform's setup of the communicator, every member's; not NCCL's own WARN line (see above)
+                        OR (kind = 'cuda_error' AND line NOT LIKE '%NCCL WARN%'
+                            AND regexp_matches(line, 'Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]'))
+                        -- NCCL's own WARN of that refusal raised in its NVLS transport (`transport/nvls.cc:254 NCCL WARN
+                        -- Cuda failure 1 'invalid argument'`): NVLS is the node's NVSwitch multicast, which every local rank
+                        -- sets up together, and the driver or fabric manager refusing it refuses them all (one node's
+                        -- driver, batch 175); NCCL's WARN from its other transports stays a rank's (see above)
+                        OR (kind = 'cuda_error'
+                            AND regexp_matches(line, 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]'))
+                        OR (kind = 'python_exception' AND error_type = 'XLA mesh master unreachable')
+                        OR (error_type IN ('AssertionError', 'RuntimeError')
+                            AND (regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')
+                                 -- a c10d backend refusing a collective it does not implement (`Backend gloo does not
+                                 -- support alltoall`, `ProcessGroup gloo does not support alltoall`, `ProcessGroupNCCL does
+                                 -- not support scatter`): the backend the launch chose for every process, which every rank
+                                 -- calling that collective meets alike (batch 102)
+                                 OR regexp_matches(error_message, '^(?:Backend \w+|ProcessGroup\w*(?: \w+)?) does not support \w+')
+                                 -- DDP or the c10d store refusing an option the chosen backend or the installed torch build
+                                 -- lacks (`Function argument device_ids not supported for the selected backend gloo`, a
+                                 -- Windows build's `use_libuv was requested but PyTorch was build without libuv support`):
+                                 -- the launch's backend and build, every process's alike (batch 136)
+                                 OR regexp_matches(error_message, 'Function argument \w+ not supported for the selected backend \w+|use_libuv was requested but PyTorch was buil[dt] without libuv support')
+                                 -- a launcher's rank variables contradicting Open MPI's in one process (DeepSpeed's
+                                 -- `LOCAL_RANK (0) != OMPI_COMM_WORLD_LOCAL_RANK (1), not sure how to proceed as we're seeing
+                                 -- conflicting local rank info`): the launch set the environment of every process, and each
+                                 -- whose two values differ fails alike (Azure ML's MPI under Lightning; batch 104)
+                                 OR regexp_matches(error_message, '^(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_SIZE) \(\d+\) != OMPI_COMM_WORLD_(?:LOCAL_RANK|RANK|SIZE|LOCAL_SIZE) \(\d+\)')
+                                 -- a worker forked from a parent that had initialised CUDA (torch's `Cannot re-initialize CUDA
+                                 -- in forked subprocess`, accelerate's `CUDA has been initialized before the `notebook_launcher`
+                                 -- could create a forked subprocess`: a notebook launcher's or a fork strategy's start method):
+                                 -- the parent's state, inherited by every forked worker alike (batch 92)
+                                 OR regexp_matches(error_message, 'Cannot re-initialize CUDA in forked subprocess|CUDA has been initiali[sz]ed before (?:the )?`?notebook_launcher`?(?:\(\))? could create a forked subprocess')
+                                 -- DTensor's dispatch finding no device mesh among a collective's arguments (`found no
+                                 -- DeviceMesh from dtensor args for c10d.broadcast_.default`): the program hands DTensor
+                                 -- parameters to a plain c10d collective (a module-state sync), the same code on every rank
+                                 OR (error_type = 'AssertionError' AND regexp_matches(error_message, '^found no DeviceMesh from dtensor args for ')))
+                            AND NOT (rank_eff IS NOT NULL
+                                     AND EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                                 AND p.rank_eff <> i.rank_eff)))
+                        OR (kind = 'python_exception' AND error_type = 'ValueError'
+                            AND regexp_matches(error_message, '\b(?:is|are) (?:not compatible|incompatible)\b'))
+                        -- a module without the rank or world-size query the program calls (`AttributeError: module
+                        -- 'smdistributed.dataparallel.tensorflow' has no attribute 'get_world_size'`, `… 'local_rank'`):
+                        -- every process asks its rank and the world's size, through the same installed library, so
+                        -- each meets the missing function alike; another missing attribute (a logging call only rank
+                        -- 0 makes, `module 'wandb' has no attribute 'init'`) is still its rank's, and so is the query
+                        -- where a peer saw the rank's connection close (it got past the call: the torch build's guard);
+                        -- an editor's curly quotes around the names alike
+                        OR (kind = 'python_exception' AND error_type = 'AttributeError'
+                            AND regexp_matches(error_message, '^module [''"‘’“”][\w.]+[''"‘’“”] has no attribute [''"‘’“”](?:get_)?(?:world_size|rank|local_rank|local_size|node_rank|local_world_size|size)[''"‘’“”]')
+                            AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                            AND p.rank_eff IS DISTINCT FROM i.rank_eff))
+                        -- Paddle's dtype type-promotion check (`TypeError: (InvalidType) Type promotion only support
+                        -- calculations between floating-point numbers and between complex and real numbers. But got
+                        -- different data type x: int64, y: int32.`): the installed build refuses an op on two dtypes,
+                        -- and a tensor's dtype is the program's, not the data's: every process running the same code on
+                        -- the same build meets it alike, whichever container the launcher reports (batch 98)
+                        OR (kind = 'python_exception' AND error_type = 'TypeError'
+                            AND regexp_matches(error_message, '^\(InvalidType\) Type promotion only supports? calculations between'))
+                        -- a tensor subclass's dispatch with no implementation of an aten op the program calls (torchao's
+                        -- `NotImplementedError: OptimState8bit dispatch: attempting to run unimplemented operator/function:
+                        -- func=<OpOverload(op='aten.new_zeros', …)>` for its low-bit optimizer states and its quantized or
+                        -- float8 tensors, float8_experimental's `attempting to run aten.X, this is not supported`, DTensor's
+                        -- `Operator aten.amax.default does not have a sharding strategy registered`): the installed library's
+                        -- coverage of the op, pure Python, the same on every rank that runs the step (FSDP's optimizer-state
+                        -- gather at a save, a float8 cast under FSDP or TP), whichever rank's copy the paste shows (batch 165).
+                        -- Not where a peer saw the rank's connection close (it got past the call: the failing rank's own path)
+                        OR (kind = 'python_exception' AND error_type = 'NotImplementedError'
+                            AND regexp_matches(error_message, '^(?:\w+ dispatch: attempting to run unimplemented operator/function\b|attempting to run aten\.\S+, this is not supported|Operator aten\.\S+ does not have a sharding strategy registered)')
+                            AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                            AND p.rank_eff IS DISTINCT FROM i.rank_eff))
+                        -- Intel Gaudi's bridge refusing the graph the program built (its asserts in graph.cpp:
+                        -- `Graph compile failed. synStatus=synStatus 26 [Generic failure].`, `synNodeCreateWithId failed
+                        -- for node: batch_gemm with synStatus 26 [Generic failure]. .`, `… synStatus 1 [Invalid argument]`;
+                        -- raised as it is or under the bridge's launch-thread wrapper, parsers/log_habana.py): the host's
+                        -- graph compiler refusing an op, its dtype or its graph, the same code on the same Synapse build
+                        -- in every process; whichever rank's copy the paste shows (batch 129; batch 93's two ranks alike).
+                        -- Not where a peer saw the rank's connection close (it got past the code: the failing rank's own
+                        -- path), and not the bridge's device-memory allocation failure (`MODULE:DEVMEM`), the rank's own
+                        OR (kind = 'python_exception' AND error_type = 'RuntimeError'
+                            AND regexp_matches(error_message, '^(?:\[Rank:\d+\] )?(?:Graph compile failed\. synStatus=|synNodeCreateWithId failed for node: \S+ with synStatus\b)')
+                            AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                            AND p.rank_eff IS DISTINCT FROM i.rank_eff))
+                        -- a pydantic model of the run's settings refusing them (vLLM's `pydantic_core._pydantic_core.
+                        -- ValidationError: 1 validation error for ParallelConfig` with `Value error, Tensor parallel size (2)
+                        -- cannot be larger than the number of available GPUs (1)`; `… for ModelConfig`, `… for TorchLlmArgs`):
+                        -- the launch's configuration, which every process validates alike; a data model's refusal
+                        -- (`… for Sample`) is one rank's input and still names it (batch 101)
+                        OR (kind = 'python_exception' AND regexp_matches(error_type, '(?:^|\.)ValidationError$')
+                            AND regexp_matches(error_message, '^[0-9]+ validation errors? for \w*(?:Config|Args|Arguments|Settings)\b'))
+                        -- a checkpoint resumed on a data-parallel world of another size than the one that wrote it
+                        -- (DeepSpeed's `ZeRORuntimeException: The checkpoint being loaded used a DP world size of 8 but the
+                        -- current world size is 16. Automatic adjustment of ZeRO's optimizer state partitioning with a new
+                        -- world size is not currently supported.`): every rank loads the same checkpoint and compares the
+                        -- same two sizes, so all raise it alike; whichever rank's copy the paste shows (batch 112)
+                        OR (kind = 'python_exception'
+                            AND regexp_matches(error_message, '^The checkpoint being loaded used a DP world size of \d+ but the current world size is \d+'))
+                        -- a parallel layout the launch's world cannot hold: a framework's check that the world size
+                        -- divides by its parallel sizes (ColossalAI's `World size 8 is not divisible by tp_size 1 *
+                        -- pp_size 3`, Megatron's `world size (8) is not divisible by total_model_size (3)`, finetrainers'
+                        -- `World size 2 must be divisible by the product of all parallel degrees`), or that a model
+                        -- dimension divides by the world it is sharded over (`Hidden dim must be divisible by world
+                        -- size`): every process compares the same world size with the same settings; whichever rank's
+                        -- copy the paste shows (batch 133). A shape divisible by a group's size (a sequence split over
+                        -- context-parallel ranks) can be one batch's and is not read so
+                        OR (kind = 'python_exception' AND error_type IN ('AssertionError', 'RuntimeError', 'ValueError')
+                            AND regexp_matches(error_message, '(?i)\bworld[ _]?size\b[^.;]*?\b(?:is not|isn''t|must be|should be|not) (?:evenly )?divisible by\b|\bdivisible by (?:the )?world[ _]?size\b'))
+                        -- Megatron's per-rank NaN/Inf check, raised by whichever rank's local value went non-finite
+                        -- first (`Rank 3: found NaN in local grad norm in backwards pass. Device: 3, node: …`; the
+                        -- rerun state machine's `Rank 15, node …, device 15, iteration -1: Unexpected result nan
+                        -- (message='found NaN in local grad norm for bucket #0 …')`; `found NaN in local forward loss
+                        -- calculation`): the detector names where the training's numbers diverged, not a faulty rank;
+                        -- a model, precision or learning-rate cause every rank shares shows there alike (batch 95)
+                        OR (kind = 'python_exception' AND error_type IN ('AssertionError', 'RuntimeError')
+                            AND regexp_matches(error_message, '(?i)\bfound (?:NaN|Inf) in local (?:grad norm|forward loss)\b|\bUnexpected result (?:nan|inf)\b'))
+                        -- vLLM's custom all-reduce refusing its own CUDA call's arguments (`Failed: Cuda error
+                        -- /workspace/csrc/custom_all_reduce.cuh:164 'invalid argument'`, printed by its CUDACHECK, no
+                        -- rank): the kernel's IPC buffers and graph addresses are registered alike by every worker of
+                        -- the tensor-parallel group, so the launch's configuration (the platform's peer access, a
+                        -- quantized model's graph capture) refuses them all; the executor names whichever worker it saw
+                        -- exit first (batch 107). Another message (an illegal address) is the printing GPU's own
+                        OR (kind = 'cuda_error' AND regexp_matches(error_message, '^invalid argument \(custom_all_reduce\.cuh:[0-9]+\)$'))
+                        -- activation checkpointing's own check that the recompute reproduced the forward
+                        -- (torch.utils.checkpoint's `CheckpointError: … Recomputed values for the following tensors have
+                        -- different metadata than during the forward pass`, `… A different number of tensors was saved
+                        -- during the original forward and recomputation`): the program's forward and its replay disagree
+                        -- (ZeRO-3's or FSDP's partitioned parameters seen empty by the recompute, a cache or a random
+                        -- branch the replay does not repeat), the same code and options on every rank; whichever
+                        -- rank's copy the paste shows, it names where the check fired, not a faulty rank (batch 99)
+                        -- an exception under a source line reading what the launch gives every process alike
+                        -- (parsers/log_shared_inputs.py marks it): a sequence subscripted by the rank running out of
+                        -- range (`return rank_to_jsonl_iterator_params[rank]` / `IndexError: list index out of range`:
+                        -- the configuration built fewer entries than the launch started ranks, so every rank past the
+                        -- last fails alike), or `json.loads(args.x)` refusing the command line's argument (the same
+                        -- string in every process); whichever rank's copy the paste shows (session 30, named controls)
+                        OR (kind = 'python_exception' AND (starts_with(error_message, 'a sequence indexed by rank is shorter than the launch''s ranks: ')
+                                                           OR starts_with(error_message, 'the command line''s argument is no JSON: ')))
+                        OR (kind = 'python_exception' AND regexp_matches(error_type, '(?:^|\.)CheckpointError$')
+                            AND regexp_matches(error_message, '(?i)\bRecomputed values for the following tensors have different metadata\b|\bdifferent number of tensors was saved during the original forward and recomputation\b'))
+                        -- DDP's own check that a parameter's gradient hook fires once an iteration (`RuntimeError:
+                        -- Expected to mark a variable ready only once. This error is caused by one of the following
+                        -- reasons: 1) Use of a module parameter outside the `forward` function … 2) Reused parameters in
+                        -- multiple reentrant backward passes`): a parameter shared across passes, or reentrant activation
+                        -- checkpointing wrapping it twice, the model's structure and options on every rank alike; the
+                        -- paste's rank is the copy shown (batch 121). DDP's unused-parameter error (`Expected to have
+                        -- finished reduction …`), which one rank's batch can cause, is not this reading
+                        OR (kind = 'python_exception' AND error_type = 'RuntimeError'
+                            AND regexp_matches(error_message, '^Expected to mark a variable ready only once\b'))
+                        -- DDP's check that every rank built the same model, in its shape or strides wording (`[5]:
+                        -- params[0] in this process with sizes [53, 15] appears not to match sizes of the same param in
+                        -- process 0.`, torch 1.x's `replicas[0][0] in this process …`): every rank whose parameter differs
+                        -- from process 0's raises it, so a model each process builds from its own share of the data (a
+                        -- categorical encoder's cardinality, a vocabulary) fails every rank alike; the message names the pair
+                        -- compared, not the side that differs, and the paste's rank is the copy shown (batch 162). Not where a
+                        -- peer saw the rank's connection close: the others got past the check, so the reporter's model is the
+                        -- odd one (a real two-node run, t7-trun-ddp-shape-mismatch-rank1)
+                        OR (kind = 'python_exception' AND error_type = 'RuntimeError'
+                            AND regexp_matches(error_message, 'in this process with (?:sizes|strides) .*appears not to match (?:sizes|strides) of the same param in process \d+')
+                            AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                            AND p.rank_eff IS DISTINCT FROM i.rank_eff))
+                        -- a compiled extension that does not match the torch it is loaded into: the dynamic linker
+                        -- refusing it at import (`ImportError: …/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so:
+                        -- undefined symbol: _ZN3c104cuda9SetDeviceEi`, a paste's wrap cutting the message after
+                        -- `undefined`), or its op reading torch's layout enums at other values (`RuntimeError: memory
+                        -- format option is only supported by strided tensors` from apex's fused layer norm, mamba's and
+                        -- VMamba's selective scans): every process imports the same wheel from the same environment and
+                        -- calls it alike, so whichever rank's copy the paste shows, or the launcher's first exit, is no
+                        -- culprit (batch 183). Not where a peer saw the rank's connection close (it got past the import)
+                        OR (kind = 'python_exception'
+                            AND ((error_type IN ('ImportError', 'OSError')
+                                  AND regexp_matches(error_message, '\.so(?:\.[0-9]+)*: undefined(?: symbol\b|\s*$)'))
+                                 OR (error_type = 'RuntimeError'
+                                     AND regexp_matches(error_message, '^memory format option is only supported by strided tensors\b')))
+                            AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                            AND p.rank_eff IS DISTINCT FROM i.rank_eff))
+                        -- a call the installed version of the library it calls no longer takes (`TypeError:
+                        -- TransformerEngineBaseModule.get_fp8_workspace() got an unexpected keyword argument
+                        -- 'with_transpose'`: Transformer Engine dropped the argument thunder's executor still passed):
+                        -- two installed versions that disagree, on the code path every rank runs, raised by a rank other
+                        -- than 0 (rank 0 alone runs saves, evaluations and logging, where such a call is its own path and
+                        -- still names it); not where a peer saw the rank's connection close (batch 183)
+                        OR (kind = 'python_exception' AND error_type = 'TypeError'
+                            AND regexp_matches(error_message, '^[\w.<>]+\(\) got an unexpected keyword argument [''"‘’]\w+[''"‘’]')
+                            AND rank_eff IS NOT NULL AND rank_eff <> 0
+                            AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                            AND p.rank_eff IS DISTINCT FROM i.rank_eff)))
+GROUP BY ALL
+UNION ALL
+SELECT job_key, incident, error_type FROM spawn_nodes_alike
+UNION ALL
+SELECT job_key, incident, error_type FROM ordinal_alike
+UNION ALL
+SELECT job_key, incident, error_type FROM staging_race
+UNION ALL
+SELECT job_key, incident, error_type FROM one_host_alike
+UNION ALL
+-- NCCL's bootstrap that found no network interface to use (its `Last error:` payload `Bootstrap : no socket interface
+-- found`, under whichever code the init call returned: ncclInternalError in NCCL 2.21, ncclInvalidUsage in 2.27): the
+-- interface the launch names (NCCL_SOCKET_IFNAME) or the host's network setup, which every process of the launch
+-- reads alike; not where a process of the job got past the bootstrap (`NCCL INFO Bootstrap : Using eth0:…`): then one
+-- host lacks what the others have, and its processes are the odd ones (docs/rules.md, "Session 28: named controls")
+SELECT i.job_key, i.incident, 'NCCL''s bootstrap found no socket interface' AS error_type
+FROM k10s_incident_line i
+WHERE i.role = 'own' AND i.kind = 'nccl_error_other' AND regexp_matches(i.line, 'Bootstrap ?: ?no socket interface found')
+  AND NOT EXISTS (SELECT 1 FROM k10s_log b WHERE b.job_key = i.job_key AND b.kind = 'nccl_bootstrap')
+)
+GROUP BY ALL;

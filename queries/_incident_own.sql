@@ -1,0 +1,208 @@
+-- Each incident's own failures and its first failing rank (docs/rules.md "Incidents"), read by
+-- _incident_common_mode.sql and _incident.sql: the steps of k10s_incident that several later steps read,
+-- each a table of its own (k10s_incident reads them back under their step names).
+
+-- k10s_unordered_paste: jobs from a paste whose line order nothing proves (k10s_failure_line's unordered_paste, by the same label)
+CREATE OR REPLACE TEMP VIEW k10s_unordered_paste AS
+SELECT DISTINCT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
+WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown';
+
+-- k10s_incident_hang: when the collective the watchdogs timed out on started
+-- empty-without: k10s_incident_line
+-- empty-columns: job_key VARCHAR, incident BIGINT, hang_started_at TIMESTAMPTZ, wait_ms BIGINT, watchdog_victims BIGINT
+CREATE OR REPLACE TEMP TABLE k10s_incident_hang AS
+SELECT job_key, incident, min(span_start) AS hang_started_at, max(ran_for_ms) AS wait_ms,
+       count(DISTINCT rank_eff) FILTER (WHERE kind = 'nccl_watchdog_timeout') AS watchdog_victims
+FROM k10s_incident_line WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') GROUP BY ALL;
+
+-- k10s_incident_restarted: per log: the last agent line after which a later attempt failed on its own
+-- empty-without: k10s_incident_line
+-- empty-columns: raw_row BIGINT, line_no BIGINT
+CREATE OR REPLACE TEMP TABLE k10s_incident_restarted AS
+WITH agent_lines AS (  -- torchrun agents' "failed (exitcode: …)" lines, and whether the same log has a later one
+    SELECT job_key, incident, raw_row, line_no, ts_filled, line_no < max(line_no) OVER (PARTITION BY raw_row) AS later_agent
+    FROM k10s_incident_line WHERE kind = 'torchrun_failure' AND subkind = 'agent'
+)
+SELECT a.raw_row, max(a.line_no) AS line_no
+FROM agent_lines a JOIN k10s_incident_line y ON y.job_key = a.job_key AND y.incident = a.incident
+WHERE y.role = 'own' AND y.tier = 1
+  AND (y.kind IN ('python_exception', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+       -- or an agent's own report of a later attempt's worker ending by a signal (`failed (exitcode: -9)`): one
+       -- agent line per attempt, so one after the earlier report is another attempt's (twenty-third launcher set)
+       OR (y.kind = 'torchrun_failure' AND y.subkind = 'agent' AND y.line_no <> a.line_no))
+  -- in another log: only where this log shows the restart (its agent reported a later attempt's failure
+  -- too); an agent's one report is the end of a job without restarts, after which a peer may still raise
+  AND CASE WHEN y.raw_row = a.raw_row THEN y.line_no > a.line_no ELSE y.ts_filled > a.ts_filled AND a.later_agent END
+  -- not past the agent's failure table (`Root Cause (first observed failure)`): the agent prints it when it gives up,
+  -- restarting nothing; an exception below it is another program's (an outer launcher's `JobException` once its
+  -- trainer ended), unless a later agent line shows another attempt (docs/rules.md, "Session 22: batch 59")
+  AND (a.later_agent OR NOT EXISTS (SELECT 1 FROM k10s_log s WHERE s.raw_row = a.raw_row AND s.kind = 'torchrun_failure'
+                                    AND s.subkind = 'root_cause' AND s.line_no > a.line_no
+                                    AND (y.raw_row <> a.raw_row OR s.line_no < y.line_no)))
+GROUP BY a.raw_row;
+
+-- k10s_incident_own: own failures; one that comes a minute after the hung collective began is its consequence;
+--   an exception after which the rank kept training is not one unless the job was torn down;
+--   a SIGKILL seconds after another rank had failed is the teardown escalating (torchrun
+--   SIGKILLs what its SIGTERM did not stop within the grace period), not a host OOM kill;
+--   only the columns read below (docs/architecture.md, "Narrow CTEs")
+-- empty-without: k10s_incident_line
+-- empty-columns: job_key VARCHAR, incident BIGINT, rank_eff BIGINT, cause VARCHAR, tier INTEGER,
+--     ts_filled TIMESTAMPTZ, ts_own TIMESTAMPTZ, raw_row BIGINT, line_no BIGINT, event_id BIGINT, kind VARCHAR,
+--     subkind VARCHAR, local_rank BIGINT, pod_key VARCHAR, node_resolved VARCHAR, gpu_uuid VARCHAR,
+--     error_type VARCHAR, error_message VARCHAR, line VARCHAR, relayed VARCHAR, rank_named BIGINT, pid BIGINT,
+--     status BIGINT
+CREATE OR REPLACE TEMP TABLE k10s_incident_own AS
+WITH hang AS (SELECT * FROM k10s_incident_hang),
+-- per incident and per log, the facts the own-failure filters below read, each computed once
+-- (joins, not correlated subqueries: docs/architecture.md, "Joins over correlated subqueries")
+torn_flag AS (  -- incidents in which processes were seen dying or being torn down
+    SELECT DISTINCT job_key, incident FROM k10s_incident_line
+    WHERE role = 'victim' OR kind IN ('torchrun_failure', 'process_exit', 'cuda_error', 'cuda_oom')
+),
+first_watchdog AS (  -- the first watchdog line of each log
+    SELECT raw_row, min(line_no) AS line_no FROM k10s_incident_line
+    WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') GROUP BY raw_row
+),
+exit_shared AS (  -- ranks whose launcher-reported end (status only) another rank shares in the incident
+    SELECT DISTINCT x.job_key, x.incident, x.rank_eff
+    FROM k10s_incident_line x JOIN (
+        SELECT job_key, incident, status FROM k10s_incident_line
+        WHERE role = 'own' AND tier = 2 AND kind IN ('process_exit', 'torchrun_failure') AND coalesce(rank, local_rank) IS NOT NULL
+        GROUP BY ALL HAVING count(DISTINCT rank_eff) >= 2
+    ) s ON s.job_key = x.job_key AND s.incident = x.incident AND s.status IS NOT DISTINCT FROM x.status
+    WHERE x.role = 'own' AND x.tier = 2 AND x.kind IN ('process_exit', 'torchrun_failure') AND coalesce(x.rank, x.local_rank) IS NOT NULL
+),
+victim_errors AS (  -- incidents where other ranks were visibly torn down by an error
+    SELECT DISTINCT job_key, incident FROM k10s_incident_line
+    WHERE role = 'victim' AND kind IN ('nccl_remote_error', 'python_exception', 'nccl_error_other')
+),
+abort_after_other AS (  -- SIGABRTs no later than a second after another rank's own failure of another kind
+    SELECT DISTINCT a.event_id FROM k10s_incident_line a JOIN k10s_incident_line o USING (job_key, incident)
+    WHERE a.role = 'own' AND a.cause = 'abort' AND a.ts_filled IS NOT NULL
+      AND o.role = 'own' AND o.cause <> 'abort' AND o.rank_eff IS NOT NULL AND o.rank_eff IS DISTINCT FROM a.rank_eff
+      AND o.ts_filled <= a.ts_filled + INTERVAL 1 SECOND
+      -- a line Ray relays from another process and one of the driver's own: the relay's arrival orders nothing (relayed_apart)
+      AND (a.relayed IS NULL) = (o.relayed IS NULL)
+),
+kill_after_other AS (  -- SIGKILLs more than 5 seconds after another rank's own failure
+    SELECT DISTINCT a.event_id FROM k10s_incident_line a JOIN k10s_incident_line o USING (job_key, incident)
+    WHERE a.role = 'own' AND a.cause = 'host-oom-kill' AND a.ts_filled IS NOT NULL
+      AND o.role = 'own' AND o.rank_eff IS DISTINCT FROM a.rank_eff AND o.ts_filled < a.ts_filled - INTERVAL 5 SECOND
+      -- not a failure of an attempt torchrun restarted from: its log's agent reported it and then another attempt (two
+      -- agent lines from the failure on, the failure's own report counted), after which the SIGKILL is a new attempt's
+      -- (twenty-third launcher set)
+      AND (SELECT count(*) FROM k10s_incident_line g WHERE g.raw_row = o.raw_row AND g.kind = 'torchrun_failure'
+           AND g.subkind = 'agent' AND g.line_no >= o.line_no) < 2
+),
+restarted_after AS (SELECT * FROM k10s_incident_restarted),
+restarted_container AS (  -- a failure in a container's previous log (`kubectl logs --previous`: the kubelet restarted
+                          -- the container, restartPolicy OnFailure) after which a restarted container of the same job
+                          -- failed on its own: as torchrun's own restarts (restarted_after), the job ended with the
+                          -- later attempt's failure, not this one (thirty-first launcher set)
+    SELECT DISTINCT il.event_id FROM k10s_incident_line il
+    JOIN k10s_incident_line y ON y.job_key = il.job_key AND y.incident = il.incident
+    WHERE il.role = 'own' AND il.previous AND y.role = 'own' AND y.tier = 1 AND NOT coalesce(y.previous, false)
+      AND y.ts_filled > il.ts_filled
+      -- the later failure's container is itself a restarted one (its pod has a previous log): another attempt's
+      AND EXISTS (SELECT 1 FROM k10s_log p WHERE p.job_key = y.job_key AND p.incarnation_uid = y.incarnation_uid AND p.previous)
+),
+wait_exit_alike AS (  -- a rank known only by its exit status (its agent's report, its failure table: none of its own
+                      -- lines shown, `--local-ranks-filter` hid its stream) that the same log reports within a second of a
+                      -- rank whose shown error is gloo's collective wait timing out (`Timed out waiting 5000ms for recv
+                      -- operation to complete`), in a job where no shown error says a peer's connection closed or reset:
+                      -- the ranks shown waited the whole timeout for a peer that never came (none had ended), so this
+                      -- exit is one more such wait's, no failure of its own (twenty-third launcher set)
+    SELECT DISTINCT il.event_id FROM k10s_incident_line il
+    JOIN k10s_incident_line v ON v.job_key = il.job_key AND v.incident = il.incident AND v.raw_row = il.raw_row
+         AND v.kind = 'torchrun_failure' AND v.rank_eff <> il.rank_eff
+         AND abs(epoch(v.ts_filled) - epoch(il.ts_filled)) <= 1
+    WHERE il.role = 'own' AND il.tier = 2 AND il.kind = 'torchrun_failure' AND il.rank_eff IS NOT NULL
+      AND EXISTS (SELECT 1 FROM k10s_log w WHERE w.job_key = il.job_key AND w.rank_resolved = v.rank_eff
+                  AND w.kind = 'python_exception'
+                  AND regexp_matches(w.error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation'))
+      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = il.job_key AND x.rank_resolved = il.rank_eff
+                      AND x.kind IN ('python_exception', 'python_traceback', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
+      AND NOT EXISTS (SELECT 1 FROM k10s_log c WHERE c.job_key = il.job_key AND c.kind = 'python_exception'
+                      AND c.subkind = 'teardown' AND regexp_matches(c.error_message, '(?i)connection (?:closed|reset) by peer'))
+      -- nor where the same log shows, before the report, an error no rank tag claims (other than such a wait): it may
+      -- be this rank's own, printed before torch tagged its lines (tests/test_log_torch9.py)
+      AND NOT EXISTS (SELECT 1 FROM k10s_log u WHERE u.job_key = il.job_key AND u.raw_row = il.raw_row AND u.rank_resolved IS NULL
+                      AND u.line_no < il.line_no AND u.kind IN ('python_exception', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+                      AND NOT regexp_matches(coalesce(u.error_message, ''), '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation'))
+)
+SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.ts AS ts_own, il.raw_row, il.line_no, il.event_id, il.kind, il.subkind,
+       il.local_rank, il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line,
+       il.relayed, il.rank AS rank_named, il.pid, il.status
+FROM k10s_incident_line il
+LEFT JOIN hang h USING (job_key, incident)
+LEFT JOIN torn_flag t USING (job_key, incident)
+LEFT JOIN first_watchdog fw ON fw.raw_row = il.raw_row
+LEFT JOIN exit_shared es ON es.job_key = il.job_key AND es.incident = il.incident AND es.rank_eff = il.rank_eff
+LEFT JOIN victim_errors ve USING (job_key, incident)
+LEFT JOIN abort_after_other ab ON ab.event_id = il.event_id
+LEFT JOIN kill_after_other ka ON ka.event_id = il.event_id
+LEFT JOIN restarted_after ra ON ra.raw_row = il.raw_row
+-- a failure printed after the hang began is not its cause; a line of no clock above its log's first stamped line is
+-- not known to be so (a traceback pasted above a glog-stamped watchdog line of another rank: session 44)
+WHERE il.role = 'own' AND (il.ts_floor IS NULL OR h.hang_started_at IS NULL OR il.ts_floor <= h.hang_started_at + INTERVAL 60 SECOND)
+  AND (NOT il.training_went_on OR t.job_key IS NOT NULL)
+  -- no clock: an exit status reported after a watchdog timeout in the same log is the hang's consequence
+  AND NOT (il.ts_filled IS NULL AND il.kind IN ('torchrun_failure', 'process_exit') AND coalesce(fw.line_no < il.line_no, false))
+  -- a line naming no process, in a pod import-logs made up from a paste, is that pod's rank's only by the
+  -- importer's guess: where the launcher itself reports that rank and others ending with the same status
+  -- (srun's `task 1: Exited with exit code 1`, `task 0: …`), it cannot say which of them printed it
+  -- (what the line says, an exception or an NCCL error, not the launcher's own status report)
+  AND NOT (il.kind NOT IN ('torchrun_failure', 'process_exit') AND il.rank IS NULL AND il.local_rank IS NULL
+           AND il.incarnation_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+           AND es.rank_eff IS NOT NULL)
+  -- a cut traceback says little where other ranks were visibly torn down: it is likely the same teardown
+  AND NOT (il.kind = 'python_traceback' AND ve.job_key IS NOT NULL)
+  -- a SIGABRT (no watchdog line of its own) when another rank had already failed in another way, or
+  -- in the same second (a failure table's clock), is the NCCL teardown aborting it, not its own failure
+  AND ab.event_id IS NULL
+  -- torchrun restarted its workers after this failure (its agent's "failed (exitcode: …)" line follows in the
+  -- same log) and a later attempt failed on its own (a rank's exception or CUDA error after that line): the
+  -- job ended with the last attempt's failure, not this one (--max-restarts: the culprit can move)
+  AND NOT coalesce(il.line_no < ra.line_no, false)
+  -- the agent line that reported that earlier attempt's failure is the earlier attempt's too (its worker's signal)
+  AND NOT coalesce(il.line_no = ra.line_no AND il.kind = 'torchrun_failure' AND il.subkind = 'agent', false)
+  AND ka.event_id IS NULL
+  AND il.event_id NOT IN (SELECT event_id FROM wait_exit_alike)
+  AND il.event_id NOT IN (SELECT event_id FROM restarted_container);
+
+-- k10s_incident_best: per rank: its strongest, then earliest, own failure
+-- empty-without: k10s_incident_own
+-- empty-columns: k10s_incident_own.*
+CREATE OR REPLACE TEMP TABLE k10s_incident_best AS
+WITH own AS (SELECT * FROM k10s_incident_own)
+SELECT * FROM own WHERE rank_eff IS NOT NULL
+QUALIFY row_number() OVER (PARTITION BY job_key, incident, rank_eff ORDER BY tier, ts_filled NULLS LAST, raw_row, line_no, event_id) = 1;
+
+-- k10s_incident_after_teardown: own failures without a clock of their own printed below another rank's teardown error (gloo's
+--   `Connection closed by peer`: a peer had already gone) in the same log body and attempt (no launcher
+--   report between): the lines' order proves the job was already broken when this rank failed, whatever
+--   clock they borrow (docs/rules.md, "Real launcher runs, eighteenth set")
+-- empty-without: k10s_incident_best
+-- empty-columns: job_key VARCHAR, incident BIGINT, rank_eff BIGINT
+CREATE OR REPLACE TEMP TABLE k10s_incident_after_teardown AS
+WITH unordered AS (SELECT * FROM k10s_unordered_paste),
+best AS (SELECT * FROM k10s_incident_best)
+SELECT DISTINCT b.job_key, b.incident, b.rank_eff FROM best b
+JOIN k10s_log t ON t.job_key = b.job_key AND t.raw_row = b.raw_row AND t.line_no < b.line_no
+        AND t.kind = 'python_exception' AND t.subkind = 'teardown' AND t.rank_resolved <> b.rank_eff
+WHERE b.ts_own IS NULL  -- not a paste whose line order nothing proves (import-logs' pod label)
+  AND b.job_key NOT IN (SELECT job_key FROM unordered)
+  AND NOT EXISTS (SELECT 1 FROM k10s_log a WHERE a.job_key = b.job_key AND a.raw_row = b.raw_row
+                  AND a.kind IN ('torchrun_failure', 'torchrun_sigterm') AND a.line_no BETWEEN t.line_no AND b.line_no);
+
+-- k10s_incident_first: the strongest, then earliest failure; by line order not one printed below a peer's teardown (after_teardown)
+-- empty-without: k10s_incident_best
+-- empty-columns: k10s_incident_best.*
+CREATE OR REPLACE TEMP TABLE k10s_incident_first AS
+WITH best AS (SELECT * FROM k10s_incident_best),
+after_teardown AS (SELECT * FROM k10s_incident_after_teardown)
+SELECT b.* FROM best b
+LEFT JOIN after_teardown a ON a.job_key = b.job_key AND a.incident = b.incident AND a.rank_eff = b.rank_eff
+QUALIFY row_number() OVER (PARTITION BY b.job_key, b.incident
+                           ORDER BY b.tier, a.rank_eff IS NOT NULL, b.ts_filled NULLS LAST, b.raw_row, b.line_no, b.rank_eff, b.event_id) = 1;
