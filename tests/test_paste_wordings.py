@@ -74,7 +74,9 @@ NOT_YET = {
     # batch 66's Ray worker NCCL warning: redacted (pid and host shortened to x's), a 100-column terminal cuts it on the
     # space after `NCCL` (`… init.cc:904 NCCL ` | `WARN Duplicate GPU detected …`); the padding hides a cut that falls on a
     # space, so no line reads as cut at the width (unredacted, the cut falls inside `init.cc:904` and is joined)
-    ("NCCL WARN Duplicate GPU detected", "combined"): "a redacted line cut on a space at the width: the padding hides the cut",
+    # (its fragment names batch 66's own line, `init.cc:904`: since batch 260 the corpus' first `nccl_warn` wording is
+    # DeepSpeed#1604's `init.cc:521` warning, whose cut falls inside a word and is joined)
+    ("init.cc:904 NCCL WARN Duplicate GPU detected", "combined"): "a redacted line cut on a space at the width: the padding hides the cut",
     # (batch 185's Open MPI-tagged NCCL warning (horovod-3569) cut by a 100-column terminal inside NCCL's camel-case
     # function name, `… NCCL WARN ncclGet` | `AsyncError : comm argument is NULL`, reads as the warning since session 36:
     # a row of a known record kind that fills the width and ends glued to a camel-case name's head goes on)
