@@ -9,6 +9,14 @@
 --   same log body when the line has no timestamp of its own.
 -- k10s_incident_line: each failure line with its incident (islands of overlapping spans per job).
 
+-- k10s_unordered_paste: jobs import-logs made up from a paste whose line order nothing proves (its times or tracebacks
+-- run both ways: pod label k10s.io/imported-order, parsers/log_newest_first.py): a line with no clock of its own takes
+-- none from its neighbours (k10s_failure_line), and no first failure is read from the lines' order (k10s_incident_own,
+-- k10s_incident)
+CREATE OR REPLACE TEMP VIEW k10s_unordered_paste AS
+SELECT DISTINCT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
+WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown';
+
 -- k10s_failure_line's every row is a container log line of a job of these kinds (its CTE `l`): a bundle without one
 -- (a healthy or pending job, a straggler) gets it empty, with k10s_log's columns and its own
 -- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE container IS NOT NULL AND kind IN ('cuda_oom', 'cuda_error',
@@ -42,12 +50,7 @@ unplaced AS (  -- jobs of several nodes import-logs made up from a paste it coul
     HAVING count(DISTINCT x.incarnation_uid) = 1 AND count(x.rank) = 0 AND bool_and(p.pod_uid IS NOT NULL)
        AND bool_and(first_node.pod_uid IS NOT NULL)
 ),
-unordered_paste AS (  -- jobs import-logs made up from a paste whose line order nothing proves (its times or tracebacks run
-                     -- both ways: pod label k10s.io/imported-order, parsers/log_newest_first.py): a line with no clock of its
-                     -- own takes none from its neighbours, and no first failure is read from the lines' order (together)
-    SELECT DISTINCT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
-    WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown'
-),
+unordered_paste AS (SELECT * FROM k10s_unordered_paste),  -- its lines take no clock from their neighbours
 table_rank AS (  -- pid -> the global rank its launcher's failure table gives it (`rank : 2 (local_rank: 0)` above
                  -- `exitcode : 1 (pid: N)`), one per pid of a pod incarnation: the launcher's own word, which a line naming
                  -- only the local rank (the agent's `failed (exitcode: 1) local_rank: 0 (pid: N)`) takes over the rank

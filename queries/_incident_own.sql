@@ -2,11 +2,6 @@
 -- _incident_common_mode.sql and _incident.sql: the steps of k10s_incident that several later steps read,
 -- each a table of its own (k10s_incident reads them back under their step names).
 
--- k10s_unordered_paste: jobs from a paste whose line order nothing proves (k10s_failure_line's unordered_paste, by the same label)
-CREATE OR REPLACE TEMP VIEW k10s_unordered_paste AS
-SELECT DISTINCT x.job_key FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
-WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknown';
-
 -- k10s_incident_hang: when the collective the watchdogs timed out on started
 -- empty-without: k10s_incident_line
 -- empty-columns: job_key VARCHAR, incident BIGINT, hang_started_at TIMESTAMPTZ, wait_ms BIGINT, watchdog_victims BIGINT
