@@ -61,6 +61,7 @@ class FindingView:
     recommendation: str | Absent = field(metadata={"help": "what to do"})
     job: str | Absent = field(metadata={"help": "namespace/job"})
     cause: str | Absent = field(metadata={"help": "kebab-case cause"})
+    confidence: str | Absent = field(metadata={"help": "how sure the finding is of the culprit it names: high, medium or low"})
     culprits: list[tuple[str, str]] = field(metadata={"help": "(label, values) of culprit ranks, pods, nodes, GPUs"})
     started_at: str = field(metadata={"help": "when it started (UTC)"})
     ended_at: str = field(metadata={"help": "when it ended (UTC)"})
@@ -193,6 +194,8 @@ def view(con: duckdb.DuckDBPyConnection, f: dict[str, Any], index: int, prices, 
         recommendation=str(f["recommendation"]) if f.get("recommendation") else Absent("the rule gives no recommendation"),
         job=str(f["job"]) if f.get("job") else Absent("not tied to one job"),
         cause=str(f["cause"]) if f.get("cause") else Absent("cause not determined"),
+        confidence=str(f["confidence"]) if f.get("confidence") else Absent(
+            "no culprit named" if not _culprits(f) else "the rule names what it measured, ungraded"),
         culprits=_culprits(f),
         started_at=fmt_ts(f.get("started_at")),
         ended_at=fmt_ts(f.get("ended_at")),

@@ -176,7 +176,7 @@ def test_json_shape_matches_spec(tmp_path):
     assert list(result) == ["bundle", "findings", "incidents", "skipped", "damage"]
     assert result["damage"] == []
     assert set(result["bundle"]) == {"path", "window", "complete"}
-    keys = ["rule", "severity", "title", "summary", "job", "ranks", "pods", "nodes", "gpus", "cause", "started_at", "ended_at", "gpu_hours_lost", "evidence", "recommendation"]
+    keys = ["rule", "severity", "title", "summary", "job", "ranks", "pods", "nodes", "gpus", "cause", "confidence", "started_at", "ended_at", "gpu_hours_lost", "evidence", "recommendation"]
     assert result["findings"]
     for f in result["findings"]:
         assert list(f) == keys
@@ -184,7 +184,7 @@ def test_json_shape_matches_spec(tmp_path):
         assert all(isinstance(f[k], list) for k in ("ranks", "pods", "nodes", "gpus", "evidence"))
     sev = [SEVERITIES.index(f["severity"]) for f in result["findings"]]
     assert sev == sorted(sev)
-    inc_keys = ["id", "severity", "job", "title", "cause", "root", "symptoms", "ranks", "pods", "nodes", "gpus",
+    inc_keys = ["id", "severity", "job", "title", "cause", "confidence", "root", "symptoms", "ranks", "pods", "nodes", "gpus",
                 "started_at", "ended_at", "gpu_hours_lost", "gpu_model", "usd_per_gpu_hour", "cost_usd", "advice"]
     refs = []
     for inc in result["incidents"]:  # docs/bundle-format.md "Incidents"

@@ -46,6 +46,8 @@ def one_line(inc: dict[str, Any]) -> str:
     if inc.get("ranks") and not inc.get("nodes") and inc.get("node_unknown"):
         who.append(f"node {ABSENT} ({inc['node_unknown']})")
     parts += who
+    if who and inc.get("confidence") in ("medium", "low"):  # a culprit said short of certain says so
+        parts.append(f"confidence {inc['confidence']}")
     if inc.get("gpu_hours_lost") is not None:
         parts.append(f"{inc['gpu_hours_lost']:.2f} GPU-hours lost" + (f" (${inc['cost_usd']:,.2f})" if inc.get("cost_usd") is not None else ""))
     if inc.get("symptoms"):

@@ -191,6 +191,7 @@ def _incident(findings: list[dict[str, Any]], members: list[int]) -> dict[str, A
         "job": root.get("job") or next((findings[i]["job"] for i in members if findings[i].get("job")), None),
         "title": root.get("title"),
         "cause": root.get("cause"),
+        "confidence": root.get("confidence"),
         "root": _ref(findings, root_i),
         "symptoms": [_ref(findings, i) for i in sorted(members) if i != root_i],
         **{k: list(root[k]) if isinstance(root.get(k), list) else [] for k in ("ranks", "pods", "nodes", "gpus")},

@@ -80,6 +80,8 @@ def _meta_line(f: dict[str, Any]) -> str:
         parts.append(f"job {f['job']}")
     if f.get("cause"):
         parts.append(f"cause {f['cause']}")
+    if f.get("confidence"):
+        parts.append(f"confidence {f['confidence']}")
     if f.get("started_at"):
         parts.append(f"{f['started_at']} → {f.get('ended_at') or ABSENT}")
     if f.get("gpu_hours_lost") is not None:
@@ -195,7 +197,8 @@ def to_markdown(analysis: dict[str, Any]) -> str:
         lines += [f"### {i}. [{f['severity']}] {_md(f['title'])} ({note})", ""]
         if f.get("summary"):
             lines += [_md(f["summary"]), ""]
-        lines.append(f"- **Rule:** `{f['rule']}`" + (f" · **cause:** `{f['cause']}`" if f.get("cause") else ""))
+        lines.append(f"- **Rule:** `{f['rule']}`" + (f" · **cause:** `{f['cause']}`" if f.get("cause") else "")
+                     + (f" · **confidence:** {f['confidence']}" if f.get("confidence") else ""))
         if f.get("job"):
             lines.append(f"- **Job:** `{_md(f['job'])}`")
         for label, shown in _culprits(f):

@@ -1,11 +1,10 @@
 """Run rules over a bundle and build findings in the ``analyze --format json`` shape.
 
-Flow: open DuckDB over the bundle (rebuilding tables when needed), register the price
-table, evaluate the rules' gates (``analyze.gates``), create the shared views the rules that
-may still find something need, then per rule: check its inputs (absent or empty ->
-``skipped`` with the reason), run its SQL unless its gate was false (then it found nothing),
-turn each row into a finding (narrative step when the rule has one), and sort everything
-most severe first. Nothing here contacts a cluster.
+Flow: open DuckDB over the bundle (rebuilding tables when needed), register the price table, evaluate the rules'
+gates (``analyze.gates``), create the shared views the rules that may still find something need, then per rule:
+check its inputs (absent or empty -> ``skipped`` with the reason), run its SQL unless its gate was false (then it
+found nothing), turn each row into a finding (narrative step when the rule has one; its ``confidence``), and sort
+everything most severe first. Nothing here contacts a cluster.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import duckdb
 import pyarrow as pa
 
 from k10s_forensics.analyze import gates as _gates
+from k10s_forensics.analyze.confidence import culprit_confidence, with_confidence
 from k10s_forensics.analyze.historical import say_historical
 from k10s_forensics.analyze.incidents import group as group_incidents, price as price_incidents
 from k10s_forensics.analyze.node_unknown import annotate as say_node_unknown
@@ -178,7 +178,7 @@ def build_finding(rule: Rule, row: dict[str, Any]) -> dict[str, Any]:
     if rule.narrate is not None:
         finding = rule.narrate(finding, row) or finding
     finding["evidence"] = finding["evidence"][:MAX_EVIDENCE]
-    return jsonable(finding)
+    return jsonable(with_confidence(finding, culprit_confidence(rule.id, row, finding)))
 
 
 def _sort_key(order: dict[str, int]):
