@@ -198,5 +198,16 @@ NOT_YET_S38: dict[str, str] = {
         "the log is several interleaved tracebacks blocked entering `main_process_first` with no error line and no rank "
         "number, so no rank is named; that these are the replicas waiting for rank 0, still tokenizing past the 30-minute "
         "store timeout, is the thread and its follow-ups (#18054, ddp_timeout), not a log line",
+    # batch 264
+    "fairscale-1139-fsdp-pp-te-spawn-process5-run-backward-systemerror-control":
+        "the log is mp.spawn's `-- Process 5 terminated with the following error:` with process 5's `loss.backward()` "
+        "traceback ending in `SystemError: ... run_backward ... returned NULL`, the lone-failing-process shape, so rank 5 is "
+        "named (python-exception, warning); that the error is fairscale's FSDP handle bug under PP+TE, hit by every process "
+        "and fixed in the library by the PR itself, is the thread, not a log line",
+    "fairscale-920-fsdp-two-losses-spawn-process3-backward-control":
+        "the log is mp.spawn's relay and `-- Process 3 terminated with the following error:` with process 3's traceback into "
+        "`loss_dict['total_loss'].backward()`, the lone-failing-process shape, so rank 3 is named (python-exception, "
+        "warning); that FSDP does not support the script's multiple losses, so every process fails alike (the author moved "
+        "to ShardedDDP, #918), is the thread, not a log line",
     # session 38 leftovers
 }
