@@ -209,5 +209,21 @@ NOT_YET_S38: dict[str, str] = {
         "`loss_dict['total_loss'].backward()`, the lone-failing-process shape, so rank 3 is named (python-exception, "
         "warning); that FSDP does not support the script's multiple losses, so every process fails alike (the author moved "
         "to ShardedDDP, #918), is the thread, not a log line",
+    # batch 265
+    "pytorch-lightning-2425-horovod-test-rank1-alone-traceback-load-checkpoint-hparams":
+        "every line starts with the CI viewer's line number (`1003 | `) before the `Tue Jun 30 ... 2020[1]<stderr>:` "
+        "timestamp and rank tag, so the tag is not where the importer reads one and no rank is named (without the numbers "
+        "it reads as rank 1's traceback cut before its exception, info, a suspect); that rank 1 alone fails, its "
+        "rank-0-only logger leaving it no experiment directory, is the pull request's diagnosis, not a log line",
+    "horovod-2365-over-5-nodes-rank25-cudaeventquery-illegal-address-sigabrt":
+        "the log is rank 25's `terminate called ... cudaEventQuery failed: an illegal memory access` and Open MPI's own "
+        "`[c102:70259] Signal: Aborted (6)` handler lines with no launcher line, and a tagged rank's handler report is not "
+        "read as that rank's abort, so no rank is named (with mpirun's `process rank 25 ... exited on signal 6` it names "
+        "rank 25, abort); that rank 25 is the one process that died is the paste itself, the thread leaving the cause open",
+    "horovod-1122-two-hosts-3-per-node-rank3-shm-invalid-argument-control":
+        "rank 3's lone `include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'` after the others' `Init COMPLETE` is "
+        "the lone-rank CUDA error shape, so rank 3 is named (cuda-error, critical); that the failure follows the layout "
+        "(more than 2 processes per node across nodes fail, 2x2, 1x8 and 4x2 work), not a rank or a host, is the author's "
+        "account of which runs work, not a log line",
     # session 38 leftovers
 }
