@@ -198,5 +198,12 @@ NOT_YET_S38: dict[str, str] = {
         "the log is several interleaved tracebacks blocked entering `main_process_first` with no error line and no rank "
         "number, so no rank is named; that these are the replicas waiting for rank 0, still tokenizing past the 30-minute "
         "store timeout, is the thread and its follow-ups (#18054, ddp_timeout), not a log line",
+    # batch 267
+    "fairseq-2387-launch-plus-spawn-process3-nccl-invalid-argument-control":
+        "the log is a worker's `NCCL error ... invalid argument` at the init all_reduce followed by one spawn's `-- Process 3 "
+        "terminated with the following error:`, the lone-failing-process shape, so rank 3 is named (python-exception, "
+        "warning); that `torch.distributed.launch` plus fairseq's own spawn (no `--distributed-no-spawn`) starts every "
+        "process on the same GPUs, so all fail alike and `Process 3` is only a spawn index, is the title and fairseq's docs, "
+        "not a log line",
     # session 38 leftovers
 }
