@@ -225,5 +225,12 @@ NOT_YET_S38: dict[str, str] = {
         "the lone-rank CUDA error shape, so rank 3 is named (cuda-error, critical); that the failure follows the layout "
         "(more than 2 processes per node across nodes fail, 2x2, 1x8 and 4x2 work), not a rank or a host, is the author's "
         "account of which runs work, not a log line",
+    # batch 267
+    "fairseq-2387-launch-plus-spawn-process3-nccl-invalid-argument-control":
+        "the log is a worker's `NCCL error ... invalid argument` at the init all_reduce followed by one spawn's `-- Process 3 "
+        "terminated with the following error:`, the lone-failing-process shape, so rank 3 is named (python-exception, "
+        "warning); that `torch.distributed.launch` plus fairseq's own spawn (no `--distributed-no-spawn`) starts every "
+        "process on the same GPUs, so all fail alike and `Process 3` is only a spawn index, is the title and fairseq's docs, "
+        "not a log line",
     # session 38 leftovers
 }
