@@ -158,6 +158,10 @@ def main() -> int:
     version = torch.__version__.split("+")[0]
     for sc in SCENARIOS:
         if any(k in sc["name"] for k in args.k.split(",")):
+            if sc.get("mixed") and not (os.environ.get("K10S_MIXED_BIN") and os.environ.get("K10S_MIXED_VERSION")):
+                print(f"{sc['name']}: skipped (a mixed-version run: set K10S_MIXED_BIN to the other torch's venv bin "
+                      "and K10S_MIXED_VERSION to its version)", flush=True)
+                continue
             t0 = time.time()
             truth = record(sc, args.o, version)
             print(f"{sc['name']}: exit {truth['exit_codes']} in {time.time() - t0:.1f}s", flush=True)
