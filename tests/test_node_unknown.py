@@ -167,6 +167,10 @@ def test_diff_of_a_placed_culprit_has_no_why(tmp_path):
     result = diff([bundle], bundle, baseline_given="b", bundle_given="b", analysis=analyze(bundle))
     assert result["culprits"]["nodes"] and "node_unknown" not in result["culprits"]
     assert all("node_unknown" not in f for f in result["culprits"]["findings"])
+    # each culprit finding keeps how sure analyze was of it (docs/bundle-format.md, `confidence`)
+    graded = {(f["rule"], f["title"]): f["confidence"] for f in analyze(bundle)["findings"]}
+    assert [f["confidence"] for f in result["culprits"]["findings"]] == [graded[(f["rule"], f["title"])] for f in result["culprits"]["findings"]]
+    assert ("oom-cascade", "high") in {(f["rule"], f["confidence"]) for f in result["culprits"]["findings"]}
 
 
 def test_fleet_keeps_why_the_culprits_node_is_unknown(unplaced, tmp_path):

@@ -96,6 +96,7 @@ def test_the_bundle_names_the_planted_culprit_from_the_failing_incarnation(playe
     assert top["rule"] == expected["rule"] and top["ranks"] == expected["ranks"] and top["pods"] == expected["pods"]
     doc = json.loads((bundle_dir.parent / "incident.json").read_text())
     assert doc["findings"][0]["ranks"] == expected["ranks"] and "Rank" in doc["y"]
+    assert doc["findings"][0]["confidence"] == top["confidence"] in ("high", "medium")  # how sure, beside the culprit
     assert (bundle_dir.parent / "report.html").stat().st_size > 10_000
 
 

@@ -34,7 +34,7 @@ def _culprits(bundle: Bundle, con, analysis: dict[str, Any] | None) -> tuple[dic
         "ranks": {int(r) for f in findings for r in f.get("ranks") or []},
     }
     named = [{"rule": f["rule"], "severity": f["severity"], "title": f["title"], "ranks": f.get("ranks") or [],
-              "nodes": f.get("nodes") or [], "gpus": f.get("gpus") or [],
+              "nodes": f.get("nodes") or [], "gpus": f.get("gpus") or [], "confidence": f.get("confidence"),
               **({"node_unknown": f["node_unknown"]} if f.get("node_unknown") else {})} for f in findings]
     culprits["node_unknown"] = {f["node_unknown"] for f in named if f.get("node_unknown")}
     return culprits, named

@@ -62,7 +62,7 @@ def analyze_and_report(bundle_dir: Path, report_path: Path) -> dict[str, Any]:
         out["analysis_error"] = f"{exc.__class__.__name__}: {exc}"[:300]
         return out
     findings = result.get("findings") or []
-    out["findings"] = [{k: f.get(k) for k in ("rule", "severity", "title", "ranks", "pods", "nodes", "cause")}
+    out["findings"] = [{k: f.get(k) for k in ("rule", "severity", "title", "ranks", "pods", "nodes", "cause", "confidence")}
                        for f in findings[:FINDINGS_KEPT]]
     out["findings_total"] = len(findings)
     out["incidents_total"] = len(result.get("incidents") or [])
