@@ -17,6 +17,7 @@ from k10s_forensics.analyze.confidence import CONFIDENCES, culprit_confidence, w
 from k10s_forensics.analyze.render import to_markdown, to_text
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.logimport import LogSource, import_logs
+from k10s_forensics.store.bundle import Bundle
 
 NOW = dt.datetime(2026, 12, 4, 12, 0, tzinfo=dt.timezone.utc)
 AGENT = "torch/distributed/elastic/multiprocessing/api.py"
@@ -126,3 +127,36 @@ def test_with_confidence_keeps_every_key_and_one_confidence_after_cause():
     out = with_confidence(f, "low")
     assert list(out) == ["rule", "cause", "confidence", "evidence"] and out["confidence"] == "low"
     assert list(with_confidence({"rule": "r"}, None)) == ["rule", "confidence"]
+
+
+def test_fleet_keeps_the_grade_and_reads_an_index_written_before_it(tmp_path):
+    """``k10s fleet index`` keeps ``culprit_confidence`` (findings and incidents); an index whose files predate the
+    column (written by an older k10s) still opens, the column NULL, every other value as written."""
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    from conftest import SAMPLE_BUNDLES
+    from k10s_forensics.fleet.engines import open_engine
+    from k10s_forensics.fleet.index import index_fleet
+
+    def rows(root: Path, table: str) -> list[dict]:
+        engine = open_engine("duckdb", str(root))
+        try:
+            return engine.rows(f"SELECT rule, culprit_ranks, culprit_confidence FROM fleet_{table} ORDER BY rule, culprit_ranks",
+                               "test")
+        finally:
+            engine.close()
+
+    bundle = shutil.copytree(SAMPLE_BUNDLES / "oom-crashloop", tmp_path / "b")
+    index_fleet([str(bundle)], tmp_path / "fleet", jobs=1)
+    graded = {(f["rule"], ",".join(map(str, f["ranks"]))): f["confidence"] for f in analyze(Bundle.open(bundle))["findings"]}
+    found = rows(tmp_path / "fleet", "findings")
+    assert {(r["rule"], r["culprit_ranks"]): r["culprit_confidence"] for r in found} == graded
+    assert ("oom-cascade", "5", "high") in {(r["rule"], r["culprit_ranks"], r["culprit_confidence"]) for r in rows(tmp_path / "fleet", "incidents")}
+    for table in ("findings", "incidents"):  # as an older k10s wrote them: no such column in any file
+        for f in (tmp_path / "fleet" / table).rglob("*.parquet"):
+            pq.write_table(pq.read_table(f).drop_columns(["culprit_confidence"]), f)
+    old = rows(tmp_path / "fleet", "findings")
+    assert [(r["rule"], r["culprit_ranks"]) for r in old] == [(r["rule"], r["culprit_ranks"]) for r in found]
+    assert {r["culprit_confidence"] for r in old} == {None}

@@ -1,7 +1,7 @@
 """Engines that run the fleet rules over a FLEET folder: DuckDB (default) and Spark.
 
-Both expose the same views ``fleet_<table>`` (file columns only, in schema order; an empty
-view of the right schema when a table has no files) and answer ``rows(sql)`` with plain
+Both expose the same views ``fleet_<table>`` (file columns only, in schema order; a column no file has yet, from an
+index written before it existed, as NULL; an empty view of the right schema when a table has no files) and answer ``rows(sql)`` with plain
 Python values, so the analysis above them cannot tell which engine ran. The SQL is DuckDB's;
 ``SparkEngine`` transpiles each statement with SQLGlot (``read="duckdb", write="spark"``).
 """
@@ -61,13 +61,16 @@ class DuckDBEngine:
         from k10s_forensics.fleet.store import FleetStore
 
         store = FleetStore(self.root)
-        cols = ", ".join(f'"{c}"' for c in table.column_names)
         if store.files(table.name):
             path = store.glob(table.name).replace("'", "''")
+            source = f"read_parquet('{path}', hive_partitioning = false, union_by_name = true)"
+            have = {row[0] for row in self.con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+            # a column no file has (an index written before it existed) reads as NULL, as in Spark
+            cols = ", ".join(f'"{c}"' if c in have else f'CAST(NULL AS {duck_type(t)}) AS "{c}"' for c, t, _ in table.columns)
             # Read the files once: every rule reads the tables several times.
-            self.con.execute(f"CREATE TEMP TABLE fleet_{table.name} AS SELECT {cols} FROM read_parquet('{path}', "
-                             "hive_partitioning = false, union_by_name = true)")
+            self.con.execute(f"CREATE TEMP TABLE fleet_{table.name} AS SELECT {cols} FROM {source}")
         else:
+            cols = ", ".join(f'"{c}"' for c in table.column_names)
             self.con.register(f"_empty_{table.name}", table.schema.empty_table())
             self.con.execute(f"CREATE VIEW fleet_{table.name} AS SELECT {cols} FROM _empty_{table.name}")
 
@@ -85,6 +88,13 @@ class DuckDBEngine:
 
     def close(self) -> None:
         self.con.close()
+
+
+def duck_type(arrow: pa.DataType) -> str:
+    """DuckDB's name of a fleet column's Arrow type (schema.py's five)."""
+    if pa.types.is_timestamp(arrow):
+        return "TIMESTAMPTZ"
+    return {pa.string(): "VARCHAR", pa.int64(): "BIGINT", pa.float64(): "DOUBLE", pa.bool_(): "BOOLEAN"}[arrow]
 
 
 def spark_type(arrow: pa.DataType):

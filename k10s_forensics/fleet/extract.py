@@ -107,6 +107,7 @@ def incident_rows(base, bid, analysis, start, by_uuid, prices, source) -> list[d
                      "symptom_rules": ",".join(f"{findings[i]['rule']}:{findings[i].get('cause') or '---'}" for i in ids[1:]),
                      "culprit_ranks": ",".join(map(str, inc["ranks"])), "culprit_pods": ",".join(inc["pods"]),
                      "culprit_nodes": ",".join(inc["nodes"]), "culprit_node_unknown": inc.get("node_unknown"),
+                     "culprit_confidence": inc.get("confidence"),
                      "culprit_gpus": ",".join(inc["gpus"]), "source_path": source})
     return rows
 
@@ -209,7 +210,8 @@ def _add_finding(out, base, fid, f, start, by_uuid, nkey, prices) -> None:
         "job": f.get("job"), "namespace": ns, "incident_at": at, "incident_epoch_s": epoch_s(at), "incident_month": month_of(at),
         "gpu_hours_lost": hours, "usd_per_gpu_hour": price, "cost_usd": None if hours is None else round(hours * price, 2),
         "culprit_ranks": ",".join(map(str, f["ranks"])), "culprit_pods": ",".join(f["pods"]), "culprit_nodes": ",".join(f["nodes"]),
-        "culprit_node_unknown": f.get("node_unknown"), "culprit_gpus": ",".join(f["gpus"]), "recommendation": f.get("recommendation"),
+        "culprit_node_unknown": f.get("node_unknown"), "culprit_confidence": f.get("confidence"), "culprit_gpus": ",".join(f["gpus"]),
+        "recommendation": f.get("recommendation"),
     })
     common = {**base, "finding_id": fid, "rule": f["rule"], "cause": f.get("cause"), "severity": f["severity"], "namespace": ns,
               "incident_at": at, "incident_epoch_s": epoch_s(at)}

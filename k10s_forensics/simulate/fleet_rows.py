@@ -26,7 +26,7 @@ XID_ACTIONS = {48: ("Uncorrectable double-bit ECC error", "reset-gpu", True), 79
 #: Columns an incident row takes from its only finding.
 INCIDENT_COPY = ("bundle_id", "cluster_name", "rule", "severity", "cause", "title", "job", "namespace", "incident_at", "incident_epoch_s",
                  "incident_month", "gpu_hours_lost", "usd_per_gpu_hour", "cost_usd", "culprit_ranks", "culprit_pods", "culprit_nodes", "culprit_node_unknown",
-                 "culprit_gpus", "source_path")
+                 "culprit_confidence", "culprit_gpus", "source_path")
 
 
 def bundle_rows(plan: FleetPlan, index: int, b: SimBundle, prices: PriceTable) -> dict[str, list[dict[str, Any]]]:
@@ -54,7 +54,7 @@ def bundle_rows(plan: FleetPlan, index: int, b: SimBundle, prices: PriceTable) -
                                 "job": f"{ns}/train-{index}", "namespace": ns, "incident_at": f.at, "incident_epoch_s": epoch_s(f.at),
                                 "incident_month": month_of(f.at), "gpu_hours_lost": hours, "usd_per_gpu_hour": price,
                                 "cost_usd": None if hours is None else round(hours * price, 2), "culprit_ranks": "",
-                                "culprit_pods": "", "culprit_nodes": node_name or "", "culprit_node_unknown": None, "culprit_gpus": f.gpu.uuid if f.gpu else "", "recommendation": "",
+                                "culprit_pods": "", "culprit_nodes": node_name or "", "culprit_node_unknown": None, "culprit_confidence": None, "culprit_gpus": f.gpu.uuid if f.gpu else "", "recommendation": "",
                                 "source_path": f"simulated://{plan.seed}/{index}"})
         row = out["findings"][-1]  # the plan draws independent incidents: one finding each
         out["incidents"].append({**{k: row[k] for k in INCIDENT_COPY}, "incident_id": f"{bid}:inc-{i + 1}", "findings": 1,
