@@ -184,6 +184,7 @@ def view(con: duckdb.DuckDBPyConnection, f: dict[str, Any], index: int, prices, 
     """One finding's view, its cost and GPU-hours."""
     cost_value, cost_text = _cost(con, f, prices)
     hours = f.get("gpu_hours_lost")
+    culprits = _culprits(f)
     v = FindingView(
         anchor=f"finding-{index + 1}",
         rule=str(f.get("rule") or "?"),
@@ -195,8 +196,8 @@ def view(con: duckdb.DuckDBPyConnection, f: dict[str, Any], index: int, prices, 
         job=str(f["job"]) if f.get("job") else Absent("not tied to one job"),
         cause=str(f["cause"]) if f.get("cause") else Absent("cause not determined"),
         confidence=str(f["confidence"]) if f.get("confidence") else Absent(
-            "no culprit named" if not _culprits(f) else "the rule names what it measured, ungraded"),
-        culprits=_culprits(f),
+            "the rule names what it measured, ungraded" if culprits else "no culprit named"),
+        culprits=culprits,
         started_at=fmt_ts(f.get("started_at")),
         ended_at=fmt_ts(f.get("ended_at")),
         gpu_hours_lost=fmt_num(float(hours), 2) if hours is not None else Absent("not estimated by this rule"),

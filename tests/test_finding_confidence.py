@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from k10s_forensics.analyze.confidence import CONFIDENCES, culprit_confidence, with_confidence
+from k10s_forensics.analyze.confidence import CONFIDENCES, culprit_confidence
 from k10s_forensics.analyze.render import to_markdown, to_text
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.logimport import LogSource, import_logs
@@ -101,9 +101,7 @@ def test_the_report_shows_the_grade_beside_the_cause(analyses, tmp_path):
     from k10s_forensics.reports import render_report
 
     analysis = analyses["exception-alone-in-paste"]
-    bundle, _ = import_logs([LogSource("log.txt", "\n".join(PASTES["exception-alone-in-paste"][0]))], tmp_path / "b",
-                            nproc_per_node=4, world_size=4, job="train", namespace="team-a", now=NOW)
-    html = render_report(bundle.path, analysis, tmp_path / "r.html").read_text(encoding="utf-8")
+    html = render_report(Path(analysis["bundle"]["path"]), analysis, tmp_path / "r.html").read_text(encoding="utf-8")
     assert re.search(r"cause .{0,80}python-exception.{0,80} · confidence .{0,80}medium", html)
 
 
@@ -120,13 +118,6 @@ def test_the_report_shows_the_grade_beside_the_cause(analyses, tmp_path):
 def test_culprit_confidence(rule, row, names, want):
     finding = {"ranks": [2] if names else [], "pods": [], "nodes": [], "gpus": []}
     assert culprit_confidence(rule, row, finding) == want
-
-
-def test_with_confidence_keeps_every_key_and_one_confidence_after_cause():
-    f = {"rule": "r", "cause": "c", "confidence": "stale", "evidence": []}
-    out = with_confidence(f, "low")
-    assert list(out) == ["rule", "cause", "confidence", "evidence"] and out["confidence"] == "low"
-    assert list(with_confidence({"rule": "r"}, None)) == ["rule", "confidence"]
 
 
 def test_fleet_keeps_the_grade_and_reads_an_index_written_before_it(tmp_path):

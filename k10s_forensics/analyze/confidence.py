@@ -24,14 +24,3 @@ def culprit_confidence(rule_id: str, row: dict[str, Any], finding: dict[str, Any
         return grade
     return "high" if rule_id == "oom-cascade" and grade is None else None
 
-
-def with_confidence(finding: dict[str, Any], grade: str | None) -> dict[str, Any]:
-    """``finding`` with ``confidence`` placed after ``cause`` (the key order of the JSON)."""
-    out: dict[str, Any] = {}
-    for k, v in finding.items():
-        if k != "confidence":
-            out[k] = v
-        if k == "cause":
-            out["confidence"] = grade
-    out.setdefault("confidence", grade)
-    return out

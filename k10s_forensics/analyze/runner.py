@@ -17,7 +17,7 @@ import duckdb
 import pyarrow as pa
 
 from k10s_forensics.analyze import gates as _gates
-from k10s_forensics.analyze.confidence import culprit_confidence, with_confidence
+from k10s_forensics.analyze.confidence import culprit_confidence
 from k10s_forensics.analyze.historical import say_historical
 from k10s_forensics.analyze.incidents import group as group_incidents, price as price_incidents
 from k10s_forensics.analyze.node_unknown import annotate as say_node_unknown
@@ -168,7 +168,7 @@ def build_finding(rule: Rule, row: dict[str, Any]) -> dict[str, Any]:
         "pods": sorted({str(p) for p in _as_list(row.get("pods"))}),
         "nodes": sorted({str(n) for n in _as_list(row.get("nodes"))}),
         "gpus": sorted({str(g) for g in _as_list(row.get("gpus"))}),
-        "cause": row.get("cause"),
+        "cause": row.get("cause"), "confidence": None,  # set once narrate has named the culprits
         "started_at": row.get("started_at"),
         "ended_at": row.get("ended_at"),
         "gpu_hours_lost": None if row.get("gpu_hours_lost") is None else round(float(row["gpu_hours_lost"]), 3),
@@ -178,7 +178,7 @@ def build_finding(rule: Rule, row: dict[str, Any]) -> dict[str, Any]:
     if rule.narrate is not None:
         finding = rule.narrate(finding, row) or finding
     finding["evidence"] = finding["evidence"][:MAX_EVIDENCE]
-    return jsonable(with_confidence(finding, culprit_confidence(rule.id, row, finding)))
+    return jsonable({**finding, "confidence": culprit_confidence(rule.id, row, finding)})
 
 
 def _sort_key(order: dict[str, int]):
