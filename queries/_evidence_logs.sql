@@ -574,8 +574,10 @@ silent_ev AS (
                      OR (len(ranks) = 1 AND reporting = 1 AND alive = 2) THEN 'medium' ELSE 'low' END AS confidence,
            NULL::VARCHAR AS pg, seq_num, op_type, ts,
            'never-joined: ' || reporting || CASE WHEN job_key IN (SELECT job_key FROM k10s_gloo_wait) THEN ' ranks timed out in gloo or saw its connection close'
-                                                   ELSE ' ranks timed out in the watchdog' END || ' (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?')
-               || ') while rank(s) ' || array_to_string(ranks, ', ') || ' never reported it' AS detail
+                                                   ELSE ' ranks timed out in the watchdog' END
+               -- no SeqNum and no op (PyTorch 1.9's watchdog, 2.14's nccl2): none shown
+               || CASE WHEN seq_num IS NULL AND op_type IS NULL THEN '' ELSE ' (SeqNum ' || coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(op_type, '?') || ')' END
+               || ' while rank(s) ' || array_to_string(ranks, ', ') || ' never reported it' AS detail
     FROM silent WHERE (len(ranks) < reporting OR (len(ranks) = 1 AND reporting = 1 AND alive = 2))
       AND NOT EXISTS (SELECT 1 FROM lost_pod l WHERE l.job_key = silent.job_key AND l.ranks = silent.ranks AND len(l.ranks) > 1)
 )

@@ -92,7 +92,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if not victims:
         wait = "No watchdog timeout was logged for it."
     elif row.get("seq_num") is None and row.get("op_type") is None:  # gloo's own timeouts, PyTorch 1.9's watchdog: no SeqNum
-        wait = f"{ranks} timed out waiting in a collective ({duration_text(row.get('timeout_ms'))})."
+        after = f" ({duration_text(row['timeout_ms'])})" if row.get("timeout_ms") is not None else ""  # nccl2 prints none
+        wait = f"{ranks} timed out waiting in a collective{after}."
     else:
         wait = f"{ranks} hit NCCL watchdog timeout ({duration_text(row.get('timeout_ms'))}) on SeqNum {row.get('seq_num')} ({row.get('op_type')})."
     if cause == "no-single-culprit":

@@ -101,6 +101,9 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         if row.get("confidence") == "medium" and row.get("failure_subkind") == "transport_call":
             parts.append("Only a communication library's report of its own failed CUDA call says so, not how the process ended "
                          "(confidence medium).")
+        elif row.get("medium_why") == "nccl-setup-cuda-call":
+            parts.append("It is NCCL's report of a CUDA call its transport set-up made (shared memory, P2P, NVLS): a container's "
+                         "/dev/shm or IPC, the host's P2P or the fabric refuse it as often as the rank's GPU fails (confidence medium).")
         elif row.get("medium_why") == "lone-paste-exception":
             parts.append("The paste holds this rank's lines only: whether the other ranks, running the same code, raised it "
                          "too is not said (confidence medium).")

@@ -31,6 +31,7 @@ from k10s_forensics.parsers.log_comm_lines import remote_error as _remote
 from k10s_forensics.parsers.log_comm_lines import to_int as _int
 from k10s_forensics.parsers.log_comm_lines import watchdog as _watchdog
 from k10s_forensics.parsers.log_mpich import mpich_fatal as _mpich_fatal
+from k10s_forensics.parsers.log_nccl2 import RANK as nccl2_rank
 from k10s_forensics.parsers.log_normalize import Normalized, agent_tag, is_masked, normalize
 from k10s_forensics.parsers.log_pods import pod_status as _pod_status
 from k10s_forensics.parsers.log_launchers import paddle_aborted as _paddle_aborted
@@ -58,7 +59,7 @@ def line_context(text: str, norm: Normalized | None = None) -> Event:
         ctx["local_rank"] = norm.local_rank
     if norm is not None:  # whose line it is, by its tags (log_exception_tail.retried_after)
         ctx["_printer"] = (norm.rank, norm.local_rank)
-    m = P.MESSAGE_RANK.search(text)
+    m = P.MESSAGE_RANK.search(text) or (nccl2_rank.search(text) if "[TC][rank=" in text else None)
     message_rank = _int(m.group(1)) if m else None
     ctx["rank"] = prefix_rank if prefix_rank is not None else message_rank
     ctx["pg_rank"] = message_rank

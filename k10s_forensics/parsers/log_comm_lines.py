@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from k10s_forensics.parsers import log_nccl2 as nccl2
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.common import normalize_pci_bus_id
 
@@ -99,7 +100,7 @@ def watchdog(text: str) -> Event | None:
     if "Exception raised from " in text and WATCHDOG_STACK.search(text):
         # the watchdog's C++ stack without its summary line (cut by a paste): the process's watchdog ended it
         return {"kind": "watchdog_exception_summary", "subkind": "watchdog_stack"}
-    return None
+    return nccl2.watchdog(text)  # PyTorch 2.14's opt-in nccl2 backend's own wordings
 
 
 def remote_error(text: str) -> Event | None:
@@ -171,7 +172,8 @@ def store_barrier(text: str) -> Event | None:
 #: (``NCCL error in: ProcessGroupNCCL.cpp:1275, unhandled cuda error, NCCL version 2.14.3``), vLLM's pynccl
 #: (``RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)``), torch's own NCCL
 #: check (torch/csrc/cuda/nccl.cpp: ``RuntimeError: NCCL Error 2: unhandled system error``, the number before the words)
-_NCCL_STRING = re.compile(r"(?:\bnccl[A-Z]\w{2,40} failed: |NCCL error in: [^,\n]{1,400}, |\bNCCL error: |\bNCCL Error \d{1,2}: )"
+_NCCL_STRING = re.compile(r"(?:\bnccl[A-Z]\w{2,40} failed: |NCCL error in: [^,\n]{1,400}, |\bNCCL error: |\bNCCL Error \d{1,2}: |"
+                          + nccl2.ASYNC_ERROR + ")"
                           r"(unhandled cuda error|unhandled system error|internal error|invalid usage|invalid argument)")
 _NCCL_STRING_NAME = {"unhandled cuda error": "ncclUnhandledCudaError", "unhandled system error": "ncclSystemError",
                      "internal error": "ncclInternalError", "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
@@ -215,7 +217,7 @@ def nccl_other(text: str) -> Event | None:
         return {"kind": "nccl_error_other", "subkind": "async_error_teardown"}
     if "catastrophic" in text and _IB_DEVICE_FATAL.search(text):  # the process's own host adapter failed (batch 145)
         return {"kind": "nccl_error_other", "subkind": "ib_device_fatal"}
-    said = _NCCL_STRING.search(text) if " failed: " in text or "NCCL error" in text or "NCCL Error" in text else None
+    said = _NCCL_STRING.search(text) if " failed: " in text or "NCCL error" in text or "NCCL Error" in text or "sync error" in text else None
     if said or P.OTHER_NCCL_ERROR.search(text):
         m = P.NCCL_ERROR_NAME.search(text)
         name = m.group(1) if m else _NCCL_STRING_NAME[said.group(1)] if said else None

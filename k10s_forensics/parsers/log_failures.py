@@ -20,6 +20,7 @@ from k10s_forensics.parsers.log_cuda_calls import (
 )
 from k10s_forensics.parsers.log_gfortran import gfortran_signal
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS, launcher_report
+from k10s_forensics.parsers.log_nccl2 import end_event_message
 from k10s_forensics.parsers.log_ompi import aborts_counted, mpi_abort
 from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS
 from k10s_forensics.parsers.log_ray_workers import ray_worker
@@ -64,7 +65,7 @@ def cuda_error(text: str) -> Event | None:
     m = P.CUDA_ERROR.search(text) if "CUDA error: " in text else None
     if m is None and "cudaError" in text:
         m = P.CUDA_ERROR_NAME.search(text)
-    message = m.group(1) if m else None
+    message = m.group(1) if m else (end_event_message(text) if "end event query" in text else None)
     if message is None:
         n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text or "Test CUDA failure" in text else None
         if n is None:

@@ -23,6 +23,12 @@ _EVENT_LITERALS = (
     r"Some NCCL operations have failed",
     r"[Ll]ast enqueued (?:NCCL )?work",
     r"Exception raised from (?:checkTimeout|ncclCommWatchdog) at ",
+    # PyTorch 2.14's opt-in nccl2 backend (log_nccl2.py)
+    r"\] Operation timed out after \d+ ms",
+    r"Aborting process on rank \d+ due to",
+    r"NCCL operation timed out",
+    r"(?:nccl hit a|\bA)sync error on rank \d",
+    r"CUDA error during end event query: ",
     # NCCL errors (WARN lines, PyTorch exceptions, "Last error:" payloads)
     r"NCCL WARN",
     r"Bootstrap ?: ?no socket interface found",  # a "Last error:" payload (log_comm_lines._NO_SOCKET_INTERFACE)

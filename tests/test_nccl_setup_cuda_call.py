@@ -1,0 +1,45 @@
+"""A CUDA call of NCCL's transport set-up failing (``include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'``) names its
+rank at warning, confidence medium (``medium_why`` ``nccl-setup-cuda-call``; queries/rank_failure.sql, docs/rules.md "What
+a paste cannot prove"): a container's /dev/shm or IPC, the host's P2P or the fabric refuse that call as often as the rank's
+GPU fails (the corpus holds five controls of that shape, horovod#1122 among them, to one culprit, pytorch#23534). A CUDA
+failure NCCL reports elsewhere (a collective's launch) stays the rank's own, critical.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from k10s_forensics.analyze.runner import analyze
+from k10s_forensics.logimport import LogSource, import_logs
+
+NOW = dt.datetime(2026, 12, 4, 22, 0, tzinfo=dt.timezone.utc)
+
+
+def _paste(site: str, message: str) -> list[str]:
+    """mpirun's tagged output: ranks 0-2 and 4-5 finish NCCL's init, rank 3's transport set-up reports ``site``."""
+    host = {r: ("node-a" if r < 3 else "node-b") for r in range(6)}
+    done = [f"[1,{r}]<stdout>:{host[r]}:{700 + r}:{720 + r} [{r % 3}] NCCL INFO comm 0x7f10{r}4 rank {r} nranks 6 cudaDev "
+            f"{r % 3} nvmlDev {r % 3} - Init COMPLETE" for r in (0, 1, 2, 4, 5)]
+    return done + [f"[1,3]<stdout>:node-b:703:723 [0] NCCL INFO Ring 00 : 3 -> 0 [send] via NET/Socket/0",
+                   f"[1,3]<stdout>:node-b:703:723 [0] {site} NCCL WARN Cuda failure '{message}'"]
+
+
+CASES = {
+    "shm-set-up": ("include/shm.h:42", "invalid argument", "warning", "medium", "nccl-setup-cuda-call"),
+    "p2p-set-up": ("transport/p2p.cc:237", "invalid argument", "warning", "medium", "nccl-setup-cuda-call"),
+    "transport-layer": ("transport.cc:154", "invalid argument", "warning", "medium", "nccl-setup-cuda-call"),
+    "collective-launch": ("enqueue.cc:1085", "an illegal memory access was encountered", "critical", "high", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_transport_set_up_cuda_failure_is_named_at_medium(tmp_path, name):
+    site, message, severity, grade, why = CASES[name]
+    bundle, _ = import_logs([LogSource("log.txt", "\n".join(_paste(site, message)))], tmp_path / "b", nproc_per_node=3,
+                            world_size=6, job="train", namespace="team-a", now=NOW)
+    (f,) = [f for f in analyze(bundle)["findings"] if f["rule"] == "rank-failure"]
+    assert (f["ranks"], f["cause"], f["severity"], f["confidence"]) == ([3], "cuda-error", severity, grade)
+    assert f["evidence"][0].get("medium_why") == why
+    assert ("NCCL's report of a CUDA call its transport set-up made" in f["summary"]) == (why is not None)
