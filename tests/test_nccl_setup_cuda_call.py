@@ -22,7 +22,7 @@ def _paste(site: str, message: str) -> list[str]:
     host = {r: ("node-a" if r < 3 else "node-b") for r in range(6)}
     done = [f"[1,{r}]<stdout>:{host[r]}:{700 + r}:{720 + r} [{r % 3}] NCCL INFO comm 0x7f10{r}4 rank {r} nranks 6 cudaDev "
             f"{r % 3} nvmlDev {r % 3} - Init COMPLETE" for r in (0, 1, 2, 4, 5)]
-    return done + [f"[1,3]<stdout>:node-b:703:723 [0] NCCL INFO Ring 00 : 3 -> 0 [send] via NET/Socket/0",
+    return done + ["[1,3]<stdout>:node-b:703:723 [0] NCCL INFO Ring 00 : 3 -> 0 [send] via NET/Socket/0",
                    f"[1,3]<stdout>:node-b:703:723 [0] {site} NCCL WARN Cuda failure '{message}'"]
 
 
