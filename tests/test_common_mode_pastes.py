@@ -13,6 +13,7 @@ import pytest
 from incident_kit import naming_findings
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.logimport import LogSource, import_logs
+from k10s_forensics.parsers.log_classify import classify
 from k10s_forensics.parsers.log_layout import _interleaved_max
 
 NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
@@ -30,11 +31,33 @@ def _named(tmp_path, text: str, name: str = "b", **layout):
     "[rank1]: train.py: error: unrecognized arguments: --local-rank=1",
     "[default1]:train.py: error: unrecognized arguments: --local-rank=1",
     "main.py: error: the following arguments are required: --data-path",
+    # a parser named by its own prog (`ArgumentParser('BEiT fine-tuning …')`, unilm#1597), known by argparse's own words
+    "BEiT fine-tuning and evaluation script for image classification: error: unrecognized arguments: --local-rank=1",
+    "python -m trainer: error: argument --lr: invalid float value: '1e-4,'",
+    "[rank1]: DINO: error: ambiguous option: --out could match --output_dir, --out_dim",
 ])
 @pytest.mark.parametrize("local", [0, 1])
 def test_an_argparse_error_is_every_process_s(tmp_path, error, local):
     text = "\n".join([USAGE, error, AGENT.format(code=2, local=local), ""])
     assert _named(tmp_path, text) == []
+
+
+@pytest.mark.parametrize("line", [
+    "BEiT fine-tuning script: error: unrecognized arguments: --local-rank=1",
+    "train.py: error: unrecognized arguments: --local-rank=1",
+    "python -m trainer: error: the following arguments are required: --data-path",
+])
+def test_argparse_s_words_under_any_program_name_are_its_usage_error(line):
+    (event,) = [e for e in classify(line) if e["kind"] == "python_exception"]
+    assert event["error_type"] == "argparse usage error"
+
+
+@pytest.mark.parametrize("line", [
+    "loader: error: could not open shard 17",  # a program's own `error:` line, none of argparse's words
+    "fatal: error: argument list too long",
+])
+def test_other_error_lines_are_no_usage_error(line):
+    assert not [e for e in classify(line) if e.get("error_type") == "argparse usage error"]
 
 
 def test_a_syntax_error_is_every_process_s(tmp_path):

@@ -212,12 +212,19 @@ HOROVOD_DRIVER_REPORT = re.compile(r"Horovod detected that one or more processes
 TRACKER_EXCEPTION = re.compile(r"^(?:wandb|mlflow|comet_ml|neptune|clearml)\.(?:\w+\.){0,6}[A-Z]\w*$")
 
 
+#: argparse's usage error under a program name of the parser's own (``ArgumentParser('BEiT fine-tuning script', …)``, not
+#: ``train.py``), known by argparse's own words (unilm#1597, real incidents batch 271)
+ARGPARSE_PHRASE = re.compile(r"^[^\n]{1,200}?: error: ((?:unrecognized arguments: |the following arguments are required: |ambiguous "
+                             r"option: |argument -{1,2}[\w.-]{1,80}(?:/-{1,2}[\w.-]{1,80})?: )[^\n]{0,500}?)\s*$")
+
+
 def py_exception(message: str, tagged: bool = False) -> Event | None:
     """The last line of a Python traceback (on the normalised message); with ``tagged`` (the line
     carries a launcher's rank prefix) also the first line, for a traceback whose end was cut off."""
     m = P.PY_EXCEPTION.match(message)
     if not m:
         usage = P.ARGPARSE_ERROR.match(message) if ".py: error: " in message else None
+        usage = usage or (ARGPARSE_PHRASE.match(message) if ": error: " in message else None)
         if usage:  # argparse exits with status 2 after it
             return {"kind": "python_exception", "subkind": "raised", "error_type": "argparse usage error", "error_message": usage.group(1)[:300]}
         hint = STORE_PEER_HINT.match(message) if "possible application crash" in message else None
