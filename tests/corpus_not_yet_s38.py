@@ -232,5 +232,25 @@ NOT_YET_S38: dict[str, str] = {
         "warning); that `torch.distributed.launch` plus fairseq's own spawn (no `--distributed-no-spawn`) starts every "
         "process on the same GPUs, so all fail alike and `Process 3` is only a spawn index, is the title and fairseq's docs, "
         "not a log line",
+    # batch 271
+    "FasterTransformer-438-mpirun-4-ranks-first-exit-rank2-converter-tp-mismatch-control":
+        "the log is Open MPI's `The first process to do so was: Process name: [[8250,1],2] Exit code: 1`, the launcher's "
+        "first-exit report of one rank, so rank 2 is named (python-exception, warning); that the TP-split `4-gpu` checkpoint "
+        "run with TP=2 x PP=2 fails on every rank, rank 2 only the first exit mpirun saw, is the maintainer's reply on the "
+        "converter's `i_g`, not a log line",
+    "unilm-1597-beit3-launch-local-rank-dash-argparse-exit2-control":
+        "the agent's `failed (exitcode: 2) local_rank: 0` after a usage error is the launcher's lone-failed-rank shape, so "
+        "rank 0 is named (exit-2, warning); that `torch.distributed.launch` passes `--local-rank=N` to every worker and the "
+        "script's argparse rejects each alike (the only usage error left, `--local-rank=1`, is another rank's) is the "
+        "reading of the launcher's deprecation and the script's options, not a log line",
+    "Megatron-DeepSpeed-356-two-nodes-index-cache-doc-idx-filenotfound-control":
+        "the `c000001:`/`c000002:` host-prefixed tracebacks carry one `FileNotFoundError` line, read as one rank's Python "
+        "exception, so rank 0 is named (python-exception, warning); that both nodes fail on the same unbuilt index cache, a "
+        "missing barrier after the index build, is the maintainer-author's account, not a log line",
+    "stylegan3-40-spawn-process1-ddp-consistency-class-labels-control":
+        "spawn's `-- Process 1 terminated with the following error:` with that worker's `AssertionError` is the corpus' "
+        "lone-failing-process shape, so rank 1 is named (python-exception, warning); that `check_ddp_consistency` compares "
+        "each rank with rank 0's broadcast copy, so diverged replicas can only fail on a non-zero rank, and that the "
+        "label-conditioned path all ranks run is at fault, is the code's and the thread's account, not a log line",
     # session 38 leftovers
 }
