@@ -2,7 +2,7 @@
 -- shares, whichever the launcher reports first; read by k10s_incident (_incident.sql), which then names no one.
 
 -- k10s_incident_common_mode: a failure every process of a launch shares whichever reports it first: the command line
---   argparse rejected, or source Python cannot parse (the same for every process; only the
+--   argparse rejected or whose script the interpreter cannot open (`python3: can't open file …`), or source Python cannot parse (the same for every process; only the
 --   launcher's --local-rank differs), or NCCL's "invalid usage" (the same code's misuse of
 --   the library, or ranks sharing a GPU: the configuration every rank runs), or a torch build
 --   without the backend the code calls ("Torch not compiled with CUDA enabled", "Distributed
@@ -156,7 +156,8 @@ SELECT job_key, incident, min(CASE WHEN kind = 'nccl_error_other' THEN subkind
 FROM (SELECT *, EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
                         AND p.kind = 'python_exception' AND p.op_type IS NOT NULL) AS parsed_past
       FROM k10s_incident_line i) i
-WHERE role = 'own' AND ((error_type = 'argparse usage error' AND NOT parsed_past) OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
+WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t open file') AND NOT parsed_past)
+                        OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
                         OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage')
                         -- torch's report of NCCL's failed CUDA call, refused as an invalid argument (batch 103): the
                         -- platform's setup of the communicator, every member's; not NCCL's own WARN line (see above)

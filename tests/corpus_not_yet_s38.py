@@ -238,11 +238,6 @@ NOT_YET_S38: dict[str, str] = {
         "first-exit report of one rank, so rank 2 is named (python-exception, warning); that the TP-split `4-gpu` checkpoint "
         "run with TP=2 x PP=2 fails on every rank, rank 2 only the first exit mpirun saw, is the maintainer's reply on the "
         "converter's `i_g`, not a log line",
-    "unilm-1597-beit3-launch-local-rank-dash-argparse-exit2-control":
-        "the agent's `failed (exitcode: 2) local_rank: 0` after a usage error is the launcher's lone-failed-rank shape, so "
-        "rank 0 is named (exit-2, warning); that `torch.distributed.launch` passes `--local-rank=N` to every worker and the "
-        "script's argparse rejects each alike (the only usage error left, `--local-rank=1`, is another rank's) is the "
-        "reading of the launcher's deprecation and the script's options, not a log line",
     "Megatron-DeepSpeed-356-two-nodes-index-cache-doc-idx-filenotfound-control":
         "the `c000001:`/`c000002:` host-prefixed tracebacks carry one `FileNotFoundError` line, read as one rank's Python "
         "exception, so rank 0 is named (python-exception, warning); that both nodes fail on the same unbuilt index cache, a "

@@ -35,6 +35,9 @@ def _named(tmp_path, text: str, name: str = "b", **layout):
     "BEiT fine-tuning and evaluation script for image classification: error: unrecognized arguments: --local-rank=1",
     "python -m trainer: error: argument --lr: invalid float value: '1e-4,'",
     "[rank1]: DINO: error: ambiguous option: --out could match --output_dir, --out_dim",
+    # the interpreter that cannot open its script (IDiff-Face#6): every process runs that command line
+    "/usr/bin/python3: can't open file 'train_jonas.py': [Errno 2] No such file or directory",
+    "C:\\Users\\me\\venv\\Scripts\\python.exe: can't open file 'C:\\work\\train.py': [Errno 2] No such file or directory",
 ])
 @pytest.mark.parametrize("local", [0, 1])
 def test_an_argparse_error_is_every_process_s(tmp_path, error, local):
@@ -50,6 +53,13 @@ def test_an_argparse_error_is_every_process_s(tmp_path, error, local):
 def test_argparse_s_words_under_any_program_name_are_its_usage_error(line):
     (event,) = [e for e in classify(line) if e["kind"] == "python_exception"]
     assert event["error_type"] == "argparse usage error"
+
+
+def test_the_interpreter_s_report_of_its_missing_script_is_a_failure_of_its_own():
+    (event,) = classify("/opt/conda/bin/python3.10: can't open file '/workspace/train.py': [Errno 2] No such file or directory")
+    assert (event["kind"], event["error_type"]) == ("python_exception", "python can't open file")
+    assert event["error_message"] == "/workspace/train.py: [Errno 2] No such file or directory"
+    assert classify("ffmpeg: can't open file 'clip.mp4': [Errno 2] No such file or directory") == []  # not the interpreter
 
 
 @pytest.mark.parametrize("line", [

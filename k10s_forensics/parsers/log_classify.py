@@ -34,7 +34,7 @@ from k10s_forensics.parsers.log_mpich import mpich_fatal as _mpich_fatal
 from k10s_forensics.parsers.log_nccl2 import RANK as nccl2_rank
 from k10s_forensics.parsers.log_normalize import Normalized, agent_tag, is_masked, normalize
 from k10s_forensics.parsers.log_pods import pod_status as _pod_status
-from k10s_forensics.parsers.log_launchers import paddle_aborted as _paddle_aborted
+from k10s_forensics.parsers.log_launchers import cant_open as _cant_open, paddle_aborted as _paddle_aborted
 from k10s_forensics.parsers.log_reports import reports as _reports
 from k10s_forensics.parsers.log_patterns_cuda import XID_CAUSE
 from k10s_forensics.parsers.log_rank_mentions import wds_rank
@@ -221,6 +221,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
     if not events:
         norm = norm if norm is not None else normalize(text)
         ev = (_nccl_other(text) or _mpich_fatal(text) or _py_exception(norm.text, norm.rank is not None or norm.local_rank is not None)
+              or _cant_open(norm.text)
               or _logged_uncaught(norm.text) or _tagged_frame(text, norm) or _group_wait(text, norm))
         events = [ev] if ev else []
     return _finish(text, events, norm)

@@ -177,6 +177,21 @@ def launcher_report(text: str) -> Event | None:
     return None
 
 
+#: the interpreter that could not open the script it was given (``/usr/bin/python3: can't open file 'train.py': [Errno 2] No
+#: such file or directory``, exit status 2): every process of the launch runs that command line (IDiff-Face#6, batch 270)
+CANT_OPEN = re.compile(r"^(?:[A-Za-z]:)?[^\s:]{0,400}python[\w.]{0,12}: can't open file ['\"]?([^\n]{1,400}?)['\"]?: \[Errno (\d{1,4})\] ([^\n]{1,200}?)\s*$")
+
+
+def cant_open(message: str) -> Event | None:
+    """Python's report of a script it could not open, as a Python failure of its own (``queries/_incident_common_mode.sql``
+    reads it as every process's, as an argparse usage error is); None for any other line."""
+    m = CANT_OPEN.match(message) if "can't open file" in message else None
+    if m is None:
+        return None
+    return {"kind": "python_exception", "subkind": "raised", "error_type": "python can't open file",
+            "error_message": f"{m.group(1)}: [Errno {m.group(2)}] {m.group(3)}"[:300]}
+
+
 def _kubectl_exec(text: str) -> Event | None:
     """kubectl exec's exit status of a rank's command, on a line a launcher tagged with that rank (None untagged)."""
     norm = normalize(text)

@@ -139,6 +139,7 @@ _EVENT_LITERALS = (
     r"exit with status code",
     r"srun: error: .{0,300}tasks? \d",
     r"\.py: error: ",
+    r": can't open file ",  # the interpreter could not open its script (log_launchers.CANT_OPEN)
     r": error: (?:unrecognized arguments|the following arguments are required|ambiguous option|argument -)",  # any prog
     # torch_xla's process unable to reach its launcher's mesh master (log_failures.XLA_MESH_MASTER)
     r"Failed to connect to client mesh master: ",
