@@ -232,5 +232,11 @@ NOT_YET_S38: dict[str, str] = {
         "warning); that `torch.distributed.launch` plus fairseq's own spawn (no `--distributed-no-spawn`) starts every "
         "process on the same GPUs, so all fail alike and `Process 3` is only a spawn index, is the title and fairseq's docs, "
         "not a log line",
+    # batch 268
+    "Baichuan2-208-two-3090-gpu0-held-by-other-model-rank0-oom":
+        "the log is one untagged `torch.cuda.OutOfMemoryError ... (GPU 0; 23.69 GiB total capacity; 4.05 GiB already "
+        "allocated; 13.00 MiB free; 4.14 GiB reserved ...)` with no rank tag and no launcher line, so the OOM is read "
+        "with no rank named (cuda-oom, oom-cascade without a culprit); that GPU 0 is held by another model, so "
+        "the rank on it fails while its own share is 4 GiB, is the author's account and the answers, not a log line",
     # session 38 leftovers
 }
