@@ -247,5 +247,11 @@ NOT_YET_S38: dict[str, str] = {
         "lone-failing-process shape, so rank 1 is named (python-exception, warning); that `check_ddp_consistency` compares "
         "each rank with rank 0's broadcast copy, so diverged replicas can only fail on a non-zero rank, and that the "
         "label-conditioned path all ranks run is at fault, is the code's and the thread's account, not a log line",
+    # batch 268
+    "Baichuan2-208-two-3090-gpu0-held-by-other-model-rank0-oom":
+        "the log is one untagged `torch.cuda.OutOfMemoryError ... (GPU 0; 23.69 GiB total capacity; 4.05 GiB already "
+        "allocated; 13.00 MiB free; 4.14 GiB reserved ...)` with no rank tag and no launcher line, so the OOM is read "
+        "with no rank named (cuda-oom, oom-cascade without a culprit); that GPU 0 is held by another model, so "
+        "the rank on it fails while its own share is 4 GiB, is the author's account and the answers, not a log line",
     # session 38 leftovers
 }
