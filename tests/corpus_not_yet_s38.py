@@ -232,5 +232,11 @@ NOT_YET_S38: dict[str, str] = {
         "warning); that `torch.distributed.launch` plus fairseq's own spawn (no `--distributed-no-spawn`) starts every "
         "process on the same GPUs, so all fail alike and `Process 3` is only a spawn index, is the title and fairseq's docs, "
         "not a log line",
+    # batch 270
+    "IDiff-Face-6-launch-missing-train-script-two-workers-exit2-control":
+        "the agent's `failed (exitcode: 2) local_rank: 0` is read as rank 0's exit-2 failure (warning), since the two "
+        "`can't open file 'train_jonas.py'` lines before it carry no rank tag and are not counted as workers; that every "
+        "worker failed alike on a script the repository lacks is those two identical untagged lines and the title, not a "
+        "rank-tagged line",
     # session 38 leftovers
 }
