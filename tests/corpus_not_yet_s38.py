@@ -253,11 +253,5 @@ NOT_YET_S38: dict[str, str] = {
         "allocated; 13.00 MiB free; 4.14 GiB reserved ...)` with no rank tag and no launcher line, so the OOM is read "
         "with no rank named (cuda-oom, oom-cascade without a culprit); that GPU 0 is held by another model, so "
         "the rank on it fails while its own share is 4 GiB, is the author's account and the answers, not a log line",
-    # batch 270
-    "IDiff-Face-6-launch-missing-train-script-two-workers-exit2-control":
-        "the agent's `failed (exitcode: 2) local_rank: 0` is read as rank 0's exit-2 failure (warning), since the two "
-        "`can't open file 'train_jonas.py'` lines before it carry no rank tag and are not counted as workers; that every "
-        "worker failed alike on a script the repository lacks is those two identical untagged lines and the title, not a "
-        "rank-tagged line",
     # session 38 leftovers
 }

@@ -6,9 +6,10 @@ no one: DSL's two identical ``ZeroDivisionError`` tracebacks from mmcv's ``rank 
 (chenbinghui1/DSL#25); both workers rejecting ``--local-rank`` under PyTorch 2.x's launcher (FutureXiang/Diffusion#4);
 c10d store ``Address already in use`` on port 38429 under ``srun`` (OpenDriveLab/DriveLM#40); ranks 2 and 1's 30-minute
 ALLREDUCE watchdogs, settled by a longer ``--set_timeout`` (MiZhenxing/Switch-NeRF#8, an info never-joined suspect at
-most). Scored 5/6 both ways as collected; no rule changed (measure only). Miss, left NOT_YET: fdbtrs/IDiff-Face#6's two
-untagged ``can't open file 'train_jonas.py'`` lines are not counted as workers, so the agent's ``failed (exitcode: 2)
-local_rank: 0`` names rank 0 (exit-2, warning). Contrasts: YOLOv5-Lite without the agent line names no one, with the
+most). Scored 5/6 both ways as collected; no rule changed (measure only). The miss, fdbtrs/IDiff-Face#6's two untagged
+``can't open file 'train_jonas.py'`` lines, where the agent's ``failed (exitcode: 2) local_rank: 0`` named rank 0 (exit-2,
+warning), is read since session 49 as every process's failure (the interpreter cannot open the script of the command line
+each runs: common mode, as argparse's usage error): no one is named. Contrasts: YOLOv5-Lite without the agent line names no one, with the
 agent naming local rank 0 names rank 0; one DSL traceback tagged ``[rank3]:`` names rank 3; Diffusion's agent line
 without the two argparse errors names rank 0; DriveLM with an agent line for local rank 1 names rank 1; a third
 watchdog reporter makes Switch-NeRF's absent rank 0 a warned laggard; IDiff-Face's two failures worded as argparse
@@ -73,8 +74,10 @@ CASES = {
     "watchdog-2-1-as-pasted": (WATCHDOG_2_1, None, None, None, None),
     "watchdog-2-1-four-procs": (WATCHDOG_2_1, 4, 4, None, None),
     # the miss as read (NOT_YET in the corpus): the agent's exit-2 line names rank 0
-    "missing-script-as-read": (MISSING_SCRIPT, None, None, 0, "exit-2"),
-    "missing-script-two-procs-as-read": (MISSING_SCRIPT, 2, 2, 0, "exit-2"),
+    "missing-script-as-read": (MISSING_SCRIPT, None, None, None, None),
+    "missing-script-two-procs-as-read": (MISSING_SCRIPT, 2, 2, None, None),
+    # contrast: without the interpreter's two lines, the agent's exit names its local rank 0
+    "missing-script-agent-only-names-rank0": (MISSING_SCRIPT[2:], 2, 2, 0, "exit-2"),
     # contrasts
     "one-gpu-no-agent-names-none": (ONE_GPU_NO_AGENT, None, None, None, None),
     "one-gpu-agent-rank0-names-rank0": (ONE_GPU_AGENT_RANK0, None, None, 0, "python-exception"),
