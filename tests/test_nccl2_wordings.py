@@ -123,6 +123,15 @@ def test_without_the_waiters_lines_no_rank_is_named(tmp_path):
     (_timed_out(3, tagged=False), "nccl_watchdog_timeout", "nccl2_timed_out", 3),  # the record's own [TC][rank=3]
     (_abort(2), "nccl_watchdog_timeout", "nccl2_abort_timeout", 2),
     (_abort(2, "timeout - collective operation timed out"), "nccl_watchdog_timeout", "nccl2_abort_timeout", 2),
+    # earlier builds' order, the training thread's bare abort, reconfigurable mode's revoke
+    (_record(2, "21:30:12.300000", "ProcessGroupNCCL.cpp:301", "Aborting process due to timeout on rank 2 - timeout watchdog "
+             "detected operation timeout"), "nccl_watchdog_timeout", "nccl2_abort_timeout", 2),
+    (_record(2, "21:30:12.300000", "ProcessGroupNCCL.cpp:420", "Aborting process due to timeout"), "nccl_watchdog_timeout",
+     "nccl2_abort_timeout", 2),
+    (_record(2, "21:30:12.300000", "ProcessGroupNCCL.cpp:352", "Revoking communicator on rank 2 - watchdog detected timeout "
+             "(reconfigurable mode)"), "nccl_watchdog_timeout", "nccl2_abort_timeout", 2),
+    (_record(0, "21:20:01.000000", "ProcessGroupNCCL.cpp:330", "Aborting process due to error on rank 0 - nccl hit async error: "
+             "unhandled system error"), "nccl_error_other", "ncclSystemError", 0),
     ("[rank1]: RuntimeError: NCCL operation timed out", "nccl_watchdog_timeout", "nccl2_raised", 1),
     (_async_error(0, "21:20:01.000000", REMOTE), "nccl_remote_error", "remote_error", 0),
     (_async_error(0, "21:20:01.000000", "unhandled cuda error"), "nccl_error_other", "ncclUnhandledCudaError", 0),
@@ -144,6 +153,7 @@ def test_the_work_timeout_keeps_how_long_it_ran():
     "curl: (28) Operation timed out after 30000 milliseconds with 0 bytes received",  # curl's, in milliseconds, no [TC]
     "[E1204 21:30:12.300000 4130 server.cpp:12] Operation timed out after 600031 ms",  # another C++ program's, no [TC]
     "INFO Aborting process on rank 0 due to user request",  # neither timeout nor error
+    "[TC][rank=1][name=0] Revoking communicator on rank 1 - watchdog detected error (reconfigurable mode)",  # no word of why
     "[TC][rank=0][name=0] Timeout thread starting for rank: 0",  # nccl2's own info record
 ])
 def test_lines_like_them_are_no_wait(line):

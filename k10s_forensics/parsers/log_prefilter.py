@@ -25,7 +25,8 @@ _EVENT_LITERALS = (
     r"Exception raised from (?:checkTimeout|ncclCommWatchdog) at ",
     # PyTorch 2.14's opt-in nccl2 backend (log_nccl2.py)
     r"\] Operation timed out after \d+ ms",
-    r"Aborting process on rank \d+ due to",
+    r"Aborting process (?:on rank \d+ )?due to (?:timeout|error)",
+    r"Revoking communicator on rank \d+ - watchdog detected timeout",
     r"NCCL operation timed out",
     r"(?:nccl hit a|\bA)sync error on rank \d",
     r"CUDA error during end event query: ",
