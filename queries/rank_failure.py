@@ -104,6 +104,9 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         elif row.get("medium_why") == "nccl-setup-cuda-call":
             parts.append("It is NCCL's report of a CUDA call its transport set-up made (shared memory, P2P, NVLS): a container's "
                          "/dev/shm or IPC, the host's P2P or the fabric refuse it as often as the rank's GPU fails (confidence medium).")
+        elif row.get("medium_why") == "cuda-invalid-argument":
+            parts.append("A CUDA call refused as an invalid argument is the call's, which every rank running the code makes "
+                         "alike, or the platform's, not its GPU's (confidence medium).")
         elif row.get("medium_why") == "lone-paste-exception":
             parts.append("The paste holds this rank's lines only: whether the other ranks, running the same code, raised it "
                          "too is not said (confidence medium).")

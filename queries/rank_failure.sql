@@ -36,7 +36,7 @@
 --   started_at TIMESTAMP WITH TIME ZONE -- first failure
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone), none
---   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made), else null
+--   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made; cuda-invalid-argument: a CUDA call refused as an invalid argument), else null
 --   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
@@ -103,6 +103,10 @@ FROM (SELECT n.*,
                   WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.first_line, ''),
                        '(?:include/shm\.h|transport(?:/[a-z_]{1,20})?\.cc|p2p\.cc|shm\.cc):\d{1,6} NCCL WARN Cuda failure')
                        THEN 'nccl-setup-cuda-call'
+                  -- a CUDA call refused as an invalid argument (cudaErrorInvalidValue: pin_memory's host registration, an
+                  -- IPC handle): the call's, which every rank makes alike, or the platform's, not the GPU's (session 49)
+                  WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.error_message, ''), '^\s*invalid argument\s*$')
+                       THEN 'cuda-invalid-argument'
                   WHEN n.lone_in_paste AND n.cause = 'python-exception' THEN 'lone-paste-exception'
                   -- a kernel's fault (an illegal address, a device-side assert), not the GPU's: every rank runs that kernel
                   WHEN n.lone_in_paste AND n.cause = 'cuda-error' AND n.first_subkind IN ('illegal-address', 'device-assert')

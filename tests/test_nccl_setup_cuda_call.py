@@ -2,7 +2,9 @@
 rank at warning, confidence medium (``medium_why`` ``nccl-setup-cuda-call``; queries/rank_failure.sql, docs/rules.md "What
 a paste cannot prove"): a container's /dev/shm or IPC, the host's P2P or the fabric refuse that call as often as the rank's
 GPU fails (the corpus holds five controls of that shape, horovod#1122 among them, to one culprit, pytorch#23534). A CUDA
-failure NCCL reports elsewhere (a collective's launch) stays the rank's own, critical.
+failure NCCL reports elsewhere (a collective's launch) stays the rank's own, critical. So is a CUDA call refused as an
+invalid argument wherever it is raised (``cuda-invalid-argument``: FSDP offload's ``pin_memory``, axolotl#2743, a control):
+the call's, which every rank makes alike, or the platform's, not the GPU's; a kernel's illegal address stays critical.
 """
 
 from __future__ import annotations
@@ -43,3 +45,23 @@ def test_a_transport_set_up_cuda_failure_is_named_at_medium(tmp_path, name):
     assert (f["ranks"], f["cause"], f["severity"], f["confidence"]) == ([3], "cuda-error", severity, grade)
     assert f["evidence"][0].get("medium_why") == why
     assert ("NCCL's report of a CUDA call its transport set-up made" in f["summary"]) == (why is not None)
+
+
+def _raised(message: str) -> list[str]:
+    """Rank 0's traceback ending in ``RuntimeError: CUDA error: <message>``, then torchrun SIGTERMs the other three."""
+    agent = "torch/distributed/elastic/multiprocessing/api.py"
+    return (['[rank0]: Traceback (most recent call last):', '[rank0]:   File "/app/train.py", line 40, in <module>',
+             '[rank0]:     ).pin_memory(device=self.device)', f"[rank0]: RuntimeError: CUDA error: {message}"]
+            + [f"W1204 21:22:51.028000 4691 {agent}:897] Sending process {pid} closing signal SIGTERM" for pid in (4893, 4894, 4895)])
+
+
+@pytest.mark.parametrize("message, severity, grade, why", [
+    ("invalid argument", "warning", "medium", "cuda-invalid-argument"),
+    ("an illegal memory access was encountered", "critical", "high", None),
+])
+def test_a_cuda_call_refused_as_an_invalid_argument_is_named_at_medium(tmp_path, message, severity, grade, why):
+    bundle, _ = import_logs([LogSource("log.txt", "\n".join(_raised(message)))], tmp_path / "b", nproc_per_node=4,
+                            world_size=4, job="train", namespace="team-a", now=NOW)
+    (f,) = [f for f in analyze(bundle)["findings"] if f["rule"] == "rank-failure"]
+    assert (f["ranks"], f["cause"], f["severity"], f["confidence"]) == ([0], "cuda-error", severity, grade)
+    assert f["evidence"][0].get("medium_why") == why
