@@ -54,6 +54,21 @@ FIX = {
 }
 
 
+
+#: why a culprit the line names is said at medium (rank_failure.sql ``medium_why``), as the summary says it
+MEDIUM_WHY = {
+    "nccl-setup-cuda-call": "It is NCCL's report of a CUDA call its transport set-up made (shared memory, P2P, NVLS): a container's "
+                            "/dev/shm or IPC, the host's P2P or the fabric refuse it as often as the rank's GPU fails (confidence medium).",
+    "cuda-invalid-argument": "A CUDA call refused as an invalid argument is the call's, which every rank running the code makes "
+                             "alike, or the platform's, not its GPU's (confidence medium).",
+    "lone-paste-exception": "The paste holds this rank's lines only: whether the other ranks, running the same code, raised it "
+                            "too is not said (confidence medium).",
+    "lone-paste-kernel-fault": "The paste holds this rank's lines only, and the fault is a kernel's, not its GPU's: whether the "
+                               "other ranks, running the same kernels, hit it too is not said (confidence medium).",
+    "lone-paste-failure": "The paste holds this rank's lines only: whether the other ranks failed the same way is not said "
+                          "(confidence medium).",
+}
+
 def _signal_words(cause: str) -> str | None:
     """``sigsys`` -> "was killed by SIGSYS (exit -31)"; ``signal-40`` -> "was killed by signal 40"."""
     if cause.startswith("signal-"):
@@ -101,21 +116,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         if row.get("confidence") == "medium" and row.get("failure_subkind") == "transport_call":
             parts.append("Only a communication library's report of its own failed CUDA call says so, not how the process ended "
                          "(confidence medium).")
-        elif row.get("medium_why") == "nccl-setup-cuda-call":
-            parts.append("It is NCCL's report of a CUDA call its transport set-up made (shared memory, P2P, NVLS): a container's "
-                         "/dev/shm or IPC, the host's P2P or the fabric refuse it as often as the rank's GPU fails (confidence medium).")
-        elif row.get("medium_why") == "cuda-invalid-argument":
-            parts.append("A CUDA call refused as an invalid argument is the call's, which every rank running the code makes "
-                         "alike, or the platform's, not its GPU's (confidence medium).")
-        elif row.get("medium_why") == "lone-paste-exception":
-            parts.append("The paste holds this rank's lines only: whether the other ranks, running the same code, raised it "
-                         "too is not said (confidence medium).")
-        elif row.get("medium_why") == "lone-paste-kernel-fault":
-            parts.append("The paste holds this rank's lines only, and the fault is a kernel's, not its GPU's: whether the other "
-                         "ranks, running the same kernels, hit it too is not said (confidence medium).")
-        elif row.get("medium_why") == "lone-paste-failure":
-            parts.append("The paste holds this rank's lines only: whether the other ranks failed the same way is not said "
-                         "(confidence medium).")
+        elif row.get("medium_why") in MEDIUM_WHY:
+            parts.append(MEDIUM_WHY[row["medium_why"]])
         elif row.get("confidence") == "medium":
             parts.append("Only its exit status is in the logs (confidence medium).")
         elif row.get("confidence") == "low":

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from bundle_batch import pasted
 from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_classify import classify
 
 NOW = dt.datetime(2026, 12, 4, 22, 0, tzinfo=dt.timezone.utc)
@@ -73,9 +73,7 @@ PASTES = {
 
 
 def _analysis(tmp_path: Path, lines: list[str]) -> dict:
-    bundle, _ = import_logs([LogSource("log.txt", "\n".join(lines))], tmp_path / "b", nproc_per_node=4, world_size=4,
-                            job="train", namespace="team-a", now=NOW)
-    return analyze(bundle)
+    return analyze(pasted(lines, tmp_path, 4, NOW))
 
 
 @pytest.fixture(scope="module")
