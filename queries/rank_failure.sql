@@ -98,15 +98,6 @@ SELECT
 FROM (SELECT n.*,
              CASE WHEN n.confidence <> 'high' OR len(n.culprit_ranks) = 0 THEN NULL
                   WHEN n.cause = 'abort' AND n.first_kind IN ('torchrun_failure', 'process_exit') THEN 'abort-exit-status'
-                  -- NCCL's own report of a CUDA call its transports' set-up made (shm, p2p, NVLS, the transport layer):
-                  -- the platform's IPC, /dev/shm or fabric refusing it as often as the rank's GPU (docs/rules.md, session 49)
-                  WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.first_line, ''),
-                       '(?:include/shm\.h|transport(?:/[a-z_]{1,20})?\.cc|p2p\.cc|shm\.cc):\d{1,6} NCCL WARN Cuda failure')
-                       THEN 'nccl-setup-cuda-call'
-                  -- a CUDA call refused as an invalid argument (cudaErrorInvalidValue: pin_memory's host registration, an
-                  -- IPC handle): the call's, which every rank makes alike, or the platform's, not the GPU's (session 49)
-                  WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.error_message, ''), '^\s*invalid argument\s*$')
-                       THEN 'cuda-invalid-argument'
                   WHEN n.lone_in_paste AND n.cause = 'python-exception' THEN 'lone-paste-exception'
                   -- a kernel's fault (an illegal address, a device-side assert), not the GPU's: every rank runs that kernel
                   WHEN n.lone_in_paste AND n.cause = 'cuda-error' AND n.first_subkind IN ('illegal-address', 'device-assert')
@@ -117,6 +108,16 @@ FROM (SELECT n.*,
                   WHEN n.lone_in_paste AND coalesce(n.first_subkind, '') <> 'ecc' AND n.xid IS NULL AND n.kernel_line IS NULL
                        AND NOT regexp_matches(coalesce(n.error_message, ''), '(?i)fell off the bus|fallen off the bus')
                        THEN 'lone-paste-failure'
+                  -- (after the paste's own grades, which say the same medium) NCCL's own report of a CUDA call its
+                  -- transports' set-up made (shm, p2p, NVLS, the transport layer): the platform's IPC, /dev/shm or fabric
+                  -- refusing it as often as the rank's GPU (docs/rules.md, session 49)
+                  WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.first_line, ''),
+                       '(?:include/shm\.h|transport(?:/[a-z_]{1,20})?\.cc|p2p\.cc|shm\.cc):\d{1,6} NCCL WARN Cuda failure')
+                       THEN 'nccl-setup-cuda-call'
+                  -- a CUDA call refused as an invalid argument (cudaErrorInvalidValue: pin_memory's host registration, an
+                  -- IPC handle): the call's, which every rank makes alike, or the platform's, not the GPU's (session 49)
+                  WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.error_message, ''), '^\s*invalid argument\s*$')
+                       THEN 'cuda-invalid-argument'
              END AS medium_why
       FROM (SELECT n.*,
                    len(n.culprit_ranks) = 1 AND coalesce(n.victims, 0) = 0
