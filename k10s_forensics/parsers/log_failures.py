@@ -65,7 +65,7 @@ def cuda_error(text: str) -> Event | None:
     m = P.CUDA_ERROR.search(text) if "CUDA error: " in text else None
     if m is None and "cudaError" in text:
         m = P.CUDA_ERROR_NAME.search(text)
-    message = m.group(1) if m else (end_event_message(text) if "end event query" in text else None)
+    message = m.group(1) if m else end_event_message(text)
     if message is None:
         n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text or "Test CUDA failure" in text else None
         if n is None:

@@ -12,7 +12,9 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
 * a launch that never started any process: Slurm's ``slurmstepd: error: execve(): torchrun: No such
   file or directory``, a container runtime's ``exec: "torchrun": executable file not found in
   $PATH`` and a shell's ``torchrun: command not found`` (``launch_failed``): srun's ``task N`` that
-  ends right after is the launcher that could not be run, not rank N (queries/_incident.sql);
+  ends right after is the launcher that could not be run, not rank N (queries/_incident.sql); and a worker
+  whose interpreter could not open its script (``python3: can't open file 'train.py': [Errno 2] …``,
+  ``cant_open``, called by ``log_classify``): every process's, as the command line is (common mode);
 * torch elastic's ``@record`` wrapper around the launcher, on the first failure of a worker that
   wrote no error file: ``local_rank 1 FAILED with no error file. Decorate your entrypoint fn with
   @record …`` (PyTorch 1.x) and, from 2.x on, the same message logged as an unformatted tuple,
