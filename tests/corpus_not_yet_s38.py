@@ -253,5 +253,12 @@ NOT_YET_S38: dict[str, str] = {
         "allocated; 13.00 MiB free; 4.14 GiB reserved ...)` with no rank tag and no launcher line, so the OOM is read "
         "with no rank named (cuda-oom, oom-cascade without a culprit); that GPU 0 is held by another model, so "
         "the rank on it fails while its own share is 4 GiB, is the author's account and the answers, not a log line",
+    # batch 273
+    "vllm-backport-62-tp4-gpu2-hbm-dbe-engine-dead-apiserver-only":
+        "the paste is only the API server's side of the engine death: `(APIServer pid=1) ERROR ... [serving.py:908]` "
+        "traceback lines ending in `vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue.` and two "
+        "`500 Internal Server Error` request lines, which are read as nothing at all (no finding, not even a failure of no "
+        "rank); that the TP=4 worker on GPU2 died of failing HBM (Xid 48/171 double-bit ECC on PCI 0000:9c:00, rows "
+        "remapped and failing again after a reboot) is the author's dmesg evidence in the thread, not a log line",
     # session 38 leftovers
 }
