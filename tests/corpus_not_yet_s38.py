@@ -257,8 +257,8 @@ NOT_YET_S38: dict[str, str] = {
     "vllm-backport-62-tp4-gpu2-hbm-dbe-engine-dead-apiserver-only":
         "the paste is only the API server's side of the engine death: `(APIServer pid=1) ERROR ... [serving.py:908]` "
         "traceback lines ending in `vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue.` and two "
-        "`500 Internal Server Error` request lines, which are read as nothing at all (no finding, not even a failure of no "
-        "rank); that the TP=4 worker on GPU2 died of failing HBM (Xid 48/171 double-bit ECC on PCI 0000:9c:00, rows "
+        "`500 Internal Server Error` request lines, read as a Python failure of no rank (warning; as collected, nothing at "
+        "all); that the TP=4 worker on GPU2 died of failing HBM (Xid 48/171 double-bit ECC on PCI 0000:9c:00, rows "
         "remapped and failing again after a reboot) is the author's dmesg evidence in the thread, not a log line",
     # session 38 leftovers
 }

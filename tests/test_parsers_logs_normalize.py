@@ -38,6 +38,12 @@ MSG = "ValueError: shapes (3,4) and (5,) not aligned"
     ("(TorchTrainer pid=3900, ip=10.0.0.2) " + MSG, None, None),
     ("(TorchTrainer pid=3900) " + MSG, None, None),
     ("(LightningTrainer pid=3900, ip=10.0.0.2) " + MSG, None, None),
+    # vLLM's front end and engine core (no rank; its logger's level, clock and source location after them)
+    ("(APIServer pid=1) ERROR 09-05 01:24:34 [serving.py:908] " + MSG, None, None),
+    ("(EngineCore_0 pid=271) ERROR 08-25 12:24:19 [core.py:700] " + MSG, None, None),
+    ("(EngineCore_DP0 pid=271) " + MSG, None, None),
+    ("(EngineCore pid=xxxx) " + MSG, None, None),
+    ("(VllmWorker rank=2 pid=4664) ERROR 08-05 14:13:44 [multiproc_executor.py:487] " + MSG, 2, None),
     ("2024-05-01 10:00:00.123 | ERROR    | train:main:42 - " + MSG, None, None),
     ("[11/02/24 10:00:01] ERROR    " + MSG + "                    accelerate_train.py:88", None, None),
     ("Train:  12%|██▍       | 12/100 [00:10<01:20, 1.1it/s]\r" + MSG, None, None),
@@ -118,3 +124,16 @@ def test_failure_wordings(line, kind, fields):
 ])
 def test_not_a_failure(line):
     assert [e["kind"] for e in classify(line) if e["kind"] in ("python_exception", "cuda_error")] == []
+
+
+def test_vllm_front_end_failure_reads_as_an_exception_of_no_process():
+    """The API server's ``EngineDeadError`` behind its ``(APIServer pid=1)`` prefix is a Python exception line
+    naming no rank and no process of its own; another name in that place (``(APIServerX pid=1)``) is a process Ray's
+    log monitor relays, its pid kept."""
+    line = ("(APIServer pid=1) ERROR 09-05 01:24:34 [serving.py:908] vllm.v1.engine.exceptions.EngineDeadError: "
+            "EngineCore encountered an issue. See stack trace (above) for the root cause.")
+    norm = normalize(line)
+    assert norm.text.startswith("vllm.v1.engine.exceptions.EngineDeadError: EngineCore")
+    assert (norm.rank, norm.pid, norm.relayed) == (None, None, False)
+    other = normalize(line.replace("(APIServer pid=1)", "(APIServerX pid=1)"))
+    assert (other.text, other.pid, other.relayed) == (norm.text, 1, True)

@@ -7,8 +7,8 @@ summary ``rank      : 1 (local_rank: 1)`` / ``exitcode  : 1`` of a Qwen2-VL eval
 error ... NCCL version 2.18.1`` / ``Cuda failure 'invalid argument'`` under vLLM's custom all-reduce, settled by an
 NCCL upgrade (vllm-project/vllm#3688), is a cuda-error failure of no rank: the control is not named. Missed (NOT_YET,
 batch 273): a TP=4 engine whose GPU2 had failing HBM (wtdcode/vllm-backport#62) shows only the API server's
-``EngineDeadError: EngineCore encountered an issue.`` and two ``500 Internal Server Error`` lines, read as nothing at
-all. Scored 3/4 both ways as collected, the control not named; no rule changed (measure only). Contrasts: without the
+``EngineDeadError: EngineCore encountered an issue.`` and two ``500 Internal Server Error`` lines: read as nothing at
+all as collected, since session 50 (the ``(APIServer pid=1)`` prefix peeled) a failure of no rank. Scored 3/4 both ways as collected, the control not named; no rule changed (measure only). Contrasts: without the
 ``[Rank 1]`` watchdog line the ECC error is no one's; renumbered ``[Rank 0]`` names rank 0; the watchdog line alone names
 rank 1; without the summary's ``rank`` line nothing is named; ``exitcode  : -6`` with ``Signal 6 (SIGABRT)`` names rank 1
 (abort); the summary renumbered names rank 0; a worker's own ``(VllmWorker rank=2 ...) RuntimeError: CUDA error:
@@ -128,10 +128,13 @@ def test_ecc_watchdog_is_critical_for_rank1(tmp_path):
     ]
 
 
-def test_engine_dead_front_end_is_read_as_nothing(tmp_path):
-    """The API server's ``EngineDeadError`` and its ``500`` request lines give no finding at all (NOT_YET, batch 273):
-    not even a failure of no rank."""
-    assert pasted_findings(ENGINE_DEAD, tmp_path, 4, 4, NOW) == []
+def test_engine_dead_front_end_is_a_failure_of_no_rank(tmp_path):
+    """The API server's ``EngineDeadError`` (its ``(APIServer pid=1)`` prefix peeled, session 50) is a Python failure of
+    no rank, at warning: the engine died, and which worker killed it the front end does not say (NOT_YET, batch 273)."""
+    findings = pasted_findings(ENGINE_DEAD, tmp_path, 4, 4, NOW)
+    assert [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings] == [
+        ("rank-failure", "warning", "python-exception", [])
+    ]
 
 
 def test_custom_allreduce_is_a_cuda_error_of_no_rank(tmp_path):

@@ -15,7 +15,9 @@ returns the message that is left together with the identity the prefixes carried
   pipeline stage after the first or a data-parallel replica of its own (``DP1 TP0``) makes it a local one;
   vLLM's worker prefix ``(VllmWorker rank=2 pid=4664)`` (the rank), ``(VllmWorker TP1 pid=…)`` /
   ``(Worker_TP1_EP1 pid=…)`` (read as SGLang's) and its logger's ``ERROR 08-05 14:13:44 [file.py:487]`` (V0's
-  ``… multiproc_worker_utils.py:242]`` without the bracket is left: its ``(VllmWorkerProcess pid=…)`` lines name no process);
+  ``… multiproc_worker_utils.py:242]`` without the bracket is left: its ``(VllmWorkerProcess pid=…)`` lines name no process),
+  and its front-end's and engine core's ``(APIServer pid=1)`` / ``(EngineCore_0 pid=271)`` (no rank: the API server's
+  ``EngineDeadError`` is then read as a failure of no rank);
 * launcher rank tags: torchrun ``[rank3]:`` (also behind a prefix of the user's own, e.g. torchrun's
   ``TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE``: ``[trainer2|0]:[rank2]:``, ``trainer-1> [rank3]:``) and its ``--tee`` role prefix ``[default0]:``
   (a LOCAL rank), Determined ``[rank=3] ||``, a ``logging`` format's host, rank and level fields (``node-1 rank=3 ERROR``), mpirun ``[1,6]<stdout>:`` (``[jobid,rank]``),
@@ -81,6 +83,8 @@ _PREFIX = re.compile(
     r"|\[(?:\d{1,7},)?(?P<mpi>\d{1,7})\]<std(?:out|err)>:"  # mpirun [jobid,rank], horovodrun (gloo) [rank]
     # vLLM's worker processes: ``(VllmWorker rank=2 pid=4664)`` (its rank), ``(VllmWorker TP1 pid=…)``, ``(Worker_TP1_EP1 pid=…)``
     r"|\(VllmWorker rank=(?P<vllm_rank>\d{1,7}) pid=[^)\s]{1,40}\)"  # the pid may be masked (``pid=xxxxxx``)
+    # vLLM's own front-end and engine-core processes (``(APIServer pid=1)``, ``(EngineCore_DP0 pid=271)``): no rank
+    r"|\((?:APIServer|EngineCore(?:_[A-Z]{0,2}\d{1,5})?) pid=[^)\s]{1,40}\)"
     r"|\((?:VllmWorker |Worker_)(?P<vllm_tags>(?:DP|PP|TP|EP)\d{1,5}(?:[ _](?:DP|PP|TP|EP)\d{1,5}){0,3}) pid=[^)\s]{1,40}\)"
     # Ray's own processes; ``(TorchTrainer pid=…, ip=…)``: Ray Train's trainer actor, the driver of the worker group
     r"|\((?P<ray_own>\w{1,40}Controller|raylet|gcs_server|autoscaler|\w{1,40}Cleaner|\w{1,40}Watcher|\w{1,40}Trainer) ?[^)]{0,200}\)"
