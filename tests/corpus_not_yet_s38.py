@@ -253,5 +253,19 @@ NOT_YET_S38: dict[str, str] = {
         "allocated; 13.00 MiB free; 4.14 GiB reserved ...)` with no rank tag and no launcher line, so the OOM is read "
         "with no rank named (cuda-oom, oom-cascade without a culprit); that GPU 0 is held by another model, so "
         "the rank on it fails while its own share is 4 GiB, is the author's account and the answers, not a log line",
+    # batch 272
+    "pytorch-192000-compile-cudagraph-functional-allreduce-rank1-invalid-argument-control":
+        "the log is one rank's `[rank1]:` traceback ending `torch.AcceleratorError: CUDA error: invalid argument` "
+        "(`cudaErrorInvalidValue`) and a chained second traceback into the reproducer's `code.py`, the lone-rank CUDA-error "
+        "shape, so rank 1 is named (cuda-error, warning, the paste holding this rank's lines only); that every rank of the "
+        "`torchrun` reproducer runs the same compiled all_reduce / graph break / wait and fails alike, the NCCL completion "
+        "event not being created with `cudaEventExternal` (fixed by pytorch/pytorch#196919), is the author's analysis and "
+        "the fixing PR, not a log line",
+    "Automodel-1393-qwen3-32b-rank1-logits-float-cuda-oom":
+        "the log is the author's three-line condensed OOM (`torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+        "50.51 GiB.`, `GPU 1 total: 178.36 GiB | Free: 44.84 GiB | PyTorch allocated: 130.43 GiB`), with no rank tag and "
+        "not PyTorch's own `GPU 1 has a total capacity of ...` wording, so the OOM is read with no rank named (cuda-oom, "
+        "critical oom-cascade without a culprit); that it is rank 1 of 4 is the author's `Multi-GPU (4 GPUs), crash on "
+        "rank1`, not a log line",
     # session 38 leftovers
 }
