@@ -260,5 +260,19 @@ NOT_YET_S38: dict[str, str] = {
         "`500 Internal Server Error` request lines, read as a Python failure of no rank (warning; as collected, nothing at "
         "all); that the TP=4 worker on GPU2 died of failing HBM (Xid 48/171 double-bit ECC on PCI 0000:9c:00, rows "
         "remapped and failing again after a reboot) is the author's dmesg evidence in the thread, not a log line",
+    # batch 272
+    "pytorch-192000-compile-cudagraph-functional-allreduce-rank1-invalid-argument-control":
+        "the log is one rank's `[rank1]:` traceback ending `torch.AcceleratorError: CUDA error: invalid argument` "
+        "(`cudaErrorInvalidValue`) and a chained second traceback into the reproducer's `code.py`, the lone-rank CUDA-error "
+        "shape, so rank 1 is named (cuda-error, warning, the paste holding this rank's lines only); that every rank of the "
+        "`torchrun` reproducer runs the same compiled all_reduce / graph break / wait and fails alike, the NCCL completion "
+        "event not being created with `cudaEventExternal` (fixed by pytorch/pytorch#196919), is the author's analysis and "
+        "the fixing PR, not a log line",
+    "Automodel-1393-qwen3-32b-rank1-logits-float-cuda-oom":
+        "the log is the author's three-line condensed OOM (`torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+        "50.51 GiB.`, `GPU 1 total: 178.36 GiB | Free: 44.84 GiB | PyTorch allocated: 130.43 GiB`), with no rank tag and "
+        "not PyTorch's own `GPU 1 has a total capacity of ...` wording, so the OOM is read with no rank named (cuda-oom, "
+        "critical oom-cascade without a culprit); that it is rank 1 of 4 is the author's `Multi-GPU (4 GPUs), crash on "
+        "rank1`, not a log line",
     # session 38 leftovers
 }
