@@ -253,5 +253,11 @@ NOT_YET_S38: dict[str, str] = {
         "allocated; 13.00 MiB free; 4.14 GiB reserved ...)` with no rank tag and no launcher line, so the OOM is read "
         "with no rank named (cuda-oom, oom-cascade without a culprit); that GPU 0 is held by another model, so "
         "the rank on it fails while its own share is 4 GiB, is the author's account and the answers, not a log line",
+    # batch 274
+    "dlrover-533-nanogpt-example-rank0-grad-accum-assertion-control":
+        "the paste is one pod's output: its `rank 0 is initialized local_rank = 0` line and a bare `AssertionError` under "
+        "`assert gradient_accumulation_steps % world_size == 0`, read as that one rank's Python exception, so rank 0 is "
+        "named (python-exception, warning); that the assertion checks the example's own configuration, which every rank "
+        "evaluates alike (fixed in the example by dlrover#535), is the maintainers' account, not a log line",
     # session 38 leftovers
 }
