@@ -274,5 +274,11 @@ NOT_YET_S38: dict[str, str] = {
         "not PyTorch's own `GPU 1 has a total capacity of ...` wording, so the OOM is read with no rank named (cuda-oom, "
         "critical oom-cascade without a culprit); that it is rank 1 of 4 is the author's `Multi-GPU (4 GPUs), crash on "
         "rank1`, not a log line",
+    # batch 274
+    "dlrover-533-nanogpt-example-rank0-grad-accum-assertion-control":
+        "the paste is one pod's output: its `rank 0 is initialized local_rank = 0` line and a bare `AssertionError` under "
+        "`assert gradient_accumulation_steps % world_size == 0`, read as that one rank's Python exception, so rank 0 is "
+        "named (python-exception, warning); that the assertion checks the example's own configuration, which every rank "
+        "evaluates alike (fixed in the example by dlrover#535), is the maintainers' account, not a log line",
     # session 38 leftovers
 }
