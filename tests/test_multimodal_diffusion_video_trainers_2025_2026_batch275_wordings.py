@@ -1,5 +1,6 @@
 """Diffusion / video / multimodal trainers' multi-GPU failures (real incidents batch 275), pinned as read.
-One culprit and four controls, collected blind, all read right as collected (5/5 both ways, no control named):
+One culprit and four controls, collected blind, all read right as collected (5/5 both ways, no control named; the
+culprit, collected by batch 273's helper too, is counted once, in batch 273, and its log is read from there):
 c10d's ``[Rank 1] NCCL watchdog thread terminated with exception: CUDA error: uncorrectable ECC error encountered``
 after an unranked SDXL traceback on 2x H100 (kohya-ss/sd-scripts#1434) names rank 1, critical cuda-error; an unranked
 ``AttributeError: 'DistributedDataParallel' object has no attribute 'set_multiplier'`` (kohya-ss/sd-scripts#1083, a
