@@ -59,14 +59,17 @@ FIX = {
 MEDIUM_WHY = {
     "nccl-setup-cuda-call": "It is NCCL's report of a CUDA call its transport set-up made (shared memory, P2P, NVLS): a container's "
                             "/dev/shm or IPC, the host's P2P or the fabric refuse it as often as the rank's GPU fails (confidence medium).",
-    "cuda-invalid-argument": "A CUDA call refused as an invalid argument is the call's, which every rank running the code makes "
-                             "alike, or the platform's, not its GPU's (confidence medium).",
     "lone-paste-exception": "The paste holds this rank's lines only: whether the other ranks, running the same code, raised it "
                             "too is not said (confidence medium).",
     "lone-paste-kernel-fault": "The paste holds this rank's lines only, and the fault is a kernel's, not its GPU's: whether the "
                                "other ranks, running the same kernels, hit it too is not said (confidence medium).",
     "lone-paste-failure": "The paste holds this rank's lines only: whether the other ranks failed the same way is not said "
                           "(confidence medium).",
+}
+#: why a culprit the line names is only a suspect (rank_failure.sql ``low_why``), as the summary says it
+LOW_WHY = {
+    "cuda-invalid-argument": "A CUDA call refused as an invalid argument is the call's, which every rank running the code makes "
+                             "alike, or the platform's, not its GPU's: a suspect, not a culprit (confidence low).",
 }
 
 def _signal_words(cause: str) -> str | None:
@@ -118,6 +121,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
                          "(confidence medium).")
         elif row.get("medium_why") in MEDIUM_WHY:
             parts.append(MEDIUM_WHY[row["medium_why"]])
+        elif row.get("low_why") in LOW_WHY:
+            parts.append(LOW_WHY[row["low_why"]])
         elif row.get("confidence") == "medium":
             parts.append("Only its exit status is in the logs (confidence medium).")
         elif row.get("confidence") == "low":

@@ -28,15 +28,16 @@
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
 --   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, collective-mismatch (DDP's model check across ranks), nccl-error, exit-<code>, exit-unknown, rank-dead (HCCL's lost heartbeat), build-lock (info, no rank: the log ends while its processes wait on a JIT extension build)
---   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or a culprit said at medium_why, or no single culprit), info (a suspect only: a rank's traceback cut before its exception and nothing else of it, confidence low; or no single culprit here, or an exit status only, and other hang evidence names another culprit)
+--   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or a culprit said at medium_why, or no single culprit), info (a suspect only: a rank's traceback cut before its exception and nothing else of it, or a culprit said at low_why, confidence low; or no single culprit here, or an exit status only, and other hang evidence names another culprit)
 --   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
 --   pods VARCHAR[]             -- its pod
 --   nodes VARCHAR[]            -- its node
 --   gpus VARCHAR[]             -- its GPU
 --   started_at TIMESTAMP WITH TIME ZONE -- first failure
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
---   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone), none
---   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made; cuda-invalid-argument: a CUDA call refused as an invalid argument), else null
+--   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone, or low_why), none
+--   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made), else null
+--   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up), else null
 --   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
@@ -58,7 +59,9 @@
 SELECT
     i.job_key AS job,
     i.cause,
-    CASE WHEN i.confidence = 'high' AND i.medium_why IS NULL THEN 'critical'
+    -- a suspect only (low_why): a CUDA call refused as an invalid argument (session 50)
+    CASE WHEN i.low_why IS NOT NULL THEN 'info'
+         WHEN i.confidence = 'high' AND i.medium_why IS NULL THEN 'critical'
          -- named, but not a confident culprit (docs/rules.md, "Session 43: what a paste cannot prove"): an abort known
          -- only by a launcher's report of the exit (-6, no line of the rank's own: the NCCL watchdog's teardown of a
          -- rank that waited ends with the same status where its timeout is not in the log), or a Python exception in a
@@ -80,8 +83,9 @@ SELECT
     CASE WHEN len(i.culprit_ranks) = 1 AND i.first_gpu IS NOT NULL THEN [i.first_gpu] ELSE []::VARCHAR[] END AS gpus,
     i.first_failure_at AS started_at,
     i.abort_at AS ended_at,
-    CASE WHEN i.medium_why IS NOT NULL THEN 'medium' ELSE i.confidence END AS confidence,
+    CASE WHEN i.low_why IS NOT NULL THEN 'low' WHEN i.medium_why IS NOT NULL THEN 'medium' ELSE i.confidence END AS confidence,
     i.medium_why,
+    i.low_why,
     'first-failure' AS decided_by,
     i.error_type, i.error_message, i.xid, i.xid_meaning, i.kernel_line,
     i.first_line AS failure_line,
@@ -96,7 +100,7 @@ SELECT
          THEN v.evidence || '/' || v.confidence || ': ' || CASE WHEN len(v.culprit_ranks) = 0 THEN 'no single culprit' ELSE array_to_string(v.culprit_ranks, ', ') END
     END AS hang_verdict
 FROM (SELECT n.*,
-             CASE WHEN n.confidence <> 'high' OR len(n.culprit_ranks) = 0 THEN NULL
+             CASE WHEN n.confidence <> 'high' OR len(n.culprit_ranks) = 0 OR n.low_why IS NOT NULL THEN NULL
                   WHEN n.cause = 'abort' AND n.first_kind IN ('torchrun_failure', 'process_exit') THEN 'abort-exit-status'
                   WHEN n.lone_in_paste AND n.cause = 'python-exception' THEN 'lone-paste-exception'
                   -- a kernel's fault (an illegal address, a device-side assert), not the GPU's: every rank runs that kernel
@@ -114,12 +118,17 @@ FROM (SELECT n.*,
                   WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.first_line, ''),
                        '(?:include/shm\.h|transport(?:/[a-z_]{1,20})?\.cc|p2p\.cc|shm\.cc):\d{1,6} NCCL WARN Cuda failure')
                        THEN 'nccl-setup-cuda-call'
-                  -- a CUDA call refused as an invalid argument (cudaErrorInvalidValue: pin_memory's host registration, an
-                  -- IPC handle): the call's, which every rank makes alike, or the platform's, not the GPU's (session 49)
-                  WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.error_message, ''), '^\s*invalid argument\s*$')
-                       THEN 'cuda-invalid-argument'
              END AS medium_why
       FROM (SELECT n.*,
+                   -- a CUDA call refused as an invalid argument (cudaErrorInvalidValue: pin_memory's host registration, an
+                   -- IPC handle, a graph's replay) outside NCCL's transport set-up: the call's, which every rank running the
+                   -- code makes alike, or the platform's, not the GPU's; a suspect, said at info (session 49: medium;
+                   -- session 50: low)
+                   CASE WHEN n.confidence = 'high' AND len(n.culprit_ranks) > 0 AND n.cause = 'cuda-error'
+                             AND regexp_matches(coalesce(n.error_message, ''), '^\s*invalid argument\s*$')
+                             AND NOT regexp_matches(coalesce(n.first_line, ''),
+                                 '(?:include/shm\.h|transport(?:/[a-z_]{1,20})?\.cc|p2p\.cc|shm\.cc):\d{1,6} NCCL WARN Cuda failure')
+                        THEN 'cuda-invalid-argument' END AS low_why,
                    len(n.culprit_ranks) = 1 AND coalesce(n.victims, 0) = 0
                    AND coalesce(n.watchdog_victims, 0) = 0 AND len(coalesce(n.victim_ranks, [])) = 0
                    -- every line of the job is from a pod import-logs made up from a paste, and none is another rank's

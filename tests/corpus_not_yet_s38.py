@@ -162,11 +162,6 @@ NOT_YET_S38: dict[str, str] = {
         "processes hit the same device-side assert in the RLOO FSDP2 test is the maintainer's report and the second "
         "address space in the thread's trace, not a log line",
     # batch 255
-    "axolotl-2743-fsdp-offload-pin-memory-invalid-argument-rank0-tail-pid-sigterm-control":
-        "the log is rank 0's lone `RuntimeError: CUDA error: invalid argument` traceback in FSDP offload's `pin_memory`, "
-        "the lone-rank CUDA-error shape, so rank 0 is named (cuda-error, critical) although the agent's SIGTERM list holds "
-        "rank 0's own pid 74892; that parameter offload fails alike on every rank of this stack (no offload works, a reboot "
-        "cures the sibling issue) is the description and the sibling threads, not a log line",
     "ms-swift-5199-qwen25vl-lora-two-a6000-rank0-oom-attention-mask-step0-control":
         "the log is rank 0's lone `torch.OutOfMemoryError` (GPU 0, 1.15 GiB asked) at the end of its `[rank0]:` traceback, "
         "the corpus' lone-rank OOM shape, so rank 0 is named (cuda-oom, warning); that the 20480-token Qwen2.5-VL setting "
@@ -261,13 +256,6 @@ NOT_YET_S38: dict[str, str] = {
         "all); that the TP=4 worker on GPU2 died of failing HBM (Xid 48/171 double-bit ECC on PCI 0000:9c:00, rows "
         "remapped and failing again after a reboot) is the author's dmesg evidence in the thread, not a log line",
     # batch 272
-    "pytorch-192000-compile-cudagraph-functional-allreduce-rank1-invalid-argument-control":
-        "the log is one rank's `[rank1]:` traceback ending `torch.AcceleratorError: CUDA error: invalid argument` "
-        "(`cudaErrorInvalidValue`) and a chained second traceback into the reproducer's `code.py`, the lone-rank CUDA-error "
-        "shape, so rank 1 is named (cuda-error, warning, the paste holding this rank's lines only); that every rank of the "
-        "`torchrun` reproducer runs the same compiled all_reduce / graph break / wait and fails alike, the NCCL completion "
-        "event not being created with `cudaEventExternal` (fixed by pytorch/pytorch#196919), is the author's analysis and "
-        "the fixing PR, not a log line",
     "Automodel-1393-qwen3-32b-rank1-logits-float-cuda-oom":
         "the log is the author's three-line condensed OOM (`torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
         "50.51 GiB.`, `GPU 1 total: 178.36 GiB | Free: 44.84 GiB | PyTorch allocated: 130.43 GiB`), with no rank tag and "

@@ -3,14 +3,15 @@ Three controls and one culprit, collected blind. Two are read right as collected
 filled the filesystem (saforem2/ezpz#231: ``[rank23]: OSError: [Errno 28] No space left on device`` then PALS'
 ``rank 16 exited with code 1`` and ``rank 0 died from signal 15``) is read as ranks 16 and 23 failing alike, no single
 culprit; TRL's DPO + FSDP2 maintainer repro (huggingface/trl#4812: a ``[rank0]:`` traceback into ``trainer =
-DPOTrainer(`` cut before its exception) is rank 0 as an info suspect, no culprit. Two are NOT_YET (batch 272): the
+DPOTrainer(`` cut before its exception) is rank 0 as an info suspect, no culprit. Two were missed as collected: the
 ``torch.compile`` + CUDA-graph reproducer (pytorch/pytorch#192000: ``[rank1]: torch.AcceleratorError: CUDA error:
-invalid argument``, every rank alike, fixed by pytorch/pytorch#196919) names rank 1 (cuda-error, warning); the
+invalid argument``, every rank alike, fixed by pytorch/pytorch#196919) named rank 1 (cuda-error, warning), and since
+session 50 (a CUDA call refused as an invalid argument names a suspect only, ``low_why``) rank 1 is an info suspect; the
 author's condensed OOM (NVIDIA-NeMo/Automodel#1393: ``GPU 1 total: 178.36 GiB | Free: 44.84 GiB | ...``, "crash on
-rank1") is a critical cuda-oom of no rank. Scored 2/4 both ways as collected; no rule changed (measure only).
+rank1") is a critical cuda-oom of no rank (NOT_YET, batch 272). Scored 2/4 both ways as collected; 3/4 after.
 Contrasts: without PALS' ``rank 16 exited with code 1`` the ENOSPC names rank 23 (its teardown line is what keeps it
 from a culprit); rank 23's traceback alone names rank 23; both ranks' identical CUDA error names no one, renumbered it
-names the new rank, cut before its error line it is a suspect only; the DPO traceback with its exception names rank 0,
+names no one either, an illegal memory access in its place names rank 1, cut before its error line it is a suspect only; the DPO traceback with its exception names rank 0,
 both ranks raising it names no one; PyTorch's own ``[rank1]:`` OOM wording names rank 1 (cuda-oom), the same wording
 untagged names no one. Pasted logs through ``k10s import-logs``, batched.
 """
@@ -42,6 +43,9 @@ COMPILE_BOTH_RANKS = COMPILE_CUDAGRAPH + [
 ]
 #: the same traceback renumbered to rank 0
 COMPILE_RANK0 = [line.replace("[rank1]", "[rank0]") for line in COMPILE_CUDAGRAPH]
+#: a kernel's illegal memory access in place of the invalid argument (a fault of the kernel's run, not of the call)
+COMPILE_ILLEGAL = [line.replace("CUDA error: invalid argument", "CUDA error: an illegal memory access was encountered")
+                   for line in COMPILE_CUDAGRAPH]
 #: the traceback without its ``torch.AcceleratorError`` line
 COMPILE_NO_ERROR = [
     line for line in COMPILE_CUDAGRAPH if "AcceleratorError" not in line
@@ -68,8 +72,8 @@ CASES = {
     # as collected, pasted and laid out as the threads say
     "enospc-as-pasted": (ENOSPC, None, None, None, None),
     "enospc-twelve-per-node": (ENOSPC, 12, None, None, None),
-    "compile-cudagraph-as-pasted": (COMPILE_CUDAGRAPH, None, None, 1, "cuda-error"),
-    "compile-cudagraph-two-ranks": (COMPILE_CUDAGRAPH, 2, 2, 1, "cuda-error"),
+    "compile-cudagraph-as-pasted": (COMPILE_CUDAGRAPH, None, None, None, None),
+    "compile-cudagraph-two-ranks": (COMPILE_CUDAGRAPH, 2, 2, None, None),
     "dpo-fsdp2-as-pasted": (DPO_FSDP2, None, None, None, None),
     "dpo-fsdp2-two-ranks": (DPO_FSDP2, 2, 2, None, None),
     "condensed-oom-as-pasted": (CONDENSED_OOM, None, None, None, None),
@@ -90,7 +94,8 @@ CASES = {
         "python-exception",
     ),
     "compile-cudagraph-both-ranks-names-none": (COMPILE_BOTH_RANKS, 2, 2, None, None),
-    "compile-cudagraph-rank0-names-rank0": (COMPILE_RANK0, 2, 2, 0, "cuda-error"),
+    "compile-cudagraph-rank0-names-none": (COMPILE_RANK0, 2, 2, None, None),
+    "compile-cudagraph-illegal-access-names-rank1": (COMPILE_ILLEGAL, 2, 2, 1, "cuda-error"),
     "compile-cudagraph-without-error-names-none": (COMPILE_NO_ERROR, 2, 2, None, None),
     "dpo-fsdp2-with-exception-names-rank0": (
         DPO_WITH_EXCEPTION,

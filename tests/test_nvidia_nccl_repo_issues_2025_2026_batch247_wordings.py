@@ -12,7 +12,8 @@ Scored 5/6 both ways as collected; no rule changed (measure only). The miss, pin
 laid out as one node of 8, #1788's lone device-[1] warning names rank 1 (critical cuda-error).
 Contrasts: an ``mpirun noticed that process rank N ... exited on signal 6`` line names that rank (abort); #1788's
 warning moved to device ``[0]`` names rank 0 and without its WARN line names no one; a device-[1]-only ``NCCL WARN Cuda
-failure`` on the 5090s names rank 1. Pasted logs through ``k10s import-logs``, batched.
+failure 'unspecified launch failure'`` on the 5090s names rank 1, and as ``'invalid argument'`` (the call refused, every
+rank's alike: a suspect only since session 50) names no one. Pasted logs through ``k10s import-logs``, batched.
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ NVLS_401_DEV0 = [line.replace("[1]", "[0]") for line in NVLS_401]
 NVLS_401_NO_WARN = NVLS_401[1:]
 IB_QP_RANK9 = IB_QP_FATAL + [_mpirun(9, 238, "h100-28")]
 QP_INVALID_RANK3 = QP_INVALID + [_mpirun(3, 139577, "node-0")]
-#: the 5090 start-up, then device [1] alone warning a CUDA failure
-MAX_SHMEM_DEV1 = MAX_SHMEM + ["GENOA-06:4766:4781 [1] enqueue.cc:1556 NCCL WARN Cuda failure 'invalid argument'"]
+#: the 5090 start-up, then device [1] alone warning a CUDA failure: a launch that failed, and a call refused
+MAX_SHMEM_DEV1 = MAX_SHMEM + ["GENOA-06:4766:4781 [1] enqueue.cc:1556 NCCL WARN Cuda failure 'unspecified launch failure'"]
+MAX_SHMEM_DEV1_INVALID = MAX_SHMEM + ["GENOA-06:4766:4781 [1] enqueue.cc:1556 NCCL WARN Cuda failure 'invalid argument'"]
 HYPERCUBE_RANK1 = HYPERCUBE + [_mpirun(1, 180044, "localhost")]
 
 #: key: (the pasted lines, processes per node, world, the rank a warning/critical finding must name alone, its cause)
@@ -73,6 +75,7 @@ CASES = {
     "ib-qp-fatal-mpirun-names-rank9": (IB_QP_RANK9, 8, 16, 9, "abort"),
     "qp-invalid-mpirun-names-rank3": (QP_INVALID_RANK3, 8, 16, 3, "abort"),
     "max-shmem-device1-warn-names-rank1": (MAX_SHMEM_DEV1, 2, 2, 1, "cuda-error"),
+    "max-shmem-device1-invalid-argument-names-none": (MAX_SHMEM_DEV1_INVALID, 2, 2, None, None),
     "hypercube-mpirun-names-rank1": (HYPERCUBE_RANK1, 2, 2, 1, "cuda-error"),
 }
 BATCHED = Batched("b247", list(CASES))

@@ -4,14 +4,16 @@ run pasted as one physical line, rank 2's ``RuntimeError: shape mismatch`` with 
 (python-exception). Four controls: unsloth's DDP rank 5 OOM with seven peer contexts on GPU 5 and rank 3's traceback
 (OEvortex/unsloth#20: 2x VRAM on every rank), read as an alike OOM naming no one; ms-swift's agent ``Received 1 death
 signal`` glued to a tqdm bar and one worker SIGHUPed (modelscope/ms-swift#9788: the launcher's own SIGHUP), read as
-nothing. Two controls are read as a culprit and stay NOT_YET (tests/corpus_not_yet_s38.py): axolotl's FSDP-offload
-``pin_memory`` ``CUDA error: invalid argument`` on rank 0 alone (axolotl-ai-cloud/axolotl#2743) names rank 0
-(cuda-error), and ms-swift's Qwen2.5-VL rank 0 OOM tail (modelscope/ms-swift#5199) names rank 0 (cuda-oom); both are
-pinned here as they read today. Scored 3/5 both ways as collected; no rule changed (measure only).
+nothing. Two controls were read as a culprit as collected: axolotl's FSDP-offload ``pin_memory`` ``CUDA error: invalid
+argument`` on rank 0 alone (axolotl-ai-cloud/axolotl#2743) named rank 0 (cuda-error; since session 50 a CUDA call
+refused as an invalid argument names a suspect only, info, so no one is named), and ms-swift's Qwen2.5-VL rank 0 OOM
+tail (modelscope/ms-swift#5199) names rank 0 (cuda-oom; NOT_YET, tests/corpus_not_yet_s38.py). Scored 3/5 both ways as
+collected; 4/5 after.
 Contrasts: VLM-R1's exception without its ``[rank2]:`` tag still names rank 2 through the glued agent record, and
 without both names no one; the same line for rank 1 names rank 1; unsloth's rank 5 OOM without rank 3's traceback is the
 lone-rank OOM shape and names rank 5; axolotl's tail without the ``[rank0]:`` tags names no one; ms-swift's SIGHUP
-paste with an agent ``failed (exitcode: -9) local_rank: 0`` names rank 0; ms-swift#5199 with rank 1's OOM line as well
+paste with an agent ``failed (exitcode: -9) local_rank: 0`` names rank 0; axolotl's tail with an illegal memory access
+in place of the refused call names rank 0; ms-swift#5199 with rank 1's OOM line as well
 names no one. Pasted logs through ``k10s import-logs``, batched.
 """
 
@@ -44,6 +46,9 @@ RANK1_LINE = [GLUED_SHAPE[0].replace("[rank2]", "[rank1]").replace("local_rank: 
 RANK5_OOM_ALONE = DDP_2X_VRAM[:1]
 #: axolotl's tail without the rank tags torch prints
 OFFLOAD_UNTAGGED = [line.replace("[rank0]: ", "") for line in OFFLOAD_PIN]
+#: the same tail with a kernel's illegal memory access in place of the refused call
+OFFLOAD_ILLEGAL = [line.replace("CUDA error: invalid argument", "CUDA error: an illegal memory access was encountered")
+                   for line in OFFLOAD_PIN]
 #: the SIGHUP paste with the agent reporting its one worker killed
 SIGHUP_THEN_KILLED = AGENT_SIGHUP[:10] + [
     "E0722 21:16:14.900000 3681165 /appdata/zhangkailin/conda/envs/swift-sft/lib/python3.12/site-packages/torch/"
@@ -66,7 +71,7 @@ CASES = {
     "agent-sighup-as-pasted": (AGENT_SIGHUP, None, None, None, None),
     "agent-sighup-one-worker": (AGENT_SIGHUP, 1, 1, None, None),
     # controls read as a culprit today (NOT_YET in the corpus), pinned as read
-    "offload-pin-as-read-names-rank0": (OFFLOAD_PIN, 6, 6, 0, "cuda-error"),
+    "offload-pin-as-read-names-none": (OFFLOAD_PIN, 6, 6, None, None),
     "vl-oom-tail-as-read-names-rank0": (VL_OOM_TAIL, 2, 2, 0, "cuda-oom"),
     # contrasts
     "exception-only-names-rank2": ([EXCEPTION_ONLY], None, None, 2, "python-exception"),
@@ -75,6 +80,7 @@ CASES = {
     "rank1-line-names-rank1": (RANK1_LINE, None, None, 1, "python-exception"),
     "rank5-oom-alone-names-rank5": (RANK5_OOM_ALONE, 8, 8, 5, "cuda-oom"),
     "offload-untagged-names-none": (OFFLOAD_UNTAGGED, 6, 6, None, None),
+    "offload-illegal-access-names-rank0": (OFFLOAD_ILLEGAL, 6, 6, 0, "cuda-error"),
     "sighup-then-killed-names-rank0": (SIGHUP_THEN_KILLED, 1, 1, 0, None),
     "both-ranks-oom-names-none": (BOTH_RANKS_OOM, 2, 2, None, None),
 }
