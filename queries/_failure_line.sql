@@ -335,6 +335,10 @@ classified AS (
             -- `..._ArrayMemoryError` since 1.18) or the CPU allocator's failure (docs/rules.md "host memory and data-loader workers")
             WHEN kind = 'python_exception' AND subkind = 'raised' AND (regexp_matches(error_type, '(?:^|\.)_?(?:Array)?MemoryError$')
                  OR error_message LIKE '%DefaultCPUAllocator: can''t allocate memory%') THEN 'host-oom'
+            -- Ray's memory monitor killed the task or actor: the node's host memory ran low (`ray.exceptions.OutOfMemoryError:
+            -- Task was killed due to the node running low on memory.`), an outside kill for host memory, not the GPU's
+            WHEN kind = 'python_exception' AND subkind = 'raised' AND regexp_matches(error_type, '(?:^|\.)OutOfMemoryError$')
+                 AND error_message LIKE '%killed due to the node running low on memory%' THEN 'host-oom-kill'
             -- a DataLoader worker killed by a signal: the rank's failure is the worker's signal
             WHEN kind = 'python_exception' AND subkind = 'raised' AND error_message LIKE 'DataLoader worker (pid%) is killed by signal: %' THEN
                 CASE regexp_extract(error_message, 'killed by signal: ([A-Za-z ]+)', 1)

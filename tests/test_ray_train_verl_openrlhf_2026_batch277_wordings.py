@@ -1,16 +1,19 @@
 """Ray Train / Ray-based RL post-training failures (real incidents batch 277), pinned as read.
 One culprit and four controls, collected blind, all read right as collected (5/5 both ways, no control named). The
 culprit: Ray Train V2's driver message ``Training failed due to worker errors:`` with a ``[Rank 0]`` header over a
-``ValueError`` (ray-project/ray#51199, the test's ``_error_func_rank_0``) names rank 0 as pasted, but only because the
-paste is read as rank 0's: laid out as four workers, or with the header renumbered ``[Rank 2]``, no rank is named, so
-the header itself is not read as a rank tag (the same traceback under ``[rank0]:`` prefixes names rank 0). The
+``ValueError`` (ray-project/ray#51199, the test's ``_error_func_rank_0``) names rank 0 as pasted; as collected only
+because the paste was read as rank 0's (laid out as four workers, or renumbered ``[Rank 2]``, no rank was named). Since
+session 50 the header is read as Ray Train's ``[Rank 1 Error Snippet]:`` is (log_owners.OWNER_HEADER): the error under it
+is that rank's, so four workers name rank 0 and ``[Rank 2]`` names rank 2; ``[Rank 0, 3]:`` (workers failing alike)
+names no one; the same traceback under ``[rank0]:`` prefixes names rank 0. The
 controls read as nothing at all: a vLLM 0.16 engine core's ``Invocation of collective_rpc method failed`` inside an
 OpenRLHF ``LLMRayActor`` (OpenRLHF/OpenRLHF#1193, a version mismatch), the Ray driver's ``Unhandled error`` from one
 verl ``WorkerDict`` down to vLLM's ``wake_up()`` (verl-project/verl#302, ``gpu_memory_utilization`` too high on every
 worker), the raylet's ``1 Workers (tasks / actors) killed due to memory pressure (OOM)`` (NoisyRollout#7, host RAM
 growing over training) and a NeMo-RL ``VllmGenerationWorker.wake_up()`` unhandled error (NVIDIA-NeMo/RL#1137).
-Contrasts: vLLM's ``CUDA Error: out of memory at .../cumem_allocator.cpp:62`` and Ray's ``Task was killed due to the
-node running low on memory`` read as a Python exception of no rank (not cuda-oom, not host-oom-kill); a
+Contrasts: vLLM's ``CUDA Error: out of memory at .../cumem_allocator.cpp:62`` reads as a CUDA OOM of no rank and Ray's
+``Task was killed due to the node running low on memory`` as a host OOM kill of no rank (session 50; as collected both
+were plain Python exceptions); a
 ``[rank3]: torch.OutOfMemoryError`` line names rank 3 (cuda-oom); an OOM under a ``repr=MegatronPolicyWorker[rank=5]``
 unhandled error is a critical cuda-oom of no rank. Pasted logs through ``k10s import-logs``, batched.
 """
@@ -38,6 +41,8 @@ TRAIN_V2_RANK_2 = [
     line.replace("[Rank 0]", "[Rank 2]").replace("rank_0", "rank_2")
     for line in TRAIN_V2_RANK_0
 ]
+#: the header of two workers failing alike (Ray groups identical errors): ``[Rank 0, 3]:``
+TRAIN_V2_RANKS_0_3 = [line.replace("[Rank 0]", "[Rank 0, 3]:") for line in TRAIN_V2_RANK_0]
 #: rank 0's traceback as a launcher would tag it, ``[rank0]:`` on every line, without the driver's header
 TRAIN_V2_TAGGED = ["[rank0]: " + line for line in TRAIN_V2_RANK_0[2:]]
 #: the engine core's traceback ending in an exception line of its own
@@ -78,9 +83,10 @@ CASES = {
     "raylet-memory-kill-eight-gpus": (RAYLET_MEMORY_KILL, 8, 8, None, None),
     "generation-wake-up-as-pasted": (GENERATION_WAKE_UP, None, None, None, None),
     # contrasts (and today's gaps)
-    # laid out as four workers, the ``[Rank 0]`` header names no one: it is not read as a rank tag
-    "train-v2-rank0-four-workers-names-none": (TRAIN_V2_RANK_0, 4, 4, None, None),
-    "train-v2-rank2-header-names-none": (TRAIN_V2_RANK_2, None, None, None, None),
+    # laid out as four workers, the ``[Rank 0]`` header still names rank 0: the error under it is that rank's
+    "train-v2-rank0-four-workers-names-rank0": (TRAIN_V2_RANK_0, 4, 4, 0, "python-exception"),
+    "train-v2-rank2-header-names-rank2": (TRAIN_V2_RANK_2, 4, 4, 2, "python-exception"),
+    "train-v2-ranks-0-3-alike-names-none": (TRAIN_V2_RANKS_0_3, 4, 4, None, None),
     "train-v2-tagged-lines-names-rank0": (TRAIN_V2_TAGGED, 4, 4, 0, "python-exception"),
     "collective-rpc-raised-names-none": (COLLECTIVE_RPC_RAISED, None, None, None, None),
     "cumem-oom-names-none": (CUMEM_OOM, 8, 8, None, None),
@@ -126,25 +132,28 @@ def test_controls_read_as_nothing(lines, tmp_path):
     assert _findings(lines, tmp_path, None) == []
 
 
-def test_train_v2_header_is_not_a_rank_tag(tmp_path):
-    """The ``[Rank 0]`` paste names rank 0 alone only while the paste is one rank's; laid out as four workers the
-    exception is a failure of no rank."""
+def test_train_v2_header_names_the_rank_of_the_error_under_it(tmp_path):
+    """The ``[Rank 0]`` header makes the ``ValueError`` under it rank 0's, as pasted and laid out as four workers; two
+    ranks under one header (``[Rank 0, 3]:``) are a failure of no single rank."""
     assert _findings(TRAIN_V2_RANK_0, tmp_path / "a", None) == [
         ("rank-failure", "warning", "python-exception", [0])
     ]
     assert _findings(TRAIN_V2_RANK_0, tmp_path / "b", 4) == [
+        ("rank-failure", "warning", "python-exception", [0])
+    ]
+    assert _findings(TRAIN_V2_RANKS_0_3, tmp_path / "c", 4) == [
         ("rank-failure", "warning", "python-exception", [])
     ]
 
 
-def test_oom_wordings_read_as_python_exceptions(tmp_path):
-    """vLLM's cumem allocator OOM and Ray's memory-monitor kill are read as Python exceptions of no rank, not as
-    cuda-oom or host-oom-kill."""
+def test_oom_wordings_read_as_their_memory(tmp_path):
+    """vLLM's cumem allocator OOM is a CUDA OOM and Ray's memory-monitor kill a host OOM kill, both of no rank (the
+    driver's and the raylet's lines name none)."""
     assert _findings(CUMEM_OOM, tmp_path / "a", 8) == [
-        ("rank-failure", "warning", "python-exception", [])
+        ("oom-cascade", "critical", "cuda-oom", [])
     ]
     assert _findings(TASK_KILLED, tmp_path / "b", 8) == [
-        ("rank-failure", "warning", "python-exception", [])
+        ("rank-failure", "warning", "host-oom-kill", [])
     ]
 
 

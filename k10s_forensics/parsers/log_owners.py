@@ -5,7 +5,8 @@ Called by ``log_lines.BodyAssembler`` for each candidate line:
 * Ray Train's controller prints its worker group once (``- (ip=…, pid=2317) world_rank=1, …``):
   a worker's forwarded line (``(RayTrainWorker pid=2317) KeyError: 'x'``) is that rank's;
 * a header names the rank whose traceback follows, whoever prints it: Ray Train's failure report
-  (``[Rank 1 Error Snippet]:``, in the controller's and the driver's output) and
+  (``[Rank 1 Error Snippet]:``, in the controller's and the driver's output; Ray Train V2's first ``[Rank 0]:`` and
+  ``[Rank 0]`` under ``Training failed due to worker errors:``) and
   torch.distributed.checkpoint's gathered error (``Traceback (most recent call last): (RANK 3)``,
   printed by every rank); the exception that ends it is that rank's (a launcher's own exception,
   e.g. Ray's ``WorkerGroupError``, ends it without an owner);
@@ -60,9 +61,10 @@ FRAME_GAP = 3  # a traceback's innermost frame, its source line (and 3.11's ^^^ 
 HANDLED_GAP = 2  # a retrying record, then (the next line, or the one after another process's) its traceback
 
 #: The rank whose exception the next traceback is, named in a header above it: Ray Train's failure
-#: report (``[Rank 1 Error Snippet]:``), torch.distributed.checkpoint's gathered one
+#: report (``[Rank 1 Error Snippet]:``; Ray Train V2's first ``[Rank 0]:`` / ``[Rank 0]``, of one rank: ``[Rank 0, 3]:``,
+#: workers failing alike, names none), torch.distributed.checkpoint's gathered one
 #: (``Traceback (most recent call last): (RANK 3)``), printed by whichever process reports it.
-OWNER_HEADER = re.compile(r"^(?:\[Rank (\d{1,7}) Error Snippet\]:|Traceback \(most recent call last\):? \(RANK (\d{1,7})\))\s*$")
+OWNER_HEADER = re.compile(r"^(?:\[Rank (\d{1,7})(?: Error Snippet\]:|\]:?)|Traceback \(most recent call last\):? \(RANK (\d{1,7})\))\s*$")
 #: torch.distributed.checkpoint's error naming the ranks whose part failed: ``CheckpointException ranks:dict_keys([3])``
 CHECKPOINT_RANKS = re.compile(r"CheckpointException ranks: ?(?:dict_keys\()?\[?\{?([\d, ]{1,2000})")
 #: Python's unraisable-exception report (``sys.unraisablehook``) and its atexit callback's: the traceback under it was ignored
@@ -125,7 +127,7 @@ class Owners:
         if norm.text.startswith("Exception ignored ") and IGNORED_HEADER.match(norm.text):
             self._ignored[norm.rank] = line_no
             return True
-        owner = OWNER_HEADER.match(norm.text) if ("Snippet]" in norm.text or "(RANK " in norm.text) else None
+        owner = OWNER_HEADER.match(norm.text) if ("[Rank " in norm.text or "(RANK " in norm.text) else None
         if owner:
             self._owner[norm.rank] = (line_no, int(owner.group(1) or owner.group(2)))
             self._records.discard(norm.rank)

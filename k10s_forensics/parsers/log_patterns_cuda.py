@@ -17,8 +17,10 @@ OOM_PYTORCH = re.compile(r"CUDA out of memory\.? ?")
 OOM_NCCL = re.compile(r"Cuda failure (?:\d{1,4} )?['\u2018]?out of memory['\u2019]?|Failed to CUDA calloc")
 #: the runtime's OOM as a CUDA error: ``CUDA error: out of memory``, THC's ``cuda runtime error (2) : out of memory at …``
 #: and the driver API's ``CUDA_ERROR_OUT_OF_MEMORY`` as torch_memory_saver prints it (SGLang, verl, slime: ``[torch_memory_saver.cpp]
-#: CUresult error: 2 (out of memory)  file=csrc/utils.h func=cu_mem_create``)
-OOM_CUDA_ERROR = re.compile(r"CUDA error: out of memory|\bcuda runtime error \(2\) ?: ?out of memory|\bCUresult error: 2 \(out of memory\)")
+#: CUresult error: 2 (out of memory)  file=csrc/utils.h func=cu_mem_create``), and a CUDA extension's own check of a
+#: driver call as vLLM's sleep-mode allocator prints it (``CUDA Error: out of memory at /workspace/csrc/cumem_allocator.cpp:62``)
+OOM_CUDA_ERROR = re.compile(r"CUDA error: out of memory|\bcuda runtime error \(2\) ?: ?out of memory|\bCUresult error: 2 \(out of memory\)"
+                            r"|\bCUDA Error: out of memory at \S{1,400}:\d{1,6}")
 #: the CUDA runtime's own name for a failed allocation before its message, printed by the process whose allocation
 #: failed (CuPy's ``CUDARuntimeError: cudaErrorMemoryAllocation: out of memory``, mpi4jax's ``Error 2
 #: cudaErrorMemoryAllocation: out of memory``, thrust's ``bad_alloc``): not a documentation hint naming the code alone

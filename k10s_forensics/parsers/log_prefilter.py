@@ -234,6 +234,7 @@ _EVENT_LITERALS = (
     # Ray Train: the worker group's ranks, a failure report's per-rank snippets, a worker process's death
     r"world_rank=\d",
     r"Error Snippet\]:",
+    r"^\[Rank \d{1,7}\]:?\s*$",  # Ray Train V2's first header (Ray 2.43-): ``[Rank 0]`` over that worker's error
     r"worker process has died",
     r"The actor is dead because",  # the dead-actor report's closing sentence (its name field above it)
     r"A worker died or was killed",
