@@ -161,7 +161,25 @@ def stern_json(events) -> str:
                                "containerName": "pytorch"}) + "\n" for ns, pod, line in events)
 
 
-PER_POD = {"stern-json": stern_json, "loki-api": loki_api, "gcl-csv": gcl_csv, "stern-all-namespaces": stern_all_namespaces, "loki-download": loki_download, "logcli-jsonl": logcli_jsonl, "logcli-default": logcli_default,
+def otel_otlp(events) -> str:
+    """The OpenTelemetry Collector's file exporter (OTLP JSON, one export request a line): each pod a resource."""
+    def request(pod: str, rows) -> dict:
+        attrs = [{"key": k, "value": {"stringValue": v}} for k, v in
+                 (("k8s.namespace.name", "ml"), ("k8s.pod.name", pod), ("k8s.container.name", "pytorch"))]
+        logs = [{"timeUnixNano": str(ns), "observedTimeUnixNano": str(ns + 5_000_000), "body": {"stringValue": line},
+                 "attributes": [{"key": "log.iostream", "value": {"stringValue": "stderr"}}]} for ns, _, line in rows]
+        return {"resourceLogs": [{"resource": {"attributes": attrs}, "scopeLogs": [{"scope": {}, "logRecords": logs}]}]}
+    return "".join(json.dumps(request(pod, [e for e in events if e[1] == pod])) + "\n" for pod in PODS.values())
+
+
+def otel_flat(events) -> str:
+    """OpenTelemetry's log data model, one flat record a line (``Timestamp``, ``Body``, ``Resource``), newest first."""
+    return "".join(json.dumps({"Timestamp": _iso(ns), "ObservedTimestamp": _iso(ns + 5_000_000), "SeverityText": "",
+                               "Body": line, "Resource": {"k8s.pod.name": pod, "k8s.container.name": "pytorch"}}) + "\n"
+                   for ns, pod, line in reversed(events))
+
+
+PER_POD = {"otel-otlp": otel_otlp, "otel-flat": otel_flat, "stern-json": stern_json, "loki-api": loki_api, "gcl-csv": gcl_csv, "stern-all-namespaces": stern_all_namespaces, "loki-download": loki_download, "logcli-jsonl": logcli_jsonl, "logcli-default": logcli_default,
            "gcl": gcl_json, "cloudwatch": cloudwatch_json, "cloudwatch-csv": cloudwatch_csv,
            "cloudwatch-insights-csv": lambda e: cloudwatch_csv(e, ("@timestamp", "@message", "@logStream")),
            "es-ecs": es_search, "es-fluent-bit": lambda e: es_search(e, ecs=False), "kibana-csv": kibana_csv, "stern": stern_out}

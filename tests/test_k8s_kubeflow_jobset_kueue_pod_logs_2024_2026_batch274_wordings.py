@@ -12,8 +12,9 @@ processes' argument-parsing frames (hiyouga/LlamaFactory#5505). Scored 4/5 both 
 (measure only). Contrasts: without the ``rank 0 is initialized`` line the assertion is a failure of no rank, under
 ``[rank1]:`` it names rank 1; the Katib-relayed traceback with its exception line is a failure of no rank; the agent's
 ``failed (exitcode: 1) local_rank: 0`` on one 8-process node names rank 0, while a ``[rank3]:``-tagged copy of the
-agent traceback is only an info suspect; the collector's JSON ``Body`` holding an exception line is not read at all
-(the same lines unwrapped are a failure of no rank), but a ``[rank1]:`` tag inside ``Body`` names rank 1; a DLRover
+agent traceback is only an info suspect; the collector's JSON ``Body`` holding an exception line was not read at all
+as collected, and since session 50 (OpenTelemetry's records read as an export) reads as the same lines unwrapped, a
+failure of no rank; and a ``[rank1]:`` tag inside ``Body`` names rank 1; a DLRover
 ``"exit reason": "OOMKilled"`` names no one either (the master's node events are not read). Pasted logs through
 ``k10s import-logs``, batched.
 """
@@ -190,10 +191,13 @@ def test_rank_tagged_agent_traceback_is_an_info_suspect(tmp_path):
     assert_info_suspect(_findings(RDZV_RANK_3_TAGGED, tmp_path, 1, 8), 3)
 
 
-def test_collector_json_body_exception_is_not_read(tmp_path):
-    """A log collector's ``{"Timestamp":...,"Body":...}`` line holding the exception gives no rank-failure; the same
-    frames unwrapped are a warning python-exception of no rank."""
-    assert _failures(COLLECTOR_WITH_EXCEPTION, tmp_path / "a", 2, 2) == []
+def test_collector_json_body_exception_is_read_as_unwrapped(tmp_path):
+    """A log collector's ``{"Timestamp":...,"Body":...}`` line holding the exception (OpenTelemetry's log data model,
+    read since session 50; as collected it gave no rank-failure) reads as the same frames unwrapped: a warning
+    python-exception of no rank."""
+    assert _failures(COLLECTOR_WITH_EXCEPTION, tmp_path / "a", 2, 2) == [
+        ("warning", "python-exception", [])
+    ]
     assert _failures(COLLECTOR_UNWRAPPED, tmp_path / "b", 2, 2) == [
         ("warning", "python-exception", [])
     ]

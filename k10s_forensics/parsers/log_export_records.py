@@ -16,6 +16,10 @@ The field names are the stores' own (docs/import.md, "Exports from a log store")
 * ``stern --output json``: ``{"message", "nodeName", "namespace", "podName", "containerName"}``; ``--output extjson`` /
   ``ppextjson``: ``{["namespace",] "pod", "container", "message"}``, the message a JSON value of its own where the line
   was valid JSON (a bare number, a JSON record), else a string;
+* the OpenTelemetry Collector (its ``filelog`` receiver on the pods' files): the file exporter's OTLP JSON, one export
+  request a line (``resourceLogs[].resource.attributes`` ``k8s.pod.name`` / ``k8s.container.name``,
+  ``scopeLogs[].logRecords[]`` with ``timeUnixNano`` and ``body.stringValue``), and the log data model's flat record as a
+  store or a debug view shows it (``{"Timestamp", "Body", "Resource": {"k8s.pod.name", …}}``);
 * a node's journal, ``journalctl -o json``: ``MESSAGE`` (an array of bytes where it holds control
   characters, such as colour codes), ``__REALTIME_TIMESTAMP`` (epoch microseconds); it names no pod.
 
@@ -45,20 +49,22 @@ _CRI = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d) (?:stdout|stderr
 _PATH_KEYS = ("logStreamName", "@logStream", "source", "file", "filename", "log.file.path", "path")
 _STAMPED = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)) ")
 _POD_KEYS = ("pod", "pod_name", "podName", "PodName", "k8s_pod_name", "kubernetes_pod_name", "k8s.pod.name", "resource.labels.pod_name",
+             "Resource.k8s.pod.name",  # OpenTelemetry's log data model
              "kubernetes.pod.name", "kubernetes.pod_name", "kubernetes.labels.pod",
              # Cloud ML Engine / AI Platform's and Vertex AI's task of a training job (``worker-replica-0``, ``workerpool1-0``)
              "ml.googleapis.com/task_name", "resource.labels.task_name")
 _CONTAINER_KEYS = ("container", "container_name", "containerName", "ContainerName", "k8s_container_name", "kubernetes_container_name", "k8s.container.name",
-                   "resource.labels.container_name", "kubernetes.container.name", "kubernetes.container_name")
-_LINE_KEYS = ("line", "textPayload", "jsonPayload.message", "jsonPayload.log", "log", "message", "@message", "MESSAGE")
+                   "resource.labels.container_name", "kubernetes.container.name", "kubernetes.container_name", "Resource.k8s.container.name")
+_LINE_KEYS = ("line", "textPayload", "jsonPayload.message", "jsonPayload.log", "log", "message", "@message", "MESSAGE", "Body")
 #: keys only a log store's record has (an application's own JSON log has none of them)
 _STORE_KEYS = frozenset({"textPayload", "jsonPayload", "resource", "_source", "logStreamName", "@logStream", "line", "kubernetes",
-                         "stream", "fields", "labels", "podName", "__REALTIME_TIMESTAMP", "__CURSOR"})
+                         "stream", "fields", "labels", "podName", "__REALTIME_TIMESTAMP", "__CURSOR", "Body"})
 #: Docker's json-file log: a line longer than its 16 KiB buffer is several records, all but the last without the ``\n``
 _DOCKER_KEYS = frozenset({"log", "stream", "time", "attrs"})
 #: stern's ``extjson`` / ``ppextjson`` record: all three keys (an application's JSON log names no pod and container)
 _STERN_EXT_KEYS = frozenset({"pod", "container", "message"})
-_TIME_KEYS = ("timestamp", "@timestamp", "time", "date", "receiveTimestamp", "ts", "__REALTIME_TIMESTAMP")
+_TIME_KEYS = ("timestamp", "@timestamp", "time", "date", "receiveTimestamp", "ts", "__REALTIME_TIMESTAMP", "Timestamp",
+              "ObservedTimestamp")
 
 
 @dataclass
@@ -228,6 +234,8 @@ def records_of(doc: object) -> list[Record | str] | None:
     """Every record of a parsed JSON document (a list, CloudWatch's ``events``, a ``_search``
     response, Cloud Logging's ``entries``, a Loki API ``data.result``), in the document's order;
     an object that holds no line is kept as its JSON text. None: no record at all."""
+    if isinstance(doc, dict) and isinstance(doc.get("resourceLogs"), list):
+        doc = _otlp(doc["resourceLogs"])
     if isinstance(doc, dict):
         for path in ("events", "hits.hits", "entries", "data.result"):
             inner = lookup(doc, path)
@@ -245,6 +253,25 @@ def records_of(doc: object) -> list[Record | str] | None:
             continue
         out.append(from_object(item) or json.dumps(item, sort_keys=True))
     return join_parts(out) if any(isinstance(r, Record) for r in out) else None
+
+
+def _otlp_value(value: object) -> object:
+    """An OTLP ``AnyValue``'s string (``{"stringValue": …}``), else None."""
+    return value.get("stringValue") if isinstance(value, dict) else None
+
+
+def _otlp(resource_logs: list) -> list[dict]:
+    """OTLP JSON's log records as plain records (``line``, ``timestamp`` in epoch ns, ``pod``, ``container``)."""
+    out: list[dict] = []
+    for rl in resource_logs:
+        attrs = lookup(rl, "resource.attributes") if isinstance(rl, dict) else None
+        kv = {a.get("key"): _otlp_value(a.get("value")) for a in attrs or [] if isinstance(a, dict)} if isinstance(attrs, list) else {}
+        for sl in (rl.get("scopeLogs") or rl.get("instrumentationLibraryLogs") or []) if isinstance(rl, dict) else []:
+            for lr in (sl.get("logRecords") or []) if isinstance(sl, dict) else []:
+                if isinstance(lr, dict) and isinstance(line := _otlp_value(lr.get("body")), str):
+                    out.append({"line": line, "timestamp": lr.get("timeUnixNano") or lr.get("observedTimeUnixNano"),
+                                "pod": kv.get("k8s.pod.name"), "container": kv.get("k8s.container.name")})
+    return out
 
 
 def join_parts(records: list[Record | str]) -> list[Record | str]:

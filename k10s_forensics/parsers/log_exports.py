@@ -32,7 +32,7 @@ from k10s_forensics.parsers.log_pod_prefix import CMLE_TASK, job_name, place, sp
 
 #: text that claims to be a store's JSON: an object or a list of objects naming one of its fields
 _JSON_HEAD = re.compile(r"^\ufeff?\s*(?:\[\s*)?\{")
-_JSON_CLAIM = re.compile(r'"(?:textPayload|jsonPayload|logStreamName|events|hits|_source|kubernetes|line|entries|insertId|__REALTIME_TIMESTAMP)"\s*:')
+_JSON_CLAIM = re.compile(r'"(?:textPayload|jsonPayload|logStreamName|events|hits|_source|kubernetes|line|entries|insertId|__REALTIME_TIMESTAMP|resourceLogs)"\s*:')
 _POD_OK = re.compile(r"[^a-z0-9.-]+")
 
 
@@ -100,7 +100,7 @@ def _json_values(body: str) -> list[object] | None:
 
 def _kind(body: str) -> str:
     head = body[:8192]
-    for key, kind in (('"__REALTIME_TIMESTAMP"', "journald"), ('"textPayload"', "Cloud Logging"), ('"jsonPayload"', "Cloud Logging"), ('"logStreamName"', "CloudWatch Logs"),
+    for key, kind in (('"resourceLogs"', "OpenTelemetry (OTLP)"), ('"Body"', "OpenTelemetry"), ('"__REALTIME_TIMESTAMP"', "journald"), ('"textPayload"', "Cloud Logging"), ('"jsonPayload"', "Cloud Logging"), ('"logStreamName"', "CloudWatch Logs"),
                       ('"_source"', "Elasticsearch"), ('"kubernetes"', "Fluent Bit"), ('"fields"', "Grafana Loki"),
                       ('"labels"', "Grafana Loki"), ('"log"', "container log"), ('"stream"', "Grafana Loki")):
         if key in head:
