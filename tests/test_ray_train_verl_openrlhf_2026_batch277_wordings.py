@@ -10,7 +10,7 @@ controls read as nothing at all: a vLLM 0.16 engine core's ``Invocation of colle
 OpenRLHF ``LLMRayActor`` (OpenRLHF/OpenRLHF#1193, a version mismatch), the Ray driver's ``Unhandled error`` from one
 verl ``WorkerDict`` down to vLLM's ``wake_up()`` (verl-project/verl#302, ``gpu_memory_utilization`` too high on every
 worker), the raylet's ``1 Workers (tasks / actors) killed due to memory pressure (OOM)`` (NoisyRollout#7, host RAM
-growing over training) and a NeMo-RL ``VllmGenerationWorker.wake_up()`` unhandled error (NVIDIA-NeMo/RL#1137).
+growing over training; since session 50 a host OOM kill of no rank) and a NeMo-RL ``VllmGenerationWorker.wake_up()`` unhandled error (NVIDIA-NeMo/RL#1137).
 Contrasts: vLLM's ``CUDA Error: out of memory at .../cumem_allocator.cpp:62`` reads as a CUDA OOM of no rank and Ray's
 ``Task was killed due to the node running low on memory`` as a host OOM kill of no rank (session 50; as collected both
 were plain Python exceptions); a
@@ -118,18 +118,27 @@ def _findings(lines: list[str], folder: Path, nproc: int | None) -> list[tuple]:
 
 @pytest.mark.parametrize(
     "lines",
-    [COLLECTIVE_RPC, WAKE_UP_UNHANDLED, RAYLET_MEMORY_KILL, GENERATION_WAKE_UP],
+    [COLLECTIVE_RPC, WAKE_UP_UNHANDLED, GENERATION_WAKE_UP],
     ids=[
         "collective-rpc",
         "wake-up-unhandled",
-        "raylet-memory-kill",
         "generation-wake-up",
     ],
 )
 def test_controls_read_as_nothing(lines, tmp_path):
-    """The four controls as pasted give no finding at all: no exception line is in their excerpts, and the raylet's
-    memory-pressure summary is not read (a node-wide host OOM kill, of no rank)."""
+    """Three controls as pasted give no finding at all: no exception line is in their excerpts."""
     assert _findings(lines, tmp_path, None) == []
+
+
+def test_raylet_memory_pressure_summary_is_a_host_oom_kill_of_no_rank(tmp_path):
+    """The raylet's ``1 Workers (tasks / actors) killed due to memory pressure (OOM)`` is Ray's memory monitor killing a
+    worker for the node's host memory, which worker not said: a host OOM kill of no rank (session 50; as collected, no
+    finding); with no worker killed (``0 Workers … killed``) it is nothing."""
+    assert _findings(RAYLET_MEMORY_KILL, tmp_path / "a", None) == [
+        ("rank-failure", "warning", "host-oom-kill", [])
+    ]
+    none_killed = [line.replace("1 Workers (tasks", "0 Workers (tasks") for line in RAYLET_MEMORY_KILL]
+    assert _findings(none_killed, tmp_path / "b", None) == []
 
 
 def test_train_v2_header_names_the_rank_of_the_error_under_it(tmp_path):

@@ -6,6 +6,8 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   that ended: ``ERROR:composer.cli.launcher:Rank 2 crashed with exit code -7.`` (Composer < 0.17)
   and ``Global rank 0 (PID 208865) exited with code -11`` (later); it then tears the others down
   (``Waiting up to 30 seconds for all training processes to terminate``);
+* Ray's memory monitor, in the raylet's summary (``1 Workers (tasks / actors) killed due to memory pressure (OOM), … at
+  node (ID: …, IP: …)``): workers killed for the node's host memory, which ones not said (a SIGKILL of no rank);
 * vLLM V1's multiprocess executor on a worker that died without raising: ``Worker proc
   VllmWorker-1 died unexpectedly, shutting down executor.`` (the worker's index is its rank in the
   executor; the others then log ``Parent process exited, terminating worker``);
@@ -95,6 +97,9 @@ FIRST_PROCESS = re.compile(r"Process name: (?:\[\[\d+,\d+\],(\d+)\]|\[[^\]\s@]{1
 FIRST_PROCESS_EXIT = re.compile(r"\bExit code:\s*-?\d+\s*$")
 #: Cray PALS' mpiexec: ``host: rank 6 exited with code 1``, ``rank 0 died from signal 11 and dumped core``
 PALS_EXIT = re.compile(r"(?:^|[\s:])rank (\d{1,7}) (?:exited with code (-?\d{1,3})|died from signal (\d{1,2}))\b(?: and (dumped core))?")
+#: Ray's memory monitor (the raylet's summary): ``1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers
+#: crashed due to other reasons at node (ID: …, IP: 10.76.236.66) over the last time period.``
+RAY_MEMORY_KILLED = re.compile(r"\b(\d{1,6}) Workers \(tasks / actors\) killed due to memory pressure \(OOM\)(?:.{0,400}?\bIP: ([^)\s]{1,64})\))?")
 #: vLLM V1's executor: ``Worker proc VllmWorker-1 died unexpectedly, shutting down executor.``
 VLLM_WORKER_DIED = re.compile(r"\bWorker proc VllmWorker-(\d{1,5}) died unexpectedly\b")
 #: the program could not be executed at all: Slurm's step daemon, a container runtime (OCI), a shell
@@ -139,6 +144,11 @@ def launcher_report(text: str) -> Event | None:
     pals = _pals(text) if "rank " in text and (" exited with code " in text or " died from signal " in text) else None
     if pals:
         return pals
+    m = RAY_MEMORY_KILLED.search(text) if "killed due to memory pressure" in text else None
+    if m and int(m.group(1)) > 0:  # which worker (rank) it killed the summary does not say: a host OOM kill of no rank
+        where = f" on node {m.group(2)}" if m.group(2) else ""
+        return {"kind": "process_exit", "subkind": "ray_memory_monitor", "exit_code": -9,
+                "error_message": f"Ray's memory monitor killed {m.group(1)} worker(s){where} for the node's host memory"}
     m = VLLM_WORKER_DIED.search(text) if "died unexpectedly" in text else None
     if m:  # how it died is not said (no exit status)
         return {"kind": "process_exit", "subkind": "vllm_worker_died", "rank": int(m.group(1)), "exit_code": None,

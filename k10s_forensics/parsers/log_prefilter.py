@@ -165,6 +165,7 @@ _EVENT_LITERALS = (
     # more launchers (log_launchers.py): vLLM's executor on a dead worker, a launch that never started,
     # torch elastic's @record on a failure without an error file
     r"Worker proc \S+ died unexpectedly",
+    r"Workers \(tasks / actors\) killed due to memory pressure",
     r"FAILED with no error file",
     r"\) FAILED \(exitcode -?\d",
     r"Container rank \d+ status failed cmd ",
