@@ -268,5 +268,20 @@ NOT_YET_S38: dict[str, str] = {
         "`assert gradient_accumulation_steps % world_size == 0`, read as that one rank's Python exception, so rank 0 is "
         "named (python-exception, warning); that the assertion checks the example's own configuration, which every rank "
         "evaluates alike (fixed in the example by dlrover#535), is the maintainers' account, not a log line",
+    # batch 278
+    "pytorch-174030-symm-mem-rendezvous-invalid-device-ordinal-2080ti-no-nvlink-control":
+        "the log is `torch.multiprocessing.spawn`'s own report: `Terminating process 326046 via signal SIGTERM`, "
+        "`ProcessRaisedException` and `-- Process 1 terminated with the following error:` down to `fn(i, *args)`, the "
+        "CUDA driver error line past the excerpt, read as process 1's Python exception, so rank 1 is named "
+        "(python-exception, warning); that `symm_mem.rendezvous` cannot map peer memory on an RTX 2080 Ti pair without "
+        "NVLink, every process alike, process 1 only the first spawn collected, is the thread's account (it works on a "
+        "2080 Ti pair with NVLink), not a log line",
+    "nccl-2190-gpu7-host-numa-fallback-shm-attach-size-0":
+        "the log is GPU 7's `misc/shmutils.cc:132 NCCL WARN Error while attaching to shared memory segment /dev/shm/nccl- "
+        "(size 0)` and its `NCCL INFO <file>:<line> -> 2` unwind to `enqueue.cc`, while GPUs 3, 5 and 6 import their "
+        "peers' buffers; no rule reads NCCL's shared-memory attach failure (nor the unwind chain), so nothing is named, "
+        "with or without `[rank7]:` tags (a `NCCL WARN Cuda failure` on the same line is read, rank 7 at info); that "
+        "GPU 7's process is the one whose cuMem host-NUMA probe fell back to /dev/shm is a commenter's diagnosis in the "
+        "thread, not a log line",
     # session 38 leftovers
 }
