@@ -268,5 +268,12 @@ NOT_YET_S38: dict[str, str] = {
         "`assert gradient_accumulation_steps % world_size == 0`, read as that one rank's Python exception, so rank 0 is "
         "named (python-exception, warning); that the assertion checks the example's own configuration, which every rank "
         "evaluates alike (fixed in the example by dlrover#535), is the maintainers' account, not a log line",
+    # batch 280
+    "torchtitan-3817-tp-mxfp8-root-cause-rank7-col-major-traceback-cut-control":
+        "the log is torch-elastic's `Root Cause (first observed failure)` block naming `rank : 7 (local_rank: 7)`, "
+        "`exitcode : 1` with an error file and the worker traceback into the model (the exception line cut), the corpus' "
+        "root-cause culprit shape, so rank 7 is named (python-exception, warning); that TP + MXFP8 raises `mat2 must be "
+        "col_major` on every TP rank alike (pytorch/ao#4624 reproduces it with TP=2), rank 7 only the first exit the agent "
+        "recorded, is the issue's title and the upstream repro, not a log line",
     # session 38 leftovers
 }
