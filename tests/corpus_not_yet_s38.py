@@ -283,5 +283,12 @@ NOT_YET_S38: dict[str, str] = {
         "with or without `[rank7]:` tags (a `NCCL WARN Cuda failure` on the same line is read, rank 7 at info); that "
         "GPU 7's process is the one whose cuMem host-NUMA probe fell back to /dev/shm is a commenter's diagnosis in the "
         "thread, not a log line",
+    # batch 280
+    "torchtitan-3817-tp-mxfp8-root-cause-rank7-col-major-traceback-cut-control":
+        "the log is torch-elastic's `Root Cause (first observed failure)` block naming `rank : 7 (local_rank: 7)`, "
+        "`exitcode : 1` with an error file and the worker traceback into the model (the exception line cut), the corpus' "
+        "root-cause culprit shape, so rank 7 is named (python-exception, warning); that TP + MXFP8 raises `mat2 must be "
+        "col_major` on every TP rank alike (pytorch/ao#4624 reproduces it with TP=2), rank 7 only the first exit the agent "
+        "recorded, is the issue's title and the upstream repro, not a log line",
     # session 38 leftovers
 }
