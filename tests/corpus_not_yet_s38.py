@@ -268,5 +268,13 @@ NOT_YET_S38: dict[str, str] = {
         "`assert gradient_accumulation_steps % world_size == 0`, read as that one rank's Python exception, so rank 0 is "
         "named (python-exception, warning); that the assertion checks the example's own configuration, which every rank "
         "evaluates alike (fixed in the example by dlrover#535), is the maintainers' account, not a log line",
+    # batch 279
+    "ms-swift-3049-qwen25vl-zero3-rank1-checkpoint-rename-race-traceback-cut":
+        "the paste is swift's `Saving model checkpoint to .../checkpoint-276` and rank 1's traceback frames down to "
+        "`os.renames(output_dir, checkpoint_dir)` in `<frozen os>` with the exception line cut, read as an info "
+        "python-exception suspect holding rank 1 (nothing at warning or critical); that the cut line is a "
+        "`FileExistsError` of the checkpoint rename only rank 1 lost (a transformers Trainer bug, the maintainer's "
+        "answer) is the thread's, not a log line, and with that line restored the rename race is read as every "
+        "process's (warning, no rank)",
     # session 38 leftovers
 }
