@@ -290,5 +290,13 @@ NOT_YET_S38: dict[str, str] = {
         "root-cause culprit shape, so rank 7 is named (python-exception, warning); that TP + MXFP8 raises `mat2 must be "
         "col_major` on every TP rank alike (pytorch/ao#4624 reproduces it with TP=2), rank 7 only the first exit the agent "
         "recorded, is the issue's title and the upstream repro, not a log line",
+    # batch 279
+    "ms-swift-3049-qwen25vl-zero3-rank1-checkpoint-rename-race-traceback-cut":
+        "the paste is swift's `Saving model checkpoint to .../checkpoint-276` and rank 1's traceback frames down to "
+        "`os.renames(output_dir, checkpoint_dir)` in `<frozen os>` with the exception line cut, read as an info "
+        "python-exception suspect holding rank 1 (nothing at warning or critical); that the cut line is a "
+        "`FileExistsError` of the checkpoint rename only rank 1 lost (a transformers Trainer bug, the maintainer's "
+        "answer) is the thread's, not a log line, and with that line restored the rename race is read as every "
+        "process's (warning, no rank)",
     # session 38 leftovers
 }
