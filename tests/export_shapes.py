@@ -271,3 +271,22 @@ def shapes(node_texts: list[str]) -> dict[str, list[tuple[str, str]]]:
 
 
 __all__ = ["SHAPES", "entries", "pod_name", "shapes"]
+
+
+def otel_otlp(events: list[tuple[int, str, str]]) -> str:
+    """``(epoch ns, pod, line)`` events as the OpenTelemetry Collector's file exporter writes them (OTLP JSON, one export
+    request a line): each pod a resource (``k8s.pod.name``, ``k8s.container.name``), in the order the pods first log."""
+    pods = list(dict.fromkeys(pod for _, pod, _ in events))
+    attrs = lambda pod: [{"key": k, "value": {"stringValue": v}} for k, v in (("k8s.pod.name", pod), ("k8s.container.name", "pytorch"))]  # noqa: E731
+    logs = lambda pod: [{"timeUnixNano": str(ns), "body": {"stringValue": line}} for ns, p, line in events if p == pod]  # noqa: E731
+    return "".join(json.dumps({"resourceLogs": [{"resource": {"attributes": attrs(pod)}, "scopeLogs": [{"logRecords": logs(pod)}]}]}) + "\n"
+                   for pod in pods)
+
+
+def otel_flat(events: list[tuple[int, str, str]]) -> str:
+    """The same events as OpenTelemetry's log data model, one flat record a line (``Timestamp``, ``Body``, ``Resource``),
+    newest first."""
+    iso = lambda ns: dt.datetime.fromtimestamp(ns // 10**9, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S") + f".{ns % 10**9:09d}Z"  # noqa: E731
+    return "".join(json.dumps({"Timestamp": iso(ns), "Body": line, "Resource": {"k8s.pod.name": pod, "k8s.container.name": "pytorch"}})
+                   + "\n" for ns, pod, line in reversed(events))
+

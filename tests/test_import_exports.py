@@ -18,6 +18,7 @@ from k10s_forensics.cli import cli, main
 from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_export_records import format_ns, parse_time_ns
 from k10s_forensics.parsers.log_exports import read_export, split_export
+from export_shapes import otel_flat, otel_otlp
 from test_import_pod_prefix import OOM, watchdog_timeout
 
 NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
@@ -159,24 +160,6 @@ def stern_all_namespaces(events) -> str:
 def stern_json(events) -> str:
     return "".join(json.dumps({"message": f"{_iso(ns)} {line}", "nodeName": "gpu-node-3", "namespace": "ml", "podName": pod,
                                "containerName": "pytorch"}) + "\n" for ns, pod, line in events)
-
-
-def otel_otlp(events) -> str:
-    """The OpenTelemetry Collector's file exporter (OTLP JSON, one export request a line): each pod a resource."""
-    def request(pod: str, rows) -> dict:
-        attrs = [{"key": k, "value": {"stringValue": v}} for k, v in
-                 (("k8s.namespace.name", "ml"), ("k8s.pod.name", pod), ("k8s.container.name", "pytorch"))]
-        logs = [{"timeUnixNano": str(ns), "observedTimeUnixNano": str(ns + 5_000_000), "body": {"stringValue": line},
-                 "attributes": [{"key": "log.iostream", "value": {"stringValue": "stderr"}}]} for ns, _, line in rows]
-        return {"resourceLogs": [{"resource": {"attributes": attrs}, "scopeLogs": [{"scope": {}, "logRecords": logs}]}]}
-    return "".join(json.dumps(request(pod, [e for e in events if e[1] == pod])) + "\n" for pod in PODS.values())
-
-
-def otel_flat(events) -> str:
-    """OpenTelemetry's log data model, one flat record a line (``Timestamp``, ``Body``, ``Resource``), newest first."""
-    return "".join(json.dumps({"Timestamp": _iso(ns), "ObservedTimestamp": _iso(ns + 5_000_000), "SeverityText": "",
-                               "Body": line, "Resource": {"k8s.pod.name": pod, "k8s.container.name": "pytorch"}}) + "\n"
-                   for ns, pod, line in reversed(events))
 
 
 PER_POD = {"otel-otlp": otel_otlp, "otel-flat": otel_flat, "stern-json": stern_json, "loki-api": loki_api, "gcl-csv": gcl_csv, "stern-all-namespaces": stern_all_namespaces, "loki-download": loki_download, "logcli-jsonl": logcli_jsonl, "logcli-default": logcli_default,
