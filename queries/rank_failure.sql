@@ -115,19 +115,19 @@ FROM (SELECT n.*,
                   -- (after the paste's own grades, which say the same medium) NCCL's own report of a CUDA call its
                   -- transports' set-up made (shm, p2p, NVLS, the transport layer): the platform's IPC, /dev/shm or fabric
                   -- refusing it as often as the rank's GPU (docs/rules.md, session 49)
-                  WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.first_line, ''),
-                       '(?:include/shm\.h|transport(?:/[a-z_]{1,20})?\.cc|p2p\.cc|shm\.cc):\d{1,6} NCCL WARN Cuda failure')
-                       THEN 'nccl-setup-cuda-call'
+                  WHEN n.cause = 'cuda-error' AND n.nccl_setup_line THEN 'nccl-setup-cuda-call'
              END AS medium_why
       FROM (SELECT n.*,
+                   -- NCCL's WARN of a CUDA call its transports' set-up made (shm, p2p, NVLS, the transport layer)
+                   regexp_matches(coalesce(n.first_line, ''),
+                       '(?:include/shm\.h|transport(?:/[a-z_]{1,20})?\.cc|p2p\.cc|shm\.cc):\d{1,6} NCCL WARN Cuda failure') AS nccl_setup_line,
                    -- a CUDA call refused as an invalid argument (cudaErrorInvalidValue: pin_memory's host registration, an
                    -- IPC handle, a graph's replay) outside NCCL's transport set-up: the call's, which every rank running the
                    -- code makes alike, or the platform's, not the GPU's; a suspect, said at info (session 49: medium;
                    -- session 50: low)
                    CASE WHEN n.confidence = 'high' AND len(n.culprit_ranks) > 0 AND n.cause = 'cuda-error'
                              AND regexp_matches(coalesce(n.error_message, ''), '^\s*invalid argument\s*$')
-                             AND NOT regexp_matches(coalesce(n.first_line, ''),
-                                 '(?:include/shm\.h|transport(?:/[a-z_]{1,20})?\.cc|p2p\.cc|shm\.cc):\d{1,6} NCCL WARN Cuda failure')
+                             AND NOT nccl_setup_line
                         THEN 'cuda-invalid-argument' END AS low_why,
                    len(n.culprit_ranks) = 1 AND coalesce(n.victims, 0) = 0
                    AND coalesce(n.watchdog_victims, 0) = 0 AND len(coalesce(n.victim_ranks, [])) = 0
