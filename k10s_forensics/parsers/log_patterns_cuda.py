@@ -32,6 +32,14 @@ OOM_CUDA_RUNTIME = re.compile(r"\bcudaErrorMemoryAllocation\)?: out of memory")
 #: exceeded`` / ``out_of_memory: CUDA error at: …`` (dask-cuda, cuDF, cuML, XGBoost workers)
 OOM_ALLOCATOR = re.compile(r"\bwhat\(\):\s{1,4}[a-z_]\w{0,40}:? (?:[\w]{1,40} ){0,3}?failed[^\n:]{0,40}: out of memory\s*$"
                            r"|\bout_of_memory: (?:RMM failure|CUDA error) at:")
+#: TensorFlow's and XLA's own GPU out of memory, printed by the process whose allocation failed: TensorFlow's
+#: ``ResourceExhaustedError: OOM when allocating tensor with shape[2,1023,50257] and type float on
+#: /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc`` (and its ``OP_REQUIRES failed … Resource
+#: exhausted: OOM when allocating …`` warning: a GPU device or allocator named, not a host's), and XLA's BFC allocator under
+#: JAX or TensorFlow: ``RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.``. Not the BFC
+#: allocator's ``Allocator (GPU_0_bfc) ran out of memory trying to allocate …``, which says it is no failure
+OOM_FRAMEWORK = re.compile(r"\bOOM when allocating tensor\b[^\n]{0,600}?(?:/device:GPU:\d{1,4}\b|\ballocator GPU_\d{1,4}_bfc\b)"
+                           r"|\b(?:RESOURCE_EXHAUSTED|Resource exhausted): Out of memory while trying to allocate \d{1,20} bytes")
 OOM_REQUESTED = re.compile(r"Tried to allocate " + _SIZE)
 OOM_NEW = re.compile(r"GPU (\d*) ?has a total capac(?:i)?ty of " + _SIZE + r" of which " + _SIZE + r" is free")
 OOM_THIS_PROCESS = re.compile(r"this process has " + _SIZE + r" memory in use")

@@ -49,6 +49,8 @@ _EVENT_LITERALS = (
     # CUDA OOM
     r"out of memory",
     r"OutOfMemoryError",
+    r"OOM when allocating tensor",  # TensorFlow's GPU OOM (log_patterns_cuda.OOM_FRAMEWORK)
+    r"Out of memory while trying to allocate",  # XLA's (JAX, TensorFlow)
     # torchrun / elastic agent and its ChildFailedError table
     r"\(exitcode: ",
     r"\(local_rank: ",
@@ -91,8 +93,9 @@ _EVENT_LITERALS = (
     r"ready ranks: ",
     r"^(?:\([^)]{0,200}\)\s*)?\s*name: \S{0,200}_\d{1,4}:\d{1,7}\s*$",
     r"\[c10d\] (?:waitForInput: (?:socket|poll for socket)|While waitForInput, poolFD failed)",
-    # a Horovod stall row (log_patterns.HOROVOD_MISSING_ROW), bare or behind a launcher's tag (`[1,0]<stderr>:4: [...]`)
-    r"(?:^|[>:\]]\s?)\d{1,7}!?: \[[\w./:-]{1,400}(?:, |\]\s*$|[$…]?\s*$)",
+    # a Horovod stall row (log_patterns.HOROVOD_MISSING_ROW), bare, behind a launcher's tag (`[1,0]<stderr>:4: [...]`)
+    # or behind the API server's timestamp (`kubectl logs --timestamps`: `2022-07-20T04:51:42.895382Z 2: [...]`)
+    r"(?:^|[>:\]]\s?|\d(?:Z|[+-]\d\d:\d\d) )\d{1,7}!?: \[[\w./:-]{1,400}(?:, |\]\s*$|[$…]?\s*$)",
     r"Not all ranks joining collective",
     r"group info: ",
     r"collective: nccl:",

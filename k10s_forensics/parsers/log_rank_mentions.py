@@ -30,8 +30,9 @@ import re
 from typing import Any
 
 from k10s_forensics.parsers.log_normalize import normalize
-from k10s_forensics.parsers.log_patterns import HOROVOD_MISSING_HEADER, HOROVOD_MISSING_ROW, PY_EXCEPTION
+from k10s_forensics.parsers.log_patterns import API_TS, HOROVOD_MISSING_HEADER, HOROVOD_MISSING_ROW, PY_EXCEPTION
 
+_API_STAMP = re.compile(API_TS)  # ``kubectl logs --timestamps``' stamp before a stall row
 COMM_RANK = re.compile(r"comm 0x[0-9a-fA-F]+ rank (\d+) n[Rr]anks (\d+)")
 _BARRIER_RANKS = re.compile(r"\bRank (\d{1,7}) successfully reached monitoredBarrier|send/recv from rank (\d{1,7})"
                             r"|\bRanks? (\d{1,7}(?:, ?\d{1,7}){0,4095}) failed to pass monitoredBarrier")
@@ -94,12 +95,13 @@ def sample_rank(events: list[dict[str, Any]], line_no: int, text: str) -> bool:
 
 def unlabel_stall_rows(lines: list[str], ranks: list[int | None]) -> list[int | None]:
     """``ranks`` (each line's prefix rank) with None for each bare Horovod stall row within 3 lines of its header or the
-    row before it (log_stall_rows reads them so): the row's leading number is the rank it names missing."""
+    row before it (log_stall_rows reads them so), behind the API server's timestamp or not: the row's leading number is
+    the rank it names missing."""
     out, at = list(ranks), None
     for i, line in enumerate(lines):
         if "ranks:" in line and HOROVOD_MISSING_HEADER.search(line):
             at = i
-        elif at is not None and i - at <= 3 and HOROVOD_MISSING_ROW.match(line):
+        elif at is not None and i - at <= 3 and HOROVOD_MISSING_ROW.match(_API_STAMP.sub("", line, count=1)):
             out[i], at = None, i
     return out
 
