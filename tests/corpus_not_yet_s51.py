@@ -6,13 +6,6 @@ from __future__ import annotations
 #: Expectations of session 51's batches that we do not meet, with why.
 NOT_YET_S51: dict[str, str] = {
     # batch 284
-    "horovod-1152-gpt2-tagged-rank1-tf-oom-strided-slice":
-        "every line is Open MPI's `[1,1]<stderr>:` and rank 1's TensorFlow allocator failure (`OP_REQUIRES failed at "
-        "strided_slice_op.cc:139 : Resource exhausted: OOM when allocating tensor with shape[2,1023,50257]` and the "
-        "traceback's `tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor ...`), "
-        "read as rank 1's Python exception (python-exception, warning): the rank is right, but TensorFlow's words for a "
-        "GPU out of memory (`Resource exhausted: OOM when allocating tensor`, allocator `GPU_0_bfc`) are not read as "
-        "cuda-oom, as PyTorch's `CUDA out of memory` in the same place is (oom-cascade, cuda-oom)",
     "UNITER-31-horovod-shutdown-rank1-mpirun-first-rank0-oom":
         "the log is rank 1's `RuntimeError: Horovod has been shut down. This was caused by an exception on one of the "
         "ranks ...` (a victim's wording) and Open MPI's `The first process to do so was: Process name: [[50371,1],0] Exit "
@@ -23,8 +16,7 @@ NOT_YET_S51: dict[str, str] = {
         "the log is Horovod's stall warning (`stall_inspector.cc:105] One or more tensors were submitted ... waiting for "
         "remainder of ranks for more than 60 seconds`) and its untagged list `Stalled ranks:` / `2: [..._have_more_data_"
         "placeholder_0, ..._have_error_placeholder_0]`, read routed as rank 2 never joining (nccl-hang, never-joined, "
-        "critical); that rank 2's worker had crashed (rank-dead) is the author's account, not a log line; and with every "
-        "line carrying the API's timestamp (`kubectl logs --timestamps`) the untagged list is not read at all, nothing "
-        "named (stamping either the header or the row alone, or the same lines behind `[1,0]<stderr>:`, still names rank 2)",
+        "critical, also with every line behind the API's timestamp since session 51); that rank 2's worker had crashed "
+        "(rank-dead) is the author's account, not a log line",
     # session 51 leftovers
 }

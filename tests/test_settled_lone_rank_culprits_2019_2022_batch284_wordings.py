@@ -80,8 +80,8 @@ ONE_NAMEERROR_RANK1 = BOTH_NAMEERROR[:7] + [
 #: key: (the pasted lines, processes per node, world, the rank a warning/critical finding must name alone, its cause)
 CASES = {
     # as collected, pasted and laid out as the threads say (today's readings; three are NOT_YET, batch 284)
-    "tf-oom-rank1-as-pasted": (TF_OOM, None, None, 1, "python-exception"),
-    "tf-oom-rank1-two-ranks": (TF_OOM, 2, 2, 1, "python-exception"),
+    "tf-oom-rank1-as-pasted": (TF_OOM, None, None, 1, "cuda-oom"),
+    "tf-oom-rank1-two-ranks": (TF_OOM, 2, 2, 1, "cuda-oom"),
     "shutdown-first-exit-as-pasted": (
         SHUTDOWN_FIRST_EXIT,
         None,
@@ -95,9 +95,9 @@ CASES = {
     "both-nameerror-as-pasted": (BOTH_NAMEERROR, None, None, None, None),
     "both-nameerror-two-ranks": (BOTH_NAMEERROR, 2, 2, None, None),
     # contrasts
-    "tf-oom-rank0-tag-names-rank0": (TF_OOM_RANK0, 2, 2, 0, "python-exception"),
+    "tf-oom-rank0-tag-names-rank0": (TF_OOM_RANK0, 2, 2, 0, "cuda-oom"),
     "torch-oom-wording-names-rank1-cuda-oom": (TORCH_OOM, 2, 2, 1, "cuda-oom"),
-    "tf-oom-without-exception-names-none": (TF_OOM_NO_EXCEPTION, 2, 2, None, None),
+    "tf-oom-warning-alone-names-rank1": (TF_OOM_NO_EXCEPTION, 2, 2, 1, "cuda-oom"),
     "shutdown-without-process-name-names-none": (SHUTDOWN_NO_NAME, 2, 2, None, None),
     "shutdown-first-exit-victim-names-none": (
         SHUTDOWN_FIRST_IS_VICTIM,
@@ -115,7 +115,7 @@ CASES = {
     ),
     "stall-row-rank3-names-rank3": (STALL_RANK3, 4, 4, 3, "never-joined"),
     "stall-without-row-names-none": (STALL_NO_ROW, 4, 4, None, None),
-    "stall-api-stamped-names-none": (STALL_STAMPED, None, None, None, None),
+    "stall-api-stamped-names-rank2": (STALL_STAMPED, None, None, 2, "never-joined"),
     "stall-tagged-api-stamped-names-rank2": (
         STALL_TAGGED_STAMPED,
         None,
@@ -164,20 +164,24 @@ def test_identical_nameerrors_are_a_failure_of_no_rank(tmp_path):
     ]
 
 
-def test_tensorflow_oom_is_a_python_exception_and_its_frames_an_info_suspect(tmp_path):
-    """TensorFlow's ``ResourceExhaustedError: OOM when allocating tensor`` is read as rank 1's Python exception (not
-    cuda-oom); without that line, the allocator warning and the frames hold rank 1 at info only."""
+def test_tensorflow_oom_is_rank_1_s_cuda_oom_with_or_without_its_exception(tmp_path):
+    """TensorFlow's ``ResourceExhaustedError: OOM when allocating tensor … device:GPU:0 by allocator GPU_0_bfc`` is rank
+    1's CUDA OOM (session 51; it was read as a Python exception); without that line, the op's ``Resource exhausted: OOM
+    when allocating tensor`` warning on the same device says so alone."""
     assert _findings(TF_OOM, tmp_path / "a", 2) == [
-        ("rank-failure", "warning", "python-exception", [1])
+        ("oom-cascade", "warning", "cuda-oom", [1])
     ]
     assert _findings(TF_OOM_NO_EXCEPTION, tmp_path / "b", 2) == [
-        ("rank-failure", "info", "python-exception", [1])
+        ("oom-cascade", "warning", "cuda-oom", [1])
     ]
 
 
 def test_stall_row_is_critical_never_joined(tmp_path):
-    """The untagged stall list alone is a hang on rank 2 (critical); the API's stamp on every line loses it."""
+    """The untagged stall list alone is a hang on rank 2 (critical); with the API's stamp on every line too (session 51;
+    it was lost)."""
     assert _findings(STALL_LIST, tmp_path / "a", 4) == [
         ("nccl-hang", "critical", "never-joined", [2])
     ]
-    assert _findings(STALL_STAMPED, tmp_path / "b", 4) == []
+    assert _findings(STALL_STAMPED, tmp_path / "b", 4) == [
+        ("nccl-hang", "critical", "never-joined", [2])
+    ]
