@@ -30,5 +30,16 @@ NOT_YET_S51: dict[str, str] = {
         "batch size (7 x 1) must be evenly divisible by the number of generations per prompt (8)`, read as rank 0's "
         "failure (python-exception, warning); that every rank raises it alike under `--num_processes=7` (fix: "
         "`num_generations: 7`) is only the thread's account",
+    # batch 282
+    "Liger-Kernel-332-fsdp-lm-head-flce-rank3-size-mismatch-control":
+        "the log is the tail of rank 3's `[rank3]:` traceback in Liger's fused linear cross-entropy ending in "
+        "`RuntimeError: size mismatch, got input (2), mat (2x4096), vec (65667072)`, read as rank 3's own failure "
+        "(python-exception, warning): the one rank pasted; that every rank hits the same FLCE/FSDP flattened-lm_head "
+        "incompatibility is the thread's account (the author's 'always' when lm_head is trained), not a log line",
+    "Liger-Kernel-48-flce-fsdp-peft-embeddings-rank0-view-inplace-control":
+        "the log is the tail of rank 0's `[rank0]:` traceback in Liger's FLCE forward ending in the autograd "
+        "`RuntimeError: Output 0 of ViewBackward0 is a view ... modified inplace`, read as rank 0's own failure "
+        "(python-exception, warning): the one rank pasted; that it is a deterministic FLCE + FSDP + PEFT "
+        "(modules_to_save) incompatibility every rank raises alike is the issue's account, not a log line",
     # session 51 leftovers
 }
