@@ -41,5 +41,13 @@ NOT_YET_S51: dict[str, str] = {
         "`RuntimeError: Output 0 of ViewBackward0 is a view ... modified inplace`, read as rank 0's own failure "
         "(python-exception, warning): the one rank pasted; that it is a deterministic FLCE + FSDP + PEFT "
         "(modules_to_save) incompatibility every rank raises alike is the issue's account, not a log line",
+    # batch 288
+    "torchforge-500-reference-model-replica0-oom-cut-traceback":
+        "the log is Monarch's remote-actor report `Got failure on replica 0. Error:` / `A remote actor call has failed.` "
+        "and the reference-model actor's traceback down to `scaled_logits = logits / temperature`, read as no finding at "
+        "all (no exception line survives the excerpt, and `replica 0` is not a rank wording k10s reads); that the "
+        "reference model's replica 0 ran out of CUDA memory on its GPU 0 is the author's account and the paste's next, "
+        "cut line (`torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 37.09 GiB. GPU 0 ...`), which even kept "
+        "would read as a critical cuda-oom of no rank",
     # session 51 leftovers
 }
