@@ -18,6 +18,8 @@
 --   or a c10d backend refusing a collective it does not implement ("Backend gloo does not support
 --   alltoall": the backend the launch chose for every process; batch 102);
 --   or a pydantic model of the run's settings refusing them (`N validation error(s) for …Config`: batch 101);
+--   or the run's batch arithmetic refused (a global batch size not divisible by its grouping, or not equal to its
+--   factors: session 51);
 --   or a ZeRO checkpoint resumed on another data-parallel world size (DeepSpeed's `The checkpoint being
 --   loaded used a DP world size of 8 but the current world size is 16`: batch 112);
 --   or NCCL's communicator failing on a CUDA call NCCL made that the driver refused as an invalid
@@ -267,6 +269,15 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         -- context-parallel ranks) can be one batch's and is not read so
                         OR (kind = 'python_exception' AND error_type IN ('AssertionError', 'RuntimeError', 'ValueError')
                             AND regexp_matches(error_message, '(?i)\bworld[ _]?size\b[^.;]*?\b(?:is not|isn''t|must be|should be|not) (?:evenly )?divisible by\b|\bdivisible by (?:the )?world[ _]?size\b'))
+                        -- the run's batch arithmetic: a trainer's check that the global batch divides by its grouping or
+                        -- equals its factors (trl's `The global train batch size (7 x 1) must be evenly divisible by the
+                        -- number of generations per prompt (8)`, DeepSpeed's `train_batch_size is not equal to
+                        -- micro_batch_per_gpu * gradient_acc_step * world_size 16 != 2 * 1 * 4`, Megatron's `global batch size
+                        -- (128) is not divisible by micro batch size (3) times data parallel size (8)`): the settings and the
+                        -- world's size every process computes alike at start; whichever rank's copy the paste shows (session 51,
+                        -- batch 281: open-r1#249 and #217, one rank's copy each)
+                        OR (kind = 'python_exception'
+                            AND regexp_matches(error_message, '(?i)\b(?:global|train|total|effective)[ _](?:train[ _])?batch[ _]size\b[^.;]{0,120}?\b(?:is not|isn''t|must be|should be|not) (?:evenly )?(?:divisible by|equal to)\b'))
                         -- Megatron's per-rank NaN/Inf check, raised by whichever rank's local value went non-finite
                         -- first (`Rank 3: found NaN in local grad norm in backwards pass. Device: 3, node: …`; the
                         -- rerun state machine's `Rank 15, node …, device 15, iteration -1: Unexpected result nan

@@ -18,18 +18,6 @@ NOT_YET_S51: dict[str, str] = {
         "placeholder_0, ..._have_error_placeholder_0]`, read routed as rank 2 never joining (nccl-hang, never-joined, "
         "critical, also with every line behind the API's timestamp since session 51); that rank 2's worker had crashed "
         "(rank-dead) is the author's account, not a log line",
-    # batch 281
-    "open-r1-249-grpo-7-processes-8-generations-valueerror-control":
-        "the log is one rank's `[rank1]:`-tagged traceback ending in `ValueError: The global train batch size (7 x 1) "
-        "must be evenly divisible by the number of generations per prompt (8)`, read as rank 1's failure "
-        "(python-exception, warning): only that rank's copy was pasted; that the check runs identically on all 7 ranks "
-        "in `GRPOTrainer.__init__` (a config mismatch every rank hits) is the thread's and the maintainer's account, "
-        "not a log line",
-    "open-r1-217-grpo-rank0-7-processes-8-generations-valueerror-control":
-        "the log is the tail of rank 0's `[rank0]:`-tagged traceback ending in the same `ValueError: The global train "
-        "batch size (7 x 1) must be evenly divisible by the number of generations per prompt (8)`, read as rank 0's "
-        "failure (python-exception, warning); that every rank raises it alike under `--num_processes=7` (fix: "
-        "`num_generations: 7`) is only the thread's account",
     # batch 282
     "Liger-Kernel-332-fsdp-lm-head-flce-rank3-size-mismatch-control":
         "the log is the tail of rank 3's `[rank3]:` traceback in Liger's fused linear cross-entropy ending in "

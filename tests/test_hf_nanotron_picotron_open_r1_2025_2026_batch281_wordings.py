@@ -5,10 +5,11 @@ must have a training stage starting at 1 in the config's data_stages`` under ``t
 the example config) is read as a failure of no rank, as the thread settles. Two GRPO runs that pasted one rank's copy
 of trl's divisibility check (``ValueError: The global train batch size (7 x 1) must be evenly divisible by the number of
 generations per prompt (8)``; huggingface/open-r1#249 as ``[rank1]:``, huggingface/open-r1#217 as ``[rank0]:``), a
-check every one of the 7 ranks runs alike, name the rank whose copy was pasted (NOT_YET, batch 281) and are pinned here
-as read. Scored 1/3 both ways as collected; no rule changed (measure only). Contrasts: the nanotron traceback under
-one ``[rank1]:`` tag names rank 1, under both ranks' tags no one; the ValueError renumbered ``[rank5]`` names rank 5;
-the same ValueError pasted from two ranks names no one; without the exception line a rank's frames are an info suspect
+check every one of the 7 ranks runs alike, named the rank whose copy was pasted as collected (scored 1/3 both ways);
+since session 51 the run's batch arithmetic refused is common mode (queries/_incident_common_mode.sql) and neither names
+anyone (3/3). Contrasts: the nanotron traceback under one ``[rank1]:`` tag names rank 1, under both ranks' tags no one;
+the ValueError renumbered ``[rank5]`` names no one either; another ValueError in its place (a sample's missing field)
+names rank 1; the same ValueError pasted from two ranks names no one; without the exception line a rank's frames are an info suspect
 only; a CUDA OOM in place of the ValueError names rank 0 with cuda-oom. Pasted logs through ``k10s import-logs``,
 batched.
 """
@@ -42,6 +43,10 @@ DATA_STAGES_BOTH = ["[rank0]: " + line for line in DATA_STAGES] + [
 ]
 #: rank 1's ValueError renumbered as rank 5's
 GENERATIONS_RANK5 = [line.replace("[rank1]", "[rank5]") for line in GENERATIONS_RANK1]
+#: rank 1's frames with a ValueError of its own data in place of the batch check (one rank's sample, not the settings)
+SAMPLE_FIELD_RANK1 = GENERATIONS_RANK1[:-1] + [
+    "[rank1]: ValueError: sample 1187 has no field 'prompt' in shard 3"
+]
 #: the same ValueError pasted from ranks 0 and 1 (what every rank prints)
 GENERATIONS_TWO_RANKS = [
     line.replace("[rank1]", f"[rank{r}]") for r in (0, 1) for line in GENERATIONS_RANK1
@@ -54,25 +59,13 @@ GENERATIONS_RANK0_OOM = GENERATIONS_RANK0[:-1] + [
 
 #: key: (the pasted lines, processes per node, world, the rank a warning/critical finding must name alone, its cause)
 CASES = {
-    # as collected, pasted and laid out as the threads say (today's reading; the two open-r1 ones are NOT_YET)
+    # as collected, pasted and laid out as the threads say (session 51: the two open-r1 ones name no one)
     "data-stages-as-pasted": (DATA_STAGES, None, None, None, None),
     "data-stages-two-ranks": (DATA_STAGES, 2, 2, None, None),
-    "generations-rank1-as-pasted": (
-        GENERATIONS_RANK1,
-        None,
-        None,
-        1,
-        "python-exception",
-    ),
-    "generations-rank1-seven-ranks": (GENERATIONS_RANK1, 7, 7, 1, "python-exception"),
-    "generations-rank0-as-pasted": (
-        GENERATIONS_RANK0,
-        None,
-        None,
-        0,
-        "python-exception",
-    ),
-    "generations-rank0-seven-ranks": (GENERATIONS_RANK0, 7, 7, 0, "python-exception"),
+    "generations-rank1-as-pasted": (GENERATIONS_RANK1, None, None, None, None),
+    "generations-rank1-seven-ranks": (GENERATIONS_RANK1, 7, 7, None, None),
+    "generations-rank0-as-pasted": (GENERATIONS_RANK0, None, None, None, None),
+    "generations-rank0-seven-ranks": (GENERATIONS_RANK0, 7, 7, None, None),
     # contrasts
     "data-stages-rank1-tag-names-rank1": (
         DATA_STAGES_RANK1,
@@ -82,7 +75,14 @@ CASES = {
         "python-exception",
     ),
     "data-stages-both-ranks-names-none": (DATA_STAGES_BOTH, 2, 2, None, None),
-    "generations-rank5-names-rank5": (GENERATIONS_RANK5, 7, 7, 5, "python-exception"),
+    "generations-rank5-names-none": (GENERATIONS_RANK5, 7, 7, None, None),
+    "sample-field-valueerror-names-rank1": (
+        SAMPLE_FIELD_RANK1,
+        7,
+        7,
+        1,
+        "python-exception",
+    ),
     "generations-two-ranks-names-none": (GENERATIONS_TWO_RANKS, 7, 7, None, None),
     "generations-rank0-oom-names-rank0": (GENERATIONS_RANK0_OOM, 7, 7, 0, "cuda-oom"),
 }
