@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from bundle_batch import Batched, assert_one_rank, pasted, pasted_findings
+from bundle_batch import Batched, assert_one_rank, pasted_cases, pasted_findings
 from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 5, 3, 0, tzinfo=dt.timezone.utc)
@@ -115,14 +115,11 @@ CASES = {
 BATCHED = Batched("b283", list(CASES))
 
 
-def _make(key: str, folder: Path):
-    lines, nproc, world, _, _ = CASES[key]
-    return pasted(lines, folder, nproc, NOW, world=world)
-
-
 @pytest.mark.parametrize("key", BATCHED.params(list(CASES), name=str))
 def test_cloud_wordings_as_read(key, tmp_path_factory):
-    named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
+    named = naming_findings(
+        BATCHED.findings(key, tmp_path_factory, pasted_cases(CASES, NOW))
+    )
     assert_one_rank(named, CASES[key][3], CASES[key][4])
 
 
