@@ -1,0 +1,126 @@
+"""Single-line classification of a Python exception's line: the last line of a traceback (``py_exception``), a
+logged uncaught exception (``logged_uncaught``), and the wordings that make a raised exception a rank's own failure or a
+peer's teardown (store waits, argparse, trackers). Re-exported by ``log_failures`` (same event dict shape)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS
+
+Event = dict[str, Any]
+
+#: the keys of a c10d store wait that timed out (``DistStoreError: wait timeout after 2000ms, keys: /user/ready-103``)
+#: The body of torch.utils.checkpoint's CheckpointError (the recomputation in the backward pass did not
+#: match the forward): ``recomputed metadata: {'shape': ...}`` under ``tensor at position N:``, or
+#: ``Number of tensors saved during recomputation: 0``. A paste that starts below the exception's headline
+#: still shows which rank raised it.
+CHECKPOINT_BODY = re.compile(r"^(?:recomputed metadata: \{'shape'|Number of tensors saved during recomputation: \d)")
+STORE_WAIT_KEYS = re.compile(r"wait timeout after \d+ ?ms, keys: (\S.{0,400})")
+#: keys a peer, the process group or the elastic agent sets (a rank's address under ``<pg>//<device>//``, a numbered
+#: group's prefix, a barrier, the rendezvous' ``torch.rendezvous.<id>`` / ``torchelastic`` / ``MASTER_ADDR`` keys): a
+#: wait on one is a peer's absence, the waiter its victim
+#: the tail torch (2.2+) adds to a c10d store error when the store's host stopped answering (``store->get('0') got error:
+#: Connection reset by peer`` and the C++ frames above it): on a line of its own it starts with the ``. `` that ended the
+#: message. The rank printing it lost the store (its host crashed, or the network): a peer's failure, not its own.
+STORE_PEER_HINT = re.compile(r"^\.?\s*This may indicate a possible application crash on rank (\d{1,7}) or a network set ?up issue\.?\s*$")
+#: torch_xla's spawned process unable to reach the mesh master its launcher serves (XRT's rendezvous at start,
+#: ``Failed to connect to client mesh master: d7c1c93dfe8c:56419``): the launch's setup, shared by every process
+XLA_MESH_MASTER = re.compile(r"^Failed to connect to client mesh master: (\S{1,200})\s*$")
+GROUP_STORE_KEY = re.compile(r"default_pg|//(?:cpu|cuda|xpu|hpu|mps)//|^\[?/?\d+/|barrier|torch\.rendezvous|torchelastic|MASTER_(?:ADDR|PORT)")
+
+
+#: horovodrun's driver ending the job, its Gloo runner (``gloo_run.py``, static and elastic): ``RuntimeError: Horovod
+#: detected that one or more processes exited with non-zero status, thus causing the job to be terminated. The first
+#: process to do so was:``, then ``Process name:`` and ``Exit code:``: the launcher's report of a process it ran, raised
+#: in the driver, no rank's exception (its MPI runner's ``mpirun failed with exit code N`` reads as a rankless exit)
+HOROVOD_DRIVER_REPORT = re.compile(r"Horovod detected that one or more processes exited with non-zero status")
+#: An experiment tracker's client exception (``wandb.errors.errors.CommError: Run initialization has timed out …``,
+#: ``mlflow.exceptions.MlflowException``, ``neptune.exceptions.…``, ``clearml.…``, ``comet_ml.exceptions.…``): the
+#: process's own call to the tracker's service failed, whatever its words say timed out; no peer rank is waited on
+TRACKER_EXCEPTION = re.compile(r"^(?:wandb|mlflow|comet_ml|neptune|clearml)\.(?:\w+\.){0,6}[A-Z]\w*$")
+
+
+#: argparse's usage error under a program name of the parser's own (``ArgumentParser('BEiT fine-tuning script', …)``, not
+#: ``train.py``), known by argparse's own words (unilm#1597, real incidents batch 271)
+ARGPARSE_PHRASE = re.compile(r"^[^\n]{1,200}?: error: ((?:unrecognized arguments: |the following arguments are required: |ambiguous "
+                             r"option: |argument -{1,2}[\w.-]{1,80}(?:/-{1,2}[\w.-]{1,80})?: )[^\n]{0,500}?)\s*$")
+
+
+def py_exception(message: str, tagged: bool = False) -> Event | None:
+    """The last line of a Python traceback (on the normalised message); with ``tagged`` (the line
+    carries a launcher's rank prefix) also the first line, for a traceback whose end was cut off."""
+    m = P.PY_EXCEPTION.match(message)
+    if not m:
+        usage = P.ARGPARSE_ERROR.match(message) if ".py: error: " in message else None
+        usage = usage or (ARGPARSE_PHRASE.match(message) if ": error: " in message else None)
+        if usage:  # argparse exits with status 2 after it
+            return {"kind": "python_exception", "subkind": "raised", "error_type": "argparse usage error", "error_message": usage.group(1)[:300]}
+        hint = STORE_PEER_HINT.match(message) if "possible application crash" in message else None
+        if hint:  # the store error's own line cut away above it: the rank lost the store's host (a peer)
+            return {"kind": "python_exception", "subkind": "teardown", "error_type": "c10d store connection lost",
+                    "error_message": f"lost the c10d store (a possible crash of rank {hint.group(1)}, or the network)"}
+        mesh = XLA_MESH_MASTER.match(message) if "client mesh master" in message else None
+        if mesh:
+            return {"kind": "python_exception", "subkind": "raised", "error_type": "XLA mesh master unreachable",
+                    "error_message": f"could not connect to the XLA mesh master at {mesh.group(1)}"}
+        if CHECKPOINT_BODY.match(message):
+            return {"kind": "python_exception", "subkind": "raised", "error_type": "torch.utils.checkpoint.CheckpointError",
+                    "error_message": "recomputed tensors differ from the forward pass"}
+        start = P.TRACEBACK_START.match(message) if tagged else None
+        if start:  # embedded in one log record (SGLang's "Scheduler hit an exception: Traceback"): its lines follow untagged
+            return {"kind": "python_traceback", "subkind": "started", "_embedded": start.group("embedded") is not None}
+        if tagged and TRACEBACK_CHAINED.match(message):  # the rank is printing a chained traceback of its own
+            return {"kind": "python_traceback", "subkind": "started", "_embedded": False}
+        return None
+    name, text = m.group(1), (m.group(2) or "").strip()
+    if name.endswith(P.LAUNCHER_EXCEPTIONS) or HOROVOD_DRIVER_REPORT.match(text):
+        return None  # the launcher's own exception (its failure table / exit report is the event)
+    own = _own_store_wait(text) or _own_bare_timeout(name, text) or TRACKER_EXCEPTION.match(name) is not None
+    sub = "teardown" if P.PY_TEARDOWN.search(name + ": " + text) and not own else "raised"
+    ev = {"kind": "python_exception", "subkind": sub, "error_type": name[:200], "error_message": text[:300] or None}
+    failed = CHECKPOINT_RANKS.search(text) if name.endswith("CheckpointException") else None
+    if failed:  # DCP gathers every rank's failure and raises on all: it names the ranks whose part failed
+        ev["_failed_ranks"] = sorted({int(r) for r in failed.group(1).replace(" ", "").split(",") if r})
+    return ev
+
+
+def _own_bare_timeout(name: str, text: str) -> bool:
+    """A ``TimeoutError`` with no message is the program's own bounded wait (``concurrent.futures``' ``result(timeout=…)``,
+    ``asyncio.wait_for``, a ``multiprocessing`` pool's ``get(timeout=…)``), no peer's: torch's, gloo's, NCCL's and the
+    launchers' timeouts always say what they waited for (``Timed out waiting …``, ``wait timeout after …``)."""
+    return not text and name.rsplit(".", 1)[-1] == "TimeoutError"
+
+
+#: Python's marker between the chained tracebacks of one exception (``raise … from …``, or an exception raised
+#: while handling another): the process printing it is printing its own traceback, whatever cut its lines
+TRACEBACK_CHAINED = re.compile(r"^(?:The above exception was the direct cause of the following exception|"
+                               r"During handling of the above exception, another exception occurred):\s*$")
+#: A script's own ``sys.excepthook`` (or a ``try``/``except`` around ``main``) that logs the exception it did not
+#: handle as one record and no traceback, then exits 1: ``ERROR train: uncaught KeyError: 'labels'``,
+#: ``CRITICAL:root:Unhandled exception: ValueError: bad``, loguru's ``Unhandled exception ValueError('bad')``. Only
+#: the words uncaught / unhandled and a Python exception's name: a handled, retried error logged alike says neither
+LOGGED_UNCAUGHT = re.compile(
+    r"(?:^|[\s:|\-\]])(?:[Uu]ncaught|[Uu]nhandled|UNCAUGHT|UNHANDLED)(?: [Ee]xception(?: in [\w.<>-]{1,80})?)?[:,]? {1,3}"
+    r"(?:[Ee]xception:? )?((?:[A-Za-z_]\w{0,80}\.){0,8}_{0,2}[A-Z]\w{0,80}(?:Error|Exception|Interrupt))"
+    r"(?:(?::|:? -) ?(.{0,300})|\((.{0,300})\))?\s*$")
+
+
+def logged_uncaught(message: str) -> Event | None:
+    """A logging record of an exception the program did not handle, with no traceback (``LOGGED_UNCAUGHT``): no
+    failure by itself; it says why a rank its launcher reports exiting 1 ended (queries/_incident.sql)."""
+    m = LOGGED_UNCAUGHT.search(message) if "ncaught" in message or "nhandled" in message or "NCAUGHT" in message \
+        or "NHANDLED" in message else None
+    if m is None or m.group(1).endswith(P.LAUNCHER_EXCEPTIONS):
+        return None
+    text = (m.group(2) if m.group(2) is not None else m.group(3) or "").strip()
+    return {"kind": "logged_exception", "subkind": "uncaught", "error_type": m.group(1)[:200], "error_message": text[:300] or None}
+
+
+def _own_store_wait(text: str) -> bool:
+    """A store wait that timed out on keys of the program's own (``store.wait(["ready-103"])`` on a ``TCPStore``),
+    no peer's, group's or launcher's: nothing another rank was to do is named, the rank's own step failed."""
+    m = STORE_WAIT_KEYS.search(text) if "wait timeout after" in text else None
+    return m is not None and not GROUP_STORE_KEY.search(m.group(1))
