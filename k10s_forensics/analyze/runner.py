@@ -10,35 +10,26 @@ everything most severe first. Nothing here contacts a cluster.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
 import duckdb
 import pyarrow as pa
 
 from k10s_forensics.analyze import gates as _gates
-from k10s_forensics.analyze.confidence import culprit_confidence
+from k10s_forensics.analyze.findings import FINDING_KEYS, build_finding, sort_key
 from k10s_forensics.analyze.historical import say_historical
 from k10s_forensics.analyze.incidents import group as group_incidents, price as price_incidents
 from k10s_forensics.analyze.node_unknown import annotate as say_node_unknown
 from k10s_forensics.analyze.prices import PriceTable
-from k10s_forensics.analyze.rules import SEVERITIES, Rule, load_rules
+from k10s_forensics.analyze.rules import Rule, load_rules
 from k10s_forensics.store.bundle import Bundle, parse_iso
 from k10s_forensics.store.damage import table_notes
 from k10s_forensics.store.derived import record_of
 from k10s_forensics.engine import footer_rows, open_tables, run_select
 from k10s_forensics.errors import QueryError
-from k10s_forensics.output import jsonable
 from k10s_forensics.queries import VIEWS_FILES, read_text
 from k10s_forensics.store.tables import TABLE_NAMES, TABLES_BY_NAME
 
-#: Finding keys a rule's query may return as columns; everything else becomes evidence.
-FINDING_KEYS = (
-    "rule", "severity", "title", "summary", "job", "ranks", "pods", "nodes", "gpus", "cause",
-    "started_at", "ended_at", "gpu_hours_lost", "evidence", "recommendation",
-)
-LIST_KEYS = ("ranks", "pods", "nodes", "gpus")
-MAX_EVIDENCE = 50
 
 #: Why a table can be empty, in words a user understands.
 EMPTY_REASONS: dict[str, str] = {
@@ -141,56 +132,6 @@ def _params(rule: Rule, window: dict[str, Any]) -> dict[str, Any]:
     return {p: values[p] for p in rule.params}
 
 
-def _as_list(value: Any) -> list:
-    if value is None:
-        return []
-    if isinstance(value, (list, tuple)):
-        return [v for v in value if v is not None]
-    return [value]
-
-
-def build_finding(rule: Rule, row: dict[str, Any]) -> dict[str, Any]:
-    """One finding from one result row: known columns map to keys, the rest is evidence."""
-    details = {k: v for k, v in row.items() if k not in FINDING_KEYS and v is not None}
-    evidence = _as_list(row.get("evidence"))
-    if evidence and isinstance(evidence[0], str):
-        try:
-            evidence = [json.loads(e) for e in evidence]
-        except json.JSONDecodeError:
-            pass
-    finding: dict[str, Any] = {
-        "rule": rule.id,
-        "severity": row.get("severity") if row.get("severity") in SEVERITIES else rule.severity,
-        "title": row.get("title") or rule.title,
-        "summary": row.get("summary") or "",
-        "job": row.get("job"),
-        "ranks": sorted({int(r) for r in _as_list(row.get("ranks"))}),
-        "pods": sorted({str(p) for p in _as_list(row.get("pods"))}),
-        "nodes": sorted({str(n) for n in _as_list(row.get("nodes"))}),
-        "gpus": sorted({str(g) for g in _as_list(row.get("gpus"))}),
-        "cause": row.get("cause"), "confidence": None,  # set once narrate has named the culprits
-        "started_at": row.get("started_at"),
-        "ended_at": row.get("ended_at"),
-        "gpu_hours_lost": None if row.get("gpu_hours_lost") is None else round(float(row["gpu_hours_lost"]), 3),
-        "evidence": ([details] if details else []) + evidence,
-        "recommendation": row.get("recommendation") or "",
-    }
-    if rule.narrate is not None:
-        finding = rule.narrate(finding, row) or finding
-    finding["evidence"] = finding["evidence"][:MAX_EVIDENCE]
-    return jsonable({**finding, "confidence": culprit_confidence(rule.id, row, finding)})
-
-
-def _sort_key(order: dict[str, int]):
-    """Most severe first, then rule order, cost and title; ties end in the finding's whole text, so
-    the order never depends on the order rows came back in (docs/rules.md, "Determinism")."""
-    def key(f: dict[str, Any]):
-        return (SEVERITIES.index(f["severity"]), order.get(f["rule"], 99), -(f.get("gpu_hours_lost") or 0.0), f.get("title") or "",
-                f.get("job") or "", f.get("started_at") or "", json.dumps(f, sort_keys=True, default=str))
-
-    return key
-
-
 def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule], only: set[str] | None = None) -> dict[str, Any]:
     """Run ``rules`` on an open connection whose views and price table are in place."""
     window = analysis_window(bundle.manifest)
@@ -217,7 +158,7 @@ def run_rules(con: duckdb.DuckDBPyConnection, bundle: Bundle, rules: list[Rule],
             continue
         for row in (table.to_pylist() if isinstance(table, pa.Table) else []):
             findings.append(build_finding(rule, row))
-    findings.sort(key=_sort_key({r.id: i for i, r in enumerate(rules)}))
+    findings.sort(key=sort_key({r.id: i for i, r in enumerate(rules)}))
     say_node_unknown(con, findings)  # a culprit on no node: why (analyze.node_unknown)
     if bundle.manifest.get("history"):
         say_historical(con, findings)

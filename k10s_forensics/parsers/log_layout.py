@@ -14,8 +14,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes, table_entries, table_nodes
-from k10s_forensics.parsers.log_normalize import MASK, is_masked, normalize
+from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes, table_nodes
+from k10s_forensics.parsers.log_layout_counts import interleaved_max as _interleaved_max
+from k10s_forensics.parsers.log_layout_counts import table_step as _table_step
+from k10s_forensics.parsers.log_layout_counts import torn_down_max as _torn_down_max
+from k10s_forensics.parsers.log_normalize import is_masked, normalize
 from k10s_forensics.parsers.log_ray_workers import RAY_WORKER_RANK
 from k10s_forensics.parsers.log_rank_mentions import COMM_RANK, named_ranks, unlabel_stall_rows
 from k10s_forensics.parsers.log_worker_relays import relayed_workers
@@ -44,88 +47,6 @@ _LOCAL_SEEN = (
     re.compile(r"\[rank: (\d{1,4})\] Child process with PID \d"),  # Lightning's launcher on a child (its local rank)
     re.compile(r"\s--local[-_]rank=(\d{1,4})\b"),  # the flag a launcher passes each process (argparse echoes it)
 )
-#: a Python traceback's head, and the line that ends one (the exception, unindented)
-_TB_HEAD = "Traceback (most recent call last):"
-_TB_END = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)\b[^\n]*$|^[A-Za-z_][\w.]*: ", re.M)
-
-
-#: a traceback frame's header glued after other text of the same line, once prefixes are stripped
-_SPLICED_FRAME = re.compile(r"\S\s*\bFile \"[^\"\n]{1,500}\", line \d+, in \S")
-
-
-def _spliced(text: str) -> bool:
-    """Two processes wrote into one stream at once: a traceback frame's header starts in the middle
-    of another line (``main(args)  File "/x/train.py", line 146, in main``)."""
-    for line in text.split("\n"):
-        if 'File "' in line and _SPLICED_FRAME.search(line) and _SPLICED_FRAME.search(normalize(line).text):
-            return True
-    return False
-
-
-def _interleaved_max(texts: list[str]) -> int | None:
-    """The most Python tracebacks open at once in a log (a head while another has not ended:
-    several processes printing into one paste), at least 2 where lines of two processes are spliced
-    mid-line or where a traceback's head comes right after another's exception (a process raises
-    once: its chained exceptions and thread reports print a banner line between), or None when
-    nothing says several processes wrote."""
-    best = 2 if any(_spliced(t) for t in texts) else 1
-    for t in texts:
-        if t.count(_TB_HEAD) < 2:
-            continue
-        open_n, closed_at = 0, -2
-        for i, raw in enumerate(t.split("\n")):
-            line = normalize(raw).text if raw[:1] not in ("", " ", "T") else raw  # behind a timestamp or a tag
-            if line.startswith(_TB_HEAD):
-                open_n += 1
-                best = max(best, open_n, 2 if closed_at == i - 1 else 1)
-            elif open_n and _TB_END.match(line):
-                open_n -= 1
-                closed_at = i
-    return best if best > 1 else None
-
-#: the processes of a node a launcher names by pid: the ones it tore down (torchrun, mp.spawn, DeepSpeed's ``Killing subprocess N``) and
-#: the one torchrun reports failed; mp.spawn names its failed process by index only (not among those it terminated)
-#: (a pid a user masked, ``xxxxxx``, ``<pid>``, ``***``, ``[REDACTED]``, ``…``, is still one process)
-_PID_OR_MASK = r"(\d{1,9}|" + MASK + ")"
-_TORN_DOWN = re.compile(r"(?:Sending process " + _PID_OR_MASK + r" closing signal SIG|Terminating process " + _PID_OR_MASK
-                        + r" via signal SIG|failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: " + _PID_OR_MASK + r"\)|Killing subprocess " + _PID_OR_MASK + ")")
-_SPAWN_FAILED = re.compile(r"\b[Pp]rocess \d{1,4} terminated with\b")
-
-
-def _torn_down_max(texts: list[str]) -> int | None:
-    """The most processes one teardown of a log's launcher names (distinct pids up to and with the
-    failed one's, in lines at most 3 apart; + mp.spawn's failed one, named by index only), or None.
-    A restart's teardown names new pids: each teardown is counted on its own."""
-    best = 0
-    for t in texts:
-        burst: set[str] = set()
-        end = 0
-        for m in _TORN_DOWN.finditer(t):
-            if t.count("\n", end, m.start()) > 3:  # lines apart: another teardown (a restart's)
-                burst = set()
-            end = m.end()
-            pid = m.group(1) or m.group(2) or m.group(3) or m.group(4)
-            burst.add(f"masked at {m.start()}" if is_masked(pid) else pid)
-            best = max(best, len(burst))
-            if m.group(3):  # torchrun's "failed (exitcode" closes its teardown
-                burst = set()
-        if "Terminating process" in t and _SPAWN_FAILED.search(t):
-            best = max(best, len(burst) + 1)
-    return best or None
-
-
-def _table_step(texts: list[str]) -> int | None:
-    """Processes per node that the failure tables of several node logs imply (the logs in node order, as
-    import-logs takes them): each entry's ``rank: R (local_rank: L)`` puts its log's node's first rank at
-    R - L; two logs k apart whose first ranks differ by d say d / k. None unless every such pair of logs
-    says the same whole number (a log in another order, a node whose log is cut before its table: no pair
-    is trusted over another)."""
-    firsts = [(i, min(g - loc for g, loc in found)) for i, t in enumerate(texts) if (found := table_entries(t))]
-    steps = {(b - a) / (j - i) for n, (i, a) in enumerate(firsts) for j, b in firsts[n + 1:]}
-    step = steps.pop() if len(steps) == 1 else None
-    return int(step) if step and step >= 1 and step == int(step) else None
-
-
 @dataclass
 class LogSource:
     """One log as read: a name (a file's name, or ``stdin``) and its text."""
