@@ -16,7 +16,7 @@ import datetime as dt
 import pytest
 
 from parser_kit import body_events
-from k10s_forensics.parsers.log_lines import RAY_GAP
+from k10s_forensics.parsers.log_ray_actor import RAY_GAP
 
 NOW = dt.datetime(2026, 12, 1, 2, 0, tzinfo=dt.timezone.utc)
 WORKER_DIED = ("The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: "

@@ -16,10 +16,8 @@ candidates are complete events on their own (``classify``); a few constructs spa
   (``Missing ranks:``, ``1: [allreduce.x, ...]``: ``horovod_missing``), JAX's/TensorFlow's coordination
   service on a barrier that timed out (``Timed out task names:``, ``/job:jax_worker/replica:0/task:3``:
   ``barrier_missing``): one ``nccl_desync`` event per row.
-* Ray's dead-actor report (``ActorDiedError: The actor died ...``): its ``name:`` field within ``RAY_GAP`` lines (a
-  paste cut inside the report: above its closing ``The actor is dead because ...``), a verl worker-group actor
-  ``<prefix><Class>_0:<rank>`` of the first placement group, gives a ``process_exit`` (subkind ``ray_actor_died``, exit
-  status unknown) of that rank; in another group the rank is unknown and nothing is said.
+* Ray's dead-actor report (``ActorDiedError: The actor died ...``): its ``name:`` field names a verl worker's rank
+  (``log_ray_actor.py``).
 * A launcher's own exception: a traceback frame in the launcher's code (``deepspeed/launcher/``,
   ``torch/distributed/run.py``, ``launch.py``, ``accelerate/commands/``, PySpark's TorchDistributor ``pyspark/ml/torch/``) right before the
   exception line (within ``log_owners.FRAME_GAP`` lines: the innermost frame) makes it the launcher's, no rank's event.
@@ -38,7 +36,7 @@ from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_habana import launch_thread_detail
 from k10s_forensics.parsers.log_exception_tail import under_exception
 from k10s_forensics.parsers.log_reports import barrier_wait
-from k10s_forensics.parsers.log_classify import Event, classify, with_context
+from k10s_forensics.parsers.log_classify import Event, classify
 from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
 from k10s_forensics.parsers.log_describe import DescribeBlocks
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS_EXIT
@@ -46,6 +44,7 @@ from k10s_forensics.parsers.log_owners import Owners
 from k10s_forensics.parsers.log_failure_table import LINE_CHARS, TABLE_GAP, FailureTable
 from k10s_forensics.parsers.log_pods import resolve_ranks
 from k10s_forensics.parsers.log_rank_mentions import sample_rank
+from k10s_forensics.parsers.log_ray_actor import RayActorReports
 from k10s_forensics.parsers.log_stall_rows import StallRows
 from k10s_forensics.parsers.log_ompi_errors import OmpiErrors
 from k10s_forensics.parsers.log_ompi import abort_status, orderly_aborts_dropped
@@ -54,7 +53,6 @@ from k10s_forensics.parsers.log_time import fallback_ts
 MERGE_GAP = 3
 FR_GAP = 15
 DESYNC_GAP = 40
-RAY_GAP = 8
 SPAWN_GAP = 400  # mp.spawn's "-- Process N terminated with the following error:" then that process's traceback
 WRAP_MIN = 60  # a line shorter than this was not wrapped by a terminal
 
@@ -77,9 +75,7 @@ class BodyAssembler(FailureTable):
         self._fr: dict[str, Any] | None = None
         self._stall = StallRows()  # Horovod's "Missing ranks:", a barrier's "Timed out task names:" (log_stall_rows.py)
         self._ompi = OmpiErrors()  # Open MPI's error handler report, one field a line (log_ompi_errors.py)
-        self._ray_died: int | None = None  # line of Ray's last "ActorDiedError: The actor died"
-        self._ray_report: int | None = None  # the same, kept after its name field was read
-        self._ray_tail: tuple[int, str, Any] | None = None  # a name field with no report head above it (line, text, match)
+        self._ray = RayActorReports()  # Ray's dead-actor reports (log_ray_actor.py)
         self._prefix_rank: tuple[int, int, dt.datetime | None] | None = None  # (line_no, rank, ts)
         self._mpi: Event | None = None  # a pending mpirun "Process name" report
         self._spawn: tuple[int, int] | None = None  # (line_no, local rank) of mp.spawn's "-- Process N terminated with"
@@ -107,7 +103,7 @@ class BodyAssembler(FailureTable):
             return
         if described is None and (self._owners.launcher_frame(line_no, norm) or self._owners.header(line_no, norm, api_ts)):
             return
-        events = [described] if described is not None else (self._stall.row(line_no, text, norm) or self._ray_actor(line_no, text)
+        events = [described] if described is not None else (self._stall.row(line_no, text, norm) or self._ray.row(line_no, text)
                                                                     or self._ompi.row(line_no, text, norm) or classify(text, norm))
         if not events or self._owners.launchers_own(line_no, norm, events[0]) or self._owners.ignored(line_no, norm, events[0]):
             self._owners.no_event(norm)
@@ -115,9 +111,9 @@ class BodyAssembler(FailureTable):
         if self._owners.record_start(line_no, norm, events[0]):
             return
         self._owners.attribute(line_no, norm, events)
-        if self._ray_report is not None and line_no - self._ray_report <= RAY_GAP:
+        if self._ray.inside(line_no):
             # a worker death inside a dead-actor report whose pid no worker group named: the report's own
-            # ``name:`` field names the rank, when it can (``_ray_actor``); the death alone names none
+            # ``name:`` field names the rank, when it can (log_ray_actor); the death alone names none
             events = [e for e in events if not (e.get("subkind") == "ray_worker_died" and e.get("rank") is None)]
             if not events:
                 return
@@ -167,34 +163,6 @@ class BodyAssembler(FailureTable):
                 self._fr["op_type"] = m.group(1)
             return True
         return False
-
-    def _ray_actor(self, line_no: int, text: str) -> list[Event]:
-        """Ray's dead-actor report: remembered; its ``name:`` field, a verl worker of group 0, names the rank (with no
-        report head above it, once the report's closing ``The actor is dead because …`` follows within ``RAY_GAP``)."""
-        if P.RAY_ACTOR_DIED.search(text):
-            self._ray_died = self._ray_report = line_no
-            self._ray_tail = None
-            return []
-        if self._ray_tail is not None and line_no - self._ray_tail[0] <= RAY_GAP and P.RAY_ACTOR_DEAD_BECAUSE.search(text):
-            (_, name_text, m), self._ray_tail = self._ray_tail, None
-            self._ray_report = line_no  # the rankless worker death on this line is the named actor's
-            return self._ray_actor_event(name_text, m)
-        m = P.RAY_ACTOR_NAME.match(text)
-        if m is None:
-            return []
-        if self._ray_died is None or line_no - self._ray_died > RAY_GAP:
-            self._ray_tail = (line_no, text, m)  # no report head above it: its closing sentence must follow
-            return []
-        self._ray_died = None
-        return self._ray_actor_event(text, m)
-
-    @staticmethod
-    def _ray_actor_event(text: str, m: Any) -> list[Event]:
-        if m.group(2) != "0":
-            return []  # another placement group: its first rank is not known from the line
-        event = {"kind": "process_exit", "subkind": "ray_actor_died", "rank": int(m.group(3)), "exit_code": None,
-                 "error_message": "Ray actor " + m.group("name") + " died"}
-        return with_context(text, [event], Normalized(text))
 
     def _annotate_reports(self, line_no: int, events: list[Event]) -> None:
         kind = events[0]["kind"]
