@@ -411,6 +411,9 @@ classified AS (
                     -- network went down): declared dead by its peers' monitor, as NCCL RAS's dead process (nccl-hang's
                     -- rank-dead); how it ended is as unknown, so it weighs as exit-unknown does (tier 2, together)
                     WHEN status IS NULL AND subkind = 'hccl_heartbeat_lost' THEN 'rank-dead'
+                    -- Ray's report of a Ray Train worker whose node died (drained, preempted, lost: "The actor died because
+                    -- its node has died"): the process went with its node, no exit status, as HCCL's lost heartbeat
+                    WHEN status IS NULL AND subkind = 'ray_node_died' THEN 'rank-dead'
                     -- torch elastic's @record on a worker that failed "with no error file": the same, unless the agent's
                     -- own report of that failure (its `failed (exitcode: …)` line, its failure table) is in the log,
                     -- which says how it ended (and whether it was torn down): then this line adds nothing

@@ -53,7 +53,8 @@ FIX = {
     "sigxfsz": "A file-size limit (ulimit -f, RLIMIT_FSIZE) was hit, often by a checkpoint or log: check the container's limits.",
 }
 
-
+NODE_LOST_FIX = ("Find what took the node (a drain, a spot or preemptible reclaim, the autoscaler, a kubelet or hardware "
+                 "failure: the node's events and the autoscaler's log) and resume from the last checkpoint on healthy nodes.")
 
 #: why a culprit the line names is said at medium (rank_failure.sql ``medium_why``), as the summary says it
 MEDIUM_WHY = {
@@ -86,6 +87,9 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     what = WHAT.get(cause) or _signal_words(cause) or f"exited with status {cause.removeprefix('exit-')}"
     if cause == "host-oom-kill" and (row.get("error_message") or "").startswith("Ray reports"):
         what = "was killed from outside (no exception of its own), most often by the host's OOM killer"
+    node_lost = row.get("failure_subkind") == "ray_node_died"  # Ray's report: the worker went with its node
+    if node_lost:
+        what = "went down with its node, by Ray's dead-actor report (the node was drained, preempted or lost)"
     victims = row.get("victims") or 0
     if row.get("decided_by") == "build-lock":  # no failure: the processes wait on a JIT extension build's lock
         root = row.get("error_message") or "the extensions root"
@@ -106,10 +110,10 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     else:
         who = ranks_text(finding["ranks"])
         where = f" on {finding['nodes'][0]}" if finding["nodes"] else ""
-        finding["title"] = f"{who} {TITLE.get(cause, what.split(' (')[0])} and the job was torn down"
+        finding["title"] = f"{who} {'was lost with its node' if node_lost else TITLE.get(cause, what.split(' (')[0])} and the job was torn down"
         detail = ""
         if row.get("error_message"):
-            kind = "" if row.get("error_type") == "CUDA error" else f"{row.get('error_type') or ''} "
+            kind = "" if row.get("error_type") in (None, "", "CUDA error") else f"{row['error_type']} "
             detail = f": {kind}{row['error_message']}"
         parts = [f"{who}{where} {what}{detail}."]
         if row.get("kernel_line"):
@@ -135,5 +139,6 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if row.get("hang_verdict"):
         parts.append(f"The hang itself is decided by other evidence ({row['hang_verdict']}): see the nccl-hang finding.")
     finding["summary"] = " ".join(parts)
-    finding["recommendation"] = FIX.get(cause, "Inspect that rank's own log lines before the teardown; the other ranks' errors are consequences.")
+    finding["recommendation"] = (NODE_LOST_FIX if node_lost else
+                                 FIX.get(cause, "Inspect that rank's own log lines before the teardown; the other ranks' errors are consequences."))
     return finding

@@ -14,16 +14,5 @@ NOT_YET_S52: dict[str, str] = {
         "even an unranked one; that the segfaulting process was rank 0, Horovod's coordinator (the gdb backtrace's "
         "`is_coordinator=true`, mpirun's `process rank 0` line cut by the excerpt), and the race fixed by #619, is the "
         "thread's, not a log line",
-    # batch 293
-    "ray-63807-train-v2-rank1-node-drained-actor-died-preempted":
-        "the log is Ray Train v2's controller report of a dead worker: the tail of its `DistributedContext(world_rank=1, "
-        "world_size=2, local_rank=1, local_world_size=2, node_rank=0)`, Ray's `The actor died unexpectedly before "
-        "finishing this task.` block (`class_name: RayTrainWorker`, `pid: 79326`, no `name:` field) and `The actor died "
-        "because its node has died.` / `the actor's node was preempted: ...`, read as nothing at all (no finding, as "
-        "pasted or laid out 2 x 2): the controller's `DistributedContext(world_rank=N, ...)` is not read as the rank of "
-        "the worker it reports (only Ray Train v1's `- (ip=…, pid=P) world_rank=N` group listing is), and a dead-actor "
-        "report is only read when its `name:` field is a verl worker's, never for its node's death or preemption; that "
-        "the drained node was world rank 1's (the watcher's `preempted_ranks=[1]`, another excerpt) and that the drain "
-        "was the author's own test is the thread's, not a log line",
     # session 52 leftovers
 }

@@ -4,12 +4,13 @@ be terminated soon (reason: kubernetes-pod-termination)`` for three pods at once
 traceback (NovaSky-AI/SkyRL#1688: the job was preempted); an MPIJob's ``status:`` block with ``reason: MPIJobEvicted`` /
 ``message: 1/8 workers are evicted`` (kubeflow/mpi-operator#647: one unnamed worker evicted); a TFJob's ``TFJob myjob
 has failed because 1 Worker replica(s) failed.`` with its replica counts (kubeflow/trainer#999: a preemptible GKE node
-lost). The culprit is read as nothing (NOT_YET, batch 293): Ray Train v2's controller reporting the ``RayTrainWorker``
-of ``DistributedContext(world_rank=1, world_size=2, ...)`` dead ``because its node has died`` / ``the actor's node was
-preempted`` (ray-project/ray#63807: the author drained rank 1's node). Scored 3/4 both ways as collected; no rule
-changed (measure only). Contrasts: a rank-tagged traceback, Ray Train's ``Worker 1 has failed.``, mpirun's ``exited on
+lost). The culprit, read as nothing as collected, is read right since session 52's reading of Ray Train v2's worker
+context (tests/test_ray_train_v2_worker_context.py): the controller reporting the ``RayTrainWorker`` of
+``DistributedContext(world_rank=1, world_size=2, ...)`` dead ``because its node has died`` / ``the actor's node was
+preempted`` (ray-project/ray#63807: the author drained rank 1's node) names rank 1, rank-dead. Scored 3/4 both ways as
+collected (measure only). Contrasts: a rank-tagged traceback, Ray Train's ``Worker 1 has failed.``, mpirun's ``exited on
 signal 9`` and a rank's CUDA OOM name their rank; the tf-operator's ``Pod: ...-worker-3 exited with code 137`` event
-for a TFJob and Ray Train v1's worker-group line above the v2 report still name no one, while v1's group line with
+for a TFJob names no one, while v1's group line with
 Ray's ``Worker PID`` / ``SYSTEM_ERROR`` report names rank 1. Pasted logs through ``k10s import-logs``, batched.
 """
 
@@ -56,7 +57,7 @@ TFJOB_OPERATOR_EVENT = TFJOB_PREEMPTED + [
 NODE_DRAINED_WORKER_FAILED = NODE_DRAINED + [
     "(TorchTrainer pid=79312) Worker 1 has failed."
 ]
-#: Ray Train v1's worker-group line for the dead worker's pid above the v2 report (the report is still not read)
+#: Ray Train v1's worker-group line for the dead worker's pid above the v2 report (the report names rank 1 alike)
 NODE_DRAINED_V1_GROUP = [
     "(TrainController pid=79312) - (ip=127.0.0.1, pid=79326) world_rank=1, local_rank=1, "
     "node_rank=0"
@@ -77,8 +78,8 @@ CASES = {
     "mpijob-evicted-as-pasted": (MPIJOB_EVICTED, None, None, None, None),
     "mpijob-evicted-eight-workers": (MPIJOB_EVICTED, 1, 8, None, None),
     "tfjob-preempted-as-pasted": (TFJOB_PREEMPTED, None, None, None, None),
-    "node-drained-as-pasted": (NODE_DRAINED, None, None, None, None),
-    "node-drained-two-workers": (NODE_DRAINED, 2, 2, None, None),
+    "node-drained-as-pasted": (NODE_DRAINED, None, None, 1, "rank-dead"),
+    "node-drained-two-workers": (NODE_DRAINED, 2, 2, 1, "rank-dead"),
     # contrasts
     "pod-termination-worker1-failed-names-rank1": (
         POD_TERMINATION_WORKER_FAILED,
@@ -102,9 +103,9 @@ CASES = {
         2,
         2,
         1,
-        "exit-unknown",
+        "rank-dead",
     ),
-    "node-drained-v1-group-still-names-none": (NODE_DRAINED_V1_GROUP, 2, 2, None, None),
+    "node-drained-v1-group-names-rank1": (NODE_DRAINED_V1_GROUP, 2, 2, 1, "rank-dead"),
     "v1-group-system-error-names-rank1": (
         V1_GROUP_SYSTEM_ERROR,
         2,
@@ -142,6 +143,9 @@ def test_cluster_status_blocks_say_nothing(tmp_path):
     assert _findings(TFJOB_PREEMPTED, tmp_path / "c", None) == []
 
 
-def test_node_drained_report_says_nothing(tmp_path):
-    """Ray Train v2's report of a worker whose node died (preempted) raises no finding at all (NOT_YET, batch 293)."""
-    assert _findings(NODE_DRAINED, tmp_path, 2) == []
+def test_node_drained_report_names_the_worker_s_rank(tmp_path):
+    """Ray Train v2's report of a worker whose node died (preempted) is that worker's world rank's death with its node
+    (session 52: tests/test_ray_train_v2_worker_context.py)."""
+    assert _findings(NODE_DRAINED, tmp_path, 2) == [
+        ("rank-failure", "warning", "rank-dead", [1])
+    ]

@@ -171,6 +171,13 @@ RAY_ACTOR_NAME = re.compile(r"^(?:\([^)]{0,200}\)\s*)?\s*name: (?P<name>\S{0,200
 #: the report's closing sentence under its fields (``The actor is dead because its worker process has died. …``, ``… its node
 #: has died.``): a paste that begins inside the report (its ``ActorDiedError`` line cut off) still shows whose death it is
 RAY_ACTOR_DEAD_BECAUSE = re.compile(r"\bThe actor is dead because\b")
+#: Ray Train V2's worker in its controller's report of a failed health check (``A worker health check failed.`` /
+#: ``Worker info: Worker(actor=…, distributed_context=DistributedContext(world_rank=1, world_size=2, …), …)``), the
+#: dead-actor report of that worker right under it; the world rank is the rank (log_ray_actor.py)
+RAY_V2_CONTEXT = re.compile(r"\bdistributed_context=DistributedContext\(world_rank=(\d{1,7})\b")
+#: Ray's dead-actor report on an actor whose node died (drained, preempted, lost): ``The actor died because its node has
+#: died. Node Id: …``, then ``the actor's node was preempted: …`` / ``… was terminated unexpectedly: …``
+RAY_NODE_DIED = re.compile(r"\bThe actor died because its node has died\b")
 #: a runner's log of its one training command's ``CalledProcessError`` (its text, without the class): Cloud ML Engine's
 #: ``/runcloudml.py``, ``Command '['python', '-m', u'trainer.task', …]' returned non-zero exit status -9``
 RUNNER_EXIT = re.compile(r"\bCommand '\[u?'(?:[\w/.-]{0,200}/)?python[\d.]{0,5}', .{0,20000}?\]' returned non-zero exit status (-?\d{1,3})\b")

@@ -241,6 +241,8 @@ _EVENT_LITERALS = (
     r"^\[Rank \d{1,7}\]:?\s*$",  # Ray Train V2's first header (Ray 2.43-): ``[Rank 0]`` over that worker's error
     r"worker process has died",
     r"The actor is dead because",  # the dead-actor report's closing sentence (its name field above it)
+    r"The actor died unexpectedly before finishing",  # the report's head without its class (Ray Train V2's controller)
+    r"The actor died because its node has died",
     r"A worker died or was killed",
     r"Worker \d{1,7} has failed\.",
     # a pod's end pasted beside the log: kubectl get pods rows, the training operator (log_pods.py)
