@@ -194,6 +194,12 @@ def corpus_lines(prefix: str) -> list[str]:
     return (folder / "log.txt").read_text(encoding="utf-8").splitlines()
 
 
+def sample_lines(prefix: str) -> list[str]:
+    """The lines of the one ``log.txt`` of tests/data/real-samples/incidents whose folder name starts with ``prefix``."""
+    (folder,) = [p for p in (REAL_SAMPLES_DIR / "incidents").iterdir() if p.name.startswith(prefix)]
+    return (folder / "log.txt").read_text(encoding="utf-8").splitlines()
+
+
 def naming_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Critical and warning findings that name culprit ranks."""
     return [f for f in findings if f["severity"] in ("critical", "warning") and f.get("ranks")]

@@ -11,7 +11,8 @@ and 2 all ``Signal 11 (SIGSEGV)`` in the same second (open-mmlab/Amphion#167, th
 without the ECC line, the agent's -6 line, or the agent's -9 line nothing is named; the ECC line renumbered to rank 5
 names rank 5; the agent's -6 worded as -11 names rank 5 (segfault, critical); the -9 moved to local rank 2 names rank 2;
 the SIGSEGV summary cut to its root-cause block alone names rank 0 (segfault, warning). Pasted logs through
-``k10s import-logs``, batched.
+``k10s import-logs``, batched. Three of the four were already real samples (tests/data/real-samples/incidents, the
+same logs): their lines are read from there and only mlcommons/training#770 joined the corpus.
 """
 
 from __future__ import annotations
@@ -22,14 +23,14 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import corpus_lines, naming_findings
+from incident_kit import corpus_lines, naming_findings, sample_lines
 
 NOW = dt.datetime(2026, 12, 5, 6, 0, tzinfo=dt.timezone.utc)
 
-ECC_WATCHDOG = corpus_lines("pytorch-113128-")
+ECC_WATCHDOG = sample_lines("pytorch-113128-")
 AGENT_SIGABRT = corpus_lines("training-770-")
-AGENT_SIGKILL = corpus_lines("colossalai-3677-")
-ALL_SIGSEGV = corpus_lines("amphion-167-")
+AGENT_SIGKILL = sample_lines("colossalai-3677-")
+ALL_SIGSEGV = sample_lines("amphion-167-")
 
 #: rank 12's stack without the watchdog's ECC line: no rank, no cause
 ECC_NO_LINE = [line for line in ECC_WATCHDOG if "uncorrectable" not in line]
