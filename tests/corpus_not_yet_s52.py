@@ -14,5 +14,6 @@ NOT_YET_S52: dict[str, str] = {
         "even an unranked one; that the segfaulting process was rank 0, Horovod's coordinator (the gdb backtrace's "
         "`is_coordinator=true`, mpirun's `process rank 0` line cut by the excerpt), and the race fixed by #619, is the "
         "thread's, not a log line",
+    # batch 292: all five read right as collected (none not yet)
     # session 52 leftovers
 }
