@@ -22,14 +22,14 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_one_rank, pasted
-from incident_kit import corpus_lines, naming_findings
+from incident_kit import corpus_lines, naming_findings, sample_lines
 
 NOW = dt.datetime(2026, 12, 5, 6, 0, tzinfo=dt.timezone.utc)
 
 UNRANKED_OOM = corpus_lines("algorithmic-efficiency-426-")
 ALLGATHER_WATCHDOG = corpus_lines("trl-1726-")
 RANK0_WATCHDOG = corpus_lines("OpenNMT-py-2515-")
-AGENT_SIGKILL = corpus_lines("LongChat-9-")
+AGENT_SIGKILL = sample_lines("longchat-9-")
 CLONE_WARNING = corpus_lines("stanford_alpaca-65-")
 
 #: the same traceback with every line tagged ``[rank3]: `` (torch >= 2.2's prefix)
