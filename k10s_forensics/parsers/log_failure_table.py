@@ -129,17 +129,19 @@ class FailureTable:
     def _finer_time(self, entry: dict[str, Any]) -> dt.datetime | None:
         """An entry's ``time`` has whole seconds only: the agent's ``failed (exitcode: …)`` line of
         the same pid, in that second, says when to the millisecond (ranks a second apart are
-        otherwise read as failing together)."""
+        otherwise read as failing together). The agent logs that line for the first failure its poll
+        found; another process that failed by itself (not the agent's SIGTERM) in the same second was
+        found by the same poll: the line's time is its time too."""
         when = entry.get("time")
         pid = entry.get("pid")
         if when is None or pid is None:
             return when or entry["api_ts"]
         for ev in reversed(self.events):
-            if ev["kind"] == "torchrun_failure" and ev.get("subkind") == "agent" and ev.get("pid") == pid:
+            if ev["kind"] == "torchrun_failure" and ev.get("subkind") == "agent":
                 finer = ev.get("ts")
-                if finer is not None and finer.replace(microsecond=0) == when:
-                    return finer
-                break
+                if finer is None or finer.replace(microsecond=0) != when:
+                    return when
+                return finer if ev.get("pid") == pid or entry.get("exit_code") not in (None, -15) else when
         return when
 
 
