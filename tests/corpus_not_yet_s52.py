@@ -22,11 +22,5 @@ NOT_YET_S52: dict[str, str] = {
         "reporting boilerplate, read as rank 3's own CUDA failure (rank-failure, cuda-error, warning): the one rank "
         "pasted; that it is a CUDA-graph capture bug of the NeMo 25.11 container stack, fixed in the 26.02 container "
         "and filed together with an unrelated GB200 NCCL error, is the reporter's account, not a log line",
-    "Vad-R1-11-rank2-oom-local-rank1-first-failure-frames-config-control":
-        "the log is rank 2's `[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 14.06 GiB. GPU 2 "
-        "...` and torchrun's glog lines (three `Sending process ... closing signal SIGTERM`, then `failed (exitcode: 1) "
-        "local_rank: 1 (pid: 155027)`), read as rank 2's OOM cascading to the others (oom-cascade, cuda-oom, critical): "
-        "the only OOM line is rank 2's, though the launcher's first failure is local rank 1; that the OOM is the "
-        "video-frame sampling config every rank runs with is the same author's sibling thread (#7), not a log line",
     # session 52 leftovers
 }

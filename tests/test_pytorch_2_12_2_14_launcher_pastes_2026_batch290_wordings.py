@@ -11,7 +11,8 @@ collected; no rule changed (measure only). Contrasts: without the first capture 
 rank 5, rank 5; an ECC wording is critical; the assertion on its own line with rank 3's frames is every rank's (no
 single culprit); on its own, or after a tqdm bar, it names rank 4; without the OOM line the agent's local rank 1 is named
 (python-exception); the OOM renumbered to rank 1 or untagged names rank 1. Pasted logs through ``k10s import-logs``,
-batched.
+batched. Vad-R1#11's log was a real sample already (tests/data/real-samples/incidents, whose truth names rank 2,
+cuda-oom): its lines are read from there, and the corpus keeps no copy of it.
 """
 
 from __future__ import annotations
@@ -22,13 +23,13 @@ from pathlib import Path
 import pytest
 
 from bundle_batch import Batched, assert_info_suspect, assert_one_rank, pasted
-from incident_kit import corpus_lines, naming_findings
+from incident_kit import corpus_lines, naming_findings, sample_lines
 
 NOW = dt.datetime(2026, 12, 5, 6, 0, tzinfo=dt.timezone.utc)
 
 CAPTURE = corpus_lines("megatron-bridge-1901-")
 FA4_ASSERT = corpus_lines("flash-attention-2635-")
-OOM_RANK2 = corpus_lines("Vad-R1-11-")
+OOM_RANK2 = sample_lines("vad-r1-11-")
 
 ASSERTION = (
     "AssertionError: SM100 forward with head_dim=256 does not support aux_tensors"
