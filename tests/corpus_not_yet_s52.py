@@ -15,5 +15,6 @@ NOT_YET_S52: dict[str, str] = {
         "`is_coordinator=true`, mpirun's `process rank 0` line cut by the excerpt), and the race fixed by #619, is the "
         "thread's, not a log line",
     # batch 292: all five read right as collected (none not yet)
+    # batch 298: all three read right as collected (none not yet)
     # session 52 leftovers
 }
