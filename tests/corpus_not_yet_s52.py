@@ -22,5 +22,6 @@ NOT_YET_S52: dict[str, str] = {
         "reporting boilerplate, read as rank 3's own CUDA failure (rank-failure, cuda-error, warning): the one rank "
         "pasted; that it is a CUDA-graph capture bug of the NeMo 25.11 container stack, fixed in the 26.02 container "
         "and filed together with an unrelated GB200 NCCL error, is the reporter's account, not a log line",
+    # batch 298: all three read right as collected (none not yet)
     # session 52 leftovers
 }
