@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bundle_batch import Batched, assert_one_rank, pasted
+from bundle_batch import Batched, assert_one_rank, pasted_cases, pasted_findings
 from incident_kit import corpus_lines, naming_findings, sample_lines
 
 NOW = dt.datetime(2026, 12, 5, 6, 0, tzinfo=dt.timezone.utc)
@@ -101,21 +101,16 @@ CASES = {
 BATCHED = Batched("b292", list(CASES))
 
 
-def _make(key: str, folder: Path):
-    lines, nproc, world, _, _ = CASES[key]
-    return pasted(lines, folder, nproc, NOW, world=world)
-
-
 @pytest.mark.parametrize("key", BATCHED.params(list(CASES), name=str))
 def test_one_rank_oom_wordings_as_read(key, tmp_path_factory):
-    named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
+    named = naming_findings(
+        BATCHED.findings(key, tmp_path_factory, pasted_cases(CASES, NOW))
+    )
     assert_one_rank(named, CASES[key][3], CASES[key][4])
 
 
 def _findings(lines: list[str], folder: Path, nproc: int | None) -> list[tuple]:
-    from k10s_forensics.analyze.runner import analyze
-
-    findings = analyze(pasted(lines, folder, nproc, NOW, world=nproc))["findings"]
+    findings = pasted_findings(lines, folder, nproc, nproc, NOW)
     return sorted((f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings)
 
 

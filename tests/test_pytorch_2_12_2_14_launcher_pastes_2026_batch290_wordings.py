@@ -22,7 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from bundle_batch import Batched, assert_info_suspect, assert_one_rank, pasted
+from bundle_batch import (
+    Batched,
+    assert_info_suspect,
+    assert_one_rank,
+    pasted_cases,
+    pasted_findings,
+)
 from incident_kit import corpus_lines, naming_findings, sample_lines
 
 NOW = dt.datetime(2026, 12, 5, 6, 0, tzinfo=dt.timezone.utc)
@@ -86,14 +92,11 @@ CASES = {
 BATCHED = Batched("b290", list(CASES))
 
 
-def _make(key: str, folder: Path):
-    lines, nproc, world, _, _ = CASES[key]
-    return pasted(lines, folder, nproc, NOW, world=world)
-
-
 @pytest.mark.parametrize("key", BATCHED.params(list(CASES), name=str))
 def test_launcher_paste_wordings_as_read(key, tmp_path_factory):
-    named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
+    named = naming_findings(
+        BATCHED.findings(key, tmp_path_factory, pasted_cases(CASES, NOW))
+    )
     assert_one_rank(named, CASES[key][3], CASES[key][4])
 
 
@@ -104,13 +107,13 @@ def test_launcher_paste_wordings_as_read(key, tmp_path_factory):
 def test_prose_glued_assertion_leaves_rank3_a_suspect(key, tmp_path_factory):
     """The ``[rank4]:`` tag after the author's prose on the same line is not read: rank 3's frames alone are left, an
     info suspect."""
-    assert_info_suspect(BATCHED.findings(key, tmp_path_factory, _make), 3)
+    assert_info_suspect(
+        BATCHED.findings(key, tmp_path_factory, pasted_cases(CASES, NOW)), 3
+    )
 
 
 def _failures(lines: list[str], folder: Path, nproc: int | None) -> list[tuple]:
-    from k10s_forensics.analyze.runner import analyze
-
-    findings = analyze(pasted(lines, folder, nproc, NOW, world=nproc))["findings"]
+    findings = pasted_findings(lines, folder, nproc, nproc, NOW)
     return [
         (f["severity"], f["cause"], f["ranks"])
         for f in findings
@@ -132,7 +135,5 @@ def test_capture_error_is_a_warning_and_ecc_critical(tmp_path):
 
 
 def analyze_severities(lines: list[str], folder: Path) -> list[str]:
-    from k10s_forensics.analyze.runner import analyze
-
-    findings = analyze(pasted(lines, folder, 4, NOW, world=4))["findings"]
+    findings = pasted_findings(lines, folder, 4, 4, NOW)
     return [f["severity"] for f in naming_findings(findings)]

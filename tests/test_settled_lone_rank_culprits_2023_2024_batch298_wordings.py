@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bundle_batch import Batched, assert_one_rank, pasted
+from bundle_batch import Batched, assert_one_rank, pasted_cases, pasted_findings
 from incident_kit import corpus_lines, naming_findings
 
 NOW = dt.datetime(2026, 12, 5, 6, 30, tzinfo=dt.timezone.utc)
@@ -74,23 +74,18 @@ CASES = {
 BATCHED = Batched("b298", list(CASES))
 
 
-def _make(key: str, folder: Path):
-    lines, nproc, world, _, _ = CASES[key]
-    return pasted(lines, folder, nproc, NOW, world=world)
-
-
 @pytest.mark.parametrize("key", BATCHED.params(list(CASES), name=str))
 def test_lone_rank_wordings_as_read(key, tmp_path_factory):
-    named = naming_findings(BATCHED.findings(key, tmp_path_factory, _make))
+    named = naming_findings(
+        BATCHED.findings(key, tmp_path_factory, pasted_cases(CASES, NOW))
+    )
     assert_one_rank(named, CASES[key][3], CASES[key][4])
 
 
 def _failures(
     lines: list[str], folder: Path, nproc: int | None, world: int | None
 ) -> list[tuple]:
-    from k10s_forensics.analyze.runner import analyze
-
-    findings = analyze(pasted(lines, folder, nproc, NOW, world=world))["findings"]
+    findings = pasted_findings(lines, folder, nproc, world, NOW)
     return [
         (f["severity"], f["cause"], f["ranks"])
         for f in findings
