@@ -8,12 +8,15 @@
 --   OR EXISTS (SELECT 1 FROM gpus WHERE coalesce(ecc_dbe_volatile, 0) > 0 OR coalesce(remapped_rows_failure, false)
 --                OR coalesce(remapped_rows_pending, false))
 --   OR EXISTS (SELECT 1 FROM nodes WHERE coalesce(gpu_capacity, 0) > 0
---                AND (NOT coalesce(ready, true) OR coalesce(gpu_allocatable, 0) < gpu_capacity))
+--                AND (ready IS FALSE OR (ready IS NULL AND ready_reason = 'NodeStatusUnknown') OR coalesce(gpu_allocatable, 0) < gpu_capacity))
 -- description: Xid errors (kernel log or the DCGM last-Xid gauge) with their meaning and
 --   recommended action, uncorrectable ECC errors and failed/pending row remaps, hardware
 --   thermal or power-brake slowdown in >= 30% of a GPU's samples, GPUs missing from a
 --   node's allocatable (unhealthy in the device plugin) and GPU nodes that are NotReady.
---   Culprit is the GPU (and the rank, pod and job that used it at the time).
+--   Culprit is the GPU (and the rank, pod and job that used it at the time). A node NotReady (Ready False, or Unknown:
+--   its kubelet stopped posting status) names the ranks of each job whose pods ran there when it turned and print
+--   nothing after it: a node that died whole (power, kernel panic, a spot VM reclaimed, a partition) takes its ranks
+--   with it, and their containers still read running as last reported (one finding per job; none without a job).
 -- columns:
 --   cause VARCHAR              -- xid-<code>, ecc-uncorrectable, row-remap-failure, row-remap-pending, thermal-throttle, power-brake, gpu-unallocatable, node-not-ready
 --   severity VARCHAR           -- critical for fatal Xids, ECC DBE, remap failure, NotReady; else warning
@@ -28,6 +31,8 @@
 --   detail VARCHAR             -- meaning / numbers
 --   recommendation VARCHAR     -- what to do
 --   evidence STRUCT[]          -- the events or counters
+--   confidence VARCHAR         -- node-not-ready naming ranks: high (the API server's word that the node stopped); else null
+--   gpu_hours_lost DOUBLE      -- node-not-ready naming ranks: from NotReady, its ranks' GPUs to the capture (their pods still hold them), the job's other ranks' to their end; else null
 WITH xid AS (
     SELECT
         'xid-' || x.xid AS cause,
@@ -46,7 +51,8 @@ WITH xid AS (
             WHEN 'restart-app' THEN 'Restart the application; if it repeats on the same GPU, run dcgmi diag on it.'
             ELSE 'Correlate with other Xids on this GPU; no action on its own.'
         END AS recommendation,
-        list({'what': 'xid', 'at': x.ts, 'value': x.xid::DOUBLE, 'source': x.source, 'line': left(x.line, 300)} ORDER BY x.ts, x.source, x.line, x.rank) AS evidence
+        list({'what': 'xid', 'at': x.ts, 'value': x.xid::DOUBLE, 'source': x.source, 'line': left(x.line, 300)} ORDER BY x.ts, x.source, x.line, x.rank) AS evidence,
+        NULL::VARCHAR AS confidence, NULL::DOUBLE AS gpu_hours_lost
     FROM k10s_xid_event x
     GROUP BY x.xid, x.node, x.gpu_uuid, x.pci_bus_id, x.fatal
 ),
@@ -71,7 +77,8 @@ ecc AS (
             || ', DBE counter +' || coalesce(s.dbe_delta, 0) || ' in window, remap pending ' || coalesce(g.remapped_rows_pending, false)
             || ', remap failure ' || coalesce(g.remapped_rows_failure, false) AS detail,
         'Drain the node and reset the GPU to apply row remapping; a remap failure or repeated DBEs mean RMA.' AS recommendation,
-        [{'what': 'ecc', 'at': g.last_seen_at, 'value': coalesce(g.ecc_dbe_volatile, s.dbe_delta)::DOUBLE, 'source': g.source, 'line': NULL::VARCHAR}] AS evidence
+        [{'what': 'ecc', 'at': g.last_seen_at, 'value': coalesce(g.ecc_dbe_volatile, s.dbe_delta)::DOUBLE, 'source': g.source, 'line': NULL::VARCHAR}] AS evidence,
+        NULL::VARCHAR AS confidence, NULL::DOUBLE AS gpu_hours_lost
     FROM gpus g
     LEFT JOIN (SELECT gpu_uuid, max(ecc_dbe_total) - min(ecc_dbe_total) AS dbe_delta FROM gpu_samples GROUP BY gpu_uuid) s USING (gpu_uuid)
     LEFT JOIN gpu_rank gr USING (gpu_uuid)
@@ -100,25 +107,56 @@ throttled AS (
         'clock-event reasons 0x' || lower(printf('%x', t.reasons)) || ' in ' || greatest(t.thermal_n, t.brake_n) || ' of ' || t.n
             || ' samples; max ' || round(t.max_temp_c) || ' C; median SM clock ' || round(t.sm_clock_mhz) || ' MHz' AS detail,
         'Check cooling (fans, inlet air, heatsink seating) or the power supply/brake signal of this node; cordon it if slowdown persists.' AS recommendation,
-        [{'what': 'throttle', 'at': t.last_ts, 'value': greatest(t.thermal_n, t.brake_n)::DOUBLE / t.n, 'source': 'gpu_samples', 'line': NULL::VARCHAR}] AS evidence
+        [{'what': 'throttle', 'at': t.last_ts, 'value': greatest(t.thermal_n, t.brake_n)::DOUBLE / t.n, 'source': 'gpu_samples', 'line': NULL::VARCHAR}] AS evidence,
+        NULL::VARCHAR AS confidence, NULL::DOUBLE AS gpu_hours_lost
     FROM throttle t LEFT JOIN gpu_rank gr USING (gpu_uuid)
     WHERE t.n >= 3 AND greatest(t.thermal_n, t.brake_n) >= 0.3 * t.n
 ),
+node_state AS (  -- NotReady: Ready False, or Unknown (the node controller's NodeStatusUnknown: no status posted)
+    SELECT *, ready IS FALSE OR (ready IS NULL AND ready_reason = 'NodeStatusUnknown') AS not_ready FROM nodes
+    WHERE coalesce(gpu_capacity, 0) > 0
+),
+lost AS (  -- per NotReady node and job: the ranks whose pod ran there when it turned (the node controller marks it a grace
+           -- period after the last status, 40 s by default: hence the minutes' slack) and printed nothing after it
+    SELECT n.node, r.job_key, list(DISTINCT r.rank ORDER BY r.rank) AS ranks, list(DISTINCT r.pod_key ORDER BY r.pod_key) AS pods,
+           list(DISTINCT r.gpu_uuid ORDER BY r.gpu_uuid) FILTER (WHERE r.gpu_uuid IS NOT NULL) AS gpus
+    FROM node_state n JOIN k10s_rank r ON r.node = n.node
+    WHERE n.not_ready AND n.ready_changed_at IS NOT NULL
+      AND r.valid_from <= n.ready_changed_at AND r.valid_to >= n.ready_changed_at - INTERVAL 2 MINUTE
+      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = r.pod_uid AND x.ts > n.ready_changed_at)
+    GROUP BY n.node, r.job_key
+),
 node_health AS (
     SELECT
-        CASE WHEN NOT coalesce(n.ready, true) THEN 'node-not-ready' ELSE 'gpu-unallocatable' END AS cause,
-        CASE WHEN NOT coalesce(n.ready, true) THEN 'critical' ELSE 'warning' END AS severity,
-        CASE WHEN NOT coalesce(n.ready, true) THEN 'GPU node ' || n.node || ' is NotReady'
+        CASE WHEN n.not_ready THEN 'node-not-ready' ELSE 'gpu-unallocatable' END AS cause,
+        CASE WHEN n.not_ready THEN 'critical' ELSE 'warning' END AS severity,
+        CASE WHEN l.job_key IS NOT NULL THEN 'GPU node ' || n.node || ' went NotReady under ' || len(l.ranks) || ' rank(s) of ' || l.job_key
+             WHEN n.not_ready THEN 'GPU node ' || n.node || ' is NotReady'
              ELSE n.node || ' has ' || (n.gpu_capacity - n.gpu_allocatable) || ' GPU(s) missing from allocatable' END AS title,
-        NULL::VARCHAR AS job, []::BIGINT[] AS ranks, []::VARCHAR[] AS pods, [n.node] AS nodes, []::VARCHAR[] AS gpus,
+        l.job_key AS job, coalesce(l.ranks, []::BIGINT[]) AS ranks, coalesce(l.pods, []::VARCHAR[]) AS pods, [n.node] AS nodes,
+        coalesce(l.gpus, []::VARCHAR[]) AS gpus,
         n.ready_changed_at AS started_at, n.captured_at AS ended_at,
-        'capacity ' || n.gpu_capacity || ', allocatable ' || coalesce(n.gpu_allocatable, 0) || ', Ready ' || coalesce(n.ready::VARCHAR, '?')
-            || coalesce(' (' || n.ready_reason || ')', '') AS detail,
-        CASE WHEN NOT coalesce(n.ready, true) THEN 'Check the kubelet and node conditions (kubectl describe node); drain and repair the node.'
+        CASE WHEN l.job_key IS NOT NULL
+             THEN 'Node ' || n.node || ' has been NotReady since ' || strftime(n.ready_changed_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ')
+                  || coalesce(' (' || n.ready_reason || CASE n.ready_reason WHEN 'NodeStatusUnknown' THEN ': its kubelet stopped posting status' ELSE '' END || ')', '')
+                  || ': the node died or was cut off, and the ranks it ran print nothing after it'
+             ELSE 'capacity ' || n.gpu_capacity || ', allocatable ' || coalesce(n.gpu_allocatable, 0) || ', Ready ' || coalesce(n.ready::VARCHAR, '?')
+                  || coalesce(' (' || n.ready_reason || ')', '') END AS detail,
+        CASE WHEN l.job_key IS NOT NULL
+             THEN 'The node died or lost its network (power, a kernel panic, a spot VM reclaimed, a partition): check the cloud console or BMC and kubectl describe node; cordon it and restart the job from its last checkpoint on healthy nodes. The ranks there did not fail on their own, and the others only waited for them.'
+             WHEN n.not_ready THEN 'Check the kubelet and node conditions (kubectl describe node); drain and repair the node.'
              ELSE 'The device plugin marked GPUs unhealthy: check dmesg for Xids and nvidia-smi on the node; reset or replace the GPU.' END AS recommendation,
-        [{'what': 'node', 'at': n.captured_at, 'value': (n.gpu_capacity - coalesce(n.gpu_allocatable, 0))::DOUBLE, 'source': 'nodes', 'line': n.ready_reason}] AS evidence
-    FROM nodes n
-    WHERE coalesce(n.gpu_capacity, 0) > 0 AND (NOT coalesce(n.ready, true) OR coalesce(n.gpu_allocatable, 0) < n.gpu_capacity)
+        [{'what': 'node', 'at': coalesce(CASE WHEN n.not_ready THEN n.ready_changed_at END, n.captured_at),
+          'value': (n.gpu_capacity - coalesce(n.gpu_allocatable, 0))::DOUBLE, 'source': 'nodes', 'line': n.ready_reason}] AS evidence,
+        CASE WHEN l.job_key IS NOT NULL THEN 'high' END AS confidence,
+        CASE WHEN l.job_key IS NOT NULL
+             THEN round((len(l.ranks) * greatest(epoch(n.captured_at - n.ready_changed_at), 0)
+                         + greatest(js.gpus - len(l.ranks), 0) * greatest(epoch(least(coalesce(o.end_at, n.captured_at), n.captured_at) - n.ready_changed_at), 0))
+                        / 3600.0, 3) END AS gpu_hours_lost
+    FROM node_state n LEFT JOIN lost l ON l.node = n.node LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
+    LEFT JOIN LATERAL (SELECT max(r.valid_to) AS end_at FROM k10s_rank r
+                       WHERE r.job_key = l.job_key AND NOT list_contains(l.ranks, r.rank)) o ON true
+    WHERE n.not_ready OR coalesce(n.gpu_allocatable, 0) < n.gpu_capacity
 )
 SELECT * FROM xid
 UNION ALL SELECT * FROM ecc

@@ -47,6 +47,7 @@ SCENARIOS = (
     "pending-capacity",
     "pending-quota",
     "xid-79",
+    "node-lost",
     "rank-host-oom",
     "rank-segfault",
     "rank-exception",

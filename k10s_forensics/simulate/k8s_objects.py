@@ -35,7 +35,23 @@ def meta(name: str, uid: str, created: dt.datetime, rv: Versions, namespace: str
     return out
 
 
-def node_body(cluster: Cluster, node: Node, rv: Versions, lost: int) -> dict:
+#: the node controller's taints on a node whose kubelet stopped posting its status
+UNREACHABLE_TAINTS = [{"key": "node.kubernetes.io/unreachable", "effect": "NoSchedule"},
+                      {"key": "node.kubernetes.io/unreachable", "effect": "NoExecute"}]
+
+
+def _conditions(cluster: Cluster, created: dt.datetime, down: tuple[dt.datetime, dt.datetime] | None) -> list[dict]:
+    """MemoryPressure and Ready; ``down`` = (the kubelet's last heartbeat, when the node controller marked it Unknown)."""
+    if down is None:
+        beat, since = cluster.base_time, created
+        return [{"type": "MemoryPressure", "status": "False", "reason": "KubeletHasSufficientMemory", "lastHeartbeatTime": iso(beat), "lastTransitionTime": iso(since), "message": "kubelet has sufficient memory available"},
+                {"type": "Ready", "status": "True", "reason": "KubeletReady", "lastHeartbeatTime": iso(beat), "lastTransitionTime": iso(since), "message": "kubelet is posting ready status"}]
+    beat, since = down
+    gone = {"status": "Unknown", "reason": "NodeStatusUnknown", "lastHeartbeatTime": iso(beat), "lastTransitionTime": iso(since), "message": "Kubelet stopped posting node status."}
+    return [{"type": "MemoryPressure", **gone}, {"type": "Ready", **gone}]
+
+
+def node_body(cluster: Cluster, node: Node, rv: Versions, lost: int, down: tuple[dt.datetime, dt.datetime] | None = None) -> dict:
     m = cluster.model
     count = len(node.gpus)
     labels = {
@@ -48,7 +64,7 @@ def node_body(cluster: Cluster, node: Node, rv: Versions, lost: int) -> dict:
         "nvidia.com/mig.capable": "false" if m["arch"] == "Ada Lovelace" else "true", "nvidia.com/mig.strategy": "single",
     }
     labels.update(node.labels)
-    taints = list(node.taints) + ([GPU_TAINT] if cluster.gpu_taint else [])
+    taints = list(node.taints) + ([GPU_TAINT] if cluster.gpu_taint else []) + (UNREACHABLE_TAINTS if down else [])
     gpu_alloc = str(count - lost)
     created = cluster.base_time - dt.timedelta(days=3 + node.gpus[0].gid % 17)
     return {
@@ -59,10 +75,7 @@ def node_body(cluster: Cluster, node: Node, rv: Versions, lost: int) -> dict:
             "addresses": [{"type": "InternalIP", "address": node.ip}, {"type": "Hostname", "address": node.name}],
             "capacity": {"cpu": "192", "memory": "2113412312Ki", **_gpu_res(node, str(count)), "pods": "110", "ephemeral-storage": "1845262880Ki"},
             "allocatable": {"cpu": "191450m", "memory": "2052354520Ki", **_gpu_res(node, gpu_alloc), "pods": "110", "ephemeral-storage": "1700563104223"},
-            "conditions": [
-                {"type": "MemoryPressure", "status": "False", "reason": "KubeletHasSufficientMemory", "lastHeartbeatTime": iso(cluster.base_time), "lastTransitionTime": iso(created), "message": "kubelet has sufficient memory available"},
-                {"type": "Ready", "status": "True", "reason": "KubeletReady", "lastHeartbeatTime": iso(cluster.base_time), "lastTransitionTime": iso(created), "message": "kubelet is posting ready status"},
-            ],
+            "conditions": _conditions(cluster, created, down),
             "nodeInfo": {"kubeletVersion": cluster.k8s_version, "containerRuntimeVersion": "containerd://1.7.22", "osImage": "Ubuntu 22.04.5 LTS", "kernelVersion": "5.15.0-1071-aws", "architecture": "amd64", "operatingSystem": "linux"},
         },
     }

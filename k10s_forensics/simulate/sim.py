@@ -56,6 +56,7 @@ class Sim:
         self._comm_ids: dict[int, str] = {}
         self.ns_uids = {n: uid(self.rng) for n in ("default", "kube-system", "gpu-operator")}
         self.lost: dict[str, dt.datetime] = {}  # node -> when the device plugin dropped a GPU
+        self.down: dict[str, dt.datetime] = {}  # node -> when it died whole (its kubelet, exporter and pods gone)
         self.state_changes: list[tuple[dt.datetime, str]] = []
         self.restart_times: list[dt.datetime] = []
         self.final_pods: set[str] = set()  # pod uids whose last run ended for good (GPUs released)

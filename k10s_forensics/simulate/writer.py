@@ -17,6 +17,7 @@ from k10s_forensics.simulate.job import Pod
 from k10s_forensics.simulate.job_objects import IMAGE, job_objects, pod_owner
 from k10s_forensics.simulate.k8s_objects import Versions, event_body, namespace_body, node_body, operator_pod, pod_body, tenant_pod_body
 from k10s_forensics.simulate.logs import rfc3339nano
+from k10s_forensics.simulate.node_down import dead_exec, dial_error, exec_error, logs_error, marked, pod_not_ready, stopped
 from k10s_forensics.simulate.nvidia_smi_xml import render_node
 from k10s_forensics.simulate.sim import Sim
 from k10s_forensics.simulate.ss_text import SsModel
@@ -63,7 +64,7 @@ def write_objects(sim: Sim, bw: BundleWriter, cnt: Counter, t: dt.datetime, fina
     for node in cl.nodes:
         lost_at = sim.lost.get(node.name)
         lost = 1 if lost_at is not None and lost_at <= t else 0
-        _obj(bw, cnt, "nodes", t, "v1", node_body(cl, node, rv, lost))
+        _obj(bw, cnt, "nodes", t, "v1", node_body(cl, node, rv, lost, marked(sim, node.name, t)))
     op_created = cl.base_time - dt.timedelta(days=2, hours=3)
     for node in cl.nodes:
         _obj(bw, cnt, "gpu-operator", t, "v1", operator_pod(node, C.DCGM_EXPORTER_APP, node.exporter_pod, node.exporter_uid, op_created, rv, t))
@@ -73,7 +74,8 @@ def write_objects(sim: Sim, bw: BundleWriter, cnt: Counter, t: dt.datetime, fina
             _obj(bw, cnt, "training-jobs", t, api, body)
         owner = pod_owner(job)
         for pod in job.pods_at(t):
-            _obj(bw, cnt, "pods", t, "v1", pod_body(cl, job, pod, rv, t, owner, IMAGE))
+            body, down = pod_body(cl, job, pod, rv, t, owner, IMAGE), pod.node and marked(sim, pod.node.name, t)
+            _obj(bw, cnt, "pods", t, "v1", pod_not_ready(body, down[1]) if down else body)
     for tp in sim.tenant_pods:
         _obj(bw, cnt, "pods", t, "v1", tenant_pod_body(tp, rv, cl.node(tp["node"])))
     for api, body in sim.extra_objects:
@@ -121,7 +123,12 @@ def write_rounds(sim: Sim, bw: BundleWriter, cnt: Counter) -> None:
         bodies = dcgm.render_all(frame, _alloc_labels(sim, t))
         for node, body in zip(cl.nodes, bodies):
             ts = t + MS * (120 + sim.rng.randrange(0, 900))
-            if sim.rng.random() < sim.scrape_fail_p:
+            if stopped(sim, node.name, ts):
+                bw.add("scrapes", {"captured_at": ts + dt.timedelta(seconds=10), "source": C.SOURCE_DCGM, "node": node.name,
+                                   "url": C.scrape_url(node.exporter_pod), "status": 503, "body": "",
+                                   "error": f"error trying to reach service: {dial_error(node.ip, 9400)}"})
+                cnt.error("dcgm", f"scrape of {node.exporter_pod}: node {node.name} unreachable")
+            elif sim.rng.random() < sim.scrape_fail_p:
                 bw.add("scrapes", {"captured_at": ts + dt.timedelta(seconds=10), "source": C.SOURCE_DCGM, "node": node.name,
                                    "url": C.scrape_url(node.exporter_pod), "status": 503, "body": "",
                                    "error": "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"})
@@ -133,6 +140,10 @@ def write_rounds(sim: Sim, bw: BundleWriter, cnt: Counter) -> None:
         if k % xml_every == 0:
             for node in cl.nodes:
                 ts = t + MS * (1500 + sim.rng.randrange(0, 500))
+                if stopped(sim, node.name, ts):
+                    bw.add("exec", dead_exec(ts, node, C.SOURCE_NVIDIA_SMI_XML, C.GPU_OPERATOR_NAMESPACE, node.driver_pod, C.DRIVER_CONTAINER, C.NVIDIA_SMI_XML_CMD))
+                    cnt.error("nvidia-smi", f"{node.name}: {exec_error(node.ip)}")
+                    continue
                 bw.add("exec", {"captured_at": ts, "duration_ms": 600 + sim.rng.randrange(0, 900), "source": C.SOURCE_NVIDIA_SMI_XML,
                                 "node": node.name, "namespace": C.GPU_OPERATOR_NAMESPACE, "pod": node.driver_pod,
                                 "container": C.DRIVER_CONTAINER, "command": C.NVIDIA_SMI_XML_CMD, "exit_code": 0,
@@ -159,7 +170,10 @@ def write_rounds(sim: Sim, bw: BundleWriter, cnt: Counter) -> None:
                    "exit_code": 0, "stdout": "", "stderr": "", "error": None}
             if not pod_running(pod, ts) and not any(r.started > ts for r in pod.runs):
                 continue  # the container ended for good: capture only execs into running containers
-            if not pod_running(pod, ts):
+            if stopped(sim, pod.node.name, ts):
+                row.update(exit_code=None, error=exec_error(pod.node.ip), duration_ms=30000)
+                cnt.error("ss", f"{job.namespace}/{pod.name}: {exec_error(pod.node.ip)}")
+            elif not pod_running(pod, ts):
                 row.update(exit_code=None, error="container not running (between restarts)", duration_ms=0)
                 cnt.error("ss", f"{job.namespace}/{pod.name}: container not running")
             elif pod.name in sim.lacks_ss:
@@ -169,7 +183,7 @@ def write_rounds(sim: Sim, bw: BundleWriter, cnt: Counter) -> None:
                 row["stdout"] = model.render(i, rtt)
             bw.add("exec", row)
             cnt.add("ss")
-            if pod.uid not in seen_visible and pod_running(pod, ts):
+            if pod.uid not in seen_visible and pod_running(pod, ts) and not stopped(sim, pod.node.name, ts):
                 seen_visible.add(pod.uid)
                 uuids = ",".join(cl.gpus[g].uuid for g in pod.gpu_ids)
                 bw.add("exec", {"captured_at": ts + MS * 300, "duration_ms": 15, "source": C.SOURCE_VISIBLE_DEVICES, "node": pod.node.name,
@@ -221,15 +235,20 @@ def write_logs(sim: Sim, bw: BundleWriter, cnt: Counter) -> None:
         if not started:
             continue
         pairs = [(started[-1], False)] + ([(started[-2], True)] if len(started) >= 2 else [])
-        for run, previous in pairs:
+        gone = logs_error(pod.node.ip, job.namespace, pod.name, job.container) if stopped(sim, pod.node.name, t) else None
+        for run, previous in pairs[:1] if gone else pairs:
             bw.add("logs", {"captured_at": t, "node": pod.node.name, "namespace": job.namespace, "pod": pod.name, "pod_uid": pod.uid,
-                            "container": job.container, "previous": previous, "body": _log_body(sim, pod, run), "error": None})
-            cnt.add("logs")
+                            "container": job.container, "previous": previous, "body": "" if gone else _log_body(sim, pod, run), "error": gone})
+            cnt.add("logs") if not gone else cnt.error("logs", f"{job.namespace}/{pod.name}: {gone}")
 
 
 def write_dmesg(sim: Sim, bw: BundleWriter, cnt: Counter) -> None:
     for node in sim.cluster.nodes:
         ts = sim.end - MS * 1500
+        if stopped(sim, node.name, ts):
+            bw.add("exec", dead_exec(ts, node, C.SOURCE_DMESG, C.GPU_OPERATOR_NAMESPACE, node.driver_pod, C.DRIVER_CONTAINER, C.DMESG_CMD))
+            cnt.error("dmesg", f"{node.name}: {exec_error(node.ip)}")
+            continue
         text = dmesg_text.render(sim, node, sim.dmesg.get(node.name, []))
         bw.add("exec", {"captured_at": ts, "duration_ms": 40, "source": C.SOURCE_DMESG, "node": node.name,
                         "namespace": C.GPU_OPERATOR_NAMESPACE, "pod": node.driver_pod, "container": C.DRIVER_CONTAINER,

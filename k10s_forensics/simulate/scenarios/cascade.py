@@ -17,11 +17,12 @@ SEC = dt.timedelta(seconds=1)
 
 
 def cascade(sim, pods: list[Pod], runs: dict[str, Run], culprit: Pod, culprit_local: int, t_fail: dt.datetime, mode: str,
-            seq: int, attempt: int, culprit_lines: list[str], culprit_exit: int, op: str = "ALLREDUCE",
+            seq: int, attempt: int, culprit_lines: list[str] | None, culprit_exit: int, op: str = "ALLREDUCE",
             spare: set[int] | None = None) -> dict[str, tuple[dt.datetime, list[tuple[int, int, int, int]]]]:
     """Log the failure on every pod; returns pod uid -> (time its workers were all down, failures root first).
 
-    ``spare`` = global ranks that neither time out nor fail (a hung culprit in nccl-hang).
+    ``spare`` = global ranks that neither time out nor fail (a hung culprit in nccl-hang). ``culprit_lines`` None: the
+    culprit pod logs nothing at all (its node died with it: node-lost), its ranks belong in ``spare``.
     """
     job, rng, style = sim.job, sim.rng, sim.job.torch_style
     nproc = job.nproc
@@ -33,7 +34,7 @@ def cascade(sim, pods: list[Pod], runs: dict[str, Run], culprit: Pod, culprit_lo
         run = runs[pod.uid]
         apid = agent_pid(pod, attempt)
         failures: list[tuple[int, int, int, int]] = []
-        if pod is culprit:
+        if pod is culprit and culprit_lines is not None:
             rank = pod.node_rank * nproc + culprit_local
             pid = worker_pid(pod, attempt, culprit_local, nproc)
             for line in culprit_lines:
