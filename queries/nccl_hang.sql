@@ -10,9 +10,11 @@
 --              OR regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure|^operation timed out!')
 --              OR (subkind = 'teardown' AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')))))
 --   OR EXISTS (SELECT 1 FROM flight_recorder) OR EXISTS (SELECT 1 FROM nccl_ras)
+--   OR EXISTS (SELECT 1 FROM log_events e JOIN pods p ON p.pod_ip = e.peer_ip WHERE e.kind = 'nccl_remote_error')
 -- description: Ranks that timed out in the PyTorch NCCL watchdog on the same SeqNum and
 --   OpType (or in a gloo send/recv) are victims; a desync report or collective fingerprint mismatch is a hang
---   incident even without a timeout. The culprit comes from the hang evidence verdict
+--   incident even without a timeout, and so are NCCL remote errors naming a pod of the job's own with no timeout and
+--   no rank failing on its own (the peer died without a word). The culprit comes from the hang evidence verdict
 --   (k10s_hang_verdict: flight-recorder > ras > desync-report > fingerprint >
 --   watchdog-compare > first-failure, strongest confidence first) and from the rule's own
 --   first-failure tiers: a high-confidence verdict, else a rank that failed before the
@@ -74,7 +76,7 @@ incident_wd AS (  -- per job: the collective most ranks timed out on
     QUALIFY row_number() OVER (PARTITION BY job_key ORDER BY count(DISTINCT rank) DESC, min(ts), op_type IS NULL, seq_num IS NULL,
                                                              max(timeout_ms) IS NULL, seq_num, op_type) = 1
 ),
-incident AS (  -- plus jobs whose desync report / fingerprint / FR / RAS evidence names a culprit without a timeout
+incident_v AS (  -- plus jobs whose desync report / fingerprint / FR / RAS evidence names a culprit without a timeout
     SELECT * FROM incident_wd
     UNION ALL
     SELECT v.job_key, v.seq_num, v.op_type, 0, []::BIGINT[], v.ts, v.ts, NULL, NULL  -- "failed before" = before the report
@@ -83,6 +85,26 @@ incident AS (  -- plus jobs whose desync report / fingerprint / FR / RAS evidenc
            OR (v.evidence = 'watchdog-compare' AND v.job_key NOT IN (SELECT job_key FROM timeouts)))  -- a peer that ended without a word
       AND len(v.culprit_ranks) > 0
       AND v.confidence IN ('high', 'medium') AND v.job_key NOT IN (SELECT job_key FROM incident_wd)
+),
+remote_only AS (  -- plus jobs whose ranks got NCCL's remote error naming a peer address that is a pod of the same job,
+                  -- with no watchdog timeout and no rank failing on its own: that pod died without a word (its node lost,
+                  -- its container killed from outside), and the others' errors are all the logs hold; the closed-peer tier
+                  -- below names its ranks (a paste's addresses name no pod: never an import's)
+    SELECT l.job_key, NULL::BIGINT AS seq_num, NULL::VARCHAR AS op_type, count(DISTINCT l.rank_resolved) AS victims,
+           list(DISTINCT l.rank_resolved ORDER BY l.rank_resolved) AS victim_ranks, min(l.ts) AS t_first, max(l.ts) AS t_last,
+           NULL::BIGINT AS timeout_ms, NULL::BIGINT AS ran_for_ms
+    FROM l JOIN k10s_ip ip ON ip.ip = l.peer_ip AND ip.ip_kind = 'pod' AND ip.job_key = l.job_key
+     AND l.ts BETWEEN ip.valid_from - INTERVAL 5 MINUTE AND ip.valid_to + INTERVAL 5 MINUTE
+    WHERE l.kind = 'nccl_remote_error' AND l.incarnation_uid IS DISTINCT FROM ip.pod_uid  -- another pod's report (its rank or none)
+      AND NOT list_contains(coalesce(ip.ranks, []::BIGINT[]), l.rank_resolved)
+      AND l.job_key NOT IN (SELECT job_key FROM incident_v)
+      AND l.job_key NOT IN (SELECT job_key FROM k10s_failure_line WHERE role = 'own' AND job_key IS NOT NULL)
+    GROUP BY l.job_key
+),
+incident AS (
+    SELECT * FROM incident_v
+    UNION ALL
+    SELECT * FROM remote_only
 ),
 job_ranks AS (  -- the incarnation of every rank alive when the collective started
     SELECT i.job_key, r.rank, r.pod_key, r.pod_uid, r.node, r.gpu_uuid

@@ -143,3 +143,65 @@ def test_the_sample_bundle_names_the_lost_node_s_ranks_as_the_incident_root(tmp_
         "critical",
     )
     assert inc["gpu_hours_lost"] > 0
+
+
+def _remote_errors(g, peer_pod: int, reporters=(0, 1, 3)) -> list[dict]:
+    """NCCL's remote error on each reporter, naming pod ``peer_pod``'s address (its node gone, or its container killed)."""
+    ip = g["pods"][peer_pod]["pod_ip"]
+    return [
+        log_row(
+            g,
+            r,
+            "nccl_remote_error",
+            130.0 + r,
+            peer_ip=ip,
+            line=f"[rank{r}]: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5 ncclRemoteError: ... {ip}<45123>",
+        )
+        for r in reporters
+    ]
+
+
+@pytest.mark.parametrize("peer", [2, 0])
+def test_remote_errors_naming_a_pod_of_the_job_name_its_ranks_with_no_timeout(
+    tmp_path, peer
+):
+    """Every rank's remote error names one address and nothing else fails: that pod died without a word (nccl-hang's
+    closed-peer tier), whether or not its node is known NotReady."""
+    g = gang(pods=4, per_pod=1)
+    g["log_events"] = _remote_errors(
+        g, peer, reporters=[r for r in range(4) if r != peer]
+    )
+    (f,) = rule_findings(analyze_tables(tmp_path, g, only=["nccl-hang"]), "nccl-hang")
+    assert (f["cause"], f["ranks"], f["pods"], f["severity"]) == (
+        "peer-closed",
+        [peer],
+        [f"team-a/llama-worker-{peer}"],
+        "critical",
+    )
+
+
+def test_remote_errors_beside_a_rank_s_own_failure_leave_it_to_the_first_failure(
+    tmp_path,
+):
+    g = gang(pods=4, per_pod=1)
+    g["log_events"] = _remote_errors(g, 2) + [
+        log_row(g, 2, "torchrun_failure", 129.0, exit_code=-11, pid=1002)
+    ]
+    assert (
+        rule_findings(analyze_tables(tmp_path, g, only=["nccl-hang"]), "nccl-hang")
+        == []
+    )
+
+
+def test_an_address_of_no_pod_of_the_job_starts_no_hang(tmp_path):
+    g = gang(pods=4, per_pod=1)
+    rows = _remote_errors(g, 2)
+    for row in rows:
+        row["peer_ip"] = (
+            "192.0.2.77"  # outside the job (a storage node, a stale address)
+        )
+    g["log_events"] = rows
+    assert (
+        rule_findings(analyze_tables(tmp_path, g, only=["nccl-hang"]), "nccl-hang")
+        == []
+    )
