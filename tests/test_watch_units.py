@@ -67,6 +67,32 @@ def test_pod_triggers_on_exit_signal_oom_and_restart():
     assert pod_triggers(_pod(labels={}), _pod({"terminated": {"exitCode": 1}}, labels={})) == []  # not a training pod
 
 
+def _conds(pod, probe=False, node="gpu-node-3", **status):
+    """``pod`` with conditions ``status`` (type -> "True"/"False" or (status, reason, message)) on node ``node``."""
+    conds = []
+    for ctype, value in status.items():
+        st, reason, message = (value, None, None) if isinstance(value, str) else value
+        conds.append({"type": ctype, "status": st, **({"reason": reason} if reason else {}), **({"message": message} if message else {})})
+    pod["status"]["conditions"] = conds
+    pod["spec"] = {"nodeName": node, "containers": [{"name": "pytorch", **({"readinessProbe": {"exec": {}}} if probe else {})}]}
+    return pod
+
+
+def test_pod_triggers_on_a_lost_node_and_a_disruption():
+    ready = _conds(_pod(), Ready="True")
+    [t] = pod_triggers(ready, _conds(_pod(), Ready="False"))
+    assert (t.job, t.reason, t.pod) == ("ns/j", "pod-not-ready", "ns/j-worker-1") and "gpu-node-3 unreachable" in t.detail
+    assert pod_triggers(_conds(_pod(), Ready="False"), _conds(_pod(), Ready="False")) == []  # seen again
+    assert pod_triggers(_conds(_pod(), probe=True, Ready="True"), _conds(_pod(), probe=True, Ready="False")) == []  # its probe
+    done = _conds(_pod({"terminated": {"exitCode": 0, "finishedAt": "t"}}), Ready="False")
+    assert pod_triggers(ready, done) == []  # a container that ended: not the node's mark (its exit triggers if failed)
+    gone = _conds(_pod(), Ready="True", DisruptionTarget=("True", "PreemptionByScheduler", "default-scheduler: preempting"))
+    [t] = pod_triggers(ready, gone)
+    assert t.reason == "pod-disrupted" and "PreemptionByScheduler: default-scheduler: preempting" in t.detail
+    assert pod_triggers(gone, gone) == []
+    assert pod_triggers(_conds(_pod(labels={}), Ready="True"), _conds(_pod(labels={}), Ready="False")) == []  # not training
+
+
 def test_job_and_workload_triggers():
     def job(*conds, kind="PyTorchJob"):
         return {"kind": kind, "metadata": {"name": "j", "namespace": "ns"},

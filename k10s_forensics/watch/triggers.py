@@ -2,6 +2,9 @@
 
 * a training pod's container terminated with a non-zero exit code, a signal or OOMKilled,
   or restarted (its restart count went up);
+* a training pod turned not Ready while its containers still read running and none has a readiness probe (the node
+  controller's mark of a pod whose node stopped answering: a dead node's ranks print nothing and never exit), or its
+  ``DisruptionTarget`` condition turned True (preempted, evicted, its node draining or shutting down);
 * a training job's condition Failed, Restarting or Suspended turned True (RayJob:
   ``jobStatus`` FAILED / ``jobDeploymentStatus`` Failed);
 * a Kueue Workload's Evicted or Preempted condition turned True;
@@ -95,8 +98,31 @@ def _failed(term: dict[str, Any] | None) -> bool:
     return bool(term) and (term.get("exitCode") not in (0, None) or term.get("reason") == "OOMKilled")
 
 
+def _condition(pod: dict[str, Any] | None, ctype: str) -> dict[str, Any]:
+    conds = ((pod or {}).get("status") or {}).get("conditions") or []
+    return next((c for c in conds if isinstance(c, dict) and c.get("type") == ctype), {})
+
+
+def _node_marked(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Ready True -> False with every container still running and no readiness probe to have failed."""
+    statuses = list(_statuses(new).values())
+    probed = any(c.get("readinessProbe") for c in ((new.get("spec") or {}).get("containers") or []) if isinstance(c, dict))
+    return (_condition(old, "Ready").get("status") == "True" and _condition(new, "Ready").get("status") == "False"
+            and bool(statuses) and all("running" in (cs.get("state") or {}) for cs in statuses) and not probed)
+
+
+def _disruption(old: dict[str, Any], new: dict[str, Any]) -> str | None:
+    """The DisruptionTarget condition's reason and message once it turned True (PreemptionByScheduler,
+    DeletionByTaintManager, EvictionByEvictionAPI, TerminationByKubelet, ...), else None."""
+    cond = _condition(new, "DisruptionTarget")
+    if cond.get("status") != "True" or _condition(old, "DisruptionTarget").get("status") == "True":
+        return None
+    return ": ".join(str(x) for x in (cond.get("reason"), cond.get("message")) if x) or "DisruptionTarget"
+
+
 def pod_triggers(old: dict[str, Any] | None, new: dict[str, Any] | None) -> list[Trigger]:
-    """Container failures and restarts between two versions of a pod (old None: first seen)."""
+    """Container failures and restarts, a pod its node's loss left not Ready, a pod about to be disrupted, between two
+    versions of a pod (old None: first seen)."""
     if old is None or new is None:
         return []
     owner = job_of_pod(new)
@@ -116,6 +142,11 @@ def pod_triggers(old: dict[str, Any] | None, new: dict[str, Any] | None) -> list
             last = (cs.get("lastState") or {}).get("terminated") or {}
             reason = "oom-killed" if last.get("reason") == "OOMKilled" else "container-restarted"
             out.append(Trigger(job, reason, f"{pod} container {name} restarted ({_termination(last)})", pod, kind))
+    node = (new.get("spec") or {}).get("nodeName") or "?"
+    if _node_marked(old, new):
+        out.append(Trigger(job, "pod-not-ready", f"{pod} not Ready with its containers still running: node {node} unreachable?", pod, kind))
+    if (why := _disruption(old, new)) is not None:
+        out.append(Trigger(job, "pod-disrupted", f"{pod} on {node}: {why}", pod, kind))
     return out
 
 
