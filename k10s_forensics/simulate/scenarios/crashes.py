@@ -166,17 +166,25 @@ def nccl_hang(sim) -> None:
                           f"(Timeout(ms)={job.timeout_ms})" + (" while the culprit waits on a different collective (desync)." if desync else "; the culprit logs nothing."))
 
 
-def xid_79(sim) -> None:
+def train_until_fault(sim, remote_p: float):
+    """Launch a job (restartPolicy Never) and train it to a fault at 15-35 % of the window; the peers will get NCCL's
+    remote error (probability ``remote_p``) or a watchdog timeout that fits the window. (pods, runs, training start,
+    mode, last step, its time)."""
     window = (sim.end - sim.start).total_seconds()
     tx_frac = sim.rng.uniform(0.15, 0.35)
-    mode = "remote" if sim.rng.random() < 0.5 else "timeout"
+    mode = "remote" if sim.rng.random() < remote_p else "timeout"
     timeout = _fit_timeout(sim, 30, 1, window * (0.9 - tx_frac)) if mode == "timeout" else 600000
     if timeout is None:
         mode, timeout = "remote", 600000
     pods, runs, t0 = launch(sim, timeouts=(timeout,))
-    job = sim.job
-    job.restart_policy = "Never"
+    sim.job.restart_policy = "Never"
     last, t_last = train(sim, pods, runs, t0, sim.at(tx_frac), 0)
+    return pods, runs, t0, mode, last, t_last
+
+
+def xid_79(sim) -> None:
+    pods, runs, t0, mode, last, t_last = train_until_fault(sim, 0.5)
+    job = sim.job
     t_x = t_last + SEC * 0.3
     rank = pick_rank(sim)
     pod, local, gid = sim.rank_gpu(rank)
