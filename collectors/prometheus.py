@@ -48,7 +48,7 @@ KSM_POD_METRICS = (
     ("kube_pod_container_status_terminated_reason", ""),
 )
 KSM_NODE_METRICS = (("kube_node_info", ""), ("kube_node_status_allocatable", 'resource=~"nvidia_com_gpu|nvidia_com_mig.*"'),
-                    ("kube_node_spec_taint", ""))
+                    ("kube_node_spec_taint", ""), ("kube_node_status_condition", 'condition="Ready"'))
 #: metrics whose series list the GPUs, tried in order until one has series in the window
 #: (a dcgm-exporter configured without GPU_UTIL still exports the framebuffer or a profiling field)
 DISCOVERY = ("DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_PROF_GR_ENGINE_ACTIVE")

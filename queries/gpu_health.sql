@@ -2,12 +2,13 @@
 -- title: GPU or GPU node hardware problem
 -- severity: warning
 -- requires: gpus | gpu_samples | nodes | log_events
+-- params: window_end
 -- gate: EXISTS (SELECT 1 FROM log_events WHERE kind = 'xid' AND coalesce(xid, 0) > 0)
 --   OR EXISTS (SELECT 1 FROM gpu_samples WHERE coalesce(xid, 0) > 0
 --                OR coalesce(throttle_reasons, 0) & 232 > 0 OR coalesce(ecc_dbe_total, 0) <> 0)
 --   OR EXISTS (SELECT 1 FROM gpus WHERE coalesce(ecc_dbe_volatile, 0) > 0 OR coalesce(remapped_rows_failure, false)
 --                OR coalesce(remapped_rows_pending, false))
---   OR EXISTS (SELECT 1 FROM nodes WHERE coalesce(gpu_capacity, 0) > 0
+--   OR EXISTS (SELECT 1 FROM nodes WHERE coalesce(gpu_capacity, gpu_allocatable, 0) > 0
 --                AND (ready IS FALSE OR (ready IS NULL AND ready_reason = 'NodeStatusUnknown') OR coalesce(gpu_allocatable, 0) < gpu_capacity))
 -- description: Xid errors (kernel log or the DCGM last-Xid gauge) with their meaning and
 --   recommended action, uncorrectable ECC errors and failed/pending row remaps, hardware
@@ -112,9 +113,12 @@ throttled AS (
     FROM throttle t LEFT JOIN gpu_rank gr USING (gpu_uuid)
     WHERE t.n >= 3 AND greatest(t.thermal_n, t.brake_n) >= 0.3 * t.n
 ),
-node_state AS (  -- NotReady: Ready False, or Unknown (the node controller's NodeStatusUnknown: no status posted)
-    SELECT *, ready IS FALSE OR (ready IS NULL AND ready_reason = 'NodeStatusUnknown') AS not_ready FROM nodes
-    WHERE coalesce(gpu_capacity, 0) > 0
+node_state AS (  -- NotReady: Ready False, or Unknown (the node controller's NodeStatusUnknown: no status posted); a node
+                 -- known only from kube-state-metrics' history (deleted before capture) has its allocatable, its status
+                 -- as of its last sample and no listing time (the window's end stands for it)
+    SELECT * REPLACE (coalesce(captured_at, $window_end) AS captured_at),
+           ready IS FALSE OR (ready IS NULL AND ready_reason = 'NodeStatusUnknown') AS not_ready
+    FROM nodes WHERE coalesce(gpu_capacity, gpu_allocatable, 0) > 0
 ),
 lost AS (  -- per NotReady node and job: the ranks whose pod ran there when it turned (the node controller marks it a grace
            -- period after the last status, 40 s by default: hence the minutes' slack) and printed nothing after it
@@ -140,7 +144,7 @@ node_health AS (
              THEN 'Node ' || n.node || ' has been NotReady since ' || strftime(n.ready_changed_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ')
                   || coalesce(' (' || n.ready_reason || CASE n.ready_reason WHEN 'NodeStatusUnknown' THEN ': its kubelet stopped posting status' ELSE '' END || ')', '')
                   || ': the node died or was cut off, and the ranks it ran print nothing after it'
-             ELSE 'capacity ' || n.gpu_capacity || ', allocatable ' || coalesce(n.gpu_allocatable, 0) || ', Ready ' || coalesce(n.ready::VARCHAR, '?')
+             ELSE 'capacity ' || coalesce(n.gpu_capacity::VARCHAR, '?') || ', allocatable ' || coalesce(n.gpu_allocatable, 0) || ', Ready ' || coalesce(n.ready::VARCHAR, '?')
                   || coalesce(' (' || n.ready_reason || ')', '') END AS detail,
         CASE WHEN l.job_key IS NOT NULL
              THEN 'The node died or lost its network (power, a kernel panic, a spot VM reclaimed, a partition): check the cloud console or BMC and kubectl describe node; cordon it and restart the job from its last checkpoint on healthy nodes. The ranks there did not fail on their own, and the others only waited for them.'
@@ -156,7 +160,7 @@ node_health AS (
     FROM node_state n LEFT JOIN lost l ON l.node = n.node LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
     LEFT JOIN LATERAL (SELECT max(r.valid_to) AS end_at FROM k10s_rank r
                        WHERE r.job_key = l.job_key AND NOT list_contains(l.ranks, r.rank)) o ON true
-    WHERE n.not_ready OR coalesce(n.gpu_allocatable, 0) < n.gpu_capacity
+    WHERE n.not_ready OR coalesce(n.gpu_allocatable, 0) < coalesce(n.gpu_capacity, 0)
 )
 SELECT * FROM xid
 UNION ALL SELECT * FROM ecc

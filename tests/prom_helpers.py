@@ -130,9 +130,10 @@ def query(url: str, path: str) -> dict:
         return json.loads(resp.read())
 
 
-def strip_bundle(src: Path, dst: Path, *, drop_job_pods: bool = False) -> Path:
+def strip_bundle(src: Path, dst: Path, *, drop_job_pods: bool = False, drop_nodes: tuple[str, ...] = ()) -> Path:
     """A copy of a simulated bundle without live GPU evidence (no DCGM scrapes, no nvidia-smi), and
-    optionally without the job's pods, their logs and execs (deleted after the failure)."""
+    optionally without the job's pods, their logs and execs (deleted after the failure) and without the Node objects
+    ``drop_nodes`` (deleted: a spot VM the cloud reclaimed)."""
     shutil.copytree(src, dst, ignore=shutil.ignore_patterns("tables", "*.lock"))
     manifest = json.loads((dst / "manifest.json").read_text())
     job_ns = {j.split("/")[0] for j in (manifest.get("scope") or {}).get("jobs") or []}
@@ -144,6 +145,8 @@ def strip_bundle(src: Path, dst: Path, *, drop_job_pods: bool = False) -> Path:
             return row["source"] != "nvidia-smi-xml" and not (drop_job_pods and row["namespace"] in job_ns)
         if name == "logs":
             return not drop_job_pods
+        if name == "objects" and row["kind"] == "Node" and row["name"] in drop_nodes:
+            return False
         if name == "objects" and drop_job_pods:
             return not (row["kind"] in ("Pod", "Event") and row["namespace"] in job_ns)
         return True
@@ -174,12 +177,12 @@ PROXY = "/api/v1/namespaces/monitoring/services/prometheus-k8s:9090/proxy"
 
 
 def capture_from_prometheus(root: Path, original: Path, truth: dict, convention: str, drop_pods: bool = False,
-                             via_proxy: bool = False) -> Path:
+                             via_proxy: bool = False, drop_nodes: tuple[str, ...] = ()) -> Path:
     """Capture ``truth``'s job from a real Prometheus holding ``original``'s history written in ``convention``
     (the served API without the job's pods when ``drop_pods``). ``via_proxy``: read Prometheus through the (served) API server's service proxy path."""
     root.mkdir(parents=True, exist_ok=True)
     write_history(original, root / "history.om", convention)
-    served = strip_bundle(original, root / "served", drop_job_pods=drop_pods)
+    served = strip_bundle(original, root / "served", drop_job_pods=drop_pods, drop_nodes=drop_nodes)
     with prometheus_with(root / "history.om", root / "prom") as url:
         if via_proxy:
             add_objects(served, [service("monitoring", "prometheus-k8s", [{"name": "web", "port": 9090}])])

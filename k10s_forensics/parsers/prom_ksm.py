@@ -20,7 +20,10 @@ replica and index fields come out exactly as for a listed pod:
 Only uids the capture did not list become rows, with ``evidence = 'prometheus'``;
 ``first_seen_at``/``last_seen_at`` span the samples, and a pod whose series stop before the
 history ends is taken as gone then (``finished_at``). Nodes absent from the listing get a
-row from ``kube_node_info``/``kube_node_status_allocatable``/``kube_node_spec_taint``.
+row from ``kube_node_info``/``kube_node_status_allocatable``/``kube_node_spec_taint`` and
+``kube_node_status_condition{condition="Ready"}``: the status its last sample held (``unknown`` is read as the node
+controller's ``NodeStatusUnknown``, the only writer of that status) and since when (the first sample of that
+status's last run): a node deleted after it died (a spot VM the cloud reclaimed) keeps its NotReady.
 """
 
 from __future__ import annotations
@@ -129,6 +132,8 @@ def _fold(pods: dict[tuple[str, str, str], _Pod], nodes: dict[str, dict], name: 
             node["gpu_allocatable"] = int(float(values[-1][1]))
         elif name == "kube_node_spec_taint":
             node["taints"][(labels.get("key"), labels.get("value"), labels.get("effect"))] = True
+        elif name == "kube_node_status_condition" and labels.get("condition") == "Ready" and labels.get("status"):
+            node.setdefault("ready", {})[labels["status"].lower()] = [(float(t), float(v)) for t, v in values]
         return
     key = (labels.get("namespace", ""), labels.get("pod", ""), labels.get("uid", ""))
     if not all(key):
@@ -175,6 +180,21 @@ def _series(body: str | None, url: str | None):
             yield name, labels, values
 
 
+def _ready(series: dict[str, list[tuple[float, float]]] | None) -> dict[str, Any]:
+    """ready / ready_reason / ready_changed_at of a node from its Ready condition's series (status -> points)."""
+    held = sorted((t, status) for status, points in (series or {}).items() for t, v in points if v == 1)
+    if not held:
+        return {}
+    status = held[-1][1]
+    since = held[-1][0]
+    for t, st in reversed(held):  # back to the first sample of the last run of that status
+        if st != status:
+            break
+        since = t
+    return {"ready": {"true": True, "false": False}.get(status), "ready_changed_at": _ts(since),
+            "ready_reason": "NodeStatusUnknown" if status == "unknown" else None}
+
+
 def derive(ctx: "DeriveContext") -> None:
     table = ctx.raw("scrapes", source=SOURCE)
     if table.num_rows == 0:
@@ -204,7 +224,7 @@ def derive(ctx: "DeriveContext") -> None:
     known = {r["node"] for r in ctx.table("nodes").select(["node"]).to_pylist()}
     ctx.emit("nodes", [{"node": n, "internal_ip": v.get("internal_ip"), "gpu_allocatable": v.get("gpu_allocatable"),
                         "taints": [{"key": k, "value": val or None, "effect": e} for k, val, e in v["taints"]],
-                        "evidence": EVIDENCE}
+                        "evidence": EVIDENCE, **_ready(v.get("ready"))}
                        for n, v in sorted(nodes.items()) if n and n not in known])
 
 

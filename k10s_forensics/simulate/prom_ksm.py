@@ -8,7 +8,7 @@ them with ``--metric-labels-allowlist``), ``kube_pod_created``, ``kube_pod_statu
 ``kube_pod_container_status_restarts_total``, ``..._last_terminated_reason``/``_exitcode``/
 ``_timestamp`` (kube-state-metrics 2.13+), ``..._status_running``/``_waiting_reason``/``_terminated_reason``,
 ``kube_pod_container_resource_requests{resource="nvidia_com_gpu"}``, ``kube_node_info``,
-``kube_node_status_allocatable``, ``kube_node_spec_taint``.
+``kube_node_status_allocatable``, ``kube_node_spec_taint``, ``kube_node_status_condition{condition="Ready"}``.
 
 A pod's container state switches from its first to its last listing when the last
 listing's ``lastState.terminated.finishedAt`` is reached (restarts counted then).
@@ -103,6 +103,17 @@ def _pod_series(first: dict, last: dict, t: dt.datetime, pod_labels: bool = True
                                                            "resource": GPU, "unit": "integer"}, int(gpus)
 
 
+def _ready_series(node: dict, t: dt.datetime) -> Iterator[tuple[str, dict[str, Any], Any]]:
+    """kube_node_status_condition{condition="Ready"} at ``t``: one series per status, 1 for the one that held then (the
+    last listing's status from its lastTransitionTime on, True before it)."""
+    name = node["metadata"]["name"]
+    cond = next((c for c in (node.get("status") or {}).get("conditions") or [] if c.get("type") == "Ready"), {})
+    since = parse_iso(cond.get("lastTransitionTime"))
+    now = str(cond.get("status", "True")).lower() if since is None or t >= since else "true"
+    for status in ("true", "false", "unknown"):
+        yield "kube_node_status_condition", {"node": name, "condition": "Ready", "status": status}, int(status == now)
+
+
 def _node_series(node: dict) -> Iterator[tuple[str, dict[str, Any], Any]]:
     name = node["metadata"]["name"]
     status = node.get("status") or {}
@@ -134,7 +145,7 @@ def ksm_lines(bundle: Bundle, step_s: float = 30.0, pod_labels: bool = True) -> 
     for node in nodes.values():
         series = list(_node_series(node))
         for t in _times(start, end, step_s):
-            for name, labels, value in series:
+            for name, labels, value in [*series, *_ready_series(node, t)]:
                 yield name, series_line(name, {**KSM, **labels}, value, t)
 
 
