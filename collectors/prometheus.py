@@ -45,7 +45,7 @@ KSM_POD_METRICS = (
     ("kube_pod_container_status_last_terminated_exitcode", ""), ("kube_pod_container_status_last_terminated_timestamp", ""),
     ("kube_pod_container_resource_requests", 'resource=~"nvidia_com_gpu|nvidia_com_mig.*"'),
     ("kube_pod_container_status_running", ""), ("kube_pod_container_status_waiting_reason", ""),
-    ("kube_pod_container_status_terminated_reason", ""),
+    ("kube_pod_container_status_terminated_reason", ""), ("kube_pod_status_reason", 'reason=~"Evicted|Shutdown"'),
 )
 KSM_NODE_METRICS = (("kube_node_info", ""), ("kube_node_status_allocatable", 'resource=~"nvidia_com_gpu|nvidia_com_mig.*"'),
                     ("kube_node_spec_taint", ""), ("kube_node_status_condition", 'condition="Ready"'))

@@ -27,6 +27,7 @@ RULES: tuple[str, ...] = (
     "straggler",
     "network",
     "gpu-health",
+    "disruption",
     "idle-gpu",
     "pending",
     "gpu-startup",

@@ -37,6 +37,7 @@ WHERE r.rank IS NOT NULL;
 CREATE OR REPLACE TEMP TABLE k10s_pod_job AS
 SELECT
     ps.namespace, ps.pod, ps.pod_uid, ps.pod_key, ps.node, ps.valid_from, ps.valid_to, ps.phase,
+    ps.reason AS pod_reason, ps.message AS pod_message, ps.disruption_reason,
     coalesce(r.job_key, CASE WHEN ps.job IS NOT NULL THEN ps.namespace || '/' || ps.job END) AS job_key,
     coalesce(r.nranks, 0) AS nranks,
     r.ranks
@@ -302,7 +303,12 @@ SELECT
     d.ts - to_microseconds(CAST(round(coalesce(nc.offset_s, 0) * 1e6) AS BIGINT)) AS ts, d.ts AS ts_node, d.reason, d.exit_code
 FROM d
 JOIN k10s_pod_job pj ON pj.pod_uid = d.pod_uid
-LEFT JOIN k10s_node_clock nc ON nc.node = pj.node;
+LEFT JOIN k10s_node_clock nc ON nc.node = pj.node
+-- not the end Kubernetes gave a pod it stopped itself (preempted, evicted, its node shutting down: queries/disruption.sql):
+-- that container's SIGTERM or SIGKILL is no failure of its own, nor the OOM killer's
+WHERE NOT (d.which = 'current' AND coalesce(d.reason, '') <> 'OOMKilled'
+           AND (pj.disruption_reason IS NOT NULL OR coalesce(pj.pod_reason, '') IN ('Evicted', 'Preempted', 'Shutdown')
+                OR (coalesce(pj.pod_reason, '') = 'Terminated' AND coalesce(pj.pod_message, '') ILIKE '%node shutdown%')));
 
 -- k10s_fb_oom: a rank whose GPU framebuffer reached >= 97% of its total in the 2 minutes
 -- before its container died with a failure exit that is neither a signal nor OOMKilled:

@@ -36,6 +36,7 @@ RULE_PLOTS: dict[str, tuple[tuple[str, str], ...]] = {
     "idle-gpu": (("fleet", "fleet"), ("fleet-plot", "fleet activity")),
     "pending": (("queues", "queues"), ("timeline", "timeline")),
     "gpu-health": (("fleet", "fleet"), ("timeline", "timeline")),
+    "disruption": (("timeline", "timeline"), ("job-gpu", "per-rank GPU heatmap")),
 }
 
 _MODEL_SQL = """

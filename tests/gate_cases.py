@@ -87,6 +87,21 @@ def _node_not_ready(g):
     g["nodes"][1]["ready"] = False
 
 
+def _disrupted_condition(g):
+    g["pods"][1].update(disruption_reason="PreemptionByScheduler", disruption_message="default-scheduler: preempting to accommodate a higher priority pod",
+                        disrupted_at=at(200), phase="Failed", finished_at=at(203))
+
+
+def _disrupted_status(g):
+    g["pods"][1].update(reason="Terminated", message="Pod was terminated in response to imminent node shutdown.", phase="Failed",
+                        finished_at=at(200))
+
+
+def _disrupted_event(g):
+    g["events"] = [{"ts": at(200), "namespace": "team-a", "object_kind": "Pod", "object_name": g["pods"][1]["pod"], "object_uid": "uid-gone",
+                    "reason": "Preempted", "message": "Preempted by pod 5f0d on node gpu-node-1", "count": 1}]
+
+
 def _network(g):
     rows = []
     for a in g["pods"]:
@@ -121,5 +136,6 @@ CASES = [
     ("pending", _pending_pod), ("pending", _pending_quota),
     ("gpu-health", _xid_log), ("gpu-health", _xid_sample), ("gpu-health", _throttle), ("gpu-health", _ecc), ("gpu-health", _node_not_ready),
     ("network", _network),
+    ("disruption", _disrupted_condition), ("disruption", _disrupted_status), ("disruption", _disrupted_event),
     ("nccl-hang", _hang_watchdog), ("nccl-hang", _hang_gloo_wait), ("nccl-hang", _hang_printed_fr),
 ]

@@ -20,8 +20,9 @@ from k10s_forensics.errors import QueryError
 from k10s_forensics.queries import RULES, VIEWS_FILES, packaged_sql_files, rule_file_name
 from k10s_forensics.store.tables import TABLE_NAMES
 
+#: The spec's rules and those docs/bundle-format.md adds ("rules beyond the spec's list").
 SPEC_RULES = {"straggler", "nccl-hang", "oom-cascade", "crashloop", "idle-gpu", "pending", "gpu-health", "network", "rank-failure",
-              "gpu-startup"}
+              "gpu-startup", "disruption"}
 
 
 def test_registry_lists_every_rule_file():

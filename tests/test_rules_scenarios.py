@@ -27,7 +27,7 @@ from k10s_forensics.analyze.runner import analyze  # noqa: E402
 from k10s_forensics.store.bundle import Bundle  # noqa: E402
 
 SCENARIOS = ("healthy", "straggler-compute", "straggler-input", "straggler-network", "oom-crashloop", "nccl-hang",
-             "idle-gpus", "pending-taint", "pending-capacity", "pending-quota", "xid-79", "node-lost",
+             "idle-gpus", "pending-taint", "pending-capacity", "pending-quota", "xid-79", "node-lost", "pod-disrupted",
              "rank-host-oom", "rank-segfault", "rank-exception", "rank-cuda-error",
              "nccl-size-mismatch", "nccl-desync-report", "collective-mismatch", "nccl-stall-all",
              "hang-flight-recorder", "hang-ras-dead")

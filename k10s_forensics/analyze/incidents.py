@@ -23,12 +23,12 @@ SEVERITIES = ("critical", "warning", "info")
 #: Findings of one job whose windows lie within this of each other may be one incident.
 SLACK_S = 120.0
 #: Rules that see a job fail: the first failure, its cascade, the hang it causes, the restarts.
-FAILURE_RULES = ("oom-cascade", "rank-failure", "nccl-hang", "crashloop")
+FAILURE_RULES = ("oom-cascade", "rank-failure", "nccl-hang", "crashloop", "disruption")
 #: Root precedence (lower wins), see ``strength``.
-TIERS = {"gpu-health-critical": 0, "oom-cascade": 1, "gpu-startup": 2, "rank-failure": 3, "nccl-hang": 4,
-         "rank-failure-weak": 5, "crashloop": 6, "network": 7, "straggler": 8, "pending": 9, "no-single-culprit": 10,
-         "gpu-health": 11, "idle-gpu": 12, "gpu-startup-advice": 13}
-OTHER_TIER = 14
+TIERS = {"gpu-health-critical": 0, "disruption": 1, "oom-cascade": 2, "gpu-startup": 3, "rank-failure": 4, "nccl-hang": 5,
+         "rank-failure-weak": 6, "crashloop": 7, "network": 8, "straggler": 9, "pending": 10, "no-single-culprit": 11,
+         "gpu-health": 12, "idle-gpu": 13, "gpu-startup-advice": 14}
+OTHER_TIER = 15
 #: (rule, cause) of findings that warn of a risk instead of describing something that happened
 #: (a preventive note): never part of an incident, each forms an incident marked ``advice``,
 #: which the incident counts and totals leave out.
@@ -121,7 +121,8 @@ def linked(a: dict[str, Any], b: dict[str, Any]) -> bool:
 def strength(f: dict[str, Any]) -> int:
     """Root precedence of a finding (lower is stronger evidence of the cause):
     a fatal hardware fault (critical gpu-health) on the culprit's GPU or node explains its
-    failure; then a named rank that failed with a cause (oom-cascade; a GPU pod that cannot
+    failure; then Kubernetes' own stop of the culprit's pod (disruption: preempted, evicted, its node
+    shut down); then a named rank that failed with a cause (oom-cascade; a GPU pod that cannot
     start or crashes for a startup cause, gpu-startup, whose gang's held GPUs sit idle; then
     rank-failure); then the hang's named culprit (nccl-hang); a rank named by an exit status only
     (rank-failure warning); the restarts (crashloop); a degraded network path; a straggler; pending (the gang

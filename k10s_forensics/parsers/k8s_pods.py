@@ -63,6 +63,7 @@ def pod_row(ctx: "DeriveContext", obj: Obj, index: JobIndex) -> dict[str, Any]:
     owner = controller_owner(meta)
     job_kind, job = job_of_pod(lab, owner, obj.namespace, index)
     sched = condition(status, "PodScheduled")
+    disruption = condition(status, "DisruptionTarget") if condition_true(status, "DisruptionTarget") else {}
     affinity = as_dict(spec.get("affinity"))
     return {
         "namespace": obj.namespace,
@@ -88,6 +89,9 @@ def pod_row(ctx: "DeriveContext", obj: Obj, index: JobIndex) -> dict[str, Any]:
         "priority_class": text_or_none(spec.get("priorityClassName")),
         "reason": text_or_none(status.get("reason")),
         "message": text_or_none(status.get("message")),
+        "disruption_reason": text_or_none(disruption.get("reason")),
+        "disruption_message": text_or_none(disruption.get("message")),
+        "disrupted_at": ts(disruption.get("lastTransitionTime")),
         "scheduled": condition_true(status, "PodScheduled"),
         "unschedulable_message": text_or_none(sched.get("message")) if sched and condition_true(status, "PodScheduled") is False else None,
         "tolerations": tolerations(spec),

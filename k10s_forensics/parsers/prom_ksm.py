@@ -15,7 +15,9 @@ replica and index fields come out exactly as for a listed pod:
   before 2.13, the time the restart counter last went up, to one scrape interval);
 * ``kube_pod_container_status_running``/``_waiting_reason``/``_terminated_reason``: the
   container's state at its last sample;
-* ``kube_pod_container_resource_requests{resource="nvidia_com_gpu"}``.
+* ``kube_pod_container_resource_requests{resource="nvidia_com_gpu"}``;
+* ``kube_pod_status_reason{reason="Evicted"|"Shutdown"}`` at 1: the pod's status reason (the kubelet evicted it, or
+  its node shut down: queries/disruption.sql).
 
 Only uids the capture did not list become rows, with ``evidence = 'prometheus'``;
 ``first_seen_at``/``last_seen_at`` span the samples, and a pod whose series stop before the
@@ -83,6 +85,7 @@ class _Pod:
         self.last_finished: dict[str, float] = {}
         self.state: dict[str, tuple[float, str, str]] = {}  # container -> (time, running/waiting/terminated, reason)
         self.gpus: dict[str, int] = {}
+        self.reason: tuple[float, str] | None = None  # (first sample at 1, status reason)
 
     def body(self, namespace: str, name: str, uid: str, history_end: float | None) -> dict[str, Any]:
         info = self.info
@@ -115,9 +118,12 @@ class _Pod:
             elif c in self.state:
                 _, which, reason = self.state[c]
                 st["state"] = {which: {"reason": reason} if reason else {}}
+                if which == "terminated" and self.reason:  # a stopped pod's container ended when its reason turned (a scrape)
+                    st["state"][which]["finishedAt"] = _iso(self.reason[0])
             statuses.append(st)
         status = {"phase": self.phase[1] if self.phase else None, "podIP": info.get("pod_ip") or None,
-                  "hostIP": info.get("host_ip") or None, "containerStatuses": statuses}
+                  "hostIP": info.get("host_ip") or None, "containerStatuses": statuses,
+                  **({"reason": self.reason[1]} if self.reason else {})}
         spec = {"nodeName": info.get("node") or None, "containers": containers,
                 "hostNetwork": info.get("host_network") == "true", "priorityClassName": info.get("priority_class") or None}
         return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status}
@@ -161,6 +167,8 @@ def _fold(pods: dict[tuple[str, str, str], _Pod], nodes: dict[str, dict], name: 
         pod.state[container] = (times[-1], _STATES[name], labels.get("reason", ""))
     elif name == "kube_pod_container_status_last_terminated_timestamp":
         pod.last_finished[container] = last
+    elif name == "kube_pod_status_reason" and last == 1 and pod.reason is None:
+        pod.reason = (min(float(t) for t, v in values if float(v) == 1), labels.get("reason", ""))
     elif name == "kube_pod_container_resource_requests" and _GPU_RESOURCES.match(labels.get("resource", "")):
         pod.gpus[container] = int(last)
 

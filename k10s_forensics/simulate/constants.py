@@ -48,6 +48,7 @@ SCENARIOS = (
     "pending-quota",
     "xid-79",
     "node-lost",
+    "pod-disrupted",
     "rank-host-oom",
     "rank-segfault",
     "rank-exception",

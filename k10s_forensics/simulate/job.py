@@ -56,6 +56,8 @@ class Pod:
     restart_attempt: int = 0
     waiting: tuple[str, str] | None = None  # (reason, message) of a container that never started (gpu-startup scenarios)
     rejected: tuple[str, str] | None = None  # (status.reason, message): the kubelet rejected the pod (phase Failed)
+    #: (when, DisruptionTarget reason, its message, status.reason or None): Kubernetes stopped the pod (disruption scenarios)
+    stopped: tuple[dt.datetime, str, str, str | None] | None = None
     runtime_class: str | None = None
 
     @property

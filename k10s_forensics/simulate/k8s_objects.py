@@ -210,6 +210,12 @@ def pod_body(cluster: Cluster, job: Job, pod: Pod, rv: Versions, t: dt.datetime,
                        "conditions": [{"type": "PodScheduled", "status": "True", "lastTransitionTime": iso(pod.created)},
                                       {"type": "Ready", "status": "True" if ready else "False", "lastTransitionTime": iso(pod.runs[-1].started if pod.runs else pod.created)}],
                        "containerStatuses": statuses})
+        if pod.stopped is not None and pod.stopped[0] <= t:
+            at, cond_reason, message, status_reason = pod.stopped
+            status["conditions"].append({"type": "DisruptionTarget", "status": "True", "reason": cond_reason, "message": message,
+                                         "lastTransitionTime": iso(at)})
+            if status_reason is not None:
+                status.update({"reason": status_reason, "message": message})
         if pod.rejected is not None and not pod.runs:
             status.update({"phase": "Failed", "reason": pod.rejected[0], "message": pod.rejected[1]})
             status.pop("containerStatuses", None)

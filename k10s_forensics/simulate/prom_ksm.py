@@ -76,6 +76,9 @@ def _pod_series(first: dict, last: dict, t: dt.datetime, pod_labels: bool = True
     if created is not None:
         yield "kube_pod_created", who, int(created.timestamp())
     yield "kube_pod_status_phase", {**who, "phase": status.get("phase", "Unknown")}, 1
+    if status.get("reason") in ("Evicted", "Shutdown"):  # kube-state-metrics' reasons; 1 from the stop on
+        since = next((parse_iso(c.get("lastTransitionTime")) for c in status.get("conditions") or [] if c.get("type") == "DisruptionTarget"), None)
+        yield "kube_pod_status_reason", {**who, "reason": status["reason"]}, int(since is None or t >= since)
     before = {s["name"]: s for s in (first.get("status") or {}).get("containerStatuses") or []}
     for st in status.get("containerStatuses") or []:
         term = (st.get("lastState") or {}).get("terminated") or {}

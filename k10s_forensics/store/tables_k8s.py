@@ -60,6 +60,10 @@ K8S_TABLES: tuple[TableDef, ...] = (
         ("priority_class", STR, "spec.priorityClassName"),
         ("reason", STR, "status.reason (Evicted, ...)"),
         ("message", STR, "status.message"),
+        ("disruption_reason", STR, "reason of a True DisruptionTarget condition (PreemptionByScheduler, TerminationByKubelet, "
+                                   "EvictionByEvictionAPI, DeletionByTaintManager, DeletionByPodGC)"),
+        ("disruption_message", STR, "message of a True DisruptionTarget condition"),
+        ("disrupted_at", TS, "lastTransitionTime of a True DisruptionTarget condition"),
         ("scheduled", BOOL, "PodScheduled condition is True"),
         ("unschedulable_message", STR, "PodScheduled=False message"),
         ("tolerations", pa.list_(TOLERATION), "spec.tolerations"),

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from k10s_forensics.simulate.scenarios.hang_dumps import hang_flight_recorder, hang_ras_dead
 from k10s_forensics.simulate.scenarios.crashes import nccl_hang, oom_crashloop, xid_79
 from k10s_forensics.simulate.scenarios.node_loss import node_lost
+from k10s_forensics.simulate.scenarios.disruption import pod_disrupted
 from k10s_forensics.simulate.scenarios.rank_failures import rank_cuda_error, rank_exception, rank_host_oom, rank_segfault
 from k10s_forensics.simulate.scenarios.hangs import collective_mismatch, nccl_desync_report, nccl_size_mismatch, nccl_stall_all
 from k10s_forensics.simulate.scenarios.scheduling import idle_gpus, pending_capacity, pending_quota, pending_taint
@@ -30,6 +31,7 @@ SCENARIOS: dict[str, Callable] = {
     "pending-quota": pending_quota,
     "xid-79": xid_79,
     "node-lost": node_lost,
+    "pod-disrupted": pod_disrupted,
     "rank-host-oom": rank_host_oom,
     "rank-segfault": rank_segfault,
     "rank-exception": rank_exception,

@@ -1,0 +1,148 @@
+-- id: disruption
+-- title: A rank's pod was stopped from outside the job
+-- severity: critical
+-- requires: pods
+-- optional: events
+-- params: window_end
+-- gate: EXISTS (SELECT 1 FROM pods WHERE disruption_reason IS NOT NULL OR reason IN ('Evicted', 'Preempted', 'Shutdown')
+--                OR (reason = 'Terminated' AND coalesce(message, '') ILIKE '%node shutdown%'))
+--   OR EXISTS (SELECT 1 FROM events WHERE object_kind = 'Pod'
+--                AND (reason IN ('Preempted', 'Evicted') OR (reason = 'TaintManagerEviction' AND message LIKE 'Marking for deletion%')))
+-- description: A training pod that Kubernetes itself stopped while the job ran: preempted by the scheduler for a
+--   higher-priority pod, evicted by its kubelet for node pressure (memory, ephemeral storage), terminated by a
+--   graceful node shutdown (a spot VM reclaimed, maintenance), evicted through the Eviction API (kubectl drain, an
+--   autoscaler, the descheduler), deleted by the taint manager or the pod garbage collector. Read from the pod's
+--   DisruptionTarget condition (Kubernetes 1.26+), its status reason (Evicted; Terminated "Pod was terminated in
+--   response to imminent node shutdown."; Shutdown) and the Preempted / Evicted / TaintManagerEviction events, which
+--   outlive the pod by an hour: a preempted pod is deleted and its replacement (the same name) waits Pending. The
+--   pods stopped within two minutes of the first are one disruption of the job; they name its ranks (any
+--   incarnation of the pod's name gives them) while the job's other pods ran on: those only waited in the
+--   collective and failed as victims. Every pod of the job stopped together is the job's stop, with no rank singled out.
+-- columns:
+--   cause VARCHAR              -- preempted, evicted, node-shutdown, drained, taint-eviction, pod-gc, disrupted
+--   severity VARCHAR           -- critical when some of the job's pods ran on without the stopped ones; warning when all stopped
+--   title VARCHAR              -- one line
+--   job VARCHAR                -- namespace/name of the job
+--   ranks BIGINT[]             -- ranks of the stopped pods (empty when every pod of the job stopped)
+--   pods VARCHAR[]             -- the stopped pods (namespace/name)
+--   nodes VARCHAR[]            -- their nodes
+--   gpus VARCHAR[]             -- their GPUs, when known
+--   started_at TIMESTAMP WITH TIME ZONE -- first stop
+--   ended_at TIMESTAMP WITH TIME ZONE   -- last stop of the disruption
+--   api_reason VARCHAR         -- the API's reason (PreemptionByScheduler, TerminationByKubelet, Evicted, Preempted, ...)
+--   detail VARCHAR             -- the API's message
+--   pods_stopped BIGINT        -- pods stopped in the disruption
+--   job_pods BIGINT            -- the job's pods alive when it began
+--   recommendation VARCHAR     -- what to do
+--   evidence STRUCT[]          -- the conditions, statuses and events
+--   confidence VARCHAR         -- high (the API server's word) when ranks are named
+--   gpu_hours_lost DOUBLE      -- the job's other ranks' GPUs from the first stop to their end (they held them waiting)
+WITH pod_stop AS (  -- a pod incarnation's own record: its DisruptionTarget condition, else its status reason
+    SELECT namespace, pod, pod_uid, node,
+           coalesce(disrupted_at, finished_at, deleted_at, last_seen_at) AS stop_at,
+           CASE WHEN disruption_reason IN ('PreemptionByScheduler', 'PreemptionByKubeScheduler') OR reason = 'Preempted' THEN 'preempted'
+                WHEN reason = 'Shutdown' OR coalesce(disruption_message, message, '') ILIKE '%node shutdown%'
+                     OR coalesce(disruption_message, message, '') ILIKE 'Node is shutting%' THEN 'node-shutdown'
+                WHEN reason = 'Evicted' OR disruption_reason = 'TerminationByKubelet' THEN 'evicted'
+                WHEN disruption_reason = 'EvictionByEvictionAPI' THEN 'drained'
+                WHEN disruption_reason = 'DeletionByTaintManager' THEN 'taint-eviction'
+                WHEN disruption_reason = 'DeletionByPodGC' THEN 'pod-gc'
+                ELSE 'disrupted' END AS cause,
+           coalesce(disruption_reason, reason) AS api_reason, coalesce(disruption_message, message) AS message,
+           'pods' AS source, 0 AS source_order
+    FROM pods
+    WHERE disruption_reason IS NOT NULL OR reason IN ('Evicted', 'Preempted', 'Shutdown')
+       OR (reason = 'Terminated' AND coalesce(message, '') ILIKE '%node shutdown%')
+),
+event_stop AS (  -- the scheduler's, kubelet's and taint manager's events on a pod (kept an hour after the pod is gone)
+    SELECT coalesce(object_namespace, namespace) AS namespace, object_name AS pod, object_uid AS pod_uid,
+           CASE WHEN reason = 'Preempted' THEN regexp_extract(message, 'on node (\S+)', 1) END AS node,
+           coalesce(first_ts, ts) AS stop_at,
+           CASE reason WHEN 'Preempted' THEN 'preempted' WHEN 'Evicted' THEN 'evicted' ELSE 'taint-eviction' END AS cause,
+           reason AS api_reason, message, 'events' AS source, 1 AS source_order
+    FROM events
+    WHERE object_kind = 'Pod' AND object_name IS NOT NULL
+      AND (reason IN ('Preempted', 'Evicted') OR (reason = 'TaintManagerEviction' AND message LIKE 'Marking for deletion%'))
+),
+stop AS (  -- per pod incarnation (or pod name, for an event without a uid): its first stop, the pod's own record first
+    SELECT namespace, pod, pod_uid,
+           arg_min(cause, (source_order, stop_at, api_reason)) AS cause,
+           arg_min(api_reason, (source_order, stop_at, api_reason)) AS api_reason,
+           arg_min(message, (source_order, stop_at, api_reason)) AS message,
+           min(node) AS node, min(stop_at) AS stop_at,
+           list({'what': lower(api_reason), 'at': stop_at, 'value': NULL::DOUBLE, 'source': source, 'line': left(message, 300)}
+                ORDER BY source_order, stop_at, api_reason, message) AS evidence
+    FROM (SELECT * FROM pod_stop UNION ALL SELECT * FROM event_stop)
+    WHERE stop_at IS NOT NULL
+    GROUP BY namespace, pod, pod_uid
+),
+named AS (  -- the job and ranks of each stopped pod: its own incarnation's, else those of its name's other incarnations
+    SELECT s.*, s.namespace || '/' || s.pod AS pod_key,
+           coalesce(own.job_key, same.job_key) AS job_key,
+           coalesce(own.ranks, same.ranks, []::BIGINT[]) AS ranks,
+           coalesce(own.gpus, same.gpus, []::VARCHAR[]) AS gpus,
+           coalesce(s.node, own.node) AS stop_node
+    FROM stop s
+    LEFT JOIN (SELECT pod_uid, min(job_key) AS job_key, min(node) AS node, list(DISTINCT rank ORDER BY rank) AS ranks,
+                      list(DISTINCT gpu_uuid ORDER BY gpu_uuid) FILTER (WHERE gpu_uuid IS NOT NULL) AS gpus
+               FROM k10s_rank GROUP BY pod_uid) own ON own.pod_uid = s.pod_uid
+    LEFT JOIN (SELECT pod_key, min(job_key) AS job_key, list(DISTINCT rank ORDER BY rank) AS ranks,
+                      list(DISTINCT gpu_uuid ORDER BY gpu_uuid) FILTER (WHERE gpu_uuid IS NOT NULL) AS gpus
+               FROM k10s_rank GROUP BY pod_key) same ON same.pod_key = s.namespace || '/' || s.pod
+    WHERE coalesce(own.job_key, same.job_key) IS NOT NULL
+),
+waved AS (  -- a new disruption of a job begins after two quiet minutes
+    SELECT *, sum(CASE WHEN gap_s IS NULL OR gap_s > 120 THEN 1 ELSE 0 END)
+                  OVER (PARTITION BY job_key ORDER BY stop_at, pod_key, pod_uid ROWS UNBOUNDED PRECEDING) AS wave
+    FROM (SELECT *, epoch(stop_at - lag(stop_at) OVER (PARTITION BY job_key ORDER BY stop_at, pod_key, pod_uid)) AS gap_s FROM named)
+),
+wave AS (
+    SELECT job_key, wave, min(stop_at) AS started_at, max(stop_at) AS ended_at,
+           arg_min(cause, (stop_at, pod_key)) AS cause, arg_min(api_reason, (stop_at, pod_key)) AS api_reason,
+           arg_min(message, (stop_at, pod_key)) AS message,
+           list(DISTINCT pod_key ORDER BY pod_key) AS pods,
+           list(DISTINCT stop_node ORDER BY stop_node) FILTER (WHERE stop_node IS NOT NULL) AS nodes,
+           list_sort(list_distinct(flatten(list(ranks)))) AS ranks,
+           list_sort(list_distinct(flatten(list(gpus)))) AS gpus,
+           flatten(list(evidence ORDER BY stop_at, pod_key, pod_uid)) AS evidence
+    FROM waved GROUP BY job_key, wave
+),
+sized AS (  -- the job's pods alive when the disruption began; its other ranks' end
+    SELECT w.*,
+           (SELECT count(DISTINCT pj.pod_key) FROM k10s_pod_job pj
+            WHERE pj.job_key = w.job_key AND pj.valid_from <= w.started_at AND pj.valid_to >= w.started_at - INTERVAL 2 MINUTE) AS alive,
+           (SELECT count(DISTINCT pj.pod_key) FROM k10s_pod_job pj
+            WHERE pj.job_key = w.job_key AND pj.valid_from <= w.started_at AND pj.valid_to >= w.started_at - INTERVAL 2 MINUTE
+              AND NOT list_contains(w.pods, pj.pod_key)) AS others,
+           (SELECT least(max(r.valid_to), $window_end) FROM k10s_rank r
+            WHERE r.job_key = w.job_key AND NOT list_contains(w.pods, r.pod_key) AND r.valid_from <= w.started_at) AS others_end,
+           js.gpus AS job_gpus
+    FROM wave w LEFT JOIN k10s_job_size js ON js.job_key = w.job_key
+)
+SELECT
+    cause,
+    CASE WHEN others > 0 THEN 'critical' ELSE 'warning' END AS severity,
+    CASE WHEN others > 0 THEN len(pods) || ' pod(s) of ' || job_key || ' ' || cause || ' (' || coalesce(api_reason, '?') || ') while '
+                              || others || ' ran on'
+         ELSE 'Every pod of ' || job_key || ' stopped from outside: ' || cause || ' (' || coalesce(api_reason, '?') || ')' END AS title,
+    job_key AS job,
+    CASE WHEN others > 0 THEN ranks ELSE []::BIGINT[] END AS ranks,
+    pods, coalesce(nodes, []::VARCHAR[]) AS nodes, CASE WHEN others > 0 THEN gpus ELSE []::VARCHAR[] END AS gpus,
+    started_at, ended_at, api_reason,
+    coalesce(api_reason || ': ', '') || coalesce(left(message, 300), '---') AS detail,
+    len(pods)::BIGINT AS pods_stopped, greatest(alive, len(pods))::BIGINT AS job_pods,
+    CASE cause
+        WHEN 'preempted' THEN 'A higher-priority pod took its GPUs (scheduler preemption). Give training jobs a PriorityClass that other workloads do not outrank (or preemptionPolicy: Never on those), fence the GPU nodes (taints, a Kueue ClusterQueue that preempts whole workloads only), and checkpoint often enough that a lost rank costs minutes.'
+        WHEN 'evicted' THEN 'Its kubelet evicted it for node pressure (see the message: memory or ephemeral-storage). Set requests equal to limits (Guaranteed QoS) so training pods are evicted last, move scratch and checkpoint staging off the container''s writable layer onto a volume with room, and check the node''s eviction thresholds.'
+        WHEN 'node-shutdown' THEN 'Its node shut down (graceful node shutdown: a spot or preemptible VM reclaimed, maintenance, a scale-down). Run long jobs on on-demand capacity or checkpoint often with an elastic restart policy; check the node''s history in the cloud console.'
+        WHEN 'drained' THEN 'It was evicted through the Eviction API (kubectl drain, the cluster autoscaler, the descheduler, a node upgrade). Cover training pods with a PodDisruptionBudget (minAvailable: all) and schedule node maintenance between jobs.'
+        WHEN 'taint-eviction' THEN 'The taint manager deleted it after its node got a NoExecute taint (NotReady or unreachable beyond tolerationSeconds, 300 s by default): check that node''s health.'
+        WHEN 'pod-gc' THEN 'The pod garbage collector deleted it: its node no longer exists or is out of service.'
+        ELSE 'Kubernetes marked it a disruption target (kubectl describe pod: the DisruptionTarget condition).'
+    END AS recommendation,
+    evidence,
+    CASE WHEN others > 0 THEN 'high' END AS confidence,
+    CASE WHEN others > 0 AND others_end IS NOT NULL
+         THEN round(greatest(coalesce(job_gpus, 0) - len(ranks), 0) * greatest(epoch(others_end - started_at), 0) / 3600.0, 3) END AS gpu_hours_lost
+FROM sized
+ORDER BY severity, job, started_at, pods
