@@ -47,8 +47,15 @@ def cuda_error(text: str) -> Event | None:
         return {"kind": "cuda_error", "subkind": "device-assert", "error_type": "CUDA error", "error_message": message[:300]}
     m = P.CUDA_ERROR.search(text) if "CUDA error: " in text else None
     if m is None and "cudaError" in text:
-        m = P.CUDA_ERROR_NAME.search(text)
-    message = m.group(1) if m else end_event_message(text)
+        m = P.CUDA_ERROR_NAME_QUOTED.search(text) or P.CUDA_ERROR_NAME.search(text)
+    message = m.group(1) if m else None
+    if message is None and "CUDA_ERROR_" in text:  # the driver API's name (TensorFlow/XLA, OpenACC, JAX)
+        d = P.CUDA_DRIVER_ERROR_NAME.search(text)
+        if d is not None and d.group(1) in P.CUDA_DRIVER_NOT_FAILURES:
+            return None
+        message = d.group(2) if d else None
+    if message is None:
+        message = end_event_message(text)
     if message is None:
         n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text or "Test CUDA failure" in text else None
         if n is None:

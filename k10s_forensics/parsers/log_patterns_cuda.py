@@ -55,11 +55,23 @@ CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|
 #: The CUDA runtime's error name before its message (thrust/cub, extensions): ``failed to synchronize:
 #: cudaErrorECCUncorrectable: uncorrectable ECC error encountered``; Kokkos' ``cudaSetDevice(…) error( cudaErrorDevicesUnavailable): …``
 CUDA_ERROR_NAME = re.compile(r"\bcudaError[A-Z]\w{1,60}\)?: ([^\n]{1,300}?)\s*$")
+#: The same name and message each quoted (alpaka's ``… returned error  : 'cudaErrorIllegalAddress': 'an illegal memory
+#: access was encountered'!``): group 1 the message
+CUDA_ERROR_NAME_QUOTED = re.compile(r"['\u2018]cudaError[A-Z]\w{1,60}['\u2019]: ['\u2018]([^'\u2019\n]{1,300})['\u2019]")
+#: The CUDA driver API's error name before its message, as the programs that call the driver print it: TensorFlow/XLA's
+#: ``failed call to cuDevicePrimaryCtxRetain: CUDA_ERROR_ECC_UNCORRECTABLE: uncorrectable ECC error encountered``, NVHPC
+#: OpenACC's ``call to cuCtxCreate returned error 214 (CUDA_ERROR_ECC_UNCORRECTABLE): uncorrectable ECC error
+#: encountered`` (or its name and message wrapped onto the next line), JAX's ``XlaRuntimeError: INTERNAL: …
+#: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered``; group 1 the name, group 2 the message.
+#: An out-of-memory is no such error (``OOM_CUDA_ERROR``; TensorFlow's allocator retries it), nor is ``cuInit``'s probe
+#: finding no GPU (``failed call to cuInit: CUDA_ERROR_NO_DEVICE``: TensorFlow goes on without one)
+CUDA_DRIVER_ERROR_NAME = re.compile(r"\b(CUDA_ERROR_[A-Z][A-Z0-9_]{1,60})\)?: ([^\n]{1,300}?)\s*$")
+CUDA_DRIVER_NOT_FAILURES = ("CUDA_ERROR_OUT_OF_MEMORY", "CUDA_ERROR_NO_DEVICE")
 #: NCCL's ``Cuda failure N 'message'``, and nccl-tests' own check of a CUDA call, with its source line and the host
 #: that printed it: ``Cuda failure common.cu:891 'invalid device ordinal'`` (2017), ``node1: Test CUDA failure
 #: common.cu:963 'invalid device ordinal'`` (2019-): the process's own CUDA error (docs/rules.md, "Session 33: batch 161")
 NCCL_CUDA_FAILURE = re.compile(
-    r"(?:Cuda|\bTest CUDA) failure (?:(\d+) |[\w.\-]{1,120}\.cu:\d{1,6} )?['\u2018]([^'\u2019\n]{1,200})['\u2019]")
+    r"(?:Cuda|\bTest CUDA) failure (?:(\d+) |[\w.\-]{1,120}\.cu:\d{1,6} )?['\u2018]([^'\u2019\n]{1,200})(?:['\u2019]|\s*$)")
 #: A CUDA extension's own check of a runtime call (vLLM's ``CUDACHECK`` in csrc/custom_all_reduce.cuh: ``Failed: Cuda error
 #: /workspace/csrc/custom_all_reduce.cuh:164 'invalid argument'``), printed by the process whose call failed, without a
 #: rank: group 1 the source file's name, group 2 its line, group 3 the runtime's message

@@ -102,6 +102,7 @@ _EVENT_LITERALS = (
     # rank failures: CUDA errors, Python exceptions, launchers' exit reports
     r"CUDA error: ",
     r"cudaError[A-Z]",
+    r"CUDA_ERROR_[A-Z]",
     r"Cuda failure ",
     r"THCudaCheck FAIL ",  # THC's check of a CUDA call, PyTorch <= 1.10 (log_patterns_cuda.THC_CUDA_CHECK)
     r"cuda runtime error \(",  # the exception THC raised for it, PyTorch <= 1.5 (log_patterns_cuda.THC_RUNTIME_ERROR)
