@@ -12,5 +12,12 @@ NOT_YET_S54: dict[str, str] = {
     "of no rank (warning), nccl-tests' one process naming neither rank nor device in the line. Only the thread says "
     "GPU1 is the reset-required GPU, and only sichek's code maps `-g 1,0` (CUDA_VISIBLE_DEVICES=1,0, one two-GPU "
     "process) to CUDA device 0, i.e. NCCL rank 0.",
+    # batch 316
+    "metax-forum-430-torchrun-eaddrinuse-every-worker-rendezvous-control": "torchrun's `Root Cause (first observed "
+    "failure)` block naming `rank: 5 (local_rank: 5)`, `exitcode: 1` under a traceback cut by the author after "
+    "`store = TCPStore(` reads as rank 5's Python exception (warning, python-exception), as the pasted "
+    "`EADDRINUSE` block above it would too; that every one of the eight workers fails alike at rendezvous with "
+    "EADDRINUSE on any port in the MACA container (a launcher/environment fault, rank 5 only the first error file "
+    "read) is the author's account, not a log line.",
     # session 54 leftovers
 }
