@@ -113,7 +113,8 @@ CASES = {
     "nccltest-torch-rank0-names-rank0": (NCCLTEST_TORCH_RANK0, 2, 2, 0, "cuda-error"),
     "acc-ecc-joined-names-none": (ACC_ECC_JOINED, None, None, None, None),
     "torch-ecc-rank3-names-rank3": (TORCH_ECC_RANK3, 4, 4, 3, "cuda-error"),
-    "alpaka-mpirun-rank3-names-rank3": (ALPAKA_MPIRUN_RANK3, 4, 4, 3, "abort"),
+    # since session 54 the quoted runtime name in the abort's ``what():`` is rank 3's CUDA error (was: abort)
+    "alpaka-mpirun-rank3-names-rank3": (ALPAKA_MPIRUN_RANK3, 4, 4, 3, "cuda-error"),
     "gsp-without-xid-names-none": (GSP_NO_XID, 8, 8, None, None),
     "gsp-xid79-names-none": (GSP_XID79, 8, 8, None, None),
     "gsp-worker-tp3-names-rank3": (GSP_WORKER_TP3, 8, 8, 3, "cuda-error"),
@@ -146,35 +147,35 @@ def _read(lines: list[str], folder: Path, nproc: int | None = None) -> list[tupl
     return [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings]
 
 
-def test_wrapped_or_unclosed_cuda_failure_quotes_are_not_read(tmp_path):
-    """nccl-tests' ``Test CUDA failure`` and NCCL's ``Cuda failure N`` are read only with the quoted message on the line
-    and closed: wrapped onto the next line or missing its closing quote (both as pasted), nothing is found; put back,
-    a cuda-error of no rank (warning)."""
+def test_wrapped_cuda_failure_quote_is_not_read_an_unclosed_one_is(tmp_path):
+    """nccl-tests' ``Test CUDA failure`` is read only with the quoted message on its line: wrapped onto the next line (as
+    pasted) nothing is found; put back, a cuda-error of no rank (warning). NCCL's ``Cuda failure N 'message`` missing
+    its closing quote (as pasted) reads as the closed one since session 54: a cuda-error of no rank."""
     assert _read(NCCLTEST_WRAPPED, tmp_path / "a", 2) == []
     assert _read(NCCLTEST_JOINED, tmp_path / "b", 2) == [
         ("rank-failure", "warning", "cuda-error", [])
     ]
-    assert _read(NVLS_UNKNOWN, tmp_path / "c") == []
-    assert _read(NVLS_QUOTED, tmp_path / "d") == [
+    assert _read(NVLS_UNKNOWN, tmp_path / "c") == _read(NVLS_QUOTED, tmp_path / "d") == [
         ("rank-failure", "warning", "cuda-error", [])
     ]
 
 
-def test_driver_api_error_names_are_not_read(tmp_path):
-    """The CUDA driver API's ``CUDA_ERROR_*`` names (OpenACC's ``Accelerator Fatal Error``, TensorFlow's failed call)
-    and alpaka's quoted ``'cudaErrorIllegalAddress': '…'`` are not CUDA errors to k10s today, while PyTorch's words
-    for the same ECC error are (of no rank without a tag)."""
-    assert _read(ACC_ECC, tmp_path / "a") == []
-    assert _read(ACC_ECC_JOINED, tmp_path / "b") == []
-    assert _read(DRIVER_API_ECC, tmp_path / "c") == []
-    assert _read(ALPAKA_ILLEGAL, tmp_path / "d") == []
+def test_driver_api_error_names_are_cuda_errors(tmp_path):
+    """The CUDA driver API's ``CUDA_ERROR_*`` names (OpenACC's ``Accelerator Fatal Error``, wrapped or joined,
+    TensorFlow's failed call) and alpaka's quoted ``'cudaErrorIllegalAddress': '…'`` are CUDA errors since session 54
+    (tests/test_cuda_driver_error_names.py), of no rank without a tag, as PyTorch's words for the same ECC error are."""
+    no_rank = [("rank-failure", "warning", "cuda-error", [])]
+    assert _read(ACC_ECC, tmp_path / "a") == no_rank
+    assert _read(ACC_ECC_JOINED, tmp_path / "b") == no_rank
+    assert _read(DRIVER_API_ECC, tmp_path / "c") == no_rank
+    assert _read(ALPAKA_ILLEGAL, tmp_path / "d") == no_rank
     assert _read(TORCH_ECC_RANK3[:1], tmp_path / "e") == [
         ("rank-failure", "critical", "cuda-error", [3])
     ]
     assert _read(
         ["RuntimeError: CUDA error: uncorrectable ECC error encountered"],
         tmp_path / "f",
-    ) == [("rank-failure", "warning", "cuda-error", [])]
+    ) == no_rank
 
 
 def test_gsp_timeout_is_a_node_finding_of_no_rank(tmp_path):
