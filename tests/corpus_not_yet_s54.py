@@ -19,5 +19,19 @@ NOT_YET_S54: dict[str, str] = {
     "`EADDRINUSE` block above it would too; that every one of the eight workers fails alike at rendezvous with "
     "EADDRINUSE on any port in the MACA container (a launcher/environment fault, rank 5 only the first error file "
     "read) is the author's account, not a log line.",
+    # batch 318
+    "TorchSpec-126-fsdp2-rank1-skipped-sample-one-allgather-behind-abridged": "no finding at all: the author's `## Error` "
+    "block is a template (`[Rank N] Watchdog caught collective operation timeout:` wrapped over three lines with "
+    "`SeqNum=…` and `ran for 600000+ ms`), so no rank, sequence number or duration is read; the same three lines "
+    "written for ranks 0, 2 and 3 of the 4 DP ranks would name rank 1 (nccl-hang, never-joined, warning). That rank 1 "
+    "is the one a collective behind (`[Rank 1] Last enqueued NCCL work: 21936, last completed 21936` against 21937 on "
+    "ranks 0/2/3, having dropped a sample per-rank in `DataFetcher`) is the flight-recorder block and the fix PR "
+    "(TorchSpec#138), outside this excerpt.",
+    "pytorch-77562-fsdp-t5-rank0-save-path-rank3-allgather-only-line": "no finding: one pre-2.0 watchdog line, rank 3 "
+    "timing out alone in an FSDP `_ALLGATHER_BASE` (SeqNum 3738254, 30 min); a lone timing-out rank is read as the "
+    "waiter for an absent peer and names no one (autocast-381's and pytorch-143536's shape), and the paste does not "
+    "say how many ranks there were. That rank 0 took the other path (the loss summed with `dist.reduce`, so only rank "
+    "0 decided to save on a new best loss and never reached the all-gather) is the author's and rohan-varma's account "
+    "in the thread.",
     # session 54 leftovers
 }
