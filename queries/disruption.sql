@@ -66,9 +66,9 @@ event_stop AS (  -- the scheduler's, kubelet's and taint manager's events on a p
 ),
 stop AS (  -- per pod incarnation (or pod name, for an event without a uid): its first stop, the pod's own record first
     SELECT namespace, pod, pod_uid,
-           arg_min(cause, (source_order, stop_at, api_reason)) AS cause,
-           arg_min(api_reason, (source_order, stop_at, api_reason)) AS api_reason,
-           arg_min(message, (source_order, stop_at, api_reason)) AS message,
+           arg_min(cause, (source_order, stop_at, api_reason, message)) AS cause,
+           arg_min(api_reason, (source_order, stop_at, api_reason, message)) AS api_reason,
+           arg_min(message, (source_order, stop_at, api_reason, message)) AS message,
            min(node) AS node, min(stop_at) AS stop_at,
            list({'what': lower(api_reason), 'at': stop_at, 'value': NULL::DOUBLE, 'source': source, 'line': left(message, 300)}
                 ORDER BY source_order, stop_at, api_reason, message) AS evidence
@@ -98,8 +98,8 @@ waved AS (  -- a new disruption of a job begins after two quiet minutes
 ),
 wave AS (
     SELECT job_key, wave, min(stop_at) AS started_at, max(stop_at) AS ended_at,
-           arg_min(cause, (stop_at, pod_key)) AS cause, arg_min(api_reason, (stop_at, pod_key)) AS api_reason,
-           arg_min(message, (stop_at, pod_key)) AS message,
+           arg_min(cause, (stop_at, pod_key, pod_uid, api_reason, message)) AS cause, arg_min(api_reason, (stop_at, pod_key, pod_uid, api_reason, message)) AS api_reason,
+           arg_min(message, (stop_at, pod_key, pod_uid, api_reason, message)) AS message,
            list(DISTINCT pod_key ORDER BY pod_key) AS pods,
            list(DISTINCT stop_node ORDER BY stop_node) FILTER (WHERE stop_node IS NOT NULL) AS nodes,
            list_sort(list_distinct(flatten(list(ranks)))) AS ranks,
