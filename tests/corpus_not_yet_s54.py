@@ -33,5 +33,19 @@ NOT_YET_S54: dict[str, str] = {
     "say how many ranks there were. That rank 0 took the other path (the loss summed with `dist.reduce`, so only rank "
     "0 decided to save on a new best loss and never reached the all-gather) is the author's and rohan-varma's account "
     "in the thread.",
+    # batch 317
+    "pytorch-108861-pytorchjob-worker1-dataloader-bus-error-shm": "a DataLoader traceback pasted in inline backticks "
+    "ending in `RuntimeError: DataLoader worker (pid 11011) is killed by signal: Bus error ... out of shared memory` "
+    "reads as a sigbus (warning) of no rank as pasted, and of rank 0 when laid out one process per pod (nproc 1, world "
+    "4): the log carries no rank tag. Only the thread says the log is PyTorchJob worker-1's, which is global rank 2 "
+    "by the operator's master=0, worker-i=i+1 numbering.",
+    "microsoft-pai-4344-k8s-node-gpu-minor0-rminitadapter-failed": "the kernel's `NVRM: RmInitAdapter failed! "
+    "(0x26:0xffff:1127)` / `NVRM: rm_init_adapter failed for device bearing minor number 0`, repeated, read as "
+    "nothing at all (no finding, not even a GPU-health one without a rank), as pasted or on four GPUs: the driver's "
+    "adapter-init failure of one GPU is not a recognised wording (an `Xid ... 79` line is). Only the thread says GPU "
+    "minor 0 is the node's dead GPU (nvidia-smi shows 3 of 4) and the node was cordoned.",
+    "pytorch-elastic-115-classyvision-group-rank0-pod-deleted-hang": "ClassyVision's last progress lines (`Synced "
+    "meters: [0] ...`, `Saving checkpoint to ...`) and then silence read as nothing (no finding): no line fails. "
+    "Only the thread says the author deleted the group_rank 0 pod (`cv-test-0`) and the survivors hang.",
     # session 54 leftovers
 }
