@@ -5,7 +5,8 @@ the state during the hang: one rank's container terminated, the others stuck. Pl
 
 ``running`` (from the start): every pod of the job Running, no restarts; logs end 10 s
 before the culprit's container ended.
-``fail`` (``fail_s``): the culprit's container terminated as recorded (exit code, reason);
+``fail`` (``fail_s``): the culprit's container terminated as recorded (exit code, reason), and
+a pod Kubernetes stopped (``k10s simulate pod-disrupted``) with its DisruptionTarget condition and status reason;
 its whole log is there, the others' logs end where it ended.
 ``hang`` (``hang_s``): every log as recorded (the others' watchdog timeouts); exec
 (nvidia-smi, ss) replays the recorded hang-time answers.
@@ -74,6 +75,9 @@ def running_version(pod: dict[str, Any], started: str) -> dict[str, Any]:
     body = copy.deepcopy(pod)
     status = body.setdefault("status", {})
     status["phase"] = "Running"
+    for key in ("reason", "message"):  # a stopped pod's (Evicted, Terminated by a node shutdown) comes with its stop
+        status.pop(key, None)
+    status["conditions"] = [c for c in status.get("conditions") or [] if c.get("type") != "DisruptionTarget"]
     for cs in status.get("containerStatuses") or []:
         cs.update(ready=True, started=True, restartCount=0, lastState={}, state={"running": {"startedAt": started}})
     return body
