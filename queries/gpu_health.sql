@@ -3,7 +3,7 @@
 -- severity: warning
 -- requires: gpus | gpu_samples | nodes | log_events
 -- params: window_end
--- gate: EXISTS (SELECT 1 FROM log_events WHERE kind = 'xid' AND coalesce(xid, 0) > 0)
+-- gate: EXISTS (SELECT 1 FROM log_events WHERE (kind = 'xid' AND coalesce(xid, 0) > 0) OR kind = 'gpu_init_failed')
 --   OR EXISTS (SELECT 1 FROM gpu_samples WHERE coalesce(xid, 0) > 0
 --                OR coalesce(throttle_reasons, 0) & 232 > 0 OR coalesce(ecc_dbe_total, 0) <> 0)
 --   OR EXISTS (SELECT 1 FROM gpus WHERE coalesce(ecc_dbe_volatile, 0) > 0 OR coalesce(remapped_rows_failure, false)
@@ -18,9 +18,12 @@
 --   its kubelet stopped posting status) names the ranks of each job whose pods ran there when it turned and print
 --   nothing after it: a node that died whole (power, kernel panic, a spot VM reclaimed, a partition) takes its ranks
 --   with it, and their containers still read running as last reported (one finding per job; none without a job).
+--   The driver's failure to initialise a GPU (the kernel's `NVRM: GPU <pci>: RmInitAdapter failed!`, `rm_init_adapter
+--   failed, device minor number N`) names the node and the GPU's address: the GPU is gone from nvidia-smi and the
+--   node's allocatable, no rank ran on it.
 -- columns:
---   cause VARCHAR              -- xid-<code>, ecc-uncorrectable, row-remap-failure, row-remap-pending, thermal-throttle, power-brake, gpu-unallocatable, node-not-ready
---   severity VARCHAR           -- critical for fatal Xids, ECC DBE, remap failure, NotReady; else warning
+--   cause VARCHAR              -- xid-<code>, ecc-uncorrectable, row-remap-failure, row-remap-pending, thermal-throttle, power-brake, gpu-unallocatable, node-not-ready, gpu-init-failed
+--   severity VARCHAR           -- critical for fatal Xids, ECC DBE, remap failure, NotReady, a GPU the driver could not initialise; else warning
 --   title VARCHAR              -- one line
 --   job VARCHAR                -- job using the GPU then, if any
 --   ranks BIGINT[]             -- rank using the GPU then
@@ -56,6 +59,26 @@ WITH xid AS (
         NULL::VARCHAR AS confidence, NULL::DOUBLE AS gpu_hours_lost
     FROM k10s_xid_event x
     GROUP BY x.xid, x.node, x.gpu_uuid, x.pci_bus_id, x.fatal
+),
+init_failed AS (  -- the driver could not bring a GPU up: one finding per node and GPU address (none in older drivers' lines)
+    SELECT
+        'gpu-init-failed' AS cause, 'critical' AS severity,
+        coalesce('GPU ' || l.bus_id, 'A GPU') || ' failed to initialise (' || coalesce(l.node_resolved, '?') || ')' AS title,
+        NULL::VARCHAR AS job, []::BIGINT[] AS ranks, []::VARCHAR[] AS pods,
+        CASE WHEN l.node_resolved IS NULL THEN []::VARCHAR[] ELSE [l.node_resolved] END AS nodes,
+        coalesce(list(DISTINCT g.gpu_uuid ORDER BY g.gpu_uuid) FILTER (WHERE g.gpu_uuid IS NOT NULL), []::VARCHAR[]) AS gpus,
+        min(l.ts) AS started_at, max(l.ts) AS ended_at,
+        'The NVIDIA driver could not initialise ' || coalesce('the GPU at ' || l.bus_id, 'a GPU') || ' ('
+            || string_agg(DISTINCT l.error_message, '; ' ORDER BY l.error_message) || ', ' || count(*) || ' line(s)): it is absent from'
+            || ' nvidia-smi and the node''s allocatable GPUs' AS detail,
+        'Cordon the node and power-cycle it (a cold boot: power removed, not a reboot); if the GPU fails to initialise again, check its PCIe link (lspci, the pciehp lines of dmesg) and RMA it.' AS recommendation,
+        list({'what': 'gpu_init_failed', 'at': l.ts, 'value': NULL::DOUBLE, 'source': 'log', 'line': left(l.line, 300)}
+             ORDER BY l.ts, l.line) AS evidence,
+        NULL::VARCHAR AS confidence, NULL::DOUBLE AS gpu_hours_lost
+    FROM k10s_log l
+    LEFT JOIN gpus g ON g.node = l.node_resolved AND left(g.pci_bus_id, 10) = left(l.bus_id, 10) AND NOT coalesce(g.is_mig, false)
+    WHERE l.kind = 'gpu_init_failed'
+    GROUP BY l.node_resolved, l.bus_id
 ),
 gpu_rank AS (  -- latest rank on each GPU
     SELECT gpu_uuid, arg_max(job_key, (valid_from, pod_key, rank)) AS job_key, arg_max(rank, (valid_from, pod_key, rank)) AS rank,
@@ -163,6 +186,7 @@ node_health AS (
     WHERE n.not_ready OR coalesce(n.gpu_allocatable, 0) < coalesce(n.gpu_capacity, 0)
 )
 SELECT * FROM xid
+UNION ALL SELECT * FROM init_failed
 UNION ALL SELECT * FROM ecc
 UNION ALL SELECT * FROM throttled
 UNION ALL SELECT * FROM node_health

@@ -41,9 +41,10 @@ NOT_YET_S54: dict[str, str] = {
     "by the operator's master=0, worker-i=i+1 numbering.",
     "microsoft-pai-4344-k8s-node-gpu-minor0-rminitadapter-failed": "the kernel's `NVRM: RmInitAdapter failed! "
     "(0x26:0xffff:1127)` / `NVRM: rm_init_adapter failed for device bearing minor number 0`, repeated, read as "
-    "nothing at all (no finding, not even a GPU-health one without a rank), as pasted or on four GPUs: the driver's "
-    "adapter-init failure of one GPU is not a recognised wording (an `Xid ... 79` line is). Only the thread says GPU "
-    "minor 0 is the node's dead GPU (nvidia-smi shows 3 of 4) and the node was cordoned.",
+    "nothing at all as collected; since session 54 they are a critical gpu-health finding (`gpu-init-failed`) of the "
+    "node and no rank, as pasted or on four GPUs: a GPU the driver could not bring up runs no rank, and the minor "
+    "number is no CUDA index. Only the thread says GPU minor 0 is the node's dead GPU (nvidia-smi shows 3 of 4) and "
+    "the node was cordoned (the expectation: that GPU as rank 0's).",
     "pytorch-elastic-115-classyvision-group-rank0-pod-deleted-hang": "ClassyVision's last progress lines (`Synced "
     "meters: [0] ...`, `Saving checkpoint to ...`) and then silence read as nothing (no finding): no line fails. "
     "Only the thread says the author deleted the group_rank 0 pod (`cv-test-0`) and the survivors hang.",

@@ -4,7 +4,8 @@ culprits were missed as collected (NOT_YET, batch 317) and are pinned here as re
 PyTorchJob worker-1's DataLoader ``killed by signal: Bus error`` pasted in inline backticks (pytorch/pytorch#108861)
 reads as a sigbus of no rank as pasted and of rank 0 on one process per pod (worker-1 is rank 2 only by the operator's
 numbering); the kernel's ``NVRM: RmInitAdapter failed!`` / ``rm_init_adapter failed for device bearing minor number 0``
-(microsoft/pai#4344: GPU 0 of a node dead, node cordoned) reads as nothing at all; a torchelastic ClassyVision run's last
+(microsoft/pai#4344: GPU 0 of a node dead, node cordoned) read as nothing at all (since session 54: a critical
+GPU-health finding of no rank, ``gpu-init-failed``); a torchelastic ClassyVision run's last
 progress lines after the group_rank 0 pod was deleted (pytorch/elastic#115) read as nothing. The control, Ray-folded
 NCCL init lines of rank 6 of 16 showing ``aws-ofi-nccl initialization failed [repeated 15x across cluster]`` and a
 socket fallback (awslabs/awsome-distributed-ai#386), names no one. Scored 1/4 both ways as collected; no rule changed
@@ -147,10 +148,13 @@ def test_bus_error_as_pasted_is_a_sigbus_of_no_rank(tmp_path):
     ]
 
 
-def test_adapter_init_failure_reads_as_nothing_xid_79_as_gpu_health(tmp_path):
-    """The driver's ``RmInitAdapter failed`` lines give no finding at all; an ``Xid ... 79`` line for the node is a
-    critical GPU-health finding of no rank."""
-    assert _read(ADAPTER_INIT, tmp_path / "a", 4, 4) == []
+def test_adapter_init_failure_and_xid_79_are_gpu_health_findings_of_no_rank(tmp_path):
+    """The driver's ``RmInitAdapter failed`` lines are a critical GPU-health finding of no rank since session 54
+    (``gpu-init-failed``: the GPU is missing, no rank ran on it; tests/test_gpu_init_failed.py), as an ``Xid ... 79``
+    line for the node is (``xid-79``)."""
+    assert _read(ADAPTER_INIT, tmp_path / "a", 4, 4) == [
+        ("gpu-health", "critical", "gpu-init-failed", [])
+    ]
     assert _read(XID_79, tmp_path / "b", 4, 4) == [
         ("gpu-health", "critical", "xid-79", [])
     ]

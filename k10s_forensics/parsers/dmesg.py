@@ -31,12 +31,13 @@ import pyarrow.compute as pc
 from k10s_forensics.store.bundle import parse_iso
 from k10s_forensics.parsers.common import normalize_pci_bus_id
 from k10s_forensics.parsers.gpu_common import capture_failure
+from k10s_forensics.parsers.log_cuda_calls import gpu_init_failed
 from k10s_forensics.parsers.log_patterns_cuda import XID_CAUSE
 
 SOURCE = "dmesg"
 ISSUE_SOURCE = "exec:dmesg"
 RAW_FILE = "raw/exec.parquet"
-_INTERESTING = r"NVRM: Xid|[Oo]ut of memory: Killed process|oom-kill:"
+_INTERESTING = r"NVRM: Xid|RmInitAdapter failed|rm_init_adapter failed|[Oo]ut of memory: Killed process|oom-kill:"
 _ISO_RE = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[,.]\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+(.*)$")
 _CTIME_RE = re.compile(r"^\[\s*(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]\s*(.*)$")
 _MONO_RE = re.compile(r"^\[\s*(\d+\.\d+)\]\s*(.*)$")
@@ -88,6 +89,10 @@ def parse_dmesg_lines(lines: list[str], captured_at: dt.datetime | None = None) 
             cause = XID_CAUSE.search(message)  # ``… 45, … caused by previous Xid 149``: the root Xid, an event of its own
             if cause and int(cause.group(1)) not in (0, row["xid"]):
                 rows.append({**row, "xid": int(cause.group(1)), "pid": None, "subkind": "caused_later_xid"})
+            continue
+        init = gpu_init_failed(message)  # the driver could not bring the GPU up
+        if init is not None:
+            rows.append({**row, **init})
             continue
         m = _OOMKILL_RE.search(message)
         if m:

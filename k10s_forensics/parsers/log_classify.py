@@ -15,6 +15,7 @@ from typing import Any
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.common import normalize_pci_bus_id, size_to_mib
 from k10s_forensics.parsers.log_failures import cuda_error as _cuda_error
+from k10s_forensics.parsers.log_cuda_calls import gpu_init_failed as _gpu_init
 from k10s_forensics.parsers.log_failures import fatal_signal as _fatal_signal
 from k10s_forensics.parsers.log_failures import launcher_exit as _launcher
 from k10s_forensics.parsers.log_failures import logged_uncaught as _logged_uncaught
@@ -203,7 +204,7 @@ def classify(text: str, norm: Normalized | None = None) -> list[Event]:
             ev = _remote(text) or _nccl_return(text)
             events = [ev] if ev else []
         return _finish(text, events, norm)
-    for single in (_xid, _watchdog, _oom, _cuda_error, _remote, _pod_status, _launcher, _fatal_signal, _store_timeout):
+    for single in (_xid, _gpu_init, _watchdog, _oom, _cuda_error, _remote, _pod_status, _launcher, _fatal_signal, _store_timeout):
         ev = single(text)
         if ev:
             events = [ev] + (_xid_cause(ev, text) if single is _xid else [])

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.common import normalize_pci_bus_id
 
 Event = dict[str, Any]
 
@@ -95,3 +96,15 @@ def runtime_call_number(text: str) -> Event | None:
     reason = _RUNTIME_NUMBERS.get(m.group(1))
     message = f"{m.group(2)}() failed: " + (f"{reason} (error {m.group(1)})" if reason else f"runtime error {m.group(1)}")
     return {"kind": "cuda_error", "subkind": cuda_kind(reason or ""), "error_type": "CUDA error", "error_message": message[:300]}
+
+
+def gpu_init_failed(text: str) -> dict[str, Any] | None:
+    """The driver's failure to initialise a GPU (``NVRM: GPU <pci>: RmInitAdapter failed! (…)``, ``… rm_init_adapter
+    failed, device minor number N``): a ``gpu_init_failed`` event with the GPU's address when the line gives it; None
+    for any other line. It is the node's GPU, no process's: the line names no rank."""
+    m = P.GPU_INIT_FAILED.search(text) if "NVRM: " in text else None
+    if m is None:
+        return None
+    what = f"RmInitAdapter failed ({m.group(2)})" if m.group(2) else f"rm_init_adapter failed, minor number {m.group(3)}"
+    return {"kind": "gpu_init_failed", "subkind": "rm_init_adapter", "bus_id": normalize_pci_bus_id(m.group(1)) if m.group(1) else None,
+            "error_message": what}

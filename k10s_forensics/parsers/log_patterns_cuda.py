@@ -124,3 +124,12 @@ CUDA_KINDS = (
 XID_CAUSE = re.compile(r"\bcaused by previous Xid (\d{1,4})\b")
 
 __all__ = [name for name in dir() if name.isupper()]
+#: The NVIDIA driver's failure to initialise a GPU (the kernel log; the GPU is then missing from nvidia-smi and from the
+#: node's allocatable): ``NVRM: GPU 0000:d8:00.0: RmInitAdapter failed! (0x26:0xffff:1227)``, ``NVRM: GPU 0000:d8:00.0:
+#: rm_init_adapter failed, device minor number 3``; older drivers without the GPU's address: ``NVRM: RmInitAdapter
+#: failed! (0x26:0xffff:1127)``, ``NVRM: rm_init_adapter failed for device bearing minor number 0``. Group 1 the PCI
+#: address, group 2 the driver's code, group 3 the device's minor number (``/dev/nvidiaN``)
+GPU_INIT_FAILED = re.compile(
+    r"NVRM: (?:GPU ([0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-9a-fA-F]): )?"
+    r"(?:RmInitAdapter failed! \((0x[0-9a-fA-F]{1,8}:0x[0-9a-fA-F]{1,8}:\d{1,6})\)"
+    r"|rm_init_adapter failed(?:,| for) device (?:bearing )?minor number (\d{1,4}))")

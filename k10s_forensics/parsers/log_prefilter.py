@@ -80,6 +80,8 @@ _EVENT_LITERALS = (
     r"\.(?:cc|cpp|cu|h|c):[0-9]+ -> [1-9]",
     # Xid, desync reports, flight recorder
     r"NVRM: Xid",
+    r"RmInitAdapter failed",
+    r"rm_init_adapter failed",
     r"Detected mismatch between collectives",
     r"Received data size doesn't match expected size",
     r"is running collective",
