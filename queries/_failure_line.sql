@@ -238,8 +238,8 @@ srun_failed AS (  -- srun logs that report a task failing on its own
     SELECT DISTINCT raw_row FROM l WHERE kind = 'process_exit' AND subkind IN ('srun', 'srun_oom') AND exit_code NOT IN (-15, -1, -2)
 ),
 step_end AS (  -- per log body: where Slurm began ending the job step (srun's SIGTERM or its wait, the step daemon's
-                -- cancellation: parsers' `step_end`); step_end lines are no failures and not in `l`
-    SELECT raw_row, container, min(line_no) AS line_no FROM k10s_log WHERE kind = 'step_end' AND container IS NOT NULL GROUP BY ALL
+                -- cancellation, its reason: parsers' `step_end`, `scheduler_stop`); these lines are no failures and not in `l`
+    SELECT raw_row, container, min(line_no) AS line_no FROM k10s_log WHERE kind IN ('step_end', 'scheduler_stop') AND container IS NOT NULL GROUP BY ALL
 ),
 srun_before_end AS (  -- srun's task exits reported before it ended the step in the same log body: the failure that made it end it
     SELECT DISTINCT l.event_id, l.job_key FROM l JOIN step_end se ON se.raw_row = l.raw_row AND se.container = l.container

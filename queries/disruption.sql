@@ -2,12 +2,13 @@
 -- title: A rank's pod was stopped from outside the job
 -- severity: critical
 -- requires: pods
--- optional: events
+-- optional: events, log_events
 -- params: window_end
 -- gate: EXISTS (SELECT 1 FROM pods WHERE disruption_reason IS NOT NULL OR reason IN ('Evicted', 'Preempted', 'Shutdown')
 --                OR (reason = 'Terminated' AND coalesce(message, '') ILIKE '%node shutdown%'))
 --   OR EXISTS (SELECT 1 FROM events WHERE object_kind = 'Pod'
 --                AND (reason IN ('Preempted', 'Evicted') OR (reason = 'TaintManagerEviction' AND message LIKE 'Marking for deletion%')))
+--   OR EXISTS (SELECT 1 FROM log_events WHERE kind = 'scheduler_stop')
 -- description: A training pod that Kubernetes itself stopped while the job ran: preempted by the scheduler for a
 --   higher-priority pod, evicted by its kubelet for node pressure (memory, ephemeral storage), terminated by a
 --   graceful node shutdown (a spot VM reclaimed, maintenance), evicted through the Eviction API (kubectl drain, an
@@ -18,8 +19,12 @@
 --   pods stopped within two minutes of the first are one disruption of the job; they name its ranks (any
 --   incarnation of the pod's name gives them) while the job's other pods ran on: those only waited in the
 --   collective and failed as victims. Every pod of the job stopped together is the job's stop, with no rank singled out.
+--   Slurm's word in the job's output that it ended the job (log_slurm's scheduler_stop: `*** JOB … CANCELLED AT … DUE
+--   TO TIME LIMIT / PREEMPTION / NODE FAILURE / JOB REQUEUE ***`, `srun: error: Node failure on <node>`) is the
+--   job's stop too, naming no pod: a failure before it (a rank that died, a hang until the time limit) stays the
+--   incident's root. Only a failed node that held some of the job's ranks, the others running on, names them.
 -- columns:
---   cause VARCHAR              -- preempted, evicted, node-shutdown, drained, taint-eviction, pod-gc, disrupted
+--   cause VARCHAR              -- preempted, evicted, node-shutdown, drained, taint-eviction, pod-gc, disrupted; Slurm: time-limit, preempted, node-failure, requeued
 --   severity VARCHAR           -- critical when some of the job's pods ran on without the stopped ones; warning when all stopped
 --   title VARCHAR              -- one line
 --   job VARCHAR                -- namespace/name of the job
@@ -29,7 +34,7 @@
 --   gpus VARCHAR[]             -- their GPUs, when known
 --   started_at TIMESTAMP WITH TIME ZONE -- first stop
 --   ended_at TIMESTAMP WITH TIME ZONE   -- last stop of the disruption
---   api_reason VARCHAR         -- the API's reason (PreemptionByScheduler, TerminationByKubelet, Evicted, Preempted, ...)
+--   api_reason VARCHAR         -- the API's reason (PreemptionByScheduler, TerminationByKubelet, Evicted, Preempted, ...); Slurm
 --   detail VARCHAR             -- the API's message
 --   pods_stopped BIGINT        -- pods stopped in the disruption
 --   job_pods BIGINT            -- the job's pods alive when it began
@@ -118,7 +123,8 @@ sized AS (  -- the job's pods alive when the disruption began; its other ranks' 
             WHERE r.job_key = w.job_key AND NOT list_contains(w.pods, r.pod_key) AND r.valid_from <= w.started_at) AS others_end,
            js.gpus AS job_gpus
     FROM wave w LEFT JOIN k10s_job_size js ON js.job_key = w.job_key
-)
+),
+kube AS (  -- the Kubernetes side's stops
 SELECT
     cause,
     CASE WHEN others > 0 THEN 'critical' ELSE 'warning' END AS severity,
@@ -145,4 +151,62 @@ SELECT
     CASE WHEN others > 0 AND others_end IS NOT NULL
          THEN round(greatest(coalesce(job_gpus, 0) - len(ranks), 0) * greatest(epoch(others_end - started_at), 0) / 3600.0, 3) END AS gpu_hours_lost
 FROM sized
-ORDER BY severity, job, started_at, pods
+),
+slurm_line AS (  -- Slurm's word that it ended a job (log_slurm: the step daemon's cancellation with its reason, srun's node failure)
+    SELECT job_key, subkind AS cause, ts, raw_row, line_no, line, error_message,
+           CASE WHEN subkind = 'node-failure' THEN peer_ip END AS failed_node
+    FROM k10s_log WHERE kind = 'scheduler_stop' AND job_key IS NOT NULL
+),
+slurm_job AS (  -- per job: the first such line's reason; the nodes srun declared failed
+    SELECT job_key,
+           arg_min(cause, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line)) AS cause,
+           arg_min(error_message, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line)) AS message,
+           min(ts) AS started_at, max(ts) AS ended_at,
+           coalesce(list(DISTINCT failed_node ORDER BY failed_node) FILTER (WHERE failed_node IS NOT NULL), []::VARCHAR[]) AS failed_nodes,
+           list({'what': 'slurm-' || cause, 'at': ts, 'value': NULL::DOUBLE, 'source': 'log', 'line': left(line, 300)}
+                ORDER BY ts IS NULL, ts, raw_row, line_no, line) AS evidence
+    FROM slurm_line GROUP BY job_key
+),
+slurm_host AS (  -- where a job's ranks ran: their pod's node or name (Slurm on Kubernetes), the hosts its log lines give
+                 -- (NCCL's `host:pid:tid` prefix, srun's `srun: error: <host>: task N: …`)
+    SELECT r.job_key, r.rank, r.pod_key, r.gpu_uuid, split_part(lower(r.node), '.', 1) AS host FROM k10s_rank r
+    UNION ALL SELECT r.job_key, r.rank, r.pod_key, r.gpu_uuid, lower(r.pod) FROM k10s_rank r
+    UNION ALL SELECT l.job_key, l.rank, NULL, NULL,
+                     split_part(lower(coalesce(l.nccl_host, regexp_extract(l.line, 'srun: error: ([^\s:]+): tasks? \d', 1))), '.', 1)
+    FROM k10s_log l WHERE l.rank IS NOT NULL AND (l.nccl_host IS NOT NULL OR (l.kind = 'process_exit' AND l.subkind LIKE 'srun%'))
+),
+slurm_ranks AS (  -- the job's ranks on a node Slurm declared failed, and how many others it had
+    SELECT s.job_key, list(DISTINCT h.rank ORDER BY h.rank) AS ranks,
+           list(DISTINCT h.pod_key ORDER BY h.pod_key) FILTER (WHERE h.pod_key IS NOT NULL) AS pods,
+           list(DISTINCT h.gpu_uuid ORDER BY h.gpu_uuid) FILTER (WHERE h.gpu_uuid IS NOT NULL) AS gpus,
+           (SELECT count(DISTINCT r.rank) FROM k10s_rank r WHERE r.job_key = s.job_key
+              AND r.rank NOT IN (SELECT h2.rank FROM slurm_host h2 WHERE h2.job_key = s.job_key
+                                   AND list_contains(list_transform(s.failed_nodes, lambda x: split_part(lower(x), '.', 1)), h2.host))) AS others
+    FROM slurm_job s
+    JOIN slurm_host h ON h.job_key = s.job_key AND list_contains(list_transform(s.failed_nodes, lambda x: split_part(lower(x), '.', 1)), h.host)
+    GROUP BY s.job_key, s.failed_nodes
+),
+slurm AS (  -- a failed node's ranks while the others ran: critical; else the job's stop, naming no pod
+    SELECT s.*, coalesce(len(sr.ranks) > 0 AND sr.others > 0, false) AS singled, sr.ranks, sr.pods, sr.gpus,
+           (SELECT count(DISTINCT pj.pod_key) FROM k10s_pod_job pj WHERE pj.job_key = s.job_key) AS job_pods
+    FROM slurm_job s LEFT JOIN slurm_ranks sr ON sr.job_key = s.job_key
+)
+SELECT * FROM kube
+UNION ALL
+SELECT
+    cause, CASE WHEN singled THEN 'critical' ELSE 'warning' END AS severity,
+    'Slurm ended ' || job_key || ': ' || cause AS title, job_key AS job,
+    CASE WHEN singled THEN ranks ELSE []::BIGINT[] END AS ranks,
+    CASE WHEN singled THEN pods ELSE []::VARCHAR[] END AS pods,
+    failed_nodes AS nodes, CASE WHEN singled THEN gpus ELSE []::VARCHAR[] END AS gpus,
+    started_at, ended_at, 'Slurm' AS api_reason, coalesce(message, '---') AS detail,
+    CASE WHEN singled THEN len(pods) ELSE 0 END::BIGINT AS pods_stopped, job_pods::BIGINT AS job_pods,
+    CASE cause
+        WHEN 'time-limit' THEN 'Slurm''s time limit ended the job: no failure of its own. Request a longer --time or checkpoint before the limit (sbatch --signal=B:USR1@300 warns the job five minutes ahead) and resume; a job that hung until its limit: look for its first failure before the cancellation.'
+        WHEN 'preempted' THEN 'A higher-priority job preempted it (the partition''s or QOS''s PreemptMode). Checkpoint often and submit with --requeue, or run on a partition that is not preemptible.'
+        WHEN 'node-failure' THEN 'Slurm declared a node of the allocation failed: `scontrol show node <node>` and `sinfo -R` give the reason the controller recorded. Resubmit without it (--exclude), ask the admins to drain and check it, and resume from the last checkpoint.'
+        ELSE 'Slurm requeued the job (scontrol requeue, a node failure or preemption with requeueing): it starts again from the beginning unless it resumes from a checkpoint.'
+    END AS recommendation,
+    evidence, CASE WHEN singled THEN 'high' END AS confidence, NULL::DOUBLE AS gpu_hours_lost
+FROM slurm
+ORDER BY severity, job, started_at, pods, cause, detail

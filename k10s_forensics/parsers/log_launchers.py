@@ -67,11 +67,7 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   is the process's **global** (MPI) rank; the host prefix is optional (a paste may drop it). The first such line
   is the first process to end; the rest (SIGTERM, SIGKILL) are usually the launcher tearing the job down.
 
-* Slurm ending a job step (real incidents batch 31): srun's ``srun: launch/slurm: _step_signal: Terminating
-  StepId=8867242.2`` (older: ``srun: Terminating job step 1751099.0``), ``srun: Job step aborted: Waiting up to
-  32 seconds for job step to finish.`` and the step daemon's ``slurmstepd: error: *** STEP 8867242.2 ON gra1177
-  CANCELLED AT 2023-07-09T19:18:33 ***`` (``step_end``, no rank): a task's exit srun reports after it in the
-  same log is the step's teardown, not a failure of that task's own (queries/_incident.sql).
+* Slurm ending a job or its step (real incidents batch 31; ``log_slurm``).
 
 The "first process to do so was" report (``FIRST_PROCESS``, read by ``log_failures.launcher_exit``) names
 the rank whose exit made the launcher end the job: Open MPI 4 ``Process name: [[job,1],rank]``, PRRTE /
@@ -86,6 +82,7 @@ import re
 from typing import Any
 
 from k10s_forensics.parsers.log_normalize import MASK, normalize
+from k10s_forensics.parsers.log_slurm import slurm_stop
 
 Event = dict[str, Any]
 
@@ -107,12 +104,6 @@ LAUNCH_FAILED = (
     ("execve", re.compile(r"\bslurmstepd(?:-[\w.-]{1,100})?: error: execve\(\): ([^:\s]{1,200}): (.{1,200}?)\s*$")),
     ("oci_exec", re.compile(r"\bexec: \"([^\"]{1,200})\": (executable file not found in \$PATH)")),
     ("command_not_found", re.compile(r"(?:^|\s|:)([\w.+-]{1,100}): (command not found)\s*$")),
-)
-
-#: Slurm ending a job step: srun's SIGTERM to the step's tasks (two wordings), its wait for them, the step daemon's cancellation
-SRUN_STEP_END = (
-    ("srun", re.compile(r"^[ \t]{0,40}srun: (?:launch/slurm: _step_signal: Terminating StepId=|Terminating job step |Job step aborted: Waiting up to )\d")),
-    ("slurmstepd", re.compile(r"\bslurmstepd(?:-[\w.-]{1,100})?: error: \*\*\* STEP \d{1,12}\.\S{1,40} ON \S{1,253} CANCELLED AT ")),
 )
 
 #: torch elastic's ``@record`` on a failure without an error file: ``local_rank 1 FAILED with no error file``,
@@ -179,9 +170,9 @@ def launcher_report(text: str) -> Event | None:
     kexec = _kubectl_exec(text) if "command terminated with exit code " in text else None
     if kexec:
         return kexec
-    for sub, rx in SRUN_STEP_END if ("srun: " in text or "STEP " in text) else ():
-        if rx.search(text):
-            return {"kind": "step_end", "subkind": sub, "_no_rank": True}
+    slurm = slurm_stop(text) if ("srun: " in text or "*** " in text) else None
+    if slurm:
+        return slurm
     for sub, rx in LAUNCH_FAILED if ("execve" in text or "exec: " in text or "command not found" in text) else ():
         m = rx.search(text)
         if m:

@@ -202,9 +202,12 @@ _EVENT_LITERALS = (
     r"The node: \d+ is timed out",
     r"Time out nodes are \[['‘’]",  # literal quotes: pyarrow's RE2 reads this too (no \\u escapes)
     r"error: execve\(\): ",
-    # Slurm ending a job step (log_launchers.SRUN_STEP_END): a task's exit after it is the teardown's
+    # Slurm ending a job step (log_slurm.SRUN_STEP_END): a task's exit after it is the teardown's
     r"srun: (?:launch/slurm: _step_signal: Terminating StepId=|Terminating job step |Job step aborted: Waiting up to )\d",
     r"\*\*\* STEP \d+\.\S+ ON \S+ CANCELLED AT ",
+    # ... and Slurm's reason for ending it, or its word that a node of the job failed (log_slurm)
+    r"CANCELLED AT \S+ DUE TO ",
+    r"srun: error: Node failure on ",
     r"executable file not found in \$PATH",
     r": command not found\s*$",
     # a frame of a launcher's own code or of the flight-recorder analyzer: the exception right after it is no rank's (log_lines.py)

@@ -63,7 +63,7 @@ COMMS_TABLES: tuple[TableDef, ...] = (
         ("last_completed_seq", I64, "last completed NCCL work"),
         ("last_enqueued_seq", I64, "last enqueued NCCL work"),
         ("pg", STR, "process group id/name"),
-        ("peer_ip", STR, "IP (or host) named by a NCCL WARN / remote error line"),
+        ("peer_ip", STR, "IP (or host) named by a NCCL WARN / remote error line; scheduler_stop: the node Slurm declared failed"),
         ("peer_port", I32, ""),
         ("ip", STR, "own IP from a NCCL Bootstrap / NET/Socket line"),
         ("nccl_host", STR, "hostname in the NCCL line prefix (native_signal: in Open MPI's signal handler's [host:pid])"),
