@@ -14,6 +14,7 @@ WHAT = {
     "drained": "was evicted through the Eviction API (a drain, an autoscaler, the descheduler)",
     "taint-eviction": "was deleted by the taint manager (its node tainted NoExecute)",
     "pod-gc": "was deleted by the pod garbage collector",
+    "reclaimed": "was evicted by Volcano to reclaim its queue's borrowed GPUs for another queue",
 }
 
 

@@ -7,15 +7,17 @@
 -- gate: EXISTS (SELECT 1 FROM pods WHERE disruption_reason IS NOT NULL OR reason IN ('Evicted', 'Preempted', 'Shutdown')
 --                OR (reason = 'Terminated' AND coalesce(message, '') ILIKE '%node shutdown%'))
 --   OR EXISTS (SELECT 1 FROM events WHERE object_kind = 'Pod'
---                AND (reason IN ('Preempted', 'Evicted') OR (reason = 'TaintManagerEviction' AND message LIKE 'Marking for deletion%')))
+--                AND (reason IN ('Preempted', 'Evicted') OR (reason = 'TaintManagerEviction' AND message LIKE 'Marking for deletion%')
+--                     OR (reason = 'Evict' AND message LIKE 'Pod is evicted, because of %')))
 --   OR EXISTS (SELECT 1 FROM log_events WHERE kind = 'scheduler_stop')
 -- description: A training pod that Kubernetes itself stopped while the job ran: preempted by the scheduler for a
 --   higher-priority pod, evicted by its kubelet for node pressure (memory, ephemeral storage), terminated by a
 --   graceful node shutdown (a spot VM reclaimed, maintenance), evicted through the Eviction API (kubectl drain, an
 --   autoscaler, the descheduler), deleted by the taint manager or the pod garbage collector. Read from the pod's
 --   DisruptionTarget condition (Kubernetes 1.26+), its status reason (Evicted; Terminated "Pod was terminated in
---   response to imminent node shutdown."; Shutdown) and the Preempted / Evicted / TaintManagerEviction events, which
---   outlive the pod by an hour: a preempted pod is deleted and its replacement (the same name) waits Pending. The
+--   response to imminent node shutdown."; Shutdown) and the Preempted / Evicted / TaintManagerEviction events (Volcano's
+--   `Evict` "Pod is evicted, because of preempt|reclaim" too; KAI sets the condition), which outlive the pod by an hour:
+--   a preempted pod is deleted and its replacement (the same name) waits Pending. The
 --   pods stopped within two minutes of the first are one disruption of the job; they name its ranks (any
 --   incarnation of the pod's name gives them) while the job's other pods ran on: those only waited in the
 --   collective and failed as victims. Every pod of the job stopped together is the job's stop, with no rank singled out.
@@ -24,7 +26,7 @@
 --   job's stop too, naming no pod: a failure before it (a rank that died, a hang until the time limit) stays the
 --   incident's root. Only a failed node that held some of the job's ranks, the others running on, names them.
 -- columns:
---   cause VARCHAR              -- preempted, evicted, node-shutdown, drained, taint-eviction, pod-gc, disrupted; Slurm: time-limit, preempted, node-failure, requeued
+--   cause VARCHAR              -- preempted, evicted, node-shutdown, drained, taint-eviction, pod-gc, reclaimed (Volcano), disrupted; Slurm: time-limit, preempted, node-failure, requeued
 --   severity VARCHAR           -- critical when some of the job's pods ran on without the stopped ones; warning when all stopped
 --   title VARCHAR              -- one line
 --   job VARCHAR                -- namespace/name of the job
@@ -59,15 +61,18 @@ WITH pod_stop AS (  -- a pod incarnation's own record: its DisruptionTarget cond
     WHERE disruption_reason IS NOT NULL OR reason IN ('Evicted', 'Preempted', 'Shutdown')
        OR (reason = 'Terminated' AND coalesce(message, '') ILIKE '%node shutdown%')
 ),
-event_stop AS (  -- the scheduler's, kubelet's and taint manager's events on a pod (kept an hour after the pod is gone)
+event_stop AS (  -- the scheduler's (Volcano's too), kubelet's and taint manager's events on a pod (kept an hour after the pod is gone)
     SELECT coalesce(object_namespace, namespace) AS namespace, object_name AS pod, object_uid AS pod_uid,
            CASE WHEN reason = 'Preempted' THEN regexp_extract(message, 'on node (\S+)', 1) END AS node,
            coalesce(first_ts, ts) AS stop_at,
-           CASE reason WHEN 'Preempted' THEN 'preempted' WHEN 'Evicted' THEN 'evicted' ELSE 'taint-eviction' END AS cause,
+           CASE WHEN reason = 'Preempted' OR message = 'Pod is evicted, because of preempt' THEN 'preempted'
+                WHEN reason = 'Evicted' THEN 'evicted' WHEN message = 'Pod is evicted, because of reclaim' THEN 'reclaimed'
+                WHEN reason = 'Evict' THEN 'disrupted' ELSE 'taint-eviction' END AS cause,
            reason AS api_reason, message, 'events' AS source, 1 AS source_order
     FROM events
     WHERE object_kind = 'Pod' AND object_name IS NOT NULL
-      AND (reason IN ('Preempted', 'Evicted') OR (reason = 'TaintManagerEviction' AND message LIKE 'Marking for deletion%'))
+      AND (reason IN ('Preempted', 'Evicted') OR (reason = 'TaintManagerEviction' AND message LIKE 'Marking for deletion%')
+           OR (reason = 'Evict' AND message LIKE 'Pod is evicted, because of %'))  -- Volcano's evictor (preempt, reclaim)
 ),
 stop AS (  -- per pod incarnation (or pod name, for an event without a uid): its first stop, the pod's own record first
     SELECT namespace, pod, pod_uid,
@@ -144,6 +149,7 @@ SELECT
         WHEN 'drained' THEN 'It was evicted through the Eviction API (kubectl drain, the cluster autoscaler, the descheduler, a node upgrade). Cover training pods with a PodDisruptionBudget (minAvailable: all) and schedule node maintenance between jobs.'
         WHEN 'taint-eviction' THEN 'The taint manager deleted it after its node got a NoExecute taint (NotReady or unreachable beyond tolerationSeconds, 300 s by default): check that node''s health.'
         WHEN 'pod-gc' THEN 'The pod garbage collector deleted it: its node no longer exists or is out of service.'
+        WHEN 'reclaimed' THEN 'Volcano reclaimed the GPUs its queue had borrowed beyond its deserved share for another queue. Keep the job within its queue''s deserved capacity (or on a queue with reclaimable: false), and checkpoint often enough that a lost rank costs minutes.'
         ELSE 'Kubernetes marked it a disruption target (kubectl describe pod: the DisruptionTarget condition).'
     END AS recommendation,
     evidence,

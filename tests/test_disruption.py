@@ -123,15 +123,30 @@ def test_a_preempted_pod_gone_from_the_api_is_named_by_its_event_and_its_replace
 
 
 @pytest.mark.parametrize(
+    ("message", "cause"),
+    [("Pod is evicted, because of preempt", "preempted"), ("Pod is evicted, because of reclaim", "reclaimed"),
+     ("Pod is evicted, because of shuffle", "disrupted")],
+    ids=["volcano-preempt", "volcano-reclaim", "volcano-other"],
+)
+def test_volcanos_eviction_event_names_the_pods_ranks(tmp_path, message, cause):
+    """Volcano's evictor deletes the pod with a Warning ``Evict`` event on it (its preempt and reclaim actions)."""
+    g = gang(pods=4, per_pod=2, start=-600)
+    g["events"] = [_event("Evict", message, "llama-worker-3", "uid-llama-worker-3", 120)]
+    (f,) = _disruptions(tmp_path, g)
+    assert (f["severity"], f["cause"], f["ranks"], f["pods"]) == ("critical", cause, [6, 7], ["team-a/llama-worker-3"])
+
+
+@pytest.mark.parametrize(
     "event",
     [
+        _event("Evict", "Evicting pod for a reason of its own", "llama-worker-1", "uid-llama-worker-1", 120),  # not Volcano's words
         _event("Preempted", "Preempted to accommodate a workload (UID: 1a2b) due to prioritization in the ClusterQueue", "llama-7f3c", None, 120,
                kind="Workload"),  # Kueue's word on a workload: pending.sql's, no pod of it named
         _event("TaintManagerEviction", "Cancelling deletion of Pod team-a/llama-worker-1", "llama-worker-1", "uid-llama-worker-1", 120),
         _event("Killing", "Stopping container pytorch", "llama-worker-1", "uid-llama-worker-1", 120),
         _event("Preempted", "Preempted by pod 5f0d on node gpu-node-9", "inference-6d9f-x2k4q", "uid-inf", 120),  # a pod of no job
     ],
-    ids=["kueue-workload", "taint-cancelled", "killing", "not-a-training-pod"],
+    ids=["other-evict", "kueue-workload", "taint-cancelled", "killing", "not-a-training-pod"],
 )
 def test_what_is_no_disruption_of_a_training_pod(tmp_path, event):
     g = gang(pods=4, per_pod=2, start=-600)
