@@ -28,7 +28,8 @@
 --   which every member builds alike (batch 103). NCCL's own `NCCL WARN Cuda failure` line is not this
 --   reading: with the peers' error returns beside it, nccl_several and a peer's remote error place it;
 --   save where NCCL raised it in its NVLS transport (the node's multicast set-up, every local rank's: batch 175);
---   or vLLM's custom all-reduce refusing its CUDA call's arguments ('invalid argument': batch 107).
+--   or vLLM's custom all-reduce refusing its CUDA call's arguments ('invalid argument': batch 107);
+--   or CUDA's 802/803, the node not ready for CUDA (its Fabric Manager down: batch 323).
 --   Not the torch build's wording where one rank raised it while another rank saw a peer's connection
 --   close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
 --   code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
@@ -152,7 +153,9 @@ peer_saw_close AS (  -- the ranks that saw a peer's connection close at teardown
       AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')
 )
 SELECT job_key, incident, min(error_type) AS error_type FROM (
-SELECT job_key, incident, min(CASE WHEN kind = 'nccl_error_other' THEN subkind
+SELECT job_key, incident, min(CASE WHEN regexp_matches(coalesce(error_message, ''), '(?i)system not yet initiali[sz]ed|unsupported display driver / cuda driver combination')
+                                   THEN 'CUDA not ready on the node: ' || regexp_extract(error_message, '(?i)(system not yet initiali[sz]ed|system has unsupported display driver / cuda driver combination)', 1)
+                                   WHEN kind = 'nccl_error_other' THEN subkind
                                    WHEN kind = 'cuda_error' THEN 'NCCL''s CUDA call refused: invalid argument'
                                    ELSE error_type END) AS error_type
 FROM (SELECT *, EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
@@ -172,6 +175,12 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         OR (kind = 'cuda_error'
                             AND regexp_matches(line, 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]'))
                         OR (kind = 'python_exception' AND error_type = 'XLA mesh master unreachable')
+                        -- the node not ready for CUDA at all (`Error 802: system not yet initialized`: an NVSwitch system
+                        -- whose Fabric Manager is not running or not of the driver's version; `Error 803: system has
+                        -- unsupported display driver / cuda driver combination`): the node's, which every process on it
+                        -- meets alike at its first CUDA call (batch 323: dstack#2348)
+                        OR (kind IN ('cuda_error', 'python_exception')
+                            AND regexp_matches(coalesce(error_message, ''), '(?i)system not yet initiali[sz]ed|unsupported display driver / cuda driver combination'))
                         OR (error_type IN ('AssertionError', 'RuntimeError')
                             AND (regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')
                                  -- a c10d backend refusing a collective it does not implement (`Backend gloo does not

@@ -18,7 +18,12 @@ SELECT
     p.*,
     p.namespace || '/' || p.pod AS pod_key,
     coalesce(p.started_at, p.created_at, p.first_seen_at, TIMESTAMPTZ '1970-01-01 00:00:00+00') AS valid_from,
-    coalesce(p.finished_at, p.deleted_at, TIMESTAMPTZ '2999-01-01 00:00:00+00') AS valid_to
+    coalesce(p.finished_at, p.deleted_at, TIMESTAMPTZ '2999-01-01 00:00:00+00') AS valid_to,
+    -- Kubernetes stopped it itself (queries/disruption.sql): a True DisruptionTarget condition (preempted, evicted, its
+    -- node shutting down, drained, the taint manager, pod GC), else the status reason of an eviction, a preemption or a
+    -- graceful node shutdown (Terminated "Pod was terminated in response to imminent node shutdown."; Shutdown before 1.22)
+    (p.disruption_reason IS NOT NULL OR coalesce(p.reason, '') IN ('Evicted', 'Preempted', 'Shutdown')
+     OR (coalesce(p.reason, '') = 'Terminated' AND coalesce(p.message, '') ILIKE '%node shutdown%')) AS stopped_outside
 FROM pods p;
 
 -- k10s_rank: ranks with a job key and the interval of their pod incarnation.
@@ -37,7 +42,7 @@ WHERE r.rank IS NOT NULL;
 CREATE OR REPLACE TEMP TABLE k10s_pod_job AS
 SELECT
     ps.namespace, ps.pod, ps.pod_uid, ps.pod_key, ps.node, ps.valid_from, ps.valid_to, ps.phase,
-    ps.reason AS pod_reason, ps.message AS pod_message, ps.disruption_reason,
+    ps.stopped_outside,
     coalesce(r.job_key, CASE WHEN ps.job IS NOT NULL THEN ps.namespace || '/' || ps.job END) AS job_key,
     coalesce(r.nranks, 0) AS nranks,
     r.ranks
@@ -306,9 +311,7 @@ JOIN k10s_pod_job pj ON pj.pod_uid = d.pod_uid
 LEFT JOIN k10s_node_clock nc ON nc.node = pj.node
 -- not the end Kubernetes gave a pod it stopped itself (preempted, evicted, its node shutting down: queries/disruption.sql):
 -- that container's SIGTERM or SIGKILL is no failure of its own, nor the OOM killer's
-WHERE NOT (d.which = 'current' AND coalesce(d.reason, '') <> 'OOMKilled'
-           AND (pj.disruption_reason IS NOT NULL OR coalesce(pj.pod_reason, '') IN ('Evicted', 'Preempted', 'Shutdown')
-                OR (coalesce(pj.pod_reason, '') = 'Terminated' AND coalesce(pj.pod_message, '') ILIKE '%node shutdown%')));
+WHERE NOT (d.which = 'current' AND coalesce(d.reason, '') <> 'OOMKilled' AND pj.stopped_outside);
 
 -- k10s_fb_oom: a rank whose GPU framebuffer reached >= 97% of its total in the 2 minutes
 -- before its container died with a failure exit that is neither a signal nor OOMKilled:

@@ -57,9 +57,7 @@ WITH pod_stop AS (  -- a pod incarnation's own record: its DisruptionTarget cond
                 ELSE 'disrupted' END AS cause,
            coalesce(disruption_reason, reason) AS api_reason, coalesce(disruption_message, message) AS message,
            'pods' AS source, 0 AS source_order
-    FROM pods
-    WHERE disruption_reason IS NOT NULL OR reason IN ('Evicted', 'Preempted', 'Shutdown')
-       OR (reason = 'Terminated' AND coalesce(message, '') ILIKE '%node shutdown%')
+    FROM k10s_pod_span WHERE stopped_outside
 ),
 event_stop AS (  -- the scheduler's (Volcano's too), kubelet's and taint manager's events on a pod (kept an hour after the pod is gone)
     SELECT coalesce(object_namespace, namespace) AS namespace, object_name AS pod, object_uid AS pod_uid,

@@ -116,6 +116,9 @@ CUDA_KINDS = (
     ("device-assert", re.compile(r"(?i)device-side assert")),
     ("launch-failure", re.compile(r"(?i)launch failure|launch timed out|too many resources requested for launch")),
     ("device-lost", re.compile(r"(?i)fell off the bus|GPU has fallen|unknown error|device not ready|no CUDA-capable device")),
+    # the node not ready for CUDA: 802 (an NVSwitch system's Fabric Manager not running), 803 (driver and kernel module apart)
+    ("system-not-ready", re.compile(r"(?i)system not yet initiali[sz]ed|unsupported display driver / cuda driver combination")),
+    ("nvlink", re.compile(r"(?i)uncorrectable NVLink error|peer GPU memory over nvlink")),
 )
 
 #: a consequence's Xid naming the one that caused it (``NVRM: Xid (PCI:0000:dc:00): 45, pid=…, Ch 00000001 caused by previous
