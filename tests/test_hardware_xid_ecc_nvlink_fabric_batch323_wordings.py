@@ -10,8 +10,8 @@ no one; torch's ``UserWarning … Error 802: system not yet initialized`` (dstac
 driver mismatch) names no one and raises nothing; TensorFlow's start-up lines of a run whose NVLink bridge was not seated
 (NVIDIA/nccl#340) name no one. Contrasts: the ECC line renumbered names the new rank, without it no one, in the NVLink
 wording still rank 12 (a warning, not critical); an MPI-tagged NCCL error or a ``[rank1]:`` DistBackendError names rank 1;
-the IB completion error alone names no one; ``Error 802`` raised under ``[rank3]:`` names rank 3 (python-exception), under
-two ranks no one; a rank's NVLink error after the bridge log names that rank. Pasted logs through ``k10s import-logs``,
+the IB completion error alone names no one; ``Error 802`` raised under ``[rank3]:`` names no one either (session 55: the
+node not ready for CUDA is every process's there, common mode; rank 3 before), nor under two ranks; a rank's NVLink error after the bridge log names that rank. Pasted logs through ``k10s import-logs``,
 batched.
 """
 
@@ -108,7 +108,7 @@ CASES = {
         1,
         "nccl-error",
     ),
-    "fm-802-raised-by-rank3-names-rank3": (FM_802_RANK3, 8, 8, 3, "python-exception"),
+    "fm-802-raised-by-rank3-names-none": (FM_802_RANK3, 8, 8, None, None),
     "fm-802-raised-by-ranks-3-5-names-none": (FM_802_RANKS_3_5, 8, 8, None, None),
     "ecc-renumbered-names-rank5": (ECC_RANK5, 4, 16, 5, "cuda-error"),
     "ecc-without-watchdog-line-names-none": (ECC_NO_WATCHDOG, 4, 16, None, None),
