@@ -1,17 +1,17 @@
 """RL post-training frameworks' multi-GPU failures (real incidents batch 322), pinned as read.
 One culprit and three controls, collected blind. The culprit, Ray's memory-monitor notice from a verl DAPO run
 (verl-project/verl#2950: ``Task was killed due to the node running low on memory.`` naming the task
-``name=8szhVkWorkerDict_0:3:WorkerDict.__init__`` that ``Ray killed``), is read as a host-oom-kill (warning) of no rank:
-the ``WorkerDict_0:N`` rank the corpus reads in Ray's ``ActorDiedError`` is not read inside the kill notice's
-``name=<actor>:<Class>.<method>`` (NOT_YET, batch 322). The controls name no one laid out as the threads say: the head of
+``name=8szhVkWorkerDict_0:3:WorkerDict.__init__`` that ``Ray killed``), was read as a host-oom-kill (warning) of no rank
+as collected (NOT_YET); since session 55 the kill notice's ``name=<actor>:<Class>.<method>`` gives the ``WorkerDict_0:N``
+rank as Ray's ``ActorDiedError`` does: rank 3, host-oom-kill (warning: the paste holds its lines only). The controls name no one laid out as the threads say: the head of
 a ``[rank0]:`` Python 3.13 traceback without its exception line (huggingface/trl#5301: a wrong attribute chain in GRPO's
 colocate mode, fixed by trl#5302) is an info suspect of rank 0; the same memory notice killing the driver ``main_task``
 (verl-project/verl#529) is a host-oom-kill of no rank on four GPUs (of rank 0, the pod's only process, with no layout
 given); vLLM's ``(EngineCore_DP2 pid=…) ERROR … Invocation of collective_rpc method failed`` (NovaSky-AI/SkyRL#1398: a
 DP rank-offset bug in weight sync, fixed by SkyRL#1399) is no finding at all. Scored 3/4 both ways as collected, no
 control named; no rule changed (measure only). Contrasts: Ray's ``ActorDiedError`` for the same worker names rank 3
-(exit-unknown), and with the memory notice rank 3 host-oom-kill; the worker's name put in the driver's place is still no
-rank; an ``AttributeError`` line under ``[rank0]:`` names rank 0 (python-exception), renumbered ``[rank1]:`` rank 1;
+(exit-unknown), and with the memory notice rank 3 host-oom-kill; the worker's name put in the driver's place names that
+worker's rank (2); an ``AttributeError`` line under ``[rank0]:`` names rank 0 (python-exception), renumbered ``[rank1]:`` rank 1;
 an engine-core ``RuntimeError: NCCL error`` line is an nccl-error of no rank; ``[rank2]:`` tags make rank 2 an info
 suspect. Pasted logs through ``k10s import-logs``, batched.
 """
@@ -75,8 +75,8 @@ DP_NCCL_ERROR = DP_WEIGHT_SYNC + [
 #: key: (the pasted lines, processes per node, world, the rank a warning/critical finding must name alone, its cause)
 CASES = {
     # as collected, pasted and laid out as the threads say
-    "ray-oom-worker-as-pasted": (RAY_OOM_WORKER, None, None, None, None),
-    "ray-oom-worker-four-workers": (RAY_OOM_WORKER, 4, 4, None, None),
+    "ray-oom-worker-as-pasted": (RAY_OOM_WORKER, None, None, 3, "host-oom-kill"),
+    "ray-oom-worker-four-workers": (RAY_OOM_WORKER, 4, 4, 3, "host-oom-kill"),
     "grpo-colocate-as-pasted": (GRPO_COLOCATE, None, None, None, None),
     "ray-oom-driver-as-pasted": (RAY_OOM_DRIVER, None, None, 0, "host-oom-kill"),
     "ray-oom-driver-four-gpus": (RAY_OOM_DRIVER, 4, 4, None, None),
@@ -84,7 +84,7 @@ CASES = {
     # contrasts
     "actor-died-names-rank3": (ACTOR_DIED, 4, 4, 3, "exit-unknown"),
     "ray-oom-then-died-names-rank3": (RAY_OOM_THEN_DIED, 4, 4, 3, "host-oom-kill"),
-    "ray-oom-driver-as-worker-names-none": (RAY_OOM_DRIVER_AS_WORKER, 4, 4, None, None),
+    "ray-oom-driver-as-worker-names-rank2": (RAY_OOM_DRIVER_AS_WORKER, 4, 4, 2, "host-oom-kill"),
     "grpo-exception-names-rank0": (GRPO_EXCEPTION, 2, 2, 0, "python-exception"),
     "grpo-exception-rank1-names-rank1": (
         GRPO_EXCEPTION_RANK1,
@@ -118,17 +118,17 @@ def _failures(lines: list[str], folder: Path, nproc: int | None) -> list[tuple]:
     ]
 
 
-def test_ray_memory_notice_is_a_host_oom_kill_of_no_rank(tmp_path):
-    """Ray's memory-monitor notice is read (host-oom-kill, warning) but its ``WorkerDict_0:3`` task names no rank
-    (NOT_YET, batch 322), renumbered ``WorkerDict_0:5`` on eight workers alike."""
+def test_ray_memory_notice_is_a_host_oom_kill_of_the_workers_rank(tmp_path):
+    """Ray's memory-monitor notice is read (host-oom-kill, warning) of the rank its ``WorkerDict_0:3`` task names (session
+    55; no rank as collected, NOT_YET then), renumbered ``WorkerDict_0:5`` on eight workers rank 5."""
     assert _failures(RAY_OOM_WORKER, tmp_path / "a", 4) == [
-        ("warning", "host-oom-kill", [])
+        ("warning", "host-oom-kill", [3])
     ]
     renumbered = [
         line.replace("WorkerDict_0:3", "WorkerDict_0:5") for line in RAY_OOM_WORKER
     ]
     assert _failures(renumbered, tmp_path / "b", 8) == [
-        ("warning", "host-oom-kill", [])
+        ("warning", "host-oom-kill", [5])
     ]
 
 

@@ -172,6 +172,8 @@ _EVENT_LITERALS = (
     # torch elastic's @record on a failure without an error file
     r"Worker proc \S+ died unexpectedly",
     r"Workers \(tasks / actors\) killed due to memory pressure",
+    # ... and its notice on the worker it killed (log_ray_workers.RAY_MEMORY_NOTICE)
+    r"Memory on the node \(IP: ",
     r"FAILED with no error file",
     r"\) FAILED \(exitcode -?\d",
     r"Container rank \d+ status failed cmd ",

@@ -20,6 +20,16 @@ RAY_WORKER_PID = re.compile(r"\bWorker PID: (\d{1,9})\b")
 #: Ray Train's trainer on a worker of its group that died (its index in the group, the world rank):
 #: ``(TorchTrainer pid=89392) Worker 0 has failed.``; how it ended is not said
 RAY_TRAIN_WORKER_FAILED = re.compile(r"(?:^|[\s)])Worker (\d{1,7}) has failed\.\s*$")
+#: Ray's memory monitor on the worker it killed (the error it raises in the task's caller, ``ray.exceptions.OutOfMemoryError:
+#: Task was killed due to the node running low on memory.``, then): ``Memory on the node (IP: 10.20.49.141, ID: …) where the
+#: task (actor ID: …, name=8szhVkWorkerDict_0:3:WorkerDict.__init__, pid=4100606, memory used=56.57GB) was running was
+#: 246.41GB / 251.54GB (0.979583), which exceeds the memory usage threshold of 0.95. Ray killed this worker …`` (newer Ray:
+#: ``where the lease (…)``; a plain task: ``(task ID: …, name=…, …)``): group 1 the node's IP, 2 the actor's or task's
+#: name, 3 its pid, 4 its memory
+RAY_MEMORY_NOTICE = re.compile(r"\bMemory on the node \(IP: ([^,)\s]{1,64})[^)]{0,300}\) where the (?:task|lease) \((?:actor|task) ID: "
+                               r"[0-9a-fA-F]{1,64}, name=([^,\s]{1,300}), pid=(\d{1,10}), memory used=([\d.]{1,12} ?[KMGT]?i?B)\) was running")
+#: a verl worker group's actor in that name: ``<prefix><Class>_<placement group>:<rank in it>``, then the method it ran
+RAY_WORKER_ACTOR = re.compile(r"^(\S{0,200}?_(\d{1,4}):(\d{1,7}))(?::[\w.<>]{1,200})?$")
 
 
 def ray_worker(text: str) -> Event | None:
@@ -33,6 +43,9 @@ def ray_worker(text: str) -> Event | None:
     if m:
         return {"kind": "process_exit", "subkind": "ray_train_worker_failed", "rank": int(m.group(1)),
                 "error_message": f"Ray Train reports its worker {m.group(1)} (world rank) failed; how is not said"}
+    m = RAY_MEMORY_NOTICE.search(text) if "where the " in text and "Memory on the node" in text else None
+    if m:
+        return _memory_killed(m)
     m = RAY_WORKER_DIED.search(text) if "Worker exit type: " in text else None
     if m:
         pid = RAY_WORKER_PID.search(text)
@@ -42,3 +55,14 @@ def ray_worker(text: str) -> Event | None:
 
 
 __all__ = ["RAY_TRAIN_WORKER_FAILED", "RAY_WORKER_DIED", "RAY_WORKER_PID", "RAY_WORKER_RANK", "ray_worker"]
+
+
+def _memory_killed(m: re.Match) -> Event | None:
+    """The worker Ray's memory monitor killed: a SIGKILL for the node's host memory, of the rank a verl worker of the first
+    placement group names (``…WorkerDict_0:3``); another name (the driver's ``main_task``, an agent loop, another group's
+    worker) names no rank here: the raylet's summary and the raised error say the kill (None)."""
+    actor = RAY_WORKER_ACTOR.match(m.group(2))
+    if actor is None or actor.group(2) != "0":
+        return None
+    return {"kind": "process_exit", "subkind": "ray_memory_monitor", "rank": int(actor.group(3)), "pid": int(m.group(3)), "exit_code": -9,
+            "error_message": f"Ray's memory monitor killed {actor.group(1)} (pid {m.group(3)}, {m.group(4)} used) for node {m.group(1)}'s host memory"}
