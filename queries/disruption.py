@@ -18,9 +18,9 @@ WHAT = {
 }
 
 
-#: Slurm's reasons for ending a job (log_slurm), as said in a title
+#: Slurm's reasons for ending a job (log_slurm), and Kubernetes' deadline, as said in a title
 SLURM = {"time-limit": "its time limit", "preempted": "preemption by a higher-priority job",
-         "node-failure": "a node failure", "requeued": "a requeue"}
+         "node-failure": "a node failure", "requeued": "a requeue", "deadline-exceeded": "its active deadline (activeDeadlineSeconds)"}
 
 
 def _slurm(finding: dict[str, Any], row: dict[str, Any], when: str) -> dict[str, Any]:
@@ -33,16 +33,17 @@ def _slurm(finding: dict[str, Any], row: dict[str, Any], when: str) -> dict[str,
         finding["summary"] = (f"Slurm declared node {nodes} failed at {when} ({detail}): {ranks_text(finding['ranks'])} of "
                               f"{finding.get('job')} ran there; the job's other ranks ran on and only waited for them.")
     else:
-        finding["title"] = f"Slurm ended {finding.get('job')}: {why}"
+        who = "Kubernetes" if row.get("api_reason") == "DeadlineExceeded" else "Slurm"
+        finding["title"] = f"{who} ended {finding.get('job')}: {why}"
         failed = f"; node(s) it declared failed: {nodes}" if finding.get("cause") == "node-failure" else ""
-        finding["summary"] = (f"Slurm ended {finding.get('job')} at {when} for {why} ({detail}){failed}. "
+        finding["summary"] = (f"{who} ended {finding.get('job')} at {when} for {why} ({detail}){failed}. "
                               "The scheduler's stop names no rank: a failure before it is the incident's root.")
     return finding
 
 
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     start = finding.get("started_at")
-    if row.get("api_reason") == "Slurm":
+    if row.get("api_reason") in ("Slurm", "DeadlineExceeded"):
         return _slurm(finding, row, start.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") if isinstance(start, dt.datetime) else (start or "---"))
     what = WHAT.get(finding.get("cause") or "", "was stopped by Kubernetes (a DisruptionTarget)")
     pods = ", ".join(finding["pods"]) or "A pod"

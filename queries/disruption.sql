@@ -2,7 +2,7 @@
 -- title: A rank's pod was stopped from outside the job
 -- severity: critical
 -- requires: pods
--- optional: events, log_events
+-- optional: events, log_events, jobs
 -- params: window_end
 -- gate: EXISTS (SELECT 1 FROM pods WHERE disruption_reason IS NOT NULL OR reason IN ('Evicted', 'Preempted', 'Shutdown')
 --                OR (reason = 'Terminated' AND coalesce(message, '') ILIKE '%node shutdown%'))
@@ -10,6 +10,8 @@
 --                AND (reason IN ('Preempted', 'Evicted') OR (reason = 'TaintManagerEviction' AND message LIKE 'Marking for deletion%')
 --                     OR (reason = 'Evict' AND message LIKE 'Pod is evicted, because of %')))
 --   OR EXISTS (SELECT 1 FROM log_events WHERE kind = 'scheduler_stop')
+--   OR EXISTS (SELECT 1 FROM jobs WHERE message ILIKE '%active longer than specified deadline%')
+--   OR EXISTS (SELECT 1 FROM events WHERE reason = 'DeadlineExceeded' AND object_kind <> 'Pod')
 -- description: A training pod that Kubernetes itself stopped while the job ran: preempted by the scheduler for a
 --   higher-priority pod, evicted by its kubelet for node pressure (memory, ephemeral storage), terminated by a
 --   graceful node shutdown (a spot VM reclaimed, maintenance), evicted through the Eviction API (kubectl drain, an
@@ -25,8 +27,11 @@
 --   TO TIME LIMIT / PREEMPTION / NODE FAILURE / JOB REQUEUE ***`, `srun: error: Node failure on <node>`) is the
 --   job's stop too, naming no pod: a failure before it (a rank that died, a hang until the time limit) stays the
 --   incident's root. Only a failed node that held some of the job's ranks, the others running on, names them.
+--   Kubernetes' own time limit is the job's stop alike: a Job (a JobSet's child, a TrainJob's) or a training operator's
+--   job past its activeDeadlineSeconds (condition message "Job was active longer than specified deadline", the
+--   DeadlineExceeded event): `deadline-exceeded`, naming no rank.
 -- columns:
---   cause VARCHAR              -- preempted, evicted, node-shutdown, drained, taint-eviction, pod-gc, reclaimed (Volcano), disrupted; Slurm: time-limit, preempted, node-failure, requeued
+--   cause VARCHAR              -- preempted, evicted, node-shutdown, drained, taint-eviction, pod-gc, reclaimed (Volcano), disrupted; Slurm: time-limit, preempted, node-failure, requeued; deadline-exceeded (activeDeadlineSeconds)
 --   severity VARCHAR           -- critical when some of the job's pods ran on without the stopped ones; warning when all stopped
 --   title VARCHAR              -- one line
 --   job VARCHAR                -- namespace/name of the job
@@ -194,8 +199,39 @@ slurm AS (  -- a failed node's ranks while the others ran: critical; else the jo
     SELECT s.*, coalesce(len(sr.ranks) > 0 AND sr.others > 0, false) AS singled, sr.ranks, sr.pods, sr.gpus,
            (SELECT count(DISTINCT pj.pod_key) FROM k10s_pod_job pj WHERE pj.job_key = s.job_key) AS job_pods
     FROM slurm_job s LEFT JOIN slurm_ranks sr ON sr.job_key = s.job_key
+),
+deadline AS (  -- the job's active deadline passed: its (or its JobSet child's) condition, else the job controller's event
+    SELECT coalesce(CASE WHEN j.kind = 'Job' AND j.parent_kind = 'JobSet' THEN j.namespace || '/' || j.parent END,
+                    j.namespace || '/' || j.job) AS job_key,
+           coalesce(j.finished_at, j.started_at) AS at, j.kind || ' ' || j.job || ': ' || j.message AS message, 0 AS source_order
+    FROM jobs j WHERE j.message ILIKE '%active longer than specified deadline%'
+    UNION ALL
+    SELECT coalesce(CASE WHEN j.kind = 'Job' AND j.parent_kind = 'JobSet' THEN j.namespace || '/' || j.parent END,
+                    coalesce(e.object_namespace, e.namespace) || '/' || e.object_name),
+           coalesce(e.first_ts, e.ts), e.object_kind || ' ' || e.object_name || ': ' || coalesce(e.message, 'DeadlineExceeded'), 1
+    FROM events e
+    LEFT JOIN jobs j ON j.namespace = coalesce(e.object_namespace, e.namespace) AND j.job = e.object_name AND j.kind = e.object_kind
+    WHERE e.reason = 'DeadlineExceeded' AND e.object_kind <> 'Pod'
+),
+deadline_job AS (
+    SELECT d.job_key, min(d.at) AS started_at, max(d.at) AS ended_at,
+           arg_min(d.message, (d.source_order, d.at IS NULL, d.at, d.message)) AS message,
+           list({'what': 'deadline-exceeded', 'at': d.at, 'value': NULL::DOUBLE, 'source': CASE d.source_order WHEN 0 THEN 'jobs' ELSE 'events' END,
+                 'line': left(d.message, 300)} ORDER BY d.source_order, d.at, d.message) AS evidence,
+           (SELECT count(DISTINCT pj.pod_key) FROM k10s_pod_job pj WHERE pj.job_key = d.job_key) AS job_pods
+    FROM deadline d
+    WHERE d.job_key IN (SELECT job_key FROM k10s_rank)  -- a training job's (a job of no rank is no training job here)
+    GROUP BY d.job_key
 )
 SELECT * FROM kube
+UNION ALL
+SELECT 'deadline-exceeded' AS cause, 'warning' AS severity, 'Kubernetes ended ' || job_key || ': its active deadline' AS title,
+       job_key AS job, []::BIGINT[] AS ranks, []::VARCHAR[] AS pods, []::VARCHAR[] AS nodes, []::VARCHAR[] AS gpus,
+       started_at, ended_at, 'DeadlineExceeded' AS api_reason, coalesce(message, '---') AS detail,
+       0::BIGINT AS pods_stopped, job_pods::BIGINT AS job_pods,
+       'The job ran past its activeDeadlineSeconds (the Job''s spec, a JobSet''s replicated job template, a training operator''s runPolicy) and Kubernetes stopped every pod: no failure of its own. Raise the deadline or checkpoint before it; a job that hung until its deadline: look for its first failure before the stop.' AS recommendation,
+       evidence, NULL::VARCHAR AS confidence, NULL::DOUBLE AS gpu_hours_lost
+FROM deadline_job
 UNION ALL
 SELECT
     cause, CASE WHEN singled THEN 'critical' ELSE 'warning' END AS severity,
