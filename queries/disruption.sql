@@ -182,7 +182,10 @@ slurm_host AS (  -- where a job's ranks ran: their pod's node or name (Slurm on 
     UNION ALL SELECT r.job_key, r.rank, r.pod_key, r.gpu_uuid, lower(r.pod) FROM k10s_rank r
     UNION ALL SELECT l.job_key, l.rank, NULL, NULL,
                      split_part(lower(coalesce(l.nccl_host, regexp_extract(l.line, 'srun: error: ([^\s:]+): tasks? \d', 1))), '.', 1)
-    FROM k10s_log l WHERE l.rank IS NOT NULL AND (l.nccl_host IS NOT NULL OR (l.kind = 'process_exit' AND l.subkind LIKE 'srun%'))
+    FROM k10s_log l LEFT JOIN k10s_job_size js ON js.job_key = l.job_key
+    WHERE l.rank IS NOT NULL AND ((l.kind = 'process_exit' AND l.subkind LIKE 'srun%')
+          -- a communicator's rank is the global one only in a communicator of the whole world (not a TP/PP group's)
+          OR (l.nccl_host IS NOT NULL AND (l.kind <> 'nccl_comm_init' OR l.nranks = js.gpus)))
 ),
 slurm_ranks AS (  -- the job's ranks on a node Slurm declared failed, and how many others it had
     SELECT s.job_key, list(DISTINCT h.rank ORDER BY h.rank) AS ranks,

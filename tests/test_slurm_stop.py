@@ -98,6 +98,14 @@ def test_a_failed_node_names_the_ranks_the_log_places_there(tmp_path, placing, w
         assert (first["root"]["rule"], first["cause"], first["ranks"]) == ("disruption", "node-failure", want)
 
 
+def test_a_sub_communicators_rank_places_no_global_rank(tmp_path):
+    """A tensor-parallel group's communicator (2 of 4 ranks) numbers its members 0 and 1: on the failed node those are not
+    global ranks 0 and 1 (node gpu-a01 holds them, by the world's communicator)."""
+    sub = [f"gpu-a02:{2201 + r}:{2201 + r} [{r}] NCCL INFO comm 0x77d{r} rank {r} nranks 2 cudaDev {r} busId 1b000 - Init COMPLETE"
+           for r in range(2)]
+    assert _stops(_run(NCCL_HOSTS[:2] + sub + NODE_FAILURE, tmp_path)) == [("warning", "node-failure", [], ["gpu-a02"])]
+
+
 def test_a_node_holding_every_rank_is_the_jobs_stop(tmp_path):
     lines = [line.replace("gpu-a01", "gpu-a02") for line in NCCL_HOSTS] + NODE_FAILURE
     assert _stops(_run(lines, tmp_path)) == [("warning", "node-failure", [], ["gpu-a02"])]
