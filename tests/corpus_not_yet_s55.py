@@ -5,6 +5,7 @@ from __future__ import annotations
 
 #: Expectations of session 55's batches that we do not meet, with why.
 NOT_YET_S55: dict[str, str] = {
+    # batch 321 (newest-threads-2026-oct-dec): none; all three read right both ways as collected (830846c5)
     # batch 323 (hardware-xid-ecc-nvlink-fabric): none; all five read right both ways as collected (8f3b61a5)
     # batch 322: verl#2950 read right since session 55 (Ray's memory-monitor notice names its WorkerDict_0:N rank)
     # session 55 leftovers
