@@ -33,3 +33,10 @@ def test_the_notice_names_the_killed_workers_rank(what, id_kind, name, rank):
         ((ev),) = events
         assert (ev["subkind"], ev["rank"], ev["exit_code"], ev["pid"]) == ("ray_memory_monitor", rank, -9, 4100606)
         assert "10.20.49.141" in ev["error_message"] and "56.57GB" in ev["error_message"]
+
+
+@pytest.mark.parametrize("mask", ["xxxxxx", "<PID>", "***", "…"])
+def test_a_masked_pid_still_names_the_rank(mask):
+    line = NOTICE.format(what="task", id_kind="actor", name="8szhVkWorkerDict_0:3:WorkerDict.__init__").replace("4100606", mask)
+    ((ev),) = [e for e in classify(line) if e["kind"] == "process_exit"]
+    assert (ev["rank"], ev["pid"]) == (3, None)

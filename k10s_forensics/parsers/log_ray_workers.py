@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from k10s_forensics.parsers.log_normalize import MASK
+
 Event = dict[str, Any]
 
 #: Ray Train's worker group as its controller started it: ``- (ip=10.0.0.5, pid=2317) world_rank=1, local_rank=1, node_rank=0``
@@ -27,7 +29,7 @@ RAY_TRAIN_WORKER_FAILED = re.compile(r"(?:^|[\s)])Worker (\d{1,7}) has failed\.\
 #: ``where the lease (…)``; a plain task: ``(task ID: …, name=…, …)``): group 1 the node's IP, 2 the actor's or task's
 #: name, 3 its pid, 4 its memory
 RAY_MEMORY_NOTICE = re.compile(r"\bMemory on the node \(IP: ([^,)\s]{1,64})[^)]{0,300}\) where the (?:task|lease) \((?:actor|task) ID: "
-                               r"[0-9a-fA-F]{1,64}, name=([^,\s]{1,300}), pid=(\d{1,10}), memory used=([\d.]{1,12} ?[KMGT]?i?B)\) was running")
+                               r"[0-9a-fA-F]{1,64}, name=([^,\s]{1,300}), pid=(\d{1,10}|" + MASK + r"), memory used=([\d.]{1,12} ?[KMGT]?i?B)\) was running")
 #: a verl worker group's actor in that name: ``<prefix><Class>_<placement group>:<rank in it>``, then the method it ran
 RAY_WORKER_ACTOR = re.compile(r"^(\S{0,200}?_(\d{1,4}):(\d{1,7}))(?::[\w.<>]{1,200})?$")
 
@@ -64,5 +66,6 @@ def _memory_killed(m: re.Match) -> Event | None:
     actor = RAY_WORKER_ACTOR.match(m.group(2))
     if actor is None or actor.group(2) != "0":
         return None
-    return {"kind": "process_exit", "subkind": "ray_memory_monitor", "rank": int(actor.group(3)), "pid": int(m.group(3)), "exit_code": -9,
+    pid = int(m.group(3)) if m.group(3).isdigit() else None  # a paste may mask it
+    return {"kind": "process_exit", "subkind": "ray_memory_monitor", "rank": int(actor.group(3)), "pid": pid, "exit_code": -9,
             "error_message": f"Ray's memory monitor killed {actor.group(1)} (pid {m.group(3)}, {m.group(4)} used) for node {m.group(1)}'s host memory"}
