@@ -15,5 +15,6 @@ NOT_YET_S55: dict[str, str] = {
     "of some packages'), not a log line",
     # batch 323 (hardware-xid-ecc-nvlink-fabric): none; all five read right both ways as collected (8f3b61a5)
     # batch 322: verl#2950 read right since session 55 (Ray's memory-monitor notice names its WorkerDict_0:N rank)
+    # batch 326 (megatron-nemo-torchtitan-2026): none; all four controls read right both ways as collected (8f645319)
     # session 55 leftovers
 }
