@@ -614,10 +614,9 @@ SELECT
          WHEN d.first_kind = 'python_traceback' THEN 'low'
          ELSE 'medium' END AS confidence,
     CASE WHEN d.cause IS NULL THEN 'no rank failed on its own: the job hung'
-         WHEN d.common_mode AND starts_with(d.common_error, 'CUDA not ready on the node: ')
-              THEN d.common_error || ' (CUDA error 802: an NVSwitch system''s Fabric Manager not running or not of the driver''s '
-              || 'version; 803: the driver and its kernel module apart): every process on the node meets it at its first CUDA '
-              || 'call, whichever the launcher reports first: no single culprit'
+         WHEN d.common_mode AND starts_with(d.common_error, 'the node''s ')
+              THEN d.common_error || ': every process on the node meets it alike, whichever the launcher reports first: no '
+              || 'single culprit'
          WHEN d.common_mode THEN 'every process runs the same command line and code (' || d.common_error || ')'
               || ': it fails them all alike, whichever the launcher reports first: no single culprit'
          WHEN d.all_aborted THEN 'every rank aborted (SIGABRT, no watchdog timeout of its own) and nothing failed another way: '

@@ -29,7 +29,9 @@
 --   reading: with the peers' error returns beside it, nccl_several and a peer's remote error place it;
 --   save where NCCL raised it in its NVLS transport (the node's multicast set-up, every local rank's: batch 175);
 --   or vLLM's custom all-reduce refusing its CUDA call's arguments ('invalid argument': batch 107);
---   or CUDA's 802/803, the node not ready for CUDA (its Fabric Manager down: batch 323).
+--   or CUDA's 802/803, the node not ready for CUDA (its Fabric Manager down: batch 323), or NCCL's NVLS multicast
+--   memory the node's NVSwitch fabric would not bind (batch 321);
+--   or glibc's failed assert() in native code every process runs (batch 326).
 --   Not the torch build's wording where one rank raised it while another rank saw a peer's connection
 --   close (gloo's teardown): that rank waited in a collective, past the code the first failed in, so the
 --   code path was the failing rank's own (`.to("cuda")` on one rank only: its own setup fault)
@@ -153,8 +155,13 @@ peer_saw_close AS (  -- the ranks that saw a peer's connection close at teardown
       AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')
 )
 SELECT job_key, incident, min(error_type) AS error_type FROM (
-SELECT job_key, incident, min(CASE WHEN regexp_matches(coalesce(error_message, ''), '(?i)system not yet initiali[sz]ed|unsupported display driver / cuda driver combination')
-                                   THEN 'CUDA not ready on the node: ' || regexp_extract(error_message, '(?i)(system not yet initiali[sz]ed|system has unsupported display driver / cuda driver combination)', 1)
+SELECT job_key, incident, min(CASE WHEN regexp_matches(coalesce(error_message, ''), '(?i)system not yet initiali[sz]ed')
+                                   THEN 'the node''s CUDA not ready: system not yet initialized (CUDA error 802: an NVSwitch system''s Fabric Manager not running or not of the driver''s version)'
+                                   WHEN regexp_matches(coalesce(error_message, ''), '(?i)unsupported display driver / cuda driver combination')
+                                   THEN 'the node''s CUDA not ready: system has unsupported display driver / cuda driver combination (CUDA error 803: the driver and its kernel module apart)'
+                                   WHEN kind = 'cuda_error' AND starts_with(coalesce(error_message, ''), 'NVLS multicast memory bind failed')
+                                   THEN 'the node''s NVSwitch fabric: ' || error_message
+                                   WHEN kind = 'process_exit' AND subkind = 'native_assert' THEN error_message
                                    WHEN kind = 'nccl_error_other' THEN subkind
                                    WHEN kind = 'cuda_error' THEN 'NCCL''s CUDA call refused: invalid argument'
                                    ELSE error_type END) AS error_type
@@ -175,12 +182,20 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         OR (kind = 'cuda_error'
                             AND regexp_matches(line, 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]'))
                         OR (kind = 'python_exception' AND error_type = 'XLA mesh master unreachable')
+                        -- glibc's assert() failing in the native code every process runs (a C++/CUDA extension's host
+                        -- code: DeepEP's buffer limits, DeepSpeed's aio, llm.c's data loader): its invariant on the run's
+                        -- config and data, met by every rank alike (the corpus' four such pastes: session 55, batch 326)
+                        OR (kind = 'process_exit' AND subkind = 'native_assert')
                         -- the node not ready for CUDA at all (`Error 802: system not yet initialized`: an NVSwitch system
                         -- whose Fabric Manager is not running or not of the driver's version; `Error 803: system has
                         -- unsupported display driver / cuda driver combination`): the node's, which every process on it
                         -- meets alike at its first CUDA call (batch 323: dstack#2348)
                         OR (kind IN ('cuda_error', 'python_exception')
                             AND regexp_matches(coalesce(error_message, ''), '(?i)system not yet initiali[sz]ed|unsupported display driver / cuda driver combination'))
+                        -- NCCL's NVLS multicast memory the node's NVSwitch fabric would not bind (`Failed to bind NVLink SHARP
+                        -- (NVLS) Multicast memory of size N : CUDA error 401 …`: "usually … the Fabric Manager or NVSwitches"):
+                        -- the node's, which every local rank's communicator meets alike (batch 321: pytorch#177472)
+                        OR (kind = 'cuda_error' AND starts_with(coalesce(error_message, ''), 'NVLS multicast memory bind failed'))
                         OR (error_type IN ('AssertionError', 'RuntimeError')
                             AND (regexp_matches(error_message, 'Torch not compiled with \w+ enabled|Distributed package doesn''t have \w+ built in')
                                  -- a c10d backend refusing a collective it does not implement (`Backend gloo does not

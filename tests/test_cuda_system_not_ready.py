@@ -54,10 +54,25 @@ def test_the_node_not_ready_for_cuda_names_no_rank(tmp_path, error, cause, ranks
     lines = [line for r in ranks for line in _traceback(r, error)] + [AGENT.format(r=ranks[0])]
     ((rule, got, named, summary),) = _failures(lines, tmp_path)
     assert (rule, got, named) == ("rank-failure", cause, [])
-    assert "CUDA not ready on the node" in summary and "no single culprit" in summary
+    assert "the node's CUDA not ready" in summary and "no single culprit" in summary
 
 
 def test_another_error_at_the_same_call_is_still_the_ranks_own(tmp_path):
     """The contrast: the same lone traceback with the GPU's own fault names its rank, as before."""
     lines = _traceback(3, "RuntimeError: CUDA error: uncorrectable ECC error encountered") + [AGENT.format(r=3)]
     assert [(c, r) for _, c, r, _ in _failures(lines, tmp_path)] == [("cuda-error", [3])]
+
+
+NVLS = ["torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:93, unhandled cuda error (run with NCCL_DEBUG=INFO for "
+        "details), NCCL version 2.29.3", "ncclUnhandledCudaError: Call to CUDA function failed.", "Last error:",
+        "Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error 401 'the operation cannot be performed "
+        "in the present state'.", "This is usually caused by a system or configuration error in the Fabric Manager or NVSwitches."]
+
+
+@pytest.mark.parametrize("tag", ["", "[rank3]: "], ids=["untagged", "rank3"])
+def test_nccls_nvls_bind_refused_is_the_nodes_fabric(tmp_path, tag):
+    """NCCL's NVLS multicast memory the node's NVSwitch fabric would not bind (pytorch#177472, blind batch 321): every local
+    rank's communicator meets it alike; under one rank's tag it named that rank before (nccl-error)."""
+    ((rule, cause, named, summary),) = _failures([tag + line for line in NVLS], tmp_path)
+    assert (rule, cause, named) == ("rank-failure", "cuda-error", [])
+    assert "the node's NVSwitch fabric: NVLS multicast memory bind failed" in summary

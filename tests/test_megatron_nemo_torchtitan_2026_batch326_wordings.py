@@ -3,14 +3,15 @@ pinned as read. Four controls, collected blind, all read right both ways as coll
 HybridEP's glibc assertion ``void setup_qp_init_attr(..., int): Assertion `tx_depth > 0 && tx_depth < 65536' failed.``
 (NVIDIA/Megatron-LM#3999: the whole micro-batch's token count as ``max_num_of_tokens_per_rank`` overflows the RDMA QP
 depth; every one of 16 ranks aborts) and the permute launcher's ``Assertion 'args.output_tokens_ptr != nullptr'
-failed.`` (NVIDIA-NeMo/Megatron-Bridge#3599: DeepEP in the 26.04 container) are not read at all, so name no one;
+failed.`` (NVIDIA-NeMo/Megatron-Bridge#3599: DeepEP in the 26.04 container) were not read at all as collected, so named
+no one (since session 55: aborts of no single culprit, common mode);
 ``ValueError: Expecting 2 arg_mbs but got 1`` (pytorch/torchtitan#4071: pre-split microbatches through
 ``pp_schedule.step()``, every PP rank) is a warning python-exception of no rank; the abridged five-line
 ``torch.OutOfMemoryError`` naming only ``GPU 4`` (NVIDIA-NeMo/Automodel#2673: an H200 recipe on H100s, every rank OOMs)
 is a critical oom-cascade of no rank. Scored once as collected; no rule changed (measure only). Contrasts: the same
-glibc assertion under a ``[rank5]:`` tag still names no one (the wording is unread, not just unranked), while an elastic
-root-cause block's ``rank : 5`` with ``exitcode : -6`` names rank 5 (abort) and srun's ``task 13: Aborted (core
-dumped)`` names rank 13 (abort); the ``ValueError`` under ``[rank7]:`` names rank 7; the OOM under ``[rank4]:`` (or only
+glibc assertion under a ``[rank5]:`` tag still names no one, and so does an elastic root-cause block's ``rank : 5``
+with ``exitcode : -6`` after it, or srun's ``task 13: Aborted (core dumped)`` (rank 5, rank 13 as collected; common mode
+since session 55), while either alone names its rank (abort); the ``ValueError`` under ``[rank7]:`` names rank 7; the OOM under ``[rank4]:`` (or only
 its first line under ``[rank12]:``) names that rank, cuda-oom. Pasted logs through ``k10s import-logs``, batched.
 """
 
@@ -62,8 +63,10 @@ CASES = {
     "gpu4-oom-four-nodes-of-8": (GPU4_OOM, 8, 32, None, None),
     # contrasts
     "hybridep-assert-rank5-tag-names-none": (HYBRIDEP_RANK5, 8, 16, None, None),
-    "hybridep-root-cause-rank5-names-rank5": (HYBRIDEP_ROOT_CAUSE_5, 8, 16, 5, "abort"),
-    "permute-srun-task13-names-rank13": (PERMUTE_SRUN_13, 8, 64, 13, "abort"),
+    "hybridep-root-cause-rank5-names-none": (HYBRIDEP_ROOT_CAUSE_5, 8, 16, None, None),
+    "root-cause-rank5-alone-names-rank5": (HYBRIDEP_ROOT_CAUSE_5[len(HYBRIDEP_ASSERT):], 8, 16, 5, "abort"),
+    "permute-srun-task13-names-none": (PERMUTE_SRUN_13, 8, 64, None, None),
+    "srun-task13-alone-names-rank13": (PERMUTE_SRUN_13[len(PERMUTE_ASSERT):], 8, 64, 13, "abort"),
     "pp-valueerror-rank7-names-rank7": (PP_RANK7, 12, 24, 7, "python-exception"),
     "gpu4-oom-rank4-names-rank4": (GPU4_OOM_RANK4, 8, 32, 4, "cuda-oom"),
     "gpu4-oom-rank12-first-line-names-rank12": (
@@ -97,12 +100,14 @@ def _gist(
     ]
 
 
-def test_glibc_assertion_lines_are_unread(tmp_path):
-    """``<prog>: <file>:<line>: <function>: Assertion `<expr>' failed.`` (glibc's ``assert()``, then SIGABRT) yields no
-    finding at all, untagged or under a ``[rankN]:`` tag: the job is not even read as failed."""
-    assert _gist(HYBRIDEP_ASSERT, tmp_path / "a", 8, 16) == []
-    assert _gist(HYBRIDEP_RANK5, tmp_path / "b", 8, 16) == []
-    assert _gist(PERMUTE_ASSERT, tmp_path / "c", 8, 64) == []
+def test_glibc_assertion_is_an_abort_of_no_single_culprit(tmp_path):
+    """``<prog>: <file>:<line>: <function>: Assertion `<expr>' failed.`` (glibc's ``assert()``, then SIGABRT) yielded no
+    finding at all as collected; since session 55 (this batch's suggestion) it is an abort that every process running
+    that native code meets alike (common mode), untagged or under a ``[rankN]:`` tag: a warning of no rank."""
+    want = [("rank-failure", "warning", "abort", [])]
+    assert _gist(HYBRIDEP_ASSERT, tmp_path / "a", 8, 16) == want
+    assert _gist(HYBRIDEP_RANK5, tmp_path / "b", 8, 16) == want
+    assert _gist(PERMUTE_ASSERT, tmp_path / "c", 8, 64) == want
 
 
 def test_untagged_valueerror_is_a_failure_of_no_rank(tmp_path):

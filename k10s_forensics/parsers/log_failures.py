@@ -9,6 +9,8 @@ carry ``_no_rank`` so the line's ``--local_rank=N`` is never read as the culprit
 
 from __future__ import annotations
 
+import re
+
 import signal
 from typing import Any
 
@@ -56,6 +58,9 @@ def cuda_error(text: str) -> Event | None:
         message = d.group(2) if d else None
     if message is None:
         message = end_event_message(text)
+    if message is None and "Failed to bind NVLink SHARP" in text and (v := P.NVLS_BIND_FAILED.search(text)) is not None:
+        return {"kind": "cuda_error", "subkind": "system-not-ready", "error_type": "CUDA error",
+                "error_message": f"NVLS multicast memory bind failed: {v.group(2)} (CUDA error {v.group(1)})"[:300]}
     if message is None:
         n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text or "Test CUDA failure" in text else None
         if n is None:
@@ -148,7 +153,28 @@ def fatal_signal(text: str) -> Event | None:
     m = P.FAULTHANDLER.search(text) if "Fatal Python error: " in text else None
     if m is not None:
         return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
-    return _glog_signal(text) or _ompi_signal(text) or gfortran_signal(text) or absl_signal(text) or aborts_counted(text)
+    return (_glog_signal(text) or _ompi_signal(text) or gfortran_signal(text) or absl_signal(text) or aborts_counted(text)
+            or native_assert(text))
+
+
+#: glibc's ``assert()`` failing in native code (a C++/CUDA extension's host code, a C program), printed just before its
+#: ``abort()``: ``python: /opt/DeepEP/csrc/hybrid_ep/extension/permute.cu:412: void permute_launcher(PermuteArgs) [with …]:
+#: Assertion 'args.output_tokens_ptr != nullptr' failed.`` (glibc 2.35+ quotes '…', older `…'); the program, the file and
+#: the function may sit on the line before (a wrapped paste). Group 1 the file:line where given, 2 the condition. A
+#: kernel's device-side assertion (``block: [..], thread: [..]``) is a CUDA error (cuda_error), not this.
+NATIVE_ASSERT = re.compile(r"(?:(\S{1,400}:\d{1,7}): .{0,1200}?)?: Assertion [`'](.{1,300}?)' failed\.\s*$")
+
+
+def native_assert(text: str) -> Event | None:
+    """glibc's failed assertion in the process's native code: its SIGABRT (−6), the condition and where it failed.
+    Every process runs that code on its own config and data, so it is read as common mode where it is the first failure
+    (queries/_incident_common_mode.sql: the corpus' four such pastes are all of every rank alike)."""
+    m = NATIVE_ASSERT.search(text) if "Assertion " in text and "' failed." in text and "block: [" not in text else None
+    if m is None:
+        return None
+    where = f" at {m.group(1)}" if m.group(1) else ""
+    return {"kind": "process_exit", "subkind": "native_assert", "exit_code": -6,
+            "error_message": f"native assertion `{m.group(2)}` failed{where}"[:300]}
 
 
 def _glog_signal(text: str) -> Event | None:

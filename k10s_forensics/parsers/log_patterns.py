@@ -18,7 +18,7 @@ from k10s_forensics.parsers.log_normalize import MASK
 # CUDA out of memory and CUDA errors live in log_patterns_cuda; re-exported here, the catalogue's one name space
 from k10s_forensics.parsers.log_patterns_cuda import (  # noqa: F401
     CUDA_DRIVER_ERROR_NAME, CUDA_DRIVER_NOT_FAILURES, CUDA_ERROR, CUDA_ERROR_NAME, CUDA_ERROR_NAME_QUOTED, CUDA_KERNEL_ASSERT, CUDA_KINDS, GPU_INIT_FAILED, EXTENSION_CUDA_CHECK, NCCL_CUDA_FAILURE, OOM_ANY_PROCESS, OOM_CUDA_ERROR, OOM_ALLOCATOR, OOM_CUDA_RUNTIME, OOM_FRAMEWORK,
-    OOM_LEGACY, OOM_NCCL, OOM_NEW, OOM_PYTORCH, OOM_REQUESTED, OOM_THIS_PROCESS, RUNTIME_CALL_NUMBER, SYCL_RUNTIME_CALL, THC_CUDA_CHECK,
+    NVLS_BIND_FAILED, OOM_LEGACY, OOM_NCCL, OOM_NEW, OOM_PYTORCH, OOM_REQUESTED, OOM_THIS_PROCESS, RUNTIME_CALL_NUMBER, SYCL_RUNTIME_CALL, THC_CUDA_CHECK,
     THC_RUNTIME_ERROR, TRANSPORT_CUDA_CALL)
 # ProcessGroupNCCL watchdog and NCCL network errors live in log_patterns_nccl; re-exported here likewise
 from k10s_forensics.parsers.log_patterns_nccl import (  # noqa: F401

@@ -109,6 +109,11 @@ THC_CUDA_CHECK = re.compile(r"\bTHCudaCheck FAIL file=\S{1,400} line=\d{1,6} err
 #: THC's exception for the same check (PyTorch <= 1.5): ``RuntimeError: cuda runtime error (39) : uncorrectable ECC error
 #: encountered at /pytorch/aten/src/THC/THCCachingHostAllocator.cpp:265``; groups as THC_CUDA_CHECK's
 THC_RUNTIME_ERROR = re.compile(r"\bcuda runtime error \((\d{1,4})\) ?: ?([^\n]{1,300}?) at \S{1,400}:\d{1,6}\s*$")
+#: NCCL's report of the multicast memory its NVLS transport could not bind (the node's NVSwitch fabric: "This is usually
+#: caused by a system or configuration error in the Fabric Manager or NVSwitches."): ``Failed to bind NVLink SHARP (NVLS)
+#: Multicast memory of size 2097152 : CUDA error 401 'the operation cannot be performed in the present state'.``, a
+#: ``Last error:`` payload under torch's ``ncclUnhandledCudaError``; group 1 the CUDA error's number, 2 its message
+NVLS_BIND_FAILED = re.compile(r"\bFailed to bind NVLink SHARP \(NVLS\) Multicast memory of size \d{1,20} : CUDA error (\d{1,4}) ['\u2018]([^'\u2019\n]{1,200})")
 #: Category of a CUDA error message, first match wins.
 CUDA_KINDS = (
     ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),

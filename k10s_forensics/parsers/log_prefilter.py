@@ -114,6 +114,10 @@ _EVENT_LITERALS = (
     r"UC[XC]\s+ERROR\s+cu",
     # a kernel's own assertion (log_patterns_cuda.CUDA_KERNEL_ASSERT): `...Kernel.cu:144: ...: block: [..], thread: [..] Assertion `
     r"\] Assertion [`']",
+    # glibc's assert() failing in native code (log_failures.NATIVE_ASSERT): `…: Assertion 'cond' failed.`
+    r": Assertion [`'].{1,300}' failed\.",
+    # NCCL's NVLS multicast memory the node's NVSwitch fabric would not bind (log_patterns_cuda.NVLS_BIND_FAILED)
+    r"Failed to bind NVLink SHARP",
     # the class name's letter before it either case: OSError, BlockingIOError, EOFError, HTTPError (log_patterns.PY_EXCEPTION)
     r"[A-Za-z](?:Error|Exception|Interrupt)(?::|$)",
     r"\[rank\d{1,6}\]:\s{1,8}File \"",  # a rank-tagged traceback frame: the first of one cut above its header starts it (log_classify)
