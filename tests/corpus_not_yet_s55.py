@@ -7,5 +7,6 @@ from __future__ import annotations
 NOT_YET_S55: dict[str, str] = {
     # batch 323 (hardware-xid-ecc-nvlink-fabric): none; all five read right both ways as collected (8f3b61a5)
     # batch 322: verl#2950 read right since session 55 (Ray's memory-monitor notice names its WorkerDict_0:N rank)
+    # batch 320 (spot-preemption-sigterm-node-shutdown): none; all four controls read right both ways as collected (92cae03f)
     # session 55 leftovers
 }
