@@ -16,5 +16,6 @@ NOT_YET_S55: dict[str, str] = {
     "is a package-version incompatibility every rank hits alike is the author's closing account ('casued by the version "
     "of some packages'), not a log line",
     # batch 326 (megatron-nemo-torchtitan-2026): none; all four controls read right both ways as collected (8f645319)
+    # batch 320 (spot-preemption-sigterm-node-shutdown): none; all four controls read right both ways as collected (92cae03f)
     # session 55 leftovers
 }
