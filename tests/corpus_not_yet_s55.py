@@ -7,5 +7,6 @@ from __future__ import annotations
 NOT_YET_S55: dict[str, str] = {
     # batch 323 (hardware-xid-ecc-nvlink-fabric): none; all five read right both ways as collected (8f3b61a5)
     # batch 322: verl#2950 read right since session 55 (Ray's memory-monitor notice names its WorkerDict_0:N rank)
+    # batch 325 (k8s-operator-pod-failures-2025-2026): none; all three read right both ways as collected (46741c1a)
     # session 55 leftovers
 }
