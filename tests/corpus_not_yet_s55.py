@@ -17,5 +17,6 @@ NOT_YET_S55: dict[str, str] = {
     "of some packages'), not a log line",
     # batch 326 (megatron-nemo-torchtitan-2026): none; all four controls read right both ways as collected (8f645319)
     # batch 320 (spot-preemption-sigterm-node-shutdown): none; all four controls read right both ways as collected (92cae03f)
+    # batch 325 (k8s-operator-pod-failures-2025-2026): none; all three read right both ways as collected (46741c1a)
     # session 55 leftovers
 }
