@@ -20,7 +20,14 @@ WHAT = {
 
 #: Slurm's reasons for ending a job (log_slurm), and Kubernetes' deadline, as said in a title
 SLURM = {"time-limit": "its time limit", "preempted": "preemption by a higher-priority job",
-         "node-failure": "a node failure", "requeued": "a requeue", "deadline-exceeded": "its active deadline (activeDeadlineSeconds)"}
+         "node-failure": "a node failure", "requeued": "a requeue", "deadline-exceeded": "its active deadline (activeDeadlineSeconds)",
+         "spot-reclaimed": "the reclaim of its spot capacity", "evicted": "an eviction for node pressure",
+         "node-shutdown": "its node's shutdown"}
+
+
+#: who stopped the job, by the api_reason of a stop read from a log or a job's status
+LOGGED_STOPS = {"Slurm": "Slurm", "submitit": "Slurm (submitit)", "SkyPilot": "SkyPilot", "Kubernetes": "Kubernetes",
+                "DeadlineExceeded": "Kubernetes"}
 
 
 def _slurm(finding: dict[str, Any], row: dict[str, Any], when: str) -> dict[str, Any]:
@@ -33,7 +40,7 @@ def _slurm(finding: dict[str, Any], row: dict[str, Any], when: str) -> dict[str,
         finding["summary"] = (f"Slurm declared node {nodes} failed at {when} ({detail}): {ranks_text(finding['ranks'])} of "
                               f"{finding.get('job')} ran there; the job's other ranks ran on and only waited for them.")
     else:
-        who = "Kubernetes" if row.get("api_reason") == "DeadlineExceeded" else "Slurm"
+        who = LOGGED_STOPS[row["api_reason"]]
         finding["title"] = f"{who} ended {finding.get('job')}: {why}"
         failed = f"; node(s) it declared failed: {nodes}" if finding.get("cause") == "node-failure" else ""
         finding["summary"] = (f"{who} ended {finding.get('job')} at {when} for {why} ({detail}){failed}. "
@@ -43,7 +50,7 @@ def _slurm(finding: dict[str, Any], row: dict[str, Any], when: str) -> dict[str,
 
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     start = finding.get("started_at")
-    if row.get("api_reason") in ("Slurm", "DeadlineExceeded"):
+    if row.get("api_reason") in LOGGED_STOPS:
         return _slurm(finding, row, start.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") if isinstance(start, dt.datetime) else (start or "---"))
     what = WHAT.get(finding.get("cause") or "", "was stopped by Kubernetes (a DisruptionTarget)")
     pods = ", ".join(finding["pods"]) or "A pod"

@@ -27,11 +27,13 @@
 --   TO TIME LIMIT / PREEMPTION / NODE FAILURE / JOB REQUEUE ***`, `srun: error: Node failure on <node>`) is the
 --   job's stop too, naming no pod: a failure before it (a rank that died, a hang until the time limit) stays the
 --   incident's root. Only a failed node that held some of the job's ranks, the others running on, names them.
+--   Other schedulers' and platforms' words alike (log_slurm.OTHER_STOPS: submitit's preemption, SkyPilot's spot reclaim,
+--   the kubelet's eviction or shutdown message pasted from `kubectl describe`): the job's stop, naming no rank.
 --   Kubernetes' own time limit is the job's stop alike: a Job (a JobSet's child, a TrainJob's) or a training operator's
 --   job past its activeDeadlineSeconds (condition message "Job was active longer than specified deadline", the
 --   DeadlineExceeded event): `deadline-exceeded`, naming no rank.
 -- columns:
---   cause VARCHAR              -- preempted, evicted, node-shutdown, drained, taint-eviction, pod-gc, reclaimed (Volcano), disrupted; Slurm: time-limit, preempted, node-failure, requeued; deadline-exceeded (activeDeadlineSeconds)
+--   cause VARCHAR              -- preempted, evicted, node-shutdown, drained, taint-eviction, pod-gc, reclaimed (Volcano), disrupted; Slurm: time-limit, preempted, node-failure, requeued; pasted: spot-reclaimed, evicted, node-shutdown; deadline-exceeded (activeDeadlineSeconds)
 --   severity VARCHAR           -- critical when some of the job's pods ran on without the stopped ones; warning when all stopped
 --   title VARCHAR              -- one line
 --   job VARCHAR                -- namespace/name of the job
@@ -41,7 +43,7 @@
 --   gpus VARCHAR[]             -- their GPUs, when known
 --   started_at TIMESTAMP WITH TIME ZONE -- first stop
 --   ended_at TIMESTAMP WITH TIME ZONE   -- last stop of the disruption
---   api_reason VARCHAR         -- the API's reason (PreemptionByScheduler, TerminationByKubelet, Evicted, Preempted, ...); Slurm
+--   api_reason VARCHAR         -- the API's reason (PreemptionByScheduler, TerminationByKubelet, Evicted, Preempted, ...); who said it in a log (Slurm, submitit, SkyPilot, Kubernetes); DeadlineExceeded
 --   detail VARCHAR             -- the API's message
 --   pods_stopped BIGINT        -- pods stopped in the disruption
 --   job_pods BIGINT            -- the job's pods alive when it began
@@ -162,7 +164,7 @@ SELECT
 FROM sized
 ),
 slurm_line AS (  -- Slurm's word that it ended a job (log_slurm: the step daemon's cancellation with its reason, srun's node failure)
-    SELECT job_key, subkind AS cause, ts, raw_row, line_no, line, error_message,
+    SELECT job_key, subkind AS cause, ts, raw_row, line_no, line, error_message, coalesce(error_type, 'Slurm') AS who,
            CASE WHEN subkind = 'node-failure' THEN peer_ip END AS failed_node
     FROM k10s_log WHERE kind = 'scheduler_stop' AND job_key IS NOT NULL
 ),
@@ -170,6 +172,7 @@ slurm_job AS (  -- per job: the first such line's reason; the nodes srun declare
     SELECT job_key,
            arg_min(cause, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line)) AS cause,
            arg_min(error_message, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line)) AS message,
+           arg_min(who, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line)) AS who,
            min(ts) AS started_at, max(ts) AS ended_at,
            coalesce(list(DISTINCT failed_node ORDER BY failed_node) FILTER (WHERE failed_node IS NOT NULL), []::VARCHAR[]) AS failed_nodes,
            list({'what': 'slurm-' || cause, 'at': ts, 'value': NULL::DOUBLE, 'source': 'log', 'line': left(line, 300)}
@@ -242,11 +245,14 @@ SELECT
     CASE WHEN singled THEN ranks ELSE []::BIGINT[] END AS ranks,
     CASE WHEN singled THEN pods ELSE []::VARCHAR[] END AS pods,
     failed_nodes AS nodes, CASE WHEN singled THEN gpus ELSE []::VARCHAR[] END AS gpus,
-    started_at, ended_at, 'Slurm' AS api_reason, coalesce(message, '---') AS detail,
+    started_at, ended_at, who AS api_reason, coalesce(message, '---') AS detail,
     CASE WHEN singled THEN len(pods) ELSE 0 END::BIGINT AS pods_stopped, job_pods::BIGINT AS job_pods,
     CASE cause
         WHEN 'time-limit' THEN 'Slurm''s time limit ended the job: no failure of its own. Request a longer --time or checkpoint before the limit (sbatch --signal=B:USR1@300 warns the job five minutes ahead) and resume; a job that hung until its limit: look for its first failure before the cancellation.'
         WHEN 'preempted' THEN 'A higher-priority job preempted it (the partition''s or QOS''s PreemptMode). Checkpoint often and submit with --requeue, or run on a partition that is not preemptible.'
+        WHEN 'spot-reclaimed' THEN 'The cloud reclaimed the spot (preemptible) capacity the job ran on. Checkpoint often enough that a reclaim costs minutes and let the managed job resume from it (SkyPilot managed jobs, an elastic restart), or run long jobs on on-demand or reserved capacity.'
+        WHEN 'evicted' THEN 'The kubelet evicted the pod for node pressure (the message says which resource: memory, ephemeral-storage). Set requests equal to limits (Guaranteed QoS) so training pods are evicted last, and move scratch and checkpoint staging onto a volume with room.'
+        WHEN 'node-shutdown' THEN 'The pod''s node shut down (graceful node shutdown: a spot VM reclaimed, maintenance, a scale-down). Checkpoint often with an elastic restart policy, or run long jobs on on-demand capacity.'
         WHEN 'node-failure' THEN 'Slurm declared a node of the allocation failed: `scontrol show node <node>` and `sinfo -R` give the reason the controller recorded. Resubmit without it (--exclude), ask the admins to drain and check it, and resume from the last checkpoint.'
         ELSE 'Slurm requeued the job (scontrol requeue, a node failure or preemption with requeueing): it starts again from the beginning unless it resumes from a checkpoint.'
     END AS recommendation,

@@ -51,6 +51,20 @@ def test_slurms_lines_read_as_the_jobs_stop_naming_no_rank(line, kind, subkind, 
     assert (ev["kind"], ev["subkind"], ev.get("peer_ip"), ev.get("rank")) == (kind, subkind, peer, None)
 
 
+@pytest.mark.parametrize(
+    ("line", "cause", "who"),
+    [("submitit WARNING (2022-07-12 04:18:45,881) - Caught signal SIGUSR2 on learnfair0293: this job is preempted.", "preempted", "submitit"),
+     ("(bert-qa pid=920210) I 05-04 00:52:46 controller.py:100] The cluster is preempted.", "spot-reclaimed", "SkyPilot"),
+     ("Message:        The node was low on resource: memory.", "evicted", "Kubernetes"),
+     ("  Warning  Evicted  3m  kubelet  The node was low on resource: ephemeral-storage. Threshold quantity: 10Gi", "evicted", "Kubernetes"),
+     ("Message: Pod was terminated in response to imminent node shutdown.", "node-shutdown", "Kubernetes")],
+    ids=["submitit", "skypilot-spot", "describe-evicted", "events-evicted", "describe-shutdown"],
+)
+def test_other_schedulers_words_are_the_jobs_stop(line, cause, who):
+    (ev,) = [e for e in classify(line) if e["kind"] == "scheduler_stop"]
+    assert (ev["subkind"], ev["error_type"], ev.get("rank")) == (cause, who, None)
+
+
 @pytest.mark.parametrize("line", ["*** JOB 1 ON n1 CANCELLED AT 2025-01-01T00:00:00 DUE TO SOMETHING NEW ***",
                                   "print('srun: error: Node failure on ' + host, flush=True)", "Node failure on gpu-a02"],
                          ids=["unknown-reason", "code-quoting-it", "no-srun"])

@@ -6,8 +6,8 @@ HeartbeatManager(/job:worker/replica:0/task:0/device:CPU:0)`` after a preemptibl
 (megagonlabs/t5-japanese#1); SkyPilot's spot controller ``The cluster is preempted.`` then E-level ``Failed to cancel
 jobs on cluster bert-qa-39.`` (skypilot-org/skypilot#804); ``kubectl describe pod``'s ``Reason: Evicted`` / ``Message:
 The node was low on resource: memory.`` for a TFJob master pod (kubeflow/trainer#301). Scored once as collected: 4/4
-both ways, 0 of 4 controls named; no rule changed (measure only). None of the four outside stops is read as a stop
-either: the pastes yield no finding at all (pinned here, so a reading added later is seen). Contrasts: the launcher's
+both ways, 0 of 4 controls named; no rule changed (measure only). None of the four outside stops was read as a stop
+either (no finding at all); since session 55 three of them are the job's stop (disruption, warning, no rank). Contrasts: the launcher's
 ``exitcode: -15`` and the agent's ``Received 15 death signal`` name no one, its ``exitcode: -9`` names that rank
 (host-oom-kill); a rank's own traceback names it; JAX's lost ``task:1`` names rank 1; Slurm's ``DUE TO PREEMPTION`` /
 ``DUE TO NODE FAILURE`` in the same pastes are read as the job's stop (disruption, warning, no rank).
@@ -128,20 +128,19 @@ def test_outside_stop_wordings_as_read(key, tmp_path_factory):
 
 
 @pytest.mark.parametrize(
-    "lines",
-    [SUBMITIT_PREEMPTED, TPU_LAME_WORKER, SPOT_CLUSTER_PREEMPTED, POD_EVICTED],
-    ids=[
-        "submitit-preempted",
-        "tpu-lame-worker",
-        "spot-cluster-preempted",
-        "pod-evicted",
-    ],
+    ("lines", "want"),
+    [(SUBMITIT_PREEMPTED, [("disruption", "warning", "preempted", [])]), (TPU_LAME_WORKER, []),
+     (SPOT_CLUSTER_PREEMPTED, [("disruption", "warning", "spot-reclaimed", [])]),
+     (POD_EVICTED, [("disruption", "warning", "evicted", [])])],
+    ids=["submitit-preempted", "tpu-lame-worker", "spot-cluster-preempted", "pod-evicted"],
 )
-def test_outside_stops_as_pasted_read_nothing(lines, tmp_path):
-    """None of the four outside stops is read as a stop today: submitit's ``this job is preempted``, TensorFlow's
-    ``lame workers found``, SkyPilot's ``The cluster is preempted.`` and kubectl's ``Reason: Evicted`` / ``The node was
-    low on resource: memory.`` yield no finding at all (right by rank, silent on the stop)."""
-    assert pasted_findings(lines, tmp_path, 2, 2, NOW) == []
+def test_outside_stops_as_pasted(lines, want, tmp_path):
+    """None of the four outside stops was read as a stop as collected (no finding at all: right by rank, silent on the
+    stop). Since session 55 (this batch's suggestion) submitit's ``this job is preempted``, SkyPilot's ``The cluster is
+    preempted.`` and the kubelet's ``The node was low on resource: memory.`` are the job's stop (disruption, warning, no
+    rank); TensorFlow's ``lame workers found`` still reads as nothing."""
+    got = [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in pasted_findings(lines, tmp_path, 2, 2, NOW)]
+    assert got == want
 
 
 def _stops(lines: list[str], folder: Path) -> list[tuple]:

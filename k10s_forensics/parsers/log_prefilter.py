@@ -214,6 +214,8 @@ _EVENT_LITERALS = (
     # ... and Slurm's reason for ending it, or its word that a node of the job failed (log_slurm)
     r"CANCELLED AT \S+ DUE TO ",
     r"srun: error: Node failure on ",
+    # ... and other schedulers' and platforms' words (log_slurm.OTHER_STOPS)
+    r"(?:this job|The cluster) is preempted\.|The node was low on resource: |in response to imminent node shutdown",
     r"executable file not found in \$PATH",
     r": command not found\s*$",
     # a frame of a launcher's own code or of the flight-recorder analyzer: the exception right after it is no rank's (log_lines.py)

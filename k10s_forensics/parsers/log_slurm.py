@@ -12,6 +12,9 @@
   ``node-failure``, ``requeued``), no rank; the failed node of srun's line in ``peer_ip``. The scheduler stopped the job
   from outside (queries/disruption.sql): every task of it, unless the node that failed held some of them only. It ends
   the step too (queries/_failure_line.sql reads it as a ``step_end``).
+* Other schedulers' and platforms' words that they stopped the job (``OTHER_STOPS``: submitit on Slurm's preemption,
+  SkyPilot's spot controller, the kubelet's eviction and graceful-shutdown messages pasted from ``kubectl describe``):
+  ``scheduler_stop`` too, the one who said it in ``error_type``.
 """
 
 from __future__ import annotations
@@ -33,6 +36,17 @@ SLURM_CANCELLED = re.compile(r"\*\*\* (JOB|STEP) (\d{1,12}(?:\.[\w+]{1,40})?) (?
 #: srun on a node of the job's allocation that failed (the controller's word): group 1 the node
 NODE_FAILURE = re.compile(r"\bsrun: error: Node failure on ([\w.-]{1,253})\s*$")
 REASONS = {"TIME LIMIT": "time-limit", "PREEMPTION": "preempted", "NODE FAILURE": "node-failure", "JOB REQUEUE": "requeued"}
+#: other schedulers' and platforms' words that they stopped the job, each (pattern, cause, who): submitit's handler on
+#: Slurm's preemption signal (``submitit WARNING (…) - Caught signal SIGUSR2 on learnfair0293: this job is preempted.``),
+#: SkyPilot's managed-spot controller (``controller.py:100] The cluster is preempted.``), the kubelet's eviction and
+#: graceful-shutdown messages in a pasted ``kubectl describe pod`` or its events (``Message: The node was low on resource:
+#: memory.``, ``Pod was terminated in response to imminent node shutdown.``)
+OTHER_STOPS = (
+    (re.compile(r"\bsubmitit WARNING \([^)]{0,80}\) - Caught signal (SIG\w{2,10}) on (\S{1,253}): this job is preempted\."), "preempted", "submitit"),
+    (re.compile(r"\bcontroller\.py:\d{1,6}\] The cluster is preempted\."), "spot-reclaimed", "SkyPilot"),
+    (re.compile(r"\bThe node was low on resource: ([\w.-]{1,40})\."), "evicted", "Kubernetes"),
+    (re.compile(r"\bPod was terminated in response to imminent node shutdown\."), "node-shutdown", "Kubernetes"),
+)
 
 
 def slurm_stop(text: str) -> Event | None:
@@ -46,10 +60,14 @@ def slurm_stop(text: str) -> Event | None:
     if m:
         return {"kind": "scheduler_stop", "subkind": "node-failure", "peer_ip": m.group(1), "_no_rank": True,
                 "error_message": f"Slurm declared node {m.group(1)} failed (srun: Node failure)"}
+    for rx, cause, who in OTHER_STOPS if ("preempted." in text or "low on resource" in text or "node shutdown" in text) else ():
+        m = rx.search(text)
+        if m:
+            return {"kind": "scheduler_stop", "subkind": cause, "error_type": who, "_no_rank": True, "error_message": (m.group(0) if m.group(0).startswith(who) else f"{who}: {m.group(0)}")[:300]}
     for sub, rx in SRUN_STEP_END if ("srun: " in text or "STEP " in text) else ():
         if rx.search(text):
             return {"kind": "step_end", "subkind": sub, "_no_rank": True}
     return None
 
 
-__all__ = ["NODE_FAILURE", "REASONS", "SLURM_CANCELLED", "SRUN_STEP_END", "slurm_stop"]
+__all__ = ["NODE_FAILURE", "OTHER_STOPS", "REASONS", "SLURM_CANCELLED", "SRUN_STEP_END", "slurm_stop"]
