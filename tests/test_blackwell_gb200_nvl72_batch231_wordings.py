@@ -8,7 +8,8 @@ NVLink, read as gpu-health on the node, no rank); GB200 GRPO policy workers 5 an
 post-refit offload and rank 3's abridged watchdog (NVIDIA-NeMo/RL#2462: the offload path on GB200, read as nothing);
 a 44-rank MNNVL ``ray.util.collective`` start-up with worker ``r13``'s progress (NVIDIA/nccl#2186: a deterministic NCCL
 crash at cliqueSize >= 44, read as nothing). Scored 5/5 both ways as collected; no rule changed (measure only).
-Contrasts: the same rank-0 802 tail without rank 2's lines is the lone-rank shape and names rank 0; slime's failure
+Contrasts: the same rank-0 802 tail without rank 2's lines named rank 0 (the lone-rank shape) and names no one since
+session 55 (802 is the node's, common mode); slime's failure
 on a ``[rank1]:``-tagged line names rank 1 (cuda-error); the watchdog joined onto one line still names no one.
 Pasted logs through ``k10s import-logs``, batched.
 """
@@ -58,7 +59,7 @@ CASES = {
     "mnnvl-44-as-pasted": (MNNVL_44, None, None, None, None),
     "mnnvl-44-4x11": (MNNVL_44, 4, 44, None, None),
     # contrasts
-    "rank0-802-alone-names-rank0": (RANK0_802_ALONE, None, None, 0, "cuda-error"),
+    "rank0-802-alone-names-none": (RANK0_802_ALONE, None, None, None, None),  # rank 0 before session 55 (802: the node's)
     "rank1-tagged-names-rank1": (RANK1_TAGGED, None, None, 1, "cuda-error"),
     "watchdog-joined-names-none": (WATCHDOG_JOINED, 4, 32, None, None),
 }

@@ -9,7 +9,7 @@ not reach across nodes), read as nothing; torchrun's ``bug.py FAILED`` summary l
 ``TORCH_DISTRIBUTED_DEBUG=DETAIL`` barrier whose mismatch line the excerpt cut (pytorch#148976: a fingerprint check
 of torch, reproducible on every run), read as a Root Cause the paste does not hold, no one named. Scored 3/4 both ways
 as collected at 7891346e; no rule changed (measure only).
-Contrasts: rank 0's symm-mem tail alone is the lone-rank shape and names rank 0; rank 3's tail copied as rank 0's
+Contrasts: rank 0's symm-mem tail alone (its CUDA 802) named rank 0, and no one since session 55 (the node's); rank 3's tail copied as rank 0's
 names no one; the tail without its rank tags names no one; NVSHMEM's failure on ``[rank3]:``-tagged lines with a
 ``RuntimeError`` names rank 3; the summary with rank 1 as torchrun's Root Cause (no other failures) names rank 1.
 Pasted logs through ``k10s import-logs``, batched.
@@ -68,7 +68,7 @@ CASES = {
     "detail-barrier-as-pasted": (DETAIL_BARRIER, None, None, None, None),
     "detail-barrier-two-ranks": (DETAIL_BARRIER, 2, 2, None, None),
     # contrasts
-    "rank0-symm-alone-names-rank0": (RANK0_SYMM_ALONE, None, None, 0, "python-exception"),
+    "rank0-symm-alone-names-none": (RANK0_SYMM_ALONE, None, None, None, None),  # rank 0 before session 55 (802: the node's)
     "rank1-symm-completed-names-none": (RANK1_SYMM_COMPLETED, None, None, None, None),
     "ima-rank0-copy-names-none": (IMA_RANK0_COPY, None, None, None, None),
     "ima-untagged-names-none": (IMA_UNTAGGED, None, None, None, None),
