@@ -134,6 +134,16 @@ sized AS (  -- the job's pods alive when the disruption began; its other ranks' 
            js.gpus AS job_gpus
     FROM wave w LEFT JOIN k10s_job_size js ON js.job_key = w.job_key
 ),
+advice(cause, recommendation) AS (  -- what to do, per cause Kubernetes gives (a pasted kubelet message's alike)
+    VALUES
+    ('preempted', 'A higher-priority pod took its GPUs (scheduler preemption). Give training jobs a PriorityClass that other workloads do not outrank (or preemptionPolicy: Never on those), fence the GPU nodes (taints, a Kueue ClusterQueue that preempts whole workloads only), and checkpoint often enough that a lost rank costs minutes.'),
+    ('evicted', 'Its kubelet evicted it for node pressure (see the message: memory or ephemeral-storage). Set requests equal to limits (Guaranteed QoS) so training pods are evicted last, move scratch and checkpoint staging off the container''s writable layer onto a volume with room, and check the node''s eviction thresholds.'),
+    ('node-shutdown', 'Its node shut down (graceful node shutdown: a spot or preemptible VM reclaimed, maintenance, a scale-down). Run long jobs on on-demand capacity or checkpoint often with an elastic restart policy; check the node''s history in the cloud console.'),
+    ('drained', 'It was evicted through the Eviction API (kubectl drain, the cluster autoscaler, the descheduler, a node upgrade). Cover training pods with a PodDisruptionBudget (minAvailable: all) and schedule node maintenance between jobs.'),
+    ('taint-eviction', 'The taint manager deleted it after its node got a NoExecute taint (NotReady or unreachable beyond tolerationSeconds, 300 s by default): check that node''s health.'),
+    ('pod-gc', 'The pod garbage collector deleted it: its node no longer exists or is out of service.'),
+    ('reclaimed', 'Volcano reclaimed the GPUs its queue had borrowed beyond its deserved share for another queue. Keep the job within its queue''s deserved capacity (or on a queue with reclaimable: false), and checkpoint often enough that a lost rank costs minutes.')
+),
 kube AS (  -- the Kubernetes side's stops
 SELECT
     cause,
@@ -147,21 +157,12 @@ SELECT
     started_at, ended_at, api_reason,
     coalesce(api_reason || ': ', '') || coalesce(left(message, 300), '---') AS detail,
     len(pods)::BIGINT AS pods_stopped, greatest(alive, len(pods))::BIGINT AS job_pods,
-    CASE cause
-        WHEN 'preempted' THEN 'A higher-priority pod took its GPUs (scheduler preemption). Give training jobs a PriorityClass that other workloads do not outrank (or preemptionPolicy: Never on those), fence the GPU nodes (taints, a Kueue ClusterQueue that preempts whole workloads only), and checkpoint often enough that a lost rank costs minutes.'
-        WHEN 'evicted' THEN 'Its kubelet evicted it for node pressure (see the message: memory or ephemeral-storage). Set requests equal to limits (Guaranteed QoS) so training pods are evicted last, move scratch and checkpoint staging off the container''s writable layer onto a volume with room, and check the node''s eviction thresholds.'
-        WHEN 'node-shutdown' THEN 'Its node shut down (graceful node shutdown: a spot or preemptible VM reclaimed, maintenance, a scale-down). Run long jobs on on-demand capacity or checkpoint often with an elastic restart policy; check the node''s history in the cloud console.'
-        WHEN 'drained' THEN 'It was evicted through the Eviction API (kubectl drain, the cluster autoscaler, the descheduler, a node upgrade). Cover training pods with a PodDisruptionBudget (minAvailable: all) and schedule node maintenance between jobs.'
-        WHEN 'taint-eviction' THEN 'The taint manager deleted it after its node got a NoExecute taint (NotReady or unreachable beyond tolerationSeconds, 300 s by default): check that node''s health.'
-        WHEN 'pod-gc' THEN 'The pod garbage collector deleted it: its node no longer exists or is out of service.'
-        WHEN 'reclaimed' THEN 'Volcano reclaimed the GPUs its queue had borrowed beyond its deserved share for another queue. Keep the job within its queue''s deserved capacity (or on a queue with reclaimable: false), and checkpoint often enough that a lost rank costs minutes.'
-        ELSE 'Kubernetes marked it a disruption target (kubectl describe pod: the DisruptionTarget condition).'
-    END AS recommendation,
+    coalesce(a.recommendation, 'Kubernetes marked it a disruption target (kubectl describe pod: the DisruptionTarget condition).') AS recommendation,
     evidence,
     CASE WHEN others > 0 THEN 'high' END AS confidence,
     CASE WHEN others > 0 AND others_end IS NOT NULL
          THEN round(greatest(coalesce(job_gpus, 0) - len(ranks), 0) * greatest(epoch(others_end - started_at), 0) / 3600.0, 3) END AS gpu_hours_lost
-FROM sized
+FROM sized LEFT JOIN advice a USING (cause)
 ),
 slurm_line AS (  -- Slurm's word that it ended a job (log_slurm: the step daemon's cancellation with its reason, srun's node failure)
     SELECT job_key, subkind AS cause, ts, raw_row, line_no, line, error_message, coalesce(error_type, 'Slurm') AS who,
@@ -175,6 +176,7 @@ slurm_job AS (  -- per job: the first such line's reason; the nodes srun declare
            arg_min(who, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line)) AS who,
            min(ts) AS started_at, max(ts) AS ended_at,
            coalesce(list(DISTINCT failed_node ORDER BY failed_node) FILTER (WHERE failed_node IS NOT NULL), []::VARCHAR[]) AS failed_nodes,
+           coalesce(list(DISTINCT split_part(lower(failed_node), '.', 1) ORDER BY split_part(lower(failed_node), '.', 1)) FILTER (WHERE failed_node IS NOT NULL), []::VARCHAR[]) AS failed_hosts,
            list({'what': 'slurm-' || cause, 'at': ts, 'value': NULL::DOUBLE, 'source': 'log', 'line': left(line, 300)}
                 ORDER BY ts IS NULL, ts, raw_row, line_no, line) AS evidence
     FROM slurm_line GROUP BY job_key
@@ -190,19 +192,17 @@ slurm_host AS (  -- where a job's ranks ran: their pod's node or name (Slurm on 
           -- a communicator's rank is the global one only in a communicator of the whole world (not a TP/PP group's)
           OR (l.nccl_host IS NOT NULL AND (l.kind <> 'nccl_comm_init' OR l.nranks = js.gpus)))
 ),
-slurm_ranks AS (  -- the job's ranks on a node Slurm declared failed, and how many others it had
+slurm_ranks AS (  -- the job's ranks on a node Slurm declared failed
     SELECT s.job_key, list(DISTINCT h.rank ORDER BY h.rank) AS ranks,
            list(DISTINCT h.pod_key ORDER BY h.pod_key) FILTER (WHERE h.pod_key IS NOT NULL) AS pods,
-           list(DISTINCT h.gpu_uuid ORDER BY h.gpu_uuid) FILTER (WHERE h.gpu_uuid IS NOT NULL) AS gpus,
-           (SELECT count(DISTINCT r.rank) FROM k10s_rank r WHERE r.job_key = s.job_key
-              AND r.rank NOT IN (SELECT h2.rank FROM slurm_host h2 WHERE h2.job_key = s.job_key
-                                   AND list_contains(list_transform(s.failed_nodes, lambda x: split_part(lower(x), '.', 1)), h2.host))) AS others
-    FROM slurm_job s
-    JOIN slurm_host h ON h.job_key = s.job_key AND list_contains(list_transform(s.failed_nodes, lambda x: split_part(lower(x), '.', 1)), h.host)
-    GROUP BY s.job_key, s.failed_nodes
+           list(DISTINCT h.gpu_uuid ORDER BY h.gpu_uuid) FILTER (WHERE h.gpu_uuid IS NOT NULL) AS gpus
+    FROM slurm_job s JOIN slurm_host h ON h.job_key = s.job_key AND list_contains(s.failed_hosts, h.host)
+    GROUP BY s.job_key
 ),
 slurm AS (  -- a failed node's ranks while the others ran: critical; else the job's stop, naming no pod
-    SELECT s.*, coalesce(len(sr.ranks) > 0 AND sr.others > 0, false) AS singled, sr.ranks, sr.pods, sr.gpus,
+    SELECT s.*, coalesce(len(sr.ranks) > 0 AND EXISTS (SELECT 1 FROM k10s_rank r WHERE r.job_key = s.job_key
+                                                       AND NOT list_contains(sr.ranks, r.rank)), false) AS singled,
+           sr.ranks, sr.pods, sr.gpus,
            (SELECT count(DISTINCT pj.pod_key) FROM k10s_pod_job pj WHERE pj.job_key = s.job_key) AS job_pods
     FROM slurm_job s LEFT JOIN slurm_ranks sr ON sr.job_key = s.job_key
 ),
@@ -241,21 +241,19 @@ FROM deadline_job
 UNION ALL
 SELECT
     cause, CASE WHEN singled THEN 'critical' ELSE 'warning' END AS severity,
-    'Slurm ended ' || job_key || ': ' || cause AS title, job_key AS job,
+    who || ' ended ' || job_key || ': ' || cause AS title, job_key AS job,
     CASE WHEN singled THEN ranks ELSE []::BIGINT[] END AS ranks,
     CASE WHEN singled THEN pods ELSE []::VARCHAR[] END AS pods,
     failed_nodes AS nodes, CASE WHEN singled THEN gpus ELSE []::VARCHAR[] END AS gpus,
     started_at, ended_at, who AS api_reason, coalesce(message, '---') AS detail,
     CASE WHEN singled THEN len(pods) ELSE 0 END::BIGINT AS pods_stopped, job_pods::BIGINT AS job_pods,
-    CASE cause
+    coalesce(CASE cause
         WHEN 'time-limit' THEN 'Slurm''s time limit ended the job: no failure of its own. Request a longer --time or checkpoint before the limit (sbatch --signal=B:USR1@300 warns the job five minutes ahead) and resume; a job that hung until its limit: look for its first failure before the cancellation.'
         WHEN 'preempted' THEN 'A higher-priority job preempted it (the partition''s or QOS''s PreemptMode). Checkpoint often and submit with --requeue, or run on a partition that is not preemptible.'
         WHEN 'spot-reclaimed' THEN 'The cloud reclaimed the spot (preemptible) capacity the job ran on. Checkpoint often enough that a reclaim costs minutes and let the managed job resume from it (SkyPilot managed jobs, an elastic restart), or run long jobs on on-demand or reserved capacity.'
-        WHEN 'evicted' THEN 'The kubelet evicted the pod for node pressure (the message says which resource: memory, ephemeral-storage). Set requests equal to limits (Guaranteed QoS) so training pods are evicted last, and move scratch and checkpoint staging onto a volume with room.'
-        WHEN 'node-shutdown' THEN 'The pod''s node shut down (graceful node shutdown: a spot VM reclaimed, maintenance, a scale-down). Checkpoint often with an elastic restart policy, or run long jobs on on-demand capacity.'
         WHEN 'node-failure' THEN 'Slurm declared a node of the allocation failed: `scontrol show node <node>` and `sinfo -R` give the reason the controller recorded. Resubmit without it (--exclude), ask the admins to drain and check it, and resume from the last checkpoint.'
-        ELSE 'Slurm requeued the job (scontrol requeue, a node failure or preemption with requeueing): it starts again from the beginning unless it resumes from a checkpoint.'
-    END AS recommendation,
+        WHEN 'requeued' THEN 'Slurm requeued the job (scontrol requeue, a node failure or preemption with requeueing): it starts again from the beginning unless it resumes from a checkpoint.'
+    END, a.recommendation) AS recommendation,
     evidence, CASE WHEN singled THEN 'high' END AS confidence, NULL::DOUBLE AS gpu_hours_lost
-FROM slurm
+FROM slurm LEFT JOIN advice a USING (cause)
 ORDER BY severity, job, started_at, pods, cause, detail

@@ -170,8 +170,7 @@ def launcher_report(text: str) -> Event | None:
     kexec = _kubectl_exec(text) if "command terminated with exit code " in text else None
     if kexec:
         return kexec
-    slurm = slurm_stop(text) if ("srun: " in text or "*** " in text or "preempted." in text or "low on resource" in text
-                                 or "node shutdown" in text) else None
+    slurm = slurm_stop(text)  # each of its wordings checked by a substring first
     if slurm:
         return slurm
     for sub, rx in LAUNCH_FAILED if ("execve" in text or "exec: " in text or "command not found" in text) else ():
