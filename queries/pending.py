@@ -29,9 +29,12 @@ FIX = {
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     cause = finding["cause"] or "unschedulable"
     n = row.get("pending_pods") or 0
-    what = f"{n} pod{'s' if n != 1 else ''} of {finding['job']}" if n else f"workload {finding['job']}"
+    pasted = row.get("pending_pods") is None  # read from a scheduler's words in the job's log, not from the API
+    what = f"{n} pod{'s' if n != 1 else ''} of {finding['job']}" if n else f"pods of {finding['job']}" if pasted else f"workload {finding['job']}"
     finding["title"] = f"{what} pending: {WHY.get(cause, cause)}"
-    parts = [f"{what[0].upper() + what[1:]} pending since {finding.get('started_at') or '---'}: {WHY.get(cause, cause)}."]
+    since = finding.get("started_at") or ("--- (the log gives no time)" if pasted else "---")
+    parts = [f"{what[0].upper() + what[1:]} pending since {since}: {WHY.get(cause, cause)}"
+             + (", in the scheduler's own words in the log (how many pods and which nodes only the API says)." if pasted else ".")]
     if row.get("untolerated_taints"):
         parts.append(f"Untolerated taints: {', '.join(row['untolerated_taints'])}.")
     if row.get("gpu_request") is not None and row.get("eligible_nodes") is not None:

@@ -1,11 +1,12 @@
 -- id: pending
 -- title: Pods or a gang stuck in Pending
 -- severity: warning
--- requires: pods | kueue_workloads
+-- requires: pods | kueue_workloads | log_events
 -- params: window_end
 -- gate: EXISTS (SELECT 1 FROM pods WHERE phase = 'Pending' AND (node IS NULL OR NOT coalesce(scheduled, false)))
 --   OR EXISTS (SELECT 1 FROM kueue_workloads WHERE NOT coalesce(finished, false)
 --                AND (NOT coalesce(admitted, false) OR coalesce(evicted, false) OR coalesce(preempted, false)))
+--   OR EXISTS (SELECT 1 FROM log_events WHERE kind = 'scheduler_pending')
 -- description: Each pending pod (grouped per job/gang) or Kueue workload with concrete
 --   reasons: the latest FailedScheduling message parsed into per-reason node counts;
 --   untolerated NoSchedule/NoExecute taints and nodeSelector mismatches computed from the
@@ -13,7 +14,10 @@
 --   pods bound there), with fragmentation when the free GPUs suffice in total but on no
 --   single eligible node; Kueue QuotaReserved=False / eviction / preemption messages with
 --   the ClusterQueue's GPU usage vs nominal quota; and partial gangs (some workers running
---   and holding GPUs while others wait), whose held GPU-hours are counted as lost.
+--   and holding GPUs while others wait), whose held GPU-hours are counted as lost. A scheduler's words pasted in a
+--   job's log (log_sched_pending's scheduler_pending: kube-scheduler's or Volcano's `0/18 nodes are available: …`, the
+--   autoscaler's `pod didn't trigger scale-up: …`, Volcano's and KAI's gang messages, Kueue's `couldn't assign flavors
+--   … insufficient unused quota …`) are the job's pending alike, when the API gives none: the cause from the words.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job (or the pod for a lone pod)
 --   cause VARCHAR              -- quota, evicted, untolerated-taint, node-selector, fragmentation, insufficient-gpu, unschedulable, not-scheduled-yet
@@ -155,6 +159,30 @@ pod_findings AS (
     LEFT JOIN wl w ON w.job_key = r.group_key
     GROUP BY r.group_key
 ),
+pasted AS (  -- a scheduler's words in a job's log (log_sched_pending): its first such line, per job
+    -- (the first line naming a cause, a gang's message first and its nodes' reasons beneath it: the first that says which)
+    SELECT job_key AS job,
+           coalesce(arg_min(subkind, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line))
+                    FILTER (WHERE subkind <> 'unschedulable'), 'unschedulable') AS cause,
+           arg_min(error_type, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line)) AS who,
+           list(error_message ORDER BY ts IS NULL, ts, raw_row, line_no, line) AS messages,
+           min(ts) AS started_at
+    FROM k10s_log WHERE kind = 'scheduler_pending' AND job_key IS NOT NULL GROUP BY job_key
+),
+pasted_findings AS (
+    SELECT
+        p.job, p.cause, 'warning' AS severity, []::VARCHAR[] AS pods, []::VARCHAR[] AS nodes, []::BIGINT[] AS ranks, []::VARCHAR[] AS gpus,
+        p.started_at, $window_end AS ended_at,
+        NULL::BIGINT AS pending_pods, NULL::BIGINT AS running_pods, NULL::BIGINT AS held_gpus, NULL::BIGINT AS gpu_request,
+        NULL::BIGINT AS eligible_nodes, NULL::BIGINT AS fitting_nodes, NULL::BIGINT AS free_gpus_eligible, NULL::BIGINT AS max_free_gpus_node,
+        CASE WHEN p.who = 'Kueue' THEN NULL ELSE p.who || ': ' || p.message END AS scheduler_message, []::VARCHAR[] AS untolerated_taints,
+        CASE WHEN p.who = 'Kueue' THEN p.message END AS kueue_message, NULL::VARCHAR AS cluster_queue,
+        NULL::DOUBLE AS quota_nominal_gpus, NULL::DOUBLE AS quota_used_gpus, NULL::DOUBLE AS gpu_hours_lost
+    FROM (SELECT * EXCLUDE (messages),  -- its first three distinct lines, in the log's order
+                 array_to_string(list_filter(messages, lambda m, i: list_position(messages, m) = i)[1:3], ' / ') AS message
+          FROM pasted) p
+    WHERE p.job NOT IN (SELECT job FROM pod_findings)
+),
 workload_findings AS (  -- workloads with no pods yet (Kueue holds the job suspended)
     SELECT
         w.job_key AS job,
@@ -174,9 +202,10 @@ SELECT
     eligible_nodes, fitting_nodes, free_gpus_eligible, max_free_gpus_node, scheduler_message,
     CASE WHEN scheduler_message IS NULL THEN NULL ELSE
         list_transform(
-            string_split(regexp_extract(scheduler_message, 'nodes are available: (.*?)(\. preemption:.*|\.?$)', 1), ', '),
+            string_split(regexp_extract(scheduler_message, 'nodes are (?:un)?available: (.*?)(\. preemption:.*|\.?$)', 1), ', '),
             lambda x: {'nodes': TRY_CAST(regexp_extract(x, '^(\d+) ', 1) AS BIGINT), 'reason': regexp_replace(x, '^\d+ ', '')})
     END AS scheduler_reasons,
     untolerated_taints, kueue_message, cluster_queue, quota_nominal_gpus, quota_used_gpus, gpu_hours_lost
-FROM (SELECT * FROM pod_findings UNION ALL BY NAME SELECT * FROM workload_findings)
+FROM (SELECT * FROM pod_findings UNION ALL BY NAME SELECT * FROM workload_findings
+      UNION ALL BY NAME SELECT * FROM pasted_findings WHERE job NOT IN (SELECT job FROM workload_findings))
 ORDER BY job

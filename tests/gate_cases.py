@@ -67,6 +67,11 @@ def _pending_quota(g):
                              "admitted": False, "gpu_request": 64, "message": "insufficient unused quota"}]
 
 
+def _pending_pasted(g):
+    g["log_events"] = [{**_log(g, 0, "scheduler_pending", 900, subkind="insufficient-gpu", error_type="kube-scheduler",
+                              error_message="0/4 nodes are available: 4 Insufficient nvidia.com/gpu."), "rank": None}]
+
+
 def _xid_log(g):
     g["log_events"] = [{"ts": at(200), "node": "gpu-node-1", "kind": "xid", "xid": 79, "bus_id": "0000:10:00.0", "line": "NVRM: Xid (PCI:0000:10:00): 79"}]
 
@@ -133,7 +138,7 @@ CASES = [
     ("gpu-startup", _startup_creating), ("gpu-startup", _startup_admission), ("gpu-startup", _startup_slow_pull), ("gpu-startup", _startup_shm),
     ("oom-cascade", _oom_log), ("oom-cascade", _oom_container), ("oom-cascade", _oom_framebuffer),
     ("crashloop", _crash_logs), ("crashloop", _crash_deaths),
-    ("pending", _pending_pod), ("pending", _pending_quota),
+    ("pending", _pending_pod), ("pending", _pending_quota), ("pending", _pending_pasted),
     ("gpu-health", _xid_log), ("gpu-health", _xid_sample), ("gpu-health", _throttle), ("gpu-health", _ecc), ("gpu-health", _node_not_ready),
     ("network", _network),
     ("disruption", _disrupted_condition), ("disruption", _disrupted_status), ("disruption", _disrupted_event),

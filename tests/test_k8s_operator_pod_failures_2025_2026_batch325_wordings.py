@@ -4,7 +4,8 @@ the OpenMPI ``deepspeed-distributed`` runtime whose launcher cannot resolve its 
 ``[pod/…-launcher-0-0-…/node] ssh: Could not resolve hostname …``, ``ORTE was unable to reliably start one or more
 daemons``, a launcher DNS race of the runtime's wiring) names no one and raises nothing; KAI Scheduler's gang condition
 on a JobSet's second rack-job (kai-scheduler/KAI-Scheduler#1217: ``Resources were found for 12 pods while 16 are required
-for gang scheduling.``, stale scheduler state, the pods Pending on idle nodes) names no one and raises nothing; rank 4's
+for gang scheduling.``, stale scheduler state, the pods Pending on idle nodes) names no one (a pending warning since
+session 56, raising nothing before); rank 4's
 ``[rank4]:`` traceback through ZeRO-3's parameter all-gather into ``torch.OutOfMemoryError … GPU 4``, the message wrapped
 mid-word onto an untagged line (modelscope/ms-swift#4023) names rank 4, cuda-oom, a warning. Contrasts: mpirun's ``process
 rank 2 … exited on signal 9`` after the launcher's lines names rank 2 (host-oom-kill) and an Open MPI ``[1,1]<stderr>:``
@@ -106,13 +107,15 @@ def _findings(
     return [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings]
 
 
-def test_launcher_dns_race_and_gang_condition_raise_nothing(tmp_path):
-    """Neither the MPI launcher's unresolvable own name with ORTE's daemon-start failure nor a gang scheduler's
-    ``Resources were found for 12 pods while 16 are required`` (with or without kube-scheduler's ``0/18 nodes are
-    available``) is read from a paste: no finding of any rule, no rank."""
+def test_launcher_dns_race_raises_nothing_and_gang_condition_is_pending(tmp_path):
+    """The MPI launcher's unresolvable own name with ORTE's daemon-start failure is not read from a paste (no finding).
+    A gang scheduler's ``Resources were found for 12 pods while 16 are required`` with its nodes' reasons beneath (and
+    kube-scheduler's ``0/18 nodes are available`` after it) is the job's pending since session 56 (parsers/
+    log_sched_pending.py): a warning naming no rank, the cause from the nodes' reason (it raised nothing before)."""
     assert _findings(MPI_DNS_RACE, tmp_path / "a", None, None) == []
-    assert _findings(GANG_PENDING, tmp_path / "b", 4, 64) == []
-    assert _findings(GANG_WITH_SCHEDULER_EVENT, tmp_path / "c", 4, 64) == []
+    assert _findings(GANG_PENDING, tmp_path / "b", 4, 64) == [("pending", "warning", "insufficient-gpu", [])]
+    assert _findings(GANG_WITH_SCHEDULER_EVENT, tmp_path / "c", 4, 64) == [("pending", "warning", "insufficient-gpu", [])]
+    assert _findings(GANG_PENDING[:1], tmp_path / "d", 4, 64) == [("pending", "warning", "unschedulable", [])]
 
 
 def test_allgather_oom_is_a_warning_of_rank4_and_untagged_a_critical_of_no_rank(

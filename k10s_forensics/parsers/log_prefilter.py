@@ -216,6 +216,8 @@ _EVENT_LITERALS = (
     r"srun: error: Node failure on ",
     # ... and other schedulers' and platforms' words (log_slurm.OTHER_STOPS)
     r"(?:this job|The cluster) is preempted\.|The node was low on resource: |in response to imminent node shutdown",
+    # a scheduler's word that the job's pods cannot be placed (log_sched_pending)
+    r"\d/\d+ nodes are (?:un)?available: |pod didn't trigger scale-up|tasks in gang unschedulable|required for gang scheduling|couldn't assign flavors to pod set|\d node\(s\) (?:didn't have enough resource|cannot allocate)",
     r"executable file not found in \$PATH",
     r": command not found\s*$",
     # a frame of a launcher's own code or of the flight-recorder analyzer: the exception right after it is no rank's (log_lines.py)
