@@ -51,6 +51,12 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         finding["summary"] = f"{what[0].upper() + what[1:]}: {why}. PyTorch DataLoader workers pass batches through /dev/shm and die of SIGBUS when it fills."
         finding["recommendation"] = FIX[cause]
         return finding
+    if row.get("state") == "pasted":  # a runtime's words in the job's log: no pod, no node, no time
+        finding["title"] = f"GPU containers of {finding['job']} cannot start: {why}"
+        finding["summary"] = (f"GPU containers of {finding['job']} cannot start: {why}, in the runtime's own words in the log "
+                              f"(which pods and nodes only the API says; since ---: the log gives no time). Message: {str(row.get('message'))[:400]}")
+        finding["recommendation"] = FIX.get(cause, FIX["container-creating"])
+        return finding
     slow = row.get("state") == "slow-pull"
     finding["title"] = f"{what} {'started slowly' if slow else 'cannot start'} on {', '.join(finding.get('nodes') or ['?'])}: {why}"
     parts = [f"{what[0].upper() + what[1:]} {'waited' if slow else 'has not run for'} {_dur(row.get('blocked_s'))} ({row.get('state')}): {why}."]

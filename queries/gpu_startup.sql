@@ -1,7 +1,7 @@
 -- id: gpu-startup
 -- title: GPU pods that cannot start, or start slowly
 -- severity: warning
--- requires: pods
+-- requires: pods | log_events
 -- optional: containers, events, nodes, pod_runtime, runtime_classes
 -- params: window_end
 -- gate: (SELECT coalesce(bool_or(coalesce(gpu_request, 0) > 0 AND node IS NOT NULL AND coalesce(scheduled, true) AND phase IN ('Pending', 'Running', 'Failed')), false)
@@ -12,6 +12,7 @@
 --             OR coalesce((SELECT bool_or(spec_known) AND bool_or(NOT (coalesce(shm_medium, '') = 'Memory'
 --                          AND coalesce(shm_size_limit_bytes, 1099511627776::BIGINT) > 67108864)) FROM pod_runtime), false))
 --         FROM pods)
+--   OR EXISTS (SELECT 1 FROM log_events WHERE kind = 'container_start')
 -- description: GPU pods bound to a node that could not start (ContainerCreating for >= 3 min,
 --   RunContainerError, CreateContainerError, CreateContainerConfigError, ErrImagePull /
 --   ImagePullBackOff, init containers in Error/CrashLoopBackOff, StartError, rejected with
@@ -22,7 +23,9 @@
 --   time-slicing replicas), RuntimeClasses, and the GPU operator's operand pods on that node.
 --   The gang's running pods hold their GPUs idle meanwhile. Merely Pending (unscheduled) pods
 --   are the pending rule's. A preventive info per training job whose GPU pods have no
---   memory-backed /dev/shm above the 64 MiB default.
+--   memory-backed /dev/shm above the 64 MiB default. A GPU container runtime's refusal pasted in a job's log
+--   (log_container_start's container_start: nvidia-container-cli's errors, no nvidia runtime, the kubelet's
+--   `Allocate failed due to …`) is the job's start failure alike when the API gives none for it: no pod, no rank.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job (or the pod for a lone pod)
 --   cause VARCHAR              -- toolkit-driver-mismatch, toolkit-load-library, toolkit-device-error, no-nvidia-runtime, cuda-driver-too-old, device-plugin-unhealthy, mig-strategy-mismatch, time-slicing, image-pull-backoff, image-pull-slow, shm-too-small, container-creating, shm-default
@@ -33,7 +36,7 @@
 --   gpus VARCHAR[]             -- always empty
 --   started_at TIMESTAMP WITH TIME ZONE -- when the first of them was created
 --   ended_at TIMESTAMP WITH TIME ZONE   -- when the last one started, else the end of the window
---   state VARCHAR              -- the blocking state (ContainerCreating, RunContainerError, ImagePullBackOff, Init:Error, UnexpectedAdmissionError, slow-pull, ...)
+--   state VARCHAR              -- the blocking state (ContainerCreating, RunContainerError, ImagePullBackOff, Init:Error, UnexpectedAdmissionError, slow-pull, ...; pasted: read from a log)
 --   message VARCHAR            -- the message the cause was read from
 --   blocked_s DOUBLE           -- longest time one of them was not running (s)
 --   pull_s DOUBLE              -- longest image pull (s), when the kubelet reported one
@@ -174,6 +177,18 @@ startup AS (
     FROM blocked b LEFT JOIN gang g ON g.job_key = b.job_key
     GROUP BY b.group_key, b.cause
 ),
+pasted AS (  -- a GPU container runtime's refusal in a job's log (log_container_start): the first line, per job
+    SELECT job_key AS job,
+           arg_min(subkind, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line)) AS cause,
+           arg_min(error_type || ': ' || error_message, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line)) AS message,
+           min(ts) AS started_at
+    FROM k10s_log WHERE kind = 'container_start' AND job_key IS NOT NULL GROUP BY job_key
+),
+pasted_startup AS (
+    SELECT job, cause, 'warning' AS severity, []::VARCHAR[] AS pods, []::VARCHAR[] AS nodes, []::BIGINT[] AS ranks,
+           []::VARCHAR[] AS gpus, started_at, $window_end AS ended_at, 'pasted' AS state, message
+    FROM pasted WHERE job NOT IN (SELECT job FROM startup)
+),
 shm AS (  -- preventive: training pods whose /dev/shm is the 64 MiB default (or disk-backed / small)
     SELECT group_key AS job, 'shm-default' AS cause, 'info' AS severity,
         list(DISTINCT pod_key ORDER BY pod_key) AS pods, list(DISTINCT node ORDER BY node) AS nodes,
@@ -186,5 +201,6 @@ shm AS (  -- preventive: training pods whose /dev/shm is the 64 MiB default (or 
     GROUP BY group_key
 )
 SELECT * FROM startup
+UNION ALL BY NAME SELECT * FROM pasted_startup
 UNION ALL BY NAME SELECT * FROM shm
 ORDER BY job, cause

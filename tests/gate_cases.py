@@ -67,6 +67,11 @@ def _pending_quota(g):
                              "admitted": False, "gpu_request": 64, "message": "insufficient unused quota"}]
 
 
+def _startup_pasted(g):
+    g["log_events"] = [{**_log(g, 0, "container_start", 900, subkind="no-nvidia-runtime", error_type="docker",
+                              error_message='could not select device driver "" with capabilities: [[gpu]]'), "rank": None}]
+
+
 def _pending_pasted(g):
     g["log_events"] = [{**_log(g, 0, "scheduler_pending", 900, subkind="insufficient-gpu", error_type="kube-scheduler",
                               error_message="0/4 nodes are available: 4 Insufficient nvidia.com/gpu."), "rank": None}]
@@ -135,7 +140,7 @@ def _hang_printed_fr(g):
 
 
 CASES = [
-    ("gpu-startup", _startup_creating), ("gpu-startup", _startup_admission), ("gpu-startup", _startup_slow_pull), ("gpu-startup", _startup_shm),
+    ("gpu-startup", _startup_creating), ("gpu-startup", _startup_admission), ("gpu-startup", _startup_slow_pull), ("gpu-startup", _startup_shm), ("gpu-startup", _startup_pasted),
     ("oom-cascade", _oom_log), ("oom-cascade", _oom_container), ("oom-cascade", _oom_framebuffer),
     ("crashloop", _crash_logs), ("crashloop", _crash_deaths),
     ("pending", _pending_pod), ("pending", _pending_quota), ("pending", _pending_pasted),

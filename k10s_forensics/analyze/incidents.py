@@ -78,8 +78,8 @@ def _shares_culprit(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 def _job_level(f: dict[str, Any]) -> bool:
     """A finding about the whole job: pending (the gang cannot run), or a failure with no
-    single culprit (ranks failing together, a hang of all ranks)."""
-    return f.get("rule") == "pending" or (f.get("rule") in FAILURE_RULES and not f.get("ranks") and not f.get("pods"))
+    single culprit (ranks failing together, a hang of all ranks; a start failure read from a log, no pod)."""
+    return f.get("rule") == "pending" or (f.get("rule") in FAILURE_RULES + ("gpu-startup",) and not f.get("ranks") and not f.get("pods"))
 
 
 def _tied_hardware(hw: dict[str, Any], f: dict[str, Any]) -> bool:
@@ -131,7 +131,7 @@ def strength(f: dict[str, Any]) -> int:
     rule = str(f.get("rule"))
     if rule == "gpu-health":
         return TIERS["gpu-health-critical" if f.get("severity") == "critical" else "gpu-health"]
-    if rule in FAILURE_RULES and not f.get("ranks") and not f.get("pods"):
+    if rule in FAILURE_RULES + ("gpu-startup",) and not f.get("ranks") and not f.get("pods"):
         return TIERS["no-single-culprit"]
     if rule == "rank-failure" and f.get("severity") != "critical":
         return TIERS["rank-failure-weak"]

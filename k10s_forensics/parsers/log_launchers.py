@@ -68,7 +68,8 @@ Called by ``log_failures.launcher_exit`` for a line none of its own wordings mat
   is the first process to end; the rest (SIGTERM, SIGKILL) are usually the launcher tearing the job down.
 
 * Slurm ending a job or its step (real incidents batch 31; ``log_slurm``).
-* A scheduler's word that the job's pods cannot be placed (``log_sched_pending``).
+* A scheduler's word that the job's pods cannot be placed (``log_sched_pending``), a GPU container runtime's that they
+  cannot start (``log_container_start``).
 
 The "first process to do so was" report (``FIRST_PROCESS``, read by ``log_failures.launcher_exit``) names
 the rank whose exit made the launcher end the job: Open MPI 4 ``Process name: [[job,1],rank]``, PRRTE /
@@ -83,6 +84,7 @@ import re
 from typing import Any
 
 from k10s_forensics.parsers.log_normalize import MASK, normalize
+from k10s_forensics.parsers.log_container_start import container_start
 from k10s_forensics.parsers.log_sched_pending import scheduler_pending
 from k10s_forensics.parsers.log_slurm import slurm_stop
 
@@ -175,7 +177,7 @@ def launcher_report(text: str) -> Event | None:
     slurm = slurm_stop(text)  # each of its wordings checked by a substring first
     if slurm:
         return slurm
-    pending = scheduler_pending(text)  # a scheduler's word that the job's pods cannot be placed
+    pending = scheduler_pending(text) or container_start(text)  # a scheduler's word the pods cannot be placed, a runtime's they cannot start
     if pending:
         return pending
     for sub, rx in LAUNCH_FAILED if ("execve" in text or "exec: " in text or "command not found" in text) else ():

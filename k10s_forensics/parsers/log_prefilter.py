@@ -9,6 +9,9 @@ literal here too.
 
 from __future__ import annotations
 
+# training progress: re-exported, the parsers read both prefilters through this module
+from k10s_forensics.parsers.log_prefilter_step import PREFILTER_STEP, STEP_EXTRACT, STEP_HF
+
 # ---------------------------------------------------------------------------------------
 # Prefilters (RE2, run in DuckDB over every line).
 # ---------------------------------------------------------------------------------------
@@ -216,8 +219,9 @@ _EVENT_LITERALS = (
     r"srun: error: Node failure on ",
     # ... and other schedulers' and platforms' words (log_slurm.OTHER_STOPS)
     r"(?:this job|The cluster) is preempted\.|The node was low on resource: |in response to imminent node shutdown",
-    # a scheduler's word that the job's pods cannot be placed (log_sched_pending)
-    r"\d/\d+ nodes are (?:un)?available: |pod didn't trigger scale-up|tasks in gang unschedulable|required for gang scheduling|couldn't assign flavors to pod set|\d node\(s\) (?:didn't have enough resource|cannot allocate)",
+    # a scheduler's word that the job's pods cannot be placed (log_sched_pending), a runtime's that they cannot start (log_container_start)
+    r"\d/\d+ nodes are (?:un)?available: |pod didn't trigger scale-up|tasks in gang unschedulable|required for gang scheduling|couldn't assign flavors to pod set|\d node\(s\) (?:didn't have enough resource|cannot allocate)"
+    r"|nvidia-container-cli: |no runtime for \"?nvidia|unknown runtime handler|could not select device driver|Allocate failed due to ",
     r"executable file not found in \$PATH",
     r": command not found\s*$",
     # a frame of a launcher's own code or of the flight-recorder analyzer: the exception right after it is no rank's (log_lines.py)
@@ -278,22 +282,4 @@ _EVENT_LITERALS = (
 )
 PREFILTER_EVENT = "(?:" + "|".join(_EVENT_LITERALS) + ")"
 
-#: Training progress. Case-insensitive words followed by a number, tqdm counters, HF dicts.
-_STEP_ALTERNATIVES = (
-    r"(?i:\b(?:global[_ ])?step\s*[:=#]?\s*\d)",
-    r"(?i:\biter(?:ation)?\s*[:=#]?\s*\d)",
-    r"\|\s*\d+/\d+\s*\[\d",
-    r"\{'loss': ",
-)
-PREFILTER_STEP = "(?:" + "|".join(_STEP_ALTERNATIVES) + ")"
-
-#: After the number: not part of a float (``global_step=3.2e+4`` is no step number).
-_NOT_FLOAT = r"(?:$|[^.\deE]|\.(?:$|[^\d]))"
-#: Step value extraction in DuckDB (RE2), tried in this order; group 1 is the step.
-STEP_EXTRACT = (
-    ("step", r"(?i)\b(?:global[_ ])?step\s*[:=#]?\s*(\d+)" + _NOT_FLOAT),
-    ("iteration", r"(?i)\biter(?:ation)?\s*[:=#]?\s*(\d+)" + _NOT_FLOAT),
-    ("tqdm", r"\|\s*(\d+)/\d+\s*\[\d"),
-    ("hf_log", r"'step': (\d+)"),
-)
-STEP_HF = r"\{'loss': "
+__all__ = ["PREFILTER_EVENT", "PREFILTER_STEP", "STEP_EXTRACT", "STEP_HF"]
