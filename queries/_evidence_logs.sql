@@ -252,13 +252,13 @@ desync_job AS (
            max(world) = 2 AND bool_and(kinds = 'not_joined') AND len(list_distinct(flatten(list(named)))) = 1 AS two_sided
     FROM desync_report GROUP BY job_key
 ),
-desync_dead AS (  -- jobs where a process took a fatal signal (its own handler's words: faulthandler, absl, glog, Open MPI)
+desync_dead AS (  -- jobs where a process took a fatal signal (its own handler's words: faulthandler, absl, glog, Open MPI, UCX, tvm_ffi)
                   -- on a line of no rank or of the named rank's: the process that did not join died, the reporter (alive to
                   -- report) made no call more
     SELECT d.job_key, k10s_signal_cause(arg_min(s.exit_code, s.event_id)) AS how
     FROM desync_job d JOIN k10s_log s ON s.job_key = d.job_key
     WHERE s.kind IN ('native_signal', 'process_exit') AND k10s_signal_cause(s.exit_code) IS NOT NULL
-      AND s.subkind IN ('faulthandler', 'absl', 'glog_signal', 'ompi') AND (s.rank IS NULL OR list_contains(d.culprits, s.rank))
+      AND s.subkind IN ('faulthandler', 'absl', 'glog_signal', 'ompi', 'ucx', 'tvm_ffi_segfault') AND (s.rank IS NULL OR list_contains(d.culprits, s.rank))
     GROUP BY d.job_key
 ),
 desync_ev AS (

@@ -184,8 +184,14 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         OR (kind = 'python_exception' AND error_type = 'XLA mesh master unreachable')
                         -- glibc's assert() failing in the native code every process runs (a C++/CUDA extension's host
                         -- code: DeepEP's buffer limits, DeepSpeed's aio, llm.c's data loader): its invariant on the run's
-                        -- config and data, met by every rank alike (the corpus' four such pastes: session 55, batch 326)
-                        OR (kind = 'process_exit' AND subkind = 'native_assert')
+                        -- config and data, met by every rank alike (the corpus' four such pastes: session 55, batch 326);
+                        -- not where a peer saw the rank's connection close or a monitored barrier's report names the rank
+                        -- absent (its peers got past the step it asserted in: its own path, the forty-seventh launcher set)
+                        OR (kind = 'process_exit' AND subkind = 'native_assert'
+                            AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                            AND p.rank_eff IS DISTINCT FROM i.rank_eff)
+                            AND NOT EXISTS (SELECT 1 FROM k10s_log d WHERE d.job_key = i.job_key AND d.kind = 'nccl_desync'
+                                            AND d.subkind = 'barrier' AND d.rank = i.rank_eff))
                         -- the node not ready for CUDA at all (`Error 802: system not yet initialized`: an NVSwitch system
                         -- whose Fabric Manager is not running or not of the driver's version; `Error 803: system has
                         -- unsupported display driver / cuda driver combination`): the node's, which every process on it

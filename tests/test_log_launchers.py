@@ -35,6 +35,8 @@ def test_composer_launcher_names_the_global_rank(line, rank, code, pid):
 @pytest.mark.parametrize("line", [
     "(EngineCore_0 pid=271) ERROR 08-25 12:24:19 [multiproc_executor.py:146] Worker proc VllmWorker-1 died unexpectedly, shutting down executor.",
     "ERROR 03-02 10:11:12 [multiproc_executor.py:140] Worker proc VllmWorker-1 died unexpectedly, shutting down executor.",
+    # its client of a data-parallel deployment: the engine's data-parallel index (ms-swift#7933, batch 331)
+    "ERROR 01-29 08:37:48 [core_client.py:564] Engine core proc EngineCore_DP1 died unexpectedly, shutting down client.",
 ])
 def test_vllm_executor_names_the_worker_that_died(line):
     assert _events(line) == [("process_exit", "vllm_worker_died", 1, None)]
@@ -57,6 +59,7 @@ def test_a_launch_that_never_started_a_process(line, subkind, message):
 @pytest.mark.parametrize("line", [
     "ERROR:composer.cli.launcher:Rank 1 crashed with exit code 1.",
     "(EngineCore_0 pid=271) ERROR 08-25 12:24:19 [multiproc_executor.py:146] Worker proc VllmWorker-1 died unexpectedly, shutting down executor.",
+    "ERROR 01-29 08:37:48 [core_client.py:564] Engine core proc EngineCore_DP1 died unexpectedly, shutting down client.",
     "slurmstepd: error: execve(): torchrun: No such file or directory",
     'OCI runtime create failed: exec: "torchrun": executable file not found in $PATH: unknown',
     "bash: torchrun: command not found",

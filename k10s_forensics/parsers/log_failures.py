@@ -16,6 +16,7 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_absl import absl_signal
+from k10s_forensics.parsers.log_native_handlers import native_handler_signal
 from k10s_forensics.parsers.log_cuda_calls import (
     cuda_kind, extension_check, runtime_call_number, sycl_call, thc_check, transport_call,
 )
@@ -151,10 +152,13 @@ def fatal_signal(text: str) -> Event | None:
     that signal. The only line a process run without a launcher leaves (one process per pod); under torchrun
     its agent's exit status says the same."""
     m = P.FAULTHANDLER.search(text) if "Fatal Python error: " in text else None
+    if m is not None and m.group(2):  # Ray folded the same line of N more workers into this one: not this rank's alone
+        return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)], "_no_rank": True,
+                "error_message": f"Fatal Python error: {m.group(1)} in {int(m.group(2)) + 1} processes alike (Ray's log deduplication)"}
     if m is not None:
         return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
     return (_glog_signal(text) or _ompi_signal(text) or gfortran_signal(text) or absl_signal(text) or aborts_counted(text)
-            or native_assert(text))
+            or native_assert(text) or native_handler_signal(text))
 
 
 #: glibc's ``assert()`` failing in native code (a C++/CUDA extension's host code, a C program), printed just before its

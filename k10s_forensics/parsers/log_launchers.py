@@ -101,8 +101,10 @@ PALS_EXIT = re.compile(r"(?:^|[\s:])rank (\d{1,7}) (?:exited with code (-?\d{1,3
 #: Ray's memory monitor (the raylet's summary): ``1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers
 #: crashed due to other reasons at node (ID: …, IP: 10.76.236.66) over the last time period.``
 RAY_MEMORY_KILLED = re.compile(r"\b(\d{1,6}) Workers \(tasks / actors\) killed due to memory pressure \(OOM\)(?:.{0,400}?\bIP: ([^)\s]{1,64})\))?")
-#: vLLM V1's executor: ``Worker proc VllmWorker-1 died unexpectedly, shutting down executor.``
-VLLM_WORKER_DIED = re.compile(r"\bWorker proc VllmWorker-(\d{1,5}) died unexpectedly\b")
+#: vLLM V1's executor: ``Worker proc VllmWorker-1 died unexpectedly, shutting down executor.``; its client of a
+#: data-parallel deployment: ``Engine core proc EngineCore_DP1 died unexpectedly, shutting down client.`` (the engine's
+#: data-parallel index, ms-swift#7933)
+VLLM_WORKER_DIED = re.compile(r"\b(Worker proc VllmWorker-|Engine core proc EngineCore_DP)(\d{1,5}) died unexpectedly\b")
 #: the program could not be executed at all: Slurm's step daemon, a container runtime (OCI), a shell
 LAUNCH_FAILED = (
     ("execve", re.compile(r"\bslurmstepd(?:-[\w.-]{1,100})?: error: execve\(\): ([^:\s]{1,200}): (.{1,200}?)\s*$")),
@@ -146,8 +148,9 @@ def launcher_report(text: str) -> Event | None:
                 "error_message": f"Ray's memory monitor killed {m.group(1)} worker(s){where} for the node's host memory"}
     m = VLLM_WORKER_DIED.search(text) if "died unexpectedly" in text else None
     if m:  # how it died is not said (no exit status)
-        return {"kind": "process_exit", "subkind": "vllm_worker_died", "rank": int(m.group(1)), "exit_code": None,
-                "error_message": f"vLLM's executor: worker process VllmWorker-{m.group(1)} died unexpectedly"}
+        who = "executor: worker process VllmWorker-" if m.group(1).startswith("Worker") else "client: engine core process EngineCore_DP"
+        return {"kind": "process_exit", "subkind": "vllm_worker_died", "rank": int(m.group(2)), "exit_code": None,
+                "error_message": f"vLLM's {who}{m.group(2)} died unexpectedly"}
     m = NO_ERROR_FILE.search(text) if "FAILED with no error file" in text else None
     if m and (m.group(1) != "%s" or m.group(2)):
         rank = int(m.group(2) or m.group(1))  # the failure's global rank, whatever the wording says

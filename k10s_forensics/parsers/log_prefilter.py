@@ -177,7 +177,7 @@ _EVENT_LITERALS = (
     r"spawned with command",
     # more launchers (log_launchers.py): vLLM's executor on a dead worker, a launch that never started,
     # torch elastic's @record on a failure without an error file
-    r"Worker proc \S+ died unexpectedly",
+    r"(?:Worker|Engine core) proc \S+ died unexpectedly",
     r"Workers \(tasks / actors\) killed due to memory pressure",
     # ... and its notice on the worker it killed (log_ray_workers.RAY_MEMORY_NOTICE)
     r"Memory on the node \(IP: ",
@@ -219,6 +219,8 @@ _EVENT_LITERALS = (
     r"srun: error: Node failure on ",
     # ... and other schedulers' and platforms' words (log_slurm.OTHER_STOPS)
     r"(?:this job|The cluster) is preempted\.|The node was low on resource: |in response to imminent node shutdown",
+    # a native library's fault-signal handler (log_native_handlers): UCX's, tvm_ffi's
+    r"\] ?Caught signal \d|!!!!!!! Segfault encountered",
     # a scheduler's word that the job's pods cannot be placed (log_sched_pending), a runtime's that they cannot start (log_container_start)
     r"\d/\d+ nodes are (?:un)?available: |pod didn't trigger scale-up|tasks in gang unschedulable|required for gang scheduling|couldn't assign flavors to pod set|\d node\(s\) (?:didn't have enough resource|cannot allocate)"
     r"|nvidia-container-cli: |no runtime for \"?nvidia|unknown runtime handler|could not select device driver|Allocate failed due to ",

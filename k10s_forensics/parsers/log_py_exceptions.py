@@ -8,10 +8,15 @@ import re
 from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
+from k10s_forensics.parsers.common import size_to_mib
 from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS
 
 Event = dict[str, Any]
 
+#: PyTorch's class of a device allocator's failure (``torch.OutOfMemoryError``, 2.5+; ``torch.cuda.OutOfMemoryError``
+#: before): whatever its line holds (``CUDA out of memory. …``, the message cut or wrapped onto the next line, another
+#: device's ``XPU out of memory``), the accelerator's out of memory of the process that raised it
+TORCH_OOM_CLASSES = ("torch.OutOfMemoryError", "torch.cuda.OutOfMemoryError")
 #: the keys of a c10d store wait that timed out (``DistStoreError: wait timeout after 2000ms, keys: /user/ready-103``)
 #: The body of torch.utils.checkpoint's CheckpointError (the recomputation in the backward pass did not
 #: match the forward): ``recomputed metadata: {'shape': ...}`` under ``tensor at position N:``, or
@@ -78,6 +83,9 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
     name, text = m.group(1), (m.group(2) or "").strip()
     if name.endswith(P.LAUNCHER_EXCEPTIONS) or HOROVOD_DRIVER_REPORT.match(text):
         return None  # the launcher's own exception (its failure table / exit report is the event)
+    if name in TORCH_OOM_CLASSES:  # the allocator's own class, its message cut, wrapped onto the next line or reworded
+        asked = P.OOM_REQUESTED.search(text)
+        return {"kind": "cuda_oom", "subkind": "pytorch_class", "oom_requested_mib": size_to_mib(asked.group(1)) if asked else None}
     own = _own_store_wait(text) or _own_bare_timeout(name, text) or TRACKER_EXCEPTION.match(name) is not None
     sub = "teardown" if P.PY_TEARDOWN.search(name + ": " + text) and not own else "raised"
     ev = {"kind": "python_exception", "subkind": sub, "error_type": name[:200], "error_message": text[:300] or None}
