@@ -13,5 +13,14 @@ NOT_YET_S56: dict[str, str] = {
     'Segmentation fault` names rank 93, segfault), and the `File "<unknown>", line 0, in ...` frames are not a '
     "traceback's; that task 93 is the one that died in Megatron's forked checkpoint writer is the thread and 2026's "
     "fork->spawn fixes elsewhere (NeMo-RL #2070/#2084), not a line k10s reads",
+    # batch 331 (vllm-sglang-rollout-in-rl-training-2026): 3 of 4 read right both ways as collected (287db5a7): the
+    # three controls (miles#687, ms-swift#6866, verl#6677) name no one
+    "ms-swift-7933-rollout-server-enginecore-dp1-died": "vLLM V1's engine-client notice `ERROR ... "
+    "[core_client.py:564] Engine core proc EngineCore_DP1 died unexpectedly, shutting down client.` and then ms-swift's "
+    "rollout worker's `[ERROR:swift] Method execution failed: infer` traceback (cut before its exception line) read as "
+    "nothing at all, not even an info finding: k10s reads vLLM's executor wording `Worker proc VllmWorker-N died "
+    "unexpectedly` (that worker's rank) but not the client's `Engine core proc EngineCore_DP<N> died unexpectedly`, so "
+    "data-parallel engine 1 is not named (rank-dead); that DP1 is the one engine that died, and the swift traceback only "
+    "its consequence, is vLLM's own notice (the thread, an open question, gives no cause)",
     # session 56 leftovers
 }
