@@ -22,5 +22,11 @@ NOT_YET_S56: dict[str, str] = {
     "unexpectedly` (that worker's rank) but not the client's `Engine core proc EngineCore_DP<N> died unexpectedly`, so "
     "data-parallel engine 1 is not named (rank-dead); that DP1 is the one engine that died, and the swift traceback only "
     "its consequence, is vLLM's own notice (the thread, an open question, gives no cause)",
+    # batch 332 (jax-tf-paddle-multiworker-gpu-2025-2026): 3 of 4 controls read right both ways as collected (88730269)
+    "xla-18214-maxtext-multigpu-invalid-opaque-object-size-regression-control": "the log is one MaxText process's "
+    "traceback through `train_loop` / `p_train_step` ending `RuntimeError: Invalid opaque object size`, with no rank tag; "
+    "laid out as the thread's one process (world size 1) it reads as rank 0's own failure (python-exception, warning; "
+    "pasted with no layout it is a failure of no rank): that the crash is an XLA regression (openxla/xla PR#18052) "
+    "every multi-GPU MaxText run hits alike is the issue's title and account, not a log line",
     # session 56 leftovers
 }
