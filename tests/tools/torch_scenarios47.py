@@ -9,7 +9,8 @@ thread (the peers' watchdogs dump theirs in the all-reduce), rank 2's segfault w
 thread's ``ConnectionRefusedError`` whose ``threading.excepthook`` calls ``os._exit(1)``, rank 2's checkpoint writer
 thread on a full disk (its ``OSError`` printed by threading, then the main thread's ``RuntimeError``), a DataLoader worker
 of rank 1 SIGKILLed (the loader's ``is killed by signal: Killed.``), rank 2 missing from ``monitored_barrier`` under
-``TORCH_CPP_LOG_LEVEL=INFO``, rank 3's ``os.abort()`` after a C++ assertion line under ``TORCH_DISTRIBUTED_DEBUG=DETAIL``.
+``TORCH_CPP_LOG_LEVEL=INFO``, rank 3's ``os.abort()`` after a C++ assertion line under ``TORCH_DISTRIBUTED_DEBUG=DETAIL``
+(there the gradients averaged by hand: DDP's construction segfaults every rank under DETAIL in 2.13.0).
 Controls: both agents SIGTERMed mid-run (a clean outside stop) with every rank's SIGTERM handler logging and exiting 0,
 every rank's config error through the script's ``sys.excepthook``, a clean run whose faulthandler SIGUSR1 dump, dead
 metrics thread and atexit lines name no one. ``victims``: the ranks that fail or wait because of the culprit.
@@ -65,9 +66,9 @@ def scenarios(S) -> list[dict]:
         T("t47-trun-2x2-abort-detail-rank3-tee", _others(3), fault="abort", rank=3, cause="abort",
           env={"TORCH_DISTRIBUTED_DEBUG": "DETAIL"}, opts=tee),
         # controls: no rank may be named
-        # both agents SIGTERMed 2 s into training (a clean outside stop): each forwards SIGTERM, every rank's handler
+        # both agents SIGTERMed 4 s into training (a clean outside stop): each forwards SIGTERM, every rank's handler
         # logs `caught SIGTERM at step N` and exits 0; --tee 3
-        T("t47-trun-2x2-sigterm-handler-stop-every-rank-tee", [], culprits=[], steps=40, preempt_s=2.0,
+        T("t47-trun-2x2-sigterm-handler-stop-every-rank-tee", [], culprits=[], steps=40, preempt_s=4.0,
           env={"K10S_SIGTERM_LOG": "1"}, opts=tee),
         # every rank's config: a global batch size of 18 on 4 ranks: ValueError through the script's sys.excepthook
         # (`[rank N] FATAL ValueError: ...` and the traceback) and atexit's line, on every rank alike; torchrun's defaults
