@@ -46,6 +46,7 @@ import torch_scenarios43
 import torch_scenarios44
 import torch_scenarios45
 import torch_scenarios46
+import torch_scenarios47
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -152,4 +153,5 @@ SCENARIOS = [
     *torch_scenarios44.scenarios(S),  # the forty-fourth: collectives beyond DDP's gradients (object, p2p, scatter, DCP) (held out)
     *torch_scenarios45.scenarios(S),  # the forty-fifth: rich, loguru, JSON records and hydra as the scripts' error renderers (held out)
     *torch_scenarios46.scenarios(S),  # the forty-sixth: today's distributed APIs (fully_shard, DTensor 2-D mesh, DCP, new_subgroups) (held out)
+    *torch_scenarios47.scenarios(S),  # the forty-seventh: scripts' hang and crash diagnostics (faulthandler, monitored_barrier, threads, atexit) (held out)
 ]
