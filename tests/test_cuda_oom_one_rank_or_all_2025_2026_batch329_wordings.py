@@ -13,7 +13,10 @@ rank 3 with ``cuda-oom``; ``[rank5]:`` on the condensed RL line names rank 5 but
 ``CUDA out of memory.`` spelled out: ``cuda-oom``); ``[rank2]:`` on the trl lines names rank 2 (``cuda-oom`` and the
 split class line's ``python-exception``); the agent's ``local_rank: 0`` after the trl paste names rank 0 as a
 ``python-exception`` while the OOM stays of no rank; the trl class line joined back to its message leaves the OOM alone.
-Pasted logs through ``k10s import-logs``, batched.
+Since session 56 the class itself makes the cause (batch 329's suggestion, log_py_exceptions.TORCH_OOM_CLASSES): the
+condensed RL line and the bare class line are CUDA OOMs (``[rank5]:`` names rank 5 ``cuda-oom``, the agent's
+``local_rank: 0`` rank 0 ``cuda-oom``, the split trl paste one OOM of no rank). Pasted logs through ``k10s import-logs``,
+batched.
 """
 
 from __future__ import annotations
@@ -77,12 +80,12 @@ CASES = {
         "cuda-oom",
     ),
     # the condensed message without ``CUDA out of memory``: the rank is named, the cause read as a Python exception
-    "unchunked-rank5-tag-names-rank5-python-exception": (
+    "unchunked-rank5-tag-names-rank5-cuda-oom": (
         UNCHUNKED_RANK5,
         8,
         8,
         5,
-        "python-exception",
+        "cuda-oom",
     ),
     "unchunked-rank5-cuda-phrase-names-rank5-cuda-oom": (
         UNCHUNKED_RANK5_CUDA,
@@ -97,7 +100,7 @@ CASES = {
         8,
         8,
         0,
-        "python-exception",
+        "cuda-oom",
     ),
     "every-process-joined-names-none": (EVERY_PROCESS_JOINED, None, None, None, None),
 }
@@ -129,20 +132,19 @@ def test_full_logits_oom_is_a_critical_cascade_of_no_rank(tmp_path):
     assert _gist(FULL_LOGITS, tmp_path) == [("oom-cascade", "critical", "cuda-oom", [])]
 
 
-def test_condensed_out_of_memory_error_is_a_python_exception(tmp_path):
-    """``torch.OutOfMemoryError: Tried to allocate ...`` without ``CUDA out of memory`` reads as a Python exception of no
-    rank, not as a CUDA OOM (the class name alone does not make the cause)."""
+def test_condensed_out_of_memory_error_is_a_cuda_oom(tmp_path):
+    """``torch.OutOfMemoryError: Tried to allocate ...`` without ``CUDA out of memory``: since session 56 the class makes
+    the cause (log_py_exceptions.TORCH_OOM_CLASSES), a CUDA OOM of no rank (it read as a Python exception before)."""
     assert _gist(UNCHUNKED_LOGPROB, tmp_path) == [
-        ("rank-failure", "warning", "python-exception", [])
+        ("oom-cascade", "critical", "cuda-oom", [])
     ]
 
 
-def test_split_class_line_adds_a_python_exception_of_no_rank(tmp_path):
-    """``torch.OutOfMemoryError:`` on a line of its own, its message on the next: the OOM is read (critical, no rank) and
-    the bare class line once more as a Python exception of no rank; joined back, only the OOM is left."""
+def test_split_class_line_is_the_same_oom(tmp_path):
+    """``torch.OutOfMemoryError:`` on a line of its own, its message on the next: one OOM (critical, no rank); the bare
+    class line was a Python exception of no rank besides before session 56; joined back, the same."""
     assert _gist(EVERY_PROCESS_GPU0, tmp_path / "a") == [
-        ("oom-cascade", "critical", "cuda-oom", []),
-        ("rank-failure", "warning", "python-exception", []),
+        ("oom-cascade", "critical", "cuda-oom", [])
     ]
     assert _gist(EVERY_PROCESS_JOINED, tmp_path / "b") == [
         ("oom-cascade", "critical", "cuda-oom", [])

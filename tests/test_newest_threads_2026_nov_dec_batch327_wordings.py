@@ -15,6 +15,7 @@ fault`` names rank 0; rank 2's ``EOFError`` alone names rank 2, rank 1's cut tra
 Python error: Segmentation fault`` (or srun's ``task 93: Segmentation fault``) names rank 93, renumbered 12 names 12; a
 ``[rank3]: Fatal Python error: Aborted`` names rank 3 (abort), but the same line with Ray's ``[repeated 7x across
 cluster]`` suffix is read as nothing. Pasted logs through ``k10s import-logs``, batched.
+Since session 56 tvm_ffi's banner names task 93 (segfault), and the suffixed line is every worker's (still no rank).
 """
 
 from __future__ import annotations
@@ -63,9 +64,9 @@ CASES = {
     "nvml-energy-four-ranks": (NVML_ENERGY, 4, 4, None, None),
     "main-guard-as-pasted": (MAIN_GUARD, None, None, None, None),
     "main-guard-four-gpus": (MAIN_GUARD, 4, 4, None, None),
-    # NOT_YET (batch 327): the thread's culprit is rank 93; pinned as read today
-    "crc32-segfault-as-pasted": (CRC32_SEGFAULT, None, None, None, None),
-    "crc32-segfault-four-per-node": (CRC32_SEGFAULT, 4, None, None, None),
+    # the thread's culprit, rank 93: named since session 56 (tvm_ffi's banner, parsers/log_native_handlers.py)
+    "crc32-segfault-as-pasted": (CRC32_SEGFAULT, None, None, 93, "segfault"),
+    "crc32-segfault-four-per-node": (CRC32_SEGFAULT, 4, None, 93, "segfault"),
     "cublaslt-abort-as-pasted": (CUBLASLT_ABORT, None, None, None, None),
     "cublaslt-abort-eight-gpus": (CUBLASLT_ABORT, 8, 8, None, None),
     # contrasts
@@ -134,11 +135,12 @@ def _failures(lines: list[str], folder: Path, nproc: int | None) -> list[tuple]:
     ]
 
 
-def test_ucx_and_tvm_ffi_segfault_banners_read_as_nothing(tmp_path):
-    """Neither UCX's ``Caught signal 11 (Segmentation fault ...)`` under ``[default0]:`` nor tvm_ffi's ``!!!!!!! Segfault
-    encountered !!!!!!!`` under Slurm's `` 93:`` label is a failure k10s reads: no rank-failure at all."""
+def test_ucx_banner_names_no_one_and_tvm_ffis_names_its_task(tmp_path):
+    """UCX's ``Caught signal 11 (Segmentation fault ...)`` under ``[default0]:`` is its process's signal, counted, no
+    failure of a rank by itself (as Open MPI's handler's); tvm_ffi's ``!!!!!!! Segfault encountered !!!!!!!`` under
+    Slurm's `` 93:`` label is task 93's segfault since session 56 (it read as nothing before)."""
     assert _failures(NVML_ENERGY, tmp_path / "a", 4) == []
-    assert _failures(CRC32_SEGFAULT, tmp_path / "b", None) == []
+    assert _failures(CRC32_SEGFAULT, tmp_path / "b", None) == [("warning", "segfault", [93])]
 
 
 def test_missing_main_guard_is_two_ranks_alike(tmp_path):

@@ -13,6 +13,7 @@ illegal memory access in place of the engine core's RPC failure names rank 0; th
 and EADDRINUSE under the worker even when it carries ``VllmWorker rank=1``, name no one (a port collision is the
 launch's); without EADDRINUSE the ranked worker's cut traceback is an info suspect only; without the engine-client
 notice nothing is read. Pasted logs through ``k10s import-logs``, batched.
+Since session 56 the engine-client notice names engine 1 (exit-unknown; the expectation's rank-dead stays NOT_YET).
 """
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ CASES = {
     "second-server-as-pasted": (SECOND_SERVER, None, None, None, None),
     "second-server-one-gpu": (SECOND_SERVER, 1, 1, None, None),
     # NOT_YET: the culprit, data-parallel engine 1, is not named (its expectation: rank 1, rank-dead)
-    "dp1-died-as-pasted": (DP1_DIED, None, None, None, None),
-    "dp1-died-two-engines": (DP1_DIED, 2, 2, None, None),
+    "dp1-died-as-pasted": (DP1_DIED, None, None, 1, "exit-unknown"),
+    "dp1-died-two-engines": (DP1_DIED, 2, 2, 1, "exit-unknown"),
     "port-race-as-pasted": (PORT_RACE, None, None, None, None),
     "port-race-two-engines": (PORT_RACE, 2, 2, None, None),
     # contrasts
@@ -139,10 +140,12 @@ def test_rl_rollout_wordings_as_read(key, tmp_path_factory):
     assert_one_rank(named, CASES[key][3], CASES[key][4])
 
 
-def test_engine_client_dp1_notice_reads_as_nothing(tmp_path):
-    """NOT_YET (batch 331): vLLM's ``Engine core proc EngineCore_DP1 died unexpectedly`` and the swift traceback cut
-    before its exception leave no finding at all, not even an info suspect."""
-    assert pasted_findings(DP1_DIED, tmp_path, 2, 2, NOW) == []
+def test_engine_client_dp1_notice_names_engine_1(tmp_path):
+    """vLLM's ``Engine core proc EngineCore_DP1 died unexpectedly`` names engine 1 since session 56 (exit-unknown: how it
+    died no line says; NOT_YET for the expectation's rank-dead), as the executor's VllmWorker-N notice names its worker;
+    it left no finding at all before."""
+    named = naming_findings(pasted_findings(DP1_DIED, tmp_path, 2, 2, NOW))
+    assert [(f["rule"], f["cause"], f["ranks"]) for f in named] == [("rank-failure", "exit-unknown", [1])]
 
 
 def test_ranked_worker_cut_traceback_is_a_suspect_only(tmp_path):

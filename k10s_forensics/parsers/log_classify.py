@@ -127,7 +127,7 @@ def _oom(text: str) -> Event | None:
         return {"kind": "cuda_oom", "subkind": "cuda_runtime"}
     if ("what():" in text or "out_of_memory" in text) and P.OOM_ALLOCATOR.search(text):
         return {"kind": "cuda_oom", "subkind": "allocator"}
-    if ("OOM when" in text or "Out of memory while" in text or "cuMemAllocAsync" in text) and P.OOM_FRAMEWORK.search(text):
+    if ("OOM when" in text or "Out of memory while" in text) and P.OOM_FRAMEWORK.search(text):
         return {"kind": "cuda_oom", "subkind": "framework"}
     if P.OOM_NCCL.search(text):
         m = P.CALLOC_BYTES.search(text)
