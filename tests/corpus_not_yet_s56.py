@@ -21,11 +21,7 @@ NOT_YET_S56: dict[str, str] = {
     "pasted with no layout it is a failure of no rank): that the crash is an XLA regression (openxla/xla PR#18052) "
     "every multi-GPU MaxText run hits alike is the issue's title and account, not a log line",
     # batch 333 (config-and-environment-controls-2026): 3 of 5 controls read right both ways as collected (9f8b4ee7)
-    "AgentCPM-GUI-51-rft-rank0-get-batch-samples-typeerror-transformers-version-control": "the log is the tail of "
-    "rank 0's `[rank0]:` traceback through transformers' `_inner_training_loop` ending `[rank0]: TypeError: "
-    "AsyncRLGRPOTrainer.get_batch_samples() takes 3 positional arguments but 4 were given`, read as rank 0's own "
-    "failure (python-exception, warning): the one rank pasted; that it is a transformers-version signature mismatch "
-    "every rank hits alike is the maintainer's answer (pin `transformers==4.51.1`), not a log line",
+    # AgentCPM-GUI-51 read right since session 56 (a signature TypeError is every rank's: common mode)
     "LlamaFactory-4035-two-gpu-module-not-found-every-rank-agent-local-rank0-control": "two identical unranked "
     "tracebacks (`launcher.py`, line 1: `ModuleNotFoundError: No module named 'llamafactory'`), one per worker of "
     "`CUDA_VISIBLE_DEVICES=4,6 llamafactory-cli train`, then the agent's `failed (exitcode: 1) local_rank: 0 (pid: "

@@ -16,6 +16,7 @@ and in a CUDA OOM names rank 2 (cuda-oom); the FunASR traceback under ``[rank3]:
 ``[rank1]:``'s head names rank 1; without the agent's line the two tracebacks name no one, its ``local_rank: 1`` names
 rank 1 and its ``exitcode: -9`` for local rank 1 names rank 1 (host-oom-kill). Pasted logs through ``k10s import-logs``,
 batched.
+Since session 56 the signature TypeError names no one (every rank's, common mode), under any rank tag.
 """
 
 from __future__ import annotations
@@ -85,8 +86,9 @@ CASES = {
     "smart-remove-as-pasted": (SMART_REMOVE, None, None, None, None),
     "smart-remove-two-gpus": (SMART_REMOVE, 2, 2, None, None),
     # today's reading of the two NOT_YET controls
-    "batch-samples-as-pasted": (BATCH_SAMPLES, None, None, 0, "python-exception"),
-    "batch-samples-eight-gpus": (BATCH_SAMPLES, 8, 8, 0, "python-exception"),
+    # a signature TypeError is every rank's since session 56 (common mode): named rank 0 before
+    "batch-samples-as-pasted": (BATCH_SAMPLES, None, None, None, None),
+    "batch-samples-eight-gpus": (BATCH_SAMPLES, 8, 8, None, None),
     "rank1-head-as-pasted": (RANK1_HEAD, None, None, None, None),
     "rank1-head-seven-ranks": (RANK1_HEAD, 7, 7, None, None),
     "no-module-as-pasted": (NO_MODULE, None, None, 0, "python-exception"),
@@ -101,12 +103,12 @@ CASES = {
     ),
     "nvls-rank2-oom-names-rank2": (NVLS_RANK2_OOM, 4, 4, 2, "cuda-oom"),
     "smart-remove-rank3-names-rank3": (SMART_REMOVE_RANK3, 4, 4, 3, "python-exception"),
-    "batch-samples-rank5-names-rank5": (
+    "batch-samples-rank5-names-none": (
         BATCH_SAMPLES_RANK5,
         8,
         8,
-        5,
-        "python-exception",
+        None,
+        None,
     ),
     "batch-samples-without-error-names-none": (
         BATCH_SAMPLES_NO_ERROR,
