@@ -244,6 +244,16 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                             AND regexp_matches(error_message, '^module [''"‘’“”][\w.]+[''"‘’“”] has no attribute [''"‘’“”](?:get_)?(?:world_size|rank|local_rank|local_size|node_rank|local_world_size|size)[''"‘’“”]')
                             AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
                                             AND p.rank_eff IS DISTINCT FROM i.rank_eff))
+                        -- a call whose arguments do not fit the callee's signature (`TypeError: AsyncRLGRPOTrainer.
+                        -- get_batch_samples() takes 3 positional arguments but 4 were given`, `… got an unexpected keyword
+                        -- argument 'x'`, `… missing 1 required positional argument: 'y'`): a library and the script or
+                        -- subclass calling it apart (a version), the same code on every rank; the corpus' five such pastes
+                        -- are all controls (batch 333's AgentCPM-GUI#51: a lone `[rank0]:` tail). Not where a peer saw the
+                        -- rank's connection close (it got past the call: the failing rank's own path)
+                        OR (kind = 'python_exception' AND error_type = 'TypeError'
+                            AND regexp_matches(error_message, '\) (?:takes \d+ positional arguments? but \d+ (?:were|was) given|got an unexpected keyword argument [''"‘’]\w+|missing \d+ required (?:positional|keyword-only) arguments?:)')
+                            AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                            AND p.rank_eff IS DISTINCT FROM i.rank_eff))
                         -- Paddle's dtype type-promotion check (`TypeError: (InvalidType) Type promotion only support
                         -- calculations between floating-point numbers and between complex and real numbers. But got
                         -- different data type x: int64, y: int32.`): the installed build refuses an op on two dtypes,
