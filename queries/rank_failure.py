@@ -87,6 +87,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     what = WHAT.get(cause) or _signal_words(cause) or f"exited with status {cause.removeprefix('exit-')}"
     if cause == "host-oom-kill" and (row.get("error_message") or "").startswith("Ray reports"):
         what = "was killed from outside (no exception of its own), most often by the host's OOM killer"
+    elif cause == "host-oom-kill" and "DataLoader worker" in (row.get("error_message") or ""):  # the rank raised; its worker was killed
+        what = "lost a DataLoader worker to SIGKILL (the host's OOM killer, most often) and failed on it"
     node_lost = row.get("failure_subkind") == "ray_node_died"  # Ray's report: the worker went with its node
     if node_lost:
         what = "went down with its node, by Ray's dead-actor report (the node was drained, preempted or lost)"

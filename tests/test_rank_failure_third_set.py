@@ -92,3 +92,15 @@ def test_any_other_signal_is_named(tmp_path, code, sig, cause):
 def test_mpirun_signals_by_number(tmp_path, line, cause):
     got = rank_failures(tmp_path, ["[1,0]<stdout>:step 1", line])
     assert [f for f in got if f[1]] and all(f[1] == [1] and f[2] == cause for f in got if f[1]), got
+
+
+def test_a_loader_workers_kill_is_said_as_the_workers(tmp_path):
+    """The rank raised (exit 1); the SIGKILL was its DataLoader worker's (the forty-seventh set): the summary says so."""
+    lines = ["[rank1]: Traceback (most recent call last):", '[rank1]:   File "/workspace/train.py", line 9, in <module>',
+             "[rank1]: RuntimeError: DataLoader worker (pid 31513) is killed by signal: Killed. ", GLOO_CLOSED.format(r=0),
+             AGENT.format(lvl="E", ms=30, line=1002) + "failed (exitcode: 1) local_rank: 1 (pid: 31088) of binary: /usr/bin/python"]
+    path = tmp_path / "node0.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    bundle, _ = import_logs([read_source(str(path))], tmp_path / "b", job="train", namespace="team-a", now=NOW)
+    (f,) = [f for f in analyze(bundle)["findings"] if f["rule"] == "rank-failure"]
+    assert "lost a DataLoader worker to SIGKILL" in f["summary"] and "exit -9" not in f["summary"]
