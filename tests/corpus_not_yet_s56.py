@@ -28,5 +28,14 @@ NOT_YET_S56: dict[str, str] = {
     "16476)`, read as rank 0's failure (python-exception, warning): the agent names only the first worker it reaped; "
     "that both workers failed alike at import (the package not installed in that environment) is the thread's account "
     "(and the duplicate tracebacks), not a ranked line",
+    # batch 334 (checkpoint-save-rename-races-2024-2026): 4 of 5 controls read right both ways as collected (ae5381f6):
+    # transformers-36076, LlamaFactory-6848, FlagEmbedding-704 and LlamaFactory-2010 name no one
+    "speechbrain-2397-torchrun-2proc-elastic-table-rank1-delete-checkpoints-race-control": "torchelastic's failure "
+    "table body for a 2-process torchrun (`rank : 1 (local_rank: 1)`, `exitcode : 1 (pid: 132514)`) with its recorded "
+    "traceback through SpeechBrain's `_save_intra_epoch_ckpt` -> `save_and_keep_only` -> `delete_checkpoints(`, cut "
+    "before the exception, reads as rank 1's own failure (python-exception, warning); even with a `FileNotFoundError` "
+    "on the `CKPT+...` directory appended it does (only transformers' `tmp-checkpoint-N -> checkpoint-N` rename reads "
+    "as every rank's): that both processes save and prune the same checkpoint directory and rank 1 merely lost the "
+    "race (a bug fixed on develop) is the author's account and the bug label, not a line",
     # session 56 leftovers
 }
