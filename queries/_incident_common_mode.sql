@@ -247,9 +247,11 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         -- a call whose arguments do not fit the callee's signature (`TypeError: AsyncRLGRPOTrainer.
                         -- get_batch_samples() takes 3 positional arguments but 4 were given`, `… got an unexpected keyword
                         -- argument 'x'`, `… missing 1 required positional argument: 'y'`): a library and the script or
-                        -- subclass calling it apart (a version), the same code on every rank; the corpus' five such pastes
-                        -- are all controls (batch 333's AgentCPM-GUI#51: a lone `[rank0]:` tail). Not where a peer saw the
-                        -- rank's connection close (it got past the call: the failing rank's own path)
+                        -- subclass calling it apart (a version: batch 183's Transformer Engine dropping the argument
+                        -- thunder's executor still passed), the same code on every rank; the corpus' five such pastes are
+                        -- all controls, rank 0's too (batch 333's AgentCPM-GUI#51: a lone `[rank0]:` tail through the
+                        -- training loop; session 35 had left rank 0 out for its saves and evaluations, on no incident).
+                        -- Not where a peer saw the rank's connection close (it got past the call: the failing rank's own path)
                         OR (kind = 'python_exception' AND error_type = 'TypeError'
                             AND regexp_matches(error_message, '\) (?:takes \d+ positional arguments? but \d+ (?:were|was) given|got an unexpected keyword argument [''"‘’]\w+|missing \d+ required (?:positional|keyword-only) arguments?:)')
                             AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
@@ -384,17 +386,6 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                                   AND regexp_matches(error_message, '\.so(?:\.[0-9]+)*: undefined(?: symbol\b|\s*$)'))
                                  OR (error_type = 'RuntimeError'
                                      AND regexp_matches(error_message, '^memory format option is only supported by strided tensors\b')))
-                            AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
-                                            AND p.rank_eff IS DISTINCT FROM i.rank_eff))
-                        -- a call the installed version of the library it calls no longer takes (`TypeError:
-                        -- TransformerEngineBaseModule.get_fp8_workspace() got an unexpected keyword argument
-                        -- 'with_transpose'`: Transformer Engine dropped the argument thunder's executor still passed):
-                        -- two installed versions that disagree, on the code path every rank runs, raised by a rank other
-                        -- than 0 (rank 0 alone runs saves, evaluations and logging, where such a call is its own path and
-                        -- still names it); not where a peer saw the rank's connection close (batch 183)
-                        OR (kind = 'python_exception' AND error_type = 'TypeError'
-                            AND regexp_matches(error_message, '^[\w.<>]+\(\) got an unexpected keyword argument [''"‘’]\w+[''"‘’]')
-                            AND rank_eff IS NOT NULL AND rank_eff <> 0
                             AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
                                             AND p.rank_eff IS DISTINCT FROM i.rank_eff)))
 GROUP BY ALL

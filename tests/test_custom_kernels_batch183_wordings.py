@@ -7,9 +7,8 @@ ImportErrors glued into each other, then the agent's ``failed (exitcode: 1) loca
 by strided tensors`` before the agent's ``local_rank: 0`` exit; thunder's FP8 run on 2 x 8 GPUs
 (Lightning-AI/lightning-thunder#1149) quotes only rank 8's ``TypeError: …get_fp8_workspace() got an unexpected keyword
 argument 'with_transpose'``. Every process imports the same wheel from the same environment and calls the same
-library: common mode, no rank named (docs/rules.md, "Session 35: batch 183"). Contrasts that still name the rank:
-the unexpected keyword raised by rank 0 alone (its saves, evaluations and logging are its own path), another
-TypeError, the extension's CUDA error (the printing GPU's own), and the import refusal where a peer saw the rank's
+library: common mode, no rank named (docs/rules.md, "Session 35: batch 183"; rank 0's too since session 56, a
+signature mismatch being every rank's). Contrasts that still name the rank: another TypeError, the extension's CUDA error (the printing GPU's own), and the import refusal where a peer saw the rank's
 connection close (the peer got past it). Pasted logs through ``k10s import-logs``, batched.
 """
 
@@ -149,8 +148,9 @@ CASES = {
         4,
         None,
     ),
-    # contrasts: the unexpected keyword raised by rank 0 alone is its own path (saves, evaluations, logging) ...
-    "te-typeerror-rank0": (_typeerror("[rank0]: "), 4, 4, 0),
+    # rank 0's unexpected keyword too since session 56 (a signature mismatch is every rank's; session 35 had left rank 0
+    # out for its saves and evaluations, on no incident: batch 333's AgentCPM-GUI#51 is rank 0's, a control) ...
+    "te-typeerror-rank0": (_typeerror("[rank0]: "), 4, 4, None),
     # ... another TypeError is the rank's own ...
     "other-typeerror-rank5": (
         _typeerror(

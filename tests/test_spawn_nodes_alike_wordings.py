@@ -25,7 +25,8 @@ Traceback (most recent call last):
     boxes = self.inference_single_feature_map(
 {error}
 """
-TYPE_ERROR = "TypeError: inference_single_feature_map() missing 1 required positional argument: 'image_sizes'"
+#: a node's own TypeError (not a signature mismatch, which is every rank's since session 56)
+TYPE_ERROR = "TypeError: 'NoneType' object is not subscriptable"
 KEY_ERROR = "KeyError: 'image_sizes'"
 
 
