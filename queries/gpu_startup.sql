@@ -178,11 +178,12 @@ startup AS (
     GROUP BY b.group_key, b.cause
 ),
 pasted AS (  -- a GPU container runtime's refusal in a job's log (log_container_start): the first line, per job
-    SELECT job_key AS job,
+    SELECT coalesce(pj.job_key, e.namespace || '/' || e.pod) AS job,
            arg_min(subkind, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line)) AS cause,
            arg_min(error_type || ': ' || error_message, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line)) AS message,
            min(ts) AS started_at
-    FROM k10s_log WHERE kind = 'container_start' AND job_key IS NOT NULL GROUP BY job_key
+    FROM log_events e LEFT JOIN k10s_pod_job pj ON pj.pod_uid = e.pod_uid WHERE e.kind = 'container_start'
+    GROUP BY coalesce(pj.job_key, e.namespace || '/' || e.pod)
 ),
 pasted_startup AS (
     SELECT job, cause, 'warning' AS severity, []::VARCHAR[] AS pods, []::VARCHAR[] AS nodes, []::BIGINT[] AS ranks,

@@ -161,13 +161,14 @@ pod_findings AS (
 ),
 pasted AS (  -- a scheduler's words in a job's log (log_sched_pending): its first such line, per job
     -- (the first line naming a cause, a gang's message first and its nodes' reasons beneath it: the first that says which)
-    SELECT job_key AS job,
+    SELECT coalesce(pj.job_key, e.namespace || '/' || e.pod) AS job,
            coalesce(arg_min(subkind, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line))
                     FILTER (WHERE subkind <> 'unschedulable'), 'unschedulable') AS cause,
            arg_min(error_type, (ts IS NULL, coalesce(ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), raw_row, line_no, line)) AS who,
            list(error_message ORDER BY ts IS NULL, ts, raw_row, line_no, line) AS messages,
            min(ts) AS started_at
-    FROM k10s_log WHERE kind = 'scheduler_pending' AND job_key IS NOT NULL GROUP BY job_key
+    FROM log_events e LEFT JOIN k10s_pod_job pj ON pj.pod_uid = e.pod_uid WHERE e.kind = 'scheduler_pending'
+    GROUP BY coalesce(pj.job_key, e.namespace || '/' || e.pod)
 ),
 pasted_findings AS (
     SELECT

@@ -50,7 +50,7 @@ COMMS_TABLES: tuple[TableDef, ...] = (
         ("pod_uid", STR, ""),
         ("container", STR, ""),
         ("rank", I64, "global rank named by the line ([rankN]:, [Rank N], torchrun table), null when unknown"),
-        ("kind", STR, "nccl_watchdog_timeout, nccl_remote_error, cuda_oom, torchrun_failure, worker_group_restart, nccl_bootstrap, nccl_comm_init, xid, ..."),
+        ("kind", STR, "nccl_watchdog_timeout, nccl_remote_error, cuda_oom, torchrun_failure, worker_group_restart, nccl_bootstrap, nccl_comm_init, xid, scheduler_stop, scheduler_pending, container_start, ... (docs/parsers-logs.md)"),
         ("line", STR, "the line as logged (without the API timestamp)"),
         ("node", STR, ""),
         ("previous", BOOL, "from the previous container instance"),
