@@ -220,3 +220,15 @@ def test_ras_single_rank_groups_are_one_line():
     assert [(r["rank"], r["gpu"], r["pid"]) for r in nvml if r["kind"] == "mismatch_rank"] == [(4, 0, 77)]
     lost = parse_text("Warnings\n========\n#0-0 (ab) MISMATCH\n  3 ranks have launched up to operation 9\n  Rank 4 -- [process information not found]\n")
     assert [(r["kind"], r["rank"], r["host"]) for r in lost if r["kind"] == "mismatch_rank"] == [("mismatch_rank", 4, None)]
+
+
+def test_a_ras_block_pasted_without_its_section_header_is_read():
+    """Users paste only the block (NVIDIA/nccl#1911, batch 337): its status gives the section the header would."""
+    block = ("#0-0 (fa93daea854b060b) MISMATCH\n  30 ranks have launched up to operation 640\n"
+             "  2 ranks have launched up to operation 641\n  Rank 12 -- GPU 4 managed by process 323032 on node 10.137.190.124\n")
+    rows = parse_text(block)
+    assert [(r["kind"], r["section"], r.get("rank"), r.get("op_count")) for r in rows] == [
+        ("mismatch_group", "warnings", None, 640), ("mismatch_group", "warnings", None, 641),
+        ("mismatch_rank", "warnings", 12, 641)]
+    dead = parse_text("#0-0 (0x1) INCOMPLETE\n  The missing rank: 21\n")
+    assert [(r["kind"], r["section"], r["rank"]) for r in dead] == [("rank_missing", "errors", 21)]

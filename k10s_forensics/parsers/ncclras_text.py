@@ -45,6 +45,8 @@ _GROUP_STATUS = re.compile(r"(\d+) ranks? ha(?:s|ve) status (\w+)")
 _RANK = re.compile(r"Rank (\d+) -- (?:GPU (\d+)(?: \(NVML \d+\))? managed by process (\d+) on node (\S+)|\[process information not found\])")
 #: A group of one rank is printed on one line (no "1 rank has launched ..." header).
 _RANK_OPS = re.compile(r"Rank (\d+) has launched up to (?:(\w+) )?operation (\d+)(?: -- (?:GPU (\d+)(?: \(NVML \d+\))? managed by process (\d+) on node (\S+)|\[process information not found\]))?")
+#: a communicator's block pasted alone (the ``Errors``/``Warnings`` header above it cut): the section its status is printed in
+_PASTED_BLOCKS = {"MISMATCH": "warnings", "INCOMPLETE": "errors", "DEAD": "errors"}
 _STARTS = re.compile(r"^\s*(Job summary|Communicators\.\.\.|NCCL version)")
 
 
@@ -114,9 +116,11 @@ class _TextState:
         if m:
             self.section, self.block, self.comm, self.group = m.group(1).lower(), None, {}, {}
             return
+        m = _COMM_BLOCK.search(line)
+        if m and self.section == "summary" and m.group(4) in _PASTED_BLOCKS:  # a block pasted without its section's header
+            self.section = _PASTED_BLOCKS[m.group(4)]
         if self.section == "summary":
             return
-        m = _COMM_BLOCK.search(line)
         if m:
             self.block, self.group = m.group(4), {}
             self.comm = {"comm": f"#{m.group(1)}-{m.group(2)}", "comm_group": int(m.group(1)), "comm_hash": m.group(3)}
