@@ -28,5 +28,11 @@ NOT_YET_S56: dict[str, str] = {
     "16476)`, read as rank 0's failure (python-exception, warning): the agent names only the first worker it reaped; "
     "that both workers failed alike at import (the package not installed in that environment) is the thread's account "
     "(and the duplicate tracebacks), not a ranked line",
+    # batch 335 (pytorch-repo-distributed-2026-h2): 3 of 4 controls read right both ways as collected (9f49a696)
+    "pytorch-14390-mp-spawn-daemonic-dataloader-workers-process5-control": "the parent's `mp.spawn` traceback ending "
+    "`-- Process 5 terminated with the following error:` over process 5's traceback into `enumerate(train_loader)` "
+    "(cut before its exception line) reads as rank 5's own failure (python-exception, warning): spawn reports only the "
+    "first process it reaps; that every spawned process fails alike (spawn's daemonic workers may not start DataLoader "
+    "workers, fixed in PR #14391) is the maintainer's issue and fix, not a line",
     # session 56 leftovers
 }
