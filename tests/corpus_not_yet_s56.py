@@ -37,5 +37,11 @@ NOT_YET_S56: dict[str, str] = {
     "on the `CKPT+...` directory appended it does (only transformers' `tmp-checkpoint-N -> checkpoint-N` rename reads "
     "as every rank's): that both processes save and prune the same checkpoint directory and rank 1 merely lost the "
     "race (a bug fixed on develop) is the author's account and the bug label, not a line",
+    # batch 335 (pytorch-repo-distributed-2026-h2): 3 of 4 controls read right both ways as collected (9f49a696)
+    "pytorch-14390-mp-spawn-daemonic-dataloader-workers-process5-control": "the parent's `mp.spawn` traceback ending "
+    "`-- Process 5 terminated with the following error:` over process 5's traceback into `enumerate(train_loader)` "
+    "(cut before its exception line) reads as rank 5's own failure (python-exception, warning): spawn reports only the "
+    "first process it reaps; that every spawned process fails alike (spawn's daemonic workers may not start DataLoader "
+    "workers, fixed in PR #14391) is the maintainer's issue and fix, not a line",
     # session 56 leftovers
 }
