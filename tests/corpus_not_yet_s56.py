@@ -28,5 +28,7 @@ NOT_YET_S56: dict[str, str] = {
     "16476)`, read as rank 0's failure (python-exception, warning): the agent names only the first worker it reaped; "
     "that both workers failed alike at import (the package not installed in that environment) is the thread's account "
     "(and the duplicate tracebacks), not a ranked line",
+    # batch 336 (settled-one-rank-culprits-2026-any-repo): 3 of 3 read right both ways as collected (f8151692): the
+    # agent's `failed (exitcode: -9) local_rank: 0` names rank 0 (host-oom-kill); the two controls name no one
     # session 56 leftovers
 }
