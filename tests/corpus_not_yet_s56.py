@@ -43,5 +43,7 @@ NOT_YET_S56: dict[str, str] = {
     "(cut before its exception line) reads as rank 5's own failure (python-exception, warning): spawn reports only the "
     "first process it reaps; that every spawned process fails alike (spawn's daemonic workers may not start DataLoader "
     "workers, fixed in PR #14391) is the maintainer's issue and fix, not a line",
+    # batch 336 (settled-one-rank-culprits-2026-any-repo): 3 of 3 read right both ways as collected (f8151692): the
+    # agent's `failed (exitcode: -9) local_rank: 0` names rank 0 (host-oom-kill); the two controls name no one
     # session 56 leftovers
 }
