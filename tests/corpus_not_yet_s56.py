@@ -45,5 +45,12 @@ NOT_YET_S56: dict[str, str] = {
     "workers, fixed in PR #14391) is the maintainer's issue and fix, not a line",
     # batch 336 (settled-one-rank-culprits-2026-any-repo): 3 of 3 read right both ways as collected (f8151692): the
     # agent's `failed (exitcode: -9) local_rank: 0` names rank 0 (host-oom-kill); the two controls name no one
+    # batch 337 (hang-one-rank-stuck-stack-dumps-2025-2026): 2 of 3 read right both ways as collected (0d5f41db): the
+    # two controls (nccl#1509 a lone rank's watchdog timeout, nccl#1550 one gdb stack in AllgatherPlugin) name no one
+    "nccl-1417-rank0-allreduce-shape-mismatch-seven-ranks-hang": "eight user prints `# Rank N tensor before allreduce: "
+    "torch.Size([...]) 1.0` (rank 0's `[409600]`, ranks 1-7 `[32768000]`) and rank 0's lone `after allreduce` print, "
+    "with no error, timeout or watchdog line, read as nothing (no finding, pasted or laid out 8/8): that rank 0 entered "
+    "the all-reduce with a different size and the other seven hang is the author's construction of the test and a "
+    "maintainer's word, not a failure line (with the seven ranks' watchdog timeouts added, rank 0 is named never-joined)",
     # session 56 leftovers
 }
