@@ -28,5 +28,7 @@ NOT_YET_S56: dict[str, str] = {
     "16476)`, read as rank 0's failure (python-exception, warning): the agent names only the first worker it reaped; "
     "that both workers failed alike at import (the package not installed in that environment) is the thread's account "
     "(and the duplicate tracebacks), not a ranked line",
+    # batch 339 (lightning-accelerate-deepspeed-zero-2026): 4 of 4 controls read right both ways as collected (48ed998d):
+    # DeepSpeed#6793, SimpleTuner#3099, E5-V#23 and libreyolo#303 name no one
     # session 56 leftovers
 }
