@@ -52,5 +52,7 @@ NOT_YET_S56: dict[str, str] = {
     "with no error, timeout or watchdog line, read as nothing (no finding, pasted or laid out 8/8): that rank 0 entered "
     "the all-reduce with a different size and the other seven hang is the author's construction of the test and a "
     "maintainer's word, not a failure line (with the seven ranks' watchdog timeouts added, rank 0 is named never-joined)",
+    # batch 339 (lightning-accelerate-deepspeed-zero-2026): 4 of 4 controls read right both ways as collected (48ed998d):
+    # DeepSpeed#6793, SimpleTuner#3099, E5-V#23 and libreyolo#303 name no one
     # session 56 leftovers
 }
