@@ -51,10 +51,11 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         finding["summary"] = f"{what[0].upper() + what[1:]}: {why}. PyTorch DataLoader workers pass batches through /dev/shm and die of SIGBUS when it fills."
         finding["recommendation"] = FIX[cause]
         return finding
-    if row.get("state") == "pasted":  # a runtime's words in the job's log: no pod, no node, no time
+    if row.get("state") == "pasted":  # a runtime's words in the job's log: no pod, no node
         finding["title"] = f"GPU containers of {finding['job']} cannot start: {why}"
-        finding["summary"] = (f"GPU containers of {finding['job']} cannot start: {why}, in the runtime's own words in the log "
-                              f"(which pods and nodes only the API says; since ---: the log gives no time). Message: {str(row.get('message'))[:400]}")
+        since = finding.get("started_at") or "--- (the log gives no time)"
+        finding["summary"] = (f"GPU containers of {finding['job']} cannot start since {since}: {why}, in the runtime's own words in "
+                              f"the log (which pods and nodes only the API says). Message: {str(row.get('message'))[:400]}")
         finding["recommendation"] = FIX.get(cause, FIX["container-creating"])
         return finding
     slow = row.get("state") == "slow-pull"

@@ -24,6 +24,8 @@ SEVERITIES = ("critical", "warning", "info")
 SLACK_S = 120.0
 #: Rules that see a job fail: the first failure, its cascade, the hang it causes, the restarts.
 FAILURE_RULES = ("oom-cascade", "rank-failure", "nccl-hang", "crashloop", "disruption")
+#: rules whose finding naming no rank and no pod is about the whole job (gpu-startup: a start failure read from a log)
+JOB_WIDE_RULES = FAILURE_RULES + ("gpu-startup",)
 #: Root precedence (lower wins), see ``strength``.
 TIERS = {"gpu-health-critical": 0, "disruption": 1, "oom-cascade": 2, "gpu-startup": 3, "rank-failure": 4, "nccl-hang": 5,
          "rank-failure-weak": 6, "crashloop": 7, "network": 8, "straggler": 9, "pending": 10, "no-single-culprit": 11,
@@ -79,7 +81,7 @@ def _shares_culprit(a: dict[str, Any], b: dict[str, Any]) -> bool:
 def _job_level(f: dict[str, Any]) -> bool:
     """A finding about the whole job: pending (the gang cannot run), or a failure with no
     single culprit (ranks failing together, a hang of all ranks; a start failure read from a log, no pod)."""
-    return f.get("rule") == "pending" or (f.get("rule") in FAILURE_RULES + ("gpu-startup",) and not f.get("ranks") and not f.get("pods"))
+    return f.get("rule") == "pending" or (f.get("rule") in JOB_WIDE_RULES and not f.get("ranks") and not f.get("pods"))
 
 
 def _tied_hardware(hw: dict[str, Any], f: dict[str, Any]) -> bool:
@@ -131,7 +133,7 @@ def strength(f: dict[str, Any]) -> int:
     rule = str(f.get("rule"))
     if rule == "gpu-health":
         return TIERS["gpu-health-critical" if f.get("severity") == "critical" else "gpu-health"]
-    if rule in FAILURE_RULES + ("gpu-startup",) and not f.get("ranks") and not f.get("pods"):
+    if rule in JOB_WIDE_RULES and not f.get("ranks") and not f.get("pods"):
         return TIERS["no-single-culprit"]
     if rule == "rank-failure" and f.get("severity") != "critical":
         return TIERS["rank-failure-weak"]

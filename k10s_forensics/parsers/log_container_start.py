@@ -38,7 +38,7 @@ WORDINGS = (
     (re.compile(r"Allocate failed due to [^\n]{0,200}nvidia\.com/gpu[^\n]{0,200}"), "device-plugin-unhealthy", "kubelet"),
 )
 #: the substrings one of the wordings holds (checked first: a line without any is none of them)
-MARKS = ("nvidia-container-cli: ", "runtime", "could not select device driver", "Allocate failed due to ")
+MARKS = ("nvidia-container-cli: ", "runtime for", "runtime handler", "could not select device driver", "Allocate failed due to ")
 
 
 def container_start(text: str) -> Event | None:
