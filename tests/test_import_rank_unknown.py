@@ -80,3 +80,20 @@ def test_a_process_id_numbers_no_rank(tmp_path):
 def test_several_files_are_several_nodes(tmp_path):
     _, layout = import_logs([LogSource("a.log", TRACEBACK), LogSource("b.log", "step 10 loss 1.0\n")], tmp_path / "b", now=NOW)
     assert not layout.rank_unknown and layout.world_size == 2
+
+
+@pytest.mark.parametrize("line", [
+    "[sync_model_states] Synchronizing model states from rank 0 to all ranks",  # cosmos-predict2.5#72's broadcast
+    "    dist.broadcast(self.amp, src=0)  # broadcast the tensor from rank 0 to all other ranks (returns None)",
+])
+def test_a_broadcast_source_numbers_no_printer(tmp_path, line):
+    """``from rank 0 to all ranks`` names the source every rank receives from, printed by every rank alike: the paste is
+    not rank 0's, so its one process stays a guess and its failure names no rank (session 57)."""
+    bundle, layout = _import(tmp_path, line + "\n" + TRACEBACK)
+    assert layout.rank_unknown and not [f for f in analyze(bundle)["findings"] if f["ranks"]]
+
+
+def test_a_rank_the_printer_names_still_counts(tmp_path):
+    """The contrast: ``env_dump from rank 0`` (no broadcast to the others) numbers the printer."""
+    _, layout = _import(tmp_path, "=== env_dump from rank 0 (verify NCCL_DEBUG propagation) ===\n" + TRACEBACK)
+    assert not layout.rank_unknown

@@ -2,7 +2,8 @@
 Four controls, collected blind; all four are read right as collected (no NOT_YET): torchrun's bare ``exitcode: -9`` /
 ``Signal 9 (SIGKILL)`` after Cosmos' ``Synchronizing model states from rank 0 to all ranks`` (nvidia-cosmos/
 cosmos-predict2.5#72: host RAM at 4 GPUs, fixed in a release) is a host-oom-kill of no rank once the thread's 4 x 4
-layout is given, but pasted with no layout the broadcast line's ``rank 0`` makes the paste rank 0's and rank 0 is named;
+layout is given, and pasted with no layout too (since session 57: the broadcast line's ``from rank 0 to all ranks`` is
+no printer's rank, so the paste is no longer rank 0's);
 DeepSpeed's three ``Killing subprocess`` lines (2U1/Qwen-VL-Series-Finetune#135: a system OOM while saving) and its
 lone ``exits with return code = -9`` (#79: CPU RAM of one 8-GPU host) name no one; the Kubernetes report
 ``Restart Reason: OOMKill`` / ``Exit Code: 137`` the author quoted (valeoai/DrivoR#35: one container, eight H20s)
@@ -101,13 +102,7 @@ GET_PODS = [
 #: key: (the pasted lines, processes per node, world, the rank a warning/critical finding must name alone, its cause)
 CASES = {
     # as collected, pasted and laid out as the threads say
-    "cosmos-sigkill-as-pasted-names-rank0": (
-        COSMOS_SIGKILL,
-        None,
-        None,
-        0,
-        "host-oom-kill",
-    ),
+    "cosmos-sigkill-as-pasted-names-none": (COSMOS_SIGKILL, None, None, None, None),
     "cosmos-sigkill-four-gpus": (COSMOS_SIGKILL, 4, 4, None, None),
     "killing-subprocess-as-pasted": (KILLING_SUBPROCESS, None, None, None, None),
     "killing-subprocess-three-procs": (KILLING_SUBPROCESS, 3, 3, None, None),

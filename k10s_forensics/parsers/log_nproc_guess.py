@@ -39,6 +39,9 @@ def nproc_guessed(hints: dict[str, str]) -> bool:
 #: a number of five digits or more is a process id, and so is the number of the CUDA allocator's ``Process 307065 has
 #: 15.75 GiB memory in use`` whatever its length (a container's pids are small: ``Process 9841 has 22.00 GiB``):
 #: neither numbers a rank
+#: a broadcast's source, not the printer: ``Synchronizing model states from rank 0 to all ranks`` (Cosmos), ``# broadcast
+#: the tensor from rank 0 to all other ranks`` (a traceback's source line): every rank prints it alike
+_BROADCAST_SOURCE = re.compile(r"(?i)\bfrom (?:global )?rank \d{1,7} to (?:all|every|the other|other)\b")
 _NAMES_PROCESS = re.compile(r"(?i)(?:rank|process|worker)\W{0,3}(\d{1,4})(?!\d)(?! has \d{1,6}(?:\.\d{1,3})? ?[KMGT]?i?B memory in use)")
 
 
@@ -50,7 +53,8 @@ def layout_assumed(layout: Layout, sources: list[LogSource]) -> bool:
     if not (layout.world_size == 1 and layout.hints.get("nproc_per_node") == NPROC_DEFAULT
             and layout.hints.get("world_size") == WORLD_DERIVED):
         return False
-    found = [(m.group(1), s.text[m.end(1):m.end(1) + 1]) for s in sources for m in _NAMES_PROCESS.finditer(s.text)]
+    texts = [_BROADCAST_SOURCE.sub("", s.text) if "to " in s.text else s.text for s in sources]
+    found = [(m.group(1), t[m.end(1):m.end(1) + 1]) for t in texts for m in _NAMES_PROCESS.finditer(t)]
     # a number run on into letters is part of a name (a pod's hash, `cmle-training-worker-7bc72ccf46-0`), no process's
     return not found or max((int(n) for n, after in found if not after.isalpha()), default=0) >= layout.world_size
 
