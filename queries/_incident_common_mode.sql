@@ -147,6 +147,30 @@ one_host_alike AS (  -- the first failure is the host's or the binary's, not the
       -- span the nodes a batch system allocated it (`mpirun -np 16 ./app` inside an sbatch script)
       AND (SELECT count(DISTINCT n.nccl_host) FROM k10s_log n WHERE n.job_key = f.job_key AND n.nccl_host IS NOT NULL) < 2
 ),
+untagged_alike AS (  -- the first failure is an uncaught exception printed twice or more with no rank tag in one log
+                     -- body (the same type and words): a process prints its
+                     -- uncaught traceback once, so two copies are two processes that raised it alike, whichever the
+                     -- launcher reaped first (`failed (exitcode: 1) local_rank: 0`; not a process the launcher saw killed
+                     -- by a signal, a failure of its own); the corpus' eleven such pastes are
+                     -- all controls (docs/rules.md, "Session 57: one exception printed twice"; LlamaFactory-4035)
+    SELECT i.job_key, i.incident, 'the same ' || min(i.error_type) || ' printed by two or more processes with no rank tag' AS error_type
+    FROM k10s_incident_line i JOIN first f ON f.job_key = i.job_key AND f.incident = i.incident AND f.cause = 'python-exception'
+    WHERE i.role = 'own' AND i.kind = 'python_exception' AND i.subkind = 'raised'
+      AND EXISTS (SELECT 1 FROM k10s_log a JOIN k10s_log b
+                    ON b.raw_row = a.raw_row AND b.container IS NOT DISTINCT FROM a.container AND b.line_no > a.line_no
+                   AND b.kind = 'python_exception' AND b.subkind = 'raised' AND b.rank IS NULL AND b.local_rank IS NULL
+                   AND b.error_type = a.error_type AND b.error_message IS NOT DISTINCT FROM a.error_message
+                  WHERE a.job_key = i.job_key AND a.kind = 'python_exception' AND a.subkind = 'raised'
+                    AND a.rank IS NULL AND a.local_rank IS NULL
+                    AND a.error_type = i.error_type AND a.error_message IS NOT DISTINCT FROM i.error_message
+                    -- nor a launcher's report of a process's end between them: the second copy may then be its echo of
+                    -- the failed worker's log (Paddle's `ERROR LOG DETAIL` under `Container rank 0 status failed`) or the
+                    -- same rank failing again after a restart
+                    AND NOT EXISTS (SELECT 1 FROM k10s_log r WHERE r.raw_row = a.raw_row
+                                    AND r.kind IN ('worker_group_restart', 'torchrun_failure', 'process_exit')
+                                    AND r.line_no BETWEEN a.line_no AND b.line_no))
+    GROUP BY ALL
+),
 peer_saw_close AS (  -- the ranks that saw a peer's connection close at teardown (gloo's `Connection closed by
                      -- peer`): a common-mode reading below does not hold for a rank another rank saw leave while it
                      -- got past the call, the failing rank's own path
@@ -397,6 +421,8 @@ UNION ALL
 SELECT job_key, incident, error_type FROM staging_race
 UNION ALL
 SELECT job_key, incident, error_type FROM one_host_alike
+UNION ALL
+SELECT job_key, incident, error_type FROM untagged_alike
 UNION ALL
 -- NCCL's bootstrap that found no network interface to use (its `Last error:` payload `Bootstrap : no socket interface
 -- found`, under whichever code the init call returned: ncclInternalError in NCCL 2.21, ncclInvalidUsage in 2.27): the

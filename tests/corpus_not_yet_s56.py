@@ -22,12 +22,8 @@ NOT_YET_S56: dict[str, str] = {
     "every multi-GPU MaxText run hits alike is the issue's title and account, not a log line",
     # batch 333 (config-and-environment-controls-2026): 3 of 5 controls read right both ways as collected (9f8b4ee7)
     # AgentCPM-GUI-51 read right since session 56 (a signature TypeError is every rank's: common mode)
-    "LlamaFactory-4035-two-gpu-module-not-found-every-rank-agent-local-rank0-control": "two identical unranked "
-    "tracebacks (`launcher.py`, line 1: `ModuleNotFoundError: No module named 'llamafactory'`), one per worker of "
-    "`CUDA_VISIBLE_DEVICES=4,6 llamafactory-cli train`, then the agent's `failed (exitcode: 1) local_rank: 0 (pid: "
-    "16476)`, read as rank 0's failure (python-exception, warning): the agent names only the first worker it reaped; "
-    "that both workers failed alike at import (the package not installed in that environment) is the thread's account "
-    "(and the duplicate tracebacks), not a ranked line",
+    # batch 333: LlamaFactory-4035 read right since session 57 (the same uncaught exception printed twice with no rank
+    # tag is two processes' alike: common mode, whichever local rank the agent reports)
     # batch 334 (checkpoint-save-rename-races-2024-2026): 4 of 5 controls read right both ways as collected (ae5381f6):
     # transformers-36076, LlamaFactory-6848, FlagEmbedding-704 and LlamaFactory-2010 name no one
     "speechbrain-2397-torchrun-2proc-elastic-table-rank1-delete-checkpoints-race-control": "torchelastic's failure "

@@ -17,6 +17,8 @@ and in a CUDA OOM names rank 2 (cuda-oom); the FunASR traceback under ``[rank3]:
 rank 1 and its ``exitcode: -9`` for local rank 1 names rank 1 (host-oom-kill). Pasted logs through ``k10s import-logs``,
 batched.
 Since session 56 the signature TypeError names no one (every rank's, common mode), under any rank tag.
+Since session 57 LlamaFactory#4035 is read right: the same uncaught exception printed twice with no rank tag is two
+processes' alike (common mode), whichever local rank the agent reports; one copy of it still names rank 0.
 """
 
 from __future__ import annotations
@@ -64,6 +66,8 @@ RANK1_WITH_ERROR = RANK1_HEAD + [
 ]
 #: the two tracebacks without the agent's ``failed (exitcode: 1) local_rank: 0`` (and what follows it)
 NO_MODULE_NO_AGENT = NO_MODULE[:14]
+#: one worker's traceback only (the second copy dropped), then the agent's line for local rank 0
+NO_MODULE_ONE_COPY = NO_MODULE[:10] + NO_MODULE[14:]
 #: the agent reporting local rank 1 first
 NO_MODULE_AGENT_RANK1 = [
     line.replace("local_rank: 0", "local_rank: 1") for line in NO_MODULE
@@ -91,8 +95,8 @@ CASES = {
     "batch-samples-eight-gpus": (BATCH_SAMPLES, 8, 8, None, None),
     "rank1-head-as-pasted": (RANK1_HEAD, None, None, None, None),
     "rank1-head-seven-ranks": (RANK1_HEAD, 7, 7, None, None),
-    "no-module-as-pasted": (NO_MODULE, None, None, 0, "python-exception"),
-    "no-module-two-gpus": (NO_MODULE, 2, 2, 0, "python-exception"),
+    "no-module-as-pasted": (NO_MODULE, None, None, None, None),
+    "no-module-two-gpus": (NO_MODULE, 2, 2, None, None),
     # contrasts
     "nvls-rank2-illegal-access-names-rank2": (
         NVLS_RANK2_ILLEGAL,
@@ -125,11 +129,12 @@ CASES = {
         "python-exception",
     ),
     "no-module-without-agent-names-none": (NO_MODULE_NO_AGENT, 2, 2, None, None),
-    "no-module-agent-rank1-names-rank1": (
-        NO_MODULE_AGENT_RANK1,
+    "no-module-agent-rank1-names-none": (NO_MODULE_AGENT_RANK1, 2, 2, None, None),
+    "no-module-one-copy-agent-names-rank0": (
+        NO_MODULE_ONE_COPY,
         2,
         2,
-        1,
+        0,
         "python-exception",
     ),
     "no-module-sigkill-rank1-names-rank1": (
