@@ -185,6 +185,9 @@ SELECT job_key, incident, min(CASE WHEN regexp_matches(coalesce(error_message, '
                                    THEN 'the node''s CUDA not ready: system has unsupported display driver / cuda driver combination (CUDA error 803: the driver and its kernel module apart)'
                                    WHEN kind = 'cuda_error' AND starts_with(coalesce(error_message, ''), 'NVLS multicast memory bind failed')
                                    THEN 'the node''s NVSwitch fabric: ' || error_message
+                                   WHEN kind = 'python_exception'
+                                        AND regexp_matches(coalesce(error_message, ''), '(?i)\b429 Client Error\b|\bToo Many Requests\b|\bHTTP Error 429\b|\brate limit exceeded\b')
+                                   THEN 'an outside service''s rate limit (HTTP 429, Too Many Requests), which counts the job''s requests together'
                                    WHEN kind = 'process_exit' AND subkind = 'native_assert' THEN error_message
                                    WHEN kind = 'nccl_error_other' THEN subkind
                                    WHEN kind = 'cuda_error' THEN 'NCCL''s CUDA call refused: invalid argument'
@@ -206,6 +209,12 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         OR (kind = 'cuda_error'
                             AND regexp_matches(line, 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]'))
                         OR (kind = 'python_exception' AND error_type = 'XLA mesh master unreachable')
+                        -- an outside service throttling the job (HTTP 429: `huggingface_hub.errors.HfHubHTTPError: 429 Client
+                        -- Error: Too Many Requests for url: https://huggingface.co/api/datasets/…`, `HTTP Error 429`, `Rate limit
+                        -- exceeded`): a rate limit counts the job's requests (one token, one egress address), not one rank's
+                        -- fault, whichever rank's request it refused first (batch 341's torchtitan#2239: every rank streaming C4)
+                        OR (kind = 'python_exception'
+                            AND regexp_matches(coalesce(error_message, ''), '(?i)\b429 Client Error\b|\bToo Many Requests\b|\bHTTP Error 429\b|\brate limit exceeded\b'))
                         -- glibc's assert() failing in the native code every process runs (a C++/CUDA extension's host
                         -- code: DeepEP's buffer limits, DeepSpeed's aio, llm.c's data loader): its invariant on the run's
                         -- config and data, met by every rank alike (the corpus' four such pastes: session 55, batch 326);
