@@ -1,7 +1,8 @@
 """CUDA errors reported by something other than torch's own ``CUDA error: …`` wording (``log_failures.cuda_error``
 reads that and NCCL's ``Cuda failure``): a CUDA extension's own check of a runtime call (vLLM's ``CUDACHECK``), a SYCL
 runtime's failed HIP or CUDA call, a communication library's (UCX's, UCC's) failed CUDA call, an extension's check that
-prints the runtime's error number (nvdiffrast's ``Cuda error: 700[…]``); and the category of a CUDA error's message
+prints the runtime's error number (nvdiffrast's ``Cuda error: 700[…]``), ROCm's runtime reporting a GPU fault in the
+process (``Memory access fault by GPU node-3 …``, ``HW Exception by GPU node-9 … reason :GPU Hang``); and the category of a CUDA error's message
 (``cuda_kind``). Same event dict shape as ``log_failures``.
 """
 
@@ -96,6 +97,23 @@ def runtime_call_number(text: str) -> Event | None:
     reason = _RUNTIME_NUMBERS.get(m.group(1))
     message = f"{m.group(2)}() failed: " + (f"{reason} (error {m.group(1)})" if reason else f"runtime error {m.group(1)}")
     return {"kind": "cuda_error", "subkind": cuda_kind(reason or ""), "error_type": "CUDA error", "error_message": message[:300]}
+
+
+def rocr_fault(text: str) -> Event | None:
+    """ROCm's runtime (ROCr) reporting a fault of a GPU the process uses, before the process aborts: ``Memory access fault by
+    GPU node-3 (Agent handle: 0x13e852f0) on address 0x77d445e00000. Reason: Unknown.`` (a kernel's access outside its
+    memory: CUDA's illegal address) and ``HW Exception by GPU node-9 (Agent handle: 0x…) reason :GPU Hang`` (a kernel that
+    never finished: CUDA's launch timeout). ``node-N`` is the HSA agent's number (the CPUs counted first), no rank, no
+    host: the printing process's own CUDA-style error (batch 342)."""
+    m = P.ROCR_FAULT.search(text) if "by GPU node-" in text else None
+    if m is None:
+        return None
+    if m.group(1):
+        reason = (m.group(4) or "").strip().rstrip(".") or "unknown"
+        message = f"ROCm: memory access fault by GPU node-{m.group(2)} on address {m.group(3)} (reason: {reason})"
+        return {"kind": "cuda_error", "subkind": "illegal-address", "error_type": "CUDA error", "error_message": message[:300]}
+    message = f"ROCm: hardware exception by GPU node-{m.group(5)}: {m.group(6).strip() or 'unknown'}"
+    return {"kind": "cuda_error", "subkind": "launch-failure", "error_type": "CUDA error", "error_message": message[:300]}
 
 
 def gpu_init_failed(text: str) -> dict[str, Any] | None:

@@ -18,7 +18,7 @@ from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_absl import absl_signal
 from k10s_forensics.parsers.log_native_handlers import native_handler_signal
 from k10s_forensics.parsers.log_cuda_calls import (
-    cuda_kind, extension_check, runtime_call_number, sycl_call, thc_check, transport_call,
+    cuda_kind, extension_check, rocr_fault, runtime_call_number, sycl_call, thc_check, transport_call,
 )
 from k10s_forensics.parsers.log_gfortran import gfortran_signal
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS, launcher_report
@@ -48,7 +48,7 @@ def cuda_error(text: str) -> Event | None:
     if a is not None:
         message = f"device-side assertion `{a.group(1)}` failed"
         return {"kind": "cuda_error", "subkind": "device-assert", "error_type": "CUDA error", "error_message": message[:300]}
-    m = P.CUDA_ERROR.search(text) if "CUDA error: " in text else None
+    m = P.CUDA_ERROR.search(text) if "CUDA error: " in text or "HIP error: " in text else None
     if m is None and "cudaError" in text:
         m = P.CUDA_ERROR_NAME_QUOTED.search(text) or P.CUDA_ERROR_NAME.search(text)
     message = m.group(1) if m else None
@@ -65,7 +65,8 @@ def cuda_error(text: str) -> Event | None:
     if message is None:
         n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text or "Test CUDA failure" in text else None
         if n is None:
-            return thc_check(text) or extension_check(text) or sycl_call(text) or transport_call(text) or runtime_call_number(text)
+            return (thc_check(text) or extension_check(text) or sycl_call(text) or transport_call(text)
+                    or runtime_call_number(text) or rocr_fault(text))
         message = n.group(2)
     if "out of memory" in message:
         return None

@@ -19,7 +19,7 @@ OOM_NCCL = re.compile(r"Cuda failure (?:\d{1,4} )?['\u2018]?out of memory['\u201
 #: and the driver API's ``CUDA_ERROR_OUT_OF_MEMORY`` as torch_memory_saver prints it (SGLang, verl, slime: ``[torch_memory_saver.cpp]
 #: CUresult error: 2 (out of memory)  file=csrc/utils.h func=cu_mem_create``), and a CUDA extension's own check of a
 #: driver call as vLLM's sleep-mode allocator prints it (``CUDA Error: out of memory at /workspace/csrc/cumem_allocator.cpp:62``)
-OOM_CUDA_ERROR = re.compile(r"CUDA error: out of memory|\bcuda runtime error \(2\) ?: ?out of memory|\bCUresult error: 2 \(out of memory\)"
+OOM_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) error: out of memory|\bcuda runtime error \(2\) ?: ?out of memory|\bCUresult error: 2 \(out of memory\)"
                             r"|\bCUDA Error: out of memory at \S{1,400}:\d{1,6}")
 #: the CUDA runtime's own name for a failed allocation before its message, printed by the process whose allocation
 #: failed (CuPy's ``CUDARuntimeError: cudaErrorMemoryAllocation: out of memory``, mpi4jax's ``Error 2
@@ -54,7 +54,10 @@ OOM_LEGACY = re.compile(
 # ---------------------------------------------------------------------------------------
 # CUDA errors (docs/rules.md, rank-failure).
 # ---------------------------------------------------------------------------------------
-CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,300}?)\s*(?:$|CUDA kernel errors|\.\s*(?:CUDA kernel|For debugging|Compile with))")
+#: torch's ``CUDA error: <message>``, and ROCm's build of torch's ``HIP error: <message>`` (the same check of a HIP call:
+#: ``RuntimeError: HIP error: an illegal memory access was encountered`` / ``HIP kernel errors might be asynchronously
+#: reported …``; batch 342)
+CUDA_ERROR = re.compile(r"(?:CUDA|HIP) error: ([^\n]{1,300}?)\s*(?:$|(?:CUDA|HIP) kernel errors|\.\s*(?:CUDA kernel|HIP kernel|For debugging|Compile with))")
 #: The CUDA runtime's error name before its message (thrust/cub, extensions): ``failed to synchronize:
 #: cudaErrorECCUncorrectable: uncorrectable ECC error encountered``; Kokkos' ``cudaSetDevice(…) error( cudaErrorDevicesUnavailable): …``
 CUDA_ERROR_NAME = re.compile(r"\bcudaError[A-Z]\w{1,60}\)?: ([^\n]{1,300}?)\s*$")
@@ -117,6 +120,12 @@ THC_RUNTIME_ERROR = re.compile(r"\bcuda runtime error \((\d{1,4})\) ?: ?([^\n]{1
 #: Multicast memory of size 2097152 : CUDA error 401 'the operation cannot be performed in the present state'.``, a
 #: ``Last error:`` payload under torch's ``ncclUnhandledCudaError``; group 1 the CUDA error's number, 2 its message
 NVLS_BIND_FAILED = re.compile(r"\bFailed to bind NVLink SHARP \(NVLS\) Multicast memory of size \d{1,20} : CUDA error (\d{1,4}) ['\u2018]([^'\u2019\n]{1,200})")
+#: ROCm's runtime on a GPU fault (log_cuda_calls.rocr_fault): ``Memory access fault by GPU node-3 (Agent handle:
+#: 0x13e852f0) on address 0x77d445e00000. Reason: Unknown.`` (groups 1-4: the words, the agent, the address, the reason)
+#: and ``HW Exception by GPU node-9 (Agent handle: 0x631351bb5a20) reason :GPU Hang`` (groups 5-6: the agent, the reason)
+ROCR_FAULT = re.compile(r"(Memory access fault) by GPU node-(\d{1,4}) \(Agent handle: 0x[0-9a-fA-F]{1,16}\) on address "
+                        r"(0x[0-9a-fA-F]{1,16})\.? ?(?:Reason: ?([^\n]{0,120}))?"
+                        r"|HW Exception by GPU node-(\d{1,4}) \(Agent handle: 0x[0-9a-fA-F]{1,16}\) reason ?: ?([^\n]{0,120})")
 #: Category of a CUDA error message, first match wins.
 CUDA_KINDS = (
     ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),

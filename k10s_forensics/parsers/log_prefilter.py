@@ -106,6 +106,8 @@ _EVENT_LITERALS = (
     r"collective: nccl:",
     # rank failures: CUDA errors, Python exceptions, launchers' exit reports
     r"CUDA error: ",
+    r"HIP error: ",  # ROCm's build of torch (log_patterns_cuda.CUDA_ERROR)
+    r"by GPU node-\d",  # ROCm's runtime on a GPU fault (log_patterns_cuda.ROCR_FAULT)
     r"cudaError[A-Z]",
     r"CUDA_ERROR_[A-Z]",
     r"Cuda failure ",
