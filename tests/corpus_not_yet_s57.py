@@ -14,5 +14,6 @@ NOT_YET_S57: dict[str, str] = {
         "at all (unindented it is a critical cuda-oom of no rank). That AMD's documented Llama 3.1 8B BF16 recipe OOMs on "
         "every MI350 rank (rank 1 already at 95% of memory at step 1, GPU 7 and rank 4 alike) is the author's account, "
         "not a log line",
+    # batch 344: none (3/3 both ways as collected, 0 of 3 controls named)
     # session 57 leftovers
 }
