@@ -15,6 +15,9 @@ followed by the agent's ``failed (exitcode: -6) local_rank: 1`` names rank 1 (ab
 ``[rank3]:`` names rank 3 as a Python failure where CUDA's words name it as cuda-error. And, pinned as no finding at
 all: HSA's memory-access-fault line and its ``HW Exception by GPU node-N ... reason :GPU Hang``, alone, tagged
 ``[rank3]:`` or followed by ``Aborted (core dumped)``. Pasted logs through ``k10s import-logs``, batched.
+Since session 57 (the batch's suggestion): HIP's ``HIP error: …`` is read as CUDA's ``CUDA error: …`` (rank 3's
+illegal access is a cuda-error), and HSA's fault lines are the printing process's cuda-error (of rank 3 under its tag,
+of the agent's or the vLLM worker's rank after them, of no rank alone); the two controls still name no one.
 """
 
 from __future__ import annotations
@@ -78,20 +81,20 @@ CASES = {
     "oom-summary-rank2-names-rank2": (OOM_ROOT_RANK_2, 8, 8, 2, "python-exception"),
     "oom-summary-signal-9-names-rank4": (OOM_ROOT_SIGNAL_9, 8, 8, 4, "host-oom-kill"),
     "oom-line-tagged-rank7-names-rank7": (OOM_RANK_7_TAGGED, 8, 8, 7, "cuda-oom"),
-    "fault-then-agent-exit-6-names-rank1": (AGENT_AFTER_FAULT, 8, 8, 1, "abort"),
+    "fault-then-agent-exit-6-names-rank1": (AGENT_AFTER_FAULT, 8, 8, 1, "cuda-error"),
     "fault-then-worker-died-names-rank3": (
         WORKER_DIED_AFTER_FAULT,
         8,
         8,
         3,
-        "exit-unknown",
+        "cuda-error",
     ),
-    "hip-illegal-access-rank3-python-exception": (
+    "hip-illegal-access-rank3-cuda-error": (
         HIP_ILLEGAL_ACCESS,
         8,
         8,
         3,
-        "python-exception",
+        "cuda-error",
     ),
     "cuda-illegal-access-rank3-cuda-error": (
         CUDA_ILLEGAL_ACCESS,
@@ -127,20 +130,21 @@ GPU_HANG = "HW Exception by GPU node-9 (Agent handle: 0x631351bb5a20) reason :GP
 
 
 @pytest.mark.parametrize(
-    "lines",
+    "lines, ranks",
     [
-        [MEMORY_ACCESS_FAULT],
-        ["[rank3]: " + MEMORY_ACCESS_FAULT],
-        [MEMORY_ACCESS_FAULT, "Aborted (core dumped)"],
-        [GPU_HANG, "Aborted (core dumped)"],
+        ([MEMORY_ACCESS_FAULT], []),
+        (["[rank3]: " + MEMORY_ACCESS_FAULT], [3]),
+        ([MEMORY_ACCESS_FAULT, "Aborted (core dumped)"], []),
+        ([GPU_HANG, "Aborted (core dumped)"], []),
     ],
     ids=["fault", "fault-rank3", "fault-aborted", "gpu-hang-aborted"],
 )
-def test_hsa_gpu_fault_lines_are_no_finding(lines, tmp_path):
+def test_hsa_gpu_fault_lines_are_cuda_errors(lines, ranks, tmp_path):
     """ROCm's own GPU-fault words, HSA's ``Memory access fault by GPU node-N ... Reason: ...`` and ``HW Exception by
-    GPU node-N ... reason :GPU Hang``, read as nothing at all: not even under a ``[rank3]:`` tag or before the
-    process's ``Aborted (core dumped)``."""
-    assert _gist(lines, tmp_path) == []
+    GPU node-N ... reason :GPU Hang``, were read as nothing at all as collected; since session 57 they are the printing
+    process's CUDA-style error (``node-N`` is the HSA agent, no rank): of rank 3 under its ``[rank3]:`` tag, of no rank
+    untagged."""
+    assert _gist(lines, tmp_path) == [("rank-failure", "warning", "cuda-error", ranks)]
 
 
 def test_indented_oom_of_a_failure_entry_is_not_read(tmp_path):
