@@ -79,7 +79,9 @@ _PREFIX = re.compile(
     r"|(?:[A-Za-z0-9][\w.-]{0,62} )?rank(?:[=:]|: )(?P<rank_kv>\d{1,7}) (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|\|)(?= )"
     r"|\[default(?P<local>\d{1,4})\]:"
     r"|\[(?P<local_bare>\d{1,4})\]:(?=\S)"  # torchrun's --tee prefix of an empty role (torchx): [1]:text
-    r"|[A-Za-z_][\w-]{0,62}/\d{1,5}(?= )"  # torchx's <role>/<replica id> (local_cwd, `torchx log`)
+    # torchx's <role>/<replica id> (local_cwd, `torchx log`); a role may start with a digit (NeMo-Run's ``0000-steps/0``,
+    # batch 345) but holds a letter (not a count: ``12/24``)
+    r"|(?=[\w-]{0,62}[A-Za-z_])[A-Za-z0-9_][\w-]{0,62}/\d{1,5}(?= )"
     r"|\[(?:\d{1,7},)?(?P<mpi>\d{1,7})\]<std(?:out|err)>:"  # mpirun [jobid,rank], horovodrun (gloo) [rank]
     # vLLM's worker processes: ``(VllmWorker rank=2 pid=4664)`` (its rank), ``(VllmWorker TP1 pid=…)``, ``(Worker_TP1_EP1 pid=…)``
     r"|\(VllmWorker rank=(?P<vllm_rank>\d{1,7}) pid=[^)\s]{1,40}\)"  # the pid may be masked (``pid=xxxxxx``)
