@@ -188,6 +188,9 @@ SELECT job_key, incident, min(CASE WHEN regexp_matches(coalesce(error_message, '
                                    WHEN kind = 'python_exception'
                                         AND regexp_matches(coalesce(error_message, ''), '(?i)\b429 Client Error\b|\bToo Many Requests\b|\bHTTP Error 429\b|\brate limit exceeded\b')
                                    THEN 'an outside service''s rate limit (HTTP 429, Too Many Requests), which counts the job''s requests together'
+                                   WHEN regexp_matches(coalesce(error_type, ''), '(?:^|\.)(?:InductorError|BackendCompilerFailed|LoweringException|CompilationError|InternalTorchDynamoError)$|(?:^|\.)_dynamo\.exc\.(?:Unsupported|TorchRuntimeError)$')
+                                        OR regexp_matches(coalesce(error_message, ''), '^Internal Triton PTX codegen error|ptxas fatal\s*: Value .{1,20} is not defined for option|(?i)no kernel image is available for execution on the device')
+                                   THEN 'the same program built and compiled for the same GPU model: ' || coalesce(error_type, 'CUDA error') || ' ' || left(coalesce(error_message, ''), 100)
                                    WHEN kind = 'process_exit' AND subkind = 'native_assert' THEN error_message
                                    WHEN kind = 'nccl_error_other' THEN subkind
                                    WHEN kind = 'cuda_error' THEN 'NCCL''s CUDA call refused: invalid argument'
@@ -209,6 +212,20 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         OR (kind = 'cuda_error'
                             AND regexp_matches(line, 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]'))
                         OR (kind = 'python_exception' AND error_type = 'XLA mesh master unreachable')
+                        -- a compiler's refusal of the program (Inductor's `torch._inductor.exc.InductorError: LoweringException: …`,
+                        -- Dynamo's `BackendCompilerFailed` / `Unsupported` / `TorchRuntimeError`, Triton's `triton.compiler.errors.
+                        -- CompilationError: at 33:21:` and `Internal Triton PTX codegen error` with its `ptxas fatal : Value 'sm_100'
+                        -- is not defined for option 'gpu-name'`, the runtime's `no kernel image is available for execution on the
+                        -- device`): every rank compiles the same graph with the same toolchain for the same GPU model, so each meets
+                        -- it alike, whichever rank's copy the paste shows; the corpus' four such pastes are all controls (batch 345:
+                        -- DeepSpeed#7522, mlcommons/training#826; Megatron-LM-FL#143). Not where a peer saw the rank's connection
+                        -- close (it got past the compile: its own path)
+                        OR (kind IN ('python_exception', 'cuda_error')
+                            AND (regexp_matches(coalesce(error_type, ''), '(?:^|\.)(?:InductorError|BackendCompilerFailed|LoweringException|CompilationError|InternalTorchDynamoError)$')
+                                 OR (regexp_matches(coalesce(error_type, ''), '(?:^|\.)_dynamo\.exc\.(?:Unsupported|TorchRuntimeError)$'))
+                                 OR regexp_matches(coalesce(error_message, ''), '^Internal Triton PTX codegen error|ptxas fatal\s*: Value .{1,20} is not defined for option|(?i)no kernel image is available for execution on the device'))
+                            AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                            AND p.rank_eff IS DISTINCT FROM i.rank_eff))
                         -- an outside service throttling the job (HTTP 429: `huggingface_hub.errors.HfHubHTTPError: 429 Client
                         -- Error: Too Many Requests for url: https://huggingface.co/api/datasets/…`, `HTTP Error 429`, `Rate limit
                         -- exceeded`): a rate limit counts the job's requests (one token, one egress address), not one rank's

@@ -33,10 +33,7 @@ NOT_YET_S38: dict[str, str] = {
     "omini-kontext-22-flux-lora-4xh100-rank2-linear-traceback-oom-cut":
         "the log is rank 2's traceback tail into the LoRA `F.linear` with no exception line, read as rank 2's Python exception "
         "(info); the CUDA out-of-memory is the thread's next line, cut by the excerpt window",
-    "Megatron-LM-FL-143-metax-mc550-default0-triton-compile-error-platform-control":
-        "a lone `[default0]:` prefix raising `triton.compiler.errors.CompilationError` is the corpus' lone-rank-exception shape, "
-        "so rank 0 is named; that the kernel fails to compile on the MC550 Triton backend for every rank alike is the issue's "
-        "platform account, not a log line",
+    # Megatron-LM-FL-143 read right since session 57 (Triton's CompilationError is every rank's: common mode)
     # batch 236
     "pytorch-105287-a800-gpu2-rank0-reduce-scatter-desync-behind":
         "the log is the tail of a TORCH_DISTRIBUTED_DEBUG desync report (`[0] finished`, `#330 started ranks:`, `[1] started`) "

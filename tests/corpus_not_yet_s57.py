@@ -18,11 +18,7 @@ NOT_YET_S57: dict[str, str] = {
     # batch 345 (torch-compile-inductor-distributed-2025-2026): 3 of 4 controls read right both ways as collected
     # (a8dd2ae0): moshi-finetune-20 (a traceback head, info), mlcommons-training-826 (nothing read: see its test) and
     # specforge-194 (a one-line paste, info) name no one
-    "deepspeed-7522-deepcompile-z1-randn-lowering-rank0-control": "the log is rank 0's `[rank0]:` traceback tail after "
-    "DeepCompile's `Launching compile passes ... add_z1_reduce`, ending `torch._inductor.exc.InductorError: "
-    "LoweringException: AssertionError: should have been handled in replace_random.py`, the only rank in the paste, so "
-    "rank 0 is named (python-exception, warning); that DeepCompile's ZeRO-1 graph pass leaves an `aten.randn` Inductor "
-    "cannot lower on every rank (got past with `torch._inductor.config.fallback_random = True`) is the author's "
-    "account, not a log line",
+    # batch 345: deepspeed-7522 read right since session 57 (a compiler's refusal of the program is every rank's: common
+    # mode)
     # session 57 leftovers
 }

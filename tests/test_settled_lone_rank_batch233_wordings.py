@@ -9,6 +9,8 @@ Scored 1/5 both ways as collected; no rule changed (measure only; the four misse
 Contrasts: the OOM line restored names the traceback's rank as cuda-oom (critical); rank 97's OOM line removed leaves an
 info exception; the control without its ``CompilationError`` line names no one, and without the ``[default0]:``
 prefix it reads as an unplaced exception. Pasted logs through ``k10s import-logs``, batched.
+Since session 57 the Metax control names no one: Triton's ``CompilationError`` is a compiler's refusal of the program,
+every rank's (common mode).
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ CASES = {
     "tal-rank0-as-pasted": (TAL_RANK0, None, None, None, None),
     "obb-val-rank0-as-pasted": (OBB_VAL_RANK0, None, None, None, None),
     "lora-rank2-4xh100": (LORA_RANK2, 4, 4, None, None),
-    "metax-triton-as-pasted": (METAX_TRITON, None, None, 0, "python-exception"),
+    "metax-triton-as-pasted": (METAX_TRITON, None, None, None, None),  # since session 57: a compiler's refusal, every rank's
     # contrasts
     "tal-with-oom-names-rank0": (TAL_RANK0 + [OOM_RANK0], None, None, 0, "cuda-oom"),
     "obb-val-with-oom-names-rank0": (OBB_VAL_RANK0 + [OOM_RANK0], None, None, 0, "cuda-oom"),
