@@ -30,15 +30,7 @@ NOT_YET_S57: dict[str, str] = {
     "ranks 5-7 empty image shards (identical start and end indices from `compute_image_shard_boundaries()`) while "
     "ranks 0-4 waited in NCCL until the watchdog is the reporter's account, not a line",
     # batch 343
-    "mindspore-docs-cann-error-cases-ei0002-notify-wait-device0-heartbeat-lost":
-        "the log is one card's (device 1's) MindSpore/CANN output: `[CRITICAL] DEVICE(...) RunGraph] Run task for graph:"
-        "kernel_graph_1 error!` carrying `EI0002: The wait execution of the Notify register times out ... from remote rank "
-        "[0]`, HCCL's older-format heartbeat verdict `there are(is) 1 abnormal device(s):` / `serverId[10.*.*.*], "
-        "deviceId[0], Heartbeat Lost Occurred, Possible Reason: 1. Process has exited, 2. Network Disconnected` and "
-        "glibc's `malloc_consolidate(): invalid chunk size`; nothing of it is read (no finding at all, with or without "
-        "`[rank1]:` tags): only the newer `Cluster Exception Location[IP/ID]:[<ip>/<rank>] ... ExceptionType:[Heartbeat "
-        "Lost Occurred]` wording names the lost rank (rewritten so, rank 0 is named, rank-dead); that device 0 (rank 0 "
-        "of the one-card-per-rank job) is the process that exited is HCCL's own verdict and MindSpore's page, not a "
-        "wording k10s reads",
+    # batch 343: mindspore-docs-cann-error-cases-ei0002 read right since session 57 (CANN's older heartbeat verdict
+    # `serverId[…], deviceId[0], Heartbeat Lost Occurred` names device 0, rank-dead)
     # session 57 leftovers
 }

@@ -16,6 +16,8 @@ alone names rank 0; rank 1's traceback alone, cut before its exception, is an in
 ``[rank3]:`` tag on the contiguous-tensor / count-mismatch tracebacks names that rank; ``RankID:3`` in torch_npu's
 line names no one; torchrun's traceback under ``[rank2]:`` names rank 2. Pasted logs through ``k10s import-logs``,
 batched.
+Since session 57 (the batch's suggestion) CANN's older verdict names device 0 (rank-dead), under any rank tag of the
+surviving process that prints it: the culprit is read right both ways.
 """
 
 from __future__ import annotations
@@ -71,8 +73,8 @@ CASES = {
     "dp-ep-init-error15-as-pasted": (DP_EP_INIT, None, None, None, None),
     "dp-ep-init-error15-two-ranks": (DP_EP_INIT, 2, 2, None, None),
     # NOT_YET (batch 343): rank 0 is the culprit, and nothing is read
-    "heartbeat-lost-device0-as-pasted": (HEARTBEAT_LOST, None, None, None, None),
-    "heartbeat-lost-device0-eight-cards": (HEARTBEAT_LOST, 8, 8, None, None),
+    "heartbeat-lost-device0-as-pasted": (HEARTBEAT_LOST, None, None, 0, "rank-dead"),
+    "heartbeat-lost-device0-eight-cards": (HEARTBEAT_LOST, 8, 8, 0, "rank-dead"),
     "non-contiguous-as-pasted": (NON_CONTIGUOUS, None, None, None, None),
     "count-mismatch-as-pasted": (COUNT_MISMATCH, None, None, None, None),
     "port-in-use-as-pasted": (PORT_IN_USE, None, None, None, None),
@@ -86,7 +88,7 @@ CASES = {
         0,
         "rank-dead",
     ),
-    "heartbeat-lost-rank1-tagged-names-none": (HEARTBEAT_RANK1, 8, 8, None, None),
+    "heartbeat-lost-rank1-tagged-names-rank0": (HEARTBEAT_RANK1, 8, 8, 0, "rank-dead"),
     "non-contiguous-rankid3-names-none": (NON_CONTIGUOUS_RANKID3, 4, 4, None, None),
     "non-contiguous-rank0-tagged-names-rank0": (
         NON_CONTIGUOUS_RANK0,
@@ -144,10 +146,12 @@ def test_rank1_cut_traceback_alone_is_an_info_suspect(tmp_path):
     assert_info_suspect(pasted_findings(DP_EP_RANK1, tmp_path, 2, 2, NOW), 1)
 
 
-def test_old_format_heartbeat_verdict_reads_nothing(tmp_path):
-    """HCCL's older ``serverId[...], deviceId[0], Heartbeat Lost Occurred`` verdict, the ``EI0002`` notify-wait
-    timeout in MindSpore's ``RunGraph`` error and glibc's ``malloc_consolidate(): invalid chunk size``: no finding."""
-    assert pasted_findings(HEARTBEAT_LOST, tmp_path, 8, 8, NOW) == []
+def test_old_format_heartbeat_verdict_names_the_device(tmp_path):
+    """HCCL's older ``serverId[...], deviceId[0], Heartbeat Lost Occurred`` verdict read nothing as collected; since
+    session 57 it names device 0 (rank-dead), as the newer wording does; the ``EI0002`` notify-wait timeout and glibc's
+    ``malloc_consolidate(): invalid chunk size`` add nothing."""
+    named = naming_findings(pasted_findings(HEARTBEAT_LOST, tmp_path, 8, 8, NOW))
+    assert [(f["rule"], f["cause"], f["ranks"]) for f in named] == [("rank-failure", "rank-dead", [0])]
 
 
 @pytest.mark.parametrize(

@@ -124,6 +124,10 @@ PADDLE_CONTAINER = re.compile(r"\bContainer rank (\d{1,5}) status failed cmd .{0
 #: HCCL on a rank whose heartbeat was lost: its cluster exception report, and its heartbeat trace line
 HCCL_LOST = (re.compile(r"Cluster Exception Location\[IP/ID\]:\[[^\]/\s]{1,253}/(\d{1,7})\][^\n]{0,400}?ExceptionType:\[Heartbeat Lost Occurred\]"),
              re.compile(r"\brank \[[^\]/\s]{1,253}/(\d{1,7})\] status\[LOST\]"))
+#: CANN's older wording of the same verdict, under ``there are(is) 1 abnormal device(s):``: ``serverId[10.*.*.*],
+#: deviceId[0], Heartbeat Lost Occurred, Possible Reason: 1. Process has exited, 2. Network Disconnected`` (the device on
+#: that server: a local rank, not a rank; batch 343)
+HCCL_LOST_DEVICE = re.compile(r"\bserverId\[[^\]\s]{1,253}\], deviceId\[(\d{1,4})\], Heartbeat Lost Occurred\b")
 #: MindSpore's scheduler / msrun on a lost worker: ``The node: 3 is timed out.``, ``Time out nodes are ['3']`` (or ``[‘3’]``:
 #: a chat's editor made the one quoted id typographic, too few quotes for log_quotes to straighten)
 MSRUN_TIMED_OUT = (re.compile(r"\bThe node: (\d{1,7}) is timed out\b"),
@@ -234,6 +238,12 @@ def _hccl_lost(text: str) -> Event | None:
             rank = int(m.group(1))
             return {"kind": "process_exit", "subkind": "hccl_heartbeat_lost", "rank": rank, "exit_code": None,
                     "error_message": f"HCCL: rank {rank}'s heartbeat was lost (its process exited or its network went down)"}
+    m = HCCL_LOST_DEVICE.search(text) if "deviceId[" in text else None
+    if m:
+        device = int(m.group(1))
+        # (a surviving process prints it: its own rank tag is not the device's)
+        return {"kind": "process_exit", "subkind": "hccl_heartbeat_lost", "local_rank": device, "exit_code": None, "_no_rank": True,
+                "error_message": f"HCCL: device {device}'s heartbeat was lost (its process exited or its network went down)"}
     return None
 
 
@@ -271,6 +281,6 @@ def paddle_aborted(text: str) -> list[Event]:
              "error_message": f"Paddle's launcher: {which} aborted (exit status not in this line)"} for r in ranks]
 
 
-__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "HCCL_LOST", "LAUNCH_FAILED", "LIGHTNING_CHILD", "MSRUN_TIMED_OUT", "NO_ERROR_FILE", "NO_ERROR_FILE_BOX", "PADDLE_ABORT",
+__all__ = ["COMPOSER_EXIT", "FIRST_PROCESS", "FIRST_PROCESS_EXIT", "HCCL_LOST", "HCCL_LOST_DEVICE", "LAUNCH_FAILED", "LIGHTNING_CHILD", "MSRUN_TIMED_OUT", "NO_ERROR_FILE", "NO_ERROR_FILE_BOX", "PADDLE_ABORT",
            "PADDLE_CONTAINER", "PALS_EXIT",
            "VLLM_WORKER_DIED", "launcher_report", "paddle_aborted"]

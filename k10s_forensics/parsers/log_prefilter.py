@@ -193,6 +193,7 @@ _EVENT_LITERALS = (
     # HCCL (Ascend) on a rank whose heartbeat was lost: its cluster exception report, its heartbeat trace
     r"Cluster Exception Location\[IP/ID\]",
     r"status\[LOST\] by rank",
+    r"deviceId\[\d{1,4}\], Heartbeat Lost Occurred",  # CANN's older verdict (log_launchers.HCCL_LOST_DEVICE)
     # HCCL's error-code report of a wait on a remote rank (log_hccl.HCCL_PEER_WAIT)
     r"EI000[26]: ",
     # HCCL's topology exchange: the ranks that never connected, listed or left out (log_hccl_topo.py)
