@@ -29,5 +29,6 @@ NOT_YET_S57: dict[str, str] = {
     "three read as a common-mode failure of no one (one tagged rank is named): that vision context parallelism gave "
     "ranks 5-7 empty image shards (identical start and end indices from `compute_image_shard_boundaries()`) while "
     "ranks 0-4 waited in NCCL until the watchdog is the reporter's account, not a line",
+    # batch 347: none (3/3 both ways as collected at 1fb13879, 0 of 3 controls named)
     # session 57 leftovers
 }
