@@ -32,5 +32,6 @@ NOT_YET_S57: dict[str, str] = {
     # batch 343
     # batch 343: mindspore-docs-cann-error-cases-ei0002 read right since session 57 (CANN's older heartbeat verdict
     # `serverId[…], deviceId[0], Heartbeat Lost Occurred` names device 0, rank-dead)
+    # batch 347: none (3/3 both ways as collected at 1fb13879, 0 of 3 controls named)
     # session 57 leftovers
 }
