@@ -29,5 +29,8 @@ NOT_YET_S57: dict[str, str] = {
     "three read as a common-mode failure of no one (one tagged rank is named): that vision context parallelism gave "
     "ranks 5-7 empty image shards (identical start and end indices from `compute_image_shard_boundaries()`) while "
     "ranks 0-4 waited in NCCL until the watchdog is the reporter's account, not a line",
+    # batch 349 (transformers-trl-accelerate-peft-repo-issues-2026): none (4/4 controls read right both ways as collected
+    # at 0261e3ce, 0 of 4 named: trl#2882 and trl#2377 a python-exception of no rank, trl#3950 and accelerate#3905 a
+    # lone rank-0 traceback head, an info suspect)
     # session 57 leftovers
 }
