@@ -41,5 +41,8 @@ NOT_YET_S57: dict[str, str] = {
         "of the one-card-per-rank job) is the process that exited is HCCL's own verdict and MindSpore's page, not a "
         "wording k10s reads",
     # batch 347: none (3/3 both ways as collected at 1fb13879, 0 of 3 controls named)
+    # batch 349 (transformers-trl-accelerate-peft-repo-issues-2026): none (4/4 controls read right both ways as collected
+    # at 0261e3ce, 0 of 4 named: trl#2882 and trl#2377 a python-exception of no rank, trl#3950 and accelerate#3905 a
+    # lone rank-0 traceback head, an info suspect)
     # session 57 leftovers
 }
