@@ -33,5 +33,8 @@ NOT_YET_S57: dict[str, str] = {
     # batch 343: mindspore-docs-cann-error-cases-ei0002 read right since session 57 (CANN's older heartbeat verdict
     # `serverId[…], deviceId[0], Heartbeat Lost Occurred` names device 0, rank-dead)
     # batch 347: none (3/3 both ways as collected at 1fb13879, 0 of 3 controls named)
+    # batch 349 (transformers-trl-accelerate-peft-repo-issues-2026): none (4/4 controls read right both ways as collected
+    # at 0261e3ce, 0 of 4 named: trl#2882 and trl#2377 a python-exception of no rank, trl#3950 and accelerate#3905 a
+    # lone rank-0 traceback head, an info suspect)
     # session 57 leftovers
 }
