@@ -226,6 +226,14 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                                  OR regexp_matches(coalesce(error_message, ''), '^Internal Triton PTX codegen error|ptxas fatal\s*: Value .{1,20} is not defined for option|(?i)no kernel image is available for execution on the device'))
                             AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
                                             AND p.rank_eff IS DISTINCT FROM i.rank_eff))
+                        -- accelerate's checks of the launch's own setup, raised in whichever process reaches them first: its
+                        -- state used before any `Accelerator()` (`ValueError: Please make sure to properly initialize your
+                        -- accelerator via `accelerator = Accelerator()` before using any functionality from the `accelerate`
+                        -- library.`: a library version or the script's order, every process's) and its batch dispatcher refusing
+                        -- uneven batches (`You can't use batches of different size with `dispatch_batches=True` or when using an
+                        -- `IterableDataset``: the data loader's setting, which only the main process applies) (batch 349)
+                        OR (kind = 'python_exception'
+                            AND regexp_matches(coalesce(error_message, ''), '^Please make sure to properly initiali[sz]e your accelerator via|You can''t use batches of different size with `?dispatch_batches=True'))
                         -- an outside service throttling the job (HTTP 429: `huggingface_hub.errors.HfHubHTTPError: 429 Client
                         -- Error: Too Many Requests for url: https://huggingface.co/api/datasets/…`, `HTTP Error 429`, `Rate limit
                         -- exceeded`): a rate limit counts the job's requests (one token, one egress address), not one rank's
