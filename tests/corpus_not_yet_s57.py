@@ -29,5 +29,7 @@ NOT_YET_S57: dict[str, str] = {
     "three read as a common-mode failure of no one (one tagged rank is named): that vision context parallelism gave "
     "ranks 5-7 empty image shards (identical start and end indices from `compute_image_shard_boundaries()`) while "
     "ranks 0-4 waited in NCCL until the watchdog is the reporter's account, not a line",
+    # batch 348 (deepspeed-repo-issues-2025-2026): none (5/5 controls read right both ways as collected at f0414029,
+    # 0 of 5 named): see tests/test_deepspeed_repo_issues_2025_2026_batch348_wordings.py
     # session 57 leftovers
 }
