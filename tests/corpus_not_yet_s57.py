@@ -36,5 +36,7 @@ NOT_YET_S57: dict[str, str] = {
     # batch 349 (transformers-trl-accelerate-peft-repo-issues-2026): none (4/4 controls read right both ways as collected
     # at 0261e3ce, 0 of 4 named: trl#2882 and trl#2377 a python-exception of no rank, trl#3950 and accelerate#3905 a
     # lone rank-0 traceback head, an info suspect)
+    # batch 348 (deepspeed-repo-issues-2025-2026): none (5/5 controls read right both ways as collected at f0414029,
+    # 0 of 5 named): see tests/test_deepspeed_repo_issues_2025_2026_batch348_wordings.py
     # session 57 leftovers
 }
