@@ -48,6 +48,7 @@ import torch_scenarios45
 import torch_scenarios46
 import torch_scenarios47
 import torch_scenarios48
+import torch_scenarios49
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -156,4 +157,5 @@ SCENARIOS = [
     *torch_scenarios46.scenarios(S),  # the forty-sixth: today's distributed APIs (fully_shard, DTensor 2-D mesh, DCP, new_subgroups) (held out)
     *torch_scenarios47.scenarios(S),  # the forty-seventh: scripts' hang and crash diagnostics (faulthandler, monitored_barrier, threads, atexit) (held out)
     *torch_scenarios48.scenarios(S),  # the forty-eighth: checkpoint and file I/O faults (DCP save/load/async_save, torch.save shards, races) (held out)
+    *torch_scenarios49.scenarios(S),  # the forty-ninth: several ranks failing alike against every rank failing alike (held out)
 ]
