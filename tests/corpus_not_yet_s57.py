@@ -38,5 +38,15 @@ NOT_YET_S57: dict[str, str] = {
     # lone rank-0 traceback head, an info suspect)
     # batch 348 (deepspeed-repo-issues-2025-2026): none (5/5 controls read right both ways as collected at f0414029,
     # 0 of 5 named): see tests/test_deepspeed_repo_issues_2025_2026_batch348_wordings.py
+    # batch 346 (subset-of-ranks-fail-alike-rest-wait-2024-2026): 2 of 3 controls read right both ways as collected
+    # (9c3f9871): accelerate-3212 (untagged tqdm bars at different steps and rank 0's watchdog timeout of an ALLREDUCE,
+    # nothing) and speechbrain-2506 (two processes' epoch summary and checkpoint-save lines, nothing) name no one
+    "ms-swift-7141-gkd-sequence-parallel-notimplemented-config-check-control": "the log is rank 1's `[rank1]:`-tagged "
+    "traceback tail out of ms-swift's argument check, ending `[rank1]: NotImplementedError: The current rlhf_type 'gkd' "
+    "does not support sequence_parallel. Please set --sequence_parallel_size to 1.`, read as rank 1's Python failure "
+    "(python-exception, warning), pasted alone or laid out as 2 or 8 ranks (rank 0's copy pasted beside it, the two "
+    "read as a common-mode failure of no one); that the check is a configuration refusal every rank raises alike while "
+    "parsing its arguments, the author pasting one rank's copy, is the message's and the feature request's account, "
+    "not a line",
     # session 57 leftovers
 }
