@@ -189,7 +189,7 @@ SELECT job_key, incident, min(CASE WHEN regexp_matches(coalesce(error_message, '
                                         AND regexp_matches(coalesce(error_message, ''), '(?i)\b429 Client Error\b|\bToo Many Requests\b|\bHTTP Error 429\b|\brate limit exceeded\b')
                                    THEN 'an outside service''s rate limit (HTTP 429, Too Many Requests), which counts the job''s requests together'
                                    WHEN regexp_matches(coalesce(error_type, ''), '(?:^|\.)(?:InductorError|BackendCompilerFailed|LoweringException|CompilationError|InternalTorchDynamoError)$|(?:^|\.)_dynamo\.exc\.(?:Unsupported|TorchRuntimeError)$')
-                                        OR regexp_matches(coalesce(error_message, ''), '^Internal Triton PTX codegen error|ptxas fatal\s*: Value .{1,20} is not defined for option|(?i)no kernel image is available for execution on the device')
+                                        OR regexp_matches(coalesce(error_message, ''), '^Internal Triton PTX codegen error|ptxas fatal\s*: Value .{1,20} is not defined for option|(?i)no kernel image is available for execution on the device|^invalid device function\s*$')
                                    THEN 'the same program built and compiled for the same GPU model: ' || coalesce(error_type, 'CUDA error') || ' ' || left(coalesce(error_message, ''), 100)
                                    WHEN kind = 'process_exit' AND subkind = 'native_assert' THEN error_message
                                    WHEN kind = 'nccl_error_other' THEN subkind
@@ -216,14 +216,15 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         -- Dynamo's `BackendCompilerFailed` / `Unsupported` / `TorchRuntimeError`, Triton's `triton.compiler.errors.
                         -- CompilationError: at 33:21:` and `Internal Triton PTX codegen error` with its `ptxas fatal : Value 'sm_100'
                         -- is not defined for option 'gpu-name'`, the runtime's `no kernel image is available for execution on the
-                        -- device`): every rank compiles the same graph with the same toolchain for the same GPU model, so each meets
+                        -- device`, HIP's `invalid device function`: no code object for the GPU's architecture, batch 243's
+                        -- verl#3163): every rank compiles the same graph with the same toolchain for the same GPU model, so each meets
                         -- it alike, whichever rank's copy the paste shows; the corpus' four such pastes are all controls (batch 345:
                         -- DeepSpeed#7522, mlcommons/training#826; Megatron-LM-FL#143). Not where a peer saw the rank's connection
                         -- close (it got past the compile: its own path)
                         OR (kind IN ('python_exception', 'cuda_error')
                             AND (regexp_matches(coalesce(error_type, ''), '(?:^|\.)(?:InductorError|BackendCompilerFailed|LoweringException|CompilationError|InternalTorchDynamoError)$')
                                  OR (regexp_matches(coalesce(error_type, ''), '(?:^|\.)_dynamo\.exc\.(?:Unsupported|TorchRuntimeError)$'))
-                                 OR regexp_matches(coalesce(error_message, ''), '^Internal Triton PTX codegen error|ptxas fatal\s*: Value .{1,20} is not defined for option|(?i)no kernel image is available for execution on the device'))
+                                 OR regexp_matches(coalesce(error_message, ''), '^Internal Triton PTX codegen error|ptxas fatal\s*: Value .{1,20} is not defined for option|(?i)no kernel image is available for execution on the device|^invalid device function\s*$'))
                             AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
                                             AND p.rank_eff IS DISTINCT FROM i.rank_eff))
                         -- accelerate's checks of the launch's own setup, raised in whichever process reaches them first: its
@@ -407,7 +408,10 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         -- last fails alike), or `json.loads(args.x)` refusing the command line's argument (the same
                         -- string in every process); whichever rank's copy the paste shows (session 30, named controls)
                         OR (kind = 'python_exception' AND (starts_with(error_message, 'a sequence indexed by rank is shorter than the launch''s ranks: ')
-                                                           OR starts_with(error_message, 'the command line''s argument is no JSON: ')))
+                                                           OR starts_with(error_message, 'the command line''s argument is no JSON: ')
+                                                           -- a settings dataclass's __post_init__ refusing the run's settings
+                                                           -- (parsers/log_shared_inputs.py; batch 346's ms-swift#7141)
+                                                           OR starts_with(error_message, 'the run''s settings, refused as every process parses them: ')))
                         OR (kind = 'python_exception' AND regexp_matches(error_type, '(?:^|\.)CheckpointError$')
                             AND regexp_matches(error_message, '(?i)\bRecomputed values for the following tensors have different metadata\b|\bdifferent number of tensors was saved during the original forward and recomputation\b'))
                         -- DDP's own check that a parameter's gradient hook fires once an iteration (`RuntimeError:

@@ -212,7 +212,8 @@ picked AS (  -- one row per incident: its culprits (none when no evidence names 
                     AND EXISTS (SELECT 1 FROM k10s_paste_job p WHERE p.job_key = i.job_key
                                 AND NOT list_has_any(p.own_ranks, d.culprit_ranks)), false) AS absent_in_paste
     FROM incident i JOIN decision d USING (job_key)
-    WHERE d.source IS NOT NULL OR i.victims >= 2
+    -- (a lone rank's wait is still said, at info with no rank: the job hung, though the logs cannot say who stalled it)
+    WHERE d.source IS NOT NULL OR i.victims >= 1
 ),
 -- group_hang (docs/rules.md, "Session 35: leftovers"): a hang whose every wait line names one process group smaller
 -- than the world, said at info with no rank named: what the log shows (which ranks wait, in which group, the rest
@@ -349,6 +350,9 @@ SELECT
     CASE WHEN i.source = 'verdict' THEN coalesce(i.v_suspects, []) ELSE []::BIGINT[] END AS suspect_ranks,
     CASE WHEN i.source IN ('verdict', 'none') THEN i.v_detail
          WHEN i.source = 'own' THEN CASE i.own_tier WHEN 1 THEN 'a rank failed before the collective timed out' ELSE 'the others name its address as the closed remote peer' END
+         -- one rank's wait alone (a lone watchdog pasted, session 57): the job hung, and who left it waiting is not in the logs
+         WHEN i.victims = 1 THEN 'one rank''s wait alone: the job hung, and no other rank''s wait or failure is in the logs, so '
+              || 'which rank failed to join the collective is not said'
          ELSE 'no evidence names a culprit: ' || i.victims || ' rank(s) timed out and no rank is known to have failed, lagged or been silent while most ranks reported'
     END AS decision_detail,
     coalesce(i.considered, []::VARCHAR[]) AS considered,

@@ -41,12 +41,13 @@ NOT_YET_S57: dict[str, str] = {
     # batch 346 (subset-of-ranks-fail-alike-rest-wait-2024-2026): 2 of 3 controls read right both ways as collected
     # (9c3f9871): accelerate-3212 (untagged tqdm bars at different steps and rank 0's watchdog timeout of an ALLREDUCE,
     # nothing) and speechbrain-2506 (two processes' epoch summary and checkpoint-save lines, nothing) name no one
-    "ms-swift-7141-gkd-sequence-parallel-notimplemented-config-check-control": "the log is rank 1's `[rank1]:`-tagged "
-    "traceback tail out of ms-swift's argument check, ending `[rank1]: NotImplementedError: The current rlhf_type 'gkd' "
-    "does not support sequence_parallel. Please set --sequence_parallel_size to 1.`, read as rank 1's Python failure "
-    "(python-exception, warning), pasted alone or laid out as 2 or 8 ranks (rank 0's copy pasted beside it, the two "
-    "read as a common-mode failure of no one); that the check is a configuration refusal every rank raises alike while "
-    "parsing its arguments, the author pasting one rank's copy, is the message's and the feature request's account, "
-    "not a line",
+    # batch 346: ms-swift-7141 read right since session 57 (a settings dataclass's __post_init__ refusing the run's
+    # settings is every rank's: common mode)
+    # session 57's readings (ROCm's `HIP error:` read as CUDA's): a control newly named
+    "milabench-397-rocm-jsonl-rank1-hip-launch-failure-pin-deps-control": "since session 57 ROCm's `HIP error: unspecified "
+    "launch failure` is read as CUDA's wording is, so rank 1's lone `[rank1]: torch.AcceleratorError: HIP error: "
+    "unspecified launch failure` (in milabench's JSON records) names rank 1 (cuda-error, warning: the paste holds its "
+    "lines only), as a lone rank's CUDA launch failure does (batch 113's culprit shape); that the failure is the ROCm stack "
+    "every rank met, fixed by pinning its versions, is the pull request's account, not a line",
     # session 57 leftovers
 }

@@ -127,6 +127,8 @@ def test_rank12_frames_are_an_info_suspect(tmp_path):
 
 
 def test_lone_and_template_watchdogs_say_nothing(tmp_path):
-    """The template (no rank, ``SeqNum=…``) and a lone rank's watchdog line give no finding at all, of any severity."""
+    """The template (no rank, ``SeqNum=…``) gives no finding at all, of any severity; a lone rank's watchdog line gave
+    none as collected and is, since session 57, the job's hang at info, of no rank."""
     assert pasted_findings(RANK_N_TEMPLATE, tmp_path / "a", None, 4, NOW) == []
-    assert pasted_findings(LONE_ALLGATHER, tmp_path / "b", 8, 8, NOW) == []
+    lone = pasted_findings(LONE_ALLGATHER, tmp_path / "b", 8, 8, NOW)
+    assert [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in lone] == [("nccl-hang", "info", "no-single-culprit", [])]

@@ -51,7 +51,7 @@ PEER_OOM_FIRST = [
 RANK1_TRACEBACK = STORE_TIMEOUT + [
     "[rank1]: Traceback (most recent call last):",
     '[rank1]:   File "/workspace/train.py", line 12, in <module>',
-    "[rank1]: RuntimeError: CUDA error: no kernel image is available for execution on the device",
+    "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered",  # (session 57: no kernel image is every rank's)
 ]
 #: the dead actor as one of verl's worker-group ranks (``<prefix>WorkerDict_<pg>:<rank>``) instead of the TaskRunner
 WORKERDICT_3 = [line.replace("TaskRunner", "create_colocated_worker_cls.<locals>.WorkerDict") for line in TASKRUNNER]

@@ -110,9 +110,10 @@ def rocr_fault(text: str) -> Event | None:
         return None
     if m.group(1):
         reason = (m.group(4) or "").strip().rstrip(".") or "unknown"
-        message = f"ROCm: memory access fault by GPU node-{m.group(2)} on address {m.group(3)} (reason: {reason})"
+        # (the agent and the address left out: one message for every process that meets the same fault)
+        message = f"ROCm: memory access fault by the process's GPU (reason: {reason})"
         return {"kind": "cuda_error", "subkind": "illegal-address", "error_type": "CUDA error", "error_message": message[:300]}
-    message = f"ROCm: hardware exception by GPU node-{m.group(5)}: {m.group(6).strip() or 'unknown'}"
+    message = f"ROCm: hardware exception by the process's GPU: {m.group(6).strip() or 'unknown'}"
     return {"kind": "cuda_error", "subkind": "launch-failure", "error_type": "CUDA error", "error_message": message[:300]}
 
 

@@ -70,6 +70,7 @@ def cuda_error(text: str) -> Event | None:
         message = n.group(2)
     if "out of memory" in message:
         return None
+    message = message.split("\\n", 1)[0]  # a JSON record's escaped newline ends the message (milabench's event log)
     return {"kind": "cuda_error", "subkind": cuda_kind(message), "error_type": "CUDA error", "error_message": message[:300]}
 
 

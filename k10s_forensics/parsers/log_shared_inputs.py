@@ -11,6 +11,13 @@ launch shares rather than on anything of the process that printed the traceback:
   ``JSONDecodeError``: the command line is the launch's, the same string in every process, so each fails to decode it
   alike (argparse's own usage error is read so already: queries/_incident_common_mode.sql, ``common_mode``).
 
+A third shape is a frame, not a source line: a settings object's ``__post_init__`` in a module of arguments or
+configuration (``File ".../swift/llm/argument/rlhf_args.py", line 252, in __post_init__``, transformers'
+``training_args.py``, a ``config.py``) refusing the run's settings (``NotImplementedError: The current rlhf_type 'gkd'
+does not support sequence_parallel. Please set --sequence_parallel_size to 1.``): every process parses the same command
+line and files into the same dataclass, so each refuses them alike (batch 346's ms-swift#7141). Marked ``SETTINGS_CHECK``
+when the exception comes ``SETTINGS_GAP`` lines at most under that frame.
+
 The exception is marked (its message prefixed with ``RANK_INDEX`` or ``ARGUMENT_DECODE``) when the source line is that
 process's, ``RANK_INDEX_GAP`` / ``ARGUMENT_DECODE_GAP`` lines above it at most (3.11's ``~~~^^^`` line, json's own frames
 between); queries/_incident_common_mode.sql's ``common_mode`` names no one for it. Another exception under such a line (a
@@ -32,11 +39,16 @@ Event = dict[str, Any]
 RANK_SUBSCRIPT = re.compile(r"[\w\])]\[\s*(?:[A-Za-z_]\w{0,40}\.)?(?:global_|local_|dp_|data_parallel_|node_|world_)?rank(?:_id|_idx)?\s*\]")
 #: ``json.loads`` of an argparse namespace's attribute (``json.loads(args.x)``, ``json.loads(opt.x)``)
 ARGUMENT_DECODE_CALL = re.compile(r"\bjson\.loads\(\s*(?:args|opt|opts|cli_args|cmd_args|script_args)\.\w{1,80}\s*\)")
+#: a settings dataclass's ``__post_init__`` frame in a module of arguments or configuration (the file's name or folder)
+SETTINGS_FRAME = re.compile(r'^\s*File "[^"\n]{0,400}?(?:arg|config|setting|param|option)[^"/\n]{0,80}(?:/[^"/\n]{1,200})?\.py", '
+                            r'line \d{1,7}, in __post_init__\s*$', re.IGNORECASE)
+SETTINGS_GAP = 8  # the frame, its source line, a helper's frame and source line, a `raise X(` line, the exception
 RANK_INDEX_GAP = 3  # the source line, 3.11's ~~~^^^ line, then the exception
 ARGUMENT_DECODE_GAP = 12  # the source line, json's own frames (loads, decode, raw_decode: two lines each), the exception
 #: the marks (queries/_incident_common_mode.sql, common_mode)
 RANK_INDEX = "a sequence indexed by rank is shorter than the launch's ranks: "
 ARGUMENT_DECODE = "the command line's argument is no JSON: "
+SETTINGS_CHECK = "the run's settings, refused as every process parses them: "
 
 
 class SharedInputs:
@@ -49,6 +61,8 @@ class SharedInputs:
         """A traceback's source line of one of the two shapes: remembered (what else the line is, it stays)."""
         text = norm.text
         if text.lstrip().startswith("File "):
+            if text.rstrip().endswith("__post_init__") and SETTINGS_FRAME.match(text):
+                self._source[norm.rank] = (line_no, "settings")
             return
         if "rank" in text and "[" in text and RANK_SUBSCRIPT.search(text):
             self._source[norm.rank] = (line_no, "rank")
@@ -66,6 +80,8 @@ class SharedInputs:
             head["error_message"] = (RANK_INDEX + message)[:300]
         elif source[1] == "argument" and line_no - source[0] <= ARGUMENT_DECODE_GAP and error_type.endswith("JSONDecodeError"):
             head["error_message"] = (ARGUMENT_DECODE + (message or error_type))[:300]
+        elif source[1] == "settings" and line_no - source[0] <= SETTINGS_GAP:
+            head["error_message"] = (SETTINGS_CHECK + (message or error_type))[:300]
 
 
-__all__ = ["ARGUMENT_DECODE", "ARGUMENT_DECODE_CALL", "RANK_INDEX", "RANK_SUBSCRIPT", "SharedInputs"]
+__all__ = ["ARGUMENT_DECODE", "ARGUMENT_DECODE_CALL", "RANK_INDEX", "RANK_SUBSCRIPT", "SETTINGS_CHECK", "SETTINGS_FRAME", "SharedInputs"]
