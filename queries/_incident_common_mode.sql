@@ -185,18 +185,20 @@ SELECT job_key, incident, min(CASE WHEN regexp_matches(coalesce(error_message, '
                                    THEN 'the node''s CUDA not ready: system has unsupported display driver / cuda driver combination (CUDA error 803: the driver and its kernel module apart)'
                                    WHEN kind = 'cuda_error' AND starts_with(coalesce(error_message, ''), 'NVLS multicast memory bind failed')
                                    THEN 'the node''s NVSwitch fabric: ' || error_message
-                                   WHEN kind = 'python_exception'
-                                        AND regexp_matches(coalesce(error_message, ''), '(?i)\b429 Client Error\b|\bToo Many Requests\b|\bHTTP Error 429\b|\brate limit exceeded\b')
+                                   WHEN outside_throttle
                                    THEN 'an outside service''s rate limit (HTTP 429, Too Many Requests), which counts the job''s requests together'
-                                   WHEN regexp_matches(coalesce(error_type, ''), '(?:^|\.)(?:InductorError|BackendCompilerFailed|LoweringException|CompilationError|InternalTorchDynamoError)$|(?:^|\.)_dynamo\.exc\.(?:Unsupported|TorchRuntimeError)$')
-                                        OR regexp_matches(coalesce(error_message, ''), '^Internal Triton PTX codegen error|ptxas fatal\s*: Value .{1,20} is not defined for option|(?i)no kernel image is available for execution on the device|^invalid device function\s*$')
+                                   WHEN compiler_refusal
                                    THEN 'the same program built and compiled for the same GPU model: ' || coalesce(error_type, 'CUDA error') || ' ' || left(coalesce(error_message, ''), 100)
                                    WHEN kind = 'process_exit' AND subkind = 'native_assert' THEN error_message
                                    WHEN kind = 'nccl_error_other' THEN subkind
                                    WHEN kind = 'cuda_error' THEN 'NCCL''s CUDA call refused: invalid argument'
                                    ELSE error_type END) AS error_type
 FROM (SELECT *, EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
-                        AND p.kind = 'python_exception' AND p.op_type IS NOT NULL) AS parsed_past
+                        AND p.kind = 'python_exception' AND p.op_type IS NOT NULL) AS parsed_past,
+             -- an outside service's rate limit (HTTP 429) and a compiler's refusal of the program (read below, said above)
+             kind = 'python_exception' AND regexp_matches(coalesce(error_message, ''), '(?i)\b429 Client Error\b|\bToo Many Requests\b|\bHTTP Error 429\b|\brate limit exceeded\b') AS outside_throttle,
+             kind IN ('python_exception', 'cuda_error') AND (regexp_matches(coalesce(error_type, ''), '(?:^|\.)(?:InductorError|BackendCompilerFailed|LoweringException|CompilationError|InternalTorchDynamoError)$|(?:^|\.)_dynamo\.exc\.(?:Unsupported|TorchRuntimeError)$')
+                                                             OR regexp_matches(coalesce(error_message, ''), '^Internal Triton PTX codegen error|ptxas fatal\s*: Value .{1,20} is not defined for option|(?i)no kernel image is available for execution on the device|^invalid device function\s*$')) AS compiler_refusal
       FROM k10s_incident_line i) i
 WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t open file') AND NOT parsed_past)
                         OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
@@ -221,10 +223,7 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         -- it alike, whichever rank's copy the paste shows; the corpus' four such pastes are all controls (batch 345:
                         -- DeepSpeed#7522, mlcommons/training#826; Megatron-LM-FL#143). Not where a peer saw the rank's connection
                         -- close (it got past the compile: its own path)
-                        OR (kind IN ('python_exception', 'cuda_error')
-                            AND (regexp_matches(coalesce(error_type, ''), '(?:^|\.)(?:InductorError|BackendCompilerFailed|LoweringException|CompilationError|InternalTorchDynamoError)$')
-                                 OR (regexp_matches(coalesce(error_type, ''), '(?:^|\.)_dynamo\.exc\.(?:Unsupported|TorchRuntimeError)$'))
-                                 OR regexp_matches(coalesce(error_message, ''), '^Internal Triton PTX codegen error|ptxas fatal\s*: Value .{1,20} is not defined for option|(?i)no kernel image is available for execution on the device|^invalid device function\s*$'))
+                        OR (compiler_refusal
                             AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
                                             AND p.rank_eff IS DISTINCT FROM i.rank_eff))
                         -- accelerate's checks of the launch's own setup, raised in whichever process reaches them first: its
@@ -239,8 +238,7 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         -- Error: Too Many Requests for url: https://huggingface.co/api/datasets/…`, `HTTP Error 429`, `Rate limit
                         -- exceeded`): a rate limit counts the job's requests (one token, one egress address), not one rank's
                         -- fault, whichever rank's request it refused first (batch 341's torchtitan#2239: every rank streaming C4)
-                        OR (kind = 'python_exception'
-                            AND regexp_matches(coalesce(error_message, ''), '(?i)\b429 Client Error\b|\bToo Many Requests\b|\bHTTP Error 429\b|\brate limit exceeded\b'))
+                        OR outside_throttle
                         -- glibc's assert() failing in the native code every process runs (a C++/CUDA extension's host
                         -- code: DeepEP's buffer limits, DeepSpeed's aio, llm.c's data loader): its invariant on the run's
                         -- config and data, met by every rank alike (the corpus' four such pastes: session 55, batch 326);
