@@ -154,21 +154,20 @@ untagged_alike AS (  -- the first failure is an uncaught exception printed twice
                      -- by a signal, a failure of its own); the corpus' eleven such pastes are
                      -- all controls (docs/rules.md, "Session 57: one exception printed twice"; LlamaFactory-4035)
     SELECT i.job_key, i.incident, 'the same ' || min(i.error_type) || ' printed by two or more processes with no rank tag' AS error_type
-    FROM k10s_incident_line i JOIN first f ON f.job_key = i.job_key AND f.incident = i.incident AND f.cause = 'python-exception'
+    FROM k10s_incident_line i
+    JOIN first f ON f.job_key = i.job_key AND f.incident = i.incident AND f.cause = 'python-exception'
+    JOIN (SELECT job_key, raw_row, line_no, error_type, error_message,  -- each untagged copy after the one before it
+                 lag(line_no) OVER (PARTITION BY job_key, raw_row, container, error_type, error_message ORDER BY line_no, event_id) AS prev_line
+          FROM k10s_log WHERE kind = 'python_exception' AND subkind = 'raised' AND rank IS NULL AND local_rank IS NULL) c
+      ON c.job_key = i.job_key AND c.error_type = i.error_type AND c.error_message IS NOT DISTINCT FROM i.error_message
+     AND c.prev_line IS NOT NULL
     WHERE i.role = 'own' AND i.kind = 'python_exception' AND i.subkind = 'raised'
-      AND EXISTS (SELECT 1 FROM k10s_log a JOIN k10s_log b
-                    ON b.raw_row = a.raw_row AND b.container IS NOT DISTINCT FROM a.container AND b.line_no > a.line_no
-                   AND b.kind = 'python_exception' AND b.subkind = 'raised' AND b.rank IS NULL AND b.local_rank IS NULL
-                   AND b.error_type = a.error_type AND b.error_message IS NOT DISTINCT FROM a.error_message
-                  WHERE a.job_key = i.job_key AND a.kind = 'python_exception' AND a.subkind = 'raised'
-                    AND a.rank IS NULL AND a.local_rank IS NULL
-                    AND a.error_type = i.error_type AND a.error_message IS NOT DISTINCT FROM i.error_message
-                    -- nor a launcher's report of a process's end between them: the second copy may then be its echo of
-                    -- the failed worker's log (Paddle's `ERROR LOG DETAIL` under `Container rank 0 status failed`) or the
-                    -- same rank failing again after a restart
-                    AND NOT EXISTS (SELECT 1 FROM k10s_log r WHERE r.raw_row = a.raw_row
-                                    AND r.kind IN ('worker_group_restart', 'torchrun_failure', 'process_exit')
-                                    AND r.line_no BETWEEN a.line_no AND b.line_no))
+      -- nor a launcher's report of a process's end between them: the second copy may then be its echo of the failed
+      -- worker's log (Paddle's `ERROR LOG DETAIL` under `Container rank 0 status failed`) or the same rank failing again
+      -- after a restart
+      AND NOT EXISTS (SELECT 1 FROM k10s_log r WHERE r.raw_row = c.raw_row
+                      AND r.kind IN ('worker_group_restart', 'torchrun_failure', 'process_exit')
+                      AND r.line_no BETWEEN c.prev_line AND c.line_no)
     GROUP BY ALL
 ),
 peer_saw_close AS (  -- the ranks that saw a peer's connection close at teardown (gloo's `Connection closed by
