@@ -168,6 +168,13 @@ untagged_alike AS (  -- the first failure is an uncaught exception printed twice
       AND NOT EXISTS (SELECT 1 FROM k10s_log r WHERE r.raw_row = c.raw_row
                       AND r.kind IN ('worker_group_restart', 'torchrun_failure', 'process_exit')
                       AND r.line_no BETWEEN c.prev_line AND c.line_no)
+      -- and every pod of the job with logs shows it: copies in one node's log of several, the others' free of it, are that
+      -- node's processes alike (its own environment or data: the node is the culprit, tests/test_node_alike.py)
+      AND NOT EXISTS (SELECT 1 FROM (SELECT DISTINCT job_key, pod_key FROM k10s_log WHERE job_key IS NOT NULL) p
+                      WHERE p.job_key = i.job_key
+                        AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = p.job_key AND x.pod_key = p.pod_key
+                                        AND x.kind = 'python_exception' AND x.subkind = 'raised'
+                                        AND x.error_type = i.error_type AND x.error_message IS NOT DISTINCT FROM i.error_message))
     GROUP BY ALL
 ),
 peer_saw_close AS (  -- the ranks that saw a peer's connection close at teardown (gloo's `Connection closed by

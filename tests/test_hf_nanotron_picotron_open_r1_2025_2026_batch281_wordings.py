@@ -12,6 +12,8 @@ the ValueError renumbered ``[rank5]`` names no one either; another ValueError in
 names rank 1; the same ValueError pasted from two ranks names no one; without the exception line a rank's frames are an info suspect
 only; a CUDA OOM in place of the ValueError names rank 0 with cuda-oom. Pasted logs through ``k10s import-logs``,
 batched.
+Since session 57 the nanotron traceback under one ``[rank1]:`` tag names no one too: its assertion is raised in the
+config dataclass's ``__post_init__`` (``nanotron/config/config.py``), every rank's (common mode).
 """
 
 from __future__ import annotations
@@ -67,13 +69,8 @@ CASES = {
     "generations-rank0-as-pasted": (GENERATIONS_RANK0, None, None, None, None),
     "generations-rank0-seven-ranks": (GENERATIONS_RANK0, 7, 7, None, None),
     # contrasts
-    "data-stages-rank1-tag-names-rank1": (
-        DATA_STAGES_RANK1,
-        2,
-        2,
-        1,
-        "python-exception",
-    ),
+    # since session 57 the config check under nanotron's `config.py` `__post_init__` is every rank's (common mode)
+    "data-stages-rank1-tag-names-none": (DATA_STAGES_RANK1, 2, 2, None, None),
     "data-stages-both-ranks-names-none": (DATA_STAGES_BOTH, 2, 2, None, None),
     "generations-rank5-names-none": (GENERATIONS_RANK5, 7, 7, None, None),
     "sample-field-valueerror-names-rank1": (
