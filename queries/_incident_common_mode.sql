@@ -148,11 +148,10 @@ one_host_alike AS (  -- the first failure is the host's or the binary's, not the
       AND (SELECT count(DISTINCT n.nccl_host) FROM k10s_log n WHERE n.job_key = f.job_key AND n.nccl_host IS NOT NULL) < 2
 ),
 untagged_alike AS (  -- the first failure is an uncaught exception printed twice or more with no rank tag in one log
-                     -- body (the same type and words): a process prints its
-                     -- uncaught traceback once, so two copies are two processes that raised it alike, whichever the
-                     -- launcher reaped first (`failed (exitcode: 1) local_rank: 0`; not a process the launcher saw killed
-                     -- by a signal, a failure of its own); the corpus' eleven such pastes are
-                     -- all controls (docs/rules.md, "Session 57: one exception printed twice"; LlamaFactory-4035)
+                     -- body (the same type and words): a process prints its uncaught traceback once, so two copies are
+                     -- two processes that raised it alike, whichever the launcher reaped first (`failed (exitcode: 1)
+                     -- local_rank: 0`; not a process the launcher saw killed by a signal, a failure of its own); the
+                     -- corpus' eleven such pastes are all controls (docs/rules.md, "Session 57"; LlamaFactory-4035)
     SELECT i.job_key, i.incident, 'the same ' || min(i.error_type) || ' printed by two or more processes with no rank tag' AS error_type
     FROM k10s_incident_line i
     JOIN first f ON f.job_key = i.job_key AND f.incident = i.incident AND f.cause = 'python-exception'
