@@ -27,5 +27,10 @@ NOT_YET_S58: dict[str, str] = {
         "TensorShape=[2464056]` names rank 7 (nccl-hang, critical, collective-mismatch; rank 4 'less likely'): one pair, "
         "same sequence number and op, only the sizes differ, so no odd one out; that mixed video and image-text batches "
         "make the ranks all-gather different FSDP2 units (fixed by dummy vision forwards) is the thread, not a line",
+    # batch 353 (multinode-network-bind-rendezvous-hostname-2024-2026): none (4/4 controls read right both ways as
+    # collected at 6ab4b65d, 0 of 4 named, no finding at all): sglang-3794 (TP1..TP7 start NCCL, TP7's scheduler
+    # exception with no body), verl-2550 (both nodes' workers cannot resolve the bracketed IPv6 store address),
+    # torchtune-392 and vllm-omni-6425 (a DistNetworkError on a rendezvous port in use); see
+    # tests/test_multinode_network_bind_rendezvous_hostname_2024_2026_batch353_wordings.py
     # session 58 leftovers
 }
