@@ -32,5 +32,9 @@ NOT_YET_S58: dict[str, str] = {
     # exception with no body), verl-2550 (both nodes' workers cannot resolve the bracketed IPv6 store address),
     # torchtune-392 and vllm-omni-6425 (a DistNetworkError on a rendezvous port in use); see
     # tests/test_multinode_network_bind_rendezvous_hostname_2024_2026_batch353_wordings.py
+    # batch 354 (checkpoint-load-resume-state-dict-mismatch-2024-2026): 4 of 4 controls read right both ways as
+    # collected (ae55b061), no NOT_YET: deepspeed-5570 (rank 1's `size mismatch` lines and SIGTERMs, nothing),
+    # megatron-lm-4129 and dlms-are-super-data-learners-4 (DCP's per-rank frames, an info suspect of the tagged rank),
+    # rlinf-655 (two Ray actors' alike `ValueError: Size mismatch`, a warning of no rank)
     # session 58 leftovers
 }
