@@ -36,5 +36,9 @@ NOT_YET_S58: dict[str, str] = {
     # collected (ae55b061), no NOT_YET: deepspeed-5570 (rank 1's `size mismatch` lines and SIGTERMs, nothing),
     # megatron-lm-4129 and dlms-are-super-data-learners-4 (DCP's per-rank frames, an info suspect of the tagged rank),
     # rlinf-655 (two Ray actors' alike `ValueError: Size mismatch`, a warning of no rank)
+    # batch 355 (pipeline-and-tensor-parallel-one-stage-failures-2024-2026): none (4/4 controls read right both ways as
+    # collected at ec87acba, 0 of 4 named): fast-llm-59 (every TP rank's debug-check NaN MISMATCH lines, nothing),
+    # colossalai-5940, deepspeedexamples-790 and pippy-1054 (one untagged stage's shape error, a warning of no rank):
+    # see tests/test_pipeline_and_tensor_parallel_one_stage_failures_2024_2026_batch355_wordings.py
     # session 58 leftovers
 }
