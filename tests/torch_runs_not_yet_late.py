@@ -5,5 +5,7 @@ to the test module."""
 from __future__ import annotations
 
 from torch_runs_not_yet_t49 import _T49
+from torch_runs_not_yet_t50 import _T50
 
 LATE: dict[str, str] = {**_T49}
+LATE.update(_T50)

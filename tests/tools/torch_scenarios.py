@@ -49,6 +49,7 @@ import torch_scenarios46
 import torch_scenarios47
 import torch_scenarios48
 import torch_scenarios49
+import torch_scenarios50
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -158,4 +159,5 @@ SCENARIOS = [
     *torch_scenarios47.scenarios(S),  # the forty-seventh: scripts' hang and crash diagnostics (faulthandler, monitored_barrier, threads, atexit) (held out)
     *torch_scenarios48.scenarios(S),  # the forty-eighth: checkpoint and file I/O faults (DCP save/load/async_save, torch.save shards, races) (held out)
     *torch_scenarios49.scenarios(S),  # the forty-ninth: several ranks failing alike against every rank failing alike (held out)
+    *torch_scenarios50.scenarios(S),  # the fiftieth: one node's environment differing from the other's against every node's (held out)
 ]
