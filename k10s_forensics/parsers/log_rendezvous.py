@@ -7,8 +7,8 @@ Where a rank failed, they are the teardown that followed (the surviving agent's 
 none did, they are the whole story, and a log of nothing else used to read as nothing having failed (real incidents
 batch 344): the group never formed (a node never started or never reached the endpoint: ``RendezvousTimeoutError``),
 the rendezvous host's store went away (``RendezvousConnectionError: The connection to the C10d store has failed``), or
-another node's agent closed it (``RendezvousClosedError``). One ``rendezvous`` event per log body, at the first such
-exception line (or its error file's ``"message"`` record): subkind ``timeout``, ``closed``, ``connection``, ``state`` or ``error`` (the bare base class);
+another node's agent closed it (``RendezvousClosedError``). One ``rendezvous`` event per such exception line (or its
+error file's ``"message"`` record): subkind ``timeout``, ``closed``, ``connection``, ``state`` or ``error`` (the base class);
 ``error_message`` the exception's message (null when it has none). ``RendezvousGracefulExitError`` (a node leaving on
 purpose) is not one. queries/rank_failure.sql says it naming no rank, where no incident of the job has a cause
 (docs/rules.md, "Session 58: the launcher's rendezvous").
@@ -60,7 +60,6 @@ def rendezvous_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | None:
                 texts.append(line.rstrip("\r"))
                 subkinds.append(got[0])
                 messages.append(got[1])
-                break
     if not rows:
         return None
     return line_events(meta_table, rows, nos, texts, "rendezvous", subkinds, {"error_message": pa.array(messages, pa.string())})
