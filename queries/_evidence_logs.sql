@@ -337,7 +337,7 @@ fp_ev AS (
                      || 'first differing rank in rank order, so the first rank of a node that differs as a whole is named alone; which rank, '
                      || 'if any, is at fault cannot be told (docs/rules.md, "Session 34: batch 166")'
                 WHEN sizes_only
-                THEN 'one fingerprint report (rank ' || s.first_reporter || ') of the same collective (SequenceNumber '
+                THEN 'one fingerprint report (' || coalesce('rank ' || s.first_reporter, 'one rank') || ') of the same collective (SequenceNumber '
                      || split_part(j.major_print, ' ', 1) || ', ' || regexp_extract(j.major_print, 'OpType=(\w+)', 1)
                      || ') called with tensors of other sizes: the ranks called the same collectives in the same order, and only '
                      || 'their inputs differ (uneven or mixed batches, a data-dependent shape), which the code and the data every '
