@@ -159,6 +159,10 @@ RENDEZVOUS = {
                    "serves, or etcd): that agent ended (its job finished or failed, or it was killed) or cannot be reached",
                    "Read the rendezvous host's log (the node serving --rdzv-endpoint, or etcd's) for how it ended; check that "
                    "the endpoint's address and port are reachable from every node (a firewall, DNS, a NetworkPolicy)."),
+    "port-in-use": ("the rendezvous store could not start: its port is already in use on the host that serves it (another "
+                    "job on that host, or a process an earlier run left behind, holds it)",
+                    "Give each job its own port (torchrun --master-port or --rdzv-endpoint host:port; --standalone picks a "
+                    "free one), or find and stop the process holding it (ss -ltnp 'sport = :<port>' on that host)."),
     "closed": ("another node's agent closed the rendezvous: its workers failed, it was stopped, or it finished, and this "
                "log does not say which",
                "Read the other nodes' logs: the first failure is there. A node stopped on purpose (scaled down, preempted) "
@@ -173,7 +177,8 @@ def _rendezvous(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     """The launcher's rendezvous failed and no rank did: what it means, where it was said, what to check."""
     meaning, check = RENDEZVOUS.get(row.get("failure_subkind") or "", _RENDEZVOUS_OTHER)
     message = f" ({row.get('error_message')})" if row.get("error_message") else ""
-    finding["title"] = "The launcher's rendezvous failed; no rank failed"
+    finding["title"] = ("The rendezvous store's port is in use; no rank failed" if row.get("failure_subkind") == "port-in-use"
+                        else "The launcher's rendezvous failed; no rank failed")
     finding["summary"] = (f"{row.get('error_type')}{message}: {meaning}. No rank is named: {row.get('no_culprit_reason')}.")
     finding["recommendation"] = check
     return finding

@@ -2,7 +2,8 @@
 suggestion: a paste whose only content is that the job never rendezvoused used to read as nothing having failed). torch
 elastic's agent raising ``RendezvousTimeoutError`` (the group did not form), ``RendezvousConnectionError`` (its store or
 etcd unreachable), ``RendezvousStateError`` / ``RendezvousError`` is a warning naming no rank; ``RendezvousClosedError``
-(another node's agent closed it) is info (parsers/log_rendezvous.py; queries/rank_failure.sql, ``rendezvous``; docs/rules.md,
+(another node's agent closed it) is info; the store's port in use on its host (c10d's server socket failing to bind,
+``EADDRINUSE``, batch 353's suggestion) is a warning naming no rank (parsers/log_rendezvous.py; queries/rank_failure.sql, ``rendezvous``; docs/rules.md,
 "Session 58: the launcher's rendezvous"). Contrasts: a rank's own error beside it names that rank and no rendezvous
 finding is made; the agent's keep-alive log line naming the error type, a ``raise`` source line, and a graceful exit are
 none. Pasted logs through ``k10s import-logs``, batched; torch's own run of a node that never starts (recorded with
@@ -35,6 +36,16 @@ ETCD = f"{PKG}RendezvousConnectionError: The connection to etcd has failed. See 
 KEEPALIVE = ("[W1206 02:00:01.000000 42 torch/distributed/elastic/rendezvous/dynamic_rendezvous.py:1336] The node "
              "'host-1_42_0' has failed to send a keep-alive heartbeat to the rendezvous 'job-7' due to an error of type "
              "RendezvousConnectionError.")
+BIND_NEW = ("torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. "
+            "port: 33649, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use")
+BIND_OLD = ("torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. The server "
+            "socket has failed to bind to [::]:29500 (errno: 98 - Address already in use). The server socket has failed to bind "
+            "to 0.0.0.0:29500 (errno: 98 - Address already in use).")
+BIND_WARNING = ("[W1206 02:00:00.000000000 socket.cpp:464] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 "
+                "- Address already in use).")
+#: a client that cannot connect is no bind failure
+CONNECT = ("[W1206 02:00:00.000000000 socket.cpp:764] [c10d] The client socket has failed to connect to [localhost]:33649 "
+           "(errno: 99 - Cannot assign requested address).")
 RAISED = ["[rank1]: Traceback (most recent call last):", '[rank1]:   File "train.py", line 40, in <module>',
           "[rank1]: ValueError: shard 1 is empty"]
 
@@ -51,6 +62,11 @@ CASES = {
     # a timeout on one node and a closed rendezvous on another (one log each, pasted together): the timeout is said
     "timeout-and-closed": ([f"{PKG}RendezvousClosedError", *FRAMES, f"{PKG}RendezvousTimeoutError"], "rendezvous-timeout",
                            "warning", None),
+    # the store's port in use on its host (torch >= 2.3's wording; 2.0-2.2's, and c10d's warning before it)
+    "port-in-use": ([*FRAMES[:3], BIND_NEW], "rendezvous-port-in-use", "warning", None),
+    "port-in-use-old": ([BIND_WARNING, *FRAMES[:3], BIND_OLD], "rendezvous-port-in-use", "warning", None),
+    # a port in use beside a timeout: the port is the telling one
+    "port-in-use-and-timeout": ([BIND_NEW, f"{PKG}RendezvousTimeoutError"], "rendezvous-port-in-use", "warning", None),
     # contrasts: a rank's own failure beside it is the incident
     "rank-raised-then-closed": ([*RAISED, *FRAMES[:3], f"{PKG}RendezvousClosedError"], None, None, 1),
     # the agent's keep-alive line names the type, raises nothing; a source line; a node leaving on purpose
@@ -87,6 +103,10 @@ def test_the_launchers_rendezvous_failing_is_said_naming_no_rank(key, tmp_path_f
     ('    "message": "RendezvousClosedError: ",', ("closed", None)),
     ("    raise RendezvousClosedError", None),
     (KEEPALIVE, None),
+    (BIND_NEW, ("port-in-use", "port 33649")),
+    (BIND_OLD, ("port-in-use", "port 29500")),
+    (BIND_WARNING, ("port-in-use", "port 29500")),
+    (CONNECT, None),
     (f"{PKG}RendezvousGracefulExitError", None),
 ])
 def test_the_rendezvous_exception_line(line, want):
