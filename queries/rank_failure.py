@@ -101,6 +101,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
                                      "or the extension's folder under that root) and restart; give each job its own "
                                      "TORCH_EXTENSIONS_DIR, or prebuild the ops, so one killed build cannot block the others.")
         return finding
+    if row.get("decided_by") == "rendezvous":  # no rank failed: the launcher's rendezvous did
+        return _rendezvous(finding, row)
     if not finding["ranks"] and row.get("decided_by") == "signal-alike":  # every process, one signal, none first
         finding["title"] = f"Every process of the job took the same signal ({cause}); no single culprit"
         parts = [f"Every process {what.split(':')[0].split(' (')[0]}; {row.get('no_culprit_reason')}."]
@@ -143,4 +145,40 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     finding["summary"] = " ".join(parts)
     finding["recommendation"] = (NODE_LOST_FIX if node_lost else
                                  FIX.get(cause, "Inspect that rank's own log lines before the teardown; the other ranks' errors are consequences."))
+    return finding
+
+
+#: what each rendezvous failure means, and what to check (parsers/log_rendezvous.py)
+RENDEZVOUS = {
+    "timeout": ("the group did not form: not every node joined within the rendezvous' join timeout (at the start, after a "
+                "restart, or after a node left), so no worker of that round started",
+                "Check that every node's pod is running and reaches the rendezvous endpoint (--rdzv-endpoint, or "
+                "MASTER_ADDR:MASTER_PORT), that every node passes the same --rdzv-id, --rdzv-backend and --nnodes, and raise "
+                "--rdzv-conf join_timeout=<seconds> where nodes start far apart (a pending pod, a slow image pull)."),
+    "connection": ("the agent could not reach its rendezvous backend (the c10d store the agent on the --rdzv-endpoint host "
+                   "serves, or etcd): that agent ended (its job finished or failed, or it was killed) or cannot be reached",
+                   "Read the rendezvous host's log (the node serving --rdzv-endpoint, or etcd's) for how it ended; check that "
+                   "the endpoint's address and port are reachable from every node (a firewall, DNS, a NetworkPolicy)."),
+    "port-in-use": ("the rendezvous store could not start: its port is already in use on the host that serves it (another "
+                    "job on that host, or a process an earlier run left behind, holds it)",
+                    "Give each job its own port (torchrun --master-port or --rdzv-endpoint host:port; --standalone picks a "
+                    "free one), or find and stop the process holding it (ss -ltnp 'sport = :<port>' on that host)."),
+    "closed": ("another node's agent closed the rendezvous: its workers failed, it was stopped, or it finished, and this "
+               "log does not say which",
+               "Read the other nodes' logs: the first failure is there. A node stopped on purpose (scaled down, preempted) "
+               "closes the rendezvous for every node."),
+}
+_RENDEZVOUS_OTHER = ("the rendezvous' shared state could not be read or kept",
+                     "Check the rendezvous backend (the c10d store's host, etcd) and that every node passes the same "
+                     "--rdzv-id and --rdzv-backend.")
+
+
+def _rendezvous(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
+    """The launcher's rendezvous failed and no rank did: what it means, where it was said, what to check."""
+    meaning, check = RENDEZVOUS.get(row.get("failure_subkind") or "", _RENDEZVOUS_OTHER)
+    message = f" ({row.get('error_message')})" if row.get("error_message") else ""
+    finding["title"] = ("The rendezvous store's port is in use; no rank failed" if row.get("failure_subkind") == "port-in-use"
+                        else "The launcher's rendezvous failed; no rank failed")
+    finding["summary"] = (f"{row.get('error_type')}{message}: {meaning}. No rank is named: {row.get('no_culprit_reason')}.")
+    finding["recommendation"] = check
     return finding

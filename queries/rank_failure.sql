@@ -27,7 +27,7 @@
 --   to oom-cascade.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, collective-mismatch (DDP's model check across ranks), nccl-error, exit-<code>, exit-unknown, rank-dead (HCCL's lost heartbeat), build-lock (info, no rank: the log ends while its processes wait on a JIT extension build)
+--   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, collective-mismatch (DDP's model check across ranks), nccl-error, exit-<code>, exit-unknown, rank-dead (HCCL's lost heartbeat), build-lock (info, no rank: the log ends while its processes wait on a JIT extension build), rendezvous-port-in-use / rendezvous-timeout / rendezvous-connection / rendezvous-state / rendezvous-error (warning, no rank: the launcher's rendezvous or its store failed and no rank failed) and rendezvous-closed (info, no rank: another node's agent closed it)
 --   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or a culprit said at medium_why, or no single culprit), info (a suspect only: a rank's traceback cut before its exception and nothing else of it, or a culprit said at low_why, confidence low; or no single culprit here, or an exit status only, and other hang evidence names another culprit)
 --   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
 --   pods VARCHAR[]             -- its pod
@@ -38,7 +38,7 @@
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone, or low_why), none
 --   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made), else null
 --   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up), else null
---   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks)
+--   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
 --   xid BIGINT                 -- an Xid on the culprit's GPU within 5 minutes (dmesg or DCGM)
@@ -185,4 +185,30 @@ SELECT b.job_key AS job, 'build-lock' AS cause, 'info' AS severity, []::BIGINT[]
 FROM (SELECT job_key, arg_max(error_message, nranks) AS root, max(nranks) AS n, arg_max(line, nranks) AS line, min(ts) AS ts
       FROM k10s_log WHERE kind = 'ext_build' AND subkind = 'waits' AND job_key IS NOT NULL GROUP BY job_key) b
 WHERE b.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE cause IS NOT NULL AND cause <> 'cuda-oom')
+UNION ALL BY NAME
+-- no rank failed on its own (no incident), and the elastic launcher's own rendezvous failed (parsers/log_rendezvous.py):
+-- its store's port was in use on its host (port-in-use), the group never formed (timeout), its store went away
+-- (connection), its state could not be kept (state, error): a warning naming no rank; closed by another node's agent:
+-- info (that node's log says why). The telling one is said: port-in-use, timeout, connection, state, error, closed, then
+-- time, pod, line (docs/rules.md, "Session 58: the launcher's rendezvous")
+SELECT z.job_key AS job, 'rendezvous-' || z.subkind AS cause, CASE WHEN z.subkind = 'closed' THEN 'info' ELSE 'warning' END AS severity,
+       []::BIGINT[] AS ranks, []::VARCHAR[] AS pods, []::VARCHAR[] AS nodes, []::VARCHAR[] AS gpus, z.ts AS started_at,
+       NULL::TIMESTAMPTZ AS ended_at, 'none' AS confidence, 'rendezvous' AS decided_by, z.error_type, z.error_message,
+       NULL::BIGINT AS xid, NULL::VARCHAR AS xid_meaning, NULL::VARCHAR AS kernel_line, left(z.line, 300) AS failure_line,
+       z.subkind AS failure_subkind, []::BIGINT[] AS together_ranks, z.where_said AS no_culprit_reason,
+       0::BIGINT AS victims, []::BIGINT[] AS victim_ranks, 0::BIGINT AS watchdog_victims, NULL::BIGINT AS job_gpus,
+       NULL::DOUBLE AS gpu_hours_lost, 1::BIGINT AS incident, 1::BIGINT AS incidents, NULL::VARCHAR AS hang_verdict
+FROM (SELECT job_key, arg_min(subkind, k) AS subkind, arg_min(error_message, k) AS error_message, arg_min(line, k) AS line,
+             arg_min(ts, k) AS ts,
+             CASE arg_min(subkind, k) WHEN 'port-in-use' THEN 'DistNetworkError'
+                  ELSE 'Rendezvous' || CASE arg_min(subkind, k) WHEN 'error' THEN '' ELSE upper(arg_min(subkind, k)[1]) || arg_min(subkind, k)[2:] END
+                       || 'Error' END AS error_type,
+             'the elastic launcher''s agent raised it in ' || count(DISTINCT pod) || ' pod log(s) (first in ' || arg_min(pod, k)
+                 || '), and no rank failed on its own' AS where_said
+      FROM (SELECT *, (CASE subkind WHEN 'port-in-use' THEN 0 WHEN 'timeout' THEN 1 WHEN 'connection' THEN 2 WHEN 'state' THEN 3
+                                    WHEN 'error' THEN 4 ELSE 5 END,
+                       ts, pod, line_no, line) AS k
+            FROM k10s_log WHERE kind = 'rendezvous' AND job_key IS NOT NULL) e
+      GROUP BY job_key) z
+WHERE z.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE cause IS NOT NULL AND cause <> 'cuda-oom')
 ORDER BY job

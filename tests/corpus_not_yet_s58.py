@@ -21,12 +21,8 @@ NOT_YET_S58: dict[str, str] = {
         "critical, confidence high), the right rank, but as never-joined where the batch wants lagging-rank: the "
         "report's own words (it finished #182, so it joined the job and ran collectives before it stopped) mark a rank "
         "that fell behind mid-run; that the stop was NCCL 2.26's non-blocking-mode hang is the maintainers' PR, not a line",
-    "VeOmni-175-qwen25vl-video-image-mix-fsdp2-allgather-shape-rank4-vs-rank7-control":
-        "the one untagged fingerprint line `Rank 4 is running ... SequenceNumber=35, OpType=_ALLGATHER_BASE, "
-        "TensorShape=[9634624] ... but Rank 7 is running ... SequenceNumber=35, OpType=_ALLGATHER_BASE, "
-        "TensorShape=[2464056]` names rank 7 (nccl-hang, critical, collective-mismatch; rank 4 'less likely'): one pair, "
-        "same sequence number and op, only the sizes differ, so no odd one out; that mixed video and image-text batches "
-        "make the ranks all-gather different FSDP2 units (fixed by dummy vision forwards) is the thread, not a line",
+    # batch 352: VeOmni-175 read right since session 58 (one fingerprint report whose ranks differ in their tensors'
+    # sizes only names no one)
     # batch 353 (multinode-network-bind-rendezvous-hostname-2024-2026): none (4/4 controls read right both ways as
     # collected at 6ab4b65d, 0 of 4 named, no finding at all): sglang-3794 (TP1..TP7 start NCCL, TP7's scheduler
     # exception with no body), verl-2550 (both nodes' workers cannot resolve the bracketed IPv6 store address),
