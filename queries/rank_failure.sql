@@ -188,10 +188,11 @@ WHERE b.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE cause IS NOT NUL
 UNION ALL BY NAME
 -- no rank failed on its own (no incident), and the elastic launcher's own rendezvous failed (parsers/log_rendezvous.py):
 -- its store's port was in use on its host (port-in-use), the group never formed (timeout), its store went away
--- (connection), its state could not be kept (state, error): a warning naming no rank; closed by another node's agent:
--- info (that node's log says why). The telling one is said: port-in-use, timeout, connection, state, error, closed, then
+-- (connection), its state could not be kept (state, error): a warning naming no rank; closed by another node's agent,
+-- or any of them where a rank raised or waited in a collective (the hang's rule tells that story): info. The telling one is said: port-in-use, timeout, connection, state, error, closed, then
 -- time, pod, line (docs/rules.md, "Session 58: the launcher's rendezvous")
-SELECT z.job_key AS job, 'rendezvous-' || z.subkind AS cause, CASE WHEN z.subkind = 'closed' THEN 'info' ELSE 'warning' END AS severity,
+SELECT z.job_key AS job, 'rendezvous-' || z.subkind AS cause,
+       CASE WHEN z.subkind = 'closed' OR z.ranks_spoke THEN 'info' ELSE 'warning' END AS severity,
        []::BIGINT[] AS ranks, []::VARCHAR[] AS pods, []::VARCHAR[] AS nodes, []::VARCHAR[] AS gpus, z.ts AS started_at,
        NULL::TIMESTAMPTZ AS ended_at, 'none' AS confidence, 'rendezvous' AS decided_by, z.error_type, z.error_message,
        NULL::BIGINT AS xid, NULL::VARCHAR AS xid_meaning, NULL::VARCHAR AS kernel_line, left(z.line, 300) AS failure_line,
@@ -204,7 +205,11 @@ FROM (SELECT job_key, arg_min(subkind, k) AS subkind, arg_min(error_message, k) 
                   ELSE 'Rendezvous' || CASE arg_min(subkind, k) WHEN 'error' THEN '' ELSE upper(arg_min(subkind, k)[1]) || arg_min(subkind, k)[2:] END
                        || 'Error' END AS error_type,
              'the elastic launcher''s agent raised it in ' || count(DISTINCT pod) || ' pod log(s) (first in ' || arg_min(pod, k)
-                 || '), and no rank failed on its own' AS where_said
+                 || '), and no rank failed on its own' AS where_said,
+             -- a rank raised or waited in a collective (a hang's evidence, another rule's finding): the rendezvous is said at info
+             job_key IN (SELECT x.job_key FROM k10s_log x WHERE x.rank_resolved IS NOT NULL AND x.kind IN
+                         ('python_exception', 'nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_desync', 'collective_mismatch'))
+                 AS ranks_spoke
       FROM (SELECT *, (CASE subkind WHEN 'port-in-use' THEN 0 WHEN 'timeout' THEN 1 WHEN 'connection' THEN 2 WHEN 'state' THEN 3
                                     WHEN 'error' THEN 4 ELSE 5 END,
                        ts, pod, line_no, line) AS k

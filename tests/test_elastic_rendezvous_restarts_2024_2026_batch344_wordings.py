@@ -137,11 +137,12 @@ def _failures(
 
 
 def test_agent_rendezvous_errors_are_no_rank_failure(tmp_path):
-    """The torchrun agent's own rendezvous errors (connection, closed, timeout) raise before any worker exists: today
-    they read as no failure at all, of no rank (a launcher-level error, not a worker's exception)."""
-    assert _failures(ETCD_AGENT, tmp_path / "a", None, None) == []
-    assert _failures(ETCD_CLOSED, tmp_path / "b", None, None) == []
-    assert _failures(ETCD_TIMEOUT, tmp_path / "c", None, None) == []
+    """The torchrun agent's own rendezvous errors (connection, closed, timeout) raise before any worker exists: a
+    launcher-level error, not a worker's exception, so no rank. Since session 58 (this batch's suggestion) they are said:
+    the lost connection and the timeout at warning, the closed rendezvous at info, each naming no rank."""
+    assert _failures(ETCD_AGENT, tmp_path / "a", None, None) == [("warning", "rendezvous-connection", [])]
+    assert _failures(ETCD_CLOSED, tmp_path / "b", None, None) == [("info", "rendezvous-closed", [])]
+    assert _failures(ETCD_TIMEOUT, tmp_path / "c", None, None) == [("warning", "rendezvous-timeout", [])]
 
 
 def test_agent_local_rank_maps_only_on_one_node(tmp_path):

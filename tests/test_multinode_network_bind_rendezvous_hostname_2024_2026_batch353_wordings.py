@@ -111,20 +111,21 @@ def _gist(lines: list[str], folder: Path, nproc: int | None, world: int | None) 
     return [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in pasted_findings(lines, folder, nproc, world, NOW)]
 
 
-def test_the_four_controls_are_no_finding_at_all(tmp_path):
-    """As collected, none of the four pastes gives any finding (not even an info one), as pasted or laid out as the
-    threads say: a rendezvous port in use, an unresolvable store address, and a scheduler exception with no body are
-    read as nothing."""
-    for i, (lines, nproc, world) in enumerate(
+def test_the_four_controls_name_no_one(tmp_path):
+    """As collected, none of the four pastes gave any finding (not even an info one), as pasted or laid out as the threads
+    say. Since session 58 the two rendezvous ports in use are said, naming no rank (rank-failure, warning,
+    ``rendezvous-port-in-use``); the unresolvable store address and the scheduler exception with no body stay nothing."""
+    port = [("rank-failure", "warning", "rendezvous-port-in-use", [])]
+    for i, (lines, nproc, world, want) in enumerate(
         (
-            (FIREWALL, None, None),
-            (FIREWALL, 8, 16),
-            (IPV6_BRACKETS, None, None),
-            (PORT_29500, None, None),
-            (CI_PORT, 2, 2),
+            (FIREWALL, None, None, []),
+            (FIREWALL, 8, 16, []),
+            (IPV6_BRACKETS, None, None, []),
+            (PORT_29500, None, None, port),
+            (CI_PORT, 2, 2, port),
         )
     ):
-        assert _gist(lines, tmp_path / str(i), nproc, world) == [], i
+        assert _gist(lines, tmp_path / str(i), nproc, world) == want, i
 
 
 def test_tp7_nccl_error_body_is_an_nccl_failure_of_no_rank(tmp_path):
@@ -136,7 +137,8 @@ def test_tp7_nccl_error_body_is_an_nccl_failure_of_no_rank(tmp_path):
 
 
 def test_bind_failure_with_launcher_exit_is_not_rank1s(tmp_path):
-    """Rank 1's ``DistNetworkError`` (port in use) with the launcher's ``failed (exitcode: 1) local_rank: 1`` line is no
-    finding at all; the same frames and exit line ending in a ``ValueError`` are rank 1's python-exception (warning)."""
-    assert _gist(PORT_29500_RANK1, tmp_path / "a", 2, 2) == []
+    """Rank 1's ``DistNetworkError`` (port in use) with the launcher's ``failed (exitcode: 1) local_rank: 1`` line names
+    no rank (since session 58 the port in use is said at info: a rank raised); the same frames and exit line ending in a
+    ``ValueError`` are rank 1's python-exception (warning)."""
+    assert _gist(PORT_29500_RANK1, tmp_path / "a", 2, 2) == [("rank-failure", "info", "rendezvous-port-in-use", [])]
     assert _gist(VALUE_ERROR_RANK1, tmp_path / "b", 2, 2) == [("rank-failure", "warning", "python-exception", [1])]
