@@ -47,5 +47,20 @@ NOT_YET_S58: dict[str, str] = {
         "k10s reads seven agent `Sending process ... closing signal SIGTERM` lines to survivors and finds nothing; the "
         "culprit's `failed (exitcode: -9) local_rank: 0 (pid: 598577)` is the paste's next line, cut by the excerpt, and "
         "that the kill was host RAM at rank 0's checkpoint save is the author's account",
+    # batch 358 (moe-expert-parallel-long-context-failures-2025-2026): 0 of 3 controls read right both ways as
+    # collected (eaf2800e); each names the one tagged rank whose error line is in the paste (warning, medium)
+    "arcticinference-175-ulysses-max-num-seqs-not-divisible-allgather-size-control":
+        "rank 0's `ValueError: output tensor size must be equal to world_size times input tensor size` names rank 0 "
+        "(rank-failure, python-exception, warning, medium: 'the paste holds this rank's lines only') although workers 1 "
+        "and 2 print the same all_gather_into_tensor traceback in the same second; that the sizes differ because "
+        "--max-num-seqs is not divisible by the Ulysses size, a setting every worker shares, is the issue's and fix's",
+    "megatron-bridge-1335-deepep-internode-dispatch-cpu-timeout-rank428-control":
+        "rank 428's lone `RuntimeError: DeepEP error: timeout (dispatch CPU)` names rank 428 (rank-failure, "
+        "python-exception, warning, medium): DeepEP's CPU dispatch timeout is a waiting rank's message, like a "
+        "collective watchdog timeout, and is not read so; that no rank is blamed is the thread's silence on any culprit",
+    "vllm-27998-sequence-parallel-pass-moe-illegal-memory-access-control":
+        "rank 1's lone watchdog `CUDA error: an illegal memory access was encountered` names rank 1 (rank-failure, "
+        "cuda-error, warning, medium: 'the fault is a kernel's, not its GPU's'); that the kernel is wrong on every rank "
+        "because the torch.compile sequence-parallel pass mis-rewrites MoE graphs is the issue's, not a line",
     # session 58 leftovers
 }
