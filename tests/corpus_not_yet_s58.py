@@ -36,5 +36,31 @@ NOT_YET_S58: dict[str, str] = {
     # collected at ec87acba, 0 of 4 named): fast-llm-59 (every TP rank's debug-check NaN MISMATCH lines, nothing),
     # colossalai-5940, deepspeedexamples-790 and pippy-1054 (one untagged stage's shape error, a warning of no rank):
     # see tests/test_pipeline_and_tensor_parallel_one_stage_failures_2024_2026_batch355_wordings.py
+    # batch 356 (one-rank-sigkill-host-oom-2024-2026): 1 of 3 read right both ways as collected (243d7407):
+    # llamafactory-8836 (the agent's SIGTERMs glued to a tqdm bar while 120B shards load, CPU RAM OOM of the whole
+    # job: nothing) names no one
+    "ms-swift-1208-glm4v-zero3-offload-save-step-local-rank0-sigkill":
+        "k10s reads only the step-1 loss dict and the agent's `Sending process 1760810 closing signal SIGTERM` glued to "
+        "the tqdm bar and finds nothing; that worker 0 (pid 1760809) died of SIGKILL (`failed (exitcode: -9) local_rank: "
+        "0`) at the first ZeRO-3-offload save is the issue title, a line the excerpt does not hold",
+    "open-sora-plan-512-v13-checkpoint-save-seven-sigterms-local-rank0-sigkill":
+        "k10s reads seven agent `Sending process ... closing signal SIGTERM` lines to survivors and finds nothing; the "
+        "culprit's `failed (exitcode: -9) local_rank: 0 (pid: 598577)` is the paste's next line, cut by the excerpt, and "
+        "that the kill was host RAM at rank 0's checkpoint save is the author's account",
+    # batch 358 (moe-expert-parallel-long-context-failures-2025-2026): 0 of 3 controls read right both ways as
+    # collected (eaf2800e); each names the one tagged rank whose error line is in the paste (warning, medium)
+    "arcticinference-175-ulysses-max-num-seqs-not-divisible-allgather-size-control":
+        "rank 0's `ValueError: output tensor size must be equal to world_size times input tensor size` names rank 0 "
+        "(rank-failure, python-exception, warning, medium: 'the paste holds this rank's lines only') although workers 1 "
+        "and 2 print the same all_gather_into_tensor traceback in the same second; that the sizes differ because "
+        "--max-num-seqs is not divisible by the Ulysses size, a setting every worker shares, is the issue's and fix's",
+    "megatron-bridge-1335-deepep-internode-dispatch-cpu-timeout-rank428-control":
+        "rank 428's lone `RuntimeError: DeepEP error: timeout (dispatch CPU)` names rank 428 (rank-failure, "
+        "python-exception, warning, medium): DeepEP's CPU dispatch timeout is a waiting rank's message, like a "
+        "collective watchdog timeout, and is not read so; that no rank is blamed is the thread's silence on any culprit",
+    "vllm-27998-sequence-parallel-pass-moe-illegal-memory-access-control":
+        "rank 1's lone watchdog `CUDA error: an illegal memory access was encountered` names rank 1 (rank-failure, "
+        "cuda-error, warning, medium: 'the fault is a kernel's, not its GPU's'); that the kernel is wrong on every rank "
+        "because the torch.compile sequence-parallel pass mis-rewrites MoE graphs is the issue's, not a line",
     # session 58 leftovers
 }
