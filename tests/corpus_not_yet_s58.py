@@ -36,5 +36,13 @@ NOT_YET_S58: dict[str, str] = {
     # collected at ec87acba, 0 of 4 named): fast-llm-59 (every TP rank's debug-check NaN MISMATCH lines, nothing),
     # colossalai-5940, deepspeedexamples-790 and pippy-1054 (one untagged stage's shape error, a warning of no rank):
     # see tests/test_pipeline_and_tensor_parallel_one_stage_failures_2024_2026_batch355_wordings.py
+    # batch 359 (forum-and-qa-pages-multi-gpu-errors-2025-2026): 0 of 1 read right as collected (caf36056, 1 control,
+    # named both ways); see tests/test_forum_and_qa_pages_multi_gpu_errors_2025_2026_batch359_wordings.py
+    "diffusion-pipe-154-dual-rtx5090-nccl-2-25-1-unhandled-cuda-error-control":
+        "rank 1's lone `[rank1]: torch.distributed.DistBackendError: NCCL error in: ... unhandled cuda error ..., NCCL "
+        "version 2.25.1` / `ncclUnhandledCudaError: Call to CUDA function failed.` names rank 1 (rank-failure, "
+        "nccl-error, warning: only its lines are in the paste), as a lone rank's NCCL error does; that NCCL 2.25.1 "
+        "cannot run on any RTX 5090 (fixed in 2.26.2), so both ranks meet the same wall, is NVIDIA's threads and the "
+        "maintainer's reply, not a line of the paste",
     # session 58 leftovers
 }
