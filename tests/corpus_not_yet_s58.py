@@ -62,5 +62,13 @@ NOT_YET_S58: dict[str, str] = {
         "rank 1's lone watchdog `CUDA error: an illegal memory access was encountered` names rank 1 (rank-failure, "
         "cuda-error, warning, medium: 'the fault is a kernel's, not its GPU's'); that the kernel is wrong on every rank "
         "because the torch.compile sequence-parallel pass mis-rewrites MoE graphs is the issue's, not a line",
+    # batch 359 (forum-and-qa-pages-multi-gpu-errors-2025-2026): 0 of 1 read right as collected (caf36056, 1 control,
+    # named both ways); see tests/test_forum_and_qa_pages_multi_gpu_errors_2025_2026_batch359_wordings.py
+    "diffusion-pipe-154-dual-rtx5090-nccl-2-25-1-unhandled-cuda-error-control":
+        "rank 1's lone `[rank1]: torch.distributed.DistBackendError: NCCL error in: ... unhandled cuda error ..., NCCL "
+        "version 2.25.1` / `ncclUnhandledCudaError: Call to CUDA function failed.` names rank 1 (rank-failure, "
+        "nccl-error, warning: only its lines are in the paste), as a lone rank's NCCL error does; that NCCL 2.25.1 "
+        "cannot run on any RTX 5090 (fixed in 2.26.2), so both ranks meet the same wall, is NVIDIA's threads and the "
+        "maintainer's reply, not a line of the paste",
     # session 58 leftovers
 }
