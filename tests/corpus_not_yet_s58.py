@@ -36,5 +36,14 @@ NOT_YET_S58: dict[str, str] = {
     # collected at ec87acba, 0 of 4 named): fast-llm-59 (every TP rank's debug-check NaN MISMATCH lines, nothing),
     # colossalai-5940, deepspeedexamples-790 and pippy-1054 (one untagged stage's shape error, a warning of no rank):
     # see tests/test_pipeline_and_tensor_parallel_one_stage_failures_2024_2026_batch355_wordings.py
+    # batch 360 (consumer-gpu-workstation-p2p-iommu-multi-gpu-2024-2026): 2 of 3 read right both ways as collected
+    # (2c0037e6): wsl-12467 (two vLLM workers' alike `unhandled cuda error` under WSL2, a warning of no rank) names no
+    # one, and cogvlm-104 (torchrun's `failed (exitcode: -9) local_rank: 0` beside rank 1's store `Connection reset by
+    # peer`) names rank 0 (host-oom-kill, warning)
+    "llamafactory-8036-wsl2-dual-gpu-rank1-nccl-shm-host-alloc-oom-control": "rank 1's `include/alloc.h:65 NCCL WARN "
+    "Cuda failure 2 'out of memory'` is read as rank 1's GPU running out of memory (oom-cascade, cuda-oom, warning, "
+    "lone-paste-oom); the frames under it (`transport/shm.cc:534 -> 1`, rank 0's `via SHM/direct/direct` channels) mark "
+    "NCCL's shared-memory transport allocating its host buffer, which WSL2 restricts, and that the dual-GPU WSL2 "
+    "workstation's GPU memory is ample is the thread's title, not a line",
     # session 58 leftovers
 }
