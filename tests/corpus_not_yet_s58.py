@@ -70,5 +70,14 @@ NOT_YET_S58: dict[str, str] = {
         "nccl-error, warning: only its lines are in the paste), as a lone rank's NCCL error does; that NCCL 2.25.1 "
         "cannot run on any RTX 5090 (fixed in 2.26.2), so both ranks meet the same wall, is NVIDIA's threads and the "
         "maintainer's reply, not a line of the paste",
+    # batch 360 (consumer-gpu-workstation-p2p-iommu-multi-gpu-2024-2026): 2 of 3 read right both ways as collected
+    # (2c0037e6): wsl-12467 (two vLLM workers' alike `unhandled cuda error` under WSL2, a warning of no rank) names no
+    # one, and cogvlm-104 (torchrun's `failed (exitcode: -9) local_rank: 0` beside rank 1's store `Connection reset by
+    # peer`) names rank 0 (host-oom-kill, warning)
+    "llamafactory-8036-wsl2-dual-gpu-rank1-nccl-shm-host-alloc-oom-control": "rank 1's `include/alloc.h:65 NCCL WARN "
+    "Cuda failure 2 'out of memory'` is read as rank 1's GPU running out of memory (oom-cascade, cuda-oom, warning, "
+    "lone-paste-oom); the frames under it (`transport/shm.cc:534 -> 1`, rank 0's `via SHM/direct/direct` channels) mark "
+    "NCCL's shared-memory transport allocating its host buffer, which WSL2 restricts, and that the dual-GPU WSL2 "
+    "workstation's GPU memory is ample is the thread's title, not a line",
     # session 58 leftovers
 }
