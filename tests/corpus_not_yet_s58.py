@@ -36,5 +36,12 @@ NOT_YET_S58: dict[str, str] = {
     # collected at ec87acba, 0 of 4 named): fast-llm-59 (every TP rank's debug-check NaN MISMATCH lines, nothing),
     # colossalai-5940, deepspeedexamples-790 and pippy-1054 (one untagged stage's shape error, a warning of no rank):
     # see tests/test_pipeline_and_tensor_parallel_one_stage_failures_2024_2026_batch355_wordings.py
+    # batch 357 (one-rank-busy-alone-others-watchdog-2024-2026): 2 of 3 read right both ways as collected (bc6ad56a):
+    # pai-megatron-patch-436 (rank 5's lone watchdog line during a slow save) and transformers-35234 (rank 0's lone
+    # _ALLGATHER_BASE timeout, the rank-0-only state_dict() of the PEFT/FSDP save) name no one, an info hang of no rank
+    "verl-2238-megatron-dist-checkpoint-rank0-slow-save-rank5-allreduce-watchdog":
+        "rank 5's lone watchdog timeout of a one-element ALLREDUCE (SeqNum 29) in Megatron's `sync_all_async_calls` is "
+        "read as the job's hang at info with no rank (one rank's wait alone); that rank 0 was the one still saving "
+        "(36 minutes against the others' 22) is the maintainer's account in the thread, not a line",
     # session 58 leftovers
 }
