@@ -79,5 +79,12 @@ NOT_YET_S58: dict[str, str] = {
     "lone-paste-oom); the frames under it (`transport/shm.cc:534 -> 1`, rank 0's `via SHM/direct/direct` channels) mark "
     "NCCL's shared-memory transport allocating its host buffer, which WSL2 restricts, and that the dual-GPU WSL2 "
     "workstation's GPU memory is ample is the thread's title, not a line",
+    # batch 357 (one-rank-busy-alone-others-watchdog-2024-2026): 2 of 3 read right both ways as collected (bc6ad56a):
+    # pai-megatron-patch-436 (rank 5's lone watchdog line during a slow save) and transformers-35234 (rank 0's lone
+    # _ALLGATHER_BASE timeout, the rank-0-only state_dict() of the PEFT/FSDP save) name no one, an info hang of no rank
+    "verl-2238-megatron-dist-checkpoint-rank0-slow-save-rank5-allreduce-watchdog":
+        "rank 5's lone watchdog timeout of a one-element ALLREDUCE (SeqNum 29) in Megatron's `sync_all_async_calls` is "
+        "read as the job's hang at info with no rank (one rank's wait alone); that rank 0 was the one still saving "
+        "(36 minutes against the others' 22) is the maintainer's account in the thread, not a line",
     # session 58 leftovers
 }
