@@ -60,5 +60,29 @@ NOT_YET_S58: dict[str, str] = {
         "rank 1's lone watchdog `CUDA error: an illegal memory access was encountered` names rank 1 (rank-failure, "
         "cuda-error, warning, medium: 'the fault is a kernel's, not its GPU's'); that the kernel is wrong on every rank "
         "because the torch.compile sequence-parallel pass mis-rewrites MoE graphs is the issue's, not a line",
+    # batch 359 (forum-and-qa-pages-multi-gpu-errors-2025-2026): 0 of 1 read right as collected (caf36056, 1 control,
+    # named both ways); see tests/test_forum_and_qa_pages_multi_gpu_errors_2025_2026_batch359_wordings.py
+    "diffusion-pipe-154-dual-rtx5090-nccl-2-25-1-unhandled-cuda-error-control":
+        "rank 1's lone `[rank1]: torch.distributed.DistBackendError: NCCL error in: ... unhandled cuda error ..., NCCL "
+        "version 2.25.1` / `ncclUnhandledCudaError: Call to CUDA function failed.` names rank 1 (rank-failure, "
+        "nccl-error, warning: only its lines are in the paste), as a lone rank's NCCL error does; that NCCL 2.25.1 "
+        "cannot run on any RTX 5090 (fixed in 2.26.2), so both ranks meet the same wall, is NVIDIA's threads and the "
+        "maintainer's reply, not a line of the paste",
+    # batch 360 (consumer-gpu-workstation-p2p-iommu-multi-gpu-2024-2026): 2 of 3 read right both ways as collected
+    # (2c0037e6): wsl-12467 (two vLLM workers' alike `unhandled cuda error` under WSL2, a warning of no rank) names no
+    # one, and cogvlm-104 (torchrun's `failed (exitcode: -9) local_rank: 0` beside rank 1's store `Connection reset by
+    # peer`) names rank 0 (host-oom-kill, warning)
+    "llamafactory-8036-wsl2-dual-gpu-rank1-nccl-shm-host-alloc-oom-control": "rank 1's `include/alloc.h:65 NCCL WARN "
+    "Cuda failure 2 'out of memory'` is read as rank 1's GPU running out of memory (oom-cascade, cuda-oom, warning, "
+    "lone-paste-oom); the frames under it (`transport/shm.cc:534 -> 1`, rank 0's `via SHM/direct/direct` channels) mark "
+    "NCCL's shared-memory transport allocating its host buffer, which WSL2 restricts, and that the dual-GPU WSL2 "
+    "workstation's GPU memory is ample is the thread's title, not a line",
+    # batch 357 (one-rank-busy-alone-others-watchdog-2024-2026): 2 of 3 read right both ways as collected (bc6ad56a):
+    # pai-megatron-patch-436 (rank 5's lone watchdog line during a slow save) and transformers-35234 (rank 0's lone
+    # _ALLGATHER_BASE timeout, the rank-0-only state_dict() of the PEFT/FSDP save) name no one, an info hang of no rank
+    "verl-2238-megatron-dist-checkpoint-rank0-slow-save-rank5-allreduce-watchdog":
+        "rank 5's lone watchdog timeout of a one-element ALLREDUCE (SeqNum 29) in Megatron's `sync_all_async_calls` is "
+        "read as the job's hang at info with no rank (one rank's wait alone); that rank 0 was the one still saving "
+        "(36 minutes against the others' 22) is the maintainer's account in the thread, not a line",
     # session 58 leftovers
 }
