@@ -54,10 +54,8 @@ NOT_YET_S58: dict[str, str] = {
         "(rank-failure, python-exception, warning, medium: 'the paste holds this rank's lines only') although workers 1 "
         "and 2 print the same all_gather_into_tensor traceback in the same second; that the sizes differ because "
         "--max-num-seqs is not divisible by the Ulysses size, a setting every worker shares, is the issue's and fix's",
-    "megatron-bridge-1335-deepep-internode-dispatch-cpu-timeout-rank428-control":
-        "rank 428's lone `RuntimeError: DeepEP error: timeout (dispatch CPU)` names rank 428 (rank-failure, "
-        "python-exception, warning, medium): DeepEP's CPU dispatch timeout is a waiting rank's message, like a "
-        "collective watchdog timeout, and is not read so; that no rank is blamed is the thread's silence on any culprit",
+    # batch 358: megatron-bridge-1335 read right since session 58 (DeepEP's own dispatch/combine timeout is a wait on
+    # peers, a teardown, not the rank's failure)
     "vllm-27998-sequence-parallel-pass-moe-illegal-memory-access-control":
         "rank 1's lone watchdog `CUDA error: an illegal memory access was encountered` names rank 1 (rank-failure, "
         "cuda-error, warning, medium: 'the fault is a kernel's, not its GPU's'); that the kernel is wrong on every rank "

@@ -7,8 +7,8 @@ reporter's collective and rank 8 does not; ranks 9..15 are not seen. When the ra
 odd rank is the first rank of a node none of whose ranks agrees (and whose other ranks are not seen), the split follows
 the node boundary: the node differs as a whole, and its first rank is named alone only because it comes first. Which
 rank, if any, is at fault cannot be told: no rank is named (docs/rules.md, "Session 34: batch 166"). Contrasts: the odd
-rank in the middle of a node, a one-node job, and a reporter on the odd rank's node that agrees with the majority keep
-naming the odd rank. Pasted logs through ``k10s import-logs``, batched.
+rank in the middle of a node and a one-node job (the odd rank in another op: since session 58 one report of sizes only
+names no one) and a reporter on the odd rank's node that agrees with the majority keep naming the odd rank. Pasted logs through ``k10s import-logs``, batched.
 """
 
 from __future__ import annotations
@@ -46,11 +46,11 @@ def _fp(n: int, seq: int = 0, op: str = "BROADCAST") -> str:
     return f"CollectiveFingerPrint(SequenceNumber={seq}, OpType={op}, TensorShape=[{n}], {TAIL}"
 
 
-def _report(a: int, b: int, tag: str = "", seq: int = 0) -> str:
-    """Rank ``a``'s report naming ``b`` (its own shape 3150, ``b``'s 3154), ``tag`` before it."""
+def _report(a: int, b: int, tag: str = "", seq: int = 0, b_op: str = "BROADCAST") -> str:
+    """Rank ``a``'s report naming ``b`` (its own shape 3150, ``b``'s 3154; ``b``'s op ``b_op``), ``tag`` before it."""
     return (
         f"{tag}RuntimeError: Detected mismatch between collectives on ranks. Rank {a} is running collective: "
-        f"{_fp(3150, seq)}, but Rank {b} is running collective: {_fp(3154, seq)}.Collectives differ in the following "
+        f"{_fp(3150, seq)}, but Rank {b} is running collective: {_fp(3154, seq, b_op)}.Collectives differ in the following "
         "aspects: \tTensor Tensor shapes: 3150vs 3154"
     )
 
@@ -67,9 +67,13 @@ CASES = {
     # two reporters on node 0 both name node 1's first rank
     "two-reporters-same-node": ([_report(2, 8), _report(5, 8)], 8, 16, None),
     # contrasts: rank 9 is named, so rank 8 (node 1) runs the majority's collective: rank 9 is the odd one ...
-    "odd-rank-mid-node": ([_report(3, 9)], 8, 16, 9),
+    "odd-rank-mid-node": ([_report(3, 9, b_op="ALLREDUCE")], 8, 16, 9),
     # ... one node of 16: rank 8 is no node's first rank ...
-    "one-node-of-16": ([_report(3, 8)], 16, 16, 8),
+    "one-node-of-16": ([_report(3, 8, b_op="ALLREDUCE")], 16, 16, 8),
+    # ... but one report of sizes only, mid-node or on one node, names no one (session 58: its ranks called the same
+    # collective, only their inputs differ)
+    "sizes-only-mid-node": ([_report(3, 9)], 8, 16, None),
+    "sizes-only-one-node-of-16": ([_report(3, 8)], 16, 16, None),
     # ... and a reporter on node 1 agreeing with node 0 leaves rank 8 alone in its collective
     "reporter-on-odd-node-agrees": ([_report(3, 8), _report(9, 8)], 8, 16, 8),
 }

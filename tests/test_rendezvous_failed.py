@@ -52,6 +52,10 @@ RAISED = ["[rank1]: Traceback (most recent call last):", '[rank1]:   File "train
 #: key: (the pasted lines, the rendezvous cause said (None: none), its severity, the rank a warning/critical finding names)
 CASES = {
     "timeout-bare": ([*FRAMES, f"{PKG}RendezvousTimeoutError"], "rendezvous-timeout", "warning", None),
+    # the agent's own log line before it (this case was test_rules_rank_failure's silent one before session 58)
+    "timeout-after-failed-to-join": (["[E] 2025-02-13 12:07:20,086 torch.distributed.elastic.rendezvous.dynamic_rendezvous: "
+                                      "The node 'gpu-1_870_0' has failed to join the rendezvous.", f"{PKG}RendezvousTimeoutError"],
+                                     "rendezvous-timeout", "warning", None),
     "store-lost": ([*FRAMES[:3], STORE], "rendezvous-connection", "warning", None),
     "etcd": ([*FRAMES[:3], ETCD], "rendezvous-connection", "warning", None),
     "state": ([*FRAMES[:3], f"{PKG}RendezvousStateError: The rendezvous state is corrupt."], "rendezvous-state", "warning", None),

@@ -158,9 +158,6 @@ SILENT = {
         "W0409 07:28:49.531000 1359 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 1365 closing signal SIGTERM",
         "Traceback (most recent call last):", '  File "/usr/local/bin/torchrun", line 8, in <module>',
         "torch.distributed.elastic.rendezvous.api.RendezvousClosedError"],
-    "the agent's rendezvous timed out": [
-        "[E] 2025-02-13 12:07:20,086 torch.distributed.elastic.rendezvous.dynamic_rendezvous: The node 'gpu-1_870_0' has failed to join the rendezvous.",
-        "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError"],
     "a CUDA OOM first: oom-cascade's": ["[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 14.06 GiB.", sigterm(900), sigterm(902), FAILED.format(code=1, local=1, pid=901)],
 }
 

@@ -134,6 +134,8 @@ def test_two_watchdog_reporters_leave_rank0_an_info_suspect_only(tmp_path):
     assert alone == [("nccl-hang", "info", "no-single-culprit", [])], alone
 
 
-def test_store_port_warnings_alone_say_nothing(tmp_path):
-    """DriveLM's c10d ``Address already in use`` lines, before any worker runs, raise no finding of any severity."""
-    assert _failures(pasted_findings(STORE_PORT_IN_USE, tmp_path, 2, None, NOW)) == []
+def test_store_port_warnings_alone_name_no_rank(tmp_path):
+    """DriveLM's c10d ``Address already in use`` lines, before any worker runs, name no rank; since session 58 they say
+    the rendezvous store's port in use (rank-failure, warning, no rank)."""
+    assert _failures(pasted_findings(STORE_PORT_IN_USE, tmp_path, 2, None, NOW)) == [
+        ("rank-failure", "warning", "rendezvous-port-in-use", [])]

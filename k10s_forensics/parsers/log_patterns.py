@@ -145,7 +145,11 @@ PY_TEARDOWN = re.compile(
     # torch.distributed.rpc's TensorPipe agent: the peer's end of the pipe closed (the peer process ended) or its address refused the connection (``eof (this error originated at tensorpipe/transport/shm/connection_impl.cc:259)``, ``ECONNRESET: connection reset by peer``, ``pipe closed``, ``ECONNREFUSED: connection refused``; torch <= 1.7 printed the libuv error bare: ``EOF: end of file``);
     # an RPC its callee did not answer in time (``RPC ran for more than set timeout (60000 ms) and will now be marked with an error``) is the caller's wait on that peer, as a watchdog's is
     r"(?i:(?:^|: )(?:eof|pipe closed|econnreset: connection reset by peer|epipe: broken pipe|econnrefused: connection refused) \(this error originated at tensorpipe/)|"
-    r"(?:^|: )(?:EOF: end of file|ECONNRESET: connection reset by peer|EPIPE: broken pipe|ECONNREFUSED: connection refused)(?: \([^)]{0,200}\))?\s*$|\bRPC ran for more than (?:set timeout \(\d+ ?ms\)|\d+ milliseconds)"
+    r"(?:^|: )(?:EOF: end of file|ECONNRESET: connection reset by peer|EPIPE: broken pipe|ECONNREFUSED: connection refused)(?: \([^)]{0,200}\))?\s*$|\bRPC ran for more than (?:set timeout \(\d+ ?ms\)|\d+ milliseconds)|"
+    # DeepEP's own timeouts (an expert-parallel dispatch or combine whose peers did not send in time: ``RuntimeError:
+    # DeepEP error: timeout (dispatch CPU)``, its kernels' ``DeepEP timeout for combine receivers, rank 3, …``): a wait on
+    # peers, as a watchdog's is (real incidents batch 358)
+    r"DeepEP error: timeout\b|\bDeepEP timeout for (?:dispatch|combine)\b"
 )
 #: argparse's usage error (``train.py: error: unrecognized arguments: --local-rank=2``): exit status 2
 ARGPARSE_ERROR = re.compile(r"^[\w.-]{1,200}\.py: error: (.{1,500}?)\s*$")
