@@ -320,10 +320,10 @@ fp_node AS (  -- per job and node (pod): how many of its ranks run the majority'
 ),
 fp_ev AS (
     SELECT j.job_key, 'fingerprint' AS evidence,
-           CASE WHEN tie OR node_split OR sizes_only THEN []::BIGINT[] ELSE odd END AS culprit_ranks,
-           CASE WHEN tie OR node_split OR sizes_only THEN j.explicit_ranks
+           CASE WHEN tie OR node_split OR (sizes_differ AND s.reporters = 1) THEN []::BIGINT[] ELSE odd END AS culprit_ranks,
+           CASE WHEN tie OR node_split OR (sizes_differ AND s.reporters = 1) THEN j.explicit_ranks
                 ELSE list_filter(j.explicit_ranks, lambda r: NOT list_contains(odd, r)) END AS suspect_ranks,
-           CASE WHEN tie OR node_split OR sizes_only THEN 'low' WHEN s.reporters >= 2 AND j.major_n >= 2 * (j.known - j.major_n) THEN 'high'
+           CASE WHEN tie OR node_split OR (sizes_differ AND s.reporters = 1) THEN 'low' WHEN s.reporters >= 2 AND j.major_n >= 2 * (j.known - j.major_n) THEN 'high'
                 ELSE 'medium' END AS confidence,
            NULL::VARCHAR AS pg,
            TRY_CAST(split_part(j.major_print, ' ', 1) AS BIGINT) AS seq_num,
@@ -336,7 +336,7 @@ fp_ev AS (
                      || array_to_string(odd, ', ') || ' differ on a node none of whose ranks runs it and whose other ranks are not seen: a reporter names the '
                      || 'first differing rank in rank order, so the first rank of a node that differs as a whole is named alone; which rank, '
                      || 'if any, is at fault cannot be told (docs/rules.md, "Session 34: batch 166")'
-                WHEN sizes_only
+                WHEN sizes_differ AND s.reporters = 1
                 THEN 'one fingerprint report (' || coalesce('rank ' || s.first_reporter, 'one rank') || ') of the same collective (SequenceNumber '
                      || split_part(j.major_print, ' ', 1) || ', ' || regexp_extract(j.major_print, 'OpType=(\w+)', 1)
                      || ') called with tensors of other sizes: the ranks called the same collectives in the same order, and only '
@@ -360,15 +360,14 @@ fp_ev AS (
                                 (SELECT list_sort(flatten(list(g.ranks))) AS odd FROM fp_groups g
                                  WHERE g.job_key = j.job_key AND g.print <> j.major_print) o
                            WHERE n.job_key = j.job_key), false) AS node_split,
-                 -- one report, and every print that differs from the majority's differs in its tensors' sizes only: the same
+                 -- every print that differs from the majority's differs in its tensors' sizes only (said so only where one rank reported): the same
                  -- SequenceNumber, OpType and dtypes, both shapes read (docs/rules.md, "Session 58: fingerprints that differ in size only")
                  coalesce((SELECT bool_and(split_part(g.print, ' ', 1) = split_part(j.major_print, ' ', 1)
                                            AND regexp_extract(g.print, 'OpType=(\w+)', 1) = regexp_extract(j.major_print, 'OpType=(\w+)', 1)
                                            AND regexp_extract(g.print, 'TensorDtypes=([^,)]*)', 1) = regexp_extract(j.major_print, 'TensorDtypes=([^,)]*)', 1)
                                            AND regexp_extract(g.print, 'TensorShape=\[([^\]]*)\]', 1) <> ''
                                            AND regexp_extract(j.major_print, 'TensorShape=\[([^\]]*)\]', 1) <> '')
-                           FROM fp_groups g WHERE g.job_key = j.job_key AND g.print <> j.major_print), false)
-                 AND (SELECT s1.reporters FROM fp_stats s1 WHERE s1.job_key = j.job_key) = 1 AS sizes_only
+                           FROM fp_groups g WHERE g.job_key = j.job_key AND g.print <> j.major_print), false) AS sizes_differ
           FROM fp_job j) j
     JOIN fp_stats s USING (job_key)
 )

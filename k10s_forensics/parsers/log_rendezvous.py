@@ -40,8 +40,9 @@ _RECORDED = re.compile(r'^"message":\s*"(?:torch\.distributed\.elastic\.rendezvo
 #: the agent or rank creating the rendezvous store, or logged by c10d before it): ``The server socket has failed to listen
 #: on any local network address. port: 33649, useIpv6: false, code: -98, name: EADDRINUSE, …`` (torch >= 2.3), ``… The
 #: server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).`` (2.0-2.2, and c10d's warning)
-_BIND = re.compile(r"failed to (?:listen on any local network address|bind to \S{1,300}?:(?P<port2>\d{1,5}) \(errno: 98)"
-                   r"(?:.*?\bport: (?P<port>\d{1,5}))?")
+_BIND = re.compile(r"failed to (?:listen on any local network address|bind to )")
+#: the port: torch >= 2.3's ``port: N``, or the address's ``:N (errno: 98``
+_PORT = re.compile(r"\bport: (\d{1,5})|:(\d{1,5}) \(errno: 98\b")
 _IN_USE = re.compile(r"EADDRINUSE|Address already in use|errno: 98\b")
 _SUBKIND = {"Timeout": "timeout", "Closed": "closed", "Connection": "connection", "State": "state", None: "error"}
 
@@ -49,10 +50,9 @@ _SUBKIND = {"Timeout": "timeout", "Closed": "closed", "Connection": "connection"
 def raised(line: str) -> tuple[str, str | None] | None:
     """(subkind, message or None) where ``line`` is the launcher's rendezvous exception line; None otherwise."""
     text = _API_TS.sub("", line.rstrip("\r"), count=1).strip()
-    bind = _BIND.search(text) if "failed to" in text else None
-    if bind is not None and _IN_USE.search(text):
-        port = bind.group("port") or bind.group("port2") or next((m.group("port2") for m in _BIND.finditer(text) if m.group("port2")), None)
-        return "port-in-use", (f"port {port}" if port else None)
+    if "failed to" in text and _BIND.search(text) and _IN_USE.search(text):
+        port = _PORT.search(text)
+        return "port-in-use", (f"port {port.group(1) or port.group(2)}" if port else None)
     m = _RAISED.match(text) or _RECORDED.match(text) or _RAISED.match(_TAG.sub("", text, count=1).strip())  # ``Error: `` is no tag
     if m is None:
         return None
