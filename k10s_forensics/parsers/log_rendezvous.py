@@ -44,6 +44,8 @@ _BIND = re.compile(r"failed to (?:listen on any local network address|bind to )"
 #: the port: torch >= 2.3's ``port: N``, or the address's ``:N (errno: 98``
 _PORT = re.compile(r"\bport: (\d{1,5})|:(\d{1,5}) \(errno: 98\b")
 _IN_USE = re.compile(r"EADDRINUSE|Address already in use|errno: 98\b")
+#: a line that may be one of the above (one RE2 pass over each body first, then over that body's lines)
+_CANDIDATE = re.compile(r"Rendezvous(?:Timeout|Closed|Connection|State)?Error|failed to (?:listen on any local network address|bind to )")
 _SUBKIND = {"Timeout": "timeout", "Closed": "closed", "Connection": "connection", "State": "state", None: "error"}
 
 
@@ -61,12 +63,11 @@ def raised(line: str) -> tuple[str, str | None] | None:
 
 def rendezvous_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | None:
     """``rendezvous`` rows of ``log_events`` for ``table`` (``_row``, ``body``); None when no body holds one."""
-    table = table.filter(pc.fill_null(pc.or_(pc.match_substring(table["body"], "Rendezvous"),
-                                             pc.match_substring(table["body"], "failed to ")), False))
+    table = table.filter(pc.fill_null(pc.match_substring_regex(table["body"], _CANDIDATE.pattern), False))
     rows, nos, texts, subkinds, messages = [], [], [], [], []
     for row, body in zip(table["_row"].to_pylist(), table["body"].to_pylist()):
         for i, line in enumerate((body or "").split("\n")):
-            got = raised(line) if "Rendezvous" in line or "failed to " in line else None
+            got = raised(line) if _CANDIDATE.search(line) else None
             if got is not None:
                 rows.append(row)
                 nos.append(i + 1)
