@@ -11,5 +11,10 @@ NOT_YET_S59: dict[str, str] = {
     # `Error while creating shared memory segment` a rankless nccl-error warning; vllm#19613's one `ibv_reg_dmabuf_mr
     # failed` WARN and dynamo#1408's device-[0] `/dev/shm ... No space left on device (28)` no finding at all: see
     # tests/test_nccl_communicator_setup_errors_gpu_driver_container_2025_2026_batch363_wordings.py
+    # batch 364 (dataloader-worker-killed-shm-bus-error-2024-2026): 3 of 3 read right both ways as collected (cd6c3f5d):
+    # none (3/3 controls, 0 of 3 named: codalab-worksheets#3742's unranked `DataLoader worker (pid 52) is killed by
+    # signal: Bus error` a warning sigbus of no rank, 3DRS#7's unranked `... killed by signal: Killed.` a warning
+    # host-oom-kill of no rank, streaming#493's lone `ERROR: Unexpected bus error encountered in worker.` nothing): see
+    # tests/test_dataloader_worker_killed_shm_bus_error_2024_2026_batch364_wordings.py
     # session 59 leftovers
 }
