@@ -16,5 +16,10 @@ NOT_YET_S59: dict[str, str] = {
     # signal: Bus error` a warning sigbus of no rank, 3DRS#7's unranked `... killed by signal: Killed.` a warning
     # host-oom-kill of no rank, streaming#493's lone `ERROR: Unexpected bus error encountered in worker.` nothing): see
     # tests/test_dataloader_worker_killed_shm_bus_error_2024_2026_batch364_wordings.py
+    # batch 365 (multinode-one-node-fails-deepspeed-accelerate-torchrun-2025-2026): 3 of 3 read right both ways as
+    # collected (88f33cbe), no NOT_YET, all three controls, 0 of 3 named: gpt-neox-919 (ML-01 builds the index maps,
+    # ML-02's bare traceback header, no finding) and gpt-neox-1127 (five pdsh hosts' interleaved dataset frames, no
+    # exception line, no finding); deepspeed-2899 (gpu-q-13's softmax OOM, a critical cuda-oom of no rank): see
+    # tests/test_multinode_one_node_fails_deepspeed_accelerate_torchrun_2025_2026_batch365_wordings.py
     # session 59 leftovers
 }
