@@ -35,5 +35,10 @@ NOT_YET_S59: dict[str, str] = {
         "rank 3's cuda-error at warning ('the paste holds this rank's lines only'); rank 2's own exception print "
         "(`(VllmWorker rank=2 ...) ERROR ... [multiproc_executor.py:470]`, same second, same handler) is not counted as "
         "a second failing rank, and the sampler kernel traps on every TP rank at once (rank 0 too, in the thread)",
+    # batch 362 (log-collector-prefixed-pastes-2024-2026): 3 of 3 read right both ways as collected (8835fbcc), no
+    # NOT_YET, 0 of 3 controls named: verl-1611 (one Ray `(WorkerDict pid=N)` worker's SGLang illegal memory access,
+    # a cuda-error warning of no rank), openrlhf-866 (one `(LLMRayActor pid=N)` actor's `device=1` INTERNAL ASSERT,
+    # a python-exception warning of no rank), llamafactory-6075 (pdsh's host-prefixed launcher spawn line, nothing);
+    # see tests/test_log_collector_prefixed_pastes_2024_2026_batch362_wordings.py
     # session 59 leftovers
 }
