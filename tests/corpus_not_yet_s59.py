@@ -40,5 +40,12 @@ NOT_YET_S59: dict[str, str] = {
     # a cuda-error warning of no rank), openrlhf-866 (one `(LLMRayActor pid=N)` actor's `device=1` INTERNAL ASSERT,
     # a python-exception warning of no rank), llamafactory-6075 (pdsh's host-prefixed launcher spawn line, nothing);
     # see tests/test_log_collector_prefixed_pastes_2024_2026_batch362_wordings.py
+    # batch 367 (chinese-japanese-blog-and-qa-pages-multi-gpu-2024-2026): 4 of 4 read right both ways as collected
+    # (bb193b96), no NOT_YET, 0 of 4 controls named: csdn-gitblog-151474550 (DeepSpeed's lone `indexSelectLargeIndex ...
+    # Assertion `srcIndex < srcSelectDimSize` failed`) and gitcode-blog-ab6ebba8 (Megatron-DeepSpeed TP=1's `CUDA error:
+    # device-side assert triggered`), a cuda-error warning of no rank; gitcode-blog-c78323ca (vLLM's `NCCL WARN
+    # socketStartConnect ... Software caused connection abort` + `NCCL error: unhandled system error`), an nccl-error
+    # warning of no rank; gitcode-blog-a552f72d (one `NCCL WARN NET/IB : Got completion from peer ... with error 12`),
+    # nothing: see tests/test_chinese_japanese_blog_and_qa_pages_multi_gpu_2024_2026_batch367_wordings.py
     # session 59 leftovers
 }
