@@ -92,6 +92,11 @@ def scenarios(S) -> list[dict]:
     ]
 
 
+def _say(what: str) -> None:
+    """The outside actor's own note (the recorder's output, never a node's log)."""
+    print(f"  t51 outside: {what}", flush=True)
+
+
 def _write(path: str, data: bytes) -> None:
     try:
         with open(path, "w") as f:
@@ -128,6 +133,7 @@ class _Outside(threading.Thread):
             fn()
 
     def _signal(self, pid: int, sig: signal.Signals) -> None:
+        _say(f"{sig.name} pid {pid}")
         try:
             os.kill(pid, sig)
         except ProcessLookupError:
@@ -139,6 +145,7 @@ class _Outside(threading.Thread):
             with open(path, "wb", buffering=0) as f:  # blocks until the rank opens it
                 if self.done.is_set():
                     return
+                _say(f"rank {rank} opened its FIFO shard: {mode}")
                 if mode == "trickle":
                     for _ in range(SHARD_BYTES // (32 << 10)):
                         if self.done.wait(1.0):
@@ -165,6 +172,7 @@ class _Outside(threading.Thread):
             rank, step, for_s = sc["freeze"]
             if (pid := self._at(rank, step)) is not None:
                 cg = self._cgroup("freezer")
+                _say(f"rank {rank} pid {pid} frozen (cgroup freezer) at step {step}, thawed after {for_s} s")
                 _write(os.path.join(cg, "cgroup.procs"), str(pid).encode())
                 _write(os.path.join(cg, "freezer.state"), b"FROZEN")
                 self._later(for_s, lambda: _write(os.path.join(cg, "freezer.state"), b"THAWED"))
@@ -172,6 +180,7 @@ class _Outside(threading.Thread):
             rank, step, quota = sc["starve"]
             if (pid := self._at(rank, step)) is not None:
                 cg = self._cgroup("cpu")
+                _say(f"rank {rank} pid {pid} starved at step {step}: quota {quota}, nice 19, CPU 0")
                 _write(os.path.join(cg, "cpu.cfs_period_us"), b"100000")
                 _write(os.path.join(cg, "cpu.cfs_quota_us"), str(int(quota * 100000)).encode())
                 _write(os.path.join(cg, "cgroup.procs"), str(pid).encode())
@@ -185,6 +194,7 @@ class _Outside(threading.Thread):
             node, step, for_s = sc["stop_agent"]
             if (pid := self._at(node * sc["nproc"], step)) is not None:
                 agent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])  # the worker's parent
+                _say(f"node {node}'s agent (pid {agent}, rank {node * sc['nproc']}'s parent)")
                 self._signal(agent, signal.SIGSTOP)
                 self._later(for_s, lambda: self._signal(agent, signal.SIGCONT))
 
@@ -230,6 +240,7 @@ def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
     if sc.get("lock_held"):
         _HOLDERS.append(subprocess.Popen(["flock", os.path.join(ckpt, "ckpt.lock"), "sleep", "600"]))
         time.sleep(0.5)
+        _say(f"ckpt.lock held by pid {_HOLDERS[-1].pid} (flock ... sleep 600)")
     outside = _Outside(sc, status, data)
     outside.start()
     _OUTSIDE.append(outside)
