@@ -71,6 +71,22 @@ MEDIUM_WHY = {
 LOW_WHY = {
     "cuda-invalid-argument": "A CUDA call refused as an invalid argument is the call's, which every rank running the code makes "
                              "alike, or the platform's, not its GPU's: a suspect, not a culprit (confidence low).",
+    "lone-paste-stack-mismatch": "The paste holds this rank's lines only, and the error is the build's or driver's misfit with "
+                                 "the GPU (a kernel or symbol missing for its architecture, a runtime newer than the driver), "
+                                 "which every GPU of that model meets alike: a suspect, not a culprit (confidence low).",
+}
+#: a CUDA error's fix by its kind (parsers/log_patterns_cuda.py CUDA_KINDS), where it is not the GPU's: the program's or
+#: the software stack's (FIX["cuda-error"] stays the GPU's own: ECC, fallen off the bus, an Xid)
+CUDA_FIX = {
+    "device-assert": "A kernel's assertion: an index or label out of range in that rank's batch (token ids beyond the "
+                     "embedding size, class labels beyond the classes, padding ids). Rerun with CUDA_LAUNCH_BLOCKING=1 to "
+                     "see the failing op, and check the data and config; the GPU is not at fault unless an Xid says so.",
+    "illegal-address": "A kernel read or wrote memory it does not own (an illegal or misaligned address): a kernel's or "
+                       "library's bug, or its inputs (shapes, dtypes). Rerun with CUDA_LAUNCH_BLOCKING=1 and compute-sanitizer "
+                       "on that rank; drain the node only if an Xid (13, 31, 43, 79, 94/95) or ECC errors say the GPU faulted.",
+    "stack-mismatch": "The build does not fit the GPU or driver: check the CUDA/NCCL/PyTorch wheels' architectures against "
+                      "the GPU (torch.cuda.get_arch_list(), nvidia-smi), the driver against the CUDA runtime, and every "
+                      "node's image; a newer GPU generation needs builds that include it.",
 }
 
 def _signal_words(cause: str) -> str | None:
@@ -143,7 +159,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if row.get("hang_verdict"):
         parts.append(f"The hang itself is decided by other evidence ({row['hang_verdict']}): see the nccl-hang finding.")
     finding["summary"] = " ".join(parts)
-    finding["recommendation"] = (NODE_LOST_FIX if node_lost else
+    fix = CUDA_FIX.get(row.get("failure_subkind") or "") if cause == "cuda-error" else None
+    finding["recommendation"] = (NODE_LOST_FIX if node_lost else fix or
                                  FIX.get(cause, "Inspect that rank's own log lines before the teardown; the other ranks' errors are consequences."))
     return finding
 

@@ -131,6 +131,11 @@ CUDA_KINDS = (
     ("ecc", re.compile(r"(?i)uncorrectable ECC|ECC error")),
     ("illegal-address", re.compile(r"(?i)illegal memory access|illegal address|misaligned address")),
     ("device-assert", re.compile(r"(?i)device-side assert")),
+    # the build or driver does not fit the GPU (a kernel image or symbol missing for its architecture, a runtime newer than
+    # the driver, PTX from a newer toolchain): the software stack every GPU of that model shares, not one GPU's fault
+    ("stack-mismatch", re.compile(r"(?i)named symbol not found|no kernel image is available|invalid device function|"
+                                  r"driver version is insufficient|unsupported toolchain|unsupported PTX|"
+                                  r"forward compatibility was attempted|CUDA driver is a stub library")),
     ("launch-failure", re.compile(r"(?i)launch failure|launch timed out|too many resources requested for launch")),
     ("device-lost", re.compile(r"(?i)fell off the bus|GPU has fallen|unknown error|device not ready|no CUDA-capable device")),
     # the node not ready for CUDA: 802 (an NVSwitch system's Fabric Manager not running), 803 (driver and kernel module apart)
