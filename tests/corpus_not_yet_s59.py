@@ -47,5 +47,21 @@ NOT_YET_S59: dict[str, str] = {
     # socketStartConnect ... Software caused connection abort` + `NCCL error: unhandled system error`), an nccl-error
     # warning of no rank; gitcode-blog-a552f72d (one `NCCL WARN NET/IB : Got completion from peer ... with error 12`),
     # nothing: see tests/test_chinese_japanese_blog_and_qa_pages_multi_gpu_2024_2026_batch367_wordings.py
+    # batch 368 (committed-job-logs-in-repositories-2023-2026): 1 of 3 read right both ways as collected (feea150c):
+    # genetictrading-...-four-ranks-syntaxerror-training-prefix-control (four `[TRAINING] `-prefixed SyntaxError tracebacks,
+    # Root Cause rank 0) a python-exception warning of no rank; see
+    # tests/test_committed_job_logs_in_repositories_2023_2026_batch368_wordings.py
+    "genetictrading-pasted-start-system-rank0-ga-typeerror-elite-count-ranks1-3-sigterm":
+        "rank 0's lone `[rank0]: TypeError: run_ga_evolution() got an unexpected keyword argument 'elite_count'` reads as "
+        "a python-exception warning of no rank ('every process runs the same code: it fails them all alike'), but no "
+        "other rank raised anything: the agent SIGTERMs the other three, reports `<NO_OTHER_FAILURES>` and Root Cause "
+        "rank 0, and GPU 2's NCCL says `Connection closed by localRank 0`; the GA phase runs on rank 0 only, so the "
+        "code-bug-alike reading needs another rank's own failure before it may clear the one rank that raised",
+    "deepseek-training-train-err-accelerate-four-gpus-device-mismatch-launcher-local-rank1-control":
+        "names rank 1 (python-exception, warning, 'only its exit status is in the logs') from the agent's `failed "
+        "(exitcode: 1) local_rank: 1` and Root Cause rank 1, but the run carries four bare copies of torch's device-"
+        "mismatch message `Expected all tensors to be on the same device, but found at least two devices, cuda:N and "
+        "cpu!` for N = 0, 3, 2, 1 (stderr lost the `Traceback` and `RuntimeError:` heads), one per process of a "
+        "4-process node: every rank failed alike (a CPU-offloading device map), the launcher's first exit is no culprit",
     # session 59 leftovers
 }
