@@ -63,5 +63,15 @@ NOT_YET_S59: dict[str, str] = {
         "mismatch message `Expected all tensors to be on the same device, but found at least two devices, cuda:N and "
         "cpu!` for N = 0, 3, 2, 1 (stderr lost the `Traceback` and `RuntimeError:` heads), one per process of a "
         "4-process node: every rank failed alike (a CPU-offloading device map), the launcher's first exit is no culprit",
+    # batch 369 (chinese-language-github-issues-llm-training-2025-2026): 2 of 3 read right both ways as collected
+    # (3de7d674), all three controls: ms-swift-2776 (rank 0's `Error while creating shared memory segment /dev/shm/...`
+    # under a DistBackendError, rank 1's traceback after it) a rankless nccl-error warning; llamafactory-4035 (two
+    # untagged `ModuleNotFoundError: No module named 'llamafactory'` and the agent's `local_rank: 0` from the base
+    # Anaconda's torchrun) a rankless python-exception warning; ms-swift-3551 names rank 4
+    "ms-swift-3551-rank4-dataset-map-cache-no-space-left-control":
+        "rank 4's lone `[rank4]: OSError: [Errno 28] No space left on device` (out of pyarrow/fsspec's cache write) is "
+        "read as rank 4's python-exception at warning ('the paste holds this rank's lines only', confidence medium); "
+        "ENOSPC is the node's cache disk filling up, a resource every rank shares (the maintainer: the disk ran out), "
+        "not a fault of the rank that happened to write last",
     # session 59 leftovers
 }
