@@ -37,7 +37,7 @@
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone, or low_why), none
 --   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made), else null
---   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU), else null
+--   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota), else null
 --   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
@@ -120,9 +120,15 @@ FROM (SELECT n.*,
       -- a paste of one rank's lines whose CUDA error is the build's or driver's misfit with the GPU (a kernel image or
       -- symbol missing for its architecture, a runtime newer than the driver: parsers' stack-mismatch): the software stack
       -- every GPU of that model shares, so the paste cannot say the rank was alone; a suspect, said at info (session 59)
-      FROM (SELECT n.* REPLACE (CASE WHEN n.low_why IS NULL AND n.lone_in_paste AND n.confidence = 'high' AND n.cause = 'cuda-error'
-                                          AND coalesce(n.first_subkind, '') = 'stack-mismatch'
-                                     THEN 'lone-paste-stack-mismatch' ELSE n.low_why END AS low_why)
+      -- so too its exception of a full disk or quota (ENOSPC, EDQUOT): the filesystem the rank wrote to, a node's or every
+      -- node's shared one (a dataset cache, a checkpoint directory), not the rank's own; every such pasted lone rank in
+      -- the corpus is a control (batch 369's ms-swift#3551)
+      FROM (SELECT n.* REPLACE (CASE WHEN n.low_why IS NOT NULL OR NOT n.lone_in_paste OR n.confidence <> 'high' THEN n.low_why
+                                     WHEN n.cause = 'cuda-error' AND coalesce(n.first_subkind, '') = 'stack-mismatch'
+                                     THEN 'lone-paste-stack-mismatch'
+                                     WHEN n.cause = 'python-exception' AND regexp_matches(coalesce(n.error_message, ''),
+                                          '(?i)no space left on device|disk quota exceeded|\[Errno (?:28|122)\]|\bStorageFull\b|not enough disk space')
+                                     THEN 'lone-paste-storage-full' END AS low_why)
       FROM (SELECT n.*,
                    -- NCCL's WARN of a CUDA call its transports' set-up made (shm, p2p, NVLS, the transport layer)
                    regexp_matches(coalesce(n.first_line, ''),

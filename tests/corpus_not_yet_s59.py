@@ -67,11 +67,7 @@ NOT_YET_S59: dict[str, str] = {
     # (3de7d674), all three controls: ms-swift-2776 (rank 0's `Error while creating shared memory segment /dev/shm/...`
     # under a DistBackendError, rank 1's traceback after it) a rankless nccl-error warning; llamafactory-4035 (two
     # untagged `ModuleNotFoundError: No module named 'llamafactory'` and the agent's `local_rank: 0` from the base
-    # Anaconda's torchrun) a rankless python-exception warning; ms-swift-3551 names rank 4
-    "ms-swift-3551-rank4-dataset-map-cache-no-space-left-control":
-        "rank 4's lone `[rank4]: OSError: [Errno 28] No space left on device` (out of pyarrow/fsspec's cache write) is "
-        "read as rank 4's python-exception at warning ('the paste holds this rank's lines only', confidence medium); "
-        "ENOSPC is the node's cache disk filling up, a resource every rank shares (the maintainer: the disk ran out), "
-        "not a fault of the rank that happened to write last",
+    # Anaconda's torchrun) a rankless python-exception warning; ms-swift-3551 named rank 4
+    # batch 369: ms-swift-3551 read right since session 59 (a lone paste's full disk is a suspect only, at info)
     # session 59 leftovers
 }

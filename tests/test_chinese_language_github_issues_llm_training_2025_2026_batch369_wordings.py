@@ -6,10 +6,11 @@ three local ranks' common host) is an nccl-error warning of no rank, as pasted o
 untagged ``ModuleNotFoundError: No module named 'llamafactory'`` tracebacks and the agent's ``failed (exitcode: 1)
 local_rank: 0 ... of binary: /dockerdata/anaconda3/bin/python`` (hiyouga/LlamaFactory#4035: the base Anaconda's
 torchrun first on PATH, every worker's interpreter without the package) are a python-exception warning of no rank, as
-pasted or as its 2 GPUs. The third (NOT_YET, batch 369) is read with a culprit: rank 4's four-line tail ending
+pasted or as its 2 GPUs. The third (NOT_YET as collected, batch 369) was read with a culprit: rank 4's four-line tail ending
 ``[rank4]: OSError: [Errno 28] No space left on device`` from pyarrow/fsspec's dataset-cache write
 (modelscope/ms-swift#3551: the node's cache disk filled up, the maintainer: '磁盘不足了') names rank 4 (warning,
-medium). Scored 2/3 both ways as collected; no rule changed (measure only). Contrasts: rank 0's copy of the ENOSPC
+medium); since session 59 rank 4 is a suspect only, at info (a full disk in a lone paste). Scored 2/3 both ways as
+collected. Contrasts: rank 0's copy of the ENOSPC
 beside rank 4's, or the same lines untagged, name no one; rank 0's NCCL lines without rank 1's traceback header name
 rank 0; the import error tagged ``[rank1]:`` once names rank 1; rank 1's own CUDA OOM after the two import errors names
 rank 1 (cuda-oom). Pasted logs through ``k10s import-logs``, batched.
@@ -57,9 +58,9 @@ CASES = {
     "dev-shm-three-processes": (DEV_SHM, 3, 3, None, None),
     "wrong-torchrun-as-pasted": (WRONG_TORCHRUN, None, None, None, None),
     "wrong-torchrun-two-gpus": (WRONG_TORCHRUN, 2, 2, None, None),
-    # today's reading of the NOT_YET control (wrong: the full cache disk is the node's, not rank 4's)
-    "cache-enospc-as-pasted": (CACHE_ENOSPC, None, None, 4, "python-exception"),
-    "cache-enospc-eight-ranks": (CACHE_ENOSPC, 8, 8, 4, "python-exception"),
+    # since session 59 (a lone paste's full disk is a suspect only): no one
+    "cache-enospc-as-pasted": (CACHE_ENOSPC, None, None, None, None),
+    "cache-enospc-eight-ranks": (CACHE_ENOSPC, 8, 8, None, None),
     # variants that must not name anyone
     "cache-enospc-two-copies-names-none": (CACHE_ENOSPC_TWO_COPIES, 8, 8, None, None),
     "cache-enospc-untagged-names-none": (CACHE_ENOSPC_UNTAGGED, None, None, None, None),
@@ -100,12 +101,13 @@ def test_two_untagged_import_errors_are_a_rankless_python_exception(tmp_path):
     assert _gist(WRONG_TORCHRUN, tmp_path / "b", 2, 2) == [("rank-failure", "warning", "python-exception", [])]
 
 
-def test_lone_enospc_tail_names_its_rank_today(tmp_path):
-    """ms-swift#3551 (NOT_YET): today rank 4's lone ``OSError: [Errno 28] No space left on device`` names rank 4 at
-    warning, medium ('the paste holds this rank's lines only'). Wrong: ENOSPC is a full disk, a resource the ranks
-    share (the dataset cache of the node), not the writing rank's own fault; a control."""
+def test_lone_enospc_tail_is_a_suspect_only(tmp_path):
+    """ms-swift#3551: as collected rank 4's lone ``OSError: [Errno 28] No space left on device`` named rank 4 at
+    warning, medium ('the paste holds this rank's lines only'), wrong: ENOSPC is a full disk, a resource the ranks share
+    (the dataset cache of the node), not the writing rank's own fault. Since session 59 rank 4 is a suspect only, at
+    info, confidence low (docs/rules.md, "Session 59: a full disk in a lone paste")."""
     findings = pasted_findings(CACHE_ENOSPC, tmp_path, None, None, NOW)
     assert [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings] == [
-        ("rank-failure", "warning", "python-exception", [4])
+        ("rank-failure", "info", "python-exception", [4])
     ]
-    assert findings[0]["confidence"] == "medium"
+    assert findings[0]["confidence"] == "low"
