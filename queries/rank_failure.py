@@ -74,6 +74,9 @@ LOW_WHY = {
     "lone-paste-stack-mismatch": "The paste holds this rank's lines only, and the error is the build's or driver's misfit with "
                                  "the GPU (a kernel or symbol missing for its architecture, a runtime newer than the driver), "
                                  "which every GPU of that model meets alike: a suspect, not a culprit (confidence low).",
+    "lone-paste-nccl-launch": "The paste holds this rank's lines only, and the error is NCCL's report of a CUDA failure "
+                              "launching its collective, whose kernel every member runs alike: a suspect, not a culprit "
+                              "(confidence low).",
     "lone-paste-storage-full": "The paste holds this rank's lines only, and the error is a full disk or quota: the filesystem "
                                "it wrote to (a node's, or one every node shares: a cache, a checkpoint directory), not the "
                                "rank's own: a suspect, not a culprit (confidence low).",

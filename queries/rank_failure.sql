@@ -37,7 +37,7 @@
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone, or low_why), none
 --   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made), else null
---   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota), else null
+--   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota; lone-paste-nccl-launch: so, NCCL's report of a CUDA failure launching its collective), else null
 --   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
@@ -126,6 +126,11 @@ FROM (SELECT n.*,
       FROM (SELECT n.* REPLACE (CASE WHEN n.low_why IS NOT NULL OR NOT n.lone_in_paste OR n.confidence <> 'high' THEN n.low_why
                                      WHEN n.cause = 'cuda-error' AND coalesce(n.first_subkind, '') = 'stack-mismatch'
                                      THEN 'lone-paste-stack-mismatch'
+                                     -- NCCL's own report of a CUDA failure launching its collective (`enqueue.cc:1087 NCCL
+                                     -- WARN Cuda failure 'misaligned address'`): the collective's kernel, which every member
+                                     -- runs alike; every such lone paste in the corpus is a control (batch 366's mmengine#1557)
+                                     WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.first_line, ''), 'enqueue\.cc:\d{1,6} NCCL WARN Cuda failure')
+                                     THEN 'lone-paste-nccl-launch'
                                      WHEN n.cause = 'python-exception' AND regexp_matches(coalesce(n.error_message, ''),
                                           '(?i)no space left on device|disk quota exceeded|\[Errno (?:28|122)\]|\bStorageFull\b|not enough disk space')
                                      THEN 'lone-paste-storage-full' END AS low_why)

@@ -24,12 +24,8 @@ NOT_YET_S59: dict[str, str] = {
     # batch 366 (cuda-illegal-memory-access-device-assert-one-rank-or-all-2024-2026): 1 of 3 read right both ways as
     # collected (876bffe2): medicalgpt-23 (untagged `indexSelectLargeIndex` asserts and `device-side assert triggered`,
     # the script's out-of-vocabulary pad id) is a cuda-error warning of no rank
-    "mmengine-1557-bf16-sync-buffers-allreduce-nccl-misaligned-address-control":
-        "host aiplatform-wlf2-ge11-33 device [0]'s `enqueue.cc:1087 NCCL WARN Cuda failure 'misaligned address'` and the "
-        "untagged all_reduce traceback ending `NCCL Error 1: unhandled cuda error` are read, laid out as the 16-GPU job "
-        "(8 per node), as rank 0's cuda-error at warning ('the fault is a kernel's, not its GPU's ... confidence "
-        "medium'); the failing call is SyncBuffersHook's all_reduce of bf16 buffers that every rank enters alike (NCCL's "
-        "bf16 misalignment, pytorch#119345), and the cause is NCCL's (nccl-error), not a rank's CUDA error",
+    # batch 366: mmengine-1557 read right since session 59 (NCCL's CUDA failure launching its collective, in a lone
+    # paste, is a suspect only)
     "vllm-18045-flashinfer-sampler-illegal-instruction-tp-ranks-alike-control":
         "rank 3's `RuntimeError: CUDA error: an illegal instruction was encountered` in `flashinfer_sample` is read as "
         "rank 3's cuda-error at warning ('the paste holds this rank's lines only'); rank 2's own exception print "

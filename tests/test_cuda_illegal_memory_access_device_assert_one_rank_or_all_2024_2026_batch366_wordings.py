@@ -4,13 +4,13 @@ shibing624/MedicalGPT#23, a 2023 thread, replaced pytorch/pytorch#131755, found 
 One was read right as collected: the untagged ``indexSelectLargeIndex`` asserts and ``RuntimeError: CUDA error:
 device-side assert triggered`` of a multi-GPU reward-model run (MedicalGPT#23: the script's pad id outside the
 vocabulary, every rank's batches) are a cuda-error warning of no rank, as pasted or laid out as eight GPUs. Two are
-NOT_YET (batch 366) and pinned as read today: device [0]'s ``NCCL WARN Cuda failure 'misaligned address'`` and the
+NOT_YET as collected (batch 366) and pinned as read: device [0]'s ``NCCL WARN Cuda failure 'misaligned address'`` and the
 untagged ``all_reduce`` traceback ending ``NCCL Error 1: unhandled cuda error`` (open-mmlab/mmengine#1557:
-SyncBuffersHook's all_reduce of bf16 buffers, every rank's; NCCL's bf16 misalignment) name no one as pasted but rank 0
-(cuda-error, warning) laid out as the 16-GPU job; rank 3's ``CUDA error: an illegal instruction was encountered`` in
+SyncBuffersHook's all_reduce of bf16 buffers, every rank's; NCCL's bf16 misalignment) name no one as pasted but named
+rank 0 (cuda-error, warning) laid out as the 16-GPU job (since session 59 a suspect at info: read right); rank 3's ``CUDA error: an illegal instruction was encountered`` in
 ``flashinfer_sample`` beside rank 2's first exception line (vllm-project/vllm#18045: the FlashInfer sampler traps on
 every TP rank) names rank 3 (cuda-error, warning). Scored 1/3 both ways as collected; no rule changed (measure only).
-Variants that keep the reading: the tensor-parallel layout, the NCCL line's device renumbered (then that rank),
+Variants that keep the reading: the tensor-parallel layout, the NCCL line's device renumbered (no one, as device 0),
 the worker renumbered. Contrasts that change it: the assert's ``RuntimeError`` tagged ``[rank2]:`` names rank 2; a
 second rank's copy beside it names no one; rank 0's own illegal instruction beside rank 3's names no one (every rank's,
 what the thread shows); rank 3's lines without the exception name nothing. Pasted logs through ``k10s import-logs``,
@@ -54,12 +54,13 @@ CASES = {
     "pad-assert-eight-gpus": (PAD_ASSERT, 8, 8, None, None),
     # today's readings of the NOT_YET controls
     "bf16-misaligned-as-pasted": (BF16_MISALIGNED, None, None, None, None),
-    "bf16-misaligned-16-gpus": (BF16_MISALIGNED, 8, 16, 0, "cuda-error"),
-    "bf16-misaligned-one-node": (BF16_MISALIGNED, 8, 8, 0, "cuda-error"),
+    # since session 59 (NCCL's CUDA failure launching its collective, in a lone paste, is a suspect only): no one
+    "bf16-misaligned-16-gpus": (BF16_MISALIGNED, 8, 16, None, None),
+    "bf16-misaligned-one-node": (BF16_MISALIGNED, 8, 8, None, None),
     "sampler-trap-as-pasted": (SAMPLER_TRAP, None, None, 3, "cuda-error"),
     "sampler-trap-tp4": (SAMPLER_TRAP, 4, 4, 3, "cuda-error"),
     # variants
-    "bf16-misaligned-device3-names-rank3": (BF16_MISALIGNED_DEV3, 8, 16, 3, "cuda-error"),
+    "bf16-misaligned-device3-names-none": (BF16_MISALIGNED_DEV3, 8, 16, None, None),
     "sampler-trap-rank1-names-rank1": (SAMPLER_TRAP_RANK1, 4, 4, 1, "cuda-error"),
     # contrasts
     "pad-assert-rank2-names-rank2": (PAD_ASSERT_RANK2, 8, 8, 2, "cuda-error"),
@@ -98,11 +99,13 @@ def test_untagged_device_assert_is_a_cuda_error_of_no_rank(tmp_path):
 
 
 def test_nccl_misaligned_address_is_read_as_a_cuda_error(tmp_path):
-    """mmengine#1557 (NOT_YET): the NCCL ``Cuda failure 'misaligned address'`` inside ``all_reduce`` and ``NCCL Error
-    1: unhandled cuda error`` are read as a CUDA error (not NCCL's), of no rank as pasted and of rank 0 (device [0] of
-    node 0) as the 16-GPU job: wrong, the buffer all_reduce is every rank's and the fault NCCL's handling of bf16."""
+    """mmengine#1557 (NOT_YET as collected): the NCCL ``Cuda failure 'misaligned address'`` inside ``all_reduce`` and
+    ``NCCL Error 1: unhandled cuda error`` are read as a CUDA error (not NCCL's), of no rank as pasted; as the 16-GPU job
+    they named rank 0 (device [0] of node 0) at warning, wrong: the buffer all_reduce is every rank's and the fault
+    NCCL's handling of bf16. Since session 59 rank 0 is a suspect only, at info (NCCL's CUDA failure launching its
+    collective, in a lone paste)."""
     assert _failures(BF16_MISALIGNED, tmp_path / "a", None, None) == [("warning", "cuda-error", [])]
-    assert _failures(BF16_MISALIGNED, tmp_path / "b", 8, 16) == [("warning", "cuda-error", [0])]
+    assert _failures(BF16_MISALIGNED, tmp_path / "b", 8, 16) == [("info", "cuda-error", [0])]
 
 
 def test_sampler_trap_names_rank3_though_rank2_prints_its_own(tmp_path):

@@ -82,3 +82,17 @@ def test_a_device_side_assert_is_advised_as_the_data_s(tmp_path):
     failures = [f for f in pasted_findings(lines, tmp_path, 4, 4, NOW) if f["rule"] == "rank-failure"]
     assert failures and "CUDA_LAUNCH_BLOCKING=1" in failures[0]["recommendation"], _gist(failures)
     assert not failures[0]["recommendation"].startswith("Drain the node")
+
+
+def test_nccl_s_cuda_failure_launching_its_collective_in_a_lone_paste_is_a_suspect(tmp_path):
+    """NCCL's own report of a CUDA failure launching its collective (``enqueue.cc``: the collective's kernel, every
+    member's alike) in a paste of that device's lines only: a suspect at info (batch 366's mmengine#1557). Contrast:
+    NCCL's allocation's CUDA failure (``alloc.h``) keeps its reading (pytorch#131755's rank 1, a culprit)."""
+    launch = ["gpu-a:19124:19124 [3] enqueue.cc:1087 NCCL WARN Cuda failure 'misaligned address'",
+              "RuntimeError: NCCL Error 1: unhandled cuda error (run with NCCL_DEBUG=INFO for details)"]
+    findings = pasted_findings(launch, tmp_path / "a", 8, 16, NOW)
+    assert naming_findings(findings) == [], _gist(findings)
+    assert [(f["severity"], f["ranks"]) for f in findings if f["rule"] == "rank-failure"] == [("info", [3])]
+    alloc = [launch[0].replace("enqueue.cc:1087", "include/alloc.h:125")] + launch[1:]
+    assert [f["ranks"] for f in naming_findings(pasted_findings(alloc, tmp_path / "b", 8, 16, NOW))] == [[3]]
+
