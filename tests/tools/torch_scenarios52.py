@@ -11,8 +11,8 @@ is half-written (every other rank's whole), or ``"all"``: the one ``last.pt`` ev
 rank's ``torch.load`` raises before the first step); ``owner``: the nodes whose scratch still holds the previous job's
 cache files, ``rank<r>.cache``, under another uid (65534, mode 600: the program refuses them, ``PermissionError:
 [Errno 13]``) or, ``same_owner``, under the job's own (overwritten, harmless); ``store``: what holds the rendezvous
-port when the agents start: ``"socket"`` (a stale process listening that never answers: the agents' c10d store
-cannot be reached) or ``"store"`` (another job's live TCPStore: the agents share it, their own --rdzv-id apart).
+port when the agents start: ``"socket"`` (a stale process of another protocol, an HTTP exporter answering 400 and
+closing: the agents' c10d store cannot be reached) or ``"store"`` (another job's live TCPStore: the agents share it, their own --rdzv-id apart).
 
 Culprits: rank 2 (node 1's local rank 0) failing to open its loader port a stale process holds (``OSError``: the
 earlier sets' word for a Python error, ``python-exception``); rank 2 blocked on node 1's loader lock a stale process
@@ -21,7 +21,7 @@ holds, and rank 0 on node 0's (2 x 3): silent past the timeout while their peers
 of torch.load: ``python-exception``); node 1's three ranks (3, 4, 5 in 2 x 3) refusing the cache files another uid owns
 (each a ``PermissionError``: ``python-exception``, every one of them a culprit, node 0's none). Controls (no rank may
 be named): the one ``last.pt`` every rank loads half-written (every rank's ``RuntimeError`` alike, before any step);
-both nodes' loader ports held (ranks 0 and 2 alike: every node's); a stale listener on the rendezvous port (the
+both nodes' loader ports held (ranks 0 and 2 alike: every node's); a stale HTTP exporter on the rendezvous port (the
 launcher's own store: no worker starts, no rank's fault); another job's live store on the rendezvous port (the job
 completes); node 1's scratch holding the previous job's files under the job's own uid (overwritten: the job
 completes). ``victims``: the ranks that fail or wait because of the culprit.
@@ -47,6 +47,8 @@ _DIRS: list[str] = []
 _HOLDERS: list[subprocess.Popen] = []
 _HOLD_PORT = ("import socket, sys, time; s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(); "
               "time.sleep(600)")
+_HOLD_HTTP = ("import socket, sys; s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen()\n"
+              "while True:\n    c, _ = s.accept(); c.recv(64); c.sendall(b'HTTP/1.0 400 Bad Request\\r\\n\\r\\n'); c.close()")
 _HOLD_STORE = ("import sys, time; import torch.distributed as d; s = d.TCPStore('127.0.0.1', int(sys.argv[1]), "
                "is_master=True, wait_for_workers=False); s.set('other-job/step', '41'); time.sleep(600)")
 
@@ -90,8 +92,8 @@ def scenarios(S) -> list[dict]:
         # stale processes hold both nodes' loader ports: ranks 0 and 2 raise `OSError: [Errno 98]` alike at step 3
         # (every node's); --tee 3
         T("t52-trun-2x2-stale-port-every-node-tee", [], [], "port-in-use", stale_port=[0, 1], opts=tee),
-        # a stale process listens on the rendezvous port and never answers (the launcher's own store: no rank's
-        # fault); torchrun's defaults
+        # a stale HTTP exporter holds the rendezvous port (answers 400 and closes): the agents cannot reach their
+        # store (the launcher's own: no rank's fault); torchrun's defaults
         T("t52-trun-2x2-store-port-held", [], [], "port-in-use", store="socket"),
         # another job's live TCPStore on the rendezvous port: the agents use it (their own --rdzv-id); the job
         # completes; --tee 3
@@ -171,8 +173,8 @@ def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
                 os.chmod(path, 0o600)
         _say(f"node {node}'s scratch holds the previous job's caches")
     if sc.get("store") == "socket":
-        proc = _hold(_HOLD_PORT, port)
-        _say(f"rendezvous port {port} held by pid {proc.pid} (a listener that never answers)")
+        proc = _hold(_HOLD_HTTP, port)
+        _say(f"rendezvous port {port} held by pid {proc.pid} (a stale HTTP exporter: answers 400, closes)")
     elif sc.get("store") == "store":
         proc = _hold(_HOLD_STORE, port)
         _say(f"rendezvous port {port} held by pid {proc.pid} (another job's TCPStore)")
