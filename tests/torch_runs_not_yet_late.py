@@ -7,7 +7,9 @@ from __future__ import annotations
 from torch_runs_not_yet_t49 import _T49
 from torch_runs_not_yet_t50 import _T50
 from torch_runs_not_yet_t51 import _T51
+from torch_runs_not_yet_t52 import _T52
 
 LATE: dict[str, str] = {**_T49}
 LATE.update(_T50)
 LATE.update(_T51)
+LATE.update(_T52)
