@@ -339,8 +339,10 @@ classified AS (
             -- Task was killed due to the node running low on memory.`), an outside kill for host memory, not the GPU's
             WHEN kind = 'python_exception' AND subkind = 'raised' AND regexp_matches(error_type, '(?:^|\.)OutOfMemoryError$')
                  AND error_message LIKE '%killed due to the node running low on memory%' THEN 'host-oom-kill'
-            -- a DataLoader worker killed by a signal: the rank's failure is the worker's signal
-            WHEN kind = 'python_exception' AND subkind = 'raised' AND error_message LIKE 'DataLoader worker (pid%) is killed by signal: %' THEN
+            -- a DataLoader worker killed by a signal: the rank's failure is the worker's signal, as the main process reports
+            -- it or as the worker's own handler does (`ERROR: Unexpected bus error encountered in worker.`: parsers/log_py_exceptions.py)
+            WHEN kind = 'python_exception' AND subkind = 'raised' AND (error_message LIKE 'DataLoader worker (pid%) is killed by signal: %'
+                 OR error_type = 'DataLoader worker' AND error_message LIKE 'killed by signal: %') THEN
                 CASE regexp_extract(error_message, 'killed by signal: ([A-Za-z ]+)', 1)
                     WHEN 'Killed' THEN 'host-oom-kill' WHEN 'Bus error' THEN 'sigbus' WHEN 'Segmentation fault' THEN 'segfault'
                     WHEN 'Aborted' THEN 'abort' WHEN 'Floating point exception' THEN 'sigfpe' ELSE 'python-exception' END

@@ -14,7 +14,8 @@ NOT_YET_S59: dict[str, str] = {
     # batch 364 (dataloader-worker-killed-shm-bus-error-2024-2026): 3 of 3 read right both ways as collected (cd6c3f5d):
     # none (3/3 controls, 0 of 3 named: codalab-worksheets#3742's unranked `DataLoader worker (pid 52) is killed by
     # signal: Bus error` a warning sigbus of no rank, 3DRS#7's unranked `... killed by signal: Killed.` a warning
-    # host-oom-kill of no rank, streaming#493's lone `ERROR: Unexpected bus error encountered in worker.` nothing): see
+    # host-oom-kill of no rank, streaming#493's lone `ERROR: Unexpected bus error encountered in worker.` nothing; a
+    # warning sigbus of no rank since session 59's wrapped wordings): see
     # tests/test_dataloader_worker_killed_shm_bus_error_2024_2026_batch364_wordings.py
     # batch 365 (multinode-one-node-fails-deepspeed-accelerate-torchrun-2025-2026): 3 of 3 read right both ways as
     # collected (88f33cbe), no NOT_YET, all three controls, 0 of 3 named: gpt-neox-919 (ML-01 builds the index maps,
@@ -34,7 +35,8 @@ NOT_YET_S59: dict[str, str] = {
     # batch 362 (log-collector-prefixed-pastes-2024-2026): 3 of 3 read right both ways as collected (8835fbcc), no
     # NOT_YET, 0 of 3 controls named: verl-1611 (one Ray `(WorkerDict pid=N)` worker's SGLang illegal memory access,
     # a cuda-error warning of no rank), openrlhf-866 (one `(LLMRayActor pid=N)` actor's `device=1` INTERNAL ASSERT,
-    # a python-exception warning of no rank), llamafactory-6075 (pdsh's host-prefixed launcher spawn line, nothing);
+    # a python-exception warning of no rank; cuda-error since session 59), llamafactory-6075 (pdsh's host-prefixed
+    # launcher spawn line, nothing);
     # see tests/test_log_collector_prefixed_pastes_2024_2026_batch362_wordings.py
     # batch 367 (chinese-japanese-blog-and-qa-pages-multi-gpu-2024-2026): 4 of 4 read right both ways as collected
     # (bb193b96), no NOT_YET, 0 of 4 controls named: csdn-gitblog-151474550 (DeepSpeed's lone `indexSelectLargeIndex ...

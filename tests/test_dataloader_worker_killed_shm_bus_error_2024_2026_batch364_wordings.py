@@ -6,14 +6,15 @@ configurable") is a warning sigbus of no rank; an unranked, unindented traceback
 (pid 108439) is killed by signal: Killed.`` on 8 A800s (Visual-AI/3DRS#7: host RAM OOM, the maintainer's answer and a
 same-error ``oom_kill event`` confirming it) is a warning host-oom-kill of no rank; a tqdm line and PyTorch's lone
 ``ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).`` on an
-A100*8 node (mosaicml/streaming#493: the container's shm, per the maintainer) is no finding at all. Scored 3/3 both ways
+A100*8 node (mosaicml/streaming#493: the container's shm, per the maintainer) is no finding at all (since session 59 a
+warning sigbus of no rank, as the main process's untagged line). Scored 3/3 both ways
 as collected; no rule changed (measure only). Each reads alike as pasted and laid out as the threads say (one node of
 4 or 8), and with its indentation turned to tabs. Contrasts: the worker line tagged by one rank (``[rank3]:`` /
 ``[rank5]:``) names that rank with the same cause; the same traceback from every rank names no one; another rank's own
 Python exception after the untagged bus error names that rank (python-exception); a worker's ``killed by signal: Bus
-error`` traceback after the lone ``Unexpected bus error`` line is a sigbus of no rank. Today's gap, pinned as today's: the
-``ERROR: Unexpected bus error encountered in worker`` line alone is not read even when a rank tags it. Pasted logs
-through ``k10s import-logs``, batched.
+error`` traceback after the lone ``Unexpected bus error`` line is a sigbus of no rank. The gap pinned here until session
+59 (the ``ERROR: Unexpected bus error encountered in worker`` line alone not read even when a rank tags it) is closed:
+the line is that worker's death (tests/test_wrapped_failure_wordings.py). Pasted logs through ``k10s import-logs``, batched.
 """
 
 from __future__ import annotations
@@ -119,10 +120,10 @@ def test_every_rank_alike_is_still_a_warning_of_no_rank(tmp_path):
     assert _failures(_every_rank(SHM_BUS, 4), tmp_path, 4, 4) == [("rank-failure", "warning", "sigbus", [])]
 
 
-def test_unexpected_bus_error_line_alone_is_not_read_yet(tmp_path):
-    """Today's reading (a gap, not a miss: the control is met): PyTorch's worker-side line ``ERROR: Unexpected bus
-    error encountered in worker. This might be caused by insufficient shared memory (shm).`` is no finding, untagged
-    or tagged by one rank — while the main process's ``DataLoader worker (pid N) is killed by signal: Bus error`` is a
-    sigbus. Reading it as the same worker death (sigbus, with the shm advice) would change these to a warning."""
-    assert _failures(SHM_ONE_LINE, tmp_path / "a", None, None) == []
-    assert _failures(_tagged(SHM_ONE_LINE, 2), tmp_path / "b", 8, 8) == []
+def test_unexpected_bus_error_line_alone_is_the_worker_death(tmp_path):
+    """PyTorch's worker-side line ``ERROR: Unexpected bus error encountered in worker. This might be caused by
+    insufficient shared memory (shm).`` is read as the worker's death the main process's ``DataLoader worker (pid N) is
+    killed by signal: Bus error`` reports (session 59; no finding before): untagged a warning sigbus of no rank, tagged
+    by one rank that rank's."""
+    assert _failures(SHM_ONE_LINE, tmp_path / "a", None, None) == [("rank-failure", "warning", "sigbus", [])]
+    assert _failures(_tagged(SHM_ONE_LINE, 2), tmp_path / "b", 8, 8) == [("rank-failure", "warning", "sigbus", [2])]

@@ -4,7 +4,7 @@ pinned as read. Three controls, collected blind, all read right both ways as col
 rollout (verl-project/verl#1611: a fault of that verl/SGLang version, gone with later releases) is a cuda-error warning
 of no rank; one vLLM engine actor's ``(LLMRayActor pid=392797) torch.cuda.DeferredCudaCallError: ... device >= 0 &&
 device < num_gpus INTERNAL ASSERT FAILED ... device=1`` (OpenRLHF/OpenRLHF#866: a TP=2 worker asked for a device its
-process cannot see) is a python-exception warning of no rank; pdsh's host-prefixed DeepSpeed launcher line ``10.252.32.12:
+process cannot see) is a cuda-error warning of no rank (a python-exception until session 59); pdsh's host-prefixed DeepSpeed launcher line ``10.252.32.12:
 ... process 3357036 spawned with command: [..., '--local_rank=0', ...yaml]`` (hiyouga/LlamaFactory#6075: every rank's
 argparse failure, the launcher putting ``--local_rank`` before the YAML path) is nothing. As pasted, laid out as the
 threads say, with Ray's ``pid=N, ip=...`` form or its ANSI colours, or with a second engine's alike copy: the same.
@@ -12,9 +12,9 @@ Contrasts: a collector prefix that *is* a rank names it (srun ``--label`` ``3: `
 a ``[rank3]:`` tag inside the Ray prefix, a pdsh host line holding ``[rank9]:``'s ECC error); the thread's untagged
 argparse error after the spawn line is an exit-2 warning of no rank. Measured only: no rule changed.
 Worth a later look (pinned as read today): Ray's ``[repeated 7x across cluster]`` on rank 3's exception line (its log
-dedup masks numbers, so the line stands for eight workers' alike errors) still names rank 3 alone; the
-``DeferredCudaCallError`` of CUDA initialisation is read as a python-exception, where ``CUDA error: invalid device
-ordinal`` is a cuda-error. Pasted logs through ``k10s import-logs``, batched.
+dedup masks numbers, so the line stands for eight workers' alike errors) still names rank 3 alone. Since session 59
+the ``DeferredCudaCallError`` of CUDA initialisation is read as ``CUDA error: invalid device ordinal`` is, a cuda-error
+(tests/test_wrapped_failure_wordings.py). Pasted logs through ``k10s import-logs``, batched.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ CASES = {
     "ima-srun-label-3-names-rank3": (IMA_SRUN_LABEL_3, 8, 8, 3, "cuda-error"),
     "ima-mpirun-tag-3-names-rank3": (IMA_MPIRUN_TAG_3, 8, 8, 3, "cuda-error"),
     "ima-rank3-inside-ray-prefix-names-rank3": (IMA_RANK3_IN_RAY, 8, 8, 3, "cuda-error"),
-    "device1-srun-label-1-names-rank1": (DEVICE1_SRUN_LABEL_1, 2, 2, 1, "python-exception"),
+    "device1-srun-label-1-names-rank1": (DEVICE1_SRUN_LABEL_1, 2, 2, 1, "cuda-error"),
     "pdsh-host-rank9-ecc-names-rank9": (PDSH_RANK9_ECC, 8, 16, 9, "cuda-error"),
 }
 BATCHED = Batched("b362", list(CASES))
@@ -113,11 +113,11 @@ def test_lone_ray_worker_illegal_memory_access_is_a_cuda_error_of_no_rank(tmp_pa
     assert _gist(WORKERDICT_IMA_IP, tmp_path / "b", 8, 8) == want
 
 
-def test_deferred_cuda_call_error_is_read_as_a_python_exception_of_no_rank(tmp_path):
-    """OpenRLHF#866 today: the ``DeferredCudaCallError`` of CUDA initialisation (``device=1`` beyond the devices its
-    process sees) is a python-exception warning of no rank, as one engine or two; the plain ``CUDA error: invalid device
-    ordinal`` under the same prefix is a cuda-error (worth a later look: the same class of visibility fault)."""
-    want = [("rank-failure", "warning", "python-exception", [])]
+def test_deferred_cuda_call_error_is_read_as_the_invalid_device_ordinal_of_no_rank(tmp_path):
+    """OpenRLHF#866: the ``DeferredCudaCallError`` of CUDA initialisation (``device=1`` beyond the devices its process
+    sees) is a cuda-error warning of no rank, as one engine or two, as the plain ``CUDA error: invalid device ordinal``
+    under the same prefix is (a python-exception until session 59)."""
+    want = [("rank-failure", "warning", "cuda-error", [])]
     assert _gist(LLMRAYACTOR_DEVICE1, tmp_path / "a", None, None) == want
     assert _gist(LLMRAYACTOR_TWO_ENGINES, tmp_path / "b", 2, 2) == want
     ordinal = [_DEV_PID + "RuntimeError: CUDA error: invalid device ordinal"]

@@ -21,7 +21,8 @@ could not hold. Contrasts: the same WARN from device [0] and device [1] names no
 59 no one);
 the shm error tagged ``[rank1]:`` names rank 1, both tags no one; an untagged ``RuntimeError: NCCL error: unhandled
 system error`` after the dynamo lines is an nccl-error warning of no rank; vLLM's untagged ``cupy_backends ...
-NcclError: NCCL_ERROR_SYSTEM_ERROR`` after the one WARN is a python-exception warning of no rank (not nccl-error).
+NcclError: NCCL_ERROR_SYSTEM_ERROR`` after the one WARN is an nccl-error warning of no rank (a python-exception until
+session 59: tests/test_wrapped_failure_wordings.py).
 Pasted logs through ``k10s import-logs``, batched.
 """
 
@@ -149,11 +150,11 @@ def test_lone_nccl_warns_are_no_finding():
 def test_untagged_error_lines_after_the_warns_are_failures_of_no_rank():
     """An untagged error line after the WARNs makes a failure of no rank: dynamo's ``RuntimeError: NCCL error:
     unhandled system error`` an nccl-error; vLLM's ``cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_SYSTEM_ERROR``
-    (the description's last line) a python-exception today, though it is NCCL's system error."""
+    (the description's last line) an nccl-error too since session 59 (NCCL's system error by its enum's name)."""
     dynamo = POD_SHM_FULL + ["RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"]
     assert _read(dynamo, 2, 2) == [("rank-failure", "warning", "nccl-error", [])]
     vllm = BUFFSIZE + [
         "ERROR 06-13 07:35:59 [core.py:517] cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_SYSTEM_ERROR: "
         "unhandled system error (run with NCCL_DEBUG=INFO for details)"
     ]
-    assert _read(vllm, 8, 32) == [("rank-failure", "warning", "python-exception", [])]
+    assert _read(vllm, 8, 32) == [("rank-failure", "warning", "nccl-error", [])]

@@ -177,6 +177,12 @@ _NCCL_STRING = re.compile(r"(?:\bnccl[A-Z]\w{2,40} failed: |NCCL error in: [^,\n
                           r"(unhandled cuda error|unhandled system error|internal error|invalid usage|invalid argument)")
 _NCCL_STRING_NAME = {"unhandled cuda error": "ncclUnhandledCudaError", "unhandled system error": "ncclSystemError",
                      "internal error": "ncclInternalError", "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
+#: CuPy's NCCL binding raising NCCL's result by its C enum's name (``cupy_backends.cuda.libs.nccl.NcclError:
+#: NCCL_ERROR_SYSTEM_ERROR: unhandled system error``; cupy.cuda.nccl before 8): the same ncclResult_t torch and
+#: pynccl print in words, read with their subkinds (``NCCL_ERROR_REMOTE_ERROR``: P.REMOTE_ERROR, a peer's loss)
+_CUPY_NCCL = re.compile(r"\bNcclError: NCCL_ERROR_(UNHANDLED_CUDA_ERROR|SYSTEM_ERROR|INTERNAL_ERROR|INVALID_USAGE|INVALID_ARGUMENT)\b")
+_CUPY_NCCL_NAME = {"UNHANDLED_CUDA_ERROR": "ncclUnhandledCudaError", "SYSTEM_ERROR": "ncclSystemError", "INTERNAL_ERROR": "ncclInternalError",
+                   "INVALID_USAGE": "ncclInvalidUsage", "INVALID_ARGUMENT": "ncclInvalidArgument"}
 
 
 #: NCCL's error return, one line per function it unwinds (``NCCL_DEBUG=INFO``): ``host:pid:tid [dev] NCCL INFO init.cc:1929 -> 2``,
@@ -217,6 +223,9 @@ def nccl_other(text: str) -> Event | None:
         return {"kind": "nccl_error_other", "subkind": "async_error_teardown"}
     if "catastrophic" in text and _IB_DEVICE_FATAL.search(text):  # the process's own host adapter failed (batch 145)
         return {"kind": "nccl_error_other", "subkind": "ib_device_fatal"}
+    cupy = _CUPY_NCCL.search(text) if "NcclError: NCCL_ERROR_" in text else None
+    if cupy:  # CuPy's NcclError: the result's enum name, whatever words follow it
+        return {"kind": "nccl_error_other", "subkind": _CUPY_NCCL_NAME[cupy.group(1)]}
     said = _NCCL_STRING.search(text) if " failed: " in text or "NCCL error" in text or "NCCL Error" in text or "sync error" in text else None
     if said or P.OTHER_NCCL_ERROR.search(text):
         m = P.NCCL_ERROR_NAME.search(text)

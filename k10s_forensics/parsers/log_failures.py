@@ -40,10 +40,23 @@ def _int(value: str | None) -> int | None:
         return None
 
 
+#: torch's lazy CUDA init failing on its own check of the device index (``torch.cuda.DeferredCudaCallError: CUDA call
+#: failed lazily at initialization with error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "…/CUDAContext
+#: .cpp":49, … device=1, num_gpus=``): the process selected a GPU index past those it sees, the runtime's ``invalid
+#: device ordinal`` in torch's words (the wrapped ``CUDA error: …`` and its out of memory read as themselves)
+DEFERRED_ORDINAL = re.compile(r"failed lazily at initialization with error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED"
+                              r".{0,300}?\bdevice=(\d{1,4}), num_gpus=(\d{0,4})")
+
+
 def cuda_error(text: str) -> Event | None:
     """``CUDA error: <message>`` (Python, c10 or the watchdog), the runtime's error name
     (``cudaErrorECCUncorrectable: <message>``), NCCL's ``Cuda failure N 'message'`` and a kernel's own
     assertion (``Kernel.cu:144: ...: block: [..], thread: [..] Assertion `cond` failed.``: a device-side assert)."""
+    o = DEFERRED_ORDINAL.search(text) if "failed lazily" in text and "num_gpus INTERNAL ASSERT" in text else None
+    if o is not None:  # a device index past the visible count, found by torch's own check
+        seen = f" of {o.group(2)} visible" if o.group(2) else ""
+        return {"kind": "cuda_error", "subkind": cuda_kind("invalid device ordinal"), "error_type": "CUDA error",
+                "error_message": f"invalid device ordinal (device {o.group(1)}{seen}, at lazy CUDA initialization)"}
     a = P.CUDA_KERNEL_ASSERT.search(text) if "Assertion " in text and "block: [" in text else None
     if a is not None:
         message = f"device-side assertion `{a.group(1)}` failed"

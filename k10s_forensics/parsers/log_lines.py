@@ -49,6 +49,7 @@ from k10s_forensics.parsers.log_stall_rows import StallRows
 from k10s_forensics.parsers.log_ompi_errors import OmpiErrors
 from k10s_forensics.parsers.log_ompi import abort_status, orderly_aborts_dropped
 from k10s_forensics.parsers.log_time import fallback_ts
+from k10s_forensics.parsers.log_py_exceptions import worker_reports_dropped
 
 MERGE_GAP = 3
 FR_GAP = 15
@@ -141,7 +142,7 @@ class BodyAssembler(FailureTable):
 
     def finish(self) -> list[Event]:
         self._close_entry()
-        self.events = resolve_ranks(orderly_aborts_dropped(self.events))  # pasted pod rows: ranks from the layout the body shows
+        self.events = resolve_ranks(worker_reports_dropped(orderly_aborts_dropped(self.events)))  # pasted pod rows: ranks from the layout the body shows
         self.events = [{k: v for k, v in ev.items() if not k.startswith("_")} for ev in self.events]  # the parser's own keys off
         return self.events
 

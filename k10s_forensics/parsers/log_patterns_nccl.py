@@ -46,7 +46,7 @@ PEER_PATTERNS = (
     ("ib_completion_error", re.compile(r"Got completion from peer " + _PEER + r" with (?:error|status)")),
 )
 LOCAL_PEER_CLOSED = re.compile(r"Connection closed by localRank (\d+)")
-REMOTE_ERROR = re.compile(r"ncclRemoteError|remote process exited or there was a network error")
+REMOTE_ERROR = re.compile(r"ncclRemoteError|NcclError: NCCL_ERROR_REMOTE_ERROR\b|remote process exited or there was a network error")
 OTHER_NCCL_ERROR = re.compile(
     r"ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument|NCCL error|NCCL WARN|DistBackendError"
 )

@@ -126,6 +126,7 @@ _EVENT_LITERALS = (
     # the class name's letter before it either case: OSError, BlockingIOError, EOFError, HTTPError (log_patterns.PY_EXCEPTION)
     r"[A-Za-z](?:Error|Exception|Interrupt)(?::|$)",
     r"\[rank\d{1,6}\]:\s{1,8}File \"",  # a rank-tagged traceback frame: the first of one cut above its header starts it (log_classify)
+    r"ERROR: Unexpected [a-z -]{1,30} encountered in worker",  # a DataLoader worker's own signal report (log_py_exceptions.WORKER_SIGNAL)
     r"BdbQuit$",  # pdb's quit ending a traceback (a breakpoint left in, stdin closed): no message
     # the same behind mpirun's / horovodrun's tag of the write that followed (log_normalize: `RuntimeError[1,19]<stderr>:: …`)
     r"[A-Za-z](?:Error|Exception|Interrupt)\[[0-9,]{1,16}\]<std",

@@ -34,6 +34,18 @@ STORE_PEER_HINT = re.compile(r"^\.?\s*This may indicate a possible application c
 #: torch_xla's spawned process unable to reach the mesh master its launcher serves (XRT's rendezvous at start,
 #: ``Failed to connect to client mesh master: d7c1c93dfe8c:56419``): the launch's setup, shared by every process
 XLA_MESH_MASTER = re.compile(r"^Failed to connect to client mesh master: (\S{1,200})\s*$")
+#: PyTorch's DataLoader worker reporting its own fatal signal from its handler (torch/csrc/DataLoader.cpp), printed before
+#: (or, the paste cut, instead of) the main process's ``RuntimeError: DataLoader worker (pid N) is killed by signal: Bus
+#: error.``: ``ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).``,
+#: ``… segmentation fault …``, ``… floating-point exception …``; read as that worker's death (queries/_failure_line.sql)
+WORKER_SIGNAL = re.compile(r"^ERROR: Unexpected (bus error|segmentation fault|floating-point exception) encountered in worker\.\s*(.{0,200})$")
+#: the signal's name as the main process's line says it (``strsignal``)
+WORKER_SIGNAL_NAME = {"bus error": "Bus error", "segmentation fault": "Segmentation fault", "floating-point exception": "Floating point exception"}
+#: the error type the worker's line is read under, its message ``killed by signal: Bus error. <the advice>`` (the main
+#: process's own line is a ``RuntimeError`` ``DataLoader worker (pid N) is killed by signal: …``)
+WORKER_SIGNAL_TYPE = "DataLoader worker"
+#: the signal either line names
+KILLED_BY = re.compile(r"killed by signal: ([A-Za-z ]{1,40}[A-Za-z])")
 GROUP_STORE_KEY = re.compile(r"default_pg|//(?:cpu|cuda|xpu|hpu|mps)//|^\[?/?\d+/|barrier|torch\.rendezvous|torchelastic|MASTER_(?:ADDR|PORT)")
 
 
@@ -71,6 +83,10 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
         if mesh:
             return {"kind": "python_exception", "subkind": "raised", "error_type": "XLA mesh master unreachable",
                     "error_message": f"could not connect to the XLA mesh master at {mesh.group(1)}"}
+        worker = WORKER_SIGNAL.match(message) if message.startswith("ERROR: Unexpected ") else None
+        if worker:  # a DataLoader worker's own report of its signal: the worker's death, as the main process reports it
+            said = f"killed by signal: {WORKER_SIGNAL_NAME[worker.group(1)]}. {worker.group(2)}".strip().rstrip(".")
+            return {"kind": "python_exception", "subkind": "raised", "error_type": WORKER_SIGNAL_TYPE, "error_message": said[:300]}
         if CHECKPOINT_BODY.match(message):
             return {"kind": "python_exception", "subkind": "raised", "error_type": "torch.utils.checkpoint.CheckpointError",
                     "error_message": "recomputed tensors differ from the forward pass"}
@@ -132,3 +148,17 @@ def _own_store_wait(text: str) -> bool:
     no peer's, group's or launcher's: nothing another rank was to do is named, the rank's own step failed."""
     m = STORE_WAIT_KEYS.search(text) if "wait timeout after" in text else None
     return m is not None and not GROUP_STORE_KEY.search(m.group(1))
+
+
+def worker_reports_dropped(events: list[Event]) -> list[Event]:
+    """One log body's events less each DataLoader worker's own signal report (``WORKER_SIGNAL``) whose process (its rank
+    and local rank, or none) also printed the main process's ``DataLoader worker (pid N) is killed by signal:`` of that
+    signal: one worker death, the main process's line its reading as before the worker's line was read."""
+    def signal(ev: Event) -> str | None:
+        m = KILLED_BY.search(ev.get("error_message") or "") if ev.get("kind") == "python_exception" else None
+        return m.group(1) if m else None
+
+    mains = {(ev.get("rank"), ev.get("local_rank"), signal(ev)) for ev in events
+             if ev.get("error_type") != WORKER_SIGNAL_TYPE and (ev.get("error_message") or "").startswith("DataLoader worker (pid")}
+    return [ev for ev in events if ev.get("error_type") != WORKER_SIGNAL_TYPE or ev.get("kind") != "python_exception"
+            or (ev.get("rank"), ev.get("local_rank"), signal(ev)) not in mains]
