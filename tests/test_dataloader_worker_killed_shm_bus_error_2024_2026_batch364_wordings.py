@@ -123,7 +123,8 @@ def test_every_rank_alike_is_still_a_warning_of_no_rank(tmp_path):
 def test_unexpected_bus_error_line_alone_is_the_worker_death(tmp_path):
     """PyTorch's worker-side line ``ERROR: Unexpected bus error encountered in worker. This might be caused by
     insufficient shared memory (shm).`` is read as the worker's death the main process's ``DataLoader worker (pid N) is
-    killed by signal: Bus error`` reports (session 59; no finding before): untagged a warning sigbus of no rank, tagged
-    by one rank that rank's."""
-    assert _failures(SHM_ONE_LINE, tmp_path / "a", None, None) == [("rank-failure", "warning", "sigbus", [])]
+    killed by signal: Bus error`` reports (session 59; no finding before), tagged by one rank that rank's; untagged it
+    stays no finding: a loader subprocess died, and nothing says the training process went with it (ray#34194's worker
+    printed on after its segfault)."""
+    assert _failures(SHM_ONE_LINE, tmp_path / "a", None, None) == []
     assert _failures(_tagged(SHM_ONE_LINE, 2), tmp_path / "b", 8, 8) == [("rank-failure", "warning", "sigbus", [2])]

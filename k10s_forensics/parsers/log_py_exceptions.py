@@ -153,7 +153,10 @@ def _own_store_wait(text: str) -> bool:
 def worker_reports_dropped(events: list[Event]) -> list[Event]:
     """One log body's events less each DataLoader worker's own signal report (``WORKER_SIGNAL``) whose process (its rank
     and local rank, or none) also printed the main process's ``DataLoader worker (pid N) is killed by signal:`` of that
-    signal: one worker death, the main process's line its reading as before the worker's line was read."""
+    signal: one worker death, the main process's line its reading as before the worker's line was read; and less a
+    worker's report that names no rank (untagged, or a Ray worker's pid only): a data-loading subprocess died, and
+    without the main process's line nothing says the training process went with it (ray-project/ray#34194's worker
+    printed on after it)."""
     def signal(ev: Event) -> str | None:
         m = KILLED_BY.search(ev.get("error_message") or "") if ev.get("kind") == "python_exception" else None
         return m.group(1) if m else None
@@ -161,4 +164,5 @@ def worker_reports_dropped(events: list[Event]) -> list[Event]:
     mains = {(ev.get("rank"), ev.get("local_rank"), signal(ev)) for ev in events
              if ev.get("error_type") != WORKER_SIGNAL_TYPE and (ev.get("error_message") or "").startswith("DataLoader worker (pid")}
     return [ev for ev in events if ev.get("error_type") != WORKER_SIGNAL_TYPE or ev.get("kind") != "python_exception"
-            or (ev.get("rank"), ev.get("local_rank"), signal(ev)) not in mains]
+            or ((ev.get("rank"), ev.get("local_rank"), signal(ev)) not in mains
+                and (ev.get("rank") is not None or ev.get("local_rank") is not None))]
