@@ -196,7 +196,8 @@ unranked AS (  -- own failures that name no rank (a launcher naming the wrong co
            arg_min(kind, (tier, ts_filled, raw_row, line_no, event_id)) AS kind,
            arg_min(raw_row, (tier, ts_filled, raw_row, line_no, event_id)) AS raw_row,
            arg_min(line_no, (tier, ts_filled, raw_row, line_no, event_id)) AS line_no,
-           arg_min(repeated, (tier, ts_filled, raw_row, line_no, event_id)) AS repeated,
+           -- (the first line's own note: arg_min skips a NULL, so a later noted line's count would stand in)
+           nullif(arg_min(coalesce(repeated, -1), (tier, ts_filled, raw_row, line_no, event_id)), -1) AS repeated,
            -- torch's re-raise of a DataLoader worker's or a DataParallel replica's exception (`Caught ValueError in
            -- DataLoader worker process 0.`) is not a message of its own: the original follows it (its "Original Traceback")
            coalesce((SELECT max(n) FROM (SELECT count(DISTINCT o.error_message) AS n FROM own o
@@ -661,8 +662,8 @@ SELECT
          WHEN d.repeated IS NOT NULL
               THEN (d.repeated + 1) || ' processes printed this failure alike: Ray''s log deduplication folded the others'' copies '
                    || 'into ' || coalesce('rank ' || d.first_rank || '''s line', 'one line') || ' (`[repeated ' || d.repeated
-                   || 'x across cluster]`, their pids, ranks and addresses masked), so the rank it shows is only the first '
-                   || 'copy''s: no single culprit'
+                   || 'x across cluster]`, their pids, ranks and addresses masked)'
+                   || CASE WHEN d.first_rank IS NOT NULL THEN ', so the rank it shows is only one copy''s' ELSE '' END || ': no single culprit'
          WHEN len(d.together_ranks) > 1 AND d.job_key IN (SELECT job_key FROM unordered)
               THEN len(d.together_ranks) || ' ranks failed in a paste whose line order is unknown (its times or tracebacks run both '
                    || 'ways), which cannot order them: no single culprit'

@@ -76,6 +76,8 @@ CASES = {
     "error-record": ([RAY3 + "ERROR:root:" + IMA + NOTE], 8, 8, ("rank-failure", "cuda-error", []), "8 processes printed"),
     # a vLLM-style ERROR record with no rank tag: its pid is rank 3 by Ray Train's worker group; alike in 4 processes
     "error-record-pid-oom": (GROUP + [OOM_RECORD + " [repeated 3x across cluster]"], 8, 8, ("oom-cascade", "cuda-oom", []), None),
+    # a line naming no rank (a Ray actor's pid no worker group names): the same, said
+    "no-rank": (["(WorkerDict pid=859188) " + IMA + NOTE], 8, 8, ("rank-failure", "cuda-error", []), "8 processes printed"),
     # Ray prints a line's first copy at once, without the note: rank 0's copy above rank 3's noted line is one of them
     "first-copy-plain": ([RAY0 + IMA] + TB3 + [RAY3 + IMA + NOTE], 8, 8, ("rank-failure", "cuda-error", []), "8 processes printed"),
     # contrasts: the same lines without the note name rank 3
