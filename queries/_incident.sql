@@ -196,6 +196,8 @@ unranked AS (  -- own failures that name no rank (a launcher naming the wrong co
            arg_min(kind, (tier, ts_filled, raw_row, line_no, event_id)) AS kind,
            arg_min(raw_row, (tier, ts_filled, raw_row, line_no, event_id)) AS raw_row,
            arg_min(line_no, (tier, ts_filled, raw_row, line_no, event_id)) AS line_no,
+           -- (the first line's own note: arg_min skips a NULL, so a later noted line's count would stand in)
+           nullif(arg_min(coalesce(repeated, -1), (tier, ts_filled, raw_row, line_no, event_id)), -1) AS repeated,
            -- torch's re-raise of a DataLoader worker's or a DataParallel replica's exception (`Caught ValueError in
            -- DataLoader worker process 0.`) is not a message of its own: the original follows it (its "Original Traceback")
            coalesce((SELECT max(n) FROM (SELECT count(DISTINCT o.error_message) AS n FROM own o
@@ -511,6 +513,17 @@ relayed_apart AS (  -- a process Ray relays to the driver (its prefix's pid, or 
       AND NOT coalesce(a.pid = b.pid, false) AND NOT coalesce(a.rank_named = b.rank_named, false)
     GROUP BY ALL
 ),
+repeated_alike AS (  -- the first failure is, or is the same as (kind, cause, type, message up to its numbers), a line with Ray's
+                     -- dedup note (`[repeated 7x across cluster]`, log_classify's `repeated`): Ray prints a line's first copy at
+                     -- once and folds the next N copies, alike but for their numbers (pids, ranks, addresses), into one line
+                     -- with the note: N + 1 processes failed alike, the rank or pid a copy shows is no culprit of its own; a
+                     -- teardown or progress line with the note is no own failure, an other, earlier failure without it is
+                     -- read as ever (docs/rules.md, "Session 59: Ray's dedup note")
+    SELECT f.job_key, f.incident, max(o.repeated) AS repeated FROM first f JOIN own o USING (job_key, incident)
+    WHERE o.repeated IS NOT NULL AND o.kind = f.kind AND o.cause IS NOT DISTINCT FROM f.cause AND o.error_type IS NOT DISTINCT FROM f.error_type
+      AND regexp_replace(coalesce(o.error_message, ''), '[0-9]+', '#', 'g') = regexp_replace(coalesce(f.error_message, ''), '[0-9]+', '#', 'g')
+    GROUP BY ALL
+),
 decided AS (
     SELECT s.job_key, s.incident, rl.job_key IS NOT NULL AS relayed_apart, rl.pid AS relayed_pid, s.started_at, s.abort_at, s.pods, cm.job_key IS NOT NULL AS common_mode, cm.error_type AS common_error,
         na.job_key IS NOT NULL AND cm.job_key IS NULL AS node_wide,
@@ -536,10 +549,13 @@ decided AS (
         ar.error_message AS all_raised_message,
         hc.job_key IS NOT NULL AND len(t.ranks) = 1 AS head_cut, hc.head_subkind,
         f.ts_own IS NULL AND f.ts_filled IS NOT NULL AS first_clock_borrowed, si.job_key IS NOT NULL AS shape_inference,
+        -- N + 1 processes failed alike by Ray's dedup note (repeated_alike; a line of no rank the same): no single culprit
+        coalesce(ra.repeated, CASE WHEN f.job_key IS NULL THEN u.repeated END) AS repeated,
         -- every rank of the job failed alike (all_aborted, all_exited, all_raised: together_all's every rank): a reading of
         -- one node's or some ranks' failure (node_alike, subset_alike, …, read on the first second's ranks) names no one
         -- there (the thirty-sixth launcher set: node 0's two ranks raised the same ValueError 3 s before node 1's two)
         CASE WHEN rl.job_key IS NOT NULL OR aa.job_key IS NOT NULL OR ae.job_key IS NOT NULL OR ar.job_key IS NOT NULL
+                  OR ra.job_key IS NOT NULL
              THEN []::BIGINT[]
              WHEN (len(t.ranks) = 1 OR na.job_key IS NOT NULL OR sa.job_key IS NOT NULL OR sp.job_key IS NOT NULL OR ls.job_key IS NOT NULL
                    OR hf.job_key IS NOT NULL) AND NOT coalesce((f.tier = 2 AND u.said_why >= 2)
@@ -604,6 +620,7 @@ decided AS (
     LEFT JOIN all_raised ar USING (job_key, incident)
     LEFT JOIN shape_inference si USING (job_key, incident)
     LEFT JOIN relayed_apart rl USING (job_key, incident)
+    LEFT JOIN repeated_alike ra USING (job_key, incident)
     LEFT JOIN nccl_unplaced nu USING (job_key, incident)
     LEFT JOIN nccl_alike nl ON nl.job_key = s.job_key
      AND (f.ts_filled IS NULL OR nl.t0 IS NULL OR (nl.t0 <= f.ts_filled + INTERVAL 2 MINUTE AND nl.t1 >= f.ts_filled - INTERVAL 2 MINUTE))
@@ -614,7 +631,7 @@ SELECT
     d.job_key, d.incident, d.cause,
     d.culprit_ranks,
     list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r) AND NOT list_contains(d.together_ranks, r)
-                                        AND NOT ((d.root_unseen OR d.head_cut) AND r = d.first_rank)) AS victim_ranks,
+                                        AND NOT ((d.root_unseen OR d.head_cut OR d.repeated IS NOT NULL) AND r = d.first_rank)) AS victim_ranks,
     d.together_ranks,
     CASE WHEN d.cause IS NULL THEN 'none'
          WHEN len(d.culprit_ranks) = 0 THEN 'none'
@@ -653,6 +670,11 @@ SELECT
          WHEN d.relayed_apart THEN 'a process Ray relays to the driver' || coalesce(' (pid ' || d.relayed_pid || ')', '')
               || ' failed beside a failure in the driver''s own lines: Ray forwards its processes'' lines late, so nothing orders '
               || 'the two: no single culprit'
+         WHEN d.repeated IS NOT NULL
+              THEN (d.repeated + 1) || ' processes printed this failure alike: Ray''s log deduplication folded the others'' copies '
+                   || 'into ' || coalesce('rank ' || d.first_rank || '''s line', 'one line') || ' (`[repeated ' || d.repeated
+                   || 'x across cluster]`, their pids, ranks and addresses masked)'
+                   || CASE WHEN d.first_rank IS NOT NULL THEN ', so the rank it shows is only one copy''s' ELSE '' END || ': no single culprit'
          WHEN len(d.together_ranks) > 1 AND d.job_key IN (SELECT job_key FROM unordered)
               THEN len(d.together_ranks) || ' ranks failed in a paste whose line order is unknown (its times or tracebacks run both '
                    || 'ways), which cannot order them: no single culprit'
@@ -705,10 +727,10 @@ SELECT
     -- ranks that failed together are no victims of their own failure, and no job has more victims than ranks
     -- besides its failing ones (a SIGTERMed pid the log ties to no rank may be a rank already seen)
     least(len(list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r) AND NOT list_contains(d.together_ranks, r)
-                                        AND NOT ((d.root_unseen OR d.head_cut) AND r = d.first_rank)))
+                                        AND NOT ((d.root_unseen OR d.head_cut OR d.repeated IS NOT NULL) AND r = d.first_rank)))
           + d.unresolved_sigterms,
           -- (a failure no line ties to a rank is still one process's own: never its victim)
-          coalesce(greatest(js.gpus - greatest(len(d.culprit_ranks) + len(d.together_ranks), CASE WHEN d.cause IS NULL THEN 0 ELSE 1 END), 0),
+          coalesce(greatest(js.gpus - greatest(len(d.culprit_ranks) + len(d.together_ranks), CASE WHEN d.cause IS NULL THEN 0 ELSE 1 + coalesce(d.repeated, 0) END), 0),
                    1 << 62)) AS victims,
     coalesce(js.gpus, 1) AS job_gpus,
     w.wait_s,

@@ -14,7 +14,8 @@
 --   first's allocation at once (within a second, or without a clock) ran out together: no rank is named; nor where, in a log
 --   without a clock, another rank failed beside it and the incident analysis cannot order the two (k10s_incident's
 --   together_ranks: a traceback cut before its exception, the same error); nor for three or more OOM reports naming no
---   process in a pasted pod of several ranks (as many processes ran out). Then the cascade it caused: ranks that
+--   process in a pasted pod of several ranks (as many processes ran out), nor for a report with Ray's dedup note
+--   (`[repeated 7x across cluster]`: as many more processes ran out alike). Then the cascade it caused: ranks that
 --   hit the NCCL watchdog (and their Timeout(ms)), siblings SIGTERM'd by torchrun, remote
 --   errors naming the dead peer; the memory headroom at death and the GPU-hours wasted.
 -- columns:
@@ -46,7 +47,7 @@
 --   medium_why VARCHAR         -- lone-paste-oom: one rank's CUDA OOM in a paste of that rank's lines only (no other rank's line, no teardown, no watchdog: whether the others ran out too the paste cannot say), else null
 WITH RECURSIVE l AS (  -- the columns read below (a CTE carries every column it selects)
     SELECT job_key, rank_resolved, rank AS rank_named, local_rank, kind, pod_key, node_resolved, gpu_uuid, ts, event_id, oom_total_mib,
-           oom_in_use_mib, oom_free_mib, oom_requested_mib, step, line, timeout_ms, exit_code, incarnation_uid, pid
+           oom_in_use_mib, oom_free_mib, oom_requested_mib, step, line, timeout_ms, exit_code, incarnation_uid, pid, repeated
     FROM k10s_log WHERE job_key IS NOT NULL
 ),
 unnamed_many AS (  -- a pod of several ranks whose log holds three or more CUDA OOM reports naming no process (no rank, local
@@ -66,7 +67,10 @@ oom_owner AS (  -- a job whose one failing rank the incident analysis found by i
     WHERE cause = 'cuda-oom' AND len(culprit_ranks) = 1 GROUP BY ALL HAVING count(*) = 1
 ),
 log_oom AS (  -- a line without a timestamp takes the nearest stamped line of its log (k10s_failure_line)
+    -- a line with Ray's dedup note (`[repeated 7x across cluster]`) is N + 1 processes' alike OOM: its rank or pid only the
+    -- first copy's, no rank (k10s_incident's `repeated`; docs/rules.md, "Session 59: Ray's dedup note")
     SELECT l.job_key, CASE WHEN um.job_key IS NOT NULL AND l.rank_named IS NULL AND l.local_rank IS NULL AND l.pid IS NULL THEN NULL
+                           WHEN l.repeated IS NOT NULL THEN NULL
                            ELSE coalesce(l.rank_resolved, ow.rank) END AS rank, l.pod_key, l.node_resolved AS node, l.gpu_uuid, coalesce(l.ts, fl.ts_filled) AS ts, 'cuda-oom' AS cause,
            l.oom_total_mib AS total_mib, coalesce(l.oom_in_use_mib, l.oom_total_mib - l.oom_free_mib) AS in_use_mib,
            l.oom_requested_mib AS requested_mib, l.step, l.line

@@ -11,8 +11,8 @@ threads say, with Ray's ``pid=N, ip=...`` form or its ANSI colours, or with a se
 Contrasts: a collector prefix that *is* a rank names it (srun ``--label`` ``3: ``, mpirun ``--tag-output`` ``[1,3]<stderr>:``,
 a ``[rank3]:`` tag inside the Ray prefix, a pdsh host line holding ``[rank9]:``'s ECC error); the thread's untagged
 argparse error after the spawn line is an exit-2 warning of no rank. Measured only: no rule changed.
-Worth a later look (pinned as read today): Ray's ``[repeated 7x across cluster]`` on rank 3's exception line (its log
-dedup masks numbers, so the line stands for eight workers' alike errors) still names rank 3 alone. Since session 59
+Ray's ``[repeated 7x across cluster]`` on rank 3's exception line (its log dedup masks numbers, so the line stands for
+eight workers' alike errors) names no one since session 59 (it named rank 3 alone when collected). Since session 59 too
 the ``DeferredCudaCallError`` of CUDA initialisation is read as ``CUDA error: invalid device ordinal`` is, a cuda-error
 (tests/test_wrapped_failure_wordings.py). Pasted logs through ``k10s import-logs``, batched.
 """
@@ -132,16 +132,15 @@ def test_pdsh_spawn_line_is_nothing_and_the_argparse_error_an_exit_of_no_rank(tm
         assert _gist(lines, folder, 8, 16) == [("rank-failure", "warning", "exit-2", [])]
 
 
-def test_ray_dedup_tail_on_a_ranked_line_still_names_that_rank(tmp_path):
-    """Today's reading (worth a later look): Ray's log dedup masks numbers, so ``[repeated 7x across cluster]`` on rank
-    3's exception line stands for eight workers' alike lines; k10s still names rank 3 alone, as it does without the
-    tail. Without a rank in the line the dedup tail changes nothing (no rank)."""
+def test_ray_dedup_tail_on_a_ranked_line_names_no_one(tmp_path):
+    """Ray's log dedup masks numbers, so ``[repeated 7x across cluster]`` on rank 3's exception line stands for eight
+    workers' alike lines: no single culprit (session 59, tests/test_ray_repeated_across_cluster.py); without the tail
+    it names rank 3. Without a rank in the line the dedup tail changes nothing (no rank)."""
     ray = "(RayTrainWorker pid=4410, ip=10.0.0.7) [rank3]: "
     lines = [ray + "Traceback (most recent call last):", ray + '  File "train.py", line 9, in <module>',
              ray + "RuntimeError: CUDA error: an illegal memory access was encountered"]
     repeated = lines[:-1] + [lines[-1] + " [repeated 7x across cluster]"]
-    want = [("rank-failure", "warning", "cuda-error", [3])]
-    assert _gist(lines, tmp_path / "a", 8, 8) == want
-    assert _gist(repeated, tmp_path / "b", 8, 8) == want
+    assert _gist(lines, tmp_path / "a", 8, 8) == [("rank-failure", "warning", "cuda-error", [3])]
+    assert _gist(repeated, tmp_path / "b", 8, 8) == [("rank-failure", "warning", "cuda-error", [])]
     unranked = [_IMA_PID + "RuntimeError: CUDA error: an illegal memory access was encountered [repeated 7x across cluster]"]
     assert _gist(unranked, tmp_path / "c", None, None) == [("rank-failure", "warning", "cuda-error", [])]

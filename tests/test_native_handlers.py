@@ -7,7 +7,8 @@ log_patterns.FAULTHANDLER).
   counted per process, no rank of its own (NeMo-Aligner#541's UCX crash in its own failed connect is a control); the
   launcher's exit names the rank (batch 328's Megatron-Bridge#3343).
 * Ray's dedup note (``Fatal Python error: Aborted [repeated 7x across cluster]``) folds the same line of N more workers into
-  one: every worker alike, no rank (batch 327's verl#5659).
+  one: every worker alike (batch 327's verl#5659); since session 59 the event keeps the line's rank with ``repeated`` = N
+  and the incident decision names no one (tests/test_ray_repeated_across_cluster.py).
 * ``torch.OutOfMemoryError`` / ``torch.cuda.OutOfMemoryError`` is the accelerator's OOM whatever its line holds (its
   message cut, wrapped onto the next line, reworded): batch 329's suggestion.
 * Not XLA's CUDA async allocator's ``cuMemAllocAsync failed to allocate N bytes: … CUDA_ERROR_OUT_OF_MEMORY`` (batch 332's
@@ -52,7 +53,7 @@ def _folder(tmp_path):
       [("native_signal", "ucx", None, -11)]),
      ("[node1:123:0:123] Caught signal 15 (Terminated)", []),
      (" 93: !!!!!!! Segfault encountered !!!!!!!", [("process_exit", "tvm_ffi_segfault", 93, -11)]),
-     ("[rank3]: Fatal Python error: Aborted [repeated 7x across cluster]", [("process_exit", "faulthandler", None, -6)]),
+     ("[rank3]: Fatal Python error: Aborted [repeated 7x across cluster]", [("process_exit", "faulthandler", 3, -6)]),
      ("[rank3]: Fatal Python error: Aborted", [("process_exit", "faulthandler", 3, -6)]),
      ("[rank5]: torch.OutOfMemoryError: Tried to allocate 12.60 GiB. GPU had 12.44 GiB free of 79.19",
       [("cuda_oom", "pytorch_class", 5, None)]),

@@ -33,7 +33,7 @@ from k10s_forensics.parsers.log_comm_lines import to_int as _int
 from k10s_forensics.parsers.log_comm_lines import watchdog as _watchdog
 from k10s_forensics.parsers.log_mpich import mpich_fatal as _mpich_fatal
 from k10s_forensics.parsers.log_nccl2 import RANK as nccl2_rank
-from k10s_forensics.parsers.log_normalize import Normalized, agent_tag, is_masked, normalize
+from k10s_forensics.parsers.log_normalize import Normalized, agent_tag, is_masked, normalize, ray_repeated
 from k10s_forensics.parsers.log_pods import pod_status as _pod_status
 from k10s_forensics.parsers.log_launchers import cant_open as _cant_open, paddle_aborted as _paddle_aborted
 from k10s_forensics.parsers.log_reports import reports as _reports
@@ -43,8 +43,6 @@ from k10s_forensics.parsers.log_rank_mentions import wds_rank
 Event = dict[str, Any]
 #: Identity fields a user may have masked (``<hostname>``, ``xxx.xxx.xxx.xxx``): kept as null
 _MASKABLE = ("nccl_host", "peer_ip", "ip")
-
-
 
 
 def line_context(text: str, norm: Normalized | None = None) -> Event:
@@ -92,10 +90,6 @@ def _severity(text: str) -> str | None:
     return None
 
 
-
-
-
-
 def _oom(text: str) -> Event | None:
     if P.OOM_PYTORCH.search(text):
         ev: Event = {"kind": "cuda_oom", "subkind": "pytorch"}
@@ -135,8 +129,6 @@ def _oom(text: str) -> Event | None:
     return None
 
 
-
-
 #: torchelastic's timer watchdog: a worker's ``expires(after=…)`` scope ran out (it hung there) and the timer server kills
 #: it. The agent's file-based one (``TORCHELASTIC_ENABLE_FILE_TIMER=1``): ``Reaping worker_pid=[1234]. Expired timers:
 #: ['train_step']`` (then the agent SIGKILLs itself: no failure report follows); ``LocalTimerServer``: ``worker_id=[1234]``
@@ -168,10 +160,6 @@ def _torchrun(text: str) -> Event | None:
     return None
 
 
-
-
-
-
 def _xid(text: str) -> Event | None:
     m = P.XID.search(text)
     if not m:
@@ -190,13 +178,19 @@ def _xid_cause(ev: Event, text: str) -> list[Event]:
     return [{"kind": "xid", "subkind": "caused_later_xid", "xid": _int(m.group(1)), "bus_id": ev["bus_id"], "pid": None}]
 
 
-
-
 def classify(text: str, norm: Normalized | None = None) -> list[Event]:
     """Events held by one candidate line, highest-priority kind first; [] when none.
 
-    ``norm`` is the line's normalisation (``log_normalize.normalize``), computed when absent.
+    ``norm`` is the line's normalisation (``log_normalize.normalize``), computed when absent. Ray's dedup note at the
+    end (`` [repeated 7x across cluster]``) is read apart: the line's events as without it, each with ``repeated`` = N.
     """
+    bare, repeated = ray_repeated(text)
+    if repeated is None:
+        return _classify(text, norm)
+    return [{**ev, "repeated": repeated} for ev in _classify(bare, norm)]
+
+
+def _classify(text: str, norm: Normalized | None = None) -> list[Event]:
     events: list[Event] = []
     if " NCCL INFO " in text and "out of memory" not in text:  # fast path: identity lines
         events = _identity(text)

@@ -167,9 +167,6 @@ def fatal_signal(text: str) -> Event | None:
     that signal. The only line a process run without a launcher leaves (one process per pod); under torchrun
     its agent's exit status says the same."""
     m = P.FAULTHANDLER.search(text) if "Fatal Python error: " in text else None
-    if m is not None and m.group(2):  # Ray folded the same line of N more workers into this one: not this rank's alone
-        return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)], "_no_rank": True,
-                "error_message": f"Fatal Python error: {m.group(1)} in {int(m.group(2)) + 1} processes alike (Ray's log deduplication)"}
     if m is not None:
         return {"kind": "process_exit", "subkind": "faulthandler", "exit_code": -P.FAULTHANDLER_SIGNALS[m.group(1)]}
     return (_glog_signal(text) or _ompi_signal(text) or gfortran_signal(text) or absl_signal(text) or aborts_counted(text)

@@ -37,7 +37,7 @@ from k10s_forensics.parsers.log_habana import launch_thread_detail
 from k10s_forensics.parsers.log_exception_tail import under_exception
 from k10s_forensics.parsers.log_reports import barrier_wait
 from k10s_forensics.parsers.log_classify import Event, classify
-from k10s_forensics.parsers.log_normalize import Normalized, normalize, strip_ansi, unglue
+from k10s_forensics.parsers.log_normalize import Normalized, normalize, ray_repeated, strip_ansi, unglue
 from k10s_forensics.parsers.log_describe import DescribeBlocks
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS_EXIT
 from k10s_forensics.parsers.log_owners import Owners
@@ -87,7 +87,7 @@ class BodyAssembler(FailureTable):
     # ---- public ----------------------------------------------------------------------
     def feed(self, line_no: int, text: str, api_ts: dt.datetime | None, follow: bool = False) -> None:
         """One candidate line; ``follow``: not a candidate itself, the line after one (maybe its wrapped tail)."""
-        text = strip_ansi(text.rstrip("\r"))
+        text, repeated = ray_repeated(strip_ansi(text.rstrip("\r")))  # Ray's dedup note: the line of N more processes
         if follow:  # Open MPI's errorcode wrapped under its abort line, or a line a terminal wrapped
             return None if abort_status(self.events, line_no, text) else self._glue(line_no, text, api_ts)
         if self._entry is not None and line_no - self._entry["last"] > TABLE_GAP:
@@ -122,7 +122,9 @@ class BodyAssembler(FailureTable):
         for ev in events:
             ev["line_no"] = line_no
             ev["ts"] = ts
-            ev["line"] = text[:LINE_CHARS]
+            ev["line"] = (text if repeated is None else f"{text} [repeated {repeated}x across cluster]")[:LINE_CHARS]
+            if repeated is not None:
+                ev["repeated"] = repeated
         head = events[0]
         if head["kind"] == "nccl_return":  # NCCL's error return: a line of its own, never part of another's report
             return self.events.extend(events)

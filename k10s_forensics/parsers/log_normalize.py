@@ -120,8 +120,10 @@ _WRITE_TAG = re.compile(r"\[(?:\d{1,7},)?\d{1,7}\]<std(?:out|err)>:")
 _SRUN = re.compile(r"^\s{0,4}(?P<srun>\d{1,5}):[ \t](?=[ \t]{0,16}\S)")
 _LOGURU_MID = re.compile(r"^\|?\s*(?:(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL)\s*)?\|\s*[\w.<>-]{1,200}:[\w<>]{1,100}:\d{1,6}\s+-\s+")
 _SOURCE_AT_END = re.compile(r"\s{2,}[\w./<>-]{1,200}\.py:\d{1,6}\s*$")
-#: Ray's log deduplication after a forwarded line: `` [repeated 2x across cluster]`` (+ its first-time hint)
-_RAY_REPEATED = re.compile(r"\s*\[repeated \d{1,9}x across cluster\](?: \(Ray deduplicates logs by default\..{0,400}\))?\s*$")
+#: Ray's log deduplication after a forwarded line: `` [repeated 2x across cluster]`` (+ its first-time hint): the same line
+#: (its digits masked: pids, ranks, addresses) printed by N more processes; its colour codes around it (a terminal's paste)
+_RAY_REPEATED = re.compile(r"(?:\x1b\[[0-9;]{0,16}m)*\s*\[repeated (\d{1,9})x across cluster\](?:\x1b\[[0-9;]{0,16}m)*"
+                           r"(?: \(Ray deduplicates logs by default\..{0,400}\))?(?:\x1b\[[0-9;]{0,16}m)*\s*$")
 _TQDM_GLUE = re.compile(r"^[^|\n]{0,120}\d{1,3}%\|[^|]{0,400}\|?(?:\s*[\d.]+[kMG]?/[\d.]+[kMG]?\s*\[[^\]]{0,80}\])?")
 #: A whole tqdm bar: ``desc: 45%|███▌ | 450/1000 [01:23<01:42, 5.36it/s, loss=0.3]``
 _TQDM_WHOLE = re.compile(r"^[^|\n]{0,120}\d{1,3}%\|[^|]{0,400}\|\s*[\d.]+[kMG]?/[\d.?]+[kMG]?\s*\[[^\]]{0,200}\]\s*(?=\S)")
@@ -241,6 +243,13 @@ def normalize(text: str) -> Normalized:
     return Normalized(body, rank, local, pos, pid, relayed)
 
 
+def ray_repeated(text: str) -> tuple[str, int | None]:
+    """``text`` without Ray's dedup note at its end and the N of `` [repeated Nx across cluster]`` (None: no note): the
+    line stands for N + 1 processes' alike lines (Ray's ``RAY_DEDUP_LOGS``), the message the same with and without it."""
+    m = _RAY_REPEATED.search(text) if "across cluster]" in text else None
+    return (text[:m.start()], int(m.group(1))) if m else (text, None)
+
+
 def _peel(text: str, pos: int) -> tuple[int, int | None, int | None, int | None, bool]:
     """The prefixes of ``text`` from ``pos`` on: where the message starts, the rank, local rank and pid they name, and
     whether one is Ray's prefix of a process whose output its log monitor relays."""
@@ -271,4 +280,4 @@ def _peel(text: str, pos: int) -> tuple[int, int | None, int | None, int | None,
     return pos, rank, local, pid, relayed
 
 
-__all__ = ["AGENT_TAGGED", "ANSI", "MASK", "Normalized", "agent_tag", "is_masked", "normalize", "strip_ansi", "unglue"]
+__all__ = ["AGENT_TAGGED", "ANSI", "MASK", "Normalized", "agent_tag", "is_masked", "normalize", "ray_repeated", "strip_ansi", "unglue"]

@@ -84,8 +84,8 @@ TABLE_FAILURES = re.compile(r"^\s*(?:Other )?Failures:\s*$")
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \((SIG\w+)\) received by PID " + _PID)
 #: faulthandler's report of the signal that ends the process (``faulthandler.enable()``, ``python -X
 #: faulthandler``, ``PYTHONFAULTHANDLER=1``); only the fatal signals' names (not other fatal errors)
-FAULTHANDLER = re.compile(r"Fatal Python error: (Segmentation fault|Bus error|Aborted|Floating point exception|Illegal instruction)"
-                          r"\s*(?:\[repeated (\d{1,9})x across cluster\][^\n]{0,400})?$")  # Ray's dedup note: N more processes alike
+#: (Ray's dedup note after it, `` [repeated 7x across cluster]``, is read apart: log_classify.classify)
+FAULTHANDLER = re.compile(r"Fatal Python error: (Segmentation fault|Bus error|Aborted|Floating point exception|Illegal instruction)\s*$")
 FAULTHANDLER_SIGNALS = {"Segmentation fault": 11, "Bus error": 7, "Aborted": 6, "Floating point exception": 8, "Illegal instruction": 4}
 #: Open MPI's signal handler (opal's ``show_stackframe``) in a process it runs: ``[host:pid] Signal: Segmentation fault (11)``
 OMPI_SIGNAL = re.compile(r"\[([\w.-]{1,253}):(\d{1,10})\] Signal: ([A-Za-z][A-Za-z ]{0,40}?) \((\d{1,2})\)")

@@ -90,6 +90,7 @@ COMMS_TABLES: tuple[TableDef, ...] = (
         ("numel_in", I64, "NCCL work NumelIn (elements in the input of the timed-out collective)"),
         ("numel_out", I64, "NCCL work NumelOut"),
         ("fingerprint", STR, "collective fingerprint of a mismatch report: OpType, TensorShape, TensorDtypes (sequence number in seq_num)"),
+        ("repeated", I64, "Ray's log deduplication: N of the line's ` [repeated Nx across cluster]` (N more processes printed it alike)"),
     ),
     declare(
         "flight_recorder", "Flight Recorder entry per rank (one dump file per rank)", "raw/exec source=flight-recorder",
