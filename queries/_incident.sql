@@ -444,17 +444,8 @@ subset_alike AS (  -- ranks that failed together, saying why (tier 1), are a str
     SELECT s.job_key, s.incident
     FROM strict_subset s
     WHERE len(list_filter(s.in_collective, lambda r: NOT list_contains(s.ranks, r))) = s.n - len(s.ranks)
-      -- not one rank on every pod (node) of the job, each refused a host's resource (a port in use, a permission, a lock
-      -- held): the one process per host that binds, writes or locks the host's share (its local rank 0) met every
-      -- host's leftover alike, the hosts' state, not those ranks' own (the fifty-second launcher set: a stale process
-      -- holding the loader port on both nodes); one node's only is still its ranks' (session 59)
-      AND NOT EXISTS (SELECT 1 FROM best b JOIN k10s_rank r ON r.job_key = b.job_key AND r.rank = b.rank_eff
-                      WHERE b.job_key = s.job_key AND b.incident = s.incident AND list_contains(s.ranks, b.rank_eff)
-                      GROUP BY ALL
-                      HAVING count(DISTINCT r.pod_key) = len(s.ranks) AND len(s.ranks) >= 2
-                         AND count(DISTINCT r.pod_key) = (SELECT count(DISTINCT p.pod_key) FROM k10s_rank p WHERE p.job_key = s.job_key)
-                         AND bool_and(regexp_matches(coalesce(b.error_message, ''),
-                                      '(?i)address already in use|\[Errno (?:98|13|11)\]|permission denied|resource temporarily unavailable')))
+      -- not one rank on every host, each refused a host's resource (k10s_incident_host_refused, session 59)
+      AND NOT EXISTS (SELECT 1 FROM k10s_incident_host_refused h WHERE h.job_key = s.job_key AND h.incident = s.incident AND h.ranks = s.ranks)
 ),
 subset_apart AS (  -- ranks that failed together (within a second, each saying why) are a strict part of the job and each
                    -- raised an exception of another type (`ZeroDivisionError` on one, `KeyError` on another): no one cause

@@ -182,6 +182,22 @@ WITH own AS (SELECT * FROM k10s_incident_own)
 SELECT * FROM own WHERE rank_eff IS NOT NULL
 QUALIFY row_number() OVER (PARTITION BY job_key, incident, rank_eff ORDER BY tier, ts_filled NULLS LAST, raw_row, line_no, event_id) = 1;
 
+-- k10s_incident_host_refused: per incident, the ranks whose strongest own failure is a host's resource refused (a port
+--   in use, a permission, a lock held: EADDRINUSE, EACCES, EAGAIN) where they are one rank on every pod (node) of the job:
+--   the one process per host that binds, writes or locks the host's share (its local rank 0) met every host's leftover
+--   alike, the hosts' state, not those ranks' own (queries/_incident.sql subset_alike; the fifty-second launcher set: a
+--   stale process holding the loader port on both nodes); one node's only is still its ranks' (session 59)
+-- empty-without: k10s_incident_best
+-- empty-columns: job_key VARCHAR, incident BIGINT, ranks BIGINT[]
+CREATE OR REPLACE TEMP TABLE k10s_incident_host_refused AS
+SELECT b.job_key, b.incident, list(DISTINCT b.rank_eff ORDER BY b.rank_eff) AS ranks
+FROM k10s_incident_best b JOIN k10s_rank r ON r.job_key = b.job_key AND r.rank = b.rank_eff
+WHERE regexp_matches(coalesce(b.error_message, ''),
+                     '(?i)address already in use|\[Errno (?:98|13|11)\]|permission denied|resource temporarily unavailable')
+GROUP BY b.job_key, b.incident
+HAVING count(DISTINCT r.pod_key) = count(DISTINCT b.rank_eff) AND count(DISTINCT b.rank_eff) >= 2
+   AND count(DISTINCT r.pod_key) = (SELECT count(DISTINCT p.pod_key) FROM k10s_rank p WHERE p.job_key = b.job_key);
+
 -- k10s_incident_after_teardown: own failures without a clock of their own printed below another rank's teardown error (gloo's
 --   `Connection closed by peer`: a peer had already gone) in the same log body and attempt (no launcher
 --   report between): the lines' order proves the job was already broken when this rank failed, whatever
