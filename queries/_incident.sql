@@ -504,14 +504,13 @@ relayed_apart AS (  -- a process Ray relays to the driver (its prefix's pid, or 
       AND NOT coalesce(a.pid = b.pid, false) AND NOT coalesce(a.rank_named = b.rank_named, false)
     GROUP BY ALL
 ),
-repeated_alike AS (  -- the first failure is, or is the same as (kind, cause, type, message up to its numbers), a line with Ray's
-                     -- dedup note (`[repeated 7x across cluster]`, log_classify's `repeated`): Ray prints a line's first copy at
-                     -- once and folds the next N copies, alike but for their numbers (pids, ranks, addresses), into one line
-                     -- with the note: N + 1 processes failed alike, the rank or pid a copy shows is no culprit of its own; a
-                     -- teardown or progress line with the note is no own failure, an other, earlier failure without it is
-                     -- read as ever (docs/rules.md, "Session 59: Ray's dedup note")
+repeated_alike AS (  -- the first failure is, or is the same as (kind, cause, type, message up to its numbers), a line naming a
+                     -- rank with Ray's dedup note (`[repeated 7x across cluster]`): Ray folds the next N copies, alike but for
+                     -- their numbers, into one line: N + 1 processes failed alike, no culprit of its own; not a controller's
+                     -- line of no rank re-printing a worker's error (Ray Train's, the fifth and thirtieth launcher sets);
+                     -- docs/rules.md, "Session 59: Ray's dedup note"
     SELECT f.job_key, f.incident, max(o.repeated) AS repeated FROM first f JOIN own o USING (job_key, incident)
-    WHERE o.repeated IS NOT NULL AND o.kind = f.kind AND o.cause IS NOT DISTINCT FROM f.cause AND o.error_type IS NOT DISTINCT FROM f.error_type
+    WHERE o.repeated IS NOT NULL AND o.rank_eff IS NOT NULL AND o.kind = f.kind AND o.cause IS NOT DISTINCT FROM f.cause AND o.error_type IS NOT DISTINCT FROM f.error_type
       AND regexp_replace(coalesce(o.error_message, ''), '[0-9]+', '#', 'g') = regexp_replace(coalesce(f.error_message, ''), '[0-9]+', '#', 'g')
     GROUP BY ALL
 ),

@@ -129,7 +129,9 @@ FROM (SELECT n.*,
                                      -- NCCL's own report of a CUDA failure launching its collective (`enqueue.cc:1087 NCCL
                                      -- WARN Cuda failure 'misaligned address'`): the collective's kernel, which every member
                                      -- runs alike; every such lone paste in the corpus is a control (batch 366's mmengine#1557)
+                                     -- (not a fault that may be the GPU's own: a launch failure, ECC, a lost device)
                                      WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.first_line, ''), 'enqueue\.cc:\d{1,6} NCCL WARN Cuda failure')
+                                          AND coalesce(n.first_subkind, '') NOT IN ('launch-failure', 'ecc', 'device-lost', 'nvlink')
                                      THEN 'lone-paste-nccl-launch'
                                      WHEN n.cause = 'python-exception' AND regexp_matches(coalesce(n.error_message, ''),
                                           '(?i)no space left on device|disk quota exceeded|\[Errno (?:28|122)\]|\bStorageFull\b|not enough disk space')

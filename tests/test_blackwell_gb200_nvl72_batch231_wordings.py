@@ -60,7 +60,9 @@ CASES = {
     "mnnvl-44-4x11": (MNNVL_44, 4, 44, None, None),
     # contrasts
     "rank0-802-alone-names-none": (RANK0_802_ALONE, None, None, None, None),  # rank 0 before session 55 (802: the node's)
-    "rank1-tagged-names-rank1": (RANK1_TAGGED, None, None, 1, "cuda-error"),
+    # rank 1's tag on the sm_120 `named symbol not found` lines named rank 1; since session 59 the build's misfit with
+    # the GPU, in a lone paste, is a suspect only (info)
+    "rank1-tagged-names-none": (RANK1_TAGGED, None, None, None, None),
     "watchdog-joined-names-none": (WATCHDOG_JOINED, 4, 32, None, None),
 }
 BATCHED = Batched("b231", list(CASES))

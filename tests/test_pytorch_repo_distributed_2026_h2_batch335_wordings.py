@@ -79,16 +79,13 @@ CASES = {
     "spawn-process5-as-pasted": (SPAWN_PROCESS_5, None, None, 5, "python-exception"),
     "spawn-process5-eight-gpus": (SPAWN_PROCESS_5, 8, 8, 5, "python-exception"),
     # contrasts
-    "nccl212-warn-only-names-rank0": (NCCL212_WARN_ONLY, 2, 2, 0, "cuda-error"),
+    # device [0]'s WARN alone named rank 0; since session 59 NCCL's CUDA failure launching its collective, in a lone
+    # paste, is a suspect only (info)
+    "nccl212-warn-only-names-none": (NCCL212_WARN_ONLY, 2, 2, None, None),
     "nccl212-traceback-only-names-none": (NCCL212_TRACEBACK_ONLY, 2, 2, None, None),
     "nccl212-rank1-error-names-rank0": (NCCL212_RANK1_ERROR, 2, 2, 0, "cuda-error"),
-    "duplicate-gpu-one-failure-names-rank1": (
-        DUPLICATE_GPU_ONE_FAILURE,
-        2,
-        2,
-        1,
-        "cuda-error",
-    ),
+    # device [1]'s `enqueue.cc … invalid resource handle` alone named rank 1; since session 59 a suspect only (info)
+    "duplicate-gpu-one-failure-names-none": (DUPLICATE_GPU_ONE_FAILURE, 2, 2, None, None),
     "duplicate-gpu-rank1-error-names-none": (
         DUPLICATE_GPU_RANK1_ERROR,
         2,
