@@ -8,8 +8,10 @@ from torch_runs_not_yet_t49 import _T49
 from torch_runs_not_yet_t50 import _T50
 from torch_runs_not_yet_t51 import _T51
 from torch_runs_not_yet_t52 import _T52
+from torch_runs_not_yet_t53 import _T53
 
 LATE: dict[str, str] = {**_T49}
 LATE.update(_T50)
 LATE.update(_T51)
 LATE.update(_T52)
+LATE.update(_T53)
