@@ -50,5 +50,11 @@ NOT_YET_S60: dict[str, str] = {
     # culprit), axolotl-2797 (rank 1's GRPO `AttributeError: ... 'current_gradient_accumulation_steps'` + rank 0's
     # traceback header, a warning python-exception of no rank), trl-4850 (rank 3's traceback head cut before the
     # exception, an info suspect): see tests/test_axolotl_torchtune_unsloth_llm_finetune_multi_gpu_2025_2026_batch374_wordings.py
+    # batch 376 (windows-wsl-multi-gpu-ddp-2024-2026): 3 of 3 read right both ways as collected (a1bfb47d), no NOT_YET,
+    # all three controls, 0 of 3 named: torchgeo-1198 (Lightning's two `GLOBAL_RANK` start-up lines with Windows' 10049
+    # connect warnings, the missing-NCCL RuntimeError past the excerpt) no finding; LlamaFactory-4359 (`Distributed
+    # package doesn't have NCCL built in`, then the agent's `local_rank: 0` exit 1) and ultralytics-17080 (torchrun's own
+    # traceback, `use_libuv was requested but PyTorch was build without libuv support`) a warning python-exception of no
+    # rank: see tests/test_windows_wsl_multi_gpu_ddp_2024_2026_batch376_wordings.py
     # session 60 leftovers
 }
