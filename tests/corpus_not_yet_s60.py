@@ -56,5 +56,18 @@ NOT_YET_S60: dict[str, str] = {
     # package doesn't have NCCL built in`, then the agent's `local_rank: 0` exit 1) and ultralytics-17080 (torchrun's own
     # traceback, `use_libuv was requested but PyTorch was build without libuv support`) a warning python-exception of no
     # rank: see tests/test_windows_wsl_multi_gpu_ddp_2024_2026_batch376_wordings.py
+    # batch 375 (gaudi-hpu-trainium-neuron-multi-device-training-2024-2026): 2 of 3 read right both ways as collected
+    # (03a4f223), both controls, 0 of 2 named: xla-8295 (gcloud's `SSH: Attempting to connect to worker 0..3` and the
+    # head of the xmp.spawn launcher traceback, no exception line) nothing; ray-65070 (the lone `Nrt::BuildGlobalComm
+    # failed on NeuronCores 0-1(2)` of a 64-worker two-instance job) nothing: see
+    # tests/test_gaudi_hpu_trainium_neuron_multi_device_training_2024_2026_batch375_wordings.py
+    "aws-neuron-sdk-779-ray-two-trn1-rank0-only-print-neff-cc-ops-mismatch":
+        "names rank 0, the right rank, but as a python-exception warning (medium) from the driver's RayTaskError "
+        "(`RuntimeError: INTERNAL: ... Nrt::Load failed on NeuronCores 0-0(2)`), the only line it reads; the untagged "
+        "paste laid out as 2 nodes x 1 process puts it on rank 0. The truth is a collective-mismatch: both workers' Neuron "
+        "runtime lines `ENC:validate_neff_cc_ops ... mismatching number of cc ops, expected 3 received 6. Check if ranks "
+        "0 and 1 are using the same neff` (and `expected 6 received 3 ... ranks 1 and 0`) say the two ranks loaded "
+        "different graphs, which the maintainer traces to rank 0 alone printing a tensor; those Neuron lines are not "
+        "read at all (alone they give no finding)",
     # session 60 leftovers
 }
