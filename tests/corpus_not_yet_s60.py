@@ -69,5 +69,16 @@ NOT_YET_S60: dict[str, str] = {
         "0 and 1 are using the same neff` (and `expected 6 received 3 ... ranks 1 and 0`) say the two ranks loaded "
         "different graphs, which the maintainer traces to rank 0 alone printing a tensor; those Neuron lines are not "
         "read at all (alone they give no finding)",
+    # batch 378 (quantized-qlora-bitsandbytes-fp8-training-multi-gpu-2025-2026): 2 of 3 read right both ways as collected
+    # (42a948ac), all three controls: ao-4106 (rank 1's float8 `_scaled_mm` `Expected trailing dimension of mat1 to be
+    # divisible by 16 ... (32x8)` + rank 0's traceback head of the same TP test, a warning python-exception of no rank);
+    # torchtitan-764 (one indented untagged float8 `RuntimeError: max(): ... input.numel() == 0` from a 128-GPU FSDP2
+    # job, no finding): see tests/test_quantized_qlora_bitsandbytes_fp8_training_multi_gpu_2025_2026_batch378_wordings.py
+    "Qwen-VL-Series-Finetune-7-qlora-zero3-rank2-meta-tensor-control":
+        "rank 2's lone quoted `[rank2]: NotImplementedError: Cannot copy out of meta tensor; no data!` names rank 2 "
+        "(rank-failure, python-exception, warning, medium: 'the paste holds this rank's lines only'); the error is "
+        "DeepSpeed ZeRO-3's meta-device parameter init meeting a bitsandbytes 4-bit (QLoRA) model, a configuration "
+        "every rank loads alike (the owner: 'You should use zero2 for QLoRA'; with ZeRO-2 it went past); no rank is at "
+        "fault",
     # session 60 leftovers
 }
