@@ -56,5 +56,10 @@ NOT_YET_S60: dict[str, str] = {
     # package doesn't have NCCL built in`, then the agent's `local_rank: 0` exit 1) and ultralytics-17080 (torchrun's own
     # traceback, `use_libuv was requested but PyTorch was build without libuv support`) a warning python-exception of no
     # rank: see tests/test_windows_wsl_multi_gpu_ddp_2024_2026_batch376_wordings.py
+    # batch 377 (newest-threads-2026-late-nov-dec-any-repo): 2 of 2 read right both ways as collected (4f3ecd28), no
+    # NOT_YET, both controls, 0 of 2 named: modelscope-1239 (rank 7's GRPO `infer_rank` traceback cut after its
+    # `assert` source line) and ms-swift-5592 (rank 0's traceback through `_check_grpo`, cut before its ValueError) are
+    # each an info python-exception suspect, confidence low (a lone traceback cut before its exception): see
+    # tests/test_newest_threads_2026_late_nov_dec_any_repo_batch377_wordings.py
     # session 60 leftovers
 }
