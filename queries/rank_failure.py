@@ -80,6 +80,10 @@ LOW_WHY = {
     "lone-paste-storage-full": "The paste holds this rank's lines only, and the error is a full disk or quota: the filesystem "
                                "it wrote to (a node's, or one every node shares: a cache, a checkpoint directory), not the "
                                "rank's own: a suspect, not a culprit (confidence low).",
+    "lone-paste-autograd-graph": "The paste holds this rank's lines only, and the error is autograd's refusal of the "
+                                 "program's graph (a loss with no grad_fn, a view modified in place), which the model and "
+                                 "code every rank runs meet alike at their first backward: a suspect, not a culprit "
+                                 "(confidence low).",
 }
 #: a CUDA error's fix by its kind (parsers/log_patterns_cuda.py CUDA_KINDS), where it is not the GPU's: the program's or
 #: the software stack's (FIX["cuda-error"] stays the GPU's own: ECC, fallen off the bus, an Xid)

@@ -24,11 +24,9 @@ NOT_YET_S51: dict[str, str] = {
         "`RuntimeError: size mismatch, got input (2), mat (2x4096), vec (65667072)`, read as rank 3's own failure "
         "(python-exception, warning): the one rank pasted; that every rank hits the same FLCE/FSDP flattened-lm_head "
         "incompatibility is the thread's account (the author's 'always' when lm_head is trained), not a log line",
-    "Liger-Kernel-48-flce-fsdp-peft-embeddings-rank0-view-inplace-control":
-        "the log is the tail of rank 0's `[rank0]:` traceback in Liger's FLCE forward ending in the autograd "
-        "`RuntimeError: Output 0 of ViewBackward0 is a view ... modified inplace`, read as rank 0's own failure "
-        "(python-exception, warning): the one rank pasted; that it is a deterministic FLCE + FSDP + PEFT "
-        "(modules_to_save) incompatibility every rank raises alike is the issue's account, not a log line",
+    # batch 282: Liger-Kernel-48 read right since session 60 (a lone paste's autograd refusal of the program's graph,
+    # `Output 0 of ViewBackward0 is a view and its base ... has been modified inplace`, is a suspect only: low_why
+    # lone-paste-autograd-graph)
     # batch 288
     "torchforge-500-reference-model-replica0-oom-cut-traceback":
         "the log is Monarch's remote-actor report `Got failure on replica 0. Error:` / `A remote actor call has failed.` "
