@@ -31,12 +31,9 @@ NOT_YET_S60: dict[str, str] = {
         "lost its opening bracket in the paste (`rank4]:`), so the line is not taken as rank 4's; restored to "
         "`[rank4]:` it names rank 4 (warning, cuda-oom). Truth: rank 4 (its own OOM, the only failure shown; the "
         "maintainer: the trainer's fp32 intermediates raise the memory need)",
-    "DiffSynth-Studio-703-wan21-vace-14b-only-vace-trainable-no-grad-fn-rank0-control":
-        "rank 0's lone `[rank0]: RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn` "
-        "names rank 0 (rank-failure, python-exception, warning, medium: 'the paste holds this rank's lines only'); "
-        "autograd raises it when the loss has no path to a trainable parameter, a property of the model and its "
-        "trainable-module setting that every data-parallel rank shares (the maintainer: a DiffSynth-Studio bug with "
-        "`--trainable_models vace`, fixed in the latest version); no rank is at fault",
+    # batch 370: DiffSynth-Studio-703 read right since session 60 (a lone paste's autograd refusal of the program's graph,
+    # `element 0 of tensors does not require grad and does not have a grad_fn`, is a suspect only: low_why
+    # lone-paste-autograd-graph)
     # batch 373 (object-detection-segmentation-ddp-2025-2026): 1 of 2 read right both ways as collected (f777149d);
     # ultralytics-14093 (RT-DETR start-up lines only, `--nproc_per_node 2` debug command) names no one, right
     "seamseg-19-panoptic-eight-gpus-gpu5-cuda-oom":
