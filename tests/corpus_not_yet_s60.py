@@ -82,5 +82,16 @@ NOT_YET_S60: dict[str, str] = {
     # `assert` source line) and ms-swift-5592 (rank 0's traceback through `_check_grpo`, cut before its ValueError) are
     # each an info python-exception suspect, confidence low (a lone traceback cut before its exception): see
     # tests/test_newest_threads_2026_late_nov_dec_any_repo_batch377_wordings.py
+    # batch 379 (robotics-rl-isaaclab-multi-gpu-training-2024-2026): 1 of 2 read right both ways as collected
+    # (3034b569), both controls: rl_games-284 (the inline-quoted `NCCL WARN Duplicate GPU detected : rank 1 and rank 0
+    # both on CUDA device`, the missing `torch.cuda.set_device(local_rank)` of continuous A2C) no finding, right: see
+    # tests/test_robotics_rl_isaaclab_multi_gpu_training_2024_2026_batch379_wordings.py
+    "lerobot-2270-smolvla-accelerate-prepare-device-map-auto-rank0-control":
+        "rank 0's lone traceback ending `[rank0]: ValueError: You can't train a model that has been loaded with "
+        "`device_map='auto'` in any distributed mode.` names rank 0 (rank-failure, python-exception, warning, medium: "
+        "'the paste holds this rank's lines only'); the error is Accelerate's guard in `accelerator.prepare` against a "
+        "model loaded with a device_map, raised by the same loading code on every process before any step (LeRobot's "
+        "SmolVLA loaded its VLM with a device_map; fixed in the shared loading code by the merged PR); no rank is at "
+        "fault",
     # session 60 leftovers
 }
