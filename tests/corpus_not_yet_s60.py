@@ -85,5 +85,11 @@ NOT_YET_S60: dict[str, str] = {
     # `assert` source line) and ms-swift-5592 (rank 0's traceback through `_check_grpo`, cut before its ValueError) are
     # each an info python-exception suspect, confidence low (a lone traceback cut before its exception): see
     # tests/test_newest_threads_2026_late_nov_dec_any_repo_batch377_wordings.py
+    # batch 380 (scientific-ml-weather-molecular-physics-multi-gpu-2024-2026): 3 of 3 read right both ways as collected
+    # (913444cc), no NOT_YET: torchmd-net-324 and torchmd-net-323 (Lightning's `[rank: N] Child process ... terminated
+    # with code 1` after the DataLoader's `Pin memory thread exited unexpectedly`) name rank 1 and rank 2
+    # (python-exception, warning, medium); the control mace-458 (torchrun over MACE's own launcher, c10d port 12355
+    # `Address already in use`) is a rendezvous-port-in-use warning of no rank: see
+    # tests/test_scientific_ml_weather_molecular_physics_multi_gpu_2024_2026_batch380_wordings.py
     # session 60 leftovers
 }
