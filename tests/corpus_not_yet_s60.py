@@ -93,5 +93,11 @@ NOT_YET_S60: dict[str, str] = {
         "model loaded with a device_map, raised by the same loading code on every process before any step (LeRobot's "
         "SmolVLA loaded its VLM with a device_map; fixed in the shared loading code by the merged PR); no rank is at "
         "fault",
+    # batch 380 (scientific-ml-weather-molecular-physics-multi-gpu-2024-2026): 3 of 3 read right both ways as collected
+    # (913444cc), no NOT_YET: torchmd-net-324 and torchmd-net-323 (Lightning's `[rank: N] Child process ... terminated
+    # with code 1` after the DataLoader's `Pin memory thread exited unexpectedly`) name rank 1 and rank 2
+    # (python-exception, warning, medium); the control mace-458 (torchrun over MACE's own launcher, c10d port 12355
+    # `Address already in use`) is a rendezvous-port-in-use warning of no rank: see
+    # tests/test_scientific_ml_weather_molecular_physics_multi_gpu_2024_2026_batch380_wordings.py
     # session 60 leftovers
 }
