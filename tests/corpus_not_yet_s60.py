@@ -33,5 +33,18 @@ NOT_YET_S60: dict[str, str] = {
     # DistGB trainers' `Duplicate GPU detected : rank 10 and rank 8 both on CUDA device 160`, a warning nccl-error of no
     # rank), dgl-7381 (a spawned GraphBolt loader worker's untagged unpickle frames cut before the exception, no finding):
     # see tests/test_recsys_graph_gnn_distributed_training_2024_2026_batch372_wordings.py
+    # batch 373 (object-detection-segmentation-ddp-2025-2026): 1 of 2 read right both ways as collected (f777149d);
+    # ultralytics-14093 (RT-DETR start-up lines only, `--nproc_per_node 2` debug command) names no one, right
+    "seamseg-19-panoptic-eight-gpus-gpu5-cuda-oom":
+        "the lone untagged PyTorch 1.x OOM `RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 5; 10.92 "
+        "GiB total capacity; ...)` is read as an oom-cascade critical cuda-oom of no rank ('A rank ... ran out of GPU "
+        "memory', headroom 1782 MiB for 2048 MiB asked); the `(GPU 5; ...)` device index of the old message is not "
+        "taken as local rank 5, which on this one-machine, one-process-per-GPU job (8 GPUs) is the rank that failed",
+    # batch 374 (axolotl-torchtune-unsloth-llm-finetune-multi-gpu-2025-2026): 3 of 3 read right both ways as collected
+    # (5c00a367), no NOT_YET, all three controls, 0 of 3 named: axolotl-2267 (a tmux capture of two ranks' first
+    # collective timing out, `Timeout at NCCL work: 1 ... last completed NCCL work: -1.`, an info nccl-hang of no single
+    # culprit), axolotl-2797 (rank 1's GRPO `AttributeError: ... 'current_gradient_accumulation_steps'` + rank 0's
+    # traceback header, a warning python-exception of no rank), trl-4850 (rank 3's traceback head cut before the
+    # exception, an info suspect): see tests/test_axolotl_torchtune_unsloth_llm_finetune_multi_gpu_2025_2026_batch374_wordings.py
     # session 60 leftovers
 }
