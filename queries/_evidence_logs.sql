@@ -382,7 +382,9 @@ WITH
 wd_rank0 AS (  -- per job and rank: the work it timed out on and its PG status
     SELECT job_key, rank,
            coalesce(arg_max(pg, ord) FILTER (WHERE pg IS NOT NULL), '') AS pg,
-           arg_max(seq_num, ord) FILTER (WHERE kind = 'nccl_watchdog_timeout' AND seq_num IS NOT NULL) AS seq,
+           -- else torch >= 2.4's `Exception (either an error or timeout) detected by watchdog at work: W` (session 60)
+           coalesce(arg_max(seq_num, ord) FILTER (WHERE kind = 'nccl_watchdog_timeout' AND seq_num IS NOT NULL),
+                    arg_max(seq_num, ord) FILTER (WHERE subkind = 'exception_detected' AND seq_num IS NOT NULL)) AS seq,
            arg_max(op_type, ord) FILTER (WHERE op_type IS NOT NULL) AS op,
            arg_max(numel_in, ord) FILTER (WHERE numel_in IS NOT NULL) AS numel_in,
            arg_max(numel_out, ord) FILTER (WHERE numel_out IS NOT NULL) AS numel_out,

@@ -7,7 +7,8 @@
 -- empty-columns: job_key VARCHAR, incident BIGINT, hang_started_at TIMESTAMPTZ, wait_ms BIGINT, watchdog_victims BIGINT
 CREATE OR REPLACE TEMP TABLE k10s_incident_hang AS
 SELECT job_key, incident, min(span_start) AS hang_started_at, max(ran_for_ms) AS wait_ms,
-       count(DISTINCT rank_eff) FILTER (WHERE kind = 'nccl_watchdog_timeout') AS watchdog_victims
+       -- torch >= 2.4's `Exception (either an error or timeout) detected by watchdog at work: W` is a wait on W too
+       count(DISTINCT rank_eff) FILTER (WHERE kind = 'nccl_watchdog_timeout' OR subkind = 'exception_detected') AS watchdog_victims
 FROM k10s_incident_line WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary') GROUP BY ALL;
 
 -- k10s_incident_restarted: per log: the last agent line after which a later attempt failed on its own

@@ -17,6 +17,11 @@ def ranks_text(ranks: Iterable[int], limit: int = 6) -> str:
     return f"Ranks {shown}{more}"
 
 
+def known(value: object, why: str) -> str:
+    """``value`` as text, or ``---`` and why it is absent (``--- (not logged)``): an absent field is never "None"."""
+    return f"--- ({why})" if value is None or value == "" else str(value)
+
+
 def mib_text(mib: float | None) -> str:
     """MiB as ``15.2GB`` (GiB, one decimal) or ``---``."""
     if mib is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from k10s_forensics.queries._narrative import ranks_text
+from k10s_forensics.queries._narrative import known, ranks_text
 
 WHAT = {"cuda-oom": "ran out of GPU memory", "host-oom": "was OOMKilled",
         # a signal the process raised itself (torchrun's exitcode -11, -6, -7, -8, -4)
@@ -19,7 +19,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     loops = row.get("loops") or 1
     times = "twice" if loops == 2 else f"{loops} times"
     finding["title"] = f"{who} {what} {times}: the job is crash-looping" if loops >= 2 else f"{who} {what} and the job restarted"
-    parts = [f"{who} {what} {times} ({row.get('failures')} failures in all); the job restarted {row.get('restarts')} times."]
+    parts = [f"{who} {what} {times} ({known(row.get('failures'), 'not counted')} failures in all); the job restarted {known(row.get('restarts'), 'not counted')} times."]
     counters = []
     if row.get("container_restarts"):
         counters.append(f"container restartCount {row['container_restarts']}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from k10s_forensics.queries._narrative import ranks_text
+from k10s_forensics.queries._narrative import known, ranks_text
 
 WHAT = {
     "preempted": "was preempted by the scheduler for a higher-priority pod",
@@ -35,15 +35,15 @@ def _slurm(finding: dict[str, Any], row: dict[str, Any], when: str) -> dict[str,
     detail = row.get("detail") or "---"
     nodes = ", ".join(finding.get("nodes") or []) or "---"
     if finding["ranks"]:
-        finding["title"] = (f"{ranks_text(finding['ranks'])} of {finding.get('job')}: node {nodes} failed (Slurm); "
+        finding["title"] = (f"{ranks_text(finding['ranks'])} of {known(finding.get('job'), 'not named')}: node {nodes} failed (Slurm); "
                             f"the job's other ranks waited")
         finding["summary"] = (f"Slurm declared node {nodes} failed at {when} ({detail}): {ranks_text(finding['ranks'])} of "
-                              f"{finding.get('job')} ran there; the job's other ranks ran on and only waited for them.")
+                              f"{known(finding.get('job'), 'not named')} ran there; the job's other ranks ran on and only waited for them.")
     else:
         who = LOGGED_STOPS[row["api_reason"]]
-        finding["title"] = f"{who} ended {finding.get('job')}: {why}"
+        finding["title"] = f"{who} ended {known(finding.get('job'), 'not named')}: {why}"
         failed = f"; node(s) it declared failed: {nodes}" if finding.get("cause") == "node-failure" else ""
-        finding["summary"] = (f"{who} ended {finding.get('job')} at {when} for {why} ({detail}){failed}. "
+        finding["summary"] = (f"{who} ended {known(finding.get('job'), 'not named')} at {when} for {why} ({detail}){failed}. "
                               "The scheduler's stop names no rank: a failure before it is the incident's root.")
     return finding
 
@@ -58,10 +58,10 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     detail = row.get("detail") or "---"
     if finding["ranks"]:
         others = row.get("job_pods", 0) - row.get("pods_stopped", 0)
-        finding["title"] = f"{ranks_text(finding['ranks'])} of {finding.get('job')}: {pods} {what}; {others} other pod(s) waited"
-        finding["summary"] = (f"{ranks_text(finding['ranks'])} of {finding.get('job')} stopped from outside the job: {pods} {what} "
+        finding["title"] = f"{ranks_text(finding['ranks'])} of {known(finding.get('job'), 'not named')}: {pods} {what}; {others} other pod(s) waited"
+        finding["summary"] = (f"{ranks_text(finding['ranks'])} of {known(finding.get('job'), 'not named')} stopped from outside the job: {pods} {what} "
                               f"at {when} ({detail}), while {others} other pod(s) of the job ran on and only waited for it.")
     else:
-        finding["title"] = f"Every pod of {finding.get('job')} stopped from outside the job: {finding.get('cause') or 'disrupted'}"
-        finding["summary"] = f"Every pod of {finding.get('job')} stopped from outside the job at {when}: {pods} {what} ({detail})."
+        finding["title"] = f"Every pod of {known(finding.get('job'), 'not named')} stopped from outside the job: {finding.get('cause') or 'disrupted'}"
+        finding["summary"] = f"Every pod of {known(finding.get('job'), 'not named')} stopped from outside the job at {when}: {pods} {what} ({detail})."
     return finding

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from k10s_forensics.queries._narrative import known
+
 WHY = {
     "toolkit-driver-mismatch": "the NVIDIA container toolkit cannot talk to the driver (driver/library version mismatch: the driver was upgraded without a reboot)",
     "toolkit-load-library": "the NVIDIA container toolkit cannot load libnvidia-ml.so.1 (driver not installed or not ready on the node)",
@@ -55,14 +57,14 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         finding["title"] = f"GPU containers of {finding['job']} cannot start: {why}"
         since = finding.get("started_at") or "--- (the log gives no time)"
         finding["summary"] = (f"GPU containers of {finding['job']} cannot start since {since}: {why}, in the runtime's own words in "
-                              f"the log (which pods and nodes only the API says). Message: {str(row.get('message'))[:400]}")
+                              f"the log (which pods and nodes only the API says). Message: {known(row.get('message'), 'none recorded')[:400]}")
         finding["recommendation"] = FIX.get(cause, FIX["container-creating"])
         return finding
     slow = row.get("state") == "slow-pull"
     finding["title"] = f"{what} {'started slowly' if slow else 'cannot start'} on {', '.join(finding.get('nodes') or ['?'])}: {why}"
-    parts = [f"{what[0].upper() + what[1:]} {'waited' if slow else 'has not run for'} {_dur(row.get('blocked_s'))} ({row.get('state')}): {why}."]
+    parts = [f"{what[0].upper() + what[1:]} {'waited' if slow else 'has not run for'} {_dur(row.get('blocked_s'))} ({known(row.get('state'), 'not known')}): {why}."]
     if row.get("pull_s"):
-        parts.append(f"Image {row.get('image')} took {_dur(row['pull_s'])} to pull.")
+        parts.append(f"Image {known(row.get('image'), 'not known')} took {_dur(row['pull_s'])} to pull.")
     if row.get("runtime_class"):
         found = row.get("runtime_class_found")
         parts.append(f"RuntimeClass {row['runtime_class']}{' (not found in the cluster)' if found is False else ''}.")

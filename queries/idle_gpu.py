@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from k10s_forensics.queries._narrative import known
+
 
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     n = row.get("idle_gpus") or len(finding["gpus"])
@@ -14,7 +16,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         pod = (finding.get("job") or finding["pods"][0]) if (finding.get("job") or finding["pods"]) else "a pod"
         finding["title"] = f"{pod} holds {n} GPU{'s' if n != 1 else ''} that did no work"
         finding["summary"] = (f"{n} GPU{'s' if n != 1 else ''} on {', '.join(finding['nodes'])} allocated to {pod} stayed idle (no tensor/SM activity, idle power) "
-                              f"for {row.get('idle_hours')} h since {finding.get('started_at')}: {hours}{money}.")
+                              f"for {known(row.get('idle_hours'), 'not known')} h since {known(finding.get('started_at'), 'not known')}: {hours}{money}.")
         finding["recommendation"] = "Check the pod is doing work (stuck rendezvous, waiting for data, a notebook left open); delete it or set an idle timeout so the GPUs return to the pool."
     else:
         finding["title"] = f"{n} healthy GPU{'s' if n != 1 else ''} unallocated and idle"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from k10s_forensics.queries._narrative import duration_text, ranks_text
+from k10s_forensics.queries._narrative import duration_text, known, ranks_text
 
 WHY = {
     "rank-failed": "failed before the collective timed out ({kind})",
@@ -82,6 +82,20 @@ def _group_hang(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     return finding
 
 
+def _waited(row: dict[str, Any]) -> str:
+    """How long the watchdog waited, or ``---`` and why (a line without ``Timeout(ms)``, never "None")."""
+    return duration_text(row["timeout_ms"]) if row.get("timeout_ms") is not None else "---: its length not logged"
+
+
+def _work(row: dict[str, Any]) -> str:
+    """The collective waited on: ``SeqNum 7 (ALLREDUCE)``; a field the lines do not give is said as such, never "None"
+    (torch >= 2.4's ``Exception ... detected by watchdog at work: 1`` names no op)."""
+    seq, op = row.get("seq_num"), row.get("op_type")
+    if seq is None:
+        return f"{op} (sequence number not logged)" if op else "a collective (sequence number not logged)"
+    return f"SeqNum {seq} ({op or 'collective not named'})"
+
+
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if finding["cause"] == "group-hang":
         return _group_hang(finding, row)
@@ -95,10 +109,10 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         after = f" ({duration_text(row['timeout_ms'])})" if row.get("timeout_ms") is not None else ""  # nccl2 prints none
         wait = f"{ranks} timed out waiting in a collective{after}."
     else:
-        wait = f"{ranks} hit NCCL watchdog timeout ({duration_text(row.get('timeout_ms'))}) on SeqNum {row.get('seq_num')} ({row.get('op_type')})."
+        wait = f"{ranks} hit NCCL watchdog timeout ({_waited(row)}) on {_work(row)}."
     if cause == "no-single-culprit":
         finding["title"] = f"The job hung on {op}; no single culprit rank"
-        finding["summary"] = " ".join(p for p in (wait, _decided(row) or f"{row.get('decision_detail')}.") if p)
+        finding["summary"] = " ".join(p for p in (wait, _decided(row) or f"{known(row.get('decision_detail'), 'no evidence detail recorded')}.") if p)
         finding["recommendation"] = ("Every rank was stuck in the same collective: look at the network (NCCL RAS, IB counters, "
                                      "the network finding), the GPUs of the job (Xid, gpu-health) and NCCL's own WARN lines; set "
                                      "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 and TORCH_NCCL_DUMP_ON_TIMEOUT=1 for a Flight Recorder dump next time.")

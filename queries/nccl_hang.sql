@@ -57,13 +57,19 @@
 --   hand_overs VARCHAR[]       -- group-hang: the stage hand-overs the shape-inference records name (`stage 2 receiving from stage 1`)
 --   silent_ranks BIGINT[]      -- group-hang: ranks of the job no line read names (silent, or not in the logs; the finding's evidence writes them as runs, `0-3, 8`)
 WITH l AS (  -- the columns read below (a CTE carries every column it selects)
-    SELECT job_key, rank_resolved, kind, seq_num, op_type, timeout_ms, ran_for_ms, ts, pod_key, event_id, incarnation_uid, xid,
-           exit_code, raw_row, line_no, line, peer_ip
+    SELECT job_key, rank_resolved, kind, subkind, seq_num, op_type, timeout_ms, ran_for_ms, ts, pod_key, event_id, incarnation_uid,
+           xid, exit_code, raw_row, line_no, line, peer_ip
     FROM k10s_log WHERE job_key IS NOT NULL
 ),
 timeouts AS (  -- the NCCL watchdog's, and gloo's own send/recv wait timeouts (no SeqNum: k10s_gloo_wait)
     SELECT job_key, rank_resolved AS rank, seq_num, op_type, timeout_ms, ran_for_ms, ts, pod_key, event_id
     FROM l WHERE kind = 'nccl_watchdog_timeout' AND rank_resolved IS NOT NULL
+    UNION ALL  -- torch >= 2.4's `Exception (either an error or timeout) detected by watchdog at work: W` of a rank with no
+               -- timeout line of its own: it waits on work W as `Timeout at NCCL work: W` says (session 60)
+    SELECT job_key, rank_resolved, seq_num, NULL::VARCHAR, NULL::BIGINT, NULL::BIGINT, ts, pod_key, event_id
+    FROM l WHERE kind = 'watchdog_exception_summary' AND subkind = 'exception_detected' AND seq_num IS NOT NULL
+      AND rank_resolved IS NOT NULL
+      AND (job_key, rank_resolved) NOT IN (SELECT (job_key, rank_resolved) FROM l WHERE kind = 'nccl_watchdog_timeout')
     UNION ALL
     SELECT job_key, rank, NULL::BIGINT, NULL::VARCHAR, timeout_ms, NULL::BIGINT, ts, pod_key, event_id FROM k10s_gloo_wait
 ),

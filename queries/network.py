@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from k10s_forensics.queries._narrative import known
+
 
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     rate = 100 * (row.get("retrans_rate") or 0)
@@ -12,7 +14,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if finding["cause"] == "pod-path":
         pod = finding["pods"][0] if finding["pods"] else "a pod"
         node = finding["nodes"][0] if finding["nodes"] else "its node"
-        finding["title"] = f"{pod} on {node} has degraded NCCL paths to {row.get('degraded_peers')} of {row.get('peers')} peers"
+        finding["title"] = f"{pod} on {node} has degraded NCCL paths to {known(row.get('degraded_peers'), 'not counted')} of {known(row.get('peers'), 'not counted')} peers"
         finding["summary"] = f"Its TCP sockets to most peers are degraded: {stats}. One pod bad towards everyone points at its NIC, host or switch port."
         finding["recommendation"] = f"Check the NIC and link of {node} (ethtool -S, ip -s link, switch port counters); move the pod off the node if it persists."
     else:

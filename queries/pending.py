@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from k10s_forensics.queries._narrative import known
+
 WHY = {
     "quota": "Kueue has not admitted the workload (quota)",
     "evicted": "Kueue evicted or preempted the workload",
@@ -38,12 +40,12 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if row.get("untolerated_taints"):
         parts.append(f"Untolerated taints: {', '.join(row['untolerated_taints'])}.")
     if row.get("gpu_request") is not None and row.get("eligible_nodes") is not None:
-        parts.append(f"Each pod asks for {row['gpu_request']} GPUs; {row['eligible_nodes']} eligible nodes, {row.get('fitting_nodes')} with room, "
-                     f"{row.get('free_gpus_eligible')} GPUs free on them (at most {row.get('max_free_gpus_node')} on one).")
+        parts.append(f"Each pod asks for {row['gpu_request']} GPUs; {row['eligible_nodes']} eligible nodes, {known(row.get('fitting_nodes'), 'not known')} with room, "
+                     f"{known(row.get('free_gpus_eligible'), 'not known')} GPUs free on them (at most {known(row.get('max_free_gpus_node'), 'not known')} on one).")
     if row.get("kueue_message"):
         parts.append(f"Kueue: {row['kueue_message']}.")
     if row.get("quota_nominal_gpus") is not None:
-        parts.append(f"ClusterQueue {row.get('cluster_queue')}: {row.get('quota_used_gpus')} of {row['quota_nominal_gpus']} GPUs in use.")
+        parts.append(f"ClusterQueue {known(row.get('cluster_queue'), 'not known')}: {known(row.get('quota_used_gpus'), 'not known')} of {row['quota_nominal_gpus']} GPUs in use.")
     if row.get("held_gpus"):
         parts.append(f"Partial gang: {row['running_pods']} pods already run and hold {row['held_gpus']} GPUs while waiting.")
     if row.get("scheduler_message"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import signal
 from typing import Any
 
-from k10s_forensics.queries._narrative import ranks_text
+from k10s_forensics.queries._narrative import known, ranks_text
 
 WHAT = {
     "host-oom-kill": "was killed by SIGKILL (exit -9) without a SIGTERM from the launcher first: the host's OOM killer",
@@ -122,7 +122,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if row.get("decided_by") == "build-lock":  # no failure: the processes wait on a JIT extension build's lock
         root = row.get("error_message") or "the extensions root"
         finding["title"] = "The job waits on a torch extension build; no rank failed"
-        finding["summary"] = f"A build lock may be left at {root}: {row.get('no_culprit_reason')}."
+        finding["summary"] = f"A build lock may be left at {root}: {known(row.get('no_culprit_reason'), 'not recorded')}."
         finding["recommendation"] = (f"If no process is compiling, remove the lock a killed build left (rm {root}/<extension>/lock, "
                                      "or the extension's folder under that root) and restart; give each job its own "
                                      "TORCH_EXTENSIONS_DIR, or prebuild the ops, so one killed build cannot block the others.")
@@ -131,7 +131,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         return _rendezvous(finding, row)
     if not finding["ranks"] and row.get("decided_by") == "signal-alike":  # every process, one signal, none first
         finding["title"] = f"Every process of the job took the same signal ({cause}); no single culprit"
-        parts = [f"Every process {what.split(':')[0].split(' (')[0]}; {row.get('no_culprit_reason')}."]
+        parts = [f"Every process {what.split(':')[0].split(' (')[0]}; {known(row.get('no_culprit_reason'), 'not recorded')}."]
     elif not finding["ranks"]:
         finding["title"] = (f"Ranks failed ({cause}) but no single rank brought the job down" if row.get("together_ranks")
                             else f"A process failed ({cause}) but the logs name no single rank for it")
@@ -165,7 +165,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if victims:
         parts.append(f"{victims} other rank(s)/processes were torn down after it" + (f", {row['watchdog_victims']} by their NCCL watchdog." if row.get("watchdog_victims") else "."))
     if finding.get("gpu_hours_lost"):
-        parts.append(f"≈{finding['gpu_hours_lost']:.2f} GPU-hours lost ({row.get('job_gpus')} GPUs from the first failure to the abort).")
+        parts.append(f"≈{finding['gpu_hours_lost']:.2f} GPU-hours lost ({known(row.get('job_gpus'), 'not recorded')} GPUs from the first failure to the abort).")
     if row.get("hang_verdict"):
         parts.append(f"The hang itself is decided by other evidence ({row['hang_verdict']}): see the nccl-hang finding.")
     finding["summary"] = " ".join(parts)
@@ -203,9 +203,9 @@ _RENDEZVOUS_OTHER = ("the rendezvous' shared state could not be read or kept",
 def _rendezvous(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     """The launcher's rendezvous failed and no rank did: what it means, where it was said, what to check."""
     meaning, check = RENDEZVOUS.get(row.get("failure_subkind") or "", _RENDEZVOUS_OTHER)
-    message = f" ({row.get('error_message')})" if row.get("error_message") else ""
+    message = f" ({known(row.get('error_message'), 'not recorded')})" if row.get("error_message") else ""
     finding["title"] = ("The rendezvous store's port is in use; no rank failed" if row.get("failure_subkind") == "port-in-use"
                         else "The launcher's rendezvous failed; no rank failed")
-    finding["summary"] = (f"{row.get('error_type')}{message}: {meaning}. No rank is named: {row.get('no_culprit_reason')}.")
+    finding["summary"] = (f"{known(row.get('error_type'), 'not recorded')}{message}: {meaning}. No rank is named: {known(row.get('no_culprit_reason'), 'not recorded')}.")
     finding["recommendation"] = check
     return finding

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from k10s_forensics.queries._narrative import ranks_text
+from k10s_forensics.queries._narrative import known, ranks_text
 
 RECOMMENDATIONS = {
     "gpu-throttle": "Check cooling and power on {nodes} (fans, inlet temperature, power cap: `nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER`); cordon the node and move the job if it keeps throttling.",
@@ -24,24 +24,24 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if cause == "gpu-throttle":
         finding["title"] = f"{who} is a thermal/power-throttled straggler on {where}"
         parts.append(
-            f"{who} runs at {ev.get('sm_clock_mhz')} MHz SM clock vs the job median {ev.get('job_sm_clock_mhz')} MHz"
-            f" ({ev.get('temp_c')} °C vs {ev.get('job_temp_c')} °C) and stays busy while the other ranks wait in NCCL."
+            f"{who} runs at {known(ev.get('sm_clock_mhz'), 'not measured')} MHz SM clock vs the job median {known(ev.get('job_sm_clock_mhz'), 'not measured')} MHz"
+            f" ({known(ev.get('temp_c'), 'not measured')} °C vs {known(ev.get('job_temp_c'), 'not measured')} °C) and stays busy while the other ranks wait in NCCL."
         )
         if ev.get("throttle_reasons"):
-            parts.append(f"Clock-event reasons 0x{int(ev['throttle_reasons']):x} are set in {ev.get('throttled_windows')} windows.")
+            parts.append(f"Clock-event reasons 0x{int(ev['throttle_reasons']):x} are set in {known(ev.get('throttled_windows'), 'not measured')} windows.")
     elif cause == "gpu-degraded":
         finding["title"] = f"{who} computes slower than its peers on {where} with no visible throttling"
-        parts.append(f"{who} is busier than the job (power {ev.get('power_w')} W vs {ev.get('job_power_w')} W, tensor {ev.get('tensor_active')} vs {ev.get('job_tensor_active')}) while the others wait for it.")
+        parts.append(f"{who} is busier than the job (power {known(ev.get('power_w'), 'not measured')} W vs {known(ev.get('job_power_w'), 'not measured')} W, tensor {known(ev.get('tensor_active'), 'not measured')} vs {known(ev.get('job_tensor_active'), 'not measured')}) while the others wait for it.")
     elif cause == "host-input":
         finding["title"] = f"{who} is input-bound: its GPU idles while the job waits for it"
-        parts.append(f"GPU util {ev.get('util_pct')}% vs the job median {ev.get('job_util_pct')}% (peers spin in NCCL); power {ev.get('power_w')} W vs {ev.get('job_power_w')} W.")
+        parts.append(f"GPU util {known(ev.get('util_pct'), 'not measured')}% vs the job median {known(ev.get('job_util_pct'), 'not measured')}% (peers spin in NCCL); power {known(ev.get('power_w'), 'not measured')} W vs {known(ev.get('job_power_w'), 'not measured')} W.")
     else:
         finding["title"] = f"{who} is slowed by its network path on {where}"
         parts.append(
-            f"Its NCCL sockets are degraded towards {ev.get('net_degraded_peers')} of {ev.get('net_peers')} peer pods"
-            f" (retransmit rate up to {100 * (ev.get('net_retrans_rate') or 0):.2f}%, rtt/minrtt up to {ev.get('net_rtt_ratio')})."
+            f"Its NCCL sockets are degraded towards {known(ev.get('net_degraded_peers'), 'not measured')} of {known(ev.get('net_peers'), 'not measured')} peer pods"
+            f" (retransmit rate up to {100 * (ev.get('net_retrans_rate') or 0):.2f}%, rtt/minrtt up to {known(ev.get('net_rtt_ratio'), 'not measured')})."
         )
-    parts.append(f"Outlier in {row.get('outlier_windows')} of {row.get('job_windows')} one-minute windows of a {row.get('job_ranks')}-rank gang.")
+    parts.append(f"Outlier in {known(row.get('outlier_windows'), 'not measured')} of {known(row.get('job_windows'), 'not measured')} one-minute windows of a {known(row.get('job_ranks'), 'not measured')}-rank gang.")
     if finding.get("gpu_hours_lost") is not None:
         parts.append(f"Estimated job slowdown {slowdown:.2f}x, ≈{finding['gpu_hours_lost']:.2f} GPU-hours lost.")
     if ev.get("util_below_2sd_windows"):

@@ -25,12 +25,8 @@ NOT_YET_S60: dict[str, str] = {
     # batch 370 (diffusion-video-image-generation-training-multi-gpu-2025-2026): 1 of 3 read right both ways as
     # collected (7472d2c7): LTX-2-57 (one untagged OOM on GPU 0 listing four processes 16746-16749, every rank's text
     # encoder loaded onto GPU 0) a critical cuda-oom of no rank; the two misses:
-    "DiffSynth-Studio-411-wan21-t2v-14b-lora-720p-8xh100-rank4-oom":
-        "rank 4's lone OOM `rank4]: torch.OutOfMemoryError: CUDA out of memory ... GPU 4 has a total capacity of 94.99 "
-        "GiB ...` is read as a critical oom-cascade of no rank ('a rank ... ran out of GPU memory'): the torchrun prefix "
-        "lost its opening bracket in the paste (`rank4]:`), so the line is not taken as rank 4's; restored to "
-        "`[rank4]:` it names rank 4 (warning, cuda-oom). Truth: rank 4 (its own OOM, the only failure shown; the "
-        "maintainer: the trainer's fp32 intermediates raise the memory need)",
+    # DiffSynth-Studio-411 read right since session 60 (torch's `[rankN]: ` tag whose `[` the copy lost, `rank4]: ` at
+    # the line's start, is read as rank 4's: rank 4's lone OOM names rank 4, warning, cuda-oom)
     # batch 370: DiffSynth-Studio-703 read right since session 60 (a lone paste's autograd refusal of the program's graph,
     # `element 0 of tensors does not require grad and does not have a grad_fn`, is a suspect only: low_why
     # lone-paste-autograd-graph)

@@ -6,7 +6,7 @@ GiB memory in use. Process 16747 ... Process 16748 ... Process 16749 ...`` and t
 PR #67) is a critical cuda-oom of no rank, as pasted or as its 4 processes. The two NOT_YET as collected: rank 4's lone
 Wan2.1-T2V-14B LoRA OOM whose torchrun prefix lost its bracket, ``rank4]: torch.OutOfMemoryError: ... GPU 4 has a total
 capacity of 94.99 GiB ...`` (modelscope/DiffSynth-Studio#411: 720p on 8 H100s, the trainer's fp32 intermediates) is a
-critical cuda-oom of no rank, not rank 4's; rank 0's lone ``[rank0]: RuntimeError: element 0 of tensors does not
+critical cuda-oom of no rank, not rank 4's (rank 4's since session 60); rank 0's lone ``[rank0]: RuntimeError: element 0 of tensors does not
 require grad and does not have a grad_fn`` (modelscope/DiffSynth-Studio#703: only the VACE module trainable, a trainer
 bug every rank hits, fixed upstream) names rank 0 (warning, medium). Scored 1/3 both ways as collected. Contrasts: the
 OOM with its ``[`` restored names rank 4; the OOM untagged, or beside rank 0's copy, names no one; the autograd error
@@ -54,9 +54,9 @@ CASES = {
     # as collected, pasted and laid out as the threads say
     "ltx-gpu0-oom-as-pasted": (LTX_GPU0_OOM, None, None, None, None),
     "ltx-gpu0-oom-four-processes": (LTX_GPU0_OOM, 4, 4, None, None),
-    # NOT_YET as collected, pinned as read: the bracketless tag is no rank's (truth: rank 4)
-    "wan-oom-as-pasted": (WAN_OOM, None, None, None, None),
-    "wan-oom-eight-gpus": (WAN_OOM, 8, 8, None, None),
+    # read right since session 60: the tag that lost its bracket (``rank4]: `` at the line's start) is rank 4's
+    "wan-oom-as-pasted": (WAN_OOM, None, None, 4, "cuda-oom"),
+    "wan-oom-eight-gpus": (WAN_OOM, 8, 8, 4, "cuda-oom"),
     # read right since session 60: the lone autograd error is rank 0's suspect only, at info (truth: no one)
     "vace-no-grad-as-pasted": (VACE_NO_GRAD, None, None, None, None),
     "vace-no-grad-two-gpus": (VACE_NO_GRAD, 2, 2, None, None),
@@ -97,10 +97,10 @@ def test_gpu0_oom_of_four_processes_is_a_rankless_cuda_oom(tmp_path):
     assert _gist(LTX_GPU0_OOM, tmp_path / "b", 4, 4) == [("oom-cascade", "critical", "cuda-oom", [])]
 
 
-def test_bracketless_rank_prefix_is_not_read_as_the_rank(tmp_path):
-    """DiffSynth-Studio#411 (NOT_YET as collected): ``rank4]: torch.OutOfMemoryError`` is a critical cuda-oom of no
-    rank; with ``[rank4]:`` the same line names rank 4 at warning, medium."""
-    assert _gist(WAN_OOM, tmp_path / "a", 8, 8) == [("oom-cascade", "critical", "cuda-oom", [])]
+def test_bracketless_rank_prefix_is_read_as_the_rank(tmp_path):
+    """DiffSynth-Studio#411 (NOT_YET as collected, read right since session 60): ``rank4]: torch.OutOfMemoryError``
+    names rank 4 at warning, medium, as the same line with ``[rank4]:`` does."""
+    assert _gist(WAN_OOM, tmp_path / "a", 8, 8) == [("oom-cascade", "warning", "cuda-oom", [4])]
     findings = pasted_findings(WAN_OOM_BRACKETED, tmp_path / "b", 8, 8, NOW)
     assert [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings] == [
         ("oom-cascade", "warning", "cuda-oom", [4])

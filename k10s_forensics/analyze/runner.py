@@ -106,7 +106,7 @@ def _collector_notes(bundle: Bundle) -> dict[str, str]:
         for table, prefixes in feeds.items():
             if any(name.startswith(p) for p in prefixes) and table not in notes:
                 errors = "; ".join(str(e) for e in (c.get("errors") or [])[:1])
-                notes[table] = f"collector {name} {c.get('status')}{': ' + errors if errors else ''}"
+                notes[table] = f"collector {name} {c.get('status') or '--- (no status recorded)'}{': ' + errors if errors else ''}"
     return notes
 
 

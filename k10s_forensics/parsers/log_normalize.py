@@ -72,7 +72,8 @@ _PREFIX = re.compile(
     r"|[\[【](?:" + _TS_CORE + r")[\]】]"  # bracketed timestamp
     r"|(?:stdout|stderr) [PF](?= )"  # the container runtime's (CRI) log file: <time> stdout F <line>
     r"|(?:" + _TS_CORE + r")(?:\s*[:|-](?=\s))?"  # bare timestamp, optional ' :' / ' |' / ' -'
-    r"|\[rank(?P<rank>\d{1,7})\]:"
+    # torch's ``[rankN]:``; its bracket (or ``[r``) lost by a copy at the line's start (``rank4]: ``, ``ank1]: ``, session 60)
+    r"|(?:\[rank|r?ank(?=\d{1,7}\]: ))(?P<rank>\d{1,7})\]:"
     r"|\[rank=(?P<rank_eq>\d{1,7})\](?:\s*\|\||(?=\s))"  # Determined's ``[rank=3] ||``, a Ray worker's ``[rank=3] ``
     # a logging format's host and rank fields, then its level: ``2026-11-29 14:49:37,336 node-1 rank=3 ERROR <line>``
     # ParlAI's multiprocessing_train: ``rank: 3 | <time> CRITICAL | <line>``
