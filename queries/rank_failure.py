@@ -84,6 +84,9 @@ LOW_WHY = {
                                  "program's graph (a loss with no grad_fn, a view modified in place), which the model and "
                                  "code every rank runs meet alike at their first backward: a suspect, not a culprit "
                                  "(confidence low).",
+    "lone-paste-setup-refusal": "The paste holds this rank's lines only, and the error refuses the setup, mode or "
+                                "combination (not supported, not compatible, not in distributed mode), which the config "
+                                "and launch every rank shares meet alike: a suspect, not a culprit (confidence low).",
 }
 #: a CUDA error's fix by its kind (parsers/log_patterns_cuda.py CUDA_KINDS), where it is not the GPU's: the program's or
 #: the software stack's (FIX["cuda-error"] stays the GPU's own: ECC, fallen off the bus, an Xid)

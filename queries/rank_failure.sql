@@ -37,7 +37,7 @@
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone, or low_why), none
 --   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made), else null
---   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota; lone-paste-nccl-launch: so, NCCL's report of a CUDA failure launching its collective; lone-paste-autograd-graph: so, autograd's refusal of the program's graph, a loss without a grad_fn or a view modified in place), else null
+--   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota; lone-paste-nccl-launch: so, NCCL's report of a CUDA failure launching its collective; lone-paste-autograd-graph: so, autograd's refusal of the program's graph, a loss without a grad_fn or a view modified in place; lone-paste-setup-refusal: so, an exception saying the setup, mode or combination is not supported), else null
 --   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
@@ -147,7 +147,22 @@ FROM (SELECT n.*,
                                      WHEN n.cause = 'python-exception' AND regexp_matches(coalesce(n.error_type, ''), '(?:^|\.)RuntimeError$')
                                           AND regexp_matches(coalesce(n.error_message, ''),
                                           'does not require grad and does not have a grad_fn|\bis a view and its base (?:or another view of its base )?has been modified inplace\b')
-                                     THEN 'lone-paste-autograd-graph' END AS low_why)
+                                     THEN 'lone-paste-autograd-graph'
+                                     -- a refusal saying the setup, mode or combination is not supported (`You can't train a
+                                     -- model ... loaded with device_map='auto' in any distributed mode`, `DeepSpeed Zero-3 is
+                                     -- not compatible with passing a device_map`, `Architecture X not supported`, `Cannot copy
+                                     -- out of meta tensor`: a model left on meta by ZeRO-3's loading): the config and launch
+                                     -- every rank shares; every such lone paste in the corpus is a control (session 60:
+                                     -- lerobot#2270, Qwen-VL-Series-Finetune#7, SpecForge#58). Not a warning raised as an
+                                     -- error, not Dynamo's Unsupported (a region one rank compiles), not a CUDA/NCCL call's
+                                     -- refusal (a GPU or a pair's), not one naming the rank's own device or rank index
+                                     WHEN n.cause = 'python-exception'
+                                          AND NOT regexp_matches(coalesce(n.error_type, ''), '(?i)warning$|(?:^|\.)unsupported$')
+                                          AND regexp_matches(coalesce(n.error_message, ''),
+                                          '(?i)\b(?:is |are )?not (?:currently |yet )?supported\b|\bdoes not support\b|\bis only supported\b|\bonly supports\b|\b(?:is|are) not compatible with\b|\bin any distributed mode\b|--num_processes=1\b|\bcannot copy out of meta tensor\b')
+                                          AND NOT regexp_matches(coalesce(n.error_message, ''),
+                                          '(?i)cuda error|cuda failure|cudaerror|\bnccl\b|invalid device ordinal|\bcuda:\d|\bgpus? ?\d|\bdevice \d|\b(?:local_)?rank[ _-]?\d')
+                                     THEN 'lone-paste-setup-refusal' END AS low_why)
       FROM (SELECT n.*,
                    -- NCCL's WARN of a CUDA call its transports' set-up made (shm, p2p, NVLS, the transport layer)
                    regexp_matches(coalesce(n.first_line, ''),

@@ -140,16 +140,8 @@ NOT_YET_S36: dict[str, str] = {
         "`-np`/`hvd.size()` states the world, so the one-rank-short reading has nothing to stand on"
     ),
     # batch 213
-    "SpecForge-58-qwen3-moe-draft-pr-rank3-architecture-not-supported-control": (
-        "rank-failure critical naming rank 3, python-exception, on a control: the paste is one line, a maintainer's "
-        "reproduction quoted in the PR author's reply, `> [rank3]: ValueError: Architecture Qwen3MoeForCausalLM not "
-        "supported`; that every rank fails alike (the draft-training code not yet accepting the Qwen3-MoE target, which "
-        "the PR then routed through a Llama draft config) is the thread's reading, not the log's. The log is the "
-        "corpus's lone-rank exception shape, which names that rank (batch 197's contrast; sd-scripts-1551's reason): an "
-        "`Architecture ... not supported` wording is a check every rank runs on one config, but a rule exempting "
-        "unsupported-model/config ValueErrors would have to hold for rank-conditional checks too, and no variant or "
-        "contrast in the corpus yet measures that; measure only, no rule changed"
-    ),
+    # SpecForge-58 read right since session 60 (a lone paste's setup refusal, `ValueError: Architecture
+    # Qwen3MoeForCausalLM not supported`, is a suspect only: low_why lone-paste-setup-refusal)
     # batch 214
     "mmaction-141-dist-test-rank1-stalls-after-batch0": (
         "no finding: the log's only signal is an absence in the test script's own progress prints, `rank 0, "

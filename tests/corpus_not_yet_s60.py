@@ -67,12 +67,8 @@ NOT_YET_S60: dict[str, str] = {
     # divisible by 16 ... (32x8)` + rank 0's traceback head of the same TP test, a warning python-exception of no rank);
     # torchtitan-764 (one indented untagged float8 `RuntimeError: max(): ... input.numel() == 0` from a 128-GPU FSDP2
     # job, no finding): see tests/test_quantized_qlora_bitsandbytes_fp8_training_multi_gpu_2025_2026_batch378_wordings.py
-    "Qwen-VL-Series-Finetune-7-qlora-zero3-rank2-meta-tensor-control":
-        "rank 2's lone quoted `[rank2]: NotImplementedError: Cannot copy out of meta tensor; no data!` names rank 2 "
-        "(rank-failure, python-exception, warning, medium: 'the paste holds this rank's lines only'); the error is "
-        "DeepSpeed ZeRO-3's meta-device parameter init meeting a bitsandbytes 4-bit (QLoRA) model, a configuration "
-        "every rank loads alike (the owner: 'You should use zero2 for QLoRA'; with ZeRO-2 it went past); no rank is at "
-        "fault",
+    # batch 378: Qwen-VL-Series-Finetune-7 read right since session 60 (a lone paste's setup refusal, `NotImplementedError:
+    # Cannot copy out of meta tensor`, is a suspect only: low_why lone-paste-setup-refusal)
     # batch 377 (newest-threads-2026-late-nov-dec-any-repo): 2 of 2 read right both ways as collected (4f3ecd28), no
     # NOT_YET, both controls, 0 of 2 named: modelscope-1239 (rank 7's GRPO `infer_rank` traceback cut after its
     # `assert` source line) and ms-swift-5592 (rank 0's traceback through `_check_grpo`, cut before its ValueError) are
@@ -82,13 +78,8 @@ NOT_YET_S60: dict[str, str] = {
     # (3034b569), both controls: rl_games-284 (the inline-quoted `NCCL WARN Duplicate GPU detected : rank 1 and rank 0
     # both on CUDA device`, the missing `torch.cuda.set_device(local_rank)` of continuous A2C) no finding, right: see
     # tests/test_robotics_rl_isaaclab_multi_gpu_training_2024_2026_batch379_wordings.py
-    "lerobot-2270-smolvla-accelerate-prepare-device-map-auto-rank0-control":
-        "rank 0's lone traceback ending `[rank0]: ValueError: You can't train a model that has been loaded with "
-        "`device_map='auto'` in any distributed mode.` names rank 0 (rank-failure, python-exception, warning, medium: "
-        "'the paste holds this rank's lines only'); the error is Accelerate's guard in `accelerator.prepare` against a "
-        "model loaded with a device_map, raised by the same loading code on every process before any step (LeRobot's "
-        "SmolVLA loaded its VLM with a device_map; fixed in the shared loading code by the merged PR); no rank is at "
-        "fault",
+    # batch 379: lerobot-2270 read right since session 60 (a lone paste's setup refusal, `You can't train a model ...
+    # in any distributed mode`, is a suspect only: low_why lone-paste-setup-refusal)
     # batch 380 (scientific-ml-weather-molecular-physics-multi-gpu-2024-2026): 3 of 3 read right both ways as collected
     # (913444cc), no NOT_YET: torchmd-net-324 and torchmd-net-323 (Lightning's `[rank: N] Child process ... terminated
     # with code 1` after the DataLoader's `Pin memory thread exited unexpectedly`) name rank 1 and rank 2

@@ -52,7 +52,10 @@ def _gather(tag: str, error: str, wrap: bool = False) -> list[str]:
 
 FLOAT8 = "attempting to run aten.mm.default, this is not supported"
 DTENSOR = "Operator aten.amax.default does not have a sharding strategy registered."
-OWN = "Cannot copy out of meta tensor; no data! Please use torch.nn.Module.to_empty() instead of torch.nn.Module.to()"
+#: session 60: the meta-tensor wording is a setup refusal (ZeRO-3's loading, Qwen-VL-Series-Finetune#7: a control), a
+#: lone copy of which is a suspect only (lone-paste-setup-refusal); the contrast keeps another NotImplementedError
+META_TENSOR = "Cannot copy out of meta tensor; no data! Please use torch.nn.Module.to_empty() instead of torch.nn.Module.to()"
+OWN = "Function MyScatterBackward returned an invalid gradient at index 1 - this path is not implemented"
 PEER = (
     "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
     "[10.0.0.2]:41617"
@@ -120,6 +123,8 @@ CASES = {
     "dtensor-sharding-strategy": (_gather("[rank1]: ", DTENSOR), None, None, None),
     # contrasts: another NotImplementedError is the rank's own path ...
     "own-notimplemented": (_gather("[rank5]: ", OWN), None, None, 5),
+    # ... but not the meta-tensor refusal (this contrast until session 60): a lone setup refusal, a suspect only
+    "meta-tensor-suspect-only": (_gather("[rank5]: ", META_TENSOR), None, None, None),
     # ... and so is the refusal where a peer saw the rank's connection close (the peer got past the call)
     "torchao-peer-saw-close": (_gather("[rank1]: ", TORCHAO) + [PEER], None, 2, 1),
     # the batch's held controls

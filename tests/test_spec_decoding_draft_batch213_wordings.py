@@ -6,8 +6,8 @@ traceback head stops in the DataLoader (#217), TensorRT-Model-Optimizer's MLA EA
 ``> > [rank7]:`` trainer traceback reaches ``compute_loss(`` (NVIDIA/Model-Optimizer#689), and Medusa head training's
 untagged traceback head (FasterDecoding/Medusa#45); each cut before its exception, as pasted and in layouts of 8 and
 8 x 2. The miss as read (NOT_YET): SpecForge#58's quoted ``> [rank3]: ValueError: Architecture Qwen3MoeForCausalLM not
-supported`` names rank 3 (python-exception), the lone-rank exception shape; the same line from ranks 0-3 alike names no
-one. No rule changed for the batch (measure only). Pasted logs through ``k10s import-logs``, batched.
+supported`` named rank 3 (python-exception), the lone-rank exception shape; since session 60 it is rank 3's suspect
+only (info, lone-paste-setup-refusal: a lone setup refusal); the same line from ranks 0-3 alike names no one. No rule changed for the batch (measure only). Pasted logs through ``k10s import-logs``, batched.
 """
 
 from __future__ import annotations
@@ -55,9 +55,10 @@ CASES = {
     # Medusa-45's shape: an untagged traceback head from an 8-process torchrun run
     "medusa-untagged-head-as-pasted": (MEDUSA, None, None, None, None),
     "medusa-untagged-head-layout-8": (MEDUSA, 8, 8, None, None),
-    # the miss as read (NOT_YET): rank 3's lone ValueError names rank 3
-    "arch-rank3-quoted-as-pasted-miss": (ARCH, None, None, 3, "python-exception"),
-    "arch-rank3-unquoted-layout-4-miss": (ARCH_UNQUOTED, 4, 4, 3, "python-exception"),
+    # the miss (NOT_YET until session 60): rank 3's lone ValueError named rank 3; since session 60 a lone setup
+    # refusal (`Architecture ... not supported`) is rank 3's suspect only (info, lone-paste-setup-refusal)
+    "arch-rank3-quoted-as-pasted": (ARCH, None, None, None, None),
+    "arch-rank3-unquoted-layout-4": (ARCH_UNQUOTED, 4, 4, None, None),
     # the same ValueError from ranks 0-3 alike: no one
     "arch-all-four-ranks-layout-4": (ARCH_ALL_FOUR, 4, 4, None, None),
 }
