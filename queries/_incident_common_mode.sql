@@ -515,21 +515,29 @@ CREATE OR REPLACE TEMP TABLE k10s_incident_nonfinite_one AS
 WITH span AS (  -- each incident's failure lines' clock
     SELECT job_key, incident, min(ts_filled) AS t0, max(ts_filled) AS t1 FROM k10s_incident_line GROUP BY ALL
 ),
-valued AS (  -- each rank's progress values around the incident
-    SELECT s.job_key, s.incident, v.rank_resolved AS rank, v.progress_value AS value, v.line,
-           (coalesce(v.ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), v.raw_row, v.line_no) AS seen_at
+valued AS (  -- each rank's progress values around the incident; the printing rank: torch's `[rankN]:` tag, else the
+             -- script's own tag opening the line (`rank 1 step 3 …`, parsers' log_sql.SCRIPT_RANK_OPENING), else the
+             -- pod's process behind torchrun's --tee prefix (`[default1]:`), else the line's resolved rank
+    SELECT s.job_key, s.incident, coalesce(v.rank, try_cast(nullif(regexp_extract(v.line,
+               '^(?:\[default\d+\]:)?\s*\[?(?i:rank)[ =]?(\d{1,7})(?:\]|:|,)?\s', 1), '') AS BIGINT), r.rank, v.rank_resolved) AS rank,
+           v.progress_value AS value, v.line, (coalesce(v.ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), v.raw_row, v.line_no) AS seen_at
     FROM span s JOIN k10s_log v ON v.job_key = s.job_key
-    WHERE v.kind = 'training_step' AND v.progress_value IS NOT NULL AND v.rank_resolved IS NOT NULL
+    LEFT JOIN k10s_rank r ON r.pod_uid = v.incarnation_uid
+                         AND r.local_rank = try_cast(nullif(regexp_extract(v.line, '^\[default(\d+)\]:', 1), '') AS BIGINT)
+    WHERE v.kind = 'training_step' AND v.progress_value IS NOT NULL
       AND (v.ts IS NULL OR s.t0 IS NULL OR v.ts BETWEEN s.t0 - INTERVAL 10 MINUTE AND s.t1 + INTERVAL 5 SECOND)
 ),
+latest_all AS (  -- (lines no rank is known for left out)
+    SELECT * FROM valued WHERE rank IS NOT NULL
+),
 latest AS (  -- each rank's latest value
-    SELECT job_key, incident, rank, arg_max(value, seen_at) AS value, arg_max(line, seen_at) AS line FROM valued GROUP BY ALL
+    SELECT job_key, incident, rank, arg_max(value, seen_at) AS value, arg_max(line, seen_at) AS line FROM latest_all GROUP BY ALL
 )
 SELECT l.job_key, l.incident, l.rank, l.line, b.pod_key, b.node_resolved, b.gpu_uuid
 FROM latest l
 JOIN k10s_incident_best b ON b.job_key = l.job_key AND b.incident = l.incident AND b.rank_eff = l.rank
 WHERE NOT isfinite(l.value)
-  AND NOT EXISTS (SELECT 1 FROM valued o WHERE o.job_key = l.job_key AND o.incident = l.incident AND o.rank <> l.rank
-                  AND NOT isfinite(o.value))
+  AND NOT EXISTS (SELECT 1 FROM valued o WHERE o.job_key = l.job_key AND o.incident = l.incident
+                  AND o.rank IS DISTINCT FROM l.rank AND NOT isfinite(o.value))
   AND EXISTS (SELECT 1 FROM latest o WHERE o.job_key = l.job_key AND o.incident = l.incident AND o.rank <> l.rank
               AND isfinite(o.value));

@@ -10,7 +10,7 @@ from k10s_forensics.parsers.log_prefilter_step import PROGRESS_GRAD_NORM, PROGRE
 from k10s_forensics.parsers.log_lines import LINE_CHARS
 
 LONG_LINE = 65536
-#: training_step thinning: per (log body, rank, local rank, subkind) series keep the first line of every
+#: training_step thinning: per (log body, rank, script rank tag, --tee stream, subkind) series keep the first line of every
 #: STEP_STRIDE_S-second interval, plus the first and last line of the series and both lines
 #: around a step that goes back (restart, new epoch bar); lines without a timestamp are all kept, and so is
 #: every line whose progress value is not finite (a rank's loss gone NaN: queries/_incident_common_mode.sql).
@@ -83,11 +83,10 @@ WITH x AS (
 ), s AS (
     SELECT _row, line_no, api_ts, long_line, left(text, {LINE_CHARS}) AS line,
            coalesce(try_cast(nullif(regexp_extract(text, '\\[rank(\\d+)\\]:', 1), '') AS BIGINT),
-                    try_cast(nullif(regexp_extract(text, '(?i)\\[rank (\\d+)\\]', 1), '') AS BIGINT),
-                    -- a script's own rank tag opening its progress line (behind torchrun's --tee prefix): `rank 1 step 3 …`
-                    try_cast(nullif(regexp_extract(text, {_lit(SCRIPT_RANK_OPENING)}, 1), '') AS BIGINT)) AS rank,
-           -- torchrun's --tee prefix (`[default1]:`): the local rank whose stream the line is
-           try_cast(nullif(regexp_extract(text, '^\\[default(\\d+)\\]:', 1), '') AS BIGINT) AS local_rank,
+                    try_cast(nullif(regexp_extract(text, '(?i)\\[rank (\\d+)\\]', 1), '') AS BIGINT)) AS rank,
+           -- (thinning only, no column: the queries read them off the line) a script's own rank tag opening its progress
+           -- line, `rank 1 step 3 …`, and torchrun's --tee prefix, `[default1]:`: one series per printing process
+           regexp_extract(text, {_lit(SCRIPT_RANK_OPENING)}, 1) AS tag_rank, regexp_extract(text, '^\\[default(\\d+)\\]:', 1) AS tee_local,
            {_step_sql()}, {_value_sql()}
     FROM x
 ), series AS (
@@ -95,9 +94,9 @@ WITH x AS (
            lag(step) OVER w AS prev_step, lead(step) OVER w AS next_step,
            lag(bucket) OVER w AS prev_bucket
     FROM (SELECT *, epoch_us(api_ts) // {STEP_STRIDE_S * 1_000_000} AS bucket FROM s WHERE step_kind IS NOT NULL)
-    WINDOW w AS (PARTITION BY _row, rank, local_rank, step_kind ORDER BY line_no)
+    WINDOW w AS (PARTITION BY _row, rank, tag_rank, tee_local, step_kind ORDER BY line_no)
 )
-SELECT _row, line_no, api_ts, long_line, line, rank, local_rank, step, step_kind, progress_value FROM series
+SELECT _row, line_no, api_ts, long_line, line, rank, step, step_kind, progress_value FROM series
 WHERE api_ts IS NULL OR prev_line IS NULL OR next_line IS NULL OR prev_bucket IS DISTINCT FROM bucket
    OR step < prev_step OR next_step < step OR NOT isfinite(progress_value)
 ORDER BY _row, line_no

@@ -230,7 +230,6 @@ def _steps(con, meta_table: pa.Table) -> pa.Table:
         "step": steps["step"],
         "progress_value": steps["progress_value"],
         "rank": steps["rank"],
-        "local_rank": steps["local_rank"],
         "line": steps["line"],
         "line_no": steps["line_no"],
         "raw_row": steps["_row"],

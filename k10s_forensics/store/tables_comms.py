@@ -78,7 +78,7 @@ COMMS_TABLES: tuple[TableDef, ...] = (
         ("exit_code", I64, "exit code (negative = signal)"),
         ("attempts_left", I64, "Worker group FAILED. k/N attempts left: k"),
         ("attempts_max", I64, "... N"),
-        ("step", I64, "training step/iteration number; training_step rows are thinned per (log body, rank, local rank, subkind): the first line of every 10-s interval, the first and last line, and both lines around a step that goes back are kept (lines without a timestamp, and lines whose progress_value is not finite: all)"),
+        ("step", I64, "training step/iteration number; training_step rows are thinned per (log body, rank, a script's rank tag opening the line, --tee stream, subkind): the first line of every 10-s interval, the first and last line, and both lines around a step that goes back are kept (lines without a timestamp, and lines whose progress_value is not finite: all)"),
         ("xid", I64, "Xid code"),
         ("severity", STR, "E/W/I/F from glog prefixes, else null"),
         ("subkind", STR, "which wording/variant of the kind matched (docs/parsers-logs.md)"),
