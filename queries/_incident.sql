@@ -16,7 +16,7 @@
 --     together_ranks BIGINT[], confidence VARCHAR, no_culprit_reason VARCHAR, first_failure_at TIMESTAMPTZ,
 --     abort_at TIMESTAMPTZ, hang_started_at TIMESTAMPTZ, node_wide BOOLEAN, first_rank BIGINT, first_pod VARCHAR,
 --     first_node VARCHAR, first_gpu VARCHAR, first_kind VARCHAR, first_subkind VARCHAR, error_type VARCHAR, error_message VARCHAR,
---     head_cut BOOLEAN, xid BIGINT, xid_meaning VARCHAR, kernel_line VARCHAR, first_line VARCHAR, pods VARCHAR[],
+--     head_cut BOOLEAN, xid BIGINT, xid_meaning VARCHAR, kernel_line VARCHAR, first_line VARCHAR, nonfinite_line VARCHAR, pods VARCHAR[],
 --     watchdog_victims BIGINT, victims BIGINT, job_gpus BIGINT, wait_s DOUBLE, gpu_hours_lost DOUBLE
 CREATE OR REPLACE TEMP TABLE k10s_incident AS
 WITH unordered AS (SELECT * FROM k10s_unordered_paste),
@@ -206,24 +206,7 @@ unranked AS (  -- own failures that name no rank (a launcher naming the wrong co
                                 GROUP BY o.error_type)), 0) AS said_why
     FROM own u WHERE rank_eff IS NULL GROUP BY ALL
 ),
-nccl_unplaced AS (  -- NCCL's report that the communicator itself failed (`unhandled system error` / ncclSystemError, an
-                    -- internal or CUDA error, invalid usage) in a line naming no process (no rank, no local rank, no NCCL
-                    -- `host:pid` prefix), in a pod import-logs made up from a paste: the pod's rank's only by the importer's
-                    -- guess. The collective it failed in is every member's, so where nothing says why in a rank's own line
-                    -- (the first failure is an exit status or this NCCL line) a launcher's exit status beside it is only the
-                    -- first member it saw exit: no single culprit (docs/rules.md, "Real incidents batch 51"). Not where the
-                    -- launcher reports another process's end as its teardown (srun's `task 1: Killed` after task 0's exit
-                    -- 1): it saw every member end, and the one exit of its own is the one failure
-    SELECT i.job_key, i.incident, min(i.subkind) AS subkind
-    FROM k10s_incident_line i
-    WHERE i.role = 'own' AND i.cause = 'nccl-error' AND i.rank IS NULL AND i.local_rank IS NULL AND i.pid IS NULL
-      AND i.incarnation_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
-      AND EXISTS (SELECT 1 FROM k10s_incident_line x WHERE x.job_key = i.job_key AND x.incident = i.incident
-                  AND x.role = 'own' AND x.kind IN ('torchrun_failure', 'process_exit') AND x.exit_code IS DISTINCT FROM 0)
-      AND NOT EXISTS (SELECT 1 FROM k10s_incident_line v WHERE v.job_key = i.job_key AND v.incident = i.incident
-                      AND v.role = 'victim' AND v.kind IN ('torchrun_failure', 'process_exit'))
-    GROUP BY ALL
-),
+nccl_unplaced AS (SELECT * FROM k10s_incident_nccl_unplaced),  -- (_incident_common_mode.sql)
 spans AS (
     SELECT job_key, incident, min(span_start) AS started_at, max(span_end) AS abort_at,
            list(DISTINCT rank_eff ORDER BY rank_eff) FILTER (WHERE rank_eff IS NOT NULL) AS ranks_seen,
@@ -616,7 +599,9 @@ decided AS (
      AND (f.ts_filled IS NULL OR nl.t0 IS NULL OR (nl.t0 <= f.ts_filled + INTERVAL 2 MINUTE AND nl.t1 >= f.ts_filled - INTERVAL 2 MINUTE))
     LEFT JOIN signal_alike sg ON sg.job_key = s.job_key
      AND (f.ts_filled IS NULL OR sg.t0 IS NULL OR (sg.t0 <= f.ts_filled + INTERVAL 2 MINUTE AND sg.t1 >= f.ts_filled - INTERVAL 2 MINUTE))
-)
+),
+nonfinite AS (SELECT n.* FROM k10s_incident_nonfinite_one n JOIN decided d0 USING (job_key, incident)
+              WHERE len(d0.culprit_ranks) = 0 AND list_contains(d0.together_ranks, n.rank))
 SELECT
     d.job_key, d.incident, d.cause,
     d.culprit_ranks,
@@ -631,7 +616,7 @@ SELECT
          -- low confidence (docs/rules.md, "Session 27: a cut traceback alone")
          WHEN d.first_kind = 'python_traceback' THEN 'low'
          ELSE 'medium' END AS confidence,
-    CASE WHEN d.cause IS NULL THEN 'no rank failed on its own: the job hung'
+    CASE WHEN d.nonfinite_line IS NOT NULL THEN NULL WHEN d.cause IS NULL THEN 'no rank failed on its own: the job hung'
          WHEN d.common_mode AND starts_with(d.common_error, 'the node''s ')
               THEN d.common_error || ': every process on the node meets it alike, whichever the launcher reports first: no '
               || 'single culprit'
@@ -711,7 +696,7 @@ SELECT
     d.first_rank, d.first_pod, d.first_node, d.first_gpu, d.first_kind, d.first_subkind, d.error_type, d.error_message,
     d.head_cut,
     x.xid, x.xid_meaning, k.kernel_line,
-    coalesce(d.first_line, d.unranked_line) AS first_line,
+    coalesce(d.first_line, d.unranked_line) AS first_line, d.nonfinite_line,
     d.pods,
     d.watchdog_victims,
     -- ranks that failed together are no victims of their own failure, and no job has more victims than ranks
@@ -725,7 +710,12 @@ SELECT
     coalesce(js.gpus, 1) AS job_gpus,
     w.wait_s,
     round(coalesce(js.gpus, 1) * w.wait_s / 3600.0, 3) AS gpu_hours_lost
-FROM decided d
+-- several ranks failed alike, none named, and one of them alone showed its own progress value non-finite, the others'
+-- finite (k10s_incident_nonfinite_one): that rank, said at medium (tier 2: a progress line, not a failure of its own)
+FROM (SELECT d0.* REPLACE ([n.rank] AS culprit_ranks, []::BIGINT[] AS together_ranks, 2 AS tier, n.rank AS first_rank, n.pod_key AS first_pod,
+                           n.node_resolved AS first_node, n.gpu_uuid AS first_gpu, n.line AS first_line), n.line AS nonfinite_line
+      FROM decided d0 JOIN nonfinite n USING (job_key, incident)
+      UNION ALL BY NAME SELECT * FROM decided ANTI JOIN nonfinite USING (job_key, incident)) d
 LEFT JOIN k10s_job_size js ON js.job_key = d.job_key
 LEFT JOIN LATERAL (  -- an Xid on the culprit's GPU (or rank) within 5 minutes of its failure
     SELECT xe.xid, xe.meaning AS xid_meaning FROM k10s_xid_event xe

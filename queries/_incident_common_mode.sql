@@ -476,3 +476,68 @@ WHERE i.role = 'own' AND i.kind = 'nccl_error_other' AND regexp_matches(i.line, 
   AND NOT EXISTS (SELECT 1 FROM k10s_log b WHERE b.job_key = i.job_key AND b.kind = 'nccl_bootstrap')
 )
 GROUP BY ALL;
+
+-- k10s_incident_nccl_unplaced: NCCL's report that the communicator itself failed (`unhandled system error` /
+--   ncclSystemError, an internal or CUDA error, invalid usage) in a line naming no process (no rank, no local rank, no
+--   NCCL `host:pid` prefix), in a pod import-logs made up from a paste: the pod's rank's only by the importer's guess.
+--   The collective it failed in is every member's, so where nothing says why in a rank's own line (the first failure is
+--   an exit status or this NCCL line) a launcher's exit status beside it is only the first member it saw exit: no single
+--   culprit (docs/rules.md, "Real incidents batch 51"). Not where the launcher reports another process's end as its
+--   teardown (srun's `task 1: Killed` after task 0's exit 1): it saw every member end, and the one exit of its own is
+--   the one failure
+-- empty-without: k10s_incident_line
+-- empty-columns: job_key VARCHAR, incident BIGINT, subkind VARCHAR
+CREATE OR REPLACE TEMP TABLE k10s_incident_nccl_unplaced AS
+SELECT i.job_key, i.incident, min(i.subkind) AS subkind
+FROM k10s_incident_line i
+WHERE i.role = 'own' AND i.cause = 'nccl-error' AND i.rank IS NULL AND i.local_rank IS NULL AND i.pid IS NULL
+  AND i.incarnation_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+  AND EXISTS (SELECT 1 FROM k10s_incident_line x WHERE x.job_key = i.job_key AND x.incident = i.incident
+              AND x.role = 'own' AND x.kind IN ('torchrun_failure', 'process_exit') AND x.exit_code IS DISTINCT FROM 0)
+  AND NOT EXISTS (SELECT 1 FROM k10s_incident_line v WHERE v.job_key = i.job_key AND v.incident = i.incident
+                  AND v.role = 'victim' AND v.kind IN ('torchrun_failure', 'process_exit'))
+GROUP BY ALL;
+
+-- k10s_incident_nonfinite_one: per incident, the one rank whose own progress value (its loss, else its grad norm, as its
+--   progress lines print it: `loss nan`, `'loss': nan`, `lm loss: nan`; parsers' progress_value) went non-finite while
+--   every other rank's stayed finite, around the incident (10 minutes before its first failure line to 5 s after its last;
+--   every line where no clock says when): its latest value non-finite, no other rank's non-finite, and another rank's own
+--   values shown finite. Where several ranks fail alike (every rank's same `clip_grad_norm_` error: DDP's all-reduce
+--   carried one rank's NaN gradients to all), that rank's data is where it began (queries/_incident.sql names it, medium).
+--   Not where two or more ranks' values went non-finite (a learning rate too high: every rank's loss inf alike), nor where
+--   no other rank's values are shown (a job whose rank 0 alone prints progress: its grad norm is every rank's)
+--   (docs/rules.md, "Session 60: the one rank whose own loss went non-finite")
+-- empty-without: k10s_incident_line
+-- empty-unless: (SELECT count(*) FROM log_events WHERE kind = 'training_step' AND NOT isfinite(progress_value)) > 0
+-- empty-columns: job_key VARCHAR, incident BIGINT, rank BIGINT, line VARCHAR, pod_key VARCHAR, node_resolved VARCHAR,
+--     gpu_uuid VARCHAR
+CREATE OR REPLACE TEMP TABLE k10s_incident_nonfinite_one AS
+WITH span AS (  -- each incident's failure lines' clock
+    SELECT job_key, incident, min(ts_filled) AS t0, max(ts_filled) AS t1 FROM k10s_incident_line GROUP BY ALL
+),
+valued AS (  -- each rank's progress values around the incident; the printing rank: torch's `[rankN]:` tag, else the
+             -- script's own tag opening the line (`rank 1 step 3 …`, parsers' log_sql.SCRIPT_RANK_OPENING), else the
+             -- pod's process behind torchrun's --tee prefix (`[default1]:`), else the line's resolved rank
+    SELECT s.job_key, s.incident, coalesce(v.rank, try_cast(nullif(regexp_extract(v.line,
+               '^(?:\[default\d+\]:)?\s*\[?(?i:rank)[ =]?(\d{1,7})(?:\]|:|,)?\s', 1), '') AS BIGINT), r.rank, v.rank_resolved) AS rank,
+           v.progress_value AS value, v.line, (coalesce(v.ts, TIMESTAMPTZ '1970-01-01 00:00:00+00'), v.raw_row, v.line_no) AS seen_at
+    FROM span s JOIN k10s_log v ON v.job_key = s.job_key
+    LEFT JOIN k10s_rank r ON r.pod_uid = v.incarnation_uid
+                         AND r.local_rank = try_cast(nullif(regexp_extract(v.line, '^\[default(\d+)\]:', 1), '') AS BIGINT)
+    WHERE v.kind = 'training_step' AND v.progress_value IS NOT NULL
+      AND (v.ts IS NULL OR s.t0 IS NULL OR v.ts BETWEEN s.t0 - INTERVAL 10 MINUTE AND s.t1 + INTERVAL 5 SECOND)
+),
+latest_all AS (  -- (lines no rank is known for left out)
+    SELECT * FROM valued WHERE rank IS NOT NULL
+),
+latest AS (  -- each rank's latest value
+    SELECT job_key, incident, rank, arg_max(value, seen_at) AS value, arg_max(line, seen_at) AS line FROM latest_all GROUP BY ALL
+)
+SELECT l.job_key, l.incident, l.rank, l.line, b.pod_key, b.node_resolved, b.gpu_uuid
+FROM latest l
+JOIN k10s_incident_best b ON b.job_key = l.job_key AND b.incident = l.incident AND b.rank_eff = l.rank
+WHERE NOT isfinite(l.value)
+  AND NOT EXISTS (SELECT 1 FROM valued o WHERE o.job_key = l.job_key AND o.incident = l.incident
+                  AND o.rank IS DISTINCT FROM l.rank AND NOT isfinite(o.value))
+  AND EXISTS (SELECT 1 FROM latest o WHERE o.job_key = l.job_key AND o.incident = l.incident AND o.rank <> l.rank
+              AND isfinite(o.value));

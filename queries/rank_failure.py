@@ -66,6 +66,9 @@ MEDIUM_WHY = {
                                "other ranks, running the same kernels, hit it too is not said (confidence medium).",
     "lone-paste-failure": "The paste holds this rank's lines only: whether the other ranks failed the same way is not said "
                           "(confidence medium).",
+    "nonfinite-progress": "The other ranks failed alike, but only this rank's own progress line (the failure line) shows a non-finite value "
+                          "(its loss NaN or inf) while theirs stayed finite: the NaN began in its step (its batch) and the "
+                          "collective carried it to every rank (confidence medium).",
 }
 #: why a culprit the line names is only a suspect (rank_failure.sql ``low_why``), as the summary says it
 LOW_WHY = {

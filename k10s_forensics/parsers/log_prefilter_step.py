@@ -22,3 +22,11 @@ STEP_EXTRACT = (
     ("hf_log", r"'step': (\d+)"),
 )
 STEP_HF = r"\{'loss': "
+
+#: A progress line's own values (``progress_value``): the number a loss or grad-norm word names, as trainers print
+#: them (``loss nan``, ``loss: nan``, ``'loss': nan``, ``loss=nan``, ``lm loss: 2.3E+00``, fairseq's ``loss 'nan'``,
+#: ``loss tensor(nan``, ``grad_norm: inf``); ``nan``/``inf`` kept as printed (DuckDB casts them to NaN/±Infinity).
+#: Not ``loss scale: 65536`` nor ``loss_scale=…`` (a word between), nor ``losses``.
+_VALUE = r"(?:\s*[:=]\s*|\s+is\s+|\s+)(?:tensor\(\[?)?['\"]?([-+]?(?:nan|inf(?:inity)?|\d+\.?\d*(?:e[-+]?\d+)?|\.\d+))(?:[^a-z0-9_]|$)"
+PROGRESS_LOSS = r"(?i)(?:^|[^a-z])loss['\"]?" + _VALUE
+PROGRESS_GRAD_NORM = r"(?i)(?:^|[^a-z])grad(?:ient)?[_ ]?norm['\"]?" + _VALUE

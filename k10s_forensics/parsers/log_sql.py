@@ -6,13 +6,18 @@ from __future__ import annotations
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers import log_prefilter as PF
+from k10s_forensics.parsers.log_prefilter_step import PROGRESS_GRAD_NORM, PROGRESS_LOSS
 from k10s_forensics.parsers.log_lines import LINE_CHARS
 
 LONG_LINE = 65536
-#: training_step thinning: per (log body, rank, subkind) series keep the first line of every
+#: training_step thinning: per (log body, rank, script rank tag, --tee stream, subkind) series keep the first line of every
 #: STEP_STRIDE_S-second interval, plus the first and last line of the series and both lines
-#: around a step that goes back (restart, new epoch bar); lines without a timestamp are all kept.
+#: around a step that goes back (restart, new epoch bar); lines without a timestamp are all kept, and so is
+#: every line whose progress value is not finite (a rank's loss gone NaN: queries/_incident_common_mode.sql).
 STEP_STRIDE_S = 10
+#: A training script's rank tag opening its progress line, behind torchrun's --tee prefix or none: ``rank 1 step 3
+#: loss nan``, ``Rank 3: step 2/6``, ``[rank 3] step …`` (``rank 1/4 …`` is a count, no tag)
+SCRIPT_RANK_OPENING = r"^(?:\[default\d+\]:)?\s*\[?(?i:rank)[ =]?(\d{1,7})(?:\]|:|,)?\s"
 
 
 def _lit(pattern: str) -> str:
@@ -37,6 +42,12 @@ def _step_sql() -> str:
     kind = "CASE " + " ".join(f"WHEN x_{n} IS NOT NULL THEN '{n}'" for n in order)
     kind += f" WHEN regexp_matches(text, {_lit(PF.STEP_HF)}) THEN 'hf_log' END"
     return f"try_cast({value} AS BIGINT) AS step, {kind} AS step_kind"
+
+
+def _value_sql() -> str:
+    """``progress_value``: the line's loss (none: its grad norm), NaN/±Infinity as printed (``nan``, ``inf``)."""
+    loss, norm = (f"nullif(regexp_extract(text, {_lit(rx)}, 1), '')" for rx in (PROGRESS_LOSS, PROGRESS_GRAD_NORM))
+    return f"try_cast(coalesce({loss}, {norm}) AS DOUBLE) AS progress_value"
 
 
 CANDIDATES_SQL = f"""
@@ -73,18 +84,21 @@ WITH x AS (
     SELECT _row, line_no, api_ts, long_line, left(text, {LINE_CHARS}) AS line,
            coalesce(try_cast(nullif(regexp_extract(text, '\\[rank(\\d+)\\]:', 1), '') AS BIGINT),
                     try_cast(nullif(regexp_extract(text, '(?i)\\[rank (\\d+)\\]', 1), '') AS BIGINT)) AS rank,
-           {_step_sql()}
+           -- (thinning only, no column: the queries read them off the line) a script's own rank tag opening its progress
+           -- line, `rank 1 step 3 …`, and torchrun's --tee prefix, `[default1]:`: one series per printing process
+           regexp_extract(text, {_lit(SCRIPT_RANK_OPENING)}, 1) AS tag_rank, regexp_extract(text, '^\\[default(\\d+)\\]:', 1) AS tee_local,
+           {_step_sql()}, {_value_sql()}
     FROM x
 ), series AS (
     SELECT *, lag(line_no) OVER w AS prev_line, lead(line_no) OVER w AS next_line,
            lag(step) OVER w AS prev_step, lead(step) OVER w AS next_step,
            lag(bucket) OVER w AS prev_bucket
     FROM (SELECT *, epoch_us(api_ts) // {STEP_STRIDE_S * 1_000_000} AS bucket FROM s WHERE step_kind IS NOT NULL)
-    WINDOW w AS (PARTITION BY _row, rank, step_kind ORDER BY line_no)
+    WINDOW w AS (PARTITION BY _row, rank, tag_rank, tee_local, step_kind ORDER BY line_no)
 )
-SELECT _row, line_no, api_ts, long_line, line, rank, step, step_kind FROM series
+SELECT _row, line_no, api_ts, long_line, line, rank, step, step_kind, progress_value FROM series
 WHERE api_ts IS NULL OR prev_line IS NULL OR next_line IS NULL OR prev_bucket IS DISTINCT FROM bucket
-   OR step < prev_step OR next_step < step
+   OR step < prev_step OR next_step < step OR NOT isfinite(progress_value)
 ORDER BY _row, line_no
 """
 

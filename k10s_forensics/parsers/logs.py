@@ -228,6 +228,7 @@ def _steps(con, meta_table: pa.Table) -> pa.Table:
         "kind": pa.array(["training_step"] * steps.num_rows, pa.string()),
         "subkind": steps["step_kind"],
         "step": steps["step"],
+        "progress_value": steps["progress_value"],
         "rank": steps["rank"],
         "line": steps["line"],
         "line_no": steps["line_no"],
