@@ -527,11 +527,9 @@ valued AS (  -- each rank's progress values around the incident; the printing ra
     WHERE v.kind = 'training_step' AND v.progress_value IS NOT NULL
       AND (v.ts IS NULL OR s.t0 IS NULL OR v.ts BETWEEN s.t0 - INTERVAL 10 MINUTE AND s.t1 + INTERVAL 5 SECOND)
 ),
-latest_all AS (  -- (lines no rank is known for left out)
-    SELECT * FROM valued WHERE rank IS NOT NULL
-),
-latest AS (  -- each rank's latest value
-    SELECT job_key, incident, rank, arg_max(value, seen_at) AS value, arg_max(line, seen_at) AS line FROM latest_all GROUP BY ALL
+latest AS (  -- each rank's latest value (lines no rank is known for left out)
+    SELECT job_key, incident, rank, arg_max(value, seen_at) AS value, arg_max(line, seen_at) AS line
+    FROM valued WHERE rank IS NOT NULL GROUP BY ALL
 )
 SELECT l.job_key, l.incident, l.rank, l.line, b.pod_key, b.node_resolved, b.gpu_uuid
 FROM latest l

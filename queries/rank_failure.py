@@ -209,7 +209,7 @@ _RENDEZVOUS_OTHER = ("the rendezvous' shared state could not be read or kept",
 def _rendezvous(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     """The launcher's rendezvous failed and no rank did: what it means, where it was said, what to check."""
     meaning, check = RENDEZVOUS.get(row.get("failure_subkind") or "", _RENDEZVOUS_OTHER)
-    message = f" ({known(row.get('error_message'), 'not recorded')})" if row.get("error_message") else ""
+    message = f" ({row['error_message']})" if row.get("error_message") else ""
     finding["title"] = ("The rendezvous store's port is in use; no rank failed" if row.get("failure_subkind") == "port-in-use"
                         else "The launcher's rendezvous failed; no rank failed")
     finding["summary"] = (f"{known(row.get('error_type'), 'not recorded')}{message}: {meaning}. No rank is named: {known(row.get('no_culprit_reason'), 'not recorded')}.")

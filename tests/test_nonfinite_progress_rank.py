@@ -12,6 +12,8 @@ one; the non-finite rank that also raised first on its own is named as before (c
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import duckdb
 import pytest
 
@@ -132,3 +134,12 @@ def test_progress_values_as_trainers_print_them(tmp_path):
     got = {line: rows.get(line, "not a progress line") for line, _ in WORDINGS}
     want = {line: (None if v is None else float(v)) for line, v in WORDINGS}
     assert {k: str(v) for k, v in got.items()} == {k: str(v) for k, v in want.items()}
+
+
+def test_the_rule_reads_the_printing_rank_as_the_parser_thins_by_it():
+    """_incident_common_mode.sql repeats the parser's regex of a script's rank tag opening a progress line (SQL cannot
+    import it): the two must stay one pattern, or the rule and the thinning would part on which process printed a line."""
+    from k10s_forensics.parsers.log_sql import SCRIPT_RANK_OPENING
+
+    sql = (Path(__file__).resolve().parent.parent / "queries" / "_incident_common_mode.sql").read_text(encoding="utf-8")
+    assert f"'{SCRIPT_RANK_OPENING}'" in sql
