@@ -20,7 +20,7 @@ from k10s_forensics.errors import InputError
 from bundle_batch import PER_ANALYSIS, findings_of, gist, merge
 from torch_runs_kit import (RUNS, import_paste, import_run, load_runs, plain, podlog_bundle, podlog_run, score,
                             score_findings)
-from torch_runs_not_yet_late import LATE
+from torch_runs_not_yet_late import LATE, LATE_WAY
 
 ALL = load_runs()
 
@@ -153,9 +153,9 @@ _T44 = {**_both_versions({"t44-trun-2x2-send-wrong-peer-rank1": "rank 1's isend 
             "apart, the same way within a second: which failed first only the --log-dir files say (2.14.1: rank 2 SIGTERMed)")}
 NOT_YET: dict[str, dict[str, str]] = {
     "import": {**_both_versions({"spawn-hang": SPAWN_HANG, "t40-spawn-1x4-stall-rank2": SPAWN_HANG}), **_T4,
-               **_T7, **_T11, **_T13, **_T17, **_T18["import"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34, **_T42, **_T44, **LATE},
+               **_T7, **_T11, **_T13, **_T17, **_T18["import"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34, **_T42, **_T44, **LATE, **LATE_WAY["import"]},
     "podlog": {**_both_versions({"spawn-hang": SPAWN_HANG, "t40-spawn-1x4-stall-rank2": SPAWN_HANG}), **_T4,
-               **_T7, **_T11, **_T13, **_T17, **_T18["podlog"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34, **_T42, **_T44, **LATE},
+               **_T7, **_T11, **_T13, **_T17, **_T18["podlog"], **_T19, **_T23, **_T26, **_T27, **_T30, **_T32, **_T33, **_T34, **_T42, **_T44, **LATE, **LATE_WAY["podlog"]},
 }
 
 

@@ -1,6 +1,6 @@
 """The recorded runs not read right yet from the forty-ninth set on (tests/test_torch_runs.py's NOT_YET, both ways),
 one module per set (tests/torch_runs_not_yet_t<N>.py), gathered here so that each new set adds two lines here and none
-to the test module."""
+to the test module (``LATE``: both ways; ``LATE_WAY``: each way's own)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,12 @@ from torch_runs_not_yet_t50 import _T50
 from torch_runs_not_yet_t51 import _T51
 from torch_runs_not_yet_t52 import _T52
 from torch_runs_not_yet_t53 import _T53
+from torch_runs_not_yet_t54 import _T54
 
 LATE: dict[str, str] = {**_T49}
 LATE.update(_T50)
 LATE.update(_T51)
 LATE.update(_T52)
 LATE.update(_T53)
+#: the sets' misses one way only (``import``/``podlog``), from the fifty-fourth on
+LATE_WAY: dict[str, dict[str, str]] = {how: {**_T54[how]} for how in ("import", "podlog")}

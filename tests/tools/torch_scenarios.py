@@ -53,6 +53,7 @@ import torch_scenarios50
 import torch_scenarios51
 import torch_scenarios52
 import torch_scenarios53
+import torch_scenarios54
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -166,4 +167,5 @@ SCENARIOS = [
     *torch_scenarios51.scenarios(S),  # the fifty-first: ranks stalled or slowed from outside the process (SIGSTOP, freezer, hung reads, locks, CPU) (held out)
     *torch_scenarios52.scenarios(S),  # the fifty-second: jobs colliding with other jobs or their own leftovers (ports, locks, half-written checkpoints, stale files) (held out)
     *torch_scenarios53.scenarios(S),  # the fifty-third: numerical faults: NaN/Inf on one rank against every rank diverging alike (held out)
+    *torch_scenarios54.scenarios(S),  # the fifty-fourth: red herrings beside the real fault (handled tracebacks, retried errors, warnings) (held out)
 ]
