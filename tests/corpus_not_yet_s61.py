@@ -33,5 +33,18 @@ NOT_YET_S61: dict[str, str] = {
         "(rank-failure, warning, cuda-error, medium); the thread settles it as a layout/stack fault: the sbatch job "
         "(4 nodes x 2 tasks) trains with one GPU per node and fails with two, and another user fixed the same error by "
         "changing the torch version, so every node-local RCCL pair fails alike and rank 7 is only the quoted copy",
+    # batch 384 (vision-language-multimodal-finetune-llava-qwen-vl-internvl-2025-2026): 2 of 3 read right both ways as
+    # collected (53eea3b6): ms-swift-3456 (rank 1's `torch.OutOfMemoryError ... Tried to allocate 23.41 GiB. GPU 1` in
+    # the vision tower's SDPA on a high-resolution image) names rank 1, cuda-oom (oom-cascade warning, medium), right;
+    # LlamaFactory-7588 (torchrun's own traceback with rank 1's module.py frames, the DeepSpeed 0.16.5 ZeRO-3
+    # `ds_grads_remaining` AttributeError past the excerpt) only an info suspect rank 1, low, right: see
+    # tests/test_vision_language_multimodal_finetune_llava_qwen_vl_internvl_2025_2026_batch384_wordings.py
+    "ms-swift-6670-qwen3vl-grpo-vllm-lora-shrink-assert-master0-rank1-control":
+        "names rank 1 (warning, python-exception, medium: 'the paste holds this rank's lines only') from the lone "
+        "`master-0 >> [rank1]: AssertionError` after `assert token_lora_mapping.size(0) == M` in vLLM's "
+        "`lora/ops/triton_ops/lora_shrink_op.py` (`_lora_shrink`); the truth is a vLLM LoRA bug with Qwen3-VL (the vLLM "
+        "maintainer: upgrading vLLM fixes it) that every rank's colocated rollout engine hits alike: an assertion "
+        "raised inside a third-party library's kernel wrapper (site-packages, not the user's code or data) on "
+        "identical inputs is the library's, the same in every process, not rank 1's fault",
     # session 61 leftovers
 }
