@@ -46,5 +46,17 @@ NOT_YET_S61: dict[str, str] = {
         "maintainer: upgrading vLLM fixes it) that every rank's colocated rollout engine hits alike: an assertion "
         "raised inside a third-party library's kernel wrapper (site-packages, not the user's code or data) on "
         "identical inputs is the library's, the same in every process, not rank 1's fault",
+    # batch 385 (inference-serving-tensor-parallel-multi-gpu-startup-failures-2025-2026): 1 of 2 read right both ways
+    # as collected (79cd95a8): TensorRT-LLM-11220 (AutoDeploy Phi-4 at world size 2, both ranks' sharding info lines,
+    # then rank 1's `failed while attempting to run meta for aten.mm.default` and the first traceback line, the sharding
+    # bug every rank hits) names rank 1 at info, confidence low only, right for a control: see
+    # tests/test_inference_serving_tensor_parallel_multi_gpu_startup_failures_2025_2026_batch385_wordings.py
+    "sglang-5416-nextn-eagle-draft-tp1-memory-unbalanced-cuda-broadcast-control":
+        "names rank 1 (warning, python-exception, medium: 'the paste holds this rank's lines only') from TP1's lone "
+        "scheduler traceback ending `ValueError: The memory capacity is unbalanced. Some GPUs may be occupied by other "
+        "processes. min_per_gpu_memory=8.88..., local_gpu_memory=11.90...`; the truth (the merged PR) is SGLang's own "
+        "object broadcast on a CUDA device during NextN/EAGLE draft-worker setup leaving GPU memory uneven, fixed in "
+        "code: no GPU or rank at fault, and TP1 is by the check's own numbers one of the roomier GPUs (its free memory "
+        "above the minimum), a witness of the imbalance, not its cause",
     # session 61 leftovers
 }
