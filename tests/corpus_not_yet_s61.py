@@ -58,5 +58,10 @@ NOT_YET_S61: dict[str, str] = {
         "object broadcast on a CUDA device during NextN/EAGLE draft-worker setup leaving GPU memory uneven, fixed in "
         "code: no GPU or rank at fault, and TP1 is by the check's own numbers one of the roomier GPUs (its free memory "
         "above the minimum), a witness of the imbalance, not its cause",
+    # batch 381 (megatron-lm-nemo-transformerengine-repo-issues-2025-2026): 3 of 3 read right both ways as collected
+    # (42a46bf9), no NOT_YET, all three controls, 0 of 3 named: Megatron-LM-907 (worker6's Ray-prefixed GPTDataset
+    # frames, no exception line) and Megatron-LM-1861 (async-ckpt DEBUG lines, pids in brackets) find nothing;
+    # Megatron-LM-1151 (rank 2's CP forward frames) holds rank 2 as an info suspect only: see
+    # tests/test_megatron_lm_nemo_transformerengine_repo_issues_2025_2026_batch381_wordings.py
     # session 61 leftovers
 }
