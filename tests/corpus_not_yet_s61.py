@@ -46,5 +46,11 @@ NOT_YET_S61: dict[str, str] = {
         "maintainer: upgrading vLLM fixes it) that every rank's colocated rollout engine hits alike: an assertion "
         "raised inside a third-party library's kernel wrapper (site-packages, not the user's code or data) on "
         "identical inputs is the library's, the same in every process, not rank 1's fault",
+    # batch 386 (kubeflow-trainer-jobset-pytorchjob-pod-logs-2024-2026): 2 of 2 read right both ways as collected
+    # (d77306bb), no NOT_YET, only 2 usable threads found, both controls: nccl-1538 (a Kubernetes job's worker-0 pod,
+    # NCCL 2.22.3 with NCCL_IB_ROCE_VERSION_NUM=2, two processes' UCX `Caught signal 11` and failed `Connect`) a warning
+    # segfault of no rank as pasted, nothing laid out 8 x 16; nccl-1748 (rank 2's Lightning frames, the NCCL 2.26
+    # `Could not find NET with id 0` past the excerpt) an info suspect rank 2: see
+    # tests/test_kubeflow_trainer_jobset_pytorchjob_pod_logs_2024_2026_batch386_wordings.py
     # session 61 leftovers
 }
