@@ -63,5 +63,11 @@ NOT_YET_S61: dict[str, str] = {
     # frames, no exception line) and Megatron-LM-1861 (async-ckpt DEBUG lines, pids in brackets) find nothing;
     # Megatron-LM-1151 (rank 2's CP forward frames) holds rank 2 as an info suspect only: see
     # tests/test_megatron_lm_nemo_transformerengine_repo_issues_2025_2026_batch381_wordings.py
+    # batch 386 (kubeflow-trainer-jobset-pytorchjob-pod-logs-2024-2026): 2 of 2 read right both ways as collected
+    # (d77306bb), no NOT_YET, only 2 usable threads found, both controls: nccl-1538 (a Kubernetes job's worker-0 pod,
+    # NCCL 2.22.3 with NCCL_IB_ROCE_VERSION_NUM=2, two processes' UCX `Caught signal 11` and failed `Connect`) a warning
+    # segfault of no rank as pasted, nothing laid out 8 x 16; nccl-1748 (rank 2's Lightning frames, the NCCL 2.26
+    # `Could not find NET with id 0` past the excerpt) an info suspect rank 2: see
+    # tests/test_kubeflow_trainer_jobset_pytorchjob_pod_logs_2024_2026_batch386_wordings.py
     # session 61 leftovers
 }
