@@ -69,5 +69,29 @@ NOT_YET_S61: dict[str, str] = {
     # segfault of no rank as pasted, nothing laid out 8 x 16; nccl-1748 (rank 2's Lightning frames, the NCCL 2.26
     # `Could not find NET with id 0` past the excerpt) an info suspect rank 2: see
     # tests/test_kubeflow_trainer_jobset_pytorchjob_pod_logs_2024_2026_batch386_wordings.py
+    # batch 387 (pytorch-forums-stackoverflow-hf-forums-ddp-errors-2024-2026): 0 of 3 read right both ways as collected
+    # (d5a5d757), no finding at all on any of the three; only GitHub threads usable (the "pages" corpus held no settled
+    # forum thread that was not already in the corpus): see
+    # tests/test_pytorch_forums_stackoverflow_hf_forums_ddp_errors_2024_2026_batch387_wordings.py
+    "nccl-2428-h20-erdma-node-b-unopenable-hca-rank1-ignore-mismatch-hang":
+        "no finding at all: rank 0's untagged channel lines (`Channel 00 -> NET/IB/0/GDRDMA     Channel 01 -> "
+        "NET/IB/1`) and the untagged `NCCL WARN NET/IB : Unable to open device erdma_1` are not read (tagged `[rank1]: ` "
+        "or with NCCL's host:pid:tid prefix, still nothing); the truth (the author's diagnosis, NCCL 2.30.7 with "
+        "NCCL_IGNORE_NET_MISMATCH=1) is node B's container admitting one uverbs device, so rank 1 builds every channel "
+        "on NET/IB/0 while rank 0 also uses NET/IB/1 and waits forever on channels with no peer: a rank that cannot "
+        "open a NIC its peers use is the hang's culprit, the rank with the full NIC set its waiter",
+    "LlamaFactory-954-zh-baichuan2-tokenizing-47pct-barrier-frames-rank0":
+        "no finding at all: the paste is a waiter's C++ frames only (`frame #13: c10d::ProcessGroupNCCL::barrier("
+        "c10d::BarrierOptions const&)` and the libtorch_cpu/libtorch_python frames under it), no exception line, no "
+        "rank; the truth (label solved, the maintainer's longer ddp_timeout as #956 quotes it) is rank 0 still mapping "
+        "a 5M-instruction set under main_process_first at 47 % when the other ranks' barrier hit the 30-minute "
+        "timeout: rank 0 never joined",
+    "xtuner-390-llava-zh-tokenizing-broadcast-seqnum3-timeout-rank0":
+        "no finding at all: the lone untagged `Watchdog caught collective operation timeout: WorkNCCL(SeqNum=3, "
+        "OpType=BROADCAST, Timeout(ms)=1800000) ran for 1808442 millis econds before timing out.` (the unit split by "
+        "the author's wrap, no `[Rank N]`) is not read; the truth (the author: tokenising the fine-tune data took "
+        "longer than NCCL's 30 minutes) is rank 0, which processes xtuner's dataset and broadcasts it, never posting "
+        "the broadcast its peers waited in (tagged `[Rank 1]`..`[Rank 3]` on 4 ranks the same line names rank 0, "
+        "never-joined)",
     # session 61 leftovers
 }
