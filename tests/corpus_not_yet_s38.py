@@ -208,10 +208,11 @@ NOT_YET_S38: dict[str, str] = {
         "it reads as rank 1's traceback cut before its exception, info, a suspect); that rank 1 alone fails, its "
         "rank-0-only logger leaving it no experiment directory, is the pull request's diagnosis, not a log line",
     "horovod-2365-over-5-nodes-rank25-cudaeventquery-illegal-address-sigabrt":
-        "the log is rank 25's `terminate called ... cudaEventQuery failed: an illegal memory access` and Open MPI's own "
-        "`[c102:70259] Signal: Aborted (6)` handler lines with no launcher line, and a tagged rank's handler report is not "
-        "read as that rank's abort, so no rank is named (with mpirun's `process rank 25 ... exited on signal 6` it names "
-        "rank 25, abort); that rank 25 is the one process that died is the paste itself, the thread leaving the cause open",
+        "rank 25 is right since session 61 (its `what():  cudaEventQuery failed: an illegal memory access was "
+        "encountered`, Horovod's check of a CUDA runtime call, is read as its own CUDA error: rank-failure warning "
+        "cuda-error), the expectation's cause being abort: Open MPI's `[c102:70259] Signal: Aborted (6)` handler lines "
+        "follow the CUDA error, and an abort a rank's own CUDA error precedes is read as that CUDA error (torch's "
+        "`what():  CUDA error: …` the same, universal-llm-trainer-bugs' expectation cuda-error)",
     "horovod-1122-two-hosts-3-per-node-rank3-shm-invalid-argument-control":
         "rank 3's lone `include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'` after the others' `Init COMPLETE` is "
         "the lone-rank CUDA error shape, so rank 3 is named (cuda-error, critical); that the failure follows the layout "

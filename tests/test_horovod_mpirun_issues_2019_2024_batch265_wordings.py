@@ -4,13 +4,14 @@ Lightning's Horovod CI test where rank 1 alone prints a traceback into ``load_mo
 (Lightning-AI/pytorch-lightning#2425: the rank-0-only logger leaves rank 1 no experiment directory), every line behind
 the CI viewer's ``1003 | `` line number, read as nothing; rank 25's ``terminate called ... cudaEventQuery failed: an
 illegal memory access`` and Open MPI's ``Signal: Aborted (6)`` handler lines on a >5-node run (horovod/horovod#2365),
-with no launcher line, read as nothing; two hosts' network receivers, rank 4 (``Socket creation failed : Address family
+with no launcher line, read as nothing (since session 61: rank 25's CUDA error, docs/rules.md "Session 61: a C++ check
+naming the CUDA call"); two hosts' network receivers, rank 4 (``Socket creation failed : Address family
 not supported by protocol``) and rank 0 (the same ``init.cu:915 -> 2``), read as nothing (NVIDIA/nccl#224, a control);
 rank 3's lone ``include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'`` on a 3+3 layout that fails whenever more
 than 2 processes share a node (horovod/horovod#1122, a control), read as rank 3's CUDA error; two processes' interleaved
 segfault backtraces in Horovod's NCCL allreduce on one host (horovod/horovod#3625, a control), read as nothing.
 Contrasts: Lightning's lines without the CI numbers and with the exception name rank 1; with mpirun's ``process rank 25
-... exited on signal 6`` the abort names rank 25; rank 0's error return dropped, rank 4's own NCCL exception names rank
+... exited on signal 6`` rank 25 is named (its CUDA error the cause since session 61); rank 0's error return dropped, rank 4's own NCCL exception names rank
 4, while with rank 0's line kept it stays two processes alike; rank 0 warning like rank 3 names no one; mpirun's
 segfault line for rank 1 names rank 1. Pasted logs through ``k10s import-logs``, batched. Measure only: no rule changed.
 """
@@ -62,8 +63,10 @@ RANK1_SEGV_NOTICED = ALLREDUCE_SEGV + [
 CASES = {
     # as pasted, and laid out as the threads say
     "lightning-ci-as-pasted": (LIGHTNING_CI, None, None, None, None),
-    "rank25-abort-as-pasted": (RANK25_ABORT, None, None, None, None),
-    "rank25-abort-4x32": (RANK25_ABORT, 4, 32, None, None),
+    # session 61: rank 25's `what():  cudaEventQuery failed: an illegal memory access …` is its own CUDA error (Horovod's
+    # check of a runtime call, log_patterns_cuda.RUNTIME_CALL_FAILED), read as torch's `CUDA error: …` is: it names rank 25
+    "rank25-abort-as-pasted": (RANK25_ABORT, None, None, 25, "cuda-error"),
+    "rank25-abort-4x32": (RANK25_ABORT, 4, 32, 25, "cuda-error"),
     "socket-family-as-pasted": (SOCKET_FAMILY, None, None, None, None),
     "socket-family-4x2": (SOCKET_FAMILY, 4, 8, None, None),
     "shm-invalid-as-pasted": (SHM_INVALID, None, None, 3, "cuda-error"),
@@ -72,8 +75,9 @@ CASES = {
     "allreduce-segv-one-host-of-2": (ALLREDUCE_SEGV, 2, 2, None, None),
     # contrasts
     "lightning-with-exception-names-rank1": (LIGHTNING_WITH_EXCEPTION, None, None, 1, "python-exception"),
-    "rank25-with-mpirun-names-rank25": (RANK25_WITH_MPIRUN, None, None, 25, "abort"),
-    "rank25-with-mpirun-4x32-names-rank25": (RANK25_WITH_MPIRUN, 4, 32, 25, "abort"),
+    # (session 61: the CUDA error before the abort is its cause, as for torch's wording with the same mpirun line)
+    "rank25-with-mpirun-names-rank25": (RANK25_WITH_MPIRUN, None, None, 25, "cuda-error"),
+    "rank25-with-mpirun-4x32-names-rank25": (RANK25_WITH_MPIRUN, 4, 32, 25, "cuda-error"),
     "rank4-raises-with-rank0-names-none": (RANK4_RAISES, 4, 8, None, None),
     "rank4-raises-alone-names-rank4": (RANK4_RAISES_ALONE, 4, 8, 4, "nccl-error"),
     "shm-two-hosts-names-none": (SHM_TWO_HOSTS, None, None, None, None),

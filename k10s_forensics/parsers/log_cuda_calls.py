@@ -1,7 +1,8 @@
 """CUDA errors reported by something other than torch's own ``CUDA error: …`` wording (``log_failures.cuda_error``
 reads that and NCCL's ``Cuda failure``): a CUDA extension's own check of a runtime call (vLLM's ``CUDACHECK``), a SYCL
 runtime's failed HIP or CUDA call, a communication library's (UCX's, UCC's) failed CUDA call, an extension's check that
-prints the runtime's error number (nvdiffrast's ``Cuda error: 700[…]``), ROCm's runtime reporting a GPU fault in the
+prints the runtime's error number (nvdiffrast's ``Cuda error: 700[…]``), a C++ library's check naming the runtime
+call and its message (Horovod's ``cudaEventQuery failed: an illegal memory access was encountered``), ROCm's runtime reporting a GPU fault in the
 process (``Memory access fault by GPU node-3 …``, ``HW Exception by GPU node-9 … reason :GPU Hang``); and the category of a CUDA error's message
 (``cuda_kind``). Same event dict shape as ``log_failures``.
 """
@@ -97,6 +98,19 @@ def runtime_call_number(text: str) -> Event | None:
     reason = _RUNTIME_NUMBERS.get(m.group(1))
     message = f"{m.group(2)}() failed: " + (f"{reason} (error {m.group(1)})" if reason else f"runtime error {m.group(1)}")
     return {"kind": "cuda_error", "subkind": cuda_kind(reason or ""), "error_type": "CUDA error", "error_message": message[:300]}
+
+
+def runtime_call_failed(text: str) -> Event | None:
+    """A C++ library's own check of a CUDA runtime call, the call's name and the runtime's message (Horovod's uncaught
+    ``what():  cudaEventQuery failed: an illegal memory access was encountered``): the printing process's own CUDA fault,
+    read, as THC's check is, only for a fault's message (an illegal address, ECC, a device-side assert, a launch
+    failure, a lost device). A set-up refusal (``invalid device ordinal``), any message ``cuda_kind`` does not sort, and
+    an allocation (``cudaMalloc failed: out of memory``: the out-of-memory wordings') stay unread."""
+    m = P.RUNTIME_CALL_FAILED.search(text) if " failed: " in text else None
+    if m is None or "out of memory" in m.group(2) or (kind := cuda_kind(m.group(2))) == "other":
+        return None
+    message = f"{m.group(1)}() failed: {m.group(2)}"
+    return {"kind": "cuda_error", "subkind": kind, "error_type": "CUDA error", "error_message": message[:300]}
 
 
 def rocr_fault(text: str) -> Event | None:

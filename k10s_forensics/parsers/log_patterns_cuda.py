@@ -96,6 +96,13 @@ TRANSPORT_CUDA_CALL = re.compile(
 #: &s.cudaColorBuffer[i], …);]`` (the rasterizer of most 3D generation and reconstruction trainers; docs/rules.md, "Session 35:
 #: batch 190"): group 1 the ``cudaError_t`` number, group 2 the call. Not torch's ``CUDA error: <message>`` (upper case)
 RUNTIME_CALL_NUMBER = re.compile(r"\bCuda error: (\d{1,4}) ?\[((?:cuda|cu)[A-Z]\w{0,60})\(")
+#: A C++ library's own check of a CUDA (or HIP) runtime call, the call's name then the runtime's message
+#: (``cudaGetErrorString``) at the line's end, as Horovod's GPU operations throw it (``std::logic_error(std::string(
+#: "cudaEventQuery failed: ") + cudaGetErrorString(...))``, uncaught: ``what():  cudaEventQuery failed: an illegal memory
+#: access was encountered``) and many extensions print theirs (``cudaMemcpy failed: …``, ``cudaStreamSynchronize failed:
+#: …``): group 1 the call, group 2 the message. The name must touch `` failed: `` (UCX's ``cuCtxGetDevice(&d) is failed``
+#: is TRANSPORT_CUDA_CALL's)
+RUNTIME_CALL_FAILED = re.compile(r"\b((?:cuda|hip)[A-Z]\w{1,60}) failed: ([^\n]{1,300}?)\s*$")
 #: PyTorch's kernel-side assertion (``CUDA_KERNEL_ASSERT``), printed by the GPU of the process whose own kernel failed,
 #: before its sticky ``CUDA error: device-side assert triggered``: ``.../ScatterGatherKernel.cu:144: operator(): block:
 #: [7354,0,0], thread: [64,0,0] Assertion `idx_dim >= 0 && ...` failed.`` The kernel's name may be long (THC's ``void
