@@ -138,10 +138,12 @@ FROM (SELECT n.*,
                                      -- CUDA graph capture's refusal (`operation failed due to a previous error during
                                      -- capture`, cudaErrorStreamCaptureInvalidated/Unsupported, `operation not permitted when
                                      -- stream is capturing`): the program's or library's stream use under capture, which
-                                     -- every rank capturing the same graph meets alike, not its GPU; the one such lone paste
-                                     -- in the corpus is a control (session 61: Megatron-Bridge#1901)
+                                     -- every rank capturing the same graph meets alike, not its GPU (not where the line is a
+                                     -- GPU's own fault or an Xid of its GPU is tied to it); the one such lone paste in the
+                                     -- corpus is a control (session 61: Megatron-Bridge#1901)
                                      WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.error_message, '') || ' ' || coalesce(n.first_line, ''),
                                           '(?i)\berror during capture\b|\bcudaErrorStreamCapture[A-Za-z]{0,20}\b|\bnot permitted when stream is capturing\b')
+                                          AND coalesce(n.first_subkind, '') NOT IN ('launch-failure', 'ecc', 'device-lost', 'nvlink') AND n.xid IS NULL
                                      THEN 'lone-paste-graph-capture'
                                      WHEN n.cause = 'python-exception' AND regexp_matches(coalesce(n.error_message, ''),
                                           '(?i)no space left on device|disk quota exceeded|\[Errno (?:28|122)\]|\bStorageFull\b|not enough disk space')
