@@ -90,6 +90,16 @@ LOW_WHY = {
     "lone-paste-setup-refusal": "The paste holds this rank's lines only, and the error refuses the setup, mode or "
                                 "combination (not supported, not compatible, not in distributed mode), which the config "
                                 "and launch every rank shares meet alike: a suspect, not a culprit (confidence low).",
+    "lone-paste-program-structure": "The paste holds this rank's lines only, and the error is the program's own structure "
+                                    "refused (tensors placed on two devices, an attribute asked of the DDP or FSDP wrapper "
+                                    "instead of its module, a device-mesh dimension the config never built), which the code "
+                                    "and config every rank runs meet alike: a suspect, not a culprit (confidence low).",
+    "lone-paste-cross-rank-check": "The paste holds this rank's lines only, and the error is a check comparing its state with "
+                                   "another rank's (a disagreement between two ranks): it fires on the rank that compares, "
+                                   "and which rank diverged is not said: a suspect, not a culprit (confidence low).",
+    "lone-paste-graph-capture": "The paste holds this rank's lines only, and the CUDA error is CUDA graph capture's refusal "
+                                "of the program's stream use (an operation during capture), which every rank capturing the "
+                                "same graph meets alike, not its GPU's: a suspect, not a culprit (confidence low).",
 }
 #: a CUDA error's fix by its kind (parsers/log_patterns_cuda.py CUDA_KINDS), where it is not the GPU's: the program's or
 #: the software stack's (FIX["cuda-error"] stays the GPU's own: ECC, fallen off the bus, an Xid)

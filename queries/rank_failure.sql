@@ -37,7 +37,7 @@
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone, or low_why), none
 --   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made; nonfinite-progress: ranks failed alike and this one alone showed its own progress value, its loss, non-finite, the others' finite), else null
---   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota; lone-paste-nccl-launch: so, NCCL's report of a CUDA failure launching its collective; lone-paste-autograd-graph: so, autograd's refusal of the program's graph, a loss without a grad_fn or a view modified in place; lone-paste-setup-refusal: so, an exception saying the setup, mode or combination is not supported), else null
+--   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota; lone-paste-nccl-launch: so, NCCL's report of a CUDA failure launching its collective; lone-paste-autograd-graph: so, autograd's refusal of the program's graph, a loss without a grad_fn or a view modified in place; lone-paste-setup-refusal: so, an exception saying the setup, mode or combination is not supported; lone-paste-program-structure: so, tensors on two devices, an attribute asked of DDP's or FSDP's wrapper, a device-mesh dimension that does not exist; lone-paste-cross-rank-check: so, a check comparing its state with another rank's, `Detected a disagreement ... between rankN and rankM`; lone-paste-graph-capture: so, a CUDA error of CUDA graph capture, `operation failed due to a previous error during capture`), else null
 --   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
@@ -135,6 +135,16 @@ FROM (SELECT n.*,
                                      WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.first_line, ''), 'enqueue\.cc:\d{1,6} NCCL WARN Cuda failure')
                                           AND coalesce(n.first_subkind, '') NOT IN ('launch-failure', 'ecc', 'device-lost', 'nvlink')
                                      THEN 'lone-paste-nccl-launch'
+                                     -- CUDA graph capture's refusal (`operation failed due to a previous error during
+                                     -- capture`, cudaErrorStreamCaptureInvalidated/Unsupported, `operation not permitted when
+                                     -- stream is capturing`): the program's or library's stream use under capture, which
+                                     -- every rank capturing the same graph meets alike, not its GPU (not where the line is a
+                                     -- GPU's own fault or an Xid of its GPU is tied to it); the one such lone paste in the
+                                     -- corpus is a control (session 61: Megatron-Bridge#1901)
+                                     WHEN n.cause = 'cuda-error' AND regexp_matches(coalesce(n.error_message, '') || ' ' || coalesce(n.first_line, ''),
+                                          '(?i)\berror during capture\b|\bcudaErrorStreamCapture[A-Za-z]{0,20}\b|\bnot permitted when stream is capturing\b')
+                                          AND coalesce(n.first_subkind, '') NOT IN ('launch-failure', 'ecc', 'device-lost', 'nvlink') AND n.xid IS NULL
+                                     THEN 'lone-paste-graph-capture'
                                      WHEN n.cause = 'python-exception' AND regexp_matches(coalesce(n.error_message, ''),
                                           '(?i)no space left on device|disk quota exceeded|\[Errno (?:28|122)\]|\bStorageFull\b|not enough disk space')
                                      THEN 'lone-paste-storage-full'
@@ -164,7 +174,23 @@ FROM (SELECT n.*,
                                           '(?i)\b(?:is |are )?not (?:currently |yet )?supported\b|\bdoes not support\b|\bis only supported\b|\bonly supports\b|\b(?:is|are) not compatible with\b|\bin any distributed mode\b|--num_processes=1\b|\bcannot copy out of meta tensor\b')
                                           AND NOT regexp_matches(coalesce(n.error_message, ''),
                                           '(?i)cuda error|cuda failure|cudaerror|\bnccl\b|invalid device ordinal|\bcuda:\d|\bgpus? ?\d|\bdevice \d|\b(?:local_)?rank[ _-]?\d')
-                                     THEN 'lone-paste-setup-refusal' END AS low_why)
+                                     THEN 'lone-paste-setup-refusal'
+                                     -- the program's own structure refused: tensors placed on two devices (`Expected all
+                                     -- tensors to be on the same device`), an attribute asked of DDP's or FSDP's wrapper
+                                     -- instead of its module, a device-mesh dimension the config never built: the code and
+                                     -- config every rank runs, alike; every such lone paste in the corpus is a control
+                                     -- (session 61: huatuogpt-o1#9, sd-scripts#1551, torchtitan#1396). Not a KeyError as a
+                                     -- whole, nor any AttributeError: a rank's own batch or path raises those (UNITER#42,
+                                     -- nanotron#405, the torch runs' injected per-rank KeyError)
+                                     WHEN n.cause = 'python-exception' AND regexp_matches(coalesce(n.error_message, ''),
+                                          '\bExpected all tensors to be on the same device\b|''(?:DistributedDataParallel|FullyShardedDataParallel)'' object has no attribute\b|\bMesh dimension ''[^'']{1,80}'' does not exist\b')
+                                     THEN 'lone-paste-program-structure'
+                                     -- a check comparing this rank's state with another rank's (DeepSpeed's `Detected a
+                                     -- disagreement on list length between rank0 and rank7`): it fires on whichever rank
+                                     -- compares, not on the one that diverged (session 61: LlamaFactory#10224, a control)
+                                     WHEN n.cause = 'python-exception' AND regexp_matches(coalesce(n.error_message, ''),
+                                          '\bDetected a disagreement on [a-z ]{1,40} between rank ?\d{1,6} and rank ?\d{1,6}')
+                                     THEN 'lone-paste-cross-rank-check' END AS low_why)
       FROM (SELECT n.*,
                    -- NCCL's WARN of a CUDA call its transports' set-up made (shm, p2p, NVLS, the transport layer)
                    regexp_matches(coalesce(n.first_line, ''),

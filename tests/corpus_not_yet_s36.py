@@ -105,15 +105,9 @@ NOT_YET_S36: dict[str, str] = {
     # batch 205
     # batch 206
     # batch 207
-    "sd-scripts-1551-flux-split-mode-two-gpus-lone-rank0-ddp-attributeerror-control": (
-        "rank-failure critical naming rank 0, python-exception, on a control: the paste is rank 0's last two lines, "
-        "torch's `raise AttributeError(...)` and `[rank0]: AttributeError: 'DistributedDataParallel' object has no "
-        "attribute 'train_blocks'`; that every rank fails alike (FLUX `--split_mode` reaching `train_blocks` on the DDP "
-        "wrapper on 2 GPUs) is the author's reading in the thread, not the log's. The log is the corpus's lone-rank "
-        "exception shape, which names that rank (batch 197's contrast); the DDP-wrapper wording alone cannot tell an "
-        "all-ranks code path from a rank-conditional one (rank-0-only save/log hooks that fail on rank 0 alone, "
-        "StableAvatar-57's culprit shape), so exempting it would trade this control for those culprits"
-    ),
+    # batch 207: sd-scripts-1551 read right since session 61 (a lone paste's `'DistributedDataParallel' object has no
+    # attribute 'train_blocks'`, an attribute asked of the DDP wrapper, is a suspect only: low_why
+    # lone-paste-program-structure)
     # batch 208
     # batch 209
     # batch 210

@@ -131,10 +131,8 @@ NOT_YET_S38: dict[str, str] = {
         "lone-rank abort shape, so rank 19 is named (abort, warning); that the SIGABRT came in the exit path after every "
         "step had finished, a Megatron MoE teardown problem every rank shares, is the description and ms-swift's fix for "
         "the same symptom, not a log line",
-    "LlamaFactory-10224-qwen35-moe-zero3-list-length-disagreement-rank7-control":
-        "the log is rank 7's lone traceback ending in its own `RuntimeError: Detected a disagreement on list length "
-        "between rank0 and rank7`, read as rank 7's Python exception (warning); that every rank disagrees with rank 0 for "
-        "this MoE model under ZeRO-3 is the author's sentence and the duplicate thread, not a log line",
+    # batch 252: LlamaFactory-10224 read right since session 61 (a lone paste's `Detected a disagreement on list length
+    # between rank0 and rank7`, a check comparing two ranks, is a suspect only: low_why lone-paste-cross-rank-check)
     "ms-swift-7200-torch28-vllm011-colocate-local-rank0-sigsegv-translated-table-control":
         "the log is the agent's `failed (exitcode: -11) local_rank: 0` with a root-cause block (translated into Chinese) "
         "naming only that worker, the lone-rank segfault shape, so rank 0 is named (warning since session 45: the paste "
@@ -170,10 +168,9 @@ NOT_YET_S38: dict[str, str] = {
         "`_verify_params_across_processes` and the parent SIGTERMing the other process, the lone-failing-process shape, so "
         "rank 1 is named (python-exception, warning); that NCCL 2.26's cuMem host allocation fails alike in every process "
         "(workaround NCCL_CUMEM_HOST_ENABLE=0) is the NCCL maintainers' reading in the thread, not a log line",
-    "torchtitan-1396-llama4-ep2-rank1-mesh-keyerror-config-control":
-        "the whole log is one `[rank1]: KeyError: (\"Mesh dimension 'ep' does not exist.\", ...)` line, the lone-rank "
-        "exception shape, so rank 1 is named (python-exception, warning); that the device mesh is built from the same EP "
-        "config on every rank, so every rank raises it, is the description's config and the closed issue, not a log line",
+    # batch 254: torchtitan-1396 read right since session 61 (a lone paste's `KeyError: ("Mesh dimension 'ep' does not
+    # exist.", ...)`, a device-mesh dimension the config never built, is a suspect only: low_why
+    # lone-paste-program-structure)
     # batch 262
     "nccl-348-two-8-gpu-nodes-16-procs-ranks8-15-invalid-device-ordinal-one-host-tag":
         "the log is eight `[1,8]`..`[1,15]` ranks each printing the same `Test CUDA failure ... 'invalid device ordinal'` "

@@ -9,12 +9,9 @@ NOT_YET_S55: dict[str, str] = {
     # batch 323 (hardware-xid-ecc-nvlink-fabric): none; all five read right both ways as collected (8f3b61a5)
     # batch 322: verl#2950 read right since session 55 (Ray's memory-monitor notice names its WorkerDict_0:N rank)
     # batch 324 (non-torchrun-launchers): 3 of 4 controls read right both ways as collected (15e0b81c)
-    "huatuogpt-o1-9-accelerate-zero3-rank0-cuda0-and-cpu-package-version-control": "the log is the tail of "
-    "rank 0's `[rank0]:` traceback in DeepSpeed ZeRO-3's `step` -> `unscale_and_clip_grads` ending `RuntimeError: "
-    "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!`, read as rank 0's "
-    "own failure (python-exception, warning): the one rank pasted under `accelerate launch --num_processes 8`; that it "
-    "is a package-version incompatibility every rank hits alike is the author's closing account ('casued by the version "
-    "of some packages'), not a log line",
+    # batch 324: huatuogpt-o1-9 read right since session 61 (a lone paste's `RuntimeError: Expected all tensors to be on
+    # the same device, but found at least two devices, cuda:0 and cpu!` is a suspect only: low_why
+    # lone-paste-program-structure)
     # batch 326 (megatron-nemo-torchtitan-2026): none; all four controls read right both ways as collected (8f645319)
     # batch 320 (spot-preemption-sigterm-node-shutdown): none; all four controls read right both ways as collected (92cae03f)
     # batch 325 (k8s-operator-pod-failures-2025-2026): none; all three read right both ways as collected (46741c1a)
