@@ -16,13 +16,8 @@ NOT_YET_S61: dict[str, str] = {
         "node drained on purpose by the PR author (a simulated spot/KubeRay node reclaim), rank 0 only warned "
         "(`this_worker_preempted=False`): the watcher's `preempted_ranks=[N]` and the worker's own "
         "`this_worker_preempted=True` name the rank whose node is being lost",
-    "LlamaFactory-7084-ray-one-worker-four-gpus-device-mismatch-control":
-        "names rank 0 (warning, python-exception, medium: 'the paste holds this rank's lines only') from the lone "
-        "untagged `RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:3 "
-        "and cuda:0!`; the truth is a configuration error (LLaMA-Factory on Ray Train with `ray_num_workers: 1` and 4 "
-        "GPUs per worker, one process splitting the model over cuda:0..cuda:3; the thread: num_workers must be the GPU "
-        "count, one GPU per worker): a device-mismatch RuntimeError is the program's own placement bug, the same in "
-        "every process, not rank 0's fault",
+    # LlamaFactory-7084 read right since session 61 (a lone paste's `Expected all tensors to be on the same device`
+    # is the program's own structure refused, lone-paste-program-structure: rank 0 a suspect at info, no culprit)
     # batch 383 (slurm-srun-sbatch-multinode-training-job-logs-2024-2026): 1 of 2 read right both ways as collected
     # (2d978491), only 2 usable threads found: accelerate-3206 (rank 6's lone `ValueError: Error in finalize: another
     # evaluation module instance is already using the local cache file` on a two-node MareNostrum srun job, then rank
