@@ -296,10 +296,12 @@ SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num,
 --     seq_num BIGINT, op_type VARCHAR, ts TIMESTAMPTZ, detail VARCHAR
 CREATE OR REPLACE TEMP TABLE k10s_logs_fingerprint_ev AS
 WITH
-fp_rank AS (  -- per rank its fingerprint: explicit observations win over implied ones
+fp_rank AS (  -- per rank its fingerprint: explicit observations win over implied ones; a program check's rank whose
+             -- reports disagree on its count is not placed
     SELECT job_key, rank, arg_max(print, (explicit::INT, n, print)) AS print, bool_or(explicit) AS explicit
-    FROM (SELECT job_key, rank, print, explicit, count(*) AS n FROM k10s_fingerprint_obs GROUP BY ALL)
+    FROM (SELECT job_key, rank, print, explicit, count(*) AS n, bool_or(program) AS program FROM k10s_fingerprint_obs GROUP BY ALL)
     GROUP BY job_key, rank
+    HAVING NOT (bool_or(program) AND count(DISTINCT print) > 1)
 ),
 fp_groups AS (
     SELECT job_key, print, list(rank ORDER BY rank) AS ranks, count(*) AS n,

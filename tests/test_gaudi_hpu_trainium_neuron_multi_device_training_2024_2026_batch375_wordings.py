@@ -98,7 +98,7 @@ def test_neff_cc_ops_mismatch_reads_as_rank0_collective_mismatch(tmp_path):
     its program's failed load, a collective-mismatch (critical); as pasted the runtime's check names rank 0 (nccl-hang).
     The Neuron lines `mismatching number of cc ops ... Check if ranks 0 and 1 are using the same neff` are read."""
     assert _gist(NEFF_MISMATCH, tmp_path / "a", None, None) == [
-        ("rank-failure", "info", "python-exception", []), ("nccl-hang", "critical", "collective-mismatch", [0])]
+        ("nccl-hang", "critical", "collective-mismatch", [0]), ("rank-failure", "info", "python-exception", [])]
     assert _gist(NEFF_MISMATCH, tmp_path / "b", 1, 2) == [("rank-failure", "critical", "collective-mismatch", [0])]
 
 
