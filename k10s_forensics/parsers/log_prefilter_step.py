@@ -9,10 +9,13 @@ _STEP_ALTERNATIVES = (
     r"(?i:\biter(?:ation)?\s*[:=#]?\s*\d)",
     r"\|\s*\d+/\d+\s*\[\d",
     r"\{'loss': ",
-    # a loss / grad-norm word and its value (loose: PROGRESS_NO_STEP below decides in SQL, on the line's text)
-    r"(?i:(?:loss|norm)['\"]?(?:\s*[:=]\s*|\s+is\s+|\s+)(?:tensor\(\[?)?['\"]?[-+]?(?:nan|inf|\d|\.\d))",
 )
-PREFILTER_STEP = "(?:" + "|".join(_STEP_ALTERNATIVES) + ")"
+#: The step wordings' own prefilter: only a line it takes is read for a step counter (log_sql._step_sql), so the loose
+#: alternative below admits no new step rows (Ray's `metrics={'step': 0, 'loss': 0.16}` stays no hf_log row)
+PREFILTER_STEP_COUNTER = "(?:" + "|".join(_STEP_ALTERNATIVES) + ")"
+#: a loss / grad-norm word and its value (loose: PROGRESS_NO_STEP below decides in SQL, on the line's text)
+_NO_STEP_LOOSE = r"(?i:(?:loss|norm)['\"]?(?:\s*[:=]\s*|\s+is\s+|\s+)(?:tensor\(\[?)?['\"]?[-+]?(?:nan|inf|\d|\.\d))"
+PREFILTER_STEP = "(?:" + "|".join(_STEP_ALTERNATIVES + (_NO_STEP_LOOSE,)) + ")"
 
 #: After the number: not part of a float (``global_step=3.2e+4`` is no step number).
 _NOT_FLOAT = r"(?:$|[^.\deE]|\.(?:$|[^\d]))"
