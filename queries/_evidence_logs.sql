@@ -145,14 +145,17 @@ WHERE h.world <= 65536 AND w.rank < h.world AND NOT list_contains(h.ready, w.ran
 -- k10s_fingerprint_obs: what each fingerprint report says about each rank. A >= 1.12 report
 -- "Rank A is running X, but Rank B is running Y" also implies that ranks 0..B-1 (other than
 -- A) run X: the reporter names the first rank, in rank order, whose fingerprint differs.
--- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut'))
--- empty-columns: job_key VARCHAR, reporter BIGINT, rank BIGINT, print VARCHAR, explicit BOOLEAN, ts TIMESTAMPTZ
+-- The Neuron runtime's program check (`mismatching number of cc ops, expected 6 received 3. Check if ranks 1 and 0
+-- are using the same neff`, subkind neff_cc_ops) says each side's count of collective ops: the reporter's and its
+-- peer's, nothing of other ranks (program: true; docs/rules.md, "Session 61: the Neuron runtime's program mismatch").
+-- empty-unless: EXISTS (SELECT 1 FROM log_events WHERE kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut', 'neff_cc_ops'))
+-- empty-columns: job_key VARCHAR, reporter BIGINT, rank BIGINT, print VARCHAR, explicit BOOLEAN, ts TIMESTAMPTZ, program BOOLEAN
 CREATE OR REPLACE TEMP TABLE k10s_fingerprint_obs AS
 WITH fp AS (
     SELECT job_key, reporter_rank AS reporter, rank, seq_num, op_type, ts, subkind, raw_row, line_no, incarnation_uid,
-           coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(fingerprint, 'OpType=' || op_type) AS print
+           coalesce(seq_num::VARCHAR, '?') || ' ' || coalesce(fingerprint, 'OpType=' || op_type) AS print, subkind = 'neff_cc_ops' AS program
     FROM k10s_log
-    WHERE kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut')
+    WHERE kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut', 'neff_cc_ops')
       AND job_key IS NOT NULL AND rank IS NOT NULL AND reporter_rank IS NOT NULL
 ),
 reports AS (
@@ -160,12 +163,12 @@ reports AS (
     FROM fp a JOIN fp b ON b.job_key = a.job_key AND b.reporter = a.reporter AND b.rank <> a.reporter
      AND coalesce(b.incarnation_uid, '') = coalesce(a.incarnation_uid, '') AND coalesce(b.raw_row, -1) = coalesce(a.raw_row, -1)
      AND coalesce(b.line_no, -1) = coalesce(a.line_no, -1)
-    WHERE a.rank = a.reporter
+    WHERE a.rank = a.reporter AND NOT a.program  -- a program check names its peer only: it implies no other rank
     GROUP BY ALL
 )
-SELECT job_key, reporter, rank, print, true AS explicit, ts FROM fp
+SELECT job_key, reporter, rank, print, true AS explicit, ts, program FROM fp
 UNION ALL
-SELECT r.job_key, r.reporter, i.rank, r.own_print, false, r.ts
+SELECT r.job_key, r.reporter, i.rank, r.own_print, false, r.ts, false
 FROM (SELECT *, count(DISTINCT reporter) OVER (PARTITION BY job_key) AS reporters FROM reports) r,
      (SELECT unnest(range(0, r.other)) AS rank) i
 WHERE i.rank <> r.reporter
@@ -293,10 +296,12 @@ SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num,
 --     seq_num BIGINT, op_type VARCHAR, ts TIMESTAMPTZ, detail VARCHAR
 CREATE OR REPLACE TEMP TABLE k10s_logs_fingerprint_ev AS
 WITH
-fp_rank AS (  -- per rank its fingerprint: explicit observations win over implied ones
+fp_rank AS (  -- per rank its fingerprint: explicit observations win over implied ones; a program check's rank whose
+             -- reports disagree on its count is not placed
     SELECT job_key, rank, arg_max(print, (explicit::INT, n, print)) AS print, bool_or(explicit) AS explicit
-    FROM (SELECT job_key, rank, print, explicit, count(*) AS n FROM k10s_fingerprint_obs GROUP BY ALL)
+    FROM (SELECT job_key, rank, print, explicit, count(*) AS n, bool_or(program) AS program FROM k10s_fingerprint_obs GROUP BY ALL)
     GROUP BY job_key, rank
+    HAVING NOT (bool_or(program) AND count(DISTINCT print) > 1)
 ),
 fp_groups AS (
     SELECT job_key, print, list(rank ORDER BY rank) AS ranks, count(*) AS n,
@@ -320,16 +325,28 @@ fp_node AS (  -- per job and node (pod): how many of its ranks run the majority'
 ),
 fp_ev AS (
     SELECT j.job_key, 'fingerprint' AS evidence,
-           CASE WHEN tie OR node_split OR (sizes_differ AND s.reporters = 1) THEN []::BIGINT[] ELSE odd END AS culprit_ranks,
-           CASE WHEN tie OR node_split OR (sizes_differ AND s.reporters = 1) THEN j.explicit_ranks
+           CASE WHEN rank0_program THEN [0::BIGINT] WHEN tie OR node_split OR (sizes_differ AND s.reporters = 1) THEN []::BIGINT[] ELSE odd END AS culprit_ranks,
+           CASE WHEN rank0_program THEN [1::BIGINT] WHEN tie OR node_split OR (sizes_differ AND s.reporters = 1) THEN j.explicit_ranks
                 ELSE list_filter(j.explicit_ranks, lambda r: NOT list_contains(odd, r)) END AS suspect_ranks,
-           CASE WHEN tie OR node_split OR (sizes_differ AND s.reporters = 1) THEN 'low' WHEN s.reporters >= 2 AND j.major_n >= 2 * (j.known - j.major_n) THEN 'high'
+           CASE WHEN rank0_program THEN 'medium' WHEN tie OR node_split OR (sizes_differ AND s.reporters = 1) THEN 'low' WHEN s.reporters >= 2 AND j.major_n >= 2 * (j.known - j.major_n) THEN 'high'
                 ELSE 'medium' END AS confidence,
            NULL::VARCHAR AS pg,
            TRY_CAST(split_part(j.major_print, ' ', 1) AS BIGINT) AS seq_num,
            regexp_extract(j.major_print, 'OpType=(\w+)', 1) AS op_type,
            s.ts,
-           CASE WHEN tie
+           CASE WHEN rank0_program
+                THEN 'program mismatch (the Neuron runtime''s check of the loaded graph across the replica group): rank 0''s graph holds '
+                     || (SELECT regexp_extract(g.print, 'cc ops=(\d+)', 1) FROM fp_groups g WHERE g.job_key = j.job_key AND g.ranks = [0])
+                     || ' collective op(s), rank 1''s ' || (SELECT regexp_extract(g.print, 'cc ops=(\d+)', 1) FROM fp_groups g
+                                                              WHERE g.job_key = j.job_key AND g.ranks = [1])
+                     || ': the two ranks compiled different programs, and with two sides no majority says which; the side '
+                     || 'that runs code of its own is rank 0''s (a print, a log line, a save or an eval only the main process runs '
+                     || 'cuts a graph the other ranks never build), so rank 0 is named (docs/rules.md, "Session 61: the Neuron '
+                     || 'runtime''s program mismatch")'
+                WHEN tie AND program
+                THEN 'program mismatch (the Neuron runtime''s check of the loaded graph across the replica group): '
+                     || s.reporters || ' report(s) and no majority (' || j.major_n || ' rank(s) per count of collective ops): which side is wrong cannot be told'
+                WHEN tie
                 THEN 'fingerprint mismatch: ' || s.reporters || ' report(s) and no majority (' || j.major_n || ' rank(s) per collective): which side is wrong cannot be told'
                 WHEN node_split
                 THEN 'fingerprint mismatch between nodes: the ' || j.major_n || ' rank(s) that run "' || j.major_print || '" fill their node(s), and rank(s) '
@@ -369,7 +386,12 @@ fp_ev AS (
                                            AND regexp_extract(j.major_print, 'TensorShape=\[([^\]]*)\]', 1) <> '')
                            FROM fp_groups g WHERE g.job_key = j.job_key AND g.print <> j.major_print), false) AS sizes_differ
           FROM fp_job j) j
-    JOIN fp_stats s USING (job_key)
+    JOIN fp_stats s USING (job_key),
+         LATERAL (SELECT coalesce(bool_and(o.program), false) AS program FROM k10s_fingerprint_obs o WHERE o.job_key = j.job_key) p,
+         -- a program check of exactly two ranks, 0 and 1, whose counts differ: no majority, rank 0's side (below)
+         LATERAL (SELECT p.program AND j.tie AND (SELECT list_sort(list(g.ranks[1])) FROM fp_groups g WHERE g.job_key = j.job_key
+                                                    AND len(g.ranks) = 1) = [0, 1]
+                         AND (SELECT count(*) FROM fp_groups g WHERE g.job_key = j.job_key) = 2 AS rank0_program) r0
 )
 SELECT job_key, evidence, culprit_ranks, suspect_ranks, confidence, pg, seq_num, op_type, ts, detail FROM fp_ev;
 

@@ -234,6 +234,24 @@ fingerprinted AS (  -- ranks a collective fingerprint report names (torch's `Det
     SELECT DISTINCT job_key, rank_resolved AS rank FROM k10s_log
     WHERE kind = 'collective_mismatch' AND subkind LIKE 'fingerprint%' AND rank_resolved IS NOT NULL AND job_key IS NOT NULL
 ),
+program_rank AS (  -- each rank's count of collective ops as the Neuron runtime's program check says it (`mismatching number of
+                  -- cc ops, expected 6 received 3. Check if ranks 1 and 0 are using the same neff`: parsers/log_reports.py)
+    SELECT job_key, rank, min(fingerprint) AS print FROM k10s_log
+    WHERE kind = 'collective_mismatch' AND subkind = 'neff_cc_ops' AND rank IS NOT NULL AND job_key IS NOT NULL GROUP BY ALL
+    HAVING count(DISTINCT fingerprint) = 1  -- reports that disagree on a rank's count say nothing of it
+),
+program_odd AS (  -- the ranks whose program differs: those off the one largest count's side; of exactly ranks 0 and 1, rank 0
+                  -- (its rank-0-only code cut another graph), as k10s_logs_fingerprint_ev (docs/rules.md, "Session 61: the Neuron
+                  -- runtime's program mismatch"); its raised exception is the failed load of that program
+    SELECT g.job_key, unnest(g.ranks) AS rank
+    FROM (SELECT job_key, print, count(*) AS n, list(rank ORDER BY rank) AS ranks FROM program_rank GROUP BY ALL) g
+    JOIN (SELECT job_key, max(n) AS top, count(*) AS sides, count(*) FILTER (WHERE n = max_n) AS top_sides,
+                 list_sort(flatten(list(ranks))) AS seen
+          FROM (SELECT job_key, count(*) AS n, list(rank) AS ranks, max(count(*)) OVER (PARTITION BY job_key) AS max_n
+                FROM program_rank GROUP BY job_key, print)
+          GROUP BY job_key) j USING (job_key)
+    WHERE (g.n < j.top AND j.top_sides = 1) OR (j.sides = 2 AND j.seen = [0, 1] AND g.ranks = [0])
+),
 srun_failed AS (  -- srun logs that report a task failing on its own
     SELECT DISTINCT raw_row FROM l WHERE kind = 'process_exit' AND subkind IN ('srun', 'srun_oom') AND exit_code NOT IN (-15, -1, -2)
 ),
@@ -304,7 +322,8 @@ ranked AS (
            rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported, sm.raw_row IS NOT NULL AS size_mismatch,
            sg.rank IS NOT NULL AS size_mismatch_lagged,
            (sh.incarnation_uid IS NOT NULL OR rs.rank IS NOT NULL) AND tb.rank IS NULL AS silent_exit,
-           hk.rank IS NOT NULL AND coalesce(hk.ts <= l.ts_filled, true) AS hook_logged, fp.rank IS NOT NULL AS fingerprinted
+           hk.rank IS NOT NULL AND coalesce(hk.ts <= l.ts_filled, true) AS hook_logged, fp.rank IS NOT NULL AS fingerprinted,
+           po.rank IS NOT NULL AS program_odd
     FROM l
     LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
     LEFT JOIN lone_dump ld ON ld.job_key = l.job_key
@@ -325,6 +344,7 @@ ranked AS (
     LEFT JOIN rank_tag_shown rs ON rs.incarnation_uid = l.incarnation_uid AND rs.rank = coalesce(l.rank_resolved, pr.rank)
     LEFT JOIN hook_logged hk ON hk.job_key = l.job_key AND hk.rank = coalesce(l.rank_resolved, pr.rank)
     LEFT JOIN fingerprinted fp ON fp.job_key = l.job_key AND fp.rank = coalesce(l.rank_resolved, pr.rank)
+    LEFT JOIN program_odd po ON po.job_key = l.job_key AND po.rank = coalesce(l.rank_resolved, pr.rank)
 ),
 classified AS (
     SELECT r.*,
@@ -353,6 +373,9 @@ classified AS (
             -- from rank 0's): the ranks' gradient collectives could never match
             WHEN kind = 'python_exception' AND subkind = 'raised' AND regexp_matches(error_message,
                  'appears not to match (?:sizes|strides) of the same param in process|DDP expects same model across all ranks') THEN 'collective-mismatch'
+            -- the rank whose compiled program the Neuron runtime's check across ranks found odd (program_odd): its raise is
+            -- that program's failed load (`Nrt::Load failed`), the ranks ran different graphs
+            WHEN kind = 'python_exception' AND subkind = 'raised' AND program_odd THEN 'collective-mismatch'
             -- argparse's usage error: it prints usage and exits with status 2 (sys.exit(2), no traceback)
             WHEN kind = 'python_exception' AND error_type = 'argparse usage error' THEN 'exit-2'
             WHEN kind = 'python_exception' AND subkind = 'raised' THEN 'python-exception'

@@ -4,7 +4,7 @@
 -- requires: k10s_job_log, ranks
 -- gate: EXISTS (SELECT 1 FROM log_events WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_desync',
 --                                                    'flight_recorder_missing_ranks', 'pipeline_stage')
---          OR (kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut'))
+--          OR (kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut', 'neff_cc_ops'))
 --          OR (kind = 'rank_joining' AND subkind = 'store_barrier')
 --          OR (kind = 'python_exception' AND (error_message LIKE '%clients joined%'
 --              OR regexp_matches(error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure|^operation timed out!')

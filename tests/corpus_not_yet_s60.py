@@ -54,14 +54,9 @@ NOT_YET_S60: dict[str, str] = {
     # head of the xmp.spawn launcher traceback, no exception line) nothing; ray-65070 (the lone `Nrt::BuildGlobalComm
     # failed on NeuronCores 0-1(2)` of a 64-worker two-instance job) nothing: see
     # tests/test_gaudi_hpu_trainium_neuron_multi_device_training_2024_2026_batch375_wordings.py
-    "aws-neuron-sdk-779-ray-two-trn1-rank0-only-print-neff-cc-ops-mismatch":
-        "names rank 0, the right rank, but as a python-exception warning (medium) from the driver's RayTaskError "
-        "(`RuntimeError: INTERNAL: ... Nrt::Load failed on NeuronCores 0-0(2)`), the only line it reads; the untagged "
-        "paste laid out as 2 nodes x 1 process puts it on rank 0. The truth is a collective-mismatch: both workers' Neuron "
-        "runtime lines `ENC:validate_neff_cc_ops ... mismatching number of cc ops, expected 3 received 6. Check if ranks "
-        "0 and 1 are using the same neff` (and `expected 6 received 3 ... ranks 1 and 0`) say the two ranks loaded "
-        "different graphs, which the maintainer traces to rank 0 alone printing a tensor; those Neuron lines are not "
-        "read at all (alone they give no finding)",
+    # aws-neuron-sdk-779 read right since session 61 (the Neuron runtime's cross-rank program check, `mismatching number
+    # of cc ops, expected 3 received 6. Check if ranks 0 and 1 are using the same neff`, is a collective-mismatch; of
+    # exactly ranks 0 and 1 rank 0 is named, whose rank-0-only code cut another graph: tests/test_neuron_cc_ops_mismatch.py)
     # batch 378 (quantized-qlora-bitsandbytes-fp8-training-multi-gpu-2025-2026): 2 of 3 read right both ways as collected
     # (42a948ac), all three controls: ao-4106 (rank 1's float8 `_scaled_mm` `Expected trailing dimension of mat1 to be
     # divisible by 16 ... (32x8)` + rank 0's traceback head of the same TP test, a warning python-exception of no rank);

@@ -17,7 +17,10 @@ untagged paste puts on rank 0; the Neuron lines, which say the two ranks' graphs
 pasted: a python-exception warning of no rank). Scored 2/3 both ways as collected. Contrasts: the Neuron lines without
 the driver's traceback, the traceback tagged by both ranks, the launcher traceback with an exception line added, the
 root-comm line twice name no one; the driver's traceback tagged ``[rank1]:`` names rank 1; the root-comm line as rank
-3's ``RuntimeError`` names rank 3. Pasted logs through ``k10s import-logs``, batched.
+3's ``RuntimeError`` names rank 3. Read right since session 61 (docs/rules.md, "Session 61: the Neuron runtime's program
+mismatch"): the Neuron lines are the runtime's cross-rank program check, a collective-mismatch naming rank 0 (of exactly
+ranks 0 and 1, the side whose rank-0-only code cut another graph), as pasted, as 2 x 1, and the runtime lines alone.
+Pasted logs through ``k10s import-logs``, batched.
 """
 
 from __future__ import annotations
@@ -60,11 +63,11 @@ CASES = {
     "litepod-runtime-four-hosts": (LITEPOD_RUNTIME, 4, 16, None, None),
     "root-comm-unset-as-pasted": (ROOT_COMM_UNSET, None, None, None, None),
     "root-comm-unset-64-workers": (ROOT_COMM_UNSET, 32, 64, None, None),
-    "neff-mismatch-as-pasted": (NEFF_MISMATCH, None, None, None, None),
-    # NOT_YET as collected (batch 375): the right rank, for its traceback's place, with the wrong cause
-    "neff-mismatch-two-workers": (NEFF_MISMATCH, 1, 2, 0, "python-exception"),
+    # read right since session 61: the runtime's program check names rank 0, a collective-mismatch
+    "neff-mismatch-as-pasted": (NEFF_MISMATCH, None, None, 0, "collective-mismatch"),
+    "neff-mismatch-two-workers": (NEFF_MISMATCH, 1, 2, 0, "collective-mismatch"),
+    "neff-runtime-lines-only-names-rank0": (NEFF_RUNTIME_LINES, 1, 2, 0, "collective-mismatch"),
     # variants that must not name anyone
-    "neff-runtime-lines-only-names-none": (NEFF_RUNTIME_LINES, 1, 2, None, None),
     "neff-driver-on-both-ranks-names-none": (NEFF_DRIVER_BOTH, 1, 2, None, None),
     "litepod-with-exception-names-none": (LITEPOD_WITH_EXCEPTION, 4, 16, None, None),
     "root-comm-twice-names-none": (ROOT_COMM_TWICE, 32, 64, None, None),
@@ -90,22 +93,19 @@ def _gist(lines: list[str], folder: Path, nproc: int | None, world: int | None) 
     return [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in pasted_findings(lines, folder, nproc, world, NOW)]
 
 
-def test_neff_cc_ops_mismatch_reads_as_rank0_python_exception(tmp_path):
-    """aws-neuron-sdk#779 as collected (NOT_YET): the driver's RayTaskError is the one line read; as pasted it names no
-    rank, laid out as 2 x 1 it lands on rank 0 (medium). The truth is rank 0's collective-mismatch: the Neuron lines
-    `mismatching number of cc ops ... Check if ranks 0 and 1 are using the same neff` are not read."""
-    assert _gist(NEFF_MISMATCH, tmp_path / "a", None, None) == [("rank-failure", "warning", "python-exception", [])]
-    findings = pasted_findings(NEFF_MISMATCH, tmp_path / "b", 1, 2, NOW)
-    assert [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings] == [
-        ("rank-failure", "warning", "python-exception", [0])
-    ]
-    assert findings[0]["confidence"] == "medium"
+def test_neff_cc_ops_mismatch_reads_as_rank0_collective_mismatch(tmp_path):
+    """aws-neuron-sdk#779 as collected, read right since session 61: laid out as 2 x 1, rank 0's raised RuntimeError is
+    its program's failed load, a collective-mismatch (critical); as pasted the runtime's check names rank 0 (nccl-hang).
+    The Neuron lines `mismatching number of cc ops ... Check if ranks 0 and 1 are using the same neff` are read."""
+    assert _gist(NEFF_MISMATCH, tmp_path / "a", None, None) == [
+        ("nccl-hang", "critical", "collective-mismatch", [0]), ("rank-failure", "info", "python-exception", [])]
+    assert _gist(NEFF_MISMATCH, tmp_path / "b", 1, 2) == [("rank-failure", "critical", "collective-mismatch", [0])]
 
 
-def test_neuron_runtime_lines_alone_read_nothing(tmp_path):
-    """The Neuron runtime's cross-replica NEFF validation failure, both workers' copies, is no finding of its own."""
-    assert _gist(NEFF_RUNTIME_LINES, tmp_path / "a", None, None) == []
-    assert _gist(NEFF_RUNTIME_LINES, tmp_path / "b", 1, 2) == []
+def test_neuron_runtime_lines_alone_name_rank0(tmp_path):
+    """The Neuron runtime's cross-replica NEFF validation failure, both workers' copies: rank 0's program differs."""
+    assert _gist(NEFF_RUNTIME_LINES, tmp_path / "a", None, None) == [("nccl-hang", "critical", "collective-mismatch", [0])]
+    assert _gist(NEFF_RUNTIME_LINES, tmp_path / "b", 1, 2) == [("nccl-hang", "critical", "collective-mismatch", [0])]
 
 
 def test_launcher_header_and_root_comm_line_read_nothing(tmp_path):

@@ -92,6 +92,7 @@ _EVENT_LITERALS = (
     r"didn't finish collective",
     r"never joined any collectives",
     r"is running inconsistent collective",
+    r"mismatching number of cc ops",  # the Neuron runtime's cross-rank program check (log_reports.NEFF_CC_OPS)
     r"missing ranks:",
     r"Missing ranks:",
     r"Stalled ranks:",  # Horovod before 0.21: the same header (log_patterns.HOROVOD_MISSING_HEADER)

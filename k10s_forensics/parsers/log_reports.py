@@ -13,6 +13,10 @@ carries the rank it names in ``rank`` and (set by the caller) the printing rank 
   ``[0, 1] joined but didn't finish collective #39 (count from 1)``, ``ranks [3] are the
   lagging ranks that caused this timeout. They never joined any collectives``.
 * fr_trace: ``missing ranks: {3, 4}``.
+* The AWS Neuron runtime's cross-rank check of a loaded program (NEFF): ``ENC:validate_neff_cc_ops [nec_dev 0]
+  mismatching number of cc ops, expected 6 received 3. Check if ranks 1 and 0 are using the same neff`` (the first
+  rank is the reporter, ``expected`` its own program's count of collective ops; the second its peer, ``received``
+  the peer's): subkind ``neff_cc_ops``, one event per rank, the count in ``fingerprint``.
 * Horovod's stall warning (the coordinator, after ``HOROVOD_STALL_CHECK_TIME_SECONDS``): before
   0.20 each stalled tensor with the ranks that never submitted it, ``HorovodBroadcast_x_0
   [missing ranks: 1]``; 0.20 ``Stalled ops: allreduce.x [ready ranks: 0, 7, 3]``, the ranks
@@ -53,6 +57,11 @@ DESYNC_NEVER = re.compile(r"ranks " + RANK_LIST + r" are the lagging ranks that 
 #: Horovod's stall inspector, per stalled tensor: the ranks missing it (< 0.20) or ready with it (0.20).
 HOROVOD_MISSING = re.compile(r"\[missing ranks: (\d+(?:, ?\d+){0,4095})\]")
 HOROVOD_READY = re.compile(r"\[ready ranks: (\d+(?:, ?\d+){0,4095})\]")
+
+#: the Neuron runtime's check that the ranks of a replica group loaded the same compiled graph: ``expected`` N collective
+#: ops (the reporter's own program), ``received`` M (its peer's), ``ranks A and B`` (A the reporter, B the peer)
+NEFF_CC_OPS = re.compile(r"mismatching number of cc ops, expected (\d{1,9}),? received (\d{1,9})\b.{0,40}?"
+                         r"\bCheck if ranks (\d{1,7}) and (\d{1,7}) are using the same neff")
 
 #: gloo's check on a message a peer sent (``op.preamble.length <= op.nbytes. 8 vs 4. Received data size doesn't match
 #: expected size. Is there a distributed collective mismatch in your code?``): the RECEIVING rank aborts (``terminate called
@@ -97,6 +106,10 @@ def _fingerprints(text: str) -> list[Event]:
                  "fingerprint": fp, "_reporter": _int(old.group(1))}]
     if P.MISMATCH.search(text):
         return [{"kind": "collective_mismatch", "subkind": "mismatch"}]
+    neff = NEFF_CC_OPS.search(text) if "cc ops" in text else None
+    if neff and neff.group(3) != neff.group(4):  # each side's count of collective ops, the reporter first
+        return [{"kind": "collective_mismatch", "subkind": "neff_cc_ops", "rank": _int(neff.group(r)),
+                 "fingerprint": f"cc ops={neff.group(c)}", "_reporter": _int(neff.group(3))} for r, c in ((3, 1), (4, 2))]
     if "Received data size" in text and GLOO_SIZE_MISMATCH.search(text):  # the receiver's report: no sender named
         return [{"kind": "collective_mismatch", "subkind": "gloo_size"}]
     return []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers import log_prefilter as PF
-from k10s_forensics.parsers.log_prefilter_step import PROGRESS_GRAD_NORM, PROGRESS_LOSS
+from k10s_forensics.parsers.log_prefilter_step import PREFILTER_STEP_COUNTER, PROGRESS_GRAD_NORM, PROGRESS_LOSS, PROGRESS_NO_STEP
 from k10s_forensics.parsers.log_lines import LINE_CHARS
 
 LONG_LINE = 65536
@@ -39,9 +39,12 @@ def _step_sql() -> str:
     """``step`` and ``step_kind`` from the ``x_<wording>`` columns, first wording that matched."""
     order = [name for name, _ in PF.STEP_EXTRACT]
     value = "coalesce(" + ", ".join(f"x_{n}" for n in order) + ")"
-    kind = "CASE " + " ".join(f"WHEN x_{n} IS NOT NULL THEN '{n}'" for n in order)
+    counter = f"regexp_matches(text, {_lit(PREFILTER_STEP_COUNTER)})"  # a line the step wordings' own prefilter takes
+    kind = f"CASE WHEN NOT {counter} THEN NULL " + " ".join(f"WHEN x_{n} IS NOT NULL THEN '{n}'" for n in order)
     kind += f" WHEN regexp_matches(text, {_lit(PF.STEP_HF)}) THEN 'hf_log' END"
-    return f"try_cast({value} AS BIGINT) AS step, {kind} AS step_kind"
+    # no step counter: a progress line whose loss / grad norm is its one value (step null; log_prefilter_step.PROGRESS_NO_STEP)
+    kind = f"coalesce({kind}, CASE WHEN regexp_matches(text, {_lit(PROGRESS_NO_STEP)}) THEN 'progress' END)"
+    return f"CASE WHEN {counter} THEN try_cast({value} AS BIGINT) END AS step, {kind} AS step_kind"
 
 
 def _value_sql() -> str:

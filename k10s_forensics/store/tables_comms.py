@@ -78,7 +78,7 @@ COMMS_TABLES: tuple[TableDef, ...] = (
         ("exit_code", I64, "exit code (negative = signal)"),
         ("attempts_left", I64, "Worker group FAILED. k/N attempts left: k"),
         ("attempts_max", I64, "... N"),
-        ("step", I64, "training step/iteration number; training_step rows are thinned per (log body, rank, a script's rank tag opening the line, --tee stream, subkind): the first line of every 10-s interval, the first and last line, and both lines around a step that goes back are kept (lines without a timestamp, and lines whose progress_value is not finite: all)"),
+        ("step", I64, "training step/iteration number (null: a progress line with no step counter, subkind progress, or an HF dict without its step); training_step rows are thinned per (log body, rank, a script's rank tag opening the line, --tee stream, subkind): the first line of every 10-s interval, the first and last line, and both lines around a step that goes back are kept (lines without a timestamp, and lines whose progress_value is not finite: all)"),
         ("xid", I64, "Xid code"),
         ("severity", STR, "E/W/I/F from glog prefixes, else null"),
         ("subkind", STR, "which wording/variant of the kind matched (docs/parsers-logs.md)"),
@@ -91,7 +91,7 @@ COMMS_TABLES: tuple[TableDef, ...] = (
         ("numel_out", I64, "NCCL work NumelOut"),
         ("fingerprint", STR, "collective fingerprint of a mismatch report: OpType, TensorShape, TensorDtypes (sequence number in seq_num)"),
         ("repeated", I64, "Ray's log deduplication: N of the line's ` [repeated Nx across cluster]` (N more processes printed it alike)"),
-        ("progress_value", F64, "training_step: the line's loss value (none: its grad norm), NaN/Infinity as printed (`loss nan`, `'loss': nan`, `grad_norm: inf`); its non-finite lines are never thinned"),
+        ("progress_value", F64, "training_step: the line's loss value (none: its grad norm), NaN/Infinity as printed (`loss nan`, `'loss': nan`, `grad_norm: inf`, and with no step counter `Epoch 3 loss: nan`, `[rank1] loss=nan`); its non-finite lines are never thinned"),
     ),
     declare(
         "flight_recorder", "Flight Recorder entry per rank (one dump file per rank)", "raw/exec source=flight-recorder",
