@@ -24,7 +24,7 @@ WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknow
 --     'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn', 'python_traceback'))
 -- empty-columns: k10s_log.*, ts_filled TIMESTAMPTZ, ts_floor TIMESTAMPTZ, rank_eff BIGINT, status BIGINT, outside_sigterm BOOLEAN,
 --     was_sigtermed BOOLEAN, rank_timed_out BOOLEAN, rank_torn_down BOOLEAN, rank_raised BOOLEAN, cause VARCHAR,
---     victim_role VARCHAR, relayed VARCHAR, training_went_on BOOLEAN, tier INTEGER, role VARCHAR, span_start TIMESTAMPTZ,
+--     victim_role VARCHAR, relayed VARCHAR, training_went_on BOOLEAN, rank_went_on BOOLEAN, tier INTEGER, role VARCHAR, span_start TIMESTAMPTZ,
 --     span_end TIMESTAMPTZ
 CREATE OR REPLACE TEMP TABLE k10s_failure_line AS
 WITH lone_interrupt AS (  -- a KeyboardInterrupt is a Ctrl-C's teardown (the job's, its launcher's), unless one rank alone
@@ -207,11 +207,14 @@ tracebacked AS (  -- ranks with a traceback or an exception of their own in the 
     SELECT DISTINCT job_key, rank_resolved AS rank FROM l WHERE kind IN ('python_exception', 'python_traceback') AND rank_resolved IS NOT NULL
 ),
 stream_shown AS (  -- a local rank's own output behind torchrun's --tee prefix in its pod's log, where that pod's tracebacks
-                   -- are shown behind the same prefix (stderr is teed): a traceback of that rank would be there too
+                   -- are shown behind the same prefix (stderr is teed): a traceback of that rank would be there too;
+                   -- (session 61) or another pod's of the same job: every node's agent runs the same torchrun command, so
+                   -- one node's teed traceback says every node's stderr is teed (a node showing only the rank that
+                   -- left silently, `--local-ranks-filter`: the fifty-fourth set)
     SELECT DISTINCT s.incarnation_uid, s.local_rank FROM k10s_log s
     WHERE s.kind = 'rank_stream' AND s.local_rank IS NOT NULL
-      AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.incarnation_uid = s.incarnation_uid AND x.kind IN ('python_exception', 'python_traceback')
-                  AND regexp_matches(x.line, '^\[default\d+\]:'))
+      AND EXISTS (SELECT 1 FROM k10s_log x WHERE (x.incarnation_uid = s.incarnation_uid OR x.job_key = s.job_key)
+                  AND x.kind IN ('python_exception', 'python_traceback') AND regexp_matches(x.line, '^\[default\d+\]:'))
 ),
 rank_tag_shown AS (  -- a rank's own training lines in its pod's log, in a job whose tracebacks carry torch's `[rankN]:` tag
                      -- (torch 2.2+ tags each line of a rank's uncaught exception so, on the stderr its pod's log holds beside
@@ -305,6 +308,21 @@ size_mismatch_lag AS (  -- the receiver of gloo's size check is the rank that le
 ),
 last_step AS (  -- each log's last training-progress line
     SELECT raw_row, max(line_no) AS line_no FROM k10s_log WHERE container IS NOT NULL AND kind = 'training_step' GROUP BY raw_row
+),
+rank_went_on AS (  -- exceptions after which the SAME rank trained on in the same log and attempt: its progress lines
+                   -- behind the same torchrun --tee prefix (`[default1]:`) or the same `[rankN]:` tag follow, no agent's
+                   -- report (an attempt's end) between: a caught, logged exception, not the rank's end, teardown or not
+                   -- (docs/rules.md, "Session 61: a handled traceback is not the rank's end")
+    SELECT DISTINCT e.event_id FROM k10s_log e
+    JOIN k10s_log s ON s.raw_row = e.raw_row AND s.line_no > e.line_no AND s.kind = 'training_step' AND s.container IS NOT NULL
+    WHERE e.kind IN ('python_exception', 'python_traceback') AND e.container IS NOT NULL
+      -- not an exception torch tagged `[rankN]:` (2.2+ tags the lines of a rank's UNCAUGHT exception so): the rank's end,
+      -- whatever of its stdout the pipe flushed after it (`rank 3: step 3 writing batch cache ...` below its OSError)
+      AND NOT regexp_matches(e.line, '^(?:\[default\d+\]:)?\[rank\d+\]:')
+      AND ((s.rank IS NOT NULL AND s.rank = e.rank_resolved)
+           OR (regexp_extract(e.line, '^\[default\d+\]:') <> '' AND regexp_extract(e.line, '^\[default\d+\]:') = regexp_extract(s.line, '^\[default\d+\]:')))
+      AND NOT EXISTS (SELECT 1 FROM k10s_log a WHERE a.raw_row = e.raw_row AND a.kind = 'torchrun_failure'
+                      AND a.line_no > e.line_no AND a.line_no < s.line_no)
 ),
 ranked AS (
     SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms, l.relayed,
@@ -461,6 +479,8 @@ SELECT
     c.cause, c.victim_role, c.relayed,
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
     c.kind IN ('python_exception', 'python_traceback') AND coalesce(ls.line_no > c.line_no, false) AS training_went_on,
+    -- the same rank trained on after it (rank_went_on): handled, whether or not the job was torn down later
+    rw.event_id IS NOT NULL AS rank_went_on,
     -- tier 2 too: a communication library's report of its own CUDA call that failed (UCX's `cuCtxGetDevice(&cu_device) is
     -- failed. ret:invalid device context`, `transport_call`): it says a call failed, not how the process ended, so a fatal
     -- signal of the same rank after it (UCX's segfault, srun's `task 0: Segmentation fault`) stays the rank's cause, and
@@ -476,6 +496,7 @@ SELECT
     c.ts_filled AS span_end
 FROM classified c JOIN k10s_log k ON k.event_id = c.event_id  -- the line's every column, in k10s_log's order
 LEFT JOIN last_step ls ON ls.raw_row = c.raw_row
+LEFT JOIN rank_went_on rw ON rw.event_id = c.event_id
 WHERE c.cause IS NOT NULL OR c.victim_role IS NOT NULL;
 
 -- empty-without: k10s_failure_line

@@ -38,7 +38,8 @@ WHERE y.role = 'own' AND y.tier = 1
 GROUP BY a.raw_row;
 
 -- k10s_incident_own: own failures; one that comes a minute after the hung collective began is its consequence;
---   an exception after which the rank kept training is not one unless the job was torn down;
+--   an exception after which the rank kept training is not one unless the job was torn down (the log's
+--   progress lines), nor ever where that same rank's own progress lines follow it (rank_went_on);
 --   a SIGKILL seconds after another rank had failed is the teardown escalating (torchrun
 --   SIGKILLs what its SIGTERM did not stop within the grace period), not a host OOM kill;
 --   only the columns read below (docs/architecture.md, "Narrow CTEs")
@@ -151,6 +152,8 @@ LEFT JOIN restarted_after ra ON ra.raw_row = il.raw_row
 -- not known to be so (a traceback pasted above a glog-stamped watchdog line of another rank: session 44)
 WHERE il.role = 'own' AND (il.ts_floor IS NULL OR h.hang_started_at IS NULL OR il.ts_floor <= h.hang_started_at + INTERVAL 60 SECOND)
   AND (NOT il.training_went_on OR t.job_key IS NOT NULL)
+  -- the same rank's own progress lines follow in the same attempt: handled, teardown or not (session 61)
+  AND NOT il.rank_went_on
   -- no clock: an exit status reported after a watchdog timeout in the same log is the hang's consequence
   AND NOT (il.ts_filled IS NULL AND il.kind IN ('torchrun_failure', 'process_exit') AND coalesce(fw.line_no < il.line_no, false))
   -- a line naming no process, in a pod import-logs made up from a paste, is that pod's rank's only by the
