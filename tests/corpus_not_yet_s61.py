@@ -79,7 +79,9 @@ NOT_YET_S61: dict[str, str] = {
         "or with NCCL's host:pid:tid prefix, still nothing); the truth (the author's diagnosis, NCCL 2.30.7 with "
         "NCCL_IGNORE_NET_MISMATCH=1) is node B's container admitting one uverbs device, so rank 1 builds every channel "
         "on NET/IB/0 while rank 0 also uses NET/IB/1 and waits forever on channels with no peer: a rank that cannot "
-        "open a NIC its peers use is the hang's culprit, the rank with the full NIC set its waiter",
+        "open a NIC its peers use is the hang's culprit, the rank with the full NIC set its waiter; since session 61 "
+        "(rule nic-open) the WARN names its rank where a peer's `NET/IB : Using [0]…` device list shows beside it, "
+        "but no line here is tagged and no peer lists its devices",
     "LlamaFactory-954-zh-baichuan2-tokenizing-47pct-barrier-frames-rank0":
         "no finding at all: the paste is a waiter's C++ frames only (`frame #13: c10d::ProcessGroupNCCL::barrier("
         "c10d::BarrierOptions const&)` and the libtorch_cpu/libtorch_python frames under it), no exception line, no "

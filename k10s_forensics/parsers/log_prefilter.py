@@ -78,6 +78,7 @@ _EVENT_LITERALS = (
     r"NCCL INFO Bootstrap ?:",
     r"NET/Socket ?: Using",
     r"NET/IB ?: Using",
+    r"NET/IB ?: ?No device found",
     r"comm 0x[0-9a-fA-F]+ rank \d",
     # NCCL's error return (`NCCL INFO init.cc:1929 -> 2`): the process's NCCL call failed
     r"\.(?:cc|cpp|cu|h|c):[0-9]+ -> [1-9]",
