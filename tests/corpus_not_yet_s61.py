@@ -9,13 +9,9 @@ NOT_YET_S61: dict[str, str] = {
     # collected (299fe2dc): ray-60376 (a Ray Train v2 controller's `The worker group startup timed out after 30.0 seconds
     # waiting for 8 workers`, the runtime-env install outlasting the placement-group wait) names no one, right: see
     # tests/test_ray_train_anyscale_kuberay_distributed_training_failures_2024_2026_batch382_wordings.py
-    "ray-64099-train-v2-rank1-node-drained-preemption-signal":
-        "no finding at all: Ray Train v2's preemption lines (`[drain] node=... drained via GCS, deadline=+15s`, "
-        "`(RayTrainWorker pid=99128) Rank 1 received preemption signal (this_worker_preempted=True, preempted_ranks=[1], "
-        "...)`, `PreemptionWatcher: preemption detected — ... preempted_ranks=[1]`) are not read; the truth is rank 1's "
-        "node drained on purpose by the PR author (a simulated spot/KubeRay node reclaim), rank 0 only warned "
-        "(`this_worker_preempted=False`): the watcher's `preempted_ranks=[N]` and the worker's own "
-        "`this_worker_preempted=True` name the rank whose node is being lost",
+    # ray-64099 read right since session 61 (Ray Train v2's preemption notice, the worker's own `Rank 1 received
+    # preemption signal (this_worker_preempted=True, ...)` and the PreemptionWatcher's `preempted_ranks=[1]`, names the
+    # rank whose node is being drained: rank 1, warning, rank-dead; rank 0's `this_worker_preempted=False` no one)
     "LlamaFactory-7084-ray-one-worker-four-gpus-device-mismatch-control":
         "names rank 0 (warning, python-exception, medium: 'the paste holds this rank's lines only') from the lone "
         "untagged `RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:3 "

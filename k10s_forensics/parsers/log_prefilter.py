@@ -185,6 +185,9 @@ _EVENT_LITERALS = (
     r"Workers \(tasks / actors\) killed due to memory pressure",
     # ... and its notice on the worker it killed (log_ray_workers.RAY_MEMORY_NOTICE)
     r"Memory on the node \(IP: ",
+    # Ray Train v2's preemption notice (log_ray_workers.RAY_PREEMPTED_SELF / RAY_PREEMPTION_WATCHER)
+    r"received preemption signal \(this_worker_preempted=True",
+    r"PreemptionWatcher: preemption detected",
     r"FAILED with no error file",
     r"\) FAILED \(exitcode -?\d",
     r"Container rank \d+ status failed cmd ",
