@@ -31,6 +31,7 @@ RULES: tuple[str, ...] = (
     "idle-gpu",
     "pending",
     "gpu-startup",
+    "nic-open",
 )
 
 #: Shared views loaded before every rule, in this order.

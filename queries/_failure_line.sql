@@ -456,7 +456,8 @@ classified AS (
                     WHEN status IS NULL AND subkind = 'hccl_heartbeat_lost' THEN 'rank-dead'
                     -- Ray's report of a Ray Train worker whose node died (drained, preempted, lost: "The actor died because
                     -- its node has died"): the process went with its node, no exit status, as HCCL's lost heartbeat
-                    WHEN status IS NULL AND subkind = 'ray_node_died' THEN 'rank-dead'
+                    -- (or Ray Train v2's preemption notice naming the rank whose node is being drained)
+                    WHEN status IS NULL AND subkind IN ('ray_node_died', 'ray_node_preempted') THEN 'rank-dead'
                     -- torch elastic's @record on a worker that failed "with no error file": the same, unless the agent's
                     -- own report of that failure (its `failed (exitcode: …)` line, its failure table) is in the log,
                     -- which says how it ended (and whether it was torn down): then this line adds nothing

@@ -134,6 +134,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     node_lost = row.get("failure_subkind") == "ray_node_died"  # Ray's report: the worker went with its node
     if node_lost:
         what = "went down with its node, by Ray's dead-actor report (the node was drained, preempted or lost)"
+    if row.get("failure_subkind") == "ray_node_preempted":  # Ray Train v2's notice, ahead of the loss
+        what = "is losing its node, by Ray Train's preemption notice (the node is being drained or preempted)"
     victims = row.get("victims") or 0
     if row.get("decided_by") == "build-lock":  # no failure: the processes wait on a JIT extension build's lock
         root = row.get("error_message") or "the extensions root"

@@ -9,13 +9,9 @@ NOT_YET_S61: dict[str, str] = {
     # collected (299fe2dc): ray-60376 (a Ray Train v2 controller's `The worker group startup timed out after 30.0 seconds
     # waiting for 8 workers`, the runtime-env install outlasting the placement-group wait) names no one, right: see
     # tests/test_ray_train_anyscale_kuberay_distributed_training_failures_2024_2026_batch382_wordings.py
-    "ray-64099-train-v2-rank1-node-drained-preemption-signal":
-        "no finding at all: Ray Train v2's preemption lines (`[drain] node=... drained via GCS, deadline=+15s`, "
-        "`(RayTrainWorker pid=99128) Rank 1 received preemption signal (this_worker_preempted=True, preempted_ranks=[1], "
-        "...)`, `PreemptionWatcher: preemption detected — ... preempted_ranks=[1]`) are not read; the truth is rank 1's "
-        "node drained on purpose by the PR author (a simulated spot/KubeRay node reclaim), rank 0 only warned "
-        "(`this_worker_preempted=False`): the watcher's `preempted_ranks=[N]` and the worker's own "
-        "`this_worker_preempted=True` name the rank whose node is being lost",
+    # ray-64099 read right since session 61 (Ray Train v2's preemption notice, the worker's own `Rank 1 received
+    # preemption signal (this_worker_preempted=True, ...)` and the PreemptionWatcher's `preempted_ranks=[1]`, names the
+    # rank whose node is being drained: rank 1, warning, rank-dead; rank 0's `this_worker_preempted=False` no one)
     # LlamaFactory-7084 read right since session 61 (a lone paste's `Expected all tensors to be on the same device`
     # is the program's own structure refused, lone-paste-program-structure: rank 0 a suspect at info, no culprit)
     # batch 383 (slurm-srun-sbatch-multinode-training-job-logs-2024-2026): 1 of 2 read right both ways as collected
@@ -74,7 +70,9 @@ NOT_YET_S61: dict[str, str] = {
         "or with NCCL's host:pid:tid prefix, still nothing); the truth (the author's diagnosis, NCCL 2.30.7 with "
         "NCCL_IGNORE_NET_MISMATCH=1) is node B's container admitting one uverbs device, so rank 1 builds every channel "
         "on NET/IB/0 while rank 0 also uses NET/IB/1 and waits forever on channels with no peer: a rank that cannot "
-        "open a NIC its peers use is the hang's culprit, the rank with the full NIC set its waiter",
+        "open a NIC its peers use is the hang's culprit, the rank with the full NIC set its waiter; since session 61 "
+        "(rule nic-open) the WARN names its rank where a peer's `NET/IB : Using [0]…` device list shows beside it, "
+        "but no line here is tagged and no peer lists its devices",
     "LlamaFactory-954-zh-baichuan2-tokenizing-47pct-barrier-frames-rank0":
         "no finding at all: the paste is a waiter's C++ frames only (`frame #13: c10d::ProcessGroupNCCL::barrier("
         "c10d::BarrierOptions const&)` and the libtorch_cpu/libtorch_python frames under it), no exception line, no "

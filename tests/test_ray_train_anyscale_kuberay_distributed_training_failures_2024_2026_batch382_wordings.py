@@ -6,8 +6,8 @@ SCHEDULING -> RESCHEDULING loop (ray-project/ray#60376: the 30 s placement-group
 install, which took longer; the fix is a 60 s default) names no one, as pasted or as its 8 workers. Two are NOT_YET as
 collected: the preemption fan-out of a two-worker Ray Train v2 run (ray-project/ray#64099: the PR author drained rank
 1's node on purpose; ``Rank 1 received preemption signal (this_worker_preempted=True, preempted_ranks=[1], ...)`` and
-``PreemptionWatcher: preemption detected — ... preempted_ranks=[1]``) gives no finding at all, where the truth is rank
-1 (its node lost); LLaMA-Factory on Ray Train with one worker holding four GPUs (hiyouga/LlamaFactory#7084:
+``PreemptionWatcher: preemption detected — ... preempted_ranks=[1]``) gave no finding at all, where the truth is rank
+1 (its node lost) — read right since session 61 (rank 1, warning, rank-dead); LLaMA-Factory on Ray Train with one worker holding four GPUs (hiyouga/LlamaFactory#7084:
 ``RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:3 and cuda:0!``,
 a configuration error, no one's fault) names no one as pasted or as 4 ranks, but named rank 0 (warning,
 python-exception, medium) laid out as the thread's one worker. Scored 1/3 both ways as collected. Since session 61 a
@@ -57,9 +57,9 @@ CASES = {
     "start-timeout-eight-workers": (START_TIMEOUT, 8, 8, None, None),
     "device-mismatch-as-pasted": (DEVICE_MISMATCH, None, None, None, None),
     "device-mismatch-four-ranks": (DEVICE_MISMATCH, 4, 4, None, None),
-    # NOT_YET as collected, pinned as read: the truth is rank 1 (its node drained), no finding
-    "preemption-as-pasted-not-yet": (PREEMPTION, None, None, None, None),
-    "preemption-two-workers-not-yet": (PREEMPTION, 2, 2, None, None),
+    # read right since session 61 (Ray Train v2's preemption notice names the rank whose node is drained)
+    "preemption-as-pasted-names-rank1": (PREEMPTION, None, None, 1, "rank-dead"),
+    "preemption-two-workers-names-rank1": (PREEMPTION, 2, 2, 1, "rank-dead"),
     # read right since session 61 (a lone paste's device mismatch is a suspect at info): no culprit
     "device-mismatch-one-worker-names-none": (DEVICE_MISMATCH, 1, 1, None, None),
     # variants that must not name anyone
@@ -94,11 +94,12 @@ def test_worker_group_start_timeout_gives_no_finding(tmp_path):
     assert _gist(START_TIMEOUT, tmp_path / "b", 8, 8) == []
 
 
-def test_preemption_notice_is_not_read_yet(tmp_path):
-    """ray#64099 (NOT_YET): the drain line, both workers' ``received preemption signal`` and the watcher's
-    ``preempted_ranks=[1]`` give no finding; rank 1's node is the one lost (``this_worker_preempted=True``)."""
-    assert _gist(PREEMPTION, tmp_path / "a", None, None) == []
-    assert _gist(PREEMPTION, tmp_path / "b", 2, 2) == []
+def test_preemption_notice_names_the_preempted_rank(tmp_path):
+    """ray#64099 (read right since session 61): rank 1's own ``received preemption signal (this_worker_preempted=True,
+    ...)`` and the watcher's ``preempted_ranks=[1]`` name rank 1 (warning, rank-dead: its node is drained); rank 0's
+    ``this_worker_preempted=False`` names no one (tests/test_ray_preemption_notice.py)."""
+    assert _gist(PREEMPTION, tmp_path / "a", None, None) == [("rank-failure", "warning", "rank-dead", [1])]
+    assert _gist(PREEMPTION, tmp_path / "b", 2, 2) == [("rank-failure", "warning", "rank-dead", [1])]
 
 
 def test_device_mismatch_lone_copy_is_a_suspect_only(tmp_path):

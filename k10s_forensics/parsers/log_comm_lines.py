@@ -116,6 +116,11 @@ def remote_error(text: str) -> Event | None:
     return None
 
 
+#: NCCL's IB/RoCE transport that found no usable device in this process (``NCCL INFO NET/IB : No device found.``): a
+#: host without one, or a container the device plugin admitted none to; the rules read it beside its peers' device lists
+_NET_IB_NONE = re.compile(r"NET/IB ?: ?No device found")
+
+
 def identity(text: str) -> list[Event]:
     m = P.RANK_JOINING.search(text) if "Initializing distributed" in text else None
     if m:  # the rank said it is joining the process group (a store timeout then names who never did)
@@ -126,6 +131,8 @@ def identity(text: str) -> list[Event]:
     m = P.BOOTSTRAP.search(text)
     if m:
         return [{"kind": "nccl_bootstrap", "subkind": "bootstrap", "ip": m.group(2)}]
+    if "No device found" in text and _NET_IB_NONE.search(text):  # this process's NCCL found no IB/RoCE device to use
+        return [{"kind": "nccl_net_missing", "subkind": "ib_no_device"}]
     m = P.NET_IB_OOB.search(text)
     if m:
         return [{"kind": "nccl_bootstrap", "subkind": "net_ib_oob", "ip": m.group(2)}]

@@ -78,6 +78,7 @@ _EVENT_LITERALS = (
     r"NCCL INFO Bootstrap ?:",
     r"NET/Socket ?: Using",
     r"NET/IB ?: Using",
+    r"NET/IB ?: ?No device found",
     r"comm 0x[0-9a-fA-F]+ rank \d",
     # NCCL's error return (`NCCL INFO init.cc:1929 -> 2`): the process's NCCL call failed
     r"\.(?:cc|cpp|cu|h|c):[0-9]+ -> [1-9]",
@@ -186,6 +187,9 @@ _EVENT_LITERALS = (
     r"Workers \(tasks / actors\) killed due to memory pressure",
     # ... and its notice on the worker it killed (log_ray_workers.RAY_MEMORY_NOTICE)
     r"Memory on the node \(IP: ",
+    # Ray Train v2's preemption notice (log_ray_workers.RAY_PREEMPTED_SELF / RAY_PREEMPTION_WATCHER)
+    r"received preemption signal \(this_worker_preempted=True",
+    r"PreemptionWatcher: preemption detected",
     r"FAILED with no error file",
     r"\) FAILED \(exitcode -?\d",
     r"Container rank \d+ status failed cmd ",

@@ -18,6 +18,12 @@ RAY_WORKER_RANK = re.compile(r"\(ip=[^,()]{1,100}, pid=(\d{1,9})\) world_rank=(\
 #: ``A worker died or was killed while executing a task by an unexpected system error. … Worker PID: 2317``
 RAY_WORKER_DIED = re.compile(r"(?:The actor is dead because its worker process has died|A worker died or was killed while executing a task)"
                              r".{0,2000}?Worker exit type: (SYSTEM_ERROR|NODE_OUT_OF_MEMORY)")
+#: Ray Train v2's preemption notice: a worker on its own loss (``Rank 1 received preemption signal
+#: (this_worker_preempted=True, preempted_ranks=[1], deadline_ms=…)``: its node is being drained) and the watcher's
+#: (``PreemptionWatcher: preemption detected — preempted_node_ids=[…], preempted_ranks=[1], …``); a worker told of
+#: another's loss (``this_worker_preempted=False``) is not preempted
+RAY_PREEMPTED_SELF = re.compile(r"\bRank (\d{1,7}) received preemption signal \(this_worker_preempted=True\b")
+RAY_PREEMPTION_WATCHER = re.compile(r"\bPreemptionWatcher: preemption detected\b.{0,2000}?\bpreempted_ranks=\[(\d{1,7})\]")
 RAY_WORKER_PID = re.compile(r"\bWorker PID: (\d{1,9})\b")
 #: Ray Train's trainer on a worker of its group that died (its index in the group, the world rank):
 #: ``(TorchTrainer pid=89392) Worker 0 has failed.``; how it ended is not said
@@ -45,6 +51,10 @@ def ray_worker(text: str) -> Event | None:
     if m:
         return {"kind": "process_exit", "subkind": "ray_train_worker_failed", "rank": int(m.group(1)),
                 "error_message": f"Ray Train reports its worker {m.group(1)} (world rank) failed; how is not said"}
+    m = (RAY_PREEMPTED_SELF.search(text) or RAY_PREEMPTION_WATCHER.search(text)) if "preempt" in text else None
+    if m:  # the framework's own word that the rank's node is being drained: the rank goes with it (no exit status)
+        return {"kind": "process_exit", "subkind": "ray_node_preempted", "rank": int(m.group(1)),
+                "error_message": f"Ray Train's preemption notice: rank {m.group(1)}'s node is being drained (preempted)"}
     m = RAY_MEMORY_NOTICE.search(text) if "where the " in text and "Memory on the node" in text else None
     if m:
         return _memory_killed(m)
@@ -56,7 +66,7 @@ def ray_worker(text: str) -> Event | None:
     return None
 
 
-__all__ = ["RAY_TRAIN_WORKER_FAILED", "RAY_WORKER_DIED", "RAY_WORKER_PID", "RAY_WORKER_RANK", "ray_worker"]
+__all__ = ["RAY_PREEMPTED_SELF", "RAY_PREEMPTION_WATCHER", "RAY_TRAIN_WORKER_FAILED", "RAY_WORKER_DIED", "RAY_WORKER_PID", "RAY_WORKER_RANK", "ray_worker"]
 
 
 def _memory_killed(m: re.Match) -> Event | None:
