@@ -2,8 +2,6 @@
 -- title: NCCL could not open a network device on some ranks only
 -- severity: warning
 -- requires: log_events
--- gate: EXISTS (SELECT 1 FROM log_events WHERE kind = 'nccl_net_missing'
---                 OR (kind = 'nccl_error_other' AND line LIKE '%Unable to open device%'))
 -- description: NCCL's IB/RoCE transport prints, per process, the devices it will use (`NET/IB : Using
 --   [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE …; OOB …`) or that it could not open one (`NCCL WARN NET/IB : Unable to
 --   open device erdma_1`) or found none (`NCCL INFO NET/IB : No device found.`). Where the ranks that could not

@@ -31,6 +31,8 @@ UNGATED: dict[str, str] = {
                  "cheaper than those statistics proves there is none",
     "idle-gpu": "the idle test is per GPU sample, the rule's own scan; idle samples are common on healthy bundles too, "
                 "so a gate would scan gpu_samples again and rarely be false",
+    "nic-open": "the rule's own read is a scan of the parsed log lines of three NCCL kinds (the device list, a device "
+                "that would not open, none found), filtered by kind before any regex: a gate would scan the same rows",
 }
 
 #: Per connection from ``runner.prepare``: the ids of the rules whose gate was false.
