@@ -250,7 +250,7 @@ program_odd AS (  -- the ranks whose program differs: those off the one largest 
     FROM (SELECT job_key, print, count(*) AS n, list(rank ORDER BY rank) AS ranks FROM program_rank GROUP BY ALL) g
     JOIN (SELECT job_key, max(n) AS top, count(*) AS sides, count(*) FILTER (WHERE n = max_n) AS top_sides,
                  list_sort(flatten(list(ranks))) AS seen
-          FROM (SELECT job_key, count(*) AS n, list(rank) AS ranks, max(count(*)) OVER (PARTITION BY job_key) AS max_n
+          FROM (SELECT job_key, count(*) AS n, list(rank ORDER BY rank) AS ranks, max(count(*)) OVER (PARTITION BY job_key) AS max_n
                 FROM program_rank GROUP BY job_key, print)
           GROUP BY job_key) j USING (job_key)
     WHERE (g.n < j.top AND j.top_sides = 1) OR (j.sides = 2 AND j.seen = [0, 1] AND g.ranks = [0])

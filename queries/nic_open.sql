@@ -34,9 +34,9 @@ WITH nic AS (  -- each NET/IB device line of a process placed on a rank
 ),
 per_rank AS (
     SELECT job_key, rank, bool_or(state IN ('none', 'unopenable')) AS failed, bool_or(state = 'listed') AS listed,
-           any_value(pod_key) AS pod_key, any_value(node) FILTER (WHERE node IS NOT NULL) AS node,
+           min(pod_key) AS pod_key, min(node) FILTER (WHERE node IS NOT NULL) AS node,
            min(ts) FILTER (WHERE state IN ('none', 'unopenable')) AS ts,
-           list(DISTINCT device) FILTER (WHERE state = 'unopenable' AND device <> '') AS devices,
+           list_sort(list(DISTINCT device) FILTER (WHERE state = 'unopenable' AND device <> '')) AS devices,
            min(line) FILTER (WHERE state IN ('none', 'unopenable')) AS line
     FROM nic WHERE state IS NOT NULL
     GROUP BY job_key, rank

@@ -22,7 +22,7 @@ from k10s_forensics.store.tables import TABLE_NAMES
 
 #: The spec's rules and those docs/bundle-format.md adds ("rules beyond the spec's list").
 SPEC_RULES = {"straggler", "nccl-hang", "oom-cascade", "crashloop", "idle-gpu", "pending", "gpu-health", "network", "rank-failure",
-              "gpu-startup", "disruption"}
+              "gpu-startup", "disruption", "nic-open"}
 
 
 def test_registry_lists_every_rule_file():

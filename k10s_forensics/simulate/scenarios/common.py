@@ -11,7 +11,7 @@ from k10s_forensics.simulate.training import start_workers
 SEC = dt.timedelta(seconds=1)
 FAR = dt.timedelta(days=30)
 ALL_RULES = ("straggler", "nccl-hang", "oom-cascade", "crashloop", "idle-gpu", "pending", "gpu-health", "network", "rank-failure",
-             "gpu-startup", "disruption")
+             "gpu-startup", "disruption", "nic-open")
 
 
 def forbid(sim, *allowed: str) -> None:
