@@ -11,5 +11,18 @@ NOT_YET_S62: dict[str, str] = {
     # python-exception warning; rllm-10 (NCCL's lone `Duplicate GPU detected : rank 7 and rank 5 both on CUDA device
     # 10000`) nothing; open-r1-236 (rank 1's GRPOTrainer traceback cut at `raise ValueError(`) an info suspect only: see
     # tests/test_rl_post_training_verl_openrlhf_trl_grpo_multi_node_2025_2026_batch388_wordings.py
+    # batch 389 (older-ddp-threads-2020-2023-settled-one-rank): 2 of 3 read right both ways as collected (cdac5e97),
+    # all three controls (the corpus had no unmined 2020-2023 thread with a settled lone culprit and its log in the
+    # excerpt): ChatGLM-Efficient-Tuning-72 (the legacy agent's `Received 1 death signal, shutting down workers` and
+    # SIGHUP to both worker pids) names no one, right; horovod-3121 (rank 0's `[0]<stderr>:` rich-traceback frames into
+    # `hvd.broadcast_object`, the `Broadcast is not supported with Join` line past the excerpt, all 8 workers alike)
+    # names no one, right: see tests/test_older_ddp_threads_2020_2023_settled_one_rank_batch389_wordings.py; the miss:
+    "lightning-1375-multinode-ddp-nonzero-node-tensorboard-dir-missing-control":
+        "names rank 0 (rank-failure, warning, python-exception, medium: 'only its exit status is in the logs') from "
+        "the spawn's `-- Process 0 terminated with the following error:` head (`ddp_train` -> `run_pretrain_routine`, "
+        "the exception line past the excerpt); the truth is a Lightning TensorBoard-logger bug every node but node 0 "
+        "hits alike (the author: 'on all nodes except rank 0', fixed by his merged PR #1377), and `Process 0` is "
+        "mp.spawn's local process index on a non-zero node, not global rank 0: a spawn report with no exception "
+        "line names no one",
     # session 62 leftovers
 }
