@@ -24,5 +24,10 @@ NOT_YET_S62: dict[str, str] = {
         "hits alike (the author: 'on all nodes except rank 0', fixed by his merged PR #1377), and `Process 0` is "
         "mp.spawn's local process index on a non-zero node, not global rank 0: a spawn report with no exception "
         "line names no one",
+    # batch 390 (gpu-hardware-xid-ecc-fallen-off-bus-one-node-2023-2026): 3 of 3 read right both ways as collected
+    # (57f7fa68), no NOT_YET, all three controls (NVSwitch Fabric Manager state, NVLS `Cuda failure 1 'invalid
+    # argument'`): nccl-1488 (node23 device 2), nccl-1338 (devices 5, 1, 3, 0 of one process) and nccl-976 (prefix-less
+    # call stack) a cuda-error warning of no rank: see
+    # tests/test_gpu_hardware_xid_ecc_fallen_off_bus_one_node_2023_2026_batch390_wordings.py
     # session 62 leftovers
 }
