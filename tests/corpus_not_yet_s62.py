@@ -29,5 +29,11 @@ NOT_YET_S62: dict[str, str] = {
     # argument'`): nccl-1488 (node23 device 2), nccl-1338 (devices 5, 1, 3, 0 of one process) and nccl-976 (prefix-less
     # call stack) a cuda-error warning of no rank: see
     # tests/test_gpu_hardware_xid_ecc_fallen_off_bus_one_node_2023_2026_batch390_wordings.py
+    # batch 391 (distributed-eval-gather-uneven-batches-hang-2023-2026): 4 of 4 read right both ways as collected
+    # (98f054c6), no NOT_YET, all four controls, 0 of 4 named: vall-e-86 (ranks 4-7's icefall `(r/8) Reaches end of
+    # dataloader.` / `Computing validation loss`, no error) and lighteval-204 (rank 3's quoted accelerate shape check,
+    # `Process 0: [1024]`) find nothing; evaluate-481 (`[node1:4]:` / `[node2:7]:` lock ValueErrors) finds nothing, the
+    # `[nodeN:local]:` prefix unread; trl-3047 (rank 0's frames, no exception line) holds rank 0 as an info suspect
+    # only: see tests/test_distributed_eval_gather_uneven_batches_hang_2023_2026_batch391_wordings.py
     # session 62 leftovers
 }
