@@ -54,6 +54,7 @@ import torch_scenarios51
 import torch_scenarios52
 import torch_scenarios53
 import torch_scenarios54
+import torch_scenarios55
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -168,4 +169,5 @@ SCENARIOS = [
     *torch_scenarios52.scenarios(S),  # the fifty-second: jobs colliding with other jobs or their own leftovers (ports, locks, half-written checkpoints, stale files) (held out)
     *torch_scenarios53.scenarios(S),  # the fifty-third: numerical faults: NaN/Inf on one rank against every rank diverging alike (held out)
     *torch_scenarios54.scenarios(S),  # the fifty-fourth: red herrings beside the real fault (handled tracebacks, retried errors, warnings) (held out)
+    *torch_scenarios55.scenarios(S),  # the fifty-fifth: the fault deep in a long, noisy log (bars with \r, repeated warnings, health lines; faults at step 150-380) (held out)
 ]
