@@ -35,5 +35,11 @@ NOT_YET_S62: dict[str, str] = {
     # `Process 0: [1024]`) find nothing; evaluate-481 (`[node1:4]:` / `[node2:7]:` lock ValueErrors) finds nothing, the
     # `[nodeN:local]:` prefix unread; trl-3047 (rank 0's frames, no exception line) holds rank 0 as an info suspect
     # only: see tests/test_distributed_eval_gather_uneven_batches_hang_2023_2026_batch391_wordings.py
+    # batch 392 (newest-threads-2026-dec-any-repo): 3 of 3 read right both ways as collected (20eb4f50), no
+    # NOT_YET, all three controls, 0 of 3 named: vllm-42354 (rank 1's lone `Watchdog caught collective operation
+    # timeout` on a GB10 TP=2 pair, fixed by the system NCCL build) is an nccl-hang at info, no-single-culprit, no rank;
+    # vllm-45150 (start-up INFO lines and the shm_broadcast notice of a loopback-rendezvous hang) and nccl-2013-rail
+    # (one host's `[5] ... NCCL WARN Call to ibv_modify_qp failed with 110`, a rail-connected fabric) find nothing, the
+    # NCCL WARN itself unreported: see tests/test_newest_threads_2026_dec_any_repo_batch392_wordings.py
     # session 62 leftovers
 }
