@@ -5,7 +5,8 @@ test fails when a ``.sql`` file here is left out of it (or listed but missing).
 ``_views.sql`` and ``_views_net_xid.sql`` hold the shared building blocks (rank/GPU/pod/IP resolution, time-valid
 pod IPs, Xid meanings) that are created before any rule runs; ``_failure_line.sql``, ``_incident_own.sql``,
 ``_incident_common_mode.sql`` and ``_incident.sql`` the incidents (first failing rank, victims, one GPU-hour cost)
-that several rules read; ``_evidence_*.sql``
+that several rules read (``_evidence_fingerprint.sql``, the fingerprint evidence, comes before them: the failure lines
+read its choice of the odd program's rank); ``_evidence_*.sql``
 and ``_hang_evidence.sql`` the hang evidence of every family and the verdict per job
 (docs/rules.md "Hang evidence").
 
@@ -38,6 +39,7 @@ RULES: tuple[str, ...] = (
 VIEWS_FILES: tuple[str, ...] = (
     "_views.sql",
     "_views_net_xid.sql",
+    "_evidence_fingerprint.sql",
     "_failure_line.sql",
     "_incident_own.sql",
     "_incident_common_mode.sql",

@@ -1,6 +1,7 @@
 -- Failure lines and their incidents (docs/rules.md "Incidents"): the first of the four files that decide
 -- one incident, one cost (_failure_line.sql, _incident_own.sql, _incident_common_mode.sql, _incident.sql).
--- Created after _views.sql and _views_net_xid.sql.
+-- Created after _views.sql, _views_net_xid.sql and _evidence_fingerprint.sql (its `program_odd` reads the fingerprint
+-- evidence's culprits).
 --
 -- k10s_failure_line: every log line about a process failing on its own or being torn down,
 --   with its rank (a pid is resolved through the launcher lines that name pid and rank),
@@ -237,23 +238,14 @@ fingerprinted AS (  -- ranks a collective fingerprint report names (torch's `Det
     SELECT DISTINCT job_key, rank_resolved AS rank FROM k10s_log
     WHERE kind = 'collective_mismatch' AND subkind LIKE 'fingerprint%' AND rank_resolved IS NOT NULL AND job_key IS NOT NULL
 ),
-program_rank AS (  -- each rank's count of collective ops as the Neuron runtime's program check says it (`mismatching number of
-                  -- cc ops, expected 6 received 3. Check if ranks 1 and 0 are using the same neff`: parsers/log_reports.py)
-    SELECT job_key, rank, min(fingerprint) AS print FROM k10s_log
-    WHERE kind = 'collective_mismatch' AND subkind = 'neff_cc_ops' AND rank IS NOT NULL AND job_key IS NOT NULL GROUP BY ALL
-    HAVING count(DISTINCT fingerprint) = 1  -- reports that disagree on a rank's count say nothing of it
-),
-program_odd AS (  -- the ranks whose program differs: those off the one largest count's side; of exactly ranks 0 and 1, rank 0
-                  -- (its rank-0-only code cut another graph), as k10s_logs_fingerprint_ev (docs/rules.md, "Session 61: the Neuron
-                  -- runtime's program mismatch"); its raised exception is the failed load of that program
-    SELECT g.job_key, unnest(g.ranks) AS rank
-    FROM (SELECT job_key, print, count(*) AS n, list(rank ORDER BY rank) AS ranks FROM program_rank GROUP BY ALL) g
-    JOIN (SELECT job_key, max(n) AS top, count(*) AS sides, count(*) FILTER (WHERE n = max_n) AS top_sides,
-                 list_sort(flatten(list(ranks))) AS seen
-          FROM (SELECT job_key, count(*) AS n, list(rank ORDER BY rank) AS ranks, max(count(*)) OVER (PARTITION BY job_key) AS max_n
-                FROM program_rank GROUP BY job_key, print)
-          GROUP BY job_key) j USING (job_key)
-    WHERE (g.n < j.top AND j.top_sides = 1) OR (j.sides = 2 AND j.seen = [0, 1] AND g.ranks = [0])
+program_odd AS (  -- the ranks whose compiled program the Neuron runtime's check across ranks found odd (`mismatching number
+                  -- of cc ops, expected 6 received 3. Check if ranks 1 and 0 are using the same neff`: parsers/log_reports.py):
+                  -- the fingerprint evidence's culprits of a job whose every report is such a check, decided there once
+                  -- (_evidence_fingerprint.sql: the ranks off the one largest count's side; of exactly ranks 0 and 1, rank 0;
+                  -- docs/rules.md, "Session 61: the Neuron runtime's program mismatch", "Session 62: one decision in one
+                  -- place"); its raised exception is the failed load of that program
+    SELECT e.job_key, unnest(e.culprit_ranks) AS rank FROM k10s_logs_fingerprint_ev e
+    WHERE e.job_key IN (SELECT job_key FROM k10s_fingerprint_obs GROUP BY job_key HAVING bool_and(program))
 ),
 srun_failed AS (  -- srun logs that report a task failing on its own
     SELECT DISTINCT raw_row FROM l WHERE kind = 'process_exit' AND subkind IN ('srun', 'srun_oom') AND exit_code NOT IN (-15, -1, -2)
@@ -309,20 +301,39 @@ size_mismatch_lag AS (  -- the receiver of gloo's size check is the rank that le
 last_step AS (  -- each log's last training-progress line
     SELECT raw_row, max(line_no) AS line_no FROM k10s_log WHERE container IS NOT NULL AND kind = 'training_step' GROUP BY raw_row
 ),
+went_on_exc AS (  -- rank_went_on's exceptions: not one torch tagged `[rankN]:` (2.2+ tags the lines of a rank's UNCAUGHT
+                 -- exception so): the rank's end, whatever of its stdout the pipe flushed after it (`rank 3: step 3 writing
+                 -- batch cache ...` below its OSError)
+    SELECT event_id, raw_row, line_no, rank_resolved AS rank, nullif(regexp_extract(line, '^\[default\d+\]:'), '') AS tee
+    FROM k10s_log
+    WHERE kind IN ('python_exception', 'python_traceback') AND container IS NOT NULL
+      AND NOT regexp_matches(line, '^(?:\[default\d+\]:)?\[rank\d+\]:')
+),
+went_on_step AS (  -- progress lines by the rank their line names
+    SELECT raw_row, rank, line_no FROM k10s_log WHERE kind = 'training_step' AND container IS NOT NULL AND rank IS NOT NULL
+),
+went_on_step_tee AS (  -- progress lines by their torchrun --tee prefix
+    SELECT raw_row, tee, line_no
+    FROM (SELECT raw_row, line_no, regexp_extract(line, '^\[default\d+\]:') AS tee FROM k10s_log
+          WHERE kind = 'training_step' AND container IS NOT NULL)
+    WHERE tee <> ''
+),
+went_on_agent AS (  -- a torchrun agent's report of a worker's end: an attempt's end
+    SELECT raw_row, line_no FROM k10s_log WHERE kind = 'torchrun_failure'
+),
 rank_went_on AS (  -- exceptions after which the SAME rank trained on in the same log and attempt: its progress lines
                    -- behind the same torchrun --tee prefix (`[default1]:`) or the same `[rankN]:` tag follow, no agent's
                    -- report (an attempt's end) between: a caught, logged exception, not the rank's end, teardown or not
-                   -- (docs/rules.md, "Session 61: a handled traceback is not the rank's end")
-    SELECT DISTINCT e.event_id FROM k10s_log e
-    JOIN k10s_log s ON s.raw_row = e.raw_row AND s.line_no > e.line_no AND s.kind = 'training_step' AND s.container IS NOT NULL
-    WHERE e.kind IN ('python_exception', 'python_traceback') AND e.container IS NOT NULL
-      -- not an exception torch tagged `[rankN]:` (2.2+ tags the lines of a rank's UNCAUGHT exception so): the rank's end,
-      -- whatever of its stdout the pipe flushed after it (`rank 3: step 3 writing batch cache ...` below its OSError)
-      AND NOT regexp_matches(e.line, '^(?:\[default\d+\]:)?\[rank\d+\]:')
-      AND ((s.rank IS NOT NULL AND s.rank = e.rank_resolved)
-           OR (regexp_extract(e.line, '^\[default\d+\]:') <> '' AND regexp_extract(e.line, '^\[default\d+\]:') = regexp_extract(s.line, '^\[default\d+\]:')))
-      AND NOT EXISTS (SELECT 1 FROM k10s_log a WHERE a.raw_row = e.raw_row AND a.kind = 'torchrun_failure'
-                      AND a.line_no > e.line_no AND a.line_no < s.line_no)
+                   -- (docs/rules.md, "Session 61: a handled traceback is not the rank's end"). Each exception meets only
+                   -- the FIRST such progress line after it and the first agent's report after it (ASOF joins, not every
+                   -- later line: linear in a huge log; benchmarks/results/handled-tracebacks.md): trained on when that
+                   -- progress line comes before that report
+    SELECT DISTINCT e.event_id FROM went_on_exc e
+    ASOF LEFT JOIN went_on_step sr ON sr.raw_row = e.raw_row AND sr.rank = e.rank AND e.line_no < sr.line_no
+    ASOF LEFT JOIN went_on_step_tee st ON st.raw_row = e.raw_row AND st.tee = e.tee AND e.line_no < st.line_no
+    ASOF LEFT JOIN went_on_agent a ON a.raw_row = e.raw_row AND e.line_no < a.line_no
+    WHERE coalesce(sr.line_no, st.line_no) IS NOT NULL
+      AND (a.line_no IS NULL OR a.line_no >= least(sr.line_no, st.line_no))
 ),
 ranked AS (
     SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms, l.relayed,

@@ -36,10 +36,11 @@ def _step_columns() -> str:
 
 
 def _step_sql() -> str:
-    """``step`` and ``step_kind`` from the ``x_<wording>`` columns, first wording that matched."""
+    """``step`` and ``step_kind`` from the ``x_<wording>`` columns, first wording that matched, and ``step_counter``
+    (the step wordings' own prefilter, evaluated once per line in STEPS_SQL's ``x``)."""
     order = [name for name, _ in PF.STEP_EXTRACT]
     value = "coalesce(" + ", ".join(f"x_{n}" for n in order) + ")"
-    counter = f"regexp_matches(text, {_lit(PREFILTER_STEP_COUNTER)})"  # a line the step wordings' own prefilter takes
+    counter = "step_counter"  # a line the step wordings' own prefilter takes (a column of STEPS_SQL's `x`, run once a line)
     kind = f"CASE WHEN NOT {counter} THEN NULL " + " ".join(f"WHEN x_{n} IS NOT NULL THEN '{n}'" for n in order)
     kind += f" WHEN regexp_matches(text, {_lit(PF.STEP_HF)}) THEN 'hf_log' END"
     # no step counter: a progress line whose loss / grad norm is its one value (step null; log_prefilter_step.PROGRESS_NO_STEP)
@@ -82,7 +83,9 @@ EVENTS_SQL = "SELECT _row, line_no, api_ts, long_line, text, follow AND NOT is_e
 
 STEPS_SQL = f"""
 WITH x AS (
-    SELECT _row, line_no, api_ts, long_line, text, {_step_columns()} FROM cand WHERE NOT is_event AND NOT follow
+    SELECT _row, line_no, api_ts, long_line, text, {_step_columns()},
+           regexp_matches(text, {_lit(PREFILTER_STEP_COUNTER)}) AS step_counter
+    FROM cand WHERE NOT is_event AND NOT follow
 ), s AS (
     SELECT _row, line_no, api_ts, long_line, left(text, {LINE_CHARS}) AS line,
            coalesce(try_cast(nullif(regexp_extract(text, '\\[rank(\\d+)\\]:', 1), '') AS BIGINT),
