@@ -100,6 +100,10 @@ LOW_WHY = {
     "lone-paste-graph-capture": "The paste holds this rank's lines only, and the CUDA error is CUDA graph capture's refusal "
                                 "of the program's stream use (an operation during capture), which every rank capturing the "
                                 "same graph meets alike, not its GPU's: a suspect, not a culprit (confidence low).",
+    "lone-paste-library-check": "The paste holds this rank's lines only, and the error is an installed library's own "
+                                "assertion (an AssertionError or NotImplementedError raised in its site-packages code, "
+                                "naming no device, rank, file or shape), which every rank running that library with that "
+                                "config meets alike: a suspect, not a culprit (confidence low).",
 }
 #: a CUDA error's fix by its kind (parsers/log_patterns_cuda.py CUDA_KINDS), where it is not the GPU's: the program's or
 #: the software stack's (FIX["cuda-error"] stays the GPU's own: ECC, fallen off the bus, an Xid)

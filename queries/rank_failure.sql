@@ -37,7 +37,7 @@
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone, or low_why), none
 --   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made; nonfinite-progress: ranks failed alike and this one alone showed its own progress value, its loss, non-finite, the others' finite), else null
---   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota; lone-paste-nccl-launch: so, NCCL's report of a CUDA failure launching its collective; lone-paste-autograd-graph: so, autograd's refusal of the program's graph, a loss without a grad_fn or a view modified in place; lone-paste-setup-refusal: so, an exception saying the setup, mode or combination is not supported; lone-paste-program-structure: so, tensors on two devices, an attribute asked of DDP's or FSDP's wrapper, a device-mesh dimension that does not exist; lone-paste-cross-rank-check: so, a check comparing its state with another rank's, `Detected a disagreement ... between rankN and rankM`; lone-paste-graph-capture: so, a CUDA error of CUDA graph capture, `operation failed due to a previous error during capture`), else null
+--   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota; lone-paste-nccl-launch: so, NCCL's report of a CUDA failure launching its collective; lone-paste-autograd-graph: so, autograd's refusal of the program's graph, a loss without a grad_fn or a view modified in place; lone-paste-setup-refusal: so, an exception saying the setup, mode or combination is not supported; lone-paste-program-structure: so, tensors on two devices, an attribute asked of DDP's or FSDP's wrapper, a device-mesh dimension that does not exist; lone-paste-cross-rank-check: so, a check comparing its state with another rank's, `Detected a disagreement ... between rankN and rankM`; lone-paste-graph-capture: so, a CUDA error of CUDA graph capture, `operation failed due to a previous error during capture`; lone-paste-library-check: so, an installed library's own assertion, an AssertionError or NotImplementedError raised in its site-packages code, naming no device, rank, file or shape), else null
 --   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
@@ -190,7 +190,23 @@ FROM (SELECT n.*,
                                      -- compares, not on the one that diverged (session 61: LlamaFactory#10224, a control)
                                      WHEN n.cause = 'python-exception' AND regexp_matches(coalesce(n.error_message, ''),
                                           '\bDetected a disagreement on [a-z ]{1,40} between rank ?\d{1,6} and rank ?\d{1,6}')
-                                     THEN 'lone-paste-cross-rank-check' END AS low_why)
+                                     THEN 'lone-paste-cross-rank-check'
+                                     -- an installed library's own assertion (an AssertionError, a NotImplementedError whose
+                                     -- innermost frame is site-/dist-packages code: parsers/log_library_frame.py), its
+                                     -- message naming no device, rank, CUDA/NCCL call, file, path, shape or size: the library
+                                     -- and config every rank runs, alike; every such lone paste in the corpus is a control
+                                     -- (session 62: ms-swift#6670's vLLM LoRA assert). Not a ValueError or TypeError (a
+                                     -- library's refusal of one rank's data item: `expected 3 channels, got 4`), nor a
+                                     -- RuntimeError, IndexError, KeyError, AttributeError or I/O error (streaming#677,
+                                     -- nanotron#405, deit#76: culprits), nor an assert in the program's own script or a
+                                     -- source checkout (lm-evaluation-harness#891's culprit)
+                                     WHEN n.cause = 'python-exception'
+                                          AND regexp_matches(coalesce(n.error_type, ''), '(?:^|\.)(?:AssertionError|NotImplementedError)$')
+                                          AND NOT regexp_matches(coalesce(n.error_message, ''),
+                                          '(?i)cuda|nccl|\bgpus?\b|\bdevices?\b|\b(?:local_|global_)?rank ?[_-]?\d|\bshapes?\b|\bsizes? ?\(|batch_size|\bfiles?\b|\bpath\b|/|\bindex\b|\bsample|\bmemory\b')
+                                          AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = n.job_key AND x.kind = 'python_exception'
+                                                      AND x.library_frame IS NOT NULL AND left(x.line, 300) = n.first_line)
+                                     THEN 'lone-paste-library-check' END AS low_why)
       FROM (SELECT n.*,
                    -- NCCL's WARN of a CUDA call its transports' set-up made (shm, p2p, NVLS, the transport layer)
                    regexp_matches(coalesce(n.first_line, ''),

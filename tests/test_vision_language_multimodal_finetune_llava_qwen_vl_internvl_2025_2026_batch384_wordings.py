@@ -9,9 +9,10 @@ DeepSpeed 0.16.5's ZeRO-3 regression, fixed by 0.16.4 on every rank) is an info 
 The third (NOT_YET as collected, batch 384) was read with a culprit: the table-wrapped tail ``master-0 >> [rank1]:
 assert token_lora_mapping.size(0) == M`` / ``[rank1]: AssertionError`` from vLLM's ``_lora_shrink``
 (modelscope/ms-swift#6670: Qwen3-VL GRPO with ``--vllm_enable_lora``, a vLLM LoRA bug every rank's engine hits, the vLLM
-maintainer: upgrade vLLM) names rank 1 (warning, python-exception, medium); the truth is no one. Scored 2/3 both ways
-as collected. Contrasts: the vLLM tail untagged, or given to every rank, or to ranks 0 and 1, names no one; the same
-tail without the table debris still names rank 1 (as collected); the OOM untagged or on both ranks names no one, on
+maintainer: upgrade vLLM) named rank 1 (warning, python-exception, medium); the truth is no one. Scored 2/3 both ways
+as collected; since session 62 an installed library's own assertion in a lone paste (lone-paste-library-check) holds
+rank 1 as an info suspect only, read right. Contrasts: the vLLM tail untagged, or given to every rank, or to ranks 0
+and 1, names no one; the same tail without the table debris reads as collected; the OOM untagged or on both ranks names no one, on
 rank 0 alone names rank 0; the DeepSpeed frames with rank 1's AttributeError line name rank 1, with every rank's copy
 no one. Pasted logs through ``k10s import-logs``, batched.
 """
@@ -60,9 +61,9 @@ CASES = {
     "vit-oom-two-processes": (VIT_OOM, 2, 2, 1, "cuda-oom"),
     "ds-zero3-as-pasted": (DS_ZERO3, None, None, None, None),
     "ds-zero3-eight-gpus": (DS_ZERO3, 8, 8, None, None),
-    # NOT_YET as collected (batch 384), pinned as read: rank 1 named, the truth is no one
-    "vllm-lora-as-pasted-names-rank1-not-yet": (VLLM_LORA, None, None, 1, "python-exception"),
-    "vllm-lora-no-table-names-rank1-not-yet": (VLLM_LORA_NO_TABLE, None, None, 1, "python-exception"),
+    # NOT_YET as collected (batch 384), read right since session 62 (lone-paste-library-check: rank 1 an info suspect)
+    "vllm-lora-as-pasted-names-none": (VLLM_LORA, None, None, None, None),
+    "vllm-lora-no-table-names-none": (VLLM_LORA_NO_TABLE, None, None, None, None),
     # variants that must not name anyone
     "vllm-lora-untagged-names-none": (VLLM_LORA_UNTAGGED, None, None, None, None),
     "vllm-lora-four-ranks-names-none": (VLLM_LORA_FOUR_RANKS, 4, 4, None, None),
@@ -110,8 +111,9 @@ def test_launcher_traceback_with_rank1_frames_is_a_suspect_only(tmp_path):
     assert_info_suspect(pasted_findings(DS_ZERO3, tmp_path / "b", 8, 8, NOW), 1)
 
 
-def test_vllm_lora_assertion_names_rank1_not_yet(tmp_path):
-    """ms-swift#6670 as collected (NOT_YET, batch 384): the lone ``master-0 >> [rank1]: AssertionError`` out of vLLM's
-    ``_lora_shrink`` names rank 1 at warning, medium ('the paste holds this rank's lines only'); the truth is a vLLM
-    LoRA bug every rank's colocated engine hits (the vLLM maintainer: upgrade vLLM), no one's fault. Pinned as read."""
-    assert _gist(VLLM_LORA, tmp_path, None, None) == [("rank-failure", "warning", "python-exception", [1], "medium")]
+def test_vllm_lora_assertion_is_a_suspect_only(tmp_path):
+    """ms-swift#6670 as collected (NOT_YET in batch 384, read right since session 62): the lone ``master-0 >> [rank1]:
+    AssertionError`` out of vLLM's dist-packages ``_lora_shrink`` is an installed library's own assertion
+    (lone-paste-library-check), rank 1 an info suspect, low: the truth is a vLLM LoRA bug every rank's colocated engine
+    hits (the vLLM maintainer: upgrade vLLM), no one's fault."""
+    assert _gist(VLLM_LORA, tmp_path, None, None) == [("rank-failure", "info", "python-exception", [1], "low")]

@@ -52,6 +52,7 @@ from typing import Any
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_main_first import MAIN_FIRST_FRAME, main_first_wait
 from k10s_forensics.parsers.log_normalize import Normalized
+from k10s_forensics.parsers.log_library_frame import LibraryFrames
 from k10s_forensics.parsers.log_shape_inference import ShapeInference
 from k10s_forensics.parsers.log_shared_inputs import SharedInputs
 
@@ -117,6 +118,7 @@ class Owners:
         self._main_first: dict[int | None, int] = {}  # per printing rank: line of its last main_process_first frame
         self._shared = SharedInputs()  # source lines reading what every process shares (log_shared_inputs.py)
         self._shape = ShapeInference()  # pipelining's shape-inference frames (log_shape_inference.py)
+        self._library = LibraryFrames()  # the innermost frame's file when a library's install (log_library_frame.py)
 
     def header(self, line_no: int, norm: Normalized, api_ts: dt.datetime | None = None) -> bool:
         """A header naming whose traceback follows (the line itself is no event)."""
@@ -159,6 +161,7 @@ class Owners:
 
     def launcher_frame(self, line_no: int, norm: Normalized) -> bool:
         """A traceback frame in a launcher's own code, or in torch.distributed's API (the line itself is no event)."""
+        self._library.frame(line_no, norm)
         if P.LAUNCHER_FRAME.match(norm.text):
             self._launcher_frame = (line_no, norm.rank)
             return True
@@ -265,6 +268,7 @@ class Owners:
             self._in_traceback.discard(norm.rank)
         self.c10d_call(line_no, norm, head)
         self._shape.mark(line_no, norm, head)
+        self._library.mark(line_no, norm, head)
         self.loader_lost(line_no, norm, head)
         self.raced_mkdir(line_no, norm, head)
         self._shared.mark(line_no, norm, head)

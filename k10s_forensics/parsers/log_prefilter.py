@@ -129,6 +129,7 @@ _EVENT_LITERALS = (
     # the class name's letter before it either case: OSError, BlockingIOError, EOFError, HTTPError (log_patterns.PY_EXCEPTION)
     r"[A-Za-z](?:Error|Exception|Interrupt)(?::|$)",
     r"\[rank\d{1,6}\]:\s{1,8}File \"",  # a rank-tagged traceback frame: the first of one cut above its header starts it (log_classify)
+    r"File \"[^\"]{1,400}\", line \d{1,7}, in \S",  # any frame: the innermost one's file, a library's install (log_library_frame)
     r"ERROR: Unexpected [a-z -]{1,30} encountered in worker",  # a DataLoader worker's own signal report (log_py_exceptions.WORKER_SIGNAL)
     r"BdbQuit$",  # pdb's quit ending a traceback (a breakpoint left in, stdin closed): no message
     # the same behind mpirun's / horovodrun's tag of the write that followed (log_normalize: `RuntimeError[1,19]<stderr>:: …`)

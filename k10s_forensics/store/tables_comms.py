@@ -92,6 +92,7 @@ COMMS_TABLES: tuple[TableDef, ...] = (
         ("fingerprint", STR, "collective fingerprint of a mismatch report: OpType, TensorShape, TensorDtypes (sequence number in seq_num)"),
         ("repeated", I64, "Ray's log deduplication: N of the line's ` [repeated Nx across cluster]` (N more processes printed it alike)"),
         ("progress_value", F64, "training_step: the line's loss value (none: its grad norm), NaN/Infinity as printed (`loss nan`, `'loss': nan`, `grad_norm: inf`, and with no step counter `Epoch 3 loss: nan`, `[rank1] loss=nan`); its non-finite lines are never thinned"),
+        ("library_frame", STR, "python_exception: the file of its traceback's innermost frame (just above it) when that is a library's install (site-packages, dist-packages), else null"),
     ),
     declare(
         "flight_recorder", "Flight Recorder entry per rank (one dump file per rank)", "raw/exec source=flight-recorder",
