@@ -56,7 +56,10 @@ together AS (  -- the same way and within the same second as the first: failed t
                              AND o1.subkind IS NOT DISTINCT FROM o2.subkind
                              AND o1.error_type IS NOT DISTINCT FROM o2.error_type
                              AND regexp_replace(o1.error_message, '[0-9]+', '#', 'g')
-                                 IS NOT DISTINCT FROM regexp_replace(o2.error_message, '[0-9]+', '#', 'g')))))
+                                 IS NOT DISTINCT FROM regexp_replace(o2.error_message, '[0-9]+', '#', 'g')
+                             -- not a node-wide state's line beside the first's own device fault (session 62)
+                             AND NOT (k10s_node_state_line(o2.kind, o2.subkind, o2.error_message, o2.line)
+                                      AND (f.job_key, f.incident, f.rank_eff) IN (SELECT (job_key, incident, rank_eff) FROM k10s_incident_device_fault))))))
        OR b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause) OR 'rank-dead' IN (b.cause, f.cause)
                                                             OR 'python_traceback' IN (b.kind, f.kind))
                                                            AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)

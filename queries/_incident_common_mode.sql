@@ -182,6 +182,12 @@ peer_saw_close AS (  -- the ranks that saw a peer's connection close at teardown
     SELECT DISTINCT job_key, incident, rank_eff FROM k10s_incident_line
     WHERE role = 'victim' AND kind = 'python_exception' AND subkind = 'teardown' AND rank_eff IS NOT NULL
       AND regexp_matches(error_message, '(?i)connection (?:closed|reset) by peer')
+),
+own_device_fault AS (  -- a rank's own GPU hardware fault among the incident's own lines (_incident_own.sql): that GPU's,
+                      -- not the launch's, so a reading of every process alike beside it (a node's NVLS set-up refused as
+                      -- an invalid argument, the same code) does not swallow it: the rank stays named (docs/rules.md,
+                      -- "Session 62: a rank's own device fault beside a node-wide failure")
+    SELECT DISTINCT job_key, incident FROM k10s_incident_device_fault
 )
 SELECT job_key, incident, min(error_type) AS error_type FROM (
 SELECT job_key, incident, min(CASE WHEN regexp_matches(coalesce(error_message, ''), '(?i)system not yet initiali[sz]ed')
@@ -474,7 +480,8 @@ SELECT i.job_key, i.incident, 'NCCL''s bootstrap found no socket interface' AS e
 FROM k10s_incident_line i
 WHERE i.role = 'own' AND i.kind = 'nccl_error_other' AND regexp_matches(i.line, 'Bootstrap ?: ?no socket interface found')
   AND NOT EXISTS (SELECT 1 FROM k10s_log b WHERE b.job_key = i.job_key AND b.kind = 'nccl_bootstrap')
-)
+) alike
+WHERE NOT EXISTS (SELECT 1 FROM own_device_fault d WHERE d.job_key = alike.job_key AND d.incident = alike.incident)
 GROUP BY ALL;
 
 -- k10s_incident_nccl_unplaced: NCCL's report that the communicator itself failed (`unhandled system error` /

@@ -178,13 +178,48 @@ WHERE il.role = 'own' AND (il.ts_floor IS NULL OR h.hang_started_at IS NULL OR i
   AND il.event_id NOT IN (SELECT event_id FROM wait_exit_alike)
   AND il.event_id NOT IN (SELECT event_id FROM restarted_container);
 
--- k10s_incident_best: per rank: its strongest, then earliest, own failure
+-- k10s_node_state_line: a failure line of the node's or platform's state, which every process meets alike: NCCL's NVLS
+--   transport set-up refused as an invalid argument (`transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'`,
+--   the NVSwitch fabric's) or torch's report of NCCL's CUDA call so refused, NVLS multicast memory the fabric would not
+--   bind, CUDA 802/803 (the node not ready for CUDA)
+--   (queries/_incident_common_mode.sql reads the same lines as every process's alike)
+CREATE OR REPLACE TEMP MACRO k10s_node_state_line(kind, subkind, error_message, line) AS (
+    kind = 'cuda_error'
+    AND (regexp_matches(coalesce(line, ''), 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]')
+         -- torch's report of NCCL's own CUDA call so refused (`Cuda failure 1 'invalid argument'` under ncclUnhandledCudaError)
+         OR (coalesce(line, '') NOT LIKE '%NCCL WARN%' AND regexp_matches(coalesce(line, ''), 'Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]'))
+         OR starts_with(coalesce(error_message, ''), 'NVLS multicast memory bind failed')
+         OR coalesce(subkind, '') = 'system-not-ready')
+);
+
+-- k10s_incident_device_fault: per incident, the ranks with a GPU hardware fault of their own among their own failures: a
+--   CUDA error that is an uncorrectable ECC error or `GPU has fallen off the bus`, or one on a GPU (or rank) that logged
+--   Xid 48, 79, 94 or 95 within 5 minutes: that GPU's, not the launch's nor the node's; a node-wide state's line beside it
+--   (NCCL's NVLS set-up refused as an invalid argument, CUDA 802/803, NVLS memory the fabric would not bind) does not
+--   outrank it nor make the incident every process's alike (docs/rules.md, "Session 62: a rank's own device fault beside
+--   a node-wide failure")
+-- empty-without: k10s_incident_own
+-- empty-columns: job_key VARCHAR, incident BIGINT, rank_eff BIGINT
+CREATE OR REPLACE TEMP TABLE k10s_incident_device_fault AS
+SELECT DISTINCT o.job_key, o.incident, o.rank_eff FROM k10s_incident_own o
+WHERE o.rank_eff IS NOT NULL AND o.kind = 'cuda_error'
+  AND (regexp_matches(coalesce(o.error_message, ''), '(?i)uncorrectable ECC|fell off the bus|fallen off the bus')
+       OR EXISTS (SELECT 1 FROM k10s_xid_event xe WHERE xe.job_key = o.job_key AND xe.xid IN (48, 79, 94, 95)
+                  AND (xe.rank = o.rank_eff OR xe.gpu_uuid = o.gpu_uuid)
+                  AND (o.ts_filled IS NULL OR xe.ts IS NULL
+                       OR xe.ts BETWEEN o.ts_filled - INTERVAL 5 MINUTE AND o.ts_filled + INTERVAL 5 MINUTE)));
+
+-- k10s_incident_best: per rank: its strongest, then earliest, own failure; in an incident with a rank's own device fault
+--   (k10s_incident_device_fault), a node-wide state's line (k10s_node_state_line) after the rank's other lines of its tier
 -- empty-without: k10s_incident_own
 -- empty-columns: k10s_incident_own.*
 CREATE OR REPLACE TEMP TABLE k10s_incident_best AS
 WITH own AS (SELECT * FROM k10s_incident_own)
-SELECT * FROM own WHERE rank_eff IS NOT NULL
-QUALIFY row_number() OVER (PARTITION BY job_key, incident, rank_eff ORDER BY tier, ts_filled NULLS LAST, raw_row, line_no, event_id) = 1;
+SELECT o.* FROM own o LEFT JOIN (SELECT DISTINCT job_key, incident FROM k10s_incident_device_fault) d USING (job_key, incident)
+WHERE o.rank_eff IS NOT NULL
+QUALIFY row_number() OVER (PARTITION BY o.job_key, o.incident, o.rank_eff
+                           ORDER BY o.tier, d.job_key IS NOT NULL AND k10s_node_state_line(o.kind, o.subkind, o.error_message, o.line),
+                                    o.ts_filled NULLS LAST, o.raw_row, o.line_no, o.event_id) = 1;
 
 -- k10s_incident_host_refused: per incident, the ranks whose strongest own failure is a host's resource refused (a port
 --   in use, a permission, a lock held: EADDRINUSE, EACCES, EAGAIN) where they are one rank on every pod (node) of the job:
@@ -227,5 +262,8 @@ WITH best AS (SELECT * FROM k10s_incident_best),
 after_teardown AS (SELECT * FROM k10s_incident_after_teardown)
 SELECT b.* FROM best b
 LEFT JOIN after_teardown a ON a.job_key = b.job_key AND a.incident = b.incident AND a.rank_eff = b.rank_eff
+-- in an incident with a rank's own device fault, a node-wide state's line is not first among its tier (session 62)
+LEFT JOIN (SELECT DISTINCT job_key, incident FROM k10s_incident_device_fault) d ON d.job_key = b.job_key AND d.incident = b.incident
 QUALIFY row_number() OVER (PARTITION BY b.job_key, b.incident
-                           ORDER BY b.tier, a.rank_eff IS NOT NULL, b.ts_filled NULLS LAST, b.raw_row, b.line_no, b.rank_eff, b.event_id) = 1;
+                           ORDER BY b.tier, a.rank_eff IS NOT NULL, d.job_key IS NOT NULL AND k10s_node_state_line(b.kind, b.subkind, b.error_message, b.line),
+                                    b.ts_filled NULLS LAST, b.raw_row, b.line_no, b.rank_eff, b.event_id) = 1;

@@ -12,9 +12,9 @@ correctly); the prefix-less ``transport/nvls.cc:165 NCCL WARN Cuda failure 'inva
 cause cuda-error, no rank, as pasted or laid out as 8 GPUs. Contrasts: the NVLS failure tagged ``[rank2]:`` or
 ``[rank3]:`` by one rank alone, as two nodes' copies, or as rank 5's ``DistBackendError`` ending ``Cuda failure 1
 'invalid argument'`` still names no one (the fabric state is the node's); rank 5's own ``CUDA error: uncorrectable ECC
-error encountered`` names rank 5 (critical), rank 2's names rank 2; but rank 2's ECC line after node23's NVLS lines
-names no one (pinned as read, arguably a miss: the 'invalid argument' read as every process's same code wins). Pasted
-logs through ``k10s import-logs``, batched.
+error encountered`` names rank 5 (critical), rank 2's names rank 2; and rank 2's ECC line after node23's NVLS lines
+names rank 2 (since session 62; it named no one, the 'invalid argument' read as every process's same code winning:
+tests/test_own_device_fault_beside_common_mode.py). Pasted logs through ``k10s import-logs``, batched.
 """
 
 from __future__ import annotations
@@ -69,9 +69,10 @@ CASES = {
     "call-stack-tagged-rank3-names-none": (CALL_STACK_TAGGED_RANK3, 8, 8, None, None),
     "device5-only-names-none": (DEVICE5_ONLY, 8, 8, None, None),
     "rank5-dist-backend-invalid-argument-names-none": (RANK5_DIST_BACKEND, 8, 8, None, None),
-    # pinned as read, arguably a miss (docs/rules.md, Session 62: batch 390): the node's NVLS 'invalid argument',
-    # read as every process's same command line and code, outranks rank 2's own uncorrectable ECC error after it
-    "node23-then-rank2-ecc-names-none-as-read": (NODE23_FM_RESTART + RANK2_ECC, 8, 8, None, None),
+    # read right since session 62 (docs/rules.md, "Session 62: a rank's own device fault beside a node-wide failure"):
+    # rank 2's own uncorrectable ECC error after the node's NVLS 'invalid argument' names rank 2 (it named no one: the
+    # NVLS line, read as every process's same command line and code, swallowed it)
+    "node23-then-rank2-ecc-names-rank2": (NODE23_FM_RESTART + RANK2_ECC, 8, 8, 2, "cuda-error"),
     # contrasts that must name a rank: one GPU's own hardware fault
     "rank5-ecc-names-rank5": (RANK5_ECC, 8, 8, 5, "cuda-error"),
     "rank2-ecc-names-rank2": (RANK2_ECC, 8, 8, 2, "cuda-error"),
