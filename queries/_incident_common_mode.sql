@@ -176,6 +176,39 @@ untagged_alike AS (  -- the first failure is an uncaught exception printed twice
                                         AND x.error_type = i.error_type AND x.error_message IS NOT DISTINCT FROM i.error_message))
     GROUP BY ALL
 ),
+shared_dir_files AS (  -- (shared_dir_alike) each raised exception saying a file is missing or its lock is not to be had,
+                      -- with the directory of the first path it names
+    SELECT job_key, rank_resolved, pod_key, local_rank, event_id, error_type,
+           regexp_replace(regexp_extract(error_message, '((?:[~.]{0,2}/)?[\w.@+-]+(?:/[\w.@+-]+)+)', 1), '/[^/]*$', '') AS dir
+    FROM k10s_log
+    WHERE kind = 'python_exception' AND subkind = 'raised' AND job_key IS NOT NULL
+      AND (rank_resolved IS NOT NULL OR local_rank IS NOT NULL)
+      AND (regexp_matches(error_type, '(?:^|\.)FileNotFoundError$')
+           OR regexp_matches(error_message, '(?i)no such file|\[errno 2\]|\bdoes(?:n''t| not) exist\b|\b(?:acquire|acquiring|obtain|release|releasing) (?:the )?(?:file )?lock\b|\blocked file\b|\bcould not be acquired\b'))
+),
+shared_dir_alike AS (  -- the first failure is an exception saying a file is missing (FileNotFoundError, `Expected to find
+                       -- locked file … but it doesn't exist`) or its lock is not to be had (`Couldn't acquire lock on …`,
+                       -- filelock's `could not be acquired`) under a directory, and a second process (another rank, or
+                       -- another local rank of another pod) raised the same kind of error under that same directory:
+                       -- files the processes make, lock and read for each other there (a metric's rendezvous locks, a
+                       -- dataset's cache, gathered `part_N.pkl` results, a checkpoint directory), so the file system they
+                       -- share, or their coordination across nodes through it, fails them alike, whichever raised first.
+                       -- Not where another process failed on its own another way in the incident (the one that should
+                       -- have made the file: GeneticTrading's rank 0 CUDA error before ranks 1-3's missing cache), nor
+                       -- one process alone (its own file, its own path) (docs/rules.md, "Session 62: one shared directory")
+    SELECT f.job_key, f.incident,
+           'a directory the processes share (' || left(d.dir, 120) || '): ' || count(DISTINCT coalesce(x.rank_resolved::VARCHAR, x.pod_key || '/' || x.local_rank))
+           || ' processes each raised that a file there is missing or its lock is not to be had' AS error_type
+    FROM first f
+    JOIN shared_dir_files d ON d.job_key = f.job_key AND d.event_id = f.event_id AND d.dir <> ''
+    JOIN shared_dir_files x ON x.job_key = f.job_key AND x.dir = d.dir
+    WHERE f.kind = 'python_exception'
+      AND NOT EXISTS (SELECT 1 FROM k10s_incident_line o WHERE o.job_key = f.job_key AND o.incident = f.incident
+                      AND o.role = 'own' AND o.tier = 1 AND o.rank_eff IS DISTINCT FROM f.rank_eff
+                      AND NOT EXISTS (SELECT 1 FROM shared_dir_files e WHERE e.event_id = o.event_id AND e.dir = d.dir))
+    GROUP BY f.job_key, f.incident, d.dir
+    HAVING count(DISTINCT coalesce(x.rank_resolved::VARCHAR, x.pod_key || '/' || x.local_rank)) >= 2
+),
 peer_saw_close AS (  -- the ranks that saw a peer's connection close at teardown (gloo's `Connection closed by
                      -- peer`): a common-mode reading below does not hold for a rank another rank saw leave while it
                      -- got past the call, the failing rank's own path
@@ -470,6 +503,8 @@ UNION ALL
 SELECT job_key, incident, error_type FROM one_host_alike
 UNION ALL
 SELECT job_key, incident, error_type FROM untagged_alike
+UNION ALL
+SELECT job_key, incident, error_type FROM shared_dir_alike
 UNION ALL
 -- NCCL's bootstrap that found no network interface to use (its `Last error:` payload `Bootstrap : no socket interface
 -- found`, under whichever code the init call returned: ncclInternalError in NCCL 2.21, ncclInvalidUsage in 2.27): the

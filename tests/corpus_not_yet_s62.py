@@ -36,7 +36,8 @@ NOT_YET_S62: dict[str, str] = {
     # (98f054c6), no NOT_YET, all four controls, 0 of 4 named: vall-e-86 (ranks 4-7's icefall `(r/8) Reaches end of
     # dataloader.` / `Computing validation loss`, no error) and lighteval-204 (rank 3's quoted accelerate shape check,
     # `Process 0: [1024]`) find nothing; evaluate-481 (`[node1:4]:` / `[node2:7]:` lock ValueErrors) finds nothing, the
-    # `[nodeN:local]:` prefix unread; trl-3047 (rank 0's frames, no exception line) holds rank 0 as an info suspect
+    # `[nodeN:local]:` prefix unread (read since session 62, devE: processes 4 and 15, and one shared directory failing
+    # for both: a rankless warning, tests/test_shared_dir_errors_several_ranks.py); trl-3047 (rank 0's frames, no exception line) holds rank 0 as an info suspect
     # only: see tests/test_distributed_eval_gather_uneven_batches_hang_2023_2026_batch391_wordings.py
     # batch 392 (newest-threads-2026-dec-any-repo): 3 of 3 read right both ways as collected (20eb4f50), no
     # NOT_YET, all three controls, 0 of 3 named: vllm-42354 (rank 1's lone `Watchdog caught collective operation

@@ -8,14 +8,14 @@ Four controls, collected blind, all four read right as collected (2 ways each, 4
 - huggingface/evaluate#481: ``[node1:4]:ValueError: Couldn't acquire lock on .../exp-16-rdv.lock from process 4.`` and
   ``[node2:7]:ValueError: Expected to find locked file .../exp-16-0.arrow.lock from process 15 ...`` (two nodes x 8; the
   metric rendezvous' file locks are not visible across nodes on the shared file system): no finding, the
-  ``[nodeN:local]:`` prefix is not read;
+  ``[nodeN:local]:`` prefix was not read (since session 62 it is: a rankless warning, one shared directory);
 - huggingface/lighteval#204: rank 3's quoted accelerate shape check, ``> [rank3]:   - Process 0: [1024]`` beside
   ``[2048]`` for processes 1-7 (lighteval's pad-and-gather on data-dependent lengths, every process alike): no finding;
 - huggingface/trl#3047: rank 0's traceback frames into ``sft_trainer.py ... in compute_loss``, the exception line past
   the excerpt (``gather_for_metrics`` on a Python int, trl#3048): rank 0 an info suspect only.
 
-Contrasts, built from the collected lines: the lock errors re-tagged as torch's ``[rank4]:`` / ``[rank15]:`` name rank 4
-at critical (two ranks' different errors on one shared path; pinned as read, not the truth of the thread), each alone
+Contrasts, built from the collected lines: the lock errors re-tagged as torch's ``[rank4]:`` / ``[rank15]:`` named rank 4
+at critical until session 62 (two ranks' errors under one shared directory: now no one, as the thread says), each alone
 names its rank, untagged they are a rankless python-exception; lighteval's shape check with its exception line tagged
 ``[rank3]:`` names rank 3, every rank's copy or untagged no one; trl's frames with the ``TypeError`` line name rank 0,
 rank 1's copy beside it no one; vall-e's lines re-tagged ``[rankN]:`` still nothing (no error). Pasted logs through
@@ -79,11 +79,12 @@ CASES = {
     # variants that must not name anyone
     "uneven-validation-rank-tagged-names-none": (UNEVEN_VALIDATION_RANK_TAGGED, 8, 8, None, None),
     "metric-locks-untagged-names-none": (METRIC_LOCKS_UNTAGGED, None, None, None, None),
+    # named rank 4 at critical until session 62 (one shared directory failing for several ranks: no one)
+    "metric-locks-rank-tagged-names-none": (METRIC_LOCKS_RANK_TAGGED, 8, 16, None, None),
     "shape-check-every-rank-names-none": (SHAPE_CHECK_EVERY_RANK, 8, 8, None, None),
     "shape-check-untagged-names-none": (SHAPE_CHECK_UNTAGGED, None, None, None, None),
     "gather-int-two-ranks-names-none": (GATHER_INT_TWO_RANKS, 2, 2, None, None),
     # contrasts that name a rank (as read now)
-    "metric-locks-rank-tagged-names-rank4": (METRIC_LOCKS_RANK_TAGGED, 8, 16, 4, "python-exception"),
     "metric-locks-rank15-alone-names-rank15": (METRIC_LOCKS_RANK_TAGGED[1:], 8, 16, 15, "python-exception"),
     "metric-locks-rank4-alone-names-rank4": (METRIC_LOCKS_RANK_TAGGED[:1], 8, 16, 4, "python-exception"),
     "shape-check-rank3-exception-names-rank3": (SHAPE_CHECK_RANK3_EXCEPTION, 8, 8, 3, "python-exception"),
@@ -114,17 +115,18 @@ def test_uneven_validation_progress_lines_find_nothing(tmp_path):
     assert _gist(UNEVEN_VALIDATION, tmp_path / "b", 8, 8) == []
 
 
-def test_node_local_tagged_lock_errors_are_unread(tmp_path):
-    """evaluate#481 as collected: the ``[node1:4]:`` / ``[node2:7]:`` prefix is not a rank tag k10s reads, so the two
-    ValueErrors find nothing; without the prefix they are one rankless python-exception warning; re-tagged as torch's
-    ``[rank4]:`` / ``[rank15]:`` they name rank 4 at critical (pinned as read: the thread's truth is the shared file
-    system's cross-node locks, no rank)."""
-    assert _gist(METRIC_LOCKS, tmp_path / "a", 8, 16) == []
+def test_node_local_tagged_lock_errors_name_no_one(tmp_path):
+    """evaluate#481 as collected: since session 62 the ``[node1:4]:`` / ``[node2:7]:`` prefix (torchrun's ``--tee``
+    with a host-named role) is read as node + local rank (processes 4 and 15), and two processes' lock errors under one
+    shared directory name no one: a rankless python-exception warning (until session 62 the prefix was unread and the
+    paste found nothing); without the prefix they are the same rankless warning; re-tagged as torch's ``[rank4]:`` /
+    ``[rank15]:`` too (they named rank 4 at critical until session 62)."""
+    assert _gist(METRIC_LOCKS, tmp_path / "a", 8, 16) == [("rank-failure", "warning", "python-exception", [])]
     assert _gist(METRIC_LOCKS_UNTAGGED, tmp_path / "b", None, None) == [
         ("rank-failure", "warning", "python-exception", [])
     ]
     assert _gist(METRIC_LOCKS_RANK_TAGGED, tmp_path / "c", 8, 16) == [
-        ("rank-failure", "critical", "python-exception", [4])
+        ("rank-failure", "warning", "python-exception", [])
     ]
 
 

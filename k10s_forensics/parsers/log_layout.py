@@ -18,7 +18,7 @@ from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_o
 from k10s_forensics.parsers.log_layout_counts import interleaved_max as _interleaved_max
 from k10s_forensics.parsers.log_layout_counts import table_step as _table_step
 from k10s_forensics.parsers.log_layout_counts import torn_down_max as _torn_down_max
-from k10s_forensics.parsers.log_normalize import is_masked, normalize
+from k10s_forensics.parsers.log_normalize import TEE_HOST, is_masked, normalize
 from k10s_forensics.parsers.log_ray_workers import RAY_WORKER_RANK
 from k10s_forensics.parsers.log_rank_mentions import COMM_RANK, named_ranks, unlabel_stall_rows
 from k10s_forensics.parsers.log_worker_relays import relayed_workers
@@ -40,6 +40,7 @@ _WORLD_HINTS = (
 )
 _LOCAL_SEEN = (
     re.compile(r"\[default(\d{1,4})\]:"),
+    re.compile(r"(?m)^[^\n\[]{0,60}\[(?![\w.-]{0,62}\.(?:py|pyx|cc|cpp|cu|cuh|c|h|hpp|rs|go|java|js|ts|sh):)[A-Za-z][\w.-]{0,62}:(\d{1,4})\]:"),
     re.compile(r"\blocal_rank: (\d{1,4})\b"),
     re.compile(r"\(local_rank: (\d{1,4})\)"),
     re.compile(r"\bLOCAL_RANK[=: ]+(\d{1,4})\b"),
@@ -169,12 +170,28 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
             hints["nproc_per_node"] = ("the failure tables' ranks, log by log" if step and step > max(torn or 0, (local or 0) + 1) else
                                        "processes the launcher names" if torn and torn > (local or 0) + 1 else
                                        "highest local rank seen + 1" if local is not None else NPROC_DEFAULT)
-    nodes = nodes or max(len(sources), by_agents[0] if by_agents else 0, -(-(max(world_size or 0, (top or 0) + 1)) // nproc_per_node))
+    nodes = nodes or max(len(sources), by_agents[0] if by_agents else 0, -(-(max(world_size or 0, (top or 0) + 1)) // nproc_per_node),
+                         tee_hosts(sources[0].lines) if len(sources) == 1 else 0)
     if not world_size:
         world_size = max(nodes * nproc_per_node, (top or 0) + 1)
         hints["world_size"] = WORLD_DERIVED
     nodes = max(nodes, -(-world_size // nproc_per_node), len(sources))
     return Layout(nproc_per_node=nproc_per_node, nodes=nodes, world_size=world_size, hints=hints)
+
+
+def tee_hosts(lines: list[str]) -> int:
+    """How many hosts torchrun's ``--tee`` prefix of a host-named role names (``[node1:4]:``, ``[node2:7]:``: 2)."""
+    return len({m.group("tee_host") for line in lines if "]:" in line and (m := TEE_HOST.search(line, 0, 160))
+                and not is_masked(m.group("tee_host"))})
+
+
+def _host_node(host_node: dict[str, int], host: str, nodes: int) -> int:
+    """The node of ``host``: the one its rank placed it on (NCCL's ``host:pid:tid`` lines), else the next free node
+    in the order the hosts first appear (a host that never printed its rank)."""
+    if host not in host_node:
+        used = set(host_node.values())
+        host_node[host] = next((n for n in range(nodes) if n not in used), 0)
+    return host_node[host]
 
 
 def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None] | None = None) -> list[list[int]]:
@@ -192,6 +209,9 @@ def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None
     agent_node = agent_nodes(lines, nproc, ranks) if nodes > 1 else {}
     by_local = local_nodes(lines, [normalize(ln).local_rank if "[default" in ln else None for ln in lines], agent_node) if agent_node else {}
     by_table = table_nodes(lines, nproc, ranks) if nodes > 1 else {}
+    # hosts of --tee's host-named role: two or more are as many nodes (in the order they first appear, as NCCL's hosts
+    # without a rank line); one alone is one node of several, which one unknown (as ``[default3]:``)
+    several_tees = nodes > 1 and tee_hosts(lines) >= 2
     for i, line in enumerate(lines):
         node = None
         rank = ranks[i]
@@ -203,14 +223,12 @@ def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None
             node = by_table[i]
         elif i in by_local:
             node = by_local[i]
+        elif several_tees and (tee := TEE_HOST.search(line, 0, 160) if "]:" in line else None) and not is_masked(tee.group("tee_host")):
+            node = _host_node(host_node, tee.group("tee_host"), nodes)  # --tee's host-named role: that host's node
         else:
             h = _NCCL_HOST.match(line) if " NCCL " in line else None
             if h and not is_masked(h.group(1)):  # a masked host (xxxx:…) could be any node
-                node = host_node.get(h.group(1))
-                if node is None:  # a host that never printed its rank: the next free node
-                    used = set(host_node.values())
-                    node = next((n for n in range(nodes) if n not in used), 0)
-                    host_node[h.group(1)] = node
+                node = _host_node(host_node, h.group(1), nodes)
         if node is not None and 0 <= node < nodes:
             current = node
         out[current].append(i)

@@ -65,6 +65,13 @@ _TS_CORE = (
     r"|\d\d:\d\d:\d\d(?:[.,]\d{1,9})?"
     r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}"  # mpirun --timestamp-output
 )
+#: torchrun's ``--tee`` prefix ``[{role}{local_rank}]:`` where the role is the host's name and a colon, as
+#: ``--role $(hostname -s):`` sets it (stas00's ml-engineering, open-r1's and nanotron's SLURM scripts): ``[node1:4]:``,
+#: ``[alphagpu12:3]:`` (session 62); not a source location (``[trainer.py:650]:``)
+TEE_HOST_CORE = (r"\[(?![\w.-]{0,62}\.(?:py|pyx|cc|cpp|cu|cuh|c|h|hpp|rs|go|java|js|ts|sh):)"
+                 r"(?P<tee_host>[A-Za-z][\w.-]{0,62}):(?P<tee_local>\d{1,4})\]:")
+#: the prefix where it stands in a line: at its start, or behind a shipper's timestamp (search the line's first 160 characters)
+TEE_HOST = re.compile(r"(?:^|(?<=\s))" + TEE_HOST_CORE)
 #: One prefix element at the start of a line; group ``rank``/``local``/``mpi``/``srun`` carry identity.
 _PREFIX = re.compile(
     r"(?:"
@@ -79,6 +86,8 @@ _PREFIX = re.compile(
     # ParlAI's multiprocessing_train: ``rank: 3 | <time> CRITICAL | <line>``
     r"|(?:[A-Za-z0-9][\w.-]{0,62} )?rank(?:[=:]|: )(?P<rank_kv>\d{1,7}) (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|\|)(?= )"
     r"|\[default(?P<local>\d{1,4})\]:"
+    # torchrun's --tee prefix of a host-named role (``--role $(hostname -s): --tee 3``): ``[node1:4]:`` (a LOCAL rank)
+    r"|" + TEE_HOST_CORE +
     r"|\[(?P<local_bare>\d{1,4})\]:(?=\S)"  # torchrun's --tee prefix of an empty role (torchx): [1]:text
     # torchx's <role>/<replica id> (local_cwd, `torchx log`); a role may start with a digit (NeMo-Run's ``0000-steps/0``,
     # batch 345) but holds a letter (not a count: ``12/24``)
@@ -267,8 +276,8 @@ def _peel(text: str, pos: int) -> tuple[int, int | None, int | None, int | None,
             break
         if m.group("rank") or m.group("rank_eq") or m.group("rank_kv") or m.group("mpi"):
             rank = int(m.group("rank") or m.group("rank_eq") or m.group("rank_kv") or m.group("mpi"))
-        if m.group("local") or m.group("local_bare"):
-            local = int(m.group("local") or m.group("local_bare"))
+        if m.group("local") or m.group("local_bare") or m.group("tee_local"):
+            local = int(m.group("local") or m.group("local_bare") or m.group("tee_local"))
         if m.group("sgl") or m.group("vllm_tags"):
             rank = _sglang_rank((m.group("sgl") or m.group("vllm_tags")).replace("_", " "))
         if m.group("vllm_rank") or m.group("actor_rank"):
@@ -281,4 +290,4 @@ def _peel(text: str, pos: int) -> tuple[int, int | None, int | None, int | None,
     return pos, rank, local, pid, relayed
 
 
-__all__ = ["AGENT_TAGGED", "ANSI", "MASK", "Normalized", "agent_tag", "is_masked", "normalize", "ray_repeated", "strip_ansi", "unglue"]
+__all__ = ["AGENT_TAGGED", "ANSI", "MASK", "Normalized", "TEE_HOST", "agent_tag", "is_masked", "normalize", "ray_repeated", "strip_ansi", "unglue"]
