@@ -620,6 +620,8 @@ SELECT
          WHEN d.common_mode AND starts_with(d.common_error, 'the node''s ')
               THEN d.common_error || ': every process on the node meets it alike, whichever the launcher reports first: no '
               || 'single culprit'
+         WHEN d.common_mode AND starts_with(d.common_error, 'the launch''s placement')
+              THEN d.common_error || ': it fails the communicator''s processes alike, whichever NCCL names: no single culprit'
          WHEN d.common_mode AND starts_with(d.common_error, 'an outside service')
               THEN d.common_error || ': it refuses every process alike, whichever it refused first: no single culprit'
          WHEN d.common_mode THEN 'every process runs the same command line and code (' || d.common_error || ')'
