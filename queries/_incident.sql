@@ -625,6 +625,8 @@ SELECT
               || 'single culprit'
          WHEN d.common_mode AND starts_with(d.common_error, 'a directory the processes share')
               THEN d.common_error || ': the file system they share, or their coordination through it, fails them alike: no single culprit'
+         WHEN d.common_mode AND starts_with(d.common_error, 'the launch''s placement')
+              THEN d.common_error || ': it fails the communicator''s processes alike, whichever NCCL names: no single culprit'
          WHEN d.common_mode AND starts_with(d.common_error, 'an outside service')
               THEN d.common_error || ': it refuses every process alike, whichever it refused first: no single culprit'
          WHEN d.common_mode THEN 'every process runs the same command line and code (' || d.common_error || ')'

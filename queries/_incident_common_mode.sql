@@ -227,8 +227,16 @@ SELECT job_key, incident, min(CASE WHEN regexp_matches(coalesce(error_message, '
                                    THEN 'the node''s CUDA not ready: system not yet initialized (CUDA error 802: an NVSwitch system''s Fabric Manager not running or not of the driver''s version)'
                                    WHEN regexp_matches(coalesce(error_message, ''), '(?i)unsupported display driver / cuda driver combination')
                                    THEN 'the node''s CUDA not ready: system has unsupported display driver / cuda driver combination (CUDA error 803: the driver and its kernel module apart)'
-                                   WHEN kind = 'cuda_error' AND starts_with(coalesce(error_message, ''), 'NVLS multicast memory bind failed')
-                                   THEN 'the node''s NVSwitch fabric: ' || error_message
+                                   WHEN kind = 'cuda_error' AND (starts_with(coalesce(error_message, ''), 'NVLS multicast memory bind failed') OR nvls_warn)
+                                   THEN 'the node''s NVSwitch fabric refused NCCL''s NVLS multicast set-up ('
+                                        || CASE WHEN nvls_warn THEN 'CUDA error: ' ELSE '' END || coalesce(error_message, 'a CUDA call') || '; check '
+                                        || '`nvidia-smi -q` Fabric State, restart nvidia-fabricmanager, reset the GPUs or reboot the node; '
+                                        || 'NCCL_NVLS_ENABLE=0 goes on without NVLS)'
+                                   WHEN kind = 'nccl_error_other' AND duplicate_gpu
+                                   THEN 'the launch''s placement: two ranks of one communicator on one GPU (NCCL''s `Duplicate GPU '
+                                        || 'detected`, ncclInvalidUsage; the pair it names is whichever met first): check each '
+                                        || 'process''s CUDA_VISIBLE_DEVICES and its LOCAL_RANK → device mapping (torch.cuda.set_device), '
+                                        || 'or Ray''s num_gpus per worker and its colocation of workers on a GPU'
                                    WHEN outside_throttle
                                    THEN 'an outside service''s rate limit (HTTP 429, Too Many Requests), which counts the job''s requests together'
                                    WHEN compiler_refusal
@@ -239,6 +247,12 @@ SELECT job_key, incident, min(CASE WHEN regexp_matches(coalesce(error_message, '
                                    ELSE error_type END) AS error_type
 FROM (SELECT *, EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
                         AND p.kind = 'python_exception' AND p.op_type IS NOT NULL) AS parsed_past,
+             -- NCCL's WARN of a CUDA call its NVLS transport made (any code: 'invalid argument', 401 'the operation cannot be
+             -- performed in the present state', 999): the node's NVSwitch fabric (session 62); NCCL's duplicate-GPU check
+             -- anywhere in the incident's NCCL errors (its own line or a `Last error:` payload merged into torch's): placement
+             kind = 'cuda_error' AND regexp_matches(coalesce(line, ''), 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure') AS nvls_warn,
+             EXISTS (SELECT 1 FROM k10s_incident_line g WHERE g.job_key = i.job_key AND g.incident = i.incident
+                     AND g.kind = 'nccl_error_other' AND contains(coalesce(g.line, ''), 'Duplicate GPU detected')) AS duplicate_gpu,
              -- an outside service's rate limit (HTTP 429) and a compiler's refusal of the program (read below, said above)
              kind = 'python_exception' AND regexp_matches(coalesce(error_message, ''), '(?i)\b429 Client Error\b|\bToo Many Requests\b|\bHTTP Error 429\b|\brate limit exceeded\b') AS outside_throttle,
              kind IN ('python_exception', 'cuda_error') AND (regexp_matches(coalesce(error_type, ''), '(?:^|\.)(?:InductorError|BackendCompilerFailed|LoweringException|CompilationError|InternalTorchDynamoError)$|(?:^|\.)_dynamo\.exc\.(?:Unsupported|TorchRuntimeError)$')
@@ -246,7 +260,11 @@ FROM (SELECT *, EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.j
       FROM k10s_incident_line i) i
 WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t open file') AND NOT parsed_past)
                         OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
-                        OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage')
+                        -- (NCCL's duplicate-GPU check not where a rank's own CUDA error or OOM is beside it: session 62)
+                        OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage'
+                            AND NOT (duplicate_gpu AND EXISTS (SELECT 1 FROM k10s_incident_line o WHERE o.job_key = i.job_key
+                                                               AND o.incident = i.incident AND o.role = 'own' AND o.rank_eff IS NOT NULL
+                                                               AND o.kind IN ('cuda_error', 'cuda_oom'))))
                         -- torch's report of NCCL's failed CUDA call, refused as an invalid argument (batch 103): the
                         -- platform's setup of the communicator, every member's; not NCCL's own WARN line (see above)
                         OR (kind = 'cuda_error' AND line NOT LIKE '%NCCL WARN%'
@@ -255,8 +273,9 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         -- Cuda failure 1 'invalid argument'`): NVLS is the node's NVSwitch multicast, which every local rank
                         -- sets up together, and the driver or fabric manager refusing it refuses them all (one node's
                         -- driver, batch 175); NCCL's WARN from its other transports stays a rank's (see above)
-                        OR (kind = 'cuda_error'
-                            AND regexp_matches(line, 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]'))
+                        -- (any CUDA code since session 62: 401 'the operation cannot be performed in the present state', 999
+                        -- 'unknown error' after a Fabric Manager restart without the GPU reset: nccl#1788, nccl-tests#276)
+                        OR nvls_warn
                         OR (kind = 'python_exception' AND error_type = 'XLA mesh master unreachable')
                         -- a compiler's refusal of the program (Inductor's `torch._inductor.exc.InductorError: LoweringException: …`,
                         -- Dynamo's `BackendCompilerFailed` / `Unsupported` / `TorchRuntimeError`, Triton's `triton.compiler.errors.

@@ -86,12 +86,11 @@ NOT_YET_S38: dict[str, str] = {
         "`generate` with no exception line, read as rank 0's Python exception at info; that the traceback ends in a CUDA "
         "out-of-memory in the rank-0-only VAE decode is the issue's title and Wan's pipeline code, not a log line",
     # batch 247
-    "nccl-1788-h100-vllm-nvls-multicast-cuda401-dev1-fabric-control":
-        "the log is one process's two NVLS lines, `node004:27907:27907 [1] transport/nvls.cc:254 NCCL WARN Cuda failure "
-        "401 ...` and `nvls.cc:409 -> 1`, the only device printed, read as the corpus' lone-rank CUDA-error shape with "
-        "device [1] taken as rank 1 (warning since session 45: the paste holds that process only); that the failure is "
-        "the node's NVSwitch/fabric multicast state, every GPU alike and gone with NCCL_NVLS_ENABLE=0, is the description "
-        "and the thread, not a log line",
+    # nccl-1788-h100-vllm-nvls-multicast-cuda401-dev1-fabric-control: read right since session 62 (NCCL's NVLS WARN of
+    # any CUDA code is the node's NVSwitch fabric, no rank: tests/test_nccl_nvls_fabric_state.py); was "the log is one
+    # process's two NVLS lines, `node004:27907:27907 [1] transport/nvls.cc:254 NCCL WARN Cuda failure 401 ...` and
+    # `nvls.cc:409 -> 1`, the only device printed, read as the corpus' lone-rank CUDA-error shape with device [1] taken
+    # as rank 1 (warning since session 45: the paste holds that process only)"
     # batch 248
     "trl-2688-grpo-8xh100-vllm-init-on-main-process-rank0-oom":
         "the log is vLLM's start-up INFO lines and the head of rank 0's `[rank0]: Traceback` into `self.llm = LLM(` with "

@@ -75,4 +75,5 @@ def test_nccls_nvls_bind_refused_is_the_nodes_fabric(tmp_path, tag):
     rank's communicator meets it alike; under one rank's tag it named that rank before (nccl-error)."""
     ((rule, cause, named, summary),) = _failures([tag + line for line in NVLS], tmp_path)
     assert (rule, cause, named) == ("rank-failure", "cuda-error", [])
-    assert "the node's NVSwitch fabric: NVLS multicast memory bind failed" in summary
+    # session 62: the summary says what to check (tests/test_nccl_nvls_fabric_state.py)
+    assert "the node's NVSwitch fabric refused NCCL's NVLS multicast set-up (NVLS multicast memory bind failed" in summary

@@ -83,8 +83,9 @@ def _read(findings):
 
 
 def test_duplicate_gpu_lines_read_as_nothing(tmp_path):
-    """Both processes' symmetric Duplicate-GPU warnings: no finding at all, neither rank 0 nor rank 1 blamed."""
-    assert _read(pasted_findings(DUPLICATE_GPU, tmp_path, 2, 2, NOW)) == []
+    """Both processes' symmetric Duplicate-GPU warnings: neither rank 0 nor rank 1 blamed; since session 62 one rankless
+    nccl-error warning saying the launch's placement (tests/test_nccl_duplicate_gpu_placement.py), before it nothing."""
+    assert _read(pasted_findings(DUPLICATE_GPU, tmp_path, 2, 2, NOW)) == [("rank-failure", "warning", "nccl-error", [])]
 
 
 def test_p2p_watchdogs_are_a_hang_with_no_single_culprit(tmp_path):

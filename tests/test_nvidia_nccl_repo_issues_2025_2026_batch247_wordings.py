@@ -8,10 +8,10 @@ ncclIbTest)`` with a local-access-violation QP event (NVIDIA/nccl#1905: an occas
 two-node setup, failing over TCP too); two RTX 5090 whose devices both log ``ncclMaxSharedMem 82240 exceeds device/fn
 maxSharedMem 79856`` (NVIDIA/nccl-tests#287: NCCL 2.25.1 on SM120, fixed in 2.26.2); one nccl-tests process driving
 two RTX 5090 that fails ``Test CUDA failure hypercube.cu:57 'invalid argument'`` (NVIDIA/nccl-tests#289).
-Scored 5/6 both ways as collected; no rule changed (measure only). The miss, pinned as read and listed in NOT_YET:
-laid out as one node of 8, #1788's lone device-[1] warning names rank 1 (critical cuda-error).
-Contrasts: an ``mpirun noticed that process rank N ... exited on signal 6`` line names that rank (abort); #1788's
-warning moved to device ``[0]`` names rank 0 and without its WARN line names no one; a device-[1]-only ``NCCL WARN Cuda
+Scored 5/6 both ways as collected; no rule changed (measure only). The miss, read right since session 62 (NCCL's NVLS
+WARN of any CUDA code is the node's NVSwitch fabric): laid out as one node of 8, #1788's lone device-[1] warning named
+rank 1. Contrasts: an ``mpirun noticed that process rank N ... exited on signal 6`` line names that rank (abort); #1788's
+warning moved to device ``[0]`` names no one (rank 0 before session 62) and without its WARN line names no one; a device-[1]-only ``NCCL WARN Cuda
 failure 'unspecified launch failure'`` on the 5090s names rank 1, and as ``'invalid argument'`` (the call refused, every
 rank's alike: a suspect only since session 50) names no one. Pasted logs through ``k10s import-logs``, batched.
 """
@@ -66,11 +66,12 @@ CASES = {
     "max-shmem-two-gpus": (MAX_SHMEM, 2, 2, None, None),
     "hypercube-as-pasted": (HYPERCUBE, None, None, None, None),
     "hypercube-two-gpus": (HYPERCUBE, 2, 2, None, None),
-    # the miss, as read (NOT_YET): device [1] of one node of 8 taken as rank 1
-    "nvls-401-one-node-of-8-names-rank1": (NVLS_401, 8, 8, 1, "cuda-error"),
+    # read right since session 62 (NCCL's NVLS WARN of any CUDA code is the node's NVSwitch fabric): was the miss,
+    # device [1] of one node of 8 taken as rank 1
+    "nvls-401-one-node-of-8-names-none": (NVLS_401, 8, 8, None, None),
     # contrasts
     "gdrdma-mpirun-names-rank5": (GDRDMA_RANK5, None, None, 5, "abort"),
-    "nvls-401-device0-names-rank0": (NVLS_401_DEV0, 8, 8, 0, "cuda-error"),
+    "nvls-401-device0-names-none": (NVLS_401_DEV0, 8, 8, None, None),  # named rank 0 before session 62
     "nvls-401-without-warn-names-none": (NVLS_401_NO_WARN, 8, 8, None, None),
     "ib-qp-fatal-mpirun-names-rank9": (IB_QP_RANK9, 8, 16, 9, "abort"),
     "qp-invalid-mpirun-names-rank3": (QP_INVALID_RANK3, 8, 16, 3, "abort"),

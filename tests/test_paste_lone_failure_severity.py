@@ -24,8 +24,9 @@ NOW = dt.datetime(2026, 12, 4, 10, 0, tzinfo=dt.timezone.utc)
 SIGKILL_TABLE = corpus_lines("LlamaFactory-4898-")
 # the same table for a SIGSEGV (a culprit)
 SIGSEGV_TABLE = corpus_lines("hallo2-75-")
-# one NCCL WARN of device 1 on a node of eight (a control: the node's NVLS state, every GPU's)
-NCCL_CUDA_FAILURE = corpus_lines("nccl-1788-")
+# one NCCL WARN of device 1 on a node of eight, moved from nccl-1788's NVLS transport to its P2P one (the NVLS WARN is
+# the node's NVSwitch fabric since session 62, naming no one: tests/test_nccl_nvls_fabric_state.py)
+NCCL_CUDA_FAILURE = [line.replace("transport/nvls.cc", "transport/p2p.cc") for line in corpus_lines("nccl-1788-")]
 # rank 0's CUDA OOM and its traceback (a control: the 7B model fits none of the eight cards)
 LONE_OOM = corpus_lines("trl-3436-")
 #: another rank SIGTERMed by the same agent: a victim

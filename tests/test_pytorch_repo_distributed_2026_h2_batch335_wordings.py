@@ -149,9 +149,9 @@ def test_nccl212_rank1_error_makes_rank0_critical(tmp_path):
 
 
 def test_duplicate_gpu_warnings_are_not_read(tmp_path):
-    """NCCL's ``Duplicate GPU detected`` from both processes yields no finding at all; quoted in rank 1's
-    ``DistBackendError`` it is an nccl-error of no rank."""
-    assert _gist(DUPLICATE_GPU, tmp_path / "a", 2, 2) == []
+    """NCCL's ``Duplicate GPU detected`` from both processes is an nccl-error of no rank (the launch's placement, since
+    session 62; no finding before); quoted in rank 1's ``DistBackendError`` it is an nccl-error of no rank."""
+    assert _gist(DUPLICATE_GPU, tmp_path / "a", 2, 2) == [("rank-failure", "warning", "nccl-error", [])]
     assert _gist(DUPLICATE_GPU_RANK1_ERROR, tmp_path / "b", 2, 2) == [
         ("rank-failure", "warning", "nccl-error", [])
     ]

@@ -80,9 +80,11 @@ def _gist(lines: list[str], folder: Path, nproc: int | None, world: int | None) 
 
 def test_lone_duplicate_gpu_warning_gives_no_finding(tmp_path):
     """rl_games#284 as collected: NCCL's duplicate-GPU warning alone, without ``ncclInvalidUsage`` or any rank's
-    exception, is no finding at all — the two ranks it names are the colliding pair, not a culprit and a victim."""
-    assert _gist(DUPLICATE_GPU, tmp_path / "a", None, None) == []
-    assert _gist(DUPLICATE_GPU, tmp_path / "b", 2, 2) == []
+    exception, names no one — the two ranks it names are the colliding pair, not a culprit and a victim; since session 62
+    one rankless nccl-error warning saying the launch's placement (tests/test_nccl_duplicate_gpu_placement.py)."""
+    want = [("rank-failure", "warning", "nccl-error", [])]
+    assert _gist(DUPLICATE_GPU, tmp_path / "a", None, None) == want
+    assert _gist(DUPLICATE_GPU, tmp_path / "b", 2, 2) == want
 
 
 def test_lone_device_map_guard_is_rank0_s_suspect_only(tmp_path):

@@ -225,9 +225,19 @@ _NO_SOCKET_INTERFACE = re.compile(r"\bBootstrap ?: ?no socket interface found")
 _IB_DEVICE_FATAL = re.compile(r"(?:Got async event|async fatal event) ?: ?local catastrophic error")
 
 
+#: NCCL's communicator-init check of two ranks placed on one GPU (``Duplicate GPU detected : rank 7 and rank 5 both on
+#: CUDA device 10000``, ncclInvalidUsage), with or without its ``NCCL WARN`` prefix or as a ``Last error:`` payload: the
+#: launch's placement (CUDA_VISIBLE_DEVICES, LOCAL_RANK's device, Ray's GPU colocation), never either rank's or the GPU's;
+#: the device id may be cut (rl_games#284)
+_DUPLICATE_GPU = re.compile(r"Duplicate GPU detected ?: ?rank (\d{1,6}) and rank (\d{1,6}) both on CUDA device(?: ([0-9A-Fa-f]{1,16}))?")
+
+
 def nccl_other(text: str) -> Event | None:
     if P.ASYNC_TEARDOWN.search(text):
         return {"kind": "nccl_error_other", "subkind": "async_error_teardown"}
+    if "Duplicate GPU detected" in text and (dup := _DUPLICATE_GPU.search(text)) is not None:  # session 62 (rllm#10)
+        return {"kind": "nccl_error_other", "subkind": "ncclInvalidUsage",
+                "error_message": f"Duplicate GPU detected: rank {dup.group(1)} and rank {dup.group(2)} both on CUDA device {dup.group(3) or '?'}"}
     if "catastrophic" in text and _IB_DEVICE_FATAL.search(text):  # the process's own host adapter failed (batch 145)
         return {"kind": "nccl_error_other", "subkind": "ib_device_fatal"}
     cupy = _CUPY_NCCL.search(text) if "NcclError: NCCL_ERROR_" in text else None

@@ -34,7 +34,7 @@ _EVENT_LITERALS = (
     r"(?:nccl hit a|\bA)sync error on rank \d",
     r"CUDA error during end event query: ",
     # NCCL errors (WARN lines, PyTorch exceptions, "Last error:" payloads)
-    r"NCCL WARN",
+    r"NCCL WARN|Duplicate GPU detected",  # and NCCL's duplicate-GPU check as a bare payload (log_comm_lines)
     r"Bootstrap ?: ?no socket interface found",  # a "Last error:" payload (log_comm_lines._NO_SOCKET_INTERFACE)
     r"ncclRemoteError",
     r"ncclInternalError",
