@@ -203,7 +203,7 @@ FROM (SELECT n.*,
                                      WHEN n.cause = 'python-exception'
                                           AND regexp_matches(coalesce(n.error_type, ''), '(?:^|\.)(?:AssertionError|NotImplementedError)$')
                                           AND NOT regexp_matches(coalesce(n.error_message, ''),
-                                          '(?i)cuda|nccl|\bgpus?\b|\bdevices?\b|\b(?:local_|global_)?rank ?[_-]?\d|\bshapes?\b|\bsizes? ?\(|batch_size|\bfiles?\b|\bpath\b|/|\bindex\b|\bsample|\bmemory\b')
+                                          '(?i)cuda|nccl|\bgpus?\b|\bdevices?\b|\b(?:local_|global_)?rank ?[_-]?\d|\bthis (?:rank|process|worker)\b|\bshapes?\b|\bsizes? ?\(|batch_size|\bfiles?\b|\bpath\b|/|\bindex\b|\bsample|\bmemory\b')
                                           AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = n.job_key AND x.kind = 'python_exception'
                                                       AND x.library_frame IS NOT NULL AND left(x.line, 300) = n.first_line)
                                      THEN 'lone-paste-library-check' END AS low_why)

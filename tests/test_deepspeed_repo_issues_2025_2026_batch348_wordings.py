@@ -101,7 +101,9 @@ CASES = {
         "python-exception",
     ),
     "reduce-epilogue-rank0-names-none": (EPILOGUE_RANK0, 4, 4, None, None),
-    "count-used-rank1-names-rank1": (COUNT_USED_RANK1, 2, 2, 1, "python-exception"),
+    # since session 62 a lone paste's library assertion (DeepSpeed's `count_used_parameters_in_backward requires internal
+    # PyTorch APIs`, raised in site-packages) is a suspect at info only: the build every rank runs
+    "count-used-rank1-library-check-names-none": (COUNT_USED_RANK1, 2, 2, None, None),
     "count-used-without-assertion-names-none": (COUNT_USED_NO_ASSERT, 2, 2, None, None),
     "save-watchdog-ranks3-5-names-none": (SAVE_WATCHDOG_RANKS_3_5, 8, 8, None, None),
     "watchdog-cuda-error-names-rank6": (WATCHDOG_CUDA_ERROR, 8, 8, 6, "cuda-error"),

@@ -61,7 +61,9 @@ READY_TWICE_OOM = ["[rank1]: " + OOM.format(g=1)]
 #: key: (the pasted lines, processes per node, world, the rank a warning/critical finding must name alone, its cause)
 CASES = {
     # as collected, pasted and laid out as the threads say
-    "no-sync-zero3-as-pasted": (NO_SYNC_Z3, None, None, 0, "python-exception"),
+    # since session 62 DeepSpeed's no_sync assertion (raised in site-packages, naming nothing of the rank) in a lone
+    # paste is a library check every rank meets: rank 0 a suspect at info, no culprit (the truth: a control)
+    "no-sync-zero3-as-pasted": (NO_SYNC_Z3, None, None, None, None),
     "no-sync-zero3-two-ranks": (NO_SYNC_Z3, 2, 2, None, None),
     "gated-dataset-watchdog-as-pasted": (GATED_WATCHDOG, None, None, None, None),
     "gated-dataset-watchdog-eight-ranks": (GATED_WATCHDOG, 8, 8, None, None),
@@ -93,13 +95,7 @@ CASES = {
         "python-exception",
     ),
     "gated-rank5-oom-names-rank5": (GATED_RANK5_OOM, 8, 8, 5, "cuda-oom"),
-    "no-sync-zero2-tagged-rank3-names-rank3": (
-        NO_SYNC_Z2_RANK3,
-        8,
-        8,
-        3,
-        "python-exception",
-    ),
+    "no-sync-zero2-tagged-rank3-library-check-names-none": (NO_SYNC_Z2_RANK3, 8, 8, None, None),
     "ready-twice-tagged-rank1-names-none": (READY_TWICE_RANK1, 2, 2, None, None),
     "ready-twice-replaced-by-oom-names-rank1": (READY_TWICE_OOM, 2, 2, 1, "cuda-oom"),
 }
@@ -126,12 +122,13 @@ def _said(lines: list[str], folder: Path, nproc: int | None) -> list[tuple]:
 
 def test_no_sync_rank0_and_agent_local_rank1_fail_alike(tmp_path):
     """The ``[rank0]`` assertion and the agent's exit of local rank 1, laid out as two ranks, are two ranks failing
-    alike (a warning of no rank); pasted with no layout the paste is rank 0's alone and names it (warning)."""
+    alike (a warning of no rank); pasted with no layout the paste is rank 0's alone, and since session 62 its library
+    assertion (DeepSpeed's no_sync check, raised in site-packages) makes rank 0 a suspect at info only."""
     assert _said(NO_SYNC_Z3, tmp_path / "a", 2) == [
         ("rank-failure", "warning", "python-exception", [])
     ]
     assert _said(NO_SYNC_Z3, tmp_path / "b", None) == [
-        ("rank-failure", "warning", "python-exception", [0])
+        ("rank-failure", "info", "python-exception", [0])
     ]
 
 
