@@ -68,7 +68,9 @@ CASES = {
     **{f"short-shard-{v}": (_nodes(v, "short-shard-rank3"), [3], "never-joined") for v in ("2.13.0", "2.14.1")},
     # contrasts: two ranks of four raising it, the other two torn down (their own: as before); the receiver at the
     # others' step (no one can be told); the odd rank's explicit all-reduce against the others' backward
-    "load-race-two-of-four": (_rank1_torn("2.14.1"), [2, 3], "python-exception"),
+    # since session 62 two ranks failing on missing files under one shared directory name no one, as the load race
+    # itself (docs/rules.md, "Session 62: one shared directory failing for several ranks")
+    "load-race-two-of-four": (_rank1_torn("2.14.1"), [], None),
     "extra-collective-no-lag": (_no_lag("2.13.0"), [], None),
     "short-shard-all-reduce": (_all_reduce("2.14.1"), [3], "collective-mismatch"),
 }
