@@ -44,13 +44,12 @@ from k10s_forensics.parsers.log_notebook import notebook_text
 from k10s_forensics.parsers.log_unplaced import UNPLACED, node_of, route_named, unplaced_layout
 from k10s_forensics.parsers.log_newest_first import ORDER_UNKNOWN as LINE_ORDER_UNKNOWN
 from k10s_forensics.parsers.log_paste import repair_paste
-from k10s_forensics.parsers.log_tail import closed_by_markup
 from k10s_forensics.parsers.log_paths import path_names, source_name
 from k10s_forensics.parsers.log_exports import split_export
 from k10s_forensics.parsers.log_pod_prefix import split_files, split_source
 from k10s_forensics.parsers.log_rank_order import BY_RANK_LINES, rank_order
 from k10s_forensics.parsers.k8s_runtime import (ASSUMED, IMPORTED_ANNOTATION, LAYOUT_LABEL,  # the parser reads what the importer writes
-                                                 BASE_UNKNOWN, END_CLOSED, END_LABEL, NPROC_LABEL, NPROC_GUESSED, ORDER_LABEL, ORDER_UNKNOWN)
+                                                 BASE_UNKNOWN, NPROC_LABEL, NPROC_GUESSED, ORDER_LABEL, ORDER_UNKNOWN)
 from k10s_forensics.parsers.log_nproc_guess import layout_assumed, nproc_guessed
 from k10s_forensics.parsers.log_node_nproc import node_nproc
 
@@ -115,7 +114,7 @@ def _pod_name(job: str, node_rank: int) -> str:
 
 
 def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sources: list[str],
-             assumed: bool = False, unordered: bool = False, closed: bool = False) -> list[dict[str, Any]]:
+             assumed: bool = False, unordered: bool = False) -> list[dict[str, Any]]:
     """The PyTorchJob and one running pod per node, as the API would list them."""
     gpus = str(layout.nproc_per_node)
     annotations = {IMPORTED_ANNOTATION: "true"}
@@ -142,7 +141,7 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
         labels = {"training.kubeflow.org/job-name": job, "training.kubeflow.org/replica-type": rtype,
                   "training.kubeflow.org/replica-index": str(0 if node_rank == 0 else node_rank - 1),
                   **({LAYOUT_LABEL: ASSUMED} if assumed else {LAYOUT_LABEL: UNPLACED} if layout.placed else {LAYOUT_LABEL: BASE_UNKNOWN} if own is None else {}), **({ORDER_LABEL: ORDER_UNKNOWN} if unordered else {}),
-                  **({NPROC_LABEL: NPROC_GUESSED} if nproc_guessed(layout.hints) else {}), **({END_LABEL: END_CLOSED} if closed else {})}
+                  **({NPROC_LABEL: NPROC_GUESSED} if nproc_guessed(layout.hints) else {})}
         source = sources[i] if i < len(sources) else None
         pod_ann = dict(annotations, **({"k10s.io/imported-from": source} if source else {}))
         bodies.append({
@@ -219,7 +218,6 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     empty = [s.name for s in sources if not s.text.strip()]
     if len(empty) == len(sources):  # one empty file among others is a node (a process) that wrote nothing
         raise InputError(f"{empty[0]}: no log lines (empty)")
-    closed = all(closed_by_markup(s.text) for s in sources if s.text.strip())  # the author closed the paste (log_tail.py)
     now = now or utcnow()
     exported = split_export([(s.name, s.text) for s in sources], job, now=now)  # a log store's export: nothing pasted to repair
     # launcher tags first: a tag in front of every line hides where a terminal cut one (parsers.log_launcher_prefix);
@@ -269,7 +267,7 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     names = [s.name for s in sources] if len(sources) > 1 else [sources[0].name] * layout.nodes
     layout.rank_unknown = layout_assumed(layout, sources)
     unordered = any(n.startswith(LINE_ORDER_UNKNOWN) for notes in layout.repairs.values() for n in notes)
-    for body in _objects(namespace, job, layout, started, names, layout.rank_unknown, unordered, closed):
+    for body in _objects(namespace, job, layout, started, names, layout.rank_unknown, unordered):
         meta = body["metadata"]
         writer.add("objects", {"captured_at": ended, "api_version": body["apiVersion"], "kind": body["kind"],
                                "namespace": meta.get("namespace"), "name": meta["name"], "uid": meta["uid"], "body": json.dumps(body)})

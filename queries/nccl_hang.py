@@ -136,9 +136,6 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if row.get("medium_why") == "absent-from-paste":
         parts.append(f"The paste holds no line of {who.lower()}'s own: whether it hung or its lines were left out of the paste "
                      "is not said (warning, not critical).")
-    elif row.get("medium_why") == "paste-ends-on-wait":
-        parts.append(f"The paste holds no line of {who.lower()}'s own, and it ends on a waiting rank's own timeout line, nothing "
-                     "after it: the list of waiters may go on past the paste's end, so this is a suspect, not a culprit (info).")
     if finding["severity"] == "info" and row.get("failure_kind") == "cuda_oom":  # info for a low-confidence verdict too
         parts.append("The first failure is a CUDA OOM: see the oom-cascade finding.")
     finding["summary"] = " ".join(p for p in parts if p)

@@ -30,7 +30,7 @@
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
 --   cause VARCHAR              -- what the culprit did: rank-failed, peer-closed, never-joined, lagging-rank, collective-mismatch (fingerprint, Flight Recorder, or the watchdog compare's op/size mismatch or earlier SeqNum of another op/size), behind, desync, rank-dead, segfault/sigbus/abort/sigfpe/sigill (a two-rank desync report's named rank dead of that signal); no-single-culprit; group-hang (info, no rank: every wait line names one process group smaller than the world)
---   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it) or the verdict is weak; warning when the culprit is named only by its absence from a paste (info when that paste ends on a waiter's own timeout line)
+--   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it) or the verdict is weak; warning when the culprit is named only by its absence from a paste
 --   ranks BIGINT[]             -- culprit ranks (empty: no single culprit)
 --   pods VARCHAR[]             -- their pods
 --   nodes VARCHAR[]            -- their nodes
@@ -47,7 +47,7 @@
 --   gpu_hours_lost DOUBLE      -- job GPUs x (abort - first failure), from k10s_incident (the same in every rule)
 --   decided_by VARCHAR         -- flight-recorder, ras, desync-report, fingerprint, watchdog-compare, first-failure; group-wait (group-hang)
 --   confidence VARCHAR         -- high, medium, low; none when the evidence says there is no single culprit
---   medium_why VARCHAR         -- absent-from-paste: ranks named never-joined only because a paste of the others' waits holds no line of theirs (said at warning); paste-ends-on-wait: the same, and every log of the paste ends on a waiter's own timeout line with no closing markup after it, so the list of waiters may go on past the paste's end (said at info); else null
+--   medium_why VARCHAR         -- absent-from-paste: ranks named never-joined only because a paste of the others' waits holds no line of theirs (said at warning), else null
 --   suspect_ranks BIGINT[]     -- other candidates the deciding evidence names
 --   decision_detail VARCHAR    -- what the deciding evidence says
 --   considered VARCHAR[]       -- every hang evidence of the job: evidence/confidence: ranks
@@ -208,12 +208,6 @@ culprits AS (
     UNION ALL BY NAME
     SELECT s.*, NULL AS tier, NULL AS first_failed_at, d.source FROM status s JOIN decision d ON d.job_key = s.job_key AND d.source = 'verdict' AND list_contains(d.culprit_ranks, s.rank)
 ),
-cut_on_wait AS (  -- jobs whose every log body ends on a waiter's own timeout line, none of a paste its author closed
-    SELECT job_key FROM (SELECT job_key, pod_key, raw_row, bool_or(kind = 'log_tail') AS ends_on_wait FROM l GROUP BY ALL)
-    GROUP BY job_key HAVING bool_and(ends_on_wait)
-       AND job_key NOT IN (SELECT pj.job_key FROM k10s_pod_job pj JOIN pods p ON p.pod_uid = pj.pod_uid
-                           WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-end"') = 'closed' AND pj.job_key IS NOT NULL)
-),
 picked AS (  -- one row per incident: its culprits (none when no evidence names one)
     SELECT i.*, d.source, d.tier AS own_tier, d.evidence AS v_evidence, d.confidence AS v_confidence, d.culprit_ranks AS v_ranks,
            d.suspect_ranks AS v_suspects, d.detail AS v_detail, d.considered,
@@ -222,11 +216,7 @@ picked AS (  -- one row per incident: its culprits (none when no evidence names 
            -- hung or their lines were left out of the paste, the paste cannot say
            coalesce(d.source = 'verdict' AND d.evidence = 'watchdog-compare' AND starts_with(d.detail, 'never-joined:')
                     AND EXISTS (SELECT 1 FROM k10s_paste_job p WHERE p.job_key = i.job_key
-                                AND NOT list_has_any(p.own_ranks, d.culprit_ranks)), false) AS absent_in_paste,
-           -- and the paste ends on a waiter's own timeout line (docs/rules.md, "Session 62: a paste that ends on a waiter's
-           -- own timeout line"): every log of the job ends so (parsers/log_tail.py) and no closing markup followed it
-           -- (k10s.io/imported-end): the list of waiters may go on past the paste's end, a suspect only (said at info)
-           i.job_key IN (SELECT job_key FROM cut_on_wait) AS paste_cut_on_wait
+                                AND NOT list_has_any(p.own_ranks, d.culprit_ranks)), false) AS absent_in_paste
     FROM incident i JOIN decision d USING (job_key)
     -- (a lone rank's wait is still said, at info with no rank: the job hung, though the logs cannot say who stalled it)
     WHERE d.source IS NOT NULL OR i.victims >= 1
@@ -343,7 +333,6 @@ SELECT
          -- weak evidence (two silent ranks among few reports, a 2-rank op mismatch) is said, not charged
          WHEN i.source = 'verdict' AND i.v_confidence = 'low' THEN 'info'
          WHEN i.source = 'none' THEN 'warning'
-         WHEN i.absent_in_paste AND i.paste_cut_on_wait THEN 'info'
          WHEN i.absent_in_paste THEN 'warning'
          WHEN i.source = 'own' AND i.own_tier = 1 AND min(c.failure_kind) = 'cuda_oom' THEN 'info'
          ELSE 'critical' END AS severity,
@@ -363,8 +352,7 @@ SELECT
     CASE i.source WHEN 'own' THEN 'first-failure' ELSE i.v_evidence END AS decided_by,
     CASE i.source WHEN 'own' THEN CASE i.own_tier WHEN 1 THEN 'high' ELSE 'medium' END
                   WHEN 'verdict' THEN i.v_confidence ELSE 'none' END AS confidence,
-    CASE WHEN i.absent_in_paste AND i.v_confidence <> 'low' THEN CASE WHEN i.paste_cut_on_wait THEN 'paste-ends-on-wait'
-                                                                    ELSE 'absent-from-paste' END END AS medium_why,
+    CASE WHEN i.absent_in_paste AND i.v_confidence <> 'low' THEN 'absent-from-paste' END AS medium_why,
     CASE WHEN i.source = 'verdict' THEN coalesce(i.v_suspects, []) ELSE []::BIGINT[] END AS suspect_ranks,
     CASE WHEN i.source IN ('verdict', 'none') THEN i.v_detail
          WHEN i.source = 'own' THEN CASE i.own_tier WHEN 1 THEN 'a rank failed before the collective timed out' ELSE 'the others name its address as the closed remote peer' END
@@ -401,7 +389,7 @@ LEFT JOIN LATERAL (  -- the incident of this hang: the one whose collective star
 ) ki ON true
 WHERE i.source IS NOT NULL OR i.job_key NOT IN (SELECT job_key FROM gsel)
 GROUP BY i.job_key, i.seq_num, i.op_type, i.timeout_ms, i.victims, i.victim_ranks, i.t_first, i.t_last, i.ran_for_ms, js.gpus,
-         i.source, i.own_tier, i.v_evidence, i.v_confidence, i.v_detail, i.v_suspects, i.considered, i.v_ranks, i.absent_in_paste, i.paste_cut_on_wait
+         i.source, i.own_tier, i.v_evidence, i.v_confidence, i.v_detail, i.v_suspects, i.considered, i.v_ranks, i.absent_in_paste
 UNION ALL BY NAME
 SELECT * FROM group_rows
 ORDER BY job

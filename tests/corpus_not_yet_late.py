@@ -6,8 +6,8 @@ from __future__ import annotations
 #: A rank missing from a short paste whose other ranks all timed out on the same collective reads
 #: as silent (never-joined) where nothing shows the paste cut (each waiter's report as whole as the
 #: others': docs/rules.md, "Session 16: controls"); these collectors judged the paste truncated (others,
-#: e.g. ace-348 and GCD-6, judged the same shape a culprit, and pass). Its one case, STEERER-20, reads right since
-#: session 62 (its paste ends on a waiter's own catch line: see below).
+#: e.g. ace-348 and GCD-6, judged the same shape a culprit, and pass).
+SILENT_IN_PASTE = "a rank missing from the paste reads as silent (never-joined); expected: no culprit (truncated paste)"
 
 #: A rank's traceback cut before its exception, and nothing else of that rank, is said at low confidence (info: a suspect,
 #: not a culprit) since session 27: across the corpus the shape was the culprit's in 9 cases and a bystander's in 8
@@ -71,13 +71,10 @@ NOT_YET_LATE: dict[str, str] = {
         "excerpt shows only the last frame (`libc.so.6`) of the C++ stack before the abort, not its `what()`, so a "
         "watchdog timeout cannot be told from a CUDA error raised in the watchdog (a culprit), and rank 0 prints nothing",
     # batch 83
-    # STEERER-20 read right since session 62 (the paste ends on rank 0's own watchdog catch line, nothing after it: the
-    # list of waiters may go on past the paste's end, so rank 2, in no line, is a suspect at info, paste-ends-on-wait;
-    # ace-348, a culprit, ends on a teardown line; docs/rules.md "Session 62: a paste that ends on a waiter's own
-    # timeout line"). Was: "a rank missing from the paste reads as silent (never-joined); expected: no culprit
-    # (truncated paste): the excerpt window cut rank 2's own watchdog line, which the thread's
-    # paste holds after rank 0's; in the excerpt the three waiters of a four-rank job are whole and rank 2 is never
-    # shown, the shape test_log_launchers pins as never-joined and ace-348 holds as a culprit"
+    "STEERER-20-zh-wrapped-three-ranks-allreduce-3600s-control":
+        SILENT_IN_PASTE + ": the excerpt window cut rank 2's own watchdog line, which the thread's paste holds after rank 0's; "
+        "in the excerpt the three waiters of a four-rank job are whole and rank 2 is never shown, the shape "
+        "test_log_launchers pins as never-joined and ace-348 holds as a culprit",
     "ms-swift-4340-zh-packing-root-cause-rank1-sigabrt-control":
         "a failure table alone with one SIGABRT entry names that rank abort (Bridge-LLM-reasoning-1, accelerate-3510 are "
         "culprits so; accelerate-2960's control is NOT_YET alike); that rank 1's abort is its watchdog's after the "

@@ -31,11 +31,15 @@ NOT_YET_S36: dict[str, str] = {
         "convention (the thread's context), not on the log, and the exception line is beyond the excerpt. Reading an "
         "unknown tool's numbering as ranks would be a guess (as srun's `%t` is not torchrun's node rank)"
     ),
-    # profam-286 read right since session 62 (the paste ends on rank 3's own watchdog catch line, nothing after it: the
-    # list of waiters may go on past the paste's end, as the thread's own paste does with rank 5's line, so rank 0, in no
-    # line, is a suspect at info, paste-ends-on-wait; docs/rules.md "Session 62: a paste that ends on a waiter's own
-    # timeout line"). Was: nccl-hang named rank 0, never-joined (ranks 1-4 wait in one ALLREDUCE, SeqNum 16675, and
-    # rank 0 never reports it); the control rests on the thread's paste going on past the excerpt
+    "profam-286-callback-ranks1-4-allreduce-timeout-same-seqnum-control": (
+        "nccl-hang critical names rank 0, never-joined: ranks 1-4 wait in the same ALLREDUCE (SeqNum 16675, 3600 s), "
+        "world 5 inferred from the highest rank, and rank 0 never reports it: the corpus's reading of waiters with one "
+        "silent rank (batch 127's `no-seqnum-one-op-one-unseen`, DiffIR-39's corrected expectation), which the log alone "
+        "fits. The control rests on what the log cannot show: the thread's paste went on past the excerpt (rank 5's "
+        "watchdog line follows, cut by the excerpt window, so the world is at least 6 and rank 0's line may follow too), "
+        "and the thread never places the callback's hold-up on a rank. Not naming here would need a reason in the log "
+        "to distrust an apparently whole waiter list; none is there (the lead may read it as rank 0, never-joined, low)"
+    ),
     # batch 196
     "examples-772-rpc-ps-master-processgroupagent-reset-worker-rank1-forward-typeerror": (
         "the log is the parameter server's (rank 0) alone: its RPC agent's `Read error [192.168.9.4]:28296: Connection "

@@ -32,11 +32,6 @@ def nccl_ret(pid, *sites, sub="ncclRemoteError"):
     return [("nccl_return", dict(pid=pid, error_message=site, subkind=sub, rank=None)) for site in sites]
 
 
-def tail(rank, **kw):
-    """The body ends on this waiter's own timeout line (parsers/log_tail.py)."""
-    return ("log_tail", dict(rank=rank, subkind="wait_timeout", **kw))
-
-
 def sigterm(pid):
     return ("torchrun_sigterm", dict(pid=pid, subkind="SIGTERM", rank=None))
 
@@ -82,7 +77,6 @@ EXPECTED_LOGS: dict[str, list[tuple[str, dict]]] = {
         wd(7, 2521, "ALLREDUCE", 600000),
         wd(7, 2521, "ALLREDUCE", None, subkind="blocking_wait"),
         wd(5, 2521, "ALLREDUCE", 600000),
-        tail(5),
     ],
     "logs/nccl-warn-net-ib-completion-error12-vendor129_k8s-worker_nccl-issue1405.log": [
         ev for port, sites in ((54862, ("transport/net.cc:1302 -> 6", "proxy.cc:698 -> 6", "proxy.cc:878 -> 6")),
@@ -112,7 +106,6 @@ EXPECTED_LOGS: dict[str, list[tuple[str, dict]]] = {
         wd(0, 96125, "ALLREDUCE", 25625593, timeout=1800000),
         wd(0, 96125, "ALLREDUCE", 25625593, timeout=1800000),
         wd(7, 64088, "ALLREDUCE", 25625251, timeout=1800000),
-        tail(7),
     ],
     "logs/nccl-watchdog-timeout_alltoall_timestamp-prefix_nccl-socket_nccl-issue1610.log": [
         wd(13, 216, "ALLTOALL_BASE", 600045, pg_rank=1),
@@ -122,9 +115,8 @@ EXPECTED_LOGS: dict[str, list[tuple[str, dict]]] = {
         *nccl_ret(180, "misc/socket.cc:47 -> 3", "misc/socket.cc:550 -> 3", "misc/socket.cc:573 -> 3", sub="ncclInternalError"),
     ],
     "logs/nccl-watchdog-timeout_legacy-format_8xV100_ofa-issue271.log": [
-        *[wd(r, 469508, "ALLREDUCE", ran, timeout=1800000, severity="E", ts_raw=None)
-          for r, ran in ((1, 1802212), (3, 1802211), (2, 1802212), (6, 1802210), (7, 1802220))],
-        tail(7),
+        wd(r, 469508, "ALLREDUCE", ran, timeout=1800000, severity="E", ts_raw=None)
+        for r, ran in ((1, 1802212), (3, 1802211), (2, 1802212), (6, 1802210), (7, 1802220))
     ],
     "logs/nccl-watchdog-timeout_reduce-scatter_pg1_llamafactory-issue6269.log": [
         wd(0, 7753, "_REDUCE_SCATTER_BASE", 600061, ts_raw=T(2025, 12, 6, 18, 44, 12, 715298)),  # E1206 before a Nov capture: last year
@@ -132,7 +124,6 @@ EXPECTED_LOGS: dict[str, list[tuple[str, dict]]] = {
         wd(4, 7753, "_REDUCE_SCATTER_BASE", 600099),
         summary(4, 7753, 7755, 7752, "1"),
         wd(3, 7753, "_REDUCE_SCATTER_BASE", 600089),
-        tail(3),
     ],
     "logs/nccl-watchdog-timeout_torch2.4-format_pg-guid_basicsr-issue737.log": [
         wd(1, 808, "ALLREDUCE", 600020),
@@ -140,7 +131,6 @@ EXPECTED_LOGS: dict[str, list[tuple[str, dict]]] = {
         wd(0, 808, "ALLREDUCE", 600030),
         summary(0, 808, 811, 807, "0(default_pg)"),
         wd(2, 808, "ALLREDUCE", 600061),
-        tail(2),
     ],
     "logs/torch-distributed-launch_exitcode-minus9-sigkill_mmhuman3d-issue322_truncated.log": [
         ("torchrun_failure", dict(rank=None, local_rank=0, exit_code=-9, pid=3041437, subkind="agent")),

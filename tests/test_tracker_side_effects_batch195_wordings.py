@@ -8,9 +8,9 @@ that process's own error (williamFalcon/test-tube#67). Every non-logging rank ca
 exception (``wandb.errors…``, ``mlflow.exceptions…``, ``neptune…``) is the process's own failure even when its words
 say it timed out (W&B's `Run initialization has timed out`), where it was read as a peer's teardown and named no one;
 torch's own timeouts stay teardowns (parsers/log_failures.py ``TRACKER_EXCEPTION``). Read as they are, not yet met: a
-toolkit's own `(worker_N)` prefix names no rank (Megatron-LM-27) (docs/rules.md, "Session 36: batch 195"); waiters with
-one silent rank in a paste that ends on a waiter's own catch line name no one since session 62 (profam-286: the list of
-waiters may go on past the paste's end). Pasted logs through ``k10s import-logs``, batched.
+toolkit's own `(worker_N)` prefix names no rank (Megatron-LM-27), and waiters with one silent rank name it, whatever a
+thread adds (profam-286; tests/corpus_not_yet_s36.py says why) (docs/rules.md, "Session 36: batch 195"). Pasted logs
+through ``k10s import-logs``, batched.
 """
 
 from __future__ import annotations
@@ -145,10 +145,8 @@ CASES = {
     "log-before-init-interleaved": (INTERLEAVED, None, None, None),
     # read as they are (tests/corpus_not_yet_s36.py): a toolkit's `(worker_N)` prefix names no rank ...
     "worker-tag-wandb-service": (WORKER_TAG, None, None, None),
-    # ... and four waiters with rank 0 silent, the paste ending on rank 3's own catch line (profam-286's paste), name no
-    # one since session 62: the list of waiters may go on past the paste's end, rank 0 a suspect at info
-    # (tests/test_paste_ends_on_waiter_timeout.py) ...
-    "waiters-1-4-rank0-silent": (_waiters([1, 2, 4, 3]), None, None, None),
+    # ... and four waiters with rank 0 silent name it, never-joined (profam-286's paste) ...
+    "waiters-1-4-rank0-silent": (_waiters([1, 2, 4, 3]), None, 0, "never-joined"),
     # ... while every rank waiting alike names no one
     "waiters-0-4-all-shown": (_waiters([1, 2, 4, 3, 0]), 5, None, None),
 }

@@ -36,9 +36,6 @@ ORDER_LABEL, ORDER_UNKNOWN = "k10s.io/imported-order", "unknown"
 #: Set by ``k10s import-logs`` on its pods when nothing stated how many processes a node ran (``parsers/log_nproc_guess.py``):
 #: the count was built from the ranks the log names, so its highest rank seen is a node's last local rank by construction.
 NPROC_LABEL, NPROC_GUESSED = "k10s.io/imported-nproc", "guessed"
-#: Set by ``k10s import-logs`` on its pods when the paste ended on markup closing a block (a ```` ``` ```` fence, ``</details>``,
-#: ``[/code]``; ``parsers/log_tail.py``): its author closed the excerpt there, which the repaired body no longer shows.
-END_LABEL, END_CLOSED = "k10s.io/imported-end", "closed"
 
 
 def derive(ctx: "DeriveContext") -> None:

@@ -33,7 +33,6 @@ from k10s_forensics.parsers import log_prefilter as PF, scratch
 from k10s_forensics.parsers.log_lines import LINE_CHARS, BodyAssembler, fallback_ts
 from k10s_forensics.parsers.log_sql import CANDIDATES_SQL, EVENTS_SQL, LONG_LINE, STEPS_SQL, WITH_EVENTS_SQL
 from k10s_forensics.parsers.log_head import head_events
-from k10s_forensics.parsers.log_tail import tail_events
 from k10s_forensics.parsers.log_ext_build import ext_build_events
 from k10s_forensics.parsers.log_rendezvous import rendezvous_events
 from k10s_forensics.parsers.log_launch_cmd import launch_events
@@ -275,7 +274,7 @@ def derive(ctx) -> None:
                 if heads["ts"].null_count:  # a pasted body: its first line's time is the API's, which it has not
                     ctx.issue(SOURCE, NO_TS, None, RAW_FILE, count=heads["ts"].null_count)
                 ctx.emit("log_events", heads)
-            for scan in (launch_events, ext_build_events, rendezvous_events, tail_events):  # a launch command; a JIT build; the rendezvous; a body's end
+            for scan in (launch_events, ext_build_events, rendezvous_events):  # a launch command; a JIT build; the launcher's rendezvous
                 found = scan(table.select(["_row", "body"]), meta_table)
                 if found is not None:
                     if found["ts"].null_count:
