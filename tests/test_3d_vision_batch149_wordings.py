@@ -116,9 +116,7 @@ CASES = {
         None,
         2,
     ),
-    # since session 62 the paste ends on a waiter's own catch line: the absent rank a suspect at info (docs/rules.md,
-    # "Session 62: a paste that ends on a waiter's own timeout line")
-    "waiters-no-teardown": (WAITERS, 4, 4, None),
+    "waiters-no-teardown": (WAITERS, 4, 4, 2),
     # ... and PyTorch <= 2.1's lines, no `[rankN]:` tag: an unranked teardown tells no waiter's report from another's,
     # so nothing shows the paste uneven (the corpus's culprits of this shape: yolov5-4400, xtuner-354, ace-348)
     "waiters-unranked-teardown": (

@@ -124,8 +124,8 @@ CASES = {
         MOTR[:-1] + INIT_23 + [WATCH.format(r=r, ms=1809347 + r) for r in (0, 2, 3)],
         4,
         4,
-        None,  # since session 62: the paste ends on a waiter's catch line, rank 1 a suspect at info
-        None,
+        1,
+        "never-joined",
     ),
     "partial-fc-allgather-rank3-tagged": (
         [f"[rank3]: {x}" for x in PFC[:13]],

@@ -100,9 +100,7 @@ CASES = {
         "python-exception",
     ),
     "ckpt-frames-untagged-names-none": (CKPT_FRAMES_UNTAGGED, None, None, None, None),
-    # since session 62 the paste ends on a waiter's own catch line: the absent rank a suspect at info (docs/rules.md,
-    # "Session 62: a paste that ends on a waiter's own timeout line")
-    "allgather-all-but-0-rank0-suspect-only": (ALLGATHER_ALL_BUT_0, 8, 8, None, None),
+    "allgather-all-but-0-names-rank0": (ALLGATHER_ALL_BUT_0, 8, 8, 0, "never-joined"),
     "allgather-and-reduce-names-none": (ALLGATHER_AND_REDUCE, 8, 8, None, None),
 }
 BATCHED = Batched("b318", list(CASES))

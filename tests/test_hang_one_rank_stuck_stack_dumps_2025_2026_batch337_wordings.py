@@ -70,9 +70,7 @@ CASES = {
     # contrasts
     "both-watchdogs-names-none": (BOTH_WATCHDOGS, 2, 2, None, None),
     "lone-illegal-access-names-rank1": (LONE_ILLEGAL_ACCESS, 2, 2, 1, "cuda-error"),
-    # since session 62 the paste ends on a waiter's own catch line: the absent rank a suspect at info (docs/rules.md,
-    # "Session 62: a paste that ends on a waiter's own timeout line")
-    "seven-watchdogs-rank0-suspect-only": (SEVEN_WATCHDOGS, 8, 8, None, None),
+    "seven-watchdogs-names-rank0": (SEVEN_WATCHDOGS, 8, 8, 0, "never-joined"),
     "eight-watchdogs-odd-size-names-rank0": (
         EIGHT_WATCHDOGS,
         8,

@@ -72,12 +72,10 @@ CASES = {
     "lr-assert-as-pasted": (LR_ASSERT, None, None, None, None),
     "lr-assert-one-node-of-4": (LR_ASSERT, 4, 4, None, None),
     # contrasts
-    # since session 62 the paste ends on a waiter's own catch line: the absent rank a suspect at info (docs/rules.md,
-    # "Session 62: a paste that ends on a waiter's own timeout line")
-    "early-stop-others-time-out-rank6-suspect-only": (EARLY_STOP_OTHERS_TIME_OUT, 8, 8, None, None),
+    "early-stop-others-time-out-names-rank6": (EARLY_STOP_OTHERS_TIME_OUT, 8, 8, 6, "never-joined"),
     "early-stop-agent-failed-names-rank6": (EARLY_STOP_AGENT_FAILED, 8, 8, 6, "python-exception"),
-    "main-first-replicas-time-out-rank0-suspect-only": (MAIN_FIRST_REPLICAS_TIME_OUT, 4, 4, None, None),
-    "detail-others-time-out-rank2-suspect-only": (DETAIL_OTHERS_TIME_OUT, 4, 4, None, None),
+    "main-first-replicas-time-out-names-rank0": (MAIN_FIRST_REPLICAS_TIME_OUT, 4, 4, 0, "never-joined"),
+    "detail-others-time-out-names-rank2": (DETAIL_OTHERS_TIME_OUT, 4, 4, 2, "never-joined"),
     "barrier-unwinds-only-names-none": (BARRIER_UNWINDS_ONLY, 3, 3, None, None),
     "lr-assert-rank1-names-rank1": (LR_ASSERT_RANK1, 4, 4, 1, "python-exception"),
 }

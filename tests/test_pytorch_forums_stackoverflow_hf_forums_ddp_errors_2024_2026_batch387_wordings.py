@@ -86,9 +86,7 @@ CASES = {
     "uniqueid-ranks-1-2-names-none": (UNIQUEID_RANKS_1_2, 3, 3, None, None),
     # contrasts that name a rank
     "erdma-rank1-distbackend-names-rank1": (ERDMA_RANK1_DISTBACKEND, 1, 2, 1, "nccl-error"),
-    # since session 62 the paste ends on a waiter's own catch line: the absent rank a suspect at info (docs/rules.md,
-    # "Session 62: a paste that ends on a waiter's own timeout line")
-    "broadcast-ranks-1-3-rank0-suspect-only": (BROADCAST_RANKS_1_3, 4, 4, None, None),
+    "broadcast-ranks-1-3-names-rank0": (BROADCAST_RANKS_1_3, 4, 4, 0, "never-joined"),
 }
 BATCHED = Batched("b387", list(CASES))
 
@@ -115,10 +113,9 @@ def test_the_three_as_collected_find_nothing(tmp_path):
     assert _gist(BROADCAST_TIMEOUT, tmp_path / "c", None, None) == []
 
 
-def test_broadcast_timeout_of_three_waiters_holds_the_absent_rank_a_suspect(tmp_path):
-    """The same watchdog line tagged by ranks 1-3 of 4 is a never-joined nccl-hang on rank 0, said at info since session
-    62 (the paste ends on a waiter's own catch line: the waiters' list may go on past its end); every rank timing out,
-    or rank 1 alone of 2, an info nccl-hang of no single culprit."""
-    assert _gist(BROADCAST_RANKS_1_3, tmp_path / "a", 4, 4) == [("nccl-hang", "info", "never-joined", [0])]
+def test_broadcast_timeout_of_three_waiters_names_the_absent_rank(tmp_path):
+    """The same watchdog line tagged by ranks 1-3 of 4 is a never-joined nccl-hang on rank 0 (warning); every rank
+    timing out, or rank 1 alone of 2, an info nccl-hang of no single culprit."""
+    assert _gist(BROADCAST_RANKS_1_3, tmp_path / "a", 4, 4) == [("nccl-hang", "warning", "never-joined", [0])]
     assert _gist(BROADCAST_ALL_FOUR, tmp_path / "b", 4, 4) == [("nccl-hang", "info", "no-single-culprit", [])]
     assert _gist(BROADCAST_RANK1_OF_TWO, tmp_path / "c", 2, 2) == [("nccl-hang", "info", "no-single-culprit", [])]

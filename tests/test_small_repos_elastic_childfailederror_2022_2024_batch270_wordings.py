@@ -84,9 +84,7 @@ CASES = {
     "zerodiv-rank3-tagged-names-rank3": (ZERODIV_RANK3_TAGGED, None, None, 3, "python-exception"),
     "argparse-agent-only-names-rank0": (ARGPARSE_AGENT_ONLY, None, None, 0, "exit-2"),
     "port-then-agent-rank1-names-rank1": (PORT_THEN_AGENT_RANK1, None, None, 1, None),
-    # since session 62 the paste ends on a waiter's own catch line: the absent rank a suspect at info (docs/rules.md,
-    # "Session 62: a paste that ends on a waiter's own timeout line")
-    "watchdog-2-1-3-rank0-suspect-only": (WATCHDOG_2_1_3, None, None, None, None),
+    "watchdog-2-1-3-names-rank0": (WATCHDOG_2_1_3, None, None, 0, "never-joined"),
     "missing-as-argparse-names-none": (MISSING_AS_ARGPARSE, None, None, None, None),
 }
 BATCHED = Batched("b270", list(CASES))
