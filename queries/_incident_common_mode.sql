@@ -250,7 +250,7 @@ FROM (SELECT *, EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.j
              -- NCCL's WARN of a CUDA call its NVLS transport made (any code: 'invalid argument', 401 'the operation cannot be
              -- performed in the present state', 999): the node's NVSwitch fabric (session 62); NCCL's duplicate-GPU check
              -- anywhere in the incident's NCCL errors (its own line or a `Last error:` payload merged into torch's): placement
-             kind = 'cuda_error' AND regexp_matches(coalesce(line, ''), 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure') AS nvls_warn,
+             kind = 'cuda_error' AND k10s_nvls_warn(line) AS nvls_warn,
              EXISTS (SELECT 1 FROM k10s_incident_line g WHERE g.job_key = i.job_key AND g.incident = i.incident
                      AND g.kind = 'nccl_error_other' AND contains(coalesce(g.line, ''), 'Duplicate GPU detected')) AS duplicate_gpu,
              -- an outside service's rate limit (HTTP 429) and a compiler's refusal of the program (read below, said above)

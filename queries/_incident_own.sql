@@ -179,13 +179,19 @@ WHERE il.role = 'own' AND (il.ts_floor IS NULL OR h.hang_started_at IS NULL OR i
   AND il.event_id NOT IN (SELECT event_id FROM restarted_container);
 
 -- k10s_node_state_line: a failure line of the node's or platform's state, which every process meets alike: NCCL's NVLS
---   transport set-up refused as an invalid argument (`transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'`,
---   the NVSwitch fabric's) or torch's report of NCCL's CUDA call so refused, NVLS multicast memory the fabric would not
+--   transport set-up refused (`transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'`, any code: the
+--   NVSwitch fabric's) or torch's report of NCCL's CUDA call so refused, NVLS multicast memory the fabric would not
 --   bind, CUDA 802/803 (the node not ready for CUDA)
 --   (queries/_incident_common_mode.sql reads the same lines as every process's alike)
+-- k10s_nvls_warn: NCCL's WARN of a CUDA call its NVLS transport made, any code ('invalid argument', 401, 999): the node's
+--   NVSwitch fabric (read by k10s_node_state_line and by _incident_common_mode.sql's every-process reading)
+CREATE OR REPLACE TEMP MACRO k10s_nvls_warn(line) AS (
+    regexp_matches(coalesce(line, ''), 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure')
+);
+
 CREATE OR REPLACE TEMP MACRO k10s_node_state_line(kind, subkind, error_message, line) AS (
     kind = 'cuda_error'
-    AND (regexp_matches(coalesce(line, ''), 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]')
+    AND (k10s_nvls_warn(line)
          -- torch's report of NCCL's own CUDA call so refused (`Cuda failure 1 'invalid argument'` under ncclUnhandledCudaError)
          OR (coalesce(line, '') NOT LIKE '%NCCL WARN%' AND regexp_matches(coalesce(line, ''), 'Cuda failure (?:\d+ )?[''‘’]invalid argument[''‘’]'))
          OR starts_with(coalesce(error_message, ''), 'NVLS multicast memory bind failed')

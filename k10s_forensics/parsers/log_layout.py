@@ -18,7 +18,7 @@ from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_o
 from k10s_forensics.parsers.log_layout_counts import interleaved_max as _interleaved_max
 from k10s_forensics.parsers.log_layout_counts import table_step as _table_step
 from k10s_forensics.parsers.log_layout_counts import torn_down_max as _torn_down_max
-from k10s_forensics.parsers.log_normalize import TEE_HOST, is_masked, normalize
+from k10s_forensics.parsers.log_normalize import TEE_HOST, TEE_HOST_NAME, TEE_NOT_SOURCE, is_masked, normalize
 from k10s_forensics.parsers.log_ray_workers import RAY_WORKER_RANK
 from k10s_forensics.parsers.log_rank_mentions import COMM_RANK, named_ranks, unlabel_stall_rows
 from k10s_forensics.parsers.log_worker_relays import relayed_workers
@@ -40,7 +40,7 @@ _WORLD_HINTS = (
 )
 _LOCAL_SEEN = (
     re.compile(r"\[default(\d{1,4})\]:"),
-    re.compile(r"(?m)^[^\n\[]{0,60}\[(?![\w.-]{0,62}\.(?:py|pyx|cc|cpp|cu|cuh|c|h|hpp|rs|go|java|js|ts|sh):)[A-Za-z][\w.-]{0,62}:(\d{1,4})\]:"),
+    re.compile(r"(?m)^[^\n\[]{0,60}\[" + TEE_NOT_SOURCE + TEE_HOST_NAME + r":(\d{1,4})\]:"),  # --tee's host-named role
     re.compile(r"\blocal_rank: (\d{1,4})\b"),
     re.compile(r"\(local_rank: (\d{1,4})\)"),
     re.compile(r"\bLOCAL_RANK[=: ]+(\d{1,4})\b"),

@@ -68,8 +68,9 @@ _TS_CORE = (
 #: torchrun's ``--tee`` prefix ``[{role}{local_rank}]:`` where the role is the host's name and a colon, as
 #: ``--role $(hostname -s):`` sets it (stas00's ml-engineering, open-r1's and nanotron's SLURM scripts): ``[node1:4]:``,
 #: ``[alphagpu12:3]:`` (session 62); not a source location (``[trainer.py:650]:``)
-TEE_HOST_CORE = (r"\[(?![\w.-]{0,62}\.(?:py|pyx|cc|cpp|cu|cuh|c|h|hpp|rs|go|java|js|ts|sh):)"
-                 r"(?P<tee_host>[A-Za-z][\w.-]{0,62}):(?P<tee_local>\d{1,4})\]:")
+TEE_NOT_SOURCE = r"(?![\w.-]{0,62}\.(?:py|pyx|cc|cpp|cu|cuh|c|h|hpp|rs|go|java|js|ts|sh):)"  # not ``[trainer.py:650]:``
+TEE_HOST_NAME = r"[A-Za-z][\w.-]{0,62}"
+TEE_HOST_CORE = r"\[" + TEE_NOT_SOURCE + r"(?P<tee_host>" + TEE_HOST_NAME + r"):(?P<tee_local>\d{1,4})\]:"
 #: the prefix where it stands in a line: at its start, or behind a shipper's timestamp (search the line's first 160 characters)
 TEE_HOST = re.compile(r"(?:^|(?<=\s))" + TEE_HOST_CORE)
 #: One prefix element at the start of a line; group ``rank``/``local``/``mpi``/``srun`` carry identity.
