@@ -11,5 +11,13 @@ NOT_YET_S63: dict[str, str] = {
     # traceback head into `call_compiled_backward()`, the OOM past the excerpt, 8 x 45 GB GPUs, fixed by a smaller
     # per-device batch) holds rank 0 as an info python-exception suspect only: see
     # tests/test_less_mined_framework_repos_settled_one_rank_2024_2026_batch393_wordings.py
+    # batch 394 (large-jobs-32-to-1024-gpus-one-node-or-rank-failed-2024-2026): 3 of 3 read right both ways as
+    # collected (10cf17c1), no NOT_YET, one culprit and two controls: ms-swift-3327 (rank 62's lone `[rank62]:
+    # torch.OutOfMemoryError ... GPU 6` of an 8x8 A100 SFT) names rank 62, cuda-oom, warning, medium;
+    # bionemo-recipes-814 (srun tasks 0 and 6 in Megatron-core's `num_attention_heads (15) must be a multiple of
+    # tensor_model_parallel_size (2)` check) and DeepEP-114 (EP128's untagged combine `Assertion error ...
+    # num_max_nvl_chunked_recv_tokens / num_rdma_ranks > ...`, then su14-gpu14's NVSHMEM finalize) are python-exception
+    # warnings of no rank: see
+    # tests/test_large_jobs_32_to_1024_gpus_one_node_or_rank_failed_2024_2026_batch394_wordings.py
     # session 63 leftovers
 }
