@@ -11,6 +11,7 @@ from torch_runs_not_yet_t52 import _T52
 from torch_runs_not_yet_t53 import _T53
 from torch_runs_not_yet_t54 import _T54
 from torch_runs_not_yet_t55 import _T55
+from torch_runs_not_yet_t56 import _T56
 
 LATE: dict[str, str] = {**_T49}
 LATE.update(_T50)
@@ -18,5 +19,6 @@ LATE.update(_T51)
 LATE.update(_T52)
 LATE.update(_T53)
 LATE.update(_T55)
+LATE.update(_T56)
 #: the sets' misses one way only (``import``/``podlog``), from the fifty-fourth on
 LATE_WAY: dict[str, dict[str, str]] = {how: {**_T54[how]} for how in ("import", "podlog")}
