@@ -26,5 +26,23 @@ NOT_YET_S63: dict[str, str] = {
     # tistory-oreo1226-120 (one untagged `!block->expandable_segment_ INTERNAL ASSERT FAILED` line, allocator config) a
     # python-exception warning of no rank: see
     # tests/test_non_english_threads_korean_russian_vietnamese_spanish_portuguese_multi_gpu_2024_2026_batch395_wordings.py
+    # batch 397 (pull-requests-fixing-one-rank-bugs-with-before-logs-2023-2026): 2 of 4 read right both ways as
+    # collected (64d1dd19), one control: transformers-37663 (ranks 2 and 3's same `TypeError: 'NoneType' object is not
+    # iterable` out of `caching_allocator_warmup`, a library bug every rank hits) a rankless python-exception warning,
+    # right; Megatron-LM-1653 (the last rank's bottom-up `[rank15]:   ValueError: Path is not a file: ...
+    # latest_checkpointed_iteration.txt` from wandb's `add_file`) names rank 15 (warning, medium), right: see
+    # tests/test_pull_requests_fixing_one_rank_bugs_with_before_logs_2023_2026_batch397_wordings.py
+    "amd-strix-halo-llm-finetuning-6-fsdp-save-rank1-exited-rank0-sigabrt":
+        "no finding at all: the paste is the PR's two bare lines `socketProgress: Connection closed by remote peer` and "
+        "`SIGABRT on rank 0` (no `[rankN]:` tag, no ProcessGroupNCCL wording, no agent report), which no rule reads; the "
+        "truth is rank 1 (the non-main rank skipped FSDP's collective `save_model()` inside `if is_main:` and exited "
+        "cleanly), rank 0 the victim that aborted in `_all_gather_flat_param` with its peer gone: a rank named as "
+        "aborting on a peer's closed socket points at the peer, but a two-line paraphrase is thin ground to name one",
+    "cascadia-122-packed-pipeline-rank0-stuck-seq1119-rank1-moved-on":
+        "no finding at all: cascadia's own trace lines (`rank 1   lock acquired, awaiting plan     seq=1120   <- moved "
+        "on`, `rank 0   both frames sent, awaiting tokens seq=1119`, `rank 0   (nothing further)`) carry no error word "
+        "and a `rank N` prefix no parser knows; the truth (fix PR #128) is rank 0, which starved its own tokio I/O driver "
+        "and never read the reply rank 1 had sent: the rank whose last sequence number is behind its peers' (1119 vs "
+        "1120) while all wait is the lagging one",
     # session 63 leftovers
 }
