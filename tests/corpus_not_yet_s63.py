@@ -44,5 +44,11 @@ NOT_YET_S63: dict[str, str] = {
         "and a `rank N` prefix no parser knows; the truth (fix PR #128) is rank 0, which starved its own tokio I/O driver "
         "and never read the reply rank 1 had sent: the rank whose last sequence number is behind its peers' (1119 vs "
         "1120) while all wait is the lagging one",
+    # batch 396 (newest-threads-2026-late-nov-dec-any-repo-second-pass): 3 of 3 read right both ways as collected
+    # (7765a148), no NOT_YET, three controls (the stored corpus holds next to nothing opened or settled after
+    # mid-September 2026; ~100 searches found no settled lone-rank thread in the window, so the newest settled
+    # multi-GPU pastes were taken): gpustack-1254 (Error 802, Fabric Manager missing), vllm-52778 (cross-node TP=2
+    # custom all-reduce CUDA-IPC handle), huggingface-hub-4128 (one worker's init traceback, Fabric Manager not up) give
+    # no finding at all; see tests/test_newest_threads_2026_late_nov_dec_any_repo_second_pass_batch396_wordings.py
     # session 63 leftovers
 }
