@@ -243,6 +243,11 @@ SELECT job_key, incident, min(CASE WHEN regexp_matches(coalesce(error_message, '
                                    THEN 'the same program built and compiled for the same GPU model: ' || coalesce(error_type, 'CUDA error') || ' ' || left(coalesce(error_message, ''), 100)
                                    WHEN kind = 'process_exit' AND subkind = 'native_assert' THEN error_message
                                    WHEN kind = 'nccl_error_other' THEN subkind
+                                   WHEN kind = 'cuda_error' AND regexp_matches(coalesce(error_message, ''), '\(custom_all_reduce\.cuh:[0-9]+\)$')
+                                   THEN 'vLLM''s custom all-reduce refused its CUDA call (' || error_message || '): every worker of '
+                                        || 'the tensor-parallel group sets up its IPC buffers alike; check peer access between the '
+                                        || 'GPUs (`nvidia-smi topo -m`), a group spanning nodes or containers, or run with '
+                                        || '--disable-custom-all-reduce'
                                    WHEN kind = 'cuda_error' THEN 'NCCL''s CUDA call refused: invalid argument'
                                    ELSE error_type END) AS error_type
 FROM (SELECT *, EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.job_key AND p.incident = i.incident
@@ -453,8 +458,11 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         -- rank): the kernel's IPC buffers and graph addresses are registered alike by every worker of
                         -- the tensor-parallel group, so the launch's configuration (the platform's peer access, a
                         -- quantized model's graph capture) refuses them all; the executor names whichever worker it saw
-                        -- exit first (batch 107). Another message (an illegal address) is the printing GPU's own
-                        OR (kind = 'cuda_error' AND regexp_matches(error_message, '^invalid argument \(custom_all_reduce\.cuh:[0-9]+\)$'))
+                        -- exit first (batch 107). Its IPC handles refused alike (`Cuda error …custom_all_reduce.cuh:143
+                        -- 'invalid resource handle'`: a tensor-parallel group split across nodes opens node-local
+                        -- handles, vllm#52778, batch 396) or peer access refused are the same launch's. Another message
+                        -- (an illegal address) is the printing GPU's own
+                        OR (kind = 'cuda_error' AND regexp_matches(error_message, '^(?:invalid argument|invalid resource handle|peer access is not supported between these two devices|operation not (?:permitted|supported)) \(custom_all_reduce\.cuh:[0-9]+\)$'))
                         -- activation checkpointing's own check that the recompute reproduced the forward
                         -- (torch.utils.checkpoint's `CheckpointError: … Recomputed values for the following tensors have
                         -- different metadata than during the forward pass`, `… A different number of tensors was saved

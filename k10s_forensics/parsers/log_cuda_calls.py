@@ -29,11 +29,27 @@ def extension_check(text: str) -> Event | None:
     /workspace/csrc/custom_all_reduce.cuh:164 'invalid argument'``): the printing process's CUDA error, its message
     followed by the source file and line that checked it (the custom all-reduce's refusal reads as every worker's:
     queries/_incident_common_mode.sql, ``common_mode``)."""
-    m = P.EXTENSION_CUDA_CHECK.search(text) if "Failed: Cuda error " in text else None
+    m = P.EXTENSION_CUDA_CHECK.search(text) if "Cuda error " in text else None
     if m is None or "out of memory" in m.group(3):
         return None
     message = f"{m.group(3)} ({m.group(1)}:{m.group(2)})"
     return {"kind": "cuda_error", "subkind": cuda_kind(m.group(3)), "error_type": "CUDA error", "error_message": message[:300]}
+
+
+def device_count_probe(text: str) -> Event | None:
+    """torch's probe of the GPUs failing at CUDA's initialization, logged rather than raised (a server's log line, torch's
+    ``UserWarning: CUDA initialization: …``): the printing process's CUDA error when it is the node not ready for CUDA
+    (802/803) or the stack not fitting the GPU (804's forward compatibility): every process on the node meets it alike
+    (queries/_incident_common_mode.sql). Another number (100's ``no CUDA-capable device``: one container's devices) is
+    left unread, as a warning the process may go on past; raised as an exception it is that exception."""
+    m = P.DEVICE_COUNT_PROBE.search(text) if "cudaGetDeviceCount" in text else None
+    if m is None or P.DEVICE_COUNT_RAISED.search(text):
+        return None
+    kind = cuda_kind(m.group(2))
+    if kind not in ("system-not-ready", "stack-mismatch"):
+        return None
+    message = f"{m.group(2)} (CUDA error {m.group(1)}, at CUDA initialization)"
+    return {"kind": "cuda_error", "subkind": kind, "error_type": "CUDA error", "error_message": message[:300]}
 
 
 def sycl_call(text: str) -> Event | None:

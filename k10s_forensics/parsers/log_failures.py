@@ -18,7 +18,7 @@ from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_absl import absl_signal
 from k10s_forensics.parsers.log_native_handlers import native_handler_signal
 from k10s_forensics.parsers.log_cuda_calls import (
-    cuda_kind, extension_check, rocr_fault, runtime_call_failed, runtime_call_number, sycl_call, thc_check, transport_call,
+    cuda_kind, device_count_probe, extension_check, rocr_fault, runtime_call_failed, runtime_call_number, sycl_call, thc_check, transport_call,
 )
 from k10s_forensics.parsers.log_gfortran import gfortran_signal
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS, launcher_report
@@ -78,8 +78,8 @@ def cuda_error(text: str) -> Event | None:
     if message is None:
         n = P.NCCL_CUDA_FAILURE.search(text) if "Cuda failure" in text or "Test CUDA failure" in text else None
         if n is None:
-            return (thc_check(text) or extension_check(text) or sycl_call(text) or transport_call(text)
-                    or runtime_call_number(text) or rocr_fault(text) or runtime_call_failed(text))
+            return (thc_check(text) or extension_check(text) or device_count_probe(text) or sycl_call(text)
+                    or transport_call(text) or runtime_call_number(text) or rocr_fault(text) or runtime_call_failed(text))
         message = n.group(2)
     if "out of memory" in message:
         return None

@@ -79,10 +79,21 @@ CUDA_DRIVER_NOT_FAILURES = ("CUDA_ERROR_OUT_OF_MEMORY", "CUDA_ERROR_NO_DEVICE")
 NCCL_CUDA_FAILURE = re.compile(
     r"(?:Cuda|\bTest CUDA) failure (?:(\d+) |[\w.\-]{1,120}\.cu:\d{1,6} )?['\u2018]([^'\u2019\n]{1,200})(?:['\u2019]|\s*$)")
 #: A CUDA extension's own check of a runtime call (vLLM's ``CUDACHECK`` in csrc/custom_all_reduce.cuh: ``Failed: Cuda error
-#: /workspace/csrc/custom_all_reduce.cuh:164 'invalid argument'``), printed by the process whose call failed, without a
-#: rank: group 1 the source file's name, group 2 its line, group 3 the runtime's message
+#: /workspace/csrc/custom_all_reduce.cuh:164 'invalid argument'``, and its releases printing no ``Failed:``, ``Cuda error
+#: /workspace/csrc/custom_all_reduce.cuh:143 'invalid resource handle'``: vllm#52778, blind batch 396), printed by the
+#: process whose call failed, without a rank: group 1 the source file's name, group 2 its line, group 3 the runtime's
+#: message. Not nvdiffrast's ``Cuda error: 700[…]`` (a colon after ``error``: RUNTIME_CALL_NUMBER)
 EXTENSION_CUDA_CHECK = re.compile(
-    r"\bFailed: Cuda error (?:[^\s'\u2018\n]{0,300}/)?([^\s/'\u2018\n]{1,120}):(\d{1,6}) ['\u2018]([^'\u2019\n]{1,200})['\u2019]")
+    r"\b(?:Failed: )?Cuda error (?:[^\s'\u2018\n]{0,300}/)?([^\s/'\u2018\n]{1,120}):(\d{1,6}) ['\u2018]([^'\u2019\n]{1,200})['\u2019]")
+#: torch's probe of the GPUs failing at CUDA's initialization (c10's ``Unexpected error from cudaGetDeviceCount(). Did you
+#: run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 802: system not yet
+#: initialized``), when it is not an exception's message (the log line of a server that caught it, vLLM's ``ERROR … engine.py:
+#: 389] Unexpected error …``: gpustack#1254, blind batch 396; torch's ``UserWarning: CUDA initialization: Unexpected error …``,
+#: torch.cuda.is_available() then False: dstack#2348): group 1 the runtime's error number, group 2 its message
+DEVICE_COUNT_PROBE = re.compile(
+    r"\bUnexpected error from cudaGetDeviceCount\(\)[^\n]{0,300}?\bError (\d{1,4}): ([^\n]{1,200}?)\s*$")
+#: an exception raised with that message (``RuntimeError: Unexpected error …``): read as the exception it is
+DEVICE_COUNT_RAISED = re.compile(r"\b[A-Za-z]\w{0,60}(?:Error|Exception): Unexpected error from cudaGetDeviceCount")
 #: A communication library's report of a CUDA call of its own that failed, with the driver's or runtime's reason:
 #: UCX's ``cuda_ipc_md.c:62  UCX  ERROR cuCtxGetDevice(&cu_device) is failed. ret:invalid device context`` (UCX 1.x),
 #: ``UCX  ERROR cuMemGetAddressRange(&base, &size, addr) failed: invalid argument`` (later releases), ``… failed with 700``
