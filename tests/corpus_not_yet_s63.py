@@ -50,5 +50,20 @@ NOT_YET_S63: dict[str, str] = {
     # multi-GPU pastes were taken): gpustack-1254 (Error 802, Fabric Manager missing), vllm-52778 (cross-node TP=2
     # custom all-reduce CUDA-IPC handle), huggingface-hub-4128 (one worker's init traceback, Fabric Manager not up) give
     # no finding at all; see tests/test_newest_threads_2026_late_nov_dec_any_repo_second_pass_batch396_wordings.py
+    # batch 398 (maintainer-points-at-the-real-error-on-one-rank-2023-2026): 2 of 3 read right both ways as collected
+    # (65280b6d), one culprit and two controls (only 3 usable threads in ~90 searches: the corpus' settled one-rank
+    # threads are mined already): MoCa-6 (rank 6's lone `[rank6]: IndexError: index 17 is out of bounds for dimension 0
+    # with size 17` out of the Qwen2.5-VL processor, a bad MMEB-train sample) names rank 6 (warning, medium), right;
+    # OLMo-827 (four untagged `OLMoConfigurationError: Checkpoint for step 0 already exists` lines after rank 0's INFO
+    # line, `save_overwrite` not passed on) a rankless python-exception warning, right: see
+    # tests/test_maintainer_points_at_the_real_error_on_one_rank_2023_2026_batch398_wordings.py
+    "transformers-20988-multinode-checkpoint-rotation-race-rng-state-control":
+        "names rank 0 (rank-failure, warning, python-exception, medium: 'the paste holds this rank's lines only') from "
+        "one untagged `FileNotFoundError: [Errno 2] No such file or directory: 'rng_state_1.pth'` and the agent's "
+        "`failed (exitcode: 1) local_rank: 0 (pid: 7796)`; the truth is a Trainer race every node's main process takes "
+        "part in (shared filesystem, `save_on_each_node=False, save_total_limit=1`: 'all the workers are trying to "
+        "delete the same files', fixed by the merged PR #20989): the agent's local_rank 0 on an unnamed node of a "
+        "multi-node job is not global rank 0, and a lone untagged FileNotFoundError on a checkpoint file during "
+        "rotation is a shared-storage race, not one rank's fault",
     # session 63 leftovers
 }
