@@ -56,6 +56,7 @@ import torch_scenarios53
 import torch_scenarios54
 import torch_scenarios55
 import torch_scenarios56
+import torch_scenarios57
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -172,4 +173,5 @@ SCENARIOS = [
     *torch_scenarios54.scenarios(S),  # the fifty-fourth: red herrings beside the real fault (handled tracebacks, retried errors, warnings) (held out)
     *torch_scenarios55.scenarios(S),  # the fifty-fifth: the fault deep in a long, noisy log (bars with \r, repeated warnings, health lines; faults at step 150-380) (held out)
     *torch_scenarios56.scenarios(S),  # the fifty-sixth: the fault list re-drawn at random (layout, rank, step, output option by random.Random(56)) (held out)
+    *torch_scenarios57.scenarios(S),  # the fifty-seventh: the fault list re-drawn at random across launchers (legacy launch, mp.spawn per node, torchrun --standalone, torchrun static; rank, step by random.Random(57)) (held out)
 ]
