@@ -16,5 +16,7 @@ _SPAWN_CONFIG = (
     "right)")
 _T57: dict[str, dict[str, str]] = {
     "import": {},
-    "podlog": {"2.14.1/t57-spawn-2x2-config-every-rank-step8": _SPAWN_CONFIG},
+    # read right since session 63 (devM: the same exception raised to the letter by another rank within ten seconds
+    # fails them alike; tests/test_same_exception_to_the_letter.py): 2.14.1/t57-spawn-2x2-config-every-rank-step8 (podlog)
+    "podlog": {},
 }
