@@ -415,9 +415,10 @@ classified AS (
             -- running the same code and configuration meets alike (common_mode below)
             -- Cray MPICH's fatal `Other MPI error` of a rank (its network layer failed: parsers/log_mpich.py), as NCCL's system error
             -- NCCL's IB async thread reporting the HCA's own fatal device event (`Got async event : local catastrophic error`,
-            -- IBV_EVENT_DEVICE_FATAL): the reporting process's host adapter failed, not a peer or a link (batch 145)
+            -- IBV_EVENT_DEVICE_FATAL): the reporting process's host adapter failed, not a peer or a link (batch 145);
+            -- its queue pair that would not come up (`Call to ibv_modify_qp failed`, ib_qp_setup): read with no rank (session 63)
             WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError', 'ncclInvalidUsage', 'mpich_other', 'ompi_other',
-                                                          'ib_device_fatal') THEN 'nccl-error'
+                                                          'ib_device_fatal', 'ib_qp_setup') THEN 'nccl-error'
             WHEN kind IN ('torchrun_failure', 'process_exit') AND (subkind NOT IN ('exit_code') OR kind = 'torchrun_failure') THEN
                 CASE
                     WHEN status = -9 AND NOT was_sigtermed THEN 'host-oom-kill'
