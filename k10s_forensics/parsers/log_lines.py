@@ -239,7 +239,7 @@ class BodyAssembler(FailureTable):
         if kind == "nccl_remote_error":
             return ev.get("peer_ip") is None
         if kind == "nccl_error_other":
-            return sub not in ("nccl_warn", "async_error_teardown")
+            return sub not in ("nccl_warn", "async_error_teardown", "ib_qp_setup")  # a WARN line of its own, as before (session 63)
         return kind == "cuda_oom" and sub == "nccl" and ev.get("oom_requested_mib") is None
 
     def _absorb(self, line_no: int, ev: Event) -> bool:
