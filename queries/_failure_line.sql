@@ -269,6 +269,10 @@ srun_torn AS (  -- in a job where srun ended the step after a task's exit, a tas
 rank_said_more AS (  -- ranks with a line other than a traceback in a log
     SELECT DISTINCT raw_row, rank_resolved FROM l WHERE kind <> 'python_traceback' AND rank_resolved IS NOT NULL
 ),
+qp_beside_rank AS (  -- jobs with a line of a rank's own besides NCCL's queue pair set-up (ib_qp_setup): that line is no failure there
+    SELECT DISTINCT job_key FROM l WHERE rank_resolved IS NOT NULL AND kind <> 'python_traceback'
+      AND NOT (kind = 'nccl_error_other' AND subkind = 'ib_qp_setup')
+),
 lone_dump AS (  -- jobs whose only failure lines are faulthandler's (`Fatal Python error: Aborted` and its thread dump): the
                 -- dump says where Python was when native code aborted, not why (NCCL's watchdog aborts a process stuck in a
                 -- collective so, as a teardown does) nor that it failed first; a launcher's report would say which failed
@@ -347,7 +351,7 @@ ranked AS (
            sx.event_id IS NOT NULL AS srun_torn_down,
            tw.rank IS NOT NULL OR wa.event_id IS NOT NULL AS rank_timed_out,
            td.rank IS NOT NULL AS rank_torn_down, rx.rank IS NOT NULL AS rank_raised,
-           ld.job_key IS NOT NULL AS lone_dump,
+           ld.job_key IS NOT NULL AS lone_dump, qb.job_key IS NOT NULL AS qp_beside_rank,
            rm.raw_row IS NOT NULL AS rank_said_more, ar.raw_row IS NOT NULL AS agent_reported, sm.raw_row IS NOT NULL AS size_mismatch,
            sg.rank IS NOT NULL AS size_mismatch_lagged,
            (sh.incarnation_uid IS NOT NULL OR rs.rank IS NOT NULL) AND tb.rank IS NULL AS silent_exit,
@@ -356,6 +360,7 @@ ranked AS (
     FROM l
     LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
     LEFT JOIN lone_dump ld ON ld.job_key = l.job_key
+    LEFT JOIN qp_beside_rank qb ON qb.job_key = l.job_key
     LEFT JOIN srun_failed sf ON sf.raw_row = l.raw_row
     LEFT JOIN srun_torn sx ON sx.event_id = l.event_id
     LEFT JOIN rank_said_more rm ON rm.raw_row = l.raw_row AND rm.rank_resolved = l.rank_resolved
@@ -415,9 +420,11 @@ classified AS (
             -- running the same code and configuration meets alike (common_mode below)
             -- Cray MPICH's fatal `Other MPI error` of a rank (its network layer failed: parsers/log_mpich.py), as NCCL's system error
             -- NCCL's IB async thread reporting the HCA's own fatal device event (`Got async event : local catastrophic error`,
-            -- IBV_EVENT_DEVICE_FATAL): the reporting process's host adapter failed, not a peer or a link (batch 145)
+            -- IBV_EVENT_DEVICE_FATAL): the reporting process's host adapter failed, not a peer or a link (batch 145);
+            -- its queue pair that would not come up (`Call to ibv_modify_qp failed`, ib_qp_setup): read with no rank (session 63)
+            WHEN kind = 'nccl_error_other' AND subkind = 'ib_qp_setup' AND (qp_beside_rank OR rank_resolved IS NOT NULL) THEN NULL
             WHEN kind = 'nccl_error_other' AND subkind IN ('ncclUnhandledCudaError', 'ncclSystemError', 'ncclInternalError', 'ncclInvalidUsage', 'mpich_other', 'ompi_other',
-                                                          'ib_device_fatal') THEN 'nccl-error'
+                                                          'ib_device_fatal', 'ib_qp_setup') THEN 'nccl-error'
             WHEN kind IN ('torchrun_failure', 'process_exit') AND (subkind NOT IN ('exit_code') OR kind = 'torchrun_failure') THEN
                 CASE
                     WHEN status = -9 AND NOT was_sigtermed THEN 'host-oom-kill'

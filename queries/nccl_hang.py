@@ -96,9 +96,24 @@ def _work(row: dict[str, Any]) -> str:
     return f"SeqNum {seq} ({op or 'collective not named'})"
 
 
+def _serving_wait(finding: dict[str, Any]) -> dict[str, Any]:
+    """A serving engine's wait on its workers (nccl_hang.sql ``serving_rows``): a hang's symptom, no rank named."""
+    finding["title"] = "The serving engine waited on its workers (a hang's symptom); no rank named"
+    finding["summary"] = ("vLLM's shared-memory broadcast queue found no free block for a minute or more (`No available shared "
+                          "memory broadcast block found`): the process printing it waits for the others to read or write, so "
+                          "some worker is slow or stuck (a hung tensor-parallel worker, a long compile, one GPU's fault). The "
+                          "printer is the waiter, not the culprit; no line here says which worker stalled.")
+    finding["recommendation"] = ("Find the worker that stopped: the other workers' logs, a py-spy dump of each worker process, "
+                                 "nvidia-smi for a GPU stuck at 100% or in error; compile or weight-loading steps can take "
+                                 "longer than a minute on their own (VLLM_RPC_TIMEOUT, a warm compile cache).")
+    return finding
+
+
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if finding["cause"] == "group-hang":
         return _group_hang(finding, row)
+    if finding["cause"] == "serving-wait":
+        return _serving_wait(finding)
     cause = finding["cause"] or "never-joined"
     op = row.get("op_type") or "a collective"
     victims = row.get("victims") or 0

@@ -3,7 +3,7 @@
 -- severity: critical
 -- requires: k10s_job_log, ranks
 -- gate: EXISTS (SELECT 1 FROM log_events WHERE kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_desync',
---                                                    'flight_recorder_missing_ranks', 'pipeline_stage')
+--                                                    'flight_recorder_missing_ranks', 'pipeline_stage', 'serving_wait')
 --          OR (kind = 'collective_mismatch' AND subkind IN ('fingerprint', 'fingerprint_self', 'fingerprint_cut', 'neff_cc_ops'))
 --          OR (kind = 'rank_joining' AND subkind = 'store_barrier')
 --          OR (kind = 'python_exception' AND (error_message LIKE '%clients joined%'
@@ -26,10 +26,12 @@
 --   one process group smaller than the world (a watchdog's non-default group whose group rank is not
 --   the global one, a model-parallel group's name, a p2p op; pipelining's shape-inference records
 --   beside a wait), and no rank's own failure, is said at info with no rank (group-hang): which
---   ranks wait, in which group, which ranks of the job print nothing.
+--   ranks wait, in which group, which ranks of the job print nothing. A serving engine's own wait on its workers
+--   (vLLM's `No available shared memory broadcast block found in 60 second.`: some worker slow or stuck), with no
+--   rank's own failure and no other hang evidence, is said at info with no rank (serving-wait).
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- what the culprit did: rank-failed, peer-closed, never-joined, lagging-rank, collective-mismatch (fingerprint, Flight Recorder, or the watchdog compare's op/size mismatch or earlier SeqNum of another op/size), behind, desync, rank-dead, segfault/sigbus/abort/sigfpe/sigill (a two-rank desync report's named rank dead of that signal); no-single-culprit; group-hang (info, no rank: every wait line names one process group smaller than the world)
+--   cause VARCHAR              -- what the culprit did: rank-failed, peer-closed, never-joined, lagging-rank, collective-mismatch (fingerprint, Flight Recorder, or the watchdog compare's op/size mismatch or earlier SeqNum of another op/size), behind, desync, rank-dead, segfault/sigbus/abort/sigfpe/sigill (a two-rank desync report's named rank dead of that signal); no-single-culprit; group-hang (info, no rank: every wait line names one process group smaller than the world); serving-wait (info, no rank: a serving engine waiting on its workers)
 --   severity VARCHAR           -- info when the first failure is a CUDA OOM (oom-cascade owns it) or the verdict is weak; warning when the culprit is named only by its absence from a paste
 --   ranks BIGINT[]             -- culprit ranks (empty: no single culprit)
 --   pods VARCHAR[]             -- their pods
@@ -45,7 +47,7 @@
 --   job_ranks BIGINT           -- ranks of the job
 --   failure_kind VARCHAR       -- for rank-failed: cuda_oom, xid-<code>, exit-<code>
 --   gpu_hours_lost DOUBLE      -- job GPUs x (abort - first failure), from k10s_incident (the same in every rule)
---   decided_by VARCHAR         -- flight-recorder, ras, desync-report, fingerprint, watchdog-compare, first-failure; group-wait (group-hang)
+--   decided_by VARCHAR         -- flight-recorder, ras, desync-report, fingerprint, watchdog-compare, first-failure; group-wait (group-hang); serving-wait (serving-wait)
 --   confidence VARCHAR         -- high, medium, low; none when the evidence says there is no single culprit
 --   medium_why VARCHAR         -- absent-from-paste: ranks named never-joined only because a paste of the others' waits holds no line of theirs (said at warning), else null
 --   suspect_ranks BIGINT[]     -- other candidates the deciding evidence names
@@ -306,6 +308,19 @@ group_rows AS (
            (SELECT list(DISTINCT r.rank ORDER BY r.rank) FROM k10s_rank r WHERE r.job_key = g.job_key
               AND r.rank NOT IN (SELECT x.rank_resolved FROM k10s_log x WHERE x.job_key = g.job_key AND x.rank_resolved IS NOT NULL)) AS silent_ranks
     FROM group_hang g
+),
+serving_rows AS (  -- (serving-wait, session 63) a serving engine waiting on its workers: the waiter's words, no rank
+    SELECT w.job_key AS job, 'serving-wait' AS cause, 'info' AS severity, []::BIGINT[] AS ranks, []::VARCHAR[] AS pods,
+           []::VARCHAR[] AS nodes, []::VARCHAR[] AS gpus, min(w.ts) AS started_at, max(w.ts) AS ended_at,
+           0::BIGINT AS victims, []::BIGINT[] AS victim_ranks, 'serving-wait' AS decided_by, 'none' AS confidence,
+           []::BIGINT[] AS suspect_ranks, count(*) || ' wait line(s): ' || min(w.subkind) AS decision_detail,
+           (SELECT count(DISTINCT r.rank) FROM k10s_rank r WHERE r.job_key = w.job_key) AS job_ranks
+    FROM k10s_log w
+    WHERE w.kind = 'serving_wait' AND w.job_key IS NOT NULL
+      AND w.job_key NOT IN (SELECT job_key FROM picked)
+      AND w.job_key NOT IN (SELECT job_key FROM gsel)
+      AND w.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE cause IS NOT NULL OR len(culprit_ranks) > 0)
+    GROUP BY w.job_key
 )
 SELECT
     i.job_key AS job,
@@ -392,4 +407,6 @@ GROUP BY i.job_key, i.seq_num, i.op_type, i.timeout_ms, i.victims, i.victim_rank
          i.source, i.own_tier, i.v_evidence, i.v_confidence, i.v_detail, i.v_suspects, i.considered, i.v_ranks, i.absent_in_paste
 UNION ALL BY NAME
 SELECT * FROM group_rows
+UNION ALL BY NAME
+SELECT * FROM serving_rows
 ORDER BY job

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import signal
 from typing import Any
 
@@ -52,6 +53,19 @@ FIX = {
     "sigxcpu": "A CPU-time limit (ulimit -t, RLIMIT_CPU) ran out: check the limits the container or the batch system sets.",
     "sigxfsz": "A file-size limit (ulimit -f, RLIMIT_FSIZE) was hit, often by a checkpoint or log: check the container's limits.",
 }
+
+#: filelock's timeout (parsers/log_py_exceptions.FILELOCK_TIMEOUT): the rank waited on a lock file another process held
+FILELOCK_FIX = ("The rank timed out waiting for a file lock another process held: find who holds it (`lsof <lock>` or "
+                "`fuser <lock>` on the host that shares the directory; another job or rank preparing the same cache, e.g. "
+                "a datasets map or a download, under the lock), or a stale `.lock` a killed run left behind (remove it when "
+                "no process holds it); give each job its own cache directory, or let one rank prepare it before the others.")
+
+#: NCCL's queue pair that would not come up (parsers/log_comm_lines._IB_QP_SETUP): the fabric's or the host's set-up
+IB_QP_FIX = ("Check the HCA and port of the host printing it and of its peers: `ibstat` / `ibv_devinfo` (port state Active, "
+             "link layer), the GID index and RoCE version (NCCL_IB_GID_INDEX, `show_gids`), which HCAs NCCL uses (NCCL_IB_HCA) "
+             "and, on a rail-only fabric, NCCL_CROSS_NIC=0; `ibv_rc_pingpong` between the two hosts tests the path.")
+
+IB_QP_LINE = re.compile(r"Call to ibv_modify_qp failed with [^,]{1,80}")
 
 NODE_LOST_FIX = ("Find what took the node (a drain, a spot or preemptible reclaim, the autoscaler, a kubelet or hardware "
                  "failure: the node's events and the autoscaler's log) and resume from the last checkpoint on healthy nodes.")
@@ -192,6 +206,15 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         parts.append(f"The hang itself is decided by other evidence ({row['hang_verdict']}): see the nccl-hang finding.")
     finding["summary"] = " ".join(parts)
     fix = CUDA_FIX.get(row.get("failure_subkind") or "") if cause == "cuda-error" else None
+    if cause == "python-exception" and (row.get("error_message") or "").startswith("The file lock '"):
+        fix = FILELOCK_FIX
+    qp = IB_QP_LINE.search(row.get("failure_line") or "") if cause == "nccl-error" and not finding["ranks"] else None
+    if qp:  # read with no rank (tagged or not): the fabric's set-up (parsers/log_comm_lines._IB_QP_SETUP)
+        finding["title"] = "NCCL could not bring up an InfiniBand/RoCE connection; no rank named"
+        finding["summary"] = (f"NCCL's IB transport failed to set up a queue pair ({qp.group(0)}): "
+                              "the two ends' adapters could not agree a path (a port down, a GID index or RoCE version, a "
+                              "rail-only fabric), the fabric's or host's configuration, not a rank's own failure.")
+        fix = IB_QP_FIX
     finding["recommendation"] = (NODE_LOST_FIX if node_lost else fix or
                                  FIX.get(cause, "Inspect that rank's own log lines before the teardown; the other ranks' errors are consequences."))
     return finding

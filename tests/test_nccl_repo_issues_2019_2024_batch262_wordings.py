@@ -96,8 +96,10 @@ def _loud(lines, tmp_path, nproc=None, world=None):
 
 @pytest.mark.parametrize("lines", [BOOTSTRAP_TRUNC, PREFIX_IPC, ROCE_QP], ids=["nccl-1176", "nccl-187", "nccl-302"])
 def test_nccl_warn_and_ring_controls_raise_nothing(lines, tmp_path):
-    """A lone bootstrap WARN, cross-host IPC rings, one rank's ibv_modify_qp WARN: no warning or critical finding."""
-    assert _loud(lines, tmp_path) == []
+    """A lone bootstrap WARN, cross-host IPC rings, one rank's ibv_modify_qp WARN: no warning or critical finding naming
+    a rank (since session 63 the ibv_modify_qp WARN is said as a rankless nccl-error warning: what to check on the
+    fabric, tests/test_lock_timeout_and_waiter_wordings.py)."""
+    assert _loud(lines, tmp_path) == ([("rank-failure", "warning", "nccl-error", [])] if lines is ROCE_QP else [])
 
 
 @pytest.mark.parametrize("lines", [NP40_ORDINAL, HOST2_ORDINAL], ids=["nccl-tests-54", "nccl-348"])

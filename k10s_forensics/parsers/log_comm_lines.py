@@ -225,6 +225,14 @@ _NO_SOCKET_INTERFACE = re.compile(r"\bBootstrap ?: ?no socket interface found")
 _IB_DEVICE_FATAL = re.compile(r"(?:Got async event|async fatal event) ?: ?local catastrophic error")
 
 
+#: NCCL's IB/RoCE transport failing to move a queue pair to its next state (``NCCL WARN Call to ibv_modify_qp failed with
+#: 110 Connection timed out, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 3``; ``… failed with error
+#: Connection timed out`` / ``Invalid argument`` / ``Network is unreachable``): the two ends' HCAs could not agree a path
+#: (a GID index or RoCE version, a rail-only fabric, a port down), the fabric's or the host's configuration, no rank's
+#: own failure: read with no rank (tagged or not), said as a rankless note of what to check (session 63)
+_IB_QP_SETUP = re.compile(r"Call to ibv_modify_qp failed with (?:error )?[^,]{1,80}(?:, on dev [\w.:-]{1,40})?(?:, curr state \w{1,8}, next state \w{1,8})?")
+
+
 #: NCCL's communicator-init check of two ranks placed on one GPU (``Duplicate GPU detected : rank 7 and rank 5 both on
 #: CUDA device 10000``, ncclInvalidUsage), with or without its ``NCCL WARN`` prefix or as a ``Last error:`` payload: the
 #: launch's placement (CUDA_VISIBLE_DEVICES, LOCAL_RANK's device, Ray's GPU colocation), never either rank's or the GPU's;
@@ -238,6 +246,9 @@ def nccl_other(text: str) -> Event | None:
     if "Duplicate GPU detected" in text and (dup := _DUPLICATE_GPU.search(text)) is not None:  # session 62 (rllm#10)
         return {"kind": "nccl_error_other", "subkind": "ncclInvalidUsage",
                 "error_message": f"Duplicate GPU detected: rank {dup.group(1)} and rank {dup.group(2)} both on CUDA device {dup.group(3) or '?'}"}
+    qp = _IB_QP_SETUP.search(text) if "ibv_modify_qp" in text else None
+    if qp:  # a queue pair NCCL could not bring up (the fabric's config or a port): no rank's own failure (session 63)
+        return {"kind": "nccl_error_other", "subkind": "ib_qp_setup", "error_message": qp.group(0)[:300], "_no_rank": True}
     if "catastrophic" in text and _IB_DEVICE_FATAL.search(text):  # the process's own host adapter failed (batch 145)
         return {"kind": "nccl_error_other", "subkind": "ib_device_fatal"}
     cupy = _CUPY_NCCL.search(text) if "NcclError: NCCL_ERROR_" in text else None

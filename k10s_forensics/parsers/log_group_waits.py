@@ -11,6 +11,11 @@
   is to set (a communicator's id, a barrier). A wait in progress, no failure: the store's own timeout
   (``waitForInput: socket … timed out after``) is read as before (log_failures.store_timeout).
 
+* ``serving_wait`` / ``shm_broadcast``: vLLM's message queue (vllm/distributed/device_communicators/shm_broadcast.py)
+  waiting on its shared-memory ring, ``No available shared memory broadcast block found in 60 second(s).`` (repeated
+  each minute): the writer waits for a reader (or a reader for the writer), some worker slow or stuck (a hung TP worker,
+  a long compile, one GPU's fault). The waiter's message, never its printer's failure: no rank (session 63).
+
 The rank is the process's own tag where the launcher's prefix wraps torch's (``[rank0]:[rank4]:``: torchrun's local
 tag outside, torch's global ``[rank4]:`` inside; log_normalize reads the inner one).
 """
@@ -28,6 +33,9 @@ Event = dict[str, Any]
 #: c10d's store client's poll waking with nothing to read (it then polls again until its own timeout)
 POLL_ZERO = re.compile(r"\[c10d\] waitForInput: poll for socket .{0,400}?returned 0, likely a timeout")
 
+#: vLLM's shared-memory broadcast queue waiting on its peers (see the module doc)
+SHM_BROADCAST_WAIT = re.compile(r"No available shared memory broadcast block found")
+
 
 def group_wait(text: str, norm: Normalized) -> Event | None:
     """The line's wait event (see the module doc), or None."""
@@ -36,6 +44,8 @@ def group_wait(text: str, norm: Normalized) -> Event | None:
                      "pg": f"stage {m.group(1)} receiving from stage {m.group(2)}", "pg_rank": int(m.group(1))}
     elif "waitForInput: poll for socket" in text and POLL_ZERO.search(text):
         ev = {"kind": "c10d_wait", "subkind": "poll_zero"}
+    elif "shared memory broadcast block" in text and SHM_BROADCAST_WAIT.search(text):
+        return {"kind": "serving_wait", "subkind": "shm_broadcast", "_no_rank": True}  # the waiter's, no rank of its own
     else:
         return None
     if norm.rank is not None:  # the process's own tag (the inner one of two)
@@ -43,4 +53,4 @@ def group_wait(text: str, norm: Normalized) -> Event | None:
     return ev
 
 
-__all__ = ["POLL_ZERO", "group_wait"]
+__all__ = ["POLL_ZERO", "SHM_BROADCAST_WAIT", "group_wait"]

@@ -50,6 +50,7 @@ from k10s_forensics.parsers.log_ompi_errors import OmpiErrors
 from k10s_forensics.parsers.log_ompi import abort_status, orderly_aborts_dropped
 from k10s_forensics.parsers.log_time import fallback_ts
 from k10s_forensics.parsers.log_py_exceptions import worker_reports_dropped
+from k10s_forensics.parsers.log_spawn_node import SpawnNode
 
 MERGE_GAP = 3
 FR_GAP = 15
@@ -80,6 +81,7 @@ class BodyAssembler(FailureTable):
         self._prefix_rank: tuple[int, int, dt.datetime | None] | None = None  # (line_no, rank, ts)
         self._mpi: Event | None = None  # a pending mpirun "Process name" report
         self._spawn: tuple[int, int] | None = None  # (line_no, local rank) of mp.spawn's "-- Process N terminated with"
+        self._spawn_node = SpawnNode()  # the node rank and process count the body states (log_spawn_node.py)
         self._last: tuple[int, str, dt.datetime | None, int] | None = None  # last classified line, its first event
         self._describe = DescribeBlocks()  # kubectl describe pod pasted beside the log
         self._owners = Owners()  # whose failure a line reports (Ray workers, traceback headers, DCP)
@@ -88,6 +90,7 @@ class BodyAssembler(FailureTable):
     def feed(self, line_no: int, text: str, api_ts: dt.datetime | None, follow: bool = False) -> None:
         """One candidate line; ``follow``: not a candidate itself, the line after one (maybe its wrapped tail)."""
         text, repeated = ray_repeated(strip_ansi(text.rstrip("\r")))  # Ray's dedup note: the line of N more processes
+        self._spawn_node.feed(text)
         if follow:  # Open MPI's errorcode wrapped under its abort line, or a line a terminal wrapped
             return None if abort_status(self.events, line_no, text) else self._glue(line_no, text, api_ts)
         if self._entry is not None and line_no - self._entry["last"] > TABLE_GAP:
@@ -144,7 +147,7 @@ class BodyAssembler(FailureTable):
 
     def finish(self) -> list[Event]:
         self._close_entry()
-        self.events = resolve_ranks(worker_reports_dropped(orderly_aborts_dropped(self.events)))  # pasted pod rows: ranks from the layout the body shows
+        self.events = self._spawn_node.place(resolve_ranks(worker_reports_dropped(orderly_aborts_dropped(self.events))))  # pasted pod rows: ranks from the layout the body shows
         self.events = [{k: v for k, v in ev.items() if not k.startswith("_")} for ev in self.events]  # the parser's own keys off
         return self.events
 
@@ -181,12 +184,14 @@ class BodyAssembler(FailureTable):
 
     def _spawn_traceback(self, line_no: int, head: Event) -> None:
         """mp.spawn's ``-- Process N terminated with the following error:``: the exception under it is N's (local rank), an OOM's too."""
+        if head.get("kind") == "process_exit" and head.get("subkind") == "spawn":
+            head["_spawn_local"] = True  # its index a local one (log_spawn_node.py)
         if head.get("_raised_by") is not None:
             self._spawn = (line_no, head["_raised_by"])
             return
         if head["kind"] in ("python_exception", "cuda_oom", "cuda_error") and self._spawn and line_no - self._spawn[0] <= SPAWN_GAP:
             if head.get("rank") is None and head.get("local_rank") is None:
-                head["local_rank"] = self._spawn[1]
+                head["local_rank"], head["_spawn_local"] = self._spawn[1], True
             self._spawn = None
 
     # ---- lines a terminal wrapped (pasted logs only) ---------------------------------
@@ -234,7 +239,7 @@ class BodyAssembler(FailureTable):
         if kind == "nccl_remote_error":
             return ev.get("peer_ip") is None
         if kind == "nccl_error_other":
-            return sub not in ("nccl_warn", "async_error_teardown")
+            return sub not in ("nccl_warn", "async_error_teardown", "ib_qp_setup")  # a WARN line of its own, as before (session 63)
         return kind == "cuda_oom" and sub == "nccl" and ev.get("oom_requested_mib") is None
 
     def _absorb(self, line_no: int, ev: Event) -> bool:

@@ -164,7 +164,7 @@ _EVENT_LITERALS = (
     r": can't open file ",  # the interpreter could not open its script (log_launchers.CANT_OPEN)
     r": error: (?:unrecognized arguments|the following arguments are required|ambiguous option|argument -)",  # any prog
     # torch_xla's process unable to reach its launcher's mesh master (log_failures.XLA_MESH_MASTER)
-    r"Failed to connect to client mesh master: ",
+    r"Failed to connect to client mesh master: |Timeout: The file lock '|No available shared memory broadcast block",  # and filelock's timeout (log_py_exceptions), vLLM's shm wait (log_group_waits)
     r"Traceback \(most recent call last\)",
     # a chained traceback's marker (log_failures.TRACEBACK_CHAINED): under a rank's tag, that rank's traceback
     r"The above exception was the direct cause of the following exception|During handling of the above exception, another exception occurred",
@@ -264,7 +264,7 @@ _EVENT_LITERALS = (
     # JAX's coordination service on tasks whose heartbeats stopped: the header, then one task per row (log_stall_rows)
     r"The following tasks are unhealthy \(stopped sending heartbeats\):",
     r"/job:[\w-]{1,100}/replica:\d{1,5}/task:\d{1,7}\s*$",
-    r"Initializing distributed: GLOBAL_RANK: ",
+    r"Initializing distributed: GLOBAL_RANK: |node_rank|NODE_RANK|--node[_-]rank|nprocs ?=|--nproc[_-]per[_-]node|local_world_size|LOCAL_WORLD_SIZE",  # and a node's rank, its processes (log_spawn_node.PREFILTER)
     r"__rank__['\"]: ?['\"]\(\d",  # webdataset's sample metadata under an exception (log_rank_mentions.sample_rank)
     r"store based barrier to initialize",
     r"store_based_barrier_key:\d+ to store for rank",

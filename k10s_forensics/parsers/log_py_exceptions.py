@@ -45,6 +45,11 @@ WORKER_SIGNAL_NAME = {"bus error": "Bus error", "segmentation fault": "Segmentat
 #: process's own line is a ``RuntimeError`` ``DataLoader worker (pid N) is killed by signal: …``)
 WORKER_SIGNAL_TYPE = "DataLoader worker"
 #: the signal either line names
+#: filelock's timeout ending a traceback (``filelock._error.Timeout: The file lock '/root/.cache/…/x.lock' could not be
+#: acquired.``; ``filelock.Timeout: …``, or its bare class ``Timeout: …``): the class ends in no ``Error``, and its
+#: ``Timeout`` is no wait on a peer rank (a watchdog's, a store's): the process could not get a lock another process
+#: holds (a stale lock a killed run left, another job or rank doing long work under it), its own failure
+FILELOCK_TIMEOUT = re.compile(r"^((?:filelock\.(?:_error\.)?)?Timeout): (The file lock '.{1,1000}' could not be acquired)\.?\s*$")
 KILLED_BY = re.compile(r"killed by signal: ([A-Za-z ]{1,40}[A-Za-z])")
 GROUP_STORE_KEY = re.compile(r"default_pg|//(?:cpu|cuda|xpu|hpu|mps)//|^\[?/?\d+/|barrier|torch\.rendezvous|torchelastic|MASTER_(?:ADDR|PORT)")
 
@@ -87,6 +92,9 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
         if worker:  # a DataLoader worker's own report of its signal: the worker's death, as the main process reports it
             said = f"killed by signal: {WORKER_SIGNAL_NAME[worker.group(1)]}. {worker.group(2)}".strip().rstrip(".")
             return {"kind": "python_exception", "subkind": "raised", "error_type": WORKER_SIGNAL_TYPE, "error_message": said[:300]}
+        lock = FILELOCK_TIMEOUT.match(message) if "could not be acquired" in message else None
+        if lock:  # the process's own wait on a lock file (its holder is no rank the message names)
+            return {"kind": "python_exception", "subkind": "raised", "error_type": lock.group(1), "error_message": lock.group(2)[:300]}
         if CHECKPOINT_BODY.match(message):
             return {"kind": "python_exception", "subkind": "raised", "error_type": "torch.utils.checkpoint.CheckpointError",
                     "error_message": "recomputed tensors differ from the forward pass"}
