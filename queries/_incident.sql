@@ -63,17 +63,11 @@ together AS (  -- the same way and within the same second as the first: failed t
        OR b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause) OR 'rank-dead' IN (b.cause, f.cause)
                                                             OR 'python_traceback' IN (b.kind, f.kind))
                                                            AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
-                               -- the same exception raised to the letter (type and message, its numbers too) by another
-                               -- rank within ten seconds: the code or settings both run rejected them alike; a second is
-                               -- too narrow where a launcher prints each failure only after tearing the process's
-                               -- siblings down (mp.spawn's `-- Process N terminated` report, one per node, 1.003 s apart:
-                               -- docs/rules.md, "Session 63: the same exception to the letter"). A victim's own error
-                               -- (a peer gone, a timeout) is no raised exception of this kind, and each rank's own numbers
-                               -- in a message keep it apart
-                               OR (b.kind = 'python_exception' AND f.kind = 'python_exception'
-                                   AND b.subkind = 'raised' AND f.subkind = 'raised' AND b.cause = f.cause
-                                   AND b.error_type = f.error_type AND b.error_message = f.error_message
-                                   AND length(b.error_message) >= 12
+                               -- the same exception to the letter within ten seconds: rejected alike (mp.spawn prints
+                               -- each node's report after its teardown: docs/rules.md, "Session 63: … to the letter")
+                               OR (b.kind = 'python_exception' AND f.kind = 'python_exception' AND b.subkind = 'raised'
+                                   AND f.subkind = 'raised' AND b.cause = f.cause AND b.error_type = f.error_type
+                                   AND b.error_message = f.error_message AND length(b.error_message) >= 12
                                    AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 10.0)
                                -- no clock: ranks that print the same error cannot be ordered (a paste interleaves them),
                                -- nor where only one of the two has a clock (another log's stamped lines lent it), nor
