@@ -80,16 +80,16 @@ attempt_victim_exit AS (  -- a bare exit status (a launcher's report only, tier 
                           -- incident) reported after another rank's own death in the same attempt, within 10 seconds (a
                           -- failure's span, crashloop.sql's): that death's victim (its gloo or NCCL error unseen, under
                           -- --redirects), whether or not torchrun restarted from that attempt (restarted_after drops the
-                          -- death, not its victims in logs that show no restart); an exception's victim comes over a second
-                          -- after it (within one, neither is first: _incident.sql's together); the same attempt: no other
-                          -- report of the exit's agent between, and none of the death's agent but the death's own (docs/rules.md,
-                          -- "Session 63: a restart attempt's victim is not a second culprit")
+                          -- death, not its victims in logs that show no restart); the death a launcher's report of a
+                          -- signal (an exception beside other ranks' bare exits may be every rank's alike: controls); the
+                          -- same attempt: no other report of the exit's agent between, and none of the death's agent but
+                          -- the death's own (docs/rules.md, "Session 63: a restart attempt's victim is not a second culprit")
     SELECT DISTINCT il.event_id FROM k10s_incident_line il JOIN k10s_incident_line d USING (job_key, incident)
     WHERE il.role = 'own' AND il.tier = 2 AND il.kind IN ('torchrun_failure', 'process_exit') AND il.rank_eff IS NOT NULL
       AND il.ts IS NOT NULL AND d.ts IS NOT NULL
       AND d.role = 'own' AND d.tier = 1 AND d.rank_eff IS NOT NULL AND d.rank_eff <> il.rank_eff
       AND il.ts_filled > d.ts_filled AND il.ts_filled <= d.ts_filled + INTERVAL 10 SECOND
-      AND (d.kind IN ('torchrun_failure', 'process_exit') OR il.ts_filled > d.ts_filled + INTERVAL 1 SECOND)
+      AND d.kind IN ('torchrun_failure', 'process_exit')
       AND (il.relayed IS NULL) = (d.relayed IS NULL)
       AND NOT EXISTS (SELECT 1 FROM k10s_incident_line x WHERE x.job_key = il.job_key AND x.incident = il.incident
                       AND x.rank_eff = il.rank_eff AND x.role = 'own' AND x.tier = 1)
