@@ -42,6 +42,8 @@ GROUP BY a.raw_row;
 --   progress lines), nor ever where that same rank's own progress lines follow it (rank_went_on);
 --   a SIGKILL seconds after another rank had failed is the teardown escalating (torchrun
 --   SIGKILLs what its SIGTERM did not stop within the grace period), not a host OOM kill;
+--   a bare exit status reported within 10 s after another rank's own death in its attempt is that death's victim,
+--   restarted attempt or not (attempt_victim_exit, session 63);
 --   only the columns read below (docs/architecture.md, "Narrow CTEs")
 -- empty-without: k10s_incident_line
 -- empty-columns: job_key VARCHAR, incident BIGINT, rank_eff BIGINT, cause VARCHAR, tier INTEGER,
@@ -74,11 +76,35 @@ victim_errors AS (  -- incidents where other ranks were visibly torn down by an 
     SELECT DISTINCT job_key, incident FROM k10s_incident_line
     WHERE role = 'victim' AND kind IN ('nccl_remote_error', 'python_exception', 'nccl_error_other')
 ),
-abort_after_other AS (  -- SIGABRTs no later than a second after another rank's own failure of another kind
+attempt_victim_exit AS (  -- a bare exit status (a launcher's report only, tier 2: no error line of the rank's own in the
+                          -- incident) reported after another rank's own death in the same attempt, within 10 seconds (a
+                          -- failure's span, crashloop.sql's): that death's victim (its gloo or NCCL error unseen, under
+                          -- --redirects), whether or not torchrun restarted from that attempt (restarted_after drops the
+                          -- death, not its victims in logs that show no restart); the death a launcher's report of a
+                          -- signal (an exception beside other ranks' bare exits may be every rank's alike: controls); the
+                          -- same attempt: no other report of the exit's agent between, and none of the death's agent but
+                          -- the death's own (docs/rules.md, "Session 63: a restart attempt's victim is not a second culprit")
+    SELECT DISTINCT il.event_id FROM k10s_incident_line il JOIN k10s_incident_line d USING (job_key, incident)
+    WHERE il.role = 'own' AND il.tier = 2 AND il.kind IN ('torchrun_failure', 'process_exit') AND il.rank_eff IS NOT NULL
+      AND il.ts IS NOT NULL AND d.ts IS NOT NULL
+      AND d.role = 'own' AND d.tier = 1 AND d.rank_eff IS NOT NULL AND d.rank_eff <> il.rank_eff
+      AND il.ts_filled > d.ts_filled AND il.ts_filled <= d.ts_filled + INTERVAL 10 SECOND
+      AND d.kind IN ('torchrun_failure', 'process_exit')
+      AND (il.relayed IS NULL) = (d.relayed IS NULL)
+      AND NOT EXISTS (SELECT 1 FROM k10s_incident_line x WHERE x.job_key = il.job_key AND x.incident = il.incident
+                      AND x.rank_eff = il.rank_eff AND x.role = 'own' AND x.tier = 1)
+      AND NOT EXISTS (SELECT 1 FROM k10s_incident_line g WHERE g.raw_row = il.raw_row AND g.kind = 'torchrun_failure'
+                      AND g.subkind = 'agent' AND g.line_no < il.line_no AND g.ts_filled > d.ts_filled)
+      AND (SELECT count(*) FROM k10s_incident_line g WHERE g.raw_row = d.raw_row AND g.kind = 'torchrun_failure'
+           AND g.subkind = 'agent' AND g.line_no >= d.line_no AND g.ts_filled < il.ts_filled) <= 1
+),
+abort_after_other AS (  -- SIGABRTs no later than a second after another rank's own failure of another kind (not a
+                        -- bare exit reported after another rank's death: attempt_victim_exit)
     SELECT DISTINCT a.event_id FROM k10s_incident_line a JOIN k10s_incident_line o USING (job_key, incident)
     WHERE a.role = 'own' AND a.cause = 'abort' AND a.ts_filled IS NOT NULL
       AND o.role = 'own' AND o.cause <> 'abort' AND o.rank_eff IS NOT NULL AND o.rank_eff IS DISTINCT FROM a.rank_eff
       AND o.ts_filled <= a.ts_filled + INTERVAL 1 SECOND
+      AND o.event_id NOT IN (SELECT event_id FROM attempt_victim_exit)
       -- a line Ray relays from another process and one of the driver's own: the relay's arrival orders nothing (relayed_apart)
       AND (a.relayed IS NULL) = (o.relayed IS NULL)
 ),
@@ -176,7 +202,8 @@ WHERE il.role = 'own' AND (il.ts_floor IS NULL OR h.hang_started_at IS NULL OR i
   AND NOT coalesce(il.line_no = ra.line_no AND il.kind = 'torchrun_failure' AND il.subkind = 'agent', false)
   AND ka.event_id IS NULL
   AND il.event_id NOT IN (SELECT event_id FROM wait_exit_alike)
-  AND il.event_id NOT IN (SELECT event_id FROM restarted_container);
+  AND il.event_id NOT IN (SELECT event_id FROM restarted_container)
+  AND il.event_id NOT IN (SELECT event_id FROM attempt_victim_exit);
 
 -- k10s_node_state_line: a failure line of the node's or platform's state, which every process meets alike: NCCL's NVLS
 --   transport set-up refused (`transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'`, any code: the
