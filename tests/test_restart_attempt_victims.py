@@ -19,27 +19,11 @@ from __future__ import annotations
 import pytest
 
 from bundle_batch import analyze_node_sets, assert_names, findings_of
-from test_t51_launcher_shapes import AGENT, SIGTERM, _stamp, _tb
+from test_t51_launcher_shapes import AGENT, SIGTERM, _stamp, _table, _tb
 from torch_runs_kit import CAPTURED, load_runs, import_run, podlog_run, score_findings
 
 T56 = "2.13.0/t56-trun-3x2-restarts1-abort-rank0-step8-redirects"
 VALUE = "[rank{r}]: ValueError: batch 8 has 0 samples"
-SIGNALS = {1: "", -6: "  (SIGABRT)", -15: "  (SIGTERM)"}
-
-
-def _table(t: str, *entries: tuple[int, int, int, int]) -> list[tuple[str, str]]:
-    """torchrun's failure table: (rank, local rank, pid, exit code) per entry, the first its Root Cause."""
-    def rows(i, e):
-        return [f"[{i}]:", f"  time      : 2026-12-06_04:{t[:5]}", "  host      : localhost",
-                f"  rank      : {e[0]} (local_rank: {e[1]})", f"  exitcode  : {e[3]} (pid: {e[2]}){SIGNALS[e[3]]}",
-                "  error_file: <N/A>"]
-    out = ["torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "Failures:"]
-    for i, e in enumerate(entries[1:], 1):
-        out += rows(i, e)
-    out += ["Root Cause (first observed failure):", *rows(0, entries[0]), "=" * 60]
-    return [(t, line) for line in out]
-
-
 def _attempt(node: int, t: str, failed: tuple[int, int] | None, pids: tuple[int, int]) -> list[tuple[str, str]]:
     """One node's agent lines for one attempt's end at ``t`` (``MM:SS.ffffff``): its SIGTERM to the local ranks that
     did not fail, and its report of the one that did (``(local rank, exit code)``; None: none failed, both SIGTERMed)."""

@@ -24,7 +24,7 @@ TIMEOUT = ("[rank{r}]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo
            "waiting 3000ms for recv operation to complete")
 CLOSED = ("[rank{r}]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by "
           "peer [127.0.0.1]:20687. This is typically caused by a remote worker crashing.")
-SIGNALS = {1: "", -15: "  (SIGTERM)"}
+SIGNALS = {1: "", -6: "  (SIGABRT)", -15: "  (SIGTERM)"}
 P = "[default0]:"
 
 
