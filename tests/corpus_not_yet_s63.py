@@ -65,5 +65,18 @@ NOT_YET_S63: dict[str, str] = {
         "delete the same files', fixed by the merged PR #20989): the agent's local_rank 0 on an unnamed node of a "
         "multi-node job is not global rank 0, and a lone untagged FileNotFoundError on a checkpoint file during "
         "rotation is a shared-storage race, not one rank's fault",
+    # batch 399 (signal-exit-signatures-one-rank-2025-2026): 2 of 3 read right both ways as collected (76365fc2),
+    # all three controls (searches by the launcher's exit signatures found the corpus' settled one-rank threads mined
+    # already; ~45 searches): ipex-llm-11392 (mpirun's `RANK 1 ... KILLED BY SIGNAL: 6 (Aborted)` box after rank 1's
+    # `_optimize_pre` frames, a nightly regression) holds rank 1 as an info python-exception suspect only, right;
+    # torch-xpu-ops-2178 (two identical `Segmentation fault from GPU ... aborting.` lines, the driver's `Abort was
+    # called`, one SIGTERM) finds nothing, right: see
+    # tests/test_signal_exit_signatures_one_rank_2025_2026_batch399_wordings.py
+    "ipex-llm-10763-autotp-qwen-both-ranks-view-shape-runtimeerror-control":
+        "names rank 0 (rank-failure, warning, python-exception, medium) from `[0] RuntimeError: shape '[1, 1024, 16, "
+        "128]' is invalid for input of size 4194304`; the truth is an ipex-llm AutoTP bug in Qwen attention every rank "
+        "hits (the maintainer reproduced it for Qwen-7B/14B-Chat and fixed it in PR #10766): rank 1's `[1]` frames go "
+        "down to the same `qwen.py`, line 369, in `qwen_attention_forward_quantized`, its exception line cut by the "
+        "excerpt; a second rank whose traceback ends in the same innermost frame is the same error, not a victim",
     # session 63 leftovers
 }
