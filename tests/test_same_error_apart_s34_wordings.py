@@ -3,8 +3,9 @@ however far apart the ranks raised it: the thirty-fourth launcher set's ``Schedu
 stages, where every rank's ``ValueError: Number of microbatches (2) must be greater than or equal to the number of
 stages (4).`` came seconds apart on a loaded machine (rank 0 two seconds first) and the one-second window of failing
 together named rank 0. The same error on every rank of the world names no one, whatever the clock says; some ranks only
-(the others alive), ranks raising different errors, or one error carrying each rank's own numbers read as before: the
-first is named (docs/rules.md, "Session 34: leftovers"). Pasted logs (``kubectl logs --timestamps``) through
+(the others alive) raising it more than ten seconds apart, ranks raising different errors, or one error carrying each
+rank's own numbers read as before: the first is named (docs/rules.md, "Session 34: leftovers"; within ten seconds some
+ranks alike name no one since session 63, "the same exception to the letter"). Pasted logs (``kubectl logs --timestamps``) through
 ``k10s import-logs``, batched.
 """
 
@@ -58,9 +59,14 @@ CASES = {
     # half a minute apart (a rank held up in its imports), torchrun's --tee prefix instead of torch's tag
     "every-rank-same-error-30s-apart-tee": (_start([0, 1, 2, 3]) + _raise(0, 0, tag="[default{r}]:")
                                             + sum((_raise(r, 30 + r, tag="[default{r}]:") for r in (1, 2, 3)), []), None),
-    # contrasts: three of four ranks raise it, rank 0 trains on: some ranks only, the first named
+    # three of four ranks raise it within ten seconds, rank 0 trains on: failing alike since session 63 (the same
+    # exception to the letter within ten seconds; tests/test_same_exception_to_the_letter.py), no one named
     "three-of-four-same-error-apart": (_start([0, 1, 2, 3]) + _steps([0], 0) + _raise(1, 0.5) + _raise(2, 3) + _raise(3, 3.5),
-                                       1),
+                                       None),
+    # contrasts: three of four ranks raise it further apart than ten seconds, rank 0 trains on: some ranks only, the
+    # first named
+    "three-of-four-same-error-15s-apart": (_start([0, 1, 2, 3]) + _steps([0], 0) + _raise(1, 0.5) + _raise(2, 15)
+                                           + _raise(3, 16), 1),
     # every rank raises, rank 0 another error two seconds first: rank 0 named
     "every-rank-rank0-other-error-first": (_start([0, 1, 2, 3]) + _raise(0, 0, "KeyError: 'input_ids'")
                                            + sum((_raise(r, 2 + r / 10) for r in (1, 2, 3)), []), 0),
