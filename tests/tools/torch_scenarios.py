@@ -57,6 +57,7 @@ import torch_scenarios54
 import torch_scenarios55
 import torch_scenarios56
 import torch_scenarios57
+import torch_scenarios58
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -174,4 +175,5 @@ SCENARIOS = [
     *torch_scenarios55.scenarios(S),  # the fifty-fifth: the fault deep in a long, noisy log (bars with \r, repeated warnings, health lines; faults at step 150-380) (held out)
     *torch_scenarios56.scenarios(S),  # the fifty-sixth: the fault list re-drawn at random (layout, rank, step, output option by random.Random(56)) (held out)
     *torch_scenarios57.scenarios(S),  # the fifty-seventh: the fault list re-drawn at random across launchers (legacy launch, mp.spawn per node, torchrun --standalone, torchrun static; rank, step by random.Random(57)) (held out)
+    *torch_scenarios58.scenarios(S),  # the fifty-eighth: the fault list re-drawn at random with the program's own log conventions drawn too (print without rank, logging with/without rank, rank 0 only, DeepSpeed-like, Lightning-like; random.Random(58)) (held out)
 ]
