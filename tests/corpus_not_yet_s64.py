@@ -12,5 +12,13 @@ NOT_YET_S64: dict[str, str] = {
     # path) is a python-exception warning of no rank; Chinese-LLaMA-Alpaca-3-47 (the agent's own `Received
     # Signals.SIGHUP death signal` glued to a tqdm bar, nohup) gives no finding: see
     # tests/test_japanese_chinese_blog_posts_multi_gpu_training_errors_2024_2026_batch400_wordings.py
+    # batch 402 (k8s-operators-skypilot-determined-one-worker-pod-failed-2024-2026): 2 of 2 read right both ways as
+    # collected (3ec228c8), no NOT_YET, both controls, only 2 usable threads in ~105 searches (the operators' settled
+    # one-pod threads are mined already, or their logs are screenshots or past the stored excerpt): skypilot-4448
+    # (head's and worker1's identical `NCCL WARN socketStartConnect ... Software caused connection abort` under
+    # SkyPilot's node prefix, then worker1's `[rank7]: Traceback`) gives no finding at all (no rank, but no nccl-error
+    # either); verl-726 (the driver's untagged `DistBackendError ... socketStartConnect: Connect to 169.254.0.1`) is an
+    # nccl-error warning of no rank: see
+    # tests/test_k8s_operators_skypilot_determined_one_worker_pod_failed_2024_2026_batch402_wordings.py
     # session 64 leftovers
 }
