@@ -27,5 +27,13 @@ NOT_YET_S64: dict[str, str] = {
         "not defective (the next crash hit TP5 on another card, a Kimi-K3 kernel bug); naming a rank needs a "
         "PCI-to-rank map (a nvidia-smi bus-id table or a `[rankN]` line saying which device it runs on) that the "
         "paste does not carry",
+    # batch 402 (k8s-operators-skypilot-determined-one-worker-pod-failed-2024-2026): 2 of 2 read right both ways as
+    # collected (3ec228c8), no NOT_YET, both controls, only 2 usable threads in ~105 searches (the operators' settled
+    # one-pod threads are mined already, or their logs are screenshots or past the stored excerpt): skypilot-4448
+    # (head's and worker1's identical `NCCL WARN socketStartConnect ... Software caused connection abort` under
+    # SkyPilot's node prefix, then worker1's `[rank7]: Traceback`) gives no finding at all (no rank, but no nccl-error
+    # either); verl-726 (the driver's untagged `DistBackendError ... socketStartConnect: Connect to 169.254.0.1`) is an
+    # nccl-error warning of no rank: see
+    # tests/test_k8s_operators_skypilot_determined_one_worker_pod_failed_2024_2026_batch402_wordings.py
     # session 64 leftovers
 }
