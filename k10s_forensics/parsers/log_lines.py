@@ -51,6 +51,7 @@ from k10s_forensics.parsers.log_ompi import abort_status, orderly_aborts_dropped
 from k10s_forensics.parsers.log_time import fallback_ts
 from k10s_forensics.parsers.log_py_exceptions import worker_reports_dropped
 from k10s_forensics.parsers.log_spawn_node import SpawnNode
+from k10s_forensics.parsers.log_sigterm_gap import sigterm_gap_failures
 
 MERGE_GAP = 3
 FR_GAP = 15
@@ -147,7 +148,7 @@ class BodyAssembler(FailureTable):
 
     def finish(self) -> list[Event]:
         self._close_entry()
-        self.events = self._spawn_node.place(resolve_ranks(worker_reports_dropped(orderly_aborts_dropped(self.events))))  # pasted pod rows: ranks from the layout the body shows
+        self.events = self._spawn_node.place(resolve_ranks(sigterm_gap_failures(worker_reports_dropped(orderly_aborts_dropped(self.events)))))  # pasted pod rows: ranks from the layout the body shows
         self.events = [{k: v for k, v in ev.items() if not k.startswith("_")} for ev in self.events]  # the parser's own keys off
         return self.events
 
