@@ -302,6 +302,24 @@ WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t o
                         -- `IterableDataset``: the data loader's setting, which only the main process applies) (batch 349)
                         OR (kind = 'python_exception'
                             AND regexp_matches(coalesce(error_message, ''), '^Please make sure to properly initiali[sz]e your accelerator via|You can''t use batches of different size with `?dispatch_batches=True'))
+                        -- a check of the launch's size, or of the group's agreement, that every process runs alike (session
+                        -- 64): an assert of the settings against the world size (parsers/log_shared_inputs.py marks it:
+                        -- dlrover#533's `assert gradient_accumulation_steps % world_size == 0` over a bare AssertionError);
+                        -- c10d's check of a tensor collective's sizes against the world size (`output tensor size must be
+                        -- equal to world_size times input tensor size`: sizes the program computes from its settings, every
+                        -- rank's alike); sglang's check of a GPU's free memory against the group's least (`The memory capacity
+                        -- is unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=…`: the raiser
+                        -- holds more than the least, so the odd GPU is another, which the message does not name); an API's
+                        -- check of the type of what the script hands it (`TypeError: Expected `model` to be of type
+                        -- `thunder.core.module.ThunderModule`, but got Sequential`: the same script on every rank). The
+                        -- corpus' four such pastes are all controls. Not where a peer saw the rank's connection close
+                        OR ((starts_with(coalesce(error_message, ''), 'the launch''s size, asserted alike by every process: ')
+                             OR (kind = 'python_exception'
+                                 AND regexp_matches(coalesce(error_message, ''), '\b(?:output|input) tensor size must be equal to world_size times (?:input|output) tensor size\b|\bThe memory capacity is unbalanced\. Some GPUs may be occupied by other processes\b'))
+                             OR (kind = 'python_exception' AND error_type = 'TypeError'
+                                 AND regexp_matches(coalesce(error_message, ''), '^Expected `?[\w.]+`? to be of type `?[\w.]+`?, but got ')))
+                            AND NOT EXISTS (SELECT 1 FROM peer_saw_close p WHERE p.job_key = i.job_key AND p.incident = i.incident
+                                            AND p.rank_eff IS DISTINCT FROM i.rank_eff))
                         -- an outside service throttling the job (HTTP 429: `huggingface_hub.errors.HfHubHTTPError: 429 Client
                         -- Error: Too Many Requests for url: https://huggingface.co/api/datasets/…`, `HTTP Error 429`, `Rate limit
                         -- exceeded`): a rate limit counts the job's requests (one token, one egress address), not one rank's

@@ -102,11 +102,8 @@ NOT_YET_S38: dict[str, str] = {
         "rank 0's Python exception at info (a suspect, not a culprit); that rank 0, the only process talking to the vLLM "
         "server, raised a ConnectionError during the weight sync is the description, not a log line",
     # batch 249
-    "lightning-thunder-2629-fsdp-example-rank0-typeerror-not-thundermodule-control":
-        "the log is rank 0's lone traceback tail ending in its own `TypeError: Expected `model` to be of type "
-        "`thunder.core.module.ThunderModule`, but got Sequential`, the corpus' lone-rank-exception shape, so rank 0 is "
-        "named (python-exception, warning); that it is the tutorial's call to a changed `fsdp` API, the same line on every "
-        "rank, is the PR's fix of the example, not a log line",
+    # lightning-thunder-2629 read right since session 64 (an API's `TypeError: Expected `model` to be of type …, but
+    # got …` check of what the script hands it: every rank's alike, common mode)
     "rf-detr-1093-ddp-2gpu-torchrun-local-rank0-exitcode1-unused-parameters-control":
         "the log is torchrun's `failed (exitcode: 1) local_rank: 0` after SIGTERMing the only other worker, the corpus' "
         "launcher-first-failure shape, so local rank 0 is named (python-exception, warning); that both ranks raise DDP's "

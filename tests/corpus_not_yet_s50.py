@@ -20,11 +20,8 @@ NOT_YET_S50: dict[str, str] = {
         "critical oom-cascade without a culprit); that it is rank 1 of 4 is the author's `Multi-GPU (4 GPUs), crash on "
         "rank1`, not a log line",
     # batch 274
-    "dlrover-533-nanogpt-example-rank0-grad-accum-assertion-control":
-        "the paste is one pod's output: its `rank 0 is initialized local_rank = 0` line and a bare `AssertionError` under "
-        "`assert gradient_accumulation_steps % world_size == 0`, read as that one rank's Python exception, so rank 0 is "
-        "named (python-exception, warning); that the assertion checks the example's own configuration, which every rank "
-        "evaluates alike (fixed in the example by dlrover#535), is the maintainers' account, not a log line",
+    # dlrover-533 read right since session 64 (an AssertionError under an `assert` of the settings against the world
+    # size: every rank evaluates it alike, common mode; parsers/log_shared_inputs.py)
     # batch 278
     "pytorch-174030-symm-mem-rendezvous-invalid-device-ordinal-2080ti-no-nvlink-control":
         "the log is `torch.multiprocessing.spawn`'s own report: `Terminating process 326046 via signal SIGTERM`, "

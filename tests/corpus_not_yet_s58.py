@@ -49,11 +49,8 @@ NOT_YET_S58: dict[str, str] = {
         "that the kill was host RAM at rank 0's checkpoint save is the author's account",
     # batch 358 (moe-expert-parallel-long-context-failures-2025-2026): 0 of 3 controls read right both ways as
     # collected (eaf2800e); each names the one tagged rank whose error line is in the paste (warning, medium)
-    "arcticinference-175-ulysses-max-num-seqs-not-divisible-allgather-size-control":
-        "rank 0's `ValueError: output tensor size must be equal to world_size times input tensor size` names rank 0 "
-        "(rank-failure, python-exception, warning, medium: 'the paste holds this rank's lines only') although workers 1 "
-        "and 2 print the same all_gather_into_tensor traceback in the same second; that the sizes differ because "
-        "--max-num-seqs is not divisible by the Ulysses size, a setting every worker shares, is the issue's and fix's",
+    # arcticinference-175 read right since session 64 (c10d's `output tensor size must be equal to world_size times
+    # input tensor size`: the collective's sizes from the settings every rank shares, common mode)
     # batch 358: megatron-bridge-1335 read right since session 58 (DeepEP's own dispatch/combine timeout is a wait on
     # peers, a teardown, not the rank's failure)
     "vllm-27998-sequence-parallel-pass-moe-illegal-memory-access-control":

@@ -39,13 +39,8 @@ NOT_YET_S61: dict[str, str] = {
     # then rank 1's `failed while attempting to run meta for aten.mm.default` and the first traceback line, the sharding
     # bug every rank hits) names rank 1 at info, confidence low only, right for a control: see
     # tests/test_inference_serving_tensor_parallel_multi_gpu_startup_failures_2025_2026_batch385_wordings.py
-    "sglang-5416-nextn-eagle-draft-tp1-memory-unbalanced-cuda-broadcast-control":
-        "names rank 1 (warning, python-exception, medium: 'the paste holds this rank's lines only') from TP1's lone "
-        "scheduler traceback ending `ValueError: The memory capacity is unbalanced. Some GPUs may be occupied by other "
-        "processes. min_per_gpu_memory=8.88..., local_gpu_memory=11.90...`; the truth (the merged PR) is SGLang's own "
-        "object broadcast on a CUDA device during NextN/EAGLE draft-worker setup leaving GPU memory uneven, fixed in "
-        "code: no GPU or rank at fault, and TP1 is by the check's own numbers one of the roomier GPUs (its free memory "
-        "above the minimum), a witness of the imbalance, not its cause",
+    # sglang-5416 read right since session 64 (SGLang's `The memory capacity is unbalanced` check against the group's
+    # least: the raiser is a roomier GPU, not the odd one, common mode)
     # batch 381 (megatron-lm-nemo-transformerengine-repo-issues-2025-2026): 3 of 3 read right both ways as collected
     # (42a46bf9), no NOT_YET, all three controls, 0 of 3 named: Megatron-LM-907 (worker6's Ray-prefixed GPTDataset
     # frames, no exception line) and Megatron-LM-1861 (async-ckpt DEBUG lines, pids in brackets) find nothing;

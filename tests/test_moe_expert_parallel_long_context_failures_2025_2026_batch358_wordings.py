@@ -83,8 +83,9 @@ SP_PASS_WATCHDOG_TIMEOUT = [
 #: key: (the pasted lines, processes per node, world, the rank a warning/critical finding must name alone, its cause)
 CASES = {
     # as collected (NOT_YET, batch 358): each names its one tagged rank
-    "ulysses-as-pasted-names-rank0": (ULYSSES_ALLGATHER, None, None, 0, "python-exception"),
-    "ulysses-four-workers-names-rank0": (ULYSSES_ALLGATHER, 4, 4, 0, "python-exception"),
+    # since session 64 c10d's size check against the world size is every rank's (common mode): no one
+    "ulysses-as-pasted-names-none": (ULYSSES_ALLGATHER, None, None, None, None),
+    "ulysses-four-workers-names-none": (ULYSSES_ALLGATHER, 4, 4, None, None),
     "deepep-as-pasted-names-none": (DEEPEP_TIMEOUT, None, None, None, None),
     "deepep-1024-gpus-names-none": (DEEPEP_TIMEOUT, 8, 1024, None, None),
     "sp-pass-as-pasted-names-rank1": (SP_PASS_MOE_IMA, None, None, 1, "cuda-error"),
@@ -120,11 +121,11 @@ def _gist(lines: list[str], folder: Path, nproc: int | None, world: int | None) 
 def test_as_collected_each_is_a_lone_warning_of_medium_confidence(tmp_path):
     """As collected each paste gave exactly one finding: a rank-failure warning (not critical) of its tagged rank,
     said at medium confidence (the paste holds that rank's lines only). Since session 58 DeepEP's own timeout is a wait
-    on peers (a teardown): Megatron-Bridge#1335 names no one."""
+    on peers (a teardown): Megatron-Bridge#1335 names no one. Since session 64 c10d's `output tensor size must be equal
+    to world_size times input tensor size` is every rank's (common mode): ArcticInference#175 is a warning of no rank."""
     assert _gist(DEEPEP_TIMEOUT, tmp_path / "deepep", None, None) == []
-    for i, (lines, rank, cause) in enumerate(
-        ((ULYSSES_ALLGATHER, 0, "python-exception"), (SP_PASS_MOE_IMA, 1, "cuda-error"))
-    ):
+    assert _gist(ULYSSES_ALLGATHER, tmp_path / "ulysses", None, None) == [("rank-failure", "warning", "python-exception", [])]
+    for i, (lines, rank, cause) in enumerate(((SP_PASS_MOE_IMA, 1, "cuda-error"),)):
         findings = pasted_findings(lines, tmp_path / str(i), None, None, NOW)
         assert [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings] == [
             ("rank-failure", "warning", cause, [rank])

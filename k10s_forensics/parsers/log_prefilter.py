@@ -252,9 +252,9 @@ _EVENT_LITERALS = (
     r"pipelining/stage\.py\", line \d{1,7}, in _(?:forward_metadata|shape)_inference",
     r"Shape inference: stage \d",
     # a source line reading what every process shares (log_shared_inputs.py): a sequence subscripted by the rank, the
-    # command line's argument decoded as JSON; an IndexError / a JSONDecodeError under it is common mode
+    # command line's argument decoded as JSON, an assert on the launch's size; the exception under it is common mode
     r"[\w\])]\[\s*(?:[A-Za-z_]\w{0,40}\.)?(?:global_|local_|dp_|data_parallel_|node_|world_)?rank(?:_id|_idx)?\s*\]",
-    r"json\.loads\(\s*(?:args|opt|opts|cli_args|cmd_args|script_args)\.\w",
+    r"json\.loads\(\s*(?:args|opt|opts|cli_args|cmd_args|script_args)\.\w|\bassert\s.{0,240}(?:world_size|nprocs?\b|n_?gpus?\b|num_gpus|num_processes|device_count\()",
     # a frame of the DataLoader's queue: a connection error under it is the rank's worker lost (log_owners.py)
     r"utils/data/dataloader\.py\", line \d",
     # JAX's coordination service naming a task (process) that failed or stopped sending heartbeats
