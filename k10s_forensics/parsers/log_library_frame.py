@@ -40,11 +40,12 @@ FRAME_CHARS = 300  # an error_frame keeps the file's last characters, its line a
 class _Frame:
     """A printer's last frame line: where, what it says, the raw line and its clock."""
 
-    __slots__ = ("line_no", "library", "frame", "text", "norm", "api_ts")
+    __slots__ = ("line_no", "library", "frame", "text", "norm", "api_ts", "followed")
 
     def __init__(self, line_no: int, library: str | None, frame: str, text: str, norm: Normalized,
                  api_ts: dt.datetime | None) -> None:
         self.line_no, self.library, self.frame, self.text, self.norm, self.api_ts = line_no, library, frame, text, norm, api_ts
+        self.followed = False  # an event of its printer came after it: not a traceback cut at the body's end
 
 
 class LibraryFrames:
@@ -64,13 +65,15 @@ class LibraryFrames:
 
     def mark(self, line_no: int, norm: Normalized, head: Event) -> None:
         """An event of a printer: a traceback's start is remembered; a Python exception right under that printer's last
-        frame takes the frame (and the library's file, when it is one); any other event ends the printer's traceback."""
+        frame takes the frame (and the library's file, when it is one); any other event follows the printer's last frame
+        (its traceback was not cut at the body's end)."""
         if head["kind"] == "python_traceback":
             self._started[norm.rank] = head
             return
         self._started.pop(norm.rank, None)
         if head["kind"] != "python_exception":
-            self._last.pop(norm.rank, None)
+            if norm.rank in self._last:
+                self._last[norm.rank].followed = True
             return
         # the printer's own frame, else one printed untagged (a paste whose frames lost the tag its exception kept)
         last = self._last.pop(norm.rank, None) or self._last.pop(None, None)
@@ -85,6 +88,8 @@ class LibraryFrames:
         then a ``cut_frame`` event of its own)."""
         out = []
         for printer, last in self._last.items():
+            if last.followed:
+                continue
             started = self._started.get(printer)
             if started is not None and started.get("line_no", last.line_no) <= last.line_no:
                 started["error_frame"] = last.frame
