@@ -121,3 +121,11 @@ def test_an_earlier_attempt_s_traceback_keeps_rank_0_named(tmp_path):
     lines = _frames("[1] ", QWEN) + [restart] + _frames("[0] ", QWEN) + [f"[0] {ERR}"]
     findings = pasted_findings(lines, tmp_path, 2, 2, NOW)
     assert {r for f in naming_findings(findings) for r in f["ranks"]} == {0}, gist(findings)
+
+
+def test_a_victim_s_cut_traceback_adds_nothing_to_the_reading(tmp_path):
+    """Rank 1's `[1]` traceback cut in `all_reduce` is read only where an exception was raised in that frame: the paste
+    reads as before its frames were kept (rank 0's lone exception at warning, confidence medium)."""
+    findings = pasted_findings(_pair(MPIRUN, ALL_REDUCE), tmp_path, 2, 2, NOW)
+    assert [(f["rule"], f["severity"], f["ranks"], f.get("confidence")) for f in findings] == [
+        ("rank-failure", "warning", [0], "medium")], gist(findings)
