@@ -36,11 +36,10 @@ together AS (  -- the same way and within the same second as the first: failed t
                AND EXISTS (SELECT 1 FROM after_teardown a WHERE a.job_key = b.job_key AND a.incident = b.incident AND a.rank_eff = b.rank_eff)
                AND NOT EXISTS (SELECT 1 FROM after_teardown a WHERE a.job_key = f.job_key AND a.incident = f.incident AND a.rank_eff = f.rank_eff))
       AND ((b.rank_eff <> f.rank_eff
-           -- no clock: another rank's traceback cut before its exception may be the same error as the first's, or
-           -- its own; a paste cannot order the two (docs/rules.md, "Session 16: controls")
+           -- no clock: another rank's traceback cut before its exception may be the first's error or its own; a paste cannot order them (docs/rules.md "Session 16: controls")
            -- or within a second of it (a clock the paste's lines share says no more: docs/rules.md, "Real incidents batch 48")
            AND (((b.ts_filled IS NULL AND f.ts_filled IS NULL OR abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
-                 AND b.kind = 'python_traceback'
+                 AND b.kind = 'python_traceback' AND b.subkind <> 'cut_frame'  -- (one known by its frame only: below)
                  -- unless the agent was tearing the workers down (its `closing signal SIGTERM`): a traceback cut then
                  -- is the terminated process's, not a failure to order against the first's
                  AND NOT EXISTS (SELECT 1 FROM k10s_log s WHERE s.job_key = b.job_key AND s.kind = 'torchrun_sigterm'))
@@ -63,8 +62,8 @@ together AS (  -- the same way and within the same second as the first: failed t
        OR b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause) OR 'rank-dead' IN (b.cause, f.cause)
                                                             OR 'python_traceback' IN (b.kind, f.kind))
                                                            AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
-                               -- the same exception to the letter within ten seconds: rejected alike (mp.spawn prints
-                               -- each node's report after its teardown: docs/rules.md, "Session 63: … to the letter")
+                               -- the same exception to the letter within ten seconds: rejected alike (mp.spawn prints each node's report
+                               -- after its teardown: docs/rules.md, "Session 63: … to the letter"); so a rank down to the same frame, below
                                OR (b.kind = 'python_exception' AND f.kind = 'python_exception' AND b.subkind = 'raised'
                                    AND f.subkind = 'raised' AND b.cause = f.cause AND b.error_type = f.error_type
                                    AND b.error_message = f.error_message AND length(b.error_message) >= 12
@@ -99,6 +98,7 @@ together AS (  -- the same way and within the same second as the first: failed t
                                -- same strength, one of them without a clock of its own, in any way: neither is first
                                OR ((b.ts_filled IS NULL OR f.ts_filled IS NULL)
                                    AND b.job_key IN (SELECT job_key FROM unordered)))
+           OR (b.job_key, b.incident, b.rank_eff) IN (SELECT (job_key, incident, rank_eff) FROM k10s_incident_same_frame)  -- the same frame (session 64)
            -- a rank's own raised exception (the code every process runs: a ValueError, a KeyError, a RuntimeError; not
            -- a failure of the rank's own device, a CUDA OOM or CUDA error) and another rank's exit its launcher reports
            -- (a status only, read as an exception: that rank raised too, what is unseen), within a second, or the

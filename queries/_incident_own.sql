@@ -300,3 +300,27 @@ LEFT JOIN (SELECT DISTINCT job_key, incident FROM k10s_incident_device_fault) d 
 QUALIFY row_number() OVER (PARTITION BY b.job_key, b.incident
                            ORDER BY b.tier, a.rank_eff IS NOT NULL, d.job_key IS NOT NULL AND k10s_node_state_line(b.kind, b.subkind, b.error_message, b.line),
                                     b.ts_filled NULLS LAST, b.raw_row, b.line_no, b.rank_eff, b.event_id) = 1;
+
+-- k10s_incident_same_frame: per incident, the ranks whose traceback goes down to the same innermost frame (file, line,
+--   function: log_events.error_frame) as the first failure's raised exception, their own exception line cut (an
+--   excerpt, a teardown), with no other failure of their own (their strongest line that traceback, or their launcher's
+--   report of their exit the same way: a status only), within ten seconds of it or without a clock, in the same attempt
+--   (no restart of the worker group between the two in one log): the same error, as the same exception to the letter
+--   (queries/_incident.sql together; docs/rules.md, "Session 64: a second rank's traceback down to the same frame")
+-- empty-without: k10s_incident_best
+-- empty-columns: job_key VARCHAR, incident BIGINT, rank_eff BIGINT
+CREATE OR REPLACE TEMP TABLE k10s_incident_same_frame AS
+WITH best AS (SELECT * FROM k10s_incident_best),
+first AS (SELECT * FROM k10s_incident_first)
+SELECT DISTINCT b.job_key, b.incident, b.rank_eff
+FROM best b JOIN first f ON f.job_key = b.job_key AND f.incident = b.incident AND f.rank_eff <> b.rank_eff
+JOIN k10s_log y ON y.event_id = f.event_id AND y.error_frame IS NOT NULL
+WHERE f.kind = 'python_exception' AND f.subkind = 'raised' AND b.tier = 2 AND b.cause = f.cause
+  AND b.kind IN ('python_traceback', 'torchrun_failure', 'process_exit')
+  AND EXISTS (SELECT 1 FROM k10s_log x
+              WHERE x.job_key = b.job_key AND x.rank_resolved = b.rank_eff AND x.kind = 'python_traceback'
+                AND x.error_frame = y.error_frame
+                AND (x.ts IS NULL OR f.ts_filled IS NULL OR abs(epoch(x.ts) - epoch(f.ts_filled)) <= 10.0)
+                AND NOT EXISTS (SELECT 1 FROM k10s_log r WHERE r.raw_row = x.raw_row AND x.raw_row = f.raw_row
+                                AND r.kind = 'worker_group_restart'
+                                AND r.line_no BETWEEN least(x.line_no, f.line_no) AND greatest(x.line_no, f.line_no)));

@@ -128,6 +128,10 @@ WITH le AS (
            l.* REPLACE (l.ts - to_microseconds(CAST(round(coalesce(c.offset_s, 0) * 1e6) AS BIGINT)) AS ts),
            l.ts AS ts_node, coalesce(c.offset_s, 0) AS clock_offset_s
     FROM log_events l LEFT JOIN k10s_node_clock c ON c.node = l.node
+    -- a traceback known by its innermost frame only (mpirun's `[1]   File …`, cut before its exception: subkind
+    -- cut_frame) is read only where a process raised its exception in that same frame (k10s_incident_same_frame)
+    WHERE l.subkind IS DISTINCT FROM 'cut_frame'
+       OR l.error_frame IN (SELECT e.error_frame FROM log_events e WHERE e.kind = 'python_exception' AND e.error_frame IS NOT NULL)
 ),
 pod_match AS (
     SELECT

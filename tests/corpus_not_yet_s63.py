@@ -72,11 +72,9 @@ NOT_YET_S63: dict[str, str] = {
     # torch-xpu-ops-2178 (two identical `Segmentation fault from GPU ... aborting.` lines, the driver's `Abort was
     # called`, one SIGTERM) finds nothing, right: see
     # tests/test_signal_exit_signatures_one_rank_2025_2026_batch399_wordings.py
-    "ipex-llm-10763-autotp-qwen-both-ranks-view-shape-runtimeerror-control":
-        "names rank 0 (rank-failure, warning, python-exception, medium) from `[0] RuntimeError: shape '[1, 1024, 16, "
-        "128]' is invalid for input of size 4194304`; the truth is an ipex-llm AutoTP bug in Qwen attention every rank "
-        "hits (the maintainer reproduced it for Qwen-7B/14B-Chat and fixed it in PR #10766): rank 1's `[1]` frames go "
-        "down to the same `qwen.py`, line 369, in `qwen_attention_forward_quantized`, its exception line cut by the "
-        "excerpt; a second rank whose traceback ends in the same innermost frame is the same error, not a victim",
+    # ipex-llm-10763 read right since session 64 (rank 1's `[1]` traceback down to the same `qwen.py`, line 369, in
+    # `qwen_attention_forward_quantized` as rank 0's `[0] RuntimeError: shape '[1, 1024, 16, 128]' is invalid ...`, its
+    # exception line cut by the excerpt: the same error, no single culprit; docs/rules.md, "Session 64: a second rank's
+    # traceback down to the same frame"); it named rank 0 (rank-failure, warning, python-exception, medium)
     # session 63 leftovers
 }

@@ -91,7 +91,8 @@ def test_the_gaudi_graph_compiler_s_refusal_is_every_rank_s(key, tmp_path_factor
 def _raised(text: str) -> list[tuple]:
     events = body_events(text.splitlines(), NOW)
     assert all(set(e) <= {"error_message", "error_type", "kind", "line", "line_no", "pg_rank", "rank", "severity",
-                          "subkind", "ts", "op_type", "seq", "library_frame"} or e["kind"] != "python_exception" for e in events)
+                          "subkind", "ts", "op_type", "seq", "library_frame", "error_frame"} or e["kind"] != "python_exception"
+               for e in events)
     return [(e.get("rank"), e["error_message"]) for e in events if e["kind"] == "python_exception"]
 
 

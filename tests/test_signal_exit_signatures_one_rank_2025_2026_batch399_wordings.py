@@ -7,11 +7,12 @@ the nightly, fixed after 2.1.0b20240625) hold rank 1 as an info python-exception
 pasted or as its 2 processes; two identical ``Segmentation fault from GPU at 0xff00ffffff400000 ... banned: 1,
 aborting.`` lines, the driver's ``Abort was called at 288 line in file:`` and one SIGTERM (intel/torch-xpu-ops#2178:
 XCCL's ``all_gather_object`` crash on both workers of a 2-XPU accelerate run) give no finding at all. The third
-(NOT_YET as collected, batch 399) is pinned as read: rank 1's ``[1]`` frames down to ipex-llm's
+(NOT_YET as collected, batch 399, read right since session 64): rank 1's ``[1]`` frames down to ipex-llm's
 ``qwen_attention_forward_quantized`` (its exception line cut by the excerpt), then rank 0's down to ``[0]
 RuntimeError: shape '[1, 1024, 16, 128]' is invalid for input of size 4194304`` (intel/ipex-llm#10763: an AutoTP bug in
-Qwen attention every rank hits, fixed by PR #10766) name rank 0 (warning, python-exception, medium). Scored 2/3 both
-ways as collected. Contrasts: the same error line given to rank 1 as well, the paste without its ``[N]`` tags, or one
+Qwen attention every rank hits, fixed by PR #10766) named rank 0 (warning, python-exception, medium); rank 1's
+traceback down to the same innermost frame is the same error now (docs/rules.md, "Session 64: a second rank's traceback
+down to the same frame"): no one named. Scored 2/3 both ways as collected. Contrasts: the same error line given to rank 1 as well, the paste without its ``[N]`` tags, or one
 rank's lines alone (a lone ``[N]`` prefix is not read as a rank tag) name no one; ipex-llm#11392's rank 1 given its own
 ``RuntimeError`` line names rank 1 (warning); its frames without the MPI box stay an info suspect; the GPU fault lines
 tagged ``[rank1]:`` still give nothing. Pasted logs through ``k10s import-logs``, batched.
@@ -58,9 +59,9 @@ CASES = {
     "autotp-regression-two-processes": (AUTOTP_REGRESSION, 2, 2, None, None),
     "xccl-gpu-fault-as-pasted": (XCCL_GPU_FAULT, None, None, None, None),
     "xccl-gpu-fault-two-processes": (XCCL_GPU_FAULT, 2, 2, None, None),
-    # NOT_YET as collected (batch 399), pinned as read: rank 0 named
-    "qwen-view-as-pasted-names-rank0": (QWEN_VIEW, None, None, 0, "python-exception"),
-    "qwen-view-two-processes-names-rank0": (QWEN_VIEW, 2, 2, 0, "python-exception"),
+    # NOT_YET as collected (batch 399), read right since session 64: rank 1 down to rank 0's error frame
+    "qwen-view-as-pasted-names-none": (QWEN_VIEW, None, None, None, None),
+    "qwen-view-two-processes-names-none": (QWEN_VIEW, 2, 2, None, None),
     # variants that must not name anyone
     "qwen-view-both-errors-names-none": (QWEN_VIEW_BOTH_ERRORS, 2, 2, None, None),
     "qwen-view-untagged-names-none": (QWEN_VIEW_UNTAGGED, 2, 2, None, None),
@@ -106,11 +107,11 @@ def test_xpu_gpu_page_fault_lines_give_no_finding(tmp_path):
     assert _read(XCCL_GPU_FAULT, tmp_path / "b", 2, 2) == []
 
 
-def test_lone_exception_line_beside_a_peer_in_the_same_frame_names_it(tmp_path):
-    """ipex-llm#10763 as collected (NOT_YET, batch 399): rank 0's ``RuntimeError`` names rank 0 at warning, medium,
-    though rank 1's frames end in the same ``qwen_attention_forward_quantized`` frame (its error line cut by the
-    excerpt); given rank 1's error line too, the two ranks' same exception is rankless."""
-    assert _read(QWEN_VIEW, tmp_path / "a", 2, 2) == [("rank-failure", "warning", "python-exception", [0], "medium")]
+def test_lone_exception_line_beside_a_peer_in_the_same_frame_names_no_one(tmp_path):
+    """ipex-llm#10763 as collected (NOT_YET, batch 399; read right since session 64): rank 0's ``RuntimeError`` named
+    rank 0 at warning, medium; rank 1's frames end in the same ``qwen_attention_forward_quantized`` frame (its error line
+    cut by the excerpt): the same error, rankless, as when rank 1's error line is given too."""
+    assert [g[:4] for g in _read(QWEN_VIEW, tmp_path / "a", 2, 2)] == [("rank-failure", "warning", "python-exception", [])]
     assert [g[:4] for g in _read(QWEN_VIEW_BOTH_ERRORS, tmp_path / "b", 2, 2)] == [
         ("rank-failure", "warning", "python-exception", [])
     ]

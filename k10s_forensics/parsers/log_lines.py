@@ -36,7 +36,7 @@ from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_habana import launch_thread_detail
 from k10s_forensics.parsers.log_exception_tail import under_exception
 from k10s_forensics.parsers.log_reports import barrier_wait
-from k10s_forensics.parsers.log_classify import Event, classify
+from k10s_forensics.parsers.log_classify import Event, classify, with_context
 from k10s_forensics.parsers.log_normalize import Normalized, normalize, ray_repeated, strip_ansi, unglue
 from k10s_forensics.parsers.log_describe import DescribeBlocks
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS_EXIT
@@ -106,7 +106,7 @@ class BodyAssembler(FailureTable):
             return  # what failed, under Gaudi's bridge's wrapper (log_habana.py); an exception's sample rank (webdataset)
         if described is None and (self._table_line(line_no, norm.text, api_ts) or self._fr_context(line_no, norm.text)):
             return
-        if described is None and (self._owners.launcher_frame(line_no, norm) or self._owners.header(line_no, norm, api_ts)):
+        if described is None and (self._owners.launcher_frame(line_no, norm, text, api_ts) or self._owners.header(line_no, norm, api_ts)):
             return
         events = [described] if described is not None else (self._stall.row(line_no, text, norm) or self._ray.row(line_no, text)
                                                                     or self._ompi.row(line_no, text, norm) or classify(text, norm))
@@ -148,6 +148,11 @@ class BodyAssembler(FailureTable):
 
     def finish(self) -> list[Event]:
         self._close_entry()
+        for cut in self._owners.cut_frames():  # a traceback cut before its exception: its innermost frame (log_library_frame.py)
+            ev = with_context(cut.text, [{"kind": "python_traceback", "subkind": "cut_frame", "error_frame": cut.frame}], cut.norm)[0]
+            ev.update(line_no=cut.line_no, ts=cut.api_ts or fallback_ts(cut.text, self.captured_at), line=cut.text[:LINE_CHARS])
+            at = next((i for i, e in enumerate(self.events) if e.get("line_no", -1) > cut.line_no), len(self.events))
+            self.events.insert(at, ev)  # in its line's place
         self.events = self._spawn_node.place(resolve_ranks(sigterm_gap_failures(worker_reports_dropped(orderly_aborts_dropped(self.events)))))  # pasted pod rows: ranks from the layout the body shows
         self.events = [{k: v for k, v in ev.items() if not k.startswith("_")} for ev in self.events]  # the parser's own keys off
         return self.events

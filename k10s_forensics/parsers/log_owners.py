@@ -159,9 +159,9 @@ class Owners:
             self._records.add(None)
         return True
 
-    def launcher_frame(self, line_no: int, norm: Normalized) -> bool:
+    def launcher_frame(self, line_no: int, norm: Normalized, text: str = "", api_ts: dt.datetime | None = None) -> bool:
         """A traceback frame in a launcher's own code, or in torch.distributed's API (the line itself is no event)."""
-        self._library.frame(line_no, norm)
+        self._library.frame(line_no, norm, text, api_ts)
         if P.LAUNCHER_FRAME.match(norm.text):
             self._launcher_frame = (line_no, norm.rank)
             return True
@@ -238,6 +238,10 @@ class Owners:
         if head["kind"] == "python_exception":
             del self._ignored[norm.rank]
         return True
+
+    def cut_frames(self) -> list[Any]:
+        """The innermost frames of tracebacks cut before their exception with no start event (log_library_frame.py)."""
+        return self._library.cut()
 
     def no_event(self, norm: Normalized) -> None:
         """A line without an event: a launcher's own exception ends the pending traceback; another traceback's

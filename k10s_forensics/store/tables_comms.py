@@ -93,6 +93,7 @@ COMMS_TABLES: tuple[TableDef, ...] = (
         ("repeated", I64, "Ray's log deduplication: N of the line's ` [repeated Nx across cluster]` (N more processes printed it alike)"),
         ("progress_value", F64, "training_step: the line's loss value (none: its grad norm), NaN/Infinity as printed (`loss nan`, `'loss': nan`, `grad_norm: inf`, and with no step counter `Epoch 3 loss: nan`, `[rank1] loss=nan`); its non-finite lines are never thinned"),
         ("library_frame", STR, "python_exception: the file of its traceback's innermost frame (just above it) when that is a library's install (site-packages, dist-packages), else null"),
+        ("error_frame", STR, "python_exception: its traceback's innermost frame just above it (`<file>\", line N, in f`, the file's last 300 characters); python_traceback: the innermost frame of a traceback cut before its exception (subkind cut_frame: its own event at that frame's line, no start event of the traceback read), else null"),
     ),
     declare(
         "flight_recorder", "Flight Recorder entry per rank (one dump file per rank)", "raw/exec source=flight-recorder",
