@@ -131,6 +131,13 @@ agent_claimed AS (  -- an exception no tag claims, printed bare by the program's
                   AND a.line_no > il.line_no AND a.line_no <= il.line_no + 300)
       AND (SELECT count(*) FROM k10s_log u WHERE u.raw_row = il.raw_row AND u.incarnation_uid = il.incarnation_uid
            AND u.kind = 'python_exception' AND u.subkind = 'raised' AND u.rank IS NULL AND u.local_rank IS NULL) = 1
+      -- each other process the log's launcher reports failed shows a peer's error of its own there (gloo's `Connection
+      -- reset by peer`: a teardown); else the others' errors may be the same one, garbled (every rank's alike: a control)
+      AND (SELECT count(DISTINCT t.rank_resolved) FROM k10s_log t WHERE t.raw_row = il.raw_row
+           AND t.incarnation_uid = il.incarnation_uid AND t.kind = 'torchrun_failure' AND t.exit_code > 0
+           AND t.rank_resolved IS NOT NULL AND t.rank_resolved <> il.rank_eff)
+          <= (SELECT count(*) FROM k10s_log v WHERE v.raw_row = il.raw_row AND v.incarnation_uid = il.incarnation_uid
+              AND v.kind = 'python_exception' AND v.subkind = 'teardown' AND v.rank IS NULL AND v.local_rank IS NULL)
 ),
 restarted_container AS (  -- a failure in a container's previous log (`kubectl logs --previous`: the kubelet restarted
                           -- the container, restartPolicy OnFailure) after which a restarted container of the same job
