@@ -171,9 +171,7 @@ oom_hint0 AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: to
       ON f.namespace = o.namespace AND f.pod = o.pod AND coalesce(f.pod_uid = o.pod_uid, true)
      AND (f.kind = 'torchrun_failure' OR (f.kind = 'process_exit' AND f.subkind = 'lightning_child')) AND f.exit_code > 0
      AND (f.ts BETWEEN o.ts - INTERVAL 5 SECOND AND o.ts + INTERVAL 90 SECOND
-          -- (or the exception alone without one: a program's own traceback printed bare, no `--tee` stamp, above its
-          -- agent's stamped report in an imported file: docs/rules.md, "Session 64: … caught")
-          OR (o.ts IS NULL AND f.raw_row = o.raw_row AND f.line_no > o.line_no AND f.line_no <= o.line_no + 300))
+          OR (f.ts IS NULL AND o.ts IS NULL AND f.raw_row = o.raw_row AND f.line_no > o.line_no AND f.line_no <= o.line_no + 300))
     LEFT JOIN owned_report orp ON orp.event_id = f.event_id
     WHERE (o.kind IN ('cuda_oom', 'cuda_error') OR (o.kind = 'python_exception' AND o.subkind = 'raised'))
       AND o.rank IS NULL AND o.local_rank IS NULL
