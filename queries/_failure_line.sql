@@ -455,8 +455,7 @@ classified AS (
                     WHEN status = 1 THEN 'python-exception'
                     WHEN status > 1 THEN 'exit-' || status
                     -- a failure-table entry cut before its exit code: the process failed, how is unknown
-                    -- the worker the agent's SIGTERM list leaves out, its report cut (parsers/log_sigterm_gap.py, session 64)
-                    WHEN status IS NULL AND kind = 'torchrun_failure' AND subkind IN ('root_cause', 'failures', 'sigterm_gap') THEN 'exit-unknown'
+                    WHEN status IS NULL AND kind = 'torchrun_failure' AND subkind IN ('root_cause', 'failures') THEN 'exit-unknown'
                     -- Ray: a worker process that died without raising (no exit status; "worker process has died",
                     -- exit type SYSTEM_ERROR / NODE_OUT_OF_MEMORY): killed from outside, as a SIGKILL not from its launcher
                     WHEN status IS NULL AND subkind = 'ray_worker_died' THEN 'host-oom-kill'

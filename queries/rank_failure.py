@@ -193,9 +193,6 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
             parts.append(MEDIUM_WHY[row["medium_why"]])
         elif row.get("low_why") in LOW_WHY:
             parts.append(LOW_WHY[row["low_why"]])
-        elif row.get("confidence") == "medium" and row.get("failure_subkind") == "sigterm_gap":
-            parts.append("Only the launcher's teardown says so: its SIGTERM list leaves this worker's pid out of a run of "
-                         "consecutive pids, and its report of how the worker ended is cut (confidence medium).")
         elif row.get("confidence") == "medium":
             parts.append("Only its exit status is in the logs (confidence medium).")
         elif row.get("confidence") == "low":

@@ -133,18 +133,19 @@ NOT_YET_S35: dict[str, str] = {
     # batch 193
     # batch 192
     "xKV-9-ruler-eval-sigterm-gap-local-rank2-sigfpe": (
-        "rank right since session 64, cause not: the torch-elastic agent's seven `Sending process N closing signal "
-        "SIGTERM` lines for pids 3282850, 3282851 and 3282853-3282857 leave pid 3282852 out of a run of consecutive "
-        "pids, read as the worker the agent failed at its spawn-order local rank 2 (rank-failure warning, exit-unknown: "
-        "parsers/log_sigterm_gap.py); that it died of SIGFPE is only in the agent's next line, `failed (exitcode: -8) "
-        "local_rank: 2 (pid: 3282852)`, cut by the excerpt window, so the signal is not said"
+        "no finding: the excerpt is the torch-elastic agent's seven `Sending process N closing signal SIGTERM` lines "
+        "for pids 3282850, 3282851 and 3282853-3282857; the agent's next line, `failed (exitcode: -8) local_rank: 2 "
+        "(pid: 3282852)`, is cut by the excerpt window and was dropped. The log holds neither a rank nor the signal: "
+        "that the pid left out is local rank 2 and that it died of SIGFPE are only in the cut line. Naming a rank from "
+        "a gap in a pid list would map pids to local ranks by spawn order, which no line prints, and the cause would "
+        "be a guess"
     ),
     "Video-o3-1-video-eval-sigterm-gap-sigkill-local-rank1": (
-        "rank right since session 64, cause not: the torch-elastic agent's `Sending process N closing signal SIGTERM` "
-        "for pids 327472 and 327474-327477 leave pid 327473 out of a run of consecutive pids, read as the worker the "
-        "agent failed at its spawn-order local rank 1 (rank-failure warning, exit-unknown: parsers/log_sigterm_gap.py); "
-        "the agent's failed line is beyond the excerpt and the SIGKILL (-9) is the author's prose, so a host OOM kill "
-        "would be a guess"
+        "no finding: the excerpt is two generation-flag warnings and the torch-elastic agent's `Sending process N "
+        "closing signal SIGTERM` for pids 327472 and 327474-327477 (327478's line cut, dropped); the agent's failed "
+        "line is beyond the excerpt and the SIGKILL (-9) is the author's prose. The log shows only that pid 327473 "
+        "was not SIGTERMed: its rank (1 by spawn order) and its signal are not printed, so naming it would map a pid "
+        "gap to a rank and guess a host OOM kill"
     ),
     "Human3R-4-accelerate-multi-gpu-eval-agent-local-rank2-exit1-control": (
         "rank-failure warning names rank 2, python-exception, for the torch-elastic agent's lone `failed (exitcode: "

@@ -6,8 +6,7 @@ attention reshape error precedes NCCL's teardown of comm ranks 1 and 3 (#975), a
 processes' identical tracebacks interleave with no rank (EleutherAI/lm-evaluation-harness#884): none names a rank.
 
 The misses as read (tests/corpus_not_yet_s35.py): the torch-elastic agent's SIGTERM list leaving one worker's pid out,
-its failed line cut (abdelfattah-lab/xKV#9, MCG-NJU/Video-o3#1), names that worker since session 64 (its spawn-order
-local rank, exit-unknown: tests/test_sigterm_gap.py), the signal being in the cut line only; the agent's lone ``failed (exitcode: 1)
+its failed line cut (abdelfattah-lab/xKV#9, MCG-NJU/Video-o3#1), names no one; the agent's lone ``failed (exitcode: 1)
 local_rank: 2`` over accelerate's traceback (fanegg/Human3R#4, a control) names local rank 2, the corpus's lone-failure
 culprit shape. Contrasts: the same SIGTERM lists followed by the agent's failed line with the signal name the worker
 (SIGFPE: rank 2; SIGKILL: rank 1). Pasted logs through ``k10s import-logs``, batched.
@@ -53,12 +52,11 @@ CASES = {
     # lm-evaluation-harness-884's shape: interleaved identical tracebacks, no rank, no error line
     "neox-eval-interleaved-tracebacks-as-pasted": (NEOX, None, None, None, None),
     "neox-eval-interleaved-tracebacks-layout-6": (NEOX, 6, 12, None, None),
-    # the misses as read: the agent's SIGTERM list with one pid left out, the failed line cut: that worker, its exit
-    # status unknown (session 64)
-    "xkv-sigterm-gap-as-pasted": (XKV, None, None, 2, "exit-unknown"),
-    "xkv-sigterm-gap-layout-8": (XKV, 8, 8, 2, "exit-unknown"),
-    "video-sigterm-gap-as-pasted": (VIDEO, None, None, 1, "exit-unknown"),
-    "video-sigterm-gap-layout-8": (VIDEO, 8, 8, 1, "exit-unknown"),
+    # the misses as read: the agent's SIGTERM list with one pid left out, the failed line cut
+    "xkv-sigterm-gap-as-pasted": (XKV, None, None, None, None),
+    "xkv-sigterm-gap-layout-8": (XKV, 8, 8, None, None),
+    "video-sigterm-gap-as-pasted": (VIDEO, None, None, None, None),
+    "video-sigterm-gap-layout-8": (VIDEO, 8, 8, None, None),
     # Human3R-4 (a control) as read: the agent's lone failed line names its local rank
     "human3r-agent-lone-failed-local-rank2": (HUMAN, None, None, 2, "python-exception"),
     # contrasts: the agent's failed line with its signal names the worker

@@ -51,7 +51,6 @@ from k10s_forensics.parsers.log_ompi import abort_status, orderly_aborts_dropped
 from k10s_forensics.parsers.log_time import fallback_ts
 from k10s_forensics.parsers.log_py_exceptions import worker_reports_dropped
 from k10s_forensics.parsers.log_spawn_node import SpawnNode
-from k10s_forensics.parsers.log_sigterm_gap import sigterm_gap_failures
 
 MERGE_GAP = 3
 FR_GAP = 15
@@ -153,7 +152,7 @@ class BodyAssembler(FailureTable):
             ev.update(line_no=cut.line_no, ts=cut.api_ts or fallback_ts(cut.text, self.captured_at), line=cut.text[:LINE_CHARS])
             at = next((i for i, e in enumerate(self.events) if e.get("line_no", -1) > cut.line_no), len(self.events))
             self.events.insert(at, ev)  # in its line's place
-        self.events = self._spawn_node.place(resolve_ranks(sigterm_gap_failures(worker_reports_dropped(orderly_aborts_dropped(self.events)))))  # pasted pod rows: ranks from the layout the body shows
+        self.events = self._spawn_node.place(resolve_ranks(worker_reports_dropped(orderly_aborts_dropped(self.events))))  # pasted pod rows: ranks from the layout the body shows
         self.events = [{k: v for k, v in ev.items() if not k.startswith("_")} for ev in self.events]  # the parser's own keys off
         return self.events
 
