@@ -112,19 +112,27 @@ def test_a_spliced_paste_names_no_single_process(tmp_path):
     assert _named(tmp_path, one, "said", nproc_per_node=1) == [("oom-cascade", "cuda-oom", [0])]
 
 
-def _assert_tb(rank: int, message: str, prefix: str = "[rank{r}]: ") -> list[str]:
+WORLD_STMT = 'assert value == world_size, f"Expected {world_size}, got {value}"'
+LOSS_STMT = 'assert value == target, f"Expected {target}, got {value}"'
+
+
+def _assert_tb(rank: int, message: str, prefix: str = "[rank{r}]: ", stmt: str = WORLD_STMT) -> list[str]:
     p = prefix.format(r=rank)
     return [f"{p}Traceback (most recent call last):", f'{p}  File "/home/u/test.py", line 16, in <module>',
-            f'{p}    assert value == world_size, f"Expected {{world_size}}, got {{value}}"', f"{p}AssertionError: {message}"]
+            f"{p}    {stmt}", f"{p}AssertionError: {message}"]
 
 
-@pytest.mark.parametrize(("first", "second", "together"), [
-    ("Expected 4, got 1.0", "Expected 4, got 0.0", True),       # each rank's own values: the same failure
-    ("shape [2, 4096] vs [2, 4095]", "shape [2, 4096] vs [2, 4097]", True),
-    ("Expected 4, got 1.0", "loss is nan", False),               # another failure: the first one is named
+@pytest.mark.parametrize(("first", "second", "stmt", "together"), [
+    ("Expected 4, got 1.0", "Expected 4, got 0.0", WORLD_STMT, True),       # each rank's own values: the same failure
+    ("shape [2, 4096] vs [2, 4095]", "shape [2, 4096] vs [2, 4097]", WORLD_STMT, True),
+    # another failure under the same statement: since session 64 an assert of a value against the world size is every
+    # process's check of the launch's size (docs/rules.md, "Session 64: checks every process runs alike"): together
+    ("Expected 4, got 1.0", "loss is nan", WORLD_STMT, True),
+    # the same pair under a statement that is no check of the launch's size: the first one is named
+    ("Expected 4, got 1.0", "loss is nan", LOSS_STMT, False),
 ])
-def test_ranks_raising_one_error_up_to_its_numbers_failed_together(tmp_path, first, second, together):
+def test_ranks_raising_one_error_up_to_its_numbers_failed_together(tmp_path, first, second, stmt, together):
     """A paste without a clock: every rank fails the same assertion, each with its own numbers."""
-    text = "\n".join([*_assert_tb(0, first), *_assert_tb(3, second, "[rank{r}]:"), ""])
+    text = "\n".join([*_assert_tb(0, first, stmt=stmt), *_assert_tb(3, second, "[rank{r}]:", stmt=stmt), ""])
     named = _named(tmp_path, text, nproc_per_node=4, world_size=4)
     assert named == ([] if together else [("rank-failure", "python-exception", [0])])

@@ -111,8 +111,9 @@ def test_completed_check_grpo_valueerror_is_rankless(tmp_path):
 
 def test_bare_assertion_error_in_a_lone_paste_is_a_suspect_only(tmp_path):
     """Rank 7's traceback completed with a bare ``AssertionError`` raised in an installed library (modelscope#1239's
-    truth: every rank fails the same assert) names rank 7 a suspect at info, low, since session 62 (docs/rules.md,
-    "Session 62: a lone copy of a library's own check"); before, warning, medium."""
+    truth: every rank fails the same assert): since session 64 the assert is read as every process's check of the
+    launch's size (``assert local_world_size + … == get_device_count()``; docs/rules.md, "Session 64: checks every
+    process runs alike"): a rankless warning; session 62 named rank 7 a suspect at info, low; before, warning, medium."""
     assert _gist(INFER_RANK_ASSERT_WITH_ERROR, tmp_path, 8, 8) == [
-        ("rank-failure", "info", "python-exception", [7], "low")
+        ("rank-failure", "warning", "python-exception", [], None)
     ]
