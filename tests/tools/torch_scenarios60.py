@@ -96,11 +96,9 @@ configuration ``ValueError`` at step 3.
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
-import torch_scenarios11 as t11
-import torch_scenarios41 as t41
+import torch_draw as td
 
 HERE = Path(__file__).resolve().parent
 WORKER = str(HERE / "t60_worker.py")
@@ -111,10 +109,6 @@ ITEMS = ("sigkill", "segfault", "raise", "abort", "sigbus", "never-joins", "moni
          "config-every-rank")
 KINDS = ("trun", "trun", "trun", "trun", "standalone", "static", "legacy", "spawn")  # multi-node c10d: most draws
 LAYOUTS = ((2, 2), (2, 3), (3, 2))
-OPTIONS = ("none", "tee", "tee-logdir", "redirects-logdir", "tee-filter")
-HANDLERS = ("exception", "error", "print-exc", "record", "uncaught")
-STYLES = ("print-norank", "logging-rank", "logging-norank", "rank0-only", "deepspeed", "lightning")
-RANKFMTS = ("field", "RANK", "rank=", "slash", "paren")
 CRASH = ("sigkill", "segfault", "raise", "abort", "sigbus")
 EXCEPTIONS = ("raise-runtime", "raise-value", "assert", "missing-shard", "keyerror", "memoryerror")
 TORCHRUN = ("trun", "standalone", "static")
@@ -142,13 +136,8 @@ def draw(seed: int = 60, replaced: list | None = None) -> list[tuple]:
             nodes, nproc = rng.choice(LAYOUTS)
             if launcher == "standalone":
                 nodes, nproc = 1, nodes * nproc
-            rank = rng.randrange(nodes * nproc)
-            step = rng.randint(1, 8)
-            option = rng.choice(OPTIONS)
-            local = rng.randrange(nproc)
-            handler = rng.choice(HANDLERS)
-            style = rng.choice(STYLES)
-            rankfmt = rng.choice(RANKFMTS)
+            rank, step, option, local = td.placed(rng, nodes, nproc, td.OPTIONS)
+            handler, style, rankfmt = td.program(rng)
             crash = rng.choice(CRASH)
             exception = rng.choice(EXCEPTIONS)
             if _runs(item, launcher, option):
@@ -174,15 +163,7 @@ _FAULTS = {"sigkill": ("sigkill", "host-oom-kill"), "segfault": ("segfault", "se
            "recovered": ("crash", None), "exception-a": ("exception", None), "exception-b": ("exception", None),
            "node-killed": ("node-kill", None), "clean": ("none", None), "config-every-rank": ("config", None)}
 CONTROLS = ("node-killed", "clean", "config-every-rank")
-_STYLE_TAG = {"print-norank": "norank", "logging-rank": "logging", "logging-norank": "logging-norank",
-              "rank0-only": "rank0only", "deepspeed": "deepspeed", "lightning": "lightning"}
 _OPT_TAG = {"none": [], "tee": ["tee"], "tee-logdir": ["logdir"], "redirects-logdir": ["redirects"]}
-
-
-def _opts(option: str, local: int) -> list[str]:
-    return {"none": [], "tee": ["--tee", "3"], "tee-logdir": ["--tee", "3", "--log-dir", "{logdir}"],
-            "redirects-logdir": ["--redirects", "3", "--log-dir", "{logdir}"],
-            "tee-filter": ["--tee", "3", "--local-ranks-filter", str(local)]}[option]
 
 
 def _fault(row: tuple) -> tuple[str, str | None]:
@@ -207,7 +188,7 @@ def name(row: tuple) -> str:
         parts.append(f"rank{rank}")
     if item not in ("clean", "never-joins"):
         parts.append(f"step{step}")
-    parts += [handler, _STYLE_TAG[style] + (f"-{rankfmt.rstrip('=')}" if style == "logging-rank" else "")]
+    parts += [handler, td.style_tag(style, rankfmt)]
     parts += _OPT_TAG.get(option, [f"filter{local}"])
     return "-".join(parts)
 
@@ -219,17 +200,16 @@ def scenarios(S) -> list[dict]:
         fault, cause = _fault(row)
         control = item in CONTROLS
         restarts = item in RESTARTS
-        env = {"K10S_GLOO_TIMEOUT_S": "3", "K10S_HANDLER": handler, "K10S_LOG_STYLE": style,
-               **({"K10S_RANK_FORMAT": rankfmt} if style == "logging-rank" else {}),
+        env = {"K10S_GLOO_TIMEOUT_S": "3", "K10S_HANDLER": handler, **td.style_env(style, rankfmt),
                **(DETAIL if item.endswith("-mismatch") else {}), **({"K10S_ROUNDS": "1"} if restarts else {}),
                **({"K10S_FAULT_ATTEMPTS": "1"} if item == "recovered" else {})}
-        opts = (["--max-restarts", "1"] if restarts else []) + _opts(option, local)
+        opts = (["--max-restarts", "1"] if restarts else []) + td.opts(option, local)
         world = nodes * nproc
         if item == "node-killed":  # the drawn rank kills its node: that node's ranks are lost, the others fail
             lost = rank // nproc
             victims = [r for r in range(world) if r // nproc != lost]
         else:
-            victims = [] if control else [r for r in range(world) if r != rank]
+            victims = [] if control else td.others(world, rank)
         sc = S(name(row), launcher=f"t60{launcher}", fault=fault, rank=-1 if control else rank,
                cause=None if control else cause, culprits=[] if control else None, nproc=nproc, agents=nodes,
                opts=opts, step=step, steps=10, env=env)
@@ -242,22 +222,7 @@ def scenarios(S) -> list[dict]:
 
 def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
     """Each node's command line for the scenario's launcher, running t60_worker.py."""
-    n, nodes = str(sc["nproc"]), sc["agents"]
-    if sc["launcher"] == "t60trun":
-        return t41.plain_torchrun(sc, opts, port, WORKER)
-    if sc["launcher"] == "t60spawn":
-        return [[sys.executable, WORKER, "--spawn", n, "--nnodes", str(nodes), "--node-rank", str(i), "--master-port",
-                 port] for i in range(nodes)]
-    if sc["launcher"] == "t60standalone":
-        return [[str(t11.BIN / "torchrun"), "--standalone", "--nproc-per-node", n, *opts, WORKER]]
-    if sc["launcher"] == "t60static":
-        return [[str(t11.BIN / "torchrun"), "--nnodes", str(nodes), "--nproc-per-node", n, "--rdzv-backend", "static",
-                 "--node-rank", str(i), "--master-addr", "127.0.0.1", "--master-port", port, *opts, WORKER]
-                for i in range(nodes)]
-    return [[sys.executable, "-m", "torch.distributed.launch", "--use-env", "--nnodes", str(nodes), "--node-rank",
-             str(i), "--nproc-per-node", n, "--master-addr", "127.0.0.1", "--master-port", port, *opts, WORKER]
-            for i in range(nodes)]
-
+    return td.launcher_commands(sc["launcher"].removeprefix("t60"), sc, opts, port, WORKER)
 
 def cleanup() -> None:
     """Nothing left behind (no holders, no folders)."""
