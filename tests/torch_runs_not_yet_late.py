@@ -15,6 +15,7 @@ from torch_runs_not_yet_t56 import _T56
 from torch_runs_not_yet_t57 import _T57
 from torch_runs_not_yet_t58 import _T58
 from torch_runs_not_yet_t59 import _T59
+from torch_runs_not_yet_t60 import _T60
 
 LATE: dict[str, str] = {**_T49}
 LATE.update(_T50)
@@ -24,5 +25,6 @@ LATE.update(_T53)
 LATE.update(_T55)
 LATE.update(_T56)
 LATE.update(_T58)
+LATE.update(_T60)
 #: the sets' misses one way only (``import``/``podlog``), from the fifty-fourth on
 LATE_WAY: dict[str, dict[str, str]] = {how: {**_T54[how], **_T57[how], **_T59[how]} for how in ("import", "podlog")}

@@ -60,6 +60,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import torch_draw as td
 import torch_scenarios41 as t41
 
 HERE = Path(__file__).resolve().parent
@@ -69,7 +70,7 @@ DETAIL = {"TORCH_DISTRIBUTED_DEBUG": "DETAIL"}
 ITEMS = ("sigkill", "segfault", "raise", "abort", "sigbus", "never-joins", "monitored-barrier", "op-mismatch",
          "size-mismatch", "every-attempt", "node-killed", "clean", "config-every-rank", "recovered")
 LAYOUTS = ((2, 2), (2, 3), (3, 2))
-OPTIONS = ("none", "tee", "tee-logdir", "redirects-logdir", "tee-filter")
+OPTIONS = td.OPTIONS
 CRASH = ("sigkill", "segfault", "raise", "abort", "sigbus")
 
 
@@ -79,23 +80,14 @@ def draw(seed: int = 56) -> list[tuple]:
     rows = []
     for item in ITEMS:
         agents, nproc = rng.choice(LAYOUTS)
-        rank = rng.randrange(agents * nproc)
-        step = rng.randint(1, 8)
-        option = rng.choice(OPTIONS)
-        local = rng.randrange(nproc)
+        rank, step, option, local = td.placed(rng, agents, nproc, OPTIONS)
         crash = rng.choice(CRASH)
         rows.append((item, agents, nproc, rank, step, option, local, crash))
     return rows
 
 
-def _opts(option: str, local: int) -> list[str]:
-    return {"none": [], "tee": ["--tee", "3"], "tee-logdir": ["--tee", "3", "--log-dir", "{logdir}"],
-            "redirects-logdir": ["--redirects", "3", "--log-dir", "{logdir}"],
-            "tee-filter": ["--tee", "3", "--local-ranks-filter", str(local)]}[option]
-
-
-def _others(world: int, *culprits: int) -> list[int]:
-    return [r for r in range(world) if r not in culprits]
+_opts = td.opts
+_others = td.others
 
 
 def scenarios(S) -> list[dict]:

@@ -56,10 +56,9 @@ SIGKILLs its launcher's process group and every process under it: ranks 0-1 are 
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
-import torch_scenarios11 as t11
+import torch_draw as td
 
 HERE = Path(__file__).resolve().parent
 WORKER = str(HERE / "t57_worker.py")
@@ -83,16 +82,14 @@ def draw(seed: int = 57) -> list[tuple]:
         while True:
             launcher = rng.choice(LAUNCHERS)
             agents, nproc = layout(launcher)
-            rank = rng.randrange(agents * nproc)
-            step = rng.randint(1, 8)
+            rank, step = td.rank_step(rng, agents, nproc)
             if not (item == "node-killed" and agents == 1):
                 break
         rows.append((item, launcher, agents, nproc, rank, step))
     return rows
 
 
-def _others(world: int, *culprits: int) -> list[int]:
-    return [r for r in range(world) if r not in culprits]
+_others = td.others
 
 
 def scenarios(S) -> list[dict]:
@@ -142,20 +139,7 @@ def scenarios(S) -> list[dict]:
 
 def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
     """Each node's command line for the scenario's launcher, running t57_worker.py."""
-    n, nodes = str(sc["nproc"]), sc["agents"]
-    if sc["launcher"] == "t57spawn":
-        return [[sys.executable, WORKER, "--spawn", n, "--nnodes", str(nodes), "--node-rank", str(i), "--master-port",
-                 port] for i in range(nodes)]
-    if sc["launcher"] == "t57standalone":
-        return [[str(t11.BIN / "torchrun"), "--standalone", "--nproc-per-node", n, *opts, WORKER]]
-    if sc["launcher"] == "t57static":
-        return [[str(t11.BIN / "torchrun"), "--nnodes", str(nodes), "--nproc-per-node", n, "--rdzv-backend", "static",
-                 "--node-rank", str(i), "--master-addr", "127.0.0.1", "--master-port", port, *opts, WORKER]
-                for i in range(nodes)]
-    return [[sys.executable, "-m", "torch.distributed.launch", "--use-env", "--nnodes", str(nodes), "--node-rank",
-             str(i), "--nproc-per-node", n, "--master-addr", "127.0.0.1", "--master-port", port, *opts, WORKER]
-            for i in range(nodes)]
-
+    return td.launcher_commands(sc["launcher"].removeprefix("t57"), sc, opts, port, WORKER)
 
 def cleanup() -> None:
     """Nothing left behind (no holders, no folders)."""

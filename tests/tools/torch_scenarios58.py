@@ -56,6 +56,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import torch_draw as td
 import torch_scenarios41 as t41
 
 HERE = Path(__file__).resolve().parent
@@ -66,8 +67,8 @@ ITEMS = ("sigkill", "segfault", "raise", "abort", "sigbus", "never-joins", "moni
          "size-mismatch", "clean", "config-every-rank", "node-killed")
 LAYOUTS = ((2, 2), (2, 3))
 OPTIONS = ("none", "tee", "redirects-logdir", "tee-filter")
-STYLES = ("print-norank", "logging-rank", "logging-norank", "rank0-only", "deepspeed", "lightning")
-RANKFMTS = ("field", "RANK", "rank=", "slash", "paren")
+STYLES = td.STYLES
+RANKFMTS = td.RANKFMTS
 
 
 def draw(seed: int = 58) -> list[tuple]:
@@ -77,23 +78,14 @@ def draw(seed: int = 58) -> list[tuple]:
     rows = []
     for item in ITEMS:
         agents, nproc = rng.choice(LAYOUTS)
-        rank = rng.randrange(agents * nproc)
-        step = rng.randint(1, 8)
-        option = rng.choice(OPTIONS)
-        local = rng.randrange(nproc)
-        style = rng.choice(STYLES)
-        rankfmt = rng.choice(RANKFMTS)
+        rank, step, option, local = td.placed(rng, agents, nproc, OPTIONS)
+        style, rankfmt = td.program(rng, handling=False)
         rows.append((item, agents, nproc, rank, step, option, local, style, rankfmt))
     return rows
 
 
-def _opts(option: str, local: int) -> list[str]:
-    return {"none": [], "tee": ["--tee", "3"], "redirects-logdir": ["--redirects", "3", "--log-dir", "{logdir}"],
-            "tee-filter": ["--tee", "3", "--local-ranks-filter", str(local)]}[option]
-
-
-def _others(world: int, *culprits: int) -> list[int]:
-    return [r for r in range(world) if r not in culprits]
+_opts = td.opts
+_others = td.others
 
 
 def scenarios(S) -> list[dict]:
@@ -102,7 +94,7 @@ def scenarios(S) -> list[dict]:
     def T(name: str, item: str, victims: list[int], fault: str, cause: str | None, culprits: list[int] | None = None,
           env: dict | None = None, **kw) -> dict:
         _, agents, nproc, rank, step, option, local, style, rankfmt = d[item]
-        style_env = {"K10S_LOG_STYLE": style, **({"K10S_RANK_FORMAT": rankfmt} if style == "logging-rank" else {})}
+        style_env = td.style_env(style, rankfmt)
         sc = S(name, launcher="t58run", fault=fault, rank=rank if culprits is None else -1, cause=cause,
                culprits=culprits, nproc=nproc, agents=agents, opts=_opts(option, local), step=step, steps=10,
                env={"K10S_GLOO_TIMEOUT_S": "3", **style_env, **(env or {})}, **kw)

@@ -60,6 +60,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import torch_draw as td
 import torch_scenarios41 as t41
 
 HERE = Path(__file__).resolve().parent
@@ -70,9 +71,9 @@ ITEMS = ("raise-runtime", "raise-value", "assert", "missing-shard", "keyerror", 
          "monitored-barrier", "memoryerror", "config-every-rank", "missing-every-rank", "clean")
 LAYOUTS = ((2, 2), (2, 3))
 OPTIONS = ("none", "tee", "tee-filter")
-HANDLERS = ("exception", "error", "print-exc", "record", "uncaught")
-STYLES = ("print-norank", "logging-rank", "logging-norank", "rank0-only", "deepspeed", "lightning")
-RANKFMTS = ("field", "RANK", "rank=", "slash", "paren")
+HANDLERS = td.HANDLERS
+STYLES = td.STYLES
+RANKFMTS = td.RANKFMTS
 
 
 def draw(seed: int = 59) -> list[tuple]:
@@ -82,13 +83,8 @@ def draw(seed: int = 59) -> list[tuple]:
     rows = []
     for item in ITEMS:
         agents, nproc = rng.choice(LAYOUTS)
-        rank = rng.randrange(agents * nproc)
-        step = rng.randint(1, 8)
-        option = rng.choice(OPTIONS)
-        local = rng.randrange(nproc)
-        handler = rng.choice(HANDLERS)
-        style = rng.choice(STYLES)
-        rankfmt = rng.choice(RANKFMTS)
+        rank, step, option, local = td.placed(rng, agents, nproc, OPTIONS)
+        handler, style, rankfmt = td.program(rng)
         rows.append((item, agents, nproc, rank, step, option, local, handler, style, rankfmt))
     return rows
 
@@ -100,16 +96,10 @@ _FAULTS = {"raise-runtime": ("raise-runtime", "python-exception"), "raise-value"
            "size-mismatch": ("size-mismatch", "collective-mismatch"),
            "monitored-barrier": ("monitored-barrier", "never-joined"), "memoryerror": ("memoryerror", "host-oom"),
            "config-every-rank": ("config", None), "missing-every-rank": ("missing-every", None), "clean": ("none", None)}
-_STYLE_TAG = {"print-norank": "norank", "logging-rank": "logging", "logging-norank": "logging-norank",
-              "rank0-only": "rank0only", "deepspeed": "deepspeed", "lightning": "lightning"}
 
 
-def _opts(option: str, local: int) -> list[str]:
-    return {"none": [], "tee": ["--tee", "3"], "tee-filter": ["--tee", "3", "--local-ranks-filter", str(local)]}[option]
-
-
-def _others(world: int, *culprits: int) -> list[int]:
-    return [r for r in range(world) if r not in culprits]
+_opts = td.opts
+_others = td.others
 
 
 def name(row: tuple) -> str:
@@ -121,7 +111,7 @@ def name(row: tuple) -> str:
         parts.append(f"rank{rank}")
     if item != "clean":
         parts.append(f"step{step}")
-    parts += [handler, _STYLE_TAG[style] + (f"-{rankfmt.rstrip('=')}" if style == "logging-rank" else "")]
+    parts += [handler, td.style_tag(style, rankfmt)]
     parts += {"none": [], "tee": ["tee"], "tee-filter": [f"filter{local}"]}[option]
     return "-".join(parts)
 
@@ -132,8 +122,7 @@ def scenarios(S) -> list[dict]:
         item, agents, nproc, rank, step, option, local, handler, style, rankfmt = row
         fault, cause = _FAULTS[item]
         control = cause is None
-        env = {"K10S_GLOO_TIMEOUT_S": "3", "K10S_HANDLER": handler, "K10S_LOG_STYLE": style,
-               **({"K10S_RANK_FORMAT": rankfmt} if style == "logging-rank" else {}),
+        env = {"K10S_GLOO_TIMEOUT_S": "3", "K10S_HANDLER": handler, **td.style_env(style, rankfmt),
                **(DETAIL if item.endswith("-mismatch") else {})}
         sc = S(name(row), launcher="t59run", fault=fault, rank=-1 if control else rank, cause=cause,
                culprits=[] if control else None, nproc=nproc, agents=agents, opts=_opts(option, local), step=step,
