@@ -61,7 +61,7 @@ together AS (  -- the same way and within the same second as the first: failed t
                                       AND (f.job_key, f.incident, f.rank_eff) IN (SELECT (job_key, incident, rank_eff) FROM k10s_incident_device_fault))))))
        OR b.tier = f.tier AND (b.rank_eff = f.rank_eff OR ((b.cause = f.cause OR 'exit-unknown' IN (b.cause, f.cause) OR 'rank-dead' IN (b.cause, f.cause)
                                                             OR 'python_traceback' IN (b.kind, f.kind))
-                                                           AND k10s_apart_s(b.ts_filled, b.kind, b.subkind, f.ts_filled, f.kind, f.subkind) <= 1.0)
+                                                           AND abs(epoch(b.ts_filled) - epoch(f.ts_filled)) <= 1.0)
                                -- the same exception to the letter within ten seconds: rejected alike (mp.spawn prints each node's report
                                -- after its teardown: docs/rules.md, "Session 63: … to the letter"); so a rank down to the same frame, below
                                OR (b.kind = 'python_exception' AND f.kind = 'python_exception' AND b.subkind = 'raised'

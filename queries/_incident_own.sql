@@ -216,20 +216,6 @@ CREATE OR REPLACE TEMP MACRO k10s_nvls_warn(line) AS (
     regexp_matches(coalesce(line, ''), 'transport/nvls\.cc:\d+ NCCL WARN Cuda failure')
 );
 
--- k10s_apart_s: seconds between two failures' times at the least, where a time to the second stands for its whole
---   second (a torchrun failure table's `time : 2026-12-06_20:27:58`, truncated): 58 and 59.994 may be 0.994 s apart
---   (docs/rules.md, "Session 64: a failure table's time stands for its second"); two such times, or none, as before
-CREATE OR REPLACE TEMP MACRO k10s_table_time(kind, subkind) AS (
-    kind = 'torchrun_failure' AND coalesce(subkind, '') IN ('root_cause', 'failures')
-);
-
-CREATE OR REPLACE TEMP MACRO k10s_apart_s(a, a_kind, a_subkind, b, b_kind, b_subkind) AS (
-    CASE WHEN a IS NOT NULL AND b IS NOT NULL THEN greatest(abs(epoch(a) - epoch(b))
-             - CASE WHEN k10s_table_time(a_kind, a_subkind) AND NOT k10s_table_time(b_kind, b_subkind) AND a < b THEN 1.0
-                    WHEN k10s_table_time(b_kind, b_subkind) AND NOT k10s_table_time(a_kind, a_subkind) AND b < a THEN 1.0
-                    ELSE 0.0 END, 0.0) END
-);
-
 CREATE OR REPLACE TEMP MACRO k10s_node_state_line(kind, subkind, error_message, line) AS (
     kind = 'cuda_error'
     AND (k10s_nvls_warn(line)
