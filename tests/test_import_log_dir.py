@@ -165,7 +165,7 @@ def test_bad_trees_are_one_line_errors(tmp_path):
         _import(read_sources(str(tmp_path / "json")), tmp_path)
     k10s = [sys.executable, "-m", "k10s_forensics", "import-logs"]
     done = subprocess.run([*k10s, str(tmp_path / "plain"), "-o", str(tmp_path / "b")], capture_output=True, text=True, timeout=120)
-    assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
 def test_a_link_out_of_the_tree_is_not_followed(tmp_path):
