@@ -40,6 +40,7 @@ from k10s_forensics.parsers.log_layout import Layout, LogSource, infer_layout, r
 from k10s_forensics.parsers.log_launcher_prefix import split_launcher
 from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_time import dated_ts
+from k10s_forensics.parsers.log_torchrun_dir import merge_tree, read_tree
 from k10s_forensics.parsers.log_notebook import notebook_text
 from k10s_forensics.parsers.log_unplaced import UNPLACED, node_of, route_named, unplaced_layout
 from k10s_forensics.parsers.log_newest_first import ORDER_UNKNOWN as LINE_ORDER_UNKNOWN
@@ -79,6 +80,8 @@ def read_sources(path: str) -> list[LogSource]:
             raise InputError("stdin: binary data, not a text log")
         return [LogSource("stdin", stdin_text)]
     p = Path(path)
+    if p.is_dir():  # torchrun's --log-dir tree (parsers.log_torchrun_dir)
+        return [LogSource(name, text) for name, text in read_tree(path, MAX_SOURCE_BYTES)]
     if not p.is_file():
         raise InputError(f"{path}: no such log file")
     if p.stat().st_size > MAX_SOURCE_BYTES:
@@ -215,6 +218,7 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     sources = [LogSource(s.name, ci) if (ci := ci_text(s.text)) is not None else s for s in sources]
     # an Airflow KubernetesPodOperator task log: the pod's lines, not the operator's (parsers.log_airflow)
     sources = [LogSource(s.name, af) if (af := airflow_text(s.text)) is not None else s for s in sources]
+    sources, tree_how, tree_nproc = merge_tree(sources, LogSource)  # torchrun's --log-dir files given back to their nodes
     empty = [s.name for s in sources if not s.text.strip()]
     if len(empty) == len(sources):  # one empty file among others is a node (a process) that wrote nothing
         raise InputError(f"{empty[0]}: no log lines (empty)")
@@ -228,9 +232,13 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     repaired = [] if exported else [(s, repair_paste(s.text)) for s in sources]
     sources = [LogSource(s.name, r.text) if r.notes else s for s, r in repaired] or sources
     sources, job, by_pod = (sources, job, launched[2]) if launched else _by_pod(sources, job, exported)
+    by_pod, tree_nproc = by_pod or tree_how, None if nproc_per_node else tree_nproc
+    nproc_per_node = nproc_per_node or tree_nproc
     if by_pod and by_pod.startswith(PER_PROCESS) and not nproc_per_node:
         nproc_per_node = 1  # one process per node: each file's rank is its node's
     layout = infer_layout(sources, nproc_per_node, world_size, nodes)
+    if tree_nproc:
+        layout.hints["nproc_per_node"] = "the --log-dir tree's local-rank folders"
     if by_pod and by_pod.startswith(PER_PROCESS) and layout.hints.get("nproc_per_node") == "option" and nproc_per_node == 1:
         layout.hints["nproc_per_node"] = "one file per process"
     layout.repairs = {s.name: r.notes for s, r in repaired if r.notes}

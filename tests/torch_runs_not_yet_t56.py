@@ -11,6 +11,8 @@ _NEVER_JOINS = ("--redirects 3 --log-dir: the consoles hold only the agents' tab
                 "rank 1, never-joined; nothing on the consoles tells rank 1 from rank 3 (the set's draw: the first "
                 "never-joins run recorded under --redirects)")
 _T56 = {
+    # the --redirects runs below read right since session 65 when imported WITH their --log-dir tree (devC:
+    # tests/test_import_log_dir.py); the consoles alone, this way, still miss them
     # both ways alike
     "2.13.0/t56-trun-2x2-never-joins-rank1-redirects": _NEVER_JOINS,
     "2.14.1/t56-trun-2x2-never-joins-rank1-redirects": _NEVER_JOINS,

@@ -26,6 +26,8 @@ _OP_14 = ("--redirects 3 --log-dir, 2 x 3, only rank 0 prints: rank 4 all_gather
           "k10s said 'Ranks 1, 3, 5 raised a Python exception; 3 ranks failed the same way within one second: no single "
           "culprit' (rank-failure, warning, python-exception, no rank); truth: rank 4, collective-mismatch")
 _T58 = {
+    # the --redirects runs below read right since session 65 when imported WITH their --log-dir tree (devC:
+    # tests/test_import_log_dir.py); the consoles alone, this way, still miss them
     # both ways alike
     "2.13.0/t58-trun-2x2-monitored-barrier-rank1-step1-lightning-redirects": _BARRIER_13,
     "2.14.1/t58-trun-2x2-monitored-barrier-rank1-step1-lightning-redirects": _BARRIER_14,

@@ -34,6 +34,9 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     pdsh tags that name a node (a torchrun per node) split the log by node; several torchrun
     agents in one log are one node each; files one per process (Azure ML's
     std_log_process_N.txt, mpirun's rank.N/stderr) are one log, by rank.
+    A folder is torchrun's --log-dir tree (<run>_<id>/attempt_N/<local_rank>/stdout.log, one
+    <run>_<id> per node; as given, or in a tar/zip): each worker's lines join its node's console
+    (the node from the console's paths or the ranks the workers print), each attempt apart.
     What pasting did is undone (CRLF, ANSI codes, markdown, double spacing, terminal
     wrapping); nothing else is changed, and no clock is invented for lines without one.
     """

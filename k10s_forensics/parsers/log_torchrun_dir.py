@@ -1,0 +1,177 @@
+"""torchrun's ``--log-dir`` tree, read beside (or without) the agents' consoles.
+
+``torchrun --redirects 3 --log-dir D`` (or ``--log-dir`` with ``--tee``) writes each worker's output to
+``D/<run_id>_<random>/attempt_<N>/<local_rank>/{stdout,stderr}.log`` (and ``error.json`` under ``@record``): one
+``<run_id>_<random>`` folder per agent, that is per node; the console then holds only the agent's own lines and its
+failure table. ``read_tree(path)`` reads such a folder (never following a link, nothing outside it) as one log per
+file; ``merge_tree(sources)`` takes the tree's files out of the sources and gives each agent's workers back to a node:
+
+* the **node** of an agent, from the evidence, in this order: a console that names the agent's folder (its ``log
+  directory set to:`` line, its failure table's ``error_file:`` path) is that console's node; the global ranks the
+  workers print (``[rank5]:``, ``rank 5/6``, ``rank 5 of 6``) less the local rank of the folder they are in, over the
+  processes per node; the one node left when only one agent is not placed; else the folders' order (no line tells:
+  the hint says so). A console's node is the one its failure table's ranks give (``rank : 3 (local_rank: 1)``), else
+  the first node no table gives (every console by its place when two tables give one node);
+* the **local rank** from the ``<local_rank>`` folder: each worker line is given the tag ``--tee`` would have put in
+  front of it (``[default<local_rank>]:``), so the importer's own layout turns it into the global rank node rank ×
+  processes per node + local rank (the processes per node: the most local-rank folders of an agent);
+* each **attempt** (``attempt_<N>``, a restart's) is put in the console just before the agent's report that ended it
+  (its ``multiprocessing/api.py`` lines, the N-th ``failed (exitcode`` line closing them), an attempt with no report
+  at the end: the attempts stay apart, in their order, as the restarts of a pod's log do. A file the console already
+  holds under that tag (``--tee``) is not added twice; ``error.json`` is not read (its traceback is the stderr's).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from k10s_forensics.errors import InputError
+from k10s_forensics.parsers.log_encoding import decode_log
+from k10s_forensics.parsers.log_normalize import normalize
+
+#: ``<run_id>_<random>/attempt_<N>/<local_rank>/<stream>.log`` (tempfile's suffix: 8 of ``[a-z0-9_]``)
+_TREE_FILE = re.compile(r"(?:^|/)([^/]+_[a-z0-9_]{8})/attempt_(\d{1,4})/(\d{1,5})/(stdout|stderr|error)\.(?:log|json)$")
+_PRINTED_RANK = re.compile(r"\brank[ =:]?(\d{1,6})\s*(?:/|of)\s*(\d{1,6})\b", re.IGNORECASE)
+_TABLE_RANK = re.compile(r"^\s*rank\s*:\s*(\d+)\s*\(local_rank:\s*(\d+)\)")
+_AGENT_REPORT = "torch/distributed/elastic/multiprocessing/api.py"
+_ATTEMPT_END = "failed (exitcode"
+MAX_TREE_FILES = 4096
+#: how ``merge_tree`` says what it did (``layout.hints["nodes"]``)
+LOG_DIR = "torchrun --log-dir tree"
+
+
+def is_tree_file(name: str) -> bool:
+    return _TREE_FILE.search(name) is not None
+
+
+def read_tree(path: str, max_bytes: int) -> list[tuple[str, str]]:
+    """A folder's torchrun ``--log-dir`` files as ``(name, text)`` (see the module doc); links are not followed."""
+    root = Path(os.path.abspath(path))
+    real_root = os.path.realpath(root)
+    out, total = [], 0
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
+        for f in sorted(files):
+            full = os.path.join(folder, f)
+            name = f"{root.name}/{os.path.relpath(full, root).replace(os.sep, '/')}"  # the run folder itself may be given
+            if os.path.islink(full) or not os.path.realpath(full).startswith(real_root + os.sep) or not is_tree_file(name):
+                continue
+            if len(out) >= MAX_TREE_FILES:
+                raise InputError(f"{path}: more than {MAX_TREE_FILES} files in the --log-dir tree")
+            total += os.path.getsize(full)
+            if total > max_bytes:
+                raise InputError(f"{path}: more than {max_bytes >> 20} MiB of logs in the --log-dir tree; give fewer files")
+            with open(full, "rb") as fh:
+                text = decode_log(fh.read())
+            out.append((name, text or ""))
+    if not out:
+        raise InputError(f"{path}: a folder with no torchrun --log-dir tree in it (<run>_<id>/attempt_N/<local_rank>/stdout.log)")
+    return out
+
+
+def _agents(files: list[tuple[str, str]]) -> dict[str, dict[int, dict[int, list[tuple[str, str]]]]]:
+    """``{agent folder: {attempt: {local rank: [(stream, text)]}}}`` (stdout before stderr)."""
+    agents: dict = {}
+    for name, text in files:
+        m = _TREE_FILE.search(name)
+        if m and m.group(4) != "error":
+            agents.setdefault(m.group(1), {}).setdefault(int(m.group(2)), {}).setdefault(int(m.group(3)), []).append((m.group(4), text))
+    for attempts in agents.values():
+        for ranks in attempts.values():
+            for streams in ranks.values():
+                streams.sort(key=lambda s: s[0] != "stdout")
+    return agents
+
+
+def _printed_node(attempts: dict, nproc: int) -> int | None:
+    """The node the ranks the workers print give, when they all agree."""
+    nodes = set()
+    for ranks in attempts.values():
+        for lr, streams in ranks.items():
+            for _, text in streams:
+                for line in text.split("\n")[:2000]:
+                    m = _PRINTED_RANK.search(line)
+                    g = normalize(line).rank if "[" in line[:40] else None
+                    g = g if g is not None else int(m.group(1)) if m else None
+                    if g is not None and g >= lr and (g - lr) % nproc == 0:
+                        nodes.add((g - lr) // nproc)
+                    elif g is not None:
+                        return None
+    return nodes.pop() if len(nodes) == 1 else None
+
+
+def _console_node(text: str, nproc: int) -> int | None:
+    nodes = {(int(m.group(1)) - int(m.group(2))) // nproc for line in text.split("\n") if (m := _TABLE_RANK.match(line))
+             and int(m.group(1)) >= int(m.group(2))}
+    return nodes.pop() if len(nodes) == 1 else None
+
+
+def _block(attempt: dict[int, list[tuple[str, str]]], console: set[str]) -> list[str]:
+    out = []
+    for lr in sorted(attempt):
+        for _, text in attempt[lr]:
+            lines = [f"[default{lr}]:{line}" for line in text.rstrip("\n").split("\n") if line.strip()]
+            if lines and not all(line in console for line in lines):  # --tee: the console holds it already
+                out += lines
+    return out
+
+
+def _merged(console: str, attempts: dict) -> str:
+    """The console with each attempt's worker lines before the agent's report that ended it (the module doc)."""
+    lines = console.split("\n") if console.strip() else []
+    held = set(lines)
+    out, k, order, armed = [], 0, sorted(attempts), True
+    for line in lines:
+        if armed and k < len(order) and _AGENT_REPORT in line:  # the report that ended attempt order[k]
+            out += _block(attempts[order[k]], held)
+            k, armed = k + 1, False
+        out.append(line)
+        armed = armed or (_ATTEMPT_END in line and _AGENT_REPORT in line)
+    for a in order[k:]:
+        out += _block(attempts[a], held)
+    return "\n".join(out)
+
+
+def merge_tree(sources: list, make) -> tuple[list, str | None, int | None]:
+    """The sources with the tree's files given back to their nodes (the module doc), how, and the processes per node
+    the tree shows; ``make(name, text)`` builds a source. Not a tree: the sources as given, None, None."""
+    tree = [(s.name, s.text) for s in sources if is_tree_file(s.name)]
+    if not tree:
+        return sources, None, None
+    consoles = [s for s in sources if not is_tree_file(s.name)]
+    agents = _agents(tree)
+    if not agents:
+        raise InputError("the --log-dir tree holds no stdout.log or stderr.log")
+    nproc = max(len(ranks) for attempts in agents.values() for ranks in attempts.values())
+    nproc = max(nproc, 1 + max(lr for a in agents.values() for r in a.values() for lr in r))
+    tables = [_console_node(c.text, nproc) for c in consoles]
+    told = [n for n in tables if n is not None]
+    if len(set(told)) < len(told):  # two consoles' tables give one node: their places among the LOGs instead
+        tables = [None] * len(consoles)
+    free_nodes = iter(n for n in range(2 * len(consoles)) if n not in tables)
+    console_node = {i: n if n is not None else next(free_nodes) for i, n in enumerate(tables)}
+    node_of, how = {}, {}
+    for folder, attempts in sorted(agents.items()):
+        named = [i for i, c in enumerate(consoles) if folder in c.text]
+        if len(named) == 1:
+            node_of[folder], how[folder] = console_node[named[0]], "its console's path"
+        elif (n := _printed_node(attempts, nproc)) is not None and n not in node_of.values():
+            node_of[folder], how[folder] = n, "the ranks its workers print"
+    left = [f for f in sorted(agents) if f not in node_of]
+    free = [n for n in range(max(len(agents), len(consoles))) if n not in node_of.values()]
+    for folder, n in zip(left, free):
+        node_of[folder], how[folder] = n, "the one node left" if len(left) == 1 else "the folders' order (no line tells)"
+    by_node = {n: f for f, n in node_of.items()}
+    cons = {console_node[i]: c for i, c in enumerate(consoles)}
+    out = []
+    for n in range(max([*by_node, *cons, -1]) + 1):
+        c, f = cons.get(n), by_node.get(n)
+        name = " + ".join(x for x in (c.name if c else None, f) if x) or f"node {n}"
+        out.append(make(name, _merged(c.text if c else "", agents[f]) if f else (c.text if c else "")))
+    said = "; ".join(f"node {node_of[f]}: {f} by {how[f]}" for f in sorted(agents, key=lambda f: node_of[f]))
+    return out, f"{LOG_DIR} ({len(agents)} agents, {nproc} local ranks each; {said})", nproc
+
+
+__all__ = ["LOG_DIR", "MAX_TREE_FILES", "is_tree_file", "merge_tree", "read_tree"]
