@@ -339,6 +339,30 @@ rank_went_on AS (  -- exceptions after which the SAME rank trained on in the sam
     WHERE coalesce(sr.line_no, st.line_no) IS NOT NULL
       AND (a.line_no IS NULL OR a.line_no >= least(sr.line_no, st.line_no))
 ),
+said_exit AS (  -- (session 65) a rank's own LAST ERROR/CRITICAL-level record (parsers/log_error_records.py: one per body and
+                 -- rank, the last) in the body of its launcher's report of its non-zero, non-signal exit, before that report
+                 -- (line order) and, where both have clocks, at most 10 s before it (the agent's monitor polls every 5 s),
+                 -- the rank trained on after it by no progress line of its rank or --tee prefix: what a program that caught
+                 -- its failure at the top said of it (`logger.error(f"rank {rank}: {e}")` then sys.exit(2)); a peer's or
+                 -- teardown's wording (subkind `peer`) keeps the exit a victim's (docs/rules.md, "Session 65: a handler's
+                 -- ERROR record")
+    SELECT f.event_id, max_by(s.subkind, s.line_no) AS said_subkind, max_by(s.error_type, s.line_no) AS said_type,
+           max_by(s.error_message, s.line_no) AS said_message
+    FROM l f
+    LEFT JOIN pid_rank pr ON pr.incarnation_uid = f.incarnation_uid AND pr.pid = f.pid
+    JOIN (SELECT job_key, raw_row, line_no, ts, rank_resolved AS rank, subkind, error_type, coalesce(error_message, '') AS error_message,
+                 nullif(regexp_extract(line, '^\[default\d+\]:'), '') AS tee
+          FROM k10s_log WHERE kind = 'error_record' AND rank_resolved IS NOT NULL AND job_key IS NOT NULL) s
+      ON s.job_key = f.job_key AND s.raw_row = f.raw_row AND s.line_no < f.line_no
+     AND s.rank = coalesce(f.rank_resolved, CASE WHEN f.subkind <> 'launcher_last_cmd' THEN pr.rank END)
+     AND (s.ts IS NULL OR f.ts_filled IS NULL OR s.ts BETWEEN f.ts_filled - INTERVAL 10 SECOND AND f.ts_filled + INTERVAL 1 SECOND)
+    WHERE f.kind IN ('torchrun_failure', 'process_exit') AND f.exit_code BETWEEN 1 AND 128
+      AND NOT EXISTS (SELECT 1 FROM went_on_step sr WHERE sr.raw_row = s.raw_row AND sr.rank = s.rank
+                      AND sr.line_no > s.line_no AND sr.line_no < f.line_no)
+      AND NOT EXISTS (SELECT 1 FROM went_on_step_tee st WHERE st.raw_row = s.raw_row AND st.tee = s.tee
+                      AND st.line_no > s.line_no AND st.line_no < f.line_no)
+    GROUP BY f.event_id
+),
 ranked AS (
     SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms, l.relayed,
            l.timeout_ms, l.ts_filled, l.ts_floor, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
@@ -356,8 +380,11 @@ ranked AS (
            sg.rank IS NOT NULL AS size_mismatch_lagged,
            (sh.incarnation_uid IS NOT NULL OR rs.rank IS NOT NULL) AND tb.rank IS NULL AS silent_exit,
            hk.rank IS NOT NULL AND coalesce(hk.ts <= l.ts_filled, true) AS hook_logged, fp.rank IS NOT NULL AS fingerprinted,
-           po.rank IS NOT NULL AS program_odd
+           po.rank IS NOT NULL AS program_odd,
+           CASE WHEN tb.rank IS NULL AND se.said_subkind <> 'peer' THEN se.said_subkind END AS said_subkind,
+           se.said_type, se.said_message
     FROM l
+    LEFT JOIN said_exit se ON se.event_id = l.event_id
     LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
     LEFT JOIN lone_dump ld ON ld.job_key = l.job_key
     LEFT JOIN qp_beside_rank qb ON qb.job_key = l.job_key
@@ -448,6 +475,12 @@ classified AS (
                     -- its own output and its node's tracebacks are in the log, and no traceback of its own: it raised
                     -- nothing (sys.exit(msg), os._exit(1)); the status alone is all there is
                     -- a rank a collective fingerprint report names: its exit 1 is the check's RuntimeError (untagged)
+                    -- (session 65) its own last ERROR record just before it (said_exit), no traceback of its own: that
+                    -- record is its exception's text, its cause the message's wording (a CUDA OOM, a MemoryError)
+                    WHEN status > 0 AND said_subkind = 'cuda_oom' THEN 'cuda-oom'
+                    WHEN status > 0 AND said_subkind IS NOT NULL AND regexp_matches(coalesce(said_type, '') || ' ' || said_message,
+                         '(?:^|[\s.:])_?(?:Array)?MemoryError\b|DefaultCPUAllocator: can''t allocate memory') THEN 'host-oom'
+                    WHEN status > 0 AND said_subkind IS NOT NULL THEN 'python-exception'
                     WHEN status = 1 AND fingerprinted AND NOT rank_raised THEN 'collective-mismatch'
                     -- unless the script's own hook logged the exception it did not handle (one record, no traceback)
                     WHEN status = 1 AND silent_exit AND hook_logged THEN 'python-exception'
@@ -494,7 +527,12 @@ classified AS (
     FROM ranked r
 )
 SELECT
-    k.*, c.ts_filled, c.ts_floor, c.rank_eff, c.status, c.outside_sigterm, c.was_sigtermed, c.rank_timed_out, c.rank_torn_down, c.rank_raised,
+    -- an exit read by its rank's ERROR record (said_exit): the record's message is its error's, typed `logged error`
+    k.* REPLACE (CASE WHEN c.kind IN ('torchrun_failure', 'process_exit') AND c.said_subkind IS NOT NULL AND c.cause IN ('cuda-oom', 'host-oom', 'python-exception')
+                      THEN 'logged error' ELSE k.error_type END AS error_type,
+                 CASE WHEN c.kind IN ('torchrun_failure', 'process_exit') AND c.said_subkind IS NOT NULL AND c.cause IN ('cuda-oom', 'host-oom', 'python-exception')
+                      THEN c.said_message ELSE k.error_message END AS error_message),
+    c.ts_filled, c.ts_floor, c.rank_eff, c.status, c.outside_sigterm, c.was_sigtermed, c.rank_timed_out, c.rank_torn_down, c.rank_raised,
     c.cause, c.victim_role, c.relayed,
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
     c.kind IN ('python_exception', 'python_traceback') AND coalesce(ls.line_no > c.line_no, false) AS training_went_on,

@@ -133,6 +133,10 @@ CUDA_FIX = {
                       "node's image; a newer GPU generation needs builds that include it.",
 }
 
+#: an exit read by its rank's last ERROR record just before it (queries/_failure_line.sql's said_exit, session 65)
+LOGGED_ERROR = "logged error"
+
+
 def _signal_words(cause: str) -> str | None:
     """``sigsys`` -> "was killed by SIGSYS (exit -31)"; ``signal-40`` -> "was killed by signal 40"."""
     if cause.startswith("signal-"):
@@ -179,7 +183,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         finding["title"] = f"{who} {'was lost with its node' if node_lost else TITLE.get(cause, what.split(' (')[0])} and the job was torn down"
         detail = ""
         if row.get("error_message"):
-            kind = "" if row.get("error_type") in (None, "", "CUDA error") else f"{row['error_type']} "
+            kind = "" if row.get("error_type") in (None, "", "CUDA error", LOGGED_ERROR) else f"{row['error_type']} "
             detail = f": {kind}{row['error_message']}"
         parts = [f"{who}{where} {what}{detail}."]
         if row.get("kernel_line"):
@@ -193,6 +197,9 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
             parts.append(MEDIUM_WHY[row["medium_why"]])
         elif row.get("low_why") in LOW_WHY:
             parts.append(LOW_WHY[row["low_why"]])
+        elif row.get("confidence") == "medium" and row.get("error_type") == LOGGED_ERROR:
+            parts.append("No traceback of it is in the logs: that is the ERROR-level record its program logged just before "
+                         "it exited (its handler's message), read as its exception (confidence medium).")
         elif row.get("confidence") == "medium":
             parts.append("Only its exit status is in the logs (confidence medium).")
         elif row.get("confidence") == "low":

@@ -27,11 +27,16 @@ _VALUE = ("2 x 2, Lightning-like, --tee 3, logger.error(f'rank {rank}: {e}') the
           "'[default1]:rank 3: batch 17 at step 7 has 7 features per sample; the model expects 8' (no traceback, no "
           "exception type), the victims' 'rank 2: [...pair.cc:553] Connection closed by peer' alike; k10s said 'Rank 3 "
           "on <node-1> exited with status 2. Only its exit status is in the logs (confidence medium)' (rank-failure, "
-          "warning, exit-2, rank 3: the rank right, the cause not); truth: rank 3, python-exception (ValueError)")
+          "warning, exit-2, rank 3: the rank right, the cause not); truth: rank 3, python-exception (ValueError). Session "
+          "65's reading of a rank's last ERROR record (log_error_records.py) does not reach it: the Lightning-like "
+          "program configures no logging, so Python's last-resort handler prints the record's message alone, no level "
+          "word (and a bare last line reads as sys.exit(msg)'s, exit-1 elsewhere)")
 _MEM = ("2 x 2, DeepSpeed-like, logger.error(f'rank {rank}: {e}') then sys.exit(2), no --tee: rank 3's 1 PiB bytearray "
         "raises a MemoryError with an empty message, its whole record 'rank 3: '; k10s said 'Rank 3 on <node-1> exited "
         "with status 2. Only its exit status is in the logs (confidence medium)' (rank-failure, warning, exit-2, rank "
-        "3: the rank right, the cause not); truth: rank 3, host-oom")
+        "3: the rank right, the cause not); since session 65 the record is read as its exception (its last ERROR record, "
+        "'Rank 3 ... raised a Python exception: rank 3:', python-exception, rank 3), but the empty message does not say "
+        "MemoryError (an AssertionError's is as empty); truth: rank 3, host-oom")
 _BARRIER = ("2 x 2, timestamp-only logging, traceback.print_exc() then os._exit(1), --tee 3 --local-ranks-filter 1: rank "
             "3 reaches monitored_barrier 12 s late at step 8; rank 0's 'Rank 3 failed to pass monitoredBarrier' "
             "filtered out (local 0), the shown rank 1 says 'received errors while waiting for send/recv from rank 0', "

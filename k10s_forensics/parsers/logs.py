@@ -37,6 +37,7 @@ from k10s_forensics.parsers.log_ext_build import ext_build_events
 from k10s_forensics.parsers.log_rendezvous import rendezvous_events
 from k10s_forensics.parsers.log_launch_cmd import launch_events
 from k10s_forensics.parsers.log_streams import stream_events
+from k10s_forensics.parsers.log_error_records import error_record_events
 from k10s_forensics.parsers.log_rich import unwrap_rich
 
 SOURCE = "logs"
@@ -266,9 +267,10 @@ def derive(ctx) -> None:
                 if steps["ts"].null_count:
                     ctx.issue(SOURCE, NO_TS, None, RAW_FILE, count=steps["ts"].null_count)
                 ctx.emit("log_events", steps)
-            streams = stream_events(table.select(["_row", "body"]), meta_table)  # whose own output the body shows
-            if streams is not None:
-                ctx.emit("log_events", streams)
+            for scan_own in (stream_events, error_record_events):  # whose own output the body shows; a rank's last ERROR record
+                own = scan_own(table.select(["_row", "body"]), meta_table)
+                if own is not None:
+                    ctx.emit("log_events", own)
             heads = head_events(table.select(["_row", "body"]), meta_table)  # a body that begins inside a failure record
             if heads is not None:
                 if heads["ts"].null_count:  # a pasted body: its first line's time is the API's, which it has not
