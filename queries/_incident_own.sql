@@ -119,6 +119,32 @@ kill_after_other AS (  -- SIGKILLs more than 5 seconds after another rank's own 
            AND g.subkind = 'agent' AND g.line_no >= o.line_no) < 2
 ),
 restarted_after AS (SELECT * FROM k10s_incident_restarted),
+agent_claimed AS (  -- an exception no tag or pid record claims, printed bare by the program's own handler (`traceback.print_exc()`, no
+                    -- `--tee`), the only such raised one in its log, above its agent's report naming that rank's exit
+                    -- (`failed (exitcode: 1) local_rank: 0`): the launcher's word gives it its rank, not the importer's
+                    -- guess; the victims' peer errors beside it are teardowns (docs/rules.md, "Session 65: … caught")
+    SELECT il.event_id FROM k10s_incident_line il
+    WHERE il.kind = 'python_exception' AND il.subkind = 'raised' AND il.rank IS NULL AND il.local_rank IS NULL
+      AND il.pid IS NULL AND il.rank_eff IS NOT NULL
+      -- nothing else places it (no pid record, no tag), and no other exception of its type and words (numbers aside)
+      -- in the job: every rank's same error is no one's (queries/_views.sql bare_lone; "Session 65: … caught")
+      AND NOT EXISTS (SELECT 1 FROM k10s_log s WHERE s.job_key = il.job_key AND s.event_id <> il.event_id
+                      AND s.kind = 'python_exception' AND s.error_type IS NOT DISTINCT FROM il.error_type
+                      AND regexp_replace(coalesce(s.error_message, ''), '[0-9]+', 'N', 'g')
+                          = regexp_replace(coalesce(il.error_message, ''), '[0-9]+', 'N', 'g'))
+      AND EXISTS (SELECT 1 FROM k10s_log a WHERE a.raw_row = il.raw_row AND a.incarnation_uid = il.incarnation_uid
+                  AND a.kind = 'torchrun_failure' AND a.subkind = 'agent' AND a.rank_resolved = il.rank_eff
+                  AND a.line_no > il.line_no AND a.line_no <= il.line_no + 300)
+      AND (SELECT count(*) FROM k10s_log u WHERE u.raw_row = il.raw_row AND u.incarnation_uid = il.incarnation_uid
+           AND u.kind = 'python_exception' AND u.subkind = 'raised' AND u.rank IS NULL AND u.local_rank IS NULL) = 1
+      -- each other process the log's launcher reports failed shows a peer's error of its own there (gloo's `Connection
+      -- reset by peer`: a teardown); else the others' errors may be the same one, garbled (every rank's alike: a control)
+      AND (SELECT count(DISTINCT t.rank_resolved) FROM k10s_log t WHERE t.raw_row = il.raw_row
+           AND t.incarnation_uid = il.incarnation_uid AND t.kind = 'torchrun_failure' AND t.exit_code > 0
+           AND t.rank_resolved IS NOT NULL AND t.rank_resolved <> il.rank_eff)
+          <= (SELECT count(*) FROM k10s_log v WHERE v.raw_row = il.raw_row AND v.incarnation_uid = il.incarnation_uid
+              AND v.kind = 'python_exception' AND v.subkind = 'teardown' AND v.rank IS NULL AND v.local_rank IS NULL)
+),
 restarted_container AS (  -- a failure in a container's previous log (`kubectl logs --previous`: the kubelet restarted
                           -- the container, restartPolicy OnFailure) after which a restarted container of the same job
                           -- failed on its own: as torchrun's own restarts (restarted_after), the job ended with the
@@ -188,7 +214,7 @@ WHERE il.role = 'own' AND (il.ts_floor IS NULL OR h.hang_started_at IS NULL OR i
   -- (what the line says, an exception or an NCCL error, not the launcher's own status report)
   AND NOT (il.kind NOT IN ('torchrun_failure', 'process_exit') AND il.rank IS NULL AND il.local_rank IS NULL
            AND il.incarnation_uid IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
-           AND es.rank_eff IS NOT NULL)
+           AND es.rank_eff IS NOT NULL AND il.event_id NOT IN (SELECT event_id FROM agent_claimed))
   -- a cut traceback says little where other ranks were visibly torn down: it is likely the same teardown
   AND NOT (il.kind = 'python_traceback' AND ve.job_key IS NOT NULL)
   -- a SIGABRT (no watchdog line of its own) when another rank had already failed in another way, or

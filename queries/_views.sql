@@ -154,6 +154,27 @@ owned_report AS (  -- a launcher's failure line about a process that printed a r
     JOIN own_tag t ON t.namespace = g.namespace AND t.pod = g.pod AND t.rank = g.rank
     WHERE f.kind = 'torchrun_failure'
 ),
+bare_lone AS (  -- a raised exception printed bare by the program's own handler (`traceback.print_exc()`, no `--tee`: no
+               -- clock, no tag, no pid record, no rank-naming prefix) that may take the rank of its agent's stamped
+               -- report below it (oom_hint0): the ONLY own error of its log (no other raised exception, CUDA error or
+               -- OOM there), each other process that log's launcher reports failed showing a peer's error of its own
+               -- (a teardown), and no other exception of the same type and words (numbers aside: `cuda:0`, `cuda:3`)
+               -- anywhere in the namespace: every rank's same error, garbled or not, is no one's
+               -- (docs/rules.md, "Session 65: … caught")
+    SELECT o.event_id FROM le o
+    WHERE o.kind = 'python_exception' AND o.subkind = 'raised' AND o.ts IS NULL
+      AND o.rank IS NULL AND o.local_rank IS NULL AND o.pid IS NULL
+      AND (SELECT count(*) FROM le u WHERE u.raw_row = o.raw_row AND u.container IS NOT DISTINCT FROM o.container
+           AND ((u.kind = 'python_exception' AND u.subkind = 'raised') OR u.kind IN ('cuda_oom', 'cuda_error'))) = 1
+      AND (SELECT count(DISTINCT t.local_rank) FROM le t WHERE t.raw_row = o.raw_row AND t.container IS NOT DISTINCT FROM o.container
+           AND t.kind = 'torchrun_failure' AND t.exit_code > 0 AND t.local_rank IS NOT NULL)
+          <= 1 + (SELECT count(*) FROM le v WHERE v.raw_row = o.raw_row AND v.container IS NOT DISTINCT FROM o.container
+                  AND v.kind = 'python_exception' AND v.subkind = 'teardown' AND v.rank IS NULL AND v.local_rank IS NULL)
+      AND NOT EXISTS (SELECT 1 FROM le s WHERE s.namespace = o.namespace AND s.event_id <> o.event_id
+                      AND s.kind = 'python_exception' AND s.error_type IS NOT DISTINCT FROM o.error_type
+                      AND regexp_replace(coalesce(s.error_message, ''), '[0-9]+', 'N', 'g')
+                          = regexp_replace(coalesce(o.error_message, ''), '[0-9]+', 'N', 'g'))
+),
 oom_hint0 AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: torchrun's "failed (exitcode: 1)
               -- local_rank: N" just after it (in time, or in the same log when neither line has a time) names the process,
               -- unless that process printed a rank-tagged exception of its own (its exit status is that one's);
@@ -171,7 +192,11 @@ oom_hint0 AS (  -- a CUDA OOM / CUDA error / raised exception without a rank: to
       ON f.namespace = o.namespace AND f.pod = o.pod AND coalesce(f.pod_uid = o.pod_uid, true)
      AND (f.kind = 'torchrun_failure' OR (f.kind = 'process_exit' AND f.subkind = 'lightning_child')) AND f.exit_code > 0
      AND (f.ts BETWEEN o.ts - INTERVAL 5 SECOND AND o.ts + INTERVAL 90 SECOND
-          OR (f.ts IS NULL AND o.ts IS NULL AND f.raw_row = o.raw_row AND f.line_no > o.line_no AND f.line_no <= o.line_no + 300))
+          -- (or the exception alone without one: a program's own traceback printed bare, no `--tee` stamp, above its
+          -- agent's stamped report in an imported file, where nothing else places it: bare_lone, "Session 65: … caught")
+          OR (f.ts IS NULL AND o.ts IS NULL AND f.raw_row = o.raw_row AND f.line_no > o.line_no AND f.line_no <= o.line_no + 300)
+          OR (o.ts IS NULL AND f.ts IS NOT NULL AND o.event_id IN (SELECT event_id FROM bare_lone)
+              AND f.raw_row = o.raw_row AND f.line_no > o.line_no AND f.line_no <= o.line_no + 300))
     LEFT JOIN owned_report orp ON orp.event_id = f.event_id
     WHERE (o.kind IN ('cuda_oom', 'cuda_error') OR (o.kind = 'python_exception' AND o.subkind = 'raised'))
       AND o.rank IS NULL AND o.local_rank IS NULL
