@@ -100,6 +100,7 @@ clean run; every rank's same configuration ``ValueError``.
 from __future__ import annotations
 
 import random
+import tempfile
 from pathlib import Path
 
 import torch_draw as td
@@ -205,7 +206,9 @@ def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
 
 
 def cleanup() -> None:
-    """Nothing left behind (each run's checkpoint files are removed as written)."""
+    """The checkpoint files a rank that failed mid-save left behind (t61_worker.py's ``k10s-t61-*.pt``)."""
+    for path in Path(tempfile.gettempdir()).glob("k10s-t61-*.pt"):
+        path.unlink(missing_ok=True)
 
 
 def public(part: str) -> str:
