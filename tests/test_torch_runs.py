@@ -18,7 +18,7 @@ import pytest
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.errors import InputError
 from bundle_batch import PER_ANALYSIS, findings_of, gist, merge
-from torch_runs_kit import (RUNS, import_paste, import_run, load_runs, plain, podlog_bundle, podlog_run, score,
+from torch_runs_kit import (RUNS, import_batch, import_paste, import_run, load_runs, plain, podlog_bundle, podlog_run, score,
                             score_findings)
 from torch_runs_not_yet_late import LATE, LATE_WAY
 
@@ -195,13 +195,11 @@ def _import_findings(run, tmp_path_factory) -> list:
     b, _ = _BATCH_OF[run.id]
     if b not in _IMPORT_FINDINGS:
         tmp = tmp_path_factory.mktemp(f"import{b}")
-        runs = [r for r in _BATCHES[b] if _has_lines(r)]
-        bundles = []
-        for i, r in enumerate(runs):
-            (tmp / str(i)).mkdir()
-            bundles.append(import_run(r, tmp / str(i), derive=False))
+        runs, bundles, refused = import_batch([r for r in _BATCHES[b] if _has_lines(r)], tmp)
         findings = analyze(merge(bundles, tmp / "merged"))["findings"]
-        _IMPORT_FINDINGS[b] = {r.id: findings_of(findings, i) for i, r in enumerate(runs)}
+        _IMPORT_FINDINGS[b] = {**{r.id: findings_of(findings, i) for i, r in enumerate(runs)}, **refused}
+    if isinstance(_IMPORT_FINDINGS[b][run.id], InputError):  # the run's own refusal (torch_runs_kit.import_batch)
+        raise _IMPORT_FINDINGS[b][run.id]
     return _IMPORT_FINDINGS[b][run.id]
 
 

@@ -102,6 +102,22 @@ def import_run(run: Run, tmp: Path, derive: bool = True) -> Bundle:
     return bundle
 
 
+def import_batch(runs: list[Run], tmp: Path) -> tuple[list[Run], list[Bundle], dict[str, Exception]]:
+    """Each run through :func:`import_run` (raw layer only) in ``tmp/<k>``: the runs imported, their bundles, and each
+    refused run's own ``InputError`` by id (a real log import-logs refuses is that run's failure, not its batch's)."""
+    from k10s_forensics.errors import InputError
+
+    done, bundles, refused = [], [], {}
+    for k, run in enumerate(runs):
+        (tmp / str(k)).mkdir()
+        try:
+            bundles.append(import_run(run, tmp / str(k), derive=False))
+            done.append(run)
+        except InputError as e:
+            refused[run.id] = e
+    return done, bundles, refused
+
+
 def import_paste(path: Path, tmp: Path) -> Bundle:
     """``k10s import-logs PASTE -o …``: one file holding every pod's log (``kubectl logs -l … --prefix``)."""
     bundle, _ = import_logs([read_source(str(path))], tmp / "bundle", job="train", namespace="team-a", now=CAPTURED)

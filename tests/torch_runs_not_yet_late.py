@@ -16,6 +16,7 @@ from torch_runs_not_yet_t57 import _T57
 from torch_runs_not_yet_t58 import _T58
 from torch_runs_not_yet_t59 import _T59
 from torch_runs_not_yet_t60 import _T60
+from torch_runs_not_yet_t61 import _T61, _T61_WAY
 
 LATE: dict[str, str] = {**_T49}
 LATE.update(_T50)
@@ -26,5 +27,6 @@ LATE.update(_T55)
 LATE.update(_T56)
 LATE.update(_T58)
 LATE.update(_T60)
+LATE.update(_T61)
 #: the sets' misses one way only (``import``/``podlog``), from the fifty-fourth on
-LATE_WAY: dict[str, dict[str, str]] = {how: {**_T54[how], **_T57[how], **_T59[how]} for how in ("import", "podlog")}
+LATE_WAY: dict[str, dict[str, str]] = {how: {**_T54[how], **_T57[how], **_T59[how], **_T61_WAY[how]} for how in ("import", "podlog")}

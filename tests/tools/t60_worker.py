@@ -8,25 +8,26 @@ Under ``torchrun`` (c10d, ``--standalone``, ``--rdzv-backend static``) and ``tor
 t59_worker.py as is (RANK etc. from the environment). ``python t60_worker.py --spawn N --nnodes M --node-rank K
 --master-port P`` is one node's spawner: ``torch.multiprocessing.spawn(fn, nprocs=N, join=True)``, each process's global
 rank K x N + its local rank, world M x N, ``env://`` on 127.0.0.1:P (the environment set as a launcher would, then
-t59_worker.py's ``main``).
+t59_worker.py's ``main``). The sixty-first set's program (tests/tools/t61_worker.py) runs through the same
+spawner, its own module as ``target``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 
 
-def _spawned(local: int, nproc: int, nnodes: int, node: int, port: int) -> None:
-    """One spawned process: the environment a launcher would give it, then the fifty-ninth set's program."""
+def _spawned(local: int, nproc: int, nnodes: int, node: int, port: int, target: str = "t59_worker") -> None:
+    """One spawned process: the environment a launcher would give it, then the program's ``main`` (``target``'s; the
+    fifty-ninth set's by default)."""
     os.environ.update(RANK=str(node * nproc + local), LOCAL_RANK=str(local), WORLD_SIZE=str(nnodes * nproc),
                       LOCAL_WORLD_SIZE=str(nproc), GROUP_RANK=str(node), MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-    import t59_worker  # reads the environment when imported (so does what it imports)
-
-    t59_worker.main()
+    importlib.import_module(target).main()  # reads the environment when imported (so does what it imports)
 
 
-def main() -> None:
+def main(target: str = "t59_worker") -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--spawn", type=int, default=0, help="processes this node starts with torch.multiprocessing.spawn")
     ap.add_argument("--nnodes", type=int, default=1)
@@ -36,12 +37,10 @@ def main() -> None:
     if args.spawn:
         import torch.multiprocessing as mp
 
-        mp.spawn(_spawned, args=(args.spawn, args.nnodes, args.node_rank, args.master_port), nprocs=args.spawn,
+        mp.spawn(_spawned, args=(args.spawn, args.nnodes, args.node_rank, args.master_port, target), nprocs=args.spawn,
                  join=True)
         return
-    import t59_worker
-
-    t59_worker.main()
+    importlib.import_module(target).main()
 
 
 if __name__ == "__main__":

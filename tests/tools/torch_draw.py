@@ -1,6 +1,7 @@
 """The draw plumbing the drawn launcher sets share (tests/tools/torch_scenarios56.py to torch_scenarios60.py): the
 fields each row draws from its ``random.Random(seed)``, in the order the sets draw them (so a set's stream, its table and
-its scenarios stay as committed), the output options' command-line parts, the victims, the launchers' command lines."""
+its scenarios stay as committed), the output options' command-line parts, the victims, the launchers' command lines; and
+the sixtieth / sixty-first sets' shared row (``joint``), its rules (``runs``), truths (``CAUSE``) and environment."""
 
 from __future__ import annotations
 
@@ -81,3 +82,56 @@ def launcher_commands(kind: str, sc: dict, opts: list[str], port: str, worker: s
     return [[sys.executable, "-m", "torch.distributed.launch", "--use-env", "--nnodes", str(nodes), "--node-rank",
              str(i), "--nproc-per-node", n, "--master-addr", "127.0.0.1", "--master-port", port, *opts, worker]
             for i in range(nodes)]
+
+
+#: the jointly drawn sets' (sixtieth, sixty-first) launchers (multi-node c10d: most draws), layouts, crashes, exceptions
+KINDS = ("trun", "trun", "trun", "trun", "standalone", "static", "legacy", "spawn")
+LAYOUTS = ((2, 2), (2, 3), (3, 2))
+CRASH = ("sigkill", "segfault", "raise", "abort", "sigbus")
+EXCEPTIONS = ("raise-runtime", "raise-value", "assert", "missing-shard", "keyerror", "memoryerror")
+TORCHRUN = ("trun", "standalone", "static")
+RESTARTS = ("every-attempt", "recovered")
+DETAIL = {"TORCH_DISTRIBUTED_DEBUG": "DETAIL"}
+#: each crash's / caught exception's truth cause (as earlier sets give them)
+CAUSE = {"sigkill": "host-oom-kill", "segfault": "segfault", "raise": "python-exception", "abort": "abort",
+         "sigbus": "sigbus", "raise-runtime": "python-exception", "raise-value": "python-exception",
+         "assert": "python-exception", "missing-shard": "python-exception", "keyerror": "python-exception",
+         "memoryerror": "host-oom"}
+
+
+def joint(rng: random.Random) -> tuple:
+    """The sixtieth set's row, in its order: (launcher, nodes, nproc, rank, step, option, filter local rank, handler,
+    style, rank format, crash, exception); under ``--standalone`` one node of all the layout's processes."""
+    launcher = rng.choice(KINDS)
+    nodes, nproc = rng.choice(LAYOUTS)
+    if launcher == "standalone":
+        nodes, nproc = 1, nodes * nproc
+    rank, step, option, local = placed(rng, nodes, nproc, OPTIONS)
+    handler, style, rankfmt = program(rng)
+    return launcher, nodes, nproc, rank, step, option, local, handler, style, rankfmt, rng.choice(CRASH), \
+        rng.choice(EXCEPTIONS)
+
+
+def runs(item: str, launcher: str, option: str) -> bool:
+    """The sixtieth set's rules: no output option under ``legacy`` / ``spawn`` (they are torchrun's), ``--max-restarts``
+    under c10d torchrun / ``--standalone`` only, no node lost whole under ``--standalone`` (one node)."""
+    if launcher not in TORCHRUN and option != "none":
+        return False
+    if item in RESTARTS and launcher not in ("trun", "standalone"):
+        return False
+    return not (item == "node-killed" and launcher == "standalone")
+
+
+def joint_env(item: str, handler: str, style: str, rankfmt: str) -> dict[str, str]:
+    """The worker's environment for a jointly drawn row (gloo timeouts of 3 s, handling, convention, DETAIL for the
+    mismatches, the rounds' prefixes under ``--max-restarts``, the recovered run's first attempt only)."""
+    return {"K10S_GLOO_TIMEOUT_S": "3", "K10S_HANDLER": handler, **style_env(style, rankfmt),
+            **(DETAIL if item.endswith("-mismatch") else {}), **({"K10S_ROUNDS": "1"} if item in RESTARTS else {}),
+            **({"K10S_FAULT_ATTEMPTS": "1"} if item == "recovered" else {})}
+
+
+def joint_victims(item: str, world: int, nproc: int, rank: int, control: bool) -> list[int]:
+    """Node lost whole: the other nodes' ranks (the drawn rank's node is lost); a control: none; else every other rank."""
+    if item == "node-killed":
+        return [r for r in range(world) if r // nproc != rank // nproc]
+    return [] if control else others(world, rank)

@@ -103,25 +103,9 @@ import torch_draw as td
 HERE = Path(__file__).resolve().parent
 WORKER = str(HERE / "t60_worker.py")
 LAUNCHERS = ("t60trun", "t60standalone", "t60static", "t60legacy", "t60spawn")
-DETAIL = {"TORCH_DISTRIBUTED_DEBUG": "DETAIL"}
 ITEMS = ("sigkill", "segfault", "raise", "abort", "sigbus", "never-joins", "monitored-barrier", "op-mismatch",
          "size-mismatch", "every-attempt", "recovered", "exception-a", "exception-b", "node-killed", "clean",
          "config-every-rank")
-KINDS = ("trun", "trun", "trun", "trun", "standalone", "static", "legacy", "spawn")  # multi-node c10d: most draws
-LAYOUTS = ((2, 2), (2, 3), (3, 2))
-CRASH = ("sigkill", "segfault", "raise", "abort", "sigbus")
-EXCEPTIONS = ("raise-runtime", "raise-value", "assert", "missing-shard", "keyerror", "memoryerror")
-TORCHRUN = ("trun", "standalone", "static")
-RESTARTS = ("every-attempt", "recovered")
-
-
-def _runs(item: str, launcher: str, option: str) -> bool:
-    """Whether the combination can run (else the RNG's next draw replaces it)."""
-    if launcher not in TORCHRUN and option != "none":
-        return False
-    if item in RESTARTS and launcher not in ("trun", "standalone"):
-        return False
-    return not (item == "node-killed" and launcher == "standalone")
 
 
 def draw(seed: int = 60, replaced: list | None = None) -> list[tuple]:
@@ -132,28 +116,15 @@ def draw(seed: int = 60, replaced: list | None = None) -> list[tuple]:
     rows = []
     for item in ITEMS:
         while True:
-            launcher = rng.choice(KINDS)
-            nodes, nproc = rng.choice(LAYOUTS)
-            if launcher == "standalone":
-                nodes, nproc = 1, nodes * nproc
-            rank, step, option, local = td.placed(rng, nodes, nproc, td.OPTIONS)
-            handler, style, rankfmt = td.program(rng)
-            crash = rng.choice(CRASH)
-            exception = rng.choice(EXCEPTIONS)
-            if _runs(item, launcher, option):
+            row = td.joint(rng)
+            if td.runs(item, row[0], row[5]):
                 break
             if replaced is not None:
-                replaced.append((item, launcher, option))
-        rows.append((item, launcher, nodes, nproc, rank, step, option, local, handler, style, rankfmt, crash,
-                     exception))
+                replaced.append((item, row[0], row[5]))
+        rows.append((item, *row))
     return rows
 
 
-#: each caught exception's / crash's truth cause (as earlier sets give them)
-_CAUSE = {"sigkill": "host-oom-kill", "segfault": "segfault", "raise": "python-exception", "abort": "abort",
-          "sigbus": "sigbus", "raise-runtime": "python-exception", "raise-value": "python-exception",
-          "assert": "python-exception", "missing-shard": "python-exception", "keyerror": "python-exception",
-          "memoryerror": "host-oom"}
 #: each item's worker fault and truth cause (None: a control; "crash"/"exception": the drawn one)
 _FAULTS = {"sigkill": ("sigkill", "host-oom-kill"), "segfault": ("segfault", "segfault"),
            "raise": ("raise", "python-exception"), "abort": ("abort", "abort"), "sigbus": ("sigbus", "sigbus"),
@@ -171,9 +142,9 @@ def _fault(row: tuple) -> tuple[str, str | None]:
     item, crash, exception = row[0], row[11], row[12]
     fault, cause = _FAULTS[item]
     if fault == "crash":
-        return crash, _CAUSE[crash]
+        return crash, td.CAUSE[crash]
     if fault == "exception":
-        return exception, _CAUSE[exception]
+        return exception, td.CAUSE[exception]
     return fault, cause
 
 
@@ -199,17 +170,10 @@ def scenarios(S) -> list[dict]:
         item, launcher, nodes, nproc, rank, step, option, local, handler, style, rankfmt, _crash, _exc = row
         fault, cause = _fault(row)
         control = item in CONTROLS
-        restarts = item in RESTARTS
-        env = {"K10S_GLOO_TIMEOUT_S": "3", "K10S_HANDLER": handler, **td.style_env(style, rankfmt),
-               **(DETAIL if item.endswith("-mismatch") else {}), **({"K10S_ROUNDS": "1"} if restarts else {}),
-               **({"K10S_FAULT_ATTEMPTS": "1"} if item == "recovered" else {})}
+        restarts = item in td.RESTARTS
+        env = td.joint_env(item, handler, style, rankfmt)
         opts = (["--max-restarts", "1"] if restarts else []) + td.opts(option, local)
-        world = nodes * nproc
-        if item == "node-killed":  # the drawn rank kills its node: that node's ranks are lost, the others fail
-            lost = rank // nproc
-            victims = [r for r in range(world) if r // nproc != lost]
-        else:
-            victims = [] if control else td.others(world, rank)
+        victims = td.joint_victims(item, nodes * nproc, nproc, rank, control)
         sc = S(name(row), launcher=f"t60{launcher}", fault=fault, rank=-1 if control else rank,
                cause=None if control else cause, culprits=[] if control else None, nproc=nproc, agents=nodes,
                opts=opts, step=step, steps=10, env=env)
