@@ -72,3 +72,23 @@ def test_an_archive_member_in_utf16_is_read(tmp_path):
         zf.writestr("logs/worker-0.log", ENCODED["utf-16 le with a mark (PowerShell 5.1 >)"])
         zf.writestr("logs/core.bin", b"\x7fELF\x00\x00" + bytes(range(256)))
     assert members("logs.zip", buf.getvalue(), 1 << 20) == [("logs/worker-0.log", LOG)]
+
+
+#: torch's DataLoader worker signal handler writes its message with the C string's terminating NUL (a worker's SIGBUS)
+WORKER_BUS = ("[default1]:ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared "
+              "memory (shm).\n[default1]:\x00[default1]:Traceback (most recent call last):\n"
+              "[default1]:RuntimeError: DataLoader worker (pid 4121) is killed by signal: Bus error. \n")
+
+
+def test_a_stray_nul_in_a_log_is_dropped_not_refused(tmp_path):
+    assert decode_log(WORKER_BUS.encode("utf-8")) == WORKER_BUS.replace("\x00", "")
+    (tmp_path / "node0.log").write_bytes((LOG * 40 + WORKER_BUS).encode("utf-8"))
+    assert [s.text for s in read_sources(str(tmp_path / "node0.log"))] == [LOG * 40 + WORKER_BUS.replace("\x00", "")]
+
+
+@pytest.mark.parametrize("data", [
+    (LOG * 4).encode("utf-8").replace(b" ", b"\x00"),  # NULs every few bytes: not a stray terminator
+    (LOG * 4).encode("utf-8") + b"\x00" + bytes(range(1, 9)) * 30,  # one NUL, but control bytes throughout
+], ids=["many-nuls", "control-bytes"])
+def test_text_with_more_than_stray_nuls_is_still_binary(data):
+    assert decode_log(data) is None

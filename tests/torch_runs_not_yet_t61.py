@@ -31,19 +31,19 @@ _SHARD = ("--redirects 3 --log-dir, 2 x 3, DeepSpeed-like, logger.error(f'rank {
           "directory: 'data/train/shard-00000.bin'' in the --log-dir files only); node 0's table: rank 0 exit 2, ranks 1, "
           "2 SIGTERM (node 1's agent: the c10d store lost); k10s said 'Rank 0 exited with status 2 and the job was torn down' (rank-failure, warning, exit-2, "
           "rank 0: the rank right, the cause not); truth: rank 0, python-exception (FileNotFoundError)")
-_LOADER = ("static rendezvous 2 x 2, --tee 3 --local-ranks-filter 1, rank-0-only prints, logger.exception: one of rank "
-           "1's two DataLoader workers SIGBUSes itself fetching the batch prefetched at step 8 ('ERROR: Unexpected bus "
-           "error encountered in worker. This might be caused by insufficient shared memory (shm).' then a NUL byte, "
-           "then the main process's 'RuntimeError: DataLoader worker (pid N) is killed by signal: Bus error.' raised "
-           "while step 8's validation builds its loader); k10s import-logs refused node0.log: 'binary data, not a "
-           "text log' (the worker handler's NUL); the pod-log reading is right (rank 1, sigbus); truth: rank 1, sigbus")
+# Read right since session 66 (a stray NUL in a log is dropped, not refused: parsers/log_encoding.py), both versions,
+# import-logs: "static rendezvous 2 x 2, --tee 3 --local-ranks-filter 1, rank-0-only prints, logger.exception: one of rank "
+# "1's two DataLoader workers SIGBUSes itself fetching the batch prefetched at step 8 ('ERROR: Unexpected bus "
+# "error encountered in worker. This might be caused by insufficient shared memory (shm).' then a NUL byte, "
+# "then the main process's 'RuntimeError: DataLoader worker (pid N) is killed by signal: Bus error.' raised "
+# "while step 8's validation builds its loader); k10s import-logs refused node0.log: 'binary data, not a "
+# "text log' (the worker handler's NUL); the pod-log reading is right (rank 1, sigbus); truth: rank 1, sigbus"
 _RUNS = {"t61-trun-2x2-abort-rank1-shutdown-w0-print-exc-logging-paren-redirects": _ABORT,
          "t61-trun-3x2-never-joins-rank5-w2-uncaught-logging-paren-redirects": _NEVER,
          "t61-static-3x2-monitored-barrier-rank4-step5-train-w2-error-deepspeed-redirects": _BARRIER,
          "t61-trun-2x3-missing-shard-rank0-shutdown-w2-error-deepspeed-redirects": _SHARD}
 _T61 = {f"{v}/{name}": why for v in ("2.13.0", "2.14.1") for name, why in _RUNS.items()}
 _T61_WAY: dict[str, dict[str, str]] = {
-    "import": {f"{v}/t61-static-2x2-loader-sigbus-rank1-step8-train-w2-exception-rank0only-filter1": _LOADER
-               for v in ("2.13.0", "2.14.1")},
+    "import": {},
     "podlog": {},
 }
