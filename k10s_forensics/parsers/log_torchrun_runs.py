@@ -29,7 +29,7 @@ _FOLDER = re.compile(r"^(.+)_[a-z0-9_]{8}$")
 #: a console's words naming the run id (the agent's launch config, an event's metadata, the command line)
 _NAMED_RUN = re.compile(r"""(?:\brun_id["']?\s*[:=]\s*["']?|--rdzv[-_]id[= ]\s*|\brdzv_id\s*[:=]\s*["']?)([\w.:-]+)""")
 #: runs listed in a refusal, agents listed in a note (the rest counted)
-SHOWN_RUNS, SHOWN_AGENTS, LONGEST_NAME = 5, 4, 80
+SHOWN_RUNS, SHOWN_AGENTS, LONGEST_NAME = 5, 3, 80
 
 
 def run_of(folder: str) -> str:
@@ -97,18 +97,19 @@ def relaunches(agents: dict, nodes: dict[str, int | None], consoles: list[str]) 
     for f in sorted(agents):
         if nodes.get(f) is not None:
             at.setdefault((run_of(f), nodes[f]), []).append(f)
-    dropped, unsure = [], []
+    dropped, unsure = [], {}
     for (run, node), folders in sorted(at.items()):
         named = [f for f in folders if any(f in text for text in consoles)]
         if len(folders) > 1 and len(named) == 1:
             dropped += [f for f in folders if f != named[0]]
         elif len(folders) > 1:
-            unsure.append(f"node {node}: {len(folders)} folders of run {shown(run)}")
+            unsure.setdefault(run, []).append(f"node {node} {len(folders)} folders")
     kept = {f: a for f, a in agents.items() if f not in dropped}
     said = ([f"{len(dropped)} folder(s) of another launch of the same run id left out (a console names its node's "
              "folder)"] if dropped else [])
     if unsure:
-        said.append(f"the run id was launched more than once ({capped(unsure, 3, ', ')}): which launch each folder is "
+        runs = [f"run {shown(run)}: {capped(nodes, 3, ', ')}" for run, nodes in sorted(unsure.items())]
+        said.append(f"the run id was launched more than once ({capped(runs, 2, '; ')}): which launch each folder is "
                     "cannot be told (no console names one; file times are no evidence): all read (give one launch's agent "
                     "folders themselves to read it alone)")
     return kept, "; ".join(said) or None
