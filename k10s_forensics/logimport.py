@@ -199,7 +199,7 @@ def _by_pod(sources: list[LogSource], job: str, exported=None) -> tuple[list[Log
 
 def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: int | None = None, world_size: int | None = None,
                 nodes: int | None = None, job: str = "imported", namespace: str = "imported", split: bool = True,
-                now: dt.datetime | None = None, derive: bool = True) -> tuple[Bundle, Layout]:
+                now: dt.datetime | None = None, derive: bool = True, run_id: str | None = None) -> tuple[Bundle, Layout]:
     """Write a bundle at ``out`` from ``sources`` (see the module doc) and rebuild its tables.
 
     ``split=False`` keeps one source whole in the first node's pod (a paste of several nodes'
@@ -218,7 +218,7 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     sources = [LogSource(s.name, ci) if (ci := ci_text(s.text)) is not None else s for s in sources]
     # an Airflow KubernetesPodOperator task log: the pod's lines, not the operator's (parsers.log_airflow)
     sources = [LogSource(s.name, af) if (af := airflow_text(s.text)) is not None else s for s in sources]
-    sources, tree_how, tree_nproc = merge_tree(sources, LogSource)  # torchrun's --log-dir files given back to their nodes
+    sources, tree_how, tree_nproc = merge_tree(sources, LogSource, run_id)  # --log-dir files back to their nodes (run_id: of several runs)
     empty = [s.name for s in sources if not s.text.strip()]
     if len(empty) == len(sources):  # one empty file among others is a node (a process) that wrote nothing
         raise InputError(f"{empty[0]}: no log lines (empty)")

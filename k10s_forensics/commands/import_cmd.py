@@ -17,8 +17,11 @@ import click
 @click.option("--namespace", default="imported", show_default=True)
 @click.option("--split/--no-split", default=True, show_default=True,
               help="Split one LOG into pods by the rank each line names (--no-split: keep it whole in the first pod).")
+@click.option("--run-id", default=None, metavar="ID",
+              help="A --log-dir tree of several runs (a reused log dir): read only this run's agents, the <run_id> of "
+                   "their <run_id>_<random> folders (torchrun's --rdzv-id; default: the run the consoles name).")
 def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | None, world_size: int | None, nodes: int | None,
-                    job: str, namespace: str, split: bool) -> None:
+                    job: str, namespace: str, split: bool, run_id: str | None) -> None:
     """Turn training console logs into a bundle that analyze, report and view read.
 
     \b
@@ -37,6 +40,8 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
     A folder is torchrun's --log-dir tree (<run>_<id>/attempt_N/<local_rank>/stdout.log, one
     <run>_<id> per node; as given, or in a tar/zip): each worker's lines join its node's console
     (the node from the console's paths or the ranks the workers print), each attempt apart.
+    A tree of several runs (a reused --log-dir, a parent folder) is read for the run the consoles
+    name (a folder path, a run_id line) or --run-id's; with neither it is refused, the runs listed.
     What pasting did is undone (CRLF, ANSI codes, markdown, double spacing, terminal
     wrapping); nothing else is changed, and no clock is invented for lines without one.
     """
@@ -44,7 +49,7 @@ def import_logs_cmd(logs: tuple[str, ...], out_dir: str, nproc_per_node: int | N
 
     sources = [s for path in logs for s in read_sources(path)]
     bundle, layout = import_logs(sources, out_dir, nproc_per_node=nproc_per_node, world_size=world_size, nodes=nodes,
-                                 job=job, namespace=namespace, split=split)
+                                 job=job, namespace=namespace, split=split, run_id=run_id)
     how = ", ".join(f"{k} from {v}" for k, v in layout.hints.items() if k != "placement")
     named = ", ".join(map(str, (layout.placed or [])[:8])) + (f", … ({len(layout.placed)} in all)" if len(layout.placed or []) > 8 else "")
     on_hosts = len(layout.hosts)

@@ -19,6 +19,9 @@ file; ``merge_tree(sources)`` takes the tree's files out of the sources and give
   (its ``multiprocessing/api.py`` lines, the N-th ``failed (exitcode`` line closing them), an attempt with no report
   at the end: the attempts stay apart, in their order, as the restarts of a pod's log do. A file the console already
   holds under that tag (``--tee``) is not added twice; ``error.json`` is not read (its traceback is the stderr's).
+
+A tree of several runs (a reused ``--log-dir``, a parent folder given): the run the consoles name, or ``--run-id``'s,
+is read, the others left out and counted in the note (parsers/log_torchrun_runs.py); the note lists a few agents only.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pathlib import Path
 from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_encoding import decode_log
 from k10s_forensics.parsers.log_normalize import normalize
+from k10s_forensics.parsers.log_torchrun_runs import SHOWN_AGENTS, capped, choose_runs, relaunches, shown
 
 #: ``<run_id>_<random>/attempt_<N>/<local_rank>/<stream>.log`` (tempfile's suffix: 8 of ``[a-z0-9_]``)
 _TREE_FILE = re.compile(r"(?:^|/)([^/]+_[a-z0-9_]{8})/attempt_(\d{1,4})/(\d{1,5})/(stdout|stderr|error)\.(?:log|json)$")
@@ -134,9 +138,10 @@ def _merged(console: str, attempts: dict) -> str:
     return "\n".join(out)
 
 
-def merge_tree(sources: list, make) -> tuple[list, str | None, int | None]:
+def merge_tree(sources: list, make, run_id: str | None = None) -> tuple[list, str | None, int | None]:
     """The sources with the tree's files given back to their nodes (the module doc), how, and the processes per node
-    the tree shows; ``make(name, text)`` builds a source. Not a tree: the sources as given, None, None."""
+    the tree shows; ``make(name, text)`` builds a source. Not a tree: the sources as given, None, None. A tree of
+    several runs: the run the consoles name, or ``run_id`` (parsers/log_torchrun_runs.py)."""
     tree = [(s.name, s.text) for s in sources if is_tree_file(s.name)]
     if not tree:
         return sources, None, None
@@ -144,8 +149,11 @@ def merge_tree(sources: list, make) -> tuple[list, str | None, int | None]:
     agents = _agents(tree)
     if not agents:
         raise InputError("the --log-dir tree holds no stdout.log or stderr.log")
+    agents, run_note = choose_runs(agents, [c.text for c in consoles], run_id)
     nproc = max(len(ranks) for attempts in agents.values() for ranks in attempts.values())
     nproc = max(nproc, 1 + max(lr for a in agents.values() for r in a.values() for lr in r))
+    printed = {f: _printed_node(attempts, nproc) for f, attempts in sorted(agents.items())}
+    agents, launch_note = relaunches(agents, printed, [c.text for c in consoles])
     tables = [_console_node(c.text, nproc) for c in consoles]
     told = [n for n in tables if n is not None]
     if len(set(told)) < len(told):  # two consoles' tables give one node: their places among the LOGs instead
@@ -157,7 +165,7 @@ def merge_tree(sources: list, make) -> tuple[list, str | None, int | None]:
         named = [i for i, c in enumerate(consoles) if folder in c.text]
         if len(named) == 1:
             node_of[folder], how[folder] = console_node[named[0]], "its console's path"
-        elif (n := _printed_node(attempts, nproc)) is not None and n not in node_of.values():
+        elif (n := printed[folder]) is not None and n not in node_of.values():
             node_of[folder], how[folder] = n, "the ranks its workers print"
     left = [f for f in sorted(agents) if f not in node_of]
     free = [n for n in range(max(len(agents), len(consoles))) if n not in node_of.values()]
@@ -170,8 +178,9 @@ def merge_tree(sources: list, make) -> tuple[list, str | None, int | None]:
         c, f = cons.get(n), by_node.get(n)
         name = " + ".join(x for x in (c.name if c else None, f) if x) or f"node {n}"
         out.append(make(name, _merged(c.text if c else "", agents[f]) if f else (c.text if c else "")))
-    said = "; ".join(f"node {node_of[f]}: {f} by {how[f]}" for f in sorted(agents, key=lambda f: node_of[f]))
-    return out, f"{LOG_DIR} ({len(agents)} agents, {nproc} local ranks each; {said})", nproc
+    said = capped([f"node {node_of[f]}: {shown(f)} by {how[f]}" for f in sorted(agents, key=lambda f: node_of[f])], SHOWN_AGENTS)
+    notes = "".join(f"; {n}" for n in (run_note, launch_note) if n)
+    return out, f"{LOG_DIR} ({len(agents)} agent{'s' * (len(agents) != 1)}, {nproc} local ranks each; {said}{notes})", nproc
 
 
 __all__ = ["LOG_DIR", "MAX_TREE_FILES", "is_tree_file", "merge_tree", "read_tree"]
