@@ -703,6 +703,10 @@ SELECT
          WHEN len(d.culprit_ranks) = 0 AND d.unranked_local IS NOT NULL
               THEN 'the failing line names local rank ' || d.unranked_local || ', but not which of the job''s nodes printed it: '
                    || 'its global rank is unknown'
+         -- Ray's memory monitor naming no worker (session 66): a node's host memory, the node by its IP where the line gives it
+         WHEN len(d.culprit_ranks) = 0 AND regexp_matches(coalesce(d.unranked_line, ''), 'killed due to (?:the node running low on|memory pressure)')
+              THEN 'Ray''s memory monitor killed a worker on ' || coalesce('node ' || nullif(regexp_extract(d.unranked_line, '\bIP: ([^,)\s]{1,64})', 1), ''), 'its node')
+                   || ' for the node''s host memory; which worker (rank) it does not say (printed in ' || coalesce(d.unranked_pod, 'a pod') || ')'
          WHEN len(d.culprit_ranks) = 0 THEN 'the failing line names no rank (' || coalesce(d.unranked_pod, 'a pod') || ')'
     END AS no_culprit_reason,
     d.first_failure_at, d.abort_at, d.hang_started_at, d.node_wide AND len(d.culprit_ranks) > 1 AS node_wide,
