@@ -61,6 +61,13 @@ table_rank AS (  -- pid -> the global rank its launcher's failure table gives it
     WHERE kind = 'torchrun_failure' AND rank IS NOT NULL AND pid IS NOT NULL AND container IS NOT NULL
     GROUP BY ALL HAVING count(DISTINCT rank) = 1
 ),
+ray_group AS (  -- pid -> world rank in Ray Train's worker group (`- (ip=…, pid=N) world_rank=R, …`: parsers/log_ray_workers.py),
+                -- across the job's pods (its trainer prints the group in one log; a paste's lines are laid out apart): the rank of
+                -- the worker Ray's memory monitor names by pid (its notice's `name=RayTrainWorker…, pid=N`), one rank per pid
+    SELECT job_key AS rg_job, pid AS rg_pid, min(rank) AS rg_rank FROM k10s_log
+    WHERE kind = 'rank_spawn' AND subkind = 'ray' AND pid IS NOT NULL AND rank IS NOT NULL AND job_key IS NOT NULL
+    GROUP BY ALL HAVING count(DISTINCT rank) = 1
+),
 l AS (  -- only the columns the steps below read; the rest is joined back at the end (docs/architecture.md, "Narrow CTEs")
     SELECT event_id, ts, container, kind, line_no,
         CASE WHEN kind = 'python_exception' AND error_type = 'KeyboardInterrupt' AND job_key IN (SELECT job_key FROM lone_interrupt)
@@ -75,6 +82,8 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
              WHEN regexp_matches(line, '^\((?:[A-Za-z_][\w.]{0,80} )?pid=[^,)\s]{1,40}(?:, ip=[^)\s]{1,64})?\)')
                   AND NOT regexp_matches(line, '^\((?:VllmWorker|EngineCore|APIServer )') THEN 'process' END AS relayed,
         CASE WHEN rank IS NULL AND tr.tr_rank IS NOT NULL THEN tr.tr_rank
+             -- Ray's memory monitor on the Ray Train worker it killed: that worker's pid's rank, else none (session 66)
+             WHEN rank IS NULL AND subkind = 'ray_memory_monitor' THEN rg.rg_rank
              -- a process Ray relays, its pid kept and no rank named: not the pod's one rank (the driver) by the pod's
              -- place; its rank is its pid's, where Ray Train's worker group gives it (pid_rank)
              WHEN rank IS NULL AND relayed = 'process' THEN NULL
@@ -92,6 +101,7 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
     FROM k10s_log
     LEFT JOIN table_rank tr ON tr.tr_uid = k10s_log.incarnation_uid AND tr.tr_pid = k10s_log.pid
                            AND tr.tr_local IS NOT DISTINCT FROM k10s_log.local_rank
+    LEFT JOIN ray_group rg ON rg.rg_job = k10s_log.job_key AND rg.rg_pid = k10s_log.pid AND k10s_log.subkind = 'ray_memory_monitor'
     WHERE job_key IS NOT NULL AND container IS NOT NULL
       AND kind IN ('cuda_oom', 'cuda_error', 'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm',
                    'nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn',
@@ -417,9 +427,11 @@ classified AS (
             WHEN kind = 'python_exception' AND subkind = 'raised' AND (regexp_matches(error_type, '(?:^|\.)_?(?:Array)?MemoryError$')
                  OR error_message LIKE '%DefaultCPUAllocator: can''t allocate memory%') THEN 'host-oom'
             -- Ray's memory monitor killed the task or actor: the node's host memory ran low (`ray.exceptions.OutOfMemoryError:
-            -- Task was killed due to the node running low on memory.`), an outside kill for host memory, not the GPU's
+            -- Task was killed due to the node running low on memory.`; newer Ray: `1 worker(s) were killed due to the node
+            -- running low on memory. Memory on the node (IP: …) was …`, its wrapped pieces joined by parsers/log_cut_wordings.py,
+            -- its first piece alone read alike: session 66), an outside kill for host memory, not the GPU's
             WHEN kind = 'python_exception' AND subkind = 'raised' AND regexp_matches(error_type, '(?:^|\.)OutOfMemoryError$')
-                 AND error_message LIKE '%killed due to the node running low on memory%' THEN 'host-oom-kill'
+                 AND error_message LIKE '%killed due to the node%' THEN 'host-oom-kill'
             -- a DataLoader worker killed by a signal: the rank's failure is the worker's signal, as the main process reports
             -- it or as the worker's own handler does (`ERROR: Unexpected bus error encountered in worker.`: parsers/log_py_exceptions.py)
             WHEN kind = 'python_exception' AND subkind = 'raised' AND (error_message LIKE 'DataLoader worker (pid%) is killed by signal: %'

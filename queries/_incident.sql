@@ -279,8 +279,7 @@ shape_inference AS (  -- the first failure is an exception raised under pipelini
 ),
 root_unseen AS (  -- the first failure is an entry torchrun's table lists under "Failures:" ([1], [2], …: the failures
                  -- besides its Root Cause [0]; none is written <NO_OTHER_FAILURES>) and no Root Cause entry is in the
-                 -- incident (a paste cut before it): another worker failed at that poll too, unseen, so the one shown
-                 -- is not known to be alone nor first
+                 -- incident (a paste cut before it): another worker failed at that poll too, unseen, so the one shown is not known to be alone nor first
     SELECT f.job_key, f.incident, 'root' AS unseen
     FROM first f
     WHERE f.kind = 'torchrun_failure' AND f.subkind = 'failures' AND regexp_matches(f.line, '^[^\n]*\[[1-9][0-9]*\]:[ \t]*(\n|$)')
@@ -325,8 +324,7 @@ head_cut AS (  -- the first failure is a rank known only by its launcher's exit 
                      AND (e.line_no > h.line_no AND h.subkind <> 'error' OR e.line_no = h.line_no AND h.subkind = 'error')) = 'teardown', false))
       -- or a CUDA error a rank's own watchdog reports, in a log that begins in the C++ stack of another watchdog's end
       -- (`Exception raised from ncclCommWatchdog at …`, a process's last record, printed after its own error line): a
-      -- process had already failed above the cut, by its watchdog, before the rank's line (docs/rules.md, "Session 32:
-      -- batch 147")
+      -- process had already failed above the cut, by its watchdog, before the rank's line (docs/rules.md, "Session 32: batch 147")
       OR (h.subkind = 'watchdog_stack' AND f.kind = 'cuda_error' AND f.line LIKE '%watchdog%'))
       AND (SELECT count(*) FROM k10s_log a WHERE a.raw_row = f.raw_row AND a.kind = 'torchrun_failure' AND a.subkind = 'agent'
            AND a.line_no > h.line_no AND a.line_no <= f.line_no) <= 1
@@ -358,8 +356,7 @@ nccl_alike AS (  -- two or more processes whose NCCL call failed at the same sit
           GROUP BY ALL
           UNION ALL
           -- NCCL's WARN of a CUDA call it made (`host:pid:tid [dev] NCCL WARN Cuda failure 'initialization error'`) with
-          -- the same error in two or more processes: the same (a node's driver failing every process on it alike;
-          -- docs/rules.md, "Session 43: batch 236")
+          -- the same error in two or more processes: the same (a node's driver failing every process on it alike; docs/rules.md, "Session 43: batch 236")
           SELECT x.job_key, 'Cuda failure ''' || x.error_message || '''' AS site,
                  count(DISTINCT (x.incarnation_uid, x.nccl_host, coalesce('pid ' || x.pid, 'dev ' || x.cuda_dev))) AS n,
                  min(x.ts) AS t0, max(x.ts) AS t1
@@ -703,7 +700,8 @@ SELECT
          WHEN len(d.culprit_ranks) = 0 AND d.unranked_local IS NOT NULL
               THEN 'the failing line names local rank ' || d.unranked_local || ', but not which of the job''s nodes printed it: '
                    || 'its global rank is unknown'
-         WHEN len(d.culprit_ranks) = 0 THEN 'the failing line names no rank (' || coalesce(d.unranked_pod, 'a pod') || ')'
+         WHEN len(d.culprit_ranks) = 0 THEN coalesce(CASE WHEN regexp_matches(coalesce(d.unranked_line, ''), 'killed due to (?:the node running low on|memory pressure)') -- Ray's memory monitor naming no worker: the node by its IP (session 66)
+              THEN 'Ray''s memory monitor killed a worker on ' || coalesce('node ' || nullif(regexp_extract(d.unranked_line, '\bIP: ([^,)\s]{1,64})', 1), ''), 'its node') || ' for the node''s host memory; which worker (rank) it does not say, printed' END, 'the failing line names no rank') || ' (' || coalesce(d.unranked_pod, 'a pod') || ')'
     END AS no_culprit_reason,
     d.first_failure_at, d.abort_at, d.hang_started_at, d.node_wide AND len(d.culprit_ranks) > 1 AS node_wide,
     d.first_rank, d.first_pod, d.first_node, d.first_gpu, d.first_kind, d.first_subkind, d.error_type, d.error_message,

@@ -18,16 +18,12 @@ NOT_YET_S65: dict[str, str] = {
         "`ProcessExitedException: process 0 (2x 4090)` and the maintainer's 'uses just over 128GB RAM' on a 125 GB "
         "pod; the same lines followed by spawn's `ProcessExitedException: process 0 terminated with signal SIGKILL` "
         "name rank 0, host-oom-kill: the verdict is in the title only, which no log reading can reach",
-    "glm53-dual-dgx-spark-2-ray-oom-one-node-unified-memory-control":
-        "names rank 0, python-exception (warning, medium) laid out as its two Sparks (one process per node, world "
-        "2), both ways: the untagged `ray.exceptions.OutOfMemoryError: 1 worker(s) were killed due to the node` / "
-        "`running low on memory. Memory on the node (IP: 10.99.0.2) was` / `113.76GB / 119.70GB (0.950345)` is put "
-        "on the only pod holding lines (rank 0) and read as that rank's own Python exception (as pasted, with no "
-        "layout, a python-exception warning of no rank); the truth is Ray's memory monitor (host-oom-kill) killing a "
-        "worker on node 10.99.0.2, whose rank the paste does not give: no rank; two things miss it: the wrapped "
-        "newer wording `N worker(s) were killed due to the node` / `running low on memory` is not known as Ray's "
-        "memory-monitor kill (joined into one line it reads host-oom-kill), and an untagged Ray notice naming a "
-        "node by IP is given to whichever rank's pod holds the line",
+    # glm53-dual-dgx-spark-2-ray-oom-one-node-unified-memory-control: read right since session 66 (devB: the wrapped
+    # `ray.exceptions.OutOfMemoryError: 1 worker(s) were killed due to the node` / `running low on memory. Memory on the
+    # node (IP: 10.99.0.2) was` / `113.76GB / …` is joined by parsers/log_cut_wordings.py and read host-oom-kill, and Ray's
+    # memory-monitor notice naming no rank no longer takes the rank of the one-process pod whose log holds it (the
+    # driver's): host-oom-kill of no rank both ways; it named rank 0, python-exception, laid out as two Sparks;
+    # tests/test_ray_memory_monitor.py)
     # batch 404 (hf-trainer-accelerate-deepspeed-launcher-multi-node-2025-2026): 1 of 2 read right both ways as
     # collected (ff27a491), one NOT_YET, one control, only 2 usable threads in ~130 searches (the theme's settled
     # multi-node threads are mined already, or their settlement lies past the stored excerpt): Bagel-295 (rank 15's

@@ -6,8 +6,8 @@ as collected (NOT_YET); since session 55 the kill notice's ``name=<actor>:<Class
 rank as Ray's ``ActorDiedError`` does: rank 3, host-oom-kill (warning: the paste holds its lines only). The controls name no one laid out as the threads say: the head of
 a ``[rank0]:`` Python 3.13 traceback without its exception line (huggingface/trl#5301: a wrong attribute chain in GRPO's
 colocate mode, fixed by trl#5302) is an info suspect of rank 0; the same memory notice killing the driver ``main_task``
-(verl-project/verl#529) is a host-oom-kill of no rank on four GPUs (of rank 0, the pod's only process, with no layout
-given); vLLM's ``(EngineCore_DP2 pid=…) ERROR … Invocation of collective_rpc method failed`` (NovaSky-AI/SkyRL#1398: a
+(verl-project/verl#529) is a host-oom-kill of no rank on four GPUs (with no layout given too since session 66: it was
+rank 0's, the pod's only process); vLLM's ``(EngineCore_DP2 pid=…) ERROR … Invocation of collective_rpc method failed`` (NovaSky-AI/SkyRL#1398: a
 DP rank-offset bug in weight sync, fixed by SkyRL#1399) is no finding at all. Scored 3/4 both ways as collected, no
 control named; no rule changed (measure only). Contrasts: Ray's ``ActorDiedError`` for the same worker names rank 3
 (exit-unknown), and with the memory notice rank 3 host-oom-kill; the worker's name put in the driver's place names that
@@ -78,7 +78,8 @@ CASES = {
     "ray-oom-worker-as-pasted": (RAY_OOM_WORKER, None, None, 3, "host-oom-kill"),
     "ray-oom-worker-four-workers": (RAY_OOM_WORKER, 4, 4, 3, "host-oom-kill"),
     "grpo-colocate-as-pasted": (GRPO_COLOCATE, None, None, None, None),
-    "ray-oom-driver-as-pasted": (RAY_OOM_DRIVER, None, None, 0, "host-oom-kill"),
+    # session 66: no rank (it named rank 0, the pod holding the driver's notice; the truth is the driver's main_task killed)
+    "ray-oom-driver-as-pasted": (RAY_OOM_DRIVER, None, None, None, None),
     "ray-oom-driver-four-gpus": (RAY_OOM_DRIVER, 4, 4, None, None),
     "dp-weight-sync-as-pasted": (DP_WEIGHT_SYNC, None, None, None, None),
     # contrasts

@@ -15,6 +15,11 @@ fsdp_qlora lines names rank 0 (host-oom-kill); the loader message from four rank
 rank 3 CUDA OOM after it names rank 3 (cuda-oom); the Ray notice joined into one line reads host-oom-kill (still on
 rank 0), tagged ``[rank1]:`` names rank 1, printed for two nodes names no one. Pasted logs through ``k10s
 import-logs``, batched.
+
+Read right since session 66 (devB, tests/test_ray_memory_monitor.py): the wrapped notice's pieces are joined
+(parsers/log_cut_wordings.py) and read host-oom-kill, and Ray's memory-monitor notice naming no rank is no longer the
+rank of the one-process pod whose log holds it (the driver's): the GLM dual-Spark thread names no rank both ways, the
+one-line notice alike (host-oom-kill, no rank); tagged ``[rank1]:`` it names rank 1, host-oom-kill.
 """
 
 from __future__ import annotations
@@ -64,8 +69,8 @@ CASES = {
     # NOT_YET as collected (batch 403): the truth is rank 0, host-oom-kill, named in the title only
     "spawn-parent-two-gpus-names-none-as-read": (SPAWN_PARENT, 2, 2, None, None),
     "ray-node-oom-as-pasted": (RAY_NODE_OOM, None, None, None, None),
-    # NOT_YET as collected (batch 403): the truth names no rank (node 10.99.0.2 only)
-    "ray-node-oom-two-sparks-names-rank0-as-read": (RAY_NODE_OOM, 1, 2, 0, "python-exception"),
+    # read right since session 66 (was NOT_YET as collected, batch 403): no rank (node 10.99.0.2 only)
+    "ray-node-oom-two-sparks-names-none": (RAY_NODE_OOM, 1, 2, None, None),
     # variants that must not name anyone
     "loader-barrier-four-ranks-names-none": (LOADER_BARRIER_FOUR_RANKS, 8, 32, None, None),
     "loader-barrier-tp1-tagged-names-none": (LOADER_BARRIER_TP1_TAGGED, 8, 32, None, None),
@@ -73,8 +78,9 @@ CASES = {
     # contrasts that must name a rank
     "spawn-parent-with-exit-names-rank0": (SPAWN_PARENT_WITH_EXIT, 2, 2, 0, "host-oom-kill"),
     "loader-barrier-rank3-oom-names-rank3": (LOADER_BARRIER_RANK3_OOM, 8, 32, 3, "cuda-oom"),
-    "ray-node-oom-one-line-names-rank0": (RAY_NODE_OOM_ONE_LINE, 1, 2, 0, "host-oom-kill"),
-    "ray-node-oom-rank1-tagged-names-rank1": (RAY_NODE_OOM_RANK1, 1, 2, 1, "python-exception"),
+    "ray-node-oom-rank1-tagged-names-rank1": (RAY_NODE_OOM_RANK1, 1, 2, 1, "host-oom-kill"),
+    # session 66: the one-line notice names no rank either (it was rank 0's, the pod holding it)
+    "ray-node-oom-one-line-names-none": (RAY_NODE_OOM_ONE_LINE, 1, 2, None, None),
 }
 BATCHED = Batched("b403", list(CASES))
 
@@ -108,13 +114,9 @@ def test_spawn_parent_opening_finds_nothing(tmp_path):
     assert _gist(SPAWN_PARENT, tmp_path / "b", 2, 2) == []
 
 
-def test_wrapped_ray_memory_monitor_notice_is_read_as_an_exception(tmp_path):
-    """GLM-5.3 dual-Spark#2 as collected: the wrapped Ray memory-monitor notice is a python-exception, rankless as
-    pasted and rank 0's (the only pod with lines) as two Sparks; joined into one line it is host-oom-kill."""
-    assert _gist(RAY_NODE_OOM, tmp_path / "a", None, None) == [("rank-failure", "warning", "python-exception", [])]
-    findings = pasted_findings(RAY_NODE_OOM, tmp_path / "b", 1, 2, NOW)
-    assert [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in findings] == [
-        ("rank-failure", "warning", "python-exception", [0])
-    ]
-    assert findings[0]["confidence"] == "medium"
-    assert _gist(RAY_NODE_OOM_ONE_LINE, tmp_path / "c", 1, 2) == [("rank-failure", "warning", "host-oom-kill", [0])]
+def test_wrapped_ray_memory_monitor_notice_is_read_as_a_host_oom_kill_of_no_rank(tmp_path):
+    """GLM-5.3 dual-Spark#2 (session 66): the wrapped Ray memory-monitor notice, its pieces joined, is host-oom-kill of
+    no rank, as pasted and as two Sparks (not rank 0's, the only pod with lines); joined into one line alike."""
+    assert _gist(RAY_NODE_OOM, tmp_path / "a", None, None) == [("rank-failure", "warning", "host-oom-kill", [])]
+    assert _gist(RAY_NODE_OOM, tmp_path / "b", 1, 2) == [("rank-failure", "warning", "host-oom-kill", [])]
+    assert _gist(RAY_NODE_OOM_ONE_LINE, tmp_path / "c", 1, 2) == [("rank-failure", "warning", "host-oom-kill", [])]

@@ -20,7 +20,13 @@ it, and the two together do (with the space the cut fell on, or without one when
   that process rank 6 with PID 25353 on node hpc1`` | ``exited on signal 11 (Segmentation fault).`` (real incidents
   batch 52, the Open MPI mailing-list archive);
 * msrun's analysis of a failed MindSpore job, its node list cut off by a terminal's width: ``… Time out nodes are`` |
-  ``['3']`` (real incidents batch 50 under tests/test_paste_wordings.py's ``wrap-100``).
+  ``['3']`` (real incidents batch 50 under tests/test_paste_wordings.py's ``wrap-100``);
+* Ray's memory monitor, its error wrapped by a terminal or by the exception's own line breaks (session 66, the GLM-5.3
+  dual-Spark thread): ``ray.exceptions.OutOfMemoryError: 1 worker(s) were killed due to the node`` | ``running low on
+  memory. Memory on the node (IP: 10.99.0.2) was`` | ``113.76GB / 119.70GB (0.950345)`` (the older ``Task was killed due
+  to the node`` | ``running low on memory.`` alike), and the raylet's summary ``1 Workers (tasks / actors)`` | ``killed due
+  to memory pressure (OOM), …``. The node's usage after ``Memory on the node (IP: …) was`` is a third piece: a joined
+  line that ends a wording's start unfinished takes the next piece too (three pieces at most).
 
 A terminal that wraps at its width leaves the space it cut on at the start of the next piece
 (``… failed (exitcode: -6)`` | `` local_rank: 0 (pid: 223) of binary: …``, real incidents batch 25): one
@@ -44,6 +50,9 @@ WORDINGS = (
     ("] NCCL", re.compile(r"\] NCCL (?:INFO|WARN|TRACE|ABORT) ")),
     ("noticed that process rank", re.compile(r"noticed that process rank \d{1,7} with PID \S{1,40} on node \S{1,253} exited on signal \d")),
     ("Time out nodes are", re.compile("Time out nodes are \\[['\u2018\u2019]")),
+    ("killed due to the node", re.compile(r"killed due to the node running low on memory\b")),
+    ("Memory on the node (IP:", re.compile(r"Memory on the node \(IP: [^)\s]{1,64}[^)]{0,300}\)[^\n]{0,600}? was \d[\d.]{0,12} ?[KMGT]?i?B / ")),
+    ("Workers (tasks / actors)", re.compile(r"Workers \(tasks / actors\) killed due to memory pressure\b")),
 )
 #: a start that is only that wording's when the line ends so (NCCL's ``host:pid:tid [dev] NCCL`` prefix and nothing after)
 _LINE_ENDS = {"] NCCL": re.compile(r"\S+:\d+:\d+ \[\d{1,3}\] NCCL ?$")}
@@ -79,14 +88,15 @@ def rejoin_cut_wordings(lines: list[str]) -> tuple[list[str], str | None]:
     i = 0
     while i < len(lines):
         line = lines[i]
-        both = _joined(line, lines[i + 1]) if i + 1 < len(lines) else None
-        if both is not None:
-            out.append(both)
+        pieces = 1
+        while pieces < 3 and i + pieces < len(lines):  # a joined line may end another wording's start (Ray's third piece)
+            both = _joined(line, lines[i + pieces])
+            if both is None:
+                break
+            line, pieces = both, pieces + 1
             joined += 1
-            i += 2
-            continue
         out.append(line)
-        i += 1
+        i += pieces
     return (out, f"a known wording cut in two ({joined} lines joined)") if joined else (lines, None)
 
 

@@ -187,8 +187,8 @@ _EVENT_LITERALS = (
     # torch elastic's @record on a failure without an error file
     r"(?:Worker|Engine core) proc \S+ died unexpectedly",
     r"Workers \(tasks / actors\) killed due to memory pressure",
-    # ... and its notice on the worker it killed (log_ray_workers.RAY_MEMORY_NOTICE)
-    r"Memory on the node \(IP: ",
+    # ... and its notice on the worker it killed, newer Ray's account of those (log_ray_workers.RAY_MEMORY_NOTICE, RAY_KILL_POLICY)
+    r"Memory on the node \(IP: ", r"actual memory used=",
     # Ray Train v2's preemption notice (log_ray_workers.RAY_PREEMPTED_SELF / RAY_PREEMPTION_WATCHER)
     r"received preemption signal \(this_worker_preempted=True",
     r"PreemptionWatcher: preemption detected",

@@ -36,6 +36,11 @@ RAY_TRAIN_WORKER_FAILED = re.compile(r"(?:^|[\s)])Worker (\d{1,7}) has failed\.\
 #: name, 3 its pid, 4 its memory
 RAY_MEMORY_NOTICE = re.compile(r"\bMemory on the node \(IP: ([^,)\s]{1,64})[^)]{0,300}\) where the (?:task|lease) \((?:actor|task) ID: "
                                r"[0-9a-fA-F]{1,64}, name=([^,\s]{1,300}), pid=(\d{1,10}|" + MASK + r"), memory used=([\d.]{1,12} ?[KMGT]?i?B)\) was running")
+#: newer Ray's account of the workers it killed, under the raised error (``Ray killed 1 worker(s) based on the killing policy:
+#: [(Task: job ID=…, lease ID=…, task name=…, required resources={…}, pid=478, actual memory used=12.17GB, worker ID=…)]``,
+#: or one ``Selected to kill: (Task: …)`` line each): group 1 the task's or actor's name, 2 its pid, 3 its memory (session 66)
+RAY_KILL_POLICY = re.compile(r"\((?:Task|Actor): [^()]{0,800}?\b(?:task|actor) name=([^,\s]{1,300}), [^()]{0,400}?\bpid=(\d{1,10}|"
+                             + MASK + r"), actual memory used=([\d.]{1,12} ?[KMGT]?i?B)")
 #: a verl worker group's actor in that name: ``<prefix><Class>_<placement group>:<rank in it>``, then the method it ran
 RAY_WORKER_ACTOR = re.compile(r"^(\S{0,200}?_(\d{1,4}):(\d{1,7}))(?::[\w.<>]{1,200})?$")
 
@@ -57,7 +62,10 @@ def ray_worker(text: str) -> Event | None:
                 "error_message": f"Ray Train's preemption notice: rank {m.group(1)}'s node is being drained (preempted)"}
     m = RAY_MEMORY_NOTICE.search(text) if "where the " in text and "Memory on the node" in text else None
     if m:
-        return _memory_killed(m)
+        return _memory_killed(f"node {m.group(1)}", m.group(2), m.group(3), m.group(4))
+    m = RAY_KILL_POLICY.search(text) if "actual memory used=" in text else None
+    if m:
+        return _memory_killed("its node", m.group(1), m.group(2), m.group(3))
     m = RAY_WORKER_DIED.search(text) if "Worker exit type: " in text else None
     if m:
         pid = RAY_WORKER_PID.search(text)
@@ -66,16 +74,21 @@ def ray_worker(text: str) -> Event | None:
     return None
 
 
-__all__ = ["RAY_PREEMPTED_SELF", "RAY_PREEMPTION_WATCHER", "RAY_TRAIN_WORKER_FAILED", "RAY_WORKER_DIED", "RAY_WORKER_PID", "RAY_WORKER_RANK", "ray_worker"]
+__all__ = ["RAY_KILL_POLICY", "RAY_PREEMPTED_SELF", "RAY_PREEMPTION_WATCHER", "RAY_TRAIN_WORKER_FAILED", "RAY_WORKER_DIED", "RAY_WORKER_PID", "RAY_WORKER_RANK", "ray_worker"]
 
 
-def _memory_killed(m: re.Match) -> Event | None:
+def _memory_killed(node: str, name: str, pid_text: str, used: str) -> Event | None:
     """The worker Ray's memory monitor killed: a SIGKILL for the node's host memory, of the rank a verl worker of the first
-    placement group names (``…WorkerDict_0:3``); another name (the driver's ``main_task``, an agent loop, another group's
-    worker) names no rank here: the raylet's summary and the raised error say the kill (None)."""
-    actor = RAY_WORKER_ACTOR.match(m.group(2))
+    placement group names (``…WorkerDict_0:3``); Ray Train's worker actor (``RayTrainWorker.__init__``,
+    ``RayTrainWorker._RayTrainWorker__execute``) by its pid, the rank Ray Train's worker group gives that pid (queries'
+    pid_rank; none where the group is not in the log: session 66); another name (the driver's ``main_task``, an agent
+    loop, another group's worker) names no rank here: the raylet's summary and the raised error say the kill (None)."""
+    pid = int(pid_text) if pid_text.isdigit() else None  # a paste may mask it
+    actor = RAY_WORKER_ACTOR.match(name)
+    if (actor is None or actor.group(2) != "0") and name.startswith("RayTrainWorker") and pid is not None:
+        return {"kind": "process_exit", "subkind": "ray_memory_monitor", "rank": None, "pid": pid, "exit_code": -9,
+                "error_message": f"Ray's memory monitor killed Ray Train's worker (pid {pid}, {used} used) for {node}'s host memory"}
     if actor is None or actor.group(2) != "0":
         return None
-    pid = int(m.group(3)) if m.group(3).isdigit() else None  # a paste may mask it
     return {"kind": "process_exit", "subkind": "ray_memory_monitor", "rank": int(actor.group(3)), "pid": pid, "exit_code": -9,
-            "error_message": f"Ray's memory monitor killed {actor.group(1)} (pid {m.group(3)}, {m.group(4)} used) for node {m.group(1)}'s host memory"}
+            "error_message": f"Ray's memory monitor killed {actor.group(1)} (pid {pid_text}, {used} used) for {node}'s host memory"}
