@@ -164,13 +164,13 @@ def _phase_tag(row: tuple) -> list[str]:
     return [*tag, f"w{workers}"]
 
 
-def name(row: tuple) -> str:
-    """The scenario's name from its drawn row."""
+def name(row: tuple, tag: str = "t61") -> str:
+    """The scenario's name from its drawn row (``tag``: the set's prefix)."""
     item, launcher, nodes, nproc, rank, step, option, local, handler, style, rankfmt, crash, _e, phase = row[:14]
     fault, _cause = _fault(row)
     what = {"every-attempt": f"restarts1-{crash}", "recovered": f"restarts1-recovered-{crash}", "exception": fault,
             "loader-worker": fault, "node-killed": f"node{rank // nproc}-killed-by-rank{rank}"}
-    parts = [f"t61-{launcher}-{nodes}x{nproc}-{what.get(item, item)}"]
+    parts = [f"{tag}-{launcher}-{nodes}x{nproc}-{what.get(item, item)}"]
     if item not in CONTROLS:
         parts.append(f"rank{rank}")
     if item not in ("clean", "never-joins") and phase not in ("init", "shutdown"):
@@ -180,9 +180,10 @@ def name(row: tuple) -> str:
     return "-".join(parts)
 
 
-def scenarios(S) -> list[dict]:
+def scenarios(S, seed: int = 61, tag: str = "t61") -> list[dict]:
+    """The set's scenarios from ``draw(seed)`` (``tag``: the prefix of their names and launchers)."""
     out = []
-    for row in draw():
+    for row in draw(seed):
         item, launcher, nodes, nproc, rank, step, option, local, handler, style, rankfmt = row[:11]
         phase, ckpt, workers = row[13:16]
         fault, cause = _fault(row)
@@ -190,7 +191,7 @@ def scenarios(S) -> list[dict]:
         env = {**td.joint_env(item, handler, style, rankfmt), "K10S_PHASE": phase, "K10S_CKPT": ckpt,
                "K10S_LOADER_WORKERS": str(workers)}
         opts = (["--max-restarts", "1"] if item in td.RESTARTS else []) + td.opts(option, local)
-        sc = S(name(row), launcher=f"t61{launcher}", fault=fault, rank=-1 if control else rank,
+        sc = S(name(row, tag), launcher=f"{tag}{launcher}", fault=fault, rank=-1 if control else rank,
                cause=None if control else cause, culprits=[] if control else None, nproc=nproc, agents=nodes,
                opts=opts, step=step, steps=10, env=env)
         sc = {**sc, "victims": td.joint_victims(item, nodes * nproc, nproc, rank, control), "limit_s": 120}
