@@ -133,6 +133,11 @@ CUDA_FIX = {
                       "node's image; a newer GPU generation needs builds that include it.",
 }
 
+#: ranks failed together known only by launchers' exit tables (queries/_incident.sql exit_tables, session 66)
+OUTPUT_ELSEWHERE = ("The ranks' own output (their exceptions and errors) is not in these logs: torchrun's `--redirects` "
+                    "(or a program logging to files) keeps it elsewhere; give k10s the `--log-dir` folder beside the "
+                    "consoles (import-logs takes a folder, tar or zip: docs/import.md) to name a culprit.")
+
 #: an exit read by its rank's last ERROR record just before it (queries/_failure_line.sql's said_exit, session 65)
 LOGGED_ERROR = "logged error"
 
@@ -176,7 +181,11 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         finding["title"] = (f"Ranks failed ({cause}) but no single rank brought the job down" if row.get("together_ranks")
                             else f"A process failed ({cause}) but the logs name no single rank for it")
         reason = row.get("no_culprit_reason") or "the failing rank is unknown"
+        if row.get("exit_tables_status") is not None:  # launchers' exit tables alone: no exception, no cause seen
+            what = f"exited with status {row['exit_tables_status']}"
         parts = [f"{ranks_text(row.get('together_ranks') or [])} {what.split(':')[0]}; {reason}."]
+        if row.get("exit_tables_status") is not None:
+            parts.append(OUTPUT_ELSEWHERE)
     else:
         who = ranks_text(finding["ranks"])
         where = f" on {finding['nodes'][0]}" if finding["nodes"] else ""

@@ -47,6 +47,7 @@
 --   failure_line VARCHAR       -- the line that shows the failure
 --   failure_subkind VARCHAR    -- that line's subkind (transport_call: a communication library's report of its own failed CUDA call)
 --   together_ranks BIGINT[]    -- ranks that failed the same way within one second
+--   exit_tables_status BIGINT  -- the one exit status of ranks failed together that launchers' exit tables alone report (no line of their own output in the logs: torchrun --redirects), else null
 --   no_culprit_reason VARCHAR  -- why no single rank is named
 --   victims BIGINT             -- other ranks (and unresolved processes) torn down
 --   victim_ranks BIGINT[]      -- which ranks
@@ -91,6 +92,7 @@ SELECT
     i.first_line AS failure_line,
     i.first_subkind AS failure_subkind,
     i.together_ranks,
+    i.exit_tables_status,
     i.no_culprit_reason,
     i.victims, i.victim_ranks, i.watchdog_victims, i.job_gpus,
     i.gpu_hours_lost,
