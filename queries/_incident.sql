@@ -13,7 +13,7 @@
 -- without failure lines, a healthy or pending job, a straggler, gets it empty without binding ~100 KB of SQL)
 -- empty-without: k10s_incident_line
 -- empty-columns: job_key VARCHAR, incident BIGINT, cause VARCHAR, culprit_ranks BIGINT[], victim_ranks BIGINT[],
---     together_ranks BIGINT[], exit_tables_status BIGINT, confidence VARCHAR, no_culprit_reason VARCHAR, first_failure_at TIMESTAMPTZ,
+--     together_ranks BIGINT[], confidence VARCHAR, no_culprit_reason VARCHAR, first_failure_at TIMESTAMPTZ,
 --     abort_at TIMESTAMPTZ, hang_started_at TIMESTAMPTZ, node_wide BOOLEAN, first_rank BIGINT, first_pod VARCHAR,
 --     first_node VARCHAR, first_gpu VARCHAR, first_kind VARCHAR, first_subkind VARCHAR, error_type VARCHAR, error_message VARCHAR,
 --     head_cut BOOLEAN, xid BIGINT, xid_meaning VARCHAR, kernel_line VARCHAR, first_line VARCHAR, nonfinite_line VARCHAR, pods VARCHAR[],
@@ -195,23 +195,6 @@ together_all AS (  -- together, or every rank aborted, exited or raised alike
                                                                     ANTI JOIN all_exited e USING (job_key, incident)
                                                                     ANTI JOIN all_raised r USING (job_key, incident)
 ),
-exit_tables AS (  -- ranks that failed together (two or more), each known only by a launcher's report of its exit (tier 2:
-                  -- torchrun's ChildFailedError table, an agent's `failed (exitcode: 1)`), all with one status, and no line of
-                  -- the incident is theirs or names no rank but such reports (no traceback, exception, gloo or NCCL error of
-                  -- theirs): `torchrun --redirects` or a program logging to files keeps the ranks' own output elsewhere, so
-                  -- the status alone is known, not why nor which failed first (docs/rules.md, "Session 66: exit tables alone")
-    SELECT t.job_key, t.incident, min(b.status) AS status
-    FROM together_all t JOIN best b ON b.job_key = t.job_key AND b.incident = t.incident AND list_contains(t.ranks, b.rank_eff)
-    WHERE len(t.ranks) > 1
-      AND NOT EXISTS (SELECT 1 FROM k10s_incident_line l WHERE l.job_key = t.job_key AND l.incident = t.incident
-                      AND (l.rank_eff IS NULL OR list_contains(t.ranks, l.rank_eff))
-                      AND l.kind NOT IN ('process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn'))
-      -- nor any line of the job tagged with one of their ranks but such reports (a `[rank1]:` traceback under --tee)
-      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = t.job_key AND list_contains(t.ranks, x.rank_resolved)
-                      AND x.kind NOT IN ('process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn'))
-    GROUP BY t.job_key, t.incident
-    HAVING bool_and(b.tier = 2 AND b.kind IN ('process_exit', 'torchrun_failure') AND b.status > 0) AND count(DISTINCT b.status) = 1
-),
 unranked AS (  -- own failures that name no rank (a launcher naming the wrong command, a pod of several ranks);
                -- said_why: most distinct messages of one error type among those that say why (several processes)
     SELECT job_key, incident, arg_min(cause, (tier, ts_filled, raw_row, line_no, event_id)) AS cause,
@@ -296,8 +279,7 @@ shape_inference AS (  -- the first failure is an exception raised under pipelini
 ),
 root_unseen AS (  -- the first failure is an entry torchrun's table lists under "Failures:" ([1], [2], …: the failures
                  -- besides its Root Cause [0]; none is written <NO_OTHER_FAILURES>) and no Root Cause entry is in the
-                 -- incident (a paste cut before it): another worker failed at that poll too, unseen, so the one shown
-                 -- is not known to be alone nor first
+                 -- incident (a paste cut before it): another worker failed at that poll too, unseen, so the one shown is not known to be alone nor first
     SELECT f.job_key, f.incident, 'root' AS unseen
     FROM first f
     WHERE f.kind = 'torchrun_failure' AND f.subkind = 'failures' AND regexp_matches(f.line, '^[^\n]*\[[1-9][0-9]*\]:[ \t]*(\n|$)')
@@ -342,8 +324,7 @@ head_cut AS (  -- the first failure is a rank known only by its launcher's exit 
                      AND (e.line_no > h.line_no AND h.subkind <> 'error' OR e.line_no = h.line_no AND h.subkind = 'error')) = 'teardown', false))
       -- or a CUDA error a rank's own watchdog reports, in a log that begins in the C++ stack of another watchdog's end
       -- (`Exception raised from ncclCommWatchdog at …`, a process's last record, printed after its own error line): a
-      -- process had already failed above the cut, by its watchdog, before the rank's line (docs/rules.md, "Session 32:
-      -- batch 147")
+      -- process had already failed above the cut, by its watchdog, before the rank's line (docs/rules.md, "Session 32: batch 147")
       OR (h.subkind = 'watchdog_stack' AND f.kind = 'cuda_error' AND f.line LIKE '%watchdog%'))
       AND (SELECT count(*) FROM k10s_log a WHERE a.raw_row = f.raw_row AND a.kind = 'torchrun_failure' AND a.subkind = 'agent'
            AND a.line_no > h.line_no AND a.line_no <= f.line_no) <= 1
@@ -375,8 +356,7 @@ nccl_alike AS (  -- two or more processes whose NCCL call failed at the same sit
           GROUP BY ALL
           UNION ALL
           -- NCCL's WARN of a CUDA call it made (`host:pid:tid [dev] NCCL WARN Cuda failure 'initialization error'`) with
-          -- the same error in two or more processes: the same (a node's driver failing every process on it alike;
-          -- docs/rules.md, "Session 43: batch 236")
+          -- the same error in two or more processes: the same (a node's driver failing every process on it alike; docs/rules.md, "Session 43: batch 236")
           SELECT x.job_key, 'Cuda failure ''' || x.error_message || '''' AS site,
                  count(DISTINCT (x.incarnation_uid, x.nccl_host, coalesce('pid ' || x.pid, 'dev ' || x.cuda_dev))) AS n,
                  min(x.ts) AS t0, max(x.ts) AS t1
@@ -543,7 +523,6 @@ decided AS (
         nu.job_key IS NOT NULL AND f.tier = 2 AS nccl_unplaced, nu.subkind AS nccl_unplaced_subkind,
         ru.job_key IS NOT NULL AND len(t.ranks) = 1 AS root_unseen, ru.unseen AS unseen_what, aa.job_key IS NOT NULL AS all_aborted,
         ae.job_key IS NOT NULL AS all_exited, ae.status AS all_exited_status,
-        et.status AS exit_tables_status,
         ar.job_key IS NOT NULL AND aa.job_key IS NULL AND ae.job_key IS NULL AS all_raised, ar.error_type AS all_raised_type,
         coalesce(ar.but_rank0, false) AS all_raised_but_rank0,
         ar.error_message AS all_raised_message,
@@ -617,7 +596,6 @@ decided AS (
     LEFT JOIN head_cut hc USING (job_key, incident)
     LEFT JOIN all_aborted aa USING (job_key, incident)
     LEFT JOIN all_exited ae USING (job_key, incident)
-    LEFT JOIN exit_tables et USING (job_key, incident)
     LEFT JOIN all_raised ar USING (job_key, incident)
     LEFT JOIN shape_inference si USING (job_key, incident)
     LEFT JOIN relayed_apart rl USING (job_key, incident)
@@ -635,7 +613,7 @@ SELECT
     d.culprit_ranks,
     list_filter(d.ranks_seen, lambda r: NOT list_contains(d.culprit_ranks, r) AND NOT list_contains(d.together_ranks, r)
                                         AND NOT ((d.root_unseen OR d.head_cut OR d.repeated IS NOT NULL) AND r = d.first_rank)) AS victim_ranks,
-    d.together_ranks, d.exit_tables_status,
+    d.together_ranks,
     CASE WHEN d.cause IS NULL THEN 'none'
          WHEN len(d.culprit_ranks) = 0 THEN 'none'
          WHEN d.tier = 1 THEN 'high'
@@ -690,9 +668,6 @@ SELECT
          WHEN len(d.together_ranks) > 1 AND d.first_clock_borrowed
               THEN len(d.together_ranks) || ' ranks failed alike in lines without a timestamp of their own (each borrows its log''s '
                    || 'nearest stamped line''s), which cannot order them: no single culprit'
-         WHEN len(d.together_ranks) > 1 AND d.exit_tables_status IS NOT NULL
-              THEN len(d.together_ranks) || ' ranks ended within one second, each known only by its launcher''s report of its '
-                   || 'exit status: the exit statuses alone cannot tell which failed first or which one caused it: no single culprit'
          WHEN len(d.together_ranks) > 1 THEN len(d.together_ranks) || ' ranks failed the same way within one second: no single culprit (a node- or job-wide cause)'
          WHEN d.root_unseen AND d.unseen_what = 'above'
               THEN 'rank ' || d.first_rank || ' is known only by its entry in torchrun''s failure table, whose head the log cut '
@@ -725,7 +700,8 @@ SELECT
          WHEN len(d.culprit_ranks) = 0 AND d.unranked_local IS NOT NULL
               THEN 'the failing line names local rank ' || d.unranked_local || ', but not which of the job''s nodes printed it: '
                    || 'its global rank is unknown'
-         WHEN len(d.culprit_ranks) = 0 THEN 'the failing line names no rank (' || coalesce(d.unranked_pod, 'a pod') || ')'
+         WHEN len(d.culprit_ranks) = 0 THEN coalesce(CASE WHEN regexp_matches(coalesce(d.unranked_line, ''), 'killed due to (?:the node running low on|memory pressure)') -- Ray's memory monitor naming no worker: the node by its IP (session 66)
+              THEN 'Ray''s memory monitor killed a worker on ' || coalesce('node ' || nullif(regexp_extract(d.unranked_line, '\bIP: ([^,)\s]{1,64})', 1), ''), 'its node') || ' for the node''s host memory; which worker (rank) it does not say, printed' END, 'the failing line names no rank') || ' (' || coalesce(d.unranked_pod, 'a pod') || ')'
     END AS no_culprit_reason,
     d.first_failure_at, d.abort_at, d.hang_started_at, d.node_wide AND len(d.culprit_ranks) > 1 AS node_wide,
     d.first_rank, d.first_pod, d.first_node, d.first_gpu, d.first_kind, d.first_subkind, d.error_type, d.error_message,

@@ -92,7 +92,17 @@ SELECT
     i.first_line AS failure_line,
     i.first_subkind AS failure_subkind,
     i.together_ranks,
-    i.exit_tables_status,
+    -- ranks failed together known only by launchers' exit reports (tier 2), one status, no line of their own in the
+    -- incident or tagged with their ranks (torchrun --redirects: docs/rules.md, "Session 66: exit tables alone")
+    (SELECT min(b.status) FROM k10s_incident_best b
+     WHERE b.job_key = i.job_key AND b.incident = i.incident AND list_contains(i.together_ranks, b.rank_eff) AND len(i.together_ranks) > 1
+       AND NOT EXISTS (SELECT 1 FROM k10s_incident_line l WHERE l.job_key = i.job_key AND l.incident = i.incident
+                       AND (l.rank_eff IS NULL OR list_contains(i.together_ranks, l.rank_eff))
+                       AND l.kind NOT IN ('process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn'))
+       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = i.job_key AND list_contains(i.together_ranks, x.rank_resolved)
+                       AND x.kind NOT IN ('process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn'))
+     HAVING bool_and(b.tier = 2 AND b.kind IN ('process_exit', 'torchrun_failure') AND b.status > 0)
+        AND count(DISTINCT b.status) = 1) AS exit_tables_status,
     i.no_culprit_reason,
     i.victims, i.victim_ranks, i.watchdog_victims, i.job_gpus,
     i.gpu_hours_lost,
