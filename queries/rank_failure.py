@@ -133,6 +133,12 @@ CUDA_FIX = {
                       "node's image; a newer GPU generation needs builds that include it.",
 }
 
+#: ranks failed together known only by launchers' exit tables (rank_failure.sql exit_tables_status, session 66)
+JOB_WIDE = "no single culprit (a node- or job-wide cause)"
+OUTPUT_ELSEWHERE = ("The ranks' own output (their exceptions and errors) is not in these logs: torchrun's `--redirects` "
+                    "(or a program logging to files) keeps it elsewhere; give k10s the `--log-dir` folder beside the "
+                    "consoles (import-logs takes a folder, tar or zip: docs/import.md) to name a culprit.")
+
 #: an exit read by its rank's last ERROR record just before it (queries/_failure_line.sql's said_exit, session 65)
 LOGGED_ERROR = "logged error"
 
@@ -176,7 +182,15 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         finding["title"] = (f"Ranks failed ({cause}) but no single rank brought the job down" if row.get("together_ranks")
                             else f"A process failed ({cause}) but the logs name no single rank for it")
         reason = row.get("no_culprit_reason") or "the failing rank is unknown"
+        if row.get("exit_tables_status") is not None:  # launchers' exit tables alone: no exception, no cause seen
+            what = f"exited with status {row['exit_tables_status']}"
+            if reason.endswith(JOB_WIDE):  # nothing seen says a node- or job-wide cause: only the statuses
+                reason = (f"{len(row['together_ranks'])} ranks ended within one second, each known only by its launcher's "
+                          "report of its exit status: the exit statuses alone cannot tell which failed first or which one "
+                          "caused it: no single culprit")
         parts = [f"{ranks_text(row.get('together_ranks') or [])} {what.split(':')[0]}; {reason}."]
+        if row.get("exit_tables_status") is not None:
+            parts.append(OUTPUT_ELSEWHERE)
     else:
         who = ranks_text(finding["ranks"])
         where = f" on {finding['nodes'][0]}" if finding["nodes"] else ""

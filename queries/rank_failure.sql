@@ -47,6 +47,7 @@
 --   failure_line VARCHAR       -- the line that shows the failure
 --   failure_subkind VARCHAR    -- that line's subkind (transport_call: a communication library's report of its own failed CUDA call)
 --   together_ranks BIGINT[]    -- ranks that failed the same way within one second
+--   exit_tables_status BIGINT  -- the one exit status of ranks failed together that launchers' exit tables alone report (no line of their own output in the logs: torchrun --redirects), else null
 --   no_culprit_reason VARCHAR  -- why no single rank is named
 --   victims BIGINT             -- other ranks (and unresolved processes) torn down
 --   victim_ranks BIGINT[]      -- which ranks
@@ -91,6 +92,17 @@ SELECT
     i.first_line AS failure_line,
     i.first_subkind AS failure_subkind,
     i.together_ranks,
+    -- ranks failed together known only by launchers' exit reports (tier 2), one status, no line of their own in the
+    -- incident or tagged with their ranks (torchrun --redirects: docs/rules.md, "Session 66: exit tables alone")
+    (SELECT min(b.status) FROM k10s_incident_best b
+     WHERE b.job_key = i.job_key AND b.incident = i.incident AND list_contains(i.together_ranks, b.rank_eff) AND len(i.together_ranks) > 1
+       AND NOT EXISTS (SELECT 1 FROM k10s_incident_line l WHERE l.job_key = i.job_key AND l.incident = i.incident
+                       AND (l.rank_eff IS NULL OR list_contains(i.together_ranks, l.rank_eff))
+                       AND l.kind NOT IN ('process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn'))
+       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = i.job_key AND list_contains(i.together_ranks, x.rank_resolved)
+                       AND x.kind NOT IN ('process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn'))
+     HAVING bool_and(b.tier = 2 AND b.kind IN ('process_exit', 'torchrun_failure') AND b.status > 0)
+        AND count(DISTINCT b.status) = 1) AS exit_tables_status,
     i.no_culprit_reason,
     i.victims, i.victim_ranks, i.watchdog_victims, i.job_gpus,
     i.gpu_hours_lost,
