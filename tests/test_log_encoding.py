@@ -89,6 +89,7 @@ def test_a_stray_nul_in_a_log_is_dropped_not_refused(tmp_path):
 @pytest.mark.parametrize("data", [
     (LOG * 4).encode("utf-8").replace(b" ", b"\x00"),  # NULs every few bytes: not a stray terminator
     (LOG * 4).encode("utf-8") + b"\x00" + bytes(range(1, 9)) * 30,  # one NUL, but control bytes throughout
-], ids=["many-nuls", "control-bytes"])
+    b"\x00\x01",  # a tiny file: under a hundred bytes no NUL is stray
+], ids=["many-nuls", "control-bytes", "tiny"])
 def test_text_with_more_than_stray_nuls_is_still_binary(data):
     assert decode_log(data) is None

@@ -59,9 +59,9 @@ def _unmarked_utf16(data: bytes) -> str | None:
 def _stray_nuls(data: bytes) -> bool:
     """True when the sniffed bytes are text holding a few NULs (see the module doc)."""
     head = data[:_SNIFF_BYTES]
-    most = max(1, int(len(head) * _STRAY_SHARE))
+    most = int(len(head) * _STRAY_SHARE)  # a file under a hundred bytes holds no stray NUL: binary
     others = len(head) - len(head.translate(None, _OTHER_CONTROLS))
-    return head.count(0) <= most and others <= most and head.count(0) < len(head)
+    return head.count(0) <= most and others <= most
 
 
 def decode_log(data: bytes) -> str | None:
