@@ -56,6 +56,16 @@ shard save under ``--tee 3 --log-dir``, 1 x 6; a missing shard at shutdown under
 six rows; the DataLoader worker's SIGKILL in the validation loop under the ``error`` handler and a filter of local rank 2 (ranks
 2 and 5 shown, not the culprit); node 1 lost whole in the validation loop under a filter; static
 rendezvous and legacy never drawn; ``num_workers`` 2 in every fault row (0 only in the three controls).
+
+Recorded (session 67, after the truths were committed): every fault fired in both versions (checked in the node logs
+and ``--log-dir`` files: the culprit's signal in the tables, its message, or its victims' closed connections or
+``monitoredBarrier`` errors naming it), after two re-recordings, each once: (1) the ``mp.spawn`` run, both versions:
+its first recording never reached the fault, every rank failing at its first DataLoader (``AttributeError: Can't pickle
+local object '_data.<locals>.Data'``: under ``mp.spawn`` the DataLoader's own workers are spawned too, and t61_worker.py's
+Dataset is a local class), a defect of the program, not a combination the draw's rules forbid; t61_worker.py's loader now
+forks its workers (``multiprocessing_context="fork"``, torchrun's default on Linux, so nothing changes for the torchrun
+rows of t61, t62 and this set) and the run was recorded again; (2) 2.14.1's abort run, a load timeout before its fault
+(``Gloo connectFullMesh failed ... Connect timeout`` at init, another recorder running beside it).
 """
 
 from __future__ import annotations
