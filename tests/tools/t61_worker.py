@@ -59,7 +59,10 @@ def _data(split: str, step: int = -1):
 def _loader(split: str, step: int = -1):
     from torch.utils.data import DataLoader
 
-    return DataLoader(_data(split, step), batch_size=BATCH, num_workers=WORKERS)
+    # the workers forked, as torchrun's processes fork them on Linux: an ``mp.spawn`` process would spawn them, and
+    # the local Dataset class cannot be pickled (session 67, the sixty-fourth set's first mp.spawn draw)
+    return DataLoader(_data(split, step), batch_size=BATCH, num_workers=WORKERS,
+                      multiprocessing_context="fork" if WORKERS else None)
 
 
 def _strike(phase: str, step: int) -> None:

@@ -63,6 +63,7 @@ import torch_scenarios60
 import torch_scenarios61
 import torch_scenarios62
 import torch_scenarios63
+import torch_scenarios64
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -186,4 +187,5 @@ SCENARIOS = [
     *torch_scenarios61.scenarios(S),  # the sixty-first: every dimension drawn at once plus the fault's phase and the DataLoader's workers, a loader worker killed (random.Random(61)) (held out)
     *torch_scenarios62.scenarios(S),  # the sixty-second: t61's joint draw with a new seed (random.Random(62)) (held out)
     *torch_scenarios63.scenarios(S),  # the sixty-third: t61's joint draw with a new seed (random.Random(63)) (held out)
+    *torch_scenarios64.scenarios(S),  # the sixty-fourth: t61's joint draw with a new seed (random.Random(64)) (held out)
 ]
