@@ -55,11 +55,9 @@ NOT_YET_S32: dict[str, str] = {
         "abort (torchtune-2093's shape, kept NOT_YET for the same reason)",
     # batch 143
     # batch 144
-    "self-supervised-speech-recognition-34-fairseq-oom-warning-gpu4-wrapped":
-        "the one error is fairseq's recovered-OOM warning on `GPU 4` (split `(G` / `PU 4;` by the paste's wrapping; "
-        "read whole it is still the same): the allocator's device index names no rank by design (litgpt-303, "
-        "fairseq-869), since CUDA_VISIBLE_DEVICES or one visible device per process makes it no rank's number; that "
-        "fairseq's one process per GPU on one machine drives device 4 as rank 4 is the launch's convention, not the log's",
+    # self-supervised-speech-recognition-34 read right routed since session 67 (fairseq's own OOM report names its process
+    # by its device, fairseq's local rank; docs/rules.md, session 67); as one pod's log with API timestamps the wrapped
+    # `(G` / `PU 4;` is never joined: NOT_YET_ONE_POD (tests/corpus_not_yet_s67.py)
     "CosyVoice-1817-torchrun-root-cause-rank0-flow-spk-embedding-config-control":
         "torchrun's `Root Cause (first observed failure)` names `rank : 0 (local_rank: 0)` `exitcode : 1` with the "
         "worker's traceback into the model's forward, cut before the exception: the corpus reads a lone root-cause "

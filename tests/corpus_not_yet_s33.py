@@ -91,20 +91,10 @@ NOT_YET_S33: dict[str, str] = {
     # batch 158
     # batch 159
     # batch 160
-    "fairseq-1164-roberta-oom-gpu0-skipping-batch-nccl-allreduce": (
-        "oom-cascade critical cuda-oom naming no rank, rightly from the text: the only own errors are three recovered "
-        "`ran out of memory ... (GPU 0; ...)` / ` Skipping batch` warnings, and the allocator's device index names no "
-        "rank by design (litgpt-303, fairseq-869, self-supervised-speech-recognition-34: with CUDA_VISIBLE_DEVICES or "
-        "one visible device per process it is every rank's `GPU 0`); that fairseq pins process i to GPU i and prints "
-        "only from the master, so the OOMs are rank 0's, is fairseq's convention, not the log's (the NCCL `[0]`/`[2]` "
-        "tags are device indices too)"
-    ),
-    "fairseq-2867-bart-oom-gpu1-recover-spawn-traceback": (
-        "oom-cascade critical cuda-oom naming no rank: the one error is `fairseq.trainer | OOM: ... (GPU 1; ...)` and "
-        "its recovery attempt, then spawn's parent traceback cut before `-- Process N terminated`; the allocator's "
-        "device index names no rank by design (fairseq-869's shape, same reason); device 1 = process 1 is fairseq's "
-        "spawn convention, not the log's"
-    ),
+    # fairseq-1164 read right since session 67 (fairseq's own OOM report, `| WARNING: ran out of memory with exception:`,
+    # names its process by its device: fairseq sets each worker's device to its local rank; docs/rules.md, session 67)
+    # fairseq-2867 read right since session 67 (fairseq's own OOM report, `OOM: Ran out of memory with exception:`, names
+    # its process by its device, fairseq's local rank; the import's layout takes it as a local rank seen: two processes)
     "fairseq-780-unpickle-other-workers-process5-epoch2-control": (
         "rank-failure warning names process 5, python-exception, for spawn's lone `-- Process 5 terminated with the "
         "following error:` (the excerpt ends there): that its error is `all_gather_list`'s 'Unable to unpickle data "

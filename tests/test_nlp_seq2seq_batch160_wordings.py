@@ -5,8 +5,8 @@ error in one unlabelled traceback (NVIDIA/DeepLearningExamples#581: 4 GPUs work,
 (OpenNMT/OpenNMT-py#1456), and ``onmt_train``'s parent relay (``-- Tracebacks above this line can probably be ignored
 --``) with the child's traceback cut (OpenNMT/OpenNMT-py#1605): none names a rank at warning or above. The fairseq
 OOM culprits (fairseq-1164's ``(GPU 0; ...)`` / `` Skipping batch``, fairseq-2867's ``fairseq.trainer | OOM: ... (GPU
-1; ...)``) stay unnamed: the allocator's device index names no rank by design (litgpt-303, fairseq-869), pinned here
-so that a change to it is a decision. Contrast: spawn's lone ``-- Process 5 terminated`` still names process 5 (the
+1; ...)``) stayed unnamed until session 67 decided (docs/rules.md, "Session 67: fairseq's OOM report names its local
+rank"): in fairseq's own report the device is the worker's local rank (fairseq sets it so), so they name ranks 0 and 1. Contrast: spawn's lone ``-- Process 5 terminated`` still names process 5 (the
 corpus's culprit shape, fairseq-3538; fairseq-780's control of that shape is NOT_YET). No rule changed for the batch.
 Pasted logs through ``k10s import-logs``, batched.
 """
@@ -122,10 +122,10 @@ CASES = {
         None,
         None,
     ),
-    # the allocator's device index names no rank (held by design, NOT_YET for the two culprits)
-    "fairseq-oom-skip-gpu0": (FAIRSEQ_SKIP, None, None, None),
-    "fairseq-oom-skip-gpu0-four": (FAIRSEQ_SKIP, 4, 4, None),
-    "fairseq-oom-recover-gpu1": (FAIRSEQ_RECOVER, None, None, None),
+    # fairseq's own OOM report: its device is the worker's local rank (session 67; PyTorch's own message names none)
+    "fairseq-oom-skip-gpu0": (FAIRSEQ_SKIP, None, None, 0),
+    "fairseq-oom-skip-gpu0-four": (FAIRSEQ_SKIP, 4, 4, 0),
+    "fairseq-oom-recover-gpu1": (FAIRSEQ_RECOVER, None, None, 1),
     # contrast: spawn's lone process header names that process
     "spawn-process5": (SPAWN_PROCESS5, None, None, 5),
     "spawn-process5-eight": (SPAWN_PROCESS5, 8, 8, 5),

@@ -107,6 +107,8 @@ def _oom(text: str) -> Event | None:
             ev["oom_total_mib"] = size_to_mib(legacy.group(2))
             ev["oom_free_mib"] = size_to_mib(legacy.group(4))
             ev["oom_in_use_mib"] = size_to_mib(legacy.group(5)) if legacy.group(5) else None
+        if ev.get("cuda_dev") is not None and P.OOM_FAIRSEQ.search(text):  # fairseq's own report: its device is its local
+            ev["_device_local_rank"] = ev["cuda_dev"]  # rank (``_finish``: where no tag of the line names its process)
         this = P.OOM_THIS_PROCESS.search(text)
         if this:
             ev["oom_in_use_mib"] = size_to_mib(this.group(1))
@@ -260,6 +262,8 @@ def _finish(text: str, events: list[Event], norm: Normalized | None = None) -> l
                     merged["peer_port"] = None
         if ev["kind"] == "nccl_bootstrap" and merged.get("ip") is None:
             continue  # an interface whose address was masked places nothing
+        if merged.pop("_device_local_rank", None) is not None and merged.get("rank") is None and merged.get("local_rank") is None:
+            merged["local_rank"], merged["_by_device"] = ev["_device_local_rank"], True  # fairseq's OOM on its own device
         if ev.get("_no_rank"):  # the line names a rank that is known to be wrong (the event's own local_rank is exact)
             merged.update(rank=None, local_rank=ev.get("local_rank"), pg_rank=None, _prefix_rank=None)
         if ev.get("_reporter") is not None:  # a fingerprint report names its reporter first

@@ -47,6 +47,9 @@ _LOCAL_SEEN = (
     re.compile(r"\b[Pp]rocess (\d{1,4}) terminated with\b"),  # torch.multiprocessing.spawn
     re.compile(r"\[rank: (\d{1,4})\] Child process with PID \d"),  # Lightning's launcher on a child (its local rank)
     re.compile(r"\s--local[-_]rank=(\d{1,4})\b"),  # the flag a launcher passes each process (argparse echoes it)
+    # fairseq's report of the CUDA OOM it caught: its process's device, which fairseq sets to the local rank (OOM_FAIRSEQ)
+    re.compile(r"(?:OOM: Ran out of memory with exception: |\| WARNING: ran out of memory with exception: )CUDA out of memory\."
+               r"[^\n]{0,200}?\bGPU (\d{1,4})(?:;| has a total capac)"),
 )
 @dataclass
 class LogSource:

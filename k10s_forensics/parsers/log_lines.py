@@ -85,6 +85,7 @@ class BodyAssembler(FailureTable):
         self._last: tuple[int, str, dt.datetime | None, int] | None = None  # last classified line, its first event
         self._describe = DescribeBlocks()  # kubectl describe pod pasted beside the log
         self._owners = Owners()  # whose failure a line reports (Ray workers, traceback headers, DCP)
+        self._oom_all = False  # fairseq's `OOM in all workers, skipping update`: every worker ran out alike
 
     # ---- public ----------------------------------------------------------------------
     def feed(self, line_no: int, text: str, api_ts: dt.datetime | None, follow: bool = False) -> None:
@@ -97,6 +98,9 @@ class BodyAssembler(FailureTable):
             self._close_entry()
         if "%|" in text and "\r" not in text:
             text = unglue(text)  # a progress bar is no part of the line printed after it
+        if "OOM in all workers" in text:  # fairseq's master: every worker ran out alike, so an OOM's device names no culprit
+            self._oom_all = True
+            return None
         described = self._describe.feed(text)
         norm = Normalized(text) if " NCCL INFO " in text else normalize(text)  # NCCL's own prefix: nothing to strip
         under_exception(self.events, line_no, norm)  # HCCL's peer wait, DDP's reducer rank under an exception (log_exception_tail.py)
@@ -153,6 +157,8 @@ class BodyAssembler(FailureTable):
             at = next((i for i, e in enumerate(self.events) if e.get("line_no", -1) > cut.line_no), len(self.events))
             self.events.insert(at, ev)  # in its line's place
         self.events = self._spawn_node.place(resolve_ranks(worker_reports_dropped(orderly_aborts_dropped(self.events))))  # pasted pod rows: ranks from the layout the body shows
+        for ev in self.events if self._oom_all else []:  # fairseq said every worker ran out: no local rank by device
+            ev["local_rank"] = None if ev.get("_by_device") else ev.get("local_rank")
         self.events = [{k: v for k, v in ev.items() if not k.startswith("_")} for ev in self.events]  # the parser's own keys off
         return self.events
 

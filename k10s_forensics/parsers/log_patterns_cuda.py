@@ -50,6 +50,12 @@ OOM_ANY_PROCESS = re.compile(r"Process \d+ has " + _SIZE + r" memory in use")
 OOM_LEGACY = re.compile(
     r"\(GPU (\d+); " + _SIZE + r" total capacity; " + _SIZE + r" already allocated; " + _SIZE + r" free;(?: " + _SIZE + r" reserved in total by PyTorch)?"
 )
+#: fairseq's trainer reporting the CUDA OOM it caught (``trainer._log_oom``: ``OOM: Ran out of memory with exception:
+#: CUDA out of memory. … (GPU 1; …)``; before 2020 ``| WARNING: ran out of memory with exception: …;`` / `` Skipping
+#: batch``): fairseq sets each process's CUDA device to its local rank (``distributed_main(i, …)``: ``device_id = i``,
+#: ``torch.cuda.set_device(device_id)``; ``--local_rank``, ``SLURM_LOCALID`` and ``OMPI_COMM_WORLD_LOCAL_RANK`` alike),
+#: so the allocator's ``GPU N`` in this wording is the reporting process's local rank (docs/rules.md, session 67)
+OOM_FAIRSEQ = re.compile(r"(?:^|[\s|])OOM: Ran out of memory with exception: |\| WARNING: ran out of memory with exception: ")
 
 # ---------------------------------------------------------------------------------------
 # CUDA errors (docs/rules.md, rank-failure).

@@ -50,7 +50,7 @@ _EVENT_LITERALS = (
     r"socketProgress",
     r"Connection closed by localRank",
     # CUDA OOM
-    r"out of memory",
+    r"out of memory|OOM in all workers",  # fairseq's word that every worker ran out (log_lines: no device names one)
     r"OutOfMemoryError",
     r"OOM when allocating tensor",  # TensorFlow's GPU OOM (log_patterns_cuda.OOM_FRAMEWORK)
     r"Out of memory while trying to allocate",  # XLA's (JAX, TensorFlow)
