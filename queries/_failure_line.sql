@@ -68,6 +68,18 @@ ray_group AS (  -- pid -> world rank in Ray Train's worker group (`- (ip=…, pi
     WHERE kind = 'rank_spawn' AND subkind = 'ray' AND pid IS NOT NULL AND rank IS NOT NULL AND job_key IS NOT NULL
     GROUP BY ALL HAVING count(DISTINCT rank) = 1
 ),
+ray_pod_ip AS (  -- a captured pod's IP -> its one rank (session 67): the node a Ray notice or a relayed worker's prefix names
+                 -- by IP (`Memory on the node (IP: 10.0.0.5, …)`, `(RayTrainWorker pid=N, ip=10.0.0.5)`, Ray < 2's task error
+                 -- header's `(pid=N, ip=…)`) is a Ray node, the pod of that IP in Kubernetes: its rank, where the pod holds one;
+                 -- never a pod import-logs made up from a paste (its addresses are its own invention)
+    -- (the line is then that pod's: its pod, node and GPU replace the printer's in k10s_failure_line)
+    SELECT ip.job_key AS rp_job, ip.ip AS rp_ip, min(ip.ranks[1]) AS rp_rank, min(ip.pod_key) AS rp_pod, min(ip.node) AS rp_node,
+           min(r.gpu_uuid) AS rp_gpu
+    FROM k10s_ip ip LEFT JOIN k10s_rank r ON r.pod_uid = ip.pod_uid AND r.rank = ip.ranks[1]
+    WHERE ip.ip_kind = 'pod' AND ip.job_key IS NOT NULL AND len(coalesce(ip.ranks, [])) = 1
+      AND ip.pod_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+    GROUP BY ALL HAVING count(DISTINCT ip.ranks[1]) = 1 AND count(DISTINCT ip.pod_key) = 1
+),
 l AS (  -- only the columns the steps below read; the rest is joined back at the end (docs/architecture.md, "Narrow CTEs")
     SELECT event_id, ts, container, kind, line_no,
         CASE WHEN kind = 'python_exception' AND error_type = 'KeyboardInterrupt' AND job_key IN (SELECT job_key FROM lone_interrupt)
@@ -83,12 +95,18 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
                   AND NOT regexp_matches(line, '^\((?:VllmWorker|EngineCore|APIServer )') THEN 'process' END AS relayed,
         CASE WHEN rank IS NULL AND tr.tr_rank IS NOT NULL THEN tr.tr_rank
              -- Ray's memory monitor on the Ray Train worker it killed: that worker's pid's rank, else none (session 66)
-             WHEN rank IS NULL AND subkind = 'ray_memory_monitor' THEN rg.rg_rank
+             -- (Ray < 2's `RayOutOfMemoryError`: the pid of the task error header above it, log_owners.py; session 67),
+             -- else the rank of the captured pod whose IP the line names (ray_pod_ip)
+             WHEN rank IS NULL AND (subkind = 'ray_memory_monitor' OR ray_oom) THEN coalesce(rg.rg_rank, rp.rp_rank)
              -- a process Ray relays, its pid kept and no rank named: not the pod's one rank (the driver) by the pod's
-             -- place; its rank is its pid's, where Ray Train's worker group gives it (pid_rank)
+             -- place; its rank is its pid's, where Ray Train's worker group gives it (pid_rank), else its prefix's IP's pod's
+             WHEN rank IS NULL AND relayed = 'process' AND rg.rg_rank IS NULL THEN rp.rp_rank
              WHEN rank IS NULL AND relayed = 'process' THEN NULL
              WHEN rank IS NULL AND local_rank IS NOT NULL AND job_key IN (SELECT job_key FROM unplaced) THEN NULL
              ELSE rank_resolved END AS rank_resolved,
+        -- the pod its IP names, where that gave the line its rank (ray_pod_ip): the line is that pod's, not its printer's
+        CASE WHEN rank IS NULL AND rg.rg_rank IS NULL AND rp.rp_rank IS NOT NULL AND (subkind = 'ray_memory_monitor' OR ray_oom OR relayed = 'process')
+             THEN rp.rp_pod END AS ip_pod, rp.rp_node AS ip_node, rp.rp_gpu AS ip_gpu,
         local_rank, exit_code,
         error_type, error_message, ran_for_ms, timeout_ms,
         CASE WHEN job_key IN (SELECT job_key FROM unordered_paste) THEN ts ELSE coalesce(ts,
@@ -98,10 +116,19 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
         -- from below bounds it from above only: printed at or before that line)
         CASE WHEN job_key IN (SELECT job_key FROM unordered_paste) THEN ts ELSE coalesce(ts,
                  last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)) END AS ts_floor
-    FROM k10s_log
+    FROM (  -- a Ray memory-monitor failure (Ray < 2's `RayOutOfMemoryError`; Ray >= 2.2's `OutOfMemoryError: … killed due to
+            -- the node …`) and the IP a Ray line names the node by (the event's own: Ray < 2's task header; the notice's
+            -- `IP: …`; a relayed worker's prefix `(… pid=N, ip=…)`): session 67
+        SELECT *, kind = 'python_exception' AND (regexp_matches(coalesce(error_type, ''), '(?:^|\.)RayOutOfMemoryError$')
+                  OR regexp_matches(coalesce(error_type, ''), '(?:^|\.)OutOfMemoryError$') AND coalesce(error_message, '') LIKE '%killed due to the node%') AS ray_oom,
+            CASE WHEN kind IN ('python_exception', 'process_exit', 'cuda_oom', 'cuda_error', 'python_traceback', 'nccl_error_other')
+                 THEN coalesce(ip, nullif(regexp_extract(line, '\bMemory on the node \(IP: ([^,)\s]{1,64})', 1), ''),
+                               nullif(regexp_extract(line, '^\((?:[A-Za-z_][\w.]{0,80} )?pid=[^,)\s]{1,40}, ip=([^,)\s]{1,64})\)', 1), '')) END AS ray_ip
+        FROM k10s_log) k10s_log
     LEFT JOIN table_rank tr ON tr.tr_uid = k10s_log.incarnation_uid AND tr.tr_pid = k10s_log.pid
                            AND tr.tr_local IS NOT DISTINCT FROM k10s_log.local_rank
-    LEFT JOIN ray_group rg ON rg.rg_job = k10s_log.job_key AND rg.rg_pid = k10s_log.pid AND k10s_log.subkind = 'ray_memory_monitor'
+    LEFT JOIN ray_group rg ON rg.rg_job = k10s_log.job_key AND rg.rg_pid = k10s_log.pid
+    LEFT JOIN ray_pod_ip rp ON rp.rp_job = k10s_log.job_key AND rp.rp_ip = k10s_log.ray_ip
     WHERE job_key IS NOT NULL AND container IS NOT NULL
       AND kind IN ('cuda_oom', 'cuda_error', 'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm',
                    'nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn',
@@ -374,7 +401,7 @@ said_exit AS (  -- (session 65) a rank's own LAST ERROR/CRITICAL-level record (p
     GROUP BY f.event_id
 ),
 ranked AS (
-    SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms, l.relayed,
+    SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms, l.relayed, l.ip_pod, l.ip_node, l.ip_gpu,
            l.timeout_ms, l.ts_filled, l.ts_floor, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
            -- 128 + N: a shell's or a container runtime's way of saying the process died of signal N
            CASE WHEN l.exit_code BETWEEN 129 AND 159 THEN 128 - l.exit_code ELSE l.exit_code END AS status,
@@ -432,6 +459,10 @@ classified AS (
             -- its first piece alone read alike: session 66), an outside kill for host memory, not the GPU's
             WHEN kind = 'python_exception' AND subkind = 'raised' AND regexp_matches(error_type, '(?:^|\.)OutOfMemoryError$')
                  AND error_message LIKE '%killed due to the node%' THEN 'host-oom-kill'
+            -- Ray < 2's memory monitor: the task raised `ray.memory_monitor.RayOutOfMemoryError: More than 95% of the memory
+            -- on node <host> is used (X / Y GB)` itself (checked before it ran; the worker lives on): its node's host
+            -- memory, raised, not a kill (session 67)
+            WHEN kind = 'python_exception' AND subkind = 'raised' AND regexp_matches(error_type, '(?:^|\.)RayOutOfMemoryError$') THEN 'host-oom'
             -- a DataLoader worker killed by a signal: the rank's failure is the worker's signal, as the main process reports
             -- it or as the worker's own handler does (`ERROR: Unexpected bus error encountered in worker.`: parsers/log_py_exceptions.py)
             WHEN kind = 'python_exception' AND subkind = 'raised' AND (error_message LIKE 'DataLoader worker (pid%) is killed by signal: %'
@@ -543,7 +574,10 @@ SELECT
     k.* REPLACE (CASE WHEN c.kind IN ('torchrun_failure', 'process_exit') AND c.said_subkind IS NOT NULL AND c.cause IN ('cuda-oom', 'host-oom', 'python-exception')
                       THEN 'logged error' ELSE k.error_type END AS error_type,
                  CASE WHEN c.kind IN ('torchrun_failure', 'process_exit') AND c.said_subkind IS NOT NULL AND c.cause IN ('cuda-oom', 'host-oom', 'python-exception')
-                      THEN c.said_message ELSE k.error_message END AS error_message),
+                      THEN c.said_message ELSE k.error_message END AS error_message,
+                 -- a Ray line placed by the IP it names (ray_pod_ip): that pod's, not its printer's (session 67)
+                 coalesce(c.ip_pod, k.pod_key) AS pod_key, CASE WHEN c.ip_pod IS NOT NULL THEN c.ip_node ELSE k.node_resolved END AS node_resolved,
+                 CASE WHEN c.ip_pod IS NOT NULL THEN c.ip_gpu ELSE k.gpu_uuid END AS gpu_uuid),
     c.ts_filled, c.ts_floor, c.rank_eff, c.status, c.outside_sigterm, c.was_sigtermed, c.rank_timed_out, c.rank_torn_down, c.rank_raised,
     c.cause, c.victim_role, c.relayed,
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down

@@ -700,8 +700,10 @@ SELECT
          WHEN len(d.culprit_ranks) = 0 AND d.unranked_local IS NOT NULL
               THEN 'the failing line names local rank ' || d.unranked_local || ', but not which of the job''s nodes printed it: '
                    || 'its global rank is unknown'
-         WHEN len(d.culprit_ranks) = 0 THEN coalesce(CASE WHEN regexp_matches(coalesce(d.unranked_line, ''), 'killed due to (?:the node running low on|memory pressure)') -- Ray's memory monitor naming no worker: the node by its IP (session 66)
-              THEN 'Ray''s memory monitor killed a worker on ' || coalesce('node ' || nullif(regexp_extract(d.unranked_line, '\bIP: ([^,)\s]{1,64})', 1), ''), 'its node') || ' for the node''s host memory; which worker (rank) it does not say, printed' END, 'the failing line names no rank') || ' (' || coalesce(d.unranked_pod, 'a pod') || ')'
+         WHEN len(d.culprit_ranks) = 0 THEN coalesce(CASE WHEN regexp_matches(coalesce(d.unranked_line, ''), 'killed due to (?:the node running low on|memory pressure)|RayOutOfMemoryError\b') -- Ray's memory monitor naming no worker: the node by its IP (session 66) or, Ray < 2's, its name (session 67)
+              THEN 'Ray''s memory monitor ' || CASE WHEN regexp_matches(d.unranked_line, 'RayOutOfMemoryError\b') THEN '(Ray < 2) stopped a task on ' ELSE 'killed a worker on ' END || coalesce('node ' || coalesce(nullif(regexp_extract(d.unranked_line, '\bIP: ([^,)\s]{1,64})', 1), ''), nullif(regexp_extract(d.unranked_line, 'of the memory on node (\S{1,253}) is used', 1), '')), 'its node')
+                   || coalesce(' (pod ' || (SELECT min(ip.pod_key || ' on ' || ip.node) FROM k10s_ip ip WHERE ip.ip = regexp_extract(d.unranked_line, '\bIP: ([^,)\s]{1,64})', 1) AND ip.ip_kind = 'pod' AND ip.job_key = d.job_key AND ip.pod_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)) || ')', '') -- a captured pod of that IP (session 67)
+                   || ' for the node''s host memory; which worker (rank) it does not say, printed' END, 'the failing line names no rank') || ' (' || coalesce(d.unranked_pod, 'a pod') || ')'
     END AS no_culprit_reason,
     d.first_failure_at, d.abort_at, d.hang_started_at, d.node_wide AND len(d.culprit_ranks) > 1 AS node_wide,
     d.first_rank, d.first_pod, d.first_node, d.first_gpu, d.first_kind, d.first_subkind, d.error_type, d.error_message,

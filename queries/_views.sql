@@ -297,9 +297,11 @@ LEFT JOIN k10s_rank r ON r.pod_uid = e.m_pod_uid AND (
         AND NOT (le.subkind = 'ray_worker_died' AND le.pid IS NULL)
         -- nor Ray's memory monitor naming no rank (its raised `ray.exceptions.OutOfMemoryError: … killed due to the node
         -- running low on memory`, the raylet's summary, the notice's worker pid): a worker on the node its IP names was
-        -- killed, the caller that awaited it prints it (the driver), never the killed worker (session 66)
+        -- killed, the caller that awaited it prints it (the driver), never the killed worker (session 66); nor Ray < 2's
+        -- `RayOutOfMemoryError` (its task's error, printed by the caller that awaited it: session 67)
         AND NOT (le.subkind = 'ray_memory_monitor' OR le.kind = 'python_exception' AND regexp_matches(le.error_type, '(?:^|\.)OutOfMemoryError$')
-                 AND coalesce(le.error_message, '') LIKE '%killed due to the node%')
+                 AND coalesce(le.error_message, '') LIKE '%killed due to the node%'
+                 OR le.kind = 'python_exception' AND regexp_matches(le.error_type, '(?:^|\.)RayOutOfMemoryError$'))
         -- (nor a pod whose one process import-logs assumed: nothing said how many processes its node ran; nor one it
         -- made for a rank the log named on no node: its untagged lines are where the paste put them, not that rank's)
         AND coalesce(r.rank_source NOT IN ('assumed', 'named-ranks'), true))

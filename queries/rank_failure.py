@@ -159,6 +159,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         what = "was killed from outside (no exception of its own), most often by the host's OOM killer"
     elif cause == "host-oom-kill" and "DataLoader worker" in (row.get("error_message") or ""):  # the rank raised; its worker was killed
         what = "lost a DataLoader worker to SIGKILL (the host's OOM killer, most often) and failed on it"
+    elif cause == "host-oom" and "RayOutOfMemoryError" in (row.get("error_type") or "") + (row.get("failure_line") or ""):  # Ray < 2 (session 67)
+        what = "ran out of host memory: Ray's memory monitor (Ray < 2) raised RayOutOfMemoryError, its node's memory past the threshold"
     node_lost = row.get("failure_subkind") == "ray_node_died"  # Ray's report: the worker went with its node
     if node_lost:
         what = "went down with its node, by Ray's dead-actor report (the node was drained, preempted or lost)"

@@ -26,7 +26,10 @@ it, and the two together do (with the space the cut fell on, or without one when
   memory. Memory on the node (IP: 10.99.0.2) was`` | ``113.76GB / 119.70GB (0.950345)`` (the older ``Task was killed due
   to the node`` | ``running low on memory.`` alike), and the raylet's summary ``1 Workers (tasks / actors)`` | ``killed due
   to memory pressure (OOM), …``. The node's usage after ``Memory on the node (IP: …) was`` is a third piece: a joined
-  line that ends a wording's start unfinished takes the next piece too (three pieces at most).
+  line that ends a wording's start unfinished takes the next piece too (three pieces at most);
+* Ray < 2's memory monitor, its error wrapped after ``node`` (session 67, ray-project/ray#3323's paste):
+  ``ray.memory_monitor.RayOutOfMemoryError: More than 95% of the memory on node`` | ``eric-ThinkPad is used (11.8 / 12.3
+  GB). …``.
 
 A terminal that wraps at its width leaves the space it cut on at the start of the next piece
 (``… failed (exitcode: -6)`` | `` local_rank: 0 (pid: 223) of binary: …``, real incidents batch 25): one
@@ -52,6 +55,7 @@ WORDINGS = (
     ("Time out nodes are", re.compile("Time out nodes are \\[['\u2018\u2019]")),
     ("killed due to the node", re.compile(r"killed due to the node running low on memory\b")),
     ("Memory on the node (IP:", re.compile(r"Memory on the node \(IP: [^)\s]{1,64}[^)]{0,300}\)[^\n]{0,600}? was \d[\d.]{0,12} ?[KMGT]?i?B / ")),
+    ("% of the memory on node", re.compile(r"% of the memory on node \S{1,253} is used \(")),
     ("Workers (tasks / actors)", re.compile(r"Workers \(tasks / actors\) killed due to memory pressure\b")),
 )
 #: a start that is only that wording's when the line ends so (NCCL's ``host:pid:tid [dev] NCCL`` prefix and nothing after)

@@ -52,6 +52,7 @@ from typing import Any
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_main_first import MAIN_FIRST_FRAME, main_first_wait
 from k10s_forensics.parsers.log_normalize import Normalized
+from k10s_forensics.parsers.log_ray_workers import RAY_TASK_HEAD
 from k10s_forensics.parsers.log_library_frame import LibraryFrames
 from k10s_forensics.parsers.log_shape_inference import ShapeInference
 from k10s_forensics.parsers.log_shared_inputs import SharedInputs
@@ -109,6 +110,7 @@ class Owners:
         self._records: set[int | None] = set()  # printers whose pending owner is a one-record traceback's (not a header's)
         self._launcher_frame: tuple[int, int | None] | None = None  # (line_no, prefix rank) of a launcher's own frame
         self._pid_record: tuple[int, int] | None = None  # (line_no, pid) of the last rankless ERROR record with a pid
+        self._ray_task: tuple[int, int, str] | None = None  # (line_no, pid, ip) of Ray's last task error header (``ray::f() (pid=N, ip=…)``)
         self._ignored: dict[int | None, int] = {}  # per printing rank: line of Python's last "Exception ignored in …"
         self._retrying: dict[int | None, tuple[int, dt.datetime | None]] = {}  # per printing rank: a retrying record's line, clock
         self._c10d: dict[int | None, tuple[int, str]] = {}  # per printing rank: (line of its last c10d frame, the first one's call)
@@ -126,6 +128,8 @@ class Owners:
             return True
         if norm.pid is not None and norm.rank is None and norm.text.startswith(("ERROR", "CRITICAL")):
             self._pid_record = (line_no, norm.pid)
+        task = RAY_TASK_HEAD.search(norm.text) if "ray::" in norm.text else None
+        self._ray_task = (line_no, int(task.group(1)), task.group(2)) if task else self._ray_task
         if norm.text.startswith("Exception ignored ") and IGNORED_HEADER.match(norm.text):
             self._ignored[norm.rank] = line_no
             return True
@@ -281,6 +285,9 @@ class Owners:
             record, self._pid_record = self._pid_record, None
             if head.get("rank") is None and head.get("pid") is None and line_no - record[0] <= OWNER_GAP:
                 head["pid"] = record[1]
+        task, self._ray_task = (self._ray_task, None) if str(head.get("error_type") or "").endswith("RayOutOfMemoryError") else (None, self._ray_task)
+        if task is not None and line_no - task[0] <= OWNER_GAP and head.get("pid") in (None, task[1]):  # Ray < 2's memory monitor: that worker's
+            head["pid"], head["ip"] = task[1], task[2]
         owned = self._owner.get(norm.rank)
         if owned is None or not (head["kind"] in ("python_exception", "cuda_error", "cuda_oom") or head.get("subkind") == "ray_worker_died"):
             return

@@ -41,6 +41,12 @@ RAY_MEMORY_NOTICE = re.compile(r"\bMemory on the node \(IP: ([^,)\s]{1,64})[^)]{
 #: or one ``Selected to kill: (Task: …)`` line each): group 1 the task's or actor's name, 2 its pid, 3 its memory (session 66)
 RAY_KILL_POLICY = re.compile(r"\((?:Task|Actor): [^()]{0,800}?\b(?:task|actor) name=([^,\s]{1,300}), [^()]{0,400}?\bpid=(\d{1,10}|"
                              + MASK + r"), actual memory used=([\d.]{1,12} ?[KMGT]?i?B)")
+#: Ray's task error header naming the worker process that ran the task and its node's IP (Ray < 2's
+#: ``ray.exceptions.RayTaskError(RayOutOfMemoryError): ray::RayModel.train() (pid=80, ip=10.244.16.90)``, an actor's ``… raised
+#: in its creation task, ray::Objective.__init__ (pid=793394, ip=10.10.1.247)``; newer Ray adds ``, actor_id=…``; a paste's
+#: caret-shown colour codes ``^[[36mray::RayModel.train()^[[39m`` may wrap the name): group 1 the pid, 2 the IP; Ray < 2's
+#: memory monitor raised ``RayOutOfMemoryError`` in that process (session 67, log_owners.py)
+RAY_TASK_HEAD = re.compile(r"ray::[^\s()]{1,300}(?:\(\))?\S{0,12} \(pid=(\d{1,10}), ip=([^,()\s]{1,64})[,)]")
 #: a verl worker group's actor in that name: ``<prefix><Class>_<placement group>:<rank in it>``, then the method it ran
 RAY_WORKER_ACTOR = re.compile(r"^(\S{0,200}?_(\d{1,4}):(\d{1,7}))(?::[\w.<>]{1,200})?$")
 
@@ -74,7 +80,7 @@ def ray_worker(text: str) -> Event | None:
     return None
 
 
-__all__ = ["RAY_KILL_POLICY", "RAY_PREEMPTED_SELF", "RAY_PREEMPTION_WATCHER", "RAY_TRAIN_WORKER_FAILED", "RAY_WORKER_DIED", "RAY_WORKER_PID", "RAY_WORKER_RANK", "ray_worker"]
+__all__ = ["RAY_KILL_POLICY", "RAY_TASK_HEAD", "RAY_PREEMPTED_SELF", "RAY_PREEMPTION_WATCHER", "RAY_TRAIN_WORKER_FAILED", "RAY_WORKER_DIED", "RAY_WORKER_PID", "RAY_WORKER_RANK", "ray_worker"]
 
 
 def _memory_killed(node: str, name: str, pid_text: str, used: str) -> Event | None:

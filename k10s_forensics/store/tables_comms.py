@@ -65,7 +65,7 @@ COMMS_TABLES: tuple[TableDef, ...] = (
         ("pg", STR, "process group id/name"),
         ("peer_ip", STR, "IP (or host) named by a NCCL WARN / remote error line; scheduler_stop: the node Slurm declared failed"),
         ("peer_port", I32, ""),
-        ("ip", STR, "own IP from a NCCL Bootstrap / NET/Socket line"),
+        ("ip", STR, "own IP from a NCCL Bootstrap / NET/Socket line; Ray < 2's RayOutOfMemoryError: the IP of its task error's header"),
         ("nccl_host", STR, "hostname in the NCCL line prefix (native_signal: in Open MPI's signal handler's [host:pid])"),
         ("pid", I64, "process id"),
         ("cuda_dev", I32, "CUDA device ordinal"),
