@@ -351,11 +351,11 @@ went_on_exc AS (  -- rank_went_on's exceptions: not one torch tagged `[rankN]:` 
       AND NOT regexp_matches(line, '^(?:\[default\d+\]:)?\[rank\d+\]:')
 ),
 went_on_step AS (  -- progress lines by the rank their line names
-    SELECT raw_row, rank, line_no FROM k10s_log WHERE kind = 'training_step' AND container IS NOT NULL AND rank IS NOT NULL
+    SELECT raw_row, rank, line_no, ts FROM k10s_log WHERE kind = 'training_step' AND container IS NOT NULL AND rank IS NOT NULL
 ),
 went_on_step_tee AS (  -- progress lines by their torchrun --tee prefix
-    SELECT raw_row, tee, line_no
-    FROM (SELECT raw_row, line_no, regexp_extract(line, '^\[default\d+\]:') AS tee FROM k10s_log
+    SELECT raw_row, tee, line_no, ts
+    FROM (SELECT raw_row, line_no, ts, regexp_extract(line, '^\[default\d+\]:') AS tee FROM k10s_log
           WHERE kind = 'training_step' AND container IS NOT NULL)
     WHERE tee <> ''
 ),
@@ -393,11 +393,19 @@ said_exit AS (  -- (session 65) a rank's own LAST ERROR/CRITICAL-level record (p
       ON s.job_key = f.job_key AND s.raw_row = f.raw_row AND s.line_no < f.line_no
      AND s.rank = coalesce(f.rank_resolved, CASE WHEN f.subkind <> 'launcher_last_cmd' THEN pr.rank END)
      AND (s.ts IS NULL OR f.ts_filled IS NULL OR s.ts BETWEEN f.ts_filled - INTERVAL 10 SECOND AND f.ts_filled + INTERVAL 1 SECOND)
+     -- (session 67) a message-only line (subkind `bare`): an exit status of the program's own choosing, 2..125 (sys.exit(msg)
+     -- prints its message and exits 1: exit-1; a shell's 126/127 are its own)
+     AND (s.subkind <> 'bare' OR f.exit_code BETWEEN 2 AND 125)
     WHERE f.kind IN ('torchrun_failure', 'process_exit') AND f.exit_code BETWEEN 1 AND 128
-      AND NOT EXISTS (SELECT 1 FROM went_on_step sr WHERE sr.raw_row = s.raw_row AND sr.rank = s.rank
-                      AND sr.line_no > s.line_no AND sr.line_no < f.line_no)
-      AND NOT EXISTS (SELECT 1 FROM went_on_step_tee st WHERE st.raw_row = s.raw_row AND st.tee = s.tee
-                      AND st.line_no > s.line_no AND st.line_no < f.line_no)
+      -- (session 67) the rank's stdout may reach the console after its stderr's record (two files --tee reads in one
+      -- poll, two pipes): a progress line within 0.5 s after the record by their clocks, or where the record has none
+      -- ONE progress line after it, is that flush, not training gone on
+      AND (SELECT count(*) FROM went_on_step sr WHERE sr.raw_row = s.raw_row AND sr.rank = s.rank
+           AND sr.line_no > s.line_no AND sr.line_no < f.line_no
+           AND NOT coalesce(sr.ts <= s.ts + INTERVAL 500 MILLISECOND, false)) <= CASE WHEN s.ts IS NULL THEN 1 ELSE 0 END
+      AND (SELECT count(*) FROM went_on_step_tee st WHERE st.raw_row = s.raw_row AND st.tee = s.tee
+           AND st.line_no > s.line_no AND st.line_no < f.line_no
+           AND NOT coalesce(st.ts <= s.ts + INTERVAL 500 MILLISECOND, false)) <= CASE WHEN s.ts IS NULL THEN 1 ELSE 0 END
     GROUP BY f.event_id
 ),
 ranked AS (
@@ -572,7 +580,7 @@ classified AS (
 SELECT
     -- an exit read by its rank's ERROR record (said_exit): the record's message is its error's, typed `logged error`
     k.* REPLACE (CASE WHEN c.kind IN ('torchrun_failure', 'process_exit') AND c.said_subkind IS NOT NULL AND c.cause IN ('cuda-oom', 'host-oom', 'python-exception')
-                      THEN 'logged error' ELSE k.error_type END AS error_type,
+                      THEN CASE c.said_subkind WHEN 'bare' THEN 'logged message' ELSE 'logged error' END ELSE k.error_type END AS error_type,
                  CASE WHEN c.kind IN ('torchrun_failure', 'process_exit') AND c.said_subkind IS NOT NULL AND c.cause IN ('cuda-oom', 'host-oom', 'python-exception')
                       THEN c.said_message ELSE k.error_message END AS error_message,
                  -- a Ray line placed by the IP it names (ray_pod_ip): that pod's, not its printer's (session 67)

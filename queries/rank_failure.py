@@ -141,6 +141,9 @@ OUTPUT_ELSEWHERE = ("The ranks' own output (their exceptions and errors) is not 
 
 #: an exit read by its rank's last ERROR record just before it (queries/_failure_line.sql's said_exit, session 65)
 LOGGED_ERROR = "logged error"
+#: (session 67) an exit read by its rank's last own line, a message alone with an error's wording, just before its exit
+#: of a status its program chose (2..125)
+LOGGED_MESSAGE = "logged message"
 
 
 def _signal_words(cause: str) -> str | None:
@@ -199,7 +202,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         finding["title"] = f"{who} {'was lost with its node' if node_lost else TITLE.get(cause, what.split(' (')[0])} and the job was torn down"
         detail = ""
         if row.get("error_message"):
-            kind = "" if row.get("error_type") in (None, "", "CUDA error", LOGGED_ERROR) else f"{row['error_type']} "
+            kind = "" if row.get("error_type") in (None, "", "CUDA error", LOGGED_ERROR, LOGGED_MESSAGE) else f"{row['error_type']} "
             detail = f": {kind}{row['error_message']}"
         parts = [f"{who}{where} {what}{detail}."]
         if row.get("kernel_line"):
@@ -216,6 +219,10 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         elif row.get("confidence") == "medium" and row.get("error_type") == LOGGED_ERROR:
             parts.append("No traceback of it is in the logs: that is the ERROR-level record its program logged just before "
                          "it exited (its handler's message), read as its exception (confidence medium).")
+        elif row.get("confidence") == "medium" and row.get("error_type") == LOGGED_MESSAGE:
+            parts.append("No traceback of it is in the logs: that is the last line of its own, a message alone, before it "
+                         "exited with a status its program chose (not sys.exit(msg)'s 1: its handler's message), read as its "
+                         "exception (confidence medium).")
         elif row.get("confidence") == "medium":
             parts.append("Only its exit status is in the logs (confidence medium).")
         elif row.get("confidence") == "low":

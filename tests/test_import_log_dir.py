@@ -30,16 +30,13 @@ NOT_YET = {"2.13.0/t49-trun-2x2-valueerror-ranks012-redirects": (
     "the tree gives ranks 0, 1, 2 their ValueErrors (rank 3 SIGTERMed before it printed a line), but in lines with no "
     "clock of their own: 'failed alike in lines without a timestamp … no single culprit' (2.14.1, where rank 3's gloo "
     "timeout is in its stderr.log, is named right)"),
-    # session 66's t61/t62 runs with a tree (scored with consoles + tree after they landed): the rank right, the cause not
-    "2.14.1/t61-trun-2x3-missing-shard-rank0-shutdown-w2-error-deepspeed-redirects": (
-        "rank 0 right, cause exit-2: the tree's stderr.log holds rank 0's DeepSpeed-format record '[ERROR] "
-        "[engine.py:112:step] rank 0: [Errno 2] No such file or directory: ...' 1.8 s before its agent's exit-2 report, "
-        "yet session 65's ERROR-record reading does not take it here (2.13.0's twin is read python-exception; why the "
-        "two differ is not yet known); truth python-exception"),
-    **{f"{v}/t62-trun-3x2-assert-rank0-step1-eval-w0-error-rank0only-logdir": (
-        "rank 0 right, cause exit-2: the rank-0-only convention's handler prints the message alone ('rank 0: expected "
-        "4 samples ...', no level word, no exception type) before sys.exit(2), the fifty-ninth set's message-only "
-        "class; truth python-exception (AssertionError)") for v in ("2.13.0", "2.14.1")}}
+    # Read right since session 67 (kept as the record): 2.14.1's t61-trun-2x3-missing-shard-rank0-shutdown-w2-error-deepspeed-
+    # redirects ("rank 0 right, cause exit-2: ... why the two differ is not yet known": the tree's agent folders were
+    # placed by their random names' order, node 0 given ranks 3-5's; now by the ranks the workers' records name) and both
+    # versions' t62-trun-3x2-assert-rank0-step1-eval-w0-error-rank0only-logdir ("the handler prints the message alone
+    # ('rank 0: expected 4 samples ...') before sys.exit(2)": now read as its exception): docs/rules.md "Session 67: a
+    # message-only handler record"
+}
 #: The runs the consoles alone miss (tests/test_torch_runs.py's NOT_YET, the import way) that the tree sets right.
 FIXED = ["2.13.0/t56-trun-2x2-never-joins-rank1-redirects", "2.14.1/t56-trun-2x2-never-joins-rank1-redirects",
          "2.13.0/t58-trun-2x2-monitored-barrier-rank1-step1-lightning-redirects",
@@ -47,7 +44,8 @@ FIXED = ["2.13.0/t56-trun-2x2-never-joins-rank1-redirects", "2.14.1/t56-trun-2x2
          "2.13.0/t58-trun-2x3-op-mismatch-rank4-step5-rank0only-redirects",
          "2.14.1/t58-trun-2x3-op-mismatch-rank4-step5-rank0only-redirects",
          "2.13.0/t42-trun-2x3-node1-killed-redirects3", "2.13.0/t44-trun-2x2-bcast-unpicklable-rank0-redirects",
-         "2.14.1/t49-trun-2x2-valueerror-ranks012-redirects"]
+         "2.14.1/t49-trun-2x2-valueerror-ranks012-redirects",
+         *(f"{v}/t61-trun-2x3-missing-shard-rank0-shutdown-w2-error-deepspeed-redirects" for v in ("2.13.0", "2.14.1"))]
 _BATCHES = [TREES[i:i + PER_ANALYSIS] for i in range(0, len(TREES), PER_ANALYSIS)]
 _BATCH_OF = {run.id: (b, i) for b, batch in enumerate(_BATCHES) for i, run in enumerate(batch)}
 _FINDINGS: dict[int, list] = {}

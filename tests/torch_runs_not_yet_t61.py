@@ -26,6 +26,8 @@ _BARRIER = ("--redirects 3 --log-dir, static rendezvous 3 x 2, DeepSpeed-like, l
             "(rank 0's 'Ranks 4 failed to pass monitoredBarrier' and the others' errors in the --log-dir files only), "
             "ranks 0, 2, 4 SIGTERM; k10s said 'Ranks failed (exit-2) but no single rank brought the job down' "
             "(rank-failure, warning, exit-2, no rank); truth: rank 4, never-joined")
+# _SHARD: with its --log-dir tree beside the consoles read right in both versions since session 67 (the tree's agents
+# placed by their workers' records' ranks: tests/test_import_log_dir.py FIXED); the consoles alone hold only the tables
 _SHARD = ("--redirects 3 --log-dir, 2 x 3, DeepSpeed-like, logger.error(f'rank {rank}: {e}') then sys.exit(2): rank 0 "
           "opens its missing shard at shutdown ('[ERROR] [engine.py:112:step] rank 0: [Errno 2] No such file or "
           "directory: 'data/train/shard-00000.bin'' in the --log-dir files only); node 0's table: rank 0 exit 2, ranks 1, "

@@ -18,6 +18,11 @@ the program's. ``subkind``: what the message's wording is by the line classifier
 ``cuda_error``, a peer's or teardown's wording (``peer``: gloo/NCCL connection, timeouts, ``DistBackendError``), else
 ``message``. No failure by itself: queries/_failure_line.sql reads it as the exception text of that rank's non-zero,
 non-signal exit reported just after it (docs/rules.md, "Session 65: a handler's ERROR record").
+
+Session 67: a rank's LAST own line that is a message alone (no level word: ``%(message)s``, Python's last-resort
+handler, a print to stderr) with an exception message's wording is an ``error_record`` too, subkind ``bare``
+(``bare``); queries/_failure_line.sql reads it only before an exit of status 2..125 (``sys.exit(msg)`` exits 1).
+torch's ``[rankN]:`` prefix is taken off a line (its rank the line's) before either reading.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import pyarrow.compute as pc
 from k10s_forensics.parsers.log_classify import classify
 from k10s_forensics.parsers.log_normalize import normalize
 from k10s_forensics.parsers.log_patterns import API_TS
+from k10s_forensics.parsers.log_prefilter_step import PREFILTER_STEP, PROGRESS_LOSS
 from k10s_forensics.parsers.log_streams import line_events
 
 _API_TS = re.compile(API_TS)
@@ -59,16 +65,32 @@ _PEER = re.compile(r"(?i)connection (?:reset|closed|refused)|by peer|remote (?:w
                    r"DistBackendError|DistNetworkError|NCCL|gloo|ProcessGroup|watchdog|collective|SIGTERM|signal \d|"
                    r"socket|broken pipe|heartbeat|all[-_ ]?reduce|all[-_ ]?gather|reduce[-_ ]scatter|broadcast|barrier|"
                    r"synchroni[sz]")
+#: torch's own rank prefix of a worker's stderr lines (``[rank3]:``, 2.2+), after ``--tee``'s
+_RANK_PREFIX = re.compile(r"^\[rank(\d{1,6})\]:")
+#: (session 67) a message-only line's error wording: what an exception's message says (``[Errno 2] No such file``,
+#: ``expected 4 samples ..., got 3``, ``the model expects 8``, ``invalid``, ``failed``), not a progress line's
+_ERROR_WORDS = re.compile(r"(?i)\b(?:error|errno|exception|fail(?:s|ed|ure)?|invalid|cannot|can't|could ?n[o']t|unable|not found|"
+                          r"no such|missing|mismatch(?:ed)?|expect(?:s|ed)?|must|out of (?:range|bounds)|exceed(?:s|ed)?|denied|"
+                          r"refused|unexpected|illegal|unsupported|not supported|overflow|corrupt(?:ed)?|assert(?:ion)?|wrong)\b")
+#: a level word other than an error's among the first fields: an INFO/WARNING/DEBUG record (not an error's message)
+_OTHER_LEVEL = re.compile(r"(?:^|[\s\[|:])(?:INFO|WARN(?:ING)?|DEBUG|TRACE|NOTICE|SUCCESS)(?:[\s\]|:]|$)")
+#: lines that end a process at status 2 with no handler of the program's: argparse's usage error (``usage: ...``,
+#: ``train.py: error: ...``), the interpreter's own (``python3: can't open file '...': [Errno 2]``); a traceback's lines
+_NOT_HANDLED = re.compile(r"^(?:usage: |[\w./-]{1,200}: error: |Traceback \(most recent|\s*File \")|can't open file '")
+#: a progress line (a loss value, a tqdm bar, HF's dict): the rank went on (queries/_failure_line.sql decides by its time)
+_PROGRESS = re.compile(PROGRESS_LOSS + r"|\|\s*\d+/\d+\s*\[\d|\{'loss': ")
+_STEP = re.compile(PREFILTER_STEP)
+_LEAD_FIELDS = re.compile(r"^(?:\s*\[[^\]]{1,80}\])+")
+#: rich's handler's trailing ``   train.py:42`` (the record's place, right-aligned after the message)
+_OWN_HINT = re.compile(r"(?i)rank|\[default\d")
+_RICH_PATH = re.compile(r"\s{3,}[\w.-]{1,80}\.py:\d{1,6}$")
 _PEER_KINDS = {"nccl_remote_error", "nccl_watchdog_timeout", "watchdog_exception_summary", "nccl_desync", "torchrun_sigterm",
                "nccl_error_other", "nccl_return", "collective_mismatch"}
 
 
 def record(line: str) -> tuple[int | None, int | None, str] | None:
     """(local rank, rank, message) where ``line`` is an ERROR/CRITICAL-level record naming its rank; else None."""
-    text = _API_TS.sub("", line.rstrip("\r"), count=1)
-    tee = _TEE.match(text)
-    local = int(tee.group(1)) if tee else None
-    text = text[tee.end():] if tee else text
+    local, prefixed, text = _own(line)
     if _GLOG.match(text) or _LAUNCHERS.search(text):
         return None
     m = _BASIC.match(text)
@@ -82,10 +104,56 @@ def record(line: str) -> tuple[int | None, int | None, str] | None:
         head, msg = head + " " + msg[:cut], msg[cut:]
     msg = msg.strip()
     tag = _RANK_TAG.search(head) or _RANK_LEAD.match(msg)
-    rank = int(tag.group(1)) if tag else None
+    rank = prefixed if prefixed is not None else int(tag.group(1)) if tag else None
     if local is None and rank is None:
         return None
+    return local, rank, _RICH_PATH.sub("", msg)
+
+
+def _own(line: str) -> tuple[int | None, int | None, str]:
+    """(``--tee``'s local rank, torch's ``[rankN]:`` rank, the rest) of a line, its API time taken off."""
+    text = _API_TS.sub("", line.rstrip("\r"), count=1)
+    tee = _TEE.match(text)
+    text = text[tee.end():] if tee else text
+    tagged = _RANK_PREFIX.match(text)
+    return (int(tee.group(1)) if tee else None, int(tagged.group(1)) if tagged else None,
+            text[tagged.end():] if tagged else text)
+
+
+def bare(line: str) -> tuple[int | None, int | None, str] | str | None:
+    """(session 67) A message-only line of a rank's own (no level word: ``%(message)s``, Python's last-resort handler,
+    ``print(..., file=sys.stderr)``): (local rank, rank, message) where it carries an error's wording and names its rank
+    (``--tee``'s prefix, ``[rankN]:``, a leading ``[rank: 3]``/``[Rank 3]`` field, the message's own ``rank 3:``);
+    ``"progress"`` for a progress line; ``"other"`` for any other line of a rank (its output went on); None for a line of
+    no rank's, a launcher's or a C++ (glog) line. For the lines ``record`` does not take (``ERROR: ...`` too)."""
+    local, prefixed, text = _own(line)
+    if not text.strip() or _GLOG.match(text) or _LAUNCHERS.search(text):
+        return None
+    fields = _LEAD_FIELDS.match(text)
+    msg = text[fields.end():].strip() if fields else text.strip()
+    tag = (_RANK_TAG.search(fields.group(0)) if fields else None) or _RANK_LEAD.match(msg)
+    rank = prefixed if prefixed is not None else int(tag.group(1)) if tag else None
+    if local is None and rank is None:
+        return None
+    if _PROGRESS.search(text):
+        return "progress"
+    said = _RANK_LEAD.sub("", msg, count=1)
+    if _OTHER_LEVEL.search(text[:80]) or _NOT_HANDLED.search(msg) or not _ERROR_WORDS.search(said):
+        return "progress" if _STEP.search(text) else "other"
     return local, rank, msg
+
+
+def own_rank(line: str) -> int | None:
+    """The rank a worker's line names as its own: an ERROR-level record's or a message-only line's (``bare``), or a
+    leading ``[Rank 5]``/``[rank: 5]`` field of any record (parsers/log_torchrun_dir.py places a tree's agents by it)."""
+    got = record(line) if _CANDIDATE.search(line) else None
+    own = got if got is not None else bare(line) if _OWN_HINT.search(line) else None
+    if isinstance(own, tuple):
+        return own[1]
+    text = _own(line)[2]
+    fields = _LEAD_FIELDS.match(text)  # ``[time] [INFO] [engine.py:87:step] [Rank 0]``
+    tag = _RANK_TAG.search(fields.group(0)) if fields else None
+    return int(tag.group(1)) if tag else None
 
 
 def wording(message: str) -> tuple[str, str | None]:
@@ -104,24 +172,46 @@ def wording(message: str) -> tuple[str, str | None]:
 
 
 def error_record_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | None:
-    """``error_record`` rows of ``log_events`` for ``table`` (``_row``, ``body``); None when no body holds one."""
+    """``error_record`` rows of ``log_events`` for ``table`` (``_row``, ``body``); None when no body holds one: each
+    rank's last ERROR-level record, and (session 67) its last own line where that is a message-only error line
+    (``bare``; subkind ``bare``), no other line of its own after it but progress lines (their time decides in SQL)."""
     table = table.filter(pc.fill_null(pc.match_substring(table["body"], "exitcode"), False))
-    table = table.filter(pc.fill_null(pc.match_substring_regex(table["body"], _CANDIDATE.pattern), False))
-    last: dict[tuple[int, int | None, int | None], tuple[int, str, str]] = {}
+    last: dict[tuple[int, int | None, int | None], tuple[int, str, str, bool]] = {}
     for row, body in zip(table["_row"].to_pylist(), table["body"].to_pylist()):
+        said: dict[tuple, tuple | None] = {}  # a rank's own key -> its message-only line still standing
         for i, line in enumerate((body or "").split("\n")):
             got = record(line) if _CANDIDATE.search(line) else None
             if got is not None:
-                last[(row, got[0], got[1])] = (i + 1, line.rstrip("\r"), got[2])
+                last[(row, got[0], got[1])] = (i + 1, line.rstrip("\r"), got[2], False)
+                said[("t", got[0]) if got[0] is not None else ("r", got[1])] = None
+                continue
+            own = bare(line) if _OWN_HINT.search(line) else None
+            if own is None or own == "progress":
+                continue
+            if own == "other":  # the rank's output went on past any message before
+                local, prefixed, _ = _own(line)
+                key = ("t", local) if local is not None else ("r", prefixed) if prefixed is not None else None
+                if key is not None:
+                    said[key] = None
+                continue
+            peer = _PEER.search(own[2])  # a peer's wording: a victim's, and no message of its own stands before it
+            said[("t", own[0]) if own[0] is not None else ("r", own[1])] = None if peer else (own, i + 1, line.rstrip("\r"))
+        for kept in said.values():
+            if kept is not None and wording(kept[0][2])[0] == "message":
+                (local, rank, msg), line_no, line = kept
+                at = (row, local, rank)
+                if at not in last or last[at][0] < line_no:
+                    last[at] = (line_no, line, msg, True)
     if not last:
         return None
     keys = sorted(last, key=lambda k: (k[0], last[k][0]))
     said = [wording(last[k][2]) for k in keys]
+    kinds = ["bare" if last[k][3] else s[0] for k, s in zip(keys, said)]
     return line_events(meta_table, [k[0] for k in keys], [last[k][0] for k in keys], [last[k][1] for k in keys],
-                       "error_record", [s[0] for s in said],
+                       "error_record", kinds,
                        {"local_rank": pa.array([k[1] for k in keys], pa.int64()), "rank": pa.array([k[2] for k in keys], pa.int64()),
                         "error_type": pa.array([s[1] for s in said], pa.string()),
                         "error_message": pa.array([last[k][2][:300] for k in keys], pa.string())})
 
 
-__all__ = ["error_record_events", "record", "wording"]
+__all__ = ["bare", "error_record_events", "own_rank", "record", "wording"]

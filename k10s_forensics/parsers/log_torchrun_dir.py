@@ -8,7 +8,8 @@ file; ``merge_tree(sources)`` takes the tree's files out of the sources and give
 
 * the **node** of an agent, from the evidence, in this order: a console that names the agent's folder (its ``log
   directory set to:`` line, its failure table's ``error_file:`` path) is that console's node; the global ranks the
-  workers print (``[rank5]:``, ``rank 5/6``, ``rank 5 of 6``) less the local rank of the folder they are in, over the
+  workers print (``[rank5]:``, ``rank 5/6``, ``rank 5 of 6``; since session 67 a record's rank field, ``[Rank 5]``,
+  ``[rank: 5]``, or its message's leading ``rank 5:``, as parsers/log_error_records.py reads them) less the local rank of the folder they are in, over the
   processes per node; the one node left when only one agent is not placed; else the folders' order (no line tells:
   the hint says so). A console's node is the one its failure table's ranks give (``rank : 3 (local_rank: 1)``), else
   the first node no table gives (every console by its place when two tables give one node);
@@ -32,6 +33,7 @@ from pathlib import Path
 
 from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_encoding import decode_log
+from k10s_forensics.parsers.log_error_records import own_rank
 from k10s_forensics.parsers.log_normalize import normalize
 from k10s_forensics.parsers.log_torchrun_runs import SHOWN_AGENTS, capped, choose_runs, relaunches, shown
 
@@ -98,7 +100,7 @@ def _printed_node(attempts: dict, nproc: int) -> int | None:
                 for line in text.split("\n")[:2000]:
                     m = _PRINTED_RANK.search(line)
                     g = normalize(line).rank if "[" in line[:40] else None
-                    g = g if g is not None else int(m.group(1)) if m else None
+                    g = g if g is not None else int(m.group(1)) if m else own_rank(line)
                     if g is not None and g >= lr and (g - lr) % nproc == 0:
                         nodes.add((g - lr) // nproc)
                     elif g is not None:
