@@ -103,11 +103,20 @@ def record(line: str) -> tuple[int | None, int | None, str] | None:
         cut = _FIELDS.match(msg).end() if head.strip() else 0
         head, msg = head + " " + msg[:cut], msg[cut:]
     msg = msg.strip()
-    tag = _RANK_TAG.search(head) or _RANK_LEAD.match(msg)
-    rank = prefixed if prefixed is not None else int(tag.group(1)) if tag else None
+    rank = _named_rank(prefixed, _RANK_TAG.search(head) or _RANK_LEAD.match(msg))
     if local is None and rank is None:
         return None
     return local, rank, _RICH_PATH.sub("", msg)
+
+
+def _named_rank(prefixed: int | None, tag: re.Match | None) -> int | None:
+    """A line's rank: torch's ``[rankN]:`` prefix, else the rank its record's fields or message name."""
+    return prefixed if prefixed is not None else int(tag.group(1)) if tag else None
+
+
+def _key(local: int | None, rank: int | None) -> tuple[str, int] | None:
+    """Whose line it is within one log: its ``--tee`` local rank, else its rank; None when neither."""
+    return ("t", local) if local is not None else ("r", rank) if rank is not None else None
 
 
 def _own(line: str) -> tuple[int | None, int | None, str]:
@@ -131,8 +140,7 @@ def bare(line: str) -> tuple[int | None, int | None, str] | str | None:
         return None
     fields = _LEAD_FIELDS.match(text)
     msg = text[fields.end():].strip() if fields else text.strip()
-    tag = (_RANK_TAG.search(fields.group(0)) if fields else None) or _RANK_LEAD.match(msg)
-    rank = prefixed if prefixed is not None else int(tag.group(1)) if tag else None
+    rank = _named_rank(prefixed, (_RANK_TAG.search(fields.group(0)) if fields else None) or _RANK_LEAD.match(msg))
     if local is None and rank is None:
         return None
     if _PROGRESS.search(text):
@@ -183,19 +191,18 @@ def error_record_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | Non
             got = record(line) if _CANDIDATE.search(line) else None
             if got is not None:
                 last[(row, got[0], got[1])] = (i + 1, line.rstrip("\r"), got[2], False)
-                said[("t", got[0]) if got[0] is not None else ("r", got[1])] = None
+                said[_key(got[0], got[1])] = None
                 continue
             own = bare(line) if _OWN_HINT.search(line) else None
             if own is None or own == "progress":
                 continue
             if own == "other":  # the rank's output went on past any message before
-                local, prefixed, _ = _own(line)
-                key = ("t", local) if local is not None else ("r", prefixed) if prefixed is not None else None
+                key = _key(*_own(line)[:2])
                 if key is not None:
                     said[key] = None
                 continue
             peer = _PEER.search(own[2])  # a peer's wording: a victim's, and no message of its own stands before it
-            said[("t", own[0]) if own[0] is not None else ("r", own[1])] = None if peer else (own, i + 1, line.rstrip("\r"))
+            said[_key(own[0], own[1])] = None if peer else (own, i + 1, line.rstrip("\r"))
         for kept in said.values():
             if kept is not None and wording(kept[0][2])[0] == "message":
                 (local, rank, msg), line_no, line = kept
