@@ -20,39 +20,16 @@ from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_error_records import record
 from torch_runs_kit import import_run, load_runs, podlog_run
+from torchrun_node_kit import node_log
 
 NOW = dt.datetime(2026, 12, 6, 21, 0, tzinfo=dt.timezone.utc)
-AGENT = "torch/distributed/elastic/multiprocessing/api.py"
 PEER = "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:14735"
 
 
-def _table(exits: dict[int, int]) -> list[str]:
-    """torchrun's ChildFailedError table: the first entry of ``exits`` (local rank -> status) the root cause."""
-    out = ["torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "=" * 60, "/workspace/train.py FAILED",
-           "-" * 60, "Failures:"]
-    items = list(exits.items())
-    for i, (local, code) in enumerate(items[1:], 1):
-        sig = "  (SIGTERM)" if code == -15 else ""
-        out += [f"[{i}]:", "  time      : 2026-12-06_20:45:40", "  host      : localhost", f"  rank      : {local} (local_rank: {local})",
-                f"  exitcode  : {code} (pid: {10260 + local}){sig}", "  error_file: <N/A>",
-                "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html", "-" * 60]
-    local, code = items[0]
-    out += ["Root Cause (first observed failure):", "[0]:", "  time      : 2026-12-06_20:45:40", "  host      : localhost",
-            f"  rank      : {local} (local_rank: {local})", f"  exitcode  : {code} (pid: {10260 + local})", "  error_file: <N/A>",
-            "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html", "=" * 60]
-    return out
-
-
 def _node(lines: list[str], first: int, code: int, others: dict[int, int] | None = None) -> str:
-    """One node of 4 processes: its lines, then the agent's SIGTERMs, its report of local rank ``first``'s ``code``
-    and its failure table (``others``: the other local ranks' statuses, SIGTERMed by default)."""
-    others = others if others is not None else {r: -15 for r in range(4) if r != first}
-    head = [f"[default{r}]:[rank: {r}] step {s}/10 loss 0.1{r}{s}" for s in range(3) for r in range(4)]
-    tail = [f"W1206 20:45:40.741000 10242 {AGENT}:1028] Sending process {10260 + r} closing signal SIGTERM"
-            for r, c in others.items() if c == -15]
-    tail.append(f"E1206 20:45:40.946000 10242 {AGENT}:1002] failed (exitcode: {code}) local_rank: {first} (pid: {10260 + first}) "
-                "of binary: /opt/venv/bin/python3")
-    return "\n".join(head + lines + tail + _table({first: code, **others})) + "\n"
+    """One node of 4 processes: its lines (progress lines with Lightning's ``[rank: N]`` field), then the agent's report
+    of local rank ``first``'s ``code`` and its failure table (tests/torchrun_node_kit.py)."""
+    return node_log(lines, first, code, others, day="1206 20", step_field=True)
 
 
 def _findings(tmp_path, text: str) -> list[dict]:

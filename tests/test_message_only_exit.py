@@ -25,32 +25,18 @@ from k10s_forensics.logimport import LogSource, import_logs, read_sources
 from k10s_forensics.parsers.log_error_records import bare
 from k10s_forensics.parsers.log_torchrun_dir import merge_tree
 from torch_runs_kit import import_run, load_runs, plain, score_findings
+from torchrun_node_kit import node_log
 
 NOW = dt.datetime(2026, 12, 7, 9, 0, tzinfo=dt.timezone.utc)
-AGENT = "torch/distributed/elastic/multiprocessing/api.py"
 PEER = "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:561] Connection closed by peer [127.0.0.1]:22920"
 RUNS = {r.id: r for r in load_runs() if r.name in ("t62-trun-3x2-assert-rank0-step1-eval-w0-error-rank0only-logdir",
                                                       "t59-trun-2x2-raise-value-rank3-step7-error-lightning-tee")}
 
 
 def _node(lines: list[str], first: int, code: int, others: dict[int, int] | None = None, lag: int = 2) -> str:
-    """One node of 4 processes (``--tee 3``): three steps of each, ``lines``, the agent's SIGTERMs, its report of local
-    rank ``first``'s ``code`` and its failure table (``others``: the other local ranks' statuses, SIGTERM by default,
-    ended ``lag`` s after ``first``)."""
-    others = others if others is not None else {r: -15 for r in range(4) if r != first}
-    head = [f"[default{r}]:step {s}/10 loss 0.1{r}{s}" for s in range(3) for r in range(4)]
-    tail = [f"W1207 08:45:40.741000 10242 {AGENT}:1028] Sending process {10260 + r} closing signal SIGTERM"
-            for r, c in others.items() if c == -15]
-    tail.append(f"E1207 08:45:40.946000 10242 {AGENT}:1002] failed (exitcode: {code}) local_rank: {first} (pid: {10260 + first}) "
-                "of binary: /opt/venv/bin/python3")
-    table = ["torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "=" * 60, "/workspace/train.py FAILED",
-             "-" * 60, "Failures:"]
-    for i, (local, c) in enumerate(others.items(), 1):
-        table += [f"[{i}]:", f"  time      : 2026-12-07_08:45:{38 + lag}", "  host      : localhost", f"  rank      : {local} (local_rank: {local})",
-                  f"  exitcode  : {c} (pid: {10260 + local}){'  (SIGTERM)' if c == -15 else ''}", "  error_file: <N/A>", "-" * 60]
-    table += ["Root Cause (first observed failure):", "[0]:", "  time      : 2026-12-07_08:45:38", "  host      : localhost", f"  rank      : {first} (local_rank: {first})",
-              f"  exitcode  : {code} (pid: {10260 + first})", "  error_file: <N/A>", "=" * 60]
-    return "\n".join(head + lines + tail + table) + "\n"
+    """One node of 4 processes (``--tee 3``): its lines, the agent's report of local rank ``first``'s ``code`` and its
+    failure table, the others ended ``lag`` s after ``first`` (tests/torchrun_node_kit.py)."""
+    return node_log(lines, first, code, others, day="1207 08", lag=lag)
 
 
 MISSING = "[Errno 2] No such file or directory: 'data/train/shard-00002.bin'"
