@@ -65,6 +65,11 @@ with ``print_exc``; the clean control under ``--redirects``; the size mismatch a
 ``@record`` and ``--tee 3 --log-dir``; six ``--log-dir`` runs without ``--redirects`` (``tee-logdir``), three with;
 ``logger.exception``, ``--local-ranks-filter``, ``mp.spawn``, ``legacy`` and the checkpoint phase never drawn;
 ``num_workers`` 2 in seven rows, 0 in nine.
+
+Recorded (session 68, after the truths were committed): every fault fired in both versions at the first recording
+(checked in the node logs and ``--log-dir`` files: the culprit's signal in the tables, its traceback or message, or its
+victims' closed connections, ``monitoredBarrier`` errors or DETAIL mismatch messages naming it); nothing was
+re-recorded and t61_worker.py is unchanged.
 """
 
 from __future__ import annotations
