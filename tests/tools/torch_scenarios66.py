@@ -63,6 +63,10 @@ itself (the saver); the every-attempt SIGKILL of rank 1 at step 6's shard save u
 by rank 2 at step 2's checkpoint save; the filter shows local rank 0 in all four filtered rows, never the culprit
 (ranks 5, 2, 3 and 1: local ranks 2, 2, 1 and 1, all hidden); ``mp.spawn`` and legacy never drawn (spawn's three and
 legacy's five draws all replaced); ``num_workers`` 0 in eight of the thirteen fault rows.
+
+Recorded (session 68, after the truths were committed): every fault fired in both versions at the first recording
+(checked in the node logs and ``--log-dir`` files: the culprit's signal in the tables, its message, or its victims'
+``monitoredBarrier``, ``Detected mismatch`` or store-timeout errors naming it); no re-recording, t61_worker.py unchanged.
 """
 
 from __future__ import annotations
