@@ -30,6 +30,13 @@ NOT_YET = {"2.13.0/t49-trun-2x2-valueerror-ranks012-redirects": (
     "the tree gives ranks 0, 1, 2 their ValueErrors (rank 3 SIGTERMed before it printed a line), but in lines with no "
     "clock of their own: 'failed alike in lines without a timestamp … no single culprit' (2.14.1, where rank 3's gloo "
     "timeout is in its stderr.log, is named right)"),
+    "2.14.1/t66-trun-3x2-raise-rank2-step8-eval-w0-print-exc-norank-logdir": (
+    "3 x 2, --tee 3 --log-dir, prints with no rank, print_exc: no line of the tree names a rank, so its three agent "
+    "folders are placed by their random names' order ('by the folders' order (no line tells)'); rank 2's 'RuntimeError: "
+    "bad batch at step 8: sample 17 has no tokens' is in node 1's agent folder (..._h377t3z0/attempt_0/0), the last of "
+    "the three by name, placed as node 2: local rank 0 read as rank 4, 'Rank 4 raised an exception' (critical, "
+    "python-exception, rank 4); the consoles alone read rank 2 right (tests/test_torch_runs.py), and 2.13.0's tree, "
+    "whose folder order happened to match the nodes', too (session 68, the sixty-sixth set, as recorded)"),
     # Read right since session 67 (kept as the record): 2.14.1's t61-trun-2x3-missing-shard-rank0-shutdown-w2-error-deepspeed-
     # redirects ("rank 0 right, cause exit-2: ... why the two differ is not yet known": the tree's agent folders were
     # placed by their random names' order, node 0 given ranks 3-5's; now by the ranks the workers' records name) and both
