@@ -97,7 +97,8 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
              -- Ray's memory monitor on the Ray Train worker it killed: that worker's pid's rank, else none (session 66)
              -- (Ray < 2's `RayOutOfMemoryError`: the pid of the task error header above it, log_owners.py; session 67),
              -- else the rank of the captured pod whose IP the line names (ray_pod_ip)
-             WHEN rank IS NULL AND (subkind = 'ray_memory_monitor' OR ray_oom) THEN coalesce(rg.rg_rank, rp.rp_rank)
+             -- (and Ray's task error header read alone, in the process it names: session 68)
+             WHEN rank IS NULL AND (subkind = 'ray_memory_monitor' OR ray_oom OR ray_header) THEN coalesce(rg.rg_rank, rp.rp_rank)
              -- a process Ray relays, its pid kept and no rank named: not the pod's one rank (the driver) by the pod's
              -- place; its rank is its pid's, where Ray Train's worker group gives it (pid_rank), else its prefix's IP's pod's
              WHEN rank IS NULL AND relayed = 'process' AND rg.rg_rank IS NULL THEN rp.rp_rank
@@ -105,7 +106,7 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
              WHEN rank IS NULL AND local_rank IS NOT NULL AND job_key IN (SELECT job_key FROM unplaced) THEN NULL
              ELSE rank_resolved END AS rank_resolved,
         -- the pod its IP names, where that gave the line its rank (ray_pod_ip): the line is that pod's, not its printer's
-        CASE WHEN rank IS NULL AND rg.rg_rank IS NULL AND rp.rp_rank IS NOT NULL AND (subkind = 'ray_memory_monitor' OR ray_oom OR relayed = 'process')
+        CASE WHEN rank IS NULL AND rg.rg_rank IS NULL AND rp.rp_rank IS NOT NULL AND (subkind = 'ray_memory_monitor' OR ray_oom OR ray_header OR relayed = 'process')
              THEN rp.rp_pod END AS ip_pod, rp.rp_node AS ip_node, rp.rp_gpu AS ip_gpu,
         local_rank, exit_code,
         error_type, error_message, ran_for_ms, timeout_ms,
@@ -121,6 +122,7 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
             -- `IP: …`; a relayed worker's prefix `(… pid=N, ip=…)`): session 67
         SELECT *, kind = 'python_exception' AND (regexp_matches(coalesce(error_type, ''), '(?:^|\.)RayOutOfMemoryError$')
                   OR regexp_matches(coalesce(error_type, ''), '(?:^|\.)OutOfMemoryError$') AND coalesce(error_message, '') LIKE '%killed due to the node%') AS ray_oom,
+            kind = 'python_exception' AND regexp_matches(coalesce(line, ''), 'RayTaskError\(\w') AS ray_header,
             CASE WHEN kind IN ('python_exception', 'process_exit', 'cuda_oom', 'cuda_error', 'python_traceback', 'nccl_error_other')
                  THEN coalesce(ip, nullif(regexp_extract(line, '\bMemory on the node \(IP: ([^,)\s]{1,64})', 1), ''),
                                nullif(regexp_extract(line, '^\((?:[A-Za-z_][\w.]{0,80} )?pid=[^,)\s]{1,40}, ip=([^,)\s]{1,64})\)', 1), '')) END AS ray_ip
