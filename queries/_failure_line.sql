@@ -80,6 +80,13 @@ ray_pod_ip AS (  -- a captured pod's IP -> its one rank (session 67): the node a
       AND ip.pod_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
     GROUP BY ALL HAVING count(DISTINCT ip.ranks[1]) = 1 AND count(DISTINCT ip.pod_key) = 1
 ),
+rank_pod AS (  -- a rank -> the one captured pod of the job that holds it (session 68): where a Ray line's rank runs (Ray Train's
+               -- group gives its pid that rank; a relayed worker's tag), when its printer (the driver's, the head's pod) holds it not;
+               -- never a pod import-logs made up (a paste's pods say nothing of where a rank ran)
+    SELECT job_key AS gp_job, rank AS gp_rank, min(pod_key) AS gp_pod, min(node) AS gp_node, min(gpu_uuid) AS gp_gpu FROM k10s_rank
+    WHERE job_key IS NOT NULL AND pod_uid NOT IN (SELECT pod_uid FROM pod_runtime WHERE NOT spec_known)
+    GROUP BY ALL HAVING count(DISTINCT pod_key) = 1
+),
 l AS (  -- only the columns the steps below read; the rest is joined back at the end (docs/architecture.md, "Narrow CTEs")
     SELECT event_id, ts, container, kind, line_no,
         CASE WHEN kind = 'python_exception' AND error_type = 'KeyboardInterrupt' AND job_key IN (SELECT job_key FROM lone_interrupt)
@@ -97,7 +104,8 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
              -- Ray's memory monitor on the Ray Train worker it killed: that worker's pid's rank, else none (session 66)
              -- (Ray < 2's `RayOutOfMemoryError`: the pid of the task error header above it, log_owners.py; session 67),
              -- else the rank of the captured pod whose IP the line names (ray_pod_ip)
-             WHEN rank IS NULL AND (subkind = 'ray_memory_monitor' OR ray_oom) THEN coalesce(rg.rg_rank, rp.rp_rank)
+             -- (and Ray's task error header read alone, in the process it names: session 68)
+             WHEN rank IS NULL AND (subkind = 'ray_memory_monitor' OR ray_oom OR ray_header) THEN coalesce(rg.rg_rank, rp.rp_rank)
              -- a process Ray relays, its pid kept and no rank named: not the pod's one rank (the driver) by the pod's
              -- place; its rank is its pid's, where Ray Train's worker group gives it (pid_rank), else its prefix's IP's pod's
              WHEN rank IS NULL AND relayed = 'process' AND rg.rg_rank IS NULL THEN rp.rp_rank
@@ -105,8 +113,9 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
              WHEN rank IS NULL AND local_rank IS NOT NULL AND job_key IN (SELECT job_key FROM unplaced) THEN NULL
              ELSE rank_resolved END AS rank_resolved,
         -- the pod its IP names, where that gave the line its rank (ray_pod_ip): the line is that pod's, not its printer's
-        CASE WHEN rank IS NULL AND rg.rg_rank IS NULL AND rp.rp_rank IS NOT NULL AND (subkind = 'ray_memory_monitor' OR ray_oom OR relayed = 'process')
+        CASE WHEN rank IS NULL AND rg.rg_rank IS NULL AND rp.rp_rank IS NOT NULL AND (subkind = 'ray_memory_monitor' OR ray_oom OR ray_header OR relayed = 'process')
              THEN rp.rp_pod END AS ip_pod, rp.rp_node AS ip_node, rp.rp_gpu AS ip_gpu,
+        ray_oom OR ray_header AS ray_task,
         local_rank, exit_code,
         error_type, error_message, ran_for_ms, timeout_ms,
         CASE WHEN job_key IN (SELECT job_key FROM unordered_paste) THEN ts ELSE coalesce(ts,
@@ -121,6 +130,7 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
             -- `IP: …`; a relayed worker's prefix `(… pid=N, ip=…)`): session 67
         SELECT *, kind = 'python_exception' AND (regexp_matches(coalesce(error_type, ''), '(?:^|\.)RayOutOfMemoryError$')
                   OR regexp_matches(coalesce(error_type, ''), '(?:^|\.)OutOfMemoryError$') AND coalesce(error_message, '') LIKE '%killed due to the node%') AS ray_oom,
+            kind = 'python_exception' AND regexp_matches(coalesce(line, ''), 'RayTaskError\(\w') AS ray_header,
             CASE WHEN kind IN ('python_exception', 'process_exit', 'cuda_oom', 'cuda_error', 'python_traceback', 'nccl_error_other')
                  THEN coalesce(ip, nullif(regexp_extract(line, '\bMemory on the node \(IP: ([^,)\s]{1,64})', 1), ''),
                                nullif(regexp_extract(line, '^\((?:[A-Za-z_][\w.]{0,80} )?pid=[^,)\s]{1,40}, ip=([^,)\s]{1,64})\)', 1), '')) END AS ray_ip
@@ -409,7 +419,7 @@ said_exit AS (  -- (session 65) a rank's own LAST ERROR/CRITICAL-level record (p
     GROUP BY f.event_id
 ),
 ranked AS (
-    SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms, l.relayed, l.ip_pod, l.ip_node, l.ip_gpu,
+    SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms, l.relayed, l.ip_pod, l.ip_node, l.ip_gpu, l.ray_task,
            l.timeout_ms, l.ts_filled, l.ts_floor, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
            -- 128 + N: a shell's or a container runtime's way of saying the process died of signal N
            CASE WHEN l.exit_code BETWEEN 129 AND 159 THEN 128 - l.exit_code ELSE l.exit_code END AS status,
@@ -584,8 +594,11 @@ SELECT
                  CASE WHEN c.kind IN ('torchrun_failure', 'process_exit') AND c.said_subkind IS NOT NULL AND c.cause IN ('cuda-oom', 'host-oom', 'python-exception')
                       THEN c.said_message ELSE k.error_message END AS error_message,
                  -- a Ray line placed by the IP it names (ray_pod_ip): that pod's, not its printer's (session 67)
-                 coalesce(c.ip_pod, k.pod_key) AS pod_key, CASE WHEN c.ip_pod IS NOT NULL THEN c.ip_node ELSE k.node_resolved END AS node_resolved,
-                 CASE WHEN c.ip_pod IS NOT NULL THEN c.ip_gpu ELSE k.gpu_uuid END AS gpu_uuid),
+                 -- a Ray line of a rank its printer's pod holds not (the driver's line on a worker its pid or tag names): the
+                 -- captured pod holding that rank (rank_pod), else its node unknown, never the printer's (session 68)
+                 coalesce(c.ip_pod, CASE WHEN elsewhere THEN gp.gp_pod END, k.pod_key) AS pod_key,
+                 CASE WHEN c.ip_pod IS NOT NULL THEN c.ip_node WHEN elsewhere THEN gp.gp_node ELSE k.node_resolved END AS node_resolved,
+                 CASE WHEN c.ip_pod IS NOT NULL THEN c.ip_gpu WHEN elsewhere THEN gp.gp_gpu ELSE k.gpu_uuid END AS gpu_uuid),
     c.ts_filled, c.ts_floor, c.rank_eff, c.status, c.outside_sigterm, c.was_sigtermed, c.rank_timed_out, c.rank_torn_down, c.rank_raised,
     c.cause, c.victim_role, c.relayed,
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
@@ -606,6 +619,9 @@ SELECT
          THEN c.ts_filled - to_milliseconds(coalesce(c.ran_for_ms, c.timeout_ms, 0)) ELSE c.ts_filled END AS span_start,
     c.ts_filled AS span_end
 FROM classified c JOIN k10s_log k ON k.event_id = c.event_id  -- the line's every column, in k10s_log's order
+CROSS JOIN LATERAL (SELECT c.ip_pod IS NULL AND c.rank_eff IS NOT NULL AND (c.relayed = 'process' OR c.subkind = 'ray_memory_monitor' OR c.ray_task)
+                           AND NOT EXISTS (SELECT 1 FROM k10s_rank o WHERE o.pod_uid = k.incarnation_uid AND o.rank = c.rank_eff) AS elsewhere) e
+LEFT JOIN rank_pod gp ON gp.gp_job = k.job_key AND gp.gp_rank = c.rank_eff
 LEFT JOIN last_step ls ON ls.raw_row = c.raw_row
 LEFT JOIN rank_went_on rw ON rw.event_id = c.event_id
 WHERE c.cause IS NOT NULL OR c.victim_role IS NOT NULL;

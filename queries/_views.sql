@@ -301,7 +301,10 @@ LEFT JOIN k10s_rank r ON r.pod_uid = e.m_pod_uid AND (
         -- `RayOutOfMemoryError` (its task's error, printed by the caller that awaited it: session 67)
         AND NOT (le.subkind = 'ray_memory_monitor' OR le.kind = 'python_exception' AND regexp_matches(le.error_type, '(?:^|\.)OutOfMemoryError$')
                  AND coalesce(le.error_message, '') LIKE '%killed due to the node%'
-                 OR le.kind = 'python_exception' AND regexp_matches(le.error_type, '(?:^|\.)RayOutOfMemoryError$'))
+                 OR le.kind = 'python_exception' AND regexp_matches(le.error_type, '(?:^|\.)RayOutOfMemoryError$')
+                 -- nor Ray's task error header read alone (`RayTaskError(RuntimeError): ray::f() (pid=N, ip=A)`: the task's
+                 -- process raised it, its caller prints it; session 68, parsers/log_ray_task_error.py)
+                 OR le.kind = 'python_exception' AND regexp_matches(coalesce(le.line, ''), 'RayTaskError\(\w'))
         -- (nor a pod whose one process import-logs assumed: nothing said how many processes its node ran; nor one it
         -- made for a rank the log named on no node: its untagged lines are where the paste put them, not that rank's)
         AND coalesce(r.rank_source NOT IN ('assumed', 'named-ranks'), true))

@@ -45,6 +45,7 @@ from k10s_forensics.parsers.log_failure_table import LINE_CHARS, TABLE_GAP, Fail
 from k10s_forensics.parsers.log_pods import resolve_ranks
 from k10s_forensics.parsers.log_rank_mentions import sample_rank
 from k10s_forensics.parsers.log_ray_actor import RayActorReports
+from k10s_forensics.parsers.log_ray_task_error import RayTaskHeaders, kept
 from k10s_forensics.parsers.log_stall_rows import StallRows
 from k10s_forensics.parsers.log_ompi_errors import OmpiErrors
 from k10s_forensics.parsers.log_ompi import abort_status, orderly_aborts_dropped
@@ -85,6 +86,7 @@ class BodyAssembler(FailureTable):
         self._last: tuple[int, str, dt.datetime | None, int] | None = None  # last classified line, its first event
         self._describe = DescribeBlocks()  # kubectl describe pod pasted beside the log
         self._owners = Owners()  # whose failure a line reports (Ray workers, traceback headers, DCP)
+        self._ray_headers = RayTaskHeaders()  # Ray's task error header read alone (log_ray_task_error.py)
         self._oom_all = False  # fairseq's `OOM in all workers, skipping update`: every worker ran out alike
 
     # ---- public ----------------------------------------------------------------------
@@ -119,6 +121,7 @@ class BodyAssembler(FailureTable):
         if self._owners.record_start(line_no, norm, events[0]):
             return
         self._owners.attribute(line_no, norm, events)
+        self._ray_headers.mark(line_no, events)  # a Ray task error's header, dropped under its task's own exception line
         if self._ray.inside(line_no):
             # a worker death inside a dead-actor report whose pid no worker group named: the report's own
             # ``name:`` field names the rank, when it can (log_ray_actor); the death alone names none
@@ -156,7 +159,7 @@ class BodyAssembler(FailureTable):
             ev.update(line_no=cut.line_no, ts=cut.api_ts or fallback_ts(cut.text, self.captured_at), line=cut.text[:LINE_CHARS])
             at = next((i for i, e in enumerate(self.events) if e.get("line_no", -1) > cut.line_no), len(self.events))
             self.events.insert(at, ev)  # in its line's place
-        self.events = self._spawn_node.place(resolve_ranks(worker_reports_dropped(orderly_aborts_dropped(self.events))))  # pasted pod rows: ranks from the layout the body shows
+        self.events = self._spawn_node.place(resolve_ranks(worker_reports_dropped(orderly_aborts_dropped(kept(self.events)))))  # pasted pod rows: ranks from the layout the body shows
         for ev in self.events if self._oom_all else []:  # fairseq said every worker ran out: no local rank by device
             ev["local_rank"] = None if ev.get("_by_device") else ev.get("local_rank")
         self.events = [{k: v for k, v in ev.items() if not k.startswith("_")} for ev in self.events]  # the parser's own keys off

@@ -285,7 +285,7 @@ class Owners:
             record, self._pid_record = self._pid_record, None
             if head.get("rank") is None and head.get("pid") is None and line_no - record[0] <= OWNER_GAP:
                 head["pid"] = record[1]
-        task, self._ray_task = (self._ray_task, None) if str(head.get("error_type") or "").endswith("RayOutOfMemoryError") else (None, self._ray_task)
+        task, self._ray_task = (self._ray_task, None) if str(head.get("error_type") or "").endswith("RayOutOfMemoryError") and not head.get("_ray_header") else (None, self._ray_task)
         if task is not None and line_no - task[0] <= OWNER_GAP and head.get("pid") in (None, task[1]):  # Ray < 2's memory monitor: that worker's
             head["pid"], head["ip"] = task[1], task[2]
         owned = self._owner.get(norm.rank)

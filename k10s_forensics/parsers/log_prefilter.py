@@ -128,7 +128,7 @@ _EVENT_LITERALS = (
     # NCCL's NVLS multicast memory the node's NVSwitch fabric would not bind (log_patterns_cuda.NVLS_BIND_FAILED)
     r"Failed to bind NVLink SHARP",
     # the class name's letter before it either case: OSError, BlockingIOError, EOFError, HTTPError (log_patterns.PY_EXCEPTION)
-    r"[A-Za-z](?:Error|Exception|Interrupt)(?::|$)",
+    r"[A-Za-z](?:Error|Exception|Interrupt)(?::|$)|RayTaskError\(\w",  # and Ray's task error header (log_ray_task_error.py)
     r"\[rank\d{1,6}\]:\s{1,8}File \"",  # a rank-tagged traceback frame: the first of one cut above its header starts it (log_classify)
     r"File \"[^\"]{1,400}\", line \d{1,7}, in \S",  # any frame: the innermost one's file, a library's install (log_library_frame)
     r"ERROR: Unexpected [a-z -]{1,30} encountered in worker",  # a DataLoader worker's own signal report (log_py_exceptions.WORKER_SIGNAL)

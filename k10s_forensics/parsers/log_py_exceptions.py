@@ -10,6 +10,7 @@ from typing import Any
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.common import size_to_mib
 from k10s_forensics.parsers.log_owners import CHECKPOINT_RANKS
+from k10s_forensics.parsers.log_ray_task_error import RAY_TASK_ERROR, ray_task_error
 
 Event = dict[str, Any]
 
@@ -95,6 +96,9 @@ def py_exception(message: str, tagged: bool = False) -> Event | None:
         lock = FILELOCK_TIMEOUT.match(message) if "could not be acquired" in message else None
         if lock:  # the process's own wait on a lock file (its holder is no rank the message names)
             return {"kind": "python_exception", "subkind": "raised", "error_type": lock.group(1), "error_message": lock.group(2)[:300]}
+        task = RAY_TASK_ERROR.match(message) if "RayTaskError(" in message else None
+        if task:  # Ray's task error header read alone: its inner class's exception, in the task's process (log_ray_task_error.py)
+            return ray_task_error(task, py_exception(f"{task.group(2)}: {task.group(3)}"))
         if CHECKPOINT_BODY.match(message):
             return {"kind": "python_exception", "subkind": "raised", "error_type": "torch.utils.checkpoint.CheckpointError",
                     "error_message": "recomputed tensors differ from the forward pass"}
