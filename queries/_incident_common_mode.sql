@@ -2,7 +2,7 @@
 -- shares, whichever the launcher reports first; read by k10s_incident (_incident.sql), which then names no one.
 
 -- k10s_incident_common_mode: a failure every process of a launch shares whichever reports it first: the command line
---   argparse rejected or whose script the interpreter cannot open (`python3: can't open file …`), or source Python cannot parse (the same for every process; only the
+--   argparse rejected or whose script (or `-m` module: `python3: No module named run`) the interpreter cannot open (`python3: can't open file …`), or source Python cannot parse (the same for every process; only the
 --   launcher's --local-rank differs), or NCCL's "invalid usage" (the same code's misuse of
 --   the library, or ranks sharing a GPU: the configuration every rank runs), or a torch build
 --   without the backend the code calls ("Torch not compiled with CUDA enabled", "Distributed
@@ -263,7 +263,7 @@ FROM (SELECT *, EXISTS (SELECT 1 FROM k10s_incident_line p WHERE p.job_key = i.j
              kind IN ('python_exception', 'cuda_error') AND (regexp_matches(coalesce(error_type, ''), '(?:^|\.)(?:InductorError|BackendCompilerFailed|LoweringException|CompilationError|InternalTorchDynamoError)$|(?:^|\.)_dynamo\.exc\.(?:Unsupported|TorchRuntimeError)$')
                                                              OR regexp_matches(coalesce(error_message, ''), '^Internal Triton PTX codegen error|ptxas fatal\s*: Value .{1,20} is not defined for option|(?i)no kernel image is available for execution on the device|^invalid device function\s*$')) AS compiler_refusal
       FROM k10s_incident_line i) i
-WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t open file') AND NOT parsed_past)
+WHERE role = 'own' AND ((error_type IN ('argparse usage error', 'python can''t open file', 'python -m module not found') AND NOT parsed_past)
                         OR error_type IN ('SyntaxError', 'IndentationError', 'TabError')
                         -- (NCCL's duplicate-GPU check not where a rank's own CUDA error or OOM is beside it: session 62)
                         OR (kind = 'nccl_error_other' AND subkind = 'ncclInvalidUsage'

@@ -197,14 +197,21 @@ def launcher_report(text: str) -> Event | None:
 #: the interpreter that could not open the script it was given (``/usr/bin/python3: can't open file 'train.py': [Errno 2] No
 #: such file or directory``, exit status 2): every process of the launch runs that command line (IDiff-Face#6, batch 270)
 CANT_OPEN = re.compile(r"^(?:[A-Za-z]:)?[^\s:]{0,400}python[\w.]{0,12}: can't open file ['\"]?([^\n]{1,400}?)['\"]?: \[Errno (\d{1,4})\] ([^\n]{1,200}?)\s*$")
+#: the interpreter that could not find the module ``-m`` named (``/usr/bin/python3: No module named run``, the command line
+#: run outside the package's directory; clvrai/skill-chaining#4, batch 406): the same for every process, as a script it cannot
+#: open; searched, not anchored: the interpreter writes it after whatever unterminated output came first (an X11 warning)
+NO_MODULE = re.compile(r"(?:[A-Za-z]:)?[^\s:]{0,400}python[\w.]{0,12}: No module named ([\w.]{1,200})\s*$")
 
 
 def cant_open(message: str) -> Event | None:
-    """Python's report of a script it could not open, as a Python failure of its own (``queries/_incident_common_mode.sql``
-    reads it as every process's, as an argparse usage error is); None for any other line."""
+    """Python's report of a script it could not open (or of the module ``-m`` named that it could not find), as a Python
+    failure of its own (``queries/_incident_common_mode.sql`` reads it as every process's, as an argparse usage error is);
+    None for any other line."""
     m = CANT_OPEN.match(message) if "can't open file" in message else None
     if m is None:
-        return None
+        m = NO_MODULE.search(message) if ": No module named " in message else None
+        return {"kind": "python_exception", "subkind": "raised", "error_type": "python -m module not found",
+                "error_message": f"No module named {m.group(1)}"[:300]} if m else None
     return {"kind": "python_exception", "subkind": "raised", "error_type": "python can't open file",
             "error_message": f"{m.group(1)}: [Errno {m.group(2)}] {m.group(3)}"[:300]}
 

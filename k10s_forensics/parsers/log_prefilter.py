@@ -161,7 +161,7 @@ _EVENT_LITERALS = (
     r"exit with status code",
     r"srun: error: .{0,300}tasks? \d",
     r"\.py: error: ",
-    r": can't open file ",  # the interpreter could not open its script (log_launchers.CANT_OPEN)
+    r": can't open file |python[\w.]{0,12}: No module named ",  # the interpreter could not open its script or -m module (log_launchers)
     r": error: (?:unrecognized arguments|the following arguments are required|ambiguous option|argument -)",  # any prog
     # torch_xla's process unable to reach its launcher's mesh master (log_failures.XLA_MESH_MASTER)
     r"Failed to connect to client mesh master: |Timeout: The file lock '|No available shared memory broadcast block",  # and filelock's timeout (log_py_exceptions), vLLM's shm wait (log_group_waits)
