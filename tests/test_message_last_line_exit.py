@@ -132,6 +132,8 @@ def test_a_plain_last_message_before_a_chosen_exit(tmp_path_factory, key):
     ("[default2]:  warnings.warn(\"use_reentrant\")", "other"),
     ("[default1]:rank 5/8 (local 1, pid 5877) initialised", "other"),
     ("[default1]:rank 1: step 3 reading shard /data/shard-1.bin", "progress"),
+    ("[default1]:rank 1: nothing left to evaluate after the length filter", (1, 1, "rank 1: nothing left to evaluate after the "
+                                                                                  "length filter")),
 ])
 def test_what_a_plain_message_is(line, want):
     assert bare(line, plain=True) == want

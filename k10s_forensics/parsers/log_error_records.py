@@ -91,7 +91,7 @@ _NOT_SAID = re.compile(r"\b\d+\s?/\s?\d+\b|\d%|\bit/s\b|\bs/it\b|[\w.\]'\"]\s?=\
                        r"world|hello|welcome|version|seed|rank \d|local[_ ]rank|process group|received|got|sent|total|elapsed|"
                        r"time|took|memory|mem|gpu|cuda|nccl|torch)\b)|"
                        r"(?i:\b(?:flushed|pushed|saved|loaded|written|uploaded|downloaded|finished|completed|done|initiali[sz]ed|"
-                       r"started|exiting|shutting down|succeeded|ready|joined|connected|registered)\b)|^[A-Za-z]+ing\b|\brank \d|"
+                       r"started|exiting|shutting down|succeeded|ready|joined|connected|registered)\b)|^(?!(?i:no|some|any|every)thing\b)[A-Za-z]+ing\b|\brank \d|"
                        r"\bin \d+(?:\.\d+)?\s?(?:s|ms|sec|seconds|min|minutes)\b")
 #: (session 68) a launcher's report of an exit status (torchrun's ``exitcode  : 2`` / ``(exitcode: 2)``)
 _CHOSEN = re.compile(r"exitcode\)?\s*:\s*(\d{1,3})\b")
