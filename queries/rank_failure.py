@@ -141,8 +141,8 @@ OUTPUT_ELSEWHERE = ("The ranks' own output (their exceptions and errors) is not 
 
 #: an exit read by its rank's last ERROR record just before it (queries/_failure_line.sql's said_exit, session 65)
 LOGGED_ERROR = "logged error"
-#: (session 67) an exit read by its rank's last own line, a message alone with an error's wording, just before its exit
-#: of a status its program chose (2..125)
+#: (session 67) an exit read by its rank's last own line, a message alone (an error's wording; session 68: any handler's
+#: sentence), just before its exit of a status its program chose (2..125)
 LOGGED_MESSAGE = "logged message"
 
 

@@ -103,7 +103,18 @@ SELECT
                        AND x.kind NOT IN ('process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn'))
      HAVING bool_and(b.tier = 2 AND b.kind IN ('process_exit', 'torchrun_failure') AND b.status > 0)
         AND count(DISTINCT b.status) = 1) AS exit_tables_status,
-    i.no_culprit_reason,
+    -- (session 68) every rank's same status (_incident.sql all_exited) where ranks printed one message just before it (their
+    -- handler's, read as its text: _failure_line.sql said_exit): not "nothing says why", but what, once, and every rank alike
+    coalesce((SELECT 'every rank ended with the same status (' || min(b.status) || '), ' || CASE WHEN count(DISTINCT b.rank_eff)
+                     = len(i.together_ranks) THEN 'each just after printing the same message (' || left(min(b.msg), 160) || '): every '
+                     || 'rank printed it alike' ELSE 'rank ' || array_to_string(list(DISTINCT b.rank_eff ORDER BY b.rank_eff), ', rank ')
+                     || ' just after printing "' || left(min(b.msg), 160) || '", the others with nothing that says why' END
+                     || ': the same end in every process, whichever the launcher reported first: no single culprit'
+              FROM (SELECT *, regexp_replace(error_message, '^\[?(?:[Rr]ank|RANK)(?::\s?|\s)\d+\]?[:\]]\s*', '') AS msg
+                    FROM k10s_incident_best WHERE error_type IN ('logged message', 'logged error')) b
+              WHERE b.job_key = i.job_key AND b.incident = i.incident AND list_contains(i.together_ranks, b.rank_eff)
+                AND starts_with(i.no_culprit_reason, 'every rank ended with the same status (')
+              HAVING count(DISTINCT regexp_replace(b.msg, '[0-9]+', 'N', 'g')) = 1), i.no_culprit_reason) AS no_culprit_reason,
     i.victims, i.victim_ranks, i.watchdog_victims, i.job_gpus,
     i.gpu_hours_lost,
     i.incident,

@@ -23,6 +23,10 @@ Session 67: a rank's LAST own line that is a message alone (no level word: ``%(m
 handler, a print to stderr) with an exception message's wording is an ``error_record`` too, subkind ``bare``
 (``bare``); queries/_failure_line.sql reads it only before an exit of status 2..125 (``sys.exit(msg)`` exits 1).
 torch's ``[rankN]:`` prefix is taken off a line (its rank the line's) before either reading.
+
+Session 68: in a body that reports an exit of 2..125 (``exitcode  : 2``), a rank's last own line is such a line WHATEVER
+its wording (``rank 3: bad batch at step 3: sample 17 has no tokens``), where it reads as a handler's sentence, not output
+going on (``_plain``: no counter, metric, setting, dump, banner, indented source line, status report's lead word).
 """
 
 from __future__ import annotations
@@ -72,6 +76,25 @@ _RANK_PREFIX = re.compile(r"^\[rank(\d{1,6})\]:")
 _ERROR_WORDS = re.compile(r"(?i)\b(?:error|errno|exception|fail(?:s|ed|ure)?|invalid|cannot|can't|could ?n[o']t|unable|not found|"
                           r"no such|missing|mismatch(?:ed)?|expect(?:s|ed)?|must|out of (?:range|bounds)|exceed(?:s|ed)?|denied|"
                           r"refused|unexpected|illegal|unsupported|not supported|overflow|corrupt(?:ed)?|assert(?:ion)?|wrong)\b")
+#: (session 68) a plain message's start: a word (or a quoted name), not a banner's or a table's punctuation
+_SENTENCE = re.compile(r"^['\"`]?[^\W_]")
+#: (session 68) what a progress, status or configuration line prints, not a handler's message: a counter, a percentage,
+#: a metric or a setting (``loss=0.1``, ``lr: 3e-4``), a dump (``Namespace(``, ``{'``), a lead word of a report of work
+#: going on or done, a report of work done
+_NOT_SAID = re.compile(r"\b\d+\s?/\s?\d+\b|\d%|\bit/s\b|\bs/it\b|[\w.\]'\"]\s?=\s?\S|\b[A-Za-z_][\w.]*:\s?[-+]?\.?\d[\d.]*(?:e-?\d+)?"
+                       r"\s*(?:$|[,;|)}\]]|\s+[A-Za-z_][\w.]*\s?[:=])|Namespace\(|^[\[{(]|\{['\"]|"
+                       r"(?i:^(?:epoch|step|iter(?:ation)?|batch \d|saving|saved|loading|loaded|start(?:ing|ed)?|init(?:iali[sz]\w*)?|using|"
+                       r"running|build(?:ing)?|built|download\w*|creat(?:ing|ed)|writ(?:ing|ten)|wrote|reading|setting|resum\w*|"
+                       r"evaluat\w*|validat(?:ing|ion)|train(?:ing|ed)?|done|finish\w*|complete\w*|success\w*|launch\w*|wait\w*|"
+                       r"sync\w*|log(?:ging|ged)?|exit(?:ing)?|shutting|clean\w*|clos(?:ing|ed)|upload\w*|push\w*|flush\w*|"
+                       r"atexit|world[_ ]size|device|model|dataset|extension modules|(?:current )?thread 0x|stack|"
+                       r"world|hello|welcome|version|seed|rank \d|local[_ ]rank|process group|received|got|sent|total|elapsed|"
+                       r"time|took|memory|mem|gpu|cuda|nccl|torch)\b)|"
+                       r"(?i:\b(?:flushed|pushed|saved|loaded|written|uploaded|downloaded|finished|completed|done|initiali[sz]ed|"
+                       r"started|exiting|shutting down|succeeded|ready|joined|connected|registered)\b)|^(?!(?i:no|some|any|every)thing\b)[A-Za-z]+ing\b|\brank \d|"
+                       r"\bin \d+(?:\.\d+)?\s?(?:s|ms|sec|seconds|min|minutes)\b")
+#: (session 68) a launcher's report of an exit status (torchrun's ``exitcode  : 2`` / ``(exitcode: 2)``)
+_CHOSEN = re.compile(r"exitcode\)?\s*:\s*(\d{1,3})\b")
 #: a level word other than an error's among the first fields: an INFO/WARNING/DEBUG record (not an error's message)
 _OTHER_LEVEL = re.compile(r"(?:^|[\s\[|:])(?:INFO|WARN(?:ING)?|DEBUG|TRACE|NOTICE|SUCCESS)(?:[\s\]|:]|$)")
 #: lines that end a process at status 2 with no handler of the program's: argparse's usage error (``usage: ...``,
@@ -129,7 +152,7 @@ def _own(line: str) -> tuple[int | None, int | None, str]:
             text[tagged.end():] if tagged else text)
 
 
-def bare(line: str) -> tuple[int | None, int | None, str] | str | None:
+def bare(line: str, plain: bool = False) -> tuple[int | None, int | None, str] | str | None:
     """(session 67) A message-only line of a rank's own (no level word: ``%(message)s``, Python's last-resort handler,
     ``print(..., file=sys.stderr)``): (local rank, rank, message) where it carries an error's wording and names its rank
     (``--tee``'s prefix, ``[rankN]:``, a leading ``[rank: 3]``/``[Rank 3]`` field, the message's own ``rank 3:``);
@@ -146,9 +169,20 @@ def bare(line: str) -> tuple[int | None, int | None, str] | str | None:
     if _PROGRESS.search(text):
         return "progress"
     said = _RANK_LEAD.sub("", msg, count=1)
-    if _OTHER_LEVEL.search(text[:80]) or _NOT_HANDLED.search(msg) or not _ERROR_WORDS.search(said):
+    if (_OTHER_LEVEL.search(text[:80]) or _NOT_HANDLED.search(msg)
+            or not (_ERROR_WORDS.search(said) or plain and _plain(text[fields.end() + 1:] if fields else text, said))):
         return "progress" if _STEP.search(text) else "other"
     return local, rank, msg
+
+
+def _plain(rest: str, said: str) -> bool:
+    """(session 68) A message with no error word that is still a sentence a handler prints (``rank 3: bad batch at step 3:
+    sample 17 has no tokens``), not output that goes on: not indented (a traceback's, a warning's source line), starting
+    with a word (not a banner's ``====``/``+---``/``|``), no counter (``3/10``, ``45%``), no metric or setting
+    (``loss=0.1``, ``lr: 3e-4``, ``world_size=4``), no dump (``Namespace(...)``, ``{'lr': ...}``), no lead word of a
+    progress or status report (``Epoch``, ``Saving checkpoint to``, ``starting``, ``done``), no report of work done
+    (``... flushed``/``saved``/``initialised``)."""
+    return bool(said) and not rest[:1].isspace() and _SENTENCE.match(said) is not None and not _NOT_SAID.search(said)
 
 
 def own_rank(line: str) -> int | None:
@@ -187,13 +221,14 @@ def error_record_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | Non
     last: dict[tuple[int, int | None, int | None], tuple[int, str, str, bool]] = {}
     for row, body in zip(table["_row"].to_pylist(), table["body"].to_pylist()):
         said: dict[tuple, tuple | None] = {}  # a rank's own key -> its message-only line still standing
+        plain = any(2 <= int(c) <= 125 for c in _CHOSEN.findall(body or ""))  # (session 68) a status a program chose
         for i, line in enumerate((body or "").split("\n")):
             got = record(line) if _CANDIDATE.search(line) else None
             if got is not None:
                 last[(row, got[0], got[1])] = (i + 1, line.rstrip("\r"), got[2], False)
                 said[_key(got[0], got[1])] = None
                 continue
-            own = bare(line) if _OWN_HINT.search(line) else None
+            own = bare(line, plain) if _OWN_HINT.search(line) else None
             if own is None or own == "progress":
                 continue
             if own == "other":  # the rank's output went on past any message before
