@@ -77,6 +77,24 @@ def test_a_failure_table_that_fits_one_folder_only_places_it(tmp_path):
     assert ranked and ranked[0]["ranks"] == [3] and "KeyError" in ranked[0]["summary"], [f["summary"] for f in ranked]
 
 
+def test_the_pids_its_agent_names_place_its_folder_unless_two_agents_name_one(tmp_path):
+    # synthetic: each worker prints its pid; node 1's agent names pid 4242 at local rank 0 (its table), node 0's 5151
+    tree = _tree(tmp_path / "logs", {"job_aaaaaaaa": {0: "starting (pid 4242)\n" + _PEER, 1: "starting (pid 4243)\n"},
+                                     "job_bbbbbbbb": {0: "starting (pid 5151)\n" + _PEER, 1: "starting (pid 5152)\n"}})
+    consoles = [LogSource("node0.log", _console(0, [(0, 1)]).replace("(pid: 100)", "(pid: 5151)")),
+                LogSource("node1.log", _console(1, [(0, 1)]).replace("(pid: 100)", "(pid: 4242)"))]
+    _, how, _ = merge_tree(consoles + tree, LogSource)
+    assert "node 0: job_bbbbbbbb by the pids its console's agent names; node 1: job_aaaaaaaa by the pids" in how, how
+    # pods have pid namespaces of their own: one pid in both agents' tables places neither folder by it
+    both = [LogSource(c.name, c.text.replace("(pid: 5151)", "(pid: 4242)")) for c in consoles]
+    _, how, _ = merge_tree(both + tree, LogSource)
+    assert "by the pids" not in how and "not placed" in how, how
+    # a pid the console ties to another local rank contradicts it
+    other = [consoles[0], LogSource("node1.log", _console(1, [(1, 1)]).replace("(pid: 101)", "(pid: 4242)"))]
+    _, how, _ = merge_tree(other + tree, LogSource)
+    assert "job_aaaaaaaa by the pids" not in how, how
+
+
 def test_an_error_file_path_places_its_folder_before_anything_else(tmp_path):
     tree = _tree(tmp_path / "logs", {"job_aaaaaaaa": {0: _PEER, 1: "step 3\n"}, "job_bbbbbbbb": {0: _PEER, 1: "step 3\n"}})
     path = "/tmp/logs/job_aaaaaaaa/attempt_0/0/error.json"  # synthetic: node 1's table names job_aaaaaaaa's file
