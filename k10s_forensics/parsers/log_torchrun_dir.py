@@ -174,10 +174,11 @@ def merge_tree(sources: list, make, run_id: str | None = None) -> tuple[list, st
             node_of[folder], how[folder] = console_node[named[0]], "its console's path"
         elif (n := printed[folder]) is not None and n not in node_of.values():
             node_of[folder], how[folder] = n, "the ranks its workers print"
-    for way, found in (("the lines its console holds (--tee)", by_tee(agents, [c.text for c in consoles])),
-                       ("the pids its console's agent names", by_pid(agents, [c.text for c in consoles])),
-                       ("its console's failure table", by_table(agents, [c.text for c in consoles]))):
-        for folder, i in sorted(found.items()):
+    for way, placer in (("the lines its console holds (--tee)", by_tee), ("the pids its console's agent names", by_pid),
+                        ("its console's failure table", by_table)):
+        if len(node_of) == len(agents) or not consoles:
+            break
+        for folder, i in sorted(placer(agents, [c.text for c in consoles]).items()):
             if folder not in node_of and console_node[i] not in node_of.values():
                 node_of[folder], how[folder] = console_node[i], way
     left = [f for f in sorted(agents) if f not in node_of]

@@ -21,6 +21,7 @@ neither (no guess: the folder's lines are then read with no node, parsers/log_to
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 _TEE = re.compile(r"\[default(\d{1,5})\]:(.*)$")
 _ROW_RANK = re.compile(r"^\s*rank\s*:\s*(\d+)\s*\(local_rank:\s*(\d+)\)")
@@ -43,10 +44,11 @@ def _folder_lines(attempts: dict) -> set[tuple[int, str]]:
 def by_tee(agents: dict, consoles: list[str]) -> dict[str, int]:
     """``{folder: console index}`` for the folders whose own lines one console alone holds (the module doc)."""
     lines = {f: _folder_lines(a) for f, a in agents.items()}
+    seen = Counter(line for own in lines.values() for line in own)
     held = [_tee_lines(c) for c in consoles]
     hits: dict[str, set[int]] = {}
     for f, own in lines.items():
-        distinct = own - set().union(*(v for g, v in lines.items() if g != f))
+        distinct = {line for line in own if seen[line] == 1}
         hits[f] = {i for i, h in enumerate(held) if distinct & h}
     return _one_to_one(hits)
 
