@@ -2,20 +2,26 @@
 
 parsers/log_torchrun_dir.py places an agent's ``<run_id>_<random>`` folder at a node by a console naming the folder, or
 by the global ranks its workers print. A run whose workers print no rank and whose consoles name no folder (no
-``@record``: ``error_file: <N/A>``) still shares two things between each agent's folder and that agent's console:
+``@record``: ``error_file: <N/A>``) still shares three things between each agent's folder and that agent's console:
 
 * **its lines** (``--tee``): the console holds the folder's worker lines under the tag ``--tee`` gives them
   (``[default<local_rank>]:``). A folder line counts only where no other folder has the same line at the same local
   rank (``step 0/10`` with its loss does; ``starting`` or a common traceback frame does not); a folder is a console's when
   that console, and no other, holds some of those lines, and the console holds no other folder's.
+* **its pids**: a worker line naming its pid (``pid 28824``) at local rank L, where the console's table row or its
+  agent's ``failed (exitcode: …) local_rank: L (pid: 28824)`` line ties that pid to L (or its ``Sending process 28824
+  closing signal`` names it); a pid the console ties to another local rank rules it out, and one pid in two consoles
+  (pods have pid namespaces of their own) places by neither.
 * **its failure table**: the agent's last ``ChildFailedError`` table gives each failed local rank's exit (``rank : 3
   (local_rank: 1)``, ``exitcode : 1``); a folder whose last attempt shows a traceback or an exception line exactly at
   the local ranks the table gives a non-signal exit (at least one), and none at those it gives a signal (SIGTERM's
   ``-15``, a SIGKILL), is consistent with that console; it is that console's when they are consistent with each other
-  only.
+  only. Not used at all when any folder fits no table or any table fits no folder: a culprit that exits 1 with no
+  traceback while its SIGTERMed victims print theirs fits another node's table (t55's health exit).
 
-Both need a one-to-one match: a folder consistent with two consoles, or a console with two folders, is placed by
-neither (no guess: the folder's lines are then read with no node, parsers/log_torchrun_dir.py).
+Each needs a one-to-one match: a folder consistent with two consoles, or a console with two folders, is placed by
+neither (no guess: parsers/log_torchrun_dir.py then leaves the folder out beside the consoles, or, with no console
+text at all, reads the tree as one log naming no rank).
 """
 
 from __future__ import annotations
