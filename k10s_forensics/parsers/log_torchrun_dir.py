@@ -10,8 +10,12 @@ file; ``merge_tree(sources)`` takes the tree's files out of the sources and give
   directory set to:`` line, its failure table's ``error_file:`` path) is that console's node; the global ranks the
   workers print (``[rank5]:``, ``rank 5/6``, ``rank 5 of 6``; since session 67 a record's rank field, ``[Rank 5]``,
   ``[rank: 5]``, or its message's leading ``rank 5:``, as parsers/log_error_records.py reads them) less the local rank of the folder they are in, over the
-  processes per node; the one node left when only one agent is not placed; else the folders' order (no line tells:
-  the hint says so). A console's node is the one its failure table's ranks give (``rank : 3 (local_rank: 1)``), else
+  processes per node; since session 68 (parsers/log_torchrun_place.py), where no path or printed rank tells: the
+  console that alone holds the folder's own lines under ``--tee``'s tags, whose agent names the pids its workers print,
+  or whose failure table alone fits the folder's tracebacks; the one node left when only one agent is not placed.
+  Nothing else places a folder (its random name is no evidence): an unplaced folder is left out beside the consoles,
+  said so in the hint (no global rank read from it), and a tree with no console text and no folder placed is read as
+  one log that names no rank. A console's node is the one its failure table's ranks give (``rank : 3 (local_rank: 1)``), else
   the first node no table gives (every console by its place when two tables give one node);
 * the **local rank** from the ``<local_rank>`` folder: each worker line is given the tag ``--tee`` would have put in
   front of it (``[default<local_rank>]:``), so the importer's own layout turns it into the global rank node rank ×
@@ -35,6 +39,7 @@ from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_encoding import decode_log
 from k10s_forensics.parsers.log_error_records import own_rank
 from k10s_forensics.parsers.log_normalize import normalize
+from k10s_forensics.parsers.log_torchrun_place import by_pid, by_table, by_tee
 from k10s_forensics.parsers.log_torchrun_runs import SHOWN_AGENTS, capped, choose_runs, relaunches, shown
 
 #: ``<run_id>_<random>/attempt_<N>/<local_rank>/<stream>.log`` (tempfile's suffix: 8 of ``[a-z0-9_]``)
@@ -169,10 +174,24 @@ def merge_tree(sources: list, make, run_id: str | None = None) -> tuple[list, st
             node_of[folder], how[folder] = console_node[named[0]], "its console's path"
         elif (n := printed[folder]) is not None and n not in node_of.values():
             node_of[folder], how[folder] = n, "the ranks its workers print"
+    for way, placer in (("the lines its console holds (--tee)", by_tee), ("the pids its console's agent names", by_pid),
+                        ("its console's failure table", by_table)):
+        if len(node_of) == len(agents) or not consoles:
+            break
+        for folder, i in sorted(placer(agents, [c.text for c in consoles]).items()):
+            if folder not in node_of and console_node[i] not in node_of.values():
+                node_of[folder], how[folder] = console_node[i], way
     left = [f for f in sorted(agents) if f not in node_of]
     free = [n for n in range(max(len(agents), len(consoles))) if n not in node_of.values()]
-    for folder, n in zip(left, free):
-        node_of[folder], how[folder] = n, "the one node left" if len(left) == 1 else "the folders' order (no line tells)"
+    if len(left) == 1 and len(free) == 1:
+        node_of[left[0]], how[left[0]] = free[0], "the one node left"
+    unplaced = [f for f in sorted(agents) if f not in node_of]  # no guess: left out, said so (session 68)
+    if unplaced and not node_of and not any(c.text.strip() for c in consoles):  # nothing but the tree: one log, no rank
+        text = "\n".join(ln for f in unplaced for a in sorted(agents[f]) for lr in sorted(agents[f][a])
+                         for _, t in agents[f][a][lr] for ln in t.rstrip("\n").split("\n") if ln.strip())
+        return [make(f"{LOG_DIR} (node unknown)", text)], (
+            f"{LOG_DIR} ({len(agents)} agents, {nproc} local ranks each; none placed: no path, printed rank, --tee line, pid "
+            "or failure table ties an agent folder to a node, so its lines are read as one log that names no rank)"), None
     by_node = {n: f for f, n in node_of.items()}
     cons = {console_node[i]: c for i, c in enumerate(consoles)}
     out = []
@@ -180,7 +199,10 @@ def merge_tree(sources: list, make, run_id: str | None = None) -> tuple[list, st
         c, f = cons.get(n), by_node.get(n)
         name = " + ".join(x for x in (c.name if c else None, f) if x) or f"node {n}"
         out.append(make(name, _merged(c.text if c else "", agents[f]) if f else (c.text if c else "")))
-    said = capped([f"node {node_of[f]}: {shown(f)} by {how[f]}" for f in sorted(agents, key=lambda f: node_of[f])], SHOWN_AGENTS)
+    said = capped([f"node {node_of[f]}: {shown(f)} by {how[f]}" for f in sorted(node_of, key=lambda f: node_of[f])], SHOWN_AGENTS)
+    not_placed = (f"{capped([shown(f) for f in unplaced], SHOWN_AGENTS, ', ')} not placed (no path, printed rank, --tee line, "
+                  "pid or failure table ties it to one node): left out, no global rank read from its lines") if unplaced else None
+    said = "; ".join(x for x in (said, not_placed) if x)
     notes = "".join(f"; {n}" for n in (run_note, launch_note) if n)
     return out, f"{LOG_DIR} ({len(agents)} agent{'s' * (len(agents) != 1)}, {nproc} local ranks each; {said}{notes})", nproc
 
