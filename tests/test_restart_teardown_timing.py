@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import pytest
 
-from torch_runs_kit import assert_reading, findings_of_texts
+from k10s_forensics.analyze.runner import analyze
+from torch_runs_kit import assert_reading, findings_of_texts, import_run, load_runs
 from torchrun_node_kit import AGENT
 
 DAY = "1207"
@@ -191,3 +192,10 @@ def test_restarted_worker_is_a_crash_loop(tmp_path):
     10 s gate: the crash loop names rank 3."""
     loops = [f for f in findings_of_texts(tmp_path, _restarted_abort("09:44:00")) if f["rule"] == "crashloop"]
     assert any(f["severity"] == "critical" and f["ranks"] == [3] for f in loops), [(f["severity"], f["summary"]) for f in loops]
+
+
+def test_a_pods_two_ranks_are_not_a_restart(tmp_path):
+    """The recorded t53 every-rank control (2.13.0, tests/data/torch-runs): each node's two ranks exit 1 alike, their rows
+    given their pod (log_alike), one pod's two pids; not a crash loop of the first rank outside the incident's window."""
+    run = next(r for r in load_runs() if r.id == "2.13.0/t53-trun-2x2-lr-high-every-rank-tee")
+    assert_reading(analyze(import_run(run, tmp_path))["findings"], [], None)
