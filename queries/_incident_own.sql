@@ -94,7 +94,9 @@ attempt_victim_exit AS (  -- a bare exit status (a launcher's report only, tier 
       AND NOT EXISTS (SELECT 1 FROM k10s_incident_line x WHERE x.job_key = il.job_key AND x.incident = il.incident
                       AND x.rank_eff = il.rank_eff AND x.role = 'own' AND x.tier = 1)
       AND NOT EXISTS (SELECT 1 FROM k10s_incident_line g WHERE g.raw_row = il.raw_row AND g.kind = 'torchrun_failure'
-                      AND g.subkind = 'agent' AND g.line_no < il.line_no AND g.ts_filled > d.ts_filled)
+                      AND g.subkind = 'agent' AND g.line_no < il.line_no AND g.ts_filled > d.ts_filled
+                      -- the exit's own agent line above its failure table's row (one process, one pid) is no other report
+                      AND NOT coalesce(g.pid = il.pid AND g.rank_eff = il.rank_eff, false))
       AND (SELECT count(*) FROM k10s_incident_line g WHERE g.raw_row = d.raw_row AND g.kind = 'torchrun_failure'
            AND g.subkind = 'agent' AND g.line_no >= d.line_no AND g.ts_filled < il.ts_filled) <= 1
 ),
@@ -112,6 +114,9 @@ kill_after_other AS (  -- SIGKILLs more than 5 seconds after another rank's own 
     SELECT DISTINCT a.event_id FROM k10s_incident_line a JOIN k10s_incident_line o USING (job_key, incident)
     WHERE a.role = 'own' AND a.cause = 'host-oom-kill' AND a.ts_filled IS NOT NULL
       AND o.role = 'own' AND o.rank_eff IS DISTINCT FROM a.rank_eff AND o.ts_filled < a.ts_filled - INTERVAL 5 SECOND
+      -- not a bare exit that is itself another death's victim (attempt_victim_exit): its death is the one to compare,
+      -- and a SIGKILL after its own rank's earlier death is that rank failing again (session 68)
+      AND o.event_id NOT IN (SELECT event_id FROM attempt_victim_exit)
       -- not a failure of an attempt torchrun restarted from: its log's agent reported it and then another attempt (two
       -- agent lines from the failure on, the failure's own report counted), after which the SIGKILL is a new attempt's
       -- (twenty-third launcher set)

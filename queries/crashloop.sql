@@ -109,18 +109,26 @@ ordered AS (
 walk AS (  -- failures, in time order: a new one after a 2-minute gap, or when a rank (pod) that
            -- already failed in this one fails again > 10 s later (a restarted process: another pid; the same
            -- process's exit reported twice, by its agent's line and by its failure table, is one failure whatever
-           -- the clocks of the two reports say)
-    SELECT job_key, n, 1::BIGINT AS failure_no, ts AS last_ts, [{'who': who, 'ts': ts, 'proc': proc}] AS seen
+           -- the clocks of the two reports say), or at once where the launcher reported it in the same log under
+           -- another known pid (a restarted worker: the 10 s gate only where a pid is unknown)
+    SELECT job_key, n, 1::BIGINT AS failure_no, ts AS last_ts, [{'who': who, 'ts': ts, 'proc': proc, 'sig': sig}] AS seen
     FROM ordered WHERE n = 1
     UNION ALL
     SELECT o.job_key, o.n, w.failure_no + b.brk, o.ts,
-           CASE WHEN b.brk = 1 THEN [{'who': o.who, 'ts': o.ts, 'proc': o.proc}]
-                ELSE list_append(w.seen, {'who': o.who, 'ts': o.ts, 'proc': o.proc}) END
+           CASE WHEN b.brk = 1 THEN [{'who': o.who, 'ts': o.ts, 'proc': o.proc, 'sig': o.sig}]
+                ELSE list_append(w.seen, {'who': o.who, 'ts': o.ts, 'proc': o.proc, 'sig': o.sig}) END
     FROM walk w
     JOIN ordered o ON o.job_key = w.job_key AND o.n = w.n + 1
     CROSS JOIN LATERAL (SELECT CASE WHEN o.ts - w.last_ts > INTERVAL 2 MINUTE
-                                      OR len(list_filter(w.seen, lambda x: x.who = o.who AND o.ts - x.ts > INTERVAL 10 SECOND
-                                                                      AND NOT coalesce(x.proc = o.proc, false))) > 0
+                                      OR len(list_filter(w.seen, lambda x: x.who = o.who AND NOT coalesce(x.proc = o.proc, false)
+                                                                      AND (o.ts - x.ts > INTERVAL 10 SECOND
+                                                                           -- two launcher reports of one rank in one log with two
+                                                                           -- known pids: a restarted worker failing again, however
+                                                                           -- close (session 68: 9.65 s apart)
+                                                                           -- (a rank's: a pod's processes are several ranks)
+                                                                           OR (o.rank IS NOT NULL AND x.sig <> 'cuda-oom' AND o.sig <> 'cuda-oom'
+                                                                               AND substr(x.proc, strpos(x.proc, '@'))
+                                                                                   = substr(o.proc, strpos(o.proc, '@')))))) > 0
                                     THEN 1 ELSE 0 END AS brk) b
 ),
 firsts AS (  -- the root cause of each failure: a CUDA OOM, host OOM or Xid beats any plain exit or signal death, then the earliest

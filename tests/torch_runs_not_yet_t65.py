@@ -33,5 +33,7 @@ _ABORT = ("2 x 2, --max-restarts 1, --redirects 3 --log-dir, Lightning-like, tra
           "rank; 'Ranks 0, 1, 2 exited with status 1; 3 ranks ended within one second', rank 3 among the torn-down "
           "victims); truth: rank 3, abort (2.14.1's twin, 15.1 s apart, is read right: 'Rank 3 aborted (SIGABRT) twice')")
 _SIZE_RUN = "t65-standalone-1x6-size-mismatch-rank4-step3-train-w2-uncaught-logging-norank-redirects"
-_T65 = {f"2.13.0/{_SIZE_RUN}": _SIZE_213, f"2.14.1/{_SIZE_RUN}": _SIZE_214,
-        "2.13.0/t65-trun-2x2-restarts1-abort-rank3-step3-eval-w0-print-exc-lightning-redirects": _ABORT}
+_T65 = {f"2.13.0/{_SIZE_RUN}": _SIZE_213, f"2.14.1/{_SIZE_RUN}": _SIZE_214}
+#: read right since session 68's restarts-and-teardown-timing change (crashloop.sql: two launcher reports of one rank in
+#: one log under two known pids are two failures however close), kept as the record of the miss
+FIXED_S68 = {"2.13.0/t65-trun-2x2-restarts1-abort-rank3-step3-eval-w0-print-exc-lightning-redirects": _ABORT}
