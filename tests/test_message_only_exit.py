@@ -21,11 +21,11 @@ import pytest
 
 from bundle_batch import Batched
 from incident_kit import naming_findings
-from k10s_forensics.logimport import LogSource, import_logs, read_sources
+from k10s_forensics.logimport import LogSource, read_sources
 from k10s_forensics.parsers.log_error_records import bare
 from k10s_forensics.parsers.log_torchrun_dir import merge_tree
-from torch_runs_kit import import_run, load_runs, plain, score_findings
-from torchrun_node_kit import node_log
+from torch_runs_kit import load_runs, plain, score_findings
+from torchrun_node_kit import case_maker, node_log
 
 NOW = dt.datetime(2026, 12, 7, 9, 0, tzinfo=dt.timezone.utc)
 PEER = "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:561] Connection closed by peer [127.0.0.1]:22920"
@@ -73,13 +73,7 @@ CASES = {
 }
 _BATCH = Batched("message-only", [*RUNS, *CASES])
 
-
-def _make(key: str, folder):
-    folder.mkdir(parents=True, exist_ok=True)
-    if key in RUNS:
-        return import_run(RUNS[key], folder, derive=False)
-    return import_logs([LogSource("node0.log", CASES[key][0])], folder / "b", nproc_per_node=4, world_size=4, nodes=1,
-                       job="train", namespace="team-a", now=NOW, derive=False)[0]
+_make = case_maker(RUNS, CASES, NOW)
 
 
 @pytest.mark.parametrize("key", _BATCH.params(list(RUNS), name=str))

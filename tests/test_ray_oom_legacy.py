@@ -23,9 +23,8 @@ import pytest
 
 from bundle_batch import assert_one_rank, pasted_findings
 from incident_kit import naming_findings
-from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.parsers.log_cut_wordings import rejoin_cut_wordings
-from torch_runs_kit import Run, podlog_run
+from ray_kit import captured_findings
 
 NOW = dt.datetime(2026, 12, 7, 4, 0, tzinfo=dt.timezone.utc)
 #: ray-project/ray#3323: the error wrapped after ``node``
@@ -101,14 +100,7 @@ def test_the_wrapped_error_is_joined():
 
 
 def _captured(tmp: Path, driver: list[str], nproc: int = 1) -> list[dict]:
-    """A captured PyTorchJob of two pods (train-master-0 at 10.1.0.5 on gpu-node-0, train-worker-0 at 10.1.0.6 on
-    gpu-node-1), ``nproc`` ranks each; the driver's lines in the master's log, the worker's trained on."""
-    names = []
-    for i, lines in enumerate([["Starting training"] + driver, ["step 1"]]):
-        (tmp / f"node{i}.log").write_text("".join(f"2026-11-28T11:58:{j:02d}.000000Z {line}\n" for j, line in enumerate(lines)))
-        names.append(f"node{i}.log")
-    truth = {"node_logs": names, "nproc_per_node": nproc, "nodes": 2, "world_size": 2 * nproc}
-    return analyze(podlog_run(Run("t67", "ray-ip", tmp, truth), tmp))["findings"]
+    return captured_findings(tmp, driver, nproc, version="t67", name="ray-ip")
 
 
 #: key: (the driver's lines, processes per pod, the rank named alone, its cause)

@@ -28,7 +28,7 @@ from incident_kit import REAL_INCIDENTS_DIR, analyze_incident, corpus_lines, loa
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.logimport import LogSource, import_logs
 from k10s_forensics.parsers.log_lines import BodyAssembler
-from torch_runs_kit import Run, podlog_run
+from ray_kit import captured_findings
 
 NOW = dt.datetime(2026, 12, 7, 4, 0, tzinfo=dt.timezone.utc)
 #: Ray Train's worker group as its trainer prints it (synthetic): world rank 0 is pid 4241, rank 1 pid 4242
@@ -116,14 +116,7 @@ def test_the_corpus_controls_of_a_header_alone_name_no_rank(prefix, how, tmp_pat
 # ---- the node of the rank Ray's pid names ----------------------------------------------------------------------------
 
 def _captured(tmp: Path, driver: list[str], nproc: int = 1) -> list[dict]:
-    """A captured PyTorchJob of two pods (train-master-0 on gpu-node-0, train-worker-0 on gpu-node-1), ``nproc`` ranks
-    each; the driver's lines in the master's log."""
-    names = []
-    for i, lines in enumerate([["Starting training"] + driver, ["step 1"]]):
-        (tmp / f"node{i}.log").write_text("".join(f"2026-11-28T11:58:{j:02d}.000000Z {line}\n" for j, line in enumerate(lines)))
-        names.append(f"node{i}.log")
-    truth = {"node_logs": names, "nproc_per_node": nproc, "nodes": 2, "world_size": 2 * nproc}
-    return analyze(podlog_run(Run("t68", "ray-rank-pod", tmp, truth), tmp))["findings"]
+    return captured_findings(tmp, driver, nproc, version="t68", name="ray-rank-pod")
 
 
 NOTICE = ("ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.",

@@ -1,8 +1,14 @@
 """One synthetic torchrun node log of 4 processes (``--tee 3``): three progress steps of each, the test's own lines,
 the agent's SIGTERMs, its report of the first failed local rank and its ChildFailedError table. Shared by
-tests/test_error_record_as_exception.py (session 65) and tests/test_message_only_exit.py (session 67)."""
+tests/test_error_record_as_exception.py (session 65), tests/test_message_only_exit.py (session 67) and
+tests/test_message_last_line_exit.py (session 68), with the maker of their batched bundles."""
 
 from __future__ import annotations
+
+import datetime as dt
+
+from k10s_forensics.logimport import LogSource, import_logs
+from torch_runs_kit import import_run
 
 AGENT = "torch/distributed/elastic/multiprocessing/api.py"
 _HINT = "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"
@@ -41,3 +47,15 @@ def _table(first: int, code: int, others: dict[int, int], minute: str, lag: int 
 
 
 __all__ = ["AGENT", "node_log"]
+
+
+def case_maker(runs: dict, cases: dict, now: dt.datetime):
+    """A ``Batched`` maker: a recorded run's import, or a case's synthetic node log (its first item) imported as the one
+    node of a 4-process job."""
+    def make(key: str, folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        if key in runs:
+            return import_run(runs[key], folder, derive=False)
+        return import_logs([LogSource("node0.log", cases[key][0])], folder / "b", nproc_per_node=4, world_size=4, nodes=1,
+                           job="train", namespace="team-a", now=now, derive=False)[0]
+    return make
