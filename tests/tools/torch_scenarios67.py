@@ -49,7 +49,7 @@ other rank; controls: no rank may be named):
     t67-trun-3x2-config-every-rank-init-w0-exception-lightning-redirects                     control (every rank's ValueError)
 
 The awkward ones kept: node 0 lost whole (by rank 0 at step 8 of training, 3 x 2, the c10d rendezvous host's agent
-gone with it), where earlier draws lost node 1; static rendezvous for five (the abort of rank 0 at step 3's rank-0
+gone with it), where earlier draws lost node 1; static rendezvous for four (the abort of rank 0 at step 3's rank-0
 checkpoint save under a filter of local rank 0, the culprit shown; the DETAIL size mismatch of rank 4 at step 2 under a
 filter of local rank 1, 3 x 2, the culprit's local rank 0 hidden; the DataLoader worker's SIGKILL of rank 0 at step 1
 under ``print_exc`` and rank-0-only prints; the caught ``KeyError`` of rank 2 at ``init`` under ``--tee 3``);
@@ -58,6 +58,11 @@ under ``print_exc`` and rank-0-only prints; the caught ``KeyError`` of rank 2 at
 step 4, and the every-rank configuration ``ValueError`` at ``init``); the segfault of rank 3 at SHUTDOWN under
 ``@record``; ``--standalone`` 1 x 6 for the op mismatch of rank 4 at step 5's shard save; every fault at step 1 or
 step 8 in five rows; ``mp.spawn`` and legacy never drawn (spawn's two draws replaced).
+
+Recorded (session 68, after the truths were committed): every fault fired in both versions at the first recording
+(checked in the node logs and ``--log-dir`` files: the culprit's signal in the tables, its message, or its victims'
+``monitoredBarrier``, ``Detected mismatch`` or store-timeout errors naming it; node 0's agent gone with exit -9 after
+step 7); no re-recording, t61_worker.py unchanged.
 """
 
 from __future__ import annotations
