@@ -54,7 +54,7 @@ checkpoint save under a filter of local rank 0, the culprit shown; the DETAIL si
 filter of local rank 1, 3 x 2, the culprit's local rank 0 hidden; the DataLoader worker's SIGKILL of rank 0 at step 1
 under ``print_exc`` and rank-0-only prints; the caught ``KeyError`` of rank 2 at ``init`` under ``--tee 3``);
 ``--redirects 3 --log-dir`` for five (the SIGKILL of rank 3 at step 8, the ``logger.error`` exception of rank 4 at step
-1, rank 1's SIGKILL at step 1's shard save, the ``monitored_barrier`` with rank 0, the barrier's own checker, late at
+1, rank 1's SIGBUS at step 1's shard save, the ``monitored_barrier`` with rank 0, the barrier's own checker, late at
 step 4, and the every-rank configuration ``ValueError`` at ``init``); the segfault of rank 3 at SHUTDOWN under
 ``@record``; ``--standalone`` 1 x 6 for the op mismatch of rank 4 at step 5's shard save; every fault at step 1 or
 step 8 in five rows; ``mp.spawn`` and legacy never drawn (spawn's two draws replaced).
