@@ -49,7 +49,9 @@ FIXED = ["2.13.0/t56-trun-2x2-never-joins-rank1-redirects", "2.14.1/t56-trun-2x2
          "2.14.1/t58-trun-2x3-op-mismatch-rank4-step5-rank0only-redirects",
          "2.13.0/t42-trun-2x3-node1-killed-redirects3", "2.13.0/t44-trun-2x2-bcast-unpicklable-rank0-redirects",
          "2.14.1/t49-trun-2x2-valueerror-ranks012-redirects",
-         *(f"{v}/t61-trun-2x3-missing-shard-rank0-shutdown-w2-error-deepspeed-redirects" for v in ("2.13.0", "2.14.1"))]
+         *(f"{v}/t61-trun-2x3-missing-shard-rank0-shutdown-w2-error-deepspeed-redirects" for v in ("2.13.0", "2.14.1")),
+         *(f"{v}/t67-trun-2x3-{n}-redirects" for v in ("2.13.0", "2.14.1")
+           for n in ("monitored-barrier-rank0-step4-train-w2-error-deepspeed", "raise-rank4-step1-train-w0-error-lightning"))]
 _BATCHES = [TREES[i:i + PER_ANALYSIS] for i in range(0, len(TREES), PER_ANALYSIS)]
 _BATCH_OF = {run.id: (b, i) for b, batch in enumerate(_BATCHES) for i, run in enumerate(batch)}
 _FINDINGS: dict[int, list] = {}
