@@ -67,6 +67,7 @@ import torch_scenarios64
 import torch_scenarios65
 import torch_scenarios66
 import torch_scenarios67
+import torch_scenarios68
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -194,4 +195,5 @@ SCENARIOS = [
     *torch_scenarios65.scenarios(S),  # the sixty-fifth: t61's joint draw with a new seed (random.Random(65)) (held out)
     *torch_scenarios66.scenarios(S),  # the sixty-sixth: t61's joint draw with a new seed (random.Random(66)) (held out)
     *torch_scenarios67.scenarios(S),  # the sixty-seventh: t61's joint draw with a new seed (random.Random(67)) (held out)
+    *torch_scenarios68.scenarios(S),  # the sixty-eighth: t61's joint draw with a new seed (random.Random(68)) (held out)
 ]
