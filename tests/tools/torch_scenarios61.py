@@ -101,6 +101,7 @@ from __future__ import annotations
 
 import random
 import tempfile
+from functools import partial
 from pathlib import Path
 
 import torch_draw as td
@@ -215,3 +216,17 @@ def cleanup() -> None:
 def public(part: str) -> str:
     """A command part as the user would type it."""
     return "train.py" if part == WORKER else part
+
+
+def reseeded(seed: int) -> tuple:
+    """A later set of this draw with another seed (the sixty-fourth on): its ``LAUNCHERS`` under the ``t<seed>`` prefix,
+    ``cleanup`` and ``public`` (this set's), ``draw`` and ``scenarios`` (this set's with the seed and the prefix) and
+    ``commands`` (this set's for the launcher without the prefix), in that order."""
+    tag = f"t{seed}"
+
+    def seeded_commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
+        """Each node's command line: t61's for the launcher without the set's prefix, running t61_worker.py."""
+        return commands({**sc, "launcher": "t61" + sc["launcher"].removeprefix(tag)}, opts, port)
+
+    return (tuple(f"{tag}{launcher.removeprefix('t61')}" for launcher in LAUNCHERS), cleanup, public,
+            partial(draw, seed), partial(scenarios, seed=seed, tag=tag), seeded_commands)

@@ -70,17 +70,8 @@ rows of t61, t62 and this set) and the run was recorded again; (2) 2.14.1's abor
 
 from __future__ import annotations
 
-from functools import partial
-
 import torch_scenarios61 as t61
 
-LAUNCHERS = tuple(f"t64{launcher.removeprefix('t61')}" for launcher in t61.LAUNCHERS)
-cleanup, public = t61.cleanup, t61.public
-#: t61's joint draw with ``random.Random(64)`` (``draw(replaced)``) and its scenarios under the ``t64`` prefix
-draw = partial(t61.draw, 64)
-scenarios = partial(t61.scenarios, seed=64, tag="t64")
-
-
-def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
-    """Each node's command line: t61's for the launcher without the set's prefix, running t61_worker.py."""
-    return t61.commands({**sc, "launcher": "t61" + sc["launcher"].removeprefix("t64")}, opts, port)
+#: t61's joint draw with ``random.Random(64)`` (``draw(replaced)``), its scenarios and command lines under the ``t64``
+#: prefix
+LAUNCHERS, cleanup, public, draw, scenarios, commands = t61.reseeded(64)

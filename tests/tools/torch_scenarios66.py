@@ -71,17 +71,8 @@ Recorded (session 68, after the truths were committed): every fault fired in bot
 
 from __future__ import annotations
 
-from functools import partial
-
 import torch_scenarios61 as t61
 
-LAUNCHERS = tuple(f"t66{launcher.removeprefix('t61')}" for launcher in t61.LAUNCHERS)
-cleanup, public = t61.cleanup, t61.public
-#: t61's joint draw with ``random.Random(66)`` (``draw(replaced)``) and its scenarios under the ``t66`` prefix
-draw = partial(t61.draw, 66)
-scenarios = partial(t61.scenarios, seed=66, tag="t66")
-
-
-def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
-    """Each node's command line: t61's for the launcher without the set's prefix, running t61_worker.py."""
-    return t61.commands({**sc, "launcher": "t61" + sc["launcher"].removeprefix("t66")}, opts, port)
+#: t61's joint draw with ``random.Random(66)`` (``draw(replaced)``), its scenarios and command lines under the ``t66``
+#: prefix
+LAUNCHERS, cleanup, public, draw, scenarios, commands = t61.reseeded(66)

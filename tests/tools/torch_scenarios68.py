@@ -72,17 +72,8 @@ else in the draw or the truths changed.)
 
 from __future__ import annotations
 
-from functools import partial
-
 import torch_scenarios61 as t61
 
-LAUNCHERS = tuple(f"t68{launcher.removeprefix('t61')}" for launcher in t61.LAUNCHERS)
-cleanup, public = t61.cleanup, t61.public
-#: t61's joint draw with ``random.Random(68)`` (``draw(replaced)``) and its scenarios under the ``t68`` prefix
-draw = partial(t61.draw, 68)
-scenarios = partial(t61.scenarios, seed=68, tag="t68")
-
-
-def commands(sc: dict, opts: list[str], port: str) -> list[list[str]]:
-    """Each node's command line: t61's for the launcher without the set's prefix, running t61_worker.py."""
-    return t61.commands({**sc, "launcher": "t61" + sc["launcher"].removeprefix("t68")}, opts, port)
+#: t61's joint draw with ``random.Random(68)`` (``draw(replaced)``), its scenarios and command lines under the ``t68``
+#: prefix
+LAUNCHERS, cleanup, public, draw, scenarios, commands = t61.reseeded(68)
