@@ -24,7 +24,9 @@ _SPAWN = ("mp.spawn 2 x 2 (a launcher per node, no torchrun table), logging with
           "naming the other; k10s import-logs said 'Rank 0 did not match the other ranks' collectives and the job was "
           "torn down' (rank-failure, warning, collective-mismatch, rank 0) and the pod-log reading 'Ranks failed "
           "(collective-mismatch) but no single rank brought the job down' (no rank); truth: rank 2, collective-mismatch "
-          "(2.14.1 reports ranks 1 and 3, both naming rank 2: read right both ways)")
+          "(2.14.1 reports ranks 1 and 3, both naming rank 2: read right both ways); the fingerprints give {0, 1} on "
+          "ALLREDUCE against {2} on ALLGATHER with rank 3 unseen, a split at node 1's boundary that node 1 running ALLGATHER "
+          "as a whole gives alike (docs/rules.md, \"Session 68: the odd rank in DETAIL's mismatch reports\")")
 _RUNS = {"t68-trun-3x2-loader-sigkill-rank5-step8-eval-w2-exception-norank-redirects": _LOADER}
 _T68 = {f"{v}/{name}": why for v in ("2.13.0", "2.14.1") for name, why in _RUNS.items()}
 _T68["2.13.0/t68-spawn-2x2-op-mismatch-rank2-init-w2-uncaught-logging-rank"] = _SPAWN
