@@ -29,8 +29,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from k10s_forensics.parsers.log_agents import table_rank
+
 _TEE = re.compile(r"\[default(\d{1,5})\]:(.*)$")
-_ROW_RANK = re.compile(r"^\s*rank\s*:\s*(\d+)\s*\(local_rank:\s*(\d+)\)")
 _ROW_EXIT = re.compile(r"^\s*exitcode\s*:\s*(-?\d+)")
 #: a worker's own failure in its file (a launcher's or logger's ``[rank3]:``/``[default3]:`` tag first taken off)
 _PREFIX = re.compile(r"^(?:\[[^\]]{1,40}\]:?\s*)+")
@@ -63,8 +64,8 @@ def _table(text: str) -> dict[int, int]:
     """``{local rank: exit code}`` of the console's last failure table's rows (a later row of a local rank wins)."""
     rows, lr = {}, None
     for line in text.split("\n"):
-        if m := _ROW_RANK.match(line):
-            lr = int(m.group(2))
+        if entry := table_rank(line):
+            lr = entry[1]
         elif lr is not None and (m := _ROW_EXIT.match(line)):
             rows[lr], lr = int(m.group(1)), None
     return rows
@@ -98,8 +99,8 @@ def _console_pids(text: str) -> tuple[dict[int, int], set[int]]:
     """``({pid: local rank}, {pid the agent signalled})`` of a console: its tables' rows, its ``failed`` lines."""
     tied, sent, lr = {}, set(), None
     for line in text.split("\n"):
-        if m := _ROW_RANK.match(line):
-            lr = int(m.group(2))
+        if entry := table_rank(line):
+            lr = entry[1]
         elif lr is not None and (m := _ROW_PID.match(line)):
             tied[int(m.group(1))], lr = lr, None
         elif m := _FAILED_PID.search(line):
