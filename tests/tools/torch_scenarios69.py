@@ -60,8 +60,15 @@ size mismatch of rank 3 at step 1's shard save under ``--tee 3``, 1 x 4); the op
 save, 3 x 2; the recovered run's segfault of rank 2 in the validation loop at step 5 under ``--tee 3``; the DataLoader
 worker's SIGKILL of rank 5 in the validation loop under ``--tee 3``; rank 5's RuntimeError, printed by ``print_exc``,
 at step 7's shard save under ``--tee 3``; static rendezvous for one fault row only and ``mp.spawn`` for none (only the
-node-kill control); legacy never drawn (its four draws replaced); ``num_workers`` 2 in nine of the thirteen fault rows
+node-kill control); legacy never drawn (its five draws replaced); ``num_workers`` 2 in nine of the thirteen fault rows
 (and the config control).
+
+Recorded (session 69, after the truths were committed): every fault fired in both versions at the first recording
+(checked in the node logs and ``--log-dir`` files: the culprit's signal in the tables, its message, or its victims'
+``monitoredBarrier``, ``Detected mismatch`` or store-timeout errors naming it; the every-attempt SIGABRT twice, the
+recovered run's segfault once); no re-recording, t61_worker.py unchanged. (One count above was miscounted when drawn,
+legacy's "four draws replaced", corrected after recording to the replaced list's five; nothing else in the draw or the
+truths changed.)
 """
 
 from __future__ import annotations
