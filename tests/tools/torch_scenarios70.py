@@ -63,6 +63,11 @@ worker's SIGKILL of rank 2 at step 6 under ``--redirects 3 --log-dir``; rank 0 t
 eval, the op mismatch, the every-attempt SIGBUS, the caught ``MemoryError``); neither ``legacy`` nor ``mp.spawn`` drawn
 (spawn's three draws and legacy's one replaced); ``num_workers`` 2 in five of the thirteen fault rows (and in two
 controls: the node lost, every rank's ``ValueError``).
+
+Recorded (session 69, after the truths were committed): every fault fired in both versions at the first recording
+(checked in the node logs and ``--log-dir`` files: the culprit's signal in the tables, its message, or its victims'
+``monitoredBarrier``, ``Detected mismatch`` or gloo errors naming it; the every-attempt SIGBUS twice, the recovered
+run's raise once); no re-recording, t61_worker.py unchanged. Nothing in the draw or the truths changed.
 """
 
 from __future__ import annotations
