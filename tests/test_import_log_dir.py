@@ -35,6 +35,19 @@ NOT_YET = {"2.13.0/t49-trun-2x2-valueerror-ranks012-redirects": (
         "four ranks' records within 6 ms, but the tables give rank 1 exit 2 first (node 0's, 0.56 s before node 1's rank "
         "2; ranks 0 and 3 SIGTERMed): 'Rank 1 raised an exception and the job was torn down' (python-exception, rank 1; "
         "the consoles alone: exit-2, rank 1; 2.14.1, every rank exit 2 in the tables, is read right)"),
+    "2.13.0/t70-trun-2x2-loader-sigkill-rank2-step6-train-w2-error-deepspeed-redirects": (
+    "2 x 2, --redirects 3 --log-dir, logger.error(f'rank {rank}: {e}') then sys.exit(2): one of rank 2's DataLoader "
+    "workers SIGKILLs itself at step 6; torch's 'RuntimeError: DataLoader worker (pid N) is killed by signal: Killed.' "
+    "was raised by its SIGCHLD handler inside logging's _releaseLock, so the tree holds it under 'Exception ignored in: "
+    "<function _releaseLock ...>' and the handler's record is the next error's, 'rank 2: DataLoader worker (pid(s) N) "
+    "exited unexpectedly': 'Rank 2 raised an exception' (python-exception, rank 2: the rank right, the cause not); "
+    "truth host-oom-kill (session 69, the seventieth set, as recorded)"),
+    "2.14.1/t70-trun-2x2-loader-sigkill-rank2-step6-train-w2-error-deepspeed-redirects": (
+    "2 x 2, --redirects 3 --log-dir, logger.error(f'rank {rank}: {e}') then sys.exit(2): one of rank 2's DataLoader "
+    "workers SIGKILLs itself at step 6; the tree's one line of it is the handler's message-only record 'rank 2: "
+    "DataLoader worker (pid N) is killed by signal: Killed.' (no 'RuntimeError:' before it, no traceback): 'Rank 2 "
+    "raised an exception' (python-exception, rank 2: the rank right, the cause not); truth host-oom-kill (session 69, "
+    "the seventieth set, as recorded)"),
     # Read right since session 68: 2.14.1's t66-trun-3x2-raise-rank2-step8-eval-w0-print-exc-norank-logdir ("no line of the
     # tree names a rank, so its three agent folders are placed by their random names' order ... local rank 0 read as rank
     # 4"): now each folder is placed by the lines its console holds under --tee (docs/rules.md "Session 68: placing
@@ -56,7 +69,10 @@ FIXED = ["2.13.0/t56-trun-2x2-never-joins-rank1-redirects", "2.14.1/t56-trun-2x2
          "2.14.1/t49-trun-2x2-valueerror-ranks012-redirects",
          *(f"{v}/t61-trun-2x3-missing-shard-rank0-shutdown-w2-error-deepspeed-redirects" for v in ("2.13.0", "2.14.1")),
          *(f"{v}/t67-trun-2x3-{n}-redirects" for v in ("2.13.0", "2.14.1")
-           for n in ("monitored-barrier-rank0-step4-train-w2-error-deepspeed", "raise-rank4-step1-train-w0-error-lightning"))]
+           for n in ("monitored-barrier-rank0-step4-train-w2-error-deepspeed", "raise-rank4-step1-train-w0-error-lightning")),
+         *(f"{v}/t70-{n}-redirects" for v in ("2.13.0", "2.14.1")
+           for n in ("standalone-1x6-size-mismatch-rank1-step6-ckpt-rank0-w2-error-rank0only",
+                     "trun-2x3-monitored-barrier-rank3-step4-eval-w0-exception-lightning"))]
 _BATCHES = [TREES[i:i + PER_ANALYSIS] for i in range(0, len(TREES), PER_ANALYSIS)]
 _BATCH_OF = {run.id: (b, i) for b, batch in enumerate(_BATCHES) for i, run in enumerate(batch)}
 _FINDINGS: dict[int, list] = {}
