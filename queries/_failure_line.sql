@@ -482,12 +482,14 @@ classified AS (
             -- memory, raised, not a kill (session 67)
             WHEN kind = 'python_exception' AND subkind = 'raised' AND regexp_matches(error_type, '(?:^|\.)RayOutOfMemoryError$') THEN 'host-oom'
             -- a DataLoader worker killed by a signal: the rank's failure is the worker's signal, as the main process reports
-            -- it or as the worker's own handler does (`ERROR: Unexpected bus error encountered in worker.`: parsers/log_py_exceptions.py)
+            -- it or as the worker's own handler does (`ERROR: Unexpected bus error encountered in worker.`: parsers/log_py_exceptions.py);
+            -- but a worker's `Aborted` is the rank's RuntimeError (python-exception, as `Terminated`): the rank lives on and
+            -- raises, and `abort` is the rank's own -6, the cause the NCCL watchdog's teardown of a waiter ends in (session 69)
             WHEN kind = 'python_exception' AND subkind = 'raised' AND (error_message LIKE 'DataLoader worker (pid%) is killed by signal: %'
                  OR error_type = 'DataLoader worker' AND error_message LIKE 'killed by signal: %') THEN
                 CASE regexp_extract(error_message, 'killed by signal: ([A-Za-z ]+)', 1)
                     WHEN 'Killed' THEN 'host-oom-kill' WHEN 'Bus error' THEN 'sigbus' WHEN 'Segmentation fault' THEN 'segfault'
-                    WHEN 'Aborted' THEN 'abort' WHEN 'Floating point exception' THEN 'sigfpe' ELSE 'python-exception' END
+                    WHEN 'Floating point exception' THEN 'sigfpe' ELSE 'python-exception' END
             -- the rank's connection to its DataLoader worker lost while a batch was handed over (parsers/log_owners.py):
             -- the worker was killed without the loader saying by what, read as the loader's own "killed by signal: Killed"
             WHEN kind = 'python_exception' AND subkind = 'raised' AND error_message LIKE 'DataLoader worker lost while handing a batch over: %' THEN 'host-oom-kill'

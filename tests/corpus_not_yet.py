@@ -215,11 +215,6 @@ NOT_YET: dict[str, str] = {
         "one node's agent reports `failed (exitcode: 1) local_rank: 0` and nothing else fails: the paste is placed on "
         "node 0, so local rank 0 reads as global rank 0 (warning); that the job spans nodes and every rank's NCCL "
         "communicator set-up fails alike is said only in the thread (as aws-ofi-nccl-715)",
-    # batch 33
-    "DiffusionVideoEditing-4-spawn-process3-dataloader-worker-aborted":
-        "process 3 is right (spawn's `-- Process 3 terminated with the following error:`); its DataLoader worker's "
-        "`killed by signal: Aborted.` is charged to the rank as abort (docs/rules.md, rank-failure), the expectation "
-        "names the rank's own RuntimeError (python-exception), as Pai-Megatron-Patch-583",
     # batch 38
     "HLLM-40-rank0-tagged-frames-only-dataloader-exit":
         "only `[rank0]:`-tagged traceback frames (`File ...` lines) are pasted, neither the traceback's header nor its "

@@ -47,16 +47,6 @@ NOT_YET_S31: dict[str, str] = {
         "be rank 1, without one rank 0, and a PS/Evaluator layout changes nothing of that. The failed pod is known, its "
         "rank is not; giving a lone worker row a rank by guessing the layout would name the wrong rank wherever the "
         "job has a chief (log_pods names a worker only where the body shows a master/chief or launcher)",
-    # batch 130 (session 31)
-    "LlamaFactory-8043-rank4-dataloader-worker-aborted-llvm-pthread-join":
-        "rank 4 is right (its `[rank4]:` traceback is the only failure); its DataLoader worker's `killed by signal: "
-        "Aborted.` is charged to the rank as abort (docs/rules.md, rank-failure: a worker's signal is its rank's), the "
-        "expectation names the rank's own RuntimeError (python-exception), as DiffusionVideoEditing-4: two truths of one "
-        "wording, which the recorded launcher runs settle the other way",
-    "pytorch-149762-lightning-rank0-dataloader-worker-aborted-c10-error":
-        "rank 0 is right (its `[rank0]:` traceback is the only failure); its DataLoader worker's `killed by signal: "
-        "Aborted.` is charged to the rank as abort (docs/rules.md, rank-failure), the expectation names the rank's own "
-        "RuntimeError (python-exception), as DiffusionVideoEditing-4 and LlamaFactory-8043",
 
     # session 31
     # batch 137 (session 31)

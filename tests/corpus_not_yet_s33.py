@@ -78,16 +78,6 @@ NOT_YET_S33: dict[str, str] = {
         "test-phase barrier is the reporter's prose only (closed without a maintainer's diagnosis); naming one of "
         "five absent ranks would be a guess (mmdetection3d-1635's shape: three of eight waiters, five unseen)"
     ),
-    # batch 157
-    "WeatherGenerator-1572-juwels-rank1-dataloader-worker-aborted-validation": (
-        "rank 1 is right (its srun-labelled traceback is the only failure in the excerpt: `1: RuntimeError: DataLoader "
-        "worker (pid 1901937) is killed by signal: Aborted.` chained into its validation loop); its loader worker's "
-        "`Aborted` is charged to the rank as abort (docs/rules.md, rank-failure: a worker's signal is its rank's), the "
-        "expectation names the rank's own RuntimeError (python-exception), as DiffusionVideoEditing-4, LlamaFactory-8043 "
-        "and pytorch-149762: two truths of one wording, which the recorded launcher runs settle the other way; the "
-        "worker's abort itself (a CUDA initialization error, or the file system the maintainer suspects) is not in the "
-        "excerpt (pinned in tests/test_earth_weather_batch157_wordings.py)"
-    ),
     # batch 158
     # batch 159
     # batch 160

@@ -1,8 +1,8 @@
 """Multi-process training of weather, climate and Earth-observation models (real incidents batch 157): the readings.
 The culprit: WeatherGenerator on JUWELS Booster (ecmwf/WeatherGenerator#1572) whose srun-labelled task 1 raises
 ``RuntimeError: DataLoader worker (pid N) is killed by signal: Aborted.`` out of its validation loop names rank 1
-(as ``abort``: a loader worker's signal is charged to its rank, docs/rules.md; the collectors want the rank's
-RuntimeError, python-exception, the NOT_YET kept since DiffusionVideoEditing-4). The controls: ranks 1 and 2 timing
+(as the rank's own RuntimeError, python-exception, since session 69: a loader worker's ``Aborted`` is no ``abort`` of
+the rank's process, tests/test_dataloader_worker_own_crash.py; ``abort`` until then). The controls: ranks 1 and 2 timing
 out in the same ALLREDUCE under ``srun --label`` (ecmwf/WeatherGenerator#433: every batch job on three systems), a
 lone rank's watchdog on a one-element ALLREDUCE (NVIDIA/physicsnemo#691: GraphCast on 24 GB GPUs), a lone
 ``[rank0]:`` traceback cut before its exception where the author says every rank raised (NVIDIA/makani#67), and NCCL's

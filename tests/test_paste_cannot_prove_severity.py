@@ -3,7 +3,8 @@ lines, are named at warning, not as confident culprits (docs/rules.md, "What a p
 ``ProcessExitedException``, mpirun's ``exited on signal 6``) still names its rank, at warning with confidence medium:
 the NCCL watchdog's teardown of a rank that waited ends with the same status where its timeout line is not in the log
 (the corpus's controls torchtune-2093, ms-swift-4340, accelerate-2960 are such victims). A line of the rank's own that
-says it aborted (a DataLoader worker's ``killed by signal: Aborted``) is more than an exit status: critical beside
+says its worker aborted (a DataLoader worker's ``killed by signal: Aborted``, read as the rank's python-exception
+since session 69) is more than an exit status: critical beside
 another rank's line, at warning in a paste of that rank's lines only (session 45, any failure so).
 A Python exception in a paste that holds that rank's lines only (no other rank's line, no victim) is named at warning
 too: the code every rank runs may have raised it on each (the corpus's controls datasets-8201, ColossalAI-6110 are
