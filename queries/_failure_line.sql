@@ -268,10 +268,29 @@ rank_tag_shown AS (  -- a rank's own training lines in its pod's log, in a job w
                      -- (torch 2.2+ tags each line of a rank's uncaught exception so, on the stderr its pod's log holds beside
                      -- those lines): a traceback of that rank would be there too, tagged (the DeiT/timm check's `Loss is nan,
                      -- stopping training` then sys.exit(1): the forty-first launcher set)
-    SELECT DISTINCT s.incarnation_uid, s.rank_resolved AS rank FROM k10s_log s
-    WHERE s.kind = 'training_step' AND s.rank_resolved IS NOT NULL AND s.job_key IS NOT NULL
+    SELECT DISTINCT s.incarnation_uid, s.rank AS rank
+    FROM (SELECT incarnation_uid, job_key, raw_row, rank_resolved AS rank, false AS by_script FROM k10s_log
+          WHERE kind = 'training_step' AND rank_resolved IS NOT NULL AND job_key IS NOT NULL
+          UNION ALL
+          -- (session 69) where no rank is resolved, the script's own tag opening its progress line (`rank 2 step 3 loss …`,
+          -- parsers' log_sql.SCRIPT_RANK_OPENING, as k10s_incident_nonfinite_one reads it): the join below is by the pod, so
+          -- a local rank printed as `rank N` on another node meets no rank there
+          SELECT incarnation_uid, job_key, raw_row, try_cast(nullif(regexp_extract(line,
+                     '^(?:\[default\d+\]:)?\s*\[?(?i:rank)[ =]?(\d{1,7})(?:\]|:|,)?\s', 1), '') AS BIGINT), true
+          FROM k10s_log WHERE kind = 'training_step' AND rank_resolved IS NULL AND job_key IS NOT NULL) s
+    WHERE s.rank IS NOT NULL
       AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = s.job_key AND x.kind IN ('python_exception', 'python_traceback')
                   AND regexp_matches(x.line, '^\[rank\d+\]:'))
+      -- a script-tagged rank with a traceback line of its own in the same log of any shape (an exception group's `|` box,
+      -- read only as a cut frame, not in k10s_log), or whose failure-table row holds the exception its error file recorded
+      -- (`traceback : ValueError: …`, torch's @record), said why it failed: not silent
+      AND NOT (s.by_script AND EXISTS (SELECT 1 FROM log_events x WHERE x.raw_row = s.raw_row AND x.rank = s.rank
+                                       AND x.kind IN ('python_exception', 'python_traceback')))
+      AND NOT (s.by_script AND EXISTS (
+              SELECT 1 FROM k10s_log x WHERE x.job_key = s.job_key AND x.rank_resolved = s.rank
+              AND (x.kind = 'torchrun_failure' AND coalesce(regexp_extract(x.line, '\btraceback\s*:\s*(\S[^\n]*)', 1), '')
+                      NOT IN ('', '<N/A>') AND NOT regexp_matches(regexp_extract(x.line, '\btraceback\s*:\s*(\S[^\n]*)', 1),
+                                                                   '^(?:To enable traceback|Signal \d+)'))))
 ),
 hook_logged AS (  -- ranks whose script logged an exception it did not handle as one record and no traceback (its own
                  -- sys.excepthook: `ERROR train: uncaught KeyError: 'labels'`, parsers/log_failures.py): no failure by itself,
