@@ -130,7 +130,8 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
             -- `IP: …`; a relayed worker's prefix `(… pid=N, ip=…)`): session 67
         SELECT *, kind = 'python_exception' AND (regexp_matches(coalesce(error_type, ''), '(?:^|\.)RayOutOfMemoryError$')
                   OR regexp_matches(coalesce(error_type, ''), '(?:^|\.)OutOfMemoryError$') AND coalesce(error_message, '') LIKE '%killed due to the node%') AS ray_oom,
-            kind = 'python_exception' AND regexp_matches(coalesce(line, ''), 'RayTaskError\(\w') AS ray_header,
+            -- (whatever reads its class: `RayTaskError(DistBackendError)` an NCCL error, torch's CUDA OOM on its line; session 69)
+            kind IN ('python_exception', 'cuda_oom', 'cuda_error', 'nccl_error_other', 'nccl_remote_error') AND regexp_matches(coalesce(line, ''), 'RayTaskError\(\w') AS ray_header,
             CASE WHEN kind IN ('python_exception', 'process_exit', 'cuda_oom', 'cuda_error', 'python_traceback', 'nccl_error_other')
                  THEN coalesce(ip, nullif(regexp_extract(line, '\bMemory on the node \(IP: ([^,)\s]{1,64})', 1), ''),
                                nullif(regexp_extract(line, '^\((?:[A-Za-z_][\w.]{0,80} )?pid=[^,)\s]{1,40}, ip=([^,)\s]{1,64})\)', 1), '')) END AS ray_ip

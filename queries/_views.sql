@@ -304,7 +304,8 @@ LEFT JOIN k10s_rank r ON r.pod_uid = e.m_pod_uid AND (
                  OR le.kind = 'python_exception' AND regexp_matches(le.error_type, '(?:^|\.)RayOutOfMemoryError$')
                  -- nor Ray's task error header read alone (`RayTaskError(RuntimeError): ray::f() (pid=N, ip=A)`: the task's
                  -- process raised it, its caller prints it; session 68, parsers/log_ray_task_error.py)
-                 OR le.kind = 'python_exception' AND regexp_matches(coalesce(le.line, ''), 'RayTaskError\(\w'))
+                 -- (whatever kind its class reads as: session 69)
+                 OR le.kind IN ('python_exception', 'cuda_oom', 'cuda_error', 'nccl_error_other', 'nccl_remote_error') AND regexp_matches(coalesce(le.line, ''), 'RayTaskError\(\w'))
         -- (nor a pod whose one process import-logs assumed: nothing said how many processes its node ran; nor one it
         -- made for a rank the log named on no node: its untagged lines are where the paste put them, not that rank's)
         AND coalesce(r.rank_source NOT IN ('assumed', 'named-ranks'), true))

@@ -71,10 +71,15 @@ log_oom AS (  -- a line without a timestamp takes the nearest stamped line of it
     -- first copy's, no rank (k10s_incident's `repeated`; docs/rules.md, "Session 59: Ray's dedup note")
     SELECT l.job_key, CASE WHEN um.job_key IS NOT NULL AND l.rank_named IS NULL AND l.local_rank IS NULL AND l.pid IS NULL THEN NULL
                            WHEN l.repeated IS NOT NULL THEN NULL
-                           ELSE coalesce(l.rank_resolved, ow.rank) END AS rank, l.pod_key, l.node_resolved AS node, l.gpu_uuid, coalesce(l.ts, fl.ts_filled) AS ts, 'cuda-oom' AS cause,
+                           ELSE coalesce(l.rank_resolved, ray.rank, ow.rank) END AS rank, coalesce(ray.pod_key, l.pod_key) AS pod_key,
+           coalesce(ray.node, l.node_resolved) AS node, coalesce(ray.gpu_uuid, l.gpu_uuid) AS gpu_uuid, coalesce(l.ts, fl.ts_filled) AS ts, 'cuda-oom' AS cause,
            l.oom_total_mib AS total_mib, coalesce(l.oom_in_use_mib, l.oom_total_mib - l.oom_free_mib) AS in_use_mib,
            l.oom_requested_mib AS requested_mib, l.step, l.line
     FROM l LEFT JOIN k10s_failure_line fl ON fl.event_id = l.event_id
+    -- Ray's task error header whose line carries torch's CUDA OOM: the process it names (its pid's rank in Ray Train's group,
+    -- its IP's captured pod), placed by k10s_failure_line, never the printer's pod (session 69)
+    LEFT JOIN LATERAL (SELECT fl.rank_eff AS rank, fl.pod_key, fl.node_resolved AS node, fl.gpu_uuid
+                       WHERE regexp_matches(coalesce(l.line, ''), 'RayTaskError\(\w')) ray ON true
     LEFT JOIN oom_owner ow ON ow.job_key = l.job_key AND ow.first_pod = l.pod_key AND l.rank_resolved IS NULL
     LEFT JOIN (SELECT DISTINCT event_id, incident FROM k10s_incident_line) li ON li.event_id = l.event_id
     LEFT JOIN unnamed_many um ON um.job_key = l.job_key AND um.pod_key = l.pod_key AND um.incident = li.incident

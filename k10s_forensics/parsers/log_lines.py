@@ -121,7 +121,7 @@ class BodyAssembler(FailureTable):
         if self._owners.record_start(line_no, norm, events[0]):
             return
         self._owners.attribute(line_no, norm, events)
-        self._ray_headers.mark(line_no, events)  # a Ray task error's header, dropped under its task's own exception line
+        self._ray_headers.mark(line_no, events, norm.text, text)  # a Ray task error's header: placed; dropped under its task's own line
         if self._ray.inside(line_no):
             # a worker death inside a dead-actor report whose pid no worker group named: the report's own
             # ``name:`` field names the rank, when it can (log_ray_actor); the death alone names none

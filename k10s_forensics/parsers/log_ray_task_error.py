@@ -12,6 +12,13 @@ the printer's (the caller: the driver, a trainable).
 Where the task's own exception line follows (within ``HEADER_GAP`` lines, from the same printer), that line is the
 event and the header is dropped (``RayTaskHeaders``); so is a header above another (Ray prints a task's error that
 another task re-raised as nested headers, the innermost last): the full form reads as before.
+
+Session 69 (docs/rules.md, "Session 69: Ray's task-error classes and Tune's trainable header"): whatever classifier
+reads the header's class (``RayTaskError(DistBackendError)``: an NCCL error; a header whose line carries torch's ``CUDA
+out of memory``: a CUDA OOM), its event is placed in the process the header names (``placed``). Ray Tune's trainable
+(``ray::_Inner.train()``, ``ray::TrainTrainable.train()``, ``ray::ImplicitFunc.train()``) re-raises its workers' errors:
+its header names the trainable's pid and IP, no worker's, so it places nothing (``_ray_trainable``), and where a
+worker's own error was printed above it (a rank's tag, a relayed process's prefix, a worker's header) it is dropped.
 """
 
 from __future__ import annotations
@@ -29,15 +36,40 @@ RAY_TASK_ERROR = re.compile(r"^((?:[A-Za-z_]\w{0,80}\.){0,4}RayTaskError)\(((?:[
 HEADER_GAP = 200
 #: the events a task's own exception line is read as, below its header (Ray's dead-actor report among them)
 INNER_KINDS = ("python_exception", "cuda_oom", "cuda_error", "nccl_error_other", "nccl_remote_error")
+#: Ray Tune's trainable actor running ``train()`` (Ray Train's trainer as a trial: ``_Inner``, ``TrainTrainable`` in Ray
+#: 2.0-2.1; a function trainable: ``ImplicitFunc``): it awaits the workers and re-raises their errors, itself no worker
+TRAINABLE = re.compile(r"^ray::(?:_Inner|TrainTrainable|ImplicitFunc)\.train\(\)")
+#: a line Ray relays from a process (``(RayTrainWorker pid=N, ip=A) …``), not a trainable's own (``(TrainTrainable pid=N)``)
+RELAYED = re.compile(r"^\((?!(?:_Inner|TrainTrainable|ImplicitFunc)\b)(?:[A-Za-z_][\w.]{0,80} )?pid=")
 
 
 def ray_task_error(header: re.Match[str], inner: Event | None) -> Event | None:
     """The header's event: its inner class's reading (``inner``), in the process the header names."""
     if inner is None:
         return None
+    return {**inner, **_place(header)}
+
+
+def _place(header: re.Match[str]) -> Event:
+    """The header's process (its pid and IP), or none for a Tune trainable's (it names no worker)."""
+    if TRAINABLE.match(header.group(3)):
+        return {"pid": None, "ip": None, "_ray_header": True, "_ray_trainable": True}
     task = RAY_TASK_HEAD.search(header.group(3))
-    place = {"pid": int(task.group(1)), "ip": task.group(2)} if task else {}
-    return {**inner, **place, "_ray_header": True}
+    return {**({"pid": int(task.group(1)), "ip": task.group(2)} if task else {}), "_ray_header": True}
+
+
+def placed(message: str, events: list[Event]) -> None:
+    """A header another classifier read first (its class an NCCL error, its line torch's CUDA OOM): placed as any header."""
+    header = RAY_TASK_ERROR.match(message) if "RayTaskError(" in message and not events[0].get("_ray_header") else None
+    if header and events[0]["kind"] in INNER_KINDS:
+        events[0].update(_place(header))
+
+
+def _workers(text: str, head: Event) -> bool:
+    """A worker's own error: a rank's tag, a relayed process's prefix, a worker's (not a trainable's) header."""
+    if head.get("_ray_header"):
+        return not head.get("_ray_trainable")
+    return head.get("_prefix_rank") is not None or bool(RELAYED.match(text))
 
 
 class RayTaskHeaders:
@@ -45,10 +77,16 @@ class RayTaskHeaders:
 
     def __init__(self) -> None:
         self._pending: tuple[int, Any, Event] | None = None  # (line_no, printer, the header's event)
+        self._worker: int | None = None  # line_no of the last worker's own error (``_workers``)
 
-    def mark(self, line_no: int, events: list[Event]) -> None:
+    def mark(self, line_no: int, events: list[Event], message: str = "", text: str = "") -> None:
+        placed(message, events)
         head = events[0]
         inner = head["kind"] in INNER_KINDS or head.get("subkind") == "ray_worker_died"
+        if head.get("_ray_trainable") and self._worker is not None and line_no - self._worker <= HEADER_GAP:
+            head["_superseded"] = True  # a Tune trainable re-raising the worker's error printed above it
+        if inner and head.get("subkind") != "teardown" and _workers(text, head):
+            self._worker = line_no
         if self._pending is not None and inner:
             at, printer, header = self._pending
             if line_no - at <= HEADER_GAP and head.get("_printer") == printer:
@@ -63,4 +101,4 @@ def kept(events: list[Event]) -> list[Event]:
     return [ev for ev in events if not ev.get("_superseded")]
 
 
-__all__ = ["RAY_TASK_ERROR", "RayTaskHeaders", "kept", "ray_task_error"]
+__all__ = ["RAY_TASK_ERROR", "TRAINABLE", "RayTaskHeaders", "kept", "placed", "ray_task_error"]
