@@ -176,6 +176,22 @@ untagged_alike AS (  -- the first failure is an uncaught exception printed twice
                                         AND x.error_type = i.error_type AND x.error_message IS NOT DISTINCT FROM i.error_message))
     GROUP BY ALL
 ),
+nccl_tests_hosts_alike AS (  -- nccl-tests' own `HOST: Test NCCL failure FILE.cu:LINE 'msg'` (parsers/log_nccl_tests.py,
+                             -- one per failing process) printed alike on two or more hosts, an NCCL result a process's
+                             -- own calls return (a CUDA call NCCL made failing, the library's usage or arguments refused:
+                             -- not a peer's loss, `unhandled system error`, that every survivor of one host's fault shows),
+                             -- and the incident's own lines nothing but launchers' exit reports (Open MPI's first exit): the
+                             -- same build, settings and stack on every host, whichever process the launcher saw exit first
+                             -- (NVIDIA/nccl-tests#322; one host's processes alike stay that host's: nccl-tests-219)
+    SELECT i.job_key, i.incident, 'nccl-tests'' ' || t.msg || ' on ' || t.hosts || ' hosts alike' AS error_type
+    FROM (SELECT job_key, incident FROM k10s_incident_line WHERE role = 'own' GROUP BY ALL
+          HAVING bool_and(kind IN ('process_exit', 'torchrun_failure'))) i
+    JOIN (SELECT job_key, count(DISTINCT nccl_host) AS hosts, min(error_message) AS msg FROM k10s_log
+          WHERE kind = 'nccl_test_failure' GROUP BY job_key
+          HAVING count(DISTINCT nccl_host) >= 2 AND count(DISTINCT error_message) = 1
+             AND bool_and(subkind IN ('ncclUnhandledCudaError', 'ncclInvalidUsage', 'ncclInvalidArgument'))) t
+      ON t.job_key = i.job_key
+),
 shared_dir_files AS (  -- (shared_dir_alike) each raised exception saying a file is missing or its lock is not to be had,
                       -- with the directory of the first path it names
     SELECT job_key, rank_resolved, pod_key, local_rank, event_id, error_type,
@@ -548,6 +564,8 @@ UNION ALL
 SELECT job_key, incident, error_type FROM one_host_alike
 UNION ALL
 SELECT job_key, incident, error_type FROM untagged_alike
+UNION ALL
+SELECT job_key, incident, error_type FROM nccl_tests_hosts_alike
 UNION ALL
 SELECT job_key, incident, error_type FROM shared_dir_alike
 UNION ALL

@@ -115,14 +115,7 @@ NOT_YET_S33: dict[str, str] = {
         "process on a one-GPU host); that `-g 2` multiplies each process's devices, and that the node has two, is not "
         "in any line the rule reads (the node's device count is prose only)"
     ),
-    "nccl-tests-322-many-hosts-unhandled-cuda-error-first-251-control": (
-        "rank-failure names process 251 (warning, exit-3) from Open MPI's first exit; the six hosts' identical "
-        "`HOST: Test NCCL failure common.cu:1204 'unhandled cuda error ...'` lines above it are not parsed (no event), "
-        "so the failure's common mode is unseen. The general reading (nccl-tests' own `HOST: Test NCCL|CUDA failure "
-        "FILE:LINE 'msg'` line, one per failing process: the same message from two or more hosts, and no other "
-        "message, is common mode, and the launcher's first exit among them names no one) needs a parser event for "
-        "that line and a common_mode clause; not done within batch 161's time (the lead may take it: no corpus "
-        "culprit has two hosts' identical nccl-tests failure lines)"
-    ),
+    # nccl-tests-322 (six hosts' identical `Test NCCL failure` lines, Open MPI's first exit) reads right since session
+    # 69: log_nccl_tests + _incident_common_mode.nccl_tests_hosts_alike (tests/test_nccl_tests_hosts_alike.py)
     # session 33 leftovers
 }

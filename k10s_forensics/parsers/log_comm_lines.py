@@ -11,6 +11,7 @@ from typing import Any
 from k10s_forensics.parsers import log_nccl2 as nccl2
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.common import normalize_pci_bus_id
+from k10s_forensics.parsers.log_nccl_tests import nccl_test_failure
 
 Event = dict[str, Any]
 
@@ -241,6 +242,8 @@ _DUPLICATE_GPU = re.compile(r"Duplicate GPU detected ?: ?rank (\d{1,6}) and rank
 
 
 def nccl_other(text: str) -> Event | None:
+    if "Test NCCL failure " in text and (tested := nccl_test_failure(text)) is not None:  # nccl-tests' own report
+        return tested  # of a failed NCCL call (log_nccl_tests)
     if P.ASYNC_TEARDOWN.search(text):
         return {"kind": "nccl_error_other", "subkind": "async_error_teardown"}
     if "Duplicate GPU detected" in text and (dup := _DUPLICATE_GPU.search(text)) is not None:  # session 62 (rllm#10)

@@ -115,7 +115,7 @@ _EVENT_LITERALS = (
     r"Cuda failure ",
     r"THCudaCheck FAIL ",  # THC's check of a CUDA call, PyTorch <= 1.10 (log_patterns_cuda.THC_CUDA_CHECK)
     r"cuda runtime error \(",  # the exception THC raised for it, PyTorch <= 1.5 (log_patterns_cuda.THC_RUNTIME_ERROR)
-    r"Test CUDA failure ",  # nccl-tests' own check of a CUDA call (log_patterns_cuda.NCCL_CUDA_FAILURE)
+    r"Test (?:CUDA|NCCL) failure ",  # nccl-tests' own check of a CUDA call (log_patterns_cuda.NCCL_CUDA_FAILURE), an NCCL call's (log_nccl_tests)
     r"Cuda error [^:]",  # a CUDA extension's own check (log_patterns_cuda.EXTENSION_CUDA_CHECK)
     r"from cudaGetDeviceCount",  # torch's GPU probe failing, logged (log_patterns_cuda.DEVICE_COUNT_PROBE)
     r"\b(?:cuda|hip)[A-Z]\w{1,60} failed: ",  # a C++ library's check of a runtime call (log_patterns_cuda.RUNTIME_CALL_FAILED)
