@@ -36,7 +36,7 @@ def test_folders_that_fit_both_tables_are_kept_on_a_node_unknown(tmp_path):
     consoles = [LogSource("node0.log", _console(0, [(0, 1), (1, -15)])), LogSource("node1.log", _console(1, [(0, 1), (1, -15)]))]
     merged, how, _ = merge_tree(consoles + tree, LogSource)
     assert "not placed" in how and "kept on a node unknown" in how
-    assert [s.name for s in merged[2:]] == ["job_aaaaaaaa (node unknown)", "job_bbbbbbbb (node unknown)"]
+    assert [s.name for s in merged[2:]] == ["job_aaaaaaaa [agent folder, node unknown]", "job_bbbbbbbb [agent folder, node unknown]"]
     assert "[default0]:ValueError: bad shard 7" in merged[2].text
     bundle, layout, failure = _read(consoles + tree, tmp_path)
     assert (layout.nodes, layout.world_size) == (2, 4)  # the consoles' layout: the folders are no node

@@ -6,7 +6,7 @@ none of these ties to one node was dropped (its lines lost). Its lines are still
 OOM, a DataLoader worker's SIGKILL, an exception's type), only not of which rank: its local rank folders say the
 process's place on its node, and the node is unknown.
 
-So the folder is kept as a source of its own named ``<folder> (node unknown)`` (``NODE_UNKNOWN``), its lines tagged
+So the folder is kept as a source of its own named ``<folder> [agent folder, node unknown]`` (``NODE_UNKNOWN``), its lines tagged
 with their local rank as ``--tee`` would (``[default<L>]:``). The importer takes these sources apart before it infers
 the layout (they are no node: the world size and node count stay the consoles'), and writes each as one more pod of
 the job (``unknown_pods``) labelled ``k10s.io/imported-layout: node-base-unknown`` (``k8s_runtime.BASE_UNKNOWN``), with
@@ -25,7 +25,7 @@ from k10s_forensics.parsers.k8s_runtime import BASE_UNKNOWN, IMPORTED_ANNOTATION
 from k10s_forensics.store.bundle import iso
 
 #: the name suffix of an unplaced agent folder's source (``log_torchrun_dir.merge_tree``)
-NODE_UNKNOWN = " (node unknown)"
+NODE_UNKNOWN = " [agent folder, node unknown]"
 
 
 def split_unknown(sources: list) -> tuple[list, list, bool]:
