@@ -98,7 +98,7 @@ together AS (  -- the same way and within the same second as the first: failed t
                                -- same strength, one of them without a clock of its own, in any way: neither is first
                                OR ((b.ts_filled IS NULL OR f.ts_filled IS NULL)
                                    AND b.job_key IN (SELECT job_key FROM unordered)))
-           OR (b.job_key, b.incident, b.rank_eff) IN (SELECT (job_key, incident, rank_eff) FROM k10s_incident_same_frame)  -- the same frame (session 64)
+           OR (b.job_key, b.incident, b.rank_eff) IN (SELECT (job_key, incident, rank_eff) FROM k10s_incident_same_frame UNION ALL SELECT (job_key, incident, rank_eff) FROM k10s_incident_unclocked)  -- the same frame (session 64); files no clock orders (session 69)
            -- a rank's own raised exception (the code every process runs: a ValueError, a KeyError, a RuntimeError; not
            -- a failure of the rank's own device, a CUDA OOM or CUDA error) and another rank's exit its launcher reports
            -- (a status only, read as an exception: that rank raised too, what is unseen), within a second, or the
@@ -663,8 +663,8 @@ SELECT
          WHEN len(d.together_ranks) > 1 AND d.job_key IN (SELECT job_key FROM unordered)
               THEN len(d.together_ranks) || ' ranks failed in a paste whose line order is unknown (its times or tracebacks run both '
                    || 'ways), which cannot order them: no single culprit'
-         WHEN len(d.together_ranks) > 1 AND d.first_failure_at IS NULL
-              THEN len(d.together_ranks) || ' ranks failed alike in a log without a clock, which cannot order them: no single culprit'
+         WHEN len(d.together_ranks) > 1 AND d.first_failure_at IS NULL THEN len(d.together_ranks) || CASE WHEN (d.job_key, d.incident) IN (SELECT (job_key, incident) FROM k10s_incident_unclocked) THEN ' ranks failed in different files with no clock between them (only the order the files were given in), which cannot order them: no single culprit'
+                                                 ELSE ' ranks failed alike in a log without a clock, which cannot order them: no single culprit' END
          WHEN len(d.together_ranks) > 1 AND d.first_clock_borrowed
               THEN len(d.together_ranks) || ' ranks failed alike in lines without a timestamp of their own (each borrows its log''s '
                    || 'nearest stamped line''s), which cannot order them: no single culprit'

@@ -109,8 +109,9 @@ def test_two_folders_that_fit_alike_are_not_placed_and_name_no_rank(tmp_path):
                                      "job_bbbbbbbb": {0: _PEER, 1: "step 3\n"}})
     consoles = [LogSource("node0.log", _console(0, [(0, 1), (1, -15)])), LogSource("node1.log", _console(1, [(0, 1), (1, -15)]))]
     merged, how, _ = merge_tree(consoles + tree, LogSource)
-    assert "job_aaaaaaaa, job_bbbbbbbb not placed" in how and "no global rank read from its lines" in how
-    assert "folders' order" not in how and all("ValueError" not in m.text for m in merged)
+    assert "job_aaaaaaaa, job_bbbbbbbb not placed" in how and "its local ranks name no global rank" in how
+    # kept on a node unknown since session 69 (tests/test_log_dir_unplaced.py): the ValueError is in that source only
+    assert "folders' order" not in how and all("ValueError" not in m.text for m in merged if "node unknown" not in m.name)
     ranked, _ = _findings(consoles + tree, tmp_path)
     assert not any("ValueError" in f["summary"] for f in ranked), [f["summary"] for f in ranked]
 

@@ -33,6 +33,10 @@ BASE_UNKNOWN = "node-base-unknown"
 #: Set by ``k10s import-logs`` on the pods it makes from a paste whose line order nothing proves (times or tracebacks
 #: running both ways, ``log_newest_first.order_unknown``): no first failure is read from its lines' order.
 ORDER_LABEL, ORDER_UNKNOWN = "k10s.io/imported-order", "unknown"
+#: Set by ``k10s import-logs`` on each pod made from a file of its own when several were given (the file's position):
+#: lines of two such files have no order between them but their clocks (docs/rules.md, "Session 69: failures with no
+#: clock between files"); one file routed or split to several pods has its pods unlabelled (one file's order).
+FILE_LABEL = "k10s.io/imported-file"
 #: Set by ``k10s import-logs`` on its pods when nothing stated how many processes a node ran (``parsers/log_nproc_guess.py``):
 #: the count was built from the ranks the log names, so its highest rank seen is a node's last local rank by construction.
 NPROC_LABEL, NPROC_GUESSED = "k10s.io/imported-nproc", "guessed"

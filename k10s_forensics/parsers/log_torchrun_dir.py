@@ -13,9 +13,10 @@ file; ``merge_tree(sources)`` takes the tree's files out of the sources and give
   processes per node; since session 68 (parsers/log_torchrun_place.py), where no path or printed rank tells: the
   console that alone holds the folder's own lines under ``--tee``'s tags, whose agent names the pids its workers print,
   or whose failure table alone fits the folder's tracebacks; the one node left when only one agent is not placed.
-  Nothing else places a folder (its random name is no evidence): an unplaced folder is left out beside the consoles,
-  said so in the hint (no global rank read from it), and a tree with no console text and no folder placed is read as
-  one log that names no rank. A console's node is the one its failure table's ranks give (``rank : 3 (local_rank: 1)``), else
+  Nothing else places a folder (its random name is no evidence): an unplaced folder is kept beside the consoles as a
+  source of a node unknown (session 69, parsers/log_node_unknown.py: its lines with their local rank, no global rank
+  read from it), said so in the hint, and a tree with no console text and no folder placed is read as one log that
+  names no rank. A console's node is the one its failure table's ranks give (``rank : 3 (local_rank: 1)``), else
   the first node no table gives (every console by its place when two tables give one node);
 * the **local rank** from the ``<local_rank>`` folder: each worker line is given the tag ``--tee`` would have put in
   front of it (``[default<local_rank>]:``), so the importer's own layout turns it into the global rank node rank ×
@@ -38,6 +39,7 @@ from pathlib import Path
 from k10s_forensics.errors import InputError
 from k10s_forensics.parsers.log_encoding import decode_log
 from k10s_forensics.parsers.log_error_records import own_rank
+from k10s_forensics.parsers.log_node_unknown import NODE_UNKNOWN
 from k10s_forensics.parsers.log_normalize import normalize
 from k10s_forensics.parsers.log_torchrun_place import by_pid, by_table, by_tee
 from k10s_forensics.parsers.log_torchrun_runs import SHOWN_AGENTS, capped, choose_runs, relaunches, shown
@@ -192,6 +194,8 @@ def merge_tree(sources: list, make, run_id: str | None = None) -> tuple[list, st
         return [make(f"{LOG_DIR} (node unknown)", text)], (
             f"{LOG_DIR} ({len(agents)} agents, {nproc} local ranks each; none placed: no path, printed rank, --tee line, pid "
             "or failure table ties an agent folder to a node, so its lines are read as one log that names no rank)"), None
+    held = {ln for c in consoles for ln in c.text.split("\n")}  # a file a console holds (--tee) is not kept twice
+    kept = [make(f"{f}{NODE_UNKNOWN}", "\n".join(ln for a in sorted(agents[f]) for ln in _block(agents[f][a], held))) for f in unplaced]
     by_node = {n: f for f, n in node_of.items()}
     cons = {console_node[i]: c for i, c in enumerate(consoles)}
     out = []
@@ -199,9 +203,10 @@ def merge_tree(sources: list, make, run_id: str | None = None) -> tuple[list, st
         c, f = cons.get(n), by_node.get(n)
         name = " + ".join(x for x in (c.name if c else None, f) if x) or f"node {n}"
         out.append(make(name, _merged(c.text if c else "", agents[f]) if f else (c.text if c else "")))
+    out += [k for k in kept if k.text.strip()]  # each a pod of an unknown node (parsers/log_node_unknown.py)
     said = capped([f"node {node_of[f]}: {shown(f)} by {how[f]}" for f in sorted(node_of, key=lambda f: node_of[f])], SHOWN_AGENTS)
     not_placed = (f"{capped([shown(f) for f in unplaced], SHOWN_AGENTS, ', ')} not placed (no path, printed rank, --tee line, "
-                  "pid or failure table ties it to one node): left out, no global rank read from its lines") if unplaced else None
+                  "pid or failure table ties it to one node): kept on a node unknown, its local ranks name no global rank") if unplaced else None
     said = "; ".join(x for x in (said, not_placed) if x)
     notes = "".join(f"; {n}" for n in (run_note, launch_note) if n)
     return out, f"{LOG_DIR} ({len(agents)} agent{'s' * (len(agents) != 1)}, {nproc} local ranks each; {said}{notes})", nproc
