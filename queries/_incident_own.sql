@@ -358,8 +358,9 @@ WHERE f.kind = 'python_exception' AND f.subkind = 'raised' AND b.tier = 2 AND b.
 
 -- k10s_incident_all_said: (session 69) per incident, every rank of the job (k10s_rank) logged the same error in its own
 --   output (its last ERROR-level record or message-only line, log_events error_record: not a peer's or teardown's
---   wording) to the letter once its `rank N:` lead is off, their own clocks (the line's logging timestamp) within ten
---   seconds where every one has one, and every own failure of the incident is one of them (its exit read by that record:
+--   wording) once its `rank N:` lead is off: to the letter, their own clocks (the line's logging timestamp) within ten
+--   seconds where every one has one; or but for their numbers (each rank's pid, its own values), every one's own clock
+--   within one second of the others'; and every own failure of the incident is one of them (its exit read by that record:
 --   said_exit): the code or settings every process runs failed them all, whichever exit the launchers' tables reported
 --   first (a --log-dir tree holds the records of ranks torchrun SIGTERMed right after, their exits the teardown's).
 --   Read by queries/_incident.sql as all_raised (docs/rules.md, "Session 69: a --log-dir tree's loader kills and alike
@@ -375,15 +376,17 @@ said AS (
       AND job_key IS NOT NULL AND length(error_message) >= 12
 ),
 alike AS (
-    SELECT s.job_key, s.msg, list(DISTINCT s.rank ORDER BY s.rank) AS ranks
-    FROM said s JOIN (SELECT job_key, count(DISTINCT rank) AS n FROM k10s_rank GROUP BY job_key) jr ON jr.job_key = s.job_key
-    GROUP BY s.job_key, s.msg, jr.n
+    SELECT s.job_key, s.shape, list(DISTINCT s.rank ORDER BY s.rank) AS ranks, min(s.msg) AS msg
+    FROM (SELECT *, regexp_replace(msg, '\d+', '#', 'g') AS shape FROM said) s
+    JOIN (SELECT job_key, count(DISTINCT rank) AS n FROM k10s_rank GROUP BY job_key) jr ON jr.job_key = s.job_key
+    GROUP BY s.job_key, s.shape, jr.n
     HAVING count(DISTINCT s.rank) = jr.n AND jr.n >= 2
-       AND (bool_or(s.at IS NULL) OR epoch(max(s.at)) - epoch(min(s.at)) <= 10.0)
+       AND (count(DISTINCT s.msg) = 1 AND (bool_or(s.at IS NULL) OR epoch(max(s.at)) - epoch(min(s.at)) <= 10.0)
+            OR bool_and(s.at IS NOT NULL) AND epoch(max(s.at)) - epoch(min(s.at)) <= 1.0)
 )
 SELECT b.job_key, b.incident, a.ranks, list(DISTINCT b.cause ORDER BY b.cause) AS causes, 'logged error' AS error_type,
        a.msg AS error_message, false AS but_rank0
 FROM best b JOIN alike a ON a.job_key = b.job_key
-GROUP BY b.job_key, b.incident, a.ranks, a.msg
+GROUP BY b.job_key, b.incident, a.ranks, a.msg, a.shape
 HAVING bool_and(b.error_type IN ('logged error', 'logged message')
-                AND regexp_replace(b.error_message, '^\[?[Rr]ank:? ?\d+\]?:? ?', '') = a.msg);
+                AND regexp_replace(regexp_replace(b.error_message, '^\[?[Rr]ank:? ?\d+\]?:? ?', ''), '\d+', '#', 'g') = a.shape);
