@@ -457,7 +457,10 @@ ranked AS (
            hk.rank IS NOT NULL AND coalesce(hk.ts <= l.ts_filled, true) AS hook_logged, fp.rank IS NOT NULL AS fingerprinted,
            po.rank IS NOT NULL AS program_odd,
            CASE WHEN tb.rank IS NULL AND se.said_subkind <> 'peer' THEN se.said_subkind END AS said_subkind,
-           se.said_type, se.said_message
+           se.said_type, se.said_message,
+           CASE WHEN tb.rank IS NULL AND se.said_subkind <> 'peer' THEN coalesce(
+               nullif(regexp_extract(se.said_message, '^(?:\[?[Rr]ank:? ?\d+\]?:? ?)?(?:[\w.]*(?:Error|Exception): )?DataLoader worker \(pid \d+\) is killed by signal: ([A-Za-z ]*[A-Za-z])', 1), ''),
+               nullif(regexp_extract(se.said_type, '^DataLoader worker \(pid \d+\) is killed by signal: ([A-Za-z ]*[A-Za-z])', 1), '')) END AS said_loader_signal
     FROM l
     LEFT JOIN said_exit se ON se.event_id = l.event_id
     LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
@@ -563,6 +566,14 @@ classified AS (
                     WHEN status > 0 AND said_subkind = 'cuda_oom' THEN 'cuda-oom'
                     WHEN status > 0 AND said_subkind IS NOT NULL AND regexp_matches(coalesce(said_type, '') || ' ' || said_message,
                          '(?:^|[\s.:])_?(?:Array)?MemoryError\b|DefaultCPUAllocator: can''t allocate memory') THEN 'host-oom'
+                    -- (session 69) its record IS torch's DataLoader worker kill (a handler's message-only `rank 2: DataLoader
+                    -- worker (pid N) is killed by signal: Killed.`), or its record is the loader's next error (`... (pid(s) N)
+                    -- exited unexpectedly`) and the rank's own output named that worker's kill before it (under `Exception
+                    -- ignored in:`, parsers/log_error_records.py puts it in error_type): the worker's signal, as the exception
+                    -- form's mapping above reads it (a worker's `Aborted` stays the rank's python-exception)
+                    WHEN status > 0 AND said_loader_signal IS NOT NULL THEN
+                        CASE said_loader_signal WHEN 'Killed' THEN 'host-oom-kill' WHEN 'Bus error' THEN 'sigbus'
+                            WHEN 'Segmentation fault' THEN 'segfault' WHEN 'Floating point exception' THEN 'sigfpe' ELSE 'python-exception' END
                     WHEN status > 0 AND said_subkind IS NOT NULL THEN 'python-exception'
                     WHEN status = 1 AND fingerprinted AND NOT rank_raised THEN 'collective-mismatch'
                     -- unless the script's own hook logged the exception it did not handle (one record, no traceback)
@@ -611,9 +622,11 @@ classified AS (
 )
 SELECT
     -- an exit read by its rank's ERROR record (said_exit): the record's message is its error's, typed `logged error`
-    k.* REPLACE (CASE WHEN c.kind IN ('torchrun_failure', 'process_exit') AND c.said_subkind IS NOT NULL AND c.cause IN ('cuda-oom', 'host-oom', 'python-exception')
+    k.* REPLACE (CASE WHEN c.kind IN ('torchrun_failure', 'process_exit') AND c.said_subkind IS NOT NULL
+                           AND (c.cause IN ('cuda-oom', 'host-oom', 'python-exception') OR c.said_loader_signal IS NOT NULL)
                       THEN CASE c.said_subkind WHEN 'bare' THEN 'logged message' ELSE 'logged error' END ELSE k.error_type END AS error_type,
-                 CASE WHEN c.kind IN ('torchrun_failure', 'process_exit') AND c.said_subkind IS NOT NULL AND c.cause IN ('cuda-oom', 'host-oom', 'python-exception')
+                 CASE WHEN c.kind IN ('torchrun_failure', 'process_exit') AND c.said_subkind IS NOT NULL
+                           AND (c.cause IN ('cuda-oom', 'host-oom', 'python-exception') OR c.said_loader_signal IS NOT NULL)
                       THEN c.said_message ELSE k.error_message END AS error_message,
                  -- a Ray line placed by the IP it names (ray_pod_ip): that pod's, not its printer's (session 67)
                  -- a Ray line of a rank its printer's pod holds not (the driver's line on a worker its pid or tag names): the

@@ -157,8 +157,7 @@ all_raised AS (  -- every rank of the job raised one same exception (its own rai
                  -- stages (4).` on each of four ranks) and nothing in the incident failed any other way (no other error said
                  -- why, in a rank's line or one naming none): the code or settings every process runs rejected them all,
                  -- however far apart they raised it (a loaded machine runs one rank's start-up seconds ahead of the
-                 -- others'): no single culprit. Some ranks only, or ranks raising different errors, or the same error with
-                 -- each rank's own numbers in it, read as before (docs/rules.md, "Session 34: leftovers").
+                 -- others'): no single culprit; some ranks only, or different errors, as before (rules.md, "Session 34: leftovers").
                  -- So too every rank but rank 0, three or more ranks, while rank 0 waited alive in a collective (torn down
                  -- there: gloo's `Connection closed by peer`, a remote error, its watchdog): rank 0 ran its own branch of the
                  -- program (`if rank == 0:` writes, downloads or prepares what the others then read), and the code every
@@ -182,6 +181,7 @@ all_raised AS (  -- every rank of the job raised one same exception (its own rai
                             AND v.role = 'victim' AND v.rank_eff = 0
                             AND (v.kind IN ('nccl_remote_error', 'nccl_watchdog_timeout', 'watchdog_exception_summary')
                                  OR (v.kind = 'python_exception' AND v.subkind = 'teardown')))))
+    UNION ALL BY NAME SELECT * FROM k10s_incident_all_said  -- every rank's own record alike (session 69)
 ),
 together_all AS (  -- together, or every rank aborted, exited or raised alike
     SELECT job_key, incident, ranks, causes FROM all_aborted

@@ -375,3 +375,38 @@ SELECT DISTINCT b.job_key, b.incident, b.rank_eff
 FROM best b JOIN first f ON f.job_key = b.job_key AND f.incident = b.incident AND f.rank_eff <> b.rank_eff
 JOIN file_of bf ON bf.raw_row = b.raw_row JOIN file_of ff ON ff.raw_row = f.raw_row
 WHERE b.tier = f.tier AND b.ts_filled IS NULL AND f.ts_filled IS NULL AND bf.file <> ff.file;
+
+-- k10s_incident_all_said: (session 69) per incident, every rank of the job (k10s_rank) logged the same error in its own
+--   output (its last ERROR-level record or message-only line, log_events error_record: not a peer's or teardown's
+--   wording) once its `rank N:` lead is off: to the letter, their own clocks (the line's logging timestamp) within ten
+--   seconds where every one has one; or but for their numbers (each rank's pid, its own values), every one's own clock
+--   within one second of the others'; and every own failure of the incident is one of them (its exit read by that record:
+--   said_exit): the code or settings every process runs failed them all, whichever exit the launchers' tables reported
+--   first (a --log-dir tree holds the records of ranks torchrun SIGTERMed right after, their exits the teardown's).
+--   Read by queries/_incident.sql as all_raised (docs/rules.md, "Session 69: a --log-dir tree's loader kills and alike
+--   failures")
+-- empty-without: k10s_incident_best
+-- empty-columns: job_key VARCHAR, incident BIGINT, ranks BIGINT[], causes VARCHAR[], error_type VARCHAR, error_message VARCHAR, but_rank0 BOOLEAN
+CREATE OR REPLACE TEMP TABLE k10s_incident_all_said AS
+WITH best AS (SELECT * FROM k10s_incident_best),
+said AS (
+    SELECT job_key, rank_resolved AS rank, regexp_replace(error_message, '^\[?[Rr]ank:? ?\d+\]?:? ?', '') AS msg,
+           try_cast(replace(regexp_extract(line, '(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d{1,6})?)', 1), ',', '.') AS TIMESTAMP) AS at
+    FROM k10s_log WHERE kind = 'error_record' AND subkind IN ('message', 'bare') AND rank_resolved IS NOT NULL
+      AND job_key IS NOT NULL AND length(error_message) >= 12
+),
+alike AS (
+    SELECT s.job_key, s.shape, list(DISTINCT s.rank ORDER BY s.rank) AS ranks, min(s.msg) AS msg
+    FROM (SELECT *, regexp_replace(msg, '\d+', '#', 'g') AS shape FROM said) s
+    JOIN (SELECT job_key, count(DISTINCT rank) AS n FROM k10s_rank GROUP BY job_key) jr ON jr.job_key = s.job_key
+    GROUP BY s.job_key, s.shape, jr.n
+    HAVING count(DISTINCT s.rank) = jr.n AND jr.n >= 2
+       AND (count(DISTINCT s.msg) = 1 AND (bool_or(s.at IS NULL) OR epoch(max(s.at)) - epoch(min(s.at)) <= 10.0)
+            OR bool_and(s.at IS NOT NULL) AND epoch(max(s.at)) - epoch(min(s.at)) <= 1.0)
+)
+SELECT b.job_key, b.incident, a.ranks, list(DISTINCT b.cause ORDER BY b.cause) AS causes, 'logged error' AS error_type,
+       a.msg AS error_message, false AS but_rank0
+FROM best b JOIN alike a ON a.job_key = b.job_key
+GROUP BY b.job_key, b.incident, a.ranks, a.msg, a.shape
+HAVING bool_and(b.error_type IN ('logged error', 'logged message')
+                AND regexp_replace(regexp_replace(b.error_message, '^\[?[Rr]ank:? ?\d+\]?:? ?', ''), '\d+', '#', 'g') = a.shape);

@@ -30,24 +30,13 @@ NOT_YET = {"2.13.0/t49-trun-2x2-valueerror-ranks012-redirects": (
     "the tree gives ranks 0, 1, 2 their ValueErrors (rank 3 SIGTERMed before it printed a line), but in lines with no "
     "clock of their own: 'failed alike in lines without a timestamp … no single culprit' (2.14.1, where rank 3's gloo "
     "timeout is in its stderr.log, is named right)"),
-    "2.13.0/t69-trun-2x2-config-every-rank-step6-train-w2-error-logging-norank-redirects": (
-        "a control (every rank's configuration ValueError at step 6, logger.error then sys.exit(2)): the tree holds all "
-        "four ranks' records within 6 ms, but the tables give rank 1 exit 2 first (node 0's, 0.56 s before node 1's rank "
-        "2; ranks 0 and 3 SIGTERMed): 'Rank 1 raised an exception and the job was torn down' (python-exception, rank 1; "
-        "the consoles alone: exit-2, rank 1; 2.14.1, every rank exit 2 in the tables, is read right)"),
-    "2.13.0/t70-trun-2x2-loader-sigkill-rank2-step6-train-w2-error-deepspeed-redirects": (
-    "2 x 2, --redirects 3 --log-dir, logger.error(f'rank {rank}: {e}') then sys.exit(2): one of rank 2's DataLoader "
-    "workers SIGKILLs itself at step 6; torch's 'RuntimeError: DataLoader worker (pid N) is killed by signal: Killed.' "
-    "was raised by its SIGCHLD handler inside logging's _releaseLock, so the tree holds it under 'Exception ignored in: "
-    "<function _releaseLock ...>' and the handler's record is the next error's, 'rank 2: DataLoader worker (pid(s) N) "
-    "exited unexpectedly': 'Rank 2 raised an exception' (python-exception, rank 2: the rank right, the cause not); "
-    "truth host-oom-kill (session 69, the seventieth set, as recorded)"),
-    "2.14.1/t70-trun-2x2-loader-sigkill-rank2-step6-train-w2-error-deepspeed-redirects": (
-    "2 x 2, --redirects 3 --log-dir, logger.error(f'rank {rank}: {e}') then sys.exit(2): one of rank 2's DataLoader "
-    "workers SIGKILLs itself at step 6; the tree's one line of it is the handler's message-only record 'rank 2: "
-    "DataLoader worker (pid N) is killed by signal: Killed.' (no 'RuntimeError:' before it, no traceback): 'Rank 2 "
-    "raised an exception' (python-exception, rank 2: the rank right, the cause not); truth host-oom-kill (session 69, "
-    "the seventieth set, as recorded)"),
+    # Read right since session 69 (docs/rules.md "Session 69: a --log-dir tree's loader kills and alike failures";
+    # tests/test_log_dir_loader_kill.py, tests/test_log_dir_alike.py): 2.13.0's t69-trun-2x2-config-every-rank-step6-train-w2-
+    # error-logging-norank-redirects ("the tree holds all four ranks' records within 6 ms, but the tables give rank 1 exit 2
+    # first": now every rank's own record alike is common mode, k10s_incident_all_said) and both versions' t70-trun-2x2-
+    # loader-sigkill-rank2-step6-train-w2-error-deepspeed-redirects ("the handler's one-line record read as
+    # python-exception": now the record's DataLoader worker kill, or in 2.13.0 the kill its rank printed under 'Exception
+    # ignored in:' of the worker its record says exited unexpectedly, carries the worker's signal: host-oom-kill)
     # Read right since session 68: 2.14.1's t66-trun-3x2-raise-rank2-step8-eval-w0-print-exc-norank-logdir ("no line of the
     # tree names a rank, so its three agent folders are placed by their random names' order ... local rank 0 read as rank
     # 4"): now each folder is placed by the lines its console holds under --tee (docs/rules.md "Session 68: placing

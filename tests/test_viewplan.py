@@ -153,6 +153,7 @@ def test_flight_recorder_ras_log_hang_evidence_and_incidents_have_empty_shortcut
                      "k10s_incident_after_teardown": ("k10s_incident_best",),
                      "k10s_incident_first": ("k10s_incident_best",), "k10s_incident_same_frame": ("k10s_incident_best",),
                      "k10s_incident_unclocked": ("k10s_incident_best",),
+                     "k10s_incident_all_said": ("k10s_incident_best",),
                      "k10s_incident_common_mode": ("k10s_incident_line",),
                      "k10s_incident_nccl_unplaced": ("k10s_incident_line",),
                      "k10s_incident_nonfinite_one": ("k10s_incident_line",),

@@ -14,5 +14,6 @@ _CONFIG = ("2 x 2, --redirects 3 --log-dir, logging with no rank, logger.error(f
            "four within 6 ms); node 0's table (12:47:11.112): rank 1 exit 2 (its time 12:47:10), rank 0 SIGTERM; node "
            "1's (12:47:11.676): rank 2 exit 2, rank 3 SIGTERM; k10s said 'Rank 1 exited with status 2 and the job was "
            "torn down' (rank-failure, warning, exit-2, rank 1) both ways; truth: control (every rank's ValueError, no "
-           "culprit). 2.14.1's tables give all four ranks exit 2: read right both ways")
+           "culprit). 2.14.1's tables give all four ranks exit 2: read right both ways. With its tree it is read right since "
+           "session 69 (every rank's own record alike: k10s_incident_all_said)")
 _T69 = {"2.13.0/t69-trun-2x2-config-every-rank-step6-train-w2-error-logging-norank-redirects": _CONFIG}

@@ -8,7 +8,8 @@ size mismatch of rank 1 at step 6's rank-0 checkpoint save under ``--standalone`
 exit 2 in the table is rank 3's in 2.13.0, rank 1's in 2.14.1: cause ``exit-2``), and the ``monitored_barrier`` late
 rank 3 in step 4's validation under ``logger.exception`` (the culprit SIGTERMed, every victim exit 1: 'raised an
 exception', rank 4 in 2.13.0, no rank in 2.14.1). With their trees (tests/test_import_log_dir.py) the size mismatch and
-the monitored barrier are read right; the loader run is not (its ``xfail`` there says why)."""
+the monitored barrier are read right, and since session 69's "a --log-dir tree's loader kills and alike failures" the
+loader run too (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ _LOADER = ("2 x 2, --redirects 3 --log-dir, DeepSpeed-like, logger.error(f'rank 
            "consoles hold only the tables: node 1's first, rank 2 exit 2 (its handler's record in the --log-dir files "
            "only), rank 3 SIGTERM; node 0's: ranks 0 and 1 exit 2 (their gloo timeouts); k10s said 'Rank 2 exited with "
            "status 2 and the job was torn down' (rank-failure, warning, exit-2, rank 2: the rank right, the cause not); "
-           "truth: rank 2, host-oom-kill (the worker's SIGKILL). Its tree does not set it right either "
-           "(tests/test_import_log_dir.py's NOT_YET: the handler's one-line record read as python-exception)")
+           "truth: rank 2, host-oom-kill (the worker's SIGKILL; read right with its tree since session 69: the handler's "
+           "record of the worker's kill carries its signal)")
 _SIZE = {
     "2.13.0": ("--standalone 1 x 6, --redirects 3 --log-dir, rank0-only, logger.error then sys.exit(2), DETAIL: rank 1 "
                "all_reduces a tensor of another size at step 6's rank-0 checkpoint save; the one table: rank 3 exit 2 "

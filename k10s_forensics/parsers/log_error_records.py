@@ -107,6 +107,12 @@ _LEAD_FIELDS = re.compile(r"^(?:\s*\[[^\]]{1,80}\])+")
 #: rich's handler's trailing ``   train.py:42`` (the record's place, right-aligned after the message)
 _OWN_HINT = re.compile(r"(?i)rank|\[default\d")
 _RICH_PATH = re.compile(r"\s{3,}[\w.-]{1,80}\.py:\d{1,6}$")
+#: (session 69) torch's DataLoader worker kill, as the rank's main process words it (its SIGCHLD handler's RuntimeError,
+#: printed anywhere in the rank's output: under ``Exception ignored in:`` when the handler ran inside logging's lock),
+#: and the loader's next error naming that worker (``DataLoader worker (pid(s) N, M) exited unexpectedly``)
+_LOADER_KILL = re.compile(r"DataLoader worker \(pid (\d+)\) is killed by signal: [A-Za-z ]*[A-Za-z]")
+_LOADER_EXIT = re.compile(r"^(?:\[?[Rr]ank:? ?\d+\]?:? ?)?(?:[\w.]*(?:Error|Exception): )?DataLoader worker \(pid\(s\) ([\d, ]+)\) "
+                          r"exited unexpectedly")
 _PEER_KINDS = {"nccl_remote_error", "nccl_watchdog_timeout", "watchdog_exception_summary", "nccl_desync", "torchrun_sigterm",
                "nccl_error_other", "nccl_return", "collective_mismatch"}
 
@@ -219,10 +225,14 @@ def error_record_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | Non
     (``bare``; subkind ``bare``), no other line of its own after it but progress lines (their time decides in SQL)."""
     table = table.filter(pc.fill_null(pc.match_substring(table["body"], "exitcode"), False))
     last: dict[tuple[int, int | None, int | None], tuple[int, str, str, bool]] = {}
+    kills: dict[int, dict[str, tuple[int, tuple | None, str]]] = {}  # (session 69) per body: worker pid -> its kill's line
     for row, body in zip(table["_row"].to_pylist(), table["body"].to_pylist()):
         said: dict[tuple, tuple | None] = {}  # a rank's own key -> its message-only line still standing
         plain = any(2 <= int(c) <= 125 for c in _CHOSEN.findall(body or ""))  # (session 68) a status a program chose
         for i, line in enumerate((body or "").split("\n")):
+            kill = _LOADER_KILL.search(line) if "killed by signal" in line else None
+            if kill is not None:
+                kills.setdefault(row, {})[kill.group(1)] = (i + 1, _key(*_own(line)[:2]), kill.group(0))
             got = record(line) if _CANDIDATE.search(line) else None
             if got is not None:
                 last[(row, got[0], got[1])] = (i + 1, line.rstrip("\r"), got[2], False)
@@ -247,13 +257,25 @@ def error_record_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | Non
     if not last:
         return None
     keys = sorted(last, key=lambda k: (k[0], last[k][0]))
-    said = [wording(last[k][2]) for k in keys]
+    said = [_loader_kill(wording(last[k][2]), last[k], kills.get(k[0], {}), _key(k[1], k[2])) for k in keys]
     kinds = ["bare" if last[k][3] else s[0] for k, s in zip(keys, said)]
     return line_events(meta_table, [k[0] for k in keys], [last[k][0] for k in keys], [last[k][1] for k in keys],
                        "error_record", kinds,
                        {"local_rank": pa.array([k[1] for k in keys], pa.int64()), "rank": pa.array([k[2] for k in keys], pa.int64()),
                         "error_type": pa.array([s[1] for s in said], pa.string()),
                         "error_message": pa.array([last[k][2][:300] for k in keys], pa.string())})
+
+
+def _loader_kill(said: tuple[str, str | None], kept: tuple, kills: dict, key: tuple | None) -> tuple[str, str | None]:
+    """(session 69) A record that is the loader's ``DataLoader worker (pid(s) N) exited unexpectedly``, typed by the kill
+    of worker N its rank's own output (or an untagged line) printed before it: ``DataLoader worker (pid N) is killed by
+    signal: Killed`` (queries/_failure_line.sql reads the signal as the exception form's)."""
+    exited = _LOADER_EXIT.match(kept[2]) if "exited unexpectedly" in kept[2] else None
+    for pid in re.findall(r"\d+", exited.group(1)) if exited else []:
+        line_no, whose, wording_ = kills.get(pid, (None, None, None))
+        if line_no is not None and line_no < kept[0] and whose in (key, None):
+            return said[0], wording_
+    return said
 
 
 __all__ = ["bare", "error_record_events", "own_rank", "record", "wording"]
