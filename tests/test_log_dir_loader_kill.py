@@ -14,14 +14,12 @@ kill of another worker pid, the wording quoted inside another message: the rank'
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 
-from bundle_batch import findings_of, merge
-from k10s_forensics.analyze.runner import analyze
-from k10s_forensics.logimport import import_logs, read_source, read_sources
-from torch_runs_kit import CAPTURED, load_runs, named, plain, score_findings
+from bundle_batch import findings_of
+from log_dir_kit import tree_findings
+from torch_runs_kit import load_runs, named, score_findings
 
 RUN = "t70-trun-2x2-loader-sigkill-rank2-step6-train-w2-error-deepspeed-redirects"
 RUNS = {r.id: r for r in load_runs() if r.id.endswith("/" + RUN)}
@@ -85,21 +83,8 @@ _FINDINGS: list = []
 
 def _findings(tmp_path_factory):
     if not _FINDINGS:
-        tmp = tmp_path_factory.mktemp("loaderkill")
-        bundles = []
-        for k, (run, edit, _) in enumerate(CASES.values()):
-            (tmp / str(k)).mkdir()
-            tree = tmp / str(k) / "log-dir"
-            shutil.copytree(run.folder / "log-dir", tree)
-            if edit is not None:
-                edit(tree)
-            sources = []
-            for name, text in zip(run.truth["node_logs"], run.stamped()):
-                (tmp / str(k) / name).write_text(plain(text), encoding="utf-8")
-                sources.append(read_source(str(tmp / str(k) / name)))
-            bundles.append(import_logs(sources + read_sources(str(tree)), tmp / str(k) / "bundle", job="train",
-                                       namespace="team-a", now=CAPTURED, derive=False)[0])
-        _FINDINGS.append(analyze(merge(bundles, tmp / "merged"))["findings"])
+        cases = [(run, edit) for run, edit, _ in CASES.values()]
+        _FINDINGS.append(tree_findings(tmp_path_factory.mktemp("loaderkill"), cases))
     return _FINDINGS[0]
 
 
