@@ -66,3 +66,12 @@ def test_the_line_is_an_event_of_its_host():
     tagged = "[1,5]<stdout>:node-b: Test NCCL failure all_reduce.cu:44 'invalid usage'"  # synthetic, Open MPI's tag
     (ev,) = [e for e in classify(tagged) if e["kind"] == "nccl_test_failure"]
     assert (ev["subkind"], ev["nccl_host"]) == ("ncclInvalidUsage", "node-b")
+
+
+def test_the_line_through_a_rich_text_editor():
+    """Pasted through a rich-text editor (tests/paste_damage.editor_typography) the quote after ` / ` opens (``‘``):
+    the same event."""
+    from paste_damage import editor_typography
+
+    (ev,) = [e for e in classify(editor_typography(_FAILURES[0])) if e["kind"] == "nccl_test_failure"]
+    assert (ev["subkind"], ev["error_message"], ev["nccl_host"]) == ("ncclUnhandledCudaError", "unhandled cuda error", "HCA-14")

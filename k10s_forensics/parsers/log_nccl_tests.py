@@ -15,10 +15,11 @@ import re
 from typing import Any
 
 #: group 1 the host nccl-tests printed, group 2 the NCCL result's words (its `(run with NCCL_DEBUG=INFO …)` hint and
-#: the trailing ` / ` of an empty last-error string left out)
+#: the trailing ` / ` of an empty last-error string left out); its quotes ASCII or a rich-text editor's, which turns the
+#: closing one after ` / ` into an opening ``‘`` (tests/paste_damage.editor_typography)
 NCCL_TEST_FAILURE = re.compile(
-    r"(?:^|[\s:>\]])([\w.\-]{1,120}): Test NCCL failure [\w.\-]{1,120}\.cu:\d{1,6} ['\u2018]"
-    r"([^'\u2019\n(/]{1,200}?)\s*(?:\(run with NCCL_DEBUG[^)\n]{0,40}\))?\s*(?:/[^'\u2019\n]{0,200})?['\u2019]")
+    r"(?:^|[\s:>\]])([\w.\-]{1,120}): Test NCCL failure [\w.\-]{1,120}\.cu:\d{1,6} ['\u2018\u2019]"
+    r"([^'\u2018\u2019\n(/]{1,200}?)\s*(?:\(run with NCCL_DEBUG[^)\n]{0,40}\))?\s*(?:/[^'\u2018\u2019\n]{0,200})?['\u2018\u2019]")
 #: NCCL's result strings (ncclGetErrorString) by their enum names
 _NAMES = {"unhandled cuda error": "ncclUnhandledCudaError", "unhandled system error": "ncclSystemError",
           "internal error - please report this issue to the NCCL developers": "ncclInternalError",
