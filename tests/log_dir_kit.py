@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Callable
 
-from bundle_batch import merge
+from bundle_batch import findings_of, merge
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.logimport import import_logs, read_source, read_sources
 from torch_runs_kit import CAPTURED, plain
@@ -31,3 +31,14 @@ def tree_findings(tmp: Path, cases: list[tuple[object, Callable[[Path], None] | 
         bundles.append(import_logs(sources + read_sources(str(tree)), tmp / str(k) / "bundle", job="train",
                                    namespace="team-a", now=CAPTURED, derive=False)[0])
     return analyze(merge(bundles, tmp / "merged"))["findings"]
+
+
+_MADE: dict[str, list[dict]] = {}
+
+
+def case_findings(tmp_path_factory, name: str, cases: dict, case: str) -> list[dict]:
+    """Case ``case``'s findings among ``cases`` (its name -> (run, edit, what is wanted)), all of them imported and
+    analysed once per test module (``name``) on first use."""
+    if name not in _MADE:
+        _MADE[name] = tree_findings(tmp_path_factory.mktemp(name), [(run, edit) for run, edit, _ in cases.values()])
+    return findings_of(_MADE[name], list(cases).index(case))

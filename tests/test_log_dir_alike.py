@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from bundle_batch import findings_of
-from log_dir_kit import tree_findings
+from log_dir_kit import case_findings
 from torch_runs_kit import load_runs, named, score_findings
 
 RUNS = {r.id: r for r in load_runs()}
@@ -53,21 +52,11 @@ CASES = {
     "2.13.0-one-record-an-hour-apart": (OLD, _an_hour_apart, ("python-exception", [1])),
     "2.14.1-loader-culprit-gloo-victims": (LOADER, None, None),
 }
-_FINDINGS: list = []
-
-
-def _findings(tmp_path_factory):
-    if not _FINDINGS:
-        cases = [(run, edit) for run, edit, _ in CASES.values()]
-        _FINDINGS.append(tree_findings(tmp_path_factory.mktemp("alike"), cases))
-    return _FINDINGS[0]
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 def test_every_rank_alike_in_the_tree(tmp_path_factory, case):
     run, _, want = CASES[case]
-    found = findings_of(_findings(tmp_path_factory), list(CASES).index(case))
+    found = case_findings(tmp_path_factory, "alike", CASES, case)
     if want is None:
         assert score_findings(run, found) is None, score_findings(run, found)
     elif not want:
@@ -77,6 +66,6 @@ def test_every_rank_alike_in_the_tree(tmp_path_factory, case):
 
 
 def test_the_alike_reading_says_every_rank(tmp_path_factory):
-    found = findings_of(_findings(tmp_path_factory), 0)
+    found = case_findings(tmp_path_factory, "alike", CASES, list(CASES)[0])
     summary = next(f["summary"] for f in found if f["rule"] == "rank-failure")
     assert "every rank (4) raised the same exception (logged error: config: optimizer.lr_schedule" in summary, summary

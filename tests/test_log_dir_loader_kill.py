@@ -17,8 +17,7 @@ import re
 
 import pytest
 
-from bundle_batch import findings_of
-from log_dir_kit import tree_findings
+from log_dir_kit import case_findings
 from torch_runs_kit import load_runs, named, score_findings
 
 RUN = "t70-trun-2x2-loader-sigkill-rank2-step6-train-w2-error-deepspeed-redirects"
@@ -78,21 +77,11 @@ CASES = {
     # common mode: every rank's own loader killed alike (their pids apart), no rank named (k10s_incident_all_said)
     "2.14.1-every-rank-killed": (NEW, _every_rank, ()),
 }
-_FINDINGS: list = []
-
-
-def _findings(tmp_path_factory):
-    if not _FINDINGS:
-        cases = [(run, edit) for run, edit, _ in CASES.values()]
-        _FINDINGS.append(tree_findings(tmp_path_factory.mktemp("loaderkill"), cases))
-    return _FINDINGS[0]
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_loader_workers_kill_in_the_tree(tmp_path_factory, case):
     run, _, want = CASES[case]
-    found = findings_of(_findings(tmp_path_factory), list(CASES).index(case))
+    found = case_findings(tmp_path_factory, "loaderkill", CASES, case)
     if want is None:
         assert score_findings(run, found) is None, score_findings(run, found)
         assert ("host-oom-kill", [2]) in named(found)
