@@ -505,14 +505,12 @@ classified AS (
             -- memory, raised, not a kill (session 67)
             WHEN kind = 'python_exception' AND subkind = 'raised' AND regexp_matches(error_type, '(?:^|\.)RayOutOfMemoryError$') THEN 'host-oom'
             -- a DataLoader worker killed by a signal: the rank's failure is the worker's signal, as the main process reports
-            -- it or as the worker's own handler does (`ERROR: Unexpected bus error encountered in worker.`: parsers/log_py_exceptions.py);
-            -- but a worker's `Aborted` is the rank's RuntimeError (python-exception, as `Terminated`): the rank lives on and
-            -- raises, and `abort` is the rank's own -6, the cause the NCCL watchdog's teardown of a waiter ends in (session 69)
+            -- it or as the worker's own handler does (`ERROR: Unexpected bus error encountered in worker.`: parsers/log_py_exceptions.py),
+            -- mapped by k10s_loader_signal_cause (queries/_views.sql): a worker's `Aborted` is the rank's RuntimeError, since
+            -- `abort` is the rank's own -6, the cause the NCCL watchdog's teardown of a waiter ends in (session 69)
             WHEN kind = 'python_exception' AND subkind = 'raised' AND (error_message LIKE 'DataLoader worker (pid%) is killed by signal: %'
                  OR error_type = 'DataLoader worker' AND error_message LIKE 'killed by signal: %') THEN
-                CASE regexp_extract(error_message, 'killed by signal: ([A-Za-z ]+)', 1)
-                    WHEN 'Killed' THEN 'host-oom-kill' WHEN 'Bus error' THEN 'sigbus' WHEN 'Segmentation fault' THEN 'segfault'
-                    WHEN 'Floating point exception' THEN 'sigfpe' ELSE 'python-exception' END
+                k10s_loader_signal_cause(regexp_extract(error_message, 'killed by signal: ([A-Za-z ]+)', 1))
             -- the rank's connection to its DataLoader worker lost while a batch was handed over (parsers/log_owners.py):
             -- the worker was killed without the loader saying by what, read as the loader's own "killed by signal: Killed"
             WHEN kind = 'python_exception' AND subkind = 'raised' AND error_message LIKE 'DataLoader worker lost while handing a batch over: %' THEN 'host-oom-kill'
@@ -570,10 +568,9 @@ classified AS (
                     -- worker (pid N) is killed by signal: Killed.`), or its record is the loader's next error (`... (pid(s) N)
                     -- exited unexpectedly`) and the rank's own output named that worker's kill before it (under `Exception
                     -- ignored in:`, parsers/log_error_records.py puts it in error_type): the worker's signal, as the exception
-                    -- form's mapping above reads it (a worker's `Aborted` stays the rank's python-exception)
+                    -- form above reads it, by the same k10s_loader_signal_cause
                     WHEN status > 0 AND said_loader_signal IS NOT NULL THEN
-                        CASE said_loader_signal WHEN 'Killed' THEN 'host-oom-kill' WHEN 'Bus error' THEN 'sigbus'
-                            WHEN 'Segmentation fault' THEN 'segfault' WHEN 'Floating point exception' THEN 'sigfpe' ELSE 'python-exception' END
+                        k10s_loader_signal_cause(said_loader_signal)
                     WHEN status > 0 AND said_subkind IS NOT NULL THEN 'python-exception'
                     WHEN status = 1 AND fingerprinted AND NOT rank_raised THEN 'collective-mismatch'
                     -- unless the script's own hook logged the exception it did not handle (one record, no traceback)

@@ -12,6 +12,15 @@ CREATE OR REPLACE TEMP MACRO k10s_signal_cause(exit_code) AS (
     CASE exit_code WHEN -11 THEN 'segfault' WHEN -7 THEN 'sigbus' WHEN -6 THEN 'abort' WHEN -8 THEN 'sigfpe' WHEN -4 THEN 'sigill' END
 );
 
+-- k10s_loader_signal_cause(signal_name): the rank's cause when torch's DataLoader says its worker `is killed by signal:
+-- <name>` (the exception form and a handler's record of it, queries/_failure_line.sql): `Killed` is the kernel's OOM
+-- killer's (host-oom-kill), `Bus error` /dev/shm's (sigbus), a segfault or a floating-point trap the worker's own; any
+-- other (`Aborted`, `Terminated`) the rank's RuntimeError, since the rank lives on and raises (session 69)
+CREATE OR REPLACE TEMP MACRO k10s_loader_signal_cause(signal_name) AS (
+    CASE signal_name WHEN 'Killed' THEN 'host-oom-kill' WHEN 'Bus error' THEN 'sigbus' WHEN 'Segmentation fault' THEN 'segfault'
+        WHEN 'Floating point exception' THEN 'sigfpe' ELSE 'python-exception' END
+);
+
 -- k10s_pod_span: pod incarnation with the interval in which it existed.
 CREATE OR REPLACE TEMP TABLE k10s_pod_span AS
 SELECT
