@@ -50,7 +50,7 @@ other rank; controls: no rank may be named):
     t72-trun-3x2-clean-w0-uncaught-logging-paren                                           control (clean)
     t72-trun-2x3-config-every-rank-step1-eval-w0-record-lightning-filter0                  control (every rank's ValueError)
 
-The awkward ones kept: FOUR rows at ``init`` (rank 1's segfault, 3 x 2, no output option, DataLoader workers 2; rank
+The awkward ones kept: THREE rows at ``init`` (rank 1's segfault, 3 x 2, no output option, DataLoader workers 2; rank
 4's SIGBUS under ``--tee 3 --local-ranks-filter 1``, 3 x 2, the culprit local rank 0 so its own lines
 filtered out; the recovered run's SIGBUS of rank 5 under ``--max-restarts 1 --tee 3 --log-dir``, 3 x 2) and the
 node-lost control at ``init`` too (node 0, the store's host, lost whole by rank 0, static rendezvous under
@@ -67,6 +67,15 @@ rank, the late barrier rank, the op mismatch, the size mismatch); ``--standalone
 static rendezvous for two (the raise, the node lost), ``legacy`` for one, ``mp.spawn`` not drawn (its two draws
 replaced, as were legacy's two others); ``num_workers`` 2 in ten of the thirteen fault rows (and in one control: the
 node lost).
+
+Recorded (session 70, after the truths were committed): every fault fired in both versions (checked in the node logs
+and ``--log-dir`` files: the culprit's signal in the tables, its message, or its victims' ``monitoredBarrier``,
+``Detected mismatch``, store-key or gloo errors naming it; the every-attempt SIGABRT twice, the recovered run's SIGBUS
+once). One re-recording, for the environment: 2.14.1's t72-trun-3x2-sigkill-rank5-step3-eval-w2-print-exc-lightning-logdir
+first broke at init under load (every rank of nodes 0 and 1 'Gloo connectFullMesh failed ... timed out connecting:
+SO_ERROR: Connection refused' / 'Connection closed by peer' within 3 s of starting, before step 0, so rank 5's SIGKILL
+never came); recorded again at once, it fired (rank 5 exitcode -9 at step 3). t61_worker.py unchanged. Nothing in the
+draw or the truths changed.
 """
 
 from __future__ import annotations
