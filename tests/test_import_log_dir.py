@@ -61,7 +61,9 @@ FIXED = ["2.13.0/t56-trun-2x2-never-joins-rank1-redirects", "2.14.1/t56-trun-2x2
            for n in ("monitored-barrier-rank0-step4-train-w2-error-deepspeed", "raise-rank4-step1-train-w0-error-lightning")),
          *(f"{v}/t70-{n}-redirects" for v in ("2.13.0", "2.14.1")
            for n in ("standalone-1x6-size-mismatch-rank1-step6-ckpt-rank0-w2-error-rank0only",
-                     "trun-2x3-monitored-barrier-rank3-step4-eval-w0-exception-lightning"))]
+                     "trun-2x3-monitored-barrier-rank3-step4-eval-w0-exception-lightning")),
+         *(f"{v}/t72-static-2x3-{n}-redirects" for v in ("2.13.0", "2.14.1")
+           for n in ("raise-rank1-step6-train-w2-error-logging-norank", "node0-killed-by-rank0-init-w2-exception-lightning"))]
 _BATCHES = [TREES[i:i + PER_ANALYSIS] for i in range(0, len(TREES), PER_ANALYSIS)]
 _BATCH_OF = {run.id: (b, i) for b, batch in enumerate(_BATCHES) for i, run in enumerate(batch)}
 _FINDINGS: dict[int, list] = {}
