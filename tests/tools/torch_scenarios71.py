@@ -65,6 +65,16 @@ host) lost whole by rank 0 at step 1's rank-0 checkpoint save under ``--tee 3 --
 under a filter of local rank 1 (its own) and the ``error`` handler; rank 0 the culprit in three rows (the shutdown raise,
 the abort at step 2's shard save, the size mismatch under ``mp.spawn``); ``num_workers`` 2 in nine of the thirteen fault
 rows (no control).
+
+Recorded (session 70, after the truths were committed): every fault fired in both versions (checked in the node logs
+and ``--log-dir`` files: the culprit's signal in the tables or the spawner's 'terminated with signal', its message, or
+its victims' ``monitoredBarrier``, ``Detected mismatch`` or gloo errors naming it; the every-attempt SIGBUS twice, the
+recovered run's abort once, exit 0). ONE re-recording, for the environment: 2.14.1's
+t71-trun-2x2-monitored-barrier-rank3-step5-eval-w2-print-exc-logging-norank-redirects first broke at init under load
+(load average near 30: node 0's rank 0 'Gloo connectFullMesh failed ... timed out connecting: SO_ERROR: Connection
+refused', rank 1 'DistStoreError: wait timeout after 3000ms', node 1's agent then lost the c10d store; no step ran, the
+fault never reached), recorded again at once (the fault fired: rank 0's 'Rank 3 failed to pass monitoredBarrier').
+t61_worker.py unchanged. Nothing in the draw or the truths changed.
 """
 
 from __future__ import annotations
