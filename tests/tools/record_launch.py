@@ -74,19 +74,20 @@ import torch_scenarios67
 import torch_scenarios68
 import torch_scenarios69
 import torch_scenarios70
+import torch_scenarios71
 import torch_scenarios72
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "torch_worker.py"
 #: The sets whose launch styles take (sc, opts, port), newest first (a style is looked up in this order).
-_STYLED = (torch_scenarios72, torch_scenarios70, torch_scenarios69, torch_scenarios68, torch_scenarios67, torch_scenarios66, torch_scenarios65, torch_scenarios64, torch_scenarios63, torch_scenarios62, torch_scenarios61, torch_scenarios60, torch_scenarios59, torch_scenarios58, torch_scenarios57, torch_scenarios56, torch_scenarios55, torch_scenarios54, torch_scenarios53, torch_scenarios52, torch_scenarios51, torch_scenarios50, torch_scenarios49, torch_scenarios48, torch_scenarios47, torch_scenarios46, torch_scenarios45, torch_scenarios44, torch_scenarios43, torch_scenarios42, torch_scenarios41, torch_scenarios40, torch_scenarios38, torch_scenarios37, torch_scenarios36, torch_scenarios34, torch_scenarios33, torch_scenarios32, torch_scenarios31, torch_scenarios30, torch_scenarios29, torch_scenarios28, torch_scenarios27, torch_scenarios26, torch_scenarios25, torch_scenarios24, torch_scenarios23, torch_scenarios22, torch_scenarios21, torch_scenarios20, torch_scenarios19, torch_scenarios18, torch_scenarios17, torch_scenarios16, torch_scenarios15, torch_scenarios14, torch_scenarios13, torch_scenarios12,
+_STYLED = (torch_scenarios72, torch_scenarios71, torch_scenarios70, torch_scenarios69, torch_scenarios68, torch_scenarios67, torch_scenarios66, torch_scenarios65, torch_scenarios64, torch_scenarios63, torch_scenarios62, torch_scenarios61, torch_scenarios60, torch_scenarios59, torch_scenarios58, torch_scenarios57, torch_scenarios56, torch_scenarios55, torch_scenarios54, torch_scenarios53, torch_scenarios52, torch_scenarios51, torch_scenarios50, torch_scenarios49, torch_scenarios48, torch_scenarios47, torch_scenarios46, torch_scenarios45, torch_scenarios44, torch_scenarios43, torch_scenarios42, torch_scenarios41, torch_scenarios40, torch_scenarios38, torch_scenarios37, torch_scenarios36, torch_scenarios34, torch_scenarios33, torch_scenarios32, torch_scenarios31, torch_scenarios30, torch_scenarios29, torch_scenarios28, torch_scenarios27, torch_scenarios26, torch_scenarios25, torch_scenarios24, torch_scenarios23, torch_scenarios22, torch_scenarios21, torch_scenarios20, torch_scenarios19, torch_scenarios18, torch_scenarios17, torch_scenarios16, torch_scenarios15, torch_scenarios14, torch_scenarios13, torch_scenarios12,
            torch_scenarios11, torch_scenarios10, torch_scenarios9, torch_scenarios8, torch_scenarios7, torch_scenarios6, torch_scenarios5)
 #: The sets' own ``public`` readings of a command part, the fifth's first.
 _PUBLIC = (torch_scenarios5, torch_scenarios6, torch_scenarios7, torch_scenarios8, torch_scenarios9, torch_scenarios10,
            torch_scenarios11, torch_scenarios12, torch_scenarios13, torch_scenarios14, torch_scenarios15, torch_scenarios16,
            torch_scenarios17, torch_scenarios18, torch_scenarios19, torch_scenarios20, torch_scenarios21, torch_scenarios22,
            torch_scenarios23, torch_scenarios24, torch_scenarios25, torch_scenarios26, torch_scenarios27, torch_scenarios28, torch_scenarios29, torch_scenarios30, torch_scenarios31, torch_scenarios32, torch_scenarios33, torch_scenarios34,
-           torch_scenarios36, torch_scenarios37, torch_scenarios38, torch_scenarios40, torch_scenarios41, torch_scenarios42, torch_scenarios43, torch_scenarios44, torch_scenarios45, torch_scenarios46, torch_scenarios47, torch_scenarios48, torch_scenarios49, torch_scenarios50, torch_scenarios51, torch_scenarios52, torch_scenarios53, torch_scenarios54, torch_scenarios55, torch_scenarios56, torch_scenarios57, torch_scenarios58, torch_scenarios59, torch_scenarios60, torch_scenarios61, torch_scenarios62, torch_scenarios63, torch_scenarios64, torch_scenarios65, torch_scenarios66, torch_scenarios67, torch_scenarios68, torch_scenarios69, torch_scenarios70, torch_scenarios72)
+           torch_scenarios36, torch_scenarios37, torch_scenarios38, torch_scenarios40, torch_scenarios41, torch_scenarios42, torch_scenarios43, torch_scenarios44, torch_scenarios45, torch_scenarios46, torch_scenarios47, torch_scenarios48, torch_scenarios49, torch_scenarios50, torch_scenarios51, torch_scenarios52, torch_scenarios53, torch_scenarios54, torch_scenarios55, torch_scenarios56, torch_scenarios57, torch_scenarios58, torch_scenarios59, torch_scenarios60, torch_scenarios61, torch_scenarios62, torch_scenarios63, torch_scenarios64, torch_scenarios65, torch_scenarios66, torch_scenarios67, torch_scenarios68, torch_scenarios69, torch_scenarios70, torch_scenarios71, torch_scenarios72)
 
 
 def free_port() -> int:
@@ -141,7 +142,7 @@ def _own_part(part: str) -> str:
 def cleanup() -> None:
     """What the sets' runs left behind (their own ``cleanup``)."""
     for module in (torch_scenarios5, torch_scenarios7, torch_scenarios9, torch_scenarios28, torch_scenarios29, torch_scenarios30, torch_scenarios33,
-                   torch_scenarios46, torch_scenarios48, torch_scenarios49, torch_scenarios50, torch_scenarios51, torch_scenarios52, torch_scenarios53, torch_scenarios54, torch_scenarios55, torch_scenarios56, torch_scenarios57, torch_scenarios58, torch_scenarios59, torch_scenarios60, torch_scenarios61, torch_scenarios62, torch_scenarios63, torch_scenarios64, torch_scenarios65, torch_scenarios66, torch_scenarios67, torch_scenarios68, torch_scenarios69, torch_scenarios70, torch_scenarios72):
+                   torch_scenarios46, torch_scenarios48, torch_scenarios49, torch_scenarios50, torch_scenarios51, torch_scenarios52, torch_scenarios53, torch_scenarios54, torch_scenarios55, torch_scenarios56, torch_scenarios57, torch_scenarios58, torch_scenarios59, torch_scenarios60, torch_scenarios61, torch_scenarios62, torch_scenarios63, torch_scenarios64, torch_scenarios65, torch_scenarios66, torch_scenarios67, torch_scenarios68, torch_scenarios69, torch_scenarios70, torch_scenarios71, torch_scenarios72):
         module.cleanup()
 
 
