@@ -70,8 +70,8 @@ import torch_scenarios67
 import torch_scenarios68
 import torch_scenarios69
 import torch_scenarios70
-import torch_scenarios72
 import torch_scenarios71
+import torch_scenarios72
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -202,6 +202,6 @@ SCENARIOS = [
     *torch_scenarios68.scenarios(S),  # the sixty-eighth: t61's joint draw with a new seed (random.Random(68)) (held out)
     *torch_scenarios69.scenarios(S),  # the sixty-ninth: t61's joint draw with a new seed (random.Random(69)) (held out)
     *torch_scenarios70.scenarios(S),  # the seventieth: t61's joint draw with a new seed (random.Random(70)) (held out)
-    *torch_scenarios72.scenarios(S),  # the seventy-second: t61's joint draw with a new seed (random.Random(72)) (held out)
     *torch_scenarios71.scenarios(S),  # the seventy-first: t61's joint draw with a new seed (random.Random(71)) (held out)
+    *torch_scenarios72.scenarios(S),  # the seventy-second: t61's joint draw with a new seed (random.Random(72)) (held out)
 ]
