@@ -438,6 +438,16 @@ said_exit AS (  -- (session 65) a rank's own LAST ERROR/CRITICAL-level record (p
            AND NOT coalesce(st.ts <= s.ts + INTERVAL 500 MILLISECOND, false)) <= CASE WHEN s.ts IS NULL THEN 1 ELSE 0 END
     GROUP BY f.event_id
 ),
+loader_said AS (  -- (session 70) a rank's "worker lost while handing a batch over" (parsers/log_owners.py) and the signal its
+                  -- own process named a worker's death by before it, in the same log body (the worker's handler line `ERROR:
+                  -- Unexpected bus error encountered in worker.`, the rank's `... is killed by signal: X`): the worker's death
+    SELECT f.event_id, max_by(regexp_extract(s.error_message, 'killed by signal: ([A-Za-z ]*[A-Za-z])', 1), s.line_no) AS signal_name
+    FROM l f JOIN l s ON s.raw_row = f.raw_row AND s.container = f.container AND s.line_no < f.line_no
+     AND (s.local_rank = f.local_rank OR s.rank_resolved = f.rank_resolved) AND s.kind = 'python_exception'
+     AND (s.error_message LIKE 'DataLoader worker (pid%) is killed by signal: %' OR s.error_type = 'DataLoader worker' AND s.error_message LIKE 'killed by signal: %')
+    WHERE f.kind = 'python_exception' AND f.error_message LIKE 'DataLoader worker lost while handing a batch over: %'
+    GROUP BY f.event_id
+),
 ranked AS (
     SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms, l.relayed, l.ip_pod, l.ip_node, l.ip_gpu, l.ray_task,
            l.timeout_ms, l.ts_filled, l.ts_floor, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
@@ -457,12 +467,13 @@ ranked AS (
            hk.rank IS NOT NULL AND coalesce(hk.ts <= l.ts_filled, true) AS hook_logged, fp.rank IS NOT NULL AS fingerprinted,
            po.rank IS NOT NULL AS program_odd,
            CASE WHEN tb.rank IS NULL AND se.said_subkind <> 'peer' THEN se.said_subkind END AS said_subkind,
-           se.said_type, se.said_message,
+           se.said_type, se.said_message, ls.signal_name AS loader_said_signal,
            CASE WHEN tb.rank IS NULL AND se.said_subkind <> 'peer' THEN coalesce(
                nullif(regexp_extract(se.said_message, '^(?:\[?[Rr]ank:? ?\d+\]?:? ?)?(?:[\w.]*(?:Error|Exception): )?DataLoader worker \(pid \d+\) is killed by signal: ([A-Za-z ]*[A-Za-z])', 1), ''),
                nullif(regexp_extract(se.said_type, '^DataLoader worker \(pid \d+\) is killed by signal: ([A-Za-z ]*[A-Za-z])', 1), '')) END AS said_loader_signal
     FROM l
     LEFT JOIN said_exit se ON se.event_id = l.event_id
+    LEFT JOIN loader_said ls ON ls.event_id = l.event_id
     LEFT JOIN size_mismatch_log sm ON sm.raw_row = l.raw_row
     LEFT JOIN lone_dump ld ON ld.job_key = l.job_key
     LEFT JOIN qp_beside_rank qb ON qb.job_key = l.job_key
@@ -512,8 +523,10 @@ classified AS (
                  OR error_type = 'DataLoader worker' AND error_message LIKE 'killed by signal: %') THEN
                 k10s_loader_signal_cause(regexp_extract(error_message, 'killed by signal: ([A-Za-z ]+)', 1))
             -- the rank's connection to its DataLoader worker lost while a batch was handed over (parsers/log_owners.py):
-            -- the worker was killed without the loader saying by what, read as the loader's own "killed by signal: Killed"
-            WHEN kind = 'python_exception' AND subkind = 'raised' AND error_message LIKE 'DataLoader worker lost while handing a batch over: %' THEN 'host-oom-kill'
+            -- the worker was killed without the loader saying by what, read as the loader's own "killed by signal: Killed",
+            -- unless the rank's own process said by what before (loader_said: a bus error, a segfault; session 70)
+            WHEN kind = 'python_exception' AND subkind = 'raised' AND error_message LIKE 'DataLoader worker lost while handing a batch over: %' THEN
+                CASE WHEN loader_said_signal IS NULL THEN 'host-oom-kill' ELSE k10s_loader_signal_cause(loader_said_signal) END
             -- DDP's check that every rank built the same model (a parameter's count, shape or strides differ
             -- from rank 0's): the ranks' gradient collectives could never match
             WHEN kind = 'python_exception' AND subkind = 'raised' AND regexp_matches(error_message,

@@ -30,14 +30,10 @@ NOT_YET = {"2.13.0/t49-trun-2x2-valueerror-ranks012-redirects": (
     "the tree gives ranks 0, 1, 2 their ValueErrors (rank 3 SIGTERMed before it printed a line), but in lines with no "
     "clock of their own: 'failed alike in lines without a timestamp … no single culprit' (2.14.1, where rank 3's gloo "
     "timeout is in its stderr.log, is named right)"),
-    "2.13.0/t71-trun-3x2-loader-sigbus-rank2-step8-train-w2-uncaught-deepspeed-redirects": (
-    "3 x 2, --redirects 3 --log-dir, uncaught: one of rank 2's DataLoader workers SIGBUSes itself on the batch fetched "
-    "for step 8; torch's 'RuntimeError: DataLoader worker (pid N) is killed by signal: Bus error.' was raised by its "
-    "SIGCHLD handler inside logging's _releaseLock, so the tree holds it under 'Exception ignored in: <function "
-    "_releaseLock ...>', rank 2 trains on through step 9's validation, then raises uncaught 'RuntimeError: DataLoader "
-    "worker (pid(s) N) exited unexpectedly' (after a ConnectionRefusedError from the loader's resource sharer): 'Rank 2 "
-    "was killed by the host's OOM killer' (host-oom-kill, rank 2: the rank right, the cause not); truth sigbus (session "
-    "70, the seventy-first set, as recorded; 2.14.1's tree, its kill raised as the uncaught exception, is read right)"),
+    # Read right since session 70 (docs/rules.md "Session 70: a DataLoader worker's death its rank named before";
+    # tests/test_loader_lost_named_signal.py): 2.13.0's t71-trun-3x2-loader-sigbus-rank2-step8-train-w2-uncaught-deepspeed-
+    # redirects ("rank 2's uncaught 'exited unexpectedly' after a ConnectionRefusedError read host-oom-kill": the
+    # worker's own 'ERROR: Unexpected bus error encountered in worker.' above it in rank 2's stderr now names the signal)
     # Read right since session 69 (docs/rules.md "Session 69: a --log-dir tree's loader kills and alike failures";
     # tests/test_log_dir_loader_kill.py, tests/test_log_dir_alike.py): 2.13.0's t69-trun-2x2-config-every-rank-step6-train-w2-
     # error-logging-norank-redirects ("the tree holds all four ranks' records within 6 ms, but the tables give rank 1 exit 2
@@ -75,7 +71,7 @@ FIXED = ["2.13.0/t56-trun-2x2-never-joins-rank1-redirects", "2.14.1/t56-trun-2x2
          *(f"{v}/t71-{n}-redirects" for v in ("2.13.0", "2.14.1")
            for n in ("trun-2x2-monitored-barrier-rank3-step5-eval-w2-print-exc-logging-norank",
                      "trun-2x3-op-mismatch-rank3-step6-ckpt-shards-w0-print-exc-logging-norank")),
-         "2.14.1/t71-trun-3x2-loader-sigbus-rank2-step8-train-w2-uncaught-deepspeed-redirects"]
+         *(f"{v}/t71-trun-3x2-loader-sigbus-rank2-step8-train-w2-uncaught-deepspeed-redirects" for v in ("2.13.0", "2.14.1"))]
 _BATCHES = [TREES[i:i + PER_ANALYSIS] for i in range(0, len(TREES), PER_ANALYSIS)]
 _BATCH_OF = {run.id: (b, i) for b, batch in enumerate(_BATCHES) for i, run in enumerate(batch)}
 _FINDINGS: dict[int, list] = {}
