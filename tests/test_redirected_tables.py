@@ -90,7 +90,18 @@ ORDERED = {
     "2.13.0/t69-static-2x3-abort-rank1-init-w0-error-deepspeed-redirects": ([1], "abort"),
     "2.14.1/t69-trun-2x3-segfault-rank3-shutdown-w0-error-logging-RANK-redirects": ([3], "segfault"),
 }
-_RUNS = [r for r in load_runs() if r.id in {**ALIKE, **ORDERED}]
+#: one table's one non-signal row, no rank's own line in the job: still named (the shape right readings have too), now
+#: with its status and where the output went (``exit_tables_status`` of the one culprit)
+LONE = {
+    "2.13.0/t65-standalone-1x6-size-mismatch-rank4-step3-train-w2-uncaught-logging-norank-redirects": (2, 1),  # truth 4
+    "2.13.0/t42-trun-2x3-node1-killed-redirects3": (2, 1),  # a control: node 1 lost whole, its console empty
+}
+#: one rank named by its table beside other lines of the incident or the job (the other node's agent's store errors
+#: after its store host left; --tee 1's tagged output): the wording as before (the condition stays narrow)
+LONE_BESIDE_LINES = ["2.14.1/t44-trun-2x2-bcast-unpicklable-rank0-redirects", "2.13.0/t23-trun-2x2-logdir-redirects3-tee1-keyerror-rank1",
+                     "2.13.0/t61-trun-2x3-missing-shard-rank0-shutdown-w2-error-deepspeed-redirects"]
+ELSEWHERE = "No rank's own output is in these logs"
+_RUNS = [r for r in load_runs() if r.id in {**ALIKE, **ORDERED, **LONE} or r.id in LONE_BESIDE_LINES]
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +131,23 @@ def test_ranks_a_second_apart_or_a_signal_row_still_name_the_rank(readings, way,
     ranks, cause = ORDERED[rid]
     named = [(f["ranks"], f["cause"]) for f in naming_findings(readings[way][rid])]
     assert (ranks, cause) in named and all(set(r) & set(ranks) for r, _ in named), named
+
+
+@pytest.mark.parametrize("way", ["import", "podlog"])
+@pytest.mark.parametrize("rid", sorted(LONE))
+def test_a_lone_table_row_says_only_its_status_and_where_the_output_went(readings, way, rid):
+    rank, status = LONE[rid]
+    [f] = [f for f in readings[way][rid] if f["rule"] == "rank-failure"]
+    assert (f["ranks"], f["severity"]) == ([rank], "warning"), f["summary"]  # the decision unchanged
+    assert f"exited with status {status}." in f["summary"] and ELSEWHERE in f["summary"] and "--log-dir" in f["summary"]
+    assert "raised a Python exception" not in f["summary"]
+
+
+@pytest.mark.parametrize("way", ["import", "podlog"])
+@pytest.mark.parametrize("rid", LONE_BESIDE_LINES)
+def test_a_lone_table_row_beside_other_lines_keeps_its_wording(readings, way, rid):
+    [f] = [f for f in readings[way][rid] if f["rule"] == "rank-failure"]
+    assert f["ranks"] and ELSEWHERE not in f["summary"] and "Only its exit status is in the logs" in f["summary"]
 
 
 # --- real pastes (tests/data/real-incidents) of the same shape: tables only ---------------------------------------------
