@@ -138,6 +138,10 @@ JOB_WIDE = "no single culprit (a node- or job-wide cause)"
 OUTPUT_ELSEWHERE = ("The ranks' own output (their exceptions and errors) is not in these logs: torchrun's `--redirects` "
                     "(or a program logging to files) keeps it elsewhere; give k10s the `--log-dir` folder beside the "
                     "consoles (import-logs takes a folder, tar or zip: docs/import.md) to name a culprit.")
+#: the same, one rank named by a launcher's table alone: whether it failed on its own or on a peer's failure is not seen
+OWN_OUTPUT_ELSEWHERE = ("No rank's own output is in these logs (torchrun's `--redirects`, or a program logging to files, keeps "
+                        "it elsewhere): its exit status alone cannot say whether it failed on its own or on a peer's failure; "
+                        "give k10s the `--log-dir` folder beside the consoles to see why.")
 
 #: a rank that lost its DataLoader worker mid-handover, the worker's death named before by the rank's own process
 #: (queries/_failure_line.sql's loader_said, session 70): by the signal that process named
@@ -214,6 +218,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         if row.get("error_message"):
             kind = "" if row.get("error_type") in (None, "", "CUDA error", LOGGED_ERROR, LOGGED_MESSAGE) else f"{row['error_type']} "
             detail = f": {kind}{row['error_message']}"
+        if row.get("exit_tables_status") is not None:  # a launcher's table alone: no exception seen (session 70)
+            what = f"exited with status {row['exit_tables_status']}"
         parts = [f"{who}{where} {what}{detail}."]
         if row.get("kernel_line"):
             parts.append(f"The node's kernel log: {row['kernel_line'][:160]}.")
@@ -235,6 +241,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
                          "exception (confidence medium).")
         elif row.get("confidence") == "medium":
             parts.append("Only its exit status is in the logs (confidence medium).")
+            if row.get("exit_tables_status") is not None:  # a launcher's table alone, no rank's own line (session 70)
+                parts.append(OWN_OUTPUT_ELSEWHERE)
         elif row.get("confidence") == "low":
             parts.append("Only its traceback, cut before its exception, is in the logs: what failed, and whether it failed "
                          "first or as a bystander, is not said; a suspect, not a culprit (confidence low).")

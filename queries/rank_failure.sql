@@ -47,7 +47,7 @@
 --   failure_line VARCHAR       -- the line that shows the failure
 --   failure_subkind VARCHAR    -- that line's subkind (transport_call: a communication library's report of its own failed CUDA call)
 --   together_ranks BIGINT[]    -- ranks that failed the same way within one second
---   exit_tables_status BIGINT  -- the one exit status of ranks failed together that launchers' exit tables alone report (no line of their own output in the logs: torchrun --redirects), else null
+--   exit_tables_status BIGINT  -- the one exit status of ranks failed together that launchers' exit tables alone report (no line of their own output in the logs: torchrun --redirects), or of the one culprit so known where no line of the job is any rank's own (session 70), else null
 --   no_culprit_reason VARCHAR  -- why no single rank is named
 --   victims BIGINT             -- other ranks (and unresolved processes) torn down
 --   victim_ranks BIGINT[]      -- which ranks
@@ -94,12 +94,19 @@ SELECT
     i.together_ranks,
     -- ranks failed together known only by launchers' exit reports (tier 2), one status, no line of their own in the
     -- incident or tagged with their ranks (torchrun --redirects: docs/rules.md, "Session 66: exit tables alone")
+    -- (session 70) also one named culprit so known, where no line of the job is any rank's own output ("Session 70:
+    -- --redirects consoles"): its status alone cannot say whether it failed on its own or on a peer's failure
     (SELECT min(b.status) FROM k10s_incident_best b
-     WHERE b.job_key = i.job_key AND b.incident = i.incident AND list_contains(i.together_ranks, b.rank_eff) AND len(i.together_ranks) > 1
+     WHERE b.job_key = i.job_key AND b.incident = i.incident
+       AND (list_contains(i.together_ranks, b.rank_eff) AND len(i.together_ranks) > 1
+            OR i.culprit_ranks = [b.rank_eff] AND len(i.together_ranks) <= 1
+               AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = i.job_key AND x.rank_resolved IS NOT NULL
+                               AND x.kind NOT IN ('process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn')))
        AND NOT EXISTS (SELECT 1 FROM k10s_incident_line l WHERE l.job_key = i.job_key AND l.incident = i.incident
-                       AND (l.rank_eff IS NULL OR list_contains(i.together_ranks, l.rank_eff))
+                       AND (l.rank_eff IS NULL OR list_contains(i.together_ranks, l.rank_eff) OR list_contains(i.culprit_ranks, l.rank_eff))
                        AND l.kind NOT IN ('process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn'))
-       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = i.job_key AND list_contains(i.together_ranks, x.rank_resolved)
+       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = i.job_key
+                       AND (list_contains(i.together_ranks, x.rank_resolved) OR list_contains(i.culprit_ranks, x.rank_resolved))
                        AND x.kind NOT IN ('process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn'))
      HAVING bool_and(b.tier = 2 AND b.kind IN ('process_exit', 'torchrun_failure') AND b.status > 0)
         AND count(DISTINCT b.status) = 1) AS exit_tables_status,

@@ -48,8 +48,11 @@ def _an_hour_apart(tree):  # SYNTHETIC: rank 0's record stamped an hour before t
 CASES = {
     "2.13.0-every-rank-alike": (OLD, None, None),
     "2.14.1-every-rank-alike": (NEW, None, None),
-    "2.13.0-two-ranks-peer-wording": (OLD, _two_peers, ("python-exception", [1])),
-    "2.13.0-one-record-an-hour-apart": (OLD, _an_hour_apart, ("python-exception", [1])),
+    # (session 70) not the every-rank reading, and no longer rank 1 either: the tables' exits of ranks 1 and 2 are 0.56 s
+    # apart by their agents' teardowns (rank 1's whole second 12:47:10 had read it 0.7 s earlier: docs/rules.md,
+    # "Session 70: --redirects consoles"), so they are not ordered (test_not_the_every_rank_reading below)
+    "2.13.0-two-ranks-peer-wording": (OLD, _two_peers, ()),
+    "2.13.0-one-record-an-hour-apart": (OLD, _an_hour_apart, ()),
     "2.14.1-loader-culprit-gloo-victims": (LOADER, None, None),
 }
 @pytest.mark.slow
@@ -69,3 +72,11 @@ def test_the_alike_reading_says_every_rank(tmp_path_factory):
     found = case_findings(tmp_path_factory, "alike", CASES, list(CASES)[0])
     summary = next(f["summary"] for f in found if f["rule"] == "rank-failure")
     assert "every rank (4) raised the same exception (logged error: config: optimizer.lr_schedule" in summary, summary
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["2.13.0-two-ranks-peer-wording", "2.13.0-one-record-an-hour-apart"])
+def test_not_the_every_rank_reading(tmp_path_factory, case):
+    found = case_findings(tmp_path_factory, "alike", CASES, case)
+    summary = next(f["summary"] for f in found if f["rule"] == "rank-failure")
+    assert "every rank (4) raised the same exception" not in summary and "within one second" in summary, summary

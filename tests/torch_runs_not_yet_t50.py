@@ -8,7 +8,10 @@ _ONE_NODE_ALIKE = ("node 0's CUDA_VISIBLE_DEVICES=-1: ranks 0 and 1 (all of node
                    "node- or job-wide cause), though the ranks failing alike are one node's and the other node's only torn down")
 _REDIRECTED_NODE = ("--redirects 3: the consoles hold only the agents' tables; node 1's shows rank 3 exit 1 and rank 2 "
                     "SIGTERMed (its own ENOSPC, in the --log-dir files only, came as its agent tore it down): rank 3 alone is "
-                    "named (medium), rank 2's failure is not in the pod logs")
+                    "named (medium), rank 2's failure is not in the pod logs. 2.13.0, since session 70 (devB: a table "
+                    "entry's whole second gives way to its agent's teardown time): node 1's rank 3 exit 1 reads 01:46:40.989, "
+                    "after node 0's rank 0 SIGABRT (-6, 01:46:40.668), which is named instead (abort, high: an innocent; "
+                    "before, rank 3's whole second 01:46:40 put it first)")
 _EXTRA_COLLECTIVE = ("node 1's GRAD_ACCUM=2: ranks 2 and 3 time out (3 s) in an all_reduce of the accumulated loss that "
                      "node 0's ranks never run (they wait in DDP's next forward, then see 'Connection closed by peer'): "
                      "read as a hang of 2 ranks with no single culprit (info), not as a collective mismatch of ranks 2 and 3")

@@ -15,7 +15,9 @@ _BARRIER_13 = ("--redirects 3 --log-dir, 2 x 2: rank 1 reaches monitored_barrier
 _BARRIER_14 = ("--redirects 3 --log-dir, 2 x 2: rank 1 reaches monitored_barrier 12 s late at step 1; the tables as in "
                "2.13.0 (ranks 0 and 3 exit 1, ranks 1 and 2 SIGTERM) but node 1's table came 0.9 s before node 0's: k10s "
                "said 'Rank 3 on b23-node-1 raised a Python exception. Only its exit status is in the logs (confidence "
-               "medium)' (rank-failure, warning, python-exception, rank 3: a victim named); truth: rank 1, never-joined")
+               "medium)' (rank-failure, warning, python-exception, rank 3: a victim named); truth: rank 1, never-joined. Since "
+               "session 70 (devB) the agents' teardowns, 0.90 s apart, are the entries' times: 'Ranks 0, 3 exited with "
+               "status 1; … no single culprit' (no rank named, a miss without an innocent)")
 _OP_13 = ("--redirects 3 --log-dir, 2 x 3, only rank 0 prints: rank 4 all_gathers where the others all_reduce at step 5 "
           "(DETAIL); the consoles hold only the tables (ranks 0, 3, 4, 5 exit 1; ranks 1, 2 SIGTERM; DETAIL's "
           "'Detected mismatch between collectives on ranks' in the --log-dir files only); k10s said 'Ranks 0, 3, 4, 5 "

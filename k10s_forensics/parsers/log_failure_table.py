@@ -136,13 +136,28 @@ class FailureTable:
         pid = entry.get("pid")
         if when is None or pid is None:
             return when or entry["api_ts"]
-        for ev in reversed(self.events):
+        for at in range(len(self.events) - 1, -1, -1):
+            ev = self.events[at]
             if ev["kind"] == "torchrun_failure" and ev.get("subkind") == "agent":
-                finer = ev.get("ts")
-                if finer is None or finer.replace(microsecond=0) != when:
+                # the teardown's start where it is in the entry's second, else the line's (printed after the teardown)
+                finer = next((t for t in (self._teardown_start(at), ev.get("ts")) if t is not None and t.replace(microsecond=0) == when), None)
+                if finer is None:
                     return when
                 return finer if ev.get("pid") == pid or entry.get("exit_code") not in (None, -15) else when
         return when
+
+    def _teardown_start(self, agent_at: int) -> dt.datetime | None:
+        """When the agent began the teardown its ``failed (exitcode: …)`` line at ``agent_at`` follows: the first of the
+        ``Sending process N closing signal SIGTERM`` lines just above it (sent right after the poll that found the
+        failure, before the line: torch's ``SubprocessContext._poll``), or None. An entry's whole-second ``time`` is
+        that poll's; the line, printed once every worker is down, may fall in the next second (docs/rules.md,
+        "Session 70: --redirects consoles")."""
+        start = None
+        for ev in reversed(self.events[:agent_at]):
+            if ev["kind"] != "torchrun_sigterm" or ev.get("subkind") != "SIGTERM":
+                break
+            start = ev.get("ts") or start
+        return start
 
 
 __all__ = ["FailureTable", "LINE_CHARS", "TABLE_GAP"]
