@@ -74,6 +74,9 @@ NODE_LOST_FIX = ("Find what took the node (a drain, a spot or preemptible reclai
 MEDIUM_WHY = {
     "nccl-setup-cuda-call": "It is NCCL's report of a CUDA call its transport set-up made (shared memory, P2P, NVLS): a container's "
                             "/dev/shm or IPC, the host's P2P or the fabric refuse it as often as the rank's GPU fails (confidence medium).",
+    "spawn-first-only": "mp.spawn reports only the first failed process: its traceback is the only one spawn prints, and it "
+                        "SIGTERMs the other processes before any line of theirs; whether they, running the same code, "
+                        "raised it too is not said (confidence medium).",
     "lone-paste-exception": "The paste holds this rank's lines only: whether the other ranks, running the same code, raised it "
                             "too is not said (confidence medium).",
     "lone-paste-kernel-fault": "The paste holds this rank's lines only, and the fault is a kernel's, not its GPU's: whether the "

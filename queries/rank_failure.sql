@@ -36,7 +36,7 @@
 --   started_at TIMESTAMP WITH TIME ZONE -- first failure
 --   ended_at TIMESTAMP WITH TIME ZONE   -- the last line of the teardown (abort)
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone, or low_why), none
---   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made; nonfinite-progress: ranks failed alike and this one alone showed its own progress value, its loss, non-finite, the others' finite), else null
+--   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; spawn-first-only: mp.spawn's one report of a Python exception, all of the job's failure (spawn prints only its first failed process's error); lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made; nonfinite-progress: ranks failed alike and this one alone showed its own progress value, its loss, non-finite, the others' finite), else null
 --   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota; lone-paste-nccl-launch: so, NCCL's report of a CUDA failure launching its collective; lone-paste-autograd-graph: so, autograd's refusal of the program's graph, a loss without a grad_fn or a view modified in place; lone-paste-setup-refusal: so, an exception saying the setup, mode or combination is not supported; lone-paste-program-structure: so, tensors on two devices, an attribute asked of DDP's or FSDP's wrapper, a device-mesh dimension that does not exist; lone-paste-cross-rank-check: so, a check comparing its state with another rank's, `Detected a disagreement ... between rankN and rankM`; lone-paste-graph-capture: so, a CUDA error of CUDA graph capture, `operation failed due to a previous error during capture`; lone-paste-library-check: so, an installed library's own assertion, an AssertionError or NotImplementedError raised in its site-packages code, naming no device, rank, file or shape), else null
 --   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
@@ -134,6 +134,10 @@ FROM (SELECT n.*,
              CASE WHEN n.nonfinite_line IS NOT NULL AND len(n.culprit_ranks) = 1 THEN 'nonfinite-progress'
                   WHEN n.confidence <> 'high' OR len(n.culprit_ranks) = 0 OR n.low_why IS NOT NULL THEN NULL
                   WHEN n.cause = 'abort' AND n.first_kind IN ('torchrun_failure', 'process_exit') THEN 'abort-exit-status'
+                  -- mp.spawn's one report (`-- Process N terminated with the following error:`) is all of the job's
+                  -- failure: spawn prints only the FIRST failed child's traceback and SIGTERMs the others, so however
+                  -- many raised it alike the log shows one; in pod logs as in pastes (docs/rules.md, session 70)
+                  WHEN n.spawn_first_only THEN 'spawn-first-only'
                   WHEN n.lone_in_paste AND n.cause = 'python-exception' THEN 'lone-paste-exception'
                   -- a kernel's fault (an illegal address, a device-side assert), not the GPU's: every rank runs that kernel
                   WHEN n.lone_in_paste AND n.cause = 'cuda-error' AND n.first_subkind IN ('illegal-address', 'device-assert')
@@ -253,7 +257,17 @@ FROM (SELECT n.*,
                    AND coalesce(n.watchdog_victims, 0) = 0 AND len(coalesce(n.victim_ranks, [])) = 0
                    -- every line of the job is from a pod import-logs made up from a paste, and none is another rank's
                    AND EXISTS (SELECT 1 FROM k10s_paste_job p WHERE p.job_key = n.job_key
-                               AND list_has_all([n.culprit_ranks[1]], p.tagged_ranks)) AS lone_in_paste
+                               AND list_has_all([n.culprit_ranks[1]], p.tagged_ranks)) AS lone_in_paste,
+                   -- the culprit's exception is mp.spawn's report of it and nothing else of it or of another process
+                   -- says a failure: no victim, no watchdog, no line of that rank but the report and its traceback
+                   len(n.culprit_ranks) = 1 AND n.cause = 'python-exception' AND coalesce(n.victims, 0) = 0
+                   AND coalesce(n.watchdog_victims, 0) = 0 AND len(coalesce(n.victim_ranks, [])) = 0
+                   AND EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = n.job_key AND x.kind = 'process_exit'
+                               AND x.subkind = 'spawn' AND x.rank_resolved = n.culprit_ranks[1]
+                               AND x.line LIKE '%terminated with the following error%')
+                   AND NOT EXISTS (SELECT 1 FROM k10s_log y WHERE y.job_key = n.job_key AND y.rank_resolved = n.culprit_ranks[1]
+                                   AND NOT (y.kind = 'process_exit' AND y.subkind = 'spawn') AND y.kind <> 'python_exception')
+                   AS spawn_first_only
             FROM k10s_incident n) n) n) i
 LEFT JOIN k10s_hang_verdict v ON v.job_key = i.job_key
 WHERE i.cause IS NOT NULL AND i.cause <> 'cuda-oom'
