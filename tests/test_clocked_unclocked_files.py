@@ -9,8 +9,9 @@ last one above it, at or before the first one below it); where those bounds do n
 failure, the two failed together and no rank is named from the files' order. Bounds that do order them still name a
 rank, one file's order still orders, two clocks still order, and two files without clocks read as session 69's.
 
-Every log below is synthetic (marked so): tracebacks as torch prints them with ``[rankN]:``, torchrun's agent report
-in its glog form, a rank's step line.
+The recorded runs are real (tests/data/torch-runs): one node's log as ``kubectl logs --timestamps`` gave it (its
+recording), the other's as plain ``kubectl logs``. The other logs are synthetic (marked so): tracebacks as torch prints
+them with ``[rankN]:``, torchrun's agent report in its glog form, a rank's step line.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ import pytest
 
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.logimport import LogSource, import_logs
-from torch_runs_kit import CAPTURED
+from torch_runs_kit import CAPTURED, load_runs, plain
+
+_T68 = "2.13.0/t68-spawn-2x2-op-mismatch-rank2-init-w2-uncaught-logging-rank"  # mp.spawn 2 x 2, truth rank 2
+_T25 = "2.13.0/t25-trun-2x2-role-run-path-keyerror-rank2"  # torchrun 2 x 2, rank 2's own KeyError, truth rank 2
 
 _AT = "2026-11-28T11:50:05.000Z "  # SYNTHETIC: rank 0's stamped failure time
 _UNORDERED = "a line without a clock of its own that its file's stamped lines do not place before or after the other's"
@@ -52,6 +56,29 @@ def _read(tmp, texts: list[str]) -> dict:
     failure = [f for f in analyze(bundle)["findings"] if f["rule"] == "rank-failure"]
     assert failure
     return failure[0]
+
+
+def _one_stamped(tmp, run_id: str, stamped: int) -> dict:
+    """The recorded run through import-logs, node ``stamped``'s log with its timestamps, the others' without."""
+    run = next(r for r in load_runs() if r.id == run_id)
+    texts = [t if i == stamped else plain(t) for i, t in enumerate(run.stamped())]
+    bundle, _ = import_logs([LogSource(n, t) for n, t in zip(run.truth["node_logs"], texts)], tmp / "b", job="train",
+                            namespace="team-a", now=CAPTURED)
+    return [f for f in analyze(bundle)["findings"] if f["rule"] == "rank-failure"][0]
+
+
+@pytest.mark.parametrize("stamped", [0, 1])
+def test_the_recorded_spawn_run_with_one_file_stamped_names_no_rank(tmp_path, stamped):
+    # was: the stamped file's first rank (rank 0 with node 0 stamped; rank 2 with node 1's, right only by which
+    # file had the clock); the two consoles' failure lines are as strong and nothing orders them
+    failure = _one_stamped(tmp_path, _T68, stamped)
+    assert failure["ranks"] == [], failure["summary"]
+
+
+def test_contrast_the_recorded_culprits_own_error_in_the_unstamped_file(tmp_path):
+    # rank 2's own KeyError in node 1's plain log, node 0's stamped log holding only its workers' ends: rank 2
+    failure = _one_stamped(tmp_path, _T25, 0)
+    assert failure["ranks"] == [2], failure["summary"]
 
 
 @pytest.mark.parametrize("clocked_first", [True, False])
