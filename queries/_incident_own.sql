@@ -358,9 +358,15 @@ WHERE f.kind = 'python_exception' AND f.subkind = 'raised' AND b.tier = 2 AND b.
 
 -- k10s_incident_unclocked: per incident, the ranks whose strongest own failure is as strong as the first's (the same
 --   tier), in a log of another file than the first's (import-logs' pod label k10s.io/imported-file: several files given,
---   one a node), neither with a clock (no timestamp of its own nor one its log lends): what puts the first above it is
---   only the order the files were given in, no clock; the two failed together, no rank is first by them (queries/
---   _incident.sql together; docs/rules.md, "Session 69: failures with no clock between files; unplaced --log-dir folders kept")
+--   one a node), where no clock orders the two: what puts the first above it is only the order the files were given in
+--   or a clock one of them lacks; the two failed together, no rank is first by them (queries/_incident.sql together).
+--   Neither with a clock (no timestamp of its own nor one its log lends: docs/rules.md, "Session 69: failures with no
+--   clock between files; unplaced --log-dir folders kept"); or one with a timestamp of its own or lent and the other
+--   without one of its own, unless their bounds order them: a line without a clock was printed at or after its
+--   file's last stamped line above it and at or before its first below it (none: unbounded), and the first is first
+--   only where its latest time is before the other's earliest (docs/rules.md, "Session 70: a clock in one file, none
+--   in the other"). Two failures whose clocks are both borrowed keep their borrowed order here (the together rules'
+--   own cases: the same error)
 -- empty-without: k10s_incident_best
 -- empty-columns: job_key VARCHAR, incident BIGINT, rank_eff BIGINT
 CREATE OR REPLACE TEMP TABLE k10s_incident_unclocked AS
@@ -370,11 +376,19 @@ file_of AS (  -- each log's file, where import-logs was given several
     SELECT DISTINCT x.raw_row, json_extract_string(p.labels_json, '$."k10s.io/imported-file"') AS file
     FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
     WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-file"') IS NOT NULL
+),
+pair AS (
+    SELECT b.job_key, b.incident, b.rank_eff, b.ts_filled IS NULL AND f.ts_filled IS NULL AS neither,
+           -- the first's latest time (its own, else its file's first stamp below it) and the other's earliest
+           coalesce(f.ts_own, (SELECT min(x.ts) FROM k10s_log x WHERE x.raw_row = f.raw_row AND x.line_no > f.line_no)) AS first_by,
+           coalesce(b.ts_own, (SELECT max(x.ts) FROM k10s_log x WHERE x.raw_row = b.raw_row AND x.line_no < b.line_no)) AS other_from
+    FROM best b JOIN first f ON f.job_key = b.job_key AND f.incident = b.incident AND f.rank_eff <> b.rank_eff
+    JOIN file_of bf ON bf.raw_row = b.raw_row JOIN file_of ff ON ff.raw_row = f.raw_row
+    WHERE b.tier = f.tier AND bf.file <> ff.file
+      AND (b.ts_filled IS NULL OR f.ts_filled IS NULL OR (b.ts_own IS NULL) <> (f.ts_own IS NULL))
 )
-SELECT DISTINCT b.job_key, b.incident, b.rank_eff
-FROM best b JOIN first f ON f.job_key = b.job_key AND f.incident = b.incident AND f.rank_eff <> b.rank_eff
-JOIN file_of bf ON bf.raw_row = b.raw_row JOIN file_of ff ON ff.raw_row = f.raw_row
-WHERE b.tier = f.tier AND b.ts_filled IS NULL AND f.ts_filled IS NULL AND bf.file <> ff.file;
+SELECT DISTINCT job_key, incident, rank_eff FROM pair
+WHERE neither OR NOT coalesce(first_by < other_from, false);
 
 -- k10s_incident_all_said: (session 69) per incident, every rank of the job (k10s_rank) logged the same error in its own
 --   output (its last ERROR-level record or message-only line, log_events error_record: not a peer's or teardown's
