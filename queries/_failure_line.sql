@@ -118,6 +118,10 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
         ray_oom OR ray_header AS ray_task,
         local_rank, exit_code,
         error_type, error_message, ran_for_ms, timeout_ms,
+        -- (session 70) a failure table's entry whose `traceback :` field (torch's @record error file) ends in torch's
+        -- DataLoader worker kill: the signal its worker died of (parsers/log_failure_table.py keeps that line)
+        CASE WHEN kind = 'torchrun_failure' THEN nullif(regexp_extract(line,
+             '\n\s*(?:\w+\.)*\w+: DataLoader worker \(pid \d+\) is killed by signal: ([A-Za-z ]*[A-Za-z])', 1), '') END AS table_loader_signal,
         CASE WHEN job_key IN (SELECT job_key FROM unordered_paste) THEN ts ELSE coalesce(ts,
                  last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
                  first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) END AS ts_filled,
@@ -450,7 +454,7 @@ loader_said AS (  -- (session 70) a rank's "worker lost while handing a batch ov
 ),
 ranked AS (
     SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms, l.relayed, l.ip_pod, l.ip_node, l.ip_gpu, l.ray_task,
-           l.timeout_ms, l.ts_filled, l.ts_floor, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
+           l.timeout_ms, l.table_loader_signal, l.ts_filled, l.ts_floor, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
            -- 128 + N: a shell's or a container runtime's way of saying the process died of signal N
            CASE WHEN l.exit_code BETWEEN 129 AND 159 THEN 128 - l.exit_code ELSE l.exit_code END AS status,
            -- a worker's SIGTERM (-15) that its torchrun agent, whose SIGTERMs to other pids are in the log, did not send
@@ -584,6 +588,7 @@ classified AS (
                     -- form above reads it, by the same k10s_loader_signal_cause
                     WHEN status > 0 AND said_loader_signal IS NOT NULL THEN
                         k10s_loader_signal_cause(said_loader_signal)
+                    WHEN status > 0 AND table_loader_signal IS NOT NULL THEN k10s_loader_signal_cause(table_loader_signal)
                     WHEN status > 0 AND said_subkind IS NOT NULL THEN 'python-exception'
                     WHEN status = 1 AND fingerprinted AND NOT rank_raised THEN 'collective-mismatch'
                     -- unless the script's own hook logged the exception it did not handle (one record, no traceback)

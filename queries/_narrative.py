@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 
 def ranks_text(ranks: Iterable[int], limit: int = 6) -> str:
@@ -41,3 +41,18 @@ def duration_text(ms: float | None) -> str:
     if s >= 60:
         return f"{s // 60}m{s % 60:02d}s"
     return f"{s}s"
+
+
+#: a rank that lost its DataLoader worker mid-handover, the worker's death named before by the rank's own process
+#: (queries/_failure_line.sql's loader_said, session 70): by the signal that process named
+LOADER_LOST_WHAT = {
+    "sigbus": "lost a DataLoader worker to SIGBUS (shared memory, /dev/shm, too small most often) and failed on it",
+    "segfault": "lost a DataLoader worker to a segmentation fault in the worker and failed on it",
+    "sigfpe": "lost a DataLoader worker to SIGFPE in the worker and failed on it",
+}
+
+
+def table_said_loader(row: dict[str, Any]) -> bool:
+    """A failure table's entry whose ``traceback :`` field ends in torch's DataLoader worker kill (session 70)."""
+    line = row.get("failure_line") or ""
+    return "traceback :" in line and "DataLoader worker (pid" in line and "is killed by signal" in line

@@ -6,7 +6,7 @@ import re
 import signal
 from typing import Any
 
-from k10s_forensics.queries._narrative import known, ranks_text
+from k10s_forensics.queries._narrative import LOADER_LOST_WHAT, known, ranks_text, table_said_loader
 from k10s_forensics.queries._rank_failure_why import LOW_WHY, MEDIUM_WHY
 
 WHAT = {
@@ -95,14 +95,6 @@ OWN_OUTPUT_ELSEWHERE = ("No rank's own output is in these logs (torchrun's `--re
                         "it elsewhere): its exit status alone cannot say whether it failed on its own or on a peer's failure; "
                         "give k10s the `--log-dir` folder beside the consoles to see why.")
 
-#: a rank that lost its DataLoader worker mid-handover, the worker's death named before by the rank's own process
-#: (queries/_failure_line.sql's loader_said, session 70): by the signal that process named
-LOADER_LOST_WHAT = {
-    "sigbus": "lost a DataLoader worker to SIGBUS (shared memory, /dev/shm, too small most often) and failed on it",
-    "segfault": "lost a DataLoader worker to a segmentation fault in the worker and failed on it",
-    "sigfpe": "lost a DataLoader worker to SIGFPE in the worker and failed on it",
-}
-
 #: an exit read by its rank's last ERROR record just before it (queries/_failure_line.sql's said_exit, session 65)
 LOGGED_ERROR = "logged error"
 #: (session 67) an exit read by its rank's last own line, a message alone (an error's wording; session 68: any handler's
@@ -128,6 +120,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         what = "lost a DataLoader worker to SIGKILL (the host's OOM killer, most often) and failed on it"
     elif cause in LOADER_LOST_WHAT and "DataLoader worker lost while handing" in (row.get("error_message") or ""):  # session 70
         what = LOADER_LOST_WHAT[cause]
+    elif cause in LOADER_LOST_WHAT and table_said_loader(row):  # session 70: the table's traceback field says it
+        what = LOADER_LOST_WHAT[cause] + " (the error file's traceback in its launcher's failure table)"
     elif cause == "host-oom" and "RayOutOfMemoryError" in (row.get("error_type") or "") + (row.get("failure_line") or ""):  # Ray < 2 (session 67)
         what = "ran out of host memory: Ray's memory monitor (Ray < 2) raised RayOutOfMemoryError, its node's memory past the threshold"
     node_lost = row.get("failure_subkind") == "ray_node_died"  # Ray's report: the worker went with its node
@@ -191,6 +185,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
             parts.append("No traceback of it is in the logs: that is the last line of its own, a message alone, before it "
                          "exited with a status its program chose (not sys.exit(msg)'s 1: its handler's message), read as its "
                          "exception (confidence medium).")
+        elif row.get("confidence") == "medium" and table_said_loader(row):
+            parts.append("Its own lines are not in the logs: only its launcher's table and the error file it quotes (confidence medium).")
         elif row.get("confidence") == "medium":
             parts.append("Only its exit status is in the logs (confidence medium).")
             if row.get("exit_tables_status") is not None:  # a launcher's table alone, no rank's own line (session 70)

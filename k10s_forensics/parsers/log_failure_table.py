@@ -18,6 +18,9 @@ from k10s_forensics.parsers.log_classify import classify
 
 LINE_CHARS = 4096
 TABLE_GAP = 3
+#: an entry's ``traceback : Traceback (most recent call last):`` field (torch's ``@record`` error file): its frames follow,
+#: then the exception the rank died of, kept as the entry's last line (session 70)
+TRACEBACK_GAP = 80
 UTC = dt.timezone.utc
 
 
@@ -30,6 +33,10 @@ class FailureTable:
     _section: str | None
 
     def _table_line(self, line_no: int, text: str, api_ts: dt.datetime | None) -> bool:
+        if self._entry is not None and self._entry.get("traceback_open") and P.TABLE_TRACEBACK_END.match(text):
+            self._entry.update(traceback_open=False, last=line_no)  # the error file's exception, the traceback's end:
+            self._entry["lines"].append(text)  # kept in the entry's line, and read on as any line would be
+            return False
         flat = P.TABLE_FLAT.search(text)
         if flat:  # the entry's rows on one line (or the whole table, on a page that lost its line breaks)
             self._flat_entry(line_no, text, flat, api_ts)
@@ -65,6 +72,8 @@ class FailureTable:
             r = P.TABLE_RANK.match(value)
             if r:
                 entry["rank"], entry["local_rank"] = int(r.group(1)), int(r.group(2))
+        elif name == "traceback":
+            entry["traceback_open"] = value.startswith("Traceback (most recent call last)")
         elif name == "exitcode":
             e = P.TABLE_EXIT.match(value)
             if e:
@@ -160,4 +169,4 @@ class FailureTable:
         return start
 
 
-__all__ = ["FailureTable", "LINE_CHARS", "TABLE_GAP"]
+__all__ = ["FailureTable", "LINE_CHARS", "TABLE_GAP", "TRACEBACK_GAP"]

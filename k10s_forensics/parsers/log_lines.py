@@ -41,7 +41,7 @@ from k10s_forensics.parsers.log_normalize import Normalized, normalize, ray_repe
 from k10s_forensics.parsers.log_describe import DescribeBlocks
 from k10s_forensics.parsers.log_launchers import FIRST_PROCESS_EXIT
 from k10s_forensics.parsers.log_owners import Owners
-from k10s_forensics.parsers.log_failure_table import LINE_CHARS, TABLE_GAP, FailureTable
+from k10s_forensics.parsers.log_failure_table import LINE_CHARS, TABLE_GAP, TRACEBACK_GAP, FailureTable
 from k10s_forensics.parsers.log_pods import resolve_ranks
 from k10s_forensics.parsers.log_rank_mentions import sample_rank
 from k10s_forensics.parsers.log_ray_actor import RayActorReports
@@ -96,7 +96,7 @@ class BodyAssembler(FailureTable):
         self._spawn_node.feed(text)
         if follow:  # Open MPI's errorcode wrapped under its abort line, or a line a terminal wrapped
             return None if abort_status(self.events, line_no, text) else self._glue(line_no, text, api_ts)
-        if self._entry is not None and line_no - self._entry["last"] > TABLE_GAP:
+        if self._entry is not None and line_no - self._entry["last"] > (TRACEBACK_GAP if self._entry.get("traceback_open") else TABLE_GAP):
             self._close_entry()
         if "%|" in text and "\r" not in text:
             text = unglue(text)  # a progress bar is no part of the line printed after it

@@ -68,6 +68,9 @@ FORCE_KILL = re.compile(r"Unable to shutdown process " + _PID + r" via (?:Signal
 WORKER_GROUP = re.compile(r"Worker group FAILED\. (\d+)/(\d+) attempts left")
 TABLE_HEADER = re.compile(r"^\s*\[(\d+)\]:\s*$")
 TABLE_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
+#: the exception line ending a table entry's ``traceback :`` field (``  RuntimeError: DataLoader worker (pid N) is killed by
+#: signal: Bus error. …``): a dotted class name ending in Error/Exception/Exit/Interrupt, a colon
+TABLE_TRACEBACK_END = re.compile(r"^\s*(?:[A-Za-z_]\w*\.){0,6}[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt)(?::\s|$)")
 TABLE_RANK = re.compile(r"^(-?\d+) \(local[_ ]rank: (-?\d+)\)")
 #: A failure-table entry whose rows lost their line breaks, and markdown its underscores (``_rank_``
 #: read as emphasis), when a paste went through a rendered page or a screenshot's text:
