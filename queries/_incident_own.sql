@@ -360,9 +360,11 @@ WHERE f.kind = 'python_exception' AND f.subkind = 'raised' AND b.tier = 2 AND b.
 --   tier), in a log of another file than the first's (import-logs' pod label k10s.io/imported-file: several files given,
 --   one a node), neither with a clock (no timestamp of its own nor one its log lends): what puts the first above it is
 --   only the order the files were given in, no clock; the two failed together, no rank is first by them (queries/
---   _incident.sql together; docs/rules.md, "Session 69: failures with no clock between files; unplaced --log-dir folders kept")
+--   _incident.sql together; docs/rules.md, "Session 69: failures with no clock between files; unplaced --log-dir folders kept").
+--   pasted: the two are pods of one paste, pod after pod (the label's value `pod-<i>`: `kubectl logs -l … --prefix`
+--   without -f reads the pods one after another, in no set order; docs/rules.md, session 70: several pods in one paste)
 -- empty-without: k10s_incident_best
--- empty-columns: job_key VARCHAR, incident BIGINT, rank_eff BIGINT
+-- empty-columns: job_key VARCHAR, incident BIGINT, rank_eff BIGINT, pasted BOOLEAN
 CREATE OR REPLACE TEMP TABLE k10s_incident_unclocked AS
 WITH best AS (SELECT * FROM k10s_incident_best),
 first AS (SELECT * FROM k10s_incident_first),
@@ -371,7 +373,7 @@ file_of AS (  -- each log's file, where import-logs was given several
     FROM k10s_log x JOIN pods p ON p.pod_uid = x.incarnation_uid
     WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-file"') IS NOT NULL
 )
-SELECT DISTINCT b.job_key, b.incident, b.rank_eff
+SELECT DISTINCT b.job_key, b.incident, b.rank_eff, ff.file LIKE 'pod-%' AS pasted
 FROM best b JOIN first f ON f.job_key = b.job_key AND f.incident = b.incident AND f.rank_eff <> b.rank_eff
 JOIN file_of bf ON bf.raw_row = b.raw_row JOIN file_of ff ON ff.raw_row = f.raw_row
 WHERE b.tier = f.tier AND b.ts_filled IS NULL AND f.ts_filled IS NULL AND bf.file <> ff.file;
