@@ -23,6 +23,7 @@ import pytest
 from export_shapes import entries, pod_name
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.logimport import LogSource, import_logs
+from k10s_forensics.parsers.log_exports import split_export
 from k10s_forensics.parsers.log_pod_prefix import POD_AFTER_POD, in_blocks, split_source
 from torch_runs_kit import CAPTURED, load_runs
 
@@ -133,12 +134,17 @@ def test_one_pods_own_error_beside_anothers_victim_report_names_it_either_way(tm
 def test_which_pastes_are_pod_after_pod():
     def how(text: str) -> str:
         return split_source("paste.log", text, "imported")[2]
-    blocks = _prefixed([(0, ["a", "b"]), (1, ["c"]), (2, ["d"])])
+    blocks = _prefixed([(0, ["a", "b"]), (1, ["c", "e"]), (2, ["d"])])
     assert POD_AFTER_POD in how(blocks)
-    interleaved = _prefixed([(0, ["a"]), (1, ["c"]), (0, ["b"])])
+    interleaved = _prefixed([(0, ["a"]), (1, ["c"]), (0, ["b"]), (1, ["e"])])
     assert POD_AFTER_POD not in how(interleaved)
     # torchx's one stream of its replicas is one process's writes: never taken as blocks read apart
-    assert POD_AFTER_POD not in how("trainer/0 a\ntrainer/0 b\ntrainer/1 c\n")
-    assert in_blocks([("p", "", "x"), (None, None, "wrapped"), ("p", "", "y"), ("q", "", "z")])
-    assert not in_blocks([("p", "", "x"), ("q", "", "z"), ("p", "", "y")])
-    assert not in_blocks([("p", "", "x")])
+    assert POD_AFTER_POD not in how("trainer/0 a\ntrainer/0 b\ntrainer/1 c\ntrainer/1 d\n")
+    # a log store's records in time order are their own order (stern --timestamps, an export): never blocks read apart
+    texts = _run(_T68).stamped()
+    assert POD_AFTER_POD not in split_export([("stern.log", _paste(texts, [1, 0], "stern", True))], "imported")[2]
+    assert POD_AFTER_POD in split_export([("stern.log", _paste(texts, [1, 0], "stern", False))], "imported")[2]
+    assert in_blocks([("p", "", "x"), (None, None, "wrapped"), ("p", "", "y"), ("q", "", "z"), ("q", "", "w")])
+    assert not in_blocks([("p", "", "x"), ("q", "", "z"), ("p", "", "y"), ("q", "", "w")])
+    # one line a pod (or one pod of several lines) shows no order either way: one stream, as before
+    assert not in_blocks([("p", "", "x"), ("q", "", "z")]) and not in_blocks([("p", "", "x"), ("p", "", "y"), ("q", "", "z")])

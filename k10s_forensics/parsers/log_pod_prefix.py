@@ -130,17 +130,17 @@ def split_lines(entries: list[tuple[str | None, str | None, str]]) -> list[PodLo
 
 
 def in_blocks(entries: list[tuple[str | None, str | None, str]]) -> bool:
-    """Whether the pods' lines (``split_lines``' entries) come pod after pod: no pod's lines resume after another's began."""
-    seen: set[str] = set()
+    """Whether the pods' lines (``split_lines``' entries) come pod after pod: no pod's lines resume after another's began,
+    and two pods or more have two lines or more (a pod of one line shows no order either way)."""
+    seen: dict[str, int] = {}
     last = None
     for pod, _, _ in entries:
-        if pod is None or pod == last:
-            continue
-        if pod in seen:
+        if pod is not None and pod != last and pod in seen:
             return False
-        seen.add(pod)
-        last = pod
-    return len(seen) > 1
+        if pod is not None:
+            seen[pod] = seen.get(pod, 0) + 1
+            last = pod
+    return sum(n > 1 for n in seen.values()) > 1
 
 
 def node_ranks(pods: list[str]) -> list[int]:
