@@ -663,8 +663,7 @@ SELECT
          WHEN len(d.together_ranks) > 1 AND d.job_key IN (SELECT job_key FROM unordered)
               THEN len(d.together_ranks) || ' ranks failed in a paste whose line order is unknown (its times or tracebacks run both '
                    || 'ways), which cannot order them: no single culprit'
-         WHEN len(d.together_ranks) > 1 AND d.first_failure_at IS NULL THEN len(d.together_ranks) || CASE WHEN (d.job_key, d.incident) IN (SELECT (job_key, incident) FROM k10s_incident_unclocked WHERE pasted) THEN ' ranks failed in different pods'' logs pasted pod after pod with no clock between them (only the order the pods were read in), which cannot order them: no single culprit'
-                                                 WHEN (d.job_key, d.incident) IN (SELECT (job_key, incident) FROM k10s_incident_unclocked) THEN ' ranks failed in different files with no clock between them (only the order the files were given in), which cannot order them: no single culprit'
+         WHEN len(d.together_ranks) > 1 AND d.first_failure_at IS NULL THEN len(d.together_ranks) || CASE WHEN (d.job_key, d.incident) IN (SELECT (job_key, incident) FROM k10s_incident_unclocked WHERE pasted) THEN ' ranks failed in different pods'' logs pasted pod after pod with no clock between them (only the order the pods were read in), which cannot order them: no single culprit' WHEN (d.job_key, d.incident) IN (SELECT (job_key, incident) FROM k10s_incident_unclocked) THEN ' ranks failed in different files with no clock between them (only the order the files were given in), which cannot order them: no single culprit'
                                                  ELSE ' ranks failed alike in a log without a clock, which cannot order them: no single culprit' END
          WHEN len(d.together_ranks) > 1 AND d.first_clock_borrowed
               THEN len(d.together_ranks) || ' ranks failed alike in lines without a timestamp of their own (each borrows its log''s '
