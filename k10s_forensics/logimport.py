@@ -42,7 +42,7 @@ from k10s_forensics.parsers.log_lines import fallback_ts
 from k10s_forensics.parsers.log_time import dated_ts
 from k10s_forensics.parsers.log_torchrun_dir import merge_tree, read_tree
 from k10s_forensics.parsers.log_notebook import notebook_text
-from k10s_forensics.parsers.log_node_unknown import add_unknown, split_unknown
+from k10s_forensics.parsers.log_node_unknown import add_unknown, file_label, split_unknown
 from k10s_forensics.parsers.log_unplaced import UNPLACED, node_of, route_named, unplaced_layout
 from k10s_forensics.parsers.log_newest_first import ORDER_UNKNOWN as LINE_ORDER_UNKNOWN
 from k10s_forensics.parsers.log_paste import repair_paste
@@ -118,7 +118,7 @@ def _pod_name(job: str, node_rank: int) -> str:
 
 
 def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sources: list[str],
-             assumed: bool = False, unordered: bool = False, files: bool = False) -> list[dict[str, Any]]:
+             assumed: bool = False, unordered: bool = False, files: str | None = None) -> list[dict[str, Any]]:
     """The PyTorchJob and one running pod per node, as the API would list them."""
     gpus = str(layout.nproc_per_node)
     annotations = {IMPORTED_ANNOTATION: "true"}
@@ -144,7 +144,7 @@ def _objects(namespace: str, job: str, layout: Layout, started: dt.datetime, sou
         pod_ip = f"10.{200 + node_rank // 62500}.{node_rank // 250 % 250}.{node_rank % 250 + 2}"
         labels = {"training.kubeflow.org/job-name": job, "training.kubeflow.org/replica-type": rtype,
                   "training.kubeflow.org/replica-index": str(0 if node_rank == 0 else node_rank - 1),
-                  **({LAYOUT_LABEL: ASSUMED} if assumed else {LAYOUT_LABEL: UNPLACED} if layout.placed else {LAYOUT_LABEL: BASE_UNKNOWN} if own is None else {}), **({ORDER_LABEL: ORDER_UNKNOWN} if unordered else {}), **({FILE_LABEL: str(i)} if files and i < len(sources) else {}),
+                  **({LAYOUT_LABEL: ASSUMED} if assumed else {LAYOUT_LABEL: UNPLACED} if layout.placed else {LAYOUT_LABEL: BASE_UNKNOWN} if own is None else {}), **({ORDER_LABEL: ORDER_UNKNOWN} if unordered else {}), **({FILE_LABEL: f"{files}{i}"} if files is not None and i < len(sources) else {}),
                   **({NPROC_LABEL: NPROC_GUESSED} if nproc_guessed(layout.hints) else {})}
         source = sources[i] if i < len(sources) else None
         pod_ann = dict(annotations, **({"k10s.io/imported-from": source} if source else {}))
@@ -277,7 +277,7 @@ def import_logs(sources: list[LogSource], out: str | Path, *, nproc_per_node: in
     names = [s.name for s in sources] if len(sources) > 1 else [sources[0].name] * layout.nodes
     layout.rank_unknown = layout_assumed(layout, sources)
     unordered = any(n.startswith(LINE_ORDER_UNKNOWN) for notes in layout.repairs.values() for n in notes)
-    for body in _objects(namespace, job, layout, started, names, layout.rank_unknown, unordered, files and len(sources) > 1):
+    for body in _objects(namespace, job, layout, started, names, layout.rank_unknown, unordered, file_label(files, by_pod, len(sources))):
         meta = body["metadata"]
         writer.add("objects", {"captured_at": ended, "api_version": body["apiVersion"], "kind": body["kind"],
                                "namespace": meta.get("namespace"), "name": meta["name"], "uid": meta["uid"], "body": json.dumps(body)})

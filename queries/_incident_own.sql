@@ -367,8 +367,10 @@ WHERE f.kind = 'python_exception' AND f.subkind = 'raised' AND b.tier = 2 AND b.
 --   only where its latest time is before the other's earliest (docs/rules.md, "Session 70: a clock in one file, none
 --   in the other"). Two failures whose clocks are both borrowed keep their borrowed order here (the together rules'
 --   own cases: the same error)
+--   pasted: the two are pods of one paste, pod after pod (the label's value `pod-<i>`: `kubectl logs -l … --prefix`
+--   without -f reads the pods one after another, in no set order; docs/rules.md, session 70: several pods in one paste)
 -- empty-without: k10s_incident_best
--- empty-columns: job_key VARCHAR, incident BIGINT, rank_eff BIGINT
+-- empty-columns: job_key VARCHAR, incident BIGINT, rank_eff BIGINT, pasted BOOLEAN
 CREATE OR REPLACE TEMP TABLE k10s_incident_unclocked AS
 WITH best AS (SELECT * FROM k10s_incident_best),
 first AS (SELECT * FROM k10s_incident_first),
@@ -378,7 +380,7 @@ file_of AS (  -- each log's file, where import-logs was given several
     WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-file"') IS NOT NULL
 ),
 pair AS (
-    SELECT b.job_key, b.incident, b.rank_eff, b.ts_filled IS NULL AND f.ts_filled IS NULL AS neither,
+    SELECT b.job_key, b.incident, b.rank_eff, b.ts_filled IS NULL AND f.ts_filled IS NULL AS neither, ff.file LIKE 'pod-%' AS pasted,
            -- the first's latest time (its own, else its file's first stamp below it) and the other's earliest
            coalesce(f.ts_own, (SELECT min(x.ts) FROM k10s_log x WHERE x.raw_row = f.raw_row AND x.line_no > f.line_no)) AS first_by,
            coalesce(b.ts_own, (SELECT max(x.ts) FROM k10s_log x WHERE x.raw_row = b.raw_row AND x.line_no < b.line_no)) AS other_from
@@ -387,8 +389,8 @@ pair AS (
     WHERE b.tier = f.tier AND bf.file <> ff.file
       AND (b.ts_filled IS NULL OR f.ts_filled IS NULL OR (b.ts_own IS NULL) <> (f.ts_own IS NULL))
 )
-SELECT DISTINCT job_key, incident, rank_eff FROM pair
-WHERE neither OR NOT coalesce(first_by < other_from, false);
+SELECT job_key, incident, rank_eff, bool_or(pasted) AS pasted FROM pair
+WHERE neither OR NOT coalesce(first_by < other_from, false) GROUP BY ALL;
 
 -- k10s_incident_all_said: (session 69) per incident, every rank of the job (k10s_rank) logged the same error in its own
 --   output (its last ERROR-level record or message-only line, log_events error_record: not a peer's or teardown's

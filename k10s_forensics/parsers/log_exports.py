@@ -252,6 +252,8 @@ def split_export(sources: list[tuple[str, str]], job: str, default_job: str = "i
     split = split_lines(entries)
     if split is None:
         return [(name, "\n".join(line for _, _, line in entries))], job, f"{what} ({len(records)} records)"
+    for pod in split if any(r.ts_ns is not None and not r.untimed for r in records) else ():  # in time order: their own order
+        pod.block = False
     return place(name, split, job, default_job, f"{what}, {len(records)} records")
 
 

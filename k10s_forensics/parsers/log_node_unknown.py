@@ -22,6 +22,7 @@ import json
 from typing import Any
 
 from k10s_forensics.parsers.k8s_runtime import BASE_UNKNOWN, IMPORTED_ANNOTATION, LAYOUT_LABEL
+from k10s_forensics.parsers.log_pod_prefix import POD_AFTER_POD
 from k10s_forensics.store.bundle import iso
 
 #: the name suffix of an unplaced agent folder's source (``log_torchrun_dir.merge_tree``)
@@ -33,6 +34,15 @@ def split_unknown(sources: list) -> tuple[list, list, bool]:
     whose lines no order but their clocks relates, ``k8s_runtime.FILE_LABEL``)."""
     known = [s for s in sources if not s.name.endswith(NODE_UNKNOWN)]
     return known, [s for s in sources if s.name.endswith(NODE_UNKNOWN)], len(known) > 1
+
+
+def file_label(files: bool, how: str | None, count: int) -> str | None:
+    """The prefix of each imported pod's ``k8s_runtime.FILE_LABEL`` value (its position follows), None for no label:
+    ``""`` for several files given, ``"pod-"`` for one paste of several pods' blocks, pod after pod
+    (``log_pod_prefix.POD_AFTER_POD`` in ``how``: the order kubectl read them in, no clock); one stream else."""
+    if count < 2:
+        return None
+    return "" if files else "pod-" if how and POD_AFTER_POD in how else None
 
 
 def unknown_pods(lost: list, namespace: str, job: str, started: dt.datetime) -> list[tuple[dict[str, Any], str]]:
@@ -68,4 +78,4 @@ def add_unknown(writer, lost: list, namespace: str, job: str, started: dt.dateti
                             "container": "pytorch", "previous": False, "body": text, "error": None})
 
 
-__all__ = ["NODE_UNKNOWN", "add_unknown", "split_unknown", "unknown_pods"]
+__all__ = ["NODE_UNKNOWN", "add_unknown", "file_label", "split_unknown", "unknown_pods"]

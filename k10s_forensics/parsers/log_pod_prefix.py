@@ -19,6 +19,12 @@ replica of one role) is split the same way, one node per replica id.
 
 The job's name is read from the pods' names when they follow the Kubeflow convention, so the
 imported pods keep the names the user knows. A source that is not such a log is left whole.
+
+Without ``-f`` kubectl reads the pods one after another (``sequentialConsumeRequest``, over a Go map: in no
+set order), so such a log holds each pod's lines in one block, and which block comes first says nothing of
+which pod failed first. ``place`` says so (``POD_AFTER_POD``): the importer then labels each pod as a file of
+its own (``k8s_runtime.FILE_LABEL``), whose failures only their clocks order (session 70). Lines of the pods
+interleaved (``-f``, stern, a log store's records in time order) are one stream, in the order written.
 """
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ CMLE_TASK = re.compile(r"^(?P<role>master|chief|worker|ps|evaluator)-replica-(?P
 _REPLICA = re.compile(r"^([A-Za-z_][\w-]{0,62})/(\d{1,5}) ")
 #: at least this share of a source's non-blank lines carry the prefix for it to be split
 _MIN_SHARE = 0.5
+#: ``place``'s words for pods whose lines came pod after pod, each pod's in one block (the order a tool read them in)
+POD_AFTER_POD = "pod after pod"
 
 
 @dataclass
@@ -53,6 +61,7 @@ class PodLog:
     pod: str
     container: str
     lines: list[str]
+    block: bool = False  # the source held every pod's lines in one block each (``in_blocks``)
 
 
 def split_prefixed(text: str) -> list[PodLog] | None:
@@ -90,6 +99,8 @@ def split_replicas(text: str) -> list[PodLog] | None:
     if not nonblank or sum(m is not None for m in matches) < _MIN_SHARE * nonblank or len({m.group(1) for m in matches if m}) != 1:
         return None
     pods = split_lines([(m.group(0).strip(), "", line[m.end():]) if m else (None, None, line) for line, m in zip(lines, matches)])
+    for pod in pods or ():  # one process's stream of its replicas, written as they printed: its order is theirs
+        pod.block = False
     return sorted(pods, key=lambda p: int(p.pod.rsplit("/", 1)[1])) if pods else None
 
 
@@ -106,6 +117,9 @@ def split_lines(entries: list[tuple[str | None, str | None, str]]) -> list[PodLo
             current.lines.append(line)
     if len(by_pod) < 2:
         return None
+    blocked = in_blocks(entries)
+    for log in by_pod.values():
+        log.block = blocked
     launchers = [p for p in by_pod if (m := KUBEFLOW_POD.match(p)) and m.group("role") == "launcher"]
     if launchers:
         # an MPIJob: its launcher's mpirun prints every rank's lines behind their own tags
@@ -113,6 +127,20 @@ def split_lines(entries: list[tuple[str | None, str | None, str]]) -> list[PodLo
         merged = [line for pod, _, line in entries if pod is not None or line.strip()]
         return [PodLog(launchers[0], by_pod[launchers[0]].container, merged)]
     return sorted(by_pod.values(), key=lambda p: _node_order(p.pod, by_pod))
+
+
+def in_blocks(entries: list[tuple[str | None, str | None, str]]) -> bool:
+    """Whether the pods' lines (``split_lines``' entries) come pod after pod: no pod's lines resume after another's began,
+    and two pods or more have two lines or more (a pod of one line shows no order either way)."""
+    seen: dict[str, int] = {}
+    last = None
+    for pod, _, _ in entries:
+        if pod is not None and pod != last and pod in seen:
+            return False
+        if pod is not None:
+            seen[pod] = seen.get(pod, 0) + 1
+            last = pod
+    return sum(n > 1 for n in seen.values()) > 1
 
 
 def node_ranks(pods: list[str]) -> list[int]:
@@ -184,6 +212,7 @@ def place(name: str, pods: list[PodLog], job: str, default_job: str, what: str) 
     """``pods`` (from ``split_lines``) as ``split_source`` returns them; ``what`` names the source."""
     if len(pods) == 1:  # an MPIJob's launcher: every rank's lines, behind their mpirun tags
         return [(name, "\n".join(pods[0].lines))], job, f"the launcher pod {pods[0].pod} ({what})"
+    what += f", {POD_AFTER_POD}" if all(p.block for p in pods) else ""
     return _at_nodes([p.pod for p in pods], [(f"{name}: pod/{p.pod}", "\n".join(p.lines)) for p in pods], job, default_job,
                      what, lambda n: f"{name} (no pod of node {n} in it)")
 
@@ -202,4 +231,4 @@ def _at_nodes(pods: list[str], logs: list[tuple[str, str]], job: str, default_jo
     return placed, job, f"{what} ({len(pods)} pods: {shown})"
 
 
-__all__ = ["CMLE_TASK", "JOBSET_POD", "KUBEFLOW_POD", "PodLog", "job_name", "node_ranks", "place", "split_files", "split_lines", "split_prefixed", "split_replicas", "split_source"]
+__all__ = ["CMLE_TASK", "JOBSET_POD", "KUBEFLOW_POD", "POD_AFTER_POD", "PodLog", "in_blocks", "job_name", "node_ranks", "place", "split_files", "split_lines", "split_prefixed", "split_replicas", "split_source"]
