@@ -1,5 +1,7 @@
 """The seventy-second set's runs not read right yet (tests/test_torch_runs.py's NOT_YET), with why, as recorded (session
-70, no rule, parser or query changed). ``_T72``: both ways alike (each miss is both ways', in both versions).
+70, no rule, parser or query changed). ``_T72``: both ways alike; ``_T72_WAY``: one way only (the loader run's pod logs
+read right since session 70's table traceback reading: docs/rules.md "Session 70: a failure table's traceback field
+names the loader's kill").
 
 Two are static-rendezvous ``--redirects 3 --log-dir`` runs (the consoles hold only torchrun's failure tables; every
 program line, traceback and handler record is in the ``--log-dir`` files): rank 1's caught raise at step 6 under the
@@ -46,5 +48,10 @@ _LOADER = {
 _T72 = {f"{v}/t72-static-2x3-raise-rank1-step6-train-w2-error-logging-norank-redirects": why for v, why in _RAISE.items()}
 _T72.update({f"{v}/t72-static-2x3-node0-killed-by-rank0-init-w2-exception-lightning-redirects": why
              for v, why in _NODE.items()})
-_T72.update({f"{v}/t72-trun-2x3-loader-sigbus-rank4-step5-train-w2-record-logging-slash-filter2": why
-             for v, why in _LOADER.items()})
+_T72_WAY: dict[str, dict[str, str]] = {
+    "import": {f"{v}/t72-trun-2x3-loader-sigbus-rank4-step5-train-w2-record-logging-slash-filter2": why + (
+        "; since session 70 the table's traceback field gives rank 4 sigbus (the pod logs read right), but the "
+        "consoles imported without their API timestamps still read 'no single culprit' (nccl-hang, info, no rank)")
+        for v, why in _LOADER.items()},
+    "podlog": {},
+}
