@@ -23,4 +23,12 @@ def body_events(lines: Iterable[str], now: dt.datetime, *, prefiltered: bool = T
     return asm.finish()
 
 
-__all__ = ["body_events"]
+def table_entry(index: int, rank: int, local_rank: int, host: str, when: str, code: int, pid: int) -> list[str]:
+    """SYNTHETIC: one entry of torchrun's ChildFailedError table in torch 2.x's format, no error file."""
+    sig = "  (SIGTERM)" if code == -15 else " "
+    return [f"[{index}]:", f"  time      : {when}", f"  host      : {host}", f"  rank      : {rank} (local_rank: {local_rank})",
+            f"  exitcode  : {code} (pid: {pid}){sig}", "  error_file: <N/A>",
+            "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"]
+
+
+__all__ = ["body_events", "table_entry"]

@@ -14,7 +14,7 @@ import datetime as dt
 
 import pytest
 
-from parser_kit import body_events
+from parser_kit import body_events, table_entry
 
 NOW = dt.datetime(2026, 12, 5, 3, 0, tzinfo=dt.timezone.utc)
 AGENT = ("E1205 02:18:55.107000 28652 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
@@ -25,10 +25,7 @@ RULE = "=" * 60
 
 
 def _entry(index: int, rank: int, when: str, code: int, pid: int) -> list[str]:
-    sig = "  (SIGTERM)" if code == -15 else " "
-    return [f"[{index}]:", f"  time      : {when}", "  host      : node-0", f"  rank      : {rank} (local_rank: {rank})",
-            f"  exitcode  : {code} (pid: {pid}){sig}", "  error_file: <N/A>",
-            "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"]
+    return table_entry(index, rank, rank, "node-0", when, code, pid)
 
 
 def _table(other: tuple[int, str, int, int]) -> list[str]:

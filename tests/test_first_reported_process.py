@@ -25,10 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from bundle_batch import findings_of, merge
 from incident_kit import analyze_incident, load_corpus, misses
-from k10s_forensics.analyze.runner import analyze
-from torch_runs_kit import import_batch, load_runs, plain, podlog_bundle, score_findings
+from torch_runs_kit import findings_both_ways, load_runs, plain, score_findings
 
 _RUNS = {r.id: r for r in load_runs()}
 _CONTROL = "t23-procs-1x4-spawn-nojoin-common-mode-valueerror"
@@ -71,14 +69,7 @@ def test_the_controls_words_are_a_lone_culprits_elsewhere(version):
 def read_both_ways(tmp_path_factory) -> dict[str, dict[str, list]]:
     """The runs' findings both ways, each way one analysis (tests/test_torch_runs.py's batching)."""
     runs = [_RUNS[rid] for rid in _READ]
-    tmp = tmp_path_factory.mktemp("first-reported")
-    (tmp / "import").mkdir()
-    done, bundles, refused = import_batch(runs, tmp / "import")
-    assert not refused, refused
-    imported = analyze(merge(bundles, tmp / "merged"))["findings"]
-    pods = analyze(podlog_bundle(runs, tmp / "pods"))["findings"]
-    return {"import": {r.id: findings_of(imported, i) for i, r in enumerate(done)},
-            "podlog": {r.id: findings_of(pods, i) for i, r in enumerate(runs)}}
+    return findings_both_ways(runs, tmp_path_factory.mktemp("first-reported"))
 
 
 @pytest.mark.slow

@@ -19,7 +19,7 @@ import pytest
 from bundle_batch import findings_of, merge
 from incident_kit import REAL_INCIDENTS_DIR, load_corpus, named_in_paste, naming_findings
 from k10s_forensics.analyze.runner import analyze
-from parser_kit import body_events
+from parser_kit import body_events, table_entry
 from torch_runs_kit import import_batch, load_runs, podlog_bundle
 
 UTC = dt.timezone.utc
@@ -34,10 +34,7 @@ RULE = "=" * 60
 
 
 def _entry(index: int, rank: int, when: str, code: int, pid: int) -> list[str]:
-    sig = "  (SIGTERM)" if code == -15 else " "
-    return [f"[{index}]:", f"  time      : {when}", "  host      : node-1", f"  rank      : {rank} (local_rank: {rank - 2})",
-            f"  exitcode  : {code} (pid: {pid}){sig}", "  error_file: <N/A>",
-            "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"]
+    return table_entry(index, rank, rank - 2, "node-1", when, code, pid)
 
 
 def _table(root_time: str = "2026-12-06_20:27:58") -> list[str]:

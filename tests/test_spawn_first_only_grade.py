@@ -17,9 +17,8 @@ import datetime as dt
 
 import pytest
 
-from bundle_batch import findings_of, merge, pasted_findings
-from k10s_forensics.analyze.runner import analyze
-from torch_runs_kit import import_batch, load_runs, podlog_bundle
+from bundle_batch import pasted_findings
+from torch_runs_kit import findings_both_ways, load_runs
 
 _RUNS = {r.id: r for r in load_runs()}
 _VERSIONS = ("2.13.0", "2.14.1")
@@ -35,14 +34,7 @@ _SENTENCE = "mp.spawn reports only the first failed process"
 @pytest.fixture(scope="module")
 def both_ways(tmp_path_factory) -> dict[str, dict[str, list]]:
     runs = [_RUNS[rid] for rid in _IDS]
-    tmp = tmp_path_factory.mktemp("spawn-first-only")
-    (tmp / "import").mkdir()
-    done, bundles, refused = import_batch(runs, tmp / "import")
-    assert not refused, refused
-    imported = analyze(merge(bundles, tmp / "merged"))["findings"]
-    pods = analyze(podlog_bundle(runs, tmp / "pods"))["findings"]
-    return {"import": {r.id: findings_of(imported, i) for i, r in enumerate(done)},
-            "podlog": {r.id: findings_of(pods, i) for i, r in enumerate(runs)}}
+    return findings_both_ways(runs, tmp_path_factory.mktemp("spawn-first-only"))
 
 
 def _naming(findings: list[dict]) -> list[dict]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bundle_batch import renamed
+from bundle_batch import findings_of, merge, renamed
 from incident_kit import Case, misses, naming_findings
 from k10s_forensics.analyze.runner import analyze
 from k10s_forensics.store.bundle import Bundle, new_manifest, write_json_atomic, write_raw_table
@@ -273,3 +273,15 @@ def assert_reading(findings: list[dict[str, Any]], want: list[int], cause: str |
 
 __all__ = ["RUNS", "Run", "assert_reading", "findings_of_texts", "import_paste", "import_run", "load_runs", "missed_shapes", "named", "plain",
            "podlog_bundle", "podlog_run", "score", "score_findings"]
+
+
+def findings_both_ways(runs: list[Run], tmp: Path) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Each run's findings both ways, each way one analysis (tests/test_torch_runs.py's batching): ``import`` (the
+    consoles through import-logs) and ``podlog`` (a captured PyTorchJob's pod logs), by run id."""
+    (tmp / "import").mkdir(parents=True)
+    done, bundles, refused = import_batch(runs, tmp / "import")
+    assert not refused, refused
+    imported = analyze(merge(bundles, tmp / "merged"))["findings"]
+    pods = analyze(podlog_bundle(runs, tmp / "pods"))["findings"]
+    return {"import": {r.id: findings_of(imported, i) for i, r in enumerate(done)},
+            "podlog": {r.id: findings_of(pods, i) for i, r in enumerate(runs)}}
