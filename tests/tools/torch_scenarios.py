@@ -72,6 +72,7 @@ import torch_scenarios69
 import torch_scenarios70
 import torch_scenarios71
 import torch_scenarios72
+import torch_scenarios73
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -204,4 +205,5 @@ SCENARIOS = [
     *torch_scenarios70.scenarios(S),  # the seventieth: t61's joint draw with a new seed (random.Random(70)) (held out)
     *torch_scenarios71.scenarios(S),  # the seventy-first: t61's joint draw with a new seed (random.Random(71)) (held out)
     *torch_scenarios72.scenarios(S),  # the seventy-second: t61's joint draw with a new seed (random.Random(72)) (held out)
+    *torch_scenarios73.scenarios(S),  # the seventy-third: t61's joint draw with a new seed (random.Random(73)) (held out)
 ]
