@@ -30,6 +30,12 @@ NOT_YET = {"2.13.0/t49-trun-2x2-valueerror-ranks012-redirects": (
     "the tree gives ranks 0, 1, 2 their ValueErrors (rank 3 SIGTERMed before it printed a line), but in lines with no "
     "clock of their own: 'failed alike in lines without a timestamp … no single culprit' (2.14.1, where rank 3's gloo "
     "timeout is in its stderr.log, is named right)"),
+    "2.13.0/t73-trun-2x3-raise-rank5-init-w0-error-norank-logdir": (
+    "2 x 3, --tee 3 --log-dir, logger.error(f'rank {rank}: {e}') then sys.exit(2): rank 5 raises at init; the tree holds "
+    "only message-only handler records, rank 5's 'rank 5: bad batch at step 6: sample 17 has no tokens' and ranks 0, 1, "
+    "2's 'rank N: [...] Connection closed by peer ...' (no exception name, no traceback), the tables rank 5 exit 2 "
+    "first, ranks 0 and 2 exit 2: 'Rank 5 exited with status 2' (exit-2, rank 5: the rank right, the cause not); truth "
+    "python-exception (session 70, the seventy-third set, as recorded; 2.14.1's run, one victim exit 2, read right)"),
     # Read right since session 70 (docs/rules.md "Session 70: a DataLoader worker's death its rank named before";
     # tests/test_loader_lost_named_signal.py): 2.13.0's t71-trun-3x2-loader-sigbus-rank2-step8-train-w2-uncaught-deepspeed-
     # redirects ("rank 2's uncaught 'exited unexpectedly' after a ConnectionRefusedError read host-oom-kill": the
@@ -71,7 +77,10 @@ FIXED = ["2.13.0/t56-trun-2x2-never-joins-rank1-redirects", "2.14.1/t56-trun-2x2
          *(f"{v}/t71-{n}-redirects" for v in ("2.13.0", "2.14.1")
            for n in ("trun-2x2-monitored-barrier-rank3-step5-eval-w2-print-exc-logging-norank",
                      "trun-2x3-op-mismatch-rank3-step6-ckpt-shards-w0-print-exc-logging-norank")),
-         *(f"{v}/t71-trun-3x2-loader-sigbus-rank2-step8-train-w2-uncaught-deepspeed-redirects" for v in ("2.13.0", "2.14.1"))]
+         *(f"{v}/t71-trun-3x2-loader-sigbus-rank2-step8-train-w2-uncaught-deepspeed-redirects" for v in ("2.13.0", "2.14.1")),
+         *(f"{v}/t73-{n}-redirects" for v in ("2.13.0", "2.14.1")
+           for n in ("standalone-1x6-never-joins-rank3-w0-record-norank", "trun-2x2-memoryerror-rank2-step2-train-w2-record-logging-norank",
+                     "trun-2x3-node1-killed-by-rank3-init-w0-exception-norank"))]
 _BATCHES = [TREES[i:i + PER_ANALYSIS] for i in range(0, len(TREES), PER_ANALYSIS)]
 _BATCH_OF = {run.id: (b, i) for b, batch in enumerate(_BATCHES) for i, run in enumerate(batch)}
 _FINDINGS: dict[int, list] = {}

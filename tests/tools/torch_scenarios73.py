@@ -66,6 +66,11 @@ own lines filtered out, both attempts failing); ``legacy`` for two (the SIGBUS a
 barrier rank), ``mp.spawn`` not drawn; rank 0 the culprit in one row only (the SIGABRT in eval); ``num_workers`` 2 in
 seven of the thirteen fault rows (and in two controls: the clean run, every rank's ``ValueError``).
 
+Recorded (session 70, after the truths were committed): every fault fired in both versions at the first recording
+(checked in the node logs and ``--log-dir`` files: the culprit's signal in the tables, its message, or its victims'
+``monitoredBarrier``, ``Detected mismatch``, store-key (``keys: /default_pg/0//cpu//0/3``) or gloo errors naming it;
+the every-attempt SIGABRT twice, the recovered run's SIGKILL once); no re-recording, t61_worker.py unchanged. Nothing in
+the draw or the truths changed.
 """
 
 from __future__ import annotations
