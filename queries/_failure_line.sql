@@ -118,10 +118,15 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
         ray_oom OR ray_header AS ray_task,
         local_rank, exit_code,
         error_type, error_message, ran_for_ms, timeout_ms,
-        -- (session 70) a failure table's entry whose `traceback :` field (torch's @record error file) ends in torch's
-        -- DataLoader worker kill: the signal its worker died of (parsers/log_failure_table.py keeps that line)
-        CASE WHEN kind = 'torchrun_failure' THEN nullif(regexp_extract(line,
-             '\n\s*(?:\w+\.)*\w+: DataLoader worker \(pid \d+\) is killed by signal: ([A-Za-z ]*[A-Za-z])', 1), '') END AS table_loader_signal,
+        -- the signal a DataLoader worker died of, where the line is torch's report of that kill: the rank's exception
+        -- (`DataLoader worker (pid N) is killed by signal: X`, or the worker handler's own line, read `DataLoader worker` /
+        -- `killed by signal: X` by parsers/log_py_exceptions.py), or (session 70) a failure table's entry whose
+        -- `traceback :` field (torch's @record error file) ends in it (parsers/log_failure_table.py keeps that line)
+        nullif(CASE WHEN kind = 'python_exception' AND (error_message LIKE 'DataLoader worker (pid%) is killed by signal: %'
+                                                       OR error_type = 'DataLoader worker' AND error_message LIKE 'killed by signal: %')
+                    THEN regexp_extract(error_message, 'killed by signal: ([A-Za-z ]*[A-Za-z])', 1)
+                    WHEN kind = 'torchrun_failure' THEN regexp_extract(line,
+                    '\n\s*(?:\w+\.)*\w+: DataLoader worker \(pid \d+\) is killed by signal: ([A-Za-z ]*[A-Za-z])', 1) END, '') AS loader_signal,
         CASE WHEN job_key IN (SELECT job_key FROM unordered_paste) THEN ts ELSE coalesce(ts,
                  last_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
                  first_value(ts IGNORE NULLS) OVER (PARTITION BY raw_row, container ORDER BY line_no, event_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)) END AS ts_filled,
@@ -445,16 +450,15 @@ said_exit AS (  -- (session 65) a rank's own LAST ERROR/CRITICAL-level record (p
 loader_said AS (  -- (session 70) a rank's "worker lost while handing a batch over" (parsers/log_owners.py) and the signal its
                   -- own process named a worker's death by before it, in the same log body (the worker's handler line `ERROR:
                   -- Unexpected bus error encountered in worker.`, the rank's `... is killed by signal: X`): the worker's death
-    SELECT f.event_id, max_by(regexp_extract(s.error_message, 'killed by signal: ([A-Za-z ]*[A-Za-z])', 1), s.line_no) AS signal_name
+    SELECT f.event_id, max_by(s.loader_signal, s.line_no) AS signal_name
     FROM l f JOIN l s ON s.raw_row = f.raw_row AND s.container = f.container AND s.line_no < f.line_no
-     AND (s.local_rank = f.local_rank OR s.rank_resolved = f.rank_resolved) AND s.kind = 'python_exception'
-     AND (s.error_message LIKE 'DataLoader worker (pid%) is killed by signal: %' OR s.error_type = 'DataLoader worker' AND s.error_message LIKE 'killed by signal: %')
+     AND (s.local_rank = f.local_rank OR s.rank_resolved = f.rank_resolved) AND s.kind = 'python_exception' AND s.loader_signal IS NOT NULL
     WHERE f.kind = 'python_exception' AND f.error_message LIKE 'DataLoader worker lost while handing a batch over: %'
     GROUP BY f.event_id
 ),
 ranked AS (
     SELECT l.event_id, l.kind, l.subkind, l.raw_row, l.line_no, l.rank_resolved, l.error_type, l.error_message, l.ran_for_ms, l.relayed, l.ip_pod, l.ip_node, l.ip_gpu, l.ray_task,
-           l.timeout_ms, l.table_loader_signal, l.ts_filled, l.ts_floor, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
+           l.timeout_ms, l.loader_signal, l.ts_filled, l.ts_floor, coalesce(l.rank_resolved, CASE WHEN l.subkind <> 'launcher_last_cmd' THEN pr.rank END) AS rank_eff,
            -- 128 + N: a shell's or a container runtime's way of saying the process died of signal N
            CASE WHEN l.exit_code BETWEEN 129 AND 159 THEN 128 - l.exit_code ELSE l.exit_code END AS status,
            -- a worker's SIGTERM (-15) that its torchrun agent, whose SIGTERMs to other pids are in the log, did not send
@@ -523,9 +527,7 @@ classified AS (
             -- it or as the worker's own handler does (`ERROR: Unexpected bus error encountered in worker.`: parsers/log_py_exceptions.py),
             -- mapped by k10s_loader_signal_cause (queries/_views.sql): a worker's `Aborted` is the rank's RuntimeError, since
             -- `abort` is the rank's own -6, the cause the NCCL watchdog's teardown of a waiter ends in (session 69)
-            WHEN kind = 'python_exception' AND subkind = 'raised' AND (error_message LIKE 'DataLoader worker (pid%) is killed by signal: %'
-                 OR error_type = 'DataLoader worker' AND error_message LIKE 'killed by signal: %') THEN
-                k10s_loader_signal_cause(regexp_extract(error_message, 'killed by signal: ([A-Za-z ]+)', 1))
+            WHEN kind = 'python_exception' AND subkind = 'raised' AND loader_signal IS NOT NULL THEN k10s_loader_signal_cause(loader_signal)
             -- the rank's connection to its DataLoader worker lost while a batch was handed over (parsers/log_owners.py):
             -- the worker was killed without the loader saying by what, read as the loader's own "killed by signal: Killed",
             -- unless the rank's own process said by what before (loader_said: a bus error, a segfault; session 70)
@@ -588,7 +590,7 @@ classified AS (
                     -- form above reads it, by the same k10s_loader_signal_cause
                     WHEN status > 0 AND said_loader_signal IS NOT NULL THEN
                         k10s_loader_signal_cause(said_loader_signal)
-                    WHEN status > 0 AND table_loader_signal IS NOT NULL THEN k10s_loader_signal_cause(table_loader_signal)
+                    WHEN status > 0 AND kind = 'torchrun_failure' AND loader_signal IS NOT NULL THEN k10s_loader_signal_cause(loader_signal)
                     WHEN status > 0 AND said_subkind IS NOT NULL THEN 'python-exception'
                     WHEN status = 1 AND fingerprinted AND NOT rank_raised THEN 'collective-mismatch'
                     -- unless the script's own hook logged the exception it did not handle (one record, no traceback)
