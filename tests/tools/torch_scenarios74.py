@@ -73,8 +73,17 @@ faults, ``--standalone`` for two (the segfault, the late barrier rank), static r
 the op mismatch); rank 0 the culprit in one row only (the SIGKILL in eval); ``num_workers`` 2 in six of the thirteen
 fault rows (and in one control: every rank's ``ValueError``).
 
+Recorded (session 71, after the truths were committed): every fault fired in both versions (checked in the node logs and
+``--log-dir`` files: the culprit's signal in the tables ('failed (exitcode: -9/-11/-6/-7) local_rank: N'), its message
+('bad batch at step 4/7', 'has 7 features', 'DataLoader worker ... killed by signal: Bus error'), or its victims'
+``monitoredBarrier``, ``Detected mismatch`` (rank 3's ``TensorShape=[5]``), store-key (``keys:
+/default_pg/0//cpu//0/2``) errors naming it; the every-attempt segfault twice, 'failed (exitcode: -11) local_rank: 0' in
+each attempt; the recovered run's raise once, exit 0; node 0 lost whole, exit -9; every rank's ``ValueError``). ONE
+re-recording: 2.14.1's clean control (t74-static-2x2-clean-w0-error-rank0only) failed at its first recording with a gloo
+init timeout under load (ranks 0 and 1 'wait timeout after 3000ms, keys: /default_pg/0//cpu//0/2', workers exit 2, both
+agents exit 1, while another helper recorded another set); re-recorded alone, it ran clean (exit 0 on both agents).
+Nothing else re-recorded; t61_worker.py unchanged. Nothing in the draw or the truths changed.
 """
-
 
 from __future__ import annotations
 
