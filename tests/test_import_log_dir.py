@@ -80,7 +80,9 @@ FIXED = ["2.13.0/t56-trun-2x2-never-joins-rank1-redirects", "2.14.1/t56-trun-2x2
          *(f"{v}/t71-trun-3x2-loader-sigbus-rank2-step8-train-w2-uncaught-deepspeed-redirects" for v in ("2.13.0", "2.14.1")),
          *(f"{v}/t73-{n}-redirects" for v in ("2.13.0", "2.14.1")
            for n in ("standalone-1x6-never-joins-rank3-w0-record-norank", "trun-2x2-memoryerror-rank2-step2-train-w2-record-logging-norank",
-                     "trun-2x3-node1-killed-by-rank3-init-w0-exception-norank"))]
+                     "trun-2x3-node1-killed-by-rank3-init-w0-exception-norank")),
+         *(f"{v}/t74-{n}-redirects" for v in ("2.13.0", "2.14.1")
+           for n in ("trun-3x2-never-joins-rank2-w0-error-deepspeed", "static-2x2-raise-value-rank3-step4-train-w0-error-lightning"))]
 _BATCHES = [TREES[i:i + PER_ANALYSIS] for i in range(0, len(TREES), PER_ANALYSIS)]
 _BATCH_OF = {run.id: (b, i) for b, batch in enumerate(_BATCHES) for i, run in enumerate(batch)}
 _FINDINGS: dict[int, list] = {}
