@@ -36,6 +36,12 @@ NOT_YET = {"2.13.0/t49-trun-2x2-valueerror-ranks012-redirects": (
     "2's 'rank N: [...] Connection closed by peer ...' (no exception name, no traceback), the tables rank 5 exit 2 "
     "first, ranks 0 and 2 exit 2: 'Rank 5 exited with status 2' (exit-2, rank 5: the rank right, the cause not); truth "
     "python-exception (session 70, the seventy-third set, as recorded; 2.14.1's run, one victim exit 2, read right)"),
+    **{f"{v}/t75-static-2x2-loader-sigkill-rank0-step2-eval-w2-error-norank-logdir": (
+        "static 2 x 2, --tee 3 --log-dir, logger.error(f'rank {rank}: {e}') then sys.exit(2): one of rank 0's DataLoader "
+        "workers SIGKILLs itself in step 2's validation; the tree, like the console, holds only the handler's "
+        "message-only 'rank 0: DataLoader worker (pid(s) N) exited unexpectedly' (no 'killed by signal'), the tables "
+        "rank 0 exit 2 first: 'Rank 0 raised an exception' (python-exception, rank 0: the rank right, the cause not); "
+        "truth host-oom-kill (session 71, the seventy-fifth set, as recorded)") for v in ("2.13.0", "2.14.1")},
     # Read right since session 70 (docs/rules.md "Session 70: a DataLoader worker's death its rank named before";
     # tests/test_loader_lost_named_signal.py): 2.13.0's t71-trun-3x2-loader-sigbus-rank2-step8-train-w2-uncaught-deepspeed-
     # redirects ("rank 2's uncaught 'exited unexpectedly' after a ConnectionRefusedError read host-oom-kill": the
