@@ -161,6 +161,18 @@ restarted_container AS (  -- a failure in a container's previous log (`kubectl l
       -- the later failure's container is itself a restarted one (its pod has a previous log): another attempt's
       AND EXISTS (SELECT 1 FROM k10s_log p WHERE p.job_key = y.job_key AND p.incarnation_uid = y.incarnation_uid AND p.previous)
 ),
+wait_at AS (  -- a shown rank's gloo wait timing out (`Timed out waiting 3000ms for recv operation to complete`) and when:
+              -- its line's own clock, else (session 71) the time of its rank's entry in a launcher's failure table whose
+              -- `traceback :` field (torch's @record error file, written as the exception was raised) ends in the same
+              -- exception: the table's own clock for that error, in logs imported without the log shipper's stamps
+    SELECT w.job_key, w.rank_resolved, w.raw_row,
+           coalesce(w.ts, (SELECT min(t.ts) FROM k10s_log t WHERE t.job_key = w.job_key AND t.kind = 'torchrun_failure'
+                                  AND t.rank_resolved = w.rank_resolved AND t.ts IS NOT NULL
+                                  AND contains(t.line, '
+  ' || w.error_type || ': ' || w.error_message))) AS at
+    FROM k10s_log w WHERE w.rank_resolved IS NOT NULL AND w.kind = 'python_exception'
+      AND regexp_matches(w.error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation')
+),
 wait_exit_alike AS (  -- a rank known only by its exit status (its agent's report, its failure table: none of its own
                       -- lines shown, `--local-ranks-filter` hid its stream) that the same log reports within a second of a
                       -- rank whose shown error is gloo's collective wait timing out (`Timed out waiting 5000ms for recv
@@ -178,11 +190,10 @@ wait_exit_alike AS (  -- a rank known only by its exit status (its agent's repor
                      AND abs(epoch(v.ts_filled) - epoch(il.ts_filled)) <= 1
                      AND w.kind = 'python_exception'
                      AND regexp_matches(w.error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation'))
-           OR EXISTS (SELECT 1 FROM k10s_log w WHERE w.job_key = il.job_key AND w.rank_resolved IS NOT NULL
-                      AND w.rank_resolved <> il.rank_eff AND w.raw_row <> il.raw_row AND w.kind = 'python_exception'
-                      AND regexp_matches(w.error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation')
+           OR EXISTS (SELECT 1 FROM wait_at w WHERE w.job_key = il.job_key
+                      AND w.rank_resolved <> il.rank_eff AND w.raw_row <> il.raw_row
                       -- (no clock to compare, a paste's: the waits' reading stands, no peer having closed)
-                      AND (w.ts IS NULL OR il.ts IS NULL OR (w.ts <= il.ts AND il.ts <= w.ts + INTERVAL 60 SECOND))))
+                      AND (w.at IS NULL OR il.ts IS NULL OR (w.at <= il.ts AND il.ts <= w.at + INTERVAL 60 SECOND))))
       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = il.job_key AND x.rank_resolved = il.rank_eff
                       AND x.kind IN ('python_exception', 'python_traceback', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
       AND NOT EXISTS (SELECT 1 FROM k10s_log c WHERE c.job_key = il.job_key AND c.kind = 'python_exception'

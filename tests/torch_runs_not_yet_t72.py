@@ -48,10 +48,13 @@ _LOADER = {
 _T72 = {f"{v}/t72-static-2x3-raise-rank1-step6-train-w2-error-logging-norank-redirects": why for v, why in _RAISE.items()}
 _T72.update({f"{v}/t72-static-2x3-node0-killed-by-rank0-init-w2-exception-lightning-redirects": why
              for v, why in _NODE.items()})
+# t72-trun-2x3-loader-sigbus-rank4-step5-train-w2-record-logging-slash-filter2 (2.13.0 and 2.14.1, import-logs) read right
+# since session 71 (_LOADER above, kept as the record; the consoles imported without their API timestamps read 'no single
+# culprit', nccl-hang, info, no rank: rank 4's table row was dropped as one more gloo wait's exit, the waits' `[rankN]:`
+# lines having no clock of their own; now a wait's time is its rank's failure-table entry quoting the same exception, the
+# error file's `time : …_16:00:52` after rank 4's `16:00:49`: docs/rules.md "Session 71: a wait's time from its failure
+# table", tests/test_table_time_of_a_wait.py)
 _T72_WAY: dict[str, dict[str, str]] = {
-    "import": {f"{v}/t72-trun-2x3-loader-sigbus-rank4-step5-train-w2-record-logging-slash-filter2": why + (
-        "; since session 70 the table's traceback field gives rank 4 sigbus (the pod logs read right), but the "
-        "consoles imported without their API timestamps still read 'no single culprit' (nccl-hang, info, no rank)")
-        for v, why in _LOADER.items()},
+    "import": {},
     "podlog": {},
 }
