@@ -73,6 +73,24 @@ barrier rank); ``--local-ranks-filter`` in three rows, the culprit's own lines f
 worker's SIGBUS); no output option in four rows (the ``legacy`` raise, the ``--standalone`` segfault, the ``mp.spawn``
 late rank, the clean control); rank 0 the culprit in two rows (the ``legacy`` raise, the never-joining rank);
 ``num_workers`` 2 in nine of the thirteen fault rows (and in two controls: the clean run, every rank's ``ValueError``).
+
+Recorded (session 71, after the truths were committed): every fault fired as drawn in both versions (checked in the node
+logs and ``--log-dir`` files: the culprit's signal in the tables ('failed (exitcode: -9/-11/-6/-7) local_rank: N', rank
+3's SIGKILL as node 1's local rank 0, rank 4's SIGABRT and SIGBUS as node 2's local rank 0), its message ('bad batch at
+step 4/3', 'AssertionError: expected 4 samples in the batch at step 3, got 3'), or its victims' errors naming it ('Rank
+4 failed to pass monitoredBarrier in 1500 ms', ``Detected mismatch`` with rank 2's ``OpType=ALLGATHER`` and rank 3's
+``TensorShape=[5]``, store keys ``/default_pg/0//cpu//0/0``); the filtered DataLoader worker SIGBUS of rank 2 shown by
+its table only (rank 2, local rank 2, exit 1 'first observed', its lines filtered out); the every-attempt segfault twice
+('failed (exitcode: -11) local_rank: 1' in each attempt); the recovered run's raise once (exit 2, then exit 0 on both
+agents); node 1 lost whole, exit -9; every rank's ``ValueError``). TWO re-recordings, each of one run only, each after a
+failure under load while another helper recorded another set: 2.13.0's clean control
+(t76-trun-2x3-clean-w2-exception-rank0only) failed at its first recording with gloo 'Timed out waiting 3000ms for
+recv/send operation to complete' on every rank (exit 1 on both agents); re-recorded alone it ran clean (exit 0 on both
+agents); 2.14.1's late barrier rank (t76-spawn-2x3-monitored-barrier-rank4-step6-eval-w0-record-lightning) failed at its
+first recording before the fault, in ``DDP(model)``'s ``_verify_params_across_processes`` ('Connection closed by peer',
+no barrier reached); re-recorded alone, rank 0 said 'Rank 4 failed to pass monitoredBarrier in 1500 ms'. Nothing else
+re-recorded; t61_worker.py unchanged. Nothing in the draw or the truths changed. 32 runs, node logs up to 19 KB, 25-71 s
+a run.
 """
 
 from __future__ import annotations
