@@ -42,6 +42,12 @@ NOT_YET = {"2.13.0/t49-trun-2x2-valueerror-ranks012-redirects": (
         "message-only 'rank 0: DataLoader worker (pid(s) N) exited unexpectedly' (no 'killed by signal'), the tables "
         "rank 0 exit 2 first: 'Rank 0 raised an exception' (python-exception, rank 0: the rank right, the cause not); "
         "truth host-oom-kill (session 71, the seventy-fifth set, as recorded)") for v in ("2.13.0", "2.14.1")},
+    **{f"{v}/t76-trun-2x2-restarts1-recovered-raise-rank2-shutdown-w2-error-lightning-redirects": (
+        "2 x 2, --max-restarts 1 --redirects 3 --log-dir, logger.error(f'rank {rank}: {e}') then sys.exit(2): rank 2 raises "
+        "at shutdown on the first attempt only; the tree holds only its message-only handler record 'rank 2: bad batch at "
+        "step 3: sample 17 has no tokens' (no exception name, no traceback), the second attempt clean: 'Rank 2 exited with "
+        "status 2' (exit-2, rank 2: the rank right, the cause not); truth python-exception (session 71, the seventy-sixth "
+        "set, as recorded, both versions)") for v in ("2.13.0", "2.14.1")},
     # Read right since session 70 (docs/rules.md "Session 70: a DataLoader worker's death its rank named before";
     # tests/test_loader_lost_named_signal.py): 2.13.0's t71-trun-3x2-loader-sigbus-rank2-step8-train-w2-uncaught-deepspeed-
     # redirects ("rank 2's uncaught 'exited unexpectedly' after a ConnectionRefusedError read host-oom-kill": the
@@ -88,7 +94,8 @@ FIXED = ["2.13.0/t56-trun-2x2-never-joins-rank1-redirects", "2.14.1/t56-trun-2x2
            for n in ("standalone-1x6-never-joins-rank3-w0-record-norank", "trun-2x2-memoryerror-rank2-step2-train-w2-record-logging-norank",
                      "trun-2x3-node1-killed-by-rank3-init-w0-exception-norank")),
          *(f"{v}/t74-{n}-redirects" for v in ("2.13.0", "2.14.1")
-           for n in ("trun-3x2-never-joins-rank2-w0-error-deepspeed", "static-2x2-raise-value-rank3-step4-train-w0-error-lightning"))]
+           for n in ("trun-3x2-never-joins-rank2-w0-error-deepspeed", "static-2x2-raise-value-rank3-step4-train-w0-error-lightning")),
+         *(f"{v}/t76-trun-2x2-size-mismatch-rank3-step5-train-w2-exception-norank-redirects" for v in ("2.13.0", "2.14.1"))]
 _BATCHES = [TREES[i:i + PER_ANALYSIS] for i in range(0, len(TREES), PER_ANALYSIS)]
 _BATCH_OF = {run.id: (b, i) for b, batch in enumerate(_BATCHES) for i, run in enumerate(batch)}
 _FINDINGS: dict[int, list] = {}
