@@ -268,12 +268,15 @@ def error_record_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | Non
 
 
 def _flushed(kept: tuple | None, line: str) -> tuple | None:
-    """(session 71) A rank's standing message-only line kept past a line of its own that is its stdout (block-buffered
-    into --tee's file) flushed at exit after its stderr's message, not output going on: by their clocks at most 0.5 s
-    after it; where either has none, the one line after it (as queries/_failure_line.sql's progress lines)."""
+    """(session 71) A standing message-only line kept past its rank's own status report (``starting (local rank 2, pid
+    N)``: a sentence of work going on, no error word, not indented) that is its stdout flushed at exit after its stderr's
+    message: by their clocks at most 0.5 s after it; where either has none, the one line after it."""
     a, b = (_API_TS.match(t) for t in (kept[2] if kept else "", line))
-    if kept is None or len(kept) > 3 or (a and b and not 0 <= (dt.datetime.fromisoformat(b[0].strip())
-                                                                - dt.datetime.fromisoformat(a[0].strip())).total_seconds() <= 0.5):
+    text = _own(line)[2]
+    said = _RANK_LEAD.sub("", text[_LEAD_FIELDS.match(text).end() if _LEAD_FIELDS.match(text) else 0:], count=1)
+    if (kept is None or len(kept) > 3 or said[:1].isspace() or not _SENTENCE.match(said) or not _NOT_SAID.search(said)
+            or _ERROR_WORDS.search(said) or _NOT_HANDLED.search(said) or (a and b and not 0 <= (
+                dt.datetime.fromisoformat(b[0].strip()) - dt.datetime.fromisoformat(a[0].strip())).total_seconds() <= 0.5)):
         return None
     return kept if a and b else (*kept, True)
 
