@@ -26,7 +26,7 @@ WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknow
 -- empty-columns: k10s_log.*, ts_filled TIMESTAMPTZ, ts_floor TIMESTAMPTZ, rank_eff BIGINT, status BIGINT, outside_sigterm BOOLEAN,
 --     was_sigtermed BOOLEAN, rank_timed_out BOOLEAN, rank_torn_down BOOLEAN, rank_raised BOOLEAN, cause VARCHAR,
 --     victim_role VARCHAR, relayed VARCHAR, training_went_on BOOLEAN, rank_went_on BOOLEAN, tier INTEGER, role VARCHAR, span_start TIMESTAMPTZ,
---     span_end TIMESTAMPTZ
+--     span_end TIMESTAMPTZ, loader_signal VARCHAR
 CREATE OR REPLACE TEMP TABLE k10s_failure_line AS
 WITH lone_interrupt AS (  -- a KeyboardInterrupt is a Ctrl-C's teardown (the job's, its launcher's), unless one rank alone
                           -- raised it in a job where a torchrun agent reports a worker's SIGINT (-2) and no agent got a
@@ -653,6 +653,9 @@ SELECT
                  CASE WHEN c.ip_pod IS NOT NULL THEN c.ip_gpu WHEN elsewhere THEN gp.gp_gpu ELSE k.gpu_uuid END AS gpu_uuid),
     c.ts_filled, c.ts_floor, c.rank_eff, c.status, c.outside_sigterm, c.was_sigtermed, c.rank_timed_out, c.rank_torn_down, c.rank_raised,
     c.cause, c.victim_role, c.relayed,
+    -- the DataLoader worker's kill signal the line names (its exception's, or a failure table's traceback field's):
+    -- read by the narrative's wording of a table's loader kill (queries/rank_failure.py, session 71)
+    c.loader_signal,
     -- training went on in the same log after this line: a logged (caught) exception, unless the job was torn down
     c.kind IN ('python_exception', 'python_traceback') AND coalesce(ls.line_no > c.line_no, false) AS training_went_on,
     -- the same rank trained on after it (rank_went_on): handled, whether or not the job was torn down later

@@ -16,8 +16,8 @@
 --     together_ranks BIGINT[], confidence VARCHAR, no_culprit_reason VARCHAR, first_failure_at TIMESTAMPTZ,
 --     abort_at TIMESTAMPTZ, hang_started_at TIMESTAMPTZ, node_wide BOOLEAN, first_rank BIGINT, first_pod VARCHAR,
 --     first_node VARCHAR, first_gpu VARCHAR, first_kind VARCHAR, first_subkind VARCHAR, error_type VARCHAR, error_message VARCHAR,
---     head_cut BOOLEAN, xid BIGINT, xid_meaning VARCHAR, kernel_line VARCHAR, first_line VARCHAR, nonfinite_line VARCHAR, pods VARCHAR[],
---     watchdog_victims BIGINT, victims BIGINT, job_gpus BIGINT, wait_s DOUBLE, gpu_hours_lost DOUBLE
+--     head_cut BOOLEAN, xid BIGINT, xid_meaning VARCHAR, kernel_line VARCHAR, first_line VARCHAR, nonfinite_line VARCHAR, table_loader_signal VARCHAR,
+--     pods VARCHAR[], watchdog_victims BIGINT, victims BIGINT, job_gpus BIGINT, wait_s DOUBLE, gpu_hours_lost DOUBLE
 CREATE OR REPLACE TEMP TABLE k10s_incident AS
 WITH unordered AS (SELECT * FROM k10s_unordered_paste),
 hang AS (SELECT * FROM k10s_incident_hang),
@@ -575,7 +575,7 @@ decided AS (
              THEN u.cause ELSE coalesce(f.cause, u.cause) END AS cause,
         coalesce(f.tier, CASE WHEN so.rank IS NOT NULL THEN 2 END) AS tier, coalesce(f.ts_filled, CASE WHEN so.rank IS NOT NULL THEN u.ts END) AS first_failure_at,
         coalesce(f.rank_eff, so.rank) AS first_rank, coalesce(f.pod_key, CASE WHEN so.rank IS NOT NULL THEN u.pod_key END) AS first_pod, f.node_resolved AS first_node,
-        f.gpu_uuid AS first_gpu, f.error_type, f.error_message, f.subkind AS first_subkind, left(f.line, 300) AS first_line,
+        f.gpu_uuid AS first_gpu, f.error_type, f.error_message, f.subkind AS first_subkind, left(f.line, 300) AS first_line, CASE WHEN f.kind = 'torchrun_failure' THEN f.loader_signal END AS table_loader_signal,
         u.subkind AS unranked_subkind, u.line AS unranked_line, u.pod_key AS unranked_pod, u.local_rank AS unranked_local,
         h.hang_started_at, h.wait_ms, coalesce(h.watchdog_victims, 0) AS watchdog_victims,
         s.ranks_seen, s.unresolved_sigterms
@@ -709,7 +709,7 @@ SELECT
     d.first_rank, d.first_pod, d.first_node, d.first_gpu, d.first_kind, d.first_subkind, d.error_type, d.error_message,
     d.head_cut,
     x.xid, x.xid_meaning, k.kernel_line,
-    coalesce(d.first_line, d.unranked_line) AS first_line, d.nonfinite_line,
+    coalesce(d.first_line, d.unranked_line) AS first_line, d.nonfinite_line, d.table_loader_signal,
     d.pods,
     d.watchdog_victims,
     -- ranks that failed together are no victims of their own failure, and no job has more victims than ranks
@@ -726,7 +726,7 @@ SELECT
 -- several ranks failed alike, none named, and one of them alone showed its own progress value non-finite, the others'
 -- finite (k10s_incident_nonfinite_one): that rank, said at medium (tier 2: a progress line, not a failure of its own)
 FROM (SELECT d0.* REPLACE ([n.rank] AS culprit_ranks, []::BIGINT[] AS together_ranks, 2 AS tier, n.rank AS first_rank, n.pod_key AS first_pod,
-                           n.node_resolved AS first_node, n.gpu_uuid AS first_gpu, n.line AS first_line), n.line AS nonfinite_line
+                           n.node_resolved AS first_node, n.gpu_uuid AS first_gpu, n.line AS first_line, NULL::VARCHAR AS table_loader_signal), n.line AS nonfinite_line
       FROM decided d0 JOIN nonfinite n USING (job_key, incident)
       UNION ALL BY NAME SELECT * FROM decided ANTI JOIN nonfinite USING (job_key, incident)) d
 LEFT JOIN k10s_job_size js ON js.job_key = d.job_key

@@ -50,7 +50,7 @@ GROUP BY a.raw_row;
 --     ts_filled TIMESTAMPTZ, ts_own TIMESTAMPTZ, raw_row BIGINT, line_no BIGINT, event_id BIGINT, kind VARCHAR,
 --     subkind VARCHAR, local_rank BIGINT, pod_key VARCHAR, node_resolved VARCHAR, gpu_uuid VARCHAR,
 --     error_type VARCHAR, error_message VARCHAR, line VARCHAR, relayed VARCHAR, rank_named BIGINT, pid BIGINT,
---     status BIGINT, repeated BIGINT
+--     status BIGINT, repeated BIGINT, loader_signal VARCHAR
 CREATE OR REPLACE TEMP TABLE k10s_incident_own AS
 WITH hang AS (SELECT * FROM k10s_incident_hang),
 -- per incident and per log, the facts the own-failure filters below read, each computed once
@@ -206,7 +206,7 @@ wait_exit_alike AS (  -- a rank known only by its exit status (its agent's repor
 )
 SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.ts AS ts_own, il.raw_row, il.line_no, il.event_id, il.kind, il.subkind,
        il.local_rank, il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line,
-       il.relayed, il.rank AS rank_named, il.pid, il.status, il.repeated
+       il.relayed, il.rank AS rank_named, il.pid, il.status, il.repeated, il.loader_signal
 FROM k10s_incident_line il
 LEFT JOIN hang h USING (job_key, incident)
 LEFT JOIN torn_flag t USING (job_key, incident)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 
 def ranks_text(ranks: Iterable[int], limit: int = 6) -> str:
@@ -50,9 +50,3 @@ LOADER_LOST_WHAT = {
     "segfault": "lost a DataLoader worker to a segmentation fault in the worker and failed on it",
     "sigfpe": "lost a DataLoader worker to SIGFPE in the worker and failed on it",
 }
-
-
-def table_said_loader(row: dict[str, Any]) -> bool:
-    """A failure table's entry whose ``traceback :`` field ends in torch's DataLoader worker kill (session 70)."""
-    line = row.get("failure_line") or ""
-    return "traceback :" in line and "DataLoader worker (pid" in line and "is killed by signal" in line

@@ -6,7 +6,7 @@ import re
 import signal
 from typing import Any
 
-from k10s_forensics.queries._narrative import LOADER_LOST_WHAT, known, ranks_text, table_said_loader
+from k10s_forensics.queries._narrative import LOADER_LOST_WHAT, known, ranks_text
 from k10s_forensics.queries._rank_failure_why import LOW_WHY, MEDIUM_WHY
 
 WHAT = {
@@ -113,6 +113,10 @@ def _signal_words(cause: str) -> str | None:
 
 def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     cause = finding["cause"] or "exit"
+    # (session 71) a failure table's traceback field naming a DataLoader worker's kill (rank_failure.sql's column, the
+    # wording's only reader: kept out of the evidence, as before it was a column)
+    details = finding["evidence"][0] if finding["evidence"] and isinstance(finding["evidence"][0], dict) else {}
+    table_said = details.pop("table_loader_signal", None) is not None
     what = WHAT.get(cause) or _signal_words(cause) or f"exited with status {cause.removeprefix('exit-')}"
     if cause == "host-oom-kill" and (row.get("error_message") or "").startswith("Ray reports"):
         what = "was killed from outside (no exception of its own), most often by the host's OOM killer"
@@ -120,7 +124,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         what = "lost a DataLoader worker to SIGKILL (the host's OOM killer, most often) and failed on it"
     elif cause in LOADER_LOST_WHAT and "DataLoader worker lost while handing" in (row.get("error_message") or ""):  # session 70
         what = LOADER_LOST_WHAT[cause]
-    elif cause in LOADER_LOST_WHAT and table_said_loader(row):  # session 70: the table's traceback field says it
+    elif cause in LOADER_LOST_WHAT and table_said:  # session 70: the table's traceback field says it
         what = LOADER_LOST_WHAT[cause] + " (the error file's traceback in its launcher's failure table)"
     elif cause == "host-oom" and "RayOutOfMemoryError" in (row.get("error_type") or "") + (row.get("failure_line") or ""):  # Ray < 2 (session 67)
         what = "ran out of host memory: Ray's memory monitor (Ray < 2) raised RayOutOfMemoryError, its node's memory past the threshold"
@@ -185,7 +189,7 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
             parts.append("No traceback of it is in the logs: that is the last line of its own, a message alone, before it "
                          "exited with a status its program chose (not sys.exit(msg)'s 1: its handler's message), read as its "
                          "exception (confidence medium).")
-        elif row.get("confidence") == "medium" and table_said_loader(row):
+        elif row.get("confidence") == "medium" and table_said:
             parts.append("Its own lines are not in the logs: only its launcher's table and the error file it quotes (confidence medium).")
         elif row.get("confidence") == "medium":
             parts.append("Only its exit status is in the logs (confidence medium).")

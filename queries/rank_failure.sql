@@ -46,6 +46,7 @@
 --   kernel_line VARCHAR        -- host-oom-kill: the node's dmesg OOM-kill line around it
 --   failure_line VARCHAR       -- the line that shows the failure
 --   failure_subkind VARCHAR    -- that line's subkind (transport_call: a communication library's report of its own failed CUDA call)
+--   table_loader_signal VARCHAR -- the DataLoader worker's kill signal a failure table's traceback field (torch's @record error file) names in that line (_failure_line.sql's loader_signal; read by the narrative, kept out of the evidence), else null
 --   together_ranks BIGINT[]    -- ranks that failed the same way within one second
 --   exit_tables_status BIGINT  -- the one exit status of ranks failed together that launchers' exit tables alone report (no line of their own output in the logs: torchrun --redirects), or of the one culprit so known where no line of the job is any rank's own (session 70), else null
 --   no_culprit_reason VARCHAR  -- why no single rank is named
@@ -91,6 +92,7 @@ SELECT
     i.error_type, i.error_message, i.xid, i.xid_meaning, i.kernel_line,
     i.first_line AS failure_line,
     i.first_subkind AS failure_subkind,
+    i.table_loader_signal,
     i.together_ranks,
     -- ranks failed together known only by launchers' exit reports (tier 2), one status, no line of their own in the
     -- incident or tagged with their ranks (torchrun --redirects: docs/rules.md, "Session 66: exit tables alone")

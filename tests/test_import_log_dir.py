@@ -30,12 +30,6 @@ NOT_YET = {"2.13.0/t49-trun-2x2-valueerror-ranks012-redirects": (
     "the tree gives ranks 0, 1, 2 their ValueErrors (rank 3 SIGTERMed before it printed a line), but in lines with no "
     "clock of their own: 'failed alike in lines without a timestamp … no single culprit' (2.14.1, where rank 3's gloo "
     "timeout is in its stderr.log, is named right)"),
-    "2.13.0/t73-trun-2x3-raise-rank5-init-w0-error-norank-logdir": (
-    "2 x 3, --tee 3 --log-dir, logger.error(f'rank {rank}: {e}') then sys.exit(2): rank 5 raises at init; the tree holds "
-    "only message-only handler records, rank 5's 'rank 5: bad batch at step 6: sample 17 has no tokens' and ranks 0, 1, "
-    "2's 'rank N: [...] Connection closed by peer ...' (no exception name, no traceback), the tables rank 5 exit 2 "
-    "first, ranks 0 and 2 exit 2: 'Rank 5 exited with status 2' (exit-2, rank 5: the rank right, the cause not); truth "
-    "python-exception (session 70, the seventy-third set, as recorded; 2.14.1's run, one victim exit 2, read right)"),
     **{f"{v}/t75-static-2x2-loader-sigkill-rank0-step2-eval-w2-error-norank-logdir": (
         "static 2 x 2, --tee 3 --log-dir, logger.error(f'rank {rank}: {e}') then sys.exit(2): one of rank 0's DataLoader "
         "workers SIGKILLs itself in step 2's validation; the tree, like the console, holds only the handler's "
@@ -48,6 +42,10 @@ NOT_YET = {"2.13.0/t49-trun-2x2-valueerror-ranks012-redirects": (
         "step 3: sample 17 has no tokens' (no exception name, no traceback), the second attempt clean: 'Rank 2 exited with "
         "status 2' (exit-2, rank 2: the rank right, the cause not); truth python-exception (session 71, the seventy-sixth "
         "set, as recorded, both versions)") for v in ("2.13.0", "2.14.1")},
+    # Read right since session 71 (docs/rules.md "Session 71: a handler's message before its stdout's flush";
+    # tests/test_handler_message_flushed.py): 2.13.0's t73-trun-2x3-raise-rank5-init-w0-error-norank-logdir ("the tree holds
+    # only message-only handler records ... 'Rank 5 exited with status 2' (exit-2, rank 5: the rank right, the cause not)"):
+    # rank 5's 'starting' line, its stdout flushed at exit, stood after the handler's message in the console
     # Read right since session 70 (docs/rules.md "Session 70: a DataLoader worker's death its rank named before";
     # tests/test_loader_lost_named_signal.py): 2.13.0's t71-trun-3x2-loader-sigbus-rank2-step8-train-w2-uncaught-deepspeed-
     # redirects ("rank 2's uncaught 'exited unexpectedly' after a ConnectionRefusedError read host-oom-kill": the

@@ -32,7 +32,9 @@ _SHARD = ("--redirects 3 --log-dir, 2 x 3, DeepSpeed-like, logger.error(f'rank {
           "opens its missing shard at shutdown ('[ERROR] [engine.py:112:step] rank 0: [Errno 2] No such file or "
           "directory: 'data/train/shard-00000.bin'' in the --log-dir files only); node 0's table: rank 0 exit 2, ranks 1, "
           "2 SIGTERM (node 1's agent: the c10d store lost); k10s said 'Rank 0 exited with status 2 and the job was torn down' (rank-failure, warning, exit-2, "
-          "rank 0: the rank right, the cause not); truth: rank 0, python-exception (FileNotFoundError)")
+          "rank 0: the rank right, the cause not); truth: rank 0, python-exception (FileNotFoundError). Session 71 checked: "
+          "no line of rank 0's own is in either console (node 0's holds its table alone, node 1's its agent's store "
+          "errors), so no reading of the consoles can say more than the status; the tree says it (FIXED there)")
 # Read right since session 66 (a stray NUL in a log is dropped, not refused: parsers/log_encoding.py), both versions,
 # import-logs: "static rendezvous 2 x 2, --tee 3 --local-ranks-filter 1, rank-0-only prints, logger.exception: one of rank "
 # "1's two DataLoader workers SIGBUSes itself fetching the batch prefetched at step 8 ('ERROR: Unexpected bus "

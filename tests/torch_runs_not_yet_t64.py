@@ -22,7 +22,9 @@ _LOADER = ("2 x 3, --tee 3 --local-ranks-filter 2 (ranks 2 and 5 shown, not the 
            "ranks 3, 5 SIGTERM; node 0's, 3-4 s later: rank 2 exit 2, ranks 0, 1 SIGTERM (2.14.1: ranks 0-2 exit 2, their "
            "gloo errors); k10s said 'Rank 4 exited with status 2 and "
            "the job was torn down' (rank-failure, warning, exit-2, rank 4: the rank right, the cause not); truth: "
-           "rank 4, host-oom-kill (the worker's SIGKILL)")
+           "rank 4, host-oom-kill (the worker's SIGKILL). Session 71 checked: the consoles hold no line of rank 4's (local "
+           "rank 1, filtered out): only ranks 2 and 5's gloo 'Connection closed by peer' / 'Timed out waiting' messages; "
+           "nothing in these logs names the worker's kill, so its status is all there is")
 _RUNS = {"t64-standalone-1x4-missing-shard-rank0-shutdown-w2-print-exc-logging-slash-redirects": _SHARD,
          "t64-trun-2x3-loader-sigkill-rank4-step3-eval-w2-error-rank0only-filter2": _LOADER}
 _T64 = {f"{v}/{name}": why for v in ("2.13.0", "2.14.1") for name, why in _RUNS.items()}

@@ -9,8 +9,10 @@ SIGTERMed: no rank named), rank 2's caught ``MemoryError`` at step 2 (its field 
 before node 0's table: no rank named) and the node-lost CONTROL (node 1 killed whole at init, its console without a
 table; node 0's table's 'first observed' a victim's exit 1: a rank named where none may be). The fourth is the
 every-attempt SIGABRT of rank 3 under ``--tee 3 --local-ranks-filter 0`` (the culprit's own lines filtered out): a
-victim's exit 1 named beside (2.14.1) or instead of (2.13.0) rank 3's crash loop. The fifth, 2.13.0 only, is rank 5's
-``logger.error`` + ``sys.exit(2)`` at init under ``--tee 3 --log-dir`` (the cause ``exit-2``; 2.14.1 read right)."""
+victim's exit 1 named beside (2.14.1) or instead of (2.13.0) rank 3's crash loop. (Session 71: 2.13.0's
+t73-trun-2x3-raise-rank5-init-w0-error-norank-logdir, rank 5's ``logger.error`` + ``sys.exit(2)`` at init under ``--tee 3
+--log-dir``, read ``exit-2`` because its stdout's 'starting' line, flushed at exit, reached the console after the handler's
+message; now python-exception: docs/rules.md, "Session 71: a handler's message before its stdout's flush".)"""
 
 from __future__ import annotations
 
@@ -52,14 +54,6 @@ _NODE = {
         f"{others} SIGTERM; k10s said 'Rank {r} raised an exception and the job was torn down' (rank-failure, warning, "
         f"python-exception, rank {r}): a control named; truth: no rank may be named (node 1 lost whole)")
     for v, r, others in (("2.13.0", 2, "ranks 0 and 1"), ("2.14.1", 0, "ranks 1 and 2"))}
-_RAISE = ("2 x 3, --tee 3 --log-dir, logger.error(f'rank {rank}: {e}') then sys.exit(2), print without the rank: rank 5 "
-          "raises 'bad batch at step 6: sample 17 has no tokens' at init; node 1's console holds the handler's "
-          "message-only line '[default2]:rank 5: bad batch ...' and its table: rank 5 exit 2 'first observed', ranks 3 "
-          "and 4 SIGTERM; node 0's table: ranks 2 and 0 exit 2 (their handlers' gloo 'Connection closed by peer' "
-          "records), rank 1 SIGTERM; k10s said 'Rank 5 exited with status 2 and the job was torn down' (rank-failure, "
-          "warning, exit-2, rank 5: the rank right, the cause not); truth: rank 5, python-exception (2.14.1's run, node "
-          "0's table rank 2 exit 2 and ranks 0, 1 SIGTERM, read right)")
-
 _T73 = {f"{v}/t73-standalone-1x6-never-joins-rank3-w0-record-norank-redirects": why for v, why in _NEVER.items()}
 _T73.update({f"{v}/t73-trun-2x2-memoryerror-rank2-step2-train-w2-record-logging-norank-redirects": why
              for v, why in _MEMORY.items()})
@@ -67,4 +61,3 @@ _T73.update({f"{v}/t73-trun-2x2-restarts1-abort-rank3-step6-ckpt-rank0-w0-print-
              for v, why in _EVERY.items()})
 _T73.update({f"{v}/t73-trun-2x3-node1-killed-by-rank3-init-w0-exception-norank-redirects": why
              for v, why in _NODE.items()})
-_T73["2.13.0/t73-trun-2x3-raise-rank5-init-w0-error-norank-logdir"] = _RAISE

@@ -31,6 +31,7 @@ going on (``_plain``: no counter, metric, setting, dump, banner, indented source
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pyarrow as pa
@@ -241,16 +242,16 @@ def error_record_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | Non
             own = bare(line, plain) if _OWN_HINT.search(line) else None
             if own is None or own == "progress":
                 continue
-            if own == "other":  # the rank's output went on past any message before
+            if own == "other":  # the rank's output went on past any message before (not its stdout's flush: _flushed)
                 key = _key(*_own(line)[:2])
                 if key is not None:
-                    said[key] = None
+                    said[key] = _flushed(said.get(key), line)
                 continue
             peer = _PEER.search(own[2])  # a peer's wording: a victim's, and no message of its own stands before it
             said[_key(own[0], own[1])] = None if peer else (own, i + 1, line.rstrip("\r"))
         for kept in said.values():
             if kept is not None and wording(kept[0][2])[0] == "message":
-                (local, rank, msg), line_no, line = kept
+                (local, rank, msg), line_no, line = kept[:3]
                 at = (row, local, rank)
                 if at not in last or last[at][0] < line_no:
                     last[at] = (line_no, line, msg, True)
@@ -264,6 +265,20 @@ def error_record_events(table: pa.Table, meta_table: pa.Table) -> pa.Table | Non
                        {"local_rank": pa.array([k[1] for k in keys], pa.int64()), "rank": pa.array([k[2] for k in keys], pa.int64()),
                         "error_type": pa.array([s[1] for s in said], pa.string()),
                         "error_message": pa.array([last[k][2][:300] for k in keys], pa.string())})
+
+
+def _flushed(kept: tuple | None, line: str) -> tuple | None:
+    """(session 71) A standing message-only line kept past its rank's own status report (``starting (local rank 2, pid
+    N)``: a sentence of work going on, no error word, not indented) that is its stdout flushed at exit after its stderr's
+    message: by their clocks at most 0.5 s after it; where either has none, the one line after it."""
+    a, b = (_API_TS.match(t) for t in (kept[2] if kept else "", line))
+    text = _own(line)[2]
+    said = _RANK_LEAD.sub("", text[_LEAD_FIELDS.match(text).end() if _LEAD_FIELDS.match(text) else 0:], count=1)
+    if (kept is None or len(kept) > 3 or said[:1].isspace() or not _SENTENCE.match(said) or not _NOT_SAID.search(said)
+            or _ERROR_WORDS.search(said) or _NOT_HANDLED.search(said) or (a and b and not 0 <= (
+                dt.datetime.fromisoformat(b[0].strip()) - dt.datetime.fromisoformat(a[0].strip())).total_seconds() <= 0.5)):
+        return None
+    return kept if a and b else (*kept, True)
 
 
 def _loader_kill(said: tuple[str, str | None], kept: tuple, kills: dict, key: tuple | None) -> tuple[str, str | None]:
