@@ -15,7 +15,7 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import classify
-from k10s_forensics.parsers.log_py_exceptions import py_exception
+from k10s_forensics.parsers.log_py_exceptions import TRACEBACK_CHAINED, py_exception
 
 LINE_CHARS = 4096
 TABLE_GAP = 3
@@ -39,6 +39,10 @@ class FailureTable:
             self._entry["lines"].append(text)  # kept in the entry's line, and read on as any line would be
             self._entry["exception"] = (line_no, text, api_ts)  # the rank's own exception (session 71: _close_entry)
             return False
+        if (self._entry is not None and not self._entry.get("traceback_open") and "exception" in self._entry
+                and "exception" in text and TRACEBACK_CHAINED.match(text.strip())):
+            self._entry.update(traceback_open=True, last=line_no)  # a chained exception's next traceback: the rank died
+            return False  # of the chain's last exception, the one that ends it (session 71)
         flat = P.TABLE_FLAT.search(text)
         if flat:  # the entry's rows on one line (or the whole table, on a page that lost its line breaks)
             self._flat_entry(line_no, text, flat, api_ts)
