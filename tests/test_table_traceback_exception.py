@@ -48,7 +48,7 @@ def _entry(index: int, rank: int, local: int, pid: int, code: int, error: str | 
                    "  traceback : Traceback (most recent call last):",
                    '    File "/opt/venv/lib/python3.11/site-packages/torch/distributed/elastic/multiprocessing/errors/__init__.py", '
                    "line 367, in wrapper", "      return f(*args, **kwargs)",
-                   '    File "/work/train.py", line 88, in main', "      loss.backward()", f"  {error}", "  "]
+                   '    File "/work/train.py", line 88, in main', "      loss.backward()"] + [f"  {e}" for e in error.split("\n")] + ["  "]
 
 
 def _table(first: int, entries: list[tuple], root: tuple, rank_base: int = 0) -> list[str]:
@@ -92,6 +92,11 @@ CASES = {
     "synthetic-own-exception": (_table(800, [(0, 1, CLOSED.format(3)), (1, 1, CLOSED.format(3)), (3, -15, None)],
                                        (2, 1, "ValueError: bad config: lr must be positive")), 4, 4,
                                 ([2], "rank-failure", "python-exception")),
+    # SYNTHETIC: a chained exception: a network error's handler ran out of host memory (the chain's end is the rank's)
+    "synthetic-chained-memory": (_table(600, [(0, 1, RESET.format(2)), (2, -15, None), (3, 1, CLOSED.format(2))],
+                                        (1, 1, NETWORK + "\n\nDuring handling of the above exception, another exception "
+                                         "occurred:\n\nTraceback (most recent call last):\n  File \"/work/train.py\", line 91, "
+                                         "in main\n    retry()\nMemoryError")), 4, 4, ([1], "rank-failure", "host-oom")),
     # SYNTHETIC CONTROL: node 1 (ranks 2, 3) lost whole, its console empty; node 0's every field a gloo teardown
     "synthetic-control-node-lost": (_table(900, [(1, 1, CLOSED.format(3))], (0, 1, CLOSED.format(3))), 2, 4, None),
 }
