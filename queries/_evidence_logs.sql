@@ -76,13 +76,18 @@ WHERE l.kind = 'nccl_desync' AND l.job_key IS NOT NULL AND l.rank IS NOT NULL AN
                           (SELECT coalesce(max(x.rank_resolved), 0) + 1 FROM k10s_log x WHERE x.job_key = l.job_key)) - 1)
   -- a report its pod logged after its agent had ended that round's workers (a failure report or a closing signal
   -- above it in the pod's log) is a later round's, a restart's: when no collective timed out in the pod after that
-  -- report, that round never reached the collective the job hung on (a restart that failed in its group's creation)
-  AND NOT EXISTS (SELECT 1 FROM k10s_log d
+  -- report, that round never reached the collective the job hung on (a restart that failed in its group's creation).
+  -- Not the error file of a process of that round the failure table quotes (torch's @record: the entry's `traceback :`
+  -- field ends in the store wait, given the entry's pid by parsers/log_failure_table.py; session 71): that round's own
+  AND (NOT EXISTS (SELECT 1 FROM k10s_log d
                   WHERE d.incarnation_uid = l.incarnation_uid AND d.kind IN ('torchrun_failure', 'torchrun_sigterm')
                     AND (d.raw_row, d.line_no) < (l.raw_row, l.line_no)
                     AND NOT EXISTS (SELECT 1 FROM k10s_log t WHERE t.incarnation_uid = l.incarnation_uid AND (t.raw_row, t.line_no) > (d.raw_row, d.line_no)
                                       AND (t.kind = 'nccl_watchdog_timeout' OR (t.kind = 'python_exception' AND regexp_matches(t.error_message,
                                            '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation|\b(?:read|write) timeout\b|application timeout caused pair closure|^operation timed out!')))))
+       OR (l.subkind = 'store_wait' AND l.pid IS NOT NULL
+           AND EXISTS (SELECT 1 FROM k10s_log e WHERE e.raw_row = l.raw_row AND e.kind = 'torchrun_failure' AND e.pid = l.pid
+                         AND e.subkind IN ('failures', 'root_cause', 'table') AND e.line_no < l.line_no)))
 UNION ALL BY NAME
 -- the TCPStore server timed out at the rendezvous ("Timed out after 7 seconds waiting for clients. 1/2
 -- clients joined.") in a job whose processes say they are joining (PyTorch Lightning's "Initializing

@@ -52,6 +52,22 @@ unplaced AS (  -- jobs of several nodes import-logs made up from a paste it coul
        AND bool_and(first_node.pod_uid IS NOT NULL)
 ),
 unordered_paste AS (SELECT * FROM k10s_unordered_paste),  -- its lines take no clock from their neighbours
+quoted AS (  -- (session 71) a failure table's quote of a worker's error file (torch's @record: the entry's `traceback :`
+             -- field's exception, read as the python_exception of the entry's rank and pid below its entry by
+             -- parsers/log_failure_table.py), where the rank's own output holds an exception of its own: that line said
+             -- it first, at its own time; the quote, dated by the entry's whole second, is the same failure again
+             -- (another table's quote of the rank, a restart's, is no line of its own output)
+    SELECT q.event_id FROM (
+        SELECT q.event_id, q.job_key, q.rank_resolved FROM k10s_log q
+        WHERE q.kind = 'python_exception' AND q.pid IS NOT NULL AND q.rank_resolved IS NOT NULL AND q.job_key IS NOT NULL
+          AND EXISTS (SELECT 1 FROM k10s_log e WHERE e.raw_row = q.raw_row AND e.kind = 'torchrun_failure' AND e.pid = q.pid
+                        AND e.subkind IN ('failures', 'root_cause', 'table') AND e.line_no < q.line_no)) q
+    WHERE EXISTS (SELECT 1 FROM k10s_log o WHERE o.job_key = q.job_key AND o.rank_resolved = q.rank_resolved
+                    AND o.kind IN ('python_exception', 'cuda_oom', 'cuda_error') AND (o.pid IS NULL
+                         OR NOT EXISTS (SELECT 1 FROM k10s_log e WHERE e.raw_row = o.raw_row AND e.kind = 'torchrun_failure'
+                                          AND e.pid = o.pid AND e.subkind IN ('failures', 'root_cause', 'table')
+                                          AND e.line_no < o.line_no)))
+),
 table_rank AS (  -- pid -> the global rank its launcher's failure table gives it (`rank : 2 (local_rank: 0)` above
                  -- `exitcode : 1 (pid: N)`), one per pid of a pod incarnation: the launcher's own word, which a line naming
                  -- only the local rank (the agent's `failed (exitcode: 1) local_rank: 0 (pid: N)`) takes over the rank
@@ -149,7 +165,7 @@ l AS (  -- only the columns the steps below read; the rest is joined back at the
                            AND tr.tr_local IS NOT DISTINCT FROM k10s_log.local_rank
     LEFT JOIN ray_group rg ON rg.rg_job = k10s_log.job_key AND rg.rg_pid = k10s_log.pid
     LEFT JOIN ray_pod_ip rp ON rp.rp_job = k10s_log.job_key AND rp.rp_ip = k10s_log.ray_ip
-    WHERE job_key IS NOT NULL AND container IS NOT NULL
+    WHERE job_key IS NOT NULL AND container IS NOT NULL AND event_id NOT IN (SELECT event_id FROM quoted)
       AND kind IN ('cuda_oom', 'cuda_error', 'python_exception', 'torchrun_failure', 'process_exit', 'torchrun_sigterm',
                    'nccl_watchdog_timeout', 'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn',
                    'python_traceback')

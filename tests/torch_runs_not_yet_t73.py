@@ -2,35 +2,20 @@
 70, no rule, parser or query changed). ``_T73``: both ways alike (each miss is both ways', the same findings from
 import-logs and the pod logs).
 
-Three are ``--redirects 3 --log-dir`` runs whose consoles hold only torchrun's failure tables, two of them under
-``@record`` (the table's traceback field holds each rank's error): the never-joining rank 3 under ``--standalone``, 1 x
-6 (every victim's field 'DistStoreError: wait timeout after 3000ms, keys: /default_pg/0//cpu//0/3', the culprit
-SIGTERMed: no rank named), rank 2's caught ``MemoryError`` at step 2 (its field 'MemoryError', first observed 1.2-1.3 s
-before node 0's table: no rank named) and the node-lost CONTROL (node 1 killed whole at init, its console without a
-table; node 0's table's 'first observed' a victim's exit 1: a rank named where none may be). The fourth is the
-every-attempt SIGABRT of rank 3 under ``--tee 3 --local-ranks-filter 0`` (the culprit's own lines filtered out): a
-victim's exit 1 named beside (2.14.1) or instead of (2.13.0) rank 3's crash loop. (Session 71: 2.13.0's
-t73-trun-2x3-raise-rank5-init-w0-error-norank-logdir, rank 5's ``logger.error`` + ``sys.exit(2)`` at init under ``--tee 3
---log-dir``, read ``exit-2`` because its stdout's 'starting' line, flushed at exit, reached the console after the handler's
-message; now python-exception: docs/rules.md, "Session 71: a handler's message before its stdout's flush".)"""
+Two remain. One is a ``--redirects 3 --log-dir`` run whose consoles hold only torchrun's failure tables: the node-lost
+CONTROL (node 1 killed whole at init, its console without a table; node 0's table's 'first observed' a victim's exit 1:
+a rank named where none may be). The second is the every-attempt SIGABRT of rank 3 under ``--tee 3
+--local-ranks-filter 0`` (the culprit's own lines filtered out): a victim's exit 1 named beside (2.14.1) or instead of
+(2.13.0) rank 3's crash loop. Read right since session 71: two ``@record`` runs under ``--redirects 3`` (the
+never-joining rank 3 under ``--standalone`` 1 x 6, every victim's traceback field 'DistStoreError: wait timeout after
+3000ms, keys: /default_pg/0//cpu//0/3'; rank 2's caught ``MemoryError`` at step 2, its field 'MemoryError'; docs/rules.md,
+"Session 71: a failure table's traceback field is the rank's own error") and 2.13.0's
+t73-trun-2x3-raise-rank5-init-w0-error-norank-logdir (rank 5's ``logger.error`` + ``sys.exit(2)`` at init under ``--tee 3
+--log-dir``, read ``exit-2`` because its stdout's 'starting' line, flushed at exit, reached the console after the
+handler's message; now python-exception: docs/rules.md, "Session 71: a handler's message before its stdout's flush")."""
 
 from __future__ import annotations
 
-_NEVER = {
-    v: ("--standalone 1 x 6, --redirects 3 --log-dir, @record, print without the rank: rank 3 never calls "
-        "init_process_group; the one table: " + table + ", rank 3 SIGTERM, every failing rank's traceback field "
-        "'torch.distributed.DistStoreError: wait timeout after 3000ms, keys: /default_pg/0//cpu//0/3' (the key of the "
-        "rank that never joined); k10s said 'Ranks failed (python-exception) but no single rank brought the job down' "
-        "(rank-failure, warning, python-exception, no rank); truth: rank 3, never-joined")
-    for v, table in (("2.13.0", "rank 4 exit 1 'first observed', rank 1 exit 1, ranks 0, 2, 5 SIGTERM"),
-                     ("2.14.1", "rank 1 exit 1 'first observed', ranks 0, 2, 4, 5 exit 1"))}
-_MEMORY = {
-    v: ("2 x 2, --redirects 3 --log-dir, @record, logging without the rank: rank 2 raises MemoryError in step 2's "
-        f"training; node 1's table ({t1}): rank 2 exit 1 'first observed' with 'MemoryError' in its traceback field, "
-        f"rank 3 SIGTERM; node 0's ({t0}): rank 1 exit 1 'first observed' (its gloo 'Connection closed by peer'), rank 0 "
-        "SIGTERM; k10s said 'Ranks failed (python-exception) but no single rank brought the job down' (rank-failure, "
-        "warning, python-exception, no rank); truth: rank 2, host-oom")
-    for v, t1, t0 in (("2.13.0", "17:30:13", "17:30:14, 1.2 s later"), ("2.14.1", "17:34:40", "17:34:42, 1.3 s later"))}
 _EVERY = {
     "2.13.0": ("2 x 2, --max-restarts 1, --tee 3 --local-ranks-filter 0 (rank 3 is local rank 1: its lines filtered "
                "out), print_exc, DeepSpeed-like: rank 3 os.abort()s at step 6's rank-0 checkpoint save on both "
@@ -54,10 +39,7 @@ _NODE = {
         f"{others} SIGTERM; k10s said 'Rank {r} raised an exception and the job was torn down' (rank-failure, warning, "
         f"python-exception, rank {r}): a control named; truth: no rank may be named (node 1 lost whole)")
     for v, r, others in (("2.13.0", 2, "ranks 0 and 1"), ("2.14.1", 0, "ranks 1 and 2"))}
-_T73 = {f"{v}/t73-standalone-1x6-never-joins-rank3-w0-record-norank-redirects": why for v, why in _NEVER.items()}
-_T73.update({f"{v}/t73-trun-2x2-memoryerror-rank2-step2-train-w2-record-logging-norank-redirects": why
-             for v, why in _MEMORY.items()})
-_T73.update({f"{v}/t73-trun-2x2-restarts1-abort-rank3-step6-ckpt-rank0-w0-print-exc-deepspeed-filter0": why
-             for v, why in _EVERY.items()})
+_T73 = {f"{v}/t73-trun-2x2-restarts1-abort-rank3-step6-ckpt-rank0-w0-print-exc-deepspeed-filter0": why
+        for v, why in _EVERY.items()}
 _T73.update({f"{v}/t73-trun-2x3-node1-killed-by-rank3-init-w0-exception-norank-redirects": why
              for v, why in _NODE.items()})

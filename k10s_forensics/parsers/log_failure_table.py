@@ -15,6 +15,7 @@ from typing import Any
 
 from k10s_forensics.parsers import log_patterns as P
 from k10s_forensics.parsers.log_classify import classify
+from k10s_forensics.parsers.log_py_exceptions import TRACEBACK_CHAINED, py_exception
 
 LINE_CHARS = 4096
 TABLE_GAP = 3
@@ -36,7 +37,12 @@ class FailureTable:
         if self._entry is not None and self._entry.get("traceback_open") and P.TABLE_TRACEBACK_END.match(text):
             self._entry.update(traceback_open=False, last=line_no)  # the error file's exception, the traceback's end:
             self._entry["lines"].append(text)  # kept in the entry's line, and read on as any line would be
+            self._entry["exception"] = (line_no, text, api_ts)  # the rank's own exception (session 71: _close_entry)
             return False
+        if (self._entry is not None and not self._entry.get("traceback_open") and "exception" in self._entry
+                and "exception" in text and TRACEBACK_CHAINED.match(text.strip())):
+            self._entry.update(traceback_open=True, last=line_no)  # a chained exception's next traceback: the rank died
+            return False  # of the chain's last exception, the one that ends it (session 71)
         flat = P.TABLE_FLAT.search(text)
         if flat:  # the entry's rows on one line (or the whole table, on a page that lost its line breaks)
             self._flat_entry(line_no, text, flat, api_ts)
@@ -120,6 +126,7 @@ class FailureTable:
             if entry["index"] is not None:
                 self.truncated_entries += 1
             return
+        ts = self._finer_time(entry)
         self.events.append(
             {
                 "kind": "torchrun_failure",
@@ -130,10 +137,32 @@ class FailureTable:
                 "pid": entry.get("pid"),
                 "severity": "E",
                 "line_no": entry["first"],
-                "ts": self._finer_time(entry),
+                "ts": ts,
                 "line": "\n".join(entry["lines"])[:LINE_CHARS],
             }
         )
+        self._error_file_exception(entry, ts)
+
+    def _error_file_exception(self, entry: dict[str, Any], ts: dt.datetime | None) -> None:
+        """(session 71) The exception an entry's ``traceback :`` field ends in (torch's ``@record`` error file) is the
+        rank's own exception, as its console would have printed it: one ``python_exception`` event of the entry's rank
+        (and pid), read by ``py_exception`` as a console's exception line is (``teardown``: a peer's failure or the
+        group's wait, e.g. gloo's ``Connection closed by peer``, ``DistStoreError: wait timeout ... keys:
+        /default_pg/...``; else ``raised``, e.g. ``MemoryError``), at the entry's time (the rank's failure, not the
+        table's print). Where the entry names no rank (a flattened or cut entry), none."""
+        kept = entry.get("exception")
+        if kept is None or entry.get("rank") is None:
+            return
+        line_no, text, _ = kept
+        for said in reversed(self.events[-4:]):  # what the line itself said (a store wait's key names the rank waited for):
+            if said.get("line_no") == line_no and said["kind"] == "nccl_desync":  # the entry's process said it, then
+                said.update(reporter_rank=entry["rank"], pid=entry.get("pid"), ts=ts)
+        ev = py_exception(text.strip())
+        if ev is None or ev.get("kind") != "python_exception":
+            return
+        self.events.append({"kind": "python_exception", "subkind": ev["subkind"], "error_type": ev.get("error_type"),
+                            "error_message": ev.get("error_message"), "rank": entry["rank"], "local_rank": entry.get("local_rank"),
+                            "pid": entry.get("pid"), "severity": "E", "line_no": line_no, "ts": ts, "line": text[:LINE_CHARS]})
 
     def _finer_time(self, entry: dict[str, Any]) -> dt.datetime | None:
         """An entry's ``time`` has whole seconds only: the agent's ``failed (exitcode: …)`` line of
