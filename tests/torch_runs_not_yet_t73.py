@@ -2,14 +2,15 @@
 70, no rule, parser or query changed). ``_T73``: both ways alike (each miss is both ways', the same findings from
 import-logs and the pod logs).
 
-Three are ``--redirects 3 --log-dir`` runs whose consoles hold only torchrun's failure tables, two of them under
+Two are ``--redirects 3 --log-dir`` runs whose consoles hold only torchrun's failure tables, both under
 ``@record`` (the table's traceback field holds each rank's error): the never-joining rank 3 under ``--standalone``, 1 x
 6 (every victim's field 'DistStoreError: wait timeout after 3000ms, keys: /default_pg/0//cpu//0/3', the culprit
 SIGTERMed: no rank named), rank 2's caught ``MemoryError`` at step 2 (its field 'MemoryError', first observed 1.2-1.3 s
-before node 0's table: no rank named) and the node-lost CONTROL (node 1 killed whole at init, its console without a
-table; node 0's table's 'first observed' a victim's exit 1: a rank named where none may be). The fourth is the
+before node 0's table: no rank named); the node-lost CONTROL of that shape (node 1 killed whole at init, its console
+empty; node 0's table's 'first observed' a victim's exit 1) reads right since session 71 (docs/rules.md "Session 71: a
+node whose log went silent": no rank named). The third is the
 every-attempt SIGABRT of rank 3 under ``--tee 3 --local-ranks-filter 0`` (the culprit's own lines filtered out): a
-victim's exit 1 named beside (2.14.1) or instead of (2.13.0) rank 3's crash loop. The fifth, 2.13.0 only, is rank 5's
+victim's exit 1 named beside (2.14.1) or instead of (2.13.0) rank 3's crash loop. The fourth, 2.13.0 only, is rank 5's
 ``logger.error`` + ``sys.exit(2)`` at init under ``--tee 3 --log-dir`` (the cause ``exit-2``; 2.14.1 read right)."""
 
 from __future__ import annotations
@@ -45,13 +46,6 @@ _EVERY = {
                "right) beside 'Rank 1 raised an exception and the job was torn down' (rank-failure, warning, "
                "python-exception, rank 1: an innocent named); truth: rank 3, abort"),
 }
-_NODE = {
-    v: ("CONTROL: 2 x 3, --redirects 3 --log-dir, logger.exception, print without the rank: node 1 is killed whole at "
-        "init by its rank 3 (the agent and its workers SIGKILLed, exit -9: node 1's console empty); node 0's one "
-        f"table: rank {r} exit 1 'first observed' (its gloo 'Connection closed by peer' in the --log-dir files only), "
-        f"{others} SIGTERM; k10s said 'Rank {r} raised an exception and the job was torn down' (rank-failure, warning, "
-        f"python-exception, rank {r}): a control named; truth: no rank may be named (node 1 lost whole)")
-    for v, r, others in (("2.13.0", 2, "ranks 0 and 1"), ("2.14.1", 0, "ranks 1 and 2"))}
 _RAISE = ("2 x 3, --tee 3 --log-dir, logger.error(f'rank {rank}: {e}') then sys.exit(2), print without the rank: rank 5 "
           "raises 'bad batch at step 6: sample 17 has no tokens' at init; node 1's console holds the handler's "
           "message-only line '[default2]:rank 5: bad batch ...' and its table: rank 5 exit 2 'first observed', ranks 3 "
@@ -65,6 +59,4 @@ _T73.update({f"{v}/t73-trun-2x2-memoryerror-rank2-step2-train-w2-record-logging-
              for v, why in _MEMORY.items()})
 _T73.update({f"{v}/t73-trun-2x2-restarts1-abort-rank3-step6-ckpt-rank0-w0-print-exc-deepspeed-filter0": why
              for v, why in _EVERY.items()})
-_T73.update({f"{v}/t73-trun-2x3-node1-killed-by-rank3-init-w0-exception-norank-redirects": why
-             for v, why in _NODE.items()})
 _T73["2.13.0/t73-trun-2x3-raise-rank5-init-w0-error-norank-logdir"] = _RAISE
