@@ -95,6 +95,12 @@ OWN_OUTPUT_ELSEWHERE = ("No rank's own output is in these logs (torchrun's `--re
                         "it elsewhere): its exit status alone cannot say whether it failed on its own or on a peer's failure; "
                         "give k10s the `--log-dir` folder beside the consoles to see why.")
 
+#: (session 71) a node's log went silent (no failure report of its own) while a rank elsewhere was reported exiting
+NODE_SILENT_FIX = ("Find out how the silent node ended: its pod's status and exit code (137: killed), the node's events and "
+                   "kernel log (an OOM kill of the launcher, a host crash or reboot, a spot reclaim or preemption); the "
+                   "reported rank's exit is likely its lost peers' consequence. The ranks' own output, if torchrun's "
+                   "`--redirects` kept it in `--log-dir` files, says how each one failed.")
+
 #: an exit read by its rank's last ERROR record just before it (queries/_failure_line.sql's said_exit, session 65)
 LOGGED_ERROR = "logged error"
 #: (session 67) an exit read by its rank's last own line, a message alone (an error's wording; session 68: any handler's
@@ -147,6 +153,10 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if not finding["ranks"] and row.get("decided_by") == "signal-alike":  # every process, one signal, none first
         finding["title"] = f"Every process of the job took the same signal ({cause}); no single culprit"
         parts = [f"Every process {what.split(':')[0].split(' (')[0]}; {known(row.get('no_culprit_reason'), 'not recorded')}."]
+    elif not finding["ranks"] and row.get("decided_by") == "node-silent":  # session 71: a node's log went silent
+        finding["title"] = "A rank's exit was reported while another node's log went silent; no single culprit"
+        reason = known(row.get("no_culprit_reason"), "not recorded")
+        parts = [f"{reason[:1].upper()}{reason[1:]}.", OUTPUT_ELSEWHERE]
     elif not finding["ranks"]:
         finding["title"] = (f"Ranks failed ({cause}) but no single rank brought the job down" if row.get("together_ranks")
                             else f"A process failed ({cause}) but the logs name no single rank for it")
@@ -215,6 +225,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
                               "the two ends' adapters could not agree a path (a port down, a GID index or RoCE version, a "
                               "rail-only fabric), the fabric's or host's configuration, not a rank's own failure.")
         fix = IB_QP_FIX
+    if row.get("decided_by") == "node-silent":
+        fix = NODE_SILENT_FIX
     finding["recommendation"] = (NODE_LOST_FIX if node_lost else fix or
                                  FIX.get(cause, "Inspect that rank's own log lines before the teardown; the other ranks' errors are consequences."))
     return finding

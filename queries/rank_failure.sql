@@ -38,7 +38,7 @@
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone, or low_why), none
 --   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; spawn-first-only: mp.spawn's one report of a Python exception, all of the job's failure (spawn prints only its first failed process's error); lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made; nonfinite-progress: ranks failed alike and this one alone showed its own progress value, its loss, non-finite, the others' finite), else null
 --   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota; lone-paste-nccl-launch: so, NCCL's report of a CUDA failure launching its collective; lone-paste-autograd-graph: so, autograd's refusal of the program's graph, a loss without a grad_fn or a view modified in place; lone-paste-setup-refusal: so, an exception saying the setup, mode or combination is not supported; lone-paste-program-structure: so, tensors on two devices, an attribute asked of DDP's or FSDP's wrapper, a device-mesh dimension that does not exist; lone-paste-cross-rank-check: so, a check comparing its state with another rank's, `Detected a disagreement ... between rankN and rankM`; lone-paste-graph-capture: so, a CUDA error of CUDA graph capture, `operation failed due to a previous error during capture`; lone-paste-library-check: so, an installed library's own assertion, an AssertionError or NotImplementedError raised in its site-packages code, naming no device, rank, file or shape), else null
---   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks)
+--   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks; node-silent: one rank known only by its launcher's report of an exit status while another node's log given beside it holds no failure report of its own, no ranks, session 71)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
 --   xid BIGINT                 -- an Xid on the culprit's GPU within 5 minutes (dmesg or DCGM)
@@ -88,7 +88,7 @@ SELECT
     CASE WHEN i.low_why IS NOT NULL THEN 'low' WHEN i.medium_why IS NOT NULL THEN 'medium' ELSE i.confidence END AS confidence,
     i.medium_why,
     i.low_why,
-    'first-failure' AS decided_by,
+    CASE WHEN i.node_silent THEN 'node-silent' ELSE 'first-failure' END AS decided_by,
     i.error_type, i.error_message, i.xid, i.xid_meaning, i.kernel_line,
     i.first_line AS failure_line,
     i.first_subkind AS failure_subkind,
@@ -270,7 +270,43 @@ FROM (SELECT n.*,
                    AND NOT EXISTS (SELECT 1 FROM k10s_log y WHERE y.job_key = n.job_key AND y.rank_resolved = n.culprit_ranks[1]
                                    AND NOT (y.kind = 'process_exit' AND y.subkind = 'spawn') AND y.kind <> 'python_exception')
                    AS spawn_first_only
-            FROM k10s_incident n) n) n) i
+            FROM (SELECT n.* REPLACE (CASE WHEN s.pod IS NULL THEN n.culprit_ranks ELSE []::BIGINT[] END AS culprit_ranks,
+                                      coalesce('rank ' || n.culprit_ranks[1] || ' is known only by its launcher''s report of its '
+                                               || 'exit status (' || s.status || '), and the log of ' || s.pod || ' holds no '
+                                               || 'failure report of its own (no error, traceback, failure table or exit line: '
+                                               || 'it is empty or stops)' || CASE WHEN s.pods > 1 THEN ', nor do ' || (s.pods - 1)
+                                               || ' other pod(s)''' ELSE '' END || ': that node was likely lost whole (killed '
+                                               || 'with its launcher, its host crashed or reclaimed) and rank ' || n.culprit_ranks[1]
+                                               || '''s exit may be the consequence of its peers'' loss: no single culprit',
+                                               n.no_culprit_reason) AS no_culprit_reason),
+                         s.pod IS NOT NULL AS node_silent
+                  -- (session 71) one rank known only by its launcher's report of an exit status (tier 2, > 0, no line of
+                  -- its own in the job) while another node's log given beside it (a captured pod's, an imported file's)
+                  -- holds no failure report of its own (no error, traceback, table or exit line: empty, or cut mid-run):
+                  -- that node was lost whole (killed with its agent, its host crashed or reclaimed) and the exit may be its
+                  -- peers' loss's consequence: no rank named (docs/rules.md, "Session 71: a node whose log went silent")
+                  FROM k10s_incident n
+                  LEFT JOIN LATERAL (
+                      SELECT arg_min(p.pod_key || coalesce(' on ' || p.node, '') || ' (ranks ' || p.ranks || ')', p.pod_key) AS pod,
+                             count(*) AS pods,
+                             (SELECT min(b.status) FROM k10s_incident_best b WHERE b.job_key = n.job_key
+                              AND b.incident = n.incident AND b.rank_eff = n.culprit_ranks[1]) AS status
+                      FROM (SELECT r.pod_key, min(r.node) AS node, array_to_string(list(DISTINCT r.rank ORDER BY r.rank), ', ') AS ranks
+                            FROM k10s_rank r
+                            WHERE len(n.culprit_ranks) = 1 AND n.confidence = 'medium' AND n.first_kind IN ('torchrun_failure', 'process_exit')
+                              AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = n.job_key AND x.rank_resolved = n.culprit_ranks[1]
+                                              AND x.kind NOT IN ('process_exit', 'torchrun_failure', 'torchrun_sigterm', 'rank_spawn'))
+                              AND (SELECT bool_and(b.tier = 2 AND b.kind IN ('process_exit', 'torchrun_failure') AND b.status > 0)
+                                   FROM k10s_incident_best b WHERE b.job_key = n.job_key AND b.incident = n.incident
+                                     AND b.rank_eff = n.culprit_ranks[1])
+                              AND r.job_key = n.job_key AND r.pod_key IS DISTINCT FROM n.first_pod
+                              AND (r.pod_uid IN (SELECT pod_uid FROM pod_runtime WHERE spec_known)
+                                   OR r.pod_uid IN (SELECT pod_uid FROM pods
+                                                    WHERE json_extract_string(labels_json, '$."k10s.io/imported-file"') IS NOT NULL))
+                              AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = n.job_key AND x.pod_key = r.pod_key
+                                              AND x.kind NOT IN ('training_step', 'rank_joining', 'rank_spawn', 'rank_stream'))
+                            GROUP BY r.pod_key) p
+                      HAVING count(*) > 0) s ON true) n) n) n) i
 LEFT JOIN k10s_hang_verdict v ON v.job_key = i.job_key
 WHERE i.cause IS NOT NULL AND i.cause <> 'cuda-oom'
 QUALIFY row_number() OVER (PARTITION BY i.job_key ORDER BY i.incident) = 1

@@ -91,8 +91,7 @@ ORDERED = {
 #: with its status and where the output went (``exit_tables_status`` of the one culprit)
 LONE = {
     "2.13.0/t65-standalone-1x6-size-mismatch-rank4-step3-train-w2-uncaught-logging-norank-redirects": (2, 1),  # truth 4
-    "2.13.0/t42-trun-2x3-node1-killed-redirects3": (2, 1),  # a control: node 1 lost whole, its console empty
-}
+}  # (t42 node1-killed 2.13.0, a control whose node 1 log is empty, names no rank since session 71: test_node_silent.py)
 #: one rank named by its table beside other lines of the incident or the job (the other node's agent's store errors
 #: after its store host left; --tee 1's tagged output): the wording as before (the condition stays narrow)
 LONE_BESIDE_LINES = ["2.14.1/t44-trun-2x2-bcast-unpicklable-rank0-redirects", "2.13.0/t23-trun-2x2-logdir-redirects3-tee1-keyerror-rank1",

@@ -3,11 +3,11 @@
 read right since session 70's table traceback reading: docs/rules.md "Session 70: a failure table's traceback field
 names the loader's kill").
 
-Two are static-rendezvous ``--redirects 3 --log-dir`` runs (the consoles hold only torchrun's failure tables; every
+One is a static-rendezvous ``--redirects 3 --log-dir`` run (the consoles hold only torchrun's failure tables; every
 program line, traceback and handler record is in the ``--log-dir`` files): rank 1's caught raise at step 6 under the
-``error`` handler (the rank right from the tables, the cause ``exit-2``) and the node-lost CONTROL (node 0 killed whole
-at init: its console empty, node 1's table gives rank 5 exit 1 'first observed', so a rank is named where none may be).
-The third is a DataLoader worker's SIGBUS of rank 4 at step 5 under ``@record`` and ``--tee 3 --local-ranks-filter 2``
+``error`` handler (the rank right from the tables, the cause ``exit-2``). The node-lost CONTROL of the same shape (node 0
+killed whole at init: its console empty, node 1's table gives rank 5 exit 1 'first observed') reads right since session
+71 (docs/rules.md "Session 71: a node whose log went silent": no rank named). The other is a DataLoader worker's SIGBUS of rank 4 at step 5 under ``@record`` and ``--tee 3 --local-ranks-filter 2``
 (the culprit's own lines filtered out): its agent's table holds 'RuntimeError: DataLoader worker (pid N) is killed by
 signal: Bus error.' in rank 4's traceback field, but the import way names no rank and the pod logs name rank 4 for a
 Python exception beside a hang naming other ranks. With their trees (tests/test_import_log_dir.py) the raise and the
@@ -23,14 +23,6 @@ _RAISE = {
         "status 2 and the job was torn down' (rank-failure, warning, exit-2, rank 1: the rank right, the cause not); "
         "truth: rank 1, python-exception (read right with its tree)")
     for v, t0, t1 in (("2.13.0", "15:56:06", "15:56:09"), ("2.14.1", "16:05:24", "16:05:28"))}
-_NODE = {
-    v: ("CONTROL: static 2 x 3, --redirects 3 --log-dir, Lightning-like, logger.exception: node 0 (the store's host) is "
-        "killed whole at init by its rank 0 (the agent and its workers SIGKILLed: node 0's console is empty); node 1's "
-        f"one table: rank 5 exit 1 'first observed' ({t}; its gloo 'Connection closed by peer' in the --log-dir files "
-        "only), ranks 3 and 4 SIGTERM; k10s said 'Rank 5 raised an exception and the job was torn down' (rank-failure, "
-        "warning, python-exception, rank 5): a control named; truth: no rank may be named (node 0 lost whole; read "
-        "right with its tree)")
-    for v, t in (("2.13.0", "16:02:03"), ("2.14.1", "16:13:17"))}
 _LOADER = {
     v: ("2 x 3, --tee 3 --local-ranks-filter 2 (only ranks 2 and 5 print), @record, logging with the rank (slash): one "
         "of rank 4's two DataLoader workers SIGBUSes itself on the batch the training loader fetches for step 5; rank 4 "
@@ -46,8 +38,6 @@ _LOADER = {
         ("2.14.1", "16:11:46", "ranks 0, 1, 2 exit 1, 3 and 5 SIGTERM, 4 s later",
          "'rank-failed' (nccl-hang, critical, ranks 0, 1, 2 and 4)"))}
 _T72 = {f"{v}/t72-static-2x3-raise-rank1-step6-train-w2-error-logging-norank-redirects": why for v, why in _RAISE.items()}
-_T72.update({f"{v}/t72-static-2x3-node0-killed-by-rank0-init-w2-exception-lightning-redirects": why
-             for v, why in _NODE.items()})
 # t72-trun-2x3-loader-sigbus-rank4-step5-train-w2-record-logging-slash-filter2 (2.13.0 and 2.14.1, import-logs) read right
 # since session 71 (_LOADER above, kept as the record; the consoles imported without their API timestamps read 'no single
 # culprit', nccl-hang, info, no rank: rank 4's table row was dropped as one more gloo wait's exit, the waits' `[rankN]:`

@@ -2,17 +2,17 @@
 70, no rule, parser or query changed). ``_T73``: both ways alike (each miss is both ways', the same findings from
 import-logs and the pod logs).
 
-Two remain. One is a ``--redirects 3 --log-dir`` run whose consoles hold only torchrun's failure tables: the node-lost
-CONTROL (node 1 killed whole at init, its console without a table; node 0's table's 'first observed' a victim's exit 1:
-a rank named where none may be). The second is the every-attempt SIGABRT of rank 3 under ``--tee 3
---local-ranks-filter 0`` (the culprit's own lines filtered out): a victim's exit 1 named beside (2.14.1) or instead of
-(2.13.0) rank 3's crash loop. Read right since session 71: two ``@record`` runs under ``--redirects 3`` (the
-never-joining rank 3 under ``--standalone`` 1 x 6, every victim's traceback field 'DistStoreError: wait timeout after
-3000ms, keys: /default_pg/0//cpu//0/3'; rank 2's caught ``MemoryError`` at step 2, its field 'MemoryError'; docs/rules.md,
-"Session 71: a failure table's traceback field is the rank's own error") and 2.13.0's
-t73-trun-2x3-raise-rank5-init-w0-error-norank-logdir (rank 5's ``logger.error`` + ``sys.exit(2)`` at init under ``--tee 3
---log-dir``, read ``exit-2`` because its stdout's 'starting' line, flushed at exit, reached the console after the
-handler's message; now python-exception: docs/rules.md, "Session 71: a handler's message before its stdout's flush")."""
+One remains: the every-attempt SIGABRT of rank 3 under ``--tee 3 --local-ranks-filter 0`` (the culprit's own lines
+filtered out): a victim's exit 1 named beside (2.14.1) or instead of (2.13.0) rank 3's crash loop. Read right since
+session 71: two ``@record`` runs under ``--redirects 3`` (the never-joining rank 3 under ``--standalone`` 1 x 6, every
+victim's traceback field 'DistStoreError: wait timeout after 3000ms, keys: /default_pg/0//cpu//0/3'; rank 2's caught
+``MemoryError`` at step 2, its field 'MemoryError'; docs/rules.md, "Session 71: a failure table's traceback field is the
+rank's own error"); the node-lost CONTROL under ``--redirects 3 --log-dir`` (node 1 killed whole at init, its console
+empty; node 0's table's 'first observed' a victim's exit 1; now no rank named: docs/rules.md "Session 71: a node whose
+log went silent"); and 2.13.0's t73-trun-2x3-raise-rank5-init-w0-error-norank-logdir (rank 5's ``logger.error`` +
+``sys.exit(2)`` at init under ``--tee 3 --log-dir``, read ``exit-2`` because its stdout's 'starting' line, flushed at
+exit, reached the console after the handler's message; now python-exception: docs/rules.md, "Session 71: a handler's
+message before its stdout's flush")."""
 
 from __future__ import annotations
 
@@ -32,14 +32,5 @@ _EVERY = {
                "right) beside 'Rank 1 raised an exception and the job was torn down' (rank-failure, warning, "
                "python-exception, rank 1: an innocent named); truth: rank 3, abort"),
 }
-_NODE = {
-    v: ("CONTROL: 2 x 3, --redirects 3 --log-dir, logger.exception, print without the rank: node 1 is killed whole at "
-        "init by its rank 3 (the agent and its workers SIGKILLed, exit -9: node 1's console empty); node 0's one "
-        f"table: rank {r} exit 1 'first observed' (its gloo 'Connection closed by peer' in the --log-dir files only), "
-        f"{others} SIGTERM; k10s said 'Rank {r} raised an exception and the job was torn down' (rank-failure, warning, "
-        f"python-exception, rank {r}): a control named; truth: no rank may be named (node 1 lost whole)")
-    for v, r, others in (("2.13.0", 2, "ranks 0 and 1"), ("2.14.1", 0, "ranks 1 and 2"))}
 _T73 = {f"{v}/t73-trun-2x2-restarts1-abort-rank3-step6-ckpt-rank0-w0-print-exc-deepspeed-filter0": why
         for v, why in _EVERY.items()}
-_T73.update({f"{v}/t73-trun-2x3-node1-killed-by-rank3-init-w0-exception-norank-redirects": why
-             for v, why in _NODE.items()})
