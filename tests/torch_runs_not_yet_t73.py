@@ -7,10 +7,10 @@ Three are ``--redirects 3 --log-dir`` runs whose consoles hold only torchrun's f
 6 (every victim's field 'DistStoreError: wait timeout after 3000ms, keys: /default_pg/0//cpu//0/3', the culprit
 SIGTERMed: no rank named), rank 2's caught ``MemoryError`` at step 2 (its field 'MemoryError', first observed 1.2-1.3 s
 before node 0's table: no rank named) and the node-lost CONTROL (node 1 killed whole at init, its console without a
-table; node 0's table's 'first observed' a victim's exit 1: a rank named where none may be). The fourth is the
-every-attempt SIGABRT of rank 3 under ``--tee 3 --local-ranks-filter 0`` (the culprit's own lines filtered out): a
-victim's exit 1 named beside (2.14.1) or instead of (2.13.0) rank 3's crash loop. The fifth, 2.13.0 only, is rank 5's
-``logger.error`` + ``sys.exit(2)`` at init under ``--tee 3 --log-dir`` (the cause ``exit-2``; 2.14.1 read right)."""
+table; node 0's table's 'first observed' a victim's exit 1: a rank named where none may be). The fourth, 2.13.0 only,
+is rank 5's ``logger.error`` + ``sys.exit(2)`` at init under ``--tee 3 --log-dir`` (the cause ``exit-2``; 2.14.1 read
+right). (The every-attempt SIGABRT of rank 3 under ``--tee 3 --local-ranks-filter 0``, both versions, reads right since
+session 71: docs/rules.md, "Session 71: a victim's exit 1 beside a crash-looping abort".)"""
 
 from __future__ import annotations
 
@@ -29,22 +29,6 @@ _MEMORY = {
         "SIGTERM; k10s said 'Ranks failed (python-exception) but no single rank brought the job down' (rank-failure, "
         "warning, python-exception, no rank); truth: rank 2, host-oom")
     for v, t1, t0 in (("2.13.0", "17:30:13", "17:30:14, 1.2 s later"), ("2.14.1", "17:34:40", "17:34:42, 1.3 s later"))}
-_EVERY = {
-    "2.13.0": ("2 x 2, --max-restarts 1, --tee 3 --local-ranks-filter 0 (rank 3 is local rank 1: its lines filtered "
-               "out), print_exc, DeepSpeed-like: rank 3 os.abort()s at step 6's rank-0 checkpoint save on both "
-               "attempts; attempt 0: node 0's 'failed (exitcode: 1) local_rank: 1' 2.6 ms before node 1's 'failed "
-               "(exitcode: -6) local_rank: 1'; attempt 1's tables: node 1's rank 2 exit 1 'first observed', rank 3 -6 "
-               "(SIGABRT); node 0's rank 0 exit 1 'first observed', rank 1 exit 1; k10s said 'Rank 1 raised an "
-               "exception and the job was torn down' (rank-failure, warning, python-exception, rank 1) and 'Rank 1 "
-               "exited (exit-1) and the job restarted' (crashloop, warning, exit-1, rank 1); truth: rank 3, abort"),
-    "2.14.1": ("2 x 2, --max-restarts 1, --tee 3 --local-ranks-filter 0 (rank 3 is local rank 1: its lines filtered "
-               "out), print_exc, DeepSpeed-like: rank 3 os.abort()s at step 6's rank-0 checkpoint save on both "
-               "attempts ('failed (exitcode: -6) local_rank: 1' twice); attempt 1's tables: node 1's rank 3 -6 "
-               "(SIGABRT) 'first observed', rank 2 exit 1; node 0's rank 1 exit 1 'first observed', rank 0 exit 1; k10s "
-               "said 'Rank 3 aborted (SIGABRT) twice: the job is crash-looping' (crashloop, critical, abort, rank 3: "
-               "right) beside 'Rank 1 raised an exception and the job was torn down' (rank-failure, warning, "
-               "python-exception, rank 1: an innocent named); truth: rank 3, abort"),
-}
 _NODE = {
     v: ("CONTROL: 2 x 3, --redirects 3 --log-dir, logger.exception, print without the rank: node 1 is killed whole at "
         "init by its rank 3 (the agent and its workers SIGKILLed, exit -9: node 1's console empty); node 0's one "
@@ -63,8 +47,6 @@ _RAISE = ("2 x 3, --tee 3 --log-dir, logger.error(f'rank {rank}: {e}') then sys.
 _T73 = {f"{v}/t73-standalone-1x6-never-joins-rank3-w0-record-norank-redirects": why for v, why in _NEVER.items()}
 _T73.update({f"{v}/t73-trun-2x2-memoryerror-rank2-step2-train-w2-record-logging-norank-redirects": why
              for v, why in _MEMORY.items()})
-_T73.update({f"{v}/t73-trun-2x2-restarts1-abort-rank3-step6-ckpt-rank0-w0-print-exc-deepspeed-filter0": why
-             for v, why in _EVERY.items()})
 _T73.update({f"{v}/t73-trun-2x3-node1-killed-by-rank3-init-w0-exception-norank-redirects": why
              for v, why in _NODE.items()})
 _T73["2.13.0/t73-trun-2x3-raise-rank5-init-w0-error-norank-logdir"] = _RAISE
