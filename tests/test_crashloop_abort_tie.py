@@ -60,6 +60,12 @@ def test_another_agent_report_between_ends_the_teardown():
     assert _times([SIGTERM, *WORKER, OTHER_AGENT, AGENT, *_table()])[3] == SECOND
 
 
+def test_an_earlier_teardown_s_sigterm_above_the_workers_lines_is_not_this_one_s():
+    # a restart's SIGTERM line (no failure report of its own), the new attempt's worker lines, then this teardown's
+    earlier = SIGTERM.replace("17:29:58.977", "17:29:58.100").replace("29575", "29560")
+    assert _times([earlier, *WORKER, SIGTERM, AGENT, *_table()])[3] == TEARDOWN
+
+
 # --- the recorded runs, both ways ------------------------------------------------------------------------------------
 EVERY = "t73-trun-2x2-restarts1-abort-rank3-step6-ckpt-rank0-w0-print-exc-deepspeed-filter0"
 #: read right before and after: the sets' real aborts, restarted or beside another node's exit 1 within a second (t65)

@@ -169,10 +169,10 @@ class FailureTable:
         for ev in reversed(self.events[:agent_at]):
             if agent_line - ev.get("line_no", agent_line) > TEARDOWN_LINES:
                 break
-            if ev["kind"] not in _LAUNCHER_KINDS:
+            if ev["kind"] not in _LAUNCHER_KINDS and start is None:
                 continue  # a worker's own line printed during the teardown (``--tee``'s ``[default0]:Traceback``): not the agent's
             if ev["kind"] != "torchrun_sigterm" or ev.get("subkind") != "SIGTERM":
-                break
+                break  # (the teardown's SIGTERM lines are consecutive: one above a worker's line is an earlier teardown's)
             start = ev.get("ts") or start
         return start
 
