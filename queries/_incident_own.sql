@@ -100,13 +100,33 @@ attempt_victim_exit AS (  -- a bare exit status (a launcher's report only, tier 
       AND (SELECT count(*) FROM k10s_incident_line g WHERE g.raw_row = d.raw_row AND g.kind = 'torchrun_failure'
            AND g.subkind = 'agent' AND g.line_no >= d.line_no AND g.ts_filled < il.ts_filled) <= 1
 ),
+hidden_exit_alike AS (  -- a bare exit status (tier 2: none of the rank's own lines anywhere in the job, `--local-ranks-filter`
+                        -- hid its stream) the same as a shown rank's whose own error is a teardown (gloo's `Connection
+                        -- closed by peer`) that a report within a second of it gives: one more such victim's exit by all the
+                        -- logs show (docs/rules.md, "Session 71: a victim's exit 1 beside a crash-looping abort")
+    SELECT DISTINCT il.event_id FROM k10s_incident_line il
+    WHERE il.role = 'own' AND il.tier = 2 AND il.kind = 'torchrun_failure' AND il.rank_eff IS NOT NULL AND il.status > 0
+      AND il.ts_filled IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = il.job_key AND x.rank_resolved = il.rank_eff
+                      AND x.kind IN ('python_exception', 'python_traceback', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
+      AND EXISTS (SELECT 1 FROM k10s_log v JOIN k10s_log w ON w.job_key = v.job_key AND w.rank_resolved = v.rank_resolved
+                  WHERE v.job_key = il.job_key AND v.kind = 'torchrun_failure' AND v.exit_code = il.status
+                    AND v.rank_resolved <> il.rank_eff AND v.ts IS NOT NULL AND abs(epoch(v.ts) - epoch(il.ts_filled)) <= 1
+                    AND w.kind = 'python_exception' AND w.subkind = 'teardown'
+                    AND (w.ts IS NULL OR abs(epoch(w.ts) - epoch(v.ts)) <= 60))
+),
 abort_after_other AS (  -- SIGABRTs no later than a second after another rank's own failure of another kind (not a
-                        -- bare exit reported after another rank's death: attempt_victim_exit)
+                        -- bare exit reported after another rank's death: attempt_victim_exit; nor a hidden rank's bare
+                        -- exit alike the shown victims' reported at the abort's clock or later: hidden_exit_alike)
     SELECT DISTINCT a.event_id FROM k10s_incident_line a JOIN k10s_incident_line o USING (job_key, incident)
     WHERE a.role = 'own' AND a.cause = 'abort' AND a.ts_filled IS NOT NULL
       AND o.role = 'own' AND o.cause <> 'abort' AND o.rank_eff IS NOT NULL AND o.rank_eff IS DISTINCT FROM a.rank_eff
       AND o.ts_filled <= a.ts_filled + INTERVAL 1 SECOND
       AND o.event_id NOT IN (SELECT event_id FROM attempt_victim_exit)
+      AND NOT (o.ts_filled >= a.ts_filled AND o.event_id IN (SELECT event_id FROM hidden_exit_alike))
+      -- not an earlier attempt's failure torchrun restarted from (the own filter's restarted_after, below): another attempt's
+      AND NOT EXISTS (SELECT 1 FROM k10s_incident_restarted ra WHERE ra.raw_row = o.raw_row
+                      AND (o.line_no < ra.line_no OR (o.line_no = ra.line_no AND o.kind = 'torchrun_failure' AND o.subkind = 'agent')))
       -- a line Ray relays from another process and one of the driver's own: the relay's arrival orders nothing (relayed_apart)
       AND (a.relayed IS NULL) = (o.relayed IS NULL)
 ),

@@ -131,11 +131,17 @@ walk AS (  -- failures, in time order: a new one after a 2-minute gap, or when a
                                                                                    = substr(o.proc, strpos(o.proc, '@')))))) > 0
                                     THEN 1 ELSE 0 END AS brk) b
 ),
-firsts AS (  -- the root cause of each failure: a CUDA OOM, host OOM or Xid beats any plain exit or signal death, then the earliest
-    SELECT o.job_key, o.rank, o.pod_key, o.node, o.gpu_uuid, o.ts, o.sig, o.line, o.previous, w.failure_no
-    FROM ordered o JOIN walk w USING (job_key, n)
-    QUALIFY row_number() OVER (PARTITION BY o.job_key, w.failure_no
-                               ORDER BY o.sig LIKE 'exit-%' OR o.sig IN ('segfault', 'abort', 'sigbus', 'sigfpe', 'sigill'), o.n) = 1
+firsts AS (  -- the root cause of each failure: a CUDA OOM, host OOM or Xid beats any plain exit or signal death, then the earliest;
+            -- a signal death the process raised itself beats a bare exit status reported within one agent poll (0.1 s) of the
+            -- failure's first report: two agents' reports so close are not ordered, and an exit status alone says nothing of
+            -- why (docs/rules.md, "Session 71: a victim's exit 1 beside a crash-looping abort")
+    SELECT job_key, rank, pod_key, node, gpu_uuid, ts, sig, line, previous, failure_no
+    FROM (SELECT o.*, w.failure_no, min(o.ts) OVER (PARTITION BY o.job_key, w.failure_no) AS start
+          FROM ordered o JOIN walk w USING (job_key, n))
+    QUALIFY row_number() OVER (PARTITION BY job_key, failure_no
+                               ORDER BY sig LIKE 'exit-%' OR sig IN ('segfault', 'abort', 'sigbus', 'sigfpe', 'sigill'),
+                                        CASE WHEN ts IS NULL OR ts > start + INTERVAL 100 MILLISECOND THEN 2
+                                             WHEN sig LIKE 'exit-%' THEN 1 ELSE 0 END, n) = 1
 ),
 restarts AS (
     SELECT pj.job_key,

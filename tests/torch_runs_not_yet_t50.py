@@ -11,7 +11,10 @@ _REDIRECTED_NODE = ("--redirects 3: the consoles hold only the agents' tables; n
                     "named (medium), rank 2's failure is not in the pod logs. 2.13.0, since session 70 (devB: a table "
                     "entry's whole second gives way to its agent's teardown time): node 1's rank 3 exit 1 reads 01:46:40.989, "
                     "after node 0's rank 0 SIGABRT (-6, 01:46:40.668), which is named instead (abort, high: an innocent; "
-                    "before, rank 3's whole second 01:46:40 put it first)")
+                    "before, rank 3's whole second 01:46:40 put it first). Session 71 (devC): nothing in the consoles tells "
+                    "this victim's abort from a culprit's: each node's table one failure and its mates SIGTERMed, is the shape "
+                    "of 22 recorded culprit aborts' tables (t38, t47, t55, t57, t58, t65 init, t66 ...), and the abort's lead "
+                    "(0.32 s) is a culprit's in t65 2.13.0 (0.19 s); no restart to repeat it")
 _EXTRA_COLLECTIVE = ("node 1's GRAD_ACCUM=2: ranks 2 and 3 time out (3 s) in an all_reduce of the accumulated loss that "
                      "node 0's ranks never run (they wait in DDP's next forward, then see 'Connection closed by peer'): "
                      "read as a hang of 2 ranks with no single culprit (info), not as a collective mismatch of ranks 2 and 3")

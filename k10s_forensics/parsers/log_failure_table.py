@@ -23,6 +23,10 @@ TABLE_GAP = 3
 #: then the exception the rank died of, kept as the entry's last line (session 70)
 TRACEBACK_GAP = 80
 UTC = dt.timezone.utc
+#: the agent's own lines: a teardown's SIGTERM lines, its ``failed (exitcode: …)`` report, a worker group's restart
+#: the most lines the workers print between the agent's first SIGTERM line and its ``failed`` line that are read through
+TEARDOWN_LINES = 1000
+_LAUNCHER_KINDS = ("torchrun_sigterm", "torchrun_failure", "worker_group_restart")
 
 
 class FailureTable:
@@ -190,10 +194,14 @@ class FailureTable:
         failure, before the line: torch's ``SubprocessContext._poll``), or None. An entry's whole-second ``time`` is
         that poll's; the line, printed once every worker is down, may fall in the next second (docs/rules.md,
         "Session 70: --redirects consoles")."""
-        start = None
+        start, agent_line = None, self.events[agent_at].get("line_no", 0)
         for ev in reversed(self.events[:agent_at]):
-            if ev["kind"] != "torchrun_sigterm" or ev.get("subkind") != "SIGTERM":
+            if agent_line - ev.get("line_no", agent_line) > TEARDOWN_LINES:
                 break
+            if ev["kind"] not in _LAUNCHER_KINDS and start is None:
+                continue  # a worker's own line printed during the teardown (``--tee``'s ``[default0]:Traceback``): not the agent's
+            if ev["kind"] != "torchrun_sigterm" or ev.get("subkind") != "SIGTERM":
+                break  # (the teardown's SIGTERM lines are consecutive: one above a worker's line is an earlier teardown's)
             start = ev.get("ts") or start
         return start
 
