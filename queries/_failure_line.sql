@@ -244,6 +244,23 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
     HAVING bool_and(x.rank_resolved IS NULL AND x.pid IS NULL)
        AND bool_and(x.kind = 'nccl_remote_error' OR (x.kind = 'python_exception' AND x.subkind = 'teardown'))
     UNION
+    -- (session 71) mp.spawn's `ProcessExitedException: process N terminated with exit code K` (K > 0: the process ended
+    -- itself, having printed what it printed to the console; not `terminated with the following error`, whose traceback
+    -- is the process's own, nor a signal) above which every exception in the same log names no process and says another
+    -- failed (gloo's `Connection closed by peer`, a send/recv timeout): the reported process is one of those victims, as a
+    -- torchrun agent's lone report is above; the spawner reaps whichever process it sees end first, a victim when the
+    -- culprit's exit is seen late (forked DataLoader workers: the seventy-fifth set)
+    SELECT f.job_key, f.rank_resolved FROM l f
+    JOIN l x ON x.raw_row = f.raw_row AND x.container IS NOT DISTINCT FROM f.container AND x.line_no < f.line_no
+            AND x.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+    WHERE f.kind = 'process_exit' AND f.subkind = 'spawn' AND f.exit_code > 0 AND f.rank_resolved IS NOT NULL
+      AND f.event_id IN (SELECT event_id FROM k10s_log WHERE kind = 'process_exit' AND subkind = 'spawn' AND line LIKE '%terminated with exit code%')
+      AND NOT EXISTS (SELECT 1 FROM l y WHERE y.job_key = f.job_key AND y.rank_resolved = f.rank_resolved
+                      AND y.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
+    GROUP BY f.job_key, f.rank_resolved
+    HAVING bool_and(x.rank_resolved IS NULL AND x.pid IS NULL)
+       AND bool_and(x.kind = 'nccl_remote_error' OR (x.kind = 'python_exception' AND x.subkind = 'teardown'))
+    UNION
     -- a restarted attempt's failing worker (its agent's `failed (exitcode: 1) local_rank: N (pid: P)` after an earlier
     -- report of the same agent: torchrun restarted the workers) above which every exception since that earlier report
     -- names no process and says another failed (the new group's store wait on a peer's address timing out, gloo's

@@ -1,18 +1,18 @@
 """The seventy-fifth set's runs not read right yet (tests/test_torch_runs.py's NOT_YET), with why, as recorded (session
 71, no rule, parser or query changed). ``_T75``: both ways alike (each miss is both ways', import-logs and the pod logs
-missing the same run, in two of them with other findings).
+missing the same run).
 
-Two are ``mp.spawn`` runs with two forked DataLoader workers a rank, ``print_exc`` and print/logging without the rank
-(no torchrun table, the lines name no rank): rank 3's SIGKILL in step 8's validation, 3 x 2 (rank 3 silent, every
-victim's gloo timeout, each spawner 'process N terminated with exit code 1' of a victim: no rank named), and rank 2's
-raise at step 1's rank-0 checkpoint save, 2 x 2 (its own 'RuntimeError: bad batch ...' traceback first, its spawner's
-'process 0 terminated' 4 s later, node 0's spawner naming rank 0 (2.13.0) or rank 1 (2.14.1) first: no rank from the
-consoles, that innocent from the pod logs). Two are a DataLoader worker's SIGKILL or a filtered every-attempt raise:
+One is an ``mp.spawn`` run with two forked DataLoader workers a rank, ``print_exc`` and print without the rank (no
+torchrun table, the lines name no rank): rank 3's SIGKILL in step 8's validation, 3 x 2 (rank 3 silent, every victim's
+gloo timeout, each spawner 'process N terminated with exit code 1' of a victim: no rank named; since session 71 those
+reports are read as victims' and nothing is said). (The other, rank 2's raise at step 1's rank-0 checkpoint save, 2 x 2,
+whose innocent named from the pod logs was a spawner's exit-code report under only gloo errors, reads right since
+session 71: tests/test_spawn_exit_code_victim.py.) Two are a DataLoader worker's SIGKILL or a filtered every-attempt raise:
 rank 0's loader worker SIGKILLed in step 2's validation under static rendezvous, ``--tee 3 --log-dir`` and
 ``logger.error`` + ``sys.exit(2)`` (the handler's message-only 'rank 0: DataLoader worker (pid(s) N) exited
 unexpectedly': the rank right, the cause ``python-exception``), and rank 0's raise at shutdown on both attempts under
 ``--max-restarts 1 --tee 3 --local-ranks-filter 1`` (the culprit's lines filtered out; every table's four ranks exit 1:
-'no single rank' and a crash loop of the pod, no rank). The fifth, 2.13.0 only, is the ``monitored_barrier`` late rank 2
+'no single rank' and a crash loop of the pod, no rank). The fourth, 2.13.0 only, is the ``monitored_barrier`` late rank 2
 at step 7's sharded checkpoint save under static rendezvous, 3 x 2, ``--tee 3 --local-ranks-filter 0`` (rank 0's
 'Rank 2 failed to pass monitoredBarrier' in the console, every table's first observed a victim: 'no single rank';
 2.14.1 read right)."""
@@ -24,23 +24,16 @@ _SIGKILL = {
         "2: rank 3 (node 1's process 1) SIGKILLs itself in step 8's validation and prints nothing more; ranks 0, 1, 2, 4, "
         "5 print gloo 'Timed out waiting 3000ms for send/recv operation to complete' tracebacks 3 s later, no line naming "
         f"a rank; the spawners: {spawners}; k10s said 'Ranks failed (python-exception) but no single rank brought the job "
-        "down' (rank-failure, warning, python-exception, no rank) both ways; truth: rank 3, host-oom-kill")
+        "down' (rank-failure, warning, python-exception, no rank) both ways until session 71; since (each spawner's "
+        "'terminated with exit code 1' under only gloo errors read as a victim's, docs/rules.md 'Session 71: mp.spawn's "
+        "exit-code report under peers' errors') no finding at all, both ways: rank 3's silence is not read; truth: rank 3, "
+        "host-oom-kill")
     for v, spawners in (("2.13.0", "node 0's, 1's and 2's each 'process 0 terminated with exit code 1' (node 1's is rank "
                                    "2, a victim: rank 3's own exit never reported, its forked loader workers likely "
                                    "holding its sentinel)"),
                         ("2.14.1", "node 0's 'process 1', node 1's and node 2's 'process 0 terminated with exit code 1' "
                                    "(node 1's is rank 2, a victim; re-recorded once after a gloo init timeout under "
                                    "load)"))}
-_RAISE = {
-    v: ("mp.spawn 2 x 2 (no torchrun table), print_exc, logging without the rank, DataLoader workers 2: rank 2 (node 1's "
-        "process 0) raises 'RuntimeError: bad batch at step 1: sample 17 has no tokens' at step 1's rank-0 checkpoint "
-        f"save, its traceback first; node 0's ranks 0 and 1 print gloo 'Connection closed by peer' {gap} later and node "
-        f"0's spawner reports 'process {p} terminated with exit code 1' (rank {p}); node 1's spawner 'process 0 "
-        "terminated with exit code 1' (rank 2's) about 4 s after; k10s said 'Ranks failed (python-exception) but no single "
-        f"rank brought the job down' (rank-failure, warning, python-exception, no rank) from import-logs and 'Rank {p} "
-        f"raised an exception and the job was torn down' (rank-failure, warning, python-exception, rank {p}: an innocent "
-        "named) from the pod logs; truth: rank 2, python-exception")
-    for v, p, gap in (("2.13.0", 0, "0.14 s"), ("2.14.1", 1, "0.7 s"))}
 _LOADER = {
     v: ("static rendezvous 2 x 2, --tee 3 --log-dir, print without the rank, logger.error(f'rank {rank}: {e}') then "
         "sys.exit(2), DataLoader workers 2: one of rank 0's workers SIGKILLs itself on a batch of step 2's validation "
@@ -73,8 +66,6 @@ _BARRIER = ("static rendezvous 3 x 2, --tee 3 --local-ranks-filter 0 (ranks 0, 2
             "(2.14.1's run, node 0's rank 0 record before its agent's lines, read right)")
 
 _T75 = {f"{v}/t75-spawn-3x2-sigkill-rank3-step8-eval-w2-print-exc-norank": why for v, why in _SIGKILL.items()}
-_T75.update({f"{v}/t75-spawn-2x2-raise-rank2-step1-ckpt-rank0-w2-print-exc-logging-norank": why
-             for v, why in _RAISE.items()})
 _T75.update({f"{v}/t75-static-2x2-loader-sigkill-rank0-step2-eval-w2-error-norank-logdir": why
              for v, why in _LOADER.items()})
 _T75.update({f"{v}/t75-trun-2x2-restarts1-raise-rank0-shutdown-w2-print-exc-rank0only-filter1": why
