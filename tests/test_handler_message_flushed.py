@@ -23,9 +23,8 @@ import pytest
 
 from bundle_batch import Batched
 from incident_kit import naming_findings
-from k10s_forensics.logimport import LogSource, import_logs
-from torch_runs_kit import import_run, load_runs, score_findings
-from torchrun_node_kit import node_log
+from torch_runs_kit import load_runs, score_findings
+from torchrun_node_kit import case_maker, node_log
 
 NOW = dt.datetime(2026, 12, 7, 10, 0, tzinfo=dt.timezone.utc)
 RAISE = "2.13.0/t73-trun-2x3-raise-rank5-init-w0-error-norank-logdir"
@@ -60,12 +59,7 @@ CASES = {
 _BATCH = Batched("handler-flushed", [*RUNS, *CASES])
 
 
-def _make(key: str, folder):
-    folder.mkdir(parents=True, exist_ok=True)
-    if key in RUNS:
-        return import_run(RUNS[key], folder, derive=False)
-    return import_logs([LogSource("node0.log", CASES[key][0])], folder / "b", nproc_per_node=4, world_size=4, nodes=1,
-                       job="train", namespace="team-a", now=NOW, derive=False)[0]
+_make = case_maker(RUNS, CASES, NOW)
 
 
 @pytest.mark.parametrize("key", _BATCH.params(list(RUNS), name=str))

@@ -12,9 +12,8 @@ import json
 import pytest
 
 from k10s_forensics.analyze.runner import analyze
-from bundle_batch import findings_of, merge
 from incident_kit import naming_findings
-from torch_runs_kit import _captured, _clock, _job_rows, findings_of_texts, import_batch, load_runs, named, podlog_bundle
+from torch_runs_kit import _captured, _clock, _job_rows, findings_both_ways, findings_of_texts, load_runs, named
 
 #: node-lost CONTROLS whose survivor's table gives one victim's exit 1 'first observed' (its own error in --log-dir
 #: files only) and whose lost node's console is empty: no rank may be named
@@ -33,14 +32,7 @@ _RUNS = [r for r in load_runs() if r.id in CONTROLS or r.id in NAMED]
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory) -> dict[str, dict[str, list]]:
-    tmp = tmp_path_factory.mktemp("silent")
-    (tmp / "i").mkdir()
-    runs, bundles, refused = import_batch(_RUNS, tmp / "i")
-    assert not refused
-    imported = analyze(merge(bundles, tmp / "m"))["findings"]
-    pods = analyze(podlog_bundle(_RUNS, tmp / "p"))["findings"]
-    return {"import": {r.id: findings_of(imported, i) for i, r in enumerate(runs)},
-            "podlog": {r.id: findings_of(pods, i) for i, r in enumerate(_RUNS)}}
+    return findings_both_ways(_RUNS, tmp_path_factory.mktemp("silent"))
 
 
 @pytest.mark.parametrize("way", ["import", "podlog"])

@@ -16,11 +16,9 @@ import datetime as dt
 
 import pytest
 
-from bundle_batch import findings_of, merge
 from incident_kit import REAL_INCIDENTS_DIR, load_corpus, named_in_paste, naming_findings
-from k10s_forensics.analyze.runner import analyze
 from parser_kit import body_events, table_entry
-from torch_runs_kit import import_batch, load_runs, podlog_bundle
+from torch_runs_kit import findings_both_ways, load_runs
 
 UTC = dt.timezone.utc
 
@@ -102,14 +100,7 @@ _RUNS = [r for r in load_runs() if r.id in {**ALIKE, **ORDERED, **LONE} or r.id 
 
 @pytest.fixture(scope="module")
 def readings(tmp_path_factory) -> dict[str, dict[str, list]]:
-    tmp = tmp_path_factory.mktemp("redirected")
-    (tmp / "i").mkdir()
-    runs, bundles, refused = import_batch(_RUNS, tmp / "i")
-    assert not refused
-    imported = analyze(merge(bundles, tmp / "m"))["findings"]
-    pods = analyze(podlog_bundle(_RUNS, tmp / "p"))["findings"]
-    return {"import": {r.id: findings_of(imported, i) for i, r in enumerate(runs)},
-            "podlog": {r.id: findings_of(pods, i) for i, r in enumerate(_RUNS)}}
+    return findings_both_ways(_RUNS, tmp_path_factory.mktemp("redirected"))
 
 
 @pytest.mark.parametrize("way", ["import", "podlog"])
