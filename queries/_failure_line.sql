@@ -25,8 +25,8 @@ WHERE json_extract_string(p.labels_json, '$."k10s.io/imported-order"') = 'unknow
 --     'watchdog_exception_summary', 'nccl_error_other', 'nccl_remote_error', 'rank_spawn', 'python_traceback'))
 -- empty-columns: k10s_log.*, ts_filled TIMESTAMPTZ, ts_floor TIMESTAMPTZ, rank_eff BIGINT, status BIGINT, outside_sigterm BOOLEAN,
 --     was_sigtermed BOOLEAN, rank_timed_out BOOLEAN, rank_torn_down BOOLEAN, rank_raised BOOLEAN, cause VARCHAR,
---     victim_role VARCHAR, relayed VARCHAR, training_went_on BOOLEAN, rank_went_on BOOLEAN, tier INTEGER, role VARCHAR, span_start TIMESTAMPTZ,
---     span_end TIMESTAMPTZ, loader_signal VARCHAR
+--     victim_role VARCHAR, relayed VARCHAR, loader_signal VARCHAR, training_went_on BOOLEAN, rank_went_on BOOLEAN, tier INTEGER, role VARCHAR,
+--     span_start TIMESTAMPTZ, span_end TIMESTAMPTZ
 CREATE OR REPLACE TEMP TABLE k10s_failure_line AS
 WITH lone_interrupt AS (  -- a KeyboardInterrupt is a Ctrl-C's teardown (the job's, its launcher's), unless one rank alone
                           -- raised it in a job where a torchrun agent reports a worker's SIGINT (-2) and no agent got a
