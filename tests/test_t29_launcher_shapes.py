@@ -39,8 +39,8 @@ from k10s_forensics.parsers.log_normalize import normalize
 
 #: shape: why it is missed (strict xfail)
 NOT_YET = {
-    "2.13.0-prefix-hostname-tagless": "ROOT_CAUSES_IN_ONE_SECOND: node 0's root cause is rank 1's gloo error, its "
-                                      "traceback only in the @record table; read as two ranks failing alike",
+    # "2.13.0-prefix-hostname-tagless" read right since session 71 (node 0's root cause, rank 1's gloo error quoted only in
+    # the @record table, is a victim's: docs/rules.md "Session 71: a failure table's traceback field is the rank's own error")
     "2.13.0-prefix-hostname-workers-only": "HOST_RANK_PREFIX: '${hostname}:2: ' without torch's [rankN]: tag is no prefix",
     "2.14.1-prefix-hostname-workers-only": "HOST_RANK_PREFIX: 'vm:2: ' without torch's [rankN]: tag is no prefix",
 }
