@@ -83,6 +83,20 @@ option in seven rows (six faults and the clean control); rank 0 the culprit in f
 never-joining rank, the late barrier rank, the DataLoader worker's SIGKILL) and the killer of the node-lost control;
 ``num_workers`` 2 in five of the thirteen fault rows (and in two controls: node 0 lost whole, every rank's
 ``ValueError``).
+
+Recorded (session 72, after the truths were committed): every fault fired as drawn in both versions (checked in the node
+logs and ``--log-dir`` files: the culprit's signal in the tables ('failed (exitcode: -9/-11/-6/-7) local_rank: N': rank
+1's SIGKILL under ``--standalone``, rank 0's segfault (its own lines filtered out) and SIGABRT, rank 1's SIGBUS at the
+sharded save as node 0's local rank 1, rank 5's SIGBUS as node 2's local rank 1 on both attempts), its message ('bad
+batch at step 7: sample 17 has no tokens' on node 0, 'rank 2: [Errno 2] No such file or directory:
+'data/train/shard-00002.bin'', rank 0's 'DataLoader worker (pid N) is killed by signal: Killed.'), or its victims'
+errors naming it ('Rank N successfully reached monitoredBarrier, but received errors while waiting for send/recv from
+rank 0' on ranks 1-5, ``Detected mismatch`` with rank 2's ``OpType=ALLGATHER`` and rank 1's ``TensorShape=[5]``, store
+keys ``/default_pg/0//cpu//0/0`` waited for by ranks 1-5); the recovered run's SIGABRT once ('Fatal Python error:
+Aborted', local rank 2 of node 1 exit -6, then exit 0 on both agents); node 0 lost whole after step 7 (exit -9, the
+others exit 1); the clean control exit 0 on both agents; every rank's ``ValueError``). NO re-recording: every run of
+both versions fired as drawn at its first recording (one recorder at a time, while another helper recorded another set;
+20-57 s a run under 2.13.0, 24-84 s under 2.14.1); t61_worker.py unchanged.
 """
 
 from __future__ import annotations
