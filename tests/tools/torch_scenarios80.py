@@ -71,6 +71,21 @@ barrier rank, the op mismatch, the DataLoader worker's SIGBUS), legacy, static r
 --log-dir`` in three rows (rank 0's segfault, the clean and the every-rank controls); no output option in three rows
 (rank 0's raise, the op mismatch, rank 2's ``RuntimeError``); rank 0 the culprit in three rows (the segfault, the raise,
 the SIGBUS at init); ``num_workers`` 2 in seven of the thirteen fault rows (and in all three controls).
+
+Recorded (session 72, after the truths were committed): every fault fired as drawn in both versions (checked in the node
+logs and ``--log-dir`` files: the culprit's signal in the tables ('failed (exitcode: -9/-11/-6/-7) local_rank: N': rank
+4's SIGKILL at the rank-0 save under ``--standalone``, rank 0's segfault under ``--redirects 3`` (node 0's table), rank
+3's SIGABRT as node 1's local rank 1 (its own lines filtered out), rank 0's SIGBUS at init, rank 5's SIGKILL as node 2's
+local rank 1 on both attempts before any peer's gloo timeout), its message ('bad batch at step 1: sample 17 has no
+tokens' of rank 0 at shutdown, 'non-finite loss at step 5: loss is nan for batch 17 (fp32 overflow in layer 2)' of rank
+2, rank 4's 'DataLoader worker (pid N) is killed by signal: Bus error.'), or its victims' errors naming it (rank 0's
+'[Rank 0]: Rank 5 failed to pass monitoredBarrier in 1500 ms', ``Detected mismatch`` with rank 3's ``OpType=ALLGATHER``
+and rank 1's ``TensorShape=[5]``, store keys ``/default_pg/0//cpu//0/3`` waited for by the others); the recovered run's
+segfault once (node 0's local rank 1 exit -11, then exit 0 on all three agents); node 1 lost whole after step 8 (exit
+-9, node 0 exit 1); the clean control exit 0 on both agents; every rank's configuration ``ValueError`` at step 6 in the
+``--log-dir`` files). NO re-recording: every run of both versions fired as drawn at its first recording (one recorder at
+a time, while other helpers recorded other sets; 22-75 s a run under 2.13.0, 30-85 s under 2.14.1); t61_worker.py
+unchanged.
 """
 
 from __future__ import annotations
