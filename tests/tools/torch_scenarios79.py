@@ -79,6 +79,23 @@ output option in no row (``--tee 3`` in nine, ``--tee 3 --local-ranks-filter`` i
 ``--redirects 3 --log-dir`` in one: the every-attempt raise); rank 0 the culprit in two rows (the SIGABRT, the
 never-joining rank); ``num_workers`` 2 in nine of the thirteen fault rows (and in two controls: node 0 lost whole, every
 rank's ``ValueError``); a raise as the crash of both restart rows (the every-attempt and the recovered run).
+Recorded (session 72, after the truths were committed): every fault fired as drawn in both versions (checked in the node
+logs and ``--log-dir`` files: the culprit's signal in the tables ('failed (exitcode: -9/-11/-6/-7) local_rank: N': rank
+2's SIGKILL as node 0's local rank 2, rank 3's segfault as node 1's local rank 0 (its own lines kept, 'Fatal Python
+error: Segmentation fault'), rank 0's SIGABRT at the rank-0 save ('Fatal Python error: Aborted'), rank 2's SIGBUS at init
+under ``--standalone``), its message ('bad batch at step 6: sample 17 has no tokens' of rank 1 at shutdown, rank 1's
+'ValueError: batch 17 at step 7 has 7 features per sample; the model expects 8' at init, rank 3's 'DataLoader worker (pid
+N) is killed by signal: Bus error.'), or its victims' errors naming it (rank 0's 'Rank 2 failed to pass monitoredBarrier
+in 1500 ms' and the others' 'received errors while waiting for send/recv from rank 0', ``Detected mismatch`` with rank
+5's ``OpType=ALLGATHER`` and rank 4's ``TensorShape=[5]``, store keys ``/default_pg/0//cpu//0/0`` waited for by ranks
+1-5); the every-attempt raise of rank 4 on both attempts (two 'bad batch at step 4' tracebacks in node 1's ``--log-dir``
+files, node 1's 'failed (exitcode: 1) local_rank: 1' twice); the recovered raise of rank 3 once ('rank 3: bad batch at
+step 3: sample 17 has no tokens', node 1's local rank 0 exit 2, then exit 0 on both agents); node 0 lost whole after
+step 1 (exit -9, node 1 exit 1); the clean control exit 0 on all three agents; every rank's ``logger.error`` 'config:
+...' line, each agent's exit 2). NO re-recording: every run of both versions fired as drawn at its first recording (one
+recorder at a time, while other helpers recorded other sets; 18-89 s a run under 2.13.0, 25-96 s under 2.14.1); the gloo
+'Timed out waiting' lines in five runs a version are the victims' waits after the fault, never before it; t61_worker.py
+unchanged.
 """
 
 from __future__ import annotations
