@@ -93,7 +93,7 @@ files, node 1's 'failed (exitcode: 1) local_rank: 1' twice); the recovered raise
 step 3: sample 17 has no tokens', node 1's local rank 0 exit 2, then exit 0 on both agents); node 0 lost whole after
 step 1 (exit -9, node 1 exit 1); the clean control exit 0 on all three agents; every rank's ``logger.error`` 'config:
 ...' line, each agent's exit 2). NO re-recording: every run of both versions fired as drawn at its first recording (one
-recorder at a time, while other helpers recorded other sets; 18-89 s a run under 2.13.0, 25-96 s under 2.14.1); the gloo
+recorder at a time, while other helpers recorded other sets; 17-89 s a run under 2.13.0, 25-96 s under 2.14.1); the gloo
 'Timed out waiting' lines in five runs a version are the victims' waits after the fault, never before it; t61_worker.py
 unchanged.
 """
