@@ -76,6 +76,7 @@ import torch_scenarios73
 import torch_scenarios74
 import torch_scenarios75
 import torch_scenarios76
+import torch_scenarios78
 
 def S(name, launcher="torchrun", fault="none", rank=1, cause=None, culprits=None, nproc=2, opts=(), env=None,
       kill_node=False, one_agent=False, step=3, steps=6, agents=2, gap_s=1.0, preempt_s=None):
@@ -212,4 +213,5 @@ SCENARIOS = [
     *torch_scenarios74.scenarios(S),  # the seventy-fourth: t61's joint draw with a new seed (random.Random(74)) (held out)
     *torch_scenarios75.scenarios(S),  # the seventy-fifth: t61's joint draw with a new seed (random.Random(75)) (held out)
     *torch_scenarios76.scenarios(S),  # the seventy-sixth: t61's joint draw with a new seed (random.Random(76)) (held out)
+    *torch_scenarios78.scenarios(S),  # the seventy-eighth: t61's joint draw with a new seed (random.Random(78)) (held out)
 ]
