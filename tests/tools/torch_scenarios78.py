@@ -75,6 +75,17 @@ four faults (the raise in eval, the SIGBUS at init, the late barrier rank, the o
 fault (the size mismatch) and the clean control; no ``legacy`` and no ``mp.spawn`` row; rank 0 the culprit in two rows
 (the op mismatch, the recovered raise), both with their own lines filtered out; ``num_workers`` 2 in seven of the
 thirteen fault rows (and in one control: the clean run).
+
+Recorded (session 72, one recorder at a time while another helper recorded the seventy-seventh set, load average about
+16 on 2 cores): 2.13.0 16-52 s a run, 2.14.1 30-82 s; every fault fired as drawn in both versions at the first
+recording (the culprit's signal in the tables: rank 2's -9, rank 3's -11, rank 1's -7, rank 3's -6; its message:
+'rank 3: bad batch at step 2 ...' in the --log-dir files, 'ValueError: batch 17 at step 2 ...', 'DataLoader worker (pid
+N) is killed by signal: Killed.', the every-attempt 'RuntimeError: bad batch at step 6' twice; or its victims: 'Rank 2
+failed to pass monitoredBarrier in 1500 ms', 'Detected mismatch ... Rank 0 is running collective: ...
+OpType=ALLGATHER' and '... Rank 2 ... TensorShape=[5]', store keys ``/default_pg/0//cpu//0/3``; the recovered raise of
+the filtered rank 0 by node 0's 'failed (exitcode: 1) local_rank: 0' at step 3's checkpoint barrier, then a clean
+second attempt, exit 0; node 1 lost whole, exit -9; the clean control exit 0). Nothing re-recorded; t61_worker.py
+unchanged.
 """
 
 from __future__ import annotations
