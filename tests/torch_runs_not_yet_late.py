@@ -32,6 +32,7 @@ from torch_runs_not_yet_t73 import _T73
 from torch_runs_not_yet_t74 import _T74
 from torch_runs_not_yet_t75 import _T75
 from torch_runs_not_yet_t76 import _T76
+from torch_runs_not_yet_t78 import _T78
 from torch_runs_not_yet_s70 import _S70
 
 LATE: dict[str, str] = {**_T49}
@@ -59,6 +60,7 @@ LATE.update(_T73)
 LATE.update(_T74)
 LATE.update(_T75)
 LATE.update(_T76)
+LATE.update(_T78)
 LATE.update(_S70)
 #: the sets' misses one way only (``import``/``podlog``), from the fifty-fourth on
 LATE_WAY: dict[str, dict[str, str]] = {how: {**_T54[how], **_T57[how], **_T59[how], **_T61_WAY[how], **_T72_WAY[how]} for how in ("import", "podlog")}
