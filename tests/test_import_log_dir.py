@@ -94,6 +94,7 @@ FIXED = ["2.13.0/t56-trun-2x2-never-joins-rank1-redirects", "2.14.1/t56-trun-2x2
          *(f"{v}/t74-{n}-redirects" for v in ("2.13.0", "2.14.1")
            for n in ("trun-3x2-never-joins-rank2-w0-error-deepspeed", "static-2x2-raise-value-rank3-step4-train-w0-error-lightning")),
          *(f"{v}/t76-trun-2x2-size-mismatch-rank3-step5-train-w2-exception-norank-redirects" for v in ("2.13.0", "2.14.1")),
+         *(f"{v}/t78-static-2x2-raise-rank3-step2-eval-w2-error-lightning-redirects" for v in ("2.13.0", "2.14.1")),
          "2.13.0/t79-trun-2x3-restarts1-raise-rank4-step4-ckpt-rank0-w0-exception-logging-norank-redirects"]
 _BATCHES = [TREES[i:i + PER_ANALYSIS] for i in range(0, len(TREES), PER_ANALYSIS)]
 _BATCH_OF = {run.id: (b, i) for b, batch in enumerate(_BATCHES) for i, run in enumerate(batch)}

@@ -33,6 +33,7 @@ from torch_runs_not_yet_t74 import _T74
 from torch_runs_not_yet_t75 import _T75
 from torch_runs_not_yet_t76 import _T76
 from torch_runs_not_yet_t77 import _T77
+from torch_runs_not_yet_t78 import _T78
 from torch_runs_not_yet_t79 import _T79, _T79_WAY
 from torch_runs_not_yet_t80 import _T80
 from torch_runs_not_yet_s70 import _S70
@@ -63,6 +64,7 @@ LATE.update(_T74)
 LATE.update(_T75)
 LATE.update(_T76)
 LATE.update(_T77)
+LATE.update(_T78)
 LATE.update(_T79)
 LATE.update(_T80)
 LATE.update(_S70)

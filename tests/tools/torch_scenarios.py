@@ -77,6 +77,7 @@ import torch_scenarios74
 import torch_scenarios75
 import torch_scenarios76
 import torch_scenarios77
+import torch_scenarios78
 import torch_scenarios79
 import torch_scenarios80
 
@@ -216,6 +217,7 @@ SCENARIOS = [
     *torch_scenarios75.scenarios(S),  # the seventy-fifth: t61's joint draw with a new seed (random.Random(75)) (held out)
     *torch_scenarios76.scenarios(S),  # the seventy-sixth: t61's joint draw with a new seed (random.Random(76)) (held out)
     *torch_scenarios77.scenarios(S),  # the seventy-seventh: t61's joint draw with a new seed (random.Random(77)) (held out)
+    *torch_scenarios78.scenarios(S),  # the seventy-eighth: t61's joint draw with a new seed (random.Random(78)) (held out)
     *torch_scenarios79.scenarios(S),  # the seventy-ninth: t61's joint draw with a new seed (random.Random(79)) (held out)
     *torch_scenarios80.scenarios(S),  # the eightieth: t61's joint draw with a new seed (random.Random(80)) (held out)
 ]
