@@ -98,15 +98,8 @@ NOT_YET_S34: dict[str, str] = {
         "absent ranks are 0-5, not one (yolov5-4400's three waiters of four leave exactly rank 0). Naming rank 0 "
         "from an unranked bar would be a guess, and a lone waiter on a bar is also mmtracking-557's control shape"
     ),
-    "fairseq-4352-two-gpu-transformer-oom-gpu1-device0-summary-empty": (
-        "no finding: fairseq's trainer warning `OOM: Ran out of memory with exception: CUD` / `A out of memory. Tried "
-        "to allocate 3.02 GiB (GPU 1; ...` names a CUDA device, no rank, and its first row is not rejoined (the "
-        "paste starts mid-row, shorter than the 78-column wrap the rest shows, so the unwrapper joins only rows 2-4). "
-        "Even rejoined, the OOM event carries cuda_dev 1 and no rank: oom-cascade is critical, cuda-oom, naming no "
-        "rank, as for Video-LLaVA-66's GPU-indexed OOMs. Reading `GPU 1` as local rank 1 assumes one GPU per rank "
-        "and no CUDA_VISIBLE_DEVICES remapping, which the log does not show; the thread (open question) never "
-        "places it either"
-    ),
+    # fairseq-4352 read right since session 72 (docs/rules.md "Session 72: a padded paste's first row cut mid-row"):
+    # the first row joined to the rows under it, fairseq's OOM report names local rank 1 (routed; one pod: NOT_YET_ONE_POD_S72)
     # batch 173
     "detectron2-659-mapillary-spawn-process0-cuda-oom": (
         "rank-failure critical names rank 0 (right) with cause python-exception, the thread's cause being CUDA out of "

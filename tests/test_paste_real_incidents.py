@@ -50,6 +50,9 @@ BATCH = PER_ANALYSIS
 #: (batch 208's UniMatch-50, `world_size=8, worker_count=1`): its pid ties the report to the process whose own last error
 #: is the barrier's wait, which names no one; with the pid masked (`pid: xxxxxx`) the report stands alone, the corpus'
 #: lone-launcher-report culprit shape (kept by session 34's study), and names local rank 0 (session 36's fresh-clone CI).
+#: And fairseq-4352 (read since session 72: a padded paste's first row cut mid-row joins its tail): re-wrapped at 100
+#: columns with padding, its 72-column first row gets the padding a whole row has, so nothing shows it was cut
+#: mid-row any more and fairseq's OOM report loses its head again (all damages combined alike).
 #: And batch 218's UniAD-229, a quote that lost its line breaks (records run together on one line, split apart by
 #: log_flat_records when the line starts with a record): wrapped at 100 columns with padding, the terminal-width repair
 #: joins the padded progress-bar row and the empty quote row in front of the flattened records, so the line no longer
@@ -64,6 +67,8 @@ KNOWN_LOSSES = {
     ("combined", "sirzzang-blog-gpu-ecc-dbe-rank1-rank0-timeout-torchrun-pid-only"),
     ("wrap-100", "gist-sparticlesteve-srun-n8-mpi-backend-rank0-ucx-cuda-ipc-invalid-context"),
     ("combined", "gist-sparticlesteve-srun-n8-mpi-backend-rank0-ucx-cuda-ipc-invalid-context"),
+    ("wrap-100", "fairseq-4352-two-gpu-transformer-oom-gpu1-device0-summary-empty"),
+    ("combined", "fairseq-4352-two-gpu-transformer-oom-gpu1-device0-summary-empty"),
 }
 
 #: No damage loses an incident's verdict (the last known loss, a flattened torchrun report wrapped at 100

@@ -209,6 +209,21 @@ def _cut_dotted_name(body: str, nxt: str, width: int) -> bool:
     return (nxt[:1].islower() or nxt[:1] == "_") and _DOTTED_TAIL.search(body) is not None
 
 
+def _head_cut(lines: list[str], width: int, padded: bool) -> int | None:
+    """The index of a padded paste's first row when the selection began inside a screen row: every row of such a
+    paste is padded to the width, so a first row shorter than it with no padding is the right part of a row that
+    filled the width, copied from mid-row (``| WARNING | fairseq.trainer | OOM: … exception: CUD`` | ``A out of
+    memory. …``). Only a row cut inside a word counts (it ends in a letter or digit and the next row begins with
+    one): a short line the author wrote above the paste (``Error:``) ends otherwise or is followed by a record."""
+    first = next((i for i, ln in enumerate(lines) if not blank(ln)), None)
+    if not padded or first is None or first + 1 >= len(lines):
+        return None
+    row, nxt = lines[first], lines[first + 1]
+    if row != row.rstrip() or not width // 2 <= len(row) < width - PAD_CUT:
+        return None
+    return first if row[-1:].isalnum() and nxt[:1].isalnum() else None
+
+
 def unwrap(lines: list[str]) -> tuple[list[str], str | None]:
     width, padded = wrap_width(lines)
     if width is None:
@@ -220,7 +235,8 @@ def unwrap(lines: list[str]) -> tuple[list[str], str | None]:
     joined = 0
     cur: str | None = None
     last_piece = ""
-    for line in lines:
+    head = _head_cut(lines, width, padded)
+    for i, line in enumerate(lines):
         if cur is not None:
             sep = _continues(last_piece, line, width, padded, quoted, labels)
             if sep is not None:
@@ -229,7 +245,7 @@ def unwrap(lines: list[str]) -> tuple[list[str], str | None]:
                 joined += 1
                 continue
             out.append(cur.rstrip() if padded else cur)
-        cur, last_piece = line, line
+        cur, last_piece = line, (line.rjust(width) if i == head else line)  # a first row cut mid-row: a full one
     if cur is not None:
         out.append(cur.rstrip() if padded else cur)
     if joined < (1 if padded else 2):  # without padding one full-width line is no evidence of a terminal
