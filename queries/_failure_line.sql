@@ -215,6 +215,33 @@ raised AS (  -- ranks that raised an exception of their own: a -6 of theirs is t
     WHERE coalesce(l.rank_resolved, pr.rank) IS NOT NULL
       AND ((l.kind = 'python_exception' AND l.subkind = 'raised') OR (l.kind IN ('cuda_error', 'cuda_oom') AND l.subkind IS DISTINCT FROM 'transport_call'))
 ),
+lone_report AS (  -- a launcher's report of one failing process, each exception above it in the same log (torn_down reads them)
+    -- a pod whose launcher reports one worker failing (its `failed (exitcode: 1) local_rank: 0 (pid: N)`, its table),
+    -- above which every exception in the pod's log names no process and says another failed (gloo's unprefixed
+    -- `Connect timeout`, `Connection closed by peer`: torch 2.13's workers print no [rankN]: tag at start-up): that
+    -- worker's, its exit status that teardown's, as where the exception is tagged (docs/rules.md, "Session 18")
+    SELECT 'agent' AS report, f.job_key, f.rank, x.rank_resolved, x.pid, x.kind, x.subkind FROM (
+        SELECT l.job_key, l.incarnation_uid, l.raw_row, min(coalesce(l.rank_resolved, pr.rank)) AS rank, min(l.line_no) AS line_no
+        FROM l LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
+        WHERE l.kind = 'torchrun_failure' AND l.exit_code > 0
+        GROUP BY ALL
+        HAVING count(DISTINCT l.pid) = 1 AND count(DISTINCT coalesce(l.rank_resolved, pr.rank)) = 1 AND count(*) = count(l.pid)
+    ) f
+    JOIN l x ON x.incarnation_uid = f.incarnation_uid AND x.raw_row = f.raw_row AND x.line_no < f.line_no
+            AND x.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+    UNION ALL
+    -- (session 71) mp.spawn's `ProcessExitedException: process N terminated with exit code K` (K > 0: the process ended
+    -- itself, having printed what it printed to the console; not `terminated with the following error`, whose traceback
+    -- is the process's own, nor a signal) above which every exception in the same log names no process and says another
+    -- failed (gloo's `Connection closed by peer`, a send/recv timeout): the reported process is one of those victims, as a
+    -- torchrun agent's lone report is above; the spawner reaps whichever process it sees end first, a victim when the
+    -- culprit's exit is seen late (forked DataLoader workers: the seventy-fifth set)
+    SELECT 'spawn', f.job_key, f.rank_resolved, x.rank_resolved, x.pid, x.kind, x.subkind FROM l f
+    JOIN l x ON x.raw_row = f.raw_row AND x.container IS NOT DISTINCT FROM f.container AND x.line_no < f.line_no
+            AND x.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+    WHERE f.kind = 'process_exit' AND f.subkind = 'spawn' AND f.exit_code > 0 AND f.rank_resolved IS NOT NULL
+      AND f.event_id IN (SELECT event_id FROM k10s_log WHERE kind = 'process_exit' AND subkind = 'spawn' AND line LIKE '%terminated with exit code%')
+),
 torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Connection closed by peer",
                 -- DistBackendError, a remote error): their exit status 1 is that teardown's, not a failure of their own
     SELECT l.job_key, coalesce(l.rank_resolved, pr.rank) AS rank FROM l
@@ -225,41 +252,15 @@ torn_down AS (  -- ranks whose only exception says another rank failed (gloo "Co
     GROUP BY ALL
     HAVING bool_and(l.kind = 'nccl_remote_error' OR (l.kind = 'python_exception' AND l.subkind = 'teardown'))
     UNION
-    -- a pod whose launcher reports one worker failing (its `failed (exitcode: 1) local_rank: 0 (pid: N)`, its table),
-    -- above which every exception in the pod's log names no process and says another failed (gloo's unprefixed
-    -- `Connect timeout`, `Connection closed by peer`: torch 2.13's workers print no [rankN]: tag at start-up): that
-    -- worker's, its exit status that teardown's, as where the exception is tagged (docs/rules.md, "Session 18")
-    SELECT f.job_key, f.rank FROM (
-        SELECT l.job_key, l.incarnation_uid, l.raw_row, min(coalesce(l.rank_resolved, pr.rank)) AS rank, min(l.line_no) AS line_no
-        FROM l LEFT JOIN pid_rank pr ON pr.incarnation_uid = l.incarnation_uid AND pr.pid = l.pid
-        WHERE l.kind = 'torchrun_failure' AND l.exit_code > 0
-        GROUP BY ALL
-        HAVING count(DISTINCT l.pid) = 1 AND count(DISTINCT coalesce(l.rank_resolved, pr.rank)) = 1 AND count(*) = count(l.pid)
-    ) f
-    JOIN l x ON x.incarnation_uid = f.incarnation_uid AND x.raw_row = f.raw_row AND x.line_no < f.line_no
-            AND x.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other')
-    WHERE NOT EXISTS (SELECT 1 FROM l y WHERE y.job_key = f.job_key AND y.rank_resolved = f.rank
+    -- a launcher's lone report of one process (lone_report: a torchrun agent's, mp.spawn's) above which every exception
+    -- in the same log names no process and says another failed: that process's exit status is that teardown's; each
+    -- kind of report read apart (a rank both report is torn down where either says so)
+    SELECT job_key, rank FROM lone_report r
+    WHERE NOT EXISTS (SELECT 1 FROM l y WHERE y.job_key = r.job_key AND y.rank_resolved = r.rank
                       AND y.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
-    GROUP BY f.job_key, f.rank
-    HAVING bool_and(x.rank_resolved IS NULL AND x.pid IS NULL)
-       AND bool_and(x.kind = 'nccl_remote_error' OR (x.kind = 'python_exception' AND x.subkind = 'teardown'))
-    UNION
-    -- (session 71) mp.spawn's `ProcessExitedException: process N terminated with exit code K` (K > 0: the process ended
-    -- itself, having printed what it printed to the console; not `terminated with the following error`, whose traceback
-    -- is the process's own, nor a signal) above which every exception in the same log names no process and says another
-    -- failed (gloo's `Connection closed by peer`, a send/recv timeout): the reported process is one of those victims, as a
-    -- torchrun agent's lone report is above; the spawner reaps whichever process it sees end first, a victim when the
-    -- culprit's exit is seen late (forked DataLoader workers: the seventy-fifth set)
-    SELECT f.job_key, f.rank_resolved FROM l f
-    JOIN l x ON x.raw_row = f.raw_row AND x.container IS NOT DISTINCT FROM f.container AND x.line_no < f.line_no
-            AND x.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other')
-    WHERE f.kind = 'process_exit' AND f.subkind = 'spawn' AND f.exit_code > 0 AND f.rank_resolved IS NOT NULL
-      AND f.event_id IN (SELECT event_id FROM k10s_log WHERE kind = 'process_exit' AND subkind = 'spawn' AND line LIKE '%terminated with exit code%')
-      AND NOT EXISTS (SELECT 1 FROM l y WHERE y.job_key = f.job_key AND y.rank_resolved = f.rank_resolved
-                      AND y.kind IN ('python_exception', 'nccl_remote_error', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
-    GROUP BY f.job_key, f.rank_resolved
-    HAVING bool_and(x.rank_resolved IS NULL AND x.pid IS NULL)
-       AND bool_and(x.kind = 'nccl_remote_error' OR (x.kind = 'python_exception' AND x.subkind = 'teardown'))
+    GROUP BY job_key, rank, report
+    HAVING bool_and(rank_resolved IS NULL AND pid IS NULL)
+       AND bool_and(kind = 'nccl_remote_error' OR (kind = 'python_exception' AND subkind = 'teardown'))
     UNION
     -- a restarted attempt's failing worker (its agent's `failed (exitcode: 1) local_rank: N (pid: P)` after an earlier
     -- report of the same agent: torchrun restarted the workers) above which every exception since that earlier report

@@ -7,8 +7,12 @@ the agents' own lines do not, yet say which agent wrote them: torch's glog prefi
 writing process's id, ``E1128 12:05:45.777000 18710 …/torch/distributed/elastic/…:1002] failed
 (exitcode: -7) local_rank: 0 (pid: 18981) …``. So:
 
-* ``agent_layout(lines, world)``: a log of two or more agent pids whose lines prove several nodes
-  (a global rank that is not its local rank) is one node per agent, ``world / agents`` processes each
+* ``agent_keys(lines)``: which agent wrote each line: its pid, and another agent of the same pid from where that pid's
+  clock goes back (one process's never does): ``kubectl logs -l`` without ``--prefix`` puts each pod's whole log after
+  another's, and containers number their processes alike (an entrypoint ``torchrun`` is pid 1 in every pod);
+* ``agent_layout(lines, world)``: a log of two or more agents whose lines prove several nodes
+  (a global rank that is not its local rank; agents alive at once: one speaks again after another, or their
+  clocks overlap) is one node per agent, ``world / agents`` processes each
   (``logimport.infer_layout``), not one node holding every rank; a log of one agent, or of
   several one after the other on one node (a rerun: every global rank is its local rank), stays one;
 * ``agent_nodes(lines, nproc)``: each agent's node, where the log says it: the ``group_rank=<n>`` of its rendezvous
@@ -44,6 +48,8 @@ _TABLE_RANK_TEXT = _TS + r"\s{0,8}rank\s{0,12}: (\d{1,7}) \(local[_ ]rank: (\d{1
 _TABLE_RANK = re.compile(_TABLE_RANK_TEXT)
 _TABLE_RANKS = re.compile(_TABLE_RANK_TEXT, re.M)
 _TEE_RANK = re.compile(_TS + r"\[default(\d{1,5})\]:\[rank(\d{1,7})\]:")
+#: the glog clock of an agent's line (``W1128 15:05:25.366000 11776 …``): month, day, time, pid
+_AGENT_CLOCK = re.compile(_TS + r"[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d(?:\.\d{1,9})?) +(\d{1,10}) ")
 _TABLE_PID = re.compile(_TS + r"\s{0,8}exitcode\s{0,12}: -?\d{1,5} \(pid: (\d{1,10})\)")
 
 
@@ -53,24 +59,68 @@ def agent_of(line: str) -> str | None:
     return m.group(1) if m else None
 
 
-def agents(lines: list[str]) -> list[str]:
-    seen: dict[str, None] = {}
+def _clock(line: str) -> float | None:
+    """The glog time of an agent's line in seconds (month, day and time; no year), None without one."""
+    if not (m := _AGENT_CLOCK.match(line)):
+        return None
+    mo, d, h, mi = (int(m.group(k)) for k in range(1, 5))
+    return (((mo * 31 + d) * 24 + h) * 60 + mi) * 60 + float(m.group(5))
+
+
+def agent_keys(lines: list[str]) -> list[str | None]:
+    """Each line's agent (None: no agent's line): its pid, and another agent of the same pid from where that pid's clock
+    goes back more than a second after it rose: another pod's log after this one's (``kubectl logs -l`` without
+    ``--prefix``); each container numbers its processes from 1, so two pods' agents (an entrypoint ``torchrun``: pid 1)
+    often share a pid. One process's clock never goes back; a paste whose clocks only fall (a console's newest line
+    first) is one agent's turned over, not many agents."""
+    out: list[str | None] = []
+    last: dict[str, float] = {}
+    rose: set[str] = set()
+    section: dict[str, int] = {}
     for line in lines:
         pid = agent_of(line)
-        if pid is not None:
-            seen.setdefault(pid)
-    return list(seen)
+        if pid is not None and (t := _clock(line)) is not None:
+            if pid in rose and t < last[pid] - 1:
+                section[pid] = section.get(pid, 0) + 1
+                rose.discard(pid)
+            elif pid in last and t > last[pid]:
+                rose.add(pid)
+            last[pid] = t
+        out.append(None if pid is None else pid if not section.get(pid) else f"{pid}~{section[pid]}")
+    return out
+
+
+def agents(lines: list[str]) -> list[str]:
+    return list(dict.fromkeys(k for k in agent_keys(lines) if k is not None))
 
 
 def interleaved(lines: list[str]) -> bool:
-    """True when one agent speaks again after another spoke: agents alive at once, so on several nodes (a rerun's
-    agents on one node speak one after the other)."""
+    """True when one agent speaks again after another spoke, or their clocks overlap (``alive_together``): agents alive
+    at once, so on several nodes (a rerun's agents on one node speak one after the other)."""
     runs: list[str] = []
-    for line in lines:
-        pid = agent_of(line)
+    for pid in agent_keys(lines):
         if pid is not None and (not runs or runs[-1] != pid):
             runs.append(pid)
-    return len(runs) > len(set(runs))
+    return len(runs) > len(set(runs)) or alive_together(lines)
+
+
+def _agent_spans(lines: list[str]) -> dict[str, tuple[float, float]]:
+    """Agent (``agent_keys``) -> (first, last) time its own lines carry."""
+    out: dict[str, tuple[float, float]] = {}
+    for line, pid in zip(lines, agent_keys(lines)):
+        if pid is None or (t := _clock(line)) is None:
+            continue
+        a, b = out.get(pid, (t, t))
+        out[pid] = (min(a, t), max(b, t))
+    return out
+
+
+def alive_together(lines: list[str]) -> bool:
+    """True when two agents' own clocks overlap (one's first line before the other's last, both ways): agents alive at
+    once, so several nodes of one job, however the log orders their lines (``kubectl logs -l`` without ``--prefix``: each
+    pod's whole log after another's). A rerun's agents on one node run one after the other: their spans do not overlap."""
+    spans = sorted(_agent_spans(lines).values())
+    return any(b[0] < a[1] for a, b in zip(spans, spans[1:]))
 
 
 def agent_layout(lines: list[str], world: int | None) -> tuple[int, int] | None:
@@ -108,9 +158,10 @@ def local_nodes(lines: list[str], locals_: list[int | None], agent_node: dict[st
     failed are not placed here."""
     out: dict[int, int] = {}
     ahead: dict[int, int] = {}
+    keys = agent_keys(lines)
     for i in range(len(lines) - 1, -1, -1):
         line = lines[i]
-        pid = agent_of(line)
+        pid = keys[i]
         if pid in agent_node and (m := _AGENT_FAILED.search(line)):
             ahead[int(m.group(1))] = agent_node[pid]
         elif locals_[i] is not None and locals_[i] in ahead:
@@ -169,8 +220,8 @@ _GROUP_RANK = re.compile(r"\]\s{1,8}group_rank=(\d{1,6})\s*$")
 def _group_ranks(lines: list[str]) -> dict[str, int]:
     """Agent pid -> the node rank its first rendezvous gave it (``group_rank=<n>``), where it printed one."""
     out: dict[str, int] = {}
-    for line in lines:
-        if "group_rank=" in line and (m := _GROUP_RANK.search(line)) and (pid := agent_of(line)) is not None:
+    for line, pid in zip(lines, agent_keys(lines)):
+        if "group_rank=" in line and (m := _GROUP_RANK.search(line)) and pid is not None:
             out.setdefault(pid, int(m.group(1)))
     return out
 
@@ -181,11 +232,10 @@ def agent_nodes(lines: list[str], nproc: int, ranks: list[int | None]) -> dict[s
     out: dict[str, int] = _group_ranks(lines)
     last_node = None
     first_node: dict[str, int | None] = {}
-    for line, rank in zip(lines, ranks):
+    for line, rank, pid in zip(lines, ranks, agent_keys(lines)):
         if rank is not None:
             last_node = rank // nproc
             continue
-        pid = agent_of(line)
         if pid is None:
             continue
         first_node.setdefault(pid, last_node)
@@ -200,4 +250,4 @@ def agent_nodes(lines: list[str], nproc: int, ranks: list[int | None]) -> dict[s
     return out
 
 
-__all__ = ["AGENT_LINE", "agent_layout", "agent_nodes", "agent_of", "agents", "local_nodes", "table_entries", "table_nodes", "table_rank"]
+__all__ = ["AGENT_LINE", "agent_keys", "agent_layout", "agent_nodes", "alive_together", "agent_of", "agents", "local_nodes", "table_entries", "table_nodes", "table_rank"]

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from k10s_forensics.parsers.log_agents import agent_layout, agent_nodes, agent_of, local_nodes, table_nodes
+from k10s_forensics.parsers.log_agents import agent_keys, agent_layout, agent_nodes, local_nodes, table_nodes
 from k10s_forensics.parsers.log_layout_counts import interleaved_max as _interleaved_max
 from k10s_forensics.parsers.log_layout_counts import table_step as _table_step
 from k10s_forensics.parsers.log_layout_counts import torn_down_max as _torn_down_max
@@ -212,6 +212,7 @@ def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None
     agent_node = agent_nodes(lines, nproc, ranks) if nodes > 1 else {}
     by_local = local_nodes(lines, [normalize(ln).local_rank if "[default" in ln else None for ln in lines], agent_node) if agent_node else {}
     by_table = table_nodes(lines, nproc, ranks) if nodes > 1 else {}
+    keys = agent_keys(lines) if agent_node else []
     # hosts of --tee's host-named role: two or more are as many nodes (in the order they first appear, as NCCL's hosts
     # without a rank line); one alone is one node of several, which one unknown (as ``[default3]:``)
     several_tees = nodes > 1 and tee_hosts(lines) >= 2
@@ -220,7 +221,7 @@ def route_lines(lines: list[str], nproc: int, nodes: int, ranks: list[int | None
         rank = ranks[i]
         if rank is not None:
             node = rank // nproc
-        elif agent_node and (pid := agent_of(line)) in agent_node:
+        elif agent_node and (pid := keys[i]) in agent_node:
             node = agent_node[pid]
         elif i in by_table:
             node = by_table[i]
