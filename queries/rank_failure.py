@@ -106,7 +106,8 @@ NODE_SILENT_FIX = ("Find out how the silent node ended: its pod's status and exi
 VICTIMS_ONLY_FIX = ("Find the process that ended first without a line: the pods' and containers' exit codes and reasons "
                     "(137 / OOMKilled: killed), the nodes' kernel logs (`dmesg`: the OOM killer), and its own output if the "
                     "program or launcher wrote it elsewhere (torchrun's `--log-dir`, a rank-tagged log file); print each "
-                    "line with its rank (a logging format or torchrun's `--tee 3`) so the next failure names its process.")
+                    "line with its rank (a logging format or torchrun's `--tee 3`) so the next failure names its process. If "
+                    "no process is missing (each printed its wait), check the network between the nodes instead.")
 
 #: an exit read by its rank's last ERROR record just before it (queries/_failure_line.sql's said_exit, session 65)
 LOGGED_ERROR = "logged error"
