@@ -429,6 +429,10 @@ WHERE i.cause IS NULL AND w.all_victims AND w.only_waits AND w.reported_n > 0 AN
   AND NOT list_has_any(w.statuses, [-15, -9, -2, -1])
   AND w.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE cause IS NOT NULL)
   AND w.job_key NOT IN (SELECT job_key FROM k10s_hang_verdict)
+  -- a wait that names its rank (a watchdog's timeout, gloo's wait of a known rank): nccl-hang speaks of the hang
+  AND w.job_key NOT IN (SELECT job_key FROM k10s_gloo_wait WHERE job_key IS NOT NULL)
+  AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = w.job_key AND x.rank_resolved IS NOT NULL
+                  AND x.kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary'))
   AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = w.job_key AND x.kind IN ('rendezvous', 'ext_build', 'native_signal'))
 QUALIFY row_number() OVER (PARTITION BY w.job_key ORDER BY w.incident) = 1
 ORDER BY job
