@@ -6,6 +6,7 @@ import re
 import signal
 from typing import Any
 
+from k10s_forensics.output import ABSENT
 from k10s_forensics.queries._narrative import LOADER_LOST_WHAT, known, ranks_text
 from k10s_forensics.queries._rank_failure_why import LOW_WHY, MEDIUM_WHY
 
@@ -101,6 +102,13 @@ NODE_SILENT_FIX = ("Find out how the silent node ended: its pod's status and exi
                    "reported rank's exit is likely its lost peers' consequence. The ranks' own output, if torchrun's "
                    "`--redirects` kept it in `--log-dir` files, says how each one failed.")
 
+#: (session 72) every failure line a victim's (waits, peers lost): the process they waited for printed nothing
+VICTIMS_ONLY_FIX = ("Find the process that ended first without a line: the pods' and containers' exit codes and reasons "
+                    "(137 / OOMKilled: killed), the nodes' kernel logs (`dmesg`: the OOM killer), and its own output if the "
+                    "program or launcher wrote it elsewhere (torchrun's `--log-dir`, a rank-tagged log file); print each "
+                    "line with its rank (a logging format or torchrun's `--tee 3`) so the next failure names its process. If "
+                    "no process is missing (each printed its wait), check the network between the nodes instead.")
+
 #: an exit read by its rank's last ERROR record just before it (queries/_failure_line.sql's said_exit, session 65)
 LOGGED_ERROR = "logged error"
 #: (session 67) an exit read by its rank's last own line, a message alone (an error's wording; session 68: any handler's
@@ -153,6 +161,10 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
     if not finding["ranks"] and row.get("decided_by") == "signal-alike":  # every process, one signal, none first
         finding["title"] = f"Every process of the job took the same signal ({cause}); no single culprit"
         parts = [f"Every process {what.split(':')[0].split(' (')[0]}; {known(row.get('no_culprit_reason'), 'not recorded')}."]
+    elif not finding["ranks"] and row.get("decided_by") == "victims-only":  # session 72: only victims' lines
+        finding["title"] = "The job failed, but only its victims' waits are in the logs; no single rank"
+        reason = known(row.get("no_culprit_reason"), "not recorded")
+        parts = [f"{reason[:1].upper()}{reason[1:]}.", f"Culprit: {ABSENT} (not in the logs)."]
     elif not finding["ranks"] and row.get("decided_by") == "node-silent":  # session 71: a node's log went silent
         finding["title"] = "A rank's exit was reported while another node's log went silent; no single culprit"
         reason = known(row.get("no_culprit_reason"), "not recorded")
@@ -227,6 +239,8 @@ def narrate(finding: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         fix = IB_QP_FIX
     if row.get("decided_by") == "node-silent":
         fix = NODE_SILENT_FIX
+    if row.get("decided_by") == "victims-only":
+        fix = VICTIMS_ONLY_FIX
     finding["recommendation"] = (NODE_LOST_FIX if node_lost else fix or
                                  FIX.get(cause, "Inspect that rank's own log lines before the teardown; the other ranks' errors are consequences."))
     return finding

@@ -27,7 +27,7 @@
 --   to oom-cascade.
 -- columns:
 --   job VARCHAR                -- namespace/name of the job
---   cause VARCHAR              -- host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, collective-mismatch (DDP's model check across ranks), nccl-error, exit-<code>, exit-unknown, rank-dead (HCCL's lost heartbeat), build-lock (info, no rank: the log ends while its processes wait on a JIT extension build), rendezvous-port-in-use / rendezvous-timeout / rendezvous-connection / rendezvous-state / rendezvous-error (warning, no rank: the launcher's rendezvous or its store failed and no rank failed) and rendezvous-closed (info, no rank: another node's agent closed it)
+--   cause VARCHAR              -- victims-only (warning, no rank: the job failed and every failure line is a victim's, session 72), host-oom-kill, host-oom, segfault, sigbus, sigfpe, sigill, sigterm, abort, sig<name> / signal-<N> (any other signal), cuda-error, python-exception, collective-mismatch (DDP's model check across ranks), nccl-error, exit-<code>, exit-unknown, rank-dead (HCCL's lost heartbeat), build-lock (info, no rank: the log ends while its processes wait on a JIT extension build), rendezvous-port-in-use / rendezvous-timeout / rendezvous-connection / rendezvous-state / rendezvous-error (warning, no rank: the launcher's rendezvous or its store failed and no rank failed) and rendezvous-closed (info, no rank: another node's agent closed it)
 --   severity VARCHAR           -- critical (the line says why), warning (an exit status only, or a culprit said at medium_why, or no single culprit), info (a suspect only: a rank's traceback cut before its exception and nothing else of it, or a culprit said at low_why, confidence low; or no single culprit here, or an exit status only, and other hang evidence names another culprit)
 --   ranks BIGINT[]             -- the culprit rank (empty: no single culprit)
 --   pods VARCHAR[]             -- its pod
@@ -38,7 +38,7 @@
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone, or low_why), none
 --   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; spawn-first-only: mp.spawn's one report of a Python exception, all of the job's failure (spawn prints only its first failed process's error); lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made; nonfinite-progress: ranks failed alike and this one alone showed its own progress value, its loss, non-finite, the others' finite), else null
 --   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota; lone-paste-nccl-launch: so, NCCL's report of a CUDA failure launching its collective; lone-paste-autograd-graph: so, autograd's refusal of the program's graph, a loss without a grad_fn or a view modified in place; lone-paste-setup-refusal: so, an exception saying the setup, mode or combination is not supported; lone-paste-program-structure: so, tensors on two devices, an attribute asked of DDP's or FSDP's wrapper, a device-mesh dimension that does not exist; lone-paste-cross-rank-check: so, a check comparing its state with another rank's, `Detected a disagreement ... between rankN and rankM`; lone-paste-graph-capture: so, a CUDA error of CUDA graph capture, `operation failed due to a previous error during capture`; lone-paste-library-check: so, an installed library's own assertion, an AssertionError or NotImplementedError raised in its site-packages code, naming no device, rank, file or shape), else null
---   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks; node-silent: one rank known only by its launcher's report of an exit status while another node's log given beside it holds no failure report of its own, no ranks, session 71)
+--   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks; node-silent: one rank known only by its launcher's report of an exit status while another node's log given beside it holds no failure report of its own, no ranks, session 71; victims-only: a launcher reported an error exit and every failure line is a victim's wait or peer loss, no ranks, session 72)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
 --   xid BIGINT                 -- an Xid on the culprit's GPU within 5 minutes (dmesg or DCGM)
@@ -388,4 +388,51 @@ FROM (SELECT job_key, arg_min(subkind, k) AS subkind, arg_min(error_message, k) 
             FROM k10s_log WHERE kind = 'rendezvous' AND job_key IS NOT NULL) e
       GROUP BY job_key) z
 WHERE z.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE cause IS NOT NULL AND cause <> 'cuda-oom')
+UNION ALL BY NAME
+-- (session 72) the job failed, a launcher reporting a process's error exit (not a signal it sent), but every failure
+-- line of its first incident is a victim's: waits that timed out and peers lost (gloo's send/recv timeouts and closed
+-- connections, NCCL watchdog timeouts and remote errors), each exit reported under only those (queries/_failure_line.sql
+-- victim_role); no rank failed on its own in any incident, no hang evidence decides, no other no-rank reading (signal,
+-- extension build, rendezvous) speaks: the process they waited for printed nothing (killed, or its output elsewhere).
+-- Said at warning with no rank, never a victim (docs/rules.md, "Session 72: a failed job whose only failure lines are
+-- its victims'")
+SELECT w.job_key AS job, 'victims-only' AS cause, 'warning' AS severity, []::BIGINT[] AS ranks, []::VARCHAR[] AS pods,
+       []::VARCHAR[] AS nodes, []::VARCHAR[] AS gpus, i.first_failure_at AS started_at, i.abort_at AS ended_at,
+       'none' AS confidence, 'victims-only' AS decided_by, w.wait_type AS error_type, w.wait_message AS error_message,
+       NULL::BIGINT AS xid, NULL::VARCHAR AS xid_meaning, NULL::VARCHAR AS kernel_line, left(w.wait_line, 300) AS failure_line,
+       w.wait_subkind AS failure_subkind, []::BIGINT[] AS together_ranks,
+       'the job failed: ' || CASE WHEN len(w.reported) = 1 THEN 'a launcher reports rank ' ELSE 'launchers report ranks ' END
+           || array_to_string(w.reported, ', ') || ' exiting with status ' || array_to_string(w.statuses, ', ') || ', '
+           || CASE WHEN len(w.reported) = 1 THEN 'its log' ELSE 'their logs' END || ' holding only waits or peer losses ('
+           || w.waits || ' line(s) in ' || w.wait_pods || ' pod log(s), first `' || left(w.wait_message, 140) || '`), '
+           || 'none naming the rank that failed; no rank''s own error is in the logs: no single rank: the failing rank '
+           || 'printed nothing; its peers'' waits are all that was logged' AS no_culprit_reason,
+       0::BIGINT AS victims, w.reported AS victim_ranks, i.watchdog_victims, i.job_gpus, i.gpu_hours_lost,
+       w.incident, 1::BIGINT AS incidents, NULL::VARCHAR AS hang_verdict
+FROM (SELECT job_key, incident,
+             list(DISTINCT rank_eff ORDER BY rank_eff) FILTER (WHERE is_exit AND rank_eff IS NOT NULL) AS reported,
+             count(DISTINCT rank_eff) FILTER (WHERE is_exit AND rank_eff IS NOT NULL) AS reported_n,
+             list(DISTINCT status ORDER BY status) FILTER (WHERE is_exit) AS statuses,
+             count(*) FILTER (WHERE NOT is_exit) AS waits, count(DISTINCT pod_key) FILTER (WHERE NOT is_exit) AS wait_pods,
+             arg_min(error_type, (line_no, event_id)) FILTER (WHERE NOT is_exit) AS wait_type,
+             arg_min(error_message, (line_no, event_id)) FILTER (WHERE NOT is_exit) AS wait_message,
+             arg_min(line, (line_no, event_id)) FILTER (WHERE NOT is_exit) AS wait_line,
+             arg_min(subkind, (line_no, event_id)) FILTER (WHERE NOT is_exit) AS wait_subkind,
+             bool_and(role = 'victim') AS all_victims,
+             bool_and(is_exit OR kind IN ('python_exception', 'nccl_watchdog_timeout', 'watchdog_exception_summary',
+                                          'nccl_remote_error', 'nccl_error_other')) AS only_waits
+      FROM (SELECT *, kind IN ('process_exit', 'torchrun_failure') AND status IS NOT NULL AND status <> 0 AS is_exit
+            FROM k10s_incident_line WHERE job_key IS NOT NULL AND kind <> 'torchrun_sigterm') l
+      GROUP BY job_key, incident) w
+JOIN k10s_incident i ON i.job_key = w.job_key AND i.incident = w.incident
+WHERE i.cause IS NULL AND w.all_victims AND w.only_waits AND w.reported_n > 0 AND w.waits > 0
+  AND NOT list_has_any(w.statuses, [-15, -9, -2, -1])
+  AND w.job_key NOT IN (SELECT job_key FROM k10s_incident WHERE cause IS NOT NULL)
+  AND w.job_key NOT IN (SELECT job_key FROM k10s_hang_verdict)
+  -- a wait that names its rank (a watchdog's timeout, gloo's wait of a known rank): nccl-hang speaks of the hang
+  AND w.job_key NOT IN (SELECT job_key FROM k10s_gloo_wait WHERE job_key IS NOT NULL)
+  AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = w.job_key AND x.rank_resolved IS NOT NULL
+                  AND x.kind IN ('nccl_watchdog_timeout', 'watchdog_exception_summary'))
+  AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = w.job_key AND x.kind IN ('rendezvous', 'ext_build', 'native_signal'))
+QUALIFY row_number() OVER (PARTITION BY w.job_key ORDER BY w.incident) = 1
 ORDER BY job

@@ -29,7 +29,9 @@ _SIGKILL = {
         "exit-code report under peers' errors') no finding at all, both ways: rank 3's silence is not read (session 72: node "
         "1's log holds one teardown traceback for its two processes, no SIGTERM by its spawner, but which process printed "
         "nothing is not in the lines, the same as a silent exit 1 of the reported process 0: docs/rules.md 'Session 72: "
-        "mp.spawn's silent process'); truth: rank 3, host-oom-kill")
+        "mp.spawn's silent process'); since session 72 'The job failed, but only its victims' waits are in the logs; no "
+        "single rank' (rank-failure, warning, victims-only, no rank: docs/rules.md 'Session 72: a failed job whose only "
+        "failure lines are its victims''); truth: rank 3, host-oom-kill")
     for v, spawners in (("2.13.0", "node 0's, 1's and 2's each 'process 0 terminated with exit code 1' (node 1's is rank "
                                    "2, a victim: rank 3's own exit never reported, its forked loader workers likely "
                                    "holding its sentinel)"),
