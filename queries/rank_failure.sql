@@ -327,7 +327,7 @@ FROM (SELECT n.*,
                       FROM (SELECT regexp_extract(n.first_line, '\) ERROR (\d\d-\d\d \d\d:\d\d:\d\d) \[([\w.]+:\d+)\]', 1) AS ts,
                                    regexp_extract(n.first_line, '\) ERROR (\d\d-\d\d \d\d:\d\d:\d\d) \[([\w.]+:\d+)\]', 2) AS site
                             WHERE len(n.culprit_ranks) = 1
-                              AND regexp_matches(coalesce(n.first_line, ''), '\([A-Za-z]*Worker(?:_TP\d+| rank=\d+)(?: pid=\d+)?\) ERROR \d\d-\d\d \d\d:\d\d:\d\d \[[\w.]+:\d+\]')) h
+                              AND regexp_matches(coalesce(n.first_line, ''), '\([A-Za-z]*Worker(?:_TP\d+| rank=\d+)(?: pid=[^)\s]{1,20})?\) ERROR \d\d-\d\d \d\d:\d\d:\d\d \[[\w.]+:\d+\]')) h
                       JOIN k10s_log o ON o.job_key = n.job_key AND o.kind = 'worker_record' AND o.error_message = h.site || ' ' || h.ts
                        AND o.reporter_rank IS DISTINCT FROM n.culprit_ranks[1]
                       -- its own error, where the log holds it, is the culprit's (the same message), or none is

@@ -8,7 +8,7 @@ much of the second record the paste kept: rank-failure names no single culprit (
 Real paste: vllm-project/vllm#18045 (real incidents batch 366, a control: the FlashInfer sampler traps on every TP rank;
 rank 3's ``CUDA error: an illegal instruction was encountered`` whole, rank 2's record cut after its first, empty line)
 named rank 3 before; now no one, laid out as the TP-4 job, as pasted, and with vLLM's later ``(Worker_TP3 pid=…)``
-prefix. Contrasts that keep rank 3 named (the rule still names a culprit): rank 2's record a second later (gpustack-6019's
+prefix or the pids masked. Contrasts that keep rank 3 named (the rule still names a culprit): rank 2's record a second later (gpustack-6019's
 shape: the others' records 2 s after the culprit's, on its loss), from another handler line, or carrying a different
 error of its own (a peer's wording). Parser cases on the two real pastes.
 """
@@ -36,6 +36,8 @@ RANK2_OTHER_SITE = [line.replace("rank=2 pid=267) ERROR 05-12 19:01:18 [multipro
 RANK2_PEER = SAMPLER_TRAP + ["(VllmWorker rank=2 pid=267) ERROR 05-12 19:01:18 [multiproc_executor.py:470] "
                              "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [10.0.0.3]:41234"]
 #: vLLM's later worker prefix
+#: the pids masked as users mask them (tests/paste_damage.py's redaction)
+PIDS_REDACTED = [line.replace("pid=268)", "pid=<PID>)").replace("pid=267)", "pid=<PID>)") for line in SAMPLER_TRAP]
 WORKER_TP = [line.replace("(VllmWorker rank=3 pid=268)", "(Worker_TP3 pid=268)").replace("(VllmWorker rank=2 pid=267)", "(Worker_TP2 pid=267)")
              for line in SAMPLER_TRAP]
 
@@ -45,6 +47,7 @@ CASES = {
     "sampler-trap-tp4": (SAMPLER_TRAP, 4, 4, None, None),
     "sampler-trap-as-pasted": (SAMPLER_TRAP, None, None, None, None),
     "sampler-trap-worker-tp-prefix": (WORKER_TP, 4, 4, None, None),
+    "sampler-trap-pids-redacted": (PIDS_REDACTED, 4, 4, None, None),
     # contrasts: rank 3 still named
     "rank2-a-second-later-names-rank3": (RANK2_LATER, 4, 4, 3, "cuda-error"),
     "rank2-other-handler-line-names-rank3": (RANK2_OTHER_SITE, 4, 4, 3, "cuda-error"),

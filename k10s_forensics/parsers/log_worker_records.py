@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 from k10s_forensics.parsers.log_streams import line_events
 
 #: a worker's ERROR record: its prefix (its rank), the record's time to the second, the handler's ``file.py:line``
-RECORD = re.compile(r"\((?:[A-Za-z]*Worker)(?:_TP(?P<tp>\d{1,5})| rank=(?P<rank>\d{1,5}))(?: pid=\d{1,9})?\) ERROR "
+RECORD = re.compile(r"\((?:[A-Za-z]*Worker)(?:_TP(?P<tp>\d{1,5})| rank=(?P<rank>\d{1,5}))(?: pid=[^)\s]{1,20})?\) ERROR "
                     r"(?P<ts>\d\d-\d\d \d\d:\d\d:\d\d) \[(?P<site>[\w.]{1,80}:\d{1,6})\]")
 
 
