@@ -9,9 +9,10 @@ untagged ``all_reduce`` traceback ending ``NCCL Error 1: unhandled cuda error`` 
 SyncBuffersHook's all_reduce of bf16 buffers, every rank's; NCCL's bf16 misalignment) name no one as pasted but named
 rank 0 (cuda-error, warning) laid out as the 16-GPU job (since session 59 a suspect at info: read right); rank 3's ``CUDA error: an illegal instruction was encountered`` in
 ``flashinfer_sample`` beside rank 2's first exception line (vllm-project/vllm#18045: the FlashInfer sampler traps on
-every TP rank) names rank 3 (cuda-error, warning). Scored 1/3 both ways as collected; no rule changed (measure only).
+every TP rank) named rank 3 (cuda-error, warning; since session 72 no one: rank 2's record from the same handler in the
+same second, tests/test_worker_records_same_second.py). Scored 1/3 both ways as collected; no rule changed (measure only).
 Variants that keep the reading: the tensor-parallel layout, the NCCL line's device renumbered (no one, as device 0),
-the worker renumbered. Contrasts that change it: the assert's ``RuntimeError`` tagged ``[rank2]:`` names rank 2; a
+the worker renumbered (no one since session 72). Contrasts that change it: the assert's ``RuntimeError`` tagged ``[rank2]:`` names rank 2; a
 second rank's copy beside it names no one; rank 0's own illegal instruction beside rank 3's names no one (every rank's,
 what the thread shows); rank 3's lines without the exception name nothing. Pasted logs through ``k10s import-logs``,
 batched.
