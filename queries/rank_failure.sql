@@ -38,7 +38,7 @@
 --   confidence VARCHAR         -- high (the line says why), medium (an exit status only, or medium_why), low (a traceback cut before its exception alone, or low_why), none
 --   medium_why VARCHAR         -- why a culprit the line names is said at warning, confidence medium (abort-exit-status: a launcher's -6 alone; spawn-first-only: mp.spawn's one report of a Python exception, all of the job's failure (spawn prints only its first failed process's error); lone-paste-exception: a Python exception in a paste of that rank's lines only; lone-paste-kernel-fault: an illegal address or device-side assert so; lone-paste-failure: any other failure so, but an ECC error or one an Xid or the kernel's OOM kill ties to it; nccl-setup-cuda-call: NCCL's WARN of a CUDA call its shm/p2p/NVLS transport set-up made; nonfinite-progress: ranks failed alike and this one alone showed its own progress value, its loss, non-finite, the others' finite), else null
 --   low_why VARCHAR            -- why a culprit the line names is only a suspect, said at info, confidence low (cuda-invalid-argument: a CUDA call refused as an invalid argument, outside NCCL's transport set-up; lone-paste-stack-mismatch: a paste of that rank's lines only whose CUDA error is the build's or driver's misfit with the GPU; lone-paste-storage-full: so, an exception of a full disk or quota; lone-paste-nccl-launch: so, NCCL's report of a CUDA failure launching its collective; lone-paste-autograd-graph: so, autograd's refusal of the program's graph, a loss without a grad_fn or a view modified in place; lone-paste-setup-refusal: so, an exception saying the setup, mode or combination is not supported; lone-paste-program-structure: so, tensors on two devices, an attribute asked of DDP's or FSDP's wrapper, a device-mesh dimension that does not exist; lone-paste-cross-rank-check: so, a check comparing its state with another rank's, `Detected a disagreement ... between rankN and rankM`; lone-paste-graph-capture: so, a CUDA error of CUDA graph capture, `operation failed due to a previous error during capture`; lone-paste-library-check: so, an installed library's own assertion, an AssertionError or NotImplementedError raised in its site-packages code, naming no device, rank, file or shape), else null
---   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks; node-silent: one rank known only by its launcher's report of an exit status while another node's log given beside it holds no failure report of its own, no ranks, session 71; victims-only: a launcher reported an error exit and every failure line is a victim's wait or peer loss, no ranks, session 72)
+--   decided_by VARCHAR         -- the evidence that decided (first-failure; signal-alike: every process's own handler reported one signal, no rank failed first, no ranks named; build-lock: the log ends while its processes wait on a JIT extension build, info, no ranks; rendezvous: the elastic launcher's rendezvous failed and no rank did, no ranks; node-silent: one rank known only by its launcher's report of an exit status while another node's log given beside it holds no failure report of its own, no ranks, session 71; victims-only: a launcher reported an error exit and every failure line is a victim's wait or peer loss, no ranks, session 72; records-alike: the culprit's error logged by its worker's exception handler while another worker's record from the same handler bears the same second, its error cut, no ranks, session 72)
 --   error_type VARCHAR         -- the exception class or "CUDA error"
 --   error_message VARCHAR      -- its message
 --   xid BIGINT                 -- an Xid on the culprit's GPU within 5 minutes (dmesg or DCGM)
@@ -88,7 +88,7 @@ SELECT
     CASE WHEN i.low_why IS NOT NULL THEN 'low' WHEN i.medium_why IS NOT NULL THEN 'medium' ELSE i.confidence END AS confidence,
     i.medium_why,
     i.low_why,
-    CASE WHEN i.node_silent THEN 'node-silent' ELSE 'first-failure' END AS decided_by,
+    CASE WHEN i.node_silent THEN 'node-silent' WHEN i.records_alike THEN 'records-alike' ELSE 'first-failure' END AS decided_by,
     i.error_type, i.error_message, i.xid, i.xid_meaning, i.kernel_line,
     i.first_line AS failure_line,
     i.first_subkind AS failure_subkind,
@@ -270,7 +270,8 @@ FROM (SELECT n.*,
                    AND NOT EXISTS (SELECT 1 FROM k10s_log y WHERE y.job_key = n.job_key AND y.rank_resolved = n.culprit_ranks[1]
                                    AND NOT (y.kind = 'process_exit' AND y.subkind = 'spawn') AND y.kind <> 'python_exception')
                    AS spawn_first_only
-            FROM (SELECT n.* REPLACE (CASE WHEN s.pod IS NULL THEN n.culprit_ranks ELSE []::BIGINT[] END AS culprit_ranks,
+            FROM (SELECT n.* REPLACE (CASE WHEN s.pod IS NULL AND w.ranks IS NULL THEN n.culprit_ranks ELSE []::BIGINT[] END AS culprit_ranks,
+                                      CASE WHEN s.pod IS NULL AND w.ranks IS NOT NULL THEN 'none' ELSE n.confidence END AS confidence,
                                       coalesce('rank ' || n.culprit_ranks[1] || ' is known only by its launcher''s report of its '
                                                || 'exit status (' || s.status || '), and the log of ' || s.pod || ' holds no '
                                                || 'failure report of its own (no error, traceback, failure table or exit line: '
@@ -278,8 +279,14 @@ FROM (SELECT n.*,
                                                || ' other pod(s)''' ELSE '' END || ': that node was likely lost whole (killed '
                                                || 'with its launcher, its host crashed or reclaimed) and rank ' || n.culprit_ranks[1]
                                                || '''s exit may be the consequence of its peers'' loss: no single culprit',
+                                               'rank ' || n.culprit_ranks[1] || '''s error was logged by its worker''s exception handler ('
+                                               || w.site || ', ' || w.ts || ') in the same second as rank(s) '
+                                               || array_to_string(w.ranks, ', ') || ' began logging theirs from the same handler, '
+                                               || 'their errors cut by the paste: workers raising at once at one step of the same code, '
+                                               || 'whichever record the paste shows whole: no single culprit',
                                                n.no_culprit_reason) AS no_culprit_reason),
-                         s.pod IS NOT NULL AS node_silent
+                         s.pod IS NOT NULL AS node_silent,
+                         s.pod IS NULL AND w.ranks IS NOT NULL AS records_alike
                   -- (session 71) one rank known only by its launcher's report of an exit status (tier 2, > 0, no line of
                   -- its own in the job) while another node's log given beside it (a captured pod's, an imported file's)
                   -- holds no failure report of its own (no error, traceback, table or exit line: empty, or cut mid-run):
@@ -306,7 +313,28 @@ FROM (SELECT n.*,
                               AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = n.job_key AND x.pod_key = r.pod_key
                                               AND x.kind NOT IN ('training_step', 'rank_joining', 'rank_spawn', 'rank_stream'))
                             GROUP BY r.pod_key) p
-                      HAVING count(*) > 0) s ON true) n) n) n) i
+                      HAVING count(*) > 0) s ON true
+                  -- (session 72) the culprit's failure line is one record of a worker's exception log (vLLM's multiproc
+                  -- workers: `(VllmWorker rank=3 pid=268) ERROR 05-12 19:01:18 [multiproc_executor.py:470] RuntimeError: …`,
+                  -- `(Worker_TP3 pid=…)`), and another worker's record from the same handler (file:line) is stamped the same
+                  -- second, its own error cut (no other failure of that rank in the log): the handler logs a worker's whole
+                  -- traceback line by line as it raises, so two workers raised at once at one step of the code they share
+                  -- (a kernel every tensor-parallel rank runs): no single culprit (docs/rules.md, "Session 72: workers
+                  -- raising in the same second"). A worker that logs its error a second or more later, or whose own error
+                  -- differs, is not this reading (gpustack-6019: ranks 8 and 13 fail on rank 12's loss 2 s after it)
+                  LEFT JOIN LATERAL (
+                      SELECT h.site, h.ts, list(DISTINCT o.reporter_rank ORDER BY o.reporter_rank) AS ranks
+                      FROM (SELECT regexp_extract(n.first_line, '\) ERROR (\d\d-\d\d \d\d:\d\d:\d\d) \[([\w.]+:\d+)\]', 1) AS ts,
+                                   regexp_extract(n.first_line, '\) ERROR (\d\d-\d\d \d\d:\d\d:\d\d) \[([\w.]+:\d+)\]', 2) AS site
+                            WHERE len(n.culprit_ranks) = 1
+                              AND regexp_matches(coalesce(n.first_line, ''), '\([A-Za-z]*Worker(?:_TP\d+| rank=\d+)(?: pid=[^)\s]{1,20})?\) ERROR \d\d-\d\d \d\d:\d\d:\d\d \[[\w.]+:\d+\]')) h
+                      JOIN k10s_log o ON o.job_key = n.job_key AND o.kind = 'worker_record' AND o.error_message = h.site || ' ' || h.ts
+                       AND o.reporter_rank IS DISTINCT FROM n.culprit_ranks[1]
+                      -- its own error, where the log holds it, is the culprit's (the same message), or none is
+                      WHERE NOT EXISTS (SELECT 1 FROM k10s_log e WHERE e.job_key = n.job_key AND e.rank_resolved = o.reporter_rank
+                                        AND e.kind <> 'worker_record' AND e.error_message IS NOT NULL
+                                        AND e.error_message IS DISTINCT FROM n.error_message)
+                      GROUP BY h.site, h.ts) w ON true) n) n) n) i
 LEFT JOIN k10s_hang_verdict v ON v.job_key = i.job_key
 WHERE i.cause IS NOT NULL AND i.cause <> 'cuda-oom'
 QUALIFY row_number() OVER (PARTITION BY i.job_key ORDER BY i.incident) = 1

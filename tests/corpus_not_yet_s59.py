@@ -27,11 +27,8 @@ NOT_YET_S59: dict[str, str] = {
     # the script's out-of-vocabulary pad id) is a cuda-error warning of no rank
     # batch 366: mmengine-1557 read right since session 59 (NCCL's CUDA failure launching its collective, in a lone
     # paste, is a suspect only)
-    "vllm-18045-flashinfer-sampler-illegal-instruction-tp-ranks-alike-control":
-        "rank 3's `RuntimeError: CUDA error: an illegal instruction was encountered` in `flashinfer_sample` is read as "
-        "rank 3's cuda-error at warning ('the paste holds this rank's lines only'); rank 2's own exception print "
-        "(`(VllmWorker rank=2 ...) ERROR ... [multiproc_executor.py:470]`, same second, same handler) is not counted as "
-        "a second failing rank, and the sampler kernel traps on every TP rank at once (rank 0 too, in the thread)",
+    # batch 366: vllm-18045 read right since session 72 (docs/rules.md "Session 72: workers raising in the same
+    # second": rank 2's record from the same handler in the same second as rank 3's illegal instruction, no single culprit)
     # batch 362 (log-collector-prefixed-pastes-2024-2026): 3 of 3 read right both ways as collected (8835fbcc), no
     # NOT_YET, 0 of 3 controls named: verl-1611 (one Ray `(WorkerDict pid=N)` worker's SGLang illegal memory access,
     # a cuda-error warning of no rank), openrlhf-866 (one `(LLMRayActor pid=N)` actor's `device=1` INTERNAL ASSERT,

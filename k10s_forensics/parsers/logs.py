@@ -38,6 +38,7 @@ from k10s_forensics.parsers.log_rendezvous import rendezvous_events
 from k10s_forensics.parsers.log_launch_cmd import launch_events
 from k10s_forensics.parsers.log_streams import stream_events
 from k10s_forensics.parsers.log_error_records import error_record_events
+from k10s_forensics.parsers.log_worker_records import worker_record_events
 from k10s_forensics.parsers.log_rich import unwrap_rich
 
 SOURCE = "logs"
@@ -267,7 +268,8 @@ def derive(ctx) -> None:
                 if steps["ts"].null_count:
                     ctx.issue(SOURCE, NO_TS, None, RAW_FILE, count=steps["ts"].null_count)
                 ctx.emit("log_events", steps)
-            for scan_own in (stream_events, error_record_events):  # whose own output the body shows; a rank's last ERROR record
+            # whose own output the body shows; a rank's last ERROR record; workers' records of one second (session 72)
+            for scan_own in (stream_events, error_record_events, worker_record_events):
                 own = scan_own(table.select(["_row", "body"]), meta_table)
                 if own is not None:
                     ctx.emit("log_events", own)
