@@ -470,6 +470,12 @@ silent AS (  -- ranks that never logged a watchdog line while most ranks of the 
       -- a rank that died of SIGABRT was taken down by its own watchdog: not silent, only unlogged
       AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = a.job_key AND x.rank_resolved = a.rank
                       AND x.kind IN ('torchrun_failure', 'process_exit') AND x.exit_code IN (-6, 134))
+      -- (session 72) a rank known only by its exit status, every such exit one more wait's (k10s_wait_exit_alike: it came
+      -- when a shown rank's gloo wait ran out, or no clock orders them): it may have waited as they did; not silent
+      AND NOT (EXISTS (SELECT 1 FROM k10s_wait_exit_alike we WHERE we.job_key = a.job_key AND we.rank_eff = a.rank)
+               AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = a.job_key AND x.rank_resolved = a.rank
+                               AND x.kind = 'torchrun_failure' AND x.exit_code > 0
+                               AND x.event_id NOT IN (SELECT event_id FROM k10s_wait_exit_alike)))
     GROUP BY a.job_key
 ),
 silent_ev AS (

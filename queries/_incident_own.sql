@@ -37,6 +37,58 @@ WHERE y.role = 'own' AND y.tier = 1
                                     AND (y.raw_row <> a.raw_row OR s.line_no < y.line_no)))
 GROUP BY a.raw_row;
 
+-- k10s_wait_exit_alike: a rank known only by its exit status (a launcher's report, a failure table's bare entry) whose
+--   exit a shown rank's gloo wait timing out explains: one more wait's exit, no failure of its own (read by
+--   k10s_incident_own, which drops it, and by the hang evidence: such a rank is no silent one, nccl-hang's no
+--   'rank-failed'; docs/rules.md "Session 72: a waiter's quoted timeout in a failure table is a wait")
+-- empty-without: k10s_incident_line
+-- empty-columns: event_id BIGINT, job_key VARCHAR, rank_eff BIGINT
+CREATE OR REPLACE TEMP TABLE k10s_wait_exit_alike AS
+WITH wait_at AS (  -- a shown rank's gloo wait timing out (`Timed out waiting 3000ms for recv operation to complete`) and when:
+              -- its line's own clock, else (session 71) the time of its rank's entry in a launcher's failure table whose
+              -- `traceback :` field (torch's @record error file, written as the exception was raised) ends in the same
+              -- exception: the table's own clock for that error, in logs imported without the log shipper's stamps
+    SELECT w.job_key, w.rank_resolved, w.raw_row,
+           coalesce(w.ts, (SELECT min(t.ts) FROM k10s_log t WHERE t.job_key = w.job_key AND t.kind = 'torchrun_failure'
+                                  AND t.rank_resolved = w.rank_resolved AND t.ts IS NOT NULL
+                                  AND contains(t.line, '
+  ' || w.error_type || ': ' || w.error_message))) AS at
+    FROM k10s_log w WHERE w.rank_resolved IS NOT NULL AND w.kind = 'python_exception'
+      AND regexp_matches(w.error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation')
+),
+wait_exit_alike AS (  -- a rank known only by its exit status (its agent's report, its failure table: none of its own
+                      -- lines shown, `--local-ranks-filter` hid its stream) that the same log reports within a second of a
+                      -- rank whose shown error is gloo's collective wait timing out (`Timed out waiting 5000ms for recv
+                      -- operation to complete`), in a job where no shown error says a peer's connection closed or reset:
+                      -- the ranks shown waited the whole timeout for a peer that never came (none had ended), so this
+                      -- exit is one more such wait's, no failure of its own (twenty-third launcher set)
+    -- (session 59) or that another node's agent reports after a shown rank of the job timed out so waiting, within a
+    -- minute of it (or either without a clock of its own): the hidden rank's exit came when the waits ran out, not before them (the fifty-first set: node 0's
+    -- hidden rank 1 exit 1, node 1's rank 2 `Timed out waiting 3000ms for recv` 3 s earlier, rank 0 stuck in a lock)
+    SELECT DISTINCT il.event_id FROM k10s_incident_line il
+    WHERE il.role = 'own' AND il.tier = 2 AND il.kind = 'torchrun_failure' AND il.rank_eff IS NOT NULL
+      AND (EXISTS (SELECT 1 FROM k10s_incident_line v JOIN k10s_log w ON w.job_key = v.job_key AND w.rank_resolved = v.rank_eff
+                   WHERE v.job_key = il.job_key AND v.incident = il.incident AND v.raw_row = il.raw_row
+                     AND v.kind = 'torchrun_failure' AND v.rank_eff <> il.rank_eff
+                     AND abs(epoch(v.ts_filled) - epoch(il.ts_filled)) <= 1
+                     AND w.kind = 'python_exception'
+                     AND regexp_matches(w.error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation'))
+           OR EXISTS (SELECT 1 FROM wait_at w WHERE w.job_key = il.job_key
+                      AND w.rank_resolved <> il.rank_eff AND w.raw_row <> il.raw_row
+                      -- (no clock to compare, a paste's: the waits' reading stands, no peer having closed)
+                      AND (w.at IS NULL OR il.ts IS NULL OR (w.at <= il.ts AND il.ts <= w.at + INTERVAL 60 SECOND))))
+      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = il.job_key AND x.rank_resolved = il.rank_eff
+                      AND x.kind IN ('python_exception', 'python_traceback', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
+      AND NOT EXISTS (SELECT 1 FROM k10s_log c WHERE c.job_key = il.job_key AND c.kind = 'python_exception'
+                      AND c.subkind = 'teardown' AND regexp_matches(c.error_message, '(?i)connection (?:closed|reset) by peer'))
+      -- nor where the same log shows, before the report, an error no rank tag claims (other than such a wait): it may
+      -- be this rank's own, printed before torch tagged its lines (tests/test_log_torch9.py)
+      AND NOT EXISTS (SELECT 1 FROM k10s_log u WHERE u.job_key = il.job_key AND u.raw_row = il.raw_row AND u.rank_resolved IS NULL
+                      AND u.line_no < il.line_no AND u.kind IN ('python_exception', 'cuda_error', 'cuda_oom', 'nccl_error_other')
+                      AND NOT regexp_matches(coalesce(u.error_message, ''), '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation'))
+)
+SELECT DISTINCT il.event_id, il.job_key, il.rank_eff FROM k10s_incident_line il JOIN wait_exit_alike w USING (event_id);
+
 -- k10s_incident_own: own failures; one that comes a minute after the hung collective began is its consequence;
 --   an exception after which the rank kept training is not one unless the job was torn down (the log's
 --   progress lines), nor ever where that same rank's own progress lines follow it (rank_went_on);
@@ -180,49 +232,6 @@ restarted_container AS (  -- a failure in a container's previous log (`kubectl l
       AND y.ts_filled > il.ts_filled
       -- the later failure's container is itself a restarted one (its pod has a previous log): another attempt's
       AND EXISTS (SELECT 1 FROM k10s_log p WHERE p.job_key = y.job_key AND p.incarnation_uid = y.incarnation_uid AND p.previous)
-),
-wait_at AS (  -- a shown rank's gloo wait timing out (`Timed out waiting 3000ms for recv operation to complete`) and when:
-              -- its line's own clock, else (session 71) the time of its rank's entry in a launcher's failure table whose
-              -- `traceback :` field (torch's @record error file, written as the exception was raised) ends in the same
-              -- exception: the table's own clock for that error, in logs imported without the log shipper's stamps
-    SELECT w.job_key, w.rank_resolved, w.raw_row,
-           coalesce(w.ts, (SELECT min(t.ts) FROM k10s_log t WHERE t.job_key = w.job_key AND t.kind = 'torchrun_failure'
-                                  AND t.rank_resolved = w.rank_resolved AND t.ts IS NOT NULL
-                                  AND contains(t.line, '
-  ' || w.error_type || ': ' || w.error_message))) AS at
-    FROM k10s_log w WHERE w.rank_resolved IS NOT NULL AND w.kind = 'python_exception'
-      AND regexp_matches(w.error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation')
-),
-wait_exit_alike AS (  -- a rank known only by its exit status (its agent's report, its failure table: none of its own
-                      -- lines shown, `--local-ranks-filter` hid its stream) that the same log reports within a second of a
-                      -- rank whose shown error is gloo's collective wait timing out (`Timed out waiting 5000ms for recv
-                      -- operation to complete`), in a job where no shown error says a peer's connection closed or reset:
-                      -- the ranks shown waited the whole timeout for a peer that never came (none had ended), so this
-                      -- exit is one more such wait's, no failure of its own (twenty-third launcher set)
-    -- (session 59) or that another node's agent reports after a shown rank of the job timed out so waiting, within a
-    -- minute of it (or either without a clock of its own): the hidden rank's exit came when the waits ran out, not before them (the fifty-first set: node 0's
-    -- hidden rank 1 exit 1, node 1's rank 2 `Timed out waiting 3000ms for recv` 3 s earlier, rank 0 stuck in a lock)
-    SELECT DISTINCT il.event_id FROM k10s_incident_line il
-    WHERE il.role = 'own' AND il.tier = 2 AND il.kind = 'torchrun_failure' AND il.rank_eff IS NOT NULL
-      AND (EXISTS (SELECT 1 FROM k10s_incident_line v JOIN k10s_log w ON w.job_key = v.job_key AND w.rank_resolved = v.rank_eff
-                   WHERE v.job_key = il.job_key AND v.incident = il.incident AND v.raw_row = il.raw_row
-                     AND v.kind = 'torchrun_failure' AND v.rank_eff <> il.rank_eff
-                     AND abs(epoch(v.ts_filled) - epoch(il.ts_filled)) <= 1
-                     AND w.kind = 'python_exception'
-                     AND regexp_matches(w.error_message, '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation'))
-           OR EXISTS (SELECT 1 FROM wait_at w WHERE w.job_key = il.job_key
-                      AND w.rank_resolved <> il.rank_eff AND w.raw_row <> il.raw_row
-                      -- (no clock to compare, a paste's: the waits' reading stands, no peer having closed)
-                      AND (w.at IS NULL OR il.ts IS NULL OR (w.at <= il.ts AND il.ts <= w.at + INTERVAL 60 SECOND))))
-      AND NOT EXISTS (SELECT 1 FROM k10s_log x WHERE x.job_key = il.job_key AND x.rank_resolved = il.rank_eff
-                      AND x.kind IN ('python_exception', 'python_traceback', 'cuda_error', 'cuda_oom', 'nccl_error_other'))
-      AND NOT EXISTS (SELECT 1 FROM k10s_log c WHERE c.job_key = il.job_key AND c.kind = 'python_exception'
-                      AND c.subkind = 'teardown' AND regexp_matches(c.error_message, '(?i)connection (?:closed|reset) by peer'))
-      -- nor where the same log shows, before the report, an error no rank tag claims (other than such a wait): it may
-      -- be this rank's own, printed before torch tagged its lines (tests/test_log_torch9.py)
-      AND NOT EXISTS (SELECT 1 FROM k10s_log u WHERE u.job_key = il.job_key AND u.raw_row = il.raw_row AND u.rank_resolved IS NULL
-                      AND u.line_no < il.line_no AND u.kind IN ('python_exception', 'cuda_error', 'cuda_oom', 'nccl_error_other')
-                      AND NOT regexp_matches(coalesce(u.error_message, ''), '(?i)timed out waiting \d+ ?ms for (?:send|recv) operation'))
 )
 SELECT il.job_key, il.incident, il.rank_eff, il.cause, il.tier, il.ts_filled, il.ts AS ts_own, il.raw_row, il.line_no, il.event_id, il.kind, il.subkind,
        il.local_rank, il.pod_key, il.node_resolved, il.gpu_uuid, il.error_type, il.error_message, il.line,
@@ -263,7 +272,7 @@ WHERE il.role = 'own' AND (il.ts_floor IS NULL OR h.hang_started_at IS NULL OR i
   -- the agent line that reported that earlier attempt's failure is the earlier attempt's too (its worker's signal)
   AND NOT coalesce(il.line_no = ra.line_no AND il.kind = 'torchrun_failure' AND il.subkind = 'agent', false)
   AND ka.event_id IS NULL
-  AND il.event_id NOT IN (SELECT event_id FROM wait_exit_alike)
+  AND il.event_id NOT IN (SELECT event_id FROM k10s_wait_exit_alike)
   AND il.event_id NOT IN (SELECT event_id FROM restarted_container)
   AND il.event_id NOT IN (SELECT event_id FROM attempt_victim_exit);
 

@@ -139,7 +139,13 @@ failed AS (  -- errors before the collective timed out
                            AND p.ts BETWEEN l.ts - INTERVAL 60 SECOND AND l.ts)
            -- nor the exit status the first-failure reading found in a log cut at its head mid-incident (k10s_incident's
            -- head_cut: the rank's own error, or an earlier failure, may lie above the cut)
-           AND NOT EXISTS (SELECT 1 FROM k10s_incident hc WHERE hc.job_key = l.job_key AND hc.head_cut AND hc.first_rank = l.rank_resolved)))
+           AND NOT EXISTS (SELECT 1 FROM k10s_incident hc WHERE hc.job_key = l.job_key AND hc.head_cut AND hc.first_rank = l.rank_resolved)
+           -- (session 72) nor a waiter's: an exit status whose rank's own errors are all a wait's or a peer's (its line's,
+           -- or its failure-table entry's quoted error file: gloo's `Timed out waiting 3000ms for recv operation`, a
+           -- closed connection; the failure lines' victim, k10s_failure_line), or a rank's bare exit that a shown rank's
+           -- timed-out wait explains (k10s_wait_exit_alike): it waited, it did not fail first
+           AND l.event_id NOT IN (SELECT event_id FROM k10s_failure_line WHERE role = 'victim')
+           AND l.event_id NOT IN (SELECT event_id FROM k10s_wait_exit_alike)))
       AND l.ts <= i.t_first AND l.ts >= i.t_first - to_milliseconds(coalesce(i.timeout_ms, 600000)) - INTERVAL 15 MINUTE
     GROUP BY l.job_key, l.rank_resolved
     UNION ALL

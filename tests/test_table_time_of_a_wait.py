@@ -90,22 +90,15 @@ def _bare(text: str) -> str:
     return _no_error_file(text, 4)
 
 
-_SINCE_FIELDS = pytest.mark.xfail(strict=True, reason=(
-    "since the table's traceback fields are the ranks' own errors (session 71, devA), these synthetic variants (rank 4's "
-    "error file taken away) read the waiters' quoted gloo timeouts as 5 waiting ranks and nccl-hang names rank 4 "
-    "never-joined (the wait earlier) or ranks 0 and 4 'rank-failed' (no error file: rank 0's exit 1 is its own recv "
-    "timeout); the recorded runs, rank 4's field intact, name rank 4 alone (the tests above). Left for session 72"))
-
-
-@_SINCE_FIELDS
 def test_contrast_the_table_times_the_wait_before_the_exit_names_no_rank(tmp_path):
+    # read right since session 72 (docs/rules.md "Session 72: a waiter's quoted timeout in a failure table is a wait")
     # SYNTHETIC: the waiting rank's error file written a second before rank 4's bare exit: its exit is the wait's
     node0, node1 = (plain(t) for t in _run("2.13.0").stamped())
     assert _named(_findings(tmp_path, [_wait_earlier(node0), _bare(node1)])) == []
 
 
-@_SINCE_FIELDS
 def test_contrast_no_error_file_gives_the_wait_no_clock_names_no_rank(tmp_path):
+    # read right since session 72 (docs/rules.md "Session 72: a waiter's quoted timeout in a failure table is a wait")
     # SYNTHETIC: no table entry quotes the waiting rank's exception: nothing times its unstamped wait beside rank 4's
     # bare exit
     node0, node1 = (plain(t) for t in _run("2.13.0").stamped())

@@ -148,6 +148,7 @@ def test_flight_recorder_ras_log_hang_evidence_and_incidents_have_empty_shortcut
                      "k10s_logs_late_peer_ev": ("k10s_gloo_wait",), "k10s_xid_event": ("k10s_xid_line", "gpu_samples"),
                      "k10s_incident_line": ("k10s_failure_line",), "k10s_incident_hang": ("k10s_incident_line",),
                      "k10s_incident_restarted": ("k10s_incident_line",), "k10s_incident_own": ("k10s_incident_line",),
+                     "k10s_wait_exit_alike": ("k10s_incident_line",),
                      "k10s_incident_best": ("k10s_incident_own",), "k10s_incident_device_fault": ("k10s_incident_own",),
                      "k10s_incident_host_refused": ("k10s_incident_best",),
                      "k10s_incident_after_teardown": ("k10s_incident_best",),
