@@ -12,6 +12,6 @@ _os.environ.setdefault("MIMALLOC_PURGE_DELAY", "-1")
 __version__ = "0.1.0"
 FORMAT_VERSION = 1
 #: Bump when a parser changes what it derives: bundles rebuilt by an older version are re-derived.
-PARSER_VERSION = "1.98.0"
+PARSER_VERSION = "1.99.0"
 
 __all__ = ["__version__", "FORMAT_VERSION", "PARSER_VERSION"]
