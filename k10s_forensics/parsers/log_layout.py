@@ -17,6 +17,7 @@ from functools import cached_property
 from k10s_forensics.parsers.log_agents import agent_keys, agent_layout, agent_nodes, local_nodes, table_nodes
 from k10s_forensics.parsers.log_layout_counts import interleaved_max as _interleaved_max
 from k10s_forensics.parsers.log_layout_counts import table_step as _table_step
+from k10s_forensics.parsers.log_layout_counts import tables_fit as _tables_fit
 from k10s_forensics.parsers.log_layout_counts import torn_down_max as _torn_down_max
 from k10s_forensics.parsers.log_normalize import TEE_HOST, TEE_HOST_NAME, TEE_NOT_SOURCE, is_masked, normalize
 from k10s_forensics.parsers.log_ray_workers import RAY_WORKER_RANK
@@ -169,7 +170,12 @@ def infer_layout(sources: list[LogSource], nproc_per_node: int | None = None, wo
             local, _ = _max_found(texts, [("local", rx) for rx in _LOCAL_SEEN])
             torn = max(_torn_down_max(texts) or 0, _interleaved_max(texts) or 0, relayed_workers(texts) or 0) or None
             step = _table_step(texts) if len(sources) > 1 else None
-            nproc_per_node = max((local + 1) if local is not None else 1, torn or 1, step or 1)
+            # the failure tables' own ``rank : R (local_rank: L)`` are the authority: a count they contradict is dropped
+            counts = [(local + 1) if local is not None else 1, torn or 1, step or 1]
+            fitting = [c for c in counts if _tables_fit(texts, c)]
+            torn = torn if torn is None or torn in fitting or not fitting else None
+            step = step if step is None or step in fitting or not fitting else None
+            nproc_per_node = max(fitting or counts)
             hints["nproc_per_node"] = ("the failure tables' ranks, log by log" if step and step > max(torn or 0, (local or 0) + 1) else
                                        "processes the launcher names" if torn and torn > (local or 0) + 1 else
                                        "highest local rank seen + 1" if local is not None else NPROC_DEFAULT)

@@ -56,20 +56,41 @@ _PID_OR_MASK = r"(\d{1,9}|" + MASK + ")"
 _TORN_DOWN = re.compile(r"(?:Sending process " + _PID_OR_MASK + r" closing signal SIG|Terminating process " + _PID_OR_MASK
                         + r" via signal SIG|failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: " + _PID_OR_MASK + r"\)|Killing subprocess " + _PID_OR_MASK + ")")
 _SPAWN_FAILED = re.compile(r"\b[Pp]rocess \d{1,4} terminated with\b")
+#: the time of a launcher's line: glog's header (torchrun 2.x, ``W1207 23:33:58.633000 22321 …``), else an ISO time
+#: (a shipper's or ``kubectl logs --timestamps``' prefix); seconds of the day
+_LINE_TIME = re.compile(r"\b[IWEF]\d{4} (\d\d):(\d\d):(\d\d(?:\.\d+)?) |\d{4}-\d\d-\d\d[T ](\d\d):(\d\d):(\d\d(?:\.\d+)?)")
+#: seconds between two signal lines of one teardown at most: a launcher signals its live workers in one loop
+#: (milliseconds apart); signal lines further apart belong to two teardowns (a restarted attempt's, its new pids)
+_ONE_LOOP_S = 3.0
+
+
+def _line_time_s(text: str, at: int) -> float | None:
+    """Seconds of the day of the line holding offset ``at`` (its launcher's own header first), or None."""
+    line = text[text.rfind("\n", 0, at) + 1:at]
+    found = list(_LINE_TIME.finditer(line))
+    if not found:
+        return None
+    m = found[-1]  # the header nearest the message: the launcher's own, behind a shipper's prefix
+    h, mi, sec = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(4), m.group(5), m.group(6))
+    return int(h) * 3600 + int(mi) * 60 + float(sec)
 
 
 def torn_down_max(texts: list[str]) -> int | None:
     """The most processes one teardown of a log's launcher names (distinct pids up to and with the
     failed one's, in lines at most 3 apart; + mp.spawn's failed one, named by index only), or None.
-    A restart's teardown names new pids: each teardown is counted on its own."""
+    A restart's teardown names new pids: each teardown is counted on its own (lines more than 3 apart, or two
+    signal lines more than a few seconds apart by their headers' times: a restarted attempt's teardown right below
+    the first's when only the agent's warnings print, ``--redirects``)."""
     best = 0
     for t in texts:
         burst: set[str] = set()
-        end = 0
+        end, signal_s = 0, None
         for m in _TORN_DOWN.finditer(t):
-            if t.count("\n", end, m.start()) > 3:  # lines apart: another teardown (a restart's)
+            at_s = _line_time_s(t, m.start()) if not m.group(3) else None
+            if t.count("\n", end, m.start()) > 3 or (  # lines apart, or signal lines seconds apart: another teardown
+                    at_s is not None and signal_s is not None and _ONE_LOOP_S < abs(at_s - signal_s) < 86400 - _ONE_LOOP_S):
                 burst = set()
-            end = m.end()
+            end, signal_s = m.end(), at_s if at_s is not None else signal_s
             pid = m.group(1) or m.group(2) or m.group(3) or m.group(4)
             burst.add(f"masked at {m.start()}" if is_masked(pid) else pid)
             best = max(best, len(burst))
@@ -90,3 +111,10 @@ def table_step(texts: list[str]) -> int | None:
     steps = {(b - a) / (j - i) for n, (i, a) in enumerate(firsts) for j, b in firsts[n + 1:]}
     step = steps.pop() if len(steps) == 1 else None
     return int(step) if step and step >= 1 and step == int(step) else None
+
+
+def tables_fit(texts: list[str], nproc: int) -> bool:
+    """Whether ``nproc`` processes per node agree with every failure-table entry of the logs: ``rank : R
+    (local_rank: L)`` puts rank R on a node whose first rank R - L is a whole number of nodes in, and that node
+    runs more than L processes. A count of the launcher's lines that contradicts a table is not the layout."""
+    return all(loc < nproc and (g - loc) % nproc == 0 for t in texts for g, loc in table_entries(t))
