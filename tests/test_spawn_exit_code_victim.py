@@ -15,11 +15,10 @@ marked so.
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
 from bundle_batch import pasted_findings
+from spawn_paste_kit import GLOO as _GLOO, NOW, OWN as _OWN, TIMEOUT as _TIMEOUT, exited as _exited, traceback
 from torch_runs_kit import findings_both_ways, load_runs
 
 _RUNS = {r.id: r for r in load_runs()}
@@ -57,25 +56,8 @@ def test_victims_reported_under_gloo_timeouts_are_not_named(both_ways, how, vers
 
 
 # ---- synthetic pastes (SYNTHETIC lines, written for this test, not from a real log) ----------------------------------
-NOW = dt.datetime(2026, 12, 7, 6, 0, tzinfo=dt.timezone.utc)
-_GLOO = ("RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer "
-         "[127.0.0.1]:22168. This is typically caused by a remote worker crashing. Check the logs of the remote worker "
-         "before reporting an error. GLHF!")
-_TIMEOUT = ("RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:129] Timed out "
-            "waiting 3000ms for send operation to complete")
-_OWN = "RuntimeError: bad batch at step 1: sample 17 has no tokens"
-
-
-def _tb(last: str, frame: str = "    dist.barrier()") -> list[str]:  # SYNTHETIC: a worker's print_exc
-    return ["Traceback (most recent call last):", '  File "/opt/train.py", line 101, in _checkpoint', frame, last]
-
-
-def _exited(n: int) -> list[str]:  # SYNTHETIC: the shape of torch 2.13's spawn.py join raising ProcessExitedException
-    return ["Traceback (most recent call last):", '  File "/opt/train.py", line 40, in main',
-            "    mp.spawn(_spawned, args=(cfg,), nprocs=2, join=True)",
-            '  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 200, in join',
-            "    raise ProcessExitedException(",
-            f"torch.multiprocessing.spawn.ProcessExitedException: process {n} terminated with exit code 1"]
+def _tb(last: str, frame: str = "    dist.barrier()") -> list[str]:  # SYNTHETIC: a worker's print_exc at a checkpoint
+    return traceback(last, frame, "line 101, in _checkpoint")
 
 
 @pytest.mark.parametrize("lines", [_tb(_GLOO) + _tb(_GLOO) + _exited(0), _tb(_TIMEOUT) + _exited(1)],

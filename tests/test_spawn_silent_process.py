@@ -17,32 +17,13 @@ Synthetic pastes (SYNTHETIC lines in the shape of the recorded runs' tracebacks 
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
 from bundle_batch import pasted_findings
+from spawn_paste_kit import GLOO as _GLOO, NOW, TIMEOUT as _TIMEOUT, exited as _exited, traceback as _tb
 
-NOW = dt.datetime(2026, 12, 7, 6, 0, tzinfo=dt.timezone.utc)
-_GLOO = ("RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer "
-         "[127.0.0.1]:22168. This is typically caused by a remote worker crashing. Check the logs of the remote worker "
-         "before reporting an error. GLHF!")
-_TIMEOUT = ("RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:129] Timed out "
-            "waiting 3000ms for send operation to complete")
 #: SYNTHETIC: torch 2.14's spawn.py warning for a process still alive when another's failure was reaped
 _TERM = "W1207 19:49:53.969000 10539 torch/multiprocessing/spawn.py:165] Terminating process 10687 via signal SIGTERM"
-
-
-def _tb(last: str, frame: str = "    dist.all_gather(out, x)") -> list[str]:  # SYNTHETIC: a worker's print_exc
-    return ["Traceback (most recent call last):", '  File "/opt/train.py", line 86, in _validate', frame, last]
-
-
-def _exited(n: int, code: int = 1) -> list[str]:  # SYNTHETIC: the shape of torch 2.13's spawn.py join raising
-    return ["Traceback (most recent call last):", '  File "/opt/train.py", line 40, in main',
-            "    mp.spawn(_spawned, args=(cfg,), nprocs=2, join=True)",
-            '  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 200, in join',
-            "    raise ProcessExitedException(",
-            f"torch.multiprocessing.spawn.ProcessExitedException: process {n} terminated with exit code {code}"]
 
 
 def _named(lines: list[str], tmp_path) -> list[tuple]:

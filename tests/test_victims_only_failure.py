@@ -13,11 +13,10 @@ pastes below are marked so.
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
 from bundle_batch import pasted_findings
+from spawn_paste_kit import GLOO as _GLOO, NOW, OWN as _OWN, TIMEOUT as _TIMEOUT, exited as _exited, traceback as _tb
 from torch_runs_kit import findings_both_ways, load_runs
 
 _RUNS = {r.id: r for r in load_runs()}
@@ -64,28 +63,6 @@ def test_a_culprit_with_its_own_line_is_named_without_the_extra_finding(both_way
 
 
 # ---- synthetic pastes (SYNTHETIC lines, written for this test, in the recorded runs' shapes) --------------------------
-NOW = dt.datetime(2026, 12, 7, 6, 0, tzinfo=dt.timezone.utc)
-_TIMEOUT = ("RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:129] Timed out "
-            "waiting 3000ms for send operation to complete")
-_GLOO = ("RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer "
-         "[127.0.0.1]:22168. This is typically caused by a remote worker crashing. Check the logs of the remote worker "
-         "before reporting an error. GLHF!")
-_OWN = "RuntimeError: bad batch at step 1: sample 17 has no tokens"
-
-
-def _tb(last: str) -> list[str]:  # SYNTHETIC: a worker's print_exc
-    return ["Traceback (most recent call last):", '  File "/opt/train.py", line 86, in _validate',
-            "    dist.all_gather(out, x)", last]
-
-
-def _exited(n: int, code: int = 1) -> list[str]:  # SYNTHETIC: the shape of torch 2.13's spawn.py join raising
-    return ["Traceback (most recent call last):", '  File "/opt/train.py", line 40, in main',
-            "    mp.spawn(_spawned, args=(cfg,), nprocs=2, join=True)",
-            '  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 200, in join',
-            "    raise ProcessExitedException(",
-            f"torch.multiprocessing.spawn.ProcessExitedException: process {n} terminated with exit code {code}"]
-
-
 def _gist(lines: list[str], tmp_path) -> list[tuple]:
     return [(f["rule"], f["severity"], f["cause"], f["ranks"]) for f in pasted_findings(lines, tmp_path, 2, 2, NOW)]
 
