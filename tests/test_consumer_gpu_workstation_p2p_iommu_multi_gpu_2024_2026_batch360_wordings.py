@@ -141,6 +141,7 @@ def test_shm_frames_without_the_warning_leave_an_info_suspect(tmp_path):
 
 def test_rank0_exit1_beside_the_store_reset_is_nothing(tmp_path):
     """The launcher's ``exitcode: 1`` for local_rank 0 beside rank 1's store ``Connection reset by peer`` says nothing:
-    only the -9 (a SIGKILL the launcher did not send) makes rank 0 the culprit."""
-    assert _gist(RANK0_EXIT1, tmp_path / "a", 2, 2) == []
+    only the -9 (a SIGKILL the launcher did not send) makes rank 0 the culprit. Since session 72 the failed job whose
+    only failure lines are victims' says so, naming no rank (docs/rules.md, victims-only)."""
+    assert _gist(RANK0_EXIT1, tmp_path / "a", 2, 2) == [("rank-failure", "warning", "victims-only", [])]
     assert _gist(RANK0_SIGKILL, tmp_path / "b", 2, 2) == [("rank-failure", "warning", "host-oom-kill", [0])]

@@ -157,7 +157,9 @@ CASES = {
     "rank0-socket-ring-then-hang": (RING, 1, 2, None, None),
     # the missed culprits as read (NOT_YET_S34)
     "unranked-scan-bar-lone-rank6-waiter": (SCAN, None, None, None, None),
-    "fairseq-wrapped-oom-gpu1": (OOM, 2, 2, None, None),
+    # read since session 72 (docs/rules.md "Session 72: a padded paste's first row cut mid-row": the row joins its
+    # tail): the OOM report rejoined names GPU 1, local rank 1
+    "fairseq-wrapped-oom-gpu1": (OOM, 2, 2, 1, "cuda-oom"),
     # contrasts
     "fairseq-oom-under-rank1-tag": (OWN_OOM, 2, 2, 1, "cuda-oom"),
     "three-of-four-waiters-name-the-absent": (

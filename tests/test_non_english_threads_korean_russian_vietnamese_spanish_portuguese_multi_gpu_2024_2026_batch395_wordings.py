@@ -89,9 +89,10 @@ def test_abbreviated_untagged_watchdog_paste_finds_nothing(tmp_path):
     """9566.tistory.com/568 as collected: the author's shortened ``WorkNCCL(SeqNum=1, OpType=ALLREDUCE)`` (no rank,
     no timeout fields) and the spawn parent's ``process 1 terminated with signal SIGABRT`` give no finding at all —
     right for a pod-wide NCCL transport setting (NCCL_P2P_DISABLE/NCCL_IB_DISABLE fixed it), though silent rather than
-    a rankless nccl-hang."""
-    assert _gist(P2P_WATCHDOG, tmp_path / "a", None, None) == []
-    assert _gist(P2P_WATCHDOG, tmp_path / "b", 2, 2) == []
+    a rankless nccl-hang. Since session 72 the failed job whose only failure lines are victims' says so, naming no rank
+    (docs/rules.md, victims-only)."""
+    assert _gist(P2P_WATCHDOG, tmp_path / "a", None, None) == [("rank-failure", "warning", "victims-only", [])]
+    assert _gist(P2P_WATCHDOG, tmp_path / "b", 2, 2) == [("rank-failure", "warning", "victims-only", [])]
 
 
 def test_one_tagged_first_allreduce_timeout_is_an_info_hang_of_no_one(tmp_path):
